@@ -1,0 +1,753 @@
+"""The flow of a game: setup, seasons, rounds, phases, chance and decisions.
+
+A game is a sequence of **decisions** (a player picks one of the legal actions) and
+**chance nodes** (setup draws, terrain die, bonus die). :func:`advance` runs every
+automatic step (production, rest, reorder, season ends, scoring, forced choices)
+until the next decision or chance node. With ``auto_chance`` the seeded generator
+resolves chance nodes on the way; a caller may force outcomes
+(:meth:`State.force_chance`) or resolve them by hand (``auto_chance=False``).
+
+Round flow (rulebook "Game Flow"): spread -> production -> turns -> rest -> reorder;
+after the last round of a season, the season end of the mode; after the last season,
+final scoring.
+
+Sub-decisions sit on ``state.pending`` (top = last):
+
+* ``("ghosts", player, terrain_or_"Kalena", remaining)`` - spread placements;
+* ``("resource", player, count, why)`` - "a resource of your choice";
+* ``("bonus", player)`` - skill 2: pick a reward or roll;
+* ``("restore", player)`` - skill 9: pick a token to restore;
+* ``("quests", player, count)`` - end-of-season quest choice.
+
+A decision with exactly one legal action is applied automatically (the turn ends by
+itself when ending it is all a player can do: rulebook "Game Flow", step 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import actions as A
+from . import rules as R
+from .board import KALENA, build_field
+from .rules import P, Refusal, ctx_of
+from .state import (CONTACT, COVERED, EXPLORATION, FREE, OVER, SEASON_END, SETUP, SPREAD, TURNS,
+                    GameConfig, State)
+
+
+class IllegalAction(Exception):
+    """Raised by :meth:`State.apply_action` for an illegal action; ``refusal`` holds the
+    reason and rule section. The state is unchanged."""
+
+    def __init__(self, action, refusal: Refusal):
+        self.action, self.refusal = action, refusal
+        super().__init__(f"{action!r} is illegal: {refusal}")
+
+
+class ChanceError(ValueError):
+    """An outcome that the waiting chance node cannot produce, or no chance node waiting."""
+
+
+# ============================================================================ creating a game
+
+
+def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance: bool = True, **kwargs) -> State:
+    """Set up a new game (rulebook "Game Setup", steps 1-17).
+
+    Args:
+        config: the game's parameters; or pass :class:`GameConfig` fields as keyword
+            arguments (``players=3, mode="citizen", seed=7``).
+        log: record events (switch off for fast simulation).
+        auto_chance: resolve setup draws and dice with the seeded generator. With
+            ``False`` the returned state waits at the first setup draw.
+
+    Returns:
+        the state at the first decision (the last player's first ghost placement, or
+        the first player's turn), or at the first chance node without ``auto_chance``.
+
+    Raises:
+        ConfigError: bad parameters.
+    """
+    if config is None:
+        config = GameConfig(**kwargs)
+    elif kwargs:
+        raise TypeError("pass either a GameConfig or keyword arguments, not both")
+    box = config.box
+    n = config.players
+    ncells = 7 * (1 + len(box.region_centres))
+    s = State(config)
+    s.log = [] if log else None
+    s.auto_chance = auto_chance
+    big = 10**9
+    lim = config.limited_supplies
+    s.ghosts = [0] * ncells
+    s.depleted = [0] * ncells
+    s.building = [-1] * ncells
+    s.owner = [-1] * ncells
+    R_ = len(box.resources)
+    s.res = [0] * (n * R_)
+    s.pec = [0] * n
+    s.tok = [t.start_tokens for _ in range(n) for t in box.tracks.values()]
+    s.act = s.tok[:]
+    s.valor = [0] * n
+    s.arrival = [0] * n
+    s.learned = [0] * n
+    s.markers = [0] * n
+    removed = box.removed_quests.get(n, ())
+    hand = 0
+    for q in box.quests:
+        if q not in removed:
+            hand |= 1 << q
+    s.hand = [hand] * n
+    s.quests = [()] * n
+    s.sup_ghosts = box.supply_ghosts if lim else big
+    s.sup_build = [box.supply_buildings[b] if lim else big for b in box.buildings]
+    s.sup_res = [box.supply_resources[r] if lim else big for r in box.resources]
+    s.sup_depl = box.supply_depletion if lim else big
+    s.sup_tok = [(box.supply_tokens[t] if lim else big) - n * tr.start_tokens for t, tr in box.tracks.items()]
+    s.sensor = [0] * n
+    s.phase = SETUP
+    s.chance = ("tile", 0)
+    if s.log is not None:
+        R.emit(s, "setup", None, f"Setup for {n} players, {config.mode} mode, ghost card{'s' if len(config.ghost_cards) > 1 else ''} "
+               f"{', '.join(map(str, config.ghost_cards))} in play; supplies go to the general supply (steps 3-4, 8).",
+               players=n, mode=config.mode, ghost_cards=list(config.ghost_cards))
+    advance(s)
+    return s
+
+
+# ============================================================================ queries
+
+
+def current_player(s: State) -> int | None:
+    if s.phase == OVER or s.chance is not None:
+        return None
+    if s.pending:
+        return s.pending[-1][1]
+    if s.phase == TURNS and s.turn_pos < len(s.turn_order):
+        return s.turn_order[s.turn_pos]
+    return None
+
+
+def legal_actions(s: State) -> list:
+    if s._legal is None:
+        s._legal = _compute_legal(s)
+    return list(s._legal)
+
+
+def _compute_legal(s: State) -> list:
+    if s.phase == OVER or s.chance is not None:
+        return []
+    ctx = ctx_of(s)
+    if s.pending:
+        return _pending_legal(s, ctx)
+    if s.phase == TURNS:
+        return _turn_legal(s, ctx, s.turn_order[s.turn_pos])
+    return []
+
+
+def _pending_legal(s: State, ctx) -> list:
+    top = s.pending[-1]
+    kind, p = top[0], top[1]
+    if kind == "ghosts":
+        targets = R.kalena_targets(s, ctx) if top[2] == KALENA else R.ghost_targets(s, ctx, top[2])
+        return [ctx.place_ghost_actions[c] for c in targets]
+    if kind == "resource":
+        return list(ctx.choose_resource)
+    if kind == "bonus":
+        return list(ctx.choose_bonus) + [ctx.ROLL]
+    if kind == "restore":
+        return [ctx.restore_actions[t] for t in range(4) if s.tok[p * 4 + t] > s.act[p * 4 + t]]
+    if kind == "quests":
+        return [ctx.choose_quest[q] for q in ctx.quest_numbers if s.hand[p] >> q & 1]
+    raise AssertionError(kind)
+
+
+def _turn_legal(s: State, ctx, p: int) -> list:
+    out = []
+    here = s.sensor[p]
+    if s.act[p * 4 + EXPLORATION]:
+        for c in ctx.neighbours[here]:
+            if R.refuse_explore(s, ctx, p, c) is None:
+                out.append(ctx.explore_actions[c])
+    for c, r in R.extraction_options(s, ctx, p):
+        if R.refuse_extract(s, ctx, p, c, r) is None:
+            out.append(ctx.extract_actions[c, r])
+    for b in ctx.build_here[here]:
+        if R.refuse_build(s, ctx, p, b) is None:
+            out.append(ctx.build_actions[b])
+    if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
+        out.append(ctx.CONTACT)
+    if R.refuse_sell_place(s, ctx, p) is None:
+        for a, counts in ctx.sell_actions[s.market]:
+            if R.can_afford(s, ctx, p, counts):
+                out.append(a)
+    if R.refuse_train_place(s, ctx, p, "training") is None:
+        for t in range(4):
+            if R.refuse_train(s, ctx, p, t) is None:
+                out.append(ctx.train_actions[t])
+        for k in s.skills:
+            if R.refuse_learn(s, ctx, p, k) is None:
+                out.append(ctx.learn_actions[k])
+    out.append(ctx.END_TURN)
+    return out
+
+
+def _canonical(s: State, a):
+    """The same action with cells as tuples and a sale's payment in resource order."""
+    t = type(a)
+    if t in (A.Explore, A.PlaceGhost) and not isinstance(a.cell, tuple):
+        return t(tuple(a.cell))
+    if t is A.Extract and not isinstance(a.cell, tuple):
+        return A.Extract(tuple(a.cell), a.resource)
+    if t is A.Sell:
+        order = {r: i for i, r in enumerate(s.config.box.resources)}
+        try:
+            return A.Sell(a.option, tuple(sorted(a.payment, key=lambda r: order[r])))
+        except (KeyError, TypeError):
+            return a
+    return a
+
+
+def why_not(s: State, action) -> Refusal | None:
+    """``None`` when ``action`` is legal for the player to move, else the reason."""
+    if s.phase == OVER:
+        return Refusal("the game is over" + (" (Kalena fell)" if s.lost else ""), "Game Flow")
+    if s.chance is not None:
+        return Refusal(f"the game waits for a chance outcome ({_chance_name(s.chance)}), not for a decision", "Game Flow")
+    if type(action) not in A.TYPE_NAMES:
+        return Refusal(f"{action!r} is not an action (see haunted_kit.actions)", "Game Flow")
+    action = _canonical(s, action)
+    ctx = ctx_of(s)
+    if s.pending:
+        return _why_not_pending(s, ctx, action)
+    if s.phase != TURNS:
+        return Refusal("no decision is due now", "Game Flow")
+    p = s.turn_order[s.turn_pos]
+    t = type(action)
+    f = s.field
+    try:
+        if t is A.Explore:
+            return R.refuse_explore(s, ctx, p, f.cell_index(action.cell))
+        if t is A.Extract:
+            if action.resource not in ctx.ri:
+                return Refusal(f"{action.resource!r} is not a resource ({', '.join(ctx.res_names)})", "Resources")
+            return R.refuse_extract(s, ctx, p, f.cell_index(action.cell), ctx.ri[action.resource])
+        if t is A.Build:
+            if action.building not in ctx.bi:
+                return Refusal(f"{action.building!r} is not a building ({', '.join(ctx.bi)})", "Buildings")
+            return R.refuse_build(s, ctx, p, ctx.bi[action.building])
+        if t is A.Contact:
+            return R.refuse_contact(s, ctx, p)
+        if t is A.Sell:
+            return R.refuse_sell(s, ctx, p, action.option, action.payment)
+        if t is A.Train:
+            if action.track not in ctx.ti:
+                return Refusal(f"{action.track!r} is not an action track ({', '.join(ctx.track_names)})", "Player Board")
+            return R.refuse_train(s, ctx, p, ctx.ti[action.track])
+        if t is A.Learn:
+            return R.refuse_learn(s, ctx, p, action.skill)
+        if t is A.EndTurn:
+            return None
+    except ValueError as exc:  # unknown cell
+        return Refusal(str(exc), "Game Field")
+    return Refusal(f"{P(p)} is taking a turn; {A.TYPE_NAMES[t].replace('_', ' ')} is not a turn action", "Game Flow")
+
+
+_PENDING_TYPES = {"ghosts": A.PlaceGhost, "resource": A.ChooseResource, "bonus": (A.ChooseBonus, A.RollBonus),
+                  "restore": A.RestoreToken, "quests": A.ChooseQuest}
+
+
+def _pending_what(top) -> str:
+    kind, p = top[0], top[1]
+    if kind == "ghosts":
+        where = "Kalena" if top[2] == KALENA else f"{top[2]} cells"
+        return f"{P(p)} must place {top[3]} more ghost{'s' if top[3] != 1 else ''} on {where} (spread)"
+    if kind == "resource":
+        return f"{P(p)} must choose {top[2]} resource{'s' if top[2] != 1 else ''} ({top[3]})"
+    if kind == "bonus":
+        return f"{P(p)} must take a bonus reward or roll the bonus die (skill 2)"
+    if kind == "restore":
+        return f"{P(p)} must choose a token to restore (skill 9)"
+    return f"{P(p)} must choose {top[2]} quest card{'s' if top[2] != 1 else ''} (end of season {'' if True else ''})".replace(" )", ")")
+
+
+def _why_not_pending(s: State, ctx, a) -> Refusal | None:
+    top = s.pending[-1]
+    kind, p = top[0], top[1]
+    if not isinstance(a, _PENDING_TYPES[kind]):
+        return Refusal(f"{_pending_what(top)} first", "Game Flow")
+    try:
+        if kind == "ghosts":
+            c = s.field.cell_index(a.cell)
+            targets = R.kalena_targets(s, ctx) if top[2] == KALENA else R.ghost_targets(s, ctx, top[2])
+            if c in targets:
+                return None
+            t = s.field.terrain[c]
+            if top[2] == KALENA and s.field.tile[c] != KALENA:
+                return Refusal(f"no {s.config.box.terrain_die and 'rolled-terrain'} cell is free any more, so ghosts go to Kalena; {s.field.describe(c)} is not on Kalena", "Ghosts")
+            if top[2] != KALENA and t != top[2]:
+                return Refusal(f"the terrain die showed {top[2]}; {s.field.describe(c)} is {t}", "Ghosts; Game Flow: Spread")
+            if s.ghosts[c]:
+                return Refusal(f"{s.field.describe(c)} already holds a ghost", "Ghosts")
+            if s.building[c] >= 0:
+                return Refusal(f"{s.field.describe(c)} has a building", "Ghosts")
+            return Refusal(f"a ghost cannot go on {s.field.describe(c)}", "Ghosts")
+    except ValueError as exc:
+        return Refusal(str(exc), "Game Field")
+    if kind == "resource":
+        return None if a.resource in ctx.ri else Refusal(f"{a.resource!r} is not a resource", "Resources")
+    if kind == "bonus":
+        if isinstance(a, A.ChooseBonus) and a.face not in s.config.box.bonus_die:
+            return Refusal(f"the bonus card has no reward {a.face!r}", "Bonus Cards")
+        return None
+    if kind == "restore":
+        if a.track not in ctx.ti:
+            return Refusal(f"{a.track!r} is not an action track", "Player Board")
+        return R.refuse_restore(s, ctx, p, ctx.ti[a.track])
+    if kind == "quests":
+        return R.refuse_choose_quest(s, ctx, p, a.quest)
+    return None
+
+
+# ============================================================================ applying decisions
+
+
+def apply_action(s: State, action) -> None:
+    legal = s._legal if s._legal is not None else legal_actions(s)
+    if action not in legal:
+        canon = _canonical(s, action)
+        if canon not in legal:
+            reason = why_not(s, action) or Refusal("that action is not available now", "Game Flow")
+            raise IllegalAction(action, reason)
+        action = canon
+    s.decisions += 1
+    _apply(s, action, False)
+    advance(s)
+
+
+def _apply(s: State, a, auto: bool) -> None:
+    ctx = ctx_of(s)
+    s._legal = None
+    if s.pending:
+        p = s.pending[-1][1]
+    else:
+        p = s.turn_order[s.turn_pos]
+    _HANDLERS[type(a)](s, ctx, p, a)
+
+
+def _h_explore(s, ctx, p, a):
+    R.do_explore(s, ctx, p, s.field.index[a.cell])
+
+
+def _h_extract(s, ctx, p, a):
+    R.do_extract(s, ctx, p, s.field.index[a.cell], ctx.ri[a.resource])
+
+
+def _h_build(s, ctx, p, a):
+    R.do_build(s, ctx, p, ctx.bi[a.building])
+
+
+def _h_contact(s, ctx, p, a):
+    R.do_contact(s, ctx, p)
+
+
+def _h_sell(s, ctx, p, a):
+    R.do_sell(s, ctx, p, a.option, tuple(R.counts_of(ctx, [ctx.ri[x] for x in a.payment])))
+
+
+def _h_train(s, ctx, p, a):
+    R.do_train(s, ctx, p, ctx.ti[a.track])
+
+
+def _h_learn(s, ctx, p, a):
+    R.do_learn(s, ctx, p, a.skill)
+
+
+def _h_end_turn(s, ctx, p, a):
+    if s.log is not None:
+        R.emit(s, "turn_ended", p, f"{P(p)} ends the turn.")
+    _next_turn(s, ctx)
+
+
+def _h_place_ghost(s, ctx, p, a):
+    _, _, terrain, remaining = s.pending.pop()
+    R.place_ghost(s, ctx, p, s.field.index[a.cell], forced=False)
+    if R.kalena_fallen(s, ctx):
+        _lose(s, ctx, "every Kalena cell holds a ghost")
+        return
+    _spread_on(s, ctx, p, terrain, remaining - 1)
+
+
+def _h_choose_resource(s, ctx, p, a):
+    R.do_choose_resource(s, ctx, p, ctx.ri[a.resource])
+
+
+def _h_choose_bonus(s, ctx, p, a):
+    s.pending.pop()
+    R.give_bonus(s, ctx, p, a.face, f"uses skill 2 to take reward {a.face}")
+
+
+def _h_roll_bonus(s, ctx, p, a):
+    s.pending.pop()
+    s.chance = ("bonus_die", p)
+
+
+def _h_restore(s, ctx, p, a):
+    s.pending.pop()
+    R.restore(s, ctx, p, ctx.ti[a.track], 1, "skill 9")
+
+
+def _h_choose_quest(s, ctx, p, a):
+    R.do_choose_quest(s, ctx, p, a.quest)
+
+
+_HANDLERS = {
+    A.Explore: _h_explore, A.Extract: _h_extract, A.Build: _h_build, A.Contact: _h_contact,
+    A.Sell: _h_sell, A.Train: _h_train, A.Learn: _h_learn, A.EndTurn: _h_end_turn,
+    A.PlaceGhost: _h_place_ghost, A.ChooseResource: _h_choose_resource, A.ChooseBonus: _h_choose_bonus,
+    A.RollBonus: _h_roll_bonus, A.RestoreToken: _h_restore, A.ChooseQuest: _h_choose_quest,
+}
+
+
+# ============================================================================ the automatic flow
+
+
+def advance(s: State) -> None:
+    """Run automatic steps until a decision with 2+ legal actions, an unresolved
+    chance node, or the end of the game. Sets the legal-action cache."""
+    while True:
+        if s.phase == OVER:
+            s._legal = []
+            return
+        if s.chance is not None:
+            if s.forced:
+                outcome = s.forced[0]
+                valid = [o for o, _ in chance_outcomes(s)]
+                if outcome not in valid:
+                    raise ChanceError(f"forced outcome {outcome!r} is not possible at {_chance_name(s.chance)} "
+                                      f"(possible: {', '.join(map(repr, valid))})")
+                s.forced.pop(0)
+                _resolve_chance(s, outcome)
+            elif s.auto_chance:
+                _resolve_chance(s, sample_chance(s))
+            else:
+                s._legal = []
+                return
+            continue
+        ctx = ctx_of(s)
+        if s.pending:
+            legal = _pending_legal(s, ctx)
+            if len(legal) == 1:
+                _apply(s, legal[0], True)
+                continue
+            s._legal = legal
+            return
+        if s.phase == SEASON_END:
+            _start_season(s, ctx)
+            continue
+        if s.phase == TURNS:
+            p = s.turn_order[s.turn_pos]
+            legal = _turn_legal(s, ctx, p)
+            if len(legal) == 1:
+                if s.log is not None:
+                    R.emit(s, "turn_ended", p, f"{P(p)} cannot perform any action, so the turn ends (Game Flow: Turn).", forced=True)
+                _next_turn(s, ctx)
+                continue
+            s._legal = legal
+            return
+        raise AssertionError(f"stuck in phase {s.phase}")  # pragma: no cover
+
+
+def _next_turn(s: State, ctx) -> None:
+    s.turn_pos += 1
+    if s.turn_pos < len(s.turn_order):
+        _turn_started(s)
+    else:
+        R.rest(s, ctx)
+        R.reorder(s, ctx)
+        if s.round < s.config.box.rounds_per_season:
+            _start_round(s, ctx)
+        else:
+            _end_season(s, ctx)
+
+
+def _turn_started(s: State) -> None:
+    if s.log is not None:
+        p = s.turn_order[s.turn_pos]
+        R.emit(s, "turn_started", p, f"{P(p)}'s turn ({s.turn_pos + 1} of {len(s.turn_order)} this round).")
+
+
+def _start_season(s: State, ctx) -> None:
+    s.season += 1
+    s.round = 0
+    if s.log is not None:
+        card = s.config.box.bonus_cards[s.season]
+        R.emit(s, "season_started", None, f"Season {s.season} begins: its bonus card sets contact at {card.contact_cost} contact token{'s' if card.contact_cost != 1 else ''} (Game Flow: Season).",
+               contact_cost=card.contact_cost)
+    _start_round(s, ctx)
+
+
+def _start_round(s: State, ctx) -> None:
+    s.round += 1
+    s.phase = SPREAD
+    if s.log is not None:
+        R.emit(s, "round_started", None, f"Round {s.round} of season {s.season} begins with the spread.")
+    s.chance = ("terrain_die",)
+
+
+def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
+    """Continue the spread: place ``remaining`` ghosts on ``terrain`` cells, then on
+    Kalena. Forced placements (no more free cells than ghosts) happen automatically.
+    Rulebook: "Game Flow" step 1, "Ghosts"; rulings 2, 4, 12."""
+    while remaining > 0:
+        targets = R.kalena_targets(s, ctx) if terrain == KALENA else R.ghost_targets(s, ctx, terrain)
+        if not targets:
+            if terrain != KALENA:
+                terrain = KALENA
+                continue
+            _lose(s, ctx, f"{remaining} spread ghost{'s' if remaining != 1 else ''} found no free cell, even on Kalena")
+            return
+        if len(targets) > remaining:
+            s.pending.append(("ghosts", p, terrain, remaining))
+            return
+        for c in targets:
+            R.place_ghost(s, ctx, p, c, forced=True)
+            remaining -= 1
+        if R.kalena_fallen(s, ctx):
+            _lose(s, ctx, "every Kalena cell holds a ghost")
+            return
+    # spread done: production, then the turns
+    R.production(s, ctx)
+    s.phase = TURNS
+    s.turn_pos = 0
+    _turn_started(s)
+
+
+def _end_season(s: State, ctx) -> None:
+    box = s.config.box
+    if s.season >= box.seasons:
+        _final_scoring(s, ctx)
+        return
+    end = box.modes[s.config.mode].season_end(s.season)
+    s.phase = SEASON_END
+    if end is None:
+        return
+    if end.clear_depletion:
+        k = sum(s.depleted)
+        s.sup_depl += k
+        s.depleted = [0] * len(s.depleted)
+        if s.log is not None:
+            R.emit(s, "depletion_cleared", None, f"End of season {s.season}: {k} depletion token{'s' if k != 1 else ''} return to the supply.", amount=k)
+    if end.choosers == "nobody" or end.quests == 0:
+        return
+    top = R.leaders(s)
+    choosers = [p for p in s.turn_order if end.choosers == "everyone" or p not in top]
+    count = end.quests
+    if s.config.players == 2 and end.trailing_two_player is not None:
+        count = end.trailing_two_player
+    if s.log is not None:
+        if end.choosers == "everyone":
+            who = "every player"
+        else:
+            who = ", ".join(P(p) for p in choosers) or "nobody"
+            who += f" (everyone but the leader{'s' if len(top) > 1 else ''} {', '.join(P(p) for p in top)})"
+        R.emit(s, "setup", None, f"End of season {s.season}: {who} choose{'s' if len(choosers) == 1 else ''} {count} quest card{'s' if count != 1 else ''}, in turn order.",
+               choosers=choosers, count=count)
+    for p in reversed(choosers):
+        s.pending.append(("quests", p, count))
+
+
+def _final_scoring(s: State, ctx) -> None:
+    """Reveal quests in the last turn order, add their valor, pick the winner.
+    Rulebook: "Final Scoring"; ruling 10."""
+    for p in s.turn_order:
+        for q in s.quests[p]:
+            v, n = R.quest_score(s, ctx, p, q)
+            if s.log is not None:
+                R.emit(s, "quest_revealed", p, f"{P(p)} reveals quest {q}: fulfilled {n} time{'s' if n != 1 else ''} for {v} valor.",
+                       quest=q, fulfilments=n, valor=v)
+            R.gain_valor(s, p, v, f"quest {q}")
+    order = R.stack_order(s)
+    s.winner = order[0]
+    s.phase = OVER
+    s.over_reason = "final scoring"
+    if s.log is not None:
+        R.emit(s, "game_over", s.winner, f"{P(s.winner)} wins with {s.valor[s.winner]} valor" +
+               (" (top of the stack on a tie)" if sum(1 for v in s.valor if v == s.valor[s.winner]) > 1 else "") + ".",
+               valor=list(s.valor), order=order)
+
+
+def _lose(s: State, ctx, why: str) -> None:
+    s.lost = True
+    s.winner = None
+    s.phase = OVER
+    s.pending.clear()
+    s.over_reason = why
+    if s.log is not None:
+        R.emit(s, "collective_loss", None, f"Kalena falls: {why}. The game ends and every player loses (Ghosts; Game Flow: Spread).")
+
+
+def returns(s: State) -> list[float]:
+    n = s.config.players
+    if s.phase != OVER:
+        return [0.0] * n
+    if s.lost:
+        return [-1.0] * n
+    return [1.0 if p == s.winner else 0.0 for p in range(n)]
+
+
+# ============================================================================ chance
+
+
+def _chance_name(node) -> str:
+    kind = node[0]
+    return {"tile": f"draw of the region tile for slot {node[1] + 1 if len(node) > 1 else ''}",
+            "skill": "draw of a skill card", "market": "draw of the market card",
+            "stack": "random stacking of the valor tokens", "terrain_die": "terrain die roll",
+            "bonus_die": "bonus die roll"}.get(kind, kind)
+
+
+def _chance_weights(s: State) -> tuple[list, list[int]]:
+    box = s.config.box
+    node = s.chance
+    kind = node[0]
+    if kind == "tile":
+        left = [t for t in box.tiles if t not in s.layout]
+        return left, [1] * len(left)
+    if kind == "skill":
+        deck = list(box.skill_decks.values())[node[1]]
+        return list(deck), [1] * len(deck)
+    if kind == "market":
+        cards = list(box.market_cards)
+        return cards, [1] * len(cards)
+    if kind == "stack":
+        left = [p for p in range(s.config.players) if p not in s.turn_order]
+        return left, [1] * len(left)
+    if kind == "terrain_die":
+        faces = ctx_of(s).terrain_die
+        outs = list(dict.fromkeys(faces))
+        return outs, [faces.count(f) for f in outs]
+    if kind == "bonus_die":
+        faces = box.bonus_die
+        outs = list(dict.fromkeys(faces))
+        return outs, [faces.count(f) for f in outs]
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def chance_outcomes(s: State) -> list:
+    """``[(outcome, probability), ...]`` for the waiting chance node (empty if none)."""
+    if s.chance is None or s.phase == OVER:
+        return []
+    outs, w = _chance_weights(s)
+    total = sum(w)
+    return [(o, k / total) for o, k in zip(outs, w)]
+
+
+def sample_chance(s: State):
+    """Draw the waiting chance node's outcome from the seeded generator: outcome
+    number ``rng_count`` of seed ``seed``, hashed with BLAKE2b, so the draw is the same
+    in any process on any machine."""
+    outs, w = _chance_weights(s)
+    h = int.from_bytes(hashlib.blake2b(f"{s.config.seed}:{s.rng_count}".encode(), digest_size=8).digest(), "big")
+    x = h % sum(w)
+    for o, k in zip(outs, w):
+        if x < k:
+            return o
+        x -= k
+    raise AssertionError  # pragma: no cover
+
+
+def apply_chance(s: State, outcome) -> None:
+    """Resolve the waiting chance node with ``outcome`` and run on (see :func:`advance`)."""
+    if s.chance is None or s.phase == OVER:
+        raise ChanceError("no chance node is waiting")
+    valid = [o for o, _ in chance_outcomes(s)]
+    if outcome not in valid:
+        raise ChanceError(f"{outcome!r} is not a possible outcome of the {_chance_name(s.chance)} (possible: {', '.join(map(repr, valid))})")
+    _resolve_chance(s, outcome)
+    advance(s)
+
+
+def _resolve_chance(s: State, outcome) -> None:
+    node = s.chance
+    s.chance = None
+    s._legal = None
+    s.rng_count += 1
+    kind = node[0]
+    box = s.config.box
+    if kind == "tile":
+        s.layout.append(outcome)
+        if s.log is not None:
+            R.emit(s, "tile_drawn", None, f"Region tile {outcome} is placed in slot {len(s.layout)} around Kalena (setup step 1).", tile=outcome, slot=len(s.layout))
+        if len(s.layout) < len(box.region_centres):
+            s.chance = ("tile", len(s.layout))
+        else:
+            s.field = build_field(tuple(s.layout), box)
+            s.chance = ("skill", 0)
+    elif kind == "skill":
+        s.skills.append(outcome)
+        if s.log is not None:
+            R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text} (setup step 6).", skill=outcome)
+        if len(s.skills) < len(box.skill_decks):
+            s.chance = ("skill", len(s.skills))
+        else:
+            S = len(box.skill_slot_valor)
+            covered = box.covered_slots.get(s.config.players, ())
+            s.slots = [COVERED if j in covered else FREE for _ in s.skills for j in range(S)]
+            if covered and s.log is not None:
+                R.emit(s, "setup", None, f"{s.config.players} players: counter markers cover marker slot{'s' if len(covered) > 1 else ''} "
+                       f"{', '.join(str(j + 1) for j in covered)} of every skill card (setup step 16).", covered=[j + 1 for j in covered])
+            s.chance = ("market",)
+    elif kind == "market":
+        s.market = outcome
+        if s.log is not None:
+            opts = "; ".join(o.describe() for o in box.market_cards[outcome])
+            R.emit(s, "market_drawn", None, f"Market card {outcome} is in play: {opts} (setup step 7).", market=outcome)
+        s.chance = ("stack", 0)
+    elif kind == "stack":
+        s.turn_order.append(outcome)
+        if s.log is not None:
+            R.emit(s, "stack_placed", outcome, f"{P(outcome)}'s valor token is number {len(s.turn_order)} from the top of the starting stack (setup step 12).")
+        n = s.config.players
+        if len(s.turn_order) < n - 1:
+            s.chance = ("stack", len(s.turn_order))
+        else:
+            if len(s.turn_order) == n - 1:  # the last token has one place left
+                last = next(p for p in range(n) if p not in s.turn_order)
+                s.turn_order.append(last)
+            for pos, p in enumerate(s.turn_order):
+                s.arrival[p] = n - pos
+            s.arrivals = n
+            _finish_setup(s)
+    elif kind == "terrain_die":
+        ctx = ctx_of(s)
+        last = s.turn_order[-1]
+        k = min(box.ghosts_per_spread, s.sup_ghosts)
+        if s.log is not None:
+            R.emit(s, "terrain_die", last, f"{P(last)}, the last player, rolls the terrain die: {outcome}.", terrain=outcome)
+            if k < box.ghosts_per_spread:
+                R.emit(s, "ghosts_short", None, f"The supply holds only {k} ghost{'s' if k != 1 else ''}, so only {k} spread (ruling 2).", amount=k)
+        _spread_on(s, ctx, last, outcome, k)
+    elif kind == "bonus_die":
+        p = node[1]
+        if s.log is not None:
+            R.emit(s, "bonus_die", p, f"{P(p)} rolls the bonus die: {outcome}.", face=outcome)
+        R.give_bonus(s, ctx_of(s), p, outcome, f"rolled {outcome}")
+    else:  # pragma: no cover
+        raise AssertionError(kind)
+
+
+def _finish_setup(s: State) -> None:
+    n = s.config.players
+    box = s.config.box
+    s.sensor = [0] * n  # the city is Kalena's centre, cell 0
+    if s.log is not None:
+        R.emit(s, "setup", None, "Turn order tokens follow the starting stack: " + ", ".join(P(p) for p in s.turn_order) + " (setup step 13).",
+               order=list(s.turn_order))
+        starts = ", ".join(f"{t.start_tokens} {t.name}" for t in box.tracks.values())
+        R.emit(s, "setup", None, f"Every player gets {starts} token(s), active side up, and puts the sensor in the city (setup steps 10-11, 14).")
+        removed = box.removed_quests.get(n, ())
+        if removed:
+            R.emit(s, "setup", None, f"2 players: everyone returns quest cards {' and '.join(map(str, removed))} to the box (setup step 17).", removed=list(removed))
+    _start_season(s, ctx_of(s))

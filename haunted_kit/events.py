@@ -1,0 +1,115 @@
+"""The event vocabulary: every state change is recorded as an :class:`Event`.
+
+Each event has a ``kind`` (see :data:`EVENT_KINDS`), the season/round/phase it happened
+in, the player concerned (or ``None``), the cell concerned (axial, or ``None``), a small
+``data`` dict and a one-sentence ``text`` explaining it in plain words with the rule
+section. ``private`` marks an event only its player may see (a face-down quest).
+
+The log is a plain list of events; :func:`log_to_frame` turns it into a pandas
+DataFrame (one row per event), hiding private events from other viewers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Every kind of event the engine emits, with what it means.
+EVENT_KINDS = {
+    "setup": "a setup step was carried out",
+    "tile_drawn": "a region tile was placed on the field",
+    "skill_drawn": "a skill card was put in play",
+    "market_drawn": "the market card was put in play",
+    "stack_placed": "a valor token was stacked at setup",
+    "season_started": "a season began and its bonus card was placed",
+    "round_started": "a round began",
+    "terrain_die": "the terrain die was rolled for the spread",
+    "ghost_placed": "a ghost was put on the field",
+    "ghosts_short": "the ghost supply could not give all spread ghosts",
+    "production": "a building produced resources",
+    "production_blocked": "a building produced nothing",
+    "turn_started": "a player's turn began",
+    "explored": "a sensor moved",
+    "extracted": "a resource was extracted and a depletion token placed",
+    "built": "a building was built",
+    "contacted": "a ghost was contacted and removed",
+    "bonus_die": "the bonus die was rolled",
+    "bonus_reward": "a bonus reward was received",
+    "sold": "resources were sold for pecunias",
+    "trained": "a new action token was trained",
+    "learned": "a skill was learned",
+    "resource_gained": "a resource entered a personal supply",
+    "resource_lost": "a resource could not be kept (cap or empty supply)",
+    "valor": "a valor token moved",
+    "tokens_restored": "action tokens were restored",
+    "turn_ended": "a player's turn ended",
+    "rest": "all action tokens were restored",
+    "reorder": "turn order was set from the valor track",
+    "depletion_cleared": "depletion tokens went back to the supply",
+    "quest_chosen": "a quest card was taken face down",
+    "quest_revealed": "a quest card was revealed and scored",
+    "game_over": "the game ended",
+    "collective_loss": "Kalena fell and every player lost",
+}
+
+
+@dataclass(slots=True)
+class Event:
+    """One state change. ``text`` is a one-sentence explanation for people."""
+
+    seq: int
+    season: int
+    round: int
+    phase: str
+    kind: str
+    player: int | None
+    text: str
+    cell: tuple[int, int] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    private: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "seq": self.seq, "season": self.season, "round": self.round, "phase": self.phase,
+            "kind": self.kind, "player": self.player, "text": self.text,
+            "cell": list(self.cell) if self.cell is not None else None,
+            "data": self.data, "private": self.private,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Event":
+        return cls(d["seq"], d["season"], d["round"], d["phase"], d["kind"], d["player"], d["text"],
+                   tuple(d["cell"]) if d.get("cell") is not None else None, dict(d.get("data") or {}),
+                   bool(d.get("private", False)))
+
+    def seen_by(self, viewer: int | None) -> "Event":
+        """This event as ``viewer`` may see it (``None`` = omniscient)."""
+        if not self.private or viewer is None or viewer == self.player:
+            return self
+        return Event(self.seq, self.season, self.round, self.phase, self.kind, self.player,
+                     f"P{self.player + 1} took a quest card face down.", None, {}, True)
+
+
+def log_to_frame(events, viewer: int | None = None):
+    """The event log as a :class:`pandas.DataFrame`.
+
+    Args:
+        events: iterable of :class:`Event`.
+        viewer: player index whose view to show (other players' private events are
+            redacted); ``None`` shows everything.
+
+    Returns:
+        DataFrame with columns seq, season, round, phase, kind, player (1-based label
+        ``"P1"``.. or ``None``), cell, text, data; one row per event.
+    """
+    import pandas as pd
+
+    rows = []
+    for e in events:
+        e = e.seen_by(viewer)
+        rows.append({
+            "seq": e.seq, "season": e.season, "round": e.round, "phase": e.phase, "kind": e.kind,
+            "player": None if e.player is None else f"P{e.player + 1}",
+            "cell": e.cell, "text": e.text, "data": e.data,
+        })
+    return pd.DataFrame(rows, columns=["seq", "season", "round", "phase", "kind", "player", "cell", "text", "data"])

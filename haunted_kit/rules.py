@@ -1,0 +1,778 @@
+"""The rules of Haunted Lands: each action's legality next to its effect, and scoring.
+
+Every rule lives in exactly one function here, called by the engine, the pathfinding
+analysis and the widgets alike (principle 7):
+
+* :func:`entry_cost` / :func:`explore_cost` - the exploration cost of entering a cell;
+* ``refuse_<action>`` - ``None`` when legal, else a :class:`Refusal` (plain words +
+  rule section); ``do_<action>`` - the effect, assuming legality;
+* production, spread placement, rest, reorder, quest scoring and the final tie-break.
+
+Numbers come from the box (``data/``); the rule functions only read them.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+from . import actions as A
+from .state import CONSTRUCTION, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, State
+
+
+class Refusal(NamedTuple):
+    """Why an action is illegal: ``text`` in plain words, ``section`` of the rulebook."""
+
+    text: str
+    section: str
+
+    def __str__(self) -> str:
+        return f"{self.text} (rulebook: {self.section})"
+
+
+def P(p: int) -> str:
+    """Display name of player index ``p`` (P1..P4)."""
+    return f"P{p + 1}"
+
+
+# ============================================================================ context
+
+
+class Ctx:
+    """Per-game lookup tables derived from the config, the box and the field.
+
+    Shared (never copied) between all states of a game. Holds the interned action
+    objects so that listing legal actions allocates nothing.
+    """
+
+    _cache: dict = {}
+
+    @classmethod
+    def get(cls, config, field) -> "Ctx":
+        key = (config.players, config.mode, config.ghost_cards, config.limited_supplies,
+               config.terrain_die, id(config.box), field.layout if field is not None else None)
+        ctx = cls._cache.get(key)
+        if ctx is None or ctx.box is not config.box:
+            if len(cls._cache) > 2048:
+                cls._cache.clear()
+            ctx = cls._cache[key] = cls(config, field)
+        return ctx
+
+    def __init__(self, config, field):
+        box = config.box
+        self.box, self.config, self.field = box, config, field
+        self.n = config.players
+        self.res_names = box.resources
+        self.R = len(box.resources)
+        self.ri = {r: i for i, r in enumerate(box.resources)}
+        self.water = self.ri["water"]
+        self.tracks = tuple(box.tracks.values())
+        self.track_names = tuple(box.tracks)
+        self.ti = {t: i for i, t in enumerate(self.track_names)}
+        self.buildings = tuple(box.buildings.values())
+        self.bi = {b: i for i, b in enumerate(box.buildings)}
+        self.noria = self.bi["noria"]
+        self.building_cost = tuple(tuple(self.ri[r] for r in b.cost) for b in self.buildings)
+        self.building_income = tuple(self.ri[b.income] for b in self.buildings)
+        # skills: effect -> bitmask of skill numbers with that effect, and amounts
+        self.bit: dict[str, int] = {}
+        self.amount: dict[str, int] = {}
+        for sk in box.skills.values():
+            self.bit[sk.effect] = self.bit.get(sk.effect, 0) | (1 << sk.number)
+            self.amount[sk.effect] = sk.amount
+        self.skill_cost = {n: tuple(self.ri[r] for r in sk.cost) for n, sk in box.skills.items()}
+        self.S = len(box.skill_slot_valor)
+        self.covered = box.covered_slots.get(self.n, ())
+        # ghost cards in play
+        effects = {box.ghost_cards[g].effect: box.ghost_cards[g] for g in config.ghost_cards}
+        self.block_production = "block_production" in effects
+        self.block_extraction = "block_extraction" in effects
+        self.ghost_surcharge = effects["costly_ghost_cells"].amount if "costly_ghost_cells" in effects else 0
+        # market payments: card -> list of (option 1-based, payment counts tuple)
+        self.market_payments = {c: self._payments(opts) for c, opts in box.market_cards.items()}
+        self.quest_numbers = tuple(q for q in sorted(box.quests) if q not in box.removed_quests.get(self.n, ()))
+        self.terrain_die = box.terrain_die if config.terrain_die == "standard" else box.terrain_die_with_lakes
+        # interned actions
+        self.CONTACT, self.END_TURN, self.ROLL = A.Contact(), A.EndTurn(), A.RollBonus()
+        self.build_actions = tuple(A.Build(b.name) for b in self.buildings)
+        self.train_actions = tuple(A.Train(t) for t in self.track_names)
+        self.restore_actions = tuple(A.RestoreToken(t) for t in self.track_names)
+        self.learn_actions = {n: A.Learn(n) for n in box.skills}
+        self.choose_resource = tuple(A.ChooseResource(r) for r in box.resources)
+        self.choose_bonus = tuple(A.ChooseBonus(f) for f in box.bonus_die)
+        self.choose_quest = {q: A.ChooseQuest(q) for q in box.quests}
+        self.sell_actions = {c: tuple((A.Sell(o, tuple(box.resources[i] for i, k in enumerate(pay) for _ in range(k))), pay)
+                                      for o, pay in pays) for c, pays in self.market_payments.items()}
+        if field is not None:
+            self._field_tables(field)
+
+    def _payments(self, options):
+        out = []
+        R = self.R
+        for o, opt in enumerate(options, start=1):
+            if opt.kind in ("any", "same"):
+                for r in range(R):
+                    pay = [0] * R
+                    pay[r] = opt.count
+                    out.append((o, tuple(pay)))
+            else:
+                for combo in combinations(range(R), opt.count):
+                    pay = [0] * R
+                    for r in combo:
+                        pay[r] = 1
+                    out.append((o, tuple(pay)))
+        return tuple(out)
+
+    def _field_tables(self, f):
+        box = self.box
+        T = [box.terrains[t] for t in f.terrain]
+        self.T = T
+        self.explorable = tuple(t.explorable for t in T)
+        self.base_cost = tuple(t.explore_cost for t in T)
+        self.is_forest = tuple(t.name == "forest" for t in T)
+        self.is_mountain = tuple(t.name == "mountain" for t in T)
+        self.holds_ghosts = tuple(t.holds_ghosts for t in T)
+        self.is_lake = tuple(t.name == "lake" for t in T)
+        self.can_sell = tuple(t.sell for t in T)
+        self.can_train = tuple(t.train_and_learn for t in T)
+        self.kalena_cells = f.kalena
+        # extraction options of a cell when the sensor stands on it (resource indexes)
+        ext = []
+        for i, t in enumerate(T):
+            opts = []
+            if t.explorable:
+                if t.extract:
+                    opts.append(self.ri[t.extract])
+                if t.water_near_lake and f.near_lake[i] and self.water not in opts:
+                    opts.append(self.water)
+            ext.append(tuple(opts))
+        self.extract_here = tuple(ext)
+        bld = []
+        for i, t in enumerate(T):
+            opts = []
+            if t.build:
+                opts.append(self.bi[t.build])
+            if t.noria_near_lake and f.near_lake[i] and self.noria not in opts:
+                opts.append(self.noria)
+            bld.append(tuple(opts))
+        self.build_here = tuple(bld)
+        self.neighbours = f.neighbours
+        self.lakes_adjacent = f.lakes_adjacent
+        self.explore_actions = tuple(A.Explore(c) for c in f.cells)
+        self.place_ghost_actions = tuple(A.PlaceGhost(c) for c in f.cells)
+        self.extract_actions = {(i, r): A.Extract(f.cells[i], self.res_names[r])
+                                for i in range(len(f.cells)) for r in range(self.R)}
+        # terrain name -> cells, for the spread
+        self.cells_of = f.by_terrain
+
+
+def ctx_of(s: State) -> Ctx:
+    return Ctx.get(s.config, s.field)
+
+
+# ============================================================================ small helpers
+
+
+def has_skill(s: State, ctx: Ctx, p: int, effect: str) -> bool:
+    """True when player ``p`` has learned the skill whose property is ``effect``."""
+    return bool(s.learned[p] & ctx.bit.get(effect, 0))
+
+
+def resource_cap(s: State, ctx: Ctx, p: int) -> int:
+    """Most tokens of one resource type ``p`` may keep (3, or 4 with skill 7; rulebook: "Resources")."""
+    return ctx.box.resource_cap + (ctx.amount["bigger_supply"] if s.learned[p] & ctx.bit.get("bigger_supply", 0) else 0)
+
+
+def emit(s: State, kind: str, player, text: str, cell=None, private=False, **data) -> None:
+    """Append an event to the log (callers check ``s.log is not None`` first)."""
+    from .events import Event
+
+    s.log.append(Event(len(s.log), s.season, s.round, s.phase, kind, player, text,
+                       s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
+
+
+def gain_valor(s: State, p: int, amount: int, why: str) -> None:
+    """Move ``p``'s valor token ``amount`` points; it lands on top of any stack there.
+    Valor never decreases (ruling 11). Rulebook: "Valor Points and the Valor Track"."""
+    if amount <= 0:
+        return
+    s.valor[p] += amount
+    s.arrivals += 1
+    s.arrival[p] = s.arrivals
+    if s.log is not None:
+        emit(s, "valor", p, f"{P(p)} gains {amount} valor for {why}, now at {s.valor[p]}.", amount=amount, total=s.valor[p])
+
+
+def gain_resource(s: State, ctx: Ctx, p: int, r: int, n: int, why: str) -> int:
+    """Give ``n`` tokens of resource ``r`` to ``p`` from the supply: only what the supply
+    holds (ruling 1), and beyond the cap they go straight back (ruling 8).
+    Returns the number kept."""
+    R = ctx.R
+    take = n if s.sup_res[r] >= n else s.sup_res[r]
+    room = resource_cap(s, ctx, p) - s.res[p * R + r]
+    keep = take if take <= room else (room if room > 0 else 0)
+    s.sup_res[r] -= keep
+    s.res[p * R + r] += keep
+    if s.log is not None:
+        name = ctx.res_names[r]
+        if keep:
+            emit(s, "resource_gained", p, f"{P(p)} receives {keep} {name} ({why}).", resource=name, amount=keep)
+        if take < n:
+            emit(s, "resource_lost", p, f"The supply has no {name} left, so {P(p)} gets {n - take} fewer (ruling 1).",
+                 resource=name, amount=n - take, reason="supply")
+        if keep < take:
+            emit(s, "resource_lost", p, f"{P(p)} already holds the most {name} allowed, so {take - keep} goes back to the supply (rulebook: Resources).",
+                 resource=name, amount=take - keep, reason="cap")
+    return keep
+
+
+def pay_resources(s: State, ctx: Ctx, p: int, counts) -> None:
+    """Return resources (counts per type) from ``p`` to the supply."""
+    R = ctx.R
+    for r in range(R):
+        k = counts[r]
+        if k:
+            s.res[p * R + r] -= k
+            s.sup_res[r] += k
+
+
+def counts_of(ctx: Ctx, names) -> list[int]:
+    c = [0] * ctx.R
+    for r in names:
+        c[r] += 1
+    return c
+
+
+def can_afford(s: State, ctx: Ctx, p: int, counts) -> bool:
+    base = p * ctx.R
+    res = s.res
+    for r in range(ctx.R):
+        if counts[r] > res[base + r]:
+            return False
+    return True
+
+
+def missing(s: State, ctx: Ctx, p: int, counts) -> str:
+    base = p * ctx.R
+    parts = [f"{counts[r]} {ctx.res_names[r]}" for r in range(ctx.R) if counts[r] > s.res[base + r]]
+    have = ", ".join(f"{s.res[base + r]} {ctx.res_names[r]}" for r in range(ctx.R) if counts[r])
+    return f"it needs {' and '.join(parts)} but {P(p)} has {have}"
+
+
+# ============================================================================ exploration
+
+
+def entry_cost(ctx: Ctx, cell: int, learned_mask: int, ghost_on_cell: bool) -> int | None:
+    """Exploration tokens to enter ``cell``, or ``None`` if it cannot be explored.
+
+    The one source of truth for exploration cost (principle 7): terrain cost from the
+    box; lakes impassable; skill 4 (forest) and skill 5 (mountain) each 1 less; ghost
+    card 3 adds 1 on a cell holding a ghost. Rulebook: "Game Field, Tiles and Terrain
+    Types", "Exploration", skills 4-5, ghost card 3.
+
+    Args:
+        ctx: the game's tables (:func:`ctx_of`).
+        cell: cell index.
+        learned_mask: bitmask of learned skill numbers (``1 << n``).
+        ghost_on_cell: whether the cell holds a ghost.
+    """
+    if not ctx.explorable[cell]:
+        return None
+    cost = ctx.base_cost[cell]
+    if ctx.is_forest[cell] and learned_mask & ctx.bit.get("cheaper_forest", 0):
+        cost -= ctx.amount["cheaper_forest"]
+    elif ctx.is_mountain[cell] and learned_mask & ctx.bit.get("cheaper_mountain", 0):
+        cost -= ctx.amount["cheaper_mountain"]
+    if ghost_on_cell and ctx.ghost_surcharge:
+        cost += ctx.ghost_surcharge
+    return cost if cost > 0 else 0
+
+
+def explore_cost(s: State, p: int, cell: int) -> int | None:
+    """Exploration tokens player ``p`` pays to enter ``cell`` now (see :func:`entry_cost`)."""
+    return entry_cost(ctx_of(s), cell, s.learned[p], bool(s.ghosts[cell]))
+
+
+def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
+    here = s.sensor[p]
+    if cell not in ctx.neighbours[here]:
+        return Refusal(f"{s.field.describe(cell)} is not adjacent to {P(p)}'s sensor at {s.field.describe(here)}; a sensor moves one cell at a time",
+                       "Basic Actions: Exploration")
+    cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
+    if cost is None:
+        return Refusal(f"{s.field.describe(cell)} is a {s.field.terrain[cell]}, which cannot be explored",
+                       "Game Field: Lake; Basic Actions: Exploration")
+    have = s.act[p * 4 + EXPLORATION]
+    if cost > have:
+        return Refusal(f"entering {s.field.describe(cell)} costs {cost} exploration tokens but {P(p)} has {have} active",
+                       "Basic Actions: Exploration; Game Field (exploration costs)")
+    return None
+
+
+def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
+    cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
+    s.act[p * 4 + EXPLORATION] -= cost
+    s.sensor[p] = cell
+    if s.log is not None:
+        emit(s, "explored", p, f"{P(p)} explores to {s.field.describe(cell)}, paying {cost} exploration token{'s' if cost != 1 else ''}.",
+             cell=cell, cost=cost)
+
+
+# ============================================================================ extraction
+
+
+def extraction_options(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
+    """Every (cell, resource) the sensor of ``p`` could extract if nothing blocked it:
+    its own cell's resources and water from each adjacent lake."""
+    here = s.sensor[p]
+    opts = [(here, r) for r in ctx.extract_here[here]]
+    for lake in ctx.lakes_adjacent[here]:
+        opts.append((lake, ctx.water))
+    return opts
+
+
+def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
+    sec = "Basic Actions: Extraction"
+    here = s.sensor[p]
+    if cell == here:
+        if r not in ctx.extract_here[here]:
+            t = s.field.terrain[here]
+            if not ctx.extract_here[here]:
+                return Refusal(f"nothing can be extracted on a {t} cell{' that is not adjacent to a lake' if t == 'suburb' else ''}",
+                               "Game Field, Tiles and Terrain Types")
+            water = " (water only where the cell is adjacent to a lake)" if r == ctx.water else ""
+            return Refusal(f"a {t} cell gives {' or '.join(ctx.res_names[x] for x in ctx.extract_here[here])}, not {ctx.res_names[r]}{water}",
+                           "Game Field, Tiles and Terrain Types")
+    elif cell in ctx.lakes_adjacent[here]:
+        if r != ctx.water:
+            return Refusal(f"a lake gives only water, not {ctx.res_names[r]}", "Game Field: Lake")
+    else:
+        return Refusal(f"{P(p)} can extract only on the sensor's own cell or an adjacent lake, and {s.field.describe(cell)} is neither",
+                       sec)
+    if s.depleted[cell]:
+        return Refusal(f"{s.field.describe(cell)} has a depletion token", sec)
+    if s.building[cell] >= 0:
+        return Refusal(f"{s.field.describe(cell)} has a building", sec)
+    if ctx.block_extraction and s.ghosts[cell]:
+        return Refusal(f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
+    if s.act[p * 4 + EXTRACTION] < ctx.box.extraction_tokens:
+        return Refusal(f"{P(p)} has no active extraction token", sec)
+    if s.sup_depl <= 0:
+        return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
+    return None
+
+
+def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
+    s.act[p * 4 + EXTRACTION] -= ctx.box.extraction_tokens
+    if s.log is not None:
+        emit(s, "extracted", p, f"{P(p)} extracts {ctx.res_names[r]} on {s.field.describe(cell)}; a depletion token now marks it.",
+             cell=cell, resource=ctx.res_names[r])
+    gain_resource(s, ctx, p, r, 1, "extraction")
+    s.sup_depl -= 1
+    s.depleted[cell] = 1
+    if has_skill(s, ctx, p, "extract_bonus"):
+        s.pending.append(("resource", p, ctx.amount["extract_bonus"], "skill 12"))
+
+
+# ============================================================================ construction
+
+
+def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
+    sec = "Basic Actions: Construction"
+    here = s.sensor[p]
+    name = ctx.buildings[b].name
+    if b not in ctx.build_here[here]:
+        t = s.field.terrain[here]
+        if not ctx.build_here[here]:
+            return Refusal(f"nothing can be built on a {t} cell", "Game Field, Tiles and Terrain Types")
+        if b == ctx.noria:
+            return Refusal(f"a noria needs a cell adjacent to a lake, and {s.field.describe(here)} is not", "Buildings: Noria")
+        return Refusal(f"a {name} stands on {ctx.buildings[b].terrain}, not on {t}", f"Buildings: {name.title()}")
+    if s.building[here] >= 0:
+        return Refusal(f"{s.field.describe(here)} already has a building", sec)
+    if s.ghosts[here]:
+        return Refusal(f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
+    bld = ctx.buildings[b]
+    if s.act[p * 4 + CONSTRUCTION] < bld.cost_tokens:
+        return Refusal(f"{P(p)} has no active construction token", sec)
+    cost = ctx.building_cost[b]
+    counts = counts_of(ctx, cost)
+    if not can_afford(s, ctx, p, counts):
+        return Refusal(f"a {name} costs {' and '.join(bld.cost)}; {missing(s, ctx, p, counts)}", f"Buildings: {name.title()}")
+    if s.sup_build[b] <= 0:
+        return Refusal(f"the supply has no {name} piece left", "ruling 1 (limited supplies)")
+    if s.markers[p] >= ctx.box.player_markers:
+        return Refusal(f"{P(p)} has used all {ctx.box.player_markers} player markers", "Player Markers (ruling on markers)")
+    return None
+
+
+def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
+    here = s.sensor[p]
+    bld = ctx.buildings[b]
+    s.act[p * 4 + CONSTRUCTION] -= bld.cost_tokens
+    for r in ctx.building_cost[b]:
+        s.res[p * ctx.R + r] -= 1
+        s.sup_res[r] += 1
+    if s.depleted[here]:
+        s.depleted[here] = 0
+        s.sup_depl += 1
+    s.sup_build[b] -= 1
+    s.building[here] = b
+    s.owner[here] = p
+    s.markers[p] += 1
+    if s.log is not None:
+        emit(s, "built", p, f"{P(p)} builds a {bld.name} on {s.field.describe(here)}, paying {' and '.join(bld.cost)}.",
+             cell=here, building=bld.name)
+    gain_valor(s, p, bld.valor, f"building a {bld.name}")
+    if has_skill(s, ctx, p, "build_valor"):
+        gain_valor(s, p, ctx.amount["build_valor"], "skill 11")
+
+
+# ============================================================================ contact
+
+
+def contact_cost(s: State, ctx: Ctx) -> int:
+    """Contact tokens to remove a ghost this season (the season's bonus card)."""
+    return ctx.box.bonus_cards[s.season].contact_cost
+
+
+def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    here = s.sensor[p]
+    if not s.ghosts[here]:
+        return Refusal(f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
+    cost = contact_cost(s, ctx)
+    have = s.act[p * 4 + CONTACT]
+    if have < cost:
+        return Refusal(f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
+                       "Basic Actions: Contact; Bonus Cards")
+    return None
+
+
+def do_contact(s: State, ctx: Ctx, p: int) -> None:
+    here = s.sensor[p]
+    cost = contact_cost(s, ctx)
+    s.act[p * 4 + CONTACT] -= cost
+    s.ghosts[here] = 0
+    s.sup_ghosts += 1
+    if s.log is not None:
+        emit(s, "contacted", p, f"{P(p)} pays {cost} contact token{'s' if cost != 1 else ''} and the ghost on {s.field.describe(here)} returns to the supply.",
+             cell=here, cost=cost)
+    if has_skill(s, ctx, p, "contact_valor"):
+        gain_valor(s, p, ctx.amount["contact_valor"], "skill 1")
+    if has_skill(s, ctx, p, "contact_restore"):
+        restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], "skill 3")
+    if has_skill(s, ctx, p, "choose_bonus"):
+        s.pending.append(("bonus", p))
+    else:
+        s.chance = ("bonus_die", p)
+
+
+def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
+    """Give player ``p`` the reward of ``face`` on this season's bonus card."""
+    card = ctx.box.bonus_cards[s.season]
+    reward = card.rewards[ctx.box.bonus_die.index(face)]
+    if s.log is not None:
+        emit(s, "bonus_reward", p, f"{P(p)} {how} and receives {reward.describe()} from the season {s.season} bonus card.",
+             face=face, pecunias=reward.pecunias, resources=reward.resources, valor=reward.valor)
+    s.pec[p] += reward.pecunias
+    gain_valor(s, p, reward.valor, f"bonus reward {face}")
+    if reward.resources:
+        s.pending.append(("resource", p, reward.resources, f"bonus reward {face}"))
+
+
+def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
+    """Restore up to ``n`` inactive tokens of track ``t``; returns how many."""
+    i = p * 4 + t
+    k = min(n, s.tok[i] - s.act[i])
+    if k > 0:
+        s.act[i] += k
+        if s.log is not None:
+            emit(s, "tokens_restored", p, f"{P(p)} restores {k} {ctx.track_names[t]} token{'s' if k != 1 else ''} ({why}).",
+                 track=ctx.track_names[t], amount=k)
+    return k
+
+
+# ============================================================================ selling / training / learning
+
+
+def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    here = s.sensor[p]
+    if ctx.can_sell[here] or (ctx.can_train[here] and has_skill(s, ctx, p, "anywhere_in_kalena")):
+        return None
+    return Refusal(f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill 6)",
+                   "Additional Actions: Selling")
+
+
+def refuse_sell(s: State, ctx: Ctx, p: int, option: int, payment: tuple) -> Refusal | None:
+    r = refuse_sell_place(s, ctx, p)
+    if r:
+        return r
+    options = ctx.box.market_cards[s.market]
+    if not 1 <= option <= len(options):
+        return Refusal(f"market card {s.market} has options 1 to {len(options)}, not {option}", "Market Cards")
+    opt = options[option - 1]
+    try:
+        counts = tuple(counts_of(ctx, [ctx.ri[x] for x in payment]))
+    except KeyError as exc:
+        return Refusal(f"{exc.args[0]!r} is not a resource", "Resources")
+    if (option, counts) not in ctx.market_payments[s.market]:
+        return Refusal(f"option {option} of market card {s.market} takes {opt.describe()}; {' + '.join(payment) or 'nothing'} does not fit",
+                       "Market Cards")
+    if not can_afford(s, ctx, p, counts):
+        return Refusal(f"{P(p)} cannot pay {' + '.join(payment)}: {missing(s, ctx, p, counts)}", "Additional Actions: Selling")
+    return None
+
+
+def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
+    opt = ctx.box.market_cards[s.market][option - 1]
+    pay_resources(s, ctx, p, counts)
+    gain = opt.pecunias
+    if has_skill(s, ctx, p, "sell_bonus"):
+        gain += ctx.amount["sell_bonus"]
+    s.pec[p] += gain
+    spent = sum(counts)
+    if s.log is not None:
+        paid = " + ".join(f"{k} {ctx.res_names[r]}" for r, k in enumerate(counts) if k)
+        extra = " (1 more from skill 8)" if gain != opt.pecunias else ""
+        emit(s, "sold", p, f"{P(p)} sells {paid} for {gain} pecunias{extra}, now holding {s.pec[p]}.",
+             option=option, pecunias=gain, spent=spent)
+    if has_skill(s, ctx, p, "sell_restore") and spent >= ctx.amount["sell_restore"]:
+        if any(s.tok[p * 4 + t] > s.act[p * 4 + t] for t in range(4)):
+            s.pending.append(("restore", p))
+        elif s.log is not None:
+            emit(s, "tokens_restored", p, f"Skill 9 would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
+
+
+def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
+    here = s.sensor[p]
+    if ctx.can_train[here] or (ctx.can_sell[here] and has_skill(s, ctx, p, "anywhere_in_kalena")):
+        return None
+    return Refusal(f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill 6)",
+                   f"Additional Actions: {what.title()}")
+
+
+def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
+    """Pecunias for ``p``'s next token on track ``t`` (leftmost free slot), ``None`` if full."""
+    owned = s.tok[p * 4 + t]
+    track = ctx.tracks[t]
+    return track.training_costs[owned] if owned < track.slots else None
+
+
+def refuse_train(s: State, ctx: Ctx, p: int, t: int) -> Refusal | None:
+    r = refuse_train_place(s, ctx, p, "training")
+    if r:
+        return r
+    name = ctx.track_names[t]
+    cost = training_cost(s, ctx, p, t)
+    if cost is None:
+        return Refusal(f"every slot of {P(p)}'s {name} track already holds a token", "Additional Actions: Training")
+    if s.pec[p] < cost:
+        return Refusal(f"the next {name} token costs {cost} pecunias but {P(p)} has {s.pec[p]}", "Additional Actions: Training")
+    if s.sup_tok[t] <= 0:
+        return Refusal(f"the supply has no {name} token left", "ruling 1 (limited supplies)")
+    return None
+
+
+def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
+    cost = training_cost(s, ctx, p, t)
+    s.pec[p] -= cost
+    s.sup_tok[t] -= 1
+    i = p * 4 + t
+    s.tok[i] += 1
+    track = ctx.tracks[t]
+    if s.log is not None:
+        emit(s, "trained", p, f"{P(p)} pays {cost} pecunias for a new {track.name} token, placed inactive in slot {s.tok[i]}.",
+             track=track.name, cost=cost, slot=s.tok[i])
+    if s.tok[i] == track.slots:
+        gain_valor(s, p, track.last_slot_valor, f"filling the {track.name} track")
+
+
+def refuse_learn(s: State, ctx: Ctx, p: int, skill: int) -> Refusal | None:
+    r = refuse_train_place(s, ctx, p, "learning")
+    if r:
+        return r
+    if skill not in s.skills:
+        return Refusal(f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
+    if s.learned[p] >> skill & 1:
+        return Refusal(f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
+    counts = counts_of(ctx, ctx.skill_cost[skill])
+    if not can_afford(s, ctx, p, counts):
+        return Refusal(f"skill {skill} costs {' and '.join(ctx.box.skills[skill].cost)}; {missing(s, ctx, p, counts)}",
+                       "Additional Actions: Learning")
+    if free_slot(s, ctx, skill) is None:
+        return Refusal(f"every open marker slot of skill {skill} is taken", "Skill Cards")
+    if s.markers[p] >= ctx.box.player_markers:
+        return Refusal(f"{P(p)} has used all {ctx.box.player_markers} player markers", "Player Markers (ruling on markers)")
+    return None
+
+
+def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
+    """Leftmost free (uncovered, unmarked) marker slot of a skill card in play."""
+    k = s.skills.index(skill)
+    for j in range(ctx.S):
+        if s.slots[k * ctx.S + j] == FREE:
+            return j
+    return None
+
+
+def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
+    pay_resources(s, ctx, p, counts_of(ctx, ctx.skill_cost[skill]))
+    j = free_slot(s, ctx, skill)
+    s.slots[s.skills.index(skill) * ctx.S + j] = p
+    s.learned[p] |= 1 << skill
+    s.markers[p] += 1
+    if s.log is not None:
+        emit(s, "learned", p, f"{P(p)} learns skill {skill} ({ctx.box.skills[skill].text}) and takes marker slot {j + 1}.",
+             skill=skill, slot=j + 1)
+    gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}")
+
+
+# ============================================================================ sub-decisions
+
+
+def refuse_choose_resource(s, ctx, p, r) -> Refusal | None:
+    return None if 0 <= r < ctx.R else Refusal("not a resource", "Resources")
+
+
+def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
+    kind, _, n, why = s.pending.pop()
+    if n > 1:
+        s.pending.append((kind, p, n - 1, why))
+    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {why}")
+
+
+def refuse_restore(s, ctx, p, t) -> Refusal | None:
+    if s.tok[p * 4 + t] <= s.act[p * 4 + t]:
+        return Refusal(f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
+    return None
+
+
+def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
+    if q not in ctx.box.quests:
+        return Refusal(f"there is no quest card {q}", "Quest Cards")
+    if not s.hand[p] >> q & 1:
+        why = "was returned to the box in a 2-player game" if q not in ctx.quest_numbers else "was already chosen"
+        return Refusal(f"quest card {q} {why}", "Quest Cards")
+    return None
+
+
+def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
+    kind, _, n = s.pending.pop()
+    if n > 1:
+        s.pending.append((kind, p, n - 1))
+    s.hand[p] &= ~(1 << q)
+    s.quests[p] = s.quests[p] + (q,)
+    if s.log is not None:
+        emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", private=True, quest=q)
+
+
+# ============================================================================ spread
+
+
+def ghost_targets(s: State, ctx: Ctx, terrain: str) -> list[int]:
+    """Cells of ``terrain`` that can take a ghost now: no ghost and no building there
+    (ghosts never go on lakes). Rulebook: "Ghosts"; ruling 3 (sensors and depletion
+    tokens do not block)."""
+    return [c for c in ctx.cells_of.get(terrain, ()) if ctx.holds_ghosts[c] and not s.ghosts[c] and s.building[c] < 0]
+
+
+def kalena_targets(s: State, ctx: Ctx) -> list[int]:
+    return [c for c in ctx.kalena_cells if ctx.holds_ghosts[c] and not s.ghosts[c] and s.building[c] < 0]
+
+
+def kalena_fallen(s: State, ctx: Ctx) -> bool:
+    """All Kalena cells hold ghosts: the collective loss (rulebook: "Ghosts")."""
+    return all(s.ghosts[c] for c in ctx.kalena_cells)
+
+
+def place_ghost(s: State, ctx: Ctx, p: int, cell: int, forced: bool) -> None:
+    s.ghosts[cell] = 1
+    s.sup_ghosts -= 1
+    if s.log is not None:
+        how = "must put" if forced else "puts"
+        emit(s, "ghost_placed", p, f"{P(p)} {how} a ghost on {s.field.describe(cell)}.", cell=cell, forced=forced)
+
+
+# ============================================================================ production, rest, reorder
+
+
+def production(s: State, ctx: Ctx) -> None:
+    """Every building produces its income for its owner, in turn order, while the
+    supply lasts; ghost card 1 stops buildings adjacent to a ghost; skill 10 adds 1.
+    Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
+    for p in s.turn_order:
+        extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
+        for c in range(len(s.building)):
+            b = s.building[c]
+            if b < 0 or s.owner[c] != p:
+                continue
+            name = ctx.buildings[b].name
+            if ctx.block_production and any(s.ghosts[n] for n in ctx.neighbours[c]):
+                if s.log is not None:
+                    emit(s, "production_blocked", p, f"{P(p)}'s {name} on {s.field.describe(c)} is next to a ghost and produces nothing (ghost card 1).",
+                         cell=c, building=name)
+                continue
+            if s.log is not None:
+                emit(s, "production", p, f"{P(p)}'s {name} on {s.field.describe(c)} produces {1 + extra} {ctx.buildings[b].income}.",
+                     cell=c, building=name)
+            gain_resource(s, ctx, p, ctx.building_income[b], 1 + extra, f"production of the {name}")
+
+
+def rest(s: State, ctx: Ctx) -> None:
+    """All players restore all their action tokens (rulebook: "Game Flow" step 4)."""
+    s.act[:] = s.tok
+    if s.log is not None:
+        emit(s, "rest", None, "Rest: every player restores all action tokens.")
+
+
+def stack_order(s: State) -> list[int]:
+    """Players from the highest valor (top of its stack first) to the lowest
+    (rulebook: "Valor Points and the Valor Track")."""
+    valor, arrival = s.valor, s.arrival
+    return sorted(range(len(valor)), key=lambda p: (valor[p], arrival[p]), reverse=True)
+
+
+def reorder(s: State, ctx: Ctx) -> None:
+    """Turn order from the valor track (rulebook: "Game Flow" step 5)."""
+    s.turn_order = stack_order(s)
+    if s.log is not None:
+        emit(s, "reorder", None, "Reorder: turn order is now " + ", ".join(P(p) for p in s.turn_order) + " (most valor first, top of a stack first).",
+             order=[p for p in s.turn_order])
+
+
+def leaders(s: State) -> list[int]:
+    """The player(s) with the most valor."""
+    top = max(s.valor)
+    return [p for p in range(len(s.valor)) if s.valor[p] == top]
+
+
+# ============================================================================ quests and final scoring
+
+
+def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
+    """(valor, fulfilments) that quest card ``q`` gives player ``p`` at final scoring.
+    Rulebook: "Card Reference: Quest Cards"; ruling 13 for quest 1."""
+    quest = ctx.box.quests[q]
+    e = quest.effect
+    if e == "resource_sets":
+        n = sum(s.res[p * ctx.R + r] // quest.per for r in range(ctx.R))
+    elif e == "pecunias":
+        n = s.pec[p] // quest.per
+    elif e == "buildings":
+        b = ctx.bi[quest.building]
+        n = sum(1 for c in range(len(s.building)) if s.building[c] == b and s.owner[c] == p) // quest.per
+    elif e == "rightmost_markers":
+        last = ctx.S - 1
+        n = sum(1 for k in range(len(s.skills)) if s.slots[k * ctx.S + last] == p)
+    elif e == "region_majority":
+        n = 0
+        for slot in range(1, len(ctx.box.region_centres) + 1):
+            counts = [0] * s.config.players
+            for c in s.field.region_cells(slot):
+                if s.building[c] >= 0:
+                    counts[s.owner[c]] += 1
+            if counts[p] and all(counts[p] > counts[o] for o in range(len(counts)) if o != p):
+                n += 1
+    else:  # pragma: no cover - the loader rejects unknown effects
+        raise ValueError(e)
+    return n * quest.valor, n

@@ -1,0 +1,236 @@
+"""Versioned JSON form of a :class:`~haunted_kit.state.State` (saves and observations).
+
+Cells appear as axial ``[q, r]`` pairs and resources, tracks and buildings by name, so
+a save is readable by people. :func:`from_dict` checks the format name, the version
+and every field; a problem raises :class:`~haunted_kit.state.SaveError` naming it.
+"""
+
+from __future__ import annotations
+
+from .board import build_field
+from .components import Box, default_box
+from .events import Event
+from .state import COVERED, FREE, SAVE_FORMAT, SAVE_VERSION, ConfigError, GameConfig, SaveError, State
+
+
+def _cells(s: State, flags) -> list:
+    return [list(s.field.cells[i]) for i, v in enumerate(flags) if v]
+
+
+def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> dict:
+    """JSON-ready dict of ``s``. With ``observation`` the view of ``viewer`` (other
+    players' quests appear as counts, the log is redacted, no generator position)."""
+    box = s.config.box
+    R = len(box.resources)
+    names_b = list(box.buildings)
+    tracks = list(box.tracks)
+    players = []
+    for p in range(s.config.players):
+        hidden = observation and viewer is not None and viewer != p
+        players.append({
+            "sensor": list(s.field.cells[s.sensor[p]]) if s.field else None,
+            "resources": {r: s.res[p * R + i] for i, r in enumerate(box.resources)},
+            "pecunias": s.pec[p],
+            "tokens": {t: s.tok[p * 4 + i] for i, t in enumerate(tracks)},
+            "active": {t: s.act[p * 4 + i] for i, t in enumerate(tracks)},
+            "valor": s.valor[p],
+            "arrival": s.arrival[p],
+            "skills": [k for k in sorted(box.skills) if s.learned[p] >> k & 1],
+            "quests_in_hand": None if hidden else [q for q in sorted(box.quests) if s.hand[p] >> q & 1],
+            "quests": None if hidden else list(s.quests[p]),
+            "quest_count": len(s.quests[p]),
+            "markers_used": s.markers[p],
+        })
+    S = len(box.skill_slot_valor)
+    d = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "config": s.config.to_dict(),
+        "layout": list(s.layout),
+        "skills": list(s.skills),
+        "market": s.market,
+        "season": s.season,
+        "round": s.round,
+        "phase": s.phase,
+        "turn_order": list(s.turn_order),
+        "turn_pos": s.turn_pos,
+        "pending": [list(x) for x in s.pending],
+        "chance": list(s.chance) if s.chance is not None else None,
+        "forced": list(s.forced),
+        "cells": None if s.field is None else {
+            "ghosts": _cells(s, s.ghosts),
+            "depleted": _cells(s, s.depleted),
+            "buildings": [{"cell": list(s.field.cells[i]), "building": names_b[b], "owner": s.owner[i]}
+                          for i, b in enumerate(s.building) if b >= 0],
+        },
+        "marker_slots": {str(k): ["covered" if v == COVERED else (None if v == FREE else v) for v in s.slots[i * S:(i + 1) * S]]
+                         for i, k in enumerate(s.skills)} if s.slots else {},
+        "players": players,
+        "arrivals": s.arrivals,
+        "supply": {
+            "ghosts": s.sup_ghosts,
+            "buildings": dict(zip(names_b, s.sup_build)),
+            "resources": dict(zip(box.resources, s.sup_res)),
+            "depletion": s.sup_depl,
+            "tokens": dict(zip(tracks, s.sup_tok)),
+        },
+        "winner": s.winner,
+        "lost": s.lost,
+        "over_reason": s.over_reason,
+        "decisions": s.decisions,
+        "auto_chance": s.auto_chance,
+        "rng_count": s.rng_count,
+    }
+    if observation:
+        d["format"] = "haunted-kit-observation"
+        d["viewer"] = viewer
+        d.pop("rng_count")
+        d.pop("forced")
+        d["log"] = [e.seen_by(viewer).to_dict() for e in (s.log or [])]
+    else:
+        d["log"] = None if s.log is None else [e.to_dict() for e in s.log]
+    return d
+
+
+def from_dict(d, box: Box | None = None) -> State:
+    """Rebuild a :class:`State` from :func:`to_dict` output.
+
+    Raises:
+        SaveError: not a haunted-kit save, another version, or a missing/invalid field
+            (the message names it).
+    """
+    if not isinstance(d, dict):
+        raise SaveError("a save must be a JSON object")
+    if d.get("format") != SAVE_FORMAT:
+        raise SaveError(f"not a haunted-kit save (format is {d.get('format')!r}, expected {SAVE_FORMAT!r})")
+    if d.get("version") != SAVE_VERSION:
+        raise SaveError(f"save version {d.get('version')!r} is not supported (this kit reads version {SAVE_VERSION})")
+    box = box or default_box()
+    where = "config"
+    try:
+        cfg = d["config"]
+        try:
+            config = GameConfig(players=cfg["players"], mode=cfg["mode"], extra_ghost_cards=tuple(cfg["extra_ghost_cards"]),
+                                seed=cfg["seed"], limited_supplies=cfg["limited_supplies"], terrain_die=cfg["terrain_die"], box=box)
+        except ConfigError as exc:
+            raise SaveError(f"save field 'config': {exc}") from None
+        n = config.players
+        R = len(box.resources)
+        tracks = list(box.tracks)
+        s = State(config)
+        where = "layout"
+        s.layout = [str(t) for t in d["layout"]]
+        s.field = build_field(tuple(s.layout), box) if len(s.layout) == len(box.region_centres) else None
+        ncells = 7 * (1 + len(box.region_centres))
+        index = s.field.index if s.field else {}
+
+        def cell(v, what):
+            try:
+                return index[tuple(v)]
+            except (KeyError, TypeError):
+                raise SaveError(f"save field '{what}': {v!r} is not a cell of the field") from None
+
+        where = "skills"
+        s.skills = [int(k) for k in d["skills"]]
+        for k in s.skills:
+            if k not in box.skills:
+                raise SaveError(f"save field 'skills': unknown skill {k}")
+        where = "market"
+        s.market = int(d["market"])
+        for key in ("season", "round", "turn_pos", "arrivals", "decisions", "rng_count"):
+            where = key
+            v = d[key]
+            if not isinstance(v, int) or v < 0:
+                raise SaveError(f"save field '{key}' must be a non-negative integer, got {v!r}")
+            setattr(s, key, v)
+        where = "phase"
+        if d["phase"] not in ("setup", "spread", "turns", "season_end", "over"):
+            raise SaveError(f"save field 'phase': unknown phase {d['phase']!r}")
+        s.phase = d["phase"]
+        where = "turn_order"
+        s.turn_order = [int(p) for p in d["turn_order"]]
+        if s.phase != "setup" and sorted(s.turn_order) != list(range(n)):
+            raise SaveError(f"save field 'turn_order' must list each of the {n} players once, got {s.turn_order}")
+        where = "pending"
+        s.pending = [tuple(x) for x in d["pending"]]
+        s.chance = tuple(d["chance"]) if d["chance"] is not None else None
+        s.forced = list(d.get("forced", []))
+        where = "cells"
+        s.ghosts = [0] * ncells
+        s.depleted = [0] * ncells
+        s.building = [-1] * ncells
+        s.owner = [-1] * ncells
+        if d["cells"] is not None:
+            for v in d["cells"]["ghosts"]:
+                s.ghosts[cell(v, "cells.ghosts")] = 1
+            for v in d["cells"]["depleted"]:
+                s.depleted[cell(v, "cells.depleted")] = 1
+            names_b = list(box.buildings)
+            for b in d["cells"]["buildings"]:
+                i = cell(b["cell"], "cells.buildings")
+                if b["building"] not in names_b:
+                    raise SaveError(f"save field 'cells.buildings': unknown building {b['building']!r}")
+                if not (isinstance(b["owner"], int) and 0 <= b["owner"] < n):
+                    raise SaveError(f"save field 'cells.buildings': owner {b['owner']!r} is not a player")
+                s.building[i] = names_b.index(b["building"])
+                s.owner[i] = b["owner"]
+        where = "marker_slots"
+        S = len(box.skill_slot_valor)
+        s.slots = []
+        for k in s.skills if d["marker_slots"] else []:
+            row = d["marker_slots"][str(k)]
+            if len(row) != S:
+                raise SaveError(f"save field 'marker_slots': skill {k} needs {S} slots")
+            s.slots += [COVERED if v == "covered" else (FREE if v is None else int(v)) for v in row]
+        where = "players"
+        pl = d["players"]
+        if len(pl) != n:
+            raise SaveError(f"save field 'players' lists {len(pl)} players, the config says {n}")
+        s.sensor, s.res, s.pec, s.tok, s.act, s.valor, s.arrival = [], [], [], [], [], [], []
+        s.learned, s.hand, s.quests, s.markers = [], [], [], []
+        for p, x in enumerate(pl):
+            where = f"players[{p}]"
+            s.sensor.append(cell(x["sensor"], f"players[{p}].sensor") if x["sensor"] is not None else 0)
+            s.res += [int(x["resources"][r]) for r in box.resources]
+            s.pec.append(int(x["pecunias"]))
+            s.tok += [int(x["tokens"][t]) for t in tracks]
+            s.act += [int(x["active"][t]) for t in tracks]
+            s.valor.append(int(x["valor"]))
+            s.arrival.append(int(x["arrival"]))
+            mask = 0
+            for k in x["skills"]:
+                mask |= 1 << int(k)
+            s.learned.append(mask)
+            if x["quests_in_hand"] is None or x["quests"] is None:
+                raise SaveError(f"save field 'players[{p}]': quests are hidden; this is an observation, not a save")
+            hand = 0
+            for q in x["quests_in_hand"]:
+                hand |= 1 << int(q)
+            s.hand.append(hand)
+            s.quests.append(tuple(int(q) for q in x["quests"]))
+            s.markers.append(int(x["markers_used"]))
+        for name, arr in (("resources", s.res), ("pecunias", s.pec), ("tokens", s.tok), ("active", s.act), ("valor", s.valor)):
+            if any(v < 0 for v in arr):
+                raise SaveError(f"save field 'players': negative {name}")
+        if any(a > t for a, t in zip(s.act, s.tok)):
+            raise SaveError("save field 'players': more active tokens than tokens")
+        where = "supply"
+        sup = d["supply"]
+        s.sup_ghosts = int(sup["ghosts"])
+        s.sup_build = [int(sup["buildings"][b]) for b in box.buildings]
+        s.sup_res = [int(sup["resources"][r]) for r in box.resources]
+        s.sup_depl = int(sup["depletion"])
+        s.sup_tok = [int(sup["tokens"][t]) for t in tracks]
+        where = "outcome"
+        s.winner = d["winner"]
+        s.lost = bool(d["lost"])
+        s.over_reason = str(d.get("over_reason", ""))
+        s.auto_chance = bool(d.get("auto_chance", True))
+        where = "log"
+        s.log = None if d.get("log") is None else [Event.from_dict(e) for e in d["log"]]
+    except SaveError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise SaveError(f"save field '{where}' is missing or malformed ({type(exc).__name__}: {exc})") from None
+    s._legal = None
+    return s
