@@ -51,7 +51,8 @@ class ChanceError(ValueError):
 # ============================================================================ creating a game
 
 
-def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance: bool = True, **kwargs) -> State:
+def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance: bool = True,
+             layout=None, skills=None, market=None, order=None, **kwargs) -> State:
     """Set up a new game (rulebook "Game Setup", steps 1-17).
 
     Args:
@@ -60,6 +61,10 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
         log: record events (switch off for fast simulation).
         auto_chance: resolve setup draws and dice with the seeded generator. With
             ``False`` the returned state waits at the first setup draw.
+        layout, skills, market, order: force setup draws instead of drawing them:
+            the 6 region tile ids by slot, the skill card of each deck (4 numbers, deck
+            order), the market card number, the starting stack from the top (player
+            indexes; the top player takes the first turn).
 
     Returns:
         the state at the first decision (the last player's first ghost placement, or
@@ -108,6 +113,21 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     s.sensor = [0] * n
     s.phase = SETUP
     s.chance = ("tile", 0)
+    n_forced = 0
+    if order is not None:
+        if sorted(order) != list(range(config.players)):
+            raise TypeError(f"order must list each player index 0..{config.players - 1} once, got {order!r}")
+        order = list(order)[:-1]  # the last token's place follows from the others
+    for part in (layout, skills, [market] if market is not None else None, order):
+        if part is not None:
+            s.forced.extend(part)
+            n_forced += 1
+    if n_forced and (layout is None or skills is None or market is None or order is None) and n_forced < 4:
+        # forced outcomes apply in draw order: everything before a forced part must be forced too
+        expected = [layout is not None, skills is not None, market is not None, order is not None]
+        if expected != sorted(expected, reverse=True):
+            raise TypeError("forced setup parts apply in draw order: layout, skills, market, order; "
+                            "force a later part only with every earlier one")
     if s.log is not None:
         R.emit(s, "setup", None, f"Setup for {n} players, {config.mode} mode, ghost card{'s' if len(config.ghost_cards) > 1 else ''} "
                f"{', '.join(map(str, config.ghost_cards))} in play; supplies go to the general supply (steps 3-4, 8).",
@@ -688,7 +708,7 @@ def _resolve_chance(s: State, outcome) -> None:
     elif kind == "skill":
         s.skills.append(outcome)
         if s.log is not None:
-            R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text} (setup step 6).", skill=outcome)
+            R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip(".")} (setup step 6).", skill=outcome)
         if len(s.skills) < len(box.skill_decks):
             s.chance = ("skill", len(s.skills))
         else:
