@@ -708,7 +708,7 @@ def _resolve_chance(s: State, outcome) -> None:
     elif kind == "skill":
         s.skills.append(outcome)
         if s.log is not None:
-            R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip(".")} (setup step 6).", skill=outcome)
+            R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip('.')} (setup step 6).", skill=outcome)
         if len(s.skills) < len(box.skill_decks):
             s.chance = ("skill", len(s.skills))
         else:

@@ -622,7 +622,7 @@ def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
     s.learned[p] |= 1 << skill
     s.markers[p] += 1
     if s.log is not None:
-        emit(s, "learned", p, f"{P(p)} learns skill {skill} ({ctx.box.skills[skill].text.rstrip(".")}) and takes marker slot {j + 1}.",
+        emit(s, "learned", p, f"{P(p)} learns skill {skill} ({ctx.box.skills[skill].text.rstrip('.')}) and takes marker slot {j + 1}.",
              skill=skill, slot=j + 1)
     gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}")
 
