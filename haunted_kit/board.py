@@ -18,7 +18,7 @@ Adjacency has one source of truth: the edges of :attr:`Field.graph`, built from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import networkx as nx
 
@@ -67,7 +67,17 @@ class Field:
     near_lake: tuple[bool, ...]
     kalena: tuple[int, ...]
     by_terrain: dict
-    graph: nx.Graph
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The field as a :class:`networkx.Graph` (built on first use): axial nodes with
+        attributes ``terrain``, ``tile``, ``slot``, ``index``, ``q``, ``r``,
+        ``near_lake``; an edge per pair of adjacent cells."""
+        g = nx.Graph(_topology(self.box))
+        g.graph["layout"] = self.layout
+        for i, c in enumerate(self.cells):
+            g.nodes[c].update(terrain=self.terrain[i], tile=self.tile[i], slot=self.slot[i], near_lake=self.near_lake[i])
+        return g
 
     # ---------------------------------------------------------------- queries
     def cell_index(self, cell) -> int:
@@ -90,7 +100,7 @@ class Field:
 
     def adjacent(self, a, b) -> bool:
         """True when the two cells share a side."""
-        return self.graph.has_edge(self.cells[self.cell_index(a)], self.cells[self.cell_index(b)])
+        return self.cell_index(b) in self.neighbours[self.cell_index(a)]
 
     def region_cells(self, slot: int) -> tuple[int, ...]:
         """Cell indexes of tile slot ``slot`` (0 = Kalena)."""
@@ -109,7 +119,35 @@ def all_tile_slots(box: Box) -> list[list[Axial]]:
     return slots
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=8)
+def _topology(box: Box) -> nx.Graph:
+    """The adjacency of the field's cells, the same for every layout of a box (tiles
+    sit at fixed positions and are never rotated). Nodes are axial cells with their
+    ``index``, ``q`` and ``r``; an edge joins each pair of cells that share a side
+    (:func:`haunted_kit.hexgrid.neighbours`). This is the one source of adjacency."""
+    cells = [c for slot in all_tile_slots(box) for c in slot]
+    index = {c: i for i, c in enumerate(cells)}
+    g = nx.Graph()
+    for i, c in enumerate(cells):
+        g.add_node(c, index=i, q=c[0], r=c[1])
+    for c in cells:
+        for n in hexgrid.neighbours(c, box.directions):
+            if n in index:
+                g.add_edge(c, n)
+    return g
+
+
+@lru_cache(maxsize=8)
+def _geometry(box: Box):
+    g = _topology(box)
+    cells = tuple(g.nodes)
+    index = {c: i for i, c in enumerate(cells)}
+    # neighbour index arrays, in direction order, read off the graph
+    nbrs = tuple(tuple(index[n] for n in hexgrid.neighbours(c, box.directions) if g.has_edge(c, n)) for c in cells)
+    return cells, index, nbrs
+
+
+@lru_cache(maxsize=128)
 def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
     """Build (and cache) the field for ``layout``, the region tile id of each slot.
 
@@ -133,49 +171,29 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
             raise FieldError(f"unknown region tile {t!r} (known: {', '.join(box.tiles)})")
     if len(set(layout)) != len(layout):
         raise FieldError(f"region tiles must be distinct, got {layout}")
-
-    slots = all_tile_slots(box)
-    cells, terrain, tile, slot = [], [], [], []
+    cells, index, nbrs = _geometry(box)
+    terrain, tile, slot = [], [], []
     kalena_terrain = [box.kalena_centre_terrain] + [box.kalena_ring_terrain] * 6
-    for s, slot_cells in enumerate(slots):
-        names = kalena_terrain if s == 0 else list(box.tiles[layout[s - 1]])
-        for cell, t in zip(slot_cells, names):
-            cells.append(cell)
-            terrain.append(t)
-            tile.append(KALENA if s == 0 else layout[s - 1])
-            slot.append(s)
-    index = {c: i for i, c in enumerate(cells)}
-
-    g = nx.Graph(layout=layout)
-    for i, c in enumerate(cells):
-        g.add_node(c, index=i, q=c[0], r=c[1], terrain=terrain[i], tile=tile[i], slot=slot[i])
-    for c in cells:
-        for n in hexgrid.neighbours(c, box.directions):
-            if n in index:
-                g.add_edge(c, n)
-    # neighbour index arrays, in direction order, read off the graph
-    nbrs = []
-    for c in cells:
-        nbrs.append(tuple(index[n] for n in hexgrid.neighbours(c, box.directions) if g.has_edge(c, n)))
+    for s in range(1 + len(layout)):
+        names = kalena_terrain if s == 0 else box.tiles[layout[s - 1]]
+        terrain += names
+        tile += [KALENA if s == 0 else layout[s - 1]] * 7
+        slot += [s] * 7
     lakes = tuple(tuple(j for j in nb if terrain[j] == "lake") for nb in nbrs)
-    near = tuple(bool(x) for x in lakes)
-    for i, c in enumerate(cells):
-        g.nodes[c]["near_lake"] = near[i]
     by_terrain: dict[str, tuple[int, ...]] = {}
     for i, t in enumerate(terrain):
         by_terrain[t] = by_terrain.get(t, ()) + (i,)
     return Field(
         box=box,
         layout=layout,
-        cells=tuple(cells),
+        cells=cells,
         index=index,
         terrain=tuple(terrain),
         tile=tuple(tile),
         slot=tuple(slot),
-        neighbours=tuple(nbrs),
+        neighbours=nbrs,
         lakes_adjacent=lakes,
-        near_lake=near,
+        near_lake=tuple(bool(x) for x in lakes),
         kalena=tuple(range(7)),
         by_terrain=by_terrain,
-        graph=g,
     )

@@ -184,12 +184,9 @@ def _pending_legal(s: State, ctx) -> list:
 
 
 def _turn_legal(s: State, ctx, p: int) -> list:
-    out = []
     here = s.sensor[p]
-    if s.act[p * 4 + EXPLORATION]:
-        for c in ctx.neighbours[here]:
-            if R.refuse_explore(s, ctx, p, c) is None:
-                out.append(ctx.explore_actions[c])
+    explore = ctx.explore_actions
+    out = [explore[c] for c in R.explore_targets(s, ctx, p)]
     for c, r in R.extraction_options(s, ctx, p):
         if R.refuse_extract(s, ctx, p, c, r) is None:
             out.append(ctx.extract_actions[c, r])
@@ -199,15 +196,19 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.refuse_sell_place(s, ctx, p) is None:
-        for a, counts in ctx.sell_actions[s.market]:
-            if R.can_afford(s, ctx, p, counts):
+        res, base = s.res, p * ctx.R
+        for a, need in ctx.sell_actions[s.market]:  # need: ((resource, count), ...)
+            for r, k in need:
+                if res[base + r] < k:
+                    break
+            else:
                 out.append(a)
     if R.refuse_train_place(s, ctx, p, "training") is None:
         for t in range(4):
-            if R.refuse_train(s, ctx, p, t) is None:
+            if R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
         for k in s.skills:
-            if R.refuse_learn(s, ctx, p, k) is None:
+            if R.refuse_learn(s, ctx, p, k, True) is None:
                 out.append(ctx.learn_actions[k])
     out.append(ctx.END_TURN)
     return out

@@ -13,21 +13,43 @@ Numbers come from the box (``data/``); the rule functions only read them.
 
 from __future__ import annotations
 
+import copy
 from itertools import combinations
-from typing import NamedTuple
 
 from . import actions as A
 from .state import CONSTRUCTION, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, State
 
 
-class Refusal(NamedTuple):
-    """Why an action is illegal: ``text`` in plain words, ``section`` of the rulebook."""
+class Refusal:
+    """Why an action is illegal: ``text`` in plain words, ``section`` of the rulebook.
 
-    text: str
-    section: str
+    The text may be given as a zero-argument function; it is then only composed when
+    read, so listing legal actions never pays for sentences nobody reads.
+    """
+
+    __slots__ = ("_text", "section")
+
+    def __init__(self, text, section: str):
+        self._text = text
+        self.section = section
+
+    @property
+    def text(self) -> str:
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
 
     def __str__(self) -> str:
         return f"{self.text} (rulebook: {self.section})"
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.text!r}, {self.section!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Refusal) and (self.text, self.section) == (other.text, other.section)
+
+    def __iter__(self):
+        return iter((self.text, self.section))
 
 
 def P(p: int) -> str:
@@ -53,9 +75,21 @@ class Ctx:
                config.terrain_die, id(config.box), field.layout if field is not None else None)
         ctx = cls._cache.get(key)
         if ctx is None or ctx.box is not config.box:
-            if len(cls._cache) > 2048:
+            if len(cls._cache) > 128:
                 cls._cache.clear()
-            ctx = cls._cache[key] = cls(config, field)
+            if field is None:
+                ctx = cls(config, None)
+            else:
+                # the config-level tables are shared; only the terrain tables are new
+                ctx = copy.copy(cls.get(config, None))
+                ctx.field = field
+                ctx._field_tables(field)
+            cls._cache[key] = ctx
+        elif field is not None and ctx.field is not field:
+            # same layout, another Field object (rebuilt after leaving build_field's cache)
+            ctx = copy.copy(ctx)
+            ctx.field = field
+            cls._cache[key] = ctx
         return ctx
 
     def __init__(self, config, field):
@@ -73,6 +107,7 @@ class Ctx:
         self.bi = {b: i for i, b in enumerate(box.buildings)}
         self.noria = self.bi["noria"]
         self.building_cost = tuple(tuple(self.ri[r] for r in b.cost) for b in self.buildings)
+        self.building_counts = tuple(tuple(c.count(r) for r in range(self.R)) for c in self.building_cost)
         self.building_income = tuple(self.ri[b.income] for b in self.buildings)
         # skills: effect -> bitmask of skill numbers with that effect, and amounts
         self.bit: dict[str, int] = {}
@@ -81,6 +116,7 @@ class Ctx:
             self.bit[sk.effect] = self.bit.get(sk.effect, 0) | (1 << sk.number)
             self.amount[sk.effect] = sk.amount
         self.skill_cost = {n: tuple(self.ri[r] for r in sk.cost) for n, sk in box.skills.items()}
+        self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
         self.covered = box.covered_slots.get(self.n, ())
         # ghost cards in play
@@ -101,8 +137,17 @@ class Ctx:
         self.choose_resource = tuple(A.ChooseResource(r) for r in box.resources)
         self.choose_bonus = tuple(A.ChooseBonus(f) for f in box.bonus_die)
         self.choose_quest = {q: A.ChooseQuest(q) for q in box.quests}
-        self.sell_actions = {c: tuple((A.Sell(o, tuple(box.resources[i] for i, k in enumerate(pay) for _ in range(k))), pay)
+        self.sell_actions = {c: tuple((A.Sell(o, tuple(box.resources[i] for i, k in enumerate(pay) for _ in range(k))),
+                                       tuple((r, k) for r, k in enumerate(pay) if k))
                                       for o, pay in pays) for c, pays in self.market_payments.items()}
+        # actions naming cells: the cells sit at the same place in every layout
+        from .board import _geometry
+
+        cells = _geometry(box)[0]
+        self.explore_actions = tuple(A.Explore(c) for c in cells)
+        self.place_ghost_actions = tuple(A.PlaceGhost(c) for c in cells)
+        self.extract_actions = {(i, r): A.Extract(cells[i], self.res_names[r])
+                                for i in range(len(cells)) for r in range(self.R)}
         if field is not None:
             self._field_tables(field)
 
@@ -158,16 +203,16 @@ class Ctx:
         self.build_here = tuple(bld)
         self.neighbours = f.neighbours
         self.lakes_adjacent = f.lakes_adjacent
-        self.explore_actions = tuple(A.Explore(c) for c in f.cells)
-        self.place_ghost_actions = tuple(A.PlaceGhost(c) for c in f.cells)
-        self.extract_actions = {(i, r): A.Extract(f.cells[i], self.res_names[r])
-                                for i in range(len(f.cells)) for r in range(self.R)}
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
 
 
 def ctx_of(s: State) -> Ctx:
-    return Ctx.get(s.config, s.field)
+    """The lookup tables of ``s``'s game (cached on the state, shared by its copies)."""
+    c = s._ctx
+    if c is None or c.field is not s.field:
+        c = s._ctx = Ctx.get(s.config, s.field)
+    return c
 
 
 # ============================================================================ small helpers
@@ -293,20 +338,37 @@ def explore_cost(s: State, p: int, cell: int) -> int | None:
     return entry_cost(ctx_of(s), cell, s.learned[p], bool(s.ghosts[cell]))
 
 
+def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
+    """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
+    more than ``p``'s active exploration tokens. The one legality test of exploration;
+    :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
+    have = s.act[p * 4 + EXPLORATION]
+    if not have:
+        return []
+    learned, ghosts = s.learned[p], s.ghosts
+    out = []
+    for c in ctx.neighbours[s.sensor[p]]:
+        cost = entry_cost(ctx, c, learned, ghosts[c])
+        if cost is not None and cost <= have:
+            out.append(c)
+    return out
+
+
 def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
+    """``None`` when ``cell`` is one of :func:`explore_targets`, else why not."""
+    if cell in explore_targets(s, ctx, p):
+        return None
     here = s.sensor[p]
     if cell not in ctx.neighbours[here]:
-        return Refusal(f"{s.field.describe(cell)} is not adjacent to {P(p)}'s sensor at {s.field.describe(here)}; a sensor moves one cell at a time",
+        return Refusal(lambda: f"{s.field.describe(cell)} is not adjacent to {P(p)}'s sensor at {s.field.describe(here)}; a sensor moves one cell at a time",
                        "Basic Actions: Exploration")
     cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
     if cost is None:
-        return Refusal(f"{s.field.describe(cell)} is a {s.field.terrain[cell]}, which cannot be explored",
+        return Refusal(lambda: f"{s.field.describe(cell)} is a {s.field.terrain[cell]}, which cannot be explored",
                        "Game Field: Lake; Basic Actions: Exploration")
     have = s.act[p * 4 + EXPLORATION]
-    if cost > have:
-        return Refusal(f"entering {s.field.describe(cell)} costs {cost} exploration tokens but {P(p)} has {have} active",
-                       "Basic Actions: Exploration; Game Field (exploration costs)")
-    return None
+    return Refusal(lambda: f"entering {s.field.describe(cell)} costs {cost} exploration tokens but {P(p)} has {have} active",
+                   "Basic Actions: Exploration; Game Field (exploration costs)")
 
 
 def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
@@ -338,25 +400,25 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
         if r not in ctx.extract_here[here]:
             t = s.field.terrain[here]
             if not ctx.extract_here[here]:
-                return Refusal(f"nothing can be extracted on a {t} cell{' that is not adjacent to a lake' if t == 'suburb' else ''}",
+                return Refusal(lambda: f"nothing can be extracted on a {t} cell{' that is not adjacent to a lake' if t == 'suburb' else ''}",
                                "Game Field, Tiles and Terrain Types")
             water = " (water only where the cell is adjacent to a lake)" if r == ctx.water else ""
-            return Refusal(f"a {t} cell gives {' or '.join(ctx.res_names[x] for x in ctx.extract_here[here])}, not {ctx.res_names[r]}{water}",
+            return Refusal(lambda: f"a {t} cell gives {' or '.join(ctx.res_names[x] for x in ctx.extract_here[here])}, not {ctx.res_names[r]}{water}",
                            "Game Field, Tiles and Terrain Types")
     elif cell in ctx.lakes_adjacent[here]:
         if r != ctx.water:
-            return Refusal(f"a lake gives only water, not {ctx.res_names[r]}", "Game Field: Lake")
+            return Refusal(lambda: f"a lake gives only water, not {ctx.res_names[r]}", "Game Field: Lake")
     else:
-        return Refusal(f"{P(p)} can extract only on the sensor's own cell or an adjacent lake, and {s.field.describe(cell)} is neither",
+        return Refusal(lambda: f"{P(p)} can extract only on the sensor's own cell or an adjacent lake, and {s.field.describe(cell)} is neither",
                        sec)
     if s.depleted[cell]:
-        return Refusal(f"{s.field.describe(cell)} has a depletion token", sec)
+        return Refusal(lambda: f"{s.field.describe(cell)} has a depletion token", sec)
     if s.building[cell] >= 0:
-        return Refusal(f"{s.field.describe(cell)} has a building", sec)
+        return Refusal(lambda: f"{s.field.describe(cell)} has a building", sec)
     if ctx.block_extraction and s.ghosts[cell]:
-        return Refusal(f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
+        return Refusal(lambda: f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
     if s.act[p * 4 + EXTRACTION] < ctx.box.extraction_tokens:
-        return Refusal(f"{P(p)} has no active extraction token", sec)
+        return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
     if s.sup_depl <= 0:
         return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
     return None
@@ -384,25 +446,24 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
     if b not in ctx.build_here[here]:
         t = s.field.terrain[here]
         if not ctx.build_here[here]:
-            return Refusal(f"nothing can be built on a {t} cell", "Game Field, Tiles and Terrain Types")
+            return Refusal(lambda: f"nothing can be built on a {t} cell", "Game Field, Tiles and Terrain Types")
         if b == ctx.noria:
-            return Refusal(f"a noria needs a cell adjacent to a lake, and {s.field.describe(here)} is not", "Buildings: Noria")
-        return Refusal(f"a {name} stands on {ctx.buildings[b].terrain}, not on {t}", f"Buildings: {name.title()}")
+            return Refusal(lambda: f"a noria needs a cell adjacent to a lake, and {s.field.describe(here)} is not", "Buildings: Noria")
+        return Refusal(lambda: f"a {name} stands on {ctx.buildings[b].terrain}, not on {t}", f"Buildings: {name.title()}")
     if s.building[here] >= 0:
-        return Refusal(f"{s.field.describe(here)} already has a building", sec)
+        return Refusal(lambda: f"{s.field.describe(here)} already has a building", sec)
     if s.ghosts[here]:
-        return Refusal(f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
+        return Refusal(lambda: f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
     bld = ctx.buildings[b]
     if s.act[p * 4 + CONSTRUCTION] < bld.cost_tokens:
-        return Refusal(f"{P(p)} has no active construction token", sec)
-    cost = ctx.building_cost[b]
-    counts = counts_of(ctx, cost)
+        return Refusal(lambda: f"{P(p)} has no active construction token", sec)
+    counts = ctx.building_counts[b]
     if not can_afford(s, ctx, p, counts):
-        return Refusal(f"a {name} costs {' and '.join(bld.cost)}; {missing(s, ctx, p, counts)}", f"Buildings: {name.title()}")
+        return Refusal(lambda: f"a {name} costs {' and '.join(bld.cost)}; {missing(s, ctx, p, counts)}", f"Buildings: {name.title()}")
     if s.sup_build[b] <= 0:
-        return Refusal(f"the supply has no {name} piece left", "ruling 1 (limited supplies)")
+        return Refusal(lambda: f"the supply has no {name} piece left", "ruling 1 (limited supplies)")
     if s.markers[p] >= ctx.box.player_markers:
-        return Refusal(f"{P(p)} has used all {ctx.box.player_markers} player markers", "Player Markers (ruling on markers)")
+        return Refusal(lambda: f"{P(p)} has used all {ctx.box.player_markers} player markers", "Player Markers (ruling on markers)")
     return None
 
 
@@ -439,11 +500,11 @@ def contact_cost(s: State, ctx: Ctx) -> int:
 def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
     here = s.sensor[p]
     if not s.ghosts[here]:
-        return Refusal(f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
+        return Refusal(lambda: f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
     cost = contact_cost(s, ctx)
     have = s.act[p * 4 + CONTACT]
     if have < cost:
-        return Refusal(f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
+        return Refusal(lambda: f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
                        "Basic Actions: Contact; Bonus Cards")
     return None
 
@@ -499,7 +560,7 @@ def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
     here = s.sensor[p]
     if ctx.can_sell[here] or (ctx.can_train[here] and has_skill(s, ctx, p, "anywhere_in_kalena")):
         return None
-    return Refusal(f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill 6)",
+    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill 6)",
                    "Additional Actions: Selling")
 
 
@@ -509,17 +570,17 @@ def refuse_sell(s: State, ctx: Ctx, p: int, option: int, payment: tuple) -> Refu
         return r
     options = ctx.box.market_cards[s.market]
     if not 1 <= option <= len(options):
-        return Refusal(f"market card {s.market} has options 1 to {len(options)}, not {option}", "Market Cards")
+        return Refusal(lambda: f"market card {s.market} has options 1 to {len(options)}, not {option}", "Market Cards")
     opt = options[option - 1]
     try:
         counts = tuple(counts_of(ctx, [ctx.ri[x] for x in payment]))
     except KeyError as exc:
-        return Refusal(f"{exc.args[0]!r} is not a resource", "Resources")
+        return Refusal(lambda: f"{exc.args[0]!r} is not a resource", "Resources")
     if (option, counts) not in ctx.market_payments[s.market]:
-        return Refusal(f"option {option} of market card {s.market} takes {opt.describe()}; {' + '.join(payment) or 'nothing'} does not fit",
+        return Refusal(lambda: f"option {option} of market card {s.market} takes {opt.describe()}; {' + '.join(payment) or 'nothing'} does not fit",
                        "Market Cards")
     if not can_afford(s, ctx, p, counts):
-        return Refusal(f"{P(p)} cannot pay {' + '.join(payment)}: {missing(s, ctx, p, counts)}", "Additional Actions: Selling")
+        return Refusal(lambda: f"{P(p)} cannot pay {' + '.join(payment)}: {missing(s, ctx, p, counts)}", "Additional Actions: Selling")
     return None
 
 
@@ -547,7 +608,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
     here = s.sensor[p]
     if ctx.can_train[here] or (ctx.can_sell[here] and has_skill(s, ctx, p, "anywhere_in_kalena")):
         return None
-    return Refusal(f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill 6)",
+    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill 6)",
                    f"Additional Actions: {what.title()}")
 
 
@@ -558,18 +619,19 @@ def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
     return track.training_costs[owned] if owned < track.slots else None
 
 
-def refuse_train(s: State, ctx: Ctx, p: int, t: int) -> Refusal | None:
-    r = refuse_train_place(s, ctx, p, "training")
-    if r:
-        return r
+def refuse_train(s: State, ctx: Ctx, p: int, t: int, place_checked: bool = False) -> Refusal | None:
+    if not place_checked:
+        r = refuse_train_place(s, ctx, p, "training")
+        if r:
+            return r
     name = ctx.track_names[t]
     cost = training_cost(s, ctx, p, t)
     if cost is None:
-        return Refusal(f"every slot of {P(p)}'s {name} track already holds a token", "Additional Actions: Training")
+        return Refusal(lambda: f"every slot of {P(p)}'s {name} track already holds a token", "Additional Actions: Training")
     if s.pec[p] < cost:
-        return Refusal(f"the next {name} token costs {cost} pecunias but {P(p)} has {s.pec[p]}", "Additional Actions: Training")
+        return Refusal(lambda: f"the next {name} token costs {cost} pecunias but {P(p)} has {s.pec[p]}", "Additional Actions: Training")
     if s.sup_tok[t] <= 0:
-        return Refusal(f"the supply has no {name} token left", "ruling 1 (limited supplies)")
+        return Refusal(lambda: f"the supply has no {name} token left", "ruling 1 (limited supplies)")
     return None
 
 
@@ -587,22 +649,23 @@ def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
         gain_valor(s, p, track.last_slot_valor, f"filling the {track.name} track")
 
 
-def refuse_learn(s: State, ctx: Ctx, p: int, skill: int) -> Refusal | None:
-    r = refuse_train_place(s, ctx, p, "learning")
-    if r:
-        return r
+def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = False) -> Refusal | None:
+    if not place_checked:
+        r = refuse_train_place(s, ctx, p, "learning")
+        if r:
+            return r
     if skill not in s.skills:
-        return Refusal(f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
+        return Refusal(lambda: f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
     if s.learned[p] >> skill & 1:
-        return Refusal(f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
-    counts = counts_of(ctx, ctx.skill_cost[skill])
+        return Refusal(lambda: f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
+    counts = ctx.skill_counts[skill]
     if not can_afford(s, ctx, p, counts):
-        return Refusal(f"skill {skill} costs {' and '.join(ctx.box.skills[skill].cost)}; {missing(s, ctx, p, counts)}",
+        return Refusal(lambda: f"skill {skill} costs {' and '.join(ctx.box.skills[skill].cost)}; {missing(s, ctx, p, counts)}",
                        "Additional Actions: Learning")
     if free_slot(s, ctx, skill) is None:
-        return Refusal(f"every open marker slot of skill {skill} is taken", "Skill Cards")
+        return Refusal(lambda: f"every open marker slot of skill {skill} is taken", "Skill Cards")
     if s.markers[p] >= ctx.box.player_markers:
-        return Refusal(f"{P(p)} has used all {ctx.box.player_markers} player markers", "Player Markers (ruling on markers)")
+        return Refusal(lambda: f"{P(p)} has used all {ctx.box.player_markers} player markers", "Player Markers (ruling on markers)")
     return None
 
 
@@ -616,7 +679,7 @@ def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
 
 
 def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
-    pay_resources(s, ctx, p, counts_of(ctx, ctx.skill_cost[skill]))
+    pay_resources(s, ctx, p, ctx.skill_counts[skill])
     j = free_slot(s, ctx, skill)
     s.slots[s.skills.index(skill) * ctx.S + j] = p
     s.learned[p] |= 1 << skill
@@ -643,16 +706,16 @@ def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
     if s.tok[p * 4 + t] <= s.act[p * 4 + t]:
-        return Refusal(f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
+        return Refusal(lambda: f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
     return None
 
 
 def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
     if q not in ctx.box.quests:
-        return Refusal(f"there is no quest card {q}", "Quest Cards")
+        return Refusal(lambda: f"there is no quest card {q}", "Quest Cards")
     if not s.hand[p] >> q & 1:
         why = "was returned to the box in a 2-player game" if q not in ctx.quest_numbers else "was already chosen"
-        return Refusal(f"quest card {q} {why}", "Quest Cards")
+        return Refusal(lambda: f"quest card {q} {why}", "Quest Cards")
     return None
 
 

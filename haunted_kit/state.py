@@ -171,6 +171,7 @@ class State:
     decisions: int = 0
     log: list | None = None
     _legal: list | None = None
+    _ctx: object = None  # the game's lookup tables (rules.Ctx), shared by copies
 
     # ------------------------------------------------------------------ copying
     def copy(self, keep_log: bool = True) -> "State":
@@ -221,6 +222,7 @@ class State:
         new.decisions = self.decisions
         new.log = self.log[:] if (keep_log and self.log is not None) else None
         new._legal = self._legal
+        new._ctx = self._ctx
         return new
 
     __copy__ = copy
@@ -237,7 +239,10 @@ class State:
     def why_not(self, action):
         """``None`` if ``action`` is legal now, else a :class:`~haunted_kit.rules.Refusal`
         giving the reason in plain words and the rule section."""
-        return _engine.why_not(self, action)
+        r = _engine.why_not(self, action)
+        if r is not None:
+            r.text  # compose the sentence now, while it describes this state
+        return r
 
     def apply_action(self, action) -> None:
         """Apply ``action`` for the player to move, then run the game on to the next
