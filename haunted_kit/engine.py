@@ -290,7 +290,7 @@ def _pending_what(top) -> str:
         return f"{P(p)} must take a bonus reward or roll the bonus die (skill 2)"
     if kind == "restore":
         return f"{P(p)} must choose a token to restore (skill 9)"
-    return f"{P(p)} must choose {top[2]} quest card{'s' if top[2] != 1 else ''} (end of season {'' if True else ''})".replace(" )", ")")
+    return f"{P(p)} must choose {top[2]} more quest card{'s' if top[2] != 1 else ''} (end of season)"
 
 
 def _why_not_pending(s: State, ctx, a) -> Refusal | None:
@@ -306,7 +306,7 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
                 return None
             t = s.field.terrain[c]
             if top[2] == KALENA and s.field.tile[c] != KALENA:
-                return Refusal(f"no {s.config.box.terrain_die and 'rolled-terrain'} cell is free any more, so ghosts go to Kalena; {s.field.describe(c)} is not on Kalena", "Ghosts")
+                return Refusal(f"no cell of the rolled terrain is free any more, so the remaining ghosts go to Kalena, and {s.field.describe(c)} is not on Kalena", "Ghosts")
             if top[2] != KALENA and t != top[2]:
                 return Refusal(f"the terrain die showed {top[2]}; {s.field.describe(c)} is {t}", "Ghosts; Game Flow: Spread")
             if s.ghosts[c]:
