@@ -1,0 +1,102 @@
+"""The classroom app: the play notebook served by Voila, widgets only, no code.
+
+``haunted-kit classroom --seed 3 --mode citizen --players 3 --bots 2,3`` starts Voila
+on localhost with ``notebooks/07_classroom_play.ipynb``. The game parameters reach the
+notebook through environment variables (``HAUNTED_KIT_SEED``, ``HAUNTED_KIT_MODE``,
+``HAUNTED_KIT_PLAYERS``, ``HAUNTED_KIT_BOTS``), read by :func:`app_settings`.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ENV_PREFIX = "HAUNTED_KIT_"
+
+
+def app_settings(default_seed: int = 1) -> dict:
+    """Game settings for the classroom notebook: seed, mode, players, bot seats
+    (0-based player indexes), from the environment or the defaults (seat 1 human,
+    the others bots). Raises ValueError naming a malformed variable."""
+    env = os.environ
+    try:
+        seed = int(env.get(ENV_PREFIX + "SEED", default_seed))
+        players = int(env.get(ENV_PREFIX + "PLAYERS", 4))
+        bots_text = env.get(ENV_PREFIX + "BOTS")
+        bots = [int(x) - 1 for x in bots_text.split(",") if x.strip()] if bots_text is not None else list(range(1, players))
+    except ValueError as exc:
+        raise ValueError(f"bad classroom setting in the environment: {exc}") from None
+    mode = env.get(ENV_PREFIX + "MODE", "wanderer")
+    return {"seed": seed, "players": players, "mode": mode, "bots": bots}
+
+
+def notebook_path() -> Path:
+    """The play notebook: the checkout's ``notebooks/07_classroom_play.ipynb``."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "notebooks" / "07_classroom_play.ipynb", here / "_notebooks" / "07_classroom_play.ipynb"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("notebooks/07_classroom_play.ipynb not found next to the package")
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def voila_command(port: int, open_browser: bool = False) -> list[str]:
+    cmd = [sys.executable, "-m", "voila", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
+           "--ServerApp.port_retries=0", "--theme=light", "--show_tracebacks=True"]
+    if not open_browser:
+        cmd.append("--no-browser")
+    return cmd
+
+
+def classroom_env(players: int, mode: str, seed: int, bots) -> dict:
+    env = dict(os.environ)
+    env[ENV_PREFIX + "SEED"] = str(seed)
+    env[ENV_PREFIX + "MODE"] = mode
+    env[ENV_PREFIX + "PLAYERS"] = str(players)
+    env[ENV_PREFIX + "BOTS"] = ",".join(str(b) for b in (bots if bots is not None else range(2, players + 1)))
+    return env
+
+
+def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, port: int = 8866,
+          open_browser: bool = True) -> int:
+    """Serve the classroom app until interrupted; returns Voila's exit status.
+
+    ``bots`` are 1-based seats played by bots (default: all but seat 1). A busy
+    ``port`` is replaced by a free one, and the command says so.
+    """
+    if bots is not None:
+        bad = [b for b in bots if not 1 <= b <= players]
+        if bad:
+            print(f"haunted-kit classroom: bot seats must be between 1 and {players}, got {bad}", file=sys.stderr)
+            return 2
+    if not port_is_free(port):
+        new = free_port()
+        print(f"Port {port} is in use; serving on port {new} instead.")
+        port = new
+    try:
+        cmd = voila_command(port, open_browser)
+    except FileNotFoundError as exc:
+        print(f"haunted-kit classroom: {exc}", file=sys.stderr)
+        return 1
+    print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)")
+    try:
+        return subprocess.call(cmd, env=classroom_env(players, mode, seed, bots))
+    except KeyboardInterrupt:
+        return 0
