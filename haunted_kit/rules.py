@@ -85,10 +85,10 @@ class Ctx:
                 ctx.field = field
                 ctx._field_tables(field)
             cls._cache[key] = ctx
-        elif field is not None and ctx.field is not field:
-            # same layout, another Field object (rebuilt after leaving build_field's cache)
+        elif ctx.config is not config or ctx.field is not field:
+            # equal parameters, other objects: share the tables, point at these objects
             ctx = copy.copy(ctx)
-            ctx.field = field
+            ctx.config, ctx.field = config, field
             cls._cache[key] = ctx
         return ctx
 
@@ -210,7 +210,7 @@ class Ctx:
 def ctx_of(s: State) -> Ctx:
     """The lookup tables of ``s``'s game (cached on the state, shared by its copies)."""
     c = s._ctx
-    if c is None or c.field is not s.field:
+    if c is None or c.field is not s.field or c.config is not s.config:
         c = s._ctx = Ctx.get(s.config, s.field)
     return c
 
