@@ -474,7 +474,8 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
     for r in ctx.building_cost[b]:
         s.res[p * ctx.R + r] -= 1
         s.sup_res[r] += 1
-    if s.depleted[here]:
+    cleared = s.depleted[here]
+    if cleared:
         s.depleted[here] = 0
         s.sup_depl += 1
     s.sup_build[b] -= 1
@@ -482,8 +483,9 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
     s.owner[here] = p
     s.markers[p] += 1
     if s.log is not None:
-        emit(s, "built", p, f"{P(p)} builds a {bld.name} on {s.field.describe(here)}, paying {' and '.join(bld.cost)}.",
-             cell=here, building=bld.name)
+        back = "; the cell's depletion token goes back to the supply" if cleared else ""
+        emit(s, "built", p, f"{P(p)} builds a {bld.name} on {s.field.describe(here)}, paying {' and '.join(bld.cost)}{back}.",
+             cell=here, building=bld.name, depletion_returned=bool(cleared))
     gain_valor(s, p, bld.valor, f"building a {bld.name}")
     if has_skill(s, ctx, p, "build_valor"):
         gain_valor(s, p, ctx.amount["build_valor"], "skill 11")
@@ -575,7 +577,8 @@ def refuse_sell(s: State, ctx: Ctx, p: int, option: int, payment: tuple) -> Refu
     try:
         counts = tuple(counts_of(ctx, [ctx.ri[x] for x in payment]))
     except KeyError as exc:
-        return Refusal(lambda: f"{exc.args[0]!r} is not a resource", "Resources")
+        bad = exc.args[0]
+        return Refusal(lambda: f"{bad!r} is not a resource ({', '.join(ctx.res_names)})", "Resources")
     if (option, counts) not in ctx.market_payments[s.market]:
         return Refusal(lambda: f"option {option} of market card {s.market} takes {opt.describe()}; {' + '.join(payment) or 'nothing'} does not fit",
                        "Market Cards")
