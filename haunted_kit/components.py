@@ -493,6 +493,12 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     for t in terrains.values():
         if t.build and t.build not in buildings:
             _File(root, "terrain.toml", rows).fail(t.name, f"field 'build' names unknown building {t.build!r}")
+    for b in buildings.values():
+        if b.terrain == "near lake":
+            continue
+        if terrains[b.terrain].build != b.name:
+            f.fail(b.name, f"terrain = {b.terrain!r}, but terrain.toml says a {b.terrain} builds "
+                           f"{terrains[b.terrain].build or 'nothing'!r}; the two files must agree")
     out["buildings"] = buildings
 
     # ---- field.toml
@@ -514,6 +520,15 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     lay = f.table(d, "layout")
     kc = f.get(lay, "kalena_centre", list, "layout")
     rc = f.get(lay, "region_centres", list, "layout")
+
+    def is_pair(x):
+        return isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
+
+    if not is_pair(kc):
+        f.fail("layout", f"field 'kalena_centre' must be an axial pair [q, r] of integers, got {kc!r}")
+    for x in rc:
+        if not is_pair(x):
+            f.fail("layout", f"field 'region_centres' must list axial pairs [q, r] of integers, got {x!r}")
     out["kalena_centre"] = tuple(kc)
     out["region_centres"] = tuple(tuple(x) for x in rc)
     f.provenance(lay, "layout", _fields(lay))
@@ -654,7 +669,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         effect = f.get(t, "effect", str, entry)
         if effect not in geffects:
             f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(geffects))})")
-        ghosts[int(key)] = GhostCard(int(key), effect, f.get(t, "text", str, entry), t.get("amount", 0))
+        amount = f.get(t, "amount", int, entry) if "amount" in t else 0
+        ghosts[int(key)] = GhostCard(int(key), effect, f.get(t, "text", str, entry), amount)
         f.provenance(t, entry, _fields(t))
     out["ghost_cards"] = ghosts
 
@@ -750,8 +766,9 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             season = f.get(e, "season", int, entry)
             if not 1 <= season < out["seasons"]:
                 f.fail(entry, f"season end {season} is not a season before the last")
+            trailing = f.get(e, "trailing_two_player", int, entry) if "trailing_two_player" in e else None
             ends.append(SeasonEnd(season, f.get(e, "clear_depletion", bool, entry), choosers,
-                                  f.get(e, "quests", int, entry), e.get("trailing_two_player")))
+                                  f.get(e, "quests", int, entry), trailing))
         modes[name] = Mode(name, gc, tuple(ends))
         f.provenance(m, entry, _fields(m))
     out["modes"] = modes

@@ -233,4 +233,83 @@ def from_dict(d, box: Box | None = None) -> State:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise SaveError(f"save field '{where}' is missing or malformed ({type(exc).__name__}: {exc})") from None
     s._legal = None
+    _check(s)
     return s
+
+
+_PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests": 3}
+_CHANCE_KINDS = {"tile", "skill", "market", "stack", "terrain_die", "bonus_die"}
+
+
+def _check(s: State) -> None:
+    """Refuse a loaded state that the rules could never produce (each message names
+    the save field). Raises SaveError."""
+    from . import rules as R
+
+    box = s.config.box
+    n = s.config.players
+    if s.season > box.seasons or s.round > box.rounds_per_season:
+        raise SaveError(f"save field 'season'/'round': season {s.season} round {s.round} is beyond "
+                        f"{box.seasons} seasons of {box.rounds_per_season} rounds")
+    if s.turn_pos > n or (s.phase == "turns" and s.turn_pos >= n):
+        raise SaveError(f"save field 'turn_pos': {s.turn_pos} is not a turn of {n} players")
+    if s.phase != "setup" and s.market not in box.market_cards:
+        raise SaveError(f"save field 'market': {s.market} is not a market card ({', '.join(map(str, box.market_cards))})")
+    for entry in s.pending:
+        kind = entry[0] if entry else None
+        if kind not in _PENDING_SHAPES or len(entry) != _PENDING_SHAPES[kind]:
+            raise SaveError(f"save field 'pending': {list(entry)!r} is not a pending decision")
+        if not (isinstance(entry[1], int) and 0 <= entry[1] < n):
+            raise SaveError(f"save field 'pending': player {entry[1]!r} does not exist in a {n}-player game")
+    if s.chance is not None:
+        if not s.chance or s.chance[0] not in _CHANCE_KINDS:
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} is not a chance node")
+        if s.chance[0] == "bonus_die" and not (len(s.chance) == 2 and isinstance(s.chance[1], int) and 0 <= s.chance[1] < n):
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} names no player")
+    sup = {"ghosts": [s.sup_ghosts], "buildings": s.sup_build, "resources": s.sup_res, "depletion": [s.sup_depl], "tokens": s.sup_tok}
+    for name, vals in sup.items():
+        if any(v < 0 for v in vals):
+            raise SaveError(f"save field 'supply.{name}': a supply cannot be negative ({vals})")
+    for p in range(n):
+        for q in s.quests[p]:
+            if q not in box.quests:
+                raise SaveError(f"save field 'players[{p}].quests': there is no quest card {q}")
+        if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
+            raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
+    if s.field is None:
+        return
+    ctx = R.ctx_of(s)
+    for p in range(n):
+        c = s.sensor[p]
+        if not ctx.explorable[c]:
+            raise SaveError(f"save field 'players[{p}].sensor': a sensor cannot stand on {s.field.describe(c)}")
+        cap = R.resource_cap(s, ctx, p)
+        for r, name in enumerate(box.resources):
+            if s.res[p * ctx.R + r] > cap:
+                raise SaveError(f"save field 'players[{p}].resources': {s.res[p * ctx.R + r]} {name} is over the cap of {cap}")
+        for t, track in enumerate(ctx.tracks):
+            if s.tok[p * 4 + t] > track.slots or s.tok[p * 4 + t] < 1:
+                raise SaveError(f"save field 'players[{p}].tokens': {s.tok[p * 4 + t]} {track.name} tokens do not fit a track of {track.slots} slots")
+    for c in range(len(s.ghosts)):
+        if s.ghosts[c] and (not ctx.holds_ghosts[c] or s.building[c] >= 0):
+            raise SaveError(f"save field 'cells.ghosts': a ghost cannot be on {s.field.describe(c)}")
+        if s.building[c] >= 0 and ctx.buildings[s.building[c]] and s.building[c] not in ctx.build_here[c]:
+            raise SaveError(f"save field 'cells.buildings': a {ctx.buildings[s.building[c]].name} cannot stand on {s.field.describe(c)}")
+    if s.config.limited_supplies:
+        problems = []
+        if sum(s.ghosts) + s.sup_ghosts != box.supply_ghosts:
+            problems.append("ghosts")
+        if sum(s.depleted) + s.sup_depl != box.supply_depletion:
+            problems.append("depletion tokens")
+        for b, name in enumerate(box.buildings):
+            if sum(1 for x in s.building if x == b) + s.sup_build[b] != box.supply_buildings[name]:
+                problems.append(name + "s")
+        for r, name in enumerate(box.resources):
+            if sum(s.res[p * ctx.R + r] for p in range(n)) + s.sup_res[r] != box.supply_resources[name]:
+                problems.append(name)
+        for t, name in enumerate(box.tracks):
+            if sum(s.tok[p * 4 + t] for p in range(n)) + s.sup_tok[t] != box.supply_tokens[name]:
+                problems.append(name + " tokens")
+        if problems:
+            raise SaveError(f"save field 'supply': pieces do not add up to the box for {', '.join(problems)} "
+                            "(supply + field + players must equal the box counts)")
