@@ -1,0 +1,308 @@
+"""Box data (data/): the reference values of box-defaults.md, provenance on every
+value, validation errors naming file / entry / problem, and finding the data."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import haunted_kit as hk
+from haunted_kit.actions import Build
+from haunted_kit.components import PROVENANCES
+from haunted_kit.scenario import give, place, scenario
+from conftest import DATA, REPO, copy_data, edit
+
+
+@pytest.fixture(autouse=True)
+def _no_env(monkeypatch):
+    monkeypatch.delenv("HAUNTED_KIT_DATA", raising=False)
+
+
+# ============================================================================ reference values
+
+
+TILES = {  # box-defaults.md, order centre, E, NE, NW, W, SW, SE
+    "R01": "LPPFFMP", "R02": "PLFFMPP", "R03": "FFLPMMF", "R04": "MMFLPPF", "R05": "PPMFLFP", "R06": "FPPMFLM",
+    "R07": "LFMMPFP", "R08": "PFFPMML", "R09": "MPLFPMF", "R10": "FFPPLMP", "R11": "PMPFFPL",
+}
+LETTER = {"P": "plain", "F": "forest", "M": "mountain", "L": "lake"}
+
+
+def test_tiles_match_box_defaults():
+    box = hk.default_box()
+    assert box.tiles == {t: tuple(LETTER[c] for c in v) for t, v in TILES.items()}
+    total = {}
+    for cells in box.tiles.values():
+        for c in cells:
+            total[c] = total.get(c, 0) + 1
+    assert total == {"plain": 26, "forest": 23, "mountain": 17, "lake": 11}
+
+
+def test_field_geometry_matches_box_defaults():
+    box = hk.default_box()
+    assert box.directions == ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+    assert box.kalena_centre == (0, 0)
+    assert box.region_centres == ((2, 1), (3, -2), (1, -3), (-2, -1), (-3, 2), (-1, 3))
+    assert (box.kalena_centre_terrain, box.kalena_ring_terrain) == ("city", "suburb")
+
+
+def test_dice_and_bonus_cards_match_box_defaults():
+    box = hk.default_box()
+    assert box.terrain_die == ("plain", "plain", "forest", "forest", "mountain", "mountain")
+    assert box.bonus_die == (1, 2, 3, 4, 5, 6)
+    table = {  # (pecunias, resources, valor) per face
+        1: (1, [(2, 0, 0), (3, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (0, 0, 2)]),
+        2: (2, [(4, 0, 0), (0, 2, 0), (2, 1, 0), (0, 0, 2), (1, 0, 2), (0, 0, 3)]),
+        3: (3, [(6, 0, 0), (2, 2, 0), (0, 0, 3), (0, 1, 3), (0, 0, 4), (0, 0, 5)]),
+    }
+    for season, (cost, rewards) in table.items():
+        card = box.bonus_cards[season]
+        assert card.contact_cost == cost
+        assert [(r.pecunias, r.resources, r.valor) for r in card.rewards] == rewards
+
+
+def test_player_board_and_skills_match_box_defaults():
+    box = hk.default_box()
+    t = box.tracks
+    assert [(x.slots, x.start_tokens, x.training_costs, x.last_slot_valor) for x in t.values()] == [
+        (6, 4, (0, 0, 0, 0, 4, 6), 3), (6, 1, (0, 2, 3, 4, 5, 6), 4), (2, 1, (0, 5), 2), (2, 1, (0, 5), 2)]
+    assert box.resource_cap == 3
+    assert box.skill_slot_valor == (3, 2, 1, 0)
+    assert box.covered_slots == {4: (), 3: (0,), 2: (0, 3)}
+    assert box.skill_decks == {"Communication": (1, 2, 3), "Wandering": (4, 5, 6), "Trade": (7, 8, 9), "Craft": (10, 11, 12)}
+    costs = {1: ("food", "water"), 2: ("wood", "ore"), 3: ("food", "food"), 4: ("food", "ore"), 5: ("water", "ore"),
+             6: ("food", "water"), 7: ("food", "ore"), 8: ("food", "food"), 9: ("food", "wood"), 10: ("water", "wood"),
+             11: ("food", "water"), 12: ("food", "wood")}
+    assert {k: v.cost for k, v in box.skills.items()} == costs
+
+
+def test_supplies_buildings_quests_market_match_the_rulebook():
+    box = hk.default_box()
+    assert box.supply_ghosts == 25 and box.supply_depletion == 12
+    assert box.supply_buildings == {"mill": 12, "sawmill": 12, "mine": 12, "noria": 12}
+    assert box.supply_resources == {"food": 16, "water": 16, "wood": 16, "ore": 16}
+    assert box.supply_tokens == {"exploration": 24, "contact": 24, "extraction": 8, "construction": 8}
+    b = box.buildings
+    assert [(x.terrain, x.cost, x.valor, x.income) for x in b.values()] == [
+        ("plain", ("wood", "water"), 1, "food"), ("forest", ("water", "ore"), 2, "wood"),
+        ("mountain", ("water", "food"), 3, "ore"), ("near lake", ("ore",), 1, "water")]
+    assert [(q.per, q.valor) for q in box.quests.values()] == [(3, 3), (3, 1), (1, 4), (1, 2), (1, 2), (1, 2), (1, 3), (1, 3)]
+    assert box.removed_quests[2] == (3, 4)
+    m = {k: [(o.count, o.kind, o.pecunias) for o in v] for k, v in box.market_cards.items()}
+    assert m == {1: [(1, "any", 2), (2, "same", 5), (3, "same", 8)],
+                 2: [(1, "any", 2), (2, "different", 5), (3, "different", 8)],
+                 3: [(1, "any", 2), (4, "different", 12)]}
+    assert [t.explore_cost for t in box.terrains.values() if t.explorable] == [1, 1, 1, 2, 3]
+
+
+# ============================================================================ provenance
+
+
+def _expected_rows(name, node, path=""):
+    """(file, entry, field) for every value of a TOML file; fails on a value without provenance."""
+    out = set()
+    if isinstance(node, dict):
+        if "provenance" in node:
+            return {(name, path, k) for k in node if k != "provenance"}
+        for k, v in node.items():
+            sub = f"{path}.{k}" if path else k
+            if isinstance(v, dict):
+                out |= _expected_rows(name, v, sub)
+            elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                for i, x in enumerate(v, start=1):
+                    out |= _expected_rows(name, x, f"{sub}[{i}]")
+            else:
+                raise AssertionError(f"{name}: {sub} has no provenance")
+    return out
+
+
+def test_every_value_carries_provenance():
+    box = hk.default_box()
+    rows = set(box.provenance)
+    assert {p for *_, p in rows} <= set(PROVENANCES)
+    got = {(f, e, k) for f, e, k, _ in rows}
+    expected = set()
+    for f in sorted(DATA.glob("*.toml")):
+        expected |= _expected_rows(f.name, tomllib.loads(f.read_text(encoding="utf-8")))
+    expected |= {("tiles.csv", t, c) for t in TILES for c in ("centre", "E", "NE", "NW", "W", "SW", "SE")}
+    assert got == expected
+    frame = box.provenance_frame()
+    assert list(frame.columns) == ["file", "entry", "field", "provenance"] and len(frame) == len(box.provenance)
+
+
+def test_rulebook_and_kit_default_provenance_where_box_defaults_says():
+    prov = {(f, e, k): p for f, e, k, p in hk.default_box().provenance}
+    assert prov["tiles.csv", "R01", "centre"] == "kit default"
+    assert prov["dice.toml", "terrain_die", "faces"] == "kit default"
+    assert prov["bonus_cards.toml", "bonus_cards.2", "contact_cost"] == "kit default"
+    assert prov["supplies.toml", "supply", "ghosts"] == "rulebook"
+    assert prov["player_board.toml", "tracks.contact", "start_tokens"] == "rulebook"
+    assert prov["player_board.toml", "tracks.contact", "training_costs"] == "kit default"
+    assert prov["skills.toml", "marker_slots", "valor"] == "kit default"
+    assert prov["skills.toml", "marker_slots", "covered_2_players"] == "rulebook"
+    assert prov["buildings.toml", "mine", "valor"] == "rulebook"
+
+
+# ============================================================================ validation errors
+
+
+BAD = [
+    # file, old text, new text, expected entry, words of the problem
+    ("tiles.csv", "R03,F,F,L,P,M,M,F", "R03,F,X,L,P,M,M,F", "R03", "unknown terrain letter 'X'"),
+    ("tiles.csv", "R05,P,P,M,F,L,F,P,kit default", "R05,P,P,M,F,L,F,P,", "R05", "provenance"),
+    ("tiles.csv", "R11,", "R10,", "R10", "duplicate tile id"),
+    ("buildings.toml", 'income = "food"\nprovenance = "rulebook"', 'income = "food"', "mill", "missing field 'provenance'"),
+    ("buildings.toml", "valor = 2", "valor = -2", "sawmill", "must not be negative"),
+    ("buildings.toml", 'cost = ["water", "food"]', 'cost = ["water", "gold"]', "mine", "unknown value 'gold'"),
+    ("buildings.toml", "valor = 1", 'valor = "one"', "mill", "field 'valor' must be int"),
+    ("buildings.toml", 'income = "water"', 'income = "mud"', "noria", "unknown resource 'mud'"),
+    ("skills.toml", 'cost = ["food", "ore"]', 'cost = ["food", "gems"]', "skills.4", "unknown value 'gems'"),
+    ("skills.toml", "valor = [3, 2, 1, 0]", "valor = [3, 2, -1, 0]", "marker_slots", "non-negative"),
+    ("skills.toml", 'effect = "sell_bonus"', 'effect = "haggle"', "skills.8", "unknown effect 'haggle'"),
+    ("terrain.toml", "explore_cost = 2", "explore_cost = -1", "forest", "must not be negative"),
+    ("terrain.toml", 'extract = "food"', 'extract = "bread"', "plain", "unknown resource 'bread'"),
+    ("terrain.toml", 'letter = "F"', 'letter = "P"', "-", "distinct"),
+    ("player_board.toml", "training_costs = [0, 0, 0, 0, 4, 6]", "training_costs = [0, 0, 0, 4, 6]",
+     "tracks.exploration", "training_costs lists 5 slots"),
+    ("player_board.toml", "cap = 3", "cap = -3", "resources", "must not be negative"),
+    ("bonus_cards.toml", "{ face = 6, pecunias = 0, resources = 0, valor = 2 }",
+     "{ face = 7, pecunias = 0, resources = 0, valor = 2 }", "bonus_cards.1", "bonus die faces"),
+    ("bonus_cards.toml", "contact_cost = 2", "contact_cost = -2", "bonus_cards.2", "must not be negative"),
+    ("market_cards.toml", "count = 3\nkind = \"same\"", "count = 4\nkind = \"same\"", "market_cards.1.options[3]",
+     "exceeds the resource cap"),
+    ("supplies.toml", ", ore = 16 }", " }", "supply", "exactly food, water, wood, ore"),
+    ("supplies.toml", "ghosts = 25", "ghosts = -25", "supply", "must not be negative"),
+    ("game.toml", "ghost_card = 1", "ghost_card = 9", "modes.wanderer", "ghost card 9 does not exist"),
+    ("quests.toml", "players_2 = [3, 4]", "players_2 = [3, 9]", "removed", "quest 9 does not exist"),
+    ("dice.toml", 'faces = ["plain", "plain", "forest", "forest", "mountain", "mountain"]',
+     'faces = ["plain", "plain", "forest", "forest", "mountain", "swamp"]', "terrain_die", "unknown value 'swamp'"),
+    ("dice.toml", 'provenance = "kit default"', 'provenance = "folklore"', "terrain_die", '"rulebook" or "kit default"'),
+    ("ghost_cards.toml", 'effect = "block_extraction"', 'effect = "haunt"', "ghost_cards.2", "unknown effect 'haunt'"),
+]
+
+
+@pytest.mark.parametrize("file, old, new, entry, words", BAD, ids=[f"{b[0]}:{b[3]}:{b[4][:20]}" for b in BAD])
+def test_malformed_box_names_file_entry_and_problem(tmp_path, file, old, new, entry, words):
+    d = copy_data(tmp_path)
+    edit(d / file, old, new)
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    e = ei.value
+    assert (e.file, e.entry) == (file, entry), str(e)
+    assert words in e.problem, str(e)
+    assert str(e).startswith(f"{file}, entry {entry}: ")
+
+
+def test_missing_file(tmp_path):
+    d = copy_data(tmp_path)
+    (d / "quests.toml").unlink()
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert ei.value.file == "quests.toml" and "file not found" in ei.value.problem
+
+
+def test_not_toml(tmp_path):
+    d = copy_data(tmp_path)
+    (d / "game.toml").write_text("[structure\nseasons = 3\n", encoding="utf-8")
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert ei.value.file == "game.toml" and "not valid TOML" in ei.value.problem
+
+
+def test_too_few_tiles(tmp_path):
+    d = copy_data(tmp_path)
+    lines = (d / "tiles.csv").read_text(encoding="utf-8").splitlines()
+    (d / "tiles.csv").write_text("\n".join(lines[:-6]) + "\n", encoding="utf-8")  # R01..R05 only
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert ei.value.file == "tiles.csv" and "5 tiles listed but 6 are drawn" in ei.value.problem
+
+
+def test_an_edited_box_plays_with_its_numbers(tmp_path):
+    d = copy_data(tmp_path)
+    edit(d / "buildings.toml", "valor = 1", "valor = 5")  # house rule: a mill is worth 5
+    box = hk.load_box(d)
+    s = scenario(players=2, box=box)
+    place(s, 0, (2, -1))
+    give(s, 0, wood=1, water=1)
+    s.apply_action(Build("mill"))
+    assert s.valor[0] == 5
+
+
+# ============================================================================ finding the data
+
+
+def test_source_checkout_finds_data_folder():
+    assert Path(hk.load_box().path).resolve() == DATA.resolve()
+
+
+def test_environment_variable_and_argument(tmp_path, monkeypatch):
+    d = copy_data(tmp_path)
+    monkeypatch.setenv("HAUNTED_KIT_DATA", str(d))
+    assert Path(hk.load_box().path) == d
+    assert Path(hk.load_box(DATA).path) == DATA  # an explicit path wins
+
+
+def _installed_copy(tmp_path, with_box: bool) -> Path:
+    site = tmp_path / "site"
+    shutil.copytree(REPO / "haunted_kit", site / "haunted_kit", ignore=shutil.ignore_patterns("__pycache__", "_box"))
+    if with_box:  # pyproject: [tool.hatch.build.targets.wheel.force-include] "data" = "haunted_kit/_box"
+        shutil.copytree(DATA, site / "haunted_kit" / "_box")
+    return site
+
+
+def _run(site, code, cwd):
+    env = {k: v for k, v in os.environ.items() if k != "HAUNTED_KIT_DATA"}
+    env["PYTHONPATH"] = str(site)
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_installed_package_finds_its_packed_box(tmp_path):
+    site = _installed_copy(tmp_path, with_box=True)
+    out = _run(site, "import haunted_kit as hk; print(hk.__file__); print(hk.load_box().path); "
+                     "print(len(hk.new_game(players=2, seed=1).layout))", tmp_path)
+    assert out.returncode == 0, out.stderr
+    file, path, n = out.stdout.split()
+    assert Path(file).resolve().is_relative_to(site.resolve())
+    assert Path(path).resolve() == (site / "haunted_kit" / "_box").resolve() and n == "6"
+
+
+def test_installed_package_without_data_fails_clearly(tmp_path):
+    site = _installed_copy(tmp_path, with_box=False)
+    out = _run(site, "import haunted_kit as hk\ntry:\n    hk.load_box()\nexcept hk.BoxError as e:\n    print('ERR', e)", tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ERR data/, entry -: no data directory found")
+
+
+LOOSE = [
+    # values the loader must check too (the problem must at least name the field)
+    ("ghost_cards.toml", "amount = 1", "amount = -1", "ghost_cards.3", "amount"),
+    ("ghost_cards.toml", "amount = 1", 'amount = "one"', "ghost_cards.3", "amount"),
+    ("game.toml", "trailing_two_player = 1", 'trailing_two_player = "x"', "modes.wanderer", "trailing_two_player"),
+    ("field.toml", "kalena_centre = [0, 0]", 'kalena_centre = ["a", 0]', "layout", "kalena_centre"),
+]
+
+
+@pytest.mark.parametrize("file, old, new, entry, words", LOOSE, ids=[f"{b[0]}:{b[4]}:{b[2]}" for b in LOOSE])
+def test_unchecked_fields_are_checked(tmp_path, file, old, new, entry, words):
+    d = copy_data(tmp_path)
+    edit(d / file, old, new)
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert (ei.value.file, ei.value.entry) == (file, entry), str(ei.value)
+    assert words in ei.value.problem, str(ei.value)
+
+
+def test_building_terrain_must_agree_with_the_terrain_table(tmp_path):
+    # buildings.toml says the mill stands on the city, terrain.toml says plains build mills
+    d = copy_data(tmp_path)
+    edit(d / "buildings.toml", 'terrain = "plain"', 'terrain = "city"')
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert (ei.value.file, ei.value.entry) in {("buildings.toml", "mill"), ("terrain.toml", "plain"), ("terrain.toml", "city")}, str(ei.value)
