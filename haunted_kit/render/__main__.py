@@ -1,0 +1,3 @@
+from .svg import main
+
+raise SystemExit(main())

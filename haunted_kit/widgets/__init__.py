@@ -1,0 +1,25 @@
+"""Board widgets for Jupyter and Voila (ipycanvas + ipywidgets).
+
+* :class:`FieldWidget` - the field on a layered canvas; hover facts, click callbacks.
+* :class:`PlayerBoardPanel`, :class:`PlayerBoards`, :class:`GameBoardPanel`,
+  :class:`EventLogPanel` - the panels.
+* :class:`PlayView` - a playable game, any seat human or bot, with undo.
+* :class:`StepThroughView` - a slider over a game's events, live or saved.
+* :func:`capture_errors` - collect callback errors (tests fail on them).
+* :class:`CommandCounter` - count the canvas commands sent to the browser.
+
+Widgets only draw and forward: every rule question goes to the engine.
+"""
+
+from .canvas import CommandCounter, held
+from .errors import CallbackError, ErrorBanner, capture_errors
+from .field import LAYER_NAMES, FieldWidget, cell_facts
+from .panels import EventLogPanel, GameBoardPanel, PlayerBoardPanel, PlayerBoards
+from .play import PlayView, action_cell, attempts_for_cell, candidates_for_cell
+from .step import StepThroughView
+
+__all__ = [
+    "CallbackError", "CommandCounter", "ErrorBanner", "EventLogPanel", "FieldWidget", "GameBoardPanel", "LAYER_NAMES",
+    "PlayView", "PlayerBoardPanel", "PlayerBoards", "StepThroughView", "action_cell", "attempts_for_cell",
+    "candidates_for_cell", "capture_errors", "cell_facts", "held",
+]

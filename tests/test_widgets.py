@@ -1,0 +1,438 @@
+"""The ipycanvas/ipywidgets board widgets, built and driven from Python.
+
+Every test here fails when a widget callback raised (fixture ``no_callback_errors``);
+ipywidgets alone would only log such an error.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from ipycanvas import canvas as ipc
+
+import haunted_kit as hk
+from haunted_kit import actions as A
+from haunted_kit.render import RenderError
+from haunted_kit.widgets import (CommandCounter, EventLogPanel, FieldWidget, GameBoardPanel, PlayerBoardPanel, PlayView,
+                                 StepThroughView, candidates_for_cell)
+from haunted_kit.widgets.testing import no_callback_errors  # noqa: F401  (fixture)
+
+LAYOUT = ["R01", "R02", "R03", "R04", "R05", "R06"]
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _strict(no_callback_errors):  # noqa: F811
+    yield no_callback_errors
+
+
+class FirstLegal:
+    """Stand-in bot: the first legal action."""
+
+    def act(self, state):
+        return state.legal_actions()[0]
+
+
+def game():
+    return hk.new_game(players=4, seed=1, layout=LAYOUT, skills=[1, 4, 7, 10], market=1, order=[0, 1, 2, 3])
+
+
+def at_turns(s=None):
+    """P1's first turn: the spread placed by taking the first legal placement."""
+    s = s or game()
+    while s.pending:
+        s.apply_action(s.legal_actions()[0])
+    assert s.phase == "turns" and s.current_player() == 0
+    return s
+
+
+def ghostless(s):
+    return next(i for i in range(len(s.field.cells)) if not s.ghosts[i])
+
+
+def on_cell(s, p, cell):
+    """The same state with ``p``'s sensor moved to ``cell`` (a position set by hand)."""
+    s = s.copy()
+    s.sensor[p] = s.field.index[cell]
+    s._legal = None
+    return s
+
+
+# ----------------------------------------------------------------------------- field widget
+def test_click_at_a_cell_centre_calls_back_with_that_cell():
+    s = at_turns()
+    fw = FieldWidget(s, size=30)
+    got = []
+    fw.on_click(got.append)
+    for cell in [(0, 0), (2, 1), (-1, 3), (3, -2)]:
+        fw.click_cell(cell)
+    assert got == [(0, 0), (2, 1), (-1, 3), (3, -2)]
+    assert fw.canvas._dom_classes == ("hk-field",)
+
+
+def test_click_off_the_field_only_hints():
+    fw = FieldWidget(at_turns(), size=30)
+    got, missed = [], []
+    fw.on_click(got.append)
+    fw.on_miss(lambda x, y: missed.append((x, y)))
+    with CommandCounter() as cc:
+        fw.click(2, 2)
+    assert got == [] and missed == [(2, 2)]
+    assert "outside the field" in fw.last_hint and "outside the field" in fw.info.value
+    assert cc.messages == 0  # nothing redrawn
+
+
+def test_hover_shows_the_cells_facts():
+    s = at_turns()
+    fw = FieldWidget(s, size=30)
+    fw.hover(*fw.geom.centre((3, 1)))
+    text = fw.info.value
+    assert "plain (3, 1) on R01" in text and "next to a lake" in text
+    assert "exploring here costs P1" in text
+    fw.hover(*fw.geom.centre((2, 1)))
+    assert "lake" in fw.info.value and "cannot be explored" in fw.info.value
+    n = fw.draw_counts["hover"]
+    fw.hover(*fw.geom.centre((2, 1)))  # same cell: nothing redrawn
+    assert fw.draw_counts["hover"] == n
+    fw.send_mouse("mouse_out", 0, 0)
+    assert fw.info.value == "&nbsp;"
+
+
+def test_only_the_changed_layer_is_redrawn():
+    s = at_turns()
+    fw = FieldWidget(s, size=30)
+    before = dict(fw.draw_counts)
+    t = s.copy()
+    t.ghosts[ghostless(t)] = 1
+    with CommandCounter() as cc:
+        drawn = fw.update(t)
+    assert drawn == ["pieces"]
+    assert cc.messages == 1 and cc.commands > 3
+    assert fw.draw_counts["terrain"] == before["terrain"]
+    with CommandCounter() as cc:
+        assert fw.update(t) == []
+    assert cc.messages == 0
+    with CommandCounter() as cc:
+        fw.set_highlight([(1, 0)], path=[(0, 0), (1, 0)])
+    assert cc.messages == 1 and fw.draw_counts["highlights"] == before["highlights"] + 1
+
+
+def test_a_failed_draw_does_not_block_the_next(monkeypatch):
+    import haunted_kit.widgets.field as field_mod
+
+    s = at_turns()
+    fw = FieldWidget(s, size=30)
+    t = s.copy()
+    t.ghosts[ghostless(t)] = 1
+    real = field_mod.pieces_layer
+
+    def broken(*a, **k):
+        real(*a, **k)
+        raise RuntimeError("boom while drawing")
+
+    monkeypatch.setattr(field_mod, "pieces_layer", broken)
+    with CommandCounter() as cc, pytest.raises(RuntimeError, match="boom"):
+        fw.update(t)
+    assert cc.messages == 0
+    mgr = ipc._CANVAS_MANAGER
+    assert mgr._caching is False and mgr._commands_cache == []
+    monkeypatch.setattr(field_mod, "pieces_layer", real)
+    with CommandCounter() as cc:
+        assert fw.update(t) == ["pieces"]  # the layer stayed dirty and is drawn now
+    assert cc.messages == 1
+
+
+def test_a_raising_callback_is_shown_and_recorded(no_callback_errors):  # noqa: F811
+    fw = FieldWidget(at_turns(), size=30)
+
+    def bad(cell):
+        raise ValueError(f"cannot handle {cell}")
+
+    fw.on_click(bad)
+    fw.click_cell((1, 0))
+    assert fw.last_error is not None and "cannot handle (1, 0)" in str(fw.last_error)
+    assert fw.error_banner.layout.display == "" and "cannot handle (1, 0)" in fw.error_banner.value
+    assert "hk-error" in fw.error_banner._dom_classes
+    assert [str(e) for e in no_callback_errors] == [str(fw.last_error)]
+    no_callback_errors.clear()  # provoked on purpose
+    fw.on_click(bad, remove=True)
+    with CommandCounter() as cc:
+        fw.set_highlight([(0, 1)])  # drawing still reaches the canvas
+    assert cc.messages == 1
+
+
+def test_a_raising_callback_fails_the_test_that_triggered_it(tmp_path):
+    test = tmp_path / "test_meta.py"
+    test.write_text(textwrap.dedent("""
+        import haunted_kit as hk
+        from haunted_kit.widgets import FieldWidget
+        from haunted_kit.widgets.testing import no_callback_errors
+
+        def test_click(no_callback_errors):
+            fw = FieldWidget(hk.new_game(seed=1))
+            fw.on_click(lambda cell: 1 / 0)
+            fw.click_cell((0, 0))
+    """))
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "a widget callback raised" in r.stdout and "ZeroDivisionError" in r.stdout
+
+
+def test_unknown_terrain_fails_at_construction():
+    s = game()
+    field = s.field
+    import dataclasses
+
+    s.field = dataclasses.replace(field, terrain=("swamp",) + field.terrain[1:])
+    with pytest.raises(RenderError, match=r"cell \(0, 0\) on tile Kalena: terrain 'swamp'"):
+        FieldWidget(s)
+    with pytest.raises(RenderError, match="swamp"):
+        PlayView(s)
+
+
+# ----------------------------------------------------------------------------- panels
+def test_panels_show_the_numbers_of_a_known_state():
+    s = at_turns()
+    s.res[4 * 2 + 1] = 2  # P3: 2 water
+    s.pec[2] = 9
+    s.valor[2] = 4
+    s.quests[2] = (2,)
+    own = PlayerBoardPanel(s, 2, viewer=2).value
+    assert "water <b>2</b>/3" in own and "pecunias <b>9</b>" in own and "valor <b>4</b>" in own
+    assert "quests: 2: " in own
+    assert "1 quest card face down" in PlayerBoardPanel(s, 2, viewer=0).value
+    board = GameBoardPanel(s).value
+    assert "market card 1" in board and "skill 4" in board and 'title="4 valor"' in board
+    log = EventLogPanel(s, last=3).value
+    assert log.count("#") >= 3 and "hk-event-log" in log
+
+
+# ----------------------------------------------------------------------------- play view
+def test_click_at_cell_centre_gives_the_expected_candidate_and_undo_restores_exactly():
+    s = at_turns()
+    view = PlayView(s)
+    assert view.viewer == 0
+    assert candidates_for_cell(view.state, (1, 0)) == [A.Explore((1, 0))]
+    before = view.state.to_json()
+    view.click_cell((1, 0))  # a suburb next to the city: one legal candidate, applied at once
+    assert view.state.sensor[0] == view.state.field.index[(1, 0)]
+    assert "P1: explore to (1, 0)" in view.message
+    assert view.undo() is True
+    assert view.state.to_json() == before
+    assert view.undo() is False and "Nothing to undo" in view.message
+
+
+def test_several_candidates_on_a_cell_are_offered_as_buttons():
+    s = on_cell(at_turns(), 0, (3, 1))  # plain next to the lake (2, 1)
+    s.ghosts[s.field.index[(3, 1)]] = 0
+    view = PlayView(s)
+    cands = view.click_action((3, 1))
+    assert set(cands) == {A.Extract((3, 1), "food"), A.Extract((3, 1), "water")}
+    labels = [b.description for b in view.choices.children]
+    assert labels == [a.describe() for a in cands]
+    assert "choose one" in view.message
+    before = view.state.to_json()
+    water = next(b for b in view.choices.children if "water" in b.description)
+    water.click()
+    assert view.state.to_json() != before
+    assert view.state.res[0 * 4 + 1] == 1  # P1 holds 1 water
+    view.click_cell((2, 1))  # the adjacent lake: no extraction token is left
+    assert view.message.startswith("Nothing you can do on lake (2, 1)")
+    assert str(view.state.why_not(A.Extract((2, 1), "water"))) in view.message
+
+
+def test_an_illegal_click_shows_the_engines_reason():
+    view = PlayView(at_turns())
+    far = (-1, 3)
+    view.click_cell(far)
+    why = view.state.why_not(A.Explore(far))
+    assert why is not None and str(why) in view.message
+    assert str(view.last_refusal) == str(why)
+    # a button for an illegal choice: training in the city
+    view.attempt(A.Train("contact"))
+    assert str(view.state.why_not(A.Train("contact"))) in view.message
+
+
+def test_buttons_cover_the_turn_actions():
+    view = PlayView(at_turns())
+    assert view.turn_box.layout.display == ""
+    assert [b.description.split(" (")[0] for b in view.train_box.children] == list(view.state.config.box.tracks)
+    assert [b.description for b in view.learn_box.children] == ["skill 1", "skill 4", "skill 7", "skill 10"]
+    assert [o[1] for o in view.all_pick.options] == view.state.legal_actions()
+    view.all_pick.value = A.EndTurn()
+    view.b_do.click()
+    assert view.state.current_player() == 1
+
+
+def test_highlights_are_the_cells_of_the_legal_actions():
+    view = PlayView(at_turns())
+    cells, _, _ = view.field._highlight
+    legal = {tuple(a.cell) for a in view.state.legal_actions() if isinstance(a, A.Explore)}
+    assert set(cells) == legal and all(v == 1 for v in cells.values())  # suburb costs 1
+
+
+def test_ghost_placement_by_click():
+    s = game()
+    p = s.current_player()
+    view = PlayView(s)
+    target = s.legal_actions()[0].cell
+    view.click_cell(target)
+    assert view.state.ghosts[view.state.field.index[target]] == 1
+    assert view.viewer == p
+
+
+def test_a_click_during_a_bots_decision_is_ignored_with_a_message():
+    s = at_turns()
+    view = PlayView(s, bots={0: FirstLegal()}, auto_bots=False)
+    before = view.state.to_json()
+    view.click_cell((1, 0))
+    assert "is a bot" in view.message and view.state.to_json() == before
+    view.bot_running = True
+    view.click_cell((1, 0))
+    assert "bots are playing" in view.message
+    view.bot_running = False
+
+
+def test_bots_step_one_decision_or_play_on_and_undo():
+    s = at_turns()
+    view = PlayView(s, bots={1: FirstLegal(), 2: "greedy", 3: "random"})  # P1 human
+    assert view.humans == [0]
+    view.attempt(A.EndTurn())  # P1 ends; the bots play on until P1 is to move again
+    assert view.state.current_player() == 0 or view.state.is_terminal()
+    n = len(view.undo_stack)
+    assert n >= 4
+    view.undo()
+    assert len(view.undo_stack) == n - 1
+    assert view.state.current_player() in (1, 2, 3)
+    assert view.bot_step() is True
+    assert len(view.undo_stack) == n
+
+
+def test_all_bot_game_plays_to_the_end():
+    view = PlayView(seed=3, players=2, bots={0: "greedy", 1: "random"})
+    assert view.viewer is None and view.humans == []
+    view.play_on()
+    assert view.state.is_terminal()
+    assert "Game over" in view.status.value
+
+
+def test_hidden_quests_only_for_the_viewed_seat():
+    s = at_turns()
+    s.quests = [(1,), (2, 5), (), ()]
+    view = PlayView(s, bots=[1, 2, 3], auto_bots=False)
+    assert view.viewer == 0
+    texts = [b.value for b in view.player_panels.boards]
+    assert "quests: 1: " in texts[0]
+    assert "2 quest cards face down" in texts[1] and "quests: 2" not in texts[1]
+
+
+def test_pending_choices_become_buttons():
+    s = at_turns()
+    s = s.copy()
+    s.pending.append(("resource", 0, 1, "test"))
+    s._legal = None
+    view = PlayView(s)
+    labels = [b.description for b in view.choices.children]
+    assert labels == [a.describe() for a in view.state.legal_actions()]
+    view.choices.children[2].click()  # take wood
+    assert view.state.res[0 * 4 + 2] == 1
+
+
+def test_a_failing_refresh_inside_a_click_shows_a_banner_and_the_next_draw_works(monkeypatch, no_callback_errors):  # noqa: F811
+    import haunted_kit.widgets.field as field_mod
+
+    view = PlayView(at_turns())
+    real = field_mod.pieces_layer
+    monkeypatch.setattr(field_mod, "pieces_layer", lambda *a, **k: 1 / 0)
+    view.click_cell((1, 0))
+    errs = view.errors + view.field.errors
+    assert errs and "ZeroDivisionError" in view.error_banner.value
+    assert no_callback_errors
+    no_callback_errors.clear()
+    monkeypatch.setattr(field_mod, "pieces_layer", real)
+    with CommandCounter() as cc:
+        view.undo()
+    assert cc.messages >= 1 and view.field._keys.get("pieces") is not None
+
+
+# ----------------------------------------------------------------------------- step-through
+def played(decisions=40):
+    from haunted_kit.agents import GreedyAgent
+
+    s = game()
+    bot = GreedyAgent(2)
+    for _ in range(decisions):
+        if s.is_terminal():
+            break
+        s.apply_action(bot.act(s))
+    return s
+
+
+def test_step_through_a_live_game_and_a_saved_log():
+    s = played()
+    view = StepThroughView(s, size=24)
+    n = len(s.log)
+    assert view.n_events == n and view.seq == n - 1 and view.slider.max == n - 1
+    assert view.field.state.to_json() == s.to_json() or view.field.state.log[-1].seq == n - 1
+    view.show(0)
+    assert "Event 1 of" in view.explanation.value
+    # an event with a cell: the board shows the state after its step, the cell marked
+    k = next(e.seq for e in s.log if e.kind == "ghost_placed")
+    view.slider.value = k
+    assert view.seq == k
+    assert view.field._highlight[2] == s.log[k].cell
+    assert view.field.state.ghosts[s.field.index[s.log[k].cell]] == 1
+    view.b_next.click()
+    assert view.seq == k + 1
+    view.b_prev.click()
+    assert view.seq == k
+    view.b_next_step.click()
+    assert view.seq > k
+    saved = StepThroughView(s.to_json(), start=k)
+    assert saved.seq == k and saved.field.state.to_json() == view.history.state_at(k).to_json()
+
+
+def test_step_through_follows_a_play_view():
+    play = PlayView(at_turns())
+    steps = StepThroughView(play)
+    n = steps.n_events
+    play.click_cell((1, 0))
+    steps.refresh()
+    assert steps.n_events > n and steps.seq == steps.n_events - 1
+    play.undo()
+    steps.refresh()
+    assert steps.n_events == n
+
+
+def test_a_new_browser_view_gets_each_layer_drawn_again():
+    fw = FieldWidget(at_turns(), size=24)
+    before = fw.draw_counts["pieces"]
+    with CommandCounter() as cc:
+        fw.layer("pieces")._handle_frontend_event(None, {"event": "client_ready"}, [])
+    assert fw.draw_counts["pieces"] == before + 1 and cc.messages == 1
+
+
+def test_replay_of_a_saved_file_and_of_a_redacted_log(tmp_path):
+    from haunted_kit.history import ReplayError, replay
+
+    s = played(60)
+    path = tmp_path / "game.json"
+    s.save(path)
+    h = replay(path)
+    assert h.steps[-1].state.to_json().replace('"auto_chance": false', "") == s.to_json().replace('"auto_chance": false', "")
+    assert all(st.first <= st.last for st in h.steps)
+    view = StepThroughView(str(path), size=20)
+    assert view.n_events == len(s.log)
+    t = s.copy()
+    t.log = [e.seen_by(0) for e in t.log]
+    if any(e.private and e.player != 0 for e in s.log):
+        with pytest.raises(ReplayError, match="redacted"):
+            replay(t)
+    t.log = None
+    with pytest.raises(ReplayError, match="without an event log"):
+        replay(t)
