@@ -82,14 +82,7 @@ class Field:
     # ---------------------------------------------------------------- queries
     def cell_index(self, cell) -> int:
         """Index of ``cell`` (axial tuple/list or index). Raises FieldError naming the value."""
-        if isinstance(cell, int) and not isinstance(cell, bool):
-            if 0 <= cell < len(self.cells):
-                return cell
-            raise FieldError(f"cell index {cell} is not on the field (0..{len(self.cells) - 1})")
-        try:
-            return self.index[tuple(cell)]
-        except (KeyError, TypeError):
-            raise FieldError(f"cell {cell!r} is not on the field") from None
+        return resolve_cell(self.cells, self.index, cell)
 
     def terrain_of(self, cell) -> str:
         return self.terrain[self.cell_index(cell)]
@@ -109,6 +102,19 @@ class Field:
     def describe(self, cell) -> str:
         i = self.cell_index(cell)
         return f"{self.terrain[i]} {self.cells[i]} on {self.tile[i]}"
+
+
+def resolve_cell(cells, index: dict, cell) -> int:
+    """Index of ``cell`` among ``cells``: an axial tuple/list (looked up in ``index``) or
+    an index. Raises FieldError naming the value when it is not a cell."""
+    if isinstance(cell, int) and not isinstance(cell, bool):
+        if 0 <= cell < len(cells):
+            return cell
+        raise FieldError(f"cell index {cell} is not on the field (0..{len(cells) - 1})")
+    try:
+        return index[tuple(cell)]
+    except (KeyError, TypeError):
+        raise FieldError(f"cell {cell!r} is not on the field") from None
 
 
 def all_tile_slots(box: Box) -> list[list[Axial]]:

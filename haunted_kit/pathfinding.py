@@ -284,18 +284,9 @@ class CostMap:
 
     def cell_index(self, cell) -> int:
         """Index of ``cell`` (axial tuple, or an index). Raises FieldError naming it."""
-        if self.field is not None:
-            return self.field.cell_index(cell)
-        from .board import FieldError
+        from .board import resolve_cell
 
-        if isinstance(cell, int) and not isinstance(cell, bool):
-            if 0 <= cell < len(self.cells):
-                return cell
-            raise FieldError(f"cell index {cell} is not on the field (0..{len(self.cells) - 1})")
-        try:
-            return self.index[tuple(cell)]
-        except (KeyError, TypeError):
-            raise FieldError(f"cell {cell!r} is not on the field") from None
+        return resolve_cell(self.cells, self.index, cell)
 
     def cell(self, cell) -> Axial:
         """The axial name of ``cell`` (axial or index)."""
