@@ -1,80 +1,11 @@
-"""Shared helpers for the rule tests (exact values worked out from the rulebook and
-/work/shared/design/box-defaults.md; see each test's comments for the arithmetic).
-
-Default field (layout R01..R06, tiles never rotated), cells used most often:
-
-    (0,0) city          (1,0) suburb (not next to a lake)   (0,1) suburb
-    R01 slot, centre (2,1) = LAKE; (3,1) P E, (3,0) P NE, (2,0) F NW, (1,1) F W, (1,2) M SW, (2,2) P SE
-        -> every R01 cell is next to the lake (2,1)
-    R02 slot, centre (3,-2) P; (4,-2) L E, (4,-3) F NE, (3,-3) F NW, (2,-2) M W, (2,-1) P SW, (3,-1) P SE
-        -> (2,-1) plain and (2,-2) mountain are NOT next to a lake
-"""
+"""Fixtures shared by the rule tests; plain helpers live in tests/ruletools.py
+(imported by name, since tests/browser has a conftest of its own)."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-import haunted_kit as hk
-
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "data"
-
-
-def assert_illegal(s, action, *words):
-    """``action`` raises IllegalAction whose reason (same as ``why_not``) contains
-    every word of ``words`` (case-insensitive), and the state is exactly unchanged."""
-    before = s.to_json()
-    reason = s.why_not(action)
-    assert reason is not None, f"{action!r} should be illegal"
-    assert action not in s.legal_actions()
-    with pytest.raises(hk.IllegalAction) as ei:
-        s.apply_action(action)
-    assert ei.value.refusal == reason
-    text = ei.value.refusal.text.lower()
-    for w in words:
-        assert w.lower() in text, f"{w!r} not in refusal {ei.value.refusal.text!r}"
-    assert s.to_json() == before
-    return ei.value.refusal
-
-
-def res(s, p):
-    d = s.to_dict()["players"][p]
-    return d["resources"]
-
-
-def active(s, p):
-    return s.to_dict()["players"][p]["active"]
-
-
-def tokens(s, p):
-    return s.to_dict()["players"][p]["tokens"]
-
-
-def supply(s):
-    return s.to_dict()["supply"]
-
-
-def cell_of(s, cell):
-    return s.field.cell_index(tuple(cell))
-
-
-def kinds(s, since=0):
-    return [e.kind for e in s.log[since:]]
-
-
-def copy_data(tmp_path) -> Path:
-    dst = tmp_path / "data"
-    shutil.copytree(DATA, dst)
-    return dst
-
-
-def edit(path: Path, old: str, new: str, count: int = 1):
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, count), encoding="utf-8")
+from ruletools import copy_data
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import haunted_kit as hk
 from haunted_kit.actions import Build, Contact, EndTurn, Explore, Extract, Learn, Sell, Train, ChooseResource
 from haunted_kit.scenario import (deplete, give, learn, place, put_building, put_ghost, scenario, set_calendar,
                                   set_pecunias, set_resources, set_tokens)
-from conftest import active, assert_illegal, cell_of, kinds, res, supply, tokens
+from ruletools import active, assert_illegal, cell_of, kinds, res, supply, tokens
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}
 

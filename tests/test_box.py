@@ -16,7 +16,7 @@ import haunted_kit as hk
 from haunted_kit.actions import Build
 from haunted_kit.components import PROVENANCES
 from haunted_kit.scenario import give, place, scenario
-from conftest import DATA, REPO, copy_data, edit
+from ruletools import DATA, REPO, copy_data, edit
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from haunted_kit.actions import (Build, ChooseQuest, ChooseResource, Contact, En
                                  Train)
 from haunted_kit.scenario import (deplete, end_round, give, place, put_building, put_ghost, scenario, set_calendar,
                                   set_pecunias, set_turn, set_valor, set_tokens)
-from conftest import active, assert_illegal, copy_data, edit, kinds, res, supply, tokens
+from ruletools import active, assert_illegal, copy_data, edit, kinds, res, supply, tokens
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}
 FORESTS = [(2, 0), (1, 1), (4, -3), (3, -3), (1, -3), (2, -3), (1, -2), (-1, -2), (-2, 0), (-3, 1), (-4, 3), (-1, 3), (-2, 3)]

@@ -7,7 +7,7 @@ import pytest
 
 from haunted_kit.actions import Explore, Extract
 from haunted_kit.scenario import end_round, learn, place, put_building, put_ghost, scenario, set_tokens
-from conftest import active, assert_illegal, res
+from ruletools import active, assert_illegal, res
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}
 FAR_PLAINS = [(-3, -1), (-3, 0), (-3, 2), (-3, 3)]

@@ -6,7 +6,7 @@ import pytest
 
 from haunted_kit.actions import RestoreToken, Sell
 from haunted_kit.scenario import give, learn, scenario, set_tokens
-from conftest import active, assert_illegal, res, supply
+from ruletools import active, assert_illegal, res, supply
 
 
 def sells(s):

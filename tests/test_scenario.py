@@ -8,7 +8,7 @@ from haunted_kit.scenario import (ScenarioError, clear_ghosts, conservation_prob
                                   give_quests, learn, place, put_building, put_ghost, remove_building, remove_ghost,
                                   scenario, set_calendar, set_resources, set_tokens, set_turn, set_valor, take,
                                   undeplete)
-from conftest import supply
+from ruletools import supply
 
 
 def test_scenario_starts_at_the_first_turn_on_a_clean_field():

@@ -9,7 +9,7 @@ from haunted_kit.actions import (Build, ChooseBonus, ChooseResource, Contact, En
                                  RestoreToken, RollBonus, Sell, Train)
 from haunted_kit.scenario import (end_round, give, learn, place, put_building, put_ghost, scenario, set_calendar,
                                   set_pecunias, set_tokens)
-from conftest import active, assert_illegal, res, supply
+from ruletools import active, assert_illegal, res, supply
 
 SK_A, SK_B, SK_C = (1, 4, 7, 10), (2, 5, 8, 11), (3, 6, 9, 12)
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}
