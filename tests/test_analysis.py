@@ -1,0 +1,69 @@
+"""haunted_kit.analysis: the tables the notebooks show must agree with the engine."""
+
+from __future__ import annotations
+
+import haunted_kit as hk
+from haunted_kit.agents import GreedyAgent
+from haunted_kit.analysis import (VALOR_SOURCES, at_terrain_die, attempts, board, events_frame, play_until,
+                                  players_frame, valor_reason, valor_sources, valor_sources_many)
+from haunted_kit.sim import play_game, play_many
+
+
+def test_valor_sources_add_up_to_final_valor():
+    for seed in range(6):
+        res = play_game(players=4, seed=seed, agents=["greedy", "random"], log=True)
+        table = valor_sources(res.state)
+        assert list(table.columns[:5]) == list(VALOR_SOURCES)
+        assert "other" not in table.columns
+        assert table["total"].tolist() == res.valor
+        if not res.lost:
+            assert table["quests"].tolist() == res.quest_valor
+
+
+def test_valor_sources_many_matches_play_many():
+    many = valor_sources_many(5, players=3, agents=["greedy"], first_seed=10)
+    plain = play_many(5, players=3, agents=["greedy"], first_seed=10)
+    merged = many.merge(plain[["seed", "player", "valor", "won"]], on=["seed", "player"], suffixes=("", "_plain"))
+    assert len(merged) == 15
+    assert (merged.total == merged.valor).all()
+    assert (merged.won == merged.won_plain).all()
+
+
+def test_valor_reason_categories():
+    assert valor_reason("P1 gains 3 valor for building a mine, now at 3.") == ("buildings", "building a mine")
+    assert valor_reason("P1 gains 1 valor for skill 11, now at 4.")[0] == "buildings"
+    assert valor_reason("P1 gains 2 valor for marker slot 2 of skill 1, now at 6.") == ("skills", "marker slot 2")
+    assert valor_reason("P1 gains 2 valor for filling the extraction track, now at 2.")[0] == "tracks"
+    assert valor_reason("P1 gains 1 valor for skill 1, now at 1.")[0] == "contact"
+    assert valor_reason("P1 gains 2 valor for bonus reward 6, now at 2.")[0] == "contact"
+    assert valor_reason("P4 gains 4 valor for quest 3, now at 15.") == ("quests", "quest 3")
+
+
+def test_play_until_with_manual_chance_is_the_same_game():
+    seed = 4
+    s = hk.new_game(players=4, seed=seed, auto_chance=False)
+    bots = [GreedyAgent(seed * 100 + p) for p in range(4)]
+    play_until(s, bots, at_terrain_die(2, 1))
+    assert s.chance == ("terrain_die",) and (s.season, s.round) == (2, 1)
+    play_until(s, bots)
+    ref = play_game(players=4, seed=seed, agents=["greedy"], log=True).state
+    assert s.valor == ref.valor and s.winner == ref.winner and s.lost == ref.lost
+    assert [e.text for e in s.log] == [e.text for e in ref.log]
+
+
+def test_attempts_leave_the_state_unchanged():
+    s = hk.new_game(players=2, seed=3)
+    before = s.to_json()
+    table = attempts(s, s.legal_actions()[:2] + [hk.EndTurn(), hk.Explore((9, 9))])
+    assert s.to_json() == before
+    assert table.legal.tolist()[:2] == [True, True]
+    assert not table.legal.iloc[-1] and table["rulebook section"].iloc[-1]
+
+
+def test_frames_and_board_are_deterministic():
+    s = hk.new_game(players=3, seed=2)
+    assert players_frame(s).index.tolist() == ["P1", "P2", "P3"]
+    assert events_frame(s).index.tolist() == list(range(len(s.log)))
+    pic = board(s, highlight=[(0, 0)])
+    assert pic._repr_svg_() == board(s, highlight=[(0, 0)])._repr_svg_()
+    assert "0x" not in repr(pic) and repr(pic).startswith("<Haunted Lands:")
