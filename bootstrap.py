@@ -39,43 +39,6 @@ usage: python3 bootstrap.py {setup|lab|test} [ARGS...]
   test    full setup, then run pytest on tests/ and (with nbval) notebooks/; ARGS go to pytest
 """
 
-SANITIZE_TEXT = r"""# nbval output sanitizers: used by `python3 bootstrap.py test`
-# (pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg).
-# Each section: `regex:` (Python re) and `replace:`; applied to reference and
-# fresh outputs before comparison.
-
-[ipywidgets-model-id]
-regex: "model_id": "[0-9a-f]{8,}"
-replace: "model_id": "<MODEL_ID>"
-
-[ipywidgets-model-id-repr]
-regex: model_id='[0-9a-f]{8,}'
-replace: model_id='<MODEL_ID>'
-
-[uuid]
-regex: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
-replace: <UUID>
-
-[memory-address]
-regex: 0x[0-9a-fA-F]+
-replace: 0xADDRESS
-
-[timing-seconds]
-regex: \b\d+(\.\d+)?\s?(ms|µs|us|ns)\b|\b\d+\.\d+\s?s\b
-replace: <TIME>
-
-[tqdm-rate]
-regex: \[\d\d:\d\d<[^\]]*\]
-replace: [<TQDM>]
-
-[iso-datetime]
-regex: \d{4}-\d\d-\d\dT?\s?\d\d:\d\d:\d\d(\.\d+)?
-replace: <DATETIME>
-
-[tmp-path]
-regex: /tmp/[^\s'"]+
-replace: <TMPPATH>
-"""
 
 
 def say(msg: str) -> None:
@@ -159,9 +122,8 @@ def ensure_chromium() -> bool:
 
 def ensure_sanitize_cfg() -> None:
     if not SANITIZE_CFG.exists():
-        SANITIZE_CFG.parent.mkdir(parents=True, exist_ok=True)
-        SANITIZE_CFG.write_text(SANITIZE_TEXT)
-        say(f"wrote {SANITIZE_CFG.relative_to(ROOT)}")
+        sys.exit(f"[bootstrap] {SANITIZE_CFG.relative_to(ROOT)} is missing: it is part of the repository "
+                 "(nbval's output sanitizers); restore it with git checkout")
 
 
 def setup(chromium: bool = True) -> None:

@@ -25,6 +25,11 @@ from typing import Union
 Axial = tuple[int, int]
 
 
+def with_article(word: str) -> str:
+    """``word`` with its indefinite article ("a mill", "an extraction token")."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 @dataclass(frozen=True, slots=True)
 class Explore:
     """Move the sensor to the adjacent ``cell``, paying its exploration cost."""
@@ -53,7 +58,7 @@ class Build:
     building: str
 
     def describe(self) -> str:
-        return f"build a {self.building}"
+        return f"build {with_article(self.building)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +88,7 @@ class Train:
     track: str
 
     def describe(self) -> str:
-        return f"train a {self.track} token"
+        return f"train {with_article(self.track)} token"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +154,7 @@ class RestoreToken:
     track: str
 
     def describe(self) -> str:
-        return f"restore a {self.track} token"
+        return f"restore {with_article(self.track)} token"
 
 
 @dataclass(frozen=True, slots=True)

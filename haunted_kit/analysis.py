@@ -42,7 +42,7 @@ def valor_reason(text: str) -> tuple[str, str]:
     label such as ``"building a mine"``, ``"skill 11"`` or ``"quest 3"``.
     """
     m = _VALOR_TEXT.search(text)
-    why = m.group(2) if m else text
+    why = m.group(2) if m else text  # a whole event sentence, or just its reason
     if why.startswith("building a"):
         return "buildings", why
     if why == "skill 11":
@@ -69,7 +69,8 @@ def valor_events(state):
     for e in state.log or []:
         if e.kind != "valor":
             continue
-        source, detail = valor_reason(e.text)
+        source, detail = valor_reason(e.data.get("why", e.text))
+        source = e.data.get("source", source)  # the engine records the source; older logs only have text
         rows.append({"seq": e.seq, "season": e.season, "round": e.round, "player": f"P{e.player + 1}",
                      "amount": e.data.get("amount", 0), "source": source, "detail": detail, "text": e.text})
     return pd.DataFrame(rows, columns=["seq", "season", "round", "player", "amount", "source", "detail", "text"])
@@ -219,33 +220,12 @@ class HTML:
         return self.data
 
 
-class Picture:
-    """An SVG picture that Jupyter displays inline, with a readable text form (its
-    title) instead of a memory address, so notebook outputs stay deterministic."""
+def board(state, **kwargs):
+    """The board of ``state`` as a displayable picture: :func:`haunted_kit.render.board_svg`
+    (same keyword arguments: ``highlight``, ``path``, ``size``, ``viewer``...)."""
+    from .render import board_svg
 
-    def __init__(self, svg: str, label: str = "picture"):
-        self.data = svg
-        self.label = label
-
-    def _repr_svg_(self) -> str:
-        return self.data
-
-    def __repr__(self) -> str:
-        return f"<{self.label}>"
-
-    def __str__(self) -> str:
-        return self.data
-
-
-def board(state, **kwargs) -> Picture:
-    """The board of ``state`` as a :class:`Picture`: the SVG of
-    :func:`haunted_kit.render.render_svg` (same keyword arguments: ``highlight``,
-    ``path``, ``size``, ``viewer``...), whose text form is the picture's title."""
-    from .render import render_svg
-
-    svg = render_svg(state, **kwargs)
-    m = re.search(r"<title>(.*?)</title>", svg)
-    return Picture(svg, m.group(1) if m else "board")
+    return board_svg(state, **kwargs)
 
 
 def side_by_side(*pictures, captions=()) -> HTML:

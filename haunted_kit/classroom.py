@@ -22,13 +22,21 @@ def app_settings(default_seed: int = 1) -> dict:
     (0-based player indexes), from the environment or the defaults (seat 1 human,
     the others bots). Raises ValueError naming a malformed variable."""
     env = os.environ
-    try:
-        seed = int(env.get(ENV_PREFIX + "SEED", default_seed))
-        players = int(env.get(ENV_PREFIX + "PLAYERS", 4))
-        bots_text = env.get(ENV_PREFIX + "BOTS")
-        bots = [int(x) - 1 for x in bots_text.split(",") if x.strip()] if bots_text is not None else list(range(1, players))
-    except ValueError as exc:
-        raise ValueError(f"bad classroom setting in the environment: {exc}") from None
+
+    def number(name: str, text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}{name}={env.get(ENV_PREFIX + name)!r} "
+                             "(expected a whole number" + (" or numbers separated by commas)" if name == "BOTS" else ")")) from None
+
+    seed = number("SEED", env.get(ENV_PREFIX + "SEED", str(default_seed)))
+    players = number("PLAYERS", env.get(ENV_PREFIX + "PLAYERS", "4"))
+    bots_text = env.get(ENV_PREFIX + "BOTS")
+    if bots_text is None:
+        bots = list(range(1, players))
+    else:
+        bots = [number("BOTS", x) - 1 for x in bots_text.split(",") if x.strip()]
     mode = env.get(ENV_PREFIX + "MODE", "wanderer")
     return {"seed": seed, "players": players, "mode": mode, "bots": bots}
 
@@ -59,7 +67,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def voila_command(port: int, open_browser: bool = False) -> list[str]:
     cmd = [sys.executable, "-m", "voila", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--ServerApp.port_retries=0", "--theme=light", "--show_tracebacks=True"]
+           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=True"]
     if not open_browser:
         cmd.append("--no-browser")
     return cmd
@@ -86,16 +94,21 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
         if bad:
             print(f"haunted-kit classroom: bot seats must be between 1 and {players}, got {bad}", file=sys.stderr)
             return 2
-    if not port_is_free(port):
+    if not 0 <= port <= 65535:
+        print(f"haunted-kit classroom: port must be between 0 and 65535, got {port}", file=sys.stderr)
+        return 2
+    if port == 0 or not port_is_free(port):
         new = free_port()
-        print(f"Port {port} is in use; serving on port {new} instead.")
+        if port:
+            print(f"Port {port} is in use; serving on port {new} instead.", flush=True)
         port = new
     try:
         cmd = voila_command(port, open_browser)
     except FileNotFoundError as exc:
         print(f"haunted-kit classroom: {exc}", file=sys.stderr)
         return 1
-    print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)")
+    # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
+    print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
     try:
         return subprocess.call(cmd, env=classroom_env(players, mode, seed, bots))
     except KeyboardInterrupt:

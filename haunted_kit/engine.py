@@ -573,7 +573,7 @@ def _end_season(s: State, ctx) -> None:
         else:
             who = ", ".join(P(p) for p in choosers) or "nobody"
             who += f" (everyone but the leader{'s' if len(top) > 1 else ''} {', '.join(P(p) for p in top)})"
-        R.emit(s, "setup", None, f"End of season {s.season}: {who} choose{'s' if len(choosers) == 1 else ''} {count} quest card{'s' if count != 1 else ''}, in turn order.",
+        R.emit(s, "quest_choice", None, f"End of season {s.season}: {who} choose{'s' if len(choosers) == 1 else ''} {count} quest card{'s' if count != 1 else ''}, in turn order.",
                choosers=choosers, count=count)
     for p in reversed(choosers):
         s.pending.append(("quests", p, count))
@@ -588,7 +588,7 @@ def _final_scoring(s: State, ctx) -> None:
             if s.log is not None:
                 R.emit(s, "quest_revealed", p, f"{P(p)} reveals quest {q}: fulfilled {n} time{'s' if n != 1 else ''} for {v} valor.",
                        quest=q, fulfilments=n, valor=v)
-            R.gain_valor(s, p, v, f"quest {q}")
+            R.gain_valor(s, p, v, f"quest {q}", "quests")
     order = R.stack_order(s)
     s.winner = order[0]
     s.phase = OVER

@@ -46,6 +46,7 @@ EVENT_KINDS = {
     "rest": "all action tokens were restored",
     "reorder": "turn order was set from the valor track",
     "depletion_cleared": "depletion tokens went back to the supply",
+    "quest_choice": "the quest choices of a season end began",
     "quest_chosen": "a quest card was taken face down",
     "quest_revealed": "a quest card was revealed and scored",
     "game_over": "the game ended",

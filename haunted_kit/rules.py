@@ -236,16 +236,23 @@ def emit(s: State, kind: str, player, text: str, cell=None, private=False, **dat
                        s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
 
 
-def gain_valor(s: State, p: int, amount: int, why: str) -> None:
+#: Where valor comes from, as recorded in the ``source`` of every ``valor`` event.
+VALOR_SOURCES = ("buildings", "skills", "tracks", "contact", "quests", "other")
+
+
+def gain_valor(s: State, p: int, amount: int, why: str, source: str = "other") -> None:
     """Move ``p``'s valor token ``amount`` points; it lands on top of any stack there.
-    Valor never decreases (ruling 11). Rulebook: "Valor Points and the Valor Track"."""
+    Valor never decreases (ruling 11). ``why`` (words) and ``source`` (one of
+    :data:`VALOR_SOURCES`) go into the event's data. Rulebook: "Valor Points and the
+    Valor Track"."""
     if amount <= 0:
         return
     s.valor[p] += amount
     s.arrivals += 1
     s.arrival[p] = s.arrivals
     if s.log is not None:
-        emit(s, "valor", p, f"{P(p)} gains {amount} valor for {why}, now at {s.valor[p]}.", amount=amount, total=s.valor[p])
+        emit(s, "valor", p, f"{P(p)} gains {amount} valor for {why}, now at {s.valor[p]}.", amount=amount,
+             total=s.valor[p], why=why, source=source)
 
 
 def gain_resource(s: State, ctx: Ctx, p: int, r: int, n: int, why: str) -> int:
@@ -486,9 +493,9 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
         back = "; the cell's depletion token goes back to the supply" if cleared else ""
         emit(s, "built", p, f"{P(p)} builds a {bld.name} on {s.field.describe(here)}, paying {' and '.join(bld.cost)}{back}.",
              cell=here, building=bld.name, depletion_returned=bool(cleared))
-    gain_valor(s, p, bld.valor, f"building a {bld.name}")
+    gain_valor(s, p, bld.valor, f"building a {bld.name}", "buildings")
     if has_skill(s, ctx, p, "build_valor"):
-        gain_valor(s, p, ctx.amount["build_valor"], "skill 11")
+        gain_valor(s, p, ctx.amount["build_valor"], "skill 11", "buildings")
 
 
 # ============================================================================ contact
@@ -521,7 +528,7 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
         emit(s, "contacted", p, f"{P(p)} pays {cost} contact token{'s' if cost != 1 else ''} and the ghost on {s.field.describe(here)} returns to the supply.",
              cell=here, cost=cost)
     if has_skill(s, ctx, p, "contact_valor"):
-        gain_valor(s, p, ctx.amount["contact_valor"], "skill 1")
+        gain_valor(s, p, ctx.amount["contact_valor"], "skill 1", "contact")
     if has_skill(s, ctx, p, "contact_restore"):
         restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], "skill 3")
     if has_skill(s, ctx, p, "choose_bonus"):
@@ -538,7 +545,7 @@ def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
         emit(s, "bonus_reward", p, f"{P(p)} {how} and receives {reward.describe()} from the season {s.season} bonus card.",
              face=face, pecunias=reward.pecunias, resources=reward.resources, valor=reward.valor)
     s.pec[p] += reward.pecunias
-    gain_valor(s, p, reward.valor, f"bonus reward {face}")
+    gain_valor(s, p, reward.valor, f"bonus reward {face}", "contact")
     if reward.resources:
         s.pending.append(("resource", p, reward.resources, f"bonus reward {face}"))
 
@@ -649,7 +656,7 @@ def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
         emit(s, "trained", p, f"{P(p)} pays {cost} pecunias for a new {track.name} token, placed inactive in slot {s.tok[i]}.",
              track=track.name, cost=cost, slot=s.tok[i])
     if s.tok[i] == track.slots:
-        gain_valor(s, p, track.last_slot_valor, f"filling the {track.name} track")
+        gain_valor(s, p, track.last_slot_valor, f"filling the {track.name} track", "tracks")
 
 
 def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = False) -> Refusal | None:
@@ -690,7 +697,7 @@ def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
     if s.log is not None:
         emit(s, "learned", p, f"{P(p)} learns skill {skill} ({ctx.box.skills[skill].text.rstrip('.')}) and takes marker slot {j + 1}.",
              skill=skill, slot=j + 1)
-    gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}")
+    gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}", "skills")
 
 
 # ============================================================================ sub-decisions

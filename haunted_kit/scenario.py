@@ -305,7 +305,7 @@ def learn(s: State, player: int, skill: int, *, valor: bool = False) -> None:
     s.markers[p] += 1
     _note(s, f"{R.P(p)} knows skill {skill} (marker slot {j + 1}).", player=p, what="learn", skill=skill, slot=j + 1)
     if valor:
-        R.gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}")
+        R.gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}", "skills")
 
 
 def give_quests(s: State, player: int, *quests: int) -> None:
@@ -414,9 +414,9 @@ def put_building(s: State, cell, building: str, owner: int, *, valor: bool = Fal
     _note(s, f"{R.P(p)}'s {building} is put on {s.field.describe(i)}.", cell=i, player=p, what="put_building",
           building=building)
     if valor:
-        R.gain_valor(s, p, ctx.buildings[b].valor, f"building a {building}")
+        R.gain_valor(s, p, ctx.buildings[b].valor, f"building a {building}", "buildings")
         if R.has_skill(s, ctx, p, "build_valor"):
-            R.gain_valor(s, p, ctx.amount["build_valor"], "skill 11")
+            R.gain_valor(s, p, ctx.amount["build_valor"], "skill 11", "buildings")
 
 
 def remove_building(s: State, cell) -> None:

@@ -195,13 +195,23 @@ def _extent(prims):
 
 
 class BoardSVG:
-    """An SVG picture that Jupyter displays inline (``_repr_svg_``), like ``IPython.display.SVG``."""
+    """An SVG picture that Jupyter displays inline (``_repr_svg_``), like
+    ``IPython.display.SVG``; its text form is the picture's title (no memory address),
+    so notebook outputs stay deterministic."""
 
     def __init__(self, text: str):
         self.data = text
 
     def _repr_svg_(self) -> str:
         return self.data
+
+    @property
+    def title(self) -> str:
+        start, end = self.data.find("<title>"), self.data.find("</title>")
+        return self.data[start + 7:end] if 0 <= start < end else "board"
+
+    def __repr__(self) -> str:
+        return f"<{self.title}>"
 
     def __str__(self) -> str:
         return self.data

@@ -291,7 +291,7 @@ class PlayView(ErrorReporting, W.VBox):
             for t, name in enumerate(box.tracks):
                 cost = R.training_cost(s, ctx, human, t)
                 b = W.Button(description=f"{name} ({'full' if cost is None else cost})", layout=W.Layout(width="auto"),
-                             tooltip=f"train a {name} token")
+                             tooltip=A.Train(name).describe())
                 b.add_class("hk-train")
                 b.on_click(self.guard(lambda _b, n=name: self.attempt(A.Train(n)), f"training {name}"))
                 buttons.append(b)
