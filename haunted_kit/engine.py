@@ -446,8 +446,12 @@ def advance(s: State) -> None:
                 outcome = s.forced[0]
                 valid = [o for o, _ in chance_outcomes(s)]
                 if outcome not in valid:
+                    # drop it, so the game waits at this chance node for a valid outcome
+                    s.forced.pop(0)
+                    s._legal = []
                     raise ChanceError(f"forced outcome {outcome!r} is not possible at {_chance_name(s.chance)} "
-                                      f"(possible: {', '.join(map(repr, valid))})")
+                                      f"(possible: {', '.join(map(repr, valid))}); the game waits at this chance node, "
+                                      "resolve it with apply_chance() or force_chance()")
                 s.forced.pop(0)
                 _resolve_chance(s, outcome)
             elif s.auto_chance:
