@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--seed", type=int, default=1)
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
-    cls.add_argument("--port", type=int, default=8866, help="port to serve on; a busy port is replaced by a free one")
+    cls.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     return ap
 

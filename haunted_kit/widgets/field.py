@@ -89,7 +89,12 @@ class FieldWidget(ErrorReporting, W.VBox):
         self.info = W.HTML(value="&nbsp;")
         self.info.add_class("hk-hover")
         banner = self._init_errors()
-        self.children = [self.canvas, self.info, banner]
+        # ipycanvas focuses the canvas on mousedown before it reads the click position; focusing a
+        # partly visible canvas scrolls the page and the click lands on another cell. A negative
+        # scroll margin makes the browser count the canvas as already in view, so focus never scrolls.
+        self.focus_fix = W.HTML("<style>canvas.hk-field { scroll-margin: -100000px; }</style>",
+                                layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, self.info, banner, self.focus_fix]
         self.add_class("hk-field-box")
         self.layout.flex = "0 0 auto"  # never squeeze the canvas: clicks map 1:1 to canvas pixels
         self.draw_counts: Counter = Counter()

@@ -103,6 +103,23 @@ def _resolve_bots(bots, seed: int, kind: str) -> dict:
     return out
 
 
+def _kernel_loop():
+    """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
+    another library's loop, such as Playwright's in a test session, does not count)."""
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
+        return None
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class PlayView(ErrorReporting, W.VBox):
     """A playable game.
 
@@ -474,10 +491,7 @@ class PlayView(ErrorReporting, W.VBox):
         if not self._bot_to_move():
             self.say("No bot is to move." if not self.state.is_terminal() else "The game is over.", "ignored")
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
+        loop = _kernel_loop()
         self._stop = False
         if sync or loop is None:
             self.bot_running = True

@@ -9,6 +9,7 @@ In tests:  ``from browser_harness import canvas_pixel, save_screenshot``
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import os
 import re
@@ -46,6 +47,28 @@ NAV_TIMEOUT_MS = 45_000  # default Playwright navigation timeout
 
 # urllib without any *_proxy environment variables: we only ever talk to 127.0.0.1.
 _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+# --------------------------------------------------------------------------- the browser
+
+
+def launch_chromium(playwright, executable: Path = CHROMIUM, timeout_ms: int = 60_000):
+    """Launch headless Debian chromium through Playwright (never Playwright's own download);
+    `playwright` is a started Playwright or its ``.chromium`` BrowserType.
+    Raises RuntimeError saying which executable failed and why."""
+    browser_type = getattr(playwright, "chromium", playwright)
+    executable = Path(executable)
+    if not executable.exists():
+        raise RuntimeError(
+            f"Debian's chromium is missing at {executable}. Install it as root: "
+            "apt-get update && apt-get install -y chromium (or run `python3 bootstrap.py setup`)."
+        )
+    try:
+        return browser_type.launch(
+            executable_path=str(executable), headless=True, args=CHROMIUM_ARGS, timeout=timeout_ms
+        )
+    except Exception as exc:  # playwright.Error, TimeoutError, OSError ...
+        raise RuntimeError(f"chromium at {executable} could not be launched by Playwright:\n{exc}") from exc
 
 
 # --------------------------------------------------------------------------- ports, files
@@ -230,8 +253,18 @@ class ServerInfo:
         """URL of JupyterLab, optionally opening `path` (relative to root_dir)."""
         return self.with_token(f"lab/tree/{path}" if path else "lab")
 
+    @property
+    def name(self) -> str:
+        return self.log_path.stem
+
     def log(self, lines: int = 40) -> str:
         return log_tail(self.log_path, lines)
+
+    def describe(self, lines: int = 25) -> str:
+        """Which server, where, alive or not, and the tail of its output (for failure messages)."""
+        code = self.process.poll()
+        state = "running" if code is None else f"EXITED with code {code}"
+        return f"{self.name} at {self.url} ({state}); last output lines:\n{self.log(lines)}"
 
 
 def _probe(url: str, headers: dict[str, str], any_status: bool) -> bool:
@@ -305,12 +338,22 @@ def jupyter_env(state_dir: Path) -> dict[str, str]:
     ]:
         (state_dir / sub).mkdir(parents=True, exist_ok=True)
         env[var] = str(state_dir / sub)
+    # JupyterLab user settings: no news/update toasts that could cover what a test clicks
+    settings = state_dir / "lab-user-settings"
+    notification = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    notification.parent.mkdir(parents=True, exist_ok=True)
+    notification.write_text('{"fetchNews": "false", "checkForUpdates": false, "doNotDisturbMode": true}\n')
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
     env.pop("JUPYTER_TOKEN", None)
     env["PYTHONUNBUFFERED"] = "1"
     return env
 
 
-def start_jupyter_lab(root_dir: Path, state_dir: Path, timeout: float = SERVER_START_TIMEOUT) -> ServerInfo:
+def start_jupyter_lab(
+    root_dir: Path, state_dir: Path, timeout: float = SERVER_START_TIMEOUT, env: dict[str, str] | None = None
+) -> ServerInfo:
+    """JupyterLab on a free port with a random token. ``env`` adds variables to the
+    server's environment, which its kernels inherit (e.g. ``HAUNTED_KIT_SEED``)."""
     port, token = free_port(), secrets.token_hex(16)
     cmd = [
         sys.executable, "-m", "jupyter", "lab",
@@ -326,7 +369,7 @@ def start_jupyter_lab(root_dir: Path, state_dir: Path, timeout: float = SERVER_S
     return start_server(
         cmd, name=f"jupyter-lab-{port}", url=f"http://127.0.0.1:{port}", token=token,
         root_dir=root_dir, cwd=root_dir, log_dir=state_dir, probe_path="/api/status",
-        probe_any_status=False, env=jupyter_env(state_dir), timeout=timeout,
+        probe_any_status=False, env={**jupyter_env(state_dir), **(env or {})}, timeout=timeout,
     )
 
 
@@ -351,6 +394,142 @@ def start_voila(
         probe_path="/voila/static/__probe__", probe_any_status=True, env=jupyter_env(state_dir),
         timeout=timeout,
     )
+
+
+# --------------------------------------------------------------------------- the classroom command
+
+CLASSROOM_URL = re.compile(r"Classroom app: (http://127\.0\.0\.1:(\d+))/")
+
+
+def classroom_command() -> list[str]:
+    """``haunted-kit`` from the venv running the tests (``python -m haunted_kit.cli`` if the
+    console script is not installed)."""
+    exe = Path(sys.executable).parent / "haunted-kit"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "haunted_kit.cli"]
+
+
+def start_classroom(args: list[str], state_dir: Path, timeout: float = SERVER_START_TIMEOUT) -> ServerInfo:
+    """Run ``haunted-kit classroom ARGS --no-browser`` (ARGS should include ``--port``), read
+    the URL it prints, wait until Voila answers there. Raises RuntimeError naming the
+    command, what was awaited and the tail of its output. PYTHONUNBUFFERED is removed on
+    purpose: the command itself must print its URL at once, also into a pipe or a file."""
+    cmd = [*classroom_command(), "classroom", *args, "--no-browser"]
+    env = jupyter_env(state_dir)
+    env.pop("PYTHONUNBUFFERED", None)
+    state_dir.mkdir(parents=True, exist_ok=True)
+    log_path = state_dir / "haunted-kit-classroom.log"
+    with open(log_path, "wb") as log:
+        try:
+            proc = subprocess.Popen(cmd, cwd=state_dir, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+        except OSError as exc:
+            raise RuntimeError(f"haunted-kit classroom could not be started: {exc}\ncommand: {' '.join(cmd)}") from exc
+    deadline = time.monotonic() + timeout
+    url = None
+    try:
+        while True:
+            if url is None:
+                m = CLASSROOM_URL.search(log_path.read_text(errors="replace"))
+                if m:
+                    url = m.group(1)
+            if url is not None and _probe(url + "/voila/static/__probe__", {}, True):
+                return ServerInfo(url=url, token=None, root_dir=state_dir, log_path=log_path, process=proc)
+            if proc.poll() is not None:
+                raise RuntimeError(
+                    f"haunted-kit classroom exited with code {proc.returncode} "
+                    + ("before printing its URL" if url is None else f"before answering at {url}")
+                    + f"\ncommand: {' '.join(cmd)}\n--- output tail ---\n{log_tail(log_path)}"
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"haunted-kit classroom did not "
+                    + ("print 'Classroom app: <url>'" if url is None else f"answer at {url}")
+                    + f" within {timeout:.0f} s\ncommand: {' '.join(cmd)}\n--- output tail ---\n{log_tail(log_path)}"
+                )
+            time.sleep(0.2)
+    except BaseException:
+        terminate_tree(proc)
+        raise
+
+
+# --------------------------------------------------------------------------- waiting with explanations
+
+_WAIT_PIXEL_JS = """
+([sel, x, y, want, before, tol]) => {
+    const c = document.querySelector(sel);
+    if (!(c instanceof HTMLCanvasElement) || c.width <= x || c.height <= y) { return false; }
+    const p = c.getContext('2d').getImageData(x, y, 1, 1).data;
+    const near = (q) => q.every((v, k) => Math.abs(v - p[k]) <= tol);
+    if (want && !near(want)) { return false; }
+    if (before && near(before)) { return false; }
+    return true;
+}
+"""
+
+
+def wait_canvas_pixel(page, selector: str, x: float, y: float, *, want=None, changed_from=None, tol: int = 4,
+                      timeout_ms: int = PAGE_TIMEOUT_MS, what: str = "") -> tuple[int, int, int, int]:
+    """Wait (polling every animation frame, at most `timeout_ms`) until pixel (x, y) of the
+    canvas `selector` is within `tol` of `want` (RGB or RGBA) and/or differs from
+    `changed_from`; returns its RGBA. On timeout: AssertionError with the last colour."""
+    from playwright.sync_api import TimeoutError as PWTimeout
+
+    x, y = int(x), int(y)
+    want_l = list(want) if want is not None else None
+    before_l = list(changed_from[:3]) if changed_from is not None else None
+    try:
+        page.wait_for_function(_WAIT_PIXEL_JS, arg=[selector, x, y, want_l, before_l, tol], polling="raf",
+                               timeout=timeout_ms)
+    except PWTimeout:
+        try:
+            last = canvas_pixel(page, selector, x, y)
+        except AssertionError as exc:
+            last = f"unreadable ({exc})"
+        cond = []
+        if want is not None:
+            cond.append(f"~{tuple(want)}")
+        if changed_from is not None:
+            cond.append(f"changed from {tuple(changed_from)}")
+        raise AssertionError(
+            f"{what or 'canvas pixel'}: pixel ({x}, {y}) of {selector} did not become {' and '.join(cond)} "
+            f"within {timeout_ms / 1000:.0f} s; last colour {last}"
+        ) from None
+    return canvas_pixel(page, selector, x, y)
+
+
+def page_errors(page) -> str:
+    """Python-side errors the page shows: widget error banners and stderr outputs."""
+    texts = []
+    try:
+        for sel in (".hk-error", '[data-mime-type="application/vnd.jupyter.stderr"]',
+                    '[data-mime-type="application/vnd.jupyter.error"]'):
+            loc = page.locator(sel)
+            for i in range(min(loc.count(), 5)):
+                text = loc.nth(i).inner_text(timeout=2_000).strip()
+                if text:
+                    texts.append(f"{sel}: {text[:1500]}")
+    except Exception as exc:  # the page may be gone
+        texts.append(f"<could not read the page: {exc}>")
+    return "\n".join(texts) or "<none>"
+
+
+@contextlib.contextmanager
+def explained(what: str, server: ServerInfo | None = None, page=None):
+    """Re-raise any failure inside the block as AssertionError saying what was being done,
+    on which server and page URL, with the server's last output and the page's errors."""
+    try:
+        yield
+    except Exception as exc:
+        parts = [f"{what} failed: {type(exc).__name__}: {exc}"]
+        if page is not None:
+            try:
+                parts.append("page: " + re.sub(r"token=[0-9a-f]+", "token=<test token>", page.url))
+            except Exception:
+                pass
+            parts.append(f"errors shown in the page: {page_errors(page)}")
+        if server is not None:
+            parts.append(f"server: {server.describe()}")
+        raise AssertionError("\n".join(parts)) from exc
 
 
 # --------------------------------------------------------------------------- static http server

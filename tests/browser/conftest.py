@@ -3,16 +3,20 @@
 Fixtures
     chromium_browser   session  Playwright Browser on /usr/bin/chromium (fails, never skips)
     page               function fresh context + page; screenshot to test-artifacts/ on failure
+    jupyter_lab        function factory: jupyter_lab(env={...}) -> ServerInfo (JupyterLab, temp repo copy)
     jupyter_server     function JupyterLab on a temp copy of the repo -> ServerInfo(url, token, ...)
+    classroom_server   function factory: classroom_server(*args) runs `haunted-kit classroom` -> ServerInfo
     voila_server       function factory: voila_server("notebooks/x.ipynb") -> ServerInfo
     static_server      function factory: static_server(directory) -> StaticServer(url, ...)
     artifacts_dir      test-artifacts/ (gitignored)
 
-Helpers (import from browser_harness): canvas_pixel, canvas_pixels_stack, save_screenshot.
+Helpers (import from browser_harness): canvas_pixel, canvas_pixels_stack, save_screenshot,
+wait_canvas_pixel, explained, free_port; board pixels of the play view: board_page.Board.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -22,8 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_harness import (  # noqa: E402
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     NAV_TIMEOUT_MS,
     PAGE_TIMEOUT_MS,
     REPO_ROOT,
@@ -31,8 +33,10 @@ from browser_harness import (  # noqa: E402
     canvas_pixel,  # noqa: F401  (re-exported for convenience)
     canvas_pixels_stack,  # noqa: F401
     copy_repo,
+    launch_chromium,
     safe_name,
     save_screenshot,
+    start_classroom,
     start_jupyter_lab,
     start_static_server,
     start_voila,
@@ -44,7 +48,36 @@ from browser_harness import (  # noqa: E402
 def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"rep_{report.when}", report)
+    if report.when == "call" and report.failed and "page" in getattr(item, "funcargs", {}):
+        # now, before fixture teardown stops the servers the page talks to
+        _keep_page_on_failure(item, item.funcargs["page"])
     return report
+
+
+def _keep_page_on_failure(item, pg) -> None:
+    """test-artifacts/<test>-FAILED.png (full page) and -FAILED-console.txt."""
+    name = safe_name(item.nodeid)
+    try:
+        save_screenshot(pg, f"{name}-FAILED")
+    except Exception as exc:  # page may be dead; never mask the real failure
+        print(f"[browser harness] failure screenshot failed: {exc}")
+    console = getattr(pg, "console_messages", None)
+    if console:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{name}-FAILED-console.txt").write_text("\n".join(console) + "\n")
+
+
+def _keep_logs_on_failure(request, servers) -> None:
+    """A failed test's server logs go to test-artifacts/<test>-<server>.log."""
+    rep = getattr(request.node, "rep_call", None)
+    if rep is None or not rep.failed:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    for server in servers:
+        try:
+            shutil.copyfile(server.log_path, ARTIFACTS / f"{safe_name(request.node.nodeid)}-{server.name}.log")
+        except OSError as exc:
+            print(f"[browser harness] could not keep {server.log_path}: {exc}")
 
 
 @pytest.fixture(scope="session")
@@ -56,25 +89,16 @@ def artifacts_dir() -> Path:
 @pytest.fixture(scope="session")
 def chromium_browser():
     """Headless Debian chromium driven by Playwright (never Playwright's own download)."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"browser tests need Debian's chromium at {CHROMIUM}, which is missing. "
-            "Install it as root: apt-get update && apt-get install -y chromium "
-            "(or run `python3 bootstrap.py setup`).",
-            pytrace=False,
-        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError as exc:
         pytest.fail(f"cannot import playwright ({exc}); run `python3 bootstrap.py setup`", pytrace=False)
     pw = sync_playwright().start()
     try:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, timeout=60_000
-        )
-    except Exception as exc:  # playwright.Error, TimeoutError, OSError ...
+        browser = launch_chromium(pw)
+    except RuntimeError as exc:
         pw.stop()
-        pytest.fail(f"chromium at {CHROMIUM} could not be launched by Playwright:\n{exc}", pytrace=False)
+        pytest.fail(f"browser tests cannot start the browser: {exc}", pytrace=False)
     try:
         yield browser
     finally:
@@ -85,7 +109,7 @@ def chromium_browser():
 
 
 @pytest.fixture
-def page(chromium_browser, request):
+def page(chromium_browser):
     """A fresh browser context + page; on test failure a full-page screenshot lands in
     test-artifacts/<test>-FAILED.png."""
     context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
@@ -97,38 +121,70 @@ def page(chromium_browser, request):
     pg.on("pageerror", lambda err: console.append(f"pageerror: {err}"))
     pg.console_messages = console  # handy when debugging a failing test
     try:
-        yield pg
+        yield pg  # a failing test's screenshot is taken in pytest_runtest_makereport, servers still up
     finally:
-        rep = getattr(request.node, "rep_call", None)
-        if rep is not None and rep.failed:
-            name = safe_name(request.node.nodeid)
-            try:
-                save_screenshot(pg, f"{name}-FAILED")
-            except Exception as exc:  # page may be dead; never mask the real failure
-                print(f"[browser harness] failure screenshot failed: {exc}")
-            if console:
-                (ARTIFACTS / f"{name}-FAILED-console.txt").write_text("\n".join(console) + "\n")
         context.close()
 
 
 @pytest.fixture
-def jupyter_server(tmp_path) -> ServerInfo:
-    """JupyterLab serving a temporary copy of the repo (so autosave/checkpoints never touch
-    the working tree). Yields ServerInfo(url, token, root_dir, ...); .lab("notebooks/x.ipynb")
-    gives a tokenised URL. The server and all its kernels are killed at teardown."""
-    root = copy_repo(tmp_path / "repo")
+def jupyter_lab(tmp_path, request):
+    """Factory: ``jupyter_lab(env={"HAUNTED_KIT_SEED": "1"})`` starts JupyterLab serving a
+    temporary copy of the repo (so autosave/checkpoints never touch the working tree);
+    ``env`` adds variables to the server's environment, which its kernels inherit.
+    Returns ServerInfo(url, token, root_dir, ...); .lab("notebooks/x.ipynb") gives a
+    tokenised URL. Every server and all its kernels are killed at teardown."""
+    started: list[ServerInfo] = []
+
+    def start(env: dict[str, str] | None = None) -> ServerInfo:
+        n = len(started)
+        root = copy_repo(tmp_path / f"repo-{n}")
+        try:
+            server = start_jupyter_lab(root, tmp_path / f"jupyter-state-{n}", env=env)
+        except RuntimeError as exc:
+            pytest.fail(f"JupyterLab failed to start:\n{exc}", pytrace=False)
+        started.append(server)
+        return server
+
     try:
-        server = start_jupyter_lab(root, tmp_path / "jupyter-state")
-    except RuntimeError as exc:
-        pytest.fail(f"JupyterLab failed to start:\n{exc}", pytrace=False)
-    try:
-        yield server
+        yield start
     finally:
-        terminate_tree(server.process)
+        for server in started:
+            terminate_tree(server.process)
+        _keep_logs_on_failure(request, started)
 
 
 @pytest.fixture
-def voila_server(tmp_path):
+def jupyter_server(jupyter_lab) -> ServerInfo:
+    """JupyterLab on a temporary copy of the repo (see ``jupyter_lab``)."""
+    return jupyter_lab()
+
+
+@pytest.fixture
+def classroom_server(tmp_path, request):
+    """Factory: ``classroom_server("--seed", "3", "--port", str(free_port()))`` runs the
+    ``haunted-kit classroom ... --no-browser`` command, reads the URL it prints and waits
+    until Voila answers there; returns ServerInfo (``.log()`` has the command's output).
+    Every command started is killed (with Voila and its kernels) at teardown."""
+    started: list[ServerInfo] = []
+
+    def start(*args: str, timeout: float = 60.0) -> ServerInfo:
+        try:
+            server = start_classroom(list(args), tmp_path / f"classroom-{len(started)}", timeout)
+        except RuntimeError as exc:
+            pytest.fail(f"the classroom app failed to start:\n{exc}", pytrace=False)
+        started.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            terminate_tree(server.process)
+        _keep_logs_on_failure(request, started)
+
+
+@pytest.fixture
+def voila_server(tmp_path, request):
     """Factory: ``srv = voila_server("notebooks/03_board.ipynb", "--theme=dark")`` starts
     ``voila <nb> --no-browser --port <free> --Voila.ip=127.0.0.1`` and returns ServerInfo;
     ``page.goto(srv.url)`` renders the notebook. Relative paths are relative to the repo root.
@@ -152,6 +208,7 @@ def voila_server(tmp_path):
     finally:
         for server in started:
             terminate_tree(server.process)
+        _keep_logs_on_failure(request, started)
 
 
 @pytest.fixture

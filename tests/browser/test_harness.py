@@ -76,3 +76,45 @@ def test_voila_renders_notebook(page, voila_server, tmp_path):
     page.goto(srv.url)
     expect(page.get_by_text("haunted 42")).to_be_visible(timeout=60_000)
     save_screenshot(page, "harness-voila")
+
+
+# ------------------------------------------------------------------ failures say which and why
+
+
+def test_a_command_that_cannot_serve_says_which_and_why(tmp_path):
+    from browser_harness import start_classroom
+
+    with pytest.raises(RuntimeError) as ei:
+        start_classroom(["--players", "9", "--port", "0"], tmp_path, timeout=30)
+    msg = str(ei.value)
+    assert "haunted-kit classroom exited with code 2 before printing its URL" in msg
+    assert "invalid choice" in msg  # argparse's reason, from the output tail
+
+
+def test_a_server_that_never_answers_fails_with_its_output(tmp_path):
+    import sys
+
+    from browser_harness import free_port, start_server
+
+    port = free_port()
+    cmd = [sys.executable, "-c", "import time; print('stuck loading extensions', flush=True); time.sleep(60)"]
+    with pytest.raises(RuntimeError) as ei:
+        start_server(cmd, name="stuck-server", url=f"http://127.0.0.1:{port}", token=None, root_dir=tmp_path,
+                     cwd=tmp_path, log_dir=tmp_path, probe_path="/api/status", probe_any_status=False, timeout=2)
+    msg = str(ei.value)
+    assert f"stuck-server did not answer http://127.0.0.1:{port}/api/status within 2 s" in msg
+    assert "stuck loading extensions" in msg
+
+
+def test_a_browser_that_cannot_start_says_which_and_why(tmp_path, chromium_browser):
+    from browser_harness import launch_chromium
+
+    browser_type = chromium_browser.browser_type  # the session's Playwright (one per thread)
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\necho 'chromium: cannot open shared object file' >&2\nexit 127\n")
+    fake.chmod(0o755)
+    with pytest.raises(RuntimeError, match="chromium is missing at .*apt-get install -y chromium"):
+        launch_chromium(browser_type, tmp_path / "no-such-chromium")
+    with pytest.raises(RuntimeError, match=f"chromium at {fake} could not be launched by Playwright") as ei:
+        launch_chromium(browser_type, fake, timeout_ms=15_000)
+    assert "cannot open shared object file" in str(ei.value)

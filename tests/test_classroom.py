@@ -1,0 +1,155 @@
+"""The classroom launcher without a browser: settings from the environment, the Voila
+command it builds, busy ports and bad seats. (The served app itself is tested in
+tests/browser/test_classroom_app.py.)"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from haunted_kit import classroom
+from haunted_kit.classroom import app_settings, classroom_env, serve, voila_command
+from haunted_kit.cli import main
+
+VARS = ("SEED", "MODE", "PLAYERS", "BOTS")
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for v in VARS:
+        monkeypatch.delenv("HAUNTED_KIT_" + v, raising=False)
+    return monkeypatch
+
+
+@pytest.fixture
+def no_voila(monkeypatch):
+    """Replace the Voila subprocess; records (cmd, env) of every call."""
+    calls = []
+
+    def call(cmd, env=None, **kw):
+        calls.append((cmd, env))
+        return 0
+
+    monkeypatch.setattr(classroom.subprocess, "call", call)
+    return calls
+
+
+def test_app_settings_defaults(clean_env):
+    assert app_settings() == {"seed": 1, "players": 4, "mode": "wanderer", "bots": [1, 2, 3]}
+    assert app_settings(default_seed=9)["seed"] == 9
+
+
+def test_app_settings_from_environment(clean_env):
+    clean_env.setenv("HAUNTED_KIT_SEED", "3")
+    clean_env.setenv("HAUNTED_KIT_MODE", "citizen")
+    clean_env.setenv("HAUNTED_KIT_PLAYERS", "3")
+    clean_env.setenv("HAUNTED_KIT_BOTS", " 2 , 3 ")  # 1-based seats, spaces tolerated
+    assert app_settings() == {"seed": 3, "players": 3, "mode": "citizen", "bots": [1, 2]}
+
+
+def test_app_settings_default_bots_follow_players(clean_env):
+    clean_env.setenv("HAUNTED_KIT_PLAYERS", "2")
+    assert app_settings()["bots"] == [1]
+
+
+def test_app_settings_empty_bots_means_all_human(clean_env):
+    clean_env.setenv("HAUNTED_KIT_BOTS", "")
+    assert app_settings()["bots"] == []
+
+
+@pytest.mark.parametrize("var, value", [("SEED", "three"), ("PLAYERS", "4.5"), ("BOTS", "2,x")])
+def test_app_settings_names_a_malformed_variable(clean_env, var, value):
+    clean_env.setenv("HAUNTED_KIT_" + var, value)
+    with pytest.raises(ValueError, match=f"HAUNTED_KIT_{var}={value!r}"):
+        app_settings()
+
+
+def test_classroom_env_round_trips_through_app_settings(clean_env):
+    env = classroom_env(players=3, mode="citizen", seed=5, bots=[2, 3])
+    assert {k: env["HAUNTED_KIT_" + k] for k in VARS} == {"SEED": "5", "MODE": "citizen", "PLAYERS": "3", "BOTS": "2,3"}
+    for k in VARS:
+        clean_env.setenv("HAUNTED_KIT_" + k, env["HAUNTED_KIT_" + k])
+    assert app_settings() == {"seed": 5, "players": 3, "mode": "citizen", "bots": [1, 2]}
+    assert classroom_env(players=4, mode="wanderer", seed=1, bots=None)["HAUNTED_KIT_BOTS"] == "2,3,4"
+
+
+def test_voila_command_serves_the_play_notebook_on_localhost_only():
+    cmd = voila_command(8123)
+    assert cmd[:3] == [sys.executable, "-m", "voila"]
+    assert cmd[3].endswith("notebooks/07_classroom_play.ipynb")
+    assert "--port=8123" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--no-browser" in cmd
+    assert "--Voila.port_retries=0" in cmd  # never a silent move to a port other than the one printed
+    assert "--no-browser" not in voila_command(8123, open_browser=True)
+
+
+def test_serve_passes_settings_to_voila(no_voila, clean_env, capsys):
+    with socket.socket() as s:  # a port that is free right now
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert serve(players=3, mode="citizen", seed=3, bots=[2, 3], port=port, open_browser=False) == 0
+    (cmd, env), = no_voila
+    assert f"--port={port}" in cmd
+    assert env["HAUNTED_KIT_BOTS"] == "2,3" and env["HAUNTED_KIT_SEED"] == "3"
+    out = capsys.readouterr().out
+    assert f"Classroom app: http://127.0.0.1:{port}/" in out and "in use" not in out
+
+
+def test_serve_replaces_a_busy_port_and_says_so(no_voila, capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert serve(port=port, open_browser=False) == 0
+    (cmd, _env), = no_voila
+    out = capsys.readouterr().out
+    new = int(out.split("serving on port ")[1].split(" ")[0].rstrip("."))
+    assert f"Port {port} is in use; serving on port {new} instead." in out
+    assert new != port and f"--port={new}" in cmd
+    assert f"Classroom app: http://127.0.0.1:{new}/" in out
+
+
+def test_serve_port_zero_picks_a_free_port(no_voila, capsys):
+    assert serve(port=0, open_browser=False) == 0
+    (cmd, _env), = no_voila
+    port = int(next(a for a in cmd if a.startswith("--port=")).split("=")[1])
+    assert port > 0 and "in use" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bots", [[5], [0, 2], [-1]])
+def test_serve_refuses_bad_bot_seats_with_exit_2(no_voila, capsys, bots):
+    assert serve(players=4, bots=bots, open_browser=False) == 2
+    assert "bot seats must be between 1 and 4" in capsys.readouterr().err
+    assert no_voila == []
+
+
+def test_serve_refuses_a_port_out_of_range(no_voila, capsys):
+    assert serve(port=70000, open_browser=False) == 2
+    assert "port must be between 0 and 65535" in capsys.readouterr().err
+    assert no_voila == []
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["classroom", "--players", "3", "--bots", "4"], "bot seats must be between 1 and 3"),
+    (["classroom", "--bots", "2,x"], "expected numbers separated by commas"),
+    (["classroom", "--players", "5"], "invalid choice"),
+    (["classroom", "--mode", "nightmare"], "invalid choice"),
+    (["classroom", "--port", "http"], "invalid int value"),
+])
+def test_cli_classroom_misuse_exits_2(no_voila, capsys, argv, needle):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse errors
+        code = exc.code
+    assert code == 2
+    assert needle in capsys.readouterr().err
+    assert no_voila == []
+
+
+def test_cli_classroom_runs_voila_with_the_options(no_voila, clean_env, capsys):
+    assert main(["classroom", "--players", "3", "--mode", "citizen", "--seed", "7", "--bots", "2,3",
+                 "--port", "0", "--no-browser"]) == 0
+    (cmd, env), = no_voila
+    assert "--no-browser" in cmd
+    assert {k: env["HAUNTED_KIT_" + k] for k in VARS} == {"SEED": "7", "MODE": "citizen", "PLAYERS": "3", "BOTS": "2,3"}
