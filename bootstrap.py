@@ -151,7 +151,8 @@ def execv(cmd: list[str]) -> None:
 def cmd_lab(extra: list[str]) -> None:
     setup(chromium=False)
     if START_NOTEBOOK.exists():
-        cmd = [str(VENV_BIN / "jupyter"), "lab", str(START_NOTEBOOK.relative_to(ROOT))]
+        # root_dir: the whole checkout (docs/, data/), not only the notebook's folder
+        cmd = [str(VENV_BIN / "jupyter"), "lab", str(START_NOTEBOOK.relative_to(ROOT)), f"--ServerApp.root_dir={ROOT}"]
         if os.geteuid() == 0 and "--allow-root" not in extra:
             cmd.append("--allow-root")  # jupyter refuses to start as root otherwise
         execv(cmd + extra)

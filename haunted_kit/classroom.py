@@ -109,7 +109,34 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
         return 1
     # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
     print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
+    return run_voila(cmd, classroom_env(players, mode, seed, bots))
+
+
+def run_voila(cmd: list[str], env: dict) -> int:
+    """Run Voila until it exits; Ctrl+C, SIGTERM or SIGHUP to this command stop Voila
+    too (it never outlives the command). Returns Voila's exit status (0 on Ctrl+C)."""
+    import signal
+
+    proc = subprocess.Popen(cmd, env=env)
+
+    def forward(signum, _frame):
+        proc.terminate()
+
+    previous = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            previous[sig] = signal.signal(sig, forward)
     try:
-        return subprocess.call(cmd, env=classroom_env(players, mode, seed, bots))
+        code = proc.wait()
+        return 0 if code in (-signal.SIGTERM, 143) else code
     except KeyboardInterrupt:
+        proc.terminate()
         return 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if proc.poll() is None:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()

@@ -54,9 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="extra ghost cards for higher difficulty, e.g. 2,3")
     play.add_argument("--log", type=Path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
     play.add_argument("--save", type=Path, metavar="FILE", help="write the final state as a JSON save")
+    play.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
 
     rep = sub.add_parser("replay", help="print the summary of a saved game")
     rep.add_argument("save", type=Path, help="a save written by play --save")
+    rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, choices=range(box.min_players, box.max_players + 1),
@@ -98,43 +100,64 @@ def _write_log(state, path: Path) -> None:
     import json
 
     if path.suffix.lower() == ".csv":
-        state.events().to_csv(path, index=False)
+        frame = state.events()
+        frame["data"] = [json.dumps(d, sort_keys=True) for d in frame["data"]]
+        frame["cell"] = [None if c is None else json.dumps(list(c)) for c in frame["cell"]]
+        frame.to_csv(path, index=False)
     else:
         with path.open("w", encoding="utf-8") as fh:
             for e in state.log or []:
                 fh.write(json.dumps(e.to_dict()) + "\n")
 
 
+def _box(parser, path):
+    """The box at ``path`` (or the reference box); a bad box is a usage error."""
+    from .components import BoxError, load_box
+
+    if path is None:
+        return default_box()
+    try:
+        return load_box(path)
+    except BoxError as exc:
+        parser.error(f"--box {path}: {exc}")
+
+
 def main(argv=None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
+    sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
     if args.command == "play":
         from .sim import play_game
         from .state import ConfigError, GameConfig
 
+        box = _box(sub, args.box)
         try:
-            cfg = GameConfig(players=args.players, mode=args.mode, seed=args.seed, extra_ghost_cards=tuple(args.ghost_cards))
+            cfg = GameConfig(players=args.players, mode=args.mode, seed=args.seed,
+                             extra_ghost_cards=tuple(args.ghost_cards), box=box)
         except ConfigError as exc:
-            ap.error(str(exc))
+            sub.error(str(exc))
+        if len(args.agents) > args.players:
+            sub.error(f"{len(args.agents)} agents given for {args.players} players")
         res = play_game(cfg, args.agents, log=args.log is not None)
         print(summary(res.state))
         print("Agents: " + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(res.agents)))
-        try:
-            if args.log:
-                _write_log(res.state, args.log)
-                print(f"Event log written to {args.log}")
-            if args.save:
-                res.state.save(args.save)
-                print(f"Final state saved to {args.save}")
-        except OSError as exc:
-            print(f"haunted-kit: cannot write file: {exc}", file=sys.stderr)
-            return 1
-        return 0
+        status = 0
+        for path, write, what in ((args.save, res.state.save, "Final state saved"),
+                                  (args.log, lambda p: _write_log(res.state, p), "Event log written")):
+            if path is None:
+                continue
+            try:
+                write(path)
+                print(f"{what} to {path}")
+            except OSError as exc:
+                print(f"haunted-kit: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+                status = 1
+        return status
     if args.command == "replay":
         from .state import SaveError, State
 
         try:
-            s = State.load(args.save)
+            s = State.load(args.save, box=_box(sub, args.box))
         except SaveError as exc:
             print(f"haunted-kit: {exc}", file=sys.stderr)
             return 1
@@ -143,6 +166,10 @@ def main(argv=None) -> int:
     if args.command == "classroom":
         from .classroom import serve
 
+        if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
+            sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
+        if not 0 <= args.port <= 65535:
+            sub.error(f"--port must be between 0 and 65535, got {args.port}")
         return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                      open_browser=not args.no_browser)
     return 2  # pragma: no cover

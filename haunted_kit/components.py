@@ -18,6 +18,7 @@ variable ``HAUNTED_KIT_DATA``, the copy packed inside an installed wheel
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import tomllib
@@ -248,6 +249,9 @@ class Box:
     valor_track_marks: int
     modes: dict[str, Mode]
     provenance: tuple[tuple[str, str, str, str], ...] = field(repr=False)
+    fingerprint: str = field(default="", repr=False)
+    """SHA-256 of the data files' contents: saves record it, so a game is never
+    continued or scored with another box by mistake."""
     """Rows (file, entry, field, provenance) for every value."""
 
     @property
@@ -780,7 +784,23 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     if not decks:
         _File(root, "skills.toml", rows).fail("skills", "no skills listed")
 
+    # ---- quest choices must fit in a hand (otherwise a season end would wait forever)
+    for mode in out["modes"].values():
+        for n in range(out["min_players"], out["max_players"] + 1):
+            hand = len([q for q in quests if q not in out["removed_quests"].get(n, ())])
+            total = 0
+            for end in mode.season_ends:
+                if end.choosers != "nobody":
+                    total += end.trailing_two_player if (n == 2 and end.trailing_two_player is not None) else end.quests
+            if total > hand:
+                _File(root, "game.toml", rows).fail(f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
+                                                                        f"{n}-player game but hold only {hand}")
+
     out["provenance"] = tuple(rows)
+    digest = hashlib.sha256()
+    for name in sorted(p.name for p in root.iterdir() if p.is_file()):
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    out["fingerprint"] = digest.hexdigest()
     return Box(**out)
 
 

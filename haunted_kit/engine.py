@@ -32,7 +32,7 @@ from . import rules as R
 from .board import KALENA, build_field
 from .rules import P, Refusal, ctx_of
 from .state import (CONTACT, COVERED, EXPLORATION, FREE, OVER, SEASON_END, SETUP, SPREAD, TURNS,
-                    GameConfig, State)
+                    ConfigError, GameConfig, State)
 
 
 class IllegalAction(Exception):
@@ -114,9 +114,10 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     s.phase = SETUP
     s.chance = ("tile", 0)
     n_forced = 0
+    _check_forced_setup(config, layout, skills, market)
     if order is not None:
         if sorted(order) != list(range(config.players)):
-            raise TypeError(f"order must list each player index 0..{config.players - 1} once, got {order!r}")
+            raise ConfigError(f"order must list each player index 0..{config.players - 1} once, got {order!r}")
         order = list(order)[:-1]  # the last token's place follows from the others
     for part in (layout, skills, [market] if market is not None else None, order):
         if part is not None:
@@ -126,7 +127,7 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
         # forced outcomes apply in draw order: everything before a forced part must be forced too
         expected = [layout is not None, skills is not None, market is not None, order is not None]
         if expected != sorted(expected, reverse=True):
-            raise TypeError("forced setup parts apply in draw order: layout, skills, market, order; "
+            raise ConfigError("forced setup parts apply in draw order: layout, skills, market, order; "
                             "force a later part only with every earlier one")
     if s.log is not None:
         R.emit(s, "setup", None, f"Setup for {n} players, {config.mode} mode, ghost card{'s' if len(config.ghost_cards) > 1 else ''} "
@@ -134,6 +135,25 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
                players=n, mode=config.mode, ghost_cards=list(config.ghost_cards))
     advance(s)
     return s
+
+
+def _check_forced_setup(config: GameConfig, layout, skills, market) -> None:
+    """Refuse forced setup draws that the box cannot produce (ConfigError naming them)."""
+    box = config.box
+    if layout is not None:
+        layout = list(layout)
+        unknown = [t for t in layout if t not in box.tiles]
+        if len(layout) != len(box.region_centres) or unknown or len(set(layout)) != len(layout):
+            raise ConfigError(f"layout must name {len(box.region_centres)} different region tiles of "
+                              f"{', '.join(box.tiles)}; got {layout!r}")
+    if skills is not None:
+        skills, decks = list(skills), list(box.skill_decks.items())
+        if len(skills) != len(decks) or any(k not in deck for k, (_, deck) in zip(skills, decks)):
+            raise ConfigError("skills must give one skill card per deck, in deck order ("
+                              + "; ".join(f"{name}: {', '.join(map(str, deck))}" for name, deck in decks)
+                              + f"); got {skills!r}")
+    if market is not None and market not in box.market_cards:
+        raise ConfigError(f"market must be one of the market cards {', '.join(map(str, box.market_cards))}; got {market!r}")
 
 
 # ============================================================================ queries
@@ -221,7 +241,7 @@ def _canonical(s: State, a):
         return t(tuple(a.cell))
     if t is A.Extract and not isinstance(a.cell, tuple):
         return A.Extract(tuple(a.cell), a.resource)
-    if t is A.Sell:
+    if t is A.Sell and isinstance(a.payment, (tuple, list)):
         order = {r: i for i, r in enumerate(s.config.box.resources)}
         try:
             return A.Sell(a.option, tuple(sorted(a.payment, key=lambda r: order[r])))
@@ -261,12 +281,16 @@ def why_not(s: State, action) -> Refusal | None:
         if t is A.Contact:
             return R.refuse_contact(s, ctx, p)
         if t is A.Sell:
+            if not isinstance(action.payment, tuple):
+                return Refusal(f"a sale's payment lists resource names, e.g. Sell(1, ('food',)); got {action.payment!r}", "Additional Actions: Selling")
             return R.refuse_sell(s, ctx, p, action.option, action.payment)
         if t is A.Train:
             if action.track not in ctx.ti:
                 return Refusal(f"{action.track!r} is not an action track ({', '.join(ctx.track_names)})", "Player Board")
             return R.refuse_train(s, ctx, p, ctx.ti[action.track])
         if t is A.Learn:
+            if not isinstance(action.skill, int) or isinstance(action.skill, bool):
+                return Refusal(f"a skill is named by its card number, e.g. Learn(4); got {action.skill!r}", "Skill Cards")
             return R.refuse_learn(s, ctx, p, action.skill)
         if t is A.EndTurn:
             return None
@@ -572,13 +596,16 @@ def _end_season(s: State, ctx) -> None:
     if s.config.players == 2 and end.trailing_two_player is not None:
         count = end.trailing_two_player
     if s.log is not None:
+        cards = f"{count} quest card{'s' if count != 1 else ''}"
         if end.choosers == "everyone":
-            who = "every player"
+            text = f"every player chooses {cards}, in turn order"
+        elif not choosers:
+            text = f"every player is tied for the lead ({', '.join(P(p) for p in top)}), so nobody chooses a quest card"
         else:
-            who = ", ".join(P(p) for p in choosers) or "nobody"
-            who += f" (everyone but the leader{'s' if len(top) > 1 else ''} {', '.join(P(p) for p in top)})"
-        R.emit(s, "quest_choice", None, f"End of season {s.season}: {who} choose{'s' if len(choosers) == 1 else ''} {count} quest card{'s' if count != 1 else ''}, in turn order.",
-               choosers=choosers, count=count)
+            who = ", ".join(P(p) for p in choosers)
+            text = (f"{who} {'chooses' if len(choosers) == 1 else 'choose'} {cards}, in turn order "
+                    f"(everyone but the leader{'s' if len(top) > 1 else ''} {', '.join(P(p) for p in top)})")
+        R.emit(s, "quest_choice", None, f"End of season {s.season}: {text}.", choosers=choosers, count=count)
     for p in reversed(choosers):
         s.pending.append(("quests", p, count))
 
@@ -751,8 +778,10 @@ def _resolve_chance(s: State, outcome) -> None:
         k = min(box.ghosts_per_spread, s.sup_ghosts)
         if s.log is not None:
             R.emit(s, "terrain_die", last, f"{P(last)}, the last player, rolls the terrain die: {outcome}.", terrain=outcome)
-            if k < box.ghosts_per_spread:
-                R.emit(s, "ghosts_short", None, f"The supply holds only {k} ghost{'s' if k != 1 else ''}, so only {k} spread (ruling 2).", amount=k)
+            if k == 0:
+                R.emit(s, "ghosts_short", None, "The ghost supply is empty, so no ghost spreads this round (ruling 2).", amount=0)
+            elif k < box.ghosts_per_spread:
+                R.emit(s, "ghosts_short", None, f"The supply holds only {k} ghost{'s' if k != 1 else ''}, so only {k} spread{'s' if k == 1 else ''} (ruling 2).", amount=k)
         _spread_on(s, ctx, last, outcome, k)
     elif kind == "bonus_die":
         p = node[1]

@@ -88,7 +88,7 @@ class Event:
         if not self.private or viewer is None or viewer == self.player:
             return self
         return Event(self.seq, self.season, self.round, self.phase, self.kind, self.player,
-                     f"P{self.player + 1} took a quest card face down.", None, {}, True)
+                     f"P{self.player + 1} takes a quest card face down.", None, {}, True)
 
 
 def log_to_frame(events, viewer: int | None = None):

@@ -46,6 +46,7 @@ def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> d
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "config": s.config.to_dict(),
+        "box": {"fingerprint": box.fingerprint, "path": box.path},
         "layout": list(s.layout),
         "skills": list(s.skills),
         "market": s.market,
@@ -84,8 +85,10 @@ def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> d
     if observation:
         d["format"] = "haunted-kit-observation"
         d["viewer"] = viewer
+        # the seed and the generator's position would let a player foresee the dice
         d.pop("rng_count")
         d.pop("forced")
+        d["config"]["seed"] = None
         d["log"] = [e.seen_by(viewer).to_dict() for e in (s.log or [])]
     else:
         d["log"] = None if s.log is None else [e.to_dict() for e in s.log]
@@ -106,9 +109,16 @@ def from_dict(d, box: Box | None = None) -> State:
     if d.get("version") != SAVE_VERSION:
         raise SaveError(f"save version {d.get('version')!r} is not supported (this kit reads version {SAVE_VERSION})")
     box = box or default_box()
+    made_with = d.get("box") or {}
+    if made_with.get("fingerprint") and made_with["fingerprint"] != box.fingerprint:
+        raise SaveError(f"this save was made with another box (data in {made_with.get('path')!r}, fingerprint "
+                        f"{made_with['fingerprint'][:12]}); load it with that box: "
+                        f"State.load(path, box=load_box(...)) or `haunted-kit replay --box DIR`")
     where = "config"
     try:
         cfg = d["config"]
+        if isinstance(cfg, dict) and "seed" in cfg and cfg["seed"] is None:
+            raise SaveError("save field 'config': the seed is hidden; this is an observation, not a save")
         try:
             config = GameConfig(players=cfg["players"], mode=cfg["mode"], extra_ghost_cards=tuple(cfg["extra_ghost_cards"]),
                                 seed=cfg["seed"], limited_supplies=cfg["limited_supplies"], terrain_die=cfg["terrain_die"], box=box)
@@ -135,6 +145,10 @@ def from_dict(d, box: Box | None = None) -> State:
         for k in s.skills:
             if k not in box.skills:
                 raise SaveError(f"save field 'skills': unknown skill {k}")
+        decks = list(box.skill_decks.values())
+        if s.skills and (len(s.skills) > len(decks) or any(k not in decks[i] for i, k in enumerate(s.skills))):
+            raise SaveError(f"save field 'skills': {s.skills} is not one skill card per deck in deck order "
+                            f"({'; '.join(', '.join(map(str, d)) for d in decks)})")
         where = "market"
         s.market = int(d["market"])
         for key in ("season", "round", "turn_pos", "arrivals", "decisions", "rng_count"):
@@ -190,6 +204,8 @@ def from_dict(d, box: Box | None = None) -> State:
         s.learned, s.hand, s.quests, s.markers = [], [], [], []
         for p, x in enumerate(pl):
             where = f"players[{p}]"
+            if x["sensor"] is None and s.field is not None:
+                raise SaveError(f"save field 'players[{p}].sensor' is missing")
             s.sensor.append(cell(x["sensor"], f"players[{p}].sensor") if x["sensor"] is not None else 0)
             s.res += [int(x["resources"][r]) for r in box.resources]
             s.pec.append(int(x["pecunias"]))
@@ -270,10 +286,47 @@ def _check(s: State) -> None:
     for name, vals in sup.items():
         if any(v < 0 for v in vals):
             raise SaveError(f"save field 'supply.{name}': a supply cannot be negative ({vals})")
+    allowed = [q for q in box.quests if q not in box.removed_quests.get(n, ())]
+    S = len(box.skill_slot_valor)
+    covered = box.covered_slots.get(n, ())
     for p in range(n):
         for q in s.quests[p]:
             if q not in box.quests:
                 raise SaveError(f"save field 'players[{p}].quests': there is no quest card {q}")
+            if q not in allowed:
+                raise SaveError(f"save field 'players[{p}].quests': quest {q} is out of a {n}-player game")
+        held = [q for q in box.quests if s.hand[p] >> q & 1]
+        if len(set(s.quests[p])) != len(s.quests[p]) or set(held) & set(s.quests[p]) or \
+                sorted(held + list(s.quests[p])) != sorted(allowed):
+            raise SaveError(f"save field 'players[{p}].quests': chosen {list(s.quests[p])} and in hand {held} "
+                            f"must split the quest cards {allowed} between them")
+        learned = [k for k in range(s.learned[p].bit_length()) if s.learned[p] >> k & 1]
+        marked = [k for i, k in enumerate(s.skills) if p in s.slots[i * S:(i + 1) * S]]
+        if sorted(learned) != sorted(marked):
+            raise SaveError(f"save field 'players[{p}].skills': learned {learned} but markers sit on skills {marked}")
+    if s.slots:
+        for i, k in enumerate(s.skills):
+            row = s.slots[i * S:(i + 1) * S]
+            for j, v in enumerate(row):
+                if (v == COVERED) != (j in covered) or not (v in (FREE, COVERED) or 0 <= v < n):
+                    raise SaveError(f"save field 'marker_slots': skill {k} slot {j + 1} holds {v!r}, impossible "
+                                    f"with {n} players")
+            owners = [v for v in row if v >= 0]
+            if len(set(owners)) != len(owners):
+                raise SaveError(f"save field 'marker_slots': a player marks skill {k} twice")
+    phases_of = {"ghosts": ("spread",), "resource": ("turns",), "bonus": ("turns",), "restore": ("turns",),
+                 "quests": ("season_end",)}
+    for entry in s.pending:
+        if s.phase not in phases_of[entry[0]]:
+            raise SaveError(f"save field 'pending': a {entry[0]!r} decision cannot wait during the {s.phase} phase")
+    if s.chance is not None:
+        setup_kinds = {"tile": 2, "skill": 2, "market": 1, "stack": 2}
+        kind = s.chance[0]
+        if (kind in setup_kinds) != (s.phase == "setup") or (kind in setup_kinds and len(s.chance) != setup_kinds[kind]):
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} cannot wait during the {s.phase} phase")
+        if kind == "tile" and s.chance[1] != len(s.layout) or kind == "skill" and s.chance[1] != len(s.skills) \
+                or kind == "stack" and s.chance[1] != len(s.turn_order):
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} does not follow the draws made so far")
         if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
             raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
     if s.field is None:

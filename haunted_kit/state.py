@@ -73,6 +73,8 @@ class GameConfig:
             raise ConfigError(f"players must be between {b.min_players} and {b.max_players}, got {self.players!r}")
         if self.mode not in b.modes:
             raise ConfigError(f"unknown mode {self.mode!r} (known: {', '.join(b.modes)})")
+        if isinstance(self.extra_ghost_cards, (str, bytes)) or not hasattr(self.extra_ghost_cards, "__iter__"):
+            raise ConfigError(f"extra_ghost_cards must be a list of ghost card numbers, e.g. (2, 3); got {self.extra_ghost_cards!r}")
         object.__setattr__(self, "extra_ghost_cards", tuple(self.extra_ghost_cards))
         for g in self.extra_ghost_cards:
             if g not in b.ghost_cards:
@@ -280,16 +282,23 @@ class State:
         collective loss; 0.0 for all while the game runs."""
         return _engine.returns(self)
 
+    def _viewer(self, viewer):
+        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.config.players):
+            raise ValueError(f"viewer must be a player index 0..{self.config.players - 1} or None, got {viewer!r}")
+        return viewer
+
     def observation(self, player: int | None = None) -> dict:
         """The state as ``player`` sees it (JSON-ready): other players' quests appear
-        only as a count. ``None`` gives the full state."""
-        return _serial.to_dict(self, viewer=player, observation=True)
+        only as a count, and the seed is hidden. ``None`` shows every quest.
+        Raises ValueError for a player that does not exist."""
+        return _serial.to_dict(self, viewer=self._viewer(player), observation=True)
 
     def events(self, viewer: int | None = None):
-        """The event log as a DataFrame (see :func:`haunted_kit.events.log_to_frame`)."""
+        """The event log as a DataFrame (see :func:`haunted_kit.events.log_to_frame`);
+        ``viewer`` (a player index) sees other players' quest choices face down."""
         from .events import log_to_frame
 
-        return log_to_frame(self.log or [], viewer)
+        return log_to_frame(self.log or [], self._viewer(viewer))
 
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
@@ -325,6 +334,8 @@ class State:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise SaveError(f"cannot read save {path}: {exc}") from None
+        except UnicodeDecodeError:
+            raise SaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
         return State.from_json(text, box)
 
     # ------------------------------------------------------------------ convenience

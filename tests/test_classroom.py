@@ -32,7 +32,7 @@ def no_voila(monkeypatch):
         calls.append((cmd, env))
         return 0
 
-    monkeypatch.setattr(classroom.subprocess, "call", call)
+    monkeypatch.setattr(classroom, "run_voila", call)
     return calls
 
 
