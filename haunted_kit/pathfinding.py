@@ -338,7 +338,10 @@ class CostMap:
 
     def route(self, source, target, budget: int | None = None, player: int | None = None) -> Route:
         """The cheapest route from ``source`` to ``target`` (tie-break in the module
-        docstring). With ``budget`` (tokens), a route costing more is "no route"."""
+        docstring). With ``budget`` (tokens), a route costing more is "no route".
+        Raises PathError for a budget that is not a whole number of tokens >= 0."""
+        if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget < 0):
+            raise PathError(f"budget must be a whole number of tokens >= 0, got {budget!r}")
         s, t = self.cell_index(source), self.cell_index(target)
         src, dst = self.cells[s], self.cells[t]
         if s == t:

@@ -480,3 +480,14 @@ def test_state_without_a_field():
     st = hk.new_game(players=2, seed=1, auto_chance=False)
     with pytest.raises(pf.PathError, match="not drawn"):
         pf.cost_map(st, 0)
+
+
+def test_negative_budget_is_refused_like_reach():
+    from haunted_kit import pathfinding as pf
+
+    s = hk.new_game(players=2, seed=1)
+    cm = pf.cost_map(s, 0)
+    with pytest.raises(pf.PathError, match="budget must be a whole number of tokens >= 0, got -1"):
+        cm.route((0, 0), (1, 0), budget=-1)
+    with pytest.raises(pf.PathError, match="got -3"):
+        cm.reach((0, 0), -3)
