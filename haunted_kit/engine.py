@@ -216,13 +216,7 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.refuse_sell_place(s, ctx, p) is None:
-        res, base = s.res, p * ctx.R
-        for a, need in ctx.sell_actions[s.market]:  # need: ((resource, count), ...)
-            for r, k in need:
-                if res[base + r] < k:
-                    break
-            else:
-                out.append(a)
+        out += R.affordable_sales(ctx, s.market, tuple(s.res[p * ctx.R:(p + 1) * ctx.R]))
     if R.refuse_train_place(s, ctx, p, "training") is None:
         for t in range(4):
             if R.refuse_train(s, ctx, p, t, True) is None:

@@ -126,6 +126,7 @@ class Ctx:
         self.ghost_surcharge = effects["costly_ghost_cells"].amount if "costly_ghost_cells" in effects else 0
         # market payments: card -> list of (option 1-based, payment counts tuple)
         self.market_payments = {c: self._payments(opts) for c, opts in box.market_cards.items()}
+        self.sale_cache: dict = {}  # (market, resources held) -> affordable sale actions
         self.quest_numbers = tuple(q for q in sorted(box.quests) if q not in box.removed_quests.get(self.n, ()))
         self.terrain_die = box.terrain_die if config.terrain_die == "standard" else box.terrain_die_with_lakes
         # interned actions
@@ -592,6 +593,18 @@ def refuse_sell(s: State, ctx: Ctx, p: int, option: int, payment: tuple) -> Refu
     if not can_afford(s, ctx, p, counts):
         return Refusal(lambda: f"{P(p)} cannot pay {' + '.join(payment)}: {missing(s, ctx, p, counts)}", "Additional Actions: Selling")
     return None
+
+
+def affordable_sales(ctx: Ctx, market: int, held: tuple) -> list:
+    """The sale actions of market card ``market`` that a player holding ``held``
+    (resource counts) can pay, memoised per holding: selling is legal where
+    :func:`refuse_sell_place` allows it and the payment is affordable."""
+    key = (market, held)
+    hit = ctx.sale_cache.get(key)
+    if hit is None:
+        hit = ctx.sale_cache[key] = [a for a, need in ctx.sell_actions[market]
+                                     if all(held[r] >= k for r, k in need)]
+    return hit
 
 
 def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
