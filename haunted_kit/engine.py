@@ -215,9 +215,9 @@ def _turn_legal(s: State, ctx, p: int) -> list:
             out.append(ctx.build_actions[b])
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
-    if R.refuse_sell_place(s, ctx, p) is None:
+    if R.sells_here(s, ctx, p):
         out += R.affordable_sales(ctx, s.market, tuple(s.res[p * ctx.R:(p + 1) * ctx.R]))
-    if R.refuse_train_place(s, ctx, p, "training") is None:
+    if R.trains_here(s, ctx, p):
         for t in range(4):
             if R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
@@ -354,6 +354,20 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
 
 def apply_action(s: State, action) -> None:
     legal = s._legal if s._legal is not None else legal_actions(s)
+    for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
+        if a is action:
+            break
+    else:
+        _apply_unlisted(s, action, legal)
+        return
+    s.decisions += 1
+    _apply(s, action, False)
+    advance(s)
+
+
+def _apply_unlisted(s: State, action, legal) -> None:
+    """apply_action for an action object that is not one of the listed ones: an equal
+    action (or the same written differently) is applied; anything else is refused."""
     if action not in legal:
         canon = _canonical(s, action)
         if canon not in legal:

@@ -566,10 +566,24 @@ def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
 # ============================================================================ selling / training / learning
 
 
-def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
+def sells_here(s: State, ctx: Ctx, p: int) -> bool:
+    """Whether ``p``'s sensor stands where it may sell: the city, or the suburb with
+    skill 6. Rulebook: "Additional Actions: Selling", skill 6."""
     here = s.sensor[p]
-    if ctx.can_sell[here] or (ctx.can_train[here] and has_skill(s, ctx, p, "anywhere_in_kalena")):
+    return ctx.can_sell[here] or (ctx.can_train[here] and bool(s.learned[p] & ctx.bit.get("anywhere_in_kalena", 0)))
+
+
+def trains_here(s: State, ctx: Ctx, p: int) -> bool:
+    """Whether ``p``'s sensor stands where it may train and learn: the suburb, or the
+    city with skill 6. Rulebook: "Additional Actions: Training, Learning", skill 6."""
+    here = s.sensor[p]
+    return ctx.can_train[here] or (ctx.can_sell[here] and bool(s.learned[p] & ctx.bit.get("anywhere_in_kalena", 0)))
+
+
+def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    if sells_here(s, ctx, p):
         return None
+    here = s.sensor[p]
     return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill 6)",
                    "Additional Actions: Selling")
 
@@ -628,9 +642,9 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
 
 
 def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
-    here = s.sensor[p]
-    if ctx.can_train[here] or (ctx.can_sell[here] and has_skill(s, ctx, p, "anywhere_in_kalena")):
+    if trains_here(s, ctx, p):
         return None
+    here = s.sensor[p]
     return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill 6)",
                    f"Additional Actions: {what.title()}")
 
