@@ -31,7 +31,7 @@ from . import actions as A
 from . import rules as R
 from .board import KALENA, build_field
 from .rules import P, Refusal, ctx_of
-from .state import (CONTACT, COVERED, EXPLORATION, FREE, OVER, SEASON_END, SETUP, SPREAD, TURNS,
+from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TURNS,
                     ConfigError, GameConfig, State)
 
 
@@ -361,7 +361,7 @@ def apply_action(s: State, action) -> None:
         _apply_unlisted(s, action, legal)
         return
     s.decisions += 1
-    _apply(s, action, False)
+    _apply(s, action)
     advance(s)
 
 
@@ -375,11 +375,11 @@ def _apply_unlisted(s: State, action, legal) -> None:
             raise IllegalAction(action, reason)
         action = canon
     s.decisions += 1
-    _apply(s, action, False)
+    _apply(s, action)
     advance(s)
 
 
-def _apply(s: State, a, auto: bool) -> None:
+def _apply(s: State, a) -> None:
     ctx = ctx_of(s)
     s._legal = None
     if s.pending:
@@ -496,7 +496,7 @@ def advance(s: State) -> None:
         if s.pending:
             legal = _pending_legal(s, ctx)
             if len(legal) == 1:
-                _apply(s, legal[0], True)
+                _apply(s, legal[0])
                 continue
             s._legal = legal
             return

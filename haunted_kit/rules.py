@@ -17,7 +17,7 @@ import copy
 from itertools import combinations
 
 from . import actions as A
-from .state import CONSTRUCTION, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, State
+from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, State
 
 
 class Refusal:

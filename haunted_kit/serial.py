@@ -125,7 +125,6 @@ def from_dict(d, box: Box | None = None) -> State:
         except ConfigError as exc:
             raise SaveError(f"save field 'config': {exc}") from None
         n = config.players
-        R = len(box.resources)
         tracks = list(box.tracks)
         s = State(config)
         where = "layout"

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field as dc_field
-from typing import Any
 
-from .board import Field, build_field
+from .board import Field
 from .components import Box, default_box
 
 SAVE_FORMAT = "haunted-kit-save"

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-import haunted_kit as hk
 from haunted_kit.actions import Build, Contact, EndTurn, Explore, Extract, Learn, Sell, Train, ChooseResource
-from haunted_kit.scenario import (deplete, give, learn, place, put_building, put_ghost, scenario, set_calendar,
-                                  set_pecunias, set_resources, set_tokens)
-from ruletools import active, assert_illegal, cell_of, kinds, res, supply, tokens
+from haunted_kit.scenario import (deplete, give, place, put_building, put_ghost, scenario, set_calendar,
+                                  set_pecunias, set_tokens)
+from ruletools import active, assert_illegal, kinds, res, supply, tokens
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}
 

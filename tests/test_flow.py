@@ -10,7 +10,7 @@ import haunted_kit as hk
 from haunted_kit.actions import (Build, ChooseQuest, ChooseResource, Contact, EndTurn, Explore, Extract, PlaceGhost,
                                  Train)
 from haunted_kit.scenario import (deplete, end_round, give, place, put_building, put_ghost, scenario, set_calendar,
-                                  set_pecunias, set_turn, set_valor, set_tokens)
+                                  set_pecunias, set_turn, set_valor)
 from ruletools import active, assert_illegal, copy_data, edit, kinds, res, supply, tokens
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import haunted_kit as hk
-from ruletools import active, supply, tokens
+from ruletools import supply
 
 LAYOUT = ("R01", "R02", "R03", "R04", "R05", "R06")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.actions import (Build, ChooseBonus, ChooseResource, Contact, EndTurn, Explore, Extract, Learn,
+from haunted_kit.actions import (Build, ChooseBonus, ChooseResource, Contact, Explore, Extract, Learn,
                                  RestoreToken, RollBonus, Sell, Train)
 from haunted_kit.scenario import (end_round, give, learn, place, put_building, put_ghost, scenario, set_calendar,
                                   set_pecunias, set_tokens)

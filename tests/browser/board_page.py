@@ -52,6 +52,24 @@ class Board:
     def click(self, cell) -> None:
         self.page.locator(FIELD).click(position=self.css_point(*self.geom.centre(cell)))
 
+    def click_to_place_ghost(self, target, server) -> None:
+        """P1 clicks the legal spread cell ``target``: the message line and the event log
+        name the move, the ghost is drawn there and its highlight cleared; then the
+        mirrored state takes the same move."""
+        from browser_harness import explained, wait_canvas_pixel
+        from playwright.sync_api import expect
+
+        s, page = self.state, self.page
+        with explained(f"clicking the legal cell {target}", server, page):
+            self.click(target)
+            expect(page.locator(".hk-message")).to_contain_text(f"P1: place a ghost on {target}.")
+            expect(page.locator(".hk-event-log")).to_contain_text(f"P1 puts a ghost on {s.field.describe(target)}")
+            wait_canvas_pixel(page, FIELD, *self.ghost_spot(target), want=S.rgb(S.GHOST_FILL),
+                              what=f"the ghost drawn on {target}")
+            wait_canvas_pixel(page, FIELD, *self.plain_spot(target), want=self.terrain_rgb(target),
+                              what=f"the highlight of {target} cleared")
+        s.apply_action(hk.PlaceGhost(target))
+
     def terrain_rgb(self, cell) -> tuple[int, int, int]:
         s = self.state
         return S.rgb(S.terrain_style(s.field.terrain[s.field.index[tuple(cell)]]).fill)

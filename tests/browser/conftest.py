@@ -16,6 +16,8 @@ wait_canvas_pixel, explained, free_port; board pixels of the play view: board_pa
 
 from __future__ import annotations
 
+import contextlib
+
 import shutil
 import sys
 from pathlib import Path
@@ -126,6 +128,37 @@ def page(chromium_browser):
         context.close()
 
 
+class _ServerPool:
+    """Servers started by one test: a start that fails fails the test with the reason,
+    and at teardown every server (with its children and kernels) is killed and, for a
+    failed test, its log kept in test-artifacts/."""
+
+    def __init__(self):
+        self.started: list[ServerInfo] = []
+
+    def launch(self, what: str, starter, *args, **kwargs) -> ServerInfo:
+        try:
+            server = starter(*args, **kwargs)
+        except RuntimeError as exc:
+            pytest.fail(f"{what} failed to start:\n{exc}", pytrace=False)
+        self.started.append(server)
+        return server
+
+    def close(self, request) -> None:
+        for server in self.started:
+            terminate_tree(server.process)
+        _keep_logs_on_failure(request, self.started)
+
+
+@contextlib.contextmanager
+def _server_pool(request):
+    pool = _ServerPool()
+    try:
+        yield pool
+    finally:
+        pool.close(request)
+
+
 @pytest.fixture
 def jupyter_lab(tmp_path, request):
     """Factory: ``jupyter_lab(env={"HAUNTED_KIT_SEED": "1"})`` starts JupyterLab serving a
@@ -133,24 +166,13 @@ def jupyter_lab(tmp_path, request):
     ``env`` adds variables to the server's environment, which its kernels inherit.
     Returns ServerInfo(url, token, root_dir, ...); .lab("notebooks/x.ipynb") gives a
     tokenised URL. Every server and all its kernels are killed at teardown."""
-    started: list[ServerInfo] = []
+    with _server_pool(request) as pool:
+        def start(env: dict[str, str] | None = None) -> ServerInfo:
+            n = len(pool.started)
+            return pool.launch("JupyterLab", start_jupyter_lab, copy_repo(tmp_path / f"repo-{n}"),
+                               tmp_path / f"jupyter-state-{n}", env=env)
 
-    def start(env: dict[str, str] | None = None) -> ServerInfo:
-        n = len(started)
-        root = copy_repo(tmp_path / f"repo-{n}")
-        try:
-            server = start_jupyter_lab(root, tmp_path / f"jupyter-state-{n}", env=env)
-        except RuntimeError as exc:
-            pytest.fail(f"JupyterLab failed to start:\n{exc}", pytrace=False)
-        started.append(server)
-        return server
-
-    try:
         yield start
-    finally:
-        for server in started:
-            terminate_tree(server.process)
-        _keep_logs_on_failure(request, started)
 
 
 @pytest.fixture
@@ -165,22 +187,12 @@ def classroom_server(tmp_path, request):
     ``haunted-kit classroom ... --no-browser`` command, reads the URL it prints and waits
     until Voila answers there; returns ServerInfo (``.log()`` has the command's output).
     Every command started is killed (with Voila and its kernels) at teardown."""
-    started: list[ServerInfo] = []
+    with _server_pool(request) as pool:
+        def start(*args: str, timeout: float = 60.0) -> ServerInfo:
+            return pool.launch("the classroom app", start_classroom, list(args),
+                               tmp_path / f"classroom-{len(pool.started)}", timeout)
 
-    def start(*args: str, timeout: float = 60.0) -> ServerInfo:
-        try:
-            server = start_classroom(list(args), tmp_path / f"classroom-{len(started)}", timeout)
-        except RuntimeError as exc:
-            pytest.fail(f"the classroom app failed to start:\n{exc}", pytrace=False)
-        started.append(server)
-        return server
-
-    try:
         yield start
-    finally:
-        for server in started:
-            terminate_tree(server.process)
-        _keep_logs_on_failure(request, started)
 
 
 @pytest.fixture
@@ -189,26 +201,16 @@ def voila_server(tmp_path, request):
     ``voila <nb> --no-browser --port <free> --Voila.ip=127.0.0.1`` and returns ServerInfo;
     ``page.goto(srv.url)`` renders the notebook. Relative paths are relative to the repo root.
     Every server started is killed at teardown."""
-    started: list[ServerInfo] = []
+    with _server_pool(request) as pool:
+        def start(notebook_path, *extra_args: str, timeout: float = 60.0) -> ServerInfo:
+            nb = Path(notebook_path)
+            nb = nb if nb.is_absolute() else REPO_ROOT / nb
+            if not nb.exists():
+                pytest.fail(f"voila_server: notebook {nb} does not exist", pytrace=False)
+            return pool.launch("Voila", start_voila, nb, tmp_path / f"voila-state-{len(pool.started)}",
+                               list(extra_args), timeout)
 
-    def start(notebook_path, *extra_args: str, timeout: float = 60.0) -> ServerInfo:
-        nb = Path(notebook_path)
-        nb = nb if nb.is_absolute() else REPO_ROOT / nb
-        if not nb.exists():
-            pytest.fail(f"voila_server: notebook {nb} does not exist", pytrace=False)
-        try:
-            server = start_voila(nb, tmp_path / f"voila-state-{len(started)}", list(extra_args), timeout)
-        except RuntimeError as exc:
-            pytest.fail(f"Voila failed to start:\n{exc}", pytrace=False)
-        started.append(server)
-        return server
-
-    try:
         yield start
-    finally:
-        for server in started:
-            terminate_tree(server.process)
-        _keep_logs_on_failure(request, started)
 
 
 @pytest.fixture

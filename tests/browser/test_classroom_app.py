@@ -69,15 +69,7 @@ def test_classroom_app_plays_in_chromium(page, classroom_server):
                       what="the legal target still highlighted after the refusal")
 
     # a legal click: the message and the event log say what happened, the board redraws
-    with explained(f"clicking the legal cell {target}", srv, page):
-        board.click(target)
-        expect(message).to_contain_text(f"P1: place a ghost on {target}.")
-        expect(page.locator(".hk-event-log")).to_contain_text(f"P1 puts a ghost on {s.field.describe(target)}")
-        wait_canvas_pixel(page, FIELD, *board.ghost_spot(target), want=S.rgb(S.GHOST_FILL),
-                          what=f"the ghost drawn on {target}")
-        wait_canvas_pixel(page, FIELD, *board.plain_spot(target), want=board.terrain_rgb(target),
-                          what=f"the highlight of {target} cleared")
-    s.apply_action(hk.PlaceGhost(target))
+    board.click_to_place_ghost(target, srv)
     save_screenshot(page, "classroom-app", full_page=False)
 
     # the rest of the spread by clicks, then the bots play on until P1's turn

@@ -14,8 +14,6 @@ from board_page import FIELD, Board, mirror_game
 from browser_harness import explained, page_errors, save_screenshot, wait_canvas_pixel
 from playwright.sync_api import expect
 
-import haunted_kit as hk
-from haunted_kit.render import style as S
 
 pytestmark = pytest.mark.browser
 
@@ -55,16 +53,7 @@ def test_play_notebook_in_jupyterlab(page, jupyter_lab):
     board.show()
 
     target = s.legal_actions()[0].cell
-    message = page.locator(".hk-message")
-    with explained(f"clicking the legal cell {target}", srv, page):
-        board.click(target)
-        expect(message).to_contain_text(f"P1: place a ghost on {target}.")
-        expect(page.locator(".hk-event-log")).to_contain_text(f"P1 puts a ghost on {s.field.describe(target)}")
-        wait_canvas_pixel(page, FIELD, *board.ghost_spot(target), want=S.rgb(S.GHOST_FILL),
-                          what=f"the ghost drawn on {target}")
-        wait_canvas_pixel(page, FIELD, *board.plain_spot(target), want=board.terrain_rgb(target),
-                          what=f"the highlight of {target} cleared")
-    s.apply_action(hk.PlaceGhost(target))
+    board.click_to_place_ghost(target, srv)
     next_target = s.legal_actions()[0].cell
     wait_canvas_pixel(page, FIELD, *board.plain_spot(next_target), want=board.highlighted_rgb(next_target),
                       what=f"the next legal target {next_target} highlighted")
