@@ -30,22 +30,10 @@ import hashlib
 from . import actions as A
 from . import rules as R
 from .board import KALENA, build_field
-from .rules import P, Refusal, ctx_of
+from .protocol import ChanceError, IllegalAction, Refusal
+from .rules import P, ctx_of
 from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TURNS,
                     ConfigError, GameConfig, State)
-
-
-class IllegalAction(Exception):
-    """Raised by :meth:`State.apply_action` for an illegal action; ``refusal`` holds the
-    reason and rule section. The state is unchanged."""
-
-    def __init__(self, action, refusal: Refusal):
-        self.action, self.refusal = action, refusal
-        super().__init__(f"{action!r} is illegal: {refusal}")
-
-
-class ChanceError(ValueError):
-    """An outcome that the waiting chance node cannot produce, or no chance node waiting."""
 
 
 # ============================================================================ creating a game
@@ -813,3 +801,38 @@ def _finish_setup(s: State) -> None:
         if removed:
             R.emit(s, "setup", None, f"2 players: everyone returns quest cards {' and '.join(map(str, removed))} to the box (setup step 17).", removed=list(removed))
     _start_season(s, ctx_of(s))
+
+
+# ============================================================================ the game protocol's Game object
+
+
+class HauntedLandsGame:
+    """Haunted Lands as a :class:`~haunted_kit.protocol.Game` (see :mod:`haunted_kit.games`)."""
+
+    name = "haunted"
+    title = "Haunted Lands"
+
+    @property
+    def min_players(self) -> int:
+        return GameConfig().box.min_players
+
+    @property
+    def max_players(self) -> int:
+        return GameConfig().box.max_players
+
+    def new_game(self, *, players: int = 4, seed: int = 0, **options) -> State:
+        """:func:`new_game` with ``players``, ``seed`` and any :class:`GameConfig` field or
+        ``new_game`` keyword (``mode``, ``extra_ghost_cards``, ``box``, ``log``...)."""
+        return new_game(players=players, seed=seed, **options)
+
+    def from_dict(self, data: dict, box=None) -> State:
+        return State.from_dict(data, box)
+
+    def action_to_dict(self, action) -> dict:
+        return A.action_to_dict(action)
+
+    def action_from_dict(self, data: dict):
+        return A.action_from_dict(data)
+
+
+GAME = HauntedLandsGame()

@@ -17,39 +17,8 @@ import copy
 from itertools import combinations
 
 from . import actions as A
+from .protocol import Refusal
 from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, State
-
-
-class Refusal:
-    """Why an action is illegal: ``text`` in plain words, ``section`` of the rulebook.
-
-    The text may be given as a zero-argument function; it is then only composed when
-    read, so listing legal actions never pays for sentences nobody reads.
-    """
-
-    __slots__ = ("_text", "section")
-
-    def __init__(self, text, section: str):
-        self._text = text
-        self.section = section
-
-    @property
-    def text(self) -> str:
-        if callable(self._text):
-            self._text = self._text()
-        return self._text
-
-    def __str__(self) -> str:
-        return f"{self.text} (rulebook: {self.section})"
-
-    def __repr__(self) -> str:
-        return f"Refusal({self.text!r}, {self.section!r})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Refusal) and (self.text, self.section) == (other.text, other.section)
-
-    def __iter__(self):
-        return iter((self.text, self.section))
 
 
 def P(p: int) -> str:

@@ -1,0 +1,40 @@
+"""The registry of rule modules that implement :mod:`haunted_kit.protocol`.
+
+Tools that serve any game (the CLI's ``--game``, simulation, widgets) look a module
+up here by its short name. Entries name the module and its ``GAME`` object; the module
+is imported on first use (importlib), so that the registry sits below every game
+module in the import graph and the CLI loads only the game it is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .protocol import Game
+
+#: short name -> (module, attribute of its Game object)
+REGISTRY: dict[str, tuple[str, str]] = {
+    "haunted": ("haunted_kit.engine", "GAME"),
+}
+
+
+class UnknownGame(ValueError):
+    """A game name that no registered rule module has."""
+
+
+def game_names() -> list[str]:
+    """The registered games' short names, in registry order."""
+    return list(REGISTRY)
+
+
+def get_game(name: str) -> Game:
+    """The :class:`~haunted_kit.protocol.Game` registered as ``name``.
+
+    Raises:
+        UnknownGame: ``name`` is not registered (the message lists the known names).
+    """
+    try:
+        module, attr = REGISTRY[name]
+    except (KeyError, TypeError):
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(REGISTRY)})") from None
+    return getattr(importlib.import_module(module), attr)

@@ -1,0 +1,222 @@
+"""The game protocol every rule module of the kit implements.
+
+The kit's tools (widgets, agents, simulation, saves, the CLI, notebooks) talk to a
+game only through this protocol, so they serve Haunted Lands and the companion rule
+modules alike. It follows OpenSpiel's Game/State split:
+
+* a :class:`Game` describes one rule module (its name, player counts, how to start a
+  game, how to read a save and an action's JSON form);
+* a :class:`GameState` is one position of that game, mutated in place by
+  :meth:`GameState.apply_action` / :meth:`GameState.apply_chance`.
+
+This module is at the bottom of the import graph: it imports nothing of the kit. It
+also holds the pieces every module shares: :class:`Refusal` (why an action is
+illegal, with the rule text's section), :class:`IllegalAction`, :class:`ChanceError`
+and :class:`Record` / :class:`HistoryEntry` (the action record: every decision and
+chance outcome, in order, shared by copies).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Protocol, runtime_checkable
+
+__all__ = [
+    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "Record", "Refusal",
+]
+
+
+# ============================================================================ refusals
+
+
+class Refusal:
+    """Why an action is illegal: ``text`` in plain words and the ``section`` of the rule
+    text it comes from; ``source`` names that text (``"rulebook"`` for Haunted Lands,
+    e.g. ``"estate rules"`` for a companion module).
+
+    The text may be given as a zero-argument function; it is then only composed when
+    read, so listing legal actions never pays for sentences nobody reads.
+    """
+
+    __slots__ = ("_text", "section", "source")
+
+    def __init__(self, text: str | Callable[[], str], section: str, source: str = "rulebook"):
+        self._text = text
+        self.section = section
+        self.source = source
+
+    @property
+    def text(self) -> str:
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.source}: {self.section})"
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.text!r}, {self.section!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Refusal) and (self.text, self.section) == (other.text, other.section)
+
+    __hash__ = None  # mutable lazy text: not hashable
+
+    def __iter__(self):
+        return iter((self.text, self.section))
+
+
+class IllegalAction(Exception):
+    """Raised by ``apply_action`` for an illegal or malformed action; ``refusal`` holds
+    the reason and the rule section. The state is unchanged."""
+
+    def __init__(self, action, refusal: Refusal):
+        self.action, self.refusal = action, refusal
+        super().__init__(f"{action!r} is illegal: {refusal}")
+
+
+class ChanceError(ValueError):
+    """An outcome that the waiting chance node cannot produce, or no chance node waiting."""
+
+
+# ============================================================================ the action record
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One step of a game's action record.
+
+    Attributes:
+        player: who decided (0-based), or ``None`` for a chance outcome.
+        action: the action object (a decision) or the outcome (a chance node).
+        chance: ``True`` for a chance outcome.
+    """
+
+    player: int | None
+    action: Any
+    chance: bool = False
+
+
+class Record:
+    """An append-only action record shared by copies.
+
+    Stored as a persistent linked list: appending makes a new head and never changes
+    the old one, so :meth:`GameState.copy` shares the common prefix in O(1) however
+    long the game. ``len`` is O(1); iterating is oldest first.
+    """
+
+    __slots__ = ("_head", "_len")
+
+    def __init__(self, head=None, length: int = 0):
+        self._head = head  # (previous head, HistoryEntry) or None
+        self._len = length
+
+    def append(self, entry: HistoryEntry) -> "Record":
+        """A new record with ``entry`` appended (this one is unchanged)."""
+        return Record((self._head, entry), self._len + 1)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[HistoryEntry]:
+        return iter(self.entries())
+
+    def entries(self) -> list[HistoryEntry]:
+        """All entries, oldest first (a new list)."""
+        out = []
+        node = self._head
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return out
+
+    def __repr__(self) -> str:
+        return f"<Record of {self._len} steps>"
+
+
+# ============================================================================ the protocol
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One position of a game. Players are 0-based ints (shown as P1, P2...)."""
+
+    @property
+    def players(self) -> int:
+        """Number of players in this game."""
+
+    def current_player(self) -> int | None:
+        """The player to decide now; ``None`` at a chance node or a terminal state."""
+
+    def legal_actions(self) -> list:
+        """The legal actions of :meth:`current_player` (empty at chance nodes and at the
+        end). Actions are frozen dataclasses with a ``describe()`` sentence."""
+
+    def why_not(self, action) -> Refusal | None:
+        """``None`` if ``action`` is legal now, else the :class:`Refusal` explaining why
+        not, with the rule section. Never raises for a malformed action: says so."""
+
+    def apply_action(self, action) -> None:
+        """Apply a legal action of the player to move and run on to the next decision.
+
+        Raises:
+            IllegalAction: the action is illegal or malformed; the state is unchanged.
+        """
+
+    def is_chance_node(self) -> bool:
+        """``True`` when a chance event (die, draw, deal) waits for its outcome."""
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """``[(outcome, probability), ...]`` at a chance node, else ``[]``."""
+
+    def apply_chance(self, outcome) -> None:
+        """Resolve the waiting chance node. Raises :class:`ChanceError` if impossible."""
+
+    def is_terminal(self) -> bool:
+        """``True`` once the game is over."""
+
+    def returns(self) -> list[float]:
+        """One number per player once terminal (the module documents its meaning);
+        zeros while the game runs."""
+
+    def observation(self, player: int | None = None) -> dict:
+        """JSON-ready view of the state as ``player`` may see it (hidden information
+        of others removed); ``None`` is the omniscient view."""
+
+    def events(self, viewer: int | None = None):
+        """The event log as a pandas DataFrame, one sentence per change."""
+
+    def history(self) -> list[HistoryEntry]:
+        """Every decision and chance outcome so far, oldest first."""
+
+    def copy(self) -> "GameState":
+        """An independent copy (cheap: shares immutable parts and the action record)."""
+
+    def to_dict(self) -> dict:
+        """The full save as JSON-ready data (versioned, with the module's name)."""
+
+    def save(self, path) -> None:
+        """Write the save to ``path`` atomically."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One rule module: how to start, load and decode its games."""
+
+    name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)
+    title: str  #: human title
+    min_players: int
+    max_players: int
+
+    def new_game(self, *, players: int, seed: int = 0, **options) -> GameState:
+        """A new game; raises ``ValueError`` (a ConfigError) for bad parameters."""
+
+    def from_dict(self, data: dict, box=None) -> GameState:
+        """Rebuild a saved state; raises ``ValueError`` (a SaveError) naming the field."""
+
+    def action_to_dict(self, action) -> dict:
+        """The JSON form of an action."""
+
+    def action_from_dict(self, data: dict):
+        """An action from its JSON form; raises ``ValueError`` naming the problem."""

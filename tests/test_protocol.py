@@ -1,0 +1,37 @@
+"""The game protocol: Haunted Lands' State implements it; the record is shared by copies."""
+
+import pytest
+
+import haunted_kit as hk
+from haunted_kit.games import UnknownGame, game_names, get_game
+from haunted_kit.protocol import Game, HistoryEntry, Record, Refusal
+
+
+def test_registry_gives_haunted_lands_game():
+    g = get_game("haunted")
+    assert isinstance(g, Game)
+    assert "haunted" in game_names()
+    s = g.new_game(players=3, seed=7, mode="citizen")
+    assert s.players == 3 and s.config.mode == "citizen"
+    a = s.legal_actions()[0]
+    assert g.action_from_dict(g.action_to_dict(a)) == a
+
+
+def test_unknown_game_lists_known_names():
+    with pytest.raises(UnknownGame, match="unknown game 'chess' \\(known: haunted"):
+        get_game("chess")
+
+
+def test_refusal_names_its_source():
+    assert str(Refusal("no", "Market")) == "no (rulebook: Market)"
+    assert str(Refusal(lambda: "no", "Market", "estate rules")) == "no (estate rules: Market)"
+
+
+def test_record_shares_prefix_and_keeps_order():
+    r1 = Record().append(HistoryEntry(0, "a")).append(HistoryEntry(None, "die", chance=True))
+    r2 = r1.append(HistoryEntry(1, "b"))
+    r3 = r1.append(HistoryEntry(2, "c"))
+    assert len(r1) == 2 and len(r2) == 3
+    assert [e.action for e in r2] == ["a", "die", "b"]
+    assert [e.action for e in r3] == ["a", "die", "c"]
+    assert r2._head[0] is r3._head[0]  # common prefix shared, not copied
