@@ -6,6 +6,7 @@ Examples::
     haunted-kit play --players 2 --mode citizen --ghost-cards 1,2 --log game.csv --save game.json
     haunted-kit replay game.json            # summary of a saved game
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
+    haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
 
 Misuse (players outside 2-4, an unknown mode or agent...) prints usage and exits 2.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 from . import rules as R
 from .agents import AGENTS
 from .components import default_box
+from .games import game_names
 
 
 def _agents(text: str) -> list[str]:
@@ -44,9 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
+    play.add_argument("--game", default="haunted", choices=game_names(),
+                      help="rule module to play (default haunted; estate = Estate and Market)")
     play.add_argument("--players", type=int, default=4, choices=range(box.min_players, box.max_players + 1),
                       metavar=f"{{{box.min_players}..{box.max_players}}}", help="number of players (default 4)")
-    play.add_argument("--mode", default="wanderer", choices=list(box.modes), help="game mode (default wanderer)")
+    play.add_argument("--mode", default=None, choices=list(box.modes), help="game mode (default wanderer)")
     play.add_argument("--seed", type=int, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
                       help=f"comma-separated agents, one per seat, repeating ({', '.join(AGENTS)}; default greedy)")
@@ -122,17 +126,31 @@ def _box(parser, path):
         parser.error(f"--box {path}: {exc}")
 
 
+def _peek_save(path):
+    """The save's JSON if it can be read, else ``None`` (the loader then says why)."""
+    import json
+
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
 def main(argv=None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
+    if args.command == "play" and args.game == "estate":
+        from .estate.cli import play
+
+        return play(args, sub, _write_log)
     if args.command == "play":
         from .sim import play_game
         from .state import ConfigError, GameConfig
 
         box = _box(sub, args.box)
         try:
-            cfg = GameConfig(players=args.players, mode=args.mode, seed=args.seed,
+            cfg = GameConfig(players=args.players, mode=args.mode or "wanderer", seed=args.seed,
                              extra_ghost_cards=tuple(args.ghost_cards), box=box)
         except ConfigError as exc:
             sub.error(str(exc))
@@ -156,6 +174,11 @@ def main(argv=None) -> int:
     if args.command == "replay":
         from .state import SaveError, State
 
+        data = _peek_save(args.save)
+        if isinstance(data, dict) and data.get("game") == "estate":
+            from .estate.cli import replay
+
+            return replay(data, args, sub)
         try:
             s = State.load(args.save, box=_box(sub, args.box))
         except SaveError as exc:
