@@ -19,6 +19,7 @@ from pathlib import Path
 from . import rules as R
 from .agents import AGENTS
 from .components import default_box
+from .games import game_names
 
 
 def _agents(text: str) -> list[str]:
@@ -59,6 +60,27 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print the summary of a saved game")
     rep.add_argument("save", type=Path, help="a save written by play --save")
     rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
+
+    sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
+                         description="Play every combination of player counts, modes, ghost cards and agent lineups, "
+                                     "GAMES seeds each, into a Parquet dataset directory (resumable).")
+    sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
+    sim.add_argument("--game", default="haunted", choices=game_names(), help="rule module (default haunted)")
+    sim.add_argument("--games", type=int, default=100, help="seeds per grid cell (default 100)")
+    sim.add_argument("--first-seed", type=int, default=0, help="seed of the first repetition (default 0)")
+    sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
+    sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
+                     metavar="MODE,MODE", help="Haunted Lands modes (default wanderer)")
+    sim.add_argument("--ghost-cards", action="append", default=None, metavar="N,N",
+                     help="a set of extra ghost cards, 'none' for no extra card; repeat for several (e.g. --ghost-cards none --ghost-cards 2,3)")
+    sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
+                     help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
+    sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
+    sim.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU; 1 plays in this process)")
+    sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, choices=range(box.min_players, box.max_players + 1),
@@ -163,6 +185,8 @@ def main(argv=None) -> int:
             return 1
         print(summary(s))
         return 0
+    if args.command == "simulate":
+        return _simulate(sub, args)
     if args.command == "classroom":
         from .classroom import serve
 
@@ -173,6 +197,60 @@ def main(argv=None) -> int:
         return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                      open_browser=not args.no_browser)
     return 2  # pragma: no cover
+
+
+def _simulate(parser, args) -> int:
+    from .bots import BotSpecError, parse_lineup
+    from .simulate import DatasetError, Grid, load_dataset, simulate
+
+    if args.workers is not None and args.workers < 1:
+        parser.error(f"--workers must be at least 1, got {args.workers}")
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    options = {}
+    if args.game == "haunted":
+        options["mode"] = args.modes or ["wanderer"]
+        sets = []
+        for text in args.ghost_cards or ["none"]:
+            if text.strip().lower() in ("none", ""):
+                sets.append([])
+            else:
+                try:
+                    sets.append(_int_list(text))
+                except argparse.ArgumentTypeError as exc:
+                    parser.error(f"--ghost-cards: {exc}")
+        options["extra_ghost_cards"] = sets
+    elif args.modes or args.ghost_cards:
+        parser.error(f"--modes and --ghost-cards are Haunted Lands options, not {args.game!r} ones")
+    try:
+        lineups = [",".join(parse_lineup(x)) for x in (args.agents or ["greedy"])]
+        grid = Grid(game=args.game, players=tuple(args.players), options=options, lineups=tuple(lineups),
+                    games=args.games, first_seed=args.first_seed)
+    except (BotSpecError, ValueError) as exc:
+        parser.error(str(exc))
+    box = _box(parser, args.box) if args.box is not None else None
+    try:
+        grid.check(box)
+        report = simulate(grid, args.out, box=box, workers=args.workers, dask=args.dask, scheduler=args.scheduler,
+                          events=args.events, progress=not args.no_progress)
+    except ValueError as exc:  # a bad grid cell, a dataset of another grid (DatasetError)
+        if isinstance(exc, DatasetError):
+            print(f"haunted-kit: {exc}", file=sys.stderr)
+            return 1
+        parser.error(str(exc))
+    except OSError as exc:
+        print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if report.interrupted:
+        print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
+              "run the same command again to resume.", file=sys.stderr)
+        return 130
+    frame = load_dataset(args.out)
+    print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    table = frame.groupby(["players", "agent"]).agg(games=("game_id", "nunique"), win_rate=("won", "mean"),
+                                                     mean_score=("score", "mean"), collective_loss=("collective_loss", "mean"))
+    print(table.round(3).to_string())
+    return 0
 
 
 if __name__ == "__main__":
