@@ -28,11 +28,11 @@ import itertools
 import json
 import os
 import random
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .bots import bot_settings, make_bot, parse_lineup
+from .fileio import atomic_write
 from .games import get_game
 from .search import sample_chance
 
@@ -271,25 +271,7 @@ def _schema(meta: dict | None = None):
 def _atomic_write_table(table, path: Path) -> None:
     import pyarrow.parquet as pq
 
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".parquet")
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _atomic_write_text(text: str, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda fh: pq.write_table(table, fh.buffer))
 
 
 def _metadata(grid: Grid, box, events: bool) -> dict:
@@ -435,7 +417,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
             raise DatasetError(f"{out} holds a dataset made with another {differs.replace('_', ' ')}; "
                                "use another output directory to keep both")
     else:
-        _atomic_write_text(json.dumps(meta, indent=1), meta_path)
+        atomic_write(meta_path, json.dumps(meta, indent=1))
     done = _finished_ids(out)
     tasks = [t for t in grid.tasks() if t[0] not in done]
     total = len(grid)
