@@ -108,12 +108,12 @@ def test_failed_write_keeps_the_old_save(tmp_path, monkeypatch):
     s.save(path)
     old = path.read_text()
     t = played(steps=30)
-    import haunted_kit.estate.state as st
+    import haunted_kit.fileio as fileio
 
     def boom(*a, **k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(st.os, "replace", boom)
+    monkeypatch.setattr(fileio.os, "replace", boom)
     with pytest.raises(OSError):
         t.save(path)
     assert path.read_text() == old and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]

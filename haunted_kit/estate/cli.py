@@ -1,5 +1,6 @@
 """The estate module's commands behind ``haunted-kit play --game estate`` and
-``haunted-kit replay`` (the shared parser lives in :mod:`haunted_kit.cli`)."""
+``haunted-kit replay`` of an estate save (the shared parser, output checks and file
+writing live in :mod:`haunted_kit.cli`)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,14 @@ import sys
 def _box(parser, path):
     from .box import EstateBoxError, default_estate_box, load_estate_box
 
-    if path is None:
-        return default_estate_box()
     try:
-        return load_estate_box(path)
+        return default_estate_box() if path is None else load_estate_box(path)
     except EstateBoxError as exc:
-        parser.error(f"--box {path}: {exc}")
+        parser.error(f"--box {path}: {exc}" if path is not None else f"the estate box does not load: {exc}")
 
 
-def play(args, parser, write_log) -> int:
-    """Play with bots, print the summary, write ``--save`` / ``--log``. Misuse -> usage, exit 2."""
+def play(parser, args):
+    """Play with bots and print the summary; returns the final state. Misuse -> usage, exit 2."""
     from .agents import AGENTS
     from .sim import play_game, summary
     from .state import EstateConfigError
@@ -28,37 +27,28 @@ def play(args, parser, write_log) -> int:
     for a in args.agents:
         if a not in AGENTS:
             parser.error(f"unknown agent {a!r} for the estate game (known: {', '.join(AGENTS)})")
+    box = _box(parser, args.box)
+    if not box.min_players <= args.players <= box.max_players:
+        parser.error(f"argument --players: invalid choice: {args.players} (this box plays {box.min_players}..{box.max_players})")
     if len(args.agents) > args.players:
         parser.error(f"{len(args.agents)} agents given for {args.players} players")
-    box = _box(parser, args.box)
     try:
         s, names = play_game(args.players, args.seed, args.agents, log=args.log is not None, box=box)
     except EstateConfigError as exc:
         parser.error(str(exc))
     print(summary(s, names))
-    status = 0
-    for path, write, what in ((args.save, s.save, "Final state saved"),
-                              (args.log, lambda p: write_log(s, p), "Event log written")):
-        if path is None:
-            continue
-        try:
-            write(path)
-            print(f"{what} to {path}")
-        except OSError as exc:
-            print(f"haunted-kit: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
-            status = 1
-    return status
+    return s
 
 
-def replay(data, args, parser) -> int:
-    """Rebuild a save (already read as JSON ``data``) and print its summary."""
+def replay(parser, args) -> int:
+    """Rebuild an estate save and print its summary; a corrupt save exits 1 with one line."""
     from .sim import summary
-    from .state import EstateSaveError, load_save
+    from .state import EstateSaveError, EstateState
 
     try:
-        s = load_save(data, _box(parser, args.box))
+        s = EstateState.load(args.save, _box(parser, args.box), max_bytes=args.max_bytes)
     except EstateSaveError as exc:
-        print(f"haunted-kit: {args.save}: {exc}", file=sys.stderr)
+        print(f"haunted-kit: {exc}", file=sys.stderr)
         return 1
     print(summary(s))
     return 0

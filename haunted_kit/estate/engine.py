@@ -432,6 +432,43 @@ class EstateGame:
     def action_to_dict(self, action) -> dict:
         return A.action_to_dict(action)
 
+    def load_box(self, path):
+        """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
+        from .box import load_estate_box
+
+        return load_estate_box(path)
+
+    def settings(self, box=None) -> list[dict]:
+        """Every player count of ``box`` under each connection reading, as ``new_game``
+        keywords (what :func:`haunted_kit.testing.check_box` covers)."""
+        from .box import default_estate_box
+
+        box = box or default_estate_box()
+        return [{"players": n, "connection": c} for c in ("group", "line")
+                for n in range(box.min_players, box.max_players + 1)]
+
+    def invariants(self, state: EstateState, before: EstateState | None = None) -> list[str]:
+        """What is wrong with ``state`` (empty when nothing): the save loader's position
+        checks (counts, worker limit, tiles adding up to the box, connected estates), and
+        against ``before``: income never goes down, workers are only hired, never lost."""
+        from .state import EstateSaveError, check_position, position_of
+
+        problems = []
+        try:
+            check_position(state.box, state.config, position_of(state))
+        except EstateSaveError as exc:
+            problems.append(str(exc))
+        if before is not None:
+            for p in range(state.players):
+                for r, v in state.income[p].items():
+                    if v < before.income[p][r]:
+                        problems.append(f"P{p + 1}'s {r} income went down from {before.income[p][r]} to {v}")
+                if sum(state.workers[p].values()) < sum(before.workers[p].values()):
+                    problems.append(f"P{p + 1} lost workers")
+            if state.decisions < before.decisions:
+                problems.append("the decision count went back")
+        return problems
+
     def action_from_dict(self, data: dict):
         return A.action_from_dict(data)
 

@@ -14,12 +14,10 @@ differs from the replayed one, naming the first field that differs.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from ..events import log_to_frame
+from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
 from ..protocol import Record
 from .box import EstateBox, default_estate_box
 
@@ -229,21 +227,24 @@ class EstateState:
         return json.dumps(self.to_dict(), **kw)
 
     def save(self, path) -> None:
-        """Write the save to ``path`` atomically (a temporary file in the same folder,
-        then a rename), so a failed write never leaves half a save."""
-        write_atomic(path, self.to_json(indent=1))
+        """Write the save to ``path`` atomically (:func:`haunted_kit.fileio.atomic_write`),
+        so a failed write never leaves half a save."""
+        atomic_write(path, self.to_json(indent=1))
 
     @staticmethod
     def from_dict(data, box: EstateBox | None = None) -> "EstateState":
         return load_save(data, box)
 
     @staticmethod
-    def load(path, box: EstateBox | None = None) -> "EstateState":
-        """Read a save; raises :class:`EstateSaveError` naming what is wrong."""
+    def load(path, box: EstateBox | None = None, max_bytes: int | None = None) -> "EstateState":
+        """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
+        Raises :class:`EstateSaveError` naming what is wrong."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
         except OSError as exc:
             raise EstateSaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
+        except InputTooLarge as exc:
+            raise EstateSaveError(str(exc)) from None
         except UnicodeDecodeError:
             raise EstateSaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
         try:
@@ -256,22 +257,6 @@ class EstateState:
         if self.phase == "over":
             return f"<EstateState over; gold values {[self.gold_value(p) for p in range(self.players)]}>"
         return f"<EstateState season {self.season} {self.phase}, to move: {self.current_player()}>"
-
-
-def write_atomic(path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent if str(path.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # ============================================================================ positions
