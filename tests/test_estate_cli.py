@@ -57,3 +57,19 @@ def test_replay_of_a_corrupt_estate_save(tmp_path, capsys):
     assert main(["replay", str(save)]) == 1
     err = capsys.readouterr().err
     assert "state.hand[0].gold" in err and "Traceback" not in err
+
+
+def test_check_box_plays_the_estate_box(capsys):
+    from haunted_kit.estate.box import data_dir
+
+    assert main(["check-box", str(data_dir()), "--game", "estate", "--games", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "(estate): 6 games" in out and "0 failures" in out
+
+
+def test_replay_refuses_an_estate_save_over_the_size_limit(tmp_path, capsys):
+    save = tmp_path / "e.json"
+    main(["play", "--game", "estate", "--players", "2", "--seed", "1", "--save", str(save)])
+    capsys.readouterr()
+    assert main(["replay", str(save), "--max-bytes", "100"]) == 1
+    assert "over the limit of 100 bytes" in capsys.readouterr().err
