@@ -32,6 +32,10 @@ EXPLORATION, CONTACT, EXTRACTION, CONSTRUCTION = 0, 1, 2, 3
 FREE, COVERED = -1, -2  # skill marker slot contents besides a player index
 
 
+#: Seeds are integers with ``|seed| < SEED_BOUND`` (64 bits and a sign).
+SEED_BOUND = 2**64
+
+
 class ConfigError(ValueError):
     """Game parameters that do not make a game (wrong player count, unknown mode...)."""
 
@@ -67,14 +71,23 @@ class GameConfig:
     box: Box = dc_field(default_factory=default_box, repr=False, compare=False)
 
     def __post_init__(self):
+        from .actions import is_integer
+
         b = self.box
-        if not isinstance(self.players, int) or not b.min_players <= self.players <= b.max_players:
+        if not isinstance(b, Box):
+            raise ConfigError(f"box must be a Box (haunted_kit.load_box), got {type(b).__name__}")
+        if not is_integer(self.players) or not b.min_players <= self.players <= b.max_players:
             raise ConfigError(f"players must be between {b.min_players} and {b.max_players}, got {self.players!r}")
+        object.__setattr__(self, "players", int(self.players))
+        if not isinstance(self.mode, str):
+            raise ConfigError(f"mode must be a mode name ({', '.join(b.modes)}), got {self.mode!r}")
         if self.mode not in b.modes:
             raise ConfigError(f"unknown mode {self.mode!r} (known: {', '.join(b.modes)})")
         if isinstance(self.extra_ghost_cards, (str, bytes)) or not hasattr(self.extra_ghost_cards, "__iter__"):
             raise ConfigError(f"extra_ghost_cards must be a list of ghost card numbers, e.g. (2, 3); got {self.extra_ghost_cards!r}")
-        object.__setattr__(self, "extra_ghost_cards", tuple(self.extra_ghost_cards))
+        if not all(is_integer(g) for g in self.extra_ghost_cards):
+            raise ConfigError(f"extra_ghost_cards must list ghost card numbers (integers), got {self.extra_ghost_cards!r}")
+        object.__setattr__(self, "extra_ghost_cards", tuple(int(g) for g in self.extra_ghost_cards))
         for g in self.extra_ghost_cards:
             if g not in b.ghost_cards:
                 raise ConfigError(f"unknown ghost card {g!r} (known: {', '.join(map(str, b.ghost_cards))})")
@@ -82,9 +95,12 @@ class GameConfig:
                 raise ConfigError(f"ghost card {g} is already the {self.mode} mode's card")
         if len(set(self.extra_ghost_cards)) != len(self.extra_ghost_cards):
             raise ConfigError(f"extra ghost cards repeat: {self.extra_ghost_cards}")
-        if not isinstance(self.seed, int):
-            raise ConfigError(f"seed must be an integer, got {self.seed!r}")
-        if self.terrain_die not in ("standard", "with_lakes"):
+        if not is_integer(self.seed) or not -SEED_BOUND < self.seed < SEED_BOUND:
+            raise ConfigError(f"seed must be an integer of at most 64 bits (|seed| < 2**64), got {self.seed!r}")
+        object.__setattr__(self, "seed", int(self.seed))
+        if not isinstance(self.limited_supplies, bool):
+            raise ConfigError(f"limited_supplies must be True or False, got {self.limited_supplies!r}")
+        if not isinstance(self.terrain_die, str) or self.terrain_die not in ("standard", "with_lakes"):
             raise ConfigError(f"terrain_die must be 'standard' or 'with_lakes', got {self.terrain_die!r}")
 
     @property
@@ -316,7 +332,7 @@ class State:
     def from_json(text: str, box: Box | None = None) -> "State":
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:  # incl. integers of over 4300 digits
             raise SaveError(f"save is not valid JSON: {exc}") from None
         return _serial.from_dict(data, box)
 
