@@ -8,6 +8,9 @@ Usage::
 
 Kinds (every input seeded, so a finding is reproducible from its kind and number):
 
+Every registered game with a box folder is covered (Haunted Lands gets 80% of each
+kind, the Estate and Market module the rest).
+
 * games: seeded random games (every mode and player count); before every decision
   one random action from a hostile mix (wrong types, numpy integers, floats, bools,
   unknown names, cells off the field, non-actions, well-formed illegal ones) is
@@ -55,10 +58,15 @@ import numpy as np  # noqa: E402
 import haunted_kit as hk  # noqa: E402
 from haunted_kit import actions as A  # noqa: E402
 from haunted_kit.cli import main as cli_main, summary  # noqa: E402
+from haunted_kit.protocol import IllegalAction  # noqa: E402
 from haunted_kit.engine import GAME  # noqa: E402
+from haunted_kit.games import game_names, get_game  # noqa: E402
 from haunted_kit.testing import check_box, mutate_json, mutate_text  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data"
+#: Each registered game's box folder (relative to data/) and its share of the inputs.
+BOX_FOLDERS = {"haunted": "", "estate": "estate"}
+SHARE = {"haunted": 0.8}  # the rest is split between the other games
 SLOW = 60.0  # seconds: one input taking longer counts as a hang
 
 
@@ -117,7 +125,91 @@ def hostile_action(rng, s):
     return cls(*[rng.choice(ODD) for _ in A.FIELD_KINDS[cls]])
 
 
+def hostile_generic(rng, s):
+    """For a game without haunted_kit.actions' table: a listed action (a dataclass)
+    with one field replaced by an odd value, or a non-action."""
+    import dataclasses
+
+    legal = s.legal_actions()
+    if rng.random() < 0.1 or not legal:
+        return rng.choice(["pass", None, 3, object()])
+    a = rng.choice(legal)
+    if dataclasses.is_dataclass(a) and dataclasses.fields(a) and rng.random() < 0.7:
+        f = rng.choice(dataclasses.fields(a))
+        return dataclasses.replace(a, **{f.name: rng.choice(ODD)})
+    return a
+
+
+GAMES_CHOSEN: list[str] = []  # --game: only these games (default: every registered one)
+
+
+def shares(n):
+    """How many of ``n`` inputs each registered game gets."""
+    names = [g for g in game_names() if g in BOX_FOLDERS and (not GAMES_CHOSEN or g in GAMES_CHOSEN)]
+    if len(names) == 1:
+        return {names[0]: n}
+    rest = [g for g in names if g not in SHARE]
+    out = {g: int(n * SHARE[g]) for g in names if g in SHARE}
+    left = n - sum(out.values())
+    for k, g in enumerate(rest):
+        out[g] = left // len(rest) + (k < left % len(rest))
+    return out
+
+
 def fuzz_games(n, tally, seed0=0):
+    split = shares(n)
+    yield from fuzz_haunted_games(split.pop("haunted", 0), tally, seed0)
+    for name, k in split.items():
+        yield from fuzz_other_games(name, k, tally, seed0)
+
+
+def fuzz_other_games(name, n, tally, seed0=0):
+    game = get_game(name)
+    settings = game.settings()
+    for i in range(n):
+        tally.c["tried"] += 1
+        rng = random.Random(seed0 * 7919 + i)
+        t0 = time.monotonic()
+        try:
+            s = game.new_game(seed=seed0 + i, **settings[i % len(settings)])
+            steps = 0
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    s.apply_chance(rng.choice([o for o, _ in s.chance_outcomes()]))
+                    continue
+                a = hostile_generic(rng, s)
+                tally.c["actions"] += 1
+                before = (json.dumps(s.to_dict(), sort_keys=True, default=repr), s.rng_count if hasattr(s, "rng_count") else 0)
+                try:
+                    s.apply_action(a)
+                    tally.c["accepted actions"] += 1
+                except IllegalAction:
+                    tally.c["refused actions"] += 1
+                    if (json.dumps(s.to_dict(), sort_keys=True, default=repr), getattr(s, "rng_count", 0)) != before:
+                        tally.bad("broken", f"{name} {i}", f"refused action {a!r} changed the state")
+                        break
+                    legal = s.legal_actions()
+                    s.apply_action(legal[rng.randrange(len(legal))])
+                steps += 1
+                if steps % 25 == 0 and game.invariants(s):
+                    tally.bad("broken", f"{name} {i}", "; ".join(game.invariants(s)))
+                    break
+                if steps > 20_000:
+                    tally.bad("hang", f"{name} {i}", "game did not end within 20,000 decisions")
+                    break
+            else:
+                problems = game.invariants(s)
+                game.from_dict(json.loads(json.dumps(s.to_dict())))
+                if problems:
+                    tally.bad("broken", f"{name} {i}", "; ".join(problems))
+        except Exception as exc:  # noqa: BLE001
+            tally.bad("raw", f"{name} {i}", short_tb(exc))
+        if time.monotonic() - t0 > SLOW:
+            tally.bad("hang", f"{name} {i}", f"game took {time.monotonic() - t0:.0f} s")
+        yield
+
+
+def fuzz_haunted_games(n, tally, seed0=0):
     settings = GAME.settings()
     for i in range(n):
         tally.c["tried"] += 1
@@ -167,13 +259,14 @@ def fuzz_games(n, tally, seed0=0):
 # ============================================================================ corrupt saves
 
 
-def save_pool(rng, k=60):
-    """Saves of games stopped at random points, in every phase (setup included)."""
+def save_pool(game, rng, k=60):
+    """Saves of ``game``'s games stopped at random points, in every phase."""
     pool = []
-    settings = GAME.settings()
+    settings = game.settings()
     for j in range(k):
         st = settings[j % len(settings)]
-        s = hk.new_game(seed=1000 + j, auto_chance=(j % 6 != 0), **st)
+        extra = {"auto_chance": False} if game.name == "haunted" and j % 6 == 0 else {}
+        s = game.new_game(seed=1000 + j, **st, **extra)
         bot = random.Random(j)
         stop = rng.choice([0, 1, 5, 30, 80, 10**9])
         steps = 0
@@ -188,11 +281,12 @@ def save_pool(rng, k=60):
     return pool
 
 
-def plays_on(s, rng, limit=20_000):
+def plays_on(game, s, rng, limit=20_000):
     """Play ``s`` to the end with random decisions; returns a problem or None."""
     steps = 0
+    invariants = getattr(game, "invariants", lambda s, b=None: [])
     while not s.is_terminal():
-        problems = GAME.invariants(s)
+        problems = invariants(s)
         if problems:
             return "; ".join(problems)
         try:
@@ -218,82 +312,87 @@ def plays_on(s, rng, limit=20_000):
 
 
 def fuzz_saves(n, tally, seed0=0):
-    rng0 = random.Random(seed0)
-    pool = save_pool(rng0)
-    for i in range(n):
-        tally.c["tried"] += 1
-        rng = random.Random(seed0 * 7919 + i)
-        data, paths = mutate_json(rng.choice(pool), rng, edits=rng.choice((1, 1, 2, 3)))
-        t0 = time.monotonic()
-        try:
-            text = json.dumps(data)  # Infinity / NaN written as JSON allows them
-        except (ValueError, TypeError):
-            text = repr(data)
-        try:
-            s = hk.State.from_json(text)
-        except hk.SaveError:
-            tally.c["refused"] += 1
+    for name, k in shares(n).items():
+        game = get_game(name)
+        pool = save_pool(game, random.Random(seed0))
+        for i in range(k):
+            tally.c["tried"] += 1
+            rng = random.Random(seed0 * 7919 + i)
+            data, paths = mutate_json(rng.choice(pool), rng, edits=rng.choice((1, 1, 2, 3)))
+            t0 = time.monotonic()
+            try:
+                text = json.dumps(data)  # Infinity / NaN written as JSON readers accept them
+            except (ValueError, TypeError):
+                text = repr(data)
+            try:
+                s = hk.State.from_json(text) if name == "haunted" else game.from_dict(json.loads(text))
+            except ValueError:  # SaveError, or the module's own save error (a ValueError by the protocol)
+                tally.c["refused"] += 1
+                yield
+                continue
+            except Exception as exc:  # noqa: BLE001
+                tally.bad("raw", f"{name} {i}", f"{paths}: {short_tb(exc)}")
+                yield
+                continue
+            tally.c["accepted"] += 1
+            try:
+                if name == "haunted":
+                    summary(s)
+                s.observation(0)
+                again = game.from_dict(json.loads(json.dumps(s.to_dict())))
+                if again.to_dict() != s.to_dict():
+                    tally.bad("broken", f"{name} {i}", f"{paths}: the loaded save does not round-trip")
+                problem = plays_on(game, s, rng)
+                if problem == "hang":
+                    tally.bad("hang", f"{name} {i}", f"{paths}: the loaded game does not end")
+                elif problem:
+                    tally.bad("broken", f"{name} {i}", f"{paths}: {problem}")
+                elif name == "haunted":
+                    summary(s)
+            except Exception as exc:  # noqa: BLE001
+                tally.bad("broken", f"{name} {i}", f"{paths}: {short_tb(exc)}")
+            if time.monotonic() - t0 > SLOW:
+                tally.bad("hang", f"{name} {i}", f"{paths}: {time.monotonic() - t0:.0f} s")
             yield
-            continue
-        except Exception as exc:  # noqa: BLE001
-            tally.bad("raw", i, f"{paths}: {short_tb(exc)}")
-            yield
-            continue
-        tally.c["accepted"] += 1
-        try:
-            summary(s)
-            s.observation(0)
-            again = hk.State.from_json(s.to_json())
-            if again.to_dict() != s.to_dict():
-                tally.bad("broken", i, f"{paths}: the loaded save does not round-trip")
-            problem = plays_on(s, rng)
-            if problem == "hang":
-                tally.bad("hang", i, f"{paths}: the loaded game does not end")
-            elif problem:
-                tally.bad("broken", i, f"{paths}: {problem}")
-            else:
-                summary(s)
-        except Exception as exc:  # noqa: BLE001
-            tally.bad("broken", i, f"{paths}: {short_tb(exc)}")
-        if time.monotonic() - t0 > SLOW:
-            tally.bad("hang", i, f"{paths}: {time.monotonic() - t0:.0f} s")
-        yield
 
 
 # ============================================================================ box edits
 
 
 def fuzz_boxes(n, tally, seed0=0):
-    files = sorted(p.name for p in DATA.iterdir() if p.is_file())
-    texts = {f: (DATA / f).read_text(encoding="utf-8") for f in files}
     tmp = Path(tempfile.mkdtemp(prefix="hk-fuzz-box-"))
     try:
-        for i in range(n):
-            tally.c["tried"] += 1
-            rng = random.Random(seed0 * 7919 + i)
-            d = tmp / f"box{i}"
-            shutil.copytree(DATA, d)
-            name = rng.choice(files)
-            new = mutate_text(texts[name], rng)
-            (d / name).write_bytes(new if isinstance(new, bytes) else new.encode("utf-8"))
-            t0 = time.monotonic()
-            try:
-                box = hk.load_box(d)
-            except hk.BoxError:
-                tally.c["refused"] += 1
-            except Exception as exc:  # noqa: BLE001
-                tally.bad("raw", i, f"{name}: {short_tb(exc)}")
-            else:
-                tally.c["accepted"] += 1
-                report = check_box(box, games=1, seed=i, max_steps=5000, save_every=0)
-                for f in report.failures:
-                    what = "hang" if "did not end" in f.problem else "broken"
-                    tally.bad(what, i, f"{name}: {f}")
-                    break
-            if time.monotonic() - t0 > SLOW:
-                tally.bad("hang", i, f"{name}: {time.monotonic() - t0:.0f} s")
-            shutil.rmtree(d, ignore_errors=True)
-            yield
+        for name, k in shares(n).items():
+            game = get_game(name)
+            src = DATA / BOX_FOLDERS[name]
+            files = sorted(p.name for p in src.iterdir() if p.is_file())
+            texts = {f: (src / f).read_text(encoding="utf-8") for f in files}
+            for i in range(k):
+                tally.c["tried"] += 1
+                rng = random.Random(seed0 * 7919 + i)
+                d = tmp / f"{name}{i}"
+                shutil.copytree(src, d)
+                file = rng.choice(files)
+                new = mutate_text(texts[file], rng)
+                (d / file).write_bytes(new if isinstance(new, bytes) else new.encode("utf-8"))
+                t0 = time.monotonic()
+                try:
+                    box = game.load_box(d)
+                except ValueError:  # BoxError, or the module's own box error
+                    tally.c["refused"] += 1
+                except Exception as exc:  # noqa: BLE001
+                    tally.bad("raw", f"{name} {i}", f"{file}: {short_tb(exc)}")
+                else:
+                    tally.c["accepted"] += 1
+                    report = check_box(box, game=game, games=1, seed=i, max_steps=5000, save_every=0)
+                    for f in report.failures:
+                        what = "hang" if "did not end" in f.problem else "broken"
+                        tally.bad(what, f"{name} {i}", f"{file}: {f}")
+                        break
+                if time.monotonic() - t0 > SLOW:
+                    tally.bad("hang", f"{name} {i}", f"{file}: {time.monotonic() - t0:.0f} s")
+                shutil.rmtree(d, ignore_errors=True)
+                yield
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -316,13 +415,16 @@ def cli_cases(tmp: Path, rng: random.Random):
         (tmp / "ro" / "x").write_text("")
     words = ["play", "replay", "check-box", "classroom", "--players", "--mode", "--seed", "--agents", "--ghost-cards",
              "--log", "--save", "--box", "--max-bytes", "--games", "--max-steps", "--report", "--port", "--size",
-             "--bots", "-h", "2", "3", "5", "-1", "0", "1e3", "nan", ",", "1,,2", "greedy,random", "citizen", "hero",
+             "--bots", "--game", "estate", "-h", "2", "3", "5", "-1", "0", "1e3", "nan", ",", "1,,2", "greedy,random", "citizen", "hero",
              str(good), str(corrupt), str(latin), str(bad_box), str(tmp / "missing" / "x.json"), str(tmp),
              str(tmp / "out.json"), str(tmp / "out.csv"), str(tmp / "ro" / "x" / "y"), "/nonexistent", "", "é", "--"]
     fixed = [["play", "--save", str(tmp / "o.json"), "--log", str(tmp / "o.json")],
              ["play", "--ghost-cards", ","], ["play", "--box", "/nonexistent"], ["replay", str(corrupt)],
              ["replay", str(latin)], ["replay", str(tmp)], ["check-box", str(bad_box), "--no-progress"],
-             ["play", "--players", "2", "--log", str(tmp / "missing" / "g.csv")], ["replay", str(good), "--max-bytes", "10"]]
+             ["play", "--players", "2", "--log", str(tmp / "missing" / "g.csv")], ["replay", str(good), "--max-bytes", "10"],
+             ["play", "--game", "estate", "--players", "9"], ["play", "--game", "chess"],
+             ["check-box", str(bad_box), "--game", "estate", "--no-progress"], ["simulate"],
+             ["simulate", "--out", str(tmp / "sim"), "--players", "9"], ["simulate", "--out", str(tmp / "sim"), "--games", "-1"]]
     k = 0
     while True:
         if k < len(fixed):
@@ -380,7 +482,10 @@ def main(argv=None) -> int:
     ap.add_argument("--boxes", type=int, default=5_000)
     ap.add_argument("--cli", type=int, default=2_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--game", action="append", choices=list(BOX_FOLDERS), default=[],
+                    help="fuzz only this game (repeatable; default every registered game)")
     args = ap.parse_args(argv)
+    GAMES_CHOSEN[:] = args.game
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover
@@ -401,7 +506,9 @@ def main(argv=None) -> int:
         for _ in it:
             pass
         tally.c["cpu_s"] = round(time.process_time() - t0)
-    print(f"benchmarks/fuzz.py --scale {args.scale:g} --seed {args.seed} (CPU {time.process_time() - t_all:.0f} s)")
+    print(f"benchmarks/fuzz.py --scale {args.scale:g} --seed {args.seed} games {', '.join(args.game) or 'all'}: "
+          f"{args.games:,} games, {args.saves:,} saves, {args.boxes:,} box edits, {args.cli:,} CLI cases before scaling "
+          f"(CPU {time.process_time() - t_all:.0f} s)")
     for t in tallies:
         print(t.row() + (f"  ({t.c['cpu_s']} s CPU)" if t.c["cpu_s"] else ""))
         if t.kind == "games" and t.c["actions"]:
