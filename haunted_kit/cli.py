@@ -157,7 +157,8 @@ def main(argv=None) -> int:
                 status = 1
         return status
     if args.command == "replay":
-        from .state import SaveError, State
+        from .engine import HauntedLandsState as State
+        from .state import SaveError
 
         try:
             s = State.load(args.save, box=_box(sub, args.box))

