@@ -432,6 +432,15 @@ class State:
         """Quest cards player ``p`` has taken face down, in the order taken."""
         return self.quests[p]
 
+    def set_quests(self, p: int, chosen, in_hand) -> None:
+        """Player ``p``'s face-down quests (``chosen``, in the order taken) and the quest
+        cards still in hand (``in_hand``): for the deal at setup and what-if copies."""
+        self.quests[p] = tuple(chosen)
+        mask = 0
+        for q in in_hand:
+            mask |= 1 << q
+        self.hand[p] = mask
+
     def take_quest(self, p: int, quest: int) -> None:
         """Quest card ``quest`` leaves player ``p``'s hand and joins their face-down
         quests. Legality is the caller's."""
