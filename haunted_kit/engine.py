@@ -141,6 +141,9 @@ class HauntedLandsState(State):
         :class:`~haunted_kit.state.SaveError` naming the bad field."""
         s = serial.from_dict(data, box, cls)
         R.check_position(s)
+        if s.phase != OVER and s.chance is None and not legal_actions(s):
+            raise SaveError(f"save field 'pending': in the {s.phase} phase the game would wait for nothing "
+                            f"(no decision with a legal action, no chance outcome)")
         if serial.needs_record(data):
             try:
                 s.record = _record_from_log(s)

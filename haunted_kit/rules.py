@@ -907,6 +907,14 @@ def check_position(s: State) -> None:
     for entry in s.pending:
         if s.phase not in phases_of[entry[0]]:
             raise SaveError(f"save field 'pending': a {entry[0]!r} decision cannot wait during the {s.phase} phase")
+    kinds = [e[0] for e in s.pending]
+    if any(kinds.count(k) > 1 for k in ("ghosts", "bonus", "restore")):
+        raise SaveError(f"save field 'pending': a spread, a skill 2 or a skill 9 decision waits only once, got {kinds}")
+    asked = [e[1] for e in s.pending if e[0] == "quests"]
+    if len(set(asked)) != len(asked):
+        raise SaveError(f"save field 'pending': a player is asked twice for quests, {asked}")
+    if s.phase == "turns" and s.turn_pos < n and any(e[1] != s.turn_order[s.turn_pos] for e in s.pending):
+        raise SaveError(f"save field 'pending': during a turn only the player taking it decides, got {s.pending}")
     if s.chance is not None:
         setup_kinds = {"tile": 2, "skill": 2, "market": 1, "stack": 2}
         kind = s.chance[0]
