@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
     cls.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
+    cls.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
+    cls.add_argument("--size", type=float, default=34.0, metavar="PX",
+                     help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     return ap
 
@@ -168,10 +171,19 @@ def main(argv=None) -> int:
 
         if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
             sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
+        from .classroom import MAX_SIZE, MIN_SIZE
+        from .state import ConfigError, GameConfig
+
         if not 0 <= args.port <= 65535:
             sub.error(f"--port must be between 0 and 65535, got {args.port}")
+        if not MIN_SIZE <= args.size <= MAX_SIZE:
+            sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
+        try:  # the notebook's kernel would fail later, out of sight: check the game here
+            GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=_box(sub, args.box))
+        except ConfigError as exc:
+            sub.error(str(exc))
         return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                     open_browser=not args.no_browser)
+                     open_browser=not args.no_browser, box=args.box, size=args.size)
     return 2  # pragma: no cover
 
 
