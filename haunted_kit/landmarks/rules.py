@@ -310,7 +310,8 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
 
     Returns:
         :class:`PaymentPlans`; ``plans`` ranked by gold placed, gold placed on other players'
-        Castle Grounds, cards discarded, then the sources in seat order.
+        Castle Grounds, cards discarded, then the sources in seat order (own castle,
+        developed resources by slot, own Castle Grounds, other players' by seat).
 
     Raises:
         KeyError: ``card`` is not a card of the box.
@@ -325,48 +326,53 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
     matched = sum(1 for u in units if u in matching)
     if matched < len(units):
         return PaymentPlans(s, p, card, cost, [], _hall_reason(s, p, card, cost, g), g)
+    # sources in canonical order: own castle, own developed by slot, own Castle Grounds, others' by seat
+    nodes = sorted((n for n in g if n[0] == "source"),
+                   key=lambda n: (n[2] != p, n[2], ("castle", "developed", "grounds").index(n[1]), n[3]))
+    gold_of = [g.nodes[n]["gold"] for n in nodes]
+    others_of = [box.grounds_gold if n[1] == "grounds" and n[2] != p else 0 for n in nodes]
+    cards_of = [box.grounds_discard if n[1] == "grounds" else 0 for n in nodes]
     need = Counter(cost)
     types = list(need)
-    specific = [n for n in g if n[0] == "source" and n[1] == "developed"]
-    wild = [n for n in g if n[0] == "source" and n[1] != "developed"]
-    order = {n: i for i, n in enumerate(wild)}
+    first_unit = {r: ("unit", cost.index(r), r) for r in types}
+    specific = [i for i, n in enumerate(nodes) if n[1] == "developed"]
+    wild = [i for i, n in enumerate(nodes) if n[1] != "developed"]
+    can = {r: [i for i in specific if g.has_edge(first_unit[r], nodes[i])] for r in types}
     raw: set = set()
 
-    def assign(t: int, used: frozenset, chosen: tuple):
+    def assign(t: int, used: frozenset, chosen: tuple, left: tuple):
         if t == len(types):
-            w = sum(need.values()) - len(chosen)
-            for ws in combinations(wild, w):
-                rest = [r for r in cost]
-                for (_, r) in chosen:
-                    rest.remove(r)
-                raw.add((chosen, tuple(zip(sorted(ws, key=order.get), rest))))
+            for ws in combinations(wild, len(left)):  # wild sources take the resources left, in cost order
+                raw.add(tuple(sorted(chosen + tuple(zip(ws, left)))))
             return
         r = types[t]
-        cands = [n for n in specific if n not in used and g.has_edge(("unit", cost.index(r), r), n)]
+        cands = [i for i in can[r] if i not in used]
         for k in range(min(need[r], len(cands)) + 1):
             for combo in combinations(cands, k):
-                assign(t + 1, used | set(combo), chosen + tuple((n, r) for n in combo))
+                assign(t + 1, used | set(combo), chosen + tuple((i, r) for i in combo), left + (r,) * (need[r] - k))
 
-    assign(0, frozenset(), ())
+    assign(0, frozenset(), (), ())
     hand_left = len(s.hands[p]) - 1
-    plans, over_gold, over_cards = [], [], []
-    for chosen, wilds in raw:
-        uses = [Use("developed", n[2], r, n[3], "", s.developed[n[2]][n[3]]) for n, r in chosen]
-        uses += [Use(n[1], n[2], r, n[3]) for n, r in wilds]
-        uses.sort(key=lambda u: (u.owner != p, u.owner, ("castle", "developed", "grounds").index(u.source), u.slot,
-                                 box.resources.index(u.resource)))
-        gold = sum(g.nodes[("source", u.source, u.owner, u.slot)]["gold"] for u in uses)
-        others = sum(box.grounds_gold for u in uses if u.source == "grounds" and u.owner != p)
-        cards = sum(box.grounds_discard for u in uses if u.source == "grounds")
-        plan = Plan(tuple(uses), gold, others, cards)
-        if gold > s.gold[p]:
-            over_gold.append(plan)
-        elif cards > hand_left:
-            over_cards.append(plan)
-        else:
-            plans.append(plan)
-    plans.sort(key=lambda pl: (pl.gold, pl.gold_to_others, pl.cards,
-                               [(u.owner != p, u.owner, u.source, u.slot, u.resource) for u in pl.uses]))
+    ranked, over_gold, over_cards = [], [], []
+    for pairs in raw:
+        gold = sum(gold_of[i] for i, _ in pairs)
+        others = sum(others_of[i] for i, _ in pairs)
+        cards = sum(cards_of[i] for i, _ in pairs)
+        item = (gold, others, cards, pairs)
+        (over_gold if gold > s.gold[p] else over_cards if cards > hand_left else ranked).append(item)
+    ranked.sort()
+
+    def plan(item) -> Plan:
+        gold, others, cards, pairs = item
+        uses = []
+        for i, r in pairs:
+            n = nodes[i]
+            uses.append(Use(n[1], n[2], r, n[3], "", s.developed[n[2]][n[3]] if n[1] == "developed" else ""))
+        return Plan(tuple(uses), gold, others, cards)
+
+    plans = [plan(x) for x in ranked]
+    over_gold = [plan(x) for x in over_gold]
+    over_cards = [plan(x) for x in over_cards]
     why = None
     if not plans:
         if over_gold and (not over_cards or min(x.gold for x in over_gold) <= min(x.gold for x in over_cards)):
