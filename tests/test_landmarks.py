@@ -578,3 +578,24 @@ def test_random_play_keeps_the_supply_and_cards_conserved():
             assert s.supply[k] + sum(t[k] for t in s.tokens) == total
         assert min(s.gold) >= 0
         assert lm.LandmarksState.from_dict(s.to_dict()).to_dict() == s.to_dict()
+
+
+def test_load_refuses_a_save_over_the_size_limit(tmp_path):
+    path = tmp_path / "game.json"
+    _played(1).save(path)
+    with pytest.raises(lm.SaveError, match=r"save .*game.json is \d[\d,]* bytes, over the limit of 100 bytes"):
+        lm.LandmarksState.load(path, max_bytes=100)
+
+
+def test_box_check_plays_every_setting_with_invariants(box_copy):
+    from haunted_kit.testing import check_box
+
+    report = check_box(game="landmarks", games=1)
+    assert report.ok and report.games == 7  # players 2-5, and each of the 3 modules switched off once
+    # a folder is loaded (and refused) with the module's own loader
+    path = box_copy / "castle_grounds.toml"
+    text = path.read_text()
+    assert "gold = 1\nwild = 1" in text
+    path.write_text(text.replace("gold = 1\nwild = 1", "gold = 0\nwild = 1"))
+    with pytest.raises(BoxError, match="castle_grounds.toml, entry castle: field 'gold' must be at least 1, got 0"):
+        check_box(box_copy, game="landmarks", games=1)

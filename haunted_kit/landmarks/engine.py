@@ -25,14 +25,13 @@ import hashlib
 import json
 import random
 from itertools import permutations
-from pathlib import Path
-
 from ..events import Event, log_to_frame
 from ..protocol import ChanceError, HistoryEntry, IllegalAction, Record, Refusal
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .box import LandmarksBox, default_box
-from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields, write_atomic
+from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields
 
 __all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
@@ -410,17 +409,20 @@ class LandmarksState(Position):
 
     def save(self, path) -> None:
         """Write the save to ``path`` atomically (a temporary file, then a replace)."""
-        write_atomic(path, self.to_json(indent=1))
+        atomic_write(path, self.to_json(indent=1))
 
     @staticmethod
     def from_dict(data, box: LandmarksBox | None = None) -> "LandmarksState":
         return from_dict(data, box)
 
     @staticmethod
-    def load(path, box: LandmarksBox | None = None) -> "LandmarksState":
-        """Read a save. Raises :class:`SaveError` (unreadable, not JSON, or naming the bad field)."""
+    def load(path, box: LandmarksBox | None = None, max_bytes: int | None = MAX_INPUT_BYTES) -> "LandmarksState":
+        """Read a save (at most ``max_bytes``). Raises :class:`SaveError` (unreadable, too
+        big, not JSON, or naming the bad field)."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(path, max_bytes, what="save")
+        except InputTooLarge as exc:
+            raise SaveError(str(exc)) from None
         except OSError as exc:
             raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
@@ -671,6 +673,36 @@ class LandmarksGame:
 
     def action_from_dict(self, data: dict):
         return action_from_dict(data)
+
+    def load_box(self, path) -> LandmarksBox:
+        """A house-rule copy of ``data/landmarks/`` (for ``haunted-kit check-box --game landmarks``)."""
+        from .box import load_box
+
+        return load_box(path)
+
+    def settings(self, box: LandmarksBox | None = None) -> list[dict]:
+        """The ``new_game`` settings a box check covers: every player count over 3 rounds,
+        and each module switched off once."""
+        box = box or default_box()
+        out = [{"players": n, "rounds": 3} for n in range(box.min_players, box.max_players + 1)]
+        return out + [{"players": 3, "rounds": 2, "modules": {m: False}} for m in box.modules]
+
+    def invariants(self, s: LandmarksState, before: LandmarksState | None = None) -> list[str]:
+        """Problems in words: the position's own consistency (the save loader's checks:
+        tokens adding up to the supply, card copies, gold on sources), and, since the
+        previous step, no landmark token lost and no village card gone."""
+        problems = []
+        try:
+            read_fields(Position(s.box, s.players), s.fields(), "state")
+        except SaveError as exc:
+            problems.append(str(exc))
+        if before is not None:
+            for p in range(s.players):
+                if any(s.tokens[p][k] < before.tokens[p][k] for k in s.box.landmarks):
+                    problems.append(f"P{p + 1} lost a landmark token")
+                if len(s.villages[p]) < len(before.villages[p]):
+                    problems.append(f"P{p + 1}'s village lost a card")
+        return problems
 
 
 GAME = LandmarksGame()

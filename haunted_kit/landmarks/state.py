@@ -15,10 +15,7 @@ and raises :class:`SaveError` naming it (``state.hands[1][2]: unknown card 'drag
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections import Counter
-from pathlib import Path
 
 from ..events import Event
 from ..protocol import Record
@@ -280,25 +277,3 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
         for k in pos.developed[p]:
             if not box.cards[k].icons:
                 r.fail(f"{where}.developed[{p}]", f"the {box.cards[k].name} shows no resource icon and cannot be developed")
-
-
-# ============================================================================ saves
-
-
-def write_atomic(path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then
-    ``os.replace``: a failed write leaves the old file as it was and no temporary file."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
