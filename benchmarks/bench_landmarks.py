@@ -16,9 +16,7 @@ A figure, not a test: nothing here asserts a time. The aim (issue 12) is under 1
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -26,15 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from haunted_kit import landmarks as lm  # noqa: E402
 from haunted_kit.landmarks import rules as R  # noqa: E402
 
-
-def median_ms(fn, repeat: int) -> float:
-    fn()
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(samples)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_pathfinding import median_ms  # noqa: E402  (the benchmarks' one timing helper)
 
 
 def full_position():

@@ -193,6 +193,16 @@ class _Toml:
                 self.fail(entry, f"provenance of '{f}' must be \"rulebook\" or \"kit default\", got {p!r}")
             self.rows.append((f"landmarks/{self.name}", entry, f, p))
 
+    def section(self, entry: str, spec: dict) -> dict:
+        """Read the table ``entry`` whose fields are exactly ``spec`` (field -> ``(kind, low,
+        high)``, or ``"names"`` for a list of distinct names), with its provenance."""
+        t = self.table(entry)
+        self.only(t, entry, tuple(spec))
+        out = {k: self.names(t, k, entry) if how == "names" else self.value(t, k, how[0], entry, low=how[1], high=how[2])
+               for k, how in spec.items()}
+        self.provenance(t, entry)
+        return out
+
     def only(self, t: dict, entry: str, keys) -> None:
         extra = [k for k in t if k not in keys and k != "provenance"]
         if extra:
@@ -225,46 +235,26 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out: dict = {"path": str(root)}
 
     g = _Toml(root, "game.toml", rows)
-    t = g.table("players")
-    g.only(t, "players", ("min", "max"))
-    out["min_players"] = g.value(t, "min", int, "players", low=2)
-    out["max_players"] = g.value(t, "max", int, "players", low=out["min_players"], high=8)
-    g.provenance(t, "players")
-    t = g.table("resources")
-    g.only(t, "resources", ("names",))
-    out["resources"] = resources = g.names(t, "names", "resources")
-    g.provenance(t, "resources")
-    t = g.table("building_types")
-    g.only(t, "building_types", ("names",))
-    out["building_types"] = types = g.names(t, "names", "building_types")
-    g.provenance(t, "building_types")
-    t = g.table("modules")
-    g.only(t, "modules", ("landmarks", "architects", "castle_grounds"))
-    out["modules"] = {m: g.value(t, m, bool, "modules") for m in ("landmarks", "architects", "castle_grounds")}
-    g.provenance(t, "modules")
-    t = g.table("lead_actions")
-    g.only(t, "lead_actions", ("names",))
-    out["lead_actions"] = g.names(t, "names", "lead_actions")
+    v = g.section("players", {"min": (int, 2, 8), "max": (int, 2, 8)})
+    if v["max"] < v["min"]:
+        g.fail("players", f"field 'max' ({v['max']}) must be at least 'min' ({v['min']})")
+    out["min_players"], out["max_players"] = v["min"], v["max"]
+    out["resources"] = resources = g.section("resources", {"names": "names"})["names"]
+    out["building_types"] = types = g.section("building_types", {"names": "names"})["names"]
+    out["modules"] = g.section("modules", dict.fromkeys(("landmarks", "architects", "castle_grounds"), (bool, 0, None)))
+    out["lead_actions"] = g.section("lead_actions", {"names": "names"})["names"]
     if "build" not in out["lead_actions"]:
         g.fail("lead_actions", "field 'names' must include 'build' (Castle Grounds are used on a Build)")
-    g.provenance(t, "lead_actions")
-    t = g.table("example_round")
-    keys = ("hand", "village", "developed", "gold", "rounds")
-    g.only(t, "example_round", keys)
-    out["example_round"] = {k: g.value(t, k, int, "example_round", low=1 if k in ("rounds",) else 0, high=40)
-                            for k in keys}
-    g.provenance(t, "example_round")
-    t = g.table("end_trigger")
-    g.only(t, "end_trigger", ("village_cards",))
-    out["end_trigger_cards"] = g.value(t, "village_cards", int, "end_trigger", low=1)
-    g.provenance(t, "end_trigger")
+    out["example_round"] = g.section("example_round", {"hand": (int, 0, 40), "village": (int, 0, 40),
+                                                       "developed": (int, 0, 40), "gold": (int, 0, 40),
+                                                       "rounds": (int, 1, 40)})
+    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, None)})["village_cards"]
 
     f = _Toml(root, "landmarks.toml", rows)
-    t = f.table("supply")
-    f.only(t, "supply", ("tokens", "two_player_removed"))
-    out["tokens_per_type"] = f.value(t, "tokens", int, "supply", low=1, high=99)
-    out["two_player_removed"] = f.value(t, "two_player_removed", int, "supply", high=out["tokens_per_type"] - 1)
-    f.provenance(t, "supply")
+    v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
+    out["tokens_per_type"], out["two_player_removed"] = v["tokens"], v["two_player_removed"]
+    if v["two_player_removed"] >= v["tokens"]:
+        f.fail("supply", f"field 'two_player_removed' must be at most {v['tokens'] - 1}, got {v['two_player_removed']}")
     lm = {}
     for key, lt in f.table("types").items():
         e = f"types.{key}"
@@ -282,19 +272,10 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["landmarks"] = lm
 
     s = _Toml(root, "scoring.toml", rows)
-    t = s.table("most")
-    s.only(t, "most", ("points", "minimum"))
-    out["most_points"] = s.value(t, "points", int, "most", high=99)
-    out["most_minimum"] = s.value(t, "minimum", int, "most", low=1)
-    s.provenance(t, "most")
-    t = s.table("sets")
-    s.only(t, "sets", ("points",))
-    out["set_points"] = s.value(t, "points", int, "sets", high=99)
-    s.provenance(t, "sets")
-    t = s.table("architect")
-    s.only(t, "architect", ("points_per_building",))
-    out["architect_points"] = s.value(t, "points_per_building", int, "architect", high=99)
-    s.provenance(t, "architect")
+    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, None)})
+    out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
+    out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
+    out["architect_points"] = s.section("architect", {"points_per_building": (int, 0, 99)})["points_per_building"]
 
     a = _Toml(root, "architects.toml", rows)
     arch = {}
@@ -312,23 +293,13 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["architects"] = arch
 
     c = _Toml(root, "castle_grounds.toml", rows)
-    t = c.table("use")
-    c.only(t, "use", ("gold", "discard", "wild", "uses_per_card", "any_player"))
-    out["grounds_gold"] = c.value(t, "gold", int, "use", low=1, high=9)
-    out["grounds_discard"] = c.value(t, "discard", int, "use", high=1)
-    out["grounds_wild"] = c.value(t, "wild", int, "use", low=1, high=1)
-    out["grounds_uses"] = c.value(t, "uses_per_card", int, "use", low=1, high=1)
-    out["grounds_any_player"] = c.value(t, "any_player", bool, "use")
-    c.provenance(t, "use")
-    t = c.table("castle")
-    c.only(t, "castle", ("gold", "wild"))
-    out["castle_gold"] = c.value(t, "gold", int, "castle", low=1, high=9)
-    out["castle_wild"] = c.value(t, "wild", int, "castle", low=1, high=1)
-    c.provenance(t, "castle")
-    t = c.table("developed")
-    c.only(t, "developed", ("gold",))
-    out["developed_gold"] = c.value(t, "gold", int, "developed", low=1, high=9)
-    c.provenance(t, "developed")
+    v = c.section("use", {"gold": (int, 1, 9), "discard": (int, 0, 1), "wild": (int, 1, 1), "uses_per_card": (int, 1, 1),
+                          "any_player": (bool, 0, None)})
+    out.update(grounds_gold=v["gold"], grounds_discard=v["discard"], grounds_wild=v["wild"], grounds_uses=v["uses_per_card"],
+               grounds_any_player=v["any_player"])
+    v = c.section("castle", {"gold": (int, 1, 9), "wild": (int, 1, 1)})
+    out["castle_gold"], out["castle_wild"] = v["gold"], v["wild"]
+    out["developed_gold"] = c.section("developed", {"gold": (int, 1, 9)})["gold"]
 
     d = _Toml(root, "deck.toml", rows)
     t = d.table("deck")
