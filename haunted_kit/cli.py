@@ -8,6 +8,8 @@ Examples::
     haunted-kit check-box my_rules/         # play a house-rule box and check every step
     haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
+    haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
+    haunted-kit play --game landmarks --players 3 --seed 7 --agents greedy,random   # Landmarks & Architects
 
 Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
 be written...) prints usage and exits 2, before any game is played. A corrupt save or
@@ -63,9 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
+    play.add_argument("--game", default="haunted", choices=game_names(),
+                      help="rule module to play (default haunted; estate = Estate and Market; "
+                           "landmarks = Landmarks & Architects)")
     play.add_argument("--players", type=int, default=4, metavar="N",
                       help="number of players, within the box's range (2..4 in the reference box; default 4)")
-    play.add_argument("--mode", default="wanderer",
+    play.add_argument("--mode", default=None,
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=int, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
@@ -214,6 +219,12 @@ def _play(sub, args) -> int:
     from .sim import play_game
     from .state import ConfigError, GameConfig
 
+    if args.game != "haunted":
+        _check_outputs(sub, {"--save": args.save, "--log": args.log})
+        s = _companion_cli(args.game).play(sub, args)  # prints the summary
+        return _write_outputs(((args.save, s.save, "Final state saved"),
+                               (args.log, lambda p: _write_log(s, p), "Event log written")))
+    args.mode = args.mode or "wanderer"
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
@@ -234,6 +245,9 @@ def _play(sub, args) -> int:
 def _replay(sub, args) -> int:
     from .state import SaveError, State
 
+    game = _save_game(args.save, args.max_bytes)
+    if game in game_names() and game != "haunted":
+        return _companion_cli(game).replay(sub, args)
     box = _box(sub, args.box)
     try:
         s = State.load(args.save, box=box, max_bytes=args.max_bytes)
@@ -242,6 +256,30 @@ def _replay(sub, args) -> int:
         return 1
     print(summary(s))
     return 0
+
+
+def _companion_cli(game: str):
+    """The ``cli`` module beside a companion game's engine (``play(parser, args)``,
+    ``replay(parser, args)``), e.g. :mod:`haunted_kit.estate.cli`."""
+    import importlib
+
+    from .games import REGISTRY
+
+    return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
+
+
+def _save_game(path, max_bytes) -> str | None:
+    """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
+    says why)."""
+    import json
+
+    from .fileio import read_text
+
+    try:
+        data = json.loads(read_text(path, max_bytes, what="save"))
+    except (OSError, ValueError):  # unreadable, too large, not UTF-8 or not JSON
+        return None
+    return data.get("game") if isinstance(data, dict) else None
 
 
 def _check_box(sub, args) -> int:

@@ -599,3 +599,14 @@ def test_box_check_plays_every_setting_with_invariants(box_copy):
     path.write_text(text.replace("gold = 1\nwild = 1", "gold = 0\nwild = 1"))
     with pytest.raises(BoxError, match="castle_grounds.toml, entry castle: field 'gold' must be at least 1, got 0"):
         check_box(box_copy, game="landmarks", games=1)
+
+
+def test_the_same_choice_in_another_order_is_the_listed_action():
+    s = follower(["village_square", "tannery"], lead="harvest", cannot=())
+    s.apply_action(lm.Acquire("gate", ("village_square", "tannery")))
+    assert s.tokens[1]["gate"] == 1 and s.history()[-1].action == lm.Acquire("gate", ("tannery", "village_square"))
+    v = _vardo()
+    v.apply_action(lm.Lead("build"))
+    v.apply_action(lm.Build("vardo", (lm.Use("grounds", 0, "magic", 0, "tannery"), lm.Use("developed", 0, "wood", 0),
+                                      lm.Use("castle", 0, "wood"))))
+    assert v.villages[0] == ["vardo"] and v.history()[-1].action.payment[0] == lm.Use("castle", 0, "wood")

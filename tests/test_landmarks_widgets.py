@@ -66,3 +66,15 @@ def test_step_view_walks_the_record():
         view.slider.value = 1
         assert view.k == 1
     assert not caught, caught
+
+
+def test_step_view_steps_any_protocol_game_from_a_start_copy():
+    s = lm.new_game(3, seed=6)
+    first = s.copy()
+    s.apply_action(lm.Lead("harvest"))
+    s.apply_action(lm.Follow())
+    s.apply_action(lm.Decline())
+    view = RecordStepView(s, start=first, step=1)
+    assert len(view) == 4 and view.k == 1 and "P1: lead harvest" in view.explanation.value
+    view.b_next.click()
+    assert "P2: follow the lead action" in view.explanation.value and "follow: harvest" in view.choices.value

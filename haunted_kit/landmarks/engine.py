@@ -61,6 +61,17 @@ def _draw(seed: int, k: int, n: int) -> int:
     return int.from_bytes(h, "big") % n
 
 
+def _canonical(a):
+    """An action up to the order of its parts: an acquisition's discards, a payment's parts
+    and which Castle Grounds each discard went to (the discards all go to the discard pile)."""
+    if isinstance(a, Acquire):
+        return ("Acquire", a.landmark, tuple(sorted(a.discards)))
+    if isinstance(a, Build):
+        parts = sorted((u.source, u.owner, u.resource, u.slot) for u in a.payment)
+        return ("Build", a.card, tuple(parts), tuple(sorted(u.discard for u in a.payment if u.discard)))
+    return a
+
+
 class LandmarksState(Position):
     """A position of the Landmarks & Architects modules (see the module docstring)."""
 
@@ -210,7 +221,11 @@ class LandmarksState(Position):
         """
         ref = self.why_not(action)
         if ref is None and action not in self.legal_actions():
-            ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
+            listed = {_canonical(a): a for a in self.legal_actions()}
+            if _canonical(action) in listed:
+                action = listed[_canonical(action)]  # the same choice written in another order
+            else:
+                ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
         if ref is not None:
             raise IllegalAction(action, ref)
         p = self.current_player()

@@ -2,13 +2,14 @@
 
 * :class:`LandmarksPanel` - the village and landmark panel of a position on an ipycanvas
   canvas, drawn from the kit renderer's primitives (:func:`haunted_kit.landmarks.render.panel_scene`).
-* :class:`RecordStepView` - a step-through over a game's action record, for any protocol
-  state that can ``replay()`` its record: first / previous / slider / next / last, the
+* :class:`RecordStepView` - a step-through over a game's action record (the protocol's
+  ``history()``), rebuilt from a start position: first / previous / slider / next / last, the
   decision of each step in words, the events it logged, the choices the player had (when
   the state offers an ``options()`` table) and the panel after it.
 
     LandmarksPanel(state, viewer=None)
     RecordStepView(state)                 # a Landmarks & Architects game, live or loaded
+    RecordStepView(state, start=first, panel=...)   # any protocol game, from a copy of its start
 
 They only draw and forward; every rule answer comes from the state. CSS classes:
 ``hk-landmarks-panel``, ``hk-record-step``, ``hk-explanation``.
@@ -51,6 +52,25 @@ class LandmarksPanel(W.VBox):
             draw_primitives(self.canvas, prims)
 
 
+def states_along(state, start=None) -> list:
+    """``[(None, first), (entry, state after it), ...]`` along ``state.history()``.
+
+    With ``start`` (a copy of the game at an earlier step) the states are rebuilt through
+    the protocol alone (``copy``, ``apply_action``, ``apply_chance``), so any game serves;
+    without it the state's own ``replay()`` rebuilds them from its start position."""
+    if start is None:
+        return state.replay()
+    s = start.copy()
+    out = [(None, s.copy())]
+    for e in state.history()[len(start.history()):]:
+        if e.chance:
+            s.apply_chance(e.action)
+        else:
+            s.apply_action(e.action)
+        out.append((e, s.copy()))
+    return out
+
+
 def _describe(action, state) -> str:
     box = getattr(state, "box", None)
     try:
@@ -63,19 +83,21 @@ class RecordStepView(ErrorReporting, W.VBox):
     """Step through the action record of ``state`` (see the module docstring).
 
     Args:
-        state: a protocol state with ``replay()`` (e.g. a LandmarksState).
+        state: a protocol state: a LandmarksState, or any game's state with ``start``.
+        start: an earlier copy of the same game to step from (see :func:`states_along`).
         viewer: whose view (hidden hands and architects of others); ``None`` shows all.
         panel: the widget class drawing one state (``update(state)``); default
             :class:`LandmarksPanel`.
-        start: the step to show first (default: the last).
+        step: the step to show first (default: the last).
     """
 
-    def __init__(self, state, *, viewer: int | None = None, panel=LandmarksPanel, start: int | None = None, **kw):
+    def __init__(self, state, *, start=None, viewer: int | None = None, panel=LandmarksPanel, step: int | None = None,
+                 **kw):
         super().__init__(**kw)
         self.add_class("hk-record-step")
         banner = self._init_errors()
         self.viewer = viewer
-        self.steps = state.replay()
+        self.steps = states_along(state, start)
         self.panel = panel(self.steps[0][1], viewer=viewer)
         n = len(self.steps)
         self.slider = W.IntSlider(min=0, max=n - 1, value=0, description="step", continuous_update=False,
@@ -94,7 +116,7 @@ class RecordStepView(ErrorReporting, W.VBox):
         self.children = [W.HBox([self.b_first, self.b_prev, self.slider, self.b_next, self.b_last]), self.explanation,
                          banner, self.panel, self.choices]
         self.k = -1
-        self.show(n - 1 if start is None else start)
+        self.show(n - 1 if step is None else step)
 
     def __len__(self) -> int:
         return len(self.steps)
