@@ -58,7 +58,7 @@ def test_box_numbers_and_provenance():
 
 def test_deck_is_labelled_a_kit_example():
     assert BOX.deck_label == "kit example deck (not the published cards)"
-    assert BOX.deck_frame().attrs["label"] == BOX.deck_label
+    assert BOX.deck_frame().attrs["label"] == BOX.deck_frame().columns.name == BOX.deck_label
     assert "KIT EXAMPLE DECK: NOT THE PUBLISHED CARDS" in Path(BOX.path, "deck.toml").read_text()
 
 

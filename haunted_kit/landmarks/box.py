@@ -120,6 +120,7 @@ class LandmarksBox:
                             "copies": c.copies}
                            for c in self.cards.values()])
         df.attrs["label"] = self.deck_label
+        df.columns.name = self.deck_label  # shown in the table's corner wherever it is displayed
         return df
 
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 import random
 import sys
 
+from ..components import BoxError
 from . import rules as R
+from .box import default_box, load_box
+from .engine import LandmarksState, new_game
+from .state import SaveError
 
 AGENTS = ("greedy", "random")
 
 
 def _box(parser, path):
-    from ..components import BoxError
-    from .box import default_box, load_box
-
     try:
         return default_box() if path is None else load_box(path)
     except BoxError as exc:
@@ -44,8 +45,6 @@ def choose(agent: str, s, rng: random.Random):
 
 def play_game(players: int, seed: int, agents, *, box=None, rounds: int | None = None):
     """Play a seeded game with ``agents`` (one per seat, repeating); returns the final state."""
-    from .engine import new_game
-
     s = new_game(players, seed, box=box, rounds=rounds)
     rng = random.Random(seed)
     names = [agents[i % len(agents)] for i in range(players)]
@@ -87,9 +86,6 @@ def play(parser, args):
 
 def replay(parser, args) -> int:
     """Rebuild a Landmarks save and print its summary; a corrupt save exits 1 with one line."""
-    from .engine import LandmarksState
-    from .state import SaveError
-
     try:
         s = LandmarksState.load(args.save, _box(parser, args.box), max_bytes=args.max_bytes)
     except SaveError as exc:

@@ -25,12 +25,13 @@ import hashlib
 import json
 import random
 from itertools import permutations
+
 from ..events import Event, log_to_frame
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, Record, Refusal
+from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
-from .box import LandmarksBox, default_box
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from .box import LandmarksBox, default_box, load_box
 from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields
 
 __all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
@@ -691,8 +692,6 @@ class LandmarksGame:
 
     def load_box(self, path) -> LandmarksBox:
         """A house-rule copy of ``data/landmarks/`` (for ``haunted-kit check-box --game landmarks``)."""
-        from .box import load_box
-
         return load_box(path)
 
     def settings(self, box: LandmarksBox | None = None) -> list[dict]:
