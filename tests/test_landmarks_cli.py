@@ -48,3 +48,17 @@ def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
         main(["play", "--game", "landmarks", "--players", "2", *argv])
     assert exc.value.code == 2
     assert needle in capsys.readouterr().err
+
+
+def test_bots_by_name_for_the_kit_tools():
+    from haunted_kit.agents import make_agent
+    from haunted_kit.games import get_game
+
+    g = get_game("landmarks")
+    bot = make_agent("greedy", 3, g)
+    s = lm.position(hands=[[], ["village_square", "tannery"]], villages=[[], []], gold=[0, 0], lead="harvest",
+                    tokens=[{"statue": 1, "gate": 1, "silo": 1}, {"statue": 1}])
+    # a Statue breaks the 1-1 tie: +2 for the most; a Gate only ties P1's (+1 for the token), a Silo ties too (0)
+    assert bot.act(s) == lm.Acquire("statue", ("village_square",))
+    with pytest.raises(ValueError, match="unknown agent 'search' for 'landmarks' \\(known: random, greedy\\)"):
+        make_agent("search", 0, g)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..components import PROVENANCES, BoxError, data_dir
+from ..components import BoxError, data_dir
+from ..provenance import read_provenance
 
 __all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
 
@@ -175,24 +176,12 @@ class _Toml:
             self.fail(entry, f"field '{key}' must not be empty")
         return tuple(v)
 
-    def provenance(self, t: dict, entry: str, *, exclude=()):
-        fields = [k for k in t if k != "provenance" and k not in exclude]
-        prov = t.get("provenance")
-        if prov is None:
-            self.fail(entry, "missing field 'provenance' (\"rulebook\" or \"kit default\")")
-        if isinstance(prov, str):
-            prov = dict.fromkeys(fields, prov)
-        if not isinstance(prov, dict):
-            self.fail(entry, "field 'provenance' must be a string or a table")
-        for f in fields:
-            if f not in prov:
-                self.fail(entry, f"no provenance given for field '{f}'")
-        for f, p in prov.items():
-            if f not in fields:
-                self.fail(entry, f"provenance names unknown field '{f}'")
-            if p not in PROVENANCES:
-                self.fail(entry, f"provenance of '{f}' must be \"rulebook\" or \"kit default\", got {p!r}")
-            self.rows.append((f"landmarks/{self.name}", entry, f, p))
+    def provenance(self, t: dict, entry: str) -> None:
+        try:
+            pairs = read_provenance(t, [k for k in t if k != "provenance"])
+        except ValueError as exc:
+            self.fail(entry, str(exc))
+        self.rows.extend((f"landmarks/{self.name}", entry, f, p) for f, p in pairs)
 
     def section(self, entry: str, spec: dict) -> dict:
         """Read the table ``entry`` whose fields are exactly ``spec`` (field -> ``(kind, low,

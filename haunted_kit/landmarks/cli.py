@@ -2,23 +2,19 @@
 Landmarks & Architects save (the shared parser, output checks and file writing live in
 :mod:`haunted_kit.cli`).
 
-Agents: ``random`` (a seeded random legal action) and ``greedy`` (the action that most
-raises the player's own module points right away, the first listed on a tie).
+Agents: ``random`` and ``greedy`` (:mod:`haunted_kit.landmarks.agents`).
 """
 
 from __future__ import annotations
 
-import random
 import sys
 
 from ..components import BoxError
 from . import rules as R
+from .agents import AGENTS
 from .box import default_box, load_box
 from .engine import LandmarksState, new_game
 from .state import SaveError
-
-AGENTS = ("greedy", "random")
-
 
 def _box(parser, path):
     try:
@@ -27,32 +23,16 @@ def _box(parser, path):
         parser.error(f"--box {path}: {exc}" if path is not None else f"the Landmarks box does not load: {exc}")
 
 
-def choose(agent: str, s, rng: random.Random):
-    """The action ``agent`` takes in ``s`` (see the module docstring)."""
-    legal = s.legal_actions()
-    if agent == "random":
-        return rng.choice(legal)
-    p = s.current_player()
-    best, best_pts = legal[0], None
-    for a in legal:
-        t = s.copy()
-        t.apply_action(a)
-        pts = R.totals(t)[p]
-        if best_pts is None or pts > best_pts:
-            best, best_pts = a, pts
-    return best
-
-
 def play_game(players: int, seed: int, agents, *, box=None, rounds: int | None = None):
     """Play a seeded game with ``agents`` (one per seat, repeating); returns the final state."""
     s = new_game(players, seed, box=box, rounds=rounds)
-    rng = random.Random(seed)
     names = [agents[i % len(agents)] for i in range(players)]
+    bots = [AGENTS[name](seed * 101 + i) for i, name in enumerate(names)]
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_chance(s.sample_chance())
             continue
-        s.apply_action(choose(names[s.current_player()], s, rng))
+        s.apply_action(bots[s.current_player()].act(s))
     return s, names
 
 

@@ -31,6 +31,7 @@ from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
 from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
+from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
 from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields
 
@@ -478,12 +479,14 @@ def _setup_events(s: LandmarksState) -> None:
 
 
 def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modules: dict | None = None,
-             box: LandmarksBox | None = None, auto_chance: bool = True) -> LandmarksState:
+             box: LandmarksBox | None = None, auto_chance: bool = True, log: bool = True) -> LandmarksState:
     """A seeded example round dealt from the **kit example deck** (not the published cards).
 
     Each player gets ``example_round`` cards of the box (hand, village, developed resources,
     gold); the architect deal is a chance node, resolved from ``seed`` when ``auto_chance``.
     P1 leads first. Terminal after ``rounds`` rounds (default: the box's ``example_round.rounds``).
+    ``log`` is accepted for the kit's simulation tools; the log is always kept (a round logs
+    a few dozen events, and saves are checked against it).
 
     Raises:
         ConfigError: bad players, rounds or modules.
@@ -689,6 +692,11 @@ class LandmarksGame:
 
     def action_from_dict(self, data: dict):
         return action_from_dict(data)
+
+    @property
+    def agents(self) -> dict:
+        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`."""
+        return AGENTS
 
     def load_box(self, path) -> LandmarksBox:
         """A house-rule copy of ``data/landmarks/`` (for ``haunted-kit check-box --game landmarks``)."""
