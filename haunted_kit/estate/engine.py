@@ -298,9 +298,11 @@ def why_not(s: EstateState, action):
         if t is A.EndVisit:
             return None
         if t is A.Trade:
-            if not isinstance(action.give, tuple) or not isinstance(action.take, tuple):
-                return R.refusal("a trade's give and take must be tuples of (resource, amount)", R.MARKET)
-            return R.refuse_trade(s, p, action.action, tuple(sorted(action.give)), tuple(sorted(action.take)))
+            give, take = _amounts(action.give), _amounts(action.take)
+            if give is None or take is None or not isinstance(action.action, str):
+                return R.refusal("a trade names a Market action and gives and takes tuples of (resource, amount) pairs",
+                                 R.MARKET)
+            return R.refuse_trade(s, p, action.action, give, take)
         return R.refusal(f"P{p + 1} is at the Market: take a Market action or leave it", R.MARKET)
     if t is A.Trade:
         return R.refusal(f"P{p + 1} is not visiting the Market; visit it first", R.MARKET)
@@ -326,6 +328,19 @@ def why_not(s: EstateState, action):
     return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)  # pragma: no cover
 
 
+def _amounts(v):
+    """``v`` as sorted ``(resource, amount)`` pairs, or None when it has another shape."""
+    if not isinstance(v, (tuple, list)):
+        return None
+    out = []
+    for x in v:
+        if not (isinstance(x, (tuple, list)) and len(x) == 2 and isinstance(x[0], str)
+                and isinstance(x[1], int) and not isinstance(x[1], bool)):
+            return None
+        out.append((x[0], x[1]))
+    return tuple(sorted(out))
+
+
 def _slot(v):
     if isinstance(v, (tuple, list)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         return (v[0], v[1])
@@ -346,7 +361,7 @@ def apply_action(s: EstateState, action) -> None:
     if t in (A.PlaceTile, A.Join):
         action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
     if t is A.Trade:
-        action = A.Trade(action.action, tuple(sorted(action.give)), tuple(sorted(action.take)))
+        action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
     s.record = s.record.append(HistoryEntry(p, action))
     s.decisions += 1
     s.legal_cache = None
