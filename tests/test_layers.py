@@ -135,14 +135,6 @@ def test_companions_are_layered_too():
     assert not up and not list(nx.simple_cycles(sub)), describe(up)
 
 
-def test_landmarks_is_layered():
-    g = graph()
-    mods = [m for m in g if m.split(".")[0] == "landmarks"]
-    up = [e for e in upward(g) if e[0] in mods]
-    assert not up, describe(up)
-    assert not list(nx.simple_cycles(g.subgraph(mods)))
-
-
 def test_the_checker_sees_an_upward_arrow_and_a_circle(tmp_path):
     """The checker itself: a lazy import upward (inside a function) is read as an arrow,
     and a two-module circle is a cycle of the graph."""
