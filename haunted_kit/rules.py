@@ -19,6 +19,7 @@ from itertools import combinations
 from . import actions as A
 from .board import cell_geometry
 from .events import Event
+from .flow import AUTOMATIC, BonusChoice, BonusDie, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw
 from .protocol import Refusal
 from .state import COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State
 
@@ -200,7 +201,7 @@ def resource_cap(s: State, ctx: Ctx, p: int) -> int:
 
 def emit(s: State, kind: str, player, text: str, cell=None, private=False, **data) -> None:
     """Append an event to the log (callers check ``s.log is not None`` first)."""
-    s.log.append(Event(len(s.log), s.season, s.round, s.phase, kind, player, text,
+    s.log.append(Event(len(s.log), s.season, s.round, str(s.phase), kind, player, text,
                        s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
 
 
@@ -405,7 +406,7 @@ def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
     s.sup_depl -= 1
     s.depleted[cell] = 1
     if has_skill(s, ctx, p, "extract_bonus"):
-        s.pending.append(("resource", p, ctx.amount["extract_bonus"], "skill 12"))
+        s.pending.append(ResourceChoice(p, ctx.amount["extract_bonus"], "skill 12"))
 
 
 # ============================================================================ construction
@@ -495,9 +496,9 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
     if has_skill(s, ctx, p, "contact_restore"):
         restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], "skill 3")
     if has_skill(s, ctx, p, "choose_bonus"):
-        s.pending.append(("bonus", p))
+        s.pending.append(BonusChoice(p))
     else:
-        s.chance = ("bonus_die", p)
+        s.chance = BonusDie(p)
 
 
 def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
@@ -510,7 +511,7 @@ def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
     s.pec[p] += reward.pecunias
     gain_valor(s, p, reward.valor, f"bonus reward {face}", "contact")
     if reward.resources:
-        s.pending.append(("resource", p, reward.resources, f"bonus reward {face}"))
+        s.pending.append(ResourceChoice(p, reward.resources, f"bonus reward {face}"))
 
 
 def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
@@ -597,7 +598,7 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
              option=option, pecunias=gain, spent=spent)
     if has_skill(s, ctx, p, "sell_restore") and spent >= ctx.amount["sell_restore"]:
         if any(s.tokens(p, t) > s.active_tokens(p, t) for t in range(TRACKS)):
-            s.pending.append(("restore", p))
+            s.pending.append(RestoreChoice(p))
         elif s.log is not None:
             emit(s, "tokens_restored", p, f"Skill 9 would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
 
@@ -693,10 +694,10 @@ def refuse_choose_resource(s, ctx, p, r) -> Refusal | None:
 
 
 def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
-    kind, _, n, why = s.pending.pop()
-    if n > 1:
-        s.pending.append((kind, p, n - 1, why))
-    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {why}")
+    top = s.pending.pop()
+    if top.count > 1:
+        s.pending.append(ResourceChoice(p, top.count - 1, top.why))
+    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {top.why}")
 
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
@@ -715,9 +716,9 @@ def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
 
 
 def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
-    kind, _, n = s.pending.pop()
-    if n > 1:
-        s.pending.append((kind, p, n - 1))
+    top = s.pending.pop()
+    if top.count > 1:
+        s.pending.append(QuestChoice(p, top.count - 1))
     s.take_quest(p, q)
     if s.log is not None:
         emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", private=True, quest=q)
@@ -837,14 +838,10 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
 # ============================================================================ checking a loaded position
 
 
-_PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests": 3}
-_CHANCE_KINDS = {"tile", "skill", "market", "stack", "terrain_die", "bonus_die"}
-
-
 def check_position(s: State) -> None:
     """Refuse a loaded state that the rules could never produce (each message names
-    the save field): pending decisions and chance nodes of the wrong shape or phase,
-    negative supplies, quests that do not split the hand, markers that disagree with
+    the save field): a game stopped in an automatic step, a chance node that does not
+    follow the draws made so far, negative supplies, quests that do not split the hand, markers that disagree with
     learned skills, sensors or ghosts where they cannot be, resources over the cap,
     tokens beyond a track, and (with limited supplies) pieces that do not add up to
     the box. Raises :class:`~haunted_kit.state.SaveError`."""
@@ -857,17 +854,8 @@ def check_position(s: State) -> None:
         raise SaveError(f"save field 'turn_pos': {s.turn_pos} is not a turn of {n} players")
     if s.phase != "setup" and s.market not in box.market_cards:
         raise SaveError(f"save field 'market': {s.market} is not a market card ({', '.join(map(str, box.market_cards))})")
-    for entry in s.pending:
-        kind = entry[0] if entry else None
-        if kind not in _PENDING_SHAPES or len(entry) != _PENDING_SHAPES[kind]:
-            raise SaveError(f"save field 'pending': {list(entry)!r} is not a pending decision")
-        if not (isinstance(entry[1], int) and 0 <= entry[1] < n):
-            raise SaveError(f"save field 'pending': player {entry[1]!r} does not exist in a {n}-player game")
-    if s.chance is not None:
-        if not s.chance or s.chance[0] not in _CHANCE_KINDS:
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} is not a chance node")
-        if s.chance[0] == "bonus_die" and not (len(s.chance) == 2 and isinstance(s.chance[1], int) and 0 <= s.chance[1] < n):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} names no player")
+    if s.phase in AUTOMATIC:
+        raise SaveError(f"save field 'phase': a game never stops in the {s.phase} step (it runs by itself)")
     sup = {"ghosts": [s.sup_ghosts], "buildings": s.sup_build, "resources": s.sup_res, "depletion": [s.sup_depl], "tokens": s.sup_tok}
     for name, vals in sup.items():
         if any(v < 0 for v in vals):
@@ -900,19 +888,11 @@ def check_position(s: State) -> None:
             owners = [v for v in row if v >= 0]
             if len(set(owners)) != len(owners):
                 raise SaveError(f"save field 'marker_slots': a player marks skill {k} twice")
-    phases_of = {"ghosts": ("spread",), "resource": ("turns",), "bonus": ("turns",), "restore": ("turns",),
-                 "quests": ("season_end",)}
-    for entry in s.pending:
-        if s.phase not in phases_of[entry[0]]:
-            raise SaveError(f"save field 'pending': a {entry[0]!r} decision cannot wait during the {s.phase} phase")
-    if s.chance is not None:
-        setup_kinds = {"tile": 2, "skill": 2, "market": 1, "stack": 2}
-        kind = s.chance[0]
-        if (kind in setup_kinds) != (s.phase == "setup") or (kind in setup_kinds and len(s.chance) != setup_kinds[kind]):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} cannot wait during the {s.phase} phase")
-        if kind == "tile" and s.chance[1] != len(s.layout) or kind == "skill" and s.chance[1] != len(s.skills) \
-                or kind == "stack" and s.chance[1] != len(s.turn_order):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} does not follow the draws made so far")
+    if s.chance is not None:  # shapes and phases were checked by flow's registry at load
+        node = s.chance
+        if type(node) is TileDraw and node.slot != len(s.layout) or type(node) is SkillDraw and node.deck != len(s.skills) \
+                or type(node) is StackDraw and node.position != len(s.turn_order):
+            raise SaveError(f"save field 'chance': {node.to_json()} does not follow the draws made so far")
         if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
             raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
     if s.field is None:
