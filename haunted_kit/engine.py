@@ -37,8 +37,8 @@ from .board import KALENA, build_field
 from .components import Box
 from .events import log_to_frame
 from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
-from .flow import (BonusChoice, BonusDie, GhostPlacement, MarketDraw, Phase, QuestChoice, ResourceChoice,
-                   RestoreChoice, SkillDraw, StackDraw, TerrainDie, TileDraw, next_step)
+from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
+                   RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from .protocol import ChanceError, IllegalAction, Record, Refusal
 from .rules import P, ctx_of
 from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
@@ -656,7 +656,7 @@ def _step_done(s: State, ctx) -> None:
 def _spread_step(s: State, ctx) -> None:
     """Spread (step 1): the last player rolls the terrain die; :func:`_spread_on` goes on
     when it is rolled, and hands over when the ghosts are placed."""
-    s.chance = TerrainDie()
+    s.chance = TERRAIN_DIE
 
 
 def _production_step(s: State, ctx) -> None:
@@ -926,7 +926,7 @@ def _resolve_chance(s: State, outcome) -> None:
             if covered and s.log is not None:
                 R.emit(s, "setup", None, f"{s.config.players} players: counter markers cover marker slot{'s' if len(covered) > 1 else ''} "
                        f"{', '.join(str(j + 1) for j in covered)} of every skill card (setup step 16).", covered=[j + 1 for j in covered])
-            s.chance = MarketDraw()
+            s.chance = MARKET_DRAW
     elif kind == "market":
         s.market = outcome
         if s.log is not None:

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from . import actions as A
 
 __all__ = [
-    "CHANCE", "PENDING", "ROUND", "SEASON_END", "BonusChoice", "BonusDie", "ChanceNode", "FlowStep", "GhostPlacement",
+    "AUTOMATIC", "CHANCE", "MARKET_DRAW", "PENDING", "ROUND", "SEASON_END", "TERRAIN_DIE", "BonusChoice", "BonusDie", "ChanceNode", "FlowStep", "GhostPlacement",
     "MarketDraw", "Pending", "Phase", "QuestChoice", "ResourceChoice", "RestoreChoice", "SkillDraw", "StackDraw",
     "TerrainDie", "TileDraw", "chance_from_json", "next_step", "pending_from_json",
 ]
@@ -285,6 +285,9 @@ class BonusDie(ChanceNode):
     def name(self) -> str:
         return "bonus die roll"
 
+
+#: The chance nodes without fields, made once (the engine sets them every round).
+TERRAIN_DIE, MARKET_DRAW = TerrainDie(), MarketDraw()
 
 #: kind -> chance-node type
 CHANCE: dict[str, type[ChanceNode]] = {c.kind: c for c in (TileDraw, SkillDraw, MarketDraw, StackDraw, TerrainDie,

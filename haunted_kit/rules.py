@@ -758,12 +758,15 @@ def production(s: State, ctx: Ctx) -> None:
     """Every building produces its income for its owner, in turn order, while the
     supply lasts; ghost card 1 stops buildings adjacent to a ghost; skill 10 adds 1.
     Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
+    built = [c for c, b in enumerate(s.building) if b >= 0]
+    if not built:
+        return
     for p in s.turn_order:
         extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
-        for c in range(len(s.building)):
-            b = s.building[c]
-            if b < 0 or s.owner[c] != p:
+        for c in built:
+            if s.owner[c] != p:
                 continue
+            b = s.building[c]
             name = ctx.buildings[b].name
             if ctx.block_production and any(s.ghosts[n] for n in ctx.neighbours[c]):
                 if s.log is not None:
