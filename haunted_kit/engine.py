@@ -353,7 +353,7 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.sells_here(s, ctx, p):
-        out += R.affordable_sales(ctx, s.market, s.resource_counts(p))
+        out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
     if R.trains_here(s, ctx, p):
         for t in range(TRACKS):
             if R.refuse_train(s, ctx, p, t, True) is None:

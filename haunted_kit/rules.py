@@ -21,7 +21,8 @@ from .board import cell_geometry
 from .events import Event
 from .flow import AUTOMATIC, BonusChoice, BonusDie, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw
 from .protocol import Refusal
-from .state import COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State
+from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State, flat_index,
+                    flat_spans)
 
 
 def P(p: int) -> str:
@@ -91,6 +92,11 @@ class Ctx:
         self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
         self.covered = box.covered_slots.get(self.n, ())
+        # where each player's tokens and resources, and each card's marker slots, sit in
+        # the state's flat lists (state.flat_index / flat_spans): the hot paths' lookups
+        self.token_at = flat_index(self.n, TRACKS)
+        self.resource_span = flat_spans(self.n, self.R)
+        self.card_span = flat_spans(len(box.skill_decks), self.S)
         # ghost cards in play
         effects = {box.ghost_cards[g].effect: box.ghost_cards[g] for g in config.ghost_cards}
         self.block_production = "block_production" in effects
@@ -263,7 +269,7 @@ def counts_of(ctx: Ctx, names) -> list[int]:
 
 
 def can_afford(s: State, ctx: Ctx, p: int, counts) -> bool:
-    held = s.resource_row(p)
+    held = s.res[ctx.resource_span[p]]
     for r in range(ctx.R):
         if counts[r] > held[r]:
             return False
@@ -315,7 +321,7 @@ def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
     """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
     more than ``p``'s active exploration tokens. The one legality test of exploration;
     :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
-    have = s.active_tokens(p, EXPLORATION)
+    have = s.act[ctx.token_at[p][EXPLORATION]]
     if not have:
         return []
     learned, ghosts = s.learned[p], s.ghosts
@@ -390,7 +396,7 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
         return Refusal(lambda: f"{s.field.describe(cell)} has a building", sec)
     if ctx.block_extraction and s.ghosts[cell]:
         return Refusal(lambda: f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
-    if s.active_tokens(p, EXTRACTION) < ctx.box.extraction_tokens:
+    if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens:
         return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
     if s.sup_depl <= 0:
         return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
@@ -428,7 +434,7 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
     if s.ghosts[here]:
         return Refusal(lambda: f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
     bld = ctx.buildings[b]
-    if s.active_tokens(p, CONSTRUCTION) < bld.cost_tokens:
+    if s.act[ctx.token_at[p][CONSTRUCTION]] < bld.cost_tokens:
         return Refusal(lambda: f"{P(p)} has no active construction token", sec)
     counts = ctx.building_counts[b]
     if not can_afford(s, ctx, p, counts):
@@ -475,7 +481,7 @@ def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
     if not s.ghosts[here]:
         return Refusal(lambda: f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
     cost = contact_cost(s, ctx)
-    have = s.active_tokens(p, CONTACT)
+    have = s.act[ctx.token_at[p][CONTACT]]
     if have < cost:
         return Refusal(lambda: f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
                        "Basic Actions: Contact; Bonus Cards")
@@ -613,7 +619,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
 
 def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
     """Pecunias for ``p``'s next token on track ``t`` (leftmost free slot), ``None`` if full."""
-    owned = s.owned_tokens(p, t)
+    owned = s.tok[ctx.token_at[p][t]]
     track = ctx.tracks[t]
     return track.training_costs[owned] if owned < track.slots else None
 
@@ -655,7 +661,7 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
             return r
     if skill not in s.skills:
         return Refusal(lambda: f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
-    if s.knows_skill(p, skill):
+    if s.learned[p] >> skill & 1:
         return Refusal(lambda: f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
     counts = ctx.skill_counts[skill]
     if not can_afford(s, ctx, p, counts):
@@ -670,8 +676,9 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
 
 def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
     """Leftmost free (uncovered, unmarked) marker slot of a skill card in play."""
-    for j, v in enumerate(s.marker_slots(skill)):
-        if v == FREE:
+    row = s.slots[ctx.card_span[s.skills.index(skill)]]
+    for j in range(ctx.S):
+        if row[j] == FREE:
             return j
     return None
 

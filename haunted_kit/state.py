@@ -16,6 +16,7 @@ subclasses :class:`State`), the save format in :mod:`haunted_kit.serial`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
+from functools import lru_cache
 
 from .board import Field
 from .components import Box, default_box
@@ -503,6 +504,21 @@ TRACKS = 4  #: action tracks per player (the box loader enforces exactly these f
 
 def _track_indexes(box: Box) -> dict:
     return {name: i for i, name in enumerate(box.tracks)}
+
+
+@lru_cache(maxsize=64)
+def flat_index(players: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """``flat_index(n, w)[p][i]``: where entry ``i`` of player ``p`` sits in a flat
+    per-player list of ``w`` entries each (tokens by track, resources). The rules' fast
+    path to the flat lists, as a lookup table (see :class:`State` for the accessors)."""
+    return tuple(tuple(p * width + i for i in range(width)) for p in range(players))
+
+
+@lru_cache(maxsize=64)
+def flat_spans(rows: int, width: int) -> tuple[slice, ...]:
+    """``flat_spans(n, w)[k]``: the slice of row ``k`` in a flat list of ``n`` rows of
+    ``w`` entries (a player's resources, a skill card's marker slots)."""
+    return tuple(slice(k * width, (k + 1) * width) for k in range(rows))
 
 
 def player_row(values: list, width: int, p: int) -> list:
