@@ -9,7 +9,8 @@ and every field's shape; a problem raises :class:`~haunted_kit.state.SaveError` 
 the field. Whether the values could occur in a game is checked by the rules
 (:func:`haunted_kit.rules.check_position`), one layer up.
 
-Versions: 2 (current) adds ``"history"``, the action record. A version 1 save loads
+Versions: 2 (current) adds ``"history"``, the action record, and writes pending decisions and
+chance nodes as ``{"kind": ..., field: value}`` (:mod:`haunted_kit.flow`). A version 1 save loads
 with the same fields; the engine rebuilds its record from the event log
 (:func:`needs_record`).
 """
