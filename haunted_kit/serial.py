@@ -12,7 +12,8 @@ keys. A problem raises :class:`~haunted_kit.state.SaveError` naming the field
 (``save field 'players[1].pecunias': ...``). Whether the values could occur in a game
 is checked by the rules (:func:`haunted_kit.rules.check_position`), one layer up.
 
-Versions: 2 (current) adds ``"history"``, the action record. A version 1 save loads
+Versions: 2 (current) adds ``"history"``, the action record, and writes pending decisions and
+chance nodes as ``{"kind": ..., field: value}`` (:mod:`haunted_kit.flow`). A version 1 save loads
 with the same fields; the engine rebuilds its record from the event log
 (:func:`needs_record`).
 """
@@ -23,18 +24,13 @@ from .actions import action_from_dict, action_to_dict
 from .board import build_field
 from .components import Box, default_box
 from .events import Event
+from .flow import CHANCE, PENDING, Phase, chance_from_json, pending_from_json
 from .protocol import Record
 from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, SEED_BOUND, TRACKS, ConfigError, GameConfig,
                     SaveError, State, player_row)
 
 #: Save versions this kit reads; older ones are migrated on load.
 READABLE_VERSIONS = (1, SAVE_VERSION)
-PHASES = ("setup", "spread", "turns", "season_end", "over")
-#: Parts of each kind of pending decision (kind, player, ...), and the chance node kinds.
-PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests": 3}
-CHANCE_KINDS = ("tile", "skill", "market", "stack", "terrain_die", "bonus_die")
-
-
 # ============================================================================ strict readers
 
 
@@ -106,33 +102,6 @@ def _pick(v, where: str, known) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v not in known:
         _fail(where, f"{_short(v)} is not one of {', '.join(map(str, known))}")
     return v
-
-
-def _pending(x, where: str, box: Box, n: int) -> tuple:
-    """A pending decision: ``[kind, player, ...]`` with every part typed and bounded."""
-    from .board import KALENA
-
-    x = _list(x, where, 4)
-    kind = _str(x[0] if x else None, where, tuple(PENDING_SHAPES))
-    if len(x) != PENDING_SHAPES[kind]:
-        _fail(where, f"a {kind!r} decision has {PENDING_SHAPES[kind]} parts, got {len(x)}")
-    p = _int(x[1], f"{where} player", 0, n - 1)
-    if kind == "ghosts":
-        return (kind, p, _str(x[2], f"{where} terrain", tuple(box.terrains) + (KALENA,)),
-                _int(x[3], f"{where} ghosts left", 1, box.ghosts_per_spread))
-    if kind == "resource":
-        return (kind, p, _int(x[2], f"{where} count", 1, MAX_COUNT), _str(x[3], f"{where} reason"))
-    if kind == "quests":
-        return (kind, p, _int(x[2], f"{where} count", 1, len(box.quests)))
-    return (kind, p)
-
-
-def _chance(x, box: Box, n: int) -> tuple:
-    """A chance node: ``[kind, ...]`` typed (its place in the game is checked later)."""
-    x = _list(x, "chance", 2)
-    kind = _str(x[0] if x else None, "chance", CHANCE_KINDS)
-    rest = tuple(_int(v, "chance", 0, n - 1 if kind in ("bonus_die", "stack") else MAX_COUNT) for v in x[1:])
-    return (kind,) + rest
 
 
 _EVENT_KEYS = ("seq", "season", "round", "phase", "kind", "player", "text", "cell", "data", "private")
@@ -283,7 +252,29 @@ def _dec_skill_cards(s, x, key):
 
 
 def _dec_phase(s, x, key):
-    return _str(x, key, PHASES)
+    try:
+        return Phase(x)
+    except ValueError:
+        raise SaveError(f"save field '{key}': unknown phase {x!r} (phases: {', '.join(Phase)})") from None
+
+
+def _typed(registry, parse, what):
+    """A decoder of one pending decision or chance node through its registry in
+    :mod:`haunted_kit.flow`: the phase it belongs to first, then its shape."""
+    def dec(s, x, key):
+        kind = x.get("kind") if isinstance(x, dict) else (x[0] if isinstance(x, (list, tuple)) and x else None)
+        cls = registry.get(kind) if isinstance(kind, str) else None
+        if cls is not None and cls.phase != s.phase:
+            raise SaveError(f"save field '{key}': {x!r}: a {kind!r} {what} cannot wait during the {s.phase} phase")
+        try:
+            return parse(x, s.config.players)
+        except ValueError as exc:
+            raise SaveError(f"save field '{key}': {exc}") from None
+    return dec
+
+
+_dec_one_pending = _typed(PENDING, pending_from_json, "decision")
+_dec_chance = _typed(CHANCE, chance_from_json, "chance node")
 
 
 def _dec_winner(s, x, key):
@@ -363,11 +354,8 @@ CODECS = {
     "phase": (lambda s, v: v, _dec_phase),
     "skill_cards": (lambda s, v: list(v), _dec_skill_cards),
     "winner": (lambda s, v: v, _dec_winner),
-    "chance": (lambda s, v: None if v is None else list(v),
-               lambda s, x, key: None if x is None else _chance(x, s.config.box, s.config.players)),
-    "pending": (lambda s, v: [list(e) for e in v],
-                lambda s, x, key: [_pending(e, f"{key}[{i}]", s.config.box, s.config.players)
-                                   for i, e in enumerate(_list(x, key, 64))]),
+    "chance": (lambda s, v: None if v is None else v.to_json(), lambda s, x, key: None if x is None else _dec_chance(s, x, key)),
+    "pending": (lambda s, v: [e.to_json() for e in v], lambda s, x, key: [_dec_one_pending(s, e, key) for e in _list(x, key, 64)]),
     "cells": (_enc_cells, _dec_cells),
     "buildings": (_enc_buildings, _dec_buildings),
     "marker_slots": (_enc_slots, _dec_slots),
