@@ -970,6 +970,14 @@ def _check_calendar(s: State) -> None:
         if s.season or s.round or s.chance is None or s.pending or s.winner is not None or s.lost:
             raise SaveError("save field 'phase': during setup the game waits at a setup draw, before season 1, "
                             "with no decision and no outcome")
+        # the draws come in order: tiles, skill cards, the market card, the stack
+        step = ("tile", "skill", "market", "stack").index(s.chance.kind)
+        done = (len(s.layout) == len(box.region_centres), len(s.skills) == len(box.skill_decks),
+                s.market in box.market_cards)
+        started = (bool(s.layout), bool(s.skills), s.market != 0, bool(s.turn_order))
+        if not all(done[:step]) or any(started[step + 1:]):
+            raise SaveError(f"save field '{('layout', 'skills', 'market', 'turn_order')[step]}': setup waits at the "
+                            f"{s.chance.name()}, so the draws before it are complete and none after it has started")
         return
     if s.field is None or len(s.skills) != len(box.skill_decks) or not s.slots or len(s.turn_order) != n:
         raise SaveError(f"save field 'phase': {s.phase!r} comes after setup, but the setup draws are incomplete")

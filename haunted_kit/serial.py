@@ -114,6 +114,8 @@ def _event(e, where: str, n: int) -> Event:
     if cell is not None and not (isinstance(cell, list) and len(cell) == 2
                                  and all(isinstance(c, int) and not isinstance(c, bool) for c in cell)):
         _fail(f"{where}.cell", f"must be null or an axial pair, got {_short(cell)}")
+    if e["private"] is True and e["player"] is None:
+        _fail(f"{where}.private", "a private event (a quest choice) belongs to a player")
     return Event(_int(e["seq"], f"{where}.seq"), _int(e["season"], f"{where}.season"),
                  _int(e["round"], f"{where}.round"), _str(e["phase"], f"{where}.phase"), _str(e["kind"], f"{where}.kind"),
                  None if e["player"] is None else _int(e["player"], f"{where}.player", 0, n - 1),
