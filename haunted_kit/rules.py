@@ -19,8 +19,10 @@ from itertools import combinations
 from . import actions as A
 from .board import cell_geometry
 from .events import Event
+from .flow import AUTOMATIC, BonusChoice, BonusDie, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw
 from .protocol import Refusal
-from .state import COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State
+from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State, flat_index,
+                    flat_spans)
 
 
 def P(p: int) -> str:
@@ -70,7 +72,10 @@ class Ctx:
         self.res_names = box.resources
         self.R = len(box.resources)
         self.ri = {r: i for i, r in enumerate(box.resources)}
-        self.water = self.ri["water"]
+        # what a lake gives when extracted from an adjacent cell, and what terrains with
+        # water_near_lake give there: the lake's `extract` in data/terrain.toml
+        lake = box.terrains.get("lake")
+        self.water = self.ri[lake.extract] if lake is not None and lake.extract else None
         self.tracks = tuple(box.tracks.values())
         self.track_names = tuple(box.tracks)
         self.ti = {t: i for i, t in enumerate(self.track_names)}
@@ -90,6 +95,11 @@ class Ctx:
         self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
         self.covered = box.covered_slots.get(self.n, ())
+        # where each player's tokens and resources, and each card's marker slots, sit in
+        # the state's flat lists (state.flat_index / flat_spans): the hot paths' lookups
+        self.token_at = flat_index(self.n, TRACKS)
+        self.resource_span = flat_spans(self.n, self.R)
+        self.card_span = flat_spans(len(box.skill_decks), self.S)
         # ghost cards in play
         effects = {box.ghost_cards[g].effect: box.ghost_cards[g] for g in config.ghost_cards}
         self.block_production = "block_production" in effects
@@ -158,7 +168,7 @@ class Ctx:
             if t.explorable:
                 if t.extract:
                     opts.append(self.ri[t.extract])
-                if t.water_near_lake and f.near_lake[i] and self.water not in opts:
+                if t.water_near_lake and f.near_lake[i] and self.water is not None and self.water not in opts:
                     opts.append(self.water)
             ext.append(tuple(opts))
         self.extract_here = tuple(ext)
@@ -200,7 +210,7 @@ def resource_cap(s: State, ctx: Ctx, p: int) -> int:
 
 def emit(s: State, kind: str, player, text: str, cell=None, private=False, **data) -> None:
     """Append an event to the log (callers check ``s.log is not None`` first)."""
-    s.log.append(Event(len(s.log), s.season, s.round, s.phase, kind, player, text,
+    s.log.append(Event(len(s.log), s.season, s.round, str(s.phase), kind, player, text,
                        s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
 
 
@@ -262,7 +272,7 @@ def counts_of(ctx: Ctx, names) -> list[int]:
 
 
 def can_afford(s: State, ctx: Ctx, p: int, counts) -> bool:
-    held = s.resource_row(p)
+    held = s.res[ctx.resource_span[p]]
     for r in range(ctx.R):
         if counts[r] > held[r]:
             return False
@@ -314,7 +324,7 @@ def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
     """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
     more than ``p``'s active exploration tokens. The one legality test of exploration;
     :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
-    have = s.active_tokens(p, EXPLORATION)
+    have = s.act[ctx.token_at[p][EXPLORATION]]
     if not have:
         return []
     learned, ghosts = s.learned[p], s.ghosts
@@ -344,6 +354,9 @@ def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
 
 
 def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
+    """Move ``p``'s sensor to ``cell`` (cell index), turning the entry cost
+    (:func:`entry_cost`) of active exploration tokens face down; logs ``explored``. Pushes
+    nothing. Rulebook: "Basic Actions: Exploration"."""
     cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
     s.spend_tokens(p, EXPLORATION, cost)
     s.sensor[p] = cell
@@ -360,12 +373,19 @@ def extraction_options(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
     its own cell's resources and water from each adjacent lake."""
     here = s.sensor[p]
     opts = [(here, r) for r in ctx.extract_here[here]]
-    for lake in ctx.lakes_adjacent[here]:
-        opts.append((lake, ctx.water))
+    if ctx.water is not None:
+        for lake in ctx.lakes_adjacent[here]:
+            opts.append((lake, ctx.water))
     return opts
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
+    """``None`` when ``p`` may extract resource index ``r`` from ``cell`` (cell index):
+    the sensor's own cell giving that resource, or an adjacent lake (what the lake's
+    ``extract`` names); no depletion token, building or (ghost card 2) ghost there; an
+    active extraction token; a depletion token left in the supply. Else the
+    :class:`Refusal`. Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost
+    card 2; ruling 1."""
     sec = "Basic Actions: Extraction"
     here = s.sensor[p]
     if cell == here:
@@ -379,7 +399,8 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
                            "Game Field, Tiles and Terrain Types")
     elif cell in ctx.lakes_adjacent[here]:
         if r != ctx.water:
-            return Refusal(lambda: f"a lake gives only water, not {ctx.res_names[r]}", "Game Field: Lake")
+            gives = f"only {ctx.res_names[ctx.water]}" if ctx.water is not None else "nothing"
+            return Refusal(lambda: f"a lake gives {gives}, not {ctx.res_names[r]}", "Game Field: Lake")
     else:
         return Refusal(lambda: f"{P(p)} can extract only on the sensor's own cell or an adjacent lake, and {s.field.describe(cell)} is neither",
                        sec)
@@ -389,7 +410,7 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
         return Refusal(lambda: f"{s.field.describe(cell)} has a building", sec)
     if ctx.block_extraction and s.ghosts[cell]:
         return Refusal(lambda: f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
-    if s.active_tokens(p, EXTRACTION) < ctx.box.extraction_tokens:
+    if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens:
         return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
     if s.sup_depl <= 0:
         return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
@@ -397,6 +418,10 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
 
 
 def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
+    """Extract resource index ``r`` at ``cell``: an extraction token face down, the
+    resource from the supply (:func:`gain_resource`: cap and supply apply), a depletion
+    token on the cell. With skill 12 pushes a :class:`~haunted_kit.flow.ResourceChoice`.
+    Logs ``extracted`` (and the resource events). Rulebook: "Basic Actions: Extraction"."""
     s.spend_tokens(p, EXTRACTION, ctx.box.extraction_tokens)
     if s.log is not None:
         emit(s, "extracted", p, f"{P(p)} extracts {ctx.res_names[r]} on {s.field.describe(cell)}; a depletion token now marks it.",
@@ -405,13 +430,18 @@ def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
     s.sup_depl -= 1
     s.depleted[cell] = 1
     if has_skill(s, ctx, p, "extract_bonus"):
-        s.pending.append(("resource", p, ctx.amount["extract_bonus"], "skill 12"))
+        s.pending.append(ResourceChoice(p, ctx.amount["extract_bonus"], "skill 12"))
 
 
 # ============================================================================ construction
 
 
 def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
+    """``None`` when ``p`` may build building index ``b`` on the sensor's cell: the
+    terrain takes it (a noria next to a lake), no building or ghost there, an active
+    construction token, the resources of its cost, a piece in the supply and a player
+    marker left. Else the :class:`Refusal`. Rulebook: "Basic Actions: Construction",
+    "Buildings"; rulings 1 and on markers."""
     sec = "Basic Actions: Construction"
     here = s.sensor[p]
     name = ctx.buildings[b].name
@@ -427,7 +457,7 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
     if s.ghosts[here]:
         return Refusal(lambda: f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
     bld = ctx.buildings[b]
-    if s.active_tokens(p, CONSTRUCTION) < bld.cost_tokens:
+    if s.act[ctx.token_at[p][CONSTRUCTION]] < bld.cost_tokens:
         return Refusal(lambda: f"{P(p)} has no active construction token", sec)
     counts = ctx.building_counts[b]
     if not can_afford(s, ctx, p, counts):
@@ -440,6 +470,10 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
 
 
 def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
+    """Build building index ``b`` on the sensor's cell: construction token face down,
+    cost paid to the supply, a depletion token there goes back, the piece and a player
+    marker placed; the building's valor (and skill 11's). Logs ``built`` and ``valor``.
+    Pushes nothing. Rulebook: "Basic Actions: Construction"."""
     here = s.sensor[p]
     bld = ctx.buildings[b]
     s.spend_tokens(p, CONSTRUCTION, bld.cost_tokens)
@@ -470,11 +504,14 @@ def contact_cost(s: State, ctx: Ctx) -> int:
 
 
 def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    """``None`` when ``p`` may contact the ghost on the sensor's cell: a ghost there and
+    as many active contact tokens as this season's bonus card asks. Else the
+    :class:`Refusal`. Rulebook: "Basic Actions: Contact", "Bonus Cards"."""
     here = s.sensor[p]
     if not s.ghosts[here]:
         return Refusal(lambda: f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
     cost = contact_cost(s, ctx)
-    have = s.active_tokens(p, CONTACT)
+    have = s.act[ctx.token_at[p][CONTACT]]
     if have < cost:
         return Refusal(lambda: f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
                        "Basic Actions: Contact; Bonus Cards")
@@ -482,6 +519,10 @@ def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
 
 
 def do_contact(s: State, ctx: Ctx, p: int) -> None:
+    """Contact: pay the season's contact tokens, the ghost goes back to the supply; skill
+    1 gives valor, skill 3 restores contact tokens; then skill 2 pushes a
+    :class:`~haunted_kit.flow.BonusChoice`, otherwise the :class:`~haunted_kit.flow.BonusDie`
+    chance node is set. Logs ``contacted``. Rulebook: "Basic Actions: Contact"."""
     here = s.sensor[p]
     cost = contact_cost(s, ctx)
     s.spend_tokens(p, CONTACT, cost)
@@ -495,9 +536,9 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
     if has_skill(s, ctx, p, "contact_restore"):
         restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], "skill 3")
     if has_skill(s, ctx, p, "choose_bonus"):
-        s.pending.append(("bonus", p))
+        s.pending.append(BonusChoice(p))
     else:
-        s.chance = ("bonus_die", p)
+        s.chance = BonusDie(p)
 
 
 def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
@@ -510,7 +551,7 @@ def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
     s.pec[p] += reward.pecunias
     gain_valor(s, p, reward.valor, f"bonus reward {face}", "contact")
     if reward.resources:
-        s.pending.append(("resource", p, reward.resources, f"bonus reward {face}"))
+        s.pending.append(ResourceChoice(p, reward.resources, f"bonus reward {face}"))
 
 
 def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
@@ -542,6 +583,8 @@ def trains_here(s: State, ctx: Ctx, p: int) -> bool:
 
 
 def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    """``None`` when ``p``'s sensor stands where selling is allowed (:func:`sells_here`),
+    else the :class:`Refusal`. Rulebook: "Additional Actions: Selling", skill 6."""
     if sells_here(s, ctx, p):
         return None
     here = s.sensor[p]
@@ -550,6 +593,10 @@ def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
 
 
 def refuse_sell(s: State, ctx: Ctx, p: int, option: int, payment: tuple) -> Refusal | None:
+    """``None`` when ``p`` may sell with ``option`` (1-based) of the market card in play,
+    paying ``payment`` (resource names): the place, an existing option, a payment that
+    fits it, resources held. Else the :class:`Refusal`. Rulebook: "Additional Actions:
+    Selling", "Market Cards"."""
     r = refuse_sell_place(s, ctx, p)
     if r:
         return r
@@ -583,6 +630,10 @@ def affordable_sales(ctx: Ctx, market: int, held: tuple) -> list:
 
 
 def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
+    """Sell: ``counts`` (per resource index) go to the supply, ``p`` gains the option's
+    pecunias (skill 8 adds). With skill 9 and enough resources sold pushes a
+    :class:`~haunted_kit.flow.RestoreChoice` (if a token is inactive). Logs ``sold``.
+    Rulebook: "Additional Actions: Selling"."""
     opt = ctx.box.market_cards[s.market][option - 1]
     pay_resources(s, ctx, p, counts)
     gain = opt.pecunias
@@ -597,12 +648,15 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
              option=option, pecunias=gain, spent=spent)
     if has_skill(s, ctx, p, "sell_restore") and spent >= ctx.amount["sell_restore"]:
         if any(s.tokens(p, t) > s.active_tokens(p, t) for t in range(TRACKS)):
-            s.pending.append(("restore", p))
+            s.pending.append(RestoreChoice(p))
         elif s.log is not None:
             emit(s, "tokens_restored", p, f"Skill 9 would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
 
 
 def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
+    """``None`` when ``p``'s sensor stands where training and learning are allowed
+    (:func:`trains_here`), else the :class:`Refusal` naming ``what`` ("training",
+    "learning"). Rulebook: "Additional Actions: Training, Learning", skill 6."""
     if trains_here(s, ctx, p):
         return None
     here = s.sensor[p]
@@ -612,12 +666,15 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
 
 def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
     """Pecunias for ``p``'s next token on track ``t`` (leftmost free slot), ``None`` if full."""
-    owned = s.owned_tokens(p, t)
+    owned = s.tok[ctx.token_at[p][t]]
     track = ctx.tracks[t]
     return track.training_costs[owned] if owned < track.slots else None
 
 
 def refuse_train(s: State, ctx: Ctx, p: int, t: int, place_checked: bool = False) -> Refusal | None:
+    """``None`` when ``p`` may train a token of track index ``t``: the place (unless
+    ``place_checked``), a free slot on the track, its cost in pecunias, a token in the
+    supply. Else the :class:`Refusal`. Rulebook: "Additional Actions: Training"; ruling 1."""
     if not place_checked:
         r = refuse_train_place(s, ctx, p, "training")
         if r:
@@ -634,6 +691,9 @@ def refuse_train(s: State, ctx: Ctx, p: int, t: int, place_checked: bool = False
 
 
 def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
+    """Train: pay the slot's pecunias, the token from the supply goes inactive into the
+    leftmost free slot; filling the track gives its last-slot valor. Logs ``trained``.
+    Pushes nothing. Rulebook: "Additional Actions: Training"."""
     cost = training_cost(s, ctx, p, t)
     s.pec[p] -= cost
     s.sup_tok[t] -= 1
@@ -648,13 +708,17 @@ def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
 
 
 def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = False) -> Refusal | None:
+    """``None`` when ``p`` may learn skill card number ``skill``: the place (unless
+    ``place_checked``), the card in play, not learned yet, its cost in resources, a free
+    marker slot and a player marker left. Else the :class:`Refusal`. Rulebook:
+    "Additional Actions: Learning", "Skill Cards"."""
     if not place_checked:
         r = refuse_train_place(s, ctx, p, "learning")
         if r:
             return r
     if skill not in s.skills:
         return Refusal(lambda: f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
-    if s.knows_skill(p, skill):
+    if s.learned[p] >> skill & 1:
         return Refusal(lambda: f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
     counts = ctx.skill_counts[skill]
     if not can_afford(s, ctx, p, counts):
@@ -669,13 +733,17 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
 
 def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
     """Leftmost free (uncovered, unmarked) marker slot of a skill card in play."""
-    for j, v in enumerate(s.marker_slots(skill)):
-        if v == FREE:
+    row = s.slots[ctx.card_span[s.skills.index(skill)]]
+    for j in range(ctx.S):
+        if row[j] == FREE:
             return j
     return None
 
 
 def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
+    """Learn: pay the cost, ``p``'s marker takes the leftmost free slot of the card
+    (:meth:`~haunted_kit.state.State.mark_skill`) and gives that slot's valor. Logs
+    ``learned``. Pushes nothing. Rulebook: "Additional Actions: Learning"."""
     pay_resources(s, ctx, p, ctx.skill_counts[skill])
     j = free_slot(s, ctx, skill)
     s.mark_skill(p, skill, j)
@@ -689,23 +757,35 @@ def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
 
 
 def refuse_choose_resource(s, ctx, p, r) -> Refusal | None:
+    """``None`` when ``r`` is a resource index of the box, else the :class:`Refusal`
+    (the answer to a :class:`~haunted_kit.flow.ResourceChoice`). Rulebook: "Resources"."""
     return None if 0 <= r < ctx.R else Refusal("not a resource", "Resources")
 
 
 def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
-    kind, _, n, why = s.pending.pop()
-    if n > 1:
-        s.pending.append((kind, p, n - 1, why))
-    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {why}")
+    """Answer the :class:`~haunted_kit.flow.ResourceChoice` on top of the pending
+    stack with resource index ``r``: one resource from the supply; if more are owed, a
+    ResourceChoice for the rest is pushed back. Rulebook: "Resources"; skill 12, bonus
+    rewards."""
+    top = s.pending.pop()
+    if top.count > 1:
+        s.pending.append(ResourceChoice(p, top.count - 1, top.why))
+    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {top.why}")
 
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
+    """``None`` when ``p`` has an inactive token of track index ``t`` to restore (the
+    answer to a :class:`~haunted_kit.flow.RestoreChoice`), else the :class:`Refusal`.
+    Rulebook: "Skill Cards" (skill 9)."""
     if s.tokens(p, t) <= s.active_tokens(p, t):
         return Refusal(lambda: f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
     return None
 
 
 def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
+    """``None`` when quest card ``q`` is still in ``p``'s hand (the answer to a
+    :class:`~haunted_kit.flow.QuestChoice`), else the :class:`Refusal`. Rulebook: "Quest
+    Cards", "Game Modes"; setup step 17."""
     if q not in ctx.box.quests:
         return Refusal(lambda: f"there is no quest card {q}", "Quest Cards")
     if not s.holds_quest(p, q):
@@ -715,9 +795,12 @@ def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
 
 
 def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
-    kind, _, n = s.pending.pop()
-    if n > 1:
-        s.pending.append((kind, p, n - 1))
+    """Answer the :class:`~haunted_kit.flow.QuestChoice` on top of the pending stack: quest
+    ``q`` leaves ``p``'s hand face down; if more are owed, a QuestChoice for the rest is
+    pushed back. Logs ``quest_chosen`` (private). Rulebook: "Quest Cards", "Game Modes"."""
+    top = s.pending.pop()
+    if top.count > 1:
+        s.pending.append(QuestChoice(p, top.count - 1))
     s.take_quest(p, q)
     if s.log is not None:
         emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", private=True, quest=q)
@@ -757,12 +840,15 @@ def production(s: State, ctx: Ctx) -> None:
     """Every building produces its income for its owner, in turn order, while the
     supply lasts; ghost card 1 stops buildings adjacent to a ghost; skill 10 adds 1.
     Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
+    built = [c for c, b in enumerate(s.building) if b >= 0]
+    if not built:
+        return
     for p in s.turn_order:
         extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
-        for c in range(len(s.building)):
-            b = s.building[c]
-            if b < 0 or s.owner[c] != p:
+        for c in built:
+            if s.owner[c] != p:
                 continue
+            b = s.building[c]
             name = ctx.buildings[b].name
             if ctx.block_production and any(s.ghosts[n] for n in ctx.neighbours[c]):
                 if s.log is not None:
@@ -819,7 +905,7 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
         b = ctx.bi[quest.building]
         n = sum(1 for c in range(len(s.building)) if s.building[c] == b and s.owner[c] == p) // quest.per
     elif e == "rightmost_markers":
-        n = sum(1 for k in s.skills if s.marker_slots(k)[-1] == p)
+        n = sum(1 for k in s.skills if s.marker_slots(k)[-1] == p) // quest.per
     elif e == "region_majority":
         n = 0
         for slot in range(1, len(ctx.box.region_centres) + 1):
@@ -829,6 +915,7 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
                     counts[s.owner[c]] += 1
             if counts[p] and all(counts[p] > counts[o] for o in range(len(counts)) if o != p):
                 n += 1
+        n //= quest.per
     else:  # pragma: no cover - the loader rejects unknown effects
         raise ValueError(e)
     return n * quest.valor, n
@@ -837,14 +924,10 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
 # ============================================================================ checking a loaded position
 
 
-_PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests": 3}
-_CHANCE_KINDS = {"tile", "skill", "market", "stack", "terrain_die", "bonus_die"}
-
-
 def check_position(s: State) -> None:
     """Refuse a loaded state that the rules could never produce (each message names
-    the save field): pending decisions and chance nodes of the wrong shape or phase,
-    negative supplies, quests that do not split the hand, markers that disagree with
+    the save field): a game stopped in an automatic step, a chance node that does not
+    follow the draws made so far, negative supplies, quests that do not split the hand, markers that disagree with
     learned skills, sensors or ghosts where they cannot be, resources over the cap,
     tokens beyond a track, and (with limited supplies) pieces that do not add up to
     the box. Raises :class:`~haunted_kit.state.SaveError`."""
@@ -857,17 +940,8 @@ def check_position(s: State) -> None:
         raise SaveError(f"save field 'turn_pos': {s.turn_pos} is not a turn of {n} players")
     if s.phase != "setup" and s.market not in box.market_cards:
         raise SaveError(f"save field 'market': {s.market} is not a market card ({', '.join(map(str, box.market_cards))})")
-    for entry in s.pending:
-        kind = entry[0] if entry else None
-        if kind not in _PENDING_SHAPES or len(entry) != _PENDING_SHAPES[kind]:
-            raise SaveError(f"save field 'pending': {list(entry)!r} is not a pending decision")
-        if not (isinstance(entry[1], int) and 0 <= entry[1] < n):
-            raise SaveError(f"save field 'pending': player {entry[1]!r} does not exist in a {n}-player game")
-    if s.chance is not None:
-        if not s.chance or s.chance[0] not in _CHANCE_KINDS:
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} is not a chance node")
-        if s.chance[0] == "bonus_die" and not (len(s.chance) == 2 and isinstance(s.chance[1], int) and 0 <= s.chance[1] < n):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} names no player")
+    if s.phase in AUTOMATIC:
+        raise SaveError(f"save field 'phase': a game never stops in the {s.phase} step (it runs by itself)")
     sup = {"ghosts": [s.sup_ghosts], "buildings": s.sup_build, "resources": s.sup_res, "depletion": [s.sup_depl], "tokens": s.sup_tok}
     for name, vals in sup.items():
         if any(v < 0 for v in vals):
@@ -900,19 +974,11 @@ def check_position(s: State) -> None:
             owners = [v for v in row if v >= 0]
             if len(set(owners)) != len(owners):
                 raise SaveError(f"save field 'marker_slots': a player marks skill {k} twice")
-    phases_of = {"ghosts": ("spread",), "resource": ("turns",), "bonus": ("turns",), "restore": ("turns",),
-                 "quests": ("season_end",)}
-    for entry in s.pending:
-        if s.phase not in phases_of[entry[0]]:
-            raise SaveError(f"save field 'pending': a {entry[0]!r} decision cannot wait during the {s.phase} phase")
-    if s.chance is not None:
-        setup_kinds = {"tile": 2, "skill": 2, "market": 1, "stack": 2}
-        kind = s.chance[0]
-        if (kind in setup_kinds) != (s.phase == "setup") or (kind in setup_kinds and len(s.chance) != setup_kinds[kind]):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} cannot wait during the {s.phase} phase")
-        if kind == "tile" and s.chance[1] != len(s.layout) or kind == "skill" and s.chance[1] != len(s.skills) \
-                or kind == "stack" and s.chance[1] != len(s.turn_order):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} does not follow the draws made so far")
+    if s.chance is not None:  # shapes and phases were checked by flow's registry at load
+        node = s.chance
+        if type(node) is TileDraw and node.slot != len(s.layout) or type(node) is SkillDraw and node.deck != len(s.skills) \
+                or type(node) is StackDraw and node.position != len(s.turn_order):
+            raise SaveError(f"save field 'chance': {node.to_json()} does not follow the draws made so far")
         if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
             raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
     if s.field is None:
