@@ -79,15 +79,24 @@ def summary(state) -> str:
     cfg = state.config
     lines.append(f"Haunted Lands: {cfg.players} players, {cfg.mode} mode, ghost cards {', '.join(map(str, cfg.ghost_cards))}, seed {cfg.seed}")
     lines.append(f"Field: Kalena + {', '.join(state.layout)}; skills {', '.join(map(str, state.skills))}; market card {state.market}")
+    if state.lost:
+        # nobody ranks and no quest is scored: the valor is only what was gained before the fall
+        lines.append(f"Collective loss: {state.over_reason}. Every player loses; no quest is revealed or scored.")
+        for p in range(cfg.players):
+            k = len(state.quests[p])
+            lines.append(f"  P{p + 1}: {state.valor[p]:>3} valor gained before Kalena fell  "
+                         f"({k} quest card{'s' if k != 1 else ''} never scored)")
+        lines.append(f"Decisions: {state.decisions}")
+        return "\n".join(lines)
+    over = state.phase == "over"
     order = R.stack_order(state)
     for rank, p in enumerate(order, start=1):
         qs = [(q, R.quest_score(state, ctx, p, q)[0]) for q in state.quests[p]]
         qv = sum(v for _, v in qs)
         qtext = ", ".join(f"quest {q}: {v}" for q, v in qs) or "no quests"
-        lines.append(f"  {rank}. P{p + 1}: {state.valor[p]:>3} valor  (quests {qv}: {qtext})")
-    if state.lost:
-        lines.append(f"Collective loss: {state.over_reason}. Every player loses.")
-    elif state.winner is not None:
+        label = "quests" if over else "quests if scored now"
+        lines.append(f"  {rank}. P{p + 1}: {state.valor[p]:>3} valor  ({label} {qv}: {qtext})")
+    if state.winner is not None:
         tie = sum(1 for v in state.valor if v == state.valor[state.winner]) > 1
         lines.append(f"Winner: P{state.winner + 1}" + (" (tie broken by the valor stack)" if tie else ""))
     else:
