@@ -3,7 +3,8 @@
 ``haunted-kit classroom --seed 3 --mode citizen --players 3 --bots 2,3`` starts Voila
 on localhost with ``notebooks/07_classroom_play.ipynb``. The game parameters reach the
 notebook through environment variables (``HAUNTED_KIT_SEED``, ``HAUNTED_KIT_MODE``,
-``HAUNTED_KIT_PLAYERS``, ``HAUNTED_KIT_BOTS``), read by :func:`app_settings`.
+``HAUNTED_KIT_PLAYERS``, ``HAUNTED_KIT_BOTS``, ``HAUNTED_KIT_BOX``: a house-rule copy of
+``data/``, ``HAUNTED_KIT_SIZE``: the hex size in pixels), read by :func:`app_settings`.
 """
 
 from __future__ import annotations
@@ -15,12 +16,18 @@ import sys
 from pathlib import Path
 
 ENV_PREFIX = "HAUNTED_KIT_"
+DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
 
 
 def app_settings(default_seed: int = 1) -> dict:
-    """Game settings for the classroom notebook: seed, mode, players, bot seats
-    (0-based player indexes), from the environment or the defaults (seat 1 human,
-    the others bots). Raises ValueError naming a malformed variable."""
+    """Game settings for the classroom notebook, from the environment or the defaults:
+    ``seed``, ``mode``, ``players``, ``bots`` (0-based player indexes; default: seat 1
+    human, the others bots), ``box`` (the loaded house-rule box, or the reference box)
+    and ``size`` (hex size in pixels, default :data:`DEFAULT_SIZE`). The dict's keys are
+    :class:`~haunted_kit.widgets.PlayView` keywords. Raises ValueError naming a
+    malformed variable or a box that does not load."""
+    from .components import BoxError, default_box, load_box
+
     env = os.environ
 
     def number(name: str, text: str) -> int:
@@ -38,7 +45,20 @@ def app_settings(default_seed: int = 1) -> dict:
     else:
         bots = [number("BOTS", x) - 1 for x in bots_text.split(",") if x.strip()]
     mode = env.get(ENV_PREFIX + "MODE", "wanderer")
-    return {"seed": seed, "players": players, "mode": mode, "bots": bots}
+    size_text = env.get(ENV_PREFIX + "SIZE", str(DEFAULT_SIZE))
+    try:
+        size = float(size_text)
+    except ValueError:
+        size = None
+    if size is None or not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}SIZE={size_text!r} "
+                         f"(expected a hex size in pixels from {MIN_SIZE} to {MAX_SIZE})")
+    box_dir = env.get(ENV_PREFIX + "BOX")
+    try:
+        box = load_box(box_dir) if box_dir else default_box()
+    except (BoxError, OSError) as exc:
+        raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}BOX={box_dir!r}: {exc}") from None
+    return {"seed": seed, "players": players, "mode": mode, "bots": bots, "box": box, "size": size}
 
 
 def notebook_path() -> Path:
@@ -73,22 +93,35 @@ def voila_command(port: int, open_browser: bool = False) -> list[str]:
     return cmd
 
 
-def classroom_env(players: int, mode: str, seed: int, bots) -> dict:
+def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE) -> dict:
+    """The environment for Voila's kernel: this process' environment plus the game
+    settings read back by :func:`app_settings` (``box``: a folder path or ``None``)."""
     env = dict(os.environ)
     env[ENV_PREFIX + "SEED"] = str(seed)
     env[ENV_PREFIX + "MODE"] = mode
     env[ENV_PREFIX + "PLAYERS"] = str(players)
     env[ENV_PREFIX + "BOTS"] = ",".join(str(b) for b in (bots if bots is not None else range(2, players + 1)))
+    env[ENV_PREFIX + "SIZE"] = f"{float(size):g}"
+    if box is not None:
+        env[ENV_PREFIX + "BOX"] = str(Path(box).resolve())
+    else:
+        env.pop(ENV_PREFIX + "BOX", None)
     return env
 
 
 def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, port: int = 8866,
-          open_browser: bool = True) -> int:
+          open_browser: bool = True, box=None, size: float = DEFAULT_SIZE) -> int:
     """Serve the classroom app until interrupted; returns Voila's exit status.
 
     ``bots`` are 1-based seats played by bots (default: all but seat 1). A busy
-    ``port`` is replaced by a free one, and the command says so.
+    ``port`` is replaced by a free one, and the command says so. ``box``: a house-rule
+    copy of ``data/`` (a folder; the command checks it loads), ``size``: the hex size
+    in pixels (12 to 80).
     """
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        print(f"haunted-kit classroom: size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {size:g}",
+              file=sys.stderr)
+        return 2
     if bots is not None:
         bad = [b for b in bots if not 1 <= b <= players]
         if bad:
@@ -109,7 +142,7 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
         return 1
     # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
     print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
-    return run_voila(cmd, classroom_env(players, mode, seed, bots))
+    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size))
 
 
 def run_voila(cmd: list[str], env: dict) -> int:

@@ -8,12 +8,14 @@ import socket
 import sys
 
 import pytest
+from ruletools import copy_data, edit
 
+import haunted_kit as hk
 from haunted_kit import classroom
 from haunted_kit.classroom import app_settings, classroom_env, serve, voila_command
 from haunted_kit.cli import main
 
-VARS = ("SEED", "MODE", "PLAYERS", "BOTS")
+VARS = ("SEED", "MODE", "PLAYERS", "BOTS", "SIZE", "BOX")
 
 
 @pytest.fixture
@@ -36,8 +38,11 @@ def no_voila(monkeypatch):
     return calls
 
 
+REFERENCE = {"box": hk.default_box(), "size": 34.0}
+
+
 def test_app_settings_defaults(clean_env):
-    assert app_settings() == {"seed": 1, "players": 4, "mode": "wanderer", "bots": [1, 2, 3]}
+    assert app_settings() == {"seed": 1, "players": 4, "mode": "wanderer", "bots": [1, 2, 3], **REFERENCE}
     assert app_settings(default_seed=9)["seed"] == 9
 
 
@@ -46,7 +51,7 @@ def test_app_settings_from_environment(clean_env):
     clean_env.setenv("HAUNTED_KIT_MODE", "citizen")
     clean_env.setenv("HAUNTED_KIT_PLAYERS", "3")
     clean_env.setenv("HAUNTED_KIT_BOTS", " 2 , 3 ")  # 1-based seats, spaces tolerated
-    assert app_settings() == {"seed": 3, "players": 3, "mode": "citizen", "bots": [1, 2]}
+    assert app_settings() == {"seed": 3, "players": 3, "mode": "citizen", "bots": [1, 2], **REFERENCE}
 
 
 def test_app_settings_default_bots_follow_players(clean_env):
@@ -59,7 +64,8 @@ def test_app_settings_empty_bots_means_all_human(clean_env):
     assert app_settings()["bots"] == []
 
 
-@pytest.mark.parametrize("var, value", [("SEED", "three"), ("PLAYERS", "4.5"), ("BOTS", "2,x")])
+@pytest.mark.parametrize("var, value", [("SEED", "three"), ("PLAYERS", "4.5"), ("BOTS", "2,x"), ("SIZE", "big"),
+                                        ("SIZE", "8"), ("SIZE", "nan"), ("BOX", "/nonexistent/box")])
 def test_app_settings_names_a_malformed_variable(clean_env, var, value):
     clean_env.setenv("HAUNTED_KIT_" + var, value)
     with pytest.raises(ValueError, match=f"HAUNTED_KIT_{var}={value!r}"):
@@ -68,10 +74,12 @@ def test_app_settings_names_a_malformed_variable(clean_env, var, value):
 
 def test_classroom_env_round_trips_through_app_settings(clean_env):
     env = classroom_env(players=3, mode="citizen", seed=5, bots=[2, 3])
-    assert {k: env["HAUNTED_KIT_" + k] for k in VARS} == {"SEED": "5", "MODE": "citizen", "PLAYERS": "3", "BOTS": "2,3"}
-    for k in VARS:
+    assert {k: env["HAUNTED_KIT_" + k] for k in VARS if k != "BOX"} == {"SEED": "5", "MODE": "citizen", "PLAYERS": "3",
+                                                                        "BOTS": "2,3", "SIZE": "34"}
+    assert "HAUNTED_KIT_BOX" not in env
+    for k in VARS[:-1]:
         clean_env.setenv("HAUNTED_KIT_" + k, env["HAUNTED_KIT_" + k])
-    assert app_settings() == {"seed": 5, "players": 3, "mode": "citizen", "bots": [1, 2]}
+    assert app_settings() == {"seed": 5, "players": 3, "mode": "citizen", "bots": [1, 2], **REFERENCE}
     assert classroom_env(players=4, mode="wanderer", seed=1, bots=None)["HAUNTED_KIT_BOTS"] == "2,3,4"
 
 
@@ -136,6 +144,9 @@ def test_serve_refuses_a_port_out_of_range(no_voila, capsys):
     (["classroom", "--players", "5"], "invalid choice"),
     (["classroom", "--mode", "nightmare"], "invalid choice"),
     (["classroom", "--port", "http"], "invalid int value"),
+    (["classroom", "--size", "200"], "--size must be between 12 and 80 pixels, got 200"),
+    (["classroom", "--size", "big"], "invalid float value"),
+    (["classroom", "--box", "/nonexistent/box"], "--box /nonexistent/box:"),
 ])
 def test_cli_classroom_misuse_exits_2(no_voila, capsys, argv, needle):
     try:
@@ -152,4 +163,21 @@ def test_cli_classroom_runs_voila_with_the_options(no_voila, clean_env, capsys):
                  "--port", "0", "--no-browser"]) == 0
     (cmd, env), = no_voila
     assert "--no-browser" in cmd
-    assert {k: env["HAUNTED_KIT_" + k] for k in VARS} == {"SEED": "7", "MODE": "citizen", "PLAYERS": "3", "BOTS": "2,3"}
+    assert {k: env["HAUNTED_KIT_" + k] for k in VARS if k != "BOX"} == {"SEED": "7", "MODE": "citizen", "PLAYERS": "3",
+                                                                        "BOTS": "2,3", "SIZE": "34"}
+
+
+def test_cli_classroom_box_and_size_reach_the_notebook(no_voila, clean_env, tmp_path, monkeypatch):
+    d = copy_data(tmp_path)
+    edit(d / "quests.toml", "valor = 3\ntext = \"3 valor for each sawmill you own.\"",
+         "valor = 30\ntext = \"3 valor for each sawmill you own.\"")
+    monkeypatch.chdir(tmp_path)
+    assert main(["classroom", "--box", "data", "--size", "48", "--port", "0", "--no-browser"]) == 0
+    (_cmd, env), = no_voila
+    assert env["HAUNTED_KIT_BOX"] == str(d.resolve()) and env["HAUNTED_KIT_SIZE"] == "48"
+    for k in ("BOX", "SIZE"):
+        clean_env.setenv("HAUNTED_KIT_" + k, env["HAUNTED_KIT_" + k])
+    settings = app_settings()
+    assert settings["size"] == 48.0
+    assert settings["box"].fingerprint == hk.load_box(d).fingerprint != hk.default_box().fingerprint
+    assert settings["box"].quests[7].valor == 30  # the sawmill quest, as edited

@@ -299,21 +299,88 @@ def test_a_click_during_a_bots_decision_is_ignored_with_a_message():
     view.bot_running = False
 
 
-def test_bots_step_one_decision_or_play_on_and_undo():
+def test_bots_step_one_decision_or_play_on():
     s = at_turns()
     view = PlayView(s, bots={1: FirstLegal(), 2: "greedy", 3: "random"})  # P1 human
     assert view.humans == [0]
     view.attempt(A.EndTurn())  # P1 ends; the bots play on until P1 is to move again
-    assert view.state.current_player() == 0 or view.state.is_terminal()
-    n = len(view.undo_stack)
-    assert n >= 4
-    view.undo()
-    assert len(view.undo_stack) == n - 1
-    assert view.state.current_player() in (1, 2, 3)
-    assert view.bot_step() is True
-    assert len(view.undo_stack) == n
+    assert view.state.current_player() == 0
+    seats = [seat for _, seat in view.undo_stack]
+    assert seats[0] == 0 and set(seats[1:]) == {1, 2, 3}  # P1's end of turn, then every bot decided
+    steps = PlayView(at_turns(), bots={1: FirstLegal()}, auto_bots=False)
+    steps.attempt(A.EndTurn())
+    assert steps.state.current_player() == 1 and steps.bot_step() is True
+    assert [seat for _, seat in steps.undo_stack] == [0, 1]
 
 
+def test_undo_takes_back_only_the_humans_own_last_decision():
+    view = PlayView(at_turns(), bots={1: FirstLegal(), 2: "greedy", 3: "random"})  # P1 human
+    assert view.b_undo.disabled and view.undo() is False and view.message == "Nothing to undo."
+    start = view.state.to_json()
+    view.click_cell((1, 0))                      # P1 explores to the suburb: still P1's turn
+    assert not view.b_undo.disabled
+    assert view.undo() is True and view.state.to_json() == start
+    assert view.message == "P1's last decision was taken back." and view.b_undo.disabled
+    view.click_cell((1, 0))
+    explored = view.state.to_json()
+    view.attempt(A.EndTurn())                    # the bots play until P1 is to move again
+    assert view.state.current_player() == 0 and view.state.to_json() != explored
+    after_bots = view.state.to_json()
+    assert view.b_undo.disabled                  # a bot decided since P1's end of turn
+    assert view.undo() is False and view.state.to_json() == after_bots
+    last = view.undo_stack[-1][1]
+    assert view.message == f"Nothing of yours to undo: P{last + 1} (bot) decided last."
+    view.click_cell(next(tuple(a.cell) for a in view.state.legal_actions() if isinstance(a, A.Explore)))
+    assert view.undo() is True and view.state.to_json() == after_bots   # P1's new decision only
+    assert view.undo() is False and not view.bot_running and view.state.current_player() == 0
+
+
+def test_hot_seat_undo_is_refused_once_the_next_human_is_to_move():
+    view = PlayView(at_turns())                 # four humans on one screen
+    view.click_cell((1, 0))
+    assert view.undo() is True                  # P1 takes back P1's exploration
+    view.attempt(A.EndTurn())
+    assert view.viewer == 1 and view.b_undo.disabled
+    before = view.state.to_json()
+    assert view.undo() is False and view.state.to_json() == before
+    assert view.message == ("Nothing of P2's to undo: P1 has decided since; "
+                            "Undo takes back only your own last decision.")
+
+
+def live_widget_models() -> int:
+    """Widget models alive in this process (ipywidgets' registry of every open widget)."""
+    from ipywidgets.widgets import widget
+
+    return len(widget._instances)
+
+
+def test_live_widget_models_stay_flat_over_a_game_over_undo_and_over_new_games():
+    from haunted_kit.agents import GreedyAgent
+
+    view = PlayView(players=4, mode="wanderer", seed=1, bots=[1, 2, 3])   # P1 human, three greedy bots
+    start = live_widget_models()
+    human = GreedyAgent(9)
+    decisions = 0
+    while not view.state.is_terminal():
+        assert view.attempt(human.act(view.state.copy()))
+        decisions += 1
+    assert decisions > 50 and len(view.undo_stack) > 150   # a whole game: P1's and the bots' decisions
+    assert "Game over" in view.status.value
+    assert live_widget_models() == start
+    # 50 undo/redo pairs on P1's first turn of a new game
+    assert view.new_game(seed=2) is True
+    while view.state.current_player() != 0 or view.state.pending:
+        view.attempt(human.act(view.state.copy()))
+    assert live_widget_models() == start
+    before = view.state.to_json()
+    explore = next(a for a in view.state.legal_actions() if isinstance(a, A.Explore))
+    for _ in range(50):
+        assert view.attempt(explore) and view.undo()
+    assert view.state.to_json() == before
+    assert live_widget_models() == start
+    with pytest.raises(ValueError, match="this view has 4 seats"):
+        view.new_game(hk.new_game(players=2, seed=1))
+    assert view.state.to_json() == before
 def test_all_bot_game_plays_to_the_end():
     view = PlayView(seed=3, players=2, bots={0: "greedy", 1: "random"})
     assert view.viewer is None and view.humans == []

@@ -13,8 +13,13 @@ actions that mention it (one is applied at once, several are offered as buttons)
 buttons and dropdowns cover selling, training, learning, quests and the other choices.
 An illegal attempt shows the engine's ``why_not`` reason. Bots decide one decision at a
 time ("Bot: one decision") or play on until a human is to move. "Undo" takes back the
-last decision, restoring the state exactly. Hidden quests are shown only for the seat
+viewed seat's own last decision, restoring the state exactly, as long as no other seat
+has decided since (it is disabled otherwise). Hidden quests are shown only for the seat
 being viewed.
+
+The view builds its widgets once and reuses them (buttons are relabelled, never
+replaced), so the number of live widget models stays flat over a whole game, over undo
+and over :meth:`PlayView.new_game`: a page can stay open for a whole lesson.
 
 CSS classes for browser tests: ``hk-play`` (the view), ``canvas.hk-field`` (the board),
 ``hk-message`` (the message line), ``hk-status``, ``hk-error`` (error banner),
@@ -38,6 +43,7 @@ from .field import FieldWidget
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 
 BOT_STEP_LIMIT = 5000
+CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
 
 
 def action_cell(state, action):
@@ -178,19 +184,23 @@ class PlayView(ErrorReporting, W.VBox):
         self.field.on_miss(self.guard(self._on_miss, "handling a click off the field"))
 
         def button(text, cls, tip, fn, where):
-            b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto"))
+            b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto", flex="0 0 auto"))
             b.add_class(cls)
             b.on_click(self.guard(lambda _b: fn(), where))
             return b
 
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
+        self._choice_pool: list = []     # buttons reused for every choice offered
+        self._choice_actions: list = []  # the action behind each shown choice button
+        self._learn_pool: list = []
+        self._learn_skills: list = []
         self.b_end = button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
         self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.sell_pick = W.Dropdown(options=[], layout=W.Layout(width="300px"))
+        self.sell_pick = W.Dropdown(options=[], layout=W.Layout(width="300px", max_width="100%"))
         self.b_sell = button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
-        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="300px"))
+        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="300px", max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
         self.b_do = button("Do it", "hk-do", "apply the chosen legal action", self._do_picked, "applying the chosen action")
         self.b_bot_step = button("Bot: one decision", "hk-bot-step", "the bot to move decides once", self.bot_step,
@@ -198,17 +208,26 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_bot_play = button("Bots: play on", "hk-bot-play", "bots decide until a human is to move", self.play_on,
                                  "letting the bots play")
         self.b_stop = button("Stop", "hk-bot-stop", "stop the bots after their current decision", self.stop, "stopping the bots")
-        self.b_undo = button("Undo", "hk-undo", "take back the last decision", self.undo, "undoing")
+        self.b_undo = button("Undo", "hk-undo", "take back your own last decision", self.undo, "undoing")
+        self.train_buttons = []
+        for name in state.config.box.tracks:
+            b = button(name, "hk-train", A.Train(name).describe(), lambda n=name: self.attempt(A.Train(n)), f"training {name}")
+            self.train_buttons.append(b)
+        self.train_box.children = self.train_buttons
+        # made up front so that a game's first multi-way choices and its skills add no models
+        self._pooled(self._choice_pool, CHOICE_BUTTONS, "hk-choice", self._choice_clicked)
+        self._pooled(self._learn_pool, len(state.skills), "hk-learn", self._learn_clicked)
+        wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
             W.HBox([W.Label("Train:"), self.train_box]),
             W.HBox([W.Label("Learn:"), self.learn_box]),
-            W.HBox([self.sell_pick, self.b_sell]),
+            W.HBox([self.sell_pick, self.b_sell], layout=wrap),
         ])
         actions = W.VBox([
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
-            W.HBox([self.all_pick, self.b_do]),
-            W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo]),
+            W.HBox([self.all_pick, self.b_do], layout=wrap),
+            W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
         self.actions_box = actions
@@ -216,7 +235,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.player_panels = PlayerBoards(state, self.viewer)
         self.log_panel = EventLogPanel(state, self.viewer, last=10)
         self.children = [self.status, self.message_label, banner,
-                         W.HBox([self.field, W.VBox([actions, self.log_panel])]),
+                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
+                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
                          self.board_panel, self.player_panels]
         self.refresh()
         self.say(self._welcome())
@@ -304,22 +324,15 @@ class PlayView(ErrorReporting, W.VBox):
             self._set_choices([])
         if in_turn:
             ctx = R.ctx_of(s)
-            buttons = []
-            for t, name in enumerate(box.tracks):
+            for t, (name, b) in enumerate(zip(box.tracks, self.train_buttons)):
                 cost = R.training_cost(s, ctx, human, t)
-                b = W.Button(description=f"{name} ({'full' if cost is None else cost})", layout=W.Layout(width="auto"),
-                             tooltip=A.Train(name).describe())
-                b.add_class("hk-train")
-                b.on_click(self.guard(lambda _b, n=name: self.attempt(A.Train(n)), f"training {name}"))
-                buttons.append(b)
-            self.train_box.children = buttons
-            buttons = []
-            for k in s.skills:
-                b = W.Button(description=f"skill {k}", tooltip=box.skills[k].text, layout=W.Layout(width="auto"))
-                b.add_class("hk-learn")
-                b.on_click(self.guard(lambda _b, k=k: self.attempt(A.Learn(k)), f"learning skill {k}"))
-                buttons.append(b)
-            self.learn_box.children = buttons
+                b.description = f"{name} ({'full' if cost is None else cost})"
+            self._learn_skills = list(s.skills)
+            buttons = self._pooled(self._learn_pool, len(self._learn_skills), "hk-learn", self._learn_clicked)
+            for b, k in zip(buttons, self._learn_skills):
+                b.description, b.tooltip = f"skill {k}", box.skills[k].text
+            if list(self.learn_box.children) != buttons:
+                self.learn_box.children = buttons
             sells = [(a.describe(), a) for a in legal if isinstance(a, A.Sell)]
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
@@ -332,15 +345,37 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_bot_step.disabled = self.bot_running or not bot_next
         self.b_bot_play.disabled = self.bot_running or not bot_next
         self.b_stop.disabled = not self.bot_running
-        self.b_undo.disabled = self.bot_running or not self.undo_stack
+        self.b_undo.disabled = self._undo_refusal() is not None
+
+    def _pooled(self, pool: list, n: int, cls: str, on_click) -> list:
+        """The first ``n`` buttons of ``pool``, creating only the missing ones; a button's
+        handler gets its position in the pool."""
+        while len(pool) < n:
+            i = len(pool)
+            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b.add_class(cls)
+            b.on_click(lambda _b, i=i: on_click(i))
+            pool.append(b)
+        return pool[:n]
+
+    def _choice_clicked(self, i: int) -> None:
+        if i < len(self._choice_actions):
+            a = self._choice_actions[i]
+            self.guard(lambda: self.attempt(a), f"choosing: {a.describe()}")()
+
+    def _learn_clicked(self, i: int) -> None:
+        if i < len(self._learn_skills):
+            k = self._learn_skills[i]
+            self.guard(lambda: self.attempt(A.Learn(k)), f"learning skill {k}")()
 
     def _set_choices(self, actions) -> None:
-        buttons = []
-        for a in actions:
-            b = W.Button(description=a.describe(), layout=W.Layout(width="auto"))
-            b.add_class("hk-choice")
-            b.on_click(self.guard(lambda _b, a=a: self.attempt(a), f"choosing: {a.describe()}"))
-            buttons.append(b)
+        actions = list(actions)
+        if actions == self._choice_actions and len(self.choices.children) == len(actions):
+            return
+        buttons = self._pooled(self._choice_pool, len(actions), "hk-choice", self._choice_clicked)
+        self._choice_actions = actions
+        for b, a in zip(buttons, actions):
+            b.description = a.describe()
         self.choices.children = buttons
 
     # ------------------------------------------------------------------ human input
@@ -409,7 +444,8 @@ class PlayView(ErrorReporting, W.VBox):
         why = self.state.why_not(action)
         if why is not None:
             self.last_refusal = why
-            self.say(f"Not allowed: {action.describe()}: {why}", "refusal")
+            what = action.describe() if hasattr(action, "describe") else repr(action)
+            self.say(f"Not allowed: {what}: {why}", "refusal")
             return False
         self._apply(action)
         if self.auto_bots and self._bot_to_move():
@@ -441,7 +477,7 @@ class PlayView(ErrorReporting, W.VBox):
         k = len(s.log) if s.log is not None else 0
         p = s.current_player()
         s.apply_action(action)  # raises IllegalAction with the state unchanged
-        self.undo_stack.append(before)
+        self.undo_stack.append((before, p))
         self.candidates = []
         self._set_choices([])
         said = [e.seen_by(self.viewer).text for e in (s.log or [])[k:]]
@@ -451,21 +487,76 @@ class PlayView(ErrorReporting, W.VBox):
         for cb in list(self._listeners):
             cb(self)
 
-    def undo(self) -> bool:
-        """Take back the last decision (human or bot); the state is restored exactly."""
+    def _undo_seat(self):
+        """The seat Undo acts for: the viewed seat, else the human to move."""
+        return self.viewer if self.viewer is not None else self._human_to_move()
+
+    def _undo_refusal(self):
+        """Why Undo cannot be used now (a sentence), or ``None`` when it can."""
         if self.bot_running:
-            self.say("The bots are playing; press Stop before undoing.", "ignored")
-            return False
+            return "The bots are playing; press Stop before undoing."
         if not self.undo_stack:
-            self.say("Nothing to undo.", "ignored")
+            return "Nothing to undo."
+        seat = self._undo_seat()
+        last = self.undo_stack[-1][1]
+        if seat is None or last not in self.humans:
+            who = "chance" if last is None else f"{S.player_name(last)} (bot)"
+            return f"Nothing of yours to undo: {who} decided last."
+        if last != seat:
+            return (f"Nothing of {S.player_name(seat)}'s to undo: {S.player_name(last)} has decided since; "
+                    "Undo takes back only your own last decision.")
+        return None
+
+    def undo(self) -> bool:
+        """Take back the viewed seat's own last decision, restoring the state exactly.
+
+        Allowed only while no other seat (bot or human) has decided since; otherwise the
+        message line says why and nothing changes. Returns whether a decision was taken back.
+        """
+        why = self._undo_refusal()
+        if why is not None:
+            self.say(why, "ignored")
             return False
-        self.state = self.undo_stack.pop()
+        self.state, seat = self.undo_stack.pop()
         self.candidates = []
         self._set_choices([])
-        self.say("The last decision was taken back.")
+        self.say(f"{S.player_name(seat)}'s last decision was taken back.")
         self.refresh()
         for cb in list(self._listeners):
             cb(self)
+        return True
+
+    def new_game(self, state=None, **game_kwargs) -> bool:
+        """Start another game in this view, reusing its widgets: ``state`` or
+        :func:`haunted_kit.new_game` with the current game's players, mode and box,
+        overridden by ``game_kwargs`` (``seed=...``). The seats keep their bots; the undo
+        history is cleared. Returns False (with a message) while the bots are playing. Raises
+        ConfigError for bad parameters and ValueError for another number of players (the
+        view keeps its game either way)."""
+        import haunted_kit as hk
+
+        if self.bot_running:
+            self.say("The bots are playing; press Stop before starting a new game.", "ignored")
+            return False
+        if state is None:
+            cfg = self.state.config
+            kw = {"players": cfg.players, "mode": cfg.mode, "box": cfg.box, "seed": cfg.seed + 1}
+            kw.update(game_kwargs)
+            state = hk.new_game(**kw)
+        S.check_drawable(state)
+        if state.config.players != self.state.config.players:
+            raise ValueError(f"this view has {self.state.config.players} seats; start a new view for "
+                             f"{state.config.players} players")
+        self.state = state
+        self.undo_stack.clear()
+        self.candidates = []
+        self._set_choices([])
+        self.refresh()
+        self.say(self._welcome())
+        for cb in list(self._listeners):
+            cb(self)
+        if self.auto_bots and self.humans and self._bot_to_move():
+            self.play_on()
         return True
 
     # ------------------------------------------------------------------ bots

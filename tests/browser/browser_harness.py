@@ -561,3 +561,39 @@ def start_static_server(directory: Path) -> StaticServer:
     thread = threading.Thread(target=httpd.serve_forever, name="static-http", daemon=True)
     thread.start()
     return StaticServer(f"http://127.0.0.1:{httpd.server_address[1]}", Path(directory), httpd, thread)
+
+
+CLIPPED_JS = """root => {
+    // elements of `root` that end right of the window, or whose content is cut (scrolled
+    // or hidden) horizontally; the valor track scrolls on purpose and is not counted
+    const vw = document.documentElement.clientWidth, out = [];
+    for (const el of [root, ...root.querySelectorAll('*')]) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || el.closest('.hk-valor-track')) continue;
+        const cut = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
+        if (r.right > vw + 1 || cut) {
+            out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(r.right)} `
+                     + `scrollWidth=${el.scrollWidth} clientWidth=${el.clientWidth}`);
+        }
+    }
+    return out.slice(0, 12);
+}"""
+
+
+def clipped_elements(page, root: str = ".hk-play") -> list[str]:
+    """The elements inside ``root`` that do not fit the window's width (descriptions;
+    empty when everything fits)."""
+    return page.locator(root).first.evaluate(CLIPPED_JS)
+
+
+def assert_fits(page, width: int, root: str = ".hk-play", timeout_s: float = 5.0) -> None:
+    """Resize the window to ``width`` px and check (polling up to ``timeout_s`` for the
+    layout to settle) that nothing inside ``root`` is cut or reaches past the window."""
+    page.set_viewport_size({"width": width, "height": page.viewport_size["height"]})
+    deadline = time.monotonic() + timeout_s
+    while True:
+        clipped = clipped_elements(page, root)
+        if not clipped or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(250)
+    assert clipped == [], f"at {width} px wide these elements of {root} do not fit:\n" + "\n".join(clipped)

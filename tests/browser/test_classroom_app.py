@@ -15,7 +15,8 @@ import urllib.request
 
 import pytest
 from board_page import FIELD, Board, mirror_game
-from browser_harness import canvas_pixel, explained, free_port, page_errors, save_screenshot, wait_canvas_pixel
+from browser_harness import (assert_fits, canvas_pixel, explained, free_port, page_errors, save_screenshot,
+                             wait_canvas_pixel)
 from playwright.sync_api import expect
 
 import haunted_kit as hk
@@ -38,6 +39,7 @@ def test_classroom_app_plays_in_chromium(page, classroom_server):
         expect(page.get_by_text(f"{PLAYERS} players, {MODE} mode, seed {SEED}.")).to_be_visible()
         expect(page.get_by_text("You play: P1.")).to_be_visible()
 
+    assert page.title() == "Haunted Lands · Classroom play"  # the game, not the notebook file
     # only widgets and text: no code cell inputs, prompts or editors
     assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputPrompt, .cm-editor, .CodeMirror").count() == 0
     body = page.locator("body").inner_text()
@@ -69,7 +71,10 @@ def test_classroom_app_plays_in_chromium(page, classroom_server):
                       what="the legal target still highlighted after the refusal")
 
     # a legal click: the message and the event log say what happened, the board redraws
+    undo = page.locator(".hk-undo")
+    expect(undo).to_be_disabled()  # nothing of P1's to take back yet
     board.click_to_place_ghost(target, srv)
+    expect(undo).to_be_enabled()
     save_screenshot(page, "classroom-app", full_page=False)
 
     # the rest of the spread by clicks, then the bots play on until P1's turn
@@ -85,6 +90,8 @@ def test_classroom_app_plays_in_chromium(page, classroom_server):
     with explained("waiting for the bots to play until P1's turn", srv, page):
         expect(page.locator(".hk-status")).to_contain_text("turns: P1 (you) to move", timeout=60_000)
     save_screenshot(page, "classroom-app-turns", full_page=False)
+    expect(undo).to_be_disabled()  # the bots decided after P1's last decision
+    assert_fits(page, 1024)
     assert page_errors(page) == "<none>"
     assert not [m for m in page.console_messages if m.startswith("pageerror")], page.console_messages
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from board_page import FIELD, Board, mirror_game
-from browser_harness import explained, page_errors, save_screenshot, wait_canvas_pixel
+from browser_harness import assert_fits, explained, page_errors, save_screenshot, wait_canvas_pixel
 from playwright.sync_api import expect
 
 
@@ -58,4 +58,10 @@ def test_play_notebook_in_jupyterlab(page, jupyter_lab):
     wait_canvas_pixel(page, FIELD, *board.plain_spot(next_target), want=board.highlighted_rgb(next_target),
                       what=f"the next legal target {next_target} highlighted")
     save_screenshot(page, "lab-play", full_page=False)
+    # a 1024 px window with the left sidebar (file browser) closed: every panel fits
+    open_tabs = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+    if open_tabs.count():
+        open_tabs.first.click()  # a click on the open sidebar's tab closes the sidebar
+        expect(open_tabs).to_have_count(0)
+    assert_fits(page, 1024)
     assert page_errors(page) == "<none>"
