@@ -90,6 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+    tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer)")
+    tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
+                     help="the notebooks folder (default: the kit's notebooks/)")
+    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/teacher)")
+
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
     cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
@@ -274,7 +279,29 @@ def _classroom(sub, args) -> int:
                  open_browser=not args.no_browser, box=args.box, size=args.size)
 
 
-_COMMANDS = {"play": _play, "replay": _replay, "check-box": _check_box, "classroom": _classroom}
+def _teacher(sub, args) -> int:
+    from .exercises import ExerciseError, write_teacher_copies
+
+    src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
+    if not src.is_dir():
+        sub.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
+    out = args.out if args.out is not None else src / "teacher"
+    try:
+        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
+    except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
+        print(f"haunted-kit teacher: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"haunted-kit teacher: cannot write to {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    if not written:
+        print(f"no notebook in {src} holds an exercise; nothing written")
+    return 0
+
+
+_COMMANDS = {"play": _play, "replay": _replay, "check-box": _check_box, "teacher": _teacher, "classroom": _classroom}
 
 
 def main(argv=None) -> int:
