@@ -6,7 +6,9 @@ Examples::
     haunted-kit play --players 2 --mode citizen --ghost-cards 1,2 --log game.csv --save game.json
     haunted-kit replay game.json            # summary of a saved game
     haunted-kit check-box my_rules/         # play a house-rule box and check every step
+    haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
+    haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
 
 Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
 be written...) prints usage and exits 2, before any game is played. A corrupt save or
@@ -24,6 +26,7 @@ from pathlib import Path
 from . import rules as R
 from .agents import AGENTS
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
+from .games import game_names
 
 
 def _agents(text: str) -> list[str]:
@@ -61,9 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
+    play.add_argument("--game", default="haunted", choices=game_names(),
+                      help="rule module to play (default haunted; estate = Estate and Market)")
     play.add_argument("--players", type=int, default=4, metavar="N",
                       help="number of players, within the box's range (2..4 in the reference box; default 4)")
-    play.add_argument("--mode", default="wanderer",
+    play.add_argument("--mode", default=None,
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=int, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
@@ -94,6 +99,27 @@ def build_parser() -> argparse.ArgumentParser:
     tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
     tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/teacher)")
+
+    sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
+                         description="Play every combination of player counts, modes, ghost cards and agent lineups, "
+                                     "GAMES seeds each, into a Parquet dataset directory (resumable).")
+    sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
+    sim.add_argument("--game", default="haunted", choices=game_names(), help="rule module (default haunted)")
+    sim.add_argument("--games", type=_positive, default=100, metavar="N", help="seeds per grid cell (default 100)")
+    sim.add_argument("--first-seed", type=int, default=0, help="seed of the first repetition (default 0)")
+    sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
+    sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
+                     metavar="MODE,MODE", help="Haunted Lands modes (default wanderer)")
+    sim.add_argument("--ghost-cards", action="append", default=None, metavar="N,N",
+                     help="a set of extra ghost cards, 'none' for no extra card; repeat for several (e.g. --ghost-cards none --ghost-cards 2,3)")
+    sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
+                     help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
+    sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
+    sim.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
@@ -205,6 +231,14 @@ def _play(sub, args) -> int:
     from .sim import play_game
     from .state import ConfigError, GameConfig
 
+    if args.game == "estate":
+        from .estate.cli import play as play_estate
+
+        _check_outputs(sub, {"--save": args.save, "--log": args.log})
+        s = play_estate(sub, args)  # prints the summary
+        return _write_outputs(((args.save, s.save, "Final state saved"),
+                               (args.log, lambda p: _write_log(s, p), "Event log written")))
+    args.mode = args.mode or "wanderer"
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
@@ -225,6 +259,10 @@ def _play(sub, args) -> int:
 def _replay(sub, args) -> int:
     from .state import SaveError, State
 
+    if _save_game(args.save, args.max_bytes) == "estate":
+        from .estate.cli import replay as replay_estate
+
+        return replay_estate(sub, args)
     box = _box(sub, args.box)
     try:
         s = State.load(args.save, box=box, max_bytes=args.max_bytes)
@@ -233,6 +271,20 @@ def _replay(sub, args) -> int:
         return 1
     print(summary(s))
     return 0
+
+
+def _save_game(path, max_bytes) -> str | None:
+    """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
+    says why)."""
+    import json
+
+    from .fileio import read_text
+
+    try:
+        data = json.loads(read_text(path, max_bytes, what="save"))
+    except (OSError, ValueError):  # unreadable, too large, not UTF-8 or not JSON
+        return None
+    return data.get("game") if isinstance(data, dict) else None
 
 
 def _check_box(sub, args) -> int:
@@ -301,7 +353,58 @@ def _teacher(sub, args) -> int:
     return 0
 
 
-_COMMANDS = {"play": _play, "replay": _replay, "check-box": _check_box, "teacher": _teacher, "classroom": _classroom}
+def _simulate(parser, args) -> int:
+    from .bots import BotSpecError, parse_lineup
+    from .simulate import DatasetError, Grid, load_dataset, simulate
+
+    options = {}
+    if args.game == "haunted":
+        options["mode"] = args.modes or ["wanderer"]
+        sets = []
+        for text in args.ghost_cards or ["none"]:
+            if text.strip().lower() in ("none", ""):
+                sets.append([])
+            else:
+                try:
+                    sets.append(_int_list(text))
+                except argparse.ArgumentTypeError as exc:
+                    parser.error(f"--ghost-cards: {exc}")
+        options["extra_ghost_cards"] = sets
+    elif args.modes or args.ghost_cards:
+        parser.error(f"--modes and --ghost-cards are Haunted Lands options, not {args.game!r} ones")
+    try:
+        lineups = [",".join(parse_lineup(x)) for x in (args.agents or ["greedy"])]
+        grid = Grid(game=args.game, players=tuple(args.players), options=options, lineups=tuple(lineups),
+                    games=args.games, first_seed=args.first_seed)
+    except (BotSpecError, ValueError) as exc:
+        parser.error(str(exc))
+    box = _box(parser, args.box) if args.box is not None else None
+    try:
+        grid.check(box)
+        report = simulate(grid, args.out, box=box, workers=args.workers, dask=args.dask, scheduler=args.scheduler,
+                          events=args.events, progress=not args.no_progress)
+    except ValueError as exc:  # a bad grid cell, a dataset of another grid (DatasetError)
+        if isinstance(exc, DatasetError):
+            print(f"haunted-kit: {exc}", file=sys.stderr)
+            return 1
+        parser.error(str(exc))
+    except OSError as exc:
+        print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if report.interrupted:
+        print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
+              "run the same command again to resume.", file=sys.stderr)
+        return 130
+    frame = load_dataset(args.out)
+    print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    table = frame.groupby(["players", "agent"]).agg(games=("game_id", "nunique"), win_rate=("won", "mean"),
+                                                     mean_score=("score", "mean"), collective_loss=("collective_loss", "mean"))
+    print(table.round(3).to_string())
+    return 0
+
+
+_COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
+             "classroom": _classroom}
 
 
 def main(argv=None) -> int:

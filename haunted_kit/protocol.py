@@ -18,11 +18,12 @@ chance outcome, in order, shared by copies).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
-    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "Record", "Refusal",
+    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "Record", "Refusal",
 ]
 
 
@@ -202,7 +203,21 @@ class GameState(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """One rule module: how to start, load and decode its games."""
+    """One rule module: how to start, load and decode its games.
+
+    Optional members that simulation, search and the environment use when present
+    (each tool says what it does without them):
+
+    * ``state_type``: the class of its states (lets ``games.game_of(state)`` find the game);
+    * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
+      ``collective_loss``, ``quests``, ``quest_points`` (else read from ``returns()``);
+    * ``turn_order(state) -> list[int]``: players in turn order (else index order);
+    * ``determinise(state, player, rng) -> state``: a copy consistent with what
+      ``player`` may know (needed by search when the game hides information);
+    * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
+      search playouts;
+    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``.
+    """
 
     name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)
     title: str  #: human title
@@ -220,3 +235,20 @@ class Game(Protocol):
 
     def action_from_dict(self, data: dict):
         """An action from its JSON form; raises ``ValueError`` naming the problem."""
+
+
+# ============================================================================ a player for any game
+
+
+class RandomAgent:
+    """Picks uniformly among ``state.legal_actions()`` with its own seeded generator, so
+    it plays any game of the protocol; the same seed and game give the same choices."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, state: GameState):
+        legal = state.legal_actions()
+        return legal[self.rng.randrange(len(legal))]
