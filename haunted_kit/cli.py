@@ -95,6 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+    hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid, a seeded board (HTML, and PDF with Chromium)")
+    hand.add_argument("--out", type=Path, default=Path("handout.html"), metavar="FILE",
+                      help="the HTML file to write (default handout.html); the PDF goes next to it")
+    hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
+    hand.add_argument("--seed", type=int, default=1, help="seed of the board's setup (default 1)")
+    hand.add_argument("--players", type=int, default=4, metavar="N", help="players on the board page (default 4)")
+    hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
+    hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
+    hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
+
     tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer)")
     tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
@@ -331,6 +341,39 @@ def _classroom(sub, args) -> int:
                  open_browser=not args.no_browser, box=args.box, size=args.size)
 
 
+def _handout(sub, args) -> int:
+    from .handout import HandoutError, find_chromium, handout_html, print_pdf
+
+    box = _box(sub, args.box)
+    _check_players_and_mode(sub, box, args.players, args.mode)
+    if args.out.suffix.lower() not in (".html", ".htm"):
+        sub.error(f"--out {args.out}: the handout is an HTML file (name it .html); the PDF goes next to it")
+    try:
+        html = handout_html(box, paper=args.paper, seed=args.seed, players=args.players, mode=args.mode)
+    except HandoutError as exc:
+        sub.error(str(exc))
+    try:
+        atomic_write(args.out, html)
+    except OSError as exc:
+        print(f"haunted-kit handout: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({args.paper.upper() if args.paper == 'a4' else 'Letter'})")
+    if args.no_pdf:
+        return 0
+    chromium = find_chromium()
+    if chromium is None:
+        print(f"Chromium is not installed, so no PDF: open {args.out} in a browser and print it "
+              f"({'A4' if args.paper == 'a4' else 'Letter'}, scale 100%, no headers and footers).")
+        return 0
+    try:
+        pdf = print_pdf(args.out, args.out.with_suffix(".pdf"), chromium)
+    except (HandoutError, OSError) as exc:
+        print(f"haunted-kit handout: {exc}; print {args.out} from a browser instead", file=sys.stderr)
+        return 1
+    print(f"wrote {pdf} (printed by {chromium})")
+    return 0
+
+
 def _teacher(sub, args) -> int:
     from .exercises import ExerciseError, write_teacher_copies
 
@@ -404,7 +447,7 @@ def _simulate(parser, args) -> int:
 
 
 _COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
-             "classroom": _classroom}
+             "handout": _handout, "classroom": _classroom}
 
 
 def main(argv=None) -> int:

@@ -9,20 +9,16 @@ Jupyter kernel it is a plain tqdm bar that disappears when done.
 
 from __future__ import annotations
 
-from html import escape
-
 
 class _Done:
-    """The line that replaces a finished bar (plain text and HTML)."""
+    """The line that replaces a finished bar (plain text only, like the bar's own text
+    form, so a saved notebook and a fresh run show the same kinds of output)."""
 
     def __init__(self, text: str):
         self.text = text
 
     def __repr__(self) -> str:
         return self.text
-
-    def _repr_html_(self) -> str:
-        return f'<div class="hk-progress-done" style="color:#555;font-family:sans-serif;font-size:12px">{escape(self.text)}</div>'
 
 
 def _in_kernel() -> bool:
