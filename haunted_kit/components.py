@@ -30,9 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-PROVENANCES = ("rulebook", "kit default")
-#: The provenance of a value that differs from the shipped box (never written in a file).
-HOUSE_RULE = "house rule"
+from .provenance import HOUSE_RULE, PROVENANCES, mark_house_rules, read_provenance  # noqa: F401
 
 __all__ = [
     "Box",
@@ -385,21 +383,11 @@ class _File:
 
     def provenance(self, table: dict, entry: str, fields: list[str]):
         """Record the provenance of ``fields``; ``provenance`` is a string or a per-field table."""
-        prov = table.get("provenance")
-        if prov is None:
-            self.fail(entry, "missing field 'provenance' (\"rulebook\" or \"kit default\")")
-        if isinstance(prov, str):
-            prov = {f: prov for f in fields}
-        elif not isinstance(prov, dict):
-            self.fail(entry, "field 'provenance' must be a string or a table")
-        for f in fields:
-            if f not in prov:
-                self.fail(entry, f"no provenance given for field '{f}'")
-        for f, p in prov.items():
-            if p not in PROVENANCES:
-                self.fail(entry, f"provenance of '{f}' must be \"rulebook\" or \"kit default\", got {p!r}")
-            if f not in fields:
-                self.fail(entry, f"provenance names unknown field '{f}'")
+        try:
+            pairs = read_provenance(table, fields)
+        except ValueError as exc:
+            self.fail(entry, str(exc))
+        for f, p in pairs:
             self.rows.append((self.name, entry, f, p, table.get(f)))
 
 
@@ -881,8 +869,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     values = {(f, e, k): v for f, e, k, _p, v in rows}
     shipped = None if _same_dir(root, _shipped_dir()) else _shipped_values()
     out["values"] = values
-    out["provenance"] = tuple((f, e, k, HOUSE_RULE if shipped is not None and shipped.get((f, e, k), _MISSING) != v else p)
-                              for f, e, k, p, v in rows)
+    out["provenance"] = mark_house_rules(rows, shipped)
     digest = hashlib.sha256()
     for name in sorted(p.name for p in root.iterdir() if p.is_file()):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
@@ -890,7 +877,6 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     return Box(**out)
 
 
-_MISSING = object()
 
 
 def _shipped_dir() -> Path | None:

@@ -112,3 +112,19 @@ def test_values_that_differ_from_the_shipped_box_are_house_rules(tmp_path):
     rest = frame[frame.provenance != "house rule"]
     base = hk.default_box().provenance_frame().set_index(["file", "entry", "field"]).provenance
     assert (rest.set_index(["file", "entry", "field"]).provenance == base.loc[rest.set_index(["file", "entry", "field"]).index]).all()
+
+
+def test_estate_values_that_differ_from_the_shipped_box_are_house_rules(tmp_path):
+    import shutil
+
+    from haunted_kit.estate.box import load_estate_box
+
+    shipped = load_estate_box()
+    assert "house rule" not in set(shipped.provenance_frame().provenance)
+    d = tmp_path / "estate"
+    shipped_dir = __import__("pathlib").Path(shipped.path)
+    shutil.copytree(shipped_dir, d)
+    edit(d / "game.toml", "workers = 4", "workers = 5")
+    frame = load_estate_box(d).provenance_frame()
+    changed = frame[frame.provenance == "house rule"]
+    assert len(changed) == 1 and changed.file.item() == "game.toml" and changed.field.item() == "workers"
