@@ -182,6 +182,12 @@ def _events_after(s, action) -> list:
     return c, list(c.log[mark:])
 
 
+def _path_state(seed: int):
+    """A 2-player position at a turn start (Wanderer or Citizen by seed), and the player to move."""
+    s = _turn_start(2, seed, 1 + seed % 2, 1 + seed % 3, mode=("wanderer", "citizen")[seed % 2])
+    return s, s.current_player()
+
+
 # ============================================================================ 01 components and setup
 
 def _first_player(seed: int) -> Exercise:
@@ -345,8 +351,7 @@ def _production(seed: int) -> Exercise:
 # ============================================================================ 03 actions
 
 def _explore_cells(seed: int) -> Exercise:
-    s = _turn_start(2, seed, 1 + seed % 2, 1 + seed % 3, mode=("wanderer", "citizen")[seed % 2])
-    p = s.current_player()
+    s, p = _path_state(seed)
     legal = frozenset(a.cell for a in s.legal_actions() if isinstance(a, A.Explore))
     here = s.field.cells[s.sensor[p]]
     from .state import EXPLORATION
@@ -525,11 +530,6 @@ def _learnable(seed: int) -> Exercise:
 
 
 # ============================================================================ 05 pathfinding
-
-def _path_state(seed: int):
-    s = _turn_start(2, seed, 1 + seed % 2, 1 + seed % 3, mode=("wanderer", "citizen")[seed % 2])
-    return s, s.current_player()
-
 
 def _reach(seed: int) -> Exercise:
     from . import pathfinding as pf

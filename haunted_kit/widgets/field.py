@@ -106,7 +106,8 @@ class FieldWidget(ErrorReporting, W.VBox):
         if keyboard:
             from .access import FieldKeys
 
-            self.keypad = FieldKeys()
+            # as wide as the board: a long sentence wraps instead of widening the field
+            self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width=f"{self.geom.width}px"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
             self.children = [self.canvas, self.keypad, self.info, banner, self.focus_fix]
         self.add_class("hk-field-box")
