@@ -112,7 +112,7 @@ class Exercise:
         really so (refusal reasons, event sentences) and the rulebook section."""
         got = self.normalise(response)
         if got == self.answer:
-            return Feedback(True, "Right. " + self.answer_text(), self.section)
+            return Feedback(True, self.answer_text(), self.section)
         why = self.explain(got) if self.explain is not None else ""
         return Feedback(False, why or "Not quite.", self.section)
 

@@ -89,7 +89,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
             else:
                 self.field.update(ex.state)
             self._draw_marks()
-            board = [self.field]
+            board = [W.HBox([self.field])]  # in a row, the canvas keeps its own size (clicks map 1:1 to its pixels)
         buttons = W.HBox([self.b_check, self.b_answer, self.b_new])
         self.children = [self.title, self.question, *board, self.input, buttons, self.feedback, self.hint_box, self.banner]
 

@@ -56,3 +56,37 @@ def test_exercise_answers_back_in_chromium(page, voila_server, tmp_path):
         expect(feedback).to_contain_text("Right!")
         expect(feedback).to_contain_text(ex.answer_text())
         save_screenshot(page, "exercise-right")
+
+
+def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_path):
+    """A 'click every cell' exercise: clicks on the canvas select exactly the clicked cells
+    (the board keeps its own size, so clicks map 1:1), a missing cell is named by the
+    engine, and the full set is right."""
+    from board_page import FIELD, Board
+
+    ex = make("03-explore-cells", 2)
+    cells = sorted(ex.answer)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('from haunted_kit.widgets.exercise import exercise\nexercise("03-explore-cells", seed=2)')]
+    path = tmp_path / "cells.ipynb"
+    nbformat.write(nb, path)
+    srv = voila_server(path)
+    board = Board(page, ex.state, size=22)
+    feedback = page.locator(".hk-ex-feedback")
+    with explained("loading the cell exercise", srv, page):
+        page.goto(srv.url)
+        expect(page.locator(FIELD)).to_be_visible(timeout=60_000)
+        board.check_canvas_size()
+        box = page.locator(FIELD).bounding_box()
+        assert abs(box["width"] - board.geom.width) <= 1, f"the canvas is drawn {box['width']} px wide, not {board.geom.width}"
+    with explained("clicking all but one of the right cells", srv, page):
+        for cell in cells[:-1]:
+            board.click(cell)
+        page.locator(".hk-ex-check").click()
+        expect(feedback).to_contain_text("Not quite (try 1)")
+        expect(feedback).to_contain_text(f"Also legal: {cells[-1]} costs")
+    with explained("clicking the last one", srv, page):
+        board.click(cells[-1])
+        page.locator(".hk-ex-check").click()
+        expect(feedback).to_contain_text("Right!")
+        save_screenshot(page, "exercise-cells-right")
