@@ -7,9 +7,10 @@ import pytest
 import haunted_kit as hk
 from haunted_kit import scenario as sc
 from haunted_kit.agents import GreedyAgent
-from haunted_kit.analysis import (VALOR_SOURCES, AnalysisError, at_terrain_die, attempts, board, events_frame,
-                                  play_until, players_frame, supply_frame, valor_events, valor_reason, valor_sources,
+from haunted_kit.analysis import (VALOR_SOURCES, AnalysisError, at_terrain_die, attempts, events_frame, play_until,
+                                  players_frame, supply_frame, valor_events, valor_reason, valor_sources,
                                   valor_sources_many)
+from haunted_kit.render import board
 from haunted_kit.sim import play_game, play_many
 
 
