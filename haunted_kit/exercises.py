@@ -159,9 +159,9 @@ def _p(p: int) -> str:
     return f"P{p + 1}"
 
 
-def _tokens(s, p: int, track: int) -> int:
-    """Active tokens of ``player`` on a track (the one place this module reads the flat list)."""
-    return s.act[p * 4 + track]
+def _tokens(s, p: int, track: str) -> int:
+    """Active tokens of player ``p`` on ``track`` (a track name)."""
+    return s.tokens(p, track, active=True)
 
 
 def _refusal_lines(s, pairs) -> str:
@@ -354,9 +354,7 @@ def _explore_cells(seed: int) -> Exercise:
     s, p = _path_state(seed)
     legal = frozenset(a.cell for a in s.legal_actions() if isinstance(a, A.Explore))
     here = s.field.cells[s.sensor[p]]
-    from .state import EXPLORATION
-
-    tokens = _tokens(s, p, EXPLORATION)
+    tokens = _tokens(s, p, "exploration")
 
     def explain(got):
         lines = _refusal_lines(s, [(str(c), A.Explore(c)) for c in sorted(got - legal)])
@@ -423,7 +421,7 @@ def _sale(seed: int) -> Exercise:
     sales = [a for a in s.legal_actions() if isinstance(a, A.Sell)]
     sale = rng.choice(sales)
     c, events = _events_after(s, sale)
-    paid = c.pec[0] - s.pec[0]
+    paid = c.pecunias(0) - s.pecunias(0)
     note = " P1 has learned skill 8." if learned else ""
     return Exercise(
         "03-sale", seed,
@@ -509,7 +507,7 @@ def _learnable(seed: int) -> Exercise:
         sc.learn(s, 0, s.skills[0])
     options = tuple(f"skill {k}" for k in s.skills)
     legal = frozenset(f"skill {k}" for k in s.skills if s.why_not(A.Learn(k)) is None)
-    held = ", ".join(f"{s.res[r]} {name}" for r, name in enumerate(box.resources))
+    held = ", ".join(f"{k} {name}" for name, k in s.resources(0).items())
     costs = ", ".join(f"{k} ({' + '.join(box.skills[k].cost)})" for k in s.skills)
 
     def explain(got):
@@ -533,13 +531,11 @@ def _learnable(seed: int) -> Exercise:
 
 def _reach(seed: int) -> Exercise:
     from . import pathfinding as pf
-    from .state import EXPLORATION
-
     s, p = _path_state(seed)
     here = s.field.cells[s.sensor[p]]
     cells = pf.reach(s, p)
     legal = frozenset(c for c in cells if c != here)
-    tokens = _tokens(s, p, EXPLORATION)
+    tokens = _tokens(s, p, "exploration")
 
     def explain(got):
         out = []

@@ -67,7 +67,7 @@ def test_number_answers_against_an_independent_count(seed):
     sale = next(a for a in ex.state.legal_actions() if isinstance(a, A.Sell) and a.describe() in ex.question)
     c = ex.state.copy()
     c.apply_action(sale)
-    assert ex.answer == c.pec[0] - ex.state.pec[0]
+    assert ex.answer == c.pecunias(0) - ex.state.pecunias(0)
     ex = make("02-production", seed)
     s = ex.state
     start = max(i for i, e in enumerate(s.log) if e.kind == "round_started")
