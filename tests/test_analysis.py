@@ -10,6 +10,7 @@ from haunted_kit.agents import GreedyAgent
 from haunted_kit.analysis import (VALOR_SOURCES, AnalysisError, at_terrain_die, attempts, events_frame, play_until,
                                   players_frame, supply_frame, valor_events, valor_reason, valor_sources,
                                   valor_sources_many)
+from haunted_kit.flow import TerrainDie
 from haunted_kit.render import board
 from haunted_kit.sim import play_game, play_many
 
@@ -49,7 +50,7 @@ def test_play_until_with_manual_chance_is_the_same_game():
     s = hk.new_game(players=4, seed=seed, auto_chance=False)
     bots = [GreedyAgent(seed * 100 + p) for p in range(4)]
     play_until(s, bots, at_terrain_die(2, 1))
-    assert s.chance == ("terrain_die",) and (s.season, s.round) == (2, 1)
+    assert s.chance == TerrainDie() and (s.season, s.round) == (2, 1)
     play_until(s, bots)
     ref = play_game(players=4, seed=seed, agents=["greedy"], log=True).state
     assert s.valor == ref.valor and s.winner == ref.winner and s.lost == ref.lost
