@@ -183,7 +183,7 @@ class HauntedLandsState(State):
         if p is not None:
             mover = f"to move: P{p + 1}"
         else:
-            mover = f"waiting for chance ({self.chance[0]})" if self.chance is not None else "to move: nobody"
+            mover = f"waiting for the {self.chance.name()}" if self.chance is not None else "to move: nobody"
         where = "setup" if self.season == 0 else f"season {self.season} round {self.round} {self.phase}"
         return f"<State {where} {mover} valor={self.valor}>"
 

@@ -264,3 +264,5 @@ def test_setup_events_are_labelled_setup_not_season_zero():
     first = H.event_html(s.log[0])
     assert "#0 setup" in first and "S0" not in first
     assert "to move: P" in repr(s) and "to move: 0" not in repr(s) and "to move: 1" not in repr(s)
+    waiting = hk.new_game(players=2, seed=1, auto_chance=False)
+    assert repr(waiting).startswith("<State setup waiting for the ")
