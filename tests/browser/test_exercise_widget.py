@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-from browser_harness import explained, save_screenshot
+from browser_harness import explained, save_screenshot, wait_canvas_pixel
 from playwright.sync_api import expect
 
 from haunted_kit.exercises import make
@@ -77,6 +77,10 @@ def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_p
         page.goto(srv.url)
         expect(page.locator(FIELD)).to_be_visible(timeout=60_000)
         board.check_canvas_size()
+        # the kernel has drawn the terrain: the widget is connected, clicks will be answered
+        quiet = board.quiet_cell()
+        wait_canvas_pixel(page, FIELD, *board.plain_spot(quiet), want=board.terrain_rgb(quiet), timeout_ms=60_000,
+                          what=f"terrain of the quiet cell {quiet}")
         box = page.locator(FIELD).bounding_box()
         assert abs(box["width"] - board.geom.width) <= 1, f"the canvas is drawn {box['width']} px wide, not {board.geom.width}"
     with explained("clicking all but one of the right cells", srv, page):
