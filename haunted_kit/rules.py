@@ -22,7 +22,7 @@ from .events import Event
 from .flow import (AUTOMATIC, BonusChoice, BonusDie, GhostPlacement, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw,
                    StackDraw, TileDraw)
 from .protocol import Refusal
-from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State, flat_index,
+from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State, flat_index,
                     flat_spans)
 
 
@@ -933,6 +933,27 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
 # ============================================================================ checking a loaded position
 
 
+def check_outcome(s: State) -> None:
+    """Refuse a save whose end of game disagrees with itself, in every phase: a game
+    still running has no winner and no collective loss; a collective loss has no
+    winner; a game ended by final scoring is won by the top of the valor stack
+    (rulebook: "Final Scoring"; "Valor Points and the Valor Track"; ruling 10).
+    Raises :class:`~haunted_kit.state.SaveError` naming the save field."""
+    n = s.config.players
+    if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
+        raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
+    if s.phase != OVER:
+        if s.winner is not None or s.lost:
+            raise SaveError(f"save field 'winner'/'lost': a game still in the {s.phase} step has no winner and no "
+                            f"collective loss (winner {s.winner!r}, lost {s.lost})")
+    elif s.lost:
+        if s.winner is not None:
+            raise SaveError(f"save field 'winner': a collective loss has no winner, but the save names P{s.winner + 1}")
+    elif s.winner != stack_order(s)[0]:
+        raise SaveError(f"save field 'winner': {'no player' if s.winner is None else f'P{s.winner + 1}'} cannot have won "
+                        f"a finished game: valor {list(s.valor)} puts P{stack_order(s)[0] + 1} on top of the stack")
+
+
 def check_position(s: State) -> None:
     """Refuse a loaded state that the rules could never produce (each message names
     the save field): a game stopped in an automatic step, a chance node that does not
@@ -992,6 +1013,7 @@ def check_position(s: State) -> None:
         if type(node) is TileDraw and node.slot != len(s.layout) or type(node) is SkillDraw and node.deck != len(s.skills) \
                 or type(node) is StackDraw and node.position != len(s.turn_order):
             raise SaveError(f"save field 'chance': {node.to_json()} does not follow the draws made so far")
+    check_outcome(s)
     _check_calendar(s)
     _check_supplies(s)
     if s.field is None:
@@ -1074,31 +1096,23 @@ def _check_calendar(s: State) -> None:
 
 
 def _check_outcome(s: State, ctx) -> None:
-    """Winner and collective loss agree with the phase, the valor stack and Kalena."""
+    """Beyond :func:`check_outcome`: a running game has Kalena standing; a finished
+    game waits for nothing; a collective loss has a Kalena without a free cell; final
+    scoring comes after the last round of the last season."""
     box = s.config.box
     if s.phase != "over":
-        if s.winner is not None or s.lost:
-            raise SaveError(f"save field 'winner'/'lost': a game in the {s.phase} phase has no winner and is not lost")
         if s.phase != "setup" and kalena_fallen(s, ctx):
             raise SaveError("save field 'cells.ghosts': every Kalena cell holds a ghost, so the game would be over")
         return
     if s.pending or s.chance is not None:
         raise SaveError("save field 'pending'/'chance': a finished game waits for nothing")
     if s.lost:
-        if s.winner is not None:
-            raise SaveError(f"save field 'winner': {s.winner} is set, but the game was lost by everyone")
         if kalena_targets(s, ctx):
             raise SaveError("save field 'lost': Kalena has a free cell, so it has not fallen")
         return
-    if s.winner is None:
-        raise SaveError("save field 'winner': a finished game that was not lost has a winner")
     if (s.season, s.round) != (box.seasons, box.rounds_per_season):
         raise SaveError(f"save field 'season'/'round': final scoring comes after round {box.rounds_per_season} "
                         f"of season {box.seasons}, not season {s.season} round {s.round}")
-    top = stack_order(s)[0]
-    if s.winner != top:
-        raise SaveError(f"save field 'winner': P{s.winner + 1} is set, but P{top + 1} leads the valor track "
-                        f"(valor {s.valor}, top of the stack first)")
 
 
 def _check_pending(s: State) -> None:
