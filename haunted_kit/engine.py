@@ -986,13 +986,19 @@ def _finish_setup(s: State) -> None:
 # ============================================================================ migrating version 1 saves
 
 
+#: event kinds that version 1 saves never logged (their rebuilt logs have them)
+_NEW_EVENT_KINDS = frozenset({"nothing_produced"})
+
+
 def _norm_events(events) -> list:
-    """Events as their JSON form (tuples become lists) without the phase, for comparing
-    logs across versions: version 1 logged production as spread and rest and reorder
-    as turns."""
-    out = json.loads(json.dumps([e.to_dict() for e in events]))
+    """Events as their JSON form (tuples become lists) without the phase and the
+    sequence number and without :data:`_NEW_EVENT_KINDS`, for comparing logs across
+    versions: version 1 logged production as spread and rest and reorder as turns,
+    and logged nothing for a production step where nothing was produced."""
+    out = json.loads(json.dumps([e.to_dict() for e in events if e.kind not in _NEW_EVENT_KINDS]))
     for e in out:
         e.pop("phase")
+        e.pop("seq", None)
     return out
 
 
@@ -1017,8 +1023,10 @@ def _record_from_log(target: State):
         raise SaveError(f"version 1 save: cannot set the game up again from its draws: {exc}") from None
     if s.log is None:
         raise SaveError("version 1 save: the game cannot be set up again with a log")
-    while len(s.log) < len(log):
-        k = len(s.log)
+    extra = 0  # events of _NEW_EVENT_KINDS in the rebuilt log so far
+    while len(s.log) - extra < len(log):
+        i = len(s.log)  # the next event of the rebuilt log
+        k = i - extra  # the saved log's event it must match
         if s.phase == OVER:
             raise SaveError(f"version 1 save: the game ends at event {k - 1} but the log goes on")
         if s.chance is not None:
@@ -1027,13 +1035,15 @@ def _record_from_log(target: State):
             if ev.kind not in ("terrain_die", "bonus_die") or s.chance.kind != ev.kind:
                 raise SaveError(f"version 1 save: event {k} ({ev.kind}) is not the {s.chance.name()} the game waits for")
             apply_chance(s, outcome)
+            extra += sum(1 for e in s.log[i:] if e.kind in _NEW_EVENT_KINDS)
             continue
         for a in legal_actions(s):
             t = s.copy()
             apply_action(t, a)
-            got = _norm_events(t.log[k:])
+            got = _norm_events(t.log[i:])
             if got and got == want[k:k + len(got)]:
                 s = t
+                extra += sum(1 for e in s.log[i:] if e.kind in _NEW_EVENT_KINDS)
                 break
         else:
             raise SaveError(f"version 1 save: no legal action reproduces event {k} ({log[k].kind}: {log[k].text})")

@@ -28,6 +28,7 @@ EVENT_KINDS = {
     "ghosts_short": "the ghost supply could not give all spread ghosts",
     "production": "a building produced resources",
     "production_blocked": "a building produced nothing",
+    "nothing_produced": "production came and no building produced (none built, or all blocked)",
     "turn_started": "a player's turn began",
     "explored": "a sensor moved",
     "extracted": "a resource was extracted and a depletion token placed",

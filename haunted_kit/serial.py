@@ -332,7 +332,7 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
                         f"{', '.join(map(str, READABLE_VERSIONS))})")
     box = box or default_box()
     made_with = d.get("box") or {}
-    if made_with.get("fingerprint") and made_with["fingerprint"] != box.fingerprint:
+    if made_with.get("fingerprint") and not box.accepts_fingerprint(made_with["fingerprint"]):
         raise SaveError(f"this save was made with another box (data in {made_with.get('path')!r}, fingerprint "
                         f"{made_with['fingerprint'][:12]}); load it with that box: "
                         f"State.load(path, box=load_box(...)) or `haunted-kit replay --box DIR`")
