@@ -420,7 +420,7 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
     top = s.pending[-1]
     kind, p = top.kind, top.player
     if not isinstance(a, top.accepts):
-        return Refusal(f"{top.status()} first", "Game Flow")
+        return Refusal(f"{top.status(s.config.box)} first", "Game Flow")
     try:
         if kind == "ghosts":
             c = s.field.cell_index(a.cell)

@@ -144,3 +144,23 @@ def test_the_box_uses_every_kind_the_registry_lists():
     assert {q.effect for q in box.quests.values()} == set(EFFECTS["quest"])
     assert {g.effect for g in box.ghost_cards.values()} == set(EFFECTS["ghost card"])
     assert {o.kind for opts in box.market_cards.values() for o in opts} == set(EFFECTS["market option"])
+
+
+def test_pending_sentences_name_the_card_the_box_gives_the_effect(tmp_path):
+    """The waiting sentences of skill 2 (choose_bonus) and skill 9 (sell_restore) take
+    the card number from the box: with the two cards' numbers swapped, they name the other card."""
+    from haunted_kit.flow import BonusChoice, RestoreChoice
+    box = hk.default_box()
+    assert BonusChoice(0).status(box) == "P1 must take a bonus reward or roll the bonus die (skill 2)"
+    assert RestoreChoice(1).status(box) == "P2 must choose a token to restore (skill 9)"
+    d = copy_data(tmp_path)
+    edit(d / "skills.toml", "[skills.2]", "[skills.tmp]")  # the two cards swap numbers
+    edit(d / "skills.toml", "[skills.9]", "[skills.2]")
+    edit(d / "skills.toml", "[skills.tmp]", "[skills.9]")
+    swapped = hk.load_box(d)
+    assert BonusChoice(0).status(swapped).endswith("(skill 9)")
+    assert RestoreChoice(1).status(swapped).endswith("(skill 2)")
+    # the engine's refusal while a decision waits uses the game's box
+    s = scenario(players=2, box=swapped, skills=(1, 2, 4, 10))
+    s.pending.append(BonusChoice(0))
+    assert s.why_not(A.EndTurn()).text == "P1 must take a bonus reward or roll the bonus die (skill 9) first"
