@@ -544,8 +544,16 @@ def test_in_a_live_kernel_hints_are_searched_off_the_event_loop(no_callback_erro
             seen_busy.append(True)
             await asyncio.sleep(0.01)
 
-    try:
-        loop.run_until_complete(click_and_wait())
-    finally:
-        loop.close()
+    def run():  # in a thread of its own: the test session may already run a loop (Playwright's)
+        try:
+            loop.run_until_complete(click_and_wait())
+        finally:
+            loop.close()
+
+    import threading
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(120)
+    assert not t.is_alive()
     assert seen_busy and len(panel.hints) == 3 and not panel.button.disabled
