@@ -142,7 +142,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def strength(games: int, playouts: int, out: Path, workers: int, player_counts=(4, 2)) -> None:
     spec = f"search[playouts={playouts}]"
     for players in player_counts:
-        grid = Grid(players=(players,), lineups=(f"{spec},greedy",), games=games, first_seed=10_000)
+        grid = Grid(players=(players,), lineups=(",".join([spec] + ["greedy"] * (players - 1)),), games=games, first_seed=10_000)
         path = out / f"strength_{players}p_{playouts}_{games}"
         t = time.perf_counter()
         simulate(grid, path, workers=workers, chunk=10, progress=True)
