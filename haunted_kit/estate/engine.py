@@ -636,13 +636,6 @@ class EstateGame:
     # ---- optional members used by simulation and search (see protocol.Game)
     state_type = EstateState
 
-    @property
-    def agents(self) -> dict:
-        """Bots by name ("random", "greedy") for simulation and the CLI's agent specs."""
-        from .agents import AGENTS  # bots sit above the engine in the import graph: looked up on use
-
-        return AGENTS
-
     def determinise(self, state: EstateState, player: int, rng) -> EstateState:
         """A copy that ``player`` may search: nothing is hidden in this module but the
         seed, so the copy's draws are reseeded from ``rng`` and cannot foretell the real
