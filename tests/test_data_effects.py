@@ -117,8 +117,10 @@ def test_production_amount_is_a_data_value(tmp_path):
     food, ore, texts = produced(hk.load_box(d))
     assert (food, ore) == (2, 1)
     assert any("mill" in t and "produces 2 food" in t for t in texts)
-    prov = {(f, e, k): v for f, e, k, v in hk.load_box(d).provenance}
+    prov = {(f, e, k): v for f, e, k, v in hk.default_box().provenance}
     assert prov["buildings.toml", "mill", "production"] == "kit default"
+    prov = {(f, e, k): v for f, e, k, v in hk.load_box(d).provenance}
+    assert prov["buildings.toml", "mill", "production"] == "house rule"  # the edited copy says so
 
 
 @pytest.mark.parametrize("family, name", [(f, n) for f, kinds in EFFECTS.items() for n in kinds])
