@@ -126,6 +126,9 @@ class LandmarksState(Position):
         if isinstance(action, Acquire):
             if not isinstance(action.landmark, str):
                 return R.refusal(f"the landmark must be named by a key, got {action.landmark!r}", R.SEC_ACQUIRE)
+            if action.discards is None:  # None asks refuse_acquire to judge the landmark alone: not an action's discards
+                return (R.refuse_acquire(self, p if p is not None else -1, action.landmark)
+                        or R.refusal("the discards must be a tuple of card keys, got None", R.SEC_ACQUIRE))
             return R.refuse_acquire(self, p if p is not None else -1, action.landmark, action.discards)
         if isinstance(action, Lead):
             if self.phase != "lead":
@@ -222,10 +225,12 @@ class LandmarksState(Position):
             IllegalAction: with the refusal; the state is unchanged.
         """
         ref = self.why_not(action)
-        if ref is None and action not in self.legal_actions():
+        if ref is None:
+            # the listed action equal to this choice, written in another order or with numpy integers:
+            # the record and the save hold the listed form (plain ints, the legal order)
             listed = {_canonical(a): a for a in self.legal_actions()}
             if _canonical(action) in listed:
-                action = listed[_canonical(action)]  # the same choice written in another order
+                action = listed[_canonical(action)]
             else:
                 ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
         if ref is not None:
