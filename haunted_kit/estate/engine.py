@@ -21,9 +21,8 @@ import hashlib
 
 from dataclasses import replace
 
-from ..actions import is_integer
 from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
-from ..protocol import ChanceError, HistoryEntry, IllegalAction
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict

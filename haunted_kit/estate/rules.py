@@ -8,9 +8,8 @@ decides (``docs/RULINGS.md``, section "Estate and Market").
 
 from __future__ import annotations
 
-from ..actions import is_integer
 from ..events import Event
-from ..protocol import Refusal
+from ..protocol import Refusal, is_integer
 from .board import estate_connected, land_graph  # noqa: F401  (the one connection rule)
 
 SOURCE = "estate rules"

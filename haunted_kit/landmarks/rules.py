@@ -22,8 +22,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from ..actions import is_integer
-from ..protocol import Refusal
+from ..protocol import Refusal, is_integer
 from .actions import Acquire, Build, Use
 
 SOURCE = "landmarks rules"
