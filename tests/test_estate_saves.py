@@ -148,3 +148,17 @@ def test_names_that_are_lists_or_objects_are_refused_naming_the_field(corrupt, w
     with pytest.raises(EstateSaveError, match=None) as exc:
         EstateState.from_dict(d)
     assert words in str(exc.value)
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"hand": {5: {"gold": 1}}}, "hand[5]: is not a player index 0..1"),
+    ({"hand": {True: {"gold": 1}}}, "hand[True]: is not a player index 0..1"),
+    ({"passed": {-1: True}}, "passed[-1]: is not a player index 0..1"),
+    ({"hand": [1]}, "hand: must be a {player: value} object, got [1]"),
+    ({"workers": {0: 5}}, "workers[0]: must be a {key: value} object of changes, got 5"),
+])
+def test_scenario_position_names_a_bad_player_key_instead_of_an_index_error(change, words):
+    with pytest.raises(EstateSaveError) as exc:
+        position(2, **change)
+    assert str(exc.value) == words
+    assert position(2, hand={1: {"gold": 4}}).hand[1]["gold"] == 4

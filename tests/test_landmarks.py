@@ -672,3 +672,20 @@ def test_a_save_whose_start_log_holds_infinity_or_wrong_types_is_refused():
         with pytest.raises(lm.SaveError, match=f"log: malformed event .*'{field}'"):
             lm.LandmarksState.from_dict(e)
     assert lm.LandmarksState.from_dict(d).to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"gold": None}, "gold must be a list, got None"),
+    ({"villages": None}, "villages must be a list with one list per player, got None"),
+    ({"hands": [None, []]}, "hands must be a list with one list per player, got [None, []]"),
+    ({"tokens": [5, {}]}, "tokens must be a list with one {landmark: count} object per player, got [5, {}]"),
+    ({"cannot_follow": None}, "cannot_follow must be a list, got None"),
+    ({"spent": [None, []]}, "spent must be a list with one list per player, got [None, []]"),
+    ({"spent": [["castle", 3], []]}, "position.spent[0][1]: must be 'castle' or 'developed:N'"),
+    ({"grounds": 5}, "grounds must be a list with one list per player, got 5"),
+    ({"architects": 7}, "architects must be a list, got 7"),
+])
+def test_position_refuses_malformed_parts_with_a_config_error(change, words):
+    with pytest.raises(lm.ConfigError) as err:
+        lm.position(**{"hands": [[], ["tannery"]], "villages": [[], []], "gold": [0, 0], **change})
+    assert words in str(err.value)
