@@ -18,6 +18,7 @@ left, so the same seed and actions give the same game.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from dataclasses import replace
 
@@ -632,6 +633,17 @@ class EstateGame:
 
     def action_from_dict(self, data: dict):
         return A.action_from_dict(data)
+
+    # ---- optional members used by simulation and search (see protocol.Game)
+    state_type = EstateState
+
+    def determinise(self, state: EstateState, player: int, rng) -> EstateState:
+        """A copy that ``player`` may search: nothing is hidden in this module but the
+        seed, so the copy's draws are reseeded from ``rng`` and cannot foretell the real
+        tile stack."""
+        d = state.copy()
+        d.config = replace(state.config, seed=rng.getrandbits(62))
+        return d
 
     def __repr__(self) -> str:
         return "<Game estate: Estate and Market>"
