@@ -581,9 +581,9 @@ CLIPPED_JS = """root => {
 
 
 def clipped_elements(page, root: str = ".hk-play") -> list[str]:
-    """The elements inside ``root`` that do not fit the window's width (descriptions;
-    empty when everything fits)."""
-    return page.locator(root).first.evaluate(CLIPPED_JS)
+    """The elements inside every ``root`` match that do not fit the window's width
+    (descriptions; empty when everything fits)."""
+    return [text for match in page.locator(root).all() for text in match.evaluate(CLIPPED_JS)]
 
 
 def assert_fits(page, width: int, root: str = ".hk-play", timeout_s: float = 5.0) -> None:
