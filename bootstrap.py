@@ -30,7 +30,7 @@ START_NOTEBOOK = ROOT / "notebooks" / "00_start_here.ipynb"
 SANITIZE_CFG = ROOT / "tests" / "nbval_sanitize.cfg"
 
 USAGE = """\
-usage: python3 bootstrap.py {setup|lab|test} [ARGS...]
+usage: python3 bootstrap.py {setup|lab|test|--help} [ARGS...]
 
   setup   create .venv, pip install -e '.[dev]' (skipped if pyproject.toml is unchanged),
           and make sure Debian's chromium is installed (for browser tests)
@@ -175,6 +175,9 @@ def cmd_test(extra: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"], ["help"]):
+        print(USAGE, end="")
+        return 0
     if not argv or argv[0] not in {"setup", "lab", "test"}:
         print(USAGE, file=sys.stderr, end="")
         return 2

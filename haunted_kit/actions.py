@@ -19,7 +19,10 @@ Sub-decisions (pushed on the pending-decision stack by the rules):
 
 from __future__ import annotations
 
+import numbers
+import reprlib
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Union
 
 Axial = tuple[int, int]
@@ -191,11 +194,137 @@ TURN_ACTIONS = (Explore, Extract, Build, Contact, Sell, Train, Learn, EndTurn)
 
 
 class ActionFormatError(ValueError):
-    """A serialised action that does not describe an action."""
+    """A serialised action (or an action object) that does not describe an action.
+    The message names the action type, the field and the problem."""
+
+
+# ============================================================================ the shape of each action
+
+#: The kind of every field of every action type: ``"cell"`` (an axial pair of
+#: integers), ``"number"`` (an integer), ``"resource"`` / ``"track"`` / ``"building"``
+#: (a name of the box), ``"payment"`` (resource names, one per token).
+FIELD_KINDS: dict[type, dict[str, str]] = {
+    Explore: {"cell": "cell"},
+    Extract: {"cell": "cell", "resource": "resource"},
+    Build: {"building": "building"},
+    Contact: {},
+    Sell: {"option": "number", "payment": "payment"},
+    Train: {"track": "track"},
+    Learn: {"skill": "number"},
+    EndTurn: {},
+    PlaceGhost: {"cell": "cell"},
+    ChooseResource: {"resource": "resource"},
+    ChooseBonus: {"face": "number"},
+    RollBonus: {},
+    RestoreToken: {"track": "track"},
+    ChooseQuest: {"quest": "number"},
+}
+
+_EXAMPLES = {Explore: "Explore((1, 0))", Extract: "Extract((1, 0), 'food')", Build: "Build('mill')",
+             Sell: "Sell(1, ('food',))", Train: "Train('contact')", Learn: "Learn(4)", PlaceGhost: "PlaceGhost((2, 1))",
+             ChooseResource: "ChooseResource('ore')", ChooseBonus: "ChooseBonus(3)", RestoreToken: "RestoreToken('contact')",
+             ChooseQuest: "ChooseQuest(5)"}
+_short = reprlib.Repr()
+_short.maxstring, _short.maxother, _short.maxlist, _short.maxtuple = 40, 40, 6, 6
+
+
+def is_integer(v) -> bool:
+    """An integral number of any integral type (int, numpy integers...), not a bool;
+    floats, even ``1.0``, are not integers."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool) and type(v).__name__ != "bool_"
+
+
+@lru_cache(maxsize=16)
+def box_names(box) -> dict[str, tuple[str, ...]]:
+    """The names an action may use with ``box``: ``{"resource": ..., "track": ...,
+    "building": ...}`` in the box's order."""
+    return {"resource": tuple(box.resources), "track": tuple(box.tracks), "building": tuple(box.buildings)}
+
+
+_KIND_WORDS = {"resource": "a resource", "track": "an action track", "building": "a building"}
+
+
+def _field_value(kind: str, v, names):
+    """``(v in its one accepted form,)`` for a field of ``kind``, or the problem (str)."""
+    got = f"got {_short.repr(v)}"
+    if kind == "number":
+        return (int(v),) if is_integer(v) else f"must be a whole number (an int, not a bool or a float), {got}"
+    if kind == "cell":
+        if isinstance(v, (tuple, list)) and len(v) == 2 and is_integer(v[0]) and is_integer(v[1]):
+            return ((int(v[0]), int(v[1])),)
+        return f"must be an axial cell, a pair of whole numbers (q, r), {got}"
+    if kind == "payment":
+        if not isinstance(v, (tuple, list)) or not v:
+            return f"must list the resource names paid, one per token, {got}"
+        out = []
+        for x in v:
+            one = _field_value("resource", x, names)
+            if isinstance(one, str):
+                return f"lists {_short.repr(x)}, which is not a resource" + (
+                    f" ({', '.join(names['resource'])})" if names else "")
+            out.append(one[0])
+        if names:
+            order = {r: i for i, r in enumerate(names["resource"])}
+            out.sort(key=order.__getitem__)
+        return (tuple(out),)
+    # a name of the box
+    if not isinstance(v, str):
+        return f"must name {_KIND_WORDS[kind]} (a string), {got}"
+    v = str(v)
+    if names is not None and v not in names[kind]:
+        return f"{_short.repr(v)} is not {_KIND_WORDS[kind]} of this box ({', '.join(names[kind])})"
+    return (v,)
+
+
+def normalise(action, names: dict | None = None):
+    """``action`` with every field in its one accepted form, checked against its
+    type's :data:`FIELD_KINDS`.
+
+    Integers of any integral type become ``int``; cells become ``(q, r)`` tuples of
+    ``int``; a payment becomes a tuple in the box's resource order. Bools and floats
+    (even ``1.0``) are refused, and so are names the box does not know.
+
+    Args:
+        action: any object.
+        names: :func:`box_names` of the game's box; ``None`` checks names are strings only.
+
+    Returns:
+        the action itself when it is already normal, else an equal, normal copy.
+
+    Raises:
+        ActionFormatError: naming the action type, the field and the problem.
+    """
+    cls = type(action)
+    kinds = FIELD_KINDS.get(cls)
+    if kinds is None:
+        raise ActionFormatError(f"{_short.repr(action)} is not an action (see haunted_kit.actions: "
+                                f"{', '.join(c.__name__ for c in FIELD_KINDS)})")
+    values, changed = {}, False
+    for name, kind in kinds.items():
+        v = getattr(action, name)
+        got = _field_value(kind, v, names)
+        if isinstance(got, str):
+            example = f"; e.g. {_EXAMPLES[cls]}" if kind in ("number", "cell", "payment") else ""
+            raise ActionFormatError(f"{cls.__name__}.{name} {got}{example}")
+        got = got[0]
+        values[name] = got
+        changed = changed or not _exactly(got, v)
+    return cls(**values) if changed else action
+
+
+def _exactly(normal, v) -> bool:
+    """``v`` is already the normal value ``normal`` (same types all the way down)."""
+    if type(normal) is not type(v):
+        return False
+    if isinstance(normal, tuple):
+        return len(normal) == len(v) and all(_exactly(a, b) for a, b in zip(normal, v))
+    return normal == v
 
 
 def action_to_dict(action) -> dict:
-    """JSON-ready form: ``{"type": name, field: value, ...}`` (tuples become lists)."""
+    """JSON-ready form: ``{"type": name, field: value, ...}`` (tuples become lists).
+    Raises ActionFormatError for a malformed action."""
+    action = normalise(action)
     out = {"type": TYPE_NAMES[type(action)]}
     for f in fields(action):
         v = getattr(action, f.name)
@@ -204,19 +333,19 @@ def action_to_dict(action) -> dict:
 
 
 def action_from_dict(data: dict):
-    """Inverse of :func:`action_to_dict`. Raises ActionFormatError naming the problem."""
+    """Inverse of :func:`action_to_dict`. Raises ActionFormatError naming the problem
+    (fields are checked by :func:`normalise`; names against a box only when played)."""
     if not isinstance(data, dict) or "type" not in data:
-        raise ActionFormatError(f"an action must be an object with a 'type', got {data!r}")
-    cls = ACTION_TYPES.get(data["type"])
+        raise ActionFormatError(f"an action must be an object with a 'type', got {_short.repr(data)}")
+    cls = ACTION_TYPES.get(data["type"]) if isinstance(data["type"], str) else None
     if cls is None:
-        raise ActionFormatError(f"unknown action type {data['type']!r} (known: {', '.join(ACTION_TYPES)})")
+        raise ActionFormatError(f"unknown action type {_short.repr(data['type'])} (known: {', '.join(ACTION_TYPES)})")
     kwargs = {}
     for f in fields(cls):
         if f.name not in data:
             raise ActionFormatError(f"action {data['type']!r} needs field {f.name!r}")
-        v = data[f.name]
-        kwargs[f.name] = tuple(v) if isinstance(v, list) else v
+        kwargs[f.name] = data[f.name]
     extra = set(data) - {"type"} - set(kwargs)
     if extra:
-        raise ActionFormatError(f"action {data['type']!r} has unknown fields {sorted(extra)}")
-    return cls(**kwargs)
+        raise ActionFormatError(f"action {data['type']!r} has unknown fields {sorted(map(str, extra))}")
+    return normalise(cls(**kwargs))

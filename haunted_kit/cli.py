@@ -5,9 +5,14 @@ Examples::
     haunted-kit play --players 4 --mode wanderer --seed 7 --agents greedy,random
     haunted-kit play --players 2 --mode citizen --ghost-cards 1,2 --log game.csv --save game.json
     haunted-kit replay game.json            # summary of a saved game
+    haunted-kit check-box my_rules/         # play a house-rule box and check every step
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
 
-Misuse (players outside 2-4, an unknown mode or agent...) prints usage and exits 2.
+Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
+be written...) prints usage and exits 2, before any game is played. A corrupt save or
+a failed write exits 1 with one line; Ctrl-C exits 130 with one line. Every file is
+written atomically (:func:`haunted_kit.fileio.atomic_write`), so an interrupted or
+failed write never leaves a broken file. No user error prints a traceback.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from pathlib import Path
 
 from . import rules as R
 from .agents import AGENTS
-from .components import default_box
+from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
 
 
 def _agents(text: str) -> list[str]:
@@ -32,21 +37,34 @@ def _agents(text: str) -> list[str]:
 
 
 def _int_list(text: str) -> list[int]:
+    parts = [x.strip() for x in text.split(",")]
+    if not all(p.isascii() and p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, e.g. 2,3; got {text!r}")
+    return [int(p) for p in parts]
+
+
+def _positive(text: str) -> int:
     try:
-        return [int(x) for x in text.split(",") if x.strip()]
+        v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
 
 
 def build_parser() -> argparse.ArgumentParser:
-    box = default_box()
+    """The argument parser. It loads no box, so ``--help`` works whatever the data:
+    player counts and modes are checked against the box chosen (``--box`` or the
+    reference box) once the arguments are read."""
     ap = argparse.ArgumentParser(prog="haunted-kit", description="Play and analyse Haunted Lands.")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
-    play.add_argument("--players", type=int, default=4, choices=range(box.min_players, box.max_players + 1),
-                      metavar=f"{{{box.min_players}..{box.max_players}}}", help="number of players (default 4)")
-    play.add_argument("--mode", default="wanderer", choices=list(box.modes), help="game mode (default wanderer)")
+    play.add_argument("--players", type=int, default=4, metavar="N",
+                      help="number of players, within the box's range (2..4 in the reference box; default 4)")
+    play.add_argument("--mode", default="wanderer",
+                      help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=int, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
                       help=f"comma-separated agents, one per seat, repeating ({', '.join(AGENTS)}; default greedy)")
@@ -59,11 +77,22 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print the summary of a saved game")
     rep.add_argument("save", type=Path, help="a save written by play --save")
     rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
+    rep.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
+                     help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
+
+    chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
+    chk.add_argument("box", type=Path, metavar="DIR", help="a folder holding a copy of data/")
+    chk.add_argument("--game", default="haunted", help="rule module whose box this is (default haunted)")
+    chk.add_argument("--games", type=_positive, default=3, metavar="N", help="games per mode and player count (default 3)")
+    chk.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
+                     help="a game still running after N steps counts as never ending (default 20000)")
+    chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
+    chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
-    cls.add_argument("--players", type=int, default=4, choices=range(box.min_players, box.max_players + 1),
-                     metavar=f"{{{box.min_players}..{box.max_players}}}")
-    cls.add_argument("--mode", default="wanderer", choices=list(box.modes))
+    cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
+    cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
     cls.add_argument("--seed", type=int, default=1)
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
@@ -100,91 +129,161 @@ def summary(state) -> str:
 
 
 def _write_log(state, path: Path) -> None:
+    """Write the event log atomically: CSV for a ``.csv`` path, else JSON lines."""
     import json
 
     if path.suffix.lower() == ".csv":
         frame = state.events()
         frame["data"] = [json.dumps(d, sort_keys=True) for d in frame["data"]]
         frame["cell"] = [None if c is None else json.dumps(list(c)) for c in frame["cell"]]
-        frame.to_csv(path, index=False)
+        atomic_write(path, lambda fh: frame.to_csv(fh, index=False))
     else:
-        with path.open("w", encoding="utf-8") as fh:
-            for e in state.log or []:
-                fh.write(json.dumps(e.to_dict()) + "\n")
+        atomic_write(path, "".join(json.dumps(e.to_dict()) + "\n" for e in state.log or []))
 
 
 def _box(parser, path):
     """The box at ``path`` (or the reference box); a bad box is a usage error."""
-    from .components import BoxError, load_box
+    from .components import BoxError, default_box, load_box
 
-    if path is None:
-        return default_box()
     try:
-        return load_box(path)
+        return default_box() if path is None else load_box(path)
     except BoxError as exc:
-        parser.error(f"--box {path}: {exc}")
+        parser.error(f"--box {path}: {exc}" if path is not None else f"the reference box does not load: {exc}")
+
+
+def _check_players_and_mode(parser, box, players: int, mode: str) -> None:
+    if not box.min_players <= players <= box.max_players:
+        parser.error(f"argument --players: invalid choice: {players} (this box plays {box.min_players}..{box.max_players})")
+    if mode not in box.modes:
+        parser.error(f"argument --mode: invalid choice: {mode!r} (choose from {', '.join(box.modes)})")
+
+
+def _check_outputs(parser, outputs: dict) -> None:
+    """Refuse unwritable output paths, and two outputs on one file, before any work."""
+    seen = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        problem = check_writable(path, "file")
+        if problem:
+            parser.error(f"{option} {path}: {problem}")
+        key = path.resolve()
+        if key in seen:
+            parser.error(f"{seen[key]} and {option} name the same file {path}; one would replace the other")
+        seen[key] = option
+
+
+def _write_outputs(writes) -> int:
+    status = 0
+    for path, write, what in writes:
+        if path is None:
+            continue
+        try:
+            write(path)
+            print(f"{what} to {path}")
+        except OSError as exc:
+            print(f"haunted-kit: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def _play(sub, args) -> int:
+    from .sim import play_game
+    from .state import ConfigError, GameConfig
+
+    box = _box(sub, args.box)
+    _check_players_and_mode(sub, box, args.players, args.mode)
+    _check_outputs(sub, {"--save": args.save, "--log": args.log})
+    try:
+        cfg = GameConfig(players=args.players, mode=args.mode, seed=args.seed,
+                         extra_ghost_cards=tuple(args.ghost_cards), box=box)
+    except ConfigError as exc:
+        sub.error(str(exc))
+    if len(args.agents) > args.players:
+        sub.error(f"{len(args.agents)} agents given for {args.players} players")
+    res = play_game(cfg, args.agents, log=args.log is not None)
+    print(summary(res.state))
+    print("Agents: " + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(res.agents)))
+    return _write_outputs(((args.save, res.state.save, "Final state saved"),
+                           (args.log, lambda p: _write_log(res.state, p), "Event log written")))
+
+
+def _replay(sub, args) -> int:
+    from .state import SaveError, State
+
+    box = _box(sub, args.box)
+    try:
+        s = State.load(args.save, box=box, max_bytes=args.max_bytes)
+    except SaveError as exc:
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
+    print(summary(s))
+    return 0
+
+
+def _check_box(sub, args) -> int:
+    from .games import UnknownGame, get_game
+    from .testing import check_box
+
+    try:
+        game = get_game(args.game)
+    except UnknownGame as exc:
+        sub.error(f"--game: {exc}")
+    if not args.box.is_dir():
+        sub.error(f"{args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
+    _check_outputs(sub, {"--report": args.report})
+    try:
+        box = game.load_box(args.box)
+    except ValueError as exc:  # BoxError (or a companion module's own box error)
+        print(f"haunted-kit check-box: the box does not load: {exc}", file=sys.stderr)
+        return 1
+    report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
+                       progress=not args.no_progress and sys.stderr.isatty())
+    print(report)
+    status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
+                              "Report written"),))
+    return 1 if report.failures else status
+
+
+def _classroom(sub, args) -> int:
+    from .classroom import MAX_SIZE, MIN_SIZE, serve
+    from .state import ConfigError, GameConfig
+
+    box = _box(sub, args.box)
+    _check_players_and_mode(sub, box, args.players, args.mode)
+    if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
+        sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
+    if not 0 <= args.port <= 65535:
+        sub.error(f"--port must be between 0 and 65535, got {args.port}")
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
+        sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
+    try:  # the notebook's kernel would fail later, out of sight: check the game here
+        GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=box)
+    except ConfigError as exc:
+        sub.error(str(exc))
+    return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
+                 open_browser=not args.no_browser, box=args.box, size=args.size)
+
+
+_COMMANDS = {"play": _play, "replay": _replay, "check-box": _check_box, "classroom": _classroom}
 
 
 def main(argv=None) -> int:
-    ap = build_parser()
-    args = ap.parse_args(argv)
-    sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
-    if args.command == "play":
-        from .sim import play_game
-        from .state import ConfigError, GameConfig
+    """Run the command line; returns the exit status (0 fine, 1 failed, 2 misuse,
+    130 interrupted)."""
+    try:
+        ap = build_parser()
+        args = ap.parse_args(argv)
+        sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
+        return _COMMANDS[args.command](sub, args)
+    except KeyboardInterrupt:
+        print("haunted-kit: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
+        import os
 
-        box = _box(sub, args.box)
-        try:
-            cfg = GameConfig(players=args.players, mode=args.mode, seed=args.seed,
-                             extra_ghost_cards=tuple(args.ghost_cards), box=box)
-        except ConfigError as exc:
-            sub.error(str(exc))
-        if len(args.agents) > args.players:
-            sub.error(f"{len(args.agents)} agents given for {args.players} players")
-        res = play_game(cfg, args.agents, log=args.log is not None)
-        print(summary(res.state))
-        print("Agents: " + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(res.agents)))
-        status = 0
-        for path, write, what in ((args.save, res.state.save, "Final state saved"),
-                                  (args.log, lambda p: _write_log(res.state, p), "Event log written")):
-            if path is None:
-                continue
-            try:
-                write(path)
-                print(f"{what} to {path}")
-            except OSError as exc:
-                print(f"haunted-kit: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
-                status = 1
-        return status
-    if args.command == "replay":
-        from .state import SaveError, State
-
-        try:
-            s = State.load(args.save, box=_box(sub, args.box))
-        except SaveError as exc:
-            print(f"haunted-kit: {exc}", file=sys.stderr)
-            return 1
-        print(summary(s))
-        return 0
-    if args.command == "classroom":
-        from .classroom import serve
-
-        if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
-            sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
-        from .classroom import MAX_SIZE, MIN_SIZE
-        from .state import ConfigError, GameConfig
-
-        if not 0 <= args.port <= 65535:
-            sub.error(f"--port must be between 0 and 65535, got {args.port}")
-        if not MIN_SIZE <= args.size <= MAX_SIZE:
-            sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
-        try:  # the notebook's kernel would fail later, out of sight: check the game here
-            GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=_box(sub, args.box))
-        except ConfigError as exc:
-            sub.error(str(exc))
-        return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                     open_browser=not args.no_browser, box=args.box, size=args.size)
-    return 2  # pragma: no cover
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
 
 
 if __name__ == "__main__":

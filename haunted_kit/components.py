@@ -275,21 +275,63 @@ class Box:
 # --------------------------------------------------------------------------- loading helpers
 
 
+#: Largest number any entry of the box may hold ("sensible bounds"): far above every
+#: printed number, small enough that no count, cost or reward can blow up a game.
+MAX_NUMBER = 999
+#: Tighter bounds for the numbers that size the game itself.
+MAX_SEASONS, MAX_ROUNDS, MAX_SLOTS, MAX_CARD_NUMBER, MAX_COORDINATE = 12, 12, 24, 99, 99
+#: Data files bigger than this are refused before they are parsed.
+MAX_FILE_BYTES = 1024 * 1024
+
+
+def _read_text(root: Path, name: str) -> str:
+    """The UTF-8 text of data file ``name``; every failure is a BoxError naming the file."""
+    path = root / name
+    if not path.is_file():
+        raise BoxError(name, "-", f"file not found in {root}")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BoxError(name, "-", f"cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise BoxError(name, "-", f"{len(raw):,} bytes is over the limit of {MAX_FILE_BYTES:,} bytes for a data file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise BoxError(name, f"line {line}", f"byte 0x{raw[exc.start]:02x} is not UTF-8 text "
+                                             "(save the file as UTF-8)") from None
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number_key(file: "_File", key: str, entry: str) -> int:
+    """A table key naming a card number ("1".."99")."""
+    if not (key.isascii() and key.isdigit()) or not 0 < int(key) <= MAX_CARD_NUMBER:
+        file.fail(entry, f"card keys must be numbers 1..{MAX_CARD_NUMBER}, got {key!r}")
+    return int(key)
+
+
 class _File:
     """Reads one data file and records provenance; all errors name file and entry."""
 
     def __init__(self, root: Path, name: str, rows: list):
         self.name = name
-        self.path = root / name
+        self.root = root
         self.rows = rows
-        if not self.path.is_file():
+        if not (root / name).is_file():
             raise BoxError(name, "-", f"file not found in {root}")
 
     def toml(self) -> dict:
+        text = _read_text(self.root, self.name)
         try:
-            return tomllib.loads(self.path.read_text(encoding="utf-8"))
+            return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise BoxError(self.name, "-", f"not valid TOML ({exc})") from None
+        except RecursionError:
+            raise BoxError(self.name, "-", "not valid TOML (nested too deeply)") from None
 
     def fail(self, entry: str, problem: str):
         raise BoxError(self.name, entry, problem)
@@ -300,7 +342,9 @@ class _File:
             self.fail(entry or key, "missing table" if value is None else "must be a table")
         return value
 
-    def get(self, table: dict, key: str, kind, entry: str, *, allow_empty=True):
+    def get(self, table: dict, key: str, kind, entry: str, *, allow_empty=True, most: int = MAX_NUMBER):
+        if not isinstance(table, dict):
+            self.fail(entry, f"must be a table, got {table!r}")
         if key not in table:
             self.fail(entry, f"missing field '{key}'")
         value = table[key]
@@ -310,6 +354,8 @@ class _File:
             self.fail(entry, f"field '{key}' must be {names}, got {value!r}")
         if kind is int and value < 0:
             self.fail(entry, f"field '{key}' must not be negative, got {value}")
+        if kind is int and value > most:
+            self.fail(entry, f"field '{key}' is {value}, beyond the sensible bound of {most}")
         if not allow_empty and not value:
             self.fail(entry, f"field '{key}' must not be empty")
         return value
@@ -317,8 +363,8 @@ class _File:
     def int_list(self, table: dict, key: str, entry: str) -> tuple[int, ...]:
         value = self.get(table, key, list, entry)
         for v in value:
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                self.fail(entry, f"field '{key}' must list non-negative integers, got {v!r}")
+            if not _is_int(v) or not 0 <= v <= MAX_NUMBER:
+                self.fail(entry, f"field '{key}' must list integers 0..{MAX_NUMBER}, got {v!r}")
         return tuple(value)
 
     def str_list(self, table: dict, key: str, entry: str, allowed=None) -> tuple[str, ...]:
@@ -364,9 +410,16 @@ def data_dir(path: str | os.PathLike | None = None) -> Path:
     """
     candidates = []
     if path is not None:
-        candidates.append(Path(path))
+        given = Path(path)
+        if not given.is_dir():
+            problem = "is not a folder" if given.exists() else "no such folder"
+            raise BoxError(str(given), "-", f"{problem} (a box is a folder holding the files of data/)")
+        return given
     elif os.environ.get("HAUNTED_KIT_DATA"):
-        candidates.append(Path(os.environ["HAUNTED_KIT_DATA"]))
+        env = Path(os.environ["HAUNTED_KIT_DATA"])
+        if not env.is_dir():
+            raise BoxError(f"HAUNTED_KIT_DATA={env}", "-", "is not a folder" if env.exists() else "no such folder")
+        return env
     else:
         here = Path(__file__).resolve().parent
         candidates += [here / "_box", here.parent / "data"]
@@ -411,7 +464,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         entry = f"tracks.{name}"
         if not isinstance(t, dict):
             f.fail(entry, "must be a table")
-        slots = f.get(t, "slots", int, entry)
+        slots = f.get(t, "slots", int, entry, most=MAX_SLOTS)
         start = f.get(t, "start_tokens", int, entry)
         costs = f.int_list(t, "training_costs", entry)
         if slots < 1:
@@ -510,7 +563,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     d = f.toml()
     g = f.table(d, "geometry")
     dirs = f.get(g, "directions", list, "geometry")
-    if len(dirs) != 6 or not all(isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) for i in x) for x in dirs):
+    if len(dirs) != 6 or not all(isinstance(x, list) and len(x) == 2 and all(_is_int(i) for i in x) for x in dirs):
         f.fail("geometry", "field 'directions' must list 6 [dq, dr] pairs")
     out["directions"] = tuple(tuple(x) for x in dirs)
     if set(out["directions"]) != {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}:
@@ -526,13 +579,13 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     rc = f.get(lay, "region_centres", list, "layout")
 
     def is_pair(x):
-        return isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
+        return isinstance(x, list) and len(x) == 2 and all(_is_int(i) and abs(i) <= MAX_COORDINATE for i in x)
 
     if not is_pair(kc):
-        f.fail("layout", f"field 'kalena_centre' must be an axial pair [q, r] of integers, got {kc!r}")
+        f.fail("layout", f"field 'kalena_centre' must be an axial pair [q, r] of integers within ±{MAX_COORDINATE}, got {kc!r}")
     for x in rc:
         if not is_pair(x):
-            f.fail("layout", f"field 'region_centres' must list axial pairs [q, r] of integers, got {x!r}")
+            f.fail("layout", f"field 'region_centres' must list axial pairs [q, r] of integers within ±{MAX_COORDINATE}, got {x!r}")
     out["kalena_centre"] = tuple(kc)
     out["region_centres"] = tuple(tuple(x) for x in rc)
     f.provenance(lay, "layout", _fields(lay))
@@ -542,9 +595,12 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     for key in ("centre", "ring"):
         if k[key] not in terrains:
             f.fail("kalena", f"field '{key}' names unknown terrain {k[key]!r}")
+    if not terrains[k["centre"]].explorable:
+        f.fail("kalena", f"the sensors start on Kalena's centre, but its terrain {k['centre']!r} cannot be entered "
+                         "(explorable = false in terrain.toml)")
     f.provenance(k, "kalena", _fields(k))
     dr = f.table(d, "draw")
-    out["region_tiles_drawn"] = f.get(dr, "region_tiles", int, "draw")
+    out["region_tiles_drawn"] = f.get(dr, "region_tiles", int, "draw", most=MAX_SLOTS)
     if out["region_tiles_drawn"] != len(out["region_centres"]):
         f.fail("draw", f"region_tiles ({out['region_tiles_drawn']}) must equal the number of region_centres ({len(out['region_centres'])})")
     f.provenance(dr, "draw", _fields(dr))
@@ -559,17 +615,20 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- tiles.csv
     name = "tiles.csv"
-    path = root / name
-    if not path.is_file():
-        raise BoxError(name, "-", f"file not found in {root}")
-    text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#"))
+    text = "\n".join(line for line in _read_text(root, name).splitlines() if not line.startswith("#"))
     reader = csv.DictReader(io.StringIO(text))
     by_letter = {t.letter: t.name for t in terrains.values()}
     columns = ["tile", "centre", *out["direction_names"], "provenance"]
+    try:
+        rows_t = list(reader)
+    except csv.Error as exc:
+        raise BoxError(name, f"line {reader.line_num}", f"not valid CSV ({exc})") from None
     if reader.fieldnames != columns:
         raise BoxError(name, "header", f"columns must be {', '.join(columns)}, got {', '.join(reader.fieldnames or [])}")
     tiles = {}
-    for i, row in enumerate(reader, start=2):
+    for i, row in enumerate(rows_t, start=2):
+        if None in row or None in row.values():
+            raise BoxError(name, f"line {i}", f"a row must have exactly the {len(columns)} columns {', '.join(columns)}")
         tid = (row.get("tile") or "").strip()
         if not tid:
             raise BoxError(name, f"line {i}", "missing tile id")
@@ -602,6 +661,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.provenance(t, key, _fields(t))
     t = f.table(d, "bonus_die")
     out["bonus_die"] = f.int_list(t, "faces", "bonus_die")
+    if not out["bonus_die"]:
+        f.fail("bonus_die", "a die needs at least one face")
     f.provenance(t, "bonus_die", _fields(t))
 
     # ---- skills.toml
@@ -612,6 +673,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     nslots = len(out["skill_slot_valor"])
     covered = {3: f.int_list(ms, "covered_3_players", "marker_slots"), 2: f.int_list(ms, "covered_2_players", "marker_slots"), 4: ()}
     for n, cov in covered.items():
+        if len(set(cov)) != len(cov):
+            f.fail("marker_slots", f"covered slots repeat for {n} players: {list(cov)}")
         if any(c >= nslots for c in cov):
             f.fail("marker_slots", f"covered slot out of range for {n} players (slots 0..{nslots - 1})")
         if nslots - len(cov) < n:
@@ -624,8 +687,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     skills = {}
     for key, t in f.table(d, "skills").items():
         entry = f"skills.{key}"
-        if not key.isdigit():
-            f.fail(entry, "skill keys must be numbers")
+        _number_key(f, key, entry)
         effect = f.get(t, "effect", str, entry)
         if effect not in effects:
             f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(effects))})")
@@ -642,8 +704,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     quests = {}
     for key, t in f.table(d, "quests").items():
         entry = f"quests.{key}"
-        if not key.isdigit():
-            f.fail(entry, "quest keys must be numbers")
+        _number_key(f, key, entry)
         effect = f.get(t, "effect", str, entry)
         if effect not in qeffects:
             f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(qeffects))})")
@@ -655,6 +716,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.fail(entry, "field 'per' must be at least 1")
         quests[int(key)] = Quest(int(key), effect, per, f.get(t, "valor", int, entry), f.get(t, "text", str, entry), building)
         f.provenance(t, entry, _fields(t))
+    if not quests:
+        f.fail("quests", "no quest cards listed")
     out["quests"] = quests
     rm = f.table(d, "removed")
     out["removed_quests"] = {2: f.int_list(rm, "players_2", "removed"), 3: (), 4: ()}
@@ -670,6 +733,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     ghosts = {}
     for key, t in f.table(d, "ghost_cards").items():
         entry = f"ghost_cards.{key}"
+        _number_key(f, key, entry)
         effect = f.get(t, "effect", str, entry)
         if effect not in geffects:
             f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(geffects))})")
@@ -683,6 +747,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     d = f.toml()
     markets = {}
     for key, card in f.table(d, "market_cards").items():
+        _number_key(f, key, f"market_cards.{key}")
         opts = card.get("options") if isinstance(card, dict) else None
         if not isinstance(opts, list) or not opts:
             f.fail(f"market_cards.{key}", "needs a list of [[options]]")
@@ -700,6 +765,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             options.append(MarketOption(count, kind, f.get(o, "pecunias", int, entry)))
             f.provenance(o, entry, _fields(o))
         markets[int(key)] = tuple(options)
+    if not markets:
+        f.fail("market_cards", "no market cards listed (setup draws one)")
     out["market_cards"] = markets
 
     # ---- bonus_cards.toml
@@ -708,6 +775,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     bonus = {}
     for key, card in f.table(d, "bonus_cards").items():
         entry = f"bonus_cards.{key}"
+        _number_key(f, key, entry)
         rewards = f.get(card, "rewards", list, entry)
         rs = []
         for r in rewards:
@@ -742,8 +810,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     f = _File(root, "game.toml", rows)
     d = f.toml()
     st = f.table(d, "structure")
+    bounds = {"seasons": MAX_SEASONS, "rounds_per_season": MAX_ROUNDS}
     for key in ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players", "valor_track_marks"):
-        out[key] = f.get(st, key, int, "structure")
+        out[key] = f.get(st, key, int, "structure", most=bounds.get(key, MAX_NUMBER))
+    if out["valor_track_marks"] < 1:
+        f.fail("structure", "valor_track_marks must be at least 1")
     if not 2 <= out["min_players"] <= out["max_players"] <= 4:
         f.fail("structure", "player counts must lie within 2..4")
     if out["seasons"] < 1 or out["rounds_per_season"] < 1:
@@ -773,8 +844,12 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             trailing = f.get(e, "trailing_two_player", int, entry) if "trailing_two_player" in e else None
             ends.append(SeasonEnd(season, f.get(e, "clear_depletion", bool, entry), choosers,
                                   f.get(e, "quests", int, entry), trailing))
+        if len({e.season for e in ends}) != len(ends):
+            f.fail(entry, "a season end is listed twice")
         modes[name] = Mode(name, gc, tuple(ends))
         f.provenance(m, entry, _fields(m))
+    if not modes:
+        f.fail("modes", "no game modes listed")
     out["modes"] = modes
 
     # ---- cross-file checks

@@ -216,31 +216,27 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     return out
 
 
-def _canonical(s: State, a):
-    """The same action with cells as tuples and a sale's payment in resource order."""
-    t = type(a)
-    if t in (A.Explore, A.PlaceGhost) and not isinstance(a.cell, tuple):
-        return t(tuple(a.cell))
-    if t is A.Extract and not isinstance(a.cell, tuple):
-        return A.Extract(tuple(a.cell), a.resource)
-    if t is A.Sell and isinstance(a.payment, (tuple, list)):
-        order = {r: i for i, r in enumerate(s.config.box.resources)}
-        try:
-            return A.Sell(a.option, tuple(sorted(a.payment, key=lambda r: order[r])))
-        except (KeyError, TypeError):
-            return a
-    return a
+def _malformed(exc: A.ActionFormatError) -> Refusal:
+    return Refusal(str(exc), "Actions", "kit")
+
+
+def _normal(s: State, action):
+    """``action`` checked and normalised for this game's box (:func:`actions.normalise`);
+    raises ActionFormatError."""
+    return A.normalise(action, A.box_names(s.config.box))
 
 
 def why_not(s: State, action) -> Refusal | None:
-    """``None`` when ``action`` is legal for the player to move, else the reason."""
+    """``None`` when ``action`` is legal for the player to move, else the reason. A
+    malformed action (:func:`actions.normalise`) is refused for its shape first."""
+    try:
+        action = _normal(s, action)
+    except A.ActionFormatError as exc:
+        return _malformed(exc)
     if s.phase == OVER:
         return Refusal("the game is over" + (" (Kalena fell)" if s.lost else ""), "Game Flow")
     if s.chance is not None:
         return Refusal(f"the game waits for a chance outcome ({_chance_name(s.chance)}), not for a decision", "Game Flow")
-    if type(action) not in A.TYPE_NAMES:
-        return Refusal(f"{action!r} is not an action (see haunted_kit.actions)", "Game Flow")
-    action = _canonical(s, action)
     ctx = ctx_of(s)
     if s.pending:
         return _why_not_pending(s, ctx, action)
@@ -253,26 +249,16 @@ def why_not(s: State, action) -> Refusal | None:
         if t is A.Explore:
             return R.refuse_explore(s, ctx, p, f.cell_index(action.cell))
         if t is A.Extract:
-            if action.resource not in ctx.ri:
-                return Refusal(f"{action.resource!r} is not a resource ({', '.join(ctx.res_names)})", "Resources")
             return R.refuse_extract(s, ctx, p, f.cell_index(action.cell), ctx.ri[action.resource])
         if t is A.Build:
-            if action.building not in ctx.bi:
-                return Refusal(f"{action.building!r} is not a building ({', '.join(ctx.bi)})", "Buildings")
             return R.refuse_build(s, ctx, p, ctx.bi[action.building])
         if t is A.Contact:
             return R.refuse_contact(s, ctx, p)
         if t is A.Sell:
-            if not isinstance(action.payment, tuple):
-                return Refusal(f"a sale's payment lists resource names, e.g. Sell(1, ('food',)); got {action.payment!r}", "Additional Actions: Selling")
             return R.refuse_sell(s, ctx, p, action.option, action.payment)
         if t is A.Train:
-            if action.track not in ctx.ti:
-                return Refusal(f"{action.track!r} is not an action track ({', '.join(ctx.track_names)})", "Player Board")
             return R.refuse_train(s, ctx, p, ctx.ti[action.track])
         if t is A.Learn:
-            if not isinstance(action.skill, int) or isinstance(action.skill, bool):
-                return Refusal(f"a skill is named by its card number, e.g. Learn(4); got {action.skill!r}", "Skill Cards")
             return R.refuse_learn(s, ctx, p, action.skill)
         if t is A.EndTurn:
             return None
@@ -323,14 +309,12 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
     except ValueError as exc:
         return Refusal(str(exc), "Game Field")
     if kind == "resource":
-        return None if a.resource in ctx.ri else Refusal(f"{a.resource!r} is not a resource", "Resources")
+        return None
     if kind == "bonus":
         if isinstance(a, A.ChooseBonus) and a.face not in s.config.box.bonus_die:
             return Refusal(f"the bonus card has no reward {a.face!r}", "Bonus Cards")
         return None
     if kind == "restore":
-        if a.track not in ctx.ti:
-            return Refusal(f"{a.track!r} is not an action track", "Player Board")
         return R.refuse_restore(s, ctx, p, ctx.ti[a.track])
     if kind == "quests":
         return R.refuse_choose_quest(s, ctx, p, a.quest)
@@ -354,14 +338,18 @@ def apply_action(s: State, action) -> None:
 
 
 def _apply_unlisted(s: State, action, legal) -> None:
-    """apply_action for an action object that is not one of the listed ones: an equal
-    action (or the same written differently) is applied; anything else is refused."""
-    if action not in legal:
-        canon = _canonical(s, action)
-        if canon not in legal:
-            reason = why_not(s, action) or Refusal("that action is not available now", "Game Flow")
-            raise IllegalAction(action, reason)
-        action = canon
+    """apply_action for an action object that is not one of the listed ones: it is
+    checked and normalised first (a malformed action is refused before anything is
+    compared or changed), then the listed equal action is applied; anything else is
+    refused with the :func:`why_not` reason."""
+    try:
+        canon = _normal(s, action)
+    except A.ActionFormatError as exc:
+        raise IllegalAction(action, _malformed(exc)) from None
+    try:
+        action = legal[legal.index(canon)]
+    except ValueError:
+        raise IllegalAction(action, why_not(s, canon) or Refusal("that action is not available now", "Game Flow")) from None
     s.decisions += 1
     _apply(s, action)
     advance(s)
@@ -463,15 +451,14 @@ def advance(s: State) -> None:
             return
         if s.chance is not None:
             if s.forced:
-                outcome = s.forced[0]
-                valid = [o for o, _ in chance_outcomes(s)]
-                if outcome not in valid:
+                outcome = _possible_outcome(s, s.forced[0])
+                if outcome is _IMPOSSIBLE:
                     # drop it, so the game waits at this chance node for a valid outcome
-                    s.forced.pop(0)
+                    bad = s.forced.pop(0)
                     s._legal = []
-                    raise ChanceError(f"forced outcome {outcome!r} is not possible at {_chance_name(s.chance)} "
-                                      f"(possible: {', '.join(map(repr, valid))}); the game waits at this chance node, "
-                                      "resolve it with apply_chance() or force_chance()")
+                    raise ChanceError(f"forced outcome {bad!r} is not possible at {_chance_name(s.chance)} "
+                                      f"(possible: {', '.join(repr(o) for o, _ in chance_outcomes(s))}); the game waits "
+                                      "at this chance node, resolve it with apply_chance() or force_chance()")
                 s.forced.pop(0)
                 _resolve_chance(s, outcome)
             elif s.auto_chance:
@@ -710,11 +697,30 @@ def apply_chance(s: State, outcome) -> None:
     """Resolve the waiting chance node with ``outcome`` and run on (see :func:`advance`)."""
     if s.chance is None or s.phase == OVER:
         raise ChanceError("no chance node is waiting")
-    valid = [o for o, _ in chance_outcomes(s)]
-    if outcome not in valid:
+    got = _possible_outcome(s, outcome)
+    if got is _IMPOSSIBLE:
+        valid = [o for o, _ in chance_outcomes(s)]
         raise ChanceError(f"{outcome!r} is not a possible outcome of the {_chance_name(s.chance)} (possible: {', '.join(map(repr, valid))})")
-    _resolve_chance(s, outcome)
+    _resolve_chance(s, got)
     advance(s)
+
+
+_IMPOSSIBLE = object()
+
+
+def _possible_outcome(s: State, outcome):
+    """The listed chance outcome equal to ``outcome`` (an integer of any integral type
+    or a string; never a bool or a float), or ``_IMPOSSIBLE``."""
+    if A.is_integer(outcome):
+        outcome = int(outcome)
+    elif isinstance(outcome, str):
+        outcome = str(outcome)
+    else:
+        return _IMPOSSIBLE
+    for o, _ in chance_outcomes(s):
+        if type(o) is type(outcome) and o == outcome:
+            return o
+    return _IMPOSSIBLE
 
 
 def _resolve_chance(s: State, outcome) -> None:
@@ -827,6 +833,38 @@ class HauntedLandsGame:
 
     def from_dict(self, data: dict, box=None) -> State:
         return State.from_dict(data, box)
+
+    def load_box(self, path):
+        """The box in folder ``path`` (:func:`haunted_kit.load_box`; raises BoxError)."""
+        from .components import load_box
+
+        return load_box(path)
+
+    def settings(self, box=None) -> list[dict]:
+        """Every mode x every player count of ``box`` (the reference box by default), as
+        ``new_game`` keywords: what :func:`haunted_kit.testing.check_box` covers."""
+        box = box or GameConfig().box
+        return [{"players": n, "mode": m} for m in box.modes for n in range(box.min_players, box.max_players + 1)]
+
+    def invariants(self, state: State, before: State | None = None) -> list[str]:
+        """What is wrong with ``state`` (empty when nothing): the save loader's checks
+        of states the rules could never produce (pieces adding up to the box, caps,
+        quests, marker slots...), and against the previous state ``before``: valor never
+        goes down (ruling 11), the decision count and the dice position never go back."""
+        from .serial import check_state
+        from .state import SaveError
+
+        problems = []
+        try:
+            check_state(state)
+        except SaveError as exc:
+            problems.append(str(exc))
+        if before is not None:
+            if any(v < w for v, w in zip(state.valor, before.valor)):
+                problems.append(f"valor went down from {before.valor} to {state.valor} (ruling 11: never)")
+            if state.decisions < before.decisions or state.rng_count < before.rng_count:
+                problems.append("the decision count or the dice position went back")
+        return problems
 
     def action_to_dict(self, action) -> dict:
         return A.action_to_dict(action)

@@ -248,7 +248,7 @@ def from_dict(d, box: Box | None = None) -> State:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise SaveError(f"save field '{where}' is missing or malformed ({type(exc).__name__}: {exc})") from None
     s._legal = None
-    _check(s)
+    check_state(s)
     return s
 
 
@@ -256,7 +256,7 @@ _PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests
 _CHANCE_KINDS = {"tile", "skill", "market", "stack", "terrain_die", "bonus_die"}
 
 
-def _check(s: State) -> None:
+def check_state(s: State) -> None:
     """Refuse a loaded state that the rules could never produce (each message names
     the save field). Raises SaveError."""
     from . import rules as R

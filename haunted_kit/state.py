@@ -321,18 +321,24 @@ class State:
         return _serial.from_dict(data, box)
 
     def save(self, path) -> None:
-        from pathlib import Path
+        """Write the save to ``path`` atomically (a failed write leaves the old file).
+        Raises OSError."""
+        from .fileio import atomic_write
 
-        Path(path).write_text(self.to_json(indent=1), encoding="utf-8")
+        atomic_write(path, self.to_json(indent=1))
 
     @staticmethod
-    def load(path, box: Box | None = None) -> "State":
-        from pathlib import Path
+    def load(path, box: Box | None = None, max_bytes: int | None = None) -> "State":
+        """Read a save file. ``max_bytes`` (default 16 MiB, :data:`haunted_kit.fileio.MAX_INPUT_BYTES`)
+        refuses bigger files unread. Raises :class:`SaveError` naming the problem."""
+        from .fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
 
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
         except OSError as exc:
-            raise SaveError(f"cannot read save {path}: {exc}") from None
+            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
+        except InputTooLarge as exc:
+            raise SaveError(str(exc)) from None
         except UnicodeDecodeError:
             raise SaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
         return State.from_json(text, box)

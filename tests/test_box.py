@@ -163,7 +163,24 @@ BAD = [
     ("buildings.toml", "valor = 1", 'valor = "one"', "mill", "field 'valor' must be int"),
     ("buildings.toml", 'income = "water"', 'income = "mud"', "noria", "unknown resource 'mud'"),
     ("skills.toml", 'cost = ["food", "ore"]', 'cost = ["food", "gems"]', "skills.4", "unknown value 'gems'"),
-    ("skills.toml", "valor = [3, 2, 1, 0]", "valor = [3, 2, -1, 0]", "marker_slots", "non-negative"),
+    ("skills.toml", "valor = [3, 2, 1, 0]", "valor = [3, 2, -1, 0]", "marker_slots", "integers 0..999"),
+    ("skills.toml", "covered_2_players = [0, 3]", "covered_2_players = [0, 0]", "marker_slots", "covered slots repeat"),
+    ("skills.toml", "[skills.4]", "[skills.x4]", "skills.x4", "card keys must be numbers"),
+    ("buildings.toml", "valor = 3", "valor = 1000000000000000000000", "mine", "beyond the sensible bound of 999"),
+    ("player_board.toml", "slots = 6\nstart_tokens = 1", "slots = 600\nstart_tokens = 1", "tracks.contact",
+     "beyond the sensible bound of 24"),
+    ("game.toml", "seasons = 3", "seasons = 100000", "structure", "beyond the sensible bound of 12"),
+    ("game.toml", "valor_track_marks = 30", "valor_track_marks = 0", "structure", "at least 1"),
+    ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = []", "bonus_die", "at least one face"),
+    ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2.0]", "bonus_die", "integers 0..999"),
+    ("field.toml", "kalena_centre = [0, 0]", "kalena_centre = [0, 100000]", "layout", "within ±99"),
+    ("field.toml", "centre = \"city\"", "centre = \"lake\"", "kalena", "cannot be entered"),
+    ("ghost_cards.toml", "[ghost_cards.2]", "[ghost_cards.two]", "ghost_cards.two", "card keys must be numbers"),
+    ("market_cards.toml", "[[market_cards.3.options]]", "[[market_cards.\"³\".options]]", "market_cards.³", "card keys"),
+    ("bonus_cards.toml", "{ face = 1, pecunias = 2, resources = 0, valor = 0 }", "7", "bonus_cards.1", "must be a table"),
+    ("game.toml", "{ season = 1, clear_depletion = true, choosers = \"everyone\", quests = 2 }",
+     "{ season = 2, clear_depletion = true, choosers = \"everyone\", quests = 2 }", "modes.citizen", "listed twice"),
+    ("tiles.csv", "R03,F,F,L,P,M,M,F,kit default", "R03,F,F,L,P,M,M,F,kit default,extra", "line 4", "exactly the 9 columns"),
     ("skills.toml", 'effect = "sell_bonus"', 'effect = "haggle"', "skills.8", "unknown effect 'haggle'"),
     ("terrain.toml", "explore_cost = 2", "explore_cost = -1", "forest", "must not be negative"),
     ("terrain.toml", 'extract = "food"', 'extract = "bread"', "plain", "unknown resource 'bread'"),
@@ -185,6 +202,48 @@ BAD = [
     ("dice.toml", 'provenance = "kit default"', 'provenance = "folklore"', "terrain_die", '"rulebook" or "kit default"'),
     ("ghost_cards.toml", 'effect = "block_extraction"', 'effect = "haunt"', "ghost_cards.2", "unknown effect 'haunt'"),
 ]
+
+
+EMPTIED = [
+    # file, a whole table emptied, expected entry, words of the problem
+    ("market_cards.toml", "market_cards = {}", "market_cards", "no market cards"),
+    ("quests.toml", "quests = {}\n[removed]\nplayers_2 = []\nprovenance = \"rulebook\"", "quests", "no quest cards"),
+    ("game.toml", "[structure]\nseasons = 3\nrounds_per_season = 3\nghosts_per_spread = 4\nmin_players = 2\n"
+                  "max_players = 4\nvalor_track_marks = 30\nprovenance = \"rulebook\"\n[modes]", "modes", "no game modes"),
+]
+
+
+@pytest.mark.parametrize("file, text, entry, words", EMPTIED, ids=[e[0] for e in EMPTIED])
+def test_empty_decks_and_modes_are_refused(tmp_path, file, text, entry, words):
+    d = copy_data(tmp_path)
+    (d / file).write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert (ei.value.file, ei.value.entry) == (file, entry) and words in ei.value.problem, str(ei.value)
+
+
+def test_latin1_byte_names_file_and_line(tmp_path):
+    d = copy_data(tmp_path)
+    raw = (d / "quests.toml").read_bytes().replace(b"2 valor for each mill", "2 valor for each moulin à".encode("latin-1"))
+    (d / "quests.toml").write_bytes(raw)
+    line = raw[:raw.index(b"\xe0")].count(b"\n") + 1
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    assert (ei.value.file, ei.value.entry) == ("quests.toml", f"line {line}")
+    assert "byte 0xe0 is not UTF-8" in ei.value.problem
+    d2 = copy_data(tmp_path / "csv")
+    (d2 / "tiles.csv").write_bytes((d2 / "tiles.csv").read_bytes() + b"R99,P,P,P,P,P,P,P,kit d\xe9faut\n")
+    with pytest.raises(hk.BoxError, match=r"^tiles.csv, entry line \d+: byte 0xe9 is not UTF-8"):
+        hk.load_box(d2)
+
+
+def test_missing_box_folder_is_named(tmp_path):
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(tmp_path / "nonexistent")
+    assert ei.value.file == str(tmp_path / "nonexistent") and "no such folder" in ei.value.problem
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(hk.BoxError, match="is not a folder"):
+        hk.load_box(tmp_path / "afile")
 
 
 @pytest.mark.parametrize("file, old, new, entry, words", BAD, ids=[f"{b[0]}:{b[3]}:{b[4][:20]}" for b in BAD])

@@ -62,6 +62,14 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["play", "--seed", "abc"], "invalid int value"),
     ([], "usage:"),
     (["fly"], "invalid choice: 'fly'"),
+    (["play", "--ghost-cards", ","], "expected numbers separated by commas"),
+    (["play", "--ghost-cards", "2,,3"], "expected numbers separated by commas"),
+    (["play", "--box", "/nonexistent"], "--box /nonexistent: /nonexistent, entry -: no such folder"),
+    (["play", "--save", "same.json", "--log", "./same.json"], "--save and --log name the same file"),
+    (["play", "--log", "no/such/folder/g.csv"], "folder no/such/folder for file no/such/folder/g.csv does not exist"),
+    (["play", "--save", "."], "file . is a folder"),
+    (["replay", "x.json", "--max-bytes", "0"], "must be at least 1"),
+    (["classroom", "--players", "9"], "invalid choice: 9 (this box plays 2..4)"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -75,3 +83,80 @@ def test_console_script_runs():
     out = subprocess.run([sys.executable, "-m", "haunted_kit.cli", "play", "--players", "2", "--seed", "3"],
                          capture_output=True, text=True, check=True).stdout
     assert out.startswith("Haunted Lands: 2 players, wanderer mode")
+
+
+def test_help_works_with_a_bad_data_folder(tmp_path):
+    env = {**__import__("os").environ, "HAUNTED_KIT_DATA": str(tmp_path / "missing")}
+    for argv in (["--help"], ["play", "--help"], ["check-box", "--help"]):
+        r = subprocess.run([sys.executable, "-m", "haunted_kit.cli", *argv], capture_output=True, text=True, env=env)
+        assert r.returncode == 0 and r.stdout.startswith("usage: haunted-kit"), r.stderr
+    r = subprocess.run([sys.executable, "-m", "haunted_kit.cli", "play"], capture_output=True, text=True, env=env)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"HAUNTED_KIT_DATA={tmp_path / 'missing'}, entry -: no such folder" in r.stderr
+
+
+def test_bootstrap_help_exits_0():
+    from ruletools import REPO
+
+    r = subprocess.run([sys.executable, str(REPO / "bootstrap.py"), "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("usage: python3 bootstrap.py")
+
+
+def test_paths_are_checked_before_the_game(tmp_path, monkeypatch, capsys):
+    import haunted_kit.sim as sim
+
+    played = []
+    monkeypatch.setattr(sim, "play_game", lambda *a, **k: played.append(1))
+    with pytest.raises(SystemExit):
+        main(["play", "--save", str(tmp_path / "g.json"), "--log", str(tmp_path / "missing" / "g.csv")])
+    assert played == [] and not (tmp_path / "g.json").exists()
+
+
+def test_ctrl_c_exits_130_with_one_line_and_no_file(tmp_path, monkeypatch, capsys):
+    import haunted_kit.state as state_mod
+
+    save = tmp_path / "g.json"
+    save.write_text("the old save")
+    real = state_mod.State.to_json
+
+    def interrupted(self, **kw):  # Ctrl-C while the save is being written
+        real(self, **kw)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(state_mod.State, "to_json", interrupted)
+    assert main(["play", "--players", "2", "--save", str(save)]) == 130
+    assert capsys.readouterr().err == "haunted-kit: interrupted\n"
+    assert save.read_text() == "the old save" and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
+def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch, capsys):
+    import errno
+    import os
+
+    save, log = tmp_path / "g.json", tmp_path / "g.jsonl"
+    save.write_text("the old save")
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device")))
+    assert main(["play", "--players", "2", "--save", str(save), "--log", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {save}: No space left on device" in err and f"cannot write {log}" in err
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    assert save.read_text() == "the old save" and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
+def test_replay_refuses_big_and_broken_inputs(tmp_path, capsys):
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (16 * 1024 * 1024 + 1))
+    assert main(["replay", str(big)]) == 1
+    assert "is 16,777,217 bytes, over the limit of 16,777,216 bytes" in capsys.readouterr().err
+    save = tmp_path / "g.json"
+    main(["play", "--players", "2", "--save", str(save)])
+    capsys.readouterr()
+    assert main(["replay", str(save), "--max-bytes", "1000"]) == 1
+    assert "over the limit of 1,000 bytes" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path)]) == 1  # a folder
+    assert "cannot read save" in capsys.readouterr().err
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"format": "caf\xe9"}')
+    assert main(["replay", str(latin)]) == 1
+    assert "not a text (UTF-8 JSON) file" in capsys.readouterr().err

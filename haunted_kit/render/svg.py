@@ -217,9 +217,10 @@ class BoardSVG:
         return self.data
 
     def save(self, path) -> None:
-        from pathlib import Path
+        """Write the SVG to ``path`` atomically. Raises OSError."""
+        from ..fileio import atomic_write
 
-        Path(path).write_text(self.data, encoding="utf-8")
+        atomic_write(path, self.data)
 
 
 def board_svg(state, **kwargs) -> BoardSVG:
@@ -265,9 +266,9 @@ def main(argv=None) -> int:
     if a.out == "-":
         print(text, end="")
     else:
-        from pathlib import Path
+        from ..fileio import atomic_write
 
-        Path(a.out).write_text(text, encoding="utf-8")
+        atomic_write(a.out, text)
     return 0
 
 

@@ -451,7 +451,8 @@ class PlayView(ErrorReporting, W.VBox):
         why = self.state.why_not(action)
         if why is not None:
             self.last_refusal = why
-            self.say(f"Not allowed: {action.describe()}: {why}", "refusal")
+            what = action.describe() if hasattr(action, "describe") else repr(action)
+            self.say(f"Not allowed: {what}: {why}", "refusal")
             return False
         self._apply(action)
         if self.auto_bots and self._bot_to_move():

@@ -1,0 +1,108 @@
+"""Reading and writing the kit's files safely.
+
+Every file the kit writes (saves, event logs, SVG pictures, check reports) goes
+through :func:`atomic_write`: the data goes to a temporary file in the same folder,
+is flushed to disk, and only then replaces the target with :func:`os.replace`. A
+write that fails half-way (a full disk, Ctrl-C, a crash) leaves the old file as it
+was and no temporary file behind.
+
+Every file the kit reads from a user (saves, replays) goes through
+:func:`read_text`, which refuses files over a size limit before reading them.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, TextIO
+
+__all__ = ["MAX_INPUT_BYTES", "InputTooLarge", "atomic_write", "check_writable", "read_text"]
+
+#: Default size limit for files read from users (16 MiB): a save of a full 4-player
+#: game with its event log is about 1 MiB.
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
+class InputTooLarge(ValueError):
+    """A file bigger than the size limit given to :func:`read_text`."""
+
+
+def atomic_write(path, data: str | bytes | Callable[[TextIO], None], *, encoding: str = "utf-8") -> None:
+    """Write ``data`` to ``path`` atomically.
+
+    Args:
+        path: the file to (re)place.
+        data: text, bytes, or a function that writes text to the open file it is given.
+
+    Raises:
+        OSError: the folder is missing or not writable, the disk is full...; the old
+            file (if any) is unchanged and no temporary file is left. Any other
+            exception raised by ``data`` (and KeyboardInterrupt) leaves files the
+            same way and propagates.
+    """
+    path = Path(path)
+    binary = isinstance(data, bytes)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": encoding, "newline": ""})) as fh:
+            if callable(data):
+                data(fh)
+            else:
+                fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:  # keep the permissions of a file being replaced; new files get the usual ones
+            mode = path.stat().st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def check_writable(path, what: str = "file") -> str | None:
+    """``None`` if ``path`` can be written by :func:`atomic_write`, else the problem in
+    words (a missing folder, a folder in the way, no write permission). Nothing is
+    created."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        return f"{what} {path} is a folder"
+    if not parent.exists():
+        return f"folder {parent} for {what} {path} does not exist"
+    if not parent.is_dir():
+        return f"{parent} (folder of {what} {path}) is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"folder {parent} for {what} {path} is not writable"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{what} {path} is not writable"
+    return None
+
+
+def read_text(path, max_bytes: int | None = MAX_INPUT_BYTES, *, what: str = "file") -> str:
+    """The UTF-8 text of ``path``, refusing files over ``max_bytes`` (``None``: no limit).
+
+    Raises:
+        OSError: the file cannot be read.
+        InputTooLarge: the file is bigger than ``max_bytes`` (nothing is read).
+        UnicodeDecodeError: the file is not UTF-8.
+    """
+    path = Path(path)
+    if max_bytes is not None:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputTooLarge(f"{what} {path} is {size:,} bytes, over the limit of {max_bytes:,} bytes")
+        with path.open("rb") as fh:  # the file may grow between stat and read
+            raw = fh.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise InputTooLarge(f"{what} {path} is over the limit of {max_bytes:,} bytes")
+        return raw.decode("utf-8")
+    return path.read_text(encoding="utf-8")

@@ -1,0 +1,360 @@
+"""Check a box (house rules) by playing it: seeded random games, invariants after every step.
+
+The loader (:func:`haunted_kit.load_box`) refuses every inconsistency it can see in
+the files. What only shows in play (a house rule that lets a game run forever, a
+decision nobody can take, a state the rules could never produce) is found here, like
+OpenSpiel's random simulation test: :func:`check_box` plays seeded games over every
+setting the game offers (every mode and player count for Haunted Lands), takes random
+legal decisions and random chance outcomes, and after every step checks:
+
+* the protocol's promises: a running game has a player to move with at least one
+  legal action or a chance node with outcomes whose probabilities sum to 1; a
+  finished game has no legal action and one return per player; every listed action
+  is legal by :meth:`why_not`; no step raises;
+* the game's own invariants (``game.invariants(state)``, if the module has them:
+  for Haunted Lands the save loader's checks, e.g. pieces adding up to the box,
+  valor never going down);
+* every ``save_every`` steps and at the end: the save round-trips (``to_dict`` ->
+  ``from_dict`` -> the same ``to_dict``);
+* the game ends within ``max_steps`` steps.
+
+Any failure is reported with the setting, the seed and the step, and
+:func:`replay_failure` rebuilds the state just before it. ``haunted-kit check-box DIR``
+runs the same from the command line.
+
+The module talks to a game only through :mod:`haunted_kit.protocol` and the registry
+:mod:`haunted_kit.games`, so it serves every rule module. Two optional methods of a
+:class:`~haunted_kit.protocol.Game` object widen the check: ``settings(box)`` (the
+``new_game`` keyword sets to cover; default: every player count) and
+``invariants(state, before)`` (problems in words, ``before`` the previous state or
+``None``).
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from .games import get_game
+
+__all__ = ["BoxReport", "Failure", "check_box", "play_checked", "replay_failure"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One problem found in play.
+
+    Attributes:
+        game: the rule module's short name.
+        setting: the ``new_game`` keywords (``players``, ``mode``...).
+        seed: the game's seed; the decisions are drawn from ``random.Random(seed)``.
+        step: steps (decisions and chance outcomes) applied before the problem.
+        problem: the problem in one line.
+        detail: the traceback of an exception, else ``""``.
+    """
+
+    game: str
+    setting: dict
+    seed: int
+    step: int
+    problem: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        where = ", ".join(f"{k}={v}" for k, v in self.setting.items())
+        return f"{where}, seed {self.seed}, step {self.step}: {self.problem}"
+
+
+@dataclass
+class BoxReport:
+    """What :func:`check_box` found.
+
+    Attributes:
+        box: the box's folder.
+        game: the rule module's short name.
+        games: games played.
+        steps: decisions and chance outcomes applied, in all games.
+        finished: games that reached the end.
+        failures: every problem found (at most one per game: a game stops at its first).
+        rows: one dict per game (setting, seed, steps, result).
+    """
+
+    box: str
+    game: str
+    games: int = 0
+    steps: int = 0
+    finished: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    rows: list[dict] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when no game found a problem."""
+        return not self.failures
+
+    def to_frame(self):
+        """One row per game as a :class:`pandas.DataFrame`."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+    def __str__(self) -> str:
+        lines = [f"Box check of {self.box} ({self.game}): {self.games} games, {self.steps:,} steps, "
+                 f"{self.finished} finished, {len(self.failures)} failure{'s' if len(self.failures) != 1 else ''}."]
+        for f in self.failures:
+            lines.append(f"  FAIL {f}")
+        if self.failures:
+            lines.append("Rebuild a failing game with haunted_kit.testing.replay_failure(failure, box).")
+        else:
+            lines.append("No problem found: every game kept the invariants after every step.")
+        return "\n".join(lines)
+
+
+def _settings(game, box) -> list[dict]:
+    if hasattr(game, "settings"):
+        return [dict(s) for s in game.settings(box)]
+    return [{"players": n} for n in range(game.min_players, game.max_players + 1)]
+
+
+def _protocol_problems(s) -> str | None:
+    """Problems with the protocol's promises in state ``s`` (None if none)."""
+    if s.is_terminal():
+        if s.legal_actions():
+            return "a finished game lists legal actions"
+        if len(s.returns()) != s.players:
+            return f"a finished game returns {len(s.returns())} values for {s.players} players"
+        return None
+    if s.is_chance_node():
+        outs = s.chance_outcomes()
+        if not outs:
+            return "a chance node has no outcomes"
+        total = sum(p for _, p in outs)
+        if abs(total - 1) > 1e-9 or any(p <= 0 for _, p in outs):
+            return f"a chance node's probabilities sum to {total} (must be 1, each above 0)"
+        return None
+    if s.current_player() is None:
+        return "the game is neither finished nor at a chance node, yet nobody is to move"
+    if not s.legal_actions():
+        return f"player {s.current_player()} is to move but has no legal action"
+    return None
+
+
+def play_checked(game, box, setting: dict, seed: int, *, max_steps: int = 20_000, save_every: int = 50,
+                 stop_before: int | None = None):
+    """Play one seeded random game and check it after every step.
+
+    Args:
+        game: a :class:`~haunted_kit.protocol.Game` or its short name.
+        box: the box to play with (``None``: the module's default).
+        setting: ``new_game`` keywords (``players``, ``mode``...).
+        seed: the game's seed and the seed of the random decisions.
+        max_steps: a game still running after this many steps is a failure.
+        save_every: round-trip the save every this many steps (and at the end).
+        stop_before: return the state just before this step (for :func:`replay_failure`).
+
+    Returns:
+        ``(state, steps, failure)``: the last state, steps applied, and a
+        :class:`Failure` or ``None``.
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    rng = random.Random(seed)
+    invariants = getattr(game, "invariants", None)
+    step = 0
+    s = None
+
+    def fail(problem, detail=""):
+        return s, step, Failure(game.name, dict(setting), seed, step, problem, detail)
+
+    try:
+        kw = dict(setting)
+        if box is not None:
+            kw["box"] = box
+        s = game.new_game(seed=seed, **kw)
+        before = None
+        while True:
+            problem = _protocol_problems(s)
+            if problem is None and invariants is not None:
+                found = invariants(s, before)
+                problem = "; ".join(found) if found else None
+            if problem is None and (s.is_terminal() or (save_every and step % save_every == 0)):
+                problem = _round_trip_problem(game, box, s)
+            if problem:
+                return fail(problem)
+            if s.is_terminal() or step == stop_before:
+                return s, step, None
+            if step >= max_steps:
+                return fail(f"the game did not end within {max_steps:,} steps")
+            before = s.copy()
+            if s.is_chance_node():
+                outs = s.chance_outcomes()
+                outcome = rng.choices([o for o, _ in outs], weights=[p for _, p in outs])[0]
+                s.apply_chance(outcome)
+            else:
+                legal = s.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+                refusal = s.why_not(action)
+                if refusal is not None:
+                    return fail(f"listed action {action!r} is refused: {refusal}")
+                s.apply_action(action)
+            step += 1
+    except Exception as exc:  # any exception in play is what this check looks for
+        return fail(f"{type(exc).__name__}: {exc}", traceback.format_exc())
+
+
+def _round_trip_problem(game, box, s) -> str | None:
+    try:
+        data = s.to_dict()
+        again = game.from_dict(data, box).to_dict()
+    except ValueError as exc:
+        return f"the save of this state is refused: {exc}"
+    if again != data:
+        diff = sorted(k for k in set(data) | set(again) if data.get(k) != again.get(k))
+        return f"the save does not round-trip (fields {', '.join(diff)} change)"
+    return None
+
+
+def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0, max_steps: int = 20_000,
+              save_every: int = 50, progress: bool = False) -> BoxReport:
+    """Play ``games`` seeded random games per setting of ``box`` and check every step.
+
+    Args:
+        box: a loaded box (:func:`haunted_kit.load_box`), a folder to load, or ``None``
+            for the module's reference box.
+        game: the rule module (short name or :class:`~haunted_kit.protocol.Game`).
+        games: games per setting (every mode x every player count for Haunted Lands).
+        seed: the first seed; game ``i`` of a setting uses seed ``seed + i``.
+        max_steps: steps after which a running game counts as never ending.
+        save_every: steps between save round-trips.
+        progress: show a progress bar (tqdm, on stderr).
+
+    Returns:
+        a :class:`BoxReport`; ``report.ok`` is ``True`` when nothing was found.
+
+    Raises:
+        BoxError: ``box`` is a folder that does not load (or the module's own error).
+    """
+    g = get_game(game) if isinstance(game, str) else game
+    if box is not None and not hasattr(box, "fingerprint") and hasattr(g, "load_box"):
+        box = g.load_box(box)
+    settings = _settings(g, box)
+    report = BoxReport(box=str(getattr(box, "path", None) or "the reference box"), game=g.name)
+    plan = [(st, seed + i) for st in settings for i in range(games)]
+    bar = None
+    if progress:
+        try:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(plan), desc="games", unit="game")
+        except ImportError:  # pragma: no cover - tqdm is a jupyter extra
+            bar = None
+    for st, sd in plan:
+        s, steps, failure = play_checked(g, box, st, sd, max_steps=max_steps, save_every=save_every)
+        report.games += 1
+        report.steps += steps
+        done = failure is None and s is not None and s.is_terminal()
+        report.finished += done
+        if failure is not None:
+            report.failures.append(failure)
+        report.rows.append({**st, "seed": sd, "steps": steps, "finished": done,
+                            "problem": failure.problem if failure else ""})
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return report
+
+
+def replay_failure(failure: Failure, box=None, game=None):
+    """The state just before ``failure``'s step, rebuilt by replaying its seeded game
+    (so the failing step can be looked at and tried again). ``game`` is the rule
+    module if it is not registered under ``failure.game``."""
+    s, _, _ = play_checked(game or failure.game, box, failure.setting, failure.seed, stop_before=failure.step,
+                           max_steps=failure.step + 1, save_every=0)
+    return s
+
+
+# ============================================================================ mutations, for fuzzing
+
+#: Replacement values a mutation may put in place of a number or a JSON value.
+ODD_NUMBERS = ("-1", "0", "1", "2", "7", "999", "1000", "100000000000000000000000", "1.0", "1.5", "-0", "nan", "inf",
+               "true", '"3"', "[]", "{}")
+ODD_JSON = (None, True, False, -1, 0, 1, 2, 7, 99, 10**9, 10**30, -(10**30), 1.0, 0.5, float("inf"), float("nan"),
+            "", "x", "covered", [], {}, [0, 0], [1, 2, 3], {"a": 1})
+
+
+def mutate_text(text: str, rng: random.Random) -> str | bytes:
+    """One random edit of a data file's text, as a hostile or careless user might make:
+    a number, string or line changed, deleted, duplicated or swapped, a Latin-1 byte, a
+    cut-off file. Returns text, or bytes when the edit is not UTF-8."""
+    import re
+
+    lines = text.split("\n")
+    kind = rng.randrange(9)
+    if kind <= 2:  # a number replaced
+        spots = [m.span() for m in re.finditer(r"(?<![\w.])-?\d+(?![\w.])", text)]
+        if spots:
+            a, b = rng.choice(spots)
+            return text[:a] + rng.choice(ODD_NUMBERS) + text[b:]
+    if kind == 3:  # a string replaced by another string of the file
+        spots = [m.span() for m in re.finditer(r'"[^"\n]*"', text)]
+        if spots:
+            a, b = rng.choice(spots)
+            x, y = rng.choice(spots)
+            return text[:a] + (text[x:y] if rng.random() < 0.8 else '""') + text[b:]
+    if kind == 4 and lines:  # a line deleted
+        del lines[rng.randrange(len(lines))]
+        return "\n".join(lines)
+    if kind == 5 and lines:  # a line duplicated
+        i = rng.randrange(len(lines))
+        lines.insert(i, lines[i])
+        return "\n".join(lines)
+    if kind == 6 and len(lines) > 1:  # two lines swapped
+        i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+        return "\n".join(lines)
+    if kind == 7:  # a Latin-1 byte
+        raw = text.encode("utf-8")
+        i = rng.randrange(len(raw) + 1)
+        return raw[:i] + bytes([rng.choice((0xE9, 0xE0, 0xFC, 0xA0))]) + raw[i:]
+    return text[:rng.randrange(len(text) + 1)]  # cut off
+
+
+def mutate_json(data, rng: random.Random, edits: int = 1):
+    """A deep copy of JSON-like ``data`` with ``edits`` random edits: a value replaced
+    (by an odd number, a wrong type, infinity, NaN, a huge int), a key deleted or
+    added, a list shortened or lengthened. Returns ``(copy, paths)`` where ``paths``
+    names each edited place, e.g. ``"players[1].pecunias"``."""
+    import copy
+
+    out = copy.deepcopy(data)
+    paths = []
+    for _ in range(edits):
+        parent, key, path = None, None, ""
+        node = out
+        # walk down to a random place, stopping early sometimes
+        while isinstance(node, (dict, list)) and node and rng.random() < 0.85:
+            k = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+            parent, key = node, k
+            path += f".{k}" if isinstance(node, dict) else f"[{k}]"
+            node = node[k]
+        if parent is None:
+            continue
+        what = rng.randrange(6)
+        if what <= 2:
+            parent[key] = rng.choice(ODD_JSON)
+        elif what == 3 and isinstance(parent, dict):
+            del parent[key]
+        elif what == 3:
+            parent.pop(key)
+        elif what == 4 and isinstance(node, list) and node:
+            node.append(rng.choice(node) if rng.random() < 0.5 else rng.choice(ODD_JSON))
+        elif what == 4 and isinstance(node, dict):
+            node[rng.choice(("extra", "x", "0"))] = rng.choice(ODD_JSON)
+        elif isinstance(node, int) and not isinstance(node, bool):
+            parent[key] = node + rng.choice((-1, 1, 2, -2, 10**6))
+        else:
+            parent[key] = rng.choice(ODD_JSON)
+        paths.append(path.lstrip("."))
+    return out, paths

@@ -1,0 +1,155 @@
+"""haunted_kit.testing: check_box plays every setting of a box and reports failures
+with their seed; it serves any game module through the protocol."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import haunted_kit as hk
+from haunted_kit.cli import main
+from haunted_kit.testing import Failure, check_box, mutate_json, mutate_text, play_checked, replay_failure
+from ruletools import copy_data, edit
+
+
+def test_reference_box_passes_every_mode_and_player_count():
+    r = check_box(games=1)
+    assert r.ok, str(r)
+    assert r.games == 9 == r.finished  # 3 modes x 2..4 players
+    frame = r.to_frame()
+    assert sorted(set(zip(frame["mode"], frame["players"]))) == sorted(
+        (m, n) for m in ("wanderer", "builder", "citizen") for n in (2, 3, 4))
+    assert r.steps == frame["steps"].sum() > 0
+    assert "9 games" in str(r) and "0 failures" in str(r)
+
+
+def test_house_rule_box_from_a_folder(tmp_path):
+    d = copy_data(tmp_path)
+    edit(d / "game.toml", "rounds_per_season = 3", "rounds_per_season = 1")
+    r = check_box(d, games=1)
+    assert r.ok and r.box == str(d)
+    # one round per season: every game is shorter than with the reference box
+    ref = check_box(games=1).to_frame()["steps"]
+    assert (r.to_frame()["steps"] < ref).all()
+
+
+class _Countdown:
+    """A toy rule module: players alternately add 1 or 2 to a total; the game ends at
+    10. A deliberate bug: the invariants refuse a total of 7, and with ``endless``
+    the game never ends."""
+
+    name, title, min_players, max_players = "countdown", "Countdown", 2, 2
+
+    def __init__(self, endless=False):
+        self.endless = endless
+
+    def new_game(self, *, players=2, seed=0, **options):
+        return _CountdownState(self.endless)
+
+    def from_dict(self, data, box=None):
+        s = _CountdownState(self.endless)
+        s.total, s.turn = data["total"], data["turn"]
+        return s
+
+    def invariants(self, state, before=None):
+        return ["the total reached 7"] if state.total == 7 else []
+
+
+class _CountdownState:
+    players = 2
+
+    def __init__(self, endless):
+        self.total, self.turn, self.endless = 0, 0, endless
+
+    def current_player(self):
+        return None if self.is_terminal() else self.turn % 2
+
+    def legal_actions(self):
+        return [] if self.is_terminal() else [1, 2]
+
+    def why_not(self, a):
+        return None
+
+    def apply_action(self, a):
+        self.total = (self.total + a) % 10 if self.endless else self.total + a
+        self.turn += 1
+
+    def is_chance_node(self):
+        return False
+
+    def is_terminal(self):
+        return self.total >= 10
+
+    def returns(self):
+        return [0.0, 0.0]
+
+    def copy(self):
+        c = _CountdownState(self.endless)
+        c.total, c.turn = self.total, self.turn
+        return c
+
+    def to_dict(self):
+        return {"total": self.total, "turn": self.turn}
+
+
+def test_failures_name_setting_seed_and_step_and_replay():
+    r = check_box(None, game=_Countdown(), games=20)
+    assert r.games == 20 and not r.ok
+    totals = []
+    for f in r.failures:
+        assert f.problem == "the total reached 7" and f.setting == {"players": 2}
+        s = replay_failure(f, game=_Countdown())
+        totals.append(s.total)
+        # the replayed game is the same seeded game: the same decisions reach 7 at that step
+        again, steps, failure = play_checked(_Countdown(), None, f.setting, f.seed)
+        assert failure == f and steps == f.step == s.turn
+    assert set(totals) == {7}
+    assert f"seed {r.failures[0].seed}, step {r.failures[0].step}: the total reached 7" in str(r)
+
+
+def test_a_game_that_never_ends_is_reported():
+    game = _Countdown(endless=True)
+    game.invariants = lambda s, b=None: []
+    r = check_box(None, game=game, games=2, max_steps=500)
+    assert [f.problem for f in r.failures] == ["the game did not end within 500 steps"] * 2
+    assert r.finished == 0
+
+
+def test_an_exception_in_play_is_a_failure_with_traceback():
+    game = _Countdown()
+    game.invariants = lambda s, b=None: 1 / 0 if s.total >= 5 else []
+    r = check_box(None, game=game, games=1)
+    (f,) = r.failures
+    assert f.problem == "ZeroDivisionError: division by zero" and "Traceback" in f.detail
+
+
+def test_check_box_command(tmp_path, capsys):
+    d = copy_data(tmp_path)
+    report = tmp_path / "report.csv"
+    assert main(["check-box", str(d), "--games", "1", "--report", str(report), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "9 games" in out and "0 failures" in out
+    assert len(report.read_text().splitlines()) == 10
+    edit(d / "market_cards.toml", "pecunias = 12", "pecunias = 1200")
+    assert main(["check-box", str(d), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "market_cards.toml, entry market_cards.3.options[2]: field 'pecunias' is 1200, beyond the sensible bound" in err
+
+
+def test_check_box_misuse_exits_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["check-box", str(tmp_path / "none")])
+    assert e.value.code == 2 and "no such folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["check-box", str(tmp_path), "--games", "0"])
+    assert e.value.code == 2 and "must be at least 1" in capsys.readouterr().err
+
+
+def test_mutators_are_seeded_and_change_something():
+    text = "a = 1\nb = \"x\"\n"
+    assert mutate_text(text, random.Random(3)) == mutate_text(text, random.Random(3))
+    data = {"a": [1, 2], "b": {"c": 3}}
+    out, paths = mutate_json(data, random.Random(5), edits=2)
+    assert data == {"a": [1, 2], "b": {"c": 3}}  # the original is untouched
+    assert len(paths) <= 2
