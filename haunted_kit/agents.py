@@ -132,10 +132,22 @@ class GreedyAgent:
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
-def make_agent(name: str, seed: int = 0):
-    """Build an agent by name (``"random"`` or ``"greedy"``). Raises ValueError naming
-    the unknown name."""
+def make_agent(name: str, seed: int = 0, game=None):
+    """Build an agent by name for ``game`` (a :class:`~haunted_kit.protocol.Game`;
+    ``None`` means Haunted Lands).
+
+    ``"random"`` plays any game of the kit. Other names come from :data:`AGENTS` for
+    Haunted Lands, or from the Game's optional ``agents`` mapping (name -> class taking
+    a seed) for another rule module.
+
+    Raises:
+        ValueError: naming the unknown agent and the known ones.
+    """
+    if name == "random":
+        return RandomAgent(seed)
+    table = AGENTS if game is None or getattr(game, "name", None) == "haunted" else getattr(game, "agents", {"random": RandomAgent})
     try:
-        return AGENTS[name](seed)
+        return table[name](seed)
     except KeyError:
-        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None
+        where = "" if game is None else f" for {getattr(game, 'name', game)!r}"
+        raise ValueError(f"unknown agent {name!r}{where} (known: {', '.join(table)})") from None

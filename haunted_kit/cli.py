@@ -6,6 +6,7 @@ Examples::
     haunted-kit play --players 2 --mode citizen --ghost-cards 1,2 --log game.csv --save game.json
     haunted-kit replay game.json            # summary of a saved game
     haunted-kit check-box my_rules/         # play a house-rule box and check every step
+    haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
 
 Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
@@ -24,6 +25,7 @@ from pathlib import Path
 from . import rules as R
 from .agents import AGENTS
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
+from .games import game_names
 
 
 def _agents(text: str) -> list[str]:
@@ -89,6 +91,27 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a game still running after N steps counts as never ending (default 20000)")
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
+                         description="Play every combination of player counts, modes, ghost cards and agent lineups, "
+                                     "GAMES seeds each, into a Parquet dataset directory (resumable).")
+    sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
+    sim.add_argument("--game", default="haunted", choices=game_names(), help="rule module (default haunted)")
+    sim.add_argument("--games", type=_positive, default=100, metavar="N", help="seeds per grid cell (default 100)")
+    sim.add_argument("--first-seed", type=int, default=0, help="seed of the first repetition (default 0)")
+    sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
+    sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
+                     metavar="MODE,MODE", help="Haunted Lands modes (default wanderer)")
+    sim.add_argument("--ghost-cards", action="append", default=None, metavar="N,N",
+                     help="a set of extra ghost cards, 'none' for no extra card; repeat for several (e.g. --ghost-cards none --ghost-cards 2,3)")
+    sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
+                     help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
+    sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
+    sim.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
@@ -265,7 +288,58 @@ def _classroom(sub, args) -> int:
                  open_browser=not args.no_browser, box=args.box, size=args.size)
 
 
-_COMMANDS = {"play": _play, "replay": _replay, "check-box": _check_box, "classroom": _classroom}
+def _simulate(parser, args) -> int:
+    from .bots import BotSpecError, parse_lineup
+    from .simulate import DatasetError, Grid, load_dataset, simulate
+
+    options = {}
+    if args.game == "haunted":
+        options["mode"] = args.modes or ["wanderer"]
+        sets = []
+        for text in args.ghost_cards or ["none"]:
+            if text.strip().lower() in ("none", ""):
+                sets.append([])
+            else:
+                try:
+                    sets.append(_int_list(text))
+                except argparse.ArgumentTypeError as exc:
+                    parser.error(f"--ghost-cards: {exc}")
+        options["extra_ghost_cards"] = sets
+    elif args.modes or args.ghost_cards:
+        parser.error(f"--modes and --ghost-cards are Haunted Lands options, not {args.game!r} ones")
+    try:
+        lineups = [",".join(parse_lineup(x)) for x in (args.agents or ["greedy"])]
+        grid = Grid(game=args.game, players=tuple(args.players), options=options, lineups=tuple(lineups),
+                    games=args.games, first_seed=args.first_seed)
+    except (BotSpecError, ValueError) as exc:
+        parser.error(str(exc))
+    box = _box(parser, args.box) if args.box is not None else None
+    try:
+        grid.check(box)
+        report = simulate(grid, args.out, box=box, workers=args.workers, dask=args.dask, scheduler=args.scheduler,
+                          events=args.events, progress=not args.no_progress)
+    except ValueError as exc:  # a bad grid cell, a dataset of another grid (DatasetError)
+        if isinstance(exc, DatasetError):
+            print(f"haunted-kit: {exc}", file=sys.stderr)
+            return 1
+        parser.error(str(exc))
+    except OSError as exc:
+        print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if report.interrupted:
+        print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
+              "run the same command again to resume.", file=sys.stderr)
+        return 130
+    frame = load_dataset(args.out)
+    print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    table = frame.groupby(["players", "agent"]).agg(games=("game_id", "nunique"), win_rate=("won", "mean"),
+                                                     mean_score=("score", "mean"), collective_loss=("collective_loss", "mean"))
+    print(table.round(3).to_string())
+    return 0
+
+
+
+_COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "classroom": _classroom}
 
 
 def main(argv=None) -> int:

@@ -25,7 +25,9 @@ itself when ending it is all a player can do: rulebook "Game Flow", step 3).
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import math
 
 from . import actions as A
 from . import rules as R
@@ -871,6 +873,71 @@ class HauntedLandsGame:
 
     def action_from_dict(self, data: dict):
         return A.action_from_dict(data)
+
+    # ---- optional members used by simulation, search and the environment (see protocol.py)
+    state_type = State
+
+    def seat_results(self, state: State) -> list[dict]:
+        """Per player (index order) the figures a simulation records: ``score`` (final
+        valor), ``rank`` (1 = top of the valor stack; rulebook "Valor Points and the Valor
+        Track"), ``won``, ``collective_loss`` (Kalena fell: every player loses), and
+        ``quests`` / ``quest_points``: each face-down quest and the valor it scores at final
+        scoring (rulebook "Card Reference: Quest Cards"; 0 after a collective loss)."""
+        ctx = ctx_of(state)
+        order = R.stack_order(state)
+        out = []
+        for p in range(state.config.players):
+            qs = list(state.quests[p])
+            pts = [0 if state.lost else R.quest_score(state, ctx, p, q)[0] for q in qs]
+            out.append({"score": state.valor[p], "rank": order.index(p) + 1, "won": state.winner == p,
+                        "collective_loss": bool(state.lost), "quests": qs, "quest_points": pts})
+        return out
+
+    def turn_order(self, state: State) -> list[int]:
+        """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""
+        return list(state.turn_order)
+
+    def determinise(self, state: State, player: int, rng) -> State:
+        """A copy of ``state`` consistent with what ``player`` may know: every other
+        player's face-down quests are redrawn from the quests that player could hold (the
+        hand dealt for this player count, rulebook "Game Setup" step 17), keeping their
+        number; and the chance generator is reseeded from ``rng`` (a :class:`random.Random`),
+        so the copy cannot foresee the real dice. Reads nothing hidden from ``player``."""
+        d = state.copy(keep_log=False)
+        cfg = copy.copy(state.config)
+        object.__setattr__(cfg, "seed", rng.getrandbits(62))
+        d.config = cfg
+        d._ctx = None
+        d._legal = None
+        box = cfg.box
+        removed = box.removed_quests.get(cfg.players, ())
+        dealt = [q for q in sorted(box.quests) if q not in removed]
+        for o in range(cfg.players):
+            if o == player:
+                continue
+            k = len(state.quests[o])
+            chosen = tuple(rng.sample(dealt, k)) if k else ()
+            d.quests[o] = chosen
+            hand = 0
+            for q in dealt:
+                if q not in chosen:
+                    hand |= 1 << q
+            d.hand[o] = hand
+        return d
+
+    def evaluate(self, state: State) -> list[float]:
+        """A cheap estimate of each player's chance to win, for truncated search playouts:
+        a softmax over valor plus the valor each player's quests would score now (a kit
+        heuristic, not a rule); ``returns()`` once the game is over."""
+        if state.phase == OVER:
+            return returns(state)
+        ctx = ctx_of(state)
+        n = state.config.players
+        score = [state.valor[p] + sum(R.quest_score(state, ctx, p, q)[0] for q in state.quests[p]) for p in range(n)]
+        top = max(score)
+        w = [math.exp((v - top) / 3.0) for v in score]
+        total = sum(w)
+        return [x / total for x in w]
 
 
 GAME = HauntedLandsGame()

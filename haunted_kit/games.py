@@ -9,6 +9,7 @@ module in the import graph and the CLI loads only the game it is asked for.
 from __future__ import annotations
 
 import importlib
+import sys
 
 from .protocol import Game
 
@@ -38,3 +39,20 @@ def get_game(name: str) -> Game:
     except (KeyError, TypeError):
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(REGISTRY)})") from None
     return getattr(importlib.import_module(module), attr)
+
+
+def game_of(state) -> Game:
+    """The registered :class:`~haunted_kit.protocol.Game` whose states ``state`` is
+    (matched on the Game's optional ``state_type``; only modules already imported are
+    looked at, since a state's module is imported by the time one exists).
+
+    Raises:
+        UnknownGame: no registered module declares ``state``'s type.
+    """
+    for name, (module, attr) in REGISTRY.items():
+        mod = sys.modules.get(module)
+        game = getattr(mod, attr, None) if mod is not None else None
+        st = getattr(game, "state_type", None)
+        if st is not None and isinstance(state, st):
+            return game
+    raise UnknownGame(f"no registered game declares states of type {type(state).__name__}; pass the game explicitly")

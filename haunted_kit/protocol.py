@@ -202,7 +202,21 @@ class GameState(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """One rule module: how to start, load and decode its games."""
+    """One rule module: how to start, load and decode its games.
+
+    Optional members that simulation, search and the environment use when present
+    (each tool says what it does without them):
+
+    * ``state_type``: the class of its states (lets ``games.game_of(state)`` find the game);
+    * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
+      ``collective_loss``, ``quests``, ``quest_points`` (else read from ``returns()``);
+    * ``turn_order(state) -> list[int]``: players in turn order (else index order);
+    * ``determinise(state, player, rng) -> state``: a copy consistent with what
+      ``player`` may know (needed by search when the game hides information);
+    * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
+      search playouts;
+    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``.
+    """
 
     name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)
     title: str  #: human title

@@ -1,0 +1,106 @@
+"""Agents by specification, for any game of the kit: the CLI's ``--agents``, simulation
+grids and the environment's opponents.
+
+A spec is an agent name with optional settings in brackets::
+
+    random
+    greedy
+    search[playouts=100,rollout=greedy]
+    search[seconds=0.5]
+
+A lineup is specs separated by commas (``"search[playouts=100],greedy"``); a lineup
+shorter than the number of players repeats. :func:`make_bot` builds the agent;
+:func:`bot_settings` gives the settings a dataset records.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .agents import make_agent
+from .search import SearchAgent
+
+__all__ = ["BotSpecError", "bot_settings", "make_bot", "parse_lineup", "parse_spec"]
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\[(.*)\])?\s*$")
+_SEARCH_KEYS = {"playouts": int, "seconds": float, "rollout": str, "rollout_depth": "depth", "exploration": float}
+
+
+class BotSpecError(ValueError):
+    """An agent spec that cannot be read (the message names the part)."""
+
+
+def _value(key: str, kind, text: str):
+    if kind == "depth":
+        if text.lower() in ("none", "full"):
+            return None
+        kind = int
+    try:
+        return kind(text)
+    except ValueError:
+        raise BotSpecError(f"setting {key}={text!r} is not a {kind.__name__}") from None
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """``"search[playouts=100]"`` -> ``("search", {"playouts": 100})``.
+
+    Raises:
+        BotSpecError: malformed text, an unknown setting, or settings on an agent that
+            takes none.
+    """
+    m = _SPEC.match(spec) if isinstance(spec, str) else None
+    if not m:
+        raise BotSpecError(f"cannot read agent spec {spec!r} (expected e.g. greedy or search[playouts=100])")
+    name, body = m.group(1), m.group(2)
+    settings: dict = {}
+    if body is not None and body.strip():
+        if name != "search":
+            raise BotSpecError(f"agent {name!r} takes no settings (got [{body}])")
+        for part in body.split(","):
+            key, eq, text = part.partition("=")
+            key = key.strip()
+            if not eq or key not in _SEARCH_KEYS:
+                raise BotSpecError(f"unknown search setting {part.strip()!r} (known: {', '.join(_SEARCH_KEYS)})")
+            settings[key] = _value(key, _SEARCH_KEYS[key], text.strip())
+    return name, settings
+
+
+def parse_lineup(text: str) -> list[str]:
+    """Split ``"search[playouts=100,rollout=greedy],greedy"`` into specs (commas inside
+    brackets stay), checking each one. Raises :class:`BotSpecError`."""
+    specs, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "," and depth == 0:
+            specs.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    specs.append(cur.strip())
+    specs = [s for s in specs if s]
+    if not specs:
+        raise BotSpecError("give at least one agent")
+    for s in specs:
+        parse_spec(s)
+    return specs
+
+
+def make_bot(spec: str, seed: int = 0, game=None):
+    """The agent a spec names, seeded with ``seed``, for ``game`` (None: Haunted Lands).
+
+    Raises:
+        BotSpecError / ValueError: a bad spec, an unknown agent or a bad setting.
+    """
+    name, settings = parse_spec(spec)
+    if name == "search":
+        return SearchAgent(seed, game=game, **settings)
+    return make_agent(name, seed, game=game)
+
+
+def bot_settings(spec: str) -> dict:
+    """Every setting of the agent a spec names, defaults included (JSON-ready)."""
+    name, settings = parse_spec(spec)
+    if name == "search":
+        return SearchAgent(0, **settings).settings()
+    return {"agent": name}

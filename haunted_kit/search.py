@@ -1,0 +1,306 @@
+"""Information-set Monte Carlo tree search (ISMCTS) and move hints, for any game of the kit.
+
+:class:`SearchAgent` is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one
+tree over the searching player's information set. Every playout starts from a fresh
+*determinisation*: a copy of the position consistent with what the searching player
+may know (the Game's ``determinise(state, player, rng)``; for Haunted Lands the other
+players' face-down quests are redrawn from the quests they could hold and the dice are
+reseeded), never the true hidden state. Selection is UCB1 with availability counts
+(a move is only compared with the playouts in which it was legal); chance outcomes
+are sampled (open loop). Playouts run a rollout policy (``"random"`` or ``"greedy"``,
+see :func:`haunted_kit.agents.make_agent`) to the end, or for ``rollout_depth``
+decisions and then score the position with the Game's ``evaluate(state)``.
+
+Values are each player's :meth:`~haunted_kit.protocol.GameState.returns` at the end of
+a playout (Haunted Lands: 1 for the winner, 0 for the others, -1 for every player after
+a collective loss) or the evaluation's win-chance estimate.
+
+Seeded and reproducible: with a budget in playouts, the same seed, position and calls
+give the same moves. A budget in ``seconds`` stops on the clock and is not reproducible.
+
+:func:`hints` runs a search for the player to move and returns the top moves with their
+visit shares and a sentence each built from the move's own events and statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from .agents import make_agent
+from .games import game_of
+
+__all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "sample_chance"]
+
+
+def determinise(game, state, player: int, rng: random.Random):
+    """A copy of ``state`` as ``player`` might believe it to be.
+
+    Uses the Game's ``determinise`` when it has one. A game without one must show
+    ``player`` everything (``state.observation(player) == state.observation(None)``):
+    then a plain copy is a determinisation.
+
+    Raises:
+        TypeError: the game hides information from ``player`` and has no ``determinise``.
+    """
+    det = getattr(game, "determinise", None)
+    if det is not None:
+        return det(state, player, rng)
+    if state.observation(player) != state.observation(None):
+        raise TypeError(f"{getattr(game, 'name', game)!r} hides information from player {player} but its Game has no "
+                        "determinise(state, player, rng): searching would read the hidden state")
+    return state.copy()
+
+
+class _Node:
+    __slots__ = ("player", "visits", "value", "avail", "children")
+
+    def __init__(self, player):
+        self.player = player  # who chose the move leading here (values are from their side)
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 1
+        self.children: dict = {}
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """One root move after a search: ``visits`` (playouts through it), ``share`` of all
+    root visits (0..1) and ``value`` (mean return for the searching player, Haunted
+    Lands: -1..1, roughly a win chance when positive)."""
+
+    action: object
+    visits: int
+    share: float
+    value: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: ``moves`` sorted by visits (most first), the number of
+    ``playouts`` and the ``seconds`` it took. ``best`` is the most visited move."""
+
+    player: int
+    moves: tuple[MoveStats, ...]
+    playouts: int
+    seconds: float
+
+    @property
+    def best(self):
+        return self.moves[0].action
+
+
+class SearchAgent:
+    """ISMCTS agent; ``act(state)`` returns one of ``state.legal_actions()``.
+
+    Args:
+        seed: seeds the determinisations, the tree policy's tie breaks and the rollouts.
+        playouts: playouts per decision (the budget) when ``seconds`` is not given.
+        seconds: a time budget per decision instead (not reproducible).
+        rollout: rollout policy, ``"random"`` or ``"greedy"``.
+        rollout_depth: decisions per rollout before the position is scored with the
+            Game's ``evaluate``; ``None`` plays to the end. Default: 20 when the game
+            has ``evaluate``, else ``None``.
+        exploration: the UCB1 constant.
+        game: the :class:`~haunted_kit.protocol.Game`; found from the state if omitted.
+
+    Raises:
+        ValueError: a budget that is not positive, an unknown rollout policy.
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, *, playouts: int = 100, seconds: float | None = None, rollout: str = "random",
+                 rollout_depth: int | None | str = "auto", exploration: float = 0.7, game=None):
+        if seconds is None and (not isinstance(playouts, int) or playouts < 1):
+            raise ValueError(f"playouts must be a positive whole number, got {playouts!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, got {seconds!r}")
+        if rollout not in ("random", "greedy"):
+            raise ValueError(f"unknown rollout policy {rollout!r} (known: random, greedy)")
+        if rollout_depth not in ("auto", None) and (not isinstance(rollout_depth, int) or rollout_depth < 0):
+            raise ValueError(f"rollout_depth must be a whole number >= 0 or None, got {rollout_depth!r}")
+        self.seed = seed
+        self.playouts, self.seconds = playouts, seconds
+        self.rollout, self.rollout_depth, self.exploration = rollout, rollout_depth, exploration
+        self.game = game
+        self.rng = random.Random(seed)
+        self._policy = None
+
+    def settings(self) -> dict:
+        """The agent's settings (recorded in simulation datasets)."""
+        return {"agent": "search", "playouts": self.playouts, "seconds": self.seconds, "rollout": self.rollout,
+                "rollout_depth": self.rollout_depth, "exploration": self.exploration}
+
+    def act(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(state).best
+
+    # ------------------------------------------------------------------ the search
+    def search(self, state, player: int | None = None) -> SearchResult:
+        """Search from ``state`` for ``player`` (default: the player to move).
+
+        Raises:
+            ValueError: nobody is to move (chance node or finished game).
+        """
+        game = self.game or game_of(state)
+        if player is None:
+            player = state.current_player()
+        if player is None or state.is_terminal():
+            raise ValueError("nobody is to move here (a chance node or a finished game): nothing to search")
+        depth = self.rollout_depth
+        evaluate = getattr(game, "evaluate", None)
+        if depth == "auto":
+            depth = 20 if evaluate is not None else None
+        if depth is not None and evaluate is None:
+            raise ValueError(f"rollout_depth needs the game's evaluate(state); {getattr(game, 'name', game)!r} has none")
+        rng = random.Random(self.rng.getrandbits(64))
+        if self._policy is None or self._policy[0] is not game:
+            self._policy = (game, make_agent(self.rollout, 0, game=game))
+        policy = self._policy[1]
+        policy.rng = rng
+        root = _Node(None)
+        c = self.exploration
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        budget = self.playouts if self.seconds is None else 1 << 62
+        n = 0
+        while n < budget:
+            if deadline is not None and n & 7 == 0 and time.perf_counter() >= deadline and n:
+                break
+            n += 1
+            d = determinise(game, state, player, rng)
+            node = root
+            path = []
+            # selection and expansion
+            while not d.is_terminal():
+                if d.is_chance_node():
+                    sample_chance(d, rng)
+                    continue
+                legal = d.legal_actions()
+                mover = d.current_player()
+                children = node.children
+                untried = []
+                best, best_u = None, -math.inf
+                for a in legal:
+                    ch = children.get(a)
+                    if ch is None:
+                        untried.append(a)
+                        continue
+                    ch.avail += 1
+                    if not untried:
+                        u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                        if u > best_u:
+                            best, best_u = a, u
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    ch = children[a] = _Node(mover)
+                    d.apply_action(a)
+                    path.append(ch)
+                    break
+                node = children[best]
+                d.apply_action(best)
+                path.append(node)
+            # rollout
+            steps = 0
+            while not d.is_terminal() and (depth is None or steps < depth):
+                if d.is_chance_node():
+                    sample_chance(d, rng)
+                    continue
+                d.apply_action(policy.act(d))
+                steps += 1
+            values = d.returns() if d.is_terminal() else evaluate(d)
+            for nd in path:
+                nd.visits += 1
+                nd.value += values[nd.player]
+        total = sum(ch.visits for ch in root.children.values()) or 1
+        moves = sorted((MoveStats(a, ch.visits, ch.visits / total, ch.value / ch.visits if ch.visits else 0.0)
+                        for a, ch in root.children.items()), key=lambda m: (-m.visits, -m.value))
+        return SearchResult(player, tuple(moves), n, time.perf_counter() - start)
+
+
+def sample_chance(d, rng: random.Random) -> None:
+    """Resolve ``d``'s waiting chance node with an outcome drawn by ``rng`` from
+    ``chance_outcomes()`` (probabilities as the game gives them)."""
+    outcomes = d.chance_outcomes()
+    x = rng.random()
+    for o, p in outcomes:
+        x -= p
+        if x < 0:
+            break
+    d.apply_chance(o)
+
+
+# ============================================================================ hints
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One suggested move: the action, its share of the search's visits (0..1), its
+    mean value for the player, and a sentence explaining it."""
+
+    action: object
+    share: float
+    value: float
+    visits: int
+    sentence: str
+
+
+_CHANCE_KINDS = ("_die", "_drawn")  # events naming a chance outcome: an example, not a promise
+
+
+def _describe_effect(game, state, player: int, action, rng: random.Random) -> str:
+    """What ``action`` does, from its own events, played on a determinised copy (so
+    it cannot reveal a hidden quest or a future die)."""
+    d = determinise(game, state, player, rng)
+    if hasattr(d, "log"):
+        d.log = []  # record this move's events on the copy
+    before = None
+    seats = getattr(game, "seat_results", None)
+    if seats is not None:
+        before = seats(d)[player]["score"]
+    d.apply_action(action)
+    parts = []
+    for e in (d.log or []) if hasattr(d, "log") else []:
+        if e.kind in ("turn_started", "turn_ended", "round_started", "season_started") or e.kind.endswith(_CHANCE_KINDS):
+            continue
+        if e.player == player:
+            parts.append(e.text.rstrip("."))
+        if len(parts) == 2:
+            break
+    gain = ""
+    if before is not None:
+        delta = seats(d)[player]["score"] - before
+        if delta:
+            gain = f" ({delta:+d} score now)"
+    return ("; ".join(parts) + gain) if parts else (getattr(action, "describe", lambda: str(action))() + gain)
+
+
+def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: float | None = None, top: int = 3,
+          seed: int = 0, rollout: str = "random", game=None) -> list[Hint]:
+    """The search agent's ``top`` moves for the player to move, best first.
+
+    Each hint has its visit share, its mean value and a sentence built from the move's
+    own events (played on a determinisation, so it never reveals hidden information)
+    and its statistics, e.g. ``"P2 builds a tower on (1, -2), gaining 3 valor. Chosen
+    in 41% of 1,000 playouts; wins about 35% of them."``
+
+    Raises:
+        ValueError: nobody is to move, or a bad budget.
+    """
+    agent = SearchAgent(seed, playouts=playouts, seconds=seconds, rollout=rollout, game=game)
+    game = agent.game or game_of(state)
+    res = agent.search(state, player)
+    rng = random.Random(seed + 1)
+    out = []
+    for m in res.moves[:top]:
+        effect = _describe_effect(game, state, res.player, m.action, rng)
+        win = max(0.0, m.value)
+        sentence = (f"{effect}. Chosen in {m.share:.0%} of {res.playouts:,} playouts; "
+                    f"{'wins about ' + format(win, '.0%') + ' of them' if m.value >= 0 else 'often ends in a collective loss'}.")
+        out.append(Hint(m.action, m.share, m.value, m.visits, sentence))
+    return out

@@ -1,0 +1,505 @@
+"""Simulate a grid of games into a Parquet dataset, in parallel processes or on Dask.
+
+A :class:`Grid` is every combination of player counts, game options (for Haunted Lands
+``mode`` and ``extra_ghost_cards``) and agent lineups, each played ``games`` times with
+seeds ``first_seed, first_seed + 1, ...``. Every game has a fixed place in the grid, its
+``game_id``; its seed and its agents' seeds depend only on that place, so one worker,
+many workers and a Dask cluster produce the same rows.
+
+:func:`simulate` plays the grid and writes a dataset directory::
+
+    OUT/dataset.json               what was played: kit version, game, box fingerprint,
+                                   the grid, each agent's settings, the schema
+    OUT/part-00000000-00000049.parquet   one file per finished chunk of games
+    OUT/events/part-....parquet    the event logs (only with events=True)
+
+Each chunk is written atomically once its games are finished, so an interrupted run
+keeps what it finished and running the same grid again resumes it.
+:func:`load_dataset` reads the rows back, sorted by game and seat.
+
+Schema: one row per game and player (see :data:`COLUMNS` for each column's meaning).
+Works for every game registered in :mod:`haunted_kit.games` (results come from the
+Game's optional ``seat_results(state)``, else from ``returns()``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .bots import bot_settings, make_bot, parse_lineup
+from .fileio import atomic_write
+from .games import get_game
+from .search import sample_chance
+
+__all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "simulate"]
+
+DATASET_FORMAT = "haunted-kit-simulation"
+DATASET_VERSION = 1
+
+#: Every column of a dataset row, in order: (name, Arrow type name, meaning).
+COLUMNS = (
+    ("game_id", "int64", "the game's place in the grid (0-based); sorts the dataset"),
+    ("game", "string", "rule module's short name (haunted, ...)"),
+    ("players", "int8", "number of players"),
+    ("options", "string", "the game's options as JSON (Haunted Lands: mode, extra_ghost_cards)"),
+    ("mode", "string", "the option 'mode', or '' when the grid has none"),
+    ("extra_ghost_cards", "string", "the option 'extra_ghost_cards' as '2,3' ('' for none)"),
+    ("lineup", "string", "the agent lineup, one spec per player, comma-separated"),
+    ("seed", "int64", "the game's seed (first_seed + repetition)"),
+    ("player", "int8", "player index, 0-based (P1 is 0)"),
+    ("seat", "int8", "turn position at the start, 1 = first to take a turn"),
+    ("agent", "string", "this player's agent spec (e.g. greedy, search[playouts=100])"),
+    ("score", "float64", "final score (Haunted Lands: valor)"),
+    ("rank", "int8", "final rank, 1 = best (Haunted Lands: top of the valor stack)"),
+    ("won", "bool", "this player won (never after a collective loss)"),
+    ("collective_loss", "bool", "the game ended in a collective loss (Kalena fell): every player lost"),
+    ("returns", "float64", "the game's returns() for this player (Haunted Lands: 1 win, 0 loss, -1 collective loss)"),
+    ("quests", "list<int16>", "this player's face-down quest cards at the end"),
+    ("quest_points", "list<int16>", "points each of those quests scored, same order (0 after a collective loss)"),
+    ("quest_total", "int16", "sum of quest_points"),
+    ("decisions", "int32", "decisions this player made"),
+    ("game_decisions", "int32", "decisions made in the whole game"),
+)
+
+
+class DatasetError(ValueError):
+    """A dataset directory that cannot be read or resumed (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The games to play: the product of ``players`` x ``options`` x ``lineups``, each
+    cell played ``games`` times with seeds ``first_seed + k``.
+
+    Args:
+        game: a registered game's short name.
+        players: player counts.
+        options: option name -> values to try (each a game option, e.g.
+            ``{"mode": ["wanderer", "builder"], "extra_ghost_cards": [[], [2], [2, 3]]}``).
+        lineups: agent lineups (see :mod:`haunted_kit.bots`), e.g. ``["greedy", "search[playouts=100],greedy"]``.
+        games: repetitions (seeds) per cell.
+        first_seed: seed of the first repetition.
+
+    Raises:
+        ValueError: an unknown game or agent, a bad count (checked at construction).
+    """
+
+    game: str = "haunted"
+    players: tuple = (4,)
+    options: dict = field(default_factory=dict)
+    lineups: tuple = ("greedy",)
+    games: int = 10
+    first_seed: int = 0
+
+    def __post_init__(self):
+        game = get_game(self.game)
+        object.__setattr__(self, "players", tuple(int(n) for n in self.players))
+        object.__setattr__(self, "lineups", tuple(",".join(parse_lineup(x)) for x in self.lineups))
+        for lineup in self.lineups:
+            for spec in parse_lineup(lineup):
+                make_bot(spec, 0, game=game)  # an unknown agent or a bad setting fails here
+        opts = {}
+        for k, vals in dict(self.options).items():
+            vals = [list(v) if isinstance(v, (list, tuple)) else v for v in vals]
+            if not vals:
+                raise ValueError(f"option {k!r} has no values to try")
+            opts[str(k)] = vals
+        object.__setattr__(self, "options", opts)
+        if not self.players or not self.lineups:
+            raise ValueError("a grid needs at least one player count and one lineup")
+        if not isinstance(self.games, int) or self.games < 1:
+            raise ValueError(f"games must be a positive whole number, got {self.games!r}")
+
+    def cells(self) -> list[tuple[int, dict, str]]:
+        """(players, options, lineup) for each cell, in grid order."""
+        keys = list(self.options)
+        combos = list(itertools.product(*(self.options[k] for k in keys))) or [()]
+        return [(n, dict(zip(keys, combo)), lineup)
+                for n in self.players for combo in combos for lineup in self.lineups]
+
+    def __len__(self) -> int:
+        return len(self.cells()) * self.games
+
+    def tasks(self) -> list[tuple]:
+        """One task per game: (game_id, players, options, lineup, seed), in grid order."""
+        out = []
+        for c, (n, opts, lineup) in enumerate(self.cells()):
+            for k in range(self.games):
+                out.append((c * self.games + k, n, opts, lineup, self.first_seed + k))
+        return out
+
+    def check(self, box=None) -> None:
+        """Start one game of every (players, options) cell, so that a bad combination is
+        refused before any work. Raises ValueError naming the cell and the problem."""
+        game = get_game(self.game)
+        seen = set()
+        for n, opts, _ in self.cells():
+            key = (n, json.dumps(opts, sort_keys=True))
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                _new_state(game, n, self.first_seed, opts, box, False)
+            except (ValueError, TypeError) as exc:
+                where = ", ".join([f"players={n}"] + [f"{k}={v}" for k, v in opts.items()])
+                raise ValueError(f"grid cell {where}: {exc}") from None
+
+    def to_dict(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()}
+
+
+@dataclass
+class SimulationReport:
+    """What :func:`simulate` did: games in the grid, games played now, games found
+    already finished (resumed), whether it was interrupted, and the dataset path."""
+
+    path: Path
+    total: int
+    played: int
+    resumed: int
+    interrupted: bool = False
+
+
+# ============================================================================ playing (in workers)
+
+
+def _seat_results(game, state) -> list[dict]:
+    hook = getattr(game, "seat_results", None)
+    if hook is not None:
+        return hook(state)
+    ret = list(state.returns())
+    order = sorted(set(ret), reverse=True)
+    return [{"score": r, "rank": order.index(r) + 1, "won": r == ret[0] and ret.count(r) == 1 and r == max(ret),
+             "collective_loss": False, "quests": [], "quest_points": []} for r in ret]
+
+
+def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
+    kw = dict(options)
+    if box is not None:
+        kw["box"] = box
+    return game.new_game(players=n, seed=seed, log=log, **kw)
+
+
+def play_one(game_name: str, task: tuple, box=None, events: bool = False):
+    """Play one task of a grid; returns (rows, event rows). Pure: the same task gives
+    the same rows in any process."""
+    import pandas as pd
+
+    game_id, n, options, lineup, seed = task
+    game = get_game(game_name)
+    specs = lineup.split(",") if "[" not in lineup else parse_lineup(lineup)
+    state = _new_state(game, n, seed, options, box, events)
+    bots = [make_bot(specs[i % len(specs)], seed * 100 + i, game=game) for i in range(n)]
+    order_hook = getattr(game, "turn_order", None)
+    order = list(order_hook(state)) if order_hook is not None else list(range(n))
+    chance_rng = random.Random(seed)
+    made = [0] * n
+    while not state.is_terminal():
+        if state.is_chance_node():
+            sample_chance(state, chance_rng)
+            continue
+        p = state.current_player()
+        state.apply_action(bots[p].act(state))
+        made[p] += 1
+    seats = _seat_results(game, state)
+    ret = state.returns()
+    opts_json = json.dumps(options, sort_keys=True)
+    ghost = options.get("extra_ghost_cards")
+    rows = []
+    for p in range(n):
+        r = seats[p]
+        rows.append({
+            "game_id": game_id, "game": game_name, "players": n, "options": opts_json,
+            "mode": str(options.get("mode", "")),
+            "extra_ghost_cards": ",".join(map(str, ghost)) if isinstance(ghost, (list, tuple)) else ("" if ghost is None else str(ghost)),
+            "lineup": lineup, "seed": seed, "player": p, "seat": order.index(p) + 1,
+            "agent": specs[p % len(specs)], "score": float(r["score"]), "rank": int(r["rank"]), "won": bool(r["won"]),
+            "collective_loss": bool(r["collective_loss"]), "returns": float(ret[p]),
+            "quests": [int(q) for q in r["quests"]], "quest_points": [int(x) for x in r["quest_points"]],
+            "quest_total": int(sum(r["quest_points"])), "decisions": made[p], "game_decisions": sum(made),
+        })
+    ev = []
+    if events:
+        frame = state.events()
+        if isinstance(frame, pd.DataFrame) and len(frame):
+            for i, rec in enumerate(frame.to_dict("records")):
+                # one shape for every game: game_id, seq, then whole numbers as int64 and the rest as text (JSON)
+                row = {"game_id": game_id, "seq": i}
+                for k, v in rec.items():
+                    if k == "seq":
+                        continue
+                    if v is None or (isinstance(v, float) and v != v):
+                        row[k] = None
+                    elif isinstance(v, (str, int)) and not isinstance(v, bool):
+                        row[k] = v
+                    else:
+                        row[k] = json.dumps(v.item() if hasattr(v, "item") else (list(v) if isinstance(v, tuple) else v),
+                                            sort_keys=True, default=str)
+                ev.append(row)
+    return rows, ev
+
+
+def run_chunk(payload: dict):
+    """Play a chunk of tasks (the unit of work a process or a Dask worker receives)."""
+    rows, ev = [], []
+    for task in payload["tasks"]:
+        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False))
+        rows.extend(r)
+        ev.extend(e)
+    return payload["tasks"][0][0], payload["tasks"][-1][0], rows, ev
+
+
+# ============================================================================ the dataset on disk
+
+
+def _schema(meta: dict | None = None):
+    import pyarrow as pa
+
+    types = {"int64": pa.int64(), "int32": pa.int32(), "int16": pa.int16(), "int8": pa.int8(), "string": pa.string(),
+             "float64": pa.float64(), "bool": pa.bool_(), "list<int16>": pa.list_(pa.int16())}
+    schema = pa.schema([pa.field(n, types[t]) for n, t, _ in COLUMNS])
+    if meta is not None:
+        schema = schema.with_metadata({b"haunted_kit": json.dumps(meta).encode()})
+    return schema
+
+
+def _atomic_write_table(table, path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    atomic_write(path, lambda fh: pq.write_table(table, fh.buffer))
+
+
+def _metadata(grid: Grid, box, events: bool) -> dict:
+    from . import __version__
+
+    specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
+    return {
+        "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,
+        "box": None if box is None else {"fingerprint": box.fingerprint, "path": box.path},
+        "grid": grid.to_dict(), "agents": {s: bot_settings(s) for s in specs}, "events": events,
+        "seeds": "game seed = first_seed + repetition; agent of player i: seed * 100 + i; game_id = cell * games + repetition",
+        "schema": [{"name": n, "type": t, "meaning": m} for n, t, m in COLUMNS],
+    }
+
+
+def _same_run(old: dict, new: dict) -> str | None:
+    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events"):
+        if old.get(key) != new.get(key):
+            return key
+    return None
+
+
+def _finished_ids(out: Path) -> set[int]:
+    import pyarrow.parquet as pq
+
+    done: set[int] = set()
+    for part in sorted(out.glob("part-*.parquet")):
+        try:
+            done.update(pq.read_table(part, columns=["game_id"]).column(0).to_pylist())
+        except Exception as exc:  # a damaged part: name it
+            raise DatasetError(f"{part} cannot be read ({exc}); delete it and run again to replay its games") from None
+    return done
+
+
+def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
+    """The rows of a dataset directory as a pandas DataFrame sorted by game and seat;
+    ``frame.attrs["metadata"]`` holds dataset.json.
+
+    Raises:
+        DatasetError: no dataset there, or a damaged file (named).
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = Path(path)
+    meta_path = out / "dataset.json"
+    if not meta_path.is_file():
+        raise DatasetError(f"{out} holds no simulation dataset (no dataset.json)")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise DatasetError(f"{meta_path} is not valid JSON: {exc}") from None
+    tables = []
+    for part in sorted(out.glob("part-*.parquet")):
+        try:
+            tables.append(pq.read_table(part))
+        except Exception as exc:
+            raise DatasetError(f"{part} cannot be read: {exc}") from None
+    table = pa.concat_tables(tables) if tables else _schema().empty_table()
+    frame = table.to_pandas().sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
+    frame.attrs["metadata"] = meta
+    return frame
+
+
+def load_events(path) -> "pd.DataFrame":  # noqa: F821
+    """The event logs of a dataset made with ``events=True``: one row per event, with
+    its ``game_id``. Raises :class:`DatasetError` if the dataset has none."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parts = sorted((Path(path) / "events").glob("part-*.parquet"))
+    if not parts:
+        raise DatasetError(f"{path} holds no event logs (simulate with events=True / --events)")
+    return pa.concat_tables([pq.read_table(p) for p in parts]).to_pandas().sort_values(["game_id", "seq"], kind="stable").reset_index(drop=True)
+
+
+def _write_chunk(out: Path, first: int, last: int, rows: list, ev: list, meta: dict) -> None:
+    import pyarrow as pa
+
+    name = f"part-{first:08d}-{last:08d}.parquet"
+    if ev:
+        (out / "events").mkdir(exist_ok=True)
+        names = list(dict.fromkeys(k for r in ev for k in r))
+        ints = {k for k in names if all(isinstance(r.get(k), int) or r.get(k) is None for r in ev)}
+        schema = pa.schema([pa.field(k, pa.int64() if k in ints else pa.string()) for k in names])
+        _atomic_write_table(pa.Table.from_pylist(ev, schema=schema), out / "events" / name)
+    _atomic_write_table(pa.Table.from_pylist(rows, schema=_schema(meta)), out / name)
+
+
+# ============================================================================ running a grid
+
+
+def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: bool = False, scheduler: str | None = None,
+             events: bool = False, chunk: int | None = None, progress: bool = True) -> SimulationReport:
+    """Play every game of ``grid`` into the dataset directory ``out`` (created), resuming
+    what an earlier run of the same grid finished.
+
+    Args:
+        grid: the games.
+        out: dataset directory.
+        box: a house-rule :class:`~haunted_kit.components.Box` (sent to every worker);
+            ``None`` plays the game's own default.
+        workers: processes on this machine (default: CPU count); 1 plays in this process.
+            With Dask, the LocalCluster's worker count.
+        dask: run on Dask distributed: an embedded ``LocalCluster`` on 127.0.0.1, or the
+            cluster at ``scheduler``.
+        scheduler: address of an existing Dask scheduler (implies ``dask``).
+        events: also store every game's event log (slower; much bigger).
+        chunk: games per written part (default: spreads the work over the workers,
+            at most 50).
+        progress: show a tqdm progress bar.
+
+    Returns:
+        a :class:`SimulationReport`; ``interrupted`` is True after Ctrl-C (finished parts
+        are kept; run again to resume).
+
+    Raises:
+        DatasetError: ``out`` holds a dataset of another grid, box or kit version.
+        ValueError: bad workers or chunk.
+    """
+    out = Path(out)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
+    if chunk is not None and (not isinstance(chunk, int) or chunk < 1):
+        raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
+    if box is None and grid.game == "haunted":
+        from .components import default_box
+
+        box = default_box()
+    grid.check(box)
+    meta = _metadata(grid, box, events)
+    out.mkdir(parents=True, exist_ok=True)
+    meta_path = out / "dataset.json"
+    if meta_path.exists():
+        try:
+            old = json.loads(meta_path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise DatasetError(f"{meta_path} is not valid JSON ({exc}); use another output directory") from None
+        differs = _same_run(old, meta)
+        if differs:
+            raise DatasetError(f"{out} holds a dataset made with another {differs.replace('_', ' ')}; "
+                               "use another output directory to keep both")
+    else:
+        atomic_write(meta_path, json.dumps(meta, indent=1))
+    done = _finished_ids(out)
+    tasks = [t for t in grid.tasks() if t[0] not in done]
+    total = len(grid)
+    report = SimulationReport(out, total, 0, total - len(tasks))
+    if not tasks:
+        return report
+    size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
+    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events}
+                for i in range(0, len(tasks), size)]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, initial=report.resumed, desc=f"simulate {grid.game}", unit="game")
+
+    def finished(result):
+        first, last, rows, ev = result
+        _write_chunk(out, first, last, rows, ev, meta)
+        k = len({r["game_id"] for r in rows})
+        report.played += k
+        if bar is not None:
+            bar.update(k)
+
+    try:
+        if dask or scheduler:
+            _run_dask(payloads, finished, workers, scheduler)
+        elif workers == 1:
+            for pl in payloads:
+                finished(run_chunk(pl))
+        else:
+            _run_processes(payloads, finished, workers)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+    return report
+
+
+def _run_processes(payloads: list, finished, workers: int) -> None:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    todo = iter(payloads)
+    running = set()
+    try:
+        for pl in itertools.islice(todo, 2 * workers):
+            running.add(pool.submit(run_chunk, pl))
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                finished(f.result())
+                nxt = next(todo, None)
+                if nxt is not None:
+                    running.add(pool.submit(run_chunk, nxt))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_dask(payloads: list, finished, workers: int, scheduler: str | None) -> None:
+    from distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None)
+        client = Client(cluster)
+    try:
+        todo = iter(payloads)
+        first = [client.submit(run_chunk, pl, pure=False) for pl in itertools.islice(todo, 2 * workers)]
+        ac = as_completed(first)
+        for fut in ac:
+            finished(fut.result())
+            fut.release()
+            nxt = next(todo, None)
+            if nxt is not None:
+                ac.add(client.submit(run_chunk, nxt, pure=False))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,198 @@
+"""`haunted-kit simulate`: a grid of games into a Parquet dataset, the same rows from one
+worker, two processes and a Dask LocalCluster; resuming; house-rule boxes; misuse."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import haunted_kit as hk
+from haunted_kit import simulate as S
+from haunted_kit.cli import main
+from haunted_kit.sim import play_game
+from ruletools import copy_data, edit
+
+SMALL = S.Grid(players=(2, 3), options={"mode": ["wanderer"], "extra_ghost_cards": [[], [3]]},
+               lineups=("greedy", "random,greedy"), games=3, first_seed=5)
+
+
+def test_grid_places_and_seeds():
+    tasks = SMALL.tasks()
+    assert len(SMALL) == len(tasks) == 2 * 2 * 2 * 3
+    # cell order: players, then options, then lineups; game_id = cell * games + repetition
+    assert tasks[0] == (0, 2, {"mode": "wanderer", "extra_ghost_cards": []}, "greedy", 5)
+    assert tasks[4] == (4, 2, {"mode": "wanderer", "extra_ghost_cards": []}, "random,greedy", 6)
+    assert tasks[23] == (23, 3, {"mode": "wanderer", "extra_ghost_cards": [3]}, "random,greedy", 7)
+
+
+def test_rows_are_the_games_played_directly(tmp_path):
+    rep = S.simulate(SMALL, tmp_path / "d", workers=1, progress=False)
+    assert (rep.total, rep.played, rep.resumed, rep.interrupted) == (24, 24, 0, False)
+    f = S.load_dataset(tmp_path / "d")
+    assert len(f) == 2 * 12 + 3 * 12
+    assert list(f.columns) == [c for c, _, _ in S.COLUMNS]
+    for gid in (4, 23):
+        rows = f[f.game_id == gid].sort_values("player")
+        _, n, opts, lineup, seed = SMALL.tasks()[gid]
+        cfg = hk.GameConfig(players=n, seed=seed, mode=opts["mode"], extra_ghost_cards=tuple(opts["extra_ghost_cards"]))
+        res = play_game(cfg, lineup.split(","))  # agent i is seeded seed * 100 + i here too
+        assert rows.score.tolist() == res.valor
+        assert rows.won.tolist() == [res.winner == p for p in range(n)]
+        assert rows.collective_loss.tolist() == [res.lost] * n
+        assert rows.game_decisions.iloc[0] == res.decisions == rows.decisions.sum()
+        assert rows.quests.map(list).tolist() == [[q for q, _ in qs] for qs in res.quests]
+        assert rows.quest_total.tolist() == res.quest_valor
+        assert rows.agent.tolist() == [lineup.split(",")[p % len(lineup.split(","))] for p in range(n)]
+        start = hk.new_game(cfg, log=False)
+        assert rows.seat.tolist() == [start.turn_order.index(p) + 1 for p in range(n)]
+        # rank follows the valor stack: the winner is ranked 1 unless Kalena fell
+        if not res.lost:
+            assert rows[rows.won]["rank"].tolist() == [1]
+    # sorted by game and seat
+    assert f[["game_id", "seat"]].apply(tuple, axis=1).is_monotonic_increasing
+
+
+def test_metadata_records_version_box_agents_and_schema(tmp_path):
+    grid = S.Grid(players=(2,), lineups=("search[playouts=5],greedy",), games=1)
+    S.simulate(grid, tmp_path / "d", workers=1, progress=False)
+    meta = json.loads((tmp_path / "d" / "dataset.json").read_text())
+    assert meta["kit_version"] == hk.__version__
+    assert meta["box"]["fingerprint"] == hk.default_box().fingerprint
+    assert meta["agents"]["search[playouts=5]"] == {"agent": "search", "playouts": 5, "seconds": None, "rollout": "random",
+                                                    "rollout_depth": "auto", "exploration": 0.7}
+    assert meta["agents"]["greedy"] == {"agent": "greedy"}
+    assert [c["name"] for c in meta["schema"]] == [c for c, _, _ in S.COLUMNS]
+    part = next((tmp_path / "d").glob("part-*.parquet"))
+    assert json.loads(pq.read_schema(part).metadata[b"haunted_kit"])["grid"] == grid.to_dict()
+    assert S.load_dataset(tmp_path / "d").attrs["metadata"]["game"] == "haunted"
+
+
+def test_one_worker_two_processes_and_dask_give_identical_rows(tmp_path):
+    grid = S.Grid(players=(2, 4), lineups=("greedy", "random"), games=3)
+    S.simulate(grid, tmp_path / "one", workers=1, progress=False)
+    S.simulate(grid, tmp_path / "two", workers=2, chunk=2, progress=False)
+    rep = S.simulate(grid, tmp_path / "dask", workers=2, dask=True, chunk=1, progress=False)  # a real LocalCluster on 127.0.0.1
+    assert rep.played == 12
+    one = S.load_dataset(tmp_path / "one")
+    pd.testing.assert_frame_equal(one, S.load_dataset(tmp_path / "two"))
+    pd.testing.assert_frame_equal(one, S.load_dataset(tmp_path / "dask"))
+    assert len(list((tmp_path / "dask").glob("part-*.parquet"))) == 12
+
+
+def test_interrupt_keeps_finished_part_and_rerun_resumes(tmp_path, monkeypatch):
+    grid = S.Grid(players=(2,), lineups=("greedy",), games=6)
+    S.simulate(grid, tmp_path / "whole", workers=1, progress=False)
+    real = S.run_chunk
+    calls = []
+
+    def stop_on_third(payload):
+        calls.append(payload["tasks"][0][0])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(payload)
+
+    monkeypatch.setattr(S, "run_chunk", stop_on_third)
+    rep = S.simulate(grid, tmp_path / "d", workers=1, chunk=2, progress=False)
+    assert rep.interrupted and rep.played == 4
+    assert sorted(S.load_dataset(tmp_path / "d").game_id.unique()) == [0, 1, 2, 3]
+    monkeypatch.setattr(S, "run_chunk", real)
+    rep = S.simulate(grid, tmp_path / "d", workers=1, chunk=2, progress=False)
+    assert (rep.resumed, rep.played, rep.interrupted) == (4, 2, False)
+    pd.testing.assert_frame_equal(S.load_dataset(tmp_path / "d"), S.load_dataset(tmp_path / "whole"))
+    # no temporary file is left behind
+    assert not list((tmp_path / "d").glob(".*.tmp"))
+
+
+def test_another_grid_in_the_same_directory_is_refused(tmp_path):
+    S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False)
+    with pytest.raises(S.DatasetError, match="another grid"):
+        S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, progress=False)
+
+
+def test_damaged_part_is_named(tmp_path):
+    S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, chunk=1, progress=False)
+    part = sorted((tmp_path / "d").glob("part-*.parquet"))[1]
+    part.write_bytes(b"not parquet")
+    with pytest.raises(S.DatasetError, match=part.name):
+        S.load_dataset(tmp_path / "d")
+    with pytest.raises(S.DatasetError, match="delete it and run again"):
+        S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, progress=False)
+
+
+def test_house_rule_box_travels_to_the_workers(tmp_path):
+    d = copy_data(tmp_path)
+    edit(d / "buildings.toml", 'cost = ["wood", "water"]\nvalor = 1', 'cost = ["wood", "water"]\nvalor = 6')  # the mill
+    house = hk.load_box(d)
+    grid = S.Grid(players=(2,), lineups=("greedy",), games=4)
+    S.simulate(grid, tmp_path / "house", box=house, workers=2, chunk=1, progress=False)
+    f = S.load_dataset(tmp_path / "house")
+    assert f.attrs["metadata"]["box"]["fingerprint"] == house.fingerprint
+    expected = [v for k in range(4) for v in play_game(hk.GameConfig(players=2, seed=k, box=house), ["greedy"]).valor]
+    assert f.sort_values(["game_id", "player"]).score.tolist() == expected
+    plain = [v for k in range(4) for v in play_game(hk.GameConfig(players=2, seed=k), ["greedy"]).valor]
+    assert expected != plain  # the house rule changed the games
+
+
+def test_event_logs(tmp_path):
+    S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, events=True, progress=False)
+    ev = S.load_events(tmp_path / "d")
+    assert set(ev.game_id) == {0, 1}
+    g0 = ev[ev.game_id == 0]
+    assert g0.seq.tolist() == list(range(len(g0)))
+    last = g0.iloc[-1]
+    assert last.kind in ("game_over", "collective_loss")
+    full = hk.new_game(players=2, seed=0)
+    from haunted_kit.agents import make_agent
+
+    bots = [make_agent("greedy", i) for i in range(2)]
+    while not full.is_terminal():
+        full.apply_action(bots[full.current_player()].act(full))
+    assert g0.text.tolist() == full.events().text.tolist()
+    S.simulate(S.Grid(players=(3,), games=1), tmp_path / "e", workers=1, progress=False)
+    with pytest.raises(S.DatasetError, match="no event logs"):
+        S.load_events(tmp_path / "e")
+
+
+def test_a_bad_grid_cell_is_refused_before_any_work(tmp_path):
+    grid = S.Grid(players=(2,), options={"mode": ["wanderer", "builder"], "extra_ghost_cards": [[2]]}, games=1)
+    with pytest.raises(ValueError, match="mode=builder.*ghost card 2 is already the builder mode's card"):
+        S.simulate(grid, tmp_path / "d", workers=1, progress=False)
+    assert not (tmp_path / "d").exists()
+    with pytest.raises(ValueError, match="unknown agent 'clever'"):
+        S.Grid(lineups=("clever",))
+    with pytest.raises(ValueError, match="games must be a positive"):
+        S.Grid(games=0)
+
+
+def test_cli_simulate_and_resume(tmp_path, capsys):
+    argv = ["simulate", "--out", str(tmp_path / "d"), "--games", "2", "--players", "2", "--workers", "1", "--no-progress",
+            "--agents", "greedy", "--agents", "random", "--ghost-cards", "none", "--ghost-cards", "2,3"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "8 games (16 rows)" in out and "8 played now, 0 already there" in out
+    assert main(argv) == 0
+    assert "0 played now, 8 already there" in capsys.readouterr().out
+    f = S.load_dataset(tmp_path / "d")
+    assert sorted(f.extra_ghost_cards.unique()) == ["", "2,3"]
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["simulate", "--games", "2"], "--out"),
+    (["simulate", "--out", "x", "--agents", "search[budget=3]"], "unknown search setting 'budget=3'"),
+    (["simulate", "--out", "x", "--agents", "clever"], "unknown agent 'clever'"),
+    (["simulate", "--out", "x", "--workers", "0"], "--workers"),
+    (["simulate", "--out", "x", "--players", "5"], "players=5, mode=wanderer, extra_ghost_cards=[]: players must be between 2 and 4"),
+    (["simulate", "--out", "x", "--ghost-cards", "two"], "expected numbers"),
+    (["simulate", "--out", "x", "--modes", "hermit"], "unknown mode 'hermit'"),
+])
+def test_cli_simulate_misuse_prints_usage_and_exits_2(argv, needle, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as ei:
+        main(argv)
+    assert ei.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err and needle in err
+    assert not (tmp_path / "x").exists()
