@@ -345,15 +345,15 @@ class GameStore:
             self.db.execute("BEGIN IMMEDIATE")  # serialises writers across processes
             try:
                 self._catch_up(t)
+                s = t.state
+                mover = s.current_player()
+                if mover != seat:  # first: the reason a player understands
+                    who = "nobody's" if mover is None else f"P{mover + 1}'s"
+                    raise IllegalAction(action, Refusal(f"it is {who} decision, not P{seat + 1}'s", "Game Flow"))
                 if seen is not None and seen != t.seq:
                     raise IllegalAction(action, Refusal(
                         f"the table moved on since your page showed it (decision {t.seq} now, you saw {seen}); "
                         "look at the board again", "classroom", "kit"))
-                s = t.state
-                mover = s.current_player()
-                if mover != seat:
-                    who = "nobody's" if mover is None else f"P{mover + 1}'s"
-                    raise IllegalAction(action, Refusal(f"it is {who} decision, not P{seat + 1}'s", "Game Flow"))
                 why = s.why_not(action)
                 if why is not None:
                     raise IllegalAction(action, why)

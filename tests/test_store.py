@@ -107,7 +107,8 @@ def test_two_seats_at_once_one_is_applied_the_other_gets_the_reason(tmp_path):
     assert str(refused.value.refusal.text) == f"it is P{other + 1}'s decision, not P{mover + 1}'s"
     assert len(rows(db)) == n + 1 and t2.state.to_json() == t1.state.to_json()
     # a page that shows an older position is refused even when the action would be legal now
-    with pytest.raises(IllegalAction, match="the table moved on since your page showed it"):
+    with pytest.raises(IllegalAction, match=rf"the table moved on since your page showed it \(decision {n + 1} now, "
+                                            rf"you saw {n}\)"):
         t2.decide(other, A.EndTurn(), seen=n)
     # a seat that is not to move, a malformed action: refused, nothing stored
     with pytest.raises(IllegalAction, match=f"not P{mover + 1}'s"):
