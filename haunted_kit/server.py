@@ -339,7 +339,11 @@ class ViewPage(_Base):
             raise tornado.web.HTTPError(403)
         if int(table_id) not in self.classroom.store.table_ids():
             raise tornado.web.HTTPError(404)
-        self.finish(page_html(role, {"token": self.get_argument("token"), "table": int(table_id)}))
+        try:  # ?zoom=1.5 scales the whole projector page (0.5 to 3)
+            zoom = min(3.0, max(0.5, float(self.get_argument("zoom", "1"))))
+        except ValueError:
+            zoom = 1.0
+        self.finish(page_html(role, {"token": self.get_argument("token"), "table": int(table_id), "zoom": zoom}))
 
 
 class TeacherPage(_Base):

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browser_harness import descendants, explained, free_port, save_screenshot
+from browser_harness import assert_fits, descendants, explained, free_port, save_screenshot
 from playwright.sync_api import expect
 
 import haunted_kit as hk
@@ -265,6 +265,15 @@ def test_on_the_network_every_page_needs_a_code_or_the_token_and_a_known_host(ch
     teacher.goto(srv.teacher)
     expect(teacher.locator("tr.hk-seat").first.locator("td").nth(3)).to_have_text("1")
     expect(teacher.locator("img.hk-qr")).to_have_count(2)
+    # the projector screen: the public side, fitting a 1024 px wide window
+    projector = chromium_browser.new_page(viewport={"width": 1024, "height": 768})
+    projector.goto(f"{base}/projector/1?token={srv.token}")
+    expect(projector.locator("#app[data-seq]")).to_have_count(1, timeout=30_000)
+    assert projector.title() == "Haunted Lands · Table 1 · projector"
+    expect(projector.locator(".hk-phase")).to_contain_text("Spread: ghosts arrive")
+    assert projector.locator(".hk-action").count() == 0
+    assert_fits(projector, 1024, "#app")
+    projector.close()
     assert "Traceback" not in srv.log(200)
     page.close()
     teacher.close()
