@@ -12,20 +12,8 @@ import random
 from . import actions as A
 from . import hexgrid
 from . import rules as R
+from .protocol import RandomAgent  # noqa: F401  (plays any game through the protocol)
 from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, State
-
-
-class RandomAgent:
-    """Picks uniformly among the legal actions with its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def act(self, state: State):
-        legal = state.legal_actions()
-        return legal[self.rng.randrange(len(legal))]
 
 
 class GreedyAgent:

@@ -8,6 +8,7 @@ Examples::
     haunted-kit check-box my_rules/         # play a house-rule box and check every step
     haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
+    haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
     haunted-kit server --players 4 --bots 3,4     # tables for a class: seats, teacher page, projector
 
 Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
@@ -64,9 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
+    play.add_argument("--game", default="haunted", choices=game_names(),
+                      help="rule module to play (default haunted; estate = Estate and Market)")
     play.add_argument("--players", type=int, default=4, metavar="N",
                       help="number of players, within the box's range (2..4 in the reference box; default 4)")
-    play.add_argument("--mode", default="wanderer",
+    play.add_argument("--mode", default=None,
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=int, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
@@ -235,6 +238,14 @@ def _play(sub, args) -> int:
     from .sim import play_game
     from .state import ConfigError, GameConfig
 
+    if args.game == "estate":
+        from .estate.cli import play as play_estate
+
+        _check_outputs(sub, {"--save": args.save, "--log": args.log})
+        s = play_estate(sub, args)  # prints the summary
+        return _write_outputs(((args.save, s.save, "Final state saved"),
+                               (args.log, lambda p: _write_log(s, p), "Event log written")))
+    args.mode = args.mode or "wanderer"
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
@@ -255,6 +266,10 @@ def _play(sub, args) -> int:
 def _replay(sub, args) -> int:
     from .state import SaveError, State
 
+    if _save_game(args.save, args.max_bytes) == "estate":
+        from .estate.cli import replay as replay_estate
+
+        return replay_estate(sub, args)
     box = _box(sub, args.box)
     try:
         s = State.load(args.save, box=box, max_bytes=args.max_bytes)
@@ -263,6 +278,20 @@ def _replay(sub, args) -> int:
         return 1
     print(summary(s))
     return 0
+
+
+def _save_game(path, max_bytes) -> str | None:
+    """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
+    says why)."""
+    import json
+
+    from .fileio import read_text
+
+    try:
+        data = json.loads(read_text(path, max_bytes, what="save"))
+    except (OSError, ValueError):  # unreadable, too large, not UTF-8 or not JSON
+        return None
+    return data.get("game") if isinstance(data, dict) else None
 
 
 def _check_box(sub, args) -> int:

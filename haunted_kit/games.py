@@ -16,6 +16,7 @@ from .protocol import Game
 #: short name -> (module, attribute of its Game object)
 REGISTRY: dict[str, tuple[str, str]] = {
     "haunted": ("haunted_kit.engine", "GAME"),
+    "estate": ("haunted_kit.estate.engine", "GAME"),
 }
 
 

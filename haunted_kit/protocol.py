@@ -18,11 +18,12 @@ chance outcome, in order, shared by copies).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
-    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "Record", "Refusal",
+    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "Record", "Refusal",
 ]
 
 
@@ -234,3 +235,20 @@ class Game(Protocol):
 
     def action_from_dict(self, data: dict):
         """An action from its JSON form; raises ``ValueError`` naming the problem."""
+
+
+# ============================================================================ a player for any game
+
+
+class RandomAgent:
+    """Picks uniformly among ``state.legal_actions()`` with its own seeded generator, so
+    it plays any game of the protocol; the same seed and game give the same choices."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, state: GameState):
+        legal = state.legal_actions()
+        return legal[self.rng.randrange(len(legal))]

@@ -20,17 +20,19 @@ def test_wheel_contains_the_data_and_loads_it(tmp_path):
     wheel = next((tmp_path / "dist").glob("haunted_kit-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(n.split("haunted_kit/_box/")[1] for n in names if n.startswith("haunted_kit/_box/"))
-    assert shipped == sorted(p.name for p in (REPO / "data").iterdir() if p.is_file())
+    assert shipped == sorted(p.relative_to(REPO / "data").as_posix() for p in (REPO / "data").rglob("*") if p.is_file())
     assert "haunted_kit/server_page.html" in names  # the classroom server's page
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     env = {k: v for k, v in os.environ.items() if k != "HAUNTED_KIT_DATA"}
     env["PYTHONPATH"] = str(site)
     code = ("import haunted_kit, haunted_kit.components as c; b = c.load_box(); "
-            "print(haunted_kit.__file__); print(b.path); print(len(b.tiles))")
+            "print(haunted_kit.__file__); print(b.path); print(len(b.tiles)); "
+            "from haunted_kit.estate.box import load_estate_box; print(load_estate_box().path)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    module_file, box_path, tiles = run.stdout.split()
+    module_file, box_path, tiles, estate_path = run.stdout.split()
+    assert Path(estate_path) == site / "haunted_kit" / "_box" / "estate"
     assert module_file.startswith(str(site))
     assert Path(box_path) == site / "haunted_kit" / "_box"
     assert tiles == "11"

@@ -1,0 +1,196 @@
+"""The estate module's action vocabulary: every choice a player makes.
+
+Actions are frozen dataclasses with a ``describe()`` sentence and a JSON form
+(:func:`action_to_dict` / :func:`action_from_dict`). Amounts are in units of a
+resource (gold in gold). A Market trade names its row of the Market table and the
+exact resources given and taken, as sorted ``(resource, amount)`` pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+Slot = tuple[int, int]
+Amounts = tuple[tuple[str, int], ...]
+
+
+def _amounts_text(amounts: Amounts) -> str:
+    parts = []
+    for r, n in amounts:
+        word = r if r != "workers" or n != 1 else "worker"
+        parts.append(f"{n} {word}")
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class TakeMaterial:
+    """Place a worker in the Raw Materials Factory and take ``amount`` of ``material``."""
+
+    material: str
+    amount: int
+
+    def describe(self) -> str:
+        return f"take {self.amount} {self.material} at the Raw Materials Factory"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeGold:
+    """Advance the gold marker: take ``amount`` gold of this season's gold income (no worker)."""
+
+    amount: int
+
+    def describe(self) -> str:
+        return f"take {self.amount} gold of your gold income"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    """Pay the tile price, take a ``tile`` of the display and place it on ``slot`` with your marker."""
+
+    tile: str
+    slot: Slot
+
+    def describe(self) -> str:
+        return f"place a {self.tile.replace('_', ' ')} on land slot {tuple(self.slot)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Put your marker on another player's tile at ``slot`` (paying its owner the join fee)."""
+
+    slot: Slot
+
+    def describe(self) -> str:
+        return f"join the land on slot {tuple(self.slot)}"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveTile:
+    """After taking a white-dotted slot: remove a ``tile`` of the display from the game."""
+
+    tile: str
+
+    def describe(self) -> str:
+        return f"remove a {self.tile.replace('_', ' ')} of the display from the game"
+
+
+@dataclass(frozen=True, slots=True)
+class VisitMarket:
+    """Go to the Market (once a season) to take its actions."""
+
+    def describe(self) -> str:
+        return "visit the Market"
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Take the Market action ``action`` (a row of the table) giving ``give`` and getting ``take``."""
+
+    action: str
+    give: Amounts = ()
+    take: Amounts = ()
+
+    def describe(self) -> str:
+        what = self.action.replace("_", " ")
+        if not self.give:
+            return f"Market, {what}: pay the marked price and get {_amounts_text(self.take)}"
+        return f"Market, {what}: give {_amounts_text(self.give)} and get {_amounts_text(self.take)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndVisit:
+    """Leave the Market before using every action the visit allows."""
+
+    def describe(self) -> str:
+        return "leave the Market"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass: take no more actions this season."""
+
+    def describe(self) -> str:
+        return "pass for the rest of the season"
+
+
+@dataclass(frozen=True, slots=True)
+class InnReturn:
+    """After the season: pay the Inn price to bring one worker back from the Inn."""
+
+    def describe(self) -> str:
+        return "pay to bring one worker back from the Inn"
+
+
+@dataclass(frozen=True, slots=True)
+class InnDecline:
+    """After the season: leave the workers in the Inn."""
+
+    def describe(self) -> str:
+        return "leave your workers in the Inn"
+
+
+ACTION_TYPES = {c.__name__: c for c in (TakeMaterial, TakeGold, PlaceTile, Join, RemoveTile, VisitMarket, Trade,
+                                        EndVisit, Pass, InnReturn, InnDecline)}
+
+
+def action_to_dict(action) -> dict:
+    """JSON form: ``{"type": name, field: value...}`` (slots and amounts as lists)."""
+    d = {"type": type(action).__name__}
+    for f in fields(action):
+        v = getattr(action, f.name)
+        if isinstance(v, tuple):
+            v = [list(x) if isinstance(x, tuple) else x for x in v]
+        d[f.name] = v
+    return d
+
+
+def _int(v, what):
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{what} must be an integer, got {v!r}")
+    return v
+
+
+def _amounts(v, what) -> Amounts:
+    if not isinstance(v, (list, tuple)):
+        raise ValueError(f"{what} must be a list of [resource, amount] pairs, got {v!r}")
+    out = []
+    for x in v:
+        if not (isinstance(x, (list, tuple)) and len(x) == 2 and isinstance(x[0], str)):
+            raise ValueError(f"{what} must list [resource, amount] pairs, got {x!r}")
+        out.append((x[0], _int(x[1], what)))
+    return tuple(sorted(out))
+
+
+def action_from_dict(d) -> object:
+    """An action from its JSON form. Raises ValueError naming the problem."""
+    if not isinstance(d, dict):
+        raise ValueError(f"an action must be a JSON object, got {d!r}")
+    cls = ACTION_TYPES.get(d.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown action type {d.get('type')!r} (known: {', '.join(ACTION_TYPES)})")
+    names = [f.name for f in fields(cls)]
+    extra = set(d) - set(names) - {"type"}
+    if extra:
+        raise ValueError(f"{cls.__name__} has no field {sorted(extra)[0]!r}")
+    kw = {}
+    for n in names:
+        if n not in d and cls is Trade and n in ("give", "take"):
+            continue
+        if n not in d:
+            raise ValueError(f"{cls.__name__} needs field {n!r}")
+        v = d[n]
+        if n in ("material", "tile", "action"):
+            if not isinstance(v, str):
+                raise ValueError(f"{cls.__name__}.{n} must be a string, got {v!r}")
+        elif n == "amount":
+            v = _int(v, f"{cls.__name__}.amount")
+        elif n == "slot":
+            if not (isinstance(v, (list, tuple)) and len(v) == 2):
+                raise ValueError(f"{cls.__name__}.slot must be a [q, r] pair, got {v!r}")
+            v = (_int(v[0], "slot q"), _int(v[1], "slot r"))
+        elif n in ("give", "take"):
+            v = _amounts(v, f"Trade.{n}")
+        kw[n] = v
+    return cls(**kw)

@@ -1,0 +1,105 @@
+"""Bots for the estate module: the kit's protocol :class:`RandomAgent` and a greedy bot.
+
+:class:`EstateGreedyAgent`'s heuristic (one step, documented so a class can argue with
+it): every action is scored in gold value (marble 3, glass 2, wood 1, limestone 1,
+gold 1; the kit's measure):
+
+* Factory and gold takes: the value of what is taken (so it takes the most it may);
+* a land tile or a join: the income raise's value times the seasons left to use it,
+  less the price or the join fee;
+* a Market visit: worth the best trade on offer; a trade: value got less value given
+  and price paid (hiring counts a worker as 1 gold while a season remains);
+* removing a tile: the most valuable tile is removed (denied to the others);
+* the Inn: bring a worker back unless it is the last season;
+* pass: 0, so the bot passes when nothing gains value.
+
+Ties are broken by its seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..protocol import RandomAgent
+from . import actions as A
+from . import rules as R
+
+
+class EstateGreedyAgent:
+    """The one-step greedy bot described in the module doc."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        best, top = [], None
+        for a in legal:
+            v = self.score(state, a)
+            if top is None or v > top:
+                best, top = [a], v
+            elif v == top:
+                best.append(a)
+        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    @staticmethod
+    def _seasons_left(s) -> int:
+        return s.box.seasons - s.season + (1 if s.phase == "turns" else 0)
+
+    def score(self, s, a) -> float:
+        """The heuristic value of ``a`` for the player to move, in gold."""
+        box, p, val = s.box, s.current_player(), s.box.value
+        t = type(a)
+        if t is A.TakeMaterial:
+            return a.amount * val[a.material] + 0.1
+        if t is A.TakeGold:
+            return a.amount * val["gold"] + 0.05
+        if t in (A.PlaceTile, A.Join):
+            slot = tuple(a.slot)
+            tile = box.tiles[a.tile if t is A.PlaceTile else s.lands[slot]["tile"]]
+            # a raise this season is worth a season only if income is still to be taken
+            worth = tile.amount * val[tile.raises] * self._seasons_left(s)
+            cost = box.tile_price if t is A.PlaceTile else R.join_fee(s, slot)
+            bonus = 1.5 if t is A.PlaceTile and slot in box.white_dotted else 0
+            return worth - cost + bonus
+        if t is A.VisitMarket:
+            return max([0.0] + [self._trade(s, p, x) for x in self._trades(s, p)])
+        if t is A.Trade:
+            return self._trade(s, p, a)
+        if t is A.RemoveTile:
+            tile = box.tiles[a.tile]
+            return tile.amount * val[tile.raises]
+        if t is A.InnReturn:
+            return 1 if s.season < box.seasons else -1
+        return 0.0
+
+    @staticmethod
+    def _trades(s, p):
+        out = []
+        for name in s.box.market:
+            for x in R.trades_for(s, p, name):
+                if all(s.hand[p][r] >= n for r, n in x.give):
+                    out.append(x)
+        return out
+
+    def _trade(self, s, p, a) -> float:
+        val = s.box.value
+        got = sum((1 if self._seasons_left(s) > 1 else 0) * n if r == "workers" else val[r] * n for r, n in a.take)
+        given = sum(val[r] * n for r, n in a.give)
+        price = R.marked_price(s, p, a.action) if s.config.marked(a.action) else 0
+        return got - given - price
+
+
+AGENTS = {"random": RandomAgent, "greedy": EstateGreedyAgent}
+
+
+def make_agent(name: str, seed: int = 0):
+    """An estate bot by name (``"random"`` or ``"greedy"``); ValueError names an unknown one."""
+    try:
+        return AGENTS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None

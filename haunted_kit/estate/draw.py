@@ -1,0 +1,99 @@
+"""The land board as drawing primitives, shared by the SVG picture and the canvas widget.
+
+Built on the kit's renderer: :mod:`haunted_kit.render.geometry` lays out the 19 slots
+(pointy-top axial hexes, :mod:`haunted_kit.hexgrid`), :mod:`haunted_kit.render.scene`
+primitives describe them, :mod:`haunted_kit.render.svg` writes them as SVG and
+:func:`haunted_kit.widgets.canvas.draw_primitives` sends them to a canvas.
+
+What is drawn: every slot (a dashed outline for the slots over the shared lower area,
+a white dot on white-dotted outer lands), each tile with its colour and a letter code,
+its owner's colour as a thick outline, the markers as numbered discs in player colours,
+and highlighted slots (legal targets) in the kit's highlight colour. Nothing here
+decides a rule.
+"""
+
+from __future__ import annotations
+
+from ..hexgrid import DIRECTIONS
+from ..render import style as S
+from ..render.geometry import _geometry
+from ..render.scene import Circle, Poly, Text
+from ..render.svg import BoardSVG, primitive_svg
+
+#: tile fills (lightness differs, the letter code is the primary cue) and codes
+TILE_STYLES = {
+    "forest": ("#2f6b3a", "#ffffff", "Fo"),
+    "limestone_quarry": ("#cfc6b4", "#000000", "Lq"),
+    "tax_land": ("#f3e7a1", "#000000", "Tx"),
+    "marble_quarry": ("#8c8c8c", "#ffffff", "Mq"),
+    "marble_field": ("#e8e8e8", "#000000", "Mf"),
+}
+EMPTY = "#fbfaf5"
+
+
+def tile_style(name: str):
+    """(fill, ink, code) of a tile kind; an unknown kind (a house rule) gets grey and its initials."""
+    return TILE_STYLES.get(name, ("#bbbbbb", "#000000", "".join(w[0] for w in name.split("_")).title()[:2]))
+
+
+def land_geometry(box, size: float = 34):
+    """The pixel layout of the land board (a :class:`haunted_kit.render.geometry.BoardGeometry`
+    whose cells are the slots; each slot is its own tile, so every slot is outlined)."""
+    slots = tuple(box.slots)
+    return _geometry(slots, tuple(range(len(slots))), DIRECTIONS, float(size), round(size * 0.25, 2))
+
+
+def board_primitives(s, geom, highlight=(), path=()) -> list:
+    """The land board of state ``s`` as scene primitives (see the module doc).
+    ``highlight``: slots to outline as legal targets; ``path``: slots to mark (e.g. an
+    estate being explained)."""
+    box, size = s.box, geom.size
+    prims = []
+    for slot in box.slots:
+        pts = geom.polygon(slot)
+        land = s.lands.get(slot)
+        if land is None:
+            dash = (size * 0.15, size * 0.1) if slot in box.lower_area else ()
+            prims.append(Poly(pts, EMPTY, "#777777", size * 0.04, dash=dash, title=f"slot {slot}"))
+        else:
+            fill, _, _ = tile_style(land["tile"])
+            prims.append(Poly(pts, fill, S.player_colour(land["owner"]), size * 0.12,
+                              title=f"{land['tile'].replace('_', ' ')} of P{land['owner'] + 1} at {slot}"))
+    for slot in box.slots:
+        x, y = geom.centre(slot)
+        land = s.lands.get(slot)
+        if slot in box.white_dotted:
+            prims.append(Circle(x + size * 0.45, y - size * 0.5, size * 0.11, "#ffffff", "#000000", size * 0.03))
+        if land is None:
+            if slot in box.lower_area:
+                prims.append(Text(x, y + size * 0.45, "lower", size * 0.22, "#555555"))
+            continue
+        _, ink, code = tile_style(land["tile"])
+        prims.append(Text(x, y - size * 0.35, code, size * 0.32, ink, bold=True))
+        k = len(land["markers"])
+        for i, p in enumerate(land["markers"]):
+            mx = x + (i - (k - 1) / 2) * size * 0.36
+            prims.append(Circle(mx, y + size * 0.22, size * 0.16, S.player_colour(p), "#000000", size * 0.03))
+            prims.append(Text(mx, y + size * 0.22, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], size * 0.2, "#000000", bold=True))
+    for slot in highlight:
+        prims.append(Poly(geom.polygon(slot), S.HIGHLIGHT, S.HIGHLIGHT, size * 0.1, alpha=0.18))
+    for slot in path:
+        x, y = geom.centre(slot)
+        prims.append(Circle(x, y, size * 0.5, None, S.PATH, size * 0.08))
+    return prims
+
+
+def legend_text(s) -> str:
+    codes = ", ".join(f"{tile_style(t)[2]} {t.replace('_', ' ')}" for t in s.box.tiles)
+    return f"{codes}; dashed: over the shared lower area; white dot: white-dotted outer land"
+
+
+def board_svg(s, highlight=(), path=(), size: float = 34) -> BoardSVG:
+    """The land board as an SVG picture (displayed inline in Jupyter)."""
+    geom = land_geometry(s.box, size)
+    body = "\n".join(primitive_svg(p) for p in board_primitives(s, geom, highlight, path))
+    title = f"Estate land board, season {s.season}"
+    text = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geom.width}" height="{geom.height}" '
+            f'viewBox="0 0 {geom.width} {geom.height}" font-family="{S.FONT}"><title>{title}</title>\n'
+            f'<rect x="0" y="0" width="{geom.width}" height="{geom.height}" fill="{S.PAPER}"/>\n{body}\n</svg>')
+    return BoardSVG(text)

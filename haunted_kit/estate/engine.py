@@ -1,0 +1,481 @@
+"""The estate module's flow: setup, seasons of turns, the Market visit, season end and
+the Inn, chance (the tile stack), legal actions, refusals and applying actions.
+
+Turn structure (kit default, ruling E1): in each season the players act in seat order,
+one action a turn, until all have passed. A turn is one of: a Factory take
+(:class:`TakeMaterial`), taking gold (:class:`TakeGold`), placing a land tile
+(:class:`PlaceTile`, followed by :class:`RemoveTile` on a white-dotted slot), joining a
+land (:class:`Join`), a Market visit (:class:`VisitMarket`, then up to 3 or 2
+:class:`Trade` and :class:`EndVisit`) or :class:`Pass`. Season end: Factory workers go
+back, marked prices reset, then each player with a worker in the Inn chooses
+(:class:`InnReturn` / :class:`InnDecline`) in seat order.
+
+Chance: each face-up tile of the display is drawn from the shuffled stack; outcome
+*k* of a game with seed *s* comes from ``blake2b(f"{s}:{k}")`` weighted by the tiles
+left, so the same seed and actions give the same game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from ..protocol import ChanceError, HistoryEntry, IllegalAction
+from . import actions as A
+from . import rules as R
+from .state import EstateConfig, EstateConfigError, EstateState, set_position
+
+
+# ============================================================================ setup
+
+
+def new_state(config: EstateConfig, *, start: dict | None = None, log: bool = True) -> EstateState:
+    """A new game for ``config``. ``start`` (a position dict, see
+    :func:`haunted_kit.estate.state.position_of`) replaces the setup, for exact
+    positions in tests and notebooks; it is checked and kept in the save."""
+    s = EstateState(config)
+    s.log = [] if log else None
+    box = config.box
+    n = config.players
+    s.season, s.phase, s.turn = 1, "setup", 0
+    s.hand = [dict(box.start_hand) for _ in range(n)]
+    s.income = [dict(box.start_income) for _ in range(n)]
+    s.taken = [{r: 0 for r in box.income_resources} for _ in range(n)]
+    s.first_taker = {r: None for r in box.factory_resources}
+    s.workers = [{"supply": box.start_workers, "factory": 0, "inn": 0} for _ in range(n)]
+    s.tokens, s.passed, s.visited = [0] * n, [False] * n, [False] * n
+    s.visitors, s.visit = 0, None
+    s.uses = {a: 0 for a in box.market}
+    s.lands, s.display, s.removed, s.adjacent = {}, [], [], []
+    s.stack = {t: x.count for t, x in box.tiles.items()}
+    s.pending, s.chance, s.inn_queue = None, None, []
+    s.rng_count, s.decisions = 0, 0
+    if start is not None:
+        set_position(s, start)
+        s.start = start
+        R.emit(s, "setup", None, f"A prepared position: season {s.season}, {n} players.")
+    else:
+        R.emit(s, "setup", None, f"Setup: {n} players, each with income {_income_text(box.start_income)}, "
+                                 f"{box.start_workers} workers and no resources; the land tiles are shuffled.")
+    advance(s)
+    return s
+
+
+def _income_text(inc: dict) -> str:
+    return ", ".join(f"{v} {r}" for r, v in inc.items())
+
+
+def new_game(players: int = 3, seed: int = 0, *, log: bool = True, start: dict | None = None, **options) -> EstateState:
+    """A new estate game. ``options`` are :class:`EstateConfig` fields (``connection``,
+    ``marble_field``, ``improvement``, ``third_marked``, ``auto_chance``, ``box``).
+
+    Raises:
+        EstateConfigError: a bad parameter (named).
+    """
+    return new_state(EstateConfig(players=players, seed=seed, **options), start=start, log=log)
+
+
+# ============================================================================ chance
+
+
+def _draw_index(s: EstateState, total: int) -> int:
+    h = hashlib.blake2b(f"{s.config.seed}:{s.rng_count}".encode(), digest_size=8).digest()
+    return int.from_bytes(h, "big") % total
+
+
+def chance_outcomes(s: EstateState) -> list:
+    """``[(tile, probability), ...]`` for the waiting stack draw, else ``[]``."""
+    if s.chance is None:
+        return []
+    total = sum(s.stack.values())
+    return [(t, k / total) for t, k in s.stack.items() if k]
+
+
+def apply_chance(s: EstateState, outcome) -> None:
+    """Put ``outcome`` (a tile name) face up in the display. Raises :class:`ChanceError`
+    for a tile the stack does not hold or when no draw is waiting."""
+    if s.chance is None:
+        raise ChanceError("no chance node is waiting (no tile is being drawn)")
+    if not isinstance(outcome, str) or s.stack.get(outcome, 0) <= 0:
+        left = ", ".join(t for t, k in s.stack.items() if k)
+        raise ChanceError(f"the stack holds no {outcome!r} (left: {left})")
+    _resolve(s, outcome)
+    advance(s)
+
+
+def _resolve(s: EstateState, tile: str) -> None:
+    s.stack[tile] -= 1
+    s.display.append(tile)
+    s.rng_count += 1
+    s.chance = None
+    s.legal_cache = None
+    s.record = s.record.append(HistoryEntry(None, tile, True))
+    R.emit(s, "tile_drawn", None, f"A {tile.replace('_', ' ')} is drawn from the stack into the display "
+                                  f"({sum(s.stack.values())} tiles left in the stack).", tile=tile)
+
+
+# ============================================================================ flow
+
+
+def current_player(s: EstateState):
+    if s.chance is not None or s.phase in ("over", "setup"):
+        return None
+    if s.pending is not None:
+        return s.pending[1]
+    if s.visit is not None:
+        return s.visit["player"]
+    if s.phase == "inn":
+        return s.inn_queue[0]
+    return s.turn
+
+
+def advance(s: EstateState) -> None:
+    """Run the automatic steps: refill the display (chance), start play after setup,
+    end turns and seasons, until a decision, an unresolved draw or the end."""
+    s.legal_cache = None
+    while True:
+        if s.phase == "over":
+            return
+        if s.pending is None and len(s.display) < s.box.display_size and sum(s.stack.values()) > 0:
+            s.chance = "draw"
+            if s.forced:
+                _resolve(s, s.forced.pop(0))
+                continue
+            if not s.config.auto_chance:
+                return
+            outcomes = [(t, k) for t, k in s.stack.items() if k]
+            i = _draw_index(s, sum(k for _, k in outcomes))
+            for t, k in outcomes:
+                if i < k:
+                    _resolve(s, t)
+                    break
+                i -= k
+            continue
+        if s.phase == "setup":
+            s.phase = "turns"
+            R.emit(s, "season_started", None, f"Season {s.season} begins; P{s.turn + 1} acts first.")
+            continue
+        if s.phase == "inn":
+            while s.inn_queue and not _inn_choice(s, s.inn_queue[0]):
+                s.inn_queue.pop(0)
+            if s.inn_queue:
+                return
+            _next_season(s)
+            continue
+        return
+
+
+def _inn_choice(s: EstateState, p: int) -> bool:
+    """Whether ``p`` has a choice at the Inn (a worker there and the gold to pay)."""
+    if s.workers[p]["inn"] == 0:
+        return False
+    if s.hand[p]["gold"] < s.box.inn_price:
+        R.emit(s, "inn_unpaid", p, f"P{p + 1} has a worker in the Inn but not the {s.box.inn_price} gold to bring it back.")
+        return False
+    return True
+
+
+def _end_turn(s: EstateState) -> None:
+    n = s.players
+    for k in range(1, n + 1):
+        q = (s.turn + k) % n
+        if not s.passed[q]:
+            s.turn = q
+            return
+    _end_season(s)
+
+
+def _end_season(s: EstateState) -> None:
+    box = s.box
+    R.emit(s, "season_ended", None, f"Season {s.season} ends: every player has passed.")
+    for p in range(s.players):
+        R.move_workers(s, p, "factory", "supply", s.workers[p]["factory"], "workers_back",
+                       f"P{p + 1}'s {s.workers[p]['factory']} Factory workers return to the supply.")
+    s.uses = {a: 0 for a in box.market}
+    R.emit(s, "prices_reset", None, f"The marked prices are reset: the next use costs {box.price_first} gold.")
+    s.phase = "inn"
+    s.inn_queue = list(range(s.players))
+
+
+def _next_season(s: EstateState) -> None:
+    if s.season >= s.box.seasons:
+        s.phase = "over"
+        values = ", ".join(f"P{p + 1} {s.gold_value(p)}" for p in range(s.players))
+        R.emit(s, "game_over", None, f"The game ends after season {s.season}. Gold value of holdings "
+                                     f"(a kit measure, not a rule): {values}.")
+        return
+    n = s.players
+    s.season += 1
+    s.phase, s.turn = "turns", 0
+    s.taken = [{r: 0 for r in s.box.income_resources} for _ in range(n)]
+    s.first_taker = {r: None for r in s.box.factory_resources}
+    s.passed, s.visited, s.visitors = [False] * n, [False] * n, 0
+    R.emit(s, "season_started", None, f"Season {s.season} begins; income takes start again and P1 acts first.")
+
+
+# ============================================================================ legality
+
+
+def legal_actions(s: EstateState) -> list:
+    """The legal actions of the player to move (see the module doc); empty at a chance
+    node or the end."""
+    if s.legal_cache is not None:
+        return s.legal_cache
+    out = []
+    p = current_player(s)
+    box = s.box
+    if p is None:
+        pass
+    elif s.pending is not None:
+        out = [A.RemoveTile(t) for t in dict.fromkeys(s.display)]
+    elif s.visit is not None:
+        for a in box.market:
+            if a in s.visit["used"]:
+                continue
+            for t in R.trades_for(s, p, a):
+                if R.refuse_trade(s, p, t.action, t.give, t.take) is None:
+                    out.append(t)
+        out.append(A.EndVisit())
+    elif s.phase == "inn":
+        out = [A.InnReturn(), A.InnDecline()]
+    else:
+        if s.workers[p]["supply"] >= box.workers_per_take:
+            for m in box.factory_resources:
+                left = R.take_limit(s, p, m) - s.taken[p][m]
+                out += [A.TakeMaterial(m, k) for k in range(1, left + 1)]
+        left = s.income[p]["gold"] - s.taken[p]["gold"]
+        out += [A.TakeGold(k) for k in range(1, left + 1)]
+        slots = R.legal_slots(s, p)
+        gold = s.hand[p]["gold"]
+        if gold >= box.tile_price:
+            for t in dict.fromkeys(s.display):
+                if t == "marble_quarry" and R.refuse_marble_quarry(s, p, t) is not None:
+                    continue
+                out += [A.PlaceTile(t, slot) for slot, how in slots.items() if how == "place"]
+        for slot, how in slots.items():
+            if how == "join" and R.refuse_join(s, p, slot) is None:
+                out.append(A.Join(slot))
+        if not s.visited[p]:
+            out.append(A.VisitMarket())
+        out.append(A.Pass())
+    s.legal_cache = out
+    return out
+
+
+def why_not(s: EstateState, action):
+    """``None`` if ``action`` is legal now, else the Refusal with the rule section."""
+    p = current_player(s)
+    if s.phase == "over":
+        return R.refusal("the game is over", R.TURNS)
+    if p is None:
+        return R.refusal("a tile is being drawn from the stack (a chance node): no player decides now", R.LANDS)
+    t = type(action)
+    if t not in A.ACTION_TYPES.values():
+        return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)
+    try:
+        hash(action)
+    except TypeError:
+        return R.refusal(f"{action!r} has fields of the wrong type", R.TURNS)
+    if s.pending is not None:
+        if t is not A.RemoveTile:
+            return R.refusal(f"P{p + 1} must first remove a tile of the display from the game (white-dotted land)", R.LANDS)
+        if action.tile not in s.display:
+            return R.refusal(f"no {action.tile!r} is in the display ({', '.join(s.display)})", R.LANDS)
+        return None
+    if t is A.RemoveTile:
+        return R.refusal("a tile is removed only after taking a white-dotted outer land", R.LANDS)
+    if s.phase == "inn":
+        if t is A.InnDecline:
+            return None
+        if t is A.InnReturn:
+            if s.hand[p]["gold"] < s.box.inn_price:
+                return R.refusal(f"bringing a worker back from the Inn costs {s.box.inn_price} gold and P{p + 1} has "
+                                 f"{s.hand[p]['gold']}", R.MARKET)
+            return None
+        return R.refusal(f"the season is over: P{p + 1} only chooses whether to bring a worker back from the Inn", R.MARKET)
+    if t in (A.InnReturn, A.InnDecline):
+        return R.refusal("the Inn is visited after each season, not during it", R.MARKET)
+    if s.visit is not None:
+        if t is A.EndVisit:
+            return None
+        if t is A.Trade:
+            if not isinstance(action.give, tuple) or not isinstance(action.take, tuple):
+                return R.refusal("a trade's give and take must be tuples of (resource, amount)", R.MARKET)
+            return R.refuse_trade(s, p, action.action, tuple(sorted(action.give)), tuple(sorted(action.take)))
+        return R.refusal(f"P{p + 1} is at the Market: take a Market action or leave it", R.MARKET)
+    if t is A.Trade:
+        return R.refusal(f"P{p + 1} is not visiting the Market; visit it first", R.MARKET)
+    if t is A.EndVisit:
+        return R.refusal(f"P{p + 1} is not at the Market", R.MARKET)
+    if t is A.VisitMarket:
+        if s.visited[p]:
+            return R.refusal(f"P{p + 1} already visited the Market this season (one visit a season: ruling E10)", R.MARKET)
+        return None
+    if t is A.Pass:
+        return None
+    if t is A.TakeMaterial:
+        return R.refuse_take(s, p, action.material, action.amount)
+    if t is A.TakeGold:
+        return R.refuse_gold(s, p, action.amount)
+    slot = _slot(action.slot)
+    if slot is None:
+        return R.refusal(f"{action.slot!r} is not a slot (expected a (q, r) pair of integers)", R.LANDS)
+    if t is A.PlaceTile:
+        return R.refuse_place(s, p, action.tile, slot)
+    if t is A.Join:
+        return R.refuse_join(s, p, slot)
+    return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)  # pragma: no cover
+
+
+def _slot(v):
+    if isinstance(v, (tuple, list)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        return (v[0], v[1])
+    return None
+
+
+# ============================================================================ applying
+
+
+def apply_action(s: EstateState, action) -> None:
+    """Apply a legal action of the player to move; raises :class:`IllegalAction`
+    (the state unchanged) otherwise."""
+    why = why_not(s, action)
+    if why is not None:
+        raise IllegalAction(action, why)
+    p = current_player(s)
+    t = type(action)
+    if t in (A.PlaceTile, A.Join):
+        action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
+    if t is A.Trade:
+        action = A.Trade(action.action, tuple(sorted(action.give)), tuple(sorted(action.take)))
+    s.record = s.record.append(HistoryEntry(p, action))
+    s.decisions += 1
+    s.legal_cache = None
+    end = True
+    if t is A.TakeMaterial:
+        R.do_take(s, p, action.material, action.amount)
+    elif t is A.TakeGold:
+        R.do_gold(s, p, action.amount)
+    elif t is A.PlaceTile:
+        if R.do_place(s, p, action.tile, action.slot):
+            s.pending = ["remove", p]
+            end = False
+    elif t is A.Join:
+        R.do_join(s, p, action.slot)
+    elif t is A.RemoveTile:
+        R.do_remove(s, p, action.tile)
+        s.pending = None
+    elif t is A.VisitMarket:
+        limit = R.visit_limit(s)
+        first = s.visitors == 0
+        s.visited[p] = True
+        s.visitors += 1
+        s.visit = {"player": p, "limit": limit, "used": []}
+        R.emit(s, "market_visit", p, f"P{p + 1} visits the Market{' first this season' if first else ''}: up to "
+                                     f"{limit} different actions, no workers needed.")
+        end = False
+    elif t is A.Trade:
+        R.do_trade(s, p, action.action, action.give, action.take)
+        end = len(s.visit["used"]) >= s.visit["limit"]
+        if end:
+            R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
+            s.visit = None
+    elif t is A.EndVisit:
+        R.emit(s, "market_left", p, f"P{p + 1} leaves the Market after {len(s.visit['used'])} action(s).")
+        s.visit = None
+    elif t is A.Pass:
+        s.passed[p] = True
+        R.emit(s, "passed", p, f"P{p + 1} passes for the rest of season {s.season}.")
+    elif t is A.InnReturn:
+        R.gain(s, p, "gold", -s.box.inn_price, "inn_paid", f"P{p + 1} pays {s.box.inn_price} gold at the Inn.")
+        R.move_workers(s, p, "inn", "supply", 1, "inn_return", f"P{p + 1} brings one worker back from the Inn.")
+        s.inn_queue.pop(0)
+        end = False
+    elif t is A.InnDecline:
+        R.emit(s, "inn_declined", p, f"P{p + 1} leaves the workers in the Inn.")
+        s.inn_queue.pop(0)
+        end = False
+    if end and s.phase == "turns":
+        _end_turn(s)
+    advance(s)
+
+
+# ============================================================================ the Game object
+
+
+class EstateGame:
+    """The estate module as a :class:`haunted_kit.protocol.Game` (registered as ``"estate"``)."""
+
+    name = "estate"
+    title = "Estate and Market"
+
+    @property
+    def min_players(self) -> int:
+        from .box import default_estate_box
+
+        return default_estate_box().min_players
+
+    @property
+    def max_players(self) -> int:
+        from .box import default_estate_box
+
+        return default_estate_box().max_players
+
+    def new_game(self, *, players: int = 3, seed: int = 0, **options) -> EstateState:
+        return new_game(players, seed, **options)
+
+    def from_dict(self, data: dict, box=None) -> EstateState:
+        return EstateState.from_dict(data, box)
+
+    def load(self, path, box=None) -> EstateState:
+        return EstateState.load(path, box)
+
+    def action_to_dict(self, action) -> dict:
+        return A.action_to_dict(action)
+
+    def load_box(self, path):
+        """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
+        from .box import load_estate_box
+
+        return load_estate_box(path)
+
+    def settings(self, box=None) -> list[dict]:
+        """Every player count of ``box`` under each connection reading, as ``new_game``
+        keywords (what :func:`haunted_kit.testing.check_box` covers)."""
+        from .box import default_estate_box
+
+        box = box or default_estate_box()
+        return [{"players": n, "connection": c} for c in ("group", "line")
+                for n in range(box.min_players, box.max_players + 1)]
+
+    def invariants(self, state: EstateState, before: EstateState | None = None) -> list[str]:
+        """What is wrong with ``state`` (empty when nothing): the save loader's position
+        checks (counts, worker limit, tiles adding up to the box, connected estates), and
+        against ``before``: income never goes down, workers are only hired, never lost."""
+        from .state import EstateSaveError, check_position, position_of
+
+        problems = []
+        try:
+            check_position(state.box, state.config, position_of(state))
+        except EstateSaveError as exc:
+            problems.append(str(exc))
+        if before is not None:
+            for p in range(state.players):
+                for r, v in state.income[p].items():
+                    if v < before.income[p][r]:
+                        problems.append(f"P{p + 1}'s {r} income went down from {before.income[p][r]} to {v}")
+                if sum(state.workers[p].values()) < sum(before.workers[p].values()):
+                    problems.append(f"P{p + 1} lost workers")
+            if state.decisions < before.decisions:
+                problems.append("the decision count went back")
+        return problems
+
+    def action_from_dict(self, data: dict):
+        return A.action_from_dict(data)
+
+    def __repr__(self) -> str:
+        return "<Game estate: Estate and Market>"
+
+
+GAME = EstateGame()
+
+__all__ = ["GAME", "EstateConfigError", "EstateGame", "apply_action", "legal_actions", "new_game", "new_state", "why_not"]

@@ -1,0 +1,438 @@
+"""The estate rules, each once: legality (``refuse_*``, a :class:`Refusal` or ``None``)
+next to its effect (``do_*``). The engine, the analysis and the widgets all call these.
+
+Sections named in refusals are the estate rules text's: "Resource income", "Expand the
+lands", "Market actions"; where the text is silent the refusal says which kit default
+decides (``docs/RULINGS.md``, section "Estate and Market").
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import networkx as nx
+
+from .. import hexgrid
+from ..events import Event
+from ..protocol import Refusal
+
+SOURCE = "estate rules"
+INCOME = "Resource income"
+LANDS = "Expand the lands"
+MARKET = "Market actions"
+TURNS = "kit default: turns (ruling E1)"
+
+
+def refusal(text, section) -> Refusal:
+    return Refusal(text, section, SOURCE)
+
+
+def P(p) -> str:
+    return f"P{p + 1}"
+
+
+# ============================================================================ the land board
+
+
+@lru_cache(maxsize=16)
+def _land_graph(slots: tuple) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(slots)
+    for s in slots:
+        for n in hexgrid.neighbours(s):
+            if n in g:
+                g.add_edge(s, n)
+    return nx.freeze(g)
+
+
+def land_graph(box) -> nx.Graph:
+    """The land board as a networkx graph: a node per slot (axial), an edge between
+    touching slots. Frozen; shared by every game with this box."""
+    return _land_graph(box.slots)
+
+
+def _has_line(g: nx.Graph, nodes: list) -> bool:
+    """Whether ``nodes`` can be ordered so each touches the next (a Hamiltonian path)."""
+    nodes = list(nodes)
+    if len(nodes) <= 2:
+        return len(nodes) < 2 or g.has_edge(nodes[0], nodes[1])
+    sub = g.subgraph(nodes)
+    if not nx.is_connected(sub):
+        return False
+    target = len(nodes)
+
+    def extend(path, seen):
+        if len(path) == target:
+            return True
+        for n in sub.neighbors(path[-1]):
+            if n not in seen:
+                seen.add(n)
+                path.append(n)
+                if extend(path, seen):
+                    return True
+                path.pop()
+                seen.discard(n)
+        return False
+
+    ends = [n for n in nodes if sub.degree(n) == 1]
+    if len(ends) > 2:
+        return False
+    starts = ends or nodes
+    return any(extend([s], {s}) for s in starts)
+
+
+def estate_connected(box, slots, connection: str = "group") -> bool:
+    """Whether a player's marked ``slots`` satisfy "your land markers must form a
+    continuous line": ``"group"`` = one connected group (networkx ``is_connected``),
+    ``"line"`` = orderable so each touches the next. Empty counts as connected."""
+    slots = list(slots)
+    if not slots:
+        return True
+    g = land_graph(box)
+    if connection == "line":
+        return _has_line(g, slots)
+    return nx.is_connected(g.subgraph(slots))
+
+
+def estate_of(s, p: int) -> list:
+    """The slots holding a marker of ``p``, in board order."""
+    return [slot for slot in s.box.slots if slot in s.lands and p in s.lands[slot]["markers"]]
+
+
+def refuse_marker(s, p: int, slot) -> Refusal | None:
+    """Can ``p`` put a marker on ``slot`` (placing or joining) as far as where it is
+    concerned: on the board, one marker per player per tile, the first on the shared
+    lower area, later ones connected to the estate. Costs are checked by the caller."""
+    box = s.box
+    if slot not in box.slots:
+        return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
+    land = s.lands.get(slot)
+    if land is not None and p in land["markers"]:
+        return refusal(f"{P(p)} already has a marker on the tile at {tuple(slot)}; each tile holds one marker per player", LANDS)
+    mine = estate_of(s, p)
+    if not mine:
+        if slot not in box.lower_area:
+            return refusal(lambda: f"{P(p)}'s first tile goes over the shared lower area "
+                                   f"({', '.join(str(x) for x in box.lower_area)}), not on {tuple(slot)}", LANDS)
+        return None
+    g = land_graph(box)
+    if not any(g.has_edge(slot, m) for m in mine):
+        return refusal(lambda: f"{tuple(slot)} does not touch {P(p)}'s estate ({', '.join(str(x) for x in mine)}): "
+                               "every later tile must connect to a tile marked as part of your estate", LANDS)
+    # a slot touching a connected estate keeps it one connected group (the "group"
+    # reading needs no more); the "line" reading asks the graph
+    if s.config.connection != "group" and not estate_connected(box, mine + [slot], s.config.connection):
+        return refusal(f"with {tuple(slot)} {P(p)}'s markers would not form a continuous line "
+                       "(the 'line' reading, ruling E6)", LANDS)
+    return None
+
+
+def refuse_marble_quarry(s, p: int, tile: str) -> Refusal | None:
+    if tile != "marble_quarry":
+        return None
+    have = len(estate_of(s, p))
+    need = s.box.marble_quarry_min_tiles
+    if have < need:
+        return refusal(f"a marble quarry can be added only once {P(p)} has at least {need} land tiles ({P(p)} has {have})", LANDS)
+    return None
+
+
+def join_fee(s, slot) -> int:
+    """Gold a player pays the owner to join the tile at ``slot``: 1 per marker already on
+    it, at most 3 (from the box)."""
+    box = s.box
+    return min(box.join_fee_cap, box.join_fee_per_marker * len(s.lands[slot]["markers"]))
+
+
+def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
+    box = s.box
+    if tile not in box.tiles:
+        return refusal(f"there is no land tile called {tile!r} (known: {', '.join(box.tiles)})", LANDS)
+    if tile not in s.display:
+        return refusal(f"no {tile.replace('_', ' ')} is face up in the display ({', '.join(s.display) or 'empty'})", LANDS)
+    if slot in s.lands:
+        return refusal(f"slot {tuple(slot)} already holds a tile; join it instead", LANDS)
+    why = refuse_marker(s, p, slot)
+    if why is not None:
+        return why
+    why = refuse_marble_quarry(s, p, tile)
+    if why is not None:
+        return why
+    if s.hand[p]["gold"] < box.tile_price:
+        return refusal(f"a land tile costs {box.tile_price} gold and {P(p)} has {s.hand[p]['gold']}", LANDS)
+    return None
+
+
+def refuse_join(s, p: int, slot) -> Refusal | None:
+    if slot not in s.box.slots:
+        return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
+    land = s.lands.get(slot)
+    if land is None:
+        return refusal(f"slot {tuple(slot)} holds no tile to join", LANDS)
+    if land["owner"] == p and p in land["markers"]:
+        return refusal(f"the tile at {tuple(slot)} is {P(p)}'s own; each tile holds one marker per player", LANDS)
+    why = refuse_marker(s, p, slot)
+    if why is not None:
+        return why
+    why = refuse_marble_quarry(s, p, land["tile"])
+    if why is not None:
+        return why
+    fee = join_fee(s, slot)
+    if s.hand[p]["gold"] < fee:
+        return refusal(f"joining costs {fee} gold for {P(land['owner'])} and {P(p)} has {s.hand[p]['gold']}", LANDS)
+    return None
+
+
+def legal_slots(s, p: int) -> dict:
+    """Where ``p`` may put a marker now, ignoring costs: ``{slot: "place" | "join"}``."""
+    out = {}
+    for slot in s.box.slots:
+        if refuse_marker(s, p, slot) is None:
+            out[slot] = "join" if slot in s.lands else "place"
+    return out
+
+
+# ============================================================================ income
+
+
+def take_limit(s, p: int, material: str) -> int:
+    """How much of ``material`` ``p`` may take in total this season: the income, plus
+    the first-taker extra unit while nobody else has taken it first (only with an
+    income of at least 1: ruling E3)."""
+    inc = s.income[p][material]
+    if inc <= 0:
+        return 0
+    first = s.first_taker[material]
+    return inc + (s.box.first_taker_extra if first is None or first == p else 0)
+
+
+def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
+    box = s.box
+    if material == "gold":
+        return refusal("gold takes no workers: take it with the gold marker (TakeGold)", INCOME)
+    if material not in box.factory_resources:
+        why = "is obtained through the Market" if material in box.resources else "is not a resource"
+        return refusal(f"{material} {why}; the Factory gives {', '.join(box.factory_resources)}", INCOME)
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+        return refusal(f"take at least 1 {material}, not {amount!r}", INCOME)
+    left = take_limit(s, p, material) - s.taken[p][material]
+    if left <= 0:
+        return refusal(lambda: f"{P(p)} has no {material} income left this season (income {s.income[p][material]}, "
+                               f"taken {s.taken[p][material]})", INCOME)
+    if amount > left:
+        extra = "" if take_limit(s, p, material) == s.income[p][material] else " including the first taker's extra unit"
+        return refusal(f"{P(p)} may take at most {left} more {material} this season{extra}", INCOME)
+    if s.workers[p]["supply"] < box.workers_per_take:
+        return refusal(f"a Factory take needs {box.workers_per_take} worker in {P(p)}'s supply and none is left", INCOME)
+    return None
+
+
+def refuse_gold(s, p: int, amount: int) -> Refusal | None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+        return refusal(f"take at least 1 gold, not {amount!r}", INCOME)
+    left = s.income[p]["gold"] - s.taken[p]["gold"]
+    if amount > left:
+        return refusal(f"{P(p)}'s gold marker has {left} gold left this season (income {s.income[p]['gold']})", INCOME)
+    return None
+
+
+# ============================================================================ market
+
+
+def marked_price(s, p: int, action: str) -> int:
+    """The gold ``p`` pays now for marked Market action ``action``: 2 for its first use
+    this season, 3 later, less 1 per Market-condition token ``p`` holds (at least 1)."""
+    box = s.box
+    base = box.price_first if s.uses[action] == 0 else box.price_later
+    return max(box.price_minimum, base - box.condition_discount * s.tokens[p])
+
+
+def visit_limit(s) -> int:
+    """Actions allowed to the player beginning a Market visit now."""
+    return s.box.first_visitor_actions if s.visitors == 0 else s.box.later_visitor_actions
+
+
+def refuse_trade(s, p: int, action: str, give, take) -> Refusal | None:
+    box = s.box
+    row = box.market.get(action)
+    if row is None:
+        return refusal(f"the Market has no action {action!r} (known: {', '.join(box.market)})", MARKET)
+    if s.visit is None or s.visit["player"] != p:
+        return refusal(f"{P(p)} is not visiting the Market; visit it first", MARKET)
+    if action in s.visit["used"]:
+        return refusal(f"{P(p)} already used '{row.text}' in this visit: each Market action of a visit must be different", MARKET)
+    if len(s.visit["used"]) >= s.visit["limit"]:
+        return refusal(f"this visit allows {s.visit['limit']} different actions and all are used", MARKET)
+    if (tuple(give), tuple(take)) not in row.options:
+        return refusal(f"'{row.text}' does not give {list(take)} for {list(give)}", MARKET)
+    for r, n in give:
+        if s.hand[p][r] < n:
+            return refusal(f"{P(p)} has {s.hand[p][r]} {r}, {n} needed", MARKET)
+    if s.config.marked(action):
+        price = marked_price(s, p, action)
+        if s.hand[p]["gold"] < price:
+            return refusal(f"'{row.text}' costs {price} gold now and {P(p)} has {s.hand[p]['gold']}", MARKET)
+    hired = dict(take).get("workers", 0)
+    if hired and len(dict(take)) == 1 and total_workers(s, p) >= box.worker_limit:
+        return refusal(f"{P(p)} already has {box.worker_limit} workers, the limit; no worker can be hired", MARKET)
+    return None
+
+
+def total_workers(s, p: int) -> int:
+    w = s.workers[p]
+    return w["supply"] + w["factory"] + w["inn"]
+
+
+def trades_for(s, p: int, action: str):
+    """Every Trade of ``action`` (legal or not) for ``p``: one per option of its row."""
+    from .actions import Trade
+
+    return [Trade(action, g, t) for g, t in s.box.market[action].options]
+
+
+# ============================================================================ effects
+
+
+def emit(s, kind: str, player, text: str, slot=None, **data) -> None:
+    if s.log is None:
+        return
+    phase = "market" if s.visit is not None else s.phase
+    s.log.append(Event(len(s.log), s.season, 0, phase, kind, player, text, slot, data))
+
+
+def gain(s, p: int, res: str, n: int, kind: str, text: str, slot=None, **data) -> None:
+    """Change ``p``'s holding of ``res`` by ``n`` (may be negative) and log it: the only
+    way holdings change (the soak test checks every change against these events)."""
+    s.hand[p][res] += n
+    emit(s, kind, p, text, slot, gain={res: n}, **data)
+
+
+def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str, text: str) -> None:
+    """Move ``n`` workers of ``p`` between ``supply``, ``factory`` and ``inn`` (``None``:
+    hired from outside); logged with the change per place."""
+    if n <= 0:
+        return
+    change = {}
+    if src is not None:
+        s.workers[p][src] -= n
+        change[src] = -n
+    if dst is not None:
+        s.workers[p][dst] += n
+        change[dst] = change.get(dst, 0) + n
+    emit(s, kind, p, text, workers=change)
+
+
+def raise_income(s, p: int, slot, times: int = 1) -> None:
+    land = s.lands[slot]
+    t = s.box.tiles[land["tile"]]
+    for _ in range(times):
+        if t.spaces and len(land["raised"]) >= t.spaces:
+            emit(s, "no_raise", p, f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.", slot)
+            return
+        land["raised"].append(p)
+        s.income[p][t.raises] += t.amount
+        emit(s, "income_raised", p, f"{P(p)}'s {t.raises} income rises by {t.amount} to {s.income[p][t.raises]} "
+                                    f"({t.word} at {slot}).", slot, income={t.raises: t.amount})
+
+
+def do_take(s, p: int, material: str, amount: int) -> None:
+    first = s.first_taker[material] is None
+    if first:
+        s.first_taker[material] = p
+    box = s.box
+    move_workers(s, p, "supply", "factory", box.workers_per_take, "worker_placed",
+                 f"{P(p)} places {box.workers_per_take} worker in the Raw Materials Factory.")
+    s.taken[p][material] += amount
+    extra = " (first to take it this season: one extra unit allowed)" if first else ""
+    gain(s, p, material, amount, "taken", f"{P(p)} takes {amount} {material} at the Factory{extra}; "
+                                            f"{s.taken[p][material]} of {take_limit(s, p, material)} taken this season.")
+
+
+def do_gold(s, p: int, amount: int) -> None:
+    s.taken[p]["gold"] += amount
+    gain(s, p, "gold", amount, "gold_taken", f"{P(p)} advances the gold marker: +{amount} gold "
+                                             f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
+
+
+def _adjacent_raises(s, p: int, slot) -> None:
+    """The ``adjacent`` reading of "your improvement also applies to later players
+    adjacent to that land": each touching land of another player raises ``p`` once."""
+    g = land_graph(s.box)
+    for n in g.neighbors(slot):
+        land = s.lands.get(n)
+        key = [p, f"{n[0]},{n[1]}"]
+        if land is None or p in land["markers"] or key in s.adjacent:
+            continue
+        s.adjacent.append(key)
+        t = s.box.tiles[land["tile"]]
+        s.income[p][t.raises] += t.amount
+        emit(s, "income_raised", p, f"{P(p)}'s new tile touches the {t.word} at {n}: {t.raises} income +{t.amount} "
+                                    f"(the 'adjacent' reading).", n, income={t.raises: t.amount})
+
+
+def do_place(s, p: int, tile: str, slot) -> bool:
+    """Place ``tile`` on ``slot`` for ``p``. Returns True when the slot is white-dotted
+    (a tile of the display must then be removed)."""
+    box = s.box
+    gain(s, p, "gold", -box.tile_price, "tile_bought", f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.",
+         slot)
+    s.display.remove(tile)
+    s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
+    emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
+    t = box.tiles[tile]
+    both = s.config.marble_field == "single" and t.spaces > 1
+    raise_income(s, p, slot, t.spaces if both else 1)
+    if s.config.improvement == "adjacent":
+        _adjacent_raises(s, p, slot)
+    if slot in box.white_dotted:
+        s.tokens[p] += 1
+        emit(s, "condition_token", p, f"{slot} is a white-dotted outer land: {P(p)} takes a Market-condition token "
+                                      f"({s.tokens[p]} held) and removes another tile from the game.", slot)
+        return bool(s.display)
+    return False
+
+
+def do_join(s, p: int, slot) -> None:
+    land = s.lands[slot]
+    owner = land["owner"]
+    fee = join_fee(s, slot)
+    if fee:
+        gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot, to=owner)
+        gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
+             slot, payer=p)
+    land["markers"].append(p)
+    emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
+    raise_income(s, p, slot)
+    if s.config.improvement == "adjacent":
+        _adjacent_raises(s, p, slot)
+
+
+def do_remove(s, p: int, tile: str) -> None:
+    s.display.remove(tile)
+    s.removed.append(tile)
+    emit(s, "tile_removed", p, f"{P(p)} removes a {tile.replace('_', ' ')} of the display from the game.", tile=tile)
+
+
+def do_trade(s, p: int, action: str, give, take) -> None:
+    box = s.box
+    row = box.market[action]
+    if s.config.marked(action):
+        price = marked_price(s, p, action)
+        gain(s, p, "gold", -price, "market_paid", f"{P(p)} pays the marked price of {price} gold for '{row.text}'.",
+             action=action)
+    s.uses[action] += 1
+    s.visit["used"].append(action)
+    kind = "sold" if action.startswith("sell") else ("hired" if action.startswith("hire") else "exchanged")
+    for r, n in give:
+        gain(s, p, r, -n, kind, f"{P(p)} gives {n} {r} at the Market ({row.text}).", action=action)
+    for r, n in take:
+        if r == "workers":
+            room = box.worker_limit - total_workers(s, p)
+            got = min(n, room)
+            if got:
+                move_workers(s, p, None, "supply", got, "hired", f"{P(p)} hires {got} worker{'s' if got > 1 else ''} "
+                                                                 f"({total_workers(s, p) + got} of {box.worker_limit}).")
+            if got < n:
+                emit(s, "hire_capped", p, f"{P(p)} is at the {box.worker_limit}-worker limit: {n - got} worker not hired.")
+        else:
+            gain(s, p, r, n, kind, f"{P(p)} gets {n} {r} at the Market ({row.text}).", action=action)

@@ -1,0 +1,61 @@
+"""Exact estate positions for tests and teaching notebooks.
+
+    s = position(players=2, hand={0: {"gold": 5}}, lands={(0, 2): ("forest", [0])},
+                 display=["tax_land", "marble_quarry", "forest", "forest"])
+
+starts from a fresh game's position (setup done) and changes only what is named;
+the tile stack is recounted so that every tile of the box is somewhere. The result is
+checked like a save (:func:`haunted_kit.estate.state.check_position`) and becomes the
+game's start position (kept in its save).
+"""
+
+from __future__ import annotations
+
+from .engine import new_state
+from .state import EstateConfig, position_of
+
+
+def position(players: int = 2, seed: int = 0, *, hand=None, income=None, taken=None, workers=None, tokens=None,
+             lands=None, display=None, removed=None, turn=None, season=None, first_taker=None, passed=None,
+             visited=None, visitors=None, uses=None, log: bool = True, **options):
+    """A game at an exact position.
+
+    Args:
+        players, seed, options: the :class:`EstateConfig`.
+        hand, income, taken, workers: ``{player: {key: value}}`` changes (resources in
+            units, gold in gold; workers by place ``supply``/``factory``/``inn``).
+        tokens, passed, visited: ``{player: value}``.
+        lands: ``{slot: (tile, [players with a marker, owner first])}``; the income
+            raises of the tiles are NOT added (set ``income`` for that).
+        display, removed: lists of tile names; the stack holds the rest.
+        turn, season, visitors, uses, first_taker: set as given.
+
+    Raises:
+        EstateSaveError: the position breaks a rule (named field).
+    """
+    cfg = EstateConfig(players=players, seed=seed, **options)
+    base = position_of(new_state(cfg, log=False))
+    for key, val in (("hand", hand), ("income", income), ("taken", taken), ("workers", workers)):
+        for p, changes in (val or {}).items():
+            base[key][p].update(changes)
+    for key, val in (("tokens", tokens), ("passed", passed), ("visited", visited)):
+        for p, v in (val or {}).items():
+            base[key][p] = v
+    if lands is not None:
+        base["lands"] = {f"{q},{r}": {"tile": t, "owner": ps[0], "markers": list(ps), "raised": list(ps)}
+                         for (q, r), (t, ps) in lands.items()}
+    if display is not None:
+        base["display"] = list(display)
+    if removed is not None:
+        base["removed"] = list(removed)
+    for key, val in (("turn", turn), ("season", season), ("visitors", visitors), ("uses", uses),
+                     ("first_taker", first_taker)):
+        if val is not None:
+            base[key] = {**base[key], **val} if isinstance(val, dict) else val
+    box = cfg.box
+    for t, x in box.tiles.items():
+        used = sum(1 for v in base["lands"].values() if v["tile"] == t) + base["display"].count(t) + base["removed"].count(t)
+        base["stack"][t] = x.count - used  # a negative count is refused by the check
+    base["rng_count"] = 0
+    base["decisions"] = 0
+    return new_state(cfg, start=base, log=log)

@@ -1,0 +1,75 @@
+"""``haunted-kit play --game estate`` and ``replay`` of an estate save."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from haunted_kit.cli import main
+
+
+def test_play_prints_income_holdings_and_gold_value_and_writes_files(tmp_path, capsys):
+    save, log = tmp_path / "e.json", tmp_path / "e.csv"
+    assert main(["play", "--game", "estate", "--players", "3", "--seed", "7", "--agents", "greedy,random",
+                 "--save", str(save), "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "Estate and Market: 3 players, seed 7" in out
+    assert out.count("gold value") >= 3 and "P2 (random): income" in out and "kit measure" in out
+    data = json.loads(save.read_text())
+    assert data["game"] == "estate"
+    assert log.read_text().startswith("seq,season,round,phase,kind,player,cell,text,data")
+    assert main(["replay", str(save)]) == 0
+    replayed = capsys.readouterr().out
+    assert replayed.splitlines()[2:] == [line.replace(" (greedy)", "").replace(" (random)", "")
+                                         for line in out.splitlines()[2:5]] + [out.splitlines()[5]]
+
+
+def test_same_seed_same_output(capsys):
+    main(["play", "--game", "estate", "--players", "2", "--seed", "3"])
+    a = capsys.readouterr().out
+    main(["play", "--game", "estate", "--players", "2", "--seed", "3"])
+    assert capsys.readouterr().out == a
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["play", "--game", "estate", "--mode", "citizen"], "belong to Haunted Lands"),
+    (["play", "--game", "estate", "--players", "5"], "invalid choice"),
+    (["play", "--game", "estate", "--players", "2", "--agents", "greedy,greedy,random"], "3 agents given for 2"),
+    (["play", "--game", "chess"], "invalid choice"),
+    (["play", "--game", "estate", "--box", "/nonexistent"], "--box"),
+])
+def test_misuse_prints_usage_and_exits_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err and message in err
+
+
+def test_replay_of_a_corrupt_estate_save(tmp_path, capsys):
+    save = tmp_path / "e.json"
+    main(["play", "--game", "estate", "--players", "2", "--seed", "1", "--save", str(save)])
+    capsys.readouterr()
+    d = json.loads(save.read_text())
+    d["state"]["hand"][0]["gold"] += 5
+    save.write_text(json.dumps(d))
+    assert main(["replay", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert "state.hand[0].gold" in err and "Traceback" not in err
+
+
+def test_check_box_plays_the_estate_box(capsys):
+    from haunted_kit.estate.box import data_dir
+
+    assert main(["check-box", str(data_dir()), "--game", "estate", "--games", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "(estate): 6 games" in out and "0 failures" in out
+
+
+def test_replay_refuses_an_estate_save_over_the_size_limit(tmp_path, capsys):
+    save = tmp_path / "e.json"
+    main(["play", "--game", "estate", "--players", "2", "--seed", "1", "--save", str(save)])
+    capsys.readouterr()
+    assert main(["replay", str(save), "--max-bytes", "100"]) == 1
+    assert "over the limit of 100 bytes" in capsys.readouterr().err

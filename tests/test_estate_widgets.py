@@ -1,0 +1,64 @@
+"""The estate widgets: the land board drawn with the kit's renderer, clicks through the
+canvas message path, the Market panel's prices, a game against bots, undo."""
+
+from __future__ import annotations
+
+from haunted_kit.estate import PlaceTile
+from haunted_kit.estate.draw import board_svg
+from haunted_kit.estate.scenario import position
+from haunted_kit.estate.state import position_of
+from haunted_kit.estate.widgets import EstatePlayView, market_html
+from haunted_kit.widgets import capture_errors
+
+
+def test_board_svg_draws_every_slot_and_marker():
+    s = position(2, lands={(0, 2): ("forest", [0, 1])})
+    svg = str(board_svg(s))
+    assert svg.count("<polygon") == 19
+    assert "forest of P1 at (0, 2)" in svg and svg.count("<circle") == 4 + 2  # 4 white dots, 2 markers
+    assert board_svg(s).title == "Estate land board, season 1"
+
+
+def test_click_places_a_tile_and_illegal_clicks_explain():
+    s = position(2, hand={0: {"gold": 5}}, display=["forest", "forest", "forest", "forest"])
+    with capture_errors() as caught:
+        v = EstatePlayView(s, bots=[1], auto_bots=False)
+        assert set(v.board.highlight) == {(-2, 2), (-1, 2), (0, 2)}
+        v.board.click_slot((0, 0))
+        assert "first tile goes over the shared lower area" in v.message and v.last_refusal.section == "Expand the lands"
+        v.board.click_slot((0, 2))  # one tile kind in the display: applied at once
+        assert v.state.lands[(0, 2)]["owner"] == 0 and v.state.hand[0]["gold"] == 2
+    assert not caught
+
+
+def test_several_tile_kinds_are_offered_as_buttons():
+    s = position(2, hand={0: {"gold": 5}}, display=["forest", "tax_land", "forest", "forest"])
+    v = EstatePlayView(s, bots=[1], auto_bots=False)
+    cands = v.click_slot((0, 2))
+    assert cands == [PlaceTile("forest", (0, 2)), PlaceTile("tax_land", (0, 2))]
+    assert [b.description for b in v.choices.children] == [a.describe() for a in cands]
+    v.choices.children[1].click()
+    assert v.state.lands[(0, 2)]["tile"] == "tax_land"
+
+
+def test_market_panel_shows_this_seasons_prices():
+    s = position(2, uses={"hire_two": 1}, tokens={1: 1})
+    html = market_html(s, 0)
+    assert "Hire 2 workers (marked)</td><td>3 gold</td><td>1</td>" in html
+    assert "Hire 1 worker and take wood or limestone (marked)</td><td>2 gold</td>" in html
+    assert "Hire 2 workers (marked)</td><td>2 gold</td>" in market_html(s, 1)  # a condition token: 1 less
+    assert "takes 3 different actions" in html
+
+
+def test_a_game_against_bots_to_the_end_and_undo():
+    with capture_errors() as caught:
+        v = EstatePlayView(players=3, seed=4, bots=[1, 2])
+        start = position_of(v.state)
+        first = v.state.legal_actions()[0]
+        v.attempt(first)
+        assert v.state.current_player() == 0 or v.state.is_terminal()
+        assert v.undo() and position_of(v.state) == start
+        while not v.state.is_terminal():
+            v.attempt(v.state.legal_actions()[-1])  # pass, and the bots play on
+        assert "The game is over" in v.status.value and "kit measure" in v.status.value
+    assert not caught
