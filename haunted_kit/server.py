@@ -289,18 +289,27 @@ class Classroom:
 
 
 # ============================================================================ tornado
-class _Base(tornado.web.RequestHandler):
+class _Shared:
+    """What every handler (page or socket) shares: the app state and the Host check."""
+
     def initialize(self, app_state):
         self.app_state = app_state
+        self.conn = None
 
     @property
     def classroom(self) -> Classroom:
         return self.app_state["classroom"]
 
-    def prepare(self):
+    def check_host(self) -> None:
+        """403 unless the Host header names localhost, the served address or an allowed name."""
         if host_name(self.request.host) not in self.app_state["hosts"]:
             log.warning("refused Host header %r from %s", self.request.host, self.request.remote_ip)
             raise tornado.web.HTTPError(403, reason="Host not allowed")
+
+
+class _Base(_Shared, tornado.web.RequestHandler):
+    def prepare(self):
+        self.check_host()
 
     def teacher_ok(self) -> bool:
         token = self.get_argument("token", "")
@@ -383,18 +392,9 @@ class ExportSave(_Base):
         self.finish(self.classroom.table(int(table_id)).state.to_json())
 
 
-class Socket(tornado.websocket.WebSocketHandler):
-    def initialize(self, app_state):
-        self.app_state = app_state
-        self.conn = None
-
-    @property
-    def classroom(self) -> Classroom:
-        return self.app_state["classroom"]
-
+class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def prepare(self):
-        if host_name(self.request.host) not in self.app_state["hosts"]:
-            raise tornado.web.HTTPError(403, reason="Host not allowed")
+        self.check_host()
         c = self.classroom
         code, token = self.get_argument("code", ""), self.get_argument("token", "")
         role = self.get_argument("role", "seat")
