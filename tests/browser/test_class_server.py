@@ -38,25 +38,33 @@ class Seat:
         self.page.goto(url)
 
     def wait_seq(self, seq: int, timeout_ms: int = 30_000) -> None:
-        expect(self.page.locator(f'#app[data-seq="{seq}"]')).to_have_count(1, timeout=timeout_ms)
+        try:
+            expect(self.page.locator(f'#app[data-seq="{seq}"]')).to_have_count(1, timeout=timeout_ms)
+        except AssertionError as exc:
+            shown = self.page.evaluate("() => [document.getElementById('app').dataset.seq, "
+                                       "(document.querySelector('.hk-message') || {}).textContent]")
+            raise AssertionError(f"{self.page.url}: waited for decision {seq}; the page shows decision {shown[0]}, "
+                                 f"message {shown[1]!r}") from exc
 
     def perform(self, state, action, index: int) -> None:
         """Do ``action`` (index ``index`` among the legal actions) the way a student would:
         its button, or a click on its cell (then the button of the choice, if several)."""
-        button = self.page.locator(f'.hk-action[data-i="{index}"]')
-        if button.count() == 0:
-            from haunted_kit.widgets.play import action_cell
+        from haunted_kit.widgets.play import action_cell
 
-            cell = action_cell(state, action)
-            assert cell is not None, f"no button and no cell for {action!r}"
-            svg = self.page.locator(".hk-board svg")
-            box = svg.bounding_box()
-            vb_w = float(svg.get_attribute("viewBox").split()[2])
-            x, y = board_geometry(state.config.box, SIZE).centre(cell)
-            scale = box["width"] / vb_w
-            self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+        button = self.page.locator(f'.hk-action[data-i="{index}"]')
         if button.count():
             button.first.click()
+            return
+        cell = action_cell(state, action)
+        assert cell is not None, f"no button and no cell for {action!r}"
+        svg = self.page.locator(".hk-board svg")
+        box = svg.bounding_box()
+        vb_w = float(svg.get_attribute("viewBox").split()[2])
+        x, y = board_geometry(state.config.box, SIZE).centre(cell)
+        scale = box["width"] / vb_w
+        self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+        if sum(1 for a in state.legal_actions() if action_cell(state, a) == cell) > 1:
+            button.first.click()   # several things can be done on that cell: the page offers them
 
     def close(self) -> None:
         self.context.close()
