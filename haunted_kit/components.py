@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-PROVENANCES = ("rulebook", "kit default")
+from .provenance import PROVENANCES, read_provenance
 
 __all__ = [
     "Box",
@@ -378,21 +378,11 @@ class _File:
 
     def provenance(self, table: dict, entry: str, fields: list[str]):
         """Record the provenance of ``fields``; ``provenance`` is a string or a per-field table."""
-        prov = table.get("provenance")
-        if prov is None:
-            self.fail(entry, "missing field 'provenance' (\"rulebook\" or \"kit default\")")
-        if isinstance(prov, str):
-            prov = {f: prov for f in fields}
-        elif not isinstance(prov, dict):
-            self.fail(entry, "field 'provenance' must be a string or a table")
-        for f in fields:
-            if f not in prov:
-                self.fail(entry, f"no provenance given for field '{f}'")
-        for f, p in prov.items():
-            if p not in PROVENANCES:
-                self.fail(entry, f"provenance of '{f}' must be \"rulebook\" or \"kit default\", got {p!r}")
-            if f not in fields:
-                self.fail(entry, f"provenance names unknown field '{f}'")
+        try:
+            pairs = read_provenance(table, fields)
+        except ValueError as exc:
+            self.fail(entry, str(exc))
+        for f, p in pairs:
             self.rows.append((self.name, entry, f, p))
 
 

@@ -73,3 +73,14 @@ def test_replay_refuses_an_estate_save_over_the_size_limit(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(save), "--max-bytes", "100"]) == 1
     assert "over the limit of 100 bytes" in capsys.readouterr().err
+
+
+def test_simulate_plays_estate_games_with_its_bots(tmp_path, capsys):
+    from haunted_kit.simulate import load_dataset
+
+    out = tmp_path / "runs"
+    assert main(["simulate", "--game", "estate", "--out", str(out), "--games", "2", "--players", "2",
+                 "--agents", "greedy,random", "--workers", "1", "--no-progress"]) == 0
+    df = load_dataset(out)
+    assert list(df.game.unique()) == ["estate"] and sorted(df.agent.unique()) == ["greedy", "random"]
+    assert (df.returns >= 0).all() and len(df) == 4  # gold values (a kit measure), 2 games x 2 seats

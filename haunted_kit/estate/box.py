@@ -21,8 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
-
-PROVENANCES = ("rulebook", "kit default")
+from ..provenance import read_provenance
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
 Slot = tuple[int, int]
 
@@ -188,22 +187,11 @@ class _File:
         return tuple(out)
 
     def provenance(self, t: dict, entry: str):
-        fields = [k for k in t if k != "provenance"]
-        prov = t.get("provenance")
-        if prov is None:
-            self.fail(entry, "missing field 'provenance' (\"rulebook\" or \"kit default\")")
-        if isinstance(prov, str):
-            prov = {f: prov for f in fields}
-        elif not isinstance(prov, dict):
-            self.fail(entry, "field 'provenance' must be a string or a table")
-        for f in fields:
-            if f not in prov:
-                self.fail(entry, f"no provenance given for field '{f}'")
-        for f, p in prov.items():
-            if f not in fields:
-                self.fail(entry, f"provenance names unknown field '{f}'")
-            if p not in PROVENANCES:
-                self.fail(entry, f"provenance of '{f}' must be \"rulebook\" or \"kit default\", got {p!r}")
+        try:
+            pairs = read_provenance(t, [k for k in t if k != "provenance"])
+        except ValueError as exc:
+            self.fail(entry, str(exc))
+        for f, p in pairs:
             self.rows.append((self.name, entry, f, p))
 
 

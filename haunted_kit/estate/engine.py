@@ -432,6 +432,13 @@ class EstateGame:
     def action_to_dict(self, action) -> dict:
         return A.action_to_dict(action)
 
+    @property
+    def agents(self) -> dict:
+        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`."""
+        from .agents import AGENTS
+
+        return AGENTS
+
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
         from .box import load_estate_box
