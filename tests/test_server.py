@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 
@@ -71,10 +72,26 @@ def test_the_shared_screen_covers_quests_until_the_player_to_move_reveals_them()
     assert all("quests: " not in b for q, b in enumerate(shown["players"]) if q != mover)
 
 
-def run(coro_fn):
-    async def go():
-        return coro_fn()
-    return asyncio.run(go())
+def run(fn):
+    """``fn()`` inside a fresh event loop (the server schedules its bots on the running
+    loop), in its own thread: the test session may already run a loop (Playwright)."""
+    out = {}
+
+    def target():
+        async def go():
+            return fn()
+
+        try:
+            out["value"] = asyncio.run(go())
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=120)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
 
 
 def test_decisions_from_pages_are_applied_once_or_refused_with_the_reason():
