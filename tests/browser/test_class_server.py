@@ -206,9 +206,13 @@ def test_two_screens_click_at_once_one_decision_applies_the_other_gets_the_reaso
     hot.wait_seq(seq, timeout_ms=30_000)
     assert hot.page.title() == "Haunted Lands · Table 1 · hot seat"
     end_turn = s.legal_actions().index(hk.EndTurn())
-    # the mover's own page and the shared screen both press "End turn" at the same moment
+    # the mover's own page and the shared screen press "End turn" at the same moment: both
+    # decisions are made on the position both pages show (frozen first, then sent)
     for screen in (seats[mover], hot):
-        screen.page.evaluate("i => act(i)", end_turn)
+        assert screen.page.evaluate("() => { window.__shown = {seq: view.seq, seat: view.acting}; return view.seq; }") == seq
+    for screen in (seats[mover], hot):
+        screen.page.evaluate("i => sock.send(JSON.stringify({type: 'act', seq: __shown.seq, i: i, seat: __shown.seat}))",
+                             end_turn)
     s.apply_action(hk.EndTurn())
     for screen in (*seats, hot):
         screen.wait_seq(seq + 1)
