@@ -3,6 +3,13 @@
 Usage::
 
     .venv/bin/python benchmarks/bench_engine.py [--games N] [--copies N]
+    .venv/bin/python benchmarks/bench_engine.py --ab REV [--rounds 4] [--games N]
+
+``--ab REV`` compares this tree with git revision ``REV`` side by side: it checks REV
+out into a temporary git worktree and alternates subprocesses (old, new, old, new...),
+each measuring random 4-player decisions/s and the state copy time, then prints the
+medians and the change. Alternating keeps other load on a shared machine from
+favouring one side.
 
 Figures are CPU time of this process (time.process_time), so other work on the
 machine disturbs them less; the event log is switched off, as in bulk simulation.
@@ -13,13 +20,18 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the tree under test: this checkout, or (for --ab) the one named by HK_BENCH_TREE
+sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 
 from haunted_kit import new_game  # noqa: E402
 from haunted_kit.agents import make_agent  # noqa: E402
@@ -46,10 +58,10 @@ def copy_time(copies: int) -> float:
         s.apply_action(bot.act(s))
     samples = []
     for _ in range(7):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for _ in range(copies):
             s.copy(keep_log=False)
-        samples.append((time.perf_counter() - t0) / copies * 1e6)
+        samples.append((time.process_time() - t0) / copies * 1e6)
     return statistics.median(samples)
 
 
@@ -67,12 +79,62 @@ def memory_growth(games: int) -> tuple[float, float]:
     return out[0], out[1]
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+def _probe(tree: Path, games: int, copies: int) -> dict:
+    """Run this script with ``--probe`` against ``tree`` (its haunted_kit first on the path)."""
+    env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
+    out = subprocess.run([sys.executable, __file__, "--probe", "--games", str(games), "--copies", str(copies)],
+                         env=env, cwd=tree, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def probe(games: int, copies: int) -> dict:
+    """Random 4-player decisions/s and the copy time of the tree on the path (as JSON)."""
+    g, d, per = run_games("random", 4, games)
+    return {"decisions_per_s": d, "copy_us": copy_time(copies), "decisions": round(per * games)}
+
+
+def ab(rev: str, rounds: int, games: int, copies: int) -> int:
+    """Old (git ``rev``) against this tree, alternating; prints medians and the change."""
+    with tempfile.TemporaryDirectory(prefix="hk-bench-") as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev],
+                       check=True, capture_output=True)
+        try:
+            runs = {"old": [], "new": []}
+            for k in range(rounds):
+                for side, tree in (("old", old), ("new", ROOT)):
+                    r = _probe(tree, games, copies)
+                    runs[side].append(r)
+                    print(f"round {k + 1} {side}: {r['decisions_per_s']:,.0f} decisions/s, copy {r['copy_us']:.2f} us",
+                          flush=True)
+            same = {r["decisions"] for r in runs["old"] + runs["new"]}
+            print(f"decisions per {games} games: {', '.join(map(str, sorted(same)))} (old and new play the same games: {len(same) == 1})")
+            med = {side: (statistics.median(r["decisions_per_s"] for r in rs), statistics.median(r["copy_us"] for r in rs))
+                   for side, rs in runs.items()}
+            (od, oc), (nd, nc) = med["old"], med["new"]
+            print(f"median random 4-player decisions/s: old {od:,.0f}  new {nd:,.0f}  ({(nd / od - 1) * 100:+.1f}%)")
+            print(f"median state copy: old {oc:.2f} us  new {nc:.2f} us  ({(nc / oc - 1) * 100:+.1f}%)")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], capture_output=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per configuration (default 200)")
     ap.add_argument("--copies", type=int, default=20000, help="copies per copy-time sample (default 20000)")
     ap.add_argument("--memory-games", type=int, default=1000, help="games per memory sample (default 1000)")
+    ap.add_argument("--ab", metavar="REV", help="compare with git revision REV side by side (old, new, old, new...)")
+    ap.add_argument("--rounds", type=int, default=4, help="old/new pairs with --ab (default 4)")
+    ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # one side of --ab
     args = ap.parse_args(argv)
+    if args.probe:
+        print(json.dumps(probe(args.games, args.copies)))
+        return 0
+    if args.ab:
+        return ab(args.ab, args.rounds, args.games, args.copies)
     print(f"{'agents':8} {'players':>7} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
     for agent in ("random", "greedy"):
         for players in (2, 4):

@@ -41,7 +41,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
 
     s = scenario(players=4, mode="citizen", ghosts=[(2, -1), (3, 0), (-2, 2), (1, -2)], log=False)
-    s.learned[0] |= 1 << 4
+    s.set_skills_known(0, s.skills_known(0) + [4])
     m = pf.cost_map(s, 0)
 
     def fresh():

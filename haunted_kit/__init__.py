@@ -15,16 +15,18 @@ from .actions import (Build, ChooseBonus, ChooseQuest, ChooseResource, Contact, 
                       PlaceGhost, RestoreToken, RollBonus, Sell, Train, action_from_dict, action_to_dict)
 from .board import Field, FieldError, build_field
 from .components import Box, BoxError, default_box, load_box
-from .engine import ChanceError, IllegalAction, new_game
-from .rules import Refusal, entry_cost, explore_cost
-from .state import ConfigError, GameConfig, SaveError, State
+from .engine import HauntedLandsState as State
+from .engine import new_game
+from .protocol import ChanceError, HistoryEntry, IllegalAction, Record, Refusal
+from .rules import entry_cost, explore_cost
+from .state import ConfigError, GameConfig, SaveError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Box", "BoxError", "Build", "ChanceError", "ChooseBonus", "ChooseQuest", "ChooseResource", "ConfigError",
-    "Contact", "EndTurn", "Explore", "Extract", "Field", "FieldError", "GameConfig", "IllegalAction", "Learn",
-    "PlaceGhost", "Refusal", "RestoreToken", "RollBonus", "SaveError", "Sell", "State", "Train",
+    "Contact", "EndTurn", "Explore", "Extract", "Field", "FieldError", "GameConfig", "HistoryEntry", "IllegalAction",
+    "Learn", "PlaceGhost", "Record", "Refusal", "RestoreToken", "RollBonus", "SaveError", "Sell", "State", "Train",
     "action_from_dict", "action_to_dict", "build_field", "default_box", "entry_cost", "explore_cost", "load_box",
     "new_game",
 ]

@@ -51,10 +51,10 @@ class GreedyAgent:
             for r in b:
                 want[r] += 1
         for k in s.skills:
-            if not s.learned[p] >> k & 1:
+            if not s.knows_skill(p, k):
                 for r in ctx.skill_cost[k]:
                     want[r] += 1
-        have = s.res[p * ctx.R:(p + 1) * ctx.R]
+        have = s.resource_counts(p)
         return [w - 2 * h for w, h in zip(want, have)]
 
     def _score(self, s: State, ctx, p: int, a) -> float:
@@ -103,16 +103,16 @@ class GreedyAgent:
     def _cell_value(self, s: State, ctx, p: int, c: int) -> float:
         v = 0.0
         cost = R.explore_cost(s, p, c) or 0
-        left = s.act[p * 4 + EXPLORATION] - cost
-        if s.ghosts[c] and s.act[p * 4 + CONTACT] >= R.contact_cost(s, ctx):
+        left = s.tokens(p, EXPLORATION, active=True) - cost
+        if s.ghosts[c] and s.tokens(p, CONTACT, active=True) >= R.contact_cost(s, ctx):
             v += 8
-        if not s.depleted[c] and s.building[c] < 0 and ctx.extract_here[c] and s.act[p * 4 + EXTRACTION]:
+        if not s.depleted[c] and s.building[c] < 0 and ctx.extract_here[c] and s.tokens(p, EXTRACTION, active=True):
             need = self._needs(s, ctx, p)
             v += 4 + max(need[r] for r in ctx.extract_here[c])
-        if s.building[c] < 0 and not s.ghosts[c] and ctx.build_here[c] and s.act[p * 4 + CONSTRUCTION]:
+        if s.building[c] < 0 and not s.ghosts[c] and ctx.build_here[c] and s.tokens(p, CONSTRUCTION, active=True):
             v += 3
-        total = sum(s.res[p * ctx.R:(p + 1) * ctx.R])
-        if (ctx.can_sell[c] or ctx.can_train[c]) and (total >= 4 or s.pec[p] >= 5):
+        total = sum(s.resource_counts(p))
+        if (ctx.can_sell[c] or ctx.can_train[c]) and (total >= 4 or s.pecunias(p) >= 5):
             v += 6
         return v - cost + 0.5 * left
 

@@ -10,7 +10,7 @@ so a notebook that shows them gives the same text on every run.
 * :func:`events_frame` - the event log, trimmed for reading;
 * :func:`valor_events`, :func:`valor_sources` - where each player's valor came from;
 * :func:`valor_sources_many` - the same over many seeded, logged games;
-* :func:`board` - the board as an SVG picture with a readable text form;
+* board pictures: :func:`haunted_kit.render.board` (this module sits below the renderer);
 * :func:`side_by_side` - two or more board pictures or panels next to each other (HTML).
 
 Valor sources (rulebook: "Valor Points and the Valor Track", "Final Scoring"):
@@ -28,6 +28,10 @@ from __future__ import annotations
 
 import re
 from html import escape
+
+from .engine import sample_chance
+from .sim import play_game
+from .state import GameConfig
 
 #: Coarse valor sources, in display order.
 VALOR_SOURCES = ("buildings", "skills", "tracks", "contact", "quests")
@@ -100,8 +104,6 @@ def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", 
     """
     import pandas as pd
 
-    from .sim import play_game
-    from .state import GameConfig
 
     seeds = range(first_seed, first_seed + games)
     if progress:
@@ -132,17 +134,14 @@ def players_frame(state):
     import pandas as pd
 
     box = state.config.box
-    R = len(box.resources)
-    tracks = list(box.tracks)
     rows = []
     for p in range(state.config.players):
         row = {"player": f"P{p + 1}", "valor": state.valor[p]}
-        for r, name in enumerate(box.resources):
-            row[name] = state.res[p * R + r]
-        row["pecunias"] = state.pec[p]
-        for t, name in enumerate(tracks):
-            row[name] = f"{state.act[p * 4 + t]}/{state.tok[p * 4 + t]}"
-        row["skills"] = ", ".join(str(k) for k in sorted(box.skills) if state.learned[p] >> k & 1) or "-"
+        row.update(state.resources(p))
+        row["pecunias"] = state.pecunias(p)
+        for name, (owned, active) in state.token_counts(p).items():
+            row[name] = f"{active}/{owned}"
+        row["skills"] = ", ".join(str(k) for k in state.skills_known(p)) or "-"
         row["quests"] = len(state.quests[p])
         row["sensor"] = str(state.field.cells[state.sensor[p]]) if state.field is not None else "-"
         row["turn"] = state.turn_order.index(p) + 1 if p in state.turn_order else None
@@ -156,14 +155,13 @@ def supply_frame(state):
     import pandas as pd
 
     box = state.config.box
-    R = len(box.resources)
     rows = [{"component": "ghost", "in supply": state.sup_ghosts, "on the field / with players": sum(state.ghosts)}]
     for b, name in enumerate(box.buildings):
         rows.append({"component": name, "in supply": state.sup_build[b],
                      "on the field / with players": sum(1 for x in state.building if x == b)})
     for r, name in enumerate(box.resources):
         rows.append({"component": name, "in supply": state.sup_res[r],
-                     "on the field / with players": sum(state.res[p * R + r] for p in range(state.config.players))})
+                     "on the field / with players": sum(state.resource(p, r) for p in range(state.config.players))})
     rows.append({"component": "depletion token", "in supply": state.sup_depl,
                  "on the field / with players": sum(state.depleted)})
     return pd.DataFrame(rows).set_index("component")
@@ -220,14 +218,6 @@ class HTML:
         return self.data
 
 
-def board(state, **kwargs):
-    """The board of ``state`` as a displayable picture: :func:`haunted_kit.render.board_svg`
-    (same keyword arguments: ``highlight``, ``path``, ``size``, ``viewer``...)."""
-    from .render import board_svg
-
-    return board_svg(state, **kwargs)
-
-
 def side_by_side(*pictures, captions=()) -> HTML:
     """Show pictures in one row, each with its caption above it: board pictures
     (objects with ``_repr_svg_``), HTML fragments (objects with ``_repr_html_``, such as
@@ -260,8 +250,6 @@ def play_until(state, agents, stop=None, max_steps: int = 100_000) -> int:
     before every step, so a game started with ``auto_chance=False`` can be halted at
     a chance node (e.g. the terrain die of a given round).
     """
-    from .engine import sample_chance
-
     steps = 0
     while not state.is_terminal() and steps < max_steps:
         if stop is not None and stop(state):

@@ -144,7 +144,9 @@ def _topology(box: Box) -> nx.Graph:
 
 
 @lru_cache(maxsize=8)
-def _geometry(box: Box):
+def cell_geometry(box: Box):
+    """The box's cells (axial, in index order), axial -> index, and each cell's neighbour
+    indexes; the same in every layout (tiles sit at fixed places)."""
     g = _topology(box)
     cells = tuple(g.nodes)
     index = {c: i for i, c in enumerate(cells)}
@@ -177,7 +179,7 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
             raise FieldError(f"unknown region tile {t!r} (known: {', '.join(box.tiles)})")
     if len(set(layout)) != len(layout):
         raise FieldError(f"region tiles must be distinct, got {layout}")
-    cells, index, nbrs = _geometry(box)
+    cells, index, nbrs = cell_geometry(box)
     terrain, tile, slot = [], [], []
     kalena_terrain = [box.kalena_centre_terrain] + [box.kalena_ring_terrain] * 6
     for s in range(1 + len(layout)):

@@ -264,7 +264,8 @@ def _play(sub, args) -> int:
 
 
 def _replay(sub, args) -> int:
-    from .state import SaveError, State
+    from .engine import HauntedLandsState as State
+    from .state import SaveError
 
     if _save_game(args.save, args.max_bytes) == "estate":
         from .estate.cli import replay as replay_estate

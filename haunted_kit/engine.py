@@ -27,15 +27,158 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import math
 
 from . import actions as A
 from . import rules as R
+from . import serial
 from .board import KALENA, build_field
+from .components import Box
+from .events import log_to_frame
+from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
 from .protocol import ChanceError, IllegalAction, Refusal
 from .rules import P, ctx_of
-from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TURNS,
-                    ConfigError, GameConfig, State)
+from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
+                    ConfigError, GameConfig, SaveError, State)
+
+
+# ============================================================================ the state as the game protocol
+
+
+class HauntedLandsState(State):
+    """A Haunted Lands position implementing :class:`haunted_kit.protocol.GameState`:
+    the data and accessors of :class:`~haunted_kit.state.State` plus the rules-driven
+    entry points (OpenSpiel-style) :meth:`current_player`, :meth:`legal_actions`,
+    :meth:`apply_action`, :meth:`why_not`, :meth:`is_chance_node`,
+    :meth:`chance_outcomes`, :meth:`apply_chance`, :meth:`is_terminal`, :meth:`returns`,
+    :meth:`observation`, :meth:`events`, :meth:`history`, :meth:`copy` and saves
+    (:meth:`to_dict`, :meth:`save`, :meth:`load`). Exported as ``haunted_kit.State``.
+    """
+
+    __slots__ = ()
+
+    def current_player(self) -> int | None:
+        """The player to decide now, or ``None`` at a chance node or a terminal state."""
+        return current_player(self)
+
+    def legal_actions(self) -> list:
+        """The legal actions of the player to move (empty at chance nodes and terminal states)."""
+        return legal_actions(self)
+
+    def why_not(self, action):
+        """``None`` if ``action`` is legal now, else a :class:`~haunted_kit.protocol.Refusal`
+        giving the reason in plain words and the rule section."""
+        r = why_not(self, action)
+        if r is not None:
+            r.text  # compose the sentence now, while it describes this state
+        return r
+
+    def apply_action(self, action) -> None:
+        """Apply ``action`` for the player to move, append it to the action record, then
+        run the game on to the next decision (resolving chance nodes when
+        :attr:`auto_chance`).
+
+        Raises:
+            IllegalAction: with the :meth:`why_not` reason; the state is left unchanged.
+        """
+        apply_action(self, action)
+
+    def is_chance_node(self) -> bool:
+        """Whether a chance event (setup draw, terrain die, bonus die) waits for its outcome."""
+        return self.chance is not None and self.phase != OVER
+
+    def chance_outcomes(self) -> list:
+        """``[(outcome, probability), ...]`` at a chance node, else ``[]``."""
+        return chance_outcomes(self)
+
+    def apply_chance(self, outcome) -> None:
+        """Resolve the waiting chance node with ``outcome`` (appended to the record);
+        raises :class:`~haunted_kit.protocol.ChanceError` if it is not a possible outcome."""
+        apply_chance(self, outcome)
+
+    def force_chance(self, *outcomes) -> None:
+        """Force the outcomes of the next chance nodes, in order (e.g. ``"forest"`` for
+        the next terrain die). Checked when each node comes up."""
+        self.forced.extend(outcomes)
+        if self.auto_chance and self.chance is not None:
+            advance(self)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (final scoring done, or Kalena fell)."""
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        """Per player: 1.0 for the winner, 0.0 for the others; -1.0 for all on a
+        collective loss; 0.0 for all while the game runs."""
+        return returns(self)
+
+    def observation(self, player: int | None = None) -> dict:
+        """The state as ``player`` sees it (JSON-ready): other players' quests appear
+        only as a count, and the seed, forced outcomes and action record are hidden.
+        ``None`` shows every quest. Raises ValueError for a player that does not exist."""
+        return serial.to_dict(self, viewer=self._viewer(player), observation=True)
+
+    def events(self, viewer: int | None = None):
+        """The event log as a DataFrame (see :func:`haunted_kit.events.log_to_frame`);
+        ``viewer`` (a player index) sees other players' quest choices face down."""
+        return log_to_frame(self.log or [], self._viewer(viewer))
+
+    # ------------------------------------------------------------------ saves
+    def to_dict(self) -> dict:
+        """Full JSON-ready form (format ``"haunted-kit-save"``, version
+        :data:`~haunted_kit.state.SAVE_VERSION`), with the log, the action record and
+        the random-generator position."""
+        return serial.to_dict(self)
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), **kw)
+
+    @classmethod
+    def from_dict(cls, data: dict, box: Box | None = None) -> "HauntedLandsState":
+        """Rebuild a state saved by :meth:`to_dict` (version 1 saves are migrated: their
+        action record is rebuilt from the event log). Raises
+        :class:`~haunted_kit.state.SaveError` naming the bad field."""
+        s = serial.from_dict(data, box, cls)
+        R.check_position(s)
+        if serial.needs_record(data):
+            s.record = _record_from_log(s)
+        return s
+
+    @classmethod
+    def from_json(cls, text: str, box: Box | None = None) -> "HauntedLandsState":
+        """:meth:`from_dict` of a JSON text. Raises SaveError for text that is not JSON."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise SaveError(f"save is not valid JSON: {exc}") from None
+        return cls.from_dict(data, box)
+
+    def save(self, path) -> None:
+        """Write the save to ``path`` as indented JSON, atomically (a failed write leaves
+        the old file). Raises OSError."""
+        atomic_write(path, self.to_json(indent=1))
+
+    @classmethod
+    def load(cls, path, box: Box | None = None, max_bytes: int | None = None) -> "HauntedLandsState":
+        """Read a save file. ``max_bytes`` (default 16 MiB, :data:`haunted_kit.fileio.MAX_INPUT_BYTES`)
+        refuses bigger files unread. Raises :class:`SaveError` naming the problem."""
+        try:
+            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
+        except OSError as exc:
+            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
+        except InputTooLarge as exc:
+            raise SaveError(str(exc)) from None
+        except UnicodeDecodeError:
+            raise SaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
+        return cls.from_json(text, box)
+
+    def __repr__(self) -> str:
+        if self.phase == OVER:
+            what = "collective loss" if self.lost else f"won by P{self.winner + 1}"
+            return f"<State over ({what}) valor={self.valor}>"
+        return (f"<State season {self.season} round {self.round} {self.phase} "
+                f"to move: {self.current_player()} valor={self.valor}>")
 
 
 # ============================================================================ creating a game
@@ -70,7 +213,7 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     box = config.box
     n = config.players
     ncells = 7 * (1 + len(box.region_centres))
-    s = State(config)
+    s = HauntedLandsState(config)
     s.log = [] if log else None
     s.auto_chance = auto_chance
     big = 10**9
@@ -89,12 +232,10 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     s.learned = [0] * n
     s.markers = [0] * n
     removed = box.removed_quests.get(n, ())
-    hand = 0
-    for q in box.quests:
-        if q not in removed:
-            hand |= 1 << q
-    s.hand = [hand] * n
+    s.hand = [0] * n
     s.quests = [()] * n
+    for p in range(n):
+        s.set_quests(p, (), [q for q in box.quests if q not in removed])
     s.sup_ghosts = box.supply_ghosts if lim else big
     s.sup_build = [box.supply_buildings[b] if lim else big for b in box.buildings]
     s.sup_res = [box.supply_resources[r] if lim else big for r in box.resources]
@@ -187,9 +328,9 @@ def _pending_legal(s: State, ctx) -> list:
     if kind == "bonus":
         return list(ctx.choose_bonus) + [ctx.ROLL]
     if kind == "restore":
-        return [ctx.restore_actions[t] for t in range(4) if s.tok[p * 4 + t] > s.act[p * 4 + t]]
+        return [ctx.restore_actions[t] for t in range(TRACKS) if s.tokens(p, t) > s.tokens(p, t, active=True)]
     if kind == "quests":
-        return [ctx.choose_quest[q] for q in ctx.quest_numbers if s.hand[p] >> q & 1]
+        return [ctx.choose_quest[q] for q in ctx.quest_numbers if s.holds_quest(p, q)]
     raise AssertionError(kind)
 
 
@@ -206,9 +347,9 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.sells_here(s, ctx, p):
-        out += R.affordable_sales(ctx, s.market, tuple(s.res[p * ctx.R:(p + 1) * ctx.R]))
+        out += R.affordable_sales(ctx, s.market, s.resource_counts(p))
     if R.trains_here(s, ctx, p):
-        for t in range(4):
+        for t in range(TRACKS):
             if R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
         for k in s.skills:
@@ -334,9 +475,7 @@ def apply_action(s: State, action) -> None:
     else:
         _apply_unlisted(s, action, legal)
         return
-    s.decisions += 1
-    _apply(s, action)
-    advance(s)
+    _decide(s, action)
 
 
 def _apply_unlisted(s: State, action, legal) -> None:
@@ -352,12 +491,23 @@ def _apply_unlisted(s: State, action, legal) -> None:
         action = legal[legal.index(canon)]
     except ValueError:
         raise IllegalAction(action, why_not(s, canon) or Refusal("that action is not available now", "Game Flow")) from None
+    _decide(s, action)
+
+
+def _decide(s: State, a) -> None:
+    """A player's decision (already checked legal): counted, appended to the action
+    record, applied; then the game runs on."""
     s.decisions += 1
-    _apply(s, action)
+    p = s.pending[-1][1] if s.pending else s.turn_order[s.turn_pos]
+    s.steps = (s.steps, p, a, False)  # the action record (protocol.Record's node)
+    s._legal = None
+    _HANDLERS[type(a)](s, ctx_of(s), p, a)
     advance(s)
 
 
 def _apply(s: State, a) -> None:
+    """Apply an action the engine takes by itself (the only legal one); not recorded,
+    since replaying the record takes it again."""
     ctx = ctx_of(s)
     s._legal = None
     if s.pending:
@@ -730,6 +880,7 @@ def _resolve_chance(s: State, outcome) -> None:
     s.chance = None
     s._legal = None
     s.rng_count += 1
+    s.steps = (s.steps, None, outcome, True)  # the action record (protocol.Record's node)
     kind = node[0]
     box = s.config.box
     if kind == "tile":
@@ -811,6 +962,60 @@ def _finish_setup(s: State) -> None:
     _start_season(s, ctx_of(s))
 
 
+# ============================================================================ migrating version 1 saves
+
+
+def _norm_events(events) -> list:
+    """Events as their JSON form (tuples become lists), for comparing logs."""
+    return json.loads(json.dumps([e.to_dict() for e in events]))
+
+
+def _record_from_log(target: State):
+    """The action record of a version 1 save (which had none), rebuilt from its event
+    log: the game is set up again with the saved draws, and each step is the chance
+    outcome or the legal decision whose events match the log. The record then replays
+    to the saved state. A save without a log gets an empty record (it loads and plays
+    on, but cannot be replayed). Raises SaveError if the log cannot be reproduced."""
+    from .protocol import Record
+
+    log = target.log
+    if not log:
+        return Record()
+    want = _norm_events(log)
+    order = [e.player for e in log if e.kind == "stack_placed"]
+    order += [p for p in range(target.config.players) if p not in order]
+    try:
+        s = new_game(target.config, auto_chance=False, layout=list(target.layout), skills=list(target.skills),
+                     market=target.market, order=order)
+    except ConfigError as exc:
+        raise SaveError(f"version 1 save: cannot set the game up again from its draws: {exc}") from None
+    if s.log is None:
+        raise SaveError("version 1 save: the game cannot be set up again with a log")
+    while len(s.log) < len(log):
+        k = len(s.log)
+        if s.phase == OVER:
+            raise SaveError(f"version 1 save: the game ends at event {k - 1} but the log goes on")
+        if s.chance is not None:
+            ev = log[k]
+            outcome = ev.data.get("terrain") if ev.kind == "terrain_die" else ev.data.get("face")
+            if ev.kind not in ("terrain_die", "bonus_die") or s.chance[0] != ev.kind:
+                raise SaveError(f"version 1 save: event {k} ({ev.kind}) is not the {s.chance[0]} the game waits for")
+            apply_chance(s, outcome)
+            continue
+        for a in legal_actions(s):
+            t = s.copy()
+            apply_action(t, a)
+            got = _norm_events(t.log[k:])
+            if got and got == want[k:k + len(got)]:
+                s = t
+                break
+        else:
+            raise SaveError(f"version 1 save: no legal action reproduces event {k} ({log[k].kind}: {log[k].text})")
+    if _norm_events(s.log) != want:
+        raise SaveError("version 1 save: the rebuilt game's log differs from the saved one")
+    return s.record
+
+
 # ============================================================================ the game protocol's Game object
 
 
@@ -828,13 +1033,13 @@ class HauntedLandsGame:
     def max_players(self) -> int:
         return GameConfig().box.max_players
 
-    def new_game(self, *, players: int = 4, seed: int = 0, **options) -> State:
+    def new_game(self, *, players: int = 4, seed: int = 0, **options) -> HauntedLandsState:
         """:func:`new_game` with ``players``, ``seed`` and any :class:`GameConfig` field or
         ``new_game`` keyword (``mode``, ``extra_ghost_cards``, ``box``, ``log``...)."""
         return new_game(players=players, seed=seed, **options)
 
-    def from_dict(self, data: dict, box=None) -> State:
-        return State.from_dict(data, box)
+    def from_dict(self, data: dict, box=None) -> HauntedLandsState:
+        return HauntedLandsState.from_dict(data, box)
 
     def load_box(self, path):
         """The box in folder ``path`` (:func:`haunted_kit.load_box`; raises BoxError)."""
@@ -853,12 +1058,9 @@ class HauntedLandsGame:
         of states the rules could never produce (pieces adding up to the box, caps,
         quests, marker slots...), and against the previous state ``before``: valor never
         goes down (ruling 11), the decision count and the dice position never go back."""
-        from .serial import check_state
-        from .state import SaveError
-
         problems = []
         try:
-            check_state(state)
+            R.check_position(state)
         except SaveError as exc:
             problems.append(str(exc))
         if before is not None:
@@ -917,12 +1119,7 @@ class HauntedLandsGame:
                 continue
             k = len(state.quests[o])
             chosen = tuple(rng.sample(dealt, k)) if k else ()
-            d.quests[o] = chosen
-            hand = 0
-            for q in dealt:
-                if q not in chosen:
-                    hand |= 1 << q
-            d.hand[o] = hand
+            d.set_quests(o, chosen, [q for q in dealt if q not in chosen])
         return d
 
     def evaluate(self, state: State) -> list[float]:

@@ -45,7 +45,7 @@ def _norm(events) -> list:
 
 
 def _load(source):
-    from .state import State
+    from .engine import HauntedLandsState as State
 
     if isinstance(source, State):
         return source

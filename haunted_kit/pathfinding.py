@@ -708,15 +708,15 @@ def reach(state: State, player: int | None = None, tokens: int | None = None, so
     m = cost_map(state, player)
     p = _player(state, player)
     if tokens is None:
-        tokens = state.act[p * 4 + EXPLORATION]
+        tokens = state.tokens(p, EXPLORATION, active=True)
     return m.reach(_source(state, p, source), tokens)
 
 
 def _budgets(state, p, first_budget, budget):
     if first_budget is None:
-        first_budget = state.act[p * 4 + EXPLORATION]
+        first_budget = state.tokens(p, EXPLORATION, active=True)
     if budget is None:
-        budget = state.tok[p * 4 + EXPLORATION]
+        budget = state.tokens(p, EXPLORATION)
     return first_budget, budget
 
 
@@ -820,12 +820,8 @@ def what_if(state: State, player: int | None = None, *, skills: Iterable[int] | 
         for k in want:
             if k not in box.skills:
                 raise PathError(f"skill {k!r} does not exist (skills: {', '.join(map(str, box.skills))})")
-        mask = s2.learned[p]
-        for k in cost_skills:
-            mask = mask | (1 << k) if k in want else mask & ~(1 << k)
-        for k in want - set(cost_skills):
-            mask |= 1 << k
-        s2.learned[p] = mask
+        known = (set(s2.skills_known(p)) - set(cost_skills)) | want
+        s2.set_skills_known(p, known)
     if ghost_card_3 is not None:
         card3 = next(n for n, g in box.ghost_cards.items() if g.effect == "costly_ghost_cells")
         cards = [c for c in state.config.ghost_cards if c != card3]
@@ -906,7 +902,7 @@ def compare_rules(state: State, player: int | None = None, source=None, tokens: 
     p = _player(state, player)
     s = state.field.kalena[0] if source is None else state.field.cell_index(source)
     if tokens is None:
-        tokens = state.tok[p * 4 + EXPLORATION]
+        tokens = state.tokens(p, EXPLORATION)
     rows, keys = [], []
     for name, sk in _skill_sets(state.config.box):
         for card in (False, True):
@@ -1038,7 +1034,7 @@ def play_path(state: State, path, *, inplace: bool = False) -> PlayResult:
         if b not in m._succ[a]:
             raise PathError(f"{f.cells[b]} cannot be entered from {f.cells[a]} (not adjacent, or a lake)")
         predicted += m.entry[b]
-    have = state.act[p * 4 + EXPLORATION]
+    have = state.tokens(p, EXPLORATION, active=True)
     if predicted > have:
         raise PathError(f"the route costs {predicted} tokens but P{p + 1} has {have} active")
     s = state if inplace else state.copy()
@@ -1047,14 +1043,14 @@ def play_path(state: State, path, *, inplace: bool = False) -> PlayResult:
         s.log = []  # the engine's own account of what it charged
     start = len(s.log)
     when = (s.season, s.round, s.turn_pos)
-    act_before = s.act[p * 4 + EXPLORATION]
+    act_before = s.tokens(p, EXPLORATION, active=True)
     for a in actions:
         s.apply_action(a)
     spent = sum(e.data.get("cost", 0) for e in s.log[start:] if e.kind == "explored" and e.player == p)
     still_turn = (s.season, s.round, s.turn_pos) == when
     if not had_log:
         s.log = None
-    if spent != predicted or s.sensor[p] != idx[-1] or (still_turn and act_before - s.act[p * 4 + EXPLORATION] != predicted):
+    if spent != predicted or s.sensor[p] != idx[-1] or (still_turn and act_before - s.tokens(p, EXPLORATION, active=True) != predicted):
         raise PathError(f"the engine charged {spent} tokens and left the sensor at {f.cells[s.sensor[p]]}; "
                         f"the analysis predicted {predicted} tokens ending at {f.cells[idx[-1]]}")
     return PlayResult(s, predicted, spent, f.cells[s.sensor[p]], tuple(actions))

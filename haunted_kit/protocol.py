@@ -101,22 +101,44 @@ class HistoryEntry:
 class Record:
     """An append-only action record shared by copies.
 
-    Stored as a persistent linked list: appending makes a new head and never changes
-    the old one, so :meth:`GameState.copy` shares the common prefix in O(1) however
-    long the game. ``len`` is O(1); iterating is oldest first.
+    Stored as a persistent linked list of nodes ``(previous node, player, action,
+    chance)``: appending makes a new head and never changes the old one, so
+    :meth:`GameState.copy` shares the common prefix in O(1) however long the game. An
+    engine may keep just the head node in its state (one tuple per step, the fastest
+    append) and wrap it as ``Record(head)`` when asked. ``len`` is O(1) after the first
+    call; iterating is oldest first.
     """
 
     __slots__ = ("_head", "_len")
 
-    def __init__(self, head=None, length: int = 0):
-        self._head = head  # (previous head, HistoryEntry) or None
+    def __init__(self, head=None, length: int | None = None):
+        self._head = head  # (previous head, player, action, chance) or None
         self._len = length
+
+    @property
+    def head(self):
+        """The newest node, ``(previous node, player, action, chance)``, or ``None``."""
+        return self._head
 
     def append(self, entry: HistoryEntry) -> "Record":
         """A new record with ``entry`` appended (this one is unchanged)."""
-        return Record((self._head, entry), self._len + 1)
+        return self.step(entry.player, entry.action, entry.chance)
+
+    def step(self, player: int | None, action: Any, chance: bool = False) -> "Record":
+        """A new record with one step appended: ``player``'s decision ``action``, or
+        with ``chance=True`` (and ``player=None``) a chance outcome. This one is
+        unchanged. The fast path engines call on every step."""
+        new = _new_record(Record)
+        new._head = (self._head, player, action, chance)
+        new._len = len(self) + 1
+        return new
 
     def __len__(self) -> int:
+        if self._len is None:
+            n, node = 0, self._head
+            while node is not None:
+                node, n = node[0], n + 1
+            self._len = n
         return self._len
 
     def __iter__(self) -> Iterator[HistoryEntry]:
@@ -127,13 +149,16 @@ class Record:
         out = []
         node = self._head
         while node is not None:
-            node, entry = node
-            out.append(entry)
+            node, player, action, chance = node
+            out.append(HistoryEntry(player, action, chance))
         out.reverse()
         return out
 
     def __repr__(self) -> str:
-        return f"<Record of {self._len} steps>"
+        return f"<Record of {len(self)} steps>"
+
+
+_new_record = object.__new__
 
 
 # ============================================================================ the protocol

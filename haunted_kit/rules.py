@@ -17,8 +17,10 @@ import copy
 from itertools import combinations
 
 from . import actions as A
+from .board import cell_geometry
+from .events import Event
 from .protocol import Refusal
-from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, State
+from .state import COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State
 
 
 def P(p: int) -> str:
@@ -111,9 +113,7 @@ class Ctx:
                                        tuple((r, k) for r, k in enumerate(pay) if k))
                                       for o, pay in pays) for c, pays in self.market_payments.items()}
         # actions naming cells: the cells sit at the same place in every layout
-        from .board import _geometry
-
-        cells = _geometry(box)[0]
+        cells = cell_geometry(box)[0]
         self.explore_actions = tuple(A.Explore(c) for c in cells)
         self.place_ghost_actions = tuple(A.PlaceGhost(c) for c in cells)
         self.extract_actions = {(i, r): A.Extract(cells[i], self.res_names[r])
@@ -200,8 +200,6 @@ def resource_cap(s: State, ctx: Ctx, p: int) -> int:
 
 def emit(s: State, kind: str, player, text: str, cell=None, private=False, **data) -> None:
     """Append an event to the log (callers check ``s.log is not None`` first)."""
-    from .events import Event
-
     s.log.append(Event(len(s.log), s.season, s.round, s.phase, kind, player, text,
                        s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
 
@@ -229,12 +227,11 @@ def gain_resource(s: State, ctx: Ctx, p: int, r: int, n: int, why: str) -> int:
     """Give ``n`` tokens of resource ``r`` to ``p`` from the supply: only what the supply
     holds (ruling 1), and beyond the cap they go straight back (ruling 8).
     Returns the number kept."""
-    R = ctx.R
     take = n if s.sup_res[r] >= n else s.sup_res[r]
-    room = resource_cap(s, ctx, p) - s.res[p * R + r]
+    room = resource_cap(s, ctx, p) - s.resource(p, r)
     keep = take if take <= room else (room if room > 0 else 0)
     s.sup_res[r] -= keep
-    s.res[p * R + r] += keep
+    s.add_resource(p, r, keep)
     if s.log is not None:
         name = ctx.res_names[r]
         if keep:
@@ -250,11 +247,10 @@ def gain_resource(s: State, ctx: Ctx, p: int, r: int, n: int, why: str) -> int:
 
 def pay_resources(s: State, ctx: Ctx, p: int, counts) -> None:
     """Return resources (counts per type) from ``p`` to the supply."""
-    R = ctx.R
-    for r in range(R):
+    for r in range(ctx.R):
         k = counts[r]
         if k:
-            s.res[p * R + r] -= k
+            s.add_resource(p, r, -k)
             s.sup_res[r] += k
 
 
@@ -266,18 +262,17 @@ def counts_of(ctx: Ctx, names) -> list[int]:
 
 
 def can_afford(s: State, ctx: Ctx, p: int, counts) -> bool:
-    base = p * ctx.R
-    res = s.res
+    held = s.resource_row(p)
     for r in range(ctx.R):
-        if counts[r] > res[base + r]:
+        if counts[r] > held[r]:
             return False
     return True
 
 
 def missing(s: State, ctx: Ctx, p: int, counts) -> str:
-    base = p * ctx.R
-    parts = [f"{counts[r]} {ctx.res_names[r]}" for r in range(ctx.R) if counts[r] > s.res[base + r]]
-    have = ", ".join(f"{s.res[base + r]} {ctx.res_names[r]}" for r in range(ctx.R) if counts[r])
+    held = s.resource_counts(p)
+    parts = [f"{counts[r]} {ctx.res_names[r]}" for r in range(ctx.R) if counts[r] > held[r]]
+    have = ", ".join(f"{held[r]} {ctx.res_names[r]}" for r in range(ctx.R) if counts[r])
     return f"it needs {' and '.join(parts)} but {P(p)} has {have}"
 
 
@@ -319,7 +314,7 @@ def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
     """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
     more than ``p``'s active exploration tokens. The one legality test of exploration;
     :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
-    have = s.act[p * 4 + EXPLORATION]
+    have = s.active_tokens(p, EXPLORATION)
     if not have:
         return []
     learned, ghosts = s.learned[p], s.ghosts
@@ -343,14 +338,14 @@ def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
     if cost is None:
         return Refusal(lambda: f"{s.field.describe(cell)} is a {s.field.terrain[cell]}, which cannot be explored",
                        "Game Field: Lake; Basic Actions: Exploration")
-    have = s.act[p * 4 + EXPLORATION]
+    have = s.active_tokens(p, EXPLORATION)
     return Refusal(lambda: f"entering {s.field.describe(cell)} costs {cost} exploration tokens but {P(p)} has {have} active",
                    "Basic Actions: Exploration; Game Field (exploration costs)")
 
 
 def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
     cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
-    s.act[p * 4 + EXPLORATION] -= cost
+    s.spend_tokens(p, EXPLORATION, cost)
     s.sensor[p] = cell
     if s.log is not None:
         emit(s, "explored", p, f"{P(p)} explores to {s.field.describe(cell)}, paying {cost} exploration token{'s' if cost != 1 else ''}.",
@@ -394,7 +389,7 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
         return Refusal(lambda: f"{s.field.describe(cell)} has a building", sec)
     if ctx.block_extraction and s.ghosts[cell]:
         return Refusal(lambda: f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
-    if s.act[p * 4 + EXTRACTION] < ctx.box.extraction_tokens:
+    if s.active_tokens(p, EXTRACTION) < ctx.box.extraction_tokens:
         return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
     if s.sup_depl <= 0:
         return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
@@ -402,7 +397,7 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
 
 
 def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
-    s.act[p * 4 + EXTRACTION] -= ctx.box.extraction_tokens
+    s.spend_tokens(p, EXTRACTION, ctx.box.extraction_tokens)
     if s.log is not None:
         emit(s, "extracted", p, f"{P(p)} extracts {ctx.res_names[r]} on {s.field.describe(cell)}; a depletion token now marks it.",
              cell=cell, resource=ctx.res_names[r])
@@ -432,7 +427,7 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
     if s.ghosts[here]:
         return Refusal(lambda: f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
     bld = ctx.buildings[b]
-    if s.act[p * 4 + CONSTRUCTION] < bld.cost_tokens:
+    if s.active_tokens(p, CONSTRUCTION) < bld.cost_tokens:
         return Refusal(lambda: f"{P(p)} has no active construction token", sec)
     counts = ctx.building_counts[b]
     if not can_afford(s, ctx, p, counts):
@@ -447,10 +442,8 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
 def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
     here = s.sensor[p]
     bld = ctx.buildings[b]
-    s.act[p * 4 + CONSTRUCTION] -= bld.cost_tokens
-    for r in ctx.building_cost[b]:
-        s.res[p * ctx.R + r] -= 1
-        s.sup_res[r] += 1
+    s.spend_tokens(p, CONSTRUCTION, bld.cost_tokens)
+    pay_resources(s, ctx, p, ctx.building_counts[b])
     cleared = s.depleted[here]
     if cleared:
         s.depleted[here] = 0
@@ -481,7 +474,7 @@ def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
     if not s.ghosts[here]:
         return Refusal(lambda: f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
     cost = contact_cost(s, ctx)
-    have = s.act[p * 4 + CONTACT]
+    have = s.active_tokens(p, CONTACT)
     if have < cost:
         return Refusal(lambda: f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
                        "Basic Actions: Contact; Bonus Cards")
@@ -491,7 +484,7 @@ def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
 def do_contact(s: State, ctx: Ctx, p: int) -> None:
     here = s.sensor[p]
     cost = contact_cost(s, ctx)
-    s.act[p * 4 + CONTACT] -= cost
+    s.spend_tokens(p, CONTACT, cost)
     s.ghosts[here] = 0
     s.sup_ghosts += 1
     if s.log is not None:
@@ -522,10 +515,9 @@ def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
 
 def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
     """Restore up to ``n`` inactive tokens of track ``t``; returns how many."""
-    i = p * 4 + t
-    k = min(n, s.tok[i] - s.act[i])
+    k = min(n, s.tokens(p, t) - s.active_tokens(p, t))
     if k > 0:
-        s.act[i] += k
+        s.restore_tokens(p, t, k)
         if s.log is not None:
             emit(s, "tokens_restored", p, f"{P(p)} restores {k} {ctx.track_names[t]} token{'s' if k != 1 else ''} ({why}).",
                  track=ctx.track_names[t], amount=k)
@@ -604,7 +596,7 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
         emit(s, "sold", p, f"{P(p)} sells {paid} for {gain} pecunias{extra}, now holding {s.pec[p]}.",
              option=option, pecunias=gain, spent=spent)
     if has_skill(s, ctx, p, "sell_restore") and spent >= ctx.amount["sell_restore"]:
-        if any(s.tok[p * 4 + t] > s.act[p * 4 + t] for t in range(4)):
+        if any(s.tokens(p, t) > s.active_tokens(p, t) for t in range(TRACKS)):
             s.pending.append(("restore", p))
         elif s.log is not None:
             emit(s, "tokens_restored", p, f"Skill 9 would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
@@ -620,7 +612,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
 
 def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
     """Pecunias for ``p``'s next token on track ``t`` (leftmost free slot), ``None`` if full."""
-    owned = s.tok[p * 4 + t]
+    owned = s.owned_tokens(p, t)
     track = ctx.tracks[t]
     return track.training_costs[owned] if owned < track.slots else None
 
@@ -645,13 +637,13 @@ def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
     cost = training_cost(s, ctx, p, t)
     s.pec[p] -= cost
     s.sup_tok[t] -= 1
-    i = p * 4 + t
-    s.tok[i] += 1
+    owned = s.tokens(p, t) + 1
+    s.set_tokens(p, t, owned, s.active_tokens(p, t))
     track = ctx.tracks[t]
     if s.log is not None:
-        emit(s, "trained", p, f"{P(p)} pays {cost} pecunias for a new {track.name} token, placed inactive in slot {s.tok[i]}.",
-             track=track.name, cost=cost, slot=s.tok[i])
-    if s.tok[i] == track.slots:
+        emit(s, "trained", p, f"{P(p)} pays {cost} pecunias for a new {track.name} token, placed inactive in slot {owned}.",
+             track=track.name, cost=cost, slot=owned)
+    if owned == track.slots:
         gain_valor(s, p, track.last_slot_valor, f"filling the {track.name} track", "tracks")
 
 
@@ -662,7 +654,7 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
             return r
     if skill not in s.skills:
         return Refusal(lambda: f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
-    if s.learned[p] >> skill & 1:
+    if s.knows_skill(p, skill):
         return Refusal(lambda: f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
     counts = ctx.skill_counts[skill]
     if not can_afford(s, ctx, p, counts):
@@ -677,9 +669,8 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
 
 def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
     """Leftmost free (uncovered, unmarked) marker slot of a skill card in play."""
-    k = s.skills.index(skill)
-    for j in range(ctx.S):
-        if s.slots[k * ctx.S + j] == FREE:
+    for j, v in enumerate(s.marker_slots(skill)):
+        if v == FREE:
             return j
     return None
 
@@ -687,9 +678,7 @@ def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
 def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
     pay_resources(s, ctx, p, ctx.skill_counts[skill])
     j = free_slot(s, ctx, skill)
-    s.slots[s.skills.index(skill) * ctx.S + j] = p
-    s.learned[p] |= 1 << skill
-    s.markers[p] += 1
+    s.mark_skill(p, skill, j)
     if s.log is not None:
         emit(s, "learned", p, f"{P(p)} learns skill {skill} ({ctx.box.skills[skill].text.rstrip('.')}) and takes marker slot {j + 1}.",
              skill=skill, slot=j + 1)
@@ -711,7 +700,7 @@ def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
 
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
-    if s.tok[p * 4 + t] <= s.act[p * 4 + t]:
+    if s.tokens(p, t) <= s.active_tokens(p, t):
         return Refusal(lambda: f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
     return None
 
@@ -719,7 +708,7 @@ def refuse_restore(s, ctx, p, t) -> Refusal | None:
 def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
     if q not in ctx.box.quests:
         return Refusal(lambda: f"there is no quest card {q}", "Quest Cards")
-    if not s.hand[p] >> q & 1:
+    if not s.holds_quest(p, q):
         why = "was returned to the box in a 2-player game" if q not in ctx.quest_numbers else "was already chosen"
         return Refusal(lambda: f"quest card {q} {why}", "Quest Cards")
     return None
@@ -729,8 +718,7 @@ def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
     kind, _, n = s.pending.pop()
     if n > 1:
         s.pending.append((kind, p, n - 1))
-    s.hand[p] &= ~(1 << q)
-    s.quests[p] = s.quests[p] + (q,)
+    s.take_quest(p, q)
     if s.log is not None:
         emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", private=True, quest=q)
 
@@ -789,7 +777,7 @@ def production(s: State, ctx: Ctx) -> None:
 
 def rest(s: State, ctx: Ctx) -> None:
     """All players restore all their action tokens (rulebook: "Game Flow" step 4)."""
-    s.act[:] = s.tok
+    s.rest_all()
     if s.log is not None:
         emit(s, "rest", None, "Rest: every player restores all action tokens.")
 
@@ -824,15 +812,14 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
     quest = ctx.box.quests[q]
     e = quest.effect
     if e == "resource_sets":
-        n = sum(s.res[p * ctx.R + r] // quest.per for r in range(ctx.R))
+        n = sum(k // quest.per for k in s.resource_counts(p))
     elif e == "pecunias":
         n = s.pec[p] // quest.per
     elif e == "buildings":
         b = ctx.bi[quest.building]
         n = sum(1 for c in range(len(s.building)) if s.building[c] == b and s.owner[c] == p) // quest.per
     elif e == "rightmost_markers":
-        last = ctx.S - 1
-        n = sum(1 for k in range(len(s.skills)) if s.slots[k * ctx.S + last] == p)
+        n = sum(1 for k in s.skills if s.marker_slots(k)[-1] == p)
     elif e == "region_majority":
         n = 0
         for slot in range(1, len(ctx.box.region_centres) + 1):
@@ -845,3 +832,123 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
     else:  # pragma: no cover - the loader rejects unknown effects
         raise ValueError(e)
     return n * quest.valor, n
+
+
+# ============================================================================ checking a loaded position
+
+
+_PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests": 3}
+_CHANCE_KINDS = {"tile", "skill", "market", "stack", "terrain_die", "bonus_die"}
+
+
+def check_position(s: State) -> None:
+    """Refuse a loaded state that the rules could never produce (each message names
+    the save field): pending decisions and chance nodes of the wrong shape or phase,
+    negative supplies, quests that do not split the hand, markers that disagree with
+    learned skills, sensors or ghosts where they cannot be, resources over the cap,
+    tokens beyond a track, and (with limited supplies) pieces that do not add up to
+    the box. Raises :class:`~haunted_kit.state.SaveError`."""
+    box = s.config.box
+    n = s.config.players
+    if s.season > box.seasons or s.round > box.rounds_per_season:
+        raise SaveError(f"save field 'season'/'round': season {s.season} round {s.round} is beyond "
+                        f"{box.seasons} seasons of {box.rounds_per_season} rounds")
+    if s.turn_pos > n or (s.phase == "turns" and s.turn_pos >= n):
+        raise SaveError(f"save field 'turn_pos': {s.turn_pos} is not a turn of {n} players")
+    if s.phase != "setup" and s.market not in box.market_cards:
+        raise SaveError(f"save field 'market': {s.market} is not a market card ({', '.join(map(str, box.market_cards))})")
+    for entry in s.pending:
+        kind = entry[0] if entry else None
+        if kind not in _PENDING_SHAPES or len(entry) != _PENDING_SHAPES[kind]:
+            raise SaveError(f"save field 'pending': {list(entry)!r} is not a pending decision")
+        if not (isinstance(entry[1], int) and 0 <= entry[1] < n):
+            raise SaveError(f"save field 'pending': player {entry[1]!r} does not exist in a {n}-player game")
+    if s.chance is not None:
+        if not s.chance or s.chance[0] not in _CHANCE_KINDS:
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} is not a chance node")
+        if s.chance[0] == "bonus_die" and not (len(s.chance) == 2 and isinstance(s.chance[1], int) and 0 <= s.chance[1] < n):
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} names no player")
+    sup = {"ghosts": [s.sup_ghosts], "buildings": s.sup_build, "resources": s.sup_res, "depletion": [s.sup_depl], "tokens": s.sup_tok}
+    for name, vals in sup.items():
+        if any(v < 0 for v in vals):
+            raise SaveError(f"save field 'supply.{name}': a supply cannot be negative ({vals})")
+    allowed = [q for q in box.quests if q not in box.removed_quests.get(n, ())]
+    S = len(box.skill_slot_valor)
+    covered = box.covered_slots.get(n, ())
+    for p in range(n):
+        for q in s.quests[p]:
+            if q not in box.quests:
+                raise SaveError(f"save field 'players[{p}].quests': there is no quest card {q}")
+            if q not in allowed:
+                raise SaveError(f"save field 'players[{p}].quests': quest {q} is out of a {n}-player game")
+        held = [q for q in box.quests if s.holds_quest(p, q)]
+        if len(set(s.quests[p])) != len(s.quests[p]) or set(held) & set(s.quests[p]) or \
+                sorted(held + list(s.quests[p])) != sorted(allowed):
+            raise SaveError(f"save field 'players[{p}].quests': chosen {list(s.quests[p])} and in hand {held} "
+                            f"must split the quest cards {allowed} between them")
+        learned = s.skills_known(p)
+        marked = [k for k in s.skills if p in s.marker_slots(k)]
+        if sorted(learned) != sorted(marked):
+            raise SaveError(f"save field 'players[{p}].skills': learned {learned} but markers sit on skills {marked}")
+    if s.slots:
+        for k in s.skills:
+            row = s.marker_slots(k)
+            for j, v in enumerate(row):
+                if (v == COVERED) != (j in covered) or not (v in (FREE, COVERED) or 0 <= v < n):
+                    raise SaveError(f"save field 'marker_slots': skill {k} slot {j + 1} holds {v!r}, impossible "
+                                    f"with {n} players")
+            owners = [v for v in row if v >= 0]
+            if len(set(owners)) != len(owners):
+                raise SaveError(f"save field 'marker_slots': a player marks skill {k} twice")
+    phases_of = {"ghosts": ("spread",), "resource": ("turns",), "bonus": ("turns",), "restore": ("turns",),
+                 "quests": ("season_end",)}
+    for entry in s.pending:
+        if s.phase not in phases_of[entry[0]]:
+            raise SaveError(f"save field 'pending': a {entry[0]!r} decision cannot wait during the {s.phase} phase")
+    if s.chance is not None:
+        setup_kinds = {"tile": 2, "skill": 2, "market": 1, "stack": 2}
+        kind = s.chance[0]
+        if (kind in setup_kinds) != (s.phase == "setup") or (kind in setup_kinds and len(s.chance) != setup_kinds[kind]):
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} cannot wait during the {s.phase} phase")
+        if kind == "tile" and s.chance[1] != len(s.layout) or kind == "skill" and s.chance[1] != len(s.skills) \
+                or kind == "stack" and s.chance[1] != len(s.turn_order):
+            raise SaveError(f"save field 'chance': {list(s.chance)!r} does not follow the draws made so far")
+        if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
+            raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
+    if s.field is None:
+        return
+    ctx = ctx_of(s)
+    for p in range(n):
+        c = s.sensor[p]
+        if not ctx.explorable[c]:
+            raise SaveError(f"save field 'players[{p}].sensor': a sensor cannot stand on {s.field.describe(c)}")
+        cap = resource_cap(s, ctx, p)
+        for r, name in enumerate(box.resources):
+            if s.resource(p, r) > cap:
+                raise SaveError(f"save field 'players[{p}].resources': {s.resource(p, r)} {name} is over the cap of {cap}")
+        for t, track in enumerate(ctx.tracks):
+            if s.tokens(p, t) > track.slots or s.tokens(p, t) < 1:
+                raise SaveError(f"save field 'players[{p}].tokens': {s.tokens(p, t)} {track.name} tokens do not fit a track of {track.slots} slots")
+    for c in range(len(s.ghosts)):
+        if s.ghosts[c] and (not ctx.holds_ghosts[c] or s.building[c] >= 0):
+            raise SaveError(f"save field 'cells.ghosts': a ghost cannot be on {s.field.describe(c)}")
+        if s.building[c] >= 0 and ctx.buildings[s.building[c]] and s.building[c] not in ctx.build_here[c]:
+            raise SaveError(f"save field 'cells.buildings': a {ctx.buildings[s.building[c]].name} cannot stand on {s.field.describe(c)}")
+    if s.config.limited_supplies:
+        problems = []
+        if sum(s.ghosts) + s.sup_ghosts != box.supply_ghosts:
+            problems.append("ghosts")
+        if sum(s.depleted) + s.sup_depl != box.supply_depletion:
+            problems.append("depletion tokens")
+        for b, name in enumerate(box.buildings):
+            if sum(1 for x in s.building if x == b) + s.sup_build[b] != box.supply_buildings[name]:
+                problems.append(name + "s")
+        for r, name in enumerate(box.resources):
+            if sum(s.resource(p, r) for p in range(n)) + s.sup_res[r] != box.supply_resources[name]:
+                problems.append(name)
+        for t, name in enumerate(box.tracks):
+            if sum(s.tokens(p, t) for p in range(n)) + s.sup_tok[t] != box.supply_tokens[name]:
+                problems.append(name + " tokens")
+        if problems:
+            raise SaveError(f"save field 'supply': pieces do not add up to the box for {', '.join(problems)} "
+                            "(supply + field + players must equal the box counts)")

@@ -190,13 +190,13 @@ def give(s: State, player: int, *, pecunias: int = 0, **resources) -> None:
     for r, k in amounts.items():
         if s.sup_res[r] < k:
             raise ScenarioError(f"the supply holds {s.sup_res[r]} {ctx.res_names[r]}, cannot give {k}")
-        if s.res[p * ctx.R + r] + k > cap:
+        if s.resource(p, r) + k > cap:
             raise ScenarioError(f"{R.P(p)} may hold at most {cap} {ctx.res_names[r]}")
     if not isinstance(pecunias, int) or pecunias < 0:
         raise ScenarioError(f"pecunias must be a non-negative integer, got {pecunias!r}")
     for r, k in amounts.items():
         s.sup_res[r] -= k
-        s.res[p * ctx.R + r] += k
+        s.add_resource(p, r, k)
     s.pec[p] += pecunias
     what = ", ".join(f"{k} {ctx.res_names[r]}" for r, k in amounts.items() if k)
     if pecunias:
@@ -210,13 +210,13 @@ def take(s: State, player: int, *, pecunias: int = 0, **resources) -> None:
     ctx = _ctx(s)
     amounts = _resource_amounts(s, resources)
     for r, k in amounts.items():
-        if s.res[p * ctx.R + r] < k:
-            raise ScenarioError(f"{R.P(p)} holds {s.res[p * ctx.R + r]} {ctx.res_names[r]}, cannot return {k}")
+        if s.resource(p, r) < k:
+            raise ScenarioError(f"{R.P(p)} holds {s.resource(p, r)} {ctx.res_names[r]}, cannot return {k}")
     if not isinstance(pecunias, int) or not 0 <= pecunias <= s.pec[p]:
         raise ScenarioError(f"{R.P(p)} holds {s.pec[p]} pecunias, cannot return {pecunias!r}")
     for r, k in amounts.items():
         s.sup_res[r] += k
-        s.res[p * ctx.R + r] -= k
+        s.add_resource(p, r, -k)
     s.pec[p] -= pecunias
     _note(s, f"{R.P(p)} returns resources/pecunias to the supply.", player=p, what="take")
 
@@ -226,8 +226,9 @@ def set_resources(s: State, player: int, **resources) -> None:
     p = _player(s, player)
     ctx = _ctx(s)
     amounts = _resource_amounts(s, resources)
-    back = {ctx.res_names[r]: s.res[p * ctx.R + r] - k for r, k in amounts.items() if s.res[p * ctx.R + r] > k}
-    more = {ctx.res_names[r]: k - s.res[p * ctx.R + r] for r, k in amounts.items() if s.res[p * ctx.R + r] < k}
+    held = s.resource_counts(p)
+    back = {ctx.res_names[r]: held[r] - k for r, k in amounts.items() if held[r] > k}
+    more = {ctx.res_names[r]: k - held[r] for r, k in amounts.items() if held[r] < k}
     if back:
         take(s, p, **back)
     if more:
@@ -254,20 +255,18 @@ def set_tokens(s: State, player: int, track: str, owned: int | None = None, acti
     if track not in ctx.ti:
         raise ScenarioError(f"{track!r} is not an action track (known: {', '.join(ctx.track_names)})")
     t = ctx.ti[track]
-    i = p * 4 + t
-    owned = s.tok[i] if owned is None else owned
-    active = min(s.act[i], owned) if active is None else active
+    owned = s.tokens(p, t) if owned is None else owned
+    active = min(s.tokens(p, t, active=True), owned) if active is None else active
     slots = ctx.tracks[t].slots
     if not isinstance(owned, int) or not 0 <= owned <= slots:
         raise ScenarioError(f"the {track} track has {slots} slots; cannot own {owned!r} tokens")
     if not isinstance(active, int) or not 0 <= active <= owned:
         raise ScenarioError(f"active tokens must lie between 0 and owned ({owned}), got {active!r}")
-    delta = owned - s.tok[i]
+    delta = owned - s.tokens(p, t)
     if delta > s.sup_tok[t]:
         raise ScenarioError(f"the supply holds {s.sup_tok[t]} {track} tokens, cannot give {delta}")
     s.sup_tok[t] -= delta
-    s.tok[i] = owned
-    s.act[i] = active
+    s.set_tokens(p, t, owned, active)
     _note(s, f"{R.P(p)} owns {owned} {track} token(s), {active} active.", player=p, what="set_tokens",
           track=track, owned=owned, active=active)
 
@@ -293,16 +292,14 @@ def learn(s: State, player: int, skill: int, *, valor: bool = False) -> None:
     ctx = _ctx(s)
     if skill not in s.skills:
         raise ScenarioError(f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})")
-    if s.learned[p] >> skill & 1:
+    if s.knows_skill(p, skill):
         raise ScenarioError(f"{R.P(p)} already knows skill {skill}")
     j = R.free_slot(s, ctx, skill)
     if j is None:
         raise ScenarioError(f"skill {skill} has no free marker slot")
     if s.markers[p] >= ctx.box.player_markers:
         raise ScenarioError(f"{R.P(p)} has no player marker left")
-    s.slots[s.skills.index(skill) * ctx.S + j] = p
-    s.learned[p] |= 1 << skill
-    s.markers[p] += 1
+    s.mark_skill(p, skill, j)
     _note(s, f"{R.P(p)} knows skill {skill} (marker slot {j + 1}).", player=p, what="learn", skill=skill, slot=j + 1)
     if valor:
         R.gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}", "skills")
@@ -312,10 +309,9 @@ def give_quests(s: State, player: int, *quests: int) -> None:
     """Move quest cards from ``player``'s hand to their face-down chosen quests."""
     p = _player(s, player)
     for q in quests:
-        if not s.hand[p] >> q & 1:
+        if not s.holds_quest(p, q):
             raise ScenarioError(f"quest {q} is not in {R.P(p)}'s hand")
-        s.hand[p] &= ~(1 << q)
-        s.quests[p] = s.quests[p] + (q,)
+        s.take_quest(p, q)
         s._legal = None
         if s.log is not None:
             R.emit(s, "setup", p, f"Scenario: {R.P(p)} holds quest card {q} face down.", private=True,
@@ -530,34 +526,34 @@ def conservation_problems(s: State) -> list[str]:
         if lim and on + s.sup_build[b] != box.supply_buildings[name]:
             out.append(f"{name}: {on} built + {s.sup_build[b]} in supply != {box.supply_buildings[name]}")
     for r, name in enumerate(box.resources):
-        held = sum(s.res[p * ctx.R + r] for p in range(n))
+        held = sum(s.resource(p, r) for p in range(n))
         if lim and held + s.sup_res[r] != box.supply_resources[name]:
             out.append(f"{name}: {held} held + {s.sup_res[r]} in supply != {box.supply_resources[name]}")
         for p in range(n):
-            if s.res[p * ctx.R + r] > R.resource_cap(s, ctx, p):
-                out.append(f"{R.P(p)} holds {s.res[p * ctx.R + r]} {name}, over the cap")
+            if s.resource(p, r) > R.resource_cap(s, ctx, p):
+                out.append(f"{R.P(p)} holds {s.resource(p, r)} {name}, over the cap")
     if lim and sum(s.depleted) + s.sup_depl != box.supply_depletion:
         out.append(f"depletion: {sum(s.depleted)} on the field + {s.sup_depl} in supply != {box.supply_depletion}")
     for t, name in enumerate(box.tracks):
-        owned = sum(s.tok[p * 4 + t] for p in range(n))
+        owned = sum(s.tokens(p, t) for p in range(n))
         if lim and owned + s.sup_tok[t] != box.supply_tokens[name]:
             out.append(f"{name} tokens: {owned} owned + {s.sup_tok[t]} in supply != {box.supply_tokens[name]}")
         for p in range(n):
-            if not 0 <= s.act[p * 4 + t] <= s.tok[p * 4 + t] <= box.tracks[name].slots:
-                out.append(f"{R.P(p)}'s {name} track: {s.act[p * 4 + t]} active of {s.tok[p * 4 + t]}")
+            owned_p, active_p = s.tokens(p, t), s.tokens(p, t, active=True)
+            if not 0 <= active_p <= owned_p <= box.tracks[name].slots:
+                out.append(f"{R.P(p)}'s {name} track: {active_p} active of {owned_p}")
     for p in range(n):
         used = sum(1 for c in range(len(s.building)) if s.building[c] >= 0 and s.owner[c] == p)
         used += sum(1 for v in s.slots if v == p)
         if used != s.markers[p]:
             out.append(f"{R.P(p)}: {used} markers on the board but {s.markers[p]} counted as used")
-        if bin(s.learned[p]).count("1") != sum(1 for v in s.slots if v == p):
+        if len(s.skills_known(p)) != sum(1 for v in s.slots if v == p):
             out.append(f"{R.P(p)}: learned skills and marker slots disagree")
     covered = set(box.covered_slots.get(n, ()))
-    for k in range(len(s.skills)):
-        for j in range(ctx.S):
-            v = s.slots[k * ctx.S + j]
+    for k in s.skills:
+        for j, v in enumerate(s.marker_slots(k) if s.slots else ()):
             if (j in covered) != (v == COVERED):
-                out.append(f"skill {s.skills[k]} marker slot {j + 1}: covered state wrong")
+                out.append(f"skill {k} marker slot {j + 1}: covered state wrong")
             if v not in (FREE, COVERED) and not 0 <= v < n:
-                out.append(f"skill {s.skills[k]} marker slot {j + 1}: unknown content {v!r}")
+                out.append(f"skill {k} marker slot {j + 1}: unknown content {v!r}")
     return out

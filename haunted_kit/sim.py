@@ -103,6 +103,6 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
                 "quest_valor": res.quest_valor[p], "won": res.winner == p, "lost": res.lost,
                 "decisions": res.decisions,
                 "buildings": sum(1 for c in range(len(s.building)) if s.building[c] >= 0 and s.owner[c] == p),
-                "skills": bin(s.learned[p]).count("1"),
+                "skills": len(s.skills_known(p)),
             })
     return pd.DataFrame(rows)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import haunted_kit as hk
 from haunted_kit.agents import GreedyAgent
-from haunted_kit.analysis import (VALOR_SOURCES, at_terrain_die, attempts, board, events_frame, play_until,
+from haunted_kit.analysis import (VALOR_SOURCES, at_terrain_die, attempts, events_frame, play_until,
                                   players_frame, valor_reason, valor_sources, valor_sources_many)
+from haunted_kit.render import board
 from haunted_kit.sim import play_game, play_many
 
 

@@ -113,17 +113,15 @@ def test_paths_are_checked_before_the_game(tmp_path, monkeypatch, capsys):
 
 
 def test_ctrl_c_exits_130_with_one_line_and_no_file(tmp_path, monkeypatch, capsys):
-    import haunted_kit.state as state_mod
-
     save = tmp_path / "g.json"
     save.write_text("the old save")
-    real = state_mod.State.to_json
+    real = State.to_json
 
     def interrupted(self, **kw):  # Ctrl-C while the save is being written
         real(self, **kw)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(state_mod.State, "to_json", interrupted)
+    monkeypatch.setattr(State, "to_json", interrupted)
     assert main(["play", "--players", "2", "--save", str(save)]) == 130
     assert capsys.readouterr().err == "haunted-kit: interrupted\n"
     assert save.read_text() == "the old save" and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]

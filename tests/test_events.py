@@ -58,17 +58,36 @@ def test_random_games_log_every_change_and_conserve_components(players, mode, se
     assert [gained[p] for p in range(players)] == s.valor
 
 
-def test_building_on_a_depleted_cell_logs_the_depletion_token_going_back():
+def built_event(depleted: bool):
+    """Build a mill on (2, -1), a plain, with or without a depletion token there."""
     s = scenario(players=2)
     place(s, 0, (2, -1))
-    deplete(s, (2, -1))
+    if depleted:
+        deplete(s, (2, -1))
     give(s, 0, wood=1, water=1)
+    before = s.sup_depl
     n = len(s.log)
     s.apply_action(A.Build("mill"))
-    assert s.sup_depl == 12
-    new = s.log[n:]
-    assert any("depletion" in e.text.lower() or "depletion" in str(e.data).lower() for e in new), \
-        [e.text for e in new]
+    built = [e for e in s.log[n:] if e.kind == "built"]
+    assert len(built) == 1
+    return s, before, built[0]
+
+
+def test_building_on_a_depleted_cell_logs_the_depletion_token_going_back():
+    """Rulebook "Basic Actions: Construction": a building on a depleted cell sends its
+    depletion token back to the general supply (12 in the box)."""
+    s, before, e = built_event(depleted=True)
+    assert (before, s.sup_depl) == (11, 12)
+    assert not s.depleted[s.field.index[(2, -1)]]
+    assert e.data["depletion_returned"] is True
+    assert "the cell's depletion token goes back to the supply" in e.text
+
+
+def test_building_on_a_clear_cell_says_nothing_of_depletion():
+    s, before, e = built_event(depleted=False)
+    assert (before, s.sup_depl) == (12, 12)
+    assert e.data["depletion_returned"] is False
+    assert "depletion" not in e.text
 
 
 def test_every_event_kind_has_text_and_a_known_kind():

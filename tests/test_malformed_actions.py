@@ -79,7 +79,7 @@ def test_numpy_integers_are_accepted_and_normalised(kind):
     set_pecunias(s, 0, 9)
     assert s.why_not(A.Learn(kind(1))) is None
     s.apply_action(A.Learn(kind(1)))
-    assert s.learned[0] >> 1 & 1
+    assert s.knows_skill(0, 1)
     # the log and the save hold plain ints: the save is JSON and loads again
     hk.State.from_json(s.to_json())
     t = scenario(players=2)

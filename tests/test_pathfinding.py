@@ -75,7 +75,7 @@ def test_entry_costs_come_from_the_rule_on_every_cell(s):
 @pytest.mark.parametrize("skills", [(), (4,), (5,), (4, 5)])
 def test_every_combination_of_ghost_cards_and_skills(mode, extra, surcharge, skills):
     s = scenario(players=2, mode=mode, extra_ghost_cards=extra, skills=(1, 4, 7, 10), ghosts=[(2, 0), (1, 2), (3, 1)])
-    s.learned[0] = sum(1 << k for k in skills)  # what the rule reads (skill 5 need not be in play here)
+    s.set_skills_known(0, skills)  # what the rule reads (skill 5 need not be in play here)
     m = pf.cost_map(s, 0)
     forest = 2 - (4 in skills)
     mountain = 3 - (5 in skills)
@@ -147,7 +147,7 @@ def test_lake_detour(s):
 
 
 def test_skill_5_makes_the_fewest_hops_route_best(s):
-    s.learned[0] |= 1 << 5  # mountain 2: (1,-1) 1 + (2,-2) 2 + (3,-3) 2 = 5, the same cost in 3 steps
+    s.set_skills_known(0, s.skills_known(0) + [5])  # mountain 2: (1,-1) 1 + (2,-2) 2 + (3,-3) 2 = 5, the same cost in 3 steps
     r = pf.cheapest_path(s, 0, (3, -3))
     assert r.cells == ((0, 0), (1, -1), (2, -2), (3, -3)) and r.cost == 5
 
@@ -206,7 +206,7 @@ def _oracle(m: pf.CostMap, s: int):
 def test_tie_break_matches_a_brute_force_reference(seed):
     rng = random.Random(seed)
     st = pf.first_turn_state(seed, players=2, mode="citizen")
-    st.learned[0] = rng.choice([0, 1 << 4, 1 << 5, (1 << 4) | (1 << 5)])
+    st.set_skills_known(0, rng.choice([[], [4], [5], [4, 5]]))
     m = pf.cost_map(st, 0)
     for src in range(49):
         if m.entry[src] is None:
@@ -344,7 +344,7 @@ def test_compare_rules_same_map():
     assert c.loc[("4", False), "to forest"] == 2 and c.loc[("5", False), "to mountain"] == 3
     assert c.loc[("4+5", False), "cells within 4"] > base["cells within 4"] >= card3["cells within 4"]
     # the original state is untouched
-    assert st.config.ghost_cards == (1,) and st.learned[0] == 0
+    assert st.config.ghost_cards == (1,) and st.skills_known(0) == []
 
 
 def test_seeded_maps_distribution():
@@ -415,9 +415,9 @@ def test_plan_to_play_on_seeded_maps(seed):
     rng = random.Random(seed)
     st = pf.first_turn_state(seed, players=rng.choice([2, 3, 4]), mode=rng.choice(["wanderer", "builder", "citizen"]))
     p = st.current_player()
-    st.learned[p] |= rng.choice([0, 1 << 4, 1 << 5, (1 << 4) | (1 << 5)])
+    st.set_skills_known(p, set(st.skills_known(p)) | set(rng.choice([[], [4], [5], [4, 5]])))
     st._legal = None
-    budget = st.act[p * 4]
+    budget = st.tokens(p, "exploration", active=True)
     m = pf.cost_map(st, p)
     targets = pf.reach(st, p)
     assert targets == pf.reach(st, p, budget)

@@ -194,9 +194,10 @@ def test_readme_picture_command(tmp_path):
 # ----------------------------------------------------------------------------- HTML panels
 def test_player_board_shows_the_numbers_of_a_known_state():
     s = fixed_state()
-    s.res[1 * 4 + 0], s.res[1 * 4 + 2] = 2, 3  # P2: 2 food, 3 wood
+    s.set_resource(1, "food", 2)  # P2: 2 food, 3 wood
+    s.set_resource(1, "wood", 3)
     s.pec[1] = 7
-    s.tok[1 * 4 + 1], s.act[1 * 4 + 1] = 3, 1  # contact: 3 tokens, 1 active
+    s.set_tokens(1, "contact", owned=3, active=1)
     s.quests = [(), (1, 5), (2,), ()]
     own = H.player_board_html(s, 1, viewer=1)
     assert "food <b>2</b>/3" in own and "wood <b>3</b>/3" in own
@@ -211,7 +212,8 @@ def test_player_board_shows_the_numbers_of_a_known_state():
 
 def test_game_board_shows_valor_stacks_skills_market_and_cards():
     s = fixed_state()
-    s.slots[0] = 2  # P3 took the first marker slot of skill 1
+    assert s.skills[0] == 1
+    s.set_marker_slot(1, 0, 2)  # P3 took the first marker slot of skill 1
     s.valor[3] = 31  # +30 side, mark 1
     text = H.game_board_html(s)
     assert "skill 1" in text and "skill 10" in text and "market card 1" in text and "ghost card" in text

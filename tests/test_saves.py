@@ -122,7 +122,7 @@ def test_corrupt_text(text, words):
         hk.State.from_json(text)
 
 
-@pytest.mark.parametrize("version", [0, 2, "1", None])
+@pytest.mark.parametrize("version", [0, 3, "1", True, None])
 def test_wrong_version(version):
     d = good()
     d["version"] = version

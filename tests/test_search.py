@@ -34,8 +34,8 @@ def test_determinisation_reads_nothing_hidden_from_the_searching_player():
     assert len(dealt) == 6  # 2 players: quests 3 and 4 go back to the box (setup step 17)
     t = s.copy()
     k = len(s.quests[other])
-    t.quests[other] = tuple(q for q in dealt if q not in s.quests[other])[:k]
-    t.hand[other] = sum(1 << q for q in dealt if q not in t.quests[other])
+    chosen = tuple(q for q in dealt if q not in s.quests[other])[:k]
+    t.set_quests(other, chosen, [q for q in dealt if q not in chosen])
     assert t.quests[other] != s.quests[other]
     assert t.observation(me) == s.observation(me)
     a, b = determinise(GAME, s, me, random.Random(9)), determinise(GAME, t, me, random.Random(9))
@@ -46,7 +46,7 @@ def test_determinisation_reads_nothing_hidden_from_the_searching_player():
     for i in range(40):
         d = determinise(GAME, s, me, random.Random(i))
         assert len(d.quests[other]) == k and set(d.quests[other]) <= set(dealt)
-        assert d.hand[other] == sum(1 << q for q in dealt if q not in d.quests[other])
+        assert d.quests_in_hand(other) == [q for q in dealt if q not in d.quests[other]]
         assert d.config.seed != s.config.seed
         seen.add(d.quests[other])
     assert len(seen) > 5  # really redrawn

@@ -23,7 +23,6 @@ SEEDS_PER_CONFIG = 12  # 3 modes x 3 player counts x 2 agents x 12 = 216 games
 def check_invariants(s, prev_valor):
     n = s.config.players
     ctx = R.ctx_of(s)
-    Rn = ctx.R
     # nothing negative
     for name in ("res", "pec", "tok", "act", "valor", "sup_build", "sup_res", "sup_tok", "markers"):
         arr = getattr(s, name)
@@ -32,21 +31,21 @@ def check_invariants(s, prev_valor):
     # caps and tracks
     for p in range(n):
         cap = R.resource_cap(s, ctx, p)
-        assert max(s.res[p * Rn:(p + 1) * Rn]) <= cap, f"P{p + 1} above the resource cap {cap}"
-        for t, track in enumerate(ctx.tracks):
-            assert 0 <= s.act[p * 4 + t] <= s.tok[p * 4 + t] <= track.slots
+        assert max(s.resources(p).values()) <= cap, f"P{p + 1} above the resource cap {cap}"
+        for name, track in BOX.tracks.items():
+            assert 0 <= s.tokens(p, name, active=True) <= s.tokens(p, name) <= track.slots
         assert s.markers[p] <= BOX.player_markers
-        assert s.markers[p] == bin(s.learned[p]).count("1") + sum(1 for o in s.owner if o == p)
-        assert len(s.quests[p]) + bin(s.hand[p]).count("1") == len(ctx.quest_numbers)
+        assert s.markers[p] == len(s.skills_known(p)) + sum(1 for o in s.owner if o == p)
+        assert len(s.quests_chosen(p)) + len(s.quests_in_hand(p)) == len(ctx.quest_numbers)
     # conservation of every component between supply, field and players
     assert sum(s.ghosts) + s.sup_ghosts == BOX.supply_ghosts
     assert sum(s.depleted) + s.sup_depl == BOX.supply_depletion
     for b, name in enumerate(BOX.buildings):
         assert sum(1 for x in s.building if x == b) + s.sup_build[b] == BOX.supply_buildings[name]
     for r, name in enumerate(BOX.resources):
-        assert sum(s.res[p * Rn + r] for p in range(n)) + s.sup_res[r] == BOX.supply_resources[name]
+        assert sum(s.resource(p, name) for p in range(n)) + s.sup_res[r] == BOX.supply_resources[name]
     for t, name in enumerate(BOX.tracks):
-        assert sum(s.tok[p * 4 + t] for p in range(n)) + s.sup_tok[t] == BOX.supply_tokens[name]
+        assert sum(s.tokens(p, name) for p in range(n)) + s.sup_tok[t] == BOX.supply_tokens[name]
     # cells: no ghost on a lake or a building; buildings have owners
     for c in range(len(s.ghosts)):
         if s.ghosts[c]:
@@ -109,6 +108,7 @@ def test_same_seed_same_actions_same_game():
     assert json.loads(a)["rng_count"] > 20
 
 
+@pytest.mark.slow
 def test_memory_flat_over_many_games():
     """Python memory after 600 games is not much above memory after 300 (no leak)."""
     import gc

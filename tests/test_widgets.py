@@ -198,7 +198,7 @@ def test_unknown_terrain_fails_at_construction():
 # ----------------------------------------------------------------------------- panels
 def test_panels_show_the_numbers_of_a_known_state():
     s = at_turns()
-    s.res[4 * 2 + 1] = 2  # P3: 2 water
+    s.set_resource(2, "water", 2)  # P3: 2 water
     s.pec[2] = 9
     s.valor[2] = 4
     s.quests[2] = (2,)
@@ -240,7 +240,7 @@ def test_several_candidates_on_a_cell_are_offered_as_buttons():
     water = next(b for b in view.choices.children if "water" in b.description)
     water.click()
     assert view.state.to_json() != before
-    assert view.state.res[0 * 4 + 1] == 1  # P1 holds 1 water
+    assert view.state.resource(0, "water") == 1  # P1 holds 1 water
     view.click_cell((2, 1))  # the adjacent lake: no extraction token is left
     assert view.message.startswith("Nothing you can do on lake (2, 1)")
     assert str(view.state.why_not(A.Extract((2, 1), "water"))) in view.message
@@ -409,7 +409,7 @@ def test_pending_choices_become_buttons():
     labels = [b.description for b in view.choices.children]
     assert labels == [a.describe() for a in view.state.legal_actions()]
     view.choices.children[2].click()  # take wood
-    assert view.state.res[0 * 4 + 2] == 1
+    assert view.state.resource(0, "wood") == 1
 
 
 def test_a_failing_refresh_inside_a_click_shows_a_banner_and_the_next_draw_works(monkeypatch, no_callback_errors):  # noqa: F811

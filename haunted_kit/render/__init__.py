@@ -12,4 +12,7 @@ from .geometry import BoardGeometry, board_geometry
 from .style import RenderError, check_drawable
 from .svg import BoardSVG, board_svg, render_svg
 
-__all__ = ["BoardGeometry", "BoardSVG", "RenderError", "board_geometry", "board_svg", "check_drawable", "render_svg"]
+#: The board of a state as a displayable picture (notebooks write ``board(s, highlight=...)``).
+board = board_svg
+
+__all__ = ["BoardGeometry", "BoardSVG", "RenderError", "board", "board_geometry", "board_svg", "check_drawable", "render_svg"]

@@ -42,7 +42,6 @@ def player_board_html(state, p: int, viewer=None) -> str:
     index (such as :data:`PUBLIC`, the projector) sees every quest face down."""
     box = state.config.box
     ctx = R.ctx_of(state)
-    n_res = len(box.resources)
     mover = state.current_player()
     cap = R.resource_cap(state, ctx, p)
     head = f"{_who(p)} &middot; valor <b>{state.valor[p]}</b>"
@@ -52,11 +51,11 @@ def player_board_html(state, p: int, viewer=None) -> str:
         head += ' &middot; <span style="background:#000;color:#fff;padding:0 4px;border-radius:3px">to move</span>'
     if viewer is not None and p == viewer:
         head += " &middot; <i>you</i>"
-    res = " &middot; ".join(f"{escape(r)} <b>{state.res[p * n_res + i]}</b>/{cap}" for i, r in enumerate(box.resources))
+    res = " &middot; ".join(f"{escape(r)} <b>{k}</b>/{cap}" for r, k in state.resources(p).items())
     rows = []
     width = max(track.slots for track in box.tracks.values())
     for t, (name, track) in enumerate(box.tracks.items()):
-        owned, active = state.tok[p * 4 + t], state.act[p * 4 + t]
+        owned, active = state.tokens(p, t), state.tokens(p, t, active=True)
         cells = []
         for j in range(track.slots):
             if j < active:
@@ -76,7 +75,7 @@ def player_board_html(state, p: int, viewer=None) -> str:
         rows.append(f'<tr class="hk-track"><td style="padding-right:4px">{escape(name)}</td>{"".join(cells)}'
                     f'<td style="padding-left:6px;color:#333;white-space:nowrap">{active}/{owned} active; {nxt_txt}; '
                     f'last slot +{track.last_slot_valor} valor</td></tr>')
-    skills = [k for k in sorted(box.skills) if state.learned[p] >> k & 1]
+    skills = state.skills_known(p)
     skills_txt = ", ".join(f'<span title="{escape(box.skills[k].text)}">{k}</span>' for k in skills) or "none"
     quests = state.quests[p] if p < len(state.quests) else ()
     if viewer is None or viewer == p or state.phase == "over":  # revealed at final scoring
@@ -87,7 +86,7 @@ def player_board_html(state, p: int, viewer=None) -> str:
         q_txt = f"{k} quest card{'s' if k != 1 else ''} face down"
     return (f'<div class="hk-player-board" style="{_BOX};border-left:6px solid {S.player_colour(p)}">'
             f"<div>{head}</div>"
-            f"<div>{res} &middot; pecunias <b>{state.pec[p]}</b></div>"
+            f"<div>{res} &middot; pecunias <b>{state.pecunias(p)}</b></div>"
             f'<table style="border-collapse:collapse;margin:2px 0">{"".join(rows)}</table>'
             f"<div>skills: {skills_txt} &middot; markers used {state.markers[p]}/{box.player_markers} &middot; {q_txt}</div>"
             "</div>")
@@ -125,11 +124,12 @@ def game_board_html(state) -> str:
     parts.append(valor_track_html(state))
     S_ = len(box.skill_slot_valor)
     cards = []
-    for k_i, k in enumerate(state.skills):
+    for k in state.skills:
         sk = box.skills[k]
         slots = []
+        row = state.marker_slots(k) if state.slots else [-1] * S_
         for j in range(S_):
-            v = state.slots[k_i * S_ + j] if state.slots else -1
+            v = row[j]
             if v == -2:
                 inner, tip = '<span style="color:#fff;background:#000;padding:0 3px">&#9632;</span>', "covered by a counter marker"
             elif v == -1:
