@@ -84,3 +84,27 @@ def test_simulate_plays_estate_games_with_its_bots(tmp_path, capsys):
     df = load_dataset(out)
     assert list(df.game.unique()) == ["estate"] and sorted(df.agent.unique()) == ["greedy", "random"]
     assert (df.returns >= 0).all() and len(df) == 4  # gold values (a kit measure), 2 games x 2 seats
+
+
+def test_play_and_replay_with_a_house_rule_estate_box(tmp_path, capsys):
+    import shutil
+
+    from haunted_kit.estate.box import data_dir
+
+    box = tmp_path / "estate"
+    shutil.copytree(data_dir(), box)
+    p = box / "game.toml"
+    p.write_text(p.read_text().replace("workers = 4\n", "workers = 6\n"))
+    save = tmp_path / "e.json"
+    assert main(["play", "--game", "estate", "--players", "2", "--seed", "1", "--agents", "random",
+                 "--box", str(box), "--save", str(save)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 1  # the reference box refuses it, naming the box
+    assert "another estate box" in capsys.readouterr().err
+    assert main(["replay", str(save), "--box", str(box)]) == 0
+    bad = tmp_path / "bad"
+    shutil.copytree(box, bad)
+    (bad / "lands.toml").write_text("[rules")
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--game", "estate", "--box", str(bad)])
+    assert exc.value.code == 2 and "lands.toml: -: not valid TOML" in capsys.readouterr().err

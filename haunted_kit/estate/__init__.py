@@ -12,8 +12,8 @@ generic parts), never the Haunted Lands rules.
 from .actions import (EndVisit, InnDecline, InnReturn, Join, Pass, PlaceTile, RemoveTile, TakeGold, TakeMaterial,
                       Trade, VisitMarket, action_from_dict, action_to_dict)
 from .box import EstateBox, EstateBoxError, default_estate_box, load_estate_box
-from .engine import GAME, EstateGame, new_game, new_state
-from .state import EstateConfig, EstateConfigError, EstateSaveError, EstateState
+from .engine import GAME, EstateGame, EstateState, new_game, new_state
+from .state import EstateConfig, EstateConfigError, EstateSaveError
 
 __all__ = [
     "GAME", "EndVisit", "EstateBox", "EstateBoxError", "EstateConfig", "EstateConfigError", "EstateGame",

@@ -51,38 +51,6 @@ def market_graph(s, player: int | None = None) -> nx.MultiDiGraph:
     return g
 
 
-def draw_market_graph(s, player=None, path=None, ax=None):
-    """Draw :func:`market_graph` with matplotlib (a circle of resources, one arrow per
-    give->take pair); the Trades of ``path`` (e.g. a :class:`Conversion`'s steps) in
-    the kit's path colour. Returns the matplotlib Axes."""
-    import matplotlib.pyplot as plt
-
-    from ..render import style as S
-
-    g = market_graph(s, player)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6, 5))
-    pos = nx.circular_layout(list(g.nodes))
-    simple = nx.DiGraph()
-    simple.add_nodes_from(g.nodes)
-    for u, v, d in g.edges(data=True):
-        simple.add_edge(u, v)
-    on = set()
-    for t in path or []:
-        for u in [r for r, _ in t.give] or ["gold"]:
-            for v, _ in t.take:
-                on.add((u, v))
-    colours = [S.PATH if e in on else "#999999" for e in simple.edges]
-    widths = [3.0 if e in on else 1.0 for e in simple.edges]
-    nx.draw_networkx_nodes(simple, pos, ax=ax, node_color="#f3e7a1", edgecolors="#1a1a1a", node_size=1500)
-    nx.draw_networkx_labels(simple, pos, ax=ax, font_size=9)
-    nx.draw_networkx_edges(simple, pos, ax=ax, edge_color=colours, width=widths, arrowsize=14, node_size=1500,
-                           connectionstyle="arc3,rad=0.12")
-    ax.set_title("The Market as an exchange graph" + (" (cheapest path in colour)" if path else ""))
-    ax.set_axis_off()
-    return ax
-
-
 @dataclass(frozen=True)
 class Conversion:
     """The cheapest way found to reach a target in one Market visit.

@@ -43,7 +43,8 @@ def play(parser, args):
 def replay(parser, args) -> int:
     """Rebuild an estate save and print its summary; a corrupt save exits 1 with one line."""
     from .sim import summary
-    from .state import EstateSaveError, EstateState
+    from .engine import EstateState
+    from .state import EstateSaveError
 
     try:
         s = EstateState.load(args.save, _box(parser, args.box), max_bytes=args.max_bytes)

@@ -19,10 +19,78 @@ from __future__ import annotations
 
 import hashlib
 
+from dataclasses import replace
+
+from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
 from ..protocol import ChanceError, HistoryEntry, IllegalAction
 from . import actions as A
 from . import rules as R
-from .state import EstateConfig, EstateConfigError, EstateState, set_position
+from .actions import action_from_dict
+from .box import default_estate_box
+from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
+                    EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
+
+
+class EstateState(EstateData):
+    """An estate position implementing :class:`haunted_kit.protocol.GameState`: the data
+    of :class:`~haunted_kit.estate.state.EstateData` plus the rules-driven methods
+    (legal actions, refusals, applying, chance, loading saves)."""
+
+    def current_player(self):
+        return current_player(self)
+
+    def legal_actions(self) -> list:
+        return legal_actions(self)
+
+    def why_not(self, action):
+        return why_not(self, action)
+
+    def apply_action(self, action) -> None:
+        apply_action(self, action)
+
+    def chance_outcomes(self) -> list:
+        return chance_outcomes(self)
+
+    def apply_chance(self, outcome) -> None:
+        apply_chance(self, outcome)
+
+    def force_chance(self, *outcomes) -> None:
+        """Make the next stack draws give ``outcomes`` (tile names), in order ("what if")."""
+        for o in outcomes:
+            if o not in self.box.tiles:
+                raise ValueError(f"unknown tile {o!r} (known: {', '.join(self.box.tiles)})")
+        self.forced.extend(outcomes)
+        advance(self)
+
+    @staticmethod
+    def from_dict(data, box=None) -> "EstateState":
+        """Rebuild a saved game (:func:`load_save`)."""
+        return load_save(data, box)
+
+    @staticmethod
+    def load(path, box=None, max_bytes: int | None = None) -> "EstateState":
+        """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
+        Raises :class:`EstateSaveError` naming what is wrong."""
+        import json
+
+        try:
+            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
+        except OSError as exc:
+            raise EstateSaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
+        except InputTooLarge as exc:
+            raise EstateSaveError(str(exc)) from None
+        except UnicodeDecodeError:
+            raise EstateSaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise EstateSaveError(f"save {path} is not valid JSON: {exc}") from None
+        return load_save(data, box)
+
+    def __repr__(self) -> str:
+        if self.phase == "over":
+            return f"<EstateState over; gold values {[self.gold_value(p) for p in range(self.players)]}>"
+        return f"<EstateState season {self.season} {self.phase}, to move: {self.current_player()}>"
 
 
 # ============================================================================ setup
@@ -298,9 +366,11 @@ def why_not(s: EstateState, action):
         if t is A.EndVisit:
             return None
         if t is A.Trade:
-            if not isinstance(action.give, tuple) or not isinstance(action.take, tuple):
-                return R.refusal("a trade's give and take must be tuples of (resource, amount)", R.MARKET)
-            return R.refuse_trade(s, p, action.action, tuple(sorted(action.give)), tuple(sorted(action.take)))
+            give, take = _amounts(action.give), _amounts(action.take)
+            if give is None or take is None or not isinstance(action.action, str):
+                return R.refusal("a trade names a Market action and gives and takes tuples of (resource, amount) pairs",
+                                 R.MARKET)
+            return R.refuse_trade(s, p, action.action, give, take)
         return R.refusal(f"P{p + 1} is at the Market: take a Market action or leave it", R.MARKET)
     if t is A.Trade:
         return R.refusal(f"P{p + 1} is not visiting the Market; visit it first", R.MARKET)
@@ -326,6 +396,19 @@ def why_not(s: EstateState, action):
     return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)  # pragma: no cover
 
 
+def _amounts(v):
+    """``v`` as sorted ``(resource, amount)`` pairs, or None when it has another shape."""
+    if not isinstance(v, (tuple, list)):
+        return None
+    out = []
+    for x in v:
+        if not (isinstance(x, (tuple, list)) and len(x) == 2 and isinstance(x[0], str)
+                and isinstance(x[1], int) and not isinstance(x[1], bool)):
+            return None
+        out.append((x[0], x[1]))
+    return tuple(sorted(out))
+
+
 def _slot(v):
     if isinstance(v, (tuple, list)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         return (v[0], v[1])
@@ -346,7 +429,7 @@ def apply_action(s: EstateState, action) -> None:
     if t in (A.PlaceTile, A.Join):
         action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
     if t is A.Trade:
-        action = A.Trade(action.action, tuple(sorted(action.give)), tuple(sorted(action.take)))
+        action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
     s.record = s.record.append(HistoryEntry(p, action))
     s.decisions += 1
     s.legal_cache = None
@@ -399,6 +482,74 @@ def apply_action(s: EstateState, action) -> None:
     advance(s)
 
 
+def load_save(data, box=None) -> "EstateState":
+    """Rebuild a saved game: check the header and config, load the start position,
+    replay the action record and compare with the stored position.
+
+    Raises:
+        EstateSaveError: naming the field (``config.players``, ``history[7].action``,
+            ``state.hand[1].gold``...) and what is wrong.
+    """
+    if not isinstance(data, dict):
+        fail("save", "must be a JSON object")
+    if data.get("format") != SAVE_FORMAT:
+        fail("format", f"not a haunted-kit save (got {data.get('format')!r})")
+    if data.get("game") != GAME_NAME:
+        fail("game", f"this is a save of game {data.get('game')!r}, not {GAME_NAME!r}")
+    if data.get("version") != SAVE_VERSION:
+        fail("version", f"unsupported version {data.get('version')!r} (this kit reads version {SAVE_VERSION})")
+    box = box or default_estate_box()
+    if data.get("box") != box.fingerprint:
+        fail("box", f"the save was played with another estate box ({data.get('box')!r}); load it with that box")
+    cfg = data.get("config")
+    if not isinstance(cfg, dict):
+        fail("config", "must be an object")
+    known = {"players", "seed", "connection", "marble_field", "improvement", "third_marked", "auto_chance"}
+    for k in known:
+        if k not in cfg:
+            fail(f"config.{k}", "missing")
+    for k in cfg:
+        if k not in known:
+            fail(f"config.{k}", "unknown field")
+    if not isinstance(cfg["auto_chance"], bool):
+        fail("config.auto_chance", f"must be true or false, got {cfg['auto_chance']!r}")
+    try:
+        config = EstateConfig(box=box, **{**cfg, "auto_chance": False})
+    except EstateConfigError as exc:
+        fail("config", str(exc))
+    start = data.get("start")
+    if start is not None:
+        check_position(box, config, start, "start")
+    s = new_state(config, start=start)
+    hist = data.get("history")
+    if not isinstance(hist, list):
+        fail("history", "must be a list")
+    for i, e in enumerate(hist):
+        w = f"history[{i}]"
+        if not isinstance(e, dict):
+            fail(w, "must be an object")
+        try:
+            if "chance" in e:
+                s.apply_chance(e["chance"])
+            else:
+                if e.get("player") != s.current_player():
+                    fail(f"{w}.player", f"is {e.get('player')!r} but P{(s.current_player() or 0) + 1} was to decide"
+                          if s.current_player() is not None else f"is {e.get('player')!r} but no decision was due")
+                s.apply_action(action_from_dict(e.get("action")))
+        except EstateSaveError:
+            raise
+        except Exception as exc:  # IllegalAction, ChanceError, ValueError: all name the entry
+            fail(w, f"cannot be replayed: {exc}")
+    stored = data.get("state")
+    check_position(box, config, stored, "state")
+    now = position_of(s)
+    diff = first_difference(stored, now, "state")
+    if diff:
+        fail(diff, f"is {value_at(stored, diff)!r} but the recorded actions give {value_at(now, diff)!r}")
+    s.config = replace(config, auto_chance=cfg["auto_chance"])
+    return s
+
+
 # ============================================================================ the Game object
 
 
@@ -434,10 +585,12 @@ class EstateGame:
 
     @property
     def agents(self) -> dict:
-        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`."""
-        from .agents import AGENTS
+        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`.
+        The bots sit a layer above the engine, so they are looked up by name on first
+        use (importlib), as :mod:`haunted_kit.games` looks up rule modules."""
+        import importlib
 
-        return AGENTS
+        return importlib.import_module(f"{__package__}.agents").AGENTS
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
@@ -485,4 +638,5 @@ class EstateGame:
 
 GAME = EstateGame()
 
-__all__ = ["GAME", "EstateConfigError", "EstateGame", "apply_action", "legal_actions", "new_game", "new_state", "why_not"]
+__all__ = ["GAME", "EstateConfigError", "EstateGame", "EstateState", "apply_action", "legal_actions", "load_save", "new_game",
+           "new_state", "why_not"]

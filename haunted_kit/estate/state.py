@@ -1,14 +1,16 @@
 """The estate module's game state: plain data, copied cheaply, saved as versioned JSON.
 
 :class:`EstateConfig` holds a game's parameters (players, seed, the ruling switches);
-:class:`EstateState` one position, implementing :class:`haunted_kit.protocol.GameState`
-(its methods hand over to :mod:`haunted_kit.estate.engine`).
+:class:`EstateData` the data of one position (its subclass
+:class:`haunted_kit.estate.engine.EstateState` implements
+:class:`haunted_kit.protocol.GameState`).
 
 A *position* is the JSON-ready dict of everything that can change (:func:`position_of`);
 :func:`check_position` refuses a position the rules could not hold, naming the field.
 A save holds the config, the start position, the action record and the final position;
-loading replays the record from the start and refuses a save whose stored position
-differs from the replayed one, naming the first field that differs.
+loading (:func:`haunted_kit.estate.engine.load_save`) replays the record from the start
+and refuses a save whose stored position differs from the replayed one, naming the
+first field that differs (:func:`first_difference`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 from dataclasses import dataclass, field, replace
 
 from ..events import log_to_frame
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from ..fileio import atomic_write
 from ..protocol import Record
 from .box import EstateBox, default_estate_box
 
@@ -95,8 +97,10 @@ class EstateConfig:
                 "third_marked": self.third_marked, "auto_chance": self.auto_chance}
 
 
-class EstateState:
-    """One position of an estate game (see the module doc). Players are 0-based.
+class EstateData:
+    """The data of one estate position (see the module doc); players are 0-based.
+    :class:`haunted_kit.estate.engine.EstateState` adds the rules-driven protocol
+    methods (legal actions, applying, chance, loading saves).
 
     Plain fields (read them, never write them; the engine changes them):
         season (1-based), phase (``setup``, ``turns``, ``inn``, ``over``), turn (the
@@ -130,34 +134,8 @@ class EstateState:
     def box(self) -> EstateBox:
         return self.config.box
 
-    def current_player(self):
-        return _engine.current_player(self)
-
-    def legal_actions(self) -> list:
-        return _engine.legal_actions(self)
-
-    def why_not(self, action):
-        return _engine.why_not(self, action)
-
-    def apply_action(self, action) -> None:
-        _engine.apply_action(self, action)
-
     def is_chance_node(self) -> bool:
         return self.chance is not None
-
-    def chance_outcomes(self) -> list:
-        return _engine.chance_outcomes(self)
-
-    def apply_chance(self, outcome) -> None:
-        _engine.apply_chance(self, outcome)
-
-    def force_chance(self, *outcomes) -> None:
-        """Make the next stack draws give ``outcomes`` (tile names), in order ("what if")."""
-        for o in outcomes:
-            if o not in self.box.tiles:
-                raise ValueError(f"unknown tile {o!r} (known: {', '.join(self.box.tiles)})")
-        self.forced.extend(outcomes)
-        _engine.advance(self)
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
@@ -193,8 +171,8 @@ class EstateState:
     def history(self) -> list:
         return self.record.entries()
 
-    def copy(self) -> "EstateState":
-        s = EstateState.__new__(EstateState)
+    def copy(self):
+        s = type(self).__new__(type(self))
         s.__dict__.update(self.__dict__)
         s.hand = [dict(h) for h in self.hand]
         s.income = [dict(h) for h in self.income]
@@ -231,34 +209,6 @@ class EstateState:
         so a failed write never leaves half a save."""
         atomic_write(path, self.to_json(indent=1))
 
-    @staticmethod
-    def from_dict(data, box: EstateBox | None = None) -> "EstateState":
-        return load_save(data, box)
-
-    @staticmethod
-    def load(path, box: EstateBox | None = None, max_bytes: int | None = None) -> "EstateState":
-        """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
-        Raises :class:`EstateSaveError` naming what is wrong."""
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise EstateSaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise EstateSaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise EstateSaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EstateSaveError(f"save {path} is not valid JSON: {exc}") from None
-        return load_save(data, box)
-
-    def __repr__(self) -> str:
-        if self.phase == "over":
-            return f"<EstateState over; gold values {[self.gold_value(p) for p in range(self.players)]}>"
-        return f"<EstateState season {self.season} {self.phase}, to move: {self.current_player()}>"
-
-
 # ============================================================================ positions
 
 _FIELDS = ("season", "phase", "turn", "hand", "income", "taken", "first_taker", "workers", "tokens", "passed",
@@ -266,7 +216,7 @@ _FIELDS = ("season", "phase", "turn", "hand", "income", "taken", "first_taker", 
            "chance", "inn_queue", "rng_count", "decisions")
 
 
-def position_of(s: EstateState) -> dict:
+def position_of(s: EstateData) -> dict:
     """Everything that can change in a game, as JSON-ready data (slots as ``"q,r"`` keys)."""
     d = {}
     for k in _FIELDS:
@@ -283,7 +233,7 @@ def slot_key(text: str):
     return int(q), int(r)
 
 
-def _fail(where, problem):
+def fail(where, problem):
     raise EstateSaveError(f"{where}: {problem}")
 
 
@@ -296,136 +246,136 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
     """
     n = config.players
     if not isinstance(d, dict):
-        _fail(where, "must be a JSON object")
+        fail(where, "must be a JSON object")
     for k in _FIELDS:
         if k not in d:
-            _fail(f"{where}.{k}", "missing")
+            fail(f"{where}.{k}", "missing")
 
     def is_int(v):
         return isinstance(v, int) and not isinstance(v, bool)
 
     def nonneg(v, w):
         if not is_int(v) or v < 0:
-            _fail(w, f"must be a non-negative integer, got {v!r}")
+            fail(w, f"must be a non-negative integer, got {v!r}")
 
     def player(v, w, none=False):
         if v is None and none:
             return
         if not is_int(v) or not 0 <= v < n:
-            _fail(w, f"must be a player index 0..{n - 1}, got {v!r}")
+            fail(w, f"must be a player index 0..{n - 1}, got {v!r}")
 
     if not is_int(d["season"]) or not 1 <= d["season"] <= box.seasons:
-        _fail(f"{where}.season", f"must be 1..{box.seasons}, got {d['season']!r}")
+        fail(f"{where}.season", f"must be 1..{box.seasons}, got {d['season']!r}")
     if d["phase"] not in PHASES:
-        _fail(f"{where}.phase", f"must be one of {', '.join(PHASES)}, got {d['phase']!r}")
+        fail(f"{where}.phase", f"must be one of {', '.join(PHASES)}, got {d['phase']!r}")
     player(d["turn"], f"{where}.turn")
     for key, names in (("hand", box.resources), ("income", box.income_resources), ("taken", box.income_resources),
                        ("workers", ("supply", "factory", "inn"))):
         v = d[key]
         if not isinstance(v, list) or len(v) != n:
-            _fail(f"{where}.{key}", f"must list one entry per player ({n})")
+            fail(f"{where}.{key}", f"must list one entry per player ({n})")
         for p, x in enumerate(v):
             if not isinstance(x, dict) or set(x) != set(names):
-                _fail(f"{where}.{key}[{p}]", f"must have exactly the keys {', '.join(names)}")
+                fail(f"{where}.{key}[{p}]", f"must have exactly the keys {', '.join(names)}")
             for r in names:
                 nonneg(x[r], f"{where}.{key}[{p}].{r}")
     for p, w in enumerate(d["workers"]):
         if sum(w.values()) > box.worker_limit:
-            _fail(f"{where}.workers[{p}]", f"{sum(w.values())} workers, above the limit of {box.worker_limit}")
+            fail(f"{where}.workers[{p}]", f"{sum(w.values())} workers, above the limit of {box.worker_limit}")
     for key in ("tokens",):
         if not isinstance(d[key], list) or len(d[key]) != n:
-            _fail(f"{where}.{key}", f"must list one entry per player ({n})")
+            fail(f"{where}.{key}", f"must list one entry per player ({n})")
         for p, x in enumerate(d[key]):
             nonneg(x, f"{where}.{key}[{p}]")
     for key in ("passed", "visited"):
         if not isinstance(d[key], list) or len(d[key]) != n or not all(isinstance(x, bool) for x in d[key]):
-            _fail(f"{where}.{key}", f"must list true/false for each of the {n} players")
+            fail(f"{where}.{key}", f"must list true/false for each of the {n} players")
     if not isinstance(d["first_taker"], dict) or set(d["first_taker"]) != set(box.factory_resources):
-        _fail(f"{where}.first_taker", f"must have exactly the keys {', '.join(box.factory_resources)}")
+        fail(f"{where}.first_taker", f"must have exactly the keys {', '.join(box.factory_resources)}")
     for r, p in d["first_taker"].items():
         player(p, f"{where}.first_taker.{r}", none=True)
     nonneg(d["visitors"], f"{where}.visitors")
     if d["visitors"] > sum(d["visited"]):
-        _fail(f"{where}.visitors", f"{d['visitors']} visits begun but only {sum(d['visited'])} players visited")
+        fail(f"{where}.visitors", f"{d['visitors']} visits begun but only {sum(d['visited'])} players visited")
     v = d["visit"]
     if v is not None:
         if not isinstance(v, dict) or set(v) != {"player", "limit", "used"}:
-            _fail(f"{where}.visit", "must be null or an object with player, limit, used")
+            fail(f"{where}.visit", "must be null or an object with player, limit, used")
         player(v["player"], f"{where}.visit.player")
         if v["limit"] not in (box.first_visitor_actions, box.later_visitor_actions):
-            _fail(f"{where}.visit.limit", f"must be {box.first_visitor_actions} or {box.later_visitor_actions}, got {v['limit']!r}")
+            fail(f"{where}.visit.limit", f"must be {box.first_visitor_actions} or {box.later_visitor_actions}, got {v['limit']!r}")
         if not isinstance(v["used"], list) or any(a not in box.market for a in v["used"]) or len(set(v["used"])) != len(v["used"]) \
                 or len(v["used"]) >= v["limit"]:
-            _fail(f"{where}.visit.used", "must list fewer different Market actions than the visit's limit")
+            fail(f"{where}.visit.used", "must list fewer different Market actions than the visit's limit")
     if not isinstance(d["uses"], dict) or set(d["uses"]) != set(box.market):
-        _fail(f"{where}.uses", f"must have exactly the keys {', '.join(box.market)}")
+        fail(f"{where}.uses", f"must have exactly the keys {', '.join(box.market)}")
     for a, k in d["uses"].items():
         nonneg(k, f"{where}.uses.{a}")
     lands = d["lands"]
     if not isinstance(lands, dict):
-        _fail(f"{where}.lands", "must be an object of slot -> land")
+        fail(f"{where}.lands", "must be an object of slot -> land")
     placed = {t: 0 for t in box.tiles}
     for key, x in lands.items():
         w = f"{where}.lands[{key}]"
         try:
             slot = slot_key(key)
         except ValueError:
-            _fail(w, "the key must be a slot \"q,r\"")
+            fail(w, "the key must be a slot \"q,r\"")
         if slot not in box.slots:
-            _fail(w, "is not a slot of the land board")
+            fail(w, "is not a slot of the land board")
         if not isinstance(x, dict) or set(x) != {"tile", "owner", "markers", "raised"}:
-            _fail(w, "must have exactly tile, owner, markers, raised")
+            fail(w, "must have exactly tile, owner, markers, raised")
         if x["tile"] not in box.tiles:
-            _fail(f"{w}.tile", f"unknown tile {x['tile']!r}")
+            fail(f"{w}.tile", f"unknown tile {x['tile']!r}")
         placed[x["tile"]] += 1
         player(x["owner"], f"{w}.owner")
         m = x["markers"]
         if not isinstance(m, list) or not m or m[0] != x["owner"] or len(set(m)) != len(m):
-            _fail(f"{w}.markers", "must start with the owner's marker and hold at most one marker per player")
+            fail(f"{w}.markers", "must start with the owner's marker and hold at most one marker per player")
         for p in m:
             player(p, f"{w}.markers")
         r = x["raised"]
         if not isinstance(r, list) or any(p not in m for p in r):
-            _fail(f"{w}.raised", "may only list players with a marker on the tile")
+            fail(f"{w}.raised", "may only list players with a marker on the tile")
     tiles_of = {p: [slot_key(k) for k, x in lands.items() if p in x["markers"]] for p in range(n)}
-    from .rules import estate_connected  # the one connection rule
+    from .board import estate_connected  # the one connection rule
 
     for p, mine in tiles_of.items():
         if mine and not any(s in box.lower_area for s in mine):
-            _fail(f"{where}.lands", f"P{p + 1}'s estate does not reach the shared lower area")
+            fail(f"{where}.lands", f"P{p + 1}'s estate does not reach the shared lower area")
         if mine and not estate_connected(box, mine, config.connection):
-            _fail(f"{where}.lands", f"P{p + 1}'s markers are not connected ({config.connection} reading)")
+            fail(f"{where}.lands", f"P{p + 1}'s markers are not connected ({config.connection} reading)")
     for key in ("display", "removed"):
         if not isinstance(d[key], list) or any(t not in box.tiles for t in d[key]):
-            _fail(f"{where}.{key}", "must list known tile names")
+            fail(f"{where}.{key}", "must list known tile names")
     if len(d["display"]) > box.display_size:
-        _fail(f"{where}.display", f"holds {len(d['display'])} tiles, more than {box.display_size}")
+        fail(f"{where}.display", f"holds {len(d['display'])} tiles, more than {box.display_size}")
     if not isinstance(d["stack"], dict) or set(d["stack"]) != set(box.tiles):
-        _fail(f"{where}.stack", f"must have exactly the keys {', '.join(box.tiles)}")
+        fail(f"{where}.stack", f"must have exactly the keys {', '.join(box.tiles)}")
     for t, k in d["stack"].items():
         nonneg(k, f"{where}.stack.{t}")
         total = k + placed[t] + d["display"].count(t) + d["removed"].count(t)
         if total != box.tiles[t].count:
-            _fail(f"{where}.stack.{t}", f"{t} tiles in stack, display, board and out of the game add up to {total}, "
+            fail(f"{where}.stack.{t}", f"{t} tiles in stack, display, board and out of the game add up to {total}, "
                                         f"but the box has {box.tiles[t].count}")
     if not isinstance(d["adjacent"], list):
-        _fail(f"{where}.adjacent", "must be a list of [player, \"q,r\"] pairs")
+        fail(f"{where}.adjacent", "must be a list of [player, \"q,r\"] pairs")
     pend = d["pending"]
     if pend is not None and not (isinstance(pend, list) and len(pend) == 2 and pend[0] == "remove"):
-        _fail(f"{where}.pending", f"must be null or [\"remove\", player], got {pend!r}")
+        fail(f"{where}.pending", f"must be null or [\"remove\", player], got {pend!r}")
     if pend is not None:
         player(pend[1], f"{where}.pending[1]")
     if d["chance"] not in (None, "draw"):
-        _fail(f"{where}.chance", f"must be null or \"draw\", got {d['chance']!r}")
+        fail(f"{where}.chance", f"must be null or \"draw\", got {d['chance']!r}")
     if not isinstance(d["inn_queue"], list):
-        _fail(f"{where}.inn_queue", "must be a list of players")
+        fail(f"{where}.inn_queue", "must be a list of players")
     for p in d["inn_queue"]:
         player(p, f"{where}.inn_queue")
     nonneg(d["rng_count"], f"{where}.rng_count")
     nonneg(d["decisions"], f"{where}.decisions")
 
 
-def set_position(s: EstateState, d: dict) -> None:
+def set_position(s: EstateData, d: dict) -> None:
     """Load position ``d`` (checked by :func:`check_position`) into ``s``."""
     check_position(s.box, s.config, d)
     for k in _FIELDS:
@@ -436,12 +386,12 @@ def set_position(s: EstateState, d: dict) -> None:
     s.legal_cache = None
 
 
-def _first_difference(a, b, where: str):
+def first_difference(a, b, where: str):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in list(a) + [k for k in b if k not in a]:
             if k not in a or k not in b:
                 return f"{where}.{k}"
-            w = _first_difference(a[k], b[k], f"{where}.{k}")
+            w = first_difference(a[k], b[k], f"{where}.{k}")
             if w:
                 return w
         return None
@@ -449,14 +399,14 @@ def _first_difference(a, b, where: str):
         if len(a) != len(b):
             return where
         for i, (x, y) in enumerate(zip(a, b)):
-            w = _first_difference(x, y, f"{where}[{i}]")
+            w = first_difference(x, y, f"{where}[{i}]")
             if w:
                 return w
         return None
     return None if (a == b and type(a) is type(b)) else where
 
 
-def _get(d, path: str):
+def value_at(d, path: str):
     import re
 
     cur = d
@@ -469,75 +419,5 @@ def _get(d, path: str):
     return cur
 
 
-def load_save(data, box: EstateBox | None = None) -> EstateState:
-    """Rebuild a saved game: check the header and config, load the start position,
-    replay the action record and compare with the stored position.
-
-    Raises:
-        EstateSaveError: naming the field (``config.players``, ``history[7].action``,
-            ``state.hand[1].gold``...) and what is wrong.
-    """
-    from . import engine
-    from .actions import action_from_dict
-
-    if not isinstance(data, dict):
-        _fail("save", "must be a JSON object")
-    if data.get("format") != SAVE_FORMAT:
-        _fail("format", f"not a haunted-kit save (got {data.get('format')!r})")
-    if data.get("game") != GAME_NAME:
-        _fail("game", f"this is a save of game {data.get('game')!r}, not {GAME_NAME!r}")
-    if data.get("version") != SAVE_VERSION:
-        _fail("version", f"unsupported version {data.get('version')!r} (this kit reads version {SAVE_VERSION})")
-    box = box or default_estate_box()
-    if data.get("box") != box.fingerprint:
-        _fail("box", f"the save was played with another estate box ({data.get('box')!r}); load it with that box")
-    cfg = data.get("config")
-    if not isinstance(cfg, dict):
-        _fail("config", "must be an object")
-    known = {"players", "seed", "connection", "marble_field", "improvement", "third_marked", "auto_chance"}
-    for k in known:
-        if k not in cfg:
-            _fail(f"config.{k}", "missing")
-    for k in cfg:
-        if k not in known:
-            _fail(f"config.{k}", "unknown field")
-    if not isinstance(cfg["auto_chance"], bool):
-        _fail("config.auto_chance", f"must be true or false, got {cfg['auto_chance']!r}")
-    try:
-        config = EstateConfig(box=box, **{**cfg, "auto_chance": False})
-    except EstateConfigError as exc:
-        _fail("config", str(exc))
-    start = data.get("start")
-    if start is not None:
-        check_position(box, config, start, "start")
-    s = engine.new_state(config, start=start)
-    hist = data.get("history")
-    if not isinstance(hist, list):
-        _fail("history", "must be a list")
-    for i, e in enumerate(hist):
-        w = f"history[{i}]"
-        if not isinstance(e, dict):
-            _fail(w, "must be an object")
-        try:
-            if "chance" in e:
-                s.apply_chance(e["chance"])
-            else:
-                if e.get("player") != s.current_player():
-                    _fail(f"{w}.player", f"is {e.get('player')!r} but P{(s.current_player() or 0) + 1} was to decide"
-                          if s.current_player() is not None else f"is {e.get('player')!r} but no decision was due")
-                s.apply_action(action_from_dict(e.get("action")))
-        except EstateSaveError:
-            raise
-        except Exception as exc:  # IllegalAction, ChanceError, ValueError: all name the entry
-            _fail(w, f"cannot be replayed: {exc}")
-    stored = data.get("state")
-    check_position(box, config, stored, "state")
-    now = position_of(s)
-    diff = _first_difference(stored, now, "state")
-    if diff:
-        _fail(diff, f"is {_get(stored, diff)!r} but the recorded actions give {_get(now, diff)!r}")
-    s.config = replace(config, auto_chance=cfg["auto_chance"])
-    return s
-
-
-from . import engine as _engine  # noqa: E402
+__all__ = ["EstateConfig", "EstateConfigError", "EstateData", "EstateSaveError", "check_position", "first_difference", "position_of",
+           "set_position", "value_at"]

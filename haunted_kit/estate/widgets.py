@@ -20,10 +20,10 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as W
-from ipycanvas import Canvas
+from ipycanvas import MultiCanvas
 
 from ..render import style as S
-from ..widgets.canvas import draw_primitives, held
+from ..widgets.canvas import _manager, draw_primitives, held
 from ..widgets.errors import ErrorReporting
 from . import actions as A
 from . import rules as R
@@ -38,18 +38,35 @@ class EstateBoard(ErrorReporting, W.VBox):
     def __init__(self, state, *, size: float = 34, **kw):
         super().__init__(**kw)
         self.geom = land_geometry(state.box, size)
-        self.canvas = Canvas(width=self.geom.width, height=self.geom.height)
+        # a one-layer MultiCanvas, as the Haunted Lands field uses (it redraws reliably
+        # when a new browser view appears, e.g. in Voila)
+        self.canvas = MultiCanvas(1, width=self.geom.width, height=self.geom.height)
         self.canvas.add_class("hk-estate-board")
+        # drawn at its own size, never stretched to the column (clicks map 1:1 to canvas pixels)
+        self.canvas.layout = W.Layout(width=f"{self.geom.width}px", height=f"{self.geom.height}px")
         banner = self._init_errors()
-        self.legend = W.HTML(f'<div style="font:12px sans-serif;color:#444;max-width:{self.geom.width + 80}px">'
+        self.legend = W.HTML(f'<div style="font:12px sans-serif;color:#444;max-width:{self.geom.width}px">'
                              f"{escape(legend_text(state))}</div>")
-        self.children = [self.canvas, self.legend, banner]
+        # as for the Haunted Lands field: ipycanvas focuses the canvas on mousedown before it
+        # reads the position, and focusing a partly visible canvas would scroll the page
+        # under the click; a negative scroll margin keeps focus from scrolling
+        self.focus_fix = W.HTML("<style>canvas.hk-estate-board { scroll-margin: -100000px; }</style>",
+                                layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, self.legend, banner, self.focus_fix]
+        self.layout.flex = "0 0 auto"  # never squeeze the canvas: clicks map 1:1 to canvas pixels
         self._handlers: list = []
         self.highlight: tuple = ()
         self.state = state
         self.draws = 0
         self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the land board"))
-        self.canvas.on_client_ready(self.guard(self.redraw, "drawing the land board for a new view"))
+        self.canvas[0].on_client_ready(self.guard(self._on_client_ready, "drawing the land board for a new view"))
+        self.redraw()
+
+    def _on_client_ready(self) -> None:
+        # A new browser view has a fresh canvas manager with no current canvas, while the
+        # kernel's manager may still think this canvas is current (it drew before the
+        # view existed) and would send no switch command: forget it, then draw.
+        _manager()._current_canvas = None
         self.redraw()
 
     def update(self, state=None) -> None:
@@ -63,7 +80,7 @@ class EstateBoard(ErrorReporting, W.VBox):
 
     def redraw(self) -> None:
         with held():
-            draw_primitives(self.canvas, board_primitives(self.state, self.geom, self.highlight))
+            draw_primitives(self.canvas[0], board_primitives(self.state, self.geom, self.highlight))
         self.draws += 1
 
     def on_click(self, callback) -> None:

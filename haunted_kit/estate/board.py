@@ -1,0 +1,71 @@
+"""The land board as a networkx graph and the one connection rule of the estate
+("your land markers must form a continuous line", ruling E6). No game flow here: the
+rules, the save checks and the analysis all ask these functions."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import networkx as nx
+
+from .. import hexgrid
+
+
+@lru_cache(maxsize=16)
+def _land_graph(slots: tuple) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(slots)
+    for s in slots:
+        for n in hexgrid.neighbours(s):
+            if n in g:
+                g.add_edge(s, n)
+    return nx.freeze(g)
+
+
+def land_graph(box) -> nx.Graph:
+    """The land board as a networkx graph: a node per slot (axial), an edge between
+    touching slots. Frozen; shared by every game with this box."""
+    return _land_graph(box.slots)
+
+
+def _has_line(g: nx.Graph, nodes: list) -> bool:
+    """Whether ``nodes`` can be ordered so each touches the next (a Hamiltonian path)."""
+    nodes = list(nodes)
+    if len(nodes) <= 2:
+        return len(nodes) < 2 or g.has_edge(nodes[0], nodes[1])
+    sub = g.subgraph(nodes)
+    if not nx.is_connected(sub):
+        return False
+    target = len(nodes)
+
+    def extend(path, seen):
+        if len(path) == target:
+            return True
+        for n in sub.neighbors(path[-1]):
+            if n not in seen:
+                seen.add(n)
+                path.append(n)
+                if extend(path, seen):
+                    return True
+                path.pop()
+                seen.discard(n)
+        return False
+
+    ends = [n for n in nodes if sub.degree(n) == 1]
+    if len(ends) > 2:
+        return False
+    starts = ends or nodes
+    return any(extend([s], {s}) for s in starts)
+
+
+def estate_connected(box, slots, connection: str = "group") -> bool:
+    """Whether a player's marked ``slots`` satisfy "your land markers must form a
+    continuous line": ``"group"`` = one connected group (networkx ``is_connected``),
+    ``"line"`` = orderable so each touches the next. Empty counts as connected."""
+    slots = list(slots)
+    if not slots:
+        return True
+    g = land_graph(box)
+    if connection == "line":
+        return _has_line(g, slots)
+    return nx.is_connected(g.subgraph(slots))
