@@ -9,6 +9,7 @@ Examples::
     haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
     haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
+    haunted-kit play --game landmarks --players 3 --seed 7 --agents greedy,random   # Landmarks & Architects
     haunted-kit server --players 4 --bots 3,4     # tables for a class: seats, teacher page, projector
 
 Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
@@ -66,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
     play.add_argument("--game", default="haunted", choices=game_names(),
-                      help="rule module to play (default haunted; estate = Estate and Market)")
+                      help="rule module to play (default haunted; estate = Estate and Market; "
+                           "landmarks = Landmarks & Architects)")
     play.add_argument("--players", type=int, default=4, metavar="N",
                       help="number of players, within the box's range (2..4 in the reference box; default 4)")
     play.add_argument("--mode", default=None,
@@ -238,11 +240,9 @@ def _play(sub, args) -> int:
     from .sim import play_game
     from .state import ConfigError, GameConfig
 
-    if args.game == "estate":
-        from .estate.cli import play as play_estate
-
+    if args.game != "haunted":
         _check_outputs(sub, {"--save": args.save, "--log": args.log})
-        s = play_estate(sub, args)  # prints the summary
+        s = _companion_cli(args.game).play(sub, args)  # prints the summary
         return _write_outputs(((args.save, s.save, "Final state saved"),
                                (args.log, lambda p: _write_log(s, p), "Event log written")))
     args.mode = args.mode or "wanderer"
@@ -267,10 +267,9 @@ def _replay(sub, args) -> int:
     from .engine import HauntedLandsState as State
     from .state import SaveError
 
-    if _save_game(args.save, args.max_bytes) == "estate":
-        from .estate.cli import replay as replay_estate
-
-        return replay_estate(sub, args)
+    game = _save_game(args.save, args.max_bytes)
+    if game in game_names() and game != "haunted":
+        return _companion_cli(game).replay(sub, args)
     box = _box(sub, args.box)
     try:
         s = State.load(args.save, box=box, max_bytes=args.max_bytes)
@@ -279,6 +278,16 @@ def _replay(sub, args) -> int:
         return 1
     print(summary(s))
     return 0
+
+
+def _companion_cli(game: str):
+    """The ``cli`` module beside a companion game's engine (``play(parser, args)``,
+    ``replay(parser, args)``), e.g. :mod:`haunted_kit.estate.cli`."""
+    import importlib
+
+    from .games import REGISTRY
+
+    return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
 
 
 def _save_game(path, max_bytes) -> str | None:

@@ -17,6 +17,7 @@ from .protocol import Game
 REGISTRY: dict[str, tuple[str, str]] = {
     "haunted": ("haunted_kit.engine", "GAME"),
     "estate": ("haunted_kit.estate.engine", "GAME"),
+    "landmarks": ("haunted_kit.landmarks.engine", "GAME"),
 }
 
 

@@ -57,6 +57,8 @@ def test_a_game_against_bots_to_the_end_and_undo():
         first = v.state.legal_actions()[0]
         v.attempt(first)
         assert v.state.current_player() == 0 or v.state.is_terminal()
+        assert v.message.startswith(f"P1: {first.describe()}.") and "Then P2 (bot): " in v.message
+        assert "; P3 (bot): " in v.message
         assert v.undo() and position_of(v.state) == start
         while not v.state.is_terminal():
             v.attempt(v.state.legal_actions()[-1])  # pass, and the bots play on

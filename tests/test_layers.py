@@ -30,6 +30,10 @@ LAYERS = {
     "estate.agents": 5, "estate.sim": 5, "estate.analysis": 5, "estate.scenario": 5,
     "estate.draw": 6, "estate.widgets": 6,
     "estate.cli": 7,
+    "landmarks.actions": 0, "landmarks.box": 0,
+    "landmarks.state": 2, "landmarks.rules": 3, "landmarks.agents": 4, "landmarks.engine": 4, "landmarks": 4,
+    "landmarks.render": 6,
+    "landmarks.cli": 7,
 }
 
 
@@ -91,7 +95,7 @@ def test_every_module_has_a_layer():
     assert not missing, f"modules without a layer in LAYERS: {missing}"
 
 
-COMPANIONS = ("estate",)  #: companion rule modules (checked apart below)
+COMPANIONS = ("estate", "landmarks")  #: companion rule modules (checked apart below)
 
 
 def is_companion(name: str) -> bool:

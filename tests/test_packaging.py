@@ -28,11 +28,12 @@ def test_wheel_contains_the_data_and_loads_it(tmp_path):
     env["PYTHONPATH"] = str(site)
     code = ("import haunted_kit, haunted_kit.components as c; b = c.load_box(); "
             "print(haunted_kit.__file__); print(b.path); print(len(b.tiles)); "
-            "from haunted_kit.estate.box import load_estate_box; print(load_estate_box().path)")
+            "from haunted_kit.estate.box import load_estate_box; print(load_estate_box().path); "
+            "from haunted_kit.landmarks import load_box; print(len(load_box().landmarks))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    module_file, box_path, tiles, estate_path = run.stdout.split()
+    module_file, box_path, tiles, estate_path, landmarks = run.stdout.split()
     assert Path(estate_path) == site / "haunted_kit" / "_box" / "estate"
     assert module_file.startswith(str(site))
     assert Path(box_path) == site / "haunted_kit" / "_box"
-    assert tiles == "11"
+    assert tiles == "11" and landmarks == "5"

@@ -273,12 +273,14 @@ class EstatePlayView(ErrorReporting, W.VBox):
             self.last_refusal = why
             self.say(f"Not allowed: {action.describe()}: {why}", "refusal")
             return False
-        self._apply(action)
+        said = self._apply(action)
         if self.auto_bots and self._bot_to_move():
-            self.play_on()
+            bots = self.play_on()
+            if bots:
+                self.say(said + " Then " + "; ".join(bots) + ".")
         return True
 
-    def _apply(self, action) -> None:
+    def _apply(self, action) -> str:
         s = self.state
         before = s.copy()
         k = len(s.log or [])
@@ -288,6 +290,7 @@ class EstatePlayView(ErrorReporting, W.VBox):
         said = [e.text for e in (s.log or [])[k:]][:3]
         self.say(f"P{p + 1}: {action.describe()}. " + " ".join(said))
         self.refresh()
+        return self.message
 
     def undo(self) -> bool:
         """Take back decisions until a human is to move again (the bots' replies to the
@@ -302,11 +305,15 @@ class EstatePlayView(ErrorReporting, W.VBox):
         self.refresh()
         return True
 
-    def play_on(self) -> int:
-        """Bots decide until a human is to move or the game ends. Returns the decisions made."""
-        n = 0
-        while self._bot_to_move() and n < BOT_STEP_LIMIT:
+    def play_on(self) -> list[str]:
+        """Bots decide until a human is to move or the game ends. Returns what they did,
+        one short line per decision (also shown in the message line)."""
+        done = []
+        while self._bot_to_move() and len(done) < BOT_STEP_LIMIT:
             p = self.state.current_player()
-            self._apply(self.bots[p].act(self.state.copy()))
-            n += 1
-        return n
+            action = self.bots[p].act(self.state.copy())
+            self._apply(action)
+            done.append(f"P{p + 1} (bot): {action.describe()}")
+        if done:
+            self.say("; ".join(done) + ".")
+        return done

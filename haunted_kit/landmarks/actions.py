@@ -1,0 +1,169 @@
+"""The decisions of the Landmarks & Architects modules, as frozen dataclasses.
+
+* :class:`Lead` - the leader leads one of the base game's actions (Landmarks: Take One Action).
+* :class:`Follow` - a follower follows a lead other than Build (recorded; the base game's
+  effect is outside the module).
+* :class:`Build` - the leader, or a follower of a Build, builds a card of their hand paying
+  with :class:`Use` parts: castle, developed resources, Castle Grounds (Architects: Build).
+* :class:`Acquire` - a follower acquires a landmark token instead of following, naming the
+  discarded cards (Landmarks: Acquiring a Landmark).
+* :class:`Decline` - a follower does nothing.
+
+Every action has ``describe()`` (a sentence in the game's words, card keys turned into
+names when a box is given) and a JSON form (:func:`action_to_dict`, :func:`action_from_dict`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Acquire", "Build", "Decline", "Follow", "Lead", "Use", "action_from_dict", "action_to_dict"]
+
+SOURCES = ("castle", "developed", "grounds")
+
+
+def _name(box, key: str) -> str:
+    card = box.cards.get(key) if box is not None else None
+    return card.name if card is not None else key
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One part of a Build payment: one gold on one source gives one resource.
+
+    Attributes:
+        source: ``"castle"`` (a wild resource), ``"developed"`` (a developed resource card,
+            ``slot`` its index in the owner's developed row) or ``"grounds"`` (a Castle
+            Grounds: a wild resource for a gold and ``discard``, a card from the builder's hand).
+        owner: whose card it is (0-based); castle and developed are the builder's own.
+        resource: the resource it gives (``"food"``, ``"wood"``, ``"stone"``, ``"magic"``).
+    """
+
+    source: str
+    owner: int
+    resource: str
+    slot: int = 0
+    discard: str = ""
+    card: str = ""  #: the developed card at ``slot`` (named for descriptions; checked against the slot)
+
+    def describe(self, box=None) -> str:
+        """E.g. ``"P1's castle -> wood"``, ``"P2's Castle Grounds + discard Tannery -> food"``."""
+        whose = f"P{self.owner + 1}'s"
+        if self.source == "castle":
+            return f"{whose} castle -> {self.resource}"
+        if self.source == "developed":
+            card = _name(box, self.card) if self.card else f"developed resource {self.slot + 1}"
+            return f"{whose} {card} -> {self.resource}"
+        return f"{whose} Castle Grounds + discard {_name(box, self.discard)} -> {self.resource}"
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """The leader leads ``action`` (one of the box's ``lead_actions``)."""
+
+    action: str
+
+    def describe(self, box=None) -> str:
+        return f"lead {self.action}"
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """Follow the lead action (any lead but Build; a Build is followed by :class:`Build`)."""
+
+    def describe(self, box=None) -> str:
+        return "follow the lead action"
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """Build ``card`` (a key of the deck, from the builder's hand) paying with ``payment``."""
+
+    card: str
+    payment: tuple[Use, ...] = ()
+
+    def describe(self, box=None) -> str:
+        parts = "; ".join(u.describe(box) for u in self.payment)
+        return f"build the {_name(box, self.card)}" + (f" ({parts})" if parts else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Acquire:
+    """Acquire one ``landmark`` token (a key: ``"gate"``, ``"silo"``...) discarding ``discards``."""
+
+    landmark: str
+    discards: tuple[str, ...] = ()
+
+    def describe(self, box=None) -> str:
+        lt = box.landmarks.get(self.landmark) if box is not None else None
+        what = lt.name if lt is not None else self.landmark
+        cards = " and ".join(_name(box, k) for k in self.discards) or "nothing"
+        return f"acquire a {what} token, discarding {cards}"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Neither follow nor acquire."""
+
+    def describe(self, box=None) -> str:
+        return "decline to act"
+
+
+ACTION_TYPES = {c.__name__: c for c in (Lead, Follow, Build, Acquire, Decline)}
+
+
+def action_to_dict(a) -> dict:
+    """The JSON form of an action, e.g. ``{"type": "Acquire", "landmark": "statue", "discards": ["village_square"]}``."""
+    if isinstance(a, Lead):
+        return {"type": "Lead", "action": a.action}
+    if isinstance(a, Acquire):
+        return {"type": "Acquire", "landmark": a.landmark, "discards": list(a.discards)}
+    if isinstance(a, Build):
+        return {"type": "Build", "card": a.card, "payment": [
+            {"source": u.source, "owner": u.owner, "resource": u.resource, "slot": u.slot, "discard": u.discard,
+             "card": u.card}
+            for u in a.payment]}
+    if isinstance(a, (Follow, Decline)):
+        return {"type": type(a).__name__}
+    raise TypeError(f"not a Landmarks & Architects action: {a!r}")
+
+
+def _int(v, where: str) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{where} must be an integer, got {v!r}")
+    return v
+
+
+def _str(v, where: str) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"{where} must be a string, got {v!r}")
+    return v
+
+
+def action_from_dict(d) -> object:
+    """An action from its JSON form. Raises ``ValueError`` naming the problem."""
+    if not isinstance(d, dict):
+        raise ValueError(f"an action must be a JSON object, got {type(d).__name__}")
+    kind = d.get("type")
+    if kind not in ACTION_TYPES:
+        raise ValueError(f"action 'type' must be one of {', '.join(ACTION_TYPES)}, got {kind!r}")
+    if kind == "Lead":
+        return Lead(_str(d.get("action"), "Lead 'action'"))
+    if kind == "Acquire":
+        ds = d.get("discards", [])
+        if not isinstance(ds, list):
+            raise ValueError(f"Acquire 'discards' must be a list, got {ds!r}")
+        return Acquire(_str(d.get("landmark"), "Acquire 'landmark'"), tuple(_str(x, "Acquire 'discards'") for x in ds))
+    if kind == "Build":
+        pay = d.get("payment", [])
+        if not isinstance(pay, list):
+            raise ValueError(f"Build 'payment' must be a list, got {pay!r}")
+        uses = []
+        for i, u in enumerate(pay):
+            if not isinstance(u, dict):
+                raise ValueError(f"Build 'payment[{i}]' must be an object")
+            uses.append(Use(_str(u.get("source"), f"payment[{i}].source"), _int(u.get("owner"), f"payment[{i}].owner"),
+                            _str(u.get("resource"), f"payment[{i}].resource"), _int(u.get("slot", 0), f"payment[{i}].slot"),
+                            _str(u.get("discard", ""), f"payment[{i}].discard"), _str(u.get("card", ""), f"payment[{i}].card")))
+        return Build(_str(d.get("card"), "Build 'card'"), tuple(uses))
+    return ACTION_TYPES[kind]()

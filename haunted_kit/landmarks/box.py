@@ -1,0 +1,349 @@
+"""The Landmarks & Architects box as data: load and check ``data/landmarks/``.
+
+Every value comes from a TOML file of ``data/landmarks/`` and carries its provenance:
+``"rulebook"`` when the Landmarks & Architects text prints it, ``"kit default"`` when the
+kit chose it (see ``docs/RULINGS.md``, section "Landmarks & Architects"). The building
+deck is a **kit example deck, not the published cards** (the text does not list them).
+
+:func:`load_box` checks every entry and returns an immutable :class:`LandmarksBox`. A
+problem raises :class:`~haunted_kit.components.BoxError` naming file, entry and problem::
+
+    BoxError: landmarks.toml, entry types.silo: field 'discard' must be int, got 'one'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ..components import BoxError, data_dir
+from ..provenance import read_provenance
+
+__all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
+
+FILES = ("game.toml", "landmarks.toml", "scoring.toml", "architects.toml", "castle_grounds.toml", "deck.toml")
+DECK_LABEL = "kit example deck (not the published cards)"
+
+
+@dataclass(frozen=True, slots=True)
+class LandmarkType:
+    """One landmark type (Landmarks: Landmark Cards, Acquiring a Landmark)."""
+
+    key: str  #: "gate", "silo", ...
+    name: str  #: "Gate", "Silo", ...
+    discard: int  #: cards discarded from hand to acquire one token
+    icon: str  #: resource icon every discarded card must show ("" = any card)
+    victory_points: int  #: points per token at the end
+
+    def cost_text(self) -> str:
+        """The acquisition cost in words, e.g. ``"discard 1 card showing a stone icon"``."""
+        cards = f"{self.discard} card{'s' if self.discard != 1 else ''}"
+        return f"discard {cards} showing a {self.icon} icon" if self.icon else f"discard any {cards}"
+
+
+@dataclass(frozen=True, slots=True)
+class Architect:
+    """An architect card: a secret goal naming two building types (Architects: Architect Cards)."""
+
+    key: str
+    name: str
+    types: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card of the kit example deck (kit default, not the published cards)."""
+
+    key: str
+    name: str
+    kind: str  #: "building" or "adventurer"
+    icons: tuple[str, ...]  #: resource icons of its Resource section
+    type: str  #: building type icon
+    cost: tuple[str, ...]  #: resources to build it (empty for adventurers)
+    victory_points: int
+    copies: int  #: copies of the card in the deck
+
+
+@dataclass(frozen=True, eq=False)
+class LandmarksBox:
+    """Every number and component of the Landmarks & Architects modules, from data."""
+
+    path: str
+    min_players: int
+    max_players: int
+    resources: tuple[str, ...]
+    building_types: tuple[str, ...]
+    modules: dict[str, bool]
+    lead_actions: tuple[str, ...]
+    example_round: dict[str, int]
+    end_trigger_cards: int
+    tokens_per_type: int
+    two_player_removed: int
+    landmarks: dict[str, LandmarkType]
+    most_points: int
+    most_minimum: int
+    set_points: int
+    architect_points: int
+    architects: dict[str, Architect]
+    grounds_gold: int
+    grounds_discard: int
+    grounds_wild: int
+    grounds_uses: int
+    grounds_any_player: bool
+    castle_gold: int
+    castle_wild: int
+    developed_gold: int
+    cards: dict[str, Card]
+    deck_label: str
+    provenance: tuple[tuple[str, str, str, str], ...] = field(repr=False)
+    fingerprint: str = field(default="", repr=False)
+
+    def supply(self, players: int) -> int:
+        """Tokens of each landmark type in play with ``players`` players (Landmarks: Game Setup)."""
+        return self.tokens_per_type - (self.two_player_removed if players == 2 else 0)
+
+    def provenance_frame(self):
+        """Every value's provenance as a DataFrame (file, entry, field, provenance)."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.provenance), columns=["file", "entry", "field", "provenance"])
+
+    def deck_frame(self):
+        """The kit example deck as a DataFrame (one row per card), labelled as a kit example."""
+        import pandas as pd
+
+        df = pd.DataFrame([{"card": c.key, "name": c.name, "kind": c.kind, "icons": ", ".join(c.icons) or "-",
+                            "type": c.type, "cost": ", ".join(c.cost) or "-", "victory points": c.victory_points,
+                            "copies": c.copies}
+                           for c in self.cards.values()])
+        df.attrs["label"] = self.deck_label
+        df.columns.name = self.deck_label  # shown in the table's corner wherever it is displayed
+        return df
+
+
+class _Toml:
+    """One file of the box: typed reads that fail with file, entry and problem."""
+
+    def __init__(self, root: Path, name: str, rows: list):
+        self.name, self.rows = name, rows
+        path = root / name
+        if not path.is_file():
+            raise BoxError(f"landmarks/{name}", "-", f"file not found in {root}")
+        try:
+            self.data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise BoxError(f"landmarks/{name}", "-", "not UTF-8 text") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise BoxError(f"landmarks/{name}", "-", f"not valid TOML ({exc})") from None
+
+    def fail(self, entry: str, problem: str):
+        raise BoxError(f"landmarks/{self.name}", entry, problem)
+
+    def table(self, entry: str, parent: dict | None = None) -> dict:
+        t = (self.data if parent is None else parent).get(entry.rsplit(".", 1)[-1])
+        if not isinstance(t, dict):
+            self.fail(entry, "missing table" if t is None else "must be a table")
+        return t
+
+    def value(self, t: dict, key: str, kind, entry: str, *, low: int | None = 0, high: int | None = None):
+        if key not in t:
+            self.fail(entry, f"missing field '{key}'")
+        v = t[key]
+        if kind is int and (not isinstance(v, int) or isinstance(v, bool)):
+            self.fail(entry, f"field '{key}' must be int, got {v!r}")
+        if kind is not int and not isinstance(v, kind):
+            self.fail(entry, f"field '{key}' must be {kind.__name__}, got {v!r}")
+        if kind is int and low is not None and v < low:
+            self.fail(entry, f"field '{key}' must be at least {low}, got {v}")
+        if kind is int and high is not None and v > high:
+            self.fail(entry, f"field '{key}' must be at most {high}, got {v}")
+        return v
+
+    def names(self, t: dict, key: str, entry: str, allowed=None, *, distinct=True, empty=False) -> tuple[str, ...]:
+        v = self.value(t, key, list, entry)
+        for x in v:
+            if not isinstance(x, str) or not x:
+                self.fail(entry, f"field '{key}' must list non-empty strings, got {x!r}")
+            if allowed is not None and x not in allowed:
+                self.fail(entry, f"field '{key}' has unknown value {x!r} (known: {', '.join(allowed)})")
+        if distinct and len(set(v)) != len(v):
+            self.fail(entry, f"field '{key}' lists a name twice")
+        if not empty and not v:
+            self.fail(entry, f"field '{key}' must not be empty")
+        return tuple(v)
+
+    def provenance(self, t: dict, entry: str) -> None:
+        try:
+            pairs = read_provenance(t, [k for k in t if k != "provenance"])
+        except ValueError as exc:
+            self.fail(entry, str(exc))
+        self.rows.extend((f"landmarks/{self.name}", entry, f, p) for f, p in pairs)
+
+    def section(self, entry: str, spec: dict) -> dict:
+        """Read the table ``entry`` whose fields are exactly ``spec`` (field -> ``(kind, low,
+        high)``, or ``"names"`` for a list of distinct names), with its provenance."""
+        t = self.table(entry)
+        self.only(t, entry, tuple(spec))
+        out = {k: self.names(t, k, entry) if how == "names" else self.value(t, k, how[0], entry, low=how[1], high=how[2])
+               for k, how in spec.items()}
+        self.provenance(t, entry)
+        return out
+
+    def only(self, t: dict, entry: str, keys) -> None:
+        extra = [k for k in t if k not in keys and k != "provenance"]
+        if extra:
+            self.fail(entry, f"unknown field '{extra[0]}' (known: {', '.join(keys)})")
+
+
+def landmarks_dir(path: str | os.PathLike | None = None) -> Path:
+    """The folder to load: ``path`` itself, or ``landmarks/`` under the kit's data folder."""
+    if path is not None:
+        p = Path(path)
+        if not p.is_dir():
+            raise BoxError("landmarks/", "-", f"no such folder: {p}")
+        return p
+    return data_dir() / "landmarks"
+
+
+def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
+    """Load and check the Landmarks & Architects box.
+
+    Args:
+        path: a folder holding the files of ``data/landmarks/``; ``None`` for the kit's own.
+
+    Raises:
+        BoxError: naming the file, the entry and the problem (missing file, bad TOML, a
+            missing field or provenance, a wrong type, a number out of range, an unknown
+            resource, building type or card, an inconsistency between files).
+    """
+    root = landmarks_dir(path)
+    rows: list = []
+    out: dict = {"path": str(root)}
+
+    g = _Toml(root, "game.toml", rows)
+    v = g.section("players", {"min": (int, 2, 8), "max": (int, 2, 8)})
+    if v["max"] < v["min"]:
+        g.fail("players", f"field 'max' ({v['max']}) must be at least 'min' ({v['min']})")
+    out["min_players"], out["max_players"] = v["min"], v["max"]
+    out["resources"] = resources = g.section("resources", {"names": "names"})["names"]
+    out["building_types"] = types = g.section("building_types", {"names": "names"})["names"]
+    out["modules"] = g.section("modules", dict.fromkeys(("landmarks", "architects", "castle_grounds"), (bool, 0, None)))
+    out["lead_actions"] = g.section("lead_actions", {"names": "names"})["names"]
+    if "build" not in out["lead_actions"]:
+        g.fail("lead_actions", "field 'names' must include 'build' (Castle Grounds are used on a Build)")
+    out["example_round"] = g.section("example_round", {"hand": (int, 0, 40), "village": (int, 0, 40),
+                                                       "developed": (int, 0, 40), "gold": (int, 0, 40),
+                                                       "rounds": (int, 1, 40)})
+    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, None)})["village_cards"]
+
+    f = _Toml(root, "landmarks.toml", rows)
+    v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
+    out["tokens_per_type"], out["two_player_removed"] = v["tokens"], v["two_player_removed"]
+    if v["two_player_removed"] >= v["tokens"]:
+        f.fail("supply", f"field 'two_player_removed' must be at most {v['tokens'] - 1}, got {v['two_player_removed']}")
+    lm = {}
+    for key, lt in f.table("types").items():
+        e = f"types.{key}"
+        if not isinstance(lt, dict):
+            f.fail(e, "must be a table")
+        f.only(lt, e, ("name", "discard", "icon", "victory_points"))
+        icon = f.value(lt, "icon", str, e)
+        if icon and icon not in resources:
+            f.fail(e, f"field 'icon' has unknown resource {icon!r} (known: {', '.join(resources)}, or \"\" for any card)")
+        lm[key] = LandmarkType(key, f.value(lt, "name", str, e), f.value(lt, "discard", int, e, low=1, high=10), icon,
+                               f.value(lt, "victory_points", int, e, high=99))
+        f.provenance(lt, e)
+    if not lm:
+        f.fail("types", "must list at least one landmark type")
+    out["landmarks"] = lm
+
+    s = _Toml(root, "scoring.toml", rows)
+    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, None)})
+    out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
+    out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
+    out["architect_points"] = s.section("architect", {"points_per_building": (int, 0, 99)})["points_per_building"]
+
+    a = _Toml(root, "architects.toml", rows)
+    arch = {}
+    for key, at in a.data.items():
+        if not isinstance(at, dict):
+            a.fail(key, "must be a table")
+        a.only(at, key, ("name", "types"))
+        pair = a.names(at, "types", key, types)
+        if len(pair) != 2:
+            a.fail(key, f"field 'types' must name exactly 2 building types, got {len(pair)}")
+        arch[key] = Architect(key, a.value(at, "name", str, key), pair)
+        a.provenance(at, key)
+    if not arch:
+        a.fail("-", "must list at least one architect")
+    out["architects"] = arch
+
+    c = _Toml(root, "castle_grounds.toml", rows)
+    v = c.section("use", {"gold": (int, 1, 9), "discard": (int, 0, 1), "wild": (int, 1, 1), "uses_per_card": (int, 1, 1),
+                          "any_player": (bool, 0, None)})
+    out.update(grounds_gold=v["gold"], grounds_discard=v["discard"], grounds_wild=v["wild"], grounds_uses=v["uses_per_card"],
+               grounds_any_player=v["any_player"])
+    v = c.section("castle", {"gold": (int, 1, 9), "wild": (int, 1, 1)})
+    out["castle_gold"], out["castle_wild"] = v["gold"], v["wild"]
+    out["developed_gold"] = c.section("developed", {"gold": (int, 1, 9)})["gold"]
+
+    d = _Toml(root, "deck.toml", rows)
+    t = d.table("deck")
+    d.only(t, "deck", ("label",))
+    out["deck_label"] = d.value(t, "label", str, "deck")
+    if "kit example" not in out["deck_label"]:
+        d.fail("deck", "field 'label' must say the deck is a kit example (e.g. \"kit example deck (not the published cards)\")")
+    d.provenance(t, "deck")
+    cards = {}
+    for key, ct in d.table("cards").items():
+        e = f"cards.{key}"
+        if not isinstance(ct, dict):
+            d.fail(e, "must be a table")
+        d.only(ct, e, ("name", "kind", "icons", "type", "cost", "victory_points", "copies"))
+        kind = d.value(ct, "kind", str, e)
+        if kind not in ("building", "adventurer"):
+            d.fail(e, f"field 'kind' must be \"building\" or \"adventurer\", got {kind!r}")
+        typ = d.value(ct, "type", str, e)
+        if typ not in types:
+            d.fail(e, f"field 'type' has unknown building type {typ!r} (known: {', '.join(types)})")
+        cost = d.names(ct, "cost", e, resources, distinct=False, empty=True)
+        if kind == "building" and not cost:
+            d.fail(e, "a building must cost at least one resource")
+        if kind == "adventurer" and cost:
+            d.fail(e, "an adventurer is recruited, not built: its 'cost' must be empty")
+        if len(cost) > 8:
+            d.fail(e, f"field 'cost' lists {len(cost)} resources; at most 8")
+        cards[key] = Card(key, d.value(ct, "name", str, e), kind, d.names(ct, "icons", e, resources, empty=True), typ,
+                          cost, d.value(ct, "victory_points", int, e, high=99), d.value(ct, "copies", int, e, low=1, high=9))
+        d.provenance(ct, e)
+    if not cards:
+        d.fail("cards", "must list at least one card")
+    out["cards"] = cards
+
+    n = out["max_players"]
+    if len(arch) < n:
+        a.fail("-", f"{len(arch)} architects cannot deal one to each of {n} players (game.toml players.max)")
+    er = out["example_round"]
+    need = n * (er["hand"] + er["village"] + er["developed"])
+    size = sum(c.copies for c in cards.values())
+    if need > size:
+        d.fail("cards", f"the example round deals {need} cards to {n} players (game.toml example_round) "
+                        f"but the deck has {size}")
+    digest = hashlib.sha256()
+    for name in FILES:
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    return LandmarksBox(**out, provenance=tuple(rows), fingerprint=digest.hexdigest())
+
+
+@lru_cache(maxsize=1)
+def _default() -> LandmarksBox:
+    return load_box()
+
+
+def default_box() -> LandmarksBox:
+    """The kit's own box (loaded once)."""
+    return _default()

@@ -1,0 +1,730 @@
+"""The flow of a Landmarks & Architects round, implementing :class:`haunted_kit.protocol.GameState`.
+
+The base game (harvesting, recruiting, trading...) is not given, so the module plays the
+decisions its modules add on explicit positions:
+
+1. **deal** (a chance node): the architects are dealt face down, one per player
+   (Architects: Game Setup); outcomes are the ordered deals, all equally likely.
+2. **lead**: the leader leads one of the box's actions (:class:`~.actions.Lead`); the gold on
+   the leader's own sources comes back and the gold on the leader's Castle Grounds becomes
+   the leader's (Architects: Build).
+3. **build** (a Build lead only): the leader builds (:class:`~.actions.Build`).
+4. **follow**: each other player, clockwise from the leader's left, follows (a Build is
+   followed by building), acquires a landmark instead, or declines (Landmarks: Take One Action).
+
+After the last follower the round ends; after ``rounds`` rounds the game is terminal and
+:meth:`LandmarksState.returns` gives each player's module points (:func:`.rules.totals`).
+
+    s = new_game(players=3, seed=1)        # a seeded example round from the kit example deck
+    s = position(hands=[...], villages=[...], gold=[...], lead="build", cannot_follow=[1])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from itertools import permutations
+
+from ..events import Event, log_to_frame
+from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal
+from . import rules as R
+from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
+from .agents import AGENTS
+from .box import LandmarksBox, default_box, load_box
+from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields
+
+__all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
+
+#: Every kind of event this module emits, with what it means.
+EVENT_KINDS = {
+    "setup": "a setup step was carried out",
+    "deal": "the example position was dealt from the kit example deck",
+    "architect_dealt": "an architect was dealt face down",
+    "lead": "the leader led an action",
+    "gold_returned": "gold came back from the leader's own sources",
+    "grounds_gold": "gold on the leader's Castle Grounds became the leader's",
+    "followed": "a player followed the lead action",
+    "paid": "gold was placed on a source for one resource",
+    "built": "a building entered a village",
+    "landmark_acquired": "a landmark token was acquired instead of following",
+    "declined": "a player declined to act",
+    "end_trigger": "a village reached the end-trigger card count",
+    "round_ended": "every follower has chosen",
+    "architect_revealed": "an architect was revealed at the end",
+    "game_over": "the game ended and was scored",
+}
+
+
+def _draw(seed: int, k: int, n: int) -> int:
+    """Chance outcome ``k`` of a game with ``seed``: an index in ``range(n)``."""
+    h = hashlib.blake2b(f"{seed}:{k}".encode(), digest_size=8).digest()
+    return int.from_bytes(h, "big") % n
+
+
+def _canonical(a):
+    """An action up to the order of its parts: an acquisition's discards, a payment's parts
+    and which Castle Grounds each discard went to (the discards all go to the discard pile)."""
+    if isinstance(a, Acquire):
+        return ("Acquire", a.landmark, tuple(sorted(a.discards)))
+    if isinstance(a, Build):
+        parts = sorted((u.source, u.owner, u.resource, u.slot) for u in a.payment)
+        return ("Build", a.card, tuple(parts), tuple(sorted(u.discard for u in a.payment if u.discard)))
+    return a
+
+
+class LandmarksState(Position):
+    """A position of the Landmarks & Architects modules (see the module docstring)."""
+
+    def __init__(self, box: LandmarksBox, players: int, auto_chance: bool = True):
+        super().__init__(box, players)
+        self.auto_chance = auto_chance
+        self._legal: list | None = None
+
+    # ------------------------------------------------------------------ protocol: whose move
+    def current_player(self) -> int | None:
+        """The leader (lead, build), the follower to choose (follow), or ``None`` (deal, over)."""
+        if self.phase in ("lead", "build"):
+            return self.leader
+        if self.phase == "follow":
+            return self.followers()[self.follower_pos]
+        return None
+
+    def is_chance_node(self) -> bool:
+        return self.phase == "deal"
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    # ------------------------------------------------------------------ turn checks
+    def refuse_follower(self, p) -> Refusal | None:
+        """Why ``p`` is not the player following now, or ``None`` (Landmarks: Take One Action)."""
+        if self.phase == "over":
+            return R.refusal("the game is over", R.SEC_TAKE)
+        if self.phase == "deal":
+            return R.refusal("the architects are being dealt (a chance node) before anyone acts", R.SEC_ARCHITECT_SETUP)
+        if p == self.leader:
+            return R.refusal(f"{R.who(p)} leads this round; only the other players may follow or acquire a landmark",
+                             R.SEC_TAKE)
+        if self.phase in ("lead", "build"):
+            return R.refusal(f"{R.who(self.leader)} must {'lead' if self.phase == 'lead' else 'build'} first; the others "
+                             f"choose after the lead", R.SEC_TAKE)
+        cur = self.current_player()
+        if p != cur:
+            return R.refusal(f"it is {R.who(cur)}'s turn to follow (clockwise from the leader's left)", R.SEC_TAKE)
+        return None
+
+    def _actor(self) -> int | None:
+        return self.current_player()
+
+    # ------------------------------------------------------------------ legality
+    def why_not(self, action) -> Refusal | None:
+        """``None`` if ``action`` is legal for the player to move, else the reason with the
+        section of the Landmarks & Architects text (source ``"landmarks rules"``)."""
+        p = self._actor()
+        if isinstance(action, Acquire):
+            if not isinstance(action.landmark, str):
+                return R.refusal(f"the landmark must be named by a key, got {action.landmark!r}", R.SEC_ACQUIRE)
+            return R.refuse_acquire(self, p if p is not None else -1, action.landmark, action.discards)
+        if isinstance(action, Lead):
+            if self.phase != "lead":
+                return R.refusal(f"only the leader leads, at the start of a round (now: {self.phase})", R.SEC_TAKE)
+            if action.action not in self.box.lead_actions:
+                return R.refusal(f"{action.action!r} is not an action to lead (actions: {', '.join(self.box.lead_actions)})",
+                                 R.SEC_TAKE)
+            if action.action == "build" and not R.build_options(self, p):
+                return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid now", R.SEC_KIT)
+            return None
+        if isinstance(action, Build):
+            if self.phase == "build":
+                return R.refuse_build(self, p, action)
+            turn = self.refuse_follower(p if p is not None else -1)
+            if turn is not None:
+                return turn
+            if self.lead != "build":
+                return R.refusal(f"the lead action is {self.lead}; building follows only a Build lead", R.SEC_TAKE)
+            if p in self.cannot_follow:
+                return R.refusal(f"{R.who(p)} cannot follow the build in this position (the base game decides)", R.SEC_TAKE)
+            return R.refuse_build(self, p, action)
+        if isinstance(action, Follow):
+            turn = self.refuse_follower(p if p is not None else -1)
+            if turn is not None:
+                return turn
+            if self.lead == "build":
+                return R.refusal("a Build lead is followed by building: choose a Build with its payment", R.SEC_BUILD)
+            if p in self.cannot_follow:
+                return R.refusal(f"{R.who(p)} cannot follow {self.lead} in this position (the base game decides who "
+                                 f"can; the position says {R.who(p)} cannot)", R.SEC_TAKE)
+            return None
+        if isinstance(action, Decline):
+            return self.refuse_follower(p if p is not None else -1)
+        return R.refusal(f"{action!r} is not an action of the Landmarks & Architects modules", R.SEC_TAKE)
+
+    def legal_actions(self) -> list:
+        """The legal actions of the player to move (empty at the deal and at the end)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list:
+        p = self.current_player()
+        if p is None:
+            return []
+        if self.phase == "lead":
+            return [Lead(a) for a in self.box.lead_actions if self.why_not(Lead(a)) is None]
+        if self.phase == "build":
+            return R.build_options(self, p)
+        out = []
+        if p not in self.cannot_follow:
+            out += R.build_options(self, p) if self.lead == "build" else [Follow()]
+        out += R.acquire_options(self, p) if self.modules["landmarks"] else []
+        return out + [Decline()]
+
+    def options(self, p: int | None = None):
+        """The follower's choices as a table: each kind of option (follow, each landmark type,
+        decline) with ``legal`` and the reason when refused; ``ways`` counts the legal actions
+        of that kind (discard choices, payments)."""
+        import pandas as pd
+
+        p = self.current_player() if p is None else p
+        legal = self.legal_actions() if p == self.current_player() else []
+        rows = []
+
+        def add(option, refusal, kind, key=None):
+            ways = sum(1 for a in legal if isinstance(a, kind) and (key is None or getattr(a, "landmark", None) == key))
+            rows.append({"option": option, "legal": refusal is None and ways > 0, "ways": ways,
+                         "reason": "" if refusal is None else str(refusal)})
+
+        if self.lead == "build":
+            ref = self.refuse_follower(p)
+            if ref is None and p in self.cannot_follow:
+                ref = R.refusal(f"{R.who(p)} cannot follow the build in this position", R.SEC_TAKE)
+            if ref is None and not R.build_options(self, p):
+                why = [f"{R.card_name(self, k)}: {R.plan_payments(self, p, k).why_none}" for k in sorted(set(self.hands[p]))
+                       if self.box.cards[k].kind == "building"]
+                ref = R.refusal("no building in hand can be paid (" + "; ".join(why or ["no building in hand"]) + ")",
+                                R.SEC_BUILD)
+            add("follow: build", ref, Build)
+        else:
+            add(f"follow: {self.lead}", self.why_not(Follow()) if p == self.current_player() else self.refuse_follower(p),
+                Follow)
+        for key, lt in self.box.landmarks.items():
+            add(f"acquire {lt.name} ({lt.cost_text()})", R.refuse_acquire(self, p, key), Acquire, key)
+        add("decline", self.refuse_follower(p), Decline)
+        return pd.DataFrame(rows, columns=["option", "legal", "ways", "reason"])
+
+    # ------------------------------------------------------------------ applying
+    def apply_action(self, action) -> None:
+        """Apply a legal action and run on to the next decision.
+
+        Raises:
+            IllegalAction: with the refusal; the state is unchanged.
+        """
+        ref = self.why_not(action)
+        if ref is None and action not in self.legal_actions():
+            listed = {_canonical(a): a for a in self.legal_actions()}
+            if _canonical(action) in listed:
+                action = listed[_canonical(action)]  # the same choice written in another order
+            else:
+                ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
+        if ref is not None:
+            raise IllegalAction(action, ref)
+        p = self.current_player()
+        self.record = self.record.append(HistoryEntry(p, action))
+        self._legal = None
+        if isinstance(action, Lead):
+            R.collect_at_lead(self, p)
+            self.lead = action.action
+            self.emit("lead", p, f"{R.who(p)} leads {action.action} ({R.SEC_TAKE}).", action=action.action)
+            self.phase = "build" if action.action == "build" else "follow"
+            self.follower_pos = 0
+            return
+        if isinstance(action, Build):
+            R.do_build(self, p, action)
+            if self.phase == "build":
+                self.phase = "follow"
+                self.follower_pos = 0
+                return
+        elif isinstance(action, Acquire):
+            R.do_acquire(self, p, action)
+        elif isinstance(action, Follow):
+            self.emit("followed", p, f"{R.who(p)} follows {self.lead} (the base game's effect is outside the module; "
+                                     f"{R.SEC_TAKE}).", action=self.lead)
+        else:
+            self.emit("declined", p, f"{R.who(p)} declines to follow or acquire ({R.SEC_TAKE}).")
+        self._next_follower()
+
+    def _next_follower(self) -> None:
+        self.follower_pos += 1
+        if self.follower_pos < self.players - 1:
+            return
+        self.emit("round_ended", None, f"Every follower has chosen: {R.who(self.leader)}'s turn is complete and the "
+                                       f"leader's token passes left ({R.SEC_TAKE}).")
+        self.follower_pos = 0
+        if self.round < self.rounds:
+            self.round += 1
+            self.leader = (self.leader + 1) % self.players
+            self.lead = None
+            self.cannot_follow = set()
+            self.phase = "lead"
+            return
+        self._finish()
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        if self.modules["architects"]:
+            for p in range(self.players):
+                a = self.box.architects[self.architects[p]]
+                self.emit("architect_revealed", p, f"{R.who(p)} reveals {a.name} ({' and '.join(a.types)} buildings; "
+                                                   f"{R.SEC_ARCHITECT_SCORING}).", architect=a.key)
+        t = R.totals(self)
+        self.emit("game_over", None, "The modules' points: " + ", ".join(f"{R.who(p)} {t[p]}" for p in range(self.players))
+                  + " (see score_table for each point).", points=t)
+
+    # ------------------------------------------------------------------ chance
+    def chance_outcomes(self) -> list[tuple[tuple[str, ...], float]]:
+        """At the deal: every ordered deal of architects (one per player, P1 first), all
+        equally likely; else ``[]``."""
+        if self.phase != "deal":
+            return []
+        deals = list(permutations(sorted(self.box.architects), self.players))
+        return [(d, 1.0 / len(deals)) for d in deals]
+
+    def apply_chance(self, outcome) -> None:
+        """Deal ``outcome`` (a tuple of architect keys, P1 first). Raises :class:`ChanceError`."""
+        if self.phase != "deal":
+            raise ChanceError("no chance node is waiting (the architects are already dealt)")
+        if isinstance(outcome, list):
+            outcome = tuple(outcome)
+        if (not isinstance(outcome, tuple) or len(outcome) != self.players or len(set(outcome)) != self.players
+                or not all(isinstance(a, str) and a in self.box.architects for a in outcome)):
+            raise ChanceError(f"{outcome!r} is not a deal of {self.players} different architects "
+                              f"(architects: {', '.join(self.box.architects)})")
+        self.record = self.record.append(HistoryEntry(None, outcome, chance=True))
+        self.rng_count += 1
+        self._legal = None
+        self.architects = list(outcome)
+        for p, key in enumerate(outcome):
+            a = self.box.architects[key]
+            self.emit("architect_dealt", p, f"{R.who(p)} is dealt {a.name} face down: +1 per {a.types[0]} and per "
+                                            f"{a.types[1]} building at the end ({R.SEC_ARCHITECT_SETUP}).",
+                      private=True, architect=key)
+        self.phase = "lead"
+
+    def sample_chance(self):
+        """The seeded outcome of the waiting chance node (same seed, same deal)."""
+        outs = self.chance_outcomes()
+        if not outs:
+            raise ChanceError("no chance node is waiting")
+        return outs[_draw(self.seed, self.rng_count, len(outs))][0]
+
+    # ------------------------------------------------------------------ results and views
+    def returns(self) -> list[float]:
+        """Each player's module points once terminal (:func:`.rules.totals`), else zeros."""
+        if not self.is_terminal():
+            return [0.0] * self.players
+        return [float(x) for x in R.totals(self)]
+
+    def score_table(self):
+        """Every point of the modules as a DataFrame (player, source, points, explanation, section)."""
+        return R.score_table(self)
+
+    def score_summary(self):
+        """Points per player and source with totals."""
+        return R.score_summary(self)
+
+    def plan_payments(self, card: str, p: int | None = None):
+        """Every minimal way for ``p`` (default: the player to move) to pay ``card``."""
+        return R.plan_payments(self, self.current_player() if p is None else p, card)
+
+    def village_cards(self, p: int) -> int:
+        """Cards counted toward the end trigger (landmark tokens excluded)."""
+        return R.village_cards(self, p)
+
+    def _seen(self, e: Event, viewer) -> Event:
+        if not e.private or viewer is None or viewer == e.player:
+            return e
+        return Event(e.seq, e.season, e.round, e.phase, e.kind, e.player, f"{R.who(e.player)} is dealt an architect face down.",
+                     None, {}, True)
+
+    def events(self, viewer: int | None = None):
+        """The event log as a DataFrame (other players' architects redacted for ``viewer``)."""
+        self._check_viewer(viewer)
+        return log_to_frame([self._seen(e, viewer) for e in self.log])
+
+    def _check_viewer(self, viewer) -> None:
+        if viewer is not None and (not isinstance(viewer, int) or isinstance(viewer, bool)
+                                   or not 0 <= viewer < self.players):
+            raise ValueError(f"viewer must be None or a player 0..{self.players - 1}, got {viewer!r}")
+
+    def observation(self, player: int | None = None) -> dict:
+        """What ``player`` may see: everything public, their own hand and architect; other
+        hands as counts, other architects hidden until the end; never the draw pile's order
+        or the seed. ``None`` is the omniscient view."""
+        self._check_viewer(player)
+        d = self.fields()
+        if player is None:
+            return d
+        for f in ("seed", "rng_count"):
+            d.pop(f)
+        d["draw_pile"] = len(self.draw_pile)
+        d["hands"] = [h if p == player else len(h) for p, h in enumerate(d["hands"])]
+        if self.phase != "over":
+            d["architects"] = [a if p == player else (None if a is None else "hidden") for p, a in enumerate(d["architects"])]
+        d["viewer"] = player
+        return d
+
+    def history(self) -> list[HistoryEntry]:
+        return self.record.entries()
+
+    def copy(self) -> "LandmarksState":
+        other = LandmarksState.__new__(LandmarksState)
+        other.box = self.box
+        other.auto_chance = self.auto_chance
+        other._legal = self._legal
+        self._copy_into(other)
+        return other
+
+    def replay(self) -> list[tuple[HistoryEntry | None, "LandmarksState"]]:
+        """The states along the action record: ``[(None, start), (entry, state after), ...]``."""
+        s = _from_fields(self.box, self.start, auto_chance=False)
+        s.log = self.log[:self.start_log]
+        s.start_log = self.start_log
+        out = [(None, s.copy())]
+        for e in self.history():
+            if e.chance:
+                s.apply_chance(e.action)
+            else:
+                s.apply_action(e.action)
+            out.append((e, s.copy()))
+        return out
+
+    def __repr__(self) -> str:
+        who = self.current_player()
+        return (f"<Landmarks & Architects: {self.players} players, round {self.round}/{self.rounds}, {self.phase}"
+                + (f", {R.who(who)} to move" if who is not None else "") + ">")
+
+    # ------------------------------------------------------------------ saves
+    def to_dict(self) -> dict:
+        """The full save: format, version, game, box fingerprint, the position, the start
+        position, the action record and the event log."""
+        return {
+            "format": SAVE_FORMAT, "version": SAVE_VERSION, "game": "landmarks",
+            "box": {"fingerprint": self.box.fingerprint, "path": self.box.path},
+            "auto_chance": self.auto_chance,
+            "state": self.fields(),
+            "start": self.start,
+            "start_log": self.start_log,
+            "record": [{"player": e.player, "chance": e.chance,
+                        "action": list(e.action) if e.chance else action_to_dict(e.action)} for e in self.history()],
+            "log": [e.to_dict() for e in self.log],
+        }
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), **kw)
+
+    def save(self, path) -> None:
+        """Write the save to ``path`` atomically (a temporary file, then a replace)."""
+        atomic_write(path, self.to_json(indent=1))
+
+    @staticmethod
+    def from_dict(data, box: LandmarksBox | None = None) -> "LandmarksState":
+        return from_dict(data, box)
+
+    @staticmethod
+    def load(path, box: LandmarksBox | None = None, max_bytes: int | None = MAX_INPUT_BYTES) -> "LandmarksState":
+        """Read a save (at most ``max_bytes``). Raises :class:`SaveError` (unreadable, too
+        big, not JSON, or naming the bad field)."""
+        try:
+            text = read_text(path, max_bytes, what="save")
+        except InputTooLarge as exc:
+            raise SaveError(str(exc)) from None
+        except OSError as exc:
+            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise SaveError(f"save {path} is not a UTF-8 text file") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SaveError(f"save {path} is not valid JSON: {exc}") from None
+        return from_dict(data, box)
+
+
+# ============================================================================ starting positions
+
+
+def _check_players(box: LandmarksBox, players) -> int:
+    if not isinstance(players, int) or isinstance(players, bool) or not box.min_players <= players <= box.max_players:
+        raise ConfigError(f"players must be an integer from {box.min_players} to {box.max_players}, got {players!r}")
+    return players
+
+
+def _modules(box: LandmarksBox, modules) -> dict:
+    if modules is None:
+        return dict(box.modules)
+    if not isinstance(modules, dict) or any(k not in box.modules or not isinstance(v, bool) for k, v in modules.items()):
+        raise ConfigError(f"modules must map some of {', '.join(box.modules)} to true/false, got {modules!r}")
+    return {**box.modules, **modules}
+
+
+def _setup_events(s: LandmarksState) -> None:
+    box = s.box
+    n = s.players
+    if s.modules["landmarks"]:
+        removed = box.tokens_per_type - box.supply(n)
+        extra = (f"; with 2 players {removed} of each type go back to the box, leaving {box.supply(n)}" if removed else "")
+        s.emit("setup", None, f"The {len(box.landmarks)} Landmark cards are laid out with {box.tokens_per_type} tokens of "
+                              f"each type{extra} ({R.SEC_SETUP}).", supply=dict(s.supply))
+
+
+def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modules: dict | None = None,
+             box: LandmarksBox | None = None, auto_chance: bool = True, log: bool = True) -> LandmarksState:
+    """A seeded example round dealt from the **kit example deck** (not the published cards).
+
+    Each player gets ``example_round`` cards of the box (hand, village, developed resources,
+    gold); the architect deal is a chance node, resolved from ``seed`` when ``auto_chance``.
+    P1 leads first. Terminal after ``rounds`` rounds (default: the box's ``example_round.rounds``).
+    ``log`` is accepted for the kit's simulation tools; the log is always kept (a round logs
+    a few dozen events, and saves are checked against it).
+
+    Raises:
+        ConfigError: bad players, rounds or modules.
+    """
+    box = box or default_box()
+    players = _check_players(box, players)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ConfigError(f"seed must be an integer, got {seed!r}")
+    er = box.example_round
+    rounds = er["rounds"] if rounds is None else rounds
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
+        raise ConfigError(f"rounds must be an integer from 1 to 1000, got {rounds!r}")
+    s = LandmarksState(box, players, auto_chance)
+    s.modules = _modules(box, modules)
+    s.seed, s.rounds = seed, rounds
+    deck = sorted(k for k, c in box.cards.items() for _ in range(c.copies))
+    random.Random(seed).shuffle(deck)
+    for p in range(players):
+        dev = [k for k in deck if box.cards[k].icons][:er["developed"]]
+        for k in dev:
+            deck.remove(k)
+        s.developed[p] = dev
+        s.villages[p], deck = deck[:er["village"]], deck[er["village"]:]
+        s.hands[p], deck = deck[:er["hand"]], deck[er["hand"]:]
+        s.gold[p] = er["gold"]
+    s.draw_pile = deck
+    _setup_events(s)
+    s.emit("deal", None, f"An example position is dealt from the {box.deck_label} (seed {seed}): "
+                         f"{er['hand']} cards in hand, {er['village']} in the village, {er['developed']} developed "
+                         f"resources and {er['gold']} gold each.")
+    s.phase = "deal" if s.modules["architects"] else "lead"
+    s.start, s.start_log = s.fields(), len(s.log)
+    if s.phase == "deal" and auto_chance:
+        s.apply_chance(s.sample_chance())
+    return s
+
+
+def position(*, hands, villages, gold, developed=None, tokens=None, architects=None, leader: int = 0,
+             lead: str | None = "build", cannot_follow=(), spent=None, grounds=None, modules: dict | None = None,
+             rounds: int = 1, box: LandmarksBox | None = None) -> LandmarksState:
+    """An explicit position, e.g. the text's examples.
+
+    Args:
+        hands, villages, developed: per player, lists of card keys of the deck.
+        gold: per player, gold in supply. tokens: per player, ``{landmark: count}`` (missing = 0).
+        architects: per player, an architect key (default: none dealt; architect scoring off).
+        leader: who leads. lead: the action already led (then the first follower is to move;
+            the leader's own action is done), or ``None`` (the leader is to lead).
+        cannot_follow: players who cannot follow the lead (the base game decides; with a
+            Build lead, a player whose buildings cannot be paid cannot follow anyway).
+        spent: per player, own sources holding gold (``"castle"``, ``"developed:N"``).
+        grounds: per player, the players whose gold lies on that player's Castle Grounds.
+
+    Raises:
+        ConfigError: a malformed or impossible position (the message names the field).
+    """
+    box = box or default_box()
+    if not isinstance(hands, (list, tuple)):
+        raise ConfigError("hands must be a list with one list of card keys per player")
+    n = _check_players(box, len(hands))
+    s = LandmarksState(box, n, auto_chance=False)
+    mods = _modules(box, modules)
+    if architects is None:
+        mods["architects"] = False
+    toks = [{k: (t or {}).get(k, 0) for k in box.landmarks} for t in (tokens or [{}] * n)]
+    if tokens is not None:
+        for p, t in enumerate(tokens):
+            bad = [k for k in (t or {}) if k not in box.landmarks]
+            if bad:
+                raise ConfigError(f"tokens[{p}]: unknown landmark {bad[0]!r} (landmarks: {', '.join(box.landmarks)})")
+    fields = {
+        "players": n, "modules": mods, "seed": 0, "rng_count": 0, "rounds": rounds, "round": 1,
+        "phase": "lead" if lead is None else "follow", "leader": leader, "lead": lead,
+        "cannot_follow": sorted(cannot_follow), "follower_pos": 0,
+        "hands": [list(h) for h in hands], "villages": [list(v) for v in villages],
+        "developed": [list(d) for d in (developed or [[]] * n)], "gold": list(gold), "tokens": toks,
+        "supply": {k: box.supply(n) - sum(t[k] for t in toks) for k in box.landmarks},
+        "architects": list(architects) if architects is not None else [None] * n,
+        "spent": [sorted(x) for x in (spent or [[]] * n)], "grounds": [list(g) for g in (grounds or [[]] * n)],
+        "discard_pile": [], "draw_pile": [], "end_triggered": False,
+    }
+    try:
+        read_fields(s, fields, "position")
+    except SaveError as exc:
+        raise ConfigError(str(exc)) from None
+    if lead is not None:
+        s.emit("lead", leader, f"{R.who(leader)} has led {lead}" + (
+            f"; {', '.join(R.who(p) for p in sorted(s.cannot_follow))} cannot follow it" if s.cannot_follow else "")
+            + f" ({R.SEC_TAKE}).", action=lead, cannot_follow=sorted(s.cannot_follow))
+    s.start, s.start_log = s.fields(), len(s.log)
+    return s
+
+
+def _from_fields(box: LandmarksBox, fields: dict, auto_chance: bool) -> LandmarksState:
+    players = fields.get("players") if isinstance(fields, dict) else None
+    if not isinstance(players, int) or isinstance(players, bool) or not box.min_players <= players <= box.max_players:
+        raise SaveError(f"start.players: must be an integer from {box.min_players} to {box.max_players}, got {players!r}")
+    s = LandmarksState(box, players, auto_chance)
+    read_fields(s, fields, "start")
+    s.start = s.fields()
+    return s
+
+
+def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
+    """Rebuild a save: checks format, version, game and box, reads the start position, replays
+    the action record through the rules, and checks that the result is the saved position and
+    log. Raises :class:`SaveError` naming the field."""
+    box = box or default_box()
+    if not isinstance(data, dict):
+        raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
+    if data.get("format") != SAVE_FORMAT:
+        raise SaveError(f"format: must be {SAVE_FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"version: this kit reads version {SAVE_VERSION}, got {data.get('version')!r}")
+    if data.get("game") != "landmarks":
+        raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
+    fp = (data.get("box") or {}).get("fingerprint") if isinstance(data.get("box"), dict) else None
+    if fp != box.fingerprint:
+        raise SaveError("box.fingerprint: the save was played with another Landmarks box "
+                        f"({(data.get('box') or {}).get('path') if isinstance(data.get('box'), dict) else '?'}); "
+                        "load it with that box")
+    for key in ("state", "start", "start_log", "record", "log", "auto_chance"):
+        if key not in data:
+            raise SaveError(f"{key}: missing")
+    if not isinstance(data["auto_chance"], bool):
+        raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
+    start = data["start"]
+    s = _from_fields(box, start, auto_chance=False)
+    # the saved start may carry events of its own (setup, deal, lead): take them from the log
+    log = data["log"]
+    if not isinstance(log, list):
+        raise SaveError("log: must be a list")
+    try:
+        events = [Event.from_dict(e) for e in log]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SaveError(f"log: malformed event ({exc})") from None
+    record = data["record"]
+    if not isinstance(record, list):
+        raise SaveError("record: must be a list")
+    first = data["start_log"]
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= len(events):
+        raise SaveError(f"start_log: must count the events of the start position (0..{len(events)}), got {first!r}")
+    s.log = events[:first]
+    s.start_log = first
+    for i, e in enumerate(record):
+        where = f"record[{i}]"
+        if not isinstance(e, dict) or not isinstance(e.get("chance"), bool):
+            raise SaveError(f"{where}: must be an object with 'player', 'chance' and 'action'")
+        try:
+            if e["chance"]:
+                s.apply_chance(tuple(e.get("action") or ()))
+            else:
+                a = action_from_dict(e.get("action"))
+                if e.get("player") != s.current_player():
+                    raise SaveError(f"{where}.player: P{s.current_player() + 1 if s.current_player() is not None else '?'} "
+                                    f"is to move, the save says {e.get('player')!r}")
+                s.apply_action(a)
+        except IllegalAction as exc:
+            raise SaveError(f"{where}: the rules refuse it: {exc.refusal}") from None
+        except (ChanceError, ValueError, TypeError) as exc:
+            if isinstance(exc, SaveError):
+                raise
+            raise SaveError(f"{where}: {exc}") from None
+    want = _from_fields_check(box, data["state"], s.players)
+    got = s.fields()
+    for k in Position.FIELDS:
+        if json.dumps(got[k], sort_keys=True) != json.dumps(want[k], sort_keys=True):
+            raise SaveError(f"state.{k}: the record replays to {got[k]!r} but the save says {want[k]!r}")
+    if [e.to_dict() for e in s.log] != [e.to_dict() for e in events]:
+        raise SaveError("log: the saved event log differs from what the record replays to")
+    s.auto_chance = data["auto_chance"]
+    return s
+
+
+def _from_fields_check(box, state, players) -> dict:
+    pos = Position(box, players)
+    read_fields(pos, state, "state")
+    return pos.fields()
+
+
+class LandmarksGame:
+    """The :class:`~haunted_kit.protocol.Game` of the Landmarks & Architects modules."""
+
+    name = "landmarks"
+    title = "Villages of Valeria: Landmarks & Architects (modules on explicit positions)"
+
+    @property
+    def min_players(self) -> int:
+        return default_box().min_players
+
+    @property
+    def max_players(self) -> int:
+        return default_box().max_players
+
+    def new_game(self, *, players: int, seed: int = 0, **options) -> LandmarksState:
+        return new_game(players, seed, **options)
+
+    def from_dict(self, data: dict, box=None) -> LandmarksState:
+        return from_dict(data, box)
+
+    def action_to_dict(self, action) -> dict:
+        return action_to_dict(action)
+
+    def action_from_dict(self, data: dict):
+        return action_from_dict(data)
+
+    @property
+    def agents(self) -> dict:
+        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`."""
+        return AGENTS
+
+    def load_box(self, path) -> LandmarksBox:
+        """A house-rule copy of ``data/landmarks/`` (for ``haunted-kit check-box --game landmarks``)."""
+        return load_box(path)
+
+    def settings(self, box: LandmarksBox | None = None) -> list[dict]:
+        """The ``new_game`` settings a box check covers: every player count over 3 rounds,
+        and each module switched off once."""
+        box = box or default_box()
+        out = [{"players": n, "rounds": 3} for n in range(box.min_players, box.max_players + 1)]
+        return out + [{"players": 3, "rounds": 2, "modules": {m: False}} for m in box.modules]
+
+    def invariants(self, s: LandmarksState, before: LandmarksState | None = None) -> list[str]:
+        """Problems in words: the position's own consistency (the save loader's checks:
+        tokens adding up to the supply, card copies, gold on sources), and, since the
+        previous step, no landmark token lost and no village card gone."""
+        problems = []
+        try:
+            read_fields(Position(s.box, s.players), s.fields(), "state")
+        except SaveError as exc:
+            problems.append(str(exc))
+        if before is not None:
+            for p in range(s.players):
+                if any(s.tokens[p][k] < before.tokens[p][k] for k in s.box.landmarks):
+                    problems.append(f"P{p + 1} lost a landmark token")
+                if len(s.villages[p]) < len(before.villages[p]):
+                    problems.append(f"P{p + 1}'s village lost a card")
+        return problems
+
+
+GAME = LandmarksGame()

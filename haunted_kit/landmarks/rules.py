@@ -1,0 +1,670 @@
+"""The rules of the Landmarks & Architects modules, each once: legality with its reason
+next to its effect, the scoring, and the payment planner for a Build.
+
+Functions take a position ``s`` (a :class:`~haunted_kit.landmarks.state.Position`) and a
+player ``p`` (0-based). Refusals are :class:`~haunted_kit.protocol.Refusal` objects with
+the section of the Landmarks & Architects text and ``source="landmarks rules"``; places
+where the text is silent cite the kit's ruling (``docs/RULINGS.md``, "Landmarks & Architects").
+
+* acquiring a landmark: :func:`refuse_acquire`, :func:`acquire_options`, :func:`do_acquire`
+* building with Castle Grounds: :func:`plan_payments` (every minimal payment, ranked, or why
+  none exists), :func:`refuse_build`, :func:`build_options`, :func:`do_build`
+* the lead: :func:`collect_at_lead` (own gold back, Castle Grounds gold to its owner)
+* the end trigger: :func:`village_cards` (landmark tokens are not cards)
+* scoring: :func:`score_table`, :func:`score_summary`, :func:`totals`
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+
+import networkx as nx
+
+from ..protocol import Refusal
+from .actions import Acquire, Build, Use
+
+SOURCE = "landmarks rules"
+SEC_SETUP = "Landmarks: Game Setup"
+SEC_TAKE = "Landmarks: How To Play, Take One Action"
+SEC_ACQUIRE = "Landmarks: How To Play, Acquiring a Landmark"
+SEC_LANDMARK_SCORING = "Landmarks: Scoring"
+SEC_GROUNDS = "Architects: Concepts, Castle Grounds Cards"
+SEC_BUILD = "Architects: How To Play, Build"
+SEC_ARCHITECT_SCORING = "Architects: Scoring"
+SEC_ARCHITECT_SETUP = "Architects: Game Setup"
+SEC_KIT = "kit default, see RULINGS: Landmarks & Architects"
+
+
+def refusal(text, section: str) -> Refusal:
+    """A refusal of this module (source ``"landmarks rules"``)."""
+    return Refusal(text, section, SOURCE)
+
+
+def card_name(s, key: str) -> str:
+    card = s.box.cards.get(key)
+    return card.name if card is not None else repr(key)
+
+
+def who(p: int) -> str:
+    return f"P{p + 1}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _gold(n: int) -> str:
+    return f"{n} gold"
+
+
+def _cost_text(cost) -> str:
+    c = Counter(cost)
+    return " + ".join(f"{n} {r}" for r, n in c.items())
+
+
+# ============================================================================ end trigger
+
+
+def village_cards(s, p: int) -> int:
+    """Cards in ``p``'s village for the base game's end trigger: buildings, adventurers and
+    developed resources. Landmark tokens are not cards and never count (Landmarks: Acquiring a
+    Landmark, last paragraph)."""
+    return len(s.villages[p]) + len(s.developed[p])
+
+
+# ============================================================================ acquiring a landmark
+
+
+def _eligible(s, p: int, lt) -> list[str]:
+    return [k for k in s.hands[p] if not lt.icon or lt.icon in s.box.cards[k].icons]
+
+
+def refuse_acquire(s, p: int, key, discards=None) -> Refusal | None:
+    """Why ``p`` may not acquire a ``key`` token now, discarding ``discards``, or ``None``.
+
+    With ``discards=None`` only the landmark itself is judged (is there a token, a card that
+    pays), so a table of options can explain each refused type. Checks the module switch, the
+    follower's turn (only a player following the lead may acquire, instead of following), the
+    supply, the number of cards and the icon of each card (Landmarks: Acquiring a Landmark).
+    """
+    box = s.box
+    if not s.modules["landmarks"]:
+        return refusal("the Landmarks module is not in play in this game", SEC_TAKE)
+    turn = s.refuse_follower(p)
+    if turn is not None:
+        return turn
+    lt = box.landmarks.get(key) if isinstance(key, str) else None
+    if lt is None:
+        return refusal(f"there is no landmark {key!r} (landmarks: {', '.join(box.landmarks)})", SEC_ACQUIRE)
+    if s.supply[key] <= 0:
+        return refusal(lambda: f"the {lt.name} supply is empty: all {box.supply(s.players)} {lt.name} tokens of "
+                               f"this {s.players}-player game are taken", SEC_ACQUIRE)
+    eligible = _eligible(s, p, lt)
+    if len(eligible) < lt.discard:
+        if lt.icon:
+            return refusal(lambda: f"a {lt.name} costs {_plural(lt.discard, 'card')} showing a {lt.icon} icon in its "
+                                   f"Resource section; {who(p)} holds {len(eligible)} such card"
+                                   f"{'' if len(eligible) == 1 else 's'}"
+                                   f" ({', '.join(card_name(s, k) for k in s.hands[p]) or 'an empty hand'})",
+                           SEC_ACQUIRE)
+        return refusal(lambda: f"a {lt.name} costs any {_plural(lt.discard, 'card')} from hand; {who(p)} holds "
+                               f"{_plural(len(s.hands[p]), 'card')}", SEC_ACQUIRE)
+    if discards is None:
+        return None
+    if not isinstance(discards, tuple) or not all(isinstance(k, str) for k in discards):
+        return refusal(f"the discards must be a tuple of card keys, got {discards!r}", SEC_ACQUIRE)
+    if len(discards) != lt.discard:
+        return refusal(lambda: f"a {lt.name} costs {_plural(lt.discard, 'card')}; the action discards {len(discards)}",
+                       SEC_ACQUIRE)
+    missing = Counter(discards) - Counter(s.hands[p])
+    if missing:
+        k = next(iter(missing))
+        return refusal(lambda: f"{who(p)} has no {'' if k in box.cards else 'card '}{card_name(s, k)} "
+                               f"{'left ' if k in s.hands[p] else ''}in hand to discard", SEC_ACQUIRE)
+    for k in discards:
+        if lt.icon and lt.icon not in box.cards[k].icons:
+            shows = ", ".join(box.cards[k].icons) or "no icon"
+            return refusal(lambda: f"a {lt.name} needs a card showing a {lt.icon} icon; the {card_name(s, k)} shows "
+                                   f"{shows} in its Resource section", SEC_ACQUIRE)
+    return None
+
+
+def acquire_options(s, p: int) -> list[Acquire]:
+    """Every legal :class:`Acquire` of ``p``: each landmark type with each distinct choice of
+    discards (cards are told apart by key; a discard set is sorted)."""
+    out = []
+    for key, lt in s.box.landmarks.items():
+        if refuse_acquire(s, p, key) is not None:
+            continue
+        for combo in sorted(set(combinations(sorted(_eligible(s, p, lt)), lt.discard))):
+            out.append(Acquire(key, combo))
+    return out
+
+
+def do_acquire(s, p: int, a: Acquire) -> None:
+    """Discard the cards, move one token from the supply to ``p``'s Castle card (village)."""
+    lt = s.box.landmarks[a.landmark]
+    for k in a.discards:
+        s.hands[p].remove(k)
+        s.discard_pile.append(k)
+    s.supply[a.landmark] -= 1
+    s.tokens[p][a.landmark] += 1
+    names = " and ".join(f"the {card_name(s, k)}" for k in a.discards)
+    icon = f" (showing {lt.icon})" if lt.icon else ""
+    s.emit("landmark_acquired", p,
+           f"{who(p)} discards {names}{icon} and takes a {lt.name} token into their village instead of following "
+           f"({s.supply[a.landmark]} left; {SEC_ACQUIRE}).",
+           landmark=a.landmark, discards=list(a.discards))
+
+
+# ============================================================================ the lead
+
+
+def collect_at_lead(s, p: int) -> None:
+    """``p`` leads: the gold on ``p``'s own castle and developed resources comes back to ``p``
+    (kit default: as in the base game, sources are free again at your next lead), and every
+    gold on ``p``'s Castle Grounds, whoever placed it, now belongs to ``p`` (Architects: Build,
+    note on other players' Castle Grounds)."""
+    box = s.box
+    back = 0
+    for src in sorted(s.spent[p]):
+        back += box.castle_gold if src == "castle" else box.developed_gold
+    if back:
+        s.spent[p].clear()
+        s.gold[p] += back
+        s.emit("gold_returned", p, f"{who(p)} leads and takes back {_gold(back)} from their castle and "
+                                   f"developed resources ({SEC_KIT}).", gold=back)
+    if s.grounds[p]:
+        payers = list(s.grounds[p])
+        gained = len(payers) * box.grounds_gold
+        s.grounds[p].clear()
+        s.gold[p] += gained
+        from_whom = ", ".join(who(q) for q in payers)
+        s.emit("grounds_gold", p, f"{who(p)} leads: the {_gold(gained)} on their Castle Grounds (placed by "
+                                  f"{from_whom}) now belong{'s' if gained == 1 else ''} to {who(p)} ({SEC_BUILD}).",
+               gold=gained, payers=payers)
+
+
+# ============================================================================ payment planner
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """One minimal way to pay a building: the sources used (discards not yet chosen),
+    ``gold`` placed in all, ``gold_to_others`` placed on other players' Castle Grounds (it is
+    theirs at their next lead: never comes back), ``cards`` discarded."""
+
+    uses: tuple[Use, ...]
+    gold: int
+    gold_to_others: int
+    cards: int
+
+    def describe(self, s=None) -> str:
+        """The plan in words, e.g. ``"P1's castle -> wood; P1's Lumber Camp -> wood"``."""
+        parts = []
+        for u in self.uses:
+            if u.source == "grounds" and not u.discard:
+                parts.append(f"P{u.owner + 1}'s Castle Grounds + a discard -> {u.resource}")
+            else:
+                parts.append(u.describe(s.box if s is not None else None))
+        return "; ".join(parts)
+
+
+class PaymentPlans:
+    """The answer of :func:`plan_payments`.
+
+    Attributes:
+        card, cost: the building and its cost (resource names, one per unit).
+        plans: every minimal payment as a :class:`Plan`, best first (ranked by gold placed,
+            then gold placed on other players' Castle Grounds, then cards discarded).
+        why_none: ``None`` when a plan exists, else the exact reason in words.
+        graph: the bipartite networkx graph (cost units -- free sources) the plans match on.
+    """
+
+    def __init__(self, s, p, card, cost, plans, why_none, graph):
+        self._s, self.player, self.card, self.cost = s, p, card, cost
+        self.plans, self.why_none, self.graph = plans, why_none, graph
+
+    def __bool__(self) -> bool:
+        return bool(self.plans)
+
+    def __len__(self) -> int:
+        return len(self.plans)
+
+    def frame(self):
+        """The plans as a DataFrame: rank, payment (sentence), gold, gold to others, cards discarded."""
+        import pandas as pd
+
+        return pd.DataFrame([{"rank": i + 1, "payment": pl.describe(self._s), "gold": pl.gold,
+                              "gold to others": pl.gold_to_others, "cards discarded": pl.cards}
+                             for i, pl in enumerate(self.plans)],
+                            columns=["rank", "payment", "gold", "gold to others", "cards discarded"])
+
+    def __repr__(self) -> str:
+        head = f"{who(self.player)} building the {card_name(self._s, self.card)} ({_cost_text(self.cost)}): "
+        if not self.plans:
+            return head + "no payment: " + (self.why_none or "")
+        return head + f"{_plural(len(self.plans), 'minimal payment')}; best: {self.plans[0].describe(self._s)}"
+
+
+def free_sources(s, p: int) -> list[tuple[str, int, int, tuple[str, ...], int]]:
+    """The sources ``p`` may place gold on now, as (source, owner, slot, resources it can give,
+    gold it needs): ``p``'s castle and developed resources without gold on them, and every
+    Castle Grounds (``p``'s own and, when the box allows, other players') with room for a gold."""
+    box = s.box
+    out = []
+    if "castle" not in s.spent[p]:
+        out.append(("castle", p, 0, box.resources, box.castle_gold))
+    for i, k in enumerate(s.developed[p]):
+        if f"developed:{i}" not in s.spent[p] and box.cards[k].icons:
+            out.append(("developed", p, i, box.cards[k].icons, box.developed_gold))
+    if s.modules["castle_grounds"]:
+        owners = [p] + ([q for q in range(s.players) if q != p] if box.grounds_any_player else [])
+        for q in owners:
+            if len(s.grounds[q]) < box.grounds_uses:
+                out.append(("grounds", q, 0, box.resources, box.grounds_gold))
+    return out
+
+
+def _graph(cost, sources) -> nx.Graph:
+    g = nx.Graph()
+    units = [("unit", j, r) for j, r in enumerate(cost)]
+    g.add_nodes_from(units, bipartite=0)
+    for src in sources:
+        node = ("source",) + src[:3]
+        g.add_node(node, bipartite=1, gives=src[3], gold=src[4])
+        for u in units:
+            if u[2] in src[3]:
+                g.add_edge(u, node)
+    return g
+
+
+def _tied_text(s, p: int) -> str:
+    bits = []
+    if "castle" in s.spent[p]:
+        bits.append("castle")
+    bits += [card_name(s, s.developed[p][int(k.split(":")[1])]) for k in sorted(s.spent[p]) if k != "castle"]
+    parts = []
+    if bits:
+        parts.append(f"{who(p)}'s {' and '.join(bits)} already hold{'s' if len(bits) == 1 else ''} gold until "
+                     f"{who(p)}'s next lead")
+    full = [q for q in range(s.players) if len(s.grounds[q]) >= s.box.grounds_uses]
+    if full and s.modules["castle_grounds"]:
+        parts.append("the Castle Grounds of " + ", ".join(who(q) for q in full) + " already hold gold")
+    return "; ".join(parts)
+
+
+def plan_payments(s, p: int, card: str) -> PaymentPlans:
+    """Every minimal way for ``p`` to pay ``card`` now, or exactly why none exists.
+
+    A minimal payment places one gold on each of exactly ``len(cost)`` sources, each giving one
+    needed resource (no gold or card that the cost does not need): ``p``'s castle (a wild
+    resource), ``p``'s developed resources (an icon they show), Castle Grounds (``p``'s own or
+    another player's: a wild resource for a gold and a discard from ``p``'s hand other than the
+    building). It is a matching of cost units to free sources on a bipartite networkx graph:
+    Hopcroft-Karp decides whether one exists and Hall's condition over the resource types says
+    which resources lack sources; the plans are all saturating matchings up to interchangeable
+    units, with wild resources given in cost order (castle first, then Castle Grounds by seat).
+
+    Returns:
+        :class:`PaymentPlans`; ``plans`` ranked by gold placed, gold placed on other players'
+        Castle Grounds, cards discarded, then the sources in seat order (own castle,
+        developed resources by slot, own Castle Grounds, other players' by seat).
+
+    Raises:
+        KeyError: ``card`` is not a card of the box.
+    """
+    box = s.box
+    c = box.cards[card]
+    cost = c.cost
+    sources = free_sources(s, p)
+    g = _graph(cost, sources)
+    units = [n for n in g if n[0] == "unit"]
+    matching = nx.bipartite.hopcroft_karp_matching(g, top_nodes=units) if units else {}
+    matched = sum(1 for u in units if u in matching)
+    if matched < len(units):
+        return PaymentPlans(s, p, card, cost, [], _hall_reason(s, p, card, cost, g), g)
+    # sources in canonical order: own castle, own developed by slot, own Castle Grounds, others' by seat
+    nodes = sorted((n for n in g if n[0] == "source"),
+                   key=lambda n: (n[2] != p, n[2], ("castle", "developed", "grounds").index(n[1]), n[3]))
+    gold_of = [g.nodes[n]["gold"] for n in nodes]
+    others_of = [box.grounds_gold if n[1] == "grounds" and n[2] != p else 0 for n in nodes]
+    cards_of = [box.grounds_discard if n[1] == "grounds" else 0 for n in nodes]
+    need = Counter(cost)
+    types = list(need)
+    first_unit = {r: ("unit", cost.index(r), r) for r in types}
+    specific = [i for i, n in enumerate(nodes) if n[1] == "developed"]
+    wild = [i for i, n in enumerate(nodes) if n[1] != "developed"]
+    can = {r: [i for i in specific if g.has_edge(first_unit[r], nodes[i])] for r in types}
+    raw: set = set()
+
+    def assign(t: int, used: frozenset, chosen: tuple, left: tuple):
+        if t == len(types):
+            for ws in combinations(wild, len(left)):  # wild sources take the resources left, in cost order
+                raw.add(tuple(sorted(chosen + tuple(zip(ws, left)))))
+            return
+        r = types[t]
+        cands = [i for i in can[r] if i not in used]
+        for k in range(min(need[r], len(cands)) + 1):
+            for combo in combinations(cands, k):
+                assign(t + 1, used | set(combo), chosen + tuple((i, r) for i in combo), left + (r,) * (need[r] - k))
+
+    assign(0, frozenset(), (), ())
+    hand_left = len(s.hands[p]) - 1
+    ranked, over_gold, over_cards = [], [], []
+    for pairs in raw:
+        gold = sum(gold_of[i] for i, _ in pairs)
+        others = sum(others_of[i] for i, _ in pairs)
+        cards = sum(cards_of[i] for i, _ in pairs)
+        item = (gold, others, cards, pairs)
+        (over_gold if gold > s.gold[p] else over_cards if cards > hand_left else ranked).append(item)
+    ranked.sort()
+
+    def plan(item) -> Plan:
+        gold, others, cards, pairs = item
+        uses = []
+        for i, r in pairs:
+            n = nodes[i]
+            uses.append(Use(n[1], n[2], r, n[3], "", s.developed[n[2]][n[3]] if n[1] == "developed" else ""))
+        return Plan(tuple(uses), gold, others, cards)
+
+    plans = [plan(x) for x in ranked]
+    over_gold = [plan(x) for x in over_gold]
+    over_cards = [plan(x) for x in over_cards]
+    why = None
+    if not plans:
+        if over_gold and (not over_cards or min(x.gold for x in over_gold) <= min(x.gold for x in over_cards)):
+            least = min(x.gold for x in over_gold + over_cards)
+            why = (f"every way to pay the {c.name} ({_cost_text(cost)}) places at least {_gold(least)} "
+                   f"(one per resource), and {who(p)} has {_gold(s.gold[p])}")
+        else:
+            least = min(x.cards for x in over_cards)
+            why = (f"the free sources left need Castle Grounds: {_plural(least, 'discard')} from hand besides the "
+                   f"{c.name}, and {who(p)} holds {_plural(hand_left, 'other card')}")
+    return PaymentPlans(s, p, card, cost, plans, why, g)
+
+
+def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
+    """Hall's condition over resource types: the smallest set of needed resources with more
+    units than free sources able to give one of them."""
+    need = Counter(cost)
+    types = list(need)
+    worst = None
+    for k in range(1, len(types) + 1):
+        for ts in combinations(types, k):
+            units = sum(need[t] for t in ts)
+            nbrs = set()
+            for j, r in enumerate(cost):
+                if r in ts:
+                    nbrs |= set(g.neighbors(("unit", j, r)))
+            if units > len(nbrs):
+                worst = (ts, units, nbrs)
+                break
+        if worst:
+            break
+    ts, units, nbrs = worst
+    names = []
+    for n in sorted(nbrs, key=lambda n: (n[2] != p, n[2], n[1], n[3])):
+        if n[1] == "castle":
+            names.append(f"{who(n[2])}'s castle")
+        elif n[1] == "developed":
+            names.append(f"{who(n[2])}'s {card_name(s, s.developed[n[2]][n[3]])}")
+        else:
+            names.append(f"{who(n[2])}'s Castle Grounds")
+    what = " + ".join(f"{need[t]} {t}" for t in ts)
+    have = ", ".join(names) if names else "none"
+    tied = _tied_text(s, p)
+    return (f"the {card_name(s, card)} needs {what} but only {_plural(len(nbrs), 'free source')} can give "
+            f"{'it' if len(ts) == 1 and need[ts[0]] == 1 else 'them'} ({have})" + (f"; {tied}" if tied else ""))
+
+
+def discard_choices(s, p: int, card: str, plan: Plan) -> list[tuple[str, ...]]:
+    """The distinct choices of discards for the Castle Grounds uses of ``plan`` (sorted card
+    keys from ``p``'s hand without one copy of the building)."""
+    n = plan.cards
+    if n == 0:
+        return [()]
+    hand = list(s.hands[p])
+    hand.remove(card)
+    return sorted(set(combinations(sorted(hand), n)))
+
+
+def _with_discards(plan: Plan, discards) -> tuple[Use, ...]:
+    it = iter(discards)
+    return tuple(Use(u.source, u.owner, u.resource, u.slot, next(it), u.card) if u.source == "grounds" and discards
+                 else u for u in plan.uses)
+
+
+def build_options(s, p: int) -> list[Build]:
+    """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
+    payment, each choice of discards."""
+    out = []
+    for key in sorted(set(s.hands[p])):
+        if s.box.cards[key].kind != "building":
+            continue
+        for plan in plan_payments(s, p, key).plans:
+            for ds in discard_choices(s, p, key, plan):
+                out.append(Build(key, _with_discards(plan, ds)))
+    return out
+
+
+def refuse_build(s, p: int, a: Build) -> Refusal | None:
+    """Why ``p`` may not make Build ``a`` now, or ``None``: the card must be a building in
+    hand; the payment must place one gold on each of distinct free sources of the right kind
+    (own castle, own developed resource showing that icon, a Castle Grounds with room and a
+    discard of another card in hand), give exactly the resources of the cost, and fit ``p``'s
+    gold (Architects: How To Play, Build; minimal payments only, see RULINGS)."""
+    box = s.box
+    if not isinstance(a.card, str) or a.card not in box.cards:
+        return refusal(f"there is no card {a.card!r} in the deck", SEC_BUILD)
+    c = box.cards[a.card]
+    if a.card not in s.hands[p]:
+        return refusal(lambda: f"{who(p)} has no {c.name} in hand", SEC_BUILD)
+    if c.kind != "building":
+        return refusal(lambda: f"the {c.name} is an adventurer: adventurers are recruited, not built", SEC_BUILD)
+    if not isinstance(a.payment, tuple) or not all(isinstance(u, Use) for u in a.payment):
+        return refusal(f"the payment must be a tuple of Use parts, got {a.payment!r}", SEC_BUILD)
+    seen, gold, discards, gives = set(), 0, [], []
+    for u in a.payment:
+        if not isinstance(u.owner, int) or isinstance(u.owner, bool) or not 0 <= u.owner < s.players:
+            return refusal(f"{u.owner!r} is not a player of this game", SEC_BUILD)
+        if not isinstance(u.slot, int) or isinstance(u.slot, bool):
+            return refusal(f"slot {u.slot!r} must be an integer", SEC_BUILD)
+        if u.resource not in box.resources:
+            return refusal(f"{u.resource!r} is not a resource (resources: {', '.join(box.resources)})", SEC_BUILD)
+        if u.source != "developed" and (u.slot or u.card):
+            return refusal(f"only a developed resource has a slot and a card; the {u.source} part names one", SEC_BUILD)
+        if u.source != "grounds" and u.discard:
+            return refusal(f"only a Castle Grounds use discards a card; the {u.source} part names one", SEC_GROUNDS)
+        key = (u.source, u.owner, u.slot if u.source == "developed" else 0)
+        if u.source == "castle" or u.source == "developed":
+            if u.owner != p:
+                return refusal(lambda u=u: f"{who(p)} may place gold only on their own castle and developed resources, "
+                                           f"not on {who(u.owner)}'s", SEC_BUILD)
+            if u.source == "castle":
+                if "castle" in s.spent[p]:
+                    return refusal(lambda: f"{who(p)}'s castle already holds gold until {who(p)}'s next lead", SEC_KIT)
+                gold += box.castle_gold
+            else:
+                if not 0 <= u.slot < len(s.developed[p]):
+                    return refusal(f"{who(p)} has no developed resource {u.slot + 1}", SEC_BUILD)
+                dev = box.cards[s.developed[p][u.slot]]
+                if u.card and u.card != dev.key:
+                    return refusal(lambda dev=dev, u=u: f"{who(p)}'s developed resource {u.slot + 1} is the {dev.name}, "
+                                                        f"not the {card_name(s, u.card)}", SEC_BUILD)
+                if f"developed:{u.slot}" in s.spent[p]:
+                    return refusal(lambda dev=dev: f"{who(p)}'s {dev.name} already holds gold until {who(p)}'s next lead",
+                                   SEC_KIT)
+                if u.resource not in dev.icons:
+                    return refusal(lambda dev=dev, u=u: f"{who(p)}'s {dev.name} gives {', '.join(dev.icons) or 'nothing'}, "
+                                                        f"not {u.resource}", SEC_BUILD)
+                gold += box.developed_gold
+        elif u.source == "grounds":
+            if not s.modules["castle_grounds"]:
+                return refusal("the Castle Grounds module is not in play in this game", SEC_GROUNDS)
+            if u.owner != p and not box.grounds_any_player:
+                return refusal("this box allows only your own Castle Grounds", SEC_BUILD)
+            if len(s.grounds[u.owner]) >= box.grounds_uses or key in seen:
+                return refusal(lambda u=u: f"{who(u.owner)}'s Castle Grounds already hold gold (one at a time, as on a "
+                                           f"developed resource)", SEC_KIT)
+            if box.grounds_discard and not u.discard:
+                return refusal("a Castle Grounds use needs a card discarded from hand", SEC_GROUNDS)
+            if u.discard:
+                discards.append(u.discard)
+            gold += box.grounds_gold
+        else:
+            return refusal(f"{u.source!r} is not a source (castle, developed, grounds)", SEC_BUILD)
+        if key in seen:
+            return refusal(f"the payment uses {who(u.owner)}'s {u.source} twice; each holds one gold", SEC_BUILD)
+        seen.add(key)
+        gives.append(u.resource)
+    if Counter(gives) != Counter(c.cost):
+        got = _cost_text(gives) or "nothing"
+        extra = "overpays" if len(gives) > len(c.cost) else "does not pay"
+        return refusal(lambda: f"the {c.name} costs {_cost_text(c.cost)}; this payment gives {got}, so it {extra} "
+                               f"it (only minimal payments are legal)", SEC_BUILD)
+    if gold > s.gold[p]:
+        return refusal(lambda: f"the payment places {_gold(gold)}; {who(p)} has {_gold(s.gold[p])}",
+                       SEC_BUILD)
+    hand = Counter(s.hands[p])
+    hand[a.card] -= 1
+    missing = Counter(discards) - hand
+    if missing:
+        k = next(iter(missing))
+        return refusal(lambda: f"{who(p)} has no {card_name(s, k)} to discard besides the {c.name} being built",
+                       SEC_GROUNDS)
+    return None
+
+
+def do_build(s, p: int, a: Build) -> None:
+    """Place the gold, discard for Castle Grounds, move the building from hand to village."""
+    box = s.box
+    c = box.cards[a.card]
+    s.hands[p].remove(a.card)
+    for u in a.payment:
+        if u.source == "castle":
+            s.spent[p].add("castle")
+            s.gold[p] -= box.castle_gold
+            s.emit("paid", p, f"{who(p)} places {_gold(box.castle_gold)} on their castle for a wild resource: "
+                              f"{u.resource} ({SEC_BUILD}).", source="castle", owner=p, resource=u.resource)
+        elif u.source == "developed":
+            s.spent[p].add(f"developed:{u.slot}")
+            s.gold[p] -= box.developed_gold
+            dev = card_name(s, s.developed[p][u.slot])
+            s.emit("paid", p, f"{who(p)} places {_gold(box.developed_gold)} on their {dev}: {u.resource} "
+                              f"({SEC_BUILD}).", source="developed", owner=p, slot=u.slot, resource=u.resource)
+        else:
+            s.grounds[u.owner].append(p)
+            s.gold[p] -= box.grounds_gold
+            if u.discard:
+                s.hands[p].remove(u.discard)
+                s.discard_pile.append(u.discard)
+            whose = "their own" if u.owner == p else f"{who(u.owner)}'s"
+            later = (f"; it belongs to {who(u.owner)} at {who(u.owner)}'s next lead" if u.owner != p else "")
+            s.emit("paid", p, f"{who(p)} places {_gold(box.grounds_gold)} on {whose} Castle Grounds and "
+                              f"discards the {card_name(s, u.discard)} for a wild resource: {u.resource}{later} "
+                              f"({SEC_BUILD}).", source="grounds", owner=u.owner, resource=u.resource, discard=u.discard)
+    s.villages[p].append(a.card)
+    s.emit("built", p, f"{who(p)} builds the {c.name} ({c.type}, {_plural(c.victory_points, 'victory point')}) "
+                       f"into their village ({SEC_BUILD}).", card=a.card)
+    n = village_cards(s, p)
+    if n >= box.end_trigger_cards and not s.end_triggered:
+        s.end_triggered = True
+        s.emit("end_trigger", p, f"{who(p)}'s village reaches {n} cards (landmark tokens do not count), which "
+                                 f"triggers the end of the base game ({SEC_ACQUIRE}).", cards=n)
+
+
+# ============================================================================ scoring
+
+
+def score_rows(s) -> list[dict]:
+    """One row per player and scoring source, with its points and a sentence explaining them:
+    most of each landmark type (Landmarks: Scoring 1), token victory points (Gates, Scoring 2),
+    sets of all types (Scoring 3), and the architect's two building types (Architects: Scoring).
+    A switched-off module adds no rows."""
+    box = s.box
+    rows = []
+    n = s.players
+    if s.modules["landmarks"]:
+        for key, lt in box.landmarks.items():
+            counts = [s.tokens[p][key] for p in range(n)]
+            top = max(counts)
+            leaders = [p for p in range(n) if counts[p] == top]
+            for p in range(n):
+                if top < box.most_minimum:
+                    pts, why = 0, f"nobody has a {lt.name} token"
+                elif len(leaders) > 1 and p in leaders:
+                    others = ", ".join(who(q) for q in leaders if q != p)
+                    pts, why = 0, f"tied for the most {lt.name} tokens ({top}) with {others}: nobody scores"
+                elif p in leaders:
+                    pts, why = box.most_points, f"the most {lt.name} tokens: {counts[p]} (next best {max([c for q, c in enumerate(counts) if q != p], default=0)})"
+                else:
+                    mine = f"{counts[p]} {lt.name} token{'s' if counts[p] != 1 else ''}"
+                    if len(leaders) > 1:
+                        pts, why = 0, f"{mine}; {' and '.join(who(q) for q in leaders)} tie with {top}: nobody scores"
+                    else:
+                        pts, why = 0, f"{mine}; {who(leaders[0])} has the most ({top})"
+                rows.append({"player": who(p), "source": f"most {lt.name}", "points": pts, "explanation": why,
+                             "section": SEC_LANDMARK_SCORING})
+        for key, lt in box.landmarks.items():
+            if lt.victory_points:
+                for p in range(n):
+                    k = s.tokens[p][key]
+                    rows.append({"player": who(p), "source": f"{lt.name} tokens", "points": k * lt.victory_points,
+                                 "explanation": f"{k} {lt.name} token{'s' if k != 1 else ''} x {lt.victory_points}",
+                                 "section": SEC_LANDMARK_SCORING})
+        for p in range(n):
+            sets = min(s.tokens[p][k] for k in box.landmarks)
+            have = ", ".join(f"{s.tokens[p][k]} {box.landmarks[k].name}" for k in box.landmarks)
+            rows.append({"player": who(p), "source": "landmark sets", "points": sets * box.set_points,
+                         "explanation": f"{sets} full set{'s' if sets != 1 else ''} of the {len(box.landmarks)} types "
+                                        f"x {box.set_points} ({have})", "section": SEC_LANDMARK_SCORING})
+    if s.modules["architects"]:
+        for p in range(n):
+            arch = box.architects.get(s.architects[p]) if s.architects[p] else None
+            if arch is None:
+                continue
+            for t in arch.types:
+                blds = [box.cards[k] for k in s.villages[p] if box.cards[k].type == t]
+                built = [c for c in blds if c.kind == "building"]
+                skipped = len(blds) - len(built)
+                note = f"; {skipped} adventurer{'s' if skipped != 1 else ''} of that type not counted" if skipped else ""
+                rows.append({"player": who(p), "source": f"architect: {t}", "points": len(built) * box.architect_points,
+                             "explanation": f"{arch.name}: {len(built)} {t} building{'s' if len(built) != 1 else ''} "
+                                            f"x {box.architect_points}{note}", "section": SEC_ARCHITECT_SCORING})
+    return rows
+
+
+def score_table(s):
+    """The module's victory points as a long pandas DataFrame: columns player, source,
+    points, explanation, section; one row per player and source (zeros explained too)."""
+    import pandas as pd
+
+    cols = ["player", "source", "points", "explanation", "section"]
+    rows = score_rows(s)
+    return pd.DataFrame({c: [r[c] for r in rows] for c in cols}, columns=cols)
+
+
+def score_summary(s):
+    """Points per player (rows P1..) and source (columns), with a ``total`` column."""
+    t = score_table(s)
+    players = [who(p) for p in range(s.players)]
+    if t.empty:
+        import pandas as pd
+
+        return pd.DataFrame({"total": [0] * s.players}, index=players)
+    pv = t.pivot_table(index="player", columns="source", values="points", aggfunc="sum", sort=False).fillna(0).astype(int)
+    pv = pv.reindex(players).fillna(0).astype(int)
+    pv["total"] = pv.sum(axis=1)
+    pv.columns.name = None
+    return pv
+
+
+def totals(s) -> list[int]:
+    """Each player's module points (the sum of :func:`score_rows`), P1 first."""
+    out = [0] * s.players
+    for r in score_rows(s):
+        out[int(r["player"][1:]) - 1] += r["points"]
+    return out

@@ -1,0 +1,279 @@
+"""A Landmarks & Architects position as plain data, and its versioned JSON save.
+
+:class:`Position` holds everything the modules' decisions depend on: each player's hand,
+village (buildings and adventurers), developed resources, gold, landmark tokens and
+architect; the landmark supply; which sources hold gold (own castle and developed
+resources until the owner's next lead; Castle Grounds with the player who placed the
+gold); the leader, the lead action and the players who cannot follow it; the round and
+whose turn it is. Cards are keys of the box's deck (``"vardo"``); several copies of a key
+may appear, up to the deck's ``copies``.
+
+Saves (:func:`position_to_dict` / :func:`position_from_dict`) are JSON objects with
+``"format": "haunted-kit-landmarks-save"`` and a ``version``; loading checks every field
+and raises :class:`SaveError` naming it (``state.hands[1][2]: unknown card 'dragon'``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..events import Event
+from ..protocol import Record
+from .box import LandmarksBox
+
+SAVE_FORMAT = "haunted-kit-landmarks-save"
+SAVE_VERSION = 1
+PHASES = ("deal", "lead", "build", "follow", "over")
+
+
+class SaveError(ValueError):
+    """A save that is not valid JSON of this module, or names an impossible position."""
+
+
+class ConfigError(ValueError):
+    """Bad parameters for a new game or a position (the message says which)."""
+
+
+class Position:
+    """The plain data of a position (see the module docstring). Players are 0-based."""
+
+    FIELDS = ("players", "modules", "seed", "rng_count", "rounds", "round", "phase", "leader", "lead", "cannot_follow",
+              "follower_pos", "hands", "villages", "developed", "gold", "tokens", "supply", "architects", "spent",
+              "grounds", "discard_pile", "draw_pile", "end_triggered")
+
+    def __init__(self, box: LandmarksBox, players: int):
+        self.box = box
+        self.players = players
+        self.modules = dict(box.modules)
+        self.seed = 0
+        self.rng_count = 0
+        self.rounds = 1
+        self.round = 1
+        self.phase = "lead"
+        self.leader = 0
+        self.lead: str | None = None
+        self.cannot_follow: set[int] = set()
+        self.follower_pos = 0
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.villages: list[list[str]] = [[] for _ in range(players)]
+        self.developed: list[list[str]] = [[] for _ in range(players)]
+        self.gold = [0] * players
+        self.tokens = [dict.fromkeys(box.landmarks, 0) for _ in range(players)]
+        self.supply = dict.fromkeys(box.landmarks, box.supply(players))
+        self.architects: list[str | None] = [None] * players
+        self.spent: list[set[str]] = [set() for _ in range(players)]
+        self.grounds: list[list[int]] = [[] for _ in range(players)]
+        self.discard_pile: list[str] = []
+        self.draw_pile: list[str] = []
+        self.end_triggered = False
+        self.log: list[Event] = []
+        self.record = Record()
+        self.start: dict | None = None  #: the position the record starts from (shared by copies)
+        self.start_log = 0  #: events logged by the start position itself (setup, deal, a given lead)
+
+    # ------------------------------------------------------------------ events
+    def emit(self, kind: str, player: int | None, text: str, private: bool = False, **data) -> None:
+        """Append an event with its one-sentence ``text``."""
+        self.log.append(Event(len(self.log), 0, self.round, self.phase, kind, player, text, None, data, private))
+
+    # ------------------------------------------------------------------ helpers in the game's words
+    def followers(self) -> list[int]:
+        """The players who follow this round's lead, clockwise from the leader's left."""
+        return [(self.leader + i) % self.players for i in range(1, self.players)]
+
+    def hand(self, p: int) -> list[str]:
+        return list(self.hands[p])
+
+    def landmark_tokens(self, p: int) -> dict[str, int]:
+        return dict(self.tokens[p])
+
+    # ------------------------------------------------------------------ copies and data
+    def _copy_into(self, other: "Position") -> None:
+        for f in ("players", "seed", "rng_count", "rounds", "round", "phase", "leader", "lead", "follower_pos",
+                  "end_triggered"):
+            setattr(other, f, getattr(self, f))
+        other.modules = dict(self.modules)
+        other.cannot_follow = set(self.cannot_follow)
+        for f in ("hands", "villages", "developed", "grounds"):
+            setattr(other, f, [list(x) for x in getattr(self, f)])
+        other.gold = list(self.gold)
+        other.tokens = [dict(t) for t in self.tokens]
+        other.supply = dict(self.supply)
+        other.architects = list(self.architects)
+        other.spent = [set(x) for x in self.spent]
+        other.discard_pile = list(self.discard_pile)
+        other.draw_pile = list(self.draw_pile)
+        other.log = list(self.log)
+        other.record = self.record
+        other.start = self.start
+        other.start_log = self.start_log
+
+    def fields(self) -> dict:
+        """The position's fields as JSON-ready data (no log, record or box)."""
+        return {
+            "players": self.players, "modules": dict(self.modules), "seed": self.seed, "rng_count": self.rng_count,
+            "rounds": self.rounds, "round": self.round, "phase": self.phase, "leader": self.leader, "lead": self.lead,
+            "cannot_follow": sorted(self.cannot_follow), "follower_pos": self.follower_pos,
+            "hands": [list(h) for h in self.hands], "villages": [list(v) for v in self.villages],
+            "developed": [list(d) for d in self.developed], "gold": list(self.gold),
+            "tokens": [dict(t) for t in self.tokens], "supply": dict(self.supply), "architects": list(self.architects),
+            "spent": [sorted(x) for x in self.spent], "grounds": [list(g) for g in self.grounds],
+            "discard_pile": list(self.discard_pile), "draw_pile": list(self.draw_pile),
+            "end_triggered": self.end_triggered,
+        }
+
+
+# ============================================================================ reading fields
+
+
+class _Reader:
+    """Typed reads of a save's JSON that fail with the field's path."""
+
+    def __init__(self, box: LandmarksBox):
+        self.box = box
+
+    @staticmethod
+    def fail(where: str, problem: str):
+        raise SaveError(f"{where}: {problem}")
+
+    def int(self, v, where: str, low: int = 0, high: int | None = None) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.fail(where, f"must be an integer, got {v!r}")
+        if v < low or (high is not None and v > high):
+            self.fail(where, f"must be between {low} and {high}, got {v}" if high is not None else f"must be at least {low}, got {v}")
+        return v
+
+    def bool(self, v, where: str) -> bool:
+        if not isinstance(v, bool):
+            self.fail(where, f"must be true or false, got {v!r}")
+        return v
+
+    def list(self, v, where: str, length: int | None = None) -> list:
+        if not isinstance(v, list):
+            self.fail(where, f"must be a list, got {type(v).__name__}")
+        if length is not None and len(v) != length:
+            self.fail(where, f"must have {length} entries (one per player), got {len(v)}")
+        return v
+
+    def dict(self, v, where: str) -> dict:
+        if not isinstance(v, dict):
+            self.fail(where, f"must be an object, got {type(v).__name__}")
+        return v
+
+    def card(self, v, where: str) -> str:
+        if not isinstance(v, str) or v not in self.box.cards:
+            self.fail(where, f"unknown card {v!r}")
+        return v
+
+    def cards(self, v, where: str) -> list[str]:
+        return [self.card(x, f"{where}[{i}]") for i, x in enumerate(self.list(v, where))]
+
+
+def read_fields(pos: Position, d, where: str = "state") -> None:
+    """Fill ``pos`` from ``fields()`` data, checking every field and the position's
+    consistency. Raises :class:`SaveError` naming the field."""
+    box = pos.box
+    r = _Reader(box)
+    d = r.dict(d, where)
+    missing = [f for f in Position.FIELDS if f not in d]
+    if missing:
+        r.fail(f"{where}.{missing[0]}", "missing")
+    extra = [f for f in d if f not in Position.FIELDS]
+    if extra:
+        r.fail(f"{where}.{extra[0]}", "unknown field")
+    n = r.int(d["players"], f"{where}.players", box.min_players, box.max_players)
+    if n != pos.players:
+        r.fail(f"{where}.players", f"must be {pos.players}, got {n}")
+    mods = r.dict(d["modules"], f"{where}.modules")
+    if set(mods) != set(box.modules):
+        r.fail(f"{where}.modules", f"must name exactly {', '.join(box.modules)}")
+    pos.modules = {m: r.bool(mods[m], f"{where}.modules.{m}") for m in box.modules}
+    pos.seed = r.int(d["seed"], f"{where}.seed", -(2 ** 63), 2 ** 63)
+    pos.rng_count = r.int(d["rng_count"], f"{where}.rng_count", 0, 10 ** 6)
+    pos.rounds = r.int(d["rounds"], f"{where}.rounds", 1, 1000)
+    pos.round = r.int(d["round"], f"{where}.round", 1, pos.rounds)
+    if d["phase"] not in PHASES:
+        r.fail(f"{where}.phase", f"must be one of {', '.join(PHASES)}, got {d['phase']!r}")
+    pos.phase = d["phase"]
+    pos.leader = r.int(d["leader"], f"{where}.leader", 0, n - 1)
+    lead = d["lead"]
+    if lead is not None and lead not in box.lead_actions:
+        r.fail(f"{where}.lead", f"must be null or one of {', '.join(box.lead_actions)}, got {lead!r}")
+    if (lead is None) != (pos.phase in ("deal", "lead")) and pos.phase != "over":
+        r.fail(f"{where}.lead", f"{'must be null' if lead is not None else 'must name the lead action'} in phase {pos.phase!r}")
+    if pos.phase == "build" and lead != "build":
+        r.fail(f"{where}.lead", "the build phase needs a build lead")
+    pos.lead = lead
+    cf = r.list(d["cannot_follow"], f"{where}.cannot_follow")
+    pos.cannot_follow = {r.int(x, f"{where}.cannot_follow[{i}]", 0, n - 1) for i, x in enumerate(cf)}
+    if pos.leader in pos.cannot_follow:
+        r.fail(f"{where}.cannot_follow", "lists the leader, who does not follow")
+    pos.follower_pos = r.int(d["follower_pos"], f"{where}.follower_pos", 0, n - 2)
+    for f in ("hands", "villages", "developed"):
+        rows = r.list(d[f], f"{where}.{f}", n)
+        setattr(pos, f, [r.cards(x, f"{where}.{f}[{p}]") for p, x in enumerate(rows)])
+    gold = r.list(d["gold"], f"{where}.gold", n)
+    pos.gold = [r.int(x, f"{where}.gold[{p}]", 0, 10 ** 6) for p, x in enumerate(gold)]
+    toks = r.list(d["tokens"], f"{where}.tokens", n)
+    total = box.supply(n)
+    pos.tokens = []
+    for p, t in enumerate(toks):
+        t = r.dict(t, f"{where}.tokens[{p}]")
+        if set(t) != set(box.landmarks):
+            r.fail(f"{where}.tokens[{p}]", f"must name exactly the landmarks {', '.join(box.landmarks)}")
+        pos.tokens.append({k: r.int(t[k], f"{where}.tokens[{p}].{k}", 0, total) for k in box.landmarks})
+    sup = r.dict(d["supply"], f"{where}.supply")
+    if set(sup) != set(box.landmarks):
+        r.fail(f"{where}.supply", f"must name exactly the landmarks {', '.join(box.landmarks)}")
+    pos.supply = {k: r.int(sup[k], f"{where}.supply.{k}", 0, total) for k in box.landmarks}
+    for k in box.landmarks:
+        held = sum(t[k] for t in pos.tokens)
+        if held + pos.supply[k] != total:
+            r.fail(f"{where}.supply.{k}", f"{pos.supply[k]} in the supply + {held} in villages must make the {total} "
+                                          f"tokens of a {n}-player game")
+    arch = r.list(d["architects"], f"{where}.architects", n)
+    for p, a in enumerate(arch):
+        if a is not None and a not in box.architects:
+            r.fail(f"{where}.architects[{p}]", f"unknown architect {a!r}")
+    dealt = [a for a in arch if a is not None]
+    if len(set(dealt)) != len(dealt):
+        r.fail(f"{where}.architects", "deals one architect to two players")
+    if dealt and len(dealt) != n:
+        r.fail(f"{where}.architects", "either every player has an architect or none has")
+    if pos.phase != "deal" and pos.modules["architects"] and not dealt:
+        r.fail(f"{where}.architects", "must deal an architect to every player once the deal is done")
+    if pos.phase == "deal" and dealt:
+        r.fail(f"{where}.architects", "must be empty while the architects are being dealt")
+    pos.architects = list(arch)
+    spent = r.list(d["spent"], f"{where}.spent", n)
+    pos.spent = []
+    for p, x in enumerate(spent):
+        keys = set()
+        for i, k in enumerate(r.list(x, f"{where}.spent[{p}]")):
+            ok = k == "castle" or (isinstance(k, str) and k.startswith("developed:") and k[10:].isdigit()
+                                   and int(k[10:]) < len(pos.developed[p]))
+            if not ok:
+                r.fail(f"{where}.spent[{p}][{i}]", f"must be 'castle' or 'developed:N' for a developed slot of P{p + 1}, got {k!r}")
+            keys.add(k)
+        pos.spent.append(keys)
+    grounds = r.list(d["grounds"], f"{where}.grounds", n)
+    pos.grounds = []
+    for p, g in enumerate(grounds):
+        payers = [r.int(x, f"{where}.grounds[{p}][{i}]", 0, n - 1) for i, x in enumerate(r.list(g, f"{where}.grounds[{p}]"))]
+        if len(payers) > box.grounds_uses:
+            r.fail(f"{where}.grounds[{p}]", f"a Castle Grounds holds at most {box.grounds_uses} gold")
+        pos.grounds.append(payers)
+    pos.discard_pile = r.cards(d["discard_pile"], f"{where}.discard_pile")
+    pos.draw_pile = r.cards(d["draw_pile"], f"{where}.draw_pile")
+    pos.end_triggered = r.bool(d["end_triggered"], f"{where}.end_triggered")
+    counts = Counter(pos.discard_pile) + Counter(pos.draw_pile)
+    for zone in (pos.hands, pos.villages, pos.developed):
+        for cards in zone:
+            counts.update(cards)
+    for k, c in counts.items():
+        if c > box.cards[k].copies:
+            r.fail(where, f"the card {k!r} appears {c} times but the deck has {box.cards[k].copies}")
+    for p in range(n):
+        for k in pos.developed[p]:
+            if not box.cards[k].icons:
+                r.fail(f"{where}.developed[{p}]", f"the {box.cards[k].name} shows no resource icon and cannot be developed")

@@ -1,0 +1,64 @@
+"""haunted-kit play --game landmarks and replay of a Landmarks & Architects save."""
+
+import json
+
+import pytest
+
+from haunted_kit import landmarks as lm
+from haunted_kit.cli import main
+
+
+def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
+    save, log = tmp_path / "lm.json", tmp_path / "lm.csv"
+    assert main(["play", "--game", "landmarks", "--players", "3", "--seed", "7", "--agents", "greedy,random",
+                 "--save", str(save), "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
+                          "(not the published cards))")
+    assert "Decisions: 3; agents: P1 greedy, P2 random, P3 greedy" in out
+    s = lm.LandmarksState.load(save)
+    assert s.is_terminal() and s.players == 3
+    totals = [line.split()[-1] for line in out.splitlines() if line.startswith(("P1 ", "P2 ", "P3 "))]
+    assert [int(t) for t in totals] == lm.totals(s)
+    assert log.read_text().startswith("seq,season,round,phase,kind,player,cell,text,data")
+    assert main(["replay", str(save)]) == 0
+    assert "Decisions: 3" in capsys.readouterr().out
+
+
+def test_replay_of_a_corrupt_landmarks_save_fails_with_one_line(tmp_path, capsys):
+    save = tmp_path / "lm.json"
+    main(["play", "--game", "landmarks", "--players", "2", "--seed", "1", "--save", str(save)])
+    capsys.readouterr()
+    d = json.loads(save.read_text())
+    d["state"]["gold"][0] = -5
+    save.write_text(json.dumps(d))
+    assert main(["replay", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert err == "haunted-kit: state.gold[0]: must be between 0 and 1000000, got -5\n"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--players", "6"], "argument --players: invalid choice: 6 (this box plays 2..5)"),
+    (["--mode", "citizen"], "--mode and --ghost-cards belong to Haunted Lands, not to --game landmarks"),
+    (["--agents", "greedy,random,greedy"], "3 agents given for 2 players"),
+    (["--box", "/nonexistent"], "--box /nonexistent: landmarks/, entry -: no such folder: /nonexistent"),
+])
+def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--game", "landmarks", "--players", "2", *argv])
+    assert exc.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_bots_by_name_for_the_kit_tools():
+    from haunted_kit.agents import make_agent
+    from haunted_kit.games import get_game
+
+    g = get_game("landmarks")
+    bot = make_agent("greedy", 3, g)
+    s = lm.position(hands=[[], ["village_square", "tannery"]], villages=[[], []], gold=[0, 0], lead="harvest",
+                    tokens=[{"statue": 1, "gate": 1, "silo": 1}, {"statue": 1}])
+    # a Statue breaks the 1-1 tie: +2 for the most; a Gate only ties P1's (+1 for the token), a Silo ties too (0)
+    assert bot.act(s) == lm.Acquire("statue", ("village_square",))
+    with pytest.raises(ValueError, match="unknown agent 'search' for 'landmarks' \\(known: random, greedy\\)"):
+        make_agent("search", 0, g)
