@@ -30,6 +30,7 @@ import re
 from html import escape
 
 from .engine import sample_chance
+from .flow import TerrainDie
 from .sim import play_game
 from .state import GameConfig
 
@@ -265,4 +266,4 @@ def play_until(state, agents, stop=None, max_steps: int = 100_000) -> int:
 def at_terrain_die(season: int, round: int):
     """A ``stop`` test for :func:`play_until`: the terrain die of ``round`` of
     ``season`` is waiting (needs ``auto_chance=False``)."""
-    return lambda s: s.chance == ("terrain_die",) and (s.season, s.round) == (season, round)
+    return lambda s: isinstance(s.chance, TerrainDie) and (s.season, s.round) == (season, round)

@@ -97,7 +97,14 @@ class Field:
 
     def region_cells(self, slot: int) -> tuple[int, ...]:
         """Cell indexes of tile slot ``slot`` (0 = Kalena)."""
-        return tuple(i for i, s in enumerate(self.slot) if s == slot)
+        return self._slot_cells.get(slot, ())
+
+    @cached_property
+    def _slot_cells(self) -> dict[int, tuple[int, ...]]:
+        out: dict[int, tuple[int, ...]] = {}
+        for i, s in enumerate(self.slot):
+            out[s] = out.get(s, ()) + (i,)
+        return out
 
     def describe(self, cell) -> str:
         i = self.cell_index(cell)

@@ -7,17 +7,17 @@ until the next decision or chance node. With ``auto_chance`` the seeded generato
 resolves chance nodes on the way; a caller may force outcomes
 (:meth:`State.force_chance`) or resolve them by hand (``auto_chance=False``).
 
-Round flow (rulebook "Game Flow"): spread -> production -> turns -> rest -> reorder;
-after the last round of a season, the season end of the mode; after the last season,
-final scoring.
+Round flow (rulebook "Game Flow"): the engine interprets :data:`haunted_kit.flow.ROUND`
+(spread -> production -> turns -> rest -> reorder), each phase with its handler in
+:data:`_STEPS`; after the last round of a season, the season end of the mode (from
+``data/game.toml``); after the last season, final scoring. ``state.phase`` is the
+:class:`~haunted_kit.flow.Phase` of the step running, so every event carries it.
 
-Sub-decisions sit on ``state.pending`` (top = last):
-
-* ``("ghosts", player, terrain_or_"Kalena", remaining)`` - spread placements;
-* ``("resource", player, count, why)`` - "a resource of your choice";
-* ``("bonus", player)`` - skill 2: pick a reward or roll;
-* ``("restore", player)`` - skill 9: pick a token to restore;
-* ``("quests", player, count)`` - end-of-season quest choice.
+Sub-decisions sit on ``state.pending`` (top = last), chance nodes on ``state.chance``,
+as the typed values of :mod:`haunted_kit.flow` (:class:`~haunted_kit.flow.GhostPlacement`,
+:class:`~haunted_kit.flow.ResourceChoice`, :class:`~haunted_kit.flow.BonusChoice`,
+:class:`~haunted_kit.flow.RestoreChoice`, :class:`~haunted_kit.flow.QuestChoice`;
+:class:`~haunted_kit.flow.TileDraw`... :class:`~haunted_kit.flow.BonusDie`).
 
 A decision with exactly one legal action is applied automatically (the turn ends by
 itself when ending it is all a player can do: rulebook "Game Flow", step 3).
@@ -37,7 +37,9 @@ from .board import KALENA, build_field
 from .components import Box
 from .events import log_to_frame
 from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
-from .protocol import ChanceError, IllegalAction, Refusal
+from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
+                   RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
+from .protocol import ChanceError, IllegalAction, Record, Refusal
 from .rules import P, ctx_of
 from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
                     ConfigError, GameConfig, SaveError, State)
@@ -142,7 +144,7 @@ class HauntedLandsState(State):
         s = serial.from_dict(data, box, cls)
         R.check_position(s)
         if serial.needs_record(data):
-            s.record = _record_from_log(s)
+            s.record, s.log = _record_from_log(s)
         return s
 
     @classmethod
@@ -243,7 +245,7 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     s.sup_tok = [(box.supply_tokens[t] if lim else big) - n * tr.start_tokens for t, tr in box.tracks.items()]
     s.sensor = [0] * n
     s.phase = SETUP
-    s.chance = ("tile", 0)
+    s.chance = TileDraw(0)
     n_forced = 0
     _check_forced_setup(config, layout, skills, market)
     if order is not None:
@@ -294,7 +296,7 @@ def current_player(s: State) -> int | None:
     if s.phase == OVER or s.chance is not None:
         return None
     if s.pending:
-        return s.pending[-1][1]
+        return s.pending[-1].player
     if s.phase == TURNS and s.turn_pos < len(s.turn_order):
         return s.turn_order[s.turn_pos]
     return None
@@ -319,19 +321,23 @@ def _compute_legal(s: State) -> list:
 
 def _pending_legal(s: State, ctx) -> list:
     top = s.pending[-1]
-    kind, p = top[0], top[1]
-    if kind == "ghosts":
-        targets = R.kalena_targets(s, ctx) if top[2] == KALENA else R.ghost_targets(s, ctx, top[2])
-        return [ctx.place_ghost_actions[c] for c in targets]
-    if kind == "resource":
+    t, p = type(top), top.player
+    if t is GhostPlacement:
+        return [ctx.place_ghost_actions[c] for c in _ghost_targets(s, ctx, top.terrain)]
+    if t is ResourceChoice:
         return list(ctx.choose_resource)
-    if kind == "bonus":
+    if t is BonusChoice:
         return list(ctx.choose_bonus) + [ctx.ROLL]
-    if kind == "restore":
+    if t is RestoreChoice:
         return [ctx.restore_actions[t] for t in range(TRACKS) if s.tokens(p, t) > s.tokens(p, t, active=True)]
-    if kind == "quests":
+    if t is QuestChoice:
         return [ctx.choose_quest[q] for q in ctx.quest_numbers if s.holds_quest(p, q)]
-    raise AssertionError(kind)
+    raise AssertionError(top)  # pragma: no cover - flow.PENDING lists every kind
+
+
+def _ghost_targets(s: State, ctx, terrain: str) -> list[int]:
+    """Free cells of the rolled ``terrain``, or of Kalena once the spread moved there."""
+    return R.kalena_targets(s, ctx) if terrain == KALENA else R.ghost_targets(s, ctx, terrain)
 
 
 def _turn_legal(s: State, ctx, p: int) -> list:
@@ -347,7 +353,7 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.sells_here(s, ctx, p):
-        out += R.affordable_sales(ctx, s.market, s.resource_counts(p))
+        out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
     if R.trains_here(s, ctx, p):
         for t in range(TRACKS):
             if R.refuse_train(s, ctx, p, t, True) is None:
@@ -379,7 +385,7 @@ def why_not(s: State, action) -> Refusal | None:
     if s.phase == OVER:
         return Refusal("the game is over" + (" (Kalena fell)" if s.lost else ""), "Game Flow")
     if s.chance is not None:
-        return Refusal(f"the game waits for a chance outcome ({_chance_name(s.chance)}), not for a decision", "Game Flow")
+        return Refusal(f"the game waits for a chance outcome ({s.chance.name()}), not for a decision", "Game Flow")
     ctx = ctx_of(s)
     if s.pending:
         return _why_not_pending(s, ctx, action)
@@ -410,40 +416,21 @@ def why_not(s: State, action) -> Refusal | None:
     return Refusal(f"{P(p)} is taking a turn; {A.TYPE_NAMES[t].replace('_', ' ')} is not a turn action", "Game Flow")
 
 
-_PENDING_TYPES = {"ghosts": A.PlaceGhost, "resource": A.ChooseResource, "bonus": (A.ChooseBonus, A.RollBonus),
-                  "restore": A.RestoreToken, "quests": A.ChooseQuest}
-
-
-def _pending_what(top) -> str:
-    kind, p = top[0], top[1]
-    if kind == "ghosts":
-        where = "Kalena" if top[2] == KALENA else f"{top[2]} cells"
-        return f"{P(p)} must place {top[3]} more ghost{'s' if top[3] != 1 else ''} on {where} (spread)"
-    if kind == "resource":
-        return f"{P(p)} must choose {top[2]} resource{'s' if top[2] != 1 else ''} ({top[3]})"
-    if kind == "bonus":
-        return f"{P(p)} must take a bonus reward or roll the bonus die (skill 2)"
-    if kind == "restore":
-        return f"{P(p)} must choose a token to restore (skill 9)"
-    return f"{P(p)} must choose {top[2]} more quest card{'s' if top[2] != 1 else ''} (end of season)"
-
-
 def _why_not_pending(s: State, ctx, a) -> Refusal | None:
     top = s.pending[-1]
-    kind, p = top[0], top[1]
-    if not isinstance(a, _PENDING_TYPES[kind]):
-        return Refusal(f"{_pending_what(top)} first", "Game Flow")
+    kind, p = top.kind, top.player
+    if not isinstance(a, top.accepts):
+        return Refusal(f"{top.status()} first", "Game Flow")
     try:
         if kind == "ghosts":
             c = s.field.cell_index(a.cell)
-            targets = R.kalena_targets(s, ctx) if top[2] == KALENA else R.ghost_targets(s, ctx, top[2])
-            if c in targets:
+            if c in _ghost_targets(s, ctx, top.terrain):
                 return None
             t = s.field.terrain[c]
-            if top[2] == KALENA and s.field.tile[c] != KALENA:
+            if top.terrain == KALENA and s.field.tile[c] != KALENA:
                 return Refusal(f"no cell of the rolled terrain is free any more, so the remaining ghosts go to Kalena, and {s.field.describe(c)} is not on Kalena", "Ghosts")
-            if top[2] != KALENA and t != top[2]:
-                return Refusal(f"the terrain die showed {top[2]}; {s.field.describe(c)} is {t}", "Ghosts; Game Flow: Spread")
+            if top.terrain != KALENA and t != top.terrain:
+                return Refusal(f"the terrain die showed {top.terrain}; {s.field.describe(c)} is {t}", "Ghosts; Game Flow: Spread")
             if s.ghosts[c]:
                 return Refusal(f"{s.field.describe(c)} already holds a ghost", "Ghosts")
             if s.building[c] >= 0:
@@ -498,7 +485,7 @@ def _decide(s: State, a) -> None:
     """A player's decision (already checked legal): counted, appended to the action
     record, applied; then the game runs on."""
     s.decisions += 1
-    p = s.pending[-1][1] if s.pending else s.turn_order[s.turn_pos]
+    p = s.pending[-1].player if s.pending else s.turn_order[s.turn_pos]
     s.steps = (s.steps, p, a, False)  # the action record (protocol.Record's node)
     s._legal = None
     _HANDLERS[type(a)](s, ctx_of(s), p, a)
@@ -510,10 +497,7 @@ def _apply(s: State, a) -> None:
     since replaying the record takes it again."""
     ctx = ctx_of(s)
     s._legal = None
-    if s.pending:
-        p = s.pending[-1][1]
-    else:
-        p = s.turn_order[s.turn_pos]
+    p = s.pending[-1].player if s.pending else s.turn_order[s.turn_pos]
     _HANDLERS[type(a)](s, ctx, p, a)
 
 
@@ -552,12 +536,12 @@ def _h_end_turn(s, ctx, p, a):
 
 
 def _h_place_ghost(s, ctx, p, a):
-    _, _, terrain, remaining = s.pending.pop()
+    top = s.pending.pop()
     R.place_ghost(s, ctx, p, s.field.index[a.cell], forced=False)
     if R.kalena_fallen(s, ctx):
         _lose(s, ctx, "every Kalena cell holds a ghost")
         return
-    _spread_on(s, ctx, p, terrain, remaining - 1)
+    _spread_on(s, ctx, p, top.terrain, top.remaining - 1)
 
 
 def _h_choose_resource(s, ctx, p, a):
@@ -571,7 +555,7 @@ def _h_choose_bonus(s, ctx, p, a):
 
 def _h_roll_bonus(s, ctx, p, a):
     s.pending.pop()
-    s.chance = ("bonus_die", p)
+    s.chance = BonusDie(p)
 
 
 def _h_restore(s, ctx, p, a):
@@ -608,7 +592,7 @@ def advance(s: State) -> None:
                     # drop it, so the game waits at this chance node for a valid outcome
                     bad = s.forced.pop(0)
                     s._legal = []
-                    raise ChanceError(f"forced outcome {bad!r} is not possible at {_chance_name(s.chance)} "
+                    raise ChanceError(f"forced outcome {bad!r} is not possible at {s.chance.name()} "
                                       f"(possible: {', '.join(repr(o) for o, _ in chance_outcomes(s))}); the game waits "
                                       "at this chance node, resolve it with apply_chance() or force_chance()")
                 s.forced.pop(0)
@@ -648,12 +632,61 @@ def _next_turn(s: State, ctx) -> None:
     if s.turn_pos < len(s.turn_order):
         _turn_started(s)
     else:
-        R.rest(s, ctx)
-        R.reorder(s, ctx)
+        _step_done(s, ctx)
+
+
+# ---------------------------------------------------------------- the round's steps (flow.ROUND)
+
+
+def _step_done(s: State, ctx) -> None:
+    """The round step of ``s.phase`` is over: enter the next step of
+    :data:`haunted_kit.flow.ROUND`, or after the last one start the next round or end
+    the season (rulebook "Game Flow")."""
+    nxt = next_step(s.phase)
+    if nxt is None:
         if s.round < s.config.box.rounds_per_season:
             _start_round(s, ctx)
         else:
             _end_season(s, ctx)
+        return
+    s.phase = nxt
+    _STEPS[nxt](s, ctx)
+
+
+def _spread_step(s: State, ctx) -> None:
+    """Spread (step 1): the last player rolls the terrain die; :func:`_spread_on` goes on
+    when it is rolled, and hands over when the ghosts are placed."""
+    s.chance = TERRAIN_DIE
+
+
+def _production_step(s: State, ctx) -> None:
+    """Production (step 2): every building produces (:func:`rules.production`)."""
+    R.production(s, ctx)
+    _step_done(s, ctx)
+
+
+def _turns_step(s: State, ctx) -> None:
+    """Turns (step 3): the first player in turn order begins; :func:`_next_turn` hands
+    over after the last turn."""
+    s.turn_pos = 0
+    _turn_started(s)
+
+
+def _rest_step(s: State, ctx) -> None:
+    """Rest (step 4): every player restores all action tokens (:func:`rules.rest`)."""
+    R.rest(s, ctx)
+    _step_done(s, ctx)
+
+
+def _reorder_step(s: State, ctx) -> None:
+    """Reorder (step 5): turn order from the valor track (:func:`rules.reorder`)."""
+    R.reorder(s, ctx)
+    _step_done(s, ctx)
+
+
+#: phase -> what the engine does on entering it (one handler per step of flow.ROUND)
+_STEPS = {Phase.SPREAD: _spread_step, Phase.PRODUCTION: _production_step, Phase.TURNS: _turns_step,
+          Phase.REST: _rest_step, Phase.REORDER: _reorder_step}
 
 
 def _turn_started(s: State) -> None:
@@ -677,7 +710,7 @@ def _start_round(s: State, ctx) -> None:
     s.phase = SPREAD
     if s.log is not None:
         R.emit(s, "round_started", None, f"Round {s.round} of season {s.season} begins with the spread.")
-    s.chance = ("terrain_die",)
+    _STEPS[SPREAD](s, ctx)
 
 
 def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
@@ -693,7 +726,7 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
             _lose(s, ctx, f"{remaining} spread ghost{'s' if remaining != 1 else ''} found no free cell, even on Kalena")
             return
         if len(targets) > remaining:
-            s.pending.append(("ghosts", p, terrain, remaining))
+            s.pending.append(GhostPlacement(p, terrain, remaining))
             return
         for c in targets:
             R.place_ghost(s, ctx, p, c, forced=True)
@@ -701,11 +734,7 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
         if R.kalena_fallen(s, ctx):
             _lose(s, ctx, "every Kalena cell holds a ghost")
             return
-    # spread done: production, then the turns
-    R.production(s, ctx)
-    s.phase = TURNS
-    s.turn_pos = 0
-    _turn_started(s)
+    _step_done(s, ctx)  # spread done: production next
 
 
 def _end_season(s: State, ctx) -> None:
@@ -742,7 +771,7 @@ def _end_season(s: State, ctx) -> None:
                     f"(everyone but the leader{'s' if len(top) > 1 else ''} {', '.join(P(p) for p in top)})")
         R.emit(s, "quest_choice", None, f"End of season {s.season}: {text}.", choosers=choosers, count=count)
     for p in reversed(choosers):
-        s.pending.append(("quests", p, count))
+        s.pending.append(QuestChoice(p, count))
 
 
 def _final_scoring(s: State, ctx) -> None:
@@ -787,23 +816,15 @@ def returns(s: State) -> list[float]:
 # ============================================================================ chance
 
 
-def _chance_name(node) -> str:
-    kind = node[0]
-    return {"tile": f"draw of the region tile for slot {node[1] + 1 if len(node) > 1 else ''}",
-            "skill": "draw of a skill card", "market": "draw of the market card",
-            "stack": "random stacking of the valor tokens", "terrain_die": "terrain die roll",
-            "bonus_die": "bonus die roll"}.get(kind, kind)
-
-
 def _chance_weights(s: State) -> tuple[list, list[int]]:
     box = s.config.box
     node = s.chance
-    kind = node[0]
+    kind = node.kind
     if kind == "tile":
         left = [t for t in box.tiles if t not in s.layout]
         return left, [1] * len(left)
     if kind == "skill":
-        deck = list(box.skill_decks.values())[node[1]]
+        deck = list(box.skill_decks.values())[node.deck]
         return list(deck), [1] * len(deck)
     if kind == "market":
         cards = list(box.market_cards)
@@ -852,7 +873,7 @@ def apply_chance(s: State, outcome) -> None:
     got = _possible_outcome(s, outcome)
     if got is _IMPOSSIBLE:
         valid = [o for o, _ in chance_outcomes(s)]
-        raise ChanceError(f"{outcome!r} is not a possible outcome of the {_chance_name(s.chance)} (possible: {', '.join(map(repr, valid))})")
+        raise ChanceError(f"{outcome!r} is not a possible outcome of the {s.chance.name()} (possible: {', '.join(map(repr, valid))})")
     _resolve_chance(s, got)
     advance(s)
 
@@ -881,23 +902,23 @@ def _resolve_chance(s: State, outcome) -> None:
     s._legal = None
     s.rng_count += 1
     s.steps = (s.steps, None, outcome, True)  # the action record (protocol.Record's node)
-    kind = node[0]
+    kind = node.kind
     box = s.config.box
     if kind == "tile":
         s.layout.append(outcome)
         if s.log is not None:
             R.emit(s, "tile_drawn", None, f"Region tile {outcome} is placed in slot {len(s.layout)} around Kalena (setup step 1).", tile=outcome, slot=len(s.layout))
         if len(s.layout) < len(box.region_centres):
-            s.chance = ("tile", len(s.layout))
+            s.chance = TileDraw(len(s.layout))
         else:
             s.field = build_field(tuple(s.layout), box)
-            s.chance = ("skill", 0)
+            s.chance = SkillDraw(0)
     elif kind == "skill":
         s.skills.append(outcome)
         if s.log is not None:
             R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip('.')} (setup step 6).", skill=outcome)
         if len(s.skills) < len(box.skill_decks):
-            s.chance = ("skill", len(s.skills))
+            s.chance = SkillDraw(len(s.skills))
         else:
             S = len(box.skill_slot_valor)
             covered = box.covered_slots.get(s.config.players, ())
@@ -905,20 +926,20 @@ def _resolve_chance(s: State, outcome) -> None:
             if covered and s.log is not None:
                 R.emit(s, "setup", None, f"{s.config.players} players: counter markers cover marker slot{'s' if len(covered) > 1 else ''} "
                        f"{', '.join(str(j + 1) for j in covered)} of every skill card (setup step 16).", covered=[j + 1 for j in covered])
-            s.chance = ("market",)
+            s.chance = MARKET_DRAW
     elif kind == "market":
         s.market = outcome
         if s.log is not None:
             opts = "; ".join(o.describe() for o in box.market_cards[outcome])
             R.emit(s, "market_drawn", None, f"Market card {outcome} is in play: {opts} (setup step 7).", market=outcome)
-        s.chance = ("stack", 0)
+        s.chance = StackDraw(0)
     elif kind == "stack":
         s.turn_order.append(outcome)
         if s.log is not None:
             R.emit(s, "stack_placed", outcome, f"{P(outcome)}'s valor token is number {len(s.turn_order)} from the top of the starting stack (setup step 12).")
         n = s.config.players
         if len(s.turn_order) < n - 1:
-            s.chance = ("stack", len(s.turn_order))
+            s.chance = StackDraw(len(s.turn_order))
         else:
             if len(s.turn_order) == n - 1:  # the last token has one place left
                 last = next(p for p in range(n) if p not in s.turn_order)
@@ -939,7 +960,7 @@ def _resolve_chance(s: State, outcome) -> None:
                 R.emit(s, "ghosts_short", None, f"The supply holds only {k} ghost{'s' if k != 1 else ''}, so only {k} spread{'s' if k == 1 else ''} (ruling 2).", amount=k)
         _spread_on(s, ctx, last, outcome, k)
     elif kind == "bonus_die":
-        p = node[1]
+        p = node.player
         if s.log is not None:
             R.emit(s, "bonus_die", p, f"{P(p)} rolls the bonus die: {outcome}.", face=outcome)
         R.give_bonus(s, ctx_of(s), p, outcome, f"rolled {outcome}")
@@ -966,21 +987,26 @@ def _finish_setup(s: State) -> None:
 
 
 def _norm_events(events) -> list:
-    """Events as their JSON form (tuples become lists), for comparing logs."""
-    return json.loads(json.dumps([e.to_dict() for e in events]))
+    """Events as their JSON form (tuples become lists) without the phase, for comparing
+    logs across versions: version 1 logged production as spread and rest and reorder
+    as turns."""
+    out = json.loads(json.dumps([e.to_dict() for e in events]))
+    for e in out:
+        e.pop("phase")
+    return out
 
 
 def _record_from_log(target: State):
-    """The action record of a version 1 save (which had none), rebuilt from its event
-    log: the game is set up again with the saved draws, and each step is the chance
-    outcome or the legal decision whose events match the log. The record then replays
-    to the saved state. A save without a log gets an empty record (it loads and plays
-    on, but cannot be replayed). Raises SaveError if the log cannot be reproduced."""
-    from .protocol import Record
-
+    """``(record, log)`` of a version 1 save (which had no record), rebuilt from its
+    event log: the game is set up again with the saved draws, and each step is the
+    chance outcome or the legal decision whose events match the log (the phase aside).
+    The record then replays to the saved state; the log is the rebuilt one, whose
+    phase column names all five round steps. A save without a log gets an empty record
+    (it loads and plays on, but cannot be replayed). Raises SaveError if the log cannot
+    be reproduced."""
     log = target.log
     if not log:
-        return Record()
+        return Record(), log
     want = _norm_events(log)
     order = [e.player for e in log if e.kind == "stack_placed"]
     order += [p for p in range(target.config.players) if p not in order]
@@ -998,8 +1024,8 @@ def _record_from_log(target: State):
         if s.chance is not None:
             ev = log[k]
             outcome = ev.data.get("terrain") if ev.kind == "terrain_die" else ev.data.get("face")
-            if ev.kind not in ("terrain_die", "bonus_die") or s.chance[0] != ev.kind:
-                raise SaveError(f"version 1 save: event {k} ({ev.kind}) is not the {s.chance[0]} the game waits for")
+            if ev.kind not in ("terrain_die", "bonus_die") or s.chance.kind != ev.kind:
+                raise SaveError(f"version 1 save: event {k} ({ev.kind}) is not the {s.chance.name()} the game waits for")
             apply_chance(s, outcome)
             continue
         for a in legal_actions(s):
@@ -1013,7 +1039,7 @@ def _record_from_log(target: State):
             raise SaveError(f"version 1 save: no legal action reproduces event {k} ({log[k].kind}: {log[k].text})")
     if _norm_events(s.log) != want:
         raise SaveError("version 1 save: the rebuilt game's log differs from the saved one")
-    return s.record
+    return s.record, s.log
 
 
 # ============================================================================ the game protocol's Game object

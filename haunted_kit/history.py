@@ -1,27 +1,30 @@
-"""A game's states along its event log, for step-through views and replays.
+"""A game's states along its action record, for step-through views and replays.
 
-A saved game holds its configuration, its setup draws and its event log, not the list
-of decisions. :func:`replay` rebuilds the states by playing the game again through the
-engine: the setup draws are forced from the save, every chance roll is forced from its
-logged outcome, and each decision is the legal action whose events match the log. So
-the engine, not this module, decides everything; a log that the engine cannot reproduce
-raises :class:`ReplayError` naming the first event that differs.
+:func:`replay` rebuilds the states of a game by re-applying its action record
+(:meth:`~haunted_kit.State.history`) to a new game of the same configuration: every
+chance outcome with ``apply_chance``, every decision with ``apply_action``. Nothing is
+searched or guessed: the engine decides everything again, and with ``check_final`` the
+replayed game must end in the saved state (a record the engine refuses raises
+:class:`ReplayError` naming the step).
 
     h = replay(state)            # a live State, a save's JSON text, or a path to a save
     h.state_at(seq)              # the state right after the step that logged event seq
     h.steps[k].action            # the decision (or chance outcome) of step k
+    h.decision(n)                # the step of the n-th decision (0-based)
 """
 
 from __future__ import annotations
 
 import bisect
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .engine import HauntedLandsState, new_game
+from .protocol import ChanceError, IllegalAction
+
 
 class ReplayError(ValueError):
-    """The event log cannot be reproduced by the engine (see the message)."""
+    """The action record cannot be replayed to the saved game (see the message)."""
 
 
 @dataclass
@@ -30,7 +33,8 @@ class Step:
 
     ``state`` is the state right after the step; ``first``/``last`` the seq numbers of
     the first and last event it logged; ``action`` the decision (an action object), or
-    ``None`` for the setup and for chance steps, whose ``label`` says what happened."""
+    ``None`` for the setup and for chance steps, whose ``label`` says what happened;
+    ``outcome`` the chance outcome of a chance step."""
 
     state: object
     first: int
@@ -38,21 +42,16 @@ class Step:
     action: object = None
     player: int | None = None
     label: str = ""
+    outcome: object = None
 
 
-def _norm(events) -> list:
-    return json.loads(json.dumps([e.to_dict() for e in events]))
-
-
-def _load(source):
-    from .engine import HauntedLandsState as State
-
-    if isinstance(source, State):
+def _load(source) -> HauntedLandsState:
+    if isinstance(source, HauntedLandsState):
         return source
     if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
-        return State.load(source)
+        return HauntedLandsState.load(source)
     if isinstance(source, str):
-        return State.from_json(source)
+        return HauntedLandsState.from_json(source)
     raise TypeError(f"replay needs a State, a save's JSON text or a path, not {type(source).__name__}")
 
 
@@ -63,6 +62,7 @@ class History:
         self.steps = steps
         self.target = target
         self._firsts = [s.first for s in steps]
+        self._decisions = [k for k, s in enumerate(steps) if s.action is not None]
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -83,97 +83,80 @@ class History:
         """The state right after the step that logged event ``seq``."""
         return self.steps[self.step_of(seq)].state
 
+    @property
+    def decisions(self) -> int:
+        """How many decisions the game holds."""
+        return len(self._decisions)
+
+    def decision(self, n: int) -> int:
+        """Index (into :attr:`steps`) of decision number ``n`` (0-based; negative counts
+        from the end). Raises IndexError naming the range."""
+        if not -len(self._decisions) <= n < len(self._decisions):
+            raise IndexError(f"decision {n} does not exist: the game holds {len(self._decisions)} decisions")
+        return self._decisions[n]
+
     def append(self, step: Step) -> None:
         self.steps.append(step)
         self._firsts.append(step.first)
-
-
-def _setup_order(log, players: int) -> list[int]:
-    order = [e.player for e in log if e.kind == "stack_placed"]
-    rest = [p for p in range(players) if p not in order]
-    return order + rest
+        if step.action is not None:
+            self._decisions.append(len(self.steps) - 1)
 
 
 def replay(source, *, check_final: bool = True) -> History:
-    """Rebuild the states of a game from its event log.
+    """Rebuild the states of a game by re-applying its action record.
 
     Args:
-        source: a :class:`~haunted_kit.State` with its log (a live game), a save's JSON
-            text, or a path to a save file.
+        source: a :class:`~haunted_kit.State` (a live game), a save's JSON text, or a
+            path to a save file.
         check_final: also check that the replayed final state equals the source.
 
-    Raises:
-        ReplayError: the source has no log, or the engine cannot reproduce it (for
-            example a log with other players' private events redacted).
-    """
-    from . import engine
+    Returns:
+        a :class:`History`: one setup step (every setup draw), then one step per
+        decision and per die roll.
 
+    Raises:
+        ReplayError: the source's log is a redacted observation, or the engine refuses
+            a step of the record, or the replayed game differs from the source (for
+            example a position edited with :mod:`haunted_kit.scenario`, which the
+            record does not hold).
+    """
     target = _load(source)
-    if target.log is None:
-        raise ReplayError("the game was played without an event log (new_game(log=False)); nothing to replay")
-    log = target.log
-    want = _norm(log)
-    if any(e.get("private") and "quest" not in e.get("data", {}) for e in want):
+    if target.log is not None and any(e.private and "quest" not in e.data for e in target.log):
         raise ReplayError("the log has redacted private events (an observation); replay needs the full save")
-    n = target.config.players
-    try:
-        s = engine.new_game(target.config, auto_chance=False, layout=list(target.layout), skills=list(target.skills),
-                            market=target.market, order=_setup_order(log, n))
-    except Exception as exc:  # noqa: BLE001
-        raise ReplayError(f"cannot set the game up again from the save: {exc}") from None
-    _check_prefix(s, want, 0)
-    steps = [Step(s.copy(), 0, len(s.log) - 1, None, None, "setup")]
-    history = History(steps, target)
-    while len(s.log) < len(log):
-        k = len(s.log)
-        if s.is_terminal():
-            raise ReplayError(f"the replayed game ended at event {k - 1} but the log goes on to event {len(log) - 1}")
-        if s.chance is not None:
-            ev = log[k]
-            kind = s.chance[0]
-            if kind == "terrain_die" and ev.kind == "terrain_die":
-                outcome = ev.data.get("terrain")
-            elif kind == "bonus_die" and ev.kind == "bonus_die":
-                outcome = ev.data.get("face")
+    s = new_game(target.config, auto_chance=False, log=target.log is not None)
+    record = target.history()
+    n_events = lambda st: len(st.log) if st.log is not None else 0  # noqa: E731
+    k = 0
+    while k < len(record) and s.phase == "setup" and record[k].chance:
+        s.apply_chance(record[k].action)
+        k += 1
+    history = History([Step(s.copy(), 0, n_events(s) - 1, None, None, "setup")], target)
+    for i in range(k, len(record)):
+        e = record[i]
+        first = n_events(s)
+        try:
+            if e.chance:
+                what = s.chance.name() if s.chance is not None else "chance outcome"
+                s.apply_chance(e.action)
+                step = Step(None, first, 0, None, None, f"{what}: {e.action}", e.action)
             else:
-                raise ReplayError(f"event {k} ({ev.kind}: {ev.text}) does not match the {kind} the engine waits for")
-            try:
-                s.apply_chance(outcome)
-            except Exception as exc:  # noqa: BLE001
-                raise ReplayError(f"event {k}: the engine refuses outcome {outcome!r}: {exc}") from None
-            _check_prefix(s, want, k)
-            history.append(Step(s.copy(), k, len(s.log) - 1, None, None, f"{kind.replace('_', ' ')}: {outcome}"))
-            continue
-        p = s.current_player()
-        chosen = None
-        for a in s.legal_actions():
-            t = s.copy()
-            t.apply_action(a)
-            got = _norm(t.log[k:])
-            if got and got == want[k:k + len(got)]:
-                chosen, s = a, t
-                break
-        if chosen is None:
-            ev = log[k]
-            raise ReplayError(f"no legal action of P{p + 1 if p is not None else '?'} reproduces event {k} "
-                              f"({ev.kind}: {ev.text})")
-        history.append(Step(s.copy(), k, len(s.log) - 1, chosen, p, chosen.describe()))
+                if s.current_player() != e.player:
+                    raise ReplayError(f"step {i} of the record is P{e.player + 1}'s decision, but the game waits for "
+                                      f"{'P%d' % (s.current_player() + 1) if s.current_player() is not None else 'no player'}")
+                s.apply_action(e.action)
+                step = Step(None, first, 0, e.action, e.player, e.action.describe())
+        except (IllegalAction, ChanceError) as exc:
+            raise ReplayError(f"step {i} of the record ({e.action!r}): the engine refuses it: {exc}") from None
+        step.state, step.last = s.copy(), n_events(s) - 1
+        history.append(step)
     if check_final:
-        if _norm(s.log) != want:
-            raise ReplayError("the replayed log differs from the saved one")
         a, b = s.to_dict(), target.to_dict()
         diff = sorted(k for k in set(a) | set(b) if k not in ("auto_chance", "forced") and a.get(k) != b.get(k))
         if diff:
-            raise ReplayError(f"the replayed final state differs from the saved one in {', '.join(diff)}")
+            edited = any(ev.kind == "setup" and "scenario" in ev.data for ev in target.log or [])
+            why = (" (the position was edited with haunted_kit.scenario, and the record holds only decisions "
+                   "and chance outcomes)") if edited else ""
+            raise ReplayError(f"the replayed final state differs from the saved one in {', '.join(diff)}{why}")
     for st in history.steps:
         st.state.auto_chance = target.auto_chance
     return history
-
-
-def _check_prefix(s, want, start) -> None:
-    got = _norm(s.log[start:])
-    if got != want[start:start + len(got)]:
-        for i, (a, b) in enumerate(zip(got, want[start:])):
-            if a != b:
-                raise ReplayError(f"event {start + i} differs: replay says {a['text']!r}, the log says {b['text']!r}")
-        raise ReplayError(f"the replay logged more events than the save holds (from event {start + len(want) - start})")

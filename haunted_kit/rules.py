@@ -19,8 +19,10 @@ from itertools import combinations
 from . import actions as A
 from .board import cell_geometry
 from .events import Event
+from .flow import AUTOMATIC, BonusChoice, BonusDie, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw
 from .protocol import Refusal
-from .state import COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State
+from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State, flat_index,
+                    flat_spans)
 
 
 def P(p: int) -> str:
@@ -90,6 +92,11 @@ class Ctx:
         self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
         self.covered = box.covered_slots.get(self.n, ())
+        # where each player's tokens and resources, and each card's marker slots, sit in
+        # the state's flat lists (state.flat_index / flat_spans): the hot paths' lookups
+        self.token_at = flat_index(self.n, TRACKS)
+        self.resource_span = flat_spans(self.n, self.R)
+        self.card_span = flat_spans(len(box.skill_decks), self.S)
         # ghost cards in play
         effects = {box.ghost_cards[g].effect: box.ghost_cards[g] for g in config.ghost_cards}
         self.block_production = "block_production" in effects
@@ -200,7 +207,7 @@ def resource_cap(s: State, ctx: Ctx, p: int) -> int:
 
 def emit(s: State, kind: str, player, text: str, cell=None, private=False, **data) -> None:
     """Append an event to the log (callers check ``s.log is not None`` first)."""
-    s.log.append(Event(len(s.log), s.season, s.round, s.phase, kind, player, text,
+    s.log.append(Event(len(s.log), s.season, s.round, str(s.phase), kind, player, text,
                        s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
 
 
@@ -262,7 +269,7 @@ def counts_of(ctx: Ctx, names) -> list[int]:
 
 
 def can_afford(s: State, ctx: Ctx, p: int, counts) -> bool:
-    held = s.resource_row(p)
+    held = s.res[ctx.resource_span[p]]
     for r in range(ctx.R):
         if counts[r] > held[r]:
             return False
@@ -314,7 +321,7 @@ def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
     """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
     more than ``p``'s active exploration tokens. The one legality test of exploration;
     :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
-    have = s.active_tokens(p, EXPLORATION)
+    have = s.act[ctx.token_at[p][EXPLORATION]]
     if not have:
         return []
     learned, ghosts = s.learned[p], s.ghosts
@@ -389,7 +396,7 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
         return Refusal(lambda: f"{s.field.describe(cell)} has a building", sec)
     if ctx.block_extraction and s.ghosts[cell]:
         return Refusal(lambda: f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
-    if s.active_tokens(p, EXTRACTION) < ctx.box.extraction_tokens:
+    if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens:
         return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
     if s.sup_depl <= 0:
         return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
@@ -405,7 +412,7 @@ def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
     s.sup_depl -= 1
     s.depleted[cell] = 1
     if has_skill(s, ctx, p, "extract_bonus"):
-        s.pending.append(("resource", p, ctx.amount["extract_bonus"], "skill 12"))
+        s.pending.append(ResourceChoice(p, ctx.amount["extract_bonus"], "skill 12"))
 
 
 # ============================================================================ construction
@@ -427,7 +434,7 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
     if s.ghosts[here]:
         return Refusal(lambda: f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
     bld = ctx.buildings[b]
-    if s.active_tokens(p, CONSTRUCTION) < bld.cost_tokens:
+    if s.act[ctx.token_at[p][CONSTRUCTION]] < bld.cost_tokens:
         return Refusal(lambda: f"{P(p)} has no active construction token", sec)
     counts = ctx.building_counts[b]
     if not can_afford(s, ctx, p, counts):
@@ -474,7 +481,7 @@ def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
     if not s.ghosts[here]:
         return Refusal(lambda: f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
     cost = contact_cost(s, ctx)
-    have = s.active_tokens(p, CONTACT)
+    have = s.act[ctx.token_at[p][CONTACT]]
     if have < cost:
         return Refusal(lambda: f"contact costs {cost} contact token{'s' if cost != 1 else ''} in season {s.season} but {P(p)} has {have} active",
                        "Basic Actions: Contact; Bonus Cards")
@@ -495,9 +502,9 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
     if has_skill(s, ctx, p, "contact_restore"):
         restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], "skill 3")
     if has_skill(s, ctx, p, "choose_bonus"):
-        s.pending.append(("bonus", p))
+        s.pending.append(BonusChoice(p))
     else:
-        s.chance = ("bonus_die", p)
+        s.chance = BonusDie(p)
 
 
 def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
@@ -510,7 +517,7 @@ def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
     s.pec[p] += reward.pecunias
     gain_valor(s, p, reward.valor, f"bonus reward {face}", "contact")
     if reward.resources:
-        s.pending.append(("resource", p, reward.resources, f"bonus reward {face}"))
+        s.pending.append(ResourceChoice(p, reward.resources, f"bonus reward {face}"))
 
 
 def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
@@ -597,7 +604,7 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
              option=option, pecunias=gain, spent=spent)
     if has_skill(s, ctx, p, "sell_restore") and spent >= ctx.amount["sell_restore"]:
         if any(s.tokens(p, t) > s.active_tokens(p, t) for t in range(TRACKS)):
-            s.pending.append(("restore", p))
+            s.pending.append(RestoreChoice(p))
         elif s.log is not None:
             emit(s, "tokens_restored", p, f"Skill 9 would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
 
@@ -612,7 +619,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
 
 def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
     """Pecunias for ``p``'s next token on track ``t`` (leftmost free slot), ``None`` if full."""
-    owned = s.owned_tokens(p, t)
+    owned = s.tok[ctx.token_at[p][t]]
     track = ctx.tracks[t]
     return track.training_costs[owned] if owned < track.slots else None
 
@@ -654,7 +661,7 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
             return r
     if skill not in s.skills:
         return Refusal(lambda: f"skill {skill} is not in play (in play: {', '.join(map(str, s.skills))})", "Skill Cards")
-    if s.knows_skill(p, skill):
+    if s.learned[p] >> skill & 1:
         return Refusal(lambda: f"{P(p)} has already learned skill {skill}; a skill is learned only once", "Skill Cards; Additional Actions: Learning")
     counts = ctx.skill_counts[skill]
     if not can_afford(s, ctx, p, counts):
@@ -669,8 +676,9 @@ def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = F
 
 def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
     """Leftmost free (uncovered, unmarked) marker slot of a skill card in play."""
-    for j, v in enumerate(s.marker_slots(skill)):
-        if v == FREE:
+    row = s.slots[ctx.card_span[s.skills.index(skill)]]
+    for j in range(ctx.S):
+        if row[j] == FREE:
             return j
     return None
 
@@ -693,10 +701,10 @@ def refuse_choose_resource(s, ctx, p, r) -> Refusal | None:
 
 
 def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
-    kind, _, n, why = s.pending.pop()
-    if n > 1:
-        s.pending.append((kind, p, n - 1, why))
-    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {why}")
+    top = s.pending.pop()
+    if top.count > 1:
+        s.pending.append(ResourceChoice(p, top.count - 1, top.why))
+    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {top.why}")
 
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
@@ -715,9 +723,9 @@ def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
 
 
 def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
-    kind, _, n = s.pending.pop()
-    if n > 1:
-        s.pending.append((kind, p, n - 1))
+    top = s.pending.pop()
+    if top.count > 1:
+        s.pending.append(QuestChoice(p, top.count - 1))
     s.take_quest(p, q)
     if s.log is not None:
         emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", private=True, quest=q)
@@ -757,12 +765,15 @@ def production(s: State, ctx: Ctx) -> None:
     """Every building produces its income for its owner, in turn order, while the
     supply lasts; ghost card 1 stops buildings adjacent to a ghost; skill 10 adds 1.
     Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
+    built = [c for c, b in enumerate(s.building) if b >= 0]
+    if not built:
+        return
     for p in s.turn_order:
         extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
-        for c in range(len(s.building)):
-            b = s.building[c]
-            if b < 0 or s.owner[c] != p:
+        for c in built:
+            if s.owner[c] != p:
                 continue
+            b = s.building[c]
             name = ctx.buildings[b].name
             if ctx.block_production and any(s.ghosts[n] for n in ctx.neighbours[c]):
                 if s.log is not None:
@@ -837,14 +848,10 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
 # ============================================================================ checking a loaded position
 
 
-_PENDING_SHAPES = {"ghosts": 4, "resource": 4, "bonus": 2, "restore": 2, "quests": 3}
-_CHANCE_KINDS = {"tile", "skill", "market", "stack", "terrain_die", "bonus_die"}
-
-
 def check_position(s: State) -> None:
     """Refuse a loaded state that the rules could never produce (each message names
-    the save field): pending decisions and chance nodes of the wrong shape or phase,
-    negative supplies, quests that do not split the hand, markers that disagree with
+    the save field): a game stopped in an automatic step, a chance node that does not
+    follow the draws made so far, negative supplies, quests that do not split the hand, markers that disagree with
     learned skills, sensors or ghosts where they cannot be, resources over the cap,
     tokens beyond a track, and (with limited supplies) pieces that do not add up to
     the box. Raises :class:`~haunted_kit.state.SaveError`."""
@@ -857,17 +864,8 @@ def check_position(s: State) -> None:
         raise SaveError(f"save field 'turn_pos': {s.turn_pos} is not a turn of {n} players")
     if s.phase != "setup" and s.market not in box.market_cards:
         raise SaveError(f"save field 'market': {s.market} is not a market card ({', '.join(map(str, box.market_cards))})")
-    for entry in s.pending:
-        kind = entry[0] if entry else None
-        if kind not in _PENDING_SHAPES or len(entry) != _PENDING_SHAPES[kind]:
-            raise SaveError(f"save field 'pending': {list(entry)!r} is not a pending decision")
-        if not (isinstance(entry[1], int) and 0 <= entry[1] < n):
-            raise SaveError(f"save field 'pending': player {entry[1]!r} does not exist in a {n}-player game")
-    if s.chance is not None:
-        if not s.chance or s.chance[0] not in _CHANCE_KINDS:
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} is not a chance node")
-        if s.chance[0] == "bonus_die" and not (len(s.chance) == 2 and isinstance(s.chance[1], int) and 0 <= s.chance[1] < n):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} names no player")
+    if s.phase in AUTOMATIC:
+        raise SaveError(f"save field 'phase': a game never stops in the {s.phase} step (it runs by itself)")
     sup = {"ghosts": [s.sup_ghosts], "buildings": s.sup_build, "resources": s.sup_res, "depletion": [s.sup_depl], "tokens": s.sup_tok}
     for name, vals in sup.items():
         if any(v < 0 for v in vals):
@@ -900,19 +898,11 @@ def check_position(s: State) -> None:
             owners = [v for v in row if v >= 0]
             if len(set(owners)) != len(owners):
                 raise SaveError(f"save field 'marker_slots': a player marks skill {k} twice")
-    phases_of = {"ghosts": ("spread",), "resource": ("turns",), "bonus": ("turns",), "restore": ("turns",),
-                 "quests": ("season_end",)}
-    for entry in s.pending:
-        if s.phase not in phases_of[entry[0]]:
-            raise SaveError(f"save field 'pending': a {entry[0]!r} decision cannot wait during the {s.phase} phase")
-    if s.chance is not None:
-        setup_kinds = {"tile": 2, "skill": 2, "market": 1, "stack": 2}
-        kind = s.chance[0]
-        if (kind in setup_kinds) != (s.phase == "setup") or (kind in setup_kinds and len(s.chance) != setup_kinds[kind]):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} cannot wait during the {s.phase} phase")
-        if kind == "tile" and s.chance[1] != len(s.layout) or kind == "skill" and s.chance[1] != len(s.skills) \
-                or kind == "stack" and s.chance[1] != len(s.turn_order):
-            raise SaveError(f"save field 'chance': {list(s.chance)!r} does not follow the draws made so far")
+    if s.chance is not None:  # shapes and phases were checked by flow's registry at load
+        node = s.chance
+        if type(node) is TileDraw and node.slot != len(s.layout) or type(node) is SkillDraw and node.deck != len(s.skills) \
+                or type(node) is StackDraw and node.position != len(s.turn_order):
+            raise SaveError(f"save field 'chance': {node.to_json()} does not follow the draws made so far")
         if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
             raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
     if s.field is None:

@@ -41,6 +41,7 @@ from typing import Iterable
 from . import actions as A
 from . import rules as R
 from .engine import new_game
+from .flow import TerrainDie
 from .state import COVERED, FREE, OVER, TURNS, State
 
 __all__ = [
@@ -100,11 +101,11 @@ def scenario(players: int = 2, mode: str = "wanderer", layout=DEFAULT_LAYOUT, sk
         kwargs["box"] = box
     s = new_game(log=log, auto_chance=False, layout=tuple(layout), skills=tuple(skills), market=market,
                  order=tuple(order), **kwargs)
-    if s.chance != ("terrain_die",):  # pragma: no cover - new_game guarantees it with every draw forced
+    if s.chance != TerrainDie():  # pragma: no cover - new_game guarantees it with every draw forced
         raise ScenarioError(f"setup did not reach the first terrain die (waiting at {s.chance!r})")
     s.apply_chance(first_terrain)
     wanted = [tuple(c) for c in spread_cells]
-    while s.pending and s.pending[-1][0] == "ghosts":
+    while s.pending and s.pending[-1].kind == "ghosts":
         legal = s.legal_actions()
         pick = None
         while wanted and pick is None:
@@ -486,8 +487,7 @@ def end_round(s: State, terrain: str = "plain", ghost_cells: Iterable = ()) -> N
     wanted = [tuple(c) for c in ghost_cells]
     while s.phase != OVER:
         if s.pending:
-            kind = s.pending[-1][0]
-            if kind != "ghosts":
+            if s.pending[-1].kind != "ghosts":
                 return
             legal = s.legal_actions()
             a = A.PlaceGhost(wanted.pop(0)) if wanted else legal[0]

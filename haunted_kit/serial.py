@@ -9,7 +9,8 @@ and every field's shape; a problem raises :class:`~haunted_kit.state.SaveError` 
 the field. Whether the values could occur in a game is checked by the rules
 (:func:`haunted_kit.rules.check_position`), one layer up.
 
-Versions: 2 (current) adds ``"history"``, the action record. A version 1 save loads
+Versions: 2 (current) adds ``"history"``, the action record, and writes pending decisions and
+chance nodes as ``{"kind": ..., field: value}`` (:mod:`haunted_kit.flow`). A version 1 save loads
 with the same fields; the engine rebuilds its record from the event log
 (:func:`needs_record`).
 """
@@ -20,13 +21,13 @@ from .actions import action_from_dict, action_to_dict
 from .board import build_field
 from .components import Box, default_box
 from .events import Event
+from .flow import CHANCE, PENDING, Phase, chance_from_json, pending_from_json
 from .protocol import Record
 from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, TRACKS, ConfigError, GameConfig, SaveError,
                     State, player_row)
 
 #: Save versions this kit reads; older ones are migrated on load.
 READABLE_VERSIONS = (1, SAVE_VERSION)
-PHASES = ("setup", "spread", "turns", "season_end", "over")
 
 
 # ============================================================================ codecs
@@ -138,9 +139,29 @@ def _dec_skill_cards(s, x, key):
 
 
 def _dec_phase(s, x, key):
-    if x not in PHASES:
-        raise SaveError(f"save field '{key}': unknown phase {x!r}")
-    return x
+    try:
+        return Phase(x)
+    except ValueError:
+        raise SaveError(f"save field '{key}': unknown phase {x!r} (phases: {', '.join(Phase)})") from None
+
+
+def _typed(registry, parse, what):
+    """A decoder of one pending decision or chance node through its registry in
+    :mod:`haunted_kit.flow`: the phase it belongs to first, then its shape."""
+    def dec(s, x, key):
+        kind = x.get("kind") if isinstance(x, dict) else (x[0] if isinstance(x, (list, tuple)) and x else None)
+        cls = registry.get(kind) if isinstance(kind, str) else None
+        if cls is not None and cls.phase != s.phase:
+            raise SaveError(f"save field '{key}': {x!r}: a {kind!r} {what} cannot wait during the {s.phase} phase")
+        try:
+            return parse(x, s.config.players)
+        except ValueError as exc:
+            raise SaveError(f"save field '{key}': {exc}") from None
+    return dec
+
+
+_dec_one_pending = _typed(PENDING, pending_from_json, "decision")
+_dec_chance = _typed(CHANCE, chance_from_json, "chance node")
 
 
 def _dec_winner(s, x, key):
@@ -191,8 +212,8 @@ CODECS = {
     "phase": (lambda s, v: v, _dec_phase),
     "skill_cards": (lambda s, v: list(v), _dec_skill_cards),
     "winner": (lambda s, v: v, _dec_winner),
-    "chance": (lambda s, v: None if v is None else list(v), lambda s, x, key: None if x is None else tuple(x)),
-    "pending": (lambda s, v: [list(e) for e in v], lambda s, x, key: [tuple(e) for e in x]),
+    "chance": (lambda s, v: None if v is None else v.to_json(), lambda s, x, key: None if x is None else _dec_chance(s, x, key)),
+    "pending": (lambda s, v: [e.to_json() for e in v], lambda s, x, key: [_dec_one_pending(s, e, key) for e in x]),
     "cells": (_enc_cells, _dec_cells),
     "buildings": (_enc_buildings, _dec_buildings),
     "marker_slots": (_enc_slots, _dec_slots),

@@ -16,16 +16,18 @@ subclasses :class:`State`), the save format in :mod:`haunted_kit.serial`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
+from functools import lru_cache
 
 from .board import Field
 from .components import Box, default_box
+from .flow import Phase
 from .protocol import HistoryEntry, Record
 
 SAVE_FORMAT = "haunted-kit-save"
 SAVE_VERSION = 2  #: 2 adds the action record ("history"); version 1 saves are migrated on load
 
-# phases
-SETUP, SPREAD, TURNS, SEASON_END, OVER = "setup", "spread", "turns", "season_end", "over"
+# phases (haunted_kit.flow.Phase; the names are kept for the modules that import them)
+SETUP, SPREAD, TURNS, SEASON_END, OVER = Phase.SETUP, Phase.SPREAD, Phase.TURNS, Phase.SEASON_END, Phase.OVER
 
 # fixed indexes of the four action tracks (the loader enforces this order)
 EXPLORATION, CONTACT, EXTRACTION, CONSTRUCTION = 0, 1, 2, 3
@@ -140,8 +142,8 @@ FIELDS: tuple[StateField, ...] = (
     _F("phase", "value", "phase", "phase"),
     _F("turn_order", "list", "list", "turn_order"),  # players, first to last
     _F("turn_pos", "value", "count", "turn_pos"),
-    _F("pending", "list", "pending", "pending"),     # pending-decision stack, top = last
-    _F("chance", "value", "chance", "chance"),       # the chance node waiting for an outcome
+    _F("pending", "list", "pending", "pending"),     # pending decisions (flow.Pending), top = last
+    _F("chance", "value", "chance", "chance"),       # the chance node waiting (flow.ChanceNode) or None
     _F("forced", "list", "list", "forced", secret=True),  # outcomes forced on the next chance nodes
     # cells (indexed by the field's cell index)
     _F("ghosts", "list", "cells", "cells.ghosts"),
@@ -240,7 +242,7 @@ class State:
     market: int = 0
     season: int = 0
     round: int = 0
-    phase: str = SETUP
+    phase: Phase = SETUP
     turn_order: list = _list()
     turn_pos: int = 0
     pending: list = _list()
@@ -502,6 +504,21 @@ TRACKS = 4  #: action tracks per player (the box loader enforces exactly these f
 
 def _track_indexes(box: Box) -> dict:
     return {name: i for i, name in enumerate(box.tracks)}
+
+
+@lru_cache(maxsize=64)
+def flat_index(players: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """``flat_index(n, w)[p][i]``: where entry ``i`` of player ``p`` sits in a flat
+    per-player list of ``w`` entries each (tokens by track, resources). The rules' fast
+    path to the flat lists, as a lookup table (see :class:`State` for the accessors)."""
+    return tuple(tuple(p * width + i for i in range(width)) for p in range(players))
+
+
+@lru_cache(maxsize=64)
+def flat_spans(rows: int, width: int) -> tuple[slice, ...]:
+    """``flat_spans(n, w)[k]``: the slice of row ``k`` in a flat list of ``n`` rows of
+    ``w`` entries (a player's resources, a skill card's marker slots)."""
+    return tuple(slice(k * width, (k + 1) * width) for k in range(rows))
 
 
 def player_row(values: list, width: int, p: int) -> list:

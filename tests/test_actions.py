@@ -329,7 +329,7 @@ def test_contact_pays_the_season_cost_and_gives_the_bonus(s, season, face, cost,
     n = len(s.log)
     s.apply_action(Contact())
     for _ in range(resources):
-        assert s.current_player() == 0 and s.pending[-1][0] == "resource"
+        assert s.current_player() == 0 and s.pending[-1].kind == "resource"
         s.apply_action(ChooseResource("ore"))
     d = s.to_dict()
     assert d["cells"]["ghosts"] == [] and d["supply"]["ghosts"] == 25
@@ -526,7 +526,7 @@ def test_a_turn_action_while_a_sub_decision_is_pending(s):
     put_ghost(s, (1, 0))
     s.force_chance(3)  # season 1 face 3: 1 resource of your choice
     s.apply_action(Contact())
-    assert s.pending[-1][0] == "resource"
+    assert s.pending[-1].kind == "resource"
     assert_illegal(s, Explore((0, 0)), "must choose 1 resource", "first")
     assert_illegal(s, EndTurn(), "must choose")
 

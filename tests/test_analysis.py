@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from haunted_kit.flow import TerrainDie
 import haunted_kit as hk
 from haunted_kit.agents import GreedyAgent
 from haunted_kit.analysis import (VALOR_SOURCES, at_terrain_die, attempts, events_frame, play_until,
@@ -45,7 +46,7 @@ def test_play_until_with_manual_chance_is_the_same_game():
     s = hk.new_game(players=4, seed=seed, auto_chance=False)
     bots = [GreedyAgent(seed * 100 + p) for p in range(4)]
     play_until(s, bots, at_terrain_die(2, 1))
-    assert s.chance == ("terrain_die",) and (s.season, s.round) == (2, 1)
+    assert s.chance == TerrainDie() and (s.season, s.round) == (2, 1)
     play_until(s, bots)
     ref = play_game(players=4, seed=seed, agents=["greedy"], log=True).state
     assert s.valor == ref.valor and s.winner == ref.winner and s.lost == ref.lost

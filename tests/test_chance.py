@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from haunted_kit.flow import GhostPlacement
 import haunted_kit as hk
 from haunted_kit import scenario as sc
 
@@ -20,7 +21,7 @@ def test_terrain_die_outcomes_and_probabilities():
     assert s.to_json() == before
     s.apply_chance("forest")
     # 13 forest cells on R01..R06 (2+2+3+2+2+2), more than 4 ghosts: the last player (P3) chooses
-    assert s.pending == [("ghosts", 2, "forest", 4)]
+    assert s.pending == [GhostPlacement(2, "forest", 4)]
     assert len(s.legal_actions()) == 13
 
 
@@ -31,7 +32,7 @@ def test_lake_die_sends_every_ghost_to_kalena():
     assert dict(s.chance_outcomes()) == {"plain": 2 / 6, "forest": 1 / 6, "mountain": 1 / 6, "lake": 2 / 6}
     s.apply_chance("lake")
     # lakes never hold ghosts: all 4 ghosts go to Kalena, the last player (P2) choosing among its 7 cells
-    assert s.pending[-1] == ("ghosts", 1, "Kalena", 4)
+    assert s.pending[-1] == GhostPlacement(1, "Kalena", 4)
     assert {a.cell for a in s.legal_actions()} == {(0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
 
 

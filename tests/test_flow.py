@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from haunted_kit.flow import GhostPlacement, QuestChoice
 import haunted_kit as hk
 from haunted_kit.actions import (Build, ChooseQuest, ChooseResource, Contact, EndTurn, Explore, Extract, PlaceGhost,
                                  Train)
@@ -46,11 +47,11 @@ def test_spread_the_last_player_chooses_the_cells():
     s = scenario(players=2)
     end_turns(s, "forest")
     assert (s.season, s.round, s.phase) == (1, 2, "spread")
-    assert s.pending == [("ghosts", 1, "forest", 4)]  # P2 is the last player
+    assert s.pending == [GhostPlacement(1, "forest", 4)]  # P2 is the last player
     assert s.legal_actions() == [PlaceGhost(c) for c in FORESTS]  # all 13 forests are free
     for i, c in enumerate([(1, 1), (-2, 3), (2, 0), (3, -3)]):
         s.apply_action(PlaceGhost(c))
-        assert s.pending == ([("ghosts", 1, "forest", 3 - i)] if i < 3 else [])
+        assert s.pending == ([GhostPlacement(1, "forest", 3 - i)] if i < 3 else [])
     assert ghost_cells(s) == sorted([(1, 1), (-2, 3), (2, 0), (3, -3)])
     assert supply(s)["ghosts"] == 21
     assert s.phase == "turns" and s.current_player() == 0
@@ -98,7 +99,7 @@ def test_spread_overflow_onto_kalena():
     put_ghost(s, *FORESTS[:11])  # 2 forests left: (-1, 3), (-2, 3)
     end_turns(s, "forest")
     # the 2 free forests are filled at once, the 2 other ghosts go to Kalena: 7 free cells, P2 chooses
-    assert s.pending == [("ghosts", 1, "Kalena", 2)]
+    assert s.pending == [GhostPlacement(1, "Kalena", 2)]
     assert s.legal_actions() == [PlaceGhost(c) for c in KALENA]
     assert_illegal(s, PlaceGhost((3, 1)), "not on kalena")
     s.apply_action(PlaceGhost((0, 0)))
@@ -111,7 +112,7 @@ def test_spread_overflow_onto_kalena():
 def test_spread_on_a_lake_result_goes_to_kalena_ruling_15():
     s = scenario(players=2, terrain_die="with_lakes")
     end_turns(s, "lake")
-    assert s.pending == [("ghosts", 1, "Kalena", 4)]
+    assert s.pending == [GhostPlacement(1, "Kalena", 4)]
 
 
 def test_collective_loss_kalena_full():
@@ -146,7 +147,7 @@ def test_kalena_with_room_left_is_not_a_loss():
     put_ghost(s, *MOUNTAINS)
     put_ghost(s, *KALENA[:2])  # 5 free, 4 to place: P2 chooses, one Kalena cell stays free
     end_turns(s, "mountain")
-    assert s.pending == [("ghosts", 1, "Kalena", 4)]
+    assert s.pending == [GhostPlacement(1, "Kalena", 4)]
     for c in KALENA[2:6]:
         s.apply_action(PlaceGhost(c))
     assert not s.is_terminal() and s.phase == "turns"
@@ -157,7 +158,7 @@ def test_ghost_supply_short_places_what_it_has_ruling_2():
     put_ghost(s, *PLAINS, *FORESTS[:9])  # 23 on the field, 2 in the supply
     n = len(s.log)
     end_turns(s, "mountain")
-    assert s.pending == [("ghosts", 1, "mountain", 2)]
+    assert s.pending == [GhostPlacement(1, "mountain", 2)]
     s.apply_action(PlaceGhost((1, 2)))
     s.apply_action(PlaceGhost((2, -2)))
     assert supply(s)["ghosts"] == 0 and not s.is_terminal()
@@ -191,7 +192,7 @@ def test_the_last_player_after_a_reorder_spreads():
     s.apply_action(Build("mine"))  # P2: 3 valor
     end_turns(s, "forest")
     assert s.turn_order == [1, 0]
-    assert s.pending[-1][:2] == ("ghosts", 0)  # P1 is now the last player
+    assert (s.pending[-1].kind, s.pending[-1].player) == ("ghosts", 0)  # P1 is now the last player
     assert [e.player for e in s.log if e.kind == "terrain_die"][-1] == 0
 
 
@@ -310,11 +311,11 @@ def play_season_end(s, terrain="plain"):
     while s.phase == "turns" and s.season == start:
         s.apply_action(EndTurn())
     chose = []
-    while s.pending and s.pending[-1][0] == "quests":
+    while s.pending and s.pending[-1].kind == "quests":
         p = s.current_player()
         s.apply_action(s.legal_actions()[0])
         chose.append(p)
-    while s.pending and s.pending[-1][0] == "ghosts":
+    while s.pending and s.pending[-1].kind == "ghosts":
         s.apply_action(s.legal_actions()[0])
     return chose
 
@@ -368,10 +369,10 @@ def test_quest_choice_example_leaders_tied():
     for _ in range(4):
         s.apply_action(EndTurn())
     assert s.turn_order == [1, 0, 2, 3]
-    assert s.pending == [("quests", 3, 1), ("quests", 2, 1)]  # P3 on top: chooses first
+    assert s.pending == [QuestChoice(3, 1), QuestChoice(2, 1)]  # P3 on top: chooses first
     assert s.legal_actions() == [ChooseQuest(q) for q in range(1, 9)]
     s.apply_action(ChooseQuest(5))
-    assert s.pending == [("quests", 3, 1)]
+    assert s.pending == [QuestChoice(3, 1)]
     s.apply_action(ChooseQuest(8))
     assert s.quests == [(), (), (5,), (8,)]
     assert s.to_dict()["players"][2]["quests_in_hand"] == [1, 2, 3, 4, 6, 7, 8]
@@ -393,7 +394,7 @@ def test_two_player_quests_3_and_4_are_not_offered():
     s.force_chance("plain")
     s.apply_action(EndTurn())
     s.apply_action(EndTurn())
-    assert s.pending == [("quests", 1, 1)]
+    assert s.pending == [QuestChoice(1, 1)]
     assert s.legal_actions() == [ChooseQuest(q) for q in (1, 2, 5, 6, 7, 8)]
     assert_illegal(s, ChooseQuest(3), "returned to the box")
     assert_illegal(s, ChooseQuest(9), "no quest card 9")
@@ -406,9 +407,9 @@ def test_a_quest_cannot_be_chosen_twice():
     s.force_chance("plain")
     s.apply_action(EndTurn())
     s.apply_action(EndTurn())
-    assert s.pending[-1] == ("quests", 0, 2)
+    assert s.pending[-1] == QuestChoice(0, 2)
     s.apply_action(ChooseQuest(7))
-    assert s.pending[-1] == ("quests", 0, 1)
+    assert s.pending[-1] == QuestChoice(0, 1)
     assert_illegal(s, ChooseQuest(7), "already chosen")
 
 
@@ -425,7 +426,7 @@ def test_quest_choice_follows_the_turn_order_after_the_reorder():
     s.apply_action(EndTurn())
     s.apply_action(EndTurn())
     assert s.turn_order == [1, 2, 0]
-    assert [x[1] for x in reversed(s.pending)] == [2, 0]
+    assert [x.player for x in reversed(s.pending)] == [2, 0]
 
 
 def test_a_whole_game_of_three_seasons_of_three_rounds():

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "haunted_kit"
 #: layer of each module (by dotted name below haunted_kit; a package name covers its modules)
 LAYERS = {
     # 0: the protocol and the vocabularies, the hex grid and the box loader
-    "protocol": 0, "actions": 0, "events": 0, "hexgrid": 0, "components": 0, "games": 0, "fileio": 0, "provenance": 0,
+    "protocol": 0, "actions": 0, "events": 0, "hexgrid": 0, "components": 0, "games": 0, "fileio": 0, "provenance": 0, "flow": 0,
     "board": 1,
     "state": 2, "serial": 2,
     "rules": 3,

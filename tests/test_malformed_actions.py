@@ -93,9 +93,9 @@ def test_numpy_integers_are_accepted_and_normalised(kind):
 def test_chance_outcomes_take_any_integral_type_but_no_bool_or_float():
     s = hk.new_game(players=2, seed=1, auto_chance=False)
     s.apply_chance(s.chance_outcomes()[0][0])  # tile
-    while s.chance and s.chance[0] == "tile":
+    while s.chance and s.chance.kind == "tile":
         s.apply_chance(s.chance_outcomes()[0][0])
-    assert s.chance[0] == "skill"
+    assert s.chance.kind == "skill"
     first = s.chance_outcomes()[0][0]
     for bad in (float(first), True, None, [first]):
         before = snapshot(s)

@@ -62,7 +62,7 @@ def test_round_trip_at_a_pending_decision_and_at_a_chance_node():
     put_ghost(s, (0, 0))
     s.force_chance(4)  # season 1 face 4: 1 resource + 1 pecunia
     s.apply_action(Contact())
-    assert s.pending[-1][0] == "resource"
+    assert s.pending[-1].kind == "resource"
     t = hk.State.from_json(s.to_json())
     t.apply_action(ChooseResource("wood"))
     s.apply_action(ChooseResource("wood"))

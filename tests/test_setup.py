@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from haunted_kit.flow import GhostPlacement
 import haunted_kit as hk
 from ruletools import supply
 
@@ -69,7 +70,7 @@ def test_turn_order_follows_the_starting_stack():
     assert s.turn_order == [2, 0, 1]
     assert hk.rules.stack_order(s) == [2, 0, 1]
     s.apply_chance("forest")  # 13 forests on this field: the last player (P2, index 1) chooses
-    assert s.current_player() == 1 and s.pending[-1] == ("ghosts", 1, "forest", 4)
+    assert s.current_player() == 1 and s.pending[-1] == GhostPlacement(1, "forest", 4)
     die = [e for e in s.log if e.kind == "terrain_die"]
     assert len(die) == 1 and die[0].player == 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from haunted_kit.flow import BonusChoice, ResourceChoice, RestoreChoice
 from haunted_kit.actions import (Build, ChooseBonus, ChooseResource, Contact, Explore, Extract, Learn,
                                  RestoreToken, RollBonus, Sell, Train)
 from haunted_kit.scenario import (end_round, give, learn, place, put_building, put_ghost, scenario, set_calendar,
@@ -66,7 +67,7 @@ def test_skill_2_choose_any_reward_instead_of_rolling():
     learn(s, 0, 2)
     put_ghost(s, (0, 0))
     s.apply_action(Contact())
-    assert s.pending[-1] == ("bonus", 0)
+    assert s.pending[-1] == BonusChoice(0)
     assert s.legal_actions() == [ChooseBonus(f) for f in range(1, 7)] + [RollBonus()]
     rolls = s.rng_count
     s.apply_action(ChooseBonus(6))  # season 1 face 6: 2 valor
@@ -265,7 +266,7 @@ def test_skill_9_choose_the_token_to_restore():
     set_tokens(s, 0, "extraction", active=0)
     s.apply_action(Sell(3, ("ore", "ore", "ore")))
     assert player(s, 0)["pecunias"] == 8
-    assert s.pending[-1] == ("restore", 0)
+    assert s.pending[-1] == RestoreChoice(0)
     assert s.legal_actions() == [RestoreToken("exploration"), RestoreToken("extraction")]
     assert_illegal(s, RestoreToken("contact"), "no inactive contact token")
     s.apply_action(RestoreToken("exploration"))
@@ -352,7 +353,7 @@ def test_skill_12_extraction_gives_a_resource_of_your_choice():
     learn(s, 0, 12)
     place(s, 0, (2, 0))
     s.apply_action(Extract((2, 0), "wood"))
-    assert s.pending[-1] == ("resource", 0, 1, "skill 12")
+    assert s.pending[-1] == ResourceChoice(0, 1, "skill 12")
     assert s.legal_actions() == [ChooseResource(x) for x in ("food", "water", "wood", "ore")]
     s.apply_action(ChooseResource("ore"))
     assert res(s, 0) == r(wood=1, ore=1)

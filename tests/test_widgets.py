@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from ipycanvas import canvas as ipc
 
+from haunted_kit.flow import ResourceChoice
 import haunted_kit as hk
 from haunted_kit import actions as A
 from haunted_kit.render import RenderError
@@ -403,7 +404,7 @@ def test_hidden_quests_only_for_the_viewed_seat():
 def test_pending_choices_become_buttons():
     s = at_turns()
     s = s.copy()
-    s.pending.append(("resource", 0, 1, "test"))
+    s.pending.append(ResourceChoice(0, 1, "test"))
     s._legal = None
     view = PlayView(s)
     labels = [b.description for b in view.choices.children]
@@ -502,6 +503,23 @@ def test_replay_of_a_saved_file_and_of_a_redacted_log(tmp_path):
     if any(e.private and e.player != 0 for e in s.log):
         with pytest.raises(ReplayError, match="redacted"):
             replay(t)
-    t.log = None
-    with pytest.raises(ReplayError, match="without an event log"):
-        replay(t)
+    t.log = None  # a game played without a log replays from its action record all the same
+    h = replay(t)
+    assert h.steps[-1].state.to_dict() == {**t.to_dict(), "auto_chance": h.steps[-1].state.auto_chance}
+    # one setup step (every setup draw), then one step per entry of the record
+    assert len(h) == 1 + len(t.history()) - len(h.steps[0].state.history())
+
+
+def test_step_through_jumps_to_any_decision():
+    s = played(30)
+    view = StepThroughView(s, size=20)
+    decisions = [e for e in s.history() if not e.chance]
+    assert view.history.decisions == len(decisions) == s.decisions
+    view.decision.value = 5  # the fifth decision, 1-based in the box
+    step = view.history.steps[view.history.decision(4)]
+    assert step.action == decisions[4].action and step.player == decisions[4].player
+    assert view.seq == step.first and view.field.state.to_json() == step.state.to_json()
+    view.show_decision(-1)
+    assert view.history.steps[view.history.step_of(view.seq)].action == decisions[-1].action
+    with pytest.raises(IndexError, match=f"the game holds {len(decisions)} decisions"):
+        view.show_decision(len(decisions))

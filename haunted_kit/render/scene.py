@@ -218,7 +218,7 @@ def status_line(state, viewer=None) -> str:
         return where + "."
     what = ""
     if state.pending:
-        kind = state.pending[-1][0]
+        kind = state.pending[-1].kind
         what = {"ghosts": "places ghosts", "resource": "chooses a resource", "bonus": "takes a bonus",
                 "restore": "restores a token", "quests": "chooses quests"}.get(kind, kind)
         what = f" ({what})"

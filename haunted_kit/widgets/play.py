@@ -74,7 +74,7 @@ def attempts_for_cell(state, cell) -> list:
     buildings and a contact when a ghost is there."""
     cell = tuple(cell)
     if state.pending:
-        if state.pending[-1][0] == "ghosts":
+        if state.pending[-1].kind == "ghosts":
             return [A.PlaceGhost(cell)]
         return []
     p = state.current_player()
@@ -325,7 +325,7 @@ class PlayView(ErrorReporting, W.VBox):
         in_turn = human is not None and s.phase == "turns" and not s.pending
         self.turn_box.layout.display = "" if in_turn else "none"
         # sub-decisions that are not on the board: buttons from the legal actions
-        if human is not None and s.pending and s.pending[-1][0] != "ghosts":
+        if human is not None and s.pending and s.pending[-1].kind != "ghosts":
             self._set_choices(legal)
         elif not self.candidates:
             self._set_choices([])

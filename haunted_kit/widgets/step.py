@@ -6,9 +6,10 @@
 
 The board shown for an event is the state right after the decision (or die roll) that
 logged it (see :mod:`haunted_kit.history`), with the event's cell marked in yellow.
-Controls: first, previous, a slider over the events, next, last, and jumps to the
-previous/next decision. CSS classes: ``hk-step`` (the view), ``hk-step-slider``,
-``hk-explanation``, and the field's ``hk-field``.
+Controls: first, previous, a slider over the events, next, last, jumps to the
+previous/next decision, and a box to go to any decision by its number
+(:meth:`StepThroughView.show_decision`). CSS classes: ``hk-step`` (the view),
+``hk-step-slider``, ``hk-step-decision``, ``hk-explanation``, and the field's ``hk-field``.
 """
 
 from __future__ import annotations
@@ -57,12 +58,18 @@ class StepThroughView(ErrorReporting, W.VBox):
         self.b_prev_step.on_click(self.guard(lambda _b: self.jump_step(-1), "going back one decision"))
         self.b_next_step.on_click(self.guard(lambda _b: self.jump_step(+1), "going on one decision"))
         self.slider.observe(self.guard(self._on_slider, "showing the chosen event"), names="value")
+        self.decision = W.BoundedIntText(min=1, max=max(1, self.history.decisions), value=1, description="decision",
+                                         layout=W.Layout(width="150px"))
+        self.decision.add_class("hk-step-decision")
+        self.decision.observe(self.guard(lambda ch: self.show_decision(ch["new"] - 1), "going to the chosen decision"),
+                              names="value")
         self.explanation = W.HTML()
         self.explanation.add_class("hk-explanation")
         self.board = GameBoardPanel(first)
         self.players = PlayerBoards(first, viewer)
         self.events = EventLogPanel(first, viewer, last=8)
-        controls = W.HBox([self.b_first, self.b_prev_step, self.b_prev, self.slider, self.b_next, self.b_next_step, self.b_last])
+        controls = W.HBox([self.b_first, self.b_prev_step, self.b_prev, self.slider, self.b_next, self.b_next_step, self.b_last,
+                           self.decision])
         self.children = [controls, self.explanation, banner, W.HBox([self.field, W.VBox([self.events, self.board])]),
                          self.players]
         self.seq = -1
@@ -87,6 +94,7 @@ class StepThroughView(ErrorReporting, W.VBox):
         at_end = self.seq >= self.n_events - 1
         self.history = self._build_history()
         self.slider.max = max(0, self.n_events - 1)
+        self.decision.max = max(1, self.history.decisions)
         self.show(self.n_events - 1 if at_end else min(self.seq, self.n_events - 1), force=True)
 
     # ------------------------------------------------------------------ showing
@@ -98,6 +106,12 @@ class StepThroughView(ErrorReporting, W.VBox):
         k = self.history.step_of(max(self.seq, 0)) + direction
         k = min(max(k, 0), len(self.history) - 1)
         self.show(self.history.steps[k].first)
+
+    def show_decision(self, n: int) -> None:
+        """Show the first event of decision number ``n`` (0-based; negative counts from
+        the end): the board right after that decision. IndexError outside the game."""
+        step = self.history.steps[self.history.decision(n)]
+        self.show(max(step.first, 0))
 
     def show(self, seq: int, force: bool = False) -> None:
         """Draw the board at event ``seq`` and explain it."""
