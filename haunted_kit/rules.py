@@ -72,7 +72,10 @@ class Ctx:
         self.res_names = box.resources
         self.R = len(box.resources)
         self.ri = {r: i for i, r in enumerate(box.resources)}
-        self.water = self.ri["water"]
+        # what a lake gives when extracted from an adjacent cell, and what terrains with
+        # water_near_lake give there: the lake's `extract` in data/terrain.toml
+        lake = box.terrains.get("lake")
+        self.water = self.ri[lake.extract] if lake is not None and lake.extract else None
         self.tracks = tuple(box.tracks.values())
         self.track_names = tuple(box.tracks)
         self.ti = {t: i for i, t in enumerate(self.track_names)}
@@ -165,7 +168,7 @@ class Ctx:
             if t.explorable:
                 if t.extract:
                     opts.append(self.ri[t.extract])
-                if t.water_near_lake and f.near_lake[i] and self.water not in opts:
+                if t.water_near_lake and f.near_lake[i] and self.water is not None and self.water not in opts:
                     opts.append(self.water)
             ext.append(tuple(opts))
         self.extract_here = tuple(ext)
@@ -351,6 +354,9 @@ def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
 
 
 def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
+    """Move ``p``'s sensor to ``cell`` (cell index), turning the entry cost
+    (:func:`entry_cost`) of active exploration tokens face down; logs ``explored``. Pushes
+    nothing. Rulebook: "Basic Actions: Exploration"."""
     cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
     s.spend_tokens(p, EXPLORATION, cost)
     s.sensor[p] = cell
@@ -367,12 +373,19 @@ def extraction_options(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
     its own cell's resources and water from each adjacent lake."""
     here = s.sensor[p]
     opts = [(here, r) for r in ctx.extract_here[here]]
-    for lake in ctx.lakes_adjacent[here]:
-        opts.append((lake, ctx.water))
+    if ctx.water is not None:
+        for lake in ctx.lakes_adjacent[here]:
+            opts.append((lake, ctx.water))
     return opts
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
+    """``None`` when ``p`` may extract resource index ``r`` from ``cell`` (cell index):
+    the sensor's own cell giving that resource, or an adjacent lake (what the lake's
+    ``extract`` names); no depletion token, building or (ghost card 2) ghost there; an
+    active extraction token; a depletion token left in the supply. Else the
+    :class:`Refusal`. Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost
+    card 2; ruling 1."""
     sec = "Basic Actions: Extraction"
     here = s.sensor[p]
     if cell == here:
@@ -386,7 +399,8 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
                            "Game Field, Tiles and Terrain Types")
     elif cell in ctx.lakes_adjacent[here]:
         if r != ctx.water:
-            return Refusal(lambda: f"a lake gives only water, not {ctx.res_names[r]}", "Game Field: Lake")
+            gives = f"only {ctx.res_names[ctx.water]}" if ctx.water is not None else "nothing"
+            return Refusal(lambda: f"a lake gives {gives}, not {ctx.res_names[r]}", "Game Field: Lake")
     else:
         return Refusal(lambda: f"{P(p)} can extract only on the sensor's own cell or an adjacent lake, and {s.field.describe(cell)} is neither",
                        sec)
@@ -404,6 +418,10 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
 
 
 def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
+    """Extract resource index ``r`` at ``cell``: an extraction token face down, the
+    resource from the supply (:func:`gain_resource`: cap and supply apply), a depletion
+    token on the cell. With skill 12 pushes a :class:`~haunted_kit.flow.ResourceChoice`.
+    Logs ``extracted`` (and the resource events). Rulebook: "Basic Actions: Extraction"."""
     s.spend_tokens(p, EXTRACTION, ctx.box.extraction_tokens)
     if s.log is not None:
         emit(s, "extracted", p, f"{P(p)} extracts {ctx.res_names[r]} on {s.field.describe(cell)}; a depletion token now marks it.",
@@ -419,6 +437,11 @@ def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
 
 
 def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
+    """``None`` when ``p`` may build building index ``b`` on the sensor's cell: the
+    terrain takes it (a noria next to a lake), no building or ghost there, an active
+    construction token, the resources of its cost, a piece in the supply and a player
+    marker left. Else the :class:`Refusal`. Rulebook: "Basic Actions: Construction",
+    "Buildings"; rulings 1 and on markers."""
     sec = "Basic Actions: Construction"
     here = s.sensor[p]
     name = ctx.buildings[b].name
@@ -447,6 +470,10 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
 
 
 def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
+    """Build building index ``b`` on the sensor's cell: construction token face down,
+    cost paid to the supply, a depletion token there goes back, the piece and a player
+    marker placed; the building's valor (and skill 11's). Logs ``built`` and ``valor``.
+    Pushes nothing. Rulebook: "Basic Actions: Construction"."""
     here = s.sensor[p]
     bld = ctx.buildings[b]
     s.spend_tokens(p, CONSTRUCTION, bld.cost_tokens)
@@ -477,6 +504,9 @@ def contact_cost(s: State, ctx: Ctx) -> int:
 
 
 def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    """``None`` when ``p`` may contact the ghost on the sensor's cell: a ghost there and
+    as many active contact tokens as this season's bonus card asks. Else the
+    :class:`Refusal`. Rulebook: "Basic Actions: Contact", "Bonus Cards"."""
     here = s.sensor[p]
     if not s.ghosts[here]:
         return Refusal(lambda: f"there is no ghost on {s.field.describe(here)}, where {P(p)}'s sensor is", "Basic Actions: Contact")
@@ -489,6 +519,10 @@ def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
 
 
 def do_contact(s: State, ctx: Ctx, p: int) -> None:
+    """Contact: pay the season's contact tokens, the ghost goes back to the supply; skill
+    1 gives valor, skill 3 restores contact tokens; then skill 2 pushes a
+    :class:`~haunted_kit.flow.BonusChoice`, otherwise the :class:`~haunted_kit.flow.BonusDie`
+    chance node is set. Logs ``contacted``. Rulebook: "Basic Actions: Contact"."""
     here = s.sensor[p]
     cost = contact_cost(s, ctx)
     s.spend_tokens(p, CONTACT, cost)
@@ -549,6 +583,8 @@ def trains_here(s: State, ctx: Ctx, p: int) -> bool:
 
 
 def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
+    """``None`` when ``p``'s sensor stands where selling is allowed (:func:`sells_here`),
+    else the :class:`Refusal`. Rulebook: "Additional Actions: Selling", skill 6."""
     if sells_here(s, ctx, p):
         return None
     here = s.sensor[p]
@@ -557,6 +593,10 @@ def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
 
 
 def refuse_sell(s: State, ctx: Ctx, p: int, option: int, payment: tuple) -> Refusal | None:
+    """``None`` when ``p`` may sell with ``option`` (1-based) of the market card in play,
+    paying ``payment`` (resource names): the place, an existing option, a payment that
+    fits it, resources held. Else the :class:`Refusal`. Rulebook: "Additional Actions:
+    Selling", "Market Cards"."""
     r = refuse_sell_place(s, ctx, p)
     if r:
         return r
@@ -590,6 +630,10 @@ def affordable_sales(ctx: Ctx, market: int, held: tuple) -> list:
 
 
 def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
+    """Sell: ``counts`` (per resource index) go to the supply, ``p`` gains the option's
+    pecunias (skill 8 adds). With skill 9 and enough resources sold pushes a
+    :class:`~haunted_kit.flow.RestoreChoice` (if a token is inactive). Logs ``sold``.
+    Rulebook: "Additional Actions: Selling"."""
     opt = ctx.box.market_cards[s.market][option - 1]
     pay_resources(s, ctx, p, counts)
     gain = opt.pecunias
@@ -610,6 +654,9 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
 
 
 def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
+    """``None`` when ``p``'s sensor stands where training and learning are allowed
+    (:func:`trains_here`), else the :class:`Refusal` naming ``what`` ("training",
+    "learning"). Rulebook: "Additional Actions: Training, Learning", skill 6."""
     if trains_here(s, ctx, p):
         return None
     here = s.sensor[p]
@@ -625,6 +672,9 @@ def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
 
 
 def refuse_train(s: State, ctx: Ctx, p: int, t: int, place_checked: bool = False) -> Refusal | None:
+    """``None`` when ``p`` may train a token of track index ``t``: the place (unless
+    ``place_checked``), a free slot on the track, its cost in pecunias, a token in the
+    supply. Else the :class:`Refusal`. Rulebook: "Additional Actions: Training"; ruling 1."""
     if not place_checked:
         r = refuse_train_place(s, ctx, p, "training")
         if r:
@@ -641,6 +691,9 @@ def refuse_train(s: State, ctx: Ctx, p: int, t: int, place_checked: bool = False
 
 
 def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
+    """Train: pay the slot's pecunias, the token from the supply goes inactive into the
+    leftmost free slot; filling the track gives its last-slot valor. Logs ``trained``.
+    Pushes nothing. Rulebook: "Additional Actions: Training"."""
     cost = training_cost(s, ctx, p, t)
     s.pec[p] -= cost
     s.sup_tok[t] -= 1
@@ -655,6 +708,10 @@ def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
 
 
 def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = False) -> Refusal | None:
+    """``None`` when ``p`` may learn skill card number ``skill``: the place (unless
+    ``place_checked``), the card in play, not learned yet, its cost in resources, a free
+    marker slot and a player marker left. Else the :class:`Refusal`. Rulebook:
+    "Additional Actions: Learning", "Skill Cards"."""
     if not place_checked:
         r = refuse_train_place(s, ctx, p, "learning")
         if r:
@@ -684,6 +741,9 @@ def free_slot(s: State, ctx: Ctx, skill: int) -> int | None:
 
 
 def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
+    """Learn: pay the cost, ``p``'s marker takes the leftmost free slot of the card
+    (:meth:`~haunted_kit.state.State.mark_skill`) and gives that slot's valor. Logs
+    ``learned``. Pushes nothing. Rulebook: "Additional Actions: Learning"."""
     pay_resources(s, ctx, p, ctx.skill_counts[skill])
     j = free_slot(s, ctx, skill)
     s.mark_skill(p, skill, j)
@@ -697,10 +757,16 @@ def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
 
 
 def refuse_choose_resource(s, ctx, p, r) -> Refusal | None:
+    """``None`` when ``r`` is a resource index of the box, else the :class:`Refusal`
+    (the answer to a :class:`~haunted_kit.flow.ResourceChoice`). Rulebook: "Resources"."""
     return None if 0 <= r < ctx.R else Refusal("not a resource", "Resources")
 
 
 def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
+    """Answer the :class:`~haunted_kit.flow.ResourceChoice` on top of the pending
+    stack with resource index ``r``: one resource from the supply; if more are owed, a
+    ResourceChoice for the rest is pushed back. Rulebook: "Resources"; skill 12, bonus
+    rewards."""
     top = s.pending.pop()
     if top.count > 1:
         s.pending.append(ResourceChoice(p, top.count - 1, top.why))
@@ -708,12 +774,18 @@ def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
 
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
+    """``None`` when ``p`` has an inactive token of track index ``t`` to restore (the
+    answer to a :class:`~haunted_kit.flow.RestoreChoice`), else the :class:`Refusal`.
+    Rulebook: "Skill Cards" (skill 9)."""
     if s.tokens(p, t) <= s.active_tokens(p, t):
         return Refusal(lambda: f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
     return None
 
 
 def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
+    """``None`` when quest card ``q`` is still in ``p``'s hand (the answer to a
+    :class:`~haunted_kit.flow.QuestChoice`), else the :class:`Refusal`. Rulebook: "Quest
+    Cards", "Game Modes"; setup step 17."""
     if q not in ctx.box.quests:
         return Refusal(lambda: f"there is no quest card {q}", "Quest Cards")
     if not s.holds_quest(p, q):
@@ -723,6 +795,9 @@ def refuse_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> Refusal | None:
 
 
 def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
+    """Answer the :class:`~haunted_kit.flow.QuestChoice` on top of the pending stack: quest
+    ``q`` leaves ``p``'s hand face down; if more are owed, a QuestChoice for the rest is
+    pushed back. Logs ``quest_chosen`` (private). Rulebook: "Quest Cards", "Game Modes"."""
     top = s.pending.pop()
     if top.count > 1:
         s.pending.append(QuestChoice(p, top.count - 1))
@@ -830,7 +905,7 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
         b = ctx.bi[quest.building]
         n = sum(1 for c in range(len(s.building)) if s.building[c] == b and s.owner[c] == p) // quest.per
     elif e == "rightmost_markers":
-        n = sum(1 for k in s.skills if s.marker_slots(k)[-1] == p)
+        n = sum(1 for k in s.skills if s.marker_slots(k)[-1] == p) // quest.per
     elif e == "region_majority":
         n = 0
         for slot in range(1, len(ctx.box.region_centres) + 1):
@@ -840,6 +915,7 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
                     counts[s.owner[c]] += 1
             if counts[p] and all(counts[p] > counts[o] for o in range(len(counts)) if o != p):
                 n += 1
+        n //= quest.per
     else:  # pragma: no cover - the loader rejects unknown effects
         raise ValueError(e)
     return n * quest.valor, n
