@@ -550,7 +550,7 @@ def _h_choose_resource(s, ctx, p, a):
 
 def _h_choose_bonus(s, ctx, p, a):
     s.pending.pop()
-    R.give_bonus(s, ctx, p, a.face, f"uses skill 2 to take reward {a.face}")
+    R.give_bonus(s, ctx, p, a.face, f"uses skill {ctx.skill_no['choose_bonus']} to take reward {a.face}")
 
 
 def _h_roll_bonus(s, ctx, p, a):
@@ -560,7 +560,7 @@ def _h_roll_bonus(s, ctx, p, a):
 
 def _h_restore(s, ctx, p, a):
     s.pending.pop()
-    R.restore(s, ctx, p, ctx.ti[a.track], 1, "skill 9")
+    R.restore(s, ctx, p, ctx.ti[a.track], 1, f"skill {ctx.skill_no['sell_restore']}")
 
 
 def _h_choose_quest(s, ctx, p, a):

@@ -92,6 +92,13 @@ class Ctx:
             self.bit[sk.effect] = self.bit.get(sk.effect, 0) | (1 << sk.number)
             self.amount[sk.effect] = sk.amount
         self.skill_cost = {n: tuple(self.ri[r] for r in sk.cost) for n, sk in box.skills.items()}
+        # card numbers by effect, for the sentences of events and refusals (data/, not code)
+        self.skill_no = {}
+        for n, sk in sorted(box.skills.items()):
+            self.skill_no.setdefault(sk.effect, n)
+        self.ghost_card_no = {}
+        for n, g in sorted(box.ghost_cards.items()):
+            self.ghost_card_no.setdefault(g.effect, n)
         self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
         self.covered = box.covered_slots.get(self.n, ())
@@ -409,7 +416,8 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
     if s.building[cell] >= 0:
         return Refusal(lambda: f"{s.field.describe(cell)} has a building", sec)
     if ctx.block_extraction and s.ghosts[cell]:
-        return Refusal(lambda: f"ghost card 2 is in play and {s.field.describe(cell)} holds a ghost", "Ghost Cards: card 2")
+        g = ctx.ghost_card_no["block_extraction"]
+        return Refusal(lambda: f"ghost card {g} is in play and {s.field.describe(cell)} holds a ghost", f"Ghost Cards: card {g}")
     if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens:
         return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
     if s.sup_depl <= 0:
@@ -430,7 +438,7 @@ def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
     s.sup_depl -= 1
     s.depleted[cell] = 1
     if has_skill(s, ctx, p, "extract_bonus"):
-        s.pending.append(ResourceChoice(p, ctx.amount["extract_bonus"], "skill 12"))
+        s.pending.append(ResourceChoice(p, ctx.amount["extract_bonus"], f"skill {ctx.skill_no['extract_bonus']}"))
 
 
 # ============================================================================ construction
@@ -492,7 +500,7 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
              cell=here, building=bld.name, depletion_returned=bool(cleared))
     gain_valor(s, p, bld.valor, f"building a {bld.name}", "buildings")
     if has_skill(s, ctx, p, "build_valor"):
-        gain_valor(s, p, ctx.amount["build_valor"], "skill 11", "buildings")
+        gain_valor(s, p, ctx.amount["build_valor"], f"skill {ctx.skill_no['build_valor']}", "buildings")
 
 
 # ============================================================================ contact
@@ -532,9 +540,9 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
         emit(s, "contacted", p, f"{P(p)} pays {cost} contact token{'s' if cost != 1 else ''} and the ghost on {s.field.describe(here)} returns to the supply.",
              cell=here, cost=cost)
     if has_skill(s, ctx, p, "contact_valor"):
-        gain_valor(s, p, ctx.amount["contact_valor"], "skill 1", "contact")
+        gain_valor(s, p, ctx.amount["contact_valor"], f"skill {ctx.skill_no['contact_valor']}", "contact")
     if has_skill(s, ctx, p, "contact_restore"):
-        restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], "skill 3")
+        restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], f"skill {ctx.skill_no['contact_restore']}")
     if has_skill(s, ctx, p, "choose_bonus"):
         s.pending.append(BonusChoice(p))
     else:
@@ -588,7 +596,7 @@ def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
     if sells_here(s, ctx, p):
         return None
     here = s.sensor[p]
-    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill 6)",
+    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill {ctx.skill_no.get('anywhere_in_kalena', '-')})",
                    "Additional Actions: Selling")
 
 
@@ -643,14 +651,14 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
     spent = sum(counts)
     if s.log is not None:
         paid = " + ".join(f"{k} {ctx.res_names[r]}" for r, k in enumerate(counts) if k)
-        extra = " (1 more from skill 8)" if gain != opt.pecunias else ""
+        extra = f" ({gain - opt.pecunias} more from skill {ctx.skill_no['sell_bonus']})" if gain != opt.pecunias else ""
         emit(s, "sold", p, f"{P(p)} sells {paid} for {gain} pecunias{extra}, now holding {s.pec[p]}.",
              option=option, pecunias=gain, spent=spent)
     if has_skill(s, ctx, p, "sell_restore") and spent >= ctx.amount["sell_restore"]:
         if any(s.tokens(p, t) > s.active_tokens(p, t) for t in range(TRACKS)):
             s.pending.append(RestoreChoice(p))
         elif s.log is not None:
-            emit(s, "tokens_restored", p, f"Skill 9 would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
+            emit(s, "tokens_restored", p, f"Skill {ctx.skill_no['sell_restore']} would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
 
 
 def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
@@ -660,7 +668,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
     if trains_here(s, ctx, p):
         return None
     here = s.sensor[p]
-    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill 6)",
+    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill {ctx.skill_no.get('anywhere_in_kalena', '-')})",
                    f"Additional Actions: {what.title()}")
 
 
@@ -778,7 +786,7 @@ def refuse_restore(s, ctx, p, t) -> Refusal | None:
     answer to a :class:`~haunted_kit.flow.RestoreChoice`), else the :class:`Refusal`.
     Rulebook: "Skill Cards" (skill 9)."""
     if s.tokens(p, t) <= s.active_tokens(p, t):
-        return Refusal(lambda: f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", "Skill Cards: skill 9")
+        return Refusal(lambda: f"{P(p)} has no inactive {ctx.track_names[t]} token to restore", f"Skill Cards: skill {ctx.skill_no['sell_restore']}")
     return None
 
 
@@ -852,7 +860,7 @@ def production(s: State, ctx: Ctx) -> None:
             name = ctx.buildings[b].name
             if ctx.block_production and any(s.ghosts[n] for n in ctx.neighbours[c]):
                 if s.log is not None:
-                    emit(s, "production_blocked", p, f"{P(p)}'s {name} on {s.field.describe(c)} is next to a ghost and produces nothing (ghost card 1).",
+                    emit(s, "production_blocked", p, f"{P(p)}'s {name} on {s.field.describe(c)} is next to a ghost and produces nothing (ghost card {ctx.ghost_card_no['block_production']}).",
                          cell=c, building=name)
                 continue
             if s.log is not None:

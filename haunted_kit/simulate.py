@@ -174,7 +174,7 @@ def _seat_results(game, state) -> list[dict]:
         return hook(state)
     ret = list(state.returns())
     order = sorted(set(ret), reverse=True)
-    return [{"score": r, "rank": order.index(r) + 1, "won": r == ret[0] and ret.count(r) == 1 and r == max(ret),
+    return [{"score": r, "rank": order.index(r) + 1, "won": ret.count(r) == 1 and r == max(ret),  # the unique best
              "collective_loss": False, "quests": [], "quest_points": []} for r in ret]
 
 

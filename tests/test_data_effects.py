@@ -1,13 +1,14 @@
 """Data values that the rules once ignored now change behaviour: each test edits one
 value in a copy of data/ and sees the game change (quest ``per`` of the
-rightmost_markers and region_majority quests, the lake's ``extract``)."""
+rightmost_markers and region_majority quests, the lake's ``extract``, the card numbers
+named in sentences)."""
 
 from __future__ import annotations
 
 import haunted_kit as hk
 from haunted_kit import actions as A
 from haunted_kit.rules import ctx_of, quest_score
-from haunted_kit.scenario import place, put_building, scenario
+from haunted_kit.scenario import learn, place, put_building, scenario
 from ruletools import copy_data, edit
 
 
@@ -62,3 +63,26 @@ def test_the_lake_gives_what_its_extract_names(tmp_path):
     got, s = lake_extractions(hk.load_box(d))
     assert got == [A.Extract((2, 1), "ore")]
     assert s.why_not(A.Extract((2, 1), "water")).text == "a lake gives only ore, not water"
+
+
+def extract_with_craft_skill(box, skill):
+    """P1 knows ``skill`` (a Craft card) and extracts on its own cell (2, 0)."""
+    s = scenario(players=2, box=box, skills=(1, 4, 8, skill))
+    learn(s, 0, skill)
+    place(s, 0, (2, 0))
+    s.apply_action(next(a for a in s.legal_actions() if isinstance(a, A.Extract) and a.cell == (2, 0)))
+    return s
+
+
+def test_card_numbers_in_sentences_come_from_the_data(tmp_path):
+    """The extraction bonus names its skill card by the number the data gives the card
+    with that effect: skill 12 in the box; with the effects of cards 11 and 12 swapped,
+    the same effect is skill 11's and the sentence says so."""
+    s = extract_with_craft_skill(hk.default_box(), 12)
+    assert s.pending[-1].why == "skill 12"
+    d = copy_data(tmp_path)
+    edit(d / "skills.toml", 'effect = "build_valor"', 'effect = "extract_bonus_tmp"')
+    edit(d / "skills.toml", 'effect = "extract_bonus"', 'effect = "build_valor"')
+    edit(d / "skills.toml", 'effect = "extract_bonus_tmp"', 'effect = "extract_bonus"')
+    s = extract_with_craft_skill(hk.load_box(d), 11)
+    assert s.pending[-1].why == "skill 11" and "skill 11" in s.pending[-1].status()

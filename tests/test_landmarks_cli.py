@@ -62,3 +62,19 @@ def test_bots_by_name_for_the_kit_tools():
     assert bot.act(s) == lm.Acquire("statue", ("village_square",))
     with pytest.raises(ValueError, match="unknown agent 'search' for 'landmarks' \\(known: random, greedy\\)"):
         make_agent("search", 0, g)
+
+
+def test_simulate_plays_landmarks_and_the_unique_best_seat_wins(tmp_path):
+    from haunted_kit.simulate import Grid, load_dataset, simulate
+
+    simulate(Grid(game="landmarks", players=(3,), lineups=("greedy,random",), games=4), tmp_path / "ds",
+             workers=1, progress=False)
+    rows = load_dataset(tmp_path / "ds")
+    assert len(rows) == 12
+    for _, g in rows.groupby("game_id"):
+        best = g.score.max()
+        unique = (g.score == best).sum() == 1
+        # the seat with the unique highest module points wins, whatever its seat; a tie has no winner
+        assert g.won.tolist() == [bool(unique and s == best) for s in g.score]
+        assert g["rank"].tolist() == [sorted(set(g.score), reverse=True).index(s) + 1 for s in g.score]
+    assert rows.won.sum() >= 1 and not rows[rows.won].player.eq(0).all()

@@ -17,7 +17,6 @@ where the text is silent cite the kit's ruling (``docs/RULINGS.md``, "Landmarks 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import combinations
 
 import networkx as nx
@@ -190,16 +189,34 @@ def collect_at_lead(s, p: int) -> None:
 # ============================================================================ payment planner
 
 
-@dataclass(frozen=True, slots=True)
 class Plan:
-    """One minimal way to pay a building: the sources used (discards not yet chosen),
-    ``gold`` placed in all, ``gold_to_others`` placed on other players' Castle Grounds (it is
-    theirs at their next lead: never comes back), ``cards`` discarded."""
+    """One minimal way to pay a building: the sources used (``uses``, discards not yet
+    chosen), ``gold`` placed in all, ``gold_to_others`` placed on other players' Castle
+    Grounds (it is theirs at their next lead: never comes back), ``cards`` discarded.
 
-    uses: tuple[Use, ...]
-    gold: int
-    gold_to_others: int
-    cards: int
+    The :class:`Use` parts are made on first read, so listing many plans stays cheap."""
+
+    __slots__ = ("_parts", "_uses", "gold", "gold_to_others", "cards")
+
+    def __init__(self, parts, gold: int, gold_to_others: int, cards: int):
+        self._parts = parts  # tuple of Use, or a zero-argument function making them
+        self._uses = parts if isinstance(parts, tuple) else None
+        self.gold, self.gold_to_others, self.cards = gold, gold_to_others, cards
+
+    @property
+    def uses(self) -> tuple[Use, ...]:
+        if self._uses is None:
+            self._uses = self._parts()
+        return self._uses
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Plan) and (self.uses, self.gold, self.gold_to_others, self.cards) == (
+            other.uses, other.gold, other.gold_to_others, other.cards)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Plan({self.uses!r}, gold={self.gold}, gold_to_others={self.gold_to_others}, cards={self.cards})"
 
     def describe(self, s=None) -> str:
         """The plan in words, e.g. ``"P1's castle -> wood; P1's Lumber Camp -> wood"``."""
@@ -364,11 +381,13 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
 
     def plan(item) -> Plan:
         gold, others, cards, pairs = item
-        uses = []
-        for i, r in pairs:
-            n = nodes[i]
-            uses.append(Use(n[1], n[2], r, n[3], "", s.developed[n[2]][n[3]] if n[1] == "developed" else ""))
-        return Plan(tuple(uses), gold, others, cards)
+
+        def parts():
+            return tuple(Use(nodes[i][1], nodes[i][2], r, nodes[i][3], "",
+                             s.developed[nodes[i][2]][nodes[i][3]] if nodes[i][1] == "developed" else "")
+                         for i, r in pairs)
+
+        return Plan(parts, gold, others, cards)
 
     plans = [plan(x) for x in ranked]
     over_gold = [plan(x) for x in over_gold]
