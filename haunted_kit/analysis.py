@@ -34,6 +34,21 @@ from .flow import TerrainDie
 from .sim import play_game
 from .state import GameConfig
 
+
+class AnalysisError(ValueError):
+    """The input cannot give a true answer (for example a game played without its
+    event log); the message says why and what to do instead."""
+
+
+def _require_log(state, what: str) -> list:
+    """The event log of ``state``; raises :class:`AnalysisError` when the game was
+    played without one (``play_game(..., log=True)``, ``GameConfig(log=True)``)."""
+    if state.log is None:
+        raise AnalysisError(f"{what} needs the event log, but this game was played without one "
+                            "(play it again with play_game(..., log=True) or hk.new_game(..., log=True))")
+    return state.log
+
+
 #: Coarse valor sources, in display order.
 VALOR_SOURCES = ("buildings", "skills", "tracks", "contact", "quests")
 
@@ -67,11 +82,15 @@ def valor_reason(text: str) -> tuple[str, str]:
 
 def valor_events(state):
     """Every valor gain of a logged game: seq, season, round, player, amount, source,
-    detail, text. Empty when the game was played without a log."""
+    detail, text.
+
+    Raises:
+        AnalysisError: the game was played without an event log.
+    """
     import pandas as pd
 
     rows = []
-    for e in state.log or []:
+    for e in _require_log(state, "valor_events"):
         if e.kind != "valor":
             continue
         source, detail = valor_reason(e.data.get("why", e.text))
@@ -83,7 +102,14 @@ def valor_events(state):
 
 def valor_sources(state):
     """Valor per player (rows P1..) and source (columns :data:`VALOR_SOURCES`), with a
-    ``total`` column equal to the player's valor."""
+    ``total`` column equal to the player's valor.
+
+    Raises:
+        AnalysisError: the game was played without an event log, or its log does not
+            explain all of a player's valor (a position edited by hand, e.g. with
+            :func:`haunted_kit.scenario.set_valor`); the message names the players and
+            the gap, so no table ever shows a total that differs from the valor track.
+    """
     ev = valor_events(state)
     players = [f"P{p + 1}" for p in range(state.config.players)]
     table = ev.pivot_table(index="player", columns="source", values="amount", aggfunc="sum", fill_value=0)
@@ -91,6 +117,11 @@ def valor_sources(state):
     table = table.reindex(index=players, columns=cols, fill_value=0).fillna(0).astype(int)
     table["total"] = table.sum(axis=1)
     table.columns.name = None
+    gaps = [f"P{p + 1} holds {state.valor[p]} but the log explains {table['total'].iloc[p]}"
+            for p in range(state.config.players) if table["total"].iloc[p] != state.valor[p]]
+    if gaps:
+        raise AnalysisError("the event log does not explain all valor (" + "; ".join(gaps) + "): "
+                            "the position was edited outside the rules, or the log was started late")
     return table
 
 
@@ -108,9 +139,9 @@ def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", 
 
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from tqdm.auto import tqdm
+        from .progress import progress as bar
 
-        seeds = tqdm(seeds, desc=f"logged {players}p {mode}", leave=False)
+        seeds = bar(seeds, desc=f"logged {players}p {mode}")
     frames = []
     for seed in seeds:
         cfg = GameConfig(players=players, mode=mode, extra_ghost_cards=tuple(extra_ghost_cards), seed=seed)
@@ -185,7 +216,12 @@ def attempts(state, actions):
 def events_frame(state, since: int = 0, kinds=None, viewer=None):
     """The event log from sequence number ``since`` on, as seq/phase/kind/player/text
     (the ``data`` and ``cell`` columns dropped for reading); ``kinds`` keeps only those
-    kinds. Players show as P1..; events without a player show ``-``."""
+    kinds. Players show as P1..; events without a player show ``-``.
+
+    Raises:
+        AnalysisError: the game was played without an event log.
+    """
+    _require_log(state, "events_frame")
     ev = state.events(viewer)
     ev = ev[ev.seq >= since]
     if kinds is not None:

@@ -98,6 +98,21 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+    hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid, a seeded board (HTML, and PDF with Chromium)")
+    hand.add_argument("--out", type=Path, default=Path("handout.html"), metavar="FILE",
+                      help="the HTML file to write (default handout.html); the PDF goes next to it")
+    hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
+    hand.add_argument("--seed", type=int, default=1, help="seed of the board's setup (default 1)")
+    hand.add_argument("--players", type=int, default=4, metavar="N", help="players on the board page (default 4)")
+    hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
+    hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
+    hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
+
+    tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer)")
+    tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
+                     help="the notebooks folder (default: the kit's notebooks/)")
+    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/teacher)")
+
     sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
                          description="Play every combination of player counts, modes, ghost cards and agent lineups, "
                                      "GAMES seeds each, into a Parquet dataset directory (resumable).")
@@ -160,15 +175,24 @@ def summary(state) -> str:
     cfg = state.config
     lines.append(f"Haunted Lands: {cfg.players} players, {cfg.mode} mode, ghost cards {', '.join(map(str, cfg.ghost_cards))}, seed {cfg.seed}")
     lines.append(f"Field: Kalena + {', '.join(state.layout)}; skills {', '.join(map(str, state.skills))}; market card {state.market}")
+    if state.lost:
+        # nobody ranks and no quest is scored: the valor is only what was gained before the fall
+        lines.append(f"Collective loss: {state.over_reason}. Every player loses; no quest is revealed or scored.")
+        for p in range(cfg.players):
+            k = len(state.quests[p])
+            lines.append(f"  P{p + 1}: {state.valor[p]:>3} valor gained before Kalena fell  "
+                         f"({k} quest card{'s' if k != 1 else ''} never scored)")
+        lines.append(f"Decisions: {state.decisions}")
+        return "\n".join(lines)
+    over = state.phase == "over"
     order = R.stack_order(state)
     for rank, p in enumerate(order, start=1):
         qs = [(q, R.quest_score(state, ctx, p, q)[0]) for q in state.quests[p]]
         qv = sum(v for _, v in qs)
         qtext = ", ".join(f"quest {q}: {v}" for q, v in qs) or "no quests"
-        lines.append(f"  {rank}. P{p + 1}: {state.valor[p]:>3} valor  (quests {qv}: {qtext})")
-    if state.lost:
-        lines.append(f"Collective loss: {state.over_reason}. Every player loses.")
-    elif state.winner is not None:
+        label = "quests" if over else "quests if scored now"
+        lines.append(f"  {rank}. P{p + 1}: {state.valor[p]:>3} valor  ({label} {qv}: {qtext})")
+    if state.winner is not None:
         tie = sum(1 for v in state.valor if v == state.valor[state.winner]) > 1
         lines.append(f"Winner: P{state.winner + 1}" + (" (tie broken by the valor stack)" if tie else ""))
     else:
@@ -348,6 +372,61 @@ def _classroom(sub, args) -> int:
                  open_browser=not args.no_browser, box=args.box, size=args.size)
 
 
+def _handout(sub, args) -> int:
+    from .handout import HandoutError, find_chromium, handout_html, print_pdf
+
+    box = _box(sub, args.box)
+    _check_players_and_mode(sub, box, args.players, args.mode)
+    if args.out.suffix.lower() not in (".html", ".htm"):
+        sub.error(f"--out {args.out}: the handout is an HTML file (name it .html); the PDF goes next to it")
+    try:
+        html = handout_html(box, paper=args.paper, seed=args.seed, players=args.players, mode=args.mode)
+    except HandoutError as exc:
+        sub.error(str(exc))
+    try:
+        atomic_write(args.out, html)
+    except OSError as exc:
+        print(f"haunted-kit handout: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({args.paper.upper() if args.paper == 'a4' else 'Letter'})")
+    if args.no_pdf:
+        return 0
+    chromium = find_chromium()
+    if chromium is None:
+        print(f"Chromium is not installed, so no PDF: open {args.out} in a browser and print it "
+              f"({'A4' if args.paper == 'a4' else 'Letter'}, scale 100%, no headers and footers).")
+        return 0
+    try:
+        pdf = print_pdf(args.out, args.out.with_suffix(".pdf"), chromium)
+    except (HandoutError, OSError) as exc:
+        print(f"haunted-kit handout: {exc}; print {args.out} from a browser instead", file=sys.stderr)
+        return 1
+    print(f"wrote {pdf} (printed by {chromium})")
+    return 0
+
+
+def _teacher(sub, args) -> int:
+    from .exercises import ExerciseError, write_teacher_copies
+
+    src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
+    if not src.is_dir():
+        sub.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
+    out = args.out if args.out is not None else src / "teacher"
+    try:
+        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
+    except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
+        print(f"haunted-kit teacher: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"haunted-kit teacher: cannot write to {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    if not written:
+        print(f"no notebook in {src} holds an exercise; nothing written")
+    return 0
+
+
 def _simulate(parser, args) -> int:
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, load_dataset, simulate
@@ -432,8 +511,8 @@ def _server(sub, args) -> int:
         return 1
 
 
-_COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "classroom": _classroom,
-             "server": _server}
+_COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
+             "handout": _handout, "classroom": _classroom, "server": _server}
 
 
 def main(argv=None) -> int:

@@ -2,7 +2,10 @@
 
 Every value in the box comes from a human-editable file in ``data/`` (TOML or CSV) and
 carries its provenance: ``"rulebook"`` when the rulebook prints it, ``"kit default"``
-when the kit chose it (see ``docs/RULINGS.md``). Code holds rules, not numbers.
+when the kit chose it (see ``docs/RULINGS.md``). Code holds rules, not numbers. A box
+loaded from another folder (a house-rule copy) is compared with the box the kit ships:
+every value that differs from it, or that the shipped box does not have, gets a third
+provenance, ``"house rule"``, whatever its file says.
 
 :func:`load_box` reads a directory, checks every entry and returns an immutable
 :class:`Box`. A malformed or inconsistent file raises :class:`BoxError`, whose message
@@ -27,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .provenance import PROVENANCES, read_provenance
+from .provenance import HOUSE_RULE, PROVENANCES, mark_house_rules, read_provenance  # noqa: F401
 
 __all__ = [
     "Box",
@@ -252,7 +255,8 @@ class Box:
     fingerprint: str = field(default="", repr=False)
     """SHA-256 of the data files' contents: saves record it, so a game is never
     continued or scored with another box by mistake."""
-    """Rows (file, entry, field, provenance) for every value."""
+    values: dict = field(default_factory=dict, repr=False, compare=False)
+    """(file, entry, field) -> the value as written in the file (TOML value or tile letter)."""
 
     @property
     def skill_decks(self) -> dict[str, tuple[int, ...]]:
@@ -265,7 +269,8 @@ class Box:
     def provenance_frame(self):
         """Every value's provenance as a :class:`pandas.DataFrame`.
 
-        Columns: ``file``, ``entry``, ``field``, ``provenance``; one row per value.
+        Columns: ``file``, ``entry``, ``field``, ``provenance`` (``"rulebook"``,
+        ``"kit default"`` or ``"house rule"``); one row per value.
         """
         import pandas as pd
 
@@ -383,7 +388,7 @@ class _File:
         except ValueError as exc:
             self.fail(entry, str(exc))
         for f, p in pairs:
-            self.rows.append((self.name, entry, f, p))
+            self.rows.append((self.name, entry, f, p, table.get(f)))
 
 
 def _fields(table: dict) -> list[str]:
@@ -434,7 +439,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             an unknown name or an inconsistency between files.
     """
     root = data_dir(path)
-    rows: list[tuple[str, str, str, str]] = []
+    rows: list[tuple[str, str, str, str, Any]] = []
     out: dict[str, Any] = {"path": str(root)}
 
     # ---- player_board.toml (resources first: everything refers to them)
@@ -634,7 +639,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         if prov not in PROVENANCES:
             raise BoxError(name, tid, f"provenance must be \"rulebook\" or \"kit default\", got {prov!r}")
         tiles[tid] = tuple(cells_t)
-        rows.extend((name, tid, col, prov) for col in columns[1:-1])
+        rows.extend((name, tid, col, prov, (row.get(col) or "").strip()) for col in columns[1:-1])
     if len(tiles) < out["region_tiles_drawn"]:
         raise BoxError(name, "-", f"{len(tiles)} tiles listed but {out['region_tiles_drawn']} are drawn per game")
     out["tiles"] = tiles
@@ -861,12 +866,37 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
                 _File(root, "game.toml", rows).fail(f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
                                                                         f"{n}-player game but hold only {hand}")
 
-    out["provenance"] = tuple(rows)
+    values = {(f, e, k): v for f, e, k, _p, v in rows}
+    shipped = None if _same_dir(root, _shipped_dir()) else _shipped_values()
+    out["values"] = values
+    out["provenance"] = mark_house_rules(rows, shipped)
     digest = hashlib.sha256()
     for name in sorted(p.name for p in root.iterdir() if p.is_file()):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
     out["fingerprint"] = digest.hexdigest()
     return Box(**out)
+
+
+
+
+def _shipped_dir() -> Path | None:
+    """The data folder the kit ships (inside the wheel, or the checkout's ``data/``)."""
+    here = Path(__file__).resolve().parent
+    for c in (here / "_box", here.parent / "data"):
+        if c.is_dir():
+            return c
+    return None
+
+
+def _same_dir(a: Path, b: Path | None) -> bool:
+    return b is not None and a.resolve() == b.resolve()
+
+
+@lru_cache(maxsize=1)
+def _shipped_values() -> dict | None:
+    """The shipped box's values, to tell house rules apart; ``None`` if not found."""
+    root = _shipped_dir()
+    return None if root is None else load_box(root).values
 
 
 @lru_cache(maxsize=1)

@@ -179,8 +179,13 @@ class HauntedLandsState(State):
         if self.phase == OVER:
             what = "collective loss" if self.lost else f"won by P{self.winner + 1}"
             return f"<State over ({what}) valor={self.valor}>"
-        return (f"<State season {self.season} round {self.round} {self.phase} "
-                f"to move: {self.current_player()} valor={self.valor}>")
+        p = self.current_player()
+        if p is not None:
+            mover = f"to move: P{p + 1}"
+        else:
+            mover = f"waiting for the {self.chance.name()}" if self.chance is not None else "to move: nobody"
+        where = "setup" if self.season == 0 else f"season {self.season} round {self.round} {self.phase}"
+        return f"<State {where} {mover} valor={self.valor}>"
 
 
 # ============================================================================ creating a game

@@ -83,6 +83,19 @@ class Event:
                    tuple(d["cell"]) if d.get("cell") is not None else None, dict(d.get("data") or {}),
                    bool(d.get("private", False)))
 
+    def when(self) -> str:
+        """Where in the game this event happened, for people: ``"setup"`` before the
+        first season, else ``"season 2, round 1, turns"``."""
+        if self.season == 0:
+            return "setup"
+        return f"season {self.season}, round {self.round}, {self.phase}"
+
+    def short_when(self) -> str:
+        """:meth:`when` for a log line: ``"setup"`` or ``"S2 R1 turns"``."""
+        if self.season == 0:
+            return "setup"
+        return f"S{self.season} R{self.round} {self.phase}"
+
     def seen_by(self, viewer: int | None) -> "Event":
         """This event as ``viewer`` may see it (``None`` = omniscient)."""
         if not self.private or viewer is None or viewer == self.player:

@@ -275,6 +275,10 @@ class CostMap:
         known = [c for c in self.entry if c is not None]
         #: the cheapest entry cost of any explorable cell (used by the A* heuristic)
         self.min_entry: int = min(known) if known else 0
+        #: whether every edge joins two hex neighbours; when it does not (a hand-built
+        #: graph), hex distance is no lower bound on the steps left, and A* counts
+        #: steps in the graph instead (see :meth:`astar_trace`)
+        self.hex_edges: bool = all(hexgrid.distance(u, v) == 1 for u, v in graph.edges())
         self._trees: dict[int, tuple] = {}
         self._turns: dict[tuple, tuple] = {}
 
@@ -510,11 +514,18 @@ class CostMap:
         return self._trace("dijkstra", source, target, None)
 
     def astar_trace(self, source, target) -> Iterator[SearchStep]:
-        """A* search to ``target`` with the admissible heuristic hex distance x the
-        cheapest entry cost on this map (see :func:`astar_trace`)."""
+        """A* search to ``target`` with an admissible, consistent heuristic: the
+        fewest steps left x the cheapest entry cost on this map (see
+        :func:`astar_trace`). The fewest steps left is the hex distance when every edge
+        joins hex neighbours (a game field), else the number of edges on the shortest
+        walk to ``target`` in the graph (so a hand-built graph with long edges still
+        gets the cheapest cost)."""
         t = self.cells[self.cell_index(target)]
         m = self.min_entry
-        return self._trace("astar", source, target, lambda c: hexgrid.distance(c, t) * m)
+        if self.hex_edges:
+            return self._trace("astar", source, target, lambda c: hexgrid.distance(c, t) * m)
+        hops = nx.single_source_shortest_path_length(self.digraph.reverse(copy=False), t)
+        return self._trace("astar", source, target, lambda c: hops.get(c, 0) * m)
 
     def _trace(self, algorithm, source, target, h) -> Iterator[SearchStep]:
         s = self.cell_index(source)
@@ -936,7 +947,7 @@ def seeded_maps(n: int = 100, start: int = 0, players: int = 4, progress: bool =
     (:func:`first_turn_state`); the figures are those of :func:`compare_rules` from the
     city with the starting exploration tokens (4), for the first player to move. One row
     per (seed, skills, ghost card 3) with the seed's ``layout``. ``progress`` shows a
-    tqdm bar (off by default so stored notebook outputs stay the same).
+    progress bar (:func:`haunted_kit.progress.progress`).
     """
     import pandas as pd
 
@@ -944,9 +955,9 @@ def seeded_maps(n: int = 100, start: int = 0, players: int = 4, progress: bool =
         raise PathError(f"n must be a positive number of maps, got {n!r}")
     seeds = range(start, start + n)
     if progress:
-        from tqdm.auto import tqdm
+        from .progress import progress as bar
 
-        seeds = tqdm(seeds, desc="maps")
+        seeds = bar(seeds, desc="maps")
     frames = []
     names: list[str] = []
     for k in seeds:
@@ -983,7 +994,9 @@ def astar_trace(state: State, player: int | None, target, source=None) -> Iterat
     """A* towards ``target``: priority = cost so far + hex distance x the cheapest entry
     cost on the map. That heuristic never overestimates (every step enters a cell that
     costs at least that much) and is consistent, so A* settles the target at the same
-    cost as Dijkstra while usually settling fewer cells."""
+    cost as Dijkstra while usually settling fewer cells. (On a hand-built
+    :class:`CostMap` whose edges join cells that are not hex neighbours, the steps left
+    are counted in the graph instead; see :meth:`CostMap.astar_trace`.)"""
     m = cost_map(state, player)
     p = _player(state, player)
     m.cell_index(target)

@@ -2,12 +2,25 @@
 
 Each table of a box file carries ``provenance``: one word for all its fields, or a
 table field -> word; the words are ``rulebook`` (printed in the rule text) and
-``kit default`` (a gap filled by the kit).
+``kit default`` (a gap filled by the kit). A box loaded from another folder than the
+one the kit ships is compared with it value by value: a value that differs (or that the
+shipped box lacks) shows a third provenance, ``house rule`` (:func:`mark_house_rules`).
 """
 
 from __future__ import annotations
 
 PROVENANCES = ("rulebook", "kit default")
+#: The provenance of a value that differs from the shipped box (never written in a file).
+HOUSE_RULE = "house rule"
+_MISSING = object()
+
+
+def mark_house_rules(rows, shipped: dict | None) -> tuple:
+    """``(file, entry, field, provenance)`` rows from ``(file, entry, field, provenance,
+    value)`` rows: the provenance becomes :data:`HOUSE_RULE` where ``value`` differs
+    from ``shipped[(file, entry, field)]`` (``shipped`` None: the shipped box itself)."""
+    return tuple((f, e, k, HOUSE_RULE if shipped is not None and shipped.get((f, e, k), _MISSING) != v else p)
+                 for f, e, k, p, v in rows)
 
 
 def read_provenance(table: dict, fields: list[str]) -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ from .board import cell_geometry
 from .events import Event
 from .flow import AUTOMATIC, BonusChoice, BonusDie, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw
 from .protocol import Refusal
-from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, TRACKS, SaveError, State, flat_index,
+from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State, flat_index,
                     flat_spans)
 
 
@@ -932,6 +932,27 @@ def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
 # ============================================================================ checking a loaded position
 
 
+def check_outcome(s: State) -> None:
+    """Refuse a save whose end of game disagrees with itself, in every phase: a game
+    still running has no winner and no collective loss; a collective loss has no
+    winner; a game ended by final scoring is won by the top of the valor stack
+    (rulebook: "Final Scoring"; "Valor Points and the Valor Track"; ruling 10).
+    Raises :class:`~haunted_kit.state.SaveError` naming the save field."""
+    n = s.config.players
+    if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
+        raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
+    if s.phase != OVER:
+        if s.winner is not None or s.lost:
+            raise SaveError(f"save field 'winner'/'lost': a game still in the {s.phase} step has no winner and no "
+                            f"collective loss (winner {s.winner!r}, lost {s.lost})")
+    elif s.lost:
+        if s.winner is not None:
+            raise SaveError(f"save field 'winner': a collective loss has no winner, but the save names P{s.winner + 1}")
+    elif s.winner != stack_order(s)[0]:
+        raise SaveError(f"save field 'winner': {'no player' if s.winner is None else f'P{s.winner + 1}'} cannot have won "
+                        f"a finished game: valor {list(s.valor)} puts P{stack_order(s)[0] + 1} on top of the stack")
+
+
 def check_position(s: State) -> None:
     """Refuse a loaded state that the rules could never produce (each message names
     the save field): a game stopped in an automatic step, a chance node that does not
@@ -987,8 +1008,7 @@ def check_position(s: State) -> None:
         if type(node) is TileDraw and node.slot != len(s.layout) or type(node) is SkillDraw and node.deck != len(s.skills) \
                 or type(node) is StackDraw and node.position != len(s.turn_order):
             raise SaveError(f"save field 'chance': {node.to_json()} does not follow the draws made so far")
-        if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
-            raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
+    check_outcome(s)
     if s.field is None:
         return
     ctx = ctx_of(s)

@@ -87,9 +87,9 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
     rows = []
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from tqdm.auto import tqdm
+        from .progress import progress as bar
 
-        seeds = tqdm(seeds, desc=f"{players}p {mode}", leave=False)
+        seeds = bar(seeds, desc=f"{players}p {mode}")
     for seed in seeds:
         cfg = GameConfig(players=players, mode=mode, extra_ghost_cards=tuple(extra_ghost_cards), seed=seed, **config_kwargs)
         start = new_game(cfg, log=False)

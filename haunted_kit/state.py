@@ -496,7 +496,8 @@ class State:
         if self.phase == OVER:
             what = "collective loss" if self.lost else f"won by P{self.winner + 1}"
             return f"<State over ({what}) valor={self.valor}>"
-        return f"<State season {self.season} round {self.round} {self.phase} valor={self.valor}>"
+        where = "setup" if self.season == 0 else f"season {self.season} round {self.round} {self.phase}"
+        return f"<State {where} valor={self.valor}>"
 
 
 TRACKS = 4  #: action tracks per player (the box loader enforces exactly these four)

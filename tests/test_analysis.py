@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from haunted_kit.flow import TerrainDie
+import pytest
+
 import haunted_kit as hk
+from haunted_kit import scenario as sc
 from haunted_kit.agents import GreedyAgent
-from haunted_kit.analysis import (VALOR_SOURCES, at_terrain_die, attempts, events_frame, play_until,
-                                  players_frame, valor_reason, valor_sources, valor_sources_many)
+from haunted_kit.analysis import (VALOR_SOURCES, AnalysisError, at_terrain_die, attempts, events_frame, play_until,
+                                  players_frame, supply_frame, valor_events, valor_reason, valor_sources,
+                                  valor_sources_many)
+from haunted_kit.flow import TerrainDie
 from haunted_kit.render import board
 from haunted_kit.sim import play_game, play_many
 
@@ -69,3 +73,75 @@ def test_frames_and_board_are_deterministic():
     pic = board(s, highlight=[(0, 0)])
     assert pic._repr_svg_() == board(s, highlight=[(0, 0)])._repr_svg_()
     assert "0x" not in repr(pic) and repr(pic).startswith("<Haunted Lands:")
+
+
+# ---------------------------------------------------------------- never silently wrong
+
+def test_valor_tables_refuse_a_game_played_without_its_log():
+    res = play_game(players=3, seed=1)               # play_game's default: no event log
+    assert res.state.log is None and sum(res.valor) > 0
+    for helper in (valor_sources, valor_events, events_frame):
+        with pytest.raises(AnalysisError, match="needs the event log.*log=True"):
+            helper(res.state)
+
+
+def test_valor_sources_refuses_valor_the_log_does_not_explain():
+    s = sc.scenario(players=2)
+    sc.set_valor(s, 1, 7)                            # an edit, not a valor event
+    with pytest.raises(AnalysisError, match="P2 holds 7 but the log explains 0"):
+        valor_sources(s)
+
+
+def test_valor_sources_against_the_valor_events_summed_by_hand():
+    s = play_game(players=3, seed=5, agents=["greedy"], log=True).state
+    by_hand = {}
+    for e in s.log:
+        if e.kind == "valor":
+            key = (f"P{e.player + 1}", e.data["source"])
+            by_hand[key] = by_hand.get(key, 0) + e.data["amount"]
+    table = valor_sources(s)
+    for (player, source), amount in by_hand.items():
+        assert table.loc[player, source] == amount
+    assert table.drop(columns="total").to_numpy().sum() == sum(s.valor)
+
+
+def test_supply_and_player_frames_conserve_the_box():
+    """Whatever happens, every resource, building and ghost is in the supply or in play."""
+    box = hk.default_box()
+    s = hk.new_game(players=4, seed=8)
+    bots = [GreedyAgent(p) for p in range(4)]
+    for season in (1, 2, 3):
+        play_until(s, bots, lambda st, k=season: st.season > k or st.is_terminal())
+        sup = supply_frame(s)
+        total = sup["in supply"] + sup["on the field / with players"]
+        assert total["ghost"] == box.supply_ghosts
+        for name, n in box.supply_buildings.items():
+            assert total[name] == n
+        for name, n in box.supply_resources.items():
+            assert total[name] == n
+            assert players_frame(s)[name].sum() == sup.loc[name, "on the field / with players"]
+        assert players_frame(s)["valor"].tolist() == list(s.valor)
+
+
+def test_attempts_agree_with_applying_on_a_copy():
+    s = hk.new_game(players=3, seed=2)
+    bots = [GreedyAgent(p) for p in range(3)]
+    play_until(s, bots, lambda st: st.phase == "turns")
+    tries = s.legal_actions()[:6] + [hk.Explore((9, 9)), hk.Build("mill"), hk.Contact(), hk.Sell(1, ("food",))]
+    table = attempts(s, tries)
+    for a, legal in zip(tries, table.legal):
+        c = s.copy()
+        try:
+            c.apply_action(a)
+            applied = True
+        except hk.IllegalAction:
+            applied = False
+        assert applied == legal, a
+
+
+def test_events_frame_against_the_log_filtered_by_hand():
+    s = play_game(players=2, seed=3, agents=["greedy"], log=True).state
+    frame = events_frame(s, since=40, kinds=["explored", "built"])
+    by_hand = [e for e in s.log if e.seq >= 40 and e.kind in ("explored", "built")]
+    assert frame.index.tolist() == [e.seq for e in by_hand]
+    assert frame.text.tolist() == [e.text for e in by_hand]

@@ -85,6 +85,19 @@ def test_console_script_runs():
     assert out.startswith("Haunted Lands: 2 players, wanderer mode")
 
 
+def test_summary_of_a_collective_loss_ranks_nobody_and_scores_no_quest():
+    from haunted_kit.cli import summary
+    from haunted_kit.sim import play_game
+
+    lost = play_game(players=4, seed=30, agents=["greedy"], log=True).state
+    assert lost.lost
+    text = summary(lost)
+    assert "no quest is revealed or scored" in text and "Winner" not in text
+    assert "1. P" not in text and "(quests" not in text
+    for p in range(4):
+        assert f"P{p + 1}: {lost.valor[p]:>3} valor gained before Kalena fell" in text
+
+
 def test_help_works_with_a_bad_data_folder(tmp_path):
     env = {**__import__("os").environ, "HAUNTED_KIT_DATA": str(tmp_path / "missing")}
     for argv in (["--help"], ["play", "--help"], ["check-box", "--help"]):

@@ -93,3 +93,38 @@ def test_more_impossible_saves_are_refused(mutate, words):
     with pytest.raises(hk.SaveError) as ei:
         hk.State.from_dict(d)
     assert words in str(ei.value)
+
+
+def test_values_that_differ_from_the_shipped_box_are_house_rules(tmp_path):
+    d = copy_data(tmp_path)
+    same = hk.load_box(d)            # an unedited copy: nothing is a house rule
+    assert set(same.provenance_frame().provenance) == {"rulebook", "kit default"}
+    assert list(same.provenance) == list(hk.default_box().provenance)
+    # a rulebook number (the sawmill quest's valor) and a kit default (a tile's cell) edited
+    edit(d / "quests.toml", "valor = 3\ntext = \"3 valor for each sawmill you own.\"", "valor = 30\ntext = \"3 valor for each sawmill you own.\"")
+    edit(d / "tiles.csv", "R03,F,F,L,P,M,M,F", "R03,F,F,L,P,M,M,P")
+    house = hk.load_box(d)
+    frame = house.provenance_frame()
+    changed = frame[frame.provenance == "house rule"]
+    assert sorted(zip(changed.file, changed.entry, changed.field)) == [("quests.toml", "quests.7", "valor"), ("tiles.csv", "R03", "SE")]
+    assert house.quests[7].valor == 30 and house.tiles["R03"][-1] == "plain"
+    # everything else keeps its file's provenance
+    rest = frame[frame.provenance != "house rule"]
+    base = hk.default_box().provenance_frame().set_index(["file", "entry", "field"]).provenance
+    assert (rest.set_index(["file", "entry", "field"]).provenance == base.loc[rest.set_index(["file", "entry", "field"]).index]).all()
+
+
+def test_estate_values_that_differ_from_the_shipped_box_are_house_rules(tmp_path):
+    import shutil
+
+    from haunted_kit.estate.box import load_estate_box
+
+    shipped = load_estate_box()
+    assert "house rule" not in set(shipped.provenance_frame().provenance)
+    d = tmp_path / "estate"
+    shipped_dir = __import__("pathlib").Path(shipped.path)
+    shutil.copytree(shipped_dir, d)
+    edit(d / "game.toml", "workers = 4", "workers = 5")
+    frame = load_estate_box(d).provenance_frame()
+    changed = frame[frame.provenance == "house rule"]
+    assert len(changed) == 1 and changed.file.item() == "game.toml" and changed.field.item() == "workers"

@@ -27,6 +27,8 @@ import sys
 import networkx as nx
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import haunted_kit as hk
 from haunted_kit import hexgrid
@@ -491,3 +493,33 @@ def test_negative_budget_is_refused_like_reach():
         cm.route((0, 0), (1, 0), budget=-1)
     with pytest.raises(pf.PathError, match="got -3"):
         cm.reach((0, 0), -3)
+
+
+# ============================================================================ A* on hand-built graphs
+
+def test_astar_on_a_graph_whose_edges_join_non_neighbours_finds_the_cheapest_cost():
+    """The issue's case: a long edge makes hex distance overestimate; A* must still agree with Dijkstra."""
+    g = nx.Graph()
+    g.add_edges_from([((0, 0), (9, 0)), ((9, 0), (2, 0)), ((0, 0), (1, 0)), ((1, 0), (2, 0))])
+    m = pf.CostMap(g, {(0, 0): 1, (9, 0): 1, (2, 0): 1, (1, 0): 5})
+    assert not m.hex_edges
+    independent = nx.dijkstra_path_length(m.digraph, (0, 0), (2, 0))
+    assert independent == 2
+    assert list(m.astar_trace((0, 0), (2, 0)))[-1].cost == 2
+    assert list(m.dijkstra_trace((0, 0), (2, 0)))[-1].cost == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=19, max_size=19),
+       st.lists(st.tuples(st.integers(0, 18), st.integers(0, 18)), max_size=6),
+       st.integers(0, 18), st.integers(0, 18))
+def test_astar_cost_equals_networkx_on_any_graph(costs, long_edges, a, b):
+    cells = [c for c in ((q, r) for q in range(-2, 3) for r in range(-2, 3)) if hexgrid.distance(c, (0, 0)) <= 2]
+    g = nx.Graph()
+    g.add_nodes_from(cells)
+    g.add_edges_from((c, n) for c in cells for n in hexgrid.neighbours(c) if n in g)
+    g.add_edges_from((cells[i], cells[j]) for i, j in long_edges if i != j)
+    m = pf.CostMap(g, dict(zip(cells, costs)))
+    src, dst = cells[a], cells[b]
+    expected = nx.dijkstra_path_length(m.digraph, src, dst)
+    assert list(m.astar_trace(src, dst))[-1].cost == expected

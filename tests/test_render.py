@@ -13,6 +13,7 @@ import haunted_kit as hk
 from haunted_kit import hexgrid
 from haunted_kit.render import BoardSVG, RenderError, board_geometry, board_svg, render_svg
 from haunted_kit.render import html as H
+from haunted_kit.sim import play_game
 from haunted_kit.render import style as S
 from haunted_kit.render.scene import pieces_layer, terrain_layer
 
@@ -234,3 +235,34 @@ def test_event_log_redacts_other_players_quests():
                        None, {"quest": 5}, True))
     assert "quest card 5" in H.event_log_html(s, viewer=1)
     assert "quest card 5" not in H.event_log_html(s, viewer=0)
+
+
+def test_quest_lists_never_read_full_stop_semicolon():
+    s = fixed_state()
+    s.quests = [(), (1, 5), (2,), ()]
+    own = H.player_board_html(s, 1, viewer=1)
+    assert ".;" not in own and ".;" not in H.game_board_html(s)
+    assert H.listing(["a.", "b.", "c."]) == "a; b; c."
+
+
+def test_end_game_panels_reveal_quests_or_say_they_were_never_scored():
+    won = play_game(players=3, seed=1, agents=["greedy"], log=True).state
+    assert won.is_terminal() and not won.lost
+    p = next(q for q in range(3) if won.quests[q])
+    other = H.player_board_html(won, p, viewer=(p + 1) % 3)
+    assert "face down" not in other and "quests revealed: " in other
+    lost = play_game(players=4, seed=30, agents=["greedy"], log=True).state   # notebook 02's fallen game
+    assert lost.lost
+    p = next(q for q in range(4) if lost.quests[q])
+    k = len(lost.quests[p])
+    text = H.player_board_html(lost, p, viewer=(p + 1) % 4)
+    assert f"{k} quest card{'s' if k != 1 else ''}, never scored (Kalena fell)" in text and "face down" not in text
+
+
+def test_setup_events_are_labelled_setup_not_season_zero():
+    s = hk.new_game(players=2, seed=1)
+    first = H.event_html(s.log[0])
+    assert "#0 setup" in first and "S0" not in first
+    assert "to move: P" in repr(s) and "to move: 0" not in repr(s) and "to move: 1" not in repr(s)
+    waiting = hk.new_game(players=2, seed=1, auto_chance=False)
+    assert repr(waiting).startswith("<State setup waiting for the ")

@@ -14,7 +14,7 @@ import pytest
 
 import haunted_kit as hk
 from haunted_kit.actions import ChooseQuest, ChooseResource, Contact, EndTurn
-from haunted_kit.scenario import give_quests, put_ghost, scenario, set_calendar, set_valor
+from haunted_kit.scenario import give_quests, put_building, put_ghost, scenario, set_calendar, set_valor
 
 
 def play(s, rng, n):
@@ -275,4 +275,44 @@ def test_impossible_values_are_refused_at_load(mutate, words):
     d = scenario_save()
     mutate(d)
     with pytest.raises(hk.SaveError, match=words):
+        hk.State.from_dict(d)
+
+
+def finished_on_a_tie():
+    """P1 and P2 both end on 5 valor; P2 arrived last, so P2 tops the stack and wins
+    (rulebook "Final Scoring", "Valor Points and the Valor Track"; ruling 10)."""
+    s = scenario(players=2)
+    set_valor(s, 0, 5)
+    set_valor(s, 1, 3)
+    give_quests(s, 1, 5)  # 1 mill: 2 valor per mill
+    put_building(s, (3, 1), "mill", 1)
+    set_calendar(s, 3, 3)
+    while not s.is_terminal():
+        s.apply_action(EndTurn())
+    assert s.winner == 1 and [p["valor"] for p in s.to_dict()["players"]] == [5, 5]
+    return s.to_dict()
+
+
+@pytest.mark.parametrize("mutate, words", [
+    (lambda d: d.__setitem__("winner", 0), "P1 cannot have won.*P2 on top"),    # P1 is under P2 on the 5 stack
+    (lambda d: d.__setitem__("winner", None), "no player cannot have won"),
+    (lambda d: d.__setitem__("lost", True), "collective loss has no winner"),
+    (lambda d: (d.__setitem__("phase", "turns"), d.__setitem__("turn_pos", 0)), "still in the turns step has no winner"),
+], ids=["winner-under-the-stack", "no-winner", "lost-with-a-winner", "running-with-a-winner"])
+def test_a_finished_saves_outcome_must_follow_the_stack_in_every_phase(mutate, words):
+    d = finished_on_a_tie()
+    assert hk.State.from_dict(json.loads(json.dumps(d))).winner == 1  # the true save loads
+    mutate(d)
+    with pytest.raises(hk.SaveError, match=words):
+        hk.State.from_dict(d)
+
+
+@pytest.mark.parametrize("field, value", [("winner", 1), ("lost", True)])
+def test_a_running_game_has_no_outcome(field, value):
+    """Before the fix the winner was checked only at a chance node: a save in the
+    turns step (no chance node) named a winner and loaded."""
+    d = scenario_save()
+    assert d["phase"] == "turns" and d["chance"] is None
+    d[field] = value
+    with pytest.raises(hk.SaveError, match="no winner and no collective loss"):
         hk.State.from_dict(d)

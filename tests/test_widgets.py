@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -450,7 +451,15 @@ def test_step_through_a_live_game_and_a_saved_log():
     assert view.n_events == n and view.seq == n - 1 and view.slider.max == n - 1
     assert view.field.state.to_json() == s.to_json() or view.field.state.log[-1].seq == n - 1
     view.show(0)
-    assert "Event 1 of" in view.explanation.value
+    assert f"Event #0</b> (events #0 to #{n - 1})" in view.explanation.value and "setup" in view.explanation.value
+    # one numbering everywhere: header, slider, log panel and the events table name the same event
+    k = n - 5
+    view.show(k)
+    assert view.slider.value == k and f"Event #{k}<" in view.explanation.value
+    assert f"#{k} " in view.events.value and view.events.value.count("background:#fff3b0") == 1
+    frame = s.events()
+    assert frame.loc[frame.seq == k, "text"].item() == s.log[k].text
+    assert escape(s.log[k].text) in view.explanation.value
     # an event with a cell: the board shows the state after its step, the cell marked
     k = next(e.seq for e in s.log if e.kind == "ghost_placed")
     view.slider.value = k

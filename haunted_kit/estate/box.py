@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
-from ..provenance import read_provenance
+from ..provenance import mark_house_rules, read_provenance
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
 Slot = tuple[int, int]
 
@@ -100,7 +100,8 @@ class EstateBox:
     condition_discount: int
     price_minimum: int
     market: dict  #: name -> MarketAction, in table order
-    provenance: tuple  #: (file, entry, field, provenance) rows
+    provenance: tuple  #: (file, entry, field, provenance) rows; "house rule" where it differs from the shipped box
+    values: dict = field(default_factory=dict, repr=False, compare=False)  #: (file, entry, field) -> value as written
 
     @property
     def outer(self) -> tuple[Slot, ...]:
@@ -192,7 +193,7 @@ class _File:
         except ValueError as exc:
             self.fail(entry, str(exc))
         for f, p in pairs:
-            self.rows.append((self.name, entry, f, p))
+            self.rows.append((self.name, entry, f, p, t.get(f)))
 
 
 def data_dir(path=None) -> Path:
@@ -389,8 +390,25 @@ def load_estate_box(path=None) -> EstateBox:
     if not market:
         f.fail("actions", "no Market actions")
     out["market"] = market
-    out["provenance"] = tuple(rows)
+    out["values"] = {(f, e, k): v for f, e, k, _p, v in rows}
+    shipped = _shipped_root()
+    same = shipped is None or shipped.resolve() == root.resolve()
+    out["provenance"] = mark_house_rules(rows, None if same else _shipped_values())
     return EstateBox(**out)
+
+
+def _shipped_root() -> Path | None:
+    here = Path(__file__).resolve().parent.parent
+    for c in (here / "_box" / "estate", here.parent / "data" / "estate"):
+        if c.is_dir():
+            return c
+    return None
+
+
+@lru_cache(maxsize=1)
+def _shipped_values() -> dict:
+    """The shipped estate box's values, to tell house rules apart."""
+    return load_estate_box(_shipped_root()).values
 
 
 @lru_cache(maxsize=1)

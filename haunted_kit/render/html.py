@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from .. import rules as R
+from ..state import OVER
 from . import style as S
 
 PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
@@ -27,6 +28,13 @@ def chip(p: int, size: int = 14) -> str:
     return (f'<span style="display:inline-block;width:{size}px;height:{size}px;line-height:{size}px;border-radius:50%;'
             f'background:{S.player_colour(p)};border:1px solid #000;text-align:center;font-weight:bold;'
             f'font-size:{size - 4}px;color:#000">{S.PLAYER_MARKS[p]}</span>')
+
+
+def listing(items) -> str:
+    """Items joined with ``"; "``, each sentence's closing full stop dropped so the list
+    never reads ``".;"`` (the list itself ends with a full stop only if the last item did)."""
+    items = list(items)
+    return "; ".join(x[:-1] if x.endswith(".") and i < len(items) - 1 else x for i, x in enumerate(items))
 
 
 def _who(p: int) -> str:
@@ -78,12 +86,17 @@ def player_board_html(state, p: int, viewer=None) -> str:
     skills = state.skills_known(p)
     skills_txt = ", ".join(f'<span title="{escape(box.skills[k].text)}">{k}</span>' for k in skills) or "none"
     quests = state.quests[p] if p < len(state.quests) else ()
-    if viewer is None or viewer == p or state.phase == "over":  # revealed at final scoring
-        q_txt = "; ".join(f"{q}: {escape(box.quests[q].text)}" for q in quests) or "none"
-        q_txt = f"quests: {q_txt}"
+    k = len(quests)
+    cards = f"{k} quest card{'s' if k != 1 else ''}"
+    if state.phase == OVER and state.lost:
+        q_txt = f"{cards}, never scored (Kalena fell)"
+        if viewer is None or viewer == p:
+            q_txt += ": " + (listing(f"{q}: {escape(box.quests[q].text)}" for q in quests) or "none")
+    elif state.phase == OVER or viewer is None or viewer == p:
+        shown = listing(f"{q}: {escape(box.quests[q].text)}" for q in quests) or "none"
+        q_txt = f"quests{' revealed' if state.phase == OVER else ''}: {shown}"
     else:
-        k = len(quests)
-        q_txt = f"{k} quest card{'s' if k != 1 else ''} face down"
+        q_txt = f"{cards} face down"
     return (f'<div class="hk-player-board" style="{_BOX};border-left:6px solid {S.player_colour(p)}">'
             f"<div>{head}</div>"
             f"<div>{res} &middot; pecunias <b>{state.pecunias(p)}</b></div>"
@@ -145,14 +158,14 @@ def game_board_html(state) -> str:
                      f'<table style="border-collapse:collapse;margin-top:2px"><tr>{"".join(slots)}</tr></table></div>')
     parts.append(f"<div>{''.join(cards)}</div>")
     if state.market in box.market_cards:
-        opts = "; ".join(f"{i}: {escape(o.describe())}" for i, o in enumerate(box.market_cards[state.market], start=1))
+        opts = listing(f"{i}: {escape(o.describe())}" for i, o in enumerate(box.market_cards[state.market], start=1))
         parts.append(f"<div><b>market card {state.market}</b>: {opts}</div>")
     card = box.bonus_cards.get(state.season)
     if card is not None:
-        faces = "; ".join(f"{r.face}: {escape(r.describe())}" for r in card.rewards)
+        faces = listing(f"{r.face}: {escape(r.describe())}" for r in card.rewards)
         parts.append(f"<div><b>bonus card, season {card.season}</b>: contact costs {card.contact_cost} "
                      f"contact token{'s' if card.contact_cost != 1 else ''}; bonus die {faces}</div>")
-    ghosts = "; ".join(f"{g}: {escape(box.ghost_cards[g].text)}" for g in state.config.ghost_cards)
+    ghosts = listing(f"{g}: {escape(box.ghost_cards[g].text)}" for g in state.config.ghost_cards)
     parts.append(f"<div><b>ghost card{'s' if len(state.config.ghost_cards) > 1 else ''}</b> {ghosts}</div>")
     parts.append(f"<div>general supply: {state.sup_ghosts} ghosts, {state.sup_depl} depletion tokens</div>")
     return f'<div class="hk-game-board" style="{_BOX}">{"".join(parts)}</div>'
@@ -164,7 +177,7 @@ def event_html(event, explain_kind: bool = True) -> str:
     who = chip(event.player, 13) + " " if event.player is not None else ""
     kind = escape(event.kind)
     extra = f' <span style="color:#666">({escape(EVENT_KINDS.get(event.kind, ""))})</span>' if explain_kind else ""
-    return (f'<span style="color:#666">#{event.seq} S{event.season} R{event.round} {escape(event.phase)}</span> '
+    return (f'<span style="color:#666">#{event.seq} {escape(event.short_when())}</span> '
             f"{who}<b>{kind}</b>: {escape(event.text)}{extra}")
 
 

@@ -12,7 +12,10 @@ as one ``<canvas>`` element, so the selector is ``canvas.hk-field``); the line u
 that shows the hovered cell's facts and hints has the class ``hk-hover``.
 
 The widget only draws and forwards: a click calls back with the cell under the mouse
-(axial ``(q, r)``); deciding what the click means is the caller's business.
+(axial ``(q, r)``); deciding what the click means is the caller's business. The field
+can be played by keyboard too (:mod:`.access`): under the board, a focusable element
+moves a cell cursor with the arrow keys and sends Enter as a click on the cursor's cell;
+its ARIA live region says the cell's facts and the last event.
 """
 
 from __future__ import annotations
@@ -77,7 +80,8 @@ class FieldWidget(ErrorReporting, W.VBox):
         last_hint: the last hint shown (e.g. for a click off the field).
     """
 
-    def __init__(self, state, *, size: float = 34, viewer=None, show_labels: bool = True, hover: bool = True, **kw):
+    def __init__(self, state, *, size: float = 34, viewer=None, show_labels: bool = True, hover: bool = True,
+                 keyboard: bool = True, **kw):
         S.check_drawable(state)
         super().__init__(**kw)
         self.geom = board_geometry(state.config.box, size)
@@ -95,6 +99,17 @@ class FieldWidget(ErrorReporting, W.VBox):
         self.focus_fix = W.HTML("<style>canvas.hk-field { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
         self.children = [self.canvas, self.info, banner, self.focus_fix]
+        #: the keyboard element with the ARIA live region (:mod:`.access`), or ``None``
+        self.keypad = None
+        self.cursor = None
+        self._message = ""
+        if keyboard:
+            from .access import FieldKeys
+
+            # as wide as the board: a long sentence wraps instead of widening the field
+            self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width=f"{self.geom.width}px"))
+            self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
+            self.children = [self.canvas, self.keypad, self.info, banner, self.focus_fix]
         self.add_class("hk-field-box")
         self.layout.flex = "0 0 auto"  # never squeeze the canvas: clicks map 1:1 to canvas pixels
         self.draw_counts: Counter = Counter()
@@ -147,6 +162,7 @@ class FieldWidget(ErrorReporting, W.VBox):
             drawn.append("highlights")
         if self._hover_index is not None and self.hover_enabled:
             self.info.value = escape(cell_facts(s, self._hover_index))
+        self._say()
         return drawn
 
     def set_highlight(self, cells=(), path=(), event_cell=None) -> None:
@@ -191,6 +207,7 @@ class FieldWidget(ErrorReporting, W.VBox):
     def hint(self, text: str) -> None:
         self.last_hint = text
         self.info.value = f'<span style="color:#555">{escape(text)}</span>'
+        self._say()
 
     def _on_mouse_down(self, x, y):
         cell = self.geom.cell_at(x, y)
@@ -221,6 +238,68 @@ class FieldWidget(ErrorReporting, W.VBox):
             self.info.value = "&nbsp;"
         else:
             self.info.value = escape(cell_facts(self.state, i))
+
+    # ------------------------------------------------------------------ keyboard and live region
+    def _home_cell(self):
+        s = self.state
+        p = s.current_player()
+        if p is None:
+            p = self.viewer
+        return s.field.cells[s.sensor[p]] if p is not None and p < len(s.sensor) else s.field.cells[0]
+
+    def _say(self) -> None:
+        """Put the cursor cell's facts and the last event in the live region."""
+        if self.keypad is None:
+            return
+        s = self.state
+        parts = []
+        if self.cursor is not None:
+            parts.append(f"Cursor on {cell_facts(s, s.field.cell_index(self.cursor))}.")
+        last = s.log[-1].seen_by(self.viewer).text if s.log else ""
+        if last and last not in self._message:
+            parts.append(f"Last event: {last}")
+        text = " ".join(parts) or "The field. Press an arrow key to move the cell cursor."
+        for extra in (self.last_hint, self._message):
+            if extra:
+                text += f" {extra}"
+        if self.keypad.text != text:
+            self.keypad.text = text
+
+    def announce(self, text: str) -> None:
+        """Add ``text`` (e.g. a play view's message: the engine's answer) to the live region."""
+        self._message = text
+        self._say()
+
+    def move_cursor(self, cell) -> None:
+        """Put the keyboard cursor on ``cell`` (drawn like the mouse hover) and say its facts."""
+        i = self.state.field.cell_index(cell)
+        self.cursor = self.state.field.cells[i]
+        self._hover_index = None
+        self._on_hover_index(i)
+        self.last_hint = ""
+        self._say()
+
+    def press(self, key: str) -> None:
+        """Act on one key as the keyboard element would (arrows, Enter/Space, Home)."""
+        from .access import ACT_KEYS, ARROWS, HOME_KEY, cursor_step
+
+        if self.cursor is None or key == HOME_KEY:
+            self.move_cursor(self._home_cell())
+            if key not in ARROWS:
+                return
+        if key in ARROWS:
+            self.move_cursor(cursor_step(self.geom, self.state.field.cells, self.cursor, key))
+        elif key in ACT_KEYS:
+            self.last_hint = ""
+            for cb in list(self._click_handlers):
+                cb(self.cursor)
+            self._say()
+
+    def _on_key_msg(self, _widget, content, _buffers) -> None:
+        if content.get("event") == "key":
+            self.press(str(content.get("key", "")))
+        elif content.get("event") == "focus" and self.cursor is None:
+            self.move_cursor(self._home_cell())
 
     # ------------------------------------------------------------------ driving from Python
     def send_mouse(self, event: str, x: float, y: float) -> None:

@@ -281,6 +281,8 @@ class PlayView(ErrorReporting, W.VBox):
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         self.message = text
         self.message_label.value = f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
+        if getattr(self, "field", None) is not None:
+            self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
 
     def on_change(self, callback) -> None:
         """``callback(view)`` after every change of the state (decision or undo)."""

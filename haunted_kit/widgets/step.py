@@ -8,8 +8,10 @@ The board shown for an event is the state right after the decision (or die roll)
 logged it (see :mod:`haunted_kit.history`), with the event's cell marked in yellow.
 Controls: first, previous, a slider over the events, next, last, jumps to the
 previous/next decision, and a box to go to any decision by its number
-(:meth:`StepThroughView.show_decision`). CSS classes: ``hk-step`` (the view),
-``hk-step-slider``, ``hk-step-decision``, ``hk-explanation``, and the field's ``hk-field``.
+(:meth:`StepThroughView.show_decision`). Events are numbered by their ``seq``
+everywhere (the header, the slider, the log panel and ``state.events()``), starting at
+#0. CSS classes: ``hk-step`` (the view), ``hk-step-slider``, ``hk-step-decision``,
+``hk-explanation``, and the field's ``hk-field``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class StepThroughView(ErrorReporting, W.VBox):
         self.history = self._build_history()
         first = self.history.steps[0].state
         self.field = FieldWidget(first, size=size, viewer=viewer)
-        self.slider = W.IntSlider(min=0, max=max(0, self.n_events - 1), value=0, description="event",
+        self.slider = W.IntSlider(min=0, max=max(0, self.n_events - 1), value=0, description="event #",
                                   continuous_update=False, layout=W.Layout(width="420px"))
         self.slider.add_class("hk-step-slider")
         mk = lambda text, tip: W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto"))  # noqa: E731
@@ -135,8 +137,8 @@ class StepThroughView(ErrorReporting, W.VBox):
         who = f"{H.chip(step.player)} " if step.player is not None else ""
         self.explanation.value = (
             f'<div style="font-family:sans-serif;font-size:13px;padding:4px;border:1px solid #ccc;border-radius:4px">'
-            f"<div><b>Event {event.seq + 1} of {self.n_events}</b> &middot; season {event.season}, round {event.round}, "
-            f"{escape(event.phase)} &middot; <i>{escape(EVENT_KINDS.get(event.kind, event.kind))}</i></div>"
+            f"<div><b>Event #{event.seq}</b> (events #0 to #{self.n_events - 1}) &middot; {escape(event.when())} "
+            f"&middot; <i>{escape(EVENT_KINDS.get(event.kind, event.kind))}</i></div>"
             f'<div style="font-size:15px;margin:3px 0">{escape(event.text)}</div>'
             f'<div style="color:#555">Step {self.history.step_of(seq) + 1} of {len(self.history)}: {who}'
-            f"{escape(what)} (events {step.first + 1}-{step.last + 1}); the board shows the state after this step.</div></div>")
+            f"{escape(what)} (events #{step.first} to #{step.last}); the board shows the state after this step.</div></div>")

@@ -1,0 +1,96 @@
+"""An exercise widget in Chromium (Voila): a wrong answer gets the engine's explanation
+and the rulebook section, a second wrong answer brings the hint, the answer can be shown
+after a try, and the right answer is recognised. The exercise is mirrored in Python
+(same key and seed) to know the right answer and the engine's words."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from browser_harness import explained, save_screenshot, wait_canvas_pixel
+from playwright.sync_api import expect
+
+from haunted_kit.exercises import make
+
+pytestmark = pytest.mark.browser
+
+KEY, SEED = "02-next-first", 2
+
+
+def test_exercise_answers_back_in_chromium(page, voila_server, tmp_path):
+    ex = make(KEY, SEED)
+    wrong = [o for o in ex.options if o != ex.answer]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f'from haunted_kit.widgets.exercise import exercise\nexercise("{KEY}", seed={SEED})')]
+    path = tmp_path / "exercise.ipynb"
+    nbformat.write(nb, path)
+    srv = voila_server(path)
+    root = page.locator(".hk-exercise")
+    feedback, hint = page.locator(".hk-ex-feedback"), page.locator(".hk-ex-hint")
+    option = lambda label: page.locator(".hk-ex-option button", has_text=label)  # noqa: E731
+    check, show = page.locator(".hk-ex-check"), page.locator(".hk-ex-answer")
+    with explained("loading the exercise in Voila", srv, page):
+        page.goto(srv.url)
+        expect(root).to_be_visible(timeout=60_000)
+        expect(page.locator(".hk-ex-question")).to_contain_text("who plays first?")
+        expect(page.locator("canvas.hk-field")).to_be_visible()
+        expect(show).to_be_disabled()
+    with explained("a first wrong answer", srv, page):
+        option(wrong[0]).click()
+        check.click()
+        expect(feedback).to_contain_text("Not quite (try 1)")
+        # the engine's own words: the reorder event of what really happens, and the rulebook section
+        expect(feedback).to_contain_text(ex.explain(wrong[0]))
+        expect(feedback).to_contain_text('Rulebook: "Game Flow"')
+        expect(hint).not_to_contain_text("Hint")
+        expect(show).to_be_enabled()
+    with explained("a second wrong answer brings the hint", srv, page):
+        option(wrong[1]).click()
+        check.click()
+        expect(feedback).to_contain_text("Not quite (try 2)")
+        expect(hint).to_contain_text("Hint: " + ex.hint)
+        save_screenshot(page, "exercise-hint")
+    with explained("the right answer", srv, page):
+        option(ex.answer).click()
+        check.click()
+        expect(feedback).to_contain_text("Right!")
+        expect(feedback).to_contain_text(ex.answer_text())
+        save_screenshot(page, "exercise-right")
+
+
+def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_path):
+    """A 'click every cell' exercise: clicks on the canvas select exactly the clicked cells
+    (the board keeps its own size, so clicks map 1:1), a missing cell is named by the
+    engine, and the full set is right."""
+    from board_page import FIELD, Board
+
+    ex = make("03-explore-cells", 2)
+    cells = sorted(ex.answer)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('from haunted_kit.widgets.exercise import exercise\nexercise("03-explore-cells", seed=2)')]
+    path = tmp_path / "cells.ipynb"
+    nbformat.write(nb, path)
+    srv = voila_server(path)
+    board = Board(page, ex.state, size=22)
+    feedback = page.locator(".hk-ex-feedback")
+    with explained("loading the cell exercise", srv, page):
+        page.goto(srv.url)
+        expect(page.locator(FIELD)).to_be_visible(timeout=60_000)
+        board.check_canvas_size()
+        # the kernel has drawn the terrain: the widget is connected, clicks will be answered
+        quiet = board.quiet_cell()
+        wait_canvas_pixel(page, FIELD, *board.plain_spot(quiet), want=board.terrain_rgb(quiet), timeout_ms=60_000,
+                          what=f"terrain of the quiet cell {quiet}")
+        box = page.locator(FIELD).bounding_box()
+        assert abs(box["width"] - board.geom.width) <= 1, f"the canvas is drawn {box['width']} px wide, not {board.geom.width}"
+    with explained("clicking all but one of the right cells", srv, page):
+        for cell in cells[:-1]:
+            board.click(cell)
+        page.locator(".hk-ex-check").click()
+        expect(feedback).to_contain_text("Not quite (try 1)")
+        expect(feedback).to_contain_text(f"Also legal: {cells[-1]} costs")
+    with explained("clicking the last one", srv, page):
+        board.click(cells[-1])
+        page.locator(".hk-ex-check").click()
+        expect(feedback).to_contain_text("Right!")
+        save_screenshot(page, "exercise-cells-right")
