@@ -145,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--size", type=float, default=34.0, metavar="PX",
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -369,7 +370,7 @@ def _classroom(sub, args) -> int:
     except ConfigError as exc:
         sub.error(str(exc))
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                 open_browser=not args.no_browser, box=args.box, size=args.size)
+                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints)
 
 
 def _handout(sub, args) -> int:

@@ -34,7 +34,7 @@ from . import actions as A
 from . import rules as R
 from . import serial
 from .board import KALENA, build_field
-from .components import Box
+from .components import Box, default_box
 from .events import log_to_frame
 from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
@@ -1125,6 +1125,26 @@ class HauntedLandsGame:
             out.append({"score": state.valor[p], "rank": order.index(p) + 1, "won": state.winner == p,
                         "collective_loss": bool(state.lost), "quests": qs, "quest_points": pts})
         return out
+
+    def action_catalogue(self, box=None) -> list:
+        """Every action a game with ``box`` can offer, in a fixed order (the integer
+        encoding of :mod:`haunted_kit.env`): end the turn, contact, roll the bonus die;
+        explore to each cell (field order); extract each resource on each cell; build
+        each building; train, then restore, each track; learn each skill; choose each
+        resource, each bonus-die face, each quest; place a ghost on each cell; every sale
+        (market card by card, then option, then payment). Depends on the box only."""
+        box = box or default_box()
+        ctx = R.Ctx.get(GameConfig(players=box.min_players, box=box), None)
+        cells = range(len(ctx.explore_actions))
+        out = [ctx.END_TURN, ctx.CONTACT, ctx.ROLL, *ctx.explore_actions]
+        out += [ctx.extract_actions[(c, r)] for c in cells for r in range(ctx.R)]
+        out += [*ctx.build_actions, *ctx.train_actions, *ctx.restore_actions]
+        out += [ctx.learn_actions[k] for k in sorted(box.skills)]
+        out += [*ctx.choose_resource, *dict.fromkeys(ctx.choose_bonus)]
+        out += [ctx.choose_quest[q] for q in sorted(box.quests)]
+        out += list(ctx.place_ghost_actions)
+        out += [a for card in sorted(ctx.sell_actions) for a, _ in ctx.sell_actions[card]]
+        return list(dict.fromkeys(out))
 
     def turn_order(self, state: State) -> list[int]:
         """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""

@@ -21,7 +21,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from ..protocol import Refusal
+from ..protocol import Refusal, is_integer
 from .actions import Acquire, Build, Use
 
 SOURCE = "landmarks rules"
@@ -487,10 +487,13 @@ def refuse_build(s, p: int, a: Build) -> Refusal | None:
         return refusal(f"the payment must be a tuple of Use parts, got {a.payment!r}", SEC_BUILD)
     seen, gold, discards, gives = set(), 0, [], []
     for u in a.payment:
-        if not isinstance(u.owner, int) or isinstance(u.owner, bool) or not 0 <= u.owner < s.players:
-            return refusal(f"{u.owner!r} is not a player of this game", SEC_BUILD)
-        if not isinstance(u.slot, int) or isinstance(u.slot, bool):
-            return refusal(f"slot {u.slot!r} must be an integer", SEC_BUILD)
+        if not is_integer(u.owner):
+            return refusal(f"the owner must be a player index, a whole number (an int, not a bool or a float), "
+                           f"got {u.owner!r}", SEC_BUILD)
+        if not 0 <= u.owner < s.players:
+            return refusal(f"{u.owner!r} is not a player of this game (players 0..{s.players - 1})", SEC_BUILD)
+        if not is_integer(u.slot):
+            return refusal(f"slot {u.slot!r} must be a whole number (an int, not a bool or a float)", SEC_BUILD)
         if u.resource not in box.resources:
             return refusal(f"{u.resource!r} is not a resource (resources: {', '.join(box.resources)})", SEC_BUILD)
         if u.source != "developed" and (u.slot or u.card):

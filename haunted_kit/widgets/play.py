@@ -42,6 +42,7 @@ from ..render import style as S
 from ..render.scene import status_line
 from .errors import ErrorReporting
 from .field import FieldWidget
+from .hints import HintPanel
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 
 BOT_STEP_LIMIT = 5000
@@ -147,11 +148,13 @@ class PlayView(ErrorReporting, W.VBox):
         bot_delay: seconds between bot decisions when playing on in a live kernel
             (the page stays responsive; without a running event loop bots play at once).
         bot_kind: agent name for bot seats given as a list.
+        hints: show the "Suggest a move" button (the search agent's top three moves,
+            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off.
     """
 
     def __init__(self, state=None, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
                  viewer="auto", size: float = 34, auto_bots: bool = True, bot_delay: float = 0.4,
-                 bot_kind: str = "greedy", **game_kwargs):
+                 bot_kind: str = "greedy", hints: bool = True, **game_kwargs):
         import haunted_kit as hk
 
         super().__init__()
@@ -230,8 +233,10 @@ class PlayView(ErrorReporting, W.VBox):
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
+            *([HintPanel(self, _kernel_loop)] if hints else []),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
+        self.hint_panel = actions.children[-1] if hints else None
         self.actions_box = actions
         self.board_panel = GameBoardPanel(state)
         self.player_panels = PlayerBoards(state, self.viewer)
@@ -355,6 +360,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_bot_play.disabled = self.bot_running or not bot_next
         self.b_stop.disabled = not self.bot_running
         self.b_undo.disabled = self._undo_refusal() is not None
+        if getattr(self, "hint_panel", None) is not None:
+            self.hint_panel.update()
 
     def _pooled(self, pool: list, n: int, cls: str, on_click) -> list:
         """The first ``n`` buttons of ``pool``, creating only the missing ones; a button's
