@@ -91,9 +91,16 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+KERNEL_IDLE_CULL = 600  # seconds: the kernel of a page closed (or left idle) this long is shut down
+
+
 def voila_command(port: int, open_browser: bool = False) -> list[str]:
+    """The Voila command: localhost only, no port hopping; each page load runs the
+    notebook in its own kernel, and a kernel idle for :data:`KERNEL_IDLE_CULL` seconds
+    (its page closed) is shut down, so page loads do not pile up kernels for a lesson."""
     cmd = [sys.executable, "-m", "voila", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=True"]
+           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=True",
+           f"--MappingKernelManager.cull_idle_timeout={KERNEL_IDLE_CULL}", "--MappingKernelManager.cull_interval=60"]
     if not open_browser:
         cmd.append("--no-browser")
     return cmd

@@ -89,6 +89,7 @@ def test_voila_command_serves_the_play_notebook_on_localhost_only():
     assert cmd[3].endswith("notebooks/07_classroom_play.ipynb")
     assert "--port=8123" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--no-browser" in cmd
     assert "--Voila.port_retries=0" in cmd  # never a silent move to a port other than the one printed
+    assert "--MappingKernelManager.cull_idle_timeout=600" in cmd  # closed pages' kernels go after 10 minutes
     assert "--no-browser" not in voila_command(8123, open_browser=True)
 
 

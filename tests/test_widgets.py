@@ -367,9 +367,11 @@ def test_live_widget_models_stay_flat_over_a_game_over_undo_and_over_new_games()
         decisions += 1
     assert decisions > 50 and len(view.undo_stack) > 150   # a whole game: P1's and the bots' decisions
     assert "Game over" in view.status.value
+    assert view.ranking.layout.display == "" and view.ranking.value.count('class="hk-rank"') == 4
     assert live_widget_models() == start
     # 50 undo/redo pairs on P1's first turn of a new game
     assert view.new_game(seed=2) is True
+    assert view.ranking.layout.display == "none" and view.state.config.seed == 2
     while view.state.current_player() != 0 or view.state.pending:
         view.attempt(human.act(view.state.copy()))
     assert live_widget_models() == start

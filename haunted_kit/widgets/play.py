@@ -24,7 +24,8 @@ and over :meth:`PlayView.new_game`: a page can stay open for a whole lesson.
 CSS classes for browser tests: ``hk-play`` (the view), ``canvas.hk-field`` (the board),
 ``hk-message`` (the message line), ``hk-status``, ``hk-error`` (error banner),
 ``hk-actions``, ``hk-choices`` (buttons for the current choice), ``hk-undo``,
-``hk-bot-step``, ``hk-bot-play``, ``hk-end-turn``, ``hk-all-actions``.
+``hk-bot-step``, ``hk-bot-play``, ``hk-end-turn``, ``hk-all-actions``, ``hk-ranking`` (the final
+ranking with each player's quest breakdown, shown when the game is over).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import ipywidgets as W
 
 from .. import actions as A
 from .. import rules as R
+from ..render import html as H
 from ..render import style as S
 from ..render.scene import status_line
 from .errors import ErrorReporting
@@ -239,7 +241,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.board_panel = GameBoardPanel(state)
         self.player_panels = PlayerBoards(state, self.viewer)
         self.log_panel = EventLogPanel(state, self.viewer, last=10)
-        self.children = [self.status, self.message_label, banner,
+        self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
+        self.children = [self.status, self.message_label, banner, self.ranking,
                          W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
                                 layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
                          self.board_panel, self.player_panels]
@@ -312,6 +315,10 @@ class PlayView(ErrorReporting, W.VBox):
         self.board_panel.update(s)
         self.player_panels.update(s, self.viewer)
         self.log_panel.update(s, self.viewer)
+        ranking = H.ranking_html(s)
+        if self.ranking.value != ranking:
+            self.ranking.value = ranking
+            self.ranking.layout.display = "" if ranking else "none"
         who = ""
         if p is not None:
             who = " (bot)" if p in self.bots else " (human)"
