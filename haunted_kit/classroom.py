@@ -99,7 +99,7 @@ def voila_command(port: int, open_browser: bool = False) -> list[str]:
     notebook in its own kernel, and a kernel idle for :data:`KERNEL_IDLE_CULL` seconds
     (its page closed) is shut down, so page loads do not pile up kernels for a lesson."""
     cmd = [sys.executable, "-m", "voila", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=True",
+           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=False",
            f"--MappingKernelManager.cull_idle_timeout={KERNEL_IDLE_CULL}", "--MappingKernelManager.cull_interval=60"]
     if not open_browser:
         cmd.append("--no-browser")
@@ -116,6 +116,7 @@ def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: floa
     env[ENV_PREFIX + "BOTS"] = ",".join(str(b) for b in (bots if bots is not None else range(2, players + 1)))
     env[ENV_PREFIX + "SIZE"] = f"{float(size):g}"
     env[ENV_PREFIX + "HINTS"] = "1" if hints else "0"
+    env[ENV_PREFIX + "APP"] = "1"  # widget error banners: no traceback on a student's page
     if box is not None:
         env[ENV_PREFIX + "BOX"] = str(Path(box).resolve())
     else:

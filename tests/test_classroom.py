@@ -191,3 +191,33 @@ def test_a_teacher_switches_hints_off(no_voila, clean_env):
     assert env["HAUNTED_KIT_HINTS"] == "0"
     clean_env.setenv("HAUNTED_KIT_HINTS", "0")
     assert app_settings()["hints"] is False
+
+
+def test_classroom_pages_never_show_a_traceback(monkeypatch):
+    """Issue 13, item 4: a student's page gets a sentence; the traceback goes to the log."""
+    from haunted_kit.widgets.errors import ErrorBanner, ErrorReporting
+
+    env = classroom_env(players=3, mode="citizen", seed=5, bots=[2, 3])
+    assert env["HAUNTED_KIT_APP"] == "1"
+    assert "--show_tracebacks=False" in voila_command(8866)
+
+    class Thing(ErrorReporting):
+        pass
+
+    def boom():
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setenv("HAUNTED_KIT_APP", "1")
+    student = Thing()
+    student._init_errors()
+    student.guard(boom, "placing a ghost")()
+    assert "Something went wrong while placing a ghost." in student.error_banner.value
+    assert "The teacher's log has the details." in student.error_banner.value
+    assert "Traceback" not in student.error_banner.value and "ZeroDivisionError" not in student.error_banner.value
+    assert "ZeroDivisionError" in student.last_error.traceback  # kept for the log
+
+    monkeypatch.delenv("HAUNTED_KIT_APP")
+    lab = Thing()
+    lab._init_errors(ErrorBanner())
+    lab.guard(boom, "placing a ghost")()
+    assert "ZeroDivisionError: division by zero" in lab.error_banner.value and "Traceback" in lab.error_banner.value
