@@ -10,6 +10,7 @@ the "Suggest a move" button off), read by :func:`app_settings`.
 
 from __future__ import annotations
 
+import signal
 import os
 import socket
 import subprocess
@@ -164,7 +165,6 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
 def run_voila(cmd: list[str], env: dict) -> int:
     """Run Voila until it exits; Ctrl+C, SIGTERM or SIGHUP to this command stop Voila
     too (it never outlives the command). Returns Voila's exit status (0 on Ctrl+C)."""
-    import signal
 
     proc = subprocess.Popen(cmd, env=env)
 

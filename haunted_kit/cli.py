@@ -21,6 +21,9 @@ failed write never leaves a broken file. No user error prints a traceback.
 
 from __future__ import annotations
 
+import importlib
+import json
+import os
 import argparse
 import sys
 from pathlib import Path
@@ -204,7 +207,6 @@ def summary(state) -> str:
 
 def _write_log(state, path: Path) -> None:
     """Write the event log atomically: CSV for a ``.csv`` path, else JSON lines."""
-    import json
 
     if path.suffix.lower() == ".csv":
         frame = state.events()
@@ -308,7 +310,6 @@ def _replay(sub, args) -> int:
 def _companion_cli(game: str):
     """The ``cli`` module beside a companion game's engine (``play(parser, args)``,
     ``replay(parser, args)``), e.g. :mod:`haunted_kit.estate.cli`."""
-    import importlib
 
     from .games import REGISTRY
 
@@ -318,7 +319,6 @@ def _companion_cli(game: str):
 def _save_game(path, max_bytes) -> str | None:
     """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
     says why)."""
-    import json
 
     from .fileio import read_text
 
@@ -528,7 +528,6 @@ def main(argv=None) -> int:
         print("haunted-kit: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
-        import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1

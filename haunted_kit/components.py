@@ -282,7 +282,7 @@ class Box:
         Columns: ``file``, ``entry``, ``field``, ``provenance`` (``"rulebook"``,
         ``"kit default"`` or ``"house rule"``); one row per value.
         """
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame(list(self.provenance), columns=["file", "entry", "field", "provenance"])
 

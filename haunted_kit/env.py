@@ -30,6 +30,7 @@ bots from specs (``"greedy"``, ``"search[playouts=50]"``...).
 
 from __future__ import annotations
 
+import json
 import functools
 import random
 
@@ -58,9 +59,8 @@ def _catalogue(game, box):
 def action_table(game: str = "haunted", box=None):
     """The integer encoding as a DataFrame: ``index``, ``action`` (its JSON form) and
     ``describe`` (a sentence)."""
-    import json
 
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     g = get_game(game)
     cat = _catalogue(g, box)

@@ -153,7 +153,7 @@ def log_to_frame(events, viewer: int | None = None):
         DataFrame with columns seq, season, round, phase, kind, player (1-based label
         ``"P1"``.. or ``None``), cell, text, data; one row per event.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     rows = []
     for e in events:

@@ -17,6 +17,8 @@ left, so the same seed and actions give the same game.
 
 from __future__ import annotations
 
+import importlib
+import json
 import hashlib
 from dataclasses import replace
 
@@ -72,7 +74,6 @@ class EstateState(EstateData):
     def load(path, box=None, max_bytes: int | None = None) -> "EstateState":
         """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
         Raises :class:`EstateSaveError` naming what is wrong."""
-        import json
 
         try:
             text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
@@ -590,7 +591,6 @@ class EstateGame:
         """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`.
         The bots sit a layer above the engine, so they are looked up by name on first
         use (importlib), as :mod:`haunted_kit.games` looks up rule modules."""
-        import importlib
 
         return importlib.import_module(f"{__package__}.agents").AGENTS
 

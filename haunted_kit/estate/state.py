@@ -15,6 +15,7 @@ first field that differs (:func:`first_difference`).
 
 from __future__ import annotations
 
+import re
 import json
 from dataclasses import dataclass, field, replace
 
@@ -415,7 +416,6 @@ def first_difference(a, b, where: str):
 
 
 def value_at(d, path: str):
-    import re
 
     cur = d
     for part in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path):

@@ -188,7 +188,7 @@ class LandmarksState(Position):
         """The follower's choices as a table: each kind of option (follow, each landmark type,
         decline) with ``legal`` and the reason when refused; ``ways`` counts the legal actions
         of that kind (discard choices, payments)."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         p = self.current_player() if p is None else p
         legal = self.legal_actions() if p == self.current_player() else []

@@ -252,7 +252,7 @@ class PaymentPlans:
 
     def frame(self):
         """The plans as a DataFrame: rank, payment (sentence), gold, gold to others, cards discarded."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame([{"rank": i + 1, "payment": pl.describe(self._s), "gold": pl.gold,
                               "gold to others": pl.gold_to_others, "cards discarded": pl.cards}
@@ -662,7 +662,7 @@ def score_rows(s) -> list[dict]:
 def score_table(s):
     """The module's victory points as a long pandas DataFrame: columns player, source,
     points, explanation, section; one row per player and source (zeros explained too)."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     cols = ["player", "source", "points", "explanation", "section"]
     rows = score_rows(s)
@@ -674,7 +674,7 @@ def score_summary(s):
     t = score_table(s)
     players = [who(p) for p in range(s.players)]
     if t.empty:
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame({"total": [0] * s.players}, index=players)
     pv = t.pivot_table(index="player", columns="source", values="points", aggfunc="sum", sort=False).fillna(0).astype(int)

@@ -116,7 +116,7 @@ def _kernel_loop():
     """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
     another library's loop, such as Playwright's in a test session, does not count)."""
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
 
         shell = get_ipython()
     except ImportError:  # pragma: no cover - ipywidgets depends on IPython
