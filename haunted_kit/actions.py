@@ -19,11 +19,12 @@ Sub-decisions (pushed on the pending-decision stack by the rules):
 
 from __future__ import annotations
 
-import numbers
 import reprlib
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Union
+
+from .protocol import is_integer  # the one whole-number test, shared by every game
 
 Axial = tuple[int, int]
 
@@ -228,10 +229,6 @@ _short = reprlib.Repr()
 _short.maxstring, _short.maxother, _short.maxlist, _short.maxtuple = 40, 40, 6, 6
 
 
-def is_integer(v) -> bool:
-    """An integral number of any integral type (int, numpy integers...), not a bool;
-    floats, even ``1.0``, are not integers."""
-    return isinstance(v, numbers.Integral) and not isinstance(v, bool) and type(v).__name__ != "bool_"
 
 
 @lru_cache(maxsize=16)

@@ -87,7 +87,7 @@ def valor_events(state):
     Raises:
         AnalysisError: the game was played without an event log.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     rows = []
     for e in _require_log(state, "valor_events"):
@@ -134,7 +134,7 @@ def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", 
     A collective loss still counts the valor gained before Kalena fell (no quests are
     scored then).
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
 
     seeds = range(first_seed, first_seed + games)
@@ -163,7 +163,7 @@ def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", 
 def players_frame(state):
     """One row per player: valor, resources, pecunias, active/owned tokens per track,
     skills learned, quests held (count), sensor cell, turn position."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     box = state.config.box
     rows = []
@@ -184,7 +184,7 @@ def players_frame(state):
 def supply_frame(state):
     """The general supply and the field side by side: ghosts, buildings, resources and
     depletion tokens (rulebook: "General supply")."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     box = state.config.box
     rows = [{"component": "ghost", "in supply": state.sup_ghosts, "on the field / with players": sum(state.ghosts)}]
@@ -203,7 +203,7 @@ def attempts(state, actions):
     """Ask the engine about each action in ``actions`` for the player to move, without
     changing ``state``: one row per action with ``legal`` and, for an illegal one, the
     engine's reason and the rulebook section it names."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     rows = []
     for a in actions:

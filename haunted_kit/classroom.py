@@ -4,11 +4,13 @@
 on localhost with ``notebooks/07_classroom_play.ipynb``. The game parameters reach the
 notebook through environment variables (``HAUNTED_KIT_SEED``, ``HAUNTED_KIT_MODE``,
 ``HAUNTED_KIT_PLAYERS``, ``HAUNTED_KIT_BOTS``, ``HAUNTED_KIT_BOX``: a house-rule copy of
-``data/``, ``HAUNTED_KIT_SIZE``: the hex size in pixels), read by :func:`app_settings`.
+``data/``, ``HAUNTED_KIT_SIZE``: the hex size in pixels, ``HAUNTED_KIT_HINTS``: ``0`` switches
+the "Suggest a move" button off), read by :func:`app_settings`.
 """
 
 from __future__ import annotations
 
+import signal
 import os
 import socket
 import subprocess
@@ -23,7 +25,8 @@ def app_settings(default_seed: int = 1) -> dict:
     """Game settings for the classroom notebook, from the environment or the defaults:
     ``seed``, ``mode``, ``players``, ``bots`` (0-based player indexes; default: seat 1
     human, the others bots), ``box`` (the loaded house-rule box, or the reference box)
-    and ``size`` (hex size in pixels, default :data:`DEFAULT_SIZE`). The dict's keys are
+    ``size`` (hex size in pixels, default :data:`DEFAULT_SIZE`) and ``hints`` (the
+    "Suggest a move" button; ``HAUNTED_KIT_HINTS=0`` switches it off). The dict's keys are
     :class:`~haunted_kit.widgets.PlayView` keywords. Raises ValueError naming a
     malformed variable or a box that does not load."""
     from .components import BoxError, default_box, load_box
@@ -58,7 +61,11 @@ def app_settings(default_seed: int = 1) -> dict:
         box = load_box(box_dir) if box_dir else default_box()
     except (BoxError, OSError) as exc:
         raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}BOX={box_dir!r}: {exc}") from None
-    return {"seed": seed, "players": players, "mode": mode, "bots": bots, "box": box, "size": size}
+    hints_text = env.get(ENV_PREFIX + "HINTS", "1").strip().lower()
+    if hints_text not in ("0", "1", "off", "on"):
+        raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}HINTS={hints_text!r} (expected 1 or 0)")
+    return {"seed": seed, "players": players, "mode": mode, "bots": bots, "box": box, "size": size,
+            "hints": hints_text in ("1", "on")}
 
 
 def notebook_path() -> Path:
@@ -85,15 +92,22 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+KERNEL_IDLE_CULL = 600  # seconds: the kernel of a page closed (or left idle) this long is shut down
+
+
 def voila_command(port: int, open_browser: bool = False) -> list[str]:
+    """The Voila command: localhost only, no port hopping; each page load runs the
+    notebook in its own kernel, and a kernel idle for :data:`KERNEL_IDLE_CULL` seconds
+    (its page closed) is shut down, so page loads do not pile up kernels for a lesson."""
     cmd = [sys.executable, "-m", "voila", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=True"]
+           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=False",
+           f"--MappingKernelManager.cull_idle_timeout={KERNEL_IDLE_CULL}", "--MappingKernelManager.cull_interval=60"]
     if not open_browser:
         cmd.append("--no-browser")
     return cmd
 
 
-def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE) -> dict:
+def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE, hints: bool = True) -> dict:
     """The environment for Voila's kernel: this process' environment plus the game
     settings read back by :func:`app_settings` (``box``: a folder path or ``None``)."""
     env = dict(os.environ)
@@ -102,6 +116,8 @@ def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: floa
     env[ENV_PREFIX + "PLAYERS"] = str(players)
     env[ENV_PREFIX + "BOTS"] = ",".join(str(b) for b in (bots if bots is not None else range(2, players + 1)))
     env[ENV_PREFIX + "SIZE"] = f"{float(size):g}"
+    env[ENV_PREFIX + "HINTS"] = "1" if hints else "0"
+    env[ENV_PREFIX + "APP"] = "1"  # widget error banners: no traceback on a student's page
     if box is not None:
         env[ENV_PREFIX + "BOX"] = str(Path(box).resolve())
     else:
@@ -110,13 +126,14 @@ def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: floa
 
 
 def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, port: int = 8866,
-          open_browser: bool = True, box=None, size: float = DEFAULT_SIZE) -> int:
+          open_browser: bool = True, box=None, size: float = DEFAULT_SIZE, hints: bool = True) -> int:
     """Serve the classroom app until interrupted; returns Voila's exit status.
 
     ``bots`` are 1-based seats played by bots (default: all but seat 1). A busy
     ``port`` is replaced by a free one, and the command says so. ``box``: a house-rule
     copy of ``data/`` (a folder; the command checks it loads), ``size``: the hex size
-    in pixels (12 to 80).
+    in pixels (12 to 80), ``hints``: the "Suggest a move" button (off for a table
+    where the teacher wants none).
     """
     if not MIN_SIZE <= size <= MAX_SIZE:
         print(f"haunted-kit classroom: size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {size:g}",
@@ -142,13 +159,12 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
         return 1
     # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
     print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
-    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size))
+    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size, hints))
 
 
 def run_voila(cmd: list[str], env: dict) -> int:
     """Run Voila until it exits; Ctrl+C, SIGTERM or SIGHUP to this command stop Voila
     too (it never outlives the command). Returns Voila's exit status (0 on Ctrl+C)."""
-    import signal
 
     proc = subprocess.Popen(cmd, env=env)
 

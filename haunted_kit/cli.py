@@ -10,6 +10,7 @@ Examples::
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
     haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
     haunted-kit play --game landmarks --players 3 --seed 7 --agents greedy,random   # Landmarks & Architects
+    haunted-kit server --players 4 --bots 3,4     # tables for a class: seats, teacher page, projector
 
 Misuse (players outside the box's range, an unknown mode or agent, a file that cannot
 be written...) prints usage and exits 2, before any game is played. A corrupt save or
@@ -20,6 +21,9 @@ failed write never leaves a broken file. No user error prints a traceback.
 
 from __future__ import annotations
 
+import importlib
+import json
+import os
 import argparse
 import sys
 from pathlib import Path
@@ -144,6 +148,27 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--size", type=float, default=34.0, metavar="PX",
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
+
+    srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
+    srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
+                     help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
+    srv.add_argument("--players", type=int, default=4, metavar="N", help="first table: number of players (default 4)")
+    srv.add_argument("--mode", default="wanderer", help="first table: game mode (default wanderer)")
+    srv.add_argument("--seed", type=int, default=1, help="first table: seed (default 1)")
+    srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
+                     help="first table: seats (1-based) played by bots (default none)")
+    srv.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="first table: extra ghost cards")
+    srv.add_argument("--box", type=Path, metavar="DIR", help="first table: a house-rule copy of data/")
+    srv.add_argument("--ip", default="127.0.0.1",
+                     help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
+    srv.add_argument("--port", type=int, default=8870, help="port (default 8870; 0: any free port)")
+    srv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                     help="another name pages may use in their Host header (repeatable)")
+    srv.add_argument("--size", type=float, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
+    srv.add_argument("--bot-delay", type=float, default=0.3, metavar="S",
+                     help="seconds between bot decisions, 0 to 60 (default 0.3)")
+    srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
     return ap
 
 
@@ -182,7 +207,6 @@ def summary(state) -> str:
 
 def _write_log(state, path: Path) -> None:
     """Write the event log atomically: CSV for a ``.csv`` path, else JSON lines."""
-    import json
 
     if path.suffix.lower() == ".csv":
         frame = state.events()
@@ -286,7 +310,6 @@ def _replay(sub, args) -> int:
 def _companion_cli(game: str):
     """The ``cli`` module beside a companion game's engine (``play(parser, args)``,
     ``replay(parser, args)``), e.g. :mod:`haunted_kit.estate.cli`."""
-    import importlib
 
     from .games import REGISTRY
 
@@ -296,7 +319,6 @@ def _companion_cli(game: str):
 def _save_game(path, max_bytes) -> str | None:
     """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
     says why)."""
-    import json
 
     from .fileio import read_text
 
@@ -348,7 +370,7 @@ def _classroom(sub, args) -> int:
     except ConfigError as exc:
         sub.error(str(exc))
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                 open_browser=not args.no_browser, box=args.box, size=args.size)
+                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints)
 
 
 def _handout(sub, args) -> int:
@@ -456,8 +478,42 @@ def _simulate(parser, args) -> int:
     return 0
 
 
+def _server(sub, args) -> int:
+    from .classroom import MAX_SIZE, MIN_SIZE
+    from .server import serve as serve_tables
+    from .state import ConfigError, GameConfig
+    from .store import StoreError
+
+    box = _box(sub, args.box)
+    _check_players_and_mode(sub, box, args.players, args.mode)
+    if any(not 1 <= b <= args.players for b in args.bots):
+        sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
+    if not 0 <= args.port <= 65535:
+        sub.error(f"--port must be between 0 and 65535, got {args.port}")
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
+        sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
+    if not 0 <= args.bot_delay <= 60:
+        sub.error(f"--bot-delay must be between 0 and 60 seconds, got {args.bot_delay:g}")
+    _check_outputs(sub, {"--store": args.store, "--log": args.log})
+    try:
+        GameConfig(players=args.players, mode=args.mode, seed=args.seed, extra_ghost_cards=tuple(args.ghost_cards), box=box)
+    except ConfigError as exc:
+        sub.error(str(exc))
+    first = {"players": args.players, "mode": args.mode, "seed": args.seed, "extra_ghost_cards": args.ghost_cards,
+             "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
+    try:
+        return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
+                            bot_delay=args.bot_delay, first_table=first, log_path=args.log)
+    except StoreError as exc:
+        print(f"haunted-kit server: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"haunted-kit server: cannot serve on {args.ip} port {args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+
+
 _COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
-             "handout": _handout, "classroom": _classroom}
+             "handout": _handout, "classroom": _classroom, "server": _server}
 
 
 def main(argv=None) -> int:
@@ -472,7 +528,6 @@ def main(argv=None) -> int:
         print("haunted-kit: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
-        import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1

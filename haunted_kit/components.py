@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .effects import EFFECTS, effect_problem, unused_fields, used_fields
 from .provenance import HOUSE_RULE, PROVENANCES, mark_house_rules, read_provenance  # noqa: F401
 
 __all__ = [
@@ -92,6 +93,7 @@ class Building:
     cost: tuple[str, ...]  #: resources paid, one name per token
     valor: int
     income: str  #: resource produced at production
+    production: int = 1  #: how many of ``income`` it produces each production (kit default 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,7 @@ class Skill:
     deck: str
     cost: tuple[str, ...]
     effect: str
-    amount: int
+    amount: int  #: the effect's number (0 for an effect that reads none; see haunted_kit.effects)
     text: str
 
 
@@ -266,16 +268,33 @@ class Box:
             decks.setdefault(self.skills[number].deck, []).append(number)
         return {k: tuple(v) for k, v in decks.items()}
 
+    def accepts_fingerprint(self, fingerprint: str) -> bool:
+        """Whether a save that recorded ``fingerprint`` was made with this box: its own
+        fingerprint, or (for the kit's reference data) one of
+        :data:`EARLIER_REFERENCE_FINGERPRINTS`, earlier texts of the same rules."""
+        if fingerprint == self.fingerprint:
+            return True
+        return fingerprint in EARLIER_REFERENCE_FINGERPRINTS and Path(self.path).resolve() in _REFERENCE_DIRS
+
     def provenance_frame(self):
         """Every value's provenance as a :class:`pandas.DataFrame`.
 
         Columns: ``file``, ``entry``, ``field``, ``provenance`` (``"rulebook"``,
         ``"kit default"`` or ``"house rule"``); one row per value.
         """
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame(list(self.provenance), columns=["file", "entry", "field", "provenance"])
 
+
+#: Fingerprints of earlier texts of the kit's own ``data/`` that give the same rules as
+#: today's: saves made with them load with the reference box (``Box.accepts_fingerprint``).
+EARLIER_REFERENCE_FINGERPRINTS: dict[str, str] = {
+    "62a769e088d69019dbdd415debd0a85e9bee9a6b2a8101c72b9d97ea51c1218a":
+        "before building production became a data value (1, as the code had it) and unused skill amounts were dropped",
+}
+#: where the kit's own data lives: packaged (``_box``) or in a checkout (``data``)
+_REFERENCE_DIRS = (Path(__file__).resolve().parent / "_box", Path(__file__).resolve().parents[1] / "data")
 
 # --------------------------------------------------------------------------- loading helpers
 
@@ -381,6 +400,32 @@ class _File:
                 self.fail(entry, f"field '{key}' has unknown value {v!r} (known: {', '.join(allowed)})")
         return tuple(value)
 
+    def effect(self, table: dict, key: str, family: str, entry: str) -> str:
+        """The effect named by ``table[key]``, refused unless registered in ``family``
+        of :data:`haunted_kit.effects.EFFECTS`."""
+        name = self.get(table, key, str, entry)
+        problem = effect_problem(family, name)
+        if problem:
+            self.fail(entry, f"field '{key}': {problem}")
+        return name
+
+    def only_used(self, table: dict, entry: str, family: str, effects) -> None:
+        """Refuse a field of ``table`` that neither ``family`` nor ``effects`` read
+        (:func:`haunted_kit.effects.unused_fields`): a value that would change nothing."""
+        extra = unused_fields(family, effects, table)
+        if extra:
+            said = " and ".join(f"{e!r}" for e in effects) if effects else f"a {family}"
+            self.fail(entry, f"field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))} "
+                             f"{'are' if len(extra) > 1 else 'is'} not used by {said} (it reads "
+                             f"{', '.join(sorted(used_fields(family, effects) - {'provenance'}))})")
+
+    def only_fields(self, table: dict, entry: str, allowed) -> None:
+        """Refuse a field of ``table`` outside ``allowed`` (and ``provenance``)."""
+        extra = [k for k in table if k not in allowed and k != "provenance"]
+        if extra:
+            self.fail(entry, f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))} "
+                             f"(known: {', '.join(allowed)})")
+
     def provenance(self, table: dict, entry: str, fields: list[str]):
         """Record the provenance of ``fields``; ``provenance`` is a string or a per-field table."""
         try:
@@ -416,8 +461,7 @@ def data_dir(path: str | os.PathLike | None = None) -> Path:
             raise BoxError(f"HAUNTED_KIT_DATA={env}", "-", "is not a folder" if env.exists() else "no such folder")
         return env
     else:
-        here = Path(__file__).resolve().parent
-        candidates += [here / "_box", here.parent / "data"]
+        candidates += list(_REFERENCE_DIRS)
     for c in candidates:
         if c.is_dir():
             return c
@@ -459,6 +503,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         entry = f"tracks.{name}"
         if not isinstance(t, dict):
             f.fail(entry, "must be a table")
+        f.only_fields(t, entry, ("slots", "start_tokens", "training_costs", "last_slot_valor"))
         slots = f.get(t, "slots", int, entry, most=MAX_SLOTS)
         start = f.get(t, "start_tokens", int, entry)
         costs = f.int_list(t, "training_costs", entry)
@@ -489,6 +534,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     for name, t in d.items():
         if not isinstance(t, dict):
             f.fail(name, "must be a table")
+        f.only_fields(t, name, ("letter", "explore_cost", "extract", "water_near_lake", "build", "noria_near_lake",
+                                "sell", "train_and_learn", "explorable", "holds_ghosts"))
         extract = f.get(t, "extract", str, name)
         if extract and extract not in resources:
             f.fail(name, f"field 'extract' names unknown resource {extract!r}")
@@ -528,6 +575,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         terrain = f.get(t, "terrain", str, name)
         if terrain != "near lake" and terrain not in terrains:
             f.fail(name, f"field 'terrain' names unknown terrain {terrain!r}")
+        f.only_used(t, name, "building", ["production"])
         income = f.get(t, "income", str, name)
         if income not in resources:
             f.fail(name, f"field 'income' names unknown resource {income!r}")
@@ -538,6 +586,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.str_list(t, "cost", name, resources),
             f.get(t, "valor", int, name),
             income,
+            f.get(t, "production", int, name),
         )
         f.provenance(t, name, _fields(t))
     if "noria" not in buildings or buildings["noria"].terrain != "near lake":
@@ -676,33 +725,28 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.fail("marker_slots", f"{n} players need {n} open marker slots, only {nslots - len(cov)} are open")
     out["covered_slots"] = covered
     f.provenance(ms, "marker_slots", _fields(ms))
-    effects = {"contact_valor", "choose_bonus", "contact_restore", "cheaper_forest", "cheaper_mountain",
-               "anywhere_in_kalena", "bigger_supply", "sell_bonus", "sell_restore", "extra_income",
-               "build_valor", "extract_bonus"}
     skills = {}
     for key, t in f.table(d, "skills").items():
         entry = f"skills.{key}"
         _number_key(f, key, entry)
-        effect = f.get(t, "effect", str, entry)
-        if effect not in effects:
-            f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(effects))})")
+        effect = f.effect(t, "effect", "skill", entry)
+        f.only_used(t, entry, "skill", [effect])
+        amount = f.get(t, "amount", int, entry) if "amount" in EFFECTS["skill"][effect].params else 0
         skills[int(key)] = Skill(int(key), f.get(t, "deck", str, entry, allow_empty=False),
                                  f.str_list(t, "cost", entry, resources), effect,
-                                 f.get(t, "amount", int, entry), f.get(t, "text", str, entry))
+                                 amount, f.get(t, "text", str, entry))
         f.provenance(t, entry, _fields(t))
     out["skills"] = skills
 
     # ---- quests.toml
     f = _File(root, "quests.toml", rows)
     d = f.toml()
-    qeffects = {"resource_sets", "pecunias", "region_majority", "rightmost_markers", "buildings"}
     quests = {}
     for key, t in f.table(d, "quests").items():
         entry = f"quests.{key}"
         _number_key(f, key, entry)
-        effect = f.get(t, "effect", str, entry)
-        if effect not in qeffects:
-            f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(qeffects))})")
+        effect = f.effect(t, "effect", "quest", entry)
+        f.only_used(t, entry, "quest", [effect])
         building = t.get("building", "")
         if effect == "buildings" and building not in buildings:
             f.fail(entry, f"field 'building' must name a building, got {building!r}")
@@ -724,15 +768,13 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     # ---- ghost_cards.toml
     f = _File(root, "ghost_cards.toml", rows)
     d = f.toml()
-    geffects = {"block_production", "block_extraction", "costly_ghost_cells"}
     ghosts = {}
     for key, t in f.table(d, "ghost_cards").items():
         entry = f"ghost_cards.{key}"
         _number_key(f, key, entry)
-        effect = f.get(t, "effect", str, entry)
-        if effect not in geffects:
-            f.fail(entry, f"unknown effect {effect!r} (known: {', '.join(sorted(geffects))})")
-        amount = f.get(t, "amount", int, entry) if "amount" in t else 0
+        effect = f.effect(t, "effect", "ghost card", entry)
+        f.only_used(t, entry, "ghost card", [effect])
+        amount = f.get(t, "amount", int, entry) if "amount" in EFFECTS["ghost card"][effect].params else 0
         ghosts[int(key)] = GhostCard(int(key), effect, f.get(t, "text", str, entry), amount)
         f.provenance(t, entry, _fields(t))
     out["ghost_cards"] = ghosts
@@ -750,9 +792,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         for i, o in enumerate(opts, start=1):
             entry = f"market_cards.{key}.options[{i}]"
             count = f.get(o, "count", int, entry)
-            kind = f.get(o, "kind", str, entry)
-            if kind not in ("any", "same", "different"):
-                f.fail(entry, f"field 'kind' must be any, same or different, got {kind!r}")
+            kind = f.effect(o, "kind", "market option", entry)
+            f.only_used(o, entry, "market option", [kind])
             if count < 1 or (kind == "any" and count != 1) or (kind == "different" and count > len(resources)):
                 f.fail(entry, f"count {count} does not fit kind {kind!r}")
             if kind == "same" and count > out["resource_cap"]:
@@ -772,8 +813,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         entry = f"bonus_cards.{key}"
         _number_key(f, key, entry)
         rewards = f.get(card, "rewards", list, entry)
+        f.only_fields(card, entry, ("contact_cost", "rewards"))
         rs = []
         for r in rewards:
+            if isinstance(r, dict):
+                f.only_used(r, entry, "bonus reward", list(EFFECTS["bonus reward"]))
             rs.append(BonusReward(f.get(r, "face", int, entry), f.get(r, "pecunias", int, entry),
                                   f.get(r, "resources", int, entry), f.get(r, "valor", int, entry)))
         faces = tuple(r.face for r in rs)
@@ -789,6 +833,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     f = _File(root, "supplies.toml", rows)
     d = f.toml()
     s = f.table(d, "supply")
+    f.only_fields(s, "supply", ("ghosts", "depletion", "player_markers", "buildings", "resources", "action_tokens"))
     out["supply_ghosts"] = f.get(s, "ghosts", int, "supply")
     out["supply_depletion"] = f.get(s, "depletion", int, "supply")
     out["player_markers"] = f.get(s, "player_markers", int, "supply")
@@ -806,6 +851,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     d = f.toml()
     st = f.table(d, "structure")
     bounds = {"seasons": MAX_SEASONS, "rounds_per_season": MAX_ROUNDS}
+    f.only_fields(st, "structure", ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players",
+                                    "valor_track_marks"))
     for key in ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players", "valor_track_marks"):
         out[key] = f.get(st, key, int, "structure", most=bounds.get(key, MAX_NUMBER))
     if out["valor_track_marks"] < 1:
@@ -825,11 +872,14 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     modes = {}
     for name, m in f.table(d, "modes").items():
         entry = f"modes.{name}"
+        f.only_fields(m, entry, ("ghost_card", "season_ends"))
         gc = f.get(m, "ghost_card", int, entry)
         if gc not in ghosts:
             f.fail(entry, f"ghost card {gc} does not exist")
         ends = []
         for e in f.get(m, "season_ends", list, entry):
+            if isinstance(e, dict):
+                f.only_fields(e, entry, ("season", "clear_depletion", "choosers", "quests", "trailing_two_player"))
             choosers = f.get(e, "choosers", str, entry)
             if choosers not in ("non_leaders", "everyone", "nobody"):
                 f.fail(entry, f"choosers must be non_leaders, everyone or nobody, got {choosers!r}")

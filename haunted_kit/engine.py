@@ -34,7 +34,7 @@ from . import actions as A
 from . import rules as R
 from . import serial
 from .board import KALENA, build_field
-from .components import Box
+from .components import Box, default_box
 from .events import log_to_frame
 from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
@@ -431,7 +431,7 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
     top = s.pending[-1]
     kind, p = top.kind, top.player
     if not isinstance(a, top.accepts):
-        return Refusal(f"{top.status()} first", "Game Flow")
+        return Refusal(f"{top.status(s.config.box)} first", "Game Flow")
     try:
         if kind == "ghosts":
             c = s.field.cell_index(a.cell)
@@ -997,13 +997,19 @@ def _finish_setup(s: State) -> None:
 # ============================================================================ migrating version 1 saves
 
 
+#: event kinds that version 1 saves never logged (their rebuilt logs have them)
+_NEW_EVENT_KINDS = frozenset({"nothing_produced"})
+
+
 def _norm_events(events) -> list:
-    """Events as their JSON form (tuples become lists) without the phase, for comparing
-    logs across versions: version 1 logged production as spread and rest and reorder
-    as turns."""
-    out = json.loads(json.dumps([e.to_dict() for e in events]))
+    """Events as their JSON form (tuples become lists) without the phase and the
+    sequence number and without :data:`_NEW_EVENT_KINDS`, for comparing logs across
+    versions: version 1 logged production as spread and rest and reorder as turns,
+    and logged nothing for a production step where nothing was produced."""
+    out = json.loads(json.dumps([e.to_dict() for e in events if e.kind not in _NEW_EVENT_KINDS]))
     for e in out:
         e.pop("phase")
+        e.pop("seq", None)
     return out
 
 
@@ -1028,8 +1034,10 @@ def _record_from_log(target: State):
         raise SaveError(f"version 1 save: cannot set the game up again from its draws: {exc}") from None
     if s.log is None:
         raise SaveError("version 1 save: the game cannot be set up again with a log")
-    while len(s.log) < len(log):
-        k = len(s.log)
+    extra = 0  # events of _NEW_EVENT_KINDS in the rebuilt log so far
+    while len(s.log) - extra < len(log):
+        i = len(s.log)  # the next event of the rebuilt log
+        k = i - extra  # the saved log's event it must match
         if s.phase == OVER:
             raise SaveError(f"version 1 save: the game ends at event {k - 1} but the log goes on")
         if s.chance is not None:
@@ -1038,13 +1046,15 @@ def _record_from_log(target: State):
             if ev.kind not in ("terrain_die", "bonus_die") or s.chance.kind != ev.kind:
                 raise SaveError(f"version 1 save: event {k} ({ev.kind}) is not the {s.chance.name()} the game waits for")
             apply_chance(s, outcome)
+            extra += sum(1 for e in s.log[i:] if e.kind in _NEW_EVENT_KINDS)
             continue
         for a in legal_actions(s):
             t = s.copy()
             apply_action(t, a)
-            got = _norm_events(t.log[k:])
+            got = _norm_events(t.log[i:])
             if got and got == want[k:k + len(got)]:
                 s = t
+                extra += sum(1 for e in s.log[i:] if e.kind in _NEW_EVENT_KINDS)
                 break
         else:
             raise SaveError(f"version 1 save: no legal action reproduces event {k} ({log[k].kind}: {log[k].text})")
@@ -1131,6 +1141,26 @@ class HauntedLandsGame:
             out.append({"score": state.valor[p], "rank": order.index(p) + 1, "won": state.winner == p,
                         "collective_loss": bool(state.lost), "quests": qs, "quest_points": pts})
         return out
+
+    def action_catalogue(self, box=None) -> list:
+        """Every action a game with ``box`` can offer, in a fixed order (the integer
+        encoding of :mod:`haunted_kit.env`): end the turn, contact, roll the bonus die;
+        explore to each cell (field order); extract each resource on each cell; build
+        each building; train, then restore, each track; learn each skill; choose each
+        resource, each bonus-die face, each quest; place a ghost on each cell; every sale
+        (market card by card, then option, then payment). Depends on the box only."""
+        box = box or default_box()
+        ctx = R.Ctx.get(GameConfig(players=box.min_players, box=box), None)
+        cells = range(len(ctx.explore_actions))
+        out = [ctx.END_TURN, ctx.CONTACT, ctx.ROLL, *ctx.explore_actions]
+        out += [ctx.extract_actions[(c, r)] for c in cells for r in range(ctx.R)]
+        out += [*ctx.build_actions, *ctx.train_actions, *ctx.restore_actions]
+        out += [ctx.learn_actions[k] for k in sorted(box.skills)]
+        out += [*ctx.choose_resource, *dict.fromkeys(ctx.choose_bonus)]
+        out += [ctx.choose_quest[q] for q in sorted(box.quests)]
+        out += list(ctx.place_ghost_actions)
+        out += [a for card in sorted(ctx.sell_actions) for a, _ in ctx.sell_actions[card]]
+        return list(dict.fromkeys(out))
 
     def turn_order(self, state: State) -> list[int]:
         """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""

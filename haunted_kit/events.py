@@ -11,6 +11,7 @@ DataFrame (one row per event), hiding private events from other viewers.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ EVENT_KINDS = {
     "ghosts_short": "the ghost supply could not give all spread ghosts",
     "production": "a building produced resources",
     "production_blocked": "a building produced nothing",
+    "nothing_produced": "production came and no building produced (none built, or all blocked)",
     "turn_started": "a player's turn began",
     "explored": "a sensor moved",
     "extracted": "a resource was extracted and a depletion token placed",
@@ -79,9 +81,44 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Event":
-        return cls(d["seq"], d["season"], d["round"], d["phase"], d["kind"], d["player"], d["text"],
-                   tuple(d["cell"]) if d.get("cell") is not None else None, dict(d.get("data") or {}),
-                   bool(d.get("private", False)))
+        """An event from its JSON form (:meth:`to_dict`), as read from a save.
+
+        Raises:
+            ValueError: naming the field with the wrong shape (``seq``, ``season``,
+                ``round`` and ``player`` whole numbers >= 0, ``player`` may be null; ``phase``,
+                ``kind``, ``text`` strings; ``cell`` null or a pair of whole numbers; ``data`` an
+                object of finite JSON values; ``private`` true or false).
+        """
+        if not isinstance(d, dict):
+            raise ValueError(f"an event must be an object, got {type(d).__name__}")
+        for k in ("seq", "season", "round", "phase", "kind", "player", "text"):
+            if k not in d:
+                raise ValueError(f"an event needs field {k!r}")
+
+        def count(k, v, none=False):
+            if (v is None and none) or (type(v) is int and v >= 0):
+                return v
+            raise ValueError(f"event field {k!r} must be a whole number >= 0{' or null' if none else ''}, got {v!r}")
+
+        for k in ("phase", "kind", "text"):
+            if not isinstance(d[k], str):
+                raise ValueError(f"event field {k!r} must be a string, got {d[k]!r}")
+        cell = d.get("cell")
+        if cell is not None and not (isinstance(cell, list) and len(cell) == 2 and all(type(x) is int for x in cell)):
+            raise ValueError(f"event field 'cell' must be null or a pair of whole numbers, got {cell!r}")
+        data = d.get("data") or {}
+        try:
+            if not isinstance(data, dict):
+                raise ValueError
+            json.dumps(data, allow_nan=False)
+        except (ValueError, TypeError):
+            raise ValueError(f"event field 'data' must be an object of finite JSON values, got {data!r}") from None
+        private = d.get("private", False)
+        if not isinstance(private, bool):
+            raise ValueError(f"event field 'private' must be true or false, got {private!r}")
+        return cls(count("seq", d["seq"]), count("season", d["season"]), count("round", d["round"]), d["phase"],
+                   d["kind"], count("player", d["player"], none=True), d["text"],
+                   tuple(cell) if cell is not None else None, dict(data), private)
 
     def when(self) -> str:
         """Where in the game this event happened, for people: ``"setup"`` before the
@@ -116,7 +153,7 @@ def log_to_frame(events, viewer: int | None = None):
         DataFrame with columns seq, season, round, phase, kind, player (1-based label
         ``"P1"``.. or ``None``), cell, text, data; one row per event.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     rows = []
     for e in events:

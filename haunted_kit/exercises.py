@@ -26,6 +26,10 @@ Kinds of answer (:attr:`Exercise.kind`):
 
 from __future__ import annotations
 
+from pathlib import Path
+import copy
+import json
+import re
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -679,8 +683,6 @@ def teacher_note(ex: Exercise) -> str:
 def teacher_notebook(nb: dict, name: str) -> dict:
     """A copy of notebook ``nb`` (nbformat JSON as a dict), outputs cleared, with a
     teacher's note after every exercise cell and a banner saying how it was made."""
-    import copy
-    import re
 
     out = copy.deepcopy(nb)
     out.get("metadata", {}).pop("widgets", None)              # the widget state of the student run
@@ -708,8 +710,6 @@ def write_teacher_copies(notebooks, out_dir) -> list:
     """Write the teacher copy of every notebook in ``notebooks`` (paths) that holds
     exercises into ``out_dir`` (created); files are written atomically. Returns the
     paths written."""
-    import json
-    from pathlib import Path
 
     from .fileio import atomic_write
 

@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from . import actions as A
+from .components import default_box
 
 __all__ = [
     "AUTOMATIC", "CHANCE", "MARKET_DRAW", "PENDING", "ROUND", "SEASON_END", "TERRAIN_DIE", "BonusChoice", "BonusDie", "ChanceNode", "FlowStep", "GhostPlacement",
@@ -85,6 +86,14 @@ def next_step(phase: Phase) -> Phase | None:
     return ROUND[i].phase if i < len(ROUND) else None
 
 
+def _skill_card(box, effect: str) -> str:
+    """``"skill N"``: the number the box gives the (first) skill card with ``effect``
+    (``box`` None: the reference box); ``"the skill"`` if no card has it."""
+    box = box if box is not None else default_box()
+    numbers = [n for n, sk in sorted(box.skills.items()) if sk.effect == effect]
+    return f"skill {numbers[0]}" if numbers else "the skill"
+
+
 def _who(p: int) -> str:
     return f"P{p + 1}"
 
@@ -109,8 +118,10 @@ class Pending:
     accepts: ClassVar[tuple[type, ...]]
     player: int
 
-    def status(self) -> str:
-        """What the game waits for, as a sentence fragment (``"P2 must ..."``)."""
+    def status(self, box=None) -> str:
+        """What the game waits for, as a sentence fragment (``"P2 must ..."``). Card
+        numbers come from ``box`` (the game's :class:`~haunted_kit.components.Box`;
+        None: the reference box)."""
         raise NotImplementedError
 
     def to_json(self) -> dict:
@@ -131,7 +142,7 @@ class GhostPlacement(Pending):
     phase: ClassVar[Phase] = Phase.SPREAD
     accepts: ClassVar[tuple[type, ...]] = (A.PlaceGhost,)
 
-    def status(self) -> str:
+    def status(self, box=None) -> str:
         where = "Kalena" if self.terrain == "Kalena" else f"{self.terrain} cells"
         return f"{_who(self.player)} must place {_plural(self.remaining, 'more ghost')} on {where} (spread)"
 
@@ -148,34 +159,36 @@ class ResourceChoice(Pending):
     phase: ClassVar[Phase] = Phase.TURNS
     accepts: ClassVar[tuple[type, ...]] = (A.ChooseResource,)
 
-    def status(self) -> str:
+    def status(self, box=None) -> str:
         return f"{_who(self.player)} must choose {_plural(self.count, 'resource')} ({self.why})"
 
 
 @dataclass(frozen=True, slots=True)
 class BonusChoice(Pending):
-    """Skill 2: after a contact ``player`` takes a reward of the bonus card or rolls."""
+    """The ``choose_bonus`` skill (skill 2 in the reference box): after a contact
+    ``player`` takes a reward of the bonus card or rolls."""
 
     player: int
     kind: ClassVar[str] = "bonus"
     phase: ClassVar[Phase] = Phase.TURNS
     accepts: ClassVar[tuple[type, ...]] = (A.ChooseBonus, A.RollBonus)
 
-    def status(self) -> str:
-        return f"{_who(self.player)} must take a bonus reward or roll the bonus die (skill 2)"
+    def status(self, box=None) -> str:
+        return f"{_who(self.player)} must take a bonus reward or roll the bonus die ({_skill_card(box, 'choose_bonus')})"
 
 
 @dataclass(frozen=True, slots=True)
 class RestoreChoice(Pending):
-    """Skill 9: after a sale of enough resources ``player`` restores one token."""
+    """The ``sell_restore`` skill (skill 9 in the reference box): after a sale of
+    enough resources ``player`` restores one token."""
 
     player: int
     kind: ClassVar[str] = "restore"
     phase: ClassVar[Phase] = Phase.TURNS
     accepts: ClassVar[tuple[type, ...]] = (A.RestoreToken,)
 
-    def status(self) -> str:
-        return f"{_who(self.player)} must choose a token to restore (skill 9)"
+    def status(self, box=None) -> str:
+        return f"{_who(self.player)} must choose a token to restore ({_skill_card(box, 'sell_restore')})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +201,7 @@ class QuestChoice(Pending):
     phase: ClassVar[Phase] = Phase.SEASON_END
     accepts: ClassVar[tuple[type, ...]] = (A.ChooseQuest,)
 
-    def status(self) -> str:
+    def status(self, box=None) -> str:
         return f"{_who(self.player)} must choose {_plural(self.count, 'more quest card')} (end of season)"
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 def setup(max_rows: int = 80, max_columns: int = 30) -> None:
     """Set pandas display options for the notebooks and, in IPython, left-align text
     columns of displayed DataFrames. Safe to call more than once."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     pd.set_option("display.width", 160)
     pd.set_option("display.max_columns", max_columns)
     pd.set_option("display.max_colwidth", None)
     pd.set_option("display.max_rows", max_rows)
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
     except ImportError:
         return
     shell = get_ipython()
@@ -32,7 +32,7 @@ def frame_html(frame) -> str | None:
     html = frame._repr_html_()
     if html is None:
         return None
-    from pandas.api.types import is_numeric_dtype
+    from pandas.api.types import is_numeric_dtype  # lazy: pandas is heavy to import; only the table outputs need it
 
     text_cols = [j for j, dt in enumerate(frame.dtypes) if not is_numeric_dtype(dt)]  # text, lists, categories
     if not text_cols:

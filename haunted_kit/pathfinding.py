@@ -459,7 +459,7 @@ class CostMap:
         """The axial (q, r) MultiIndex of the cells (immutable, shared between maps)."""
         lab = _LABELS.get(self.cells)
         if lab is None:
-            import pandas as pd
+            import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
             lab = _LABELS[self.cells] = pd.MultiIndex.from_tuples(self.cells, names=["q", "r"])
         return lab
@@ -472,7 +472,7 @@ class CostMap:
         actions on that route), ``previous`` (the cell before it on the route), and
         with budgets given, ``turns`` (see :meth:`turns_from`).
         """
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         s = self.cell_index(source)
         dist, steps, parent = self._tree(s)
@@ -494,8 +494,8 @@ class CostMap:
         """All-pairs cheapest costs: rows = from, columns = to, both labelled by axial
         ``(q, r)``; ``<NA>`` where unreachable (every row and column of a lake, except
         its own diagonal 0)."""
-        import numpy as np
-        import pandas as pd
+        import numpy as np  # lazy: numpy is heavy to import; only the table outputs need it
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         a = np.array([self._tree(s)[0] for s in range(len(self.cells))], dtype=float)
         mask = np.isinf(a)
@@ -581,8 +581,8 @@ class CostMap:
 
 def _int_array(values):
     """A pandas nullable-integer array; ``None`` and ``math.inf`` become ``<NA>``."""
-    import numpy as np
-    import pandas as pd
+    import numpy as np  # lazy: numpy is heavy to import; only the table outputs need it
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     vals = [0 if (v is None or v == INF) else v for v in values]
     mask = [v is None or v == INF for v in values]
@@ -784,7 +784,7 @@ def terrain_table(state: State, player: int | None = None, source=None):
     terrain type: DataFrame indexed by terrain with ``tokens`` (``<NA>`` for lakes,
     which are never entered), ``cell`` (the nearest one; ties to the lowest index),
     ``steps`` and ``route``."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     m = cost_map(state, player)
     p = _player(state, player)
@@ -907,7 +907,7 @@ def compare_rules(state: State, player: int | None = None, source=None, tokens: 
     explorable cell; how many cells are within ``tokens`` (default the player's owned
     exploration tokens). All through :func:`what_if` and the one cost rule.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     _check_state(state)
     p = _player(state, player)
@@ -949,7 +949,7 @@ def seeded_maps(n: int = 100, start: int = 0, players: int = 4, progress: bool =
     per (seed, skills, ghost card 3) with the seed's ``layout``. ``progress`` shows a
     progress bar (:func:`haunted_kit.progress.progress`).
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     if not isinstance(n, int) or n < 1:
         raise PathError(f"n must be a positive number of maps, got {n!r}")

@@ -23,7 +23,7 @@ class _Done:
 
 def _in_kernel() -> bool:
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
     except ImportError:
         return False
     shell = get_ipython()
@@ -42,15 +42,15 @@ def progress(iterable, desc: str, total: int | None = None):
     replaced by ``"<desc>: <n> of <total> done"`` (``"stopped after n"`` if the loop
     ended early), so a saved notebook never shows a bar stalled at 0.
     """
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # lazy: progress bars only when asked for
 
     if total is None and hasattr(iterable, "__len__"):
         total = len(iterable)
     if not _in_kernel():
         yield from tqdm(iterable, desc=desc, total=total, leave=False)
         return
-    from IPython.display import display
-    from tqdm.notebook import tqdm as notebook_tqdm
+    from IPython.display import display  # lazy: IPython exists only inside a notebook kernel
+    from tqdm.notebook import tqdm as notebook_tqdm  # lazy: progress bars only when asked for
 
     bar = notebook_tqdm(iterable, desc=desc, total=total, display=False)
     handle = display(bar.container, display_id=True)

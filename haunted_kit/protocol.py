@@ -18,13 +18,21 @@ chance outcome, in order, shared by copies).
 
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
     "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "Record", "Refusal",
+    "is_integer",
 ]
+
+
+def is_integer(v) -> bool:
+    """An integral number of any integral type (int, numpy integers...), not a bool;
+    floats, even ``1.0``, are not integers. Every game's action fields use this test."""
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool) and type(v).__name__ != "bool_"
 
 
 # ============================================================================ refusals

@@ -86,6 +86,7 @@ class Ctx:
         self.building_cost = tuple(tuple(self.ri[r] for r in b.cost) for b in self.buildings)
         self.building_counts = tuple(tuple(c.count(r) for r in range(self.R)) for c in self.building_cost)
         self.building_income = tuple(self.ri[b.income] for b in self.buildings)
+        self.building_production = tuple(b.production for b in self.buildings)  # data/buildings.toml `production`
         # skills: effect -> bitmask of skill numbers with that effect, and amounts
         self.bit: dict[str, int] = {}
         self.amount: dict[str, int] = {}
@@ -846,13 +847,15 @@ def place_ghost(s: State, ctx: Ctx, p: int, cell: int, forced: bool) -> None:
 
 
 def production(s: State, ctx: Ctx) -> None:
-    """Every building produces its income for its owner, in turn order, while the
-    supply lasts; ghost card 1 stops buildings adjacent to a ghost; skill 10 adds 1.
+    """Every building produces its ``production`` (data/buildings.toml; kit default 1)
+    of its income for its owner, in turn order, while the supply lasts; the ghost card
+    with ``block_production`` stops buildings adjacent to a ghost; the skill with
+    ``extra_income`` adds its amount. When no building produces, the log gets one
+    ``nothing_produced`` event, so every round shows its production step.
     Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
     built = [c for c, b in enumerate(s.building) if b >= 0]
-    if not built:
-        return
-    for p in s.turn_order:
+    produced = False
+    for p in s.turn_order if built else ():
         extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
         for c in built:
             if s.owner[c] != p:
@@ -865,9 +868,14 @@ def production(s: State, ctx: Ctx) -> None:
                          cell=c, building=name)
                 continue
             if s.log is not None:
-                emit(s, "production", p, f"{P(p)}'s {name} on {s.field.describe(c)} produces {1 + extra} {ctx.buildings[b].income}.",
+                emit(s, "production", p, f"{P(p)}'s {name} on {s.field.describe(c)} produces {ctx.building_production[b] + extra} {ctx.buildings[b].income}.",
                      cell=c, building=name)
-            gain_resource(s, ctx, p, ctx.building_income[b], 1 + extra, f"production of the {name}")
+            gain_resource(s, ctx, p, ctx.building_income[b], ctx.building_production[b] + extra, f"production of the {name}")
+            produced = True
+    if not produced and s.log is not None:  # the log shows the production step every round
+        emit(s, "nothing_produced", None, "Production: no building produces this round"
+             + (" (every building stands next to a ghost)." if built else " (nobody has built yet)."),
+             buildings=len(built))
 
 
 def rest(s: State, ctx: Ctx) -> None:

@@ -413,7 +413,7 @@ def put_building(s: State, cell, building: str, owner: int, *, valor: bool = Fal
     if valor:
         R.gain_valor(s, p, ctx.buildings[b].valor, f"building a {building}", "buildings")
         if R.has_skill(s, ctx, p, "build_valor"):
-            R.gain_valor(s, p, ctx.amount["build_valor"], "skill 11", "buildings")
+            R.gain_valor(s, p, ctx.amount["build_valor"], f"skill {ctx.skill_no['build_valor']}", "buildings")
 
 
 def remove_building(s: State, cell) -> None:

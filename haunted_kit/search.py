@@ -13,7 +13,8 @@ decisions and then score the position with the Game's ``evaluate(state)``.
 
 Values are each player's :meth:`~haunted_kit.protocol.GameState.returns` at the end of
 a playout (Haunted Lands: 1 for the winner, 0 for the others, -1 for every player after
-a collective loss) or the evaluation's win-chance estimate.
+a collective loss; returns outside -1..1, such as scores, become a share of the win) or
+the evaluation's win-chance estimate.
 
 Seeded and reproducible: with a budget in playouts, the same seed, position and calls
 give the same moves. A budget in ``seconds`` stops on the clock and is not reproducible.
@@ -213,7 +214,7 @@ class SearchAgent:
                     continue
                 d.apply_action(policy.act(d))
                 steps += 1
-            values = d.returns() if d.is_terminal() else evaluate(d)
+            values = _values(d.returns()) if d.is_terminal() else evaluate(d)
             for nd in path:
                 nd.visits += 1
                 nd.value += values[nd.player]
@@ -221,6 +222,18 @@ class SearchAgent:
         moves = sorted((MoveStats(a, ch.visits, ch.visits / total, ch.value / ch.visits if ch.visits else 0.0)
                         for a, ch in root.children.items()), key=lambda m: (-m.visits, -m.value))
         return SearchResult(player, tuple(moves), n, time.perf_counter() - start)
+
+
+def _values(ret: list) -> list:
+    """Playout values from a finished game's returns: kept when they lie in -1..1 (Haunted
+    Lands: 1 win, 0 loss, -1 collective loss); otherwise (scores such as the estate's gold
+    values) 1 shared among the players with the highest return, 0 for the others, so that
+    the UCB constant means the same for every game."""
+    if all(-1.0 <= r <= 1.0 for r in ret):
+        return ret
+    top = max(ret)
+    k = sum(1 for r in ret if r == top)
+    return [1.0 / k if r == top else 0.0 for r in ret]
 
 
 def sample_chance(d, rng: random.Random) -> None:

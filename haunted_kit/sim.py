@@ -82,7 +82,7 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
         ghost_cards, seat (turn position at start, 1-based), player, agent, valor,
         quest_valor, won, lost, decisions, buildings, skills.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     rows = []
     seeds = range(first_seed, first_seed + games)

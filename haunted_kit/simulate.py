@@ -24,6 +24,8 @@ Game's optional ``seat_results(state)``, else from ``returns()``).
 
 from __future__ import annotations
 
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import multiprocessing
 import itertools
 import json
 import os
@@ -188,7 +190,7 @@ def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
 def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     """Play one task of a grid; returns (rows, event rows). Pure: the same task gives
     the same rows in any process."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     game_id, n, options, lineup, seed = task
     game = get_game(game_name)
@@ -258,7 +260,7 @@ def run_chunk(payload: dict):
 
 
 def _schema(meta: dict | None = None):
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     types = {"int64": pa.int64(), "int32": pa.int32(), "int16": pa.int16(), "int8": pa.int8(), "string": pa.string(),
              "float64": pa.float64(), "bool": pa.bool_(), "list<int16>": pa.list_(pa.int16())}
@@ -269,7 +271,7 @@ def _schema(meta: dict | None = None):
 
 
 def _atomic_write_table(table, path: Path) -> None:
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     atomic_write(path, lambda fh: pq.write_table(table, fh.buffer))
 
@@ -295,7 +297,7 @@ def _same_run(old: dict, new: dict) -> str | None:
 
 
 def _finished_ids(out: Path) -> set[int]:
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     done: set[int] = set()
     for part in sorted(out.glob("part-*.parquet")):
@@ -313,8 +315,8 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
     Raises:
         DatasetError: no dataset there, or a damaged file (named).
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
+    import pyarrow.parquet as pq  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     out = Path(path)
     meta_path = out / "dataset.json"
@@ -339,8 +341,8 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
 def load_events(path) -> "pd.DataFrame":  # noqa: F821
     """The event logs of a dataset made with ``events=True``: one row per event, with
     its ``game_id``. Raises :class:`DatasetError` if the dataset has none."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
+    import pyarrow.parquet as pq  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     parts = sorted((Path(path) / "events").glob("part-*.parquet"))
     if not parts:
@@ -349,7 +351,7 @@ def load_events(path) -> "pd.DataFrame":  # noqa: F821
 
 
 def _write_chunk(out: Path, first: int, last: int, rows: list, ev: list, meta: dict) -> None:
-    import pyarrow as pa
+    import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     name = f"part-{first:08d}-{last:08d}.parquet"
     if ev:
@@ -429,7 +431,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
                 for i in range(0, len(tasks), size)]
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # lazy: progress bars only when asked for
 
         bar = tqdm(total=total, initial=report.resumed, desc=f"simulate {grid.game}", unit="game")
 
@@ -458,8 +460,6 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
 
 
 def _run_processes(payloads: list, finished, workers: int) -> None:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
@@ -480,7 +480,7 @@ def _run_processes(payloads: list, finished, workers: int) -> None:
 
 
 def _run_dask(payloads: list, finished, workers: int, scheduler: str | None) -> None:
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, LocalCluster, as_completed  # lazy: dask.distributed is optional (only the cluster backend)
 
     cluster = None
     if scheduler:

@@ -32,6 +32,8 @@ The module talks to a game only through :mod:`haunted_kit.protocol` and the regi
 
 from __future__ import annotations
 
+import copy
+import re
 import random
 import traceback
 from dataclasses import dataclass, field
@@ -96,7 +98,7 @@ class BoxReport:
 
     def to_frame(self):
         """One row per game as a :class:`pandas.DataFrame`."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame(self.rows)
 
@@ -244,7 +246,7 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
     bar = None
     if progress:
         try:
-            from tqdm.auto import tqdm
+            from tqdm.auto import tqdm  # lazy: progress bars only when asked for
 
             bar = tqdm(total=len(plan), desc="games", unit="game")
         except ImportError:  # pragma: no cover - tqdm is a jupyter extra
@@ -288,7 +290,6 @@ def mutate_text(text: str, rng: random.Random) -> str | bytes:
     """One random edit of a data file's text, as a hostile or careless user might make:
     a number, string or line changed, deleted, duplicated or swapped, a Latin-1 byte, a
     cut-off file. Returns text, or bytes when the edit is not UTF-8."""
-    import re
 
     lines = text.split("\n")
     kind = rng.randrange(9)
@@ -326,7 +327,6 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
     (by an odd number, a wrong type, infinity, NaN, a huge int), a key deleted or
     added, a list shortened or lengthened. Returns ``(copy, paths)`` where ``paths``
     names each edited place, e.g. ``"players[1].pecunias"``."""
-    import copy
 
     out = copy.deepcopy(data)
     paths = []

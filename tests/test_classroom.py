@@ -15,7 +15,7 @@ from haunted_kit import classroom
 from haunted_kit.classroom import app_settings, classroom_env, serve, voila_command
 from haunted_kit.cli import main
 
-VARS = ("SEED", "MODE", "PLAYERS", "BOTS", "SIZE", "BOX")
+VARS = ("SEED", "MODE", "PLAYERS", "BOTS", "SIZE", "HINTS", "BOX")
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def no_voila(monkeypatch):
     return calls
 
 
-REFERENCE = {"box": hk.default_box(), "size": 34.0}
+REFERENCE = {"box": hk.default_box(), "size": 34.0, "hints": True}
 
 
 def test_app_settings_defaults(clean_env):
@@ -65,7 +65,7 @@ def test_app_settings_empty_bots_means_all_human(clean_env):
 
 
 @pytest.mark.parametrize("var, value", [("SEED", "three"), ("PLAYERS", "4.5"), ("BOTS", "2,x"), ("SIZE", "big"),
-                                        ("SIZE", "8"), ("SIZE", "nan"), ("BOX", "/nonexistent/box")])
+                                        ("SIZE", "8"), ("SIZE", "nan"), ("HINTS", "maybe"), ("BOX", "/nonexistent/box")])
 def test_app_settings_names_a_malformed_variable(clean_env, var, value):
     clean_env.setenv("HAUNTED_KIT_" + var, value)
     with pytest.raises(ValueError, match=f"HAUNTED_KIT_{var}={value!r}"):
@@ -75,7 +75,7 @@ def test_app_settings_names_a_malformed_variable(clean_env, var, value):
 def test_classroom_env_round_trips_through_app_settings(clean_env):
     env = classroom_env(players=3, mode="citizen", seed=5, bots=[2, 3])
     assert {k: env["HAUNTED_KIT_" + k] for k in VARS if k != "BOX"} == {"SEED": "5", "MODE": "citizen", "PLAYERS": "3",
-                                                                        "BOTS": "2,3", "SIZE": "34"}
+                                                                        "BOTS": "2,3", "SIZE": "34", "HINTS": "1"}
     assert "HAUNTED_KIT_BOX" not in env
     for k in VARS[:-1]:
         clean_env.setenv("HAUNTED_KIT_" + k, env["HAUNTED_KIT_" + k])
@@ -89,6 +89,7 @@ def test_voila_command_serves_the_play_notebook_on_localhost_only():
     assert cmd[3].endswith("notebooks/07_classroom_play.ipynb")
     assert "--port=8123" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--no-browser" in cmd
     assert "--Voila.port_retries=0" in cmd  # never a silent move to a port other than the one printed
+    assert "--MappingKernelManager.cull_idle_timeout=600" in cmd  # closed pages' kernels go after 10 minutes
     assert "--no-browser" not in voila_command(8123, open_browser=True)
 
 
@@ -100,6 +101,7 @@ def test_serve_passes_settings_to_voila(no_voila, clean_env, capsys):
     (cmd, env), = no_voila
     assert f"--port={port}" in cmd
     assert env["HAUNTED_KIT_BOTS"] == "2,3" and env["HAUNTED_KIT_SEED"] == "3"
+    assert env["HAUNTED_KIT_HINTS"] == "1"
     out = capsys.readouterr().out
     assert f"Classroom app: http://127.0.0.1:{port}/" in out and "in use" not in out
 
@@ -164,7 +166,7 @@ def test_cli_classroom_runs_voila_with_the_options(no_voila, clean_env, capsys):
     (cmd, env), = no_voila
     assert "--no-browser" in cmd
     assert {k: env["HAUNTED_KIT_" + k] for k in VARS if k != "BOX"} == {"SEED": "7", "MODE": "citizen", "PLAYERS": "3",
-                                                                        "BOTS": "2,3", "SIZE": "34"}
+                                                                        "BOTS": "2,3", "SIZE": "34", "HINTS": "1"}
 
 
 def test_cli_classroom_box_and_size_reach_the_notebook(no_voila, clean_env, tmp_path, monkeypatch):
@@ -181,3 +183,41 @@ def test_cli_classroom_box_and_size_reach_the_notebook(no_voila, clean_env, tmp_
     assert settings["size"] == 48.0
     assert settings["box"].fingerprint == hk.load_box(d).fingerprint != hk.default_box().fingerprint
     assert settings["box"].quests[7].valor == 30  # the sawmill quest, as edited
+
+
+def test_a_teacher_switches_hints_off(no_voila, clean_env):
+    assert serve(port=0, open_browser=False, hints=False) == 0
+    (_cmd, env), = no_voila
+    assert env["HAUNTED_KIT_HINTS"] == "0"
+    clean_env.setenv("HAUNTED_KIT_HINTS", "0")
+    assert app_settings()["hints"] is False
+
+
+def test_classroom_pages_never_show_a_traceback(monkeypatch):
+    """Issue 13, item 4: a student's page gets a sentence; the traceback goes to the log."""
+    from haunted_kit.widgets.errors import ErrorBanner, ErrorReporting
+
+    env = classroom_env(players=3, mode="citizen", seed=5, bots=[2, 3])
+    assert env["HAUNTED_KIT_APP"] == "1"
+    assert "--show_tracebacks=False" in voila_command(8866)
+
+    class Thing(ErrorReporting):
+        pass
+
+    def boom():
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setenv("HAUNTED_KIT_APP", "1")
+    student = Thing()
+    student._init_errors()
+    student.guard(boom, "placing a ghost")()
+    assert "Something went wrong while placing a ghost." in student.error_banner.value
+    assert "The teacher's log has the details." in student.error_banner.value
+    assert "Traceback" not in student.error_banner.value and "ZeroDivisionError" not in student.error_banner.value
+    assert "ZeroDivisionError" in student.last_error.traceback  # kept for the log
+
+    monkeypatch.delenv("HAUNTED_KIT_APP")
+    lab = Thing()
+    lab._init_errors(ErrorBanner())
+    lab.guard(boom, "placing a ghost")()
+    assert "ZeroDivisionError: division by zero" in lab.error_banner.value and "Traceback" in lab.error_banner.value

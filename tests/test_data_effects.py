@@ -1,15 +1,24 @@
 """Data values that the rules once ignored now change behaviour: each test edits one
 value in a copy of data/ and sees the game change (quest ``per`` of the
 rightmost_markers and region_majority quests, the lake's ``extract``, the card numbers
-named in sentences)."""
+named in sentences, the buildings' ``production``); the effect registry
+(haunted_kit/effects.py) names a real implementation for every effect the data can name."""
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+
 import haunted_kit as hk
 from haunted_kit import actions as A
+from haunted_kit.effects import COMMON, EFFECTS
 from haunted_kit.rules import ctx_of, quest_score
-from haunted_kit.scenario import learn, place, put_building, scenario
-from ruletools import copy_data, edit
+from haunted_kit.scenario import end_round, learn, place, put_building, scenario
+from ruletools import copy_data, edit, res
+
+#: cells the spread's ghosts go to, far from the buildings (as in test_flow)
+FAR_PLAINS = [(-3, -1), (-3, 0), (-3, 2), (-3, 3)]
 
 
 def rightmost_score(box):
@@ -86,3 +95,74 @@ def test_card_numbers_in_sentences_come_from_the_data(tmp_path):
     edit(d / "skills.toml", 'effect = "extract_bonus_tmp"', 'effect = "extract_bonus"')
     s = extract_with_craft_skill(hk.load_box(d), 11)
     assert s.pending[-1].why == "skill 11" and "skill 11" in s.pending[-1].status()
+
+
+def produced(box):
+    """P1's mill on (2, -1) and P2's mine on (2, -2), one round later: (P1 food, P2 ore)."""
+    s = scenario(players=2, box=box)
+    put_building(s, (2, -1), "mill", 0)
+    put_building(s, (2, -2), "mine", 1)
+    end_round(s, "plain", FAR_PLAINS)
+    return res(s, 0)["food"], res(s, 1)["ore"], [e.text for e in s.log if e.kind == "production"]
+
+
+def test_production_amount_is_a_data_value(tmp_path):
+    """Rulebook "Game Flow" step 2: each building produces its resource; the box says
+    how many (kit default 1). A mill producing 2 gives its owner 2 food, the mine still 1."""
+    food, ore, texts = produced(hk.default_box())
+    assert (food, ore) == (1, 1)
+    assert hk.default_box().buildings["mill"].production == 1
+    d = copy_data(tmp_path)
+    edit(d / "buildings.toml", 'income = "food"\nproduction = 1', 'income = "food"\nproduction = 2')
+    food, ore, texts = produced(hk.load_box(d))
+    assert (food, ore) == (2, 1)
+    assert any("mill" in t and "produces 2 food" in t for t in texts)
+    prov = {(f, e, k): v for f, e, k, v in hk.default_box().provenance}
+    assert prov["buildings.toml", "mill", "production"] == "kit default"
+    prov = {(f, e, k): v for f, e, k, v in hk.load_box(d).provenance}
+    assert prov["buildings.toml", "mill", "production"] == "house rule"  # the edited copy says so
+
+
+@pytest.mark.parametrize("family, name", [(f, n) for f, kinds in EFFECTS.items() for n in kinds])
+def test_every_registered_effect_names_its_implementation(family, name):
+    """Each effect's ``implemented_in`` resolves to a real function, and the data files
+    use only registered effects (the loader refuses others: tests/test_box.py)."""
+    effect = EFFECTS[family][name]
+    assert effect.implemented_in and effect.section
+    for dotted in effect.implemented_in:
+        module, _, attr = dotted.partition(".")
+        obj = importlib.import_module(f"haunted_kit.{module}")
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+        assert callable(obj), dotted
+    assert not set(effect.params) & COMMON[family]
+
+
+def test_the_box_uses_every_kind_the_registry_lists():
+    """Every registered skill, quest and ghost-card effect and market kind is on some
+    card of the reference box (none is dead code), and every card names a registered one."""
+    box = hk.default_box()
+    assert {sk.effect for sk in box.skills.values()} == set(EFFECTS["skill"])
+    assert {q.effect for q in box.quests.values()} == set(EFFECTS["quest"])
+    assert {g.effect for g in box.ghost_cards.values()} == set(EFFECTS["ghost card"])
+    assert {o.kind for opts in box.market_cards.values() for o in opts} == set(EFFECTS["market option"])
+
+
+def test_pending_sentences_name_the_card_the_box_gives_the_effect(tmp_path):
+    """The waiting sentences of skill 2 (choose_bonus) and skill 9 (sell_restore) take
+    the card number from the box: with the two cards' numbers swapped, they name the other card."""
+    from haunted_kit.flow import BonusChoice, RestoreChoice
+    box = hk.default_box()
+    assert BonusChoice(0).status(box) == "P1 must take a bonus reward or roll the bonus die (skill 2)"
+    assert RestoreChoice(1).status(box) == "P2 must choose a token to restore (skill 9)"
+    d = copy_data(tmp_path)
+    edit(d / "skills.toml", "[skills.2]", "[skills.tmp]")  # the two cards swap numbers
+    edit(d / "skills.toml", "[skills.9]", "[skills.2]")
+    edit(d / "skills.toml", "[skills.tmp]", "[skills.9]")
+    swapped = hk.load_box(d)
+    assert BonusChoice(0).status(swapped).endswith("(skill 9)")
+    assert RestoreChoice(1).status(swapped).endswith("(skill 2)")
+    # the engine's refusal while a decision waits uses the game's box
+    s = scenario(players=2, box=swapped, skills=(1, 2, 4, 10))
+    s.pending.append(BonusChoice(0))
+    assert s.why_not(A.EndTurn()).text == "P1 must take a bonus reward or roll the bonus die (skill 9) first"

@@ -43,3 +43,38 @@ def test_any_action_is_answered_without_a_crash(action, at_market):
     else:
         raise AssertionError(f"{action!r} was applied although refused: {why}")
     assert position_of(s) == before
+
+
+def test_numpy_integers_are_taken_as_ints_and_floats_or_bools_refused_by_shape():
+    """As in the Haunted Lands engine: any integral type is a whole number (normalised to int
+    in the record and the save); 1.0 and True are refused for their type, not their size."""
+    import json
+
+    import numpy as np
+
+    from haunted_kit.estate import EstateState
+
+    s = position(2, hand={0: {"gold": 5, "wood": 2, "marble": 1}}, lands={(0, 2): ("forest", [0])})
+    for bad in (TakeMaterial("wood", 1.0), TakeMaterial("wood", True), TakeGold(2.0), TakeGold(False)):
+        before = position_of(s)
+        assert s.why_not(bad).text == ("the amount must be a whole number (an int, not a bool or a float), "
+                                       f"got {bad.amount!r}")
+        assert s.why_not(bad).section == "Resource income"
+        try:
+            s.apply_action(bad)
+        except IllegalAction:
+            pass
+        assert position_of(s) == before
+    assert s.why_not(TakeMaterial("wood", 0)).text == "take at least 1 wood, not 0"
+    wood = s.hand[0]["wood"]
+    s.apply_action(TakeMaterial("wood", np.int64(2)))
+    assert s.hand[0]["wood"] == wood + 2
+    s.apply_action(TakeGold(np.int32(1)))  # P2
+    s.apply_action(VisitMarket())  # P1
+    s.apply_action(Trade("sell_marble", (("marble", np.int64(1)),), (("gold", np.int8(3)),)))
+    assert s.hand[0]["marble"] == 0
+    entries = [e.action for e in s.history() if not e.chance]
+    assert entries[0] == TakeMaterial("wood", 2) and len(entries) == 4
+    d = json.loads(s.to_json())  # plain ints: the save is JSON and loads again
+    assert EstateState.from_dict(d).to_dict() == s.to_dict()
+    assert all(type(a.amount) is int for a in entries if isinstance(a, (TakeMaterial, TakeGold)))

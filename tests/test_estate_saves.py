@@ -124,3 +124,41 @@ def test_observation_hides_the_seed_from_players():
     assert "seed" in s.observation()["config"]
     o = s.observation(1)
     assert "seed" not in o["config"] and "rng_count" not in o
+
+
+def _first_land(d):
+    return next(iter(d["state"]["lands"].values()))
+
+
+UNHASHABLE = [  # a JSON list or object where a name is expected: refused by name, not a TypeError
+    (lambda d: d["config"].update(third_marked=["hire_two"]), "config: third_marked must name a Market action"),
+    (lambda d: d["state"]["display"].__setitem__(0, []), "state.display: must list known tile names"),
+    (lambda d: d["state"].update(removed=[{}]), "state.removed: must list known tile names"),
+    (lambda d: _first_land(d).update(tile=["forest"]), "unknown tile ['forest']"),
+    (lambda d: _first_land(d).update(markers=[_first_land(d)["owner"], []]), "must be a player index 0..2, got []"),
+]
+
+
+@pytest.mark.parametrize("corrupt,words", UNHASHABLE)
+def test_names_that_are_lists_or_objects_are_refused_naming_the_field(corrupt, words):
+    s = played(seed=3, steps=60)
+    d = json.loads(s.to_json())
+    assert d["state"]["lands"], "the game must have land on the board for this test"
+    corrupt(d)
+    with pytest.raises(EstateSaveError, match=None) as exc:
+        EstateState.from_dict(d)
+    assert words in str(exc.value)
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"hand": {5: {"gold": 1}}}, "hand[5]: is not a player index 0..1"),
+    ({"hand": {True: {"gold": 1}}}, "hand[True]: is not a player index 0..1"),
+    ({"passed": {-1: True}}, "passed[-1]: is not a player index 0..1"),
+    ({"hand": [1]}, "hand: must be a {player: value} object, got [1]"),
+    ({"workers": {0: 5}}, "workers[0]: must be a {key: value} object of changes, got 5"),
+])
+def test_scenario_position_names_a_bad_player_key_instead_of_an_index_error(change, words):
+    with pytest.raises(EstateSaveError) as exc:
+        position(2, **change)
+    assert str(exc.value) == words
+    assert position(2, hand={1: {"gold": 4}}).hand[1]["gold"] == 4

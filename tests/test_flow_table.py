@@ -13,7 +13,7 @@ from haunted_kit import actions as A
 from haunted_kit.flow import (AUTOMATIC, CHANCE, PENDING, ROUND, BonusChoice, BonusDie, GhostPlacement, Phase,
                               QuestChoice, ResourceChoice, StackDraw, TerrainDie, TileDraw, chance_from_json, next_step,
                               pending_from_json)
-from haunted_kit.scenario import end_round, put_building, scenario
+from haunted_kit.scenario import end_round, put_building, put_ghost, scenario
 
 
 def test_the_round_is_spread_production_turns_rest_reorder():
@@ -37,6 +37,46 @@ def test_the_event_log_names_all_five_steps_of_a_round():
         ("rest", "reorder", "spread", "production")
     frame = s.events()
     assert set(frame.phase[n:]) == {"spread", "production", "turns", "rest", "reorder"}
+
+
+def round_steps(s, start):
+    """The runs of one phase in ``s``'s event frame from row ``start``, per (season, round)."""
+    frame = s.events().iloc[start:]
+    out = {}
+    for (season, rnd), rows in frame.groupby(["season", "round"], sort=True):
+        phases = list(rows.phase)
+        out[season, rnd] = [p for i, p in enumerate(phases) if i == 0 or phases[i - 1] != p]
+    return out
+
+
+def test_every_round_shows_its_production_step_even_when_nothing_is_produced():
+    """Rulebook "Game Flow": every round has all five steps. With no building at all,
+    production logs one ``nothing_produced`` event (before this, the round's log went
+    from spread straight to turns)."""
+    s = hk.new_game(players=2, seed=4)
+    while (s.season, s.round) < (2, 1) and not s.is_terminal():  # every turn ended at once: nobody builds
+        s.apply_action(A.EndTurn() if A.EndTurn() in s.legal_actions() else s.legal_actions()[0])
+    steps = round_steps(s, 0)
+    for rnd in (1, 2, 3):
+        assert steps[1, rnd][:5] == ["spread", "production", "turns", "rest", "reorder"], (rnd, steps[1, rnd])
+    none = [e for e in s.log if e.kind == "nothing_produced"]
+    assert [(e.season, e.round, e.phase, e.player) for e in none] == [(1, 1, "production", None), (1, 2, "production", None),
+                                                                      (1, 3, "production", None)]
+    assert none[0].text == "Production: no building produces this round (nobody has built yet)."
+
+
+def test_a_round_whose_only_building_is_blocked_logs_that_nothing_was_produced():
+    """Wanderer mode plays ghost card 1 (block_production): a mill next to a ghost
+    produces nothing, and the step still says so."""
+    s = scenario(players=2, mode="wanderer")
+    put_building(s, (3, 1), "mill", owner=0)
+    put_ghost(s, (3, 0))  # a neighbour of (3, 1)
+    n = len(s.log)
+    end_round(s, terrain="mountain")
+    kinds = [(e.kind, e.phase) for e in s.log[n:] if e.phase == "production"]
+    assert kinds == [("production_blocked", "production"), ("nothing_produced", "production")]
+    assert [e.text for e in s.log[n:] if e.kind == "nothing_produced"] == [
+        "Production: no building produces this round (every building stands next to a ghost)."]
 
 
 def test_every_pending_kind_states_its_phase_actions_and_sentence():

@@ -1,6 +1,7 @@
 """Landmarks & Architects: exact values from the rule text (and the kit defaults of
 docs/RULINGS.md), every refusal with its reason, the text's five examples, saves."""
 
+import dataclasses
 import json
 import random
 import shutil
@@ -610,3 +611,81 @@ def test_the_same_choice_in_another_order_is_the_listed_action():
     v.apply_action(lm.Build("vardo", (lm.Use("grounds", 0, "magic", 0, "tannery"), lm.Use("developed", 0, "wood", 0),
                                       lm.Use("castle", 0, "wood"))))
     assert v.villages[0] == ["vardo"] and v.history()[-1].action.payment[0] == lm.Use("castle", 0, "wood")
+
+
+def test_acquire_with_discards_none_is_refused_not_a_crash():
+    s = follower(["vardo", "tannery"], lead="harvest", cannot=())
+    before = s.to_json()
+    assert reason(s, lm.Acquire("gate", None)) == "the discards must be a tuple of card keys, got None"
+    assert reason(s, lm.Acquire("castle", None)) == (
+        "there is no landmark 'castle' (landmarks: gate, silo, statue, ward_tower, windmill)")
+    with pytest.raises(IllegalAction):
+        s.apply_action(lm.Acquire("gate", None))
+    assert s.to_json() == before
+
+
+def test_payment_numbers_take_numpy_integers_and_refuse_floats_and_bools():
+    import numpy as np
+
+    s = _vardo()
+    s.apply_action(lm.Lead("build"))
+    plan = s.legal_actions()[0]
+    assert isinstance(plan, lm.Build)
+    u = plan.payment[0]
+    before = s.to_json()
+    for bad, words in [(dataclasses.replace(u, owner=1.0), "the owner must be a player index, a whole number (an int, "
+                                                          "not a bool or a float), got 1.0"),
+                       (dataclasses.replace(u, owner=True), "got True"),
+                       (dataclasses.replace(u, owner=9), "9 is not a player of this game (players 0..1)"),
+                       (dataclasses.replace(u, slot=0.0), "slot 0.0 must be a whole number (an int, not a bool or a float)")]:
+        a = lm.Build(plan.card, (bad,) + plan.payment[1:])
+        assert words in reason(s, a)
+        with pytest.raises(IllegalAction):
+            s.apply_action(a)
+        assert s.to_json() == before
+    numpy_plan = lm.Build(plan.card, tuple(dataclasses.replace(x, owner=np.int64(x.owner), slot=np.int8(x.slot))
+                                           for x in plan.payment))
+    assert s.why_not(numpy_plan) is None
+    s.apply_action(numpy_plan)
+    last = s.history()[-1].action
+    assert last == plan and all(type(x.owner) is int and type(x.slot) is int for x in last.payment)
+    assert lm.LandmarksState.from_dict(json.loads(s.to_json())).to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("where", ["state", "start"])
+@pytest.mark.parametrize("bad", [[], {}, ["captain_morrow"]])
+def test_a_save_with_an_architect_that_is_a_list_or_object_is_refused(where, bad):
+    s = lm.new_game(players=3, seed=1)
+    d = json.loads(s.to_json())
+    d[where]["architects"][0] = bad
+    with pytest.raises(lm.SaveError, match=rf"{where}.architects\[0\]: unknown architect"):
+        lm.LandmarksState.from_dict(d)
+
+
+def test_a_save_whose_start_log_holds_infinity_or_wrong_types_is_refused():
+    s = lm.new_game(players=3, seed=1)
+    d = json.loads(s.to_json())
+    assert d["start_log"] >= 1
+    for field, bad in [("seq", float("inf")), ("text", None), ("player", [0]), ("data", {"x": float("nan")})]:
+        e = json.loads(s.to_json())
+        e["log"][0][field] = bad
+        with pytest.raises(lm.SaveError, match=f"log: malformed event .*'{field}'"):
+            lm.LandmarksState.from_dict(e)
+    assert lm.LandmarksState.from_dict(d).to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("change,words", [
+    ({"gold": None}, "gold must be a list, got None"),
+    ({"villages": None}, "villages must be a list with one list per player, got None"),
+    ({"hands": [None, []]}, "hands must be a list with one list per player, got [None, []]"),
+    ({"tokens": [5, {}]}, "tokens must be a list with one {landmark: count} object per player, got [5, {}]"),
+    ({"cannot_follow": None}, "cannot_follow must be a list, got None"),
+    ({"spent": [None, []]}, "spent must be a list with one list per player, got [None, []]"),
+    ({"spent": [["castle", 3], []]}, "position.spent[0][1]: must be 'castle' or 'developed:N'"),
+    ({"grounds": 5}, "grounds must be a list with one list per player, got 5"),
+    ({"architects": 7}, "architects must be a list, got 7"),
+])
+def test_position_refuses_malformed_parts_with_a_config_error(change, words):
+    with pytest.raises(lm.ConfigError) as err:
+        lm.position(**{"hands": [[], ["tannery"]], "villages": [[], []], "gold": [0, 0], **change})
+    assert words in str(err.value)

@@ -15,16 +15,16 @@ PACKAGE = Path(__file__).resolve().parents[1] / "haunted_kit"
 #: layer of each module (by dotted name below haunted_kit; a package name covers its modules)
 LAYERS = {
     # 0: the protocol and the vocabularies, the hex grid and the box loader
-    "protocol": 0, "actions": 0, "events": 0, "hexgrid": 0, "components": 0, "games": 0, "fileio": 0, "provenance": 0, "flow": 0,
-    "progress": 0, "notebook": 0,
+    "protocol": 0, "actions": 0, "events": 0, "hexgrid": 0, "components": 0, "effects": 0, "games": 0, "fileio": 0,
+    "provenance": 0, "flow": 0, "progress": 0, "notebook": 0,
     "board": 1,
     "state": 2, "serial": 2,
     "rules": 3,
     "engine": 4,
     "pathfinding": 5, "agents": 5, "sim": 5, "history": 5, "scenario": 5, "analysis": 5, "testing": 5,
-    "bots": 5, "search": 5, "simulate": 5, "exercises": 5,
+    "bots": 5, "search": 5, "simulate": 5, "env": 5, "exercises": 5, "store": 5,
     "render": 6, "widgets": 6, "handout": 6,
-    "cli": 7, "classroom": 7, "render.__main__": 7,
+    "cli": 7, "classroom": 7, "server": 7, "render.__main__": 7,
     # the companion rule modules stand beside the Haunted Lands rules, layer for layer
     "estate.actions": 0, "estate.box": 0, "estate.board": 1,
     "estate.state": 2, "estate.rules": 3, "estate.engine": 4, "estate": 4,

@@ -21,6 +21,7 @@ def test_wheel_contains_the_data_and_loads_it(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(n.split("haunted_kit/_box/")[1] for n in names if n.startswith("haunted_kit/_box/"))
     assert shipped == sorted(p.relative_to(REPO / "data").as_posix() for p in (REPO / "data").rglob("*") if p.is_file())
+    assert "haunted_kit/server_page.html" in names  # the classroom server's page
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     env = {k: v for k, v in os.environ.items() if k != "HAUNTED_KIT_DATA"}

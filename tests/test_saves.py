@@ -316,3 +316,17 @@ def test_a_running_game_has_no_outcome(field, value):
     d[field] = value
     with pytest.raises(hk.SaveError, match="no winner and no collective loss"):
         hk.State.from_dict(d)
+
+
+def test_a_save_whose_event_log_holds_infinity_or_wrong_types_names_the_log():
+    s = hk.new_game(players=2, seed=3)
+    for _ in range(5):
+        s.apply_action(s.legal_actions()[0])
+    good = json.loads(s.to_json())
+    for field, bad in [("seq", float("inf")), ("seq", "x"), ("text", None), ("player", 1.5), ("cell", [0]),
+                       ("data", {"x": float("inf")}), ("private", "yes")]:
+        d = json.loads(s.to_json())
+        d["log"][0][field] = bad
+        with pytest.raises(hk.SaveError, match=f"'{field}'"):
+            hk.State.from_dict(d)
+    assert hk.State.from_dict(good).to_json() == s.to_json()

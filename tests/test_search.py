@@ -154,3 +154,19 @@ def test_bot_specs():
             parse_lineup(bad)
     with pytest.raises(ValueError, match="unknown agent 'clever'"):
         make_bot("clever")
+
+
+def test_search_plays_a_companion_module():
+    from haunted_kit.games import get_game
+
+    estate = get_game("estate")
+    s = estate.new_game(players=2, seed=3, log=False)
+    d = determinise(estate, s, 0, random.Random(1))
+    assert d.config.seed != s.config.seed and d.observation(0) == {**s.observation(0)}
+    bot = make_bot("search[playouts=3]", 1, game=estate)
+    other = make_bot("greedy", 2, game=estate)
+    while not s.is_terminal():
+        a = (bot if s.current_player() == 0 else other).act(s)
+        assert s.why_not(a) is None
+        s.apply_action(a)
+    assert len(s.returns()) == 2

@@ -196,3 +196,30 @@ def test_cli_simulate_misuse_prints_usage_and_exits_2(argv, needle, capsys, tmp_
     err = capsys.readouterr().err
     assert "usage:" in err and needle in err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_companion_module_simulates_through_the_protocol(tmp_path):
+    from haunted_kit.games import get_game
+
+    grid = S.Grid(game="estate", players=(2, 3), lineups=("greedy", "random,greedy"), games=2)
+    S.simulate(grid, tmp_path / "one", workers=1, progress=False)
+    S.simulate(grid, tmp_path / "two", workers=2, chunk=1, progress=False)
+    f = S.load_dataset(tmp_path / "one")
+    pd.testing.assert_frame_equal(f, S.load_dataset(tmp_path / "two"))
+    assert f.attrs["metadata"]["game"] == "estate" and f.attrs["metadata"]["box"] is None
+    # the estate's returns are each player's gold value (a kit measure): score, rank and win follow them
+    estate = get_game("estate")
+    for gid in (1, 6):
+        rows = f[f.game_id == gid].sort_values("player")
+        _, n, _opts, lineup, seed = grid.tasks()[gid]
+        s = estate.new_game(players=n, seed=seed, log=False)
+        specs = lineup.split(",")
+        bots = [estate.agents[specs[i % len(specs)]](seed * 100 + i) for i in range(n)]
+        while not s.is_terminal():
+            s.apply_action(bots[s.current_player()].act(s))
+        ret = s.returns()
+        assert rows.score.tolist() == ret == rows["returns"].tolist()
+        top = max(ret)
+        assert rows.won.tolist() == [r == top and ret.count(top) == 1 for r in ret]
+        assert rows["rank"].tolist() == [sorted(set(ret), reverse=True).index(r) + 1 for r in ret]
+        assert not rows.collective_loss.any()

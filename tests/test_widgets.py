@@ -367,9 +367,11 @@ def test_live_widget_models_stay_flat_over_a_game_over_undo_and_over_new_games()
         decisions += 1
     assert decisions > 50 and len(view.undo_stack) > 150   # a whole game: P1's and the bots' decisions
     assert "Game over" in view.status.value
+    assert view.ranking.layout.display == "" and view.ranking.value.count('class="hk-rank"') == 4
     assert live_widget_models() == start
     # 50 undo/redo pairs on P1's first turn of a new game
     assert view.new_game(seed=2) is True
+    assert view.ranking.layout.display == "none" and view.state.config.seed == 2
     while view.state.current_player() != 0 or view.state.pending:
         view.attempt(human.act(view.state.copy()))
     assert live_widget_models() == start
@@ -530,3 +532,56 @@ def test_step_through_jumps_to_any_decision():
     assert view.history.steps[view.history.step_of(view.seq)].action == decisions[-1].action
     with pytest.raises(IndexError, match=f"the game holds {len(decisions)} decisions"):
         view.show_decision(len(decisions))
+
+
+def test_suggest_a_move_shows_the_search_agents_top_three(no_callback_errors):  # noqa: F811
+    view = PlayView(players=2, seed=5, bots=[1])
+    s = view.state
+    while s.current_player() != 0:  # the human seat is P1
+        view.bot_step()
+    panel = view.hint_panel
+    assert not panel.button.disabled
+    panel.button.click()  # no kernel here: the search runs at once
+    assert len(panel.hints) == 3
+    legal = s.legal_actions()
+    assert all(h.action in legal for h in panel.hints)
+    html = panel.output.value
+    assert html.count("<li>") == 3 and "of 1,000 playouts" in html
+    assert escape(panel.hints[0].action.describe()) in html
+    view.attempt(panel.hints[0].action)  # playing a move makes the hints stale
+    assert panel.hints == [] and panel.output.value == ""
+    assert PlayView(players=2, seed=5, bots=[1], hints=False).hint_panel is None
+
+
+def test_in_a_live_kernel_hints_are_searched_off_the_event_loop(no_callback_errors):  # noqa: F811
+    import asyncio
+
+    from haunted_kit.widgets.hints import HintPanel
+
+    view = PlayView(players=2, seed=5, bots=[1], hints=False)
+    while view.state.current_player() != 0:
+        view.bot_step()
+    loop = asyncio.new_event_loop()
+    panel = HintPanel(view, lambda: loop, playouts=300)
+    seen_busy = []
+
+    async def click_and_wait():
+        panel.suggest()
+        assert panel.busy and panel.button.disabled and "Thinking for P1" in panel.output.value
+        while panel.busy:  # the loop keeps serving other work while the search runs in a thread
+            seen_busy.append(True)
+            await asyncio.sleep(0.01)
+
+    def run():  # in a thread of its own: the test session may already run a loop (Playwright's)
+        try:
+            loop.run_until_complete(click_and_wait())
+        finally:
+            loop.close()
+
+    import threading
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(120)
+    assert not t.is_alive()
+    assert seen_busy and len(panel.hints) == 3 and not panel.button.disabled

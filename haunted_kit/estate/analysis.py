@@ -220,7 +220,7 @@ def income_growth(box, plan: dict, *, start_income: dict | None = None, first_ta
     Raises:
         ValueError: an unknown tile or a season outside 1..seasons.
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     inc = dict(start_income or box.start_income)
     rows, net = [], 0
@@ -253,7 +253,7 @@ def slot_table(s, player: int | None = None):
     """Every land slot for ``player`` (default the player to move): ``status``
     (``place``, ``join`` or ``no``), the tile on it, its owner, the join fee and the
     rules' reason when ``no`` (from :func:`haunted_kit.estate.rules.refuse_marker`)."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     p = s.current_player() if player is None else player
     p = 0 if p is None else p

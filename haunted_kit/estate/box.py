@@ -111,7 +111,7 @@ class EstateBox:
 
     def provenance_frame(self):
         """Every value's provenance as a pandas DataFrame (file, entry, field, provenance)."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame(list(self.provenance), columns=["file", "entry", "field", "provenance"])
 

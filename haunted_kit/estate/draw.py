@@ -103,7 +103,7 @@ def draw_market_graph(s, player=None, path=None, ax=None):
     """Draw :func:`haunted_kit.estate.analysis.market_graph` with matplotlib (a circle of resources, one arrow per
     give->take pair); the Trades of ``path`` (e.g. a :class:`Conversion`'s steps) in
     the kit's path colour. Returns the matplotlib Axes."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: matplotlib is heavy to import; only drawing needs it
     import networkx as nx
 
     from .analysis import market_graph

@@ -17,12 +17,15 @@ left, so the same seed and actions give the same game.
 
 from __future__ import annotations
 
+import importlib
+import json
 import hashlib
+from dataclasses import replace
 
 from dataclasses import replace
 
 from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
-from ..protocol import ChanceError, HistoryEntry, IllegalAction
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
@@ -71,7 +74,6 @@ class EstateState(EstateData):
     def load(path, box=None, max_bytes: int | None = None) -> "EstateState":
         """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
         Raises :class:`EstateSaveError` naming what is wrong."""
-        import json
 
         try:
             text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
@@ -402,16 +404,15 @@ def _amounts(v):
         return None
     out = []
     for x in v:
-        if not (isinstance(x, (tuple, list)) and len(x) == 2 and isinstance(x[0], str)
-                and isinstance(x[1], int) and not isinstance(x[1], bool)):
+        if not (isinstance(x, (tuple, list)) and len(x) == 2 and isinstance(x[0], str) and is_integer(x[1])):
             return None
-        out.append((x[0], x[1]))
+        out.append((x[0], int(x[1])))
     return tuple(sorted(out))
 
 
 def _slot(v):
-    if isinstance(v, (tuple, list)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        return (v[0], v[1])
+    if isinstance(v, (tuple, list)) and len(v) == 2 and all(is_integer(x) for x in v):
+        return (int(v[0]), int(v[1]))
     return None
 
 
@@ -430,6 +431,8 @@ def apply_action(s: EstateState, action) -> None:
         action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
     if t is A.Trade:
         action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
+    if t in (A.TakeMaterial, A.TakeGold):  # numpy integers become int: the record and the save hold plain ints
+        action = A.TakeGold(int(action.amount)) if t is A.TakeGold else A.TakeMaterial(action.material, int(action.amount))
     s.record = s.record.append(HistoryEntry(p, action))
     s.decisions += 1
     s.legal_cache = None
@@ -588,7 +591,6 @@ class EstateGame:
         """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`.
         The bots sit a layer above the engine, so they are looked up by name on first
         use (importlib), as :mod:`haunted_kit.games` looks up rule modules."""
-        import importlib
 
         return importlib.import_module(f"{__package__}.agents").AGENTS
 
@@ -631,6 +633,17 @@ class EstateGame:
 
     def action_from_dict(self, data: dict):
         return A.action_from_dict(data)
+
+    # ---- optional members used by simulation and search (see protocol.Game)
+    state_type = EstateState
+
+    def determinise(self, state: EstateState, player: int, rng) -> EstateState:
+        """A copy that ``player`` may search: nothing is hidden in this module but the
+        seed, so the copy's draws are reseeded from ``rng`` and cannot foretell the real
+        tile stack."""
+        d = state.copy()
+        d.config = replace(state.config, seed=rng.getrandbits(62))
+        return d
 
     def __repr__(self) -> str:
         return "<Game estate: Estate and Market>"

@@ -9,7 +9,7 @@ decides (``docs/RULINGS.md``, section "Estate and Market").
 from __future__ import annotations
 
 from ..events import Event
-from ..protocol import Refusal
+from ..protocol import Refusal, is_integer
 from .board import estate_connected, land_graph  # noqa: F401  (the one connection rule)
 
 SOURCE = "estate rules"
@@ -149,7 +149,9 @@ def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
     if material not in box.factory_resources:
         why = "is obtained through the Market" if material in box.resources else "is not a resource"
         return refusal(f"{material} {why}; the Factory gives {', '.join(box.factory_resources)}", INCOME)
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+    if not is_integer(amount):
+        return refusal(f"the amount must be a whole number (an int, not a bool or a float), got {amount!r}", INCOME)
+    if amount < 1:
         return refusal(f"take at least 1 {material}, not {amount!r}", INCOME)
     left = take_limit(s, p, material) - s.taken[p][material]
     if left <= 0:
@@ -164,7 +166,9 @@ def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
 
 
 def refuse_gold(s, p: int, amount: int) -> Refusal | None:
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+    if not is_integer(amount):
+        return refusal(f"the amount must be a whole number (an int, not a bool or a float), got {amount!r}", INCOME)
+    if amount < 1:
         return refusal(f"take at least 1 gold, not {amount!r}", INCOME)
     left = s.income[p]["gold"] - s.taken[p]["gold"]
     if amount > left:

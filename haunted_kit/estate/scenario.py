@@ -12,7 +12,7 @@ game's start position (kept in its save).
 from __future__ import annotations
 
 from .engine import new_state
-from .state import EstateConfig, position_of
+from .state import EstateConfig, fail, position_of
 
 
 def position(players: int = 2, seed: int = 0, *, hand=None, income=None, taken=None, workers=None, tokens=None,
@@ -35,8 +35,17 @@ def position(players: int = 2, seed: int = 0, *, hand=None, income=None, taken=N
     """
     cfg = EstateConfig(players=players, seed=seed, **options)
     base = position_of(new_state(cfg, log=False))
+    for key, val in (("hand", hand), ("income", income), ("taken", taken), ("workers", workers), ("tokens", tokens),
+                     ("passed", passed), ("visited", visited)):
+        if val is not None and not isinstance(val, dict):
+            fail(key, f"must be a {{player: value}} object, got {val!r}")
+        for p in val or {}:
+            if type(p) is not int or not 0 <= p < players:
+                fail(f"{key}[{p!r}]", f"is not a player index 0..{players - 1}")
     for key, val in (("hand", hand), ("income", income), ("taken", taken), ("workers", workers)):
         for p, changes in (val or {}).items():
+            if not isinstance(changes, dict):
+                fail(f"{key}[{p}]", f"must be a {{key: value}} object of changes, got {changes!r}")
             base[key][p].update(changes)
     for key, val in (("tokens", tokens), ("passed", passed), ("visited", visited)):
         for p, v in (val or {}).items():

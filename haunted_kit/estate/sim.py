@@ -42,7 +42,7 @@ def play_game(players: int = 3, seed: int = 0, agents=("greedy",), *, log: bool 
 def holdings_frame(s):
     """One row per player: income per resource, holdings, workers by place, tiles,
     Market-condition tokens and gold value (kit measure)."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     rows = []
     for p in range(s.players):
@@ -83,11 +83,11 @@ def play_many(games: int, *, players: int = 3, agents=("greedy",), first_seed: i
     """Play ``games`` seeded games (seeds ``first_seed...``); one row per player per game:
     seed, player, agent, gold_value (kit measure), income per resource, tiles, decisions,
     and ``opening`` (the player's first action, described)."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # lazy: progress bars only when asked for
 
         seeds = tqdm(seeds, desc=f"estate {players}p", leave=False)
     rows = []

@@ -15,6 +15,7 @@ first field that differs (:func:`first_difference`).
 
 from __future__ import annotations
 
+import re
 import json
 from dataclasses import dataclass, field, replace
 
@@ -32,6 +33,12 @@ MARBLE_FIELD_RULES = ("shared", "single")
 IMPROVEMENT_RULES = ("join", "adjacent")
 
 PHASES = ("setup", "turns", "inn", "over")
+
+
+def _known(name, names) -> bool:
+    """Whether ``name`` (any JSON value from a save or a config) is one of ``names``' keys:
+    a string first, so a list or an object is refused instead of failing to hash."""
+    return isinstance(name, str) and name in names
 
 
 class EstateConfigError(ValueError):
@@ -84,7 +91,7 @@ class EstateConfig:
                               ("improvement", IMPROVEMENT_RULES)):
             if getattr(self, name) not in allowed:
                 raise EstateConfigError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
-        if self.third_marked is not None and self.third_marked not in b.market:
+        if self.third_marked is not None and not _known(self.third_marked, b.market):
             raise EstateConfigError(f"third_marked must name a Market action ({', '.join(b.market)}), got {self.third_marked!r}")
 
     def marked(self, action: str) -> bool:
@@ -304,7 +311,7 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
         player(v["player"], f"{where}.visit.player")
         if v["limit"] not in (box.first_visitor_actions, box.later_visitor_actions):
             fail(f"{where}.visit.limit", f"must be {box.first_visitor_actions} or {box.later_visitor_actions}, got {v['limit']!r}")
-        if not isinstance(v["used"], list) or any(a not in box.market for a in v["used"]) or len(set(v["used"])) != len(v["used"]) \
+        if not isinstance(v["used"], list) or any(not _known(a, box.market) for a in v["used"]) or len(set(v["used"])) != len(v["used"]) \
                 or len(v["used"]) >= v["limit"]:
             fail(f"{where}.visit.used", "must list fewer different Market actions than the visit's limit")
     if not isinstance(d["uses"], dict) or set(d["uses"]) != set(box.market):
@@ -325,15 +332,17 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
             fail(w, "is not a slot of the land board")
         if not isinstance(x, dict) or set(x) != {"tile", "owner", "markers", "raised"}:
             fail(w, "must have exactly tile, owner, markers, raised")
-        if x["tile"] not in box.tiles:
+        if not _known(x["tile"], box.tiles):
             fail(f"{w}.tile", f"unknown tile {x['tile']!r}")
         placed[x["tile"]] += 1
         player(x["owner"], f"{w}.owner")
         m = x["markers"]
-        if not isinstance(m, list) or not m or m[0] != x["owner"] or len(set(m)) != len(m):
-            fail(f"{w}.markers", "must start with the owner's marker and hold at most one marker per player")
+        if not isinstance(m, list) or not m:
+            fail(f"{w}.markers", "must list the players' markers, the owner's first")
         for p in m:
             player(p, f"{w}.markers")
+        if m[0] != x["owner"] or len(set(m)) != len(m):
+            fail(f"{w}.markers", "must start with the owner's marker and hold at most one marker per player")
         r = x["raised"]
         if not isinstance(r, list) or any(p not in m for p in r):
             fail(f"{w}.raised", "may only list players with a marker on the tile")
@@ -346,7 +355,7 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
         if mine and not estate_connected(box, mine, config.connection):
             fail(f"{where}.lands", f"P{p + 1}'s markers are not connected ({config.connection} reading)")
     for key in ("display", "removed"):
-        if not isinstance(d[key], list) or any(t not in box.tiles for t in d[key]):
+        if not isinstance(d[key], list) or any(not _known(t, box.tiles) for t in d[key]):
             fail(f"{where}.{key}", "must list known tile names")
     if len(d["display"]) > box.display_size:
         fail(f"{where}.display", f"holds {len(d['display'])} tiles, more than {box.display_size}")
@@ -407,7 +416,6 @@ def first_difference(a, b, where: str):
 
 
 def value_at(d, path: str):
-    import re
 
     cur = d
     for part in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path):

@@ -108,13 +108,13 @@ class LandmarksBox:
 
     def provenance_frame(self):
         """Every value's provenance as a DataFrame (file, entry, field, provenance)."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame(list(self.provenance), columns=["file", "entry", "field", "provenance"])
 
     def deck_frame(self):
         """The kit example deck as a DataFrame (one row per card), labelled as a kit example."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         df = pd.DataFrame([{"card": c.key, "name": c.name, "kind": c.kind, "icons": ", ".join(c.icons) or "-",
                             "type": c.type, "cost": ", ".join(c.cost) or "-", "victory points": c.victory_points,

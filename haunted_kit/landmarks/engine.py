@@ -126,6 +126,9 @@ class LandmarksState(Position):
         if isinstance(action, Acquire):
             if not isinstance(action.landmark, str):
                 return R.refusal(f"the landmark must be named by a key, got {action.landmark!r}", R.SEC_ACQUIRE)
+            if action.discards is None:  # None asks refuse_acquire to judge the landmark alone: not an action's discards
+                return (R.refuse_acquire(self, p if p is not None else -1, action.landmark)
+                        or R.refusal("the discards must be a tuple of card keys, got None", R.SEC_ACQUIRE))
             return R.refuse_acquire(self, p if p is not None else -1, action.landmark, action.discards)
         if isinstance(action, Lead):
             if self.phase != "lead":
@@ -185,7 +188,7 @@ class LandmarksState(Position):
         """The follower's choices as a table: each kind of option (follow, each landmark type,
         decline) with ``legal`` and the reason when refused; ``ways`` counts the legal actions
         of that kind (discard choices, payments)."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         p = self.current_player() if p is None else p
         legal = self.legal_actions() if p == self.current_player() else []
@@ -222,10 +225,12 @@ class LandmarksState(Position):
             IllegalAction: with the refusal; the state is unchanged.
         """
         ref = self.why_not(action)
-        if ref is None and action not in self.legal_actions():
+        if ref is None:
+            # the listed action equal to this choice, written in another order or with numpy integers:
+            # the record and the save hold the listed form (plain ints, the legal order)
             listed = {_canonical(a): a for a in self.legal_actions()}
             if _canonical(action) in listed:
-                action = listed[_canonical(action)]  # the same choice written in another order
+                action = listed[_canonical(action)]
             else:
                 ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
         if ref is not None:
@@ -547,6 +552,19 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
     if not isinstance(hands, (list, tuple)):
         raise ConfigError("hands must be a list with one list of card keys per player")
     n = _check_players(box, len(hands))
+    for name, v, optional in (("hands", hands, False), ("villages", villages, False), ("developed", developed, True),
+                              ("spent", spent, True), ("grounds", grounds, True)):
+        if v is None and optional:
+            continue
+        if not isinstance(v, (list, tuple)) or not all(isinstance(x, (list, tuple)) for x in v):
+            raise ConfigError(f"{name} must be a list with one list per player, got {v!r}")
+    for name, v, optional in (("gold", gold, False), ("cannot_follow", cannot_follow, False),
+                              ("architects", architects, True)):
+        if not (v is None and optional) and not isinstance(v, (list, tuple)):
+            raise ConfigError(f"{name} must be a list, got {v!r}")
+    if tokens is not None and not (isinstance(tokens, (list, tuple))
+                                   and all(t is None or isinstance(t, dict) for t in tokens)):
+        raise ConfigError(f"tokens must be a list with one {{landmark: count}} object per player, got {tokens!r}")
     s = LandmarksState(box, n, auto_chance=False)
     mods = _modules(box, modules)
     if architects is None:
@@ -560,12 +578,12 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
     fields = {
         "players": n, "modules": mods, "seed": 0, "rng_count": 0, "rounds": rounds, "round": 1,
         "phase": "lead" if lead is None else "follow", "leader": leader, "lead": lead,
-        "cannot_follow": sorted(cannot_follow), "follower_pos": 0,
+        "cannot_follow": list(cannot_follow), "follower_pos": 0,
         "hands": [list(h) for h in hands], "villages": [list(v) for v in villages],
         "developed": [list(d) for d in (developed or [[]] * n)], "gold": list(gold), "tokens": toks,
         "supply": {k: box.supply(n) - sum(t[k] for t in toks) for k in box.landmarks},
         "architects": list(architects) if architects is not None else [None] * n,
-        "spent": [sorted(x) for x in (spent or [[]] * n)], "grounds": [list(g) for g in (grounds or [[]] * n)],
+        "spent": [list(x) for x in (spent or [[]] * n)], "grounds": [list(g) for g in (grounds or [[]] * n)],
         "discard_pile": [], "draw_pile": [], "end_triggered": False,
     }
     try:

@@ -21,7 +21,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from ..protocol import Refusal
+from ..protocol import Refusal, is_integer
 from .actions import Acquire, Build, Use
 
 SOURCE = "landmarks rules"
@@ -252,7 +252,7 @@ class PaymentPlans:
 
     def frame(self):
         """The plans as a DataFrame: rank, payment (sentence), gold, gold to others, cards discarded."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame([{"rank": i + 1, "payment": pl.describe(self._s), "gold": pl.gold,
                               "gold to others": pl.gold_to_others, "cards discarded": pl.cards}
@@ -487,10 +487,13 @@ def refuse_build(s, p: int, a: Build) -> Refusal | None:
         return refusal(f"the payment must be a tuple of Use parts, got {a.payment!r}", SEC_BUILD)
     seen, gold, discards, gives = set(), 0, [], []
     for u in a.payment:
-        if not isinstance(u.owner, int) or isinstance(u.owner, bool) or not 0 <= u.owner < s.players:
-            return refusal(f"{u.owner!r} is not a player of this game", SEC_BUILD)
-        if not isinstance(u.slot, int) or isinstance(u.slot, bool):
-            return refusal(f"slot {u.slot!r} must be an integer", SEC_BUILD)
+        if not is_integer(u.owner):
+            return refusal(f"the owner must be a player index, a whole number (an int, not a bool or a float), "
+                           f"got {u.owner!r}", SEC_BUILD)
+        if not 0 <= u.owner < s.players:
+            return refusal(f"{u.owner!r} is not a player of this game (players 0..{s.players - 1})", SEC_BUILD)
+        if not is_integer(u.slot):
+            return refusal(f"slot {u.slot!r} must be a whole number (an int, not a bool or a float)", SEC_BUILD)
         if u.resource not in box.resources:
             return refusal(f"{u.resource!r} is not a resource (resources: {', '.join(box.resources)})", SEC_BUILD)
         if u.source != "developed" and (u.slot or u.card):
@@ -659,7 +662,7 @@ def score_rows(s) -> list[dict]:
 def score_table(s):
     """The module's victory points as a long pandas DataFrame: columns player, source,
     points, explanation, section; one row per player and source (zeros explained too)."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     cols = ["player", "source", "points", "explanation", "section"]
     rows = score_rows(s)
@@ -671,7 +674,7 @@ def score_summary(s):
     t = score_table(s)
     players = [who(p) for p in range(s.players)]
     if t.empty:
-        import pandas as pd
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         return pd.DataFrame({"total": [0] * s.players}, index=players)
     pv = t.pivot_table(index="player", columns="source", values="points", aggfunc="sum", sort=False).fillna(0).astype(int)

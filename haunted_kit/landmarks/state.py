@@ -233,7 +233,7 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
                                           f"tokens of a {n}-player game")
     arch = r.list(d["architects"], f"{where}.architects", n)
     for p, a in enumerate(arch):
-        if a is not None and a not in box.architects:
+        if a is not None and not (isinstance(a, str) and a in box.architects):
             r.fail(f"{where}.architects[{p}]", f"unknown architect {a!r}")
     dealt = [a for a in arch if a is not None]
     if len(set(dealt)) != len(dealt):

@@ -6,7 +6,7 @@ Numbers come from the state, the box and the rule helpers of :mod:`haunted_kit.r
 (training cost, resource cap, stack order); nothing here decides a rule.
 
 CSS classes for browser tests: ``hk-player-board``, ``hk-game-board``, ``hk-event-log``,
-``hk-valor-track``, ``hk-skill-card``, ``hk-track``.
+``hk-valor-track``, ``hk-skill-card``, ``hk-track``, ``hk-ranking``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from html import escape
 from .. import rules as R
 from ..state import OVER
 from . import style as S
+
+PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
 
 _BOX = ("border:1px solid #999;border-radius:4px;padding:4px 6px;margin:2px 0;font-family:sans-serif;font-size:12px;"
         "line-height:1.35")
@@ -43,8 +45,9 @@ def player_board_html(state, p: int, viewer=None) -> str:
     """Player ``p``'s board: valor, resources against the cap, pecunias, the four action
     tracks (active A / inactive i tokens, empty slots with their training cost), the
     next training cost per track, learned skills, markers used, and the quests: their
-    numbers and texts only when ``viewer`` is ``p`` or ``None`` (everyone), otherwise
-    only how many lie face down."""
+    numbers and texts only when ``viewer`` is ``p`` or ``None`` (everyone) or the game
+    is over, otherwise only how many lie face down. A ``viewer`` that is no player
+    index (such as :data:`PUBLIC`, the projector) sees every quest face down."""
     box = state.config.box
     ctx = R.ctx_of(state)
     mover = state.current_player()
@@ -192,3 +195,30 @@ def event_log_html(state, viewer=None, last: int = 12, current: int | None = Non
     if not rows:
         rows.append('<div style="color:#666">no events yet</div>')
     return f'<div class="hk-event-log" style="{_BOX};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
+
+
+def ranking_html(state) -> str:
+    """The final ranking as a table (rank, player, valor, each quest card with its text,
+    times fulfilled and valor, the quests' total), from
+    :func:`haunted_kit.render.scene.final_ranking`; after a collective loss, says so
+    above the table. Empty before the game is over."""
+    from .scene import final_ranking
+
+    if state.phase != "over":
+        return ""
+    box = state.config.box
+    head = ("<div><b>Kalena fell: every player loses.</b></div>" if state.lost else
+            f"<div><b>{S.player_name(state.winner)} wins.</b> Ties on valor are broken by the valor stack.</div>")
+    rows = []
+    for r in final_ranking(state):
+        quests = "<br>".join(f"quest {q} ({escape(box.quests[q].text)}): {n}&times; = <b>{v}</b> valor"
+                             for q, n, v in r.quests) or "none scored"
+        rows.append(f'<tr class="hk-rank"><td style="padding:2px 6px;text-align:center"><b>{r.rank}</b></td>'
+                    f'<td style="padding:2px 6px;white-space:nowrap">{_who(r.player)}</td>'
+                    f'<td style="padding:2px 6px;text-align:right"><b>{r.valor}</b></td>'
+                    f'<td style="padding:2px 6px">{quests}</td>'
+                    f'<td style="padding:2px 6px;text-align:right">{r.quest_valor}</td></tr>')
+    th = 'style="padding:2px 6px;border-bottom:1px solid #999;text-align:left"'
+    return (f'<div class="hk-ranking" style="{_BOX}">{head}<table style="border-collapse:collapse;margin-top:4px">'
+            f"<tr><th {th}>rank</th><th {th}>player</th><th {th}>valor</th><th {th}>quests</th>"
+            f"<th {th}>from quests</th></tr>{''.join(rows)}</table></div>")

@@ -251,3 +251,62 @@ def bbox(prims) -> tuple[float, float, float, float]:
         return (0.0, 0.0, 0.0, 0.0)
     return min(xs), min(ys), max(xs), max(ys)
 
+
+
+PHASE_SENTENCES = {
+    "setup": "Setting up: the field, the cards and the starting stack are being laid out.",
+    "spread": ("Spread: ghosts arrive on cells of the terrain the die showed; when that terrain is full they go to "
+               "Kalena, and if Kalena cannot take them every player loses."),
+    "turns": ("Turns: on a turn a player spends action tokens to explore, extract, build and contact ghosts, sells "
+              "in the city, trains and learns in the suburb, then ends the turn. Rest and the new turn order "
+              "follow the last turn of the round."),
+    "season_end": ("End of the season: depletion tokens leave the field and every player but the leader chooses "
+                   "quest cards face down."),
+}
+
+
+def phase_sentence(state) -> str:
+    """What the current phase is for, in a sentence or two for the whole class
+    (rulebook "Game Flow"; :func:`status_line` says who is to move); at the end, who
+    won or why everyone lost."""
+    if state.phase == "over":
+        if state.lost:
+            return f"Game over: Kalena fell ({state.over_reason}), so every player loses together."
+        return (f"Game over: the quests are revealed and scored; {S.player_name(state.winner)} wins with "
+                f"{state.valor[state.winner]} valor.")
+    return PHASE_SENTENCES.get(state.phase, f"{state.phase.replace('_', ' ').capitalize()}.")
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """One line of the final ranking: ``rank`` (1 = winner; the valor stack breaks
+    ties), ``player`` (index), ``valor`` (total), ``quests``: (quest number, times
+    fulfilled, valor) per quest card, ``quest_valor``: their sum."""
+    rank: int
+    player: int
+    valor: int
+    quests: tuple[tuple[int, int, int], ...]
+    quest_valor: int
+
+
+def final_ranking(state) -> list[RankingRow]:
+    """The players from first to last (the valor stack's order, rulebook "Final
+    Scoring") with each quest card's score: from the log's ``quest_revealed`` events
+    when the game was logged (the values scored), else worked out from the final state.
+    Before final scoring, or after a collective loss, no quest is listed (they stay
+    face down)."""
+    from .. import rules as R
+
+    revealed: dict[int, list[tuple[int, int, int]]] = {}
+    for e in state.log or []:
+        if e.kind == "quest_revealed" and e.player is not None:
+            revealed.setdefault(e.player, []).append((e.data["quest"], e.data["fulfilments"], e.data["valor"]))
+    ctx = R.ctx_of(state)
+    rows = []
+    for rank, p in enumerate(R.stack_order(state), start=1):
+        if state.log is not None or state.lost or state.phase != "over":
+            qs = tuple(revealed.get(p, ()))  # never a hidden quest before final scoring
+        else:
+            qs = tuple((q, *reversed(R.quest_score(state, ctx, p, q))) for q in state.quests[p])
+        rows.append(RankingRow(rank, p, state.valor[p], qs, sum(v for _, _, v in qs)))
+    return rows

@@ -16,6 +16,7 @@ Command line (the README picture)::
 
 from __future__ import annotations
 
+import argparse
 from xml.sax.saxutils import escape, quoteattr
 
 from . import style as S
@@ -253,7 +254,6 @@ def readme_state(seed: int = 1, players: int = 4, decisions: int = 80):
 
 
 def main(argv=None) -> int:
-    import argparse
 
     ap = argparse.ArgumentParser(description="Write the board of a seeded game as SVG.")
     ap.add_argument("--seed", type=int, default=1)

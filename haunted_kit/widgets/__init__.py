@@ -4,6 +4,7 @@
 * :class:`PlayerBoardPanel`, :class:`PlayerBoards`, :class:`GameBoardPanel`,
   :class:`EventLogPanel` - the panels.
 * :class:`PlayView` - a playable game, any seat human or bot, with undo.
+* :class:`ProjectorView` - a game's public side, large, for the shared screen of a class.
 * :class:`StepThroughView` - a slider over a game's events, live or saved.
 * :func:`capture_errors` - collect callback errors (tests fail on them).
 * :class:`CommandCounter` - count the canvas commands sent to the browser.
@@ -16,10 +17,11 @@ from .errors import CallbackError, ErrorBanner, capture_errors
 from .field import LAYER_NAMES, FieldWidget, cell_facts
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoardPanel, PlayerBoards
 from .play import PlayView, action_cell, attempts_for_cell, candidates_for_cell
+from .projector import ProjectorView
 from .step import StepThroughView
 
 __all__ = [
     "CallbackError", "CommandCounter", "ErrorBanner", "EventLogPanel", "FieldWidget", "GameBoardPanel", "LAYER_NAMES",
-    "PlayView", "PlayerBoardPanel", "PlayerBoards", "StepThroughView", "action_cell", "attempts_for_cell",
+    "PlayView", "PlayerBoardPanel", "PlayerBoards", "ProjectorView", "StepThroughView", "action_cell", "attempts_for_cell",
     "candidates_for_cell", "capture_errors", "cell_facts", "held",
 ]

@@ -17,6 +17,7 @@ CSS classes: ``hk-keys`` (the focusable element), ``hk-live`` (the live region).
 
 from __future__ import annotations
 
+from collections import deque
 import anywidget
 import traitlets
 
@@ -120,7 +121,6 @@ def keys_to(geom, cells, start, target) -> list[str]:
     """The shortest list of arrow keys that brings the cursor from ``start`` to
     ``target`` (breadth-first over :func:`cursor_step`); raises ValueError if the
     arrows cannot reach it."""
-    from collections import deque
 
     start, target = tuple(start), tuple(target)
     seen = {start: []}

@@ -4,7 +4,8 @@ ipywidgets runs button and canvas callbacks through a dispatcher that only logs 
 exception (or prints it to a log the person rarely sees). Every callback of the
 haunted_kit widgets is wrapped by :meth:`ErrorReporting.guard`: an exception is shown
 in the widget's error banner (an HTML widget with the CSS class ``hk-error``, with the
-traceback folded), kept in ``widget.errors`` / ``widget.last_error``, logged, and
+traceback folded; in the classroom app, where ``HAUNTED_KIT_APP=1``, the page shows the
+sentence only and the traceback goes to the teacher's log), kept in ``widget.errors`` / ``widget.last_error``, logged, and
 announced to every listener registered with :func:`capture_errors`, so a test can fail
 when any callback raised::
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
+import os
 import traceback
 from dataclasses import dataclass
 
@@ -53,22 +55,34 @@ def capture_errors():
         _LISTENERS.remove(caught)
 
 
-class ErrorBanner(W.HTML):
-    """A red banner that shows the last callback error (empty and hidden otherwise)."""
+def _details_default() -> bool:
+    """Technical details (the traceback) are shown except in the classroom app, whose
+    launcher sets ``HAUNTED_KIT_APP=1``: students see a sentence, the log keeps the rest."""
+    return os.environ.get("HAUNTED_KIT_APP", "0").strip() != "1"
 
-    def __init__(self, **kw):
+
+class ErrorBanner(W.HTML):
+    """A red banner that shows the last callback error (empty and hidden otherwise).
+    ``details``: fold the traceback into the banner (default: yes, except in the
+    classroom app)."""
+
+    def __init__(self, details: bool | None = None, **kw):
         super().__init__(value="", **kw)
+        self.details = _details_default() if details is None else details
         self.add_class("hk-error")
         self.layout.display = "none"
 
     def show(self, err: CallbackError) -> None:
         msg = html.escape(f"{type(err.exception).__name__}: {err.exception}")
-        tb = html.escape(err.traceback)
+        more = ""
+        if self.details:
+            more = ('<details><summary>technical details</summary>'
+                    f'<pre style="white-space:pre-wrap;font-size:11px">{html.escape(err.traceback)}</pre></details>')
+        else:
+            msg = "The teacher's log has the details."
         self.value = ('<div style="background:#fde8e8;border:2px solid #b00020;color:#600;padding:6px 8px;'
                       'border-radius:4px;font-family:sans-serif">'
-                      f"<b>Something went wrong while {html.escape(err.where)}.</b> {msg}"
-                      '<details><summary>technical details</summary>'
-                      f'<pre style="white-space:pre-wrap;font-size:11px">{tb}</pre></details></div>')
+                      f"<b>Something went wrong while {html.escape(err.where)}.</b> {msg}{more}</div>")
         self.layout.display = ""
 
     def clear(self) -> None:

@@ -24,7 +24,8 @@ and over :meth:`PlayView.new_game`: a page can stay open for a whole lesson.
 CSS classes for browser tests: ``hk-play`` (the view), ``canvas.hk-field`` (the board),
 ``hk-message`` (the message line), ``hk-status``, ``hk-error`` (error banner),
 ``hk-actions``, ``hk-choices`` (buttons for the current choice), ``hk-undo``,
-``hk-bot-step``, ``hk-bot-play``, ``hk-end-turn``, ``hk-all-actions``.
+``hk-bot-step``, ``hk-bot-play``, ``hk-end-turn``, ``hk-all-actions``, ``hk-ranking`` (the final
+ranking with each player's quest breakdown, shown when the game is over).
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ import ipywidgets as W
 
 from .. import actions as A
 from .. import rules as R
+from ..render import html as H
 from ..render import style as S
 from ..render.scene import status_line
 from .errors import ErrorReporting
 from .field import FieldWidget
+from .hints import HintPanel
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 
 BOT_STEP_LIMIT = 5000
@@ -113,7 +116,7 @@ def _kernel_loop():
     """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
     another library's loop, such as Playwright's in a test session, does not count)."""
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
 
         shell = get_ipython()
     except ImportError:  # pragma: no cover - ipywidgets depends on IPython
@@ -145,11 +148,13 @@ class PlayView(ErrorReporting, W.VBox):
         bot_delay: seconds between bot decisions when playing on in a live kernel
             (the page stays responsive; without a running event loop bots play at once).
         bot_kind: agent name for bot seats given as a list.
+        hints: show the "Suggest a move" button (the search agent's top three moves,
+            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off.
     """
 
     def __init__(self, state=None, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
                  viewer="auto", size: float = 34, auto_bots: bool = True, bot_delay: float = 0.4,
-                 bot_kind: str = "greedy", **game_kwargs):
+                 bot_kind: str = "greedy", hints: bool = True, **game_kwargs):
         import haunted_kit as hk
 
         super().__init__()
@@ -228,13 +233,16 @@ class PlayView(ErrorReporting, W.VBox):
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
+            *([HintPanel(self, _kernel_loop)] if hints else []),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
+        self.hint_panel = actions.children[-1] if hints else None
         self.actions_box = actions
         self.board_panel = GameBoardPanel(state)
         self.player_panels = PlayerBoards(state, self.viewer)
         self.log_panel = EventLogPanel(state, self.viewer, last=10)
-        self.children = [self.status, self.message_label, banner,
+        self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
+        self.children = [self.status, self.message_label, banner, self.ranking,
                          W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
                                 layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
                          self.board_panel, self.player_panels]
@@ -307,6 +315,10 @@ class PlayView(ErrorReporting, W.VBox):
         self.board_panel.update(s)
         self.player_panels.update(s, self.viewer)
         self.log_panel.update(s, self.viewer)
+        ranking = H.ranking_html(s)
+        if self.ranking.value != ranking:
+            self.ranking.value = ranking
+            self.ranking.layout.display = "" if ranking else "none"
         who = ""
         if p is not None:
             who = " (bot)" if p in self.bots else " (human)"
@@ -348,6 +360,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_bot_play.disabled = self.bot_running or not bot_next
         self.b_stop.disabled = not self.bot_running
         self.b_undo.disabled = self._undo_refusal() is not None
+        if getattr(self, "hint_panel", None) is not None:
+            self.hint_panel.update()
 
     def _pooled(self, pool: list, n: int, cls: str, on_click) -> list:
         """The first ``n`` buttons of ``pool``, creating only the missing ones; a button's

@@ -581,9 +581,9 @@ CLIPPED_JS = """root => {
 
 
 def clipped_elements(page, root: str = ".hk-play") -> list[str]:
-    """The elements inside ``root`` that do not fit the window's width (descriptions;
-    empty when everything fits)."""
-    return page.locator(root).first.evaluate(CLIPPED_JS)
+    """The elements inside every ``root`` match that do not fit the window's width
+    (descriptions; empty when everything fits)."""
+    return [text for match in page.locator(root).all() for text in match.evaluate(CLIPPED_JS)]
 
 
 def assert_fits(page, width: int, root: str = ".hk-play", timeout_s: float = 5.0) -> None:
@@ -597,3 +597,54 @@ def assert_fits(page, width: int, root: str = ".hk-play", timeout_s: float = 5.0
             break
         page.wait_for_timeout(250)
     assert clipped == [], f"at {width} px wide these elements of {root} do not fit:\n" + "\n".join(clipped)
+
+
+# --------------------------------------------------------------------------- the classroom server
+
+TEACHER_URL = re.compile(r"Teacher page: (http://[^/\s]+)/teacher\?token=(\S+)")
+SEAT_LINE = re.compile(r"Table (\d+) P(\d+) \[[^\]]+\]: (http://\S+/s/([A-Z0-9]+))")
+
+
+@dataclass
+class ClassServerInfo(ServerInfo):
+    """A running ``haunted-kit server``: ``teacher`` (URL with the token), ``seats``
+    {(table, player 1-based): seat URL}, ``codes`` {(table, player): join code}."""
+
+    teacher: str = ""
+    seats: dict = field(default_factory=dict)
+    codes: dict = field(default_factory=dict)
+
+
+def start_class_server(args: list[str], state_dir: Path, timeout: float = SERVER_START_TIMEOUT) -> ClassServerInfo:
+    """Run ``haunted-kit server ARGS`` (ARGS should include ``--port`` and ``--store``),
+    read the teacher link and seat links it prints, wait until it answers. Raises
+    RuntimeError naming the command and the tail of its output."""
+    cmd = [*classroom_command(), "server", *args]
+    env = dict(os.environ)
+    env.pop("PYTHONUNBUFFERED", None)  # the command must print its links at once into a file
+    state_dir.mkdir(parents=True, exist_ok=True)
+    log_path = state_dir / f"haunted-kit-server-{len(list(state_dir.glob('haunted-kit-server-*.log')))}.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=state_dir, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            text = log_path.read_text(errors="replace")
+            m = TEACHER_URL.search(text)
+            if m and "Ready:" in text and _probe(m.group(1) + "/favicon.ico", {}, True):
+                seats = {(int(t), int(p)): url for t, p, url, _ in SEAT_LINE.findall(text)}
+                codes = {(int(t), int(p)): code for t, p, _, code in SEAT_LINE.findall(text)}
+                return ClassServerInfo(url=m.group(1), token=m.group(2), root_dir=state_dir, log_path=log_path,
+                                       process=proc, teacher=f"{m.group(1)}/teacher?token={m.group(2)}",
+                                       seats=seats, codes=codes)
+            if proc.poll() is not None:
+                raise RuntimeError(f"haunted-kit server exited with code {proc.returncode}\ncommand: {' '.join(cmd)}"
+                                   f"\n--- output tail ---\n{log_tail(log_path)}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"haunted-kit server did not print its links and answer within {timeout:.0f} s"
+                                   f"\ncommand: {' '.join(cmd)}\n--- output tail ---\n{log_tail(log_path)}")
+            time.sleep(0.2)
+    except BaseException:
+        terminate_tree(proc)
+        raise

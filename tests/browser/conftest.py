@@ -6,6 +6,7 @@ Fixtures
     jupyter_lab        function factory: jupyter_lab(env={...}) -> ServerInfo (JupyterLab, temp repo copy)
     jupyter_server     function JupyterLab on a temp copy of the repo -> ServerInfo(url, token, ...)
     classroom_server   function factory: classroom_server(*args) runs `haunted-kit classroom` -> ServerInfo
+    class_server       function factory: class_server(*args) runs `haunted-kit server` -> ClassServerInfo
     voila_server       function factory: voila_server("notebooks/x.ipynb") -> ServerInfo
     static_server      function factory: static_server(directory) -> StaticServer(url, ...)
     artifacts_dir      test-artifacts/ (gitignored)
@@ -38,6 +39,7 @@ from browser_harness import (  # noqa: E402
     launch_chromium,
     safe_name,
     save_screenshot,
+    start_class_server,
     start_classroom,
     start_jupyter_lab,
     start_static_server,
@@ -192,6 +194,26 @@ def classroom_server(tmp_path, request):
             return pool.launch("the classroom app", start_classroom, list(args),
                                tmp_path / f"classroom-{len(pool.started)}", timeout)
 
+        yield start
+
+
+@pytest.fixture
+def class_server(tmp_path, request):
+    """Factory: ``class_server("--store", str(db), "--port", str(free_port()), ...)`` runs
+    ``haunted-kit server`` in ``tmp_path``, waits for its links and returns
+    ClassServerInfo (teacher link, seat links). ``class_server.kill(srv)`` SIGKILLs one
+    (a crash); every server started is killed at teardown, also after a failure."""
+    with _server_pool(request) as pool:
+        def start(*args: str, timeout: float = 60.0):
+            return pool.launch("haunted-kit server", start_class_server, list(args), tmp_path, timeout)
+
+        def kill(server) -> None:
+            import signal
+
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait(timeout=30)
+
+        start.kill = kill
         yield start
 
 

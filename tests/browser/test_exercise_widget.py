@@ -86,11 +86,16 @@ def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_p
     with explained("clicking all but one of the right cells", srv, page):
         for cell in cells[:-1]:
             board.click(cell)
+            # the selection is drawn before the next click (a click the kernel has not answered yet would race Check)
+            wait_canvas_pixel(page, FIELD, *board.plain_spot(cell), changed_from=board.terrain_rgb(cell), timeout_ms=30_000,
+                              what=f"the selection mark on {cell}")
         page.locator(".hk-ex-check").click()
         expect(feedback).to_contain_text("Not quite (try 1)")
         expect(feedback).to_contain_text(f"Also legal: {cells[-1]} costs")
     with explained("clicking the last one", srv, page):
         board.click(cells[-1])
+        wait_canvas_pixel(page, FIELD, *board.plain_spot(cells[-1]), changed_from=board.terrain_rgb(cells[-1]),
+                          timeout_ms=30_000, what=f"the selection mark on {cells[-1]}")
         page.locator(".hk-ex-check").click()
         expect(feedback).to_contain_text("Right!")
         save_screenshot(page, "exercise-cells-right")

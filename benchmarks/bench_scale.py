@@ -1,0 +1,234 @@
+"""Figures for issue 15 (scale and search). Prints figures; asserts nothing.
+
+    python benchmarks/bench_scale.py speed      # random 4p decisions/s vs Catanatron (side by side), greedy decisions/s
+    python benchmarks/bench_scale.py scaling    # games/s with 1 and 2 processes and a Dask LocalCluster of 2 workers
+    python benchmarks/bench_scale.py search     # playouts/s; a 1,000-playout hint from a mid-game 4-player position
+    python benchmarks/bench_scale.py strength --games 200   # search[playouts=100] vs greedy, 4p and 2p, win rate with 95% CI
+    python benchmarks/bench_scale.py memory --games 100000  # RSS while simulate runs (main process and workers)
+
+Catanatron (``pip install catanatron``) is only imported by ``speed``; it is not part of
+the kit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from haunted_kit.agents import GreedyAgent, RandomAgent  # noqa: E402
+from haunted_kit.engine import new_game  # noqa: E402
+from haunted_kit.search import SearchAgent, hints  # noqa: E402
+from haunted_kit.simulate import Grid, load_dataset, simulate  # noqa: E402
+
+
+# decisions/s are per CPU second of this process (time.process_time), so that other work on a
+# shared machine does not count against either engine; scaling figures use the wall clock.
+def haunted_decisions(agent_cls, players: int, seeds) -> tuple[int, float]:
+    n = 0
+    t = time.process_time()
+    for seed in seeds:
+        s = new_game(players=players, seed=seed, log=False)
+        bots = [agent_cls(seed * 100 + i) for i in range(players)]
+        while not s.is_terminal():
+            s.apply_action(bots[s.current_player()].act(s))
+        n += s.decisions
+    return n, time.process_time() - t
+
+
+def catan_decisions(seeds) -> tuple[int, float]:
+    from catanatron import Color, Game, RandomPlayer
+
+    n = 0
+    t = time.process_time()
+    for seed in seeds:
+        g = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)], seed=seed)
+        g.play()
+        n += len(g.state.actions)
+    return n, time.process_time() - t
+
+
+def speed(rounds: int) -> None:
+    import catanatron
+
+    haunted_decisions(RandomAgent, 4, range(3))  # warm-up: imports and lookup tables
+    catan_decisions(range(1))
+    print(f"random 4-player decisions per CPU second, side by side ({rounds} alternating rounds; Catanatron {getattr(catanatron, '__version__', '3.x')}):")
+    hk, ct = [], []
+    for r in range(rounds):
+        n, dt = haunted_decisions(RandomAgent, 4, range(r * 20, r * 20 + 20))
+        hk.append(n / dt)
+        n, dt = catan_decisions(range(r * 4, r * 4 + 4))
+        ct.append(n / dt)
+        print(f"  round {r + 1}: haunted_kit {hk[-1]:,.0f}/s   catanatron {ct[-1]:,.0f}/s   ratio {hk[-1] / ct[-1]:.2f}")
+    print(f"  median: haunted_kit {statistics.median(hk):,.0f}/s, catanatron {statistics.median(ct):,.0f}/s, "
+          f"ratio of medians {statistics.median(hk) / statistics.median(ct):.2f}, median ratio {statistics.median(h / c for h, c in zip(hk, ct)):.2f}")
+    g = []
+    for r in range(rounds):
+        n, dt = haunted_decisions(GreedyAgent, 4, range(r * 10, r * 10 + 10))
+        g.append(n / dt)
+    print(f"greedy 4-player decisions/s: median {statistics.median(g):,.0f}/s over {rounds} rounds of 10 games")
+
+
+def scaling(games: int) -> None:
+    grid = Grid(players=(4,), lineups=("greedy",), games=games)
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, kw in (("1 worker (in process)", {"workers": 1}), ("2 processes", {"workers": 2}),
+                          ("Dask LocalCluster, 2 workers", {"workers": 2, "dask": True})):
+            t = time.perf_counter()
+            simulate(grid, Path(tmp) / label.split()[0], progress=False, **kw)
+            dt = time.perf_counter() - t
+            out[label] = games / dt
+            print(f"  {label}: {games} greedy 4-player games in {dt:.1f} s = {games / dt:.1f} games/s")
+    one = out["1 worker (in process)"]
+    print(f"parallel efficiency, 2 processes: {out['2 processes'] / (2 * one):.0%}; "
+          f"Dask 2 workers: {out['Dask LocalCluster, 2 workers'] / (2 * one):.0%} (start-up included)")
+
+
+def mid_game(players: int = 4, seed: int = 5, decisions: int = 60):
+    s = new_game(players=players, seed=seed)
+    bots = [GreedyAgent(i) for i in range(players)]
+    while s.decisions < decisions and not s.is_terminal():
+        s.apply_action(bots[s.current_player()].act(s))
+    return s
+
+
+def search_speed(repeats: int) -> None:
+    s = mid_game()
+    print(f"mid-game 4-player position: season {s.season}, round {s.round}, decision {s.decisions}, "
+          f"{len(s.legal_actions())} legal actions for P{s.current_player() + 1}")
+    for spec, kw in (("random rollouts, depth 20 + evaluation (default)", {}),
+                     ("random rollouts to the end", {"rollout_depth": None}),
+                     ("greedy rollouts, depth 20 + evaluation", {"rollout": "greedy"})):
+        rates, cpu_rates = [], []
+        for k in range(repeats):
+            c = time.process_time()
+            r = SearchAgent(k, playouts=500, **kw).search(s)
+            rates.append(r.playouts / r.seconds)
+            cpu_rates.append(r.playouts / (time.process_time() - c))
+        print(f"  playouts/s, {spec}: median {statistics.median(rates):,.0f} (wall), "
+              f"{statistics.median(cpu_rates):,.0f} per CPU second")
+    times, cpu = [], []
+    for k in range(repeats):
+        t, c = time.perf_counter(), time.process_time()
+        hs = hints(s, playouts=1000, seed=k)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    print(f"  hint with 1,000 playouts (search + 3 sentences): wall median {statistics.median(times):.3f} s, "
+          f"max {max(times):.3f} s; CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s over {repeats}")
+    for h in hs:
+        print(f"    {h.sentence}")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def strength(games: int, playouts: int, out: Path, workers: int, player_counts=(4, 2)) -> None:
+    spec = f"search[playouts={playouts}]"
+    for players in player_counts:
+        grid = Grid(players=(players,), lineups=(",".join([spec] + ["greedy"] * (players - 1)),), games=games, first_seed=10_000)
+        path = out / f"strength_{players}p_{playouts}_{games}"
+        t = time.perf_counter()
+        simulate(grid, path, workers=workers, chunk=10, progress=True)
+        dt = time.perf_counter() - t
+        f = load_dataset(path)
+        me = f[f.agent == spec]
+        k, n = int(me.won.sum()), len(me)
+        lo, hi = wilson(k, n)
+        greedy_best = f[f.agent == "greedy"].groupby("game_id").won.any().sum()
+        print(f"{players} players, {spec} (seat P1) vs {players - 1} greedy, {n} games ({dt:.0f} s, {workers} workers): "
+              f"search wins {k} ({k / n:.1%}, 95% CI {lo:.1%}-{hi:.1%}; parity {1 / players:.0%}); greedy seats win {greedy_best}; "
+              f"collective losses {int(me.collective_loss.sum())}; mean valor search {me.score.mean():.1f}, "
+              f"greedy {f[f.agent == 'greedy'].score.mean():.1f}")
+
+
+def rss_kib(pid: int | str = "self") -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            kids = [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+    return kids + [g for k in kids for g in children(k)]
+
+
+def memory(games: int, workers: int) -> None:
+    samples = []
+    stop = threading.Event()
+    me = os.getpid()
+
+    def sample():
+        t0 = time.perf_counter()
+        while not stop.wait(2.0):
+            kids = children(me)
+            samples.append((time.perf_counter() - t0, rss_kib(), sum(rss_kib(k) for k in kids if os.path.exists(f"/proc/{k}"))))
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    grid = Grid(players=(2,), lineups=("greedy",), games=games)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        simulate(grid, Path(tmp) / "mem", workers=workers, progress=True)
+        dt = time.perf_counter() - t
+    stop.set()
+    th.join()
+    print(f"{games} greedy 2-player games with {workers} workers in {dt:.0f} s; RSS samples every 2 s:")
+    step = max(1, len(samples) // 12)
+    for t_, main_, kids in samples[::step] + samples[-1:]:
+        print(f"  t={t_:6.0f} s  main {main_ / 1024:6.1f} MiB  workers {kids / 1024:6.1f} MiB")
+    if len(samples) >= 4:
+        q = len(samples) // 4
+        first, last = samples[q], samples[-1]
+        print(f"from the first quarter to the end: main {first[1] / 1024:.1f} -> {last[1] / 1024:.1f} MiB, "
+              f"workers {first[2] / 1024:.1f} -> {last[2] / 1024:.1f} MiB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory"])
+    ap.add_argument("--games", type=int, default=None)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--playouts", type=int, default=100)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    ap.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=[4, 2],
+                    help="player counts for strength (default 4,2)")
+    a = ap.parse_args()
+    if a.part == "speed":
+        speed(a.rounds)
+    elif a.part == "scaling":
+        scaling(a.games or 200)
+    elif a.part == "search":
+        search_speed(a.rounds)
+    elif a.part == "strength":
+        a.out.mkdir(parents=True, exist_ok=True)
+        strength(a.games or 200, a.playouts, a.out, a.workers, a.players)
+    else:
+        memory(a.games or 100_000, a.workers)
+
+
+if __name__ == "__main__":
+    main()

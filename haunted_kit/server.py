@@ -1,0 +1,560 @@
+"""The classroom server: many tables, one seat per student device, a teacher page and a
+projector view per table; games kept in the SQLite store (:mod:`haunted_kit.store`).
+
+    haunted-kit server --players 4 --seed 3 --bots 3,4          # a first table; prints the links
+    haunted-kit server --ip 0.0.0.0 --store class.db             # open to the school network
+
+One tornado process owns the store and the games; pages are plain HTML that talk to it
+over a websocket, so a page load costs no kernel. Every message a page receives is
+built for its viewer only: a seat sees the board, its own quests and the events as that
+player may see them (``State.observation``'s rule: other quests only as a count); the
+projector and a hot-seat screen see the public side (a hot-seat player's quests only
+after that player asks to reveal them, and only while that player is to move).
+
+Security: localhost by default. Every seat page and socket needs that seat's code,
+and the teacher page, the projector and the hot-seat screen need the teacher token
+(printed at start). The Host header must be a localhost name, the address served on,
+or a name given with ``allow_hosts``; anything else gets 403. Errors are written to
+the teacher's log (``log_path``) with their traceback; a page only gets a sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import socket
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+import tornado.web
+import tornado.websocket
+
+from . import actions as A
+from .agents import make_agent
+from .protocol import IllegalAction
+from .render import html as H
+from .render import style as S
+from .render.geometry import board_geometry
+from .render.scene import phase_sentence, status_line
+from .render.svg import render_svg
+from .store import GameStore, Table
+
+log = logging.getLogger("haunted_kit.server")
+
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
+DEFAULT_SIZE = 30.0
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), or 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def host_name(host_header: str) -> str:
+    """The name part of a Host header (``"[::1]:8000"`` -> ``"[::1]"``, ``"a.b:80"`` -> ``"a.b"``)."""
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        return host[:host.index("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+# ============================================================================ views
+def _legal_for(state, viewer):
+    """The legal actions of ``viewer`` (a seat), empty when another seat is to move."""
+    if viewer is None or viewer < 0 or state.is_terminal() or state.current_player() != viewer:
+        return []
+    return state.legal_actions()
+
+
+def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,
+                 bots=()) -> dict:
+    """The message a page receives: everything built for ``viewer`` only.
+
+    ``viewer``: a seat (player index) or :data:`~haunted_kit.render.html.PUBLIC`
+    (projector, hot-seat screen). On a hot-seat screen the human to move may act; their
+    quests show only when ``revealed``."""
+    from .widgets.play import action_cell
+
+    s = table.state
+    mover = s.current_player()
+    acting = mover if (hot_seat and mover is not None and mover not in bots) else viewer
+    shown = acting if (not hot_seat or revealed) else H.PUBLIC
+    legal = _legal_for(s, acting)
+    needs_reveal = hot_seat and not revealed and any(isinstance(a, A.ChooseQuest) for a in legal)
+    if needs_reveal:  # quest choices name the player's cards: only once they uncovered them
+        legal = []
+    geom = board_geometry(s.config.box, size)
+    actions = []
+    for i, a in enumerate(legal):
+        c = action_cell(s, a)
+        actions.append({"i": i, "label": a.describe(), "cell": list(c) if c is not None else None,
+                        "xy": [round(v, 1) for v in geom.centre(c)] if c is not None else None})
+    highlight = {tuple(a["cell"]): "" for a in actions if a["cell"] is not None}
+    title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
+                 " · hot seat" if hot_seat else " · projector")
+    return {
+        "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
+        "acting": acting if legal else None, "hot_seat": hot_seat, "needs_reveal": needs_reveal, "revealed": bool(revealed and hot_seat),
+        "title": f"Haunted Lands · {table.name}{title_who}",
+        "status": status_line(s, shown if shown >= 0 else None),
+        "phase": phase_sentence(s),
+        "board": render_svg(s, viewer=shown if shown >= 0 else None, highlight=highlight, size=size,
+                            legend_rows=False, title=status_line(s)),
+        "log": H.event_log_html(s, shown, last=12),
+        "game_board": H.game_board_html(s),
+        "players": [H.player_board_html(s, p, shown) for p in range(s.config.players)],
+        "ranking": H.ranking_html(s),
+        "actions": actions,
+    }
+
+
+# ============================================================================ the classroom
+@dataclass(eq=False)  # one per open socket, compared by identity
+class Connection:
+    """One open page: its socket, table, viewer (a seat or PUBLIC) and mode."""
+
+    socket: object
+    table_id: int | None
+    viewer: int | None            # a seat, PUBLIC, or None for the teacher page
+    role: str                     # "seat", "projector", "hotseat", "teacher"
+    revealed_for: int | None = None
+
+
+@dataclass
+class Classroom:
+    """The games and the pages open on them (the server's state, no tornado inside)."""
+
+    store: GameStore
+    size: float = DEFAULT_SIZE
+    bot_delay: float = 0.3
+    teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    connections: set = field(default_factory=set)
+    _bots: dict = field(default_factory=dict)
+    _bot_tasks: dict = field(default_factory=dict)
+
+    def table(self, table_id: int) -> Table:
+        return self.store.table(table_id)
+
+    def bots_of(self, table: Table) -> dict:
+        """seat -> agent object for the table's bot seats (made once per seat and agent)."""
+        out = {}
+        for seat in table.seats:
+            if seat.agent is None:
+                continue
+            key = (table.id, seat.seat, seat.agent)
+            if key not in self._bots:
+                self._bots[key] = make_agent(seat.agent, table.game_config.seed * 100 + seat.seat + 1)
+            out[seat.seat] = self._bots[key]
+        return out
+
+    def message_for(self, conn: Connection) -> dict:
+        if conn.role == "teacher":
+            return self.teacher_message()
+        t = self.table(conn.table_id)
+        bots = self.bots_of(t)
+        if conn.role == "hotseat":
+            mover = t.state.current_player()
+            return view_message(t, H.PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover,
+                                bots=bots)
+        return view_message(t, conn.viewer, self.size)
+
+    def teacher_message(self) -> dict:
+        tables = []
+        for t in self.store.tables():
+            seats = []
+            for seat in t.seats:
+                online = sum(1 for c in self.connections if c.table_id == t.id and c.role == "seat" and c.viewer == seat.seat)
+                seats.append({"seat": seat.seat, "code": seat.code, "agent": seat.agent, "connected": online})
+            tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
+                           "status": status_line(t.state), "config": t.config, "seats": seats,
+                           "over": t.state.is_terminal()})
+        return {"type": "teacher", "tables": tables}
+
+    def send(self, conn: Connection, msg: dict) -> None:
+        try:
+            conn.socket.write_message(json.dumps(msg))
+        except tornado.websocket.WebSocketClosedError:
+            self.connections.discard(conn)
+
+    def broadcast(self, table_id: int | None = None) -> None:
+        """Every page on ``table_id`` (and every teacher page) gets its own new view."""
+        for conn in list(self.connections):
+            if conn.role == "teacher" or conn.table_id == table_id:
+                self.send(conn, self.message_for(conn))
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, conn: Connection, msg: dict) -> None:
+        """A page's decision: ``{"type": "act", "seq": seen, "i": index}`` (an index into
+        the actions of the view with that seq) or ``"action": {...}``; from the shared
+        (hot-seat) screen also ``"seat"``: the seat that was to move on that view. Applied and
+        committed, or refused with the engine's reason to that page only."""
+        t = self.table(conn.table_id)
+        bots = self.bots_of(t)
+        if conn.role == "hotseat":  # acts for the human who was to move on the position the page showed
+            seat = msg.get("seat")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.seats) or seat in bots:
+                self.send(conn, {"type": "refused", "text": "A decision on the shared screen must name a human seat."})
+                return
+        elif conn.role == "seat":
+            seat = conn.viewer
+        else:
+            self.send(conn, {"type": "refused", "text": "This screen only shows the game."})
+            return
+        seen = msg.get("seq")
+        if not isinstance(seen, int):
+            self.send(conn, {"type": "refused", "text": "A decision must say which position it was made on (seq)."})
+            return
+        if "action" in msg:
+            action = msg["action"]  # the dict form: the store checks its format
+        else:
+            i = msg.get("i")
+            legal = t.state.legal_actions()
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(legal):
+                self.send(conn, {"type": "refused", "text": "There is no such choice now; look at the board again."})
+                return
+            action = legal[i]  # the store refuses it when the page's position (seq) or seat is not current
+        try:
+            t.decide(seat, action, seen=seen)
+        except IllegalAction as exc:
+            self.send(conn, {"type": "refused", "text": f"Not allowed: {exc.refusal}"})
+            return
+        self.broadcast(t.id)
+        self.schedule_bots(t.id)
+
+    def schedule_bots(self, table_id: int) -> None:
+        """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds."""
+        task = self._bot_tasks.get(table_id)
+        if task is not None and not task.done():
+            return
+        self._bot_tasks[table_id] = asyncio.get_running_loop().create_task(self._run_bots(table_id))
+
+    async def _run_bots(self, table_id: int) -> None:
+        try:
+            for _ in range(10_000):  # bounded: a game has a few hundred decisions
+                t = self.table(table_id)
+                bots = self.bots_of(t)
+                p = t.state.current_player()
+                if t.state.is_terminal() or p is None or p not in bots:
+                    return
+                await asyncio.sleep(self.bot_delay)
+                if t.state.current_player() != p:
+                    continue
+                t.decide(p, bots[p].act(t.state.copy()))
+                self.broadcast(table_id)
+        except Exception:  # noqa: BLE001 - to the teacher's log, never to a page
+            log.exception("bots of table %s stopped", table_id)
+
+    # ------------------------------------------------------------------ teacher actions
+    def teacher_op(self, msg: dict) -> dict:
+        """Teacher actions: ``create`` (players, mode, seed, ghost_cards, box, bots),
+        ``seat`` (table, seat, agent or null: hand a seat to a bot or back),
+        ``rollback`` (table, to). Returns ``{"ok": text}`` or ``{"error": text}``."""
+        op = msg.get("op")
+        try:
+            if op == "create":
+                bots = {int(b) - 1: "greedy" for b in msg.get("bots", [])}
+                t = self.store.create_table(players=int(msg.get("players", 4)), mode=str(msg.get("mode", "wanderer")),
+                                            seed=int(msg.get("seed", 1)),
+                                            extra_ghost_cards=tuple(int(g) for g in msg.get("ghost_cards", [])),
+                                            box=msg.get("box") or None, bots=bots)
+                self.broadcast(None)
+                self.schedule_bots(t.id)
+                return {"ok": f"{t.name} created."}
+            if op == "seat":
+                tid, seat, agent = int(msg["table"]), int(msg["seat"]), msg.get("agent")
+                self.store.set_agent(tid, seat, agent)
+                self.broadcast(tid)
+                self.schedule_bots(tid)
+                return {"ok": f"P{seat + 1} of table {tid} is now {'a ' + agent + ' bot' if agent else 'human'}."}
+            if op == "rollback":
+                tid, to = int(msg["table"]), int(msg["to"])
+                self.table(tid).rollback(to)
+                self.broadcast(tid)
+                self.schedule_bots(tid)
+                return {"ok": f"Table {tid} is back at decision {to}; the rollback is recorded."}
+        except (ValueError, KeyError, TypeError) as exc:
+            return {"error": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - a ConfigError, a BoxError...: a sentence to the teacher
+            log.exception("teacher action %r failed", op)
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        return {"error": f"unknown teacher action {op!r}"}
+
+
+# ============================================================================ tornado
+class _Shared:
+    """What every handler (page or socket) shares: the app state and the Host check."""
+
+    def initialize(self, app_state):
+        self.app_state = app_state
+        self.conn = None
+
+    @property
+    def classroom(self) -> Classroom:
+        return self.app_state["classroom"]
+
+    def check_host(self) -> None:
+        """403 unless the Host header names localhost, the served address or an allowed name."""
+        if host_name(self.request.host) not in self.app_state["hosts"]:
+            log.warning("refused Host header %r from %s", self.request.host, self.request.remote_ip)
+            raise tornado.web.HTTPError(403, reason="Host not allowed")
+
+
+class _Base(_Shared, tornado.web.RequestHandler):
+    def prepare(self):
+        self.check_host()
+
+    def teacher_ok(self) -> bool:
+        token = self.get_argument("token", "")
+        return bool(token) and secrets.compare_digest(token, self.classroom.teacher_token)
+
+    def write_error(self, status_code, **kwargs):
+        if "exc_info" in kwargs and status_code >= 500:
+            log.error("error serving %s", self.request.uri, exc_info=kwargs["exc_info"])
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        text = {403: "This page needs a seat code or the teacher's link.", 404: "There is no such page or seat.",
+                }.get(status_code, "Something went wrong; the teacher's log has the details.")
+        self.finish(f"<!doctype html><title>Haunted Lands</title><p>{escape(text)}</p>")
+
+    def set_default_headers(self):
+        self.set_header("X-Frame-Options", "DENY")
+        self.set_header("Cache-Control", "no-store")
+
+
+class NoIcon(_Base):
+    def get(self):
+        self.set_status(204)
+        self.finish()
+
+
+class SeatPage(_Base):
+    def get(self, code):
+        seat = self.classroom.store.seat_by_code(code)
+        if seat is None:
+            raise tornado.web.HTTPError(404)
+        self.finish(page_html("seat", {"code": code}))
+
+
+class ViewPage(_Base):
+    def get(self, role, table_id):
+        if not self.teacher_ok():
+            raise tornado.web.HTTPError(403)
+        if int(table_id) not in self.classroom.store.table_ids():
+            raise tornado.web.HTTPError(404)
+        try:  # ?zoom=1.5 scales the whole projector page (0.5 to 3)
+            zoom = min(3.0, max(0.5, float(self.get_argument("zoom", "1"))))
+        except ValueError:
+            zoom = 1.0
+        self.finish(page_html(role, {"token": self.get_argument("token"), "table": int(table_id), "zoom": zoom}))
+
+
+class TeacherPage(_Base):
+    def get(self):
+        if not self.teacher_ok():
+            raise tornado.web.HTTPError(403)
+        self.finish(page_html("teacher", {"token": self.get_argument("token"), "base": self.app_state["base_url"]}))
+
+    def post(self):
+        if not self.teacher_ok():
+            raise tornado.web.HTTPError(403)
+        try:
+            msg = json.loads(self.request.body or b"{}")
+        except json.JSONDecodeError:
+            msg = {}
+        self.finish(self.classroom.teacher_op(msg if isinstance(msg, dict) else {}))
+
+
+class QrCode(_Base):
+    def get(self, code):
+        if not self.teacher_ok():
+            raise tornado.web.HTTPError(403)
+        if self.classroom.store.seat_by_code(code) is None:
+            raise tornado.web.HTTPError(404)
+        self.set_header("Content-Type", "image/svg+xml")
+        self.finish(qr_svg(f"{self.app_state['base_url']}/s/{code}"))
+
+
+class ExportSave(_Base):
+    def get(self, table_id):
+        if not self.teacher_ok():
+            raise tornado.web.HTTPError(403)
+        if int(table_id) not in self.classroom.store.table_ids():
+            raise tornado.web.HTTPError(404)
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Content-Disposition", f'attachment; filename="table-{table_id}.json"')
+        self.finish(self.classroom.table(int(table_id)).state.to_json())
+
+
+class Socket(_Shared, tornado.websocket.WebSocketHandler):
+    def prepare(self):
+        self.check_host()
+        c = self.classroom
+        code, token = self.get_argument("code", ""), self.get_argument("token", "")
+        role = self.get_argument("role", "seat")
+        if code:
+            seat = c.store.seat_by_code(code)
+            if seat is None:
+                raise tornado.web.HTTPError(403)
+            self.conn = Connection(self, seat.table_id, seat.seat, "seat")
+        elif token and secrets.compare_digest(token, c.teacher_token) and role in ("projector", "hotseat", "teacher"):
+            tid = None
+            if role != "teacher":
+                try:
+                    tid = int(self.get_argument("table"))
+                except (ValueError, tornado.web.MissingArgumentError):
+                    raise tornado.web.HTTPError(404) from None
+                if tid not in c.store.table_ids():
+                    raise tornado.web.HTTPError(404)
+            self.conn = Connection(self, tid, H.PUBLIC if role != "teacher" else None, role)
+        else:
+            raise tornado.web.HTTPError(403)
+
+    def open(self):
+        c = self.classroom
+        c.connections.add(self.conn)
+        c.send(self.conn, c.message_for(self.conn))
+        c.broadcast(-1)  # teacher pages: who is connected
+        if self.conn.table_id is not None:
+            c.schedule_bots(self.conn.table_id)
+
+    def on_message(self, message):
+        c = self.classroom
+        try:
+            msg = json.loads(message)
+            if not isinstance(msg, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            c.send(self.conn, {"type": "refused", "text": "The page sent something that is not a decision."})
+            return
+        try:
+            kind = msg.get("type")
+            if kind == "act":
+                c.act(self.conn, msg)
+            elif kind == "reveal" and self.conn.role == "hotseat":
+                t = c.table(self.conn.table_id)
+                self.conn.revealed_for = t.state.current_player()
+                c.send(self.conn, c.message_for(self.conn))
+            elif kind == "cover" and self.conn.role == "hotseat":
+                self.conn.revealed_for = None
+                c.send(self.conn, c.message_for(self.conn))
+            else:
+                c.send(self.conn, {"type": "refused", "text": f"Unknown request {kind!r}."})
+        except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page
+            log.exception("error handling %r from table %s", msg, self.conn.table_id)
+            c.send(self.conn, {"type": "error", "text": "Something went wrong; the teacher's log has the details."})
+
+    def on_close(self):
+        self.classroom.connections.discard(self.conn)
+        self.classroom.broadcast(-1)
+
+
+def make_app(classroom: Classroom, hosts: set[str], base_url: str) -> tornado.web.Application:
+    state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url}
+    args = {"app_state": state}
+    return tornado.web.Application([
+        (r"/s/([A-Za-z0-9]{1,16})", SeatPage, args),
+        (r"/(projector|hotseat)/([0-9]{1,9})", ViewPage, args),
+        (r"/teacher", TeacherPage, args),
+        (r"/export/([0-9]{1,9})", ExportSave, args),
+        (r"/qr/([A-Za-z0-9]{1,16})", QrCode, args),
+        (r"/ws", Socket, args),
+        (r"/favicon.ico", NoIcon, args),
+    ], serve_traceback=False, websocket_max_message_size=64 * 1024)
+
+
+# ============================================================================ pages
+_PAGE = (Path(__file__).parent / "server_page.html")
+
+
+def page_html(role: str, params: dict) -> str:
+    """The page for ``role`` (seat, projector, hotseat, teacher): one HTML file whose
+    script opens the socket with ``params``."""
+    return _PAGE.read_text(encoding="utf-8").replace("__ROLE__", json.dumps(role)).replace(
+        "__PARAMS__", json.dumps(params).replace("</", "<\\/"))
+
+
+# ============================================================================ running
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as inline SVG (segno), or an empty string without segno."""
+    try:
+        import segno
+    except ImportError:  # pragma: no cover - segno is a dependency
+        return ""
+    return segno.make(url, error="m").svg_inline(scale=3)
+
+
+def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
+          bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
+          ready=None) -> int:
+    """Run the classroom server until interrupted. Returns 0.
+
+    Args:
+        store_path: the SQLite store (created when missing; its tables resume).
+        ip: the address to serve on; ``127.0.0.1`` (default) is this machine only,
+            ``0.0.0.0`` every network interface.
+        port: the port (0: any free one).
+        allow_hosts: more names the Host header may carry (e.g. a DNS name).
+        first_table: :meth:`GameStore.create_table` keywords for a table made at start
+            (when the store has none yet).
+        log_path: the teacher's log (errors with tracebacks); default stderr.
+        token: the teacher token (default: a new random one).
+        ready: ``ready(info)`` once listening (``info``: urls, token, port).
+    """
+    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
+        logging.getLogger(name).addHandler(handler)
+        logging.getLogger(name).setLevel(logging.INFO)
+    store = GameStore(store_path)
+    if first_table is not None and not store.table_ids():
+        store.create_table(**first_table)
+    store.tables()  # rebuild every table now: a broken record shows at start, not mid-lesson
+    classroom = Classroom(store, size=size, bot_delay=bot_delay, **({"teacher_token": token} if token else {}))
+    public = ip not in ("127.0.0.1", "localhost", "::1")
+    address = lan_address() if ip in ("0.0.0.0", "::") else ip
+    hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)
+
+    async def main():
+        from tornado.netutil import bind_sockets
+
+        sockets = bind_sockets(port, address=ip)
+        bound = sockets[0].getsockname()[1]
+        base = f"http://{address if public else '127.0.0.1'}:{bound}"
+        app = make_app(classroom, hosts, base)
+        server = tornado.httpserver.HTTPServer(app, xheaders=False)
+        server.add_sockets(sockets)
+        for tid in store.table_ids():
+            classroom.schedule_bots(tid)
+        info = {"base": base, "port": bound, "token": classroom.teacher_token,
+                "teacher": f"{base}/teacher?token={classroom.teacher_token}",
+                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.tables()}}
+        print(f"Teacher page: {info['teacher']}", flush=True)
+        for t in store.tables():
+            for s in t.seats:
+                kind = f"bot ({s.agent})" if s.agent else "human"
+                print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
+        if public:
+            print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
+        else:
+            print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+        print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
+        if ready is not None:
+            ready(info)
+        await asyncio.Event().wait()
+
+    import tornado.httpserver  # noqa: F401 - used in main()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0

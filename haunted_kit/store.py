@@ -1,0 +1,401 @@
+"""The classroom's persistent game store: tables, seats and every accepted decision in
+SQLite (the embedded default), opened in WAL mode.
+
+    from haunted_kit.store import GameStore
+    store = GameStore("classroom.db")                          # created if missing
+    table = store.create_table(players=4, mode="wanderer", seed=3, bots={1: "greedy", 2: "greedy", 3: "greedy"})
+    table.decide(seat=3, action=table.state.legal_actions()[0])   # committed before it returns
+    store.close()
+
+    store = GameStore("classroom.db")                          # after a restart or a crash
+    table = store.table(table.id)                              # the same decision, the same log
+    table.rollback(to=5)                                       # the teacher's undo: itself recorded
+    table.export("game.json")                                  # a normal save (haunted-kit replay)
+
+A table's game is never stored as a position: it is its configuration (players, mode,
+seed, ghost cards, house-rule box) plus the decisions in order, each a row written in
+one transaction before anybody is shown its result. Chance is decided by the game's
+seeded generator, so replaying the decisions rebuilds the position exactly, log
+included. The record is append-only: a rollback is a row of its own that takes the
+table back to an earlier decision; the decisions after it stay in the record.
+
+Two seats acting at once: decisions on a table are serialised (a lock in this process,
+an immediate SQLite transaction across processes); the later one is checked against the
+position the earlier one made and gets the engine's reason (or "not your decision").
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import actions as A
+from .protocol import IllegalAction, Refusal
+
+SCHEMA_VERSION = 1
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
+CODE_LENGTH = 6
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS game_tables (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    config TEXT NOT NULL,            -- GameConfig.to_dict() as JSON
+    box_path TEXT,                   -- a house-rule copy of data/, or NULL for the reference box
+    box_fingerprint TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id INTEGER NOT NULL REFERENCES game_tables(id),
+    seat INTEGER NOT NULL,           -- player index, 0-based
+    code TEXT NOT NULL UNIQUE,       -- the seat's join code
+    agent TEXT,                      -- bot agent name, or NULL for a human seat
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    table_id INTEGER NOT NULL REFERENCES game_tables(id),
+    seq INTEGER NOT NULL,            -- 1, 2, ... per table, in the order applied
+    kind TEXT NOT NULL CHECK (kind IN ('action', 'rollback')),
+    player INTEGER,                  -- who decided (action), or NULL (rollback: the teacher)
+    action TEXT,                     -- actions.action_to_dict() as JSON (action)
+    target INTEGER,                  -- decisions kept (rollback)
+    at TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+"""
+
+
+class StoreError(Exception):
+    """The store cannot be opened or a table cannot be rebuilt (names what is wrong)."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def new_code(taken=()) -> str:
+    """A fresh join code (6 letters and digits, none easily confused), not in ``taken``."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code not in taken:
+            return code
+
+
+@dataclass
+class Seat:
+    """One seat of a table: ``seat`` (player index), join ``code``, ``agent`` (a bot
+    agent name, ``None`` for a human)."""
+
+    table_id: int
+    seat: int
+    code: str
+    agent: str | None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.agent is not None
+
+
+@dataclass
+class Table:
+    """A table of the store: its game (:attr:`state`, rebuilt from the record), its
+    seats and the record's length. Change it only through :meth:`decide` and
+    :meth:`rollback`, which write to the store first."""
+
+    store: "GameStore"
+    id: int
+    name: str
+    config: dict
+    box_path: str | None
+    seats: list[Seat]
+    state: object = None
+    seq: int = 0              #: rows in the record (decisions and rollbacks)
+    applied: list = field(default_factory=list)  #: the (seq, player, action) in effect, oldest first
+    game_config: object = None  #: the GameConfig (with its box) the game is replayed with
+
+    def decide(self, seat: int, action, seen: int | None = None):
+        """Apply ``action`` for ``seat`` and commit it before returning.
+
+        Args:
+            seat: the player index deciding.
+            action: an action object or its dict form.
+            seen: the record length the deciding page was showing (optional): a
+                decision made on an older position is refused when the position moved on.
+
+        Returns:
+            the new state.
+
+        Raises:
+            IllegalAction: with the engine's reason (``refusal``): not this seat's
+                decision, an illegal or malformed action, a stale page. Nothing is
+                stored and the state is unchanged.
+        """
+        return self.store._decide(self, seat, action, seen)
+
+    def rollback(self, to: int):
+        """The teacher's undo: take the game back to the position after the first ``to``
+        decisions in effect (0 = the start); recorded as a row of its own. Returns the
+        new state. Raises ValueError for a ``to`` out of range."""
+        return self.store._rollback(self, to)
+
+    def export(self, path) -> Path:
+        """Write the game as a normal save (``State.save``; ``haunted-kit replay`` reads it)."""
+        self.state.save(path)
+        return Path(path)
+
+    def seat_for_code(self, code: str) -> Seat | None:
+        return next((s for s in self.seats if secrets.compare_digest(s.code, str(code))), None)
+
+
+class GameStore:
+    """Tables, seats and decisions in an SQLite file (WAL mode, synchronous=FULL: a
+    decision is on disk when :meth:`Table.decide` returns).
+
+    Args:
+        path: the database file (created with its folder when missing) or
+            ``":memory:"`` for tests.
+
+    Raises:
+        StoreError: the file is not a haunted-kit store, or was written by a newer kit.
+    """
+
+    def __init__(self, path):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            self.db.execute("PRAGMA foreign_keys = ON")
+            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            self.db.execute("PRAGMA synchronous = FULL")
+            self.db.executescript(_SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer haunted-kit (store schema {row[0]}, "
+                                 f"this kit reads {SCHEMA_VERSION})")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a haunted-kit game store: {exc}") from None
+        self.journal_mode = mode
+        self._lock = threading.RLock()
+        self._tables: dict[int, Table] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
+                     extra_ghost_cards=(), box=None, name: str | None = None, **config) -> Table:
+        """A new table with its seats and join codes, stored before it is returned.
+
+        Args:
+            players, mode, seed, extra_ghost_cards, config: :class:`~haunted_kit.GameConfig` fields.
+            bots: seat -> agent name (``"greedy"``, ``"random"``), or a list of seats
+                (greedy); the other seats are human.
+            box: a house-rule folder (path) or loaded box; ``None`` for the reference box.
+            name: shown on the teacher page; default "Table N".
+
+        Raises:
+            ConfigError: bad game parameters; ValueError: a bad bot seat or agent name.
+        """
+        import haunted_kit as hk
+        from .agents import AGENTS
+
+        box_obj, box_path = self._box(box)
+        cfg = hk.GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(extra_ghost_cards),
+                            box=box_obj, **config)
+        bots = {b: "greedy" for b in bots} if isinstance(bots, (list, tuple, set)) else dict(bots or {})
+        for seat, agent in bots.items():
+            if not (isinstance(seat, int) and 0 <= seat < players):
+                raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")
+            if agent not in AGENTS:
+                raise ValueError(f"unknown agent {agent!r} for seat {seat} (known: {', '.join(AGENTS)})")
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self.db.execute(
+                    "INSERT INTO game_tables (name, config, box_path, box_fingerprint, created) VALUES (?, ?, ?, ?, ?)",
+                    (name or "", json.dumps(cfg.to_dict()), box_path, box_obj.fingerprint, _now()))
+                tid = cur.lastrowid
+                if not name:
+                    self.db.execute("UPDATE game_tables SET name = ? WHERE id = ?", (f"Table {tid}", tid))
+                taken = {r[0] for r in self.db.execute("SELECT code FROM seats")}
+                for seat in range(players):
+                    code = new_code(taken)
+                    taken.add(code)
+                    self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (tid, seat, code, bots.get(seat)))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self._tables.pop(tid, None)
+            return self.table(tid)
+
+    def table_ids(self) -> list[int]:
+        return [r[0] for r in self.db.execute("SELECT id FROM game_tables ORDER BY id")]
+
+    def tables(self) -> list[Table]:
+        """Every table, each rebuilt at its last decision."""
+        return [self.table(t) for t in self.table_ids()]
+
+    def table(self, table_id: int) -> Table:
+        """Table ``table_id`` at its last decision (rebuilt from the record once, then
+        kept up to date). Raises KeyError for an unknown table, StoreError when its
+        record cannot be replayed."""
+        with self._lock:
+            t = self._tables.get(table_id)
+            if t is None:
+                t = self._load(table_id)
+                self._tables[table_id] = t
+            return t
+
+    def seat_by_code(self, code: str) -> Seat | None:
+        """The seat a join code opens, or ``None``."""
+        row = self.db.execute("SELECT table_id, seat, code, agent FROM seats WHERE code = ?", (str(code),)).fetchone()
+        return Seat(*row) if row else None
+
+    def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:
+        """Hand ``seat`` to a bot (an agent name) or back to a human (``None``)."""
+        from .agents import AGENTS
+
+        if agent is not None and agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
+        t = self.table(table_id)
+        if not 0 <= seat < len(t.seats):
+            raise ValueError(f"seat {seat} is not a player index (0..{len(t.seats) - 1})")
+        with self._lock:
+            self.db.execute("UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?", (agent, table_id, seat))
+            t.seats[seat].agent = agent
+
+    # ------------------------------------------------------------------ internals
+    @staticmethod
+    def _box(box):
+        from .components import Box, default_box, load_box
+
+        if box is None:
+            return default_box(), None
+        if isinstance(box, Box):
+            return box, (str(Path(box.path).resolve()) if box.fingerprint != default_box().fingerprint else None)
+        return load_box(box), str(Path(box).resolve())
+
+    def _load(self, table_id: int) -> Table:
+        import haunted_kit as hk
+        from .components import BoxError
+
+        row = self.db.execute("SELECT id, name, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
+                              (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no table {table_id} in {self.path}")
+        tid, name, config_text, box_path, fingerprint = row
+        try:
+            box, _ = self._box(box_path)
+        except (BoxError, OSError) as exc:
+            raise StoreError(f"table {tid}: its house-rule box {box_path} does not load: {exc}") from None
+        if box.fingerprint != fingerprint:
+            raise StoreError(f"table {tid}: the box at {box_path or 'the reference data/'} changed since the table "
+                             "was created; its decisions cannot be replayed with other rules")
+        config = json.loads(config_text)
+        seats = [Seat(*r) for r in self.db.execute(
+            "SELECT table_id, seat, code, agent FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
+        t = Table(self, tid, name, config, box_path, seats)
+        cfg = hk.GameConfig(players=config["players"], mode=config["mode"], seed=config["seed"],
+                            extra_ghost_cards=tuple(config["extra_ghost_cards"]),
+                            limited_supplies=config["limited_supplies"], terrain_die=config["terrain_die"], box=box)
+        t.game_config = cfg
+        rows = self.db.execute("SELECT seq, kind, player, action, target FROM decisions WHERE table_id = ? ORDER BY seq",
+                               (tid,)).fetchall()
+        applied = []
+        for seq, kind, player, action, target in rows:
+            if kind == "rollback":
+                applied = applied[:target]
+            else:
+                applied.append((seq, player, A.action_from_dict(json.loads(action))))
+        s = hk.new_game(cfg)
+        for seq, player, action in applied:
+            if s.current_player() != player:
+                raise StoreError(f"table {tid}: decision {seq} was recorded for P{player + 1} but the replay "
+                                 f"has {s.current_player()} to move; the record does not fit this game")
+            try:
+                s.apply_action(action)
+            except IllegalAction as exc:
+                raise StoreError(f"table {tid}: decision {seq} does not replay: {exc.refusal}") from None
+        t.state, t.seq, t.applied = s, (rows[-1][0] if rows else 0), applied
+        return t
+
+    def _decide(self, t: Table, seat: int, action, seen):
+        with self._lock:
+            if isinstance(action, dict):
+                try:
+                    action = A.action_from_dict(action)
+                except A.ActionFormatError as exc:
+                    raise IllegalAction(action, Refusal(str(exc), "action format", "kit")) from None
+            self.db.execute("BEGIN IMMEDIATE")  # serialises writers across processes
+            try:
+                self._catch_up(t)
+                s = t.state
+                mover = s.current_player()
+                if mover != seat:  # first: the reason a player understands
+                    who = "nobody's" if mover is None else f"P{mover + 1}'s"
+                    raise IllegalAction(action, Refusal(f"it is {who} decision, not P{seat + 1}'s", "Game Flow"))
+                if seen is not None and seen != t.seq:
+                    raise IllegalAction(action, Refusal(
+                        f"the table moved on since your page showed it (decision {t.seq} now, you saw {seen}); "
+                        "look at the board again", "classroom", "kit"))
+                why = s.why_not(action)
+                if why is not None:
+                    raise IllegalAction(action, why)
+                after = s.copy()
+                after.apply_action(action)
+                seq = t.seq + 1
+                self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
+                                (t.id, seq, seat, json.dumps(A.action_to_dict(action)), _now()))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            t.state, t.seq = after, seq
+            t.applied.append((seq, seat, action))
+            return after
+
+    def _catch_up(self, t: Table) -> None:
+        """Inside a write transaction: when another process added to this table's
+        record, rebuild the table from the store."""
+        last = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM decisions WHERE table_id = ?", (t.id,)).fetchone()[0]
+        if last != t.seq:
+            fresh = self._load(t.id)
+            t.state, t.seq, t.applied, t.seats = fresh.state, fresh.seq, fresh.applied, fresh.seats
+
+    def _rollback(self, t: Table, to: int):
+        import haunted_kit as hk
+
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self._catch_up(t)
+                if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= len(t.applied):
+                    raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
+                s = hk.new_game(t.game_config)
+                for _seq, _player, action in t.applied[:to]:
+                    s.apply_action(action)
+                seq = t.seq + 1
+                self.db.execute("INSERT INTO decisions VALUES (?, ?, 'rollback', NULL, NULL, ?, ?)",
+                                (t.id, seq, to, _now()))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            t.state, t.seq, t.applied = s, seq, t.applied[:to]
+            return s

@@ -1,0 +1,90 @@
+"""The "Suggest a move" panel of the play view: the search agent's top three moves.
+
+In a live kernel the search runs in a worker thread, so the page stays responsive
+(clicks, redraws) while it thinks; the answer is shown only if the position has not
+changed meanwhile. Outside a kernel (tests, scripts) it runs at once. A teacher
+switches hints off with ``PlayView(hints=False)`` or ``haunted-kit classroom --no-hints``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as W
+
+from ..render import style as S
+from ..search import hints
+
+
+class HintPanel(W.VBox):
+    """A "Suggest a move" button and the hints it found, for ``view`` (a PlayView).
+
+    Args:
+        view: the play view whose human seat to advise.
+        kernel_loop: returns the kernel's running event loop, or ``None`` outside one.
+        playouts: the search budget per hint (1,000 answers within about a second).
+    """
+
+    def __init__(self, view, kernel_loop, playouts: int = 1000):
+        super().__init__()
+        self.add_class("hk-hints")
+        self.view, self.playouts, self._kernel_loop = view, playouts, kernel_loop
+        self.button = W.Button(description="Suggest a move", tooltip="the search agent's three best moves for you",
+                               layout=W.Layout(width="auto"))
+        self.button.add_class("hk-suggest")
+        self.button.on_click(view.guard(lambda _b: self.suggest(), "suggesting a move"))
+        self.output = W.HTML()
+        self.output.add_class("hk-hint-list")
+        self.busy = False
+        self.hints: list = []
+        self._position = 0  # bumped on every change of the view's state
+        view.on_change(lambda _v: self._changed())
+        self.children = [self.button, self.output]
+
+    def _changed(self) -> None:
+        self._position += 1
+        self.hints = []
+        self.output.value = ""
+        self.update()
+
+    def update(self) -> None:
+        """Enable the button only when a human is to move and no search runs."""
+        v = self.view
+        self.button.disabled = self.busy or v.bot_running or v._human_to_move() is None
+
+    def suggest(self) -> None:
+        """Search the current position for the human to move and show the top three."""
+        v = self.view
+        p = v._human_to_move()
+        if p is None or self.busy:
+            v.say("No human is to move: nothing to suggest." if p is None else "Still thinking...", "ignored")
+            return
+        state = v.state.copy()
+        seed = state.config.seed * 1000 + state.decisions
+        position = self._position
+        self.busy = True
+        self.update()
+        self.output.value = f"<i>Thinking for {escape(S.player_name(p))} ({self.playouts:,} playouts)...</i>"
+        loop = self._kernel_loop()
+        if loop is None:
+            try:
+                self._show(position, hints(state, playouts=self.playouts, seed=seed))
+            finally:
+                self.busy = False
+                self.update()
+            return
+        future = loop.run_in_executor(None, lambda: hints(state, playouts=self.playouts, seed=seed))
+        future.add_done_callback(self.view.guard(lambda f: self._finished(position, f), "suggesting a move"))
+
+    def _finished(self, position: int, future) -> None:
+        self.busy = False
+        self.update()
+        self._show(position, future.result())
+
+    def _show(self, position: int, found: list) -> None:
+        if position != self._position:  # the game moved on while searching
+            self.output.value = ""
+            return
+        self.hints = found
+        items = "".join(f"<li><b>{escape(h.action.describe())}</b> ({h.share:.0%}): {escape(h.sentence)}</li>" for h in found)
+        self.output.value = f'<ol style="font-family:sans-serif;margin:4px 0;padding-left:1.4em">{items}</ol>'
