@@ -108,19 +108,21 @@ _EVENT_KEYS = ("seq", "season", "round", "phase", "kind", "player", "text", "cel
 
 
 def _event(e, where: str, n: int) -> Event:
-    """A log event with typed fields (its sentence is not re-checked: it is text)."""
+    """A log event: its shape checked by :meth:`Event.from_dict` (the one event
+    validator), then its player against this game's seats and its privacy (its
+    sentence is not re-checked: it is text)."""
     e = _dict(e, where, _EVENT_KEYS)
-    cell = e["cell"]
-    if cell is not None and not (isinstance(cell, list) and len(cell) == 2
-                                 and all(isinstance(c, int) and not isinstance(c, bool) for c in cell)):
-        _fail(f"{where}.cell", f"must be null or an axial pair, got {_short(cell)}")
-    if e["private"] is True and e["player"] is None:
+    try:
+        ev = Event.from_dict(e)
+    except ValueError as exc:
+        _fail(where, str(exc))
+    if ev.player is not None and ev.player >= n:
+        _fail(f"{where}.player", f"must be a player 0..{n - 1}, got {ev.player}")
+    if ev.private and ev.player is None:
         _fail(f"{where}.private", "a private event (a quest choice) belongs to a player")
-    return Event(_int(e["seq"], f"{where}.seq"), _int(e["season"], f"{where}.season"),
-                 _int(e["round"], f"{where}.round"), _str(e["phase"], f"{where}.phase"), _str(e["kind"], f"{where}.kind"),
-                 None if e["player"] is None else _int(e["player"], f"{where}.player", 0, n - 1),
-                 _str(e["text"], f"{where}.text"), None if cell is None else tuple(cell),
-                 dict(_dict(e["data"], f"{where}.data")), _bool(e["private"], f"{where}.private"))
+    if ev.seq > MAX_COUNT or ev.season > MAX_COUNT or ev.round > MAX_COUNT:
+        _fail(where, f"event numbers must be at most {MAX_COUNT}")
+    return ev
 
 
 # ============================================================================ codecs
