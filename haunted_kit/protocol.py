@@ -285,3 +285,31 @@ class RandomAgent:
     def act(self, state: GameState):
         legal = state.legal_actions()
         return legal[self.rng.randrange(len(legal))]
+
+
+class OneStepGreedyAgent:
+    """Base of the one-step greedy bots: plays the legal action with the highest
+    :meth:`score` for the player to move, breaking ties with its own seeded generator
+    (a single legal action is played without scoring). Subclasses give ``score``."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def score(self, state: GameState, action) -> float:
+        """The heuristic value of ``action`` for the player to move (higher is better)."""
+        raise NotImplementedError
+
+    def act(self, state: GameState):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        best, top = [], None
+        for a in legal:
+            v = self.score(state, a)
+            if top is None or v > top:
+                best, top = [a], v
+            elif v == top:
+                best.append(a)
+        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]

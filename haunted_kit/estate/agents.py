@@ -18,33 +18,14 @@ Ties are broken by its seeded generator.
 
 from __future__ import annotations
 
-import random
 
-from ..protocol import RandomAgent
+from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import actions as A
 from . import rules as R
 
 
-class EstateGreedyAgent:
+class EstateGreedyAgent(OneStepGreedyAgent):
     """The one-step greedy bot described in the module doc."""
-
-    name = "greedy"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def act(self, state):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        best, top = [], None
-        for a in legal:
-            v = self.score(state, a)
-            if top is None or v > top:
-                best, top = [a], v
-            elif v == top:
-                best.append(a)
-        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
 
     @staticmethod
     def _seasons_left(s) -> int:
