@@ -30,8 +30,16 @@ from pathlib import Path
 
 from . import rules as R
 from .agents import AGENTS
-from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
-from .games import game_names
+from .components import BoxError, default_box, load_box
+from .engine import HauntedLandsState as State
+from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_text
+from .games import REGISTRY, UnknownGame, game_names, get_game
+from .sim import play_game
+from .state import ConfigError, GameConfig, SaveError
+
+# The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
+# check-box) are imported inside them: together they add about 40 ms (multiprocessing,
+# sqlite3, tornado, the search agent) to every start, `haunted-kit --help` included.
 
 
 def _agents(text: str) -> list[str]:
@@ -219,8 +227,6 @@ def _write_log(state, path: Path) -> None:
 
 def _box(parser, path):
     """The box at ``path`` (or the reference box); a bad box is a usage error."""
-    from .components import BoxError, default_box, load_box
-
     try:
         return default_box() if path is None else load_box(path)
     except BoxError as exc:
@@ -264,9 +270,6 @@ def _write_outputs(writes) -> int:
 
 
 def _play(sub, args) -> int:
-    from .sim import play_game
-    from .state import ConfigError, GameConfig
-
     if args.game != "haunted":
         _check_outputs(sub, {"--save": args.save, "--log": args.log})
         s = _companion_cli(args.game).play(sub, args)  # prints the summary
@@ -291,9 +294,6 @@ def _play(sub, args) -> int:
 
 
 def _replay(sub, args) -> int:
-    from .engine import HauntedLandsState as State
-    from .state import SaveError
-
     game = _save_game(args.save, args.max_bytes)
     if game in game_names() and game != "haunted":
         return _companion_cli(game).replay(sub, args)
@@ -311,16 +311,12 @@ def _companion_cli(game: str):
     """The ``cli`` module beside a companion game's engine (``play(parser, args)``,
     ``replay(parser, args)``), e.g. :mod:`haunted_kit.estate.cli`."""
 
-    from .games import REGISTRY
-
     return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
 
 
 def _save_game(path, max_bytes) -> str | None:
     """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
     says why)."""
-
-    from .fileio import read_text
 
     try:
         data = json.loads(read_text(path, max_bytes, what="save"))
@@ -330,8 +326,7 @@ def _save_game(path, max_bytes) -> str | None:
 
 
 def _check_box(sub, args) -> int:
-    from .games import UnknownGame, get_game
-    from .testing import check_box
+    from .testing import check_box  # lazy: only check-box needs it (see the note at the top)
 
     try:
         game = get_game(args.game)
@@ -354,8 +349,7 @@ def _check_box(sub, args) -> int:
 
 
 def _classroom(sub, args) -> int:
-    from .classroom import MAX_SIZE, MIN_SIZE, serve
-    from .state import ConfigError, GameConfig
+    from .classroom import MAX_SIZE, MIN_SIZE, serve  # lazy: only classroom needs it (see the note at the top)
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -374,7 +368,7 @@ def _classroom(sub, args) -> int:
 
 
 def _handout(sub, args) -> int:
-    from .handout import HandoutError, find_chromium, handout_html, print_pdf
+    from .handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -407,7 +401,7 @@ def _handout(sub, args) -> int:
 
 
 def _teacher(sub, args) -> int:
-    from .exercises import ExerciseError, write_teacher_copies
+    from .exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
     if not src.is_dir():
@@ -429,6 +423,7 @@ def _teacher(sub, args) -> int:
 
 
 def _simulate(parser, args) -> int:
+    # lazy: only simulate needs these; they pull multiprocessing and the search agent (see the note at the top)
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, load_dataset, simulate
 
@@ -479,9 +474,9 @@ def _simulate(parser, args) -> int:
 
 
 def _server(sub, args) -> int:
+    # lazy: only server needs these; they pull tornado and sqlite3 (see the note at the top)
     from .classroom import MAX_SIZE, MIN_SIZE
     from .server import serve as serve_tables
-    from .state import ConfigError, GameConfig
     from .store import StoreError
 
     box = _box(sub, args.box)

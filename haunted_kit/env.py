@@ -42,6 +42,8 @@ from pettingzoo import AECEnv
 from .bots import make_bot
 from .games import get_game
 from .search import sample_chance
+from .board import build_field
+from .components import default_box
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
@@ -72,8 +74,6 @@ class _HauntedObservation:
     """Fixed-length vector from a Haunted Lands observation dict (the player's own view)."""
 
     def __init__(self, box, players: int):
-        from .board import build_field
-
         self.box, self.n = box, players
         self._field = functools.lru_cache(maxsize=64)(lambda layout: build_field(layout, box))
         f = self._field(tuple(list(box.tiles)[:len(box.region_centres)]))
@@ -177,8 +177,6 @@ def observation_fields(game: str = "haunted", players: int = 4, box=None) -> lis
     player after the observer)."""
     g = get_game(game)
     if box is None and game == "haunted":
-        from .components import default_box
-
         box = default_box()
     return list(_encoder(g, box, players).names)
 
@@ -206,8 +204,6 @@ class KitAECEnv(AECEnv):
         super().__init__()
         self.game = get_game(game)
         if box is None and game == "haunted":
-            from .components import default_box
-
             box = default_box()
         self.box, self.n, self.options = box, players, dict(options)
         if render_mode not in (None, "ansi"):

@@ -13,6 +13,7 @@ from . import rules as R
 from .agents import make_agent
 from .engine import new_game
 from .state import GameConfig, State
+from .progress import progress as bar
 
 
 @dataclass
@@ -87,8 +88,6 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
     rows = []
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from .progress import progress as bar
-
         seeds = bar(seeds, desc=f"{players}p {mode}")
     for seed in seeds:
         cfg = GameConfig(players=players, mode=mode, extra_ghost_cards=tuple(extra_ghost_cards), seed=seed, **config_kwargs)

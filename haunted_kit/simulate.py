@@ -37,6 +37,8 @@ from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write
 from .games import get_game
 from .search import sample_chance
+from . import __version__
+from .components import default_box
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "simulate"]
 
@@ -277,8 +279,6 @@ def _atomic_write_table(table, path: Path) -> None:
 
 
 def _metadata(grid: Grid, box, events: bool) -> dict:
-    from . import __version__
-
     specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
     return {
         "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,
@@ -402,8 +402,6 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     if chunk is not None and (not isinstance(chunk, int) or chunk < 1):
         raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
     if box is None and grid.game == "haunted":
-        from .components import default_box
-
         box = default_box()
     grid.check(box)
     meta = _metadata(grid, box, events)

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import sys
 
+from .agents import AGENTS
+from .box import EstateBoxError, default_estate_box, load_estate_box
+from .engine import EstateState
+from .sim import play_game, summary
+from .state import EstateConfigError, EstateSaveError
+
 
 def _box(parser, path):
-    from .box import EstateBoxError, default_estate_box, load_estate_box
-
     try:
         return default_estate_box() if path is None else load_estate_box(path)
     except EstateBoxError as exc:
@@ -18,10 +22,6 @@ def _box(parser, path):
 
 def play(parser, args):
     """Play with bots and print the summary; returns the final state. Misuse -> usage, exit 2."""
-    from .agents import AGENTS
-    from .sim import play_game, summary
-    from .state import EstateConfigError
-
     if args.mode is not None or args.ghost_cards:
         parser.error("--mode and --ghost-cards belong to Haunted Lands, not to --game estate")
     for a in args.agents:
@@ -42,10 +42,6 @@ def play(parser, args):
 
 def replay(parser, args) -> int:
     """Rebuild an estate save and print its summary; a corrupt save exits 1 with one line."""
-    from .sim import summary
-    from .engine import EstateState
-    from .state import EstateSaveError
-
     try:
         s = EstateState.load(args.save, _box(parser, args.box), max_bytes=args.max_bytes)
     except EstateSaveError as exc:
