@@ -31,7 +31,7 @@ from pathlib import Path
 from . import rules as R
 from .agents import AGENTS
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
-from .games import game_names
+from .games import game_names, get_game
 
 
 def _agents(text: str) -> list[str]:
@@ -329,6 +329,20 @@ def _save_game(path, max_bytes) -> str | None:
     return data.get("game") if isinstance(data, dict) else None
 
 
+def _box_game(path: Path, exclude: str) -> str | None:
+    """The name of the registered game (other than ``exclude``) whose box loads from
+    ``path``, or None: the hint for a ``check-box`` run with the wrong ``--game``."""
+    for name in game_names():
+        if name == exclude:
+            continue
+        try:
+            get_game(name).load_box(path)
+        except ValueError:  # not this game's box either
+            continue
+        return name
+    return None
+
+
 def _check_box(sub, args) -> int:
     from .games import UnknownGame, get_game
     from .testing import check_box
@@ -344,6 +358,10 @@ def _check_box(sub, args) -> int:
         box = game.load_box(args.box)
     except ValueError as exc:  # BoxError (or a companion module's own box error)
         print(f"haunted-kit check-box: the box does not load: {exc}", file=sys.stderr)
+        other = _box_game(args.box, exclude=game.name)
+        if other is not None:
+            print(f"haunted-kit check-box: {args.box} loads as the {other!r} game's box: "
+                  f"try `haunted-kit check-box {args.box} --game {other}`", file=sys.stderr)
         return 1
     report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
                        progress=not args.no_progress and sys.stderr.isatty())
