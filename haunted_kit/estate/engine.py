@@ -20,9 +20,7 @@ from __future__ import annotations
 import importlib
 import json
 import hashlib
-from dataclasses import replace
-
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
 from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
@@ -343,8 +341,11 @@ def why_not(s: EstateState, action):
         return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)
     try:
         hash(action)
-    except TypeError:
-        return R.refusal(f"{action!r} has fields of the wrong type", R.TURNS)
+    except TypeError:  # a list or dict in a field: slots, gives and takes are read as pairs below, others refused
+        for f in fields(action):
+            v = getattr(action, f.name)
+            if f.name not in _PAIR_FIELDS and not _hashable(v):
+                return R.refusal(f"{t.__name__}.{f.name} must be a name or a whole number, got {v!r}", R.TURNS)
     if s.pending is not None:
         if t is not A.RemoveTile:
             return R.refusal(f"P{p + 1} must first remove a tile of the display from the game (white-dotted land)", R.LANDS)
@@ -408,6 +409,17 @@ def _amounts(v):
             return None
         out.append((x[0], int(x[1])))
     return tuple(sorted(out))
+
+
+_PAIR_FIELDS = ("slot", "give", "take")  # fields given as lists are accepted and read as tuples
+
+
+def _hashable(v) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
 
 
 def _slot(v):
