@@ -30,7 +30,7 @@ from pathlib import Path
 
 from . import rules as R
 from .agents import AGENTS
-from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
+from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
 from .games import game_names, get_game
 
 
@@ -320,11 +320,9 @@ def _save_game(path, max_bytes) -> str | None:
     """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
     says why)."""
 
-    from .fileio import read_text
-
     try:
-        data = json.loads(read_text(path, max_bytes, what="save"))
-    except (OSError, ValueError):  # unreadable, too large, not UTF-8 or not JSON
+        data = read_json(path, max_bytes, what="save")
+    except ValueError:  # unreadable, too large, not UTF-8 or not JSON: the loader says which
         return None
     return data.get("game") if isinstance(data, dict) else None
 

@@ -18,11 +18,10 @@ left, so the same seed and actions give the same game.
 from __future__ import annotations
 
 import importlib
-import json
 import hashlib
 from dataclasses import fields, replace
 
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
+from ..fileio import MAX_INPUT_BYTES, read_json
 from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
 from . import actions as A
 from . import rules as R
@@ -73,18 +72,7 @@ class EstateState(EstateData):
         """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
         Raises :class:`EstateSaveError` naming what is wrong."""
 
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise EstateSaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise EstateSaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise EstateSaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EstateSaveError(f"save {path} is not valid JSON: {exc}") from None
+        data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=EstateSaveError)
         return load_save(data, box)
 
     def __repr__(self) -> str:
