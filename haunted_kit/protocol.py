@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import numbers
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
-    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "Record", "Refusal",
-    "is_integer",
+    "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "RankedEntry",
+    "Record", "Refusal", "is_integer", "results_by_score",
 ]
 
 
@@ -249,7 +249,16 @@ class Game(Protocol):
       ``player`` may know (needed by search when the game hides information);
     * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
       search playouts;
-    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``.
+    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``;
+    * ``default_box()``: the game's own box (simulation records its fingerprint);
+    * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
+    * ``result_meanings``: dataset column -> what it means for this game (``score``,
+      ``won``, ``collective_loss``...), recorded in a simulation dataset's schema;
+    * ``action_catalogue(box) -> ActionCatalogue``: the fixed integer encoding of its
+      actions (needed by :mod:`haunted_kit.env`);
+    * ``observation_encoder(box, players)``: a callable ``(observation dict, me, to_move)
+      -> float32 vector`` with ``names`` (one per entry), built only from
+      ``state.observation(me)`` (needed by :mod:`haunted_kit.env`).
     """
 
     name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)
@@ -268,6 +277,118 @@ class Game(Protocol):
 
     def action_from_dict(self, data: dict):
         """An action from its JSON form; raises ``ValueError`` naming the problem."""
+
+
+# ============================================================================ results and action numbers
+
+
+def results_by_score(scores) -> list[dict]:
+    """Per player the figures a simulation records, from one score each (higher is
+    better): ``score``, ``rank`` (1 = highest; equal scores share a rank, the next rank
+    follows on: 1, 1, 2), ``won`` (the sole highest score; a tie at the top: nobody),
+    ``collective_loss`` (always ``False``), empty ``quests`` and ``quest_points``."""
+    scores = list(scores)
+    order = sorted(set(scores), reverse=True)
+    top = order[0] if order else None
+    return [{"score": v, "rank": order.index(v) + 1, "won": v == top and scores.count(v) == 1,
+             "collective_loss": False, "quests": [], "quest_points": []} for v in scores]
+
+
+class ActionCatalogue:
+    """A fixed integer encoding of a game's actions: number ``i`` is ``entries[i]``.
+
+    An entry is an action (then that number always means that action) or a *ranked
+    entry* (:class:`RankedEntry`) standing for the ``rank``-th
+    (0-based) legal action of the position whose :meth:`key_of` is ``ranked_key``, in
+    the order ``legal_actions()`` lists them (a game documents that order). Ranked
+    entries serve actions too many to list (e.g. every way to pay for a building): a
+    subclass gives :meth:`key_of`. Every entry has ``describe()``.
+
+    Raises:
+        ValueError: two entries are equal.
+    """
+
+    def __init__(self, entries):
+        self.entries = list(entries)
+        self.index = {a: i for i, a in enumerate(self.entries)}
+        if len(self.index) != len(self.entries):
+            raise ValueError("an action catalogue lists an action twice")
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def key_of(self, action):
+        """The ranked key of ``action``, or ``None`` for an action with a fixed number."""
+        return None
+
+    def legal_numbers(self, state) -> list[int]:
+        """The number of each of ``state.legal_actions()``, in that order (all different).
+
+        Raises:
+            ValueError: a legal action has no number (the catalogue is too small for this
+                position; the message names the action).
+        """
+        out, seen = [], {}
+        for a in state.legal_actions():
+            key = self.key_of(a)
+            if key is None:
+                i = self.index.get(a)
+            else:
+                rank = seen[key] = seen.get(key, -1) + 1
+                i = self.index.get(RankedEntry(key, rank))
+            if i is None:
+                raise ValueError(f"the legal action {a!r} has no number in this catalogue of {len(self)} actions")
+            out.append(i)
+        return out
+
+    def encode(self, state, action) -> int:
+        """The number of ``action`` in ``state``. Raises ValueError if it has none there."""
+        legal = state.legal_actions()
+        nums = self.legal_numbers(state)
+        for a, i in zip(legal, nums):
+            if a == action:
+                return i
+        if self.key_of(action) is None and action in self.index:
+            return self.index[action]
+        raise ValueError(f"{action!r} has no number in this position")
+
+    def decode(self, state, i: int):
+        """The action numbered ``i`` in ``state`` (a ranked entry needs the position).
+
+        Raises:
+            ValueError: ``i`` is not a whole number in range, or names a ranked entry
+                that this position does not offer.
+        """
+        if not is_integer(i) or not 0 <= i < len(self.entries):
+            raise ValueError(f"action must be an integer 0..{len(self.entries) - 1}, got {i!r}")
+        e = self.entries[int(i)]
+        if not isinstance(e, RankedEntry):
+            return e
+        k = -1
+        for a in state.legal_actions():
+            if self.key_of(a) == e.ranked_key:
+                k += 1
+                if k == e.rank:
+                    return a
+        raise ValueError(f"action {int(i)} ({e.describe()}) is not offered now: {k + 1} such option(s)")
+
+
+@dataclass(frozen=True)
+class RankedEntry:
+    """A catalogue entry standing for the ``rank``-th (0-based) legal action whose key is
+    ``ranked_key`` (see :class:`ActionCatalogue`); ``text`` and ``data`` (its JSON form)
+    describe it and take no part in equality."""
+
+    ranked_key: Any
+    rank: int
+    text: str = field(default="", compare=False)
+    data: Any = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        return self.text or f"option {self.rank + 1} of {self.ranked_key}"
+
+    def to_dict(self) -> dict:
+        return dict(self.data) if self.data else {"ranked": repr(self.ranked_key), "rank": self.rank}
 
 
 # ============================================================================ a player for any game

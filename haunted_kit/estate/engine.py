@@ -25,7 +25,7 @@ from dataclasses import replace
 from dataclasses import replace
 
 from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer, results_by_score
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
@@ -644,6 +644,37 @@ class EstateGame:
         d = state.copy()
         d.config = replace(state.config, seed=rng.getrandbits(62))
         return d
+
+    def default_box(self):
+        """The module's own box (``data/estate/``)."""
+        return default_estate_box()
+
+    score_name = "gold value"  #: what ``seat_results``' score is, in words (hint sentences)
+
+    #: what the simulation dataset's columns mean for this module (see haunted_kit.simulate)
+    result_meanings = {
+        "score": "gold value of the holdings at the end (gold 1, marble 3, glass 2, wood 1, limestone 1; "
+                 "a kit measure, not a rule: the module prints no victory points)",
+        "rank": "1 = highest gold value; equal values share a rank",
+        "won": "the sole highest gold value (a tie at the top: nobody)",
+        "collective_loss": "always false: the estate module has no collective loss",
+        "returns": "the gold value (as score)",
+        "quests": "always empty: the module has no quests",
+        "quest_points": "always empty", "quest_total": "always 0",
+    }
+
+    def seat_results(self, state: EstateState) -> list[dict]:
+        """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
+        of the gold values; see :attr:`result_meanings`)."""
+        return results_by_score([state.gold_value(p) for p in range(state.players)])
+
+    def action_catalogue(self, box=None):
+        """The fixed integer encoding of the estate's actions (:func:`haunted_kit.estate.encoding.catalogue`)."""
+        return importlib.import_module(f"{__package__}.encoding").catalogue(box)
+
+    def observation_encoder(self, box, players: int):
+        """The observation vector (:class:`haunted_kit.estate.encoding.EstateObservation`)."""
+        return importlib.import_module(f"{__package__}.encoding").EstateObservation(box, players)
 
     def __repr__(self) -> str:
         return "<Game estate: Estate and Market>"
