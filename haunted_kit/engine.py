@@ -37,7 +37,7 @@ from . import serial
 from .board import KALENA, build_field
 from .components import Box, default_box
 from .events import log_to_frame
-from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from .fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
                    RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from .protocol import ChanceError, IllegalAction, Record, Refusal
@@ -157,11 +157,7 @@ class HauntedLandsState(State):
     @classmethod
     def from_json(cls, text: str, box: Box | None = None) -> "HauntedLandsState":
         """:meth:`from_dict` of a JSON text. Raises SaveError for text that is not JSON."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError, RecursionError) as exc:  # incl. integers of over 4300 digits
-            raise SaveError(f"save is not valid JSON: {exc}") from None
-        return cls.from_dict(data, box)
+        return cls.from_dict(parse_json(text, "save", SaveError), box)
 
     def save(self, path) -> None:
         """Write the save to ``path`` as indented JSON, atomically (a failed write leaves
@@ -172,15 +168,8 @@ class HauntedLandsState(State):
     def load(cls, path, box: Box | None = None, max_bytes: int | None = None) -> "HauntedLandsState":
         """Read a save file. ``max_bytes`` (default 16 MiB, :data:`haunted_kit.fileio.MAX_INPUT_BYTES`)
         refuses bigger files unread. Raises :class:`SaveError` naming the problem."""
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise SaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise SaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        return cls.from_json(text, box)
+        data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=SaveError)
+        return cls.from_dict(data, box)
 
     def __repr__(self) -> str:
         if self.phase == OVER:

@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .bots import bot_settings, make_bot, parse_lineup
-from .fileio import atomic_write
+from .fileio import atomic_write, read_json
 from .games import get_game
 from .protocol import results_by_score
 from .search import sample_chance
@@ -363,10 +363,7 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
     meta_path = out / "dataset.json"
     if not meta_path.is_file():
         raise DatasetError(f"{out} holds no simulation dataset (no dataset.json)")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise DatasetError(f"{meta_path} is not valid JSON: {exc}") from None
+    meta = read_json(meta_path, what="dataset description", error=DatasetError)
     tables = []
     for part in sorted(out.glob("part-*.parquet")):
         try:
@@ -451,9 +448,9 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     meta_path = out / "dataset.json"
     if meta_path.exists():
         try:
-            old = json.loads(meta_path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DatasetError(f"{meta_path} is not valid JSON ({exc}); use another output directory") from None
+            old = read_json(meta_path, what="dataset description", error=DatasetError)
+        except DatasetError as exc:
+            raise DatasetError(f"{exc}; use another output directory") from None
         differs = _same_run(old, meta)
         if differs:
             raise DatasetError(f"{out} holds a dataset made with another {differs.replace('_', ' ')}; "

@@ -18,13 +18,10 @@ left, so the same seed and actions give the same game.
 from __future__ import annotations
 
 import importlib
-import json
 import hashlib
-from dataclasses import replace
+from dataclasses import fields, replace
 
-from dataclasses import replace
-
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
+from ..fileio import MAX_INPUT_BYTES, read_json
 from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer, results_by_score
 from . import actions as A
 from . import rules as R
@@ -75,18 +72,7 @@ class EstateState(EstateData):
         """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
         Raises :class:`EstateSaveError` naming what is wrong."""
 
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise EstateSaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise EstateSaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise EstateSaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EstateSaveError(f"save {path} is not valid JSON: {exc}") from None
+        data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=EstateSaveError)
         return load_save(data, box)
 
     def __repr__(self) -> str:
@@ -343,8 +329,11 @@ def why_not(s: EstateState, action):
         return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)
     try:
         hash(action)
-    except TypeError:
-        return R.refusal(f"{action!r} has fields of the wrong type", R.TURNS)
+    except TypeError:  # a list or dict in a field: slots, gives and takes are read as pairs below, others refused
+        for f in fields(action):
+            v = getattr(action, f.name)
+            if f.name not in _PAIR_FIELDS and not _hashable(v):
+                return R.refusal(f"{t.__name__}.{f.name} must be a name or a whole number, got {v!r}", R.TURNS)
     if s.pending is not None:
         if t is not A.RemoveTile:
             return R.refusal(f"P{p + 1} must first remove a tile of the display from the game (white-dotted land)", R.LANDS)
@@ -408,6 +397,17 @@ def _amounts(v):
             return None
         out.append((x[0], int(x[1])))
     return tuple(sorted(out))
+
+
+_PAIR_FIELDS = ("slot", "give", "take")  # fields given as lists are accepted and read as tuples
+
+
+def _hashable(v) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
 
 
 def _slot(v):

@@ -28,7 +28,7 @@ import random
 from itertools import permutations
 
 from ..events import Event, log_to_frame
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal, results_by_score
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
@@ -442,19 +442,7 @@ class LandmarksState(Position):
     def load(path, box: LandmarksBox | None = None, max_bytes: int | None = MAX_INPUT_BYTES) -> "LandmarksState":
         """Read a save (at most ``max_bytes``). Raises :class:`SaveError` (unreadable, too
         big, not JSON, or naming the bad field)."""
-        try:
-            text = read_text(path, max_bytes, what="save")
-        except InputTooLarge as exc:
-            raise SaveError(str(exc)) from None
-        except OSError as exc:
-            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise SaveError(f"save {path} is not a UTF-8 text file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveError(f"save {path} is not valid JSON: {exc}") from None
-        return from_dict(data, box)
+        return from_dict(read_json(path, max_bytes, what="save", error=SaveError), box)
 
 
 # ============================================================================ starting positions
