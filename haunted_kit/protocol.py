@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
-    "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "RankedEntry",
-    "Record", "Refusal", "is_integer", "results_by_score",
+    "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
+    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "is_integer", "results_by_score",
 ]
 
 
@@ -258,7 +258,8 @@ class Game(Protocol):
       actions (needed by :mod:`haunted_kit.env`);
     * ``observation_encoder(box, players)``: a callable ``(observation dict, me, to_move)
       -> float32 vector`` with ``names`` (one per entry), built only from
-      ``state.observation(me)`` (needed by :mod:`haunted_kit.env`).
+      ``state.observation(me)`` (needed by :mod:`haunted_kit.env`; see
+      :class:`ObservationEncoder`).
     """
 
     name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)
@@ -373,6 +374,41 @@ class ActionCatalogue:
         raise ValueError(f"action {int(i)} ({e.describe()}) is not offered now: {k + 1} such option(s)")
 
 
+class ObservationEncoder:
+    """Base of a game's ``observation_encoder(box, players)``: a callable turning
+    ``state.observation(me)`` into a float32 vector of fixed length. Seats are named from
+    the observer: ``"player+0"`` is ``me``, ``"player+1"`` the next player. ``names`` gives
+    each entry's meaning and ``at`` its position; the entries ``to_move=me`` and
+    ``to_move=player+k`` say who decides. Subclasses give :meth:`entry_names` and
+    :meth:`fill`."""
+
+    def __init__(self, box, players: int):
+        self.box, self.n = box, players
+        self.names = ["to_move=me"] + [f"to_move=player+{k}" for k in range(1, players)] + self.entry_names()
+        self.at = {name: i for i, name in enumerate(self.names)}
+
+    def entry_names(self) -> list[str]:
+        """The names of the game's own entries, in order."""
+        raise NotImplementedError
+
+    def seat(self, p: int, me: int) -> str:
+        """``"player+k"``: player ``p`` as seen from ``me``."""
+        return f"player+{(p - me) % self.n}"
+
+    def fill(self, v, obs: dict, me: int) -> None:
+        """Write the observation ``obs`` of player ``me`` into the zeroed vector ``v``."""
+        raise NotImplementedError
+
+    def __call__(self, obs: dict, me: int, to_move: int | None):
+        import numpy as np  # lazy: the protocol imports no third-party package; only the environment needs vectors
+
+        v = np.zeros(len(self.names), dtype=np.float32)
+        if to_move is not None:
+            v[self.at["to_move=me" if to_move == me else f"to_move={self.seat(to_move, me)}"]] = 1
+        self.fill(v, obs, me)
+        return v
+
+
 @dataclass(frozen=True)
 class RankedEntry:
     """A catalogue entry standing for the ``rank``-th (0-based) legal action whose key is
@@ -389,6 +425,17 @@ class RankedEntry:
 
     def to_dict(self) -> dict:
         return dict(self.data) if self.data else {"ranked": repr(self.ranked_key), "rank": self.rank}
+
+
+#: dataset column meanings shared by games scored by one number per player with no
+#: collective loss and no quests (the companion modules; see ``Game.result_meanings``)
+SCORE_ONLY_MEANINGS = {
+    "rank": "1 = the highest score; equal scores share a rank",
+    "won": "the sole highest score (a tie at the top: nobody)",
+    "collective_loss": "always false: the game has no collective loss",
+    "returns": "the score",
+    "quests": "always empty: the game has no quests", "quest_points": "always empty", "quest_total": "always 0",
+}
 
 
 # ============================================================================ a player for any game

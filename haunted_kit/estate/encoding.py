@@ -18,9 +18,7 @@ entry.
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..protocol import ActionCatalogue
+from ..protocol import ActionCatalogue, ObservationEncoder
 from . import actions as A
 from .box import default_estate_box
 
@@ -51,48 +49,42 @@ def catalogue(box=None) -> ActionCatalogue:
     return ActionCatalogue(out)
 
 
-class EstateObservation:
+class EstateObservation(ObservationEncoder):
     """Fixed-length float32 vector of one player's estate observation (the observer first).
 
     Args:
-        box: the estate box; players: the number of players.
+        box: the estate box (default: the module's own); players: the number of players.
     """
 
     def __init__(self, box, players: int):
-        self.box, self.n = box or default_estate_box(), players
-        box = self.box
-        self.tiles = list(box.tiles)
+        box = box or default_estate_box()
+        self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
-        self.market = list(box.market)
-        names = ["season"] + [f"phase={p}" for p in PHASES] + ["to_move=me"] + [f"to_move=player+{k}" for k in range(1, players)]
+        super().__init__(box, players)
+
+    def entry_names(self) -> list[str]:
+        box = self.box
+        names = ["season"] + [f"phase={p}" for p in PHASES]
         names += ["at_market", "market_actions_left", "market_visitors", "must_remove_tile"]
         names += [f"market_used={a}" for a in self.market] + [f"market_uses={a}" for a in self.market]
-        names += [f"display.{t}" for t in self.tiles] + [f"stack.{t}" for t in self.tiles] + [f"removed.{t}" for t in self.tiles]
+        names += [f"{where}.{t}" for where in ("display", "stack", "removed") for t in self.tiles]
         for s in self.slots:
-            names += [f"slot{s}.tile={t}" for t in self.tiles] + [f"slot{s}.owner=player+{k}" for k in range(players)]
-            names += [f"slot{s}.marker=player+{k}" for k in range(players)]
-        for k in range(players):
+            names += [f"slot{s}.tile={t}" for t in self.tiles] + [f"slot{s}.owner=player+{k}" for k in range(self.n)]
+            names += [f"slot{s}.marker=player+{k}" for k in range(self.n)]
+        for k in range(self.n):
             who = f"player+{k}"
             names += [f"{who}.hand.{r}" for r in box.resources] + [f"{who}.income.{r}" for r in box.income_resources]
             names += [f"{who}.taken.{r}" for r in box.income_resources]
             names += [f"{who}.workers.{w}" for w in ("supply", "factory", "inn")]
             names += [f"{who}.condition_tokens", f"{who}.passed", f"{who}.visited"]
             names += [f"{who}.first_taker.{m}" for m in box.factory_resources]
-        self.names = names
-        self.at = {name: i for i, name in enumerate(names)}
+        return names
 
-    def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
-        v = np.zeros(len(self.names), dtype=np.float32)
-        at, n = self.at, self.n
-
-        def who(p):
-            return f"player+{(p - me) % n}"
-
+    def fill(self, v, obs: dict, me: int) -> None:
+        at = self.at
         v[at["season"]] = obs["season"]
         if obs["phase"] in PHASES:
             v[at[f"phase={obs['phase']}"]] = 1
-        if to_move is not None:
-            v[at["to_move=me" if to_move == me else f"to_move={who(to_move)}"]] = 1
         visit = obs["visit"]
         if visit is not None:
             v[at["at_market"]] = 1
@@ -111,23 +103,17 @@ class EstateObservation:
             v[at[f"removed.{t}"]] += 1
         for s, land in obs["lands"].items():
             v[at[f"slot{s}.tile={land['tile']}"]] = 1
-            v[at[f"slot{s}.owner={who(land['owner'])}"]] = 1
+            v[at[f"slot{s}.owner={self.seat(land['owner'], me)}"]] = 1
             for p in land["markers"]:
-                v[at[f"slot{s}.marker={who(p)}"]] = 1
-        for p in range(n):
-            w = who(p)
-            for r, k in obs["hand"][p].items():
-                v[at[f"{w}.hand.{r}"]] = k
-            for r, k in obs["income"][p].items():
-                v[at[f"{w}.income.{r}"]] = k
-            for r, k in obs["taken"][p].items():
-                v[at[f"{w}.taken.{r}"]] = k
-            for place, k in obs["workers"][p].items():
-                v[at[f"{w}.workers.{place}"]] = k
+                v[at[f"slot{s}.marker={self.seat(p, me)}"]] = 1
+        for p in range(self.n):
+            w = self.seat(p, me)
+            for part in ("hand", "income", "taken", "workers"):
+                for key, k in obs[part][p].items():
+                    v[at[f"{w}.{part}.{key}"]] = k
             v[at[f"{w}.condition_tokens"]] = obs["tokens"][p]
             v[at[f"{w}.passed"]] = obs["passed"][p]
             v[at[f"{w}.visited"]] = obs["visited"][p]
         for m, p in obs["first_taker"].items():
             if p is not None:
-                v[at[f"{who(p)}.first_taker.{m}"]] = 1
-        return v
+                v[at[f"{self.seat(p, me)}.first_taker.{m}"]] = 1

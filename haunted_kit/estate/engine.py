@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer, results_by_score
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, is_integer, results_by_score
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
@@ -653,14 +653,10 @@ class EstateGame:
 
     #: what the simulation dataset's columns mean for this module (see haunted_kit.simulate)
     result_meanings = {
+        **SCORE_ONLY_MEANINGS,
         "score": "gold value of the holdings at the end (gold 1, marble 3, glass 2, wood 1, limestone 1; "
                  "a kit measure, not a rule: the module prints no victory points)",
-        "rank": "1 = highest gold value; equal values share a rank",
         "won": "the sole highest gold value (a tie at the top: nobody)",
-        "collective_loss": "always false: the estate module has no collective loss",
-        "returns": "the gold value (as score)",
-        "quests": "always empty: the module has no quests",
-        "quest_points": "always empty", "quest_total": "always 0",
     }
 
     def seat_results(self, state: EstateState) -> list[dict]:

@@ -24,9 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations_with_replacement
 
-import numpy as np
-
-from ..protocol import ActionCatalogue, RankedEntry
+from ..protocol import ActionCatalogue, ObservationEncoder, RankedEntry
 from .actions import Acquire, Build, Decline, Follow, Lead
 from .box import default_box
 
@@ -65,40 +63,34 @@ def catalogue(box=None) -> LandmarksCatalogue:
     return LandmarksCatalogue(out)
 
 
-class LandmarksObservation:
+class LandmarksObservation(ObservationEncoder):
     """Fixed-length float32 vector of one player's view (the observer first).
 
     Args:
-        box: the Landmarks box; players: the number of players.
+        box: the Landmarks box (default: the kit's own); players: the number of players.
     """
 
     def __init__(self, box, players: int):
-        self.box, self.n = box or default_box(), players
-        box = self.box
-        self.cards = sorted(box.cards)
-        self.landmarks = list(box.landmarks)
-        self.architects = sorted(box.architects)
+        box = box or default_box()
+        self.cards, self.landmarks, self.architects = sorted(box.cards), list(box.landmarks), sorted(box.architects)
+        super().__init__(box, players)
+
+    def entry_names(self) -> list[str]:
+        n = self.n
         names = ["round", "rounds", "end_triggered", "draw_pile"] + [f"phase={p}" for p in PHASES]
-        names += [f"lead={a}" for a in box.lead_actions] + ["to_move=me"] + [f"to_move=player+{k}" for k in range(1, players)]
-        names += [f"leader=player+{k}" for k in range(players)] + [f"cannot_follow=player+{k}" for k in range(players)]
+        names += [f"lead={a}" for a in self.box.lead_actions]
+        names += [f"leader=player+{k}" for k in range(n)] + [f"cannot_follow=player+{k}" for k in range(n)]
         names += [f"supply.{k}" for k in self.landmarks] + [f"my_hand.{c}" for c in self.cards]
         names += [f"discard_pile.{c}" for c in self.cards]
-        for k in range(players):
+        for k in range(n):
             who = f"player+{k}"
-            names += [f"{who}.hand_size", f"{who}.gold", f"{who}.castle_spent", f"{who}.developed_spent",
-                      f"{who}.grounds_gold"]
-            names += [f"{who}.village.{c}" for c in self.cards] + [f"{who}.developed.{c}" for c in self.cards]
+            names += [f"{who}.{x}" for x in ("hand_size", "gold", "castle_spent", "developed_spent", "grounds_gold")]
+            names += [f"{who}.{part}.{c}" for part in ("village", "developed") for c in self.cards]
             names += [f"{who}.tokens.{t}" for t in self.landmarks] + [f"{who}.architect={a}" for a in self.architects]
-        self.names = names
-        self.at = {name: i for i, name in enumerate(names)}
+        return names
 
-    def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
-        v = np.zeros(len(self.names), dtype=np.float32)
-        at, n = self.at, self.n
-
-        def who(p):
-            return f"player+{(p - me) % n}"
-
+    def fill(self, v, obs: dict, me: int) -> None:
+        at = self.at
         v[at["round"]], v[at["rounds"]] = obs["round"], obs["rounds"]
         v[at["end_triggered"]] = obs["end_triggered"]
         v[at["draw_pile"]] = obs["draw_pile"] if isinstance(obs["draw_pile"], int) else len(obs["draw_pile"])
@@ -106,19 +98,17 @@ class LandmarksObservation:
             v[at[f"phase={obs['phase']}"]] = 1
         if obs["lead"] is not None:
             v[at[f"lead={obs['lead']}"]] = 1
-        if to_move is not None:
-            v[at["to_move=me" if to_move == me else f"to_move={who(to_move)}"]] = 1
-        v[at[f"leader={who(obs['leader'])}"]] = 1
+        v[at[f"leader={self.seat(obs['leader'], me)}"]] = 1
         for p in obs["cannot_follow"]:
-            v[at[f"cannot_follow={who(p)}"]] = 1
+            v[at[f"cannot_follow={self.seat(p, me)}"]] = 1
         for t, k in obs["supply"].items():
             v[at[f"supply.{t}"]] = k
         for c in obs["hands"][me]:
             v[at[f"my_hand.{c}"]] += 1
         for c in obs["discard_pile"]:
             v[at[f"discard_pile.{c}"]] += 1
-        for p in range(n):
-            w = who(p)
+        for p in range(self.n):
+            w = self.seat(p, me)
             hand = obs["hands"][p]
             v[at[f"{w}.hand_size"]] = hand if isinstance(hand, int) else len(hand)
             v[at[f"{w}.gold"]] = obs["gold"][p]
@@ -126,13 +116,11 @@ class LandmarksObservation:
             v[at[f"{w}.castle_spent"]] = "castle" in spent
             v[at[f"{w}.developed_spent"]] = sum(1 for x in spent if x != "castle")
             v[at[f"{w}.grounds_gold"]] = len(obs["grounds"][p])
-            for c in obs["villages"][p]:
-                v[at[f"{w}.village.{c}"]] += 1
-            for c in obs["developed"][p]:
-                v[at[f"{w}.developed.{c}"]] += 1
+            for field, part in (("villages", "village"), ("developed", "developed")):
+                for c in obs[field][p]:
+                    v[at[f"{w}.{part}.{c}"]] += 1
             for t, k in obs["tokens"][p].items():
                 v[at[f"{w}.tokens.{t}"]] = k
             a = obs["architects"][p]
             if a in self.architects:  # own, or everyone's once revealed; "hidden" and None leave zeros
                 v[at[f"{w}.architect={a}"]] = 1
-        return v

@@ -29,7 +29,7 @@ from itertools import permutations
 
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal, results_by_score
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, results_by_score
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
@@ -744,15 +744,11 @@ class LandmarksGame:
 
     #: what the simulation dataset's columns mean for these modules (see haunted_kit.simulate)
     result_meanings = {
+        **SCORE_ONLY_MEANINGS,
         "score": "the modules' points at the end (majorities, Gates, sets, architect; rules.totals); "
                  "the base game's points are not played",
-        "rank": "1 = most module points; equal points share a rank",
         "won": "the sole most module points (a tie at the top: nobody; a kit measure, the base game decides "
                "the real winner)",
-        "collective_loss": "always false: the modules have no collective loss",
-        "returns": "the module points (as score)",
-        "quests": "always empty: the modules have no quests",
-        "quest_points": "always empty", "quest_total": "always 0",
     }
 
     def seat_results(self, state: LandmarksState) -> list[dict]:
