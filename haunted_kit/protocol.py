@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
     "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "is_integer", "results_by_score",
+    "seat_agents",
 ]
 
 
@@ -453,6 +454,26 @@ class RandomAgent:
     def act(self, state: GameState):
         legal = state.legal_actions()
         return legal[self.rng.randrange(len(legal))]
+
+
+def seat_agents(agents, players: int, seed: int, make) -> tuple[list, list[str]]:
+    """One agent per seat, as every game's ``play_game`` seats them.
+
+    Args:
+        agents: names or agent objects, one per seat; a shorter sequence repeats.
+        players: the number of seats.
+        seed: the agents' base seed; seat ``i``'s named agent is ``make(name, seed * 100 + i)``.
+        make: the game's agent factory (``make_agent``), raising ValueError for an unknown name.
+
+    Returns:
+        ``(agents, names)``: ``players`` agent objects and their names (an object's
+        ``name`` attribute, else its class name).
+    """
+    bots = []
+    for i in range(players):
+        a = agents[i % len(agents)]
+        bots.append(make(a, seed * 100 + i) if isinstance(a, str) else a)
+    return bots, [getattr(a, "name", type(a).__name__) for a in bots]
 
 
 class OneStepGreedyAgent:
