@@ -535,8 +535,13 @@ def _simulate(parser, args) -> int:
         return 130
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
-    table = frame.groupby(["players", "agent"]).agg(games=("game_id", "nunique"), win_rate=("won", "mean"),
-                                                     mean_score=("score", "mean"), collective_loss=("collective_loss", "mean"))
+    game = get_game(args.game)
+    columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
+    if "collective_loss" not in getattr(game, "result_meanings", {}):  # a companion game has none: always false
+        columns["collective_loss"] = ("collective_loss", "mean")
+    table = frame.groupby(["players", "agent"]).agg(**columns)
+    won = next(m["meaning"] for m in frame.attrs["metadata"]["schema"] if m["name"] == "won")
+    print(f"score: {getattr(game, 'score_name', 'score')}. win_rate: games won, where won = {won}.")
     print(table.round(3).to_string())
     return 0
 

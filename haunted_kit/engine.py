@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 import json
 import math
 
@@ -1112,6 +1113,11 @@ class HauntedLandsGame:
 
     # ---- optional members used by simulation, search and the environment (see protocol.py)
     state_type = State
+    def default_box(self) -> Box:
+        """The kit's reference box (:func:`haunted_kit.default_box`)."""
+        return default_box()
+
+    score_name = "valor"  #: what ``seat_results``' score is, in words (hint sentences)
 
     def seat_results(self, state: State) -> list[dict]:
         """Per player (index order) the figures a simulation records: ``score`` (final
@@ -1148,6 +1154,11 @@ class HauntedLandsGame:
         out += list(ctx.place_ghost_actions)
         out += [a for card in sorted(ctx.sell_actions) for a, _ in ctx.sell_actions[card]]
         return list(dict.fromkeys(out))
+
+    def observation_encoder(self, box, players: int):
+        """The observation vector of :mod:`haunted_kit.env` (:class:`haunted_kit.encoding.HauntedObservation`;
+        looked up by name: the encoder sits a layer above the engine)."""
+        return importlib.import_module(f"{__package__}.encoding").HauntedObservation(box, players)
 
     def turn_order(self, state: State) -> list[int]:
         """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""

@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, is_integer, results_by_score
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
@@ -634,6 +634,33 @@ class EstateGame:
         d = state.copy()
         d.config = replace(state.config, seed=rng.getrandbits(62))
         return d
+
+    def default_box(self):
+        """The module's own box (``data/estate/``)."""
+        return default_estate_box()
+
+    score_name = "gold value"  #: what ``seat_results``' score is, in words (hint sentences)
+
+    #: what the simulation dataset's columns mean for this module (see haunted_kit.simulate)
+    result_meanings = {
+        **SCORE_ONLY_MEANINGS,
+        "score": "gold value of the holdings at the end (gold 1, marble 3, glass 2, wood 1, limestone 1; "
+                 "a kit measure, not a rule: the module prints no victory points)",
+        "won": "the sole highest gold value (a tie at the top: nobody)",
+    }
+
+    def seat_results(self, state: EstateState) -> list[dict]:
+        """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
+        of the gold values; see :attr:`result_meanings`)."""
+        return results_by_score([state.gold_value(p) for p in range(state.players)])
+
+    def action_catalogue(self, box=None):
+        """The fixed integer encoding of the estate's actions (:func:`haunted_kit.estate.encoding.catalogue`)."""
+        return importlib.import_module(f"{__package__}.encoding").catalogue(box)
+
+    def observation_encoder(self, box, players: int):
+        """The observation vector (:class:`haunted_kit.estate.encoding.EstateObservation`)."""
+        return importlib.import_module(f"{__package__}.encoding").EstateObservation(box, players)
 
     def __repr__(self) -> str:
         return "<Game estate: Estate and Market>"
