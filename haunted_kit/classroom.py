@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from .components import BoxError, default_box, load_box
 
 ENV_PREFIX = "HAUNTED_KIT_"
 DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
@@ -32,8 +33,6 @@ def app_settings(default_seed: int = 1) -> dict:
     (the playouts each hint searches, :data:`DEFAULT_HINT_PLAYOUTS`). The dict's keys are
     :class:`~haunted_kit.widgets.PlayView` keywords. Raises ValueError naming a
     malformed variable or a box that does not load."""
-    from .components import BoxError, default_box, load_box
-
     env = os.environ
 
     def number(name: str, text: str) -> int:
