@@ -157,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
+    cls.add_argument("--hint-playouts", type=int, default=1000, metavar="N",
+                     help='playouts searched for each "Suggest a move", 10 to 100000 (default 1000)')
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -417,7 +419,8 @@ def _check_box(sub, args) -> int:
 
 
 def _classroom(sub, args) -> int:
-    from .classroom import MAX_SIZE, MIN_SIZE, serve  # lazy: only classroom needs it (see the note at the top)
+    # lazy: only classroom needs it (see the note at the top)
+    from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -427,12 +430,15 @@ def _classroom(sub, args) -> int:
         sub.error(f"--port must be between 0 and 65535, got {args.port}")
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
+    if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
+        sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
     try:  # the notebook's kernel would fail later, out of sight: check the game here
         GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=box)
     except ConfigError as exc:
         sub.error(str(exc))
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints)
+                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
+                 hint_playouts=args.hint_playouts)
 
 
 def _handout(sub, args) -> int:

@@ -42,7 +42,7 @@ from ..render import style as S
 from ..render.scene import status_line
 from .errors import ErrorReporting
 from .field import FieldWidget
-from .hints import HintPanel
+from .hints import HintPanel, hints_off
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from .. import agents
 from ..engine import new_game
@@ -149,12 +149,14 @@ class PlayView(ErrorReporting, W.VBox):
             (the page stays responsive; without a running event loop bots play at once).
         bot_kind: agent name for bot seats given as a list.
         hints: show the "Suggest a move" button (the search agent's top three moves,
-            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off.
+            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off (the
+            page then says so in place of the button).
+        hint_playouts: playouts each hint searches.
     """
 
     def __init__(self, state=None, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
                  viewer="auto", size: float = 34, auto_bots: bool = True, bot_delay: float = 0.4,
-                 bot_kind: str = "greedy", hints: bool = True, **game_kwargs):
+                 bot_kind: str = "greedy", hints: bool = True, hint_playouts: int = 1000, **game_kwargs):
         super().__init__()
         self.add_class("hk-play")
         if state is None:
@@ -231,7 +233,7 @@ class PlayView(ErrorReporting, W.VBox):
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
-            *([HintPanel(self, _kernel_loop)] if hints else []),
+            HintPanel(self, _kernel_loop, hint_playouts) if hints else hints_off(),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
         self.hint_panel = actions.children[-1] if hints else None
