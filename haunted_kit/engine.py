@@ -827,31 +827,21 @@ def returns(s: State) -> list[float]:
 # ============================================================================ chance
 
 
-def _chance_weights(s: State) -> tuple[list, list[int]]:
-    box = s.config.box
+def _chance_weights(s: State) -> tuple:
+    """``(outcomes, weights)`` of the waiting chance node: the tiles, stack places
+    left, or the fixed faces and cards of the box (:attr:`rules.Ctx.chance_weights`)."""
     node = s.chance
     kind = node.kind
     if kind == "tile":
-        left = [t for t in box.tiles if t not in s.layout]
+        left = [t for t in s.config.box.tiles if t not in s.layout]
         return left, [1] * len(left)
-    if kind == "skill":
-        deck = list(box.skill_decks.values())[node.deck]
-        return list(deck), [1] * len(deck)
-    if kind == "market":
-        cards = list(box.market_cards)
-        return cards, [1] * len(cards)
     if kind == "stack":
         left = [p for p in range(s.config.players) if p not in s.turn_order]
         return left, [1] * len(left)
-    if kind == "terrain_die":
-        faces = ctx_of(s).terrain_die
-        outs = list(dict.fromkeys(faces))
-        return outs, [faces.count(f) for f in outs]
-    if kind == "bonus_die":
-        faces = box.bonus_die
-        outs = list(dict.fromkeys(faces))
-        return outs, [faces.count(f) for f in outs]
-    raise AssertionError(kind)  # pragma: no cover
+    fixed = ctx_of(s).chance_weights
+    if kind == "skill":
+        return fixed["skill"][node.deck]
+    return fixed[kind]
 
 
 def chance_outcomes(s: State) -> list:
@@ -928,7 +918,7 @@ def _resolve_chance(s: State, outcome) -> None:
         s.skills.append(outcome)
         if s.log is not None:
             R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip('.')} (setup step 6).", skill=outcome)
-        if len(s.skills) < len(box.skill_decks):
+        if len(s.skills) < len(ctx_of(s).chance_weights["skill"]):
             s.chance = SkillDraw(len(s.skills))
         else:
             S = len(box.skill_slot_valor)
