@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 import json
 import math
 
@@ -36,7 +37,7 @@ from . import serial
 from .board import KALENA, build_field
 from .components import Box, default_box
 from .events import log_to_frame
-from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from .fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
                    RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from .protocol import ChanceError, IllegalAction, Record, Refusal
@@ -156,11 +157,7 @@ class HauntedLandsState(State):
     @classmethod
     def from_json(cls, text: str, box: Box | None = None) -> "HauntedLandsState":
         """:meth:`from_dict` of a JSON text. Raises SaveError for text that is not JSON."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError, RecursionError) as exc:  # incl. integers of over 4300 digits
-            raise SaveError(f"save is not valid JSON: {exc}") from None
-        return cls.from_dict(data, box)
+        return cls.from_dict(parse_json(text, "save", SaveError), box)
 
     def save(self, path) -> None:
         """Write the save to ``path`` as indented JSON, atomically (a failed write leaves
@@ -171,15 +168,8 @@ class HauntedLandsState(State):
     def load(cls, path, box: Box | None = None, max_bytes: int | None = None) -> "HauntedLandsState":
         """Read a save file. ``max_bytes`` (default 16 MiB, :data:`haunted_kit.fileio.MAX_INPUT_BYTES`)
         refuses bigger files unread. Raises :class:`SaveError` naming the problem."""
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise SaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise SaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        return cls.from_json(text, box)
+        data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=SaveError)
+        return cls.from_dict(data, box)
 
     def __repr__(self) -> str:
         if self.phase == OVER:
@@ -1123,6 +1113,11 @@ class HauntedLandsGame:
 
     # ---- optional members used by simulation, search and the environment (see protocol.py)
     state_type = State
+    def default_box(self) -> Box:
+        """The kit's reference box (:func:`haunted_kit.default_box`)."""
+        return default_box()
+
+    score_name = "valor"  #: what ``seat_results``' score is, in words (hint sentences)
 
     def seat_results(self, state: State) -> list[dict]:
         """Per player (index order) the figures a simulation records: ``score`` (final
@@ -1159,6 +1154,11 @@ class HauntedLandsGame:
         out += list(ctx.place_ghost_actions)
         out += [a for card in sorted(ctx.sell_actions) for a, _ in ctx.sell_actions[card]]
         return list(dict.fromkeys(out))
+
+    def observation_encoder(self, box, players: int):
+        """The observation vector of :mod:`haunted_kit.env` (:class:`haunted_kit.encoding.HauntedObservation`;
+        looked up by name: the encoder sits a layer above the engine)."""
+        return importlib.import_module(f"{__package__}.encoding").HauntedObservation(box, players)
 
     def turn_order(self, state: State) -> list[int]:
         """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""

@@ -34,9 +34,9 @@ import tornado.websocket
 
 from . import actions as A
 from .agents import make_agent
+from .fileio import parse_json
 from .protocol import IllegalAction
 from .render import html as H
-from .render import style as S
 from .render.geometry import board_geometry
 from .render.scene import phase_sentence, status_line
 from .render.svg import render_svg
@@ -365,8 +365,8 @@ class TeacherPage(_Base):
         if not self.teacher_ok():
             raise tornado.web.HTTPError(403)
         try:
-            msg = json.loads(self.request.body or b"{}")
-        except json.JSONDecodeError:
+            msg = parse_json(self.request.body or b"{}", "the teacher's request")
+        except ValueError:
             msg = {}
         self.finish(self.classroom.teacher_op(msg if isinstance(msg, dict) else {}))
 
@@ -427,7 +427,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def on_message(self, message):
         c = self.classroom
         try:
-            msg = json.loads(message)
+            msg = parse_json(message, "the message")
             if not isinstance(msg, dict):
                 raise ValueError("not an object")
         except ValueError:

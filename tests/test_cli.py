@@ -170,4 +170,4 @@ def test_replay_refuses_big_and_broken_inputs(tmp_path, capsys):
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"format": "caf\xe9"}')
     assert main(["replay", str(latin)]) == 1
-    assert "not a text (UTF-8 JSON) file" in capsys.readouterr().err
+    assert "is not a UTF-8 text file" in capsys.readouterr().err

@@ -22,18 +22,18 @@ LAYERS = {
     "rules": 3,
     "engine": 4,
     "pathfinding": 5, "agents": 5, "sim": 5, "history": 5, "scenario": 5, "analysis": 5, "testing": 5,
-    "bots": 5, "search": 5, "simulate": 5, "env": 5, "exercises": 5, "store": 5,
+    "bots": 5, "search": 5, "simulate": 5, "env": 5, "encoding": 5, "exercises": 5, "store": 5,
     "render": 6, "widgets": 6, "handout": 6,
     "cli": 7, "classroom": 7, "server": 7, "render.__main__": 7,
     # the companion rule modules stand beside the Haunted Lands rules, layer for layer
     "estate.actions": 0, "estate.box": 0, "estate.board": 1,
     "estate.state": 2, "estate.rules": 3, "estate.engine": 4, "estate": 4,
-    "estate.agents": 5, "estate.sim": 5, "estate.analysis": 5, "estate.scenario": 5,
+    "estate.agents": 5, "estate.sim": 5, "estate.encoding": 5, "estate.analysis": 5, "estate.scenario": 5,
     "estate.draw": 6, "estate.widgets": 6,
     "estate.cli": 7,
     "landmarks.actions": 0, "landmarks.box": 0,
     "landmarks.state": 2, "landmarks.rules": 3, "landmarks.agents": 4, "landmarks.engine": 4, "landmarks": 4,
-    "landmarks.render": 6,
+    "landmarks.encoding": 5, "landmarks.render": 6,
     "landmarks.cli": 7,
 }
 

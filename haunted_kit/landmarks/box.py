@@ -238,7 +238,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["example_round"] = g.section("example_round", {"hand": (int, 0, 40), "village": (int, 0, 40),
                                                        "developed": (int, 0, 40), "gold": (int, 0, 40),
                                                        "rounds": (int, 1, 40)})
-    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, None)})["village_cards"]
+    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, 99)})["village_cards"]
 
     f = _Toml(root, "landmarks.toml", rows)
     v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
@@ -262,7 +262,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["landmarks"] = lm
 
     s = _Toml(root, "scoring.toml", rows)
-    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, None)})
+    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, 99)})
     out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
     out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
     out["architect_points"] = s.section("architect", {"points_per_building": (int, 0, 99)})["points_per_building"]
