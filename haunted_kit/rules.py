@@ -43,15 +43,17 @@ class Ctx:
     """
 
     _cache: dict = {}
+    _CACHE_SIZE = 128  #: Ctx objects kept; the least recently used goes first
 
     @classmethod
     def get(cls, config, field) -> "Ctx":
+        """The tables of ``config`` and ``field`` (``None`` before the layout is drawn),
+        from a cache of the :attr:`_CACHE_SIZE` most recently used (a steady size, so
+        memory stays flat over many games)."""
         key = (config.players, config.mode, config.ghost_cards, config.limited_supplies,
                config.terrain_die, id(config.box), field.layout if field is not None else None)
-        ctx = cls._cache.get(key)
+        ctx = cls._cache.pop(key, None)
         if ctx is None or ctx.box is not config.box:
-            if len(cls._cache) > 128:
-                cls._cache.clear()
             if field is None:
                 ctx = cls(config, None)
             else:
@@ -59,12 +61,13 @@ class Ctx:
                 ctx = copy.copy(cls.get(config, None))
                 ctx.field = field
                 ctx._field_tables(field)
-            cls._cache[key] = ctx
         elif ctx.config is not config or ctx.field is not field:
             # equal parameters, other objects: share the tables, point at these objects
             ctx = copy.copy(ctx)
             ctx.config, ctx.field = config, field
-            cls._cache[key] = ctx
+        cls._cache[key] = ctx  # the most recently used last
+        if len(cls._cache) > cls._CACHE_SIZE:
+            del cls._cache[next(iter(cls._cache))]
         return ctx
 
     def __init__(self, config, field):
@@ -223,23 +226,31 @@ class Ctx:
         with a ghost on it; a cell that cannot be explored costs ``math.inf`` here, more
         than any player has (:func:`entry_cost` says ``None``).
 
-        :func:`entry_cost` reads only a cell's terrain, the skills ``cheaper_forest`` and
-        ``cheaper_mountain`` and the ghost cards, so it is asked once per terrain of the
-        field, and the answers are memoised per those two skills of ``learned_mask``.
-        The field, box and ghost cards of a Ctx never change, so the memo is never
-        invalidated; a Ctx for another layout starts an empty one (:meth:`_field_tables`)."""
+        The kit's :func:`entry_cost` reads only a cell's terrain, the skills
+        ``cheaper_forest`` and ``cheaper_mountain`` and the ghost cards, so it is asked
+        once per terrain of the field, and the answers are memoised per those two skills
+        of ``learned_mask``. The field, box and ghost cards of a Ctx never change, so the
+        memo is never invalidated; a Ctx for another layout starts an empty one
+        (:meth:`_field_tables`). When a house rule has replaced ``rules.entry_cost``,
+        every cell is asked on every call, and nothing is memoised."""
+        if entry_cost is not _KIT_ENTRY_COST:
+            return tuple(self._ask_every_cell(learned_mask, ghost) for ghost in (False, True))
         key = learned_mask & self.cost_skills
         hit = self._entry_costs.get(key)
         if hit is None:
-            hit = self._entry_costs[key] = tuple(self._cost_per_cell(key, ghost) for ghost in (False, True))
+            hit = self._entry_costs[key] = tuple(self._ask_every_terrain(key, ghost) for ghost in (False, True))
         return hit
 
-    def _cost_per_cell(self, learned_mask: int, ghost: bool) -> tuple:
+    def _ask_every_terrain(self, learned_mask: int, ghost: bool) -> tuple:
         by_terrain = {}
         for terrain, cells in self.cells_of.items():
             cost = entry_cost(self, cells[0], learned_mask, ghost)
             by_terrain[terrain] = math.inf if cost is None else cost
         return tuple(map(by_terrain.__getitem__, self.field.terrain))
+
+    def _ask_every_cell(self, learned_mask: int, ghost: bool) -> tuple:
+        costs = (entry_cost(self, c, learned_mask, ghost) for c in range(len(self.field.terrain)))
+        return tuple(math.inf if cost is None else cost for cost in costs)
 
 
 def _faces(faces) -> tuple[tuple, tuple]:
@@ -374,6 +385,9 @@ def entry_cost(ctx: Ctx, cell: int, learned_mask: int, ghost_on_cell: bool) -> i
     if ghost_on_cell and ctx.ghost_surcharge:
         cost += ctx.ghost_surcharge
     return cost if cost > 0 else 0
+
+
+_KIT_ENTRY_COST = entry_cost  # the kit's own rule (Ctx.entry_costs memoises only its answers)
 
 
 def explore_cost(s: State, p: int, cell: int) -> int | None:
