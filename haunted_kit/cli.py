@@ -30,8 +30,16 @@ from pathlib import Path
 
 from . import rules as R
 from .agents import AGENTS
+from .components import BoxError, default_box, load_box
+from .engine import HauntedLandsState as State
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import game_names, get_game
+from .games import REGISTRY, UnknownGame, game_names, get_game
+from .sim import play_game
+from .state import ConfigError, GameConfig, SaveError
+
+# The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
+# check-box) are imported inside them: together they add about 40 ms (multiprocessing,
+# sqlite3, tornado, the search agent) to every start, `haunted-kit --help` included.
 
 
 def _agents(text: str) -> list[str]:
@@ -149,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
+    cls.add_argument("--hint-playouts", type=int, default=1000, metavar="N",
+                     help='playouts searched for each "Suggest a move", 10 to 100000 (default 1000)')
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -219,8 +229,6 @@ def _write_log(state, path: Path) -> None:
 
 def _box(parser, path):
     """The box at ``path`` (or the reference box); a bad box is a usage error."""
-    from .components import BoxError, default_box, load_box
-
     try:
         return default_box() if path is None else load_box(path)
     except BoxError as exc:
@@ -264,9 +272,6 @@ def _write_outputs(writes) -> int:
 
 
 def _play(sub, args) -> int:
-    from .sim import play_game
-    from .state import ConfigError, GameConfig
-
     if args.game != "haunted":
         _check_outputs(sub, {"--save": args.save, "--log": args.log})
         s = _companion_play(sub, args)  # prints the summary
@@ -291,9 +296,6 @@ def _play(sub, args) -> int:
 
 
 def _replay(sub, args) -> int:
-    from .engine import HauntedLandsState as State
-    from .state import SaveError
-
     game = _save_game(args.save, args.max_bytes)
     if game in game_names() and game != "haunted":
         return _companion_replay(sub, args, game)
@@ -313,8 +315,6 @@ def _companion_cli(game: str):
     ``summary(state, names=None) -> str``. Everything else of ``play`` and ``replay``
     (usage checks, the box, saves) is shared, in :func:`_companion_play` and
     :func:`_companion_replay`."""
-
-    from .games import REGISTRY
 
     return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
 
@@ -392,8 +392,7 @@ def _box_game(path: Path, exclude: str) -> str | None:
 
 
 def _check_box(sub, args) -> int:
-    from .games import UnknownGame, get_game
-    from .testing import check_box
+    from .testing import check_box  # lazy: only check-box needs it (see the note at the top)
 
     try:
         game = get_game(args.game)
@@ -420,8 +419,8 @@ def _check_box(sub, args) -> int:
 
 
 def _classroom(sub, args) -> int:
-    from .classroom import MAX_SIZE, MIN_SIZE, serve
-    from .state import ConfigError, GameConfig
+    # lazy: only classroom needs it (see the note at the top)
+    from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -431,16 +430,19 @@ def _classroom(sub, args) -> int:
         sub.error(f"--port must be between 0 and 65535, got {args.port}")
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
+    if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
+        sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
     try:  # the notebook's kernel would fail later, out of sight: check the game here
         GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=box)
     except ConfigError as exc:
         sub.error(str(exc))
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints)
+                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
+                 hint_playouts=args.hint_playouts)
 
 
 def _handout(sub, args) -> int:
-    from .handout import HandoutError, find_chromium, handout_html, print_pdf
+    from .handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -473,7 +475,7 @@ def _handout(sub, args) -> int:
 
 
 def _teacher(sub, args) -> int:
-    from .exercises import ExerciseError, write_teacher_copies
+    from .exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
     if not src.is_dir():
@@ -495,9 +497,9 @@ def _teacher(sub, args) -> int:
 
 
 def _simulate(parser, args) -> int:
+    # lazy: only simulate needs these; they pull multiprocessing and the search agent (see the note at the top)
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, load_dataset, simulate
-    from .games import get_game
 
     options = {}
     if args.game == "haunted":
@@ -551,9 +553,9 @@ def _simulate(parser, args) -> int:
 
 
 def _server(sub, args) -> int:
+    # lazy: only server needs these; they pull tornado and sqlite3 (see the note at the top)
     from .classroom import MAX_SIZE, MIN_SIZE
     from .server import serve as serve_tables
-    from .state import ConfigError, GameConfig
     from .store import StoreError
 
     box = _box(sub, args.box)

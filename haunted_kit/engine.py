@@ -35,7 +35,7 @@ from . import actions as A
 from . import rules as R
 from . import serial
 from .board import KALENA, build_field
-from .components import Box, default_box
+from .components import Box, default_box, load_box
 from .events import log_to_frame
 from .fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
@@ -1078,8 +1078,6 @@ class HauntedLandsGame:
 
     def load_box(self, path):
         """The box in folder ``path`` (:func:`haunted_kit.load_box`; raises BoxError)."""
-        from .components import load_box
-
         return load_box(path)
 
     def settings(self, box=None) -> list[dict]:

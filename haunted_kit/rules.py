@@ -25,6 +25,7 @@ from .flow import (AUTOMATIC, BonusChoice, BonusDie, GhostPlacement, QuestChoice
 from .protocol import Refusal
 from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State, flat_index,
                     flat_spans)
+from .board import KALENA
 
 
 def P(p: int) -> str:
@@ -1185,8 +1186,6 @@ def _check_outcome(s: State, ctx) -> None:
 def _check_pending(s: State) -> None:
     """The pending stack: parts within the box's bounds, one spread, skill 2 or skill 9
     decision at a time, one quest choice per player, only the turn's player during turns."""
-    from .board import KALENA
-
     box = s.config.box
     n = s.config.players
     for e in s.pending:

@@ -14,6 +14,7 @@ from .agents import make_agent
 from .engine import new_game
 from .protocol import seat_agents
 from .state import GameConfig, State
+from .progress import progress as bar
 
 
 @dataclass
@@ -81,8 +82,6 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
     rows = []
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from .progress import progress as bar
-
         seeds = bar(seeds, desc=f"{players}p {mode}")
     for seed in seeds:
         cfg = GameConfig(players=players, mode=mode, extra_ghost_cards=tuple(extra_ghost_cards), seed=seed, **config_kwargs)

@@ -42,6 +42,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
 from .games import get_game
@@ -304,8 +305,6 @@ def _box_record(box) -> dict:
 
 
 def _metadata(grid: Grid, box, events: bool) -> dict:
-    from . import __version__
-
     specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
     return {
         "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,

@@ -116,10 +116,10 @@ def test_bootstrap_help_exits_0():
 
 
 def test_paths_are_checked_before_the_game(tmp_path, monkeypatch, capsys):
-    import haunted_kit.sim as sim
+    import haunted_kit.cli as cli
 
     played = []
-    monkeypatch.setattr(sim, "play_game", lambda *a, **k: played.append(1))
+    monkeypatch.setattr(cli, "play_game", lambda *a, **k: played.append(1))
     with pytest.raises(SystemExit):
         main(["play", "--save", str(tmp_path / "g.json"), "--log", str(tmp_path / "missing" / "g.csv")])
     assert played == [] and not (tmp_path / "g.json").exists()

@@ -26,7 +26,7 @@ from ..protocol import ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEAN
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
-from .box import default_estate_box
+from .box import default_estate_box, load_estate_box
 from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
 
@@ -564,14 +564,10 @@ class EstateGame:
 
     @property
     def min_players(self) -> int:
-        from .box import default_estate_box
-
         return default_estate_box().min_players
 
     @property
     def max_players(self) -> int:
-        from .box import default_estate_box
-
         return default_estate_box().max_players
 
     def new_game(self, *, players: int = 3, seed: int = 0, **options) -> EstateState:
@@ -596,15 +592,11 @@ class EstateGame:
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
-        from .box import load_estate_box
-
         return load_estate_box(path)
 
     def settings(self, box=None) -> list[dict]:
         """Every player count of ``box`` under each connection reading, as ``new_game``
         keywords (what :func:`haunted_kit.testing.check_box` covers)."""
-        from .box import default_estate_box
-
         box = box or default_estate_box()
         return [{"players": n, "connection": c} for c in ("group", "line")
                 for n in range(box.min_players, box.max_players + 1)]
@@ -613,8 +605,6 @@ class EstateGame:
         """What is wrong with ``state`` (empty when nothing): the save loader's position
         checks (counts, worker limit, tiles adding up to the box, connected estates), and
         against ``before``: income never goes down, workers are only hired, never lost."""
-        from .state import EstateSaveError, check_position, position_of
-
         problems = []
         try:
             check_position(state.box, state.config, position_of(state))
