@@ -326,11 +326,13 @@ def _upgrade(meta: dict) -> dict:
     return meta
 
 
-def _same_run(old: dict, new: dict) -> str | None:
+def _same_run(old: dict, new: dict, box=None) -> str | None:
     for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events"):
         a, b = old.get(key), new.get(key)
         if key == "box":  # the same box is the same data, wherever its folder is
             a, b = (x.get("fingerprint") if isinstance(x, dict) else x for x in (a, b))
+            if box is not None and box.accepts_fingerprint(a):  # recorded by an earlier kit's fingerprint
+                a = b
         if a != b:
             return key
     return None
@@ -450,7 +452,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
             old = read_json(meta_path, what="dataset description", error=DatasetError)
         except DatasetError as exc:
             raise DatasetError(f"{exc}; use another output directory") from None
-        differs = _same_run(old, meta)
+        differs = _same_run(old, meta, box)
         if differs:
             raise DatasetError(f"{out} holds a dataset made with another {differs.replace('_', ' ')}; "
                                "use another output directory to keep both")

@@ -298,7 +298,7 @@ class GameStore:
             box, _ = self._box(box_path)
         except (BoxError, OSError) as exc:
             raise StoreError(f"table {tid}: its house-rule box {box_path} does not load: {exc}") from None
-        if box.fingerprint != fingerprint:
+        if not box.accepts_fingerprint(fingerprint):
             raise StoreError(f"table {tid}: the box at {box_path or 'the reference data/'} changed since the table "
                              "was created; its decisions cannot be replayed with other rules")
         config = json.loads(config_text)

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
-from ..provenance import mark_house_rules, read_provenance
+from ..provenance import Fingerprinted, mark_house_rules, read_provenance, value_fingerprint
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
 # Upper bounds on every number of the box: generous for house rules, small enough that a
 # typo (seasons = 100000, radius = 10**6) is refused at load instead of hanging a game.
@@ -67,7 +67,7 @@ class MarketAction:
 
 
 @dataclass(frozen=True, eq=False)
-class EstateBox:
+class EstateBox(Fingerprinted):
     """The whole box, read-only. Amounts are in units of a resource; gold in gold."""
 
     path: str
@@ -107,6 +107,16 @@ class EstateBox:
     market: dict  #: name -> MarketAction, in table order
     provenance: tuple  #: (file, entry, field, provenance) rows; "house rule" where it differs from the shipped box
     values: dict = field(default_factory=dict, repr=False, compare=False)  #: (file, entry, field) -> value as written
+    #: hash of the files' bytes, which kits before the value ``fingerprint`` recorded in saves:
+    #: such saves load while the files are unchanged (``accepts_fingerprint``)
+    file_fingerprint: str = field(default="", repr=False, compare=False)
+
+    @property
+    def earlier_fingerprints(self) -> frozenset:
+        """For the kit's own estate data, :data:`EARLIER_REFERENCE_FINGERPRINTS`; else none."""
+        root = _shipped_root()
+        same = root is not None and Path(self.path).resolve() == root.resolve()
+        return frozenset(EARLIER_REFERENCE_FINGERPRINTS) if same else frozenset()
 
     @property
     def outer(self) -> tuple[Slot, ...]:
@@ -242,7 +252,7 @@ def load_estate_box(path=None) -> EstateBox:
         p = root / name
         if p.is_file():
             digest.update(name.encode() + b"\0" + p.read_bytes())
-    out["fingerprint"] = digest.hexdigest()
+    out["file_fingerprint"] = digest.hexdigest()
 
     # resources.toml (first: everything else names resources)
     f = _File(root, "resources.toml", rows)
@@ -402,7 +412,15 @@ def load_estate_box(path=None) -> EstateBox:
     shipped = _shipped_root()
     same = shipped is None or shipped.resolve() == root.resolve()
     out["provenance"] = mark_house_rules(rows, None if same else _shipped_values())
+    out["fingerprint"] = value_fingerprint(out)
     return EstateBox(**out)
+
+
+#: Fingerprints of earlier texts of the kit's own ``data/estate/`` that give today's values:
+#: saves that recorded them load with the kit's estate box.
+EARLIER_REFERENCE_FINGERPRINTS: dict[str, str] = {
+    "8f3db16cbaab640e": "the files' bytes when saves recorded a hash of the bytes, not of the loaded values",
+}
 
 
 def _shipped_root() -> Path | None:

@@ -611,7 +611,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     if data.get("game") != "landmarks":
         raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
     fp = (data.get("box") or {}).get("fingerprint") if isinstance(data.get("box"), dict) else None
-    if fp != box.fingerprint:
+    if not box.accepts_fingerprint(fp):
         raise SaveError("box.fingerprint: the save was played with another Landmarks box "
                         f"({(data.get('box') or {}).get('path') if isinstance(data.get('box'), dict) else '?'}); "
                         "load it with that box")
