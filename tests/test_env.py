@@ -144,3 +144,7 @@ def test_example_runs_a_seeded_random_policy():
     a, b = example["aec_game"](7), example["aec_game"](7)
     assert a == b and a["steps"] > 50
     assert example["single_seat"](range(2)) == example["single_seat"](range(2))
+    for game in ("estate", "landmarks"):
+        a = example["aec_game"](3, game, 3)
+        assert a == example["aec_game"](3, game, 3) and a["steps"] >= 3 and len(a["returns"]) == 3
+        assert len(example["single_seat"](range(2), game, 3)) == 2

@@ -136,6 +136,20 @@ def test_search_agent_plays_whole_companion_games(which, players, options):
     assert again == chosen
 
 
+def test_estate_playouts_are_cut_short_and_scored_by_gold_value_and_income_to_come():
+    import math
+
+    s = ESTATE.new_game(players=2, seed=1, log=False)
+    assert s.season == 1 and ESTATE.evaluate(s) == [0.5, 0.5]  # the same start for both
+    t = s.copy()
+    t.hand[0]["gold"] += 3  # 3 gold more: one softmax width ahead
+    assert ESTATE.evaluate(t) == pytest.approx([1 / (1 + math.exp(-1)), math.exp(-1) / (1 + math.exp(-1))])
+    u = s.copy()
+    u.income[1]["wood"] += 1  # +1 wood income (value 1) for this season and the 2 left: 3 gold of value to come
+    assert ESTATE.evaluate(u) == pytest.approx(ESTATE.evaluate(t)[::-1])
+    assert SearchAgent(0).settings()["rollout_depth"] == "auto"  # 20 decisions, then evaluate, for the estate too
+
+
 def test_simulate_with_search_on_the_companions_records_what_each_game_defines(tmp_path):
     for which, players, lineup in (("estate", 2, "search[playouts=4],greedy"), ("landmarks", 3, "search[playouts=6],greedy")):
         grid = S.Grid(game=which, players=(players,), lineups=(lineup,), games=2)

@@ -17,8 +17,9 @@ left, so the same seed and actions give the same game.
 
 from __future__ import annotations
 
-import importlib
 import hashlib
+import importlib
+import math
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
@@ -635,6 +636,22 @@ class EstateGame:
         d = state.copy()
         d.config = replace(state.config, seed=rng.getrandbits(62))
         return d
+
+    def evaluate(self, state: EstateState) -> list[float]:
+        """A cheap estimate of each player's chance to end with the highest gold value, for
+        truncated search playouts (a kit heuristic, not a rule): a softmax (3 gold wide)
+        over the gold value held plus the income still to take, valued at the same prices:
+        this season's untaken income and the full income of every season left."""
+        box = state.box
+        left = box.seasons - state.season
+        est = []
+        for p in range(state.players):
+            future = sum(box.value.get(r, 0) * (inc - state.taken[p][r] + inc * left) for r, inc in state.income[p].items())
+            est.append(state.gold_value(p) + future)
+        top = max(est)
+        w = [math.exp((v - top) / 3.0) for v in est]
+        total = sum(w)
+        return [x / total for x in w]
 
     def default_box(self):
         """The module's own box (``data/estate/``)."""
