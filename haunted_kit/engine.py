@@ -342,25 +342,33 @@ def _ghost_targets(s: State, ctx, terrain: str) -> list[int]:
 
 
 def _turn_legal(s: State, ctx, p: int) -> list:
+    """The legal turn actions of player ``p``, in a fixed order: explore, extract, build,
+    contact, sell, train, learn, end the turn. Each is allowed by its ``refuse_<action>``
+    rule. Before asking it, a cheap check that rule also makes (a ghost to contact, no
+    depletion token, the cost in resources or pecunias) skips the candidates it would
+    refuse most often, so that listing composes no :class:`Refusal` for them."""
     here = s.sensor[p]
     explore = ctx.explore_actions
     out = [explore[c] for c in R.explore_targets(s, ctx, p)]
+    depleted = s.depleted
     for c, r in R.extraction_options(s, ctx, p):
-        if R.refuse_extract(s, ctx, p, c, r) is None:
+        if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
             out.append(ctx.extract_actions[c, r])
     for b in ctx.build_here[here]:
-        if R.refuse_build(s, ctx, p, b) is None:
+        if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
             out.append(ctx.build_actions[b])
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.sells_here(s, ctx, p):
         out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
     if R.trains_here(s, ctx, p):
+        pec = s.pec[p]
         for t in range(TRACKS):
-            if R.refuse_train(s, ctx, p, t, True) is None:
+            cost = R.training_cost(s, ctx, p, t)
+            if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
         for k in s.skills:
-            if R.refuse_learn(s, ctx, p, k, True) is None:
+            if R.can_afford(s, ctx, p, ctx.skill_counts[k]) and R.refuse_learn(s, ctx, p, k, True) is None:
                 out.append(ctx.learn_actions[k])
     out.append(ctx.END_TURN)
     return out
@@ -817,31 +825,21 @@ def returns(s: State) -> list[float]:
 # ============================================================================ chance
 
 
-def _chance_weights(s: State) -> tuple[list, list[int]]:
-    box = s.config.box
+def _chance_weights(s: State) -> tuple:
+    """``(outcomes, weights)`` of the waiting chance node: the tiles, stack places
+    left, or the fixed faces and cards of the box (:attr:`rules.Ctx.chance_weights`)."""
     node = s.chance
     kind = node.kind
     if kind == "tile":
-        left = [t for t in box.tiles if t not in s.layout]
+        left = [t for t in s.config.box.tiles if t not in s.layout]
         return left, [1] * len(left)
-    if kind == "skill":
-        deck = list(box.skill_decks.values())[node.deck]
-        return list(deck), [1] * len(deck)
-    if kind == "market":
-        cards = list(box.market_cards)
-        return cards, [1] * len(cards)
     if kind == "stack":
         left = [p for p in range(s.config.players) if p not in s.turn_order]
         return left, [1] * len(left)
-    if kind == "terrain_die":
-        faces = ctx_of(s).terrain_die
-        outs = list(dict.fromkeys(faces))
-        return outs, [faces.count(f) for f in outs]
-    if kind == "bonus_die":
-        faces = box.bonus_die
-        outs = list(dict.fromkeys(faces))
-        return outs, [faces.count(f) for f in outs]
-    raise AssertionError(kind)  # pragma: no cover
+    fixed = ctx_of(s).chance_weights
+    if kind == "skill":
+        return fixed["skill"][node.deck]
+    return fixed[kind]
 
 
 def chance_outcomes(s: State) -> list:
@@ -918,7 +916,7 @@ def _resolve_chance(s: State, outcome) -> None:
         s.skills.append(outcome)
         if s.log is not None:
             R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip('.')} (setup step 6).", skill=outcome)
-        if len(s.skills) < len(box.skill_decks):
+        if len(s.skills) < len(ctx_of(s).chance_weights["skill"]):
             s.chance = SkillDraw(len(s.skills))
         else:
             S = len(box.skill_slot_valor)
