@@ -204,3 +204,17 @@ def test_single_seat_plays_a_companion_against_chosen_bots(game, players):
     s = e.aec.state_
     assert s.is_terminal() and steps >= 1 and reward == s.returns()[1]
     assert type(e.bots[0]).__name__.endswith("GreedyAgent") and type(e.bots[2]).__name__ == "RandomAgent"
+
+
+def test_a_game_without_an_encoding_is_refused_by_name(monkeypatch):
+    import haunted_kit.env as E
+
+    class Plain:  # a protocol game that numbers no actions and encodes no observation
+        name = "plain"
+
+    monkeypatch.setattr(E, "get_game", lambda name: Plain())
+    with pytest.raises(TypeError, match="'plain' has no action_catalogue\\(box\\): no fixed action encoding"):
+        KitAECEnv("plain", players=2)
+    Plain.action_catalogue = lambda self, box: [Follow(), Decline()]
+    with pytest.raises(TypeError, match="'plain' has no observation_encoder\\(box, players\\)"):
+        KitAECEnv("plain", players=2)
