@@ -9,7 +9,7 @@ Usage::
 Kinds (every input seeded, so a finding is reproducible from its kind and number):
 
 Every registered game with a box folder is covered (Haunted Lands gets 80% of each
-kind, the Estate and Market module the rest).
+kind; the Estate and Market and the Landmarks & Architects modules share the rest).
 
 * games: seeded random games (every mode and player count); before every decision
   one random action from a hostile mix (wrong types, numpy integers, floats, bools,
@@ -66,7 +66,7 @@ from haunted_kit.testing import check_box, mutate_json, mutate_text  # noqa: E40
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 #: Each registered game's box folder (relative to data/) and its share of the inputs.
-BOX_FOLDERS = {"haunted": "", "estate": "estate"}
+BOX_FOLDERS = {"haunted": "", "estate": "estate", "landmarks": "landmarks"}
 SHARE = {"haunted": 0.8}  # the rest is split between the other games
 SLOW = 60.0  # seconds: one input taking longer counts as a hang
 
@@ -458,7 +458,8 @@ def fuzz_cli(n, tally, seed0=0):
             out, err = io.StringIO(), io.StringIO()
             t0 = time.monotonic()
             try:
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                # run in the scratch folder: a case naming a relative output path writes there
+                with contextlib.chdir(tmp), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     code = cli_main(argv)
             except SystemExit as exc:
                 code = exc.code

@@ -2,8 +2,9 @@
 
     python examples/env_random_policy.py
 
-1. PettingZoo AEC: four players pick uniformly among the legal actions (the mask).
-2. Gymnasium: one seat plays randomly against three greedy bots, over a few seeds.
+1. PettingZoo AEC: every player picks uniformly among the legal actions (the mask), in
+   Haunted Lands (4 players) and in the companion games (estate and Landmarks, 3 players).
+2. Gymnasium: one seat plays randomly against greedy bots, over a few seeds.
 """
 
 import numpy as np
@@ -11,8 +12,8 @@ import numpy as np
 from haunted_kit.env import KitAECEnv, SingleSeatEnv
 
 
-def aec_game(seed: int = 0) -> dict:
-    env = KitAECEnv(players=4)
+def aec_game(seed: int = 0, game: str = "haunted", players: int = 4) -> dict:
+    env = KitAECEnv(game, players=players)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
@@ -27,8 +28,8 @@ def aec_game(seed: int = 0) -> dict:
     return {"steps": steps, "returns": env.state_.returns()}
 
 
-def single_seat(seeds=range(3)) -> list[float]:
-    env = SingleSeatEnv(players=4, seat=0, opponents=["greedy"])
+def single_seat(seeds=range(3), game: str = "haunted", players: int = 4) -> list[float]:
+    env = SingleSeatEnv(game, players=players, seat=0, opponents=["greedy"])
     rng = np.random.default_rng(0)
     rewards = []
     for seed in seeds:
@@ -44,3 +45,6 @@ def single_seat(seeds=range(3)) -> list[float]:
 if __name__ == "__main__":
     print("AEC, 4 random players:", aec_game(7))
     print("Gymnasium, random seat 0 vs 3 greedy, rewards:", single_seat())
+    for game in ("estate", "landmarks"):
+        print(f"{game}: AEC, 3 random players:", aec_game(7, game, 3))
+        print(f"{game}: Gymnasium, random seat 0 vs 2 greedy, rewards:", single_seat(game=game, players=3))

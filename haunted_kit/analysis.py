@@ -33,6 +33,7 @@ from .engine import sample_chance
 from .flow import TerrainDie
 from .sim import play_game
 from .state import GameConfig
+from .progress import progress as bar
 
 
 class AnalysisError(ValueError):
@@ -139,8 +140,6 @@ def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", 
 
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from .progress import progress as bar
-
         seeds = bar(seeds, desc=f"logged {players}p {mode}")
     frames = []
     for seed in seeds:

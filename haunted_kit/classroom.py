@@ -5,7 +5,8 @@ on localhost with ``notebooks/07_classroom_play.ipynb``. The game parameters rea
 notebook through environment variables (``HAUNTED_KIT_SEED``, ``HAUNTED_KIT_MODE``,
 ``HAUNTED_KIT_PLAYERS``, ``HAUNTED_KIT_BOTS``, ``HAUNTED_KIT_BOX``: a house-rule copy of
 ``data/``, ``HAUNTED_KIT_SIZE``: the hex size in pixels, ``HAUNTED_KIT_HINTS``: ``0`` switches
-the "Suggest a move" button off), read by :func:`app_settings`.
+the "Suggest a move" button off, ``HAUNTED_KIT_HINT_PLAYOUTS``: the search budget of a
+hint), read by :func:`app_settings`.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from .components import BoxError, default_box, load_box
 
 ENV_PREFIX = "HAUNTED_KIT_"
 DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
+DEFAULT_HINT_PLAYOUTS, MIN_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS = 1000, 10, 100_000  # playouts per "Suggest a move"
 
 
 def app_settings(default_seed: int = 1) -> dict:
@@ -26,11 +29,10 @@ def app_settings(default_seed: int = 1) -> dict:
     ``seed``, ``mode``, ``players``, ``bots`` (0-based player indexes; default: seat 1
     human, the others bots), ``box`` (the loaded house-rule box, or the reference box)
     ``size`` (hex size in pixels, default :data:`DEFAULT_SIZE`) and ``hints`` (the
-    "Suggest a move" button; ``HAUNTED_KIT_HINTS=0`` switches it off). The dict's keys are
+    "Suggest a move" button; ``HAUNTED_KIT_HINTS=0`` switches it off), ``hint_playouts``
+    (the playouts each hint searches, :data:`DEFAULT_HINT_PLAYOUTS`). The dict's keys are
     :class:`~haunted_kit.widgets.PlayView` keywords. Raises ValueError naming a
     malformed variable or a box that does not load."""
-    from .components import BoxError, default_box, load_box
-
     env = os.environ
 
     def number(name: str, text: str) -> int:
@@ -64,8 +66,12 @@ def app_settings(default_seed: int = 1) -> dict:
     hints_text = env.get(ENV_PREFIX + "HINTS", "1").strip().lower()
     if hints_text not in ("0", "1", "off", "on"):
         raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}HINTS={hints_text!r} (expected 1 or 0)")
+    playouts = number("HINT_PLAYOUTS", env.get(ENV_PREFIX + "HINT_PLAYOUTS", str(DEFAULT_HINT_PLAYOUTS)))
+    if not MIN_HINT_PLAYOUTS <= playouts <= MAX_HINT_PLAYOUTS:
+        raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}HINT_PLAYOUTS={playouts} "
+                         f"(expected {MIN_HINT_PLAYOUTS} to {MAX_HINT_PLAYOUTS:,} playouts)")
     return {"seed": seed, "players": players, "mode": mode, "bots": bots, "box": box, "size": size,
-            "hints": hints_text in ("1", "on")}
+            "hints": hints_text in ("1", "on"), "hint_playouts": playouts}
 
 
 def notebook_path() -> Path:
@@ -107,7 +113,8 @@ def voila_command(port: int, open_browser: bool = False) -> list[str]:
     return cmd
 
 
-def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE, hints: bool = True) -> dict:
+def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE, hints: bool = True,
+                  hint_playouts: int = DEFAULT_HINT_PLAYOUTS) -> dict:
     """The environment for Voila's kernel: this process' environment plus the game
     settings read back by :func:`app_settings` (``box``: a folder path or ``None``)."""
     env = dict(os.environ)
@@ -117,6 +124,7 @@ def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: floa
     env[ENV_PREFIX + "BOTS"] = ",".join(str(b) for b in (bots if bots is not None else range(2, players + 1)))
     env[ENV_PREFIX + "SIZE"] = f"{float(size):g}"
     env[ENV_PREFIX + "HINTS"] = "1" if hints else "0"
+    env[ENV_PREFIX + "HINT_PLAYOUTS"] = str(hint_playouts)
     env[ENV_PREFIX + "APP"] = "1"  # widget error banners: no traceback on a student's page
     if box is not None:
         env[ENV_PREFIX + "BOX"] = str(Path(box).resolve())
@@ -126,18 +134,24 @@ def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: floa
 
 
 def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, port: int = 8866,
-          open_browser: bool = True, box=None, size: float = DEFAULT_SIZE, hints: bool = True) -> int:
+          open_browser: bool = True, box=None, size: float = DEFAULT_SIZE, hints: bool = True,
+          hint_playouts: int = DEFAULT_HINT_PLAYOUTS) -> int:
     """Serve the classroom app until interrupted; returns Voila's exit status.
 
     ``bots`` are 1-based seats played by bots (default: all but seat 1). A busy
     ``port`` is replaced by a free one, and the command says so. ``box``: a house-rule
     copy of ``data/`` (a folder; the command checks it loads), ``size``: the hex size
     in pixels (12 to 80), ``hints``: the "Suggest a move" button (off for a table
-    where the teacher wants none).
+    where the teacher wants none), ``hint_playouts``: its search budget (10 to 100,000;
+    fewer answer faster on a slow machine, more play better).
     """
     if not MIN_SIZE <= size <= MAX_SIZE:
         print(f"haunted-kit classroom: size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {size:g}",
               file=sys.stderr)
+        return 2
+    if not MIN_HINT_PLAYOUTS <= hint_playouts <= MAX_HINT_PLAYOUTS:
+        print(f"haunted-kit classroom: hint playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS:,}, "
+              f"got {hint_playouts}", file=sys.stderr)
         return 2
     if bots is not None:
         bad = [b for b in bots if not 1 <= b <= players]
@@ -159,7 +173,7 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
         return 1
     # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
     print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
-    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size, hints))
+    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size, hints, hint_playouts))
 
 
 def run_voila(cmd: list[str], env: dict) -> int:

@@ -30,8 +30,16 @@ from pathlib import Path
 
 from . import rules as R
 from .agents import AGENTS
-from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable
-from .games import game_names
+from .components import BoxError, default_box, load_box
+from .engine import HauntedLandsState as State
+from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
+from .games import REGISTRY, UnknownGame, game_names, get_game
+from .sim import play_game
+from .state import ConfigError, GameConfig, SaveError
+
+# The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
+# check-box) are imported inside them: together they add about 40 ms (multiprocessing,
+# sqlite3, tornado, the search agent) to every start, `haunted-kit --help` included.
 
 
 def _agents(text: str) -> list[str]:
@@ -149,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
+    cls.add_argument("--hint-playouts", type=int, default=1000, metavar="N",
+                     help='playouts searched for each "Suggest a move", 10 to 100000 (default 1000)')
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -219,8 +229,6 @@ def _write_log(state, path: Path) -> None:
 
 def _box(parser, path):
     """The box at ``path`` (or the reference box); a bad box is a usage error."""
-    from .components import BoxError, default_box, load_box
-
     try:
         return default_box() if path is None else load_box(path)
     except BoxError as exc:
@@ -264,12 +272,9 @@ def _write_outputs(writes) -> int:
 
 
 def _play(sub, args) -> int:
-    from .sim import play_game
-    from .state import ConfigError, GameConfig
-
     if args.game != "haunted":
         _check_outputs(sub, {"--save": args.save, "--log": args.log})
-        s = _companion_cli(args.game).play(sub, args)  # prints the summary
+        s = _companion_play(sub, args)  # prints the summary
         return _write_outputs(((args.save, s.save, "Final state saved"),
                                (args.log, lambda p: _write_log(s, p), "Event log written")))
     args.mode = args.mode or "wanderer"
@@ -291,12 +296,9 @@ def _play(sub, args) -> int:
 
 
 def _replay(sub, args) -> int:
-    from .engine import HauntedLandsState as State
-    from .state import SaveError
-
     game = _save_game(args.save, args.max_bytes)
     if game in game_names() and game != "haunted":
-        return _companion_cli(game).replay(sub, args)
+        return _companion_replay(sub, args, game)
     box = _box(sub, args.box)
     try:
         s = State.load(args.save, box=box, max_bytes=args.max_bytes)
@@ -308,30 +310,89 @@ def _replay(sub, args) -> int:
 
 
 def _companion_cli(game: str):
-    """The ``cli`` module beside a companion game's engine (``play(parser, args)``,
-    ``replay(parser, args)``), e.g. :mod:`haunted_kit.estate.cli`."""
-
-    from .games import REGISTRY
+    """The ``cli`` module beside a companion game's engine, e.g. :mod:`haunted_kit.estate.cli`:
+    ``play_game(players, seed, agents, *, box, log) -> (state, agent names)`` and
+    ``summary(state, names=None) -> str``. Everything else of ``play`` and ``replay``
+    (usage checks, the box, saves) is shared, in :func:`_companion_play` and
+    :func:`_companion_replay`."""
 
     return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
+
+
+def _companion_box(parser, game, path):
+    """The companion ``game``'s box at ``path`` (its reference box for None); a box that
+    does not load is a usage error naming file, entry and problem."""
+    try:
+        return game.load_box(path)
+    except ValueError as exc:  # the module's box error
+        parser.error(f"--box {path}: {exc}" if path is not None else f"the {game.name} box does not load: {exc}")
+
+
+def _companion_play(parser, args):
+    """``play --game NAME`` for a companion game: the usage checks every game shares, then
+    the module's ``play_game`` with bots and its summary printed. Returns the final state.
+    Misuse (Haunted Lands options, an unknown agent, a player count the box does not
+    play, more agents than seats) prints usage and exits 2."""
+    game, mod = get_game(args.game), _companion_cli(args.game)
+    if args.mode is not None or args.ghost_cards:
+        parser.error(f"--mode and --ghost-cards belong to Haunted Lands, not to --game {args.game}")
+    for a in args.agents:
+        if a not in game.agents:
+            parser.error(f"unknown agent {a!r} for the {args.game} game (known: {', '.join(game.agents)})")
+    box = _companion_box(parser, game, args.box)
+    if not box.min_players <= args.players <= box.max_players:
+        parser.error(f"argument --players: invalid choice: {args.players} (this box plays {box.min_players}..{box.max_players})")
+    if len(args.agents) > args.players:
+        parser.error(f"{len(args.agents)} agents given for {args.players} players")
+    try:
+        s, names = mod.play_game(args.players, args.seed, args.agents, box=box, log=args.log is not None)
+    except ValueError as exc:  # the module's configuration error
+        parser.error(str(exc))
+    print(mod.summary(s, names))
+    return s
+
+
+def _companion_replay(parser, args, name: str) -> int:
+    """``replay`` of a companion game's save: rebuilt with its Game's ``from_dict`` and its
+    summary printed (exit 0); an unreadable or corrupt save is one line and exit 1."""
+    game = get_game(name)
+    box = _companion_box(parser, game, args.box)
+    try:
+        s = game.from_dict(read_json(args.save, args.max_bytes, what="save"), box)
+    except ValueError as exc:  # unreadable, too big, not JSON, or the module's SaveError naming the field
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
+    print(_companion_cli(name).summary(s))
+    return 0
 
 
 def _save_game(path, max_bytes) -> str | None:
     """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
     says why)."""
 
-    from .fileio import read_text
-
     try:
-        data = json.loads(read_text(path, max_bytes, what="save"))
-    except (OSError, ValueError):  # unreadable, too large, not UTF-8 or not JSON
+        data = read_json(path, max_bytes, what="save")
+    except ValueError:  # unreadable, too large, not UTF-8 or not JSON: the loader says which
         return None
     return data.get("game") if isinstance(data, dict) else None
 
 
+def _box_game(path: Path, exclude: str) -> str | None:
+    """The name of the registered game (other than ``exclude``) whose box loads from
+    ``path``, or None: the hint for a ``check-box`` run with the wrong ``--game``."""
+    for name in game_names():
+        if name == exclude:
+            continue
+        try:
+            get_game(name).load_box(path)
+        except ValueError:  # not this game's box either
+            continue
+        return name
+    return None
+
+
 def _check_box(sub, args) -> int:
-    from .games import UnknownGame, get_game
-    from .testing import check_box
+    from .testing import check_box  # lazy: only check-box needs it (see the note at the top)
 
     try:
         game = get_game(args.game)
@@ -344,6 +405,10 @@ def _check_box(sub, args) -> int:
         box = game.load_box(args.box)
     except ValueError as exc:  # BoxError (or a companion module's own box error)
         print(f"haunted-kit check-box: the box does not load: {exc}", file=sys.stderr)
+        other = _box_game(args.box, exclude=game.name)
+        if other is not None:
+            print(f"haunted-kit check-box: {args.box} loads as the {other!r} game's box: "
+                  f"try `haunted-kit check-box {args.box} --game {other}`", file=sys.stderr)
         return 1
     report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
                        progress=not args.no_progress and sys.stderr.isatty())
@@ -354,8 +419,8 @@ def _check_box(sub, args) -> int:
 
 
 def _classroom(sub, args) -> int:
-    from .classroom import MAX_SIZE, MIN_SIZE, serve
-    from .state import ConfigError, GameConfig
+    # lazy: only classroom needs it (see the note at the top)
+    from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -365,16 +430,19 @@ def _classroom(sub, args) -> int:
         sub.error(f"--port must be between 0 and 65535, got {args.port}")
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
+    if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
+        sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
     try:  # the notebook's kernel would fail later, out of sight: check the game here
         GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=box)
     except ConfigError as exc:
         sub.error(str(exc))
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
-                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints)
+                 open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
+                 hint_playouts=args.hint_playouts)
 
 
 def _handout(sub, args) -> int:
-    from .handout import HandoutError, find_chromium, handout_html, print_pdf
+    from .handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -407,7 +475,7 @@ def _handout(sub, args) -> int:
 
 
 def _teacher(sub, args) -> int:
-    from .exercises import ExerciseError, write_teacher_copies
+    from .exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
     if not src.is_dir():
@@ -429,6 +497,7 @@ def _teacher(sub, args) -> int:
 
 
 def _simulate(parser, args) -> int:
+    # lazy: only simulate needs these; they pull multiprocessing and the search agent (see the note at the top)
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, load_dataset, simulate
 
@@ -472,16 +541,21 @@ def _simulate(parser, args) -> int:
         return 130
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
-    table = frame.groupby(["players", "agent"]).agg(games=("game_id", "nunique"), win_rate=("won", "mean"),
-                                                     mean_score=("score", "mean"), collective_loss=("collective_loss", "mean"))
+    game = get_game(args.game)
+    columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
+    if "collective_loss" not in getattr(game, "result_meanings", {}):  # a companion game has none: always false
+        columns["collective_loss"] = ("collective_loss", "mean")
+    table = frame.groupby(["players", "agent"]).agg(**columns)
+    won = next(m["meaning"] for m in frame.attrs["metadata"]["schema"] if m["name"] == "won")
+    print(f"score: {getattr(game, 'score_name', 'score')}. win_rate: games won, where won = {won}.")
     print(table.round(3).to_string())
     return 0
 
 
 def _server(sub, args) -> int:
+    # lazy: only server needs these; they pull tornado and sqlite3 (see the note at the top)
     from .classroom import MAX_SIZE, MIN_SIZE
     from .server import serve as serve_tables
-    from .state import ConfigError, GameConfig
     from .store import StoreError
 
     box = _box(sub, args.box)

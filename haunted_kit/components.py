@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from .effects import EFFECTS, effect_problem, unused_fields, used_fields
-from .provenance import HOUSE_RULE, PROVENANCES, mark_house_rules, read_provenance  # noqa: F401
+from .provenance import (HOUSE_RULE, PROVENANCES, Fingerprinted, mark_house_rules, read_provenance,  # noqa: F401
+                         value_fingerprint)
 
 __all__ = [
     "Box",
@@ -207,7 +208,7 @@ class Mode:
 
 
 @dataclass(frozen=True, eq=False)
-class Box:
+class Box(Fingerprinted):
     """Every component and number of the game, as loaded from ``data/``.
 
     All collections are tuples or read-only mappings; a Box is shared by every game
@@ -255,8 +256,12 @@ class Box:
     modes: dict[str, Mode]
     provenance: tuple[tuple[str, str, str, str], ...] = field(repr=False)
     fingerprint: str = field(default="", repr=False)
-    """SHA-256 of the data files' contents: saves record it, so a game is never
-    continued or scored with another box by mistake."""
+    """SHA-256 of the loaded values (:func:`haunted_kit.provenance.value_fingerprint`):
+    saves record it, so a game is never continued or scored with another box by mistake;
+    a comment or layout edit of the files keeps it."""
+    file_fingerprint: str = field(default="", repr=False)
+    """SHA-256 of the data files' bytes, which kits before the value fingerprint recorded:
+    their saves load while the files are unchanged (:meth:`accepts_fingerprint`)."""
     values: dict = field(default_factory=dict, repr=False, compare=False)
     """(file, entry, field) -> the value as written in the file (TOML value or tile letter)."""
 
@@ -268,13 +273,12 @@ class Box:
             decks.setdefault(self.skills[number].deck, []).append(number)
         return {k: tuple(v) for k, v in decks.items()}
 
-    def accepts_fingerprint(self, fingerprint: str) -> bool:
-        """Whether a save that recorded ``fingerprint`` was made with this box: its own
-        fingerprint, or (for the kit's reference data) one of
-        :data:`EARLIER_REFERENCE_FINGERPRINTS`, earlier texts of the same rules."""
-        if fingerprint == self.fingerprint:
-            return True
-        return fingerprint in EARLIER_REFERENCE_FINGERPRINTS and Path(self.path).resolve() in _REFERENCE_DIRS
+    @property
+    def earlier_fingerprints(self) -> frozenset:
+        """For the kit's reference data, :data:`EARLIER_REFERENCE_FINGERPRINTS` (earlier
+        texts of the same rules); for any other box, none. Used by
+        :meth:`~haunted_kit.provenance.Fingerprinted.accepts_fingerprint`."""
+        return frozenset(EARLIER_REFERENCE_FINGERPRINTS) if Path(self.path).resolve() in _REFERENCE_DIRS else frozenset()
 
     def provenance_frame(self):
         """Every value's provenance as a :class:`pandas.DataFrame`.
@@ -292,6 +296,8 @@ class Box:
 EARLIER_REFERENCE_FINGERPRINTS: dict[str, str] = {
     "62a769e088d69019dbdd415debd0a85e9bee9a6b2a8101c72b9d97ea51c1218a":
         "before building production became a data value (1, as the code had it) and unused skill amounts were dropped",
+    "98e179004a4c821642572a51008b5099259b18c1257039671a0065571141765c":
+        "the files' bytes when saves recorded a hash of the bytes, not of the loaded values (the same values as today)",
 }
 #: where the kit's own data lives: packaged (``_box``) or in a checkout (``data``)
 _REFERENCE_DIRS = (Path(__file__).resolve().parent / "_box", Path(__file__).resolve().parents[1] / "data")
@@ -923,7 +929,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     digest = hashlib.sha256()
     for name in sorted(p.name for p in root.iterdir() if p.is_file()):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    out["fingerprint"] = digest.hexdigest()
+    out["file_fingerprint"] = digest.hexdigest()
+    out["fingerprint"] = value_fingerprint(out)
     return Box(**out)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 import json
 import math
 
@@ -34,9 +35,9 @@ from . import actions as A
 from . import rules as R
 from . import serial
 from .board import KALENA, build_field
-from .components import Box, default_box
+from .components import Box, default_box, load_box
 from .events import log_to_frame
-from .fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
+from .fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice, ResourceChoice,
                    RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from .protocol import ChanceError, IllegalAction, Record, Refusal
@@ -156,11 +157,7 @@ class HauntedLandsState(State):
     @classmethod
     def from_json(cls, text: str, box: Box | None = None) -> "HauntedLandsState":
         """:meth:`from_dict` of a JSON text. Raises SaveError for text that is not JSON."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError, RecursionError) as exc:  # incl. integers of over 4300 digits
-            raise SaveError(f"save is not valid JSON: {exc}") from None
-        return cls.from_dict(data, box)
+        return cls.from_dict(parse_json(text, "save", SaveError), box)
 
     def save(self, path) -> None:
         """Write the save to ``path`` as indented JSON, atomically (a failed write leaves
@@ -171,15 +168,8 @@ class HauntedLandsState(State):
     def load(cls, path, box: Box | None = None, max_bytes: int | None = None) -> "HauntedLandsState":
         """Read a save file. ``max_bytes`` (default 16 MiB, :data:`haunted_kit.fileio.MAX_INPUT_BYTES`)
         refuses bigger files unread. Raises :class:`SaveError` naming the problem."""
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise SaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise SaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        return cls.from_json(text, box)
+        data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=SaveError)
+        return cls.from_dict(data, box)
 
     def __repr__(self) -> str:
         if self.phase == OVER:
@@ -352,25 +342,33 @@ def _ghost_targets(s: State, ctx, terrain: str) -> list[int]:
 
 
 def _turn_legal(s: State, ctx, p: int) -> list:
+    """The legal turn actions of player ``p``, in a fixed order: explore, extract, build,
+    contact, sell, train, learn, end the turn. Each is allowed by its ``refuse_<action>``
+    rule. Before asking it, a cheap check that rule also makes (a ghost to contact, no
+    depletion token, the cost in resources or pecunias) skips the candidates it would
+    refuse most often, so that listing composes no :class:`Refusal` for them."""
     here = s.sensor[p]
     explore = ctx.explore_actions
     out = [explore[c] for c in R.explore_targets(s, ctx, p)]
+    depleted = s.depleted
     for c, r in R.extraction_options(s, ctx, p):
-        if R.refuse_extract(s, ctx, p, c, r) is None:
+        if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
             out.append(ctx.extract_actions[c, r])
     for b in ctx.build_here[here]:
-        if R.refuse_build(s, ctx, p, b) is None:
+        if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
             out.append(ctx.build_actions[b])
     if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.sells_here(s, ctx, p):
         out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
     if R.trains_here(s, ctx, p):
+        pec = s.pec[p]
         for t in range(TRACKS):
-            if R.refuse_train(s, ctx, p, t, True) is None:
+            cost = R.training_cost(s, ctx, p, t)
+            if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
         for k in s.skills:
-            if R.refuse_learn(s, ctx, p, k, True) is None:
+            if R.can_afford(s, ctx, p, ctx.skill_counts[k]) and R.refuse_learn(s, ctx, p, k, True) is None:
                 out.append(ctx.learn_actions[k])
     out.append(ctx.END_TURN)
     return out
@@ -827,31 +825,21 @@ def returns(s: State) -> list[float]:
 # ============================================================================ chance
 
 
-def _chance_weights(s: State) -> tuple[list, list[int]]:
-    box = s.config.box
+def _chance_weights(s: State) -> tuple:
+    """``(outcomes, weights)`` of the waiting chance node: the tiles, stack places
+    left, or the fixed faces and cards of the box (:attr:`rules.Ctx.chance_weights`)."""
     node = s.chance
     kind = node.kind
     if kind == "tile":
-        left = [t for t in box.tiles if t not in s.layout]
+        left = [t for t in s.config.box.tiles if t not in s.layout]
         return left, [1] * len(left)
-    if kind == "skill":
-        deck = list(box.skill_decks.values())[node.deck]
-        return list(deck), [1] * len(deck)
-    if kind == "market":
-        cards = list(box.market_cards)
-        return cards, [1] * len(cards)
     if kind == "stack":
         left = [p for p in range(s.config.players) if p not in s.turn_order]
         return left, [1] * len(left)
-    if kind == "terrain_die":
-        faces = ctx_of(s).terrain_die
-        outs = list(dict.fromkeys(faces))
-        return outs, [faces.count(f) for f in outs]
-    if kind == "bonus_die":
-        faces = box.bonus_die
-        outs = list(dict.fromkeys(faces))
-        return outs, [faces.count(f) for f in outs]
-    raise AssertionError(kind)  # pragma: no cover
+    fixed = ctx_of(s).chance_weights
+    if kind == "skill":
+        return fixed["skill"][node.deck]
+    return fixed[kind]
 
 
 def chance_outcomes(s: State) -> list:
@@ -928,7 +916,7 @@ def _resolve_chance(s: State, outcome) -> None:
         s.skills.append(outcome)
         if s.log is not None:
             R.emit(s, "skill_drawn", None, f"Skill card {outcome} ({box.skills[outcome].deck}) is in play: {box.skills[outcome].text.rstrip('.')} (setup step 6).", skill=outcome)
-        if len(s.skills) < len(box.skill_decks):
+        if len(s.skills) < len(ctx_of(s).chance_weights["skill"]):
             s.chance = SkillDraw(len(s.skills))
         else:
             S = len(box.skill_slot_valor)
@@ -1090,8 +1078,6 @@ class HauntedLandsGame:
 
     def load_box(self, path):
         """The box in folder ``path`` (:func:`haunted_kit.load_box`; raises BoxError)."""
-        from .components import load_box
-
         return load_box(path)
 
     def settings(self, box=None) -> list[dict]:
@@ -1125,6 +1111,11 @@ class HauntedLandsGame:
 
     # ---- optional members used by simulation, search and the environment (see protocol.py)
     state_type = State
+    def default_box(self) -> Box:
+        """The kit's reference box (:func:`haunted_kit.default_box`)."""
+        return default_box()
+
+    score_name = "valor"  #: what ``seat_results``' score is, in words (hint sentences)
 
     def seat_results(self, state: State) -> list[dict]:
         """Per player (index order) the figures a simulation records: ``score`` (final
@@ -1161,6 +1152,11 @@ class HauntedLandsGame:
         out += list(ctx.place_ghost_actions)
         out += [a for card in sorted(ctx.sell_actions) for a, _ in ctx.sell_actions[card]]
         return list(dict.fromkeys(out))
+
+    def observation_encoder(self, box, players: int):
+        """The observation vector of :mod:`haunted_kit.env` (:class:`haunted_kit.encoding.HauntedObservation`;
+        looked up by name: the encoder sits a layer above the engine)."""
+        return importlib.import_module(f"{__package__}.encoding").HauntedObservation(box, players)
 
     def turn_order(self, state: State) -> list[int]:
         """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""

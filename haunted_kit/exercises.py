@@ -37,6 +37,12 @@ from typing import Any, Callable
 from . import actions as A
 from . import rules as R
 from .agents import GreedyAgent
+from . import engine
+from . import pathfinding as pf
+from . import scenario as sc
+from .analysis import play_until
+from .components import default_box
+from .fileio import atomic_write
 
 
 class ExerciseError(ValueError):
@@ -144,16 +150,12 @@ def _bots(players: int, seed: int) -> list:
 
 def _play_to(s, stop, seed: int, limit: int = 5000):
     """Play ``s`` on with greedy bots until ``stop(s)`` (or the game ends)."""
-    from .analysis import play_until
-
     play_until(s, _bots(s.config.players, seed), stop, max_steps=limit)
     return s
 
 
 def _turn_start(players: int, seed: int, season: int, round_: int, mode: str = "wanderer"):
     """A seeded game played by bots to the first turn of ``round_`` of ``season``."""
-    from . import engine
-
     s = engine.new_game(players=players, seed=seed, mode=mode)
     return _play_to(s, lambda st: (st.season, st.round) >= (season, round_) and st.phase == "turns"
                     and not st.pending and st.chance is None, seed)
@@ -195,8 +197,6 @@ def _path_state(seed: int):
 # ============================================================================ 01 components and setup
 
 def _first_player(seed: int) -> Exercise:
-    from . import engine
-
     players = 3 + seed % 2
     s = engine.new_game(players=players, seed=seed)
     first = s.turn_order[0]
@@ -244,8 +244,6 @@ def _entry_cost(seed: int) -> Exercise:
 
 
 def _which_building(seed: int) -> Exercise:
-    from . import scenario as sc
-
     s = _turn_start(2, seed, 1, 1)
     p = s.current_player()
     rng = random.Random(seed)
@@ -279,8 +277,6 @@ def _which_building(seed: int) -> Exercise:
 # ============================================================================ 02 a round step by step
 
 def _spread_cells(seed: int) -> Exercise:
-    from . import engine
-
     s = engine.new_game(players=3, seed=seed)
     s = _play_to(s, lambda st: st.pending and st.legal_actions() and isinstance(st.legal_actions()[0], A.PlaceGhost)
                  and (st.season, st.round) >= (1, 1 + seed % 3), seed)
@@ -309,8 +305,6 @@ def _spread_cells(seed: int) -> Exercise:
 
 
 def _next_first(seed: int) -> Exercise:
-    from . import engine
-
     s = engine.new_game(players=4, seed=seed)
     target_round = 1 + seed % 3
     s = _play_to(s, lambda st: st.phase == "turns" and not st.pending and st.chance is None
@@ -412,8 +406,6 @@ def _legal_actions(seed: int) -> Exercise:
 
 
 def _sale(seed: int) -> Exercise:
-    from . import scenario as sc
-
     rng = random.Random(seed)
     market = 1 + seed % len(_default_box().market_cards)
     learned = seed % 3 == 0
@@ -465,8 +457,6 @@ def _quest_score(seed: int) -> Exercise:
 
 
 def _skill_cost(seed: int) -> Exercise:
-    from . import scenario as sc
-
     skill = 4 + seed % 2                          # 4: forests, 5: mountains
     terrain = "forest" if skill == 4 else "mountain"
     mode = ("wanderer", "citizen")[(seed // 2) % 2]
@@ -500,8 +490,6 @@ def _skill_cost(seed: int) -> Exercise:
 
 
 def _learnable(seed: int) -> Exercise:
-    from . import scenario as sc
-
     rng = random.Random(seed)
     s = sc.scenario(players=2, seed=seed, skills=(1 + seed % 3, 4 + seed % 3, 7 + (seed + 1) % 3, 10 + (seed + 2) % 3))
     box = s.config.box
@@ -534,7 +522,6 @@ def _learnable(seed: int) -> Exercise:
 # ============================================================================ 05 pathfinding
 
 def _reach(seed: int) -> Exercise:
-    from . import pathfinding as pf
     s, p = _path_state(seed)
     here = s.field.cells[s.sensor[p]]
     cells = pf.reach(s, p)
@@ -566,8 +553,6 @@ def _reach(seed: int) -> Exercise:
 
 
 def _cheapest(seed: int) -> Exercise:
-    from . import pathfinding as pf
-
     s, p = _path_state(seed)
     rng = random.Random(seed)
     here = s.field.cells[s.sensor[p]]
@@ -588,8 +573,6 @@ def _cheapest(seed: int) -> Exercise:
 
 
 def _turns(seed: int) -> Exercise:
-    from . import pathfinding as pf
-
     s, p = _path_state(seed)
     rng = random.Random(seed + 7)
     here = s.field.cells[s.sensor[p]]
@@ -615,8 +598,6 @@ def _turns(seed: int) -> Exercise:
 # ============================================================================ the registry
 
 def _default_box():
-    from .components import default_box
-
     return default_box()
 
 
@@ -710,8 +691,6 @@ def write_teacher_copies(notebooks, out_dir) -> list:
     """Write the teacher copy of every notebook in ``notebooks`` (paths) that holds
     exercises into ``out_dir`` (created); files are written atomically. Returns the
     paths written."""
-
-    from .fileio import atomic_write
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -7,17 +7,22 @@ write that fails half-way (a full disk, Ctrl-C, a crash) leaves the old file as 
 was and no temporary file behind.
 
 Every file the kit reads from a user (saves, replays) goes through
-:func:`read_text`, which refuses files over a size limit before reading them.
+:func:`read_text`, which refuses files over a size limit before reading them, and
+every JSON text from a user (saves, datasets' ``dataset.json``, messages of the
+classroom server) through :func:`parse_json` / :func:`read_json`, which turn every way
+JSON can fail (bad syntax, integers of over 4,300 digits, nesting too deep for
+Python's recursion limit) into one error of the caller's kind.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Callable, TextIO
 
-__all__ = ["MAX_INPUT_BYTES", "InputTooLarge", "atomic_write", "check_writable", "read_text"]
+__all__ = ["MAX_INPUT_BYTES", "InputTooLarge", "atomic_write", "check_writable", "parse_json", "read_json", "read_text"]
 
 #: Default size limit for files read from users (16 MiB): a save of a full 4-player
 #: game with its event log is about 1 MiB.
@@ -106,3 +111,38 @@ def read_text(path, max_bytes: int | None = MAX_INPUT_BYTES, *, what: str = "fil
             raise InputTooLarge(f"{what} {path} is over the limit of {max_bytes:,} bytes")
         return raw.decode("utf-8")
     return path.read_text(encoding="utf-8")
+
+
+def parse_json(text: str | bytes, what: str = "input", error: type[Exception] = ValueError):
+    """The value of the JSON ``text``.
+
+    Raises:
+        ``error`` (a ValueError subclass such as SaveError): ``"{what} is not valid
+        JSON: ..."`` for bad syntax, bytes that are not UTF-8, an integer of over 4,300
+        digits, or nesting deeper than Python's recursion limit allows.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise error(f"{what} is not valid JSON: it is nested too deeply") from None
+    except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits
+        raise error(f"{what} is not valid JSON: {exc}") from None
+
+
+def read_json(path, max_bytes: int | None = MAX_INPUT_BYTES, *, what: str = "file",
+              error: type[Exception] = ValueError):
+    """The JSON value in the file ``path`` (at most ``max_bytes``; ``None``: no limit).
+
+    Raises:
+        ``error``: naming ``what`` and the path when the file cannot be read, is over the
+        limit, is not UTF-8 text or is not valid JSON (see :func:`parse_json`).
+    """
+    try:
+        text = read_text(path, max_bytes, what=what)
+    except InputTooLarge as exc:
+        raise error(str(exc)) from None
+    except OSError as exc:
+        raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise error(f"{what} {path} is not a UTF-8 text file") from None
+    return parse_json(text, f"{what} {path}", error)

@@ -23,6 +23,12 @@ import tempfile
 from html import escape
 from pathlib import Path
 
+from .components import default_box
+from .engine import new_game
+from .fileio import atomic_write
+from .render import board_svg
+from .state import ConfigError
+
 #: Paper sizes: CSS ``@page`` size and the printable width for the board (mm).
 PAPERS = {"a4": ("A4", 210, 297), "letter": ("letter", 215.9, 279.4)}
 
@@ -177,9 +183,6 @@ def _aid_section(box, house) -> str:
 
 
 def _board_section(box, seed: int, players: int, mode: str, width_mm: float) -> str:
-    from .engine import new_game
-    from .render import board_svg
-
     s = new_game(players=players, mode=mode, seed=seed, box=box)
     svg = board_svg(s, size=20)._repr_svg_()
     skills = ", ".join(f"{k} ({escape(box.skills[k].text)})" for k in s.skills)
@@ -231,9 +234,6 @@ def handout_html(box=None, *, paper: str = "a4", seed: int = 1, players: int = 4
         HandoutError: an unknown paper size, or a setup the box cannot play (the
             :class:`~haunted_kit.state.ConfigError` message).
     """
-    from .components import default_box
-    from .state import ConfigError
-
     box = default_box() if box is None else box
     if paper not in PAPERS:
         raise HandoutError(f"unknown paper {paper!r} (choose from {', '.join(PAPERS)})")
@@ -282,7 +282,6 @@ def print_pdf(html_path, pdf_path, chromium: str | None = None, timeout: float =
         if not out.is_file() or out.stat().st_size == 0:
             tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
             raise HandoutError(f"Chromium could not print the PDF (exit {run.returncode}): {' | '.join(tail)}")
-        from .fileio import atomic_write
 
         atomic_write(pdf_path, out.read_bytes())
     return pdf_path
@@ -292,8 +291,6 @@ def write_handout(path, box=None, *, paper: str = "a4", seed: int = 1, players: 
                   pdf: bool = True, chromium: str | None = None) -> tuple[Path, Path | None]:
     """Write the handout's HTML to ``path`` (atomically) and, when ``pdf`` and Chromium
     is found, the PDF next to it (same name, ``.pdf``). Returns ``(html, pdf or None)``."""
-    from .fileio import atomic_write
-
     path = Path(path)
     atomic_write(path, handout_html(box, paper=paper, seed=seed, players=players, mode=mode))
     if not pdf:

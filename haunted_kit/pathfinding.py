@@ -67,6 +67,10 @@ from . import hexgrid
 from . import rules
 from .actions import Explore
 from .state import EXPLORATION, State
+from .board import Field, build_field, resolve_cell
+from .engine import new_game
+from .progress import progress as bar
+from .state import GameConfig
 
 Axial = tuple[int, int]
 INF = math.inf
@@ -288,8 +292,6 @@ class CostMap:
 
     def cell_index(self, cell) -> int:
         """Index of ``cell`` (axial tuple, or an index). Raises FieldError naming it."""
-        from .board import resolve_cell
-
         return resolve_cell(self.cells, self.index, cell)
 
     def cell(self, cell) -> Axial:
@@ -664,9 +666,6 @@ def field_cost_map(field, config=None, *, skills: Iterable[int] = (), ghosts: It
         skills: skill numbers learned (e.g. ``(4, 5)``).
         ghosts: cells holding a ghost (axial or index).
     """
-    from .board import Field, build_field
-    from .state import GameConfig
-
     if not isinstance(field, Field):
         field = build_field(tuple(field), config.box if config is not None else None)
     config = config or GameConfig(box=field.box)
@@ -931,8 +930,6 @@ def compare_rules(state: State, player: int | None = None, source=None, tokens: 
 def first_turn_state(seed: int, players: int = 4, mode: str = "wanderer") -> State:
     """A new game at its first turn: the first spread's ghost placements are chosen by
     a random player seeded with ``seed`` (so card 3 has ghosts to act on)."""
-    from .engine import new_game
-
     s = new_game(players=players, mode=mode, seed=seed, log=False)
     rng = random.Random(seed)
     while s.phase != "turns" and s.phase != "over":
@@ -955,8 +952,6 @@ def seeded_maps(n: int = 100, start: int = 0, players: int = 4, progress: bool =
         raise PathError(f"n must be a positive number of maps, got {n!r}")
     seeds = range(start, start + n)
     if progress:
-        from .progress import progress as bar
-
         seeds = bar(seeds, desc="maps")
     frames = []
     names: list[str] = []

@@ -21,12 +21,13 @@ from __future__ import annotations
 import math
 import numbers
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
-    "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction", "RandomAgent", "Record", "Refusal",
-    "is_integer",
+    "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
+    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "is_integer", "results_by_score",
+    "seat_agents",
 ]
 
 
@@ -250,7 +251,17 @@ class Game(Protocol):
       ``player`` may know (needed by search when the game hides information);
     * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
       search playouts;
-    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``.
+    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``;
+    * ``default_box()``: the game's own box (simulation records its fingerprint);
+    * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
+    * ``result_meanings``: dataset column -> what it means for this game (``score``,
+      ``won``, ``collective_loss``...), recorded in a simulation dataset's schema;
+    * ``action_catalogue(box) -> ActionCatalogue``: the fixed integer encoding of its
+      actions (needed by :mod:`haunted_kit.env`);
+    * ``observation_encoder(box, players)``: a callable ``(observation dict, me, to_move)
+      -> float32 vector`` with ``names`` (one per entry), built only from
+      ``state.observation(me)`` (needed by :mod:`haunted_kit.env`; see
+      :class:`ObservationEncoder`).
     """
 
     name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)
@@ -271,6 +282,164 @@ class Game(Protocol):
         """An action from its JSON form; raises ``ValueError`` naming the problem."""
 
 
+# ============================================================================ results and action numbers
+
+
+def results_by_score(scores) -> list[dict]:
+    """Per player the figures a simulation records, from one score each (higher is
+    better): ``score``, ``rank`` (1 = highest; equal scores share a rank, the next rank
+    follows on: 1, 1, 2), ``won`` (the sole highest score; a tie at the top: nobody),
+    ``collective_loss`` (always ``False``), empty ``quests`` and ``quest_points``."""
+    scores = list(scores)
+    order = sorted(set(scores), reverse=True)
+    top = order[0] if order else None
+    return [{"score": v, "rank": order.index(v) + 1, "won": v == top and scores.count(v) == 1,
+             "collective_loss": False, "quests": [], "quest_points": []} for v in scores]
+
+
+class ActionCatalogue:
+    """A fixed integer encoding of a game's actions: number ``i`` is ``entries[i]``.
+
+    An entry is an action (then that number always means that action) or a *ranked
+    entry* (:class:`RankedEntry`) standing for the ``rank``-th
+    (0-based) legal action of the position whose :meth:`key_of` is ``ranked_key``, in
+    the order ``legal_actions()`` lists them (a game documents that order). Ranked
+    entries serve actions too many to list (e.g. every way to pay for a building): a
+    subclass gives :meth:`key_of`. Every entry has ``describe()``.
+
+    Raises:
+        ValueError: two entries are equal.
+    """
+
+    def __init__(self, entries):
+        self.entries = list(entries)
+        self.index = {a: i for i, a in enumerate(self.entries)}
+        if len(self.index) != len(self.entries):
+            raise ValueError("an action catalogue lists an action twice")
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def key_of(self, action):
+        """The ranked key of ``action``, or ``None`` for an action with a fixed number."""
+        return None
+
+    def legal_numbers(self, state) -> list[int]:
+        """The number of each of ``state.legal_actions()``, in that order (all different).
+
+        Raises:
+            ValueError: a legal action has no number (the catalogue is too small for this
+                position; the message names the action).
+        """
+        out, seen = [], {}
+        for a in state.legal_actions():
+            key = self.key_of(a)
+            if key is None:
+                i = self.index.get(a)
+            else:
+                rank = seen[key] = seen.get(key, -1) + 1
+                i = self.index.get(RankedEntry(key, rank))
+            if i is None:
+                raise ValueError(f"the legal action {a!r} has no number in this catalogue of {len(self)} actions")
+            out.append(i)
+        return out
+
+    def encode(self, state, action) -> int:
+        """The number of ``action`` in ``state``. Raises ValueError if it has none there."""
+        legal = state.legal_actions()
+        nums = self.legal_numbers(state)
+        for a, i in zip(legal, nums):
+            if a == action:
+                return i
+        if self.key_of(action) is None and action in self.index:
+            return self.index[action]
+        raise ValueError(f"{action!r} has no number in this position")
+
+    def decode(self, state, i: int):
+        """The action numbered ``i`` in ``state`` (a ranked entry needs the position).
+
+        Raises:
+            ValueError: ``i`` is not a whole number in range, or names a ranked entry
+                that this position does not offer.
+        """
+        if not is_integer(i) or not 0 <= i < len(self.entries):
+            raise ValueError(f"action must be an integer 0..{len(self.entries) - 1}, got {i!r}")
+        e = self.entries[int(i)]
+        if not isinstance(e, RankedEntry):
+            return e
+        k = -1
+        for a in state.legal_actions():
+            if self.key_of(a) == e.ranked_key:
+                k += 1
+                if k == e.rank:
+                    return a
+        raise ValueError(f"action {int(i)} ({e.describe()}) is not offered now: {k + 1} such option(s)")
+
+
+class ObservationEncoder:
+    """Base of a game's ``observation_encoder(box, players)``: a callable turning
+    ``state.observation(me)`` into a float32 vector of fixed length. Seats are named from
+    the observer: ``"player+0"`` is ``me``, ``"player+1"`` the next player. ``names`` gives
+    each entry's meaning and ``at`` its position; the entries ``to_move=me`` and
+    ``to_move=player+k`` say who decides. Subclasses give :meth:`entry_names` and
+    :meth:`fill`."""
+
+    def __init__(self, box, players: int):
+        self.box, self.n = box, players
+        self.names = ["to_move=me"] + [f"to_move=player+{k}" for k in range(1, players)] + self.entry_names()
+        self.at = {name: i for i, name in enumerate(self.names)}
+
+    def entry_names(self) -> list[str]:
+        """The names of the game's own entries, in order."""
+        raise NotImplementedError
+
+    def seat(self, p: int, me: int) -> str:
+        """``"player+k"``: player ``p`` as seen from ``me``."""
+        return f"player+{(p - me) % self.n}"
+
+    def fill(self, v, obs: dict, me: int) -> None:
+        """Write the observation ``obs`` of player ``me`` into the zeroed vector ``v``."""
+        raise NotImplementedError
+
+    def __call__(self, obs: dict, me: int, to_move: int | None):
+        import numpy as np  # lazy: the protocol imports no third-party package; only the environment needs vectors
+
+        v = np.zeros(len(self.names), dtype=np.float32)
+        if to_move is not None:
+            v[self.at["to_move=me" if to_move == me else f"to_move={self.seat(to_move, me)}"]] = 1
+        self.fill(v, obs, me)
+        return v
+
+
+@dataclass(frozen=True)
+class RankedEntry:
+    """A catalogue entry standing for the ``rank``-th (0-based) legal action whose key is
+    ``ranked_key`` (see :class:`ActionCatalogue`); ``text`` and ``data`` (its JSON form)
+    describe it and take no part in equality."""
+
+    ranked_key: Any
+    rank: int
+    text: str = field(default="", compare=False)
+    data: Any = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        return self.text or f"option {self.rank + 1} of {self.ranked_key}"
+
+    def to_dict(self) -> dict:
+        return dict(self.data) if self.data else {"ranked": repr(self.ranked_key), "rank": self.rank}
+
+
+#: dataset column meanings shared by games scored by one number per player with no
+#: collective loss and no quests (the companion modules; see ``Game.result_meanings``)
+SCORE_ONLY_MEANINGS = {
+    "rank": "1 = the highest score; equal scores share a rank",
+    "won": "the sole highest score (a tie at the top: nobody)",
+    "collective_loss": "always false: the game has no collective loss",
+    "returns": "the score",
+    "quests": "always empty: the game has no quests", "quest_points": "always empty", "quest_total": "always 0",
+}
+
+
 # ============================================================================ a player for any game
 
 
@@ -286,6 +455,26 @@ class RandomAgent:
     def act(self, state: GameState):
         legal = state.legal_actions()
         return legal[self.rng.randrange(len(legal))]
+
+
+def seat_agents(agents, players: int, seed: int, make) -> tuple[list, list[str]]:
+    """One agent per seat, as every game's ``play_game`` seats them.
+
+    Args:
+        agents: names or agent objects, one per seat; a shorter sequence repeats.
+        players: the number of seats.
+        seed: the agents' base seed; seat ``i``'s named agent is ``make(name, seed * 100 + i)``.
+        make: the game's agent factory (``make_agent``), raising ValueError for an unknown name.
+
+    Returns:
+        ``(agents, names)``: ``players`` agent objects and their names (an object's
+        ``name`` attribute, else its class name).
+    """
+    bots = []
+    for i in range(players):
+        a = agents[i % len(agents)]
+        bots.append(make(a, seed * 100 + i) if isinstance(a, str) else a)
+    return bots, [getattr(a, "name", type(a).__name__) for a in bots]
 
 
 class OneStepGreedyAgent:

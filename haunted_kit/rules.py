@@ -14,6 +14,7 @@ Numbers come from the box (``data/``); the rule functions only read them.
 from __future__ import annotations
 
 import copy
+import math
 from itertools import combinations
 
 from . import actions as A
@@ -24,6 +25,7 @@ from .flow import (AUTOMATIC, BonusChoice, BonusDie, GhostPlacement, QuestChoice
 from .protocol import Refusal
 from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State, flat_index,
                     flat_spans)
+from .board import KALENA
 
 
 def P(p: int) -> str:
@@ -42,15 +44,17 @@ class Ctx:
     """
 
     _cache: dict = {}
+    _CACHE_SIZE = 128  #: Ctx objects kept; the least recently used goes first
 
     @classmethod
     def get(cls, config, field) -> "Ctx":
+        """The tables of ``config`` and ``field`` (``None`` before the layout is drawn),
+        from a cache of the :attr:`_CACHE_SIZE` most recently used (a steady size, so
+        memory stays flat over many games)."""
         key = (config.players, config.mode, config.ghost_cards, config.limited_supplies,
                config.terrain_die, id(config.box), field.layout if field is not None else None)
-        ctx = cls._cache.get(key)
+        ctx = cls._cache.pop(key, None)
         if ctx is None or ctx.box is not config.box:
-            if len(cls._cache) > 128:
-                cls._cache.clear()
             if field is None:
                 ctx = cls(config, None)
             else:
@@ -58,12 +62,13 @@ class Ctx:
                 ctx = copy.copy(cls.get(config, None))
                 ctx.field = field
                 ctx._field_tables(field)
-            cls._cache[key] = ctx
         elif ctx.config is not config or ctx.field is not field:
             # equal parameters, other objects: share the tables, point at these objects
             ctx = copy.copy(ctx)
             ctx.config, ctx.field = config, field
-            cls._cache[key] = ctx
+        cls._cache[key] = ctx  # the most recently used last
+        if len(cls._cache) > cls._CACHE_SIZE:
+            del cls._cache[next(iter(cls._cache))]
         return ctx
 
     def __init__(self, config, field):
@@ -117,8 +122,19 @@ class Ctx:
         # market payments: card -> list of (option 1-based, payment counts tuple)
         self.market_payments = {c: self._payments(opts) for c, opts in box.market_cards.items()}
         self.sale_cache: dict = {}  # (market, resources held) -> affordable sale actions
+        self._kinds: dict = {}  # (terrain, near lake) -> a cell's table entries (_cell_kind)
+        # the skills that change exploration costs (entry_cost, entry_costs)
+        self.cost_skills = self.bit.get("cheaper_forest", 0) | self.bit.get("cheaper_mountain", 0)
         self.quest_numbers = tuple(q for q in sorted(box.quests) if q not in box.removed_quests.get(self.n, ()))
         self.terrain_die = box.terrain_die if config.terrain_die == "standard" else box.terrain_die_with_lakes
+        # the fixed chance nodes: kind -> (outcomes, weights); "skill" -> one pair per deck
+        decks = tuple(box.skill_decks.values())
+        self.chance_weights = {
+            "skill": tuple((deck, (1,) * len(deck)) for deck in decks),
+            "market": (tuple(box.market_cards), (1,) * len(box.market_cards)),
+            "terrain_die": _faces(self.terrain_die),
+            "bonus_die": _faces(box.bonus_die),
+        }
         # interned actions
         self.CONTACT, self.END_TURN, self.ROLL = A.Contact(), A.EndTurn(), A.RollBonus()
         self.build_actions = tuple(A.Build(b.name) for b in self.buildings)
@@ -158,42 +174,90 @@ class Ctx:
         return tuple(out)
 
     def _field_tables(self, f):
-        box = self.box
-        T = [box.terrains[t] for t in f.terrain]
-        self.T = T
-        self.explorable = tuple(t.explorable for t in T)
-        self.base_cost = tuple(t.explore_cost for t in T)
-        self.is_forest = tuple(t.name == "forest" for t in T)
-        self.is_mountain = tuple(t.name == "mountain" for t in T)
-        self.holds_ghosts = tuple(t.holds_ghosts for t in T)
-        self.is_lake = tuple(t.name == "lake" for t in T)
-        self.can_sell = tuple(t.sell for t in T)
-        self.can_train = tuple(t.train_and_learn for t in T)
+        """The tables that depend on the drawn layout: one entry per cell index.
+
+        A cell's entry depends only on its terrain and whether a lake is adjacent, so
+        each (terrain, near lake) pair is worked out once per box
+        (:meth:`_cell_kind`) and the tables are a transpose of the cells' kinds."""
+        kinds = [self._cell_kind(t, near) for t, near in zip(f.terrain, f.near_lake)]
+        (self.T, self.explorable, self.base_cost, self.is_forest, self.is_mountain, self.holds_ghosts,
+         self.is_lake, self.can_sell, self.can_train, self.extract_here, self.build_here) = map(tuple, zip(*kinds))
+        self.T = list(self.T)
         self.kalena_cells = f.kalena
-        # extraction options of a cell when the sensor stands on it (resource indexes)
-        ext = []
-        for i, t in enumerate(T):
-            opts = []
-            if t.explorable:
-                if t.extract:
-                    opts.append(self.ri[t.extract])
-                if t.water_near_lake and f.near_lake[i] and self.water is not None and self.water not in opts:
-                    opts.append(self.water)
-            ext.append(tuple(opts))
-        self.extract_here = tuple(ext)
-        bld = []
-        for i, t in enumerate(T):
-            opts = []
-            if t.build:
-                opts.append(self.bi[t.build])
-            if t.noria_near_lake and f.near_lake[i] and self.noria not in opts:
-                opts.append(self.noria)
-            bld.append(tuple(opts))
-        self.build_here = tuple(bld)
         self.neighbours = f.neighbours
         self.lakes_adjacent = f.lakes_adjacent
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
+        # the (cell, resource index) pairs a sensor standing on each cell could extract:
+        # its own cell's resources, then water from each adjacent lake (extraction_options)
+        water, lakes = self.water, f.lakes_adjacent
+        self.extraction_pairs = tuple(
+            tuple([(i, r) for r in here] + ([(lake, water) for lake in lakes[i]] if water is not None else []))
+            for i, here in enumerate(self.extract_here))
+        self._entry_costs = {}  # see entry_costs
+
+    def _cell_kind(self, terrain: str, near_lake: bool) -> tuple:
+        """The per-cell table entries of a ``terrain`` cell, next to a lake or not (in the
+        order :meth:`_field_tables` unpacks them). Memoised in ``_kinds`` (shared by the
+        copies of this Ctx): it depends only on the box, which never changes."""
+        key = (terrain, near_lake)
+        hit = self._kinds.get(key)
+        if hit is not None:
+            return hit
+        t = self.box.terrains[terrain]
+        # extraction options of a cell when the sensor stands on it (resource indexes)
+        ext = []
+        if t.explorable:
+            if t.extract:
+                ext.append(self.ri[t.extract])
+            if t.water_near_lake and near_lake and self.water is not None and self.water not in ext:
+                ext.append(self.water)
+        bld = []
+        if t.build:
+            bld.append(self.bi[t.build])
+        if t.noria_near_lake and near_lake and self.noria not in bld:
+            bld.append(self.noria)
+        hit = self._kinds[key] = (t, t.explorable, t.explore_cost, t.name == "forest", t.name == "mountain",
+                                  t.holds_ghosts, t.name == "lake", t.sell, t.train_and_learn, tuple(ext), tuple(bld))
+        return hit
+
+    def entry_costs(self, learned_mask: int) -> tuple[tuple, tuple]:
+        """``(cost, cost_with_ghost)``: per cell index, the exploration tokens a player
+        with skills ``learned_mask`` pays to enter it (:func:`entry_cost`), without and
+        with a ghost on it; a cell that cannot be explored costs ``math.inf`` here, more
+        than any player has (:func:`entry_cost` says ``None``).
+
+        The kit's :func:`entry_cost` reads only a cell's terrain, the skills
+        ``cheaper_forest`` and ``cheaper_mountain`` and the ghost cards, so it is asked
+        once per terrain of the field, and the answers are memoised per those two skills
+        of ``learned_mask``. The field, box and ghost cards of a Ctx never change, so the
+        memo is never invalidated; a Ctx for another layout starts an empty one
+        (:meth:`_field_tables`). When a house rule has replaced ``rules.entry_cost``,
+        every cell is asked on every call, and nothing is memoised."""
+        if entry_cost is not _KIT_ENTRY_COST:
+            return tuple(self._ask_every_cell(learned_mask, ghost) for ghost in (False, True))
+        key = learned_mask & self.cost_skills
+        hit = self._entry_costs.get(key)
+        if hit is None:
+            hit = self._entry_costs[key] = tuple(self._ask_every_terrain(key, ghost) for ghost in (False, True))
+        return hit
+
+    def _ask_every_terrain(self, learned_mask: int, ghost: bool) -> tuple:
+        by_terrain = {}
+        for terrain, cells in self.cells_of.items():
+            cost = entry_cost(self, cells[0], learned_mask, ghost)
+            by_terrain[terrain] = math.inf if cost is None else cost
+        return tuple(map(by_terrain.__getitem__, self.field.terrain))
+
+    def _ask_every_cell(self, learned_mask: int, ghost: bool) -> tuple:
+        costs = (entry_cost(self, c, learned_mask, ghost) for c in range(len(self.field.terrain)))
+        return tuple(math.inf if cost is None else cost for cost in costs)
+
+
+def _faces(faces) -> tuple[tuple, tuple]:
+    """A die's distinct faces in order of first appearance, and how often each occurs."""
+    outs = tuple(dict.fromkeys(faces))
+    return outs, tuple(faces.count(f) for f in outs)
 
 
 def ctx_of(s: State) -> Ctx:
@@ -324,6 +388,9 @@ def entry_cost(ctx: Ctx, cell: int, learned_mask: int, ghost_on_cell: bool) -> i
     return cost if cost > 0 else 0
 
 
+_KIT_ENTRY_COST = entry_cost  # the kit's own rule (Ctx.entry_costs memoises only its answers)
+
+
 def explore_cost(s: State, p: int, cell: int) -> int | None:
     """Exploration tokens player ``p`` pays to enter ``cell`` now (see :func:`entry_cost`)."""
     return entry_cost(ctx_of(s), cell, s.learned[p], bool(s.ghosts[cell]))
@@ -331,18 +398,15 @@ def explore_cost(s: State, p: int, cell: int) -> int | None:
 
 def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
     """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
-    more than ``p``'s active exploration tokens. The one legality test of exploration;
+    more than ``p``'s active exploration tokens (:func:`entry_cost`, through the memo
+    :meth:`Ctx.entry_costs`). The one legality test of exploration;
     :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
     have = s.act[ctx.token_at[p][EXPLORATION]]
     if not have:
         return []
-    learned, ghosts = s.learned[p], s.ghosts
-    out = []
-    for c in ctx.neighbours[s.sensor[p]]:
-        cost = entry_cost(ctx, c, learned, ghosts[c])
-        if cost is not None and cost <= have:
-            out.append(c)
-    return out
+    cost, ghost_cost = ctx.entry_costs(s.learned[p])
+    ghosts = s.ghosts
+    return [c for c in ctx.neighbours[s.sensor[p]] if (ghost_cost[c] if ghosts[c] else cost[c]) <= have]
 
 
 def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
@@ -377,15 +441,11 @@ def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
 # ============================================================================ extraction
 
 
-def extraction_options(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
+def extraction_options(s: State, ctx: Ctx, p: int) -> tuple[tuple[int, int], ...]:
     """Every (cell, resource) the sensor of ``p`` could extract if nothing blocked it:
-    its own cell's resources and water from each adjacent lake."""
-    here = s.sensor[p]
-    opts = [(here, r) for r in ctx.extract_here[here]]
-    if ctx.water is not None:
-        for lake in ctx.lakes_adjacent[here]:
-            opts.append((lake, ctx.water))
-    return opts
+    its own cell's resources and water from each adjacent lake (a table of the field,
+    :attr:`Ctx.extraction_pairs`)."""
+    return ctx.extraction_pairs[s.sensor[p]]
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
@@ -1126,8 +1186,6 @@ def _check_outcome(s: State, ctx) -> None:
 def _check_pending(s: State) -> None:
     """The pending stack: parts within the box's bounds, one spread, skill 2 or skill 9
     decision at a time, one quest choice per player, only the turn's player during turns."""
-    from .board import KALENA
-
     box = s.config.box
     n = s.config.players
     for e in s.pending:

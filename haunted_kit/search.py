@@ -349,7 +349,7 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
     if before is not None:
         delta = seats(d)[player]["score"] - before
         if delta:
-            gain = f" ({delta:+d} score now)"
+            gain = f" ({getattr(game, 'score_name', 'score')} {delta:+d} at once)"
     return ("; ".join(parts) + gain) if parts else (getattr(action, "describe", lambda: str(action))() + gain)
 
 

@@ -20,6 +20,8 @@ with the same fields; the engine rebuilds its record from the event log
 
 from __future__ import annotations
 
+import reprlib
+
 from .actions import action_from_dict, action_to_dict
 from .board import build_field
 from .components import Box, default_box
@@ -90,8 +92,6 @@ def _dict(v, where: str, keys=None) -> dict:
 
 
 def _short(v) -> str:
-    import reprlib
-
     r = reprlib.Repr()
     r.maxstring = r.maxother = 40
     return r.repr(v)

@@ -29,14 +29,16 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
+import tornado.httpserver
 import tornado.web
 import tornado.websocket
+from tornado.netutil import bind_sockets
 
 from . import actions as A
 from .agents import make_agent
+from .fileio import parse_json
 from .protocol import IllegalAction
 from .render import html as H
-from .render import style as S
 from .render.geometry import board_geometry
 from .render.scene import phase_sentence, status_line
 from .render.svg import render_svg
@@ -81,7 +83,7 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     ``viewer``: a seat (player index) or :data:`~haunted_kit.render.html.PUBLIC`
     (projector, hot-seat screen). On a hot-seat screen the human to move may act; their
     quests show only when ``revealed``."""
-    from .widgets.play import action_cell
+    from .widgets.play import action_cell  # lazy: widgets pull ipywidgets and ipycanvas, which the table server otherwise never loads
 
     s = table.state
     mover = s.current_player()
@@ -365,8 +367,8 @@ class TeacherPage(_Base):
         if not self.teacher_ok():
             raise tornado.web.HTTPError(403)
         try:
-            msg = json.loads(self.request.body or b"{}")
-        except json.JSONDecodeError:
+            msg = parse_json(self.request.body or b"{}", "the teacher's request")
+        except ValueError:
             msg = {}
         self.finish(self.classroom.teacher_op(msg if isinstance(msg, dict) else {}))
 
@@ -427,7 +429,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def on_message(self, message):
         c = self.classroom
         try:
-            msg = json.loads(message)
+            msg = parse_json(message, "the message")
             if not isinstance(msg, dict):
                 raise ValueError("not an object")
         except ValueError:
@@ -484,7 +486,7 @@ def page_html(role: str, params: dict) -> str:
 def qr_svg(url: str) -> str:
     """A QR code of ``url`` as inline SVG (segno), or an empty string without segno."""
     try:
-        import segno
+        import segno  # lazy: only the teacher page's QR code needs segno (about 60 ms to import)
     except ImportError:  # pragma: no cover - segno is a dependency
         return ""
     return segno.make(url, error="m").svg_inline(scale=3)
@@ -522,8 +524,6 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)
 
     async def main():
-        from tornado.netutil import bind_sockets
-
         sockets = bind_sockets(port, address=ip)
         bound = sockets[0].getsockname()[1]
         base = f"http://{address if public else '127.0.0.1'}:{bound}"
@@ -548,8 +548,6 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         if ready is not None:
             ready(info)
         await asyncio.Event().wait()
-
-    import tornado.httpserver  # noqa: F401 - used in main()
 
     try:
         asyncio.run(main())

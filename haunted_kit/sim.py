@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from . import rules as R
 from .agents import make_agent
 from .engine import new_game
+from .protocol import seat_agents
 from .state import GameConfig, State
+from .progress import progress as bar
 
 
 @dataclass
@@ -56,14 +58,7 @@ def play_game(config: GameConfig | None = None, agents=("greedy",), *, log: bool
     s = new_game(config, log=log, **kwargs)
     n = s.config.players
     seed = s.config.seed if agent_seed is None else agent_seed
-    bots = []
-    names = []
-    for i in range(n):
-        a = agents[i % len(agents)]
-        if isinstance(a, str):
-            a = make_agent(a, seed * 100 + i)
-        bots.append(a)
-        names.append(getattr(a, "name", type(a).__name__))
+    bots, names = seat_agents(agents, n, seed, make_agent)
     while s.phase != "over":
         p = s.current_player()
         s.apply_action(bots[p].act(s))
@@ -87,8 +82,6 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
     rows = []
     seeds = range(first_seed, first_seed + games)
     if progress:
-        from .progress import progress as bar
-
         seeds = bar(seeds, desc=f"{players}p {mode}")
     for seed in seeds:
         cfg = GameConfig(players=players, mode=mode, extra_ghost_cards=tuple(extra_ghost_cards), seed=seed, **config_kwargs)

@@ -17,9 +17,18 @@ Each chunk is written atomically once its games are finished, so an interrupted 
 keeps what it finished and running the same grid again resumes it.
 :func:`load_dataset` reads the rows back, sorted by game and seat.
 
-Schema: one row per game and player (see :data:`COLUMNS` for each column's meaning).
-Works for every game registered in :mod:`haunted_kit.games` (results come from the
-Game's optional ``seat_results(state)``, else from ``returns()``).
+Schema: one row per game and player (see :data:`COLUMNS` for each column's meaning, in
+Haunted Lands words). Works for every game registered in :mod:`haunted_kit.games`: results
+come from the Game's optional ``seat_results(state)`` (else from ``returns()``), and the
+Game's ``result_meanings`` say what ``score``, ``won``... mean for it (the estate: gold
+value, winner by gold value; Landmarks: module points). A companion game keeps every
+column, so datasets of different games stack: ``collective_loss`` is always false and the
+quest columns empty (``dataset.json``'s ``schema`` gives each column's meaning for the
+dataset's game; :func:`schema` builds it).
+
+The box is recorded by ``fingerprint`` and ``name`` (its folder's name; ``kit_data`` when
+it is the kit's own data), never by an absolute path; datasets that stored a ``path`` load
+as before (the path is shown as its folder's name).
 """
 
 from __future__ import annotations
@@ -33,12 +42,14 @@ import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
-from .fileio import atomic_write
+from .fileio import atomic_write, read_json
 from .games import get_game
+from .protocol import results_by_score
 from .search import sample_chance
 
-__all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "simulate"]
+__all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
 DATASET_FORMAT = "haunted-kit-simulation"
 DATASET_VERSION = 1
@@ -174,10 +185,7 @@ def _seat_results(game, state) -> list[dict]:
     hook = getattr(game, "seat_results", None)
     if hook is not None:
         return hook(state)
-    ret = list(state.returns())
-    order = sorted(set(ret), reverse=True)
-    return [{"score": r, "rank": order.index(r) + 1, "won": ret.count(r) == 1 and r == max(ret),  # the unique best
-             "collective_loss": False, "quests": [], "quest_points": []} for r in ret]
+    return results_by_score(state.returns())  # won: the unique best
 
 
 def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
@@ -264,10 +272,10 @@ def _schema(meta: dict | None = None):
 
     types = {"int64": pa.int64(), "int32": pa.int32(), "int16": pa.int16(), "int8": pa.int8(), "string": pa.string(),
              "float64": pa.float64(), "bool": pa.bool_(), "list<int16>": pa.list_(pa.int16())}
-    schema = pa.schema([pa.field(n, types[t]) for n, t, _ in COLUMNS])
+    out = pa.schema([pa.field(n, types[t]) for n, t, _ in COLUMNS])
     if meta is not None:
-        schema = schema.with_metadata({b"haunted_kit": json.dumps(meta).encode()})
-    return schema
+        out = out.with_metadata({b"haunted_kit": json.dumps(meta).encode()})
+    return out
 
 
 def _atomic_write_table(table, path: Path) -> None:
@@ -276,22 +284,56 @@ def _atomic_write_table(table, path: Path) -> None:
     atomic_write(path, lambda fh: pq.write_table(table, fh.buffer))
 
 
-def _metadata(grid: Grid, box, events: bool) -> dict:
-    from . import __version__
+def schema(game: str = "haunted") -> list[dict]:
+    """Each column of a dataset of ``game``: ``name``, Arrow ``type`` and ``meaning`` (the
+    Game's ``result_meanings`` where it gives one, else :data:`COLUMNS`' Haunted Lands
+    meaning). Raises UnknownGame."""
+    own = getattr(get_game(game), "result_meanings", {})
+    return [{"name": n, "type": t, "meaning": own.get(n, m)} for n, t, m in COLUMNS]
 
+
+#: where the kit's own data lives (packed in the wheel, or the checkout's data/)
+_KIT_DATA = (Path(__file__).resolve().parent / "_box", Path(__file__).resolve().parents[1] / "data")
+
+
+def _box_record(box) -> dict:
+    """The box as a dataset records it: fingerprint, folder name and whether it is the
+    kit's own data (no absolute path: datasets travel between machines)."""
+    where = Path(box.path).resolve()
+    kit = any(where == root or root in where.parents for root in _KIT_DATA)
+    return {"fingerprint": box.fingerprint, "name": where.name, "kit_data": kit}
+
+
+def _metadata(grid: Grid, box, events: bool) -> dict:
     specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
     return {
         "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,
-        "box": None if box is None else {"fingerprint": box.fingerprint, "path": box.path},
+        "box": None if box is None else _box_record(box),
         "grid": grid.to_dict(), "agents": {s: bot_settings(s) for s in specs}, "events": events,
         "seeds": "game seed = first_seed + repetition; agent of player i: seed * 100 + i; game_id = cell * games + repetition",
-        "schema": [{"name": n, "type": t, "meaning": m} for n, t, m in COLUMNS],
+        "schema": schema(grid.game),
     }
 
 
-def _same_run(old: dict, new: dict) -> str | None:
+def _upgrade(meta: dict) -> dict:
+    """dataset.json of an earlier kit as this one writes it: a box recorded by its
+    absolute ``path`` is shown by its folder's name."""
+    box = meta.get("box")
+    if isinstance(box, dict) and "path" in box:
+        box = {k: v for k, v in box.items() if k != "path"}
+        box.setdefault("name", Path(str(meta["box"]["path"])).name)
+        meta = {**meta, "box": box}
+    return meta
+
+
+def _same_run(old: dict, new: dict, box=None) -> str | None:
     for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events"):
-        if old.get(key) != new.get(key):
+        a, b = old.get(key), new.get(key)
+        if key == "box":  # the same box is the same data, wherever its folder is
+            a, b = (x.get("fingerprint") if isinstance(x, dict) else x for x in (a, b))
+            if box is not None and box.accepts_fingerprint(a):  # recorded by an earlier kit's fingerprint
+                a = b
+        if a != b:
             return key
     return None
 
@@ -322,10 +364,7 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
     meta_path = out / "dataset.json"
     if not meta_path.is_file():
         raise DatasetError(f"{out} holds no simulation dataset (no dataset.json)")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise DatasetError(f"{meta_path} is not valid JSON: {exc}") from None
+    meta = read_json(meta_path, what="dataset description", error=DatasetError)
     tables = []
     for part in sorted(out.glob("part-*.parquet")):
         try:
@@ -334,7 +373,7 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
             raise DatasetError(f"{part} cannot be read: {exc}") from None
     table = pa.concat_tables(tables) if tables else _schema().empty_table()
     frame = table.to_pandas().sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
-    frame.attrs["metadata"] = meta
+    frame.attrs["metadata"] = _upgrade(meta)
     return frame
 
 
@@ -374,8 +413,8 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     Args:
         grid: the games.
         out: dataset directory.
-        box: a house-rule :class:`~haunted_kit.components.Box` (sent to every worker);
-            ``None`` plays the game's own default.
+        box: a house-rule box of the grid's game (sent to every worker); ``None`` plays
+            the game's own (the Game's optional ``default_box()``, recorded by fingerprint).
         workers: processes on this machine (default: CPU count); 1 plays in this process.
             With Dask, the LocalCluster's worker count.
         dask: run on Dask distributed: an embedded ``LocalCluster`` on 127.0.0.1, or the
@@ -401,20 +440,19 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
     if chunk is not None and (not isinstance(chunk, int) or chunk < 1):
         raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
-    if box is None and grid.game == "haunted":
-        from .components import default_box
-
-        box = default_box()
+    if box is None:  # record the game's own box (its fingerprint) when it names one
+        hook = getattr(get_game(grid.game), "default_box", None)
+        box = hook() if hook is not None else None
     grid.check(box)
     meta = _metadata(grid, box, events)
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / "dataset.json"
     if meta_path.exists():
         try:
-            old = json.loads(meta_path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DatasetError(f"{meta_path} is not valid JSON ({exc}); use another output directory") from None
-        differs = _same_run(old, meta)
+            old = read_json(meta_path, what="dataset description", error=DatasetError)
+        except DatasetError as exc:
+            raise DatasetError(f"{exc}; use another output directory") from None
+        differs = _same_run(old, meta, box)
         if differs:
             raise DatasetError(f"{out} holds a dataset made with another {differs.replace('_', ' ')}; "
                                "use another output directory to keep both")

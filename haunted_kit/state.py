@@ -21,7 +21,7 @@ from functools import lru_cache
 from .board import Field
 from .components import Box, default_box
 from .flow import Phase
-from .protocol import HistoryEntry, Record
+from .protocol import HistoryEntry, Record, is_integer
 
 SAVE_FORMAT = "haunted-kit-save"
 SAVE_VERSION = 2  #: 2 adds the action record ("history"); version 1 saves are migrated on load
@@ -75,8 +75,6 @@ class GameConfig:
     n_resources: int = dc_field(init=False, repr=False, compare=False)  #: resource types of the box
 
     def __post_init__(self):
-        from .actions import is_integer
-
         b = self.box
         if not isinstance(b, Box):
             raise ConfigError(f"box must be a Box (haunted_kit.load_box), got {type(b).__name__}")

@@ -36,6 +36,10 @@ from pathlib import Path
 
 from . import actions as A
 from .protocol import IllegalAction, Refusal
+from .agents import AGENTS
+from .components import Box, BoxError, default_box, load_box
+from .engine import new_game
+from .state import GameConfig
 
 SCHEMA_VERSION = 1
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
@@ -211,11 +215,8 @@ class GameStore:
         Raises:
             ConfigError: bad game parameters; ValueError: a bad bot seat or agent name.
         """
-        import haunted_kit as hk
-        from .agents import AGENTS
-
         box_obj, box_path = self._box(box)
-        cfg = hk.GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(extra_ghost_cards),
+        cfg = GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(extra_ghost_cards),
                             box=box_obj, **config)
         bots = {b: "greedy" for b in bots} if isinstance(bots, (list, tuple, set)) else dict(bots or {})
         for seat, agent in bots.items():
@@ -269,8 +270,6 @@ class GameStore:
 
     def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:
         """Hand ``seat`` to a bot (an agent name) or back to a human (``None``)."""
-        from .agents import AGENTS
-
         if agent is not None and agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
         t = self.table(table_id)
@@ -283,8 +282,6 @@ class GameStore:
     # ------------------------------------------------------------------ internals
     @staticmethod
     def _box(box):
-        from .components import Box, default_box, load_box
-
         if box is None:
             return default_box(), None
         if isinstance(box, Box):
@@ -292,9 +289,6 @@ class GameStore:
         return load_box(box), str(Path(box).resolve())
 
     def _load(self, table_id: int) -> Table:
-        import haunted_kit as hk
-        from .components import BoxError
-
         row = self.db.execute("SELECT id, name, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
                               (table_id,)).fetchone()
         if row is None:
@@ -304,14 +298,14 @@ class GameStore:
             box, _ = self._box(box_path)
         except (BoxError, OSError) as exc:
             raise StoreError(f"table {tid}: its house-rule box {box_path} does not load: {exc}") from None
-        if box.fingerprint != fingerprint:
+        if not box.accepts_fingerprint(fingerprint):
             raise StoreError(f"table {tid}: the box at {box_path or 'the reference data/'} changed since the table "
                              "was created; its decisions cannot be replayed with other rules")
         config = json.loads(config_text)
         seats = [Seat(*r) for r in self.db.execute(
             "SELECT table_id, seat, code, agent FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
         t = Table(self, tid, name, config, box_path, seats)
-        cfg = hk.GameConfig(players=config["players"], mode=config["mode"], seed=config["seed"],
+        cfg = GameConfig(players=config["players"], mode=config["mode"], seed=config["seed"],
                             extra_ghost_cards=tuple(config["extra_ghost_cards"]),
                             limited_supplies=config["limited_supplies"], terrain_die=config["terrain_die"], box=box)
         t.game_config = cfg
@@ -323,7 +317,7 @@ class GameStore:
                 applied = applied[:target]
             else:
                 applied.append((seq, player, A.action_from_dict(json.loads(action))))
-        s = hk.new_game(cfg)
+        s = new_game(cfg)
         for seq, player, action in applied:
             if s.current_player() != player:
                 raise StoreError(f"table {tid}: decision {seq} was recorded for P{player + 1} but the replay "
@@ -379,15 +373,13 @@ class GameStore:
             t.state, t.seq, t.applied, t.seats = fresh.state, fresh.seq, fresh.applied, fresh.seats
 
     def _rollback(self, t: Table, to: int):
-        import haunted_kit as hk
-
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self._catch_up(t)
                 if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= len(t.applied):
                     raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
-                s = hk.new_game(t.game_config)
+                s = new_game(t.game_config)
                 for _seq, _player, action in t.applied[:to]:
                     s.apply_action(action)
                 seq = t.seq + 1

@@ -15,7 +15,7 @@ from haunted_kit import classroom
 from haunted_kit.classroom import app_settings, classroom_env, serve, voila_command
 from haunted_kit.cli import main
 
-VARS = ("SEED", "MODE", "PLAYERS", "BOTS", "SIZE", "HINTS", "BOX")
+VARS = ("SEED", "MODE", "PLAYERS", "BOTS", "SIZE", "HINTS", "HINT_PLAYOUTS", "BOX")
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def no_voila(monkeypatch):
     return calls
 
 
-REFERENCE = {"box": hk.default_box(), "size": 34.0, "hints": True}
+REFERENCE = {"box": hk.default_box(), "size": 34.0, "hints": True, "hint_playouts": 1000}
 
 
 def test_app_settings_defaults(clean_env):
@@ -65,7 +65,8 @@ def test_app_settings_empty_bots_means_all_human(clean_env):
 
 
 @pytest.mark.parametrize("var, value", [("SEED", "three"), ("PLAYERS", "4.5"), ("BOTS", "2,x"), ("SIZE", "big"),
-                                        ("SIZE", "8"), ("SIZE", "nan"), ("HINTS", "maybe"), ("BOX", "/nonexistent/box")])
+                                        ("SIZE", "8"), ("SIZE", "nan"), ("HINTS", "maybe"), ("HINT_PLAYOUTS", "many"),
+                                        ("BOX", "/nonexistent/box")])
 def test_app_settings_names_a_malformed_variable(clean_env, var, value):
     clean_env.setenv("HAUNTED_KIT_" + var, value)
     with pytest.raises(ValueError, match=f"HAUNTED_KIT_{var}={value!r}"):
@@ -75,7 +76,8 @@ def test_app_settings_names_a_malformed_variable(clean_env, var, value):
 def test_classroom_env_round_trips_through_app_settings(clean_env):
     env = classroom_env(players=3, mode="citizen", seed=5, bots=[2, 3])
     assert {k: env["HAUNTED_KIT_" + k] for k in VARS if k != "BOX"} == {"SEED": "5", "MODE": "citizen", "PLAYERS": "3",
-                                                                        "BOTS": "2,3", "SIZE": "34", "HINTS": "1"}
+                                                                        "BOTS": "2,3", "SIZE": "34", "HINTS": "1",
+                                                                        "HINT_PLAYOUTS": "1000"}
     assert "HAUNTED_KIT_BOX" not in env
     for k in VARS[:-1]:
         clean_env.setenv("HAUNTED_KIT_" + k, env["HAUNTED_KIT_" + k])
@@ -148,6 +150,7 @@ def test_serve_refuses_a_port_out_of_range(no_voila, capsys):
     (["classroom", "--port", "http"], "invalid int value"),
     (["classroom", "--size", "200"], "--size must be between 12 and 80 pixels, got 200"),
     (["classroom", "--size", "big"], "invalid float value"),
+    (["classroom", "--hint-playouts", "5"], "--hint-playouts must be between 10 and 100000, got 5"),
     (["classroom", "--box", "/nonexistent/box"], "--box /nonexistent/box:"),
 ])
 def test_cli_classroom_misuse_exits_2(no_voila, capsys, argv, needle):
@@ -166,7 +169,8 @@ def test_cli_classroom_runs_voila_with_the_options(no_voila, clean_env, capsys):
     (cmd, env), = no_voila
     assert "--no-browser" in cmd
     assert {k: env["HAUNTED_KIT_" + k] for k in VARS if k != "BOX"} == {"SEED": "7", "MODE": "citizen", "PLAYERS": "3",
-                                                                        "BOTS": "2,3", "SIZE": "34", "HINTS": "1"}
+                                                                        "BOTS": "2,3", "SIZE": "34", "HINTS": "1",
+                                                                        "HINT_PLAYOUTS": "1000"}
 
 
 def test_cli_classroom_box_and_size_reach_the_notebook(no_voila, clean_env, tmp_path, monkeypatch):
@@ -191,6 +195,19 @@ def test_a_teacher_switches_hints_off(no_voila, clean_env):
     assert env["HAUNTED_KIT_HINTS"] == "0"
     clean_env.setenv("HAUNTED_KIT_HINTS", "0")
     assert app_settings()["hints"] is False
+
+
+def test_the_hint_budget_reaches_the_notebook_and_is_checked(no_voila, clean_env, capsys):
+    assert main(["classroom", "--port", "0", "--no-browser", "--hint-playouts", "60"]) == 0
+    (_cmd, env), = no_voila
+    assert env["HAUNTED_KIT_HINT_PLAYOUTS"] == "60"
+    clean_env.setenv("HAUNTED_KIT_HINT_PLAYOUTS", "60")
+    assert app_settings()["hint_playouts"] == 60
+    clean_env.setenv("HAUNTED_KIT_HINT_PLAYOUTS", "9")
+    with pytest.raises(ValueError, match="HAUNTED_KIT_HINT_PLAYOUTS=9 \\(expected 10 to 100,000 playouts\\)"):
+        app_settings()
+    assert serve(port=0, open_browser=False, hint_playouts=200_000) == 2
+    assert "hint playouts must be between 10 and 100,000, got 200000" in capsys.readouterr().err
 
 
 def test_classroom_pages_never_show_a_traceback(monkeypatch):

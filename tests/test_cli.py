@@ -116,10 +116,10 @@ def test_bootstrap_help_exits_0():
 
 
 def test_paths_are_checked_before_the_game(tmp_path, monkeypatch, capsys):
-    import haunted_kit.sim as sim
+    import haunted_kit.cli as cli
 
     played = []
-    monkeypatch.setattr(sim, "play_game", lambda *a, **k: played.append(1))
+    monkeypatch.setattr(cli, "play_game", lambda *a, **k: played.append(1))
     with pytest.raises(SystemExit):
         main(["play", "--save", str(tmp_path / "g.json"), "--log", str(tmp_path / "missing" / "g.csv")])
     assert played == [] and not (tmp_path / "g.json").exists()
@@ -170,4 +170,4 @@ def test_replay_refuses_big_and_broken_inputs(tmp_path, capsys):
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"format": "caf\xe9"}')
     assert main(["replay", str(latin)]) == 1
-    assert "not a text (UTF-8 JSON) file" in capsys.readouterr().err
+    assert "is not a UTF-8 text file" in capsys.readouterr().err

@@ -46,7 +46,7 @@ def test_action_encoding_is_fixed_and_documented():
         bots = [GreedyAgent(i) for i in range(4)]
         while not s.is_terminal():
             for a in s.legal_actions():
-                assert a in env.index
+                assert a in env.catalogue.index
             s.apply_action(bots[s.current_player()].act(s))
 
 
@@ -58,7 +58,7 @@ def test_mask_and_step_follow_the_rules():
     agent = env.agent_selection
     assert agent == f"player_{me}"
     mask = env.observe(agent)["action_mask"]
-    assert sorted(np.flatnonzero(mask)) == sorted(env.index[a] for a in s.legal_actions())
+    assert sorted(np.flatnonzero(mask)) == sorted(env.catalogue.index[a] for a in s.legal_actions())
     assert not env.observe(f"player_{1 - me}")["action_mask"].any()  # not to move: nothing legal
     illegal = int(np.flatnonzero(mask == 0)[0])
     before = s.to_dict()
@@ -144,3 +144,7 @@ def test_example_runs_a_seeded_random_policy():
     a, b = example["aec_game"](7), example["aec_game"](7)
     assert a == b and a["steps"] > 50
     assert example["single_seat"](range(2)) == example["single_seat"](range(2))
+    for game in ("estate", "landmarks"):
+        a = example["aec_game"](3, game, 3)
+        assert a == example["aec_game"](3, game, 3) and a["steps"] >= 3 and len(a["returns"]) == 3
+        assert len(example["single_seat"](range(2), game, 3)) == 2

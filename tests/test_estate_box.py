@@ -61,6 +61,12 @@ def box_copy(tmp_path):
     ("game.toml", '[seasons]\ncount = 3\nprovenance = "kit default"', "[seasons]\ncount = 3", "seasons",
      "missing field 'provenance'"),
     ("lands.toml", "[rules]", "[rules", "-", "not valid TOML"),
+    # every number is bounded: a typo is refused at load, never a game that cannot end
+    ("game.toml", "[seasons]\ncount = 3", "[seasons]\ncount = 100000", "seasons", "at most 12, got 100000"),
+    ("lands.toml", "radius = 2", "radius = 1000000", "board", "at most 6, got 1000000"),
+    ("game.toml", "limit = 12", "limit = 12000", "workers", "at most 999, got 12000"),
+    ("game.toml", "income = { gold = 3,", "income = { gold = 3000,", "start", "from 0 to 999, got 3000"),
+    ("lands.toml", "lower_area = [[-2, 2]", "lower_area = [[-2, 99999999999]", "board", "within 6 of the centre"),
 ])
 def test_malformed_edits_name_file_entry_and_problem(box_copy, file, old, new, entry, problem):
     p = box_copy / file

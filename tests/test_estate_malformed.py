@@ -78,3 +78,27 @@ def test_numpy_integers_are_taken_as_ints_and_floats_or_bools_refused_by_shape()
     d = json.loads(s.to_json())  # plain ints: the save is JSON and loads again
     assert EstateState.from_dict(d).to_dict() == s.to_dict()
     assert all(type(a.amount) is int for a in entries if isinstance(a, (TakeMaterial, TakeGold)))
+
+
+def test_lists_read_as_tuples_where_a_pair_is_asked_and_other_lists_are_named():
+    """A slot or a trade's pairs typed as lists ([0, 2]) mean the same as tuples: the same
+    refusal, or the same move applied (recorded with tuples); a list anywhere else is
+    refused naming the field, and the position is unchanged."""
+    s = position(2, hand={0: {"gold": 5, "wood": 2, "marble": 1}}, lands={(0, 2): ("forest", [0])})
+    assert s.why_not(Join([0, 2])) == s.why_not(Join((0, 2)))
+    assert s.why_not(Join([0, 2])).text == "the tile at (0, 2) is P1's own; each tile holds one marker per player"
+    before = position_of(s)
+    for bad, field in ((TakeMaterial(["wood"], 1), "TakeMaterial.material"), (TakeGold([1]), "TakeGold.amount"),
+                       (PlaceTile(["forest"], (1, 1)), "PlaceTile.tile")):
+        why = s.why_not(bad)
+        assert why.text == f"{field} must be a name or a whole number, got {getattr(bad, field.split('.')[1])!r}"
+        try:
+            s.apply_action(bad)
+        except IllegalAction as exc:
+            assert exc.refusal == why
+        assert position_of(s) == before
+    tile = s.display[0]
+    slot = next(a.slot for a in s.legal_actions() if isinstance(a, PlaceTile) and a.tile == tile)
+    s.apply_action(PlaceTile(tile, list(slot)))
+    (last,) = [e.action for e in s.history() if not e.chance][-1:]
+    assert last == PlaceTile(tile, slot) and type(last.slot) is tuple and s.lands[slot]["tile"] == tile

@@ -96,7 +96,7 @@ def test_unreadable_files(tmp_path):
     with pytest.raises(EstateSaveError, match="not valid JSON"):
         EstateState.load(p)
     p.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(EstateSaveError, match="not a text"):
+    with pytest.raises(EstateSaveError, match="is not a UTF-8 text file"):
         EstateState.load(p)
     with pytest.raises(EstateSaveError, match="cannot read save"):
         EstateState.load(tmp_path / "missing.json")

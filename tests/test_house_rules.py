@@ -26,8 +26,7 @@ def test_more_quest_choices_than_cards_in_hand_is_refused(tmp_path):
 
 def test_a_save_refuses_another_box_and_loads_with_its_own(tmp_path):
     d = copy_data(tmp_path)
-    edit(d / "quests.toml", 'text = "2 valor for each mill you own."\nprovenance = { effect = "rulebook", building = "rulebook", per = "rulebook", valor = "rulebook", text = "kit default" }',
-         'text = "2 valor for each mill you own."\nprovenance = { effect = "rulebook", building = "rulebook", per = "rulebook", valor = "rulebook", text = "kit default" }\n')
+    edit(d / "quests.toml", "valor = 3\ntext = \"3 valor for each sawmill you own.\"", "valor = 30\ntext = \"3 valor for each sawmill you own.\"")
     house = hk.load_box(d)
     assert house.fingerprint != hk.default_box().fingerprint
     s = hk.new_game(hk.GameConfig(players=2, seed=4, box=house))

@@ -88,6 +88,11 @@ def box_copy(tmp_path):
     ("castle_grounds.toml", "uses_per_card = 1", "uses_per_card = 1\ncolour = 3",
      "landmarks/castle_grounds.toml, entry use: unknown field 'colour'"),
     ("game.toml", "[players]", "[players", "landmarks/game.toml, entry -: not valid TOML"),
+    # every number is bounded: a typo is refused at load, never a game that cannot end
+    ("game.toml", "village_cards = 12", "village_cards = 100000",
+     "landmarks/game.toml, entry end_trigger: field 'village_cards' must be at most 99, got 100000"),
+    ("scoring.toml", "minimum = 1", "minimum = 100000",
+     "landmarks/scoring.toml, entry most: field 'minimum' must be at most 99, got 100000"),
 ])
 def test_box_errors_name_file_entry_problem(box_copy, file, old, new, message):
     path = box_copy / file

@@ -1,6 +1,7 @@
 """The import graph of haunted_kit is layered (docs/ARCHITECTURE.md, "Import layers"):
 no module imports one of a higher layer, and there is no import circle. Imports are
-read with ast, including those inside functions, so a lazy import counts as an arrow."""
+read with ast, including those inside functions, so a lazy import counts as an arrow; and
+an import inside a function must say why it is lazy (``# lazy: <reason>``), or move to the top."""
 
 from __future__ import annotations
 
@@ -22,18 +23,18 @@ LAYERS = {
     "rules": 3,
     "engine": 4,
     "pathfinding": 5, "agents": 5, "sim": 5, "history": 5, "scenario": 5, "analysis": 5, "testing": 5,
-    "bots": 5, "search": 5, "simulate": 5, "env": 5, "exercises": 5, "store": 5,
+    "bots": 5, "search": 5, "simulate": 5, "env": 5, "encoding": 5, "exercises": 5, "store": 5,
     "render": 6, "widgets": 6, "handout": 6,
     "cli": 7, "classroom": 7, "server": 7, "render.__main__": 7,
     # the companion rule modules stand beside the Haunted Lands rules, layer for layer
     "estate.actions": 0, "estate.box": 0, "estate.board": 1,
     "estate.state": 2, "estate.rules": 3, "estate.engine": 4, "estate": 4,
-    "estate.agents": 5, "estate.sim": 5, "estate.analysis": 5, "estate.scenario": 5,
+    "estate.agents": 5, "estate.sim": 5, "estate.encoding": 5, "estate.analysis": 5, "estate.scenario": 5,
     "estate.draw": 6, "estate.widgets": 6,
     "estate.cli": 7,
     "landmarks.actions": 0, "landmarks.box": 0,
     "landmarks.state": 2, "landmarks.rules": 3, "landmarks.agents": 4, "landmarks.engine": 4, "landmarks": 4,
-    "landmarks.render": 6,
+    "landmarks.encoding": 5, "landmarks.render": 6,
     "landmarks.cli": 7,
 }
 
@@ -134,6 +135,83 @@ def test_companions_are_layered_too():
     sub = g.subgraph(m for m in g if is_companion(m))
     up = [e for e in upward(g) if is_companion(e[0])]
     assert not up and not list(nx.simple_cycles(sub)), describe(up)
+
+
+LAZY_REASON = "# lazy:"  #: how a reason for an import inside a function starts
+
+
+def function_local_imports(path: Path) -> list[tuple[int, str]]:
+    """``(line, source)`` of every import statement inside a function or method of ``path``
+    that carries no reason: a ``# lazy: ...`` comment on its own line, or on the comment
+    line directly above the run of consecutive imports it belongs to. Any imported module
+    counts (the kit's own, third-party or standard library): a lazy import hides a dependency,
+    so it has to say why it is lazy (e.g. it pulls pandas, which ``haunted-kit --help`` must
+    not load)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    tree = ast.parse("\n".join(lines))
+    bad = []
+
+    def has_reason(node) -> bool:
+        if LAZY_REASON in lines[node.lineno - 1]:
+            return True
+        above = node.lineno - 2  # walk up over the run of imports this one belongs to
+        while above >= 0 and lines[above].lstrip().startswith(("import ", "from ")):
+            above -= 1
+        return above >= 0 and lines[above].lstrip().startswith(LAZY_REASON)
+
+    def visit(node, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if inside and isinstance(child, (ast.Import, ast.ImportFrom)) and not has_reason(child):
+                bad.append((child.lineno, lines[child.lineno - 1].strip()))
+            visit(child, inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(tree, False)
+    return bad
+
+
+def test_every_lazy_import_says_why():
+    """Issue 9, item 7: an import inside a function either moves to the module top or
+    carries a one-line ``# lazy:`` reason next to it."""
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {text}"
+             for path in sorted(PACKAGE.rglob("*.py")) for line, text in function_local_imports(path)]
+    assert not found, ("imports inside functions with no '# lazy: <reason>' comment on the same line or the line "
+                       "above (move them to the module top, or say why they must stay):\n" + "\n".join(found))
+
+
+def test_the_lazy_import_checker_reads_reasons(tmp_path):
+    """The checker itself: bare function-local imports are found with their line; a reason
+    on the same line, or above a run of imports, clears them; module-level imports and
+    imports quoted in docstrings are not function-local."""
+    mod = tmp_path / "m.py"
+    mod.write_text(
+        '"""Example::\n\n    from haunted_kit import engine\n"""\n'
+        "import json\n"
+        "def a():\n"
+        "    from . import engine\n"  # line 7: bare
+        "    import pandas as pd  # lazy: pandas is heavy\n"
+        "def b():\n"
+        "    # lazy: both pull tornado\n"
+        "    from .server import serve\n"
+        "    from .store import StoreError\n"
+        "    x = 1\n"
+        "    import numpy\n"  # line 14: the reason above does not reach over code
+        "class C:\n"
+        "    def m(self):\n"
+        "        import reprlib\n"  # line 17: a method counts too
+    )
+    assert function_local_imports(mod) == [(7, "from . import engine"), (14, "import numpy"), (17, "import reprlib")]
+
+
+def test_no_private_cross_module_import():
+    """Issue 9, item 7: no module imports another kit module's private name (``_name``);
+    what two modules share is public and documented where it lives."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("haunted_kit")):
+                found += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, "private names imported from another kit module:\n" + "\n".join(found)
 
 
 def test_the_checker_sees_an_upward_arrow_and_a_circle(tmp_path):

@@ -35,3 +35,20 @@ def test_record_shares_prefix_and_keeps_order():
     assert [e.action for e in r2] == ["a", "die", "b"]
     assert [e.action for e in r3] == ["a", "die", "c"]
     assert r2._head[0] is r3._head[0]  # common prefix shared, not copied
+
+
+def test_seat_agents_repeats_the_lineup_and_seeds_each_seat():
+    """Seat i's named agent is made with seed * 100 + i; objects are used as they are."""
+    from haunted_kit.protocol import RandomAgent, seat_agents
+
+    made = []
+
+    def make(name, seed):
+        made.append((name, seed))
+        return RandomAgent(seed)
+
+    mine = RandomAgent(9)
+    bots, names = seat_agents(["random", mine], 3, 7, make)
+    assert made == [("random", 700), ("random", 702)]
+    assert bots[1] is mine and names == ["random", "random", "random"]
+    assert bots[0].rng.random() == RandomAgent(700).rng.random()

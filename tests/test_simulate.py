@@ -206,7 +206,8 @@ def test_a_companion_module_simulates_through_the_protocol(tmp_path):
     S.simulate(grid, tmp_path / "two", workers=2, chunk=1, progress=False)
     f = S.load_dataset(tmp_path / "one")
     pd.testing.assert_frame_equal(f, S.load_dataset(tmp_path / "two"))
-    assert f.attrs["metadata"]["game"] == "estate" and f.attrs["metadata"]["box"] is None
+    assert f.attrs["metadata"]["game"] == "estate"
+    assert f.attrs["metadata"]["box"] == {"fingerprint": get_game("estate").default_box().fingerprint, "name": "estate", "kit_data": True}
     # the estate's returns are each player's gold value (a kit measure): score, rank and win follow them
     estate = get_game("estate")
     for gid in (1, 6):

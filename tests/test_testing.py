@@ -153,3 +153,17 @@ def test_mutators_are_seeded_and_change_something():
     out, paths = mutate_json(data, random.Random(5), edits=2)
     assert data == {"a": [1, 2], "b": {"c": 3}}  # the original is untouched
     assert len(paths) <= 2
+
+
+@pytest.mark.parametrize("folder, wrong, right", [("estate", None, "estate"), ("landmarks", "estate", "landmarks"),
+                                                   ("", "landmarks", "haunted")])
+def test_check_box_on_another_games_box_names_the_right_game(capsys, folder, wrong, right):
+    """A box of one game checked as another's is refused (exit 1) with the command that fits."""
+    from haunted_kit.components import data_dir
+
+    path = data_dir() / folder if folder else data_dir()
+    argv = ["check-box", str(path), "--games", "1", "--no-progress"] + (["--game", wrong] if wrong else [])
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "the box does not load" in err
+    assert f"loads as the {right!r} game's box: try `haunted-kit check-box {path} --game {right}`" in err

@@ -550,7 +550,8 @@ def test_suggest_a_move_shows_the_search_agents_top_three(no_callback_errors):  
     assert escape(panel.hints[0].action.describe()) in html
     view.attempt(panel.hints[0].action)  # playing a move makes the hints stale
     assert panel.hints == [] and panel.output.value == ""
-    assert PlayView(players=2, seed=5, bots=[1], hints=False).hint_panel is None
+    off = PlayView(players=2, seed=5, bots=[1], hints=False)
+    assert off.hint_panel is None and "switched off for this table" in off.actions_box.children[-1].value
 
 
 def test_in_a_live_kernel_hints_are_searched_off_the_event_loop(no_callback_errors):  # noqa: F811

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import rules as R
 from .actions import Trade
+from .sim import play_many
 
 KIT_MEASURE = "gold value is a kit measure (marble 3, glass 2, wood 1, limestone 1), not a rule of the text"
 
@@ -299,8 +300,6 @@ def opening_table(games: int = 20, players: int = 3, agents=("greedy",), first_s
         ``min``, ``max`` (gold value at the end, a kit measure), ``mean_tiles``.
         ``DataFrame.attrs["measure"]`` says that the measure is the kit's.
     """
-    from .sim import play_many
-
     df = play_many(games, players=players, agents=agents, first_seed=first_seed, progress=progress, **options)
     t = df.groupby("opening").agg(games=("gold_value", "size"), mean_gold_value=("gold_value", "mean"),
                                   min=("gold_value", "min"), max=("gold_value", "max"), mean_tiles=("tiles", "mean"))

@@ -21,8 +21,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
-from ..provenance import mark_house_rules, read_provenance
+from ..provenance import Fingerprinted, mark_house_rules, read_provenance, value_fingerprint
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
+# Upper bounds on every number of the box: generous for house rules, small enough that a
+# typo (seasons = 100000, radius = 10**6) is refused at load instead of hanging a game.
+MAX_NUMBER = 999  #: any count, amount, price or value
+MAX_SEASONS = 12  #: seasons in a game (the Haunted Lands box allows the same)
+MAX_RADIUS = 6  #: board radius in slots (127 slots)
 Slot = tuple[int, int]
 
 
@@ -62,7 +67,7 @@ class MarketAction:
 
 
 @dataclass(frozen=True, eq=False)
-class EstateBox:
+class EstateBox(Fingerprinted):
     """The whole box, read-only. Amounts are in units of a resource; gold in gold."""
 
     path: str
@@ -102,6 +107,16 @@ class EstateBox:
     market: dict  #: name -> MarketAction, in table order
     provenance: tuple  #: (file, entry, field, provenance) rows; "house rule" where it differs from the shipped box
     values: dict = field(default_factory=dict, repr=False, compare=False)  #: (file, entry, field) -> value as written
+    #: hash of the files' bytes, which kits before the value ``fingerprint`` recorded in saves:
+    #: such saves load while the files are unchanged (``accepts_fingerprint``)
+    file_fingerprint: str = field(default="", repr=False, compare=False)
+
+    @property
+    def earlier_fingerprints(self) -> frozenset:
+        """For the kit's own estate data, :data:`EARLIER_REFERENCE_FINGERPRINTS`; else none."""
+        root = _shipped_root()
+        same = root is not None and Path(self.path).resolve() == root.resolve()
+        return frozenset(EARLIER_REFERENCE_FINGERPRINTS) if same else frozenset()
 
     @property
     def outer(self) -> tuple[Slot, ...]:
@@ -139,7 +154,7 @@ class _File:
             self.fail(entry or key, "missing table" if v is None else "must be a table")
         return v
 
-    def int(self, t: dict, key: str, entry: str, minimum: int = 0) -> int:
+    def int(self, t: dict, key: str, entry: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
         if key not in t:
             self.fail(entry, f"missing field '{key}'")
         v = t[key]
@@ -147,6 +162,8 @@ class _File:
             self.fail(entry, f"field '{key}' must be an integer, got {v!r}")
         if v < minimum:
             self.fail(entry, f"field '{key}' must be at least {minimum}, got {v}")
+        if v > maximum:
+            self.fail(entry, f"field '{key}' must be at most {maximum}, got {v}")
         return v
 
     def bool(self, t: dict, key: str, entry: str) -> bool:
@@ -170,8 +187,8 @@ class _File:
         for k, n in v.items():
             if k not in allowed:
                 self.fail(entry, f"field '{key}' names unknown resource {k!r} (known: {', '.join(allowed)})")
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                self.fail(entry, f"field '{key}.{k}' must be a non-negative integer, got {n!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_NUMBER:
+                self.fail(entry, f"field '{key}.{k}' must be a whole number from 0 to {MAX_NUMBER}, got {n!r}")
         return dict(v)
 
     def slots(self, t, key: str, entry: str) -> tuple[Slot, ...]:
@@ -180,8 +197,9 @@ class _File:
             self.fail(entry, f"field '{key}' must be a list of [q, r] pairs")
         out = []
         for x in v:
-            if not (isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)):
-                self.fail(entry, f"field '{key}' must list [q, r] integer pairs, got {x!r}")
+            if not (isinstance(x, list) and len(x) == 2
+                    and all(isinstance(i, int) and not isinstance(i, bool) and abs(i) <= MAX_RADIUS for i in x)):
+                self.fail(entry, f"field '{key}' must list [q, r] integer pairs within {MAX_RADIUS} of the centre, got {x!r}")
             out.append((x[0], x[1]))
         if len(set(out)) != len(out):
             self.fail(entry, f"field '{key}' lists a slot twice")
@@ -234,7 +252,7 @@ def load_estate_box(path=None) -> EstateBox:
         p = root / name
         if p.is_file():
             digest.update(name.encode() + b"\0" + p.read_bytes())
-    out["fingerprint"] = digest.hexdigest()
+    out["file_fingerprint"] = digest.hexdigest()
 
     # resources.toml (first: everything else names resources)
     f = _File(root, "resources.toml", rows)
@@ -272,7 +290,7 @@ def load_estate_box(path=None) -> EstateBox:
         f.fail("players", "at most 4 players (the kit has 4 player colours)")
     f.provenance(t, "players")
     t = f.table(f.data, "seasons")
-    out["seasons"] = f.int(t, "count", "seasons", 1)
+    out["seasons"] = f.int(t, "count", "seasons", 1, MAX_SEASONS)
     f.provenance(t, "seasons")
     t = f.table(f.data, "start")
     inc = f.amounts(t, "income", "start", income)
@@ -333,7 +351,7 @@ def load_estate_box(path=None) -> EstateBox:
         f.fail("tiles", f"the stack holds fewer tiles than the display ({out['display_size']})")
     out["tiles"] = tiles
     t = f.table(f.data, "board")
-    radius = f.int(t, "radius", "board", 1)
+    radius = f.int(t, "radius", "board", 1, MAX_RADIUS)
     slots = tuple((q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
                   if hexgrid.distance((q, r), (0, 0)) <= radius)
     out["slots"] = slots
@@ -394,7 +412,15 @@ def load_estate_box(path=None) -> EstateBox:
     shipped = _shipped_root()
     same = shipped is None or shipped.resolve() == root.resolve()
     out["provenance"] = mark_house_rules(rows, None if same else _shipped_values())
+    out["fingerprint"] = value_fingerprint(out)
     return EstateBox(**out)
+
+
+#: Fingerprints of earlier texts of the kit's own ``data/estate/`` that give today's values:
+#: saves that recorded them load with the kit's estate box.
+EARLIER_REFERENCE_FINGERPRINTS: dict[str, str] = {
+    "8f3db16cbaab640e": "the files' bytes when saves recorded a hash of the bytes, not of the loaded values",
+}
 
 
 def _shipped_root() -> Path | None:

@@ -1,55 +1,19 @@
-"""The estate module's commands behind ``haunted-kit play --game estate`` and
-``haunted-kit replay`` of an estate save (the shared parser, output checks and file
-writing live in :mod:`haunted_kit.cli`)."""
+"""What ``haunted-kit play --game estate`` and ``haunted-kit replay`` of an estate save
+need from the module: :func:`play_game` and :func:`summary`. The usage checks, the box,
+saves and logs are shared by every game, in :mod:`haunted_kit.cli`."""
 
 from __future__ import annotations
 
-import sys
+from . import sim
+from .sim import summary
+
+__all__ = ["play_game", "summary"]
 
 
-def _box(parser, path):
-    from .box import EstateBoxError, default_estate_box, load_estate_box
+def play_game(players: int, seed: int, agents, *, box, log: bool = False):
+    """Play a seeded game with bots named in ``agents`` (one per seat, repeating).
 
-    try:
-        return default_estate_box() if path is None else load_estate_box(path)
-    except EstateBoxError as exc:
-        parser.error(f"--box {path}: {exc}" if path is not None else f"the estate box does not load: {exc}")
-
-
-def play(parser, args):
-    """Play with bots and print the summary; returns the final state. Misuse -> usage, exit 2."""
-    from .agents import AGENTS
-    from .sim import play_game, summary
-    from .state import EstateConfigError
-
-    if args.mode is not None or args.ghost_cards:
-        parser.error("--mode and --ghost-cards belong to Haunted Lands, not to --game estate")
-    for a in args.agents:
-        if a not in AGENTS:
-            parser.error(f"unknown agent {a!r} for the estate game (known: {', '.join(AGENTS)})")
-    box = _box(parser, args.box)
-    if not box.min_players <= args.players <= box.max_players:
-        parser.error(f"argument --players: invalid choice: {args.players} (this box plays {box.min_players}..{box.max_players})")
-    if len(args.agents) > args.players:
-        parser.error(f"{len(args.agents)} agents given for {args.players} players")
-    try:
-        s, names = play_game(args.players, args.seed, args.agents, log=args.log is not None, box=box)
-    except EstateConfigError as exc:
-        parser.error(str(exc))
-    print(summary(s, names))
-    return s
-
-
-def replay(parser, args) -> int:
-    """Rebuild an estate save and print its summary; a corrupt save exits 1 with one line."""
-    from .sim import summary
-    from .engine import EstateState
-    from .state import EstateSaveError
-
-    try:
-        s = EstateState.load(args.save, _box(parser, args.box), max_bytes=args.max_bytes)
-    except EstateSaveError as exc:
-        print(f"haunted-kit: {exc}", file=sys.stderr)
-        return 1
-    print(summary(s))
-    return 0
+    Returns ``(state, agent names)``; the state is terminal. Raises
+    :class:`~haunted_kit.estate.state.EstateConfigError` (a ValueError) for settings the
+    box cannot play."""
+    return sim.play_game(players, seed, agents, log=log, box=box)

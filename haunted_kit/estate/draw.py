@@ -14,11 +14,14 @@ decides a rule.
 
 from __future__ import annotations
 
+import networkx as nx
+
 from ..hexgrid import DIRECTIONS
 from ..render import style as S
-from ..render.geometry import _geometry
+from ..render.geometry import cells_geometry
 from ..render.scene import Circle, Poly, Text
 from ..render.svg import BoardSVG, primitive_svg
+from .analysis import market_graph
 
 #: tile fills (lightness differs, the letter code is the primary cue) and codes
 TILE_STYLES = {
@@ -40,7 +43,7 @@ def land_geometry(box, size: float = 34):
     """The pixel layout of the land board (a :class:`haunted_kit.render.geometry.BoardGeometry`
     whose cells are the slots; each slot is its own tile, so every slot is outlined)."""
     slots = tuple(box.slots)
-    return _geometry(slots, tuple(range(len(slots))), DIRECTIONS, float(size), round(size * 0.25, 2))
+    return cells_geometry(slots, tuple(range(len(slots))), DIRECTIONS, float(size), round(size * 0.25, 2))
 
 
 def board_primitives(s, geom, highlight=(), path=()) -> list:
@@ -104,9 +107,6 @@ def draw_market_graph(s, player=None, path=None, ax=None):
     give->take pair); the Trades of ``path`` (e.g. a :class:`Conversion`'s steps) in
     the kit's path colour. Returns the matplotlib Axes."""
     import matplotlib.pyplot as plt  # lazy: matplotlib is heavy to import; only drawing needs it
-    import networkx as nx
-
-    from .analysis import market_graph
 
     g = market_graph(s, player)
     if ax is None:

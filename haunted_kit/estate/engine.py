@@ -17,19 +17,17 @@ left, so the same seed and actions give the same game.
 
 from __future__ import annotations
 
-import importlib
-import json
 import hashlib
-from dataclasses import replace
+import importlib
+import math
+from dataclasses import fields, replace
 
-from dataclasses import replace
-
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, read_text
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, is_integer
+from ..fileio import MAX_INPUT_BYTES, read_json
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, is_integer, results_by_score
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
-from .box import default_estate_box
+from .box import default_estate_box, load_estate_box
 from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
 
@@ -75,18 +73,7 @@ class EstateState(EstateData):
         """Read a save; ``max_bytes`` (default 16 MiB) refuses bigger files unread.
         Raises :class:`EstateSaveError` naming what is wrong."""
 
-        try:
-            text = read_text(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save")
-        except OSError as exc:
-            raise EstateSaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except InputTooLarge as exc:
-            raise EstateSaveError(str(exc)) from None
-        except UnicodeDecodeError:
-            raise EstateSaveError(f"save {path} is not a text (UTF-8 JSON) file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise EstateSaveError(f"save {path} is not valid JSON: {exc}") from None
+        data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=EstateSaveError)
         return load_save(data, box)
 
     def __repr__(self) -> str:
@@ -343,8 +330,11 @@ def why_not(s: EstateState, action):
         return R.refusal(f"{action!r} is not an action of the estate module", R.TURNS)
     try:
         hash(action)
-    except TypeError:
-        return R.refusal(f"{action!r} has fields of the wrong type", R.TURNS)
+    except TypeError:  # a list or dict in a field: slots, gives and takes are read as pairs below, others refused
+        for f in fields(action):
+            v = getattr(action, f.name)
+            if f.name not in _PAIR_FIELDS and not _hashable(v):
+                return R.refusal(f"{t.__name__}.{f.name} must be a name or a whole number, got {v!r}", R.TURNS)
     if s.pending is not None:
         if t is not A.RemoveTile:
             return R.refusal(f"P{p + 1} must first remove a tile of the display from the game (white-dotted land)", R.LANDS)
@@ -408,6 +398,17 @@ def _amounts(v):
             return None
         out.append((x[0], int(x[1])))
     return tuple(sorted(out))
+
+
+_PAIR_FIELDS = ("slot", "give", "take")  # fields given as lists are accepted and read as tuples
+
+
+def _hashable(v) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
 
 
 def _slot(v):
@@ -502,7 +503,7 @@ def load_save(data, box=None) -> "EstateState":
     if data.get("version") != SAVE_VERSION:
         fail("version", f"unsupported version {data.get('version')!r} (this kit reads version {SAVE_VERSION})")
     box = box or default_estate_box()
-    if data.get("box") != box.fingerprint:
+    if not box.accepts_fingerprint(data.get("box")):
         fail("box", f"the save was played with another estate box ({data.get('box')!r}); load it with that box")
     cfg = data.get("config")
     if not isinstance(cfg, dict):
@@ -564,14 +565,10 @@ class EstateGame:
 
     @property
     def min_players(self) -> int:
-        from .box import default_estate_box
-
         return default_estate_box().min_players
 
     @property
     def max_players(self) -> int:
-        from .box import default_estate_box
-
         return default_estate_box().max_players
 
     def new_game(self, *, players: int = 3, seed: int = 0, **options) -> EstateState:
@@ -596,15 +593,11 @@ class EstateGame:
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
-        from .box import load_estate_box
-
         return load_estate_box(path)
 
     def settings(self, box=None) -> list[dict]:
         """Every player count of ``box`` under each connection reading, as ``new_game``
         keywords (what :func:`haunted_kit.testing.check_box` covers)."""
-        from .box import default_estate_box
-
         box = box or default_estate_box()
         return [{"players": n, "connection": c} for c in ("group", "line")
                 for n in range(box.min_players, box.max_players + 1)]
@@ -613,8 +606,6 @@ class EstateGame:
         """What is wrong with ``state`` (empty when nothing): the save loader's position
         checks (counts, worker limit, tiles adding up to the box, connected estates), and
         against ``before``: income never goes down, workers are only hired, never lost."""
-        from .state import EstateSaveError, check_position, position_of
-
         problems = []
         try:
             check_position(state.box, state.config, position_of(state))
@@ -644,6 +635,49 @@ class EstateGame:
         d = state.copy()
         d.config = replace(state.config, seed=rng.getrandbits(62))
         return d
+
+    def evaluate(self, state: EstateState) -> list[float]:
+        """A cheap estimate of each player's chance to end with the highest gold value, for
+        truncated search playouts (a kit heuristic, not a rule): a softmax (3 gold wide)
+        over the gold value held plus the income still to take, valued at the same prices:
+        this season's untaken income and the full income of every season left."""
+        box = state.box
+        left = box.seasons - state.season
+        est = []
+        for p in range(state.players):
+            future = sum(box.value.get(r, 0) * (inc - state.taken[p][r] + inc * left) for r, inc in state.income[p].items())
+            est.append(state.gold_value(p) + future)
+        top = max(est)
+        w = [math.exp((v - top) / 3.0) for v in est]
+        total = sum(w)
+        return [x / total for x in w]
+
+    def default_box(self):
+        """The module's own box (``data/estate/``)."""
+        return default_estate_box()
+
+    score_name = "gold value"  #: what ``seat_results``' score is, in words (hint sentences)
+
+    #: what the simulation dataset's columns mean for this module (see haunted_kit.simulate)
+    result_meanings = {
+        **SCORE_ONLY_MEANINGS,
+        "score": "gold value of the holdings at the end (gold 1, marble 3, glass 2, wood 1, limestone 1; "
+                 "a kit measure, not a rule: the module prints no victory points)",
+        "won": "the sole highest gold value (a tie at the top: nobody)",
+    }
+
+    def seat_results(self, state: EstateState) -> list[dict]:
+        """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
+        of the gold values; see :attr:`result_meanings`)."""
+        return results_by_score([state.gold_value(p) for p in range(state.players)])
+
+    def action_catalogue(self, box=None):
+        """The fixed integer encoding of the estate's actions (:func:`haunted_kit.estate.encoding.catalogue`)."""
+        return importlib.import_module(f"{__package__}.encoding").catalogue(box)
+
+    def observation_encoder(self, box, players: int):
+        """The observation vector (:class:`haunted_kit.estate.encoding.EstateObservation`)."""
+        return importlib.import_module(f"{__package__}.encoding").EstateObservation(box, players)
 
     def __repr__(self) -> str:
         return "<Game estate: Estate and Market>"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..events import Event
 from ..protocol import Refusal, is_integer
 from .board import estate_connected, land_graph  # noqa: F401  (the one connection rule)
+from .actions import Trade
 
 SOURCE = "estate rules"
 INCOME = "Resource income"
@@ -225,8 +226,6 @@ def total_workers(s, p: int) -> int:
 
 def trades_for(s, p: int, action: str):
     """Every Trade of ``action`` (legal or not) for ``p``: one per option of its row."""
-    from .actions import Trade
-
     return [Trade(action, g, t) for g, t in s.box.market[action].options]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .agents import make_agent
 from .engine import new_game
+from ..protocol import seat_agents
 
 MEASURE_NOTE = "gold value = gold + 3 per marble + 2 per glass + 1 per wood or limestone (a kit measure, not a rule)"
 
@@ -26,14 +27,7 @@ def play_game(players: int = 3, seed: int = 0, agents=("greedy",), *, log: bool 
         ``(state, agent names)``; the state is terminal.
     """
     s = new_game(players, seed, log=log, **options)
-    base = seed if agent_seed is None else agent_seed
-    bots, names = [], []
-    for i in range(players):
-        a = agents[i % len(agents)]
-        if isinstance(a, str):
-            a = make_agent(a, base * 100 + i)
-        bots.append(a)
-        names.append(getattr(a, "name", type(a).__name__))
+    bots, names = seat_agents(agents, players, seed if agent_seed is None else agent_seed, make_agent)
     while not s.is_terminal():
         s.apply_action(bots[s.current_player()].act(s))
     return s, names

@@ -23,6 +23,8 @@ from ..events import log_to_frame
 from ..fileio import atomic_write
 from ..protocol import Record
 from .box import EstateBox, default_estate_box
+from .actions import action_to_dict
+from .board import estate_connected  # the one connection rule
 
 SAVE_FORMAT = "haunted-kit-save"
 SAVE_VERSION = 1
@@ -200,8 +202,6 @@ class EstateData:
 
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
-        from .actions import action_to_dict
-
         hist = []
         for e in self.record.entries():
             hist.append({"chance": e.action} if e.chance else {"player": e.player, "action": action_to_dict(e.action)})
@@ -347,7 +347,6 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
         if not isinstance(r, list) or any(p not in m for p in r):
             fail(f"{w}.raised", "may only list players with a marker on the tile")
     tiles_of = {p: [slot_key(k) for k, x in lands.items() if p in x["markers"]] for p in range(n)}
-    from .board import estate_connected  # the one connection rule
 
     for p, mine in tiles_of.items():
         if mine and not any(s in box.lower_area for s in mine):

@@ -23,11 +23,13 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from ..render import style as S
-from ..widgets.canvas import _manager, draw_primitives, held
+from ..widgets.canvas import draw_primitives, forget_current_canvas, held
 from ..widgets.errors import ErrorReporting
 from . import actions as A
 from . import rules as R
 from .draw import board_primitives, land_geometry, legend_text
+from .agents import make_agent
+from .engine import new_game
 
 BOT_STEP_LIMIT = 5000
 
@@ -63,10 +65,7 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.redraw()
 
     def _on_client_ready(self) -> None:
-        # A new browser view has a fresh canvas manager with no current canvas, while the
-        # kernel's manager may still think this canvas is current (it drew before the
-        # view existed) and would send no switch command: forget it, then draw.
-        _manager()._current_canvas = None
+        forget_current_canvas()  # a new browser view has no current canvas yet
         self.redraw()
 
     def update(self, state=None) -> None:
@@ -151,9 +150,6 @@ class EstatePlayView(ErrorReporting, W.VBox):
 
     def __init__(self, state=None, *, players: int = 3, seed: int = 1, bots=None, size: float = 34,
                  auto_bots: bool = True, bot_kind: str = "greedy", **options):
-        from .agents import make_agent
-        from .engine import new_game
-
         super().__init__()
         self.add_class("hk-estate-play")
         self.state = state if state is not None else new_game(players, seed, **options)

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..components import BoxError, data_dir
-from ..provenance import read_provenance
+from ..provenance import Fingerprinted, read_provenance, value_fingerprint
 
 __all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
 
@@ -69,7 +69,7 @@ class Card:
 
 
 @dataclass(frozen=True, eq=False)
-class LandmarksBox:
+class LandmarksBox(Fingerprinted):
     """Every number and component of the Landmarks & Architects modules, from data."""
 
     path: str
@@ -101,6 +101,15 @@ class LandmarksBox:
     deck_label: str
     provenance: tuple[tuple[str, str, str, str], ...] = field(repr=False)
     fingerprint: str = field(default="", repr=False)
+    #: hash of the files' bytes, which kits before the value ``fingerprint`` recorded in saves:
+    #: such saves load while the files are unchanged (``accepts_fingerprint``)
+    file_fingerprint: str = field(default="", repr=False)
+
+    @property
+    def earlier_fingerprints(self) -> frozenset:
+        """For the kit's own Landmarks data, :data:`EARLIER_REFERENCE_FINGERPRINTS`; else none."""
+        same = Path(self.path).resolve() == landmarks_dir().resolve()
+        return frozenset(EARLIER_REFERENCE_FINGERPRINTS) if same else frozenset()
 
     def supply(self, players: int) -> int:
         """Tokens of each landmark type in play with ``players`` players (Landmarks: Game Setup)."""
@@ -199,6 +208,14 @@ class _Toml:
             self.fail(entry, f"unknown field '{extra[0]}' (known: {', '.join(keys)})")
 
 
+#: Fingerprints of earlier texts of the kit's own ``data/landmarks/`` that give today's
+#: values: saves that recorded them load with the kit's Landmarks box.
+EARLIER_REFERENCE_FINGERPRINTS: dict[str, str] = {
+    "673bede12c54eab657fe88d53e597409db7f405b2c49438c2a990865f1f54dbd":
+        "the files' bytes when saves recorded a hash of the bytes, not of the loaded values",
+}
+
+
 def landmarks_dir(path: str | os.PathLike | None = None) -> Path:
     """The folder to load: ``path`` itself, or ``landmarks/`` under the kit's data folder."""
     if path is not None:
@@ -238,7 +255,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["example_round"] = g.section("example_round", {"hand": (int, 0, 40), "village": (int, 0, 40),
                                                        "developed": (int, 0, 40), "gold": (int, 0, 40),
                                                        "rounds": (int, 1, 40)})
-    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, None)})["village_cards"]
+    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, 99)})["village_cards"]
 
     f = _Toml(root, "landmarks.toml", rows)
     v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
@@ -262,7 +279,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["landmarks"] = lm
 
     s = _Toml(root, "scoring.toml", rows)
-    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, None)})
+    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, 99)})
     out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
     out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
     out["architect_points"] = s.section("architect", {"points_per_building": (int, 0, 99)})["points_per_building"]
@@ -336,7 +353,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     digest = hashlib.sha256()
     for name in FILES:
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    return LandmarksBox(**out, provenance=tuple(rows), fingerprint=digest.hexdigest())
+    return LandmarksBox(**out, provenance=tuple(rows), fingerprint=value_fingerprint(out), file_fingerprint=digest.hexdigest())
 
 
 @lru_cache(maxsize=1)

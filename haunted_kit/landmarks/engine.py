@@ -22,13 +22,14 @@ After the last follower the round ends; after ``rounds`` rounds the game is term
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import random
 from itertools import permutations
 
 from ..events import Event, log_to_frame
-from ..fileio import MAX_INPUT_BYTES, InputTooLarge, atomic_write, read_text
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal
+from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
+from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, results_by_score
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
@@ -441,19 +442,7 @@ class LandmarksState(Position):
     def load(path, box: LandmarksBox | None = None, max_bytes: int | None = MAX_INPUT_BYTES) -> "LandmarksState":
         """Read a save (at most ``max_bytes``). Raises :class:`SaveError` (unreadable, too
         big, not JSON, or naming the bad field)."""
-        try:
-            text = read_text(path, max_bytes, what="save")
-        except InputTooLarge as exc:
-            raise SaveError(str(exc)) from None
-        except OSError as exc:
-            raise SaveError(f"cannot read save {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise SaveError(f"save {path} is not a UTF-8 text file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveError(f"save {path} is not valid JSON: {exc}") from None
-        return from_dict(data, box)
+        return from_dict(read_json(path, max_bytes, what="save", error=SaveError), box)
 
 
 # ============================================================================ starting positions
@@ -622,7 +611,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     if data.get("game") != "landmarks":
         raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
     fp = (data.get("box") or {}).get("fingerprint") if isinstance(data.get("box"), dict) else None
-    if fp != box.fingerprint:
+    if not box.accepts_fingerprint(fp):
         raise SaveError("box.fingerprint: the save was played with another Landmarks box "
                         f"({(data.get('box') or {}).get('path') if isinstance(data.get('box'), dict) else '?'}); "
                         "load it with that box")
@@ -743,6 +732,63 @@ class LandmarksGame:
                 if len(s.villages[p]) < len(before.villages[p]):
                     problems.append(f"P{p + 1}'s village lost a card")
         return problems
+
+    # ---- optional members used by simulation, search and the environment (see protocol.Game)
+    state_type = LandmarksState
+
+    def default_box(self):
+        """The module's own box (``data/landmarks/``)."""
+        return default_box()
+
+    score_name = "module points"  #: what ``seat_results``' score is, in words (hint sentences)
+
+    #: what the simulation dataset's columns mean for these modules (see haunted_kit.simulate)
+    result_meanings = {
+        **SCORE_ONLY_MEANINGS,
+        "score": "the modules' points at the end (majorities, Gates, sets, architect; rules.totals); "
+                 "the base game's points are not played",
+        "won": "the sole most module points (a tie at the top: nobody; a kit measure, the base game decides "
+               "the real winner)",
+    }
+
+    def seat_results(self, state: LandmarksState) -> list[dict]:
+        """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
+        of the module points; see :attr:`result_meanings`)."""
+        return results_by_score(R.totals(state))
+
+    def determinise(self, state: LandmarksState, player: int, rng) -> LandmarksState:
+        """A copy of ``state`` consistent with what ``player`` may know: the cards ``player``
+        cannot see (the other hands and the draw pile) are shuffled by ``rng`` and dealt
+        back, each hand keeping its size; the other players' architects (hidden until the
+        end, Architects: Game Setup) are drawn from the architects ``player`` does not
+        hold; the seed is redrawn, and the log keeps only what ``player`` saw. Reads
+        nothing hidden from ``player``: two positions that look the same to ``player``
+        give the same copy for the same ``rng``."""
+        d = state.copy()
+        d._legal = None
+        d.seed = rng.getrandbits(62)
+        d.log = [state._seen(e, player) for e in state.log]
+        others = [p for p in range(state.players) if p != player]
+        unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
+        rng.shuffle(unseen)
+        for p in others:
+            k = len(state.hands[p])
+            d.hands[p], unseen = sorted(unseen[:k]), unseen[k:]
+        d.draw_pile = unseen
+        if state.phase != "over" and any(a is not None for a in state.architects):
+            pool = sorted(a for a in state.box.architects if a != state.architects[player])
+            drawn = rng.sample(pool, len(others))
+            for p, a in zip(others, drawn):
+                d.architects[p] = a if state.architects[p] is not None else None
+        return d
+
+    def action_catalogue(self, box: LandmarksBox | None = None):
+        """The integer encoding of the modules' actions (:func:`haunted_kit.landmarks.encoding.catalogue`)."""
+        return importlib.import_module(f"{__package__}.encoding").catalogue(box)
+
+    def observation_encoder(self, box: LandmarksBox | None, players: int):
+        """The observation vector (:class:`haunted_kit.landmarks.encoding.LandmarksObservation`)."""
+        return importlib.import_module(f"{__package__}.encoding").LandmarksObservation(box, players)
 
 
 GAME = LandmarksGame()

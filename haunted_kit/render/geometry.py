@@ -84,7 +84,12 @@ class BoardGeometry:
         return self.cell_at(x, y) is not None
 
 
-def _geometry(cells: tuple, slots: tuple, directions: tuple, size: float, margin: float) -> BoardGeometry:
+def cells_geometry(cells: tuple, slots: tuple, directions: tuple, size: float, margin: float) -> BoardGeometry:
+    """The :class:`BoardGeometry` of any set of pointy-top axial ``cells`` (tuple of
+    ``(q, r)``), grouped into ``slots`` (one slot index per cell; an outline is drawn where
+    two neighbours' slots differ), hex ``size`` and ``margin`` in pixels; ``directions``
+    are the six axial neighbour steps. Shared by the Haunted Lands field and the estate's
+    land board."""
     size = float(size)
     min_x, min_y, max_x, max_y = hexgrid.bounds(cells, size)
     origin = (margin - min_x, margin - min_y)
@@ -107,7 +112,7 @@ def _geometry(cells: tuple, slots: tuple, directions: tuple, size: float, margin
 
 @lru_cache(maxsize=64)
 def _cached(box_id: int, cells: tuple, slots: tuple, directions: tuple, size: float, margin: float) -> BoardGeometry:
-    return _geometry(cells, slots, directions, size, margin)
+    return cells_geometry(cells, slots, directions, size, margin)
 
 
 def board_geometry(box_or_state, size: float = 30, margin: float | None = None) -> BoardGeometry:

@@ -16,6 +16,8 @@ from html import escape
 from .. import rules as R
 from ..state import OVER
 from . import style as S
+from ..events import EVENT_KINDS
+from .scene import final_ranking
 
 PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
 
@@ -172,8 +174,6 @@ def game_board_html(state) -> str:
 
 
 def event_html(event, explain_kind: bool = True) -> str:
-    from ..events import EVENT_KINDS
-
     who = chip(event.player, 13) + " " if event.player is not None else ""
     kind = escape(event.kind)
     extra = f' <span style="color:#666">({escape(EVENT_KINDS.get(event.kind, ""))})</span>' if explain_kind else ""
@@ -202,8 +202,6 @@ def ranking_html(state) -> str:
     times fulfilled and valor, the quests' total), from
     :func:`haunted_kit.render.scene.final_ranking`; after a collective loss, says so
     above the table. Empty before the game is over."""
-    from .scene import final_ranking
-
     if state.phase != "over":
         return ""
     box = state.config.box

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from . import style as S
 from .geometry import BoardGeometry
+from .. import rules as R
 
 Point = tuple[float, float]
 
@@ -295,8 +296,6 @@ def final_ranking(state) -> list[RankingRow]:
     when the game was logged (the values scored), else worked out from the final state.
     Before final scoring, or after a collective loss, no quest is listed (they stay
     face down)."""
-    from .. import rules as R
-
     revealed: dict[int, list[tuple[int, int, int]]] = {}
     for e in state.log or []:
         if e.kind == "quest_revealed" and e.player is not None:

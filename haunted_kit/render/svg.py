@@ -23,6 +23,9 @@ from . import style as S
 from .geometry import board_geometry
 from .scene import (Circle, Poly, Polyline, Rect, Segments, Text, highlight_layer, pieces_layer, status_line,
                     terrain_layer)
+from ..engine import new_game
+from ..fileio import atomic_write
+from .scene import bbox
 
 
 def _f(v: float) -> str:
@@ -184,8 +187,6 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
 
 
 def _extent(prims):
-    from .scene import bbox
-
     xs = []
     for p in prims:
         if isinstance(p, Text):
@@ -219,8 +220,6 @@ class BoardSVG:
 
     def save(self, path) -> None:
         """Write the SVG to ``path`` atomically. Raises OSError."""
-        from ..fileio import atomic_write
-
         atomic_write(path, self.data)
 
 
@@ -239,9 +238,7 @@ def readme_state(seed: int = 1, players: int = 4, decisions: int = 80):
     preference over the legal actions (build, learn, extract, contact, train, sell,
     explore, ..., end the turn; ties by a fixed index), so the picture never depends on
     a bot implementation."""
-    import haunted_kit as hk
-
-    s = hk.new_game(players=players, seed=seed)
+    s = new_game(players=players, seed=seed)
     rank = {name: i for i, name in enumerate(_PICTURE_ORDER)}
     for k in range(decisions):
         legal = s.legal_actions()
@@ -266,8 +263,6 @@ def main(argv=None) -> int:
     if a.out == "-":
         print(text, end="")
     else:
-        from ..fileio import atomic_write
-
         atomic_write(a.out, text)
     return 0
 

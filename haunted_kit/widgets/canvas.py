@@ -25,6 +25,13 @@ def _manager():
     return _ipc._CANVAS_MANAGER
 
 
+def forget_current_canvas() -> None:
+    """Make the next canvas command send its canvas switch again. A new browser view has a
+    fresh canvas manager with no current canvas, while the kernel's manager may still
+    think a canvas is current (it drew before the view existed) and would send no switch."""
+    _manager()._current_canvas = None
+
+
 @contextlib.contextmanager
 def held():
     """Batch every canvas command of the block into one message (see module doc)."""
@@ -40,7 +47,7 @@ def held():
         if not ok:
             del mgr._commands_cache[n_cmd:]
             del mgr._buffers_cache[n_buf:]
-            mgr._current_canvas = None  # the dropped batch may have held the canvas switch
+            forget_current_canvas()  # the dropped batch may have held the canvas switch
         if not was:
             try:
                 if ok:

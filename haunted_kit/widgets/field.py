@@ -32,6 +32,7 @@ from ..render.geometry import board_geometry
 from ..render.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
 from .canvas import draw_primitives, held
 from .errors import ErrorReporting
+from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
 
 LAYER_NAMES = ("terrain", "pieces", "highlights", "hover")
 
@@ -104,8 +105,6 @@ class FieldWidget(ErrorReporting, W.VBox):
         self.cursor = None
         self._message = ""
         if keyboard:
-            from .access import FieldKeys
-
             # as wide as the board: a long sentence wraps instead of widening the field
             self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width=f"{self.geom.width}px"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
@@ -281,8 +280,6 @@ class FieldWidget(ErrorReporting, W.VBox):
 
     def press(self, key: str) -> None:
         """Act on one key as the keyboard element would (arrows, Enter/Space, Home)."""
-        from .access import ACT_KEYS, ARROWS, HOME_KEY, cursor_step
-
         if self.cursor is None or key == HOME_KEY:
             self.move_cursor(self._home_cell())
             if key not in ARROWS:

@@ -88,3 +88,10 @@ class HintPanel(W.VBox):
         self.hints = found
         items = "".join(f"<li><b>{escape(h.action.describe())}</b> ({h.share:.0%}): {escape(h.sentence)}</li>" for h in found)
         self.output.value = f'<ol style="font-family:sans-serif;margin:4px 0;padding-left:1.4em">{items}</ol>'
+
+
+def hints_off() -> W.HTML:
+    """What the play view shows in place of the button when a teacher switched hints off."""
+    note = W.HTML("<i>Hints are switched off for this table (the teacher's choice).</i>")
+    note.add_class("hk-hints-off")
+    return note

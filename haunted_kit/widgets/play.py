@@ -42,8 +42,10 @@ from ..render import style as S
 from ..render.scene import status_line
 from .errors import ErrorReporting
 from .field import FieldWidget
-from .hints import HintPanel
+from .hints import HintPanel, hints_off
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
+from .. import agents
+from ..engine import new_game
 
 BOT_STEP_LIMIT = 5000
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -94,8 +96,6 @@ def attempts_for_cell(state, cell) -> list:
 
 
 def _resolve_bots(bots, seed: int, kind: str) -> dict:
-    from .. import agents
-
     if bots is None:
         return {}
     if isinstance(bots, dict):
@@ -149,18 +149,18 @@ class PlayView(ErrorReporting, W.VBox):
             (the page stays responsive; without a running event loop bots play at once).
         bot_kind: agent name for bot seats given as a list.
         hints: show the "Suggest a move" button (the search agent's top three moves,
-            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off.
+            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off (the
+            page then says so in place of the button).
+        hint_playouts: playouts each hint searches.
     """
 
     def __init__(self, state=None, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
                  viewer="auto", size: float = 34, auto_bots: bool = True, bot_delay: float = 0.4,
-                 bot_kind: str = "greedy", hints: bool = True, **game_kwargs):
-        import haunted_kit as hk
-
+                 bot_kind: str = "greedy", hints: bool = True, hint_playouts: int = 1000, **game_kwargs):
         super().__init__()
         self.add_class("hk-play")
         if state is None:
-            state = hk.new_game(players=players, mode=mode, seed=seed, **game_kwargs)
+            state = new_game(players=players, mode=mode, seed=seed, **game_kwargs)
         S.check_drawable(state)
         self.state = state
         self.bots = _resolve_bots(bots, state.config.seed, bot_kind)
@@ -233,7 +233,7 @@ class PlayView(ErrorReporting, W.VBox):
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
-            *([HintPanel(self, _kernel_loop)] if hints else []),
+            HintPanel(self, _kernel_loop, hint_playouts) if hints else hints_off(),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
         self.hint_panel = actions.children[-1] if hints else None
@@ -549,8 +549,6 @@ class PlayView(ErrorReporting, W.VBox):
         history is cleared. Returns False (with a message) while the bots are playing. Raises
         ConfigError for bad parameters and ValueError for another number of players (the
         view keeps its game either way)."""
-        import haunted_kit as hk
-
         if self.bot_running:
             self.say("The bots are playing; press Stop before starting a new game.", "ignored")
             return False
@@ -558,7 +556,7 @@ class PlayView(ErrorReporting, W.VBox):
             cfg = self.state.config
             kw = {"players": cfg.players, "mode": cfg.mode, "box": cfg.box, "seed": cfg.seed + 1}
             kw.update(game_kwargs)
-            state = hk.new_game(**kw)
+            state = new_game(**kw)
         S.check_drawable(state)
         if state.config.players != self.state.config.players:
             raise ValueError(f"this view has {self.state.config.players} seats; start a new view for "

@@ -26,6 +26,7 @@ from ..render import html as H
 from .errors import ErrorReporting
 from .field import FieldWidget
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
+from .play import PlayView
 
 
 class StepThroughView(ErrorReporting, W.VBox):
@@ -82,7 +83,6 @@ class StepThroughView(ErrorReporting, W.VBox):
         src = self._source
         if isinstance(src, History):
             return src
-        from .play import PlayView
 
         return replay(src.state if isinstance(src, PlayView) else src)
 

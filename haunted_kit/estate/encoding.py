@@ -1,0 +1,119 @@
+"""The estate module for learning agents: a fixed integer encoding of its actions and a
+fixed-length observation vector (used by :mod:`haunted_kit.env` through the Game's
+``action_catalogue`` and ``observation_encoder``).
+
+**Actions** (fixed for a box), in this order: pass, visit the Market, leave the Market,
+bring a worker back from the Inn, leave the workers in the Inn; take ``k`` of each Factory
+material (material by material, ``k`` = 1 up to :func:`income_bound` plus the first
+taker's extra unit); take ``k`` gold (``k`` = 1 up to the gold income bound); place each
+land tile on each slot (tile by tile, slots in board order); join the land on each slot;
+remove each tile of the display; then every Market trade (row by row in table order, each
+row's options in their order).
+
+**Observations** are built only from ``state.observation(me)`` (the estate hides only the
+seed and the generator's position, i.e. the order of the tile stack): players are listed
+starting with the observer ("player+0" is me). :attr:`EstateObservation.names` names each
+entry.
+"""
+
+from __future__ import annotations
+
+from ..protocol import ActionCatalogue, ObservationEncoder
+from . import actions as A
+from .box import default_estate_box
+
+__all__ = ["EstateObservation", "catalogue", "income_bound"]
+
+PHASES = ("setup", "turns", "inn", "over")
+
+
+def income_bound(box, resource: str) -> int:
+    """The most income of ``resource`` a player can ever have with ``box``: the starting
+    income plus, for every tile raising it, its amount once per space (one for a
+    one-marker tile) and once more for the 'adjacent' reading (Expand the lands)."""
+    raise_by = sum(t.count * t.amount * (max(1, t.spaces) + 1) for t in box.tiles.values() if t.raises == resource)
+    return box.start_income.get(resource, 0) + raise_by
+
+
+def catalogue(box=None) -> ActionCatalogue:
+    """The estate's actions in a fixed order (see the module doc)."""
+    box = box or default_estate_box()
+    out = [A.Pass(), A.VisitMarket(), A.EndVisit(), A.InnReturn(), A.InnDecline()]
+    for m in box.factory_resources:
+        out += [A.TakeMaterial(m, k) for k in range(1, income_bound(box, m) + box.first_taker_extra + 1)]
+    out += [A.TakeGold(k) for k in range(1, income_bound(box, "gold") + 1)]
+    out += [A.PlaceTile(t, slot) for t in box.tiles for slot in box.slots]
+    out += [A.Join(slot) for slot in box.slots]
+    out += [A.RemoveTile(t) for t in box.tiles]
+    out += [A.Trade(a, give, take) for a, row in box.market.items() for give, take in row.options]
+    return ActionCatalogue(out)
+
+
+class EstateObservation(ObservationEncoder):
+    """Fixed-length float32 vector of one player's estate observation (the observer first).
+
+    Args:
+        box: the estate box (default: the module's own); players: the number of players.
+    """
+
+    def __init__(self, box, players: int):
+        box = box or default_estate_box()
+        self.tiles, self.market = list(box.tiles), list(box.market)
+        self.slots = [f"{q},{r}" for q, r in box.slots]
+        super().__init__(box, players)
+
+    def entry_names(self) -> list[str]:
+        box = self.box
+        names = ["season"] + [f"phase={p}" for p in PHASES]
+        names += ["at_market", "market_actions_left", "market_visitors", "must_remove_tile"]
+        names += [f"market_used={a}" for a in self.market] + [f"market_uses={a}" for a in self.market]
+        names += [f"{where}.{t}" for where in ("display", "stack", "removed") for t in self.tiles]
+        for s in self.slots:
+            names += [f"slot{s}.tile={t}" for t in self.tiles] + [f"slot{s}.owner=player+{k}" for k in range(self.n)]
+            names += [f"slot{s}.marker=player+{k}" for k in range(self.n)]
+        for k in range(self.n):
+            who = f"player+{k}"
+            names += [f"{who}.hand.{r}" for r in box.resources] + [f"{who}.income.{r}" for r in box.income_resources]
+            names += [f"{who}.taken.{r}" for r in box.income_resources]
+            names += [f"{who}.workers.{w}" for w in ("supply", "factory", "inn")]
+            names += [f"{who}.condition_tokens", f"{who}.passed", f"{who}.visited"]
+            names += [f"{who}.first_taker.{m}" for m in box.factory_resources]
+        return names
+
+    def fill(self, v, obs: dict, me: int) -> None:
+        at = self.at
+        v[at["season"]] = obs["season"]
+        if obs["phase"] in PHASES:
+            v[at[f"phase={obs['phase']}"]] = 1
+        visit = obs["visit"]
+        if visit is not None:
+            v[at["at_market"]] = 1
+            v[at["market_actions_left"]] = visit["limit"] - len(visit["used"])
+            for a in visit["used"]:
+                v[at[f"market_used={a}"]] = 1
+        v[at["market_visitors"]] = obs["visitors"]
+        v[at["must_remove_tile"]] = obs["pending"] is not None
+        for a, k in obs["uses"].items():
+            v[at[f"market_uses={a}"]] = k
+        for t in obs["display"]:
+            v[at[f"display.{t}"]] += 1
+        for t, k in obs["stack"].items():
+            v[at[f"stack.{t}"]] = k
+        for t in obs["removed"]:
+            v[at[f"removed.{t}"]] += 1
+        for s, land in obs["lands"].items():
+            v[at[f"slot{s}.tile={land['tile']}"]] = 1
+            v[at[f"slot{s}.owner={self.seat(land['owner'], me)}"]] = 1
+            for p in land["markers"]:
+                v[at[f"slot{s}.marker={self.seat(p, me)}"]] = 1
+        for p in range(self.n):
+            w = self.seat(p, me)
+            for part in ("hand", "income", "taken", "workers"):
+                for key, k in obs[part][p].items():
+                    v[at[f"{w}.{part}.{key}"]] = k
+            v[at[f"{w}.condition_tokens"]] = obs["tokens"][p]
+            v[at[f"{w}.passed"]] = obs["passed"][p]
+            v[at[f"{w}.visited"]] = obs["visited"][p]
+        for m, p in obs["first_taker"].items():
+            if p is not None:
+                v[at[f"{self.seat(p, me)}.first_taker.{m}"]] = 1

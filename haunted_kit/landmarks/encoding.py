@@ -1,0 +1,126 @@
+"""The Landmarks & Architects modules for learning agents: an integer encoding of their
+actions and a fixed-length observation vector (used by :mod:`haunted_kit.env` through the
+Game's ``action_catalogue`` and ``observation_encoder``).
+
+**Actions** (fixed for a box), in this order: lead each of the box's lead actions; follow;
+decline; acquire each landmark (landmark by landmark in box order) with each choice of
+discards the deck allows (sorted card keys, e.g. a Gate for any two cards); then, for
+each building card of the deck (by key), :data:`BUILD_OPTIONS` numbers meaning "build
+this card with its k-th way to pay", k = 0, 1, ... in the order ``legal_actions()``
+lists them (:func:`haunted_kit.landmarks.rules.build_options`: the payments ranked by
+gold placed, gold on other players' Castle Grounds, cards discarded, then sources in
+seat order, each with its discard choices). A payment names sources, owners and discards,
+far too many combinations to number one by one, so a Build is numbered by its rank among
+the legal ways to build that card now: exact (each legal Build has one number, each
+number at most one Build) but read against the position.
+
+**Observations** are built only from ``state.observation(me)``: my hand card by card, the
+other hands as counts, my architect (the others' only once revealed at the end), never
+the draw pile's order or the seed. Players are listed starting with the observer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from ..protocol import ActionCatalogue, ObservationEncoder, RankedEntry
+from .actions import Acquire, Build, Decline, Follow, Lead
+from .box import default_box
+
+__all__ = ["BUILD_OPTIONS", "LandmarksCatalogue", "LandmarksObservation", "catalogue"]
+
+#: numbers per building card for its ways to pay (the most seen in 600 seeded random
+#: example games of 2-5 players is 361; a position offering more is refused by name)
+BUILD_OPTIONS = 512
+
+PHASES = ("deal", "lead", "build", "follow", "over")
+
+
+class LandmarksCatalogue(ActionCatalogue):
+    """The catalogue of :func:`catalogue`: Builds are ranked per card (``("build", card)``)."""
+
+    def key_of(self, action):
+        return ("build", action.card) if isinstance(action, Build) else None
+
+
+def catalogue(box=None) -> LandmarksCatalogue:
+    """The modules' actions in a fixed order (see the module doc)."""
+    box = box or default_box()
+    out = [Lead(a) for a in box.lead_actions] + [Follow(), Decline()]
+    keys = sorted(box.cards)
+    for key, lt in box.landmarks.items():
+        eligible = [k for k in keys if not lt.icon or lt.icon in box.cards[k].icons]
+        for combo in combinations_with_replacement(eligible, lt.discard):
+            if all(box.cards[k].copies >= c for k, c in Counter(combo).items()):
+                out.append(Acquire(key, combo))
+    for key in keys:
+        card = box.cards[key]
+        if card.kind != "building":
+            continue
+        out += [RankedEntry(("build", key), k, f"build the {card.name}, way to pay {k + 1} (cheapest first)",
+                            {"type": "Build", "card": key, "way": k}) for k in range(BUILD_OPTIONS)]
+    return LandmarksCatalogue(out)
+
+
+class LandmarksObservation(ObservationEncoder):
+    """Fixed-length float32 vector of one player's view (the observer first).
+
+    Args:
+        box: the Landmarks box (default: the kit's own); players: the number of players.
+    """
+
+    def __init__(self, box, players: int):
+        box = box or default_box()
+        self.cards, self.landmarks, self.architects = sorted(box.cards), list(box.landmarks), sorted(box.architects)
+        super().__init__(box, players)
+
+    def entry_names(self) -> list[str]:
+        n = self.n
+        names = ["round", "rounds", "end_triggered", "draw_pile"] + [f"phase={p}" for p in PHASES]
+        names += [f"lead={a}" for a in self.box.lead_actions]
+        names += [f"leader=player+{k}" for k in range(n)] + [f"cannot_follow=player+{k}" for k in range(n)]
+        names += [f"supply.{k}" for k in self.landmarks] + [f"my_hand.{c}" for c in self.cards]
+        names += [f"discard_pile.{c}" for c in self.cards]
+        for k in range(n):
+            who = f"player+{k}"
+            names += [f"{who}.{x}" for x in ("hand_size", "gold", "castle_spent", "developed_spent", "grounds_gold")]
+            names += [f"{who}.{part}.{c}" for part in ("village", "developed") for c in self.cards]
+            names += [f"{who}.tokens.{t}" for t in self.landmarks] + [f"{who}.architect={a}" for a in self.architects]
+        return names
+
+    def fill(self, v, obs: dict, me: int) -> None:
+        at = self.at
+        v[at["round"]], v[at["rounds"]] = obs["round"], obs["rounds"]
+        v[at["end_triggered"]] = obs["end_triggered"]
+        v[at["draw_pile"]] = obs["draw_pile"] if isinstance(obs["draw_pile"], int) else len(obs["draw_pile"])
+        if obs["phase"] in PHASES:
+            v[at[f"phase={obs['phase']}"]] = 1
+        if obs["lead"] is not None:
+            v[at[f"lead={obs['lead']}"]] = 1
+        v[at[f"leader={self.seat(obs['leader'], me)}"]] = 1
+        for p in obs["cannot_follow"]:
+            v[at[f"cannot_follow={self.seat(p, me)}"]] = 1
+        for t, k in obs["supply"].items():
+            v[at[f"supply.{t}"]] = k
+        for c in obs["hands"][me]:
+            v[at[f"my_hand.{c}"]] += 1
+        for c in obs["discard_pile"]:
+            v[at[f"discard_pile.{c}"]] += 1
+        for p in range(self.n):
+            w = self.seat(p, me)
+            hand = obs["hands"][p]
+            v[at[f"{w}.hand_size"]] = hand if isinstance(hand, int) else len(hand)
+            v[at[f"{w}.gold"]] = obs["gold"][p]
+            spent = obs["spent"][p]
+            v[at[f"{w}.castle_spent"]] = "castle" in spent
+            v[at[f"{w}.developed_spent"]] = sum(1 for x in spent if x != "castle")
+            v[at[f"{w}.grounds_gold"]] = len(obs["grounds"][p])
+            for field, part in (("villages", "village"), ("developed", "developed")):
+                for c in obs[field][p]:
+                    v[at[f"{w}.{part}.{c}"]] += 1
+            for t, k in obs["tokens"][p].items():
+                v[at[f"{w}.tokens.{t}"]] = k
+            a = obs["architects"][p]
+            if a in self.architects:  # own, or everyone's once revealed; "hidden" and None leave zeros
+                v[at[f"{w}.architect={a}"]] = 1

@@ -1,0 +1,191 @@
+"""The search agent, hints and simulate over the companion rule modules: Landmarks
+determinisations read nothing hidden, hints explain legal moves in the module's words,
+search plays whole games, simulate records what each game defines."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pandas as pd
+import pytest
+
+from haunted_kit import simulate as S
+from haunted_kit.bots import make_bot
+from haunted_kit.games import get_game
+from haunted_kit.landmarks import rules as LR
+from haunted_kit.search import SearchAgent, determinise, hints
+
+LM = get_game("landmarks")
+ESTATE = get_game("estate")
+
+
+def _lm_follow_position(seed=3):
+    """A 3-player Landmarks game after P1 led harvest: P2 chooses (follow, acquire, decline)."""
+    s = LM.new_game(players=3, seed=seed)
+    s.apply_action(next(a for a in s.legal_actions() if getattr(a, "action", None) == "harvest"))
+    assert s.current_player() == 1 and len(s.legal_actions()) > 3
+    return s
+
+
+def test_landmarks_determinisation_reads_nothing_hidden():
+    s = _lm_follow_position()
+    me = 1
+    # the same position as P2 sees it: P3's hand traded with the draw pile, P1 and P3 holding other architects
+    t = s.copy()
+    t.hands[2][0], t.draw_pile[0] = t.draw_pile[0], t.hands[2][0]
+    spare = [a for a in sorted(s.box.architects) if a not in s.architects]
+    t.architects[0], t.architects[2] = spare[0], s.architects[0]
+    assert t.observation(me) == s.observation(me) and t.fields() != s.fields()
+    a, b = LM.determinise(s, me, random.Random(7)), LM.determinise(t, me, random.Random(7))
+    assert a.fields() == b.fields()
+    assert [e.text for e in a.log] == [e.text for e in b.log]  # the log holds only what P2 saw
+    seen_hands, seen_arch = set(), set()
+    for i in range(30):
+        d = determinise(LM, s, me, random.Random(i))
+        assert d.hands[me] == s.hands[me] and d.architects[me] == s.architects[me]  # own cards kept
+        assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
+        unseen = Counter(k for p in (0, 2) for k in s.hands[p]) + Counter(s.draw_pile)
+        assert Counter(k for p in (0, 2) for k in d.hands[p]) + Counter(d.draw_pile) == unseen
+        assert d.architects[0] != s.architects[me] and d.architects[2] != s.architects[me]
+        assert len(set(d.architects)) == 3 and d.seed != s.seed
+        assert d.legal_actions() == s.legal_actions()  # P2's choices depend on P2's own cards only
+        seen_hands.add(tuple(d.hands[2]))
+        seen_arch.add(d.architects[2])
+    assert len(seen_hands) > 10 and len(seen_arch) > 2  # really redrawn
+    assert s.fields() == _lm_follow_position().fields()  # the position itself is untouched
+
+
+def _first_event_of(state, player, action):
+    """The first event ``player``'s ``action`` logs, played on a plain copy."""
+    t = state.copy()
+    n = len(t.log)
+    t.apply_action(action)
+    return next(e.text for e in t.log[n:] if e.player == player).rstrip(".")
+
+
+@pytest.mark.parametrize("which", ["estate", "landmarks"])
+def test_hints_play_and_explain_a_companion_position(which):
+    if which == "landmarks":
+        s, game = _lm_follow_position(), LM
+    else:
+        game = ESTATE
+        s = game.new_game(players=3, seed=2)
+        bots = [game.agents["greedy"](i) for i in range(3)]
+        for _ in range(8):
+            s.apply_action(bots[s.current_player()].act(s))
+    me = s.current_player()
+    before = s.to_dict()
+    hs = hints(s, playouts=150, seed=4)
+    assert len(hs) == 3 and s.to_dict() == before
+    assert [h.visits for h in hs] == sorted((h.visits for h in hs), reverse=True)
+    legal = s.legal_actions()
+    for h in hs:
+        assert h.action in legal
+        assert h.sentence.startswith(f"P{me + 1} ")
+        assert _first_event_of(s, me, h.action) in h.sentence  # what the move does, in the module's words
+        assert f"Chosen in {h.share:.0%} of 150 playouts" in h.sentence
+        score = game.seat_results
+        t = s.copy()
+        t.apply_action(h.action)
+        delta = score(t)[me]["score"] - score(s)[me]["score"]
+        if delta:
+            assert f"({game.score_name} {delta:+d} at once)" in h.sentence
+    assert [h.sentence for h in hints(s, playouts=150, seed=4)] == [h.sentence for h in hs]  # reproducible
+
+
+def test_landmarks_hint_names_the_points_an_acquisition_gains():
+    # after a harvest lead P2 may acquire a Gate (1 point a token, Landmarks: Scoring): the hint says what it gains
+    s = LM.new_game(players=3, seed=3)
+    s.apply_action(next(a for a in s.legal_actions() if getattr(a, "action", None) == "harvest"))
+    hs = hints(s, playouts=120, seed=2, top=5)
+    gate = [h for h in hs if getattr(h.action, "landmark", None) == "gate"]
+    assert gate and all("takes a Gate token" in h.sentence for h in gate)
+    t = s.copy()
+    t.apply_action(gate[0].action)
+    assert LR.totals(t)[1] > LR.totals(s)[1]
+    assert f"(module points +{LR.totals(t)[1] - LR.totals(s)[1]} at once)" in gate[0].sentence
+
+
+@pytest.mark.parametrize("which,players,options", [("estate", 2, {}), ("landmarks", 4, {"rounds": 3})])
+def test_search_agent_plays_whole_companion_games(which, players, options):
+    game = get_game(which)
+    s = game.new_game(players=players, seed=6, **options)
+    bot = make_bot("search[playouts=8]", 1, game=game)
+    others = [make_bot("greedy", 10 + i, game=game) for i in range(players)]
+    chosen = []
+    while not s.is_terminal():
+        p = s.current_player()
+        a = bot.act(s) if p == 0 else others[p].act(s)
+        assert s.why_not(a) is None
+        if p == 0:
+            chosen.append(a)
+        s.apply_action(a)
+    assert chosen and len(s.returns()) == players
+    # the same seeds replay the same search choices
+    t = game.new_game(players=players, seed=6, **options)
+    bot2, again = make_bot("search[playouts=8]", 1, game=game), []
+    others = [make_bot("greedy", 10 + i, game=game) for i in range(players)]
+    while not t.is_terminal():
+        p = t.current_player()
+        a = bot2.act(t) if p == 0 else others[p].act(t)
+        if p == 0:
+            again.append(a)
+        t.apply_action(a)
+    assert again == chosen
+
+
+def test_estate_playouts_are_cut_short_and_scored_by_gold_value_and_income_to_come():
+    import math
+
+    s = ESTATE.new_game(players=2, seed=1, log=False)
+    assert s.season == 1 and ESTATE.evaluate(s) == [0.5, 0.5]  # the same start for both
+    t = s.copy()
+    t.hand[0]["gold"] += 3  # 3 gold more: one softmax width ahead
+    assert ESTATE.evaluate(t) == pytest.approx([1 / (1 + math.exp(-1)), math.exp(-1) / (1 + math.exp(-1))])
+    u = s.copy()
+    u.income[1]["wood"] += 1  # +1 wood income (value 1) for this season and the 2 left: 3 gold of value to come
+    assert ESTATE.evaluate(u) == pytest.approx(ESTATE.evaluate(t)[::-1])
+    assert SearchAgent(0).settings()["rollout_depth"] == "auto"  # 20 decisions, then evaluate, for the estate too
+
+
+def test_simulate_with_search_on_the_companions_records_what_each_game_defines(tmp_path):
+    for which, players, lineup in (("estate", 2, "search[playouts=4],greedy"), ("landmarks", 3, "search[playouts=6],greedy")):
+        grid = S.Grid(game=which, players=(players,), lineups=(lineup,), games=2)
+        S.simulate(grid, tmp_path / which, workers=1, progress=False)
+        f = S.load_dataset(tmp_path / which)
+        meta = f.attrs["metadata"]
+        game = get_game(which)
+        assert meta["box"] == {"fingerprint": game.default_box().fingerprint, "name": which, "kit_data": True}
+        meaning = {c["name"]: c["meaning"] for c in meta["schema"]}
+        assert meaning["collective_loss"].startswith("always false")
+        assert meaning["score"] == game.result_meanings["score"]
+        assert not f.collective_loss.any() and (f.quest_total == 0).all()
+        assert set(f.agent) == {"search[playouts=4]" if which == "estate" else "search[playouts=6]", "greedy"}
+        assert meta["agents"][lineup.split(",")[0]]["playouts"] in (4, 6)
+        for gid, rows in f.groupby("game_id"):
+            scores = rows.sort_values("player").score.tolist()
+            top = max(scores)
+            assert rows.sort_values("player").won.tolist() == [v == top and scores.count(top) == 1 for v in scores]
+            assert rows["returns"].tolist() == rows.score.tolist()  # both games return their score
+    est = S.load_dataset(tmp_path / "estate")
+    assert meaning["score"] != dict((c["name"], c["meaning"]) for c in est.attrs["metadata"]["schema"])["score"]
+
+
+def test_a_dataset_that_stored_an_absolute_box_path_still_loads_and_resumes(tmp_path):
+    grid = S.Grid(game="estate", players=(2,), lineups=("random",), games=3)
+    S.simulate(grid, tmp_path / "d", workers=1, progress=False)
+    meta_path = tmp_path / "d" / "dataset.json"
+    meta = json.loads(meta_path.read_text())
+    assert "path" not in json.dumps(meta["box"]) and "/" not in meta["box"]["name"]
+    # an older kit wrote the box's absolute path
+    meta["box"] = {"fingerprint": meta["box"]["fingerprint"], "path": "/home/someone/haunted/data/estate"}
+    meta_path.write_text(json.dumps(meta))
+    f = S.load_dataset(tmp_path / "d")
+    assert f.attrs["metadata"]["box"] == {"fingerprint": meta["box"]["fingerprint"], "name": "estate"}
+    (tmp_path / "d" / sorted(p.name for p in (tmp_path / "d").glob("part-*"))[-1]).unlink()
+    report = S.simulate(grid, tmp_path / "d", workers=1, progress=False)  # same box (fingerprint): resumes
+    assert report.played >= 1 and report.resumed >= 1
+    S.simulate(grid, tmp_path / "fresh", workers=1, progress=False)
+    pd.testing.assert_frame_equal(S.load_dataset(tmp_path / "d"), S.load_dataset(tmp_path / "fresh"))
