@@ -24,6 +24,7 @@ import networkx as nx
 
 from . import hexgrid
 from .components import Box, default_box
+from .protocol import is_integer
 
 Axial = tuple[int, int]
 
@@ -114,7 +115,7 @@ class Field:
 def resolve_cell(cells, index: dict, cell) -> int:
     """Index of ``cell`` among ``cells``: an axial tuple/list (looked up in ``index``) or
     an index. Raises FieldError naming the value when it is not a cell."""
-    if isinstance(cell, int) and not isinstance(cell, bool):
+    if is_integer(cell):
         if 0 <= cell < len(cells):
             return cell
         raise FieldError(f"cell index {cell} is not on the field (0..{len(cells) - 1})")

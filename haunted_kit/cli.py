@@ -522,7 +522,12 @@ def _simulate(parser, args) -> int:
                     games=args.games, first_seed=args.first_seed)
     except (BotSpecError, ValueError) as exc:
         parser.error(str(exc))
-    box = _box(parser, args.box) if args.box is not None else None
+    box = None
+    if args.box is not None:  # a house-rule box of the grid's game (each game reads its own files)
+        try:
+            box = get_game(args.game).load_box(args.box)
+        except (ValueError, OSError) as exc:
+            parser.error(f"--box {args.box}: {exc}")
     try:
         grid.check(box)
         report = simulate(grid, args.out, box=box, workers=args.workers, dask=args.dask, scheduler=args.scheduler,

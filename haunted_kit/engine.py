@@ -993,12 +993,13 @@ def _norm_events(events) -> list:
     """Events as their JSON form (tuples become lists) without the phase and the
     sequence number and without :data:`_NEW_EVENT_KINDS`, for comparing logs across
     versions: version 1 logged production as spread and rest and reorder as turns,
-    and logged nothing for a production step where nothing was produced."""
+    and logged nothing for a production step where nothing was produced. Each event is
+    one JSON text, so the comparison is typed (``true`` is not ``1``)."""
     out = json.loads(json.dumps([e.to_dict() for e in events if e.kind not in _NEW_EVENT_KINDS]))
     for e in out:
         e.pop("phase")
         e.pop("seq", None)
-    return out
+    return [json.dumps(e, sort_keys=True) for e in out]
 
 
 def _record_from_log(target: State):

@@ -22,7 +22,7 @@ from .board import cell_geometry
 from .events import Event
 from .flow import (AUTOMATIC, BonusChoice, BonusDie, GhostPlacement, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw,
                    StackDraw, TileDraw)
-from .protocol import Refusal
+from .protocol import Refusal, is_integer
 from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State, flat_index,
                     flat_spans)
 from .board import KALENA
@@ -1008,7 +1008,7 @@ def check_outcome(s: State) -> None:
     (rulebook: "Final Scoring"; "Valor Points and the Valor Track"; ruling 10).
     Raises :class:`~haunted_kit.state.SaveError` naming the save field."""
     n = s.config.players
-    if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
+    if s.winner is not None and not (is_integer(s.winner) and 0 <= s.winner < n):
         raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
     if s.phase != OVER:
         if s.winner is not None or s.lost:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from .agents import make_agent
 from .games import game_of
+from .protocol import is_integer
 
 __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "sample_chance"]
 
@@ -168,13 +169,13 @@ class SearchAgent:
 
     def __init__(self, seed: int = 0, *, playouts: int = 100, seconds: float | None = None, rollout: str = "greedy",
                  rollout_depth: int | None | str = "auto", exploration: float = 0.3, prior: str = "greedy", game=None):
-        if seconds is None and (not isinstance(playouts, int) or playouts < 1):
+        if seconds is None and (not is_integer(playouts) or playouts < 1):
             raise ValueError(f"playouts must be a positive whole number, got {playouts!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be positive, got {seconds!r}")
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy {rollout!r} (known: random, greedy)")
-        if rollout_depth not in ("auto", None) and (not isinstance(rollout_depth, int) or rollout_depth < 0):
+        if rollout_depth not in ("auto", None) and (not is_integer(rollout_depth) or rollout_depth < 0):
             raise ValueError(f"rollout_depth must be a whole number >= 0 or None, got {rollout_depth!r}")
         if prior not in PRIORS:
             raise ValueError(f"unknown prior {prior!r} (known: {', '.join(PRIORS)})")

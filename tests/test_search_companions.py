@@ -189,3 +189,39 @@ def test_a_dataset_that_stored_an_absolute_box_path_still_loads_and_resumes(tmp_
     assert report.played >= 1 and report.resumed >= 1
     S.simulate(grid, tmp_path / "fresh", workers=1, progress=False)
     pd.testing.assert_frame_equal(S.load_dataset(tmp_path / "d"), S.load_dataset(tmp_path / "fresh"))
+
+
+def test_cli_simulates_a_companion_with_its_own_house_rule_box(tmp_path, capsys):
+    import shutil
+
+    from haunted_kit.cli import main
+    from haunted_kit.estate.box import default_estate_box, load_estate_box
+
+    rules = tmp_path / "my_estate"
+    shutil.copytree(default_estate_box().path, rules)
+    text = (rules / "game.toml").read_text()
+    (rules / "game.toml").write_text(text.replace("[seasons]\ncount = 3", "[seasons]\ncount = 2", 1))
+    assert load_estate_box(rules).seasons == 2
+    def argv(out, *box):
+        return ["simulate", "--game", "estate", *box, "--out", str(tmp_path / out), "--games", "2", "--players", "2",
+                "--workers", "1", "--no-progress"]
+
+    assert main(argv("d", "--box", str(rules))) == 0
+    out = capsys.readouterr().out
+    assert "score: gold value. win_rate: games won, where won = the sole highest gold value" in out
+    assert "collective_loss" not in out
+    f = S.load_dataset(tmp_path / "d")
+    assert f.attrs["metadata"]["box"] == {"fingerprint": load_estate_box(rules).fingerprint, "name": "my_estate",
+                                          "kit_data": False}
+    assert main(argv("plain")) == 0  # the same grid with the module's own box
+    plain = S.load_dataset(tmp_path / "plain")
+    assert (f.game_decisions < plain.game_decisions).all()  # two seasons, not three: the box reached the games
+    capsys.readouterr()
+    # a Haunted Lands box is not an estate box: usage, exit 2, the estate loader's reason
+    from haunted_kit.components import default_box
+
+    with pytest.raises(SystemExit) as ei:
+        main(argv("bad", "--box", default_box().path))
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and "usage:" in err and f"--box {default_box().path}: resources.toml: -: file not found" in err
+    assert not (tmp_path / "bad").exists()
