@@ -1186,18 +1186,53 @@ class HauntedLandsGame:
         return d
 
     def evaluate(self, state: State) -> list[float]:
-        """A cheap estimate of each player's chance to win, for truncated search playouts:
-        a softmax over valor plus the valor each player's quests would score now (a kit
-        heuristic, not a rule); ``returns()`` once the game is over."""
+        """Each player's expected result from here, for truncated search playouts (a kit
+        heuristic, not a rule; ``returns()`` once the game is over): with ``L`` the
+        chance that Kalena falls (a logistic of the Kalena cells still free of ghosts,
+        the free cells elsewhere and the rounds left) and ``w`` a player's chance to have
+        the most valor (a softmax of valor plus the valor their face-down quests would
+        score now, sharper as the end nears), ``(1 - L) * w - L``: -1..1 like
+        ``returns()``. Constants fitted by ``benchmarks/calibrate_search.py`` on
+        greedy games with calibration seeds."""
         if state.phase == OVER:
             return returns(state)
-        ctx = ctx_of(state)
-        n = state.config.players
-        score = [state.valor[p] + sum(R.quest_score(state, ctx, p, q)[0] for q in state.quests[p]) for p in range(n)]
-        top = max(score)
-        w = [math.exp((v - top) / 3.0) for v in score]
+        f = eval_features(state, ctx_of(state))
+        left = f["rounds_left"]
+        n = min(max(state.config.players, 2), 4)
+        a, b, c, d = _LOSS_W[n]
+        loss = 1.0 / (1.0 + math.exp(-(a + b * f["kalena_free"] + c * f["free"] + d * left)))
+        temp = _WIN_T[n][0] + _WIN_T[n][1] * left
+        top = max(f["scores"])
+        w = [math.exp((v - top) / temp) for v in f["scores"]]
         total = sum(w)
-        return [x / total for x in w]
+        return [(1.0 - loss) * x / total - loss for x in w]
+
+
+#: by player count, the collective-loss logit: constant, per Kalena cell free of ghosts, per other free cell, per round left
+_LOSS_W = {2: (-1.41, -0.50, 0.0, 0.39), 3: (-0.61, -0.50, -0.035, 0.48), 4: (-0.76, -0.42, 0.0, 0.33)}
+#: by player count, the winner softmax temperature in valor: a + b * rounds left
+_WIN_T = {2: (0.25, 1.0), 3: (0.25, 1.25), 4: (0.25, 1.25)}
+
+
+def eval_features(s: State, ctx) -> dict:
+    """What :meth:`HauntedLandsGame.evaluate` reads from a position: ``scores`` (per
+    player, valor plus the valor their face-down quests would score now), ``kalena_free``
+    (Kalena cells without a ghost), ``free`` (other cells that could take a ghost) and
+    ``rounds_left`` (rounds still to play, the current one counted by the share of its
+    turns left)."""
+    n = s.config.players
+    box = s.config.box
+    scores = [s.valor[p] + sum(R.quest_score(s, ctx, p, q)[0] for q in s.quests[p]) for p in range(n)]
+    kalena = set(ctx.kalena_cells)
+    kalena_free = sum(1 for c in kalena if not s.ghosts[c])
+    free = sum(1 for c, g in enumerate(s.ghosts) if not g and c not in kalena and ctx.holds_ghosts[c] and s.building[c] < 0)
+    done = (s.season - 1) * box.rounds_per_season + s.round - 1
+    if s.phase == Phase.TURNS:
+        done += s.turn_pos / n
+    elif s.phase in (Phase.REST, Phase.REORDER, Phase.SEASON_END):
+        done += 1
+    return {"scores": scores, "kalena_free": kalena_free, "free": free,
+            "rounds_left": max(0.0, box.seasons * box.rounds_per_season - done)}
 
 
 GAME = HauntedLandsGame()
