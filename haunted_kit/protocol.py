@@ -18,6 +18,7 @@ chance outcome, in order, shared by copies).
 
 from __future__ import annotations
 
+import math
 import numbers
 import random
 from dataclasses import dataclass, field, fields
@@ -543,9 +544,23 @@ class OneStepGreedyAgent:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
+    #: how many score points make a move e (2.72) times as likely in :meth:`prior`
+    prior_temperature = 1.0
+
     def score(self, state: GameState, action) -> float:
         """The heuristic value of ``action`` for the player to move (higher is better)."""
         raise NotImplementedError
+
+    def prior(self, state: GameState, actions) -> list[float]:
+        """How plausible each of ``actions`` (legal for the player to move) is, as
+        probabilities summing to 1: a softmax of :meth:`score` over
+        :attr:`prior_temperature`. The search agent's prior over moves."""
+        scores = [self.score(state, a) for a in actions]
+        top = max(scores)
+        t = self.prior_temperature
+        w = [math.exp((v - top) / t) for v in scores]
+        total = sum(w)
+        return [x / total for x in w]
 
     def act(self, state: GameState):
         legal = state.legal_actions()
