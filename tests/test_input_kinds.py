@@ -89,7 +89,6 @@ def test_a_record_entry_whose_player_is_a_bool_is_refused(game):
         g.from_dict(bad, g.default_box())
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_number_of_a_save_refuses_a_bool(game):
     """Each 0 or 1 of a mid-game save, one at a time, written as false or true: refused."""
