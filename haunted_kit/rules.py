@@ -1063,7 +1063,6 @@ def check_position(s: State) -> None:
         if any(v < 0 for v in vals):
             raise SaveError(f"save field 'supply.{name}': a supply cannot be negative ({vals})")
     allowed = [q for q in box.quests if q not in box.removed_quests.get(n, ())]
-    S = len(box.skill_slot_valor)
     covered = box.covered_slots.get(n, ())
     for p in range(n):
         for q in s.quests[p]:
