@@ -1171,6 +1171,9 @@ def _check_calendar(s: State) -> None:
         raise SaveError(f"save field 'phase': {s.phase!r} comes after setup, but the setup draws are incomplete")
     if not (1 <= s.season and 1 <= s.round):
         raise SaveError(f"save field 'season'/'round': season {s.season} round {s.round} is not a round of the game")
+    if s.phase == "season_end" and not (s.season < box.seasons and s.round == box.rounds_per_season):
+        raise SaveError(f"save field 'phase': a season ends after round {box.rounds_per_season} of a season before the "
+                        f"last ({box.seasons}), not at season {s.season} round {s.round}")
     arrivals = sorted(s.arrival)
     if len(set(arrivals)) != n or arrivals[0] < 1 or arrivals[-1] > s.arrivals:
         raise SaveError(f"save field 'players[].arrival': {s.arrival} must be distinct, from 1 to arrivals "
