@@ -106,9 +106,9 @@ def search_speed(repeats: int) -> None:
     s = mid_game()
     print(f"mid-game 4-player position: season {s.season}, round {s.round}, decision {s.decisions}, "
           f"{len(s.legal_actions())} legal actions for P{s.current_player() + 1}")
-    for spec, kw in (("random rollouts, depth 20 + evaluation (default)", {}),
-                     ("random rollouts to the end", {"rollout_depth": None}),
-                     ("greedy rollouts, depth 20 + evaluation", {"rollout": "greedy"})):
+    for spec, kw in (("greedy prior, greedy rollouts, depth 20 + evaluation (default)", {}),
+                     ("greedy prior, random rollouts, depth 20 + evaluation", {"rollout": "random"}),
+                     ("uniform prior, random rollouts to the end", {"prior": "uniform", "rollout": "random", "rollout_depth": None})):
         rates, cpu_rates = [], []
         for k in range(repeats):
             c = time.process_time()
@@ -152,10 +152,14 @@ def strength(games: int, playouts: int, out: Path, workers: int, player_counts=(
         k, n = int(me.won.sum()), len(me)
         lo, hi = wilson(k, n)
         greedy_best = f[f.agent == "greedy"].groupby("game_id").won.any().sum()
+        lost = int(me.collective_loss.sum())
+        dec = int(me.decisions.sum())
         print(f"{players} players, {spec} (seat P1) vs {players - 1} greedy, {n} games ({dt:.0f} s, {workers} workers): "
               f"search wins {k} ({k / n:.1%}, 95% CI {lo:.1%}-{hi:.1%}; parity {1 / players:.0%}); greedy seats win {greedy_best}; "
-              f"collective losses {int(me.collective_loss.sum())}; mean valor search {me.score.mean():.1f}, "
-              f"greedy {f[f.agent == 'greedy'].score.mean():.1f}")
+              f"collective losses {lost} ({lost / n:.1%}, Wilson 95% CI {wilson(lost, n)[0]:.1%}-{wilson(lost, n)[1]:.1%})")
+        print(f"  mean valor: search {me.score.mean():.1f}, greedy {f[f.agent == 'greedy'].score.mean():.1f}; "
+              f"decisions per game: search {dec / n:.0f}, whole game {me.game_decisions.mean():.0f}; "
+              f"about {dt * workers / dec * 1000:.0f} ms of a core per search decision (greedy moves included)")
 
 
 def rss_kib(pid: int | str = "self") -> int:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Union
 
-from .protocol import is_integer  # the one whole-number test, shared by every game
+from .protocol import is_integer, strict_equality  # the one whole-number test, shared by every game
 
 Axial = tuple[int, int]
 
@@ -191,6 +191,8 @@ ACTION_TYPES: dict[str, type] = {
     "choose_quest": ChooseQuest,
 }
 TYPE_NAMES: dict[type, str] = {v: k for k, v in ACTION_TYPES.items()}
+for _action_type in ACTION_TYPES.values():  # Learn(1.0) != Learn(1): membership agrees with legality
+    strict_equality(_action_type)
 TURN_ACTIONS = (Explore, Extract, Build, Contact, Sell, Train, Learn, EndTurn)
 
 

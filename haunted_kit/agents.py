@@ -7,41 +7,30 @@ the same choices. Use :data:`AGENTS` to build one by name (the CLI's ``--agents`
 
 from __future__ import annotations
 
-import random
-
 from . import actions as A
 from . import hexgrid
 from . import rules as R
-from .protocol import RandomAgent  # noqa: F401  (plays any game through the protocol)
+from .protocol import OneStepGreedyAgent, RandomAgent  # noqa: F401  (RandomAgent plays any game through the protocol)
 from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, State
 
 
-class GreedyAgent:
+class GreedyAgent(OneStepGreedyAgent):
     """Plays sensibly by scoring each legal action with a one-step heuristic:
     build > learn > contact > extract what buildings and skills need > train > sell
     surplus in the city > explore towards useful cells > end the turn. Sub-decisions:
     scarce resources, the quest that scores best now, the best bonus reward, ghosts
-    next to rivals' buildings. Ties are broken by its seeded generator."""
+    next to rivals' buildings. Ties are broken by its seeded generator.
 
-    name = "greedy"
+    Its :meth:`score` also gives the search agent's prior over moves
+    (:meth:`~haunted_kit.protocol.OneStepGreedyAgent.prior`, temperature
+    :attr:`prior_temperature` in score points)."""
 
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+    prior_temperature = 8.0
 
-    def act(self, state: State):
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        ctx = R.ctx_of(state)
-        p = state.current_player()
-        best, best_score = [], None
-        for a in legal:
-            v = self._score(state, ctx, p, a)
-            if best_score is None or v > best_score:
-                best, best_score = [a], v
-            elif v == best_score:
-                best.append(a)
-        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+    def score(self, state: State, action) -> float:
+        """The heuristic value of ``action`` for the player to move (higher is better;
+        building scores 100 + its valor, ending the turn 0)."""
+        return self._score(state, R.ctx_of(state), state.current_player(), action)
 
     # ------------------------------------------------------------------ heuristics
     def _needs(self, s: State, ctx, p: int) -> list[int]:

@@ -24,6 +24,7 @@ import networkx as nx
 
 from . import hexgrid
 from .components import Box, default_box
+from .protocol import is_integer
 
 Axial = tuple[int, int]
 
@@ -114,7 +115,7 @@ class Field:
 def resolve_cell(cells, index: dict, cell) -> int:
     """Index of ``cell`` among ``cells``: an axial tuple/list (looked up in ``index``) or
     an index. Raises FieldError naming the value when it is not a cell."""
-    if isinstance(cell, int) and not isinstance(cell, bool):
+    if is_integer(cell):
         if 0 <= cell < len(cells):
             return cell
         raise FieldError(f"cell index {cell} is not on the field (0..{len(cells) - 1})")
@@ -194,10 +195,12 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
         terrain += names
         tile += [KALENA if s == 0 else layout[s - 1]] * 7
         slot += [s] * 7
-    lakes = tuple(tuple(j for j in nb if terrain[j] == "lake") for nb in nbrs)
-    by_terrain: dict[str, tuple[int, ...]] = {}
+    lake_cells = {i for i, t in enumerate(terrain) if t == "lake"}
+    lakes = tuple(tuple([j for j in nb if j in lake_cells]) if not lake_cells.isdisjoint(nb) else () for nb in nbrs)
+    cells_by_terrain: dict[str, list[int]] = {}
     for i, t in enumerate(terrain):
-        by_terrain[t] = by_terrain.get(t, ()) + (i,)
+        cells_by_terrain.setdefault(t, []).append(i)
+    by_terrain = {t: tuple(cs) for t, cs in cells_by_terrain.items()}
     return Field(
         box=box,
         layout=layout,

@@ -23,7 +23,8 @@ from .search import SearchAgent
 __all__ = ["BotSpecError", "bot_settings", "make_bot", "parse_lineup", "parse_spec"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\[(.*)\])?\s*$")
-_SEARCH_KEYS = {"playouts": int, "seconds": float, "rollout": str, "rollout_depth": "depth", "exploration": float}
+_SEARCH_KEYS = {"playouts": int, "seconds": float, "rollout": str, "rollout_depth": "depth", "exploration": float,
+                "prior": str}
 
 
 class BotSpecError(ValueError):

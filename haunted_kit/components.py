@@ -33,6 +33,7 @@ from typing import Any
 from .effects import EFFECTS, effect_problem, unused_fields, used_fields
 from .provenance import (HOUSE_RULE, PROVENANCES, Fingerprinted, mark_house_rules, read_provenance,  # noqa: F401
                          value_fingerprint)
+from .protocol import is_integer
 
 __all__ = [
     "Box",
@@ -334,7 +335,7 @@ def _read_text(root: Path, name: str) -> str:
 
 
 def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return is_integer(v)
 
 
 def _number_key(file: "_File", key: str, entry: str) -> int:

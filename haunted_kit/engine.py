@@ -42,7 +42,7 @@ from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlaceme
                    RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from .protocol import ChanceError, IllegalAction, Record, Refusal
 from .rules import P, ctx_of
-from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
+from .state import (CONTACT, COVERED, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
                     ConfigError, GameConfig, SaveError, State)
 
 
@@ -61,13 +61,24 @@ class HauntedLandsState(State):
 
     __slots__ = ()
 
+    # current_player, legal_actions and apply_action are the hot path of every simulation:
+    # their bodies are here (not a call to a module function) and the module-level
+    # names are these functions (see below the class)
     def current_player(self) -> int | None:
         """The player to decide now, or ``None`` at a chance node or a terminal state."""
-        return current_player(self)
+        if self.phase == OVER or self.chance is not None:
+            return None
+        if self.pending:
+            return self.pending[-1].player
+        if self.phase == TURNS and self.turn_pos < len(self.turn_order):
+            return self.turn_order[self.turn_pos]
+        return None
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at chance nodes and terminal states)."""
-        return legal_actions(self)
+        if self._legal is None:
+            self._legal = _compute_legal(self)
+        return list(self._legal)
 
     def why_not(self, action):
         """``None`` if ``action`` is legal now, else a :class:`~haunted_kit.protocol.Refusal`
@@ -85,7 +96,14 @@ class HauntedLandsState(State):
         Raises:
             IllegalAction: with the :meth:`why_not` reason; the state is left unchanged.
         """
-        apply_action(self, action)
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
+            if a is action:
+                break
+        else:
+            _apply_unlisted(self, action, legal)
+            return
+        _decide(self, action)
 
     def is_chance_node(self) -> bool:
         """Whether a chance event (setup draw, terrain die, bonus die) waits for its outcome."""
@@ -293,20 +311,9 @@ def _check_forced_setup(config: GameConfig, layout, skills, market) -> None:
 # ============================================================================ queries
 
 
-def current_player(s: State) -> int | None:
-    if s.phase == OVER or s.chance is not None:
-        return None
-    if s.pending:
-        return s.pending[-1].player
-    if s.phase == TURNS and s.turn_pos < len(s.turn_order):
-        return s.turn_order[s.turn_pos]
-    return None
-
-
-def legal_actions(s: State) -> list:
-    if s._legal is None:
-        s._legal = _compute_legal(s)
-    return list(s._legal)
+current_player = HauntedLandsState.current_player
+legal_actions = HauntedLandsState.legal_actions
+apply_action = HauntedLandsState.apply_action
 
 
 def _compute_legal(s: State) -> list:
@@ -344,20 +351,23 @@ def _ghost_targets(s: State, ctx, terrain: str) -> list[int]:
 def _turn_legal(s: State, ctx, p: int) -> list:
     """The legal turn actions of player ``p``, in a fixed order: explore, extract, build,
     contact, sell, train, learn, end the turn. Each is allowed by its ``refuse_<action>``
-    rule. Before asking it, a cheap check that rule also makes (a ghost to contact, no
-    depletion token, the cost in resources or pecunias) skips the candidates it would
-    refuse most often, so that listing composes no :class:`Refusal` for them."""
+    rule. Before asking it, a cheap check that rule also makes (the active tokens, a
+    ghost to contact, no depletion token, the cost in resources or pecunias) skips the
+    candidates it would refuse most often, so that listing composes no
+    :class:`Refusal` for them."""
     here = s.sensor[p]
+    active, at = s.act, ctx.token_at[p]
     explore = ctx.explore_actions
     out = [explore[c] for c in R.explore_targets(s, ctx, p)]
-    depleted = s.depleted
-    for c, r in R.extraction_options(s, ctx, p):
-        if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
-            out.append(ctx.extract_actions[c, r])
+    if active[at[EXTRACTION]] >= ctx.box.extraction_tokens:
+        depleted = s.depleted
+        for c, r in R.extraction_options(s, ctx, p):
+            if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
+                out.append(ctx.extract_actions[c, r])
     for b in ctx.build_here[here]:
         if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
             out.append(ctx.build_actions[b])
-    if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
+    if s.ghosts[here] and active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if R.sells_here(s, ctx, p):
         out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
@@ -461,17 +471,6 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
 
 
 # ============================================================================ applying decisions
-
-
-def apply_action(s: State, action) -> None:
-    legal = s._legal if s._legal is not None else legal_actions(s)
-    for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
-        if a is action:
-            break
-    else:
-        _apply_unlisted(s, action, legal)
-        return
-    _decide(s, action)
 
 
 def _apply_unlisted(s: State, action, legal) -> None:
@@ -993,12 +992,13 @@ def _norm_events(events) -> list:
     """Events as their JSON form (tuples become lists) without the phase and the
     sequence number and without :data:`_NEW_EVENT_KINDS`, for comparing logs across
     versions: version 1 logged production as spread and rest and reorder as turns,
-    and logged nothing for a production step where nothing was produced."""
+    and logged nothing for a production step where nothing was produced. Each event is
+    one JSON text, so the comparison is typed (``true`` is not ``1``)."""
     out = json.loads(json.dumps([e.to_dict() for e in events if e.kind not in _NEW_EVENT_KINDS]))
     for e in out:
         e.pop("phase")
         e.pop("seq", None)
-    return out
+    return [json.dumps(e, sort_keys=True) for e in out]
 
 
 def _record_from_log(target: State):
@@ -1186,18 +1186,53 @@ class HauntedLandsGame:
         return d
 
     def evaluate(self, state: State) -> list[float]:
-        """A cheap estimate of each player's chance to win, for truncated search playouts:
-        a softmax over valor plus the valor each player's quests would score now (a kit
-        heuristic, not a rule); ``returns()`` once the game is over."""
+        """Each player's expected result from here, for truncated search playouts (a kit
+        heuristic, not a rule; ``returns()`` once the game is over): with ``L`` the
+        chance that Kalena falls (a logistic of the Kalena cells still free of ghosts,
+        the free cells elsewhere and the rounds left) and ``w`` a player's chance to have
+        the most valor (a softmax of valor plus the valor their face-down quests would
+        score now, sharper as the end nears), ``(1 - L) * w - L``: -1..1 like
+        ``returns()``. Constants fitted by ``benchmarks/calibrate_search.py`` on
+        greedy games with calibration seeds."""
         if state.phase == OVER:
             return returns(state)
-        ctx = ctx_of(state)
-        n = state.config.players
-        score = [state.valor[p] + sum(R.quest_score(state, ctx, p, q)[0] for q in state.quests[p]) for p in range(n)]
-        top = max(score)
-        w = [math.exp((v - top) / 3.0) for v in score]
+        f = eval_features(state, ctx_of(state))
+        left = f["rounds_left"]
+        n = min(max(state.config.players, 2), 4)
+        a, b, c, d = _LOSS_W[n]
+        loss = 1.0 / (1.0 + math.exp(-(a + b * f["kalena_free"] + c * f["free"] + d * left)))
+        temp = _WIN_T[n][0] + _WIN_T[n][1] * left
+        top = max(f["scores"])
+        w = [math.exp((v - top) / temp) for v in f["scores"]]
         total = sum(w)
-        return [x / total for x in w]
+        return [(1.0 - loss) * x / total - loss for x in w]
+
+
+#: by player count, the collective-loss logit: constant, per Kalena cell free of ghosts, per other free cell, per round left
+_LOSS_W = {2: (-1.41, -0.50, 0.0, 0.39), 3: (-0.61, -0.50, -0.035, 0.48), 4: (-0.76, -0.42, 0.0, 0.33)}
+#: by player count, the winner softmax temperature in valor: a + b * rounds left
+_WIN_T = {2: (0.25, 1.0), 3: (0.25, 1.25), 4: (0.25, 1.25)}
+
+
+def eval_features(s: State, ctx) -> dict:
+    """What :meth:`HauntedLandsGame.evaluate` reads from a position: ``scores`` (per
+    player, valor plus the valor their face-down quests would score now), ``kalena_free``
+    (Kalena cells without a ghost), ``free`` (other cells that could take a ghost) and
+    ``rounds_left`` (rounds still to play, the current one counted by the share of its
+    turns left)."""
+    n = s.config.players
+    box = s.config.box
+    scores = [s.valor[p] + sum(R.quest_score(s, ctx, p, q)[0] for q in s.quests[p]) for p in range(n)]
+    kalena = set(ctx.kalena_cells)
+    kalena_free = sum(1 for c in kalena if not s.ghosts[c])
+    free = sum(1 for c, g in enumerate(s.ghosts) if not g and c not in kalena and ctx.holds_ghosts[c] and s.building[c] < 0)
+    done = (s.season - 1) * box.rounds_per_season + s.round - 1
+    if s.phase == Phase.TURNS:
+        done += s.turn_pos / n
+    elif s.phase in (Phase.REST, Phase.REORDER, Phase.SEASON_END):
+        done += 1
+    return {"scores": scores, "kalena_free": kalena_free, "free": free,
+            "rounds_left": max(0.0, box.seasons * box.rounds_per_season - done)}
 
 
 GAME = HauntedLandsGame()

@@ -43,6 +43,7 @@ from . import scenario as sc
 from .analysis import play_until
 from .components import default_box
 from .fileio import atomic_write
+from .protocol import is_integer
 
 
 class ExerciseError(ValueError):
@@ -110,7 +111,7 @@ class Exercise:
             if response not in self.options:
                 raise ExerciseError(f"choose one of {list(self.options)}, got {response!r}")
             return response
-        if isinstance(response, bool) or not isinstance(response, int):
+        if not is_integer(response):
             try:
                 return int(str(response).strip())
             except ValueError:
@@ -629,7 +630,7 @@ def make(key: str, seed: int = 0) -> Exercise:
     """
     if key not in EXERCISES:
         raise ExerciseError(f"unknown exercise {key!r} (known: {', '.join(EXERCISES)})")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if not is_integer(seed) or seed < 0:
         raise ExerciseError(f"seed must be a non-negative integer, got {seed!r}")
     return EXERCISES[key][2](seed)
 

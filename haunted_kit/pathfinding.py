@@ -71,6 +71,7 @@ from .board import Field, build_field, resolve_cell
 from .engine import new_game
 from .progress import progress as bar
 from .state import GameConfig
+from .protocol import is_integer
 
 Axial = tuple[int, int]
 INF = math.inf
@@ -346,7 +347,7 @@ class CostMap:
         """The cheapest route from ``source`` to ``target`` (tie-break in the module
         docstring). With ``budget`` (tokens), a route costing more is "no route".
         Raises PathError for a budget that is not a whole number of tokens >= 0."""
-        if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget < 0):
+        if budget is not None and (not is_integer(budget) or budget < 0):
             raise PathError(f"budget must be a whole number of tokens >= 0, got {budget!r}")
         s, t = self.cell_index(source), self.cell_index(target)
         src, dst = self.cells[s], self.cells[t]
@@ -375,7 +376,7 @@ class CostMap:
     def reach(self, source, budget: int) -> dict[Axial, int]:
         """Cells reachable from ``source`` spending at most ``budget`` tokens, with
         their cost, in order of cost then cell index (the source itself costs 0)."""
-        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
+        if not is_integer(budget) or budget < 0:
             raise PathError(f"budget must be a whole number of tokens >= 0, got {budget!r}")
         dist = self._tree(self.cell_index(source))[0]
         out = sorted((d, i) for i, d in enumerate(dist) if d <= budget)
@@ -426,7 +427,7 @@ class CostMap:
         """Fewest turns from ``source`` to ``target`` with ``first_budget`` tokens this
         turn and ``budget`` tokens in every later turn (see :class:`TurnPlan`)."""
         for name, v in (("first_budget", first_budget), ("budget", budget)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            if not is_integer(v) or v < 0:
                 raise PathError(f"{name} must be a whole number of tokens >= 0, got {v!r}")
         s, t = self.cell_index(source), self.cell_index(target)
         src, dst = self.cells[s], self.cells[t]
@@ -631,7 +632,7 @@ def _player(state: State, player) -> int:
             raise PathError("no player is to move in this state; name the player (0-based index)")
         return p
     n = state.config.players
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+    if not is_integer(player) or not 0 <= player < n:
         raise PathError(f"player {player!r} does not exist: this game has players 0..{n - 1} (P1..P{n})")
     return player
 
@@ -948,7 +949,7 @@ def seeded_maps(n: int = 100, start: int = 0, players: int = 4, progress: bool =
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-    if not isinstance(n, int) or n < 1:
+    if not is_integer(n) or n < 1:
         raise PathError(f"n must be a positive number of maps, got {n!r}")
     seeds = range(start, start + n)
     if progress:

@@ -18,15 +18,16 @@ chance outcome, in order, shared by copies).
 
 from __future__ import annotations
 
+import math
 import numbers
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
-    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "is_integer", "results_by_score",
-    "seat_agents",
+    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "is_integer", "is_the_integer",
+    "plain_integers", "results_by_score", "seat_agents", "strict_equality",
 ]
 
 
@@ -34,6 +35,63 @@ def is_integer(v) -> bool:
     """An integral number of any integral type (int, numpy integers...), not a bool;
     floats, even ``1.0``, are not integers. Every game's action fields use this test."""
     return isinstance(v, numbers.Integral) and not isinstance(v, bool) and type(v).__name__ != "bool_"
+
+
+def plain_integers(value):
+    """``value`` with every integer of another integral type (numpy's...) made a plain
+    ``int``, inside dicts (keys too), lists and tuples; anything else unchanged, so a
+    bool or a float is still refused by the check that follows. Every entry point that
+    takes whole numbers from Python code (positions, configurations) normalises with this,
+    as the actions do, so a numpy integer is accepted everywhere and saves stay plain JSON."""
+    if is_integer(value):
+        return int(value)
+    if isinstance(value, dict):
+        return {plain_integers(k): plain_integers(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain_integers(v) for v in value)
+    return value
+
+
+def is_the_integer(value, expected: int | None) -> bool:
+    """Whether ``value`` (read from a save, a dataset or a message) is the whole number
+    ``expected`` (:func:`is_integer`: ``True`` is not 1, ``1.0`` is not 1), or ``None``
+    when ``expected`` is ``None``. Every loader compares a save's numbers with this."""
+    return value is None if expected is None else (is_integer(value) and value == expected)
+
+
+def _kind(v):
+    """The kind of an action field's value, as :func:`strict_equality` compares it: any
+    integral type is one kind, a bool another, a float another, any str another."""
+    if is_integer(v):
+        return int
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        return bool
+    if isinstance(v, str):
+        return str
+    if isinstance(v, (tuple, list)):
+        return (type(v), tuple(_kind(x) for x in v))
+    return type(v)
+
+
+def strict_equality(cls):
+    """Class decorator for a game's frozen action dataclasses: two actions are equal when
+    their fields are equal *and of the same kind*, so ``Learn(1.0) != Learn(1)`` (although
+    ``1.0 == 1``) and ``action in state.legal_actions()`` agrees with ``apply_action``, which
+    refuses a float. Integers of any integral type (numpy's too) stay equal, as
+    ``apply_action`` accepts them. The dataclass hash is kept: equal actions hash alike."""
+    names = tuple(f.name for f in fields(cls))
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        for n in names:
+            a, b = getattr(self, n), getattr(other, n)
+            if a != b or _kind(a) != _kind(b):
+                return False
+        return True
+
+    cls.__eq__ = __eq__
+    return cls
 
 
 # ============================================================================ refusals
@@ -486,9 +544,23 @@ class OneStepGreedyAgent:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
+    #: how many score points make a move e (2.72) times as likely in :meth:`prior`
+    prior_temperature = 1.0
+
     def score(self, state: GameState, action) -> float:
         """The heuristic value of ``action`` for the player to move (higher is better)."""
         raise NotImplementedError
+
+    def prior(self, state: GameState, actions) -> list[float]:
+        """How plausible each of ``actions`` (legal for the player to move) is, as
+        probabilities summing to 1: a softmax of :meth:`score` over
+        :attr:`prior_temperature`. The search agent's prior over moves."""
+        scores = [self.score(state, a) for a in actions]
+        top = max(scores)
+        t = self.prior_temperature
+        w = [math.exp((v - top) / t) for v in scores]
+        total = sum(w)
+        return [x / total for x in w]
 
     def act(self, state: GameState):
         legal = state.legal_actions()

@@ -22,7 +22,7 @@ from .board import cell_geometry
 from .events import Event
 from .flow import (AUTOMATIC, BonusChoice, BonusDie, GhostPlacement, QuestChoice, ResourceChoice, RestoreChoice, SkillDraw,
                    StackDraw, TileDraw)
-from .protocol import Refusal
+from .protocol import Refusal, is_integer
 from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State, flat_index,
                     flat_spans)
 from .board import KALENA
@@ -179,7 +179,10 @@ class Ctx:
         A cell's entry depends only on its terrain and whether a lake is adjacent, so
         each (terrain, near lake) pair is worked out once per box
         (:meth:`_cell_kind`) and the tables are a transpose of the cells' kinds."""
-        kinds = [self._cell_kind(t, near) for t, near in zip(f.terrain, f.near_lake)]
+        cells = list(zip(f.terrain, f.near_lake))
+        for terrain, near in set(cells).difference(self._kinds):
+            self._cell_kind(terrain, near)
+        kinds = map(self._kinds.__getitem__, cells)
         (self.T, self.explorable, self.base_cost, self.is_forest, self.is_mountain, self.holds_ghosts,
          self.is_lake, self.can_sell, self.can_train, self.extract_here, self.build_here) = map(tuple, zip(*kinds))
         self.T = list(self.T)
@@ -188,13 +191,21 @@ class Ctx:
         self.lakes_adjacent = f.lakes_adjacent
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
-        # the (cell, resource index) pairs a sensor standing on each cell could extract:
-        # its own cell's resources, then water from each adjacent lake (extraction_options)
-        water, lakes = self.water, f.lakes_adjacent
-        self.extraction_pairs = tuple(
-            tuple([(i, r) for r in here] + ([(lake, water) for lake in lakes[i]] if water is not None else []))
-            for i, here in enumerate(self.extract_here))
+        self._extraction_pairs = {}  # see extraction_pairs
         self._entry_costs = {}  # see entry_costs
+
+    def extraction_pairs(self, cell: int) -> tuple[tuple[int, int], ...]:
+        """The (cell, resource index) pairs a sensor standing on ``cell`` could extract
+        if nothing blocked it: its own cell's resources, then water from each adjacent
+        lake. Memoised per cell on first use; the field of a Ctx never changes, so the
+        memo is never invalidated (a Ctx for another layout starts an empty one)."""
+        hit = self._extraction_pairs.get(cell)
+        if hit is None:
+            pairs = [(cell, r) for r in self.extract_here[cell]]
+            if self.water is not None:
+                pairs += [(lake, self.water) for lake in self.lakes_adjacent[cell]]
+            hit = self._extraction_pairs[cell] = tuple(pairs)
+        return hit
 
     def _cell_kind(self, terrain: str, near_lake: bool) -> tuple:
         """The per-cell table entries of a ``terrain`` cell, next to a lake or not (in the
@@ -444,8 +455,8 @@ def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
 def extraction_options(s: State, ctx: Ctx, p: int) -> tuple[tuple[int, int], ...]:
     """Every (cell, resource) the sensor of ``p`` could extract if nothing blocked it:
     its own cell's resources and water from each adjacent lake (a table of the field,
-    :attr:`Ctx.extraction_pairs`)."""
-    return ctx.extraction_pairs[s.sensor[p]]
+    :meth:`Ctx.extraction_pairs`)."""
+    return ctx.extraction_pairs(s.sensor[p])
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
@@ -1008,7 +1019,7 @@ def check_outcome(s: State) -> None:
     (rulebook: "Final Scoring"; "Valor Points and the Valor Track"; ruling 10).
     Raises :class:`~haunted_kit.state.SaveError` naming the save field."""
     n = s.config.players
-    if s.winner is not None and not (isinstance(s.winner, int) and 0 <= s.winner < n):
+    if s.winner is not None and not (is_integer(s.winner) and 0 <= s.winner < n):
         raise SaveError(f"save field 'winner': {s.winner!r} is not a player")
     if s.phase != OVER:
         if s.winner is not None or s.lost:

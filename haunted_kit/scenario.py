@@ -42,6 +42,7 @@ from . import actions as A
 from . import rules as R
 from .engine import new_game
 from .flow import TerrainDie
+from .protocol import is_integer, plain_integers
 from .state import COVERED, FREE, OVER, TURNS, State
 
 __all__ = [
@@ -142,15 +143,15 @@ def cell_index(s: State, cell) -> int:
 
 
 def _player(s: State, p) -> int:
-    if not isinstance(p, int) or not 0 <= p < s.config.players:
+    if not is_integer(p) or not 0 <= p < s.config.players:
         raise ScenarioError(f"player must be an index 0..{s.config.players - 1}, got {p!r}")
-    return p
+    return int(p)
 
 
 def _note(s: State, text: str, cell=None, player=None, **data) -> None:
     s._legal = None
     if s.log is not None:
-        R.emit(s, "setup", player, f"Scenario: {text}", cell=cell, scenario=data.pop("what"), **data)
+        R.emit(s, "setup", player, f"Scenario: {text}", cell=cell, scenario=data.pop("what"), **plain_integers(data))
 
 
 def _resource_amounts(s: State, amounts: dict) -> dict:
@@ -159,9 +160,9 @@ def _resource_amounts(s: State, amounts: dict) -> dict:
     for name, k in amounts.items():
         if name not in box.resources:
             raise ScenarioError(f"{name!r} is not a resource (known: {', '.join(box.resources)})")
-        if not isinstance(k, int) or k < 0:
+        if not is_integer(k) or k < 0:
             raise ScenarioError(f"{name} must be a non-negative integer, got {k!r}")
-        out[box.resources.index(name)] = k
+        out[box.resources.index(name)] = int(k)
     return out
 
 
@@ -193,12 +194,12 @@ def give(s: State, player: int, *, pecunias: int = 0, **resources) -> None:
             raise ScenarioError(f"the supply holds {s.sup_res[r]} {ctx.res_names[r]}, cannot give {k}")
         if s.resource(p, r) + k > cap:
             raise ScenarioError(f"{R.P(p)} may hold at most {cap} {ctx.res_names[r]}")
-    if not isinstance(pecunias, int) or pecunias < 0:
+    if not is_integer(pecunias) or pecunias < 0:
         raise ScenarioError(f"pecunias must be a non-negative integer, got {pecunias!r}")
     for r, k in amounts.items():
         s.sup_res[r] -= k
         s.add_resource(p, r, k)
-    s.pec[p] += pecunias
+    s.pec[p] += int(pecunias)
     what = ", ".join(f"{k} {ctx.res_names[r]}" for r, k in amounts.items() if k)
     if pecunias:
         what = f"{what}, {pecunias} pecunias" if what else f"{pecunias} pecunias"
@@ -213,12 +214,12 @@ def take(s: State, player: int, *, pecunias: int = 0, **resources) -> None:
     for r, k in amounts.items():
         if s.resource(p, r) < k:
             raise ScenarioError(f"{R.P(p)} holds {s.resource(p, r)} {ctx.res_names[r]}, cannot return {k}")
-    if not isinstance(pecunias, int) or not 0 <= pecunias <= s.pec[p]:
+    if not is_integer(pecunias) or not 0 <= pecunias <= s.pec[p]:
         raise ScenarioError(f"{R.P(p)} holds {s.pec[p]} pecunias, cannot return {pecunias!r}")
     for r, k in amounts.items():
         s.sup_res[r] += k
         s.add_resource(p, r, -k)
-    s.pec[p] -= pecunias
+    s.pec[p] -= int(pecunias)
     _note(s, f"{R.P(p)} returns resources/pecunias to the supply.", player=p, what="take")
 
 
@@ -239,9 +240,9 @@ def set_resources(s: State, player: int, **resources) -> None:
 def set_pecunias(s: State, player: int, pecunias: int) -> None:
     """Set ``player``'s pecunias exactly (pecunias are unlimited)."""
     p = _player(s, player)
-    if not isinstance(pecunias, int) or pecunias < 0:
+    if not is_integer(pecunias) or pecunias < 0:
         raise ScenarioError(f"pecunias must be a non-negative integer, got {pecunias!r}")
-    s.pec[p] = pecunias
+    s.pec[p] = int(pecunias)
     _note(s, f"{R.P(p)} now holds {pecunias} pecunias.", player=p, what="set_pecunias")
 
 
@@ -259,10 +260,11 @@ def set_tokens(s: State, player: int, track: str, owned: int | None = None, acti
     owned = s.tokens(p, t) if owned is None else owned
     active = min(s.tokens(p, t, active=True), owned) if active is None else active
     slots = ctx.tracks[t].slots
-    if not isinstance(owned, int) or not 0 <= owned <= slots:
+    if not is_integer(owned) or not 0 <= owned <= slots:
         raise ScenarioError(f"the {track} track has {slots} slots; cannot own {owned!r} tokens")
-    if not isinstance(active, int) or not 0 <= active <= owned:
+    if not is_integer(active) or not 0 <= active <= owned:
         raise ScenarioError(f"active tokens must lie between 0 and owned ({owned}), got {active!r}")
+    owned, active = int(owned), int(active)
     delta = owned - s.tokens(p, t)
     if delta > s.sup_tok[t]:
         raise ScenarioError(f"the supply holds {s.sup_tok[t]} {track} tokens, cannot give {delta}")
@@ -276,8 +278,9 @@ def set_valor(s: State, player: int, valor: int) -> None:
     """Move ``player``'s valor token to ``valor``; it lands on top of any stack there
     (so successive calls build a stack bottom to top)."""
     p = _player(s, player)
-    if not isinstance(valor, int) or valor < 0:
+    if not is_integer(valor) or valor < 0:
         raise ScenarioError(f"valor must be a non-negative integer, got {valor!r}")
+    valor = int(valor)
     s.valor[p] = valor
     s.arrivals += 1
     s.arrival[p] = s.arrivals

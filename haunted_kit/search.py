@@ -5,16 +5,22 @@ tree over the searching player's information set. Every playout starts from a fr
 *determinisation*: a copy of the position consistent with what the searching player
 may know (the Game's ``determinise(state, player, rng)``; for Haunted Lands the other
 players' face-down quests are redrawn from the quests they could hold and the dice are
-reseeded), never the true hidden state. Selection is UCB1 with availability counts
-(a move is only compared with the playouts in which it was legal); chance outcomes
-are sampled (open loop). Playouts run a rollout policy (``"random"`` or ``"greedy"``,
+reseeded), never the true hidden state. Selection is PUCT with availability counts
+(a move is only compared with the playouts in which it was legal), guided by a prior
+over moves: the game's greedy agent's move scores as a softmax (:func:`prior_of`), so
+that a small budget (100 playouts) is spent on the few plausible moves; chance outcomes
+are sampled (open loop). Playouts run a rollout policy (``"greedy"`` or ``"random"``,
 see :func:`haunted_kit.agents.make_agent`) to the end, or for ``rollout_depth``
 decisions and then score the position with the Game's ``evaluate(state)``.
 
 Values are each player's :meth:`~haunted_kit.protocol.GameState.returns` at the end of
 a playout (Haunted Lands: 1 for the winner, 0 for the others, -1 for every player after
 a collective loss; returns outside -1..1, such as scores, become a share of the win) or
-the evaluation's win-chance estimate.
+the evaluation's estimate of them (Haunted Lands: the win chance, less the chance that
+Kalena falls, see :meth:`haunted_kit.engine.HauntedLandsGame.evaluate`).
+
+Anything game-specific comes from the Game: ``determinise``, ``evaluate``, ``prior``
+or the greedy agent of its ``agents`` (each optional, with a generic fallback).
 
 Seeded and reproducible: with a budget in playouts, the same seed, position and calls
 give the same moves. A budget in ``seconds`` stops on the clock and is not reproducible.
@@ -32,6 +38,7 @@ from dataclasses import dataclass
 
 from .agents import make_agent
 from .games import game_of
+from .protocol import is_integer
 
 __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "sample_chance"]
 
@@ -56,13 +63,14 @@ def determinise(game, state, player: int, rng: random.Random):
 
 
 class _Node:
-    __slots__ = ("player", "visits", "value", "avail", "children")
+    __slots__ = ("player", "visits", "value", "avail", "prior", "children")
 
-    def __init__(self, player):
+    def __init__(self, player, prior=0.0):
         self.player = player  # who chose the move leading here (values are from their side)
         self.visits = 0
         self.value = 0.0
-        self.avail = 1
+        self.avail = 0  # playouts in which this move was legal here
+        self.prior = prior  # the prior's probability of the move when first seen
         self.children: dict = {}
 
 
@@ -93,47 +101,95 @@ class SearchResult:
         return self.moves[0].action
 
 
+def _uniform(state, actions) -> list[float]:
+    return [1.0 / len(actions)] * len(actions)
+
+
+def prior_of(game, kind: str = "greedy"):
+    """The prior over moves a search uses: ``prior(state, actions) -> probabilities``.
+
+    ``"greedy"``: the Game's own ``prior`` when it has one, else the ``prior`` of the
+    game's greedy agent (:meth:`~haunted_kit.protocol.OneStepGreedyAgent.prior`, a
+    softmax of its move scores), else uniform. ``"uniform"``: every legal move alike.
+
+    Raises:
+        ValueError: an unknown kind.
+    """
+    if kind not in PRIORS:
+        raise ValueError(f"unknown prior {kind!r} (known: {', '.join(PRIORS)})")
+    if kind == "uniform":
+        return _uniform
+    own = getattr(game, "prior", None)
+    if own is not None:
+        return own
+    try:
+        bot = make_agent("greedy", 0, game=game)
+    except ValueError:
+        return _uniform
+    return getattr(bot, "prior", _uniform)
+
+
+PRIORS = ("greedy", "uniform")
+
+
+def _rollout_policy(game, name: str):
+    """The rollout agent: the game's ``name`` agent; a game without a greedy agent rolls out at random."""
+    try:
+        return make_agent(name, 0, game=game)
+    except ValueError:
+        return make_agent("random", 0, game=game)
+
+
 class SearchAgent:
     """ISMCTS agent; ``act(state)`` returns one of ``state.legal_actions()``.
+
+    Selection is PUCT (as in AlphaZero) with availability counts: a move is scored
+    ``Q + exploration * P * sqrt(A) / (1 + N)``, with ``Q`` its mean value, ``P`` its
+    prior probability (see :func:`prior_of`), ``A`` the playouts in which it was legal
+    and ``N`` those that chose it; an untried move counts as worth its siblings' mean.
 
     Args:
         seed: seeds the determinisations, the tree policy's tie breaks and the rollouts.
         playouts: playouts per decision (the budget) when ``seconds`` is not given.
         seconds: a time budget per decision instead (not reproducible).
-        rollout: rollout policy, ``"random"`` or ``"greedy"``.
+        rollout: rollout policy, ``"greedy"`` (default; the game's greedy agent, random
+            for a game without one) or ``"random"``.
         rollout_depth: decisions per rollout before the position is scored with the
             Game's ``evaluate``; ``None`` plays to the end. Default: 20 when the game
             has ``evaluate``, else ``None``.
-        exploration: the UCB1 constant.
+        exploration: the PUCT constant.
+        prior: ``"greedy"`` (default) or ``"uniform"`` (see :func:`prior_of`).
         game: the :class:`~haunted_kit.protocol.Game`; found from the state if omitted.
 
     Raises:
-        ValueError: a budget that is not positive, an unknown rollout policy.
+        ValueError: a budget that is not positive, an unknown rollout policy or prior.
     """
 
     name = "search"
 
-    def __init__(self, seed: int = 0, *, playouts: int = 100, seconds: float | None = None, rollout: str = "random",
-                 rollout_depth: int | None | str = "auto", exploration: float = 0.7, game=None):
-        if seconds is None and (not isinstance(playouts, int) or playouts < 1):
+    def __init__(self, seed: int = 0, *, playouts: int = 100, seconds: float | None = None, rollout: str = "greedy",
+                 rollout_depth: int | None | str = "auto", exploration: float = 0.3, prior: str = "greedy", game=None):
+        if seconds is None and (not is_integer(playouts) or playouts < 1):
             raise ValueError(f"playouts must be a positive whole number, got {playouts!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be positive, got {seconds!r}")
         if rollout not in ("random", "greedy"):
             raise ValueError(f"unknown rollout policy {rollout!r} (known: random, greedy)")
-        if rollout_depth not in ("auto", None) and (not isinstance(rollout_depth, int) or rollout_depth < 0):
+        if rollout_depth not in ("auto", None) and (not is_integer(rollout_depth) or rollout_depth < 0):
             raise ValueError(f"rollout_depth must be a whole number >= 0 or None, got {rollout_depth!r}")
+        if prior not in PRIORS:
+            raise ValueError(f"unknown prior {prior!r} (known: {', '.join(PRIORS)})")
         self.seed = seed
         self.playouts, self.seconds = playouts, seconds
-        self.rollout, self.rollout_depth, self.exploration = rollout, rollout_depth, exploration
+        self.rollout, self.rollout_depth, self.exploration, self.prior = rollout, rollout_depth, exploration, prior
         self.game = game
         self.rng = random.Random(seed)
-        self._policy = None
+        self._tools = None
 
     def settings(self) -> dict:
         """The agent's settings (recorded in simulation datasets)."""
         return {"agent": "search", "playouts": self.playouts, "seconds": self.seconds, "rollout": self.rollout,
-                "rollout_depth": self.rollout_depth, "exploration": self.exploration}
+                "rollout_depth": self.rollout_depth, "exploration": self.exploration, "prior": self.prior}
 
     def act(self, state):
         legal = state.legal_actions()
@@ -160,12 +216,13 @@ class SearchAgent:
         if depth is not None and evaluate is None:
             raise ValueError(f"rollout_depth needs the game's evaluate(state); {getattr(game, 'name', game)!r} has none")
         rng = random.Random(self.rng.getrandbits(64))
-        if self._policy is None or self._policy[0] is not game:
-            self._policy = (game, make_agent(self.rollout, 0, game=game))
-        policy = self._policy[1]
+        if self._tools is None or self._tools[0] is not game:
+            self._tools = (game, _rollout_policy(game, self.rollout), prior_of(game, self.prior))
+        _, policy, prior = self._tools
         policy.rng = rng
         root = _Node(None)
         c = self.exploration
+        sqrt = math.sqrt
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.playouts if self.seconds is None else 1 << 62
@@ -177,7 +234,7 @@ class SearchAgent:
             d = determinise(game, state, player, rng)
             node = root
             path = []
-            # selection and expansion
+            # selection, expanding one move per playout
             while not d.is_terminal():
                 if d.is_chance_node():
                     sample_chance(d, rng)
@@ -185,27 +242,31 @@ class SearchAgent:
                 legal = d.legal_actions()
                 mover = d.current_player()
                 children = node.children
-                untried = []
+                new = [a for a in legal if a not in children]
+                if new:
+                    for a, p in zip(legal, prior(d, legal) if len(legal) > 1 else (1.0,)):
+                        if a not in children:
+                            children[a] = _Node(mover, p)
+                tried_v = tried_n = 0
+                for a in legal:
+                    ch = children[a]
+                    ch.avail += 1
+                    if ch.visits:
+                        tried_v += ch.value
+                        tried_n += ch.visits
+                fpu = tried_v / tried_n if tried_n else 0.0
                 best, best_u = None, -math.inf
                 for a in legal:
-                    ch = children.get(a)
-                    if ch is None:
-                        untried.append(a)
-                        continue
-                    ch.avail += 1
-                    if not untried:
-                        u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                        if u > best_u:
-                            best, best_u = a, u
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
-                    ch = children[a] = _Node(mover)
-                    d.apply_action(a)
-                    path.append(ch)
-                    break
+                    ch = children[a]
+                    q = ch.value / ch.visits if ch.visits else fpu
+                    u = q + c * ch.prior * sqrt(ch.avail) / (1 + ch.visits)
+                    if u > best_u:
+                        best, best_u = a, u
                 node = children[best]
                 d.apply_action(best)
                 path.append(node)
+                if node.visits == 0:
+                    break
             # rollout
             steps = 0
             while not d.is_terminal() and (depth is None or steps < depth):
@@ -220,7 +281,7 @@ class SearchAgent:
                 nd.value += values[nd.player]
         total = sum(ch.visits for ch in root.children.values()) or 1
         moves = sorted((MoveStats(a, ch.visits, ch.visits / total, ch.value / ch.visits if ch.visits else 0.0)
-                        for a, ch in root.children.items()), key=lambda m: (-m.visits, -m.value))
+                        for a, ch in root.children.items() if ch.visits), key=lambda m: (-m.visits, -m.value))
         return SearchResult(player, tuple(moves), n, time.perf_counter() - start)
 
 
@@ -294,7 +355,7 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
 
 
 def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: float | None = None, top: int = 3,
-          seed: int = 0, rollout: str = "random", game=None) -> list[Hint]:
+          seed: int = 0, rollout: str = "greedy", game=None) -> list[Hint]:
     """The search agent's ``top`` moves for the player to move, best first.
 
     Each hint has its visit share, its mean value and a sentence built from the move's

@@ -27,7 +27,7 @@ from .board import build_field
 from .components import Box, default_box
 from .events import Event
 from .flow import CHANCE, PENDING, Phase, chance_from_json, pending_from_json
-from .protocol import Record
+from .protocol import Record, is_integer, is_the_integer
 from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, SEED_BOUND, TRACKS, ConfigError, GameConfig,
                     SaveError, State, player_row)
 
@@ -51,7 +51,7 @@ def _fail(where: str, problem: str):
 def _int(v, where: str, lo: int = 0, hi: int = MAX_COUNT) -> int:
     """A strict integer within ``lo..hi``: a JSON integer, never a bool, a float (even
     1.0), a string or null."""
-    if not isinstance(v, int) or isinstance(v, bool):
+    if not is_integer(v):
         _fail(where, f"must be an integer, got {_short(v)}")
     if not lo <= v <= hi:
         _fail(where, f"{_short(v)} is outside {lo}..{hi}")
@@ -99,7 +99,7 @@ def _short(v) -> str:
 
 def _pick(v, where: str, known) -> int:
     """A card number that ``known`` (a box's dict of cards) holds."""
-    if not isinstance(v, int) or isinstance(v, bool) or v not in known:
+    if not is_integer(v) or v not in known:
         _fail(where, f"{_short(v)} is not one of {', '.join(map(str, known))}")
     return v
 
@@ -139,7 +139,7 @@ def _cell_name(s: State, i: int) -> list:
 
 def _cell_index(s: State, v, what: str) -> int:
     if s.field is not None and isinstance(v, list) and len(v) == 2 and \
-            all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            all(is_integer(x) for x in v):
         i = s.field.index.get(tuple(v))
         if i is not None:
             return i
@@ -470,7 +470,7 @@ def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> d
 def needs_record(d: dict) -> bool:
     """Whether a save (already read by :func:`from_dict`) lacks the action record: a
     version 1 save, whose record the engine rebuilds from the event log."""
-    return d.get("version") == 1
+    return is_the_integer(d.get("version"), 1)
 
 
 def from_dict(d, box: Box | None = None, cls: type = State) -> State:
@@ -486,7 +486,7 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
     if d.get("format") != SAVE_FORMAT:
         raise SaveError(f"not a haunted-kit save (format is {d.get('format')!r}, expected {SAVE_FORMAT!r})")
     version = d.get("version")
-    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+    if not any(is_the_integer(version, v) for v in READABLE_VERSIONS):
         raise SaveError(f"save version {version!r} is not supported (this kit reads versions "
                         f"{', '.join(map(str, READABLE_VERSIONS))})")
     box = box or default_box()

@@ -37,7 +37,7 @@ from tornado.netutil import bind_sockets
 from . import actions as A
 from .agents import make_agent
 from .fileio import parse_json
-from .protocol import IllegalAction
+from .protocol import IllegalAction, is_integer
 from .render import html as H
 from .render.geometry import board_geometry
 from .render.scene import phase_sentence, status_line
@@ -202,7 +202,7 @@ class Classroom:
         bots = self.bots_of(t)
         if conn.role == "hotseat":  # acts for the human who was to move on the position the page showed
             seat = msg.get("seat")
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(t.seats) or seat in bots:
+            if not is_integer(seat) or not 0 <= seat < len(t.seats) or seat in bots:
                 self.send(conn, {"type": "refused", "text": "A decision on the shared screen must name a human seat."})
                 return
         elif conn.role == "seat":
@@ -211,7 +211,7 @@ class Classroom:
             self.send(conn, {"type": "refused", "text": "This screen only shows the game."})
             return
         seen = msg.get("seq")
-        if not isinstance(seen, int):
+        if not is_integer(seen):
             self.send(conn, {"type": "refused", "text": "A decision must say which position it was made on (seq)."})
             return
         if "action" in msg:
@@ -219,7 +219,7 @@ class Classroom:
         else:
             i = msg.get("i")
             legal = t.state.legal_actions()
-            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(legal):
+            if not is_integer(i) or not 0 <= i < len(legal):
                 self.send(conn, {"type": "refused", "text": "There is no such choice now; look at the board again."})
                 return
             action = legal[i]  # the store refuses it when the page's position (seq) or seat is not current

@@ -46,7 +46,7 @@ from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
 from .games import get_game
-from .protocol import results_by_score
+from .protocol import is_integer, results_by_score
 from .search import sample_chance
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
@@ -125,7 +125,7 @@ class Grid:
         object.__setattr__(self, "options", opts)
         if not self.players or not self.lineups:
             raise ValueError("a grid needs at least one player count and one lineup")
-        if not isinstance(self.games, int) or self.games < 1:
+        if not is_integer(self.games) or self.games < 1:
             raise ValueError(f"games must be a positive whole number, got {self.games!r}")
 
     def cells(self) -> list[tuple[int, dict, str]]:
@@ -333,7 +333,7 @@ def _same_run(old: dict, new: dict, box=None) -> str | None:
             a, b = (x.get("fingerprint") if isinstance(x, dict) else x for x in (a, b))
             if box is not None and box.accepts_fingerprint(a):  # recorded by an earlier kit's fingerprint
                 a = b
-        if a != b:
+        if json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True):  # typed: true is not 1, 1.0 is not 1
             return key
     return None
 
@@ -436,9 +436,9 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     out = Path(out)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, int) or workers < 1:
+    if not is_integer(workers) or workers < 1:
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
-    if chunk is not None and (not isinstance(chunk, int) or chunk < 1):
+    if chunk is not None and (not is_integer(chunk) or chunk < 1):
         raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
     if box is None:  # record the game's own box (its fingerprint) when it names one
         hook = getattr(get_game(grid.game), "default_box", None)

@@ -502,7 +502,7 @@ class State:
         return self.config.box
 
     def _viewer(self, viewer):
-        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.config.players):
+        if viewer is not None and not (is_integer(viewer) and 0 <= viewer < self.config.players):
             raise ValueError(f"viewer must be a player index 0..{self.config.players - 1} or None, got {viewer!r}")
         return viewer
 

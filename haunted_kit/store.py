@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import actions as A
-from .protocol import IllegalAction, Refusal
+from .protocol import IllegalAction, Refusal, is_integer
 from .agents import AGENTS
 from .components import Box, BoxError, default_box, load_box
 from .engine import new_game
@@ -220,7 +220,7 @@ class GameStore:
                             box=box_obj, **config)
         bots = {b: "greedy" for b in bots} if isinstance(bots, (list, tuple, set)) else dict(bots or {})
         for seat, agent in bots.items():
-            if not (isinstance(seat, int) and 0 <= seat < players):
+            if not (is_integer(seat) and 0 <= seat < players):
                 raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")
             if agent not in AGENTS:
                 raise ValueError(f"unknown agent {agent!r} for seat {seat} (known: {', '.join(AGENTS)})")
@@ -377,7 +377,7 @@ class GameStore:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self._catch_up(t)
-                if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= len(t.applied):
+                if not is_integer(to) or not 0 <= to <= len(t.applied):
                     raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
                 s = new_game(t.game_config)
                 for _seq, _player, action in t.applied[:to]:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import get_game
+from .protocol import is_integer
 
 __all__ = ["BoxReport", "Failure", "check_box", "play_checked", "replay_failure"]
 
@@ -352,7 +353,7 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
             node.append(rng.choice(node) if rng.random() < 0.5 else rng.choice(ODD_JSON))
         elif what == 4 and isinstance(node, dict):
             node[rng.choice(("extra", "x", "0"))] = rng.choice(ODD_JSON)
-        elif isinstance(node, int) and not isinstance(node, bool):
+        elif is_integer(node):
             parent[key] = node + rng.choice((-1, 1, 2, -2, 10**6))
         else:
             parent[key] = rng.choice(ODD_JSON)

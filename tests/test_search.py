@@ -3,6 +3,7 @@ player may know, searches are reproducible, hints explain legal moves."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -170,3 +171,101 @@ def test_search_plays_a_companion_module():
         assert s.why_not(a) is None
         s.apply_action(a)
     assert len(s.returns()) == 2
+
+
+# ---------------------------------------------------------------- the prior and the evaluation
+
+
+def test_the_greedy_prior_is_a_softmax_of_the_greedy_scores():
+    s = _after_quests(players=4, seed=2)
+    bot = GreedyAgent(0)
+    legal = s.legal_actions()
+    p = bot.prior(s, legal)
+    assert len(p) == len(legal) and abs(sum(p) - 1) < 1e-12 and all(x > 0 for x in p)
+    scores = [bot.score(s, a) for a in legal]
+    i, j = max(range(len(legal)), key=scores.__getitem__), min(range(len(legal)), key=scores.__getitem__)
+    assert scores[i] > scores[j]  # this position has better and worse moves
+    # the odds of two moves are e ** (score difference / temperature)
+    assert p[i] / p[j] == pytest.approx(math.exp((scores[i] - scores[j]) / GreedyAgent.prior_temperature))
+    # the greedy agent plays a move the prior ranks first
+    assert scores[legal.index(GreedyAgent(1).act(s))] == max(scores)
+
+
+def test_each_game_gives_its_prior():
+    from haunted_kit.games import get_game
+    from haunted_kit.search import prior_of
+
+    s = _after_quests(players=2, seed=4)
+    legal = s.legal_actions()
+    assert prior_of(GAME, "greedy")(s, legal) == GreedyAgent(0).prior(s, legal)
+    assert prior_of(GAME, "uniform")(s, legal) == [1 / len(legal)] * len(legal)
+    estate = get_game("estate")
+    e = estate.new_game(players=2, seed=3, log=False)
+    el = e.legal_actions()
+    got = prior_of(estate)(e, el)
+    assert len(got) == len(el) and abs(sum(got) - 1) < 1e-12
+
+    class NoBots:  # a game with neither a prior nor a greedy agent: every move alike
+        name = "plain"
+        agents = {}
+
+    assert prior_of(NoBots())(s, legal) == [1 / len(legal)] * len(legal)
+    with pytest.raises(ValueError, match="unknown prior 'clever'"):
+        prior_of(GAME, "clever")
+    with pytest.raises(ValueError, match="unknown prior 'clever'"):
+        SearchAgent(0, prior="clever")
+
+
+def test_evaluation_features_of_a_new_game():
+    from haunted_kit.engine import eval_features
+    from haunted_kit.rules import ctx_of
+
+    s = hk.new_game(players=4, seed=3, log=False)
+    f = eval_features(s, ctx_of(s))
+    # no valor, no quests yet; the 7 cells of the Kalena tile are free; 3 seasons x 3 rounds to play
+    assert f["scores"] == [0, 0, 0, 0] and f["kalena_free"] == 7 and f["rounds_left"] == 9
+    v = GAME.evaluate(s)
+    assert len(set(v)) == 1  # nobody ahead: the same value for everyone
+    loss = -(v[0] - 0.25) / 1.25  # v = (1 - L) / 4 - L for every player
+    assert 0 < loss < 1
+
+
+def test_the_evaluation_rewards_valor_and_fears_kalenas_fall():
+    s = _after_quests(players=4, seed=2)
+    base = GAME.evaluate(s)
+    assert all(-1 <= x <= 1 for x in base)
+    me = s.current_player()
+    richer = s.copy()
+    richer.valor[me] += 5
+    v = GAME.evaluate(richer)
+    assert v[me] > base[me] and all(v[o] < base[o] for o in range(4) if o != me)
+    # a ghost on a free Kalena cell makes the collective loss likelier: worse for everyone
+    from haunted_kit.rules import ctx_of
+
+    ctx = ctx_of(s)
+    free = [c for c in ctx.kalena_cells if not s.ghosts[c]]
+    assert free
+    haunted = s.copy()
+    haunted.ghosts[free[0]] = 1
+    assert all(x < y for x, y in zip(GAME.evaluate(haunted), base))
+    # a finished game is valued by its returns
+    t = hk.new_game(players=2, seed=3)
+    bots = [GreedyAgent(1), GreedyAgent(2)]
+    while not t.is_terminal():
+        t.apply_action(bots[t.current_player()].act(t))
+    assert GAME.evaluate(t) == t.returns()
+
+
+def test_the_prior_steers_a_small_search():
+    """With 30 playouts, a uniform prior spreads the visits over the legal moves; the
+    greedy prior spends most of them on the moves the greedy scores rank high."""
+    s = _after_quests(players=4, seed=2)
+    legal = s.legal_actions()
+    assert len(legal) >= 4
+    scores = {a: GreedyAgent(0).score(s, a) for a in legal}
+    top = max(scores.values())
+    guided = SearchAgent(3, playouts=30).search(s)
+    flat = SearchAgent(3, playouts=30, prior="uniform").search(s)
+    assert len(flat.moves) == len(legal)  # each move tried once at least
+    on_top = sum(m.visits for m in guided.moves if scores[m.action] == top)
+    assert on_top > sum(m.visits for m in flat.moves if scores[m.action] == top)

@@ -61,8 +61,8 @@ def test_metadata_records_version_box_agents_and_schema(tmp_path):
     meta = json.loads((tmp_path / "d" / "dataset.json").read_text())
     assert meta["kit_version"] == hk.__version__
     assert meta["box"]["fingerprint"] == hk.default_box().fingerprint
-    assert meta["agents"]["search[playouts=5]"] == {"agent": "search", "playouts": 5, "seconds": None, "rollout": "random",
-                                                    "rollout_depth": "auto", "exploration": 0.7}
+    assert meta["agents"]["search[playouts=5]"] == {"agent": "search", "playouts": 5, "seconds": None, "rollout": "greedy",
+                                                    "rollout_depth": "auto", "exploration": 0.3, "prior": "greedy"}
     assert meta["agents"]["greedy"] == {"agent": "greedy"}
     assert [c["name"] for c in meta["schema"]] == [c for c, _, _ in S.COLUMNS]
     part = next((tmp_path / "d").glob("part-*.parquet"))

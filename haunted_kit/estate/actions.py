@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from ..protocol import is_integer, strict_equality
+
 Slot = tuple[int, int]
 Amounts = tuple[tuple[str, int], ...]
 
@@ -133,6 +135,8 @@ class InnDecline:
 
 ACTION_TYPES = {c.__name__: c for c in (TakeMaterial, TakeGold, PlaceTile, Join, RemoveTile, VisitMarket, Trade,
                                         EndVisit, Pass, InnReturn, InnDecline)}
+for _action_type in ACTION_TYPES.values():  # Learn(1.0) != Learn(1): membership agrees with legality
+    strict_equality(_action_type)
 
 
 def action_to_dict(action) -> dict:
@@ -147,7 +151,7 @@ def action_to_dict(action) -> dict:
 
 
 def _int(v, what):
-    if not isinstance(v, int) or isinstance(v, bool):
+    if not is_integer(v):
         raise ValueError(f"{what} must be an integer, got {v!r}")
     return v
 

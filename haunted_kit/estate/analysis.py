@@ -20,6 +20,7 @@ import numpy as np
 from . import rules as R
 from .actions import Trade
 from .sim import play_many
+from ..protocol import is_integer
 
 KIT_MEASURE = "gold value is a kit measure (marble 3, glass 2, wood 1, limestone 1), not a rule of the text"
 
@@ -96,7 +97,7 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
     """
     box = s.box
     for r, n in target.items():
-        if r not in box.resources or not isinstance(n, int) or n < 0:
+        if r not in box.resources or not is_integer(n) or n < 0:
             raise ValueError(f"target must map resources ({', '.join(box.resources)}) to amounts >= 0, got {r!r}: {n!r}")
     p = s.current_player() if player is None else player
     p = 0 if p is None else p
@@ -226,7 +227,7 @@ def income_growth(box, plan: dict, *, start_income: dict | None = None, first_ta
     inc = dict(start_income or box.start_income)
     rows, net = [], 0
     for season in plan:
-        if not isinstance(season, int) or not 1 <= season <= box.seasons:
+        if not is_integer(season) or not 1 <= season <= box.seasons:
             raise ValueError(f"plan seasons must be 1..{box.seasons}, got {season!r}")
     for season in range(1, box.seasons + 1):
         tiles = list(plan.get(season, []))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .. import hexgrid
 from ..provenance import Fingerprinted, mark_house_rules, read_provenance, value_fingerprint
+from ..protocol import is_integer
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
 # Upper bounds on every number of the box: generous for house rules, small enough that a
 # typo (seasons = 100000, radius = 10**6) is refused at load instead of hanging a game.
@@ -158,7 +159,7 @@ class _File:
         if key not in t:
             self.fail(entry, f"missing field '{key}'")
         v = t[key]
-        if not isinstance(v, int) or isinstance(v, bool):
+        if not is_integer(v):
             self.fail(entry, f"field '{key}' must be an integer, got {v!r}")
         if v < minimum:
             self.fail(entry, f"field '{key}' must be at least {minimum}, got {v}")
@@ -187,7 +188,7 @@ class _File:
         for k, n in v.items():
             if k not in allowed:
                 self.fail(entry, f"field '{key}' names unknown resource {k!r} (known: {', '.join(allowed)})")
-            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_NUMBER:
+            if not is_integer(n) or not 0 <= n <= MAX_NUMBER:
                 self.fail(entry, f"field '{key}.{k}' must be a whole number from 0 to {MAX_NUMBER}, got {n!r}")
         return dict(v)
 
@@ -198,7 +199,7 @@ class _File:
         out = []
         for x in v:
             if not (isinstance(x, list) and len(x) == 2
-                    and all(isinstance(i, int) and not isinstance(i, bool) and abs(i) <= MAX_RADIUS for i in x)):
+                    and all(is_integer(i) and abs(i) <= MAX_RADIUS for i in x)):
                 self.fail(entry, f"field '{key}' must list [q, r] integer pairs within {MAX_RADIUS} of the centre, got {x!r}")
             out.append((x[0], x[1]))
         if len(set(out)) != len(out):

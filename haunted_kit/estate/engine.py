@@ -23,7 +23,8 @@ import math
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, is_integer, results_by_score
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, is_integer, is_the_integer,
+                        results_by_score)
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
@@ -500,7 +501,7 @@ def load_save(data, box=None) -> "EstateState":
         fail("format", f"not a haunted-kit save (got {data.get('format')!r})")
     if data.get("game") != GAME_NAME:
         fail("game", f"this is a save of game {data.get('game')!r}, not {GAME_NAME!r}")
-    if data.get("version") != SAVE_VERSION:
+    if not is_the_integer(data.get("version"), SAVE_VERSION):
         fail("version", f"unsupported version {data.get('version')!r} (this kit reads version {SAVE_VERSION})")
     box = box or default_estate_box()
     if not box.accepts_fingerprint(data.get("box")):
@@ -536,7 +537,7 @@ def load_save(data, box=None) -> "EstateState":
             if "chance" in e:
                 s.apply_chance(e["chance"])
             else:
-                if e.get("player") != s.current_player():
+                if not is_the_integer(e.get("player"), s.current_player()):
                     fail(f"{w}.player", f"is {e.get('player')!r} but P{(s.current_player() or 0) + 1} was to decide"
                           if s.current_player() is not None else f"is {e.get('player')!r} but no decision was due")
                 s.apply_action(action_from_dict(e.get("action")))

@@ -65,6 +65,10 @@ def refuse_marker(s, p: int, slot) -> Refusal | None:
 
 
 def refuse_marble_quarry(s, p: int, tile: str) -> Refusal | None:
+    """Whether ``p`` may add ``tile`` (a tile name) as far as the marble quarry's
+    condition goes: a marble quarry needs at least the box's ``marble_quarry_min_tiles``
+    land tiles in ``p``'s estate already. ``None`` or the :class:`Refusal` (estate rules,
+    "Expand the lands")."""
     if tile != "marble_quarry":
         return None
     have = len(estate_of(s, p))
@@ -82,6 +86,10 @@ def join_fee(s, slot) -> int:
 
 
 def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
+    """Whether ``p`` may buy ``tile`` (a name of the face-up display) and place it with a
+    marker on the empty ``slot`` (axial ``(q, r)``): a known tile in the display, an empty
+    slot, :func:`refuse_marker`, :func:`refuse_marble_quarry` and the tile price in gold.
+    ``None`` or the :class:`Refusal` (estate rules, "Expand the lands")."""
     box = s.box
     if tile not in box.tiles:
         return refusal(f"there is no land tile called {tile!r} (known: {', '.join(box.tiles)})", LANDS)
@@ -101,6 +109,10 @@ def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
 
 
 def refuse_join(s, p: int, slot) -> Refusal | None:
+    """Whether ``p`` may put a marker on the tile of another player at ``slot`` (axial
+    ``(q, r)``): a tile there, not ``p``'s own, :func:`refuse_marker`,
+    :func:`refuse_marble_quarry` and the join fee in gold (:func:`join_fee`). ``None`` or
+    the :class:`Refusal` (estate rules, "Expand the lands")."""
     if slot not in s.box.slots:
         return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
     land = s.lands.get(slot)
@@ -144,6 +156,10 @@ def take_limit(s, p: int, material: str) -> int:
 
 
 def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
+    """Whether ``p`` may take ``amount`` units (a whole number, at least 1) of ``material``
+    (a Factory resource) at the Raw Materials Factory: within this season's income left
+    (:func:`take_limit`, the first taker's extra unit included) and with a worker in
+    ``p``'s supply. ``None`` or the :class:`Refusal` (estate rules, "Resource income")."""
     box = s.box
     if material == "gold":
         return refusal("gold takes no workers: take it with the gold marker (TakeGold)", INCOME)
@@ -167,6 +183,9 @@ def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
 
 
 def refuse_gold(s, p: int, amount: int) -> Refusal | None:
+    """Whether ``p`` may advance the gold marker by ``amount`` gold (a whole number, at
+    least 1, within this season's gold income left). ``None`` or the :class:`Refusal`
+    (estate rules, "Resource income")."""
     if not is_integer(amount):
         return refusal(f"the amount must be a whole number (an int, not a bool or a float), got {amount!r}", INCOME)
     if amount < 1:
@@ -194,6 +213,11 @@ def visit_limit(s) -> int:
 
 
 def refuse_trade(s, p: int, action: str, give, take) -> Refusal | None:
+    """Whether ``p``, visiting the Market, may use row ``action`` giving ``give`` for
+    ``take`` (tuples of ``(resource, amount)`` pairs, one option of the row): not used yet
+    in this visit, within the visit's action limit, the resources given held, the marked
+    price in gold (:func:`marked_price`) paid, and room for a hired worker. ``None`` or the
+    :class:`Refusal` (estate rules, "Market actions")."""
     box = s.box
     row = box.market.get(action)
     if row is None:
@@ -275,6 +299,10 @@ def raise_income(s, p: int, slot, times: int = 1) -> None:
 
 
 def do_take(s, p: int, material: str, amount: int) -> None:
+    """Apply a legal Factory take (:func:`refuse_take`): one worker of ``p`` goes to the
+    Factory, ``amount`` units of ``material`` to ``p``'s hand, the season's taken count
+    rises, and the first taker of ``material`` is noted. Pushes no decision; logs
+    ``worker_placed`` and ``taken`` (estate rules, "Resource income")."""
     first = s.first_taker[material] is None
     if first:
         s.first_taker[material] = p
@@ -288,6 +316,9 @@ def do_take(s, p: int, material: str, amount: int) -> None:
 
 
 def do_gold(s, p: int, amount: int) -> None:
+    """Apply a legal gold take (:func:`refuse_gold`): ``amount`` gold to ``p``, the gold
+    marker advanced. Pushes no decision; logs ``gold_taken`` (estate rules, "Resource
+    income")."""
     s.taken[p]["gold"] += amount
     gain(s, p, "gold", amount, "gold_taken", f"{P(p)} advances the gold marker: +{amount} gold "
                                              f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
@@ -310,8 +341,12 @@ def _adjacent_raises(s, p: int, slot) -> None:
 
 
 def do_place(s, p: int, tile: str, slot) -> bool:
-    """Place ``tile`` on ``slot`` for ``p``. Returns True when the slot is white-dotted
-    (a tile of the display must then be removed)."""
+    """Apply a legal placement (:func:`refuse_place`): ``p`` pays the tile price, the tile
+    goes from the display to ``slot`` (axial ``(q, r)``) with ``p``'s marker, ``p``'s income
+    rises, and a white-dotted outer land gives a Market-condition token. Returns True when
+    a tile of the display must then be removed (the engine pushes that decision, a
+    ``RemoveTile``). Logs ``tile_bought``, ``tile_placed``, ``income_raised``,
+    ``condition_token`` (estate rules, "Expand the lands")."""
     box = s.box
     gain(s, p, "gold", -box.tile_price, "tile_bought", f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.",
          slot)
@@ -332,6 +367,10 @@ def do_place(s, p: int, tile: str, slot) -> bool:
 
 
 def do_join(s, p: int, slot) -> None:
+    """Apply a legal join (:func:`refuse_join`): ``p`` pays the owner the join fee, puts a
+    marker on the tile at ``slot`` and raises its income once (and by the 'adjacent'
+    reading for touching lands). Pushes no decision; logs ``fee_paid``/``fee_received``,
+    ``joined`` and ``income_raised`` (estate rules, "Expand the lands")."""
     land = s.lands[slot]
     owner = land["owner"]
     fee = join_fee(s, slot)
@@ -347,12 +386,19 @@ def do_join(s, p: int, slot) -> None:
 
 
 def do_remove(s, p: int, tile: str) -> None:
+    """Remove ``tile`` of the display from the game, the step owed after a tile on a
+    white-dotted outer land (:func:`do_place` returns True). Pushes no decision; logs
+    ``tile_removed`` (estate rules, "Expand the lands")."""
     s.display.remove(tile)
     s.removed.append(tile)
     emit(s, "tile_removed", p, f"{P(p)} removes a {tile.replace('_', ' ')} of the display from the game.", tile=tile)
 
 
 def do_trade(s, p: int, action: str, give, take) -> None:
+    """Apply a legal Market trade (:func:`refuse_trade`): the marked price paid, the row
+    counted as used this season and in the visit, ``give`` handed over and ``take``
+    received (hired workers up to the worker limit). Pushes no decision; logs
+    ``market_paid``, ``sold``/``exchanged``/``hired`` (estate rules, "Market actions")."""
     box = s.box
     row = box.market[action]
     if s.config.marked(action):

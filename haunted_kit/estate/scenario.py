@@ -11,6 +11,7 @@ game's start position (kept in its save).
 
 from __future__ import annotations
 
+from ..protocol import is_integer, plain_integers
 from .engine import new_state
 from .state import EstateConfig, fail, position_of
 
@@ -33,6 +34,11 @@ def position(players: int = 2, seed: int = 0, *, hand=None, income=None, taken=N
     Raises:
         EstateSaveError: the position breaks a rule (named field).
     """
+    # numpy integers are accepted as the actions accept them, made plain ints for the save
+    (players, seed, hand, income, taken, workers, tokens, lands, display, removed, turn, season, first_taker, passed,
+     visited, visitors, uses, options) = plain_integers((players, seed, hand, income, taken, workers, tokens, lands, display,
+                                                         removed, turn, season, first_taker, passed, visited, visitors,
+                                                         uses, options))
     cfg = EstateConfig(players=players, seed=seed, **options)
     base = position_of(new_state(cfg, log=False))
     for key, val in (("hand", hand), ("income", income), ("taken", taken), ("workers", workers), ("tokens", tokens),
@@ -40,7 +46,7 @@ def position(players: int = 2, seed: int = 0, *, hand=None, income=None, taken=N
         if val is not None and not isinstance(val, dict):
             fail(key, f"must be a {{player: value}} object, got {val!r}")
         for p in val or {}:
-            if type(p) is not int or not 0 <= p < players:
+            if not is_integer(p) or not 0 <= p < players:
                 fail(f"{key}[{p!r}]", f"is not a player index 0..{players - 1}")
     for key, val in (("hand", hand), ("income", income), ("taken", taken), ("workers", workers)):
         for p, changes in (val or {}).items():

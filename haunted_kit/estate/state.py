@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from ..events import log_to_frame
 from ..fileio import atomic_write
-from ..protocol import Record
+from ..protocol import Record, is_integer
 from .box import EstateBox, default_estate_box
 from .actions import action_to_dict
 from .board import estate_connected  # the one connection rule
@@ -85,10 +85,12 @@ class EstateConfig:
         if self.box is None:
             object.__setattr__(self, "box", default_estate_box())
         b = self.box
-        if not isinstance(self.players, int) or isinstance(self.players, bool) or not b.min_players <= self.players <= b.max_players:
+        if not is_integer(self.players) or not b.min_players <= self.players <= b.max_players:
             raise EstateConfigError(f"players must be {b.min_players}-{b.max_players}, got {self.players!r}")
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+        if not is_integer(self.seed):
             raise EstateConfigError(f"seed must be an integer, got {self.seed!r}")
+        object.__setattr__(self, "players", int(self.players))  # a numpy integer is accepted, kept plain
+        object.__setattr__(self, "seed", int(self.seed))
         for name, allowed in (("connection", CONNECTION_RULES), ("marble_field", MARBLE_FIELD_RULES),
                               ("improvement", IMPROVEMENT_RULES)):
             if getattr(self, name) not in allowed:
@@ -259,7 +261,7 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
             fail(f"{where}.{k}", "missing")
 
     def is_int(v):
-        return isinstance(v, int) and not isinstance(v, bool)
+        return is_integer(v)
 
     def nonneg(v, w):
         if not is_int(v) or v < 0:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..protocol import is_integer, strict_equality
+
 __all__ = ["Acquire", "Build", "Decline", "Follow", "Lead", "Use", "action_from_dict", "action_to_dict"]
 
 SOURCES = ("castle", "developed", "grounds")
@@ -110,6 +112,8 @@ class Decline:
 
 
 ACTION_TYPES = {c.__name__: c for c in (Lead, Follow, Build, Acquire, Decline)}
+for _action_type in (*ACTION_TYPES.values(), Use):  # Use(1.0) != Use(1): membership agrees with legality
+    strict_equality(_action_type)
 
 
 def action_to_dict(a) -> dict:
@@ -129,7 +133,7 @@ def action_to_dict(a) -> dict:
 
 
 def _int(v, where: str) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
+    if not is_integer(v):
         raise ValueError(f"{where} must be an integer, got {v!r}")
     return v
 

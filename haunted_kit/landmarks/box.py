@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..components import BoxError, data_dir
 from ..provenance import Fingerprinted, read_provenance, value_fingerprint
+from ..protocol import is_integer
 
 __all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
 
@@ -162,7 +163,7 @@ class _Toml:
         if key not in t:
             self.fail(entry, f"missing field '{key}'")
         v = t[key]
-        if kind is int and (not isinstance(v, int) or isinstance(v, bool)):
+        if kind is int and (not is_integer(v)):
             self.fail(entry, f"field '{key}' must be int, got {v!r}")
         if kind is not int and not isinstance(v, kind):
             self.fail(entry, f"field '{key}' must be {kind.__name__}, got {v!r}")

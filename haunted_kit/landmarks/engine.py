@@ -29,7 +29,8 @@ from itertools import permutations
 
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, results_by_score
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, is_integer, is_the_integer,
+                        plain_integers, results_by_score)
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
@@ -360,7 +361,7 @@ class LandmarksState(Position):
         return log_to_frame([self._seen(e, viewer) for e in self.log])
 
     def _check_viewer(self, viewer) -> None:
-        if viewer is not None and (not isinstance(viewer, int) or isinstance(viewer, bool)
+        if viewer is not None and (not is_integer(viewer)
                                    or not 0 <= viewer < self.players):
             raise ValueError(f"viewer must be None or a player 0..{self.players - 1}, got {viewer!r}")
 
@@ -449,9 +450,9 @@ class LandmarksState(Position):
 
 
 def _check_players(box: LandmarksBox, players) -> int:
-    if not isinstance(players, int) or isinstance(players, bool) or not box.min_players <= players <= box.max_players:
+    if not is_integer(players) or not box.min_players <= players <= box.max_players:
         raise ConfigError(f"players must be an integer from {box.min_players} to {box.max_players}, got {players!r}")
-    return players
+    return int(players)
 
 
 def _modules(box: LandmarksBox, modules) -> dict:
@@ -487,12 +488,13 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     """
     box = box or default_box()
     players = _check_players(box, players)
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not is_integer(seed):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
     er = box.example_round
     rounds = er["rounds"] if rounds is None else rounds
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
+    if not is_integer(rounds) or not 1 <= rounds <= 1000:
         raise ConfigError(f"rounds must be an integer from 1 to 1000, got {rounds!r}")
+    seed, rounds = int(seed), int(rounds)  # a numpy integer is accepted, kept plain
     s = LandmarksState(box, players, auto_chance)
     s.modules = _modules(box, modules)
     s.seed, s.rounds = seed, rounds
@@ -538,6 +540,9 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
         ConfigError: a malformed or impossible position (the message names the field).
     """
     box = box or default_box()
+    # numpy integers are accepted as the actions accept them, made plain ints for the save
+    hands, villages, gold, developed, tokens, architects, leader, cannot_follow, spent, grounds, rounds = plain_integers(
+        (hands, villages, gold, developed, tokens, architects, leader, cannot_follow, spent, grounds, rounds))
     if not isinstance(hands, (list, tuple)):
         raise ConfigError("hands must be a list with one list of card keys per player")
     n = _check_players(box, len(hands))
@@ -589,7 +594,7 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
 
 def _from_fields(box: LandmarksBox, fields: dict, auto_chance: bool) -> LandmarksState:
     players = fields.get("players") if isinstance(fields, dict) else None
-    if not isinstance(players, int) or isinstance(players, bool) or not box.min_players <= players <= box.max_players:
+    if not is_integer(players) or not box.min_players <= players <= box.max_players:
         raise SaveError(f"start.players: must be an integer from {box.min_players} to {box.max_players}, got {players!r}")
     s = LandmarksState(box, players, auto_chance)
     read_fields(s, fields, "start")
@@ -606,7 +611,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
         raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
     if data.get("format") != SAVE_FORMAT:
         raise SaveError(f"format: must be {SAVE_FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != SAVE_VERSION:
+    if not is_the_integer(data.get("version"), SAVE_VERSION):
         raise SaveError(f"version: this kit reads version {SAVE_VERSION}, got {data.get('version')!r}")
     if data.get("game") != "landmarks":
         raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
@@ -634,7 +639,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     if not isinstance(record, list):
         raise SaveError("record: must be a list")
     first = data["start_log"]
-    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= len(events):
+    if not is_integer(first) or not 0 <= first <= len(events):
         raise SaveError(f"start_log: must count the events of the start position (0..{len(events)}), got {first!r}")
     s.log = events[:first]
     s.start_log = first
@@ -647,7 +652,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
                 s.apply_chance(tuple(e.get("action") or ()))
             else:
                 a = action_from_dict(e.get("action"))
-                if e.get("player") != s.current_player():
+                if not is_the_integer(e.get("player"), s.current_player()):
                     raise SaveError(f"{where}.player: P{s.current_player() + 1 if s.current_player() is not None else '?'} "
                                     f"is to move, the save says {e.get('player')!r}")
                 s.apply_action(a)
@@ -662,7 +667,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     for k in Position.FIELDS:
         if json.dumps(got[k], sort_keys=True) != json.dumps(want[k], sort_keys=True):
             raise SaveError(f"state.{k}: the record replays to {got[k]!r} but the save says {want[k]!r}")
-    if [e.to_dict() for e in s.log] != [e.to_dict() for e in events]:
+    if json.dumps([e.to_dict() for e in s.log]) != json.dumps([e.to_dict() for e in events]):  # typed: true is not 1
         raise SaveError("log: the saved event log differs from what the record replays to")
     s.auto_chance = data["auto_chance"]
     return s

@@ -143,7 +143,10 @@ def acquire_options(s, p: int) -> list[Acquire]:
 
 
 def do_acquire(s, p: int, a: Acquire) -> None:
-    """Discard the cards, move one token from the supply to ``p``'s Castle card (village)."""
+    """Apply a legal Acquire ``a`` (:func:`refuse_acquire`): ``a.discards`` (card keys)
+    go from ``p``'s hand to the discard pile and one ``a.landmark`` token from the supply to
+    ``p``'s Castle card. Pushes no decision; logs ``landmark_acquired`` (Landmarks: How To
+    Play, Acquiring a Landmark)."""
     lt = s.box.landmarks[a.landmark]
     for k in a.discards:
         s.hands[p].remove(k)
@@ -561,7 +564,10 @@ def refuse_build(s, p: int, a: Build) -> Refusal | None:
 
 
 def do_build(s, p: int, a: Build) -> None:
-    """Place the gold, discard for Castle Grounds, move the building from hand to village."""
+    """Apply a legal Build ``a`` (:func:`refuse_build`): one gold on each source of the
+    payment (castle, developed card, Castle Grounds with its discard), and the building card
+    from ``p``'s hand to the village. Pushes no decision; logs ``paid`` and ``built``
+    (Architects: How To Play, Build)."""
     box = s.box
     c = box.cards[a.card]
     s.hands[p].remove(a.card)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..events import Event
-from ..protocol import Record
+from ..protocol import Record, is_integer
 from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
@@ -137,7 +137,7 @@ class _Reader:
         raise SaveError(f"{where}: {problem}")
 
     def int(self, v, where: str, low: int = 0, high: int | None = None) -> int:
-        if not isinstance(v, int) or isinstance(v, bool):
+        if not is_integer(v):
             self.fail(where, f"must be an integer, got {v!r}")
         if v < low or (high is not None and v > high):
             self.fail(where, f"must be between {low} and {high}, got {v}" if high is not None else f"must be at least {low}, got {v}")

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from .. import hexgrid
 from ..board import all_tile_slots
+from ..protocol import is_integer
 
 Axial = tuple[int, int]
 Point = tuple[float, float]
@@ -55,7 +56,7 @@ class BoardGeometry:
 
     def cell_index(self, cell) -> int:
         """Index of an axial cell (or pass an index through); KeyError off the field."""
-        if isinstance(cell, int) and not isinstance(cell, bool):
+        if is_integer(cell):
             if 0 <= cell < len(self.cells):
                 return cell
             raise KeyError(cell)
