@@ -13,7 +13,6 @@ Numbers come from the box (``data/``); the rule functions only read them.
 
 from __future__ import annotations
 
-import copy
 import math
 from itertools import combinations
 
@@ -59,16 +58,21 @@ class Ctx:
                 ctx = cls(config, None)
             else:
                 # the config-level tables are shared; only the terrain tables are new
-                ctx = copy.copy(cls.get(config, None))
-                ctx.field = field
+                ctx = cls.get(config, None)._pointing_at(config, field)
                 ctx._field_tables(field)
         elif ctx.config is not config or ctx.field is not field:
             # equal parameters, other objects: share the tables, point at these objects
-            ctx = copy.copy(ctx)
-            ctx.config, ctx.field = config, field
+            ctx = ctx._pointing_at(config, field)
         cls._cache[key] = ctx  # the most recently used last
         if len(cls._cache) > cls._CACHE_SIZE:
             del cls._cache[next(iter(cls._cache))]
+        return ctx
+
+    def _pointing_at(self, config, field) -> "Ctx":
+        """A shallow copy (the tables are shared) whose ``config`` and ``field`` are these."""
+        ctx = object.__new__(Ctx)
+        ctx.__dict__.update(self.__dict__)
+        ctx.config, ctx.field = config, field
         return ctx
 
     def __init__(self, config, field):
