@@ -369,6 +369,17 @@ def _turn_legal(s: State, ctx, p: int) -> list:
             out.append(ctx.build_actions[b])
     if s.ghosts[here] and active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
+    if ctx.can_sell[here] or ctx.can_train[here]:  # else sells_here and trains_here are False
+        out += _sell_train_learn_legal(s, ctx, p)
+    out.append(ctx.END_TURN)
+    return out
+
+
+def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
+    """The legal sales, trainings and learnings of player ``p``, whose sensor stands on a
+    cell where selling or training is allowed (part of :func:`_turn_legal`, with the
+    same cheap checks first)."""
+    out = []
     if R.sells_here(s, ctx, p):
         out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
     if R.trains_here(s, ctx, p):
@@ -380,7 +391,6 @@ def _turn_legal(s: State, ctx, p: int) -> list:
         for k in s.skills:
             if R.can_afford(s, ctx, p, ctx.skill_counts[k]) and R.refuse_learn(s, ctx, p, k, True) is None:
                 out.append(ctx.learn_actions[k])
-    out.append(ctx.END_TURN)
     return out
 
 
