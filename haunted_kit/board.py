@@ -195,10 +195,12 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
         terrain += names
         tile += [KALENA if s == 0 else layout[s - 1]] * 7
         slot += [s] * 7
-    lakes = tuple(tuple(j for j in nb if terrain[j] == "lake") for nb in nbrs)
-    by_terrain: dict[str, tuple[int, ...]] = {}
+    lake_cells = {i for i, t in enumerate(terrain) if t == "lake"}
+    lakes = tuple(tuple([j for j in nb if j in lake_cells]) if not lake_cells.isdisjoint(nb) else () for nb in nbrs)
+    cells_by_terrain: dict[str, list[int]] = {}
     for i, t in enumerate(terrain):
-        by_terrain[t] = by_terrain.get(t, ()) + (i,)
+        cells_by_terrain.setdefault(t, []).append(i)
+    by_terrain = {t: tuple(cs) for t, cs in cells_by_terrain.items()}
     return Field(
         box=box,
         layout=layout,

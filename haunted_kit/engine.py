@@ -42,7 +42,7 @@ from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlaceme
                    RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from .protocol import ChanceError, IllegalAction, Record, Refusal
 from .rules import P, ctx_of
-from .state import (COVERED, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
+from .state import (CONTACT, COVERED, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS,
                     ConfigError, GameConfig, SaveError, State)
 
 
@@ -61,13 +61,24 @@ class HauntedLandsState(State):
 
     __slots__ = ()
 
+    # current_player, legal_actions and apply_action are the hot path of every simulation:
+    # their bodies are here (not a call to a module function) and the module-level
+    # names are these functions (see below the class)
     def current_player(self) -> int | None:
         """The player to decide now, or ``None`` at a chance node or a terminal state."""
-        return current_player(self)
+        if self.phase == OVER or self.chance is not None:
+            return None
+        if self.pending:
+            return self.pending[-1].player
+        if self.phase == TURNS and self.turn_pos < len(self.turn_order):
+            return self.turn_order[self.turn_pos]
+        return None
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at chance nodes and terminal states)."""
-        return legal_actions(self)
+        if self._legal is None:
+            self._legal = _compute_legal(self)
+        return list(self._legal)
 
     def why_not(self, action):
         """``None`` if ``action`` is legal now, else a :class:`~haunted_kit.protocol.Refusal`
@@ -85,7 +96,14 @@ class HauntedLandsState(State):
         Raises:
             IllegalAction: with the :meth:`why_not` reason; the state is left unchanged.
         """
-        apply_action(self, action)
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
+            if a is action:
+                break
+        else:
+            _apply_unlisted(self, action, legal)
+            return
+        _decide(self, action)
 
     def is_chance_node(self) -> bool:
         """Whether a chance event (setup draw, terrain die, bonus die) waits for its outcome."""
@@ -293,20 +311,9 @@ def _check_forced_setup(config: GameConfig, layout, skills, market) -> None:
 # ============================================================================ queries
 
 
-def current_player(s: State) -> int | None:
-    if s.phase == OVER or s.chance is not None:
-        return None
-    if s.pending:
-        return s.pending[-1].player
-    if s.phase == TURNS and s.turn_pos < len(s.turn_order):
-        return s.turn_order[s.turn_pos]
-    return None
-
-
-def legal_actions(s: State) -> list:
-    if s._legal is None:
-        s._legal = _compute_legal(s)
-    return list(s._legal)
+current_player = HauntedLandsState.current_player
+legal_actions = HauntedLandsState.legal_actions
+apply_action = HauntedLandsState.apply_action
 
 
 def _compute_legal(s: State) -> list:
@@ -344,21 +351,35 @@ def _ghost_targets(s: State, ctx, terrain: str) -> list[int]:
 def _turn_legal(s: State, ctx, p: int) -> list:
     """The legal turn actions of player ``p``, in a fixed order: explore, extract, build,
     contact, sell, train, learn, end the turn. Each is allowed by its ``refuse_<action>``
-    rule. Before asking it, a cheap check that rule also makes (a ghost to contact, no
-    depletion token, the cost in resources or pecunias) skips the candidates it would
-    refuse most often, so that listing composes no :class:`Refusal` for them."""
+    rule. Before asking it, a cheap check that rule also makes (the active tokens, a
+    ghost to contact, no depletion token, the cost in resources or pecunias) skips the
+    candidates it would refuse most often, so that listing composes no
+    :class:`Refusal` for them."""
     here = s.sensor[p]
+    active, at = s.act, ctx.token_at[p]
     explore = ctx.explore_actions
     out = [explore[c] for c in R.explore_targets(s, ctx, p)]
-    depleted = s.depleted
-    for c, r in R.extraction_options(s, ctx, p):
-        if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
-            out.append(ctx.extract_actions[c, r])
+    if active[at[EXTRACTION]] >= ctx.box.extraction_tokens:
+        depleted = s.depleted
+        for c, r in R.extraction_options(s, ctx, p):
+            if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
+                out.append(ctx.extract_actions[c, r])
     for b in ctx.build_here[here]:
         if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
             out.append(ctx.build_actions[b])
-    if s.ghosts[here] and R.refuse_contact(s, ctx, p) is None:
+    if s.ghosts[here] and active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
+    if ctx.can_sell[here] or ctx.can_train[here]:  # else sells_here and trains_here are False
+        out += _sell_train_learn_legal(s, ctx, p)
+    out.append(ctx.END_TURN)
+    return out
+
+
+def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
+    """The legal sales, trainings and learnings of player ``p``, whose sensor stands on a
+    cell where selling or training is allowed (part of :func:`_turn_legal`, with the
+    same cheap checks first)."""
+    out = []
     if R.sells_here(s, ctx, p):
         out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
     if R.trains_here(s, ctx, p):
@@ -370,7 +391,6 @@ def _turn_legal(s: State, ctx, p: int) -> list:
         for k in s.skills:
             if R.can_afford(s, ctx, p, ctx.skill_counts[k]) and R.refuse_learn(s, ctx, p, k, True) is None:
                 out.append(ctx.learn_actions[k])
-    out.append(ctx.END_TURN)
     return out
 
 
@@ -461,17 +481,6 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
 
 
 # ============================================================================ applying decisions
-
-
-def apply_action(s: State, action) -> None:
-    legal = s._legal if s._legal is not None else legal_actions(s)
-    for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
-        if a is action:
-            break
-    else:
-        _apply_unlisted(s, action, legal)
-        return
-    _decide(s, action)
 
 
 def _apply_unlisted(s: State, action, legal) -> None:

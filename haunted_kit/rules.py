@@ -13,7 +13,6 @@ Numbers come from the box (``data/``); the rule functions only read them.
 
 from __future__ import annotations
 
-import copy
 import math
 from itertools import combinations
 
@@ -59,16 +58,21 @@ class Ctx:
                 ctx = cls(config, None)
             else:
                 # the config-level tables are shared; only the terrain tables are new
-                ctx = copy.copy(cls.get(config, None))
-                ctx.field = field
+                ctx = cls.get(config, None)._pointing_at(config, field)
                 ctx._field_tables(field)
         elif ctx.config is not config or ctx.field is not field:
             # equal parameters, other objects: share the tables, point at these objects
-            ctx = copy.copy(ctx)
-            ctx.config, ctx.field = config, field
+            ctx = ctx._pointing_at(config, field)
         cls._cache[key] = ctx  # the most recently used last
         if len(cls._cache) > cls._CACHE_SIZE:
             del cls._cache[next(iter(cls._cache))]
+        return ctx
+
+    def _pointing_at(self, config, field) -> "Ctx":
+        """A shallow copy (the tables are shared) whose ``config`` and ``field`` are these."""
+        ctx = object.__new__(Ctx)
+        ctx.__dict__.update(self.__dict__)
+        ctx.config, ctx.field = config, field
         return ctx
 
     def __init__(self, config, field):
@@ -179,7 +183,10 @@ class Ctx:
         A cell's entry depends only on its terrain and whether a lake is adjacent, so
         each (terrain, near lake) pair is worked out once per box
         (:meth:`_cell_kind`) and the tables are a transpose of the cells' kinds."""
-        kinds = [self._cell_kind(t, near) for t, near in zip(f.terrain, f.near_lake)]
+        cells = list(zip(f.terrain, f.near_lake))
+        for terrain, near in set(cells).difference(self._kinds):
+            self._cell_kind(terrain, near)
+        kinds = map(self._kinds.__getitem__, cells)
         (self.T, self.explorable, self.base_cost, self.is_forest, self.is_mountain, self.holds_ghosts,
          self.is_lake, self.can_sell, self.can_train, self.extract_here, self.build_here) = map(tuple, zip(*kinds))
         self.T = list(self.T)
@@ -188,13 +195,21 @@ class Ctx:
         self.lakes_adjacent = f.lakes_adjacent
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
-        # the (cell, resource index) pairs a sensor standing on each cell could extract:
-        # its own cell's resources, then water from each adjacent lake (extraction_options)
-        water, lakes = self.water, f.lakes_adjacent
-        self.extraction_pairs = tuple(
-            tuple([(i, r) for r in here] + ([(lake, water) for lake in lakes[i]] if water is not None else []))
-            for i, here in enumerate(self.extract_here))
+        self._extraction_pairs = {}  # see extraction_pairs
         self._entry_costs = {}  # see entry_costs
+
+    def extraction_pairs(self, cell: int) -> tuple[tuple[int, int], ...]:
+        """The (cell, resource index) pairs a sensor standing on ``cell`` could extract
+        if nothing blocked it: its own cell's resources, then water from each adjacent
+        lake. Memoised per cell on first use; the field of a Ctx never changes, so the
+        memo is never invalidated (a Ctx for another layout starts an empty one)."""
+        hit = self._extraction_pairs.get(cell)
+        if hit is None:
+            pairs = [(cell, r) for r in self.extract_here[cell]]
+            if self.water is not None:
+                pairs += [(lake, self.water) for lake in self.lakes_adjacent[cell]]
+            hit = self._extraction_pairs[cell] = tuple(pairs)
+        return hit
 
     def _cell_kind(self, terrain: str, near_lake: bool) -> tuple:
         """The per-cell table entries of a ``terrain`` cell, next to a lake or not (in the
@@ -444,8 +459,8 @@ def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
 def extraction_options(s: State, ctx: Ctx, p: int) -> tuple[tuple[int, int], ...]:
     """Every (cell, resource) the sensor of ``p`` could extract if nothing blocked it:
     its own cell's resources and water from each adjacent lake (a table of the field,
-    :attr:`Ctx.extraction_pairs`)."""
-    return ctx.extraction_pairs[s.sensor[p]]
+    :meth:`Ctx.extraction_pairs`)."""
+    return ctx.extraction_pairs(s.sensor[p])
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
