@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .effects import EFFECTS, effect_problem, unused_fields, used_fields
-from .provenance import (HOUSE_RULE, PROVENANCES, Fingerprinted, mark_house_rules, read_provenance,  # noqa: F401
-                         value_fingerprint)
+from .provenance import PROVENANCES, Fingerprinted, mark_house_rules, read_provenance, value_fingerprint
 from .protocol import is_integer
 
 __all__ = [
