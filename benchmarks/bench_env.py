@@ -1,6 +1,6 @@
 """The environment and the search agent over every game of the kit: figures, not tests.
 
-    python benchmarks/bench_env.py [--games N]
+    python benchmarks/bench_env.py [--games N] [--strength N]
 
 For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
 
@@ -10,7 +10,12 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   engine (random legal action), so the ratio shows the environment's own cost whatever
   the machine's load;
 * hint: seconds for ``hints(state, playouts=1000)`` from a position a few greedy
-  decisions into a game (truncated rollouts where the game has ``evaluate``).
+  decisions into a game (truncated rollouts where the game has ``evaluate``);
+* with ``--strength N``: ``search[playouts=50]`` (random rollouts, the default) and
+  ``search[playouts=50,rollout=greedy]`` in seat P1 against greedy bots in the companion games (estate 2 players, Landmarks 3 players over 3 rounds), N seeded games
+  each through ``simulate`` on 2 processes: its share of games won (each game's own
+  winner: the sole highest gold value, the sole most module points) with a 95% Wilson
+  interval, beside one seat's fair share.
 """
 
 from __future__ import annotations
@@ -76,9 +81,36 @@ def hint_seconds(game: str, players: int, options: dict) -> tuple[float, str]:
     return time.perf_counter() - start, found[0].sentence
 
 
+def strength(games: int) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from bench_scale import wilson  # the same interval as the Haunted Lands strength figures
+
+    from haunted_kit.simulate import Grid, load_dataset, simulate
+
+    out = Path(tempfile.mkdtemp(prefix="hk-bench-env-"))
+    for game, players, options in (("estate", 2, {}), ("landmarks", 3, {"rounds": [3]})):
+        specs = ("search[playouts=50]", "search[playouts=50,rollout=greedy]")
+        grid = Grid(game=game, players=(players,), options=options, lineups=tuple(f"{x},greedy" for x in specs),
+                    games=games)
+        start = time.perf_counter()
+        simulate(grid, out / game, workers=2, progress=False)
+        f = load_dataset(out / game)
+        for spec in specs:
+            me = f[(f.player == 0) & (f.agent == spec)]
+            k, n = int(me.won.sum()), len(me)
+            low, high = wilson(k, n)
+            print(f"{game:10} {spec} in P1 vs greedy, {players} players: won {k} of {n} = {k / n:.0%} "
+                  f"(95% CI {low:.0%}-{high:.0%}; fair share {1 / players:.0%}; a tie at the top counts for nobody)")
+        print(f"{'':10} {len(f.game_id.unique())} games in {time.perf_counter() - start:.0f} s on 2 processes")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="seeded games per game and way (default 20)")
+    ap.add_argument("--strength", type=int, default=0, metavar="N",
+                    help="also play N games of search vs greedy in each companion game")
     args = ap.parse_args()
     seeds = range(args.games)
     print(f"{'game':10} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} {'hint 1000 playouts':>19}")
@@ -89,6 +121,8 @@ def main() -> None:
         print(f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f} "
               f"{h_sec:17.2f} s")
         print(f"{'':10} top hint: {sentence}")
+    if args.strength:
+        strength(args.strength)
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ def search_speed(repeats: int) -> None:
     s = mid_game()
     print(f"mid-game 4-player position: season {s.season}, round {s.round}, decision {s.decisions}, "
           f"{len(s.legal_actions())} legal actions for P{s.current_player() + 1}")
-    for spec, kw in (("greedy prior, greedy rollouts, depth 20 + evaluation (default)", {}),
+    for spec, kw in (("greedy prior, greedy rollouts, depth 40 + evaluation (default)", {}),
                      ("greedy prior, random rollouts, depth 20 + evaluation", {"rollout": "random"}),
                      ("uniform prior, random rollouts to the end", {"prior": "uniform", "rollout": "random", "rollout_depth": None})):
         rates, cpu_rates = [], []

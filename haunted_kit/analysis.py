@@ -164,7 +164,6 @@ def players_frame(state):
     skills learned, quests held (count), sensor cell, turn position."""
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-    box = state.config.box
     rows = []
     for p in range(state.config.players):
         row = {"player": f"P{p + 1}", "valor": state.valor[p]}

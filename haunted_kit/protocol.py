@@ -308,7 +308,11 @@ class Game(Protocol):
       ``player`` may know (needed by search when the game hides information);
     * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
       search playouts;
-    * ``agents``: name -> agent class (taking a seed) beyond ``"random"``;
+    * ``prior(state, actions) -> list[float]``: how plausible each legal move is
+      (probabilities summing to 1), the search's prior over moves (else the greedy
+      agent's :meth:`OneStepGreedyAgent.prior`, else uniform);
+    * ``agents``: name -> agent class (taking a seed) beyond ``"random"`` (a
+      ``"greedy"`` one serves the search as rollout policy and prior);
     * ``default_box()``: the game's own box (simulation records its fingerprint);
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
     * ``result_meanings``: dataset column -> what it means for this game (``score``,

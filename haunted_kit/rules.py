@@ -495,11 +495,21 @@ def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | N
     if ctx.block_extraction and s.ghosts[cell]:
         g = ctx.ghost_card_no["block_extraction"]
         return Refusal(lambda: f"ghost card {g} is in play and {s.field.describe(cell)} holds a ghost", f"Ghost Cards: card {g}")
-    if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens:
-        return Refusal(lambda: f"{P(p)} has no active extraction token", sec)
+    have = s.act[ctx.token_at[p][EXTRACTION]]
+    if have < ctx.box.extraction_tokens:
+        return Refusal(lambda: short_of_tokens(p, "extraction", "an extraction", ctx.box.extraction_tokens, have), sec)
     if s.sup_depl <= 0:
         return Refusal("the supply has no depletion token left to mark the cell", "ruling 1 (limited supplies)")
     return None
+
+
+def short_of_tokens(p: int, track: str, what: str, cost: int, have: int) -> str:
+    """The refusal sentence of an action that takes ``cost`` active ``track`` tokens
+    (a data value: ``action_costs.extraction_tokens``, a building's ``cost_tokens``)
+    when player ``p`` has only ``have`` active."""
+    if cost == 1 and have == 0:
+        return f"{P(p)} has no active {track} token"
+    return f"{what} takes {cost} {track} token{'s' if cost != 1 else ''} but {P(p)} has {have} active"
 
 
 def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
@@ -542,8 +552,9 @@ def refuse_build(s: State, ctx: Ctx, p: int, b: int) -> Refusal | None:
     if s.ghosts[here]:
         return Refusal(lambda: f"{s.field.describe(here)} holds a ghost", sec + "; Ghosts")
     bld = ctx.buildings[b]
-    if s.act[ctx.token_at[p][CONSTRUCTION]] < bld.cost_tokens:
-        return Refusal(lambda: f"{P(p)} has no active construction token", sec)
+    have = s.act[ctx.token_at[p][CONSTRUCTION]]
+    if have < bld.cost_tokens:
+        return Refusal(lambda: short_of_tokens(p, "construction", f"a {name}", bld.cost_tokens, have), sec)
     counts = ctx.building_counts[b]
     if not can_afford(s, ctx, p, counts):
         return Refusal(lambda: f"a {name} costs {' and '.join(bld.cost)}; {missing(s, ctx, p, counts)}", f"Buildings: {name.title()}")
@@ -1070,7 +1081,6 @@ def check_position(s: State) -> None:
         if any(v < 0 for v in vals):
             raise SaveError(f"save field 'supply.{name}': a supply cannot be negative ({vals})")
     allowed = [q for q in box.quests if q not in box.removed_quests.get(n, ())]
-    S = len(box.skill_slot_valor)
     covered = box.covered_slots.get(n, ())
     for p in range(n):
         for q in s.quests[p]:
@@ -1179,6 +1189,9 @@ def _check_calendar(s: State) -> None:
         raise SaveError(f"save field 'phase': {s.phase!r} comes after setup, but the setup draws are incomplete")
     if not (1 <= s.season and 1 <= s.round):
         raise SaveError(f"save field 'season'/'round': season {s.season} round {s.round} is not a round of the game")
+    if s.phase == "season_end" and not (s.season < box.seasons and s.round == box.rounds_per_season):
+        raise SaveError(f"save field 'phase': a season ends after round {box.rounds_per_season} of a season before the "
+                        f"last ({box.seasons}), not at season {s.season} round {s.round}")
     arrivals = sorted(s.arrival)
     if len(set(arrivals)) != n or arrivals[0] < 1 or arrivals[-1] > s.arrivals:
         raise SaveError(f"save field 'players[].arrival': {s.arrival} must be distinct, from 1 to arrivals "

@@ -155,7 +155,7 @@ class SearchAgent:
         rollout: rollout policy, ``"greedy"`` (default; the game's greedy agent, random
             for a game without one) or ``"random"``.
         rollout_depth: decisions per rollout before the position is scored with the
-            Game's ``evaluate``; ``None`` plays to the end. Default: 20 when the game
+            Game's ``evaluate``; ``None`` plays to the end. Default: 40 when the game
             has ``evaluate``, else ``None``.
         exploration: the PUCT constant.
         prior: ``"greedy"`` (default) or ``"uniform"`` (see :func:`prior_of`).
@@ -212,7 +212,7 @@ class SearchAgent:
         depth = self.rollout_depth
         evaluate = getattr(game, "evaluate", None)
         if depth == "auto":
-            depth = 20 if evaluate is not None else None
+            depth = 40 if evaluate is not None else None
         if depth is not None and evaluate is None:
             raise ValueError(f"rollout_depth needs the game's evaluate(state); {getattr(game, 'name', game)!r} has none")
         rng = random.Random(self.rng.getrandbits(64))
@@ -355,7 +355,7 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
 
 
 def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: float | None = None, top: int = 3,
-          seed: int = 0, rollout: str = "greedy", game=None) -> list[Hint]:
+          seed: int = 0, rollout: str = "greedy", rollout_depth: int | None = 20, game=None) -> list[Hint]:
     """The search agent's ``top`` moves for the player to move, best first.
 
     Each hint has its visit share, its mean value and a sentence built from the move's
@@ -363,11 +363,17 @@ def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: fl
     and its statistics, e.g. ``"P2 builds a tower on (1, -2), gaining 3 valor. Chosen
     in 41% of 1,000 playouts; wins about 35% of them."``
 
+    Rollouts are shorter than the agent's default (20 decisions, then the Game's
+    ``evaluate``; a game without one plays to the end) so that 1,000 playouts stay
+    within a second.
+
     Raises:
         ValueError: nobody is to move, or a bad budget.
     """
-    agent = SearchAgent(seed, playouts=playouts, seconds=seconds, rollout=rollout, game=game)
-    game = agent.game or game_of(state)
+    game = game or game_of(state)
+    if getattr(game, "evaluate", None) is None:
+        rollout_depth = None
+    agent = SearchAgent(seed, playouts=playouts, seconds=seconds, rollout=rollout, rollout_depth=rollout_depth, game=game)
     res = agent.search(state, player)
     rng = random.Random(seed + 1)
     out = []

@@ -575,7 +575,6 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
 
 def _check_shapes(s: State) -> None:
     """Shape checks that need several fields (each message names the save field)."""
-    box = s.config.box
     n = s.config.players
     s.turn_order = [int(p) for p in s.turn_order]
     if s.phase != "setup" and sorted(s.turn_order) != list(range(n)):

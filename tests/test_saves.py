@@ -330,3 +330,19 @@ def test_a_save_whose_event_log_holds_infinity_or_wrong_types_names_the_log():
         with pytest.raises(hk.SaveError, match=f"'{field}'"):
             hk.State.from_dict(d)
     assert hk.State.from_dict(good).to_json() == s.to_json()
+
+
+@pytest.mark.parametrize("season, rnd", [(3, 3), (1, 2)])
+def test_a_season_end_outside_a_last_round_before_the_last_season_is_refused(season, rnd):
+    """Rulebook "Game Flow": a season ends after its last round; after the last season the
+    game goes to final scoring, so a save waiting at a season end of season 3 (or in
+    round 2) is refused naming the phase (found by test_hostile_inputs: it crashed on a
+    bonus card for season 4)."""
+    from haunted_kit.scenario import scenario, set_calendar
+    s = scenario(players=2)
+    set_calendar(s, season, rnd)
+    d = s.to_dict()
+    d["phase"] = "season_end"
+    with pytest.raises(hk.SaveError, match=f"save field 'phase': a season ends after round 3 of a season before "
+                                           f"the last \\(3\\), not at season {season} round {rnd}"):
+        hk.State.from_dict(d)

@@ -56,7 +56,7 @@ def player_board_html(state, p: int, viewer=None) -> str:
     cap = R.resource_cap(state, ctx, p)
     head = f"{_who(p)} &middot; valor <b>{state.valor[p]}</b>"
     if state.valor[p] >= box.valor_track_marks:
-        head += " (+30 side up)"
+        head += f" (+{box.valor_track_marks} side up)"
     if p == mover:
         head += ' &middot; <span style="background:#000;color:#fff;padding:0 4px;border-radius:3px">to move</span>'
     if viewer is not None and p == viewer:
@@ -108,8 +108,9 @@ def player_board_html(state, p: int, viewer=None) -> str:
 
 
 def valor_track_html(state) -> str:
-    """The valor track 0..29: each mark lists the tokens on it, top of the stack first;
-    a token past 29 shows its +30 side."""
+    """The valor track 0..marks-1 (box ``valor_track_marks``, 30 in the box): each mark
+    lists the tokens on it, top of the stack first; a token past the last mark shows its
+    +marks side."""
     box = state.config.box
     marks = box.valor_track_marks
     order = R.stack_order(state)  # highest valor first, top of a stack first
@@ -118,7 +119,7 @@ def valor_track_html(state) -> str:
         at.setdefault(state.valor[p] % marks, []).append(p)
     cells = []
     for v in range(marks):
-        chips = "".join(chip(p, 13) + ("<sup>+30</sup>" if state.valor[p] >= marks else "") + "<br>" for p in at.get(v, []))
+        chips = "".join(chip(p, 13) + (f"<sup>+{marks}</sup>" if state.valor[p] >= marks else "") + "<br>" for p in at.get(v, []))
         cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:23px;min-height:30px;'
                      f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:10px">'
                      f'<div style="color:#666">{v}</div>{chips}</div>')
