@@ -992,3 +992,20 @@ def test_the_covered_marker_slots_govern_learning(tmp_path, players):
         give(s, 0, food=1, water=1)
         s.apply_action(A.Learn(1))
         assert s.valor[0] == BOX.skill_slot_valor[slot]
+
+
+def test_the_number_of_seasons_governs_the_game_end(tmp_path):
+    """Rulebook "Game Flow: End of the Game": the game ends after the last round of the
+    last season. With ``seasons = 2`` (and the modes' season-2 ends removed, which must
+    go with it: ruling 40) the end of season 2 is final scoring instead of season 3."""
+    d = copy_data(tmp_path)
+    edit(d / "game.toml", "\nseasons = 3\n", "\nseasons = 2\n")
+    text = (d / "game.toml").read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("{ season = 2,")]
+    (d / "game.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    box = hk.load_box(d)
+    for b, want in ((BOX, (False, 3, 1)), (box, (True, 2, 3))):
+        s = scenario(players=2, box=b)
+        set_calendar(s, 2, 3)
+        end_round(s, "plain", FAR_PLAINS)
+        assert (s.is_terminal(), s.season, s.round) == want
