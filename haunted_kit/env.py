@@ -47,7 +47,7 @@ from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup
 from .games import get_game
-from .protocol import ActionCatalogue, RankedEntry, is_integer
+from .protocol import ActionCatalogue, RankedEntry, check_seed, is_integer
 from .search import sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
@@ -100,16 +100,6 @@ def _check_players(players) -> int:
     if not is_integer(players):
         raise ValueError(f"players must be a whole number of players (an int), got {players!r}")
     return int(players)
-
-
-def _check_seed(seed) -> int | None:
-    """``None`` or a non-negative integer (numpy integers too) as a plain ``int``; a float,
-    a bool or a string is refused rather than rounded (Gymnasium's rule)."""
-    if seed is None:
-        return None
-    if not is_integer(seed) or seed < 0:
-        raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
-    return int(seed)
 
 
 def _action_number(action):
@@ -205,11 +195,11 @@ class KitAECEnv(AECEnv):
             raise RuntimeError("no game yet: call reset() first")
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """Start a game: ``seed`` (a non-negative integer; None replays the last seed,
-        0 at first) seeds the game and the chance outcomes. Raises ValueError for any other seed."""
-        seed = _check_seed(seed)
+        """Start a game: ``seed`` (an integer of at most 64 bits, numpy integers too; None
+        replays the last seed, 0 at first) seeds the game and the chance outcomes.
+        Raises ValueError (:func:`~haunted_kit.protocol.check_seed`) for any other seed."""
         if seed is not None:
-            self._seed = seed
+            self._seed = check_seed(seed)  # ValueError before anything changes
         self._rng = random.Random(self._seed)
         self.state_ = self._new_state(self._seed)
         self.agents = self.possible_agents[:]
@@ -343,10 +333,12 @@ class SingleSeatEnv(gymnasium.Env):
         return o, {"action_mask": o["action_mask"]}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Start game ``seed`` (a non-negative integer, numpy integers too; None: the last
-        seed). Raises ValueError for any other seed."""
-        seed = _check_seed(seed)
-        super().reset(seed=seed)
+        """Start game ``seed`` (an integer of at most 64 bits, numpy integers too; None:
+        the last seed). Raises ValueError for any other seed."""
+        if seed is not None:
+            seed = check_seed(seed)  # refused before the generators are touched
+        # Gymnasium's generator takes only seeds >= 0: a negative game seed maps one to one
+        super().reset(seed=None if seed is None else seed % 2**64)
         self.aec.reset(seed=seed)
         k = self.aec._seed
         self.bots = {p: make_bot(self.opponents[i % len(self.opponents)], k * 100 + p, game=self.aec.game)

@@ -5,6 +5,8 @@ the end or before the first reset says so; a 0-d integer array is an action numb
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -53,12 +55,14 @@ def test_opponents_may_be_one_lineup_string(game):
 def test_seeds_must_be_integers(game):
     e = KitAECEnv(game, players=3)
     single = SingleSeatEnv(game, players=3)
-    for seed in (1.5, 1.0, True, "1", -1):
-        with pytest.raises(ValueError, match=f"^seed must be None or a non-negative integer, got {seed!r}$"
-                           .replace(".", r"\.")):
+    for seed in (1.5, 1.0, True, "1", 2**63):
+        msg = rf"^seed must be an integer of at most 64 bits \(-2\*\*63 <= seed < 2\*\*63\), got {re.escape(repr(seed))}$"
+        with pytest.raises(ValueError, match=msg):
             e.reset(seed=seed)
-        with pytest.raises(ValueError, match="^seed must be None or a non-negative integer"):
+        with pytest.raises(ValueError, match=msg):
             single.reset(seed=seed)
+    single.reset(seed=-1)  # a negative game seed is a seed of the kit, for the one-seat wrapper too
+    assert single.aec._seed == -1
     e.reset(seed=np.int64(4))
     twin = KitAECEnv(game, players=3)
     twin.reset(seed=4)
