@@ -34,6 +34,7 @@ from .components import BoxError, default_box, load_box
 from .engine import HauntedLandsState as State
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
 from .games import REGISTRY, UnknownGame, game_names, get_game
+from .protocol import check_seed
 from .sim import play_game
 from .state import ConfigError, GameConfig, SaveError
 
@@ -69,6 +70,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _seed(text: str) -> int:
+    """A ``--seed``/``--first-seed`` value: a whole number the kit takes as a seed
+    (:func:`~haunted_kit.protocol.check_seed`), else a usage error (exit 2)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return check_seed(v, error=argparse.ArgumentTypeError)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser. It loads no box, so ``--help`` works whatever the data:
     player counts and modes are checked against the box chosen (``--box`` or the
@@ -84,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="number of players, within the box's range (2..4 in the reference box; default 4)")
     play.add_argument("--mode", default=None,
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
-    play.add_argument("--seed", type=int, default=0, help="seed of every chance event (default 0)")
+    play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
                       help=f"comma-separated agents, one per seat, repeating ({', '.join(AGENTS)}; default greedy)")
     play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
@@ -103,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("box", type=Path, metavar="DIR", help="a folder holding a copy of data/")
     chk.add_argument("--game", default="haunted", help="rule module whose box this is (default haunted)")
     chk.add_argument("--games", type=_positive, default=3, metavar="N", help="games per mode and player count (default 3)")
-    chk.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
@@ -113,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--out", type=Path, default=Path("handout.html"), metavar="FILE",
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
-    hand.add_argument("--seed", type=int, default=1, help="seed of the board's setup (default 1)")
+    hand.add_argument("--seed", type=_seed, default=1, help="seed of the board's setup (default 1)")
     hand.add_argument("--players", type=int, default=4, metavar="N", help="players on the board page (default 4)")
     hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
     hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
@@ -130,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
     sim.add_argument("--game", default="haunted", choices=game_names(), help="rule module (default haunted)")
     sim.add_argument("--games", type=_positive, default=100, metavar="N", help="seeds per grid cell (default 100)")
-    sim.add_argument("--first-seed", type=int, default=0, help="seed of the first repetition (default 0)")
+    sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
     sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
     sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
                      metavar="MODE,MODE", help="Haunted Lands modes (default wanderer)")
@@ -148,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
     cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
-    cls.add_argument("--seed", type=int, default=1)
+    cls.add_argument("--seed", type=_seed, default=1)
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
     cls.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
@@ -165,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
     srv.add_argument("--players", type=int, default=4, metavar="N", help="first table: number of players (default 4)")
     srv.add_argument("--mode", default="wanderer", help="first table: game mode (default wanderer)")
-    srv.add_argument("--seed", type=int, default=1, help="first table: seed (default 1)")
+    srv.add_argument("--seed", type=_seed, default=1, help="first table: seed (default 1)")
     srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
                      help="first table: seats (1-based) played by bots (default none)")
     srv.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="first table: extra ghost cards")
@@ -398,6 +409,10 @@ def _check_box(sub, args) -> int:
         game = get_game(args.game)
     except UnknownGame as exc:
         sub.error(f"--game: {exc}")
+    try:
+        check_seed(args.seed + args.games - 1, "the last seed (--seed + --games - 1)")
+    except ValueError as exc:
+        sub.error(str(exc))
     if not args.box.is_dir():
         sub.error(f"{args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
     _check_outputs(sub, {"--report": args.report})

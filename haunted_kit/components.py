@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -560,6 +561,12 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         )
         if terrains[name].explorable and terrains[name].explore_cost < 1:
             f.fail(name, "an explorable terrain needs explore_cost of at least 1")
+        if not terrains[name].explorable:  # no sensor ever stands there, so no rule reads these
+            for key, off in (("explore_cost", 0), ("water_near_lake", False), ("build", ""), ("noria_near_lake", False),
+                             ("sell", False), ("train_and_learn", False)):
+                if getattr(terrains[name], key) != off:
+                    f.fail(name, f"field '{key}' must be {json.dumps(off)} on a terrain no sensor can enter "
+                                 f"(explorable = false): no rule reads it there")
         f.provenance(t, name, _fields(t))
     for needed in ("city", "suburb", "plain", "forest", "mountain", "lake"):
         if needed not in terrains:

@@ -770,13 +770,13 @@ def _end_season(s: State, ctx) -> None:
         s.depleted = [0] * len(s.depleted)
         if s.log is not None:
             R.emit(s, "depletion_cleared", None, f"End of season {s.season}: {k} depletion token{'s' if k != 1 else ''} return to the supply.", amount=k)
-    if end.choosers == "nobody" or end.quests == 0:
-        return
-    top = R.leaders(s)
-    choosers = [p for p in s.turn_order if end.choosers == "everyone" or p not in top]
     count = end.quests
     if s.config.players == 2 and end.trailing_two_player is not None:
         count = end.trailing_two_player
+    if end.choosers == "nobody" or count == 0:  # a box may give 0 cards (to 2 players only)
+        return
+    top = R.leaders(s)
+    choosers = [p for p in s.turn_order if end.choosers == "everyone" or p not in top]
     if s.log is not None:
         cards = f"{count} quest card{'s' if count != 1 else ''}"
         if end.choosers == "everyone":

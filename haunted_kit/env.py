@@ -47,7 +47,7 @@ from pettingzoo import AECEnv
 
 from .bots import make_bot
 from .games import get_game
-from .protocol import ActionCatalogue, RankedEntry
+from .protocol import ActionCatalogue, RankedEntry, check_seed
 from .search import sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
@@ -163,7 +163,7 @@ class KitAECEnv(AECEnv):
     # ------------------------------------------------------------------ the AEC API
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self._seed = int(seed)
+            self._seed = check_seed(seed)  # ValueError before anything changes
         self._rng = random.Random(self._seed)
         self.state_ = self.game.new_game(players=self.n, seed=self._seed, log=False,
                                          **({"box": self.box} if self.box is not None else {}), **self.options)
@@ -260,6 +260,8 @@ class SingleSeatEnv(gymnasium.Env):
         return o, {"action_mask": o["action_mask"]}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            seed = check_seed(seed)  # refused before the generators are touched
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
         k = self.aec._seed

@@ -43,7 +43,7 @@ from . import scenario as sc
 from .analysis import play_until
 from .components import default_box
 from .fileio import atomic_write
-from .protocol import is_integer
+from .protocol import check_seed, is_integer
 
 
 class ExerciseError(ValueError):
@@ -626,11 +626,13 @@ def make(key: str, seed: int = 0) -> Exercise:
     """The exercise ``key`` (see :data:`EXERCISES`) on the position of ``seed``.
 
     Raises:
-        ExerciseError: an unknown key or a seed that is not a non-negative integer.
+        ExerciseError: an unknown key or a seed that is not a non-negative integer
+        below 2**63 (the kit's seed range, :func:`~haunted_kit.protocol.check_seed`).
     """
     if key not in EXERCISES:
         raise ExerciseError(f"unknown exercise {key!r} (known: {', '.join(EXERCISES)})")
-    if not is_integer(seed) or seed < 0:
+    seed = check_seed(seed, error=ExerciseError)
+    if seed < 0:
         raise ExerciseError(f"seed must be a non-negative integer, got {seed!r}")
     return EXERCISES[key][2](seed)
 

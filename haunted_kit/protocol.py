@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
-    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "is_integer", "is_the_integer",
+    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "check_seed", "is_integer", "is_the_integer",
     "plain_integers", "results_by_score", "seat_agents", "strict_equality",
 ]
 
@@ -35,6 +35,26 @@ def is_integer(v) -> bool:
     """An integral number of any integral type (int, numpy integers...), not a bool;
     floats, even ``1.0``, are not integers. Every game's action fields use this test."""
     return isinstance(v, numbers.Integral) and not isinstance(v, bool) and type(v).__name__ != "bool_"
+
+
+#: Every seed of the kit (games, saves, ``--seed``, ``--first-seed``, env resets, box
+#: checks) is a signed 64-bit integer, ``SEED_MIN <= seed <= SEED_MAX``: it fits the
+#: Parquet ``int64`` seed column of ``simulate`` and every game's save loader.
+SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def check_seed(seed, what: str = "seed", error: type[Exception] = ValueError) -> int:
+    """``seed`` as a plain ``int`` when it is a seed of the kit: an integer (numpy
+    integers too, never a bool or a float) with ``-2**63 <= seed < 2**63``.
+
+    Raises:
+        error (default ValueError): ``"{what} must be an integer of at most 64 bits
+        (-2**63 <= seed < 2**63), got ..."``; every entry point that takes a seed
+        calls this, so the message is the same everywhere.
+    """
+    if not is_integer(seed) or not SEED_MIN <= seed <= SEED_MAX:
+        raise error(f"{what} must be an integer of at most 64 bits (-2**63 <= seed < 2**63), got {seed!r}")
+    return int(seed)
 
 
 def plain_integers(value):

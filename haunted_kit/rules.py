@@ -909,16 +909,23 @@ def ghost_targets(s: State, ctx: Ctx, terrain: str) -> list[int]:
     """Cells of ``terrain`` that can take a ghost now: no ghost and no building there
     (ghosts never go on lakes). Rulebook: "Ghosts"; ruling 3 (sensors and depletion
     tokens do not block)."""
-    return [c for c in ctx.cells_of.get(terrain, ()) if ctx.holds_ghosts[c] and not s.ghosts[c] and s.building[c] < 0]
+    return _free_for_ghosts(s, ctx, ctx.cells_of.get(terrain, ()))
 
 
 def kalena_targets(s: State, ctx: Ctx) -> list[int]:
-    return [c for c in ctx.kalena_cells if ctx.holds_ghosts[c] and not s.ghosts[c] and s.building[c] < 0]
+    """The Kalena cells that can take a ghost now (where the spread goes once no cell of
+    the rolled terrain is free; see :func:`ghost_targets`). Rulebook: "Ghosts"."""
+    return _free_for_ghosts(s, ctx, ctx.kalena_cells)
+
+
+def _free_for_ghosts(s: State, ctx: Ctx, cells) -> list[int]:
+    holds, ghosts, building = ctx.holds_ghosts, s.ghosts, s.building
+    return [c for c in cells if holds[c] and not ghosts[c] and building[c] < 0]
 
 
 def kalena_fallen(s: State, ctx: Ctx) -> bool:
     """All Kalena cells hold ghosts: the collective loss (rulebook: "Ghosts")."""
-    return all(s.ghosts[c] for c in ctx.kalena_cells)
+    return all(map(s.ghosts.__getitem__, ctx.kalena_cells))
 
 
 def place_ghost(s: State, ctx: Ctx, p: int, cell: int, forced: bool) -> None:

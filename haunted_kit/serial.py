@@ -28,7 +28,7 @@ from .components import Box, default_box
 from .events import Event
 from .flow import CHANCE, PENDING, Phase, chance_from_json, pending_from_json
 from .protocol import Record, is_integer, is_the_integer
-from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, SEED_BOUND, TRACKS, ConfigError, GameConfig,
+from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, TRACKS, ConfigError, GameConfig,
                     SaveError, State, player_row)
 
 #: Save versions this kit reads; older ones are migrated on load.
@@ -508,7 +508,7 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
                                 mode=_str(cfg["mode"], "config.mode", tuple(box.modes)),
                                 extra_ghost_cards=tuple(_int(g, "config.extra_ghost_cards")
                                                         for g in _list(cfg["extra_ghost_cards"], "config.extra_ghost_cards", 99)),
-                                seed=_int(cfg["seed"], "config.seed", -SEED_BOUND + 1, SEED_BOUND - 1),
+                                seed=cfg["seed"],  # GameConfig checks it (protocol.check_seed)
                                 limited_supplies=_bool(cfg["limited_supplies"], "config.limited_supplies"),
                                 terrain_die=_str(cfg["terrain_die"], "config.terrain_die"), box=box)
         except ConfigError as exc:

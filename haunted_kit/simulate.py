@@ -37,6 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 import multiprocessing
 import itertools
 import json
+import math
 import os
 import random
 from dataclasses import asdict, dataclass, field
@@ -46,7 +47,7 @@ from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
 from .games import get_game
-from .protocol import is_integer, results_by_score
+from .protocol import check_seed, is_integer, results_by_score
 from .search import sample_chance
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
@@ -80,6 +81,11 @@ COLUMNS = (
 )
 
 
+#: Most games one :class:`Grid` may hold (cells x games): ``simulate`` lists every task
+#: of a run, so a bigger grid would use memory without limit before playing anything.
+MAX_GRID_GAMES = 1_000_000
+
+
 class DatasetError(ValueError):
     """A dataset directory that cannot be read or resumed (the message says why)."""
 
@@ -96,10 +102,16 @@ class Grid:
             ``{"mode": ["wanderer", "builder"], "extra_ghost_cards": [[], [2], [2, 3]]}``).
         lineups: agent lineups (see :mod:`haunted_kit.bots`), e.g. ``["greedy", "search[playouts=100],greedy"]``.
         games: repetitions (seeds) per cell.
-        first_seed: seed of the first repetition.
+        first_seed: seed of the first repetition; it and the last one,
+            ``first_seed + games - 1``, must be seeds of the kit
+            (:func:`~haunted_kit.protocol.check_seed`, signed 64 bits, the Parquet
+            ``int64`` seed column). The agents' seeds ``seed * 100 + i`` only seed
+            their own ``random.Random`` (any integer) and are not stored, so they
+            are not bounded.
 
     Raises:
-        ValueError: an unknown game or agent, a bad count (checked at construction).
+        ValueError: an unknown game or agent, a bad count, more than
+        :data:`MAX_GRID_GAMES` games, a seed out of range (checked at construction).
     """
 
     game: str = "haunted"
@@ -127,6 +139,13 @@ class Grid:
             raise ValueError("a grid needs at least one player count and one lineup")
         if not is_integer(self.games) or self.games < 1:
             raise ValueError(f"games must be a positive whole number, got {self.games!r}")
+        cells = len(self.players) * len(self.lineups) * math.prod(len(v) for v in opts.values())
+        if self.games * cells > MAX_GRID_GAMES:  # checked before any list of the grid is built
+            raise ValueError(f"a grid of {self.games:,} games x {cells:,} cells is more than the limit of "
+                             f"{MAX_GRID_GAMES:,} games per run; ask for fewer games (at most "
+                             f"{max(1, MAX_GRID_GAMES // cells):,} per cell here)")
+        object.__setattr__(self, "first_seed", check_seed(self.first_seed, "first_seed"))
+        check_seed(self.first_seed + self.games - 1, "the last seed (first_seed + games - 1)")
 
     def cells(self) -> list[tuple[int, dict, str]]:
         """(players, options, lineup) for each cell, in grid order."""

@@ -21,7 +21,7 @@ from functools import lru_cache
 from .board import Field
 from .components import Box, default_box
 from .flow import Phase
-from .protocol import HistoryEntry, Record, is_integer
+from .protocol import HistoryEntry, Record, check_seed, is_integer
 
 SAVE_FORMAT = "haunted-kit-save"
 SAVE_VERSION = 2  #: 2 adds the action record ("history"); version 1 saves are migrated on load
@@ -33,10 +33,6 @@ SETUP, SPREAD, TURNS, SEASON_END, OVER = Phase.SETUP, Phase.SPREAD, Phase.TURNS,
 EXPLORATION, CONTACT, EXTRACTION, CONSTRUCTION = 0, 1, 2, 3
 
 FREE, COVERED = -1, -2  # skill marker slot contents besides a player index
-
-
-#: Seeds are integers with ``|seed| < SEED_BOUND`` (64 bits and a sign).
-SEED_BOUND = 2**64
 
 
 class ConfigError(ValueError):
@@ -98,9 +94,7 @@ class GameConfig:
                 raise ConfigError(f"ghost card {g} is already the {self.mode} mode's card")
         if len(set(self.extra_ghost_cards)) != len(self.extra_ghost_cards):
             raise ConfigError(f"extra ghost cards repeat: {self.extra_ghost_cards}")
-        if not is_integer(self.seed) or not -SEED_BOUND < self.seed < SEED_BOUND:
-            raise ConfigError(f"seed must be an integer of at most 64 bits (|seed| < 2**64), got {self.seed!r}")
-        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "seed", check_seed(self.seed, error=ConfigError))
         if not isinstance(self.limited_supplies, bool):
             raise ConfigError(f"limited_supplies must be True or False, got {self.limited_supplies!r}")
         if not isinstance(self.terrain_die, str) or self.terrain_die not in ("standard", "with_lakes"):

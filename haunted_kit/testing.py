@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import get_game
-from .protocol import is_integer
+from .protocol import check_seed, is_integer
 
 __all__ = ["BoxReport", "Failure", "check_box", "play_checked", "replay_failure"]
 
@@ -237,10 +237,16 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
 
     Raises:
         BoxError: ``box`` is a folder that does not load (or the module's own error).
+        ValueError: ``seed`` or the last seed ``seed + games - 1`` is not a seed of the
+            kit (:func:`~haunted_kit.protocol.check_seed`), or ``games`` < 1.
     """
     g = get_game(game) if isinstance(game, str) else game
     if box is not None and not hasattr(box, "fingerprint") and hasattr(g, "load_box"):
         box = g.load_box(box)
+    seed = check_seed(seed)
+    if not is_integer(games) or games < 1:
+        raise ValueError(f"games must be a positive whole number, got {games!r}")
+    check_seed(seed + games - 1, "the last seed (seed + games - 1)")
     settings = _settings(g, box)
     report = BoxReport(box=str(getattr(box, "path", None) or "the reference box"), game=g.name)
     plan = [(st, seed + i) for st in settings for i in range(games)]

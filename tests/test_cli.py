@@ -59,7 +59,7 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["play", "--agents", "greedy,alphazero"], "unknown agent 'alphazero'"),
     (["play", "--ghost-cards", "1"], "already the wanderer mode's card"),
     (["play", "--ghost-cards", "7"], "unknown ghost card 7"),
-    (["play", "--seed", "abc"], "invalid int value"),
+    (["play", "--seed", "abc"], "argument --seed: expected a whole number, got 'abc'"),
     ([], "usage:"),
     (["fly"], "invalid choice: 'fly'"),
     (["play", "--ghost-cards", ","], "expected numbers separated by commas"),

@@ -11,10 +11,11 @@ every bonus card's ``contact_cost`` and each reward's ``pecunias``, ``resources`
 ``valor`` and ``per`` (and the quests removed with 2 players), every supply count, the
 structure numbers of game.toml, each mode's ghost card and season-end values, the
 player board (resource cap, extraction tokens, each track's start tokens, training
-costs and last-slot valor) and the terrain dice faces are edited alone in a copy of
-data/, and the exact outcome is asserted with the shipped and the edited value. The
-values that must agree with others (seasons, a track's slots, the bonus die) are
-refused at load when changed alone (docs/RULINGS.md, ruling 40)."""
+costs and last-slot valor), each terrain's explore cost, the covered marker slots and
+the terrain dice faces are edited alone in a copy of data/, and the exact outcome is
+asserted with the shipped and the edited value. The values that must agree with others
+(seasons, a track's slots, the bonus die) and the sensor-cell fields of the lake are
+refused at load when changed (docs/RULINGS.md, ruling 40)."""
 
 from __future__ import annotations
 
@@ -942,3 +943,69 @@ def test_each_season_end_value_governs_the_season_end(tmp_path, mode, season, fi
     assert shipped == season_end_worked_out(BOX, mode, season, players)
     edited = season_end_outcome(box, mode, season, players)
     assert edited == season_end_worked_out(box, mode, season, players) and edited != shipped
+
+
+# ------------------------------------------------------------------ terrain and marker-slot covers
+
+#: (sensor cell, cell entered) for a cell of each explorable terrain
+ENTRY = {"city": ((1, 0), (0, 0)), "suburb": ((1, 0), (1, -1)), "plain": ((1, 0), (2, -1)),
+         "forest": ((1, 0), (2, 0)), "mountain": ((1, 1), (1, 2))}
+
+
+@pytest.mark.parametrize("terrain", [n for n, t in BOX.terrains.items() if t.explorable])
+def test_each_explore_cost_governs_exploration(tmp_path, terrain):
+    """Rulebook "Basic Actions: Exploration": entering a cell costs its terrain's
+    ``explore_cost`` exploration tokens; raised by 1, one more of the 4 active tokens is spent."""
+    cost = BOX.terrains[terrain].explore_cost
+    box = edited_entry(tmp_path, "terrain.toml", f"[{terrain}]", f"explore_cost = {cost}", f"explore_cost = {cost + 1}")
+    here, there = ENTRY[terrain]
+    for b, c in ((BOX, cost), (box, cost + 1)):
+        s = scenario(players=2, box=b)
+        assert s.field.terrain[s.field.cell_index(there)] == terrain
+        place(s, 0, here)
+        s.apply_action(A.Explore(there))
+        assert active(s, 0)["exploration"] == 4 - c
+
+
+@pytest.mark.parametrize("key, value", [("explore_cost", "2"), ("sell", "true"), ("train_and_learn", "true"),
+                                        ("water_near_lake", "true"), ("noria_near_lake", "true"), ("build", '"mill"')])
+def test_values_of_a_terrain_no_sensor_enters_are_refused(tmp_path, key, value):
+    """No sensor stands on a lake (explorable = false), so no rule reads its explore cost,
+    sale, training, building or own-cell water fields: a changed one is refused at load."""
+    t = BOX.terrains["lake"]
+    old = {"explore_cost": f"explore_cost = {t.explore_cost}", "build": 'build = ""'}.get(key, f"{key} = false")
+    with pytest.raises(hk.BoxError, match=f"field '{key}' must be .* on a terrain no sensor can enter"):
+        edited_entry(tmp_path, "terrain.toml", "[lake]", old, f"{key} = {value}")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_covered_marker_slots_govern_learning(tmp_path, players):
+    """Rulebook "Setup": with 2 players slots 1 and 4 of each skill card are covered, with
+    3 players slot 1, so the first learner takes slot 2 (2 valor). Covering slot 2
+    instead of slot 1, the first learner takes slot 1 (3 valor)."""
+    old = list(BOX.covered_slots[players])
+    new = [1 if c == 0 else c for c in old]
+    box = edited_box(tmp_path, "skills.toml", f"covered_{players}_players = {old}", f"covered_{players}_players = {new}")
+    for b, slot in ((BOX, 1), (box, 0)):
+        s = scenario(players=players, skills=(1, 4, 7, 10), box=b)
+        place(s, 0, (1, 0))
+        give(s, 0, food=1, water=1)
+        s.apply_action(A.Learn(1))
+        assert s.valor[0] == BOX.skill_slot_valor[slot]
+
+
+def test_the_number_of_seasons_governs_the_game_end(tmp_path):
+    """Rulebook "Game Flow: End of the Game": the game ends after the last round of the
+    last season. With ``seasons = 2`` (and the modes' season-2 ends removed, which must
+    go with it: ruling 40) the end of season 2 is final scoring instead of season 3."""
+    d = copy_data(tmp_path)
+    edit(d / "game.toml", "\nseasons = 3\n", "\nseasons = 2\n")
+    text = (d / "game.toml").read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if not ln.lstrip().startswith("{ season = 2,")]
+    (d / "game.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    box = hk.load_box(d)
+    for b, want in ((BOX, (False, 3, 1)), (box, (True, 2, 3))):
+        s = scenario(players=2, box=b)
+        set_calendar(s, 2, 3)
+        end_round(s, "plain", FAR_PLAINS)
+        assert (s.is_terminal(), s.season, s.round) == want

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from ..events import log_to_frame
 from ..fileio import atomic_write
-from ..protocol import Record, is_integer
+from ..protocol import Record, check_seed, is_integer
 from .box import EstateBox, default_estate_box
 from .actions import action_to_dict
 from .board import estate_connected  # the one connection rule
@@ -87,10 +87,8 @@ class EstateConfig:
         b = self.box
         if not is_integer(self.players) or not b.min_players <= self.players <= b.max_players:
             raise EstateConfigError(f"players must be {b.min_players}-{b.max_players}, got {self.players!r}")
-        if not is_integer(self.seed):
-            raise EstateConfigError(f"seed must be an integer, got {self.seed!r}")
         object.__setattr__(self, "players", int(self.players))  # a numpy integer is accepted, kept plain
-        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "seed", check_seed(self.seed, error=EstateConfigError))
         for name, allowed in (("connection", CONNECTION_RULES), ("marble_field", MARBLE_FIELD_RULES),
                               ("improvement", IMPROVEMENT_RULES)):
             if getattr(self, name) not in allowed:

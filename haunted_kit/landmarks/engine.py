@@ -29,7 +29,7 @@ from itertools import permutations
 
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, is_integer, is_the_integer,
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, check_seed, is_integer, is_the_integer,
                         plain_integers, results_by_score)
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
@@ -488,8 +488,7 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     """
     box = box or default_box()
     players = _check_players(box, players)
-    if not is_integer(seed):
-        raise ConfigError(f"seed must be an integer, got {seed!r}")
+    seed = check_seed(seed, error=ConfigError)
     er = box.example_round
     rounds = er["rounds"] if rounds is None else rounds
     if not is_integer(rounds) or not 1 <= rounds <= 1000:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..events import Event
-from ..protocol import Record, is_integer
+from ..protocol import Record, check_seed, is_integer
 from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
@@ -188,7 +188,10 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
     if set(mods) != set(box.modules):
         r.fail(f"{where}.modules", f"must name exactly {', '.join(box.modules)}")
     pos.modules = {m: r.bool(mods[m], f"{where}.modules.{m}") for m in box.modules}
-    pos.seed = r.int(d["seed"], f"{where}.seed", -(2 ** 63), 2 ** 63)
+    try:
+        pos.seed = check_seed(d["seed"])
+    except ValueError as exc:
+        r.fail(f"{where}.seed", str(exc))
     pos.rng_count = r.int(d["rng_count"], f"{where}.rng_count", 0, 10 ** 6)
     pos.rounds = r.int(d["rounds"], f"{where}.rounds", 1, 1000)
     pos.round = r.int(d["round"], f"{where}.round", 1, pos.rounds)
