@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 
-from .agents import make_agent
+from .agents import AGENTS, make_agent
+from .games import get_game
 from .search import SearchAgent
 
-__all__ = ["BotSpecError", "bot_settings", "make_bot", "parse_lineup", "parse_spec"]
+__all__ = ["BotSpecError", "bot_settings", "known_agents", "make_bot", "parse_lineup", "parse_spec"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\[(.*)\])?\s*$")
 _SEARCH_KEYS = {"playouts": int, "seconds": float, "rollout": str, "rollout_depth": "depth", "exploration": float,
@@ -87,15 +88,36 @@ def parse_lineup(text: str) -> list[str]:
     return specs
 
 
+def _game(game):
+    return get_game(game) if isinstance(game, str) else game
+
+
+def known_agents(game=None) -> list[str]:
+    """The agent names a spec may use for ``game`` (a Game or its short name; None:
+    Haunted Lands): the game's own agents, then ``search`` (plays every game)."""
+    game = _game(game)
+    table = AGENTS if game is None or game.name == "haunted" else getattr(game, "agents", {"random": None})
+    return [*table, "search"]
+
+
 def make_bot(spec: str, seed: int = 0, game=None):
-    """The agent a spec names, seeded with ``seed``, for ``game`` (None: Haunted Lands).
+    """The agent a spec names, seeded with ``seed``, for ``game`` (a Game or its short
+    name; None: Haunted Lands). Every place that takes agent names (``play`` and
+    ``simulate``'s ``--agents``, the environment's opponents, the play widgets, each
+    game's ``play_game``) builds its agents here.
 
     Raises:
-        BotSpecError / ValueError: a bad spec, an unknown agent or a bad setting.
+        BotSpecError (a ValueError): a bad spec, an unknown agent (the message lists
+            :func:`known_agents`) or a bad setting.
     """
     name, settings = parse_spec(spec)
+    game = _game(game)
     if name == "search":
         return SearchAgent(seed, game=game, **settings)
+    known = known_agents(game)
+    if name not in known:
+        where = "" if game is None else f" for {game.name!r}"
+        raise BotSpecError(f"unknown agent {name!r}{where} (known: {', '.join(known)})")
     return make_agent(name, seed, game=game)
 
 

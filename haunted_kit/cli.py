@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 from . import rules as R
-from .agents import AGENTS
+from .bots import BotSpecError, known_agents, make_bot, parse_lineup
 from .components import BoxError, default_box, load_box
 from .engine import HauntedLandsState as State
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
@@ -44,13 +44,22 @@ from .state import ConfigError, GameConfig, SaveError
 
 
 def _agents(text: str) -> list[str]:
-    names = [x.strip() for x in text.split(",") if x.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("give at least one agent name")
-    for n in names:
-        if n not in AGENTS:
-            raise argparse.ArgumentTypeError(f"unknown agent {n!r} (known: {', '.join(AGENTS)})")
-    return names
+    """``--agents``: a lineup of agent specs (:func:`haunted_kit.bots.parse_lineup`); the
+    names are checked against the game in :func:`_check_agents`."""
+    try:
+        return parse_lineup(text)
+    except BotSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _check_agents(parser, specs: list[str], game: str) -> None:
+    """Every spec names an agent of ``game`` with good settings (built once, as
+    ``simulate`` checks its lineups); else usage and exit 2."""
+    for spec in specs:
+        try:
+            make_bot(spec, 0, game=game)
+        except ValueError as exc:
+            parser.error(f"argument --agents: {exc}")
 
 
 def _int_list(text: str) -> list[int]:
@@ -97,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
-                      help=f"comma-separated agents, one per seat, repeating ({', '.join(AGENTS)}; default greedy)")
+                      help=f"comma-separated agent specs, one per seat, repeating ({', '.join(known_agents())}, "
+                           "e.g. 'search[playouts=100],greedy'; default greedy)")
     play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
                       help="extra ghost cards for higher difficulty, e.g. 2,3")
     play.add_argument("--log", type=Path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
@@ -297,6 +307,7 @@ def _play(sub, args) -> int:
                          extra_ghost_cards=tuple(args.ghost_cards), box=box)
     except ConfigError as exc:
         sub.error(str(exc))
+    _check_agents(sub, args.agents, "haunted")
     if len(args.agents) > args.players:
         sub.error(f"{len(args.agents)} agents given for {args.players} players")
     res = play_game(cfg, args.agents, log=args.log is not None)
@@ -347,9 +358,7 @@ def _companion_play(parser, args):
     game, mod = get_game(args.game), _companion_cli(args.game)
     if args.mode is not None or args.ghost_cards:
         parser.error(f"--mode and --ghost-cards belong to Haunted Lands, not to --game {args.game}")
-    for a in args.agents:
-        if a not in game.agents:
-            parser.error(f"unknown agent {a!r} for the {args.game} game (known: {', '.join(game.agents)})")
+    _check_agents(parser, args.agents, args.game)
     box = _companion_box(parser, game, args.box)
     if not box.min_players <= args.players <= box.max_players:
         parser.error(f"argument --players: invalid choice: {args.players} (this box plays {box.min_players}..{box.max_players})")

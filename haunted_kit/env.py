@@ -45,9 +45,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .bots import make_bot
+from .bots import make_bot, parse_lineup
 from .games import get_game
-from .protocol import ActionCatalogue, RankedEntry, check_seed
+from .protocol import ActionCatalogue, RankedEntry, check_seed, is_integer
 from .search import sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
@@ -93,6 +93,23 @@ def observation_fields(game: str = "haunted", players: int = 4, box=None) -> lis
     return list(_encoder(get_game(game), box, players).names)
 
 
+# ============================================================================ argument checks
+
+
+def _check_players(players) -> int:
+    if not is_integer(players):
+        raise ValueError(f"players must be a whole number of players (an int), got {players!r}")
+    return int(players)
+
+
+def _action_number(action):
+    """An action number as a plain ``int`` when it is an integer or a 0-d integer array (as
+    ``spaces.Discrete.contains`` accepts); anything else unchanged, for ``decode`` to refuse."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return action
+
+
 # ============================================================================ PettingZoo AEC
 
 
@@ -107,7 +124,10 @@ class KitAECEnv(AECEnv):
         options: more game options (``mode="citizen"``, ``extra_ghost_cards=(2,)``...).
 
     Raises:
-        ValueError: bad players or options (checked at the first ``reset``).
+        ValueError: naming the argument: players not an integer or outside what the game
+            (and box) plays, an unknown option or a bad option value, a bad render_mode
+            (all checked here, by setting up a trial game).
+        UnknownGame: no such game.
     """
 
     metadata = {"name": "haunted_kit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -115,12 +135,17 @@ class KitAECEnv(AECEnv):
     def __init__(self, game: str = "haunted", players: int = 4, box=None, render_mode: str | None = None, **options):
         super().__init__()
         self.game = get_game(game)
+        players = _check_players(players)
         self.box, self.n, self.options = box, players, dict(options)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.catalogue = _catalogue(self.game, box)
         self.encode = _encoder(self.game, box, players)
+        try:  # the game's own checks of players, box and options, now rather than at reset
+            self._new_state(0)
+        except TypeError as exc:  # an option the game's new_game does not take
+            raise ValueError(f"{self.game.name!r} options: {exc}; given options: {', '.join(self.options) or 'none'}") from None
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(len(self.encode.names),), dtype=np.float32),
@@ -161,12 +186,22 @@ class KitAECEnv(AECEnv):
         return mask
 
     # ------------------------------------------------------------------ the AEC API
+    def _new_state(self, seed: int):
+        return self.game.new_game(players=self.n, seed=seed, log=False,
+                                  **({"box": self.box} if self.box is not None else {}), **self.options)
+
+    def _check_started(self) -> None:
+        if self.state_ is None:
+            raise RuntimeError("no game yet: call reset() first")
+
     def reset(self, seed: int | None = None, options: dict | None = None):
+        """Start a game: ``seed`` (an integer of at most 64 bits, numpy integers too; None
+        replays the last seed, 0 at first) seeds the game and the chance outcomes.
+        Raises ValueError (:func:`~haunted_kit.protocol.check_seed`) for any other seed."""
         if seed is not None:
             self._seed = check_seed(seed)  # ValueError before anything changes
         self._rng = random.Random(self._seed)
-        self.state_ = self.game.new_game(players=self.n, seed=self._seed, log=False,
-                                         **({"box": self.box} if self.box is not None else {}), **self.options)
+        self.state_ = self._new_state(self._seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -177,6 +212,9 @@ class KitAECEnv(AECEnv):
         self._sync()
 
     def observe(self, agent):
+        self._check_started()
+        if agent not in self.possible_agents:
+            raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         p = self.possible_agents.index(agent)
         s = self.state_
         obs = s.observation(p)
@@ -184,10 +222,22 @@ class KitAECEnv(AECEnv):
                 "action_mask": self.legal_mask(p)}
 
     def step(self, action):
+        """Play action number ``action`` (an integer or a 0-d integer array) for the agent
+        to move; after the end, ``None`` for each agent in turn removes it.
+
+        Raises:
+            ValueError: not a number of the encoding, or illegal now (the rule's reason);
+                the state is unchanged.
+            RuntimeError: no game yet, or every agent is done (call ``reset()``).
+        """
+        self._check_started()
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent is done: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = _action_number(action)
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
         why = self.state_.why_not(chosen)
         if why is not None:
@@ -220,9 +270,30 @@ def env(**kwargs) -> KitAECEnv:
 # ============================================================================ Gymnasium, one seat
 
 
+def _opponent_specs(opponents) -> list[str]:
+    """The opponents' agent specs: a lineup string or a sequence of specs (each checked
+    by :func:`~haunted_kit.bots.parse_lineup`); ValueError when there is none."""
+    if isinstance(opponents, str):
+        return parse_lineup(opponents)
+    try:
+        specs = list(opponents)
+    except TypeError:
+        raise ValueError(f"opponents must be agent specs (a list, or one lineup string), got {opponents!r}") from None
+    if not specs:
+        raise ValueError("opponents must name at least one agent spec, e.g. ['greedy'] (they repeat over the other seats)")
+    for s in specs:
+        if not isinstance(s, str):
+            raise ValueError(f"opponents must be agent spec strings, got {s!r}")
+        if len(parse_lineup(s)) != 1:
+            raise ValueError(f"opponents: one spec per entry, got the lineup {s!r}")
+    return [s.strip() for s in specs]
+
+
 class SingleSeatEnv(gymnasium.Env):
     """Gymnasium environment: the learner plays ``seat`` (a player index); the other
-    players are bots from ``opponents`` (specs, repeating; e.g. ``["greedy"]``).
+    players are bots from ``opponents``: agent specs, repeating (``["greedy"]``,
+    ``["search[playouts=50]", "random"]``) or one lineup string
+    (``"search[playouts=50],greedy"``), read by :func:`haunted_kit.bots.parse_lineup`.
 
     Observations are the AEC environment's dicts (``observation`` vector and
     ``action_mask``); ``info["action_mask"]`` repeats the mask. The reward is the seat's
@@ -230,19 +301,21 @@ class SingleSeatEnv(gymnasium.Env):
     bots are seeded ``k * 100 + player``.
 
     Raises:
-        ValueError: a seat outside the players, a bad bot spec.
+        ValueError: naming the argument: a seat that is not an integer player index, no
+            opponents, a bad or unknown agent spec, and whatever :class:`KitAECEnv` refuses.
     """
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str = "haunted", players: int = 4, seat: int = 0, opponents=("greedy",), box=None,
                  render_mode: str | None = None, **options):
-        if not 0 <= seat < players:
+        players = _check_players(players)
+        if not is_integer(seat) or not 0 <= seat < players:
             raise ValueError(f"seat must be a player index 0..{players - 1}, got {seat!r}")
         self.aec = KitAECEnv(game, players, box=box, render_mode=render_mode, **options)
-        self.seat, self.opponents = seat, list(opponents)
+        self.seat, self.opponents = int(seat), _opponent_specs(opponents)
         for spec in self.opponents:
-            make_bot(spec, 0, game=self.aec.game)  # a bad spec fails here
+            make_bot(spec, 0, game=self.aec.game)  # an unknown agent or a bad setting fails here
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(self.aec.possible_agents[seat])
         self.action_space = self.aec.action_space(self.aec.possible_agents[seat])
@@ -260,9 +333,12 @@ class SingleSeatEnv(gymnasium.Env):
         return o, {"action_mask": o["action_mask"]}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start game ``seed`` (an integer of at most 64 bits, numpy integers too; None:
+        the last seed). Raises ValueError for any other seed."""
         if seed is not None:
             seed = check_seed(seed)  # refused before the generators are touched
-        super().reset(seed=seed)
+        # Gymnasium's generator takes only seeds >= 0: a negative game seed maps one to one
+        super().reset(seed=None if seed is None else seed % 2**64)
         self.aec.reset(seed=seed)
         k = self.aec._seed
         self.bots = {p: make_bot(self.opponents[i % len(self.opponents)], k * 100 + p, game=self.aec.game)
@@ -272,6 +348,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     def step(self, action):
         e = self.aec
+        e._check_started()
         if e.state_.is_terminal():
             raise RuntimeError("the game is over: call reset()")
         e.step(action)

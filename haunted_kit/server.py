@@ -35,7 +35,7 @@ import tornado.websocket
 from tornado.netutil import bind_sockets
 
 from . import actions as A
-from .agents import make_agent
+from .bots import make_bot
 from .fileio import parse_json
 from .protocol import IllegalAction, is_integer
 from .render import html as H
@@ -153,7 +153,7 @@ class Classroom:
                 continue
             key = (table.id, seat.seat, seat.agent)
             if key not in self._bots:
-                self._bots[key] = make_agent(seat.agent, table.game_config.seed * 100 + seat.seat + 1)
+                self._bots[key] = make_bot(seat.agent, table.game_config.seed * 100 + seat.seat + 1)
             out[seat.seat] = self._bots[key]
         return out
 

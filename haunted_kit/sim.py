@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import rules as R
-from .agents import make_agent
+from .bots import make_bot
 from .engine import new_game
 from .protocol import seat_agents
 from .state import GameConfig, State
@@ -47,7 +47,8 @@ def play_game(config: GameConfig | None = None, agents=("greedy",), *, log: bool
 
     Args:
         config: game parameters (or GameConfig fields as keyword arguments).
-        agents: agent names or agent objects, one per player; a shorter list repeats.
+        agents: agent specs (:func:`haunted_kit.bots.make_bot`: ``"greedy"``,
+            ``"search[playouts=50]"``...) or agent objects, one per player; a shorter list repeats.
         log: keep the event log (slower).
         agent_seed: seed for the agents (defaults to the game seed); agent ``i`` gets
             ``agent_seed * 100 + i``.
@@ -58,7 +59,7 @@ def play_game(config: GameConfig | None = None, agents=("greedy",), *, log: bool
     s = new_game(config, log=log, **kwargs)
     n = s.config.players
     seed = s.config.seed if agent_seed is None else agent_seed
-    bots, names = seat_agents(agents, n, seed, make_agent)
+    bots, names = seat_agents(agents, n, seed, make_bot)
     while s.phase != "over":
         p = s.current_player()
         s.apply_action(bots[p].act(s))

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from . import actions as A
 from .protocol import IllegalAction, Refusal, is_integer
-from .agents import AGENTS
+from .bots import make_bot
 from .components import Box, BoxError, default_box, load_box
 from .engine import new_game
 from .state import GameConfig
@@ -81,6 +81,15 @@ class StoreError(Exception):
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _check_agent(agent) -> None:
+    """A bot seat's agent spec (:func:`haunted_kit.bots.make_bot`: ``"greedy"``,
+    ``"search[playouts=50]"``...), built once as the server will; ValueError (the same
+    message as every other place that takes agent specs) names the known agents."""
+    if not isinstance(agent, str):
+        raise ValueError(f"a bot's agent must be an agent spec string, got {agent!r}")
+    make_bot(agent, 0)
 
 
 def new_code(taken=()) -> str:
@@ -222,8 +231,7 @@ class GameStore:
         for seat, agent in bots.items():
             if not (is_integer(seat) and 0 <= seat < players):
                 raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")
-            if agent not in AGENTS:
-                raise ValueError(f"unknown agent {agent!r} for seat {seat} (known: {', '.join(AGENTS)})")
+            _check_agent(agent)
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -270,8 +278,8 @@ class GameStore:
 
     def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:
         """Hand ``seat`` to a bot (an agent name) or back to a human (``None``)."""
-        if agent is not None and agent not in AGENTS:
-            raise ValueError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
+        if agent is not None:
+            _check_agent(agent)
         t = self.table(table_id)
         if not 0 <= seat < len(t.seats):
             raise ValueError(f"seat {seat} is not a player index (0..{len(t.seats) - 1})")

@@ -7,8 +7,8 @@ gold value (a kit measure: the module has no victory points).
 
 from __future__ import annotations
 
-from .agents import make_agent
 from .engine import new_game
+from ..bots import make_bot
 from ..protocol import seat_agents
 
 MEASURE_NOTE = "gold value = gold + 3 per marble + 2 per glass + 1 per wood or limestone (a kit measure, not a rule)"
@@ -19,7 +19,7 @@ def play_game(players: int = 3, seed: int = 0, agents=("greedy",), *, log: bool 
     """Play one game to the end.
 
     Args:
-        agents: names or agent objects, one per seat (a shorter list repeats); agent
+        agents: agent specs (:func:`haunted_kit.bots.make_bot`) or agent objects, one per seat (a shorter list repeats); agent
             ``i`` is seeded ``agent_seed * 100 + i`` (``agent_seed`` defaults to ``seed``).
         options: :class:`~haunted_kit.estate.state.EstateConfig` fields.
 
@@ -27,7 +27,8 @@ def play_game(players: int = 3, seed: int = 0, agents=("greedy",), *, log: bool 
         ``(state, agent names)``; the state is terminal.
     """
     s = new_game(players, seed, log=log, **options)
-    bots, names = seat_agents(agents, players, seed if agent_seed is None else agent_seed, make_agent)
+    bots, names = seat_agents(agents, players, seed if agent_seed is None else agent_seed,
+                               lambda spec, k: make_bot(spec, k, game="estate"))
     while not s.is_terminal():
         s.apply_action(bots[s.current_player()].act(s))
     return s, names

@@ -28,7 +28,7 @@ from ..widgets.errors import ErrorReporting
 from . import actions as A
 from . import rules as R
 from .draw import board_primitives, land_geometry, legend_text
-from .agents import make_agent
+from ..bots import make_bot
 from .engine import new_game
 
 BOT_STEP_LIMIT = 5000
@@ -158,7 +158,7 @@ class EstatePlayView(ErrorReporting, W.VBox):
         for seat, agent in items:
             if not 0 <= int(seat) < self.state.players:
                 raise ValueError(f"bot seat {seat} is not a player index (0..{self.state.players - 1})")
-            self.bots[int(seat)] = make_agent(agent, self.state.config.seed * 100 + int(seat) + 1) \
+            self.bots[int(seat)] = make_bot(agent, self.state.config.seed * 100 + int(seat) + 1, game="estate") \
                 if isinstance(agent, str) else agent
         self.auto_bots = auto_bots
         self.undo_stack: list = []

@@ -2,26 +2,27 @@
 Architects save need from the module: :func:`play_game` and :func:`summary` (the usage
 checks, the box, saves and logs are shared by every game, in :mod:`haunted_kit.cli`).
 
-Agents: ``random`` and ``greedy`` (:mod:`haunted_kit.landmarks.agents`).
+Agents: any spec of :func:`haunted_kit.bots.make_bot` (``random``, ``greedy`` from
+:mod:`haunted_kit.landmarks.agents`, ``search[...]``).
 """
 
 from __future__ import annotations
 
 from . import rules as R
-from .agents import AGENTS
+from ..bots import make_bot
 from .engine import new_game
 
 __all__ = ["play_game", "summary"]
 
 
 def play_game(players: int, seed: int, agents, *, box=None, rounds: int | None = None, log: bool = True):
-    """Play a seeded game with bots named in ``agents`` (one per seat, repeating).
+    """Play a seeded game with bots from the agent specs in ``agents`` (one per seat, repeating).
 
     Returns ``(state, agent names)``; the state is terminal. ``log`` is accepted for the
     shared ``play`` command: the module always keeps its short event log."""
     s = new_game(players, seed, box=box, rounds=rounds)
     names = [agents[i % len(agents)] for i in range(players)]
-    bots = [AGENTS[name](seed * 101 + i) for i, name in enumerate(names)]
+    bots = [make_bot(name, seed * 101 + i, game="landmarks") for i, name in enumerate(names)]
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_chance(s.sample_chance())

@@ -44,7 +44,7 @@ from .errors import ErrorReporting
 from .field import FieldWidget
 from .hints import HintPanel, hints_off
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
-from .. import agents
+from ..bots import make_bot
 from ..engine import new_game
 
 BOT_STEP_LIMIT = 5000
@@ -105,7 +105,7 @@ def _resolve_bots(bots, seed: int, kind: str) -> dict:
     out = {}
     for seat, agent in items:
         if isinstance(agent, str):
-            agent = agents.make_agent(agent, seed * 100 + int(seat) + 1)
+            agent = make_bot(agent, seed * 100 + int(seat) + 1)
         if not hasattr(agent, "act"):
             raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
         out[int(seat)] = agent

@@ -1,0 +1,102 @@
+"""Every place that takes agent names reads the same specs through
+:func:`haunted_kit.bots.make_bot` (``play`` and ``simulate``'s ``--agents``, the
+environment's opponents, the play widgets, each game's ``play_game``) and names the same
+known agents when one is unknown."""
+
+from __future__ import annotations
+
+import pytest
+
+from haunted_kit.bots import BotSpecError, known_agents, make_bot
+from haunted_kit.cli import main
+from haunted_kit.env import SingleSeatEnv
+from haunted_kit.games import get_game
+from haunted_kit.search import SearchAgent
+from haunted_kit.simulate import Grid
+
+GAMES = ["haunted", "estate", "landmarks"]
+KNOWN = "(known: random, greedy, search)"
+
+
+def test_known_agents_are_the_games_own_then_search():
+    for g in GAMES:
+        assert known_agents(g) == ["random", "greedy", "search"]
+    assert known_agents() == known_agents("haunted")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_unknown_agent_names_the_same_known_agents_everywhere(game, capsys):
+    msg = f"unknown agent 'nobody' for '{game}' {KNOWN}"
+    with pytest.raises(BotSpecError, match=f"^{msg}$".replace("(", r"\(").replace(")", r"\)")):
+        make_bot("nobody", 0, game=game)
+    with pytest.raises(ValueError) as env_err:
+        SingleSeatEnv(game, players=3, opponents=["nobody"])
+    with pytest.raises(ValueError) as grid_err:
+        Grid(game=game, players=(3,), lineups=("greedy,nobody",))
+    assert str(env_err.value) == str(grid_err.value) == msg
+    with pytest.raises(SystemExit) as ex:
+        main(["play", "--game", game, "--players", "3", "--agents", "greedy,nobody"])
+    assert ex.value.code == 2
+    assert capsys.readouterr().err.strip().endswith(f"haunted-kit play: error: argument --agents: {msg}")
+
+
+def test_play_reads_search_specs_and_settings(capsys):
+    with pytest.raises(SystemExit) as ex:
+        main(["play", "--agents", "search[bogus=1]"])
+    assert ex.value.code == 2
+    assert ("argument --agents: unknown search setting 'bogus=1' (known: playouts, seconds, rollout, rollout_depth, "
+            "exploration, prior)") in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["play", "--agents", "greedy[x=1]"])
+    assert "argument --agents: agent 'greedy' takes no settings (got [x=1])" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
+    """``play --agents "search[playouts=3],greedy"`` plays exactly the game that the
+    seeded agents play by hand (seat ``i``: seed ``seed * 100 + i``; Landmarks ``* 101``)."""
+    assert main(["play", "--game", game, "--players", "2", "--seed", "5", "--agents", "search[playouts=3],greedy"]) == 0
+    out = capsys.readouterr().out
+    g = get_game(game)
+    s = g.new_game(players=2, seed=5, log=False)
+    mult = 101 if game == "landmarks" else 100
+    bots = [SearchAgent(5 * mult, game=g, playouts=3), make_bot("greedy", 5 * mult + 1, game=g)]
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance(s.sample_chance())
+            continue
+        s.apply_action(bots[s.current_player()].act(s))
+    if game == "haunted":
+        from haunted_kit.sim import play_game
+        res = play_game(players=2, seed=5, agents=["search[playouts=3]", "greedy"])
+        assert res.state.to_dict() == s.to_dict() and res.agents == ["search", "greedy"]
+        assert "Agents: P1 search, P2 greedy" in out
+    else:
+        from haunted_kit.cli import _companion_cli
+        state, names = _companion_cli(game).play_game(2, 5, ["search[playouts=3]", "greedy"], box=g.load_box(None))
+        assert state.to_dict() == s.to_dict()
+        assert _companion_cli(game).summary(state, names) in out
+
+
+def test_the_play_widgets_take_specs():
+    from haunted_kit.estate.widgets import EstatePlayView
+    from haunted_kit.widgets.play import PlayView
+
+    v = PlayView(players=2, seed=1, bots={1: "search[playouts=2]"}, auto_bots=False)
+    assert isinstance(v.bots[1], SearchAgent) and v.bots[1].playouts == 2
+    ev = EstatePlayView(players=2, seed=1, bots={1: "search[playouts=2]"}, auto_bots=False)
+    assert isinstance(ev.bots[1], SearchAgent) and ev.bots[1].game.name == "estate"
+    with pytest.raises(ValueError, match=r"^unknown agent 'nobody' for 'estate' \(known: random, greedy, search\)$"):
+        EstatePlayView(players=2, seed=1, bots={1: "nobody"})
+
+
+def test_classroom_tables_take_specs(tmp_path):
+    from haunted_kit.store import GameStore
+
+    with GameStore(tmp_path / "s.db") as store:
+        with pytest.raises(ValueError, match=r"^unknown agent 'clever' \(known: random, greedy, search\)$"):
+            store.create_table(players=2, bots={1: "clever"})
+        store.create_table(players=2, bots={1: "search[playouts=2]"})
+        assert [s.agent for s in store.table(1).seats] == [None, "search[playouts=2]"]
+        with pytest.raises(ValueError, match=r"^unknown search setting 'depth=3'"):
+            store.set_agent(1, 0, "search[depth=3]")
