@@ -79,6 +79,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < v < 1e6:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 1000000 seconds, got {text}")
+    return v
+
+
 def _seed(text: str) -> int:
     """A ``--seed``/``--first-seed`` value: a whole number the kit takes as a seed
     (:func:`~haunted_kit.protocol.check_seed`), else a usage error (exit 2)."""
@@ -163,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    sim.add_argument("--connect-timeout", type=_seconds, default=30, metavar="SECONDS",
+                     help="seconds to wait for the --scheduler to answer (default 30)")
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -248,12 +260,27 @@ def _write_log(state, path: Path) -> None:
         atomic_write(path, "".join(json.dumps(e.to_dict()) + "\n" for e in state.log or []))
 
 
-def _box(parser, path):
-    """The box at ``path`` (or the reference box); a bad box is a usage error."""
+def _box(parser, path, game_option: bool = False):
+    """The Haunted Lands box at ``path`` (or the reference box); a bad box is a usage
+    error (:func:`_bad_box`; ``game_option``: the command has ``--game``)."""
     try:
         return default_box() if path is None else load_box(path)
     except BoxError as exc:
-        parser.error(f"--box {path}: {exc}" if path is not None else f"the reference box does not load: {exc}")
+        if path is None:
+            parser.error(f"the reference box does not load: {exc}")
+        _bad_box(parser, path, exc, "haunted", game_option)
+
+
+def _bad_box(parser, path, exc, game: str, game_option: bool):
+    """The usage error (exit 2) for a ``--box`` that does not load as ``game``'s: the
+    loader's message, and when the folder is another registered game's box, which one
+    (with ``try --game NAME`` if the command has ``--game``), as ``check-box`` says."""
+    msg = f"--box {path}: {exc}"
+    other = _box_game(Path(path), exclude=game)
+    if other is not None:
+        msg += f"; {path} is the {other!r} game's box" + (f": try --game {other}" if game_option
+                                                           else f", not the {game!r} game's")
+    parser.error(msg)
 
 
 def _check_players_and_mode(parser, box, players: int, mode: str) -> None:
@@ -299,7 +326,7 @@ def _play(sub, args) -> int:
         return _write_outputs(((args.save, s.save, "Final state saved"),
                                (args.log, lambda p: _write_log(s, p), "Event log written")))
     args.mode = args.mode or "wanderer"
-    box = _box(sub, args.box)
+    box = _box(sub, args.box, game_option=True)
     _check_players_and_mode(sub, box, args.players, args.mode)
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
     try:
@@ -318,17 +345,58 @@ def _play(sub, args) -> int:
 
 
 def _replay(sub, args) -> int:
-    game = _save_game(args.save, args.max_bytes)
-    if game in game_names() and game != "haunted":
-        return _companion_replay(sub, args, game)
+    data = _save_data(args.save, args.max_bytes)
+    named = data.get("game", "haunted") if isinstance(data, dict) else "haunted"  # Haunted Lands saves name no game
+    if named not in game_names():
+        print(f"haunted-kit: {args.save}: {_game_field_problem(data, named)}", file=sys.stderr)
+        return 1
+    if named != "haunted":
+        return _companion_replay(sub, args, named, data)
     box = _box(sub, args.box)
     try:
         s = State.load(args.save, box=box, max_bytes=args.max_bytes)
     except SaveError as exc:
-        print(f"haunted-kit: {exc}", file=sys.stderr)
+        wrong = _wrong_game(data, named, args.box)
+        print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
         return 1
     print(summary(s))
     return 0
+
+
+def _loads_as(data, exclude: str) -> str | None:
+    """The registered game, other than ``exclude``, whose loader (with its reference
+    box) reads the save ``data`` once its ``game`` field names that game; else None."""
+    for name in game_names():
+        if name == exclude:
+            continue
+        d = {k: v for k, v in data.items() if k != "game"}
+        if name != "haunted":
+            d["game"] = name
+        try:
+            get_game(name).from_dict(d)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError):  # not that game's save either
+            continue
+        return name
+    return None
+
+
+def _game_field_problem(data, named) -> str:
+    """What is wrong with a save's ``game`` field: an unknown game, or a known one that is
+    not the game the save holds; names the known games and, when another game's loader
+    reads the save, the value to write."""
+    said = f"unknown game {named!r}" if named not in game_names() else f"names {named!r}, whose loader refuses this save"
+    other = _loads_as(data, named) if isinstance(data, dict) else None
+    tail = f"; it reads as the {other!r} game's save: set \"game\": \"{other}\"" if other else ""
+    return f"save field 'game': {said} (known games: {', '.join(game_names())}){tail}"
+
+
+def _wrong_game(data, named, box_path) -> str | None:
+    """The message for a save that ``named``'s loader refused but another game's loader
+    reads (its ``game`` field is wrong), else None (the loader's own message stands).
+    Saves made with a house-rule box (``--box``) are not guessed at."""
+    if box_path is not None or not isinstance(data, dict) or _loads_as(data, named) is None:
+        return None
+    return _game_field_problem(data, named)
 
 
 def _companion_cli(game: str):
@@ -341,13 +409,15 @@ def _companion_cli(game: str):
     return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
 
 
-def _companion_box(parser, game, path):
+def _companion_box(parser, game, path, game_option: bool = False):
     """The companion ``game``'s box at ``path`` (its reference box for None); a box that
-    does not load is a usage error naming file, entry and problem."""
+    does not load is a usage error naming file, entry and problem (:func:`_bad_box`)."""
     try:
         return game.load_box(path)
     except ValueError as exc:  # the module's box error
-        parser.error(f"--box {path}: {exc}" if path is not None else f"the {game.name} box does not load: {exc}")
+        if path is None:
+            parser.error(f"the {game.name} box does not load: {exc}")
+        _bad_box(parser, path, exc, game.name, game_option)
 
 
 def _companion_play(parser, args):
@@ -359,7 +429,7 @@ def _companion_play(parser, args):
     if args.mode is not None or args.ghost_cards:
         parser.error(f"--mode and --ghost-cards belong to Haunted Lands, not to --game {args.game}")
     _check_agents(parser, args.agents, args.game)
-    box = _companion_box(parser, game, args.box)
+    box = _companion_box(parser, game, args.box, game_option=True)
     if not box.min_players <= args.players <= box.max_players:
         parser.error(f"argument --players: invalid choice: {args.players} (this box plays {box.min_players}..{box.max_players})")
     if len(args.agents) > args.players:
@@ -372,29 +442,29 @@ def _companion_play(parser, args):
     return s
 
 
-def _companion_replay(parser, args, name: str) -> int:
-    """``replay`` of a companion game's save: rebuilt with its Game's ``from_dict`` and its
-    summary printed (exit 0); an unreadable or corrupt save is one line and exit 1."""
+def _companion_replay(parser, args, name: str, data) -> int:
+    """``replay`` of a companion game's save ``data`` (read by :func:`_save_data`):
+    rebuilt with its Game's ``from_dict`` and its summary printed (exit 0); an unreadable
+    or corrupt save is one line and exit 1."""
     game = get_game(name)
     box = _companion_box(parser, game, args.box)
     try:
-        s = game.from_dict(read_json(args.save, args.max_bytes, what="save"), box)
-    except ValueError as exc:  # unreadable, too big, not JSON, or the module's SaveError naming the field
-        print(f"haunted-kit: {exc}", file=sys.stderr)
+        s = game.from_dict(data, box)
+    except ValueError as exc:  # the module's SaveError naming the field
+        wrong = _wrong_game(data, name, args.box)
+        print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
         return 1
     print(_companion_cli(name).summary(s))
     return 0
 
 
-def _save_game(path, max_bytes) -> str | None:
-    """The ``game`` named by a save, or ``None`` when it cannot be read (the loader then
-    says why)."""
-
+def _save_data(path, max_bytes):
+    """The JSON of a save, or ``None`` when it cannot be read (the Haunted Lands loader
+    then says why: unreadable, too large, not UTF-8 or not JSON)."""
     try:
-        data = read_json(path, max_bytes, what="save")
-    except ValueError:  # unreadable, too large, not UTF-8 or not JSON: the loader says which
+        return read_json(path, max_bytes, what="save")
+    except ValueError:
         return None
-    return data.get("game") if isinstance(data, dict) else None
 
 
 def _box_game(path: Path, exclude: str) -> str | None:
@@ -405,7 +475,7 @@ def _box_game(path: Path, exclude: str) -> str | None:
             continue
         try:
             get_game(name).load_box(path)
-        except ValueError:  # not this game's box either
+        except (ValueError, OSError):  # not this game's box either
             continue
         return name
     return None
@@ -523,7 +593,7 @@ def _teacher(sub, args) -> int:
 def _simulate(parser, args) -> int:
     # lazy: only simulate needs these; they pull multiprocessing and the search agent (see the note at the top)
     from .bots import BotSpecError, parse_lineup
-    from .simulate import DatasetError, Grid, load_dataset, simulate
+    from .simulate import DatasetError, Grid, SchedulerError, load_dataset, simulate
 
     options = {}
     if args.game == "haunted":
@@ -551,11 +621,14 @@ def _simulate(parser, args) -> int:
         try:
             box = get_game(args.game).load_box(args.box)
         except (ValueError, OSError) as exc:
-            parser.error(f"--box {args.box}: {exc}")
+            _bad_box(parser, args.box, exc, args.game, game_option=True)
     try:
         grid.check(box)
         report = simulate(grid, args.out, box=box, workers=args.workers, dask=args.dask, scheduler=args.scheduler,
-                          events=args.events, progress=not args.no_progress)
+                          events=args.events, progress=not args.no_progress, connect_timeout=args.connect_timeout)
+    except SchedulerError as exc:  # before OSError: it is one (a ConnectionError), but nothing failed to write
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
     except ValueError as exc:  # a bad grid cell, a dataset of another grid (DatasetError)
         if isinstance(exc, DatasetError):
             print(f"haunted-kit: {exc}", file=sys.stderr)

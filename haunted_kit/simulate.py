@@ -90,6 +90,11 @@ class DatasetError(ValueError):
     """A dataset directory that cannot be read or resumed (the message says why)."""
 
 
+class SchedulerError(ConnectionError):
+    """The Dask scheduler given to :func:`simulate` cannot be reached in time (the
+    message names its address); finished parts stay, a later run resumes."""
+
+
 @dataclass(frozen=True)
 class Grid:
     """The games to play: the product of ``players`` x ``options`` x ``lineups``, each
@@ -425,7 +430,8 @@ def _write_chunk(out: Path, first: int, last: int, rows: list, ev: list, meta: d
 
 
 def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: bool = False, scheduler: str | None = None,
-             events: bool = False, chunk: int | None = None, progress: bool = True) -> SimulationReport:
+             events: bool = False, chunk: int | None = None, progress: bool = True,
+             connect_timeout: float = 30) -> SimulationReport:
     """Play every game of ``grid`` into the dataset directory ``out`` (created), resuming
     what an earlier run of the same grid finished.
 
@@ -443,6 +449,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         chunk: games per written part (default: spreads the work over the workers,
             at most 50).
         progress: show a tqdm progress bar.
+        connect_timeout: seconds to wait for the ``scheduler`` to answer.
 
     Returns:
         a :class:`SimulationReport`; ``interrupted`` is True after Ctrl-C (finished parts
@@ -450,7 +457,8 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
 
     Raises:
         DatasetError: ``out`` holds a dataset of another grid, box or kit version.
-        ValueError: bad workers or chunk.
+        ValueError: bad workers, chunk or connect_timeout.
+        SchedulerError: ``scheduler`` cannot be reached within ``connect_timeout`` seconds.
     """
     out = Path(out)
     if workers is None:
@@ -459,6 +467,8 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         raise ValueError(f"workers must be a positive whole number, got {workers!r}")
     if chunk is not None and (not is_integer(chunk) or chunk < 1):
         raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
+    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) or not 0 < connect_timeout < 1e6:
+        raise ValueError(f"connect_timeout must be a positive number of seconds, got {connect_timeout!r}")
     if box is None:  # record the game's own box (its fingerprint) when it names one
         hook = getattr(get_game(grid.game), "default_box", None)
         box = hook() if hook is not None else None
@@ -502,7 +512,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
 
     try:
         if dask or scheduler:
-            _run_dask(payloads, finished, workers, scheduler)
+            _run_dask(payloads, finished, workers, scheduler, connect_timeout)
         elif workers == 1:
             for pl in payloads:
                 finished(run_chunk(pl))
@@ -536,12 +546,16 @@ def _run_processes(payloads: list, finished, workers: int) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(payloads: list, finished, workers: int, scheduler: str | None) -> None:
+def _run_dask(payloads: list, finished, workers: int, scheduler: str | None, connect_timeout: float = 30) -> None:
     from distributed import Client, LocalCluster, as_completed  # lazy: dask.distributed is optional (only the cluster backend)
 
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout=connect_timeout)
+        except (OSError, TimeoutError) as exc:  # refused, unreachable, timed out (dask raises OSError)
+            raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler} within {connect_timeout:g} s "
+                                 f"({exc})") from None
     else:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None)
