@@ -34,3 +34,14 @@ def test_a_trade_is_one_event_naming_its_row_once():
     assert new[0].data["gain"] == {"limestone": -1, "wood": -1, "marble": 1}
     assert {r: s.hand[0][r] for r in before} == {"limestone": before["limestone"] - 1, "wood": before["wood"] - 1,
                                                   "marble": before["marble"] + 1}
+
+
+def test_an_estate_hint_says_each_trade_once():
+    from haunted_kit.search import hints
+
+    s, trade = _at_a_two_resource_trade()
+    hs = hints(s, playouts=200, seed=1, top=8)
+    said = {h.action: h.sentence for h in hs}
+    assert said[trade].startswith(f"P1 gives 1 limestone and 1 wood and gets 1 marble at the Market ({ROW}) "
+                                  "(gold value +1 at once). Chosen in ")
+    assert all(h.sentence.count("at the Market") == 1 for h in hs if isinstance(h.action, Trade))
