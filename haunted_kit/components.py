@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .effects import EFFECTS, effect_problem, unused_fields, used_fields
-from .provenance import PROVENANCES, Fingerprinted, mark_house_rules, read_provenance, value_fingerprint
+from .provenance import PROVENANCES, Fingerprinted, mark_house_rules, read_provenance, unknown_table, value_fingerprint
 from .protocol import is_integer
 
 __all__ = [
@@ -355,22 +355,32 @@ class _File:
         if not (root / name).is_file():
             raise BoxError(name, "-", f"file not found in {root}")
 
-    def toml(self) -> dict:
+    def toml(self, tables: tuple[str, ...] | None = None) -> dict:
+        """The file's TOML; with ``tables``, a top-level key outside them is refused
+        (files whose top-level tables are entries, e.g. terrain.toml, pass ``None``)."""
         text = _read_text(self.root, self.name)
         try:
-            return tomllib.loads(text)
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise BoxError(self.name, "-", f"not valid TOML ({exc})") from None
         except RecursionError:
             raise BoxError(self.name, "-", "not valid TOML (nested too deeply)") from None
+        bad = unknown_table(data, tables) if tables is not None else None
+        if bad:
+            self.fail(*bad)
+        return data
 
     def fail(self, entry: str, problem: str):
         raise BoxError(self.name, entry, problem)
 
-    def table(self, data: dict, key: str, entry: str | None = None) -> dict:
+    def table(self, data: dict, key: str, entry: str | None = None, fields: tuple[str, ...] | None = None) -> dict:
+        """The table ``data[key]``; with ``fields``, a field outside them (and
+        ``provenance``) is refused (:meth:`only_fields`)."""
         value = data.get(key)
         if not isinstance(value, dict):
             self.fail(entry or key, "missing table" if value is None else "must be a table")
+        if fields is not None:
+            self.only_fields(value, entry or key, fields)
         return value
 
     def get(self, table: dict, key: str, kind, entry: str, *, allow_empty=True, most: int = MAX_NUMBER):
@@ -495,8 +505,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- player_board.toml (resources first: everything refers to them)
     f = _File(root, "player_board.toml", rows)
-    d = f.toml()
-    res = f.table(d, "resources")
+    d = f.toml(("resources", "tracks", "action_costs"))
+    res = f.table(d, "resources", fields=("names", "cap"))
     resources = f.str_list(res, "names", "resources")
     if len(set(resources)) != len(resources) or not resources:
         f.fail("resources", "field 'names' must list distinct resource names")
@@ -528,7 +538,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     if tuple(tracks) != expected_tracks:
         f.fail("tracks", f"tracks must be exactly {', '.join(expected_tracks)} in that order, got {', '.join(tracks)}")
     out["tracks"] = tracks
-    ac = f.table(d, "action_costs")
+    ac = f.table(d, "action_costs", fields=("extraction_tokens",))
     out["extraction_tokens"] = f.get(ac, "extraction_tokens", int, "action_costs")
     if out["extraction_tokens"] < 1:
         f.fail("action_costs", "extraction_tokens must be at least 1")
@@ -617,8 +627,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- field.toml
     f = _File(root, "field.toml", rows)
-    d = f.toml()
-    g = f.table(d, "geometry")
+    d = f.toml(("geometry", "layout", "kalena", "draw"))
+    g = f.table(d, "geometry", fields=("orientation", "direction_names", "directions"))
     dirs = f.get(g, "directions", list, "geometry")
     if len(dirs) != 6 or not all(isinstance(x, list) and len(x) == 2 and all(_is_int(i) for i in x) for x in dirs):
         f.fail("geometry", "field 'directions' must list 6 [dq, dr] pairs")
@@ -631,7 +641,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     if f.get(g, "orientation", str, "geometry") != "pointy":
         f.fail("geometry", "only orientation = \"pointy\" is supported")
     f.provenance(g, "geometry", _fields(g))
-    lay = f.table(d, "layout")
+    lay = f.table(d, "layout", fields=("kalena_centre", "region_centres", "rotation"))
     kc = f.get(lay, "kalena_centre", list, "layout")
     rc = f.get(lay, "region_centres", list, "layout")
 
@@ -645,8 +655,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.fail("layout", f"field 'region_centres' must list axial pairs [q, r] of integers within ±{MAX_COORDINATE}, got {x!r}")
     out["kalena_centre"] = tuple(kc)
     out["region_centres"] = tuple(tuple(x) for x in rc)
+    if f.get(lay, "rotation", str, "layout") != "none":  # the engine lays every tile facing the same way
+        f.fail("layout", f"only rotation = \"none\" is supported (the rules lay all tiles facing the same way), "
+                         f"got {lay['rotation']!r}")
     f.provenance(lay, "layout", _fields(lay))
-    k = f.table(d, "kalena")
+    k = f.table(d, "kalena", fields=("centre", "ring"))
     out["kalena_centre_terrain"] = f.get(k, "centre", str, "kalena")
     out["kalena_ring_terrain"] = f.get(k, "ring", str, "kalena")
     for key in ("centre", "ring"):
@@ -656,7 +669,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.fail("kalena", f"the sensors start on Kalena's centre, but its terrain {k['centre']!r} cannot be entered "
                          "(explorable = false in terrain.toml)")
     f.provenance(k, "kalena", _fields(k))
-    dr = f.table(d, "draw")
+    dr = f.table(d, "draw", fields=("region_tiles",))
     out["region_tiles_drawn"] = f.get(dr, "region_tiles", int, "draw", most=MAX_SLOTS)
     if out["region_tiles_drawn"] != len(out["region_centres"]):
         f.fail("draw", f"region_tiles ({out['region_tiles_drawn']}) must equal the number of region_centres ({len(out['region_centres'])})")
@@ -708,15 +721,15 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- dice.toml
     f = _File(root, "dice.toml", rows)
-    d = f.toml()
+    d = f.toml(("terrain_die", "terrain_die_with_lakes", "bonus_die"))
     placeable = [t.name for t in terrains.values() if t.name not in (out["kalena_centre_terrain"], out["kalena_ring_terrain"])]
     for key in ("terrain_die", "terrain_die_with_lakes"):
-        t = f.table(d, key)
+        t = f.table(d, key, fields=("faces",))
         out[key] = f.str_list(t, "faces", key, placeable)
         if not out[key]:
             f.fail(key, "a die needs at least one face")
         f.provenance(t, key, _fields(t))
-    t = f.table(d, "bonus_die")
+    t = f.table(d, "bonus_die", fields=("faces",))
     out["bonus_die"] = f.int_list(t, "faces", "bonus_die")
     if not out["bonus_die"]:
         f.fail("bonus_die", "a die needs at least one face")
@@ -724,8 +737,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- skills.toml
     f = _File(root, "skills.toml", rows)
-    d = f.toml()
-    ms = f.table(d, "marker_slots")
+    d = f.toml(("marker_slots", "skills"))
+    ms = f.table(d, "marker_slots", fields=("valor", "covered_3_players", "covered_2_players"))
     out["skill_slot_valor"] = f.int_list(ms, "valor", "marker_slots")
     nslots = len(out["skill_slot_valor"])
     covered = {3: f.int_list(ms, "covered_3_players", "marker_slots"), 2: f.int_list(ms, "covered_2_players", "marker_slots"), 4: ()}
@@ -753,7 +766,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- quests.toml
     f = _File(root, "quests.toml", rows)
-    d = f.toml()
+    d = f.toml(("quests", "removed"))
     quests = {}
     for key, t in f.table(d, "quests").items():
         entry = f"quests.{key}"
@@ -771,7 +784,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     if not quests:
         f.fail("quests", "no quest cards listed")
     out["quests"] = quests
-    rm = f.table(d, "removed")
+    rm = f.table(d, "removed", fields=("players_2",))
     out["removed_quests"] = {2: f.int_list(rm, "players_2", "removed"), 3: (), 4: ()}
     for q in out["removed_quests"][2]:
         if q not in quests:
@@ -780,7 +793,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- ghost_cards.toml
     f = _File(root, "ghost_cards.toml", rows)
-    d = f.toml()
+    d = f.toml(("ghost_cards",))
     ghosts = {}
     for key, t in f.table(d, "ghost_cards").items():
         entry = f"ghost_cards.{key}"
@@ -794,13 +807,14 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- market_cards.toml
     f = _File(root, "market_cards.toml", rows)
-    d = f.toml()
+    d = f.toml(("market_cards",))
     markets = {}
     for key, card in f.table(d, "market_cards").items():
         _number_key(f, key, f"market_cards.{key}")
         opts = card.get("options") if isinstance(card, dict) else None
         if not isinstance(opts, list) or not opts:
             f.fail(f"market_cards.{key}", "needs a list of [[options]]")
+        f.only_fields(card, f"market_cards.{key}", ("options",))
         options = []
         for i, o in enumerate(opts, start=1):
             entry = f"market_cards.{key}.options[{i}]"
@@ -820,7 +834,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- bonus_cards.toml
     f = _File(root, "bonus_cards.toml", rows)
-    d = f.toml()
+    d = f.toml(("bonus_cards",))
     bonus = {}
     for key, card in f.table(d, "bonus_cards").items():
         entry = f"bonus_cards.{key}"
@@ -844,7 +858,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- supplies.toml
     f = _File(root, "supplies.toml", rows)
-    d = f.toml()
+    d = f.toml(("supply",))
     s = f.table(d, "supply")
     f.only_fields(s, "supply", ("ghosts", "depletion", "player_markers", "buildings", "resources", "action_tokens"))
     out["supply_ghosts"] = f.get(s, "ghosts", int, "supply")
@@ -861,7 +875,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- game.toml
     f = _File(root, "game.toml", rows)
-    d = f.toml()
+    d = f.toml(("structure", "modes"))
     st = f.table(d, "structure")
     bounds = {"seasons": MAX_SEASONS, "rounds_per_season": MAX_ROUNDS}
     f.only_fields(st, "structure", ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players",

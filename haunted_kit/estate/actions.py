@@ -16,7 +16,8 @@ Slot = tuple[int, int]
 Amounts = tuple[tuple[str, int], ...]
 
 
-def _amounts_text(amounts: Amounts) -> str:
+def amounts_text(amounts: Amounts) -> str:
+    """``(("wood", 1), ("limestone", 2))`` -> ``"1 wood and 2 limestone"`` (``"nothing"`` when empty)."""
     parts = []
     for r, n in amounts:
         word = r if r != "workers" or n != 1 else "worker"
@@ -97,8 +98,8 @@ class Trade:
     def describe(self) -> str:
         what = self.action.replace("_", " ")
         if not self.give:
-            return f"Market, {what}: pay the marked price and get {_amounts_text(self.take)}"
-        return f"Market, {what}: give {_amounts_text(self.give)} and get {_amounts_text(self.take)}"
+            return f"Market, {what}: pay the marked price and get {amounts_text(self.take)}"
+        return f"Market, {what}: give {amounts_text(self.give)} and get {amounts_text(self.take)}"
 
 
 @dataclass(frozen=True, slots=True)

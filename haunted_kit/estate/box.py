@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
-from ..provenance import Fingerprinted, mark_house_rules, read_provenance, value_fingerprint
+from ..provenance import Fingerprinted, mark_house_rules, read_provenance, unknown_field, unknown_table, value_fingerprint
 from ..protocol import is_integer
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
 # Upper bounds on every number of the box: generous for house rules, small enough that a
@@ -136,7 +136,9 @@ class EstateBox(Fingerprinted):
 
 
 class _File:
-    def __init__(self, root: Path, name: str, rows: list):
+    def __init__(self, root: Path, name: str, rows: list, tables: tuple[str, ...] | None = None):
+        """Read ``name``; with ``tables``, a top-level key outside them is refused
+        (resources.toml, whose top-level tables are the resources, passes ``None``)."""
         self.name, self.rows = name, rows
         path = root / name
         if not path.is_file():
@@ -145,15 +147,26 @@ class _File:
             self.data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise EstateBoxError(name, "-", f"not valid TOML ({exc})") from None
+        bad = unknown_table(self.data, tables) if tables is not None else None
+        if bad:
+            self.fail(*bad)
 
     def fail(self, entry, problem):
         raise EstateBoxError(self.name, entry, problem)
 
-    def table(self, d: dict, key: str, entry: str | None = None) -> dict:
+    def table(self, d: dict, key: str, entry: str | None = None, fields: tuple[str, ...] | None = None) -> dict:
+        """The table ``d[key]``; with ``fields``, a field outside them (and
+        ``provenance``) is refused as an unknown field."""
         v = d.get(key)
         if not isinstance(v, dict):
             self.fail(entry or key, "missing table" if v is None else "must be a table")
+        self.only(v, entry or key, fields)
         return v
+
+    def only(self, t: dict, entry: str, fields: tuple[str, ...] | None) -> None:
+        problem = unknown_field(t, fields) if fields is not None else None
+        if problem:
+            self.fail(entry, problem)
 
     def int(self, t: dict, key: str, entry: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
         if key not in t:
@@ -263,6 +276,7 @@ def load_estate_box(path=None) -> EstateBox:
     for name, t in f.data.items():
         if not isinstance(t, dict):
             f.fail(name, "must be a table")
+        f.only(t, name, ("income", "factory", "market_only"))
         inc, fac, mo = f.bool(t, "income", name), f.bool(t, "factory", name), f.bool(t, "market_only", name)
         if mo and (inc or fac):
             f.fail(name, "a market_only resource can have no income and no Factory take")
@@ -282,18 +296,18 @@ def load_estate_box(path=None) -> EstateBox:
     holdable = tuple(resources)
 
     # game.toml
-    f = _File(root, "game.toml", rows)
-    t = f.table(f.data, "players")
+    f = _File(root, "game.toml", rows, ("players", "seasons", "start", "workers", "factory", "inn", "value"))
+    t = f.table(f.data, "players", fields=("min", "max"))
     out["min_players"], out["max_players"] = f.int(t, "min", "players", 1), f.int(t, "max", "players", 1)
     if out["max_players"] < out["min_players"]:
         f.fail("players", f"max ({out['max_players']}) is below min ({out['min_players']})")
     if out["max_players"] > 4:
         f.fail("players", "at most 4 players (the kit has 4 player colours)")
     f.provenance(t, "players")
-    t = f.table(f.data, "seasons")
+    t = f.table(f.data, "seasons", fields=("count",))
     out["seasons"] = f.int(t, "count", "seasons", 1, MAX_SEASONS)
     f.provenance(t, "seasons")
-    t = f.table(f.data, "start")
+    t = f.table(f.data, "start", fields=("income", "hand", "workers"))
     inc = f.amounts(t, "income", "start", income)
     for r in income:
         if r not in inc:
@@ -303,16 +317,16 @@ def load_estate_box(path=None) -> EstateBox:
     out["start_hand"] = {r: hand.get(r, 0) for r in holdable}
     out["start_workers"] = f.int(t, "workers", "start")
     f.provenance(t, "start")
-    t = f.table(f.data, "workers")
+    t = f.table(f.data, "workers", fields=("limit", "per_take"))
     out["worker_limit"] = f.int(t, "limit", "workers", 1)
     out["workers_per_take"] = f.int(t, "per_take", "workers", 1)
     if out["start_workers"] > out["worker_limit"]:
         f.fail("start", f"field 'workers' ({out['start_workers']}) is above the worker limit ({out['worker_limit']})")
     f.provenance(t, "workers")
-    t = f.table(f.data, "factory")
+    t = f.table(f.data, "factory", fields=("first_taker_extra",))
     out["first_taker_extra"] = f.int(t, "first_taker_extra", "factory")
     f.provenance(t, "factory")
-    t = f.table(f.data, "inn")
+    t = f.table(f.data, "inn", fields=("return_price", "returns_per_season"))
     out["inn_price"] = f.int(t, "return_price", "inn")
     out["inn_returns"] = f.int(t, "returns_per_season", "inn")
     f.provenance(t, "inn")
@@ -327,8 +341,9 @@ def load_estate_box(path=None) -> EstateBox:
     f.provenance(t, "value")
 
     # lands.toml
-    f = _File(root, "lands.toml", rows)
-    t = f.table(f.data, "rules")
+    f = _File(root, "lands.toml", rows, ("rules", "tiles", "board"))
+    t = f.table(f.data, "rules", fields=("tile_price", "join_fee_per_marker", "join_fee_cap", "markers_per_player_per_tile",
+                                          "marble_quarry_min_tiles", "display"))
     for key, field, mn in (("tile_price", "tile_price", 0), ("join_fee_per_marker", "join_fee_per_marker", 0),
                            ("join_fee_cap", "join_fee_cap", 0), ("markers_per_tile", "markers_per_player_per_tile", 1),
                            ("marble_quarry_min_tiles", "marble_quarry_min_tiles", 0), ("display_size", "display", 1)):
@@ -341,6 +356,7 @@ def load_estate_box(path=None) -> EstateBox:
         entry = f"tiles.{name}"
         if not isinstance(tt, dict):
             f.fail(entry, "must be a table")
+        f.only(tt, entry, ("raises", "amount", "spaces", "count"))
         raises = f.str(tt, "raises", entry, income)
         tiles[name] = LandTile(name, raises, f.int(tt, "amount", entry), f.int(tt, "spaces", entry), f.int(tt, "count", entry))
         f.provenance(tt, entry)
@@ -351,7 +367,7 @@ def load_estate_box(path=None) -> EstateBox:
     if sum(x.count for x in tiles.values()) < out["display_size"]:
         f.fail("tiles", f"the stack holds fewer tiles than the display ({out['display_size']})")
     out["tiles"] = tiles
-    t = f.table(f.data, "board")
+    t = f.table(f.data, "board", fields=("radius", "lower_area", "white_dotted"))
     radius = f.int(t, "radius", "board", 1, MAX_RADIUS)
     slots = tuple((q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
                   if hexgrid.distance((q, r), (0, 0)) <= radius)
@@ -370,13 +386,13 @@ def load_estate_box(path=None) -> EstateBox:
     f.provenance(t, "board")
 
     # market.toml
-    f = _File(root, "market.toml", rows)
-    t = f.table(f.data, "visit")
+    f = _File(root, "market.toml", rows, ("visit", "marked_price", "actions"))
+    t = f.table(f.data, "visit", fields=("first_visitor_actions", "later_visitor_actions", "workers"))
     out["first_visitor_actions"] = f.int(t, "first_visitor_actions", "visit", 1)
     out["later_visitor_actions"] = f.int(t, "later_visitor_actions", "visit", 1)
     out["market_workers"] = f.int(t, "workers", "visit")
     f.provenance(t, "visit")
-    t = f.table(f.data, "marked_price")
+    t = f.table(f.data, "marked_price", fields=("first_use", "later_use", "condition_discount", "minimum"))
     for key, field in (("price_first", "first_use"), ("price_later", "later_use"),
                        ("condition_discount", "condition_discount"), ("price_minimum", "minimum")):
         out[key] = f.int(t, field, "marked_price")
@@ -387,6 +403,7 @@ def load_estate_box(path=None) -> EstateBox:
         entry = f"actions.{name}"
         if not isinstance(a, dict):
             f.fail(entry, "must be a table")
+        f.only(a, entry, ("text", "give", "take", "pairs", "marked"))
         text = f.str(a, "text", entry)
         gives, takes = [], []
         for key, allowed, acc in (("give", holdable, gives), ("take", takeable, takes)):

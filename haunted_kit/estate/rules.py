@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..events import Event
 from ..protocol import Refusal, is_integer
 from .board import estate_connected, land_graph  # noqa: F401  (the one connection rule)
-from .actions import Trade
+from .actions import Trade, amounts_text as _amounts
 
 SOURCE = "estate rules"
 INCOME = "Resource income"
@@ -264,10 +264,18 @@ def emit(s, kind: str, player, text: str, slot=None, **data) -> None:
 
 
 def gain(s, p: int, res: str, n: int, kind: str, text: str, slot=None, **data) -> None:
-    """Change ``p``'s holding of ``res`` by ``n`` (may be negative) and log it: the only
-    way holdings change (the soak test checks every change against these events)."""
-    s.hand[p][res] += n
-    emit(s, kind, p, text, slot, gain={res: n}, **data)
+    """Change ``p``'s holding of ``res`` by ``n`` (may be negative) and log it (one
+    resource: :func:`exchange`)."""
+    exchange(s, p, {res: n}, kind, text, slot, **data)
+
+
+def exchange(s, p: int, changes: dict, kind: str, text: str, slot=None, **data) -> None:
+    """Change ``p``'s holdings by ``changes`` (resource -> amount, may be negative) and log
+    it as one event: with :func:`gain`, the only way holdings change (the soak test checks
+    every change against these events)."""
+    for res, n in changes.items():
+        s.hand[p][res] += n
+    emit(s, kind, p, text, slot, gain=dict(changes), **data)
 
 
 def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str, text: str) -> None:
@@ -408,8 +416,16 @@ def do_trade(s, p: int, action: str, give, take) -> None:
     s.uses[action] += 1
     s.visit["used"].append(action)
     kind = "sold" if action.startswith("sell") else ("hired" if action.startswith("hire") else "exchanged")
-    for r, n in give:
-        gain(s, p, r, -n, kind, f"{P(p)} gives {n} {r} at the Market ({row.text}).", action=action)
+    goods = [(r, n) for r, n in take if r != "workers"]
+    if give or goods:  # one event, so the row's text is said once per trade
+        changes: dict = {}
+        for r, n in give:
+            changes[r] = changes.get(r, 0) - n
+        for r, n in goods:
+            changes[r] = changes.get(r, 0) + n
+        said = " and ".join(x for x in (f"gives {_amounts(give)}" if give else "",
+                                        f"gets {_amounts(goods)}" if goods else "") if x)
+        exchange(s, p, changes, kind, f"{P(p)} {said} at the Market ({row.text}).", action=action)
     for r, n in take:
         if r == "workers":
             room = box.worker_limit - total_workers(s, p)
@@ -419,5 +435,3 @@ def do_trade(s, p: int, action: str, give, take) -> None:
                                                                  f"({total_workers(s, p) + got} of {box.worker_limit}).")
             if got < n:
                 emit(s, "hire_capped", p, f"{P(p)} is at the {box.worker_limit}-worker limit: {n - got} worker not hired.")
-        else:
-            gain(s, p, r, n, kind, f"{P(p)} gets {n} {r} at the Market ({row.text}).", action=action)

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..components import BoxError, data_dir
-from ..provenance import Fingerprinted, read_provenance, value_fingerprint
+from ..provenance import Fingerprinted, read_provenance, unknown_field, unknown_table, value_fingerprint
 from ..protocol import is_integer
 
 __all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
@@ -138,7 +138,9 @@ class LandmarksBox(Fingerprinted):
 class _Toml:
     """One file of the box: typed reads that fail with file, entry and problem."""
 
-    def __init__(self, root: Path, name: str, rows: list):
+    def __init__(self, root: Path, name: str, rows: list, tables: tuple[str, ...] | None = None):
+        """Read ``name``; with ``tables``, a top-level key outside them is refused
+        (architects.toml, whose top-level tables are the architects, passes ``None``)."""
         self.name, self.rows = name, rows
         path = root / name
         if not path.is_file():
@@ -149,6 +151,9 @@ class _Toml:
             raise BoxError(f"landmarks/{name}", "-", "not UTF-8 text") from None
         except tomllib.TOMLDecodeError as exc:
             raise BoxError(f"landmarks/{name}", "-", f"not valid TOML ({exc})") from None
+        bad = unknown_table(self.data, tables) if tables is not None else None
+        if bad:
+            self.fail(*bad)
 
     def fail(self, entry: str, problem: str):
         raise BoxError(f"landmarks/{self.name}", entry, problem)
@@ -204,9 +209,9 @@ class _Toml:
         return out
 
     def only(self, t: dict, entry: str, keys) -> None:
-        extra = [k for k in t if k not in keys and k != "provenance"]
-        if extra:
-            self.fail(entry, f"unknown field '{extra[0]}' (known: {', '.join(keys)})")
+        problem = unknown_field(t, keys)
+        if problem:
+            self.fail(entry, problem)
 
 
 #: Fingerprints of earlier texts of the kit's own ``data/landmarks/`` that give today's
@@ -242,7 +247,8 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     rows: list = []
     out: dict = {"path": str(root)}
 
-    g = _Toml(root, "game.toml", rows)
+    g = _Toml(root, "game.toml", rows, ("players", "resources", "building_types", "modules", "lead_actions",
+                                            "example_round", "end_trigger"))
     v = g.section("players", {"min": (int, 2, 8), "max": (int, 2, 8)})
     if v["max"] < v["min"]:
         g.fail("players", f"field 'max' ({v['max']}) must be at least 'min' ({v['min']})")
@@ -258,7 +264,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
                                                        "rounds": (int, 1, 40)})
     out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, 99)})["village_cards"]
 
-    f = _Toml(root, "landmarks.toml", rows)
+    f = _Toml(root, "landmarks.toml", rows, ("supply", "types"))
     v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
     out["tokens_per_type"], out["two_player_removed"] = v["tokens"], v["two_player_removed"]
     if v["two_player_removed"] >= v["tokens"]:
@@ -279,7 +285,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
         f.fail("types", "must list at least one landmark type")
     out["landmarks"] = lm
 
-    s = _Toml(root, "scoring.toml", rows)
+    s = _Toml(root, "scoring.toml", rows, ("most", "sets", "architect"))
     v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, 99)})
     out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
     out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
@@ -300,7 +306,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
         a.fail("-", "must list at least one architect")
     out["architects"] = arch
 
-    c = _Toml(root, "castle_grounds.toml", rows)
+    c = _Toml(root, "castle_grounds.toml", rows, ("use", "castle", "developed"))
     v = c.section("use", {"gold": (int, 1, 9), "discard": (int, 0, 1), "wild": (int, 1, 1), "uses_per_card": (int, 1, 1),
                           "any_player": (bool, 0, None)})
     out.update(grounds_gold=v["gold"], grounds_discard=v["discard"], grounds_wild=v["wild"], grounds_uses=v["uses_per_card"],
@@ -309,7 +315,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["castle_gold"], out["castle_wild"] = v["gold"], v["wild"]
     out["developed_gold"] = c.section("developed", {"gold": (int, 1, 9)})["gold"]
 
-    d = _Toml(root, "deck.toml", rows)
+    d = _Toml(root, "deck.toml", rows, ("deck", "cards"))
     t = d.table("deck")
     d.only(t, "deck", ("label",))
     out["deck_label"] = d.value(t, "label", str, "deck")
