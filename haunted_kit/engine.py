@@ -1126,6 +1126,9 @@ class HauntedLandsGame:
         return default_box()
 
     score_name = "valor"  #: what ``seat_results``' score is, in words (hint sentences)
+    #: ``returns()`` are win/loss values (1 win, 0 loss, -1 for everyone after a collective
+    #: loss), not scores: the search keeps them as playout values
+    win_loss_returns = True
 
     def seat_results(self, state: State) -> list[dict]:
         """Per player (index order) the figures a simulation records: ``score`` (final

@@ -335,6 +335,9 @@ class Game(Protocol):
       ``"greedy"`` one serves the search as rollout policy and prior);
     * ``default_box()``: the game's own box (simulation records its fingerprint);
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
+    * ``win_loss_returns``: ``True`` when ``returns()`` are win/loss values (Haunted
+      Lands: 1 win, 0 loss, -1 collective loss) rather than scores; the search keeps
+      them as playout values (else the top score's players share 1);
     * ``result_meanings``: dataset column -> what it means for this game (``score``,
       ``won``, ``collective_loss``...), recorded in a simulation dataset's schema;
     * ``action_catalogue(box) -> ActionCatalogue``: the fixed integer encoding of its

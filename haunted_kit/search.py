@@ -13,10 +13,14 @@ are sampled (open loop). Playouts run a rollout policy (``"greedy"`` or ``"rando
 see :func:`haunted_kit.agents.make_agent`) to the end, or for ``rollout_depth``
 decisions and then score the position with the Game's ``evaluate(state)``.
 
-Values are each player's :meth:`~haunted_kit.protocol.GameState.returns` at the end of
-a playout (Haunted Lands: 1 for the winner, 0 for the others, -1 for every player after
-a collective loss; returns outside -1..1, such as scores, become a share of the win) or
-the evaluation's estimate of them (Haunted Lands: the win chance, less the chance that
+Values come from each player's :meth:`~haunted_kit.protocol.GameState.returns` at the
+end of a playout, read with the game's own meaning of them (:func:`playout_values`): a
+Game that declares ``win_loss_returns = True`` gives win/loss values, kept as they are
+(Haunted Lands: 1 for the winner, 0 for the others, -1 for every player after a
+collective loss); any other game's returns are scores (the estate's gold values,
+Landmarks' module points), and the player or players with the highest score share a
+value of 1 (0 for the others), whatever the size of the points. Before the end, the
+evaluation's estimate of those values (Haunted Lands: the win chance, less the chance that
 Kalena falls, see :meth:`haunted_kit.engine.HauntedLandsGame.evaluate`).
 
 Anything game-specific comes from the Game: ``determinise``, ``evaluate``, ``prior``
@@ -202,13 +206,18 @@ class SearchAgent:
         """Search from ``state`` for ``player`` (default: the player to move).
 
         Raises:
-            ValueError: nobody is to move (chance node or finished game).
+            ValueError: nobody is to move (chance node or finished game), or ``player``
+                is not the player to move (the message names who is).
         """
         game = self.game or game_of(state)
-        if player is None:
-            player = state.current_player()
-        if player is None or state.is_terminal():
+        mover = None if state.is_terminal() else state.current_player()
+        if mover is None:
             raise ValueError("nobody is to move here (a chance node or a finished game): nothing to search")
+        if player is None:
+            player = mover
+        elif not is_integer(player) or player != mover:
+            raise ValueError(f"player must be the player to move: P{mover + 1} (index {mover}) is to move here, got {player!r}")
+        win_loss = returns_are_win_loss(game)
         depth = self.rollout_depth
         evaluate = getattr(game, "evaluate", None)
         if depth == "auto":
@@ -275,7 +284,7 @@ class SearchAgent:
                     continue
                 d.apply_action(policy.act(d))
                 steps += 1
-            values = _values(d.returns()) if d.is_terminal() else evaluate(d)
+            values = playout_values(d.returns(), win_loss) if d.is_terminal() else evaluate(d)
             for nd in path:
                 nd.visits += 1
                 nd.value += values[nd.player]
@@ -285,13 +294,26 @@ class SearchAgent:
         return SearchResult(player, tuple(moves), n, time.perf_counter() - start)
 
 
-def _values(ret: list) -> list:
-    """Playout values from a finished game's returns: kept when they lie in -1..1 (Haunted
-    Lands: 1 win, 0 loss, -1 collective loss); otherwise (scores such as the estate's gold
-    values) 1 shared among the players with the highest return, 0 for the others, so that
-    the UCB constant means the same for every game."""
-    if all(-1.0 <= r <= 1.0 for r in ret):
-        return ret
+def returns_are_win_loss(game) -> bool:
+    """Whether ``game``'s returns are win/loss values (its Game's optional
+    ``win_loss_returns``; Haunted Lands: 1 win, 0 loss, -1 collective loss) rather than
+    scores (every other game of the kit: gold values, module points)."""
+    return getattr(game, "win_loss_returns", False) is True
+
+
+def playout_values(ret: list, win_loss: bool = False) -> list:
+    """A finished playout's value for each player, from the game's ``returns()``.
+
+    Args:
+        ret: the returns, one per player.
+        win_loss: the returns are win/loss values (:func:`returns_are_win_loss`): kept
+            as they are. Otherwise they are scores: the players with the highest score
+            share 1, the others get 0 (``[4, 4, 0]`` and ``[1, 1, 0]`` both give
+            ``[0.5, 0.5, 0.0]``; ``[0, 0, 0]`` gives a third each), so that the
+            exploration constant means the same for every game.
+    """
+    if win_loss:
+        return [float(r) for r in ret]
     top = max(ret)
     k = sum(1 for r in ret if r == top)
     return [1.0 / k if r == top else 0.0 for r in ret]
@@ -354,6 +376,15 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
     return ("; ".join(parts) + gain) if parts else (getattr(action, "describe", lambda: str(action))() + gain)
 
 
+def _outcome_words(value: float, win_loss: bool) -> str:
+    """How a move's mean playout value reads: a win share, or (only for a game whose
+    returns are win/loss values, where -1 is a collective loss) a negative mean as
+    "often ends in a collective loss"."""
+    if value < 0 and win_loss:
+        return "often ends in a collective loss"
+    return f"wins about {max(0.0, value):.0%} of them"
+
+
 def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: float | None = None, top: int = 3,
           seed: int = 0, rollout: str = "greedy", rollout_depth: int | None = 20, game=None) -> list[Hint]:
     """The search agent's ``top`` moves for the player to move, best first.
@@ -367,20 +398,26 @@ def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: fl
     ``evaluate``; a game without one plays to the end) so that 1,000 playouts stay
     within a second.
 
+    Args:
+        player: the player to move (the default); any other player is refused.
+        top: how many moves, 1 or more (fewer when fewer were searched).
+
     Raises:
-        ValueError: nobody is to move, or a bad budget.
+        ValueError: nobody is to move, ``player`` is not the player to move (naming
+            who is), ``top`` is not a whole number of at least 1, or a bad budget.
     """
+    if not is_integer(top) or top < 1:
+        raise ValueError(f"top must be a whole number of moves, 1 or more, got {top!r}")
     game = game or game_of(state)
     if getattr(game, "evaluate", None) is None:
         rollout_depth = None
     agent = SearchAgent(seed, playouts=playouts, seconds=seconds, rollout=rollout, rollout_depth=rollout_depth, game=game)
     res = agent.search(state, player)
+    win_loss = returns_are_win_loss(game)
     rng = random.Random(seed + 1)
     out = []
     for m in res.moves[:top]:
         effect = _describe_effect(game, state, res.player, m.action, rng)
-        win = max(0.0, m.value)
-        sentence = (f"{effect}. Chosen in {m.share:.0%} of {res.playouts:,} playouts; "
-                    f"{'wins about ' + format(win, '.0%') + ' of them' if m.value >= 0 else 'often ends in a collective loss'}.")
+        sentence = f"{effect}. Chosen in {m.share:.0%} of {res.playouts:,} playouts; {_outcome_words(m.value, win_loss)}."
         out.append(Hint(m.action, m.share, m.value, m.visits, sentence))
     return out
