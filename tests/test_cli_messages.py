@@ -45,29 +45,31 @@ def saves(tmp_path_factory):
     return d
 
 
+def replay_edited(saves, tmp_path, capsys, game, field, value):
+    """Replay ``game``'s save with ``field`` set to ``value``; it must fail (exit 1).
+    Returns the edited save's path."""
+    data = json.loads((saves / f"{game}.json").read_text())
+    data[field] = value
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 1
+    return path
+
+
 @pytest.mark.parametrize("game,label", [
     ("haunted", "estate"), ("haunted", "landmarks"), ("estate", "landmarks"), ("estate", "haunted"),
     ("landmarks", "haunted"), ("landmarks", "estate"),
 ])
 def test_a_save_relabelled_as_another_game(saves, tmp_path, capsys, game, label):
-    data = json.loads((saves / f"{game}.json").read_text())
-    data["game"] = label
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    capsys.readouterr()
-    assert main(["replay", str(path)]) == 1
+    path = replay_edited(saves, tmp_path, capsys, game, "game", label)
     assert capsys.readouterr().err == (f"haunted-kit: {path}: save field 'game': names {label!r}, whose loader refuses "
                                        f"this save {KNOWN}; it reads as the {game!r} game's save: set \"game\": \"{game}\"\n")
 
 
 @pytest.mark.parametrize("value", [["x"], "chess", 3, None])
 def test_a_save_naming_an_unknown_game(saves, tmp_path, capsys, value):
-    data = json.loads((saves / "estate.json").read_text())
-    data["game"] = value
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    capsys.readouterr()
-    assert main(["replay", str(path)]) == 1
+    path = replay_edited(saves, tmp_path, capsys, "estate", "game", value)
     assert capsys.readouterr().err == (f"haunted-kit: {path}: save field 'game': unknown game {value!r} {KNOWN}; "
                                        "it reads as the 'estate' game's save: set \"game\": \"estate\"\n")
 
@@ -83,12 +85,7 @@ def test_a_landmarks_save_without_its_game_field(saves, tmp_path, capsys):
 
 
 def test_a_corrupt_save_keeps_its_loaders_message(saves, tmp_path, capsys):
-    data = json.loads((saves / "estate.json").read_text())
-    data["version"] = 99
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    capsys.readouterr()
-    assert main(["replay", str(path)]) == 1
+    replay_edited(saves, tmp_path, capsys, "estate", "version", 99)
     assert capsys.readouterr().err == "haunted-kit: version: unsupported version 99 (this kit reads version 1)\n"
 
 
