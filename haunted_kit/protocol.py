@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
     "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "check_seed", "is_integer", "is_the_integer",
-    "plain_integers", "results_by_score", "seat_agents", "strict_equality",
+    "plain_integers", "results_by_score", "seat_agents", "states_along", "strict_equality",
 ]
 
 
@@ -539,6 +539,25 @@ class RandomAgent:
     def act(self, state: GameState):
         # choice(legal) draws exactly what legal[randrange(len(legal))] would, with less work
         return self.rng.choice(state.legal_actions())
+
+
+def states_along(start: GameState, entries) -> list:
+    """``[(None, a copy of start), (entry, state after it), ...]``: the record's ``entries``
+    (:class:`HistoryEntry`) re-applied one by one to a copy of ``start`` through the
+    protocol (``apply_action`` / ``apply_chance``), with no search over legal actions.
+
+    Raises:
+        IllegalAction, ChanceError: an entry the game refuses at that point.
+    """
+    s = start.copy()
+    out = [(None, s.copy())]
+    for e in entries:
+        if e.chance:
+            s.apply_chance(e.action)
+        else:
+            s.apply_action(e.action)
+        out.append((e, s.copy()))
+    return out
 
 
 def seat_agents(agents, players: int, seed: int, make) -> tuple[list, list[str]]:

@@ -52,3 +52,20 @@ def test_seat_agents_repeats_the_lineup_and_seeds_each_seat():
     assert made == [("random", 700), ("random", 702)]
     assert bots[1] is mine and names == ["random", "random", "random"]
     assert bots[0].rng.random() == RandomAgent(700).rng.random()
+
+
+def test_states_along_reapplies_a_record_to_a_copy_of_the_start():
+    """One state per entry, each the start with the entries so far applied; the start is untouched."""
+    from haunted_kit.games import get_game
+    from haunted_kit.protocol import states_along
+
+    g = get_game("landmarks")
+    s = g.new_game(players=3, seed=4)
+    start = s.copy()
+    for _ in range(3):
+        s.apply_action(s.legal_actions()[0])
+    entries = s.history()[len(start.history()):]
+    out = states_along(start, entries)
+    assert [e for e, _ in out] == [None, *entries] and len(entries) == 3
+    assert out[-1][1].to_dict() == s.to_dict() and out[0][1].to_dict() == start.to_dict()
+    assert start.history() == out[0][1].history()

@@ -30,7 +30,7 @@ from itertools import permutations
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, check_seed, is_integer, is_the_integer,
-                        plain_integers, results_by_score)
+                        plain_integers, results_by_score, states_along)
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
@@ -398,14 +398,7 @@ class LandmarksState(Position):
         s = _from_fields(self.box, self.start, auto_chance=False)
         s.log = self.log[:self.start_log]
         s.start_log = self.start_log
-        out = [(None, s.copy())]
-        for e in self.history():
-            if e.chance:
-                s.apply_chance(e.action)
-            else:
-                s.apply_action(e.action)
-            out.append((e, s.copy()))
-        return out
+        return states_along(s, self.history())
 
     def __repr__(self) -> str:
         who = self.current_player()

@@ -23,6 +23,7 @@ import ipywidgets as W
 from ipycanvas import Canvas
 
 from ..landmarks.render import panel_scene
+from ..protocol import states_along as protocol_states_along
 from .canvas import draw_primitives, held
 from .errors import ErrorReporting
 
@@ -60,15 +61,7 @@ def states_along(state, start=None) -> list:
     without it the state's own ``replay()`` rebuilds them from its start position."""
     if start is None:
         return state.replay()
-    s = start.copy()
-    out = [(None, s.copy())]
-    for e in state.history()[len(start.history()):]:
-        if e.chance:
-            s.apply_chance(e.action)
-        else:
-            s.apply_action(e.action)
-        out.append((e, s.copy()))
-    return out
+    return protocol_states_along(start, state.history()[len(start.history()):])
 
 
 def _describe(action, state) -> str:
