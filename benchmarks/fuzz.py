@@ -62,7 +62,7 @@ from haunted_kit.protocol import IllegalAction  # noqa: E402
 from haunted_kit.state import FIELDS  # noqa: E402
 from haunted_kit.engine import GAME  # noqa: E402
 from haunted_kit.games import game_names, get_game  # noqa: E402
-from haunted_kit.testing import check_box, mutate_json, mutate_text  # noqa: E402
+from haunted_kit.testing import check_box, mutate_json, mutate_text, random_steps  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 #: Each registered game's box folder (relative to data/) and its share of the inputs.
@@ -273,16 +273,7 @@ def save_pool(game, rng, k=60):
         st = settings[j % len(settings)]
         extra = {"auto_chance": False} if game.name == "haunted" and j % 6 == 0 else {}
         s = game.new_game(seed=1000 + j, **st, **extra)
-        bot = random.Random(j)
-        stop = rng.choice([0, 1, 5, 30, 80, 10**9])
-        steps = 0
-        while not s.is_terminal() and steps < stop:
-            if s.is_chance_node():
-                s.apply_chance(bot.choice([o for o, _ in s.chance_outcomes()]))
-            else:
-                legal = s.legal_actions()
-                s.apply_action(legal[bot.randrange(len(legal))])
-            steps += 1
+        random_steps(s, random.Random(j), rng.choice([0, 1, 5, 30, 80, 10**9]))
         pool.append(s.to_dict())
     return pool
 

@@ -42,7 +42,7 @@ from typing import Any
 from .games import get_game
 from .protocol import check_seed, is_integer
 
-__all__ = ["BoxReport", "Failure", "check_box", "play_checked", "replay_failure"]
+__all__ = ["BoxReport", "Failure", "check_box", "play_checked", "random_steps", "replay_failure"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,21 @@ class BoxReport:
         else:
             lines.append("No problem found: every game kept the invariants after every step.")
         return "\n".join(lines)
+
+
+def random_steps(s, rng: random.Random, steps: int) -> int:
+    """Play at most ``steps`` seeded random steps on ``s`` (in place): a uniform legal action
+    when a player is to move, a uniform chance outcome (not weighted by its probability)
+    at a chance node. Stops early at the end of the game. Returns the steps played."""
+    k = 0
+    while not s.is_terminal() and k < steps:
+        if s.is_chance_node():
+            s.apply_chance(rng.choice([o for o, _ in s.chance_outcomes()]))
+        else:
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        k += 1
+    return k
 
 
 def _settings(game, box) -> list[dict]:

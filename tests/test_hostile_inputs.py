@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import haunted_kit as hk
 from haunted_kit.cli import summary
 from haunted_kit.engine import GAME
-from haunted_kit.testing import check_box, mutate_json, mutate_text
+from haunted_kit.testing import check_box, mutate_json, mutate_text, random_steps
 from ruletools import DATA, copy_data
 
 FILES = sorted(p.name for p in DATA.iterdir() if p.is_file())
@@ -40,15 +40,7 @@ def _saves():
     for j, st_ in enumerate(GAME.settings()):
         for stop in (0, 3, 40, 10**9):
             s = hk.new_game(seed=j, auto_chance=stop != 0, **st_)
-            bot = random.Random(j)
-            k = 0
-            while not s.is_terminal() and k < stop:
-                if s.is_chance_node():
-                    s.apply_chance(bot.choice([o for o, _ in s.chance_outcomes()]))
-                else:
-                    legal = s.legal_actions()
-                    s.apply_action(legal[bot.randrange(len(legal))])
-                k += 1
+            random_steps(s, random.Random(j), stop)
             out.append(s.to_dict())
     return out
 

@@ -167,3 +167,14 @@ def test_check_box_on_another_games_box_names_the_right_game(capsys, folder, wro
     err = capsys.readouterr().err
     assert "the box does not load" in err
     assert f"loads as the {right!r} game's box: try `haunted-kit check-box {path} --game {right}`" in err
+
+
+def test_random_steps_is_seeded_and_stops_at_the_end():
+    """The same seed plays the same steps; a budget past the end stops at the terminal state."""
+    from haunted_kit.testing import random_steps
+
+    a, b = hk.new_game(players=2, seed=3), hk.new_game(players=2, seed=3)
+    assert random_steps(a, random.Random(7), 25) == 25 == random_steps(b, random.Random(7), 25)
+    assert a.to_dict() == b.to_dict() and len(a.history()) > len(hk.new_game(players=2, seed=3).history())
+    n = random_steps(a, random.Random(1), 10**9)
+    assert a.is_terminal() and 0 < n < 10**9 and random_steps(a, random.Random(1), 5) == 0
