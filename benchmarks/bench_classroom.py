@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 import haunted_kit as hk  # noqa: E402
 from browser_harness import free_port, launch_chromium, start_class_server, terminate_tree  # noqa: E402
-from haunted_kit.agents import GreedyAgent  # noqa: E402
+from haunted_kit.haunted.agents import GreedyAgent  # noqa: E402
 from haunted_kit.store import GameStore  # noqa: E402
 
 WATCH_JS = """() => {
@@ -150,7 +150,7 @@ def resume(tables: int, work: Path) -> tuple[float, float]:
 def widget_models(games: int) -> list[int]:
     from ipywidgets.widgets import widget
 
-    from haunted_kit.widgets import PlayView
+    from haunted_kit.haunted.widgets import PlayView
 
     view = PlayView(players=4, mode="wanderer", seed=1, bots=[1, 2, 3])
     human = GreedyAgent(9)

@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 
 from haunted_kit import new_game  # noqa: E402
-from haunted_kit.agents import make_agent  # noqa: E402
+from haunted_kit.haunted.agents import make_agent  # noqa: E402
 
 
 def run_games(agent: str, players: int, games: int, first_seed: int = 0):

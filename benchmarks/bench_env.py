@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from haunted_kit.agents import make_agent
+from haunted_kit.haunted.agents import make_agent
 from haunted_kit.env import KitAECEnv
 from haunted_kit.games import get_game
 from haunted_kit.search import hints, sample_chance

@@ -14,8 +14,8 @@ import sys
 
 import pandas as pd
 
-from haunted_kit.sim import play_game
-from haunted_kit.state import GameConfig
+from haunted_kit.haunted.sim import play_game
+from haunted_kit.haunted.state import GameConfig
 
 
 def figures(games: int, extra=(), limited=True) -> dict:

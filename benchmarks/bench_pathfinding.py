@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from haunted_kit import pathfinding as pf  # noqa: E402
-from haunted_kit.scenario import scenario  # noqa: E402
+from haunted_kit.haunted import pathfinding as pf  # noqa: E402
+from haunted_kit.haunted.scenario import scenario  # noqa: E402
 
 
 def median_ms(fn, repeat: int) -> float:

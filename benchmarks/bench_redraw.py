@@ -19,8 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from haunted_kit.render.svg import readme_state, render_svg  # noqa: E402
-from haunted_kit.widgets import CommandCounter, FieldWidget  # noqa: E402
+from haunted_kit.haunted.draw.svg import readme_state, render_svg  # noqa: E402
+from haunted_kit.widgets import CommandCounter
+from haunted_kit.haunted.widgets import FieldWidget  # noqa: E402
 
 
 def timed(fn, repeat: int) -> list[float]:

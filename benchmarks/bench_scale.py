@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from haunted_kit.agents import GreedyAgent, RandomAgent  # noqa: E402
-from haunted_kit.engine import new_game  # noqa: E402
+from haunted_kit.haunted.agents import GreedyAgent, RandomAgent  # noqa: E402
+from haunted_kit.haunted.engine import new_game  # noqa: E402
 from haunted_kit.search import SearchAgent, hints  # noqa: E402
 from haunted_kit.simulate import Grid, load_dataset, simulate  # noqa: E402
 

@@ -29,10 +29,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from haunted_kit import rules as R  # noqa: E402
-from haunted_kit.agents import GreedyAgent  # noqa: E402
-from haunted_kit import engine  # noqa: E402
-from haunted_kit.engine import eval_features, new_game  # noqa: E402
+from haunted_kit.haunted import rules as R  # noqa: E402
+from haunted_kit.haunted.agents import GreedyAgent  # noqa: E402
+from haunted_kit.haunted import engine  # noqa: E402
+from haunted_kit.haunted.engine import eval_features, new_game  # noqa: E402
 
 FIRST_SEED = 900_000
 

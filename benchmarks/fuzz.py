@@ -56,11 +56,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import haunted_kit as hk  # noqa: E402
-from haunted_kit import actions as A  # noqa: E402
+from haunted_kit.haunted import actions as A  # noqa: E402
 from haunted_kit.cli import main as cli_main, summary  # noqa: E402
 from haunted_kit.protocol import IllegalAction  # noqa: E402
-from haunted_kit.state import FIELDS  # noqa: E402
-from haunted_kit.engine import GAME  # noqa: E402
+from haunted_kit.haunted.state import FIELDS  # noqa: E402
+from haunted_kit.haunted.engine import GAME  # noqa: E402
 from haunted_kit.games import game_names, get_game  # noqa: E402
 from haunted_kit.testing import check_box, mutate_json, mutate_text, random_steps  # noqa: E402
 
@@ -127,7 +127,7 @@ def hostile_action(rng, s):
 
 
 def hostile_generic(rng, s):
-    """For a game without haunted_kit.actions' table: a listed action (a dataclass)
+    """For a game without haunted_kit.haunted.actions' table: a listed action (a dataclass)
     with one field replaced by an odd value, or a non-action."""
     import dataclasses
 

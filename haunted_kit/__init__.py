@@ -1,4 +1,5 @@
-"""haunted_kit: learn, play and analyse the board game Haunted Lands in Jupyter.
+"""haunted_kit: learn, play and analyse the board game Haunted Lands and two companion
+rule systems in Jupyter.
 
 Quick start::
 
@@ -8,25 +9,46 @@ Quick start::
     s.apply_action(s.legal_actions()[0])
     s.events().tail()          # what happened, explained
 
-See docs/ARCHITECTURE.md for the modules and how a decision flows through them.
+    hk.get_game("estate").new_game(players=3, seed=7)    # any registered game, same protocol
+
+The top level is the kit (the protocol, the registry, the tools); each game is a package
+of the same shape (:mod:`haunted_kit.haunted`, :mod:`haunted_kit.estate`,
+:mod:`haunted_kit.landmarks`). The short names below are loaded on first use, so
+importing a companion game loads nothing of Haunted Lands. See docs/ARCHITECTURE.md.
 """
 
-from .actions import (Build, ChooseBonus, ChooseQuest, ChooseResource, Contact, EndTurn, Explore, Extract, Learn,
-                      PlaceGhost, RestoreToken, RollBonus, Sell, Train, action_from_dict, action_to_dict)
-from .board import Field, FieldError, build_field
-from .components import Box, BoxError, default_box, load_box
-from .engine import HauntedLandsState as State
-from .engine import new_game
-from .protocol import ChanceError, HistoryEntry, IllegalAction, Record, Refusal
-from .rules import entry_cost, explore_cost
-from .state import ConfigError, GameConfig, SaveError
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Box", "BoxError", "Build", "ChanceError", "ChooseBonus", "ChooseQuest", "ChooseResource", "ConfigError",
-    "Contact", "EndTurn", "Explore", "Extract", "Field", "FieldError", "GameConfig", "HistoryEntry", "IllegalAction",
-    "Learn", "PlaceGhost", "Record", "Refusal", "RestoreToken", "RollBonus", "SaveError", "Sell", "State", "Train",
-    "action_from_dict", "action_to_dict", "build_field", "default_box", "entry_cost", "explore_cost", "load_box",
-    "new_game",
-]
+#: public short name -> module that defines it (loaded on first use)
+_LAZY = {
+    **{name: "haunted_kit.haunted" for name in (
+        "Box", "BoxError", "Build", "ChooseBonus", "ChooseQuest", "ChooseResource", "ConfigError", "Contact",
+        "EndTurn", "Explore", "Extract", "Field", "FieldError", "GameConfig", "Learn", "PlaceGhost", "RestoreToken",
+        "RollBonus", "SaveError", "Sell", "State", "Train", "action_from_dict", "action_to_dict", "build_field",
+        "default_box", "entry_cost", "explore_cost", "load_box", "new_game")},
+    **{name: "haunted_kit.protocol" for name in ("ChanceError", "HistoryEntry", "IllegalAction", "Record", "Refusal")},
+    **{name: "haunted_kit.games" for name in ("get_game", "game_names")},
+}
+
+#: sub-packages reachable as attributes (``hk.haunted``, ``hk.estate``, ``hk.landmarks``)
+_SUBPACKAGES = ("haunted", "estate", "landmarks")
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"haunted_kit.{name}")
+    raise AttributeError(f"module 'haunted_kit' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBPACKAGES))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .agents import AGENTS, make_agent
+from .haunted.agents import AGENTS, make_agent
 from .games import get_game
 from .search import SearchAgent
 

@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from .components import BoxError, default_box, load_box
+from .haunted.box import BoxError, default_box, load_box
 
 ENV_PREFIX = "HAUNTED_KIT_"
 DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
@@ -31,7 +31,7 @@ def app_settings(default_seed: int = 1) -> dict:
     ``size`` (hex size in pixels, default :data:`DEFAULT_SIZE`) and ``hints`` (the
     "Suggest a move" button; ``HAUNTED_KIT_HINTS=0`` switches it off), ``hint_playouts``
     (the playouts each hint searches, :data:`DEFAULT_HINT_PLAYOUTS`). The dict's keys are
-    :class:`~haunted_kit.widgets.PlayView` keywords. Raises ValueError naming a
+    :class:`~haunted_kit.haunted.widgets.PlayView` keywords. Raises ValueError naming a
     malformed variable or a box that does not load."""
     env = os.environ
 

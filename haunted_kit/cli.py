@@ -28,15 +28,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import rules as R
+from .haunted import rules as R
 from .bots import BotSpecError, known_agents, make_bot, parse_lineup
-from .components import BoxError, default_box, load_box
-from .engine import HauntedLandsState as State
+from .haunted.box import BoxError, default_box, load_box
+from .haunted.engine import HauntedLandsState as State
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
 from .games import REGISTRY, UnknownGame, game_names, get_game
 from .protocol import check_seed
-from .sim import play_game
-from .state import ConfigError, GameConfig, SaveError
+from .haunted.sim import play_game
+from .haunted.state import ConfigError, GameConfig, SaveError
 
 # The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
 # check-box) are imported inside them: together they add about 40 ms (multiprocessing,
@@ -536,7 +536,7 @@ def _classroom(sub, args) -> int:
 
 
 def _handout(sub, args) -> int:
-    from .handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
+    from .haunted.handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
 
     box = _box(sub, args.box)
     _check_players_and_mode(sub, box, args.players, args.mode)
@@ -569,7 +569,7 @@ def _handout(sub, args) -> int:
 
 
 def _teacher(sub, args) -> int:
-    from .exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
+    from .haunted.exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
     if not src.is_dir():

@@ -15,7 +15,7 @@ from .protocol import Game
 
 #: short name -> (module, attribute of its Game object)
 REGISTRY: dict[str, tuple[str, str]] = {
-    "haunted": ("haunted_kit.engine", "GAME"),
+    "haunted": ("haunted_kit.haunted.engine", "GAME"),
     "estate": ("haunted_kit.estate.engine", "GAME"),
     "landmarks": ("haunted_kit.landmarks.engine", "GAME"),
 }

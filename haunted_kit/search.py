@@ -10,7 +10,7 @@ reseeded), never the true hidden state. Selection is PUCT with availability coun
 over moves: the game's greedy agent's move scores as a softmax (:func:`prior_of`), so
 that a small budget (100 playouts) is spent on the few plausible moves; chance outcomes
 are sampled (open loop). Playouts run a rollout policy (``"greedy"`` or ``"random"``,
-see :func:`haunted_kit.agents.make_agent`) to the end, or for ``rollout_depth``
+see :func:`haunted_kit.haunted.agents.make_agent`) to the end, or for ``rollout_depth``
 decisions and then score the position with the Game's ``evaluate(state)``.
 
 Values come from each player's :meth:`~haunted_kit.protocol.GameState.returns` at the
@@ -21,7 +21,7 @@ collective loss); any other game's returns are scores (the estate's gold values,
 Landmarks' module points), and the player or players with the highest score share a
 value of 1 (0 for the others), whatever the size of the points. Before the end, the
 evaluation's estimate of those values (Haunted Lands: the win chance, less the chance that
-Kalena falls, see :meth:`haunted_kit.engine.HauntedLandsGame.evaluate`).
+Kalena falls, see :meth:`haunted_kit.haunted.engine.HauntedLandsGame.evaluate`).
 
 Anything game-specific comes from the Game: ``determinise``, ``evaluate``, ``prior``
 or the greedy agent of its ``agents`` (each optional, with a generic fallback).
@@ -40,7 +40,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from .agents import make_agent
+from .haunted.agents import make_agent
 from .games import game_of
 from .protocol import is_integer
 

@@ -34,14 +34,14 @@ import tornado.web
 import tornado.websocket
 from tornado.netutil import bind_sockets
 
-from . import actions as A
+from .haunted import actions as A
 from .bots import make_bot
 from .fileio import parse_json
 from .protocol import IllegalAction, is_integer
-from .render import html as H
-from .render.geometry import board_geometry
-from .render.scene import phase_sentence, status_line
-from .render.svg import render_svg
+from .haunted.draw import html as H
+from .haunted.draw.geometry import board_geometry
+from .haunted.draw.scene import phase_sentence, status_line
+from .haunted.draw.svg import render_svg
 from .store import GameStore, Table
 
 log = logging.getLogger("haunted_kit.server")
@@ -80,10 +80,10 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
                  bots=()) -> dict:
     """The message a page receives: everything built for ``viewer`` only.
 
-    ``viewer``: a seat (player index) or :data:`~haunted_kit.render.html.PUBLIC`
+    ``viewer``: a seat (player index) or :data:`~haunted_kit.haunted.draw.html.PUBLIC`
     (projector, hot-seat screen). On a hot-seat screen the human to move may act; their
     quests show only when ``revealed``."""
-    from .widgets.play import action_cell  # lazy: widgets pull ipywidgets and ipycanvas, which the table server otherwise never loads
+    from .haunted.widgets.play import action_cell  # lazy: widgets pull ipywidgets and ipycanvas, which the table server otherwise never loads
 
     s = table.state
     mover = s.current_player()

@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import actions as A
+from .haunted import actions as A
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot
-from .components import Box, BoxError, default_box, load_box
-from .engine import new_game
-from .state import GameConfig
+from .haunted.box import Box, BoxError, default_box, load_box
+from .haunted.engine import new_game
+from .haunted.state import GameConfig
 
 SCHEMA_VERSION = 1
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from haunted_kit.actions import action_to_dict  # noqa: E402
-from haunted_kit.agents import GreedyAgent, RandomAgent  # noqa: E402
-from haunted_kit.components import default_box  # noqa: E402
-from haunted_kit.engine import new_game  # noqa: E402
+from haunted_kit.haunted.actions import action_to_dict  # noqa: E402
+from haunted_kit.haunted.agents import GreedyAgent, RandomAgent  # noqa: E402
+from haunted_kit.haunted.box import default_box  # noqa: E402
+from haunted_kit.haunted.engine import new_game  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden_games.json"
 

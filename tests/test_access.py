@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit.widgets import FieldWidget, PlayView
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted.widgets import FieldWidget, PlayView
 from haunted_kit.widgets.access import ARROWS, cursor_step, keys_to
 
 

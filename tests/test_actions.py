@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.actions import Build, Contact, EndTurn, Explore, Extract, Learn, Sell, Train, ChooseResource
-from haunted_kit.scenario import (deplete, give, place, put_building, put_ghost, scenario, set_calendar,
-                                  set_pecunias, set_tokens)
+from haunted_kit.haunted.actions import Build, Contact, EndTurn, Explore, Extract, Learn, Sell, Train, ChooseResource
+from haunted_kit.haunted.scenario import (deplete, give, place, put_building, put_ghost, scenario, set_calendar,
+                                          set_pecunias, set_tokens)
 from ruletools import active, assert_illegal, kinds, res, supply, tokens
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}

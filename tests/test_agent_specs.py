@@ -67,7 +67,7 @@ def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
             continue
         s.apply_action(bots[s.current_player()].act(s))
     if game == "haunted":
-        from haunted_kit.sim import play_game
+        from haunted_kit.haunted.sim import play_game
         res = play_game(players=2, seed=5, agents=["search[playouts=3]", "greedy"])
         assert res.state.to_dict() == s.to_dict() and res.agents == ["search", "greedy"]
         assert "Agents: P1 search, P2 greedy" in out
@@ -80,7 +80,7 @@ def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
 
 def test_the_play_widgets_take_specs():
     from haunted_kit.estate.widgets import EstatePlayView
-    from haunted_kit.widgets.play import PlayView
+    from haunted_kit.haunted.widgets.play import PlayView
 
     v = PlayView(players=2, seed=1, bots={1: "search[playouts=2]"}, auto_bots=False)
     assert isinstance(v.bots[1], SearchAgent) and v.bots[1].playouts == 2

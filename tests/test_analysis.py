@@ -1,18 +1,18 @@
-"""haunted_kit.analysis: the tables the notebooks show must agree with the engine."""
+"""haunted_kit.haunted.analysis: the tables the notebooks show must agree with the engine."""
 
 from __future__ import annotations
 
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import scenario as sc
-from haunted_kit.agents import GreedyAgent
-from haunted_kit.analysis import (VALOR_SOURCES, AnalysisError, at_terrain_die, attempts, events_frame, play_until,
-                                  players_frame, supply_frame, valor_events, valor_reason, valor_sources,
-                                  valor_sources_many)
-from haunted_kit.flow import TerrainDie
-from haunted_kit.render import board
-from haunted_kit.sim import play_game, play_many
+from haunted_kit.haunted import scenario as sc
+from haunted_kit.haunted.agents import GreedyAgent
+from haunted_kit.haunted.analysis import (VALOR_SOURCES, AnalysisError, at_terrain_die, attempts, events_frame,
+                                          play_until, players_frame, supply_frame, valor_events, valor_reason,
+                                          valor_sources, valor_sources_many)
+from haunted_kit.haunted.flow import TerrainDie
+from haunted_kit.haunted.draw import board
+from haunted_kit.haunted.sim import play_game, play_many
 
 
 def test_valor_sources_add_up_to_final_valor():

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import haunted_kit as hk
-from haunted_kit.actions import Build
-from haunted_kit.components import PROVENANCES
-from haunted_kit.scenario import give, place, scenario
+from haunted_kit.haunted.actions import Build
+from haunted_kit.haunted.box import PROVENANCES
+from haunted_kit.haunted.scenario import give, place, scenario
 from ruletools import DATA, REPO, copy_data, edit
 
 

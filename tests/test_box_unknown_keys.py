@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from haunted_kit.cli import main
-from haunted_kit.components import load_box as load_haunted
+from haunted_kit.haunted.box import load_box as load_haunted
 from haunted_kit.estate.box import load_estate_box
 from haunted_kit.landmarks.box import load_box as load_landmarks
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.flow import GhostPlacement
+from haunted_kit.haunted.flow import GhostPlacement
 import haunted_kit as hk
-from haunted_kit import scenario as sc
+from haunted_kit.haunted import scenario as sc
 
 
 def test_terrain_die_outcomes_and_probabilities():

@@ -87,7 +87,7 @@ def test_console_script_runs():
 
 def test_summary_of_a_collective_loss_ranks_nobody_and_scores_no_quest():
     from haunted_kit.cli import summary
-    from haunted_kit.sim import play_game
+    from haunted_kit.haunted.sim import play_game
 
     lost = play_game(players=4, seed=30, agents=["greedy"], log=True).state
     assert lost.lost

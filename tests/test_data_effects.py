@@ -25,10 +25,10 @@ import json
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit.effects import COMMON, EFFECTS
-from haunted_kit.rules import ctx_of, quest_score
-from haunted_kit.scenario import end_round, learn, place, put_building, scenario, set_turn
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted.effects import COMMON, EFFECTS
+from haunted_kit.haunted.rules import ctx_of, quest_score
+from haunted_kit.haunted.scenario import end_round, learn, place, put_building, scenario, set_turn
 from ruletools import copy_data, edit, res
 
 #: cells the spread's ghosts go to, far from the buildings (as in test_flow)
@@ -112,7 +112,7 @@ def test_every_registered_effect_names_its_implementation(family, name):
     assert effect.implemented_in and effect.section
     for dotted in effect.implemented_in:
         module, _, attr = dotted.partition(".")
-        obj = importlib.import_module(f"haunted_kit.{module}")
+        obj = importlib.import_module(f"haunted_kit.haunted.{module}")
         for part in attr.split("."):
             obj = getattr(obj, part)
         assert callable(obj), dotted
@@ -132,7 +132,7 @@ def test_the_box_uses_every_kind_the_registry_lists():
 def test_pending_sentences_name_the_card_the_box_gives_the_effect(tmp_path):
     """The waiting sentences of skill 2 (choose_bonus) and skill 9 (sell_restore) take
     the card number from the box: with the two cards' numbers swapped, they name the other card."""
-    from haunted_kit.flow import BonusChoice, RestoreChoice
+    from haunted_kit.haunted.flow import BonusChoice, RestoreChoice
     box = hk.default_box()
     assert BonusChoice(0).status(box) == "P1 must take a bonus reward or roll the bonus die (skill 2)"
     assert RestoreChoice(1).status(box) == "P2 must choose a token to restore (skill 9)"
@@ -155,8 +155,8 @@ def test_pending_sentences_name_the_card_the_box_gives_the_effect(tmp_path):
 # the shipped one). The parameters come from the data entries, so a new skill amount, a
 # new market option or a new bonus reward without a test here fails.
 
-from haunted_kit.flow import QuestChoice, ResourceChoice  # noqa: E402
-from haunted_kit.scenario import deplete, give, put_ghost, set_calendar, set_tokens, set_valor  # noqa: E402
+from haunted_kit.haunted.flow import QuestChoice, ResourceChoice  # noqa: E402
+from haunted_kit.haunted.scenario import deplete, give, put_ghost, set_calendar, set_tokens, set_valor  # noqa: E402
 from ruletools import active  # noqa: E402
 
 BOX = hk.default_box()
@@ -726,7 +726,7 @@ def config_problem(box, players):
 
 def valor_track(box):
     """P1 at 25 valor: (marks on the valor track, P1's board says the token is flipped)."""
-    from haunted_kit.render.html import player_board_html, valor_track_html
+    from haunted_kit.haunted.draw.html import player_board_html, valor_track_html
     s = scenario(players=2, box=box)
     set_valor(s, 0, 25)
     return valor_track_html(s).count('title="'), f"(+{box.valor_track_marks} side up)" in player_board_html(s, 0)

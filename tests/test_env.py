@@ -11,8 +11,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import haunted_kit as hk
-from haunted_kit.agents import GreedyAgent
-from haunted_kit.engine import GAME
+from haunted_kit.haunted.agents import GreedyAgent
+from haunted_kit.haunted.engine import GAME
 from haunted_kit.env import KitAECEnv, SingleSeatEnv, action_table, observation_fields
 
 

@@ -95,24 +95,3 @@ def test_a_house_rule_box_plays_and_its_saves_remember_it(box_copy):
     with pytest.raises(EstateSaveError, match="^box: "):
         EstateState.from_dict(s.to_dict())
     assert EstateState.from_dict(s.to_dict(), box).to_dict() == s.to_dict()
-
-
-def test_the_estate_package_imports_only_the_shared_machinery():
-    """The estate package's own imports (read from its source) reach the protocol and the
-    shared machinery only, never the Haunted Lands rules."""
-    import ast
-    from pathlib import Path
-
-    import haunted_kit.estate as pkg
-
-    allowed = {"protocol", "events", "hexgrid", "render", "render.style", "render.scene", "render.svg",
-               "render.geometry", "widgets", "widgets.canvas", "widgets.errors", "games", "fileio", "provenance",
-               "bots"}  # agents by spec for every game (play_game, the play view)
-    for path in Path(pkg.__file__).parent.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 2:
-                names = [node.module] if node.module else [a.name for a in node.names]
-                for name in names:
-                    assert name in allowed, (path.name, name)
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("haunted_kit"):
-                assert node.module.startswith("haunted_kit.estate"), (path.name, node.module)

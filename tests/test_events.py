@@ -10,9 +10,9 @@ from collections import defaultdict
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
+from haunted_kit.haunted import actions as A
 from haunted_kit.events import EVENT_KINDS
-from haunted_kit.scenario import conservation_problems, deplete, give, place, scenario
+from haunted_kit.haunted.scenario import conservation_problems, deplete, give, place, scenario
 
 EXPECTED_KIND = {
     A.Explore: {"explored"}, A.Extract: {"extracted"}, A.Build: {"built"}, A.Contact: {"contacted"},

@@ -1,4 +1,4 @@
-"""Exercises (haunted_kit.exercises) and their widget: every answer checked against the
+"""Exercises (haunted_kit.haunted.exercises) and their widget: every answer checked against the
 engine independently (apply the action on a copy, or recount from the log)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import json
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit import pathfinding as pf
-from haunted_kit.exercises import EXERCISES, ExerciseError, for_notebook, make
-from haunted_kit.widgets.exercise import HINT_AFTER, exercise
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted import pathfinding as pf
+from haunted_kit.haunted.exercises import EXERCISES, ExerciseError, for_notebook, make
+from haunted_kit.haunted.widgets.exercise import HINT_AFTER, exercise
 
 SEEDS = range(5)
 

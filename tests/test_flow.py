@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.flow import GhostPlacement, QuestChoice
+from haunted_kit.haunted.flow import GhostPlacement, QuestChoice
 import haunted_kit as hk
-from haunted_kit.actions import (Build, ChooseQuest, ChooseResource, Contact, EndTurn, Explore, Extract, PlaceGhost,
-                                 Train)
-from haunted_kit.scenario import (deplete, end_round, give, place, put_building, put_ghost, scenario, set_calendar,
-                                  set_pecunias, set_turn, set_valor)
+from haunted_kit.haunted.actions import (Build, ChooseQuest, ChooseResource, Contact, EndTurn, Explore, Extract,
+                                         PlaceGhost, Train)
+from haunted_kit.haunted.scenario import (deplete, end_round, give, place, put_building, put_ghost, scenario,
+                                          set_calendar, set_pecunias, set_turn, set_valor)
 from ruletools import active, assert_illegal, copy_data, edit, kinds, res, supply, tokens
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}

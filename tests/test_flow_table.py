@@ -1,4 +1,4 @@
-"""The flow as data (haunted_kit.flow): the round table the engine interprets, the
+"""The flow as data (haunted_kit.haunted.flow): the round table the engine interprets, the
 phases the event log shows, and the registries of pending decisions and chance nodes
 with their shape checks, status sentences and phases."""
 
@@ -9,11 +9,11 @@ import json
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit.flow import (AUTOMATIC, CHANCE, PENDING, ROUND, BonusChoice, BonusDie, GhostPlacement, Phase,
-                              QuestChoice, ResourceChoice, StackDraw, TerrainDie, TileDraw, chance_from_json, next_step,
-                              pending_from_json)
-from haunted_kit.scenario import end_round, put_building, put_ghost, scenario
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted.flow import (AUTOMATIC, CHANCE, PENDING, ROUND, BonusChoice, BonusDie, GhostPlacement,
+                                      Phase, QuestChoice, ResourceChoice, StackDraw, TerrainDie, TileDraw,
+                                      chance_from_json, next_step, pending_from_json)
+from haunted_kit.haunted.scenario import end_round, put_building, put_ghost, scenario
 
 
 def test_the_round_is_spread_production_turns_rest_reorder():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.actions import Explore, Extract
-from haunted_kit.scenario import end_round, learn, place, put_building, put_ghost, scenario, set_tokens
+from haunted_kit.haunted.actions import Explore, Extract
+from haunted_kit.haunted.scenario import end_round, learn, place, put_building, put_ghost, scenario, set_tokens
 from ruletools import active, assert_illegal, res
 
 NONE = {"food": 0, "water": 0, "wood": 0, "ore": 0}

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 import haunted_kit as hk
-from haunted_kit import handout as HO
+from haunted_kit.haunted import handout as HO
 from haunted_kit.cli import main
 from ruletools import copy_data, edit
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import haunted_kit as hk
 from haunted_kit.cli import summary
-from haunted_kit.engine import GAME
+from haunted_kit.haunted.engine import GAME
 from haunted_kit.testing import check_box, mutate_json, mutate_text, random_steps
 from ruletools import DATA, copy_data
 

@@ -85,7 +85,7 @@ def test_observation_hides_the_seed_so_dice_cannot_be_foreseen():
     (lambda d: d.__setitem__("chance", ["tile"]), "cannot wait during the turns phase"),
 ])
 def test_more_impossible_saves_are_refused(mutate, words):
-    from haunted_kit.scenario import scenario
+    from haunted_kit.haunted.scenario import scenario
 
     d = json.loads(scenario(players=2, skills=(1, 4, 8, 11)).to_json())
     mutate(d)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
+from haunted_kit.haunted import actions as A
 from haunted_kit.games import get_game
 from haunted_kit.protocol import IllegalAction, is_the_integer, plain_integers
 
@@ -131,7 +131,7 @@ def test_is_the_integer():
 
 
 def test_learn_one_point_zero_is_not_a_legal_action():
-    from haunted_kit.scenario import give, place, scenario
+    from haunted_kit.haunted.scenario import give, place, scenario
     s = scenario(players=2, skills=(1, 4, 7, 10))
     place(s, 0, (1, 0))
     give(s, 0, food=1, water=1)
@@ -224,7 +224,7 @@ def test_landmarks_positions_and_games_take_numpy_integers():
 
 
 def test_haunted_lands_scenarios_and_observations_take_numpy_integers():
-    from haunted_kit.scenario import ScenarioError, give, scenario, set_tokens, set_valor
+    from haunted_kit.haunted.scenario import ScenarioError, give, scenario, set_tokens, set_valor
     s = scenario(players=2)
     give(s, np.int64(0), food=np.int64(2), pecunias=np.int32(3))
     set_tokens(s, 0, "exploration", owned=np.int64(4), active=np.int64(2))

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from haunted_kit.cli import main
-from haunted_kit.engine import HauntedLandsState
+from haunted_kit.haunted.engine import HauntedLandsState
 from haunted_kit.estate.engine import EstateState
 from haunted_kit.estate.state import EstateSaveError
 from haunted_kit.fileio import parse_json, read_json
 from haunted_kit.landmarks.engine import LandmarksState
 from haunted_kit.landmarks.state import SaveError as LandmarksSaveError
-from haunted_kit.serial import SaveError
+from haunted_kit.haunted.serial import SaveError
 
 DEEP = "[" * 100_000
 HUGE_INT = '{"version": ' + "1" * 5000 + "}"

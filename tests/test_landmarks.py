@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from haunted_kit import landmarks as lm
-from haunted_kit.components import BoxError
+from haunted_kit.haunted.box import BoxError
 from haunted_kit.games import get_game
 from haunted_kit.protocol import ChanceError, Game, GameState, IllegalAction
 

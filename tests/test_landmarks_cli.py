@@ -51,7 +51,7 @@ def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
 
 
 def test_bots_by_name_for_the_kit_tools():
-    from haunted_kit.agents import make_agent
+    from haunted_kit.haunted.agents import make_agent
     from haunted_kit.games import get_game
 
     g = get_game("landmarks")

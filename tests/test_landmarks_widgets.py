@@ -3,10 +3,10 @@
 import random
 
 from haunted_kit import landmarks as lm
-from haunted_kit.landmarks.render import panel_scene, panel_svg
+from haunted_kit.landmarks.draw import panel_scene, panel_svg
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.canvas import CommandCounter
-from haunted_kit.widgets.landmarks import LandmarksPanel, RecordStepView
+from haunted_kit.landmarks.widgets import LandmarksPanel, RecordStepView
 
 
 def _round(seed=1):

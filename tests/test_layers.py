@@ -13,30 +13,38 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "haunted_kit"
 
-#: layer of each module (by dotted name below haunted_kit; a package name covers its modules)
-LAYERS = {
-    # 0: the protocol and the vocabularies, the hex grid and the box loader
-    "protocol": 0, "actions": 0, "events": 0, "hexgrid": 0, "components": 0, "effects": 0, "games": 0, "fileio": 0,
-    "provenance": 0, "flow": 0, "progress": 0, "notebook": 0,
+#: the game packages (one per registered game; each has the same shape)
+GAMES = ("haunted", "estate", "landmarks")
+
+#: layer of each kit module (dotted below haunted_kit; a package name covers its modules)
+KIT_LAYERS = {
+    # 0: the protocol, vocabularies, file I/O, the box folder, hex grids
+    "protocol": 0, "events": 0, "hexgrid": 0, "games": 0, "fileio": 0, "provenance": 0, "progress": 0,
+    "notebook": 0, "boxfile": 0,
+    # 1: shared drawing and search over any game
+    "render": 1, "search": 1,
+    # 2: agents by spec, shared widget pieces
+    "bots": 2, "widgets": 2,
+    # 3: tools that take a Game
+    "testing": 3, "simulate": 3, "env": 3, "store": 3,
+    # 4: the front doors
+    "cli": 4, "classroom": 4, "server": 4,
+}
+
+#: layer of each module inside a game package (the same table for every game)
+GAME_LAYERS = {
+    "actions": 0, "box": 0, "effects": 0, "flow": 0,
     "board": 1,
     "state": 2, "serial": 2,
     "rules": 3,
-    "engine": 4,
-    "pathfinding": 5, "agents": 5, "sim": 5, "history": 5, "scenario": 5, "analysis": 5, "testing": 5,
-    "bots": 5, "search": 5, "simulate": 5, "env": 5, "encoding": 5, "exercises": 5, "store": 5,
-    "render": 6, "widgets": 6, "handout": 6,
-    "cli": 7, "classroom": 7, "server": 7, "render.__main__": 7,
-    # the companion rule modules stand beside the Haunted Lands rules, layer for layer
-    "estate.actions": 0, "estate.box": 0, "estate.board": 1,
-    "estate.state": 2, "estate.rules": 3, "estate.engine": 4, "estate": 4,
-    "estate.agents": 5, "estate.sim": 5, "estate.encoding": 5, "estate.analysis": 5, "estate.scenario": 5,
-    "estate.draw": 6, "estate.widgets": 6,
-    "estate.cli": 7,
-    "landmarks.actions": 0, "landmarks.box": 0,
-    "landmarks.state": 2, "landmarks.rules": 3, "landmarks.agents": 4, "landmarks.engine": 4, "landmarks": 4,
-    "landmarks.encoding": 5, "landmarks.render": 6,
-    "landmarks.cli": 7,
+    "engine": 4, "agents": 4, "": 4,
+    "sim": 5, "history": 5, "scenario": 5, "analysis": 5, "exercises": 5, "encoding": 5, "pathfinding": 5,
+    "draw": 6, "widgets": 6, "handout": 6,
+    "cli": 7,
 }
+
+#: kit modules that still reach a game directly (to be emptied: the kit never imports a game)
+KIT_TO_GAME_ALLOWED = {"bots", "search", "cli", "classroom", "store", "server"}
 
 
 def module_name(path: Path) -> str:
@@ -44,12 +52,23 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def game_of_module(name: str) -> str | None:
+    """The game package a module belongs to, or None for a kit module."""
+    top = name.split(".")[0]
+    return top if top in GAMES else None
+
+
 def layer_of(name: str) -> int | None:
-    while name:
-        if name in LAYERS:
-            return LAYERS[name]
-        name = name.rpartition(".")[0]
-    return None
+    """Kit modules by :data:`KIT_LAYERS`; a game's modules by :data:`GAME_LAYERS` (offset
+    by 10, so a game sits above every kit module and may use any of them)."""
+    game = game_of_module(name)
+    table, rest = (GAME_LAYERS, name.split(".", 1)[1] if "." in name else "") if game else (KIT_LAYERS, name)
+    while True:
+        if rest in table:
+            return table[rest] + (10 if game else 0)
+        if not rest:
+            return None
+        rest = rest.rpartition(".")[0]
 
 
 def imports_of(path: Path, name: str, package: Path = PACKAGE) -> set[str]:
@@ -94,14 +113,7 @@ def graph() -> nx.DiGraph:
 
 def test_every_module_has_a_layer():
     missing = [m for m in graph() if layer_of(m) is None]
-    assert not missing, f"modules without a layer in LAYERS: {missing}"
-
-
-COMPANIONS = ("estate", "landmarks")  #: companion rule modules (checked apart below)
-
-
-def is_companion(name: str) -> bool:
-    return name.split(".")[0] in COMPANIONS
+    assert not missing, f"modules without a layer in KIT_LAYERS / GAME_LAYERS: {missing}"
 
 
 def upward(g: nx.DiGraph) -> list:
@@ -113,28 +125,48 @@ def describe(up) -> str:
 
 
 def test_no_arrow_points_upward():
-    g = graph()
-    up = [e for e in upward(g) if not is_companion(e[0])]
+    """Inside the kit and inside each game, every import points to the same layer or below."""
+    up = [e for e in upward(graph()) if not (game_of_module(e[0]) is None and game_of_module(e[1]))]  # kit -> game: below
     assert not up, "imports from a higher layer: " + describe(up)
 
 
 def test_no_import_circle():
-    g = graph()
-    cycles = list(nx.simple_cycles(g.subgraph(m for m in g if not is_companion(m))))
+    cycles = list(nx.simple_cycles(graph()))
     assert not cycles, f"import circles: {cycles}"
 
 
-def test_companions_never_import_haunted_lands_rules():
-    g = graph()
-    bad = [(a, b) for a, b in g.edges if is_companion(a) and b in ("state", "serial", "rules", "engine", "board")]
-    assert not bad, f"a companion rule module imports Haunted Lands rules: {bad}"
+def test_the_kit_never_imports_a_game():
+    """The kit reaches a game only through the registry (``games.get_game``), so a fourth
+    game is one folder and one registry line."""
+    bad = sorted((a, b) for a, b in graph().edges if game_of_module(a) is None and game_of_module(b) is not None
+                 and a.split(".")[0] not in KIT_TO_GAME_ALLOWED)
+    assert not bad, f"kit modules importing a game: {bad}"
 
 
-def test_companions_are_layered_too():
-    g = graph()
-    sub = g.subgraph(m for m in g if is_companion(m))
-    up = [e for e in upward(g) if is_companion(e[0])]
-    assert not up and not list(nx.simple_cycles(sub)), describe(up)
+def test_games_never_import_each_other():
+    bad = sorted((a, b) for a, b in graph().edges
+                 if game_of_module(a) and game_of_module(b) and game_of_module(a) != game_of_module(b))
+    assert not bad, f"a game imports another game: {bad}"
+
+
+def test_every_game_package_is_registered():
+    from haunted_kit.games import REGISTRY
+
+    registered = {module.split(".")[1] for module, _ in REGISTRY.values()}
+    assert registered == set(GAMES)
+
+
+def test_importing_a_companion_loads_nothing_of_haunted_lands():
+    """``import haunted_kit.landmarks`` (or the estate) loads no Haunted Lands module: the
+    package's short names are loaded on first use."""
+    import subprocess
+    import sys
+
+    for game in ("estate", "landmarks"):
+        code = (f"import sys, haunted_kit.{game}; "
+                "print(sorted(m for m in sys.modules if m.startswith('haunted_kit.haunted')))")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        assert out.strip() == "[]", (game, out)
 
 
 LAZY_REASON = "# lazy:"  #: how a reason for an import inside a function starts
@@ -184,7 +216,7 @@ def test_the_lazy_import_checker_reads_reasons(tmp_path):
     imports quoted in docstrings are not function-local."""
     mod = tmp_path / "m.py"
     mod.write_text(
-        '"""Example::\n\n    from haunted_kit import engine\n"""\n'
+        '"""Example::\n\n    from haunted_kit.haunted import engine\n"""\n'
         "import json\n"
         "def a():\n"
         "    from . import engine\n"  # line 7: bare
@@ -221,6 +253,6 @@ def test_the_checker_sees_an_upward_arrow_and_a_circle(tmp_path):
     (tmp_path / "state.py").write_text("def copy():\n    from . import engine\n    from .engine import advance\n")
     assert imports_of(tmp_path / "state.py", "state", tmp_path) == {"engine"}
     assert imports_of(tmp_path / "engine.py", "engine", tmp_path) == {"state"}
-    assert layer_of("engine") > layer_of("state")  # so state -> engine points upward
+    assert layer_of("haunted.engine") > layer_of("haunted.state")  # so state -> engine points upward
     g = nx.DiGraph([("state", "engine"), ("engine", "state")])
     assert list(nx.simple_cycles(g)) == [["state", "engine"]] or list(nx.simple_cycles(g)) == [["engine", "state"]]

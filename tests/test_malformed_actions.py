@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit.actions import ActionFormatError, action_from_dict, action_to_dict, normalise
-from haunted_kit.scenario import give, place, scenario, set_pecunias
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted.actions import ActionFormatError, action_from_dict, action_to_dict, normalise
+from haunted_kit.haunted.scenario import give, place, scenario, set_pecunias
 
 
 def snapshot(s):
@@ -42,7 +42,7 @@ def snapshot(s):
     (A.ChooseQuest(2.5), "ChooseQuest.quest must be a whole number"),
     (A.ChooseBonus(None), "ChooseBonus.face must be a whole number"),
     (A.RestoreToken(b"contact"), "RestoreToken.track must name an action track (a string), got b'contact'"),
-    ("explore", "'explore' is not an action (see haunted_kit.actions"),
+    ("explore", "'explore' is not an action (see haunted_kit.haunted.actions"),
     (None, "None is not an action"),
     (A.Explore, "is not an action"),
 ])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.actions import RestoreToken, Sell
-from haunted_kit.scenario import give, learn, scenario, set_tokens
+from haunted_kit.haunted.actions import RestoreToken, Sell
+from haunted_kit.haunted.scenario import give, learn, scenario, set_tokens
 from ruletools import active, assert_illegal, res, supply
 
 

@@ -26,7 +26,7 @@ def test_wheel_contains_the_data_and_loads_it(tmp_path):
     zipfile.ZipFile(wheel).extractall(site)
     env = {k: v for k, v in os.environ.items() if k != "HAUNTED_KIT_DATA"}
     env["PYTHONPATH"] = str(site)
-    code = ("import haunted_kit, haunted_kit.components as c; b = c.load_box(); "
+    code = ("import haunted_kit, haunted_kit.haunted.box as c; b = c.load_box(); "
             "print(haunted_kit.__file__); print(b.path); print(len(b.tiles)); "
             "from haunted_kit.estate.box import load_estate_box; print(load_estate_box().path); "
             "from haunted_kit.landmarks import load_box; print(len(load_box().landmarks))")

@@ -1,4 +1,4 @@
-"""Exploration analysis (haunted_kit.pathfinding): exact costs and routes, reach,
+"""Exploration analysis (haunted_kit.haunted.pathfinding): exact costs and routes, reach,
 turns, tables, teaching traces, plan-to-play, and bad input.
 
 Exact values are worked out by hand from the tile table of box-defaults.md. The fixed
@@ -32,9 +32,9 @@ from hypothesis import strategies as st
 
 import haunted_kit as hk
 from haunted_kit import hexgrid
-from haunted_kit import pathfinding as pf
-from haunted_kit import rules
-from haunted_kit.scenario import learn, place, scenario, set_tokens
+from haunted_kit.haunted import pathfinding as pf
+from haunted_kit.haunted import rules
+from haunted_kit.haunted.scenario import learn, place, scenario, set_tokens
 
 L = ("R01", "R02", "R03", "R04", "R05", "R06")
 
@@ -181,7 +181,7 @@ def test_same_inputs_same_route_every_run_and_process(s):
     a = pf.cheapest_path(s, 0, (3, -3))
     pf.clear_cache()
     assert pf.cheapest_path(s, 0, (3, -3)) == a
-    code = ("from haunted_kit.scenario import scenario; from haunted_kit import pathfinding as pf; "
+    code = ("from haunted_kit.haunted.scenario import scenario; from haunted_kit.haunted import pathfinding as pf; "
             "s = scenario(players=2); print(pf.cheapest_path(s, 0, (-1, 4)).cells, pf.cheapest_path(s, 0, (3, -3)).cells)")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2)}
@@ -485,7 +485,7 @@ def test_state_without_a_field():
 
 
 def test_negative_budget_is_refused_like_reach():
-    from haunted_kit import pathfinding as pf
+    from haunted_kit.haunted import pathfinding as pf
 
     s = hk.new_game(players=2, seed=1)
     cm = pf.cost_map(s, 0)

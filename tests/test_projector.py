@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import rules as R
-from haunted_kit.agents import GreedyAgent
-from haunted_kit.render import html as H
-from haunted_kit.render.scene import final_ranking, phase_sentence
-from haunted_kit.widgets import PlayView, ProjectorView
+from haunted_kit.haunted import rules as R
+from haunted_kit.haunted.agents import GreedyAgent
+from haunted_kit.haunted.draw import html as H
+from haunted_kit.haunted.draw.scene import final_ranking, phase_sentence
+from haunted_kit.haunted.widgets import PlayView, ProjectorView
 from haunted_kit.widgets.testing import no_callback_errors  # noqa: F401  (fixture)
 
 LAYOUT = ["R01", "R02", "R03", "R04", "R05", "R06"]

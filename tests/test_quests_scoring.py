@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.actions import Build, EndTurn
-from haunted_kit.scenario import (give, give_quests, learn, place, put_building, scenario, set_calendar,
-                                  set_pecunias, set_valor)
+from haunted_kit.haunted.actions import Build, EndTurn
+from haunted_kit.haunted.scenario import (give, give_quests, learn, place, put_building, scenario, set_calendar,
+                                          set_pecunias, set_valor)
 
 
 def to_final_scoring(s):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import haunted_kit as hk
-from haunted_kit.agents import make_agent
+from haunted_kit.haunted.agents import make_agent
 from haunted_kit.protocol import GameState
 
 FIXTURE = Path(__file__).parent / "fixtures" / "save_v1_citizen_3p.json"

@@ -11,11 +11,12 @@ import pytest
 
 import haunted_kit as hk
 from haunted_kit import hexgrid
-from haunted_kit.render import BoardSVG, RenderError, board_geometry, board_svg, render_svg
-from haunted_kit.render import html as H
-from haunted_kit.sim import play_game
+from haunted_kit.render import BoardSVG, RenderError
+from haunted_kit.haunted.draw import board_geometry, board_svg, render_svg
+from haunted_kit.haunted.draw import html as H
+from haunted_kit.haunted.sim import play_game
 from haunted_kit.render import style as S
-from haunted_kit.render.scene import pieces_layer, terrain_layer
+from haunted_kit.haunted.draw.scene import pieces_layer, terrain_layer
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 LAYOUT = ["R01", "R02", "R03", "R04", "R05", "R06"]
@@ -23,7 +24,7 @@ LAYOUT = ["R01", "R02", "R03", "R04", "R05", "R06"]
 
 def fixed_state():
     """A hand-set position on a forced setup: independent of dice and bots."""
-    from haunted_kit import scenario as sc
+    from haunted_kit.haunted import scenario as sc
 
     s = sc.scenario(players=4, seed=1, layout=LAYOUT, skills=[1, 4, 7, 10], market=1, order=[0, 1, 2, 3],
                     ghosts=[(3, 0), (-2, -1), (1, -1)])
@@ -185,7 +186,7 @@ def test_state_without_field_is_a_clear_error():
 
 
 def test_readme_picture_command(tmp_path):
-    from haunted_kit.render.svg import main
+    from haunted_kit.haunted.draw.svg import main
 
     out = tmp_path / "b.svg"
     assert main(["--seed", "1", "--out", str(out)]) == 0
@@ -223,7 +224,7 @@ def test_game_board_shows_valor_stacks_skills_market_and_cards():
     # mark 5 holds P2 and P3: top of the stack first (highest arrival)
     mark5 = track.split('title="5 valor"')[1].split("</div></div>")[0]
     order = [int(m) for m in re.findall(r">(\d)</span>", mark5)]
-    assert sorted(order) == [2, 3] and order == [p + 1 for p in hk.rules.stack_order(s) if s.valor[p] == 5]
+    assert sorted(order) == [2, 3] and order == [p + 1 for p in hk.haunted.rules.stack_order(s) if s.valor[p] == 5]
     assert "<sup>+30</sup>" in track.split('title="1 valor"')[1].split('title="2 valor"')[0]
 
 

@@ -13,8 +13,8 @@ import sys
 import pytest
 
 import haunted_kit as hk
-from haunted_kit.actions import ChooseQuest, ChooseResource, Contact, EndTurn
-from haunted_kit.scenario import give_quests, put_building, put_ghost, scenario, set_calendar, set_valor
+from haunted_kit.haunted.actions import ChooseQuest, ChooseResource, Contact, EndTurn
+from haunted_kit.haunted.scenario import give_quests, put_building, put_ghost, scenario, set_calendar, set_valor
 
 
 def play(s, rng, n):
@@ -338,7 +338,7 @@ def test_a_season_end_outside_a_last_round_before_the_last_season_is_refused(sea
     game goes to final scoring, so a save waiting at a season end of season 3 (or in
     round 2) is refused naming the phase (found by test_hostile_inputs: it crashed on a
     bonus card for season 4)."""
-    from haunted_kit.scenario import scenario, set_calendar
+    from haunted_kit.haunted.scenario import scenario, set_calendar
     s = scenario(players=2)
     set_calendar(s, season, rnd)
     d = s.to_dict()

@@ -1,13 +1,13 @@
-"""haunted_kit.scenario: positions built for tests and notebooks keep the game consistent."""
+"""haunted_kit.haunted.scenario: positions built for tests and notebooks keep the game consistent."""
 
 from __future__ import annotations
 
 import pytest
 
-from haunted_kit.scenario import (ScenarioError, clear_ghosts, conservation_problems, deplete, end_round, give,
-                                  give_quests, learn, place, put_building, put_ghost, remove_building, remove_ghost,
-                                  scenario, set_calendar, set_resources, set_tokens, set_turn, set_valor, take,
-                                  undeplete)
+from haunted_kit.haunted.scenario import (ScenarioError, clear_ghosts, conservation_problems, deplete, end_round,
+                                          give, give_quests, learn, place, put_building, put_ghost, remove_building,
+                                          remove_ghost, scenario, set_calendar, set_resources, set_tokens, set_turn,
+                                          set_valor, take, undeplete)
 from ruletools import supply
 
 

@@ -9,9 +9,9 @@ import random
 import pytest
 
 import haunted_kit as hk
-from haunted_kit.agents import GreedyAgent
+from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.bots import BotSpecError, bot_settings, make_bot, parse_lineup, parse_spec
-from haunted_kit.engine import GAME
+from haunted_kit.haunted.engine import GAME
 from haunted_kit.search import SearchAgent, determinise, hints
 
 
@@ -217,8 +217,8 @@ def test_each_game_gives_its_prior():
 
 
 def test_evaluation_features_of_a_new_game():
-    from haunted_kit.engine import eval_features
-    from haunted_kit.rules import ctx_of
+    from haunted_kit.haunted.engine import eval_features
+    from haunted_kit.haunted.rules import ctx_of
 
     s = hk.new_game(players=4, seed=3, log=False)
     f = eval_features(s, ctx_of(s))
@@ -240,7 +240,7 @@ def test_the_evaluation_rewards_valor_and_fears_kalenas_fall():
     v = GAME.evaluate(richer)
     assert v[me] > base[me] and all(v[o] < base[o] for o in range(4) if o != me)
     # a ghost on a free Kalena cell makes the collective loss likelier: worse for everyone
-    from haunted_kit.rules import ctx_of
+    from haunted_kit.haunted.rules import ctx_of
 
     ctx = ctx_of(s)
     free = [c for c in ctx.kalena_cells if not s.ghosts[c]]

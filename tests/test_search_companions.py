@@ -218,7 +218,7 @@ def test_cli_simulates_a_companion_with_its_own_house_rule_box(tmp_path, capsys)
     assert (f.game_decisions < plain.game_decisions).all()  # two seasons, not three: the box reached the games
     capsys.readouterr()
     # a Haunted Lands box is not an estate box: usage, exit 2, the estate loader's reason
-    from haunted_kit.components import default_box
+    from haunted_kit.haunted.box import default_box
 
     with pytest.raises(SystemExit) as ei:
         main(argv("bad", "--box", default_box().path))

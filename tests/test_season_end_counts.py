@@ -7,8 +7,8 @@ the next season (it used to push a choice of 0 cards, which no save can hold).
 """
 
 from haunted_kit import load_box
-from haunted_kit.flow import QuestChoice
-from haunted_kit.scenario import end_round, scenario, set_calendar, set_valor
+from haunted_kit.haunted.flow import QuestChoice
+from haunted_kit.haunted.scenario import end_round, scenario, set_calendar, set_valor
 from ruletools import copy_data, edit
 
 FAR_PLAINS = [(-3, -1), (-3, 0), (-3, 2), (-3, 3)]

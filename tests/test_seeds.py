@@ -150,7 +150,7 @@ def test_simulate_bounds_the_grid_before_building_it(capsys, tmp_path):
 
 
 def test_exercises_take_the_kit_seed_range():
-    from haunted_kit.exercises import ExerciseError, make
+    from haunted_kit.haunted.exercises import ExerciseError, make
     with pytest.raises(ExerciseError) as exc:
         make("03-sale", 2 ** 70)
     assert str(exc.value) == message(2 ** 70)

@@ -11,9 +11,9 @@ import threading
 import pytest
 
 import haunted_kit as hk
-from haunted_kit.agents import GreedyAgent
+from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
-from haunted_kit.render import html as H
+from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, host_name, view_message
 from haunted_kit.store import GameStore
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.flow import GhostPlacement
+from haunted_kit.haunted.flow import GhostPlacement
 import haunted_kit as hk
 from ruletools import supply
 
@@ -68,7 +68,7 @@ def test_turn_order_follows_the_starting_stack():
     s = fresh(3, order=(2, 0, 1))
     # step 13: the top token gets turn order token 1
     assert s.turn_order == [2, 0, 1]
-    assert hk.rules.stack_order(s) == [2, 0, 1]
+    assert hk.haunted.rules.stack_order(s) == [2, 0, 1]
     s.apply_chance("forest")  # 13 forests on this field: the last player (P2, index 1) chooses
     assert s.current_player() == 1 and s.pending[-1] == GhostPlacement(1, "forest", 4)
     die = [e for e in s.log if e.kind == "terrain_die"]

@@ -12,7 +12,7 @@ import pytest
 import haunted_kit as hk
 from haunted_kit import simulate as S
 from haunted_kit.cli import main
-from haunted_kit.sim import play_game
+from haunted_kit.haunted.sim import play_game
 from ruletools import copy_data, edit
 
 SMALL = S.Grid(players=(2, 3), options={"mode": ["wanderer"], "extra_ghost_cards": [[], [3]]},
@@ -145,7 +145,7 @@ def test_event_logs(tmp_path):
     last = g0.iloc[-1]
     assert last.kind in ("game_over", "collective_loss")
     full = hk.new_game(players=2, seed=0)
-    from haunted_kit.agents import make_agent
+    from haunted_kit.haunted.agents import make_agent
 
     bots = [make_agent("greedy", i) for i in range(2)]
     while not full.is_terminal():

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.flow import BonusChoice, ResourceChoice, RestoreChoice
-from haunted_kit.actions import (Build, ChooseBonus, ChooseResource, Contact, Explore, Extract, Learn,
-                                 RestoreToken, RollBonus, Sell, Train)
-from haunted_kit.scenario import (end_round, give, learn, place, put_building, put_ghost, scenario, set_calendar,
-                                  set_pecunias, set_tokens)
+from haunted_kit.haunted.flow import BonusChoice, ResourceChoice, RestoreChoice
+from haunted_kit.haunted.actions import (Build, ChooseBonus, ChooseResource, Contact, Explore, Extract, Learn,
+                                         RestoreToken, RollBonus, Sell, Train)
+from haunted_kit.haunted.scenario import (end_round, give, learn, place, put_building, put_ghost, scenario,
+                                          set_calendar, set_pecunias, set_tokens)
 from ruletools import active, assert_illegal, res, supply
 
 SK_A, SK_B, SK_C = (1, 4, 7, 10), (2, 5, 8, 11), (3, 6, 9, 12)

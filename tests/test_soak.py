@@ -9,9 +9,9 @@ import json
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit import rules as R
-from haunted_kit.agents import make_agent
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted import rules as R
+from haunted_kit.haunted.agents import make_agent
 
 BOX = hk.default_box()
 MODES = list(BOX.modes)

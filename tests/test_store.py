@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import haunted_kit as hk
-from haunted_kit import actions as A
-from haunted_kit.agents import GreedyAgent
+from haunted_kit.haunted import actions as A
+from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.protocol import IllegalAction
 from haunted_kit.store import CODE_ALPHABET, GameStore, StoreError
 
@@ -164,7 +164,7 @@ def test_a_file_that_is_no_store_and_a_record_that_does_not_replay_are_named(tmp
 
 CRASHER = textwrap.dedent("""
     import sys
-    from haunted_kit.agents import GreedyAgent
+    from haunted_kit.haunted.agents import GreedyAgent
     from haunted_kit.store import GameStore
     store = GameStore(sys.argv[1])
     t = store.create_table(players=4, seed=2)

@@ -159,7 +159,7 @@ def test_mutators_are_seeded_and_change_something():
                                                    ("", "landmarks", "haunted")])
 def test_check_box_on_another_games_box_names_the_right_game(capsys, folder, wrong, right):
     """A box of one game checked as another's is refused (exit 1) with the command that fits."""
-    from haunted_kit.components import data_dir
+    from haunted_kit.haunted.box import data_dir
 
     path = data_dir() / folder if folder else data_dir()
     argv = ["check-box", str(path), "--games", "1", "--no-progress"] + (["--game", wrong] if wrong else [])

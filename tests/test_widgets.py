@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 from ipycanvas import canvas as ipc
 
-from haunted_kit.flow import ResourceChoice
+from haunted_kit.haunted.flow import ResourceChoice
 import haunted_kit as hk
-from haunted_kit import actions as A
+from haunted_kit.haunted import actions as A
 from haunted_kit.render import RenderError
-from haunted_kit.widgets import (CommandCounter, EventLogPanel, FieldWidget, GameBoardPanel, PlayerBoardPanel, PlayView,
-                                 StepThroughView, candidates_for_cell)
+from haunted_kit.widgets import CommandCounter
+from haunted_kit.haunted.widgets import (EventLogPanel, FieldWidget, GameBoardPanel, PlayerBoardPanel, PlayView,
+                                         StepThroughView, candidates_for_cell)
 from haunted_kit.widgets.testing import no_callback_errors  # noqa: F401  (fixture)
 
 LAYOUT = ["R01", "R02", "R03", "R04", "R05", "R06"]
@@ -124,7 +125,7 @@ def test_only_the_changed_layer_is_redrawn():
 
 
 def test_a_failed_draw_does_not_block_the_next(monkeypatch):
-    import haunted_kit.widgets.field as field_mod
+    import haunted_kit.haunted.widgets.field as field_mod
 
     s = at_turns()
     fw = FieldWidget(s, size=30)
@@ -171,7 +172,7 @@ def test_a_raising_callback_fails_the_test_that_triggered_it(tmp_path):
     test = tmp_path / "test_meta.py"
     test.write_text(textwrap.dedent("""
         import haunted_kit as hk
-        from haunted_kit.widgets import FieldWidget
+        from haunted_kit.haunted.widgets import FieldWidget
         from haunted_kit.widgets.testing import no_callback_errors
 
         def test_click(no_callback_errors):
@@ -356,7 +357,7 @@ def live_widget_models() -> int:
 
 
 def test_live_widget_models_stay_flat_over_a_game_over_undo_and_over_new_games():
-    from haunted_kit.agents import GreedyAgent
+    from haunted_kit.haunted.agents import GreedyAgent
 
     view = PlayView(players=4, mode="wanderer", seed=1, bots=[1, 2, 3])   # P1 human, three greedy bots
     start = live_widget_models()
@@ -415,7 +416,7 @@ def test_pending_choices_become_buttons():
 
 
 def test_a_failing_refresh_inside_a_click_shows_a_banner_and_the_next_draw_works(monkeypatch, no_callback_errors):  # noqa: F811
-    import haunted_kit.widgets.field as field_mod
+    import haunted_kit.haunted.widgets.field as field_mod
 
     view = PlayView(at_turns())
     real = field_mod.pieces_layer
@@ -433,7 +434,7 @@ def test_a_failing_refresh_inside_a_click_shows_a_banner_and_the_next_draw_works
 
 # ----------------------------------------------------------------------------- step-through
 def played(decisions=40):
-    from haunted_kit.agents import GreedyAgent
+    from haunted_kit.haunted.agents import GreedyAgent
 
     s = game()
     bot = GreedyAgent(2)
@@ -497,7 +498,7 @@ def test_a_new_browser_view_gets_each_layer_drawn_again():
 
 
 def test_replay_of_a_saved_file_and_of_a_redacted_log(tmp_path):
-    from haunted_kit.history import ReplayError, replay
+    from haunted_kit.haunted.history import ReplayError, replay
 
     s = played(60)
     path = tmp_path / "game.json"

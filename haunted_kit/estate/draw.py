@@ -1,7 +1,7 @@
 """The land board as drawing primitives, shared by the SVG picture and the canvas widget.
 
 Built on the kit's renderer: :mod:`haunted_kit.render.geometry` lays out the 19 slots
-(pointy-top axial hexes, :mod:`haunted_kit.hexgrid`), :mod:`haunted_kit.render.scene`
+(pointy-top axial hexes, :mod:`haunted_kit.hexgrid`), :mod:`haunted_kit.haunted.draw.scene`
 primitives describe them, :mod:`haunted_kit.render.svg` writes them as SVG and
 :func:`haunted_kit.widgets.canvas.draw_primitives` sends them to a canvas.
 
@@ -19,7 +19,7 @@ import networkx as nx
 from ..hexgrid import DIRECTIONS
 from ..render import style as S
 from ..render.geometry import cells_geometry
-from ..render.scene import Circle, Poly, Text
+from ..render.primitives import Circle, Poly, Text
 from ..render.svg import BoardSVG, primitive_svg
 from .analysis import market_graph
 

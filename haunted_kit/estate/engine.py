@@ -586,7 +586,7 @@ class EstateGame:
 
     @property
     def agents(self) -> dict:
-        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`.
+        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.haunted.agents.make_agent`.
         The bots sit a layer above the engine, so they are looked up by name on first
         use (importlib), as :mod:`haunted_kit.games` looks up rule modules."""
 

@@ -6,7 +6,7 @@ kit chose it (see ``docs/RULINGS.md``, section "Landmarks & Architects"). The bu
 deck is a **kit example deck, not the published cards** (the text does not list them).
 
 :func:`load_box` checks every entry and returns an immutable :class:`LandmarksBox`. A
-problem raises :class:`~haunted_kit.components.BoxError` naming file, entry and problem::
+problem raises :class:`~haunted_kit.haunted.box.BoxError` naming file, entry and problem::
 
     BoxError: landmarks.toml, entry types.silo: field 'discard' must be int, got 'one'
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..components import BoxError, data_dir
+from ..boxfile import BoxError, data_dir
 from ..provenance import Fingerprinted, read_provenance, unknown_field, unknown_table, value_fingerprint
 from ..protocol import is_integer
 

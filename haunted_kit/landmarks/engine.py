@@ -699,7 +699,7 @@ class LandmarksGame:
 
     @property
     def agents(self) -> dict:
-        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.agents.make_agent`."""
+        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.haunted.agents.make_agent`."""
         return AGENTS
 
     def load_box(self, path) -> LandmarksBox:

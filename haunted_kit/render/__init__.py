@@ -1,18 +1,18 @@
-"""Drawing the board: shared geometry and style, a scene description, and static SVG.
+"""Drawing without widgets, for every game of the kit: shared pieces only.
 
-* :func:`render_svg` / :func:`board_svg` - deterministic SVG of any state;
-* :func:`board_geometry` - hex <-> pixel layout shared with the canvas widgets;
-* :mod:`.style` - colours, letters and marks (one definition for every back end);
-* :mod:`.html` - the player boards, the game board and the event log as HTML.
+* :mod:`.primitives` - the shapes a picture is made of (polygons, circles, text...);
+* :mod:`.svg` - primitives as deterministic SVG text, :class:`BoardSVG` to display it;
+* :mod:`.geometry` - hex <-> pixel layout of a set of axial cells (:func:`cells_geometry`);
+* :mod:`.style` - colours, letters and marks (one definition for every back end).
 
-The ipycanvas widgets live in :mod:`haunted_kit.widgets`.
+Each game draws its own pictures from these pieces (Haunted Lands in
+:mod:`haunted_kit.haunted.draw`, the estate in :mod:`haunted_kit.estate.draw`,
+Landmarks in :mod:`haunted_kit.landmarks.draw`). The ipycanvas widgets' shared pieces
+live in :mod:`haunted_kit.widgets`.
 """
 
-from .geometry import BoardGeometry, board_geometry
+from .geometry import BoardGeometry, cells_geometry
 from .style import RenderError, check_drawable
-from .svg import BoardSVG, board_svg, render_svg
+from .svg import BoardSVG, primitive_svg
 
-#: The board of a state as a displayable picture (notebooks write ``board(s, highlight=...)``).
-board = board_svg
-
-__all__ = ["BoardGeometry", "BoardSVG", "RenderError", "board", "board_geometry", "board_svg", "check_drawable", "render_svg"]
+__all__ = ["BoardGeometry", "BoardSVG", "RenderError", "cells_geometry", "check_drawable", "primitive_svg"]

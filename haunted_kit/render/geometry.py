@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .. import hexgrid
-from ..board import all_tile_slots
 from ..protocol import is_integer
 
 Axial = tuple[int, int]
@@ -35,7 +33,7 @@ class BoardGeometry:
         origin: pixel position of axial (0, 0).
         width, height: canvas extent (integers) holding every cell plus the margin.
         cells: the field cells in field index order (Kalena first, as in
-            :class:`haunted_kit.board.Field`).
+            :class:`haunted_kit.haunted.board.Field`).
         slot: tile slot of each cell (0 = Kalena).
         centres, polygons: pixel centre and 6 corners of each cell, by index.
         tile_edges: ``((x1, y1), (x2, y2))`` for every cell side on a tile border
@@ -109,25 +107,3 @@ def cells_geometry(cells: tuple, slots: tuple, directions: tuple, size: float, m
             if j is None or (slots[j] != slots[i] and i < j):
                 edges.append((pts[k], pts[(k + 1) % 6]))
     return BoardGeometry(size, float(margin), origin, width, height, cells, slots, index, centres, polygons, tuple(edges))
-
-
-@lru_cache(maxsize=64)
-def _cached(box_id: int, cells: tuple, slots: tuple, directions: tuple, size: float, margin: float) -> BoardGeometry:
-    return cells_geometry(cells, slots, directions, size, margin)
-
-
-def board_geometry(box_or_state, size: float = 30, margin: float | None = None) -> BoardGeometry:
-    """The :class:`BoardGeometry` of a box (or of a state's box) at hex ``size``.
-
-    ``margin`` defaults to a quarter of the size. Cached: the same arguments give the
-    same object.
-    """
-    box = getattr(getattr(box_or_state, "config", None), "box", None) or box_or_state
-    if margin is None:
-        margin = round(size * 0.25, 2)
-    cells, slots = [], []
-    for s, slot_cells in enumerate(all_tile_slots(box)):
-        for c in slot_cells:
-            cells.append(tuple(c))
-            slots.append(s)
-    return _cached(id(box), tuple(cells), tuple(slots), tuple(map(tuple, box.directions)), float(size), float(margin))

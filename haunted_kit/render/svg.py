@@ -1,31 +1,16 @@
-"""Static SVG of a game state, through the same geometry and scene as the canvas widget.
+"""Deterministic SVG text of drawing primitives (:mod:`haunted_kit.render.primitives`).
 
-The text is deterministic: fixed float formatting (2 decimals), a stable element order
-(cells by index, pieces by kind then cell), no ids taken from memory. The same state
-gives the same bytes on every machine, so the SVG serves docs, the README picture and
-nbval-checked notebook outputs.
-
-    from haunted_kit.render import render_svg, board_svg
-    text = render_svg(state, highlight=[(1, 0)], path=[(0, 0), (1, 0)])
-    board_svg(state)          # displays inline in Jupyter (has _repr_svg_)
-
-Command line (the README picture)::
-
-    python -m haunted_kit.render --seed 1 --out docs/board.svg
+Fixed float formatting (2 decimals) and a stable element order, no ids taken from memory:
+the same primitives give the same bytes on every machine, so pictures serve docs and
+nbval-checked notebook outputs. Each game draws its own pictures with these pieces.
 """
 
 from __future__ import annotations
 
-import argparse
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
-from . import style as S
-from .geometry import board_geometry
-from .scene import (Circle, Poly, Polyline, Rect, Segments, Text, highlight_layer, pieces_layer, status_line,
-                    terrain_layer)
-from ..engine import new_game
 from ..fileio import atomic_write
-from .scene import bbox
+from .primitives import Circle, Poly, Polyline, Rect, Segments, Text, bbox
 
 
 def _f(v: float) -> str:
@@ -74,124 +59,18 @@ def primitive_svg(p) -> str:
     raise TypeError(f"not a scene primitive: {p!r}")
 
 
-def _text_width(text: str, size: float) -> float:
+def text_width(text: str, size: float) -> float:
+    """Estimated width in pixels of ``text`` at font size ``size`` (0.6 em a character)."""
     return len(text) * size * 0.6
 
 
-def legend(state, geom, viewer=None) -> tuple[list, float]:
-    """Primitives of the key drawn under the field, and the height they take."""
-    s = geom.size
-    fs = round(max(10.0, 0.4 * s), 2)
-    row = fs * 1.9
-    x0 = geom.margin
-    y = geom.height + fs * 0.6
-    out: list = []
-    status = status_line(state, viewer)
-    if viewer is not None:
-        status += f" View of {S.player_name(viewer)}."
-    out.append(Text(x0, y, status, fs, S.INK, bold=True, anchor="start"))
-    y += row
-    x = x0
-    for p in range(state.config.players):
-        r = fs * 0.55
-        out.append(Circle(x + r, y, r, fill=S.player_colour(p), stroke=S.INK, width=1.0))
-        out.append(Text(x + r, y, S.PLAYER_MARKS[p], fs * 0.8, S.INK, bold=True))
-        label = f"{S.player_name(p)} valor {state.valor[p]}"
-        out.append(Text(x + 2 * r + fs * 0.3, y, label, fs, S.INK, anchor="start"))
-        x += 2 * r + fs * 0.3 + _text_width(label, fs) + fs
-    y += row
-    x = x0
-    box = state.config.box
-    for name in box.terrains:
-        st = S.terrain_style(name)
-        w = fs * 1.3
-        out.append(Rect(x, y - w / 2, w, w, fill=st.fill, stroke=S.INK, width=0.8))
-        out.append(Text(x + w / 2, y, S.terrain_letter(box, name), fs * 0.8, st.ink, bold=True))
-        out.append(Text(x + w + fs * 0.3, y, st.word, fs, S.INK, anchor="start"))
-        x += w + fs * 0.3 + _text_width(st.word, fs) + fs * 0.8
-    y += row
-    x = x0
-    w, h = fs * 2.0, fs * 1.2
-    marks = ", ".join(f"{S.building_mark(b)} {b}" for b in box.buildings)
-    out.append(Rect(x, y - h / 2, w, h, fill=S.PAPER, stroke=S.INK, width=1.0))
-    out.append(Text(x + w / 2, y, "Ml1", fs * 0.7, S.INK, bold=True))
-    label = f"building + owner ({marks})"
-    out.append(Text(x + w + fs * 0.3, y, label, fs, S.INK, anchor="start"))
-    y += row
-    x = x0
-    out.append(Circle(x + fs * 0.6, y, fs * 0.6, fill=S.GHOST_FILL, stroke=S.GHOST_LINE, width=1.0))
-    out.append(Text(x + fs * 0.6, y, "G", fs * 0.8, S.GHOST_LINE, bold=True))
-    out.append(Text(x + fs * 1.5, y, "ghost", fs, S.INK, anchor="start"))
-    x += fs * 1.5 + _text_width("ghost", fs) + fs
-    r = fs * 0.45
-    out.append(Poly(((x + r, y - r), (x + 2 * r, y), (x + r, y + r), (x, y)), fill=S.DEPLETION_FILL))
-    out.append(Text(x + 2 * r + fs * 0.3, y, "depletion token", fs, S.INK, anchor="start"))
-    x += 2 * r + fs * 0.3 + _text_width("depletion token", fs) + fs
-    out.append(Circle(x + fs * 0.6, y, fs * 0.6, fill=S.PAPER, stroke=S.INK, width=1.0))
-    out.append(Circle(x + fs * 0.6, y, fs * 0.42, fill=S.PAPER, stroke=S.INK, width=1.0))
-    out.append(Text(x + fs * 1.5, y, "ringed sensor: to move", fs, S.INK, anchor="start"))
-    y += row * 0.6
-    return out, y - geom.height
-
-
-def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_labels=True, legend_rows=True,
-               event_cell=None, title=None) -> str:
-    """The field of ``state`` as deterministic SVG text.
-
-    Args:
-        state: a :class:`haunted_kit.State` after setup (it needs its field).
-        viewer: player whose view this is (thicker edge on that sensor, named in the
-            caption); ``None`` for everyone. The field holds no hidden information.
-        highlight: cells to highlight (axial tuples or indexes); a dict ``{cell: text}``
-            also writes the text in each cell (e.g. exploration costs).
-        path: cells of a path, drawn as a line through their centres.
-        size: hex size in pixels (centre to corner).
-        show_labels: write the terrain letter in every cell.
-        legend_rows: draw the caption and key under the field.
-        event_cell: a cell to mark in yellow (the cell of an explained event).
-        title: the SVG ``<title>``; the status line by default.
-
-    Raises:
-        RenderError: the state cannot be drawn (see :func:`haunted_kit.render.style.check_drawable`).
-    """
-    S.check_drawable(state)
-    geom = board_geometry(state.config.box, size)
-    layers = [
-        ("terrain", terrain_layer(state.field, geom, show_labels)),
-        ("pieces", pieces_layer(state, geom, viewer)),
-        ("highlights", highlight_layer(state.field, geom, highlight, path, event_cell)),
-    ]
-    extra_h = 0.0
-    if legend_rows:
-        key, extra_h = legend(state, geom, viewer)
-        layers.append(("legend", key))
-    width, height = geom.width, int(round(geom.height + extra_h))
-    if legend_rows:
-        _, _, max_x, _ = _extent(key)
-        width = max(width, int(max_x + geom.margin + 1))
-    head = title if title is not None else status_line(state, viewer)
-    lines = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'font-family={quoteattr(S.FONT)} class="hk-board-svg">',
-        f"<title>{escape('Haunted Lands: ' + head)}</title>",
-        f'<rect x="0.00" y="0.00" width="{width}" height="{height}" fill="{S.PAPER}"/>',
-    ]
-    for name, prims in layers:
-        if not prims:
-            continue
-        lines.append(f'<g class="hk-{name}">')
-        lines.extend(primitive_svg(p) for p in prims)
-        lines.append("</g>")
-    lines.append("</svg>")
-    return "\n".join(lines) + "\n"
-
-
-def _extent(prims):
+def extent(prims):
+    """``(x0, y0, x1, y1)``: the bounding box of primitives, text widths included."""
     xs = []
     for p in prims:
         if isinstance(p, Text):
-            start = p.x if p.anchor == "start" else p.x - _text_width(p.text, p.size) / 2
-            xs.append(start + _text_width(p.text, p.size))
+            start = p.x if p.anchor == "start" else p.x - text_width(p.text, p.size) / 2
+            xs.append(start + text_width(p.text, p.size))
     x0, y0, x1, y1 = bbox(prims)
     return x0, y0, max([x1] + xs), y1
 
@@ -221,51 +100,3 @@ class BoardSVG:
     def save(self, path) -> None:
         """Write the SVG to ``path`` atomically. Raises OSError."""
         atomic_write(path, self.data)
-
-
-def board_svg(state, **kwargs) -> BoardSVG:
-    """:func:`render_svg` wrapped for display in a notebook (same keyword arguments)."""
-    return BoardSVG(render_svg(state, **kwargs))
-
-
-#: Preference of the picture-making policy in :func:`readme_state`, by action type name.
-_PICTURE_ORDER = ("Build", "Learn", "Extract", "Contact", "Train", "Sell", "Explore", "PlaceGhost", "ChooseQuest",
-                  "ChooseResource", "ChooseBonus", "RestoreToken", "RollBonus", "EndTurn")
-
-
-def readme_state(seed: int = 1, players: int = 4, decisions: int = 80):
-    """A game a few turns in, for pictures: seed ``seed``, each decision taken by a fixed
-    preference over the legal actions (build, learn, extract, contact, train, sell,
-    explore, ..., end the turn; ties by a fixed index), so the picture never depends on
-    a bot implementation."""
-    s = new_game(players=players, seed=seed)
-    rank = {name: i for i, name in enumerate(_PICTURE_ORDER)}
-    for k in range(decisions):
-        legal = s.legal_actions()
-        if s.is_terminal() or not legal:
-            break
-        best = min(rank.get(type(a).__name__, 99) for a in legal)
-        keep = [a for a in legal if rank.get(type(a).__name__, 99) == best]
-        s.apply_action(keep[(k * 7) % len(keep)])
-    return s
-
-
-def main(argv=None) -> int:
-
-    ap = argparse.ArgumentParser(description="Write the board of a seeded game as SVG.")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--decisions", type=int, default=80, help="decisions played before the picture")
-    ap.add_argument("--size", type=float, default=30)
-    ap.add_argument("--out", default="-")
-    a = ap.parse_args(argv)
-    text = render_svg(readme_state(a.seed, a.players, a.decisions), size=a.size)
-    if a.out == "-":
-        print(text, end="")
-    else:
-        atomic_write(a.out, text)
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -1,27 +1,18 @@
-"""Board widgets for Jupyter and Voila (ipycanvas + ipywidgets).
+"""The widget pieces every game's views are built from (ipycanvas + ipywidgets).
 
-* :class:`FieldWidget` - the field on a layered canvas; hover facts, click callbacks.
-* :class:`PlayerBoardPanel`, :class:`PlayerBoards`, :class:`GameBoardPanel`,
-  :class:`EventLogPanel` - the panels.
-* :class:`PlayView` - a playable game, any seat human or bot, with undo.
-* :class:`ProjectorView` - a game's public side, large, for the shared screen of a class.
-* :class:`StepThroughView` - a slider over a game's events, live or saved.
-* :func:`capture_errors` - collect callback errors (tests fail on them).
-* :class:`CommandCounter` - count the canvas commands sent to the browser.
+* :mod:`.canvas` - primitives drawn on an ipycanvas layer; :class:`CommandCounter` counts
+  the canvas commands sent to the browser;
+* :mod:`.errors` - callback errors shown in a banner; :func:`capture_errors` collects
+  them (tests fail on them);
+* :mod:`.access` - keyboard play and a live region for screen readers under a board;
+* :mod:`.hints` - "Suggest a move" from the search agent, for any game.
 
-Widgets only draw and forward: every rule question goes to the engine.
+Each game's views live in its package (:mod:`haunted_kit.haunted.widgets`,
+:mod:`haunted_kit.estate.widgets`, :mod:`haunted_kit.landmarks.widgets`). Widgets only draw
+and forward: every rule question goes to the engine.
 """
 
 from .canvas import CommandCounter, held
 from .errors import CallbackError, ErrorBanner, capture_errors
-from .field import LAYER_NAMES, FieldWidget, cell_facts
-from .panels import EventLogPanel, GameBoardPanel, PlayerBoardPanel, PlayerBoards
-from .play import PlayView, action_cell, attempts_for_cell, candidates_for_cell
-from .projector import ProjectorView
-from .step import StepThroughView
 
-__all__ = [
-    "CallbackError", "CommandCounter", "ErrorBanner", "EventLogPanel", "FieldWidget", "GameBoardPanel", "LAYER_NAMES",
-    "PlayView", "PlayerBoardPanel", "PlayerBoards", "ProjectorView", "StepThroughView", "action_cell", "attempts_for_cell",
-    "candidates_for_cell", "capture_errors", "cell_facts", "held",
-]
+__all__ = ["CallbackError", "CommandCounter", "ErrorBanner", "capture_errors", "held"]

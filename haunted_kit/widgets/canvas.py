@@ -4,7 +4,7 @@
   but safe on errors: if drawing raises, the half-drawn batch is dropped, the canvas
   manager leaves caching mode and the next draw reaches the canvas again (ipycanvas
   0.14's ``hold_canvas`` has no ``finally`` and would hold every later command forever).
-* :func:`draw_primitives` - clear a layer and draw a list of :mod:`haunted_kit.render.scene`
+* :func:`draw_primitives` - clear a layer and draw a list of :mod:`haunted_kit.haunted.draw.scene`
   primitives with few commands (vectorised fills for runs of polygons, circles, rects).
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
@@ -18,7 +18,7 @@ import numpy as np
 from ipycanvas import canvas as _ipc
 
 from ..render import style as S
-from ..render.scene import Circle, Poly, Polyline, Rect, Segments, Text
+from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 
 
 def _manager():

@@ -9,7 +9,7 @@ test knows which cells are legal targets and what each should look like.
 from __future__ import annotations
 
 import haunted_kit as hk
-from haunted_kit.render import board_geometry
+from haunted_kit.haunted.draw import board_geometry
 from haunted_kit.render import style as S
 
 FIELD = "canvas.hk-field"

@@ -15,8 +15,8 @@ from browser_harness import assert_fits, descendants, explained, free_port, save
 from playwright.sync_api import expect
 
 import haunted_kit as hk
-from haunted_kit.agents import GreedyAgent
-from haunted_kit.render import board_geometry
+from haunted_kit.haunted.agents import GreedyAgent
+from haunted_kit.haunted.draw import board_geometry
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,7 @@ class Seat:
     def perform(self, state, action, index: int) -> None:
         """Do ``action`` (index ``index`` among the legal actions) the way a student would:
         its button, or a click on its cell (then the button of the choice, if several)."""
-        from haunted_kit.widgets.play import action_cell
+        from haunted_kit.haunted.widgets.play import action_cell
 
         button = self.page.locator(f'.hk-action[data-i="{index}"]')
         if button.count():

@@ -10,7 +10,7 @@ import pytest
 from browser_harness import explained, save_screenshot, wait_canvas_pixel
 from playwright.sync_api import expect
 
-from haunted_kit.exercises import make
+from haunted_kit.haunted.exercises import make
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def test_exercise_answers_back_in_chromium(page, voila_server, tmp_path):
     ex = make(KEY, SEED)
     wrong = [o for o in ex.options if o != ex.answer]
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(f'from haunted_kit.widgets.exercise import exercise\nexercise("{KEY}", seed={SEED})')]
+    nb.cells = [nbformat.v4.new_code_cell(f'from haunted_kit.haunted.widgets.exercise import exercise\nexercise("{KEY}", seed={SEED})')]
     path = tmp_path / "exercise.ipynb"
     nbformat.write(nb, path)
     srv = voila_server(path)
@@ -67,7 +67,7 @@ def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_p
     ex = make("03-explore-cells", 2)
     cells = sorted(ex.answer)
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell('from haunted_kit.widgets.exercise import exercise\nexercise("03-explore-cells", seed=2)')]
+    nb.cells = [nbformat.v4.new_code_cell('from haunted_kit.haunted.widgets.exercise import exercise\nexercise("03-explore-cells", seed=2)')]
     path = tmp_path / "cells.ipynb"
     nbformat.write(nb, path)
     srv = voila_server(path)

@@ -10,9 +10,9 @@ import pytest
 from browser_harness import explained, free_port, save_screenshot
 from playwright.sync_api import expect
 
-from haunted_kit import actions as A
+from haunted_kit.haunted import actions as A
 from haunted_kit.classroom import DEFAULT_SIZE
-from haunted_kit.widgets import PlayView
+from haunted_kit.haunted.widgets import PlayView
 from haunted_kit.widgets.access import keys_to
 
 pytestmark = pytest.mark.browser

@@ -10,16 +10,16 @@ from browser_harness import assert_fits, explained, page_errors, save_screenshot
 from playwright.sync_api import expect
 
 import haunted_kit as hk
-from haunted_kit.agents import GreedyAgent
-from haunted_kit.render.scene import final_ranking
+from haunted_kit.haunted.agents import GreedyAgent
+from haunted_kit.haunted.draw.scene import final_ranking
 
 pytestmark = pytest.mark.browser
 
 SEED = 5
 CODE = f"""
 import haunted_kit as hk
-from haunted_kit.agents import GreedyAgent
-from haunted_kit.widgets import ProjectorView
+from haunted_kit.haunted.agents import GreedyAgent
+from haunted_kit.haunted.widgets import ProjectorView
 
 def play(stop):
     s = hk.new_game(players=4, seed={SEED})

@@ -1,0 +1,130 @@
+"""Bots that play Haunted Lands: a seeded random agent and a simple greedy agent.
+
+An agent is any object with ``act(state) -> action`` returning one of
+``state.legal_actions()``. Agents are seeded, so the same seed and the same game give
+the same choices. Use :data:`AGENTS` to build one by name (the CLI's ``--agents``).
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .. import hexgrid
+from . import rules as R
+from ..protocol import OneStepGreedyAgent, RandomAgent  # noqa: F401  (RandomAgent plays any game through the protocol)
+from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, State
+
+
+class GreedyAgent(OneStepGreedyAgent):
+    """Plays sensibly by scoring each legal action with a one-step heuristic:
+    build > learn > contact > extract what buildings and skills need > train > sell
+    surplus in the city > explore towards useful cells > end the turn. Sub-decisions:
+    scarce resources, the quest that scores best now, the best bonus reward, ghosts
+    next to rivals' buildings. Ties are broken by its seeded generator.
+
+    Its :meth:`score` also gives the search agent's prior over moves
+    (:meth:`~haunted_kit.protocol.OneStepGreedyAgent.prior`, temperature
+    :attr:`prior_temperature` in score points)."""
+
+    prior_temperature = 8.0
+
+    def score(self, state: State, action) -> float:
+        """The heuristic value of ``action`` for the player to move (higher is better;
+        building scores 100 + its valor, ending the turn 0)."""
+        return self._score(state, R.ctx_of(state), state.current_player(), action)
+
+    # ------------------------------------------------------------------ heuristics
+    def _needs(self, s: State, ctx, p: int) -> list[int]:
+        """How much each resource is wanted: building and learning costs not yet covered."""
+        want = [1] * ctx.R
+        for b in ctx.building_cost:
+            for r in b:
+                want[r] += 1
+        for k in s.skills:
+            if not s.knows_skill(p, k):
+                for r in ctx.skill_cost[k]:
+                    want[r] += 1
+        have = s.resource_counts(p)
+        return [w - 2 * h for w, h in zip(want, have)]
+
+    def _score(self, s: State, ctx, p: int, a) -> float:
+        t = type(a)
+        if t is A.Build:
+            return 100 + ctx.buildings[ctx.bi[a.building]].valor
+        if t is A.Learn:
+            j = R.free_slot(s, ctx, a.skill)
+            return 80 + (ctx.box.skill_slot_valor[j] if j is not None else 0)
+        if t is A.Contact:
+            return 70
+        if t is A.Extract:
+            return 40 + self._needs(s, ctx, p)[ctx.ri[a.resource]]
+        if t is A.Train:
+            ti = ctx.ti[a.track]
+            return {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}[ti]
+        if t is A.Sell:
+            counts = R.counts_of(ctx, [ctx.ri[x] for x in a.payment])
+            need = self._needs(s, ctx, p)
+            surplus = sum(k for r, k in enumerate(counts) if need[r] < 0)
+            if surplus < len(a.payment):
+                return -1
+            return 25 + ctx.box.market_cards[s.market][a.option - 1].pecunias
+        if t is A.Explore:
+            return 10 + self._cell_value(s, ctx, p, s.field.index[a.cell])
+        if t is A.EndTurn:
+            return 0
+        if t is A.ChooseResource:
+            return self._needs(s, ctx, p)[ctx.ri[a.resource]]
+        if t is A.ChooseQuest:
+            return R.quest_score(s, ctx, p, a.quest)[0] + ctx.box.quests[a.quest].valor / 10
+        if t is A.ChooseBonus:
+            r = ctx.box.bonus_cards[s.season].rewards[ctx.box.bonus_die.index(a.face)]
+            return 3 * r.valor + r.pecunias + 2 * r.resources
+        if t is A.RollBonus:
+            rewards = ctx.box.bonus_cards[s.season].rewards
+            return sum(3 * r.valor + r.pecunias + 2 * r.resources for r in rewards) / len(rewards)
+        if t is A.RestoreToken:
+            return {CONSTRUCTION: 4, EXTRACTION: 3, CONTACT: 2, EXPLORATION: 1}[ctx.ti[a.track]]
+        if t is A.PlaceGhost:
+            c = s.field.index[a.cell]
+            near = [s.owner[n] for n in ctx.neighbours[c] if s.building[n] >= 0]
+            return sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * hexgrid.distance(a.cell, (0, 0))
+        return 0
+
+    def _cell_value(self, s: State, ctx, p: int, c: int) -> float:
+        v = 0.0
+        cost = R.explore_cost(s, p, c) or 0
+        left = s.tokens(p, EXPLORATION, active=True) - cost
+        if s.ghosts[c] and s.tokens(p, CONTACT, active=True) >= R.contact_cost(s, ctx):
+            v += 8
+        if not s.depleted[c] and s.building[c] < 0 and ctx.extract_here[c] and s.tokens(p, EXTRACTION, active=True):
+            need = self._needs(s, ctx, p)
+            v += 4 + max(need[r] for r in ctx.extract_here[c])
+        if s.building[c] < 0 and not s.ghosts[c] and ctx.build_here[c] and s.tokens(p, CONSTRUCTION, active=True):
+            v += 3
+        total = sum(s.resource_counts(p))
+        if (ctx.can_sell[c] or ctx.can_train[c]) and (total >= 4 or s.pecunias(p) >= 5):
+            v += 6
+        return v - cost + 0.5 * left
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int = 0, game=None):
+    """Build an agent by name for ``game`` (a :class:`~haunted_kit.protocol.Game`;
+    ``None`` means Haunted Lands).
+
+    ``"random"`` plays any game of the kit. Other names come from :data:`AGENTS` for
+    Haunted Lands, or from the Game's optional ``agents`` mapping (name -> class taking
+    a seed) for another rule module.
+
+    Raises:
+        ValueError: naming the unknown agent and the known ones.
+    """
+    if name == "random":
+        return RandomAgent(seed)
+    table = AGENTS if game is None or getattr(game, "name", None) == "haunted" else getattr(game, "agents", {"random": RandomAgent})
+    try:
+        return table[name](seed)
+    except KeyError:
+        where = "" if game is None else f" for {getattr(game, 'name', game)!r}"
+        raise ValueError(f"unknown agent {name!r}{where} (known: {', '.join(table)})") from None

@@ -1,0 +1,939 @@
+"""The box as data: load and validate every component and number from ``data/``.
+
+Every value in the box comes from a human-editable file in ``data/`` (TOML or CSV) and
+carries its provenance: ``"rulebook"`` when the rulebook prints it, ``"kit default"``
+when the kit chose it (see ``docs/RULINGS.md``). Code holds rules, not numbers. A box
+loaded from another folder (a house-rule copy) is compared with the box the kit ships:
+every value that differs from it, or that the shipped box does not have, gets a third
+provenance, ``"house rule"``, whatever its file says.
+
+:func:`load_box` reads a directory, checks every entry and returns an immutable
+:class:`Box`. A malformed or inconsistent file raises :class:`BoxError`, whose message
+names the file, the entry and the problem, e.g.::
+
+    BoxError: tiles.csv, entry R03: cell 'NE' has unknown terrain letter 'X' (known: P, F, M, L)
+
+The data directory is found in this order: the ``path`` argument, the environment
+variable ``HAUNTED_KIT_DATA``, the copy packed inside an installed wheel
+(``haunted_kit/_box``), the ``data/`` folder of a source checkout.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..boxfile import REFERENCE_DIRS, BoxError, data_dir, shipped_dir
+from .effects import EFFECTS, effect_problem, unused_fields, used_fields
+from ..provenance import PROVENANCES, Fingerprinted, mark_house_rules, read_provenance, unknown_table, value_fingerprint
+from ..protocol import is_integer
+
+__all__ = [
+    "Box",
+    "BoxError",
+    "Building",
+    "BonusReward",
+    "Mode",
+    "SeasonEnd",
+    "MarketOption",
+    "Skill",
+    "Quest",
+    "GhostCard",
+    "Terrain",
+    "Track",
+    "data_dir",
+    "default_box",
+    "load_box",
+]
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    """One terrain type (rulebook: "Game Field, Tiles and Terrain Types")."""
+
+    name: str
+    letter: str
+    explore_cost: int  #: exploration tokens to enter; meaningless when not explorable
+    extract: str  #: resource extracted on this terrain ("" for none)
+    water_near_lake: bool  #: water may be extracted here when adjacent to a lake
+    build: str  #: building of this terrain ("" for none)
+    noria_near_lake: bool  #: a noria may be built here when adjacent to a lake
+    sell: bool  #: selling is allowed here
+    train_and_learn: bool  #: training and learning are allowed here
+    explorable: bool
+    holds_ghosts: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Building:
+    """One building type (rulebook: "Buildings")."""
+
+    name: str
+    terrain: str  #: terrain it stands on, or "near lake" for the noria
+    cost_tokens: int  #: construction tokens
+    cost: tuple[str, ...]  #: resources paid, one name per token
+    valor: int
+    income: str  #: resource produced at production
+    production: int = 1  #: how many of ``income`` it produces each production (kit default 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One action track of the player board."""
+
+    name: str
+    slots: int
+    start_tokens: int
+    training_costs: tuple[int, ...]  #: pecunias for slot i (0-based); 0 for starting slots
+    last_slot_valor: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A skill card (rulebook: "Card Reference / Skill Cards")."""
+
+    number: int
+    deck: str
+    cost: tuple[str, ...]
+    effect: str
+    amount: int  #: the effect's number (0 for an effect that reads none; see haunted_kit.haunted.effects)
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quest:
+    """A quest card (rulebook: "Card Reference / Quest Cards")."""
+
+    number: int
+    effect: str
+    per: int
+    valor: int
+    text: str
+    building: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GhostCard:
+    number: int
+    effect: str
+    text: str
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MarketOption:
+    """One exchange option of a market card: pay ``count`` resources, get ``pecunias``."""
+
+    count: int
+    kind: str  #: "any", "same" or "different"
+    pecunias: int
+
+    def describe(self) -> str:
+        if self.kind == "any":
+            what = "1 resource" if self.count == 1 else f"{self.count} resources"
+        else:
+            what = f"{self.count} resources of {'the same type' if self.kind == 'same' else 'different types'}"
+        return f"{what} -> {self.pecunias} pecunias"
+
+
+@dataclass(frozen=True, slots=True)
+class BonusReward:
+    """What one bonus-die face gives on a season's bonus card."""
+
+    face: int
+    pecunias: int
+    resources: int  #: resources of the receiver's choice
+    valor: int
+
+    def describe(self) -> str:
+        parts = []
+        if self.valor:
+            parts.append(f"{self.valor} valor")
+        if self.resources:
+            parts.append("1 resource" if self.resources == 1 else f"{self.resources} resources")
+        if self.pecunias:
+            parts.append("1 pecunia" if self.pecunias == 1 else f"{self.pecunias} pecunias")
+        return " + ".join(parts) or "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class BonusCard:
+    season: int
+    contact_cost: int
+    rewards: tuple[BonusReward, ...]  #: indexed by face - 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEnd:
+    """What happens at the end of a season in a mode (rulebook: "Game Flow", step 3)."""
+
+    season: int
+    clear_depletion: bool
+    choosers: str  #: "non_leaders", "everyone" or "nobody"
+    quests: int
+    trailing_two_player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    name: str
+    ghost_card: int
+    season_ends: tuple[SeasonEnd, ...]
+
+    def season_end(self, season: int) -> SeasonEnd | None:
+        for end in self.season_ends:
+            if end.season == season:
+                return end
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class Box(Fingerprinted):
+    """Every component and number of the game, as loaded from ``data/``.
+
+    All collections are tuples or read-only mappings; a Box is shared by every game
+    that uses it and never changes after loading.
+    """
+
+    path: str
+    directions: tuple[tuple[int, int], ...]
+    direction_names: tuple[str, ...]
+    kalena_centre: tuple[int, int]
+    region_centres: tuple[tuple[int, int], ...]
+    kalena_centre_terrain: str
+    kalena_ring_terrain: str
+    region_tiles_drawn: int
+    tiles: dict[str, tuple[str, ...]]  #: tile id -> 7 terrain names (centre, E, NE, NW, W, SW, SE)
+    terrains: dict[str, Terrain]
+    terrain_die: tuple[str, ...]
+    terrain_die_with_lakes: tuple[str, ...]
+    bonus_die: tuple[int, ...]
+    buildings: dict[str, Building]
+    resources: tuple[str, ...]
+    resource_cap: int
+    tracks: dict[str, Track]
+    extraction_tokens: int
+    skill_slot_valor: tuple[int, ...]
+    covered_slots: dict[int, tuple[int, ...]]  #: players -> covered marker slot indexes
+    skills: dict[int, Skill]
+    quests: dict[int, Quest]
+    removed_quests: dict[int, tuple[int, ...]]  #: players -> quests returned to the box
+    ghost_cards: dict[int, GhostCard]
+    market_cards: dict[int, tuple[MarketOption, ...]]
+    bonus_cards: dict[int, BonusCard]
+    supply_ghosts: int
+    supply_buildings: dict[str, int]
+    supply_resources: dict[str, int]
+    supply_depletion: int
+    supply_tokens: dict[str, int]
+    player_markers: int
+    seasons: int
+    rounds_per_season: int
+    ghosts_per_spread: int
+    min_players: int
+    max_players: int
+    valor_track_marks: int
+    modes: dict[str, Mode]
+    provenance: tuple[tuple[str, str, str, str], ...] = field(repr=False)
+    fingerprint: str = field(default="", repr=False)
+    """SHA-256 of the loaded values (:func:`haunted_kit.provenance.value_fingerprint`):
+    saves record it, so a game is never continued or scored with another box by mistake;
+    a comment or layout edit of the files keeps it."""
+    file_fingerprint: str = field(default="", repr=False)
+    """SHA-256 of the data files' bytes, which kits before the value fingerprint recorded:
+    their saves load while the files are unchanged (:meth:`accepts_fingerprint`)."""
+    values: dict = field(default_factory=dict, repr=False, compare=False)
+    """(file, entry, field) -> the value as written in the file (TOML value or tile letter)."""
+
+    @property
+    def skill_decks(self) -> dict[str, tuple[int, ...]]:
+        """Deck name -> skill numbers in that deck, in deck order of first appearance."""
+        decks: dict[str, list[int]] = {}
+        for number in sorted(self.skills):
+            decks.setdefault(self.skills[number].deck, []).append(number)
+        return {k: tuple(v) for k, v in decks.items()}
+
+    @property
+    def earlier_fingerprints(self) -> frozenset:
+        """For the kit's reference data, :data:`EARLIER_REFERENCE_FINGERPRINTS` (earlier
+        texts of the same rules); for any other box, none. Used by
+        :meth:`~haunted_kit.provenance.Fingerprinted.accepts_fingerprint`."""
+        return frozenset(EARLIER_REFERENCE_FINGERPRINTS) if Path(self.path).resolve() in _REFERENCE_DIRS else frozenset()
+
+    def provenance_frame(self):
+        """Every value's provenance as a :class:`pandas.DataFrame`.
+
+        Columns: ``file``, ``entry``, ``field``, ``provenance`` (``"rulebook"``,
+        ``"kit default"`` or ``"house rule"``); one row per value.
+        """
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
+
+        return pd.DataFrame(list(self.provenance), columns=["file", "entry", "field", "provenance"])
+
+
+#: Fingerprints of earlier texts of the kit's own ``data/`` that give the same rules as
+#: today's: saves made with them load with the reference box (``Box.accepts_fingerprint``).
+EARLIER_REFERENCE_FINGERPRINTS: dict[str, str] = {
+    "62a769e088d69019dbdd415debd0a85e9bee9a6b2a8101c72b9d97ea51c1218a":
+        "before building production became a data value (1, as the code had it) and unused skill amounts were dropped",
+    "98e179004a4c821642572a51008b5099259b18c1257039671a0065571141765c":
+        "the files' bytes when saves recorded a hash of the bytes, not of the loaded values (the same values as today)",
+}
+#: where the kit's own data lives: packaged (``_box``) or in a checkout (``data``)
+_REFERENCE_DIRS = REFERENCE_DIRS
+
+# --------------------------------------------------------------------------- loading helpers
+
+
+#: Largest number any entry of the box may hold ("sensible bounds"): far above every
+#: printed number, small enough that no count, cost or reward can blow up a game.
+MAX_NUMBER = 999
+#: Tighter bounds for the numbers that size the game itself.
+MAX_SEASONS, MAX_ROUNDS, MAX_SLOTS, MAX_CARD_NUMBER, MAX_COORDINATE = 12, 12, 24, 99, 99
+#: Data files bigger than this are refused before they are parsed.
+MAX_FILE_BYTES = 1024 * 1024
+
+
+def _read_text(root: Path, name: str) -> str:
+    """The UTF-8 text of data file ``name``; every failure is a BoxError naming the file."""
+    path = root / name
+    if not path.is_file():
+        raise BoxError(name, "-", f"file not found in {root}")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BoxError(name, "-", f"cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise BoxError(name, "-", f"{len(raw):,} bytes is over the limit of {MAX_FILE_BYTES:,} bytes for a data file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise BoxError(name, f"line {line}", f"byte 0x{raw[exc.start]:02x} is not UTF-8 text "
+                                             "(save the file as UTF-8)") from None
+
+
+def _is_int(v) -> bool:
+    return is_integer(v)
+
+
+def _number_key(file: "_File", key: str, entry: str) -> int:
+    """A table key naming a card number ("1".."99")."""
+    if not (key.isascii() and key.isdigit()) or not 0 < int(key) <= MAX_CARD_NUMBER:
+        file.fail(entry, f"card keys must be numbers 1..{MAX_CARD_NUMBER}, got {key!r}")
+    return int(key)
+
+
+class _File:
+    """Reads one data file and records provenance; all errors name file and entry."""
+
+    def __init__(self, root: Path, name: str, rows: list):
+        self.name = name
+        self.root = root
+        self.rows = rows
+        if not (root / name).is_file():
+            raise BoxError(name, "-", f"file not found in {root}")
+
+    def toml(self, tables: tuple[str, ...] | None = None) -> dict:
+        """The file's TOML; with ``tables``, a top-level key outside them is refused
+        (files whose top-level tables are entries, e.g. terrain.toml, pass ``None``)."""
+        text = _read_text(self.root, self.name)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise BoxError(self.name, "-", f"not valid TOML ({exc})") from None
+        except RecursionError:
+            raise BoxError(self.name, "-", "not valid TOML (nested too deeply)") from None
+        bad = unknown_table(data, tables) if tables is not None else None
+        if bad:
+            self.fail(*bad)
+        return data
+
+    def fail(self, entry: str, problem: str):
+        raise BoxError(self.name, entry, problem)
+
+    def table(self, data: dict, key: str, entry: str | None = None, fields: tuple[str, ...] | None = None) -> dict:
+        """The table ``data[key]``; with ``fields``, a field outside them (and
+        ``provenance``) is refused (:meth:`only_fields`)."""
+        value = data.get(key)
+        if not isinstance(value, dict):
+            self.fail(entry or key, "missing table" if value is None else "must be a table")
+        if fields is not None:
+            self.only_fields(value, entry or key, fields)
+        return value
+
+    def get(self, table: dict, key: str, kind, entry: str, *, allow_empty=True, most: int = MAX_NUMBER):
+        if not isinstance(table, dict):
+            self.fail(entry, f"must be a table, got {table!r}")
+        if key not in table:
+            self.fail(entry, f"missing field '{key}'")
+        value = table[key]
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if not ok:
+            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            self.fail(entry, f"field '{key}' must be {names}, got {value!r}")
+        if kind is int and value < 0:
+            self.fail(entry, f"field '{key}' must not be negative, got {value}")
+        if kind is int and value > most:
+            self.fail(entry, f"field '{key}' is {value}, beyond the sensible bound of {most}")
+        if not allow_empty and not value:
+            self.fail(entry, f"field '{key}' must not be empty")
+        return value
+
+    def int_list(self, table: dict, key: str, entry: str) -> tuple[int, ...]:
+        value = self.get(table, key, list, entry)
+        for v in value:
+            if not _is_int(v) or not 0 <= v <= MAX_NUMBER:
+                self.fail(entry, f"field '{key}' must list integers 0..{MAX_NUMBER}, got {v!r}")
+        return tuple(value)
+
+    def str_list(self, table: dict, key: str, entry: str, allowed=None) -> tuple[str, ...]:
+        value = self.get(table, key, list, entry)
+        for v in value:
+            if not isinstance(v, str):
+                self.fail(entry, f"field '{key}' must list strings, got {v!r}")
+            if allowed is not None and v not in allowed:
+                self.fail(entry, f"field '{key}' has unknown value {v!r} (known: {', '.join(allowed)})")
+        return tuple(value)
+
+    def effect(self, table: dict, key: str, family: str, entry: str) -> str:
+        """The effect named by ``table[key]``, refused unless registered in ``family``
+        of :data:`haunted_kit.haunted.effects.EFFECTS`."""
+        name = self.get(table, key, str, entry)
+        problem = effect_problem(family, name)
+        if problem:
+            self.fail(entry, f"field '{key}': {problem}")
+        return name
+
+    def only_used(self, table: dict, entry: str, family: str, effects) -> None:
+        """Refuse a field of ``table`` that neither ``family`` nor ``effects`` read
+        (:func:`haunted_kit.haunted.effects.unused_fields`): a value that would change nothing."""
+        extra = unused_fields(family, effects, table)
+        if extra:
+            said = " and ".join(f"{e!r}" for e in effects) if effects else f"a {family}"
+            self.fail(entry, f"field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))} "
+                             f"{'are' if len(extra) > 1 else 'is'} not used by {said} (it reads "
+                             f"{', '.join(sorted(used_fields(family, effects) - {'provenance'}))})")
+
+    def only_fields(self, table: dict, entry: str, allowed) -> None:
+        """Refuse a field of ``table`` outside ``allowed`` (and ``provenance``)."""
+        extra = [k for k in table if k not in allowed and k != "provenance"]
+        if extra:
+            self.fail(entry, f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))} "
+                             f"(known: {', '.join(allowed)})")
+
+    def provenance(self, table: dict, entry: str, fields: list[str]):
+        """Record the provenance of ``fields``; ``provenance`` is a string or a per-field table."""
+        try:
+            pairs = read_provenance(table, fields)
+        except ValueError as exc:
+            self.fail(entry, str(exc))
+        for f, p in pairs:
+            self.rows.append((self.name, entry, f, p, table.get(f)))
+
+
+def _fields(table: dict) -> list[str]:
+    return [k for k in table if k != "provenance"]
+
+
+# --------------------------------------------------------------------------- the loader
+
+
+def load_box(path: str | os.PathLike | None = None) -> Box:
+    """Load and validate the box from a data directory.
+
+    Args:
+        path: a directory holding the files of ``data/``; ``None`` finds the default one.
+
+    Returns:
+        a validated, immutable :class:`Box`.
+
+    Raises:
+        BoxError: naming the file, the entry and the problem, for a missing file, bad
+            syntax, a missing field or provenance, a wrong type, a negative number,
+            an unknown name or an inconsistency between files.
+    """
+    root = data_dir(path)
+    rows: list[tuple[str, str, str, str, Any]] = []
+    out: dict[str, Any] = {"path": str(root)}
+
+    # ---- player_board.toml (resources first: everything refers to them)
+    f = _File(root, "player_board.toml", rows)
+    d = f.toml(("resources", "tracks", "action_costs"))
+    res = f.table(d, "resources", fields=("names", "cap"))
+    resources = f.str_list(res, "names", "resources")
+    if len(set(resources)) != len(resources) or not resources:
+        f.fail("resources", "field 'names' must list distinct resource names")
+    out["resources"] = resources
+    out["resource_cap"] = f.get(res, "cap", int, "resources")
+    if out["resource_cap"] < 1:
+        f.fail("resources", "field 'cap' must be at least 1")
+    f.provenance(res, "resources", _fields(res))
+    tracks = {}
+    for name, t in f.table(d, "tracks").items():
+        entry = f"tracks.{name}"
+        if not isinstance(t, dict):
+            f.fail(entry, "must be a table")
+        f.only_fields(t, entry, ("slots", "start_tokens", "training_costs", "last_slot_valor"))
+        slots = f.get(t, "slots", int, entry, most=MAX_SLOTS)
+        start = f.get(t, "start_tokens", int, entry)
+        costs = f.int_list(t, "training_costs", entry)
+        if slots < 1:
+            f.fail(entry, "field 'slots' must be at least 1")
+        if not 1 <= start <= slots:
+            f.fail(entry, f"start_tokens ({start}) must be between 1 and slots ({slots})")
+        if len(costs) != slots:
+            f.fail(entry, f"training_costs lists {len(costs)} slots but the track has {slots}")
+        if any(c <= 0 for c in costs[start:]):
+            f.fail(entry, "every slot after the starting tokens needs a positive training cost")
+        tracks[name] = Track(name, slots, start, costs, f.get(t, "last_slot_valor", int, entry))
+        f.provenance(t, entry, _fields(t))
+    expected_tracks = ("exploration", "contact", "extraction", "construction")
+    if tuple(tracks) != expected_tracks:
+        f.fail("tracks", f"tracks must be exactly {', '.join(expected_tracks)} in that order, got {', '.join(tracks)}")
+    out["tracks"] = tracks
+    ac = f.table(d, "action_costs", fields=("extraction_tokens",))
+    out["extraction_tokens"] = f.get(ac, "extraction_tokens", int, "action_costs")
+    if out["extraction_tokens"] < 1:
+        f.fail("action_costs", "extraction_tokens must be at least 1")
+    f.provenance(ac, "action_costs", _fields(ac))
+
+    # ---- terrain.toml
+    f = _File(root, "terrain.toml", rows)
+    d = f.toml()
+    terrains = {}
+    for name, t in d.items():
+        if not isinstance(t, dict):
+            f.fail(name, "must be a table")
+        f.only_fields(t, name, ("letter", "explore_cost", "extract", "water_near_lake", "build", "noria_near_lake",
+                                "sell", "train_and_learn", "explorable", "holds_ghosts"))
+        extract = f.get(t, "extract", str, name)
+        if extract and extract not in resources:
+            f.fail(name, f"field 'extract' names unknown resource {extract!r}")
+        terrains[name] = Terrain(
+            name=name,
+            letter=f.get(t, "letter", str, name, allow_empty=False),
+            explore_cost=f.get(t, "explore_cost", int, name),
+            extract=extract,
+            water_near_lake=f.get(t, "water_near_lake", bool, name),
+            build=f.get(t, "build", str, name),
+            noria_near_lake=f.get(t, "noria_near_lake", bool, name),
+            sell=f.get(t, "sell", bool, name),
+            train_and_learn=f.get(t, "train_and_learn", bool, name),
+            explorable=f.get(t, "explorable", bool, name),
+            holds_ghosts=f.get(t, "holds_ghosts", bool, name),
+        )
+        if terrains[name].explorable and terrains[name].explore_cost < 1:
+            f.fail(name, "an explorable terrain needs explore_cost of at least 1")
+        if not terrains[name].explorable:  # no sensor ever stands there, so no rule reads these
+            for key, off in (("explore_cost", 0), ("water_near_lake", False), ("build", ""), ("noria_near_lake", False),
+                             ("sell", False), ("train_and_learn", False)):
+                if getattr(terrains[name], key) != off:
+                    f.fail(name, f"field '{key}' must be {json.dumps(off)} on a terrain no sensor can enter "
+                                 f"(explorable = false): no rule reads it there")
+        f.provenance(t, name, _fields(t))
+    for needed in ("city", "suburb", "plain", "forest", "mountain", "lake"):
+        if needed not in terrains:
+            f.fail(needed, "terrain missing")
+    letters = [t.letter for t in terrains.values()]
+    if len(set(letters)) != len(letters):
+        f.fail("-", "terrain letters must be distinct")
+    out["terrains"] = terrains
+    if "water" not in resources:
+        _File(root, "player_board.toml", rows).fail("resources", "the resource 'water' is required (lakes give it)")
+
+    # ---- buildings.toml
+    f = _File(root, "buildings.toml", rows)
+    d = f.toml()
+    buildings = {}
+    for name, t in d.items():
+        if not isinstance(t, dict):
+            f.fail(name, "must be a table")
+        terrain = f.get(t, "terrain", str, name)
+        if terrain != "near lake" and terrain not in terrains:
+            f.fail(name, f"field 'terrain' names unknown terrain {terrain!r}")
+        f.only_used(t, name, "building", ["production"])
+        income = f.get(t, "income", str, name)
+        if income not in resources:
+            f.fail(name, f"field 'income' names unknown resource {income!r}")
+        buildings[name] = Building(
+            name,
+            terrain,
+            f.get(t, "cost_tokens", int, name),
+            f.str_list(t, "cost", name, resources),
+            f.get(t, "valor", int, name),
+            income,
+            f.get(t, "production", int, name),
+        )
+        f.provenance(t, name, _fields(t))
+    if "noria" not in buildings or buildings["noria"].terrain != "near lake":
+        f.fail("noria", "the noria must exist with terrain = \"near lake\"")
+    for t in terrains.values():
+        if t.build and t.build not in buildings:
+            _File(root, "terrain.toml", rows).fail(t.name, f"field 'build' names unknown building {t.build!r}")
+    for b in buildings.values():
+        if b.terrain == "near lake":
+            continue
+        if terrains[b.terrain].build != b.name:
+            f.fail(b.name, f"terrain = {b.terrain!r}, but terrain.toml says a {b.terrain} builds "
+                           f"{terrains[b.terrain].build or 'nothing'!r}; the two files must agree")
+    out["buildings"] = buildings
+
+    # ---- field.toml
+    f = _File(root, "field.toml", rows)
+    d = f.toml(("geometry", "layout", "kalena", "draw"))
+    g = f.table(d, "geometry", fields=("orientation", "direction_names", "directions"))
+    dirs = f.get(g, "directions", list, "geometry")
+    if len(dirs) != 6 or not all(isinstance(x, list) and len(x) == 2 and all(_is_int(i) for i in x) for x in dirs):
+        f.fail("geometry", "field 'directions' must list 6 [dq, dr] pairs")
+    out["directions"] = tuple(tuple(x) for x in dirs)
+    if set(out["directions"]) != {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}:
+        f.fail("geometry", "field 'directions' must be the six axial unit directions")
+    out["direction_names"] = f.str_list(g, "direction_names", "geometry")
+    if len(out["direction_names"]) != 6:
+        f.fail("geometry", "field 'direction_names' must list 6 names")
+    if f.get(g, "orientation", str, "geometry") != "pointy":
+        f.fail("geometry", "only orientation = \"pointy\" is supported")
+    f.provenance(g, "geometry", _fields(g))
+    lay = f.table(d, "layout", fields=("kalena_centre", "region_centres", "rotation"))
+    kc = f.get(lay, "kalena_centre", list, "layout")
+    rc = f.get(lay, "region_centres", list, "layout")
+
+    def is_pair(x):
+        return isinstance(x, list) and len(x) == 2 and all(_is_int(i) and abs(i) <= MAX_COORDINATE for i in x)
+
+    if not is_pair(kc):
+        f.fail("layout", f"field 'kalena_centre' must be an axial pair [q, r] of integers within ±{MAX_COORDINATE}, got {kc!r}")
+    for x in rc:
+        if not is_pair(x):
+            f.fail("layout", f"field 'region_centres' must list axial pairs [q, r] of integers within ±{MAX_COORDINATE}, got {x!r}")
+    out["kalena_centre"] = tuple(kc)
+    out["region_centres"] = tuple(tuple(x) for x in rc)
+    if f.get(lay, "rotation", str, "layout") != "none":  # the engine lays every tile facing the same way
+        f.fail("layout", f"only rotation = \"none\" is supported (the rules lay all tiles facing the same way), "
+                         f"got {lay['rotation']!r}")
+    f.provenance(lay, "layout", _fields(lay))
+    k = f.table(d, "kalena", fields=("centre", "ring"))
+    out["kalena_centre_terrain"] = f.get(k, "centre", str, "kalena")
+    out["kalena_ring_terrain"] = f.get(k, "ring", str, "kalena")
+    for key in ("centre", "ring"):
+        if k[key] not in terrains:
+            f.fail("kalena", f"field '{key}' names unknown terrain {k[key]!r}")
+    if not terrains[k["centre"]].explorable:
+        f.fail("kalena", f"the sensors start on Kalena's centre, but its terrain {k['centre']!r} cannot be entered "
+                         "(explorable = false in terrain.toml)")
+    f.provenance(k, "kalena", _fields(k))
+    dr = f.table(d, "draw", fields=("region_tiles",))
+    out["region_tiles_drawn"] = f.get(dr, "region_tiles", int, "draw", most=MAX_SLOTS)
+    if out["region_tiles_drawn"] != len(out["region_centres"]):
+        f.fail("draw", f"region_tiles ({out['region_tiles_drawn']}) must equal the number of region_centres ({len(out['region_centres'])})")
+    f.provenance(dr, "draw", _fields(dr))
+    # every tile's 7 cells must be distinct across the whole field
+    cells = set()
+    for centre in (out["kalena_centre"],) + out["region_centres"]:
+        for dq, dr_ in ((0, 0),) + out["directions"]:
+            cell = (centre[0] + dq, centre[1] + dr_)
+            if cell in cells:
+                f.fail("layout", f"tiles overlap at cell {cell}")
+            cells.add(cell)
+
+    # ---- tiles.csv
+    name = "tiles.csv"
+    text = "\n".join(line for line in _read_text(root, name).splitlines() if not line.startswith("#"))
+    reader = csv.DictReader(io.StringIO(text))
+    by_letter = {t.letter: t.name for t in terrains.values()}
+    columns = ["tile", "centre", *out["direction_names"], "provenance"]
+    try:
+        rows_t = list(reader)
+    except csv.Error as exc:
+        raise BoxError(name, f"line {reader.line_num}", f"not valid CSV ({exc})") from None
+    if reader.fieldnames != columns:
+        raise BoxError(name, "header", f"columns must be {', '.join(columns)}, got {', '.join(reader.fieldnames or [])}")
+    tiles = {}
+    for i, row in enumerate(rows_t, start=2):
+        if None in row or None in row.values():
+            raise BoxError(name, f"line {i}", f"a row must have exactly the {len(columns)} columns {', '.join(columns)}")
+        tid = (row.get("tile") or "").strip()
+        if not tid:
+            raise BoxError(name, f"line {i}", "missing tile id")
+        if tid in tiles:
+            raise BoxError(name, tid, "duplicate tile id")
+        cells_t = []
+        for col in columns[1:-1]:
+            letter = (row.get(col) or "").strip()
+            if letter not in by_letter:
+                raise BoxError(name, tid, f"cell {col!r} has unknown terrain letter {letter!r} (known: {', '.join(by_letter)})")
+            cells_t.append(by_letter[letter])
+        prov = (row.get("provenance") or "").strip()
+        if prov not in PROVENANCES:
+            raise BoxError(name, tid, f"provenance must be \"rulebook\" or \"kit default\", got {prov!r}")
+        tiles[tid] = tuple(cells_t)
+        rows.extend((name, tid, col, prov, (row.get(col) or "").strip()) for col in columns[1:-1])
+    if len(tiles) < out["region_tiles_drawn"]:
+        raise BoxError(name, "-", f"{len(tiles)} tiles listed but {out['region_tiles_drawn']} are drawn per game")
+    out["tiles"] = tiles
+
+    # ---- dice.toml
+    f = _File(root, "dice.toml", rows)
+    d = f.toml(("terrain_die", "terrain_die_with_lakes", "bonus_die"))
+    placeable = [t.name for t in terrains.values() if t.name not in (out["kalena_centre_terrain"], out["kalena_ring_terrain"])]
+    for key in ("terrain_die", "terrain_die_with_lakes"):
+        t = f.table(d, key, fields=("faces",))
+        out[key] = f.str_list(t, "faces", key, placeable)
+        if not out[key]:
+            f.fail(key, "a die needs at least one face")
+        f.provenance(t, key, _fields(t))
+    t = f.table(d, "bonus_die", fields=("faces",))
+    out["bonus_die"] = f.int_list(t, "faces", "bonus_die")
+    if not out["bonus_die"]:
+        f.fail("bonus_die", "a die needs at least one face")
+    f.provenance(t, "bonus_die", _fields(t))
+
+    # ---- skills.toml
+    f = _File(root, "skills.toml", rows)
+    d = f.toml(("marker_slots", "skills"))
+    ms = f.table(d, "marker_slots", fields=("valor", "covered_3_players", "covered_2_players"))
+    out["skill_slot_valor"] = f.int_list(ms, "valor", "marker_slots")
+    nslots = len(out["skill_slot_valor"])
+    covered = {3: f.int_list(ms, "covered_3_players", "marker_slots"), 2: f.int_list(ms, "covered_2_players", "marker_slots"), 4: ()}
+    for n, cov in covered.items():
+        if len(set(cov)) != len(cov):
+            f.fail("marker_slots", f"covered slots repeat for {n} players: {list(cov)}")
+        if any(c >= nslots for c in cov):
+            f.fail("marker_slots", f"covered slot out of range for {n} players (slots 0..{nslots - 1})")
+        if nslots - len(cov) < n:
+            f.fail("marker_slots", f"{n} players need {n} open marker slots, only {nslots - len(cov)} are open")
+    out["covered_slots"] = covered
+    f.provenance(ms, "marker_slots", _fields(ms))
+    skills = {}
+    for key, t in f.table(d, "skills").items():
+        entry = f"skills.{key}"
+        _number_key(f, key, entry)
+        effect = f.effect(t, "effect", "skill", entry)
+        f.only_used(t, entry, "skill", [effect])
+        amount = f.get(t, "amount", int, entry) if "amount" in EFFECTS["skill"][effect].params else 0
+        skills[int(key)] = Skill(int(key), f.get(t, "deck", str, entry, allow_empty=False),
+                                 f.str_list(t, "cost", entry, resources), effect,
+                                 amount, f.get(t, "text", str, entry))
+        f.provenance(t, entry, _fields(t))
+    out["skills"] = skills
+
+    # ---- quests.toml
+    f = _File(root, "quests.toml", rows)
+    d = f.toml(("quests", "removed"))
+    quests = {}
+    for key, t in f.table(d, "quests").items():
+        entry = f"quests.{key}"
+        _number_key(f, key, entry)
+        effect = f.effect(t, "effect", "quest", entry)
+        f.only_used(t, entry, "quest", [effect])
+        building = t.get("building", "")
+        if effect == "buildings" and building not in buildings:
+            f.fail(entry, f"field 'building' must name a building, got {building!r}")
+        per = f.get(t, "per", int, entry)
+        if per < 1:
+            f.fail(entry, "field 'per' must be at least 1")
+        quests[int(key)] = Quest(int(key), effect, per, f.get(t, "valor", int, entry), f.get(t, "text", str, entry), building)
+        f.provenance(t, entry, _fields(t))
+    if not quests:
+        f.fail("quests", "no quest cards listed")
+    out["quests"] = quests
+    rm = f.table(d, "removed", fields=("players_2",))
+    out["removed_quests"] = {2: f.int_list(rm, "players_2", "removed"), 3: (), 4: ()}
+    for q in out["removed_quests"][2]:
+        if q not in quests:
+            f.fail("removed", f"quest {q} does not exist")
+    f.provenance(rm, "removed", _fields(rm))
+
+    # ---- ghost_cards.toml
+    f = _File(root, "ghost_cards.toml", rows)
+    d = f.toml(("ghost_cards",))
+    ghosts = {}
+    for key, t in f.table(d, "ghost_cards").items():
+        entry = f"ghost_cards.{key}"
+        _number_key(f, key, entry)
+        effect = f.effect(t, "effect", "ghost card", entry)
+        f.only_used(t, entry, "ghost card", [effect])
+        amount = f.get(t, "amount", int, entry) if "amount" in EFFECTS["ghost card"][effect].params else 0
+        ghosts[int(key)] = GhostCard(int(key), effect, f.get(t, "text", str, entry), amount)
+        f.provenance(t, entry, _fields(t))
+    out["ghost_cards"] = ghosts
+
+    # ---- market_cards.toml
+    f = _File(root, "market_cards.toml", rows)
+    d = f.toml(("market_cards",))
+    markets = {}
+    for key, card in f.table(d, "market_cards").items():
+        _number_key(f, key, f"market_cards.{key}")
+        opts = card.get("options") if isinstance(card, dict) else None
+        if not isinstance(opts, list) or not opts:
+            f.fail(f"market_cards.{key}", "needs a list of [[options]]")
+        f.only_fields(card, f"market_cards.{key}", ("options",))
+        options = []
+        for i, o in enumerate(opts, start=1):
+            entry = f"market_cards.{key}.options[{i}]"
+            count = f.get(o, "count", int, entry)
+            kind = f.effect(o, "kind", "market option", entry)
+            f.only_used(o, entry, "market option", [kind])
+            if count < 1 or (kind == "any" and count != 1) or (kind == "different" and count > len(resources)):
+                f.fail(entry, f"count {count} does not fit kind {kind!r}")
+            if kind == "same" and count > out["resource_cap"]:
+                f.fail(entry, f"count {count} of the same type exceeds the resource cap {out['resource_cap']}")
+            options.append(MarketOption(count, kind, f.get(o, "pecunias", int, entry)))
+            f.provenance(o, entry, _fields(o))
+        markets[int(key)] = tuple(options)
+    if not markets:
+        f.fail("market_cards", "no market cards listed (setup draws one)")
+    out["market_cards"] = markets
+
+    # ---- bonus_cards.toml
+    f = _File(root, "bonus_cards.toml", rows)
+    d = f.toml(("bonus_cards",))
+    bonus = {}
+    for key, card in f.table(d, "bonus_cards").items():
+        entry = f"bonus_cards.{key}"
+        _number_key(f, key, entry)
+        rewards = f.get(card, "rewards", list, entry)
+        f.only_fields(card, entry, ("contact_cost", "rewards"))
+        rs = []
+        for r in rewards:
+            if isinstance(r, dict):
+                f.only_used(r, entry, "bonus reward", list(EFFECTS["bonus reward"]))
+            rs.append(BonusReward(f.get(r, "face", int, entry), f.get(r, "pecunias", int, entry),
+                                  f.get(r, "resources", int, entry), f.get(r, "valor", int, entry)))
+        faces = tuple(r.face for r in rs)
+        if faces != tuple(out["bonus_die"]):
+            f.fail(entry, f"rewards must cover the bonus die faces {list(out['bonus_die'])} in order, got {list(faces)}")
+        bonus[int(key)] = BonusCard(int(key), f.get(card, "contact_cost", int, entry), tuple(rs))
+        if bonus[int(key)].contact_cost < 1:
+            f.fail(entry, "contact_cost must be at least 1")
+        f.provenance(card, entry, _fields(card))
+    out["bonus_cards"] = bonus
+
+    # ---- supplies.toml
+    f = _File(root, "supplies.toml", rows)
+    d = f.toml(("supply",))
+    s = f.table(d, "supply")
+    f.only_fields(s, "supply", ("ghosts", "depletion", "player_markers", "buildings", "resources", "action_tokens"))
+    out["supply_ghosts"] = f.get(s, "ghosts", int, "supply")
+    out["supply_depletion"] = f.get(s, "depletion", int, "supply")
+    out["player_markers"] = f.get(s, "player_markers", int, "supply")
+    for key, names in (("buildings", tuple(buildings)), ("resources", resources), ("action_tokens", tuple(tracks))):
+        table = f.get(s, key, dict, "supply")
+        if set(table) != set(names):
+            f.fail("supply", f"field '{key}' must give a count for exactly {', '.join(names)}")
+        for n in names:
+            f.get(table, n, int, f"supply.{key}")
+        out["supply_tokens" if key == "action_tokens" else f"supply_{key}"] = {n: table[n] for n in names}
+    f.provenance(s, "supply", _fields(s))
+
+    # ---- game.toml
+    f = _File(root, "game.toml", rows)
+    d = f.toml(("structure", "modes"))
+    st = f.table(d, "structure")
+    bounds = {"seasons": MAX_SEASONS, "rounds_per_season": MAX_ROUNDS}
+    f.only_fields(st, "structure", ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players",
+                                    "valor_track_marks"))
+    for key in ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players", "valor_track_marks"):
+        out[key] = f.get(st, key, int, "structure", most=bounds.get(key, MAX_NUMBER))
+    if out["valor_track_marks"] < 1:
+        f.fail("structure", "valor_track_marks must be at least 1")
+    if not 2 <= out["min_players"] <= out["max_players"] <= 4:
+        f.fail("structure", "player counts must lie within 2..4")
+    if out["seasons"] < 1 or out["rounds_per_season"] < 1:
+        f.fail("structure", "a game needs at least one season of one round")
+    f.provenance(st, "structure", _fields(st))
+    for n in range(out["min_players"], out["max_players"] + 1):
+        for tr in tracks.values():
+            if out["supply_tokens"][tr.name] < n * tr.start_tokens:
+                _File(root, "supplies.toml", rows).fail("supply", f"{n} players need {n * tr.start_tokens} {tr.name} tokens at setup, the supply has {out['supply_tokens'][tr.name]}")
+    for season in range(1, out["seasons"] + 1):
+        if season not in bonus:
+            _File(root, "bonus_cards.toml", rows).fail(f"bonus_cards.{season}", "missing: every season needs a bonus card")
+    modes = {}
+    for name, m in f.table(d, "modes").items():
+        entry = f"modes.{name}"
+        f.only_fields(m, entry, ("ghost_card", "season_ends"))
+        gc = f.get(m, "ghost_card", int, entry)
+        if gc not in ghosts:
+            f.fail(entry, f"ghost card {gc} does not exist")
+        ends = []
+        for e in f.get(m, "season_ends", list, entry):
+            if isinstance(e, dict):
+                f.only_fields(e, entry, ("season", "clear_depletion", "choosers", "quests", "trailing_two_player"))
+            choosers = f.get(e, "choosers", str, entry)
+            if choosers not in ("non_leaders", "everyone", "nobody"):
+                f.fail(entry, f"choosers must be non_leaders, everyone or nobody, got {choosers!r}")
+            season = f.get(e, "season", int, entry)
+            if not 1 <= season < out["seasons"]:
+                f.fail(entry, f"season end {season} is not a season before the last")
+            trailing = f.get(e, "trailing_two_player", int, entry) if "trailing_two_player" in e else None
+            ends.append(SeasonEnd(season, f.get(e, "clear_depletion", bool, entry), choosers,
+                                  f.get(e, "quests", int, entry), trailing))
+        if len({e.season for e in ends}) != len(ends):
+            f.fail(entry, "a season end is listed twice")
+        modes[name] = Mode(name, gc, tuple(ends))
+        f.provenance(m, entry, _fields(m))
+    if not modes:
+        f.fail("modes", "no game modes listed")
+    out["modes"] = modes
+
+    # ---- cross-file checks
+    decks = {}
+    for sk in skills.values():
+        decks.setdefault(sk.deck, []).append(sk.number)
+    if not decks:
+        _File(root, "skills.toml", rows).fail("skills", "no skills listed")
+
+    # ---- quest choices must fit in a hand (otherwise a season end would wait forever)
+    for mode in out["modes"].values():
+        for n in range(out["min_players"], out["max_players"] + 1):
+            hand = len([q for q in quests if q not in out["removed_quests"].get(n, ())])
+            total = 0
+            for end in mode.season_ends:
+                if end.choosers != "nobody":
+                    total += end.trailing_two_player if (n == 2 and end.trailing_two_player is not None) else end.quests
+            if total > hand:
+                _File(root, "game.toml", rows).fail(f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
+                                                                        f"{n}-player game but hold only {hand}")
+
+    values = {(f, e, k): v for f, e, k, _p, v in rows}
+    shipped = None if _same_dir(root, shipped_dir()) else _shipped_values()
+    out["values"] = values
+    out["provenance"] = mark_house_rules(rows, shipped)
+    digest = hashlib.sha256()
+    for name in sorted(p.name for p in root.iterdir() if p.is_file()):
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    out["file_fingerprint"] = digest.hexdigest()
+    out["fingerprint"] = value_fingerprint(out)
+    return Box(**out)
+
+
+
+
+def _same_dir(a: Path, b: Path | None) -> bool:
+    return b is not None and a.resolve() == b.resolve()
+
+
+@lru_cache(maxsize=1)
+def _shipped_values() -> dict | None:
+    """The shipped box's values, to tell house rules apart; ``None`` if not found."""
+    root = shipped_dir()
+    return None if root is None else load_box(root).values
+
+
+@lru_cache(maxsize=1)
+def default_box() -> Box:
+    """The reference box, loaded once from the default data directory."""
+    return load_box()

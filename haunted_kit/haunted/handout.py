@@ -1,0 +1,301 @@
+"""Printable handouts: a one-page rules summary with the glossary, a player aid, and a
+board of a seeded setup, all generated from the box (so house rules print as played).
+
+    html = handout_html(box, paper="a4", seed=1, players=4, mode="wanderer")
+    write_handout("handout.html", paper="letter")     # HTML, and a PDF when Chromium is there
+
+The page is plain HTML with print CSS (``@page`` size A4 or Letter, black ink on white,
+no colour needed: terrains carry their letters, players their numbers). Each part is a
+``<section>`` that starts a new sheet: ``hk-rules`` (one page), ``hk-aid``, ``hk-board``.
+A value that differs from the box the kit ships is marked ``†`` and listed as a house
+rule (provenance ``house rule``, see :meth:`haunted_kit.haunted.box.Box.provenance_frame`).
+
+The PDF is printed by Chromium in headless mode (``--print-to-pdf``), found at
+``/usr/bin/chromium`` or on the ``PATH``; without it the HTML is written and the
+command says how to print it from a browser.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from html import escape
+from pathlib import Path
+
+from .box import default_box
+from .engine import new_game
+from ..fileio import atomic_write
+from .draw import board_svg
+from .state import ConfigError
+
+#: Paper sizes: CSS ``@page`` size and the printable width for the board (mm).
+PAPERS = {"a4": ("A4", 210, 297), "letter": ("letter", 215.9, 279.4)}
+
+
+class HandoutError(ValueError):
+    """A bad paper size or game setting, or a PDF that Chromium could not print."""
+
+
+# --------------------------------------------------------------------------- house rules
+
+def _house(box) -> set:
+    """(file, entry) of every value that differs from the shipped box."""
+    return {(f, e) for f, e, _k, p in box.provenance if p == "house rule"}
+
+
+def _mark(house, file: str, entry: str) -> str:
+    return '<sup class="hr">†</sup>' if (file, entry) in house else ""
+
+
+# --------------------------------------------------------------------------- parts
+
+_GLOSSARY = [
+    ("sensor", "your meeple on the field; it starts in the city"),
+    ("valor", "victory points on the valor track; it never goes down"),
+    ("stack", "tokens on one mark: the last to arrive is on top, plays first and wins a tie"),
+    ("pecunia", "money: earned by selling, spent on training"),
+    ("spread", "the last player rolls the terrain die and places ghosts on free cells of that terrain"),
+    ("production", "every building gives its owner one resource"),
+    ("rest", "every action token turns active again"),
+    ("reorder", "turn order from the valor track, most valor first"),
+    ("depletion token", "marks an extracted cell until the season ends"),
+    ("contact", "pay contact tokens to send away the ghost on your cell, then roll the bonus die"),
+    ("noria", "the water building, on a cell next to a lake"),
+    ("leader", "most valor at a season end"),
+    ("Kalena", "the city and its six suburb cells; ghosts on all seven: everyone loses"),
+]
+
+
+def _rules_section(box, house) -> str:
+    t = box.terrains
+    costs = ", ".join(f"{name} {tt.explore_cost}{_mark(house, 'terrain.toml', name)}" for name, tt in t.items() if tt.explorable)
+    lakes = ", ".join(name for name, tt in t.items() if not tt.explorable) or "none"
+    contact = ", ".join(f"season {c.season}: {c.contact_cost}{_mark(house, 'bonus_cards.toml', f'bonus_cards.{c.season}')}"
+                        for c in box.bonus_cards.values())
+    builds = "; ".join(f"{b.name} on {b.terrain}: {b.cost_tokens} token + {' + '.join(b.cost)}, {b.valor} valor, "
+                       f"produces {b.income}{_mark(house, 'buildings.toml', b.name)}" for b in box.buildings.values())
+    modes = "; ".join(f"{m.name}: ghost card {m.ghost_card}{_mark(house, 'game.toml', f'modes.{m.name}')}" for m in box.modes.values())
+    ghost_cards = " ".join(f"<b>{g.number}</b> {escape(g.text)}{_mark(house, 'ghost_cards.toml', f'ghost_cards.{g.number}')}"
+                           for g in box.ghost_cards.values())
+    gloss = "".join(f"<dt>{escape(w)}</dt><dd>{escape(d)}</dd>" for w, d in _GLOSSARY)
+    slot_valor = ", ".join(map(str, box.skill_slot_valor))
+    return f"""
+<section class="hk-rules">
+<h1>Haunted Lands · rules summary</h1>
+<p class="sub">The kit's summary in its own words; section names refer to the rulebook. {box.seasons} seasons × {box.rounds_per_season} rounds; the most valor wins.</p>
+<div class="cols">
+<h2>A round (Game Flow)</h2>
+<ol>
+<li><b>Spread.</b> The last player rolls the terrain die and places {box.ghosts_per_spread} ghosts from the supply on cells of that terrain with no building and no ghost. No free cell left: the ghost goes to Kalena.</li>
+<li><b>Production.</b> Every building gives its owner 1 resource of its kind.</li>
+<li><b>Turns.</b> In turn order, each player performs any actions they can pay for, then ends the turn.</li>
+<li><b>Rest.</b> All action tokens turn active.</li>
+<li><b>Reorder.</b> Turn order follows the valor track: most valor first; on a stack, the top token first.</li>
+</ol>
+<p><b>Season end.</b> Depletion tokens go back to the supply; quest cards are chosen face down as the mode says (see the player aid).</p>
+<h2>Basic actions (pay action tokens)</h2>
+<ul>
+<li><b>Exploration</b>: move to a neighbouring cell, paying the cost of the cell you enter: {costs}; never {lakes}.</li>
+<li><b>Extraction</b>: 1 token; take your cell's resource (water on a cell next to a lake, or from a neighbouring lake); a depletion token marks the cell.</li>
+<li><b>Construction</b>: build on your cell (no building, no ghost there). {builds}.</li>
+<li><b>Contact</b>: send the ghost on your cell back to the supply; tokens by season: {contact}; then roll the bonus die.</li>
+</ul>
+<h2>Additional actions</h2>
+<ul>
+<li><b>Selling</b> (city): resources for pecunias, as the market card in play shows.</li>
+<li><b>Training</b> (suburb): pecunias for a new action token (it arrives inactive).</li>
+<li><b>Learning</b> (suburb): pay a skill's 2 resources, put a marker on its leftmost free slot (valor {slot_valor}).</li>
+</ul>
+<p>At most {box.resource_cap} of each resource{_mark(house, 'player_board.toml', 'resources')}; extra ones go back to the supply. Supplies are limited.</p>
+<h2>Ghosts and the end</h2>
+<p>Ghost cards: {ghost_cards} Modes: {modes}.</p>
+<p><b>Collective loss</b>: all 7 Kalena cells hold ghosts, or a spread cannot place its ghosts: everyone loses, no quest is scored.
+<b>Final scoring</b>: quests are revealed in turn order; each gain lands on top of a stack. Most valor wins; a tie goes to the token on top.</p>
+<h2>Glossary</h2>
+<dl class="gloss">{gloss}</dl>
+</div>
+{_house_note(box, house)}
+<p class="end">End of the rules summary.</p>
+</section>"""
+
+
+def _house_note(box, house) -> str:
+    if not house:
+        return ""
+    rows = sorted(house)
+    listed = ", ".join(f"{escape(f)} {escape(e)}" for f, e in rows[:12]) + (" …" if len(rows) > 12 else "")
+    return f'<p class="house"><b>† House rules</b> (differ from the kit\'s box): {listed}.</p>'
+
+
+def _aid_section(box, house) -> str:
+    def tr(cells, head=False):
+        tag = "th" if head else "td"
+        return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
+
+    terr = [tr(["terrain", "tokens to enter", "extract", "build", "you may"], True)]
+    for name, t in box.terrains.items():
+        may = ", ".join(x for x, ok in (("sell", t.sell), ("train, learn", t.train_and_learn)) if ok) or "-"
+        build = t.build + (" (noria next to a lake)" if t.noria_near_lake else "") if t.build else (
+            "noria next to a lake" if t.noria_near_lake else "-")
+        extract = (t.extract or "-") + (" (water next to a lake)" if t.water_near_lake else "")
+        terr.append(tr([f"{escape(name)}{_mark(house, 'terrain.toml', name)}", t.explore_cost if t.explorable else "never",
+                        escape(extract), escape(build), may]))
+    tracks = [tr(["track", "start", "training cost per slot (pecunias)", "last slot"], True)]
+    for name, t in box.tracks.items():
+        tracks.append(tr([f"{escape(name)}{_mark(house, 'player_board.toml', f'tracks.{name}')}", t.start_tokens,
+                          " · ".join(str(c) for c in t.training_costs[t.start_tokens:]), f"+{t.last_slot_valor} valor"]))
+    skills = [tr(["skill", "deck", "cost", "effect"], True)]
+    for k, s in box.skills.items():
+        skills.append(tr([f"{k}{_mark(house, 'skills.toml', f'skills.{k}')}", escape(s.deck), escape(" + ".join(s.cost)), escape(s.text)]))
+    market = [tr(["market card", "options"], True)]
+    for m, opts in box.market_cards.items():
+        market.append(tr([str(m), "; ".join(escape(o.describe()) + _mark(house, 'market_cards.toml', f'market_cards.{m}.options[{i}]')
+                                            for i, o in enumerate(opts, 1))]))
+    bonus = [tr(["bonus card", "contact tokens", *[f"die {f}" for f in box.bonus_die]], True)]
+    for c in box.bonus_cards.values():
+        bonus.append(tr([f"season {c.season}{_mark(house, 'bonus_cards.toml', f'bonus_cards.{c.season}')}", c.contact_cost,
+                         *[escape(r.describe()) for r in c.rewards]]))
+    quests = [tr(["quest", "scores"], True)]
+    for q in box.quests.values():
+        quests.append(tr([f"{q.number}{_mark(house, 'quests.toml', f'quests.{q.number}')}", escape(q.text)]))
+    ends = []
+    for m in box.modes.values():
+        parts = []
+        for e in m.season_ends:
+            if e.choosers == "nobody":
+                parts.append(f"season {e.season}: no quest")
+            else:
+                who = {"non_leaders": "all but the leader(s)", "everyone": "everyone"}.get(e.choosers, e.choosers)
+                parts.append(f"season {e.season}: {who} choose {e.quests}")
+        ends.append(f"<li><b>{escape(m.name)}</b>: {'; '.join(parts)}</li>")
+    return f"""
+<section class="hk-aid">
+<h1>Player aid</h1>
+<h2>Where you stand</h2><table>{''.join(terr)}</table>
+<h2>Action tracks and training</h2><table>{''.join(tracks)}</table>
+<h2>Skills (one card of each deck is in play)</h2><table>{''.join(skills)}</table>
+<h2>Market cards</h2><table>{''.join(market)}</table>
+<h2>Bonus cards (contact)</h2><table>{''.join(bonus)}</table>
+<h2>Quests (scored at the end)</h2><table>{''.join(quests)}</table>
+<h2>Quest choices by mode</h2><ul>{''.join(ends)}</ul>
+</section>"""
+
+
+def _board_section(box, seed: int, players: int, mode: str, width_mm: float) -> str:
+    s = new_game(players=players, mode=mode, seed=seed, box=box)
+    svg = board_svg(s, size=20)._repr_svg_()
+    skills = ", ".join(f"{k} ({escape(box.skills[k].text)})" for k in s.skills)
+    order = ", ".join(f"P{p + 1}" for p in s.turn_order)
+    return f"""
+<section class="hk-board">
+<h1>Board · seed {seed}, {players} players, {escape(mode)} mode</h1>
+<p>Region tiles {escape(', '.join(s.layout))}; market card {s.market}; ghost card{'s' if len(s.config.ghost_cards) > 1 else ''}
+{', '.join(map(str, s.config.ghost_cards))}; first turn order {order}.</p>
+<p>Skills in play: {skills}.</p>
+<div class="svg" style="max-width:{width_mm - 30:.0f}mm">{svg}</div>
+</section>"""
+
+
+_CSS = """
+@page {{ size: {size}; margin: 11mm 12mm; }}
+* {{ box-sizing: border-box; }}
+body {{ font-family: "DejaVu Sans", Arial, sans-serif; font-size: 8.6pt; line-height: 1.28; color: #000; background: #fff; margin: 0; }}
+section {{ break-after: page; page-break-after: always; }}
+section:last-child {{ break-after: auto; page-break-after: auto; }}
+h1 {{ font-size: 13pt; margin: 0 0 2pt 0; border-bottom: 1.2pt solid #000; }}
+h2 {{ font-size: 9.6pt; margin: 5pt 0 2pt 0; break-after: avoid; }}
+p, ul, ol {{ margin: 2pt 0; }} ul, ol {{ padding-left: 13pt; }} li {{ margin: 1pt 0; }}
+.sub {{ font-style: italic; }}
+.hk-rules .cols {{ column-count: 2; column-gap: 7mm; column-rule: 0.4pt solid #888; }}
+.gloss dt {{ font-weight: bold; display: inline; }} .gloss dt::after {{ content: ": "; }}
+.gloss dd {{ display: inline; margin: 0; }} .gloss dd::after {{ content: ""; display: block; }}
+table {{ border-collapse: collapse; width: 100%; margin: 1pt 0 3pt 0; }}
+th, td {{ border: 0.5pt solid #000; padding: 1.2pt 3pt; text-align: left; vertical-align: top; }}
+th {{ background: #e6e6e6; }}
+sup.hr {{ font-weight: bold; }}
+.house {{ border: 0.8pt dashed #000; padding: 2pt 4pt; }}
+.end {{ font-size: 7pt; color: #444; text-align: right; }}
+.svg svg {{ width: 100%; height: auto; }}
+.hk-aid {{ font-size: 7.8pt; line-height: 1.18; }} .hk-aid h2 {{ margin: 3pt 0 1pt 0; }} .hk-aid td, .hk-aid th {{ padding: 0.8pt 2.5pt; }}
+@media screen {{ body {{ max-width: {width}mm; margin: 8mm auto; }} section {{ border-bottom: 2px dashed #999; padding-bottom: 8mm; margin-bottom: 8mm; }} }}
+"""
+
+
+def handout_html(box=None, *, paper: str = "a4", seed: int = 1, players: int = 4, mode: str = "wanderer") -> str:
+    """The whole handout as one HTML page.
+
+    Args:
+        box: the :class:`~haunted_kit.haunted.box.Box` (default: the reference box).
+        paper: ``"a4"`` or ``"letter"``.
+        seed, players, mode: the seeded setup drawn on the board page.
+
+    Raises:
+        HandoutError: an unknown paper size, or a setup the box cannot play (the
+            :class:`~haunted_kit.haunted.state.ConfigError` message).
+    """
+    box = default_box() if box is None else box
+    if paper not in PAPERS:
+        raise HandoutError(f"unknown paper {paper!r} (choose from {', '.join(PAPERS)})")
+    size, width, _height = PAPERS[paper]
+    house = _house(box)
+    try:
+        board = _board_section(box, seed, players, mode, width)
+    except ConfigError as exc:
+        raise HandoutError(str(exc)) from None
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Haunted Lands handout ({size})</title><style>{_CSS.format(size=size, width=width)}</style></head><body>"
+            + _rules_section(box, house) + _aid_section(box, house) + board + "</body></html>\n")
+
+
+# --------------------------------------------------------------------------- printing
+
+def find_chromium() -> str | None:
+    """Debian's chromium (``/usr/bin/chromium``) or a chromium on the PATH, else ``None``."""
+    for name in ("/usr/bin/chromium", "chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def print_pdf(html_path, pdf_path, chromium: str | None = None, timeout: float = 120) -> Path:
+    """Print ``html_path`` to ``pdf_path`` with headless Chromium (the page's ``@page``
+    size is used; no header or footer). The PDF is written atomically.
+
+    Raises:
+        HandoutError: no Chromium, or Chromium failed or took longer than ``timeout`` s.
+    """
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        raise HandoutError("Chromium is not installed; open the HTML file in a browser and print it")
+    html_path, pdf_path = Path(html_path).resolve(), Path(pdf_path)
+    with tempfile.TemporaryDirectory(prefix="hk-handout-") as tmp:
+        out = Path(tmp) / "handout.pdf"
+        cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--no-first-run", f"--user-data-dir={tmp}/profile", "--no-pdf-header-footer",
+               f"--print-to-pdf={out}", html_path.as_uri()]
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise HandoutError(f"Chromium did not finish printing within {timeout:g} s") from None
+        if not out.is_file() or out.stat().st_size == 0:
+            tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+            raise HandoutError(f"Chromium could not print the PDF (exit {run.returncode}): {' | '.join(tail)}")
+
+        atomic_write(pdf_path, out.read_bytes())
+    return pdf_path
+
+
+def write_handout(path, box=None, *, paper: str = "a4", seed: int = 1, players: int = 4, mode: str = "wanderer",
+                  pdf: bool = True, chromium: str | None = None) -> tuple[Path, Path | None]:
+    """Write the handout's HTML to ``path`` (atomically) and, when ``pdf`` and Chromium
+    is found, the PDF next to it (same name, ``.pdf``). Returns ``(html, pdf or None)``."""
+    path = Path(path)
+    atomic_write(path, handout_html(box, paper=paper, seed=seed, players=players, mode=mode))
+    if not pdf:
+        return path, None
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        return path, None
+    return path, print_pdf(path, path.with_suffix(".pdf"), chromium)

@@ -1,0 +1,315 @@
+"""The field on an ipycanvas MultiCanvas: terrain, pieces, highlights and hover layers.
+
+    fw = FieldWidget(state, size=34)
+    fw.on_click(lambda cell: print("clicked", cell))
+    fw.set_highlight([(1, 0), (0, 1)])          # legal targets, reachable cells...
+    fw.set_highlight(path=[(0, 0), (1, 0), (2, 0)])
+    fw.update(new_state)                        # redraws only the layers that changed
+    fw                                          # display it
+
+The canvas carries the CSS class ``hk-field`` (ipycanvas renders the whole MultiCanvas
+as one ``<canvas>`` element, so the selector is ``canvas.hk-field``); the line under it
+that shows the hovered cell's facts and hints has the class ``hk-hover``.
+
+The widget only draws and forwards: a click calls back with the cell under the mouse
+(axial ``(q, r)``); deciding what the click means is the caller's business. The field
+can be played by keyboard too (:mod:`.access`): under the board, a focusable element
+moves a cell cursor with the arrow keys and sends Enter as a click on the cursor's cell;
+its ARIA live region says the cell's facts and the last event.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from html import escape
+
+import ipywidgets as W
+from ipycanvas import MultiCanvas
+
+from .. import rules as R
+from ...render import style as S
+from ..draw.geometry import board_geometry
+from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
+from ...widgets.canvas import draw_primitives, held
+from ...widgets.errors import ErrorReporting
+from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
+
+LAYER_NAMES = ("terrain", "pieces", "highlights", "hover")
+
+
+def cell_facts(state, cell) -> str:
+    """Plain words about one cell: terrain, tile, lake nearby, pieces on it, and the
+    exploration cost for the player to move (from :func:`haunted_kit.haunted.rules.explore_cost`)."""
+    f = state.field
+    i = f.cell_index(cell)
+    box = state.config.box
+    bits = [f.describe(i)]
+    if f.near_lake[i] and f.terrain[i] != "lake":
+        bits.append("next to a lake")
+    if state.ghosts[i]:
+        bits.append("a ghost")
+    if state.depleted[i]:
+        bits.append("a depletion token")
+    if state.building[i] >= 0:
+        bits.append(f"{S.player_name(state.owner[i])}'s {list(box.buildings)[state.building[i]]}")
+    here = [S.player_name(p) for p, c in enumerate(state.sensor) if c == i]
+    if here:
+        bits.append("sensor" + ("s" if len(here) > 1 else "") + " of " + ", ".join(here))
+    p = state.current_player()
+    if p is not None and state.phase == "turns" and not state.pending and state.sensor[p] != i:
+        cost = R.explore_cost(state, p, i)
+        bits.append("cannot be explored" if cost is None else f"exploring here costs {S.player_name(p)} {cost}")
+    return "; ".join(bits)
+
+
+class FieldWidget(ErrorReporting, W.VBox):
+    """The field, drawn on four canvas layers, clickable and hoverable.
+
+    Args:
+        state: the state to draw (raises :class:`~haunted_kit.render.RenderError` at
+            construction when it cannot be drawn, e.g. an unknown terrain).
+        size: hex size in pixels (centre to corner).
+        viewer: the player whose view this is (thicker edge on their sensor).
+        show_labels: terrain letters on the cells.
+        hover: show the facts of the cell under the mouse.
+
+    Attributes:
+        canvas: the :class:`ipycanvas.MultiCanvas` (layers in :data:`LAYER_NAMES` order).
+        geom: the shared :class:`~haunted_kit.render.geometry.BoardGeometry`.
+        info: the hover/hint line (HTML widget, class ``hk-hover``).
+        draw_counts: how many times each layer was drawn (a Counter).
+        last_hint: the last hint shown (e.g. for a click off the field).
+    """
+
+    def __init__(self, state, *, size: float = 34, viewer=None, show_labels: bool = True, hover: bool = True,
+                 keyboard: bool = True, **kw):
+        S.check_drawable(state)
+        super().__init__(**kw)
+        self.geom = board_geometry(state.config.box, size)
+        self.viewer = viewer
+        self.show_labels = show_labels
+        self.hover_enabled = hover
+        self.canvas = MultiCanvas(len(LAYER_NAMES), width=self.geom.width, height=self.geom.height)
+        self.canvas.add_class("hk-field")
+        self.info = W.HTML(value="&nbsp;")
+        self.info.add_class("hk-hover")
+        banner = self._init_errors()
+        # ipycanvas focuses the canvas on mousedown before it reads the click position; focusing a
+        # partly visible canvas scrolls the page and the click lands on another cell. A negative
+        # scroll margin makes the browser count the canvas as already in view, so focus never scrolls.
+        self.focus_fix = W.HTML("<style>canvas.hk-field { scroll-margin: -100000px; }</style>",
+                                layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, self.info, banner, self.focus_fix]
+        #: the keyboard element with the ARIA live region (:mod:`.access`), or ``None``
+        self.keypad = None
+        self.cursor = None
+        self._message = ""
+        if keyboard:
+            # as wide as the board: a long sentence wraps instead of widening the field
+            self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width=f"{self.geom.width}px"))
+            self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
+            self.children = [self.canvas, self.keypad, self.info, banner, self.focus_fix]
+        self.add_class("hk-field-box")
+        self.layout.flex = "0 0 auto"  # never squeeze the canvas: clicks map 1:1 to canvas pixels
+        self.draw_counts: Counter = Counter()
+        self.last_hint = ""
+        self._click_handlers: list = []
+        self._miss_handlers: list = []
+        self._keys: dict = {}
+        self._highlight = ((), (), None)
+        self._hover_index = None
+        self.state = state
+        self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the field"))
+        self.canvas.on_mouse_move(self.guard(self._on_mouse_move, "showing the cell under the mouse"))
+        self.canvas.on_mouse_out(self.guard(self._on_mouse_out, "clearing the hover"))
+        for name in LAYER_NAMES:  # a new browser view starts empty: draw that layer again
+            self.layer(name).on_client_ready(self.guard(lambda name=name: self._on_client_ready(name),
+                                                        "drawing the field for a new view"))
+        self.update(state)
+
+    # ------------------------------------------------------------------ drawing
+    def layer(self, name: str):
+        return self.canvas[LAYER_NAMES.index(name)]
+
+    def _draw(self, name: str, prims_fn, key) -> bool:
+        if self._keys.get(name, object()) == key:
+            return False
+        self._keys.pop(name, None)  # dirty until the draw succeeds
+        with held():
+            draw_primitives(self.layer(name), prims_fn())
+        self._keys[name] = key
+        self.draw_counts[name] += 1
+        return True
+
+    def update(self, state=None, *, viewer=...) -> list[str]:
+        """Draw ``state`` (or the current state again), redrawing only the layers whose
+        content changed. Returns the names of the layers drawn."""
+        if state is not None:
+            S.check_drawable(state)
+            self.state = state
+        if viewer is not ...:
+            self.viewer = viewer
+        s = self.state
+        drawn = []
+        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels),
+                      (s.field.layout, s.field.terrain, self.show_labels)):
+            drawn.append("terrain")
+        if self._draw("pieces", lambda: pieces_layer(s, self.geom, self.viewer), pieces_key(s, self.viewer)):
+            drawn.append("pieces")
+        hl, path, ev = self._highlight
+        if self._draw("highlights", lambda: highlight_layer(s.field, self.geom, hl, path, ev), (s.field.layout,) + self._highlight):
+            drawn.append("highlights")
+        if self._hover_index is not None and self.hover_enabled:
+            self.info.value = escape(cell_facts(s, self._hover_index))
+        self._say()
+        return drawn
+
+    def set_highlight(self, cells=(), path=(), event_cell=None) -> None:
+        """Highlight ``cells`` (a dict cell -> text also writes the text), draw ``path``
+        through cell centres, mark ``event_cell``; redraws the highlight layer only."""
+        if isinstance(cells, dict):
+            key_cells = tuple(sorted((tuple(k) if not isinstance(k, int) else k, str(v)) for k, v in cells.items()))
+            cells_val = dict(cells)
+        else:
+            key_cells = tuple(sorted(tuple(c) if not isinstance(c, int) else (c,) for c in cells))
+            cells_val = tuple(cells)
+        self._highlight = (cells_val, tuple(path), event_cell)
+        s = self.state
+        self._draw("highlights", lambda: highlight_layer(s.field, self.geom, cells_val, path, event_cell),
+                   (s.field.layout, key_cells, tuple(path), event_cell))
+
+    def _on_client_ready(self, name: str) -> None:
+        if name == "hover":
+            i, self._hover_index = self._hover_index, None
+            self._on_hover_index(i)
+            return
+        self._keys.pop(name, None)
+        self.update()
+
+    def redraw(self) -> None:
+        """Draw every layer again (a new browser view, or the benchmark)."""
+        self._keys.clear()
+        self.update()
+
+    # ------------------------------------------------------------------ events
+    def on_click(self, callback, remove: bool = False) -> None:
+        """``callback(cell)`` when a field cell is clicked (axial tuple)."""
+        (self._click_handlers.remove if remove else self._click_handlers.append)(callback)
+
+    def on_miss(self, callback, remove: bool = False) -> None:
+        """``callback(x, y)`` when a click lands off every cell."""
+        (self._miss_handlers.remove if remove else self._miss_handlers.append)(callback)
+
+    def cell_at(self, x: float, y: float):
+        return self.geom.cell_at(x, y)
+
+    def hint(self, text: str) -> None:
+        self.last_hint = text
+        self.info.value = f'<span style="color:#555">{escape(text)}</span>'
+        self._say()
+
+    def _on_mouse_down(self, x, y):
+        cell = self.geom.cell_at(x, y)
+        if cell is None:
+            self.hint("That point is outside the field: click on a cell.")
+            for cb in list(self._miss_handlers):
+                cb(x, y)
+            return
+        for cb in list(self._click_handlers):
+            cb(cell)
+
+    def _on_mouse_move(self, x, y):
+        if self.hover_enabled:
+            self._on_hover_index(self.geom.index_at(x, y))
+
+    def _on_mouse_out(self, x=None, y=None):
+        if self.hover_enabled:
+            self._on_hover_index(None)
+
+    def _on_hover_index(self, i):
+        if i == self._hover_index:
+            return
+        self._hover_index = i
+        with held():
+            draw_primitives(self.layer("hover"), hover_layer(self.geom, i))
+        self.draw_counts["hover"] += 1
+        if i is None:
+            self.info.value = "&nbsp;"
+        else:
+            self.info.value = escape(cell_facts(self.state, i))
+
+    # ------------------------------------------------------------------ keyboard and live region
+    def _home_cell(self):
+        s = self.state
+        p = s.current_player()
+        if p is None:
+            p = self.viewer
+        return s.field.cells[s.sensor[p]] if p is not None and p < len(s.sensor) else s.field.cells[0]
+
+    def _say(self) -> None:
+        """Put the cursor cell's facts and the last event in the live region."""
+        if self.keypad is None:
+            return
+        s = self.state
+        parts = []
+        if self.cursor is not None:
+            parts.append(f"Cursor on {cell_facts(s, s.field.cell_index(self.cursor))}.")
+        last = s.log[-1].seen_by(self.viewer).text if s.log else ""
+        if last and last not in self._message:
+            parts.append(f"Last event: {last}")
+        text = " ".join(parts) or "The field. Press an arrow key to move the cell cursor."
+        for extra in (self.last_hint, self._message):
+            if extra:
+                text += f" {extra}"
+        if self.keypad.text != text:
+            self.keypad.text = text
+
+    def announce(self, text: str) -> None:
+        """Add ``text`` (e.g. a play view's message: the engine's answer) to the live region."""
+        self._message = text
+        self._say()
+
+    def move_cursor(self, cell) -> None:
+        """Put the keyboard cursor on ``cell`` (drawn like the mouse hover) and say its facts."""
+        i = self.state.field.cell_index(cell)
+        self.cursor = self.state.field.cells[i]
+        self._hover_index = None
+        self._on_hover_index(i)
+        self.last_hint = ""
+        self._say()
+
+    def press(self, key: str) -> None:
+        """Act on one key as the keyboard element would (arrows, Enter/Space, Home)."""
+        if self.cursor is None or key == HOME_KEY:
+            self.move_cursor(self._home_cell())
+            if key not in ARROWS:
+                return
+        if key in ARROWS:
+            self.move_cursor(cursor_step(self.geom, self.state.field.cells, self.cursor, key))
+        elif key in ACT_KEYS:
+            self.last_hint = ""
+            for cb in list(self._click_handlers):
+                cb(self.cursor)
+            self._say()
+
+    def _on_key_msg(self, _widget, content, _buffers) -> None:
+        if content.get("event") == "key":
+            self.press(str(content.get("key", "")))
+        elif content.get("event") == "focus" and self.cursor is None:
+            self.move_cursor(self._home_cell())
+
+    # ------------------------------------------------------------------ driving from Python
+    def send_mouse(self, event: str, x: float, y: float) -> None:
+        """Deliver a browser mouse event (``"mouse_down"``, ``"mouse_move"``,
+        ``"mouse_out"``) through the widget's own message path, as the frontend would."""
+        self.canvas._handle_custom_msg({"event": event, "x": x, "y": y}, [])
+
+    def click(self, x: float, y: float) -> None:
+        self.send_mouse("mouse_down", x, y)
+
+    def click_cell(self, cell) -> None:
+        """Click at the pixel centre of ``cell``."""
+        self.click(*self.geom.centre(cell))
+
+    def hover(self, x: float, y: float) -> None:
+        self.send_mouse("mouse_move", x, y)

@@ -1,0 +1,642 @@
+"""A playable game in a notebook (or a Voila app): any seat human or bot.
+
+    from haunted_kit.haunted.widgets import PlayView
+    view = PlayView(players=4, mode="wanderer", seed=1, bots=[1, 2, 3])   # P1 human, P2-P4 greedy bots
+    view                                                                  # display it
+
+    PlayView(seed=7, players=3, bots={1: "random", 2: GreedyAgent(5)})    # agents by name or object
+    PlayView(state)                                                       # continue an existing game, all seats human
+
+Every choice comes from the engine: the field highlights the cells of the legal actions
+of the human to move (with exploration costs), a click on a cell offers the legal
+actions that mention it (one is applied at once, several are offered as buttons), and
+buttons and dropdowns cover selling, training, learning, quests and the other choices.
+An illegal attempt shows the engine's ``why_not`` reason. Bots decide one decision at a
+time ("Bot: one decision") or play on until a human is to move. "Undo" takes back the
+viewed seat's own last decision, restoring the state exactly, as long as no other seat
+has decided since (it is disabled otherwise). Hidden quests are shown only for the seat
+being viewed.
+
+The view builds its widgets once and reuses them (buttons are relabelled, never
+replaced), so the number of live widget models stays flat over a whole game, over undo
+and over :meth:`PlayView.new_game`: a page can stay open for a whole lesson.
+
+CSS classes for browser tests: ``hk-play`` (the view), ``canvas.hk-field`` (the board),
+``hk-message`` (the message line), ``hk-status``, ``hk-error`` (error banner),
+``hk-actions``, ``hk-choices`` (buttons for the current choice), ``hk-undo``,
+``hk-bot-step``, ``hk-bot-play``, ``hk-end-turn``, ``hk-all-actions``, ``hk-ranking`` (the final
+ranking with each player's quest breakdown, shown when the game is over).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from html import escape
+
+import ipywidgets as W
+
+from .. import actions as A
+from .. import rules as R
+from ..draw import html as H
+from ...render import style as S
+from ..draw.scene import status_line
+from ...widgets.errors import ErrorReporting
+from .field import FieldWidget
+from ...widgets.hints import HintPanel, hints_off
+from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
+from ...bots import make_bot
+from ..engine import new_game
+
+BOT_STEP_LIMIT = 5000
+CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
+
+
+def action_cell(state, action):
+    """The field cell an action mentions (axial), or ``None``: the target of explore,
+    extract and ghost placement; the sensor's cell for build and contact."""
+    if isinstance(action, (A.Explore, A.Extract, A.PlaceGhost)):
+        return tuple(action.cell)
+    if isinstance(action, (A.Build, A.Contact)):
+        p = state.current_player()
+        if p is not None:
+            return state.field.cells[state.sensor[p]]
+    return None
+
+
+def candidates_for_cell(state, cell) -> list:
+    """The legal actions that mention ``cell`` (what a click on it may mean)."""
+    cell = tuple(cell)
+    return [a for a in state.legal_actions() if action_cell(state, a) == cell]
+
+
+def attempts_for_cell(state, cell) -> list:
+    """Actions a click on ``cell`` might have meant when none is legal, so that the
+    engine can say why not: a ghost placement during a spread; otherwise exploring
+    there, the extractions the rules list for the sensor's position on that cell
+    (:func:`haunted_kit.haunted.rules.extraction_options`), and on the sensor's own cell its
+    buildings and a contact when a ghost is there."""
+    cell = tuple(cell)
+    if state.pending:
+        if state.pending[-1].kind == "ghosts":
+            return [A.PlaceGhost(cell)]
+        return []
+    p = state.current_player()
+    if p is None:
+        return []
+    ctx = R.ctx_of(state)
+    i = state.field.cell_index(cell)
+    here = state.sensor[p]
+    out = [] if i == here else [A.Explore(cell)]
+    out += [A.Extract(cell, ctx.res_names[r]) for c, r in R.extraction_options(state, ctx, p) if c == i]
+    if i == here:
+        out += [A.Build(ctx.buildings[b].name) for b in ctx.build_here[i]]
+        if state.ghosts[i]:
+            out.append(A.Contact())
+    return out
+
+
+def _resolve_bots(bots, seed: int, kind: str) -> dict:
+    if bots is None:
+        return {}
+    if isinstance(bots, dict):
+        items = bots.items()
+    else:
+        items = [(b, kind) for b in bots]
+    out = {}
+    for seat, agent in items:
+        if isinstance(agent, str):
+            agent = make_bot(agent, seed * 100 + int(seat) + 1)
+        if not hasattr(agent, "act"):
+            raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
+        out[int(seat)] = agent
+    return out
+
+
+def _kernel_loop():
+    """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
+    another library's loop, such as Playwright's in a test session, does not count)."""
+    try:
+        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
+
+        shell = get_ipython()
+    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
+        return None
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+class PlayView(ErrorReporting, W.VBox):
+    """A playable game.
+
+    Args:
+        state: a game to continue; by default a new one from ``players``, ``mode``,
+            ``seed`` and any other :func:`haunted_kit.new_game` keyword.
+        players, mode, seed: the new game's parameters.
+        bots: the bot seats (0-based player indexes): a list (each plays ``bot_kind``)
+            or a dict seat -> agent name (``"random"``, ``"greedy"``) or agent object
+            (anything with ``act(state)``). The other seats are human.
+        viewer: the seat whose hidden quests are shown: a player index, ``None``
+            (everyone, for teaching and analysis) or ``"auto"`` (the only human seat;
+            with several humans, the human to move; with none, everyone).
+        size: hex size in pixels.
+        auto_bots: after a human decision, bots play on by themselves until a human
+            is to move (also at the start when there is a human seat).
+        bot_delay: seconds between bot decisions when playing on in a live kernel
+            (the page stays responsive; without a running event loop bots play at once).
+        bot_kind: agent name for bot seats given as a list.
+        hints: show the "Suggest a move" button (the search agent's top three moves,
+            see :mod:`haunted_kit.widgets.hints`); ``False`` switches hints off (the
+            page then says so in place of the button).
+        hint_playouts: playouts each hint searches.
+    """
+
+    def __init__(self, state=None, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
+                 viewer="auto", size: float = 34, auto_bots: bool = True, bot_delay: float = 0.4,
+                 bot_kind: str = "greedy", hints: bool = True, hint_playouts: int = 1000, **game_kwargs):
+        super().__init__()
+        self.add_class("hk-play")
+        if state is None:
+            state = new_game(players=players, mode=mode, seed=seed, **game_kwargs)
+        S.check_drawable(state)
+        self.state = state
+        self.bots = _resolve_bots(bots, state.config.seed, bot_kind)
+        for seat in self.bots:
+            if not 0 <= seat < state.config.players:
+                raise ValueError(f"bot seat {seat} is not a player index (0..{state.config.players - 1})")
+        self.humans = [p for p in range(state.config.players) if p not in self.bots]
+        self._viewer_mode = viewer
+        self.viewer = self._pick_viewer()
+        self.auto_bots, self.bot_delay = auto_bots, bot_delay
+        self.undo_stack: list = []
+        self.bot_running = False
+        self._stop = False
+        self.candidates: list = []
+        self.last_refusal = None
+        self.message = ""
+        self._listeners: list = []
+
+        banner = self._init_errors()
+        self.status = W.HTML()
+        self.status.add_class("hk-status")
+        self.message_label = W.HTML()
+        self.message_label.add_class("hk-message")
+        self.field = FieldWidget(state, size=size, viewer=self.viewer)
+        self.field.on_click(self.guard(self._on_cell, "handling a click on a cell"))
+        self.field.on_miss(self.guard(self._on_miss, "handling a click off the field"))
+
+        def button(text, cls, tip, fn, where):
+            b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto", flex="0 0 auto"))
+            b.add_class(cls)
+            b.on_click(self.guard(lambda _b: fn(), where))
+            return b
+
+        self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.choices.add_class("hk-choices")
+        self._choice_pool: list = []     # buttons reused for every choice offered
+        self._choice_actions: list = []  # the action behind each shown choice button
+        self._learn_pool: list = []
+        self._learn_skills: list = []
+        self.b_end = button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
+        self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.sell_pick = W.Dropdown(options=[], layout=W.Layout(width="300px", max_width="100%"))
+        self.b_sell = button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
+        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="300px", max_width="100%"))
+        self.all_pick.add_class("hk-all-actions")
+        self.b_do = button("Do it", "hk-do", "apply the chosen legal action", self._do_picked, "applying the chosen action")
+        self.b_bot_step = button("Bot: one decision", "hk-bot-step", "the bot to move decides once", self.bot_step,
+                                 "letting a bot decide")
+        self.b_bot_play = button("Bots: play on", "hk-bot-play", "bots decide until a human is to move", self.play_on,
+                                 "letting the bots play")
+        self.b_stop = button("Stop", "hk-bot-stop", "stop the bots after their current decision", self.stop, "stopping the bots")
+        self.b_undo = button("Undo", "hk-undo", "take back your own last decision", self.undo, "undoing")
+        self.train_buttons = []
+        for name in state.config.box.tracks:
+            b = button(name, "hk-train", A.Train(name).describe(), lambda n=name: self.attempt(A.Train(n)), f"training {name}")
+            self.train_buttons.append(b)
+        self.train_box.children = self.train_buttons
+        # made up front so that a game's first multi-way choices and its skills add no models
+        self._pooled(self._choice_pool, CHOICE_BUTTONS, "hk-choice", self._choice_clicked)
+        self._pooled(self._learn_pool, len(state.skills), "hk-learn", self._learn_clicked)
+        wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
+        self.turn_box = W.VBox([
+            W.HBox([self.b_end]),
+            W.HBox([W.Label("Train:"), self.train_box]),
+            W.HBox([W.Label("Learn:"), self.learn_box]),
+            W.HBox([self.sell_pick, self.b_sell], layout=wrap),
+        ])
+        actions = W.VBox([
+            W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
+            W.HBox([self.all_pick, self.b_do], layout=wrap),
+            W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
+            HintPanel(self, _kernel_loop, hint_playouts) if hints else hints_off(),
+        ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
+        actions.add_class("hk-actions")
+        self.hint_panel = actions.children[-1] if hints else None
+        self.actions_box = actions
+        self.board_panel = GameBoardPanel(state)
+        self.player_panels = PlayerBoards(state, self.viewer)
+        self.log_panel = EventLogPanel(state, self.viewer, last=10)
+        self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
+        self.children = [self.status, self.message_label, banner, self.ranking,
+                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
+                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
+                         self.board_panel, self.player_panels]
+        self.refresh()
+        self.say(self._welcome())
+        if self.auto_bots and self.humans and self._bot_to_move():
+            self.play_on()
+
+    # ------------------------------------------------------------------ seats
+    def _pick_viewer(self):
+        mode = self._viewer_mode
+        if mode != "auto":
+            return mode
+        if not self.humans:
+            return None
+        if len(self.humans) == 1:
+            return self.humans[0]
+        p = self.state.current_player()
+        if p in self.humans:
+            return p
+        return getattr(self, "viewer", self.humans[0])
+
+    def is_bot(self, p) -> bool:
+        return p in self.bots
+
+    def _bot_to_move(self) -> bool:
+        p = self.state.current_player()
+        return p is not None and p in self.bots and not self.state.is_terminal()
+
+    def _human_to_move(self):
+        p = self.state.current_player()
+        return p if (p is not None and p not in self.bots) else None
+
+    def _welcome(self) -> str:
+        seats = ", ".join(f"{S.player_name(p)} {'bot' if p in self.bots else 'human'}" for p in range(self.state.config.players))
+        return f"Seats: {seats}. Click a highlighted cell or use the buttons."
+
+    # ------------------------------------------------------------------ messages
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show ``text`` in the message line (``kind``: info, refusal, ignored)."""
+        colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
+        self.message = text
+        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
+        if getattr(self, "field", None) is not None:
+            self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
+
+    def on_change(self, callback) -> None:
+        """``callback(view)`` after every change of the state (decision or undo)."""
+        self._listeners.append(callback)
+
+    # ------------------------------------------------------------------ drawing
+    def refresh(self) -> None:
+        """Redraw everything from :attr:`state` (field layers only where they changed)."""
+        s = self.state
+        self.viewer = self._pick_viewer()
+        human = self._human_to_move()
+        legal = s.legal_actions() if human is not None and not self.bot_running else []
+        self.field.update(s, viewer=self.viewer)
+        highlight = {}
+        p = s.current_player()
+        for a in legal:
+            c = action_cell(s, a)
+            if c is None:
+                continue
+            if isinstance(a, A.Explore):
+                highlight[c] = R.explore_cost(s, p, s.field.cell_index(c))
+            else:
+                highlight.setdefault(c, "")
+        self.field.set_highlight(highlight)
+        self.board_panel.update(s)
+        self.player_panels.update(s, self.viewer)
+        self.log_panel.update(s, self.viewer)
+        ranking = H.ranking_html(s)
+        if self.ranking.value != ranking:
+            self.ranking.value = ranking
+            self.ranking.layout.display = "" if ranking else "none"
+        who = ""
+        if p is not None:
+            who = " (bot)" if p in self.bots else " (human)"
+        self.status.value = (f'<div style="font-family:sans-serif;font-size:14px"><b>{escape(status_line(s, self.viewer))}</b>'
+                             f"{escape(who)}</div>")
+        self._refresh_controls(legal, human)
+
+    def _refresh_controls(self, legal, human) -> None:
+        s = self.state
+        box = s.config.box
+        in_turn = human is not None and s.phase == "turns" and not s.pending
+        self.turn_box.layout.display = "" if in_turn else "none"
+        # sub-decisions that are not on the board: buttons from the legal actions
+        if human is not None and s.pending and s.pending[-1].kind != "ghosts":
+            self._set_choices(legal)
+        elif not self.candidates:
+            self._set_choices([])
+        if in_turn:
+            ctx = R.ctx_of(s)
+            for t, (name, b) in enumerate(zip(box.tracks, self.train_buttons)):
+                cost = R.training_cost(s, ctx, human, t)
+                b.description = f"{name} ({'full' if cost is None else cost})"
+            self._learn_skills = list(s.skills)
+            buttons = self._pooled(self._learn_pool, len(self._learn_skills), "hk-learn", self._learn_clicked)
+            for b, k in zip(buttons, self._learn_skills):
+                b.description, b.tooltip = f"skill {k}", box.skills[k].text
+            if list(self.learn_box.children) != buttons:
+                self.learn_box.children = buttons
+            sells = [(a.describe(), a) for a in legal if isinstance(a, A.Sell)]
+            self.sell_pick.options = sells or [("no sale is possible now", None)]
+            self.sell_pick.index = 0
+        opts = [(a.describe(), a) for a in legal]
+        self.all_pick.options = opts or [("(no decision for you now)", None)]
+        self.all_pick.index = 0
+        self.all_pick.disabled = not opts
+        self.b_do.disabled = not opts
+        bot_next = self._bot_to_move()
+        self.b_bot_step.disabled = self.bot_running or not bot_next
+        self.b_bot_play.disabled = self.bot_running or not bot_next
+        self.b_stop.disabled = not self.bot_running
+        self.b_undo.disabled = self._undo_refusal() is not None
+        if getattr(self, "hint_panel", None) is not None:
+            self.hint_panel.update()
+
+    def _pooled(self, pool: list, n: int, cls: str, on_click) -> list:
+        """The first ``n`` buttons of ``pool``, creating only the missing ones; a button's
+        handler gets its position in the pool."""
+        while len(pool) < n:
+            i = len(pool)
+            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b.add_class(cls)
+            b.on_click(lambda _b, i=i: on_click(i))
+            pool.append(b)
+        return pool[:n]
+
+    def _choice_clicked(self, i: int) -> None:
+        if i < len(self._choice_actions):
+            a = self._choice_actions[i]
+            self.guard(lambda: self.attempt(a), f"choosing: {a.describe()}")()
+
+    def _learn_clicked(self, i: int) -> None:
+        if i < len(self._learn_skills):
+            k = self._learn_skills[i]
+            self.guard(lambda: self.attempt(A.Learn(k)), f"learning skill {k}")()
+
+    def _set_choices(self, actions) -> None:
+        actions = list(actions)
+        if actions == self._choice_actions and len(self.choices.children) == len(actions):
+            return
+        buttons = self._pooled(self._choice_pool, len(actions), "hk-choice", self._choice_clicked)
+        self._choice_actions = actions
+        for b, a in zip(buttons, actions):
+            b.description = a.describe()
+        self.choices.children = buttons
+
+    # ------------------------------------------------------------------ human input
+    def _busy_reason(self):
+        if self.bot_running:
+            p = self.state.current_player()
+            who = S.player_name(p) if p is not None else "a bot"
+            return f"The bots are playing ({who} is deciding); your input was ignored. Press Stop to interrupt."
+        if self.state.is_terminal():
+            return "The game is over; " + status_line(self.state)
+        p = self.state.current_player()
+        if p is None:
+            return "No decision is due now."
+        if p in self.bots:
+            return (f"It is {S.player_name(p)}'s decision and {S.player_name(p)} is a bot; your input was ignored. "
+                    "Press 'Bot: one decision' or 'Bots: play on'.")
+        return None
+
+    def _on_miss(self, x, y) -> None:
+        self.say("That point is outside the field: click on a cell.", "ignored")
+
+    def _on_cell(self, cell) -> None:
+        busy = self._busy_reason()
+        if busy:
+            self.say(busy, "ignored")
+            return
+        self.click_action(cell)
+
+    def click_action(self, cell):
+        """What a click on ``cell`` does for the human to move: one legal candidate is
+        applied, several are offered as buttons, none shows the engine's reason."""
+        s = self.state
+        cands = candidates_for_cell(s, cell)
+        self.candidates = cands
+        if len(cands) == 1:
+            self.candidates = []
+            self.attempt(cands[0])
+        elif cands:
+            self._set_choices(cands)
+            self.say(f"Several things can be done on {s.field.describe(cell)}: choose one.")
+        else:
+            self._set_choices([])
+            reasons, seen = [], set()
+            for a in attempts_for_cell(s, cell):
+                why = s.why_not(a)
+                if why is not None and str(why) not in seen:
+                    seen.add(str(why))
+                    reasons.append((a, why))
+            self.last_refusal = reasons[0][1] if reasons else None
+            if reasons:
+                self.say(f"Nothing you can do on {s.field.describe(cell)} now. "
+                         + " ".join(f"{a.describe().capitalize()}: {why}." for a, why in reasons[:3]), "refusal")
+            else:
+                self.say(f"Nothing to do on {s.field.describe(cell)} now.", "refusal")
+        return cands
+
+    def attempt(self, action) -> bool:
+        """Try ``action`` for the human to move: apply it if legal, else show the
+        engine's reason. Returns whether it was applied."""
+        busy = self._busy_reason()
+        if busy:
+            self.say(busy, "ignored")
+            return False
+        if action is None:
+            return False
+        why = self.state.why_not(action)
+        if why is not None:
+            self.last_refusal = why
+            what = action.describe() if hasattr(action, "describe") else repr(action)
+            self.say(f"Not allowed: {what}: {why}", "refusal")
+            return False
+        self._apply(action)
+        if self.auto_bots and self._bot_to_move():
+            self.play_on()
+        return True
+
+    def _sell(self) -> None:
+        a = self.sell_pick.value
+        if a is None:
+            s = self.state
+            opt = s.config.box.market_cards[s.market][0]
+            a = A.Sell(1, (s.config.box.resources[0],) * opt.count)
+        self.attempt(a)
+
+    def _do_picked(self) -> None:
+        if self.all_pick.value is None:
+            self.say("Choose an action in the list first.", "ignored")
+            return
+        self.attempt(self.all_pick.value)
+
+    def click_cell(self, cell) -> None:
+        """Click at the pixel centre of ``cell`` (through the canvas' message path)."""
+        self.field.click_cell(cell)
+
+    # ------------------------------------------------------------------ applying
+    def _apply(self, action) -> None:
+        s = self.state
+        before = s.copy()
+        k = len(s.log) if s.log is not None else 0
+        p = s.current_player()
+        s.apply_action(action)  # raises IllegalAction with the state unchanged
+        self.undo_stack.append((before, p))
+        self.candidates = []
+        self._set_choices([])
+        said = [e.seen_by(self.viewer).text for e in (s.log or [])[k:]]
+        head = f"{S.player_name(p)}{' (bot)' if p in self.bots else ''}: {action.describe()}."
+        self.say(head + (" " + " ".join(said[:4]) if said else "") + (" ..." if len(said) > 4 else ""))
+        self.refresh()
+        for cb in list(self._listeners):
+            cb(self)
+
+    def _undo_seat(self):
+        """The seat Undo acts for: the viewed seat, else the human to move."""
+        return self.viewer if self.viewer is not None else self._human_to_move()
+
+    def _undo_refusal(self):
+        """Why Undo cannot be used now (a sentence), or ``None`` when it can."""
+        if self.bot_running:
+            return "The bots are playing; press Stop before undoing."
+        if not self.undo_stack:
+            return "Nothing to undo."
+        seat = self._undo_seat()
+        last = self.undo_stack[-1][1]
+        if seat is None or last not in self.humans:
+            who = "chance" if last is None else f"{S.player_name(last)} (bot)"
+            return f"Nothing of yours to undo: {who} decided last."
+        if last != seat:
+            return (f"Nothing of {S.player_name(seat)}'s to undo: {S.player_name(last)} has decided since; "
+                    "Undo takes back only your own last decision.")
+        return None
+
+    def undo(self) -> bool:
+        """Take back the viewed seat's own last decision, restoring the state exactly.
+
+        Allowed only while no other seat (bot or human) has decided since; otherwise the
+        message line says why and nothing changes. Returns whether a decision was taken back.
+        """
+        why = self._undo_refusal()
+        if why is not None:
+            self.say(why, "ignored")
+            return False
+        self.state, seat = self.undo_stack.pop()
+        self.candidates = []
+        self._set_choices([])
+        self.say(f"{S.player_name(seat)}'s last decision was taken back.")
+        self.refresh()
+        for cb in list(self._listeners):
+            cb(self)
+        return True
+
+    def new_game(self, state=None, **game_kwargs) -> bool:
+        """Start another game in this view, reusing its widgets: ``state`` or
+        :func:`haunted_kit.new_game` with the current game's players, mode and box,
+        overridden by ``game_kwargs`` (``seed=...``). The seats keep their bots; the undo
+        history is cleared. Returns False (with a message) while the bots are playing. Raises
+        ConfigError for bad parameters and ValueError for another number of players (the
+        view keeps its game either way)."""
+        if self.bot_running:
+            self.say("The bots are playing; press Stop before starting a new game.", "ignored")
+            return False
+        if state is None:
+            cfg = self.state.config
+            kw = {"players": cfg.players, "mode": cfg.mode, "box": cfg.box, "seed": cfg.seed + 1}
+            kw.update(game_kwargs)
+            state = new_game(**kw)
+        S.check_drawable(state)
+        if state.config.players != self.state.config.players:
+            raise ValueError(f"this view has {self.state.config.players} seats; start a new view for "
+                             f"{state.config.players} players")
+        self.state = state
+        self.undo_stack.clear()
+        self.candidates = []
+        self._set_choices([])
+        self.refresh()
+        self.say(self._welcome())
+        for cb in list(self._listeners):
+            cb(self)
+        if self.auto_bots and self.humans and self._bot_to_move():
+            self.play_on()
+        return True
+
+    # ------------------------------------------------------------------ bots
+    def bot_step(self) -> bool:
+        """The bot to move makes one decision. Returns whether one was made."""
+        if not self._bot_to_move():
+            self.say("No bot is to move." if not self.state.is_terminal() else "The game is over.", "ignored")
+            return False
+        p = self.state.current_player()
+        action = self.bots[p].act(self.state.copy())
+        why = self.state.why_not(action)
+        if why is not None:
+            raise RuntimeError(f"the bot of {S.player_name(p)} chose an illegal action {action!r}: {why}")
+        self._apply(action)
+        return True
+
+    def play_on(self, sync: bool | None = None) -> None:
+        """Bots decide until a human is to move or the game ends. In a running kernel
+        they decide one by one every :attr:`bot_delay` seconds (clicks meanwhile are
+        ignored with a message; Stop interrupts); otherwise (tests, scripts) at once."""
+        if self.bot_running:
+            return
+        if not self._bot_to_move():
+            self.say("No bot is to move." if not self.state.is_terminal() else "The game is over.", "ignored")
+            return
+        loop = _kernel_loop()
+        self._stop = False
+        if sync or loop is None:
+            self.bot_running = True
+            try:
+                steps = 0
+                while self._bot_to_move() and not self._stop and steps < BOT_STEP_LIMIT:
+                    self.bot_running = False  # let bot_step apply
+                    self.bot_step()
+                    self.bot_running = True
+                    steps += 1
+            finally:
+                self.bot_running = False
+                self.refresh()
+            return
+        self.bot_running = True
+        self.refresh()
+        self._loop = loop
+        loop.call_later(self.bot_delay, self.guard(self._tick, "letting the bots play"))
+
+    def _tick(self) -> None:
+        try:
+            if self._stop or not self._bot_to_move():
+                self.bot_running = False
+                self.refresh()
+                return
+            self.bot_running = False
+            self.bot_step()
+            self.bot_running = True
+        except BaseException:
+            self.bot_running = False
+            self.refresh()
+            raise
+        if self._bot_to_move() and not self._stop:
+            self._loop.call_later(self.bot_delay, self.guard(self._tick, "letting the bots play"))
+        else:
+            self.bot_running = False
+            self.refresh()
+
+    def stop(self) -> None:
+        """Stop the bots after their current decision."""
+        self._stop = True
+        if self.bot_running:
+            self.say("The bots stop after this decision.")
