@@ -33,8 +33,14 @@ from pathlib import Path
 # the tree under test: this checkout, or (for --ab) the one named by HK_BENCH_TREE
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 
+# only names both layouts have (the kit before and after Haunted Lands moved to haunted_kit/haunted/)
 from haunted_kit import new_game  # noqa: E402
-from haunted_kit.haunted.agents import make_agent  # noqa: E402
+from haunted_kit.bots import make_bot  # noqa: E402
+
+
+def make_agent(name: str, seed: int):
+    """A Haunted Lands agent by name through the kit's one bot factory."""
+    return make_bot(name, seed, "haunted")
 
 
 def run_games(agent: str, players: int, games: int, first_seed: int = 0):
