@@ -21,6 +21,7 @@ the draw pile's order or the seed. Players are listed starting with the observer
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import combinations_with_replacement
 
@@ -88,6 +89,15 @@ class LandmarksObservation(ObservationEncoder):
             names += [f"{who}.{part}.{c}" for part in ("village", "developed") for c in self.cards]
             names += [f"{who}.tokens.{t}" for t in self.landmarks] + [f"{who}.architect={a}" for a in self.architects]
         return names
+
+    def entry_high(self, name: str) -> float:
+        """The highest value of entry ``name``: 1 for a flag (end triggered, a phase, the
+        lead action, the leader, who cannot follow, who moves, the castle spent, an
+        architect); ``math.inf`` for the counts (cards, gold, tokens, rounds)."""
+        flag_parts = ("phase=", "lead=", "leader=", "cannot_follow=", "to_move=", "architect=")
+        if any(part in name for part in flag_parts) or name.split(".")[-1] in ("end_triggered", "castle_spent"):
+            return 1.0
+        return math.inf
 
     def fill(self, v, obs: dict, me: int) -> None:
         at = self.at
