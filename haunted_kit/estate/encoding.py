@@ -88,7 +88,7 @@ class EstateObservation(ObservationEncoder):
         market, a tile to remove, passed, visited); the box's seasons for ``season``;
         ``math.inf`` for the other counts (resources, workers, tiles, market uses)."""
         flag_parts = ("phase=", "market_used=", ".tile=", ".owner=", ".marker=", "to_move=", ".first_taker.")
-        if any(part in name for part in flag_parts) or name.split(".")[-1] in ("at_market", "must_remove_tile", "passed", "visited"):
+        if any(flag in name for flag in flag_parts) or name.split(".")[-1] in ("at_market", "must_remove_tile", "passed", "visited"):
             return 1.0
         if name == "season":
             return float(self.box.seasons)
