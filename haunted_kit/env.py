@@ -4,7 +4,15 @@
 :class:`haunted_kit.protocol.Game` below (Haunted Lands, ``"estate"`` and ``"landmarks"``
 all do) as a PettingZoo AEC environment: agents ``"player_0"``... (player indexes), the
 one to move is ``agent_selection``; chance outcomes are resolved inside ``step`` with the
-environment's generator, seeded by ``reset(seed=...)``.
+game's generator, seeded by the game's seed.
+
+**Seeds**, as Gymnasium describes them: ``reset(seed=k)`` plays game seed ``k`` and seeds
+the environment's own generator ``np_random`` with ``k``; ``reset()`` without a seed draws
+the next game's seed (0 .. 2**63 - 1) from ``np_random``, so successive episodes, and the
+copies of a vector environment, play different games; before any seeded reset,
+``np_random`` is seeded from the operating system's entropy. So ``reset(seed=k)`` then
+``reset()``, ``reset()``... is one reproducible series of games. ``game_seed`` is the
+seed of the game being played.
 
 **Action encoding**: the Game's ``action_catalogue(box)``, a fixed list for a box
 (:class:`haunted_kit.protocol.ActionCatalogue`; a plain list of actions is wrapped).
@@ -18,14 +26,17 @@ bonus-die face; choose each quest (by number); place a ghost on each cell; then 
 Build is numbered by its rank among the legal ways to pay for that card).
 :func:`action_table` lists any game's encoding as a DataFrame.
 ``observe(agent)["action_mask"]`` marks exactly the legal actions (one number each; all
-zero when that agent is not to move). An illegal action raises ``ValueError`` with the
-rule's reason and changes nothing.
+zero when that agent is not to move). In the AEC environment an illegal action raises
+``ValueError`` with the rule's reason and changes nothing; for :class:`SingleSeatEnv`,
+whose users may sample the whole action space, see its ``illegal_reward``.
 
 **Observations**: the Game's ``observation_encoder(box, players)`` turns
 ``state.observation(player)`` (the player's own view: no other player's hidden cards,
 seed or generator position) into a float32 vector (:func:`observation_fields` names each
 entry). Players are listed starting with the observer, so the vector always describes
-"me first".
+"me first". Every entry is a count or a flag: the observation ``Box`` runs from 0 to the
+encoder's ``bounds()`` (1 for a flag, the box's cap for a capped count such as Haunted
+Lands' season or resources, ``inf`` where the rules set no cap).
 
 **Rewards** are the game's ``returns()`` when it ends (Haunted Lands: 1 win, 0 loss, -1
 for everyone after a collective loss; the estate: gold values; Landmarks: module points),
@@ -47,7 +58,9 @@ from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup
 from .games import get_game
-from .protocol import ActionCatalogue, RankedEntry, check_seed, is_integer
+from gymnasium.utils import seeding
+
+from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer
 from .search import sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
@@ -147,13 +160,15 @@ class KitAECEnv(AECEnv):
         except TypeError as exc:  # an option the game's new_game does not take
             raise ValueError(f"{self.game.name!r} options: {exc}; given options: {', '.join(self.options) or 'none'}") from None
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        low, high = self.encode.bounds()
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(len(self.encode.names),), dtype=np.float32),
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(len(self.catalogue),), dtype=np.int8),
         })
         self._act_space = spaces.Discrete(len(self.catalogue))
         self.state_ = None
         self._seed = 0
+        self.np_random = None  # made by the first reset (see the module docstring)
 
     def observation_space(self, agent):
         return self._obs_space
@@ -194,12 +209,18 @@ class KitAECEnv(AECEnv):
         if self.state_ is None:
             raise RuntimeError("no game yet: call reset() first")
 
+    @property
+    def game_seed(self) -> int:
+        """The seed of the game being played (0 before the first reset)."""
+        return self._seed
+
     def reset(self, seed: int | None = None, options: dict | None = None):
-        """Start a game: ``seed`` (an integer of at most 64 bits, numpy integers too; None
-        replays the last seed, 0 at first) seeds the game and the chance outcomes.
-        Raises ValueError (:func:`~haunted_kit.protocol.check_seed`) for any other seed."""
-        if seed is not None:
-            self._seed = check_seed(seed)  # ValueError before anything changes
+        """Start a game: ``seed`` (an integer of at most 64 bits, numpy integers too) is
+        the game's seed and seeds ``np_random``; ``None`` draws a new game's seed from
+        ``np_random`` (see the module docstring). The game's seed also seeds its chance
+        outcomes. Raises ValueError (:func:`~haunted_kit.protocol.check_seed`) for any
+        other seed, before anything changes."""
+        self._seed = self.next_seed(seed)
         self._rng = random.Random(self._seed)
         self.state_ = self._new_state(self._seed)
         self.agents = self.possible_agents[:]
@@ -210,6 +231,18 @@ class KitAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         self._sync()
+
+    def next_seed(self, seed: int | None = None) -> int:
+        """The game seed a ``reset(seed)`` plays: ``seed`` itself (checked; it reseeds
+        ``np_random``), or for ``None`` a draw from ``np_random``."""
+        if seed is not None:
+            seed = check_seed(seed)  # ValueError before anything changes
+            # Gymnasium's generator takes only seeds >= 0: a negative game seed maps one to one
+            self.np_random, _ = seeding.np_random(seed % 2**64)
+            return seed
+        if self.np_random is None:
+            self.np_random, _ = seeding.np_random(None)  # the operating system's entropy
+        return int(self.np_random.integers(0, SEED_MAX, endpoint=True))
 
     def observe(self, agent):
         self._check_started()
@@ -237,16 +270,23 @@ class KitAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = _action_number(action)
-        chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
-        why = self.state_.why_not(chosen)
-        if why is not None:
-            raise ValueError(f"action {int(action)} ({chosen.describe()}) is illegal now: {why}")
+        chosen = self.legal_action(action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         self.state_.apply_action(chosen)
         self._sync()
         self._accumulate_rewards()
+
+    def legal_action(self, action):
+        """The game's action for action number ``action`` (an integer or a 0-d integer
+        array) when it is legal now. Raises ValueError: not a number of the encoding, or
+        illegal now (the rule's reason); nothing changes."""
+        action = _action_number(action)
+        chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
+        why = self.state_.why_not(chosen)
+        if why is not None:
+            raise ValueError(f"action {int(action)} ({chosen.describe()}) is illegal now: {why}")
+        return chosen
 
     def render(self):
         if self.render_mode != "ansi":
@@ -297,21 +337,36 @@ class SingleSeatEnv(gymnasium.Env):
 
     Observations are the AEC environment's dicts (``observation`` vector and
     ``action_mask``); ``info["action_mask"]`` repeats the mask. The reward is the seat's
-    return when the game ends, 0 before. ``reset(seed=k)`` plays game seed ``k``; the
-    bots are seeded ``k * 100 + player``.
+    return when the game ends, 0 before. ``reset(seed=k)`` plays game seed ``k`` and seeds
+    ``np_random``; ``reset()`` draws a new game's seed from ``np_random`` (as in
+    :class:`KitAECEnv`); the bots are seeded ``game seed * 100 + player``.
+
+    **An action of the space that is illegal now** (masked out, as an unmasked sample
+    of ``action_space`` often is): with ``illegal_reward`` a number (default -1.0), the
+    game is left exactly as it was, the step returns the same observation, reward
+    ``illegal_reward``, ``terminated`` and ``truncated`` False, and
+    ``info["illegal_action"]`` holds the rule's reason; the episode goes on. With
+    ``illegal_reward=None`` it raises ``ValueError`` instead, as :class:`KitAECEnv`
+    does. A value that is not an action of the space (not an integer 0..n-1) always
+    raises ``ValueError``.
 
     Raises:
         ValueError: naming the argument: a seat that is not an integer player index, no
-            opponents, a bad or unknown agent spec, and whatever :class:`KitAECEnv` refuses.
+            opponents, a bad or unknown agent spec, an ``illegal_reward`` that is not a
+            finite number or None, and whatever :class:`KitAECEnv` refuses.
     """
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str = "haunted", players: int = 4, seat: int = 0, opponents=("greedy",), box=None,
-                 render_mode: str | None = None, **options):
+                 render_mode: str | None = None, illegal_reward: float | None = -1.0, **options):
         players = _check_players(players)
         if not is_integer(seat) or not 0 <= seat < players:
             raise ValueError(f"seat must be a player index 0..{players - 1}, got {seat!r}")
+        if illegal_reward is not None and (isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float))
+                                           or not np.isfinite(illegal_reward)):
+            raise ValueError(f"illegal_reward must be a finite number or None, got {illegal_reward!r}")
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.aec = KitAECEnv(game, players, box=box, render_mode=render_mode, **options)
         self.seat, self.opponents = int(seat), _opponent_specs(opponents)
         for spec in self.opponents:
@@ -334,13 +389,15 @@ class SingleSeatEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start game ``seed`` (an integer of at most 64 bits, numpy integers too; None:
-        the last seed). Raises ValueError for any other seed."""
+        a new game drawn from ``np_random``). Raises ValueError for any other seed."""
         if seed is not None:
             seed = check_seed(seed)  # refused before the generators are touched
         # Gymnasium's generator takes only seeds >= 0: a negative game seed maps one to one
         super().reset(seed=None if seed is None else seed % 2**64)
+        if seed is None:
+            seed = int(self.np_random.integers(0, SEED_MAX, endpoint=True))
         self.aec.reset(seed=seed)
-        k = self.aec._seed
+        k = self.aec.game_seed
         self.bots = {p: make_bot(self.opponents[i % len(self.opponents)], k * 100 + p, game=self.aec.game)
                      for i, p in enumerate(p for p in range(self.aec.n) if p != self.seat)}
         self._play_bots()
@@ -351,6 +408,12 @@ class SingleSeatEnv(gymnasium.Env):
         e._check_started()
         if e.state_.is_terminal():
             raise RuntimeError("the game is over: call reset()")
+        if self.illegal_reward is not None and self.action_space.contains(_action_number(action)):
+            try:
+                e.legal_action(action)
+            except ValueError as exc:  # an action of the space, illegal now: the documented penalty
+                obs, info = self._out()
+                return obs, self.illegal_reward, False, False, {**info, "illegal_action": str(exc)}
         e.step(action)
         self._play_bots()
         s = e.state_

@@ -343,8 +343,9 @@ class Game(Protocol):
     * ``action_catalogue(box) -> ActionCatalogue``: the fixed integer encoding of its
       actions (needed by :mod:`haunted_kit.env`);
     * ``observation_encoder(box, players)``: a callable ``(observation dict, me, to_move)
-      -> float32 vector`` with ``names`` (one per entry), built only from
-      ``state.observation(me)`` (needed by :mod:`haunted_kit.env`; see
+      -> float32 vector`` with ``names`` (one per entry) and ``bounds()`` (the lowest
+      and highest value of each entry under the rules, :func:`vector_bounds`), built
+      only from ``state.observation(me)`` (needed by :mod:`haunted_kit.env`; see
       :class:`ObservationEncoder`).
     """
 
@@ -460,6 +461,17 @@ class ActionCatalogue:
         raise ValueError(f"action {int(i)} ({e.describe()}) is not offered now: {k + 1} such option(s)")
 
 
+def vector_bounds(names, entry_high):
+    """The bounds of an observation vector whose entries are all counts or flags: low 0
+    for every entry, high ``entry_high(name)`` (1 for a flag, the rules' cap for a
+    count, ``math.inf`` where there is none). Returns two float32 arrays of
+    ``len(names)``, for a Gymnasium ``Box``."""
+    import numpy as np  # lazy: the protocol imports no third-party package; only the environment needs vectors
+
+    high = np.array([entry_high(n) for n in names], dtype=np.float32)
+    return np.zeros(len(names), dtype=np.float32), high
+
+
 class ObservationEncoder:
     """Base of a game's ``observation_encoder(box, players)``: a callable turning
     ``state.observation(me)`` into a float32 vector of fixed length. Seats are named from
@@ -484,6 +496,16 @@ class ObservationEncoder:
     def fill(self, v, obs: dict, me: int) -> None:
         """Write the observation ``obs`` of player ``me`` into the zeroed vector ``v``."""
         raise NotImplementedError
+
+    def entry_high(self, name: str) -> float:
+        """The highest value entry ``name`` can take under the rules (1 for a flag;
+        ``math.inf`` where the rules set no cap). The base knows the ``to_move`` flags;
+        subclasses add their own entries."""
+        return 1.0 if name.startswith("to_move=") else math.inf
+
+    def bounds(self):
+        """(low, high): float32 arrays of the vector's length; see :func:`vector_bounds`."""
+        return vector_bounds(self.names, self.entry_high)
 
     def __call__(self, obs: dict, me: int, to_move: int | None):
         import numpy as np  # lazy: the protocol imports no third-party package; only the environment needs vectors

@@ -13,9 +13,22 @@ many workers and a Dask cluster produce the same rows.
     OUT/part-00000000-00000049.parquet   one file per finished chunk of games
     OUT/events/part-....parquet    the event logs (only with events=True)
 
-Each chunk is written atomically once its games are finished, so an interrupted run
-keeps what it finished and running the same grid again resumes it.
-:func:`load_dataset` reads the rows back, sorted by game and seat.
+Each chunk is committed in one step once its games are finished: its event log first,
+then its rows file (each written to a temporary name and renamed). A part is finished
+when its rows file exists; an event file without one (a run stopped between the two) is
+an orphan, ignored by :func:`load_events` and deleted when the run resumes. So an
+interrupted run keeps what it finished and running the same grid again resumes it,
+with no game's events twice. :func:`load_dataset` reads the rows back, sorted by game
+and seat.
+
+Worker processes (``workers`` > 1) end with the process that started them: each ignores
+Ctrl-C (the main process stops them and keeps the finished parts), and each watches its
+parent (on Linux the kernel kills it when the parent dies, ``PR_SET_PDEATHSIG``;
+everywhere a watchdog thread notices within half a second that its parent is gone), so
+killing the main process, even with SIGKILL, leaves no worker behind.
+
+A grid holds each value once: a repeated player count, option value or lineup would
+replay the same games under another ``game_id``, so :class:`Grid` refuses it.
 
 Schema: one row per game and player (see :data:`COLUMNS` for each column's meaning, in
 Haunted Lands words). Works for every game registered in :mod:`haunted_kit.games`: results
@@ -34,12 +47,17 @@ as before (the path is shown as its folder's name).
 from __future__ import annotations
 
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import ctypes
+import ctypes.util
 import multiprocessing
 import itertools
 import json
 import math
 import os
 import random
+import signal
+import sys
+import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -80,6 +98,24 @@ COLUMNS = (
     ("game_decisions", "int32", "decisions made in the whole game"),
 )
 
+#: Every column of an event-log row (``events=True``), in order: (name, Arrow type name,
+#: meaning). One schema for every part and every game, fixed before the first part is
+#: written: whole numbers are ``int64``; ``cell`` and ``data`` are JSON text whatever
+#: their shape in a game (a pair of axial coordinates, a number, a name), null when
+#: the event has none.
+EVENT_COLUMNS = (
+    ("game_id", "int64", "the game's place in the grid, as in the rows"),
+    ("seq", "int64", "the event's place in its game's log, 0-based"),
+    ("season", "int64", "the season it happened in (0 = setup)"),
+    ("round", "int64", "the round it happened in"),
+    ("phase", "string", "the phase it happened in"),
+    ("kind", "string", "what happened (the game's event kinds, e.g. haunted_kit.events.EVENT_KINDS)"),
+    ("player", "string", "the player concerned as 'P1'.., null for none"),
+    ("cell", "string", "the cell concerned as JSON (Haunted Lands: [q, r] axial), null for none"),
+    ("text", "string", "one sentence for people, with the rule section"),
+    ("data", "string", "the event's details as a JSON object"),
+)
+
 
 #: Most games one :class:`Grid` may hold (cells x games): ``simulate`` lists every task
 #: of a run, so a bigger grid would use memory without limit before playing anything.
@@ -93,6 +129,18 @@ class DatasetError(ValueError):
 class SchedulerError(ConnectionError):
     """The Dask scheduler given to :func:`simulate` cannot be reached in time (the
     message names its address); finished parts stay, a later run resumes."""
+
+
+def _refuse_duplicates(what: str, values) -> None:
+    """ValueError naming the first value of ``values`` given twice (compared as JSON, so
+    ``[2, 3]`` twice is a duplicate; ``1`` and ``True`` are not)."""
+    seen = set()
+    for v in values:
+        key = json.dumps(v, sort_keys=True, default=str)
+        if key in seen:
+            raise ValueError(f"{what} lists {v!r} more than once; give each value once "
+                             "(a repeated value would replay the same games under another game_id)")
+        seen.add(key)
 
 
 @dataclass(frozen=True)
@@ -116,7 +164,9 @@ class Grid:
 
     Raises:
         ValueError: an unknown game or agent, a bad count, more than
-        :data:`MAX_GRID_GAMES` games, a seed out of range (checked at construction).
+        :data:`MAX_GRID_GAMES` games, a seed out of range, a value given twice (a
+        player count, an option value or a lineup, named in the message: it would
+        replay the same games), all checked at construction.
     """
 
     game: str = "haunted"
@@ -140,6 +190,10 @@ class Grid:
                 raise ValueError(f"option {k!r} has no values to try")
             opts[str(k)] = vals
         object.__setattr__(self, "options", opts)
+        _refuse_duplicates("players", self.players)
+        _refuse_duplicates("lineups", self.lineups)
+        for k, vals in opts.items():
+            _refuse_duplicates(f"option {k!r}", vals)
         if not self.players or not self.lineups:
             raise ValueError("a grid needs at least one player count and one lineup")
         if not is_integer(self.games) or self.games < 1:
@@ -257,25 +311,55 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
             "quests": [int(q) for q in r["quests"]], "quest_points": [int(x) for x in r["quest_points"]],
             "quest_total": int(sum(r["quest_points"])), "decisions": made[p], "game_decisions": sum(made),
         })
-    ev = []
-    if events:
-        frame = state.events()
-        if isinstance(frame, pd.DataFrame) and len(frame):
-            for i, rec in enumerate(frame.to_dict("records")):
-                # one shape for every game: game_id, seq, then whole numbers as int64 and the rest as text (JSON)
-                row = {"game_id": game_id, "seq": i}
-                for k, v in rec.items():
-                    if k == "seq":
-                        continue
-                    if v is None or (isinstance(v, float) and v != v):
-                        row[k] = None
-                    elif isinstance(v, (str, int)) and not isinstance(v, bool):
-                        row[k] = v
-                    else:
-                        row[k] = json.dumps(v.item() if hasattr(v, "item") else (list(v) if isinstance(v, tuple) else v),
-                                            sort_keys=True, default=str)
-                ev.append(row)
+    ev = _event_rows(game_id, state.events()) if events else []
     return rows, ev
+
+
+def _event_rows(game_id: int, frame) -> list[dict]:
+    """One game's event log as rows of :data:`EVENT_COLUMNS` (whole numbers as int, text
+    as str, ``cell`` and ``data`` as JSON text, missing values as None).
+
+    Raises:
+        ValueError: the log has a column :data:`EVENT_COLUMNS` does not declare (named),
+            or a whole-number column holds something else.
+    """
+    extra = [c for c in frame.columns if c not in _EVENT_TYPES]
+    if extra:
+        raise ValueError(f"the event log has columns the dataset does not declare: {', '.join(map(str, extra))}")
+    rows = []
+    for i, rec in enumerate(frame.to_dict("records")):
+        row = {"game_id": game_id, "seq": i}
+        for name, kind in _EVENT_TYPES.items():
+            if name in ("game_id", "seq"):
+                continue
+            v = rec.get(name)
+            if v is None or (isinstance(v, float) and v != v):
+                row[name] = None
+            elif kind == "int64":
+                if not is_integer(v):
+                    raise ValueError(f"event {i} field {name!r} must be a whole number, got {v!r}")
+                row[name] = int(v)
+            elif kind == "string" and name in _JSON_EVENT_COLUMNS:
+                row[name] = json.dumps(_plain(v), sort_keys=True, default=str)
+            else:
+                row[name] = str(v)
+        rows.append(row)
+    return rows
+
+
+def _plain(v):
+    """``v`` with numpy scalars and tuples made JSON's own types."""
+    if hasattr(v, "item") and not isinstance(v, (list, dict)):
+        return v.item()
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+_EVENT_TYPES = {n: t for n, t, _ in EVENT_COLUMNS}
+_JSON_EVENT_COLUMNS = ("cell", "data")
 
 
 def run_chunk(payload: dict):
@@ -291,12 +375,13 @@ def run_chunk(payload: dict):
 # ============================================================================ the dataset on disk
 
 
-def _schema(meta: dict | None = None):
+def _schema(meta: dict | None = None, columns=COLUMNS):
+    """The Arrow schema of ``columns`` (:data:`COLUMNS` or :data:`EVENT_COLUMNS`)."""
     import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     types = {"int64": pa.int64(), "int32": pa.int32(), "int16": pa.int16(), "int8": pa.int8(), "string": pa.string(),
              "float64": pa.float64(), "bool": pa.bool_(), "list<int16>": pa.list_(pa.int16())}
-    out = pa.schema([pa.field(n, types[t]) for n, t, _ in COLUMNS])
+    out = pa.schema([pa.field(n, types[t]) for n, t, _ in columns])
     if meta is not None:
         out = out.with_metadata({b"haunted_kit": json.dumps(meta).encode()})
     return out
@@ -402,28 +487,57 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
 
 
 def load_events(path) -> "pd.DataFrame":  # noqa: F821
-    """The event logs of a dataset made with ``events=True``: one row per event, with
-    its ``game_id``. Raises :class:`DatasetError` if the dataset has none."""
+    """The event logs of a dataset made with ``events=True``: one row per event, columns
+    :data:`EVENT_COLUMNS`, sorted by ``game_id`` and ``seq``. Event files of parts that
+    were never finished (no rows file) are left out.
+
+    Raises:
+        DatasetError: the dataset has no event logs, or a file is damaged (named).
+    """
     import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
     import pyarrow.parquet as pq  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
-    parts = sorted((Path(path) / "events").glob("part-*.parquet"))
+    out = Path(path)
+    orphans = set(_orphan_events(out))
+    parts = [p for p in sorted((out / "events").glob("part-*.parquet")) if p not in orphans]
     if not parts:
         raise DatasetError(f"{path} holds no event logs (simulate with events=True / --events)")
-    return pa.concat_tables([pq.read_table(p) for p in parts]).to_pandas().sort_values(["game_id", "seq"], kind="stable").reset_index(drop=True)
+    tables = []
+    for part in parts:
+        try:
+            tables.append(pq.read_table(part))
+        except Exception as exc:
+            raise DatasetError(f"{part} cannot be read: {exc}") from None
+    try:
+        table = pa.concat_tables(tables)
+    except pa.ArrowInvalid as exc:  # parts of an earlier kit, whose types were inferred per part
+        raise DatasetError(f"the event files of {path} have different columns or types ({exc}); "
+                           "simulate the grid again into a new directory") from None
+    return table.to_pandas().sort_values(["game_id", "seq"], kind="stable").reset_index(drop=True)
 
 
-def _write_chunk(out: Path, first: int, last: int, rows: list, ev: list, meta: dict) -> None:
+def _write_chunk(out: Path, first: int, last: int, rows: list, ev: list, meta: dict, events: bool) -> None:
+    """Commit one part: its event log (``events``), then its rows file, each written to a
+    temporary name and renamed; the rows file last, so a part whose rows file exists is
+    whole (see :func:`_remove_orphan_events`)."""
     import pyarrow as pa  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     name = f"part-{first:08d}-{last:08d}.parquet"
-    if ev:
+    if events:
         (out / "events").mkdir(exist_ok=True)
-        names = list(dict.fromkeys(k for r in ev for k in r))
-        ints = {k for k in names if all(isinstance(r.get(k), int) or r.get(k) is None for r in ev)}
-        schema = pa.schema([pa.field(k, pa.int64() if k in ints else pa.string()) for k in names])
-        _atomic_write_table(pa.Table.from_pylist(ev, schema=schema), out / "events" / name)
+        _atomic_write_table(pa.Table.from_pylist(ev, schema=_schema(columns=EVENT_COLUMNS)), out / "events" / name)
     _atomic_write_table(pa.Table.from_pylist(rows, schema=_schema(meta)), out / name)
+
+
+def _remove_orphan_events(out: Path) -> None:
+    """Delete event files whose part has no rows file: a run stopped between the two
+    writes of :func:`_write_chunk`; their games are played again."""
+    for part in _orphan_events(out):
+        part.unlink(missing_ok=True)
+
+
+def _orphan_events(out: Path) -> list[Path]:
+    return [p for p in sorted((out / "events").glob("part-*.parquet")) if not (out / p.name).is_file()]
 
 
 # ============================================================================ running a grid
@@ -487,6 +601,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
                                "use another output directory to keep both")
     else:
         atomic_write(meta_path, json.dumps(meta, indent=1))
+    _remove_orphan_events(out)
     done = _finished_ids(out)
     tasks = [t for t in grid.tasks() if t[0] not in done]
     total = len(grid)
@@ -504,7 +619,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
 
     def finished(result):
         first, last, rows, ev = result
-        _write_chunk(out, first, last, rows, ev, meta)
+        _write_chunk(out, first, last, rows, ev, meta, events)
         k = len({r["game_id"] for r in rows})
         report.played += k
         if bar is not None:
@@ -526,12 +641,47 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     return report
 
 
-def _run_processes(payloads: list, finished, workers: int) -> None:
+#: seconds between a worker's looks at its parent and at the stop signal
+WATCH_INTERVAL = 0.5
+_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal sent to this process when its parent dies
 
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+
+def _worker_init(stop, parent: int) -> None:
+    """Set up a worker process of :func:`_run_processes` so that it never outlives the
+    run: it ignores Ctrl-C (the main process ends the run), asks Linux to kill it when
+    its parent dies (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and starts a watchdog thread
+    that ends it within :data:`WATCH_INTERVAL` seconds once its parent (process id
+    ``parent``, the main process) is gone (every platform) or ``stop`` (a
+    multiprocessing Event) is set. A worker whose parent died while it was starting
+    ends here."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+    def watch():
+        while not stop.wait(WATCH_INTERVAL):
+            if os.getppid() != parent:
+                os._exit(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="haunted-kit parent watchdog", daemon=True).start()
+
+
+def _run_processes(payloads: list, finished, workers: int) -> None:
+    """Play ``payloads`` in ``workers`` child processes (started with ``spawn``, so each
+    is a direct child of this process and :func:`_worker_init` watches this process),
+    handing each result to ``finished`` here. On any exception here (Ctrl-C included)
+    the workers are stopped at once, their unfinished chunks dropped."""
+    ctx = multiprocessing.get_context("spawn")
+    stop = ctx.Event()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init,
+                               initargs=(stop, os.getpid()))
     todo = iter(payloads)
     running = set()
+    ok = False
     try:
         for pl in itertools.islice(todo, 2 * workers):
             running.add(pool.submit(run_chunk, pl))
@@ -542,7 +692,10 @@ def _run_processes(payloads: list, finished, workers: int) -> None:
                 nxt = next(todo, None)
                 if nxt is not None:
                     running.add(pool.submit(run_chunk, nxt))
+        ok = True
     finally:
+        if not ok:
+            stop.set()  # each worker's watchdog ends it within WATCH_INTERVAL
         pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -4,6 +4,12 @@ worker, two processes and a Dask LocalCluster; resuming; house-rule boxes; misus
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -12,8 +18,14 @@ import pytest
 import haunted_kit as hk
 from haunted_kit import simulate as S
 from haunted_kit.cli import main
+from haunted_kit.games import game_names
 from haunted_kit.haunted.sim import play_game
 from ruletools import copy_data, edit
+
+try:
+    import psutil
+except ImportError:  # the /proc fallback below
+    psutil = None
 
 SMALL = S.Grid(players=(2, 3), options={"mode": ["wanderer"], "extra_ghost_cards": [[], [3]]},
                lineups=("greedy", "random,greedy"), games=3, first_seed=5)
@@ -224,3 +236,184 @@ def test_a_companion_module_simulates_through_the_protocol(tmp_path):
         assert rows.won.tolist() == [r == top and ret.count(top) == 1 for r in ret]
         assert rows["rank"].tolist() == [sorted(set(ret), reverse=True).index(r) + 1 for r in ret]
         assert not rows.collective_loss.any()
+
+
+# ---------------------------------------------------------------- a grid holds each value once
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    (dict(players=(3, 3)), "players lists 3 more than once"),
+    (dict(lineups=("greedy", "greedy")), "lineups lists 'greedy' more than once"),
+    (dict(lineups=("random,greedy", "random, greedy")), "lineups lists 'random,greedy' more than once"),
+    (dict(options={"mode": ["wanderer", "wanderer"]}), "option 'mode' lists 'wanderer' more than once"),
+    (dict(options={"extra_ghost_cards": [[2], [], [2]]}), r"option 'extra_ghost_cards' lists \[2\] more than once"),
+])
+def test_grid_refuses_a_value_given_twice(kwargs, needle):
+    with pytest.raises(ValueError, match=needle):
+        S.Grid(games=1, **kwargs)
+
+
+def test_grid_of_another_game_refuses_a_value_given_twice():
+    with pytest.raises(ValueError, match="players lists 2 more than once"):
+        S.Grid(game="landmarks", players=(2, 3, 2), games=1)
+    assert len(S.Grid(game="landmarks", players=(2, 3), games=4)) == 8  # distinct values: 2 cells x 4 games
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--players", "3,3"], "players lists 3 more than once"),
+    (["--agents", "greedy", "--agents", "greedy"], "lineups lists 'greedy' more than once"),
+    (["--modes", "citizen,citizen"], "option 'mode' lists 'citizen' more than once"),
+    (["--ghost-cards", "2,3", "--ghost-cards", "2,3"], "option 'extra_ghost_cards' lists [2, 3] more than once"),
+])
+def test_cli_refuses_a_grid_value_given_twice(extra, needle, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as ei:
+        main(["simulate", "--out", "x", "--games", "1", "--workers", "1", "--no-progress", *extra])
+    assert ei.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err and needle in err
+    assert not (tmp_path / "x").exists()
+
+
+# ---------------------------------------------------------------- event logs: one schema, whole parts
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_event_parts_share_the_declared_schema(game, tmp_path):
+    S.simulate(S.Grid(game=game, players=(2,), games=3), tmp_path / "d", workers=1, chunk=1, events=True, progress=False)
+    parts = sorted((tmp_path / "d" / "events").glob("part-*.parquet"))
+    assert len(parts) == 3
+    declared = [(n, t) for n, t, _ in S.EVENT_COLUMNS]
+    for part in parts:  # the same types in every part, whatever that part's games held
+        sch = pq.read_schema(part)
+        assert [(f.name, str(f.type).replace("large_", "")) for f in sch] == declared
+    ev = S.load_events(tmp_path / "d")
+    assert list(ev.columns) == [n for n, _ in declared]
+    assert sorted(ev.game_id.unique()) == [0, 1, 2]
+    for _, g in ev.groupby("game_id"):
+        assert g.seq.tolist() == list(range(len(g)))
+    assert all(isinstance(json.loads(d), dict) for d in ev.data)
+    cells = [json.loads(c) for c in ev.cell.dropna()]
+    assert all(isinstance(c, list) and len(c) == 2 for c in cells)  # axial pairs as JSON, never a bare number
+    assert set(ev.player.dropna()) <= {"P1", "P2"}
+
+
+def test_an_interruption_between_events_and_rows_loses_no_event_and_repeats_none(tmp_path, monkeypatch):
+    grid = S.Grid(players=(2,), lineups=("greedy",), games=5)
+    S.simulate(grid, tmp_path / "whole", workers=1, events=True, progress=False)
+    real = S._atomic_write_table
+    writes = []
+
+    def stop_before_the_second_rows_file(table, path):
+        writes.append(path)
+        if path.parent.name == "d" and len([p for p in writes if p.parent.name == "d"]) == 2:
+            raise KeyboardInterrupt  # the second part's events are written, its rows are not
+        real(table, path)
+
+    monkeypatch.setattr(S, "_atomic_write_table", stop_before_the_second_rows_file)
+    rep = S.simulate(grid, tmp_path / "d", workers=1, chunk=2, events=True, progress=False)
+    assert rep.interrupted and rep.played == 2  # the first part (games 0, 1) is whole
+    orphan = tmp_path / "d" / "events" / "part-00000002-00000003.parquet"
+    assert orphan.is_file() and not (tmp_path / "d" / orphan.name).exists()
+    assert sorted(S.load_events(tmp_path / "d").game_id.unique()) == [0, 1]  # an unfinished part's events are not shown
+    monkeypatch.setattr(S, "_atomic_write_table", real)
+    rep = S.simulate(grid, tmp_path / "d", workers=1, chunk=3, events=True, progress=False)  # another chunking
+    assert (rep.resumed, rep.played) == (2, 3)
+    assert not orphan.exists()
+    whole = S.load_events(tmp_path / "whole")
+    pd.testing.assert_frame_equal(S.load_events(tmp_path / "d"), whole)
+    assert not whole.duplicated(["game_id", "seq"]).any()
+
+
+# ---------------------------------------------------------------- workers end with the main process
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (psutil when installed, else Linux's /proc)."""
+    if psutil is not None:
+        try:
+            return {p.pid for p in psutil.Process(pid).children(recursive=True)}
+        except psutil.NoSuchProcess:
+            return set()
+    kids: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d.name))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """``pid`` exists and is not a zombie."""
+    if psutil is not None:
+        try:
+            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start_simulate(tmp_path):
+    argv = ["simulate", "--out", str(tmp_path / "d"), "--games", "400", "--players", "4", "--workers", "2",
+            "--no-progress"]
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from haunted_kit.cli import main; sys.exit(main(sys.argv[1:]))",
+                             *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2:  # the two workers have started
+        time.sleep(0.2)
+        workers = {p for p in _descendants(proc.pid) if "spawn_main" in _cmdline(p)}
+    assert len(workers) == 2, f"no workers started: {proc.stderr.read1().decode() if proc.poll() is not None else ''}"
+    time.sleep(1.0)  # they are playing
+    return proc, _descendants(proc.pid)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _wait_gone(pids: set[int], seconds: float) -> set[int]:
+    deadline = time.monotonic() + seconds
+    left = {p for p in pids if _alive(p)}
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = {p for p in left if _alive(p)}
+    return left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the worker processes")
+def test_workers_die_with_a_killed_main_process(tmp_path):
+    proc, children = _start_simulate(tmp_path)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    left = _wait_gone(children, 5)
+    for pid in left:  # do not leave them running if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed main process"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the worker processes")
+def test_ctrl_c_on_the_main_process_stops_the_workers_and_keeps_finished_parts(tmp_path):
+    proc, children = _start_simulate(tmp_path)
+    proc.send_signal(signal.SIGINT)  # to the main process only, as Jupyter's interrupt does
+    assert proc.wait(15) == 130
+    assert b"run the same command again to resume" in proc.stderr.read()
+    left = _wait_gone(children, 5)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+    S.load_dataset(tmp_path / "d")  # what was finished is readable

@@ -18,6 +18,8 @@ entry.
 
 from __future__ import annotations
 
+import math
+
 from ..protocol import ActionCatalogue, ObservationEncoder
 from . import actions as A
 from .box import default_estate_box
@@ -79,6 +81,18 @@ class EstateObservation(ObservationEncoder):
             names += [f"{who}.condition_tokens", f"{who}.passed", f"{who}.visited"]
             names += [f"{who}.first_taker.{m}" for m in box.factory_resources]
         return names
+
+    def entry_high(self, name: str) -> float:
+        """The highest value of entry ``name``: 1 for a flag (a phase, a market action
+        used this visit, a slot's tile, owner or marker, who moves, first taker, at the
+        market, a tile to remove, passed, visited); the box's seasons for ``season``;
+        ``math.inf`` for the other counts (resources, workers, tiles, market uses)."""
+        flag_parts = ("phase=", "market_used=", ".tile=", ".owner=", ".marker=", "to_move=", ".first_taker.")
+        if any(flag in name for flag in flag_parts) or name.split(".")[-1] in ("at_market", "must_remove_tile", "passed", "visited"):
+            return 1.0
+        if name == "season":
+            return float(self.box.seasons)
+        return math.inf
 
     def fill(self, v, obs: dict, me: int) -> None:
         at = self.at

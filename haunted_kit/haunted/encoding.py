@@ -11,9 +11,11 @@ names each entry.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
+from ..protocol import vector_bounds
 from .board import build_field
 from .box import default_box
 
@@ -50,6 +52,27 @@ class HauntedObservation:
             names += [f"{who}.skill={s}" for s in self.skills]
         names += [f"my_quest={q}" for q in self.quests] + [f"my_hand={q}" for q in self.quests]
         self.names = names
+
+    def entry_high(self, name: str) -> float:
+        """The highest value of entry ``name``: 1 for a flag (every ``key=value`` entry, a
+        skill or quest held, a cell's ghost or depletion token); the box's seasons, rounds
+        per season, ghost and depletion supplies and resource cap (per type, §Resources)
+        for those counts; ``math.inf`` for the counts the rules do not cap (pecunias,
+        valor, tokens...)."""
+        box, key = self.box, name.split(".")[-1]
+        if "=" in name or key in ("ghost", "depleted"):
+            return 1.0
+        caps = {"season": box.seasons, "round": box.rounds_per_season, "supply_ghosts": box.supply_ghosts,
+                "supply_depletion": box.supply_depletion}
+        if name in caps:
+            return float(caps[name])
+        if name.startswith("player+") and key in box.resources:
+            return float(box.resource_cap)
+        return math.inf
+
+    def bounds(self):
+        """(low, high) float32 arrays: every entry is >= 0 and <= :meth:`entry_high`."""
+        return vector_bounds(self.names, self.entry_high)
 
     def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
         v = np.zeros(len(self.names), dtype=np.float32)

@@ -21,6 +21,7 @@ the draw pile's order or the seed. Players are listed starting with the observer
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import combinations_with_replacement
 
@@ -88,6 +89,26 @@ class LandmarksObservation(ObservationEncoder):
             names += [f"{who}.{part}.{c}" for part in ("village", "developed") for c in self.cards]
             names += [f"{who}.tokens.{t}" for t in self.landmarks] + [f"{who}.architect={a}" for a in self.architects]
         return names
+
+    def entry_high(self, name: str) -> float:
+        """The highest value of entry ``name``: 1 for a flag (end triggered, a phase, the
+        lead action, the leader, who cannot follow, who moves, the castle spent, an
+        architect); a card's copies in the box for a count of that card (in a hand, the
+        discard pile, a village, the developed buildings); the whole deck for the draw
+        pile and a hand's size; the box's tokens per type for a landmark's supply and
+        a player's tokens; ``math.inf`` for the other counts (gold, rounds, spent)."""
+        box = self.box
+        flag_parts = ("phase=", "lead=", "leader=", "cannot_follow=", "to_move=", "architect=")
+        key, part = name.split(".")[-1], (name.split(".")[-2] if "." in name else "")
+        if any(flag in name for flag in flag_parts) or key in ("end_triggered", "castle_spent"):
+            return 1.0
+        if key in ("draw_pile", "hand_size"):
+            return float(sum(c.copies for c in box.cards.values()))
+        if key in box.cards and part in ("my_hand", "discard_pile", "village", "developed"):
+            return float(box.cards[key].copies)
+        if key in box.landmarks and part in ("supply", "tokens"):
+            return float(box.tokens_per_type)
+        return math.inf
 
     def fill(self, v, obs: dict, me: int) -> None:
         at = self.at
