@@ -302,6 +302,14 @@ def _game_options(parser, name: str, options: dict) -> dict:
     return given
 
 
+def _usable(parser, name: str) -> None:
+    """A usage error (exit 2) when game ``name`` has no ``cli`` module to play it with."""
+    try:
+        game_cli(name)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
     """The game's own check of its options (``cli.check_settings``), as a usage error."""
     check = getattr(game_cli(name), "check_settings", None)
@@ -347,6 +355,7 @@ def _play(sub, args) -> int:
     another game, an unknown agent, a player count the box does not play, more agents than
     seats, unwritable outputs) prints usage and exits 2 before any game is played."""
     name = args.game
+    _usable(sub, name)
     options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
     game = get_game(name)
@@ -374,6 +383,7 @@ def _replay(sub, args) -> int:
     if named not in game_names():
         print(f"haunted-kit: {args.save}: {_game_field_problem(data, named)}", file=sys.stderr)
         return 1
+    _usable(sub, named)
     game = get_game(named)
     box = _box(sub, game, args.box)
     try:
@@ -530,6 +540,7 @@ def _simulate(parser, args) -> int:
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, SchedulerError, load_dataset, simulate
 
+    _usable(parser, args.game)
     options = {}
     if "mode" in getattr(game_cli(args.game), "OPTIONS", ()):  # modes and ghost cards: Haunted Lands
         options["mode"] = args.modes or ["wanderer"]
