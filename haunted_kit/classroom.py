@@ -17,7 +17,8 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from .haunted.box import BoxError, default_box, load_box
+
+from .games import DEFAULT_GAME, get_game
 
 ENV_PREFIX = "HAUNTED_KIT_"
 DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
@@ -59,9 +60,10 @@ def app_settings(default_seed: int = 1) -> dict:
         raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}SIZE={size_text!r} "
                          f"(expected a hex size in pixels from {MIN_SIZE} to {MAX_SIZE})")
     box_dir = env.get(ENV_PREFIX + "BOX")
+    game = get_game(DEFAULT_GAME)  # the classroom notebook plays the default game
     try:
-        box = load_box(box_dir) if box_dir else default_box()
-    except (BoxError, OSError) as exc:
+        box = game.load_box(box_dir) if box_dir else game.default_box()
+    except (ValueError, OSError) as exc:  # the game's BoxError
         raise ValueError(f"bad classroom setting in the environment: {ENV_PREFIX}BOX={box_dir!r}: {exc}") from None
     hints_text = env.get(ENV_PREFIX + "HINTS", "1").strip().lower()
     if hints_text not in ("0", "1", "off", "on"):

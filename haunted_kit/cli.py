@@ -21,22 +21,16 @@ failed write never leaves a broken file. No user error prints a traceback.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import argparse
 import sys
 from pathlib import Path
 
-from .haunted import rules as R
 from .bots import BotSpecError, known_agents, make_bot, parse_lineup
-from .haunted.box import BoxError, default_box, load_box
-from .haunted.engine import HauntedLandsState as State
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import REGISTRY, UnknownGame, game_names, get_game
+from .games import DEFAULT_GAME, UnknownGame, game_module, game_names, game_of, get_game
 from .protocol import check_seed
-from .haunted.sim import play_game
-from .haunted.state import ConfigError, GameConfig, SaveError
 
 # The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
 # check-box) are imported inside them: together they add about 40 ms (multiprocessing,
@@ -107,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
-    play.add_argument("--game", default="haunted", choices=game_names(),
+    play.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
                       help="rule module to play (default haunted; estate = Estate and Market; "
                            "landmarks = Landmarks & Architects)")
     play.add_argument("--players", type=int, default=4, metavar="N",
@@ -132,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
     chk.add_argument("box", type=Path, metavar="DIR", help="a folder holding a copy of data/")
-    chk.add_argument("--game", default="haunted", help="rule module whose box this is (default haunted)")
+    chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
     chk.add_argument("--games", type=_positive, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
@@ -141,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid, a seeded board (HTML, and PDF with Chromium)")
+    hand.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the handout (default haunted)")
     hand.add_argument("--out", type=Path, default=Path("handout.html"), metavar="FILE",
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
@@ -151,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
 
     tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer)")
+    tea.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the notebooks (default haunted)")
     tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
     tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/teacher)")
@@ -159,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Play every combination of player counts, modes, ghost cards and agent lineups, "
                                      "GAMES seeds each, into a Parquet dataset directory (resumable).")
     sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
-    sim.add_argument("--game", default="haunted", choices=game_names(), help="rule module (default haunted)")
+    sim.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module (default haunted)")
     sim.add_argument("--games", type=_positive, default=100, metavar="N", help="seeds per grid cell (default 100)")
     sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
     sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
@@ -215,37 +211,41 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def summary(state) -> str:
-    """A readable summary of a finished (or running) game."""
-    ctx = R.ctx_of(state)
-    lines = []
-    cfg = state.config
-    lines.append(f"Haunted Lands: {cfg.players} players, {cfg.mode} mode, ghost cards {', '.join(map(str, cfg.ghost_cards))}, seed {cfg.seed}")
-    lines.append(f"Field: Kalena + {', '.join(state.layout)}; skills {', '.join(map(str, state.skills))}; market card {state.market}")
-    if state.lost:
-        # nobody ranks and no quest is scored: the valor is only what was gained before the fall
-        lines.append(f"Collective loss: {state.over_reason}. Every player loses; no quest is revealed or scored.")
-        for p in range(cfg.players):
-            k = len(state.quests[p])
-            lines.append(f"  P{p + 1}: {state.valor[p]:>3} valor gained before Kalena fell  "
-                         f"({k} quest card{'s' if k != 1 else ''} never scored)")
-        lines.append(f"Decisions: {state.decisions}")
-        return "\n".join(lines)
-    over = state.phase == "over"
-    order = R.stack_order(state)
-    for rank, p in enumerate(order, start=1):
-        qs = [(q, R.quest_score(state, ctx, p, q)[0]) for q in state.quests[p]]
-        qv = sum(v for _, v in qs)
-        qtext = ", ".join(f"quest {q}: {v}" for q, v in qs) or "no quests"
-        label = "quests" if over else "quests if scored now"
-        lines.append(f"  {rank}. P{p + 1}: {state.valor[p]:>3} valor  ({label} {qv}: {qtext})")
-    if state.winner is not None:
-        tie = sum(1 for v in state.valor if v == state.valor[state.winner]) > 1
-        lines.append(f"Winner: P{state.winner + 1}" + (" (tie broken by the valor stack)" if tie else ""))
-    else:
-        lines.append(f"Game still running: season {state.season}, round {state.round}, phase {state.phase}")
-    lines.append(f"Decisions: {state.decisions}")
-    return "\n".join(lines)
+def game_cli(name: str):
+    """The ``cli`` module of game ``name`` (:func:`haunted_kit.games.game_module`), e.g.
+    :mod:`haunted_kit.haunted.cli`: ``play_game(players, seed, agents, *, box, log,
+    **options) -> (state, agent names)`` and ``summary(state, names=None) -> str``;
+    optionally ``OPTIONS`` (its ``play`` options beyond players and seed: ``mode``,
+    ``ghost_cards``), ``check_settings(box, *, players, seed, **options)`` (ValueError
+    for options that make no game), ``handout(parser, args, box) -> int`` and
+    ``teacher(parser, args) -> int``. Everything else (usage checks, boxes, saves, logs)
+    is shared, here.
+
+    Raises:
+        UnknownGame: ``name`` is not registered; ValueError: the game has no ``cli``
+        module (the tools cannot play it from the command line).
+    """
+    mod = game_module(name, "cli")
+    if mod is None:
+        raise ValueError(f"the command line cannot play --game {name}: its package has no cli module")
+    return mod
+
+
+def summary(state, names=None) -> str:
+    """A readable summary of a finished (or running) game of any registered game (its
+    ``cli.summary``): for Haunted Lands each player's valor with the quests' share and the
+    winner or the collective loss, for the estate income, holdings and gold value, for
+    Landmarks the points by source. ``names``: the agents of the seats, if known.
+
+    Raises:
+        UnknownGame: ``state`` is no registered game's state."""
+    return game_cli(game_of(state).name).summary(state, names)
+
+
+def play_game(name: str, players: int, seed: int, agents, *, box, log: bool = False, **options):
+    """Play game ``name`` with bots (its ``cli.play_game``); returns ``(terminal state,
+    agent names)``. Raises ValueError for settings the box cannot play."""
+    return game_cli(name).play_game(players, seed, agents, box=box, log=log, **options)
 
 
 def _write_log(state, path: Path) -> None:
@@ -260,15 +260,16 @@ def _write_log(state, path: Path) -> None:
         atomic_write(path, "".join(json.dumps(e.to_dict()) + "\n" for e in state.log or []))
 
 
-def _box(parser, path, game_option: bool = False):
-    """The Haunted Lands box at ``path`` (or the reference box); a bad box is a usage
-    error (:func:`_bad_box`; ``game_option``: the command has ``--game``)."""
+def _box(parser, game, path, game_option: bool = False):
+    """``game``'s box at ``path`` (its reference box for None); a box that does not load
+    is a usage error naming file, entry and problem (:func:`_bad_box`; ``game_option``:
+    the command has ``--game``)."""
     try:
-        return default_box() if path is None else load_box(path)
-    except BoxError as exc:
+        return game.default_box() if path is None else game.load_box(path)
+    except ValueError as exc:  # the game's BoxError
         if path is None:
-            parser.error(f"the reference box does not load: {exc}")
-        _bad_box(parser, path, exc, "haunted", game_option)
+            parser.error(f"the {'reference' if game.name == DEFAULT_GAME else game.name} box does not load: {exc}")
+        _bad_box(parser, path, exc, game.name, game_option)
 
 
 def _bad_box(parser, path, exc, game: str, game_option: bool):
@@ -283,11 +284,40 @@ def _bad_box(parser, path, exc, game: str, game_option: bool):
     parser.error(msg)
 
 
-def _check_players_and_mode(parser, box, players: int, mode: str) -> None:
+def _check_players(parser, box, players: int) -> None:
     if not box.min_players <= players <= box.max_players:
         parser.error(f"argument --players: invalid choice: {players} (this box plays {box.min_players}..{box.max_players})")
-    if mode not in box.modes:
-        parser.error(f"argument --mode: invalid choice: {mode!r} (choose from {', '.join(box.modes)})")
+
+
+def _game_options(parser, name: str, options: dict) -> dict:
+    """The game-specific options given (``options``: option -> value, None or empty when
+    not given) that game ``name``'s cli declares (``OPTIONS``); any other given one is a
+    usage error naming the games it belongs to."""
+    given = {k: v for k, v in options.items() if v not in (None, [], ())}
+    foreign = [k for k in given if k not in getattr(game_cli(name), "OPTIONS", ())]
+    if foreign:
+        flags = " and ".join("--" + k.replace("_", "-") for k in options)
+        owners = [get_game(n).title for n in game_names() if set(foreign) <= set(getattr(game_cli(n), "OPTIONS", ()))]
+        parser.error(f"{flags} belong to {' and '.join(owners) or 'another game'}, not to --game {name}")
+    return given
+
+
+def _usable(parser, name: str) -> None:
+    """A usage error (exit 2) when game ``name`` has no ``cli`` module to play it with."""
+    try:
+        game_cli(name)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
+    """The game's own check of its options (``cli.check_settings``), as a usage error."""
+    check = getattr(game_cli(name), "check_settings", None)
+    if check is not None:
+        try:
+            check(box, players=players, seed=seed, **options)
+        except ValueError as exc:
+            parser.error(str(exc))
 
 
 def _check_outputs(parser, outputs: dict) -> None:
@@ -320,42 +350,47 @@ def _write_outputs(writes) -> int:
 
 
 def _play(sub, args) -> int:
-    if args.game != "haunted":
-        _check_outputs(sub, {"--save": args.save, "--log": args.log})
-        s = _companion_play(sub, args)  # prints the summary
-        return _write_outputs(((args.save, s.save, "Final state saved"),
-                               (args.log, lambda p: _write_log(s, p), "Event log written")))
-    args.mode = args.mode or "wanderer"
-    box = _box(sub, args.box, game_option=True)
-    _check_players_and_mode(sub, box, args.players, args.mode)
+    """``play --game NAME``: the usage checks every game shares, the game's own options,
+    then its ``cli.play_game`` with bots and its summary printed. Misuse (options of
+    another game, an unknown agent, a player count the box does not play, more agents than
+    seats, unwritable outputs) prints usage and exits 2 before any game is played."""
+    name = args.game
+    _usable(sub, name)
+    options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
-    try:
-        cfg = GameConfig(players=args.players, mode=args.mode, seed=args.seed,
-                         extra_ghost_cards=tuple(args.ghost_cards), box=box)
-    except ConfigError as exc:
-        sub.error(str(exc))
-    _check_agents(sub, args.agents, "haunted")
+    game = get_game(name)
+    box = _box(sub, game, args.box, game_option=True)
+    _check_players(sub, box, args.players)
+    _check_settings(sub, name, box, args.players, args.seed, options)
+    _check_agents(sub, args.agents, name)
     if len(args.agents) > args.players:
         sub.error(f"{len(args.agents)} agents given for {args.players} players")
-    res = play_game(cfg, args.agents, log=args.log is not None)
-    print(summary(res.state))
-    print("Agents: " + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(res.agents)))
-    return _write_outputs(((args.save, res.state.save, "Final state saved"),
-                           (args.log, lambda p: _write_log(res.state, p), "Event log written")))
+    try:
+        s, names = play_game(name, args.players, args.seed, args.agents, box=box, log=args.log is not None, **options)
+    except ValueError as exc:  # the game's configuration error
+        sub.error(str(exc))
+    print(summary(s, names))
+    return _write_outputs(((args.save, s.save, "Final state saved"),
+                           (args.log, lambda p: _write_log(s, p), "Event log written")))
 
 
 def _replay(sub, args) -> int:
+    """``replay``: the save rebuilt with its game's ``from_dict`` (a save naming no game is
+    Haunted Lands') and its summary printed (exit 0); an unreadable or corrupt save is one
+    line and exit 1."""
     data = _save_data(args.save, args.max_bytes)
-    named = data.get("game", "haunted") if isinstance(data, dict) else "haunted"  # Haunted Lands saves name no game
+    named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME  # Haunted Lands saves name no game
     if named not in game_names():
         print(f"haunted-kit: {args.save}: {_game_field_problem(data, named)}", file=sys.stderr)
         return 1
-    if named != "haunted":
-        return _companion_replay(sub, args, named, data)
-    box = _box(sub, args.box)
+    _usable(sub, named)
+    game = get_game(named)
+    box = _box(sub, game, args.box)
     try:
-        s = State.load(args.save, box=box, max_bytes=args.max_bytes)
-    except SaveError as exc:
+        if data is None:  # read again for the reason: unreadable, too large, not UTF-8 or not JSON
+            read_json(args.save, args.max_bytes, what="save")
+        s = game.from_dict(data, box)
+    except ValueError as exc:  # the game's SaveError naming the field
         wrong = _wrong_game(data, named, args.box)
         print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
         return 1
@@ -370,7 +405,7 @@ def _loads_as(data, exclude: str) -> str | None:
         if name == exclude:
             continue
         d = {k: v for k, v in data.items() if k != "game"}
-        if name != "haunted":
+        if name != DEFAULT_GAME:  # the default game's saves name no game
             d["game"] = name
         try:
             get_game(name).from_dict(d)
@@ -397,65 +432,6 @@ def _wrong_game(data, named, box_path) -> str | None:
     if box_path is not None or not isinstance(data, dict) or _loads_as(data, named) is None:
         return None
     return _game_field_problem(data, named)
-
-
-def _companion_cli(game: str):
-    """The ``cli`` module beside a companion game's engine, e.g. :mod:`haunted_kit.estate.cli`:
-    ``play_game(players, seed, agents, *, box, log) -> (state, agent names)`` and
-    ``summary(state, names=None) -> str``. Everything else of ``play`` and ``replay``
-    (usage checks, the box, saves) is shared, in :func:`_companion_play` and
-    :func:`_companion_replay`."""
-
-    return importlib.import_module(REGISTRY[game][0].rsplit(".", 1)[0] + ".cli")
-
-
-def _companion_box(parser, game, path, game_option: bool = False):
-    """The companion ``game``'s box at ``path`` (its reference box for None); a box that
-    does not load is a usage error naming file, entry and problem (:func:`_bad_box`)."""
-    try:
-        return game.load_box(path)
-    except ValueError as exc:  # the module's box error
-        if path is None:
-            parser.error(f"the {game.name} box does not load: {exc}")
-        _bad_box(parser, path, exc, game.name, game_option)
-
-
-def _companion_play(parser, args):
-    """``play --game NAME`` for a companion game: the usage checks every game shares, then
-    the module's ``play_game`` with bots and its summary printed. Returns the final state.
-    Misuse (Haunted Lands options, an unknown agent, a player count the box does not
-    play, more agents than seats) prints usage and exits 2."""
-    game, mod = get_game(args.game), _companion_cli(args.game)
-    if args.mode is not None or args.ghost_cards:
-        parser.error(f"--mode and --ghost-cards belong to Haunted Lands, not to --game {args.game}")
-    _check_agents(parser, args.agents, args.game)
-    box = _companion_box(parser, game, args.box, game_option=True)
-    if not box.min_players <= args.players <= box.max_players:
-        parser.error(f"argument --players: invalid choice: {args.players} (this box plays {box.min_players}..{box.max_players})")
-    if len(args.agents) > args.players:
-        parser.error(f"{len(args.agents)} agents given for {args.players} players")
-    try:
-        s, names = mod.play_game(args.players, args.seed, args.agents, box=box, log=args.log is not None)
-    except ValueError as exc:  # the module's configuration error
-        parser.error(str(exc))
-    print(mod.summary(s, names))
-    return s
-
-
-def _companion_replay(parser, args, name: str, data) -> int:
-    """``replay`` of a companion game's save ``data`` (read by :func:`_save_data`):
-    rebuilt with its Game's ``from_dict`` and its summary printed (exit 0); an unreadable
-    or corrupt save is one line and exit 1."""
-    game = get_game(name)
-    box = _companion_box(parser, game, args.box)
-    try:
-        s = game.from_dict(data, box)
-    except ValueError as exc:  # the module's SaveError naming the field
-        wrong = _wrong_game(data, name, args.box)
-        print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
-        return 1
-    print(_companion_cli(name).summary(s))
-    return 0
 
 
 def _save_data(path, max_bytes):
@@ -516,8 +492,11 @@ def _classroom(sub, args) -> int:
     # lazy: only classroom needs it (see the note at the top)
     from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
 
-    box = _box(sub, args.box)
-    _check_players_and_mode(sub, box, args.players, args.mode)
+    game = get_game(DEFAULT_GAME)  # the classroom notebook plays the default game
+    box = _box(sub, game, args.box)
+    _check_players(sub, box, args.players)
+    # the notebook's kernel would fail later, out of sight: check the game here
+    _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode})
     if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
         sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
     if not 0 <= args.port <= 65535:
@@ -526,68 +505,34 @@ def _classroom(sub, args) -> int:
         sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
     if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
         sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
-    try:  # the notebook's kernel would fail later, out of sight: check the game here
-        GameConfig(players=args.players, mode=args.mode, seed=args.seed, box=box)
-    except ConfigError as exc:
-        sub.error(str(exc))
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                  open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
                  hint_playouts=args.hint_playouts)
 
 
-def _handout(sub, args) -> int:
-    from .haunted.handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
+def _game_command(sub, name: str, command: str):
+    """Game ``name``'s hook for ``command`` (``handout``, ``teacher``: a function of its
+    ``cli`` module); a game without it is a usage error (exit 2) saying so."""
+    try:
+        hook = getattr(game_cli(name), command, None)
+    except ValueError:  # no cli module at all
+        hook = None
+    if hook is None:
+        sub.error(f"{command} is not available for --game {name}")
+    return hook
 
-    box = _box(sub, args.box)
-    _check_players_and_mode(sub, box, args.players, args.mode)
-    if args.out.suffix.lower() not in (".html", ".htm"):
-        sub.error(f"--out {args.out}: the handout is an HTML file (name it .html); the PDF goes next to it")
-    try:
-        html = handout_html(box, paper=args.paper, seed=args.seed, players=args.players, mode=args.mode)
-    except HandoutError as exc:
-        sub.error(str(exc))
-    try:
-        atomic_write(args.out, html)
-    except OSError as exc:
-        print(f"haunted-kit handout: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.out} ({args.paper.upper() if args.paper == 'a4' else 'Letter'})")
-    if args.no_pdf:
-        return 0
-    chromium = find_chromium()
-    if chromium is None:
-        print(f"Chromium is not installed, so no PDF: open {args.out} in a browser and print it "
-              f"({'A4' if args.paper == 'a4' else 'Letter'}, scale 100%, no headers and footers).")
-        return 0
-    try:
-        pdf = print_pdf(args.out, args.out.with_suffix(".pdf"), chromium)
-    except (HandoutError, OSError) as exc:
-        print(f"haunted-kit handout: {exc}; print {args.out} from a browser instead", file=sys.stderr)
-        return 1
-    print(f"wrote {pdf} (printed by {chromium})")
-    return 0
+
+def _handout(sub, args) -> int:
+    """``handout``: the game's printable handout (its ``cli.handout(parser, args, box)``)."""
+    hook = _game_command(sub, args.game, "handout")
+    box = _box(sub, get_game(args.game), args.box)  # no "try --game": the other games have no handout
+    _check_players(sub, box, args.players)
+    return hook(sub, args, box)
 
 
 def _teacher(sub, args) -> int:
-    from .haunted.exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
-
-    src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
-    if not src.is_dir():
-        sub.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
-    out = args.out if args.out is not None else src / "teacher"
-    try:
-        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
-    except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
-        print(f"haunted-kit teacher: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"haunted-kit teacher: cannot write to {out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    if not written:
-        print(f"no notebook in {src} holds an exercise; nothing written")
-    return 0
+    """``teacher``: the teacher copies of the game's notebooks (its ``cli.teacher(parser, args)``)."""
+    return _game_command(sub, args.game, "teacher")(sub, args)
 
 
 def _simulate(parser, args) -> int:
@@ -595,8 +540,9 @@ def _simulate(parser, args) -> int:
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, SchedulerError, load_dataset, simulate
 
+    _usable(parser, args.game)
     options = {}
-    if args.game == "haunted":
+    if "mode" in getattr(game_cli(args.game), "OPTIONS", ()):  # modes and ghost cards: Haunted Lands
         options["mode"] = args.modes or ["wanderer"]
         sets = []
         for text in args.ghost_cards or ["none"]:
@@ -660,8 +606,10 @@ def _server(sub, args) -> int:
     from .server import serve as serve_tables
     from .store import StoreError
 
-    box = _box(sub, args.box)
-    _check_players_and_mode(sub, box, args.players, args.mode)
+    game = get_game(DEFAULT_GAME)  # the first table's game
+    box = _box(sub, game, args.box)
+    _check_players(sub, box, args.players)
+    _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     if any(not 1 <= b <= args.players for b in args.bots):
         sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
     if not 0 <= args.port <= 65535:
@@ -671,11 +619,7 @@ def _server(sub, args) -> int:
     if not 0 <= args.bot_delay <= 60:
         sub.error(f"--bot-delay must be between 0 and 60 seconds, got {args.bot_delay:g}")
     _check_outputs(sub, {"--store": args.store, "--log": args.log})
-    try:
-        GameConfig(players=args.players, mode=args.mode, seed=args.seed, extra_ghost_cards=tuple(args.ghost_cards), box=box)
-    except ConfigError as exc:
-        sub.error(str(exc))
-    first = {"players": args.players, "mode": args.mode, "seed": args.seed, "extra_ghost_cards": args.ghost_cards,
+    first = {"game": game.name, "players": args.players, "mode": args.mode, "seed": args.seed, "extra_ghost_cards": args.ghost_cards,
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,

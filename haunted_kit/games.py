@@ -9,6 +9,7 @@ module in the import graph and the CLI loads only the game it is asked for.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 
 from .protocol import Game
@@ -19,6 +20,11 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "estate": ("haunted_kit.estate.engine", "GAME"),
     "landmarks": ("haunted_kit.landmarks.engine", "GAME"),
 }
+
+
+#: the game a tool serves when none is named: ``--game``'s default, and the game of a
+#: classroom store's table written before tables named their game
+DEFAULT_GAME = "haunted"
 
 
 class UnknownGame(ValueError):
@@ -41,6 +47,27 @@ def get_game(name: str) -> Game:
     except (KeyError, TypeError):
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(REGISTRY)})") from None
     return getattr(importlib.import_module(module), attr)
+
+
+def game_module(name: str, part: str):
+    """The module ``part`` of game ``name``'s package (beside its engine), e.g.
+    ``game_module("haunted", "cli")`` is :mod:`haunted_kit.haunted.cli`, or ``None`` when
+    the game has no such module. The tools find a game's optional pieces this way:
+
+    * ``cli``: what ``haunted-kit`` needs beyond the :class:`~haunted_kit.protocol.Game`
+      (``play_game``, ``summary``; optionally ``OPTIONS``, ``check_settings``,
+      ``handout``, ``teacher``; see :mod:`haunted_kit.cli`);
+    * ``classroom``: the table server's view of a table (``table_view``, ``status``; see
+      :mod:`haunted_kit.server`).
+
+    Raises:
+        UnknownGame: ``name`` is not registered.
+    """
+    get_game(name)  # an unknown name: UnknownGame listing the known ones
+    package = REGISTRY[name][0].rsplit(".", 1)[0]
+    if importlib.util.find_spec(f"{package}.{part}") is None:
+        return None
+    return importlib.import_module(f"{package}.{part}")
 
 
 def game_of(state) -> Game:

@@ -334,6 +334,9 @@ class Game(Protocol):
     * ``agents``: name -> agent class (taking a seed) beyond ``"random"`` (a
       ``"greedy"`` one serves the search as rollout policy and prior);
     * ``default_box()``: the game's own box (simulation records its fingerprint);
+    * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
+      ``state``'s game up again, every default filled in (the classroom store keeps them;
+      else it keeps the keywords the table was created with);
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
     * ``win_loss_returns``: ``True`` when ``returns()`` are win/loss values (Haunted
       Lands: 1 win, 0 loss, -1 collective loss) rather than scores; the search keeps

@@ -34,19 +34,16 @@ import tornado.web
 import tornado.websocket
 from tornado.netutil import bind_sockets
 
-from .haunted import actions as A
 from .bots import make_bot
 from .fileio import parse_json
+from .games import DEFAULT_GAME, game_module
 from .protocol import IllegalAction, is_integer
-from .haunted.draw import html as H
-from .haunted.draw.geometry import board_geometry
-from .haunted.draw.scene import phase_sentence, status_line
-from .haunted.draw.svg import render_svg
 from .store import GameStore, Table
 
 log = logging.getLogger("haunted_kit.server")
 
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
+PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 DEFAULT_SIZE = 30.0
 
 
@@ -69,52 +66,42 @@ def host_name(host_header: str) -> str:
 
 
 # ============================================================================ views
-def _legal_for(state, viewer):
-    """The legal actions of ``viewer`` (a seat), empty when another seat is to move."""
-    if viewer is None or viewer < 0 or state.is_terminal() or state.current_player() != viewer:
-        return []
-    return state.legal_actions()
+def table_views(table: Table):
+    """The module that draws ``table``'s game for the server (its package's
+    ``classroom``: ``table_view`` and ``status``), or None when the game has none."""
+    return game_module(table.game.name, "classroom")
+
+
+def status_of(table: Table) -> str:
+    """One line on ``table``'s game for the teacher page (its ``classroom.status``, else
+    the decision count and whether the game is over)."""
+    views = table_views(table)
+    if views is not None:
+        return views.status(table.state)
+    return f"{table.game.title}: {len(table.applied)} decisions" + (", game over" if table.state.is_terminal() else "")
 
 
 def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,
                  bots=()) -> dict:
     """The message a page receives: everything built for ``viewer`` only.
 
-    ``viewer``: a seat (player index) or :data:`~haunted_kit.haunted.draw.html.PUBLIC`
-    (projector, hot-seat screen). On a hot-seat screen the human to move may act; their
-    quests show only when ``revealed``."""
-    from .haunted.widgets.play import action_cell  # lazy: widgets pull ipywidgets and ipycanvas, which the table server otherwise never loads
-
-    s = table.state
-    mover = s.current_player()
-    acting = mover if (hot_seat and mover is not None and mover not in bots) else viewer
-    shown = acting if (not hot_seat or revealed) else H.PUBLIC
-    legal = _legal_for(s, acting)
-    needs_reveal = hot_seat and not revealed and any(isinstance(a, A.ChooseQuest) for a in legal)
-    if needs_reveal:  # quest choices name the player's cards: only once they uncovered them
-        legal = []
-    geom = board_geometry(s.config.box, size)
-    actions = []
-    for i, a in enumerate(legal):
-        c = action_cell(s, a)
-        actions.append({"i": i, "label": a.describe(), "cell": list(c) if c is not None else None,
-                        "xy": [round(v, 1) for v in geom.centre(c)] if c is not None else None})
-    highlight = {tuple(a["cell"]): "" for a in actions if a["cell"] is not None}
+    ``viewer``: a seat (player index) or :data:`PUBLIC` (projector, hot-seat screen). On a
+    hot-seat screen the human to move may act; their hidden cards show only when
+    ``revealed``. The game's part (board, player boards, log, choices) comes from its
+    ``classroom.table_view``; a game without one gets ``{"type": "error", "text": ...}``
+    saying the server cannot show it."""
+    views = table_views(table)
+    if views is None:
+        return {"type": "error", "table": table.id,
+                "text": f"The table server cannot show a {table.game.title} table yet (--game {table.game.name} "
+                        "has no classroom view)."}
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
     return {
         "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
-        "acting": acting if legal else None, "hot_seat": hot_seat, "needs_reveal": needs_reveal, "revealed": bool(revealed and hot_seat),
-        "title": f"Haunted Lands · {table.name}{title_who}",
-        "status": status_line(s, shown if shown >= 0 else None),
-        "phase": phase_sentence(s),
-        "board": render_svg(s, viewer=shown if shown >= 0 else None, highlight=highlight, size=size,
-                            legend_rows=False, title=status_line(s)),
-        "log": H.event_log_html(s, shown, last=12),
-        "game_board": H.game_board_html(s),
-        "players": [H.player_board_html(s, p, shown) for p in range(s.config.players)],
-        "ranking": H.ranking_html(s),
-        "actions": actions,
+        "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat),
+        "title": f"{table.game.title} · {table.name}{title_who}",
+        **views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots),
     }
 
 
@@ -153,7 +140,7 @@ class Classroom:
                 continue
             key = (table.id, seat.seat, seat.agent)
             if key not in self._bots:
-                self._bots[key] = make_bot(seat.agent, table.game_config.seed * 100 + seat.seat + 1)
+                self._bots[key] = make_bot(seat.agent, table.config["seed"] * 100 + seat.seat + 1, game=table.game)
             out[seat.seat] = self._bots[key]
         return out
 
@@ -164,7 +151,7 @@ class Classroom:
         bots = self.bots_of(t)
         if conn.role == "hotseat":
             mover = t.state.current_player()
-            return view_message(t, H.PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover,
+            return view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover,
                                 bots=bots)
         return view_message(t, conn.viewer, self.size)
 
@@ -176,7 +163,7 @@ class Classroom:
                 online = sum(1 for c in self.connections if c.table_id == t.id and c.role == "seat" and c.viewer == seat.seat)
                 seats.append({"seat": seat.seat, "code": seat.code, "agent": seat.agent, "connected": online})
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
-                           "status": status_line(t.state), "config": t.config, "seats": seats,
+                           "status": status_of(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal()})
         return {"type": "teacher", "tables": tables}
 
@@ -256,17 +243,22 @@ class Classroom:
 
     # ------------------------------------------------------------------ teacher actions
     def teacher_op(self, msg: dict) -> dict:
-        """Teacher actions: ``create`` (players, mode, seed, ghost_cards, box, bots),
+        """Teacher actions: ``create`` (game, players, seed, box, bots, and the game's
+        settings: Haunted Lands' mode and ghost_cards),
         ``seat`` (table, seat, agent or null: hand a seat to a bot or back),
         ``rollback`` (table, to). Returns ``{"ok": text}`` or ``{"error": text}``."""
         op = msg.get("op")
         try:
             if op == "create":
                 bots = {int(b) - 1: "greedy" for b in msg.get("bots", [])}
-                t = self.store.create_table(players=int(msg.get("players", 4)), mode=str(msg.get("mode", "wanderer")),
-                                            seed=int(msg.get("seed", 1)),
-                                            extra_ghost_cards=tuple(int(g) for g in msg.get("ghost_cards", [])),
-                                            box=msg.get("box") or None, bots=bots)
+                options = {}  # the game's own settings, passed on when the page sends them
+                if "mode" in msg:
+                    options["mode"] = str(msg["mode"])
+                if "ghost_cards" in msg:
+                    options["extra_ghost_cards"] = tuple(int(g) for g in msg["ghost_cards"])
+                t = self.store.create_table(game=str(msg.get("game", DEFAULT_GAME)), players=int(msg.get("players", 4)),
+                                            seed=int(msg.get("seed", 1)), box=msg.get("box") or None, bots=bots,
+                                            **options)
                 self.broadcast(None)
                 self.schedule_bots(t.id)
                 return {"ok": f"{t.name} created."}
@@ -414,7 +406,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
                     raise tornado.web.HTTPError(404) from None
                 if tid not in c.store.table_ids():
                     raise tornado.web.HTTPError(404)
-            self.conn = Connection(self, tid, H.PUBLIC if role != "teacher" else None, role)
+            self.conn = Connection(self, tid, PUBLIC if role != "teacher" else None, role)
         else:
             raise tornado.web.HTTPError(403)
 

@@ -12,12 +12,15 @@ SQLite (the embedded default), opened in WAL mode.
     table.rollback(to=5)                                       # the teacher's undo: itself recorded
     table.export("game.json")                                  # a normal save (haunted-kit replay)
 
-A table's game is never stored as a position: it is its configuration (players, mode,
-seed, ghost cards, house-rule box) plus the decisions in order, each a row written in
+A table's game is never stored as a position: it is its game's name, its configuration
+(the game's ``new_game`` keywords as JSON: for Haunted Lands players, mode, seed, ghost
+cards...), its house-rule box, plus the decisions in order (each action's JSON form), each a row written in
 one transaction before anybody is shown its result. Chance is decided by the game's
 seeded generator, so replaying the decisions rebuilds the position exactly, log
 included. The record is append-only: a rollback is a row of its own that takes the
-table back to an earlier decision; the decisions after it stay in the record.
+table back to an earlier decision; the decisions after it stay in the record. A table
+is rebuilt through the registry (:func:`haunted_kit.games.get_game`); a table of a store
+written before tables named their game is the default game's (Haunted Lands).
 
 Two seats acting at once: decisions on a table are serialised (a lock in this process,
 an immediate SQLite transaction across processes); the later one is checked against the
@@ -34,12 +37,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .haunted import actions as A
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot
-from .haunted.box import Box, BoxError, default_box, load_box
-from .haunted.engine import new_game
-from .haunted.state import GameConfig
+from .games import DEFAULT_GAME, get_game
 
 SCHEMA_VERSION = 1
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS game_tables (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
-    config TEXT NOT NULL,            -- GameConfig.to_dict() as JSON
+    config TEXT NOT NULL,            -- the game's new_game keywords as JSON (Haunted Lands: GameConfig.to_dict())
     box_path TEXT,                   -- a house-rule copy of data/, or NULL for the reference box
     box_fingerprint TEXT NOT NULL,
     created TEXT NOT NULL
@@ -67,12 +67,15 @@ CREATE TABLE IF NOT EXISTS decisions (
     seq INTEGER NOT NULL,            -- 1, 2, ... per table, in the order applied
     kind TEXT NOT NULL CHECK (kind IN ('action', 'rollback')),
     player INTEGER,                  -- who decided (action), or NULL (rollback: the teacher)
-    action TEXT,                     -- actions.action_to_dict() as JSON (action)
+    action TEXT,                     -- the game's action_to_dict() as JSON (action)
     target INTEGER,                  -- decisions kept (rollback)
     at TEXT NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
 """
+#: added to ``game_tables`` when missing: the table's game (NULL: a table of a store
+#: written before tables named their game, which is :data:`~haunted_kit.games.DEFAULT_GAME`'s)
+_GAME_COLUMN = "ALTER TABLE game_tables ADD COLUMN game TEXT"
 
 
 class StoreError(Exception):
@@ -83,13 +86,13 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _check_agent(agent) -> None:
+def _check_agent(agent, game: str) -> None:
     """A bot seat's agent spec (:func:`haunted_kit.bots.make_bot`: ``"greedy"``,
     ``"search[playouts=50]"``...), built once as the server will; ValueError (the same
     message as every other place that takes agent specs) names the known agents."""
     if not isinstance(agent, str):
         raise ValueError(f"a bot's agent must be an agent spec string, got {agent!r}")
-    make_bot(agent, 0)
+    make_bot(agent, 0, game=None if game == DEFAULT_GAME else game)  # None: the default game's wording
 
 
 def new_code(taken=()) -> str:
@@ -124,13 +127,14 @@ class Table:
     store: "GameStore"
     id: int
     name: str
-    config: dict
+    config: dict              #: the game's ``new_game`` keywords (JSON), the box aside
     box_path: str | None
     seats: list[Seat]
     state: object = None
     seq: int = 0              #: rows in the record (decisions and rollbacks)
     applied: list = field(default_factory=list)  #: the (seq, player, action) in effect, oldest first
-    game_config: object = None  #: the GameConfig (with its box) the game is replayed with
+    game: object = None       #: the :class:`~haunted_kit.protocol.Game` of the table
+    box: object = None        #: the box the game is replayed with
 
     def decide(self, seat: int, action, seen: int | None = None):
         """Apply ``action`` for ``seat`` and commit it before returning.
@@ -158,7 +162,7 @@ class Table:
         return self.store._rollback(self, to)
 
     def export(self, path) -> Path:
-        """Write the game as a normal save (``State.save``; ``haunted-kit replay`` reads it)."""
+        """Write the game as a normal save (the state's ``save``; ``haunted-kit replay`` reads it)."""
         self.state.save(path)
         return Path(path)
 
@@ -188,6 +192,8 @@ class GameStore:
             mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.executescript(_SCHEMA)
+            if "game" not in {r[1] for r in self.db.execute("PRAGMA table_info(game_tables)")}:
+                self.db.execute(_GAME_COLUMN)
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -210,34 +216,39 @@ class GameStore:
         self.close()
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, *, players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None,
-                     extra_ghost_cards=(), box=None, name: str | None = None, **config) -> Table:
+    def create_table(self, *, game: str = DEFAULT_GAME, players: int = 4, seed: int = 1, bots=None, box=None,
+                     name: str | None = None, **options) -> Table:
         """A new table with its seats and join codes, stored before it is returned.
 
         Args:
-            players, mode, seed, extra_ghost_cards, config: :class:`~haunted_kit.GameConfig` fields.
-            bots: seat -> agent name (``"greedy"``, ``"random"``), or a list of seats
+            game: the registered game's name (:func:`haunted_kit.games.game_names`).
+            players, seed, options: the game's ``new_game`` keywords (Haunted Lands:
+                ``mode``, ``extra_ghost_cards`` and the other :class:`~haunted_kit.GameConfig` fields).
+            bots: seat -> agent spec (``"greedy"``, ``"random"``...), or a list of seats
                 (greedy); the other seats are human.
-            box: a house-rule folder (path) or loaded box; ``None`` for the reference box.
+            box: a house-rule folder (path) or loaded box; ``None`` for the game's reference box.
             name: shown on the teacher page; default "Table N".
 
         Raises:
-            ConfigError: bad game parameters; ValueError: a bad bot seat or agent name.
+            UnknownGame: no such game; ConfigError (a ValueError): bad game parameters;
+            ValueError: a bad bot seat or agent name.
         """
-        box_obj, box_path = self._box(box)
-        cfg = GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(extra_ghost_cards),
-                            box=box_obj, **config)
+        g = get_game(game)
+        box_obj, box_path = self._box(g, box)
+        state = g.new_game(players=players, seed=seed, box=box_obj, **options)
+        config_of = getattr(g, "config_of", None)  # the full configuration, defaults filled in
+        config = config_of(state) if config_of is not None else {"players": players, "seed": seed, **options}
         bots = {b: "greedy" for b in bots} if isinstance(bots, (list, tuple, set)) else dict(bots or {})
         for seat, agent in bots.items():
             if not (is_integer(seat) and 0 <= seat < players):
                 raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")
-            _check_agent(agent)
+            _check_agent(agent, game)
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 cur = self.db.execute(
-                    "INSERT INTO game_tables (name, config, box_path, box_fingerprint, created) VALUES (?, ?, ?, ?, ?)",
-                    (name or "", json.dumps(cfg.to_dict()), box_path, box_obj.fingerprint, _now()))
+                    "INSERT INTO game_tables (name, game, config, box_path, box_fingerprint, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (name or "", game, json.dumps(config), box_path, box_obj.fingerprint, _now()))
                 tid = cur.lastrowid
                 if not name:
                     self.db.execute("UPDATE game_tables SET name = ? WHERE id = ?", (f"Table {tid}", tid))
@@ -278,9 +289,9 @@ class GameStore:
 
     def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:
         """Hand ``seat`` to a bot (an agent name) or back to a human (``None``)."""
-        if agent is not None:
-            _check_agent(agent)
         t = self.table(table_id)
+        if agent is not None:
+            _check_agent(agent, t.game.name)
         if not 0 <= seat < len(t.seats):
             raise ValueError(f"seat {seat} is not a player index (0..{len(t.seats) - 1})")
         with self._lock:
@@ -289,22 +300,28 @@ class GameStore:
 
     # ------------------------------------------------------------------ internals
     @staticmethod
-    def _box(box):
+    def _box(game, box):
+        """``(box, its folder or None)`` for ``box``: None (the game's reference box), a
+        loaded box or a folder path (loaded with the game's ``load_box``)."""
         if box is None:
-            return default_box(), None
-        if isinstance(box, Box):
-            return box, (str(Path(box.path).resolve()) if box.fingerprint != default_box().fingerprint else None)
-        return load_box(box), str(Path(box).resolve())
+            return game.default_box(), None
+        if not isinstance(box, (str, Path)):
+            return box, (str(Path(box.path).resolve()) if box.fingerprint != game.default_box().fingerprint else None)
+        return game.load_box(box), str(Path(box).resolve())
 
     def _load(self, table_id: int) -> Table:
-        row = self.db.execute("SELECT id, name, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
+        row = self.db.execute("SELECT id, name, game, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
                               (table_id,)).fetchone()
         if row is None:
             raise KeyError(f"no table {table_id} in {self.path}")
-        tid, name, config_text, box_path, fingerprint = row
+        tid, name, game_name, config_text, box_path, fingerprint = row
         try:
-            box, _ = self._box(box_path)
-        except (BoxError, OSError) as exc:
+            game = get_game(game_name or DEFAULT_GAME)  # a table of an older store: the default game
+        except ValueError as exc:  # UnknownGame
+            raise StoreError(f"table {tid}: {exc}") from None
+        try:
+            box, _ = self._box(game, box_path)
+        except (ValueError, OSError) as exc:  # the game's BoxError
             raise StoreError(f"table {tid}: its house-rule box {box_path} does not load: {exc}") from None
         if not box.accepts_fingerprint(fingerprint):
             raise StoreError(f"table {tid}: the box at {box_path or 'the reference data/'} changed since the table "
@@ -312,11 +329,7 @@ class GameStore:
         config = json.loads(config_text)
         seats = [Seat(*r) for r in self.db.execute(
             "SELECT table_id, seat, code, agent FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
-        t = Table(self, tid, name, config, box_path, seats)
-        cfg = GameConfig(players=config["players"], mode=config["mode"], seed=config["seed"],
-                            extra_ghost_cards=tuple(config["extra_ghost_cards"]),
-                            limited_supplies=config["limited_supplies"], terrain_die=config["terrain_die"], box=box)
-        t.game_config = cfg
+        t = Table(self, tid, name, config, box_path, seats, game=game, box=box)
         rows = self.db.execute("SELECT seq, kind, player, action, target FROM decisions WHERE table_id = ? ORDER BY seq",
                                (tid,)).fetchall()
         applied = []
@@ -324,8 +337,14 @@ class GameStore:
             if kind == "rollback":
                 applied = applied[:target]
             else:
-                applied.append((seq, player, A.action_from_dict(json.loads(action))))
-        s = new_game(cfg)
+                try:
+                    applied.append((seq, player, game.action_from_dict(json.loads(action))))
+                except ValueError as exc:  # the game's ActionFormatError, or JSON that is not
+                    raise StoreError(f"table {tid}: decision {seq} is not a {game.name} action: {exc}") from None
+        try:
+            s = self._start(t)
+        except ValueError as exc:  # the game's ConfigError
+            raise StoreError(f"table {tid}: its configuration makes no game: {exc}") from None
         for seq, player, action in applied:
             if s.current_player() != player:
                 raise StoreError(f"table {tid}: decision {seq} was recorded for P{player + 1} but the replay "
@@ -337,12 +356,17 @@ class GameStore:
         t.state, t.seq, t.applied = s, (rows[-1][0] if rows else 0), applied
         return t
 
+    @staticmethod
+    def _start(t: Table):
+        """Table ``t``'s game at its start: its game's ``new_game`` with the stored keywords."""
+        return t.game.new_game(**t.config, box=t.box)
+
     def _decide(self, t: Table, seat: int, action, seen):
         with self._lock:
             if isinstance(action, dict):
                 try:
-                    action = A.action_from_dict(action)
-                except A.ActionFormatError as exc:
+                    action = t.game.action_from_dict(action)
+                except ValueError as exc:  # the game's ActionFormatError
                     raise IllegalAction(action, Refusal(str(exc), "action format", "kit")) from None
             self.db.execute("BEGIN IMMEDIATE")  # serialises writers across processes
             try:
@@ -363,7 +387,7 @@ class GameStore:
                 after.apply_action(action)
                 seq = t.seq + 1
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
-                                (t.id, seq, seat, json.dumps(A.action_to_dict(action)), _now()))
+                                (t.id, seq, seat, json.dumps(t.game.action_to_dict(action)), _now()))
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
@@ -387,7 +411,7 @@ class GameStore:
                 self._catch_up(t)
                 if not is_integer(to) or not 0 <= to <= len(t.applied):
                     raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
-                s = new_game(t.game_config)
+                s = self._start(t)
                 for _seq, _player, action in t.applied[:to]:
                     s.apply_action(action)
                 seq = t.seq + 1

@@ -72,10 +72,10 @@ def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
         assert res.state.to_dict() == s.to_dict() and res.agents == ["search", "greedy"]
         assert "Agents: P1 search, P2 greedy" in out
     else:
-        from haunted_kit.cli import _companion_cli
-        state, names = _companion_cli(game).play_game(2, 5, ["search[playouts=3]", "greedy"], box=g.load_box(None))
+        from haunted_kit.cli import game_cli
+        state, names = game_cli(game).play_game(2, 5, ["search[playouts=3]", "greedy"], box=g.load_box(None))
         assert state.to_dict() == s.to_dict()
-        assert _companion_cli(game).summary(state, names) in out
+        assert game_cli(game).summary(state, names) in out
 
 
 def test_the_play_widgets_take_specs():

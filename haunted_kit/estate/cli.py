@@ -1,5 +1,6 @@
 """What ``haunted-kit play --game estate`` and ``haunted-kit replay`` of an estate save
-need from the module: :func:`play_game` and :func:`summary`. The usage checks, the box,
+need from the module (found through :func:`haunted_kit.games.game_module`):
+:func:`play_game` and :func:`summary`; the estate has no ``handout`` or ``teacher``. The usage checks, the box,
 saves and logs are shared by every game, in :mod:`haunted_kit.cli`."""
 
 from __future__ import annotations

@@ -1113,6 +1113,12 @@ class HauntedLandsGame:
                 problems.append("the decision count or the dice position went back")
         return problems
 
+    def config_of(self, state: State) -> dict:
+        """The ``new_game`` keywords that set ``state``'s game up again (its
+        :class:`GameConfig` as JSON, every field; the box aside): what the classroom store
+        keeps of a table."""
+        return state.config.to_dict()
+
     def action_to_dict(self, action) -> dict:
         return A.action_to_dict(action)
 

@@ -1,0 +1,152 @@
+"""What ``haunted-kit`` needs from Haunted Lands beyond its Game object (found through
+:func:`haunted_kit.games.game_module`): :func:`play_game` and :func:`summary` for
+``play`` and ``replay``, :func:`check_settings` for the options only Haunted Lands has
+(``--mode``, ``--ghost-cards``), and the ``handout`` and ``teacher`` commands. The usage
+checks every game shares, the box, saves and logs live in :mod:`haunted_kit.cli`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..fileio import atomic_write
+from . import rules as R
+from . import sim
+from .state import ConfigError, GameConfig
+
+__all__ = ["OPTIONS", "check_mode", "check_settings", "handout", "play_game", "summary", "teacher"]
+
+#: the ``play`` options of this game beyond players, seed and agents
+OPTIONS = ("mode", "ghost_cards")
+DEFAULT_MODE = "wanderer"
+
+
+def check_mode(box, mode: str) -> str:
+    """``mode`` when ``box`` has it; else ValueError ``argument --mode: invalid choice...``."""
+    if mode not in box.modes:
+        raise ValueError(f"argument --mode: invalid choice: {mode!r} (choose from {', '.join(box.modes)})")
+    return mode
+
+
+def make_config(box, *, players: int, seed: int, mode: str | None = None, ghost_cards=()) -> GameConfig:
+    """The :class:`GameConfig` of the command-line options (``mode`` None: wanderer).
+
+    Raises:
+        ValueError: a mode the box does not have (``argument --mode: invalid choice...``),
+            or a :class:`ConfigError` (e.g. an unknown ghost card)."""
+    mode = check_mode(box, mode or DEFAULT_MODE)
+    return GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(ghost_cards), box=box)
+
+
+def check_settings(box, *, players: int, seed: int, mode: str | None = None, ghost_cards=()) -> None:
+    """Raise ValueError (:func:`make_config`'s message) when the options make no game."""
+    try:
+        make_config(box, players=players, seed=seed, mode=mode, ghost_cards=ghost_cards)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def play_game(players: int, seed: int, agents, *, box, log: bool = False, mode: str | None = None, ghost_cards=()):
+    """Play a seeded game with bots from the agent specs ``agents`` (one per seat,
+    repeating); returns ``(terminal state, agent names)``. Raises ValueError for settings
+    the box cannot play (:func:`make_config`)."""
+    res = sim.play_game(make_config(box, players=players, seed=seed, mode=mode, ghost_cards=ghost_cards),
+                        agents, log=log)
+    return res.state, res.agents
+
+
+def summary(state, names=None) -> str:
+    """A readable summary of a finished (or running) game: each player's valor with the
+    quests' share (rulebook "Valor Points and the Valor Stack"), the winner, or after a
+    collective loss the valor gained before the fall; ``names``: the agents, one line."""
+    ctx = R.ctx_of(state)
+    lines = []
+    cfg = state.config
+    lines.append(f"Haunted Lands: {cfg.players} players, {cfg.mode} mode, ghost cards {', '.join(map(str, cfg.ghost_cards))}, seed {cfg.seed}")
+    lines.append(f"Field: Kalena + {', '.join(state.layout)}; skills {', '.join(map(str, state.skills))}; market card {state.market}")
+    if state.lost:
+        # nobody ranks and no quest is scored: the valor is only what was gained before the fall
+        lines.append(f"Collective loss: {state.over_reason}. Every player loses; no quest is revealed or scored.")
+        for p in range(cfg.players):
+            k = len(state.quests[p])
+            lines.append(f"  P{p + 1}: {state.valor[p]:>3} valor gained before Kalena fell  "
+                         f"({k} quest card{'s' if k != 1 else ''} never scored)")
+        lines.append(f"Decisions: {state.decisions}")
+    else:
+        over = state.phase == "over"
+        for rank, p in enumerate(R.stack_order(state), start=1):
+            qs = [(q, R.quest_score(state, ctx, p, q)[0]) for q in state.quests[p]]
+            qv = sum(v for _, v in qs)
+            qtext = ", ".join(f"quest {q}: {v}" for q, v in qs) or "no quests"
+            label = "quests" if over else "quests if scored now"
+            lines.append(f"  {rank}. P{p + 1}: {state.valor[p]:>3} valor  ({label} {qv}: {qtext})")
+        if state.winner is not None:
+            tie = sum(1 for v in state.valor if v == state.valor[state.winner]) > 1
+            lines.append(f"Winner: P{state.winner + 1}" + (" (tie broken by the valor stack)" if tie else ""))
+        else:
+            lines.append(f"Game still running: season {state.season}, round {state.round}, phase {state.phase}")
+        lines.append(f"Decisions: {state.decisions}")
+    if names:
+        lines.append("Agents: " + ", ".join(f"P{i + 1} {a}" for i, a in enumerate(names)))
+    return "\n".join(lines)
+
+
+def handout(parser, args, box) -> int:
+    """``haunted-kit handout``: the printable handout of ``box`` (HTML, and a PDF when
+    Chromium is installed). Misuse is ``parser.error`` (exit 2); a failed write exit 1."""
+    from .handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
+
+    try:
+        check_mode(box, args.mode)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.out.suffix.lower() not in (".html", ".htm"):
+        parser.error(f"--out {args.out}: the handout is an HTML file (name it .html); the PDF goes next to it")
+    try:
+        html = handout_html(box, paper=args.paper, seed=args.seed, players=args.players, mode=args.mode)
+    except HandoutError as exc:
+        parser.error(str(exc))
+    try:
+        atomic_write(args.out, html)
+    except OSError as exc:
+        print(f"haunted-kit handout: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({args.paper.upper() if args.paper == 'a4' else 'Letter'})")
+    if args.no_pdf:
+        return 0
+    chromium = find_chromium()
+    if chromium is None:
+        print(f"Chromium is not installed, so no PDF: open {args.out} in a browser and print it "
+              f"({'A4' if args.paper == 'a4' else 'Letter'}, scale 100%, no headers and footers).")
+        return 0
+    try:
+        pdf = print_pdf(args.out, args.out.with_suffix(".pdf"), chromium)
+    except (HandoutError, OSError) as exc:
+        print(f"haunted-kit handout: {exc}; print {args.out} from a browser instead", file=sys.stderr)
+        return 1
+    print(f"wrote {pdf} (printed by {chromium})")
+    return 0
+
+
+def teacher(parser, args) -> int:
+    """``haunted-kit teacher``: the teacher copies of the notebooks (every exercise's
+    answer). Exit 0 written (or nothing to write), 1 a notebook or folder that fails, 2 misuse."""
+    from .exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it
+
+    src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[2] / "notebooks"
+    if not src.is_dir():
+        parser.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
+    out = args.out if args.out is not None else src / "teacher"
+    try:
+        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
+    except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
+        print(f"haunted-kit teacher: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"haunted-kit teacher: cannot write to {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    if not written:
+        print(f"no notebook in {src} holds an exercise; nothing written")
+    return 0

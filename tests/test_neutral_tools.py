@@ -1,0 +1,119 @@
+"""Issue 19, item 1: the CLI, the classroom store and the table server reach a game only
+through the registry (``games.get_game``, ``games.game_module``): every registered game
+plays, replays and summarises through its own ``cli`` module, a store keeps each table's
+game name (an older store's tables are Haunted Lands'), and a hook a game lacks is a
+clear message, never an AttributeError."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from haunted_kit.cli import game_cli, main, summary
+from haunted_kit.games import UnknownGame, game_module, game_names, get_game
+from haunted_kit.server import Classroom, status_of, view_message
+from haunted_kit.store import GameStore
+
+COMPANIONS = [n for n in game_names() if n != "haunted"]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_is_summarised_by_its_own_cli(name):
+    """``cli.summary`` of any game's state is that game's ``cli.summary``, agents last."""
+    g = get_game(name)
+    s, names = game_cli(name).play_game(2, 4, ["random", "greedy"], box=g.default_box())
+    assert s.is_terminal() and names == ["random", "greedy"]
+    text = summary(s, names)
+    assert text == game_cli(name).summary(s, names)
+    first = {"haunted": "Haunted Lands: 2 players, wanderer mode", "estate": "Estate and Market: 2 players, seed 4",
+             "landmarks": "Landmarks & Architects, 2 players"}[name]
+    assert text.startswith(first), text
+
+
+def test_game_module_finds_optional_pieces_through_the_registry():
+    assert game_module("haunted", "classroom").__name__ == "haunted_kit.haunted.classroom"
+    assert game_module("landmarks", "cli").__name__ == "haunted_kit.landmarks.cli"
+    assert [game_module(n, "classroom") for n in COMPANIONS] == [None] * len(COMPANIONS)
+    with pytest.raises(UnknownGame, match=r"^unknown game 'chess' \(known: haunted, estate, landmarks\)$"):
+        game_module("chess", "cli")
+
+
+@pytest.mark.parametrize("command", ["handout", "teacher"])
+@pytest.mark.parametrize("name", COMPANIONS)
+def test_a_command_a_game_lacks_is_a_usage_error(command, name, tmp_path, capsys):
+    argv = [command, "--game", name] + (["--out", str(tmp_path / "h.html")] if command == "handout" else [])
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith(f"error: {command} is not available for --game {name}") and "Traceback" not in err
+    assert not (tmp_path / "h.html").exists()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_table_of_every_game_is_rebuilt_from_its_name_config_and_decisions(name, tmp_path):
+    path = tmp_path / "class.db"
+    with GameStore(path) as store:
+        t = store.create_table(game=name, players=2, seed=3, bots={1: "greedy"})
+        for _ in range(3):  # the first decisions, whoever is to move (no bot runs without the server)
+            if t.state.is_terminal():
+                break
+            t.decide(t.state.current_player(), t.state.legal_actions()[-1])
+        played, seq = t.state.to_json(), t.seq
+        assert seq >= 1
+    with GameStore(path) as store:
+        again = store.table(1)
+        assert again.game.name == name and again.config["players"] == 2 and again.config["seed"] == 3
+        assert again.state.to_json() == played and again.seq == seq
+        assert [s.agent for s in again.seats] == [None, "greedy"]
+        assert again.rollback(0).to_json() == get_game(name).new_game(players=2, seed=3).to_json()
+
+
+def test_a_store_written_before_tables_named_their_game_opens_as_haunted_lands(tmp_path):
+    path = tmp_path / "old.db"
+    with GameStore(path) as store:
+        t = store.create_table(players=2, mode="citizen", seed=5)
+        t.decide(t.state.current_player(), t.state.legal_actions()[0])
+        played = t.state.to_json()
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE game_tables DROP COLUMN game")  # the schema of the kit before this column
+    db.commit()
+    db.close()
+    with GameStore(path) as store:
+        again = store.table(1)
+        assert again.game.name == "haunted" and again.config["mode"] == "citizen"
+        assert again.state.to_json() == played
+        assert store.db.execute("SELECT game FROM game_tables").fetchall() == [(None,)]
+
+
+def test_a_table_of_an_unknown_game_is_a_store_error(tmp_path):
+    from haunted_kit.store import StoreError
+
+    path = tmp_path / "s.db"
+    with GameStore(path) as store:
+        store.create_table(game="estate", players=2, seed=1)
+        store.db.execute("UPDATE game_tables SET game = 'chess'")
+    with GameStore(path) as store, pytest.raises(StoreError, match=r"^table 1: unknown game 'chess' \(known: "):
+        store.table(1)
+
+
+@pytest.mark.parametrize("name", COMPANIONS)
+def test_the_server_says_it_cannot_show_a_game_without_a_classroom_view(name):
+    with GameStore(":memory:") as store:
+        t = store.create_table(game=name, players=2, seed=1)
+        msg = view_message(t, 0, 30.0)
+        title = get_game(name).title
+        assert msg == {"type": "error", "table": t.id, "text": f"The table server cannot show a {title} table yet "
+                                                               f"(--game {name} has no classroom view)."}
+        assert status_of(t) == f"{title}: 0 decisions"
+        teacher = Classroom(store).teacher_message()["tables"][0]
+        assert teacher["game"] == name and teacher["status"] == f"{title}: 0 decisions"
+
+
+def test_the_server_titles_a_haunted_lands_view_with_the_game():
+    with GameStore(":memory:") as store:
+        t = store.create_table(players=2, seed=1)
+        msg = view_message(t, 0, 30.0)
+        assert msg["type"] == "view" and msg["title"] == "Haunted Lands · Table 1 · P1"
+        assert msg["board"].startswith("<svg") and len(msg["players"]) == 2
