@@ -226,11 +226,12 @@ class BoxFile:
             self.fail(entry, problem)
 
     def get(self, table: dict, key: str, kind: type, entry: str, *, low: int | None = 0, high: int | None = MAX_NUMBER,
-            empty: bool = True, default=_MISSING):
+            empty: bool = True, allowed=None, default=_MISSING):
         """The field ``table[key]`` of kind ``int`` (an integer, not a bool:
         :func:`~haunted_kit.protocol.is_integer`, within ``low..high``; ``None``: no
         bound), ``bool``, ``str`` (``empty=False``: not empty or blank), ``list`` or
-        ``dict``. A missing field is refused unless ``default`` is given."""
+        ``dict``; with ``allowed``, a value outside it is refused. A missing field is
+        refused unless ``default`` is given."""
         self.as_table(table, entry)
         if key not in table:
             if default is not _MISSING:
@@ -248,6 +249,8 @@ class BoxFile:
                 self.fail(entry, f"field '{key}' must be at most {high}, got {value}")
         if kind is str and not empty and not value.strip():
             self.fail(entry, f"field '{key}' must not be empty or blank")
+        if allowed is not None and value not in allowed:
+            self.fail(entry, f"field '{key}' has unknown value {value!r} (known: {', '.join(map(str, allowed))})")
         return value
 
     def int_list(self, table: dict, key: str, entry: str, *, low: int = 0, high: int = MAX_NUMBER) -> tuple[int, ...]:
