@@ -8,8 +8,10 @@ every value that differs from it, or that the shipped box does not have, gets a 
 provenance, ``"house rule"``, whatever its file says.
 
 :func:`load_box` reads a directory, checks every entry and returns an immutable
-:class:`Box`. A malformed or inconsistent file raises :class:`BoxError`, whose message
-names the file, the entry and the problem, e.g.::
+:class:`Box`. The files are read with the kit's :class:`~haunted_kit.boxfile.BoxFile`
+and :func:`~haunted_kit.boxfile.read_box_text` (size limit, UTF-8, nesting depth, blank
+keys, typed fields), as every game's are. A malformed or inconsistent file raises
+:class:`BoxError`, whose message names the file, the entry and the problem, e.g.::
 
     BoxError: tiles.csv, entry R03: cell 'NE' has unknown terrain letter 'X' (known: P, F, M, L)
 
@@ -348,8 +350,9 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         a validated, immutable :class:`Box`.
 
     Raises:
-        BoxError: naming the file, the entry and the problem, for a missing file, bad
-            syntax, a missing field or provenance, a wrong type, a negative number,
+        BoxError: naming the file, the entry and the problem, for a missing,
+            oversized, non-UTF-8 or too deeply nested file, bad syntax, a blank key or
+            name, a missing field or provenance, a wrong type, a number out of bounds,
             an unknown name or an inconsistency between files.
     """
     root = data_dir(path)
