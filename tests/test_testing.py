@@ -134,7 +134,7 @@ def test_check_box_command(tmp_path, capsys):
     edit(d / "market_cards.toml", "pecunias = 12", "pecunias = 1200")
     assert main(["check-box", str(d), "--no-progress"]) == 1
     err = capsys.readouterr().err
-    assert "market_cards.toml, entry market_cards.3.options[2]: field 'pecunias' is 1200, beyond the sensible bound" in err
+    assert "market_cards.toml, entry market_cards.3.options[2]: field 'pecunias' must be at most 999, got 1200" in err
 
 
 def test_check_box_misuse_exits_2(tmp_path, capsys):

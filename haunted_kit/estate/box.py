@@ -4,8 +4,10 @@ Every value in the TOML files carries its provenance, ``rulebook`` (printed in t
 estate rules text) or ``kit default`` (a gap filled by the kit; see ``docs/RULINGS.md``,
 section "Estate and Market"). :func:`load_estate_box` reads the four files
 (``game.toml``, ``resources.toml``, ``lands.toml``, ``market.toml``), checks every
-entry and returns an immutable :class:`EstateBox`; a malformed edit raises
-:class:`EstateBoxError` naming the file, the entry and the problem.
+entry and returns an immutable :class:`EstateBox`. The files are read with the kit's
+:class:`~haunted_kit.boxfile.BoxFile` (size limit, UTF-8, nesting depth, typed fields), so
+a malformed edit raises the kit's :class:`~haunted_kit.boxfile.BoxError` (also named
+``EstateBoxError`` here) naming the file, the entry and the problem.
 
 The folder is found from an argument, ``HAUNTED_KIT_ESTATE_DATA``, the copy packed in
 the wheel (``haunted_kit/_box/estate``) or the checkout's ``data/estate``.
@@ -15,29 +17,25 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from .. import hexgrid
-from ..provenance import Fingerprinted, mark_house_rules, read_provenance, unknown_field, unknown_table, value_fingerprint
+from ..boxfile import MAX_NUMBER, BoxError, BoxFile
+from ..provenance import Fingerprinted, mark_house_rules, value_fingerprint
 from ..protocol import is_integer
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
 # Upper bounds on every number of the box: generous for house rules, small enough that a
 # typo (seasons = 100000, radius = 10**6) is refused at load instead of hanging a game.
-MAX_NUMBER = 999  #: any count, amount, price or value
 MAX_SEASONS = 12  #: seasons in a game (the Haunted Lands box allows the same)
 MAX_RADIUS = 6  #: board radius in slots (127 slots)
 Slot = tuple[int, int]
 
 
-class EstateBoxError(ValueError):
-    """A malformed estate box: ``file``, ``entry`` and ``problem`` say what is wrong."""
-
-    def __init__(self, file: str, entry: str, problem: str):
-        self.file, self.entry, self.problem = file, entry, problem
-        super().__init__(f"{file}: {entry}: {problem}")
+#: The estate's name for the kit's :class:`~haunted_kit.boxfile.BoxError` (the same
+#: class: ``except BoxError`` catches every game's box errors).
+EstateBoxError = BoxError
 
 
 @dataclass(frozen=True)
@@ -135,67 +133,13 @@ class EstateBox(Fingerprinted):
         return f"<EstateBox {self.path} ({len(self.slots)} slots, {sum(t.count for t in self.tiles.values())} tiles)>"
 
 
-class _File:
-    def __init__(self, root: Path, name: str, rows: list, tables: tuple[str, ...] | None = None):
-        """Read ``name``; with ``tables``, a top-level key outside them is refused
-        (resources.toml, whose top-level tables are the resources, passes ``None``)."""
-        self.name, self.rows = name, rows
-        path = root / name
-        if not path.is_file():
-            raise EstateBoxError(name, "-", f"file not found in {root}")
-        try:
-            self.data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise EstateBoxError(name, "-", f"not valid TOML ({exc})") from None
-        bad = unknown_table(self.data, tables) if tables is not None else None
-        if bad:
-            self.fail(*bad)
-
-    def fail(self, entry, problem):
-        raise EstateBoxError(self.name, entry, problem)
-
-    def table(self, d: dict, key: str, entry: str | None = None, fields: tuple[str, ...] | None = None) -> dict:
-        """The table ``d[key]``; with ``fields``, a field outside them (and
-        ``provenance``) is refused as an unknown field."""
-        v = d.get(key)
-        if not isinstance(v, dict):
-            self.fail(entry or key, "missing table" if v is None else "must be a table")
-        self.only(v, entry or key, fields)
-        return v
-
-    def only(self, t: dict, entry: str, fields: tuple[str, ...] | None) -> None:
-        problem = unknown_field(t, fields) if fields is not None else None
-        if problem:
-            self.fail(entry, problem)
-
-    def int(self, t: dict, key: str, entry: str, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
-        if key not in t:
-            self.fail(entry, f"missing field '{key}'")
-        v = t[key]
-        if not is_integer(v):
-            self.fail(entry, f"field '{key}' must be an integer, got {v!r}")
-        if v < minimum:
-            self.fail(entry, f"field '{key}' must be at least {minimum}, got {v}")
-        if v > maximum:
-            self.fail(entry, f"field '{key}' must be at most {maximum}, got {v}")
-        return v
-
-    def bool(self, t: dict, key: str, entry: str) -> bool:
-        v = t.get(key)
-        if not isinstance(v, bool):
-            self.fail(entry, f"field '{key}' must be true or false, got {v!r}")
-        return v
-
-    def str(self, t: dict, key: str, entry: str, allowed=None) -> str:
-        v = t.get(key)
-        if not isinstance(v, str) or not v:
-            self.fail(entry, f"field '{key}' must be a non-empty string, got {v!r}")
-        if allowed is not None and v not in allowed:
-            self.fail(entry, f"field '{key}' has unknown value {v!r} (known: {', '.join(allowed)})")
-        return v
+class _File(BoxFile):
+    """A data file of the estate box: :class:`~haunted_kit.boxfile.BoxFile` and the
+    estate's two compound fields, resource amounts and board slots."""
 
     def amounts(self, t, key: str, entry: str, allowed) -> dict:
-        v = t.get(key)
+        """The field ``t[key]``: a table of resource -> whole number 0..MAX_NUMBER."""
+        v = self.get(t, key, dict, entry, default=None)
         if not isinstance(v, dict):
             self.fail(entry, f"field '{key}' must be a table of amounts, got {v!r}")
         for k, n in v.items():
@@ -206,7 +150,8 @@ class _File:
         return dict(v)
 
     def slots(self, t, key: str, entry: str) -> tuple[Slot, ...]:
-        v = t.get(key)
+        """The field ``t[key]``: a list of distinct ``[q, r]`` slots within MAX_RADIUS."""
+        v = self.get(t, key, list, entry, default=None)
         if not isinstance(v, list):
             self.fail(entry, f"field '{key}' must be a list of [q, r] pairs")
         out = []
@@ -218,14 +163,6 @@ class _File:
         if len(set(out)) != len(out):
             self.fail(entry, f"field '{key}' lists a slot twice")
         return tuple(out)
-
-    def provenance(self, t: dict, entry: str):
-        try:
-            pairs = read_provenance(t, [k for k in t if k != "provenance"])
-        except ValueError as exc:
-            self.fail(entry, str(exc))
-        for f, p in pairs:
-            self.rows.append((self.name, entry, f, p, t.get(f)))
 
 
 def data_dir(path=None) -> Path:
@@ -254,30 +191,23 @@ def load_estate_box(path=None) -> EstateBox:
         an immutable :class:`EstateBox`.
 
     Raises:
-        EstateBoxError: naming file, entry and problem (missing file or field, bad
-            TOML, a wrong type, a negative amount, an unknown resource or tile, a slot
-            off the board, missing or unknown provenance).
+        BoxError (``EstateBoxError``): naming file, entry and problem (a missing,
+            oversized, non-UTF-8 or too deeply nested file, bad TOML, a blank key or
+            name, a missing field, a wrong type, a number out of bounds, an unknown
+            resource or tile, a slot off the board, missing or unknown provenance).
     """
     root = data_dir(path)
     rows: list = []
     out: dict = {"path": str(root)}
-    digest = hashlib.blake2b(digest_size=8)
-    for name in FILES:
-        p = root / name
-        if p.is_file():
-            digest.update(name.encode() + b"\0" + p.read_bytes())
-    out["file_fingerprint"] = digest.hexdigest()
 
     # resources.toml (first: everything else names resources)
     f = _File(root, "resources.toml", rows)
     if "gold" not in f.data:
         f.fail("gold", "missing table (gold is the currency of the module)")
     resources, income, factory = [], [], []
-    for name, t in f.data.items():
-        if not isinstance(t, dict):
-            f.fail(name, "must be a table")
-        f.only(t, name, ("income", "factory", "market_only"))
-        inc, fac, mo = f.bool(t, "income", name), f.bool(t, "factory", name), f.bool(t, "market_only", name)
+    for name, _entry, t in f.entries(f.data):
+        f.only_fields(t, name, ("income", "factory", "market_only"))
+        inc, fac, mo = f.get(t, "income", bool, name), f.get(t, "factory", bool, name), f.get(t, "market_only", bool, name)
         if mo and (inc or fac):
             f.fail(name, "a market_only resource can have no income and no Factory take")
         if fac and not inc:
@@ -296,16 +226,16 @@ def load_estate_box(path=None) -> EstateBox:
     holdable = tuple(resources)
 
     # game.toml
-    f = _File(root, "game.toml", rows, ("players", "seasons", "start", "workers", "factory", "inn", "value"))
+    f = _File(root, "game.toml", rows, tables=("players", "seasons", "start", "workers", "factory", "inn", "value"))
     t = f.table(f.data, "players", fields=("min", "max"))
-    out["min_players"], out["max_players"] = f.int(t, "min", "players", 1), f.int(t, "max", "players", 1)
+    out["min_players"], out["max_players"] = f.get(t, "min", int, "players", low=1), f.get(t, "max", int, "players", low=1)
     if out["max_players"] < out["min_players"]:
         f.fail("players", f"max ({out['max_players']}) is below min ({out['min_players']})")
     if out["max_players"] > 4:
         f.fail("players", "at most 4 players (the kit has 4 player colours)")
     f.provenance(t, "players")
     t = f.table(f.data, "seasons", fields=("count",))
-    out["seasons"] = f.int(t, "count", "seasons", 1, MAX_SEASONS)
+    out["seasons"] = f.get(t, "count", int, "seasons", low=1, high=MAX_SEASONS)
     f.provenance(t, "seasons")
     t = f.table(f.data, "start", fields=("income", "hand", "workers"))
     inc = f.amounts(t, "income", "start", income)
@@ -315,25 +245,25 @@ def load_estate_box(path=None) -> EstateBox:
     out["start_income"] = inc
     hand = f.amounts(t, "hand", "start", holdable)
     out["start_hand"] = {r: hand.get(r, 0) for r in holdable}
-    out["start_workers"] = f.int(t, "workers", "start")
+    out["start_workers"] = f.get(t, "workers", int, "start")
     f.provenance(t, "start")
     t = f.table(f.data, "workers", fields=("limit", "per_take"))
-    out["worker_limit"] = f.int(t, "limit", "workers", 1)
-    out["workers_per_take"] = f.int(t, "per_take", "workers", 1)
+    out["worker_limit"] = f.get(t, "limit", int, "workers", low=1)
+    out["workers_per_take"] = f.get(t, "per_take", int, "workers", low=1)
     if out["start_workers"] > out["worker_limit"]:
         f.fail("start", f"field 'workers' ({out['start_workers']}) is above the worker limit ({out['worker_limit']})")
     f.provenance(t, "workers")
     t = f.table(f.data, "factory", fields=("first_taker_extra",))
-    out["first_taker_extra"] = f.int(t, "first_taker_extra", "factory")
+    out["first_taker_extra"] = f.get(t, "first_taker_extra", int, "factory")
     f.provenance(t, "factory")
     t = f.table(f.data, "inn", fields=("return_price", "returns_per_season"))
-    out["inn_price"] = f.int(t, "return_price", "inn")
-    out["inn_returns"] = f.int(t, "returns_per_season", "inn")
+    out["inn_price"] = f.get(t, "return_price", int, "inn")
+    out["inn_returns"] = f.get(t, "returns_per_season", int, "inn")
     f.provenance(t, "inn")
     t = f.table(f.data, "value")
     val = {}
     for r in holdable:
-        val[r] = f.int(t, r, "value")
+        val[r] = f.get(t, r, int, "value")
     for k in t:
         if k != "provenance" and k not in holdable:
             f.fail("value", f"unknown resource {k!r} (known: {', '.join(holdable)})")
@@ -341,24 +271,21 @@ def load_estate_box(path=None) -> EstateBox:
     f.provenance(t, "value")
 
     # lands.toml
-    f = _File(root, "lands.toml", rows, ("rules", "tiles", "board"))
+    f = _File(root, "lands.toml", rows, tables=("rules", "tiles", "board"))
     t = f.table(f.data, "rules", fields=("tile_price", "join_fee_per_marker", "join_fee_cap", "markers_per_player_per_tile",
                                           "marble_quarry_min_tiles", "display"))
     for key, field, mn in (("tile_price", "tile_price", 0), ("join_fee_per_marker", "join_fee_per_marker", 0),
                            ("join_fee_cap", "join_fee_cap", 0), ("markers_per_tile", "markers_per_player_per_tile", 1),
                            ("marble_quarry_min_tiles", "marble_quarry_min_tiles", 0), ("display_size", "display", 1)):
-        out[key] = f.int(t, field, "rules", mn)
+        out[key] = f.get(t, field, int, "rules", low=mn)
     if out["markers_per_tile"] != 1:
         f.fail("rules", "markers_per_player_per_tile must be 1 (the rules text allows one marker per player per tile)")
     f.provenance(t, "rules")
     tiles = {}
-    for name, tt in f.table(f.data, "tiles").items():
-        entry = f"tiles.{name}"
-        if not isinstance(tt, dict):
-            f.fail(entry, "must be a table")
-        f.only(tt, entry, ("raises", "amount", "spaces", "count"))
-        raises = f.str(tt, "raises", entry, income)
-        tiles[name] = LandTile(name, raises, f.int(tt, "amount", entry), f.int(tt, "spaces", entry), f.int(tt, "count", entry))
+    for name, entry, tt in f.entries(f.data, "tiles"):
+        f.only_fields(tt, entry, ("raises", "amount", "spaces", "count"))
+        raises = f.get(tt, "raises", str, entry, allowed=income)
+        tiles[name] = LandTile(name, raises, f.get(tt, "amount", int, entry), f.get(tt, "spaces", int, entry), f.get(tt, "count", int, entry))
         f.provenance(tt, entry)
     if not tiles:
         f.fail("tiles", "no land tiles")
@@ -368,7 +295,7 @@ def load_estate_box(path=None) -> EstateBox:
         f.fail("tiles", f"the stack holds fewer tiles than the display ({out['display_size']})")
     out["tiles"] = tiles
     t = f.table(f.data, "board", fields=("radius", "lower_area", "white_dotted"))
-    radius = f.int(t, "radius", "board", 1, MAX_RADIUS)
+    radius = f.get(t, "radius", int, "board", low=1, high=MAX_RADIUS)
     slots = tuple((q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
                   if hexgrid.distance((q, r), (0, 0)) <= radius)
     out["slots"] = slots
@@ -386,33 +313,30 @@ def load_estate_box(path=None) -> EstateBox:
     f.provenance(t, "board")
 
     # market.toml
-    f = _File(root, "market.toml", rows, ("visit", "marked_price", "actions"))
+    f = _File(root, "market.toml", rows, tables=("visit", "marked_price", "actions"))
     t = f.table(f.data, "visit", fields=("first_visitor_actions", "later_visitor_actions", "workers"))
-    out["first_visitor_actions"] = f.int(t, "first_visitor_actions", "visit", 1)
-    out["later_visitor_actions"] = f.int(t, "later_visitor_actions", "visit", 1)
-    out["market_workers"] = f.int(t, "workers", "visit")
+    out["first_visitor_actions"] = f.get(t, "first_visitor_actions", int, "visit", low=1)
+    out["later_visitor_actions"] = f.get(t, "later_visitor_actions", int, "visit", low=1)
+    out["market_workers"] = f.get(t, "workers", int, "visit")
     f.provenance(t, "visit")
     t = f.table(f.data, "marked_price", fields=("first_use", "later_use", "condition_discount", "minimum"))
     for key, field in (("price_first", "first_use"), ("price_later", "later_use"),
                        ("condition_discount", "condition_discount"), ("price_minimum", "minimum")):
-        out[key] = f.int(t, field, "marked_price")
+        out[key] = f.get(t, field, int, "marked_price")
     f.provenance(t, "marked_price")
     market = {}
     takeable = holdable + ("workers",)
-    for name, a in f.table(f.data, "actions").items():
-        entry = f"actions.{name}"
-        if not isinstance(a, dict):
-            f.fail(entry, "must be a table")
-        f.only(a, entry, ("text", "give", "take", "pairs", "marked"))
-        text = f.str(a, "text", entry)
+    for name, entry, a in f.entries(f.data, "actions"):
+        f.only_fields(a, entry, ("text", "give", "take", "pairs", "marked"))
+        text = f.get(a, "text", str, entry, empty=False)
         gives, takes = [], []
         for key, allowed, acc in (("give", holdable, gives), ("take", takeable, takes)):
-            v = a.get(key)
+            v = f.get(a, key, list, entry, default=None)
             if not isinstance(v, list) or not v:
                 f.fail(entry, f"field '{key}' must be a non-empty list of alternatives")
             for i, alt in enumerate(v):
                 acc.append(tuple(sorted(f.amounts({key: alt}, key, f"{entry}.{key}[{i}]", allowed).items())))
-        pairs = a.get("pairs", "any")
+        pairs = f.get(a, "pairs", str, entry, default="any")
         if pairs not in ("any", "matched"):
             f.fail(entry, f"field 'pairs' must be \"any\" or \"matched\", got {pairs!r}")
         if pairs == "matched":
@@ -421,11 +345,15 @@ def load_estate_box(path=None) -> EstateBox:
             opts = tuple(zip(gives, takes))
         else:
             opts = tuple((g, tk) for g in gives for tk in takes)
-        market[name] = MarketAction(name, text, opts, f.bool(a, "marked", entry))
+        market[name] = MarketAction(name, text, opts, f.get(a, "marked", bool, entry))
         f.provenance(a, entry)
     if not market:
         f.fail("actions", "no Market actions")
     out["market"] = market
+    digest = hashlib.blake2b(digest_size=8)  # of the files read above, each within the size limit
+    for name in FILES:
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+    out["file_fingerprint"] = digest.hexdigest()
     out["values"] = {(f, e, k): v for f, e, k, _p, v in rows}
     shipped = _shipped_root()
     same = shipped is None or shipped.resolve() == root.resolve()

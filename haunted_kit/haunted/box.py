@@ -8,8 +8,10 @@ every value that differs from it, or that the shipped box does not have, gets a 
 provenance, ``"house rule"``, whatever its file says.
 
 :func:`load_box` reads a directory, checks every entry and returns an immutable
-:class:`Box`. A malformed or inconsistent file raises :class:`BoxError`, whose message
-names the file, the entry and the problem, e.g.::
+:class:`Box`. The files are read with the kit's :class:`~haunted_kit.boxfile.BoxFile`
+and :func:`~haunted_kit.boxfile.read_box_text` (size limit, UTF-8, nesting depth, blank
+keys, typed fields), as every game's are. A malformed or inconsistent file raises
+:class:`BoxError`, whose message names the file, the entry and the problem, e.g.::
 
     BoxError: tiles.csv, entry R03: cell 'NE' has unknown terrain letter 'X' (known: P, F, M, L)
 
@@ -25,15 +27,14 @@ import hashlib
 import io
 import json
 import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..boxfile import REFERENCE_DIRS, BoxError, data_dir, shipped_dir
+from ..boxfile import MAX_NUMBER, REFERENCE_DIRS, BoxError, BoxFile, data_dir, read_box_text, shipped_dir
 from .effects import EFFECTS, effect_problem, unused_fields, used_fields
-from ..provenance import PROVENANCES, Fingerprinted, mark_house_rules, read_provenance, unknown_table, value_fingerprint
+from ..provenance import PROVENANCES, Fingerprinted, mark_house_rules, value_fingerprint
 from ..protocol import is_integer
 
 __all__ = [
@@ -296,36 +297,9 @@ _REFERENCE_DIRS = REFERENCE_DIRS
 # --------------------------------------------------------------------------- loading helpers
 
 
-#: Largest number any entry of the box may hold ("sensible bounds"): far above every
-#: printed number, small enough that no count, cost or reward can blow up a game.
-MAX_NUMBER = 999
-#: Tighter bounds for the numbers that size the game itself.
+#: Tighter bounds for the numbers that size the game itself (any other number is at most
+#: :data:`haunted_kit.boxfile.MAX_NUMBER`).
 MAX_SEASONS, MAX_ROUNDS, MAX_SLOTS, MAX_CARD_NUMBER, MAX_COORDINATE = 12, 12, 24, 99, 99
-#: Data files bigger than this are refused before they are parsed.
-MAX_FILE_BYTES = 1024 * 1024
-
-
-def _read_text(root: Path, name: str) -> str:
-    """The UTF-8 text of data file ``name``; every failure is a BoxError naming the file."""
-    path = root / name
-    if not path.is_file():
-        raise BoxError(name, "-", f"file not found in {root}")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BoxError(name, "-", f"cannot be read ({exc.strerror or exc})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise BoxError(name, "-", f"{len(raw):,} bytes is over the limit of {MAX_FILE_BYTES:,} bytes for a data file")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise BoxError(name, f"line {line}", f"byte 0x{raw[exc.start]:02x} is not UTF-8 text "
-                                             "(save the file as UTF-8)") from None
-
-
-def _is_int(v) -> bool:
-    return is_integer(v)
 
 
 def _number_key(file: "_File", key: str, entry: str) -> int:
@@ -335,77 +309,9 @@ def _number_key(file: "_File", key: str, entry: str) -> int:
     return int(key)
 
 
-class _File:
-    """Reads one data file and records provenance; all errors name file and entry."""
-
-    def __init__(self, root: Path, name: str, rows: list):
-        self.name = name
-        self.root = root
-        self.rows = rows
-        if not (root / name).is_file():
-            raise BoxError(name, "-", f"file not found in {root}")
-
-    def toml(self, tables: tuple[str, ...] | None = None) -> dict:
-        """The file's TOML; with ``tables``, a top-level key outside them is refused
-        (files whose top-level tables are entries, e.g. terrain.toml, pass ``None``)."""
-        text = _read_text(self.root, self.name)
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise BoxError(self.name, "-", f"not valid TOML ({exc})") from None
-        except RecursionError:
-            raise BoxError(self.name, "-", "not valid TOML (nested too deeply)") from None
-        bad = unknown_table(data, tables) if tables is not None else None
-        if bad:
-            self.fail(*bad)
-        return data
-
-    def fail(self, entry: str, problem: str):
-        raise BoxError(self.name, entry, problem)
-
-    def table(self, data: dict, key: str, entry: str | None = None, fields: tuple[str, ...] | None = None) -> dict:
-        """The table ``data[key]``; with ``fields``, a field outside them (and
-        ``provenance``) is refused (:meth:`only_fields`)."""
-        value = data.get(key)
-        if not isinstance(value, dict):
-            self.fail(entry or key, "missing table" if value is None else "must be a table")
-        if fields is not None:
-            self.only_fields(value, entry or key, fields)
-        return value
-
-    def get(self, table: dict, key: str, kind, entry: str, *, allow_empty=True, most: int = MAX_NUMBER):
-        if not isinstance(table, dict):
-            self.fail(entry, f"must be a table, got {table!r}")
-        if key not in table:
-            self.fail(entry, f"missing field '{key}'")
-        value = table[key]
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if not ok:
-            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-            self.fail(entry, f"field '{key}' must be {names}, got {value!r}")
-        if kind is int and value < 0:
-            self.fail(entry, f"field '{key}' must not be negative, got {value}")
-        if kind is int and value > most:
-            self.fail(entry, f"field '{key}' is {value}, beyond the sensible bound of {most}")
-        if not allow_empty and not value:
-            self.fail(entry, f"field '{key}' must not be empty")
-        return value
-
-    def int_list(self, table: dict, key: str, entry: str) -> tuple[int, ...]:
-        value = self.get(table, key, list, entry)
-        for v in value:
-            if not _is_int(v) or not 0 <= v <= MAX_NUMBER:
-                self.fail(entry, f"field '{key}' must list integers 0..{MAX_NUMBER}, got {v!r}")
-        return tuple(value)
-
-    def str_list(self, table: dict, key: str, entry: str, allowed=None) -> tuple[str, ...]:
-        value = self.get(table, key, list, entry)
-        for v in value:
-            if not isinstance(v, str):
-                self.fail(entry, f"field '{key}' must list strings, got {v!r}")
-            if allowed is not None and v not in allowed:
-                self.fail(entry, f"field '{key}' has unknown value {v!r} (known: {', '.join(allowed)})")
-        return tuple(value)
+class _File(BoxFile):
+    """A data file of the Haunted Lands box: :class:`~haunted_kit.boxfile.BoxFile` and
+    the checks of fields against the effects registry."""
 
     def effect(self, table: dict, key: str, family: str, entry: str) -> str:
         """The effect named by ``table[key]``, refused unless registered in ``family``
@@ -426,22 +332,6 @@ class _File:
                              f"{'are' if len(extra) > 1 else 'is'} not used by {said} (it reads "
                              f"{', '.join(sorted(used_fields(family, effects) - {'provenance'}))})")
 
-    def only_fields(self, table: dict, entry: str, allowed) -> None:
-        """Refuse a field of ``table`` outside ``allowed`` (and ``provenance``)."""
-        extra = [k for k in table if k not in allowed and k != "provenance"]
-        if extra:
-            self.fail(entry, f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))} "
-                             f"(known: {', '.join(allowed)})")
-
-    def provenance(self, table: dict, entry: str, fields: list[str]):
-        """Record the provenance of ``fields``; ``provenance`` is a string or a per-field table."""
-        try:
-            pairs = read_provenance(table, fields)
-        except ValueError as exc:
-            self.fail(entry, str(exc))
-        for f, p in pairs:
-            self.rows.append((self.name, entry, f, p, table.get(f)))
-
 
 def _fields(table: dict) -> list[str]:
     return [k for k in table if k != "provenance"]
@@ -460,8 +350,9 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         a validated, immutable :class:`Box`.
 
     Raises:
-        BoxError: naming the file, the entry and the problem, for a missing file, bad
-            syntax, a missing field or provenance, a wrong type, a negative number,
+        BoxError: naming the file, the entry and the problem, for a missing,
+            oversized, non-UTF-8 or too deeply nested file, bad syntax, a blank key or
+            name, a missing field or provenance, a wrong type, a number out of bounds,
             an unknown name or an inconsistency between files.
     """
     root = data_dir(path)
@@ -469,8 +360,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out: dict[str, Any] = {"path": str(root)}
 
     # ---- player_board.toml (resources first: everything refers to them)
-    f = _File(root, "player_board.toml", rows)
-    d = f.toml(("resources", "tracks", "action_costs"))
+    f = _File(root, "player_board.toml", rows, tables=("resources", "tracks", "action_costs"))
+    d = f.data
     res = f.table(d, "resources", fields=("names", "cap"))
     resources = f.str_list(res, "names", "resources")
     if len(set(resources)) != len(resources) or not resources:
@@ -481,12 +372,9 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.fail("resources", "field 'cap' must be at least 1")
     f.provenance(res, "resources", _fields(res))
     tracks = {}
-    for name, t in f.table(d, "tracks").items():
-        entry = f"tracks.{name}"
-        if not isinstance(t, dict):
-            f.fail(entry, "must be a table")
+    for name, entry, t in f.entries(d, "tracks"):
         f.only_fields(t, entry, ("slots", "start_tokens", "training_costs", "last_slot_valor"))
-        slots = f.get(t, "slots", int, entry, most=MAX_SLOTS)
+        slots = f.get(t, "slots", int, entry, high=MAX_SLOTS)
         start = f.get(t, "start_tokens", int, entry)
         costs = f.int_list(t, "training_costs", entry)
         if slots < 1:
@@ -511,11 +399,9 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- terrain.toml
     f = _File(root, "terrain.toml", rows)
-    d = f.toml()
+    d = f.data
     terrains = {}
-    for name, t in d.items():
-        if not isinstance(t, dict):
-            f.fail(name, "must be a table")
+    for name, _entry, t in f.entries(d):
         f.only_fields(t, name, ("letter", "explore_cost", "extract", "water_near_lake", "build", "noria_near_lake",
                                 "sell", "train_and_learn", "explorable", "holds_ghosts"))
         extract = f.get(t, "extract", str, name)
@@ -523,7 +409,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.fail(name, f"field 'extract' names unknown resource {extract!r}")
         terrains[name] = Terrain(
             name=name,
-            letter=f.get(t, "letter", str, name, allow_empty=False),
+            letter=f.get(t, "letter", str, name, empty=False),
             explore_cost=f.get(t, "explore_cost", int, name),
             extract=extract,
             water_near_lake=f.get(t, "water_near_lake", bool, name),
@@ -551,15 +437,13 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.fail("-", "terrain letters must be distinct")
     out["terrains"] = terrains
     if "water" not in resources:
-        _File(root, "player_board.toml", rows).fail("resources", "the resource 'water' is required (lakes give it)")
+        raise BoxError("player_board.toml", "resources", "the resource 'water' is required (lakes give it)")
 
     # ---- buildings.toml
     f = _File(root, "buildings.toml", rows)
-    d = f.toml()
+    d = f.data
     buildings = {}
-    for name, t in d.items():
-        if not isinstance(t, dict):
-            f.fail(name, "must be a table")
+    for name, _entry, t in f.entries(d):
         terrain = f.get(t, "terrain", str, name)
         if terrain != "near lake" and terrain not in terrains:
             f.fail(name, f"field 'terrain' names unknown terrain {terrain!r}")
@@ -581,7 +465,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.fail("noria", "the noria must exist with terrain = \"near lake\"")
     for t in terrains.values():
         if t.build and t.build not in buildings:
-            _File(root, "terrain.toml", rows).fail(t.name, f"field 'build' names unknown building {t.build!r}")
+            raise BoxError("terrain.toml", t.name, f"field 'build' names unknown building {t.build!r}")
     for b in buildings.values():
         if b.terrain == "near lake":
             continue
@@ -591,11 +475,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out["buildings"] = buildings
 
     # ---- field.toml
-    f = _File(root, "field.toml", rows)
-    d = f.toml(("geometry", "layout", "kalena", "draw"))
+    f = _File(root, "field.toml", rows, tables=("geometry", "layout", "kalena", "draw"))
+    d = f.data
     g = f.table(d, "geometry", fields=("orientation", "direction_names", "directions"))
     dirs = f.get(g, "directions", list, "geometry")
-    if len(dirs) != 6 or not all(isinstance(x, list) and len(x) == 2 and all(_is_int(i) for i in x) for x in dirs):
+    if len(dirs) != 6 or not all(isinstance(x, list) and len(x) == 2 and all(is_integer(i) for i in x) for x in dirs):
         f.fail("geometry", "field 'directions' must list 6 [dq, dr] pairs")
     out["directions"] = tuple(tuple(x) for x in dirs)
     if set(out["directions"]) != {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}:
@@ -611,7 +495,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     rc = f.get(lay, "region_centres", list, "layout")
 
     def is_pair(x):
-        return isinstance(x, list) and len(x) == 2 and all(_is_int(i) and abs(i) <= MAX_COORDINATE for i in x)
+        return isinstance(x, list) and len(x) == 2 and all(is_integer(i) and abs(i) <= MAX_COORDINATE for i in x)
 
     if not is_pair(kc):
         f.fail("layout", f"field 'kalena_centre' must be an axial pair [q, r] of integers within ±{MAX_COORDINATE}, got {kc!r}")
@@ -635,7 +519,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
                          "(explorable = false in terrain.toml)")
     f.provenance(k, "kalena", _fields(k))
     dr = f.table(d, "draw", fields=("region_tiles",))
-    out["region_tiles_drawn"] = f.get(dr, "region_tiles", int, "draw", most=MAX_SLOTS)
+    out["region_tiles_drawn"] = f.get(dr, "region_tiles", int, "draw", high=MAX_SLOTS)
     if out["region_tiles_drawn"] != len(out["region_centres"]):
         f.fail("draw", f"region_tiles ({out['region_tiles_drawn']}) must equal the number of region_centres ({len(out['region_centres'])})")
     f.provenance(dr, "draw", _fields(dr))
@@ -650,7 +534,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
 
     # ---- tiles.csv
     name = "tiles.csv"
-    text = "\n".join(line for line in _read_text(root, name).splitlines() if not line.startswith("#"))
+    text = "\n".join(line for line in read_box_text(root, name).splitlines() if not line.startswith("#"))
     reader = csv.DictReader(io.StringIO(text))
     by_letter = {t.letter: t.name for t in terrains.values()}
     columns = ["tile", "centre", *out["direction_names"], "provenance"]
@@ -685,8 +569,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out["tiles"] = tiles
 
     # ---- dice.toml
-    f = _File(root, "dice.toml", rows)
-    d = f.toml(("terrain_die", "terrain_die_with_lakes", "bonus_die"))
+    f = _File(root, "dice.toml", rows, tables=("terrain_die", "terrain_die_with_lakes", "bonus_die"))
+    d = f.data
     placeable = [t.name for t in terrains.values() if t.name not in (out["kalena_centre_terrain"], out["kalena_ring_terrain"])]
     for key in ("terrain_die", "terrain_die_with_lakes"):
         t = f.table(d, key, fields=("faces",))
@@ -701,8 +585,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     f.provenance(t, "bonus_die", _fields(t))
 
     # ---- skills.toml
-    f = _File(root, "skills.toml", rows)
-    d = f.toml(("marker_slots", "skills"))
+    f = _File(root, "skills.toml", rows, tables=("marker_slots", "skills"))
+    d = f.data
     ms = f.table(d, "marker_slots", fields=("valor", "covered_3_players", "covered_2_players"))
     out["skill_slot_valor"] = f.int_list(ms, "valor", "marker_slots")
     nslots = len(out["skill_slot_valor"])
@@ -717,28 +601,26 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out["covered_slots"] = covered
     f.provenance(ms, "marker_slots", _fields(ms))
     skills = {}
-    for key, t in f.table(d, "skills").items():
-        entry = f"skills.{key}"
+    for key, entry, t in f.entries(d, "skills"):
         _number_key(f, key, entry)
         effect = f.effect(t, "effect", "skill", entry)
         f.only_used(t, entry, "skill", [effect])
         amount = f.get(t, "amount", int, entry) if "amount" in EFFECTS["skill"][effect].params else 0
-        skills[int(key)] = Skill(int(key), f.get(t, "deck", str, entry, allow_empty=False),
+        skills[int(key)] = Skill(int(key), f.get(t, "deck", str, entry, empty=False),
                                  f.str_list(t, "cost", entry, resources), effect,
                                  amount, f.get(t, "text", str, entry))
         f.provenance(t, entry, _fields(t))
     out["skills"] = skills
 
     # ---- quests.toml
-    f = _File(root, "quests.toml", rows)
-    d = f.toml(("quests", "removed"))
+    f = _File(root, "quests.toml", rows, tables=("quests", "removed"))
+    d = f.data
     quests = {}
-    for key, t in f.table(d, "quests").items():
-        entry = f"quests.{key}"
+    for key, entry, t in f.entries(d, "quests"):
         _number_key(f, key, entry)
         effect = f.effect(t, "effect", "quest", entry)
         f.only_used(t, entry, "quest", [effect])
-        building = t.get("building", "")
+        building = f.get(t, "building", str, entry, default="")
         if effect == "buildings" and building not in buildings:
             f.fail(entry, f"field 'building' must name a building, got {building!r}")
         per = f.get(t, "per", int, entry)
@@ -757,11 +639,10 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     f.provenance(rm, "removed", _fields(rm))
 
     # ---- ghost_cards.toml
-    f = _File(root, "ghost_cards.toml", rows)
-    d = f.toml(("ghost_cards",))
+    f = _File(root, "ghost_cards.toml", rows, tables=("ghost_cards",))
+    d = f.data
     ghosts = {}
-    for key, t in f.table(d, "ghost_cards").items():
-        entry = f"ghost_cards.{key}"
+    for key, entry, t in f.entries(d, "ghost_cards"):
         _number_key(f, key, entry)
         effect = f.effect(t, "effect", "ghost card", entry)
         f.only_used(t, entry, "ghost card", [effect])
@@ -771,8 +652,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out["ghost_cards"] = ghosts
 
     # ---- market_cards.toml
-    f = _File(root, "market_cards.toml", rows)
-    d = f.toml(("market_cards",))
+    f = _File(root, "market_cards.toml", rows, tables=("market_cards",))
+    d = f.data
     markets = {}
     for key, card in f.table(d, "market_cards").items():
         _number_key(f, key, f"market_cards.{key}")
@@ -798,11 +679,10 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out["market_cards"] = markets
 
     # ---- bonus_cards.toml
-    f = _File(root, "bonus_cards.toml", rows)
-    d = f.toml(("bonus_cards",))
+    f = _File(root, "bonus_cards.toml", rows, tables=("bonus_cards",))
+    d = f.data
     bonus = {}
-    for key, card in f.table(d, "bonus_cards").items():
-        entry = f"bonus_cards.{key}"
+    for key, entry, card in f.entries(d, "bonus_cards"):
         _number_key(f, key, entry)
         rewards = f.get(card, "rewards", list, entry)
         f.only_fields(card, entry, ("contact_cost", "rewards"))
@@ -822,8 +702,8 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     out["bonus_cards"] = bonus
 
     # ---- supplies.toml
-    f = _File(root, "supplies.toml", rows)
-    d = f.toml(("supply",))
+    f = _File(root, "supplies.toml", rows, tables=("supply",))
+    d = f.data
     s = f.table(d, "supply")
     f.only_fields(s, "supply", ("ghosts", "depletion", "player_markers", "buildings", "resources", "action_tokens"))
     out["supply_ghosts"] = f.get(s, "ghosts", int, "supply")
@@ -839,14 +719,14 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     f.provenance(s, "supply", _fields(s))
 
     # ---- game.toml
-    f = _File(root, "game.toml", rows)
-    d = f.toml(("structure", "modes"))
+    f = _File(root, "game.toml", rows, tables=("structure", "modes"))
+    d = f.data
     st = f.table(d, "structure")
     bounds = {"seasons": MAX_SEASONS, "rounds_per_season": MAX_ROUNDS}
     f.only_fields(st, "structure", ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players",
                                     "valor_track_marks"))
     for key in ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players", "valor_track_marks"):
-        out[key] = f.get(st, key, int, "structure", most=bounds.get(key, MAX_NUMBER))
+        out[key] = f.get(st, key, int, "structure", high=bounds.get(key, MAX_NUMBER))
     if out["valor_track_marks"] < 1:
         f.fail("structure", "valor_track_marks must be at least 1")
     if not 2 <= out["min_players"] <= out["max_players"] <= 4:
@@ -857,13 +737,12 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     for n in range(out["min_players"], out["max_players"] + 1):
         for tr in tracks.values():
             if out["supply_tokens"][tr.name] < n * tr.start_tokens:
-                _File(root, "supplies.toml", rows).fail("supply", f"{n} players need {n * tr.start_tokens} {tr.name} tokens at setup, the supply has {out['supply_tokens'][tr.name]}")
+                raise BoxError("supplies.toml", "supply", f"{n} players need {n * tr.start_tokens} {tr.name} tokens at setup, the supply has {out['supply_tokens'][tr.name]}")
     for season in range(1, out["seasons"] + 1):
         if season not in bonus:
-            _File(root, "bonus_cards.toml", rows).fail(f"bonus_cards.{season}", "missing: every season needs a bonus card")
+            raise BoxError("bonus_cards.toml", f"bonus_cards.{season}", "missing: every season needs a bonus card")
     modes = {}
-    for name, m in f.table(d, "modes").items():
-        entry = f"modes.{name}"
+    for name, entry, m in f.entries(d, "modes"):
         f.only_fields(m, entry, ("ghost_card", "season_ends"))
         gc = f.get(m, "ghost_card", int, entry)
         if gc not in ghosts:
@@ -894,7 +773,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
     for sk in skills.values():
         decks.setdefault(sk.deck, []).append(sk.number)
     if not decks:
-        _File(root, "skills.toml", rows).fail("skills", "no skills listed")
+        raise BoxError("skills.toml", "skills", "no skills listed")
 
     # ---- quest choices must fit in a hand (otherwise a season end would wait forever)
     for mode in out["modes"].values():
@@ -905,7 +784,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
                 if end.choosers != "nobody":
                     total += end.trailing_two_player if (n == 2 and end.trailing_two_player is not None) else end.quests
             if total > hand:
-                _File(root, "game.toml", rows).fail(f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
+                raise BoxError("game.toml", f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
                                                                         f"{n}-player game but hold only {hand}")
 
     values = {(f, e, k): v for f, e, k, _p, v in rows}

@@ -6,7 +6,9 @@ kit chose it (see ``docs/RULINGS.md``, section "Landmarks & Architects"). The bu
 deck is a **kit example deck, not the published cards** (the text does not list them).
 
 :func:`load_box` checks every entry and returns an immutable :class:`LandmarksBox`. A
-problem raises :class:`~haunted_kit.haunted.box.BoxError` naming file, entry and problem::
+problem raises the kit's :class:`~haunted_kit.boxfile.BoxError` naming file, entry and
+problem (the files are read with :class:`~haunted_kit.boxfile.BoxFile`: size limit, UTF-8,
+nesting depth, blank keys and names, typed fields)::
 
     BoxError: landmarks.toml, entry types.silo: field 'discard' must be int, got 'one'
 """
@@ -15,14 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..boxfile import BoxError, data_dir
-from ..provenance import Fingerprinted, read_provenance, unknown_field, unknown_table, value_fingerprint
-from ..protocol import is_integer
+from ..boxfile import BoxError, BoxFile, data_dir
+from ..provenance import Fingerprinted, value_fingerprint
 
 __all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
 
@@ -135,83 +135,22 @@ class LandmarksBox(Fingerprinted):
         return df
 
 
-class _Toml:
-    """One file of the box: typed reads that fail with file, entry and problem."""
+class _File(BoxFile):
+    """A file of ``data/landmarks/``: :class:`~haunted_kit.boxfile.BoxFile`, naming
+    itself ``landmarks/<name>`` in errors and provenance rows."""
 
     def __init__(self, root: Path, name: str, rows: list, tables: tuple[str, ...] | None = None):
-        """Read ``name``; with ``tables``, a top-level key outside them is refused
-        (architects.toml, whose top-level tables are the architects, passes ``None``)."""
-        self.name, self.rows = name, rows
-        path = root / name
-        if not path.is_file():
-            raise BoxError(f"landmarks/{name}", "-", f"file not found in {root}")
-        try:
-            self.data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise BoxError(f"landmarks/{name}", "-", "not UTF-8 text") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise BoxError(f"landmarks/{name}", "-", f"not valid TOML ({exc})") from None
-        bad = unknown_table(self.data, tables) if tables is not None else None
-        if bad:
-            self.fail(*bad)
-
-    def fail(self, entry: str, problem: str):
-        raise BoxError(f"landmarks/{self.name}", entry, problem)
-
-    def table(self, entry: str, parent: dict | None = None) -> dict:
-        t = (self.data if parent is None else parent).get(entry.rsplit(".", 1)[-1])
-        if not isinstance(t, dict):
-            self.fail(entry, "missing table" if t is None else "must be a table")
-        return t
-
-    def value(self, t: dict, key: str, kind, entry: str, *, low: int | None = 0, high: int | None = None):
-        if key not in t:
-            self.fail(entry, f"missing field '{key}'")
-        v = t[key]
-        if kind is int and (not is_integer(v)):
-            self.fail(entry, f"field '{key}' must be int, got {v!r}")
-        if kind is not int and not isinstance(v, kind):
-            self.fail(entry, f"field '{key}' must be {kind.__name__}, got {v!r}")
-        if kind is int and low is not None and v < low:
-            self.fail(entry, f"field '{key}' must be at least {low}, got {v}")
-        if kind is int and high is not None and v > high:
-            self.fail(entry, f"field '{key}' must be at most {high}, got {v}")
-        return v
-
-    def names(self, t: dict, key: str, entry: str, allowed=None, *, distinct=True, empty=False) -> tuple[str, ...]:
-        v = self.value(t, key, list, entry)
-        for x in v:
-            if not isinstance(x, str) or not x:
-                self.fail(entry, f"field '{key}' must list non-empty strings, got {x!r}")
-            if allowed is not None and x not in allowed:
-                self.fail(entry, f"field '{key}' has unknown value {x!r} (known: {', '.join(allowed)})")
-        if distinct and len(set(v)) != len(v):
-            self.fail(entry, f"field '{key}' lists a name twice")
-        if not empty and not v:
-            self.fail(entry, f"field '{key}' must not be empty")
-        return tuple(v)
-
-    def provenance(self, t: dict, entry: str) -> None:
-        try:
-            pairs = read_provenance(t, [k for k in t if k != "provenance"])
-        except ValueError as exc:
-            self.fail(entry, str(exc))
-        self.rows.extend((f"landmarks/{self.name}", entry, f, p) for f, p in pairs)
+        super().__init__(root, name, rows, label=f"landmarks/{name}", tables=tables)
 
     def section(self, entry: str, spec: dict) -> dict:
         """Read the table ``entry`` whose fields are exactly ``spec`` (field -> ``(kind, low,
         high)``, or ``"names"`` for a list of distinct names), with its provenance."""
-        t = self.table(entry)
-        self.only(t, entry, tuple(spec))
-        out = {k: self.names(t, k, entry) if how == "names" else self.value(t, k, how[0], entry, low=how[1], high=how[2])
+        t = self.table(self.data, entry, fields=tuple(spec))
+        out = {k: self.str_list(t, k, entry, distinct=True, nonempty=True) if how == "names"
+               else self.get(t, k, how[0], entry, low=how[1], high=how[2])
                for k, how in spec.items()}
         self.provenance(t, entry)
         return out
-
-    def only(self, t: dict, entry: str, keys) -> None:
-        problem = unknown_field(t, keys)
-        if problem:
-            self.fail(entry, problem)
 
 
 #: Fingerprints of earlier texts of the kit's own ``data/landmarks/`` that give today's
@@ -239,7 +178,8 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
         path: a folder holding the files of ``data/landmarks/``; ``None`` for the kit's own.
 
     Raises:
-        BoxError: naming the file, the entry and the problem (missing file, bad TOML, a
+        BoxError: naming the file, the entry and the problem (a missing, oversized,
+            non-UTF-8 or too deeply nested file, bad TOML, a blank key or name, a
             missing field or provenance, a wrong type, a number out of range, an unknown
             resource, building type or card, an inconsistency between files).
     """
@@ -247,7 +187,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     rows: list = []
     out: dict = {"path": str(root)}
 
-    g = _Toml(root, "game.toml", rows, ("players", "resources", "building_types", "modules", "lead_actions",
+    g = _File(root, "game.toml", rows, ("players", "resources", "building_types", "modules", "lead_actions",
                                             "example_round", "end_trigger"))
     v = g.section("players", {"min": (int, 2, 8), "max": (int, 2, 8)})
     if v["max"] < v["min"]:
@@ -264,49 +204,44 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
                                                        "rounds": (int, 1, 40)})
     out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, 99)})["village_cards"]
 
-    f = _Toml(root, "landmarks.toml", rows, ("supply", "types"))
+    f = _File(root, "landmarks.toml", rows, ("supply", "types"))
     v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
     out["tokens_per_type"], out["two_player_removed"] = v["tokens"], v["two_player_removed"]
     if v["two_player_removed"] >= v["tokens"]:
         f.fail("supply", f"field 'two_player_removed' must be at most {v['tokens'] - 1}, got {v['two_player_removed']}")
     lm = {}
-    for key, lt in f.table("types").items():
-        e = f"types.{key}"
-        if not isinstance(lt, dict):
-            f.fail(e, "must be a table")
-        f.only(lt, e, ("name", "discard", "icon", "victory_points"))
-        icon = f.value(lt, "icon", str, e)
+    for key, e, lt in f.entries(f.data, "types"):
+        f.only_fields(lt, e, ("name", "discard", "icon", "victory_points"))
+        icon = f.get(lt, "icon", str, e)
         if icon and icon not in resources:
             f.fail(e, f"field 'icon' has unknown resource {icon!r} (known: {', '.join(resources)}, or \"\" for any card)")
-        lm[key] = LandmarkType(key, f.value(lt, "name", str, e), f.value(lt, "discard", int, e, low=1, high=10), icon,
-                               f.value(lt, "victory_points", int, e, high=99))
+        lm[key] = LandmarkType(key, f.get(lt, "name", str, e, empty=False), f.get(lt, "discard", int, e, low=1, high=10), icon,
+                               f.get(lt, "victory_points", int, e, high=99))
         f.provenance(lt, e)
     if not lm:
         f.fail("types", "must list at least one landmark type")
     out["landmarks"] = lm
 
-    s = _Toml(root, "scoring.toml", rows, ("most", "sets", "architect"))
+    s = _File(root, "scoring.toml", rows, ("most", "sets", "architect"))
     v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, 99)})
     out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
     out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
     out["architect_points"] = s.section("architect", {"points_per_building": (int, 0, 99)})["points_per_building"]
 
-    a = _Toml(root, "architects.toml", rows)
+    a = _File(root, "architects.toml", rows)
     arch = {}
-    for key, at in a.data.items():
-        if not isinstance(at, dict):
-            a.fail(key, "must be a table")
-        a.only(at, key, ("name", "types"))
-        pair = a.names(at, "types", key, types)
+    for key, _entry, at in a.entries(a.data):
+        a.only_fields(at, key, ("name", "types"))
+        pair = a.str_list(at, "types", key, types, distinct=True, nonempty=True)
         if len(pair) != 2:
             a.fail(key, f"field 'types' must name exactly 2 building types, got {len(pair)}")
-        arch[key] = Architect(key, a.value(at, "name", str, key), pair)
+        arch[key] = Architect(key, a.get(at, "name", str, key, empty=False), pair)
         a.provenance(at, key)
     if not arch:
         a.fail("-", "must list at least one architect")
     out["architects"] = arch
 
-    c = _Toml(root, "castle_grounds.toml", rows, ("use", "castle", "developed"))
+    c = _File(root, "castle_grounds.toml", rows, ("use", "castle", "developed"))
     v = c.section("use", {"gold": (int, 1, 9), "discard": (int, 0, 1), "wild": (int, 1, 1), "uses_per_card": (int, 1, 1),
                           "any_player": (bool, 0, None)})
     out.update(grounds_gold=v["gold"], grounds_discard=v["discard"], grounds_wild=v["wild"], grounds_uses=v["uses_per_card"],
@@ -315,34 +250,30 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     out["castle_gold"], out["castle_wild"] = v["gold"], v["wild"]
     out["developed_gold"] = c.section("developed", {"gold": (int, 1, 9)})["gold"]
 
-    d = _Toml(root, "deck.toml", rows, ("deck", "cards"))
-    t = d.table("deck")
-    d.only(t, "deck", ("label",))
-    out["deck_label"] = d.value(t, "label", str, "deck")
+    d = _File(root, "deck.toml", rows, ("deck", "cards"))
+    t = d.table(d.data, "deck", fields=("label",))
+    out["deck_label"] = d.get(t, "label", str, "deck")
     if "kit example" not in out["deck_label"]:
         d.fail("deck", "field 'label' must say the deck is a kit example (e.g. \"kit example deck (not the published cards)\")")
     d.provenance(t, "deck")
     cards = {}
-    for key, ct in d.table("cards").items():
-        e = f"cards.{key}"
-        if not isinstance(ct, dict):
-            d.fail(e, "must be a table")
-        d.only(ct, e, ("name", "kind", "icons", "type", "cost", "victory_points", "copies"))
-        kind = d.value(ct, "kind", str, e)
+    for key, e, ct in d.entries(d.data, "cards"):
+        d.only_fields(ct, e, ("name", "kind", "icons", "type", "cost", "victory_points", "copies"))
+        kind = d.get(ct, "kind", str, e)
         if kind not in ("building", "adventurer"):
             d.fail(e, f"field 'kind' must be \"building\" or \"adventurer\", got {kind!r}")
-        typ = d.value(ct, "type", str, e)
+        typ = d.get(ct, "type", str, e)
         if typ not in types:
             d.fail(e, f"field 'type' has unknown building type {typ!r} (known: {', '.join(types)})")
-        cost = d.names(ct, "cost", e, resources, distinct=False, empty=True)
+        cost = d.str_list(ct, "cost", e, resources)
         if kind == "building" and not cost:
             d.fail(e, "a building must cost at least one resource")
         if kind == "adventurer" and cost:
             d.fail(e, "an adventurer is recruited, not built: its 'cost' must be empty")
         if len(cost) > 8:
             d.fail(e, f"field 'cost' lists {len(cost)} resources; at most 8")
-        cards[key] = Card(key, d.value(ct, "name", str, e), kind, d.names(ct, "icons", e, resources, empty=True), typ,
-                          cost, d.value(ct, "victory_points", int, e, high=99), d.value(ct, "copies", int, e, low=1, high=9))
+        cards[key] = Card(key, d.get(ct, "name", str, e, empty=False), kind, d.str_list(ct, "icons", e, resources, distinct=True), typ,
+                          cost, d.get(ct, "victory_points", int, e, high=99), d.get(ct, "copies", int, e, low=1, high=9))
         d.provenance(ct, e)
     if not cards:
         d.fail("cards", "must list at least one card")
@@ -360,7 +291,7 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     digest = hashlib.sha256()
     for name in FILES:
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    return LandmarksBox(**out, provenance=tuple(rows), fingerprint=value_fingerprint(out), file_fingerprint=digest.hexdigest())
+    return LandmarksBox(**out, provenance=tuple(row[:4] for row in rows), fingerprint=value_fingerprint(out), file_fingerprint=digest.hexdigest())
 
 
 @lru_cache(maxsize=1)
