@@ -33,16 +33,22 @@ The module talks to a game only through :mod:`haunted_kit.protocol` and the regi
 from __future__ import annotations
 
 import copy
+import json
+import os
 import re
 import random
+import subprocess
+import sys
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
 from .games import get_game
-from .protocol import check_seed, is_integer
+from .protocol import IllegalAction, check_seed, is_integer
 
-__all__ = ["BoxReport", "Failure", "check_box", "play_checked", "random_steps", "replay_failure"]
+__all__ = ["BoxReport", "Failure", "REFUSAL_ERRORS", "changed_fields", "check_box", "continuation", "continuation_elsewhere",
+           "game_settings", "malformed_forms", "other_actions", "play_checked", "random_steps", "refusal_problem",
+           "replay_failure", "sampled_positions", "state_json"]
 
 
 @dataclass(frozen=True)
@@ -380,3 +386,133 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
             parent[key] = rng.choice(ODD_JSON)
         paths.append(path.lstrip("."))
     return out, paths
+
+
+# ============================================================================ protocol conformance
+
+#: Exceptions a refused action may raise: the protocol's IllegalAction, or a ValueError
+#: (each game's action-format error) while reading a malformed JSON form. Anything else
+#: (TypeError, KeyError, AttributeError...) is a fault the conformance checks report.
+REFUSAL_ERRORS = (IllegalAction, ValueError)
+
+
+def game_settings(game, box=None) -> list[dict]:
+    """The ``new_game`` keyword sets a game offers (its ``settings(box)``, else every
+    player count), as :func:`check_box` covers them."""
+    return _settings(get_game(game) if isinstance(game, str) else game, box)
+
+
+def sampled_positions(game, setting: dict, seed: int, every: int = 5, limit: int = 10_000) -> list:
+    """Copies of the positions of one seeded random game (:func:`random_steps` with
+    ``random.Random(seed)``, the game started with ``seed``): the start and every
+    ``every``-th step after it, the last position included. At most ``limit`` steps."""
+    s = game.new_game(seed=seed, **setting)
+    rng = random.Random(seed)
+    out = [s.copy()]
+    steps = 0
+    while not s.is_terminal() and steps < limit:
+        steps += random_steps(s, rng, every)
+        out.append(s.copy())
+    return out
+
+
+def state_json(s) -> str:
+    """The save of ``s`` as canonical JSON text (sorted keys): two positions are the same
+    exactly when these texts are equal. Values JSON cannot hold are written with repr."""
+    return json.dumps(s.to_dict(), sort_keys=True, default=repr)
+
+
+def refusal_problem(s, action=None, data=None, game=None) -> str | None:
+    """Apply an action that must be refused to ``s`` and say what went wrong, or ``None``.
+
+    ``action`` is applied as it is; ``data`` (a JSON form) is read first with
+    ``game.action_from_dict``. The action must be refused with :data:`REFUSAL_ERRORS`
+    (an :class:`~haunted_kit.protocol.IllegalAction` from ``apply_action``, or a
+    ValueError from the reader) and ``s`` must be byte-identical afterwards
+    (:func:`state_json`). Returns the problem in one line."""
+    before = state_json(s)
+    what = repr(action) if data is None else f"the JSON form {data!r}"
+    try:
+        a = action if data is None else game.action_from_dict(data)
+        s.apply_action(a)
+    except REFUSAL_ERRORS as exc:
+        if not str(exc):
+            return f"{what} is refused with an empty message"
+    except Exception as exc:  # any other exception is the fault this check looks for
+        return f"{what} raises {type(exc).__name__}: {exc}"
+    else:
+        return f"{what} is accepted"
+    if state_json(s) != before:
+        return f"{what} is refused but the state changed"
+    return None
+
+
+def malformed_forms(data: dict) -> list:
+    """Malformed JSON forms derived from one action's JSON form ``data``: not an object,
+    no ``"type"``, ``"type"`` as a list, an object, a number or an unknown name, each
+    field missing, each field of a wrong type (list, object, float, bool, None, a huge
+    number, a string) and an extra field."""
+    out = [None, [], "x", 3, {}, dict(data, type=[data.get("type")]), dict(data, type={"name": data.get("type")}),
+           dict(data, type=7), dict(data, type="no_such_action"), {k: v for k, v in data.items() if k != "type"},
+           dict(data, unexpected_field=1)]
+    for k in data:
+        if k == "type":
+            continue
+        out.append({x: v for x, v in data.items() if x != k})
+        for bad in ([], {}, 1.5, True, None, 10 ** 30, "nowhere", [[1, 2], "x"]):
+            if bad != data[k] or type(bad) is not type(data[k]):
+                out.append(dict(data, **{k: bad}))
+    return out
+
+
+def changed_fields(data: dict) -> list[dict]:
+    """Variants of a legal action's JSON form with one field changed to another value of
+    the same kind (a number moved, a name replaced, a pair shifted): well formed, mostly
+    illegal. The caller skips those that happen to be legal."""
+    out = []
+    for k, v in data.items():
+        if k == "type":
+            continue
+        if is_integer(v):
+            out += [dict(data, **{k: v + 1000}), dict(data, **{k: -1 - v})]
+        elif isinstance(v, str):
+            out.append(dict(data, **{k: v + "_nowhere"}))
+        elif isinstance(v, list) and v and all(is_integer(x) for x in v):
+            out.append(dict(data, **{k: [x + 50 for x in v]}))
+    return out
+
+
+def other_actions(s, pool) -> list:
+    """The actions of ``pool`` (legal actions gathered at other positions and seats)
+    that are not legal in ``s``: well-formed actions that must be refused here."""
+    legal = s.legal_actions()
+    return [a for a in pool if a not in legal]
+
+
+def continuation(save: dict, game_name: str, seed: int, steps: int) -> list:
+    """The action record (JSON forms; chance outcomes as text) of ``steps`` seeded random
+    steps (:func:`random_steps` with ``random.Random(seed)``) played from the save
+    ``save`` of game ``game_name``, from the step after the save on. Run in two processes
+    on the same save, it must give the same list."""
+    g = get_game(game_name)
+    s = g.from_dict(save)
+    start = len(s.history())
+    random_steps(s, random.Random(seed), steps)
+    return [[e.player, repr(e.action) if e.chance else g.action_to_dict(e.action)] for e in s.history()[start:]]
+
+
+def continuation_elsewhere(jobs: list[dict], python: str | None = None, timeout: float = 120) -> list:
+    """:func:`continuation` of each job (``{"save", "game", "seed", "steps"}``) in a fresh
+    Python process (``sys.executable`` by default), so nothing of this process's memory
+    (caches, shared objects, module state) can carry over. Returns one record per job.
+
+    Raises:
+        RuntimeError: the other process failed (its error output in the message)."""
+    code = ("import json, sys\nfrom haunted_kit.testing import continuation\n"
+            "jobs = json.load(sys.stdin)\n"
+            "print(json.dumps([continuation(j['save'], j['game'], j['seed'], j['steps']) for j in jobs]))\n")
+    run = subprocess.run([python or sys.executable, "-c", code], input=json.dumps(jobs), capture_output=True, text=True,
+                         timeout=timeout, env={**os.environ, "PYTHONHASHSEED": "random"})
+    if run.returncode != 0:
+        raise RuntimeError(f"the other process failed:\n{run.stderr[-3000:]}")
+    return json.loads(run.stdout)

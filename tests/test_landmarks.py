@@ -346,7 +346,8 @@ def test_turn_refusals():
     assert reason(lead, lm.Acquire("silo", ("tannery",))) == (
         "P1 leads this round; only the other players may follow or acquire a landmark")
     assert reason(lead, lm.Lead("fly")) == "'fly' is not an action to lead (actions: harvest, build, develop, recruit, trade)"
-    assert reason(lead, lm.Lead("build")) == "P1 cannot lead build: no building in hand can be paid now"
+    assert reason(lead, lm.Lead("build")) == ("P1 cannot lead build: no building in hand can be paid, even with the gold "
+                                                  "that comes back at this lead")
     assert [a.action for a in lead.legal_actions()] == ["harvest", "develop", "recruit", "trade"]
     harvest = lm.position(hands=[[], ["tannery"]], villages=[[]] * 2, gold=[0, 0], lead="harvest", cannot_follow=[1])
     assert reason(harvest, lm.Follow()) == ("P2 cannot follow harvest in this position (the base game decides who can; "

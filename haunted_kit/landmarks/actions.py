@@ -112,6 +112,9 @@ class Decline:
 
 
 ACTION_TYPES = {c.__name__: c for c in (Lead, Follow, Build, Acquire, Decline)}
+#: the fields of each action's JSON form besides ``"type"``
+FIELDS = {"Lead": ("action",), "Follow": (), "Build": ("card", "payment"), "Acquire": ("landmark", "discards"),
+          "Decline": ()}
 for _action_type in (*ACTION_TYPES.values(), Use):  # Use(1.0) != Use(1): membership agrees with legality
     strict_equality(_action_type)
 
@@ -149,8 +152,11 @@ def action_from_dict(d) -> object:
     if not isinstance(d, dict):
         raise ValueError(f"an action must be a JSON object, got {type(d).__name__}")
     kind = d.get("type")
-    if kind not in ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise ValueError(f"action 'type' must be one of {', '.join(ACTION_TYPES)}, got {kind!r}")
+    extra = sorted(map(str, set(d) - {"type"} - set(FIELDS[kind])))
+    if extra:
+        raise ValueError(f"{kind} has no field {extra[0]!r} (fields: {', '.join(FIELDS[kind]) or 'none'})")
     if kind == "Lead":
         return Lead(_str(d.get("action"), "Lead 'action'"))
     if kind == "Acquire":

@@ -138,8 +138,9 @@ class LandmarksState(Position):
             if action.action not in self.box.lead_actions:
                 return R.refusal(f"{action.action!r} is not an action to lead (actions: {', '.join(self.box.lead_actions)})",
                                  R.SEC_TAKE)
-            if action.action == "build" and not R.build_options(self, p):
-                return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid now", R.SEC_KIT)
+            if action.action == "build" and not R.build_options(self.after_lead(), p):
+                return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid, even with the gold "
+                                 f"that comes back at this lead", R.SEC_KIT)
             return None
         if isinstance(action, Build):
             if self.phase == "build":
@@ -165,6 +166,15 @@ class LandmarksState(Position):
         if isinstance(action, Decline):
             return self.refuse_follower(p if p is not None else -1)
         return R.refusal(f"{action!r} is not an action of the Landmarks & Architects modules", R.SEC_TAKE)
+
+    def after_lead(self) -> "LandmarksState":
+        """A copy of this position (the leader to lead) with the lead's automatic effects
+        carried out: the leader's own gold back and the gold on the leader's Castle Grounds
+        theirs (:func:`.rules.collect_at_lead`). Leading build is judged on this position,
+        since the leader builds with that gold (Architects: Build; RULINGS: Landmarks)."""
+        after = self.copy()
+        R.collect_at_lead(after, self.leader)
+        return after
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at the deal and at the end)."""
