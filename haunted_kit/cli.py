@@ -36,6 +36,7 @@ from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
 from .games import REGISTRY, UnknownGame, game_names, get_game
 from .protocol import check_seed
 from .haunted.sim import play_game
+from .play import play_game as play_with_bots
 from .haunted.state import ConfigError, GameConfig, SaveError
 
 # The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
@@ -116,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
-                      help=f"comma-separated agent specs, one per seat, repeating ({', '.join(known_agents())}, "
+                      help=f"comma-separated agent specs, one per seat, repeating ({', '.join(known_agents('haunted'))}, "
                            "e.g. 'search[playouts=100],greedy'; default greedy)")
     play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
                       help="extra ghost cards for higher difficulty, e.g. 2,3")
@@ -401,8 +402,8 @@ def _wrong_game(data, named, box_path) -> str | None:
 
 def _companion_cli(game: str):
     """The ``cli`` module beside a companion game's engine, e.g. :mod:`haunted_kit.estate.cli`:
-    ``play_game(players, seed, agents, *, box, log) -> (state, agent names)`` and
-    ``summary(state, names=None) -> str``. Everything else of ``play`` and ``replay``
+    ``summary(state, names=None) -> str`` (the game is played by the kit's loop,
+    :func:`haunted_kit.play.play_game`). Everything else of ``play`` and ``replay``
     (usage checks, the box, saves) is shared, in :func:`_companion_play` and
     :func:`_companion_replay`."""
 
@@ -422,7 +423,7 @@ def _companion_box(parser, game, path, game_option: bool = False):
 
 def _companion_play(parser, args):
     """``play --game NAME`` for a companion game: the usage checks every game shares, then
-    the module's ``play_game`` with bots and its summary printed. Returns the final state.
+    the kit's play loop with bots and the module's summary printed. Returns the final state.
     Misuse (Haunted Lands options, an unknown agent, a player count the box does not
     play, more agents than seats) prints usage and exits 2."""
     game, mod = get_game(args.game), _companion_cli(args.game)
@@ -435,7 +436,8 @@ def _companion_play(parser, args):
     if len(args.agents) > args.players:
         parser.error(f"{len(args.agents)} agents given for {args.players} players")
     try:
-        s, names = mod.play_game(args.players, args.seed, args.agents, box=box, log=args.log is not None)
+        s, names = play_with_bots(game, players=args.players, seed=args.seed, agents=args.agents, box=box,
+                                  log=args.log is not None)
     except ValueError as exc:  # the module's configuration error
         parser.error(str(exc))
     print(mod.summary(s, names))

@@ -38,17 +38,15 @@ bots from specs (``"greedy"``, ``"search[playouts=50]"``...).
 from __future__ import annotations
 
 import json
-import random
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .bots import make_bot, parse_lineup
+from .bots import make_bot, parse_lineup, seat_bot
 from .games import get_game
-from .protocol import ActionCatalogue, RankedEntry, check_seed, is_integer
-from .search import sample_chance
+from .protocol import ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
@@ -166,7 +164,7 @@ class KitAECEnv(AECEnv):
         """Resolve chance nodes; point agent_selection at the player to move; rewards at the end."""
         s = self.state_
         while s.is_chance_node():
-            sample_chance(s, self._rng)
+            s.apply_chance(sample_chance(s, self._seed))  # the kit's one seeded chance draw
         if s.is_terminal():
             ret = s.returns()
             for p, a in enumerate(self.possible_agents):
@@ -200,7 +198,6 @@ class KitAECEnv(AECEnv):
         Raises ValueError (:func:`~haunted_kit.protocol.check_seed`) for any other seed."""
         if seed is not None:
             self._seed = check_seed(seed)  # ValueError before anything changes
-        self._rng = random.Random(self._seed)
         self.state_ = self._new_state(self._seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -298,7 +295,7 @@ class SingleSeatEnv(gymnasium.Env):
     Observations are the AEC environment's dicts (``observation`` vector and
     ``action_mask``); ``info["action_mask"]`` repeats the mask. The reward is the seat's
     return when the game ends, 0 before. ``reset(seed=k)`` plays game seed ``k``; the
-    bots are seeded ``k * 100 + player``.
+    bots are seeded ``k * 100 + player`` (:func:`haunted_kit.bots.seat_bot`, as every entry point).
 
     Raises:
         ValueError: naming the argument: a seat that is not an integer player index, no
@@ -341,7 +338,7 @@ class SingleSeatEnv(gymnasium.Env):
         super().reset(seed=None if seed is None else seed % 2**64)
         self.aec.reset(seed=seed)
         k = self.aec._seed
-        self.bots = {p: make_bot(self.opponents[i % len(self.opponents)], k * 100 + p, game=self.aec.game)
+        self.bots = {p: seat_bot(self.opponents[i % len(self.opponents)], self.aec.game, k, p)
                      for i, p in enumerate(p for p in range(self.aec.n) if p != self.seat)}
         self._play_bots()
         return self._out()

@@ -35,8 +35,9 @@ import tornado.websocket
 from tornado.netutil import bind_sockets
 
 from .haunted import actions as A
-from .bots import make_bot
+from .bots import seat_bot
 from .fileio import parse_json
+from .games import game_of
 from .protocol import IllegalAction, is_integer
 from .haunted.draw import html as H
 from .haunted.draw.geometry import board_geometry
@@ -153,7 +154,7 @@ class Classroom:
                 continue
             key = (table.id, seat.seat, seat.agent)
             if key not in self._bots:
-                self._bots[key] = make_bot(seat.agent, table.game_config.seed * 100 + seat.seat + 1)
+                self._bots[key] = seat_bot(seat.agent, game_of(table.state), table.game_config.seed, seat.seat)
             out[seat.seat] = self._bots[key]
         return out
 

@@ -38,7 +38,7 @@ from .haunted import actions as A
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot
 from .haunted.box import Box, BoxError, default_box, load_box
-from .haunted.engine import new_game
+from .haunted.engine import GAME, new_game
 from .haunted.state import GameConfig
 
 SCHEMA_VERSION = 1
@@ -89,7 +89,7 @@ def _check_agent(agent) -> None:
     message as every other place that takes agent specs) names the known agents."""
     if not isinstance(agent, str):
         raise ValueError(f"a bot's agent must be an agent spec string, got {agent!r}")
-    make_bot(agent, 0)
+    make_bot(agent, 0, GAME)
 
 
 def new_code(taken=()) -> str:
