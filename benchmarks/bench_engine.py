@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 
 from haunted_kit import new_game  # noqa: E402
-from haunted_kit.haunted.agents import make_agent  # noqa: E402
+from haunted_kit.haunted.agents import AGENTS  # noqa: E402
 
 
 def run_games(agent: str, players: int, games: int, first_seed: int = 0):
@@ -42,7 +42,7 @@ def run_games(agent: str, players: int, games: int, first_seed: int = 0):
     t0 = time.process_time()
     for seed in range(first_seed, first_seed + games):
         s = new_game(players=players, seed=seed, log=False)
-        bots = [make_agent(agent, seed * 10 + i) for i in range(players)]
+        bots = [AGENTS[agent](seed * 10 + i) for i in range(players)]
         while s.phase != "over":
             s.apply_action(bots[s.current_player()].act(s))
         decisions += s.decisions
@@ -53,7 +53,7 @@ def run_games(agent: str, players: int, games: int, first_seed: int = 0):
 def copy_time(copies: int) -> float:
     """Median microseconds to copy a mid-game 4-player state (no log)."""
     s = new_game(players=4, seed=3, log=False)
-    bot = make_agent("random", 1)
+    bot = AGENTS["random"](1)
     while not (s.season == 2 and s.phase == "turns"):
         s.apply_action(bot.act(s))
     samples = []

@@ -361,6 +361,9 @@ class GameState(Protocol):
     def is_terminal(self) -> bool:
         """``True`` once the game is over."""
 
+    # optional: ``sample_chance()``, the seeded outcome of the waiting chance node (the
+    # draw ``auto_chance`` makes, from :func:`chance_index`); :func:`sample_chance` uses it
+
     def returns(self) -> list[float]:
         """One number per player once terminal (the module documents its meaning);
         zeros while the game runs."""
@@ -404,7 +407,8 @@ class Game(Protocol):
       (probabilities summing to 1), the search's prior over moves (else the greedy
       agent's :meth:`OneStepGreedyAgent.prior`, else uniform);
     * ``agents``: name -> agent class (taking a seed) beyond ``"random"`` (a
-      ``"greedy"`` one serves the search as rollout policy and prior);
+      ``"greedy"`` one serves the search as rollout policy and prior), the data
+      :func:`agent_table` and ``haunted_kit.bots.make_bot`` build bots from;
     * ``default_box()``: the game's own box (simulation records its fingerprint);
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
     * ``win_loss_returns``: ``True`` when ``returns()`` are win/loss values (Haunted
