@@ -17,7 +17,37 @@ from .games import game_of, get_game
 from .progress import progress as bar
 from .protocol import check_seed, sample_chance
 
-__all__ = ["play_game", "play_out"]
+__all__ = ["play_game", "play_out", "play_steps"]
+
+
+def play_steps(state, bots, *, seed: int, stop=None, max_steps: int | None = None, progress: bool = False,
+               desc: str = "game") -> int:
+    """The loop itself: play ``state`` on in place with ``bots`` (one agent object per
+    player, index = player) until it is over, ``stop(state)`` is true (checked before
+    every step, so a game started with ``auto_chance=False`` can halt at a chance node) or
+    ``max_steps`` steps were taken. A waiting chance node is one step, resolved with
+    :func:`haunted_kit.protocol.sample_chance` (the game's own seeded draw, what
+    ``auto_chance`` would draw; ``seed`` serves a game without one); a decision is one step.
+
+    Returns:
+        the number of steps taken.
+
+    Raises:
+        IllegalAction: a bot chose an illegal action (the state is as it was before it).
+    """
+    steps = itertools.count() if max_steps is None else range(max_steps)
+    if progress:
+        steps = bar(steps, desc=desc)
+    taken = 0
+    for _ in steps:
+        if state.is_terminal() or (stop is not None and stop(state)):
+            break
+        if state.is_chance_node():
+            state.apply_chance(sample_chance(state, seed))
+        else:
+            state.apply_action(bots[state.current_player()].act(state))
+        taken += 1
+    return taken
 
 
 def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = None, game=None,
@@ -49,16 +79,7 @@ def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = N
     seed = check_seed(seed)
     agent_seed = seed if agent_seed is None else check_seed(agent_seed, "agent_seed")
     bots, names = seat_bots(game, agents, state.players, agent_seed)
-    steps = itertools.count()
-    if progress:
-        steps = bar(steps, desc=desc or f"{game.name} seed {seed}")
-    for _ in steps:
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_chance(sample_chance(state, seed))
-            continue
-        state.apply_action(bots[state.current_player()].act(state))
+    play_steps(state, bots, seed=seed, progress=progress, desc=desc or f"{game.name} seed {seed}")
     return state, names
 
 

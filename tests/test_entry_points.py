@@ -17,11 +17,11 @@ import json
 import pytest
 
 from haunted_kit import simulate as S
-from haunted_kit.bots import make_bot, seat_bot
+from haunted_kit.bots import make_bot, seat_bot, seat_bots
 from haunted_kit.cli import main
 from haunted_kit.env import SingleSeatEnv
 from haunted_kit.games import game_names, get_game
-from haunted_kit.play import play_game
+from haunted_kit.play import play_game, play_out, play_steps
 from haunted_kit.protocol import chance_hash, chance_index, seat_seed, seeded_random
 
 SEED = 3
@@ -164,3 +164,26 @@ def test_the_seat_seeding_rule():
     g = get_game("estate")
     a, b = seat_bot("random", g, 4, 2), make_bot("random", 402, g)
     assert [a.rng.random() for _ in range(3)] == [b.rng.random() for _ in range(3)]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_chance_left_waiting_is_drawn_as_auto_chance_draws_it(name):
+    """A game started with ``auto_chance=False`` and played by the kit's loop (chance nodes
+    resolved with the game's own seeded draw) is the game ``auto_chance`` plays; the
+    progress bar changes nothing."""
+    g, ref, _ = _reference(name)
+    state = g.new_game(players=_players(g), seed=SEED, log=False, auto_chance=False)
+    assert state.is_chance_node()  # every game opens with a draw or a deal
+    play_out(state, SPECS, seed=SEED, game=g, progress=True)
+    assert _record(g, state) == _record(g, ref)
+
+
+def test_play_steps_stops_where_asked():
+    g = get_game("estate")
+    s = g.new_game(players=2, seed=SEED, log=False)
+    bots, _ = seat_bots(g, SPECS, 2, SEED)
+    assert play_steps(s, bots, seed=SEED, max_steps=5) == 5 and not s.is_terminal()
+    assert play_steps(s, bots, seed=SEED, stop=lambda st: True) == 0
+    rest = play_steps(s, bots, seed=SEED)
+    assert s.is_terminal() and rest > 0
+    assert play_steps(s, bots, seed=SEED) == 0  # nothing is left to play
