@@ -96,12 +96,17 @@ def chance_index(seed: int, position: int, weights) -> int:
     raise AssertionError  # pragma: no cover  (x < total)
 
 
-def seeded_random(seed: int, *path) -> random.Random:
-    """A :class:`random.Random` for one seeded job of game ``seed`` named by ``path``
-    (e.g. ``seeded_random(seed, "deck").shuffle(cards)``), seeded with
-    :func:`chance_hash`: unlike ``random.Random(seed)``, which drops the sign, seeds ``k``
-    and ``-k`` give different generators."""
-    return random.Random(chance_hash(seed, *path))
+def seeded_random(seed: int) -> random.Random:
+    """A :class:`random.Random` for a game's seeded setup (e.g. a deck shuffle), from a
+    signed 64-bit ``seed`` (:func:`check_seed`): seeded with the seed's 64 bits read as an
+    unsigned number (``seed % 2**64``: two's complement), so seeds ``k`` and ``-k`` give
+    different generators, unlike ``random.Random(seed)``, which drops the sign. For
+    ``seed >= 0`` it is ``random.Random(seed)``.
+
+    Raises:
+        ValueError: ``seed`` is not a seed of the kit (:func:`check_seed`).
+    """
+    return random.Random(check_seed(seed) % 2 ** 64)
 
 
 def sample_chance(state: "GameState", seed: int, position: int | None = None):

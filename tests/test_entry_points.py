@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import random
 
 import pytest
 
@@ -128,7 +129,8 @@ def test_seeds_k_and_minus_k_are_different_games(name, k):
 
 
 def test_landmarks_deals_keep_the_seeds_sign():
-    """``random.Random(seed)`` drops the sign; the deal shuffle is the kit's seeded draw."""
+    """``random.Random(seed)`` drops the sign; the deal shuffle uses the kit's seeded
+    generator, which reads the seed's 64 bits, so -k deals another game and k (>= 0) the same."""
     lm = get_game("landmarks")
     for k in (1, 5, 99):
         a, b = lm.new_game(players=3, seed=k), lm.new_game(players=3, seed=-k)
@@ -141,9 +143,17 @@ def test_the_chance_hash_is_blake2b_of_the_signed_seed_and_the_path():
     assert chance_hash(7, 0) != chance_hash(-7, 0)
     assert chance_hash(7, "deck") == int.from_bytes(hashlib.blake2b(b"7:deck", digest_size=8).digest(), "big")
     assert 0 <= chance_hash(2 ** 63 - 1, 10 ** 6) < 2 ** 64
-    r1, r2 = seeded_random(5, "deck"), seeded_random(-5, "deck")
-    assert r1.random() != r2.random()
-    assert seeded_random(5, "deck").random() == seeded_random(5, "deck").random()
+
+
+def test_the_seeded_generator_reads_the_seeds_64_bits():
+    assert seeded_random(5).random() == random.Random(5).random()           # k >= 0: Python's own generator
+    assert seeded_random(-5).random() == random.Random(2 ** 64 - 5).random()  # -k: its two's complement
+    assert seeded_random(-5).random() != seeded_random(5).random()
+    assert seeded_random(-1).random() == random.Random(2 ** 64 - 1).random()
+    assert seeded_random(-(2 ** 63)).random() == random.Random(2 ** 63).random()
+    for bad in (2 ** 63, 1.0, True):
+        with pytest.raises(ValueError, match="seed must be an integer of at most 64 bits"):
+            seeded_random(bad)
 
 
 def test_the_chance_index_walks_the_weights():

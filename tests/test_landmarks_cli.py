@@ -15,8 +15,8 @@ def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
                           "(not the published cards))")
-    # seed 7 deals P1 a hand that builds: P1 chooses the lead (build) and builds, then P2 and P3 each
-    # follow or decline once: 1 lead + 3 seat decisions (the example round is one round)
+    # seat i's bot is seeded 7 * 100 + i (the kit's seat rule): P1's greedy bot leads build and builds
+    # (two decisions: the lead, then the leader's build), P2 builds, P3 acquires instead: 4 decisions
     assert "Decisions: 4; agents: P1 greedy, P2 random, P3 greedy" in out
     s = lm.LandmarksState.load(save)
     assert s.is_terminal() and s.players == 3

@@ -483,7 +483,7 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     s.modules = _modules(box, modules)
     s.seed, s.rounds = seed, rounds
     deck = sorted(k for k, c in box.cards.items() for _ in range(c.copies))
-    seeded_random(seed, "deck").shuffle(deck)  # the kit's seeded draw: seeds k and -k deal differently
+    seeded_random(seed).shuffle(deck)  # the kit's seeded generator: seeds k and -k deal differently
     for p in range(players):
         dev = [k for k in deck if box.cards[k].icons][:er["developed"]]
         for k in dev:
