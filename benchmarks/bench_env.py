@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from haunted_kit.haunted.agents import make_agent
+from haunted_kit.bots import make_bot
 from haunted_kit.env import KitAECEnv
 from haunted_kit.games import get_game
 from haunted_kit.search import hints, sample_chance
@@ -71,7 +71,7 @@ def engine_games(game: str, players: int, options: dict, seeds) -> tuple[int, fl
 def hint_seconds(game: str, players: int, options: dict) -> tuple[float, str]:
     g = get_game(game)
     s = g.new_game(players=players, seed=3, **options)
-    bots = [make_agent("greedy", i, game=g) for i in range(players)]
+    bots = [make_bot("greedy", i, g) for i in range(players)]
     for _ in range(6):
         if s.is_terminal() or s.current_player() is None:
             break

@@ -9,7 +9,10 @@ A spec is an agent name with optional settings in brackets::
     search[seconds=0.5]
 
 A lineup is specs separated by commas (``"search[playouts=100],greedy"``); a lineup
-shorter than the number of players repeats. :func:`make_bot` builds the agent;
+shorter than the number of players repeats. :func:`make_bot` builds the agent (the kit's
+one bot factory: each Game declares its agents as data, ``Game.agents``, see
+:func:`haunted_kit.protocol.agent_table`); :func:`seat_bots` and :func:`seat_bot` seat
+them with the one seat-seeding rule (:func:`haunted_kit.protocol.seat_seed`);
 :func:`bot_settings` gives the settings a dataset records.
 """
 
@@ -17,11 +20,12 @@ from __future__ import annotations
 
 import re
 
-from .haunted.agents import AGENTS, make_agent
 from .games import get_game
+from .protocol import agent_table, seat_agents, seat_seed
 from .search import SearchAgent
 
-__all__ = ["BotSpecError", "bot_settings", "known_agents", "make_bot", "parse_lineup", "parse_spec"]
+__all__ = ["BotSpecError", "bot_settings", "known_agents", "make_bot", "parse_lineup", "parse_spec", "seat_bot",
+           "seat_bots"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\[(.*)\])?\s*$")
 _SEARCH_KEYS = {"playouts": int, "seconds": float, "rollout": str, "rollout_depth": "depth", "exploration": float,
@@ -89,36 +93,55 @@ def parse_lineup(text: str) -> list[str]:
 
 
 def _game(game):
+    """``game`` as a Game: a registered short name is looked up (UnknownGame, a
+    ValueError, for another); a Game object is taken as it is."""
     return get_game(game) if isinstance(game, str) else game
 
 
-def known_agents(game=None) -> list[str]:
-    """The agent names a spec may use for ``game`` (a Game or its short name; None:
-    Haunted Lands): the game's own agents, then ``search`` (plays every game)."""
-    game = _game(game)
-    table = AGENTS if game is None or game.name == "haunted" else getattr(game, "agents", {"random": None})
-    return [*table, "search"]
+def known_agents(game) -> list[str]:
+    """The agent names a spec may use for ``game`` (a Game or its short name): its
+    agents (:func:`haunted_kit.protocol.agent_table`: ``random``, then the Game's own),
+    then ``search`` (plays every game)."""
+    return [*agent_table(_game(game)), "search"]
 
 
-def make_bot(spec: str, seed: int = 0, game=None):
+def make_bot(spec: str, seed: int, game):
     """The agent a spec names, seeded with ``seed``, for ``game`` (a Game or its short
-    name; None: Haunted Lands). Every place that takes agent names (``play`` and
-    ``simulate``'s ``--agents``, the environment's opponents, the play widgets, each
-    game's ``play_game``) builds its agents here.
+    name). The kit's one bot factory: every place that takes agent names (``play`` and
+    ``simulate``'s ``--agents``, the environment's opponents, the play widgets, the
+    classroom's bot seats, each game's ``play_game``) builds its agents here, through
+    :func:`seat_bots` / :func:`seat_bot` when the bot takes a seat.
 
     Raises:
         BotSpecError (a ValueError): a bad spec, an unknown agent (the message lists
             :func:`known_agents`) or a bad setting.
+        UnknownGame (a ValueError): ``game`` names no registered game.
     """
     name, settings = parse_spec(spec)
     game = _game(game)
     if name == "search":
         return SearchAgent(seed, game=game, **settings)
-    known = known_agents(game)
-    if name not in known:
-        where = "" if game is None else f" for {game.name!r}"
-        raise BotSpecError(f"unknown agent {name!r}{where} (known: {', '.join(known)})")
-    return make_agent(name, seed, game=game)
+    table = agent_table(game)
+    if name not in table:
+        raise BotSpecError(f"unknown agent {name!r} for {game.name!r} (known: {', '.join(known_agents(game))})")
+    return table[name](seed)
+
+
+def seat_bot(spec: str, game, seed: int, seat: int):
+    """The bot for ``seat`` (0-based player index) of game ``seed``: :func:`make_bot` seeded
+    with :func:`~haunted_kit.protocol.seat_seed` (``seed * 100 + seat``), as every entry
+    point seats its bots. Raises as :func:`make_bot`."""
+    return make_bot(spec, seat_seed(seed, seat), game)
+
+
+def seat_bots(game, agents, players: int, seed: int) -> tuple[list, list[str]]:
+    """One agent per seat for a game of ``game`` (a Game or its short name) with
+    ``players`` seats and seed ``seed``: ``agents`` are specs or agent objects, one per
+    seat (a shorter sequence repeats); seat ``i``'s spec becomes :func:`seat_bot`
+    ``(spec, game, seed, i)``. Returns ``(agents, names)``
+    (:func:`~haunted_kit.protocol.seat_agents`). Raises as :func:`make_bot`."""
+    game = _game(game)
+    return seat_agents(agents, players, seed, lambda spec, k: make_bot(spec, k, game))
 
 
 def bot_settings(spec: str) -> dict:

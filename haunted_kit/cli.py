@@ -30,6 +30,7 @@ from pathlib import Path
 from .bots import BotSpecError, known_agents, make_bot, parse_lineup
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
 from .games import DEFAULT_GAME, UnknownGame, game_module, game_names, game_of, get_game
+from .play import play_game as play_with_bots
 from .protocol import check_seed
 
 # The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
@@ -110,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
-                      help=f"comma-separated agent specs, one per seat, repeating ({', '.join(known_agents())}, "
+                      help=f"comma-separated agent specs, one per seat, repeating ({', '.join(known_agents('haunted'))}, "
                            "e.g. 'search[playouts=100],greedy'; default greedy)")
     play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
                       help="extra ghost cards for higher difficulty, e.g. 2,3")
@@ -213,9 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def game_cli(name: str):
     """The ``cli`` module of game ``name`` (:func:`haunted_kit.games.game_module`), e.g.
-    :mod:`haunted_kit.haunted.cli`: ``play_game(players, seed, agents, *, box, log,
-    **options) -> (state, agent names)`` and ``summary(state, names=None) -> str``;
-    optionally ``OPTIONS`` (its ``play`` options beyond players and seed: ``mode``,
+    :mod:`haunted_kit.haunted.cli`: ``summary(state, names=None) -> str``; optionally
+    ``play_game(players, seed, agents, *, box, log, **options) -> (state, agent names)``
+    (else :func:`haunted_kit.play.play_game` plays it), ``OPTIONS`` (its ``play`` options beyond players and seed: ``mode``,
     ``ghost_cards``), ``check_settings(box, *, players, seed, **options)`` (ValueError
     for options that make no game), ``handout(parser, args, box) -> int`` and
     ``teacher(parser, args) -> int``. Everything else (usage checks, boxes, saves, logs)
@@ -243,9 +244,15 @@ def summary(state, names=None) -> str:
 
 
 def play_game(name: str, players: int, seed: int, agents, *, box, log: bool = False, **options):
-    """Play game ``name`` with bots (its ``cli.play_game``); returns ``(terminal state,
-    agent names)``. Raises ValueError for settings the box cannot play."""
-    return game_cli(name).play_game(players, seed, agents, box=box, log=log, **options)
+    """Play game ``name`` with bots seated by the kit's rule: the kit's one play loop
+    (:func:`haunted_kit.play.play_game`), or the game's ``cli.play_game`` when it has one
+    (Haunted Lands, which turns ``--mode``/``--ghost-cards`` into its configuration and
+    then plays the same loop). Returns ``(terminal state, agent names)``. Raises ValueError
+    for settings the box cannot play."""
+    hook = getattr(game_cli(name), "play_game", None)
+    if hook is not None:
+        return hook(players, seed, agents, box=box, log=log, **options)
+    return play_with_bots(name, players=players, seed=seed, agents=agents, box=box, log=log, **options)
 
 
 def _write_log(state, path: Path) -> None:

@@ -49,19 +49,16 @@ bots from specs (``"greedy"``, ``"search[playouts=50]"``...).
 from __future__ import annotations
 
 import json
-import random
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from .bots import make_bot, parse_lineup
+from .bots import make_bot, parse_lineup, seat_bot
 from .games import get_game
-from gymnasium.utils import seeding
-
-from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer
-from .search import sample_chance
+from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
@@ -181,7 +178,7 @@ class KitAECEnv(AECEnv):
         """Resolve chance nodes; point agent_selection at the player to move; rewards at the end."""
         s = self.state_
         while s.is_chance_node():
-            sample_chance(s, self._rng)
+            s.apply_chance(sample_chance(s, self._seed))  # the kit's one seeded chance draw
         if s.is_terminal():
             ret = s.returns()
             for p, a in enumerate(self.possible_agents):
@@ -221,7 +218,6 @@ class KitAECEnv(AECEnv):
         outcomes. Raises ValueError (:func:`~haunted_kit.protocol.check_seed`) for any
         other seed, before anything changes."""
         self._seed = self.next_seed(seed)
-        self._rng = random.Random(self._seed)
         self.state_ = self._new_state(self._seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -339,7 +335,8 @@ class SingleSeatEnv(gymnasium.Env):
     ``action_mask``); ``info["action_mask"]`` repeats the mask. The reward is the seat's
     return when the game ends, 0 before. ``reset(seed=k)`` plays game seed ``k`` and seeds
     ``np_random``; ``reset()`` draws a new game's seed from ``np_random`` (as in
-    :class:`KitAECEnv`); the bots are seeded ``game seed * 100 + player``.
+    :class:`KitAECEnv`); the bots are seeded ``game seed * 100 + player``
+    (:func:`haunted_kit.bots.seat_bot`, as every entry point).
 
     **An action of the space that is illegal now** (masked out, as an unmasked sample
     of ``action_space`` often is): with ``illegal_reward`` a number (default -1.0), the
@@ -398,7 +395,7 @@ class SingleSeatEnv(gymnasium.Env):
             seed = int(self.np_random.integers(0, SEED_MAX, endpoint=True))
         self.aec.reset(seed=seed)
         k = self.aec.game_seed
-        self.bots = {p: make_bot(self.opponents[i % len(self.opponents)], k * 100 + p, game=self.aec.game)
+        self.bots = {p: seat_bot(self.opponents[i % len(self.opponents)], self.aec.game, k, p)
                      for i, p in enumerate(p for p in range(self.aec.n) if p != self.seat)}
         self._play_bots()
         return self._out()

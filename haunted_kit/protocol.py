@@ -18,6 +18,7 @@ chance outcome, in order, shared by copies).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
 import random
@@ -26,8 +27,9 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
-    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "check_seed", "is_integer", "is_the_integer",
-    "plain_integers", "results_by_score", "seat_agents", "states_along", "strict_equality",
+    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
+    "chance_index", "check_seed", "is_integer", "is_the_integer", "plain_integers", "results_by_score", "sample_chance",
+    "seat_agents", "seat_seed", "seeded_random", "states_along", "strict_equality",
 ]
 
 
@@ -55,6 +57,81 @@ def check_seed(seed, what: str = "seed", error: type[Exception] = ValueError) ->
     if not is_integer(seed) or not SEED_MIN <= seed <= SEED_MAX:
         raise error(f"{what} must be an integer of at most 64 bits (-2**63 <= seed < 2**63), got {seed!r}")
     return int(seed)
+
+
+# ============================================================================ the seeded chance draw
+
+
+def chance_hash(seed: int, *path) -> int:
+    """A number in ``0 .. 2**64 - 1`` drawn from ``seed`` (a signed 64-bit seed,
+    :func:`check_seed`) and ``path`` (where in the game the draw is: for a chance node its
+    position, the number of chance outcomes drawn before it; for a setup shuffle a word
+    such as ``"deck"``): the first 8 bytes, big-endian, of the BLAKE2b hash of the text
+    ``"seed:path[0]:path[1]..."``. The seed is written with its sign, so seeds ``k`` and
+    ``-k`` draw differently; the text is the same in any process on any machine (Python's
+    own ``hash`` is salted per process and is never used). Every game's chance draws come
+    from here."""
+    text = ":".join(str(x) for x in (seed, *path))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def chance_index(seed: int, position: int, weights) -> int:
+    """The index of the outcome that chance node number ``position`` (0-based) of game
+    ``seed`` draws among outcomes of whole-number ``weights`` (e.g. ``[3, 1]``: the first
+    three times as likely): ``chance_hash(seed, position) % sum(weights)`` walked along the
+    weights. The same seed and position give the same index in any process.
+
+    Raises:
+        ValueError: no weights, or weights that do not add up to a positive whole number.
+    """
+    weights = list(weights)
+    total = sum(weights)
+    if not weights or not is_integer(total) or total <= 0:
+        raise ValueError(f"a chance draw needs whole-number weights adding up to at least 1, got {weights!r}")
+    x = chance_hash(seed, position) % total
+    for i, k in enumerate(weights):
+        if x < k:
+            return i
+        x -= k
+    raise AssertionError  # pragma: no cover  (x < total)
+
+
+def seeded_random(seed: int) -> random.Random:
+    """A :class:`random.Random` for a game's seeded setup (e.g. a deck shuffle), from a
+    signed 64-bit ``seed`` (:func:`check_seed`): seeded with the seed's 64 bits read as an
+    unsigned number (``seed % 2**64``: two's complement), so seeds ``k`` and ``-k`` give
+    different generators, unlike ``random.Random(seed)``, which drops the sign. For
+    ``seed >= 0`` it is ``random.Random(seed)``.
+
+    Raises:
+        ValueError: ``seed`` is not a seed of the kit (:func:`check_seed`).
+    """
+    return random.Random(check_seed(seed) % 2 ** 64)
+
+
+def sample_chance(state: "GameState", seed: int, position: int | None = None):
+    """The seeded outcome of ``state``'s waiting chance node: the game's own
+    ``state.sample_chance()`` when it has one (the draw its ``auto_chance`` would make),
+    else an outcome of ``state.chance_outcomes()`` drawn by :func:`chance_hash` of ``seed``
+    and ``position`` (default: the number of chance outcomes in the record so far).
+
+    Raises:
+        ChanceError: no chance node is waiting.
+    """
+    own = getattr(state, "sample_chance", None)
+    if own is not None:
+        return own()
+    outcomes = state.chance_outcomes()
+    if not outcomes:
+        raise ChanceError("no chance node is waiting")
+    if position is None:
+        position = sum(1 for e in state.history() if e.chance)
+    x = chance_hash(seed, position) / 2 ** 64
+    for o, p in outcomes:
+        x -= p
+        if x < 0:
+            return o
+    return outcomes[-1][0]  # rounding: the probabilities added up to a little under 1
 
 
 def plain_integers(value):
@@ -289,6 +366,9 @@ class GameState(Protocol):
     def is_terminal(self) -> bool:
         """``True`` once the game is over."""
 
+    # optional: ``sample_chance()``, the seeded outcome of the waiting chance node (the
+    # draw ``auto_chance`` makes, from :func:`chance_index`); :func:`sample_chance` uses it
+
     def returns(self) -> list[float]:
         """One number per player once terminal (the module documents its meaning);
         zeros while the game runs."""
@@ -332,7 +412,8 @@ class Game(Protocol):
       (probabilities summing to 1), the search's prior over moves (else the greedy
       agent's :meth:`OneStepGreedyAgent.prior`, else uniform);
     * ``agents``: name -> agent class (taking a seed) beyond ``"random"`` (a
-      ``"greedy"`` one serves the search as rollout policy and prior);
+      ``"greedy"`` one serves the search as rollout policy and prior), the data
+      :func:`agent_table` and ``haunted_kit.bots.make_bot`` build bots from;
     * ``default_box()``: the game's own box (simulation records its fingerprint);
     * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
       ``state``'s game up again, every default filled in (the classroom store keeps them;
@@ -585,14 +666,32 @@ def states_along(start: GameState, entries) -> list:
     return out
 
 
+def agent_table(game) -> dict:
+    """The agents ``game`` (a :class:`Game`) offers by name: ``"random"``
+    (:class:`RandomAgent`, plays any game), then the Game's own optional ``agents``
+    mapping (name -> agent class taking a seed; a ``"greedy"`` one is the search's rollout
+    policy and prior). No game is special: each declares its agents as data."""
+    return {"random": RandomAgent, **(getattr(game, "agents", None) or {})}
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` (0-based player index) of the game seeded ``seed``:
+    ``seed * 100 + seat``. The one seat-seeding rule: ``play`` (every game), ``simulate``,
+    the environment's opponents, the classroom's bot seats and the play widgets all seed
+    their bots with it, so the same seed and bot specs play the same game wherever they are
+    started."""
+    return seed * 100 + seat
+
+
 def seat_agents(agents, players: int, seed: int, make) -> tuple[list, list[str]]:
-    """One agent per seat, as every game's ``play_game`` seats them.
+    """One agent per seat, as every entry point seats them.
 
     Args:
         agents: names or agent objects, one per seat; a shorter sequence repeats.
         players: the number of seats.
-        seed: the agents' base seed; seat ``i``'s named agent is ``make(name, seed * 100 + i)``.
-        make: the game's agent factory (``make_agent``), raising ValueError for an unknown name.
+        seed: the agents' base seed; seat ``i``'s named agent is ``make(name, seat_seed(seed, i))``.
+        make: the agent factory (``haunted_kit.bots.make_bot`` for one game), raising
+            ValueError for an unknown name.
 
     Returns:
         ``(agents, names)``: ``players`` agent objects and their names (an object's
@@ -601,7 +700,7 @@ def seat_agents(agents, players: int, seed: int, make) -> tuple[list, list[str]]
     bots = []
     for i in range(players):
         a = agents[i % len(agents)]
-        bots.append(make(a, seed * 100 + i) if isinstance(a, str) else a)
+        bots.append(make(a, seat_seed(seed, i)) if isinstance(a, str) else a)
     return bots, [getattr(a, "name", type(a).__name__) for a in bots]
 
 

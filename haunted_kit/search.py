@@ -10,7 +10,7 @@ reseeded), never the true hidden state. Selection is PUCT with availability coun
 over moves: the game's greedy agent's move scores as a softmax (:func:`prior_of`), so
 that a small budget (100 playouts) is spent on the few plausible moves; chance outcomes
 are sampled (open loop). Playouts run a rollout policy (``"greedy"`` or ``"random"``,
-see :func:`haunted_kit.haunted.agents.make_agent`) to the end, or for ``rollout_depth``
+see :func:`haunted_kit.protocol.agent_table`) to the end, or for ``rollout_depth``
 decisions and then score the position with the Game's ``evaluate(state)``.
 
 Values come from each player's :meth:`~haunted_kit.protocol.GameState.returns` at the
@@ -40,9 +40,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from .haunted.agents import make_agent
 from .games import game_of
-from .protocol import is_integer
+from .protocol import agent_table, is_integer
 
 __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "sample_chance"]
 
@@ -126,11 +125,8 @@ def prior_of(game, kind: str = "greedy"):
     own = getattr(game, "prior", None)
     if own is not None:
         return own
-    try:
-        bot = make_agent("greedy", 0, game=game)
-    except ValueError:
-        return _uniform
-    return getattr(bot, "prior", _uniform)
+    greedy = agent_table(game).get("greedy")
+    return _uniform if greedy is None else getattr(greedy(0), "prior", _uniform)
 
 
 PRIORS = ("greedy", "uniform")
@@ -138,10 +134,8 @@ PRIORS = ("greedy", "uniform")
 
 def _rollout_policy(game, name: str):
     """The rollout agent: the game's ``name`` agent; a game without a greedy agent rolls out at random."""
-    try:
-        return make_agent(name, 0, game=game)
-    except ValueError:
-        return make_agent("random", 0, game=game)
+    table = agent_table(game)
+    return table.get(name, table["random"])(0)
 
 
 class SearchAgent:

@@ -34,7 +34,7 @@ import tornado.web
 import tornado.websocket
 from tornado.netutil import bind_sockets
 
-from .bots import make_bot
+from .bots import seat_bot
 from .fileio import parse_json
 from .games import DEFAULT_GAME, game_module
 from .protocol import IllegalAction, is_integer
@@ -140,7 +140,7 @@ class Classroom:
                 continue
             key = (table.id, seat.seat, seat.agent)
             if key not in self._bots:
-                self._bots[key] = make_bot(seat.agent, table.config["seed"] * 100 + seat.seat + 1, game=table.game)
+                self._bots[key] = seat_bot(seat.agent, table.game, table.config["seed"], seat.seat)
             out[seat.seat] = self._bots[key]
         return out
 

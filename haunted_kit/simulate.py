@@ -64,9 +64,9 @@ from pathlib import Path
 from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
+from .play import play_out
 from .games import get_game
 from .protocol import check_seed, is_integer, results_by_score
-from .search import sample_chance
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
@@ -158,7 +158,8 @@ class Grid:
         first_seed: seed of the first repetition; it and the last one,
             ``first_seed + games - 1``, must be seeds of the kit
             (:func:`~haunted_kit.protocol.check_seed`, signed 64 bits, the Parquet
-            ``int64`` seed column). The agents' seeds ``seed * 100 + i`` only seed
+            ``int64`` seed column). The agents' seeds ``seed * 100 + i``
+            (:func:`~haunted_kit.protocol.seat_seed`, as every entry point) only seed
             their own ``random.Random`` (any integer) and are not stored, so they
             are not bounded.
 
@@ -282,18 +283,13 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     game = get_game(game_name)
     specs = lineup.split(",") if "[" not in lineup else parse_lineup(lineup)
     state = _new_state(game, n, seed, options, box, events)
-    bots = [make_bot(specs[i % len(specs)], seed * 100 + i, game=game) for i in range(n)]
     order_hook = getattr(game, "turn_order", None)
     order = list(order_hook(state)) if order_hook is not None else list(range(n))
-    chance_rng = random.Random(seed)
+    play_out(state, specs, seed=seed, game=game)  # the kit's one play loop and seat-seeding rule
     made = [0] * n
-    while not state.is_terminal():
-        if state.is_chance_node():
-            sample_chance(state, chance_rng)
-            continue
-        p = state.current_player()
-        state.apply_action(bots[p].act(state))
-        made[p] += 1
+    for e in state.history():
+        if not e.chance:
+            made[e.player] += 1
     seats = _seat_results(game, state)
     ret = state.returns()
     opts_json = json.dumps(options, sort_keys=True)

@@ -92,7 +92,7 @@ def _check_agent(agent, game: str) -> None:
     message as every other place that takes agent specs) names the known agents."""
     if not isinstance(agent, str):
         raise ValueError(f"a bot's agent must be an agent spec string, got {agent!r}")
-    make_bot(agent, 0, game=None if game == DEFAULT_GAME else game)  # None: the default game's wording
+    make_bot(agent, 0, game)
 
 
 def new_code(taken=()) -> str:

@@ -11,6 +11,7 @@ from haunted_kit.bots import BotSpecError, known_agents, make_bot
 from haunted_kit.cli import main
 from haunted_kit.env import SingleSeatEnv
 from haunted_kit.games import get_game
+from haunted_kit.play import play_game
 from haunted_kit.search import SearchAgent
 from haunted_kit.simulate import Grid
 
@@ -20,8 +21,23 @@ KNOWN = "(known: random, greedy, search)"
 
 def test_known_agents_are_the_games_own_then_search():
     for g in GAMES:
-        assert known_agents(g) == ["random", "greedy", "search"]
-    assert known_agents() == known_agents("haunted")
+        assert known_agents(g) == known_agents(get_game(g)) == ["random", "greedy", "search"]
+
+
+class _NoAgents:
+    """A Game that declares no agents of its own: only the kit's random one and search."""
+
+    name = "bare"
+
+
+def test_a_game_without_an_agents_table_offers_random_and_search():
+    """No game is special in the bot factory: a Game's ``agents`` table is all it has."""
+    assert known_agents(_NoAgents()) == ["random", "search"]
+    assert type(make_bot("random", 3, _NoAgents())).__name__ == "RandomAgent"
+    with pytest.raises(BotSpecError, match=r"^unknown agent 'greedy' for 'bare' \(known: random, search\)$"):
+        make_bot("greedy", 0, _NoAgents())
+    with pytest.raises(ValueError, match="unknown game 'nowhere'"):
+        make_bot("random", 0, "nowhere")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -54,28 +70,29 @@ def test_play_reads_search_specs_and_settings(capsys):
 @pytest.mark.parametrize("game", GAMES)
 def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
     """``play --agents "search[playouts=3],greedy"`` plays exactly the game that the
-    seeded agents play by hand (seat ``i``: seed ``seed * 100 + i``; Landmarks ``* 101``)."""
+    seeded agents play by hand (seat ``i``: seed ``seed * 100 + i`` in every game)."""
     assert main(["play", "--game", game, "--players", "2", "--seed", "5", "--agents", "search[playouts=3],greedy"]) == 0
     out = capsys.readouterr().out
     g = get_game(game)
     s = g.new_game(players=2, seed=5, log=False)
-    mult = 101 if game == "landmarks" else 100
-    bots = [SearchAgent(5 * mult, game=g, playouts=3), make_bot("greedy", 5 * mult + 1, game=g)]
+    bots = [SearchAgent(500, game=g, playouts=3), make_bot("greedy", 501, game=g)]
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_chance(s.sample_chance())
             continue
         s.apply_action(bots[s.current_player()].act(s))
+    state, names = play_game(g, players=2, seed=5, agents=["search[playouts=3]", "greedy"])
+    assert state.to_dict() == s.to_dict() and names == ["search", "greedy"]
     if game == "haunted":
-        from haunted_kit.haunted.sim import play_game
-        res = play_game(players=2, seed=5, agents=["search[playouts=3]", "greedy"])
+        from haunted_kit.haunted.sim import play_game as play_haunted
+        res = play_haunted(players=2, seed=5, agents=["search[playouts=3]", "greedy"])
         assert res.state.to_dict() == s.to_dict() and res.agents == ["search", "greedy"]
         assert "Agents: P1 search, P2 greedy" in out
     else:
-        from haunted_kit.cli import game_cli
-        state, names = game_cli(game).play_game(2, 5, ["search[playouts=3]", "greedy"], box=g.load_box(None))
+        from haunted_kit import cli
+        state, names = cli.play_game(game, 2, 5, ["search[playouts=3]", "greedy"], box=g.load_box(None))
         assert state.to_dict() == s.to_dict()
-        assert game_cli(game).summary(state, names) in out
+        assert cli.summary(state, names) in out
 
 
 def test_the_play_widgets_take_specs():
@@ -94,7 +111,7 @@ def test_classroom_tables_take_specs(tmp_path):
     from haunted_kit.store import GameStore
 
     with GameStore(tmp_path / "s.db") as store:
-        with pytest.raises(ValueError, match=r"^unknown agent 'clever' \(known: random, greedy, search\)$"):
+        with pytest.raises(ValueError, match=r"^unknown agent 'clever' for 'haunted' \(known: random, greedy, search\)$"):
             store.create_table(players=2, bots={1: "clever"})
         store.create_table(players=2, bots={1: "search[playouts=2]"})
         assert [s.agent for s in store.table(1).seats] == [None, "search[playouts=2]"]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from haunted_kit.estate import new_game
-from haunted_kit.estate.agents import make_agent
+from haunted_kit.estate.agents import AGENTS
 
 #: the only event kinds that may change a player's holdings: Factory and gold takes,
 #: purchases (tiles, marked prices, the Inn), sales, exchanges, hires and fees between players
@@ -54,7 +54,7 @@ def test_seeded_games_keep_the_invariants(players):
     for seed in range(12):
         s = new_game(players, seed=seed)
         box = s.box
-        bots = [make_agent("greedy" if (seed + p) % 2 else "random", seed * 10 + p) for p in range(players)]
+        bots = [AGENTS["greedy" if (seed + p) % 2 else "random"](seed * 10 + p) for p in range(players)]
         steps = 0
         while not s.is_terminal():
             before = s.copy()

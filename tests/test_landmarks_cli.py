@@ -15,14 +15,16 @@ def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
                           "(not the published cards))")
-    assert "Decisions: 3; agents: P1 greedy, P2 random, P3 greedy" in out
+    # seat i's bot is seeded 7 * 100 + i (the kit's seat rule): P1's greedy bot leads build and builds
+    # (two decisions: the lead, then the leader's build), P2 builds, P3 acquires instead: 4 decisions
+    assert "Decisions: 4; agents: P1 greedy, P2 random, P3 greedy" in out
     s = lm.LandmarksState.load(save)
     assert s.is_terminal() and s.players == 3
     totals = [line.split()[-1] for line in out.splitlines() if line.startswith(("P1 ", "P2 ", "P3 "))]
     assert [int(t) for t in totals] == lm.totals(s)
     assert log.read_text().startswith("seq,season,round,phase,kind,player,cell,text,data")
     assert main(["replay", str(save)]) == 0
-    assert "Decisions: 3" in capsys.readouterr().out
+    assert "Decisions: 4" in capsys.readouterr().out
 
 
 def test_replay_of_a_corrupt_landmarks_save_fails_with_one_line(tmp_path, capsys):
@@ -51,17 +53,17 @@ def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
 
 
 def test_bots_by_name_for_the_kit_tools():
-    from haunted_kit.haunted.agents import make_agent
+    from haunted_kit.bots import make_bot
     from haunted_kit.games import get_game
 
     g = get_game("landmarks")
-    bot = make_agent("greedy", 3, g)
+    bot = make_bot("greedy", 3, g)
     s = lm.position(hands=[[], ["village_square", "tannery"]], villages=[[], []], gold=[0, 0], lead="harvest",
                     tokens=[{"statue": 1, "gate": 1, "silo": 1}, {"statue": 1}])
     # a Statue breaks the 1-1 tie: +2 for the most; a Gate only ties P1's (+1 for the token), a Silo ties too (0)
     assert bot.act(s) == lm.Acquire("statue", ("village_square",))
-    with pytest.raises(ValueError, match="unknown agent 'search' for 'landmarks' \\(known: random, greedy\\)"):
-        make_agent("search", 0, g)
+    with pytest.raises(ValueError, match="unknown agent 'clever' for 'landmarks' \\(known: random, greedy, search\\)"):
+        make_bot("clever", 0, g)
 
 
 def test_simulate_plays_landmarks_and_the_unique_best_seat_wins(tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import haunted_kit as hk
-from haunted_kit.haunted.agents import make_agent
+from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.protocol import GameState
 
 FIXTURE = Path(__file__).parent / "fixtures" / "save_v1_citizen_3p.json"
@@ -119,7 +119,7 @@ def test_a_version_1_save_loads_migrated_and_replays_to_the_same_result():
     assert r.to_dict() == s.to_dict()
     assert json.loads(s.to_json())["version"] == 2
     # played on by greedy bots: the same end as the kit before the change reached from this save
-    bots = [make_agent("greedy", 100 + i) for i in range(3)]
+    bots = [GreedyAgent(100 + i) for i in range(3)]
     while not s.is_terminal():
         s.apply_action(bots[s.current_player()].act(s))
     # 499 events as before, plus one `nothing_produced` for each round where no building produced

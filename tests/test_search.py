@@ -147,14 +147,14 @@ def test_bot_specs():
     assert parse_lineup("search[playouts=5,seconds=1.5], greedy,random") == ["search[playouts=5,seconds=1.5]", "greedy", "random"]
     assert bot_settings("greedy") == {"agent": "greedy"}
     assert bot_settings("search[playouts=7]")["playouts"] == 7
-    assert isinstance(make_bot("search[playouts=7]", 3), SearchAgent)
+    assert isinstance(make_bot("search[playouts=7]", 3, "haunted"), SearchAgent)
     for bad, needle in [("search[playouts=x]", "playouts='x' is not a int"), ("greedy[playouts=3]", "takes no settings"),
                         ("search[depth=3]", "unknown search setting 'depth=3'"), ("9lives", "cannot read agent spec"),
                         ("", "give at least one agent")]:
         with pytest.raises(BotSpecError, match=needle.replace("[", r"\[")):
             parse_lineup(bad)
     with pytest.raises(ValueError, match="unknown agent 'clever'"):
-        make_bot("clever")
+        make_bot("clever", 0, "haunted")
 
 
 def test_search_plays_a_companion_module():

@@ -157,9 +157,9 @@ def test_event_logs(tmp_path):
     last = g0.iloc[-1]
     assert last.kind in ("game_over", "collective_loss")
     full = hk.new_game(players=2, seed=0)
-    from haunted_kit.haunted.agents import make_agent
+    from haunted_kit.haunted.agents import GreedyAgent
 
-    bots = [make_agent("greedy", i) for i in range(2)]
+    bots = [GreedyAgent(i) for i in range(2)]  # seat i of game 0: seed 0 * 100 + i
     while not full.is_terminal():
         full.apply_action(bots[full.current_player()].act(full))
     assert g0.text.tolist() == full.events().text.tolist()

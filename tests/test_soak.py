@@ -11,7 +11,7 @@ import pytest
 import haunted_kit as hk
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted import rules as R
-from haunted_kit.haunted.agents import make_agent
+from haunted_kit.haunted.agents import AGENTS as BOTS
 
 BOX = hk.default_box()
 MODES = list(BOX.modes)
@@ -62,7 +62,7 @@ def test_soak(mode, players, agent):
     for seed in range(SEEDS_PER_CONFIG):
         s = hk.new_game(players=players, mode=mode, seed=seed, log=(seed % 4 == 0),
                         extra_ghost_cards=(() if seed % 3 else tuple(g for g in (1, 2, 3) if g != BOX.modes[mode].ghost_card)[:1]))
-        bots = [make_agent(agent, seed * 10 + p) for p in range(players)]
+        bots = [BOTS[agent](seed * 10 + p) for p in range(players)]
         prev = list(s.valor)
         check_invariants(s, prev)
         step = 0
@@ -98,7 +98,7 @@ def test_same_seed_same_actions_same_game():
     """Determinism: two runs with the same seed and agents give identical saves."""
     def run():
         s = hk.new_game(players=3, mode="builder", seed=11)
-        bots = [make_agent("random", 5 + p) for p in range(3)]
+        bots = [BOTS["random"](5 + p) for p in range(3)]
         while not s.is_terminal():
             s.apply_action(bots[s.current_player()].act(s))
         return s.to_json()
@@ -117,7 +117,7 @@ def test_memory_flat_over_many_games():
     def games(first, k):
         for seed in range(first, first + k):
             s = hk.new_game(players=4, seed=seed, log=False)
-            bots = [make_agent("random", seed + p) for p in range(4)]
+            bots = [BOTS["random"](seed + p) for p in range(4)]
             while not s.is_terminal():
                 s.apply_action(bots[s.current_player()].act(s))
 

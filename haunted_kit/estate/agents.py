@@ -76,11 +76,3 @@ class EstateGreedyAgent(OneStepGreedyAgent):
 
 
 AGENTS = {"random": RandomAgent, "greedy": EstateGreedyAgent}
-
-
-def make_agent(name: str, seed: int = 0):
-    """An estate bot by name (``"random"`` or ``"greedy"``); ValueError names an unknown one."""
-    try:
-        return AGENTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None

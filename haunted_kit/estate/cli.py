@@ -1,20 +1,11 @@
-"""What ``haunted-kit play --game estate`` and ``haunted-kit replay`` of an estate save
-need from the module (found through :func:`haunted_kit.games.game_module`):
-:func:`play_game` and :func:`summary`; the estate has no ``handout`` or ``teacher``. The usage checks, the box,
-saves and logs are shared by every game, in :mod:`haunted_kit.cli`."""
+"""What ``haunted-kit replay`` of an estate save and the end of ``haunted-kit play --game
+estate`` need from the module (found through :func:`haunted_kit.games.game_module`):
+:func:`summary`. The play loop (:func:`haunted_kit.play.play_game`), the usage checks, the
+box, saves and logs are shared by every game, in the kit; the estate has no ``handout``
+or ``teacher``."""
 
 from __future__ import annotations
 
-from . import sim
 from .sim import summary
 
-__all__ = ["play_game", "summary"]
-
-
-def play_game(players: int, seed: int, agents, *, box, log: bool = False):
-    """Play a seeded game with bots named in ``agents`` (one per seat, repeating).
-
-    Returns ``(state, agent names)``; the state is terminal. Raises
-    :class:`~haunted_kit.estate.state.EstateConfigError` (a ValueError) for settings the
-    box cannot play."""
-    return sim.play_game(players, seed, agents, log=log, box=box)
+__all__ = ["summary"]

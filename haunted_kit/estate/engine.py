@@ -11,20 +11,20 @@ back, marked prices reset, then each player with a worker in the Inn chooses
 (:class:`InnReturn` / :class:`InnDecline`) in seat order.
 
 Chance: each face-up tile of the display is drawn from the shuffled stack; outcome
-*k* of a game with seed *s* comes from ``blake2b(f"{s}:{k}")`` weighted by the tiles
-left, so the same seed and actions give the same game.
+*k* of a game with seed *s* is :func:`haunted_kit.protocol.chance_index` of ``(s, k)``
+weighted by the tiles left (the kit's one seeded draw), so the same seed and actions give
+the same game.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import math
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, is_integer, is_the_integer,
-                        results_by_score)
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, chance_index, is_integer,
+                        is_the_integer, results_by_score)
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict
@@ -55,6 +55,10 @@ class EstateState(EstateData):
 
     def apply_chance(self, outcome) -> None:
         apply_chance(self, outcome)
+
+    def sample_chance(self) -> str:
+        """The seeded tile of the waiting draw (:func:`sample_chance`)."""
+        return sample_chance(self)
 
     def force_chance(self, *outcomes) -> None:
         """Make the next stack draws give ``outcomes`` (tile names), in order ("what if")."""
@@ -135,9 +139,14 @@ def new_game(players: int = 3, seed: int = 0, *, log: bool = True, start: dict |
 # ============================================================================ chance
 
 
-def _draw_index(s: EstateState, total: int) -> int:
-    h = hashlib.blake2b(f"{s.config.seed}:{s.rng_count}".encode(), digest_size=8).digest()
-    return int.from_bytes(h, "big") % total
+def sample_chance(s: EstateState) -> str:
+    """The seeded tile of the waiting stack draw: draw number ``rng_count`` of the game's
+    seed, weighted by the tiles left (:func:`haunted_kit.protocol.chance_index`, the kit's
+    one seeded draw). Raises :class:`ChanceError` when no draw is waiting."""
+    if s.chance is None:
+        raise ChanceError("no chance node is waiting (no tile is being drawn)")
+    outcomes = [(t, k) for t, k in s.stack.items() if k]
+    return outcomes[chance_index(s.config.seed, s.rng_count, [k for _, k in outcomes])][0]
 
 
 def chance_outcomes(s: EstateState) -> list:
@@ -200,13 +209,7 @@ def advance(s: EstateState) -> None:
                 continue
             if not s.config.auto_chance:
                 return
-            outcomes = [(t, k) for t, k in s.stack.items() if k]
-            i = _draw_index(s, sum(k for _, k in outcomes))
-            for t, k in outcomes:
-                if i < k:
-                    _resolve(s, t)
-                    break
-                i -= k
+            _resolve(s, sample_chance(s))
             continue
         if s.phase == "setup":
             s.phase = "turns"
@@ -586,7 +589,7 @@ class EstateGame:
 
     @property
     def agents(self) -> dict:
-        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.haunted.agents.make_agent`.
+        """Bots by name (``random``, ``greedy``; each a class taking a seed) for :func:`haunted_kit.bots.make_bot`.
         The bots sit a layer above the engine, so they are looked up by name on first
         use (importlib), as :mod:`haunted_kit.games` looks up rule modules."""
 

@@ -7,16 +7,15 @@ gold value (a kit measure: the module has no victory points).
 
 from __future__ import annotations
 
-from .engine import new_game
-from ..bots import make_bot
-from ..protocol import seat_agents
+from .. import play
+from .engine import GAME
 
 MEASURE_NOTE = "gold value = gold + 3 per marble + 2 per glass + 1 per wood or limestone (a kit measure, not a rule)"
 
 
 def play_game(players: int = 3, seed: int = 0, agents=("greedy",), *, log: bool = True, agent_seed: int | None = None,
               **options):
-    """Play one game to the end.
+    """Play one game to the end (:func:`haunted_kit.play.play_game`, the kit's one play loop).
 
     Args:
         agents: agent specs (:func:`haunted_kit.bots.make_bot`) or agent objects, one per seat (a shorter list repeats); agent
@@ -25,13 +24,11 @@ def play_game(players: int = 3, seed: int = 0, agents=("greedy",), *, log: bool 
 
     Returns:
         ``(state, agent names)``; the state is terminal.
+
+    Raises:
+        EstateConfigError (a ValueError): a bad parameter (named); BotSpecError: a bad agent spec.
     """
-    s = new_game(players, seed, log=log, **options)
-    bots, names = seat_agents(agents, players, seed if agent_seed is None else agent_seed,
-                               lambda spec, k: make_bot(spec, k, game="estate"))
-    while not s.is_terminal():
-        s.apply_action(bots[s.current_player()].act(s))
-    return s, names
+    return play.play_game(GAME, players=players, seed=seed, agents=agents, agent_seed=agent_seed, log=log, **options)
 
 
 def holdings_frame(s):

@@ -28,8 +28,8 @@ from ..widgets.errors import ErrorReporting
 from . import actions as A
 from . import rules as R
 from .draw import board_primitives, land_geometry, legend_text
-from ..bots import make_bot
-from .engine import new_game
+from ..bots import seat_bot
+from .engine import GAME, new_game
 
 BOT_STEP_LIMIT = 5000
 
@@ -158,7 +158,7 @@ class EstatePlayView(ErrorReporting, W.VBox):
         for seat, agent in items:
             if not 0 <= int(seat) < self.state.players:
                 raise ValueError(f"bot seat {seat} is not a player index (0..{self.state.players - 1})")
-            self.bots[int(seat)] = make_bot(agent, self.state.config.seed * 100 + int(seat) + 1, game="estate") \
+            self.bots[int(seat)] = seat_bot(agent, GAME, self.state.config.seed, int(seat)) \
                 if isinstance(agent, str) else agent
         self.auto_bots = auto_bots
         self.undo_stack: list = []

@@ -2,7 +2,8 @@
 
 An agent is any object with ``act(state) -> action`` returning one of
 ``state.legal_actions()``. Agents are seeded, so the same seed and the same game give
-the same choices. Use :data:`AGENTS` to build one by name (the CLI's ``--agents``).
+the same choices. :data:`AGENTS` names them for the Game's ``agents`` table, from which
+:func:`haunted_kit.bots.make_bot` builds one by spec (the CLI's ``--agents``).
 """
 
 from __future__ import annotations
@@ -107,24 +108,3 @@ class GreedyAgent(OneStepGreedyAgent):
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
-
-
-def make_agent(name: str, seed: int = 0, game=None):
-    """Build an agent by name for ``game`` (a :class:`~haunted_kit.protocol.Game`;
-    ``None`` means Haunted Lands).
-
-    ``"random"`` plays any game of the kit. Other names come from :data:`AGENTS` for
-    Haunted Lands, or from the Game's optional ``agents`` mapping (name -> class taking
-    a seed) for another rule module.
-
-    Raises:
-        ValueError: naming the unknown agent and the known ones.
-    """
-    if name == "random":
-        return RandomAgent(seed)
-    table = AGENTS if game is None or getattr(game, "name", None) == "haunted" else getattr(game, "agents", {"random": RandomAgent})
-    try:
-        return table[name](seed)
-    except KeyError:
-        where = "" if game is None else f" for {getattr(game, 'name', game)!r}"
-        raise ValueError(f"unknown agent {name!r}{where} (known: {', '.join(table)})") from None

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .engine import sample_chance
+from ..play import play_steps
 from .flow import TerrainDie
 from .sim import play_game
 from .state import GameConfig
@@ -280,21 +280,13 @@ def play_until(state, agents, stop=None, max_steps: int = 100_000) -> int:
     ``stop(state)`` is true or the game is over; returns the number of steps taken.
 
     Works with ``auto_chance=False`` too: a waiting chance node is resolved with the
-    game's seeded draw (:func:`haunted_kit.haunted.engine.sample_chance`), exactly as
+    game's seeded draw (:func:`haunted_kit.haunted.engine.sample_chance`, through the
+    kit's loop :func:`haunted_kit.play.play_steps`), exactly as
     ``auto_chance`` would, so the game is the same either way. ``stop`` is checked
     before every step, so a game started with ``auto_chance=False`` can be halted at
     a chance node (e.g. the terrain die of a given round).
     """
-    steps = 0
-    while not state.is_terminal() and steps < max_steps:
-        if stop is not None and stop(state):
-            break
-        if state.chance is not None:
-            state.apply_chance(sample_chance(state))
-        else:
-            state.apply_action(agents[state.current_player()].act(state))
-        steps += 1
-    return steps
+    return play_steps(state, agents, seed=state.config.seed, stop=stop, max_steps=max_steps)
 
 
 def at_terrain_die(season: int, round: int):

@@ -26,7 +26,6 @@ itself when ending it is all a player can do: rulebook "Game Flow", step 3).
 from __future__ import annotations
 
 import copy
-import hashlib
 import importlib
 import json
 import math
@@ -34,13 +33,14 @@ import math
 from . import actions as A
 from . import rules as R
 from . import serial
+from .agents import AGENTS
 from .board import KALENA, build_field
 from .box import Box, default_box, load_box
 from ..events import log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
-from ..protocol import ChanceError, IllegalAction, Record, Refusal
+from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
 from .state import (CONTACT, COVERED, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
@@ -117,6 +117,14 @@ class HauntedLandsState(State):
         """Resolve the waiting chance node with ``outcome`` (appended to the record);
         raises :class:`~haunted_kit.protocol.ChanceError` if it is not a possible outcome."""
         apply_chance(self, outcome)
+
+    def sample_chance(self):
+        """The seeded outcome of the waiting chance node (what ``auto_chance`` would
+        draw: :func:`sample_chance`); raises :class:`~haunted_kit.protocol.ChanceError`
+        when none waits."""
+        if not self.is_chance_node():
+            raise ChanceError("no chance node is waiting")
+        return sample_chance(self)
 
     def force_chance(self, *outcomes) -> None:
         """Force the outcomes of the next chance nodes, in order (e.g. ``"forest"`` for
@@ -862,16 +870,10 @@ def chance_outcomes(s: State) -> list:
 
 def sample_chance(s: State):
     """Draw the waiting chance node's outcome from the seeded generator: outcome
-    number ``rng_count`` of seed ``seed``, hashed with BLAKE2b, so the draw is the same
-    in any process on any machine."""
+    number ``rng_count`` of seed ``seed`` (:func:`haunted_kit.protocol.chance_index`, the
+    kit's one seeded draw), so the draw is the same in any process on any machine."""
     outs, w = _chance_weights(s)
-    h = int.from_bytes(hashlib.blake2b(f"{s.config.seed}:{s.rng_count}".encode(), digest_size=8).digest(), "big")
-    x = h % sum(w)
-    for o, k in zip(outs, w):
-        if x < k:
-            return o
-        x -= k
-    raise AssertionError  # pragma: no cover
+    return outs[chance_index(s.config.seed, s.rng_count, w)]
 
 
 def apply_chance(s: State, outcome) -> None:
@@ -1127,6 +1129,9 @@ class HauntedLandsGame:
 
     # ---- optional members used by simulation, search and the environment (see protocol.py)
     state_type = State
+
+    #: bots by name (each a class taking a seed) for :func:`haunted_kit.bots.make_bot`
+    agents = AGENTS
     def default_box(self) -> Box:
         """The kit's reference box (:func:`haunted_kit.default_box`)."""
         return default_box()

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import rules as R
-from ..bots import make_bot
-from .engine import new_game
-from ..protocol import seat_agents
+from .engine import GAME, new_game
+from ..play import play_out
 from .state import GameConfig, State
 from ..progress import progress as bar
 
@@ -43,7 +42,8 @@ class GameResult:
 
 def play_game(config: GameConfig | None = None, agents=("greedy",), *, log: bool = False, agent_seed: int | None = None,
               **kwargs) -> GameResult:
-    """Play one full game.
+    """Play one full game (:func:`haunted_kit.play.play_out`, the kit's one play loop) and
+    gather the Haunted Lands result.
 
     Args:
         config: game parameters (or GameConfig fields as keyword arguments).
@@ -58,11 +58,7 @@ def play_game(config: GameConfig | None = None, agents=("greedy",), *, log: bool
     """
     s = new_game(config, log=log, **kwargs)
     n = s.config.players
-    seed = s.config.seed if agent_seed is None else agent_seed
-    bots, names = seat_agents(agents, n, seed, make_bot)
-    while s.phase != "over":
-        p = s.current_player()
-        s.apply_action(bots[p].act(s))
+    _, names = play_out(s, agents, seed=s.config.seed, agent_seed=agent_seed, game=GAME)
     ctx = R.ctx_of(s)
     quests = [[(q, R.quest_score(s, ctx, p, q)[0]) for q in s.quests[p]] for p in range(n)]
     return GameResult(s, names, s.decisions, list(s.valor),

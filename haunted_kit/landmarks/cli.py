@@ -1,6 +1,7 @@
-"""What ``haunted-kit play --game landmarks`` and ``haunted-kit replay`` of a Landmarks &
-Architects save need from the module: :func:`play_game` and :func:`summary` (the usage
-checks, the box, saves and logs are shared by every game, in :mod:`haunted_kit.cli`).
+"""What ``haunted-kit replay`` of a Landmarks & Architects save and the end of
+``haunted-kit play --game landmarks`` need from the module: :func:`summary` (the play
+loop, :func:`haunted_kit.play.play_game`, the usage checks, the box, saves and logs are
+shared by every game, in the kit).
 
 Agents: any spec of :func:`haunted_kit.bots.make_bot` (``random``, ``greedy`` from
 :mod:`haunted_kit.landmarks.agents`, ``search[...]``).
@@ -9,26 +10,8 @@ Agents: any spec of :func:`haunted_kit.bots.make_bot` (``random``, ``greedy`` fr
 from __future__ import annotations
 
 from . import rules as R
-from ..bots import make_bot
-from .engine import new_game
 
-__all__ = ["play_game", "summary"]
-
-
-def play_game(players: int, seed: int, agents, *, box=None, rounds: int | None = None, log: bool = True):
-    """Play a seeded game with bots from the agent specs in ``agents`` (one per seat, repeating).
-
-    Returns ``(state, agent names)``; the state is terminal. ``log`` is accepted for the
-    shared ``play`` command: the module always keeps its short event log."""
-    s = new_game(players, seed, box=box, rounds=rounds)
-    names = [agents[i % len(agents)] for i in range(players)]
-    bots = [make_bot(name, seed * 101 + i, game="landmarks") for i, name in enumerate(names)]
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply_chance(s.sample_chance())
-            continue
-        s.apply_action(bots[s.current_player()].act(s))
-    return s, names
+__all__ = ["summary"]
 
 
 def summary(s, names=None) -> str:

@@ -21,16 +21,14 @@ After the last follower the round ends; after ``rounds`` rounds the game is term
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
-import random
 from itertools import permutations
 
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, check_seed, is_integer, is_the_integer,
-                        plain_integers, results_by_score, states_along)
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
+                        is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
@@ -57,12 +55,6 @@ EVENT_KINDS = {
     "architect_revealed": "an architect was revealed at the end",
     "game_over": "the game ended and was scored",
 }
-
-
-def _draw(seed: int, k: int, n: int) -> int:
-    """Chance outcome ``k`` of a game with ``seed``: an index in ``range(n)``."""
-    h = hashlib.blake2b(f"{seed}:{k}".encode(), digest_size=8).digest()
-    return int.from_bytes(h, "big") % n
 
 
 def _canonical(a):
@@ -334,7 +326,7 @@ class LandmarksState(Position):
         outs = self.chance_outcomes()
         if not outs:
             raise ChanceError("no chance node is waiting")
-        return outs[_draw(self.seed, self.rng_count, len(outs))][0]
+        return outs[chance_index(self.seed, self.rng_count, [1] * len(outs))][0]
 
     # ------------------------------------------------------------------ results and views
     def returns(self) -> list[float]:
@@ -501,7 +493,7 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     s.modules = _modules(box, modules)
     s.seed, s.rounds = seed, rounds
     deck = sorted(k for k, c in box.cards.items() for _ in range(c.copies))
-    random.Random(seed).shuffle(deck)
+    seeded_random(seed).shuffle(deck)  # the kit's seeded generator: seeds k and -k deal differently
     for p in range(players):
         dev = [k for k in deck if box.cards[k].icons][:er["developed"]]
         for k in dev:
@@ -709,7 +701,8 @@ class LandmarksGame:
 
     @property
     def agents(self) -> dict:
-        """Bots by name (``random``, ``greedy``) for :func:`haunted_kit.haunted.agents.make_agent`."""
+        """Bots by name (``random``, ``greedy``; each a class taking a seed) for
+        :func:`haunted_kit.bots.make_bot`."""
         return AGENTS
 
     def load_box(self, path) -> LandmarksBox:

@@ -44,8 +44,8 @@ from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
-from ...bots import make_bot
-from ..engine import new_game
+from ...bots import seat_bot
+from ..engine import GAME, new_game
 
 BOT_STEP_LIMIT = 5000
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -105,7 +105,7 @@ def _resolve_bots(bots, seed: int, kind: str) -> dict:
     out = {}
     for seat, agent in items:
         if isinstance(agent, str):
-            agent = make_bot(agent, seed * 100 + int(seat) + 1)
+            agent = seat_bot(agent, GAME, seed, int(seat))
         if not hasattr(agent, "act"):
             raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
         out[int(seat)] = agent
