@@ -172,7 +172,7 @@ def action_from_dict(d) -> object:
     """An action from its JSON form. Raises ValueError naming the problem."""
     if not isinstance(d, dict):
         raise ValueError(f"an action must be a JSON object, got {d!r}")
-    cls = ACTION_TYPES.get(d.get("type"))
+    cls = ACTION_TYPES.get(d.get("type")) if isinstance(d.get("type"), str) else None
     if cls is None:
         raise ValueError(f"unknown action type {d.get('type')!r} (known: {', '.join(ACTION_TYPES)})")
     names = [f.name for f in fields(cls)]

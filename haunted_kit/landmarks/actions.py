@@ -132,6 +132,17 @@ def action_to_dict(a) -> dict:
     raise TypeError(f"not a Landmarks & Architects action: {a!r}")
 
 
+#: the fields of each action's JSON form besides "type" (a Use's within Build.payment)
+_FIELDS = {"Lead": ("action",), "Acquire": ("landmark", "discards"), "Build": ("card", "payment")}
+_USE_FIELDS = ("source", "owner", "resource", "slot", "discard", "card")
+
+
+def _known_keys(d: dict, known: tuple, what: str) -> None:
+    extra = sorted(str(k) for k in d if k not in known)
+    if extra:
+        raise ValueError(f"{what} has no field {extra[0]!r} (its fields: {', '.join(known)})")
+
+
 def _int(v, where: str) -> int:
     if not is_integer(v):
         raise ValueError(f"{where} must be an integer, got {v!r}")
@@ -149,8 +160,9 @@ def action_from_dict(d) -> object:
     if not isinstance(d, dict):
         raise ValueError(f"an action must be a JSON object, got {type(d).__name__}")
     kind = d.get("type")
-    if kind not in ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise ValueError(f"action 'type' must be one of {', '.join(ACTION_TYPES)}, got {kind!r}")
+    _known_keys(d, ("type",) + _FIELDS.get(kind, ()), kind)
     if kind == "Lead":
         return Lead(_str(d.get("action"), "Lead 'action'"))
     if kind == "Acquire":
@@ -166,6 +178,7 @@ def action_from_dict(d) -> object:
         for i, u in enumerate(pay):
             if not isinstance(u, dict):
                 raise ValueError(f"Build 'payment[{i}]' must be an object")
+            _known_keys(u, _USE_FIELDS, f"Build 'payment[{i}]'")
             uses.append(Use(_str(u.get("source"), f"payment[{i}].source"), _int(u.get("owner"), f"payment[{i}].owner"),
                             _str(u.get("resource"), f"payment[{i}].resource"), _int(u.get("slot", 0), f"payment[{i}].slot"),
                             _str(u.get("discard", ""), f"payment[{i}].discard"), _str(u.get("card", ""), f"payment[{i}].card")))

@@ -615,6 +615,9 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     for key in ("state", "start", "start_log", "record", "log", "auto_chance"):
         if key not in data:
             raise SaveError(f"{key}: missing")
+    unknown = [k for k in data if k not in SAVE_KEYS]
+    if unknown:  # e.g. forced chance outcomes: these modules' saves never hold any
+        raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
     if not isinstance(data["auto_chance"], bool):
         raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
     start = data["start"]
@@ -663,6 +666,10 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
         raise SaveError("log: the saved event log differs from what the record replays to")
     s.auto_chance = data["auto_chance"]
     return s
+
+
+#: the fields of a Landmarks save (:meth:`LandmarksState.to_dict`); a save with any other is refused
+SAVE_KEYS = ("format", "version", "game", "box", "auto_chance", "state", "start", "start_log", "record", "log")
 
 
 def _from_fields_check(box, state, players) -> dict:
