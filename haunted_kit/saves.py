@@ -21,7 +21,7 @@ from typing import Callable
 
 from .protocol import is_integer
 
-__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "short"]
+__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "json_value", "short"]
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 40
@@ -171,3 +171,16 @@ def compile_copy(fields: tuple[StateField, ...], shared: tuple[str, ...] = (), d
     copy = namespace["copy"]
     copy.__doc__ = doc or "An independent copy of the state (see the game's field table)."
     return copy
+
+
+def json_value(v):
+    """A JSON-ready copy of a field's value: lists and tuples become new lists, dicts new
+    dicts (keys as they are), sets sorted lists; anything else (int, str, bool, None)
+    as it is. The save writer of a field whose save codec is ``"json"``."""
+    if isinstance(v, (list, tuple)):
+        return [json_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: json_value(x) for k, x in v.items()}
+    if isinstance(v, (set, frozenset)):
+        return sorted(v)
+    return v

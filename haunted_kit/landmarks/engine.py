@@ -31,11 +31,12 @@ from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, check_seed, is_integer, is_the_integer,
                         plain_integers, results_by_score, states_along)
+from ..saves import compile_copy
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
-from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields
+from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
 
 __all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
@@ -385,13 +386,10 @@ class LandmarksState(Position):
     def history(self) -> list[HistoryEntry]:
         return self.record.entries()
 
-    def copy(self) -> "LandmarksState":
-        other = LandmarksState.__new__(LandmarksState)
-        other.box = self.box
-        other.auto_chance = self.auto_chance
-        other._legal = self._legal
-        self._copy_into(other)
-        return other
+    copy = compile_copy(STATE_FIELDS, shared=("box", "auto_chance", "_legal"), doc="""An independent copy
+        (compiled from :data:`~haunted_kit.landmarks.state.STATE_FIELDS`; ``keep_log`` is accepted
+        for the protocol, the log is always copied). The box, the action record and the start
+        position are shared: they never change in place.""")
 
     def replay(self) -> list[tuple[HistoryEntry | None, "LandmarksState"]]:
         """The states along the action record: ``[(None, start), (entry, state after), ...]``."""
