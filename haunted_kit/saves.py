@@ -21,7 +21,7 @@ from typing import Callable
 
 from .protocol import is_integer
 
-__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "json_value", "short"]
+__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "copy_tree", "json_value", "short"]
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 40
@@ -116,7 +116,8 @@ class SaveReader:
 #: anything never changed in place), ``list`` copies a list (``v[:]``), ``dict`` a dict,
 #: ``set`` a set, ``rows`` a list of lists, dicts or sets one level deeper
 #: (``[x.copy() for x in v]``), ``optional_list`` a list or None, ``log`` the event log
-#: (a list or None; left out, None, with ``keep_log=False``).
+#: (a list or None; left out, None, with ``keep_log=False``), ``tree`` nested lists,
+#: dicts and sets copied all the way down (tuples and scalars shared).
 COPY_KINDS = {
     "value": "{v}",
     "list": "{v}[:]",
@@ -125,6 +126,7 @@ COPY_KINDS = {
     "rows": "[x.copy() for x in {v}]",
     "optional_list": "None if {v} is None else {v}[:]",
     "log": "{v}[:] if (keep_log and {v} is not None) else None",
+    "tree": "_tree({v})",
 }
 
 
@@ -166,11 +168,23 @@ def compile_copy(fields: tuple[StateField, ...], shared: tuple[str, ...] = (), d
             raise ValueError(f"unknown copy kind {f.copy!r} of field {f.name} (known: {', '.join(COPY_KINDS)})")
         lines.append(f"    new.{f.name} = " + form.format(v=f"self.{f.name}"))
     lines.append("    return new")
-    namespace = {"_new": object.__new__}
+    namespace = {"_new": object.__new__, "_tree": copy_tree}
     exec("\n".join(lines), namespace)  # noqa: S102 - code generated from a game's constant field table
     copy = namespace["copy"]
     copy.__doc__ = doc or "An independent copy of the state (see the game's field table)."
     return copy
+
+
+def copy_tree(v):
+    """A copy of nested lists, dicts and sets, all the way down; tuples and scalars are
+    shared (they never change in place). The ``tree`` copy kind."""
+    if isinstance(v, list):
+        return [copy_tree(x) for x in v]
+    if isinstance(v, dict):
+        return {k: copy_tree(x) for k, x in v.items()}
+    if isinstance(v, set):
+        return {copy_tree(x) for x in v}
+    return v
 
 
 def json_value(v):
