@@ -85,10 +85,12 @@ def test_event_data_that_the_record_does_not_give_is_refused(name, value):
             game.from_dict(d)
         assert game.from_dict(s.to_dict()).log == s.log
         return
-    i, k = _event_with_int_data(d, d.get("start_log", 0))
-    d["log"][i]["data"][k] = value
-    with pytest.raises(ValueError, match="log"):
-        game.from_dict(d)
+    for first in {0, d.get("start_log", 0)}:  # the start position's events too (Landmarks)
+        d = s.to_dict()
+        i, k = _event_with_int_data(d, first)
+        d["log"][i]["data"][k] = value
+        with pytest.raises(ValueError, match=rf"log\[{i}\]"):
+            game.from_dict(d)
 
 
 #: per game, a change to a counter that the rules never produce, and the field named
@@ -112,6 +114,12 @@ def _impossible_counters():
         d["players"][0]["markers_used"] += 1
         return d, "depletion token lies under the building"
 
+    def hl_generator_position(game):
+        _, s = _played("haunted")
+        d = s.to_dict()
+        d["rng_count"] += 1
+        return d, "save field 'rng_count': .* chance outcomes"
+
     def estate_workers(game):
         _, s = _played("estate")
         d = s.to_dict()
@@ -124,7 +132,7 @@ def _impossible_counters():
         d["state"]["supply"][next(iter(d["state"]["supply"]))] += 1
         return d, r"state.supply"
 
-    return {"haunted": [hl_markers_in_setup, hl_depletion_under_building], "estate": [estate_workers],
+    return {"haunted": [hl_markers_in_setup, hl_depletion_under_building, hl_generator_position], "estate": [estate_workers],
             "landmarks": [landmarks_gold]}
 
 
@@ -163,3 +171,24 @@ def test_action_from_dict_refuses_every_malformed_form_clearly(name, data):
         assert str(exc)
         return
     assert game.action_from_dict(game.action_to_dict(action)) == action
+
+
+def _scribble(v) -> None:
+    """Change every list and object inside ``v`` in place."""
+    if isinstance(v, dict):
+        for x in list(v.values()):
+            _scribble(x)
+        v["scribbled"] = True
+    elif isinstance(v, list):
+        for x in list(v):
+            _scribble(x)
+        v.append("scribbled")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_changing_a_saves_dict_never_changes_the_game(name):
+    _, s = _played(name)
+    before = json.dumps(s.to_dict(), sort_keys=True)
+    d = s.to_dict()
+    _scribble(d)
+    assert json.dumps(s.to_dict(), sort_keys=True) == before

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from ..events import log_to_frame
 from ..fileio import atomic_write
 from ..protocol import Record, check_seed, is_integer
-from ..saves import SaveReader, StateField, compile_copy, json_value
+from ..saves import SaveReader, StateField, compile_copy, copy_tree, json_value
 from .box import EstateBox, default_estate_box
 from .actions import action_to_dict
 from .board import estate_connected  # the one connection rule
@@ -192,7 +192,7 @@ class EstateData:
         for e in self.record.entries():
             hist.append({"chance": e.action} if e.chance else {"player": e.player, "action": action_to_dict(e.action)})
         return {"format": SAVE_FORMAT, "game": GAME_NAME, "version": SAVE_VERSION, "box": self.box.fingerprint,
-                "config": self.config.to_dict(), "start": self.start, "history": hist, "state": position_of(self)}
+                "config": self.config.to_dict(), "start": copy_tree(self.start), "history": hist, "state": position_of(self)}
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), **kw)

@@ -171,6 +171,10 @@ class HauntedLandsState(State):
             except (ChanceError, IllegalAction) as exc:  # a log event the game cannot reproduce
                 raise SaveError(f"version 1 save: the event log cannot be replayed ({exc})") from None
         else:
+            draws = sum(1 for e in s.record.entries() if e.chance)
+            if s.rng_count != draws:
+                raise SaveError(f"save field 'rng_count': {s.rng_count}, but the action record holds {draws} chance "
+                                "outcomes (the generator's position counts them; a wrong one changes every later draw)")
             _check_log(s)
         return s
 
