@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .saves import copy_tree
+
 #: Every kind of event the engine emits, with what it means.
 EVENT_KINDS = {
     "setup": "a setup step was carried out",
@@ -72,11 +74,13 @@ class Event:
     private: bool = False
 
     def to_dict(self) -> dict:
+        """The event's JSON form: a new dict whose ``data`` is a copy (changing the
+        result, e.g. a save's dict, never changes the event)."""
         return {
             "seq": self.seq, "season": self.season, "round": self.round, "phase": self.phase,
             "kind": self.kind, "player": self.player, "text": self.text,
             "cell": list(self.cell) if self.cell is not None else None,
-            "data": self.data, "private": self.private,
+            "data": copy_tree(self.data), "private": self.private,
         }
 
     @classmethod

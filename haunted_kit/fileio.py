@@ -10,8 +10,8 @@ Every file the kit reads from a user (saves, replays) goes through
 :func:`read_text`, which refuses files over a size limit before reading them, and
 every JSON text from a user (saves, datasets' ``dataset.json``, messages of the
 classroom server) through :func:`parse_json` / :func:`read_json`, which turn every way
-JSON can fail (bad syntax, integers of over 4,300 digits, nesting too deep for
-Python's recursion limit) into one error of the caller's kind.
+JSON can fail (bad syntax, a key repeated in one object, integers of over 4,300 digits,
+nesting too deep for Python's recursion limit) into one error of the caller's kind.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TextIO
 
-__all__ = ["MAX_INPUT_BYTES", "InputTooLarge", "atomic_write", "check_writable", "parse_json", "read_json", "read_text"]
+__all__ = ["MAX_INPUT_BYTES", "DuplicateKey", "InputTooLarge", "atomic_write", "check_writable", "parse_json", "read_json", "read_text"]
 
 #: Default size limit for files read from users (16 MiB): a save of a full 4-player
 #: game with its event log is about 1 MiB.
@@ -113,16 +113,31 @@ def read_text(path, max_bytes: int | None = MAX_INPUT_BYTES, *, what: str = "fil
     return path.read_text(encoding="utf-8")
 
 
+class DuplicateKey(ValueError):
+    """A JSON object that names one key twice (``{"gold": 1, "gold": 9}``): Python's
+    reader would silently keep the last value, so the kit refuses it."""
+
+
+def _refuse_duplicates(pairs: list) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
 def parse_json(text: str | bytes, what: str = "input", error: type[Exception] = ValueError):
     """The value of the JSON ``text``.
 
     Raises:
         ``error`` (a ValueError subclass such as SaveError): ``"{what} is not valid
-        JSON: ..."`` for bad syntax, bytes that are not UTF-8, an integer of over 4,300
-        digits, or nesting deeper than Python's recursion limit allows.
+        JSON: ..."`` for bad syntax, a key repeated in one object (naming the key), bytes
+        that are not UTF-8, an integer of over 4,300 digits, or nesting deeper than
+        Python's recursion limit allows.
     """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_refuse_duplicates)
     except RecursionError:
         raise error(f"{what} is not valid JSON: it is nested too deeply") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits

@@ -158,12 +158,7 @@ def _without_log(obs: dict) -> dict:
     return {k: v for k, v in obs.items() if k != "log"}
 
 
-KNOWN_SEED_SIGN = {"landmarks": "Landmarks deals its example round with random.Random(seed), which ignores the "
-                                "sign of the seed: seeds k and -k give the same game (fixed in the seeding work)"}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=KNOWN_SEED_SIGN[n]))
-                                  if n in KNOWN_SEED_SIGN else n for n in game_names()])
+@pytest.mark.parametrize("name", game_names())
 def test_seeds_k_and_minus_k_give_different_games(name):
     g = get_game(name)
     setting = game_settings(name)[0]

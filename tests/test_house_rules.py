@@ -76,7 +76,7 @@ def test_observation_hides_the_seed_so_dice_cannot_be_foreseen():
     (lambda d: d["players"][0].__setitem__("quests", [3]), "out of a 2-player game"),
     (lambda d: d["players"][0].__setitem__("quests", [5, 5]), "must split"),
     (lambda d: d.__setitem__("skills", [1, 1, 8, 11]), "one skill card per deck"),
-    (lambda d: d["marker_slots"]["1"].__setitem__(1, 7), "save field 'marker_slots.1': 7 is outside 0..1"),
+    (lambda d: d["marker_slots"]["1"].__setitem__(1, 7), "save field 'marker_slots.1': must be between 0 and 1, got 7"),
     (lambda d: d["marker_slots"]["1"].__setitem__(0, None), "impossible with 2 players"),
     (lambda d: d["players"][0].__setitem__("skills", [99]), "save field 'players[0].skills': 99 is not one of 1, 2"),
     (lambda d: d["players"][0].__setitem__("sensor", None), "sensor' is missing"),

@@ -552,7 +552,7 @@ def test_corrupt_saves_are_refused_naming_the_field(tmp_path):
     assert _corrupt(lambda d: d["record"][0].update(action=["dont_glaver"])).startswith(
         "record[0]: ('dont_glaver',) is not a deal of 3 different architects")
     assert _corrupt(lambda d: d["log"][-1].update(text="P1 wins.")) == (
-        "log: the saved event log differs from what the record replays to")
+        "log[23]: the saved event log differs from what the record replays to")
     assert _corrupt(lambda d: d["start"]["hands"][0].extend(["vardo"] * 3)).startswith("start: the card 'vardo' appears ")
     assert _corrupt(lambda d: d.update(start_log=-1)).startswith("start_log: must count the events")
     (tmp_path / "bad.json").write_text("{not json")

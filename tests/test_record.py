@@ -102,7 +102,7 @@ def test_the_record_is_saved_and_loaded():
 def test_a_malformed_record_is_named():
     d = json.loads(played(seed=2).to_json())
     d["history"].append({"player": 7, "action": {"type": "end_turn"}})
-    with pytest.raises(hk.SaveError, match=r"history\[\d+\].player': 7 is outside 0..2"):
+    with pytest.raises(hk.SaveError, match=r"history\[\d+\].player': must be between 0 and 2, got 7"):
         hk.State.from_dict(d)
 
 

@@ -143,7 +143,7 @@ def test_missing_version():
     (lambda d: d.__setitem__("season", -1), "season"),
     (lambda d: d.__setitem__("phase", "lunch"), "phase"),
     (lambda d: d["cells"]["ghosts"].append([40, 40]), "cells.ghosts"),
-    (lambda d: d["players"][0]["resources"].__setitem__("food", -2), r"players\[0\].resources.food': -2 is outside 0..16"),
+    (lambda d: d["players"][0]["resources"].__setitem__("food", -2), r"players\[0\].resources.food': must be between 0 and 16, got -2"),
     (lambda d: d["players"][0]["active"].__setitem__("contact", 5), "more active tokens"),
     (lambda d: d["config"].__setitem__("players", 7), "config"),
     (lambda d: d.__setitem__("skills", [99, 4, 7, 10]), "skill"),

@@ -500,6 +500,9 @@ def load_save(data, box=None) -> "EstateState":
     """
     if not isinstance(data, dict):
         fail("save", "must be a JSON object")
+    unknown = [k for k in data if k not in SAVE_KEYS]
+    if unknown:  # e.g. forced chance outcomes: this module's saves never hold any
+        fail(str(unknown[0]), f"unknown field of an estate save (its fields: {', '.join(SAVE_KEYS)})")
     if data.get("format") != SAVE_FORMAT:
         fail("format", f"not a haunted-kit save (got {data.get('format')!r})")
     if data.get("game") != GAME_NAME:
@@ -556,6 +559,10 @@ def load_save(data, box=None) -> "EstateState":
         fail(diff, f"is {value_at(stored, diff)!r} but the recorded actions give {value_at(now, diff)!r}")
     s.config = replace(config, auto_chance=cfg["auto_chance"])
     return s
+
+
+#: the fields of an estate save (:meth:`EstateData.to_dict`); a save with any other is refused
+SAVE_KEYS = ("format", "game", "version", "box", "config", "start", "history", "state")
 
 
 # ============================================================================ the Game object

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from ..events import log_to_frame
 from ..fileio import atomic_write
 from ..protocol import Record, check_seed, is_integer
+from ..saves import SaveReader, StateField, compile_copy, copy_tree, json_value
 from .box import EstateBox, default_estate_box
 from .actions import action_to_dict
 from .board import estate_connected  # the one connection rule
@@ -180,25 +181,10 @@ class EstateData:
     def history(self) -> list:
         return self.record.entries()
 
-    def copy(self):
-        s = type(self).__new__(type(self))
-        s.__dict__.update(self.__dict__)
-        s.hand = [dict(h) for h in self.hand]
-        s.income = [dict(h) for h in self.income]
-        s.taken = [dict(h) for h in self.taken]
-        s.workers = [dict(h) for h in self.workers]
-        s.first_taker = dict(self.first_taker)
-        s.tokens, s.passed, s.visited = list(self.tokens), list(self.passed), list(self.visited)
-        s.visit = None if self.visit is None else {**self.visit, "used": list(self.visit["used"])}
-        s.uses = dict(self.uses)
-        s.lands = {k: {**v, "markers": list(v["markers"]), "raised": list(v["raised"])} for k, v in self.lands.items()}
-        s.display, s.stack, s.removed = list(self.display), dict(self.stack), list(self.removed)
-        s.adjacent = [list(x) for x in self.adjacent]
-        s.pending = None if self.pending is None else list(self.pending)
-        s.inn_queue = list(self.inn_queue)
-        s.forced = list(self.forced)
-        s.log = None if self.log is None else list(self.log)
-        return s
+    def copy(self, keep_log: bool = True):
+        """An independent copy, compiled from :data:`STATE_FIELDS` (the log is left out,
+        None, with ``keep_log=False``)."""
+        return _copy(self, keep_log)
 
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
@@ -206,7 +192,7 @@ class EstateData:
         for e in self.record.entries():
             hist.append({"chance": e.action} if e.chance else {"player": e.player, "action": action_to_dict(e.action)})
         return {"format": SAVE_FORMAT, "game": GAME_NAME, "version": SAVE_VERSION, "box": self.box.fingerprint,
-                "config": self.config.to_dict(), "start": self.start, "history": hist, "state": position_of(self)}
+                "config": self.config.to_dict(), "start": copy_tree(self.start), "history": hist, "state": position_of(self)}
 
     def to_json(self, **kw) -> str:
         return json.dumps(self.to_dict(), **kw)
@@ -218,20 +204,36 @@ class EstateData:
 
 # ============================================================================ positions
 
-_FIELDS = ("season", "phase", "turn", "hand", "income", "taken", "first_taker", "workers", "tokens", "passed",
-           "visited", "visitors", "visit", "uses", "lands", "display", "stack", "removed", "adjacent", "pending",
-           "chance", "inn_queue", "rng_count", "decisions")
+_F = StateField
+
+#: Every field of an estate position (:class:`haunted_kit.saves.StateField`: name, copy
+#: kind, save codec, save key), in save order. Saved fields (codec ``"json"``, or
+#: ``"lands"`` whose slots become ``"q,r"`` keys) make the position of
+#: :func:`position_of`, checked on load by :func:`check_position`; the others are the
+#: action record, the log, forced outcomes, the start position and the legal-action cache.
+STATE_FIELDS: tuple[StateField, ...] = tuple(
+    [_F(name, kind, "lands" if name == "lands" else "json", name) for name, kind in (
+        ("season", "value"), ("phase", "value"), ("turn", "value"), ("hand", "rows"), ("income", "rows"),
+        ("taken", "rows"), ("first_taker", "dict"), ("workers", "rows"), ("tokens", "list"), ("passed", "list"),
+        ("visited", "list"), ("visitors", "value"), ("visit", "tree"), ("uses", "dict"), ("lands", "tree"),
+        ("display", "list"), ("stack", "dict"), ("removed", "list"), ("adjacent", "rows"), ("pending", "optional_list"),
+        ("chance", "value"), ("inn_queue", "list"), ("rng_count", "value"), ("decisions", "value"))]
+    + [_F("record", "value", None), _F("log", "log", None), _F("forced", "list", None), _F("start", "value", None),
+       _F("legal_cache", "value", None)])
+
+_FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)
+_copy = compile_copy(STATE_FIELDS, shared=("config",))
 
 
 def position_of(s: EstateData) -> dict:
     """Everything that can change in a game, as JSON-ready data (slots as ``"q,r"`` keys)."""
     d = {}
-    for k in _FIELDS:
-        v = getattr(s, k)
-        if k == "lands":
-            v = {f"{q},{r}": {"tile": x["tile"], "owner": x["owner"], "markers": list(x["markers"]),
-                              "raised": list(x["raised"])} for (q, r), x in sorted(v.items())}
-        d[k] = json.loads(json.dumps(v))
+    for f in STATE_FIELDS:
+        if f.save == "lands":
+            d[f.key] = {f"{q},{r}": {"tile": x["tile"], "owner": x["owner"], "markers": list(x["markers"]),
+                                     "raised": list(x["raised"])} for (q, r), x in sorted(s.lands.items())}
+        elif f.save:
+            d[f.key] = json_value(getattr(s, f.name))
     return d
 
 
@@ -240,8 +242,13 @@ def slot_key(text: str):
     return int(q), int(r)
 
 
+#: the kit's typed reader (:class:`haunted_kit.saves.SaveReader`) raising :class:`EstateSaveError`
+READ = SaveReader(EstateSaveError)
+
+
 def fail(where, problem):
-    raise EstateSaveError(f"{where}: {problem}")
+    """Raise :class:`EstateSaveError` for the save field at path ``where``."""
+    READ.fail(where, problem)
 
 
 def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state") -> None:

@@ -178,6 +178,12 @@ class HauntedLandsState(State):
                 s.record, s.log = _record_from_log(s)
             except (ChanceError, IllegalAction) as exc:  # a log event the game cannot reproduce
                 raise SaveError(f"version 1 save: the event log cannot be replayed ({exc})") from None
+        else:
+            draws = sum(1 for e in s.record.entries() if e.chance)
+            if s.rng_count != draws:
+                raise SaveError(f"save field 'rng_count': {s.rng_count}, but the action record holds {draws} chance "
+                                "outcomes (the generator's position counts them; a wrong one changes every later draw)")
+            _check_log(s)
         return s
 
     @classmethod
@@ -991,6 +997,48 @@ def _finish_setup(s: State) -> None:
         if removed:
             R.emit(s, "setup", None, f"2 players: everyone returns quest cards {' and '.join(map(str, removed))} to the box (setup step 17).", removed=list(removed))
     _start_season(s, ctx_of(s))
+
+
+# ============================================================================ checking a save's log
+
+
+#: save fields that the action record does not determine
+_NOT_RECORDED = ("log", "auto_chance", "forced")
+
+
+def _check_log(s: State) -> None:
+    """Refuse a loaded state whose event log is not the one its action record gives.
+
+    The log is derived from the record: the record is replayed on a new game of the
+    same config, and when the replay gives the saved state, the saved log must be the
+    replay's event for event, compared as JSON text (so ``true`` is not ``1`` and ``3.5``
+    is not ``3``). A state the record does not give (a position edited by
+    :mod:`haunted_kit.haunted.scenario`, whose log explains the edits) keeps its log as
+    read. Raises :class:`SaveError` naming the first event that differs."""
+    if s.log is None:
+        return
+    t = new_game(s.config, auto_chance=False)
+    try:
+        for e in s.record.entries():
+            if e.chance:
+                apply_chance(t, e.action)
+            else:
+                t.apply_action(e.action)
+    except (ChanceError, IllegalAction):
+        return
+    mine, theirs = serial.to_dict(s), serial.to_dict(t)
+    for k in _NOT_RECORDED:
+        mine.pop(k, None)
+        theirs.pop(k, None)
+    if json.dumps(mine, sort_keys=True) != json.dumps(theirs, sort_keys=True):
+        return
+    got = [json.dumps(e.to_dict(), sort_keys=True) for e in s.log]
+    want = [json.dumps(e.to_dict(), sort_keys=True) for e in t.log]
+    if got != want:
+        i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        raise SaveError(f"save field 'log[{i}]': the event log differs from what the action record gives "
+                        f"(saved {got[i] if i < len(got) else 'nothing'}, the record gives "
+                        f"{want[i] if i < len(want) else 'nothing'})")
 
 
 # ============================================================================ migrating version 1 saves

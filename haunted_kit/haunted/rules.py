@@ -1116,15 +1116,16 @@ def check_position(s: State) -> None:
     check_outcome(s)
     _check_calendar(s)
     _check_supplies(s)
-    if s.field is None:
-        return
-    ctx = ctx_of(s)
-    _check_outcome(s, ctx)
-    for p in range(n):
+    for p in range(n):  # from setup on: before the field is drawn every player has used none
         used = sum(1 for o in s.owner if o == p) + len(s.skills_known(p))
         if s.markers[p] != used:
             raise SaveError(f"save field 'players[{p}].markers_used': {s.markers[p]}, but the player's buildings and "
                             f"skills hold {used} markers (one each, ruling 16)")
+    _check_forced(s)
+    if s.field is None:
+        return
+    ctx = ctx_of(s)
+    _check_outcome(s, ctx)
     for p in range(n):
         c = s.sensor[p]
         if not ctx.explorable[c]:
@@ -1141,6 +1142,28 @@ def check_position(s: State) -> None:
             raise SaveError(f"save field 'cells.ghosts': a ghost cannot be on {s.field.describe(c)}")
         if s.building[c] >= 0 and ctx.buildings[s.building[c]] and s.building[c] not in ctx.build_here[c]:
             raise SaveError(f"save field 'cells.buildings': a {ctx.buildings[s.building[c]].name} cannot stand on {s.field.describe(c)}")
+        if s.depleted[c] and s.building[c] >= 0:
+            raise SaveError(f"save field 'cells.depleted': a depletion token lies under the building on "
+                            f"{s.field.describe(c)} (building there returns it to the supply, and no one extracts "
+                            "on a building; Basic Actions: Construction, Extraction)")
+
+
+def _check_forced(s: State) -> None:
+    """Every forced outcome (:meth:`State.force_chance`) is one that some chance node of
+    this game can give (a region tile, a skill or market card, a player's place in the
+    turn order, a face of the terrain or bonus die), and the first one is possible at
+    the chance node waiting, if any: otherwise the game would fail in play."""
+    if not s.forced:
+        return
+    box = s.config.box
+    fixed = ctx_of(s).chance_weights
+    known = set(box.tiles) | set(range(s.config.players)) | set(fixed["market"][0]) | set(fixed["terrain_die"][0]) \
+        | set(fixed["bonus_die"][0])
+    for outcomes, _ in fixed["skill"]:
+        known |= set(outcomes)
+    for i, o in enumerate(s.forced):
+        if isinstance(o, bool) or o not in known:
+            raise SaveError(f"save field 'forced[{i}]': {o!r} is not an outcome of any chance event of this game")
 
 
 def _check_supplies(s: State) -> None:

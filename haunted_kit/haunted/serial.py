@@ -20,14 +20,13 @@ with the same fields; the engine rebuilds its record from the event log
 
 from __future__ import annotations
 
-import reprlib
-
 from .actions import action_from_dict, action_to_dict
 from .board import build_field
 from .box import Box, default_box
 from ..events import Event
 from .flow import CHANCE, PENDING, Phase, chance_from_json, pending_from_json
 from ..protocol import Record, is_integer, is_the_integer
+from ..saves import SaveReader, short
 from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, TRACKS, ConfigError, GameConfig, SaveError,
                     State, player_row)
 
@@ -44,57 +43,19 @@ MAX_COUNT = 10**9
 MAX_ITEMS = 200_000
 
 
-def _fail(where: str, problem: str):
-    raise SaveError(f"save field '{where}': {problem}")
+#: the kit's typed reader (:class:`haunted_kit.saves.SaveReader`), writing this game's messages
+_READ = SaveReader(SaveError, "save field '{where}': {problem}")
+_fail, _bool, _str, _dict, _short = _READ.fail, _READ.bool, _READ.str, _READ.dict, short
 
 
 def _int(v, where: str, lo: int = 0, hi: int = MAX_COUNT) -> int:
-    """A strict integer within ``lo..hi``: a JSON integer, never a bool, a float (even
-    1.0), a string or null."""
-    if not is_integer(v):
-        _fail(where, f"must be an integer, got {_short(v)}")
-    if not lo <= v <= hi:
-        _fail(where, f"{_short(v)} is outside {lo}..{hi}")
-    return v
-
-
-def _bool(v, where: str) -> bool:
-    if not isinstance(v, bool):
-        _fail(where, f"must be true or false, got {_short(v)}")
-    return v
-
-
-def _str(v, where: str, choices=None) -> str:
-    if not isinstance(v, str):
-        _fail(where, f"must be a string, got {_short(v)}")
-    if choices is not None and v not in choices:
-        _fail(where, f"{_short(v)} is not one of {', '.join(map(str, choices))}")
-    return v
+    """A strict integer within ``lo..hi`` (:meth:`SaveReader.int`): a JSON integer, never
+    a bool, a float (even 1.0), a string or null."""
+    return _READ.int(v, where, lo, hi)
 
 
 def _list(v, where: str, most: int = MAX_ITEMS) -> list:
-    if not isinstance(v, list):
-        _fail(where, f"must be a list, got {_short(v)}")
-    if len(v) > most:
-        _fail(where, f"lists {len(v)} items, more than {most}")
-    return v
-
-
-def _dict(v, where: str, keys=None) -> dict:
-    """A JSON object; with ``keys``, exactly those keys."""
-    if not isinstance(v, dict):
-        _fail(where, f"must be an object, got {_short(v)}")
-    if keys is not None and set(v) != set(keys):
-        missing, extra = [k for k in keys if k not in v], [k for k in v if k not in keys]
-        _fail(where, ("missing " + ", ".join(map(repr, missing)) if missing else "")
-              + ("; " if missing and extra else "") + ("unknown " + ", ".join(map(repr, extra)) if extra else ""))
-    return v
-
-
-def _short(v) -> str:
-    r = reprlib.Repr()
-    r.maxstring = r.maxother = 40
-    return r.repr(v)
+    return _READ.list(v, where, most=most)
 
 
 def _pick(v, where: str, known) -> int:

@@ -22,6 +22,7 @@ from .board import Field
 from .box import Box, default_box
 from .flow import Phase
 from ..protocol import HistoryEntry, Record, check_seed, is_integer
+from ..saves import StateField, compile_copy
 
 SAVE_FORMAT = "haunted-kit-save"
 SAVE_VERSION = 2  #: 2 adds the action record ("history"); version 1 saves are migrated on load
@@ -113,32 +114,12 @@ class GameConfig:
 # ============================================================================ the field table
 
 
-@dataclass(frozen=True)
-class StateField:
-    """One field of :class:`State`: the one place that says how it is copied and saved.
-
-    Attributes:
-        name: the attribute of :class:`State`.
-        copy: ``"list"`` (a list copied element-wise by :meth:`State.copy`),
-            ``"value"`` (an int, str, tuple or other immutable value, shared by copies),
-            ``"log"`` (the event log: copied unless ``keep_log=False``).
-        save: how a save writes it, a codec of :mod:`haunted_kit.haunted.serial`
-            (``None``: not saved, a cache).
-        key: where it sits in the save, ``"season"``, ``"players.resources"``...
-        secret: left out of observations (it would let a player foresee chance).
-    """
-
-    name: str
-    copy: str
-    save: str | None
-    key: str = ""
-    secret: bool = False
-
-
 _F = StateField
 
-#: Every field of :class:`State`, in save order. Adding a field is one line here (and a
-#: codec in :mod:`haunted_kit.haunted.serial` if none of the existing ones fits).
+#: Every field of :class:`State`, in save order (:class:`haunted_kit.saves.StateField`:
+#: name, copy kind, save codec of :mod:`haunted_kit.haunted.serial`, save key, secret).
+#: Adding a field is one line here (and a codec in :mod:`haunted_kit.haunted.serial` if
+#: none of the existing ones fits).
 FIELDS: tuple[StateField, ...] = (
     # setup draws
     _F("layout", "list", "layout", "layout"),          # region tile id per slot, as drawn
@@ -191,28 +172,6 @@ FIELDS: tuple[StateField, ...] = (
     _F("_legal", "value", None),  # the legal actions, computed once per decision
     _F("_ctx", "value", None),    # the game's lookup tables (rules.Ctx)
 )
-
-
-def _copy_function(fields: tuple[StateField, ...]):
-    """Compile :meth:`State.copy` from the field table: straight-line code, one
-    assignment per field, as fast as a hand-written copy."""
-    lines = ["def copy(self, keep_log=True):",
-             "    new = _new(self.__class__)",
-             "    new.config = self.config",
-             "    new.field = self.field"]
-    for f in fields:
-        if f.copy == "list":
-            lines.append(f"    new.{f.name} = self.{f.name}[:]")
-        elif f.copy == "value":
-            lines.append(f"    new.{f.name} = self.{f.name}")
-        elif f.copy == "log":
-            lines.append(f"    new.{f.name} = self.{f.name}[:] if (keep_log and self.{f.name} is not None) else None")
-        else:  # pragma: no cover - a typo in the table
-            raise ValueError(f"unknown copy kind {f.copy!r} of field {f.name}")
-    lines.append("    return new")
-    namespace = {"_new": object.__new__}
-    exec("\n".join(lines), namespace)  # noqa: S102 - code generated from the constant table above
-    return namespace["copy"]
 
 
 # ============================================================================ the state
@@ -289,11 +248,10 @@ class State:
     _legal: list | None = None
     _ctx: object = None
 
-    copy = _copy_function(FIELDS)
-    copy.__doc__ = """An independent copy (the log is copied too unless ``keep_log`` is
-        False, in which case the copy records no events). Config, box and field are
-        shared: they never change; so is the action record, whose common prefix copies
-        share (appending makes a new head)."""
+    copy = compile_copy(FIELDS, shared=("config", "field"), doc="""An independent copy (the log is copied too
+        unless ``keep_log`` is False, in which case the copy records no events). Config, box
+        and field are shared: they never change; so is the action record, whose common
+        prefix copies share (appending makes a new head).""")
     __copy__ = copy
 
     # ------------------------------------------------------------------ the action record

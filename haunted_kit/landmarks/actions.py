@@ -135,6 +135,16 @@ def action_to_dict(a) -> dict:
     raise TypeError(f"not a Landmarks & Architects action: {a!r}")
 
 
+#: the fields of each action's JSON form besides "type" (a Use's within Build.payment)
+_USE_FIELDS = ("source", "owner", "resource", "slot", "discard", "card")
+
+
+def _known_keys(d: dict, known: tuple, what: str) -> None:
+    extra = sorted(str(k) for k in d if k not in known)
+    if extra:
+        raise ValueError(f"{what} has no field {extra[0]!r} (its fields: {', '.join(known)})")
+
+
 def _int(v, where: str) -> int:
     if not is_integer(v):
         raise ValueError(f"{where} must be an integer, got {v!r}")
@@ -154,9 +164,7 @@ def action_from_dict(d) -> object:
     kind = d.get("type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise ValueError(f"action 'type' must be one of {', '.join(ACTION_TYPES)}, got {kind!r}")
-    extra = sorted(map(str, set(d) - {"type"} - set(FIELDS[kind])))
-    if extra:
-        raise ValueError(f"{kind} has no field {extra[0]!r} (fields: {', '.join(FIELDS[kind]) or 'none'})")
+    _known_keys(d, ("type",) + FIELDS[kind], kind)
     if kind == "Lead":
         return Lead(_str(d.get("action"), "Lead 'action'"))
     if kind == "Acquire":
@@ -172,6 +180,7 @@ def action_from_dict(d) -> object:
         for i, u in enumerate(pay):
             if not isinstance(u, dict):
                 raise ValueError(f"Build 'payment[{i}]' must be an object")
+            _known_keys(u, _USE_FIELDS, f"Build 'payment[{i}]'")
             uses.append(Use(_str(u.get("source"), f"payment[{i}].source"), _int(u.get("owner"), f"payment[{i}].owner"),
                             _str(u.get("resource"), f"payment[{i}].resource"), _int(u.get("slot", 0), f"payment[{i}].slot"),
                             _str(u.get("discard", ""), f"payment[{i}].discard"), _str(u.get("card", ""), f"payment[{i}].card")))

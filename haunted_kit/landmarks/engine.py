@@ -29,11 +29,12 @@ from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
+from ..saves import compile_copy, copy_tree
 from . import rules as R
 from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
-from .state import SAVE_FORMAT, SAVE_VERSION, ConfigError, Position, SaveError, read_fields
+from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
 
 __all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
@@ -387,13 +388,10 @@ class LandmarksState(Position):
     def history(self) -> list[HistoryEntry]:
         return self.record.entries()
 
-    def copy(self) -> "LandmarksState":
-        other = LandmarksState.__new__(LandmarksState)
-        other.box = self.box
-        other.auto_chance = self.auto_chance
-        other._legal = self._legal
-        self._copy_into(other)
-        return other
+    copy = compile_copy(STATE_FIELDS, shared=("box", "auto_chance", "_legal"), doc="""An independent copy
+        (compiled from :data:`~haunted_kit.landmarks.state.STATE_FIELDS`; ``keep_log`` is accepted
+        for the protocol, the log is always copied). The box, the action record and the start
+        position are shared: they never change in place.""")
 
     def replay(self) -> list[tuple[HistoryEntry | None, "LandmarksState"]]:
         """The states along the action record: ``[(None, start), (entry, state after), ...]``."""
@@ -416,7 +414,7 @@ class LandmarksState(Position):
             "box": {"fingerprint": self.box.fingerprint, "path": self.box.path},
             "auto_chance": self.auto_chance,
             "state": self.fields(),
-            "start": self.start,
+            "start": copy_tree(self.start),
             "start_log": self.start_log,
             "record": [{"player": e.player, "chance": e.chance,
                         "action": list(e.action) if e.chance else action_to_dict(e.action)} for e in self.history()],
@@ -596,6 +594,25 @@ def _from_fields(box: LandmarksBox, fields: dict, auto_chance: bool) -> Landmark
     return s
 
 
+def _start_events(s: LandmarksState, saved: list) -> list:
+    """The start position's events of a save: when the start is a seeded example round
+    (:func:`new_game` with the start's players, seed, rounds and modules deals it again),
+    the saved events must be the ones that deal logs, compared as JSON text (``true`` is
+    not ``1``); an explicit position keeps its saved events. Raises :class:`SaveError`."""
+    try:
+        dealt = new_game(s.players, s.seed, rounds=s.rounds, modules=dict(s.modules), box=s.box, auto_chance=False)
+    except ConfigError:
+        return saved
+    if json.dumps(dealt.start, sort_keys=True) != json.dumps(s.start, sort_keys=True):
+        return saved
+    want = [json.dumps(e.to_dict(), sort_keys=True) for e in dealt.log[:dealt.start_log]]
+    got = [json.dumps(e.to_dict(), sort_keys=True) for e in saved]
+    if got != want:
+        i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        raise SaveError(f"log[{i}]: the start position's events differ from what its deal logs")
+    return saved
+
+
 def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     """Rebuild a save: checks format, version, game and box, reads the start position, replays
     the action record through the rules, and checks that the result is the saved position and
@@ -617,6 +634,9 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     for key in ("state", "start", "start_log", "record", "log", "auto_chance"):
         if key not in data:
             raise SaveError(f"{key}: missing")
+    unknown = [k for k in data if k not in SAVE_KEYS]
+    if unknown:  # e.g. forced chance outcomes: these modules' saves never hold any
+        raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
     if not isinstance(data["auto_chance"], bool):
         raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
     start = data["start"]
@@ -635,7 +655,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     first = data["start_log"]
     if not is_integer(first) or not 0 <= first <= len(events):
         raise SaveError(f"start_log: must count the events of the start position (0..{len(events)}), got {first!r}")
-    s.log = events[:first]
+    s.log = _start_events(s, events[:first])
     s.start_log = first
     for i, e in enumerate(record):
         where = f"record[{i}]"
@@ -661,10 +681,17 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     for k in Position.FIELDS:
         if json.dumps(got[k], sort_keys=True) != json.dumps(want[k], sort_keys=True):
             raise SaveError(f"state.{k}: the record replays to {got[k]!r} but the save says {want[k]!r}")
-    if json.dumps([e.to_dict() for e in s.log]) != json.dumps([e.to_dict() for e in events]):  # typed: true is not 1
-        raise SaveError("log: the saved event log differs from what the record replays to")
+    got = [json.dumps(e.to_dict()) for e in events]  # JSON text, so true is not 1
+    want = [json.dumps(e.to_dict()) for e in s.log]
+    if got != want:
+        i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        raise SaveError(f"log[{i}]: the saved event log differs from what the record replays to")
     s.auto_chance = data["auto_chance"]
     return s
+
+
+#: the fields of a Landmarks save (:meth:`LandmarksState.to_dict`); a save with any other is refused
+SAVE_KEYS = ("format", "version", "game", "box", "auto_chance", "state", "start", "start_log", "record", "log")
 
 
 def _from_fields_check(box, state, players) -> dict:

@@ -19,6 +19,7 @@ from collections import Counter
 
 from ..events import Event
 from ..protocol import Record, check_seed, is_integer
+from ..saves import SaveReader, StateField, json_value
 from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
@@ -34,12 +35,26 @@ class ConfigError(ValueError):
     """Bad parameters for a new game or a position (the message says which)."""
 
 
+_F = StateField
+
+#: Every field of :class:`Position` (:class:`haunted_kit.saves.StateField`: name, copy
+#: kind, save codec, save key), in save order. Saved fields are written by
+#: :func:`haunted_kit.saves.json_value` (sets as sorted lists) and read, checked, by
+#: :func:`read_fields`; the others are the log, the action record and where it starts.
+STATE_FIELDS: tuple[StateField, ...] = tuple(
+    [_F(name, kind, "json", name) for name, kind in (
+        ("players", "value"), ("modules", "dict"), ("seed", "value"), ("rng_count", "value"), ("rounds", "value"),
+        ("round", "value"), ("phase", "value"), ("leader", "value"), ("lead", "value"), ("cannot_follow", "set"),
+        ("follower_pos", "value"), ("hands", "rows"), ("villages", "rows"), ("developed", "rows"), ("gold", "list"),
+        ("tokens", "rows"), ("supply", "dict"), ("architects", "list"), ("spent", "rows"), ("grounds", "rows"),
+        ("discard_pile", "list"), ("draw_pile", "list"), ("end_triggered", "value"))]
+    + [_F("log", "list", None), _F("record", "value", None), _F("start", "value", None), _F("start_log", "value", None)])
+
+
 class Position:
     """The plain data of a position (see the module docstring). Players are 0-based."""
 
-    FIELDS = ("players", "modules", "seed", "rng_count", "rounds", "round", "phase", "leader", "lead", "cannot_follow",
-              "follower_pos", "hands", "villages", "developed", "gold", "tokens", "supply", "architects", "spent",
-              "grounds", "discard_pile", "draw_pile", "end_triggered")
+    FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)  #: the saved fields' names, in save order
 
     def __init__(self, box: LandmarksBox, players: int):
         self.box = box
@@ -88,77 +103,21 @@ class Position:
         return dict(self.tokens[p])
 
     # ------------------------------------------------------------------ copies and data
-    def _copy_into(self, other: "Position") -> None:
-        for f in ("players", "seed", "rng_count", "rounds", "round", "phase", "leader", "lead", "follower_pos",
-                  "end_triggered"):
-            setattr(other, f, getattr(self, f))
-        other.modules = dict(self.modules)
-        other.cannot_follow = set(self.cannot_follow)
-        for f in ("hands", "villages", "developed", "grounds"):
-            setattr(other, f, [list(x) for x in getattr(self, f)])
-        other.gold = list(self.gold)
-        other.tokens = [dict(t) for t in self.tokens]
-        other.supply = dict(self.supply)
-        other.architects = list(self.architects)
-        other.spent = [set(x) for x in self.spent]
-        other.discard_pile = list(self.discard_pile)
-        other.draw_pile = list(self.draw_pile)
-        other.log = list(self.log)
-        other.record = self.record
-        other.start = self.start
-        other.start_log = self.start_log
-
     def fields(self) -> dict:
-        """The position's fields as JSON-ready data (no log, record or box)."""
-        return {
-            "players": self.players, "modules": dict(self.modules), "seed": self.seed, "rng_count": self.rng_count,
-            "rounds": self.rounds, "round": self.round, "phase": self.phase, "leader": self.leader, "lead": self.lead,
-            "cannot_follow": sorted(self.cannot_follow), "follower_pos": self.follower_pos,
-            "hands": [list(h) for h in self.hands], "villages": [list(v) for v in self.villages],
-            "developed": [list(d) for d in self.developed], "gold": list(self.gold),
-            "tokens": [dict(t) for t in self.tokens], "supply": dict(self.supply), "architects": list(self.architects),
-            "spent": [sorted(x) for x in self.spent], "grounds": [list(g) for g in self.grounds],
-            "discard_pile": list(self.discard_pile), "draw_pile": list(self.draw_pile),
-            "end_triggered": self.end_triggered,
-        }
+        """The position's saved fields as JSON-ready data (no log, record or box)."""
+        return {f.key: json_value(getattr(self, f.name)) for f in STATE_FIELDS if f.save}
 
 
 # ============================================================================ reading fields
 
 
-class _Reader:
-    """Typed reads of a save's JSON that fail with the field's path."""
+class _Reader(SaveReader):
+    """The kit's typed reads (:class:`haunted_kit.saves.SaveReader`) raising this
+    module's :class:`SaveError`, plus the box's cards."""
 
     def __init__(self, box: LandmarksBox):
+        super().__init__(SaveError)
         self.box = box
-
-    @staticmethod
-    def fail(where: str, problem: str):
-        raise SaveError(f"{where}: {problem}")
-
-    def int(self, v, where: str, low: int = 0, high: int | None = None) -> int:
-        if not is_integer(v):
-            self.fail(where, f"must be an integer, got {v!r}")
-        if v < low or (high is not None and v > high):
-            self.fail(where, f"must be between {low} and {high}, got {v}" if high is not None else f"must be at least {low}, got {v}")
-        return v
-
-    def bool(self, v, where: str) -> bool:
-        if not isinstance(v, bool):
-            self.fail(where, f"must be true or false, got {v!r}")
-        return v
-
-    def list(self, v, where: str, length: int | None = None) -> list:
-        if not isinstance(v, list):
-            self.fail(where, f"must be a list, got {type(v).__name__}")
-        if length is not None and len(v) != length:
-            self.fail(where, f"must have {length} entries (one per player), got {len(v)}")
-        return v
-
-    def dict(self, v, where: str) -> dict:
-        if not isinstance(v, dict):
-            self.fail(where, f"must be an object, got {type(v).__name__}")
-        return v
 
     def card(self, v, where: str) -> str:
         if not isinstance(v, str) or v not in self.box.cards:
@@ -166,7 +125,7 @@ class _Reader:
         return v
 
     def cards(self, v, where: str) -> list[str]:
-        return [self.card(x, f"{where}[{i}]") for i, x in enumerate(self.list(v, where))]
+        return self.list_of(v, where, self.card)
 
 
 def read_fields(pos: Position, d, where: str = "state") -> None:
