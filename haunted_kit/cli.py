@@ -27,7 +27,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .bots import BotSpecError, known_agents, make_bot, parse_lineup
+from .bots import BotSpecError, make_bot, parse_lineup
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
 from .games import DEFAULT_GAME, UnknownGame, game_module, game_names, game_of, get_game
 from .play import play_game as play_with_bots
@@ -111,8 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
-                      help=f"comma-separated agent specs, one per seat, repeating ({', '.join(known_agents('haunted'))}, "
-                           "e.g. 'search[playouts=100],greedy'; default greedy)")
+                      help="comma-separated agent specs, one per seat, repeating (random, greedy and search[...] "
+                           "play every game of the kit, e.g. 'search[playouts=100],greedy'; default greedy)")
     play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
                       help="extra ghost cards for higher difficulty, e.g. 2,3")
     play.add_argument("--log", type=Path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot
+from .fileio import parse_json
 from .games import DEFAULT_GAME, get_game
 
 SCHEMA_VERSION = 1
@@ -326,7 +327,7 @@ class GameStore:
         if not box.accepts_fingerprint(fingerprint):
             raise StoreError(f"table {tid}: the box at {box_path or 'the reference data/'} changed since the table "
                              "was created; its decisions cannot be replayed with other rules")
-        config = json.loads(config_text)
+        config = parse_json(config_text, f"table {tid}: its configuration", StoreError)
         seats = [Seat(*r) for r in self.db.execute(
             "SELECT table_id, seat, code, agent FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
         t = Table(self, tid, name, config, box_path, seats, game=game, box=box)
@@ -338,7 +339,8 @@ class GameStore:
                 applied = applied[:target]
             else:
                 try:
-                    applied.append((seq, player, game.action_from_dict(json.loads(action))))
+                    applied.append((seq, player, game.action_from_dict(
+                        parse_json(action, f"table {tid}: decision {seq}", StoreError))))
                 except ValueError as exc:  # the game's ActionFormatError, or JSON that is not
                     raise StoreError(f"table {tid}: decision {seq} is not a {game.name} action: {exc}") from None
         try:

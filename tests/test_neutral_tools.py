@@ -120,3 +120,18 @@ def test_the_server_titles_a_haunted_lands_view_with_the_game():
         msg = view_message(t, 0, 30.0)
         assert msg["type"] == "view" and msg["title"] == "Haunted Lands · Table 1 · P1"
         assert msg["board"].startswith("<svg") and len(msg["players"]) == 2
+
+
+def test_the_command_line_parser_loads_no_game():
+    """``haunted-kit --help`` (and the parser every subcommand builds first) imports no
+    game's package: the help names the agents every game has without asking a game."""
+    import ast
+    import subprocess
+    import sys
+
+    code = ("import sys, haunted_kit.cli as c\n"
+            "try:\n    c.main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('haunted_kit.')}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = set(ast.literal_eval(out.strip().splitlines()[-1]))
+    assert not loaded & {"haunted", "estate", "landmarks"}, loaded

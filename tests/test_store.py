@@ -200,3 +200,26 @@ def test_a_killed_process_loses_no_decision_it_showed(tmp_path):
         assert t.state.to_json() == replay.to_json()
         play(t, 5)                                # and the table plays on
         assert t.seq >= shown + 5
+
+
+@pytest.mark.parametrize("column, text, problem", [
+    ("config", '{"players": 2, "players": 3, "seed": 4}', "table 1: its configuration is not valid JSON: "
+                                                             "the key 'players' appears twice in one object"),
+    ("action", '{"type": "EndTurn", "type": "EndTurn"}', "table 1: decision 1 is not valid JSON: "
+                                                         "the key 'type' appears twice in one object"),
+])
+def test_a_store_row_with_a_repeated_json_key_is_a_store_error(tmp_path, column, text, problem):
+    """A row read back from the store goes through the kit's one JSON reader: a key given
+    twice (which json.loads would silently resolve) is named, and the file is left as it was."""
+    db = tmp_path / "s.db"
+    with GameStore(db) as store:
+        t = store.create_table(players=2, seed=4)
+        play(t, 2)
+    table, where = ("game_tables", "id = 1") if column == "config" else ("decisions", "seq = 1")
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (text,))
+    before = db.read_bytes()
+    with GameStore(db) as store, pytest.raises(StoreError) as err:
+        store.table(1)
+    assert str(err.value).startswith(problem), str(err.value)
+    assert db.read_bytes() == before
