@@ -153,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer)")
     tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
-    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/teacher)")
+    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/.teacher)")
 
     sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
                          description="Play every combination of player counts, modes, ghost cards and agent lineups, "
@@ -569,12 +569,12 @@ def _handout(sub, args) -> int:
 
 
 def _teacher(sub, args) -> int:
-    from .haunted.exercises import ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
+    from .haunted.exercises import TEACHER_DIR, ExerciseError, write_teacher_copies  # lazy: only teacher needs it (see the note at the top)
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parent.parent / "notebooks"
     if not src.is_dir():
         sub.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
-    out = args.out if args.out is not None else src / "teacher"
+    out = args.out if args.out is not None else src / TEACHER_DIR
     try:
         written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
     except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
