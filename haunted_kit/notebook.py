@@ -61,15 +61,15 @@ def describe_figures() -> None:
 def describe_figure(fig) -> str:
     """One line naming what matplotlib figure ``fig`` shows, e.g.
     ``<Figure size 600x300 with 1 Axes: 4 bars, 1 line; data 3f2a9c1b77e0>``: its size in
-    pixels (inches times dpi), how many Axes, bars (rectangles), lines, polygons, texts and
+    pixels (inches times dpi), how many Axes, bars (rectangles), lines, polygons, other patches, texts and
     collections, and the first 12 hex digits of the SHA-256 of :func:`figure_data`. Two
     figures with the same data, titles and labels give the same line whatever the font,
     the renderer or the matplotlib version's tick choice."""
     w, h = (round(float(v)) for v in fig.get_size_inches() * fig.dpi)
     rows = figure_data(fig)
     kinds = [r.split(" ", 1)[0] for r in rows]
-    parts = [f"{kinds.count(k)} {k}{'s' if kinds.count(k) != 1 else ''}"
-             for k in ("bar", "line", "polygon", "text", "collection", "image") if k in kinds]
+    parts = [f"{kinds.count(k)} {k if kinds.count(k) == 1 else k + ('es' if k.endswith('h') else 's')}"
+             for k in ("bar", "line", "polygon", "patch", "text", "collection", "image") if k in kinds]
     digest = hashlib.sha256("\n".join(rows).encode("utf-8")).hexdigest()[:12]
     return f"<Figure size {w}x{h} with {len(fig.axes)} Axes: {', '.join(parts) or 'nothing plotted'}; data {digest}>"
 
@@ -85,7 +85,9 @@ def figure_data(fig) -> list[str]:
     (``axes``) its title and axis labels, its fixed tick labels (``ticks``: categories, or
     ticks set by hand or by pandas), its legend entries (``legend``); then every ``line`` (x, y
     data), ``bar`` (a rectangle: x, y, width, height in data units), ``polygon``
-    (corners), other ``patch`` (its class), ``collection`` (offsets and segments),
+    (corners), other ``patch`` (its class, edge and face colours, line width: a
+    graph's arrows), ``collection`` (offsets, segments and face colours: a scatter's or
+    a graph's nodes),
     ``text`` (position and words) and ``image`` (shape and sum). Numbers to 6
     significant digits. Automatic tick positions are left out: they depend on the
     matplotlib version, not on the data."""
@@ -107,12 +109,13 @@ def figure_data(fig) -> list[str]:
                 rows.append(f"bar {_numbers([patch.get_x(), patch.get_y(), patch.get_width(), patch.get_height()])}")
             elif kind == "Polygon":
                 rows.append(f"polygon {_numbers(patch.get_xy())}")
-            else:
-                rows.append(f"patch {kind}")
+            else:   # an arrow, a circle...: its colours and width (a graph's highlighted edges)
+                rows.append(f"patch {kind} {_numbers(patch.get_edgecolor())} {_numbers(patch.get_facecolor())} "
+                            f"{_numbers([patch.get_linewidth()])}")
         for col in ax.collections:
             segments = col.get_segments() if hasattr(col, "get_segments") else []
             rows.append(f"collection {type(col).__name__} {_numbers(col.get_offsets())} "
-                        f"{' / '.join(_numbers(s) for s in segments)}".rstrip())
+                        f"{' / '.join(_numbers(s) for s in segments)} colours {_numbers(col.get_facecolor())}")
         for text in ax.texts:
             x, y = text.get_position()
             rows.append(f"text {_numbers([x, y])} {text.get_text()!r}")

@@ -7,6 +7,7 @@ import re
 import nbformat
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch
 from nbclient import NotebookClient
 
 from haunted_kit.notebook import describe_figure, figure_data, frame_html
@@ -78,3 +79,17 @@ def test_a_figure_in_a_kernel_is_shown_as_a_png_and_its_text():
     shown = [o["data"] for o in outputs if o.get("output_type") == "display_data"]
     assert len(shown) == 1 and "image/png" in shown[0]
     assert shown[0]["text/plain"] == describe_figure(bar_figure([0.1, 0.2, 0.4]))
+
+
+def test_a_graph_figure_text_changes_with_the_highlighted_edge():
+    """The Market graph: edges are arrows whose colour marks the cheapest path."""
+    def graph(colour):
+        fig = Figure(figsize=(6, 5), dpi=100)
+        ax = fig.add_subplot()
+        ax.scatter([0, 1], [0, 1], c=["#f3e7a1", "#f3e7a1"])
+        ax.add_patch(FancyArrowPatch((0, 0), (1, 1), color=colour))
+        ax.text(0, 0, "wood")
+        return describe_figure(fig)
+
+    assert graph("#999999") != graph("#d55e00")
+    assert graph("#999999").startswith("<Figure size 600x500 with 1 Axes: 1 patch, 1 text, 1 collection; data ")
