@@ -11,6 +11,7 @@ Extra ARGS are passed through to jupyter lab / haunted-kit / pytest.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -28,13 +29,16 @@ STAMP = VENV / ".haunted-kit-install.sha256"
 CHROMIUM = Path("/usr/bin/chromium")
 START_NOTEBOOK = ROOT / "notebooks" / "00_start_here.ipynb"
 SANITIZE_CFG = ROOT / "tests" / "nbval_sanitize.cfg"
+# JupyterLab 4's "Would you like to receive official Jupyter news?" pop-up: the setting
+# behind it, set to "Never" (its schema: share/jupyter/lab/schemas/@jupyterlab/apputils-extension/notification.json)
+NEWS_SETTING = ("@jupyterlab/apputils-extension:notification", "fetchNews", "false")
 
 USAGE = """\
 usage: python3 bootstrap.py {setup|lab|test|--help} [ARGS...]
 
   setup   create .venv, pip install -e '.[dev]' (skipped if pyproject.toml is unchanged),
           and make sure Debian's chromium is installed (for browser tests)
-  lab     setup (without chromium), then open JupyterLab on notebooks/00_start_here.ipynb
+  lab     setup (without chromium), then open JupyterLab (news pop-up off) on notebooks/00_start_here.ipynb
           (falls back to `haunted-kit play --players 4 --seed 1`); ARGS go to that command
   test    full setup, then run pytest on tests/ and (with nbval) notebooks/; ARGS go to pytest
 """
@@ -126,6 +130,32 @@ def ensure_sanitize_cfg() -> None:
                  "(nbval's output sanitizers); restore it with git checkout")
 
 
+def quiet_lab_news(venv: Path = VENV) -> Path:
+    """Turn JupyterLab's news pop-up off for the Lab in ``venv``: sets the notification
+    plugin's ``fetchNews`` to ``"false"`` (Never) in ``venv/share/jupyter/lab/settings/overrides.json``,
+    the file JupyterLab reads its site-wide defaults from. Other settings in that file are
+    kept, and so is a ``fetchNews`` someone already chose there. Returns the file's path.
+    A file that is not a JSON object is left as it is, with a warning (the Lab still starts)."""
+    path = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    plugin, key, value = NEWS_SETTING
+    overrides = {}
+    if path.exists():
+        try:
+            overrides = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            say(f"{path} is not readable JSON ({exc}); left as it is, the news pop-up stays on")
+            return path
+        if not isinstance(overrides, dict) or not isinstance(overrides.get(plugin, {}), dict):
+            say(f"{path} is not a JSON object of plugin settings; left as it is, the news pop-up stays on")
+            return path
+        if key in overrides.get(plugin, {}):
+            return path
+    overrides.setdefault(plugin, {})[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(overrides, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def setup(chromium: bool = True) -> None:
     ensure_venv()
     ensure_install()
@@ -150,6 +180,7 @@ def execv(cmd: list[str]) -> None:
 
 def cmd_lab(extra: list[str]) -> None:
     setup(chromium=False)
+    quiet_lab_news()
     if START_NOTEBOOK.exists():
         # root_dir: the whole checkout (docs/, data/), not only the notebook's folder
         cmd = [str(VENV_BIN / "jupyter"), "lab", str(START_NOTEBOOK.relative_to(ROOT)), f"--ServerApp.root_dir={ROOT}"]

@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     tea.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the notebooks (default haunted)")
     tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
-    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/teacher)")
+    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/.teacher)")
 
     sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
                          description="Play every combination of player counts, modes, ghost cards and agent lineups, "

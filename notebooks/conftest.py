@@ -2,4 +2,4 @@
 the student notebooks by `haunted-kit teacher` (their stored outputs are the student
 notebooks' own), and tests/test_exercises.py checks that they are up to date."""
 
-collect_ignore = ["teacher"]
+collect_ignore = [".teacher"]   # pytest skips dot-folders anyway (norecursedirs); said twice on purpose

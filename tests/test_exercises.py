@@ -10,7 +10,7 @@ import pytest
 import haunted_kit as hk
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted import pathfinding as pf
-from haunted_kit.haunted.exercises import EXERCISES, ExerciseError, for_notebook, make
+from haunted_kit.haunted.exercises import EXERCISES, TEACHER_DIR, ExerciseError, for_notebook, make
 from haunted_kit.haunted.widgets.exercise import HINT_AFTER, exercise
 
 SEEDS = range(5)
@@ -151,11 +151,32 @@ def test_teacher_copies_are_current_and_answer_every_exercise(tmp_path):
         return ["".join(c["source"]) for c in nb["cells"] if c.get("id", "").startswith("teacher-")]
 
     for name in fresh:
-        committed = notes(root / "teacher" / name)
+        committed = notes(root / TEACHER_DIR / name)
         assert committed == notes(tmp_path / name), f"run `haunted-kit teacher`: the notes of {name} are stale"
         assert sum("Teacher's note" in n for n in committed) == 3 and sum("Common mistake" in n for n in committed) == 3
         nb = json.loads((tmp_path / name).read_text(encoding="utf-8"))
         assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
+
+
+def test_teacher_copies_go_to_a_folder_the_file_browser_hides(tmp_path, capsys):
+    """By default the copies land in NOTEBOOKS/.teacher: JupyterLab's file browser hides
+    dot-folders, so the answers are not one click from the students' notebooks."""
+    import shutil
+    from pathlib import Path
+
+    from haunted_kit.cli import main
+
+    assert TEACHER_DIR == ".teacher"
+    root = Path(__file__).resolve().parent.parent / "notebooks"
+    shutil.copy(root / "03_actions.ipynb", tmp_path / "03_actions.ipynb")
+    shutil.copy(root / "00_start_here.ipynb", tmp_path / "00_start_here.ipynb")   # no exercise: no copy
+    assert main(["teacher", "--notebooks", str(tmp_path)]) == 0
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.ipynb")) == [
+        ".teacher/03_actions.ipynb", "00_start_here.ipynb", "03_actions.ipynb"]
+    assert capsys.readouterr().out == f"wrote {tmp_path / '.teacher' / '03_actions.ipynb'}\n"
+    # and nothing stored outside the hidden folder holds a teacher's note
+    stored = [p for p in root.rglob("*.ipynb") if "Teacher's note" in p.read_text(encoding="utf-8")]
+    assert stored and all(p.parent.name == ".teacher" for p in stored)
 
 
 def test_teacher_command_misuse(tmp_path, capsys):

@@ -644,6 +644,11 @@ def for_notebook(notebook: str) -> list[str]:
 
 # ============================================================================ teacher copies
 
+#: where ``haunted-kit teacher`` writes the teacher copies, under the notebooks folder: a
+#: dot-folder, which JupyterLab's file browser hides, so the answers are not one click away
+#: from the students (a teacher opens them by path, or with hidden files shown).
+TEACHER_DIR = ".teacher"
+
 #: an exercise cell in a notebook: ``exercise("03-sale", seed=1)``
 _CELL = r'exercise\("(?P<key>[\w-]+)"(?:,\s*seed=(?P<seed>\d+))?'
 

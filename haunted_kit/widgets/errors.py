@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import ipywidgets as W
 
+from .text import ShownText
+
 log = logging.getLogger("haunted_kit.widgets")
 
 _LISTENERS: list[list] = []
@@ -90,8 +92,10 @@ class ErrorBanner(W.HTML):
         self.layout.display = "none"
 
 
-class ErrorReporting:
-    """Mixin: ``self.error_banner``, ``self.errors``, ``self.last_error``, :meth:`guard`."""
+class ErrorReporting(ShownText):
+    """Mixin: ``self.error_banner``, ``self.errors``, ``self.last_error``, :meth:`guard`.
+    Every kit view has it; through :class:`~haunted_kit.widgets.text.ShownText` a view's
+    plain-text form is the text it shows."""
 
     def _init_errors(self, banner: ErrorBanner | None = None) -> ErrorBanner:
         self.errors: list[CallbackError] = []

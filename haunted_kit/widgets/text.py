@@ -1,0 +1,67 @@
+"""A kit view's plain-text form is the text it shows.
+
+A displayed ipywidget is saved in a notebook as a widget reference (a random model id,
+which the notebook tests never compare) and a plain-text fallback, ipywidgets' own repr
+cut at 110 characters (``PlayView(children=(HTML(value='<div style=...``): markup, not
+content. :class:`ShownText` replaces that fallback by :func:`visible_text`, the words the
+view shows (its status line, question, explanation, buttons, slider value...), so the
+notebook tests (nbval) compare what a student would read and fail when a view shows
+something else. The board canvases carry no text; the status and explanation lines
+around them name the position they draw.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import ipywidgets as W
+
+_MARKUP = re.compile(r"<(style|script)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
+
+
+def html_text(markup: str) -> str:
+    """The words of an HTML fragment: tags, ``<style>`` and ``<script>`` blocks removed,
+    entities decoded, runs of white space made one space."""
+    return " ".join(html.unescape(_MARKUP.sub(" ", markup)).split())
+
+
+def visible_text(widget) -> str:
+    """The text ``widget`` and its children show, in display order, parts joined by
+    `` | ``: the words of HTML and Label values, button descriptions, and
+    ``description value`` for other value widgets (sliders, dropdowns, checkboxes).
+    Hidden widgets (``layout.display == "none"``) and canvases give nothing."""
+    parts: list[str] = []
+
+    def walk(w) -> None:
+        if getattr(getattr(w, "layout", None), "display", None) == "none":
+            return
+        if isinstance(w, W.Box):
+            for child in w.children:
+                walk(child)
+            return
+        if isinstance(w, (W.HTML, W.HTMLMath, W.Label)):
+            text = html_text(w.value)
+        elif isinstance(w, W.Button):
+            text = w.description
+        elif isinstance(getattr(w, "value", None), (str, int, float, bool)):
+            text = " ".join(str(p) for p in (getattr(w, "description", ""), w.value) if p != "")
+        else:
+            text = ""
+        if text.strip():
+            parts.append(text.strip())
+
+    walk(widget)
+    return " | ".join(parts)
+
+
+class ShownText:
+    """Mixin for a kit view (before the ipywidgets base class): its plain-text form is
+    ``"<ClassName>: <visible_text>"`` instead of ipywidgets' cut repr; the widget itself
+    is displayed as before."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, dict):
+            data["text/plain"] = f"{type(self).__name__}: {visible_text(self)}"
+        return data

@@ -1,0 +1,45 @@
+"""A kit view's plain-text form is the text it shows (haunted_kit.widgets.text): what the
+notebook tests compare for a displayed view, in every game."""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import pytest
+
+from haunted_kit.estate.widgets import EstatePlayView
+from haunted_kit.haunted.widgets.exercise import exercise
+from haunted_kit.haunted.widgets.play import PlayView
+from haunted_kit.widgets.text import html_text, visible_text
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def test_the_shown_words_in_display_order_without_markup_or_hidden_parts():
+    hidden = W.HTML("<b>secret</b>")
+    hidden.layout.display = "none"
+    box = W.VBox([W.HTML('<div style="font:14px"><b>Season 1</b>, round 3 &amp; <style>b{color:red}</style>P1</div>'),
+                  W.HBox([W.Button(description="Check"), hidden]), W.IntSlider(value=3, description="seed"),
+                  W.Label("valor 25"), W.HTML("  ")])
+    assert visible_text(box) == "Season 1 , round 3 & P1 | Check | seed 3 | valor 25"
+    assert html_text("<script>alert(1)</script><p>a<br>b</p>") == "a b"
+
+
+def test_an_exercise_shows_its_question_as_its_text():
+    bundle = exercise("03-sale", seed=1)._repr_mimebundle_()
+    assert WIDGET_VIEW in bundle                                          # still displayed as the widget
+    assert bundle["text/plain"] == (
+        "ExerciseWidget: Exercise: What does this sale pay? (03-sale, seed 1) | P1 is in the city with market card 2 "
+        "in play. How many pecunias does this sale pay: sell water (market option 1)? | answer 0 | Check | "
+        "Show answer | New exercise")
+    assert exercise("03-sale", seed=2)._repr_mimebundle_()["text/plain"] != bundle["text/plain"]
+
+
+@pytest.mark.parametrize("make", [lambda seed: PlayView(players=3, seed=seed, bots=[1, 2]),
+                                  lambda seed: EstatePlayView(players=3, seed=seed, bots=[1, 2])],
+                         ids=["haunted", "estate"])
+def test_a_play_view_text_names_the_position_it_shows(make):
+    one, other = make(1), make(2)
+    text = one._repr_mimebundle_()["text/plain"]
+    assert text.startswith(f"{type(one).__name__}: ") and "Season 1" in text and "<div" not in text
+    assert text == make(1)._repr_mimebundle_()["text/plain"]              # the same seed: the same text
+    assert other._repr_mimebundle_()["text/plain"] != text                # another deal shows other words
