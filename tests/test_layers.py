@@ -1,4 +1,4 @@
-"""The import graph of haunted_kit is layered (docs/ARCHITECTURE.md, "Import layers"):
+"""The import graph of haunted_kit is layered (docs/ARCHITECTURE.md, "Rules of the house"):
 no module imports one of a higher layer, and there is no import circle. Imports are
 read with ast, including those inside functions, so a lazy import counts as an arrow; and
 an import inside a function must say why it is lazy (``# lazy: <reason>``), or move to the top."""
