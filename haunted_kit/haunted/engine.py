@@ -1178,6 +1178,17 @@ class HauntedLandsGame:
     # ---- optional members used by simulation, search and the environment (see protocol.py)
     state_type = State
 
+    #: what a simulation dataset's result columns mean for Haunted Lands (see ``Game.result_meanings``)
+    result_meanings = {
+        "score": "final score (Haunted Lands: valor)",
+        "rank": "final rank, 1 = best (Haunted Lands: top of the valor stack)",
+        "won": "this player won (never after a collective loss)",
+        "collective_loss": "the game ended in a collective loss (Kalena fell): every player lost",
+        "returns": "the game's returns() for this player (Haunted Lands: 1 win, 0 loss, -1 collective loss)",
+        "quests": "this player's face-down quest cards at the end",
+        "quest_points": "points each of those quests scored, same order (0 after a collective loss)",
+    }
+
     #: bots by name (each a class taking a seed) for :func:`haunted_kit.bots.make_bot`
     agents = AGENTS
     def default_box(self) -> Box:
