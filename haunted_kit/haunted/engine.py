@@ -1128,10 +1128,10 @@ class HauntedLandsGame:
     def max_players(self) -> int:
         return GameConfig().box.max_players
 
-    def new_game(self, *, players: int = 4, seed: int = 0, **options) -> HauntedLandsState:
-        """:func:`new_game` with ``players``, ``seed`` and any :class:`GameConfig` field or
-        ``new_game`` keyword (``mode``, ``extra_ghost_cards``, ``box``, ``log``...)."""
-        return new_game(players=players, seed=seed, **options)
+    def new_game(self, *, players: int = 4, seed: int = 0, log: bool = True, **options) -> HauntedLandsState:
+        """:func:`new_game` with ``players``, ``seed``, ``log`` (keep the event log) and any
+        :class:`GameConfig` field or ``new_game`` keyword (``mode``, ``extra_ghost_cards``, ``box``...)."""
+        return new_game(players=players, seed=seed, log=log, **options)
 
     def from_dict(self, data: dict, box=None) -> HauntedLandsState:
         return HauntedLandsState.from_dict(data, box)
