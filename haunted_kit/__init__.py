@@ -34,8 +34,16 @@ _LAZY = {
     **{name: "haunted_kit.games" for name in ("get_game", "game_names")},
 }
 
-#: sub-packages reachable as attributes (``hk.haunted``, ``hk.estate``, ``hk.landmarks``)
-_SUBPACKAGES = ("haunted", "estate", "landmarks")
+
+
+def _subpackages() -> tuple[str, ...]:
+    """The registered games' packages inside the kit (``haunted``, ``estate``,
+    ``landmarks``), from the registry (:data:`haunted_kit.games.REGISTRY`); a game
+    registered from outside the kit is not an attribute of it."""
+    from .games import REGISTRY  # lazy: the registry imports the protocol; `import haunted_kit` stays light
+
+    return tuple(dict.fromkeys(module.split(".")[1] for module, _ in REGISTRY.values()
+                               if module.startswith("haunted_kit.") and module.count(".") >= 2))
 
 __all__ = sorted(_LAZY)
 
@@ -45,10 +53,10 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
-    if name in _SUBPACKAGES:
+    if name in _subpackages():
         return importlib.import_module(f"haunted_kit.{name}")
     raise AttributeError(f"module 'haunted_kit' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBPACKAGES))
+    return sorted(set(globals()) | set(_LAZY) | set(_subpackages()))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .games import get_game
+from .games import MissingHook, get_game, hook
 from .protocol import agent_table, seat_agents, seat_seed
 from .search import SearchAgent
 
@@ -114,12 +114,17 @@ def make_bot(spec: str, seed: int, game):
 
     Raises:
         BotSpecError (a ValueError): a bad spec, an unknown agent (the message lists
-            :func:`known_agents`) or a bad setting.
+            :func:`known_agents`), a bad setting, or ``search`` for a game without the
+            ``determinise(state, player, rng)`` hook the search needs (the message names it).
         UnknownGame (a ValueError): ``game`` names no registered game.
     """
     name, settings = parse_spec(spec)
     game = _game(game)
     if name == "search":
+        try:
+            hook(game, "determinise", "the search agent")
+        except MissingHook as exc:
+            raise BotSpecError(str(exc)) from None
         return SearchAgent(seed, game=game, **settings)
     table = agent_table(game)
     if name not in table:

@@ -29,9 +29,9 @@ from pathlib import Path
 
 from .bots import BotSpecError, make_bot, parse_lineup
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import DEFAULT_GAME, UnknownGame, game_module, game_names, game_of, get_game
+from .games import DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook
 from .play import play_game as play_with_bots
-from .protocol import check_seed
+from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
 # The modules behind the other subcommands (classroom, handout, teacher, simulate, server,
 # check-box) are imported inside them: together they add about 40 ms (multiprocessing,
@@ -222,25 +222,49 @@ def game_cli(name: str):
     ``teacher(parser, args) -> int``. Everything else (usage checks, boxes, saves, logs)
     is shared, here.
 
+    A game needs no ``cli`` module: ``play``, ``replay`` and ``simulate`` then use the
+    kit's loop and :func:`protocol_summary`; ``handout`` and ``teacher`` say they are not
+    available for it. Returns ``None`` for a game without one.
+
     Raises:
-        UnknownGame: ``name`` is not registered; ValueError: the game has no ``cli``
-        module (the tools cannot play it from the command line).
+        UnknownGame: ``name`` is not registered.
     """
-    mod = game_module(name, "cli")
-    if mod is None:
-        raise ValueError(f"the command line cannot play --game {name}: its package has no cli module")
-    return mod
+    return game_module(name, "cli")
 
 
 def summary(state, names=None) -> str:
-    """A readable summary of a finished (or running) game of any registered game (its
-    ``cli.summary``): for Haunted Lands each player's valor with the quests' share and the
-    winner or the collective loss, for the estate income, holdings and gold value, for
-    Landmarks the points by source. ``names``: the agents of the seats, if known.
+    """A readable summary of a finished (or running) game of any registered game: its
+    ``cli.summary`` when it has one (for Haunted Lands each player's valor with the
+    quests' share and the winner or the collective loss, for the estate income, holdings
+    and gold value, for Landmarks the points by source), else :func:`protocol_summary`.
+    ``names``: the agents of the seats, if known.
 
     Raises:
         UnknownGame: ``state`` is no registered game's state."""
-    return game_cli(game_of(state).name).summary(state, names)
+    game = game_of(state)
+    own = getattr(game_cli(game.name), "summary", None)
+    return own(state, names) if own is not None else protocol_summary(game, state, names)
+
+
+def protocol_summary(game, state, names=None) -> str:
+    """The summary of a game with no ``cli.summary``, from the protocol alone: the title,
+    the number of players and whether the game is over, then per player its result (the
+    Game's ``seat_results`` score and rank when it has them, else ``returns()``), its
+    agent and its decisions, e.g. ``"Nim, 2 players, over. P1 (greedy): returns 1, 4
+    decisions; P2 (random): returns 0, 3 decisions."``"""
+    made = [0] * state.players
+    for e in state.history():
+        if not e.chance:
+            made[e.player] += 1
+    seats = getattr(game, "seat_results", None)
+    if seats is not None:
+        results = [f"{getattr(game, 'score_name', 'score')} {r['score']:g}, rank {r['rank']}" for r in seats(state)]
+    else:
+        results = [f"returns {v:g}" for v in state.returns()]
+    parts = [f"P{p + 1}{f' ({names[p]})' if names else ''}: {results[p]}, {made[p]} decision{'s' * (made[p] != 1)}"
+             for p in range(state.players)]
+    status = "over" if state.is_terminal() else "still running"
+    return f"{game.title}, {state.players} players, {status}. " + "; ".join(parts) + "."
 
 
 def play_game(name: str, players: int, seed: int, agents, *, box, log: bool = False, **options):
@@ -249,10 +273,12 @@ def play_game(name: str, players: int, seed: int, agents, *, box, log: bool = Fa
     (Haunted Lands, which turns ``--mode``/``--ghost-cards`` into its configuration and
     then plays the same loop). Returns ``(terminal state, agent names)``. Raises ValueError
     for settings the box cannot play."""
+    if box is not None:  # None: a game with no default_box plays its own default
+        options["box"] = box
     hook = getattr(game_cli(name), "play_game", None)
     if hook is not None:
-        return hook(players, seed, agents, box=box, log=log, **options)
-    return play_with_bots(name, players=players, seed=seed, agents=agents, box=box, log=log, **options)
+        return hook(players, seed, agents, log=log, **options)
+    return play_with_bots(name, players=players, seed=seed, agents=agents, log=log, **options)
 
 
 def _write_log(state, path: Path) -> None:
@@ -264,13 +290,23 @@ def _write_log(state, path: Path) -> None:
         frame["cell"] = [None if c is None else json.dumps(list(c)) for c in frame["cell"]]
         atomic_write(path, lambda fh: frame.to_csv(fh, index=False))
     else:
-        atomic_write(path, "".join(json.dumps(e.to_dict()) + "\n" for e in state.log or []))
+        log = getattr(state, "log", None)  # the kit's Event list; a game without one: its events() rows
+        rows = [e.to_dict() for e in log] if log is not None else state.events().to_dict("records")
+        atomic_write(path, "".join(json.dumps(r, default=str) + "\n" for r in rows))
 
 
 def _box(parser, game, path, game_option: bool = False):
-    """``game``'s box at ``path`` (its reference box for None); a box that does not load
-    is a usage error naming file, entry and problem (:func:`_bad_box`; ``game_option``:
-    the command has ``--game``)."""
+    """``game``'s box at ``path`` (its reference box, the optional ``default_box()``, for
+    None; ``None`` for a game without one); a box that does not load is a usage error
+    naming file, entry and problem (:func:`_bad_box`; ``game_option``: the command has
+    ``--game``), and so is a ``--box`` for a game without ``load_box``."""
+    if path is None and getattr(game, "default_box", None) is None:
+        return None
+    if path is not None:
+        try:
+            game_hook(game, "load_box", "--box")
+        except MissingHook as exc:
+            parser.error(str(exc))
     try:
         return game.default_box() if path is None else game.load_box(path)
     except ValueError as exc:  # the game's BoxError
@@ -291,9 +327,13 @@ def _bad_box(parser, path, exc, game: str, game_option: bool):
     parser.error(msg)
 
 
-def _check_players(parser, box, players: int) -> None:
-    if not box.min_players <= players <= box.max_players:
-        parser.error(f"argument --players: invalid choice: {players} (this box plays {box.min_players}..{box.max_players})")
+def _check_players(parser, box, players: int, game=None) -> None:
+    """A usage error for a player count ``box`` does not play (``box`` None: ``game``'s
+    ``min_players``..``max_players``)."""
+    low, high, what = ((box.min_players, box.max_players, "this box") if box is not None
+                       else (game.min_players, game.max_players, game.title))
+    if not low <= players <= high:
+        parser.error(f"argument --players: invalid choice: {players} ({what} plays {low}..{high})")
 
 
 def _game_options(parser, name: str, options: dict) -> dict:
@@ -307,14 +347,6 @@ def _game_options(parser, name: str, options: dict) -> dict:
         owners = [get_game(n).title for n in game_names() if set(foreign) <= set(getattr(game_cli(n), "OPTIONS", ()))]
         parser.error(f"{flags} belong to {' and '.join(owners) or 'another game'}, not to --game {name}")
     return given
-
-
-def _usable(parser, name: str) -> None:
-    """A usage error (exit 2) when game ``name`` has no ``cli`` module to play it with."""
-    try:
-        game_cli(name)
-    except ValueError as exc:
-        parser.error(str(exc))
 
 
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
@@ -362,12 +394,11 @@ def _play(sub, args) -> int:
     another game, an unknown agent, a player count the box does not play, more agents than
     seats, unwritable outputs) prints usage and exits 2 before any game is played."""
     name = args.game
-    _usable(sub, name)
     options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     _check_outputs(sub, {"--save": args.save, "--log": args.log})
     game = get_game(name)
     box = _box(sub, game, args.box, game_option=True)
-    _check_players(sub, box, args.players)
+    _check_players(sub, box, args.players, game)
     _check_settings(sub, name, box, args.players, args.seed, options)
     _check_agents(sub, args.agents, name)
     if len(args.agents) > args.players:
@@ -390,7 +421,6 @@ def _replay(sub, args) -> int:
     if named not in game_names():
         print(f"haunted-kit: {args.save}: {_game_field_problem(data, named)}", file=sys.stderr)
         return 1
-    _usable(sub, named)
     game = get_game(named)
     box = _box(sub, game, args.box)
     try:
@@ -454,10 +484,11 @@ def _box_game(path: Path, exclude: str) -> str | None:
     """The name of the registered game (other than ``exclude``) whose box loads from
     ``path``, or None: the hint for a ``check-box`` run with the wrong ``--game``."""
     for name in game_names():
-        if name == exclude:
+        load = getattr(get_game(name), "load_box", None)
+        if name == exclude or load is None:  # a game without load_box reads no box
             continue
         try:
-            get_game(name).load_box(path)
+            load(path)
         except (ValueError, OSError):  # not this game's box either
             continue
         return name
@@ -479,7 +510,11 @@ def _check_box(sub, args) -> int:
         sub.error(f"{args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
     _check_outputs(sub, {"--report": args.report})
     try:
-        box = game.load_box(args.box)
+        load = game_hook(game, "load_box", "check-box")
+    except MissingHook as exc:
+        sub.error(str(exc))
+    try:
+        box = load(args.box)
     except ValueError as exc:  # BoxError (or a companion module's own box error)
         print(f"haunted-kit check-box: the box does not load: {exc}", file=sys.stderr)
         other = _box_game(args.box, exclude=game.name)
@@ -520,10 +555,7 @@ def _classroom(sub, args) -> int:
 def _game_command(sub, name: str, command: str):
     """Game ``name``'s hook for ``command`` (``handout``, ``teacher``: a function of its
     ``cli`` module); a game without it is a usage error (exit 2) saying so."""
-    try:
-        hook = getattr(game_cli(name), command, None)
-    except ValueError:  # no cli module at all
-        hook = None
+    hook = getattr(game_cli(name), command, None)
     if hook is None:
         sub.error(f"{command} is not available for --game {name}")
     return hook
@@ -532,8 +564,9 @@ def _game_command(sub, name: str, command: str):
 def _handout(sub, args) -> int:
     """``handout``: the game's printable handout (its ``cli.handout(parser, args, box)``)."""
     hook = _game_command(sub, args.game, "handout")
-    box = _box(sub, get_game(args.game), args.box)  # no "try --game": the other games have no handout
-    _check_players(sub, box, args.players)
+    game = get_game(args.game)
+    box = _box(sub, game, args.box)  # no "try --game": the other games have no handout
+    _check_players(sub, box, args.players, game)
     return hook(sub, args, box)
 
 
@@ -547,7 +580,6 @@ def _simulate(parser, args) -> int:
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, SchedulerError, load_dataset, simulate
 
-    _usable(parser, args.game)
     options = {}
     if "mode" in getattr(game_cli(args.game), "OPTIONS", ()):  # modes and ghost cards: Haunted Lands
         options["mode"] = args.modes or ["wanderer"]
@@ -572,7 +604,11 @@ def _simulate(parser, args) -> int:
     box = None
     if args.box is not None:  # a house-rule box of the grid's game (each game reads its own files)
         try:
-            box = get_game(args.game).load_box(args.box)
+            load = game_hook(get_game(args.game), "load_box", "--box")
+        except MissingHook as exc:
+            parser.error(str(exc))
+        try:
+            box = load(args.box)
         except (ValueError, OSError) as exc:
             _bad_box(parser, args.box, exc, args.game, game_option=True)
     try:
@@ -598,10 +634,11 @@ def _simulate(parser, args) -> int:
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
     game = get_game(args.game)
     columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
-    if "collective_loss" not in getattr(game, "result_meanings", {}):  # a companion game has none: always false
+    meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
+    if meanings["collective_loss"] != SCORE_ONLY_MEANINGS["collective_loss"]:  # else always false: no column
         columns["collective_loss"] = ("collective_loss", "mean")
     table = frame.groupby(["players", "agent"]).agg(**columns)
-    won = next(m["meaning"] for m in frame.attrs["metadata"]["schema"] if m["name"] == "won")
+    won = meanings["won"]
     print(f"score: {getattr(game, 'score_name', 'score')}. win_rate: games won, where won = {won}.")
     print(table.round(3).to_string())
     return 0

@@ -57,7 +57,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup, seat_bot
-from .games import get_game
+from .games import get_game, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
@@ -199,8 +199,8 @@ class KitAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ the AEC API
     def _new_state(self, seed: int):
-        return self.game.new_game(players=self.n, seed=seed, log=False,
-                                  **({"box": self.box} if self.box is not None else {}), **self.options)
+        return start_game(self.game, players=self.n, seed=seed, log=False,
+                          **({"box": self.box} if self.box is not None else {}), **self.options)
 
     def _check_started(self) -> None:
         if self.state_ is None:

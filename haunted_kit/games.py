@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import sys
 
 from .protocol import Game
@@ -29,6 +30,44 @@ DEFAULT_GAME = "haunted"
 
 class UnknownGame(ValueError):
     """A game name that no registered rule module has."""
+
+
+class MissingHook(ValueError):
+    """A tool asked a game for an optional hook its Game does not have; the message names
+    the game, the hook and the tool that needs it."""
+
+
+def hook(game: Game, name: str, tool: str):
+    """The optional member ``name`` of ``game`` (a :class:`~haunted_kit.protocol.Game`),
+    which ``tool`` (e.g. ``"check-box"``) needs.
+
+    Raises:
+        MissingHook (a ValueError): ``game`` has no ``name``: ``"check-box needs the
+        game's load_box hook; Nim (--game nim) has none"``.
+    """
+    found = getattr(game, name, None)
+    if found is None:
+        raise MissingHook(f"{tool} needs the game's {name} hook; {getattr(game, 'title', game)} "
+                          f"(--game {getattr(game, 'name', '?')}) has none")
+    return found
+
+
+def start_game(game: Game, *, players: int, seed: int = 0, log: bool = False, **options):
+    """``game.new_game(players=..., seed=..., **options)``, with ``log=log`` when the
+    Game's ``new_game`` names a ``log`` keyword in its signature (the optional switch
+    that keeps or drops the event log; a game without it keeps its log as it does).
+    Every tool that starts a game with or without a log (play, simulate, the
+    environment) starts it here. Raises what ``new_game`` raises (ValueError)."""
+    if "log" in inspect.signature(game.new_game).parameters:
+        options["log"] = log
+    return game.new_game(players=players, seed=seed, **options)
+
+
+def package_of(name: str) -> str:
+    """The dotted package of registered game ``name`` (its engine module's package, e.g.
+    ``"haunted_kit.haunted"``). Raises UnknownGame."""
+    get_game(name)  # an unknown name: UnknownGame listing the known ones
+    return REGISTRY[name][0].rsplit(".", 1)[0]
 
 
 def game_names() -> list[str]:
@@ -63,25 +102,34 @@ def game_module(name: str, part: str):
     Raises:
         UnknownGame: ``name`` is not registered.
     """
-    get_game(name)  # an unknown name: UnknownGame listing the known ones
-    package = REGISTRY[name][0].rsplit(".", 1)[0]
+    package = package_of(name)
     if importlib.util.find_spec(f"{package}.{part}") is None:
         return None
     return importlib.import_module(f"{package}.{part}")
 
 
 def game_of(state) -> Game:
-    """The registered :class:`~haunted_kit.protocol.Game` whose states ``state`` is
-    (matched on the Game's optional ``state_type``; only modules already imported are
-    looked at, since a state's module is imported by the time one exists).
+    """The registered :class:`~haunted_kit.protocol.Game` whose states ``state`` is:
+    the first whose optional ``state_type`` ``state`` is an instance of, else the first
+    whose package (:func:`package_of`) holds the module of ``state``'s class, so a game
+    needs no ``state_type``. Only games already imported are looked at, since a state's
+    module is imported by the time one exists.
 
     Raises:
-        UnknownGame: no registered module declares ``state``'s type.
+        UnknownGame: no registered game declares ``state``'s type or holds its class.
     """
+    found = []
     for name, (module, attr) in REGISTRY.items():
         mod = sys.modules.get(module)
         game = getattr(mod, attr, None) if mod is not None else None
+        if game is None:
+            continue
         st = getattr(game, "state_type", None)
         if st is not None and isinstance(state, st):
+            return game
+        found.append((module.rsplit(".", 1)[0] + ".", game))
+    home = type(state).__module__ + "."
+    for package, game in found:
+        if home.startswith(package):
             return game
     raise UnknownGame(f"no registered game declares states of type {type(state).__name__}; pass the game explicitly")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 
 from .bots import seat_bots
-from .games import game_of, get_game
+from .games import game_of, get_game, start_game
 from .progress import progress as bar
 from .protocol import check_seed, sample_chance
 
@@ -86,7 +86,8 @@ def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = N
 def play_game(game, *, players: int, seed: int = 0, agents=("greedy",), agent_seed: int | None = None,
               log: bool = False, progress: bool = False, **options):
     """Start a game of ``game`` (a :class:`~haunted_kit.protocol.Game` or its short name)
-    with ``game.new_game(players=players, seed=seed, log=log, **options)`` and play it to
+    with ``game.new_game(players=players, seed=seed, log=log, **options)`` (``log`` only
+    when the game's ``new_game`` names it: :func:`haunted_kit.games.start_game`) and play it to
     the end with :func:`play_out`.
 
     Args:
@@ -105,5 +106,5 @@ def play_game(game, *, players: int, seed: int = 0, agents=("greedy",), agent_se
             (BotSpecError).
     """
     game = get_game(game) if isinstance(game, str) else game
-    state = game.new_game(players=players, seed=seed, log=log, **options)
+    state = start_game(game, players=players, seed=seed, log=log, **options)
     return play_out(state, agents, seed=seed, agent_seed=agent_seed, game=game, progress=progress)

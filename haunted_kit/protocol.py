@@ -397,33 +397,58 @@ class GameState(Protocol):
 class Game(Protocol):
     """One rule module: how to start, load and decode its games.
 
-    Optional members that simulation, search and the environment use when present
-    (each tool says what it does without them):
+    **Required** (every tool uses them; with these and a :class:`GameState` a game is
+    played, saved, replayed, simulated and checked): ``name``, ``title``,
+    ``min_players``, ``max_players``, ``new_game(*, players, seed=0, **options)``,
+    ``from_dict(data, box=None)``, ``action_to_dict(action)``, ``action_from_dict(data)``.
+    Register it with one line in :data:`haunted_kit.games.REGISTRY`.
 
-    * ``state_type``: the class of its states (lets ``games.game_of(state)`` find the game);
-    * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
-      ``collective_loss``, ``quests``, ``quest_points`` (else read from ``returns()``);
-    * ``turn_order(state) -> list[int]``: players in turn order (else index order);
+    **Optional** members, each used by the tools named when present; a tool that cannot
+    work without one says so (:class:`haunted_kit.games.MissingHook` naming the hook, a
+    usage error on the command line), never a traceback:
+
+    * ``new_game`` keywords declared in its signature: ``log`` (keep the event log;
+      ``play``/``simulate``/the environment drop it for speed, see
+      :func:`haunted_kit.games.start_game`), ``box`` (a loaded box, with
+      ``default_box``/``load_box``), ``auto_chance`` (leave chance nodes waiting);
+    * ``default_box()``: the game's own box (``play`` checks player counts against it,
+      ``simulate`` and the classroom store record its fingerprint; else ``min_players``..
+      ``max_players`` and no fingerprint);
+    * ``load_box(path)``: a house-rule box from a folder (needed by ``--box``,
+      ``check-box`` and a store table with a box folder; raises ValueError);
+    * ``state_type``: the class of its states (``games.game_of(state)`` matches it; else
+      the state's class is matched by the game's package);
     * ``determinise(state, player, rng) -> state``: a copy consistent with what
-      ``player`` may know (needed by search when the game hides information);
-    * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
-      search playouts;
-    * ``prior(state, actions) -> list[float]``: how plausible each legal move is
-      (probabilities summing to 1), the search's prior over moves (else the greedy
-      agent's :meth:`OneStepGreedyAgent.prior`, else uniform);
+      ``player`` may know (needed by the ``search`` agent and ``search.hints``; a game
+      whose ``observation(p)`` ever differs from ``observation(None)`` must have it:
+      the conformance suite fails it otherwise; a game hiding nothing may return
+      ``state.copy()``);
     * ``agents``: name -> agent class (taking a seed) beyond ``"random"`` (a
       ``"greedy"`` one serves the search as rollout policy and prior), the data
       :func:`agent_table` and ``haunted_kit.bots.make_bot`` build bots from;
-    * ``default_box()``: the game's own box (simulation records its fingerprint);
-    * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
-      ``state``'s game up again, every default filled in (the classroom store keeps them;
-      else it keeps the keywords the table was created with);
-    * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints;
+    * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
+      ``collective_loss``, ``quests``, ``quest_points`` (``simulate``, hints' score
+      gains, the generic summary; else :func:`results_by_score` of ``returns()``);
+    * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints
+      and summaries;
+    * ``result_meanings``: dataset column -> what it means for this game, recorded in a
+      simulation dataset's schema (else neutral meanings);
     * ``win_loss_returns``: ``True`` when ``returns()`` are win/loss values (Haunted
       Lands: 1 win, 0 loss, -1 collective loss) rather than scores; the search keeps
       them as playout values (else the top score's players share 1);
-    * ``result_meanings``: dataset column -> what it means for this game (``score``,
-      ``won``, ``collective_loss``...), recorded in a simulation dataset's schema;
+    * ``turn_order(state) -> list[int]``: players in turn order (``simulate``'s seat
+      column; else index order);
+    * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
+      search playouts (else playouts run to the end);
+    * ``prior(state, actions) -> list[float]``: how plausible each legal move is
+      (probabilities summing to 1), the search's prior over moves (else the greedy
+      agent's :meth:`OneStepGreedyAgent.prior`, else uniform);
+    * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
+      ``state``'s game up again, every default filled in (the classroom store keeps them;
+      else it keeps the keywords the table was created with);
+    * ``settings(box)`` and ``invariants(state, before)``: the settings ``check-box`` and
+      the conformance suite cover (else every player count) and the game's own checks
+      (:mod:`haunted_kit.testing`);
     * ``action_catalogue(box) -> ActionCatalogue``: the fixed integer encoding of its
       actions (needed by :mod:`haunted_kit.env`);
     * ``observation_encoder(box, players)``: a callable ``(observation dict, me, to_move)
@@ -431,6 +456,15 @@ class Game(Protocol):
       and highest value of each entry under the rules, :func:`vector_bounds`), built
       only from ``state.observation(me)`` (needed by :mod:`haunted_kit.env`; see
       :class:`ObservationEncoder`).
+
+    Optional modules of the game's package (beside its engine, found by
+    :func:`haunted_kit.games.game_module`): ``cli`` (``summary``, ``play_game``,
+    ``OPTIONS``, ``check_settings``, ``handout``, ``teacher``; without it the command line
+    plays the kit's loop and prints a summary from the protocol, and ``handout``/``teacher``
+    say they are not available) and ``classroom`` (the table server's view; without it the
+    server says it cannot show the table). Optional state members: ``sample_chance()``
+    (below) and ``log`` (a list of :class:`haunted_kit.events.Event`, for ``play --log``'s
+    JSON lines and the hints' sentences; else ``events()`` rows).
     """
 
     name: str  #: short name used by the CLI and saves (``"haunted"``, ``"estate"``...)

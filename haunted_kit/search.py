@@ -40,7 +40,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from .games import game_of
+from .games import game_of, hook
 from .protocol import agent_table, is_integer
 
 __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "sample_chance"]
@@ -366,7 +366,7 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
     if before is not None:
         delta = seats(d)[player]["score"] - before
         if delta:
-            gain = f" ({getattr(game, 'score_name', 'score')} {delta:+d} at once)"
+            gain = f" ({getattr(game, 'score_name', 'score')} {delta:+g} at once)"
     return ("; ".join(parts) + gain) if parts else (getattr(action, "describe", lambda: str(action))() + gain)
 
 
@@ -399,10 +399,12 @@ def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: fl
     Raises:
         ValueError: nobody is to move, ``player`` is not the player to move (naming
             who is), ``top`` is not a whole number of at least 1, or a bad budget.
+        MissingHook (a ValueError): the game has no ``determinise(state, player, rng)``.
     """
     if not is_integer(top) or top < 1:
         raise ValueError(f"top must be a whole number of moves, 1 or more, got {top!r}")
     game = game or game_of(state)
+    hook(game, "determinise", "hints")
     if getattr(game, "evaluate", None) is None:
         rollout_depth = None
     agent = SearchAgent(seed, playouts=playouts, seconds=seconds, rollout=rollout, rollout_depth=rollout_depth, game=game)

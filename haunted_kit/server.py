@@ -383,7 +383,7 @@ class ExportSave(_Base):
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "application/json")
         self.set_header("Content-Disposition", f'attachment; filename="table-{table_id}.json"')
-        self.finish(self.classroom.table(int(table_id)).state.to_json())
+        self.finish(json.dumps(self.classroom.table(int(table_id)).state.to_dict()))  # the protocol's save
 
 
 class Socket(_Shared, tornado.websocket.WebSocketHandler):

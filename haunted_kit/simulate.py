@@ -65,8 +65,8 @@ from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
 from .play import play_out
-from .games import get_game
-from .protocol import check_seed, is_integer, results_by_score
+from .games import get_game, start_game
+from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
@@ -86,13 +86,13 @@ COLUMNS = (
     ("player", "int8", "player index, 0-based (P1 is 0)"),
     ("seat", "int8", "turn position at the start, 1 = first to take a turn"),
     ("agent", "string", "this player's agent spec (e.g. greedy, search[playouts=100])"),
-    ("score", "float64", "final score (Haunted Lands: valor)"),
-    ("rank", "int8", "final rank, 1 = best (Haunted Lands: top of the valor stack)"),
-    ("won", "bool", "this player won (never after a collective loss)"),
-    ("collective_loss", "bool", "the game ended in a collective loss (Kalena fell): every player lost"),
-    ("returns", "float64", "the game's returns() for this player (Haunted Lands: 1 win, 0 loss, -1 collective loss)"),
-    ("quests", "list<int16>", "this player's face-down quest cards at the end"),
-    ("quest_points", "list<int16>", "points each of those quests scored, same order (0 after a collective loss)"),
+    ("score", "float64", "final score, as the game's seat_results give it"),
+    ("rank", "int8", "final rank, 1 = best"),
+    ("won", "bool", "this player won"),
+    ("collective_loss", "bool", "the game ended in a collective loss: every player lost"),
+    ("returns", "float64", "the game's returns() for this player"),
+    ("quests", "list<int16>", "this player's quests at the end, in a game that has quests"),
+    ("quest_points", "list<int16>", "points each of those quests scored, same order"),
     ("quest_total", "int16", "sum of quest_points"),
     ("decisions", "int32", "decisions this player made"),
     ("game_decisions", "int32", "decisions made in the whole game"),
@@ -271,7 +271,7 @@ def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
     kw = dict(options)
     if box is not None:
         kw["box"] = box
-    return game.new_game(players=n, seed=seed, log=log, **kw)
+    return start_game(game, players=n, seed=seed, log=log, **kw)
 
 
 def play_one(game_name: str, task: tuple, box=None, events: bool = False):
@@ -391,9 +391,15 @@ def _atomic_write_table(table, path: Path) -> None:
 
 def schema(game: str = "haunted") -> list[dict]:
     """Each column of a dataset of ``game``: ``name``, Arrow ``type`` and ``meaning`` (the
-    Game's ``result_meanings`` where it gives one, else :data:`COLUMNS`' Haunted Lands
-    meaning). Raises UnknownGame."""
-    own = getattr(get_game(game), "result_meanings", {})
+    Game's ``result_meanings`` where it gives one, else :data:`COLUMNS`' neutral meaning;
+    a game without ``seat_results`` is scored by its returns, so
+    :data:`~haunted_kit.protocol.SCORE_ONLY_MEANINGS` and a ``score`` that is the return).
+    Raises UnknownGame."""
+    g = get_game(game)
+    own = getattr(g, "result_meanings", None)
+    if own is None:
+        own = {} if getattr(g, "seat_results", None) is not None else {
+            **SCORE_ONLY_MEANINGS, "score": "the game's returns() for this player (the game has no seat_results)"}
     return [{"name": n, "type": t, "meaning": own.get(n, m)} for n, t, m in COLUMNS]
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot
 from .fileio import parse_json
-from .games import DEFAULT_GAME, get_game
+from .games import DEFAULT_GAME, get_game, hook
 
 SCHEMA_VERSION = 1
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
@@ -171,6 +171,16 @@ class Table:
         return next((s for s in self.seats if secrets.compare_digest(s.code, str(code))), None)
 
 
+def _box_keyword(box) -> dict:
+    """``new_game``'s ``box`` keyword for ``box``: none for a game without a box (``None``)."""
+    return {} if box is None else {"box": box}
+
+
+def _fingerprint(box) -> str:
+    """What a table stores of its box: its fingerprint, ``""`` for a game without a box."""
+    return "" if box is None else box.fingerprint
+
+
 class GameStore:
     """Tables, seats and decisions in an SQLite file (WAL mode, synchronous=FULL: a
     decision is on disk when :meth:`Table.decide` returns).
@@ -236,7 +246,7 @@ class GameStore:
         """
         g = get_game(game)
         box_obj, box_path = self._box(g, box)
-        state = g.new_game(players=players, seed=seed, box=box_obj, **options)
+        state = g.new_game(players=players, seed=seed, **_box_keyword(box_obj), **options)
         config_of = getattr(g, "config_of", None)  # the full configuration, defaults filled in
         config = config_of(state) if config_of is not None else {"players": players, "seed": seed, **options}
         bots = {b: "greedy" for b in bots} if isinstance(bots, (list, tuple, set)) else dict(bots or {})
@@ -249,7 +259,7 @@ class GameStore:
             try:
                 cur = self.db.execute(
                     "INSERT INTO game_tables (name, game, config, box_path, box_fingerprint, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (name or "", game, json.dumps(config), box_path, box_obj.fingerprint, _now()))
+                    "VALUES (?, ?, ?, ?, ?, ?)", (name or "", game, json.dumps(config), box_path, _fingerprint(box_obj), _now()))
                 tid = cur.lastrowid
                 if not name:
                     self.db.execute("UPDATE game_tables SET name = ? WHERE id = ?", (f"Table {tid}", tid))
@@ -302,13 +312,19 @@ class GameStore:
     # ------------------------------------------------------------------ internals
     @staticmethod
     def _box(game, box):
-        """``(box, its folder or None)`` for ``box``: None (the game's reference box), a
-        loaded box or a folder path (loaded with the game's ``load_box``)."""
+        """``(box, its folder or None)`` for ``box``: None (the game's reference box, its
+        optional ``default_box()``; ``(None, None)`` for a game without one), a loaded box
+        or a folder path (loaded with the game's ``load_box``).
+
+        Raises:
+            MissingHook (a ValueError): a folder for a game without ``load_box``."""
+        default = getattr(game, "default_box", None)
         if box is None:
-            return game.default_box(), None
+            return (default() if default is not None else None), None
         if not isinstance(box, (str, Path)):
-            return box, (str(Path(box.path).resolve()) if box.fingerprint != game.default_box().fingerprint else None)
-        return game.load_box(box), str(Path(box).resolve())
+            own = default is not None and box.fingerprint == default().fingerprint
+            return box, (None if own else str(Path(box.path).resolve()))
+        return hook(game, "load_box", "a table's house-rule box")(box), str(Path(box).resolve())
 
     def _load(self, table_id: int) -> Table:
         row = self.db.execute("SELECT id, name, game, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
@@ -324,7 +340,7 @@ class GameStore:
             box, _ = self._box(game, box_path)
         except (ValueError, OSError) as exc:  # the game's BoxError
             raise StoreError(f"table {tid}: its house-rule box {box_path} does not load: {exc}") from None
-        if not box.accepts_fingerprint(fingerprint):
+        if (fingerprint != "") if box is None else not box.accepts_fingerprint(fingerprint):
             raise StoreError(f"table {tid}: the box at {box_path or 'the reference data/'} changed since the table "
                              "was created; its decisions cannot be replayed with other rules")
         config = parse_json(config_text, f"table {tid}: its configuration", StoreError)
@@ -361,7 +377,7 @@ class GameStore:
     @staticmethod
     def _start(t: Table):
         """Table ``t``'s game at its start: its game's ``new_game`` with the stored keywords."""
-        return t.game.new_game(**t.config, box=t.box)
+        return t.game.new_game(**t.config, **_box_keyword(t.box))
 
     def _decide(self, t: Table, seat: int, action, seen):
         with self._lock:
@@ -377,7 +393,7 @@ class GameStore:
                 mover = s.current_player()
                 if mover != seat:  # first: the reason a player understands
                     who = "nobody's" if mover is None else f"P{mover + 1}'s"
-                    raise IllegalAction(action, Refusal(f"it is {who} decision, not P{seat + 1}'s", "Game Flow"))
+                    raise IllegalAction(action, Refusal(f"it is {who} decision, not P{seat + 1}'s", "whose turn it is", "kit"))
                 if seen is not None and seen != t.seq:
                     raise IllegalAction(action, Refusal(
                         f"the table moved on since your page showed it (decision {t.seq} now, you saw {seen}); "

@@ -137,10 +137,17 @@ def test_save_load_continues_the_same_in_another_process(name):
 @pytest.mark.parametrize("name,setting", CASES, ids=IDS)
 def test_observation_hides_what_it_must(name, setting):
     """A player's observation is the same in every position consistent with what that
-    player may know (the game's ``determinise``): it cannot depend on hidden information."""
+    player may know (the game's ``determinise``): it cannot depend on hidden information.
+    A game whose player's observation ever differs from the omniscient one
+    (``observation(None)``) hides something, so it must have ``determinise``; one that
+    never does hides nothing and needs none."""
     g, positions = _positions(name, setting, SEEDS, every=6, most=POSITIONS)
     if not hasattr(g, "determinise"):
-        pytest.skip(f"{name} has no determinise: nothing hidden to vary")
+        hidden = [f"P{p + 1} at {s!r}" for s in positions for p in range(s.players)
+                  if _without_log(s.observation(p)) != _without_log(s.observation(None))]
+        assert hidden == [], (f"{name} hides information ({hidden[:1]}) but its Game has no "
+                              "determinise(state, player, rng): search and this check need it")
+        return
     rng = random.Random(9)
     differed = 0
     for s in positions:

@@ -21,7 +21,7 @@ from haunted_kit import simulate as S
 from haunted_kit.bots import make_bot, seat_bot, seat_bots
 from haunted_kit.cli import main
 from haunted_kit.env import SingleSeatEnv
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import game_names, get_game, start_game
 from haunted_kit.play import play_game, play_out, play_steps
 from haunted_kit.protocol import chance_hash, chance_index, seat_seed, seeded_random
 
@@ -80,6 +80,9 @@ def test_the_environments_opponents_play_the_same_game(name):
     """The learner's seat played by the seat's own seeded bot, the others by the environment's
     opponents (seated by the same rule): the reference game, step for step."""
     g, ref, _ = _reference(name)
+    missing = [h for h in ("action_catalogue", "observation_encoder") if getattr(g, h, None) is None]
+    if missing:
+        pytest.skip(f"{name} has no {' or '.join(missing)}: the environment does not serve it (optional hooks)")
     n = _players(g)
     env = SingleSeatEnv(name, players=n, seat=0, opponents=[SPECS[1]])
     if n > 2:  # the opponents' lineup repeats over the other seats; the reference's repeats over all seats
@@ -180,11 +183,17 @@ def test_the_seat_seeding_rule():
 def test_chance_left_waiting_is_drawn_as_auto_chance_draws_it(name):
     """A game started with ``auto_chance=False`` and played by the kit's loop (chance nodes
     resolved with the game's own seeded draw) is the game ``auto_chance`` plays; the
-    progress bar changes nothing."""
+    progress bar changes nothing. (``auto_chance`` is an optional ``new_game`` keyword:
+    a game without it, or without chance nodes, has nothing to check here.)"""
     g, ref, _ = _reference(name)
-    state = g.new_game(players=_players(g), seed=SEED, log=False, auto_chance=False)
-    assert state.is_chance_node()  # every game opens with a draw or a deal
+    if not any(e.chance for e in ref.history()):
+        pytest.skip(f"{name} drew no chance outcome in the reference game")
+    try:
+        state = start_game(g, players=_players(g), seed=SEED, log=False, auto_chance=False)
+    except TypeError as exc:  # the game's new_game has no auto_chance keyword
+        pytest.skip(f"{name} has no auto_chance option: {exc}")
     play_out(state, SPECS, seed=SEED, game=g, progress=True)
+    assert any(e.chance for e in state.history())
     assert _record(g, state) == _record(g, ref)
 
 

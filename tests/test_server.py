@@ -108,7 +108,7 @@ def test_decisions_from_pages_are_applied_once_or_refused_with_the_reason():
         return pages[p].socket.sent[-1]
 
     assert act(other, seq=0, i=0) == {"type": "refused", "text": f"Not allowed: it is P{mover + 1}'s decision, not "
-                                                                  f"P{other + 1}'s (rulebook: Game Flow)"}
+                                                                  f"P{other + 1}'s (kit: whose turn it is)"}
     assert act(mover, seq=0, i=999)["text"] == "There is no such choice now; look at the board again."
     assert act(mover, seq=0, i="0")["text"] == "There is no such choice now; look at the board again."
     assert act(mover, i=0)["text"] == "A decision must say which position it was made on (seq)."

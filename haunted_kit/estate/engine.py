@@ -582,8 +582,8 @@ class EstateGame:
     def max_players(self) -> int:
         return default_estate_box().max_players
 
-    def new_game(self, *, players: int = 3, seed: int = 0, **options) -> EstateState:
-        return new_game(players, seed, **options)
+    def new_game(self, *, players: int = 3, seed: int = 0, log: bool = True, **options) -> EstateState:
+        return new_game(players, seed, log=log, **options)
 
     def from_dict(self, data: dict, box=None) -> EstateState:
         return EstateState.from_dict(data, box)

@@ -1128,10 +1128,10 @@ class HauntedLandsGame:
     def max_players(self) -> int:
         return GameConfig().box.max_players
 
-    def new_game(self, *, players: int = 4, seed: int = 0, **options) -> HauntedLandsState:
-        """:func:`new_game` with ``players``, ``seed`` and any :class:`GameConfig` field or
-        ``new_game`` keyword (``mode``, ``extra_ghost_cards``, ``box``, ``log``...)."""
-        return new_game(players=players, seed=seed, **options)
+    def new_game(self, *, players: int = 4, seed: int = 0, log: bool = True, **options) -> HauntedLandsState:
+        """:func:`new_game` with ``players``, ``seed``, ``log`` (keep the event log) and any
+        :class:`GameConfig` field or ``new_game`` keyword (``mode``, ``extra_ghost_cards``, ``box``...)."""
+        return new_game(players=players, seed=seed, log=log, **options)
 
     def from_dict(self, data: dict, box=None) -> HauntedLandsState:
         return HauntedLandsState.from_dict(data, box)
@@ -1177,6 +1177,17 @@ class HauntedLandsGame:
 
     # ---- optional members used by simulation, search and the environment (see protocol.py)
     state_type = State
+
+    #: what a simulation dataset's result columns mean for Haunted Lands (see ``Game.result_meanings``)
+    result_meanings = {
+        "score": "final score (Haunted Lands: valor)",
+        "rank": "final rank, 1 = best (Haunted Lands: top of the valor stack)",
+        "won": "this player won (never after a collective loss)",
+        "collective_loss": "the game ended in a collective loss (Kalena fell): every player lost",
+        "returns": "the game's returns() for this player (Haunted Lands: 1 win, 0 loss, -1 collective loss)",
+        "quests": "this player's face-down quest cards at the end",
+        "quest_points": "points each of those quests scored, same order (0 after a collective loss)",
+    }
 
     #: bots by name (each a class taking a seed) for :func:`haunted_kit.bots.make_bot`
     agents = AGENTS

@@ -714,8 +714,8 @@ class LandmarksGame:
     def max_players(self) -> int:
         return default_box().max_players
 
-    def new_game(self, *, players: int, seed: int = 0, **options) -> LandmarksState:
-        return new_game(players, seed, **options)
+    def new_game(self, *, players: int, seed: int = 0, log: bool = True, **options) -> LandmarksState:
+        return new_game(players, seed, log=log, **options)
 
     def from_dict(self, data: dict, box=None) -> LandmarksState:
         return from_dict(data, box)
