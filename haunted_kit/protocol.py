@@ -404,6 +404,17 @@ class Game(Protocol):
     * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
       ``collective_loss``, ``quests``, ``quest_points`` (else read from ``returns()``);
     * ``turn_order(state) -> list[int]``: players in turn order (else index order);
+    * ``score_parts(state) -> list[dict] | None``: per player (index order) the score by
+      source, ``{source: points}`` with every source in a fixed order (zeros included),
+      the parts adding up to ``seat_results``' score (Haunted Lands: valor by source; the
+      estate: gold value by holding; Landmarks: module points by source); ``None`` when
+      the state cannot tell. A game whose parts come from the event log sets
+      ``score_parts_need_log = True`` and simulation plays it with the log on. Recorded
+      in a simulation dataset's ``score_parts`` column (else ``{}``) and compared by
+      :mod:`haunted_kit.compare`;
+    * ``game_length(state) -> int`` and ``length_name``: how long the game ran in the
+      game's own unit (Haunted Lands: rounds; the estate: seasons; Landmarks: rounds),
+      the dataset's ``game_turns`` column (else 0);
     * ``determinise(state, player, rng) -> state``: a copy consistent with what
       ``player`` may know (needed by search when the game hides information);
     * ``evaluate(state) -> list[float]``: a cheap per-player estimate for truncated
