@@ -68,10 +68,12 @@ CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
 _Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 
-#: ``compare``'s default games per box for each game: a default Haunted Lands report
-#: (4 players, greedy bots, two worker processes) takes under 60 s on a 2-core machine
-#: (``benchmarks/bench_compare.py`` measures it).
-DEFAULT_GAMES = {"haunted": 2000, "estate": 1000, "landmarks": 500}
+#: ``compare``'s default games per box for each game, each about 10 to 15 CPU seconds of
+#: games for both boxes: a default Haunted Lands report (4 players, greedy bots, two
+#: worker processes) takes about 6 s on two free cores and stayed under 60 s with the
+#: cores shared about six ways (load average 12; ``benchmarks/bench_compare.py``
+#: measures it); a rate's difference then has a 95% half-width of about +-5 pts.
+DEFAULT_GAMES = {"haunted": 500, "estate": 300, "landmarks": 250}
 
 
 # ============================================================================ statistics
