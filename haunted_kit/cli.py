@@ -566,6 +566,7 @@ def _compare(sub, args) -> int:
     except ValueError as exc:  # a grid cell a box cannot play
         sub.error(str(exc))
     print(report.table())
+    print(f"Both boxes played and compared in {report.seconds:.1f} s.")
     return _write_outputs(((args.html, report.write_html, "HTML report written"),))
 
 

@@ -386,7 +386,7 @@ class Comparison:
     def header(self) -> list[str]:
         return [f"{self.title}: house rules {self.house_name} against {self.reference_name}",
                 f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players, "
-                f"agents {self.agents} (the same seeds and bots for both boxes); {self.seconds:.1f} s"]
+                f"agents {self.agents} (the same seeds and bots for both boxes)"]
 
     def notes(self) -> list[str]:
         rates = [r for r in self.rows if r.kind == "rate"]
