@@ -4,7 +4,9 @@ A tqdm bar displayed in a notebook is stored in the saved file as its first fram
 ("0/80"), so a re-opened notebook shows every bar stalled at zero. :func:`progress`
 shows the same tqdm bar while the work runs and, when it is done, replaces it in place
 (an updated display) with one line such as ``4p wanderer: 80 of 80 done``; outside a
-Jupyter kernel it is a plain tqdm bar that disappears when done.
+Jupyter kernel it is a plain tqdm bar that disappears when done. :class:`Bar` is the
+same bar counted by hand, for work finished in chunks (``simulate``'s parts, the two
+boxes of ``compare`` on one bar).
 """
 
 from __future__ import annotations
