@@ -7,6 +7,7 @@ Examples::
     haunted-kit replay game.json            # summary of a saved game
     haunted-kit check-box my_rules/         # play a house-rule box and check every step
     haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
+    haunted-kit compare --box my_rules/ --html report.html   # house rules against the reference box
     haunted-kit classroom --seed 3 --bots 2,3,4   # the Voila classroom app
     haunted-kit play --game estate --players 3 --seed 7 --agents greedy,random   # Estate and Market
     haunted-kit play --game landmarks --players 3 --seed 7 --agents greedy,random   # Landmarks & Architects
@@ -71,6 +72,13 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
+def _at_least_two(text: str) -> int:
+    v = _positive(text)
+    if v < 2:
+        raise argparse.ArgumentTypeError(f"must be at least 2 (an interval needs two games), got {v}")
     return v
 
 
@@ -174,6 +182,26 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds to wait for the --scheduler to answer (default 30)")
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    cmp = sub.add_parser("compare", help="house-rule impact report: the reference box against a house-rule box",
+                         description="Play the reference box and a house-rule box on the same seeds with the same bots "
+                                     "and report the differences (win rate by seat, game length, collective losses, "
+                                     "score by source) with 95%% intervals and tests.")
+    cmp.add_argument("--box", type=Path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
+    cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
+    cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
+                     help="games per box, at least 2 (default: haunted 500, estate 300, landmarks 250)")
+    cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
+    cmp.add_argument("--players", type=int, default=None, metavar="N", help="number of players (default 4 for haunted, 3 for the others)")
+    cmp.add_argument("--agents", type=_agents, default=["greedy"],
+                     help="comma-separated agent specs, one per seat, repeating (default greedy)")
+    cmp.add_argument("--mode", default=None, help="Haunted Lands game mode (default wanderer)")
+    cmp.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="Haunted Lands extra ghost cards, e.g. 2,3")
+    cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
+    cmp.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    cmp.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
+    cmp.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
+    cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
@@ -530,6 +558,53 @@ def _check_box(sub, args) -> int:
     return 1 if report.failures else status
 
 
+def _compare(sub, args) -> int:
+    """``compare``: the usage checks (a missing box folder, a box of another game, player
+    and game counts, agents, options, the --html path: usage and exit 2), a house-rule box
+    that does not load (its BoxError in one line, exit 1), then
+    :func:`haunted_kit.compare.compare`'s table printed and the HTML written."""
+    from .compare import compare  # lazy: only compare needs it; it pulls simulate (see the note at the top)
+    from .simulate import SchedulerError  # lazy: as above
+
+    name = args.game
+    _usable(sub, name)
+    if not args.box.is_dir():
+        sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
+    _check_outputs(sub, {"--html": args.html})
+    options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
+    game = get_game(name)
+    try:
+        house = game.load_box(args.box)
+    except (ValueError, OSError) as exc:  # the game's BoxError
+        other = _box_game(args.box, exclude=name)
+        if other is not None:
+            sub.error(f"--box {args.box} is the {other!r} game's box, not the {name!r} game's: try --game {other}")
+        print(f"haunted-kit compare: the box {args.box} does not load: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+    reference = _box(sub, game, None)
+    players = args.players if args.players is not None else (4 if name == DEFAULT_GAME else 3)
+    for box in (reference, house):
+        _check_players(sub, box, players)
+        _check_settings(sub, name, box, players, args.seed, options)
+    _check_agents(sub, args.agents, name)
+    if len(args.agents) > players:
+        sub.error(f"{len(args.agents)} agents given for {players} players")
+    if "ghost_cards" in options:
+        options["extra_ghost_cards"] = options.pop("ghost_cards")
+    try:
+        report = compare(house, game=name, reference=reference, games=args.games, seed=args.seed, players=players,
+                         agents=",".join(args.agents), options=options, workers=args.workers, dask=args.dask,
+                         scheduler=args.scheduler, progress=not args.no_progress)
+    except SchedulerError as exc:
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:  # a grid cell a box cannot play
+        sub.error(str(exc))
+    print(report.table())
+    print(f"Both boxes played and compared in {report.seconds:.1f} s.")
+    return _write_outputs(((args.html, report.write_html, "HTML report written"),))
+
+
 def _classroom(sub, args) -> int:
     # lazy: only classroom needs it (see the note at the top)
     from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
@@ -676,7 +751,7 @@ def _server(sub, args) -> int:
         return 1
 
 
-_COMMANDS = {"play": _play, "simulate": _simulate, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
+_COMMANDS = {"play": _play, "simulate": _simulate, "compare": _compare, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
              "handout": _handout, "classroom": _classroom, "server": _server}
 
 

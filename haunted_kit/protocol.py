@@ -418,6 +418,17 @@ class Game(Protocol):
       ``check-box`` and a store table with a box folder; raises ValueError);
     * ``state_type``: the class of its states (``games.game_of(state)`` matches it; else
       the state's class is matched by the game's package);
+    * ``score_parts(state) -> list[dict] | None``: per player (index order) the score by
+      source, ``{source: points}`` with every source in a fixed order (zeros included),
+      the parts adding up to ``seat_results``' score (Haunted Lands: valor by source; the
+      estate: gold value by holding; Landmarks: module points by source); ``None`` when
+      the state cannot tell. A game whose parts come from the event log sets
+      ``score_parts_need_log = True`` and simulation plays it with the log on. Recorded
+      in a simulation dataset's ``score_parts`` column (else ``{}``) and compared by
+      :mod:`haunted_kit.compare`;
+    * ``game_length(state) -> int`` and ``length_name``: how long the game ran in the
+      game's own unit (Haunted Lands: rounds; the estate: seasons; Landmarks: rounds),
+      the dataset's ``game_turns`` column (else 0);
     * ``determinise(state, player, rng) -> state``: a copy consistent with what
       ``player`` may know (needed by the ``search`` agent and ``search.hints``; a game
       whose ``observation(p)`` ever differs from ``observation(None)`` must have it:

@@ -65,13 +65,14 @@ from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
 from .play import play_out
+from .progress import Bar
 from .games import get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
 DATASET_FORMAT = "haunted-kit-simulation"
-DATASET_VERSION = 1
+DATASET_VERSION = 2  # 2: the game_turns and score_parts columns
 
 #: Every column of a dataset row, in order: (name, Arrow type name, meaning).
 COLUMNS = (
@@ -96,6 +97,11 @@ COLUMNS = (
     ("quest_total", "int16", "sum of quest_points"),
     ("decisions", "int32", "decisions this player made"),
     ("game_decisions", "int32", "decisions made in the whole game"),
+    ("game_turns", "int32", "the game's length in its own unit (Game.game_length; Haunted Lands: rounds played, "
+                            "fewer after a collective loss), 0 when the game gives none"),
+    ("score_parts", "string", "this player's score by source as a JSON object, source -> points (Game.score_parts; "
+                              "Haunted Lands: valor by source: buildings, skills, tracks, contact, quests, other), "
+                              "'{}' when the game gives none"),
 )
 
 #: Every column of an event-log row (``events=True``), in order: (name, Arrow type name,
@@ -282,7 +288,8 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     game_id, n, options, lineup, seed = task
     game = get_game(game_name)
     specs = lineup.split(",") if "[" not in lineup else parse_lineup(lineup)
-    state = _new_state(game, n, seed, options, box, events)
+    parts_hook = getattr(game, "score_parts", None)
+    state = _new_state(game, n, seed, options, box, events or (parts_hook is not None and getattr(game, "score_parts_need_log", False)))
     order_hook = getattr(game, "turn_order", None)
     order = list(order_hook(state)) if order_hook is not None else list(range(n))
     play_out(state, specs, seed=seed, game=game)  # the kit's one play loop and seat-seeding rule
@@ -291,6 +298,9 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
         if not e.chance:
             made[e.player] += 1
     seats = _seat_results(game, state)
+    parts = (parts_hook(state) if parts_hook is not None else None) or [{} for _ in range(n)]
+    length_hook = getattr(game, "game_length", None)
+    turns = int(length_hook(state)) if length_hook is not None else 0
     ret = state.returns()
     opts_json = json.dumps(options, sort_keys=True)
     ghost = options.get("extra_ghost_cards")
@@ -306,6 +316,7 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
             "collective_loss": bool(r["collective_loss"]), "returns": float(ret[p]),
             "quests": [int(q) for q in r["quests"]], "quest_points": [int(x) for x in r["quest_points"]],
             "quest_total": int(sum(r["quest_points"])), "decisions": made[p], "game_decisions": sum(made),
+            "game_turns": turns, "score_parts": json.dumps(parts[p]),
         })
     ev = _event_rows(game_id, state.events()) if events else []
     return rows, ev
@@ -546,7 +557,7 @@ def _orphan_events(out: Path) -> list[Path]:
 
 
 def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: bool = False, scheduler: str | None = None,
-             events: bool = False, chunk: int | None = None, progress: bool = True,
+             events: bool = False, chunk: int | None = None, progress: "bool | Bar" = True,
              connect_timeout: float = 30) -> SimulationReport:
     """Play every game of ``grid`` into the dataset directory ``out`` (created), resuming
     what an earlier run of the same grid finished.
@@ -564,7 +575,9 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         events: also store every game's event log (slower; much bigger).
         chunk: games per written part (default: spreads the work over the workers,
             at most 50).
-        progress: show a tqdm progress bar.
+        progress: show a progress bar (:class:`haunted_kit.progress.Bar`); or a ``Bar``
+            of the caller's to count the games on (left open: a caller running
+            several grids shows one bar), counting games already finished too.
         connect_timeout: seconds to wait for the ``scheduler`` to answer.
 
     Returns:
@@ -608,16 +621,15 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     tasks = [t for t in grid.tasks() if t[0] not in done]
     total = len(grid)
     report = SimulationReport(out, total, 0, total - len(tasks))
+    if progress not in (True, False, None) and report.resumed:  # a caller's bar counts the finished games too
+        progress.update(report.resumed)
     if not tasks:
         return report
     size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
     payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events}
                 for i in range(0, len(tasks), size)]
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm  # lazy: progress bars only when asked for
-
-        bar = tqdm(total=total, initial=report.resumed, desc=f"simulate {grid.game}", unit="game")
+    own_bar = progress is True
+    bar = Bar(total, f"simulate {grid.game}", initial=report.resumed) if own_bar else (progress or None)
 
     def finished(result):
         first, last, rows, ev = result
@@ -638,7 +650,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
-        if bar is not None:
+        if own_bar:
             bar.close()
     return report
 

@@ -27,8 +27,8 @@ KIT_LAYERS = {
     "bots": 2, "widgets": 2, "play": 2,
     # 3: tools that take a Game
     "testing": 3, "simulate": 3, "env": 3, "store": 3,
-    # 4: the front doors
-    "cli": 4, "classroom": 4, "server": 4,
+    # 4: the front doors, and reports built on the tools (compare plays grids with simulate)
+    "cli": 4, "classroom": 4, "server": 4, "compare": 4,
 }
 
 #: layer of each module inside a game package (the same table for every game)

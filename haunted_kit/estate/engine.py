@@ -675,12 +675,27 @@ class EstateGame:
         "score": "gold value of the holdings at the end (gold 1, marble 3, glass 2, wood 1, limestone 1; "
                  "a kit measure, not a rule: the module prints no victory points)",
         "won": "the sole highest gold value (a tie at the top: nobody)",
+        "score_parts": "the gold value by holding as JSON, holding -> amount x its price in gold",
+        "game_turns": "seasons begun (the box's seasons once the game is over)",
     }
 
     def seat_results(self, state: EstateState) -> list[dict]:
         """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
         of the gold values; see :attr:`result_meanings`)."""
         return results_by_score([state.gold_value(p) for p in range(state.players)])
+
+    def score_parts(self, state: EstateState) -> list[dict]:
+        """Each player's gold value by part (index order): holding -> its amount times its
+        price in gold (the box's ``value``, in the box's order; zeros included), the parts
+        adding up to :meth:`EstateState.gold_value` (a kit measure, not a rule)."""
+        value = state.box.value
+        return [{r: value[r] * state.hand[p].get(r, 0) for r in value} for p in range(state.players)]
+
+    length_name = "seasons"  #: what :meth:`game_length` counts, in words
+
+    def game_length(self, state: EstateState) -> int:
+        """Seasons begun (estate rules, "Resource income": income is taken each season): the box's ``seasons`` once the game is over."""
+        return int(state.season)
 
     def action_catalogue(self, box=None):
         """The fixed integer encoding of the estate's actions (:func:`haunted_kit.estate.encoding.catalogue`)."""

@@ -1216,6 +1216,35 @@ class HauntedLandsGame:
                         "collective_loss": bool(state.lost), "quests": qs, "quest_points": pts})
         return out
 
+    #: :meth:`score_parts` reads the event log: simulation plays with the log on
+    score_parts_need_log = True
+
+    def score_parts(self, state: State) -> list[dict] | None:
+        """Each player's valor by source (index order): source -> valor, the sources of
+        :data:`haunted_kit.haunted.rules.VALOR_SOURCES` in that order (zeros included), the
+        parts adding up to the player's valor (rulebook "Valor Points and the Valor Track",
+        "Final Scoring"; as :func:`haunted_kit.haunted.analysis.valor_sources`). Read from the
+        event log: ``None`` for a game played without one."""
+        if state.log is None:
+            return None
+        out = [dict.fromkeys(R.VALOR_SOURCES, 0) for _ in range(state.config.players)]
+        for e in state.log:
+            if e.kind == "valor":
+                src = e.data.get("source", "other")
+                out[e.player][src] = out[e.player].get(src, 0) + int(e.data.get("amount", 0))
+        return out
+
+    length_name = "rounds"  #: what :meth:`game_length` counts, in words
+
+    def game_length(self, state: State) -> int:
+        """Rounds played (rulebook "Game Flow": seasons of ``rounds_per_season``
+        rounds each): every round of the finished seasons plus the rounds begun in the
+        last one, so fewer than ``seasons x rounds_per_season`` after a collective loss;
+        0 before the first round."""
+        if state.season < 1:
+            return 0
+        return (state.season - 1) * state.config.box.rounds_per_season + state.round
+
     def action_catalogue(self, box=None) -> list:
         """Every action a game with ``box`` can offer, in a fixed order (the integer
         encoding of :mod:`haunted_kit.env`): end the turn, contact, roll the bonus die;

@@ -776,12 +776,31 @@ class LandmarksGame:
                  "the base game's points are not played",
         "won": "the sole most module points (a tie at the top: nobody; a kit measure, the base game decides "
                "the real winner)",
+        "score_parts": "the module points by source as JSON (rules.score_table's sources), source -> points",
+        "game_turns": "rounds begun (one lead and its followers each; all of them once the game is over)",
     }
 
     def seat_results(self, state: LandmarksState) -> list[dict]:
         """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
         of the module points; see :attr:`result_meanings`)."""
         return results_by_score(R.totals(state))
+
+    def score_parts(self, state: LandmarksState) -> list[dict]:
+        """Each player's module points by source (index order): source -> points, the
+        sources of :func:`haunted_kit.landmarks.rules.score_rows` in their order (zeros
+        included; a switched-off module has none), adding up to :func:`~haunted_kit.landmarks.rules.totals`."""
+        out = [{} for _ in range(state.players)]
+        for r in R.score_rows(state):
+            part = out[int(r["player"][1:]) - 1]
+            part[r["source"]] = part.get(r["source"], 0) + int(r["points"])
+        return out
+
+    length_name = "rounds"  #: what :meth:`game_length` counts, in words
+
+    def game_length(self, state: LandmarksState) -> int:
+        """Rounds begun (Landmarks: each round one lead and its followers); the game's
+        ``rounds`` once it is over."""
+        return int(state.round)
 
     def determinise(self, state: LandmarksState, player: int, rng) -> LandmarksState:
         """A copy of ``state`` consistent with what ``player`` may know: the cards ``player``
