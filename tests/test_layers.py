@@ -23,8 +23,8 @@ KIT_LAYERS = {
     "notebook": 0, "boxfile": 0,
     # 1: shared drawing and search over any game
     "render": 1, "search": 1,
-    # 2: agents by spec, shared widget pieces
-    "bots": 2, "widgets": 2, "play": 2,
+    # 2: agents by spec, shared widget pieces, exercises for any game
+    "bots": 2, "widgets": 2, "play": 2, "exercises": 2,
     # 3: tools that take a Game
     "testing": 3, "simulate": 3, "env": 3, "store": 3,
     # 4: the front doors

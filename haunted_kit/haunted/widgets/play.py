@@ -30,7 +30,6 @@ ranking with each player's quest breakdown, shown when the game is over).
 
 from __future__ import annotations
 
-import asyncio
 from html import escape
 
 import ipywidgets as W
@@ -42,7 +41,7 @@ from ...render import style as S
 from ..draw.scene import status_line
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
-from ...widgets.hints import HintPanel, hints_off
+from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...bots import seat_bot
 from ..engine import GAME, new_game
@@ -110,23 +109,6 @@ def _resolve_bots(bots, seed: int, kind: str) -> dict:
             raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
         out[int(seat)] = agent
     return out
-
-
-def _kernel_loop():
-    """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
-    another library's loop, such as Playwright's in a test session, does not count)."""
-    try:
-        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
-
-        shell = get_ipython()
-    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
-        return None
-    if shell is None or getattr(shell, "kernel", None) is None:
-        return None
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 class PlayView(ErrorReporting, W.VBox):
@@ -233,7 +215,7 @@ class PlayView(ErrorReporting, W.VBox):
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
-            HintPanel(self, _kernel_loop, hint_playouts) if hints else hints_off(),
+            HintPanel(self, kernel_loop, hint_playouts) if hints else hints_off(),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
         self.hint_panel = actions.children[-1] if hints else None
@@ -596,7 +578,7 @@ class PlayView(ErrorReporting, W.VBox):
         if not self._bot_to_move():
             self.say("No bot is to move." if not self.state.is_terminal() else "The game is over.", "ignored")
             return
-        loop = _kernel_loop()
+        loop = kernel_loop()
         self._stop = False
         if sync or loop is None:
             self.bot_running = True
