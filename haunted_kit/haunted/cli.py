@@ -131,14 +131,15 @@ def handout(parser, args, box) -> int:
 def teacher(parser, args) -> int:
     """``haunted-kit teacher``: the teacher copies of the notebooks (every exercise's
     answer). Exit 0 written (or nothing to write), 1 a notebook or folder that fails, 2 misuse."""
-    from .exercises import TEACHER_DIR, ExerciseError, write_teacher_copies  # lazy: only teacher needs it
+    from .exercises import EXERCISES, TEACHER_DIR, ExerciseError, write_teacher_copies  # lazy: only teacher needs it
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[2] / "notebooks"
     if not src.is_dir():
         parser.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
     out = args.out if args.out is not None else src / TEACHER_DIR
     try:
-        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
+        ours = {nb for nb, _title, _build in EXERCISES.values()}  # Haunted Lands' notebooks (the others' games differ)
+        written = write_teacher_copies(sorted(p for p in src.glob("*.ipynb") if p.name[:2] in ours), out)
     except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
         print(f"haunted-kit teacher: {exc}", file=sys.stderr)
         return 1
