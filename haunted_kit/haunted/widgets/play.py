@@ -43,7 +43,7 @@ from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
-from ...bots import seat_bot
+from ...widgets.playview import resolve_bots
 from ..engine import GAME, new_game
 
 BOT_STEP_LIMIT = 5000
@@ -94,23 +94,6 @@ def attempts_for_cell(state, cell) -> list:
     return out
 
 
-def _resolve_bots(bots, seed: int, kind: str) -> dict:
-    if bots is None:
-        return {}
-    if isinstance(bots, dict):
-        items = bots.items()
-    else:
-        items = [(b, kind) for b in bots]
-    out = {}
-    for seat, agent in items:
-        if isinstance(agent, str):
-            agent = seat_bot(agent, GAME, seed, int(seat))
-        if not hasattr(agent, "act"):
-            raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
-        out[int(seat)] = agent
-    return out
-
-
 class PlayView(ErrorReporting, W.VBox):
     """A playable game.
 
@@ -145,10 +128,7 @@ class PlayView(ErrorReporting, W.VBox):
             state = new_game(players=players, mode=mode, seed=seed, **game_kwargs)
         S.check_drawable(state)
         self.state = state
-        self.bots = _resolve_bots(bots, state.config.seed, bot_kind)
-        for seat in self.bots:
-            if not 0 <= seat < state.config.players:
-                raise ValueError(f"bot seat {seat} is not a player index (0..{state.config.players - 1})")
+        self.bots = resolve_bots(GAME, bots, state.config.seed, bot_kind, state.config.players)
         self.humans = [p for p in range(state.config.players) if p not in self.bots]
         self._viewer_mode = viewer
         self.viewer = self._pick_viewer()
