@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid, a seeded board (HTML, and PDF with Chromium)")
+    hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid (Haunted Lands: and a seeded board); HTML, and PDF with Chromium")
     hand.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the handout (default haunted)")
     hand.add_argument("--out", type=Path, default=Path("handout.html"), metavar="FILE",
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
@@ -640,7 +640,7 @@ def _handout(sub, args) -> int:
     """``handout``: the game's printable handout (its ``cli.handout(parser, args, box)``)."""
     hook = _game_command(sub, args.game, "handout")
     game = get_game(args.game)
-    box = _box(sub, game, args.box)  # no "try --game": the other games have no handout
+    box = _box(sub, game, args.box)  # another game's box is named, not offered: --game chose the handout
     _check_players(sub, box, args.players, game)
     return hook(sub, args, box)
 

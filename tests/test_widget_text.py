@@ -9,6 +9,7 @@ import pytest
 from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.haunted.widgets.exercise import exercise
 from haunted_kit.haunted.widgets.play import PlayView
+from haunted_kit.landmarks.widgets import LandmarksPlayView
 from haunted_kit.widgets.text import html_text, visible_text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -35,11 +36,12 @@ def test_an_exercise_shows_its_question_as_its_text():
 
 
 @pytest.mark.parametrize("make", [lambda seed: PlayView(players=3, seed=seed, bots=[1, 2]),
-                                  lambda seed: EstatePlayView(players=3, seed=seed, bots=[1, 2])],
-                         ids=["haunted", "estate"])
+                                  lambda seed: EstatePlayView(players=3, seed=seed, bots=[1, 2]),
+                                  lambda seed: LandmarksPlayView(players=3, seed=seed, bots=[1, 2])],
+                         ids=["haunted", "estate", "landmarks"])
 def test_a_play_view_text_names_the_position_it_shows(make):
     one, other = make(1), make(2)
     text = one._repr_mimebundle_()["text/plain"]
-    assert text.startswith(f"{type(one).__name__}: ") and "Season 1" in text and "<div" not in text
+    assert text.startswith(f"{type(one).__name__}: ") and ("Season 1" in text or "Round 1" in text) and "<div" not in text
     assert text == make(1)._repr_mimebundle_()["text/plain"]              # the same seed: the same text
     assert other._repr_mimebundle_()["text/plain"] != text                # another deal shows other words

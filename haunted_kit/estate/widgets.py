@@ -1,18 +1,19 @@
 """Widgets for the estate module: the land board on a canvas, the Market panel with
-this season's prices, and a playable game against bots.
+this season's prices, a playable game against bots, and the exercises' widget
+(:func:`exercise`, the land board of the exercise's position above its question).
 
     from haunted_kit.estate.widgets import EstatePlayView
     EstatePlayView(players=3, seed=1, bots=[1, 2])     # P1 human, P2-P3 greedy bots
 
 Built from the kit's shared pieces: the renderer's geometry and scene primitives
 (:mod:`haunted_kit.estate.draw`), :func:`haunted_kit.widgets.canvas.draw_primitives`
-and :func:`held` for the canvas, :class:`haunted_kit.widgets.errors.ErrorReporting`
-for callback errors. Every choice comes from ``legal_actions()``, every refusal from
+and :func:`held` for the canvas, :class:`haunted_kit.widgets.playview.GamePlayView` for
+the play (seats, bots, undo, hints, keyboard, message line, error banner). Every choice comes from ``legal_actions()``, every refusal from
 ``why_not()``: the widgets only draw and forward.
 
 CSS classes for browser tests: ``hk-estate-play``, ``canvas.hk-estate-board``,
 ``hk-message``, ``hk-status``, ``hk-market``, ``hk-choices``, ``hk-undo``,
-``hk-bot-play``.
+``hk-bot-play``, ``hk-hints``, ``hk-keys`` (see :mod:`haunted_kit.widgets.playview`).
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ from ..widgets.errors import ErrorReporting
 from . import actions as A
 from . import rules as R
 from .draw import board_primitives, land_geometry, legend_text
-from ..bots import seat_bot
+from ..widgets.exercise import ExerciseWidget
+from ..widgets.playview import GamePlayView
+from .exercises import EXERCISES
 from .engine import GAME, new_game
-
-BOT_STEP_LIMIT = 5000
 
 
 class EstateBoard(ErrorReporting, W.VBox):
@@ -138,121 +139,85 @@ def players_html(s) -> str:
             f"{''.join(rows)}</table><div style='font:11px sans-serif;color:#555'>* a kit measure, not a rule</div>")
 
 
-class EstatePlayView(ErrorReporting, W.VBox):
-    """A playable estate game: any seat human or bot.
+class EstatePlayView(GamePlayView):
+    """A playable estate game against bots, on the kit's :class:`~haunted_kit.widgets.playview.GamePlayView`
+    (choices from ``legal_actions``, refusals from ``why_not``, undo, "Suggest a move",
+    keyboard play) with the land board (click a highlighted slot to place a tile or join a
+    land), the Market panel, the players' table and the last events.
 
     Args:
         state: a game to continue; by default a new one (``players``, ``seed`` and
             :class:`~haunted_kit.estate.state.EstateConfig` options).
-        bots: bot seats (0-based): a list (each ``bot_kind``) or dict seat -> name/agent.
+        bots: bot seats (0-based): a list (each ``bot_kind``) or dict seat -> spec/agent.
         auto_bots: bots play on by themselves after a human decision.
+        hints, hint_playouts, keyboard: as :class:`~haunted_kit.widgets.playview.GamePlayView`.
+
+    Raises:
+        ValueError: a bot seat that is not a player index, an unknown agent spec.
     """
 
+    css_class = "hk-estate-play"
+
     def __init__(self, state=None, *, players: int = 3, seed: int = 1, bots=None, size: float = 34,
-                 auto_bots: bool = True, bot_kind: str = "greedy", **options):
-        super().__init__()
-        self.add_class("hk-estate-play")
-        self.state = state if state is not None else new_game(players, seed, **options)
-        items = bots.items() if isinstance(bots, dict) else [(b, bot_kind) for b in (bots or [])]
-        self.bots = {}
-        for seat, agent in items:
-            if not 0 <= int(seat) < self.state.players:
-                raise ValueError(f"bot seat {seat} is not a player index (0..{self.state.players - 1})")
-            self.bots[int(seat)] = seat_bot(agent, GAME, self.state.config.seed, int(seat)) \
-                if isinstance(agent, str) else agent
-        self.auto_bots = auto_bots
-        self.undo_stack: list = []
-        self.message = ""
-        self.last_refusal = None
-        banner = self._init_errors()
-        self.status = W.HTML()
-        self.status.add_class("hk-status")
-        self.message_label = W.HTML()
-        self.message_label.add_class("hk-message")
-        self.board = EstateBoard(self.state, size=size)
-        self.board.on_click(self.guard(self.click_slot, "handling a click on a slot"))
-        self.choices = W.VBox()
-        self.choices.add_class("hk-choices")
+                 auto_bots: bool = True, bot_kind: str = "greedy", hints: bool = True, hint_playouts: int = 300,
+                 keyboard: bool = True, **options):
+        state = state if state is not None else new_game(players, seed, **options)
+        self.board = EstateBoard(state, size=size)
         self.market = W.HTML()
         self.players_panel = W.HTML()
         self.log_panel = W.HTML()
-        self.b_undo = W.Button(description="Undo", tooltip="take back the last decision")
-        self.b_undo.add_class("hk-undo")
-        self.b_undo.on_click(self.guard(lambda _b: self.undo(), "undoing"))
-        self.b_bots = W.Button(description="Bots: play on", tooltip="bots decide until a human is to move")
-        self.b_bots.add_class("hk-bot-play")
-        self.b_bots.on_click(self.guard(lambda _b: self.play_on(), "letting the bots play"))
-        side = W.VBox([W.HTML("<b>Your choices</b>"), self.choices, W.HBox([self.b_bots, self.b_undo]), self.market],
-                      layout=W.Layout(padding="0 0 0 8px", min_width="360px"))
-        self.children = [self.status, self.message_label, banner, W.HBox([self.board, side]), self.players_panel, self.log_panel]
-        self.refresh()
-        if self.auto_bots and self._bot_to_move():
-            self.play_on()
+        self.slot_note = W.HTML("<i>or click a highlighted slot to place a tile or join a land</i>")
+        super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
+                         hint_playouts=hint_playouts, keyboard=keyboard)
+        self.board.on_click(self.guard(self.click_slot, "handling a click on a slot"))
 
-    # ------------------------------------------------------------------ helpers
-    def _bot_to_move(self) -> bool:
-        p = self.state.current_player()
-        return p is not None and p in self.bots
+    def game_parts(self) -> list:
+        side = W.VBox([self.slot_note, self.controls, self.market], layout=W.Layout(padding="0 0 0 8px", min_width="360px"))
+        return [self.status, self.message_label, self.banner, W.HBox([self.board, side]), self.players_panel,
+                self.log_panel]
 
-    def say(self, text: str, kind: str = "info") -> None:
-        colour = {"info": "#000", "refusal": "#8a1c00"}.get(kind, "#000")
-        self.message = text
-        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-
-    def refresh(self) -> None:
+    def status_text(self) -> str:
         s = self.state
+        if s.is_terminal():
+            return "The game is over. " + ", ".join(f"P{q + 1} gold value {s.gold_value(q)}" for q in range(s.players)) \
+                + " (a kit measure)."
         p = s.current_player()
-        human = p is not None and p not in self.bots
-        legal = s.legal_actions() if human else []
-        slots = [tuple(a.slot) for a in legal if isinstance(a, (A.PlaceTile, A.Join))]
+        display = ", ".join(t.replace("_", " ") for t in s.display)
+        return (f"Season {s.season} of {s.box.seasons}, {s.phase}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
+                + f". Display: {display}")
+
+    def menu(self, legal: list) -> list:
+        """The legal actions that are not on the board (tiles and joins are clicked on their slot)."""
+        return [a for a in legal if not isinstance(a, (A.PlaceTile, A.Join))]
+
+    def refresh_panels(self) -> None:
+        s = self.state
+        slots = [tuple(a.slot) for a in self.legal if isinstance(a, (A.PlaceTile, A.Join))]
         self.board.update(s)
         self.board.set_highlight(dict.fromkeys(slots))
-        if s.is_terminal():
-            who = "The game is over. " + ", ".join(f"P{q + 1} gold value {s.gold_value(q)}" for q in range(s.players)) \
-                  + " (a kit measure)."
-        else:
-            who = f"Season {s.season} of {s.box.seasons}, {s.phase}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
-        self.status.value = f'<div style="font:14px sans-serif"><b>{escape(who)}</b> Display: ' \
-                            f"{escape(', '.join(t.replace('_', ' ') for t in s.display))}</div>"
-        buttons = []
-        for a in legal:
-            if isinstance(a, (A.PlaceTile, A.Join)):
-                continue  # on the board
-            b = W.Button(description=a.describe(), layout=W.Layout(width="auto"))
-            b.add_class("hk-choice")
-            b.on_click(self.guard(lambda _b, a=a: self.attempt(a), f"choosing: {a.describe()}"))
-            buttons.append(b)
-        if slots:
-            buttons.append(W.HTML("<i>or click a highlighted slot to place a tile or join a land</i>"))
-        self.choices.children = buttons
+        self.slot_note.layout.display = "" if slots else "none"
         self.market.value = market_html(s)
         self.players_panel.value = players_html(s)
         tail = (s.log or [])[-8:]
-        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(e.text) for e in tail) + "</div>"
-        self.b_undo.disabled = not self.undo_stack
-        self.b_bots.disabled = not self._bot_to_move()
+        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(e.text) for e in tail) \
+            + "</div>"
 
     # ------------------------------------------------------------------ input
     def click_slot(self, slot):
         """A click on ``slot``: the legal PlaceTile/Join actions there (one tile kind ->
-        applied; several -> offered as buttons), or the rules' reason why not."""
+        applied; several -> offered as buttons), or the rules' reason why not. Returns the
+        legal actions found there."""
         s = self.state
-        p = s.current_player()
-        if p is None or p in self.bots:
-            self.say("No decision of yours is due now.", "refusal")
+        busy = self._busy_reason()
+        if busy:
+            self.say(busy, "ignored")
             return []
         slot = tuple(slot)
-        cands = [a for a in s.legal_actions() if isinstance(a, (A.PlaceTile, A.Join)) and tuple(a.slot) == slot]
+        cands = [a for a in self.legal if isinstance(a, (A.PlaceTile, A.Join)) and tuple(a.slot) == slot]
         if len(cands) == 1:
             self.attempt(cands[0])
         elif cands:
-            buttons = []
-            for a in cands:
-                b = W.Button(description=a.describe(), layout=W.Layout(width="auto"))
-                b.add_class("hk-choice")
-                b.on_click(self.guard(lambda _b, a=a: self.attempt(a), f"choosing: {a.describe()}"))
-                buttons.append(b)
-            self.choices.children = buttons
+            self.set_choices(cands)
             self.say(f"Which tile for slot {slot}?")
         else:
             tried = A.Join(slot) if slot in s.lands else A.PlaceTile(s.display[0] if s.display else "forest", slot)
@@ -261,55 +226,9 @@ class EstatePlayView(ErrorReporting, W.VBox):
             self.say(f"Not on slot {slot}: {why}" if why else f"Nothing to do on slot {slot} now.", "refusal")
         return cands
 
-    def attempt(self, action) -> bool:
-        """Apply ``action`` for the human to move if legal, else show the rules' reason."""
-        s = self.state
-        why = s.why_not(action)
-        if why is not None:
-            self.last_refusal = why
-            self.say(f"Not allowed: {action.describe()}: {why}", "refusal")
-            return False
-        said = self._apply(action)
-        if self.auto_bots and self._bot_to_move():
-            bots = self.play_on()
-            if bots:
-                self.say(said + " Then " + "; ".join(bots) + ".")
-        return True
 
-    def _apply(self, action) -> str:
-        s = self.state
-        before = s.copy()
-        k = len(s.log or [])
-        p = s.current_player()
-        s.apply_action(action)
-        self.undo_stack.append(before)
-        said = [e.text for e in (s.log or [])[k:]][:3]
-        self.say(f"P{p + 1}: {action.describe()}. " + " ".join(said))
-        self.refresh()
-        return self.message
-
-    def undo(self) -> bool:
-        """Take back decisions until a human is to move again (the bots' replies to the
-        human's last decision go with it); the state is restored exactly."""
-        if not self.undo_stack:
-            self.say("Nothing to undo.", "refusal")
-            return False
-        self.state = self.undo_stack.pop()
-        while self._bot_to_move() and self.undo_stack:
-            self.state = self.undo_stack.pop()
-        self.say("Your last decision was taken back.")
-        self.refresh()
-        return True
-
-    def play_on(self) -> list[str]:
-        """Bots decide until a human is to move or the game ends. Returns what they did,
-        one short line per decision (also shown in the message line)."""
-        done = []
-        while self._bot_to_move() and len(done) < BOT_STEP_LIMIT:
-            p = self.state.current_player()
-            action = self.bots[p].act(self.state.copy())
-            self._apply(action)
-            done.append(f"P{p + 1} (bot): {action.describe()}")
-        if done:
-            self.say("; ".join(done) + ".")
-        return done
+def exercise(key: str, seed: int = 0, *, size: float = 26) -> ExerciseWidget:
+    """The widget for estate exercise ``key`` of :data:`haunted_kit.estate.exercises.EXERCISES` on
+    seed ``seed``, with the land board of its position. Raises
+    :class:`~haunted_kit.exercises.ExerciseError` for an unknown key or a bad seed."""
+    return ExerciseWidget(EXERCISES.make(key, seed), board=lambda state: EstateBoard(state, size=size))

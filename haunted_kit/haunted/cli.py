@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..fileio import atomic_write
+from ..handout import handout_command
 from . import rules as R
 from . import sim
 from .state import ConfigError, GameConfig
@@ -94,51 +94,28 @@ def summary(state, names=None) -> str:
 def handout(parser, args, box) -> int:
     """``haunted-kit handout``: the printable handout of ``box`` (HTML, and a PDF when
     Chromium is installed). Misuse is ``parser.error`` (exit 2); a failed write exit 1."""
-    from .handout import HandoutError, find_chromium, handout_html, print_pdf  # lazy: only handout needs it
+    from .handout import find_chromium, handout_html  # lazy: only handout needs it
 
     try:
         check_mode(box, args.mode)
     except ValueError as exc:
         parser.error(str(exc))
-    if args.out.suffix.lower() not in (".html", ".htm"):
-        parser.error(f"--out {args.out}: the handout is an HTML file (name it .html); the PDF goes next to it")
-    try:
-        html = handout_html(box, paper=args.paper, seed=args.seed, players=args.players, mode=args.mode)
-    except HandoutError as exc:
-        parser.error(str(exc))
-    try:
-        atomic_write(args.out, html)
-    except OSError as exc:
-        print(f"haunted-kit handout: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.out} ({args.paper.upper() if args.paper == 'a4' else 'Letter'})")
-    if args.no_pdf:
-        return 0
-    chromium = find_chromium()
-    if chromium is None:
-        print(f"Chromium is not installed, so no PDF: open {args.out} in a browser and print it "
-              f"({'A4' if args.paper == 'a4' else 'Letter'}, scale 100%, no headers and footers).")
-        return 0
-    try:
-        pdf = print_pdf(args.out, args.out.with_suffix(".pdf"), chromium)
-    except (HandoutError, OSError) as exc:
-        print(f"haunted-kit handout: {exc}; print {args.out} from a browser instead", file=sys.stderr)
-        return 1
-    print(f"wrote {pdf} (printed by {chromium})")
-    return 0
+    return handout_command(parser, args, lambda: handout_html(box, paper=args.paper, seed=args.seed,
+                                                              players=args.players, mode=args.mode), find_chromium)
 
 
 def teacher(parser, args) -> int:
     """``haunted-kit teacher``: the teacher copies of the notebooks (every exercise's
     answer). Exit 0 written (or nothing to write), 1 a notebook or folder that fails, 2 misuse."""
-    from .exercises import TEACHER_DIR, ExerciseError, write_teacher_copies  # lazy: only teacher needs it
+    from .exercises import EXERCISES, TEACHER_DIR, ExerciseError, write_teacher_copies  # lazy: only teacher needs it
 
     src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[2] / "notebooks"
     if not src.is_dir():
         parser.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
     out = args.out if args.out is not None else src / TEACHER_DIR
     try:
-        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out)
+        ours = {nb for nb, _title, _build in EXERCISES.values()}  # Haunted Lands' notebooks (the others' games differ)
+        written = write_teacher_copies(sorted(p for p in src.glob("*.ipynb") if p.name[:2] in ours), out)
     except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
         print(f"haunted-kit teacher: {exc}", file=sys.stderr)
         return 1

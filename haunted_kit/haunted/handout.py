@@ -10,42 +10,37 @@ no colour needed: terrains carry their letters, players their numbers). Each par
 A value that differs from the box the kit ships is marked ``†`` and listed as a house
 rule (provenance ``house rule``, see :meth:`haunted_kit.haunted.box.Box.provenance_frame`).
 
-The PDF is printed by Chromium in headless mode (``--print-to-pdf``), found at
-``/usr/bin/chromium`` or on the ``PATH``; without it the HTML is written and the
-command says how to print it from a browser.
+The page, the marks and the PDF (Chromium in headless mode, ``--print-to-pdf``, found at
+``/usr/bin/chromium`` or on the ``PATH``; without it the HTML is written and the command
+says how to print it from a browser) are the kit's, shared by every game's handout
+(:mod:`haunted_kit.handout`).
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import tempfile
 from html import escape
 from pathlib import Path
 
 from .box import default_box
 from .engine import new_game
 from ..fileio import atomic_write
+from ..handout import PAPERS, HandoutError, ProvenanceMarks, find_chromium, handout_page, paper_size, print_pdf
 from .draw import board_svg
 from .state import ConfigError
 
-#: Paper sizes: CSS ``@page`` size and the printable width for the board (mm).
-PAPERS = {"a4": ("A4", 210, 297), "letter": ("letter", 215.9, 279.4)}
-
-
-class HandoutError(ValueError):
-    """A bad paper size or game setting, or a PDF that Chromium could not print."""
+__all__ = ["PAPERS", "HandoutError", "find_chromium", "handout_html", "print_pdf", "write_handout"]
 
 
 # --------------------------------------------------------------------------- house rules
 
-def _house(box) -> set:
-    """(file, entry) of every value that differs from the shipped box."""
-    return {(f, e) for f, e, _k, p in box.provenance if p == "house rule"}
+def _house(box) -> ProvenanceMarks:
+    """The marks of house rules: every value that differs from the shipped box (kit
+    defaults are not marked on this handout)."""
+    return ProvenanceMarks(box, kit_defaults=False)
 
 
-def _mark(house, file: str, entry: str) -> str:
-    return '<sup class="hr">†</sup>' if (file, entry) in house else ""
+def _mark(house: ProvenanceMarks, file: str, entry: str) -> str:
+    return house.mark(file, entry) if (file, entry) in house.rows else ""
 
 
 # --------------------------------------------------------------------------- parts
@@ -121,9 +116,9 @@ def _rules_section(box, house) -> str:
 
 
 def _house_note(box, house) -> str:
-    if not house:
+    if not house.house:
         return ""
-    rows = sorted(house)
+    rows = sorted(house.house)
     listed = ", ".join(f"{escape(f)} {escape(e)}" for f, e in rows[:12]) + (" …" if len(rows) > 12 else "")
     return f'<p class="house"><b>† House rules</b> (differ from the kit\'s box): {listed}.</p>'
 
@@ -197,31 +192,6 @@ def _board_section(box, seed: int, players: int, mode: str, width_mm: float) -> 
 </section>"""
 
 
-_CSS = """
-@page {{ size: {size}; margin: 11mm 12mm; }}
-* {{ box-sizing: border-box; }}
-body {{ font-family: "DejaVu Sans", Arial, sans-serif; font-size: 8.6pt; line-height: 1.28; color: #000; background: #fff; margin: 0; }}
-section {{ break-after: page; page-break-after: always; }}
-section:last-child {{ break-after: auto; page-break-after: auto; }}
-h1 {{ font-size: 13pt; margin: 0 0 2pt 0; border-bottom: 1.2pt solid #000; }}
-h2 {{ font-size: 9.6pt; margin: 5pt 0 2pt 0; break-after: avoid; }}
-p, ul, ol {{ margin: 2pt 0; }} ul, ol {{ padding-left: 13pt; }} li {{ margin: 1pt 0; }}
-.sub {{ font-style: italic; }}
-.hk-rules .cols {{ column-count: 2; column-gap: 7mm; column-rule: 0.4pt solid #888; }}
-.gloss dt {{ font-weight: bold; display: inline; }} .gloss dt::after {{ content: ": "; }}
-.gloss dd {{ display: inline; margin: 0; }} .gloss dd::after {{ content: ""; display: block; }}
-table {{ border-collapse: collapse; width: 100%; margin: 1pt 0 3pt 0; }}
-th, td {{ border: 0.5pt solid #000; padding: 1.2pt 3pt; text-align: left; vertical-align: top; }}
-th {{ background: #e6e6e6; }}
-sup.hr {{ font-weight: bold; }}
-.house {{ border: 0.8pt dashed #000; padding: 2pt 4pt; }}
-.end {{ font-size: 7pt; color: #444; text-align: right; }}
-.svg svg {{ width: 100%; height: auto; }}
-.hk-aid {{ font-size: 7.8pt; line-height: 1.18; }} .hk-aid h2 {{ margin: 3pt 0 1pt 0; }} .hk-aid td, .hk-aid th {{ padding: 0.8pt 2.5pt; }}
-@media screen {{ body {{ max-width: {width}mm; margin: 8mm auto; }} section {{ border-bottom: 2px dashed #999; padding-bottom: 8mm; margin-bottom: 8mm; }} }}
-"""
-
-
 def handout_html(box=None, *, paper: str = "a4", seed: int = 1, players: int = 4, mode: str = "wanderer") -> str:
     """The whole handout as one HTML page.
 
@@ -235,56 +205,13 @@ def handout_html(box=None, *, paper: str = "a4", seed: int = 1, players: int = 4
             :class:`~haunted_kit.haunted.state.ConfigError` message).
     """
     box = default_box() if box is None else box
-    if paper not in PAPERS:
-        raise HandoutError(f"unknown paper {paper!r} (choose from {', '.join(PAPERS)})")
-    size, width, _height = PAPERS[paper]
+    _size, width, _height = paper_size(paper)
     house = _house(box)
     try:
         board = _board_section(box, seed, players, mode, width)
     except ConfigError as exc:
         raise HandoutError(str(exc)) from None
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Haunted Lands handout ({size})</title><style>{_CSS.format(size=size, width=width)}</style></head><body>"
-            + _rules_section(box, house) + _aid_section(box, house) + board + "</body></html>\n")
-
-
-# --------------------------------------------------------------------------- printing
-
-def find_chromium() -> str | None:
-    """Debian's chromium (``/usr/bin/chromium``) or a chromium on the PATH, else ``None``."""
-    for name in ("/usr/bin/chromium", "chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def print_pdf(html_path, pdf_path, chromium: str | None = None, timeout: float = 120) -> Path:
-    """Print ``html_path`` to ``pdf_path`` with headless Chromium (the page's ``@page``
-    size is used; no header or footer). The PDF is written atomically.
-
-    Raises:
-        HandoutError: no Chromium, or Chromium failed or took longer than ``timeout`` s.
-    """
-    chromium = chromium or find_chromium()
-    if chromium is None:
-        raise HandoutError("Chromium is not installed; open the HTML file in a browser and print it")
-    html_path, pdf_path = Path(html_path).resolve(), Path(pdf_path)
-    with tempfile.TemporaryDirectory(prefix="hk-handout-") as tmp:
-        out = Path(tmp) / "handout.pdf"
-        cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--no-first-run", f"--user-data-dir={tmp}/profile", "--no-pdf-header-footer",
-               f"--print-to-pdf={out}", html_path.as_uri()]
-        try:
-            run = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise HandoutError(f"Chromium did not finish printing within {timeout:g} s") from None
-        if not out.is_file() or out.stat().st_size == 0:
-            tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
-            raise HandoutError(f"Chromium could not print the PDF (exit {run.returncode}): {' | '.join(tail)}")
-
-        atomic_write(pdf_path, out.read_bytes())
-    return pdf_path
+    return handout_page("Haunted Lands handout", [_rules_section(box, house), _aid_section(box, house), board], paper)
 
 
 def write_handout(path, box=None, *, paper: str = "a4", seed: int = 1, players: int = 4, mode: str = "wanderer",

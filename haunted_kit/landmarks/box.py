@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..boxfile import BoxError, BoxFile, data_dir
-from ..provenance import Fingerprinted, value_fingerprint
+from ..provenance import Fingerprinted, mark_house_rules, value_fingerprint
 
 __all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
 
@@ -184,6 +184,16 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
             resource, building type or card, an inconsistency between files).
     """
     root = landmarks_dir(path)
+    out, rows, file_fingerprint = _read(root)
+    shipped = landmarks_dir(None)
+    same = not shipped.is_dir() or shipped.resolve() == root.resolve()
+    provenance = mark_house_rules(rows, None if same else _shipped_values())  # a changed value: "house rule"
+    return LandmarksBox(**out, provenance=provenance, fingerprint=value_fingerprint(out), file_fingerprint=file_fingerprint)
+
+
+def _read(root: Path) -> tuple[dict, list, str]:
+    """The loaded values of the box in ``root``, its ``(file, entry, field, provenance,
+    value)`` rows and the hash of its files' bytes (raises as :func:`load_box`)."""
     rows: list = []
     out: dict = {"path": str(root)}
 
@@ -291,7 +301,13 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     digest = hashlib.sha256()
     for name in FILES:
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    return LandmarksBox(**out, provenance=tuple(row[:4] for row in rows), fingerprint=value_fingerprint(out), file_fingerprint=digest.hexdigest())
+    return out, rows, digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _shipped_values() -> dict:
+    """The kit's own box's values by (file, entry, field), to tell house rules apart."""
+    return {(f, e, k): v for f, e, k, _p, v in _read(landmarks_dir(None))[1]}
 
 
 @lru_cache(maxsize=1)

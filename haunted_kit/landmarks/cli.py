@@ -1,7 +1,8 @@
 """What ``haunted-kit replay`` of a Landmarks & Architects save and the end of
 ``haunted-kit play --game landmarks`` need from the module: :func:`summary` (the play
 loop, :func:`haunted_kit.play.play_game`, the usage checks, the box, saves and logs are
-shared by every game, in the kit).
+shared by every game, in the kit), and :func:`handout`, the ``haunted-kit handout --game
+landmarks`` hook.
 
 Agents: any spec of :func:`haunted_kit.bots.make_bot` (``random``, ``greedy`` from
 :mod:`haunted_kit.landmarks.agents`, ``search[...]``).
@@ -9,9 +10,18 @@ Agents: any spec of :func:`haunted_kit.bots.make_bot` (``random``, ``greedy`` fr
 
 from __future__ import annotations
 
+from ..handout import handout_command
 from . import rules as R
+from .handout import handout_html
 
-__all__ = ["summary"]
+__all__ = ["handout", "summary"]
+
+
+def handout(parser, args, box) -> int:
+    """``haunted-kit handout --game landmarks``: the rules summary and player aid of ``box``
+    (HTML, and a PDF when Chromium is installed; ``--seed``, ``--players`` and ``--mode``
+    do not apply). Misuse is ``parser.error`` (exit 2); a failed write exit 1."""
+    return handout_command(parser, args, lambda: handout_html(box, paper=args.paper))
 
 
 def summary(s, names=None) -> str:

@@ -11,8 +11,19 @@
     RecordStepView(state)                 # a Landmarks & Architects game, live or loaded
     RecordStepView(state, start=first, panel=...)   # any protocol game, from a copy of its start
 
+* :class:`LandmarksPlayView` - a game against bots on the kit's
+  :class:`~haunted_kit.widgets.playview.GamePlayView`: every choice from ``legal_actions()``
+  (the box's leads and follow/decline as buttons even when refused, so a click shows the
+  ``why_not`` reason; every build payment and landmark discard in the list), the follower's
+  options table with the reason of each refused option, undo of your own last decision,
+  "Suggest a move" and keyboard play;
+* :func:`exercise` - an exercise of :mod:`haunted_kit.landmarks.exercises` with the panel of its position.
+
+    LandmarksPlayView(players=3, seed=1, bots=[1, 2])   # P1 human, P2-P3 greedy bots
+
 They only draw and forward; every rule answer comes from the state. CSS classes:
-``hk-landmarks-panel``, ``hk-record-step``, ``hk-explanation``.
+``hk-landmarks-panel``, ``hk-record-step``, ``hk-explanation``, ``hk-landmarks-play``,
+``hk-options`` (and the play view's, :mod:`haunted_kit.widgets.playview`).
 """
 
 from __future__ import annotations
@@ -22,10 +33,16 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
+from .actions import Decline, Follow, Lead
+from .exercises import EXERCISES
 from .draw import panel_scene
+from .engine import GAME, new_game
+from . import rules as R
 from ..protocol import states_along as protocol_states_along
 from ..widgets.canvas import draw_primitives, held
 from ..widgets.errors import ErrorReporting
+from ..widgets.exercise import ExerciseWidget
+from ..widgets.playview import MENU_BUTTONS, GamePlayView
 
 
 class LandmarksPanel(W.VBox):
@@ -151,3 +168,94 @@ class RecordStepView(ErrorReporting, W.VBox):
         return (f'<div style="font-family:sans-serif;font-size:12px"><b>P{entry.player + 1}\'s choices at this step</b>'
                 f'<table style="border-collapse:collapse"><tr><th>option</th><th>legal</th><th>ways</th><th>why not</th></tr>'
                 f"{rows}</table></div>")
+
+
+def options_html(state, p: int) -> str:
+    """The follower's options table of ``state`` for ``p`` (``state.options``): each option,
+    whether it is legal now, how many ways, and the rules' reason when refused."""
+    table = state.options(p)
+    rows = "".join(
+        f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
+        f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
+    return (f'<div class="hk-options" style="font-family:sans-serif;font-size:12px"><b>P{p + 1}\'s options</b>'
+            '<table style="border-collapse:collapse"><tr><th>option</th><th>legal</th><th>ways</th><th>why not</th></tr>'
+            f"{rows}</table></div>")
+
+
+class LandmarksPlayView(GamePlayView):
+    """A Landmarks & Architects game against bots (see the module docstring).
+
+    Args:
+        state: a game to continue; by default :func:`~haunted_kit.landmarks.engine.new_game`
+            with ``players``, ``seed`` and ``rounds`` (default: the box's example round count).
+        bots: bot seats (0-based): a list (each ``bot_kind``) or dict seat -> spec/agent.
+        viewer: whose hidden cards the panel shows (default: the only human seat, else everyone).
+        auto_bots, bot_kind, hints, hint_playouts, keyboard: as
+            :class:`~haunted_kit.widgets.playview.GamePlayView` (a hint searches 100 playouts
+            by default: a Landmarks playout costs more than an estate one).
+
+    Raises:
+        ConfigError: bad players or rounds; ValueError: a bad bot seat or agent spec.
+    """
+
+    css_class = "hk-landmarks-play"
+
+    def __init__(self, state=None, *, players: int = 3, seed: int = 1, rounds: int | None = None, bots=None,
+                 viewer="auto", auto_bots: bool = True, bot_kind: str = "greedy", hints: bool = True,
+                 hint_playouts: int = 100, keyboard: bool = True):
+        state = state if state is not None else new_game(players, seed, rounds=rounds)
+        seats = range(state.players)
+        if viewer == "auto":
+            humans = [q for q in seats if q not in (bots if isinstance(bots, dict) else set(bots or []))]
+            viewer = humans[0] if len(humans) == 1 else None
+        self.panel = LandmarksPanel(state, viewer=viewer)
+        self.options_panel = W.HTML()
+        self.log_panel = W.HTML()
+        super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
+                         hint_playouts=hint_playouts, keyboard=keyboard)
+
+    def game_parts(self) -> list:
+        side = W.VBox([self.controls, self.options_panel], layout=W.Layout(padding="0 0 0 8px", min_width="360px"))
+        return [self.status, self.message_label, self.banner, W.HBox([self.panel, side]), self.log_panel]
+
+    def status_text(self) -> str:
+        s = self.state
+        if s.is_terminal():
+            points = R.totals(s)
+            return "The game is over. Module points: " + ", ".join(f"P{q + 1} {points[q]}" for q in range(s.players)) + "."
+        p = s.current_player()
+        lead = f", {s.lead} led by P{s.leader + 1}" if s.lead else ""
+        return f"Round {s.round} of {s.rounds}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
+
+    def menu(self, legal: list) -> list:
+        """Lead phase: every lead of the box (a refused one shows its reason). Follow phase:
+        follow (unless the lead is Build: its payments are in the list) and decline, and
+        the legal actions when they are few."""
+        s = self.state
+        if not legal:
+            return []
+        if s.phase == "lead":
+            return [Lead(a) for a in s.box.lead_actions]
+        out = list(legal) if len(legal) <= MENU_BUTTONS else []
+        if s.phase == "follow":
+            fixed = ([Follow()] if s.lead != "build" else []) + [Decline()]
+            out = [a for a in out if a not in fixed] + fixed
+        return out
+
+    def refresh_panels(self) -> None:
+        s = self.state
+        self.panel.update(s)
+        p = s.current_player()
+        show = p is not None and s.phase == "follow" and p not in self.bots
+        self.options_panel.value = options_html(s, p) if show else ""
+        tail = list(s.events(self.panel.viewer).text)[-8:]
+        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(x) for x in tail) \
+            + "</div>"
+
+
+def exercise(key: str, seed: int = 0) -> ExerciseWidget:
+    """The widget for Landmarks exercise ``key`` of :data:`haunted_kit.landmarks.exercises.EXERCISES`
+    on seed ``seed``, with the village and landmark panel of its position (seen by the player it
+    is about). Raises :class:`~haunted_kit.exercises.ExerciseError` for an unknown key or a bad seed."""
+    ex = EXERCISES.make(key, seed)
+    return ExerciseWidget(ex, board=lambda state: LandmarksPanel(state, viewer=ex.player))

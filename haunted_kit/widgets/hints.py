@@ -8,12 +8,40 @@ switches hints off with ``PlayView(hints=False)`` or ``haunted-kit classroom --n
 
 from __future__ import annotations
 
+import asyncio
 from html import escape
 
 import ipywidgets as W
 
 from ..render import style as S
 from ..search import hints
+
+
+def kernel_loop():
+    """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
+    another library's loop, such as Playwright's in a test session, does not count)."""
+    try:
+        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
+
+        shell = get_ipython()
+    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
+        return None
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def hint_seed(state) -> int:
+    """The search seed of a hint for ``state``: its game's seed times 1000 plus the number of
+    decisions made (``state.decisions`` where the game counts them, else the record's length),
+    so the same position always gets the same hint."""
+    config = getattr(state, "config", None)
+    seed = getattr(config, "seed", getattr(state, "seed", 0)) or 0
+    made = getattr(state, "decisions", None)
+    return int(seed) * 1000 + int(len(state.history()) if made is None else made)
 
 
 class HintPanel(W.VBox):
@@ -60,7 +88,7 @@ class HintPanel(W.VBox):
             v.say("No human is to move: nothing to suggest." if p is None else "Still thinking...", "ignored")
             return
         state = v.state.copy()
-        seed = state.config.seed * 1000 + state.decisions
+        seed = hint_seed(state)
         position = self._position
         self.busy = True
         self.update()
@@ -86,7 +114,8 @@ class HintPanel(W.VBox):
             self.output.value = ""
             return
         self.hints = found
-        items = "".join(f"<li><b>{escape(h.action.describe())}</b> ({h.share:.0%}): {escape(h.sentence)}</li>" for h in found)
+        describe = getattr(self.view, "describe", None) or (lambda a: a.describe())
+        items = "".join(f"<li><b>{escape(describe(h.action))}</b> ({h.share:.0%}): {escape(h.sentence)}</li>" for h in found)
         self.output.value = f'<ol style="font-family:sans-serif;margin:4px 0;padding-left:1.4em">{items}</ol>'
 
 

@@ -30,7 +30,6 @@ ranking with each player's quest breakdown, shown when the game is over).
 
 from __future__ import annotations
 
-import asyncio
 from html import escape
 
 import ipywidgets as W
@@ -42,9 +41,9 @@ from ...render import style as S
 from ..draw.scene import status_line
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
-from ...widgets.hints import HintPanel, hints_off
+from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
-from ...bots import seat_bot
+from ...widgets.playview import resolve_bots
 from ..engine import GAME, new_game
 
 BOT_STEP_LIMIT = 5000
@@ -95,40 +94,6 @@ def attempts_for_cell(state, cell) -> list:
     return out
 
 
-def _resolve_bots(bots, seed: int, kind: str) -> dict:
-    if bots is None:
-        return {}
-    if isinstance(bots, dict):
-        items = bots.items()
-    else:
-        items = [(b, kind) for b in bots]
-    out = {}
-    for seat, agent in items:
-        if isinstance(agent, str):
-            agent = seat_bot(agent, GAME, seed, int(seat))
-        if not hasattr(agent, "act"):
-            raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
-        out[int(seat)] = agent
-    return out
-
-
-def _kernel_loop():
-    """The running event loop of a Jupyter kernel, or None outside one (tests, scripts;
-    another library's loop, such as Playwright's in a test session, does not count)."""
-    try:
-        from IPython import get_ipython  # lazy: IPython exists only inside a notebook kernel
-
-        shell = get_ipython()
-    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
-        return None
-    if shell is None or getattr(shell, "kernel", None) is None:
-        return None
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
 class PlayView(ErrorReporting, W.VBox):
     """A playable game.
 
@@ -163,10 +128,7 @@ class PlayView(ErrorReporting, W.VBox):
             state = new_game(players=players, mode=mode, seed=seed, **game_kwargs)
         S.check_drawable(state)
         self.state = state
-        self.bots = _resolve_bots(bots, state.config.seed, bot_kind)
-        for seat in self.bots:
-            if not 0 <= seat < state.config.players:
-                raise ValueError(f"bot seat {seat} is not a player index (0..{state.config.players - 1})")
+        self.bots = resolve_bots(GAME, bots, state.config.seed, bot_kind, state.config.players)
         self.humans = [p for p in range(state.config.players) if p not in self.bots]
         self._viewer_mode = viewer
         self.viewer = self._pick_viewer()
@@ -233,7 +195,7 @@ class PlayView(ErrorReporting, W.VBox):
             W.HTML("<b>Your choices</b>"), self.choices, self.turn_box,
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
-            HintPanel(self, _kernel_loop, hint_playouts) if hints else hints_off(),
+            HintPanel(self, kernel_loop, hint_playouts) if hints else hints_off(),
         ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
         actions.add_class("hk-actions")
         self.hint_panel = actions.children[-1] if hints else None
@@ -596,7 +558,7 @@ class PlayView(ErrorReporting, W.VBox):
         if not self._bot_to_move():
             self.say("No bot is to move." if not self.state.is_terminal() else "The game is over.", "ignored")
             return
-        loop = _kernel_loop()
+        loop = kernel_loop()
         self._stop = False
         if sync or loop is None:
             self.bot_running = True

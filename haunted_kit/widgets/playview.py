@@ -1,0 +1,396 @@
+"""A play view against bots for any game of the kit: the machinery every game's play view shares.
+
+:class:`GamePlayView` takes a Game (the protocol's :class:`~haunted_kit.protocol.Game`) and
+one of its states, and gives:
+
+* seats: bot seats from a list or a dict of agent specs or agents (:func:`haunted_kit.bots.seat_bot`),
+  the other seats human;
+* every choice from ``legal_actions()``: a row of buttons (the game's :meth:`GamePlayView.menu`,
+  which may also offer actions that are not legal now, so a click shows the rules' reason
+  from ``why_not()``) and a list of every legal action with "Do it";
+* bots that play on after a human decision (or on "Bots: play on");
+* undo of a human seat's own last decision (the bots' replies since go with it), restoring
+  the state exactly; refused, with a sentence, when another human has decided since;
+* "Suggest a move" (:class:`~haunted_kit.widgets.hints.HintPanel`), or a note when a teacher
+  switched hints off;
+* keyboard play (:class:`~haunted_kit.widgets.access.FieldKeys`): with the keyboard element
+  focused, the arrow keys move a cursor through the legal actions, Enter or Space plays the
+  one under the cursor, Home goes back to the first; its ARIA live region says the cursor's
+  action and the last message;
+* a message line (``hk-message``), a status line (``hk-status``) and the error banner
+  (``hk-error``, :mod:`haunted_kit.widgets.errors`).
+
+A game's view subclasses it and adds its own panels (:meth:`GamePlayView.game_parts`,
+:meth:`GamePlayView.refresh_panels`) and words (:meth:`GamePlayView.status_text`). Bots play
+synchronously (a companion game's bot decides in milliseconds). CSS classes:
+``hk-game-play``, ``hk-status``, ``hk-message``, ``hk-choices``, ``hk-choice``, ``hk-all-actions``,
+``hk-do``, ``hk-bot-play``, ``hk-undo``, ``hk-keys``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as W
+
+from ..bots import seat_bot
+from ..protocol import sample_chance
+from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
+from .errors import ErrorReporting
+from .hints import HintPanel, hints_off, kernel_loop
+
+BOT_STEP_LIMIT = 5000
+#: the most actions :meth:`GamePlayView.menu` shows as buttons by default (more go to the list only)
+MENU_BUTTONS = 10
+_COLOURS = {"info": "#000", "refusal": "#8a1c00", "ignored": "#555"}
+
+
+def describe_action(action, state) -> str:
+    """``action`` in words: ``action.describe(box)`` when the game's describe takes the box
+    (Landmarks names cards that way), else ``action.describe()``, else its repr."""
+    describe = getattr(action, "describe", None)
+    if describe is None:
+        return repr(action)
+    box = getattr(state, "box", None)
+    try:
+        return describe(box)
+    except TypeError:
+        return describe()
+
+
+def resolve_bots(game, bots, seed: int, kind: str, players: int) -> dict:
+    """``{seat: agent}`` from a list of seats (each plays ``kind``) or a dict seat -> agent
+    spec (``"greedy"``, ``"search[playouts=100]"``) or agent (anything with ``act(state)``).
+
+    Raises:
+        ValueError: a seat that is not a player index (0..players-1), or an unknown spec.
+        TypeError: an agent without ``act``.
+    """
+    items = bots.items() if isinstance(bots, dict) else [(b, kind) for b in (bots or [])]
+    out = {}
+    for seat, agent in items:
+        if not 0 <= int(seat) < players:
+            raise ValueError(f"bot seat {seat} is not a player index (0..{players - 1})")
+        if isinstance(agent, str):
+            agent = seat_bot(agent, game, seed, int(seat))
+        if not hasattr(agent, "act"):
+            raise TypeError(f"bot for seat {seat} has no act(state) method: {agent!r}")
+        out[int(seat)] = agent
+    return out
+
+
+def game_seed(state) -> int:
+    """The seed of a state's game: ``state.config.seed`` or ``state.seed`` (0 if neither)."""
+    config = getattr(state, "config", None)
+    return int(getattr(config, "seed", getattr(state, "seed", 0)) or 0)
+
+
+class GamePlayView(ErrorReporting, W.VBox):
+    """A game against bots (see the module docstring).
+
+    Args:
+        game: the Game (its ``agents`` name the bots; its ``name`` labels the view).
+        state: the game to play (continued as it is).
+        bots: bot seats (0-based): a list (each plays ``bot_kind``) or a dict seat -> spec or agent.
+        auto_bots: after a human decision, bots play on until a human is to move (also at the start).
+        bot_kind: the agent spec for bot seats given as a list.
+        hints: show "Suggest a move"; ``False`` shows that hints are off.
+        hint_playouts: playouts each hint searches.
+        keyboard: show the keyboard element with its live region.
+
+    Raises:
+        ValueError: a bot seat that is not a player index or an unknown agent spec.
+    """
+
+    css_class = "hk-game-play"
+
+    def __init__(self, game, state, *, bots=None, auto_bots: bool = True, bot_kind: str = "greedy",
+                 hints: bool = True, hint_playouts: int = 1000, keyboard: bool = True):
+        super().__init__()
+        self.add_class(self.css_class)
+        self.game = game
+        self.state = state
+        self.bots = resolve_bots(game, bots, game_seed(state), bot_kind, state.players)
+        self.humans = [p for p in range(state.players) if p not in self.bots]
+        self.auto_bots = auto_bots
+        self.bot_running = False  # bots play synchronously; the hint panel asks
+        self.undo_stack: list = []  # (state before, seat that decided) per decision
+        self.message = ""
+        self.last_refusal = None
+        self.legal: list = []
+        self.cursor = 0
+        self._listeners: list = []
+        self._menu_actions: list = []
+        self._menu_pool: list = []
+
+        self.banner = self._init_errors()
+        self.status = W.HTML()
+        self.status.add_class("hk-status")
+        self.message_label = W.HTML()
+        self.message_label.add_class("hk-message")
+        self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.choices.add_class("hk-choices")
+        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="420px", max_width="100%"))
+        self.all_pick.add_class("hk-all-actions")
+        self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked,
+                                 "applying the chosen action")
+        self.b_bots = self._button("Bots: play on", "hk-bot-play", "bots decide until a human is to move",
+                                   self.play_on, "letting the bots play")
+        self.b_undo = self._button("Undo", "hk-undo", "take back your own last decision", self.undo, "undoing")
+        self.hint_panel = HintPanel(self, kernel_loop, playouts=hint_playouts) if hints else None
+        self.keypad = None
+        if keyboard:
+            self.keypad = FieldKeys(label="Your choices: the arrow keys move through your legal actions, Enter plays "
+                                          "the one under the cursor, Home goes back to the first.")
+            self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key"))
+        self.controls = W.VBox([W.HTML("<b>Your choices</b>"), self.choices, W.HBox([self.all_pick, self.b_do]),
+                                W.HBox([self.b_bots, self.b_undo]), self.hint_panel or hints_off()]
+                               + ([self.keypad] if self.keypad is not None else []))
+        self.children = self.game_parts()
+        self.refresh()
+        if self.auto_bots and self.humans and self._bot_to_move():
+            self.play_on()
+
+    # ------------------------------------------------------------------ hooks for a game's view
+    def game_parts(self) -> list:
+        """The view's children, top to bottom (a game's view adds its panels)."""
+        return [self.status, self.message_label, self.banner, self.controls]
+
+    def refresh_panels(self) -> None:
+        """Redraw the game's own panels from ``self.state`` (nothing by default)."""
+
+    def status_text(self) -> str:
+        """The status line: whose decision it is, or the returns when the game is over."""
+        s = self.state
+        if s.is_terminal():
+            return "The game is over. Returns: " + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(s.returns())) + "."
+        p = s.current_player()
+        return f"P{p + 1} to decide" + (" (bot)" if p in self.bots else "") if p is not None else "Chance to resolve"
+
+    def menu(self, legal: list) -> list:
+        """The actions shown as buttons: by default the legal actions when there are at most
+        :data:`MENU_BUTTONS` (else none: the list has them). A game may add actions that are
+        not legal now: a click on one shows the rules' reason."""
+        return list(legal) if len(legal) <= MENU_BUTTONS else []
+
+    def describe(self, action) -> str:
+        """``action`` in words (:func:`describe_action`)."""
+        return describe_action(action, self.state)
+
+    # ------------------------------------------------------------------ protocol of the hint panel
+    def on_change(self, callback) -> None:
+        """Call ``callback(view)`` after every change of the state (a decision, undo)."""
+        self._listeners.append(callback)
+
+    def _changed(self) -> None:
+        for cb in list(self._listeners):
+            cb(self)
+
+    def _human_to_move(self):
+        p = self.state.current_player()
+        return p if p is not None and p not in self.bots and not self.state.is_terminal() else None
+
+    def _bot_to_move(self) -> bool:
+        p = self.state.current_player()
+        return p is not None and p in self.bots and not self.state.is_terminal()
+
+    # ------------------------------------------------------------------ showing
+    def _button(self, text, cls, tip, fn, where) -> W.Button:
+        b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto", flex="0 0 auto"))
+        b.add_class(cls)
+        b.on_click(self.guard(lambda _b: fn(), where))
+        return b
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show ``text`` on the message line (``kind``: info, refusal, ignored)."""
+        self.message = text
+        colour = _COLOURS.get(kind, "#000")
+        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+        self._say_keys()
+
+    def refresh(self) -> None:
+        """Redraw everything from ``self.state``."""
+        s = self.state
+        self.legal = list(s.legal_actions()) if self._human_to_move() is not None else []
+        self.cursor = min(self.cursor, max(len(self.legal) - 1, 0))
+        self.status.value = f'<div style="font:14px sans-serif"><b>{escape(self.status_text())}</b></div>'
+        self.set_choices(self.menu(self.legal))
+        opts = [(self.describe(a), a) for a in self.legal]
+        self.all_pick.options = opts or [("(no decision for you now)", None)]
+        self.all_pick.index = 0
+        self.all_pick.disabled = self.b_do.disabled = not opts
+        self.b_bots.disabled = not self._bot_to_move()
+        self.b_undo.disabled = self._undo_refusal() is not None
+        self.refresh_panels()
+        if self.hint_panel is not None:
+            self.hint_panel.update()
+        self._say_keys()
+
+    def set_choices(self, actions) -> None:
+        """Show ``actions`` as the choice buttons (buttons are reused, never replaced)."""
+        actions = list(actions)
+        while len(self._menu_pool) < len(actions):
+            i = len(self._menu_pool)
+            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b.add_class("hk-choice")
+            b.on_click(self.guard(lambda _b, i=i: self._menu_clicked(i), "choosing an action"))
+            self._menu_pool.append(b)
+        self._menu_actions = actions
+        buttons = self._menu_pool[:len(actions)]
+        for b, a in zip(buttons, actions):
+            b.description = self.describe(a)
+        if list(self.choices.children) != buttons:
+            self.choices.children = buttons
+
+    def _menu_clicked(self, i: int) -> None:
+        if i < len(self._menu_actions):
+            self.attempt(self._menu_actions[i])
+
+    def _do_picked(self) -> None:
+        if self.all_pick.value is None:
+            self.say("No decision of yours is due now.", "ignored")
+            return
+        self.attempt(self.all_pick.value)
+
+    # ------------------------------------------------------------------ keyboard
+    def _say_keys(self) -> None:
+        if self.keypad is None:
+            return
+        if self.legal:
+            where = f"Choice {self.cursor + 1} of {len(self.legal)}: {self.describe(self.legal[self.cursor])}."
+        else:
+            where = "No decision of yours is due now."
+        text = f"{where} {self.message}".strip()
+        if self.keypad.text != text:
+            self.keypad.text = text
+
+    def press(self, key: str) -> None:
+        """Act on one key as the keyboard element would: Up/Left and Down/Right move the
+        cursor through the legal actions, Enter or Space plays the one under it, Home goes
+        back to the first. Other keys are ignored."""
+        if key in ARROWS and self.legal:
+            step = -1 if key in ("ArrowUp", "ArrowLeft") else 1
+            self.cursor = min(max(self.cursor + step, 0), len(self.legal) - 1)
+        elif key == HOME_KEY:
+            self.cursor = 0
+        elif key in ACT_KEYS:
+            if not self.legal:
+                self.say(self._busy_reason() or "No decision of yours is due now.", "ignored")
+                return
+            self.attempt(self.legal[self.cursor])
+            return
+        self._say_keys()
+
+    def _on_key_msg(self, _widget, content, _buffers) -> None:
+        if content.get("event") == "key":
+            self.press(str(content.get("key", "")))
+
+    # ------------------------------------------------------------------ deciding
+    def _busy_reason(self):
+        s = self.state
+        if s.is_terminal():
+            return "The game is over."
+        p = s.current_player()
+        if p is None:
+            return "No decision is due now."
+        if p in self.bots:
+            return f"It is P{p + 1}'s decision and P{p + 1} is a bot: press 'Bots: play on'."
+        return None
+
+    def attempt(self, action) -> bool:
+        """Apply ``action`` for the human to move if legal, else show the rules' reason
+        (``why_not``, kept in :attr:`last_refusal`). After a human decision the bots play
+        on (``auto_bots``). Returns whether it was applied."""
+        busy = self._busy_reason()
+        if busy:
+            self.say(busy, "ignored")
+            return False
+        why = self.state.why_not(action)
+        if why is not None:
+            self.last_refusal = why
+            self.say(f"Not allowed: {self.describe(action)}: {why}", "refusal")
+            return False
+        said = self._apply(action)
+        if self.auto_bots and self._bot_to_move():
+            bots = self.play_on()
+            if bots:
+                self.say(said + " Then " + "; ".join(bots) + ".")
+        return True
+
+    def _apply(self, action) -> str:
+        s = self.state
+        before = s.copy()
+        p = s.current_player()
+        k = len(s.events())
+        text = self.describe(action)
+        s.apply_action(action)  # raises IllegalAction with the state unchanged
+        while s.is_chance_node() and not s.is_terminal():
+            s.apply_chance(sample_chance(s, game_seed(s)))
+        self.undo_stack.append((before, p))
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        said = list(s.events(viewer).text[k:])[:3]
+        self.say(f"P{p + 1}{' (bot)' if p in self.bots else ''}: {text}." + "".join(" " + t for t in said))
+        self.refresh()
+        self._changed()
+        return self.message
+
+    def play_on(self) -> list[str]:
+        """Bots decide until a human is to move or the game ends. Returns what they did,
+        one short line per decision (also shown on the message line)."""
+        done = []
+        while self._bot_to_move() and len(done) < BOT_STEP_LIMIT:
+            p = self.state.current_player()
+            action = self.bots[p].act(self.state.copy())
+            why = self.state.why_not(action)
+            if why is not None:
+                raise RuntimeError(f"the bot of P{p + 1} chose an illegal action {action!r}: {why}")
+            text = self.describe(action)
+            self._apply(action)
+            done.append(f"P{p + 1} (bot): {text}")
+        if done:
+            self.say("; ".join(done) + ".")
+        return done
+
+    # ------------------------------------------------------------------ undo
+    def _undo_seat(self):
+        """The seat Undo acts for: the human to move, else the last human who decided."""
+        p = self._human_to_move()
+        if p is not None:
+            return p
+        for _before, seat in reversed(self.undo_stack):
+            if seat in self.humans:
+                return seat
+        return None
+
+    def _undo_refusal(self):
+        """Why Undo cannot be used now (a sentence), or ``None`` when it can."""
+        seat = self._undo_seat()
+        deciders = [q for _b, q in self.undo_stack]
+        if seat is None or seat not in deciders:
+            return "Nothing of yours to undo."
+        for q in reversed(deciders):
+            if q == seat:
+                return None
+            if q in self.humans:
+                return (f"Nothing of P{seat + 1}'s to undo: P{q + 1} has decided since; "
+                        "Undo takes back only your own last decision.")
+        return None  # pragma: no cover - the loop meets the seat
+
+    def undo(self) -> bool:
+        """Take back the human seat's own last decision and the bots' replies since,
+        restoring the state exactly. Refused (a sentence on the message line, nothing
+        changes) when that seat has not decided or another human has decided since."""
+        why = self._undo_refusal()
+        if why is not None:
+            self.say(why, "ignored")
+            return False
+        seat = self._undo_seat()
+        while True:
+            before, q = self.undo_stack.pop()
+            if q == seat:
+                break
+        self.state = before
+        self.say(f"P{seat + 1}'s last decision was taken back.")
+        self.refresh()
+        self._changed()
+        return True

@@ -1,0 +1,113 @@
+"""The companion games' play views on the kit's GamePlayView: a game against bots played to
+the end by keyboard, refusals from ``why_not``, undo of the human's own last decision
+(exactly), "Suggest a move" offering a legal action, the keyboard's live region."""
+
+from __future__ import annotations
+
+import pytest
+
+from haunted_kit.estate.state import position_of
+from haunted_kit.estate.widgets import EstatePlayView
+from haunted_kit.landmarks import Decline, Follow, Lead
+from haunted_kit.landmarks.widgets import LandmarksPlayView
+from haunted_kit.widgets import capture_errors
+
+VIEWS = {
+    "estate": lambda seed, **kw: EstatePlayView(players=3, seed=seed, bots=[1, 2], hint_playouts=20, **kw),
+    "landmarks": lambda seed, **kw: LandmarksPlayView(players=3, seed=seed, bots=[1, 2], rounds=3, hint_playouts=20,
+                                                      **kw),
+}
+
+
+def fingerprint(state) -> str:
+    return state.to_json() if hasattr(state, "to_json") else repr(position_of(state)) + repr(state.history())
+
+
+@pytest.mark.parametrize("game", sorted(VIEWS))
+def test_a_game_against_bots_played_by_keyboard_to_the_end(game):
+    with capture_errors() as caught:
+        v = VIEWS[game](3, hints=False)
+        assert v.state.current_player() == 0 and v.humans == [0]
+        v.press("ArrowDown")
+        assert v.cursor == min(1, len(v.legal) - 1)
+        assert v.keypad.text.startswith(f"Choice {v.cursor + 1} of {len(v.legal)}: {v.describe(v.legal[v.cursor])}.")
+        v.press("Home")
+        assert v.cursor == 0
+        decisions = 0
+        while not v.state.is_terminal():
+            assert v.state.current_player() == 0, "the bots play on until the human is to move"
+            v.keypad.press("Enter")  # through the keyboard element's message path
+            decisions += 1
+            assert decisions < 500
+        assert "The game is over" in v.status.value
+        assert v.legal == [] and v.keypad.text.startswith("No decision of yours is due now.")
+        v.press("Enter")
+        assert v.message == "The game is over."
+    assert not caught, caught
+
+
+@pytest.mark.parametrize("game", sorted(VIEWS))
+def test_undo_takes_back_the_humans_last_decision_and_the_bots_replies_exactly(game):
+    v = VIEWS[game](5, hints=False)
+    assert v.b_undo.disabled and not v.undo() and v.message == "Nothing of yours to undo."
+    before = fingerprint(v.state)
+    first = v.legal[0]
+    assert v.attempt(first)
+    assert any(q in v.bots for _s, q in v.undo_stack), "the bots replied"
+    assert not v.b_undo.disabled
+    assert v.undo() and v.message == "P1's last decision was taken back."
+    assert fingerprint(v.state) == before and v.undo_stack == [] and v.legal[0] == first
+
+
+def test_undo_is_refused_when_another_human_decided_since():
+    v = EstatePlayView(players=2, seed=2, bots=[], hints=False)
+    v.attempt(v.legal[0])
+    v.attempt(v.legal[0])
+    assert [q for _s, q in v.undo_stack] == [0, 1] and v.state.current_player() == 0
+    assert not v.undo() and v.b_undo.disabled
+    assert v.message == "Nothing of P1's to undo: P2 has decided since; Undo takes back only your own last decision."
+    assert len(v.undo_stack) == 2
+
+
+def test_landmarks_refusals_come_from_why_not():
+    v = LandmarksPlayView(players=3, seed=1, bots=[0, 2], hints=False)
+    s = v.state
+    assert (s.phase, s.lead, s.current_player()) == ("follow", "build", 1)
+    assert [b.description for b in v.choices.children][-1] == "decline to act"
+    assert "Ward Tower" in v.options_panel.value and "P2 holds 0 such cards" in v.options_panel.value
+    assert not v.attempt(Follow())
+    assert v.last_refusal == s.why_not(Follow()) and v.last_refusal.section == "Architects: How To Play, Build"
+    assert v.message == f"Not allowed: follow the lead action: {s.why_not(Follow())}"
+    assert v.attempt(Decline()) and v.state.is_terminal()
+
+
+def test_landmarks_lead_buttons_are_the_boxs_leads():
+    v = LandmarksPlayView(players=3, seed=1, bots=[1, 2], hints=False)
+    assert [b.description for b in v.choices.children] == [f"lead {a}" for a in v.state.box.lead_actions]
+    v.choices.children[1].click()
+    assert v.state.lead == v.state.box.lead_actions[1] and v.message.startswith(f"P1: lead {v.state.lead}.")
+    assert v.undo_stack[0][1] == 0
+
+
+@pytest.mark.parametrize("game", sorted(VIEWS))
+def test_suggest_a_move_offers_legal_actions_of_the_human(game):
+    with capture_errors() as caught:
+        v = VIEWS[game](1)
+        v.hint_panel.suggest()
+        assert v.hint_panel.hints and all(v.state.why_not(h.action) is None for h in v.hint_panel.hints)
+        assert v.describe(v.hint_panel.hints[0].action) in v.hint_panel.output.value.replace("&#x27;", "'").replace(
+            "&gt;", ">")
+        v.attempt(v.legal[0])
+        assert v.hint_panel.hints == [] and v.hint_panel.output.value == ""  # the position changed
+    assert not caught, caught
+
+
+@pytest.mark.parametrize("game", sorted(VIEWS))
+def test_hints_switched_off_say_so(game):
+    v = VIEWS[game](1, hints=False)
+    assert v.hint_panel is None and "Hints are switched off" in v._repr_mimebundle_()["text/plain"]
+
+
+def test_a_bad_bot_seat_is_refused():
+    with pytest.raises(ValueError, match=r"^bot seat 3 is not a player index \(0\.\.2\)$"):
+        LandmarksPlayView(players=3, seed=1, bots=[3])
