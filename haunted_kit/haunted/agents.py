@@ -8,6 +8,8 @@ the same choices. :data:`AGENTS` names them for the Game's ``agents`` table, fro
 
 from __future__ import annotations
 
+import math
+
 from . import actions as A
 from .. import hexgrid
 from . import rules as R
@@ -31,23 +33,19 @@ class GreedyAgent(OneStepGreedyAgent):
     def score(self, state: State, action) -> float:
         """The heuristic value of ``action`` for the player to move (higher is better;
         building scores 100 + its valor, ending the turn 0)."""
-        return self._score(state, R.ctx_of(state), state.current_player(), action)
+        return self._score(_Position(state), action)
+
+    def scores(self, state: State, actions) -> list[float]:
+        """:meth:`score` of each of ``actions`` (legal for the player to move), reading
+        what every move's score shares (the player, the tables, the resources wanted,
+        the tokens) once for the position."""
+        pos = _Position(state)
+        score = self._score
+        return [score(pos, a) for a in actions]
 
     # ------------------------------------------------------------------ heuristics
-    def _needs(self, s: State, ctx, p: int) -> list[int]:
-        """How much each resource is wanted: building and learning costs not yet covered."""
-        want = [1] * ctx.R
-        for b in ctx.building_cost:
-            for r in b:
-                want[r] += 1
-        for k in s.skills:
-            if not s.knows_skill(p, k):
-                for r in ctx.skill_cost[k]:
-                    want[r] += 1
-        have = s.resource_counts(p)
-        return [w - 2 * h for w, h in zip(want, have)]
-
-    def _score(self, s: State, ctx, p: int, a) -> float:
+    def _score(self, pos: "_Position", a) -> float:
+        s, ctx, p = pos.s, pos.ctx, pos.p
         t = type(a)
         if t is A.Build:
             return 100 + ctx.buildings[ctx.bi[a.building]].valor
@@ -57,23 +55,23 @@ class GreedyAgent(OneStepGreedyAgent):
         if t is A.Contact:
             return 70
         if t is A.Extract:
-            return 40 + self._needs(s, ctx, p)[ctx.ri[a.resource]]
+            return 40 + pos.need()[ctx.ri[a.resource]]
         if t is A.Train:
             ti = ctx.ti[a.track]
             return {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}[ti]
         if t is A.Sell:
             counts = R.counts_of(ctx, [ctx.ri[x] for x in a.payment])
-            need = self._needs(s, ctx, p)
+            need = pos.need()
             surplus = sum(k for r, k in enumerate(counts) if need[r] < 0)
             if surplus < len(a.payment):
                 return -1
             return 25 + ctx.box.market_cards[s.market][a.option - 1].pecunias
         if t is A.Explore:
-            return 10 + self._cell_value(s, ctx, p, s.field.index[a.cell])
+            return 10 + self._cell_value(pos, s.field.index[a.cell])
         if t is A.EndTurn:
             return 0
         if t is A.ChooseResource:
-            return self._needs(s, ctx, p)[ctx.ri[a.resource]]
+            return pos.need()[ctx.ri[a.resource]]
         if t is A.ChooseQuest:
             return R.quest_score(s, ctx, p, a.quest)[0] + ctx.box.quests[a.quest].valor / 10
         if t is A.ChooseBonus:
@@ -90,21 +88,66 @@ class GreedyAgent(OneStepGreedyAgent):
             return sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * hexgrid.distance(a.cell, (0, 0))
         return 0
 
-    def _cell_value(self, s: State, ctx, p: int, c: int) -> float:
+    def _cell_value(self, pos: "_Position", c: int) -> float:
+        s, ctx = pos.s, pos.ctx
+        if pos.explore is None:
+            pos.read_tokens()
         v = 0.0
-        cost = R.explore_cost(s, p, c) or 0
-        left = s.tokens(p, EXPLORATION, active=True) - cost
-        if s.ghosts[c] and s.tokens(p, CONTACT, active=True) >= R.contact_cost(s, ctx):
+        cost = (pos.ghost_cost if s.ghosts[c] else pos.cost)[c]
+        if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
+            cost = 0
+        left = pos.explore - cost
+        if s.ghosts[c] and pos.contact_ok:
             v += 8
-        if not s.depleted[c] and s.building[c] < 0 and ctx.extract_here[c] and s.tokens(p, EXTRACTION, active=True):
-            need = self._needs(s, ctx, p)
+        if not s.depleted[c] and s.building[c] < 0 and ctx.extract_here[c] and pos.extraction:
+            need = pos.need()
             v += 4 + max(need[r] for r in ctx.extract_here[c])
-        if s.building[c] < 0 and not s.ghosts[c] and ctx.build_here[c] and s.tokens(p, CONSTRUCTION, active=True):
+        if s.building[c] < 0 and not s.ghosts[c] and ctx.build_here[c] and pos.construction:
             v += 3
-        total = sum(s.resource_counts(p))
-        if (ctx.can_sell[c] or ctx.can_train[c]) and (total >= 4 or s.pecunias(p) >= 5):
+        if (ctx.can_sell[c] or ctx.can_train[c]) and pos.trades:
             v += 6
         return v - cost + 0.5 * left
+
+
+class _Position:
+    """What the greedy scores of one position share, read once: the state ``s``, its
+    tables ``ctx``, the player ``p`` to move; on first use :meth:`need` (how much each
+    resource is wanted) and, by :meth:`read_tokens`, the active tokens, exploration
+    costs (:meth:`rules.Ctx.entry_costs`, ``math.inf`` where a cell cannot be explored)
+    and whether selling or training would pay (4+ resources or 5+ pecunias)."""
+
+    __slots__ = ("s", "ctx", "p", "_need", "explore", "contact_ok", "extraction", "construction", "trades",
+                 "cost", "ghost_cost")
+
+    def __init__(self, s: State):
+        self.s, self.ctx, self.p = s, R.ctx_of(s), s.current_player()
+        self._need = None
+        self.explore = None
+
+    def need(self) -> list[int]:
+        """How much each resource is wanted: building and learning costs not yet covered."""
+        if self._need is None:
+            s, ctx, p = self.s, self.ctx, self.p
+            want = [1] * ctx.R
+            for b in ctx.building_cost:
+                for r in b:
+                    want[r] += 1
+            for k in s.skills:
+                if not s.knows_skill(p, k):
+                    for r in ctx.skill_cost[k]:
+                        want[r] += 1
+            have = s.resource_counts(p)
+            self._need = [w - 2 * h for w, h in zip(want, have)]
+        return self._need
+
+    def read_tokens(self) -> None:
+        s, ctx, p = self.s, self.ctx, self.p
+        self.explore = s.active_tokens(p, EXPLORATION)
+        self.contact_ok = s.active_tokens(p, CONTACT) >= R.contact_cost(s, ctx)
+        self.extraction = s.active_tokens(p, EXTRACTION)
+        self.construction = s.active_tokens(p, CONSTRUCTION)
+        self.trades = sum(s.resource_counts(p)) >= 4 or s.pecunias(p) >= 5
+        self.cost, self.ghost_cost = ctx.entry_costs(s.learned[p])
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
