@@ -9,11 +9,13 @@ the same choices. :data:`AGENTS` names them for the Game's ``agents`` table, fro
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from . import actions as A
 from .. import hexgrid
 from . import rules as R
 from ..protocol import OneStepGreedyAgent, RandomAgent  # noqa: F401  (RandomAgent plays any game through the protocol)
+from .actions import Explore
 from .state import CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, State
 
 
@@ -40,13 +42,18 @@ class GreedyAgent(OneStepGreedyAgent):
         what every move's score shares (the player, the tables, the resources wanted,
         the tokens) once for the position."""
         pos = _Position(state)
-        score = self._score
-        return [score(pos, a) for a in actions]
+        score, cell_value, index = self._score, self._cell_value, pos.s.field.index if pos.s.field else None
+        # exploring is the most frequent move: its score is asked for directly
+        return [10 + cell_value(pos, index[a.cell]) if a.__class__ is Explore else score(pos, a) for a in actions]
 
     # ------------------------------------------------------------------ heuristics
     def _score(self, pos: "_Position", a) -> float:
         s, ctx, p = pos.s, pos.ctx, pos.p
         t = type(a)
+        if t is Explore:
+            return 10 + self._cell_value(pos, s.field.index[a.cell])
+        if t is A.EndTurn:
+            return 0
         if t is A.Build:
             return 100 + ctx.buildings[ctx.bi[a.building]].valor
         if t is A.Learn:
@@ -66,10 +73,6 @@ class GreedyAgent(OneStepGreedyAgent):
             if surplus < len(a.payment):
                 return -1
             return 25 + ctx.box.market_cards[s.market][a.option - 1].pecunias
-        if t is A.Explore:
-            return 10 + self._cell_value(pos, s.field.index[a.cell])
-        if t is A.EndTurn:
-            return 0
         if t is A.ChooseResource:
             return pos.need()[ctx.ri[a.resource]]
         if t is A.ChooseQuest:
@@ -85,7 +88,7 @@ class GreedyAgent(OneStepGreedyAgent):
         if t is A.PlaceGhost:
             c = s.field.index[a.cell]
             near = [s.owner[n] for n in ctx.neighbours[c] if s.building[n] >= 0]
-            return sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * hexgrid.distance(a.cell, (0, 0))
+            return sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * _from_centre(a.cell)
         return 0
 
     def _cell_value(self, pos: "_Position", c: int) -> float:
@@ -93,20 +96,27 @@ class GreedyAgent(OneStepGreedyAgent):
         if pos.explore is None:
             pos.read_tokens()
         v = 0.0
-        cost = (pos.ghost_cost if s.ghosts[c] else pos.cost)[c]
+        ghost, free = s.ghosts[c], s.building[c] < 0
+        cost = (pos.ghost_cost if ghost else pos.cost)[c]
         if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
             cost = 0
         left = pos.explore - cost
-        if s.ghosts[c] and pos.contact_ok:
+        if ghost and pos.contact_ok:
             v += 8
-        if not s.depleted[c] and s.building[c] < 0 and ctx.extract_here[c] and pos.extraction:
+        if free and not s.depleted[c] and ctx.extract_here[c] and pos.extraction:
             need = pos.need()
             v += 4 + max(need[r] for r in ctx.extract_here[c])
-        if s.building[c] < 0 and not s.ghosts[c] and ctx.build_here[c] and pos.construction:
+        if free and not ghost and ctx.build_here[c] and pos.construction:
             v += 3
         if (ctx.can_sell[c] or ctx.can_train[c]) and pos.trades:
             v += 6
         return v - cost + 0.5 * left
+
+
+@lru_cache(maxsize=None)
+def _from_centre(cell) -> int:
+    """Hex distance of ``cell`` (axial) from Kalena's centre (memoised: a board has few cells)."""
+    return hexgrid.distance(cell, (0, 0))
 
 
 class _Position:
