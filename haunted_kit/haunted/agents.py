@@ -42,16 +42,20 @@ class GreedyAgent(OneStepGreedyAgent):
         what every move's score shares (the player, the tables, the resources wanted,
         the tokens) once for the position."""
         pos = _Position(state)
-        score, cell_value, index = self._score, self._cell_value, pos.s.field.index if pos.s.field else None
-        # exploring is the most frequent move: its score is asked for directly
-        return [10 + cell_value(pos, index[a.cell]) if a.__class__ is Explore else score(pos, a) for a in actions]
+        score = self._score
+        # exploring is the most frequent move: the cells' values are worked out in one loop
+        cells = [pos.s.field.index[a.cell] for a in actions if a.__class__ is Explore]
+        if not cells:
+            return [score(pos, a) for a in actions]
+        values = iter(self._cell_values(pos, cells))
+        return [10 + next(values) if a.__class__ is Explore else score(pos, a) for a in actions]
 
     # ------------------------------------------------------------------ heuristics
     def _score(self, pos: "_Position", a) -> float:
         s, ctx, p = pos.s, pos.ctx, pos.p
         t = type(a)
         if t is Explore:
-            return 10 + self._cell_value(pos, s.field.index[a.cell])
+            return 10 + self._cell_values(pos, [s.field.index[a.cell]])[0]
         if t is A.EndTurn:
             return 0
         if t is A.Build:
@@ -91,26 +95,33 @@ class GreedyAgent(OneStepGreedyAgent):
             return sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * _from_centre(a.cell)
         return 0
 
-    def _cell_value(self, pos: "_Position", c: int) -> float:
+    def _cell_values(self, pos: "_Position", cells) -> list[float]:
+        """How good exploring to each of ``cells`` (cell indexes) is for the player to move."""
         s, ctx = pos.s, pos.ctx
-        if pos.explore is None:
-            pos.read_tokens()
-        v = 0.0
-        ghost, free = s.ghosts[c], s.building[c] < 0
-        cost = (pos.ghost_cost if ghost else pos.cost)[c]
-        if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
-            cost = 0
-        left = pos.explore - cost
-        if ghost and pos.contact_ok:
-            v += 8
-        if free and not s.depleted[c] and ctx.extract_here[c] and pos.extraction:
-            need = pos.need()
-            v += 4 + max(need[r] for r in ctx.extract_here[c])
-        if free and not ghost and ctx.build_here[c] and pos.construction:
-            v += 3
-        if (ctx.can_sell[c] or ctx.can_train[c]) and pos.trades:
-            v += 6
-        return v - cost + 0.5 * left
+        pos.read_tokens()
+        ghosts, building, depleted = s.ghosts, s.building, s.depleted
+        extract_here, build_here, can_sell, can_train = ctx.extract_here, ctx.build_here, ctx.can_sell, ctx.can_train
+        explore, contact_ok, extraction, construction, trades = pos.explore, pos.contact_ok, pos.extraction, pos.construction, pos.trades
+        costs, ghost_costs = pos.cost, pos.ghost_cost
+        out = []
+        for c in cells:
+            v = 0.0
+            ghost, free = ghosts[c], building[c] < 0
+            cost = (ghost_costs if ghost else costs)[c]
+            if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
+                cost = 0
+            left = explore - cost
+            if ghost and contact_ok:
+                v += 8
+            if free and not depleted[c] and extract_here[c] and extraction:
+                need = pos.need()
+                v += 4 + max(need[r] for r in extract_here[c])
+            if free and not ghost and build_here[c] and construction:
+                v += 3
+            if (can_sell[c] or can_train[c]) and trades:
+                v += 6
+            out.append(v - cost + 0.5 * left)
+        return out
 
 
 @lru_cache(maxsize=None)
@@ -132,7 +143,6 @@ class _Position:
     def __init__(self, s: State):
         self.s, self.ctx, self.p = s, R.ctx_of(s), s.current_player()
         self._need = None
-        self.explore = None
 
     def need(self) -> list[int]:
         """How much each resource is wanted: building and learning costs not yet covered."""
