@@ -744,5 +744,7 @@ class OneStepGreedyAgent:
             return legal[0]
         scores = self.scores(state, legal)
         top = max(scores)
+        if scores.count(top) == 1:
+            return legal[scores.index(top)]
         best = [a for a, v in zip(legal, scores) if v == top]
-        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+        return best[self.rng.randrange(len(best))]

@@ -42,6 +42,8 @@ class GreedyAgent(OneStepGreedyAgent):
         what every move's score shares (the player, the tables, the resources wanted,
         the tokens) once for the position."""
         pos = _Position(state)
+        if actions and all(a.__class__ is A.PlaceGhost for a in actions):  # a spread: every move places a ghost
+            return self._ghost_values(pos, actions)
         score = self._score
         # exploring is the most frequent move: the cells' values are worked out in one loop
         cells = [pos.s.field.index[a.cell] for a in actions if a.__class__ is Explore]
@@ -58,18 +60,10 @@ class GreedyAgent(OneStepGreedyAgent):
             return 10 + self._cell_values(pos, [s.field.index[a.cell]])[0]
         if t is A.EndTurn:
             return 0
-        if t is A.Build:
-            return 100 + ctx.buildings[ctx.bi[a.building]].valor
-        if t is A.Learn:
-            j = R.free_slot(s, ctx, a.skill)
-            return 80 + (ctx.box.skill_slot_valor[j] if j is not None else 0)
-        if t is A.Contact:
-            return 70
+        if t is A.PlaceGhost:
+            return self._ghost_values(pos, [a])[0]
         if t is A.Extract:
             return 40 + pos.need()[ctx.ri[a.resource]]
-        if t is A.Train:
-            ti = ctx.ti[a.track]
-            return {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}[ti]
         if t is A.Sell:
             counts = R.counts_of(ctx, [ctx.ri[x] for x in a.payment])
             need = pos.need()
@@ -77,6 +71,16 @@ class GreedyAgent(OneStepGreedyAgent):
             if surplus < len(a.payment):
                 return -1
             return 25 + ctx.box.market_cards[s.market][a.option - 1].pecunias
+        if t is A.Train:
+            ti = ctx.ti[a.track]
+            return {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}[ti]
+        if t is A.Build:
+            return 100 + ctx.buildings[ctx.bi[a.building]].valor
+        if t is A.Learn:
+            j = R.free_slot(s, ctx, a.skill)
+            return 80 + (ctx.box.skill_slot_valor[j] if j is not None else 0)
+        if t is A.Contact:
+            return 70
         if t is A.ChooseResource:
             return pos.need()[ctx.ri[a.resource]]
         if t is A.ChooseQuest:
@@ -89,11 +93,21 @@ class GreedyAgent(OneStepGreedyAgent):
             return sum(3 * r.valor + r.pecunias + 2 * r.resources for r in rewards) / len(rewards)
         if t is A.RestoreToken:
             return {CONSTRUCTION: 4, EXTRACTION: 3, CONTACT: 2, EXPLORATION: 1}[ctx.ti[a.track]]
-        if t is A.PlaceGhost:
-            c = s.field.index[a.cell]
-            near = [s.owner[n] for n in ctx.neighbours[c] if s.building[n] >= 0]
-            return sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * _from_centre(a.cell)
         return 0
+
+    def _ghost_values(self, pos: "_Position", actions) -> list[float]:
+        """How good placing a ghost with each of ``actions`` (:class:`~haunted_kit.haunted.actions.PlaceGhost`)
+        is for the player to move: next to rivals' buildings, away from their own, far from Kalena."""
+        s, ctx, p = pos.s, pos.ctx, pos.p
+        building, owner, index, neighbours = s.building, s.owner, s.field.index, ctx.neighbours
+        out = []
+        for a in actions:
+            near = [owner[n] for n in neighbours[index[a.cell]] if building[n] >= 0]
+            if near:
+                out.append(sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * _from_centre(a.cell))
+            else:  # the same value, without counting
+                out.append(0 - 0.1 * _from_centre(a.cell))
+        return out
 
     def _cell_values(self, pos: "_Position", cells) -> list[float]:
         """How good exploring to each of ``cells`` (cell indexes) is for the player to move."""
@@ -148,25 +162,29 @@ class _Position:
         """How much each resource is wanted: building and learning costs not yet covered."""
         if self._need is None:
             s, ctx, p = self.s, self.ctx, self.p
-            want = [1] * ctx.R
-            for b in ctx.building_cost:
-                for r in b:
-                    want[r] += 1
-            for k in s.skills:
-                if not s.knows_skill(p, k):
+            unknown = tuple(k for k in s.skills if not s.knows_skill(p, k))
+            want = ctx.memo.get(("greedy wants", unknown))
+            if want is None:
+                want = [1] * ctx.R
+                for b in ctx.building_cost:
+                    for r in b:
+                        want[r] += 1
+                for k in unknown:
                     for r in ctx.skill_cost[k]:
                         want[r] += 1
+                ctx.memo["greedy wants", unknown] = want
             have = s.resource_counts(p)
             self._need = [w - 2 * h for w, h in zip(want, have)]
         return self._need
 
     def read_tokens(self) -> None:
         s, ctx, p = self.s, self.ctx, self.p
-        self.explore = s.active_tokens(p, EXPLORATION)
-        self.contact_ok = s.active_tokens(p, CONTACT) >= R.contact_cost(s, ctx)
-        self.extraction = s.active_tokens(p, EXTRACTION)
-        self.construction = s.active_tokens(p, CONSTRUCTION)
-        self.trades = sum(s.resource_counts(p)) >= 4 or s.pecunias(p) >= 5
+        active, at = s.act, ctx.token_at[p]
+        self.explore = active[at[EXPLORATION]]
+        self.contact_ok = active[at[CONTACT]] >= R.contact_cost(s, ctx)
+        self.extraction = active[at[EXTRACTION]]
+        self.construction = active[at[CONSTRUCTION]]
+        self.trades = sum(s.res[ctx.resource_span[p]]) >= 4 or s.pec[p] >= 5
         self.cost, self.ghost_cost = ctx.entry_costs(s.learned[p])
 
 
