@@ -117,6 +117,7 @@ class GreedyAgent(OneStepGreedyAgent):
         extract_here, build_here, can_sell, can_train = ctx.extract_here, ctx.build_here, ctx.can_sell, ctx.can_train
         explore, contact_ok, extraction, construction, trades = pos.explore, pos.contact_ok, pos.extraction, pos.construction, pos.trades
         costs, ghost_costs = pos.cost, pos.ghost_cost
+        need = None
         out = []
         for c in cells:
             v = 0.0
@@ -128,7 +129,8 @@ class GreedyAgent(OneStepGreedyAgent):
             if ghost and contact_ok:
                 v += 8
             if free and not depleted[c] and extract_here[c] and extraction:
-                need = pos.need()
+                if need is None:
+                    need = pos.need()
                 v += 4 + max(need[r] for r in extract_here[c])
             if free and not ghost and build_here[c] and construction:
                 v += 3
