@@ -42,7 +42,8 @@ class GreedyAgent(OneStepGreedyAgent):
         what every move's score shares (the player, the tables, the resources wanted,
         the tokens) once for the position."""
         pos = _Position(state)
-        if actions and all(a.__class__ is A.PlaceGhost for a in actions):  # a spread: every move places a ghost
+        if actions and actions[0].__class__ is A.PlaceGhost and all(a.__class__ is A.PlaceGhost for a in actions):
+            # a spread: every move places a ghost
             return self._ghost_values(pos, actions)
         score = self._score
         # exploring is the most frequent move: the cells' values are worked out in one loop
