@@ -2,7 +2,8 @@
 
     python benchmarks/bench_scale.py speed      # random 4p decisions/s vs Catanatron (side by side), greedy decisions/s
     python benchmarks/bench_scale.py scaling    # games/s with 1 and 2 processes and a Dask LocalCluster of 2 workers
-    python benchmarks/bench_scale.py search     # playouts/s; a 1,000-playout hint from a mid-game 4-player position
+    python benchmarks/bench_scale.py search     # playouts/s; 1,000-playout hints (CPU s) from bench_env's position and positions a third into seeded random games
+    python benchmarks/bench_scale.py search --ab main --rounds 5   # hint CPU time of git revision main and this tree, alternated
     python benchmarks/bench_scale.py strength --games 200   # search[playouts=100] vs greedy, 4p and 2p, win rate with 95% CI
     python benchmarks/bench_scale.py memory --games 100000  # RSS while simulate runs (main process and workers)
 
@@ -13,17 +14,23 @@ the kit.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+# the tree under test: this checkout, or (for search --ab) the one named by HK_BENCH_TREE
+sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(ROOT))
 
+from haunted_kit.bots import make_bot  # noqa: E402
 from haunted_kit.haunted.agents import GreedyAgent, RandomAgent  # noqa: E402
 from haunted_kit.haunted.engine import new_game  # noqa: E402
 from haunted_kit.search import SearchAgent, hints  # noqa: E402
@@ -117,16 +124,83 @@ def search_speed(repeats: int) -> None:
             cpu_rates.append(r.playouts / (time.process_time() - c))
         print(f"  playouts/s, {spec}: median {statistics.median(rates):,.0f} (wall), "
               f"{statistics.median(cpu_rates):,.0f} per CPU second")
-    times, cpu = [], []
-    for k in range(repeats):
-        t, c = time.perf_counter(), time.process_time()
-        hs = hints(s, playouts=1000, seed=k)
-        times.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-    print(f"  hint with 1,000 playouts (search + 3 sentences): wall median {statistics.median(times):.3f} s, "
-          f"max {max(times):.3f} s; CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s over {repeats}")
-    for h in hs:
-        print(f"    {h.sentence}")
+    hint_positions(repeats)
+
+
+def bench_env_position():
+    """The position of ``benchmarks/bench_env.py``'s hint: 4 players, seed 3, after 6 greedy decisions."""
+    s = new_game(players=4, seed=3)
+    bots = [make_bot("greedy", i, "haunted") for i in range(4)]
+    for _ in range(6):
+        s.apply_action(bots[s.current_player()].act(s))
+    return s
+
+
+def third_into_random_game(seed: int, players: int = 4):
+    """The position a third of the way (in decisions) into the random game of ``seed``."""
+    def play(stop):
+        s = new_game(players=players, seed=seed)
+        bots = [RandomAgent(seed * 100 + i) for i in range(players)]
+        while not s.is_terminal() and s.decisions < stop:
+            s.apply_action(bots[s.current_player()].act(s))
+        return s
+    return play(play(10**9).decisions // 3)
+
+
+#: the hint positions: name -> how to make it
+HINT_POSITIONS = {"bench_env": bench_env_position,
+                  **{f"third of random game {k}": (lambda k=k: third_into_random_game(k)) for k in (1, 2, 3)}}
+
+
+def hint_cpu(positions: dict) -> dict:
+    """Per position: CPU seconds of one ``hints(s, playouts=1000, seed=1)`` (as bench_env) (hints' own
+    settings: greedy rollouts of 20 decisions, then ``evaluate``) and a checksum of the hints."""
+    out = {}
+    for name, s in positions.items():
+        c = time.process_time()
+        hs = hints(s, playouts=1000, seed=1)
+        cpu = time.process_time() - c
+        text = repr([(h.action, h.visits, round(h.value, 9), h.sentence) for h in hs])
+        out[name] = {"cpu": cpu, "hints": hashlib.sha256(text.encode()).hexdigest()[:12], "top": hs[0].sentence}
+    return out
+
+
+def hint_positions(rounds: int) -> None:
+    positions = {name: make() for name, make in HINT_POSITIONS.items()}
+    hint_cpu({"warm-up": positions["bench_env"]})
+    runs = [hint_cpu(positions) for _ in range(rounds)]
+    print(f"1,000-playout hints (hints' settings), CPU seconds over {rounds} rounds:")
+    for name, s in positions.items():
+        cpu = [r[name]["cpu"] for r in runs]
+        print(f"  {name} (decision {s.decisions}, season {s.season} round {s.round}, {len(s.legal_actions())} legal actions): "
+              f"median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s")
+        print(f"    top hint: {runs[-1][name]['top']}")
+
+
+def hint_ab(rev: str, rounds: int) -> None:
+    """Hint CPU time of git revision ``rev`` (a temporary worktree) and of this tree,
+    alternated (old, new, old, new...) in subprocesses; medians per position, and whether
+    both trees give the same hints."""
+    with tempfile.TemporaryDirectory(prefix="hk-bench-") as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev], check=True, capture_output=True)
+        try:
+            runs = {"old": [], "new": []}
+            for k in range(rounds):
+                for side, tree in (("old", old), ("new", ROOT)):
+                    env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
+                    got = subprocess.run([sys.executable, __file__, "hint-probe"], env=env, cwd=tree,
+                                         capture_output=True, text=True, check=True)
+                    runs[side].append(json.loads(got.stdout))
+                    print(f"round {k + 1} {side}: " + ", ".join(f"{v['cpu']:.3f}" for v in runs[side][-1].values()) + " s", flush=True)
+            print(f"1,000-playout hint CPU seconds, medians of {rounds} alternated rounds (old = {rev}):")
+            for name in HINT_POSITIONS:
+                o = statistics.median(r[name]["cpu"] for r in runs["old"])
+                n = statistics.median(r[name]["cpu"] for r in runs["new"])
+                same = len({r[name]["hints"] for r in runs["old"] + runs["new"]}) == 1
+                print(f"  {name:24} old {o:.3f} s  new {n:.3f} s  ({(n / o - 1) * 100:+.1f}%)  same hints: {same}")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], capture_output=True)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -212,7 +286,8 @@ def memory(games: int, workers: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory"])
+    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory", "hint-probe"])
+    ap.add_argument("--ab", metavar="REV", help="search: compare hint CPU time with git revision REV, alternated")
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--playouts", type=int, default=100)
@@ -225,8 +300,14 @@ def main() -> None:
         speed(a.rounds)
     elif a.part == "scaling":
         scaling(a.games or 200)
+    elif a.part == "search" and a.ab:
+        hint_ab(a.ab, a.rounds)
     elif a.part == "search":
         search_speed(a.rounds)
+    elif a.part == "hint-probe":  # one side of search --ab
+        positions = {name: make() for name, make in HINT_POSITIONS.items()}
+        hint_cpu({"warm-up": positions["bench_env"]})
+        print(json.dumps(hint_cpu(positions)))
     elif a.part == "strength":
         a.out.mkdir(parents=True, exist_ok=True)
         strength(a.games or 200, a.playouts, a.out, a.workers, a.players)

@@ -766,11 +766,17 @@ class OneStepGreedyAgent:
         """The heuristic value of ``action`` for the player to move (higher is better)."""
         raise NotImplementedError
 
+    def scores(self, state: GameState, actions) -> list[float]:
+        """:meth:`score` of each of ``actions``, in order. A game whose scores share work
+        per position (the player, the resources wanted...) overrides it to do that work once."""
+        score = self.score
+        return [score(state, a) for a in actions]
+
     def prior(self, state: GameState, actions) -> list[float]:
         """How plausible each of ``actions`` (legal for the player to move) is, as
         probabilities summing to 1: a softmax of :meth:`score` over
         :attr:`prior_temperature`. The search agent's prior over moves."""
-        scores = [self.score(state, a) for a in actions]
+        scores = self.scores(state, actions)
         top = max(scores)
         t = self.prior_temperature
         w = [math.exp((v - top) / t) for v in scores]
@@ -781,11 +787,9 @@ class OneStepGreedyAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        best, top = [], None
-        for a in legal:
-            v = self.score(state, a)
-            if top is None or v > top:
-                best, top = [a], v
-            elif v == top:
-                best.append(a)
-        return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
+        scores = self.scores(state, legal)
+        top = max(scores)
+        if scores.count(top) == 1:
+            return legal[scores.index(top)]
+        best = [a for a, v in zip(legal, scores) if v == top]
+        return best[self.rng.randrange(len(best))]

@@ -245,38 +245,37 @@ class SearchAgent:
                 legal = d.legal_actions()
                 mover = d.current_player()
                 children = node.children
-                new = [a for a in legal if a not in children]
-                if new:
-                    for a, p in zip(legal, prior(d, legal) if len(legal) > 1 else (1.0,)):
-                        if a not in children:
-                            children[a] = _Node(mover, p)
+                kids = list(map(children.get, legal))  # each move's node, None where new here
+                if None in kids:
+                    for i, p in enumerate(prior(d, legal) if len(legal) > 1 else (1.0,)):
+                        if kids[i] is None:
+                            kids[i] = children[legal[i]] = _Node(mover, p)
                 tried_v = tried_n = 0
-                for a in legal:
-                    ch = children[a]
+                for ch in kids:
                     ch.avail += 1
                     if ch.visits:
                         tried_v += ch.value
                         tried_n += ch.visits
                 fpu = tried_v / tried_n if tried_n else 0.0
-                best, best_u = None, -math.inf
-                for a in legal:
-                    ch = children[a]
+                best, best_u = 0, -math.inf
+                for i, ch in enumerate(kids):
                     q = ch.value / ch.visits if ch.visits else fpu
                     u = q + c * ch.prior * sqrt(ch.avail) / (1 + ch.visits)
                     if u > best_u:
-                        best, best_u = a, u
-                node = children[best]
-                d.apply_action(best)
+                        best, best_u = i, u
+                node = kids[best]
+                d.apply_action(legal[best])
                 path.append(node)
                 if node.visits == 0:
                     break
             # rollout
             steps = 0
-            while not d.is_terminal() and (depth is None or steps < depth):
-                if d.is_chance_node():
+            act, apply, is_terminal, is_chance_node = policy.act, d.apply_action, d.is_terminal, d.is_chance_node
+            while not is_terminal() and (depth is None or steps < depth):
+                if is_chance_node():
                     sample_chance(d, rng)
                     continue
-                d.apply_action(policy.act(d))
+                apply(act(d))
                 steps += 1
             values = playout_values(d.returns(), win_loss) if d.is_terminal() else evaluate(d)
             for nd in path:

@@ -366,21 +366,23 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     """The legal turn actions of player ``p``, in a fixed order: explore, extract, build,
     contact, sell, train, learn, end the turn. Each is allowed by its ``refuse_<action>``
     rule. Before asking it, a cheap check that rule also makes (the active tokens, a
-    ghost to contact, no depletion token, the cost in resources or pecunias) skips the
+    ghost to contact, no depletion token or building, a depletion token or player marker
+    left, a skill not learned yet, the cost in resources or pecunias) skips the
     candidates it would refuse most often, so that listing composes no
     :class:`Refusal` for them."""
     here = s.sensor[p]
     active, at = s.act, ctx.token_at[p]
     explore = ctx.explore_actions
     out = [explore[c] for c in R.explore_targets(s, ctx, p)]
-    if active[at[EXTRACTION]] >= ctx.box.extraction_tokens:
-        depleted = s.depleted
+    if active[at[EXTRACTION]] >= ctx.box.extraction_tokens and s.sup_depl > 0:
+        depleted, building = s.depleted, s.building
         for c, r in R.extraction_options(s, ctx, p):
-            if not depleted[c] and R.refuse_extract(s, ctx, p, c, r) is None:
+            if not depleted[c] and building[c] < 0 and R.refuse_extract(s, ctx, p, c, r) is None:
                 out.append(ctx.extract_actions[c, r])
-    for b in ctx.build_here[here]:
-        if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
-            out.append(ctx.build_actions[b])
+    if s.building[here] < 0 and not s.ghosts[here] and s.markers[p] < ctx.box.player_markers:
+        for b in ctx.build_here[here]:
+            if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
+                out.append(ctx.build_actions[b])
     if s.ghosts[here] and active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
     if ctx.can_sell[here] or ctx.can_train[here]:  # else sells_here and trains_here are False
@@ -402,9 +404,12 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
             cost = R.training_cost(s, ctx, p, t)
             if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
-        for k in s.skills:
-            if R.can_afford(s, ctx, p, ctx.skill_counts[k]) and R.refuse_learn(s, ctx, p, k, True) is None:
-                out.append(ctx.learn_actions[k])
+        if s.markers[p] < ctx.box.player_markers:
+            learned = s.learned[p]
+            for k in s.skills:
+                if not learned >> k & 1 and R.can_afford(s, ctx, p, ctx.skill_counts[k]) \
+                        and R.refuse_learn(s, ctx, p, k, True) is None:
+                    out.append(ctx.learn_actions[k])
     return out
 
 

@@ -126,6 +126,9 @@ class Ctx:
         # market payments: card -> list of (option 1-based, payment counts tuple)
         self.market_payments = {c: self._payments(opts) for c, opts in box.market_cards.items()}
         self.sale_cache: dict = {}  # (market, resources held) -> affordable sale actions
+        # values that depend only on the box and a key (e.g. the greedy agent's wanted
+        # resources per set of skills not learned), shared by the copies of this Ctx
+        self.memo: dict = {}
         self._kinds: dict = {}  # (terrain, near lake) -> a cell's table entries (_cell_kind)
         # the skills that change exploration costs (entry_cost, entry_costs)
         self.cost_skills = self.bit.get("cheaper_forest", 0) | self.bit.get("cheaper_mountain", 0)
