@@ -3,14 +3,31 @@
     from haunted_kit.haunted.exercises import make, EXERCISES
     ex = make("03-explore-cells", seed=1)      # a seeded position and its question
     ex.question, ex.kind, ex.options          # what to ask, how to answer
-    fb = ex.check({(2, 0), (1, 1)})           # Feedback(correct, text, section)
-    ex.answer_text()                          # the answer, in words
+    ex.fact_lines()                           # what the board does not draw, in sentences
+    fb = ex.check({(2, 0), (1, 1)})           # Feedback(correct, text, section, step)
+    fb = ex.check({(2, 0)}, attempt=2)        # a second wrong try: the rule on this board
+    ex.answer_text()                          # the answer, in words (only on request)
     make("03-explore-cells", seed=2)          # the same exercise on another position
 
 Every answer is worked out by the engine at the moment the exercise is made: legal
 actions (``legal_actions``), refusals (``why_not``: the reason and the rulebook
 section) and the event sentences of what really happens (an action applied to a copy).
 A wrong answer is explained with those same words, never with a second copy of a rule.
+
+**Fair questions.** Each exercise declares the facts it shows (:attr:`Exercise.facts`,
+names in :data:`FACTS`): the drawn board (sensors, ghosts, buildings, depletion
+tokens, every cell labelled with its ``(q, r)`` coordinates), and in the question or
+the "What you know" panel the mode and its ghost cards, holdings, tokens, skills
+learned, the valor stack... :func:`rebuild` makes a position from those facts alone
+and ``Exercise.solve`` gives the same answer on it (tests check this over seeds). No
+exercise is built on a finished game: :func:`make` moves on to the next seed.
+
+**Feedback in steps** (:meth:`Exercise.check`): a first wrong try gets a nudge about the
+answer given (too high or too low, how many cells or options are wrong or missing)
+with what to look at and the rulebook section; later wrong tries get the rule
+applied to this position (which cell or option is wrong and the engine's reason, the
+parts of a count); the answer only with :meth:`Exercise.answer_text`. An empty number
+or no choice is not an answer (:class:`ExerciseError` asks for one).
 
 Kinds of answer (:attr:`Exercise.kind`):
 
@@ -50,14 +67,27 @@ class ExerciseError(ValueError):
     """An unknown exercise key, a bad seed or a malformed answer (the message says which)."""
 
 
+class _Finished(Exception):
+    """The seeded game ended (won or lost) before the exercise's position: draw another seed."""
+
+
+#: what a wrong answer gets, try by try: a nudge, then the rule applied to the position
+STEPS = ("nudge", "rule")
+
+
 @dataclass(frozen=True)
 class Feedback:
-    """The verdict on one answer: ``text`` is the engine's explanation (refusal reasons
-    or event sentences), ``section`` the rulebook section it comes from."""
+    """The verdict on one answer.
+
+    ``step`` is ``"right"``, ``"nudge"`` (first wrong try: what to look at and the
+    rulebook section, never the answer) or ``"rule"`` (later wrong tries: the rule
+    applied to this position, about the answer given); ``text`` says it, ``section``
+    is the rulebook section."""
 
     correct: bool
     text: str
     section: str
+    step: str = "right"
 
 
 @dataclass
@@ -66,14 +96,20 @@ class Exercise:
 
     Attributes:
         key: the exercise's name in :data:`EXERCISES` (``"03-sale"``).
-        seed: the seed of the position; :meth:`regenerate` makes another.
+        seed: the seed of the position (the first seed at or after the one asked for
+            whose game is not over at the question's moment); :meth:`regenerate` makes another.
         question: the question, in words.
         kind: ``"cells"``, ``"choose"``, ``"pick"`` or ``"number"`` (see module doc).
         options: the labels to choose from (``choose``/``pick``), else ``()``.
         answer: the right answer (a frozenset of cells or labels, a label, an int).
-        hint: a nudge shown after two wrong tries.
+        hint: what to look at (the first wrong try's nudge).
         section: the rulebook section the question is about.
         mistake: the common mistake (for the teacher copy).
+        facts: the facts the exercise shows, by name (see :data:`FACTS`): the board's
+            pieces, holdings, tokens, the valor stack, the cards in play...; the answer
+            depends on nothing else (:func:`rebuild` makes a position from them and
+            ``solve`` recomputes the answer on it).
+        solve: position -> answer, the engine's computation of the answer.
         state: the position the question is about (shown as a board), or ``None``.
         player: the player the question is about (0-based), or ``None``.
     """
@@ -92,10 +128,14 @@ class Exercise:
     highlight: dict = field(default_factory=dict)
     explain: Callable[[Any], str] | None = field(default=None, repr=False)
     answer_note: str = ""
+    facts: dict = field(default_factory=dict)
+    solve: Callable[[Any], Any] | None = field(default=None, repr=False)
+    rule: Callable[[Any], str] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ answers
     def normalise(self, response):
-        """``response`` in the answer's form; raises :class:`ExerciseError` if it cannot be."""
+        """``response`` in the answer's form; raises :class:`ExerciseError` if it cannot be
+        (an empty number or no choice is not an answer: the message asks for one)."""
         if self.kind == "cells":
             try:
                 return frozenset((int(c[0]), int(c[1])) for c in response)
@@ -108,9 +148,13 @@ class Exercise:
                 raise ExerciseError(f"unknown option(s) {bad}; choose among {list(self.options)}")
             return out
         if self.kind == "choose":
+            if response is None or response == "":
+                raise ExerciseError("Choose an answer first: " + ", ".join(self.options) + ".")
             if response not in self.options:
                 raise ExerciseError(f"choose one of {list(self.options)}, got {response!r}")
             return response
+        if response is None or (isinstance(response, str) and not response.strip()):
+            raise ExerciseError("Enter a whole number first, then press Check.")
         if not is_integer(response):
             try:
                 return int(str(response).strip())
@@ -118,14 +162,44 @@ class Exercise:
                 raise ExerciseError(f"answer with a whole number, got {response!r}") from None
         return response
 
-    def check(self, response) -> Feedback:
-        """Judge ``response``. A wrong answer gets the engine's explanation of what is
-        really so (refusal reasons, event sentences) and the rulebook section."""
+    def check(self, response, attempt: int = 1) -> Feedback:
+        """Judge ``response``, the ``attempt``-th try (1 = first). A wrong first try
+        gets a nudge (:meth:`nudge`: what to look at, the section; never the answer),
+        a later wrong try the rule applied to this position for the answer given
+        (:meth:`rule_text`). The answer itself comes only from :meth:`answer_text`."""
         got = self.normalise(response)
         if got == self.answer:
             return Feedback(True, self.answer_text(), self.section)
-        why = self.explain(got) if self.explain is not None else ""
-        return Feedback(False, why or "Not quite.", self.section)
+        if attempt <= 1:
+            return Feedback(False, self.nudge(got), self.section, "nudge")
+        return Feedback(False, self.rule_text(got), self.section, "rule")
+
+    def nudge(self, got) -> str:
+        """Step 1 for the wrong answer ``got``: which way it is off (too high, cells or
+        options wrongly in or left out, counted) and what to look at; not the answer."""
+        if self.kind == "number":
+            off = f"{got} is too {'high' if got > self.answer else 'low'}."
+        elif self.kind == "choose":
+            off = f"Not {got}."
+        else:
+            extra, missed = len(got - self.answer), len(self.answer - got)
+            noun = "cell" if self.kind == "cells" else "choice"
+            bits = []
+            if extra:
+                bits.append(f"{extra} {noun}{'s' if extra != 1 else ''} you selected {'do' if extra != 1 else 'does'} not belong")
+            if missed:
+                bits.append(f"{missed} {'are' if missed != 1 else 'is'} missing")
+            off = "; ".join(bits) + "."
+            off = off[0].upper() + off[1:]
+        return f"{off} Look at: {self.hint} (rulebook: \"{self.section}\")."
+
+    def rule_text(self, got) -> str:
+        """Step 2 for the wrong answer ``got``: the rule applied to this position (which
+        cell or option is wrong and why, the parts of a count), not the final answer."""
+        text = (self.rule(got) if self.rule is not None else "") or self.nudge(got)
+        if self.kind == "number":
+            text = f"You said {got}, which is too {'high' if got > self.answer else 'low'}. {text}"
+        return text
 
     def answer_text(self) -> str:
         """The right answer in words (with a note on why, where there is one)."""
@@ -138,8 +212,17 @@ class Exercise:
             shown = str(a)
         return f"The answer: {shown}." + (f" {self.answer_note}" if self.answer_note else "")
 
+    def why_text(self) -> str:
+        """The engine's full explanation of the answer (shown with the answer)."""
+        return self.explain(self.answer) if self.explain is not None else ""
+
+    def fact_lines(self) -> list[str]:
+        """The shown facts that are not on the board, one sentence each."""
+        return fact_lines(self.facts)
+
     def regenerate(self, seed: int | None = None) -> "Exercise":
-        """The same exercise on another seeded position (default: the next seed)."""
+        """The same exercise on another seeded position (default: the next seed after
+        this one, so always a different position)."""
         return make(self.key, self.seed + 1 if seed is None else seed)
 
 
@@ -152,6 +235,8 @@ def _bots(players: int, seed: int) -> list:
 def _play_to(s, stop, seed: int, limit: int = 5000):
     """Play ``s`` on with greedy bots until ``stop(s)`` (or the game ends)."""
     play_until(s, _bots(s.config.players, seed), stop, max_steps=limit)
+    if s.phase == "over" or not stop(s):
+        raise _Finished(f"the game of seed {seed} ended before the position")
     return s
 
 
@@ -195,23 +280,239 @@ def _path_state(seed: int):
     return s, s.current_player()
 
 
+# ============================================================================ facts
+
+#: the facts an exercise may declare (:attr:`Exercise.facts`), and what :func:`rebuild` does with each
+FACTS = {
+    "players": "number of players",
+    "mode": "the mode (its ghost cards); with extra_ghost_cards",
+    "extra_ghost_cards": "ghost cards beyond the mode's",
+    "layout": "the region tiles (the drawn board)",
+    "skills": "the skill cards in play",
+    "market": "the market card in play",
+    "sensors": "every sensor's cell (drawn)",
+    "ghosts": "cells with a ghost (drawn)",
+    "buildings": "(cell, building, owner) of every building (drawn)",
+    "depleted": "cells with a depletion token (drawn)",
+    "learned": "skill -> players on its marker slots, left to right",
+    "resources": "player -> resource -> count",
+    "pecunias": "player -> pecunias",
+    "tokens": "player -> track -> (owned, active)",
+    "stack": "(player, valor) of every valor token, in the order they arrived (last on top)",
+    "order": "the starting stack, top first",
+    "calendar": "(season, round)",
+    "terrain_die": "the terrain the die rolled (in the question; not part of the position)",
+    "turn": "(turn order, player to move)",
+}
+
+
+def board_facts(s) -> dict:
+    """The facts a drawn board shows: layout, sensors, ghosts, buildings, depletion."""
+    f = s.field
+    names = list(s.config.box.buildings)
+    return {"layout": tuple(f.layout), "sensors": tuple(f.cells[c] for c in s.sensor),
+            "ghosts": tuple(f.cells[i] for i, g in enumerate(s.ghosts) if g),
+            "buildings": tuple((f.cells[i], names[b], s.owner[i]) for i, b in enumerate(s.building) if b >= 0),
+            "depleted": tuple(f.cells[i] for i, d in enumerate(s.depleted) if d)}
+
+
+def game_facts(s) -> dict:
+    """Players, mode and extra ghost cards of ``s`` (a position's cards in play)."""
+    return {"players": s.config.players, "mode": s.config.mode, "extra_ghost_cards": tuple(s.config.extra_ghost_cards)}
+
+
+def rebuild(facts: dict):
+    """A position made with :mod:`haunted_kit.haunted.scenario` from ``facts`` alone
+    (names of :data:`FACTS`; anything not given takes the scenario's default). Raises
+    :class:`ExerciseError` for an unknown fact name."""
+    bad = set(facts) - set(FACTS)
+    if bad:
+        raise ExerciseError(f"unknown fact(s) {sorted(bad)} (known: {', '.join(FACTS)})")
+    players = facts["players"]
+    s = sc.scenario(players=players, mode=facts.get("mode", "wanderer"),
+                    extra_ghost_cards=facts.get("extra_ghost_cards", ()),
+                    layout=facts.get("layout", sc.DEFAULT_LAYOUT), skills=facts.get("skills", sc.DEFAULT_SKILLS),
+                    market=facts.get("market", 1), order=facts.get("order"), seed=0)
+    for p, cell in enumerate(facts.get("sensors", ())):
+        sc.place(s, p, cell)
+    for cell, name, owner in facts.get("buildings", ()):
+        sc.put_building(s, cell, name, owner)
+    for cell in facts.get("ghosts", ()):
+        sc.put_ghost(s, cell)
+    for cell in facts.get("depleted", ()):
+        sc.deplete(s, cell)
+    for skill, who in facts.get("learned", {}).items():
+        for p in who:
+            sc.learn(s, p, skill)
+    for p, held in facts.get("resources", {}).items():
+        sc.set_resources(s, p, **held)
+    for p, k in facts.get("pecunias", {}).items():
+        sc.set_pecunias(s, p, k)
+    for p, tracks in facts.get("tokens", {}).items():
+        for track, (owned, active) in tracks.items():
+            sc.set_tokens(s, p, track, owned, active)
+    for p, v in facts.get("stack", ()):
+        sc.set_valor(s, p, v)
+    if "calendar" in facts:
+        sc.set_calendar(s, *facts["calendar"])
+    if "turn" in facts:
+        sc.set_turn(s, *facts["turn"])
+    return s
+
+
+def fact_lines(facts: dict) -> list[str]:
+    """The facts of ``facts`` that the board does not draw, one sentence each (the
+    exercise widget's "What you know" panel)."""
+    box = default_box()
+    out = []
+    if "mode" in facts:
+        cards = sorted({box.modes[facts["mode"]].ghost_card} | set(facts.get("extra_ghost_cards", ())))
+        out.append(f"{facts['mode'].capitalize()} mode" + (f": ghost card{'s' if len(cards) != 1 else ''} "
+                                                          f"{', '.join(map(str, cards))} in play." if cards else "."))
+    if "calendar" in facts:
+        out.append(f"Season {facts['calendar'][0]}, round {facts['calendar'][1]}.")
+    if "order" in facts:
+        out.append("Starting valor stack, top first: " + ", ".join(_p(p) for p in facts["order"]) + ".")
+    if "turn" in facts:
+        order, to_move = facts["turn"]
+        out.append("Turn order: " + ", ".join(_p(p) for p in order) + f"; {_p(to_move)} to move.")
+    if "stack" in facts:
+        marks: dict = {}
+        for p, v in facts["stack"]:
+            marks.setdefault(v, []).append(p)
+        out.append("Valor track: " + "; ".join(
+            f"{v}: " + (", ".join(_p(p) for p in ps) if len(ps) == 1 else
+                        " under ".join(_p(p) for p in ps) + f" ({_p(ps[-1])} arrived last, on top)")
+            for v, ps in sorted(marks.items(), reverse=True)) + ".")
+    if "skills" in facts:
+        out.append("Skills in play: " + ", ".join(
+            f"{k} (costs {' + '.join(box.skills[k].cost)}: {box.skills[k].text})"
+            for k in facts["skills"]) + ".")
+    if "market" in facts:
+        out.append(f"Market card {facts['market']} in play.")
+    if "learned" in facts:
+        by_player: dict = {}
+        for k, who in facts["learned"].items():
+            for p in who:
+                by_player.setdefault(p, []).append(k)
+        for p in range(facts.get("players", 0)):
+            ks = sorted(by_player.get(p, ()))
+            out.append(f"{_p(p)} has learned " + (f"skill{'s' if len(ks) > 1 else ''} {', '.join(map(str, ks))}."
+                                                 if ks else "no skill."))
+    for p, held in sorted(facts.get("resources", {}).items()):
+        out.append(f"{_p(p)} holds " + ", ".join(f"{k} {r}" for r, k in held.items()) + ".")
+    for p, k in sorted(facts.get("pecunias", {}).items()):
+        out.append(f"{_p(p)} has {k} pecunia{'s' if k != 1 else ''}.")
+    for p, tracks in sorted(facts.get("tokens", {}).items()):
+        out.append(f"{_p(p)}'s tokens: " + ", ".join(f"{t} {a} active of {o}" for t, (o, a) in tracks.items()) + ".")
+    return out
+
+
+# ============================================================================ rule texts (step 2)
+
+def _cells_rule(s, got, legal, action_of, where: str) -> str:
+    """Which selected cells are wrong and why (the engine's refusal), and how many are missing."""
+    out = []
+    for c in sorted(got - legal):
+        r = s.why_not(action_of(c))
+        out.append(f"{c}: not allowed. {r.text} (rulebook: {r.section})." if r is not None else f"{c}: not allowed.")
+    missed = len(legal - got)
+    if missed:
+        out.append(f"You left out {missed} cell{'s' if missed != 1 else ''} where {where}.")
+    return " ".join(out)
+
+
+def _pick_rule(s, got, legal, pairs) -> str:
+    """For each wrongly ticked option the engine's refusal; how many legal ones are missing."""
+    out = []
+    for label, action in pairs:
+        if label in got and label not in legal:
+            r = s.why_not(action)
+            out.append(f"{label}: not legal. {r.text} (rulebook: {r.section})." if r is not None else f"{label}: not legal.")
+    missed = len(legal - got)
+    if missed:
+        out.append(f"You left out {missed} that {'are' if missed != 1 else 'is'} legal: check each against the place, "
+                   "the tokens and the cost.")
+    return " ".join(out)
+
+
+def _cost_parts(s, p: int, c: int) -> str:
+    """What the entry cost of cell ``c`` is made of, without the total (terrain table,
+    the player's skills, ghost card 3)."""
+    box = s.config.box
+    terrain = s.field.terrain[c]
+    base = box.terrains[terrain].explore_cost if terrain in box.terrains else None
+    bits = [f"{s.field.cells[c]} is {s.field.describe(c)}; the terrain table says {base} token{'s' if base != 1 else ''}"]
+    known = [k for k in s.skills_known(p)]
+    if known:
+        bits.append(f"{_p(p)} has learned skill{'s' if len(known) > 1 else ''} " + "; ".join(
+            f"{k} ({box.skills[k].text})" for k in known))
+    cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
+    bits.append(f"ghost card{'s' if len(cards) > 1 else ''} {', '.join(map(str, cards))} in play, and the cell "
+                f"{'holds a ghost' if s.ghosts[c] else 'holds no ghost'}")
+    return "; ".join(bits) + "."
+
+
+def _terrain_table(s, p: int) -> str:
+    """The entry costs of the terrain table, the player's skills and the ghost cards, in a sentence."""
+    box = s.config.box
+    costs = ", ".join(f"{name} {t.explore_cost}" if t.explore_cost else f"{name}: cannot be entered"
+                      for name, t in box.terrains.items())
+    known = s.skills_known(p)
+    skills = (f"; {_p(p)}'s skills: " + "; ".join(f"{k} ({box.skills[k].text})" for k in known)) if known else ""
+    cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
+    extra = " Ghost card 3 adds 1 token on a cell with a ghost." if 3 in cards else ""
+    return f"Entering costs {costs}{skills}.{extra}"
+
+
+def _player_facts(s, p: int, *, tracks=None, resources=True, pecunias=False) -> dict:
+    out = {}
+    if resources:
+        out["resources"] = {p: dict(s.resources(p))}
+    if pecunias:
+        out["pecunias"] = {p: s.pecunias(p)}
+    if tracks is not None:
+        ctx = R.ctx_of(s)
+        out["tokens"] = {p: {t: (s.tokens(p, ctx.ti[t]), s.tokens(p, ctx.ti[t], active=True)) for t in tracks}}
+    return out
+
+
+def _skill_facts(s) -> dict:
+    """Skills in play and who learned each (marker slots left to right)."""
+    learned = {}
+    for k in s.skills:
+        who = [v for v in s.marker_slots(k) if 0 <= v < s.config.players]
+        if who:
+            learned[k] = tuple(who)
+    return {"skills": tuple(s.skills), "learned": learned}
+
+
+def _turn_fact(s) -> dict:
+    return {"turn": (tuple(s.turn_order), s.current_player())}
+
+
 # ============================================================================ 01 components and setup
 
 def _first_player(seed: int) -> Exercise:
     players = 3 + seed % 2
     s = engine.new_game(players=players, seed=seed)
-    first = s.turn_order[0]
     stack = [e.text for e in s.log if e.kind == "stack_placed"]
     options = tuple(_p(p) for p in range(players))
+    solve = lambda st: _p(st.turn_order[0])
+    first = solve(s)
+    order = tuple(s.turn_order)
     return Exercise(
         "01-first-player", seed,
         f"This {players}-player game has just been set up (seed {seed}). The valor tokens were stacked at "
-        "random and the log shows the stack. Who takes the first turn of round 1?",
-        "choose", _p(first),
-        "Setup steps 12-13: the turn order is the order of the valor stack, top first.",
+        "random; the panel shows the stack, top first. Who takes the first turn of round 1?",
+        "choose", first,
+        "the starting valor stack (setup steps 12-13)",
         "Game Setup", "Thinking P1 always starts: the seats come from the random valor stack, not the player numbers.",
         state=s, options=options,
-        explain=lambda got: " ".join(stack) + f" So the token on top, {_p(first)}'s, plays first.",
+        explain=lambda got: " ".join(stack) + f" So the token on top, {first}'s, plays first.",
+        rule=lambda got: (f"The turn order is the order of the valor stack, top first. {got}'s token is number "
+                          f"{order.index(int(got[1:]) - 1) + 1} from the top of the stack shown."),
+        facts={"players": players, "order": order}, solve=solve,
     )
 
 
@@ -223,24 +524,27 @@ def _entry_cost(seed: int) -> Exercise:
     # prefer a cell with a ghost when ghost card 3 is in play: the surcharge is what is missed
     ghosty = [i for i in cells if s.ghosts[i]] if 3 in s.config.ghost_cards else []
     c = rng.choice(ghosty or cells)
-    cost = R.explore_cost(s, p, c)
     cell = s.field.cells[c]
+    solve = lambda st: R.explore_cost(st, p, st.field.index[cell])
+    cost = solve(s)
     cards = ", ".join(map(str, s.config.ghost_cards))
 
     def explain(got):
         return (f"{s.field.describe(c)}{' holds a ghost' if s.ghosts[c] else ''}; "
                 f"ghost card{'s' if len(s.config.ghost_cards) > 1 else ''} {cards} in play. The engine charges "
-                f"{_p(p)} {cost} exploration token{'s' if cost != 1 else ''} to enter it (you said {got}).")
+                f"{_p(p)} {cost} exploration token{'s' if cost != 1 else ''} to enter it.")
 
     return Exercise(
         "01-entry-cost", seed,
-        f"How many exploration tokens does {_p(p)} pay to enter the cell {cell} (ringed)? "
+        f"How many exploration tokens does {_p(p)} pay to enter the cell {cell} (tinted, marked ?)? "
         f"Ghost card{'s' if len(s.config.ghost_cards) > 1 else ''} in play: {cards}.",
         "number", cost,
-        "You pay for the cell you enter: look at its terrain in the terrain table, then at the ghost cards.",
+        "the terrain of the cell you enter in the terrain table, then the ghost cards and the skills learned",
         "Game Field, Tiles and Terrain Types",
         "Paying for the cell you leave, or forgetting ghost card 3's extra token on a cell with a ghost.",
         state=s, player=p, highlight={cell: "?"}, explain=explain,
+        rule=lambda got: _cost_parts(s, p, c) + " Add these up for the cell entered, not the cell left.",
+        facts={**game_facts(s), **board_facts(s), **_skill_facts(s)}, solve=solve,
     )
 
 
@@ -256,22 +560,28 @@ def _which_building(seed: int) -> Exercise:
     for r in s.config.box.resources:
         sc.set_resources(s, p, **{r: 2})
     buildings = list(s.config.box.buildings)
-    legal = frozenset(b for b in buildings if s.why_not(A.Build(b)) is None)
+    solve = lambda st: frozenset(b for b in buildings if st.why_not(A.Build(b)) is None)
+    legal = solve(s)
     cell = s.field.cells[c]
+    ctx = R.ctx_of(s)
+    tok = s.tokens(p, ctx.ti["construction"], active=True) if "construction" in ctx.ti else 1
+    ghost = f" A ghost stands on {cell}." if s.ghosts[c] else " No ghost stands there."
 
     def explain(got):
-        wrong = sorted((got - legal) | (legal - got))
-        return _refusal_lines(s, [(b, A.Build(b)) for b in wrong])
+        return _refusal_lines(s, [(b, A.Build(b)) for b in buildings])
 
     return Exercise(
         "01-which-building", seed,
-        f"{_p(p)}'s sensor stands on {cell}, {s.field.describe(c)}{', next to a lake' if s.field.near_lake[c] else ''}. "
-        f"{_p(p)} has 2 of every resource and a construction token. Which buildings could {_p(p)} build here now? "
-        "Pick all that apply.",
+        f"{_p(p)}'s sensor stands on {cell} (tinted, marked ?), {s.field.describe(c)}{', next to a lake' if s.field.near_lake[c] else ''}."
+        f"{ghost} {_p(p)} has 2 of every resource and {tok} active construction token{'s' if tok != 1 else ''}. "
+        f"Which buildings could {_p(p)} build here now? Pick all that apply.",
         "pick", legal,
-        "Each land terrain takes one kind of building; a noria needs a lake next to the cell.",
-        "Buildings", "Forgetting the noria on a cell next to a lake, or putting a mill in a forest.",
+        "the terrain each building needs (a noria needs a lake next to the cell), and whether a ghost stands on the cell",
+        "Buildings", "Forgetting the noria on a cell next to a lake, putting a mill in a forest, or building under a ghost.",
         state=s, player=p, options=tuple(buildings), highlight={cell: "?"}, explain=explain,
+        rule=lambda got: _pick_rule(s, got, legal, [(b, A.Build(b)) for b in buildings]),
+        facts={**game_facts(s), **board_facts(s), **_skill_facts(s), **_turn_fact(s),
+               **_player_facts(s, p, tracks=("construction",))}, solve=solve,
     )
 
 
@@ -283,25 +593,29 @@ def _spread_cells(seed: int) -> Exercise:
                  and (st.season, st.round) >= (1, 1 + seed % 3), seed)
     p = s.current_player()
     legal = frozenset(a.cell for a in s.legal_actions() if isinstance(a, A.PlaceGhost))
-    terrain = s.log[[e.kind for e in s.log].index("terrain_die", max(0, len(s.log) - 60))].text if any(
-        e.kind == "terrain_die" for e in s.log) else ""
-    last_die = next((e.text for e in reversed(s.log) if e.kind == "terrain_die"), terrain)
+    die = next(e for e in reversed(s.log) if e.kind == "terrain_die")
+    terrain = die.data.get("terrain") if die.data else None
+    terrain = terrain or next(t for t in s.config.box.terrains if t in die.text.lower())
+
+    def solve(st):
+        ctx = R.ctx_of(st)
+        cells = R.ghost_targets(st, ctx, terrain) or R.kalena_targets(st, ctx)
+        return frozenset(st.field.cells[i] for i in cells)
 
     def explain(got):
-        lines = _refusal_lines(s, [(str(c), A.PlaceGhost(c)) for c in sorted(got - legal)])
-        missed = sorted(legal - got)
-        if missed:
-            lines += f" Allowed but not clicked: {', '.join(map(str, missed))}."
-        return f"{last_die} {lines}".strip()
+        return f"{die.text} Allowed: " + ", ".join(map(str, sorted(legal))) + "."
 
     return Exercise(
         "02-spread-cells", seed,
-        f"Spread: {last_die} {_p(p)} must place the next ghost. Click every cell where it may go.",
+        f"Spread: {die.text} {_p(p)} must place the next ghost. Click every cell where it may go "
+        "(cells are named (q, r) as written on the board).",
         "cells", legal,
-        "Only cells of the rolled terrain, and never a cell with a building or a ghost already (a sensor does not stop it).",
+        "the cells of the rolled terrain; which of them already hold a building or a ghost (a sensor does not stop it)",
         "Ghosts", "Leaving out cells with a sensor or a depletion token on them (they may take a ghost, ruling 3), "
                   "or choosing cells with a building.",
         state=s, player=p, explain=explain,
+        rule=lambda got: _cells_rule(s, got, legal, A.PlaceGhost, f"the {terrain} is free of buildings and ghosts"),
+        facts={**game_facts(s), **board_facts(s), "terrain_die": terrain}, solve=solve,
     )
 
 
@@ -311,39 +625,70 @@ def _next_first(seed: int) -> Exercise:
     s = _play_to(s, lambda st: st.phase == "turns" and not st.pending and st.chance is None
                  and st.round == target_round and st.turn_pos == len(st.turn_order) - 1, seed)
     p = s.current_player()
-    c = s.copy()
-    mark = len(c.log)
-    c.apply_action(A.EndTurn())
-    # rest and reorder run by themselves after the last turn
-    reorder = next(e for e in c.log[mark:] if e.kind == "reorder")
-    first = reorder.data["order"][0]
-    valor = ", ".join(f"{_p(q)} {s.valor[q]}" for q in range(4))
+
+    def after(st):
+        c = st.copy()
+        mark = len(c.log)
+        c.apply_action(A.EndTurn())        # rest and reorder run by themselves after the last turn
+        return next(e for e in c.log[mark:] if e.kind == "reorder")
+
+    solve = lambda st: _p(after(st).data["order"][0])
+    reorder = after(s)
+    first = solve(s)
+    stack = tuple((q, s.valor[q]) for q in sorted(range(4), key=lambda q: s.arrival[q]))
+
+    def rule(got):
+        g = int(got[1:]) - 1
+        top = max(s.valor)
+        if s.valor[g] < top:
+            return f"{got} has {s.valor[g]} valor, but the most valor on the track is {top}: most valor plays first."
+        return (f"{got} is on the top mark ({top}) with others; on one mark the token that arrived last is on top "
+                "and plays first: read the stack on the panel.")
+
     return Exercise(
         "02-next-first", seed,
-        f"{_p(p)} is about to end the last turn of round {s.round} (season {s.season}). Valor now: {valor}. "
-        "After the rest and the reorder, who plays first?",
-        "choose", _p(first),
-        "The reorder reads the valor track: most valor first; on the same mark, the token that arrived last is on top.",
+        f"{_p(p)} is about to end the last turn of round {s.round} (season {s.season}); the panel shows the valor "
+        "track with its stacks. After the rest and the reorder, who plays first?",
+        "choose", first,
+        "the valor track: most valor first; on the same mark, the token on top of the stack (the last to arrive)",
         "Game Flow", "Keeping the old turn order, or breaking a tie by player number instead of the stack (last to arrive plays first).",
         state=s, player=p, options=tuple(_p(q) for q in range(4)),
-        explain=lambda got: reorder.text,
+        explain=lambda got: reorder.text, rule=rule,
+        facts={"players": 4, "stack": stack, "calendar": (s.season, s.round), **_turn_fact(s)}, solve=solve,
     )
+
+
+def _production_events(st):
+    c = st.copy()
+    if c.log is None:
+        c.log = []
+    mark = len(c.log)
+    R.production(c, R.ctx_of(c))
+    return [e for e in c.log[mark:] if e.kind in ("production", "production_blocked")]
 
 
 def _production(seed: int) -> Exercise:
     s = _turn_start(4, seed, 2, 1 + seed % 3)
-    start = max(i for i, e in enumerate(s.log) if e.kind == "round_started")
-    events = [e for e in s.log[start:] if e.kind in ("production", "production_blocked")]
-    produced = sum(1 for e in events if e.kind == "production")
+    solve = lambda st: sum(1 for e in _production_events(st) if e.kind == "production")
+    events = _production_events(s)
+    produced = solve(s)
     built = sum(1 for b in s.building if b >= 0)
+
+    def rule(got):
+        blocked = [e for e in events if e.kind == "production_blocked"]
+        return (f"{built} buildings stand; a building is stopped only by a ghost on one of its six neighbouring cells. "
+                f"Your count means {built - got} stopped. Check each building's six neighbours on the board "
+                "for a G (a ghost two cells away does not count)." if blocked or got != built else "")
+
     return Exercise(
         "02-production", seed,
         f"Round {s.round} of season {s.season}: the spread is over and the board shows where the ghosts stand. "
         f"{built} buildings stand on the field; ghost card 1 is in play. How many of them produced this round?",
         "number", produced,
-        "Ghost card 1: a building with a ghost on one of its six neighbouring cells produces nothing.",
+        "each building's six neighbouring cells: ghost card 1 stops a building next to a ghost",
         "Game Flow", "Counting a ghost two cells away, or a ghost on a lake-side cell that does not touch the building.",
-        state=s, explain=lambda got: " ".join(e.text for e in events) or "No building stood on the field.",
+        state=s, explain=lambda got: " ".join(e.text for e in events) or "No building stands on the field.",
+        rule=rule, facts={**game_facts(s), **board_facts(s)}, solve=solve,
     )
 
 
@@ -351,27 +696,26 @@ def _production(seed: int) -> Exercise:
 
 def _explore_cells(seed: int) -> Exercise:
     s, p = _path_state(seed)
-    legal = frozenset(a.cell for a in s.legal_actions() if isinstance(a, A.Explore))
+    solve = lambda st: frozenset(a.cell for a in st.legal_actions() if isinstance(a, A.Explore))
+    legal = solve(s)
     here = s.field.cells[s.sensor[p]]
     tokens = _tokens(s, p, "exploration")
 
     def explain(got):
-        lines = _refusal_lines(s, [(str(c), A.Explore(c)) for c in sorted(got - legal)])
-        missed = sorted(legal - got)
-        if missed:
-            lines += " Also legal: " + "; ".join(
-                f"{c} costs {R.explore_cost(s, p, s.field.index[c])}" for c in missed) + "."
-        return lines.strip()
+        return "Legal: " + "; ".join(f"{c} costs {R.explore_cost(s, p, s.field.index[c])}" for c in sorted(legal)) + "."
 
     return Exercise(
         "03-explore-cells", seed,
         f"{_p(p)} stands on {here} with {tokens} active exploration token{'s' if tokens != 1 else ''}. "
         "Click every cell this sensor may explore to with its next action.",
         "cells", legal,
-        "One step only: a neighbouring cell that is not a lake and does not cost more tokens than are active.",
+        "the six neighbouring cells only: not a lake, and not dearer than the active tokens",
         "Basic Actions: Exploration",
         "Clicking cells two steps away (that is two actions), or a neighbour that costs more tokens than are left.",
         state=s, player=p, explain=explain,
+        rule=lambda got: _cells_rule(s, got, legal, A.Explore, f"a neighbour of {here} costs no more than {tokens}"),
+        facts={**game_facts(s), **board_facts(s), **_skill_facts(s), **_turn_fact(s),
+               **_player_facts(s, p, tracks=("exploration",), resources=False)}, solve=solve,
     )
 
 
@@ -388,21 +732,24 @@ def _legal_actions(seed: int) -> Exercise:
     picks = [a for a in pool if s.why_not(a) is not None][:4] + rng.sample(legal_now, min(2, len(legal_now)))
     picks = sorted({a.describe(): a for a in picks}.items())
     options = tuple(label for label, _ in picks)
-    legal = frozenset(label for label, a in picks if s.why_not(a) is None)
-
-    def explain(got):
-        wrong = [(label, a) for label, a in picks if (label in got) != (label in legal)]
-        return _refusal_lines(s, wrong)
+    solve = lambda st: frozenset(label for label, a in picks if st.why_not(a) is None)
+    legal = solve(s)
 
     return Exercise(
         "03-legal-actions", seed,
         f"It is {_p(p)}'s turn (season {s.season}, round {s.round}); the sensor stands on "
-        f"{s.field.cells[s.sensor[p]]}, {s.field.describe(s.sensor[p])}. Which of these actions are legal now? Pick all that apply.",
+        f"{s.field.cells[s.sensor[p]]}, {s.field.describe(s.sensor[p])}. The panel shows what {_p(p)} holds. "
+        "Which of these actions are legal now? Pick all that apply.",
         "pick", legal,
-        "Check three things for each: the place (city, suburb, this cell), the tokens it needs, and the resources or pecunias it costs.",
+        "for each action: the place (city, suburb, this cell), the tokens it needs, and what it costs",
         "Basic Actions",
         "Judging by what the player holds and forgetting the place: selling only in the city, training and learning only in the suburb.",
-        state=s, player=p, options=options, explain=explain,
+        state=s, player=p, options=options,
+        explain=lambda got: _refusal_lines(s, picks),
+        rule=lambda got: _pick_rule(s, got, legal, picks),
+        facts={**game_facts(s), **board_facts(s), **_skill_facts(s), **_turn_fact(s), "market": s.market,
+               "calendar": (s.season, s.round),
+               **_player_facts(s, p, tracks=tuple(box.tracks), pecunias=True)}, solve=solve,
     )
 
 
@@ -417,23 +764,53 @@ def _sale(seed: int) -> Exercise:
     sc.give(s, 0, **{r: rng.randint(1, 3) for r in box.resources})
     sales = [a for a in s.legal_actions() if isinstance(a, A.Sell)]
     sale = rng.choice(sales)
+
+    def solve(st):
+        c, _ev = _events_after(st, sale)
+        return c.pecunias(0) - st.pecunias(0)
+
     c, events = _events_after(s, sale)
-    paid = c.pecunias(0) - s.pecunias(0)
+    paid = solve(s)
     note = " P1 has learned skill 8." if learned else ""
+    opt = box.market_cards[market][sale.option - 1] if hasattr(sale, "option") else None
     return Exercise(
         "03-sale", seed,
         f"P1 is in the city with market card {market} in play.{note} How many pecunias does this sale pay: "
         f"{sale.describe()}?",
         "number", paid,
-        "Find the option on the market card; then check the skills P1 has learned.",
+        "the option of the market card this sale uses; then the skills P1 has learned",
         "Additional Actions: Selling",
         "Reading the wrong option of the market card, or forgetting skill 8's extra pecunia.",
         state=s, player=0, explain=lambda got: " ".join(e.text for e in events if e.kind in ("sold", "valor", "tokens_restored")),
+        rule=lambda got: ((f"This sale is option {sale.option} of market card {market}: {opt.count} resource(s) "
+                           f"({opt.kind}) for {opt.pecunias} pecunias. " if opt is not None else "")
+                          + ("P1 has learned skill 8: " + box.skills[8].text if learned else
+                             "P1 has learned no skill that changes a sale.")),
         answer_note=" ".join(e.text for e in events if e.kind == "sold"),
+        facts={"players": 2, "market": market, **_skill_facts(s), **_player_facts(s, 0)}, solve=solve,
     )
 
 
 # ============================================================================ 04 skills, quests, scoring
+
+def _quest_parts(s, p: int, q: int) -> str:
+    """What quest ``q`` counts for player ``p`` in this position, without the total."""
+    box = s.config.box
+    quest = box.quests[q]
+    e = quest.effect
+    if e == "resource_sets":
+        what = f"{_p(p)} holds " + ", ".join(f"{k} {r}" for r, k in s.resources(p).items())
+    elif e == "pecunias":
+        what = f"{_p(p)} has {s.pec[p]} pecunias"
+    elif e == "buildings":
+        what = f"{_p(p)} owns the {quest.building}s marked {_p(p)} on the board"
+    elif e == "rightmost_markers":
+        what = f"count the skill cards whose rightmost marker slot holds {_p(p)}'s marker"
+    else:
+        what = f"count the regions where {_p(p)} has more buildings than each other player"
+    return (f"Quest {q}: {quest.text} For {_p(p)} only: {what}; one fulfilment per {quest.per}, "
+            f"{quest.valor} valor each.")
+
 
 def _quest_score(seed: int) -> Exercise:
     s = _turn_start(3, seed, 3, 1 + seed % 3)
@@ -441,19 +818,23 @@ def _quest_score(seed: int) -> Exercise:
     p = rng.randrange(3)
     box = s.config.box
     q = rng.choice(sorted(box.quests))
-    ctx = R.ctx_of(s)
-    value, times = R.quest_score(s, ctx, p, q)
+    solve = lambda st: R.quest_score(st, R.ctx_of(st), p, q)[0]
+    value, times = R.quest_score(s, R.ctx_of(s), p, q)
     text = box.quests[q].text
     return Exercise(
         "04-quest-score", seed,
-        f"If the game ended now, how much valor would quest card {q} give {_p(p)}? Quest {q}: {text}",
+        f"If the game ended now, how much valor would quest card {q} give {_p(p)}? Quest {q}: {text} "
+        f"The panel shows what {_p(p)} holds.",
         "number", value,
-        "Count what the card counts for this player only, then multiply by the valor per fulfilment.",
+        "what the card counts, for this player only, and the valor per fulfilment",
         "Quest Cards",
         "Counting other players' buildings or resources, or counting a part-set (quest 1 needs full sets of 3 of one type).",
         state=s, player=p,
         explain=lambda got: (f"Quest {q} ({text}) is fulfilled {times} time{'s' if times != 1 else ''} by {_p(p)}: "
                              f"{value} valor (the same function scores it at the end of the game)."),
+        rule=lambda got: _quest_parts(s, p, q),
+        facts={**game_facts(s), **board_facts(s), **_skill_facts(s), **_player_facts(s, p, pecunias=True)},
+        solve=solve,
     )
 
 
@@ -470,16 +851,17 @@ def _skill_cost(seed: int) -> Exercise:
     c = rng.choice(cells)
     if mode == "citizen" and rng.random() < 0.6:
         sc.put_ghost(s, s.field.cells[c])
-    cost = R.explore_cost(s, 0, c)
     cell = s.field.cells[c]
+    solve = lambda st: R.explore_cost(st, 0, st.field.index[cell])
+    cost = solve(s)
     bits = [f"P1 {'has' if learned else 'has not'} learned skill {skill}"]
     if mode == "citizen":
-        bits.append("ghost card 3 is in play" + (" and a ghost stands there" if s.ghosts[c] else ""))
+        bits.append("ghost card 3 is in play" + (" and a ghost stands there" if s.ghosts[c] else ", but no ghost stands there"))
     return Exercise(
         "04-skill-cost", seed,
-        f"{'; '.join(bits)}. How many exploration tokens does P1 pay to enter the {terrain} {cell}?",
+        f"{'; '.join(bits)}. How many exploration tokens does P1 pay to enter the {terrain} {cell} (tinted, marked ?)?",
         "number", cost,
-        f"Start from the {terrain}'s cost in the terrain table, then apply skill {skill} (one less) and ghost card 3 (one more on a ghost).",
+        f"the {terrain}'s cost in the terrain table, then skill {skill} (one less) and ghost card 3 (one more on a ghost)",
         "Basic Actions: Exploration",
         "Applying a skill the player has not learned, or letting the skill and ghost card 3 cancel wrongly: they add up (ruling 32).",
         state=s, player=0, highlight={cell: "?"},
@@ -487,6 +869,8 @@ def _skill_cost(seed: int) -> Exercise:
                              f"{'1 less with skill ' + str(skill) + ', ' if learned else ''}"
                              f"{'1 more for the ghost (ghost card 3), ' if s.ghosts[c] and mode == 'citizen' else ''}"
                              f"so the engine charges {cost}."),
+        rule=lambda got: _cost_parts(s, 0, c) + " The skill and ghost card 3 both apply (ruling 32).",
+        facts={**game_facts(s), **board_facts(s), **_skill_facts(s)}, solve=solve,
     )
 
 
@@ -499,57 +883,76 @@ def _learnable(seed: int) -> Exercise:
     if seed % 5 == 1:
         sc.learn(s, 0, s.skills[0])
     options = tuple(f"skill {k}" for k in s.skills)
-    legal = frozenset(f"skill {k}" for k in s.skills if s.why_not(A.Learn(k)) is None)
+    pairs = [(f"skill {k}", A.Learn(k)) for k in s.skills]
+    solve = lambda st: frozenset(label for label, a in pairs if st.why_not(a) is None)
+    legal = solve(s)
     held = ", ".join(f"{k} {name}" for name, k in s.resources(0).items())
     costs = ", ".join(f"{k} ({' + '.join(box.skills[k].cost)})" for k in s.skills)
-
-    def explain(got):
-        return _refusal_lines(s, [(f"skill {k}", A.Learn(k)) for k in s.skills
-                                  if (f"skill {k}" in got) != (f"skill {k}" in legal)])
+    known = s.skills_known(0)
+    knows = (f"P1 already knows skill{'s' if len(known) > 1 else ''} {', '.join(map(str, known))}. " if known
+             else "P1 has learned no skill yet. ")
+    tok = s.tokens(0, R.ctx_of(s).ti["learning"], active=True) if "learning" in R.ctx_of(s).ti else None
 
     return Exercise(
         "04-learnable", seed,
         f"P1 stands on {s.field.cells[s.sensor[0]]}, {s.field.describe(s.sensor[0])}, holding {held}. "
-        f"Skills in play: {costs}. "
+        f"{knows}Skills in play: {costs}. "
         "Which can P1 learn now? Pick all that apply.",
         "pick", legal,
-        "Learning happens in the suburb, costs the two resources on the card, and each skill only once.",
+        "where P1 stands (learning happens in the suburb), the two resources on each card, and the skills P1 already knows",
         "Additional Actions: Learning",
         "Forgetting that learning needs the suburb, or that a cost of two of one resource needs two tokens of it.",
-        state=s, player=0, options=options, explain=explain,
+        state=s, player=0, options=options, explain=lambda got: _refusal_lines(s, pairs),
+        rule=lambda got: _pick_rule(s, got, legal, pairs),
+        facts={**game_facts(s), "sensors": board_facts(s)["sensors"], **_skill_facts(s), **_turn_fact(s),
+               **_player_facts(s, 0, tracks=tuple(box.tracks))}, solve=solve,
     )
 
 
 # ============================================================================ 05 pathfinding
 
+def _path_facts(s, p: int) -> dict:
+    return {**game_facts(s), **board_facts(s), **_skill_facts(s), **_turn_fact(s),
+            **_player_facts(s, p, tracks=("exploration",), resources=False)}
+
+
 def _reach(seed: int) -> Exercise:
     s, p = _path_state(seed)
     here = s.field.cells[s.sensor[p]]
-    cells = pf.reach(s, p)
-    legal = frozenset(c for c in cells if c != here)
+    solve = lambda st: frozenset(c for c in pf.reach(st, p) if c != here)
+    legal = solve(s)
     tokens = _tokens(s, p, "exploration")
 
     def explain(got):
+        return "; ".join(f"{c} is reachable: {pf.cheapest_path(s, p, c)}" for c in sorted(legal)) + "."
+
+    def rule(got):
         out = []
         for c in sorted(got - legal):
             if c == here:
-                out.append(f"{c} is where the sensor already stands")
+                out.append(f"{c} is where the sensor already stands.")
                 continue
             route = pf.cheapest_path(s, p, c)
-            out.append(f"{c}: cheapest route {route}, more than {tokens}" if route.found else str(route))
-        for c in sorted(legal - got):
-            out.append(f"{c} is reachable: {pf.cheapest_path(s, p, c)}")
-        return "; ".join(out) + "."
+            out.append(f"{c}: even its cheapest route costs {int(route.cost)}, more than {tokens}." if route.found
+                       else f"{c}: {route}.")
+        if out:
+            out.append(_terrain_table(s, p))
+        missed = len(legal - got)
+        if missed:
+            out.append(f"You left out {missed} cell{'s' if missed != 1 else ''} whose cheapest route costs at most "
+                       f"{tokens} (a route may go round a dear cell).")
+        return " ".join(out)
 
     return Exercise(
         "05-reach", seed,
         f"{_p(p)} stands on {here} with {tokens} active exploration token{'s' if tokens != 1 else ''}. Click every cell "
         "the sensor can reach this turn (one or more steps).",
         "cells", legal,
-        "Add up the cost of every cell entered on the way; a route may go round a mountain or a lake.",
+        "the cost of every cell entered on the way, added up; a route may go round a mountain or a lake, "
+        "and the mode's ghost cards may make a ghost's cell dearer",
         "Basic Actions: Exploration",
         "Counting steps instead of tokens, or paying for the cell left instead of the cell entered.",
-        state=s, player=p, explain=explain,
+        state=s, player=p, explain=explain, rule=rule, facts=_path_facts(s, p), solve=solve,
     )
 
 
@@ -557,19 +960,28 @@ def _cheapest(seed: int) -> Exercise:
     s, p = _path_state(seed)
     rng = random.Random(seed)
     here = s.field.cells[s.sensor[p]]
-    far = [c for c in s.field.cells if pf.cheapest_path(s, p, c).found and 3 <= len(pf.cheapest_path(s, p, c).cells) <= 5]
+    routes = {c: pf.cheapest_path(s, p, c) for c in s.field.cells}
+    far = [c for c, r in routes.items() if r.found and 3 <= len(r.cells) <= 5]
     target = rng.choice(far)
-    route = pf.cheapest_path(s, p, target)
+    route = routes[target]
+    solve = lambda st: int(pf.cheapest_path(st, p, target).cost)
     steps = ", ".join(f"{c} {k}" for c, k in zip(route.cells[1:], route.step_costs))
+
+    def rule(got):
+        return (f"The cheapest route enters {len(route.cells) - 1} cells. "
+                + ("Look for a detour round the dearest cell. " if got > route.cost else
+                   "Every cell entered costs its tokens, the target included. ") + _terrain_table(s, p))
+
     return Exercise(
         "05-cheapest", seed,
-        f"What is the cheapest cost, in exploration tokens, for {_p(p)} to go from {here} to {target} (ringed)?",
+        f"What is the cheapest cost, in exploration tokens, for {_p(p)} to go from {here} to {target} (tinted, marked ?)?",
         "number", int(route.cost),
-        "Try the straight line and one detour round the dearest cell; compare their sums.",
+        "the straight line and one detour round the dearest cell; compare their sums (ghost cards may add to a ghost's cell)",
         "Basic Actions: Exploration",
         "Taking the route with the fewest steps: a detour over plains often costs less than crossing a mountain.",
         state=s, player=p, highlight={target: "?"},
-        explain=lambda got: f"The cheapest route is {route} (entering {steps}).",
+        explain=lambda got: f"The cheapest route is {route} (entering {steps}).", rule=rule,
+        facts=_path_facts(s, p), solve=solve,
     )
 
 
@@ -581,18 +993,27 @@ def _turns(seed: int) -> Exercise:
     far = [c for c, plan in plans.items() if plan.turns not in (0, float("inf")) and plan.turns >= 2]
     target = rng.choice(far or [c for c, plan in plans.items() if plan.turns not in (0, float("inf"))])
     plan = plans[target]
+    solve = lambda st: int(pf.turn_plan(st, p, target).turns)
     legs = "; ".join(f"turn {k}: enter {', '.join(map(str, leg)) or 'nothing'} ({cost} tokens)"
                      for k, (leg, cost) in enumerate(zip(plan.legs, plan.leg_costs), start=1))
+    costs = [k for k in pf.cheapest_path(s, p, target).step_costs]
+
+    def rule(got):
+        return (f"Along a cheapest route the cells entered cost {', '.join(map(str, costs))} in turn. This turn "
+                f"{plan.first_budget} tokens, after each rest {plan.budget}: pay step by step, and a step dearer than "
+                "what is left waits for the next turn. "
+                + ("You counted too many turns." if got > plan.turns else "You counted too few turns: a leftover token cannot pay part of a step."))
+
     return Exercise(
         "05-turns", seed,
         f"{_p(p)} stands on {here} with {plan.first_budget} active exploration tokens now and {plan.budget} after each "
-        f"rest. How many turns, this one included, does the sensor need to reach {target} (ringed)?",
+        f"rest. How many turns, this one included, does the sensor need to reach {target} (tinted, marked ?)?",
         "number", int(plan.turns),
-        "Tokens come back only at the rest: a step that costs more than what is left waits for the next turn.",
+        "the tokens left before each step: tokens come back only at the rest, so a dearer step waits for the next turn",
         "Game Flow",
         "Dividing the total cost by the tokens per turn: a leftover token cannot pay part of a dearer step.",
         state=s, player=p, highlight={target: "?"},
-        explain=lambda got: f"{legs}.",
+        explain=lambda got: f"{legs}.", rule=rule, facts=_path_facts(s, p), solve=solve,
     )
 
 
@@ -622,8 +1043,16 @@ EXERCISES: dict[str, tuple[str, str, Callable[[int], Exercise]]] = {
 }
 
 
+#: how many seeds :func:`make` tries past the one asked for before giving up
+MAX_SKIPS = 200
+
+
 def make(key: str, seed: int = 0) -> Exercise:
     """The exercise ``key`` (see :data:`EXERCISES`) on the position of ``seed``.
+
+    No exercise is built on a finished game: when the seeded game ends (a win or the
+    collective loss) before the question's position, the next seed is tried, and so
+    on; :attr:`Exercise.seed` is the seed used (``>= seed``).
 
     Raises:
         ExerciseError: an unknown key or a seed that is not a non-negative integer
@@ -634,7 +1063,13 @@ def make(key: str, seed: int = 0) -> Exercise:
     seed = check_seed(seed, error=ExerciseError)
     if seed < 0:
         raise ExerciseError(f"seed must be a non-negative integer, got {seed!r}")
-    return EXERCISES[key][2](seed)
+    gen = EXERCISES[key][2]
+    for k in range(seed, seed + MAX_SKIPS):
+        try:
+            return gen(k)
+        except _Finished:
+            continue
+    raise ExerciseError(f"no position for {key} in seeds {seed}..{seed + MAX_SKIPS - 1}: every game ended first")
 
 
 def for_notebook(notebook: str) -> list[str]:
@@ -656,7 +1091,7 @@ _CELL = r'exercise\("(?P<key>[\w-]+)"(?:,\s*seed=(?P<seed>\d+))?'
 def teacher_note(ex: Exercise) -> str:
     """The Markdown note the teacher copy puts under an exercise: the answer, why, the
     common mistake and the hint."""
-    why = ex.explain(ex.answer) if ex.explain is not None else ""
+    why = ex.why_text()
     lines = [f"> **Teacher's note: {EXERCISES[ex.key][1]}** (`{ex.key}`, seed {ex.seed})",
              ">",
              f"> {ex.question}",
@@ -664,7 +1099,7 @@ def teacher_note(ex: Exercise) -> str:
              f"> **{ex.answer_text()}**"]
     if why and why not in ex.answer_text():
         lines += [">", f"> *The engine's explanation:* {why}"]
-    lines += [">", f"> *Common mistake:* {ex.mistake}", ">", f"> *Hint shown after two wrong tries:* {ex.hint}",
+    lines += [">", f"> *Common mistake:* {ex.mistake}", ">", f"> *First wrong try is nudged to look at:* {ex.hint}",
               ">", f"> *Rulebook:* \"{ex.section}\"."]
     return "\n".join(lines) + "\n"
 

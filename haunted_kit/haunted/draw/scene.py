@@ -31,8 +31,10 @@ def _idx(field, cell) -> int:
     return field.cell_index(cell)
 
 
-def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True) -> list:
-    """Cell fills with thin borders, thick tile outlines and terrain letters."""
+def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coords: bool = False) -> list:
+    """Cell fills with thin borders, thick tile outlines and terrain letters; with
+    ``show_coords`` each cell's axial coordinates follow its letter (``F 2,-1``), the
+    names the exercises use for cells ("(2, -1)")."""
     box = field.box
     s = geom.size
     out: list = []
@@ -45,7 +47,16 @@ def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True) -> list:
         for i, c in enumerate(field.cells):
             st = S.terrain_style(field.terrain[i])
             x, y = geom.centres[i]
-            out.append(Text(x, y + S.LABEL_DY * s, S.terrain_letter(box, field.terrain[i]), S.LABEL_FONT * s, st.ink, bold=True))
+            letter = S.terrain_letter(box, field.terrain[i])
+            if show_coords:
+                out.append(Text(x, y + S.LABEL_DY * s, f"{letter} {c[0]},{c[1]}", S.LABEL_FONT * 0.75 * s, st.ink, bold=True))
+            else:
+                out.append(Text(x, y + S.LABEL_DY * s, letter, S.LABEL_FONT * s, st.ink, bold=True))
+    elif show_coords:
+        for i, c in enumerate(field.cells):
+            x, y = geom.centres[i]
+            out.append(Text(x, y + S.LABEL_DY * s, f"{c[0]},{c[1]}", S.LABEL_FONT * 0.75 * s,
+                            S.terrain_style(field.terrain[i]).ink, bold=True))
     return out
 
 

@@ -3,17 +3,23 @@
     from haunted_kit.haunted.widgets.exercise import exercise
     exercise("03-explore-cells", seed=1)       # display it in a notebook
 
-* ``cells`` exercises show the field (:class:`~haunted_kit.haunted.widgets.field.FieldWidget`):
-  a click selects or unselects a cell (selected cells are marked ``✓``);
+* the board (:class:`~haunted_kit.haunted.widgets.field.FieldWidget`) is drawn with every
+  cell's coordinates (``F 2,-1``), the names the questions use; ``cells`` exercises
+  select or unselect a cell with a click (selected cells are marked ``✓``);
+* "What you know" lists the shown facts the board does not draw
+  (:meth:`~haunted_kit.haunted.exercises.Exercise.fact_lines`: mode and ghost cards,
+  holdings, tokens, the valor stack...);
 * ``choose`` exercises show one toggle button per option, ``pick`` exercises one
-  checkbox per option, ``number`` exercises a number box.
+  checkbox per option, ``number`` exercises a number box that starts empty.
 
-**Check** judges the answer (:meth:`haunted_kit.haunted.exercises.Exercise.check`). A wrong
-answer shows the engine's explanation with the rulebook section; after two wrong tries
-the hint appears; **Show answer** works once there has been an attempt; **New
-exercise** makes the same exercise on the next seed. CSS classes: ``hk-exercise`` (the
-view), ``hk-ex-question``, ``hk-ex-check``, ``hk-ex-answer``, ``hk-ex-new``,
-``hk-ex-feedback`` (the verdict), ``hk-ex-hint``, ``hk-ex-option`` (each option).
+**Check** judges the answer (:meth:`haunted_kit.haunted.exercises.Exercise.check`) in steps:
+the first wrong try gets a nudge (what to look at, the rulebook section), the next
+ones the rule applied to this position for the answer given; the answer itself only
+with **Show answer** (after a first try). Check with nothing entered asks for an
+answer and counts no try. **New exercise** makes the same exercise on a later seed
+(always another position). CSS classes: ``hk-exercise`` (the view), ``hk-ex-question``,
+``hk-ex-facts``, ``hk-ex-check``, ``hk-ex-answer``, ``hk-ex-new``, ``hk-ex-feedback``
+(the verdict), ``hk-ex-option`` (each option).
 """
 
 from __future__ import annotations
@@ -26,9 +32,6 @@ from ..exercises import EXERCISES, Exercise, ExerciseError, make
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 
-#: wrong tries after which the hint is shown
-HINT_AFTER = 2
-
 _BOX = "font-family:sans-serif;font-size:14px"
 
 
@@ -39,7 +42,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
 
     Attributes:
         tries: wrong answers so far; ``solved``: a right answer was given;
-        feedback, hint_box: the verdict and the hint (HTML widgets).
+        feedback: the verdict (an HTML widget); facts: the "What you know" panel.
     """
 
     def __init__(self, ex: Exercise, *, size: float = 22, **kw):
@@ -52,8 +55,8 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.question.add_class("hk-ex-question")
         self.feedback = W.HTML()
         self.feedback.add_class("hk-ex-feedback")
-        self.hint_box = W.HTML()
-        self.hint_box.add_class("hk-ex-hint")
+        self.facts = W.HTML()
+        self.facts.add_class("hk-ex-facts")
         self.b_check = W.Button(description="Check", button_style="primary", tooltip="judge my answer")
         self.b_check.add_class("hk-ex-check")
         self.b_answer = W.Button(description="Show answer", tooltip="after a first try", disabled=True)
@@ -75,7 +78,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.selected: set = set()
         self.b_answer.disabled = True
         self.feedback.value = ""
-        self.hint_box.value = ""
+        lines = ex.fact_lines()
+        self.facts.value = (f'<div style="{_BOX};margin:2px 0"><b>What you know:</b><ul style="margin:2px 0">'
+                            + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul></div>") if lines else ""
         title = EXERCISES[ex.key][1]
         self.title.value = (f'<div style="{_BOX};font-weight:bold">Exercise: {escape(title)} '
                             f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
@@ -84,14 +89,14 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         board = []
         if ex.state is not None and ex.state.field is not None:
             if self.field is None:
-                self.field = FieldWidget(ex.state, size=self.size)
+                self.field = FieldWidget(ex.state, size=self.size, show_coords=True)
                 self.field.on_click(self.guard(self._on_cell, "selecting a cell"))
             else:
                 self.field.update(ex.state)
             self._draw_marks()
             board = [W.HBox([self.field])]  # in a row, the canvas keeps its own size (clicks map 1:1 to its pixels)
         buttons = W.HBox([self.b_check, self.b_answer, self.b_new])
-        self.children = [self.title, self.question, *board, self.input, buttons, self.feedback, self.hint_box, self.banner]
+        self.children = [self.title, self.question, self.facts, *board, self.input, buttons, self.feedback, self.banner]
 
     def _make_input(self, ex: Exercise):
         if ex.kind == "cells":
@@ -108,7 +113,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 cb.add_class("hk-ex-option")
                 self.boxes[label] = cb
             return W.VBox(list(self.boxes.values()))
-        self.number = W.IntText(value=0, description="answer", layout=W.Layout(width="180px"))
+        self.number = W.Text(value="", placeholder="a whole number", description="answer", layout=W.Layout(width="180px"))
         self.number.add_class("hk-ex-option")
         return self.number
 
@@ -141,22 +146,22 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         could not be read (the message says why)."""
         response = self.response() if response is None else response
         try:
-            fb = self.ex.check(response)
+            fb = self.ex.check(response, attempt=self.tries + 1)
         except ExerciseError as exc:
             self.feedback.value = f'<div style="{_BOX};color:#8a5300">{escape(str(exc))}</div>'
             return None
-        self.b_answer.disabled = False
         if fb.correct:
             self.solved = True
             self.feedback.value = (f'<div style="{_BOX};color:#0b6e2f;border-left:4px solid #0b6e2f;padding-left:6px">'
                                    f"<b>Right!</b> {escape(fb.text)}</div>")
             return fb
         self.tries += 1
+        self.b_answer.disabled = False
+        head = "Not quite" if fb.step == "nudge" else "Not yet: the rule on this board"
         self.feedback.value = (f'<div style="{_BOX};color:#8b1a1a;border-left:4px solid #8b1a1a;padding-left:6px">'
-                               f"<b>Not quite</b> (try {self.tries}). {escape(fb.text)} "
-                               f'<span style="color:#555">Rulebook: "{escape(fb.section)}".</span></div>')
-        if self.tries >= HINT_AFTER:
-            self.hint_box.value = f'<div style="{_BOX};color:#114a7a"><b>Hint:</b> {escape(self.ex.hint)}</div>'
+                               f"<b>{head}</b> (try {self.tries}). {escape(fb.text)} "
+                               f'<span style="color:#555">Rulebook: "{escape(fb.section)}". Try again, or press '
+                               "Show answer.</span></div>")
         return fb
 
     def reveal(self) -> None:
@@ -164,7 +169,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         if self.b_answer.disabled:
             self.feedback.value = f'<div style="{_BOX};color:#8a5300">Have a try first; then the answer can be shown.</div>'
             return
-        self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(self.ex.answer_text())}</div>'
+        why = self.ex.why_text()
+        text = self.ex.answer_text() + (f" {why}" if why and why not in self.ex.answer_text() else "")
+        self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(text)}</div>'
         if self.ex.kind == "cells" and self.field is not None:
             marks = dict(self.ex.highlight)
             marks.update({c: "●" for c in self.ex.answer})

@@ -71,6 +71,8 @@ class FieldWidget(ErrorReporting, W.VBox):
         size: hex size in pixels (centre to corner).
         viewer: the player whose view this is (thicker edge on their sensor).
         show_labels: terrain letters on the cells.
+        show_coords: the axial coordinates of every cell next to its letter (the exercises
+            name cells by them).
         hover: show the facts of the cell under the mouse.
 
     Attributes:
@@ -82,12 +84,13 @@ class FieldWidget(ErrorReporting, W.VBox):
     """
 
     def __init__(self, state, *, size: float = 34, viewer=None, show_labels: bool = True, hover: bool = True,
-                 keyboard: bool = True, **kw):
+                 keyboard: bool = True, show_coords: bool = False, **kw):
         S.check_drawable(state)
         super().__init__(**kw)
         self.geom = board_geometry(state.config.box, size)
         self.viewer = viewer
         self.show_labels = show_labels
+        self.show_coords = show_coords
         self.hover_enabled = hover
         self.canvas = MultiCanvas(len(LAYER_NAMES), width=self.geom.width, height=self.geom.height)
         self.canvas.add_class("hk-field")
@@ -151,8 +154,8 @@ class FieldWidget(ErrorReporting, W.VBox):
             self.viewer = viewer
         s = self.state
         drawn = []
-        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels),
-                      (s.field.layout, s.field.terrain, self.show_labels)):
+        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels, self.show_coords),
+                      (s.field.layout, s.field.terrain, self.show_labels, self.show_coords)):
             drawn.append("terrain")
         if self._draw("pieces", lambda: pieces_layer(s, self.geom, self.viewer), pieces_key(s, self.viewer)):
             drawn.append("pieces")
