@@ -69,13 +69,38 @@ def _canonical(a):
     return a
 
 
+def _plain(a) -> tuple:
+    """A listed action other than a Build as plain values: its class name and fields
+    (strings and tuples of strings), equal exactly when the actions are."""
+    return (a.__class__.__name__, getattr(a, "action", None), getattr(a, "landmark", None), getattr(a, "discards", None))
+
+
+class LegalSet:
+    """The legal actions of one position (shared by equal positions through the memo):
+    ``actions`` in the legal order, ``ids`` the identities of those objects (an action that
+    is one of them is legal as it is: the set holds them, so no other live object has their
+    id), and :meth:`canonical`, the listed form of each action up to the order of its parts."""
+
+    __slots__ = ("actions", "ids", "_canonical")
+
+    def __init__(self, actions: tuple):
+        self.actions = actions
+        self.ids = frozenset(map(id, actions))
+        self._canonical = None
+
+    def canonical(self) -> dict:
+        if self._canonical is None:
+            self._canonical = {_canonical(a): a for a in self.actions}
+        return self._canonical
+
+
 class LandmarksState(Position):
     """A position of the Landmarks & Architects modules (see the module docstring)."""
 
     def __init__(self, box: LandmarksBox, players: int, auto_chance: bool = True):
         super().__init__(box, players)
         self.auto_chance = auto_chance
-        self._legal: list | None = None
+        self._legal: LegalSet | None = None
 
     # ------------------------------------------------------------------ protocol: whose move
     def current_player(self) -> int | None:
@@ -83,7 +108,7 @@ class LandmarksState(Position):
         if self.phase in ("lead", "build"):
             return self.leader
         if self.phase == "follow":
-            return self.followers()[self.follower_pos]
+            return (self.leader + 1 + self.follower_pos) % self.players  # followers()[follower_pos]
         return None
 
     def is_chance_node(self) -> bool:
@@ -131,7 +156,7 @@ class LandmarksState(Position):
             if action.action not in self.box.lead_actions:
                 return R.refusal(f"{action.action!r} is not an action to lead (actions: {', '.join(self.box.lead_actions)})",
                                  R.SEC_TAKE)
-            if action.action == "build" and not R.build_options(self.after_lead(), p):
+            if action.action == "build" and not R.can_build(self.after_lead(), p):
                 return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid, even with the gold "
                                  f"that comes back at this lead", R.SEC_KIT)
             return None
@@ -171,9 +196,44 @@ class LandmarksState(Position):
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at the deal and at the end)."""
+        return list(self._legal_set().actions)
+
+    def _legal_set(self) -> "LegalSet":
+        """The legal actions as a :class:`LegalSet`, kept on this position until it
+        changes and memoised (:func:`.rules.memo_table` ``"legal"``) by every field legality
+        reads (:meth:`_legal_key`), so equal positions share the same action objects; an
+        action is the same object wherever it is legal (:func:`.rules.memo_table` ``"actions"``)."""
         if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+            key = self._legal_key()
+            memo = R.memo_table(self.box, "legal")
+            hit = memo.get(key) if key is not None else None
+            if hit is None:
+                # one object per distinct action, so the search's tables find them by identity: Builds come
+                # so from rules.build_options, the others are kept by their plain values (class name, fields)
+                same = R.memo_table(self.box, "actions")
+                hit = LegalSet(tuple([a if isinstance(a, Build) else same.setdefault(_plain(a), a)
+                                      for a in self._compute_legal()]))
+                if key is not None:
+                    memo[key] = hit
+            self._legal = hit
+        return self._legal
+
+    def _legal_key(self):
+        """What the legal actions of the player to move depend on, or ``None`` when nobody is
+        to move: the phase, the mover, the modules and the mover's sorted hand; to judge a
+        Build (leading one, building, following one) the mover's developed cards, spent
+        sources and gold and how full each Castle Grounds is; to follow, the lead, whether the
+        mover may follow it and which landmarks are left in the supply."""
+        p = self.current_player()
+        if p is None:
+            return None
+        key = (self.phase, p, tuple(self.modules.items()), tuple(sorted(self.hands[p])))
+        if self.phase != "follow" or self.lead == "build":
+            key += (tuple(self.developed[p]), tuple(sorted(self.spent[p])), tuple(len(g) for g in self.grounds),
+                    self.gold[p])
+        if self.phase == "follow":
+            key += (self.lead, p in self.cannot_follow, tuple(k for k, n in self.supply.items() if n > 0))
+        return key
 
     def _compute_legal(self) -> list:
         p = self.current_player()
@@ -229,17 +289,19 @@ class LandmarksState(Position):
         Raises:
             IllegalAction: with the refusal; the state is unchanged.
         """
-        ref = self.why_not(action)
-        if ref is None:
-            # the listed action equal to this choice, written in another order or with numpy integers:
-            # the record and the save hold the listed form (plain ints, the legal order)
-            listed = {_canonical(a): a for a in self.legal_actions()}
-            if _canonical(action) in listed:
-                action = listed[_canonical(action)]
-            else:
-                ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
-        if ref is not None:
-            raise IllegalAction(action, ref)
+        legal = self._legal_set()
+        if id(action) not in legal.ids:  # not one of the listed objects themselves: judge it
+            ref = self.why_not(action)
+            if ref is None:
+                # the listed action equal to this choice, written in another order or with numpy integers:
+                # the record and the save hold the listed form (plain ints, the legal order)
+                listed = legal.canonical()
+                if _canonical(action) in listed:
+                    action = listed[_canonical(action)]
+                else:
+                    ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
+            if ref is not None:
+                raise IllegalAction(action, ref)
         p = self.current_player()
         self.record = self.record.append(HistoryEntry(p, action))
         self._legal = None
