@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 from itertools import permutations
 
 from ..events import Event, log_to_frame
@@ -840,6 +841,26 @@ class LandmarksGame:
                "the real winner)",
     }
 
+    #: :meth:`evaluate`'s softmax width, in module points (a majority is worth 2)
+    eval_width = 2.0
+    #: the share of the architect points in hand that :meth:`evaluate` expects to be built
+    eval_build_share = 0.5
+
+    def evaluate(self, state: LandmarksState) -> list[float]:
+        """A cheap estimate of each player's chance to end with the most module points, for
+        truncated search playouts (a kit heuristic, not a rule; guesses, not fitted): a
+        softmax, :attr:`eval_width` points wide, over :func:`points_estimate` (the points now
+        plus :attr:`eval_build_share` of the architect points the buildings in hand would
+        add, at most one building per round left). One value per player, each in 0..1,
+        summing to 1, like a finished playout's values (``search.playout_values``: the top
+        score shares 1); equal estimates give equal values. Reads every hand: the search calls
+        it on a determinisation, never on the true position."""
+        est = points_estimate(state, self.eval_build_share)
+        top = max(est)
+        w = [math.exp((v - top) / self.eval_width) for v in est]
+        total = sum(w)
+        return [x / total for x in w]
+
     def seat_results(self, state: LandmarksState) -> list[dict]:
         """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
         of the module points; see :attr:`result_meanings`)."""
@@ -878,6 +899,20 @@ class LandmarksGame:
     def observation_encoder(self, box: LandmarksBox | None, players: int):
         """The observation vector (:class:`haunted_kit.landmarks.encoding.LandmarksObservation`)."""
         return importlib.import_module(f"{__package__}.encoding").LandmarksObservation(box, players)
+
+
+def points_estimate(s: LandmarksState, build_share: float = 0.5) -> list[float]:
+    """Each player's module points now (:func:`.rules.totals`) plus ``build_share`` of the
+    points still to come from building: the largest architect bonuses
+    (:func:`.rules.architect_bonus`) of the buildings in the player's hand, one per round
+    not yet over (the current one included; none once the game is over)."""
+    left = 0 if s.phase == "over" else s.rounds - s.round + 1
+    out = []
+    for p, pts in enumerate(R.totals(s)):
+        bonus = sorted((R.architect_bonus(s, p, k) for k in s.hands[p] if s.box.cards[k].kind == "building"),
+                       reverse=True)[:left]
+        out.append(pts + build_share * sum(bonus))
+    return out
 
 
 GAME = LandmarksGame()
