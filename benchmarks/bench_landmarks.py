@@ -33,11 +33,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -49,11 +47,13 @@ from haunted_kit import landmarks as lm  # noqa: E402
 from haunted_kit.landmarks import rules as R  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import tree_at  # noqa: E402  (the benchmarks' one old-tree checkout)
+from bench_env import random_decisions  # noqa: E402  (the benchmarks' one random game on the engine)
 from bench_pathfinding import median_ms  # noqa: E402  (the benchmarks' one timing helper)
 
 from haunted_kit.bots import make_bot  # noqa: E402
 from haunted_kit.games import get_game  # noqa: E402
-from haunted_kit.search import hints, sample_chance  # noqa: E402
+from haunted_kit.search import hints  # noqa: E402
 
 HINT_GAME = {"players": 3, "rounds": 3}  #: bench_env's Landmarks setting
 
@@ -68,19 +68,6 @@ def bench_env_position():
             break
         s.apply_action(bots[s.current_player()].act(s))
     return s
-
-
-def random_decisions(s, seed: int, stop: int | None = None) -> int:
-    """Play random legal actions (``random.Random(seed)``) on ``s`` to the end or ``stop`` decisions."""
-    rng, n = random.Random(seed), 0
-    while not s.is_terminal() and (stop is None or n < stop):
-        if s.is_chance_node():
-            sample_chance(s, rng)
-            continue
-        legal = s.legal_actions()
-        s.apply_action(legal[rng.randrange(len(legal))])
-        n += 1
-    return n
 
 
 def third_position(seed: int):
@@ -120,32 +107,26 @@ def print_hints(r: dict, playouts: int, label: str = "") -> None:
 def hint_ab(rev: str, rounds: int, playouts: int, positions: int, games: int) -> int:
     """Old (git ``rev``) against this tree, alternating subprocesses; prints medians side by side."""
     args = ["--hints", "--probe", "--playouts", str(playouts), "--positions", str(positions), "--games", str(games)]
-    with tempfile.TemporaryDirectory(prefix="hk-bench-") as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev], check=True,
-                       capture_output=True)
-        try:
-            runs: dict = {"old": [], "new": []}
-            for k in range(rounds):
-                for side, tree in (("old", old), ("new", ROOT)):
-                    env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
-                    out = subprocess.run([sys.executable, __file__, *args], env=env, cwd=tree, capture_output=True,
-                                         text=True, check=True)
-                    r = json.loads(out.stdout)
-                    runs[side].append(r)
-                    print_hints(r, playouts, f"round {k + 1} {side}: ")
-            same = {r["steps"] for r in runs["old"] + runs["new"]}
-            print(f"random decisions in {games} games: {', '.join(map(str, sorted(same)))} "
-                  f"(old and new play the same games: {len(same) == 1})")
-            for what, get in (("hint, bench_env position (s)", lambda r: r["env"]),
-                              ("hint, third-way positions, median (s)", lambda r: statistics.median(r["thirds"])),
-                              ("hint, third-way positions, max (s)", lambda r: max(r["thirds"])),
-                              ("random decisions/s", lambda r: r["steps_per_s"])):
-                o = statistics.median(get(r) for r in runs["old"])
-                n = statistics.median(get(r) for r in runs["new"])
-                print(f"median {what}: old {o:,.3f}  new {n:,.3f}  (new/old {n / o:.3f})")
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], capture_output=True)
+    with tree_at(rev) as old:
+        runs: dict = {"old": [], "new": []}
+        for k in range(rounds):
+            for side, tree in (("old", old), ("new", ROOT)):
+                env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
+                out = subprocess.run([sys.executable, __file__, *args], env=env, cwd=tree, capture_output=True,
+                                     text=True, check=True)
+                r = json.loads(out.stdout)
+                runs[side].append(r)
+                print_hints(r, playouts, f"round {k + 1} {side}: ")
+        same = {r["steps"] for r in runs["old"] + runs["new"]}
+        print(f"random decisions in {games} games: {', '.join(map(str, sorted(same)))} "
+              f"(old and new play the same games: {len(same) == 1})")
+        for what, get in (("hint, bench_env position (s)", lambda r: r["env"]),
+                          ("hint, third-way positions, median (s)", lambda r: statistics.median(r["thirds"])),
+                          ("hint, third-way positions, max (s)", lambda r: max(r["thirds"])),
+                          ("random decisions/s", lambda r: r["steps_per_s"])):
+            o = statistics.median(get(r) for r in runs["old"])
+            n = statistics.median(get(r) for r in runs["new"])
+            print(f"median {what}: old {o:,.3f}  new {n:,.3f}  (new/old {n / o:.3f})")
     return 0
 
 

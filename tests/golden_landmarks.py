@@ -18,14 +18,15 @@ bot's heuristic) is intended, regenerate the file and review the diff in the com
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from golden_games import golden_main  # noqa: E402  (the golden files' one command line)
 from haunted_kit.landmarks.actions import action_to_dict  # noqa: E402
 from haunted_kit.landmarks.agents import AGENTS  # noqa: E402
 from haunted_kit.landmarks.engine import new_game  # noqa: E402
@@ -84,23 +85,7 @@ def compute() -> list[dict]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--write", action="store_true", help=f"write {GOLDEN.relative_to(GOLDEN.parent.parent.parent)}")
-    args = ap.parse_args(argv)
-    rows = json.loads(json.dumps(compute()))
-    if args.write:
-        text = "[\n" + ",\n".join(json.dumps(r, sort_keys=True) for r in rows) + "\n]\n"
-        tmp = GOLDEN.with_suffix(".tmp")
-        tmp.write_text(text)
-        tmp.replace(GOLDEN)
-        print(f"wrote {len(rows)} golden games to {GOLDEN}")
-        return 0
-    old = json.loads(GOLDEN.read_text())
-    bad = [r["game"] for r, o in zip(rows, old) if r != o]
-    print(f"{len(rows) - len(bad)} of {len(rows)} golden games unchanged")
-    for g in bad[:10]:
-        print(f"  differs: {g}")
-    return 1 if bad or len(rows) != len(old) else 0
+    return golden_main(argv, __doc__, GOLDEN, compute)
 
 
 if __name__ == "__main__":
