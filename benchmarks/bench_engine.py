@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from contextlib import contextmanager
 from pathlib import Path
 
 # the tree under test: this checkout, or (for --ab) the one named by HK_BENCH_TREE
@@ -101,29 +102,36 @@ def probe(games: int, copies: int) -> dict:
     return {"decisions_per_s": d, "copy_us": copy_time(copies), "decisions": round(per * games)}
 
 
-def ab(rev: str, rounds: int, games: int, copies: int) -> int:
-    """Old (git ``rev``) against this tree, alternating; prints medians and the change."""
+@contextmanager
+def tree_at(rev: str):
+    """A temporary git worktree of this repository at revision ``rev`` (its path), removed after."""
     with tempfile.TemporaryDirectory(prefix="hk-bench-") as tmp:
         old = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev],
                        check=True, capture_output=True)
         try:
-            runs = {"old": [], "new": []}
-            for k in range(rounds):
-                for side, tree in (("old", old), ("new", ROOT)):
-                    r = _probe(tree, games, copies)
-                    runs[side].append(r)
-                    print(f"round {k + 1} {side}: {r['decisions_per_s']:,.0f} decisions/s, copy {r['copy_us']:.2f} us",
-                          flush=True)
-            same = {r["decisions"] for r in runs["old"] + runs["new"]}
-            print(f"decisions per {games} games: {', '.join(map(str, sorted(same)))} (old and new play the same games: {len(same) == 1})")
-            med = {side: (statistics.median(r["decisions_per_s"] for r in rs), statistics.median(r["copy_us"] for r in rs))
-                   for side, rs in runs.items()}
-            (od, oc), (nd, nc) = med["old"], med["new"]
-            print(f"median random 4-player decisions/s: old {od:,.0f}  new {nd:,.0f}  ({(nd / od - 1) * 100:+.1f}%)")
-            print(f"median state copy: old {oc:.2f} us  new {nc:.2f} us  ({(nc / oc - 1) * 100:+.1f}%)")
+            yield old
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], capture_output=True)
+
+
+def ab(rev: str, rounds: int, games: int, copies: int) -> int:
+    """Old (git ``rev``) against this tree, alternating; prints medians and the change."""
+    with tree_at(rev) as old:
+        runs = {"old": [], "new": []}
+        for k in range(rounds):
+            for side, tree in (("old", old), ("new", ROOT)):
+                r = _probe(tree, games, copies)
+                runs[side].append(r)
+                print(f"round {k + 1} {side}: {r['decisions_per_s']:,.0f} decisions/s, copy {r['copy_us']:.2f} us",
+                      flush=True)
+        same = {r["decisions"] for r in runs["old"] + runs["new"]}
+        print(f"decisions per {games} games: {', '.join(map(str, sorted(same)))} (old and new play the same games: {len(same) == 1})")
+        med = {side: (statistics.median(r["decisions_per_s"] for r in rs), statistics.median(r["copy_us"] for r in rs))
+               for side, rs in runs.items()}
+        (od, oc), (nd, nc) = med["old"], med["new"]
+        print(f"median random 4-player decisions/s: old {od:,.0f}  new {nd:,.0f}  ({(nd / od - 1) * 100:+.1f}%)")
+        print(f"median state copy: old {oc:.2f} us  new {nc:.2f} us  ({(nc / oc - 1) * 100:+.1f}%)")
     return 0
 
 

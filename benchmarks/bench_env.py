@@ -51,20 +51,25 @@ def env_games(game: str, players: int, options: dict, seeds) -> tuple[int, float
     return steps, time.process_time() - start
 
 
+def random_decisions(s, seed: int, stop: int | None = None) -> int:
+    """Play random legal actions (``random.Random(seed)``) on ``s`` to the end or ``stop`` decisions."""
+    rng, n = random.Random(seed), 0
+    while not s.is_terminal() and (stop is None or n < stop):
+        if s.is_chance_node():
+            sample_chance(s, rng)
+            continue
+        legal = s.legal_actions()
+        s.apply_action(legal[rng.randrange(len(legal))])
+        n += 1
+    return n
+
+
 def engine_games(game: str, players: int, options: dict, seeds) -> tuple[int, float]:
     """Decisions and CPU seconds of random games straight on the engine."""
     g = get_game(game)
     steps, start = 0, time.process_time()
     for seed in seeds:
-        s = g.new_game(players=players, seed=seed, log=False, **options)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            if s.is_chance_node():
-                sample_chance(s, rng)
-                continue
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
+        steps += random_decisions(g.new_game(players=players, seed=seed, log=False, **options), seed)
     return steps, time.process_time() - start
 
 

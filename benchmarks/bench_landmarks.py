@@ -10,23 +10,126 @@ and untied majorities, sets, architects over 8-card villages), both the points w
 explanations (``rules.score_rows``) and the pandas table (``score_table``); and enumerating
 every minimal payment (``plan_payments``) for the text's Vardo example and for a rich
 position (5 players, 4 developed resources, every Castle Grounds free, 3-resource costs);
-a plan's :class:`Use` parts are made on first read, so a second figure reads them all.
+a plan's :class:`Use` parts are made on first read, so a second figure reads them all. Plans
+and Builds are memoised by position (``rules.memo_table``), so after the first run these
+figures time the memo's answer, as repeated positions in a search get it.
 A figure, not a test: nothing here asserts a time. The aim (issue 12) is under 1 ms each.
+
+With ``--hints`` it prints instead the CPU time (time.process_time, one core) of
+``search.hints(state, playouts=1000)`` with the settings hints use (greedy rollouts cut at 20
+decisions, then the game's ``evaluate``; 3 players over 3 rounds) from bench_env's position
+(seed 3, six greedy decisions in) and from positions a third of the way into seeded random
+games, and random decisions per second straight on the engine (the event log on, as it
+always is here). The aim (issue 21) is 1,000 playouts under 0.5 s from both kinds::
+
+    .venv/bin/python benchmarks/bench_landmarks.py --hints [--playouts N] [--positions K]
+    .venv/bin/python benchmarks/bench_landmarks.py --hints --ab REV [--rounds R] [--playouts N]
+
+``--ab REV`` runs the same figures on git revision ``REV`` (a temporary git worktree) and on
+this tree in alternating subprocesses (old, new, old, new...), prints each round and the
+medians side by side, and whether both play the same random games (their decision counts).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import statistics
+import subprocess
 import sys
+import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the tree under test: this checkout, or (for --ab) the one named by HK_BENCH_TREE
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(ROOT))
 
 from haunted_kit import landmarks as lm  # noqa: E402
 from haunted_kit.landmarks import rules as R  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import tree_at  # noqa: E402  (the benchmarks' one old-tree checkout)
+from bench_env import random_decisions  # noqa: E402  (the benchmarks' one random game on the engine)
 from bench_pathfinding import median_ms  # noqa: E402  (the benchmarks' one timing helper)
+
+from haunted_kit.bots import make_bot  # noqa: E402
+from haunted_kit.games import get_game  # noqa: E402
+from haunted_kit.search import hints  # noqa: E402
+
+HINT_GAME = {"players": 3, "rounds": 3}  #: bench_env's Landmarks setting
+
+
+def bench_env_position():
+    """bench_env's hint position: seed 3, six greedy decisions in."""
+    g = get_game("landmarks")
+    s = g.new_game(seed=3, **HINT_GAME)
+    bots = [make_bot("greedy", i, g) for i in range(HINT_GAME["players"])]
+    for _ in range(6):
+        if s.is_terminal() or s.current_player() is None:
+            break
+        s.apply_action(bots[s.current_player()].act(s))
+    return s
+
+
+def third_position(seed: int):
+    """A third of the way (in decisions) into the random game of ``seed``."""
+    g = get_game("landmarks")
+    total = random_decisions(g.new_game(seed=seed, **HINT_GAME), seed)
+    s = g.new_game(seed=seed, **HINT_GAME)
+    random_decisions(s, seed, total // 3)
+    return s
+
+
+def hint_cpu(s, playouts: int) -> float:
+    start = time.process_time()
+    hints(s, playouts=playouts, seed=1)
+    return time.process_time() - start
+
+
+def hint_probe(playouts: int, positions: int, games: int) -> dict:
+    """The tree on the path: hint CPU seconds from bench_env's position and from ``positions``
+    third-of-the-way positions (seeds 0..), and random decisions/s over ``games`` games."""
+    env = hint_cpu(bench_env_position(), playouts)
+    thirds = [hint_cpu(third_position(k), playouts) for k in range(positions)]
+    g = get_game("landmarks")
+    start, steps = time.process_time(), 0
+    for seed in range(games):
+        steps += random_decisions(g.new_game(seed=seed, **HINT_GAME), seed)
+    return {"env": env, "thirds": thirds, "steps_per_s": steps / (time.process_time() - start), "steps": steps}
+
+
+def print_hints(r: dict, playouts: int, label: str = "") -> None:
+    th = r["thirds"]
+    print(f"{label}hint {playouts:,} playouts, CPU s: bench_env position {r['env']:.3f}; a third into random games "
+          f"{' '.join(f'{x:.3f}' for x in th)} (median {statistics.median(th):.3f}, max {max(th):.3f}); "
+          f"random {r['steps_per_s']:,.0f} decisions/s", flush=True)
+
+
+def hint_ab(rev: str, rounds: int, playouts: int, positions: int, games: int) -> int:
+    """Old (git ``rev``) against this tree, alternating subprocesses; prints medians side by side."""
+    args = ["--hints", "--probe", "--playouts", str(playouts), "--positions", str(positions), "--games", str(games)]
+    with tree_at(rev) as old:
+        runs: dict = {"old": [], "new": []}
+        for k in range(rounds):
+            for side, tree in (("old", old), ("new", ROOT)):
+                env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
+                out = subprocess.run([sys.executable, __file__, *args], env=env, cwd=tree, capture_output=True,
+                                     text=True, check=True)
+                r = json.loads(out.stdout)
+                runs[side].append(r)
+                print_hints(r, playouts, f"round {k + 1} {side}: ")
+        same = {r["steps"] for r in runs["old"] + runs["new"]}
+        print(f"random decisions in {games} games: {', '.join(map(str, sorted(same)))} "
+              f"(old and new play the same games: {len(same) == 1})")
+        for what, get in (("hint, bench_env position (s)", lambda r: r["env"]),
+                          ("hint, third-way positions, median (s)", lambda r: statistics.median(r["thirds"])),
+                          ("hint, third-way positions, max (s)", lambda r: max(r["thirds"])),
+                          ("random decisions/s", lambda r: r["steps_per_s"])):
+            o = statistics.median(get(r) for r in runs["old"])
+            n = statistics.median(get(r) for r in runs["new"])
+            print(f"median {what}: old {o:,.3f}  new {n:,.3f}  (new/old {n / o:.3f})")
+    return 0
 
 
 def full_position():
@@ -50,7 +153,22 @@ def rich_payment():
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=500)
+    ap.add_argument("--hints", action="store_true", help="hint CPU time and random decisions/s instead (issue 21)")
+    ap.add_argument("--playouts", type=int, default=1000, help="playouts per hint with --hints (default 1000)")
+    ap.add_argument("--positions", type=int, default=5, help="third-of-the-way positions with --hints (default 5)")
+    ap.add_argument("--games", type=int, default=200, help="random games for decisions/s with --hints (default 200)")
+    ap.add_argument("--ab", metavar="REV", help="with --hints: compare with git revision REV side by side")
+    ap.add_argument("--rounds", type=int, default=3, help="old/new pairs with --ab (default 3)")
+    ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # one side of --ab
     args = ap.parse_args(argv)
+    if args.hints:
+        if args.probe:
+            print(json.dumps(hint_probe(args.playouts, args.positions, args.games)))
+        elif args.ab:
+            hint_ab(args.ab, args.rounds, args.playouts, args.positions, args.games)
+        else:
+            print_hints(hint_probe(args.playouts, args.positions, args.games), args.playouts)
+        return
     s = full_position()
     vardo = lm.position(hands=[["vardo", "tannery"], ["granary"]], villages=[[], []], developed=[["lumber_camp"], []],
                         gold=[3, 0], lead=None)

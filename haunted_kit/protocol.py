@@ -170,20 +170,32 @@ def _kind(v):
     return type(v)
 
 
+def _flat_same_types(a: tuple, b: tuple) -> bool:
+    """Whether tuples ``a`` and ``b`` have the same length and, place by place, elements of
+    the same type, none a tuple or list (so :func:`_kind` agrees on them, being a function
+    of the type alone there)."""
+    return len(a) == len(b) and all(type(x) is type(y) and type(x) is not tuple and type(x) is not list
+                                    for x, y in zip(a, b))
+
+
 def strict_equality(cls):
     """Class decorator for a game's frozen action dataclasses: two actions are equal when
     their fields are equal *and of the same kind*, so ``Learn(1.0) != Learn(1)`` (although
     ``1.0 == 1``) and ``action in state.legal_actions()`` agrees with ``apply_action``, which
     refuses a float. Integers of any integral type (numpy's too) stay equal, as
     ``apply_action`` accepts them. The dataclass hash is kept: equal actions hash alike."""
-    names = tuple(f.name for f in fields(cls))
+    names = tuple(f.name for f in fields(cls) if f.compare)
 
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
         for n in names:
             a, b = getattr(self, n), getattr(other, n)
-            if a != b or _kind(a) != _kind(b):
+            t = type(a)
+            if t is type(b) and (t is str or t is int or (t is tuple and _flat_same_types(a, b))):
+                if a != b:  # same types all through: the kinds agree, only the values can differ
+                    return False
+            elif a != b or _kind(a) != _kind(b):
                 return False
         return True
 

@@ -109,18 +109,25 @@ def _jsonable(x):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--write", action="store_true", help=f"write {GOLDEN.relative_to(GOLDEN.parent.parent.parent)}")
+    return golden_main(argv, __doc__, GOLDEN, compute)
+
+
+def golden_main(argv, doc: str, golden: Path, compute) -> int:
+    """The command line of a golden-games module: ``--write`` writes ``compute()``'s rows
+    to ``golden``; without it, compares them with the file and lists the games that differ
+    (exit status 1 if any)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--write", action="store_true", help=f"write {golden.relative_to(golden.parent.parent.parent)}")
     args = ap.parse_args(argv)
     rows = _jsonable(compute())
     if args.write:
         text = "[\n" + ",\n".join(json.dumps(r, sort_keys=True) for r in rows) + "\n]\n"
-        tmp = GOLDEN.with_suffix(".tmp")
+        tmp = golden.with_suffix(".tmp")
         tmp.write_text(text)
-        tmp.replace(GOLDEN)
-        print(f"wrote {len(rows)} golden games to {GOLDEN}")
+        tmp.replace(golden)
+        print(f"wrote {len(rows)} golden games to {golden}")
         return 0
-    old = json.loads(GOLDEN.read_text())
+    old = json.loads(golden.read_text())
     bad = [r["game"] for r, o in zip(rows, old) if r != o]
     print(f"{len(rows) - len(bad)} of {len(rows)} golden games unchanged")
     for g in bad[:10]:

@@ -225,3 +225,44 @@ def test_cli_simulates_a_companion_with_its_own_house_rule_box(tmp_path, capsys)
     err = capsys.readouterr().err
     assert ei.value.code == 2 and "usage:" in err and f"--box {default_box().path}: resources.toml, entry -: file not found" in err
     assert not (tmp_path / "bad").exists()
+
+
+def test_landmarks_playouts_are_cut_short_and_scored_by_points_and_architect_points_to_come(monkeypatch):
+    import math
+
+    from haunted_kit import landmarks as lm
+
+    def two(**kw):
+        args = dict(hands=[[], []], villages=[[], []], gold=[0, 0], lead=None, rounds=2)
+        return lm.position(**{**args, **kw})
+
+    assert LM.evaluate(two()) == [0.5, 0.5]  # nobody has a point or a building to come
+    lead = 1 / (1 + math.exp(-1))  # 2 points ahead: one softmax width (2 points)
+    assert LM.evaluate(two(tokens=[{"silo": 1}, {}])) == pytest.approx([lead, 1 - lead])  # the most Silos: 2 points
+    assert LM.evaluate(two(tokens=[{}, {"silo": 1}])) == pytest.approx([1 - lead, lead])
+    # architects dealt: P2's Chapel (holy) would give Master Hewn (worker, holy) 1 point; half of it is counted
+    arch = ["dont_glaver", "master_hewn"]
+    ahead = 1 / (1 + math.exp(-0.25))
+    assert LM.evaluate(two(architects=arch, hands=[[], ["chapel"]])) == pytest.approx([1 - ahead, ahead])
+    assert LM.evaluate(two(architects=arch, hands=[["vardo"], ["chapel"]])) == pytest.approx([0.5, 0.5])  # worker
+    assert LM.evaluate(two(architects=arch, hands=[["chapel"], ["chapel"]])) == pytest.approx([1 - ahead, ahead])
+    # one building per round left: rounds=1 counts only the best of two
+    assert lm.engine.points_estimate(two(architects=arch, hands=[[], ["chapel", "vardo"]], rounds=1)) == [0, 0.5]
+    assert lm.engine.points_estimate(two(architects=arch, hands=[[], ["chapel", "vardo"]], rounds=2)) == [0, 1.0]
+    # along whole games: one value per player, each 0..1, summing to 1; the leader in points the highest
+    for seed in range(6):
+        s = LM.new_game(players=3, seed=seed, rounds=4)
+        bots = [make_bot("greedy", i, game=LM) for i in range(3)]
+        while not s.is_terminal():
+            v = LM.evaluate(s)
+            assert len(v) == 3 and sum(v) == pytest.approx(1.0) and all(0.0 <= x <= 1.0 for x in v)
+            est = lm.engine.points_estimate(s)
+            assert v.index(max(v)) == est.index(max(est))
+            s.apply_action(bots[s.current_player()].act(s))
+    # the search now cuts Landmarks rollouts ("auto": 40 decisions) and scores them with evaluate
+    calls = []
+    real = type(LM).evaluate
+    monkeypatch.setattr(type(LM), "evaluate", lambda self, st: calls.append(1) or real(self, st))
+    long = LM.new_game(players=3, seed=2, rounds=30)
+    assert SearchAgent(0, playouts=5).search(long).playouts == 5 and len(calls) == 5
+    assert SearchAgent(0, playouts=5, rollout_depth=None).search(long).playouts == 5 and len(calls) == 5

@@ -15,7 +15,7 @@ names when a box is given) and a JSON form (:func:`action_to_dict`, :func:`actio
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..protocol import is_integer, strict_equality
 
@@ -83,6 +83,15 @@ class Build:
 
     card: str
     payment: tuple[Use, ...] = ()
+    #: the hash, worked out on first use (a search looks a Build up many times); not compared
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:  # the dataclass hash of (card, payment), kept once made
+        h = self._hash
+        if h is None:
+            h = hash((self.card, self.payment))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def describe(self, box=None) -> str:
         parts = "; ".join(u.describe(box) for u in self.payment)

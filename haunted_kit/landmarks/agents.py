@@ -1,9 +1,9 @@
 """Bots for the Landmarks & Architects modules: the kit's protocol :class:`RandomAgent` and a
 one-step greedy bot.
 
-:class:`LandmarksGreedyAgent` tries every legal action on a copy and keeps those that raise
-the player's own module points (:func:`.rules.totals`: majorities, Gates, sets, architect)
-the most right away; among equals it picks with its own seeded generator. It knows nothing of
+:class:`LandmarksGreedyAgent` scores every legal action by the player's own module points
+right after it (:func:`.rules.player_points`: majorities, Gates, sets, architect) and keeps
+those that raise them the most; among equals it picks with its own seeded generator. It knows nothing of
 the base game, so a follow and a decline are worth the same to it.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import rules as R
+from .actions import Acquire, Build
 
 __all__ = ["AGENTS", "LandmarksGreedyAgent", "RandomAgent"]
 
@@ -20,10 +21,39 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
     """The one-step greedy bot described in the module doc."""
 
     def score(self, state, action) -> float:
-        """The mover's module points after ``action`` (played on a copy)."""
-        t = state.copy()
-        t.apply_action(action)
-        return R.totals(t)[state.current_player()]
+        """The mover's module points after ``action`` (legal for the player to move),
+        worked out without playing it (:func:`.rules.player_points`): an Acquire adds its
+        landmark token, a Build its card to the village; nothing else a decision does
+        changes the mover's points (a lead moves gold, a follow or decline nothing)."""
+        p = state.current_player()
+        if isinstance(action, Acquire):
+            return R.player_points(state, p, plus_token=action.landmark)
+        if isinstance(action, Build):
+            return R.player_points(state, p, plus_card=action.card)
+        return R.player_points(state, p)
+
+    def scores(self, state, actions) -> list[float]:
+        """:meth:`score` of each action, each distinct outcome worked out once (the points
+        now; after each landmark's token; after each card's building)."""
+        p = state.current_player()
+        now = R.player_points(state, p)
+        seen: dict = {}
+        out = []
+        for a in actions:
+            if isinstance(a, Build):
+                k = ("card", a.card)
+                v = seen.get(k)
+                if v is None:
+                    v = seen[k] = now + R.architect_bonus(state, p, a.card)
+            elif isinstance(a, Acquire):
+                k = ("token", a.landmark)
+                v = seen.get(k)
+                if v is None:
+                    v = seen[k] = R.player_points(state, p, plus_token=a.landmark)
+            else:
+                v = now
+            out.append(v)
+        return out
 
 
 #: Bots by name, for ``haunted-kit play --game landmarks --agents ...`` and simulation.

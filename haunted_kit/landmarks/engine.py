@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 from itertools import permutations
 
 from ..events import Event, log_to_frame
@@ -69,13 +70,38 @@ def _canonical(a):
     return a
 
 
+def _plain(a) -> tuple:
+    """A listed action other than a Build as plain values: its class name and fields
+    (strings and tuples of strings), equal exactly when the actions are."""
+    return (a.__class__.__name__, getattr(a, "action", None), getattr(a, "landmark", None), getattr(a, "discards", None))
+
+
+class LegalSet:
+    """The legal actions of one position (shared by equal positions through the memo):
+    ``actions`` in the legal order, ``ids`` the identities of those objects (an action that
+    is one of them is legal as it is: the set holds them, so no other live object has their
+    id), and :meth:`canonical`, the listed form of each action up to the order of its parts."""
+
+    __slots__ = ("actions", "ids", "_canonical")
+
+    def __init__(self, actions: tuple):
+        self.actions = actions
+        self.ids = frozenset(map(id, actions))
+        self._canonical = None
+
+    def canonical(self) -> dict:
+        if self._canonical is None:
+            self._canonical = {_canonical(a): a for a in self.actions}
+        return self._canonical
+
+
 class LandmarksState(Position):
     """A position of the Landmarks & Architects modules (see the module docstring)."""
 
     def __init__(self, box: LandmarksBox, players: int, auto_chance: bool = True):
         super().__init__(box, players)
         self.auto_chance = auto_chance
-        self._legal: list | None = None
+        self._legal: LegalSet | None = None
 
     # ------------------------------------------------------------------ protocol: whose move
     def current_player(self) -> int | None:
@@ -83,7 +109,7 @@ class LandmarksState(Position):
         if self.phase in ("lead", "build"):
             return self.leader
         if self.phase == "follow":
-            return self.followers()[self.follower_pos]
+            return (self.leader + 1 + self.follower_pos) % self.players  # followers()[follower_pos]
         return None
 
     def is_chance_node(self) -> bool:
@@ -131,7 +157,7 @@ class LandmarksState(Position):
             if action.action not in self.box.lead_actions:
                 return R.refusal(f"{action.action!r} is not an action to lead (actions: {', '.join(self.box.lead_actions)})",
                                  R.SEC_TAKE)
-            if action.action == "build" and not R.build_options(self.after_lead(), p):
+            if action.action == "build" and not R.can_build(self.after_lead(), p):
                 return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid, even with the gold "
                                  f"that comes back at this lead", R.SEC_KIT)
             return None
@@ -171,9 +197,44 @@ class LandmarksState(Position):
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at the deal and at the end)."""
+        return list(self._legal_set().actions)
+
+    def _legal_set(self) -> "LegalSet":
+        """The legal actions as a :class:`LegalSet`, kept on this position until it
+        changes and memoised (:func:`.rules.memo_table` ``"legal"``) by every field legality
+        reads (:meth:`_legal_key`), so equal positions share the same action objects; an
+        action is the same object wherever it is legal (:func:`.rules.memo_table` ``"actions"``)."""
         if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+            key = self._legal_key()
+            memo = R.memo_table(self.box, "legal")
+            hit = memo.get(key) if key is not None else None
+            if hit is None:
+                # one object per distinct action, so the search's tables find them by identity: Builds come
+                # so from rules.build_options, the others are kept by their plain values (class name, fields)
+                same = R.memo_table(self.box, "actions")
+                hit = LegalSet(tuple([a if isinstance(a, Build) else same.setdefault(_plain(a), a)
+                                      for a in self._compute_legal()]))
+                if key is not None:
+                    memo[key] = hit
+            self._legal = hit
+        return self._legal
+
+    def _legal_key(self):
+        """What the legal actions of the player to move depend on, or ``None`` when nobody is
+        to move: the phase, the mover, the modules and the mover's sorted hand; to judge a
+        Build (leading one, building, following one) the mover's developed cards, spent
+        sources and gold and how full each Castle Grounds is; to follow, the lead, whether the
+        mover may follow it and which landmarks are left in the supply."""
+        p = self.current_player()
+        if p is None:
+            return None
+        key = (self.phase, p, tuple(self.modules.items()), tuple(sorted(self.hands[p])))
+        if self.phase != "follow" or self.lead == "build":
+            key += (tuple(self.developed[p]), tuple(sorted(self.spent[p])), tuple(len(g) for g in self.grounds),
+                    self.gold[p])
+        if self.phase == "follow":
+            key += (self.lead, p in self.cannot_follow, tuple(k for k, n in self.supply.items() if n > 0))
+        return key
 
     def _compute_legal(self) -> list:
         p = self.current_player()
@@ -229,17 +290,19 @@ class LandmarksState(Position):
         Raises:
             IllegalAction: with the refusal; the state is unchanged.
         """
-        ref = self.why_not(action)
-        if ref is None:
-            # the listed action equal to this choice, written in another order or with numpy integers:
-            # the record and the save hold the listed form (plain ints, the legal order)
-            listed = {_canonical(a): a for a in self.legal_actions()}
-            if _canonical(action) in listed:
-                action = listed[_canonical(action)]
-            else:
-                ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
-        if ref is not None:
-            raise IllegalAction(action, ref)
+        legal = self._legal_set()
+        if id(action) not in legal.ids:  # not one of the listed objects themselves: judge it
+            ref = self.why_not(action)
+            if ref is None:
+                # the listed action equal to this choice, written in another order or with numpy integers:
+                # the record and the save hold the listed form (plain ints, the legal order)
+                listed = legal.canonical()
+                if _canonical(action) in listed:
+                    action = listed[_canonical(action)]
+                else:
+                    ref = R.refusal(f"{action!r} is not among the legal actions", R.SEC_TAKE)
+            if ref is not None:
+                raise IllegalAction(action, ref)
         p = self.current_player()
         self.record = self.record.append(HistoryEntry(p, action))
         self._legal = None
@@ -780,6 +843,26 @@ class LandmarksGame:
         "game_turns": "rounds begun (one lead and its followers each; all of them once the game is over)",
     }
 
+    #: :meth:`evaluate`'s softmax width, in module points (a majority is worth 2)
+    eval_width = 2.0
+    #: the share of the architect points in hand that :meth:`evaluate` expects to be built
+    eval_build_share = 0.5
+
+    def evaluate(self, state: LandmarksState) -> list[float]:
+        """A cheap estimate of each player's chance to end with the most module points, for
+        truncated search playouts (a kit heuristic, not a rule; guesses, not fitted): a
+        softmax, :attr:`eval_width` points wide, over :func:`points_estimate` (the points now
+        plus :attr:`eval_build_share` of the architect points the buildings in hand would
+        add, at most one building per round left). One value per player, each in 0..1,
+        summing to 1, like a finished playout's values (``search.playout_values``: the top
+        score shares 1); equal estimates give equal values. Reads every hand: the search calls
+        it on a determinisation, never on the true position."""
+        est = points_estimate(state, self.eval_build_share)
+        top = max(est)
+        w = [math.exp((v - top) / self.eval_width) for v in est]
+        total = sum(w)
+        return [x / total for x in w]
+
     def seat_results(self, state: LandmarksState) -> list[dict]:
         """Per player the figures a simulation records (:func:`~haunted_kit.protocol.results_by_score`
         of the module points; see :attr:`result_meanings`)."""
@@ -835,6 +918,20 @@ class LandmarksGame:
     def observation_encoder(self, box: LandmarksBox | None, players: int):
         """The observation vector (:class:`haunted_kit.landmarks.encoding.LandmarksObservation`)."""
         return importlib.import_module(f"{__package__}.encoding").LandmarksObservation(box, players)
+
+
+def points_estimate(s: LandmarksState, build_share: float = 0.5) -> list[float]:
+    """Each player's module points now (:func:`.rules.totals`) plus ``build_share`` of the
+    points still to come from building: the largest architect bonuses
+    (:func:`.rules.architect_bonus`) of the buildings in the player's hand, one per round
+    not yet over (the current one included; none once the game is over)."""
+    left = 0 if s.phase == "over" else s.rounds - s.round + 1
+    out = []
+    for p, pts in enumerate(R.totals(s)):
+        bonus = sorted((R.architect_bonus(s, p, k) for k in s.hands[p] if s.box.cards[k].kind == "building"),
+                       reverse=True)[:left]
+        out.append(pts + build_share * sum(bonus))
+    return out
 
 
 GAME = LandmarksGame()

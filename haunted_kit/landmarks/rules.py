@@ -11,11 +11,13 @@ where the text is silent cite the kit's ruling (``docs/RULINGS.md``, "Landmarks 
   none exists), :func:`refuse_build`, :func:`build_options`, :func:`do_build`
 * the lead: :func:`collect_at_lead` (own gold back, Castle Grounds gold to its owner)
 * the end trigger: :func:`village_cards` (landmark tokens are not cards)
-* scoring: :func:`score_table`, :func:`score_summary`, :func:`totals`
+* scoring: :func:`score_table`, :func:`score_summary`, :func:`totals`, :func:`player_points`
+* memo tables for the hot paths of search and simulation: :func:`memo_table`
 """
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from itertools import combinations
 
@@ -34,6 +36,32 @@ SEC_BUILD = "Architects: How To Play, Build"
 SEC_ARCHITECT_SCORING = "Architects: Scoring"
 SEC_ARCHITECT_SETUP = "Architects: Game Setup"
 SEC_KIT = "kit default, see RULINGS: Landmarks & Architects"
+
+
+#: entries a memo table keeps before it is emptied (a bound on memory, not on correctness)
+MEMO_SIZE = 50_000
+_MEMOS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_LAST: list = [None, None]  # the box of the last memo_table call and its tables (kept until another box comes)
+
+
+def memo_table(box, name: str) -> dict:
+    """The memo table ``name`` of ``box``: a plain dict the hot paths (payment plans, legal
+    Builds, legal actions) keep their answers in, keyed by every field of the position the
+    answer reads, so an entry never goes stale: a position that differs in anything read
+    has another key. A box is immutable (a frozen dataclass); a house-rule box is another
+    object with tables of its own, dropped with it (weak keys). A table holding
+    :data:`MEMO_SIZE` entries is emptied before it takes another."""
+    if _LAST[0] is box:  # the box of the last call (a weak-key lookup makes a weak reference each time)
+        tables = _LAST[1]
+    else:
+        tables = _MEMOS.get(box)
+        if tables is None:
+            tables = _MEMOS[box] = {}
+        _LAST[:] = [box, tables]
+    table = tables.get(name)
+    if table is None or len(table) >= MEMO_SIZE:
+        table = tables[name] = {}
+    return table
 
 
 def refusal(text, section: str) -> Refusal:
@@ -132,14 +160,25 @@ def refuse_acquire(s, p: int, key, discards=None) -> Refusal | None:
 
 def acquire_options(s, p: int) -> list[Acquire]:
     """Every legal :class:`Acquire` of ``p``: each landmark type with each distinct choice of
-    discards (cards are told apart by key; a discard set is sorted)."""
-    out = []
-    for key, lt in s.box.landmarks.items():
-        if refuse_acquire(s, p, key) is not None:
-            continue
-        for combo in sorted(set(combinations(sorted(_eligible(s, p, lt)), lt.discard))):
-            out.append(Acquire(key, combo))
-    return out
+    discards (cards are told apart by key; a discard set is sorted). When the module is in
+    play and ``p`` is the follower to choose, the answer depends only on ``p``'s hand and
+    the landmarks left in the supply, and is memoised by those (:func:`memo_table`
+    ``"acquires"``)."""
+    if not s.modules["landmarks"] or s.refuse_follower(p) is not None:
+        return []  # refuse_acquire refuses every landmark alike
+    hand = tuple(sorted(s.hands[p]))
+    key = (hand, tuple(k for k, n in s.supply.items() if n > 0))
+    memo = memo_table(s.box, "acquires")
+    hit = memo.get(key)
+    if hit is None:
+        out = []
+        for key_, lt in s.box.landmarks.items():
+            if refuse_acquire(s, p, key_) is not None:
+                continue
+            for combo in sorted(set(combinations(sorted(_eligible(s, p, lt)), lt.discard))):
+                out.append(Acquire(key_, combo))
+        hit = memo[key] = tuple(out)
+    return list(hit)
 
 
 def do_acquire(s, p: int, a: Acquire) -> None:
@@ -240,12 +279,20 @@ class PaymentPlans:
         plans: every minimal payment as a :class:`Plan`, best first (ranked by gold placed,
             then gold placed on other players' Castle Grounds, then cards discarded).
         why_none: ``None`` when a plan exists, else the exact reason in words.
-        graph: the bipartite networkx graph (cost units -- free sources) the plans match on.
+        graph: the bipartite networkx graph (cost units -- free sources) the plans match on
+            (made on first read: the planner itself does not need it).
     """
 
-    def __init__(self, s, p, card, cost, plans, why_none, graph):
+    def __init__(self, s, p, card, cost, plans, why_none, sources):
         self._s, self.player, self.card, self.cost = s, p, card, cost
-        self.plans, self.why_none, self.graph = plans, why_none, graph
+        self.plans, self.why_none = plans, why_none
+        self._sources, self._graph = sources, None
+
+    @property
+    def graph(self) -> nx.Graph:
+        if self._graph is None:
+            self._graph = _graph(self.cost, self._sources)
+        return self._graph
 
     def __bool__(self) -> bool:
         return bool(self.plans)
@@ -316,48 +363,38 @@ def _tied_text(s, p: int) -> str:
     return "; ".join(parts)
 
 
-def plan_payments(s, p: int, card: str) -> PaymentPlans:
-    """Every minimal way for ``p`` to pay ``card`` now, or exactly why none exists.
+def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple | None = None):
+    """The planner's answer for ``p`` paying ``card`` now, memoised (:func:`memo_table`
+    ``"plans"``) by everything it reads: the card, the player, the free sources (with the
+    developed cards behind them), ``p``'s gold and hand size.
 
-    A minimal payment places one gold on each of exactly ``len(cost)`` sources, each giving one
-    needed resource (no gold or card that the cost does not need): ``p``'s castle (a wild
-    resource), ``p``'s developed resources (an icon they show), Castle Grounds (``p``'s own or
-    another player's: a wild resource for a gold and a discard from ``p``'s hand other than the
-    building). It is a matching of cost units to free sources on a bipartite networkx graph:
-    Hopcroft-Karp decides whether one exists and Hall's condition over the resource types says
-    which resources lack sources; the plans are all saturating matchings up to interchangeable
-    units, with wild resources given in cost order (castle first, then Castle Grounds by seat).
-
-    Returns:
-        :class:`PaymentPlans`; ``plans`` ranked by gold placed, gold placed on other players'
-        Castle Grounds, cards discarded, then the sources in seat order (own castle,
-        developed resources by slot, own Castle Grounds, other players' by seat).
-
-    Raises:
-        KeyError: ``card`` is not a card of the box.
-    """
+    Returns ``(key, nodes, ranked, over_gold, over_cards)``: the memo key (its third item
+    the free sources, :func:`free_sources`), those sources in canonical order as ``(source, owner, slot, card)``,
+    and the plans as ``(gold, gold_to_others, cards, pairs)`` items, ``pairs`` being
+    ``(index into nodes, resource)``: the affordable ones ranked, then those needing more
+    gold, then those needing more discards than the hand holds. No plan at all means no
+    matching of cost units to free sources exists (every matching is one of the items)."""
     box = s.box
-    c = box.cards[card]
-    cost = c.cost
-    sources = free_sources(s, p)
-    g = _graph(cost, sources)
-    units = [n for n in g if n[0] == "unit"]
-    matching = nx.bipartite.hopcroft_karp_matching(g, top_nodes=units) if units else {}
-    matched = sum(1 for u in units if u in matching)
-    if matched < len(units):
-        return PaymentPlans(s, p, card, cost, [], _hall_reason(s, p, card, cost, g), g)
+    if sources is None:
+        sources = tuple(free_sources(s, p))
+    hand_left = len(s.hands[p]) - 1
+    key = (card, p, sources, tuple(s.developed[p]) if devs is None else devs, s.gold[p], hand_left)
+    memo = memo_table(box, "plans")
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    cost = box.cards[card].cost
     # sources in canonical order: own castle, own developed by slot, own Castle Grounds, others' by seat
-    nodes = sorted((n for n in g if n[0] == "source"),
-                   key=lambda n: (n[2] != p, n[2], ("castle", "developed", "grounds").index(n[1]), n[3]))
-    gold_of = [g.nodes[n]["gold"] for n in nodes]
-    others_of = [box.grounds_gold if n[1] == "grounds" and n[2] != p else 0 for n in nodes]
-    cards_of = [box.grounds_discard if n[1] == "grounds" else 0 for n in nodes]
+    order = sorted(sources, key=lambda n: (n[1] != p, n[1], ("castle", "developed", "grounds").index(n[0]), n[2]))
+    nodes = tuple((n[0], n[1], n[2], s.developed[n[1]][n[2]] if n[0] == "developed" else "") for n in order)
+    gold_of = [n[4] for n in order]
+    others_of = [box.grounds_gold if n[0] == "grounds" and n[1] != p else 0 for n in order]
+    cards_of = [box.grounds_discard if n[0] == "grounds" else 0 for n in order]
     need = Counter(cost)
     types = list(need)
-    first_unit = {r: ("unit", cost.index(r), r) for r in types}
-    specific = [i for i, n in enumerate(nodes) if n[1] == "developed"]
-    wild = [i for i, n in enumerate(nodes) if n[1] != "developed"]
-    can = {r: [i for i in specific if g.has_edge(first_unit[r], nodes[i])] for r in types}
+    specific = [i for i, n in enumerate(order) if n[0] == "developed"]
+    wild = [i for i, n in enumerate(order) if n[0] != "developed"]
+    can = {r: [i for i in specific if r in order[i][3]] for r in types}
     raw: set = set()
 
     def assign(t: int, used: frozenset, chosen: tuple, left: tuple):
@@ -372,7 +409,6 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
                 assign(t + 1, used | set(combo), chosen + tuple((i, r) for i in combo), left + (r,) * (need[r] - k))
 
     assign(0, frozenset(), (), ())
-    hand_left = len(s.hands[p]) - 1
     ranked, over_gold, over_cards = [], [], []
     for pairs in raw:
         gold = sum(gold_of[i] for i, _ in pairs)
@@ -381,16 +417,43 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
         item = (gold, others, cards, pairs)
         (over_gold if gold > s.gold[p] else over_cards if cards > hand_left else ranked).append(item)
     ranked.sort()
+    out = memo[key] = (key, nodes, tuple(ranked), tuple(over_gold), tuple(over_cards))
+    return out
+
+
+def plan_payments(s, p: int, card: str) -> PaymentPlans:
+    """Every minimal way for ``p`` to pay ``card`` now, or exactly why none exists.
+
+    A minimal payment places one gold on each of exactly ``len(cost)`` sources, each giving one
+    needed resource (no gold or card that the cost does not need): ``p``'s castle (a wild
+    resource), ``p``'s developed resources (an icon they show), Castle Grounds (``p``'s own or
+    another player's: a wild resource for a gold and a discard from ``p``'s hand other than the
+    building). It is a matching of cost units to free sources on a bipartite graph: the plans
+    are all saturating matchings up to interchangeable units (each resource type's developed
+    sources chosen directly, wild resources given in cost order: castle first, then Castle
+    Grounds by seat), memoised by position (:func:`_plan_table`); when there is none, Hall's
+    condition over the resource types on the networkx graph says which resources lack sources.
+
+    Returns:
+        :class:`PaymentPlans`; ``plans`` ranked by gold placed, gold placed on other players'
+        Castle Grounds, cards discarded, then the sources in seat order (own castle,
+        developed resources by slot, own Castle Grounds, other players' by seat).
+
+    Raises:
+        KeyError: ``card`` is not a card of the box.
+    """
+    box = s.box
+    c = box.cards[card]
+    cost = c.cost
+    key, nodes, ranked, over_gold, over_cards = _plan_table(s, p, card)
+    sources = key[2]
+    if not (ranked or over_gold or over_cards):
+        return PaymentPlans(s, p, card, cost, [], _hall_reason(s, p, card, cost, _graph(cost, sources)), sources)
+    hand_left = len(s.hands[p]) - 1
 
     def plan(item) -> Plan:
         gold, others, cards, pairs = item
-
-        def parts():
-            return tuple(Use(nodes[i][1], nodes[i][2], r, nodes[i][3], "",
-                             s.developed[nodes[i][2]][nodes[i][3]] if nodes[i][1] == "developed" else "")
-                         for i, r in pairs)
-
-        return Plan(parts, gold, others, cards)
+        return Plan(lambda: _uses_of(nodes, pairs), gold, others, cards)
 
     plans = [plan(x) for x in ranked]
     over_gold = [plan(x) for x in over_gold]
@@ -405,7 +468,19 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
             least = min(x.cards for x in over_cards)
             why = (f"the free sources left need Castle Grounds: {_plural(least, 'discard')} from hand besides the "
                    f"{c.name}, and {who(p)} holds {_plural(hand_left, 'other card')}")
-    return PaymentPlans(s, p, card, cost, plans, why, g)
+    return PaymentPlans(s, p, card, cost, plans, why, sources)
+
+
+def _uses_of(nodes, pairs) -> tuple[Use, ...]:
+    """A plan's :class:`Use` parts (no discards yet) from :func:`_plan_table`'s nodes and pairs."""
+    return tuple(Use(nodes[i][0], nodes[i][1], r, nodes[i][2], "", nodes[i][3]) for i, r in pairs)
+
+
+def can_build(s, p: int) -> bool:
+    """Whether ``p`` has a legal Build now: a building in hand with an affordable minimal
+    payment (the same answer as ``bool(build_options(s, p))``, without listing them)."""
+    cards = s.box.cards
+    return any(cards[k].kind == "building" and _plan_table(s, p, k)[2] for k in set(s.hands[p]))
 
 
 def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
@@ -445,31 +520,89 @@ def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
 def discard_choices(s, p: int, card: str, plan: Plan) -> list[tuple[str, ...]]:
     """The distinct choices of discards for the Castle Grounds uses of ``plan`` (sorted card
     keys from ``p``'s hand without one copy of the building)."""
-    n = plan.cards
+    return _discard_choices(s.hands[p], card, plan.cards)
+
+
+def _discard_choices(hand, card: str, n: int) -> list[tuple[str, ...]]:
     if n == 0:
         return [()]
-    hand = list(s.hands[p])
+    hand = list(hand)
     hand.remove(card)
     return sorted(set(combinations(sorted(hand), n)))
 
 
-def _with_discards(plan: Plan, discards) -> tuple[Use, ...]:
+def _with_discards(uses: tuple[Use, ...], discards) -> tuple[Use, ...]:
     it = iter(discards)
     return tuple(Use(u.source, u.owner, u.resource, u.slot, next(it), u.card) if u.source == "grounds" and discards
-                 else u for u in plan.uses)
+                 else u for u in uses)
 
 
 def build_options(s, p: int) -> list[Build]:
     """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
-    payment, each choice of discards."""
+    payment, each choice of discards. Memoised (:func:`memo_table` ``"builds"``) by what it
+    reads: ``p``, the sorted hand, the developed cards, the sources holding gold, how full
+    each Castle Grounds is, ``p``'s gold and the Castle Grounds switch; equal positions give
+    the same :class:`Build` objects."""
+    key = (p, tuple(sorted(s.hands[p])), tuple(s.developed[p]), tuple(sorted(s.spent[p])),
+           tuple(len(g) for g in s.grounds), s.gold[p], s.modules["castle_grounds"])
+    memo = memo_table(s.box, "builds")
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = tuple(_build_options(s, p))
+    return list(hit)
+
+
+def _build_options(s, p: int) -> list[Build]:
     out = []
-    for key in sorted(set(s.hands[p])):
-        if s.box.cards[key].kind != "building":
-            continue
-        for plan in plan_payments(s, p, key).plans:
-            for ds in discard_choices(s, p, key, plan):
-                out.append(Build(key, _with_discards(plan, ds)))
+    hand = tuple(sorted(s.hands[p]))
+    sources = tuple(free_sources(s, p))
+    devs = tuple(s.developed[p])
+    cards = s.box.cards
+    for key in sorted(set(hand)):
+        if cards[key].kind == "building":
+            out += _card_builds(s, p, key, sources, devs, hand)
     return out
+
+
+def _card_builds(s, p: int, card: str, sources: tuple, devs: tuple, hand: tuple) -> tuple[Build, ...]:
+    """The legal Builds of ``card`` (in ``p``'s hand), memoised (:func:`memo_table`
+    ``"card builds"``) by the plan table's key (:func:`_plan_table`) and, when a payment
+    discards, the sorted hand ``hand``; each Build one object wherever it is legal (the ``"builds by
+    parts"`` table, keyed by the plain values that make the Build)."""
+    table = _plan_table(s, p, card, sources, devs)
+    plans = memo_table(s.box, "plan builds")
+    entries = plans.get(table[0])
+    if entries is None:  # per plan, in rank order: discards it needs, its parts as plain values, its Build without discards
+        nodes = table[1]
+        entries = plans[table[0]] = tuple(
+            (cards, tuple((nodes[i], r) for i, r in pairs), Build(card, _uses_of(nodes, pairs)) if not cards else None)
+            for _, _, cards, pairs in table[2])
+    if all(e[0] == 0 for e in entries):
+        return tuple(e[2] for e in entries)
+    key = (table[0], hand)
+    memo = memo_table(s.box, "card builds")
+    hit = memo.get(key)
+    if hit is None:
+        same = memo_table(s.box, "builds by parts")  # plain values in, so no action is compared
+        choices = {}
+        out = []
+        for cards, parts, build in entries:
+            if not cards:
+                out.append(build)
+                continue
+            if cards not in choices:
+                choices[cards] = _discard_choices(s.hands[p], card, cards)
+            for ds in choices[cards]:
+                a = same.get((card, parts, ds))
+                if a is None:
+                    a = same[(card, parts, ds)] = Build(card, _with_discards(_uses_of_parts(parts), ds))
+                out.append(a)
+        hit = memo[key] = tuple(out)
+    return hit
+
+
+def _uses_of_parts(parts) -> tuple[Use, ...]:
+    return tuple(Use(n[0], n[1], r, n[2], "", n[3]) for n, r in parts)
 
 
 def refuse_build(s, p: int, a: Build) -> Refusal | None:
@@ -691,8 +824,49 @@ def score_summary(s):
 
 
 def totals(s) -> list[int]:
-    """Each player's module points (the sum of :func:`score_rows`), P1 first."""
-    out = [0] * s.players
-    for r in score_rows(s):
-        out[int(r["player"][1:]) - 1] += r["points"]
-    return out
+    """Each player's module points, P1 first: the sum of :func:`score_rows` per player,
+    computed by :func:`player_points` without the explanations."""
+    return [player_points(s, p) for p in range(s.players)]
+
+
+def architect_bonus(s, p: int, card: str) -> int:
+    """The points ``p``'s architect adds for ``card`` entering ``p``'s village: the box's
+    architect points for each of the architect's types that is the card's, if it is a
+    building (adventurers do not count; Architects: Scoring); 0 without the module or an
+    architect. ``player_points(s, p, plus_card=card) == player_points(s, p) + architect_bonus(s, p, card)``."""
+    if not s.modules["architects"] or not s.architects[p]:
+        return 0
+    arch = s.box.architects.get(s.architects[p])
+    c = s.box.cards[card]
+    if arch is None or c.kind != "building":
+        return 0
+    return sum(1 for t in arch.types if t == c.type) * s.box.architect_points
+
+
+def player_points(s, p: int, plus_token: str | None = None, plus_card: str | None = None) -> int:
+    """``p``'s module points (what :func:`score_rows` gives ``p`` in all), optionally as if
+    ``p`` held one more ``plus_token`` landmark token or had ``plus_card`` in the village:
+    the points right after acquiring that landmark or building that card (the greedy bot's
+    score). Majorities (the sole most tokens of a type, at least the box's minimum), token
+    victory points and sets (Landmarks: Scoring), the architect's building types
+    (Architects: Scoring)."""
+    box = s.box
+    pts = 0
+    if s.modules["landmarks"]:
+        mine = s.tokens[p]
+        sets = None
+        for key, lt in box.landmarks.items():
+            k = mine[key] + (key == plus_token)
+            if k >= box.most_minimum and all(s.tokens[q][key] < k for q in range(s.players) if q != p):
+                pts += box.most_points
+            pts += k * lt.victory_points
+            sets = k if sets is None or k < sets else sets
+        pts += (sets or 0) * box.set_points
+    if s.modules["architects"] and s.architects[p]:
+        arch = box.architects.get(s.architects[p])
+        if arch is not None:
+            cards = box.cards
+            village = s.villages[p] if plus_card is None else s.villages[p] + [plus_card]
+            for t in arch.types:
+                pts += sum(1 for k in village if cards[k].type == t and cards[k].kind == "building") * box.architect_points
+    return pts

@@ -1,0 +1,129 @@
+"""The Landmarks & Architects engine's fast paths give the answers of the plain rules:
+module points without the explanations, the greedy bot's score without playing the move,
+payment plans without networkx unless none exists, and memoised legal actions that tell
+apart positions differing in anything legality reads (gold, spent sources, Castle Grounds,
+the supply). That whole games stay the same is ``tests/test_golden_landmarks.py``."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from golden_landmarks import games, play
+from haunted_kit import landmarks as lm
+from haunted_kit.landmarks import rules as R
+from haunted_kit.landmarks.agents import LandmarksGreedyAgent
+from haunted_kit.protocol import IllegalAction
+
+
+def _positions(step: int = 10):
+    """Every position along a sample of the golden games (random and greedy, 2-5 players,
+    each module switched off in turn)."""
+    for spec in games()[::step]:
+        for _, s in play(spec).replay():
+            yield s
+
+
+def test_totals_are_the_explained_rows_summed():
+    seen = 0
+    for s in _positions():
+        by_rows = [0] * s.players
+        for r in R.score_rows(s):
+            by_rows[int(r["player"][1:]) - 1] += r["points"]
+        assert R.totals(s) == by_rows
+        seen += any(by_rows)
+    assert seen > 50  # points were scored in many of them
+
+
+def test_the_greedy_score_is_the_points_after_playing_the_move():
+    bot = LandmarksGreedyAgent(0)
+    checked = 0
+    for s in _positions(step=20):
+        if s.is_terminal() or s.current_player() is None:
+            continue
+        p, legal = s.current_player(), s.legal_actions()
+        after = []
+        for a in legal:
+            t = s.copy()
+            t.apply_action(a)
+            after.append(R.totals(t)[p])
+        assert bot.scores(s, legal) == after
+        assert [bot.score(s, a) for a in legal] == after
+        checked += len(legal)
+    assert checked > 500
+
+
+def test_payment_plans_exist_exactly_when_a_matching_of_cost_to_sources_does():
+    checked = 0
+    for s in _positions(step=20):
+        for p in range(s.players):
+            for k in sorted(set(s.hands[p])):
+                if s.box.cards[k].kind != "building":
+                    continue
+                pp = R.plan_payments(s, p, k)
+                units = [n for n in pp.graph if n[0] == "unit"]
+                matched = sum(1 for u in units if u in nx.bipartite.hopcroft_karp_matching(pp.graph, top_nodes=units))
+                no_matching = pp.why_none is not None and pp.why_none.startswith(f"the {s.box.cards[k].name} needs")
+                assert (matched == len(units)) == (not no_matching)
+                for plan in pp.plans:  # every plan listed is a legal payment on its own
+                    ds = iter(R.discard_choices(s, p, k, plan)[0])  # one discard per Castle Grounds use
+                    uses = tuple(lm.Use(u.source, u.owner, u.resource, u.slot, next(ds), u.card) if u.source == "grounds"
+                                 else u for u in plan.uses)
+                    assert R.refuse_build(s, p, lm.Build(k, uses)) is None
+                checked += 1
+    assert checked > 100
+
+
+def _vardo(**kw):
+    """The text's Vardo example (P1 to lead), with ``kw`` changed."""
+    args = dict(hands=[["vardo", "tannery"], ["granary"]], villages=[[], []], developed=[["lumber_camp"], []],
+                gold=[3, 0], lead=None)
+    return lm.position(**{**args, **kw})
+
+
+LEADS_BUT_BUILD = [lm.Lead("harvest"), lm.Lead("develop"), lm.Lead("recruit"), lm.Lead("trade")]
+
+
+def test_memoised_legal_actions_tell_apart_gold_spent_sources_and_castle_grounds():
+    assert _vardo().legal_actions()[1] == lm.Lead("build")  # 3 gold: the Vardo or the Tannery can be built
+    broke = _vardo(gold=[0, 0])  # the same hands, no gold: no Build to lead (ruling L3)
+    assert broke.legal_actions() == LEADS_BUT_BUILD
+    assert str(broke.why_not(lm.Lead("build"))).startswith("P1 cannot lead build: no building in hand can be paid")
+    # no gold in supply, but the castle and Lumber Camp hold 2 gold that comes back at the lead: the Tannery
+    assert lm.Lead("build") in _vardo(gold=[0, 0], spent=[["castle", "developed:0"], []]).legal_actions()
+    # the gold P2 placed on P1's Castle Grounds becomes P1's at the lead: the Tannery again
+    assert lm.Lead("build") in _vardo(gold=[0, 0], grounds=[[1], []]).legal_actions()
+    assert _vardo(gold=[0, 0]).legal_actions() == LEADS_BUT_BUILD  # and the memo still says no for the first
+
+
+def test_memoised_legal_actions_tell_apart_the_supply():
+    def follower(silos_taken):
+        return lm.position(hands=[["vardo"], ["granary", "tannery"]], villages=[[], []], gold=[0, 0],
+                           tokens=[{"silo": silos_taken}, {}], lead="harvest")
+
+    some_left = follower(4).legal_actions()
+    assert lm.Acquire("silo", ("granary",)) in some_left and lm.Acquire("silo", ("tannery",)) in some_left
+    assert follower(5).legal_actions() == [lm.Follow(), lm.Acquire("gate", ("granary", "tannery")), lm.Decline()]
+    assert str(follower(5).why_not(lm.Acquire("silo", ("granary",)))).startswith("the Silo supply is empty")
+
+
+def test_an_equal_action_is_recorded_as_the_listed_one():
+    s = _vardo()
+    s.apply_action(lm.Lead("build"))
+    listed = next(a for a in s.legal_actions() if a.card == "tannery")
+    again = lm.Build("tannery", tuple(lm.Use(u.source, u.owner, u.resource, u.slot, u.discard, u.card)
+                                      for u in listed.payment))
+    assert again == listed and again is not listed and hash(again) == hash(listed)
+    s.apply_action(again)
+    assert s.history()[-1].action is listed
+    with pytest.raises(IllegalAction) as exc:
+        s.apply_action(listed)  # P2 follows now, and P1's card is built: judged, not waved through
+    assert "P2" in str(exc.value)
+
+
+def test_strict_equality_still_tells_kinds_apart_through_the_fast_path():
+    a = lm.Build("vardo", (lm.Use("castle", 0, "wood"),))
+    assert a == lm.Build("vardo", (lm.Use("castle", 0, "wood"),))
+    assert a != lm.Build("vardo", (lm.Use("castle", 0.0, "wood"),))  # 0.0 is not a player index
+    assert lm.Acquire("gate", ("a", "b")) != lm.Acquire("gate", ["a", "b"])  # a list is another kind
+    assert lm.Use("castle", 0, "wood", 0) != lm.Use("castle", 0, "wood", False)
