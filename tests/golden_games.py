@@ -77,13 +77,19 @@ def play(spec: dict, log: bool = False):
     return s
 
 
-def fingerprint(s) -> dict:
-    """A game's outcome in plain values, plus the SHA-256 of its action record."""
+def record_sha256(s, to_dict) -> str:
+    """SHA-256 (hex) of ``s``'s whole action record: every chance outcome and decision
+    in order, each decision as ``[player, to_dict(action)]`` (any game of the kit)."""
     h = hashlib.sha256()
     for e in s.history():
-        step = ["chance", e.action] if e.chance else [e.player, action_to_dict(e.action)]
+        step = ["chance", e.action] if e.chance else [e.player, to_dict(e.action)]
         h.update(json.dumps(step, sort_keys=True).encode())
         h.update(b"\n")
+    return h.hexdigest()
+
+
+def fingerprint(s) -> dict:
+    """A game's outcome in plain values, plus the SHA-256 of its action record."""
     n = s.players
     return {
         "decisions": s.decisions,
@@ -96,7 +102,7 @@ def fingerprint(s) -> dict:
         "quests": [list(s.quests_chosen(p)) for p in range(n)],
         "supply": s.supply(),
         "over_reason": s.over_reason,
-        "record_sha256": h.hexdigest(),
+        "record_sha256": record_sha256(s, action_to_dict),
     }
 
 
@@ -108,19 +114,22 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--write", action="store_true", help=f"write {GOLDEN.relative_to(GOLDEN.parent.parent.parent)}")
+def main(argv=None, golden: Path = GOLDEN, rows_of=None, doc: str = __doc__) -> int:
+    """Check the golden file (exit status 1 when a game differs) or, with ``--write``,
+    rewrite it; ``rows_of`` (default :func:`compute`) plays the games (any game's golden
+    module calls this with its own file and rows)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--write", action="store_true", help=f"write {golden.relative_to(golden.parent.parent.parent)}")
     args = ap.parse_args(argv)
-    rows = _jsonable(compute())
+    rows = _jsonable((rows_of or compute)())
     if args.write:
         text = "[\n" + ",\n".join(json.dumps(r, sort_keys=True) for r in rows) + "\n]\n"
-        tmp = GOLDEN.with_suffix(".tmp")
+        tmp = golden.with_suffix(".tmp")
         tmp.write_text(text)
-        tmp.replace(GOLDEN)
-        print(f"wrote {len(rows)} golden games to {GOLDEN}")
+        tmp.replace(golden)
+        print(f"wrote {len(rows)} golden games to {golden}")
         return 0
-    old = json.loads(GOLDEN.read_text())
+    old = json.loads(golden.read_text())
     bad = [r["game"] for r, o in zip(rows, old) if r != o]
     print(f"{len(rows) - len(bad)} of {len(rows)} golden games unchanged")
     for g in bad[:10]:
