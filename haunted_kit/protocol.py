@@ -721,11 +721,16 @@ class OneStepGreedyAgent:
         """The heuristic value of ``action`` for the player to move (higher is better)."""
         raise NotImplementedError
 
+    def scores(self, state: GameState, actions) -> list[float]:
+        """``[self.score(state, a) for a in actions]``; a subclass may compute them
+        together (what is shared by every action once), giving exactly those values."""
+        return [self.score(state, a) for a in actions]
+
     def prior(self, state: GameState, actions) -> list[float]:
         """How plausible each of ``actions`` (legal for the player to move) is, as
         probabilities summing to 1: a softmax of :meth:`score` over
         :attr:`prior_temperature`. The search agent's prior over moves."""
-        scores = [self.score(state, a) for a in actions]
+        scores = self.scores(state, actions)
         top = max(scores)
         t = self.prior_temperature
         w = [math.exp((v - top) / t) for v in scores]
@@ -737,8 +742,7 @@ class OneStepGreedyAgent:
         if len(legal) == 1:
             return legal[0]
         best, top = [], None
-        for a in legal:
-            v = self.score(state, a)
+        for a, v in zip(legal, self.scores(state, legal)):
             if top is None or v > top:
                 best, top = [a], v
             elif v == top:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import actions as A
+from .actions import action_table
 from . import rules as R
 
 
@@ -58,6 +59,51 @@ class EstateGreedyAgent(OneStepGreedyAgent):
             return 1 if s.season < box.seasons else -1
         return 0.0
 
+    def scores(self, s, actions) -> list:
+        """``[self.score(s, a) for a in actions]``, the same values, with what every
+        action shares (the player, the seasons left, the Market's best trade) worked
+        out once."""
+        box, p, val = s.box, s.current_player(), s.box.value
+        left = self._seasons_left(s)
+        more = left > 1
+        hand = s.hand[p]
+        out = []
+        for a in actions:
+            t = type(a)
+            if t is A.TakeMaterial:
+                out.append(a.amount * val[a.material] + 0.1)
+            elif t is A.TakeGold:
+                out.append(a.amount * val["gold"] + 0.05)
+            elif t is A.PlaceTile:
+                tile = box.tiles[a.tile]
+                bonus = 1.5 if (a.slot if type(a.slot) is tuple else tuple(a.slot)) in box.white_dotted else 0
+                out.append(tile.amount * val[tile.raises] * left - box.tile_price + bonus)
+            elif t is A.Join:
+                slot = tuple(a.slot)
+                tile = box.tiles[s.lands[slot]["tile"]]
+                out.append(tile.amount * val[tile.raises] * left - R.join_fee(s, slot) + 0)
+            elif t is A.Trade:
+                out.append(self._trade_value(s, p, a.action, a.give, a.take, more, val))
+            elif t is A.VisitMarket:
+                best = [0.0]
+                for name, marked, rows in _market_values(s):
+                    price = R.marked_price(s, p, name) if marked else 0
+                    for give, got_more, got_last, given in rows:
+                        if all(hand[r] >= n for r, n in give):
+                            best.append((got_more if more else got_last) - given - price)
+                out.append(max(best))
+            else:
+                out.append(self.score(s, a))
+        return out
+
+    @staticmethod
+    def _trade_value(s, p, action, give, take, more, val):
+        """:meth:`_trade` of the trade ``(action, give, take)`` with ``more`` = a season remains after this one."""
+        got = sum((1 if more else 0) * n if r == "workers" else val[r] * n for r, n in take)
+        given = sum(val[r] * n for r, n in give)
+        price = R.marked_price(s, p, action) if s.config.marked(action) else 0
+        return got - given - price
+
     @staticmethod
     def _trades(s, p):
         out = []
@@ -73,6 +119,30 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         given = sum(val[r] * n for r, n in a.give)
         price = R.marked_price(s, p, a.action) if s.config.marked(a.action) else 0
         return got - given - price
+
+
+_MARKET_VALUES: dict = {}
+
+
+def _market_values(s) -> list:
+    """Per Market row of ``s``'s box: ``(row, marked, [(give, got, got_in_last_season,
+    given)...])``, the parts of :meth:`EstateGreedyAgent._trade` that depend on the box
+    and the config only (made once per box and third marked action)."""
+    key = (id(s.box), s.config.third_marked)
+    hit = _MARKET_VALUES.get(key)
+    if hit is not None and hit[0] is s.box:
+        return hit[1]
+    val = s.box.value
+
+    def got(take, more):
+        return sum((1 if more else 0) * n if r == "workers" else val[r] * n for r, n in take)
+
+    rows = []
+    for name, trades in action_table(s.box).trades.items():
+        rows.append((name, s.config.marked(name), [(x.give, got(x.take, True), got(x.take, False),
+                                                    sum(val[r] * n for r, n in x.give)) for x in trades]))
+    _MARKET_VALUES[key] = (s.box, rows)
+    return rows
 
 
 AGENTS = {"random": RandomAgent, "greedy": EstateGreedyAgent}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..events import Event
 from ..protocol import Refusal, is_integer
-from .board import estate_connected, land_graph  # noqa: F401  (the one connection rule)
+from .board import estate_connected, land_graph, touching  # noqa: F401  (the one connection rule)
 from .actions import Trade, amounts_text as _amounts
 
 SOURCE = "estate rules"
@@ -133,12 +133,20 @@ def refuse_join(s, p: int, slot) -> Refusal | None:
 
 
 def legal_slots(s, p: int) -> dict:
-    """Where ``p`` may put a marker now, ignoring costs: ``{slot: "place" | "join"}``."""
-    out = {}
-    for slot in s.box.slots:
-        if refuse_marker(s, p, slot) is None:
-            out[slot] = "join" if slot in s.lands else "place"
-    return out
+    """Where ``p`` may put a marker now, ignoring costs: ``{slot: "place" | "join"}``, in
+    board order; the slots :func:`refuse_marker` accepts (under the "group" reading
+    worked out from the board's edges at once: the lower area for a first marker, else
+    the slots touching the estate without ``p``'s marker)."""
+    box, lands = s.box, s.lands
+    if s.config.connection != "group":
+        return {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
+    mine = [slot for slot, land in lands.items() if p in land["markers"]]
+    if mine:
+        near = touching(box)
+        ok = set().union(*(near[m] for m in mine)).difference(mine)
+    else:
+        ok = box.lower_area
+    return {slot: "join" if slot in lands else "place" for slot in box.slots if slot in ok}
 
 
 # ============================================================================ income
@@ -241,6 +249,28 @@ def refuse_trade(s, p: int, action: str, give, take) -> Refusal | None:
     if hired and len(dict(take)) == 1 and total_workers(s, p) >= box.worker_limit:
         return refusal(f"{P(p)} already has {box.worker_limit} workers, the limit; no worker can be hired", MARKET)
     return None
+
+
+def legal_trades(s, p: int, trades: dict) -> list:
+    """The trades of ``trades`` (Market row -> its Trades, e.g. the interned ones of
+    :func:`~haunted_kit.estate.actions.action_table`) that :func:`refuse_trade` accepts for
+    ``p`` visiting the Market now, rows in the box's order, worked out row by row (the
+    rows not yet used in the visit, the resources given held, the marked price, room for
+    a hired worker); ``[]`` when the visit's actions are all used."""
+    box, visit = s.box, s.visit
+    if visit is None or visit["player"] != p or len(visit["used"]) >= visit["limit"]:
+        return []
+    hand, used, out = s.hand[p], visit["used"], []
+    full = total_workers(s, p) >= box.worker_limit
+    for action, row in trades.items():
+        if action in used:
+            continue
+        if s.config.marked(action) and hand["gold"] < marked_price(s, p, action):
+            continue
+        for x in row:
+            if all(hand[r] >= n for r, n in x.give) and not (full and len(x.take) == 1 and x.take[0][0] == "workers" and x.take[0][1]):
+                out.append(x)
+    return out
 
 
 def total_workers(s, p: int) -> int:
