@@ -27,6 +27,9 @@ from .box import default_estate_box
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
 PHASES = ("setup", "turns", "inn", "over")
+#: the position fields :meth:`EstateObservation.fill` reads (besides ``lands``)
+_VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
+                "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
 
 
 def income_bound(box, resource: str) -> int:
@@ -40,14 +43,15 @@ def income_bound(box, resource: str) -> int:
 def catalogue(box=None) -> ActionCatalogue:
     """The estate's actions in a fixed order (see the module doc)."""
     box = box or default_estate_box()
-    out = [A.Pass(), A.VisitMarket(), A.EndVisit(), A.InnReturn(), A.InnDecline()]
+    table = A.action_table(box)  # the engine's own objects: the mask's lookups match by identity
+    out = [table.PASS, table.VISIT, table.END_VISIT, table.INN_RETURN, table.INN_DECLINE]
     for m in box.factory_resources:
-        out += [A.TakeMaterial(m, k) for k in range(1, income_bound(box, m) + box.first_taker_extra + 1)]
-    out += [A.TakeGold(k) for k in range(1, income_bound(box, "gold") + 1)]
-    out += [A.PlaceTile(t, slot) for t in box.tiles for slot in box.slots]
-    out += [A.Join(slot) for slot in box.slots]
-    out += [A.RemoveTile(t) for t in box.tiles]
-    out += [A.Trade(a, give, take) for a, row in box.market.items() for give, take in row.options]
+        out += table.takes(m, income_bound(box, m) + box.first_taker_extra)
+    out += table.golds(income_bound(box, "gold"))
+    out += [table.place[t][slot] for t in box.tiles for slot in box.slots]
+    out += [table.join[slot] for slot in box.slots]
+    out += [table.remove[t] for t in box.tiles]
+    out += [x for a in box.market for x in table.trades[a]]
     return ActionCatalogue(out)
 
 
@@ -93,6 +97,14 @@ class EstateObservation(ObservationEncoder):
         if name == "season":
             return float(self.box.seasons)
         return math.inf
+
+    def view(self, state, me: int) -> dict:
+        """What :meth:`fill` reads of ``state.observation(me)``, read straight from the
+        state's fields without copying them (so: read it before the state changes): the
+        same keys and values, lands keyed ``"q,r"``. Nothing the observer may not see."""
+        d = {k: getattr(state, k) for k in _VIEW_FIELDS}
+        d["lands"] = {f"{q},{r}": land for (q, r), land in state.lands.items()}
+        return d
 
     def fill(self, v, obs: dict, me: int) -> None:
         at = self.at
