@@ -8,7 +8,6 @@ exact resources given and taken, as sorted ``(resource, amount)`` pairs.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, fields
 
 from ..protocol import is_integer, strict_equality
@@ -215,7 +214,7 @@ class ActionTable:
     ``take[material]`` and ``gold`` (lists, index ``k`` is the take of ``k + 1`` units,
     grown on demand by :meth:`takes` and :meth:`golds`); ``place[tile][slot]``,
     ``join[slot]``, ``remove[tile]``; ``trades[row]`` (one per option of the Market row,
-    in the row's order, its pairs as the box gives them).
+    in the row's order; the box gives its pairs sorted, as the record holds them).
     """
 
     def __init__(self, box):
@@ -243,12 +242,12 @@ class ActionTable:
         return row[:most]
 
 
-_TABLES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_TABLES: dict = {}  # id(box) -> (box, its table); the box is kept, so its id is never reused meanwhile
 
 
 def action_table(box) -> ActionTable:
     """The :class:`ActionTable` of ``box`` (made on first use, shared by every game with that box)."""
-    table = _TABLES.get(box)
-    if table is None:
-        table = _TABLES[box] = ActionTable(box)
-    return table
+    hit = _TABLES.get(id(box))
+    if hit is None or hit[0] is not box:
+        hit = _TABLES[id(box)] = (box, ActionTable(box))
+    return hit[1]

@@ -306,28 +306,22 @@ def legal_actions(s: EstateState) -> list:
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
             out += table.golds(left)
-        slots = R.legal_slots(s, p)
+        slots, have = R.open_slots(s, p)  # have: tiles in p's estate (the marble quarry's condition)
         gold = s.hand[p]["gold"]
         if slots:
-            have = None  # tiles in p's estate, counted once if a marble quarry needs it
             if gold >= box.tile_price:
-                open_slots = [slot for slot, how in slots.items() if how == "place"]
+                free = [slot for slot, how in slots.items() if how == "place"]
                 for t in dict.fromkeys(s.display):
-                    if t == "marble_quarry":
-                        have = len(R.estate_of(s, p)) if have is None else have
-                        if have < box.marble_quarry_min_tiles:
-                            continue
+                    if t == "marble_quarry" and have < box.marble_quarry_min_tiles:
+                        continue
                     row = table.place[t]
-                    out += [row[slot] for slot in open_slots]
+                    out += [row[slot] for slot in free]
             lands = s.lands
             for slot, how in slots.items():
                 if how != "join":
                     continue
-                land = lands[slot]
-                if land["tile"] == "marble_quarry":
-                    have = len(R.estate_of(s, p)) if have is None else have
-                    if have < box.marble_quarry_min_tiles:
-                        continue
+                if lands[slot]["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
+                    continue
                 if gold >= R.join_fee(s, slot):
                     out.append(table.join[slot])
         if not s.visited[p]:
@@ -453,8 +447,8 @@ def apply_action(s: EstateState, action) -> None:
             action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
         if t in (A.TakeMaterial, A.TakeGold):  # numpy integers become int: the record and the save hold plain ints
             action = A.TakeGold(int(action.amount)) if t is A.TakeGold else A.TakeMaterial(action.material, int(action.amount))
-    if t is A.Trade:  # sorted pairs in the record, however the box lists them
-        action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
+        if t is A.Trade:  # sorted pairs in the record (the box's own trades have them already)
+            action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
     p = current_player(s)
     s.record = s.record.append(HistoryEntry(p, action))
     s.decisions += 1

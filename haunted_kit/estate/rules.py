@@ -134,19 +134,32 @@ def refuse_join(s, p: int, slot) -> Refusal | None:
 
 def legal_slots(s, p: int) -> dict:
     """Where ``p`` may put a marker now, ignoring costs: ``{slot: "place" | "join"}``, in
-    board order; the slots :func:`refuse_marker` accepts (under the "group" reading
-    worked out from the board's edges at once: the lower area for a first marker, else
-    the slots touching the estate without ``p``'s marker)."""
+    board order; the slots :func:`refuse_marker` accepts. A new dict (see :func:`open_slots`)."""
+    return dict(open_slots(s, p)[0])
+
+
+def open_slots(s, p: int) -> tuple[dict, int]:
+    """``(legal_slots(s, p), tiles in p's estate)``, kept in the state until the lands
+    change (:func:`do_place`, :func:`do_join` clear it): read only, shared by copies. Under
+    the "group" reading worked out from the board's edges at once (the lower area for a
+    first marker, else the slots touching the estate without ``p``'s marker)."""
+    cache = s.slot_cache
+    if cache is not None and p in cache:
+        return cache[p]
     box, lands = s.box, s.lands
-    if s.config.connection != "group":
-        return {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
     mine = [slot for slot, land in lands.items() if p in land["markers"]]
-    if mine:
-        near = touching(box)
-        ok = set().union(*(near[m] for m in mine)).difference(mine)
+    if s.config.connection != "group":
+        slots = {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
     else:
-        ok = box.lower_area
-    return {slot: "join" if slot in lands else "place" for slot in box.slots if slot in ok}
+        if mine:
+            near = touching(box)
+            ok = set().union(*(near[m] for m in mine)).difference(mine)
+        else:
+            ok = box.lower_area
+        slots = {slot: "join" if slot in lands else "place" for slot in box.slots if slot in ok}
+    found = (slots, len(mine))
+    s.slot_cache = {**(cache or {}), p: found}  # a new dict: copies sharing the old one keep it
+    return found
 
 
 # ============================================================================ income
@@ -390,6 +403,7 @@ def do_place(s, p: int, tile: str, slot) -> bool:
          slot)
     s.display.remove(tile)
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
+    s.slot_cache = None
     emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
     both = s.config.marble_field == "single" and t.spaces > 1
@@ -417,6 +431,7 @@ def do_join(s, p: int, slot) -> None:
         gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
              slot, payer=p)
     land["markers"].append(p)
+    s.slot_cache = None
     emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":
