@@ -436,10 +436,11 @@ def _slot(v):
 def apply_action(s: EstateState, action) -> None:
     """Apply a legal action of the player to move; raises :class:`IllegalAction`
     (the state unchanged) otherwise."""
-    legal = s.legal_cache
     t = type(action)
-    if legal is None or not any(a is action for a in legal):
-        # not one of the listed (interned, plain) objects: check it and record its plain form
+    for a in s.legal_cache or ():  # the usual case: one of the listed (interned, plain) objects, legal as it is
+        if a is action:
+            break
+    else:  # anything else: check it and record its plain form
         why = why_not(s, action)
         if why is not None:
             raise IllegalAction(action, why)
@@ -450,7 +451,7 @@ def apply_action(s: EstateState, action) -> None:
         if t is A.Trade:  # sorted pairs in the record (the box's own trades have them already)
             action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
     p = current_player(s)
-    s.record = s.record.append(HistoryEntry(p, action))
+    s.record = s.record.step(p, action)
     s.decisions += 1
     s.legal_cache = None
     end = True
