@@ -48,7 +48,8 @@ def env_games(game: str, players: int, options: dict, seeds) -> tuple[int, float
             if done or cut:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps, time.process_time() - start
 

@@ -282,6 +282,9 @@ class KitAECEnv(AECEnv):
         illegal now (the rule's reason); nothing changes."""
         action = _action_number(action)
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
+        for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
+            if a is chosen:
+                return chosen
         why = self.state_.why_not(chosen)
         if why is not None:
             raise ValueError(f"action {int(action)} ({chosen.describe()}) is illegal now: {why}")

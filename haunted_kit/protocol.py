@@ -485,6 +485,7 @@ class ActionCatalogue:
         self.index = {a: i for i, a in enumerate(self.entries)}
         if len(self.index) != len(self.entries):
             raise ValueError("an action catalogue lists an action twice")
+        self._by_id = {id(a): i for i, a in enumerate(self.entries)}  # entries are kept, so their ids stay theirs
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -501,7 +502,12 @@ class ActionCatalogue:
                 position; the message names the action).
         """
         out, seen = [], {}
+        by_id, entries = self._by_id, self.entries
         for a in state.legal_actions():
+            i = by_id.get(id(a))
+            if i is not None and entries[i] is a:  # the entry object itself (a game that interns its actions)
+                out.append(i)
+                continue
             key = self.key_of(a)
             if key is None:
                 i = self.index.get(a)

@@ -106,40 +106,67 @@ class EstateObservation(ObservationEncoder):
         d["lands"] = {f"{q},{r}": land for (q, r), land in state.lands.items()}
         return d
 
-    def fill(self, v, obs: dict, me: int) -> None:
-        at = self.at
+    def _tables(self):
+        """Index tables of :meth:`fill` (entry positions by key, per seat), made once."""
+        at, n, box = self.at, self.n, self.box
+        seats = [[f"player+{k}" for k in range(n)]]
+        T = {"phase": {p: at[f"phase={p}"] for p in PHASES},
+             "used": {a: at[f"market_used={a}"] for a in self.market},
+             "uses": {a: at[f"market_uses={a}"] for a in self.market}}
+        for where in ("display", "stack", "removed"):
+            T[where] = {t: at[f"{where}.{t}"] for t in self.tiles}
+        T["slot"] = {s: ({t: at[f"slot{s}.tile={t}"] for t in self.tiles},
+                         [at[f"slot{s}.owner={w}"] for w in seats[0]], [at[f"slot{s}.marker={w}"] for w in seats[0]])
+                     for s in self.slots}
+        T["seat"] = [{**{(part, key): at[f"{w}.{part}.{key}"] for part, keys in
+                         (("hand", box.resources), ("income", box.income_resources), ("taken", box.income_resources),
+                          ("workers", ("supply", "factory", "inn"))) for key in keys},
+                      "tokens": at[f"{w}.condition_tokens"], "passed": at[f"{w}.passed"], "visited": at[f"{w}.visited"],
+                      **{("first", m): at[f"{w}.first_taker.{m}"] for m in box.factory_resources}} for w in seats[0]]
+        self._T = T
+        return T
+
+    def fill(self, out, obs: dict, me: int) -> None:
+        at, n = self.at, self.n
+        T = getattr(self, "_T", None) or self._tables()
+        v = out.tolist()  # filled as a list (numpy's item writes are slow), then written back at once
         v[at["season"]] = obs["season"]
         if obs["phase"] in PHASES:
-            v[at[f"phase={obs['phase']}"]] = 1
+            v[T["phase"][obs["phase"]]] = 1
         visit = obs["visit"]
         if visit is not None:
             v[at["at_market"]] = 1
             v[at["market_actions_left"]] = visit["limit"] - len(visit["used"])
             for a in visit["used"]:
-                v[at[f"market_used={a}"]] = 1
+                v[T["used"][a]] = 1
         v[at["market_visitors"]] = obs["visitors"]
         v[at["must_remove_tile"]] = obs["pending"] is not None
+        uses = T["uses"]
         for a, k in obs["uses"].items():
-            v[at[f"market_uses={a}"]] = k
-        for t in obs["display"]:
-            v[at[f"display.{t}"]] += 1
+            v[uses[a]] = k
+        for where in ("display", "removed"):
+            idx = T[where]
+            for t in obs[where]:
+                v[idx[t]] += 1
+        stack = T["stack"]
         for t, k in obs["stack"].items():
-            v[at[f"stack.{t}"]] = k
-        for t in obs["removed"]:
-            v[at[f"removed.{t}"]] += 1
+            v[stack[t]] = k
+        slots = T["slot"]
         for s, land in obs["lands"].items():
-            v[at[f"slot{s}.tile={land['tile']}"]] = 1
-            v[at[f"slot{s}.owner={self.seat(land['owner'], me)}"]] = 1
+            tile, owner, marker = slots[s]
+            v[tile[land["tile"]]] = 1
+            v[owner[(land["owner"] - me) % n]] = 1
             for p in land["markers"]:
-                v[at[f"slot{s}.marker={self.seat(p, me)}"]] = 1
-        for p in range(self.n):
-            w = self.seat(p, me)
+                v[marker[(p - me) % n]] = 1
+        for p in range(n):
+            seat = T["seat"][(p - me) % n]
             for part in ("hand", "income", "taken", "workers"):
                 for key, k in obs[part][p].items():
-                    v[at[f"{w}.{part}.{key}"]] = k
-            v[at[f"{w}.condition_tokens"]] = obs["tokens"][p]
-            v[at[f"{w}.passed"]] = obs["passed"][p]
-            v[at[f"{w}.visited"]] = obs["visited"][p]
+                    v[seat[part, key]] = k
+            v[seat["tokens"]] = obs["tokens"][p]
+            v[seat["passed"]] = obs["passed"][p]
+            v[seat["visited"]] = obs["visited"][p]
         for m, p in obs["first_taker"].items():
             if p is not None:
-                v[at[f"{self.seat(p, me)}.first_taker.{m}"]] = 1
+                v[T["seat"][(p - me) % n]["first", m]] = 1
+        out[:] = v
