@@ -118,11 +118,11 @@ class EstateObservation(ObservationEncoder):
         T["slot"] = {s: ({t: at[f"slot{s}.tile={t}"] for t in self.tiles},
                          [at[f"slot{s}.owner={w}"] for w in seats[0]], [at[f"slot{s}.marker={w}"] for w in seats[0]])
                      for s in self.slots}
-        T["seat"] = [{**{(part, key): at[f"{w}.{part}.{key}"] for part, keys in
+        T["seat"] = [{**{part: {key: at[f"{w}.{part}.{key}"] for key in keys} for part, keys in
                          (("hand", box.resources), ("income", box.income_resources), ("taken", box.income_resources),
-                          ("workers", ("supply", "factory", "inn"))) for key in keys},
+                          ("workers", ("supply", "factory", "inn")))},
                       "tokens": at[f"{w}.condition_tokens"], "passed": at[f"{w}.passed"], "visited": at[f"{w}.visited"],
-                      **{("first", m): at[f"{w}.first_taker.{m}"] for m in box.factory_resources}} for w in seats[0]]
+                      "first": {m: at[f"{w}.first_taker.{m}"] for m in box.factory_resources}} for w in seats[0]]
         self._T = T
         return T
 
@@ -161,12 +161,13 @@ class EstateObservation(ObservationEncoder):
         for p in range(n):
             seat = T["seat"][(p - me) % n]
             for part in ("hand", "income", "taken", "workers"):
+                idx = seat[part]
                 for key, k in obs[part][p].items():
-                    v[seat[part, key]] = k
+                    v[idx[key]] = k
             v[seat["tokens"]] = obs["tokens"][p]
             v[seat["passed"]] = obs["passed"][p]
             v[seat["visited"]] = obs["visited"][p]
         for m, p in obs["first_taker"].items():
             if p is not None:
-                v[T["seat"][(p - me) % n]["first", m]] = 1
+                v[T["seat"][(p - me) % n]["first"][m]] = 1
         out[:] = v
