@@ -22,7 +22,6 @@ from __future__ import annotations
 from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import actions as A
 from .actions import action_table
-from .encoding import income_bound
 from . import rules as R
 
 
@@ -145,9 +144,9 @@ def _fixed_scores(box, left: int) -> dict:
         return hit[1]
     table, val, out = action_table(box), box.value, {}
     for m in box.factory_resources:
-        for a in table.takes(m, income_bound(box, m) + box.first_taker_extra):
+        for a in table.takes(m, R.income_bound(box, m) + box.first_taker_extra):
             out[id(a)] = a.amount * val[a.material] + 0.1
-    for a in table.golds(income_bound(box, "gold")):
+    for a in table.golds(R.income_bound(box, "gold")):
         out[id(a)] = a.amount * val["gold"] + 0.05
     for t, row in table.place.items():
         tile = box.tiles[t]

@@ -23,6 +23,7 @@ import math
 from ..protocol import ActionCatalogue, ObservationEncoder
 from . import actions as A
 from .box import default_estate_box
+from .rules import income_bound  # noqa: F401  (this module's interface too; the rule lives in rules)
 
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
@@ -30,14 +31,6 @@ PHASES = ("setup", "turns", "inn", "over")
 #: the position fields :meth:`EstateObservation.fill` reads (besides ``lands``)
 _VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
                 "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
-
-
-def income_bound(box, resource: str) -> int:
-    """The most income of ``resource`` a player can ever have with ``box``: the starting
-    income plus, for every tile raising it, its amount once per space (one for a
-    one-marker tile) and once more for the 'adjacent' reading (Expand the lands)."""
-    raise_by = sum(t.count * t.amount * (max(1, t.spaces) + 1) for t in box.tiles.values() if t.raises == resource)
-    return box.start_income.get(resource, 0) + raise_by
 
 
 def catalogue(box=None) -> ActionCatalogue:

@@ -165,6 +165,14 @@ def open_slots(s, p: int) -> tuple[dict, int]:
 # ============================================================================ income
 
 
+def income_bound(box, resource: str) -> int:
+    """The most income of ``resource`` a player can ever have with ``box``: the starting
+    income plus, for every tile raising it, its amount once per space (one for a
+    one-marker tile) and once more for the 'adjacent' reading (Expand the lands)."""
+    raise_by = sum(t.count * t.amount * (max(1, t.spaces) + 1) for t in box.tiles.values() if t.raises == resource)
+    return box.start_income.get(resource, 0) + raise_by
+
+
 def take_limit(s, p: int, material: str) -> int:
     """How much of ``material`` ``p`` may take in total this season: the income, plus
     the first-taker extra unit while nobody else has taken it first (only with an
