@@ -1,6 +1,6 @@
 """The environment and the search agent over every game of the kit: figures, not tests.
 
-    python benchmarks/bench_env.py [--games N] [--strength N]
+    python benchmarks/bench_env.py [--games N] [--thirds N] [--strength N]
 
 For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
 
@@ -9,8 +9,10 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   every decision included), and in the same run the same games played straight on the
   engine (random legal action), so the ratio shows the environment's own cost whatever
   the machine's load;
-* hint: seconds for ``hints(state, playouts=1000)`` from a position a few greedy
-  decisions into a game (truncated rollouts where the game has ``evaluate``);
+* hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
+  position a few greedy decisions into a game (truncated rollouts where the game has
+  ``evaluate``); for the estate also the median and the most over positions a third of
+  the way (in decisions) into ``--thirds`` seeded random games;
 * with ``--strength N``: ``search[playouts=50]`` (random rollouts, the default) and
   ``search[playouts=50,rollout=greedy]`` in seat P1 against greedy bots in the companion games (estate 2 players, Landmarks 3 players over 3 rounds), N seeded games
   each through ``simulate`` on 2 processes: its share of games won (each game's own
@@ -46,7 +48,8 @@ def env_games(game: str, players: int, options: dict, seeds) -> tuple[int, float
             if done or cut:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps, time.process_time() - start
 
@@ -73,7 +76,8 @@ def engine_games(game: str, players: int, options: dict, seeds) -> tuple[int, fl
     return steps, time.process_time() - start
 
 
-def hint_seconds(game: str, players: int, options: dict) -> tuple[float, str]:
+def hint_position(game: str, players: int, options: dict):
+    """The position a few greedy decisions into game seed 3 (the hint figure's position)."""
     g = get_game(game)
     s = g.new_game(players=players, seed=3, **options)
     bots = [make_bot("greedy", i, g) for i in range(players)]
@@ -81,9 +85,29 @@ def hint_seconds(game: str, players: int, options: dict) -> tuple[float, str]:
         if s.is_terminal() or s.current_player() is None:
             break
         s.apply_action(bots[s.current_player()].act(s))
-    start = time.perf_counter()
-    found = hints(s, playouts=1000, seed=1)
-    return time.perf_counter() - start, found[0].sentence
+    return s
+
+
+def third_positions(game: str, players: int, options: dict, seeds) -> list:
+    """For each seed, the position a third of the way (in decisions) into that seeded random game."""
+    g = get_game(game)
+    out = []
+    for seed in seeds:
+        bots = [make_bot("random", seed * 10 + i, g) for i in range(players)]
+        s = g.new_game(players=players, seed=seed, **options)
+        states = []
+        while not s.is_terminal():
+            states.append(s.copy())
+            s.apply_action(bots[s.current_player()].act(s))
+        out.append(states[len(states) // 3])
+    return out
+
+
+def hint_cpu(state) -> tuple[float, str]:
+    """CPU seconds (this process) of ``hints(state, playouts=1000)`` and its top sentence."""
+    start = time.process_time()
+    found = hints(state, playouts=1000, seed=1)
+    return time.process_time() - start, found[0].sentence
 
 
 def strength(games: int) -> None:
@@ -114,6 +138,8 @@ def strength(games: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="seeded games per game and way (default 20)")
+    ap.add_argument("--thirds", type=int, default=5, metavar="N",
+                    help="estate hints from a third of the way into N seeded random games (default 5)")
     ap.add_argument("--strength", type=int, default=0, metavar="N",
                     help="also play N games of search vs greedy in each companion game")
     args = ap.parse_args()
@@ -122,10 +148,14 @@ def main() -> None:
     for game, players, options in GAMES:
         e_steps, e_sec = env_games(game, players, options, seeds)
         g_steps, g_sec = engine_games(game, players, options, seeds)
-        h_sec, sentence = hint_seconds(game, players, options)
+        h_sec, sentence = hint_cpu(hint_position(game, players, options))
         print(f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f} "
-              f"{h_sec:17.2f} s")
+              f"{h_sec:15.2f} s CPU")
         print(f"{'':10} top hint: {sentence}")
+        if game == "estate":
+            thirds = sorted(hint_cpu(s)[0] for s in third_positions(game, players, options, range(args.thirds)))
+            print(f"{'':10} hint CPU from a third into {args.thirds} seeded random games: median "
+                  f"{thirds[len(thirds) // 2]:.2f} s, most {thirds[-1]:.2f} s")
     if args.strength:
         strength(args.strength)
 

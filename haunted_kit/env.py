@@ -33,7 +33,9 @@ whose users may sample the whole action space, see its ``illegal_reward``.
 **Observations**: the Game's ``observation_encoder(box, players)`` turns
 ``state.observation(player)`` (the player's own view: no other player's hidden cards,
 seed or generator position) into a float32 vector (:func:`observation_fields` names each
-entry). Players are listed starting with the observer, so the vector always describes
+entry); an encoder with a ``view(state, player)`` method is handed that instead (the
+same keys and values, read from the state without copying). Players are listed starting
+with the observer, so the vector always describes
 "me first". Every entry is a count or a flag: the observation ``Box`` runs from 0 to the
 encoder's ``bounds()`` (1 for a flag, the box's cap for a capped count such as Haunted
 Lands' season or resources, ``inf`` where the rules set no cap).
@@ -246,7 +248,8 @@ class KitAECEnv(AECEnv):
             raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         p = self.possible_agents.index(agent)
         s = self.state_
-        obs = s.observation(p)
+        view = getattr(self.encode, "view", None)  # the encoder's cheap read of what observation(p) holds
+        obs = s.observation(p) if view is None else view(s, p)
         return {"observation": self.encode(obs, p, None if s.is_terminal() else s.current_player()),
                 "action_mask": self.legal_mask(p)}
 
@@ -279,6 +282,9 @@ class KitAECEnv(AECEnv):
         illegal now (the rule's reason); nothing changes."""
         action = _action_number(action)
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
+        for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
+            if a is chosen:
+                return chosen
         why = self.state_.why_not(chosen)
         if why is not None:
             raise ValueError(f"action {int(action)} ({chosen.describe()}) is illegal now: {why}")

@@ -542,6 +542,7 @@ class ActionCatalogue:
         self.index = {a: i for i, a in enumerate(self.entries)}
         if len(self.index) != len(self.entries):
             raise ValueError("an action catalogue lists an action twice")
+        self._by_id = {id(a): i for i, a in enumerate(self.entries)}  # entries are kept, so their ids stay theirs
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -558,7 +559,12 @@ class ActionCatalogue:
                 position; the message names the action).
         """
         out, seen = [], {}
+        by_id, entries = self._by_id, self.entries
         for a in state.legal_actions():
+            i = by_id.get(id(a))
+            if i is not None and entries[i] is a:  # the entry object itself (a game that interns its actions)
+                out.append(i)
+                continue
             key = self.key_of(a)
             if key is None:
                 i = self.index.get(a)
@@ -619,7 +625,9 @@ class ObservationEncoder:
     the observer: ``"player+0"`` is ``me``, ``"player+1"`` the next player. ``names`` gives
     each entry's meaning and ``at`` its position; the entries ``to_move=me`` and
     ``to_move=player+k`` say who decides. Subclasses give :meth:`entry_names` and
-    :meth:`fill`."""
+    :meth:`fill`; one may also give ``view(state, me)``: what :meth:`fill` reads of
+    ``state.observation(me)`` (the same keys and values, nothing hidden from ``me``), read
+    from the state without copying it, which the environment then uses instead."""
 
     def __init__(self, box, players: int):
         self.box, self.n = box, players

@@ -77,13 +77,19 @@ def play(spec: dict, log: bool = False):
     return s
 
 
-def fingerprint(s) -> dict:
-    """A game's outcome in plain values, plus the SHA-256 of its action record."""
+def record_sha256(s, to_dict) -> str:
+    """SHA-256 (hex) of ``s``'s whole action record: every chance outcome and decision
+    in order, each decision as ``[player, to_dict(action)]`` (any game of the kit)."""
     h = hashlib.sha256()
     for e in s.history():
-        step = ["chance", e.action] if e.chance else [e.player, action_to_dict(e.action)]
+        step = ["chance", e.action] if e.chance else [e.player, to_dict(e.action)]
         h.update(json.dumps(step, sort_keys=True).encode())
         h.update(b"\n")
+    return h.hexdigest()
+
+
+def fingerprint(s) -> dict:
+    """A game's outcome in plain values, plus the SHA-256 of its action record."""
     n = s.players
     return {
         "decisions": s.decisions,
@@ -96,7 +102,7 @@ def fingerprint(s) -> dict:
         "quests": [list(s.quests_chosen(p)) for p in range(n)],
         "supply": s.supply(),
         "over_reason": s.over_reason,
-        "record_sha256": h.hexdigest(),
+        "record_sha256": record_sha256(s, action_to_dict),
     }
 
 

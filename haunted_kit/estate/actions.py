@@ -200,3 +200,54 @@ def action_from_dict(d) -> object:
             v = _amounts(v, f"Trade.{n}")
         kw[n] = v
     return cls(**kw)
+
+
+class ActionTable:
+    """The one object of each action a game with ``box`` can offer (interned), so that
+    :func:`~haunted_kit.estate.engine.legal_actions`, the integer encoding and the
+    search's trees hand the same objects around: a dict lookup or a membership test then
+    matches by identity and never runs the strict ``__eq__``. Built once per box
+    (:func:`action_table`); its actions hold plain ints and ``(q, r)`` tuples, as ``apply_action``
+    records them.
+
+    Attributes: ``PASS``, ``VISIT``, ``END_VISIT``, ``INN_RETURN``, ``INN_DECLINE``;
+    ``take[material]`` and ``gold`` (lists, index ``k`` is the take of ``k + 1`` units,
+    grown on demand by :meth:`takes` and :meth:`golds`); ``place[tile][slot]``,
+    ``join[slot]``, ``remove[tile]``; ``trades[row]`` (one per option of the Market row,
+    in the row's order; the box gives its pairs sorted, as the record holds them).
+    """
+
+    def __init__(self, box):
+        self.PASS, self.VISIT, self.END_VISIT = Pass(), VisitMarket(), EndVisit()
+        self.INN_RETURN, self.INN_DECLINE = InnReturn(), InnDecline()
+        self.take = {m: [] for m in box.factory_resources}
+        self.gold: list = []
+        self.place = {t: {slot: PlaceTile(t, slot) for slot in box.slots} for t in box.tiles}
+        self.join = {slot: Join(slot) for slot in box.slots}
+        self.remove = {t: RemoveTile(t) for t in box.tiles}
+        self.trades = {a: [Trade(a, give, take) for give, take in row.options] for a, row in box.market.items()}
+
+    def takes(self, material: str, most: int) -> list:
+        """``[TakeMaterial(material, 1), ..., TakeMaterial(material, most)]`` (interned)."""
+        row = self.take[material]
+        while len(row) < most:
+            row.append(TakeMaterial(material, len(row) + 1))
+        return row[:most]
+
+    def golds(self, most: int) -> list:
+        """``[TakeGold(1), ..., TakeGold(most)]`` (interned)."""
+        row = self.gold
+        while len(row) < most:
+            row.append(TakeGold(len(row) + 1))
+        return row[:most]
+
+
+_TABLES: dict = {}  # id(box) -> (box, its table); the box is kept, so its id is never reused meanwhile
+
+
+def action_table(box) -> ActionTable:
+    """The :class:`ActionTable` of ``box`` (made on first use, shared by every game with that box)."""
+    hit = _TABLES.get(id(box))
+    if hit is None or hit[0] is not box:
+        hit = _TABLES[id(box)] = (box, ActionTable(box))
+    return hit[1]

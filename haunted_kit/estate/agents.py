@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import actions as A
+from .actions import action_table
 from . import rules as R
 
 
@@ -58,6 +59,60 @@ class EstateGreedyAgent(OneStepGreedyAgent):
             return 1 if s.season < box.seasons else -1
         return 0.0
 
+    def scores(self, s, actions) -> list:
+        """``[self.score(s, a) for a in actions]``, the same values, with what every
+        action shares (the player, the seasons left, the Market's best trade) worked
+        out once, and the takes' and placements' scores (which depend on the seasons left
+        only) looked up (:func:`_fixed_scores`)."""
+        left = self._seasons_left(s)
+        fixed = _fixed_scores(s.box, left)
+        out = [fixed.get(id(a)) for a in actions]
+        if None not in out:
+            return out
+        box, p, val = s.box, s.current_player(), s.box.value
+        more = left > 1
+        hand = s.hand[p]
+        market = None
+        for i, a in enumerate(actions):
+            if out[i] is not None:
+                continue
+            t = type(a)
+            if t is A.Join:
+                slot = tuple(a.slot)
+                tile = box.tiles[s.lands[slot]["tile"]]
+                out[i] = tile.amount * val[tile.raises] * left - R.join_fee(s, slot) + 0
+            elif t is A.Trade:
+                market = market or _market_values(s)
+                known = market[1].get(id(a))
+                if known is None or known[0] is not a:
+                    out[i] = self._trade_value(s, p, a.action, a.give, a.take, more, val)
+                else:
+                    _, got_more, got_last, given, marked = known
+                    out[i] = (got_more if more else got_last) - given - (R.marked_price(s, p, a.action) if marked else 0)
+            elif t is A.VisitMarket:
+                market = market or _market_values(s)
+                best = [0.0]
+                for name, marked, rows in market[0]:
+                    price = R.marked_price(s, p, name) if marked else 0
+                    for give, got_more, got_last, given in rows:
+                        for r, n in give:
+                            if hand[r] < n:
+                                break
+                        else:
+                            best.append((got_more if more else got_last) - given - price)
+                out[i] = max(best)
+            else:
+                out[i] = self.score(s, a)
+        return out
+
+    @staticmethod
+    def _trade_value(s, p, action, give, take, more, val):
+        """:meth:`_trade` of the trade ``(action, give, take)`` with ``more`` = a season remains after this one."""
+        got = sum((1 if more else 0) * n if r == "workers" else val[r] * n for r, n in take)
+        given = sum(val[r] * n for r, n in give)
+        price = R.marked_price(s, p, action) if s.config.marked(action) else 0
+        return got - given - price
+
     @staticmethod
     def _trades(s, p):
         out = []
@@ -73,6 +128,57 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         given = sum(val[r] * n for r, n in a.give)
         price = R.marked_price(s, p, a.action) if s.config.marked(a.action) else 0
         return got - given - price
+
+
+_MARKET_VALUES: dict = {}
+_FIXED: dict = {}
+
+
+def _fixed_scores(box, left: int) -> dict:
+    """``{id(action): score}`` for the interned takes, gold takes and placements of
+    ``box`` (:func:`~haunted_kit.estate.actions.action_table`) with ``left`` seasons left:
+    their :meth:`EstateGreedyAgent.score` depends on nothing else (made once per box and
+    ``left``; the table keeps the actions, so their ids stay theirs)."""
+    hit = _FIXED.get((id(box), left))
+    if hit is not None and hit[0] is box:
+        return hit[1]
+    table, val, out = action_table(box), box.value, {}
+    for m in box.factory_resources:
+        for a in table.takes(m, R.income_bound(box, m) + box.first_taker_extra):
+            out[id(a)] = a.amount * val[a.material] + 0.1
+    for a in table.golds(R.income_bound(box, "gold")):
+        out[id(a)] = a.amount * val["gold"] + 0.05
+    for t, row in table.place.items():
+        tile = box.tiles[t]
+        worth = tile.amount * val[tile.raises] * left - box.tile_price
+        for slot, a in row.items():
+            out[id(a)] = worth + (1.5 if slot in box.white_dotted else 0)
+    _FIXED[(id(box), left)] = (box, out)
+    return out
+
+
+def _market_values(s) -> tuple[list, dict]:
+    """The parts of :meth:`EstateGreedyAgent._trade` that depend on the box and the config
+    only (made once per box and third marked action): per Market row of ``s``'s box
+    ``(row, marked, [(give, got, got_in_last_season, given)...])``, and per interned
+    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``."""
+    key = (id(s.box), s.config.third_marked)
+    hit = _MARKET_VALUES.get(key)
+    if hit is not None and hit[0] is s.box:
+        return hit[1]
+    val = s.box.value
+
+    def got(take, more):
+        return sum((1 if more else 0) * n if r == "workers" else val[r] * n for r, n in take)
+
+    rows, by_id = [], {}
+    for name, trades in action_table(s.box).trades.items():
+        marked = s.config.marked(name)
+        parts = [(x, got(x.take, True), got(x.take, False), sum(val[r] * n for r, n in x.give)) for x in trades]
+        rows.append((name, marked, [(x.give, *rest) for x, *rest in parts]))
+        by_id.update({id(x): (x, *rest, marked) for x, *rest in parts})
+    _MARKET_VALUES[key] = (s.box, (rows, by_id))
+    return rows, by_id
 
 
 AGENTS = {"random": RandomAgent, "greedy": EstateGreedyAgent}

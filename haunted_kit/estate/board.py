@@ -28,6 +28,18 @@ def land_graph(box) -> nx.Graph:
     return _land_graph(box.slots)
 
 
+@lru_cache(maxsize=16)
+def _touching(slots: tuple) -> dict:
+    g = _land_graph(slots)
+    return {s: frozenset(g.neighbors(s)) for s in slots}
+
+
+def touching(box) -> dict:
+    """``{slot: frozenset of the slots it touches}`` over the land board (the edges of
+    :func:`land_graph` as plain sets, for the hot path of the legal actions)."""
+    return _touching(box.slots)
+
+
 def _has_line(g: nx.Graph, nodes: list) -> bool:
     """Whether ``nodes`` can be ordered so each touches the next (a Hamiltonian path)."""
     nodes = list(nodes)

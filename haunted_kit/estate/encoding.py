@@ -23,31 +23,28 @@ import math
 from ..protocol import ActionCatalogue, ObservationEncoder
 from . import actions as A
 from .box import default_estate_box
+from .rules import income_bound  # noqa: F401  (this module's interface too; the rule lives in rules)
 
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
 PHASES = ("setup", "turns", "inn", "over")
-
-
-def income_bound(box, resource: str) -> int:
-    """The most income of ``resource`` a player can ever have with ``box``: the starting
-    income plus, for every tile raising it, its amount once per space (one for a
-    one-marker tile) and once more for the 'adjacent' reading (Expand the lands)."""
-    raise_by = sum(t.count * t.amount * (max(1, t.spaces) + 1) for t in box.tiles.values() if t.raises == resource)
-    return box.start_income.get(resource, 0) + raise_by
+#: the position fields :meth:`EstateObservation.fill` reads (besides ``lands``)
+_VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
+                "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
 
 
 def catalogue(box=None) -> ActionCatalogue:
     """The estate's actions in a fixed order (see the module doc)."""
     box = box or default_estate_box()
-    out = [A.Pass(), A.VisitMarket(), A.EndVisit(), A.InnReturn(), A.InnDecline()]
+    table = A.action_table(box)  # the engine's own objects: the mask's lookups match by identity
+    out = [table.PASS, table.VISIT, table.END_VISIT, table.INN_RETURN, table.INN_DECLINE]
     for m in box.factory_resources:
-        out += [A.TakeMaterial(m, k) for k in range(1, income_bound(box, m) + box.first_taker_extra + 1)]
-    out += [A.TakeGold(k) for k in range(1, income_bound(box, "gold") + 1)]
-    out += [A.PlaceTile(t, slot) for t in box.tiles for slot in box.slots]
-    out += [A.Join(slot) for slot in box.slots]
-    out += [A.RemoveTile(t) for t in box.tiles]
-    out += [A.Trade(a, give, take) for a, row in box.market.items() for give, take in row.options]
+        out += table.takes(m, income_bound(box, m) + box.first_taker_extra)
+    out += table.golds(income_bound(box, "gold"))
+    out += [table.place[t][slot] for t in box.tiles for slot in box.slots]
+    out += [table.join[slot] for slot in box.slots]
+    out += [table.remove[t] for t in box.tiles]
+    out += [x for a in box.market for x in table.trades[a]]
     return ActionCatalogue(out)
 
 
@@ -94,40 +91,76 @@ class EstateObservation(ObservationEncoder):
             return float(self.box.seasons)
         return math.inf
 
-    def fill(self, v, obs: dict, me: int) -> None:
-        at = self.at
+    def view(self, state, me: int) -> dict:
+        """What :meth:`fill` reads of ``state.observation(me)``, read straight from the
+        state's fields without copying them (so: read it before the state changes): the
+        same keys and values, lands keyed ``"q,r"``. Nothing the observer may not see."""
+        d = {k: getattr(state, k) for k in _VIEW_FIELDS}
+        d["lands"] = {f"{q},{r}": land for (q, r), land in state.lands.items()}
+        return d
+
+    def _tables(self):
+        """Index tables of :meth:`fill` (entry positions by key, per seat), made once."""
+        at, n, box = self.at, self.n, self.box
+        seats = [[f"player+{k}" for k in range(n)]]
+        T = {"phase": {p: at[f"phase={p}"] for p in PHASES},
+             "used": {a: at[f"market_used={a}"] for a in self.market},
+             "uses": {a: at[f"market_uses={a}"] for a in self.market}}
+        for where in ("display", "stack", "removed"):
+            T[where] = {t: at[f"{where}.{t}"] for t in self.tiles}
+        T["slot"] = {s: ({t: at[f"slot{s}.tile={t}"] for t in self.tiles},
+                         [at[f"slot{s}.owner={w}"] for w in seats[0]], [at[f"slot{s}.marker={w}"] for w in seats[0]])
+                     for s in self.slots}
+        T["seat"] = [{**{part: {key: at[f"{w}.{part}.{key}"] for key in keys} for part, keys in
+                         (("hand", box.resources), ("income", box.income_resources), ("taken", box.income_resources),
+                          ("workers", ("supply", "factory", "inn")))},
+                      "tokens": at[f"{w}.condition_tokens"], "passed": at[f"{w}.passed"], "visited": at[f"{w}.visited"],
+                      "first": {m: at[f"{w}.first_taker.{m}"] for m in box.factory_resources}} for w in seats[0]]
+        self._T = T
+        return T
+
+    def fill(self, out, obs: dict, me: int) -> None:
+        at, n = self.at, self.n
+        T = getattr(self, "_T", None) or self._tables()
+        v = out.tolist()  # filled as a list (numpy's item writes are slow), then written back at once
         v[at["season"]] = obs["season"]
         if obs["phase"] in PHASES:
-            v[at[f"phase={obs['phase']}"]] = 1
+            v[T["phase"][obs["phase"]]] = 1
         visit = obs["visit"]
         if visit is not None:
             v[at["at_market"]] = 1
             v[at["market_actions_left"]] = visit["limit"] - len(visit["used"])
             for a in visit["used"]:
-                v[at[f"market_used={a}"]] = 1
+                v[T["used"][a]] = 1
         v[at["market_visitors"]] = obs["visitors"]
         v[at["must_remove_tile"]] = obs["pending"] is not None
+        uses = T["uses"]
         for a, k in obs["uses"].items():
-            v[at[f"market_uses={a}"]] = k
-        for t in obs["display"]:
-            v[at[f"display.{t}"]] += 1
+            v[uses[a]] = k
+        for where in ("display", "removed"):
+            idx = T[where]
+            for t in obs[where]:
+                v[idx[t]] += 1
+        stack = T["stack"]
         for t, k in obs["stack"].items():
-            v[at[f"stack.{t}"]] = k
-        for t in obs["removed"]:
-            v[at[f"removed.{t}"]] += 1
+            v[stack[t]] = k
+        slots = T["slot"]
         for s, land in obs["lands"].items():
-            v[at[f"slot{s}.tile={land['tile']}"]] = 1
-            v[at[f"slot{s}.owner={self.seat(land['owner'], me)}"]] = 1
+            tile, owner, marker = slots[s]
+            v[tile[land["tile"]]] = 1
+            v[owner[(land["owner"] - me) % n]] = 1
             for p in land["markers"]:
-                v[at[f"slot{s}.marker={self.seat(p, me)}"]] = 1
-        for p in range(self.n):
-            w = self.seat(p, me)
+                v[marker[(p - me) % n]] = 1
+        for p in range(n):
+            seat = T["seat"][(p - me) % n]
             for part in ("hand", "income", "taken", "workers"):
+                idx = seat[part]
                 for key, k in obs[part][p].items():
-                    v[at[f"{w}.{part}.{key}"]] = k
-            v[at[f"{w}.condition_tokens"]] = obs["tokens"][p]
-            v[at[f"{w}.passed"]] = obs["passed"][p]
-            v[at[f"{w}.visited"]] = obs["visited"][p]
+                    v[idx[key]] = k
+            v[seat["tokens"]] = obs["tokens"][p]
+            v[seat["passed"]] = obs["passed"][p]
+            v[seat["visited"]] = obs["visited"][p]
         for m, p in obs["first_taker"].items():
             if p is not None:
-                v[at[f"{self.seat(p, me)}.first_taker.{m}"]] = 1
+                v[T["seat"][(p - me) % n]["first"][m]] = 1
+        out[:] = v

@@ -27,7 +27,7 @@ from ..protocol import (ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEA
                         is_the_integer, results_by_score)
 from . import actions as A
 from . import rules as R
-from .actions import action_from_dict
+from .actions import action_from_dict, action_table
 from .box import default_estate_box, load_estate_box
 from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
@@ -278,46 +278,55 @@ def _next_season(s: EstateState) -> None:
 
 def legal_actions(s: EstateState) -> list:
     """The legal actions of the player to move (see the module doc); empty at a chance
-    node or the end."""
+    node or the end. The objects are the box's interned ones (:func:`~haunted_kit.estate.actions.action_table`),
+    in this order: a Factory take of each material (1 unit up), gold takes, each display
+    tile (first seen first) on each open slot, joins, the Market visit, pass."""
     if s.legal_cache is not None:
         return s.legal_cache
     out = []
     p = current_player(s)
     box = s.box
+    table = action_table(box)
     if p is None:
         pass
     elif s.pending is not None:
-        out = [A.RemoveTile(t) for t in dict.fromkeys(s.display)]
+        out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
-        for a in box.market:
-            if a in s.visit["used"]:
-                continue
-            for t in R.trades_for(s, p, a):
-                if R.refuse_trade(s, p, t.action, t.give, t.take) is None:
-                    out.append(t)
-        out.append(A.EndVisit())
+        out = R.legal_trades(s, p, table.trades)
+        out.append(table.END_VISIT)
     elif s.phase == "inn":
-        out = [A.InnReturn(), A.InnDecline()]
+        out = [table.INN_RETURN, table.INN_DECLINE]
     else:
+        taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
             for m in box.factory_resources:
-                left = R.take_limit(s, p, m) - s.taken[p][m]
-                out += [A.TakeMaterial(m, k) for k in range(1, left + 1)]
-        left = s.income[p]["gold"] - s.taken[p]["gold"]
-        out += [A.TakeGold(k) for k in range(1, left + 1)]
-        slots = R.legal_slots(s, p)
+                left = R.take_limit(s, p, m) - taken[m]
+                if left > 0:
+                    out += table.takes(m, left)
+        left = s.income[p]["gold"] - taken["gold"]
+        if left > 0:
+            out += table.golds(left)
+        slots, have = R.open_slots(s, p)  # have: tiles in p's estate (the marble quarry's condition)
         gold = s.hand[p]["gold"]
-        if gold >= box.tile_price:
-            for t in dict.fromkeys(s.display):
-                if t == "marble_quarry" and R.refuse_marble_quarry(s, p, t) is not None:
+        if slots:
+            if gold >= box.tile_price:
+                free = [slot for slot, how in slots.items() if how == "place"]
+                for t in dict.fromkeys(s.display):
+                    if t == "marble_quarry" and have < box.marble_quarry_min_tiles:
+                        continue
+                    row = table.place[t]
+                    out += [row[slot] for slot in free]
+            lands = s.lands
+            for slot, how in slots.items():
+                if how != "join":
                     continue
-                out += [A.PlaceTile(t, slot) for slot, how in slots.items() if how == "place"]
-        for slot, how in slots.items():
-            if how == "join" and R.refuse_join(s, p, slot) is None:
-                out.append(A.Join(slot))
+                if lands[slot]["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
+                    continue
+                if gold >= R.join_fee(s, slot):
+                    out.append(table.join[slot])
         if not s.visited[p]:
-            out.append(A.VisitMarket())
-        out.append(A.Pass())
+            out.append(table.VISIT)
+        out.append(table.PASS)
     s.legal_cache = out
     return out
 
@@ -427,18 +436,22 @@ def _slot(v):
 def apply_action(s: EstateState, action) -> None:
     """Apply a legal action of the player to move; raises :class:`IllegalAction`
     (the state unchanged) otherwise."""
-    why = why_not(s, action)
-    if why is not None:
-        raise IllegalAction(action, why)
-    p = current_player(s)
     t = type(action)
-    if t in (A.PlaceTile, A.Join):
-        action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
-    if t is A.Trade:
-        action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
-    if t in (A.TakeMaterial, A.TakeGold):  # numpy integers become int: the record and the save hold plain ints
-        action = A.TakeGold(int(action.amount)) if t is A.TakeGold else A.TakeMaterial(action.material, int(action.amount))
-    s.record = s.record.append(HistoryEntry(p, action))
+    for a in s.legal_cache or ():  # the usual case: one of the listed (interned, plain) objects, legal as it is
+        if a is action:
+            break
+    else:  # anything else: check it and record its plain form
+        why = why_not(s, action)
+        if why is not None:
+            raise IllegalAction(action, why)
+        if t in (A.PlaceTile, A.Join):
+            action = t(*(([action.tile] if t is A.PlaceTile else []) + [_slot(action.slot)]))
+        if t in (A.TakeMaterial, A.TakeGold):  # numpy integers become int: the record and the save hold plain ints
+            action = A.TakeGold(int(action.amount)) if t is A.TakeGold else A.TakeMaterial(action.material, int(action.amount))
+        if t is A.Trade:  # sorted pairs in the record (the box's own trades have them already)
+            action = A.Trade(action.action, _amounts(action.give), _amounts(action.take))
+    p = current_player(s)
+    s.record = s.record.step(p, action)
     s.decisions += 1
     s.legal_cache = None
     end = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..events import Event
 from ..protocol import Refusal, is_integer
-from .board import estate_connected, land_graph  # noqa: F401  (the one connection rule)
+from .board import estate_connected, land_graph, touching  # noqa: F401  (the one connection rule)
 from .actions import Trade, amounts_text as _amounts
 
 SOURCE = "estate rules"
@@ -133,15 +133,44 @@ def refuse_join(s, p: int, slot) -> Refusal | None:
 
 
 def legal_slots(s, p: int) -> dict:
-    """Where ``p`` may put a marker now, ignoring costs: ``{slot: "place" | "join"}``."""
-    out = {}
-    for slot in s.box.slots:
-        if refuse_marker(s, p, slot) is None:
-            out[slot] = "join" if slot in s.lands else "place"
-    return out
+    """Where ``p`` may put a marker now, ignoring costs: ``{slot: "place" | "join"}``, in
+    board order; the slots :func:`refuse_marker` accepts. A new dict (see :func:`open_slots`)."""
+    return dict(open_slots(s, p)[0])
+
+
+def open_slots(s, p: int) -> tuple[dict, int]:
+    """``(legal_slots(s, p), tiles in p's estate)``, kept in the state until the lands
+    change (:func:`do_place`, :func:`do_join` clear it): read only, shared by copies. Under
+    the "group" reading worked out from the board's edges at once (the lower area for a
+    first marker, else the slots touching the estate without ``p``'s marker)."""
+    cache = s.slot_cache
+    if cache is not None and p in cache:
+        return cache[p]
+    box, lands = s.box, s.lands
+    mine = [slot for slot, land in lands.items() if p in land["markers"]]
+    if s.config.connection != "group":
+        slots = {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
+    else:
+        if mine:
+            near = touching(box)
+            ok = set().union(*(near[m] for m in mine)).difference(mine)
+        else:
+            ok = box.lower_area
+        slots = {slot: "join" if slot in lands else "place" for slot in box.slots if slot in ok}
+    found = (slots, len(mine))
+    s.slot_cache = {**(cache or {}), p: found}  # a new dict: copies sharing the old one keep it
+    return found
 
 
 # ============================================================================ income
+
+
+def income_bound(box, resource: str) -> int:
+    """The most income of ``resource`` a player can ever have with ``box``: the starting
+    income plus, for every tile raising it, its amount once per space (one for a
+    one-marker tile) and once more for the 'adjacent' reading (Expand the lands)."""
+    raise_by = sum(t.count * t.amount * (max(1, t.spaces) + 1) for t in box.tiles.values() if t.raises == resource)
+    return box.start_income.get(resource, 0) + raise_by
 
 
 def take_limit(s, p: int, material: str) -> int:
@@ -241,6 +270,28 @@ def refuse_trade(s, p: int, action: str, give, take) -> Refusal | None:
     if hired and len(dict(take)) == 1 and total_workers(s, p) >= box.worker_limit:
         return refusal(f"{P(p)} already has {box.worker_limit} workers, the limit; no worker can be hired", MARKET)
     return None
+
+
+def legal_trades(s, p: int, trades: dict) -> list:
+    """The trades of ``trades`` (Market row -> its Trades, e.g. the interned ones of
+    :func:`~haunted_kit.estate.actions.action_table`) that :func:`refuse_trade` accepts for
+    ``p`` visiting the Market now, rows in the box's order, worked out row by row (the
+    rows not yet used in the visit, the resources given held, the marked price, room for
+    a hired worker); ``[]`` when the visit's actions are all used."""
+    box, visit = s.box, s.visit
+    if visit is None or visit["player"] != p or len(visit["used"]) >= visit["limit"]:
+        return []
+    hand, used, out = s.hand[p], visit["used"], []
+    full = total_workers(s, p) >= box.worker_limit
+    for action, row in trades.items():
+        if action in used:
+            continue
+        if s.config.marked(action) and hand["gold"] < marked_price(s, p, action):
+            continue
+        for x in row:
+            if all(hand[r] >= n for r, n in x.give) and not (full and len(x.take) == 1 and x.take[0][0] == "workers" and x.take[0][1]):
+                out.append(x)
+    return out
 
 
 def total_workers(s, p: int) -> int:
@@ -360,6 +411,7 @@ def do_place(s, p: int, tile: str, slot) -> bool:
          slot)
     s.display.remove(tile)
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
+    s.slot_cache = None
     emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
     both = s.config.marble_field == "single" and t.spaces > 1
@@ -387,6 +439,7 @@ def do_join(s, p: int, slot) -> None:
         gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
              slot, payer=p)
     land["markers"].append(p)
+    s.slot_cache = None
     emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":

@@ -134,6 +134,7 @@ class EstateData:
         self.forced: list = []
         self.start: dict | None = None
         self.legal_cache = None
+        self.slot_cache = None
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -219,7 +220,7 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
         ("display", "list"), ("stack", "dict"), ("removed", "list"), ("adjacent", "rows"), ("pending", "optional_list"),
         ("chance", "value"), ("inn_queue", "list"), ("rng_count", "value"), ("decisions", "value"))]
     + [_F("record", "value", None), _F("log", "log", None), _F("forced", "list", None), _F("start", "value", None),
-       _F("legal_cache", "value", None)])
+       _F("legal_cache", "value", None), _F("slot_cache", "value", None)])
 
 _FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)
 _copy = compile_copy(STATE_FIELDS, shared=("config",))
@@ -399,6 +400,7 @@ def set_position(s: EstateData, d: dict) -> None:
             v = {slot_key(key): x for key, x in v.items()}
         setattr(s, k, v)
     s.legal_cache = None
+    s.slot_cache = None
 
 
 def first_difference(a, b, where: str):
