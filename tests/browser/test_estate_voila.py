@@ -14,7 +14,7 @@ from haunted_kit.render.style import rgb
 
 pytestmark = pytest.mark.browser
 
-BOARD = "canvas.hk-estate-board"
+BOARD = ".hk-estate-play canvas.hk-estate-board"  # the play view's board (the exercises below have boards too)
 
 
 def test_estate_play_view_in_voila(page, voila_server):
