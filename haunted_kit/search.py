@@ -2,10 +2,16 @@
 
 :class:`SearchAgent` is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one
 tree over the searching player's information set. Every playout starts from a fresh
-*determinisation*: a copy of the position consistent with what the searching player
-may know (the Game's ``determinise(state, player, rng)``; for Haunted Lands the other
-players' face-down quests are redrawn from the quests they could hold and the dice are
-reseeded), never the true hidden state. Selection is PUCT with availability counts
+*determinisation* (:func:`determinise`, the one path every search and hint takes): a
+copy of the position built from what the searching player sees, ``state.observation(player)``,
+with everything hidden from them redrawn from the search's own seeded generator: the
+other players' hidden cards (Haunted Lands: face-down quests; Landmarks: hands and
+architects), the order of what is still to be drawn, the chance generator's seed and
+position (future dice, tiles and deals), while outcomes forced on the next chance nodes
+(``force_chance``) and the action record are left out. So two positions that look the
+same to the player give the same search, the same moves and the same hints, whatever
+their hidden truth; the kit checks this promise for every game with
+:func:`haunted_kit.testing.determinisation_problems`. Selection is PUCT with availability counts
 (a move is only compared with the playouts in which it was legal), guided by a prior
 over moves: the game's greedy agent's move scores as a softmax (:func:`prior_of`), so
 that a small budget (100 playouts) is spent on the few plausible moves; chance outcomes
@@ -47,7 +53,11 @@ __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "h
 
 
 def determinise(game, state, player: int, rng: random.Random):
-    """A copy of ``state`` as ``player`` might believe it to be.
+    """A copy of ``state`` as ``player`` might believe it to be, built from what
+    ``player`` sees: the hidden parts (other players' hidden cards, what is still to be
+    drawn and in which order, the chance generator's seed and position, forced chance
+    outcomes, the action record) are redrawn from ``rng`` or left out, never read, so
+    the copy is a function of ``state.observation(player)`` and ``rng`` alone.
 
     Uses the Game's ``determinise`` when it has one. A game without one must show
     ``player`` everything (``state.observation(player) == state.observation(None)``):
@@ -200,13 +210,17 @@ class SearchAgent:
         """Search from ``state`` for ``player`` (default: the player to move).
 
         Raises:
-            ValueError: nobody is to move (chance node or finished game), or ``player``
-                is not the player to move (the message names who is).
+            ValueError: the game is over, a chance node waits (nobody is to move until its
+                outcome is applied), or ``player`` is not the player to move (the message
+                names who is).
         """
         game = self.game or game_of(state)
-        mover = None if state.is_terminal() else state.current_player()
+        if state.is_terminal():
+            raise ValueError("the game is over: there is no move to search or suggest")
+        mover = state.current_player()
         if mover is None:
-            raise ValueError("nobody is to move here (a chance node or a finished game): nothing to search")
+            raise ValueError("a chance node waits, so nobody is to move: resolve it first (state.apply_chance(outcome), "
+                             "or state.apply_chance(state.sample_chance()) for the seeded one), then search")
         if player is None:
             player = mover
         elif not is_integer(player) or player != mover:
@@ -395,9 +409,15 @@ def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: fl
         player: the player to move (the default); any other player is refused.
         top: how many moves, 1 or more (fewer when fewer were searched).
 
+    Works on any position where a player is to move, however it was made (forced
+    chance outcomes pending, a scenario or prepared position, chance nodes left for the
+    caller): the search reads only what the player sees (:func:`determinise`), so two
+    positions that look the same to the player get the same hints.
+
     Raises:
-        ValueError: nobody is to move, ``player`` is not the player to move (naming
-            who is), ``top`` is not a whole number of at least 1, or a bad budget.
+        ValueError: the game is over, a chance node waits (nobody is to move), ``player``
+            is not the player to move (naming who is), ``top`` is not a whole number of
+            at least 1, or a bad budget.
         MissingHook (a ValueError): the game has no ``determinise(state, player, rng)``.
     """
     if not is_integer(top) or top < 1:

@@ -45,9 +45,10 @@ from typing import Any
 
 from .games import get_game
 from .protocol import IllegalAction, check_seed, is_integer
+from .search import determinise
 
 __all__ = ["BoxReport", "Failure", "REFUSAL_ERRORS", "changed_fields", "check_box", "continuation", "continuation_elsewhere",
-           "game_settings", "malformed_forms", "other_actions", "play_checked", "random_steps", "refusal_problem",
+           "determinisation_problems", "game_settings", "malformed_forms", "other_actions", "play_checked", "random_steps", "refusal_problem",
            "replay_failure", "sampled_positions", "state_json"]
 
 
@@ -414,6 +415,41 @@ def sampled_positions(game, setting: dict, seed: int, every: int = 5, limit: int
         steps += random_steps(s, rng, every)
         out.append(s.copy())
     return out
+
+
+def determinisation_problems(game, state, player: int, twins=(), seeds=(0, 1, 2)) -> list[str]:
+    """What is wrong with the determinisations of ``state`` for ``player`` (the kit's one
+    path, :func:`haunted_kit.search.determinise`; empty when nothing): each must look to
+    ``player`` as ``state`` does (``observation(player)``, the event log aside) and be a
+    function of that observation and the generator alone. Checked against twin
+    positions, which ``player`` sees alike but whose hidden parts differ: ``twins`` (e.g.
+    with forced chance outcomes, other hands, another seed) and, for each of ``seeds``, a
+    determinisation of ``state`` itself; for every seed the twin's determinisation must
+    have the same save (``to_dict()``) as ``state``'s.
+
+    Raises:
+        ValueError: a twin that ``player`` does not see as ``state`` (a mistake of the caller).
+    """
+    def seen(s):
+        return {k: v for k, v in s.observation(player).items() if k != "log"}
+
+    base = seen(state)
+    for i, twin in enumerate(twins):
+        if seen(twin) != base:
+            raise ValueError(f"twin {i} does not look to P{player + 1} as the position does: not a twin")
+    problems = []
+    for k in seeds:
+        made = determinise(game, state, player, random.Random(k))
+        if seen(made) != base:
+            problems.append(f"seed {k}: P{player + 1}'s determinisation does not look to them as the position does")
+        want = made.to_dict()
+        for i, twin in enumerate([*twins, determinise(game, state, player, random.Random(10_000 + k))]):
+            got = determinise(game, twin, player, random.Random(k)).to_dict()
+            if got != want:
+                diff = sorted(key for key in set(want) | set(got) if want.get(key) != got.get(key))
+                problems.append(f"seed {k}: twin {i} (seen alike by P{player + 1}) gives another determinisation "
+                                f"(save keys differing: {', '.join(diff)}): it reads hidden information")
+    return problems
 
 
 def state_json(s) -> str:

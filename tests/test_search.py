@@ -114,7 +114,7 @@ def test_searching_a_finished_game_is_refused():
     bots = [GreedyAgent(1), GreedyAgent(2)]
     while not s.is_terminal():
         s.apply_action(bots[s.current_player()].act(s))
-    with pytest.raises(ValueError, match="nobody is to move"):
+    with pytest.raises(ValueError, match="the game is over: there is no move to search"):
         SearchAgent(0).search(s)
 
 
@@ -264,8 +264,11 @@ def test_the_prior_steers_a_small_search():
     assert len(legal) >= 4
     scores = {a: GreedyAgent(0).score(s, a) for a in legal}
     top = max(scores.values())
-    guided = SearchAgent(3, playouts=30).search(s)
-    flat = SearchAgent(3, playouts=30, prior="uniform").search(s)
-    assert len(flat.moves) == len(legal)  # each move tried once at least
-    on_top = sum(m.visits for m in guided.moves if scores[m.action] == top)
-    assert on_top > sum(m.visits for m in flat.moves if scores[m.action] == top)
+    on_top = flat_on_top = 0
+    for seed in (3, 4, 5):  # summed over three searches: one alone can tie by luck of the draws
+        guided = SearchAgent(seed, playouts=30).search(s)
+        flat = SearchAgent(seed, playouts=30, prior="uniform").search(s)
+        assert len(flat.moves) == len(legal)  # each move tried once at least
+        on_top += sum(m.visits for m in guided.moves if scores[m.action] == top)
+        flat_on_top += sum(m.visits for m in flat.moves if scores[m.action] == top)
+    assert on_top > flat_on_top

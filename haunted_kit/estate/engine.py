@@ -23,7 +23,7 @@ import math
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, SCORE_ONLY_MEANINGS, chance_index, is_integer,
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, SCORE_ONLY_MEANINGS, chance_index, is_integer,
                         is_the_integer, results_by_score)
 from . import actions as A
 from . import rules as R
@@ -653,11 +653,17 @@ class EstateGame:
     state_type = EstateState
 
     def determinise(self, state: EstateState, player: int, rng) -> EstateState:
-        """A copy that ``player`` may search: nothing is hidden in this module but the
-        seed, so the copy's draws are reseeded from ``rng`` and cannot foretell the real
-        tile stack."""
-        d = state.copy()
+        """A copy that ``player`` may search, built from what ``player`` sees: nothing is
+        hidden in this module but the tile stack's order, so the copy's draws get a seed
+        from ``rng`` (a :class:`random.Random`) and start at position 0, and the outcomes
+        forced on the next draws (:meth:`EstateState.force_chance`), the action record,
+        the start position and the log are left out: it cannot foretell the real stack."""
+        d = state.copy(keep_log=False)
         d.config = replace(state.config, seed=rng.getrandbits(62))
+        d.forced = []
+        d.rng_count = 0
+        d.record = Record()
+        d.start = None
         return d
 
     def evaluate(self, state: EstateState) -> list[float]:

@@ -1280,17 +1280,24 @@ class HauntedLandsGame:
         return list(state.turn_order)
 
     def determinise(self, state: State, player: int, rng) -> State:
-        """A copy of ``state`` consistent with what ``player`` may know: every other
-        player's face-down quests are redrawn from the quests that player could hold (the
+        """A copy of ``state`` built from what ``player`` sees (``state.observation(player)``),
+        the hidden parts redrawn from ``rng`` (a :class:`random.Random`): every other
+        player's face-down quests are drawn from the quests that player could hold (the
         hand dealt for this player count, rulebook "Game Setup" step 17), keeping their
-        number; and the chance generator is reseeded from ``rng`` (a :class:`random.Random`),
-        so the copy cannot foresee the real dice. Reads nothing hidden from ``player``."""
+        number; the chance generator gets a seed from ``rng`` and starts at position 0; the
+        outcomes forced on the next chance nodes (:meth:`HauntedLandsState.force_chance`),
+        the action record and the event log are left out. Reads nothing hidden from
+        ``player``: two positions ``player`` sees alike give the same copy for the same
+        ``rng`` (:func:`haunted_kit.testing.determinisation_problems`)."""
         d = state.copy(keep_log=False)
         cfg = copy.copy(state.config)
         object.__setattr__(cfg, "seed", rng.getrandbits(62))
         d.config = cfg
         d._ctx = None
         d._legal = None
+        d.forced = []
+        d.rng_count = 0
+        d.steps = None
         box = cfg.box
         removed = box.removed_quests.get(cfg.players, ())
         dealt = [q for q in sorted(box.quests) if q not in removed]

@@ -28,7 +28,7 @@ from itertools import permutations
 
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
+from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
 from . import rules as R
@@ -886,16 +886,21 @@ class LandmarksGame:
         return int(state.round)
 
     def determinise(self, state: LandmarksState, player: int, rng) -> LandmarksState:
-        """A copy of ``state`` consistent with what ``player`` may know: the cards ``player``
-        cannot see (the other hands and the draw pile) are shuffled by ``rng`` and dealt
-        back, each hand keeping its size; the other players' architects (hidden until the
-        end, Architects: Game Setup) are drawn from the architects ``player`` does not
-        hold; the seed is redrawn, and the log keeps only what ``player`` saw. Reads
-        nothing hidden from ``player``: two positions that look the same to ``player``
-        give the same copy for the same ``rng``."""
+        """A copy of ``state`` built from what ``player`` sees, the hidden parts redrawn
+        from ``rng`` (a :class:`random.Random`): the cards ``player`` cannot see (the other
+        hands and the draw pile) are shuffled and dealt back, each hand keeping its size;
+        the other players' architects (hidden until the end, Architects: Game Setup) are
+        drawn from the architects ``player`` does not hold; the seed is redrawn and the
+        generator starts at position 0; the action record (it holds the architects' deal)
+        and the start position are left out, and the log keeps only what ``player`` saw.
+        Reads nothing hidden from ``player``: two positions that look the same to
+        ``player`` give the same copy for the same ``rng``."""
         d = state.copy()
         d._legal = None
         d.seed = rng.getrandbits(62)
+        d.rng_count = 0
+        d.record = Record()
+        d.start = None
         d.log = [state._seen(e, player) for e in state.log]
         others = [p for p in range(state.players) if p != player]
         unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
