@@ -567,14 +567,15 @@ def _compare(sub, args) -> int:
     from .simulate import SchedulerError  # lazy: as above
 
     name = args.game
-    _usable(sub, name)
     if not args.box.is_dir():
         sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
     _check_outputs(sub, {"--html": args.html})
     options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     game = get_game(name)
     try:
-        house = game.load_box(args.box)
+        house = game_hook(game, "load_box", "compare")(args.box)
+    except MissingHook as exc:
+        sub.error(str(exc))
     except (ValueError, OSError) as exc:  # the game's BoxError
         other = _box_game(args.box, exclude=name)
         if other is not None:
@@ -584,7 +585,7 @@ def _compare(sub, args) -> int:
     reference = _box(sub, game, None)
     players = args.players if args.players is not None else (4 if name == DEFAULT_GAME else 3)
     for box in (reference, house):
-        _check_players(sub, box, players)
+        _check_players(sub, box, players, game)
         _check_settings(sub, name, box, players, args.seed, options)
     _check_agents(sub, args.agents, name)
     if len(args.agents) > players:

@@ -11,8 +11,8 @@ Figures (rows of the report):
 
 * win rate by seat (seat 1 = first to take a turn); for Haunted Lands a collective loss
   is a loss for every seat;
-* the collective-loss rate (only games that have one, i.e. whose ``result_meanings`` do
-  not declare ``collective_loss``: Haunted Lands);
+* the collective-loss rate (only games that have one: :func:`has_collective_loss`,
+  Haunted Lands);
 * game length in decisions (``game_decisions``) and in the game's own unit
   (``Game.game_length`` / ``length_name``: Haunted Lands rounds, estate seasons,
   Landmarks rounds);
@@ -57,7 +57,7 @@ from statistics import NormalDist
 from .fileio import atomic_write
 from .games import get_game
 from .progress import Bar
-from .protocol import is_integer
+from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, load_dataset, simulate
 
 __all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "newcombe_interval", "t_interval", "two_proportion_z",
@@ -78,6 +78,14 @@ DEFAULT_GAMES = {"haunted": 500, "estate": 300, "landmarks": 250}
 
 # ============================================================================ statistics
 
+
+
+def has_collective_loss(game) -> bool:
+    """Whether ``game`` can end in a collective loss: its ``result_meanings`` give the
+    ``collective_loss`` column a meaning other than the score-only games' "always false"
+    (:data:`~haunted_kit.protocol.SCORE_ONLY_MEANINGS`). Haunted Lands: True."""
+    meaning = getattr(game, "result_meanings", {}).get("collective_loss")
+    return meaning is not None and meaning != SCORE_ONLY_MEANINGS["collective_loss"]
 
 def _betacf(a: float, b: float, x: float) -> float:
     """Continued fraction of the regularized incomplete beta function (modified Lentz)."""
@@ -282,7 +290,7 @@ def _rows(game, ref, house, players: int) -> list[Row]:
         rows.append(_rate_row("win rate by seat", f"seat {seat} wins", list(ref[ref["seat"] == seat]["won"]),
                               list(house[house["seat"] == seat]["won"])))
     g1, g2 = _per_game(ref), _per_game(house)
-    if "collective_loss" not in getattr(game, "result_meanings", {}):  # the game has a collective loss
+    if has_collective_loss(game):
         rows.append(_rate_row("collective loss", "collective-loss rate", list(g1["collective_loss"]),
                               list(g2["collective_loss"])))
     rows.append(_mean_row("game length", "decisions per game", list(g1["game_decisions"]), list(g2["game_decisions"])))
