@@ -12,7 +12,7 @@ from haunted_kit.review import ReviewError, review
 
 PLAYERS = {"haunted": 3, "estate": 3, "landmarks": 3}
 #: the seed of each game's staged blunder (Haunted Lands 5: P1 ends the turn where a mine scores 3 valor;
-#: the estate: P1 passes where wood scores 3; Landmarks: P2 builds where a Gate token scores 3)
+#: the estate: P1's first decision, where a take scores 3; Landmarks: P2 builds where a Gate token scores 3)
 BLUNDER_SEEDS = {"haunted": 5, "estate": 5, "landmarks": 3}
 
 
@@ -139,3 +139,18 @@ def test_cli_review_misuse(tmp_path, capsys, argv, code, needle):
     assert needle in err and "Traceback" not in err
     if code == 1:
         assert len(err.strip().splitlines()) == 1
+
+
+def test_widget_shows_the_events_of_a_clicked_decision():
+    from haunted_kit.widgets.review import ReviewView  # lazy: ipywidgets only for the widget test
+
+    s = _finished("estate")
+    r = review(s, seat=0, playouts=6, seed=1, progress=False)
+    view = ReviewView(r)
+    first = r.turning_points[0].number
+    view.show(first)
+    shown = view.position.children[1].value
+    assert all(t in shown for t in [e.replace("'", "&#x27;") for e in r.events[first]][:3]) and r.events[first]
+    view = ReviewView(r, board=lambda st: f"<p>{st.current_player()}</p>")
+    view.show(first)
+    assert view.position.children[1].value == f"<p>{r.states[first].current_player()}</p>"
