@@ -5,6 +5,7 @@ Examples::
     haunted-kit play --players 4 --mode wanderer --seed 7 --agents greedy,random
     haunted-kit play --players 2 --mode citizen --ghost-cards 1,2 --log game.csv --save game.json
     haunted-kit replay game.json            # summary of a saved game
+    haunted-kit review game.json --seat 2 --html review.html   # turning points, P2's costliest decisions
     haunted-kit check-box my_rules/         # play a house-rule box and check every step
     haunted-kit simulate --out runs/a --games 200 --players 2,4 --agents "search[playouts=100],greedy"
     haunted-kit compare --box my_rules/ --html report.html   # house rules against the reference box
@@ -131,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("save", type=Path, help="a save written by play --save")
     rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
     rep.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
+                     help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
+
+    rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions")
+    rev.add_argument("save", type=Path, help="a save of any game of the kit (play --save, the play views, the server's export)")
+    rev.add_argument("--seat", type=_positive, default=1, metavar="N",
+                     help="the seat whose decisions are judged, 1 = P1 (default 1)")
+    rev.add_argument("--playouts", type=_positive, default=None, metavar="K",
+                     help="search playouts per decision (default: haunted_kit.review.DEFAULT_PLAYOUTS)")
+    rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
+    rev.add_argument("--html", type=Path, metavar="FILE", help="also write the review as an HTML page")
+    rev.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
+    rev.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
@@ -440,27 +453,59 @@ def _play(sub, args) -> int:
                            (args.log, lambda p: _write_log(s, p), "Event log written")))
 
 
-def _replay(sub, args) -> int:
-    """``replay``: the save rebuilt with its game's ``from_dict`` (a save naming no game is
-    Haunted Lands') and its summary printed (exit 0); an unreadable or corrupt save is one
-    line and exit 1."""
+def _load_save(sub, args):
+    """The state of save ``args.save``, rebuilt with its game's ``from_dict`` (a save naming
+    no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
     data = _save_data(args.save, args.max_bytes)
     named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME  # Haunted Lands saves name no game
     if named not in game_names():
         print(f"haunted-kit: {args.save}: {_game_field_problem(data, named)}", file=sys.stderr)
-        return 1
+        return None
     game = get_game(named)
     box = _box(sub, game, args.box)
     try:
         if data is None:  # read again for the reason: unreadable, too large, not UTF-8 or not JSON
             read_json(args.save, args.max_bytes, what="save")
-        s = game.from_dict(data, box)
+        return game.from_dict(data, box)
     except ValueError as exc:  # the game's SaveError naming the field
         wrong = _wrong_game(data, named, args.box)
         print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
+        return None
+
+
+def _replay(sub, args) -> int:
+    """``replay``: the save rebuilt (:func:`_load_save`) and its summary printed (exit 0);
+    an unreadable or corrupt save is one line and exit 1."""
+    s = _load_save(sub, args)
+    if s is None:
         return 1
     print(summary(s))
     return 0
+
+
+def _review(sub, args) -> int:
+    """``review``: the save rebuilt (:func:`_load_save`) and reviewed
+    (:func:`haunted_kit.review.review`), the report printed and, with ``--html``, written.
+    Misuse (a missing save file, a seat the game does not have, an unwritable --html)
+    prints usage and exits 2; a corrupt save or one whose record does not re-play is one
+    line and exit 1."""
+    from .review import DEFAULT_PLAYOUTS, review  # lazy: the search and the review load only for this command
+
+    if not args.save.is_file():
+        sub.error(f"argument save: no such file: {args.save}")
+    _check_outputs(sub, {"--html": args.html})
+    s = _load_save(sub, args)
+    if s is None:
+        return 1
+    if args.seat > s.players:
+        sub.error(f"argument --seat: this game has {s.players} players (seats 1..{s.players}), got {args.seat}")
+    try:
+        r = review(s, seat=args.seat - 1, playouts=args.playouts or DEFAULT_PLAYOUTS, seed=args.seed)
+    except ValueError as exc:  # ReviewError (a record that does not re-play), MissingHook
+        print(f"haunted-kit: {args.save}: {exc}", file=sys.stderr)
+        return 1
+    print(r.text())
+    return _write_outputs(((args.html, r.save_html, "Review written"),))
 
 
 def _loads_as(data, exclude: str) -> str | None:
@@ -752,7 +797,7 @@ def _server(sub, args) -> int:
         return 1
 
 
-_COMMANDS = {"play": _play, "simulate": _simulate, "compare": _compare, "replay": _replay, "check-box": _check_box, "teacher": _teacher,
+_COMMANDS = {"play": _play, "simulate": _simulate, "compare": _compare, "replay": _replay, "review": _review, "check-box": _check_box, "teacher": _teacher,
              "handout": _handout, "classroom": _classroom, "server": _server}
 
 

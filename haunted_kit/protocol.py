@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
     "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
-    "chance_index", "check_seed", "is_integer", "is_the_integer", "plain_integers", "results_by_score", "sample_chance",
+    "chance_index", "check_seed", "describe_action", "is_integer", "is_the_integer", "plain_integers", "results_by_score", "sample_chance",
     "seat_agents", "seat_seed", "seeded_random", "states_along", "strict_equality",
 ]
 
@@ -710,6 +710,19 @@ class RandomAgent:
     def act(self, state: GameState):
         # choice(legal) draws exactly what legal[randrange(len(legal))] would, with less work
         return self.rng.choice(state.legal_actions())
+
+
+def describe_action(action, state) -> str:
+    """``action`` in words: ``action.describe(box)`` when the game's describe takes the box
+    (Landmarks names cards that way), else ``action.describe()``, else its repr."""
+    describe = getattr(action, "describe", None)
+    if describe is None:
+        return repr(action)
+    box = getattr(state, "box", None)
+    try:
+        return describe(box)
+    except TypeError:
+        return describe()
 
 
 def states_along(start: GameState, entries) -> list:

@@ -49,7 +49,8 @@ from dataclasses import dataclass
 from .games import game_of, hook
 from .protocol import agent_table, is_integer
 
-__all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "sample_chance"]
+__all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "is_telling", "move_events", "rollout",
+           "rollout_policy", "sample_chance"]
 
 
 def determinise(game, state, player: int, rng: random.Random):
@@ -142,12 +143,6 @@ def prior_of(game, kind: str = "greedy"):
 PRIORS = ("greedy", "uniform")
 
 
-def _rollout_policy(game, name: str):
-    """The rollout agent: the game's ``name`` agent; a game without a greedy agent rolls out at random."""
-    table = agent_table(game)
-    return table.get(name, table["random"])(0)
-
-
 class SearchAgent:
     """ISMCTS agent; ``act(state)`` returns one of ``state.legal_actions()``.
 
@@ -234,7 +229,7 @@ class SearchAgent:
             raise ValueError(f"rollout_depth needs the game's evaluate(state); {getattr(game, 'name', game)!r} has none")
         rng = random.Random(self.rng.getrandbits(64))
         if self._tools is None or self._tools[0] is not game:
-            self._tools = (game, _rollout_policy(game, self.rollout), prior_of(game, self.prior))
+            self._tools = (game, rollout_policy(game, self.rollout), prior_of(game, self.prior))
         _, policy, prior = self._tools
         policy.rng = rng
         root = _Node(None)
@@ -282,16 +277,7 @@ class SearchAgent:
                 path.append(node)
                 if node.visits == 0:
                     break
-            # rollout
-            steps = 0
-            act, apply, is_terminal, is_chance_node = policy.act, d.apply_action, d.is_terminal, d.is_chance_node
-            while not is_terminal() and (depth is None or steps < depth):
-                if is_chance_node():
-                    sample_chance(d, rng)
-                    continue
-                apply(act(d))
-                steps += 1
-            values = playout_values(d.returns(), win_loss) if d.is_terminal() else evaluate(d)
+            values = rollout(d, policy, rng, depth, evaluate, win_loss)
             for nd in path:
                 nd.visits += 1
                 nd.value += values[nd.player]
@@ -299,6 +285,29 @@ class SearchAgent:
         moves = sorted((MoveStats(a, ch.visits, ch.visits / total, ch.value / ch.visits if ch.visits else 0.0)
                         for a, ch in root.children.items() if ch.visits), key=lambda m: (-m.visits, -m.value))
         return SearchResult(player, tuple(moves), n, time.perf_counter() - start)
+
+
+def rollout(d, policy, rng: random.Random, depth: int | None, evaluate, win_loss: bool) -> list:
+    """Play ``d`` (a determinisation, changed in place) on with ``policy`` (an agent with
+    ``act``) and chance outcomes drawn by ``rng``, to the end or for ``depth`` decisions
+    (``None``: to the end); then each player's value: :func:`playout_values` of the returns
+    at the end, else ``evaluate(d)`` (the Game's estimate). The playout of every search."""
+    steps = 0
+    act, apply, is_terminal, is_chance_node = policy.act, d.apply_action, d.is_terminal, d.is_chance_node
+    while not is_terminal() and (depth is None or steps < depth):
+        if is_chance_node():
+            sample_chance(d, rng)
+            continue
+        apply(act(d))
+        steps += 1
+    return playout_values(d.returns(), win_loss) if d.is_terminal() else evaluate(d)
+
+
+def rollout_policy(game, name: str = "greedy"):
+    """The rollout agent: the game's ``name`` agent (:func:`~haunted_kit.protocol.agent_table`);
+    a game without one rolls out at random. Its ``rng`` may be replaced before a rollout."""
+    table = agent_table(game)
+    return table.get(name, table["random"])(0)
 
 
 def returns_are_win_loss(game) -> bool:
@@ -356,9 +365,13 @@ class Hint:
 _CHANCE_KINDS = ("_die", "_drawn")  # events naming a chance outcome: an example, not a promise
 
 
-def _describe_effect(game, state, player: int, action, rng: random.Random) -> str:
-    """What ``action`` does, from its own events, played on a determinised copy (so
-    it cannot reveal a hidden quest or a future die)."""
+def move_events(game, state, player: int, action, rng: random.Random) -> tuple[list, float | None]:
+    """What ``action`` (legal for ``player``, the player to move) would cause, played on a
+    determinisation of ``state`` for ``player`` (so it cannot reveal a hidden quest or a
+    future die): ``(events, gain)``, the move's own events (the state's ``log`` entries,
+    :class:`haunted_kit.events.Event`; ``[]`` for a game without a log) up to the next
+    decision or chance node, and the change of ``player``'s ``seat_results`` score
+    (``None`` for a game without ``seat_results``)."""
     d = determinise(game, state, player, rng)
     if hasattr(d, "log"):
         d.log = []  # record this move's events on the copy
@@ -367,19 +380,29 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
     if seats is not None:
         before = seats(d)[player]["score"]
     d.apply_action(action)
+    events = list(d.log or []) if hasattr(d, "log") else []
+    return events, (None if before is None else seats(d)[player]["score"] - before)
+
+
+def is_telling(event) -> bool:
+    """Whether an event says what a move did, rather than bookkeeping (a turn, round or
+    season starting or ending) or a chance outcome (a die, a draw)."""
+    return not (event.kind in ("turn_started", "turn_ended", "round_started", "season_started")
+                or event.kind.endswith(_CHANCE_KINDS))
+
+
+def _describe_effect(game, state, player: int, action, rng: random.Random) -> str:
+    """What ``action`` does, from its own events (:func:`move_events`)."""
+    events, delta = move_events(game, state, player, action, rng)
     parts = []
-    for e in (d.log or []) if hasattr(d, "log") else []:
-        if e.kind in ("turn_started", "turn_ended", "round_started", "season_started") or e.kind.endswith(_CHANCE_KINDS):
+    for e in events:
+        if not is_telling(e):
             continue
         if e.player == player:
             parts.append(e.text.rstrip("."))
         if len(parts) == 2:
             break
-    gain = ""
-    if before is not None:
-        delta = seats(d)[player]["score"] - before
-        if delta:
-            gain = f" ({getattr(game, 'score_name', 'score')} {delta:+g} at once)"
+    gain = f" ({getattr(game, 'score_name', 'score')} {delta:+g} at once)" if delta else ""
     return ("; ".join(parts) + gain) if parts else (getattr(action, "describe", lambda: str(action))() + gain)
 
 

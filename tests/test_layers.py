@@ -26,7 +26,7 @@ KIT_LAYERS = {
     # 2: agents by spec, shared widget pieces, exercises for any game
     "bots": 2, "widgets": 2, "play": 2, "exercises": 2,
     # 3: tools that take a Game
-    "testing": 3, "simulate": 3, "env": 3, "store": 3,
+    "testing": 3, "simulate": 3, "env": 3, "store": 3, "review": 3,
     # 4: the front doors, and reports built on the tools (compare plays grids with simulate)
     "cli": 4, "classroom": 4, "server": 4, "compare": 4,
 }

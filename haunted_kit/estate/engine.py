@@ -666,6 +666,13 @@ class EstateGame:
         d.start = None
         return d
 
+    def start_of(self, state: EstateState) -> EstateState:
+        """The position before the first entry of ``state.history()``: the save's start
+        position (or the seeded setup) with the tile draws left waiting and the event log
+        on, so that :func:`haunted_kit.protocol.states_along` re-plays the record from it
+        (used by :mod:`haunted_kit.review`)."""
+        return new_state(replace(state.config, auto_chance=False), start=state.start, log=True)
+
     def evaluate(self, state: EstateState) -> list[float]:
         """A cheap estimate of each player's chance to end with the highest gold value, for
         truncated search playouts (a kit heuristic, not a rule): a softmax (3 gold wide)

@@ -1174,6 +1174,15 @@ class HauntedLandsGame:
         keeps of a table."""
         return state.config.to_dict()
 
+    def start_of(self, state: State) -> State:
+        """The position before the first entry of ``state.history()``: the game set up
+        again from its configuration (:meth:`config_of`) with chance nodes left waiting
+        (the setup draws are the record's first entries) and the event log on, so that
+        :func:`haunted_kit.protocol.states_along` re-plays the record from it (used by
+        :mod:`haunted_kit.review`). A position edited with
+        :mod:`haunted_kit.haunted.scenario` is not in its record and does not replay."""
+        return new_game(state.config, auto_chance=False, log=True)
+
     def action_to_dict(self, action) -> dict:
         return A.action_to_dict(action)
 

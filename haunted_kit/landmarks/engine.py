@@ -456,12 +456,17 @@ class LandmarksState(Position):
         for the protocol, the log is always copied). The box, the action record and the start
         position are shared: they never change in place.""")
 
-    def replay(self) -> list[tuple[HistoryEntry | None, "LandmarksState"]]:
-        """The states along the action record: ``[(None, start), (entry, state after), ...]``."""
+    def start_position(self) -> "LandmarksState":
+        """The position before the first entry of the action record (the start position,
+        its events, the deal's chance nodes left waiting)."""
         s = _from_fields(self.box, self.start, auto_chance=False)
         s.log = self.log[:self.start_log]
         s.start_log = self.start_log
-        return states_along(s, self.history())
+        return s
+
+    def replay(self) -> list[tuple[HistoryEntry | None, "LandmarksState"]]:
+        """The states along the action record: ``[(None, start), (entry, state after), ...]``."""
+        return states_along(self.start_position(), self.history())
 
     def __repr__(self) -> str:
         who = self.current_player()
@@ -782,6 +787,13 @@ class LandmarksGame:
 
     def from_dict(self, data: dict, box=None) -> LandmarksState:
         return from_dict(data, box)
+
+    def start_of(self, state: LandmarksState) -> LandmarksState:
+        """The position before the first entry of ``state.history()``
+        (:meth:`LandmarksState.start_position`), from which
+        :func:`haunted_kit.protocol.states_along` re-plays the record (used by
+        :mod:`haunted_kit.review`)."""
+        return state.start_position()
 
     def action_to_dict(self, action) -> dict:
         return action_to_dict(action)

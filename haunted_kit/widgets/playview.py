@@ -34,7 +34,7 @@ from html import escape
 import ipywidgets as W
 
 from ..bots import seat_bot
-from ..protocol import sample_chance
+from ..protocol import describe_action, sample_chance
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
 from .errors import ErrorReporting
 from .hints import HintPanel, hints_off, kernel_loop
@@ -43,19 +43,6 @@ BOT_STEP_LIMIT = 5000
 #: the most actions :meth:`GamePlayView.menu` shows as buttons by default (more go to the list only)
 MENU_BUTTONS = 10
 _COLOURS = {"info": "#000", "refusal": "#8a1c00", "ignored": "#555"}
-
-
-def describe_action(action, state) -> str:
-    """``action`` in words: ``action.describe(box)`` when the game's describe takes the box
-    (Landmarks names cards that way), else ``action.describe()``, else its repr."""
-    describe = getattr(action, "describe", None)
-    if describe is None:
-        return repr(action)
-    box = getattr(state, "box", None)
-    try:
-        return describe(box)
-    except TypeError:
-        return describe()
 
 
 def resolve_bots(game, bots, seed: int, kind: str, players: int) -> dict:
