@@ -191,7 +191,7 @@ class ProvenanceMarks:
         say. Starts the next page's count."""
         parts = []
         if KIT_MARK in self.used:
-            parts.append(f"<b>{KIT_MARK}</b> a kit default: the rules text does not give this number, the kit chose it "
+            parts.append(f"<b>{KIT_MARK}</b> a kit default: the rules text does not give this value (a number or a wording), the kit chose it "
                          "(docs/RULINGS.md says why); every unmarked number is printed in the rules text.")
         if HOUSE_MARK in self.used or self.house:
             listed = [f"{f} {e} {k.replace('_', ' ')}: "

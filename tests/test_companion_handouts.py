@@ -19,7 +19,7 @@ from haunted_kit.widgets.text import html_text
 from ruletools import DATA, edit
 
 KD = '<sup class="kd">*</sup>'
-LEGEND = "* a kit default: the rules text does not give this number, the kit chose it"
+LEGEND = "* a kit default: the rules text does not give this value (a number or a wording), the kit chose it"
 
 
 def handout(tmp_path, game, *extra) -> str:

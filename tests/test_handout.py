@@ -64,7 +64,7 @@ def test_rules_summary_fits_one_page_and_prints_the_box_numbers(tmp_path, capsys
     assert len(text) == 3 and filled(pdf)[0] > 0.8, filled(pdf)
     assert "to move" not in text[-1] and "P1 sensor" in text[-1]
     for t in text:                                         # a legend on every page with a mark
-        assert ("*" in t) == ("a kit default: the rules text does not give this number" in t), t[:60]
+        assert ("*" in t) == ("a kit default: the rules text does not give this value" in t), t[:60]
     assert "4 players (this game)" in flat
 
 
