@@ -162,13 +162,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     hand.add_argument("--seed", type=_seed, default=1, help="seed of the board's setup (default 1)")
-    hand.add_argument("--players", type=int, default=4, metavar="N", help="players on the board page (default 4)")
+    hand.add_argument("--players", type=int, default=4, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default 4)")
     hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
     hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
 
-    tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer)")
-    tea.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the notebooks (default haunted)")
+    tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer and common mistake)")
+    tea.add_argument("--game", default=None, choices=game_names(),
+                     help="only the notebooks with this game's exercises (default: every game's)")
     tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
     tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/.teacher)")
@@ -259,13 +260,12 @@ def game_cli(name: str):
     ``play_game(players, seed, agents, *, box, log, **options) -> (state, agent names)``
     (else :func:`haunted_kit.play.play_game` plays it), ``OPTIONS`` (its ``play`` options beyond players and seed: ``mode``,
     ``ghost_cards``), ``check_settings(box, *, players, seed, **options)`` (ValueError
-    for options that make no game), ``handout(parser, args, box) -> int`` and
-    ``teacher(parser, args) -> int``. Everything else (usage checks, boxes, saves, logs)
-    is shared, here.
+    for options that make no game) and ``handout(parser, args, box) -> int``. Everything
+    else (usage checks, boxes, saves, logs, teacher copies) is shared, here.
 
     A game needs no ``cli`` module: ``play``, ``replay`` and ``simulate`` then use the
-    kit's loop and :func:`protocol_summary`; ``handout`` and ``teacher`` say they are not
-    available for it. Returns ``None`` for a game without one.
+    kit's loop and :func:`protocol_summary`; ``handout`` says it is not available for
+    it. Returns ``None`` for a game without one.
 
     Raises:
         UnknownGame: ``name`` is not registered.
@@ -692,8 +692,33 @@ def _handout(sub, args) -> int:
 
 
 def _teacher(sub, args) -> int:
-    """``teacher``: the teacher copies of the game's notebooks (its ``cli.teacher(parser, args)``)."""
-    return _game_command(sub, args.game, "teacher")(sub, args)
+    """``teacher``: the teacher copies of every notebook holding exercises of any game (or
+    of ``--game``), into ``NOTEBOOKS/.teacher``; the notes come from each game's
+    ``exercises`` module (``EXERCISES``, ``exercise_note``). Exit 0 written (or nothing to
+    write), 1 a notebook or folder that fails, 2 misuse."""
+    from .exercises import TEACHER_DIR, exercise_notes, write_teacher_copies  # lazy: only teacher needs it
+
+    names = [args.game] if args.game is not None else game_names()
+    modules = [m for m in (game_module(n, "exercises") for n in names) if m is not None and hasattr(m, "exercise_note")]
+    if not modules:
+        sub.error(f"teacher is not available for --game {args.game}: it has no exercises")
+    src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[1] / "notebooks"
+    if not src.is_dir():
+        sub.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
+    out = args.out if args.out is not None else src / TEACHER_DIR
+    try:
+        written = write_teacher_copies(sorted(src.glob("*.ipynb")), out, exercise_notes(modules))
+    except (ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an exercise that fails
+        print(f"haunted-kit teacher: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"haunted-kit teacher: cannot write to {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    if not written:
+        print(f"no notebook in {src} holds an exercise; nothing written")
+    return 0
 
 
 def _simulate(parser, args) -> int:

@@ -95,7 +95,9 @@ def game_module(name: str, part: str):
 
     * ``cli``: what ``haunted-kit`` needs beyond the :class:`~haunted_kit.protocol.Game`
       (``play_game``, ``summary``; optionally ``OPTIONS``, ``check_settings``,
-      ``handout``, ``teacher``; see :mod:`haunted_kit.cli`);
+      ``handout``; see :mod:`haunted_kit.cli`);
+    * ``exercises``: ``EXERCISES`` (the keys) and ``exercise_note(key, seed)`` (the
+      teacher's note; see :func:`haunted_kit.exercises.write_teacher_copies`);
     * ``classroom``: the table server's view of a table (``table_view``, ``status``; see
       :mod:`haunted_kit.server`).
 

@@ -482,9 +482,10 @@ class Game(Protocol):
 
     Optional modules of the game's package (beside its engine, found by
     :func:`haunted_kit.games.game_module`): ``cli`` (``summary``, ``play_game``,
-    ``OPTIONS``, ``check_settings``, ``handout``, ``teacher``; without it the command line
-    plays the kit's loop and prints a summary from the protocol, and ``handout``/``teacher``
-    say they are not available) and ``classroom`` (the table server's view; without it the
+    ``OPTIONS``, ``check_settings``, ``handout``; without it the command line plays the
+    kit's loop and prints a summary from the protocol, and ``handout`` says it is not
+    available), ``exercises`` (``EXERCISES`` and ``exercise_note(key, seed)``: the notes of
+    ``haunted-kit teacher``'s copies) and ``classroom`` (the table server's view; without it the
     server says it cannot show the table). Optional state members: ``sample_chance()``
     (below) and ``log`` (a list of :class:`haunted_kit.events.Event`, for ``play --log``'s
     JSON lines and the hints' sentences; else ``events()`` rows).

@@ -19,7 +19,7 @@ from haunted_kit.widgets.text import html_text
 from ruletools import DATA, edit
 
 KD = '<sup class="kd">*</sup>'
-LEGEND = "* a kit default: the rules text does not give this number, the kit chose it"
+LEGEND = "* a kit default: the rules text does not give this value (a number or a wording), the kit chose it"
 
 
 def handout(tmp_path, game, *extra) -> str:
@@ -61,7 +61,8 @@ def test_the_landmarks_handout_names_the_landmark_costs_and_marks_kit_defaults(t
 
 
 @pytest.mark.parametrize("game, sub, old, new, shown", [
-    ("estate", "lands.toml", "tile_price = 3", "tile_price = 4", "A land tile costs <b>4</b><sup class=\"hr\">†</sup> gold"),
+    ("estate", "lands.toml", "tile_price = 3", "tile_price = 4",
+     "A land tile costs <b>4</b><sup class=\"hr\">†</sup> <span class=\"was\">(house rule; rulebook 3)</span> gold"),
     ("landmarks", "scoring.toml", "points = 3", "points = 5", "+5<sup class=\"hr\">†</sup>"),
 ])
 def test_house_rules_print_as_played_marked_and_listed(tmp_path, game, sub, old, new, shown):
@@ -100,5 +101,6 @@ def test_the_pdf_is_printed_by_chromium(tmp_path, capsys, game):
     pdf = out.with_suffix(".pdf")
     assert f"wrote {pdf}" in capsys.readouterr().out
     text = [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
-    assert "rules summary" in text[0] and "End of the rules summary." in text[0]
-    assert any("player aid" in t for t in text[1:])
+    # the summary, the player counts and the aid share one sheet (no half-blank pages)
+    assert len(text) == 1 and "rules summary" in text[0] and "End of the rules summary." in text[0]
+    assert "player aid" in text[0] and "Player count" in text[0] and "4 players (this game)" in text[0]

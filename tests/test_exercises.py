@@ -160,7 +160,8 @@ def test_teacher_copies_are_current_and_answer_every_exercise(tmp_path):
     assert main(["teacher", "--notebooks", str(root), "--out", str(tmp_path)]) == 0
     fresh = sorted(p.name for p in tmp_path.glob("*.ipynb"))
     assert fresh == ["01_components_and_setup.ipynb", "02_a_round_step_by_step.ipynb", "03_actions.ipynb",
-                     "04_skills_quests_scoring.ipynb", "05_pathfinding.ipynb"]
+                     "04_skills_quests_scoring.ipynb", "05_pathfinding.ipynb",
+                     "08_estate_and_market.ipynb", "09_landmarks_and_architects.ipynb"]   # every game's exercises
     def notes(path):
         nb = json.loads(path.read_text(encoding="utf-8"))
         return ["".join(c["source"]) for c in nb["cells"] if c.get("id", "").startswith("teacher-")]

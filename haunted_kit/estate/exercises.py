@@ -168,3 +168,6 @@ EXERCISES = ExerciseSet({
     "08-gold-after": ("08", "Gold after a decision", _gold_after),
 })
 
+
+#: the teacher's note of an exercise (``haunted-kit teacher``'s hook; :func:`haunted_kit.exercises.teacher_note`)
+exercise_note = EXERCISES.teacher_note

@@ -4,7 +4,9 @@
     html = handout_html(box, paper="a4")
 
 Every number comes from the box; a kit default (the rules text is silent) is marked ``*``,
-a house rule ``†``, and the legend under each part says so. Sections: ``hk-rules``
+a house rule ``†`` with the kit's value (``4† (house rule; rulebook 3)``), and the legend
+under each part says so. The summary ends with the player counts (the rules text changes
+nothing with the count; the chosen one is highlighted). Sections: ``hk-rules``
 (the summary), ``hk-aid`` (tiles, Market rows, values).
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..handout import ProvenanceMarks, handout_page, table
+from ..handout import ProvenanceMarks, handout_page, player_counts, table
 from .box import load_estate_box
 
 __all__ = ["handout_html"]
@@ -22,7 +24,7 @@ def _amounts(pairs) -> str:
     return " + ".join(f"{n} {r}" for r, n in pairs) or "nothing"
 
 
-def _rules(box, m: ProvenanceMarks) -> str:
+def _rules(box, m: ProvenanceMarks, players: int | None) -> str:
     g = "game.toml"
     income = ", ".join(f"{n} {r}" for r, n in box.start_income.items())
     hand = ", ".join(f"{n} {r}" for r, n in box.start_hand.items() if n) or "nothing"
@@ -67,6 +69,8 @@ season, {box.price_later}{m.mark('market.toml', 'marked_price', 'later_use')} la
 {box.inn_returns}{m.mark(g, 'inn', 'returns_per_season')} worker back.</li>
 </ul>
 </div>
+{player_counts({n: [] for n in range(box.min_players, box.max_players + 1)}, players,
+               section="the rules text has no rule that depends on the number of players")}
 {m.legend()}
 <p class="end">End of the rules summary.</p>
 </section>"""
@@ -91,16 +95,17 @@ def _aid(box, m: ProvenanceMarks) -> str:
 </section>"""
 
 
-def handout_html(box=None, *, paper: str = "a4") -> str:
+def handout_html(box=None, *, paper: str = "a4", players: int | None = None) -> str:
     """The estate handout as one HTML page (rules summary, player aid).
 
     Args:
         box: an :class:`~haunted_kit.estate.box.EstateBox` (default: the reference box).
         paper: ``"a4"`` or ``"letter"``.
+        players: the player count to highlight in the player-count table (``None``: none).
 
     Raises:
         HandoutError: an unknown paper.
     """
     box = load_estate_box() if box is None else box
-    marks = ProvenanceMarks(box)
-    return handout_page("Estate and Market handout", [_rules(box, marks), _aid(box, marks)], paper)
+    marks = ProvenanceMarks(box, shipped=load_estate_box())
+    return handout_page("Estate and Market handout", [_rules(box, marks, players), _aid(box, marks)], paper, flow=True)

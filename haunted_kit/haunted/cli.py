@@ -1,20 +1,18 @@
 """What ``haunted-kit`` needs from Haunted Lands beyond its Game object (found through
 :func:`haunted_kit.games.game_module`): :func:`play_game` and :func:`summary` for
 ``play`` and ``replay``, :func:`check_settings` for the options only Haunted Lands has
-(``--mode``, ``--ghost-cards``), and the ``handout`` and ``teacher`` commands. The usage
+(``--mode``, ``--ghost-cards``), and the ``handout`` command (teacher copies are the kit's). The usage
 checks every game shares, the box, saves and logs live in :mod:`haunted_kit.cli`."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 from ..handout import handout_command
 from . import rules as R
 from . import sim
 from .state import ConfigError, GameConfig
 
-__all__ = ["OPTIONS", "check_mode", "check_settings", "handout", "play_game", "summary", "teacher"]
+__all__ = ["OPTIONS", "check_mode", "check_settings", "handout", "play_game", "summary"]
 
 #: the ``play`` options of this game beyond players, seed and agents
 OPTIONS = ("mode", "ghost_cards")
@@ -102,28 +100,3 @@ def handout(parser, args, box) -> int:
         parser.error(str(exc))
     return handout_command(parser, args, lambda: handout_html(box, paper=args.paper, seed=args.seed,
                                                               players=args.players, mode=args.mode), find_chromium)
-
-
-def teacher(parser, args) -> int:
-    """``haunted-kit teacher``: the teacher copies of the notebooks (every exercise's
-    answer). Exit 0 written (or nothing to write), 1 a notebook or folder that fails, 2 misuse."""
-    from .exercises import EXERCISES, TEACHER_DIR, ExerciseError, write_teacher_copies  # lazy: only teacher needs it
-
-    src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[2] / "notebooks"
-    if not src.is_dir():
-        parser.error(f"--notebooks {src}: {'is not a folder' if src.exists() else 'no such folder'}")
-    out = args.out if args.out is not None else src / TEACHER_DIR
-    try:
-        ours = {nb for nb, _title, _build in EXERCISES.values()}  # Haunted Lands' notebooks (the others' games differ)
-        written = write_teacher_copies(sorted(p for p in src.glob("*.ipynb") if p.name[:2] in ours), out)
-    except (ExerciseError, ValueError, KeyError) as exc:  # a notebook that is not nbformat JSON, an unknown exercise
-        print(f"haunted-kit teacher: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"haunted-kit teacher: cannot write to {out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    if not written:
-        print(f"no notebook in {src} holds an exercise; nothing written")
-    return 0

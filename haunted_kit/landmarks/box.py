@@ -105,6 +105,8 @@ class LandmarksBox(Fingerprinted):
     #: hash of the files' bytes, which kits before the value ``fingerprint`` recorded in saves:
     #: such saves load while the files are unchanged (``accepts_fingerprint``)
     file_fingerprint: str = field(default="", repr=False)
+    #: (file, entry, field) -> the value as written in the file (as the other games' boxes have it)
+    values: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def earlier_fingerprints(self) -> frozenset:
@@ -188,7 +190,8 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
     shipped = landmarks_dir(None)
     same = not shipped.is_dir() or shipped.resolve() == root.resolve()
     provenance = mark_house_rules(rows, None if same else _shipped_values())  # a changed value: "house rule"
-    return LandmarksBox(**out, provenance=provenance, fingerprint=value_fingerprint(out), file_fingerprint=file_fingerprint)
+    return LandmarksBox(**out, provenance=provenance, fingerprint=value_fingerprint(out), file_fingerprint=file_fingerprint,
+                        values={(f, e, k): v for f, e, k, _p, v in rows})
 
 
 def _read(root: Path) -> tuple[dict, list, str]:

@@ -19,9 +19,9 @@ __all__ = ["handout", "summary"]
 
 def handout(parser, args, box) -> int:
     """``haunted-kit handout --game landmarks``: the rules summary and player aid of ``box``
-    (HTML, and a PDF when Chromium is installed; ``--seed``, ``--players`` and ``--mode``
-    do not apply). Misuse is ``parser.error`` (exit 2); a failed write exit 1."""
-    return handout_command(parser, args, lambda: handout_html(box, paper=args.paper))
+    (HTML, and a PDF when Chromium is installed; ``--players`` is the count highlighted in
+    the player-count table; ``--seed`` and ``--mode`` do not apply). Misuse is ``parser.error`` (exit 2); a failed write exit 1."""
+    return handout_command(parser, args, lambda: handout_html(box, paper=args.paper, players=args.players))
 
 
 def summary(s, names=None) -> str:

@@ -131,3 +131,6 @@ EXERCISES = ExerciseSet({
     "09-gold-after": ("09", "Gold after a build", _gold_after),
 })
 
+
+#: the teacher's note of an exercise (``haunted-kit teacher``'s hook; :func:`haunted_kit.exercises.teacher_note`)
+exercise_note = EXERCISES.teacher_note

@@ -6,14 +6,16 @@ generated from the box (so house rules print as played), on the kit's page
 
 Every number comes from the box; a kit default (the rules text is silent: the example
 deck, the architects' types, the lead actions...) is marked ``*``, a house rule ``†``, and
-the legend under each part says so. Sections: ``hk-rules``, ``hk-aid``.
+the legend under each part says so; a house rule shows the kit's value after it. The
+summary ends with what changes with each player count (the chosen one highlighted).
+Sections: ``hk-rules``, ``hk-aid``.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from ..handout import ProvenanceMarks, handout_page, table
+from ..handout import ProvenanceMarks, handout_page, player_counts, table
 from .box import default_box
 
 __all__ = ["handout_html"]
@@ -21,7 +23,7 @@ __all__ = ["handout_html"]
 _F = "landmarks/"
 
 
-def _rules(box, m: ProvenanceMarks) -> str:
+def _rules(box, m: ProvenanceMarks, players: int | None) -> str:
     g, lt_file, sc, cg = _F + "game.toml", _F + "landmarks.toml", _F + "scoring.toml", _F + "castle_grounds.toml"
     costs = "; ".join(f"<b>{escape(lt.name)}</b>: {escape(lt.cost_text())}{m.mark(lt_file, f'types.{k}')}"
                       for k, lt in box.landmarks.items())
@@ -55,9 +57,23 @@ The gold comes back when its owner leads.</p>
 <li>Each full set of the {len(box.landmarks)} types: +{box.set_points}{m.mark(sc, 'sets')}.</li>
 <li>Architect: +{box.architect_points}{m.mark(sc, 'architect')} per building of its two types (adventurers do not count).</li></ul>
 </div>
+{player_counts(player_changes(box, m), players, section="Landmarks: Game Setup")}
 {m.legend()}
 <p class="end">End of the rules summary.</p>
 </section>"""
+
+
+def player_changes(box, m: ProvenanceMarks) -> dict[int, list[str]]:
+    """What the rules text changes with each player count the box allows, as HTML with
+    the marks: with 2 players some landmark tokens of each type go back to the box."""
+    lt_file = _F + "landmarks.toml"
+    out = {}
+    for n in range(box.min_players, box.max_players + 1):
+        out[n] = []
+        if n == 2 and box.two_player_removed:
+            out[n].append(f"{box.two_player_removed}{m.mark(lt_file, 'supply', 'two_player_removed')} tokens of each landmark "
+                          f"type go back to the box ({box.supply(n)} of each in play)")
+    return out
 
 
 def _aid(box, m: ProvenanceMarks) -> str:
@@ -77,16 +93,17 @@ def _aid(box, m: ProvenanceMarks) -> str:
 </section>"""
 
 
-def handout_html(box=None, *, paper: str = "a4") -> str:
+def handout_html(box=None, *, paper: str = "a4", players: int | None = None) -> str:
     """The Landmarks & Architects handout as one HTML page (rules summary, player aid).
 
     Args:
         box: a :class:`~haunted_kit.landmarks.box.LandmarksBox` (default: the reference box).
         paper: ``"a4"`` or ``"letter"``.
+        players: the player count to highlight in the player-count table (``None``: none).
 
     Raises:
         HandoutError: an unknown paper.
     """
     box = default_box() if box is None else box
-    marks = ProvenanceMarks(box)
-    return handout_page("Landmarks & Architects handout", [_rules(box, marks), _aid(box, marks)], paper)
+    marks = ProvenanceMarks(box, shipped=default_box())
+    return handout_page("Landmarks & Architects handout", [_rules(box, marks, players), _aid(box, marks)], paper, flow=True)

@@ -73,11 +73,12 @@ def _mover(state):
         return None
 
 
-def pieces_layer(state, geom: BoardGeometry, viewer=None) -> list:
+def pieces_layer(state, geom: BoardGeometry, viewer=None, mover_ring: bool = True) -> list:
     """Buildings (owner colour + mark), ghosts, depletion tokens and sensors.
 
     Several sensors on one cell sit side by side along the bottom of the cell. The
-    sensor of the player to move has an extra ring; the viewer's sensor a thicker edge.
+    sensor of the player to move has an extra ring (not with ``mover_ring=False``: a
+    printed board has nobody to move); the viewer's sensor a thicker edge.
     """
     f = state.field
     s = geom.size
@@ -106,7 +107,7 @@ def pieces_layer(state, geom: BoardGeometry, viewer=None) -> list:
     by_cell: dict[int, list[int]] = {}
     for p, c in enumerate(state.sensor):
         by_cell.setdefault(c, []).append(p)
-    mover = _mover(state)
+    mover = _mover(state) if mover_ring else None
     for c in sorted(by_cell):
         ps = by_cell[c]
         x, y = geom.centres[c]

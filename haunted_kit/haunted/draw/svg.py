@@ -29,25 +29,28 @@ from .geometry import board_geometry
 from .scene import highlight_layer, pieces_layer, status_line, terrain_layer
 
 
-def legend(state, geom, viewer=None) -> tuple[list, float]:
-    """Primitives of the key drawn under the field, and the height they take."""
+def legend(state, geom, viewer=None, paper: bool = False) -> tuple[list, float]:
+    """Primitives of the key drawn under the field, and the height they take. On
+    ``paper`` the key has no on-screen text: no status line (whose move), no valor
+    (it changes in play), no "to move" ring."""
     s = geom.size
     fs = round(max(10.0, 0.4 * s), 2)
     row = fs * 1.9
     x0 = geom.margin
     y = geom.height + fs * 0.6
     out: list = []
-    status = status_line(state, viewer)
-    if viewer is not None:
-        status += f" View of {S.player_name(viewer)}."
-    out.append(Text(x0, y, status, fs, S.INK, bold=True, anchor="start"))
-    y += row
+    if not paper:
+        status = status_line(state, viewer)
+        if viewer is not None:
+            status += f" View of {S.player_name(viewer)}."
+        out.append(Text(x0, y, status, fs, S.INK, bold=True, anchor="start"))
+        y += row
     x = x0
     for p in range(state.config.players):
         r = fs * 0.55
         out.append(Circle(x + r, y, r, fill=S.player_colour(p), stroke=S.INK, width=1.0))
         out.append(Text(x + r, y, S.PLAYER_MARKS[p], fs * 0.8, S.INK, bold=True))
-        label = f"{S.player_name(p)} valor {state.valor[p]}"
+        label = f"{S.player_name(p)} sensor" if paper else f"{S.player_name(p)} valor {state.valor[p]}"
         out.append(Text(x + 2 * r + fs * 0.3, y, label, fs, S.INK, anchor="start"))
         x += 2 * r + fs * 0.3 + text_width(label, fs) + fs
     y += row
@@ -78,15 +81,16 @@ def legend(state, geom, viewer=None) -> tuple[list, float]:
     out.append(Poly(((x + r, y - r), (x + 2 * r, y), (x + r, y + r), (x, y)), fill=S.DEPLETION_FILL))
     out.append(Text(x + 2 * r + fs * 0.3, y, "depletion token", fs, S.INK, anchor="start"))
     x += 2 * r + fs * 0.3 + text_width("depletion token", fs) + fs
-    out.append(Circle(x + fs * 0.6, y, fs * 0.6, fill=S.PAPER, stroke=S.INK, width=1.0))
-    out.append(Circle(x + fs * 0.6, y, fs * 0.42, fill=S.PAPER, stroke=S.INK, width=1.0))
-    out.append(Text(x + fs * 1.5, y, "ringed sensor: to move", fs, S.INK, anchor="start"))
+    if not paper:
+        out.append(Circle(x + fs * 0.6, y, fs * 0.6, fill=S.PAPER, stroke=S.INK, width=1.0))
+        out.append(Circle(x + fs * 0.6, y, fs * 0.42, fill=S.PAPER, stroke=S.INK, width=1.0))
+        out.append(Text(x + fs * 1.5, y, "ringed sensor: to move", fs, S.INK, anchor="start"))
     y += row * 0.6
     return out, y - geom.height
 
 
 def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_labels=True, legend_rows=True,
-               event_cell=None, title=None) -> str:
+               event_cell=None, title=None, paper: bool = False) -> str:
     """The field of ``state`` as deterministic SVG text.
 
     Args:
@@ -100,7 +104,9 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
         show_labels: write the terrain letter in every cell.
         legend_rows: draw the caption and key under the field.
         event_cell: a cell to mark in yellow (the cell of an explained event).
-        title: the SVG ``<title>``; the status line by default.
+        title: the SVG ``<title>``; the status line by default (on ``paper``: "board").
+        paper: for print (handouts): no on-screen text (status line, valor, the
+            to-move ring and its key), only the field and its key.
 
     Raises:
         RenderError: the state cannot be drawn (see :func:`haunted_kit.render.style.check_drawable`).
@@ -109,18 +115,18 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
     geom = board_geometry(state.config.box, size)
     layers = [
         ("terrain", terrain_layer(state.field, geom, show_labels)),
-        ("pieces", pieces_layer(state, geom, viewer)),
+        ("pieces", pieces_layer(state, geom, viewer, mover_ring=not paper)),
         ("highlights", highlight_layer(state.field, geom, highlight, path, event_cell)),
     ]
     extra_h = 0.0
     if legend_rows:
-        key, extra_h = legend(state, geom, viewer)
+        key, extra_h = legend(state, geom, viewer, paper)
         layers.append(("legend", key))
     width, height = geom.width, int(round(geom.height + extra_h))
     if legend_rows:
         _, _, max_x, _ = extent(key)
         width = max(width, int(max_x + geom.margin + 1))
-    head = title if title is not None else status_line(state, viewer)
+    head = title if title is not None else ("board" if paper else status_line(state, viewer))
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'font-family={quoteattr(S.FONT)} class="hk-board-svg">',
