@@ -1,12 +1,14 @@
 """Exercises that answer back, for any game of the kit: the record, the checking and the
-stepped feedback. Each game keeps its own exercise builders (``estate/exercises.py``,
+stepped feedback, the attempt counting, another seed and never a finished game. Each game
+keeps its own exercise builders (``haunted/exercises.py``, ``estate/exercises.py``,
 ``landmarks/exercises.py``) and registers them in an :class:`ExerciseSet`.
 
     from haunted_kit.estate.exercises import EXERCISES
-    ex = EXERCISES.make("08-market-price", seed=1)   # a seeded position of a game in progress
+    ex = EXERCISES.make("08-take-limit", seed=1)     # a seeded position of a game in progress
     ex.facts, ex.question, ex.kind, ex.options         # every fact the answer depends on, the question
     ex.check(3)                                        # Feedback: stage "nudge" on a first wrong try
     ex.check(3, tries=1)                               # stage "rule": the rule applied to this position
+    ex.check(3, attempt=2)                             # the same, counting the tries from 1
     ex.answer_text()                                   # the answer, on request
     ex.regenerate()                                    # the same exercise on another seed
 
@@ -16,16 +18,23 @@ gets a **nudge** naming the rule's section; from the second wrong answer the **r
 to this position (the engine's own words: refusal reasons, event sentences); the answer
 only on request. Kinds of answer (:attr:`Exercise.kind`): ``"choose"`` (one of
 :attr:`Exercise.options`), ``"pick"`` (a set of them, all that apply), ``"number"`` (a
-whole number).
+whole number), ``"cells"`` (a set of board cells).
 
-The widget is :class:`haunted_kit.widgets.exercise.ExerciseWidget`. Teacher copies of the
+A ``"cells"`` answer (a set of board cells, clicked on the board) is a kind too;
+:func:`how_off` says which way an answer is off without giving it, for a game whose nudges
+speak about the answer given (Haunted Lands' :mod:`haunted_kit.haunted.exercises`
+subclasses :class:`Exercise` for its own words, named facts and board).
+
+No exercise is about a finished game: a builder whose seeded game ends before the
+question's position raises :class:`NoPosition` and :meth:`ExerciseSet.make` tries the
+next seed (:data:`MAX_SKIPS` at most). The widget is
+:class:`haunted_kit.widgets.exercise.ExerciseWidget`.
+
+Teacher copies of the
 notebooks, for every game (``haunted-kit teacher``): :func:`write_teacher_copies` puts
 each exercise's note (the answer, the rule, the common mistake) under its cell, the notes
 coming from each game's exercises module (``EXERCISES`` and ``exercise_note(key, seed)``,
-gathered by :func:`exercise_notes`), into :data:`TEACHER_DIR`. Haunted Lands' exercises
-(:mod:`haunted_kit.haunted.exercises`) keep their own record for now; their builders fit
-:class:`ExerciseSet` as they are (a function of the seed returning an exercise).
-"""
+gathered by :func:`exercise_notes`), into :data:`TEACHER_DIR`. """
 
 from __future__ import annotations
 
@@ -40,13 +49,20 @@ from .bots import seat_bots
 from .fileio import atomic_write
 from .protocol import check_seed, is_integer, sample_chance
 
-KINDS = ("choose", "pick", "number")
+KINDS = ("choose", "pick", "number", "cells")
 #: a wrong try from which the rule applied is shown (the first wrong try gets the nudge)
 RULE_AFTER = 1
+#: how many seeds :meth:`ExerciseSet.make` tries past the one asked for before giving up
+MAX_SKIPS = 200
 
 
 class ExerciseError(ValueError):
     """An unknown exercise key, a bad seed or an answer that cannot be read (the message says which)."""
+
+
+class NoPosition(Exception):
+    """Raised by a builder when its seeded game ends (won or lost) before the question's
+    position: :meth:`ExerciseSet.make` then tries the next seed."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,11 @@ class Feedback:
     text: str
     section: str
 
+    @property
+    def step(self) -> str:
+        """The same as :attr:`stage` (the name Haunted Lands' exercises use)."""
+        return self.stage
+
 
 @dataclass
 class Exercise:
@@ -75,10 +96,11 @@ class Exercise:
         key: the exercise's key in its :class:`ExerciseSet`.
         seed: the seed of the position.
         title: a short title.
-        facts: every fact the answer depends on, one sentence each (shown above the question).
+        facts: every fact the answer depends on, one sentence each (shown above the question);
+            a subclass may hold named facts and write them out in :meth:`fact_lines`.
         question: the question, in words.
-        kind: ``"choose"``, ``"pick"`` or ``"number"``.
-        answer: the right answer (a label, a frozenset of labels, an int), from the engine.
+        kind: ``"choose"``, ``"pick"``, ``"number"`` or ``"cells"``.
+        answer: the right answer (a label, a frozenset of labels or cells, an int), from the engine.
         section: the rules section (named in the nudge).
         nudge: what to look at, shown on a first wrong try.
         rule: the rule applied to this position (the engine's words), shown from the second wrong try.
@@ -90,6 +112,9 @@ class Exercise:
         state: the position the question is about; ``player``: whom it is about (0-based);
             ``about``: what it is about (an action, a material, a tile), for tests and teachers.
         remake: ``remake(seed) -> Exercise`` (set by :class:`ExerciseSet`).
+        highlight: ``{cell: mark}`` drawn on the board of the position (``"?"`` on the cell
+            a question names), else ``{}``.
+        solve: ``solve(position) -> answer``, the engine's computation of the answer, or ``None``.
     """
 
     key: str
@@ -110,6 +135,8 @@ class Exercise:
     player: int | None = None
     about: Any = None
     remake: Callable[[int], "Exercise"] | None = field(default=None, repr=False, compare=False)
+    highlight: dict = field(default_factory=dict)
+    solve: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -117,8 +144,15 @@ class Exercise:
         if self.state is not None and self.state.is_terminal():
             raise ValueError(f"exercise {self.key} (seed {self.seed}) is about a finished game")
 
+    # ------------------------------------------------------------------ answers
     def normalise(self, response):
-        """``response`` in the answer's form. Raises :class:`ExerciseError` when it cannot be read."""
+        """``response`` in the answer's form. Raises :class:`ExerciseError` when it cannot be
+        read (no choice or an empty number is not an answer: the message asks for one)."""
+        if self.kind == "cells":
+            try:
+                return frozenset(tuple(int(x) for x in c) for c in response)
+            except (TypeError, ValueError):
+                raise ExerciseError(f"answer with a set of cells such as {{(1, 0), (2, -1)}}, got {response!r}") from None
         if self.kind == "pick":
             try:
                 out = frozenset(response)
@@ -129,9 +163,13 @@ class Exercise:
                 raise ExerciseError(f"unknown option(s) {bad}; choose among {list(self.options)}")
             return out
         if self.kind == "choose":
+            if response is None or response == "":
+                raise ExerciseError("Choose an answer first: " + ", ".join(self.options) + ".")
             if response not in self.options:
                 raise ExerciseError(f"choose one of {list(self.options)}, got {response!r}")
             return response
+        if response is None or (isinstance(response, str) and not response.strip()):
+            raise ExerciseError("Enter a whole number first, then press Check.")
         if is_integer(response):
             return int(response)
         try:
@@ -139,41 +177,84 @@ class Exercise:
         except ValueError:
             raise ExerciseError(f"answer with a whole number, got {response!r}") from None
 
-    def check(self, response, tries: int = 0) -> Feedback:
-        """Judge ``response``, given ``tries`` wrong answers before it: right -> the answer
-        in words; a first wrong answer -> the nudge with the section; a later one -> the
-        rule applied and what the engine says about that answer.
+    def check(self, response, tries: int = 0, *, attempt: int | None = None) -> Feedback:
+        """Judge ``response``, given ``tries`` wrong answers before it (or as the
+        ``attempt``-th try, 1 = first): right -> the answer in words; a first wrong answer
+        -> :meth:`nudge_text`; a later one -> :meth:`rule_text`. The answer itself comes only
+        from :meth:`answer_text`.
 
         Raises:
             ExerciseError: the response cannot be read (nothing is counted).
         """
+        if attempt is not None:
+            tries = attempt - 1
         got = self.normalise(response)
         if got == self.answer:
             return Feedback(True, "right", self.answer_text(), self.section)
         if tries < RULE_AFTER:
-            return Feedback(False, "nudge", f"{self.nudge} (rules: \"{self.section}\")", self.section)
+            return Feedback(False, "nudge", self.nudge_text(got), self.section)
+        return Feedback(False, "rule", self.rule_text(got), self.section)
+
+    def nudge_text(self, got) -> str:
+        """Step 1 for the wrong answer ``got``: the nudge with the rules section."""
+        return f"{self.nudge} (rules: \"{self.section}\")"
+
+    def rule_text(self, got) -> str:
+        """Step 2 for the wrong answer ``got``: the rule applied and what the engine says about ``got``."""
         said = self.explain(got) if self.explain is not None else ""
-        return Feedback(False, "rule", " ".join(t for t in (self.rule, said) if t), self.section)
+        return " ".join(t for t in (self.rule, said) if t)
 
     def answer_text(self) -> str:
         """The right answer in words, with why."""
         a = self.answer
-        if self.kind == "pick":
+        if self.kind == "cells":
+            shown = ", ".join(str(c) for c in sorted(a)) or "no cell"
+        elif self.kind == "pick":
             shown = "; ".join(o for o in self.options if o in a) or "none of them"
         else:
             shown = str(a)
         return f"The answer: {shown}." + (f" {self.answer_note}" if self.answer_note else "")
 
-    def regenerate(self) -> "Exercise":
-        """The same exercise on the next seed."""
+    def why_text(self) -> str:
+        """The engine's explanation of the right answer, shown with it where it adds to
+        :meth:`answer_text` (``""`` here: :attr:`answer_note` says why)."""
+        return ""
+
+    def fact_lines(self) -> list[str]:
+        """The facts to show above the question (or next to the board), one sentence each."""
+        return list(self.facts)
+
+    def regenerate(self, seed: int | None = None) -> "Exercise":
+        """The same exercise on ``seed`` (default: the next seed after this one, so always
+        another position)."""
         if self.remake is None:
             raise ExerciseError(f"exercise {self.key} was not made by an ExerciseSet; it cannot be remade")
-        return self.remake(self.seed + 1)
+        return self.remake(self.seed + 1 if seed is None else seed)
+
+
+def how_off(kind: str, got, answer) -> str:
+    """Which way the wrong answer ``got`` is off, without the answer: ``"3 is too high."``
+    (number), ``"Not P1."`` (choose), ``"1 cell you selected does not belong; 2 are
+    missing."`` (cells; ``choice`` for pick)."""
+    if kind == "number":
+        return f"{got} is too {'high' if got > answer else 'low'}."
+    if kind == "choose":
+        return f"Not {got}."
+    extra, missed = len(got - answer), len(answer - got)
+    noun = "cell" if kind == "cells" else "choice"
+    bits = []
+    if extra:
+        bits.append(f"{extra} {noun}{'s' if extra != 1 else ''} you selected {'do' if extra != 1 else 'does'} not belong")
+    if missed:
+        bits.append(f"{missed} {'are' if missed != 1 else 'is'} missing")
+    off = "; ".join(bits) + "."
+    return off[0].upper() + off[1:]
 
 
 class ExerciseSet:
     """A game's exercises by key: ``{key: (notebook, title, builder)}`` where
-    ``builder(seed) -> Exercise``."""
+    ``builder(seed) -> Exercise``; read like that dict (``set[key]``, ``len``, ``in``,
+    iteration over the keys, ``items()``, ``values()``), :meth:`make` builds one."""
 
     def __init__(self, entries: dict):
         self.entries = dict(entries)
@@ -187,27 +268,45 @@ class ExerciseSet:
     def __contains__(self, key) -> bool:
         return key in self.entries
 
+    def __getitem__(self, key: str) -> tuple:
+        return self.entries[key]
+
+    def items(self):
+        return self.entries.items()
+
+    def values(self):
+        return self.entries.values()
+
     def title(self, key: str) -> str:
         return self.entries[key][1]
 
     def for_notebook(self, notebook: str) -> list[str]:
         """The keys of a notebook (``"08"``), in order."""
-        return [k for k, (nb, _t, _b) in self.entries.items() if nb == notebook]
+        return [k for k, (nb, _t, _b) in self.items() if nb == notebook]
 
     def make(self, key: str, seed: int = 0) -> Exercise:
-        """Exercise ``key`` on seed ``seed``.
+        """Exercise ``key`` on the position of ``seed``. No exercise is about a finished
+        game: when the builder raises :class:`NoPosition` (the seeded game ended before the
+        question's position) the next seed is tried, and so on; :attr:`Exercise.seed` is
+        the seed used (``>= seed``).
 
         Raises:
-            ExerciseError: an unknown key or a bad seed.
+            ExerciseError: an unknown key; a seed that is not a non-negative integer below
+            2**63 (the kit's seed range, :func:`~haunted_kit.protocol.check_seed`); no
+            position in :data:`MAX_SKIPS` seeds.
         """
-        if key not in self.entries:
-            raise ExerciseError(f"unknown exercise {key!r}; known: {', '.join(self.entries)}")
-        try:
-            seed = check_seed(seed, error=ExerciseError)
-        except ValueError as exc:
-            raise ExerciseError(str(exc)) from None
-        ex = self.entries[key][2](seed)
-        return replace(ex, key=key, seed=seed, title=self.entries[key][1], remake=lambda s: self.make(key, s))
+        if key not in self:
+            raise ExerciseError(f"unknown exercise {key!r}; known: {', '.join(self)}")
+        seed = check_seed(seed, error=ExerciseError)
+        if seed < 0:
+            raise ExerciseError(f"seed must be a non-negative integer, got {seed!r}")
+        for k in range(seed, seed + MAX_SKIPS):
+            try:
+                ex = self[key][2](k)
+            except NoPosition:
+                continue
+            return replace(ex, key=key, seed=k, title=self[key][1], remake=lambda s: self.make(key, s))
+        raise ExerciseError(f"no position for {key} in seeds {seed}..{seed + MAX_SKIPS - 1}: every game ended first")
 
     def teacher_note(self, key: str, seed: int = 0) -> str:
         """The teacher's note (:func:`teacher_note`) of exercise ``key`` on ``seed``; raises

@@ -1,10 +1,16 @@
-"""Exercises that answer back, built from the engine (so they follow house rules too).
+"""Haunted Lands' exercises that answer back, built from the engine (so they follow house rules too).
+
+The record, the checking in steps, the attempt counting, "another seed" and "never a
+finished game" are the kit's (:mod:`haunted_kit.exercises`: :class:`Exercise` here
+subclasses its record, :data:`EXERCISES` is an :class:`~haunted_kit.exercises.ExerciseSet`);
+this module keeps what is Haunted Lands' own: the 15 builders, the named facts
+(:data:`FACTS`, :func:`rebuild`, ``solve``) and the words of its feedback.
 
     from haunted_kit.haunted.exercises import make, EXERCISES
     ex = make("03-explore-cells", seed=1)      # a seeded position and its question
     ex.question, ex.kind, ex.options          # what to ask, how to answer
     ex.fact_lines()                           # what the board does not draw, in sentences
-    fb = ex.check({(2, 0), (1, 1)})           # Feedback(correct, text, section, step)
+    fb = ex.check({(2, 0), (1, 1)})           # Feedback(correct, stage, text, section)
     fb = ex.check({(2, 0)}, attempt=2)        # a second wrong try: the rule on this board
     ex.answer_text()                          # the answer, in words (only on request)
     make("03-explore-cells", seed=2)          # the same exercise on another position
@@ -56,157 +62,53 @@ from . import scenario as sc
 from .analysis import play_until
 from .box import default_box
 from ..exercises import TEACHER_DIR  # noqa: F401  (re-exported: where the teacher copies go)
-from ..protocol import check_seed, is_integer
+from ..exercises import Exercise as KitExercise
+from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, how_off
 
-
-class ExerciseError(ValueError):
-    """An unknown exercise key, a bad seed or a malformed answer (the message says which)."""
-
-
-class _Finished(Exception):
-    """The seeded game ended (won or lost) before the exercise's position: draw another seed."""
-
-
-#: what a wrong answer gets, try by try: a nudge, then the rule applied to the position
-STEPS = ("nudge", "rule")
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The verdict on one answer.
-
-    ``step`` is ``"right"``, ``"nudge"`` (first wrong try: what to look at and the
-    rulebook section, never the answer) or ``"rule"`` (later wrong tries: the rule
-    applied to this position, about the answer given); ``text`` says it, ``section``
-    is the rulebook section."""
-
-    correct: bool
-    text: str
-    section: str
-    step: str = "right"
+__all__ = ["EXERCISES", "FACTS", "TEACHER_DIR", "Exercise", "ExerciseError", "Feedback", "board_facts",
+           "exercise_note", "fact_lines", "for_notebook", "game_facts", "make", "rebuild"]
 
 
 @dataclass
-class Exercise:
-    """One seeded question with its answer, hint and explanations.
+class Exercise(KitExercise):
+    """A Haunted Lands exercise: the kit's record (:class:`haunted_kit.exercises.Exercise`:
+    the checking in steps, the answer on request, another seed) with the game's own facts
+    and words.
 
-    Attributes:
-        key: the exercise's name in :data:`EXERCISES` (``"03-sale"``).
-        seed: the seed of the position (the first seed at or after the one asked for
-            whose game is not over at the question's moment); :meth:`regenerate` makes another.
-        question: the question, in words.
-        kind: ``"cells"``, ``"choose"``, ``"pick"`` or ``"number"`` (see module doc).
-        options: the labels to choose from (``choose``/``pick``), else ``()``.
-        answer: the right answer (a frozenset of cells or labels, a label, an int).
-        hint: what to look at (the first wrong try's nudge).
-        section: the rulebook section the question is about.
-        mistake: the common mistake (for the teacher copy).
+    Attributes (where they differ from the kit's record):
         facts: the facts the exercise shows, by name (see :data:`FACTS`): the board's
             pieces, holdings, tokens, the valor stack, the cards in play...; the answer
             depends on nothing else (:func:`rebuild` makes a position from them and
-            ``solve`` recomputes the answer on it).
-        solve: position -> answer, the engine's computation of the answer.
-        state: the position the question is about (shown as a board), or ``None``.
-        player: the player the question is about (0-based), or ``None``.
+            ``solve`` recomputes the answer on it). :meth:`fact_lines` writes out those the
+            board does not draw.
+        nudge: what to look at (the first wrong try's nudge; also :attr:`hint`).
+        rule: ``rule(got) -> str``: the rule applied to this position for the wrong answer
+            ``got`` (which cell or option is wrong and why, the parts of a count).
+        explain: ``explain(answer) -> str``: the engine's explanation of an answer
+            (:meth:`why_text` gives it for the right one).
+        highlight: ``{cell: "?"}`` for the cell a question names (tinted on the board).
     """
 
-    key: str
-    seed: int
-    question: str
-    kind: str
-    answer: Any
-    hint: str
-    section: str
-    mistake: str
-    state: Any = None
-    player: int | None = None
-    options: tuple[str, ...] = ()
-    highlight: dict = field(default_factory=dict)
-    explain: Callable[[Any], str] | None = field(default=None, repr=False)
-    answer_note: str = ""
-    facts: dict = field(default_factory=dict)
-    solve: Callable[[Any], Any] | None = field(default=None, repr=False)
+    facts: dict
     rule: Callable[[Any], str] | None = field(default=None, repr=False)
 
-    # ------------------------------------------------------------------ answers
-    def normalise(self, response):
-        """``response`` in the answer's form; raises :class:`ExerciseError` if it cannot be
-        (an empty number or no choice is not an answer: the message asks for one)."""
-        if self.kind == "cells":
-            try:
-                return frozenset((int(c[0]), int(c[1])) for c in response)
-            except (TypeError, ValueError, IndexError):
-                raise ExerciseError(f"answer with a set of cells such as {{(1, 0), (2, -1)}}, got {response!r}") from None
-        if self.kind == "pick":
-            out = frozenset(response)
-            bad = [x for x in out if x not in self.options]
-            if bad:
-                raise ExerciseError(f"unknown option(s) {bad}; choose among {list(self.options)}")
-            return out
-        if self.kind == "choose":
-            if response is None or response == "":
-                raise ExerciseError("Choose an answer first: " + ", ".join(self.options) + ".")
-            if response not in self.options:
-                raise ExerciseError(f"choose one of {list(self.options)}, got {response!r}")
-            return response
-        if response is None or (isinstance(response, str) and not response.strip()):
-            raise ExerciseError("Enter a whole number first, then press Check.")
-        if not is_integer(response):
-            try:
-                return int(str(response).strip())
-            except ValueError:
-                raise ExerciseError(f"answer with a whole number, got {response!r}") from None
-        return response
+    @property
+    def hint(self) -> str:
+        """What to look at (the nudge of a first wrong try)."""
+        return self.nudge
 
-    def check(self, response, attempt: int = 1) -> Feedback:
-        """Judge ``response``, the ``attempt``-th try (1 = first). A wrong first try
-        gets a nudge (:meth:`nudge`: what to look at, the section; never the answer),
-        a later wrong try the rule applied to this position for the answer given
-        (:meth:`rule_text`). The answer itself comes only from :meth:`answer_text`."""
-        got = self.normalise(response)
-        if got == self.answer:
-            return Feedback(True, self.answer_text(), self.section)
-        if attempt <= 1:
-            return Feedback(False, self.nudge(got), self.section, "nudge")
-        return Feedback(False, self.rule_text(got), self.section, "rule")
-
-    def nudge(self, got) -> str:
+    def nudge_text(self, got) -> str:
         """Step 1 for the wrong answer ``got``: which way it is off (too high, cells or
         options wrongly in or left out, counted) and what to look at; not the answer."""
-        if self.kind == "number":
-            off = f"{got} is too {'high' if got > self.answer else 'low'}."
-        elif self.kind == "choose":
-            off = f"Not {got}."
-        else:
-            extra, missed = len(got - self.answer), len(self.answer - got)
-            noun = "cell" if self.kind == "cells" else "choice"
-            bits = []
-            if extra:
-                bits.append(f"{extra} {noun}{'s' if extra != 1 else ''} you selected {'do' if extra != 1 else 'does'} not belong")
-            if missed:
-                bits.append(f"{missed} {'are' if missed != 1 else 'is'} missing")
-            off = "; ".join(bits) + "."
-            off = off[0].upper() + off[1:]
-        return f"{off} Look at: {self.hint} (rulebook: \"{self.section}\")."
+        return f"{how_off(self.kind, got, self.answer)} Look at: {self.nudge} (rulebook: \"{self.section}\")."
 
     def rule_text(self, got) -> str:
         """Step 2 for the wrong answer ``got``: the rule applied to this position (which
         cell or option is wrong and why, the parts of a count), not the final answer."""
-        text = (self.rule(got) if self.rule is not None else "") or self.nudge(got)
+        text = (self.rule(got) if self.rule is not None else "") or self.nudge_text(got)
         if self.kind == "number":
             text = f"You said {got}, which is too {'high' if got > self.answer else 'low'}. {text}"
         return text
-
-    def answer_text(self) -> str:
-        """The right answer in words (with a note on why, where there is one)."""
-        a = self.answer
-        if self.kind == "cells":
-            shown = ", ".join(str(c) for c in sorted(a)) or "no cell"
-        elif self.kind == "pick":
-            shown = "; ".join(o for o in self.options if o in a) or "none of them"
-        else:
-            shown = str(a)
-        return f"The answer: {shown}." + (f" {self.answer_note}" if self.answer_note else "")
 
     def why_text(self) -> str:
         """The engine's full explanation of the answer (shown with the answer)."""
@@ -216,10 +118,12 @@ class Exercise:
         """The shown facts that are not on the board, one sentence each."""
         return fact_lines(self.facts)
 
-    def regenerate(self, seed: int | None = None) -> "Exercise":
-        """The same exercise on another seeded position (default: the next seed after
-        this one, so always a different position)."""
-        return make(self.key, self.seed + 1 if seed is None else seed)
+
+def _exercise(key: str, seed: int, question: str, kind: str, answer, hint: str, section: str, mistake: str,
+              **more) -> Exercise:
+    """An :class:`Exercise` (its title comes from :data:`EXERCISES` when :func:`make` makes it)."""
+    return Exercise(key=key, seed=seed, title="", question=question, kind=kind, answer=answer, nudge=hint,
+                    section=section, mistake=mistake, **more)
 
 
 # ============================================================================ helpers
@@ -232,7 +136,7 @@ def _play_to(s, stop, seed: int, limit: int = 5000):
     """Play ``s`` on with greedy bots until ``stop(s)`` (or the game ends)."""
     play_until(s, _bots(s.config.players, seed), stop, max_steps=limit)
     if s.phase == "over" or not stop(s):
-        raise _Finished(f"the game of seed {seed} ended before the position")
+        raise NoPosition(f"the game of seed {seed} ended before the position")
     return s
 
 
@@ -497,7 +401,7 @@ def _first_player(seed: int) -> Exercise:
     solve = lambda st: _p(st.turn_order[0])
     first = solve(s)
     order = tuple(s.turn_order)
-    return Exercise(
+    return _exercise(
         "01-first-player", seed,
         f"This {players}-player game has just been set up (seed {seed}). The valor tokens were stacked at "
         "random; the panel shows the stack, top first. Who takes the first turn of round 1?",
@@ -530,7 +434,7 @@ def _entry_cost(seed: int) -> Exercise:
                 f"ghost card{'s' if len(s.config.ghost_cards) > 1 else ''} {cards} in play. The engine charges "
                 f"{_p(p)} {cost} exploration token{'s' if cost != 1 else ''} to enter it.")
 
-    return Exercise(
+    return _exercise(
         "01-entry-cost", seed,
         f"How many exploration tokens does {_p(p)} pay to enter the cell {cell} (tinted, marked ?)? "
         f"Ghost card{'s' if len(s.config.ghost_cards) > 1 else ''} in play: {cards}.",
@@ -566,7 +470,7 @@ def _which_building(seed: int) -> Exercise:
     def explain(got):
         return _refusal_lines(s, [(b, A.Build(b)) for b in buildings])
 
-    return Exercise(
+    return _exercise(
         "01-which-building", seed,
         f"{_p(p)}'s sensor stands on {cell} (tinted, marked ?), {s.field.describe(c)}{', next to a lake' if s.field.near_lake[c] else ''}."
         f"{ghost} {_p(p)} has 2 of every resource and {tok} active construction token{'s' if tok != 1 else ''}. "
@@ -601,7 +505,7 @@ def _spread_cells(seed: int) -> Exercise:
     def explain(got):
         return f"{die.text} Allowed: " + ", ".join(map(str, sorted(legal))) + "."
 
-    return Exercise(
+    return _exercise(
         "02-spread-cells", seed,
         f"Spread: {die.text} {_p(p)} must place the next ghost. Click every cell where it may go "
         "(cells are named (q, r) as written on the board).",
@@ -641,7 +545,7 @@ def _next_first(seed: int) -> Exercise:
         return (f"{got} is on the top mark ({top}) with others; on one mark the token that arrived last is on top "
                 "and plays first: read the stack on the panel.")
 
-    return Exercise(
+    return _exercise(
         "02-next-first", seed,
         f"{_p(p)} is about to end the last turn of round {s.round} (season {s.season}); the panel shows the valor "
         "track with its stacks. After the rest and the reorder, who plays first?",
@@ -676,7 +580,7 @@ def _production(seed: int) -> Exercise:
                 f"Your count means {built - got} stopped. Check each building's six neighbours on the board "
                 "for a G (a ghost two cells away does not count)." if blocked or got != built else "")
 
-    return Exercise(
+    return _exercise(
         "02-production", seed,
         f"Round {s.round} of season {s.season}: the spread is over and the board shows where the ghosts stand. "
         f"{built} buildings stand on the field; ghost card 1 is in play. How many of them produced this round?",
@@ -700,7 +604,7 @@ def _explore_cells(seed: int) -> Exercise:
     def explain(got):
         return "Legal: " + "; ".join(f"{c} costs {R.explore_cost(s, p, s.field.index[c])}" for c in sorted(legal)) + "."
 
-    return Exercise(
+    return _exercise(
         "03-explore-cells", seed,
         f"{_p(p)} stands on {here} with {tokens} active exploration token{'s' if tokens != 1 else ''}. "
         "Click every cell this sensor may explore to with its next action.",
@@ -731,7 +635,7 @@ def _legal_actions(seed: int) -> Exercise:
     solve = lambda st: frozenset(label for label, a in picks if st.why_not(a) is None)
     legal = solve(s)
 
-    return Exercise(
+    return _exercise(
         "03-legal-actions", seed,
         f"It is {_p(p)}'s turn (season {s.season}, round {s.round}); the sensor stands on "
         f"{s.field.cells[s.sensor[p]]}, {s.field.describe(s.sensor[p])}. The panel shows what {_p(p)} holds. "
@@ -769,7 +673,7 @@ def _sale(seed: int) -> Exercise:
     paid = solve(s)
     note = " P1 has learned skill 8." if learned else ""
     opt = box.market_cards[market][sale.option - 1] if hasattr(sale, "option") else None
-    return Exercise(
+    return _exercise(
         "03-sale", seed,
         f"P1 is in the city with market card {market} in play.{note} How many pecunias does this sale pay: "
         f"{sale.describe()}?",
@@ -817,7 +721,7 @@ def _quest_score(seed: int) -> Exercise:
     solve = lambda st: R.quest_score(st, R.ctx_of(st), p, q)[0]
     value, times = R.quest_score(s, R.ctx_of(s), p, q)
     text = box.quests[q].text
-    return Exercise(
+    return _exercise(
         "04-quest-score", seed,
         f"If the game ended now, how much valor would quest card {q} give {_p(p)}? Quest {q}: {text} "
         f"The panel shows what {_p(p)} holds.",
@@ -853,7 +757,7 @@ def _skill_cost(seed: int) -> Exercise:
     bits = [f"P1 {'has' if learned else 'has not'} learned skill {skill}"]
     if mode == "citizen":
         bits.append("ghost card 3 is in play" + (" and a ghost stands there" if s.ghosts[c] else ", but no ghost stands there"))
-    return Exercise(
+    return _exercise(
         "04-skill-cost", seed,
         f"{'; '.join(bits)}. How many exploration tokens does P1 pay to enter the {terrain} {cell} (tinted, marked ?)?",
         "number", cost,
@@ -889,7 +793,7 @@ def _learnable(seed: int) -> Exercise:
              else "P1 has learned no skill yet. ")
     tok = s.tokens(0, R.ctx_of(s).ti["learning"], active=True) if "learning" in R.ctx_of(s).ti else None
 
-    return Exercise(
+    return _exercise(
         "04-learnable", seed,
         f"P1 stands on {s.field.cells[s.sensor[0]]}, {s.field.describe(s.sensor[0])}, holding {held}. "
         f"{knows}Skills in play: {costs}. "
@@ -939,7 +843,7 @@ def _reach(seed: int) -> Exercise:
                        f"{tokens} (a route may go round a dear cell).")
         return " ".join(out)
 
-    return Exercise(
+    return _exercise(
         "05-reach", seed,
         f"{_p(p)} stands on {here} with {tokens} active exploration token{'s' if tokens != 1 else ''}. Click every cell "
         "the sensor can reach this turn (one or more steps).",
@@ -968,7 +872,7 @@ def _cheapest(seed: int) -> Exercise:
                 + ("Look for a detour round the dearest cell. " if got > route.cost else
                    "Every cell entered costs its tokens, the target included. ") + _terrain_table(s, p))
 
-    return Exercise(
+    return _exercise(
         "05-cheapest", seed,
         f"What is the cheapest cost, in exploration tokens, for {_p(p)} to go from {here} to {target} (tinted, marked ?)?",
         "number", int(route.cost),
@@ -1000,7 +904,7 @@ def _turns(seed: int) -> Exercise:
                 "what is left waits for the next turn. "
                 + ("You counted too many turns." if got > plan.turns else "You counted too few turns: a leftover token cannot pay part of a step."))
 
-    return Exercise(
+    return _exercise(
         "05-turns", seed,
         f"{_p(p)} stands on {here} with {plan.first_budget} active exploration tokens now and {plan.budget} after each "
         f"rest. How many turns, this one included, does the sensor need to reach {target} (tinted, marked ?)?",
@@ -1019,8 +923,9 @@ def _default_box():
     return default_box()
 
 
-#: key -> (notebook, title, generator(seed) -> Exercise), three per notebook 01-05.
-EXERCISES: dict[str, tuple[str, str, Callable[[int], Exercise]]] = {
+#: key -> (notebook, title, builder(seed) -> Exercise), three per notebook 01-05 (an
+#: :class:`~haunted_kit.exercises.ExerciseSet`).
+EXERCISES = ExerciseSet({
     "01-first-player": ("01", "Who plays first?", _first_player),
     "01-entry-cost": ("01", "What does entering this cell cost?", _entry_cost),
     "01-which-building": ("01", "Which buildings fit this cell?", _which_building),
@@ -1036,41 +941,15 @@ EXERCISES: dict[str, tuple[str, str, Callable[[int], Exercise]]] = {
     "05-reach": ("05", "What does one turn reach?", _reach),
     "05-cheapest": ("05", "The cheapest cost", _cheapest),
     "05-turns": ("05", "How many turns?", _turns),
-}
+})
 
-
-#: how many seeds :func:`make` tries past the one asked for before giving up
-MAX_SKIPS = 200
-
-
-def make(key: str, seed: int = 0) -> Exercise:
-    """The exercise ``key`` (see :data:`EXERCISES`) on the position of ``seed``.
-
-    No exercise is built on a finished game: when the seeded game ends (a win or the
-    collective loss) before the question's position, the next seed is tried, and so
-    on; :attr:`Exercise.seed` is the seed used (``>= seed``).
-
-    Raises:
-        ExerciseError: an unknown key or a seed that is not a non-negative integer
-        below 2**63 (the kit's seed range, :func:`~haunted_kit.protocol.check_seed`).
-    """
-    if key not in EXERCISES:
-        raise ExerciseError(f"unknown exercise {key!r} (known: {', '.join(EXERCISES)})")
-    seed = check_seed(seed, error=ExerciseError)
-    if seed < 0:
-        raise ExerciseError(f"seed must be a non-negative integer, got {seed!r}")
-    gen = EXERCISES[key][2]
-    for k in range(seed, seed + MAX_SKIPS):
-        try:
-            return gen(k)
-        except _Finished:
-            continue
-    raise ExerciseError(f"no position for {key} in seeds {seed}..{seed + MAX_SKIPS - 1}: every game ended first")
-
-
-def for_notebook(notebook: str) -> list[str]:
-    """The exercise keys of a notebook (``"03"``), in order."""
-    return [k for k, (nb, _t, _g) in EXERCISES.items() if nb == notebook]
+#: ``make(key, seed=0)``: the exercise ``key`` on the position of ``seed``, or of the next
+#: seed whose game is not over at the question's moment
+#: (:meth:`~haunted_kit.exercises.ExerciseSet.make`: :class:`ExerciseError` for an unknown
+#: key or a seed that is not a non-negative integer below 2**63).
+make = EXERCISES.make
+#: ``for_notebook(notebook)``: the exercise keys of a notebook (``"03"``), in order.
+for_notebook = EXERCISES.for_notebook
 
 
 # ============================================================================ teacher copies

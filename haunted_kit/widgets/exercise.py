@@ -5,11 +5,23 @@ the engine's stepped verdict (:mod:`haunted_kit.exercises`).
     ExerciseWidget(EXERCISES.make("08-take-limit", seed=1))
 
 ``choose`` exercises show one toggle button per option, ``pick`` exercises one checkbox per
-option, ``number`` exercises a number box. **Check** judges the answer: a first wrong try
-gets a nudge with the rule's section, later wrong tries the rule applied to this position
-(:meth:`~haunted_kit.exercises.Exercise.check`); **Show answer** works once there has been an
-attempt; **New exercise** makes the same exercise on the next seed. ``board``: an optional
-``board(state) -> widget`` drawn under the facts (the game's panel of the position).
+option, ``number`` exercises a number box, ``cells`` exercises a click on a board cell to select
+or unselect it (selected cells marked ``✓``). **Check** judges the answer: a first wrong try
+gets a nudge, later wrong tries the rule applied to this position
+(:meth:`~haunted_kit.exercises.Exercise.check`); an answer that cannot be read (nothing chosen,
+an empty number) gets a message and counts no try; **Show answer** works once there has been an
+attempt (with the engine's explanation, :meth:`~haunted_kit.exercises.Exercise.why_text`, and on
+the board the answer's cells marked ``●``); **New exercise** makes the same exercise on the next
+seed (:meth:`~haunted_kit.exercises.Exercise.regenerate`).
+
+``board``: an optional ``board(state) -> widget`` drawn under the facts (the game's panel of the
+position; ``None`` draws none). For a ``cells`` exercise, or one whose
+:attr:`~haunted_kit.exercises.Exercise.highlight` is not empty, the board is also the answer
+input: it must offer ``set_highlight({cell: mark})`` and ``on_click(callback(cell))``.
+
+A game's subclass may change the look through the class attributes :attr:`ExerciseWidget.QUESTION_FIRST`,
+:attr:`~ExerciseWidget.FACTS_HEADING`, :attr:`~ExerciseWidget.EMPTY_NUMBER`,
+:attr:`~ExerciseWidget.HEADS` and :attr:`~ExerciseWidget.TAIL`.
 
 CSS classes: ``hk-exercise`` (the view), ``hk-ex-facts``, ``hk-ex-question``, ``hk-ex-check``,
 ``hk-ex-answer``, ``hk-ex-new``, ``hk-ex-feedback`` (the verdict), ``hk-ex-option`` (each option).
@@ -25,23 +37,37 @@ from ..exercises import Exercise, ExerciseError
 from .errors import ErrorReporting
 
 _BOX = "font-family:sans-serif;font-size:14px"
-_STYLE = {"nudge": ("#8a5300", "Not quite"), "rule": ("#8b1a1a", "Not quite")}
+_COLOUR = {"nudge": "#8a5300", "rule": "#8b1a1a"}
 
 
 class ExerciseWidget(ErrorReporting, W.VBox):
     """Args:
         ex: an :class:`~haunted_kit.exercises.Exercise`.
-        board: ``board(state) -> widget`` showing the exercise's position, or ``None``.
+        board: ``board(state) -> widget`` showing the exercise's position (``None`` from it:
+            no board), or ``None``; see the module doc for a board that takes cell answers.
 
     Attributes:
         tries: wrong answers so far; ``solved``: a right answer was given; ``feedback``:
-        the verdict (an HTML widget); ``last``: the last :class:`~haunted_kit.exercises.Feedback`.
+        the verdict (an HTML widget); ``last``: the last :class:`~haunted_kit.exercises.Feedback`;
+        ``board``: the board widget shown, or ``None``; ``selected``: the cells selected on it.
     """
+
+    #: the question above the facts and the board (else below them)
+    QUESTION_FIRST = False
+    #: a heading over the facts (``"What you know:"``); with one, no facts shows no panel
+    FACTS_HEADING = ""
+    #: the number box starts empty (a text box) rather than at 0
+    EMPTY_NUMBER = False
+    #: stage -> (heading, label before the text or ``""``) of a wrong answer's verdict
+    HEADS = {"nudge": ("Not quite", "Hint"), "rule": ("Not quite", "The rule here")}
+    #: HTML after a wrong answer's text; ``{section}`` is the rules section (escaped)
+    TAIL = ""
 
     def __init__(self, ex: Exercise, *, board=None, **kw):
         super().__init__(**kw)
         self.add_class("hk-exercise")
         self.board_of = board
+        self.board = None
         self.banner = self._init_errors()
         self.title = W.HTML()
         self.facts = W.HTML()
@@ -61,25 +87,45 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.b_new.on_click(self.guard(lambda _b: self.load(self.ex.regenerate()), "making a new exercise"))
         self.load(ex)
 
+    # ------------------------------------------------------------------ building
     def load(self, ex: Exercise) -> None:
-        """Show exercise ``ex`` (a fresh start: no tries, no feedback)."""
+        """Show exercise ``ex`` (a fresh start: no tries, no feedback, nothing selected)."""
         self.ex = ex
         self.tries = 0
         self.solved = False
         self.last = None
+        self.selected: set = set()
         self.b_answer.disabled = True
         self.feedback.value = ""
         self.title.value = (f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)} '
                             f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
-        items = "".join(f"<li>{escape(f)}</li>" for f in ex.facts)
-        self.facts.value = f'<ul style="{_BOX};margin:2px 0">{items}</ul>'
+        lines = ex.fact_lines()
+        items = "".join(f"<li>{escape(f)}</li>" for f in lines)
+        if not self.FACTS_HEADING:
+            self.facts.value = f'<ul style="{_BOX};margin:2px 0">{items}</ul>'
+        else:
+            self.facts.value = (f'<div style="{_BOX};margin:2px 0"><b>{escape(self.FACTS_HEADING)}</b>'
+                                f'<ul style="margin:2px 0">{items}</ul></div>') if lines else ""
         self.question.value = f'<div style="{_BOX};margin:4px 0"><b>{escape(ex.question)}</b></div>'
         self.input = self._make_input(ex)
-        board = [self.board_of(ex.state)] if self.board_of is not None and ex.state is not None else []
-        self.children = [self.title, self.facts, *board, self.question, self.input,
-                         W.HBox([self.b_check, self.b_answer, self.b_new]), self.feedback, self.banner]
+        self.board = self.board_of(ex.state) if self.board_of is not None and ex.state is not None else None
+        board = []
+        if self.board is not None:
+            if self._marks_on_board():
+                self.board.on_click(self.guard(self._on_cell, "selecting a cell"))
+                self._draw_marks()
+            board = [W.HBox([self.board])]  # in a row, a canvas keeps its own size (clicks map 1:1 to its pixels)
+        top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
+        self.children = [self.title, *top, self.input, W.HBox([self.b_check, self.b_answer, self.b_new]),
+                         self.feedback, self.banner]
+
+    def _marks_on_board(self) -> bool:
+        return self.ex.kind == "cells" or bool(self.ex.highlight)
 
     def _make_input(self, ex: Exercise):
+        if ex.kind == "cells":
+            return W.HTML(f'<div style="{_BOX};color:#555">Click cells on the board to select them; click again to '
+                          "unselect. Then press Check.</div>")
         if ex.kind == "choose":
             self.choice = W.ToggleButtons(options=list(ex.options), value=None)
             self.choice.add_class("hk-ex-option")
@@ -91,15 +137,34 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 cb.add_class("hk-ex-option")
                 self.boxes[label] = cb
             return W.VBox(list(self.boxes.values()))
-        self.number = W.IntText(value=0, description="answer", layout=W.Layout(width="180px"))
+        if self.EMPTY_NUMBER:
+            self.number = W.Text(value="", placeholder="a whole number", description="answer",
+                                 layout=W.Layout(width="180px"))
+        else:
+            self.number = W.IntText(value=0, description="answer", layout=W.Layout(width="180px"))
         self.number.add_class("hk-ex-option")
         return self.number
 
+    def _draw_marks(self, shown: str = "✓", cells=None) -> None:
+        marks = dict(self.ex.highlight)
+        marks.update({c: shown for c in (self.selected if cells is None else cells)})
+        self.board.set_highlight(marks)
+
+    # ------------------------------------------------------------------ answering
+    def _on_cell(self, cell) -> None:
+        if self.ex.kind != "cells":
+            return
+        self.selected ^= {tuple(cell)}
+        self._draw_marks()
+
     def response(self):
         """The answer as given in the widgets now."""
-        if self.ex.kind == "choose":
+        k = self.ex.kind
+        if k == "cells":
+            return set(self.selected)
+        if k == "choose":
             return self.choice.value
-        if self.ex.kind == "pick":
+        if k == "pick":
             return {label for label, cb in self.boxes.items() if cb.value}
         return self.number.value
 
@@ -121,15 +186,24 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                                    f"<b>Right!</b> {escape(fb.text)}</div>")
             return fb
         self.tries += 1
-        colour, head = _STYLE[fb.stage]
-        what = "Hint" if fb.stage == "nudge" else "The rule here"
+        colour = _COLOUR[fb.stage]
+        head, label = self.HEADS[fb.stage]
+        said = (f"<b>{label}:</b> " if label else "") + escape(fb.text)
         self.feedback.value = (f'<div style="{_BOX};color:{colour};border-left:4px solid {colour};padding-left:6px">'
-                               f"<b>{head}</b> (try {self.tries}). <b>{what}:</b> {escape(fb.text)}</div>")
+                               f"<b>{head}</b> (try {self.tries}). {said}"
+                               f"{self.TAIL.format(section=escape(fb.section))}</div>")
         return fb
 
     def reveal(self) -> None:
-        """Show the answer (only after an attempt)."""
+        """Show the answer (only after an attempt), with the engine's explanation where it
+        adds to it; the answer's cells are marked ``●`` on the board."""
         if self.b_answer.disabled:
             self.feedback.value = f'<div style="{_BOX};color:#8a5300">Have a try first; then the answer can be shown.</div>'
             return
-        self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(self.ex.answer_text())}</div>'
+        text = self.ex.answer_text()
+        why = self.ex.why_text()
+        if why and why not in text:
+            text += f" {why}"
+        self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(text)}</div>'
+        if self.ex.kind == "cells" and self.board is not None:
+            self._draw_marks("●", self.ex.answer)

@@ -40,7 +40,7 @@ def test_exercise_answers_back_in_chromium(page, voila_server, tmp_path):
         check.click()
         expect(feedback).to_contain_text("Not quite (try 1)")
         # a nudge about this answer, not the answer; and the rulebook section
-        expect(feedback).to_contain_text(ex.nudge(wrong[0]))
+        expect(feedback).to_contain_text(ex.nudge_text(wrong[0]))
         expect(feedback).to_contain_text('Rulebook: "Game Flow"')
         expect(show).to_be_enabled()
     with explained("a second wrong answer brings the rule on this board", srv, page):
