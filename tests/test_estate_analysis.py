@@ -116,4 +116,4 @@ def test_slots_and_growth():
 def test_opening_table_is_labelled_a_kit_measure():
     t = opening_table(4, players=2)
     assert t.attrs["measure"] == KIT_MEASURE and "kit measure" in KIT_MEASURE
-    assert t["games"].sum() == 8
+    assert t["player_games"].sum() == 8 and "mean_tiles_marked" in t.columns

@@ -378,13 +378,15 @@ def opening_table(games: int = 20, players: int = 3, agents=("greedy",), first_s
     """What each opening (a player's first action) yields with seeded bots.
 
     Returns:
-        pandas DataFrame indexed by opening: ``games`` (player-games), ``mean_gold_value``,
-        ``min``, ``max`` (gold value at the end, a kit measure), ``mean_tiles``.
+        pandas DataFrame indexed by opening: ``player_games`` (how many players opened
+        so, over all games), ``mean_gold_value``, ``min``, ``max`` (gold value at the end,
+        a kit measure), ``mean_tiles_marked`` (land tiles with the player's marker).
         ``DataFrame.attrs["measure"]`` says that the measure is the kit's.
     """
     df = play_many(games, players=players, agents=agents, first_seed=first_seed, progress=progress, **options)
-    t = df.groupby("opening").agg(games=("gold_value", "size"), mean_gold_value=("gold_value", "mean"),
-                                  min=("gold_value", "min"), max=("gold_value", "max"), mean_tiles=("tiles", "mean"))
+    t = df.groupby("opening").agg(player_games=("gold_value", "size"), mean_gold_value=("gold_value", "mean"),
+                                  min=("gold_value", "min"), max=("gold_value", "max"),
+                                  mean_tiles_marked=("tiles_marked", "mean"))
     t = t.sort_values("mean_gold_value", ascending=False).round(2)
     t.attrs["measure"] = KIT_MEASURE
     return t
