@@ -145,3 +145,20 @@ def test_events_frame_against_the_log_filtered_by_hand():
     by_hand = [e for e in s.log if e.seq >= 40 and e.kind in ("explored", "built")]
     assert frame.index.tolist() == [e.seq for e in by_hand]
     assert frame.text.tolist() == [e.text for e in by_hand]
+
+
+def test_batch_frames_name_what_they_count_as_datasets_do():
+    """``ghost_cards`` held a count that read like card numbers (notebook 06): the frames
+    now name the cards beyond the mode's as ``simulate`` datasets write them and say
+    what they count (``ghost_card_count``, ``buildings_owned``, ``skills_learned``,
+    ``game_decisions``, every player's decisions as in the dataset)."""
+    t = play_many(2, players=2, extra_ghost_cards=(3,), first_seed=5)
+    assert "ghost_cards" not in t.columns and "buildings" not in t.columns and "decisions" not in t.columns
+    assert set(t.extra_ghost_cards) == {"3"} and set(t.ghost_card_count) == {2}  # wanderer's card 1, then 3
+    for seed, rows in t.groupby("seed"):
+        res = play_game(hk.GameConfig(players=2, extra_ghost_cards=(3,), seed=seed), ["greedy"])
+        assert list(rows.game_decisions) == [res.decisions] * 2
+        assert list(rows.skills_learned) == [len(res.state.skills_known(p)) for p in range(2)]
+    v = valor_sources_many(1, players=2, first_seed=5)
+    assert list(v.columns[:5]) == ["seed", "mode", "players", "extra_ghost_cards", "ghost_card_count"]
+    assert v.extra_ghost_cards.iloc[0] == "" and v.ghost_card_count.iloc[0] == 1

@@ -13,7 +13,7 @@ from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.flow import (AUTOMATIC, CHANCE, PENDING, ROUND, BonusChoice, BonusDie, GhostPlacement,
                                       Phase, QuestChoice, ResourceChoice, StackDraw, TerrainDie, TileDraw,
                                       chance_from_json, next_step, pending_from_json)
-from haunted_kit.haunted.scenario import end_round, put_building, put_ghost, scenario
+from haunted_kit.haunted.scenario import end_round, give, give_quests, put_building, put_ghost, scenario, set_calendar
 
 
 def test_the_round_is_spread_production_turns_rest_reorder():
@@ -126,3 +126,26 @@ def test_saves_hold_typed_entries_and_refuse_a_game_stopped_in_an_automatic_step
     t = hk.new_game(players=2, seed=1, auto_chance=False)
     assert t.chance == TileDraw(0) and t.to_dict()["chance"] == {"kind": "tile", "slot": 0}
     assert t.why_not(A.EndTurn()).text == "the game waits for a chance outcome (draw of the region tile for slot 1), not for a decision"
+
+
+def test_final_scoring_events_carry_the_scoring_phase():
+    """Rulebook "Final Scoring": after the last round's reorder, the quest reveals, their
+    valor are logged under the phase ``scoring`` (they used to read
+    ``reorder``, the step before); the winner is logged under ``over``, where the game rests."""
+    s = scenario(players=2)
+    put_building(s, (3, 1), "mill", owner=0)
+    give(s, 0, food=3)
+    give_quests(s, 0, 1)
+    give_quests(s, 1, 2)
+    set_calendar(s, 3, 3)
+    n = len(s.log)
+    while not s.is_terminal():
+        s.apply_action(A.EndTurn())
+    by_kind = {}
+    for e in s.log[n:]:
+        by_kind.setdefault(e.kind, set()).add(e.phase)
+    assert by_kind["reorder"] == {"reorder"}
+    assert by_kind["quest_revealed"] == {"scoring"}
+    assert by_kind["game_over"] == {"over"}
+    assert {e.phase for e in s.log[n:] if e.kind == "valor"} == {"scoring"}  # quest 1: P1's 3 food
+    assert s.phase == Phase.OVER and Phase.SCORING not in (e.phase for e in s.log[:n])

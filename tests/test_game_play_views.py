@@ -7,6 +7,10 @@ from __future__ import annotations
 import pytest
 
 from haunted_kit.estate.state import position_of
+from haunted_kit.games import game_names
+from haunted_kit.haunted.actions import EndTurn
+from haunted_kit.haunted.scenario import scenario, set_calendar
+from haunted_kit.haunted.widgets import PlayView
 from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.landmarks import Decline, Follow, Lead
 from haunted_kit.landmarks.widgets import LandmarksPlayView
@@ -111,3 +115,31 @@ def test_hints_switched_off_say_so(game):
 def test_a_bad_bot_seat_is_refused():
     with pytest.raises(ValueError, match=r"^bot seat 3 is not a player index \(0\.\.2\)$"):
         LandmarksPlayView(players=3, seed=1, bots=[3])
+
+
+def finished_view(game):
+    """A play view of ``game`` whose human (P1) made the decision that ended the game."""
+    if game == "haunted":
+        s = scenario(players=2)
+        set_calendar(s, 3, 3)            # the last round: ending both turns ends the game
+        v = PlayView(s, bots=[1])
+        while not v.state.is_terminal():
+            assert v.attempt(EndTurn())
+        return v
+    v = VIEWS[game](3, hints=False)
+    while not v.state.is_terminal():
+        assert v.attempt(v.legal[-1])
+    return v
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_undo_is_disabled_once_the_game_is_over(game):
+    """A finished game's result stands: Undo is greyed out and refuses (the state and the
+    undo stack unchanged) even though the human's decisions are still on the stack."""
+    v = finished_view(game)
+    assert v.undo_stack and v.state.is_terminal()
+    before, stack = fingerprint(v.state), list(v.undo_stack)
+    assert v.b_undo.disabled
+    assert v.undo() is False
+    assert v.message == "The game is over and its result stands: Undo cannot reopen it (start a new game instead)."
+    assert v.state.is_terminal() and fingerprint(v.state) == before and v.undo_stack == stack

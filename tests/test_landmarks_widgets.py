@@ -2,8 +2,12 @@
 
 import random
 
+import pytest
+
 from haunted_kit import landmarks as lm
 from haunted_kit.landmarks.draw import panel_scene, panel_svg
+from haunted_kit.render.primitives import Rect, Text
+from haunted_kit.render.svg import fitted_text, text_width
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.canvas import CommandCounter
 from haunted_kit.landmarks.widgets import LandmarksPanel, RecordStepView
@@ -78,3 +82,51 @@ def test_step_view_steps_any_protocol_game_from_a_start_copy():
     assert len(view) == 4 and view.k == 1 and "P1: lead harvest" in view.explanation.value
     view.b_next.click()
     assert "P2: follow the lead action" in view.explanation.value and "follow: harvest" in view.choices.value
+
+
+def test_no_label_of_the_panel_is_cut():
+    """Every name is drawn whole (the token row read "Windmi", villages "Wandering Kni.")
+    and every text inside a box fits its box (widths by ``render.svg.text_width``)."""
+    box = lm.load_box()
+    longest = sorted(box.cards, key=lambda k: (-len(box.cards[k].name), k))
+    icons = [k for k in longest[11:] if box.cards[k].icons][:4]  # only cards with a resource icon develop
+    t = lm.position(hands=[longest[:5], ["granary"]], villages=[longest[5:11], longest[:2]], gold=[3, 3],
+                    developed=[icons, []], tokens=[{k: 1 for k in box.landmarks}, {}], lead="harvest")
+    prims = panel_scene(t)[0]
+    texts = [p for p in prims if isinstance(p, Text)]
+    drawn = " ".join(p.text for p in texts)
+    for k in longest[:11] + icons:
+        assert box.cards[k].name in drawn, box.cards[k].name
+    for lt in box.landmarks.values():
+        assert sum(p.text == lt.name for p in texts) >= 1 + t.players, lt.name  # the card and each band's token
+    rects = [p for p in prims if isinstance(p, Rect)]
+    checked = 0
+    for p in texts:
+        inside = [r for r in rects if r.x <= p.x <= r.x + r.w and r.y <= p.y <= r.y + r.h]
+        if not inside:
+            continue
+        r = min(inside, key=lambda r: r.w * r.h)  # the box the text sits in
+        if r.w > 300:
+            continue  # a player's band: its free texts are checked below
+        assert text_width(p.text, p.size) <= r.w, (p.text, p.size, r.w)
+        checked += 1
+    assert checked > 30
+    # the token names under the circles: neighbours never overlap
+    tokens = sorted((p for p in texts if p.text in {lt.name for lt in box.landmarks.values()} and p.size <= 8),
+                    key=lambda p: (p.y, p.x))
+    for a, b in zip(tokens, tokens[1:]):
+        if a.y == b.y:
+            assert a.x + text_width(a.text, a.size) / 2 < b.x - text_width(b.text, b.size) / 2, (a.text, b.text)
+    # the hand fits between the village and the band's right edge
+    hand = [p for p in texts if p.anchor == "end" and p.text.startswith(("hand:", "Wandering", "Alchemist"))]
+    assert hand and all(text_width(p.text, p.size) <= 200 for p in hand)
+
+
+def test_fitted_text_shrinks_then_wraps_and_never_cuts():
+    assert fitted_text(0, 0, "Windmill", 60, 8) == [Text(0, 0, "Windmill", 8)]       # 38.4 px: as it is
+    (one,) = fitted_text(0, 0, "Ward Tower", 38, 8, max_lines=1)                       # 48 px at 8: shrunk
+    assert one.text == "Ward Tower" and one.size == pytest.approx(38 / 6) and text_width(one.text, one.size) <= 38
+    two = fitted_text(10, 20, "hand: Wandering Knight, Alchemist's Hut", 80, 9)         # wrapped on a space
+    assert [p.text for p in two] == ["hand: Wandering Knight,", "Alchemist's Hut"]
+    assert two[0].y < 20 < two[1].y and all(p.size == 6.0 for p in two)              # 23 chars in 80 px: floor 6
+    assert " ".join(p.text for p in two) == "hand: Wandering Knight, Alchemist's Hut"

@@ -523,3 +523,16 @@ def test_astar_cost_equals_networkx_on_any_graph(costs, long_edges, a, b):
     src, dst = cells[a], cells[b]
     expected = nx.dijkstra_path_length(m.digraph, src, dst)
     assert list(m.astar_trace(src, dst))[-1].cost == expected
+
+
+def test_compare_rules_counts_cells_within_reach_as_reach_does():
+    """Notebook 05 printed "28 cells within 4 tokens" from ``reach`` and 27 in
+    ``compare_rules`` for the same position: the table left out the city. Both count the
+    source now, by the one function."""
+    st = scenario(players=2, mode="wanderer")
+    c = pf.compare_rules(st, 0, tokens=4)
+    now = pf.reach(st, 0, 4)
+    assert (0, 0) in now and now[(0, 0)] == 0
+    assert c.loc[("none", False), "cells within 4"] == len(now) == 28
+    with_card3 = pf.reach(pf.what_if(st, 0, ghost_card_3=True), 0, 4)
+    assert c.loc[("none", True), "cells within 4"] == len(with_card3)

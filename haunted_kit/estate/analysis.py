@@ -19,9 +19,11 @@ import numpy as np
 
 from . import rules as R
 from .actions import Trade
+from .scenario import position
 from .sim import play_many
-from ..protocol import is_integer
+from ..protocol import Refusal, is_integer
 
+STACK = "kit default: the tile stack (ruling E17)"
 KIT_MEASURE = "gold value is a kit measure (marble 3, glass 2, wood 1, limestone 1), not a rule of the text"
 
 
@@ -85,15 +87,20 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
         target: resource -> amount wanted in hand after the visit.
         player: default the player to move.
         actions: how many actions the visit allows (default: 3 if nobody has visited
-            the Market this season, else 2, as the rules give).
+            the Market this season, else 2, as the rules give; during ``player``'s own
+            visit, the actions it has left, its used rows excluded).
 
     Returns:
         a :class:`Conversion` (cost = gold value given up, at this season's marked
         prices for ``player``; ties: fewer steps, then table order), or ``None`` when
-        no visit reaches the target.
+        no visit reaches the target. Every step is judged by the engine's own rule
+        (:func:`haunted_kit.estate.rules.refuse_trade`, played out on a copy): a set of
+        trades the rules refuse is never returned.
 
     Raises:
         ValueError: a target naming an unknown resource or a negative amount.
+        PlanRefused: ``actions`` beyond what any visit allows (estate rules, "Market
+            actions": 3 for the season's first visitor).
     """
     box = s.box
     for r, n in target.items():
@@ -101,7 +108,17 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
             raise ValueError(f"target must map resources ({', '.join(box.resources)}) to amounts >= 0, got {r!r}: {n!r}")
     p = s.current_player() if player is None else player
     p = 0 if p is None else p
-    limit = actions if actions is not None else R.visit_limit(s)
+    own = s.visit if s.visit is not None and s.visit["player"] == p else None
+    if actions is not None and (not is_integer(actions) or not 0 <= actions <= box.first_visitor_actions):
+        raise PlanRefused(R.refusal(f"a Market visit has at most {box.first_visitor_actions} actions (the season's first "
+                                    f"visitor; later ones {box.later_visitor_actions}), not {actions!r}", R.MARKET),
+                          None, f"a visit of {actions} actions")
+    if actions is not None:
+        limit = actions
+    elif own is not None:
+        limit = own["limit"] - len(own["used"])
+    else:
+        limit = R.visit_limit(s)
     res = box.resources
     val = [box.value[r] for r in res]
     idx = {r: i for i, r in enumerate(res)}
@@ -110,6 +127,8 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
     start_value = sum(v * h for v, h in zip(val, start))
     options = []
     for name, row in box.market.items():
+        if own is not None and name in own["used"]:
+            continue  # each action of a visit is a different row
         price = R.marked_price(s, p, name) if s.config.marked(name) else 0
         for give, take in row.options:
             delta = [0] * len(res)
@@ -142,7 +161,7 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
     cand = np.flatnonzero(ok)
     for j in cand[np.lexsort((cand, table.steps[cand], cost[cand]))]:
         order = _feasible_order(start, [options[k] for k in table.combos[j]])
-        if order is not None:
+        if order is not None and _refuse_steps(s, p, limit, [o[2] for o in order]) is None:
             best = ((int(cost[j]), int(table.steps[j])), tuple(o[2] for o in order),
                     tuple(int(x) for x in final[j]), sum(o[3] for o in order))
             break
@@ -182,6 +201,21 @@ def _combo_table(options: tuple, limit: int) -> _Combos:
                    np.array([len(c) for c in combos], dtype=np.int64))
 
 
+def _refuse_steps(s, p: int, limit: int, trades) -> Refusal | None:
+    """The rules' refusal of the first of ``trades`` they forbid, played out in order on a
+    copy of ``s`` during a Market visit of ``p`` (``p``'s own visit if one is under way,
+    else a new one of ``limit`` actions), or ``None`` when the rules allow them all."""
+    t = s.copy(keep_log=False)
+    if t.visit is None or t.visit["player"] != p:
+        t.visit = {"player": p, "limit": limit, "used": []}
+    for trade in trades:
+        why = R.refuse_trade(t, p, trade.action, trade.give, trade.take)
+        if why is not None:
+            return why
+        R.do_trade(t, p, trade.action, trade.give, trade.take)
+    return None
+
+
 def _feasible_order(start, pick):
     """An order of the trades in ``pick`` (option tuples) that never holds a negative
     amount, or None."""
@@ -202,13 +236,41 @@ def _feasible_order(start, pick):
 # ============================================================================ income growth
 
 
+class PlanRefused(ValueError):
+    """A plan the rules forbid: ``refusal`` is the rules' :class:`~haunted_kit.protocol.Refusal`
+    (its text and section, e.g. "Expand the lands"), ``season`` and ``step`` say where in
+    the plan (``step`` a tile name or a :class:`Trade`)."""
+
+    def __init__(self, refusal: Refusal, season: int | None, step):
+        self.refusal, self.season, self.step = refusal, season, step
+        where = f"season {season}, " if season is not None else ""
+        what = step.describe() if hasattr(step, "describe") else str(step).replace("_", " ")
+        super().__init__(f"the plan breaks a rule at {where}{what}: {refusal}")
+
+
+def _stack_refusal(box, tile: str, placed: int) -> Refusal | None:
+    """The box holds ``count`` tiles of each kind (ruling E17): a plan cannot place more."""
+    if placed >= box.tiles[tile].count:
+        return R.refusal(f"the box holds {box.tiles[tile].count} {box.tiles[tile].word} tile"
+                         f"{'s' if box.tiles[tile].count != 1 else ''} and the plan places more", STACK)
+    return None
+
+
 def income_growth(box, plan: dict, *, start_income: dict | None = None, first_taker: bool = False):
-    """Income per season for a plan of land tiles, taking the full income each season.
+    """Income per season for a plan of land tiles, taking the full income each season,
+    each tile judged by the engine's own rules (:func:`haunted_kit.estate.rules.refuse_place`).
+
+    Each season the player first takes the gold income, then buys the season's tiles in
+    plan order (3 gold each, from the gold in hand: nothing else is sold), each on a slot
+    the rules allow (the first over the shared lower area, later ones touching the estate;
+    a white-dotted outer land only when no other slot is legal), then takes the income of
+    every material and the gold income a tax land just raised. The tile is assumed face up
+    when wanted (the display is chance), but the plan cannot place more tiles of a kind
+    than the box holds (ruling E17).
 
     Args:
         box: an :class:`~haunted_kit.estate.box.EstateBox`.
-        plan: ``{season: [tile names placed that season]}`` (placed before that
-            season's takes, so they count in it).
+        plan: ``{season: [tile names placed that season]}`` (they count in that season).
         start_income: default the box's starting income.
         first_taker: add the first taker's extra unit for each Factory material with
             income (as if first every season).
@@ -216,26 +278,45 @@ def income_growth(box, plan: dict, *, start_income: dict | None = None, first_ta
     Returns:
         pandas DataFrame, one row per season: ``tiles``, ``income_<resource>``,
         ``taken_value`` (gold value of the season's takes), ``tile_cost`` (gold),
-        ``cumulative_net`` (taken value less tile costs so far). Values are the
-        kit's gold value (a kit measure).
+        ``cumulative_net`` (taken value less tile costs so far), ``gold_left`` (gold in
+        hand at the season's end). Values are the kit's gold value (a kit measure).
 
     Raises:
         ValueError: an unknown tile or a season outside 1..seasons.
+        PlanRefused: a tile the rules forbid (estate rules, "Expand the lands": the
+            marble quarry needs 2 tiles first, a tile costs 3 gold...), with the rules'
+            reason and section.
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-    inc = dict(start_income or box.start_income)
-    rows, net = [], 0
     for season in plan:
         if not is_integer(season) or not 1 <= season <= box.seasons:
             raise ValueError(f"plan seasons must be 1..{box.seasons}, got {season!r}")
-    for season in range(1, box.seasons + 1):
-        tiles = list(plan.get(season, []))
-        for t in tiles:
+        for t in plan[season]:
             if t not in box.tiles:
                 raise ValueError(f"unknown tile {t!r} (known: {', '.join(box.tiles)})")
-            tile = box.tiles[t]
-            inc[tile.raises] += tile.amount
+    s = position(2, box=box, log=False)
+    if start_income is not None:
+        s.income[0].update(start_income)
+    placed: dict = {}
+    rows, net = [], 0
+    for season in range(1, box.seasons + 1):
+        tiles = list(plan.get(season, []))
+        gold_before = s.income[0]["gold"]
+        s.hand[0]["gold"] += gold_before
+        for t in tiles:
+            why = _stack_refusal(box, t, placed.get(t, 0))
+            s.display = [t]
+            slots = sorted((slot for slot, how in R.legal_slots(s, 0).items() if how == "place"),
+                           key=lambda slot: (slot in box.white_dotted, slot))
+            slot = slots[0] if slots else next(iter(box.slots))
+            why = why or R.refuse_place(s, 0, t, slot)
+            if why is not None:
+                raise PlanRefused(why, season, t)
+            R.do_place(s, 0, t, slot)
+            placed[t] = placed.get(t, 0) + 1
+        inc = dict(s.income[0])
+        s.hand[0]["gold"] += inc["gold"] - gold_before  # a tax land placed now raises this season's gold
         taken = {r: n + (box.first_taker_extra if first_taker and r in box.factory_resources and n > 0 else 0)
                  for r, n in inc.items()}
         value = sum(box.value[r] * n for r, n in taken.items())
@@ -243,7 +324,7 @@ def income_growth(box, plan: dict, *, start_income: dict | None = None, first_ta
         net += value - cost
         row = {"season": season, "tiles": ", ".join(tiles)}
         row.update({f"income_{r}": n for r, n in inc.items()})
-        row.update(taken_value=value, tile_cost=cost, cumulative_net=net)
+        row.update(taken_value=value, tile_cost=cost, cumulative_net=net, gold_left=s.hand[0]["gold"])
         rows.append(row)
     return pd.DataFrame(rows).set_index("season")
 
@@ -297,13 +378,15 @@ def opening_table(games: int = 20, players: int = 3, agents=("greedy",), first_s
     """What each opening (a player's first action) yields with seeded bots.
 
     Returns:
-        pandas DataFrame indexed by opening: ``games`` (player-games), ``mean_gold_value``,
-        ``min``, ``max`` (gold value at the end, a kit measure), ``mean_tiles``.
+        pandas DataFrame indexed by opening: ``player_games`` (how many players opened
+        so, over all games), ``mean_gold_value``, ``min``, ``max`` (gold value at the end,
+        a kit measure), ``mean_tiles_marked`` (land tiles with the player's marker).
         ``DataFrame.attrs["measure"]`` says that the measure is the kit's.
     """
     df = play_many(games, players=players, agents=agents, first_seed=first_seed, progress=progress, **options)
-    t = df.groupby("opening").agg(games=("gold_value", "size"), mean_gold_value=("gold_value", "mean"),
-                                  min=("gold_value", "min"), max=("gold_value", "max"), mean_tiles=("tiles", "mean"))
+    t = df.groupby("opening").agg(player_games=("gold_value", "size"), mean_gold_value=("gold_value", "mean"),
+                                  min=("gold_value", "min"), max=("gold_value", "max"),
+                                  mean_tiles_marked=("tiles_marked", "mean"))
     t = t.sort_values("mean_gold_value", ascending=False).round(2)
     t.attrs["measure"] = KIT_MEASURE
     return t

@@ -73,8 +73,10 @@ def summary(s, agents=None) -> str:
 def play_many(games: int, *, players: int = 3, agents=("greedy",), first_seed: int = 0, progress: bool = False,
               **options):
     """Play ``games`` seeded games (seeds ``first_seed...``); one row per player per game:
-    seed, player, agent, gold_value (kit measure), income per resource, tiles, decisions,
-    and ``opening`` (the player's first action, described)."""
+    seed, player, agent, gold_value (kit measure), income per resource, ``tiles_marked``
+    (land tiles holding the player's marker at the end, placed or joined),
+    ``game_decisions`` (decisions of the whole game, every player's) and ``opening``
+    (the player's first action, described)."""
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     seeds = range(first_seed, first_seed + games)
@@ -91,7 +93,8 @@ def play_many(games: int, *, players: int = 3, agents=("greedy",), first_seed: i
                 first[e.player] = e.action
         for p in range(players):
             row = {"seed": seed, "player": f"P{p + 1}", "agent": names[p], "gold_value": s.gold_value(p),
-                   "tiles": sum(1 for x in s.lands.values() if p in x["markers"]), "decisions": s.decisions,
+                   "tiles_marked": sum(1 for x in s.lands.values() if p in x["markers"]),
+                   "game_decisions": s.decisions,
                    "opening": first[p].describe() if p in first else ""}
             row.update({f"income_{r}": v for r, v in s.income[p].items()})
             rows.append(row)

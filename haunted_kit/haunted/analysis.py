@@ -31,7 +31,7 @@ from html import escape
 
 from ..play import play_steps
 from .flow import TerrainDie
-from .sim import play_game
+from .sim import extra_ghost_cards_text, play_game
 from .state import GameConfig
 from ..progress import progress as bar
 
@@ -129,8 +129,10 @@ def valor_sources(state):
 def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("greedy",),
                        extra_ghost_cards=(), first_seed: int = 0, progress: bool = False):
     """Play ``games`` seeded games with the event log on and return one row per
-    player per game: seed, mode, players, ghost_cards, player, agent, won, lost, then
-    the valor of each source and the total.
+    player per game: seed, mode, players, ``extra_ghost_cards`` (``"2,3"``, ``""`` for
+    none), ``ghost_card_count`` (cards in play, the mode's included), player, agent,
+    won, lost, then the valor of each source and the total (the same names as
+    :func:`haunted_kit.haunted.sim.play_many`).
 
     A collective loss still counts the valor gained before Kalena fell (no quests are
     scored then).
@@ -149,10 +151,11 @@ def valor_sources_many(games: int, *, players: int = 4, mode: str = "wanderer", 
         t.insert(0, "seed", seed)
         t.insert(1, "mode", mode)
         t.insert(2, "players", players)
-        t.insert(3, "ghost_cards", len(cfg.ghost_cards))
-        t.insert(5, "agent", res.agents)
-        t.insert(6, "won", [res.winner == p for p in range(players)])
-        t.insert(7, "lost", res.lost)
+        t.insert(3, "extra_ghost_cards", extra_ghost_cards_text(cfg))
+        t.insert(4, "ghost_card_count", len(cfg.ghost_cards))
+        t.insert(6, "agent", res.agents)
+        t.insert(7, "won", [res.winner == p for p in range(players)])
+        t.insert(8, "lost", res.lost)
         frames.append(t)
     return pd.concat(frames, ignore_index=True)
 

@@ -813,7 +813,8 @@ def _end_season(s: State, ctx) -> None:
 
 def _final_scoring(s: State, ctx) -> None:
     """Reveal quests in the last turn order, add their valor, pick the winner.
-    Rulebook: "Final Scoring"; ruling 10."""
+    Rulebook: "Final Scoring"; ruling 10. Its events carry the phase ``scoring``."""
+    s.phase = Phase.SCORING
     for p in s.turn_order:
         for q in s.quests[p]:
             v, n = R.quest_score(s, ctx, p, q)

@@ -46,6 +46,10 @@ class Phase(StrEnum):
     REST = "rest"
     REORDER = "reorder"
     SEASON_END = "season_end"
+    #: final scoring after the last season (rulebook "Final Scoring"): quests revealed,
+    #: valor added, the winner picked; its events carry this phase, and the game is
+    #: ``over`` when it is done (no state ever waits in it)
+    SCORING = "scoring"
     OVER = "over"
 
 

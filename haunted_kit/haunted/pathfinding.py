@@ -875,7 +875,7 @@ def _figures(m: CostMap, s: int, tokens: int) -> dict:
     finite = [d for d in explorable if d != INF]
     row["mean cost"] = round(sum(finite) / len(finite), 3) if finite else None
     row["max cost"] = max(finite) if finite else None
-    row[f"cells within {tokens}"] = sum(1 for d in explorable if d <= tokens)
+    row[f"cells within {tokens}"] = len(m.reach(m.cells[s], tokens))  # as reach counts: the source included
     return row
 
 
@@ -905,7 +905,8 @@ def compare_rules(state: State, player: int | None = None, source=None, tokens: 
     the ghosts where they are in ``state``. Columns: tokens from ``source`` (default the
     city) to the nearest plain, forest and mountain; mean and max cost over every
     explorable cell; how many cells are within ``tokens`` (default the player's owned
-    exploration tokens). All through :func:`what_if` and the one cost rule.
+    exploration tokens), counted by :func:`reach` (the source included). All through
+    :func:`what_if` and the one cost rule.
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 

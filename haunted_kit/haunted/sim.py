@@ -65,14 +65,23 @@ def play_game(config: GameConfig | None = None, agents=("greedy",), *, log: bool
                       [sum(v for _, v in qs) if not s.lost else 0 for qs in quests], s.winner, s.lost, quests)
 
 
+def extra_ghost_cards_text(config: GameConfig) -> str:
+    """The ghost cards beyond the mode's as a dataset writes them: ``"2,3"``, ``""`` for none."""
+    return ",".join(str(g) for g in config.extra_ghost_cards)
+
+
 def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("greedy",), extra_ghost_cards=(),
               first_seed: int = 0, progress: bool = False, **config_kwargs):
     """Play ``games`` seeded games (seeds ``first_seed..first_seed+games-1``).
 
     Returns:
         pandas DataFrame with one row per player per game: seed, players, mode,
-        ghost_cards, seat (turn position at start, 1-based), player, agent, valor,
-        quest_valor, won, lost, decisions, buildings, skills.
+        ``extra_ghost_cards`` (the cards beyond the mode's, as ``"2,3"``; ``""`` for
+        none, as in :mod:`haunted_kit.simulate` datasets), ``ghost_card_count`` (how
+        many ghost cards are in play, the mode's included), seat (turn position at
+        start, 1-based), player, agent, valor, quest_valor, won, lost,
+        ``game_decisions`` (decisions of the whole game, every player's),
+        ``buildings_owned`` and ``skills_learned`` (counts, at the end).
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
@@ -88,11 +97,12 @@ def play_many(games: int, *, players: int = 4, mode: str = "wanderer", agents=("
         s = res.state
         for p in range(players):
             rows.append({
-                "seed": seed, "players": players, "mode": mode, "ghost_cards": len(cfg.ghost_cards),
+                "seed": seed, "players": players, "mode": mode, "extra_ghost_cards": extra_ghost_cards_text(cfg),
+                "ghost_card_count": len(cfg.ghost_cards),
                 "seat": seat[p], "player": f"P{p + 1}", "agent": res.agents[p], "valor": res.valor[p],
                 "quest_valor": res.quest_valor[p], "won": res.winner == p, "lost": res.lost,
-                "decisions": res.decisions,
-                "buildings": sum(1 for c in range(len(s.building)) if s.building[c] >= 0 and s.owner[c] == p),
-                "skills": len(s.skills_known(p)),
+                "game_decisions": res.decisions,
+                "buildings_owned": sum(1 for c in range(len(s.building)) if s.building[c] >= 0 and s.owner[c] == p),
+                "skills_learned": len(s.skills_known(p)),
             })
     return pd.DataFrame(rows)

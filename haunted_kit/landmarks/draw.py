@@ -20,20 +20,18 @@ from __future__ import annotations
 
 from ..render import style as S
 from ..render.primitives import Circle, Rect, Text
-from ..render.svg import primitive_svg
+from ..render.svg import fitted_text, primitive_svg
 from . import rules as R
 
 RESOURCE_FILL = {"food": "#f0e442", "wood": "#6fb07f", "stone": "#bdbdbd", "magic": "#cc99cc"}
 WIDTH = 900
 BAND = 112
+TOKEN_STEP = 40  #: pixels between landmark tokens (a name fits under each)
+HAND_WIDTH = 200  #: pixels for the hand's card names, right of the village
 
 
 def _res_fill(r: str) -> str:
     return RESOURCE_FILL.get(r, "#eeeeee")
-
-
-def _short(name: str, n: int = 14) -> str:
-    return name if len(name) <= n else name[: n - 1] + "."
 
 
 def _gold_dot(x, y, payer: int) -> list:
@@ -60,10 +58,10 @@ def panel_scene(s, viewer: int | None = None) -> tuple[list, float, float]:
             x = 8 + i * w
             fill = _res_fill(lt.icon) if lt.icon else "#f7f1e3"
             prims += [Rect(x + 2, y0, w - 4, 52, fill, S.INK, 1),
-                      Text(x + w / 2, y0 + 11, lt.name, 12, S.INK, True),
-                      Text(x + w / 2, y0 + 26, lt.cost_text(), 9),
-                      Text(x + w / 2, y0 + 41, f"{s.supply[key]} left - {lt.victory_points} VP each - most +{box.most_points}",
-                           9)]
+                      *fitted_text(x + w / 2, y0 + 11, lt.name, w - 8, 12, S.INK, True, max_lines=1),
+                      *fitted_text(x + w / 2, y0 + 26, lt.cost_text(), w - 8, 9, max_lines=1),
+                      *fitted_text(x + w / 2, y0 + 41, f"{s.supply[key]} left - {lt.victory_points} VP each - "
+                                                      f"most +{box.most_points}", w - 8, 9, max_lines=1)]
         y0 += 60
     for p in range(s.players):
         prims += _band(s, p, viewer, 8, y0)
@@ -105,7 +103,8 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> list:
     for i, k in enumerate(s.developed[p]):
         c = box.cards[k]
         out += [Rect(x, y, 80, 30, _res_fill(c.icons[0]) if c.icons else "#ffffff", S.INK, 1),
-                Text(x + 37, y + 10, _short(c.name, 13), 9, S.INK, True), Text(x + 40, y + 22, "/".join(c.icons), 9)]
+                *fitted_text(x + 40, y + 10, c.name, 76, 9, S.INK, True, max_lines=1),
+                *fitted_text(x + 40, y + 22, "/".join(c.icons), 76, 9, max_lines=1)]
         if f"developed:{i}" in s.spent[p]:
             out += _gold_dot(x + 74, y + 4, p)
         x += 84
@@ -114,10 +113,10 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> list:
         x = max(x + 8, x0 + 520)
         for key, lt in box.landmarks.items():
             n = s.tokens[p][key]
-            out += [Circle(x + 12, y + 15, 12, "#ffffff" if n == 0 else "#333333", S.INK, 1),
-                    Text(x + 12, y + 15, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
-                    Text(x + 12, y + 34, lt.name.split()[0][:6], 8)]
-            x += 32
+            out += [Circle(x + 16, y + 15, 12, "#ffffff" if n == 0 else "#333333", S.INK, 1),
+                    Text(x + 16, y + 15, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
+                    *fitted_text(x + 16, y + 34, lt.name, TOKEN_STEP - 2, 8, max_lines=1)]
+            x += TOKEN_STEP
     # village
     y = y0 + 70
     out.append(Text(x0 + 6, y + 11, "village:", 10, S.INK, True, "start"))
@@ -125,18 +124,19 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> list:
     for k in s.villages[p]:
         c = box.cards[k]
         fill = "#ffffff" if c.kind == "building" else "#f3e6ff"
-        out += [Rect(x, y, 74, 24, fill, S.INK, 1), Text(x + 37, y + 8, _short(c.name, 14), 8, S.INK, True),
-                Text(x + 37, y + 18, f"{c.type if c.kind == 'building' else 'adventurer'} {c.victory_points}VP", 8)]
+        out += [Rect(x, y, 74, 24, fill, S.INK, 1), *fitted_text(x + 37, y + 8, c.name, 70, 8, S.INK, True, max_lines=1),
+                *fitted_text(x + 37, y + 18, f"{c.type if c.kind == 'building' else 'adventurer'} {c.victory_points}VP", 70,
+                             8, max_lines=1)]
         x += 77
         if x > WIDTH - 300:
             out.append(Text(x + 4, y + 12, "...", 10, S.INK, True, "start"))
             break
     hand = s.hands[p]
     if viewer is None or viewer == p:
-        text = "hand: " + (", ".join(_short(box.cards[k].name, 12) for k in hand) or "empty")
+        text = "hand: " + (", ".join(box.cards[k].name for k in hand) or "empty")
     else:
         text = f"hand: {len(hand)} cards"
-    out.append(Text(WIDTH - 16, y + 12, text, 9, S.INK, False, "end"))
+    out += fitted_text(WIDTH - 16, y + 12, text, HAND_WIDTH, 9, S.INK, False, "end", max_lines=3)
     return out
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from ..fileio import atomic_write
+from . import style as S
 from .primitives import Circle, Poly, Polyline, Rect, Segments, Text, bbox
 
 
@@ -62,6 +63,31 @@ def primitive_svg(p) -> str:
 def text_width(text: str, size: float) -> float:
     """Estimated width in pixels of ``text`` at font size ``size`` (0.6 em a character)."""
     return len(text) * size * 0.6
+
+
+def fitted_text(x: float, y: float, text: str, width: float, size: float, fill: str = S.INK, bold: bool = False,
+                anchor: str = "middle", *, min_size: float = 6.0, max_lines: int = 2) -> list:
+    """``text`` whole, within ``width`` pixels, as :class:`Text` primitives centred on ``y``:
+    one line at ``size`` when it fits, else one line at the largest size down to
+    ``min_size`` that fits, else up to ``max_lines`` lines broken at spaces (each line
+    shrunk to fit, never below ``min_size``). Nothing is ever cut (a single word wider
+    than ``width`` at ``min_size`` stays whole). Widths by :func:`text_width`."""
+    def fit(s: str, start: float) -> float:
+        return max(min_size, min(start, width / (len(s) * 0.6))) if s else start
+
+    one = fit(text, size)
+    if text_width(text, one) <= width or " " not in text or max_lines < 2:
+        return [Text(x, y, text, one, fill, bold, anchor)]
+    words, lines = text.split(" "), []
+    for k in range(1, max_lines + 1):  # the fewest lines whose widest line fits at the largest size
+        per = -(-len(words) // k)
+        lines = [" ".join(words[i:i + per]) for i in range(0, len(words), per)]
+        if all(text_width(line, fit(line, size)) <= width for line in lines):
+            break
+    s = min(fit(line, size) for line in lines)
+    step = s * 1.15
+    top = y - step * (len(lines) - 1) / 2
+    return [Text(x, top + i * step, line, s, fill, bold, anchor) for i, line in enumerate(lines)]
 
 
 def extent(prims):

@@ -351,6 +351,8 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     def _undo_refusal(self):
         """Why Undo cannot be used now (a sentence), or ``None`` when it can."""
+        if self.state.is_terminal():
+            return "The game is over and its result stands: Undo cannot reopen it (start a new game instead)."
         seat = self._undo_seat()
         deciders = [q for _b, q in self.undo_stack]
         if seat is None or seat not in deciders:

@@ -473,6 +473,8 @@ class PlayView(ErrorReporting, W.VBox):
         """Why Undo cannot be used now (a sentence), or ``None`` when it can."""
         if self.bot_running:
             return "The bots are playing; press Stop before undoing."
+        if self.state.is_terminal():
+            return "The game is over and its result stands: Undo cannot reopen it (start a new game instead)."
         if not self.undo_stack:
             return "Nothing to undo."
         seat = self._undo_seat()
