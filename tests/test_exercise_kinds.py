@@ -204,6 +204,9 @@ def test_new_exercise_shows_every_part_at_once(sets, widget):
                          w.ex.question.split()[0] in question.value))
 
         w.observe(on_children, "children")
+        shown = [(part, part.value) for part in (w.title, w.facts, w.question)]
         w.b_new.click()
         assert seen == [(True, True, True, True)]         # one change of the view, every part already new
+        # the parts on view were never changed in place (a view never shows a new title by an old question)
+        assert all(part.value == value for part, value in shown)
     assert not caught, caught
