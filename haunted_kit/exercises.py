@@ -50,6 +50,11 @@ from .fileio import atomic_write
 from .protocol import check_seed, is_integer, sample_chance
 
 KINDS = ("choose", "pick", "number", "cells")
+#: the explicit choice a ``pick`` exercise always offers (last): ticking it answers "no option
+#: applies" (the empty set); ticking nothing is no answer at all
+NONE_OF_THEM = "none of them"
+#: a kit ruling as the engines cite it (``ruling 32``, ``rulings 1 and 8``, ``ruling E9``)
+_RULING = re.compile(r"(?<!kit )\b(rulings? E?\d+(?:(?:, | and )E?\d+)*)")
 #: a wrong try from which the rule applied is shown (the first wrong try gets the nudge)
 RULE_AFTER = 1
 #: how many seeds :meth:`ExerciseSet.make` tries past the one asked for before giving up
@@ -58,6 +63,15 @@ MAX_SKIPS = 200
 
 class ExerciseError(ValueError):
     """An unknown exercise key, a bad seed or an answer that cannot be read (the message says which)."""
+
+
+def cite_rulings(text: str) -> str:
+    """``text`` with every kit ruling cited as the kit's (``ruling 32`` -> ``kit ruling 32
+    (docs/RULINGS.md)``, ``(ruling E9)`` -> ``(kit ruling E9, docs/RULINGS.md)``): the
+    rulings are the kit's readings where the rule texts are silent, not the rulebook's.
+    Already cited ones are left as they are."""
+    text = re.sub(r"\(" + _RULING.pattern + r"\)", r"(kit \1, docs/RULINGS.md)", text)
+    return _RULING.sub(r"kit \1 (docs/RULINGS.md)", text)
 
 
 class NoPosition(Exception):
@@ -115,6 +129,11 @@ class Exercise:
         highlight: ``{cell: mark}`` drawn on the board of the position (``"?"`` on the cell
             a question names), else ``{}``.
         solve: ``solve(position) -> answer``, the engine's computation of the answer, or ``None``.
+        bounds: ``(low, high)``: the sensible range of a ``number`` answer (``high`` ``None``:
+            no upper bound); a number outside it is refused with a message, not counted as a try.
+
+    A ``pick`` exercise always offers :data:`NONE_OF_THEM` as its last option (added here):
+    ticking it alone answers the empty set; ticking nothing is not an answer.
     """
 
     key: str
@@ -137,22 +156,30 @@ class Exercise:
     remake: Callable[[int], "Exercise"] | None = field(default=None, repr=False, compare=False)
     highlight: dict = field(default_factory=dict)
     solve: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
+    bounds: tuple = (0, None)
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"an exercise's kind is one of {KINDS}, got {self.kind!r}")
+        if self.kind == "pick" and NONE_OF_THEM not in self.options:
+            self.options = tuple(self.options) + (NONE_OF_THEM,)
         if self.state is not None and self.state.is_terminal():
             raise ValueError(f"exercise {self.key} (seed {self.seed}) is about a finished game")
 
     # ------------------------------------------------------------------ answers
     def normalise(self, response):
         """``response`` in the answer's form. Raises :class:`ExerciseError` when it cannot be
-        read (no choice or an empty number is not an answer: the message asks for one)."""
+        read: nothing chosen, no cell selected, no option ticked (:data:`NONE_OF_THEM` with
+        another option too), an empty number or one outside :attr:`bounds` is not an answer
+        (the message asks for one; nothing is counted)."""
         if self.kind == "cells":
             try:
-                return frozenset(tuple(int(x) for x in c) for c in response)
+                out = frozenset(tuple(int(x) for x in c) for c in response)
             except (TypeError, ValueError):
                 raise ExerciseError(f"answer with a set of cells such as {{(1, 0), (2, -1)}}, got {response!r}") from None
+            if not out:
+                raise ExerciseError("Select at least one cell on the board first, then press Check.")
+            return out
         if self.kind == "pick":
             try:
                 out = frozenset(response)
@@ -161,6 +188,12 @@ class Exercise:
             bad = sorted(str(x) for x in out if x not in self.options)
             if bad:
                 raise ExerciseError(f"unknown option(s) {bad}; choose among {list(self.options)}")
+            if not out:
+                raise ExerciseError(f'Tick what applies (or "{NONE_OF_THEM}") first, then press Check.')
+            if NONE_OF_THEM in out:
+                if len(out) > 1:
+                    raise ExerciseError(f'"{NONE_OF_THEM}" cannot go with another choice: untick one.')
+                return frozenset()
             return out
         if self.kind == "choose":
             if response is None or response == "":
@@ -171,11 +204,24 @@ class Exercise:
         if response is None or (isinstance(response, str) and not response.strip()):
             raise ExerciseError("Enter a whole number first, then press Check.")
         if is_integer(response):
-            return int(response)
-        try:
-            return int(str(response).strip())
-        except ValueError:
-            raise ExerciseError(f"answer with a whole number, got {response!r}") from None
+            got = int(response)
+        else:
+            try:
+                got = int(str(response).strip())
+            except ValueError:
+                raise ExerciseError(f"answer with a whole number, got {response!r}") from None
+        low, high = self.bounds
+        if (low is not None and got < low) or (high is not None and got > high):
+            span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise ExerciseError(f"{got} cannot be the answer here: it is a whole number {span}. Try again.")
+        return got
+
+    def right_response(self):
+        """The response that gives the right answer, as a student gives it: the answer,
+        or ``{NONE_OF_THEM}`` for a ``pick`` exercise whose answer is no option."""
+        if self.kind == "pick" and not self.answer:
+            return frozenset({NONE_OF_THEM})
+        return self.answer
 
     def check(self, response, tries: int = 0, *, attempt: int | None = None) -> Feedback:
         """Judge ``response``, given ``tries`` wrong answers before it (or as the
@@ -192,17 +238,20 @@ class Exercise:
         if got == self.answer:
             return Feedback(True, "right", self.answer_text(), self.section)
         if tries < RULE_AFTER:
-            return Feedback(False, "nudge", self.nudge_text(got), self.section)
-        return Feedback(False, "rule", self.rule_text(got), self.section)
+            return Feedback(False, "nudge", cite_rulings(self.nudge_text(got)), self.section)
+        return Feedback(False, "rule", cite_rulings(self.rule_text(got)), self.section)
 
     def nudge_text(self, got) -> str:
-        """Step 1 for the wrong answer ``got``: the nudge with the rules section."""
-        return f"{self.nudge} (rules: \"{self.section}\")"
+        """Step 1 for the wrong answer ``got``: which way it is off (:func:`how_off`) and
+        the nudge, naming the rules section once."""
+        return f"{how_off(self.kind, got, self.answer)} {self.nudge} (rules: \"{self.section}\")"
 
     def rule_text(self, got) -> str:
-        """Step 2 for the wrong answer ``got``: the rule applied and what the engine says about ``got``."""
+        """Step 2 for the wrong answer ``got``: which way it is off, the rule and what the
+        engine says about ``got`` (``explain``: the refused options given, the parts of a
+        count), never the answer itself."""
         said = self.explain(got) if self.explain is not None else ""
-        return " ".join(t for t in (self.rule, said) if t)
+        return " ".join(t for t in (how_off(self.kind, got, self.answer), self.rule, said) if t)
 
     def answer_text(self) -> str:
         """The right answer in words, with why."""
@@ -213,7 +262,7 @@ class Exercise:
             shown = "; ".join(o for o in self.options if o in a) or "none of them"
         else:
             shown = str(a)
-        return f"The answer: {shown}." + (f" {self.answer_note}" if self.answer_note else "")
+        return cite_rulings(f"The answer: {shown}." + (f" {self.answer_note}" if self.answer_note else ""))
 
     def why_text(self) -> str:
         """The engine's explanation of the right answer, shown with it where it adds to
@@ -232,6 +281,17 @@ class Exercise:
         return self.remake(self.seed + 1 if seed is None else seed)
 
 
+def refused_picks(got, answer, refusal: Callable[[Any], str | None]) -> str:
+    """For a ``pick`` answer ``got``: each ticked option that is not in ``answer`` with
+    ``refusal(option)`` (the engine's reason), one sentence each; never the options left
+    out (:func:`how_off` counts those)."""
+    out = []
+    for label in sorted(got - answer - {NONE_OF_THEM}, key=str):
+        why = refusal(label)
+        out.append(f"{label}: refused, {why}." if why else f"{label}: refused.")
+    return " ".join(out)
+
+
 def how_off(kind: str, got, answer) -> str:
     """Which way the wrong answer ``got`` is off, without the answer: ``"3 is too high."``
     (number), ``"Not P1."`` (choose), ``"1 cell you selected does not belong; 2 are
@@ -240,6 +300,7 @@ def how_off(kind: str, got, answer) -> str:
         return f"{got} is too {'high' if got > answer else 'low'}."
     if kind == "choose":
         return f"Not {got}."
+    got, answer = set(got) - {NONE_OF_THEM}, set(answer) - {NONE_OF_THEM}
     extra, missed = len(got - answer), len(answer - got)
     noun = "cell" if kind == "cells" else "choice"
     bits = []
@@ -287,8 +348,9 @@ class ExerciseSet:
     def make(self, key: str, seed: int = 0) -> Exercise:
         """Exercise ``key`` on the position of ``seed``. No exercise is about a finished
         game: when the builder raises :class:`NoPosition` (the seeded game ended before the
-        question's position) the next seed is tried, and so on; :attr:`Exercise.seed` is
-        the seed used (``>= seed``).
+        question's position) or makes a ``cells`` exercise whose answer is no cell (selecting
+        nothing is not an answer), the next seed is tried, and so on; :attr:`Exercise.seed`
+        is the seed used (``>= seed``).
 
         Raises:
             ExerciseError: an unknown key; a seed that is not a non-negative integer below
@@ -305,6 +367,8 @@ class ExerciseSet:
                 ex = self[key][2](k)
             except NoPosition:
                 continue
+            if ex.kind == "cells" and not ex.answer:
+                continue          # no cell is an answer nobody can give: selecting none is not an answer
             return replace(ex, key=key, seed=k, title=self[key][1], remake=lambda s: self.make(key, s))
         raise ExerciseError(f"no position for {key} in seeds {seed}..{seed + MAX_SKIPS - 1}: every game ended first")
 
@@ -369,7 +433,7 @@ def teacher_note(ex: Exercise) -> str:
         lines += [">", f"> *The rule applied:* {ex.rule}"]
     lines += [">", f"> *Common mistake:* {ex.mistake or 'none recorded'}", ">",
               f"> *First wrong try is nudged to look at:* {ex.nudge}", ">", f"> *Rules:* \"{ex.section}\"."]
-    return "\n".join(lines) + "\n"
+    return cite_rulings("\n".join(lines) + "\n")
 
 
 def exercise_notes(modules) -> Callable[[str, int], str | None]:

@@ -78,9 +78,10 @@ def test_cell_answers_are_read_and_judged_in_steps():
     ex = TOY.make("t-cells", 0)
     assert ex.check([[0, 0], ("1", "-1")]).correct           # any pair of whole numbers names a cell
     fb = ex.check({(0, 0)})
-    assert (fb.correct, fb.stage, fb.step, fb.text) == (False, "nudge", "nudge", 'look at the cells (rules: "Section 1")')
-    assert ex.check({(0, 0)}, tries=1) == ex.check({(0, 0)}, attempt=2) == Feedback(False, "rule", "the rule applied",
-                                                                                      "Section 1")
+    assert (fb.correct, fb.stage, fb.step, fb.text) == (False, "nudge", "nudge",
+                                                     '1 is missing. look at the cells (rules: "Section 1")')
+    assert ex.check({(0, 0)}, tries=1) == ex.check({(0, 0)}, attempt=2) == Feedback(
+        False, "rule", "1 is missing. the rule applied", "Section 1")
     assert ex.answer_text() == "The answer: (0, 0), (1, -1)."
     with pytest.raises(ExerciseError, match=r"answer with a set of cells"):
         ex.check({"a"})
@@ -104,7 +105,7 @@ def test_the_widget_takes_cell_answers_on_its_board():
         w.board.click((0, 0))
         assert w.selected == {(0, 0)} and w.board.marks == {(2, 2): "?", (0, 0): "✓"}
         w.b_check.click()
-        assert (w.tries, w.last.stage) == (1, "nudge") and "Hint:" in w.feedback.value
+        assert (w.tries, w.last.stage) == (1, "nudge") and "Not quite: a hint" in w.feedback.value
         w.b_answer.click()
         assert "The answer: (0, 0), (1, -1)." in w.feedback.value
         assert w.board.marks == {(2, 2): "?", (0, 0): "●", (1, -1): "●"}

@@ -5,7 +5,8 @@ Built on the kit's renderer: :mod:`haunted_kit.render.geometry` lays out the 19 
 primitives describe them, :mod:`haunted_kit.render.svg` writes them as SVG and
 :func:`haunted_kit.widgets.canvas.draw_primitives` sends them to a canvas.
 
-What is drawn: every slot (a dashed outline for the slots over the shared lower area,
+What is drawn: every slot with its name ``q,r`` (the coordinates questions use, written as
+every board of the kit writes them: :func:`haunted_kit.render.style.cell_name`; a dashed outline for the slots over the shared lower area,
 a white dot on white-dotted outer lands), each tile with its colour and a letter code,
 its owner's colour as a thick outline, the markers as numbered discs in player colours,
 and highlighted slots (legal targets) in the kit's highlight colour. Nothing here
@@ -65,6 +66,8 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
     for slot in box.slots:
         x, y = geom.centre(slot)
         land = s.lands.get(slot)
+        # the slot's name, as every board of the kit writes a cell's (q, r) (questions say "slot (-2, 1)")
+        prims.append(Text(x, y - size * 0.70, S.cell_name(slot), size * 0.2, "#333333", bold=True))
         if slot in box.white_dotted:
             prims.append(Circle(x + size * 0.45, y - size * 0.5, size * 0.11, "#ffffff", "#000000", size * 0.03))
         if land is None:

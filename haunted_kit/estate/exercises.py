@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from ..exercises import Exercise, ExerciseSet, events_after, game_in_progress
+from ..exercises import Exercise, ExerciseSet, events_after, game_in_progress, refused_picks
 from . import actions as A
 from . import rules as R
 from .engine import GAME
@@ -54,12 +54,14 @@ def _take_limit(seed: int) -> Exercise:
              f"Workers in {_p(p)}'s supply: {s.workers[p]['supply']}; a Factory take needs {box.workers_per_take}.")
 
     def explain(got):
-        if got > answer:
-            return f"Taking {got}: {s.why_not(A.TakeMaterial(m, got))}."
-        if got < 1:
-            return "Count the units: the answer is a whole number of at least 0."
-        _c, said = events_after(s, A.TakeMaterial(m, answer))
-        return f"{_p(p)} may take more than {got}: " + " ".join(said)
+        # the parts of the limit on this position, never the limit itself (the engine's
+        # refusal of too many says "at most N": that is the answer)
+        extra = R.take_limit(s, p, m) - s.income[p][m]
+        who = "nobody has taken it yet" if first is None else f"{_p(first)} took it first"
+        return (f"The parts here: {_p(p)}'s {m} income is {s.income[p][m]} and {s.taken[p][m]} "
+                f"{'was' if s.taken[p][m] == 1 else 'were'} taken this season; {who}, so the first taker's extra unit "
+                f"{'is' if extra else 'is not'} {_p(p)}'s; {s.workers[p]['supply']} worker"
+                f"{'s' if s.workers[p]['supply'] != 1 else ''} in {_p(p)}'s supply, a take needs {box.workers_per_take}.")
 
     return Exercise(
         "", seed, "", facts,
@@ -104,15 +106,19 @@ def _slots(seed: int) -> Exercise:
              f"{_p(p)}'s estate (slots with a marker of theirs): {', '.join(str(x) for x in mine) or 'none yet'}.",
              f"Tiles on the board: {lands or 'none'}.",
              f"The shared lower area: {', '.join(str(x) for x in box.lower_area)}.",
-             f"Marble quarry: only with at least two land tiles (ruling E9); {_p(p)} has {len(mine)}.")
+             f"Marble quarry: only with at least two land tiles (kit ruling E9, docs/RULINGS.md); {_p(p)} has {len(mine)}.")
+    slot_of = {label[slot]: slot for slot in chosen}
+
+    def refusal(lab):
+        why = s.why_not(A.PlaceTile(tile, slot_of[lab]))
+        return None if why is None else str(why)
 
     def explain(got):
-        out = []
-        for slot in chosen:
-            if (label[slot] in got) != (slot in legal):
-                why = s.why_not(A.PlaceTile(tile, slot))
-                out.append(f"{label[slot]}: {why}." if why is not None else f"{label[slot]}: allowed.")
-        return " ".join(out)
+        # the refused slots among those given, with the engine's reason; never the allowed ones
+        return refused_picks(got, answer, refusal)
+
+    note = " ".join(f"{label[slot]}: allowed." if slot in legal else f"{label[slot]}: {refusal(label[slot])}."
+                    for slot in chosen)
 
     return Exercise(
         "", seed, "", facts,
@@ -122,8 +128,7 @@ def _slots(seed: int) -> Exercise:
         "Expand the lands: a tile costs its price in gold; your first tile goes over the shared lower area, every "
         "later one must connect to a tile of your estate.",
         "Placing a later tile that does not touch the estate, or a first one outside the lower area.",
-        options=options, explain=explain, answer_note=explain(frozenset()) if legal else
-        "None: " + explain(frozenset(options)), state=s, player=p, about=tile)
+        options=options, explain=explain, answer_note=note, state=s, player=p, about=tile)
 
 
 def _gold_after(seed: int) -> Exercise:
@@ -145,6 +150,10 @@ def _gold_after(seed: int) -> Exercise:
         land = s.lands[tuple(action.slot)]
         facts.append(f"The tile at {tuple(action.slot)} is {_p(land['owner'])}'s and holds {len(land['markers'])} "
                      f"marker(s); the join fee is {R.join_fee(s, tuple(action.slot))} gold.")
+    if isinstance(action, A.TakeMaterial):
+        m, first = action.material, s.first_taker[action.material]
+        facts.append(f"{_p(p)}'s {m} income: {s.income[p][m]}; {m} taken by {_p(p)} this season: {s.taken[p][m]}; "
+                     f"first to take {m} this season: {'nobody yet' if first is None else _p(first)}.")
     if isinstance(action, A.PlaceTile):
         facts.append(f"A land tile costs {s.box.tile_price} gold.")
     if isinstance(action, A.Trade):
@@ -157,7 +166,7 @@ def _gold_after(seed: int) -> Exercise:
         "Follow the gold: what does this decision pay, and what does it bring in?",
         f"What happens ({section}): " + " ".join(said),
         "Forgetting a price or a fee, or counting gold income as gold in hand.",
-        explain=lambda got: f"So {_p(p)} holds {answer} gold, not {got}.", answer_note=" ".join(said),
+        answer_note=" ".join(said),
         state=s, player=p, about=action)
 
 

@@ -63,7 +63,8 @@ from .analysis import play_until
 from .box import default_box
 from ..exercises import TEACHER_DIR  # noqa: F401  (re-exported: where the teacher copies go)
 from ..exercises import Exercise as KitExercise
-from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, how_off
+from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, cite_rulings, how_off
+from .. import hexgrid
 
 __all__ = ["EXERCISES", "FACTS", "TEACHER_DIR", "Exercise", "ExerciseError", "Feedback", "board_facts",
            "exercise_note", "fact_lines", "for_notebook", "game_facts", "make", "rebuild"]
@@ -343,7 +344,7 @@ def _cost_parts(s, p: int, c: int) -> str:
     terrain = s.field.terrain[c]
     base = box.terrains[terrain].explore_cost if terrain in box.terrains else None
     bits = [f"{s.field.cells[c]} is {s.field.describe(c)}; the terrain table says {base} token{'s' if base != 1 else ''}"]
-    known = [k for k in s.skills_known(p)]
+    known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
     if known:
         bits.append(f"{_p(p)} has learned skill{'s' if len(known) > 1 else ''} " + "; ".join(
             f"{k} ({box.skills[k].text})" for k in known))
@@ -353,12 +354,16 @@ def _cost_parts(s, p: int, c: int) -> str:
     return "; ".join(bits) + "."
 
 
+#: the skill effects that change an entry cost (:func:`haunted_kit.haunted.rules.entry_cost`)
+_ENTRY_SKILLS = ("cheaper_forest", "cheaper_mountain")
+
+
 def _terrain_table(s, p: int) -> str:
     """The entry costs of the terrain table, the player's skills and the ghost cards, in a sentence."""
     box = s.config.box
     costs = ", ".join(f"{name} {t.explore_cost}" if t.explore_cost else f"{name}: cannot be entered"
                       for name, t in box.terrains.items())
-    known = s.skills_known(p)
+    known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
     skills = (f"; {_p(p)}'s skills: " + "; ".join(f"{k} ({box.skills[k].text})" for k in known)) if known else ""
     cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
     extra = " Ghost card 3 adds 1 token on a cell with a ghost." if 3 in cards else ""
@@ -404,7 +409,7 @@ def _first_player(seed: int) -> Exercise:
     return _exercise(
         "01-first-player", seed,
         f"This {players}-player game has just been set up (seed {seed}). The valor tokens were stacked at "
-        "random; the panel shows the stack, top first. Who takes the first turn of round 1?",
+        "random; the starting stack is listed under \"What you know\", top first. Who takes the first turn of round 1?",
         "choose", first,
         "the starting valor stack (setup steps 12-13)",
         "Game Setup", "Thinking P1 always starts: the seats come from the random valor stack, not the player numbers.",
@@ -588,7 +593,8 @@ def _production(seed: int) -> Exercise:
         "each building's six neighbouring cells: ghost card 1 stops a building next to a ghost",
         "Game Flow", "Counting a ghost two cells away, or a ghost on a lake-side cell that does not touch the building.",
         state=s, explain=lambda got: " ".join(e.text for e in events) or "No building stands on the field.",
-        rule=rule, facts={**game_facts(s), **board_facts(s)}, solve=solve,
+        rule=rule, facts={**game_facts(s), **board_facts(s), "resources": {q: dict(s.resources(q)) for q in range(4)}},
+        solve=solve, bounds=(0, built),
     )
 
 
@@ -708,8 +714,18 @@ def _quest_parts(s, p: int, q: int) -> str:
         what = f"count the skill cards whose rightmost marker slot holds {_p(p)}'s marker"
     else:
         what = f"count the regions where {_p(p)} has more buildings than each other player"
-    return (f"Quest {q}: {quest.text} For {_p(p)} only: {what}; one fulfilment per {quest.per}, "
+    return (f"Quest {q}: {quest.text} For {_p(p)} only: {what}; one fulfilment per {_per(quest)}, "
             f"{quest.valor} valor each.")
+
+
+def _per(quest) -> str:
+    """What one fulfilment of ``quest`` takes, in words (``"full 3 resources of one type"``,
+    ``"3 pecunias"``, ``"building"``...)."""
+    unit = {"resource_sets": ("full {n} resources of one type", "resource"),
+            "pecunias": ("{n} pecunias", "pecunia"), "buildings": ("{n} buildings", "building"),
+            "rightmost_markers": ("{n} such skill cards", "such skill card"),
+            "region_majority": ("{n} such regions", "such region")}.get(quest.effect, ("{n}", "one"))
+    return unit[0].format(n=quest.per) if quest.per != 1 else unit[1]
 
 
 def _quest_score(seed: int) -> Exercise:
@@ -867,16 +883,22 @@ def _cheapest(seed: int) -> Exercise:
     solve = lambda st: int(pf.cheapest_path(st, p, target).cost)
     steps = ", ".join(f"{c} {k}" for c, k in zip(route.cells[1:], route.step_costs))
 
+    detour = len(route.cells) - 1 > hexgrid.distance(here, target)   # the cheapest route is not a straight line
+
     def rule(got):
-        return (f"The cheapest route enters {len(route.cells) - 1} cells. "
-                + ("Look for a detour round the dearest cell. " if got > route.cost else
-                   "Every cell entered costs its tokens, the target included. ") + _terrain_table(s, p))
+        if got > route.cost and detour:
+            how = "A detour is cheaper than the straight line here: look for one round the dearest cell. "
+        elif got > route.cost:
+            how = "The straight line is the cheapest here: add up its cells' costs again. "
+        else:
+            how = "Every cell entered costs its tokens, the target included. "
+        return f"The cheapest route enters {len(route.cells) - 1} cells. " + how + _terrain_table(s, p)
 
     return _exercise(
         "05-cheapest", seed,
         f"What is the cheapest cost, in exploration tokens, for {_p(p)} to go from {here} to {target} (tinted, marked ?)?",
         "number", int(route.cost),
-        "the straight line and one detour round the dearest cell; compare their sums (ghost cards may add to a ghost's cell)",
+        "the straight line and a detour round the dearest cell; compare their sums (ghost cards may add to a ghost's cell)",
         "Basic Actions: Exploration",
         "Taking the route with the fewest steps: a detour over plains often costs less than crossing a mountain.",
         state=s, player=p, highlight={target: "?"},
@@ -894,7 +916,7 @@ def _turns(seed: int) -> Exercise:
     target = rng.choice(far or [c for c, plan in plans.items() if plan.turns not in (0, float("inf"))])
     plan = plans[target]
     solve = lambda st: int(pf.turn_plan(st, p, target).turns)
-    legs = "; ".join(f"turn {k}: enter {', '.join(map(str, leg)) or 'nothing'} ({cost} tokens)"
+    legs = "; ".join(f"turn {k}: enter {', '.join(map(str, leg)) or 'nothing'} ({cost} token{'s' if cost != 1 else ''})"
                      for k, (leg, cost) in enumerate(zip(plan.legs, plan.leg_costs), start=1))
     costs = [k for k in pf.cheapest_path(s, p, target).step_costs]
 
@@ -967,7 +989,7 @@ def teacher_note(ex: Exercise) -> str:
         lines += [">", f"> *The engine's explanation:* {why}"]
     lines += [">", f"> *Common mistake:* {ex.mistake}", ">", f"> *First wrong try is nudged to look at:* {ex.hint}",
               ">", f"> *Rulebook:* \"{ex.section}\"."]
-    return "\n".join(lines) + "\n"
+    return cite_rulings("\n".join(lines) + "\n")
 
 
 def exercise_note(key: str, seed: int = 0) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from ..exercises import Exercise, ExerciseSet, events_after, game_in_progress
+from ..exercises import Exercise, ExerciseSet, events_after, game_in_progress, refused_picks
 from . import rules as R
 from .actions import Acquire, Build
 from .engine import GAME
@@ -50,13 +50,24 @@ def _acquire(seed: int) -> Exercise:
              "Landmarks (cost; tokens left in the supply): "
              + "; ".join(f"{lt.name} ({lt.cost_text()}; {s.supply[k]} left)" for k, lt in box.landmarks.items()) + ".")
 
+    key_of = {lt.name: k for k, lt in box.landmarks.items()}
+
+    def refusal(name):
+        why = R.refuse_acquire(s, p, key_of[name])
+        return None if why is None else str(why)
+
     def explain(got):
+        # the refused landmarks among those given, with the engine's reason; never the allowed ones
+        return refused_picks(got, answer, refusal)
+
+    def note():
         out = []
         for k, lt in box.landmarks.items():
-            if (lt.name in got) != (k in legal):
-                why = R.refuse_acquire(s, p, k)
-                out.append(f"{lt.name}: {why}." if why is not None else
-                           f"{lt.name}: allowed, e.g. {next(a for a in s.legal_actions() if isinstance(a, Acquire) and a.landmark == k).describe(box)}.")
+            if k in legal:
+                how = next(a for a in s.legal_actions() if isinstance(a, Acquire) and a.landmark == k).describe(box)
+                out.append(f"{lt.name}: allowed, e.g. {how}.")
+            else:
+                out.append(f"{lt.name}: {refusal(lt.name)}.")
         return " ".join(out)
 
     return Exercise(
@@ -67,7 +78,7 @@ def _acquire(seed: int) -> Exercise:
         "Acquiring a Landmark: instead of following, discard the landmark's cost from your hand (cards showing "
         "its icon, or any cards for a Gate) and take a token from the supply.",
         "Counting a card without the needed icon, or forgetting that the Gate takes any two cards.",
-        options=options, explain=explain, answer_note=explain(frozenset()) or "No landmark can be paid.",
+        options=options, explain=explain, answer_note=note(),
         state=s, player=p)
 
 
@@ -97,7 +108,7 @@ def _points(seed: int) -> Exercise:
         + (", then the architect's two building types." if arch else "."),
         f"Scoring for P{p + 1}: {why}",
         "Scoring the most of a type on a tie, or counting an adventurer as a building for the architect.",
-        explain=lambda got: f"So P{p + 1} scores {answer}, not {got}.", answer_note=why, state=s, player=p)
+        answer_note=why, state=s, player=p)
 
 
 def _gold_after(seed: int) -> Exercise:
@@ -120,7 +131,7 @@ def _gold_after(seed: int) -> Exercise:
         "Each resource of the cost is paid with gold placed on a source: count the sources in the payment.",
         "What happens (Build): " + " ".join(said),
         "Forgetting that the gold stays on the sources (it comes back only when that player leads).",
-        explain=lambda got: f"So P{p + 1} holds {answer} gold, not {got}.", answer_note=" ".join(said),
+        answer_note=" ".join(said),
         state=s, player=p, about=action)
 
 

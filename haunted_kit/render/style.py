@@ -70,8 +70,16 @@ GHOST_DX, GHOST_R = 0.38, 0.23
 DEPLETION_DX, DEPLETION_DY, DEPLETION_R = 0.45, -0.56, 0.13
 SENSOR_DY = 0.42  #: row of the sensors; radius by how many share the cell:
 SENSOR_R = {1: 0.2, 2: 0.2, 3: 0.18, 4: 0.165}
-HIGHLIGHT_LABEL_DX, HIGHLIGHT_LABEL_DY, HIGHLIGHT_LABEL_R = -0.45, -0.50, 0.18  #: a highlight's text (e.g. a cost)
+#: a highlight's text (a cost, the "?" of a question's cell): low on the right, clear of the
+#: cell's letter and name (LABEL_DY), the building and the ghost (PIECE_DY)
+HIGHLIGHT_LABEL_DX, HIGHLIGHT_LABEL_DY, HIGHLIGHT_LABEL_R = 0.60, 0.28, 0.18
 TILE_LINE_W, CELL_LINE_W = 0.09, 0.035  # of the size
+
+
+def cell_name(cell) -> str:
+    """How every board of the kit writes a cell's (or slot's) axial coordinates ``(q, r)``:
+    ``"q,r"`` (``(2, -1)`` -> ``"2,-1"``), the cell a question names as ``(2, -1)``."""
+    return f"{cell[0]},{cell[1]}"
 
 
 def register_terrain(name: str, fill: str, ink: str = "#000000", word: str | None = None) -> None:

@@ -5,11 +5,13 @@ the engine's stepped verdict (:mod:`haunted_kit.exercises`).
     ExerciseWidget(EXERCISES.make("08-take-limit", seed=1))
 
 ``choose`` exercises show one toggle button per option, ``pick`` exercises one checkbox per
-option, ``number`` exercises a number box, ``cells`` exercises a click on a board cell to select
+option (the last, "none of them", answers that no option applies), ``number`` exercises a
+number box that starts empty, ``cells`` exercises a click on a board cell to select
 or unselect it (selected cells marked ``✓``). **Check** judges the answer: a first wrong try
 gets a nudge, later wrong tries the rule applied to this position
 (:meth:`~haunted_kit.exercises.Exercise.check`); an answer that cannot be read (nothing chosen,
-an empty number) gets a message and counts no try; **Show answer** works once there has been an
+no option ticked, no cell selected, an empty number or one out of range) gets a message,
+counts no try and reveals nothing; **Show answer** works once there has been an
 attempt (with the engine's explanation, :meth:`~haunted_kit.exercises.Exercise.why_text`, and on
 the board the answer's cells marked ``●``); **New exercise** makes the same exercise on the next
 seed (:meth:`~haunted_kit.exercises.Exercise.regenerate`).
@@ -20,8 +22,7 @@ position; ``None`` draws none). For a ``cells`` exercise, or one whose
 input: it must offer ``set_highlight({cell: mark})`` and ``on_click(callback(cell))``.
 
 A game's subclass may change the look through the class attributes :attr:`ExerciseWidget.QUESTION_FIRST`,
-:attr:`~ExerciseWidget.FACTS_HEADING`, :attr:`~ExerciseWidget.EMPTY_NUMBER`,
-:attr:`~ExerciseWidget.HEADS` and :attr:`~ExerciseWidget.TAIL`.
+:attr:`~ExerciseWidget.FACTS_HEADING`, :attr:`~ExerciseWidget.HEADS` and :attr:`~ExerciseWidget.TAIL`.
 
 CSS classes: ``hk-exercise`` (the view), ``hk-ex-facts``, ``hk-ex-question``, ``hk-ex-check``,
 ``hk-ex-answer``, ``hk-ex-new``, ``hk-ex-feedback`` (the verdict), ``hk-ex-option`` (each option).
@@ -33,7 +34,7 @@ from html import escape
 
 import ipywidgets as W
 
-from ..exercises import Exercise, ExerciseError
+from ..exercises import Exercise, ExerciseError, cite_rulings
 from .errors import ErrorReporting
 
 _BOX = "font-family:sans-serif;font-size:14px"
@@ -56,10 +57,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
     QUESTION_FIRST = False
     #: a heading over the facts (``"What you know:"``); with one, no facts shows no panel
     FACTS_HEADING = ""
-    #: the number box starts empty (a text box) rather than at 0
-    EMPTY_NUMBER = False
-    #: stage -> (heading, label before the text or ``""``) of a wrong answer's verdict
-    HEADS = {"nudge": ("Not quite", "Hint"), "rule": ("Not quite", "The rule here")}
+    #: stage -> (heading, label before the text or ``""``) of a wrong answer's verdict (the
+    #: two steps are headed differently)
+    HEADS = {"nudge": ("Not quite: a hint", ""), "rule": ("Not quite: the rule on this position", "")}
     #: HTML after a wrong answer's text; ``{section}`` is the rules section (escaped)
     TAIL = ""
 
@@ -69,13 +69,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.board_of = board
         self.board = None
         self.banner = self._init_errors()
-        self.title = W.HTML()
-        self.facts = W.HTML()
-        self.facts.add_class("hk-ex-facts")
-        self.question = W.HTML()
-        self.question.add_class("hk-ex-question")
-        self.feedback = W.HTML()
-        self.feedback.add_class("hk-ex-feedback")
+        self._parts = ()
         self.b_check = W.Button(description="Check", button_style="primary", tooltip="judge my answer")
         self.b_check.add_class("hk-ex-check")
         self.b_answer = W.Button(description="Show answer", tooltip="after a first try", disabled=True)
@@ -89,24 +83,31 @@ class ExerciseWidget(ErrorReporting, W.VBox):
 
     # ------------------------------------------------------------------ building
     def load(self, ex: Exercise) -> None:
-        """Show exercise ``ex`` (a fresh start: no tries, no feedback, nothing selected)."""
+        """Show exercise ``ex`` (a fresh start: no tries, no feedback, nothing selected).
+        Every part is built first, in new widgets, and shown by one assignment of the
+        children, so a view never shows the new title beside the old question."""
+        title = W.HTML(f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)} '
+                       f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
+        lines = [cite_rulings(f) for f in ex.fact_lines()]
+        items = "".join(f"<li>{escape(f)}</li>" for f in lines)
+        if not self.FACTS_HEADING:
+            facts = f'<ul style="{_BOX};margin:2px 0">{items}</ul>' if lines else ""
+        else:
+            facts = (f'<div style="{_BOX};margin:2px 0"><b>{escape(self.FACTS_HEADING)}</b>'
+                     f'<ul style="margin:2px 0">{items}</ul></div>') if lines else ""
+        facts = W.HTML(facts)
+        facts.add_class("hk-ex-facts")
+        question = W.HTML(f'<div style="{_BOX};margin:4px 0"><b>{escape(ex.question)}</b></div>')
+        question.add_class("hk-ex-question")
+        feedback = W.HTML("")
+        feedback.add_class("hk-ex-feedback")
+        old = list(self._parts)
         self.ex = ex
         self.tries = 0
         self.solved = False
         self.last = None
         self.selected: set = set()
-        self.b_answer.disabled = True
-        self.feedback.value = ""
-        self.title.value = (f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)} '
-                            f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
-        lines = ex.fact_lines()
-        items = "".join(f"<li>{escape(f)}</li>" for f in lines)
-        if not self.FACTS_HEADING:
-            self.facts.value = f'<ul style="{_BOX};margin:2px 0">{items}</ul>'
-        else:
-            self.facts.value = (f'<div style="{_BOX};margin:2px 0"><b>{escape(self.FACTS_HEADING)}</b>'
-                                f'<ul style="margin:2px 0">{items}</ul></div>') if lines else ""
-        self.question.value = f'<div style="{_BOX};margin:4px 0"><b>{escape(ex.question)}</b></div>'
+        self.title, self.facts, self.question, self.feedback = title, facts, question, feedback
         self.input = self._make_input(ex)
         self.board = self.board_of(ex.state) if self.board_of is not None and ex.state is not None else None
         board = []
@@ -116,8 +117,12 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 self._draw_marks()
             board = [W.HBox([self.board])]  # in a row, a canvas keeps its own size (clicks map 1:1 to its pixels)
         top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
+        self.b_answer.disabled = True
         self.children = [self.title, *top, self.input, W.HBox([self.b_check, self.b_answer, self.b_new]),
                          self.feedback, self.banner]
+        self._parts = (title, facts, question, feedback, self.input, *board)
+        for w in old:
+            w.close()
 
     def _marks_on_board(self) -> bool:
         return self.ex.kind == "cells" or bool(self.ex.highlight)
@@ -137,11 +142,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 cb.add_class("hk-ex-option")
                 self.boxes[label] = cb
             return W.VBox(list(self.boxes.values()))
-        if self.EMPTY_NUMBER:
-            self.number = W.Text(value="", placeholder="a whole number", description="answer",
-                                 layout=W.Layout(width="180px"))
-        else:
-            self.number = W.IntText(value=0, description="answer", layout=W.Layout(width="180px"))
+        # a text box, empty until something is typed (an IntText would show "0", an answer)
+        self.number = W.Text(value="", placeholder="a whole number", description="answer",
+                             layout=W.Layout(width="180px"))
         self.number.add_class("hk-ex-option")
         return self.number
 
@@ -201,7 +204,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
             self.feedback.value = f'<div style="{_BOX};color:#8a5300">Have a try first; then the answer can be shown.</div>'
             return
         text = self.ex.answer_text()
-        why = self.ex.why_text()
+        why = cite_rulings(self.ex.why_text())
         if why and why not in text:
             text += f" {why}"
         self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(text)}</div>'

@@ -49,13 +49,13 @@ def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coo
             x, y = geom.centres[i]
             letter = S.terrain_letter(box, field.terrain[i])
             if show_coords:
-                out.append(Text(x, y + S.LABEL_DY * s, f"{letter} {c[0]},{c[1]}", S.LABEL_FONT * 0.75 * s, st.ink, bold=True))
+                out.append(Text(x, y + S.LABEL_DY * s, f"{letter} {S.cell_name(c)}", S.LABEL_FONT * 0.75 * s, st.ink, bold=True))
             else:
                 out.append(Text(x, y + S.LABEL_DY * s, letter, S.LABEL_FONT * s, st.ink, bold=True))
     elif show_coords:
         for i, c in enumerate(field.cells):
             x, y = geom.centres[i]
-            out.append(Text(x, y + S.LABEL_DY * s, f"{c[0]},{c[1]}", S.LABEL_FONT * 0.75 * s,
+            out.append(Text(x, y + S.LABEL_DY * s, S.cell_name(c), S.LABEL_FONT * 0.75 * s,
                             S.terrain_style(field.terrain[i]).ink, bold=True))
     return out
 

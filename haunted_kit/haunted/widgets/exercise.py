@@ -10,8 +10,6 @@
 * "What you know", under the question, lists the shown facts the board does not draw
   (:meth:`~haunted_kit.haunted.exercises.Exercise.fact_lines`: mode and ghost cards,
   holdings, tokens, the valor stack...);
-* the number box starts empty: Check with nothing entered asks for an answer and counts
-  no try.
 
 Everything else (the buttons, the verdict in steps, Show answer after a first try, New
 exercise on a later seed) is the kit widget's; see :mod:`haunted_kit.widgets.exercise`.
@@ -35,9 +33,8 @@ class ExerciseWidget(KitExerciseWidget):
 
     QUESTION_FIRST = True
     FACTS_HEADING = "What you know:"
-    EMPTY_NUMBER = True
-    HEADS = {"nudge": ("Not quite", ""), "rule": ("Not yet: the rule on this board", "")}
-    TAIL = ' <span style="color:#555">Rulebook: "{section}". Try again, or press Show answer.</span>'
+    HEADS = {"nudge": ("Not quite: a hint", ""), "rule": ("Not quite: the rule on this board", "")}
+    TAIL = ' <span style="color:#555">Try again, or press Show answer.</span>'
 
     def __init__(self, ex: Exercise, *, size: float = 22, **kw):
         self.size = size

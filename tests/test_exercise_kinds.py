@@ -1,0 +1,212 @@
+"""The kinds of fault a student met in the exercises of every game (01-05, 08, 09), each
+checked over every game's exercises: an empty Check is never an answer nor a try, the
+rule step never gives the answer away, the two wrong-answer steps are headed apart, the
+kit's rulings are cited as the kit's, the boards name the cells the questions name, the
+"?" mark leaves the cell's letter readable, out-of-range numbers are refused, and New
+exercise shows every part of the new exercise at once."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from haunted_kit import hexgrid
+from haunted_kit.estate.draw import board_primitives, land_geometry
+from haunted_kit.estate.exercises import EXERCISES as ESTATE
+from haunted_kit.estate.widgets import exercise as estate_exercise
+from haunted_kit.exercises import NONE_OF_THEM, ExerciseError, cite_rulings
+from haunted_kit.haunted import pathfinding as pf
+from haunted_kit.haunted.draw.scene import highlight_layer, terrain_layer
+from haunted_kit.haunted.exercises import EXERCISES as HAUNTED
+from haunted_kit.haunted.widgets.exercise import ExerciseWidget as HauntedWidget
+from haunted_kit.haunted.widgets.exercise import exercise as haunted_exercise
+from haunted_kit.landmarks.exercises import EXERCISES as LANDMARKS
+from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
+from haunted_kit.render import style as S
+from haunted_kit.render.primitives import Circle, Text
+from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.exercise import ExerciseWidget
+
+GAMES = [pytest.param(HAUNTED, haunted_exercise, id="haunted"), pytest.param(ESTATE, estate_exercise, id="estate"),
+         pytest.param(LANDMARKS, landmarks_exercise, id="landmarks")]
+ALL = [pytest.param(sets, key, id=key) for sets in (HAUNTED, ESTATE, LANDMARKS) for key in sets]
+BARE_RULING = re.compile(r"(?<!kit )\brulings? E?\d")
+
+
+def _wrong(ex):
+    """A wrong answer of the exercise's kind that the exercise can read."""
+    if ex.kind == "number":
+        return ex.answer + 1
+    if ex.kind == "choose":
+        return next(o for o in ex.options if o != ex.answer)
+    if ex.kind == "pick":
+        return (frozenset(ex.options[:-1]) - ex.answer) or frozenset({NONE_OF_THEM})
+    far = next(c for c in ex.state.field.cells if c not in ex.answer)
+    return set(ex.answer) | {far}
+
+
+@pytest.mark.parametrize("sets, widget", GAMES)
+def test_an_empty_check_is_never_an_answer_nor_a_try(sets, widget):
+    with capture_errors() as caught:
+        for key in sets:
+            w = widget(key, 1)
+            if w.ex.kind == "number":
+                assert w.number.value == ""                    # an empty box, not a "0" that reads as an answer
+            if w.ex.kind == "pick":
+                assert w.ex.options[-1] == NONE_OF_THEM and NONE_OF_THEM in w.boxes
+            w.b_check.click()
+            assert (w.tries, w.solved, w.last) == (0, False, None), key
+            assert w.b_answer.disabled and "Right!" not in w.feedback.value and "missing" not in w.feedback.value, key
+    assert not caught, caught
+
+
+def test_none_of_them_is_the_explicit_answer_when_nothing_applies():
+    ex = HAUNTED.make("04-learnable", 2)
+    assert ex.answer == frozenset()                              # nothing is learnable on this position
+    with pytest.raises(ExerciseError, match="none of them"):
+        ex.check(set())
+    assert ex.check({NONE_OF_THEM}).correct and ex.right_response() == {NONE_OF_THEM}
+    with pytest.raises(ExerciseError, match="cannot go with another choice"):
+        ex.check({NONE_OF_THEM, ex.options[0]})
+    wrong = ex.check({ex.options[0]})
+    assert not wrong.correct and wrong.text.startswith("1 choice you selected does not belong.")
+    some = HAUNTED.make("01-which-building", 1)
+    assert some.answer and some.check({NONE_OF_THEM}).text.startswith(f"{len(some.answer)} ")
+
+
+@pytest.mark.parametrize("sets, key", ALL)
+def test_the_rule_step_never_gives_the_answer(sets, key):
+    for seed in (1, 2, 3):
+        ex = sets.make(key, seed)
+        got = _wrong(ex)
+        text = ex.check(got, tries=1).text
+        assert ex.check(got, tries=1).stage == "rule"
+        if ex.kind == "number":
+            assert f"not {got}" not in text and f"at most {ex.answer} " not in text, (key, seed, text)
+            assert not re.search(rf"\b(?:holds|scores) {ex.answer}\b", text), (key, seed, text)
+        if ex.kind == "pick":
+            said = text.replace(ex.rule if isinstance(ex.rule, str) else "", "")   # what is said of this answer
+            for label in ex.answer - got:                      # an allowed option not given is never named
+                assert not re.search(r"(?<!\w)" + re.escape(label) + r"(?!\w)", said), (key, seed, label, said)
+
+
+@pytest.mark.parametrize("sets, widget", GAMES)
+def test_the_two_wrong_steps_are_headed_apart_and_name_the_section_once(sets, widget):
+    with capture_errors() as caught:
+        for key in sets:
+            w = widget(key, 1)
+            got = _wrong(w.ex)
+            w.submit(got)
+            nudge = w.feedback.value
+            w.submit(got)
+            rule = w.feedback.value
+            heads = type(w).HEADS
+            assert heads["nudge"][0] != heads["rule"][0]
+            assert f"<b>{heads['nudge'][0]}</b> (try 1)" in nudge and f"<b>{heads['rule'][0]}</b> (try 2)" in rule
+            section = w.ex.section.replace('"', "&quot;")
+            assert nudge.count(section) == 1, (key, nudge)
+    assert not caught, caught
+    assert ExerciseWidget.HEADS["nudge"][0] == HauntedWidget.HEADS["nudge"][0] == "Not quite: a hint"
+
+
+@pytest.mark.parametrize("sets, key", ALL)
+def test_kit_rulings_are_cited_as_the_kits(sets, key):
+    for seed in (1, 2, 3):
+        ex = sets.make(key, seed)
+        got = _wrong(ex)
+        said = [ex.check(got).text, ex.check(got, tries=1).text, ex.answer_text(), sets.teacher_note(key, seed)]
+        said += [cite_rulings(f) for f in ex.fact_lines()]           # as the widget shows them
+        for text in said:
+            assert not BARE_RULING.search(text), (key, seed, text)
+    assert cite_rulings("they add up (ruling 32).") == "they add up (kit ruling 32, docs/RULINGS.md)."
+    assert cite_rulings("rulings 1 and 8") == "kit rulings 1 and 8 (docs/RULINGS.md)"
+
+
+def test_every_slot_a_question_names_is_written_on_its_board():
+    for seed in range(1, 8):
+        ex = ESTATE.make("08-slots", seed)
+        written = {p.text for p in board_primitives(ex.state, land_geometry(ex.state.box)) if isinstance(p, Text)}
+        for label in ex.options[:-1]:
+            q, r = (int(x) for x in re.findall(r"-?\d+", label))
+            assert S.cell_name((q, r)) in written, (seed, label)
+        assert {S.cell_name(slot) for slot in ex.state.box.slots} <= written
+    assert S.cell_name((-2, 1)) == "-2,1"
+
+
+def test_the_question_mark_leaves_the_cells_letter_readable():
+    ex = HAUNTED.make("01-entry-cost", 1)
+    (cell, mark), = ex.highlight.items()
+    field = ex.state.field
+    geom = HauntedWidget(ex).field.geom
+    i = field.cells.index(cell)
+    label = next(p for p in terrain_layer(field, geom, True, True)
+                 if isinstance(p, Text) and p.text.endswith(S.cell_name(cell)) and
+                 abs(p.x - geom.centres[i][0]) < 1e-6)
+    ring = next(p for p in highlight_layer(field, geom, ex.highlight) if isinstance(p, Circle))
+    half_w = 0.6 * label.size * len(label.text) / 2          # a generous text width
+    apart_x = abs(ring.x - label.x) >= half_w + ring.r
+    apart_y = abs(ring.y - label.y) >= label.size / 2 + ring.r
+    assert apart_x or apart_y, (ring, label)
+
+
+@pytest.mark.parametrize("sets, key", [p for p in ALL if p.values[0].make(p.values[1], 1).kind == "number"])
+def test_numbers_out_of_range_are_refused_not_counted(sets, key):
+    ex = sets.make(key, 1)
+    with pytest.raises(ExerciseError, match="cannot be the answer here"):
+        ex.check(-1)
+    assert ex.check(ex.answer).correct
+
+
+def test_production_counts_are_bounded_by_the_buildings_that_stand():
+    ex = HAUNTED.make("02-production", 1)
+    built = sum(1 for b in ex.state.building if b >= 0)
+    with pytest.raises(ExerciseError, match=rf"from 0 to {built}"):
+        ex.check(built + 1)
+    assert set(ex.facts["resources"]) == set(range(ex.state.config.players))   # the holdings are shown
+
+
+def test_gold_after_a_take_shows_the_materials_income():
+    seen = 0
+    for seed in range(1, 15):
+        ex = ESTATE.make("08-gold-after", seed)
+        m = getattr(ex.about, "material", None)
+        if m is not None and type(ex.about).__name__ == "TakeMaterial":
+            seen += 1
+            assert any(f"{m} income: {ex.state.income[ex.player][m]}" in f for f in ex.facts), (seed, ex.facts)
+    assert seen
+
+
+def test_wording_agrees_with_the_position():
+    for seed in range(1, 10):
+        ch = HAUNTED.make("05-cheapest", seed)
+        p, here = ch.player, ch.state.field.cells[ch.state.sensor[ch.player]]
+        (target,) = ch.highlight
+        route = pf.cheapest_path(ch.state, p, target)
+        text = ch.check(ch.answer + 1, tries=1).text
+        assert ("detour is cheaper" in text) == (len(route.cells) - 1 > hexgrid.distance(here, target)), (seed, text)
+        assert "(1 tokens)" not in HAUNTED.make("05-turns", seed).check(0, tries=1).text
+        qs = HAUNTED.make("04-quest-score", seed)
+        assert "per 1," not in qs.check(qs.answer + 1, tries=1).text
+    assert "panel" not in HAUNTED.make("01-first-player", 1).question
+
+
+@pytest.mark.parametrize("sets, widget", GAMES)
+def test_new_exercise_shows_every_part_at_once(sets, widget):
+    key = next(iter(sets))
+    with capture_errors() as caught:
+        w = widget(key, 1)
+        seen = []
+
+        def on_children(change):
+            title, question = w.title, w.question
+            seen.append((title in change["new"], question in change["new"], f"seed {w.ex.seed}" in title.value,
+                         w.ex.question.split()[0] in question.value))
+
+        w.observe(on_children, "children")
+        shown = [(part, part.value) for part in (w.title, w.facts, w.question)]
+        w.b_new.click()
+        assert seen == [(True, True, True, True)]         # one change of the view, every part already new
+        # the parts on view were never changed in place (a view never shows a new title by an old question)
+        assert all(part.value == value for part, value in shown)
+    assert not caught, caught
