@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import array
 import math
+import operator
 
 import numpy as np
 
@@ -34,6 +35,7 @@ PHASES = ("setup", "turns", "inn", "over")
 #: the position fields :meth:`EstateObservation.fill` reads (besides ``lands``)
 _VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
                 "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
+_read_view_fields = operator.attrgetter(*_VIEW_FIELDS)
 
 
 def catalogue(box=None) -> ActionCatalogue:
@@ -62,6 +64,7 @@ class EstateObservation(ObservationEncoder):
         box = box or default_estate_box()
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
+        self._slot_key = {(q, r): f"{q},{r}" for q, r in box.slots}  # a slot -> its observation key
         super().__init__(box, players)
 
     def entry_names(self) -> list[str]:
@@ -98,8 +101,9 @@ class EstateObservation(ObservationEncoder):
         """What :meth:`fill` reads of ``state.observation(me)``, read straight from the
         state's fields without copying them (so: read it before the state changes): the
         same keys and values, lands keyed ``"q,r"``. Nothing the observer may not see."""
-        d = {k: getattr(state, k) for k in _VIEW_FIELDS}
-        d["lands"] = {f"{q},{r}": land for (q, r), land in state.lands.items()}
+        d = dict(zip(_VIEW_FIELDS, _read_view_fields(state)))
+        key = self._slot_key
+        d["lands"] = {key[slot]: land for slot, land in state.lands.items()}
         return d
 
     def _tables(self):
