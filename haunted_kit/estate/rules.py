@@ -357,7 +357,8 @@ def raise_income(s, p: int, slot, times: int = 1) -> None:
     t = s.box.tiles[land["tile"]]
     for _ in range(times):
         if t.spaces and len(land["raised"]) >= t.spaces:
-            emit(s, "no_raise", p, f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.", slot)
+            emit(s, "no_raise", p, lambda: f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.",
+                 slot)
             return
         land["raised"].append(p)
         s.income[p][t.raises] += t.amount
@@ -415,12 +416,12 @@ def do_place(s, p: int, tile: str, slot) -> bool:
     ``RemoveTile``). Logs ``tile_bought``, ``tile_placed``, ``income_raised``,
     ``condition_token`` (estate rules, "Expand the lands")."""
     box = s.box
-    gain(s, p, "gold", -box.tile_price, "tile_bought", f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.",
-         slot)
+    gain(s, p, "gold", -box.tile_price, "tile_bought",
+         lambda: f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.", slot)
     s.display.remove(tile)
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
     s.slot_cache = None
-    emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
+    emit(s, "tile_placed", p, lambda: f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
     both = s.config.marble_field == "single" and t.spaces > 1
     raise_income(s, p, slot, t.spaces if both else 1)
@@ -443,12 +444,13 @@ def do_join(s, p: int, slot) -> None:
     owner = land["owner"]
     fee = join_fee(s, slot)
     if fee:
-        gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot, to=owner)
-        gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
+        gain(s, p, "gold", -fee, "fee_paid", lambda: f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot,
+             to=owner)
+        gain(s, owner, "gold", fee, "fee_received", lambda: f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
              slot, payer=p)
     land["markers"].append(p)
     s.slot_cache = None
-    emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
+    emit(s, "joined", p, lambda: f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":
         _adjacent_raises(s, p, slot)
