@@ -193,11 +193,12 @@ class KitAECEnv(AECEnv):
     def legal_mask(self, player: int) -> np.ndarray:
         """1 for each legal action's number when ``player`` is to move (exactly the legal
         actions: one number each), else all 0."""
-        mask = np.zeros(len(self.catalogue), dtype=np.int8)
+        mask = bytearray(len(self.catalogue))  # plain byte writes, then numpy over the same memory
         s = self.state_
         if not s.is_terminal() and s.current_player() == player:
-            mask[self.catalogue.legal_numbers(s)] = 1
-        return mask
+            for i in self.catalogue.legal_numbers(s):
+                mask[i] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     # ------------------------------------------------------------------ the AEC API
     def _new_state(self, seed: int):

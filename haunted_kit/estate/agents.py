@@ -78,9 +78,11 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                 continue
             t = type(a)
             if t is A.Join:
-                slot = tuple(a.slot)
-                tile = box.tiles[s.lands[slot]["tile"]]
-                out[i] = tile.amount * val[tile.raises] * left - R.join_fee(s, slot) + 0
+                slot = a.slot if type(a.slot) is tuple else tuple(a.slot)
+                land = s.lands[slot]
+                tile = box.tiles[land["tile"]]
+                fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # R.join_fee, inlined
+                out[i] = tile.amount * val[tile.raises] * left - fee + 0
             elif t is A.Trade:
                 market = market or _market_values(s)
                 known = market[1].get(id(a))
@@ -135,7 +137,8 @@ _FIXED: dict = {}
 
 
 def _fixed_scores(box, left: int) -> dict:
-    """``{id(action): score}`` for the interned takes, gold takes and placements of
+    """``{id(action): score}`` for the interned takes, gold takes, placements, pass, leaving
+    the Market and declining at the Inn of
     ``box`` (:func:`~haunted_kit.estate.actions.action_table`) with ``left`` seasons left:
     their :meth:`EstateGreedyAgent.score` depends on nothing else (made once per box and
     ``left``; the table keeps the actions, so their ids stay theirs)."""
@@ -153,6 +156,8 @@ def _fixed_scores(box, left: int) -> dict:
         worth = tile.amount * val[tile.raises] * left - box.tile_price
         for slot, a in row.items():
             out[id(a)] = worth + (1.5 if slot in box.white_dotted else 0)
+    for a in (table.PASS, table.END_VISIT, table.INN_DECLINE):  # scored 0 whatever the position
+        out[id(a)] = 0.0
     _FIXED[(id(box), left)] = (box, out)
     return out
 

@@ -18,7 +18,11 @@ entry.
 
 from __future__ import annotations
 
+import array
 import math
+import operator
+
+import numpy as np
 
 from ..protocol import ActionCatalogue, ObservationEncoder
 from . import actions as A
@@ -31,6 +35,7 @@ PHASES = ("setup", "turns", "inn", "over")
 #: the position fields :meth:`EstateObservation.fill` reads (besides ``lands``)
 _VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
                 "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
+_read_view_fields = operator.attrgetter(*_VIEW_FIELDS)
 
 
 def catalogue(box=None) -> ActionCatalogue:
@@ -59,6 +64,7 @@ class EstateObservation(ObservationEncoder):
         box = box or default_estate_box()
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
+        self._slot_key = {(q, r): f"{q},{r}" for q, r in box.slots}  # a slot -> its observation key
         super().__init__(box, players)
 
     def entry_names(self) -> list[str]:
@@ -95,8 +101,9 @@ class EstateObservation(ObservationEncoder):
         """What :meth:`fill` reads of ``state.observation(me)``, read straight from the
         state's fields without copying them (so: read it before the state changes): the
         same keys and values, lands keyed ``"q,r"``. Nothing the observer may not see."""
-        d = {k: getattr(state, k) for k in _VIEW_FIELDS}
-        d["lands"] = {f"{q},{r}": land for (q, r), land in state.lands.items()}
+        d = dict(zip(_VIEW_FIELDS, _read_view_fields(state)))
+        key = self._slot_key
+        d["lands"] = {key[slot]: land for slot, land in state.lands.items()}
         return d
 
     def _tables(self):
@@ -116,13 +123,17 @@ class EstateObservation(ObservationEncoder):
                           ("workers", ("supply", "factory", "inn")))},
                       "tokens": at[f"{w}.condition_tokens"], "passed": at[f"{w}.passed"], "visited": at[f"{w}.visited"],
                       "first": {m: at[f"{w}.first_taker.{m}"] for m in box.factory_resources}} for w in seats[0]]
+        T["seat_start"] = [at[f"player+{k}.hand.{box.resources[0]}"] for k in range(n)]
+        T["seat_width"] = at["player+0.visited"] - T["seat_start"][0] + 1
         self._T = T
         return T
 
-    def fill(self, out, obs: dict, me: int) -> None:
+    def values(self, obs: dict, me: int, v: list) -> list:
+        """Write the entries of ``obs`` (player ``me``'s observation) into the list of zeros ``v``
+        (an ``array.array("f")`` of the vector's length; the ``to_move`` flags left alone)
+        and return it: :meth:`fill`'s work without numpy, whose item writes are slow."""
         at, n = self.at, self.n
         T = getattr(self, "_T", None) or self._tables()
-        v = out.tolist()  # filled as a list (numpy's item writes are slow), then written back at once
         v[at["season"]] = obs["season"]
         if obs["phase"] in PHASES:
             v[T["phase"][obs["phase"]]] = 1
@@ -151,16 +162,29 @@ class EstateObservation(ObservationEncoder):
             v[owner[(land["owner"] - me) % n]] = 1
             for p in land["markers"]:
                 v[marker[(p - me) % n]] = 1
-        for p in range(n):
-            seat = T["seat"][(p - me) % n]
-            for part in ("hand", "income", "taken", "workers"):
-                idx = seat[part]
-                for key, k in obs[part][p].items():
-                    v[idx[key]] = k
-            v[seat["tokens"]] = obs["tokens"][p]
-            v[seat["passed"]] = obs["passed"][p]
-            v[seat["visited"]] = obs["visited"][p]
+        res, inc, starts, width = self.box.resources, self.box.income_resources, T["seat_start"], T["seat_width"]
+        hands, incomes, takens, workers = obs["hand"], obs["income"], obs["taken"], obs["workers"]
+        for p in range(n):  # a seat's entries are consecutive (entry_names): one slice write each
+            w = workers[p]
+            at0 = starts[(p - me) % n]
+            v[at0:at0 + width] = array.array("f", [*map(hands[p].__getitem__, res), *map(incomes[p].__getitem__, inc),
+                                                   *map(takens[p].__getitem__, inc), w["supply"], w["factory"], w["inn"],
+                                                   obs["tokens"][p], obs["passed"][p], obs["visited"][p]])
         for m, p in obs["first_taker"].items():
             if p is not None:
                 v[T["seat"][(p - me) % n]["first"][m]] = 1
-        out[:] = v
+        return v
+
+    def fill(self, out, obs: dict, me: int) -> None:
+        out[:] = np.frombuffer(self.values(obs, me, array.array("f", out.tolist())), dtype=np.float32)
+
+    def __call__(self, obs: dict, me: int, to_move: int | None):
+        """The float32 vector of ``obs`` (player ``me``'s observation) with ``to_move``'s
+        flag (``None``: nobody's): the base's vector, filled in a C float array and handed over."""
+        zeros = getattr(self, "_zeros", None)
+        if zeros is None:
+            zeros = self._zeros = array.array("f", bytes(4 * len(self.names)))
+        v = self.values(obs, me, array.array("f", zeros))  # a C float array: Python writes, no numpy per entry
+        if to_move is not None:
+            v[(to_move - me) % self.n] = 1  # "to_move=me", then "to_move=player+k", come first
+        return np.frombuffer(v, dtype=np.float32)  # the array's own memory (writable), no copy

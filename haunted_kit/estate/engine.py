@@ -316,13 +316,14 @@ def legal_actions(s: EstateState) -> list:
                         continue
                     row = table.place[t]
                     out += [row[slot] for slot in free]
-            lands = s.lands
+            lands, cap, per = s.lands, box.join_fee_cap, box.join_fee_per_marker
             for slot, how in slots.items():
                 if how != "join":
                     continue
-                if lands[slot]["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
+                land = lands[slot]
+                if land["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
                     continue
-                if gold >= R.join_fee(s, slot):
+                if gold >= min(cap, per * len(land["markers"])):  # R.join_fee, inlined
                     out.append(table.join[slot])
         if not s.visited[p]:
             out.append(table.VISIT)

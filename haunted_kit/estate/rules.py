@@ -283,14 +283,19 @@ def legal_trades(s, p: int, trades: dict) -> list:
         return []
     hand, used, out = s.hand[p], visit["used"], []
     full = total_workers(s, p) >= box.worker_limit
+    marked = s.config.marked
     for action, row in trades.items():
         if action in used:
             continue
-        if s.config.marked(action) and hand["gold"] < marked_price(s, p, action):
+        if marked(action) and hand["gold"] < marked_price(s, p, action):
             continue
         for x in row:
-            if all(hand[r] >= n for r, n in x.give) and not (full and len(x.take) == 1 and x.take[0][0] == "workers" and x.take[0][1]):
-                out.append(x)
+            for r, n in x.give:  # every resource given held (a loop: cheaper than all() over a generator)
+                if hand[r] < n:
+                    break
+            else:
+                if not (full and len(x.take) == 1 and x.take[0][0] == "workers" and x.take[0][1]):
+                    out.append(x)
     return out
 
 
@@ -307,20 +312,23 @@ def trades_for(s, p: int, action: str):
 # ============================================================================ effects
 
 
-def emit(s, kind: str, player, text: str, slot=None, **data) -> None:
+def emit(s, kind: str, player, text, slot=None, **data) -> None:
+    """Log an event of ``kind`` when ``s`` keeps a log. ``text``: its sentence, or a
+    function of no arguments making it, called here and only when the log is kept (so
+    that a search copy, which keeps none, does not format sentences nobody reads)."""
     if s.log is None:
         return
     phase = "market" if s.visit is not None else s.phase
-    s.log.append(Event(len(s.log), s.season, 0, phase, kind, player, text, slot, data))
+    s.log.append(Event(len(s.log), s.season, 0, phase, kind, player, text() if callable(text) else text, slot, data))
 
 
-def gain(s, p: int, res: str, n: int, kind: str, text: str, slot=None, **data) -> None:
+def gain(s, p: int, res: str, n: int, kind: str, text, slot=None, **data) -> None:
     """Change ``p``'s holding of ``res`` by ``n`` (may be negative) and log it (one
     resource: :func:`exchange`)."""
     exchange(s, p, {res: n}, kind, text, slot, **data)
 
 
-def exchange(s, p: int, changes: dict, kind: str, text: str, slot=None, **data) -> None:
+def exchange(s, p: int, changes: dict, kind: str, text, slot=None, **data) -> None:
     """Change ``p``'s holdings by ``changes`` (resource -> amount, may be negative) and log
     it as one event: with :func:`gain`, the only way holdings change (the soak test checks
     every change against these events)."""
@@ -329,7 +337,7 @@ def exchange(s, p: int, changes: dict, kind: str, text: str, slot=None, **data) 
     emit(s, kind, p, text, slot, gain=dict(changes), **data)
 
 
-def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str, text: str) -> None:
+def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str, text) -> None:
     """Move ``n`` workers of ``p`` between ``supply``, ``factory`` and ``inn`` (``None``:
     hired from outside); logged with the change per place."""
     if n <= 0:
@@ -349,12 +357,13 @@ def raise_income(s, p: int, slot, times: int = 1) -> None:
     t = s.box.tiles[land["tile"]]
     for _ in range(times):
         if t.spaces and len(land["raised"]) >= t.spaces:
-            emit(s, "no_raise", p, f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.", slot)
+            emit(s, "no_raise", p, lambda: f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.",
+                 slot)
             return
         land["raised"].append(p)
         s.income[p][t.raises] += t.amount
-        emit(s, "income_raised", p, f"{P(p)}'s {t.raises} income rises by {t.amount} to {s.income[p][t.raises]} "
-                                    f"({t.word} at {slot}).", slot, income={t.raises: t.amount})
+        emit(s, "income_raised", p, lambda: f"{P(p)}'s {t.raises} income rises by {t.amount} to {s.income[p][t.raises]} "
+                                            f"({t.word} at {slot}).", slot, income={t.raises: t.amount})
 
 
 def do_take(s, p: int, material: str, amount: int) -> None:
@@ -367,11 +376,11 @@ def do_take(s, p: int, material: str, amount: int) -> None:
         s.first_taker[material] = p
     box = s.box
     move_workers(s, p, "supply", "factory", box.workers_per_take, "worker_placed",
-                 f"{P(p)} places {box.workers_per_take} worker in the Raw Materials Factory.")
+                 lambda: f"{P(p)} places {box.workers_per_take} worker in the Raw Materials Factory.")
     s.taken[p][material] += amount
     extra = " (first to take it this season: one extra unit allowed)" if first else ""
-    gain(s, p, material, amount, "taken", f"{P(p)} takes {amount} {material} at the Factory{extra}; "
-                                            f"{s.taken[p][material]} of {take_limit(s, p, material)} taken this season.")
+    gain(s, p, material, amount, "taken", lambda: f"{P(p)} takes {amount} {material} at the Factory{extra}; "
+                                                  f"{s.taken[p][material]} of {take_limit(s, p, material)} taken this season.")
 
 
 def do_gold(s, p: int, amount: int) -> None:
@@ -379,8 +388,8 @@ def do_gold(s, p: int, amount: int) -> None:
     marker advanced. Pushes no decision; logs ``gold_taken`` (estate rules, "Resource
     income")."""
     s.taken[p]["gold"] += amount
-    gain(s, p, "gold", amount, "gold_taken", f"{P(p)} advances the gold marker: +{amount} gold "
-                                             f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
+    gain(s, p, "gold", amount, "gold_taken", lambda: f"{P(p)} advances the gold marker: +{amount} gold "
+                                                     f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
 
 
 def _adjacent_raises(s, p: int, slot) -> None:
@@ -407,12 +416,12 @@ def do_place(s, p: int, tile: str, slot) -> bool:
     ``RemoveTile``). Logs ``tile_bought``, ``tile_placed``, ``income_raised``,
     ``condition_token`` (estate rules, "Expand the lands")."""
     box = s.box
-    gain(s, p, "gold", -box.tile_price, "tile_bought", f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.",
-         slot)
+    gain(s, p, "gold", -box.tile_price, "tile_bought",
+         lambda: f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.", slot)
     s.display.remove(tile)
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
     s.slot_cache = None
-    emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
+    emit(s, "tile_placed", p, lambda: f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
     both = s.config.marble_field == "single" and t.spaces > 1
     raise_income(s, p, slot, t.spaces if both else 1)
@@ -435,12 +444,13 @@ def do_join(s, p: int, slot) -> None:
     owner = land["owner"]
     fee = join_fee(s, slot)
     if fee:
-        gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot, to=owner)
-        gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
+        gain(s, p, "gold", -fee, "fee_paid", lambda: f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot,
+             to=owner)
+        gain(s, owner, "gold", fee, "fee_received", lambda: f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
              slot, payer=p)
     land["markers"].append(p)
     s.slot_cache = None
-    emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
+    emit(s, "joined", p, lambda: f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":
         _adjacent_raises(s, p, slot)
@@ -464,7 +474,7 @@ def do_trade(s, p: int, action: str, give, take) -> None:
     row = box.market[action]
     if s.config.marked(action):
         price = marked_price(s, p, action)
-        gain(s, p, "gold", -price, "market_paid", f"{P(p)} pays the marked price of {price} gold for '{row.text}'.",
+        gain(s, p, "gold", -price, "market_paid", lambda: f"{P(p)} pays the marked price of {price} gold for '{row.text}'.",
              action=action)
     s.uses[action] += 1
     s.visit["used"].append(action)
@@ -476,15 +486,16 @@ def do_trade(s, p: int, action: str, give, take) -> None:
             changes[r] = changes.get(r, 0) - n
         for r, n in goods:
             changes[r] = changes.get(r, 0) + n
-        said = " and ".join(x for x in (f"gives {_amounts(give)}" if give else "",
-                                        f"gets {_amounts(goods)}" if goods else "") if x)
-        exchange(s, p, changes, kind, f"{P(p)} {said} at the Market ({row.text}).", action=action)
+        said = lambda: " and ".join(x for x in (f"gives {_amounts(give)}" if give else "",  # noqa: E731
+                                                f"gets {_amounts(goods)}" if goods else "") if x)
+        exchange(s, p, changes, kind, lambda: f"{P(p)} {said()} at the Market ({row.text}).", action=action)
     for r, n in take:
         if r == "workers":
             room = box.worker_limit - total_workers(s, p)
             got = min(n, room)
             if got:
-                move_workers(s, p, None, "supply", got, "hired", f"{P(p)} hires {got} worker{'s' if got > 1 else ''} "
-                                                                 f"({total_workers(s, p) + got} of {box.worker_limit}).")
+                after = total_workers(s, p) + got
+                move_workers(s, p, None, "supply", got, "hired", lambda: f"{P(p)} hires {got} worker{'s' if got > 1 else ''} "
+                                                                         f"({after} of {box.worker_limit}).")
             if got < n:
                 emit(s, "hire_capped", p, f"{P(p)} is at the {box.worker_limit}-worker limit: {n - got} worker not hired.")
