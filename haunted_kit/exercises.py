@@ -244,14 +244,14 @@ class Exercise:
     def nudge_text(self, got) -> str:
         """Step 1 for the wrong answer ``got``: which way it is off (:func:`how_off`) and
         the nudge, naming the rules section once."""
-        return f"{how_off(self.kind, got, self.answer)} {self.nudge} (rules: \"{self.section}\")"
+        return f"{how_off(self.kind, got, self.answer, self.bounds)} {self.nudge} (rules: \"{self.section}\")"
 
     def rule_text(self, got) -> str:
         """Step 2 for the wrong answer ``got``: which way it is off, the rule and what the
         engine says about ``got`` (``explain``: the refused options given, the parts of a
         count), never the answer itself."""
         said = self.explain(got) if self.explain is not None else ""
-        return " ".join(t for t in (how_off(self.kind, got, self.answer), self.rule, said) if t)
+        return " ".join(t for t in (how_off(self.kind, got, self.answer, self.bounds), self.rule, said) if t)
 
     def answer_text(self) -> str:
         """The right answer in words, with why."""
@@ -292,12 +292,17 @@ def refused_picks(got, answer, refusal: Callable[[Any], str | None]) -> str:
     return " ".join(out)
 
 
-def how_off(kind: str, got, answer) -> str:
+def how_off(kind: str, got, answer, bounds: tuple = (None, None)) -> str:
     """Which way the wrong answer ``got`` is off, without the answer: ``"3 is too high."``
     (number), ``"Not P1."`` (choose), ``"1 cell you selected does not belong; 2 are
-    missing."`` (cells; ``choice`` for pick)."""
+    missing."`` (cells; ``choice`` for pick). A number's direction is left out when, within
+    ``bounds`` (``(low, high)``, None: open), it would leave a single possible answer
+    (``"1 is too high"`` when answers start at 0): then it says ``"1 is not right."``."""
     if kind == "number":
-        return f"{got} is too {'high' if got > answer else 'low'}."
+        low, high = bounds
+        if got > answer:
+            return f"{got} is not right." if low is not None and got - 1 == low else f"{got} is too high."
+        return f"{got} is not right." if high is not None and got + 1 == high else f"{got} is too low."
     if kind == "choose":
         return f"Not {got}."
     got, answer = set(got) - {NONE_OF_THEM}, set(answer) - {NONE_OF_THEM}

@@ -141,3 +141,27 @@ def test_every_games_exercises_run_on_the_kit_machinery(sets, widget):
         w.b_new.click()
         assert w.ex.seed > seed and (w.tries, w.solved, w.feedback.value) == (0, False, "")
     assert not caught, caught
+
+
+def test_a_number_nudge_never_leaves_a_single_possible_answer():
+    """A direction is a nudge only while it leaves more than one answer: with answers from 0,
+    "1 is too high" would give the answer 0 away (a student met it in 08-take-limit)."""
+    from haunted_kit.exercises import how_off
+
+    assert how_off("number", 1, 0, (0, None)) == "1 is not right."
+    assert how_off("number", 2, 0, (0, None)) == "2 is too high."
+    assert how_off("number", 3, 5, (0, 6)) == "3 is too low."
+    assert how_off("number", 5, 6, (0, 6)) == "5 is not right."
+    assert how_off("number", 4, 2) == "4 is too high."
+
+
+def test_the_landmarks_points_rule_step_leaves_the_sum_to_the_student():
+    """09-points' second step applies the scoring rules to this position (each part with
+    its count) but never states a part's points or the total."""
+    from haunted_kit.landmarks.exercises import EXERCISES as LM
+
+    for seed in range(6):
+        ex = LM.make("09-points", seed)
+        wrong = ex.answer + 2
+        text = ex.check(wrong, 2).text
+        assert "add the parts" in text and f": {ex.answer} (" not in text, text

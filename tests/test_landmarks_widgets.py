@@ -130,3 +130,17 @@ def test_fitted_text_shrinks_then_wraps_and_never_cuts():
     assert [p.text for p in two] == ["hand: Wandering Knight,", "Alchemist's Hut"]
     assert two[0].y < 20 < two[1].y and all(p.size == 6.0 for p in two)              # 23 chars in 80 px: floor 6
     assert " ".join(p.text for p in two) == "hand: Wandering Knight, Alchemist's Hut"
+
+
+def test_a_new_browser_view_gets_the_panel_drawn_again():
+    """Commands sent before a browser view of the canvas exists never reach it (a Voila page,
+    a reload): when the view's canvas says it is ready, the panel is drawn again."""
+    from haunted_kit import landmarks as lm
+    from haunted_kit.landmarks.widgets import LandmarksPanel
+    from haunted_kit.widgets import CommandCounter
+
+    panel = LandmarksPanel(lm.new_game(players=3, seed=1))
+    before = panel.draws
+    with CommandCounter() as cc:
+        panel.canvas._handle_frontend_event(None, {"event": "client_ready"}, [])
+    assert panel.draws == before + 1 and cc.messages >= 1

@@ -101,7 +101,7 @@ class Exercise(KitExercise):
     def nudge_text(self, got) -> str:
         """Step 1 for the wrong answer ``got``: which way it is off (too high, cells or
         options wrongly in or left out, counted) and what to look at; not the answer."""
-        return f"{how_off(self.kind, got, self.answer)} Look at: {self.nudge} (rulebook: \"{self.section}\")."
+        return f"{how_off(self.kind, got, self.answer, self.bounds)} Look at: {self.nudge} (rulebook: \"{self.section}\")."
 
     def rule_text(self, got) -> str:
         """Step 2 for the wrong answer ``got``: the rule applied to this position (which

@@ -100,13 +100,14 @@ def _points(seed: int) -> Exercise:
         facts.append(f"P{p + 1}'s architect: {arch.name}, +{box.architect_points} per building of type "
                      f"{' and '.join(arch.types)}. P{p + 1}'s village: {village or 'empty'}.")
     why = " ".join(f"{r['source']}: {r['points']} ({r['explanation']})." for r in rows)
+    parts = " ".join(f"{r['source']}: {r['explanation']}." for r in rows)  # the rule applied, the points left to add
     return Exercise(
         "", seed, "", tuple(facts),
         f"If the game ended now, how many module points would P{p + 1} score?",
         "number", answer, R.SEC_LANDMARK_SCORING + (" and " + R.SEC_ARCHITECT_SCORING if arch else ""),
         "Go through the scoring in order: most of each type, the tokens' own points, full sets"
         + (", then the architect's two building types." if arch else "."),
-        f"Scoring for P{p + 1}: {why}",
+        f"Scoring for P{p + 1} on this position (add the parts): {parts}",
         "Scoring the most of a type on a tie, or counting an adventurer as a building for the architect.",
         answer_note=why, state=s, player=p)
 

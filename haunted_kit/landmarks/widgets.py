@@ -39,24 +39,32 @@ from .draw import panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..protocol import states_along as protocol_states_along
-from ..widgets.canvas import draw_primitives, held
+from ..widgets.canvas import draw_primitives, forget_current_canvas, held
 from ..widgets.errors import ErrorReporting
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import MENU_BUTTONS, GamePlayView
 
 
 class LandmarksPanel(W.VBox):
-    """The village and landmark panel on a canvas; ``update(state)`` redraws it."""
+    """The village and landmark panel on a canvas; ``update(state)`` redraws it. A new
+    browser view of the panel (a page opened or reloaded, Voila) gets it drawn again when
+    its canvas is ready: commands sent before a view exists never reach it."""
 
     def __init__(self, state, viewer: int | None = None, **kw):
         super().__init__(**kw)
         self.add_class("hk-landmarks-panel")
         self.viewer = viewer
+        self.draws = 0
         prims, w, h = panel_scene(state, viewer)
         self.canvas = Canvas(width=int(w), height=int(h), layout=W.Layout(width=f"{int(w)}px", height=f"{int(h)}px"))
+        self.canvas.on_client_ready(self._on_client_ready)
         self.children = [self.canvas]
         self.state = None
         self.update(state)
+
+    def _on_client_ready(self) -> None:
+        forget_current_canvas()  # a new browser view has no current canvas yet
+        self.update(self.state)
 
     def update(self, state, viewer=...) -> None:
         if viewer is not ...:
@@ -68,6 +76,7 @@ class LandmarksPanel(W.VBox):
                 self.canvas.width, self.canvas.height = int(w), int(h)
                 self.canvas.layout.height = f"{int(h)}px"
             draw_primitives(self.canvas, prims)
+        self.draws += 1
 
 
 def states_along(state, start=None) -> list:
