@@ -528,8 +528,9 @@ def _decide(s: State, a) -> None:
     p = s.pending[-1].player if s.pending else s.turn_order[s.turn_pos]
     s.steps = (s.steps, p, a, False)  # the action record (protocol.Record's node)
     s._legal = None
-    _HANDLERS[type(a)](s, ctx_of(s), p, a)
-    advance(s)
+    ctx = ctx_of(s)
+    _HANDLERS[type(a)](s, ctx, p, a)
+    advance(s, ctx)
 
 
 def _apply(s: State, a) -> None:
@@ -618,9 +619,11 @@ _HANDLERS = {
 # ============================================================================ the automatic flow
 
 
-def advance(s: State) -> None:
+def advance(s: State, ctx=None) -> None:
     """Run automatic steps until a decision with 2+ legal actions, an unresolved
-    chance node, or the end of the game. Sets the legal-action cache."""
+    chance node, or the end of the game. Sets the legal-action cache. ``ctx``: the
+    state's tables (:func:`rules.ctx_of`) when the caller has them; they are read
+    again after a chance outcome (the layout draw makes the field)."""
     while True:
         if s.phase == OVER:
             s._legal = []
@@ -642,8 +645,10 @@ def advance(s: State) -> None:
             else:
                 s._legal = []
                 return
+            ctx = None
             continue
-        ctx = ctx_of(s)
+        if ctx is None:
+            ctx = ctx_of(s)
         if s.pending:
             legal = _pending_legal(s, ctx)
             if len(legal) == 1:
