@@ -272,10 +272,12 @@ class Ctx:
         empty dict when the ghosts change nothing (no ghost card 3: the usual case).
 
         Memoised per (cost skills of ``learned_mask``, ``cell``, ``have``) on the same
-        terms as :meth:`entry_costs` (never when a house rule has replaced
-        ``rules.entry_cost``). :func:`explore_targets` reads it."""
+        terms as :meth:`entry_costs`: while a house rule has replaced
+        ``rules.entry_cost``, the memo is neither read nor written. :func:`explore_targets`
+        reads it."""
+        kit_rule = entry_cost is _KIT_ENTRY_COST
         key = (learned_mask & self.cost_skills, cell, have)
-        hit = self._explore_reach.get(key)
+        hit = self._explore_reach.get(key) if kit_rule else None
         if hit is None:
             cost, ghost_cost = self.entry_costs(learned_mask)
             cells, rule = [], {}
@@ -286,7 +288,7 @@ class Ctx:
                     if free != haunted:
                         rule[c] = 1 if free else 2
             hit = (tuple(cells), tuple(self.explore_actions[c] for c in cells), rule)
-            if entry_cost is _KIT_ENTRY_COST:
+            if kit_rule:
                 self._explore_reach[key] = hit
         return hit
 
