@@ -42,7 +42,7 @@ from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlaceme
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
-from .state import (CONTACT, COVERED, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
+from .state import (CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
 
 
@@ -372,16 +372,19 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     :class:`Refusal` for them."""
     here = s.sensor[p]
     active, at = s.act, ctx.token_at[p]
-    explore = ctx.explore_actions
-    out = [explore[c] for c in R.explore_targets(s, ctx, p)]
+    have = active[at[EXPLORATION]]
+    if have:  # the explore actions of R.explore_targets, read off its memo when no ghost matters
+        _, moves, ghost_rule = ctx.explore_reach(s.learned[p], here, have)
+        out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else list(moves)
+    else:
+        out = []
     if active[at[EXTRACTION]] >= ctx.box.extraction_tokens and s.sup_depl > 0:
-        depleted, building = s.depleted, s.building
-        for c, r in R.extraction_options(s, ctx, p):
-            if not depleted[c] and building[c] < 0 and R.refuse_extract(s, ctx, p, c, r) is None:
-                out.append(ctx.extract_actions[c, r])
+        extract = ctx.extract_actions
+        out += [extract[cr] for cr in R.extract_targets(s, ctx, p)]
     if s.building[here] < 0 and not s.ghosts[here] and s.markers[p] < ctx.box.player_markers:
+        payable = R.affordable(ctx, tuple(s.res[ctx.resource_span[p]]))[1]
         for b in ctx.build_here[here]:
-            if R.can_afford(s, ctx, p, ctx.building_counts[b]) and R.refuse_build(s, ctx, p, b) is None:
+            if b in payable and R.refuse_build(s, ctx, p, b) is None:
                 out.append(ctx.build_actions[b])
     if s.ghosts[here] and active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
         out.append(ctx.CONTACT)
@@ -396,8 +399,9 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
     cell where selling or training is allowed (part of :func:`_turn_legal`, with the
     same cheap checks first)."""
     out = []
+    held = tuple(s.res[ctx.resource_span[p]])
     if R.sells_here(s, ctx, p):
-        out += R.affordable_sales(ctx, s.market, tuple(s.res[ctx.resource_span[p]]))
+        out += R.affordable_sales(ctx, s.market, held)
     if R.trains_here(s, ctx, p):
         pec = s.pec[p]
         for t in range(TRACKS):
@@ -405,10 +409,9 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
             if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(ctx.train_actions[t])
         if s.markers[p] < ctx.box.player_markers:
-            learned = s.learned[p]
+            learned, payable = s.learned[p], R.affordable(ctx, held)[0]
             for k in s.skills:
-                if not learned >> k & 1 and R.can_afford(s, ctx, p, ctx.skill_counts[k]) \
-                        and R.refuse_learn(s, ctx, p, k, True) is None:
+                if not learned >> k & 1 and k in payable and R.refuse_learn(s, ctx, p, k, True) is None:
                     out.append(ctx.learn_actions[k])
     return out
 
@@ -525,8 +528,9 @@ def _decide(s: State, a) -> None:
     p = s.pending[-1].player if s.pending else s.turn_order[s.turn_pos]
     s.steps = (s.steps, p, a, False)  # the action record (protocol.Record's node)
     s._legal = None
-    _HANDLERS[type(a)](s, ctx_of(s), p, a)
-    advance(s)
+    ctx = ctx_of(s)
+    _HANDLERS[type(a)](s, ctx, p, a)
+    advance(s, ctx)
 
 
 def _apply(s: State, a) -> None:
@@ -615,9 +619,11 @@ _HANDLERS = {
 # ============================================================================ the automatic flow
 
 
-def advance(s: State) -> None:
+def advance(s: State, ctx=None) -> None:
     """Run automatic steps until a decision with 2+ legal actions, an unresolved
-    chance node, or the end of the game. Sets the legal-action cache."""
+    chance node, or the end of the game. Sets the legal-action cache. ``ctx``: the
+    state's tables (:func:`rules.ctx_of`) when the caller has them; they are read
+    again after a chance outcome (the layout draw makes the field)."""
     while True:
         if s.phase == OVER:
             s._legal = []
@@ -639,8 +645,10 @@ def advance(s: State) -> None:
             else:
                 s._legal = []
                 return
+            ctx = None
             continue
-        ctx = ctx_of(s)
+        if ctx is None:
+            ctx = ctx_of(s)
         if s.pending:
             legal = _pending_legal(s, ctx)
             if len(legal) == 1:

@@ -126,6 +126,7 @@ class Ctx:
         # market payments: card -> list of (option 1-based, payment counts tuple)
         self.market_payments = {c: self._payments(opts) for c, opts in box.market_cards.items()}
         self.sale_cache: dict = {}  # (market, resources held) -> affordable sale actions
+        self.afford_cache: dict = {}  # resources held -> (skills, buildings) they pay for (affordable)
         # values that depend only on the box and a key (e.g. the greedy agent's wanted
         # resources per set of skills not learned), shared by the copies of this Ctx
         self.memo: dict = {}
@@ -200,6 +201,7 @@ class Ctx:
         self.cells_of = f.by_terrain
         self._extraction_pairs = {}  # see extraction_pairs
         self._entry_costs = {}  # see entry_costs
+        self._explore_reach = {}  # see explore_reach
 
     def extraction_pairs(self, cell: int) -> tuple[tuple[int, int], ...]:
         """The (cell, resource index) pairs a sensor standing on ``cell`` could extract
@@ -258,6 +260,36 @@ class Ctx:
         hit = self._entry_costs.get(key)
         if hit is None:
             hit = self._entry_costs[key] = tuple(self._ask_every_terrain(key, ghost) for ghost in (False, True))
+        return hit
+
+    def explore_reach(self, learned_mask: int, cell: int, have: int) -> tuple[tuple, tuple, dict]:
+        """``(cells, actions, ghost_rule)``: the neighbours of ``cell`` (cell index, in
+        neighbour order) that a sensor there with skills ``learned_mask`` and ``have``
+        active exploration tokens may enter with or without a ghost on them
+        (:meth:`entry_costs`), their interned :class:`~haunted_kit.haunted.actions.Explore`
+        actions, and ``ghost_rule``: cell -> 1 for a cell enterable only without a ghost
+        on it (ghost card 3 adds to its cost), 2 for one enterable only with a ghost; an
+        empty dict when the ghosts change nothing (no ghost card 3: the usual case).
+
+        Memoised per (cost skills of ``learned_mask``, ``cell``, ``have``) on the same
+        terms as :meth:`entry_costs`: while a house rule has replaced
+        ``rules.entry_cost``, the memo is neither read nor written. :func:`explore_targets`
+        reads it."""
+        kit_rule = entry_cost is _KIT_ENTRY_COST
+        key = (learned_mask & self.cost_skills, cell, have)
+        hit = self._explore_reach.get(key) if kit_rule else None
+        if hit is None:
+            cost, ghost_cost = self.entry_costs(learned_mask)
+            cells, rule = [], {}
+            for c in self.neighbours[cell]:
+                free, haunted = cost[c] <= have, ghost_cost[c] <= have
+                if free or haunted:
+                    cells.append(c)
+                    if free != haunted:
+                        rule[c] = 1 if free else 2
+            hit = (tuple(cells), tuple(self.explore_actions[c] for c in cells), rule)
+            if kit_rule:
+                self._explore_reach[key] = hit
         return hit
 
     def _ask_every_terrain(self, learned_mask: int, ghost: bool) -> tuple:
@@ -363,11 +395,28 @@ def counts_of(ctx: Ctx, names) -> list[int]:
 
 
 def can_afford(s: State, ctx: Ctx, p: int, counts) -> bool:
-    held = s.res[ctx.resource_span[p]]
-    for r in range(ctx.R):
+    """Whether player ``p`` holds at least ``counts`` (per resource index)."""
+    return _covers(s.res[ctx.resource_span[p]], counts, ctx.R)
+
+
+def _covers(held, counts, n: int) -> bool:
+    for r in range(n):
         if counts[r] > held[r]:
             return False
     return True
+
+
+def affordable(ctx: Ctx, held: tuple) -> tuple[frozenset, frozenset]:
+    """``(skills, buildings)``: the skill numbers and building indexes whose cost a
+    player holding ``held`` (resource counts, a tuple) can pay (:func:`can_afford`),
+    memoised per holding. Legal-action listing reads it before asking
+    :func:`refuse_learn` and :func:`refuse_build`."""
+    hit = ctx.afford_cache.get(held)
+    if hit is None:
+        R = ctx.R
+        hit = ctx.afford_cache[held] = (frozenset(k for k, c in ctx.skill_counts.items() if _covers(held, c, R)),
+                                        frozenset(b for b, c in enumerate(ctx.building_counts) if _covers(held, c, R)))
+    return hit
 
 
 def missing(s: State, ctx: Ctx, p: int, counts) -> str:
@@ -416,15 +465,17 @@ def explore_cost(s: State, p: int, cell: int) -> int | None:
 
 def explore_targets(s: State, ctx: Ctx, p: int) -> list[int]:
     """The cells player ``p`` may explore to now: adjacent, explorable, and costing no
-    more than ``p``'s active exploration tokens (:func:`entry_cost`, through the memo
-    :meth:`Ctx.entry_costs`). The one legality test of exploration;
+    more than ``p``'s active exploration tokens (:func:`entry_cost`, through the memos
+    :meth:`Ctx.entry_costs` and :meth:`Ctx.explore_reach`). The one legality test of exploration;
     :func:`refuse_explore` explains its answer. Rulebook: "Basic Actions: Exploration"."""
     have = s.act[ctx.token_at[p][EXPLORATION]]
     if not have:
         return []
-    cost, ghost_cost = ctx.entry_costs(s.learned[p])
+    cells, _, rule = ctx.explore_reach(s.learned[p], s.sensor[p], have)
+    if not rule:
+        return list(cells)
     ghosts = s.ghosts
-    return [c for c in ctx.neighbours[s.sensor[p]] if (ghost_cost[c] if ghosts[c] else cost[c]) <= have]
+    return [c for c in cells if c not in rule or (rule[c] == 1) != bool(ghosts[c])]
 
 
 def refuse_explore(s: State, ctx: Ctx, p: int, cell: int) -> Refusal | None:
@@ -466,13 +517,31 @@ def extraction_options(s: State, ctx: Ctx, p: int) -> tuple[tuple[int, int], ...
     return ctx.extraction_pairs(s.sensor[p])
 
 
+def extract_targets(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
+    """The (cell, resource index) pairs player ``p`` may extract now, in the order of
+    :func:`extraction_options`: no depletion token, building or (ghost card 2) ghost on
+    the cell, enough active extraction tokens, a depletion token left in the supply.
+    The one legality test of extraction; :func:`refuse_extract` explains its answer.
+    Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost card 2; ruling 1."""
+    if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens or s.sup_depl <= 0:
+        return []
+    depleted, building = s.depleted, s.building
+    pairs = ctx.extraction_pairs(s.sensor[p])
+    if ctx.block_extraction:
+        ghosts = s.ghosts
+        return [cr for cr in pairs if not depleted[cr[0]] and building[cr[0]] < 0 and not ghosts[cr[0]]]
+    return [cr for cr in pairs if not depleted[cr[0]] and building[cr[0]] < 0]
+
+
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
-    """``None`` when ``p`` may extract resource index ``r`` from ``cell`` (cell index):
-    the sensor's own cell giving that resource, or an adjacent lake (what the lake's
-    ``extract`` names); no depletion token, building or (ghost card 2) ghost there; an
-    active extraction token; a depletion token left in the supply. Else the
-    :class:`Refusal`. Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost
+    """``None`` when ``(cell, r)`` (cell index, resource index) is one of
+    :func:`extract_targets`, else why not: the sensor's own cell giving that resource,
+    or an adjacent lake (what the lake's ``extract`` names); no depletion token,
+    building or (ghost card 2) ghost there; an active extraction token; a depletion
+    token left in the supply. The :class:`Refusal` names the first that fails. Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost
     card 2; ruling 1."""
+    if (cell, r) in extract_targets(s, ctx, p):
+        return None
     sec = "Basic Actions: Extraction"
     here = s.sensor[p]
     if cell == here:
