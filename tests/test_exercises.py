@@ -120,7 +120,7 @@ def test_widget_steps_nudge_then_rule_then_answer_on_request():
     assert f"{w.ex.answer + 1} is too high" in w.feedback.value and w.ex.answer_text() not in w.feedback.value
     first = w.feedback.value
     w.b_check.click()
-    assert w.tries == 2 and "the rule on this board</b> (try 2)" in w.feedback.value and w.feedback.value != first
+    assert w.tries == 2 and "the rule on this position</b> (try 2)" in w.feedback.value and w.feedback.value != first
     assert "market card" in w.feedback.value and w.ex.answer_text() not in w.feedback.value
     w.b_answer.click()
     assert f"The answer: {w.ex.answer}" in w.feedback.value

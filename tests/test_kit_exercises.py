@@ -165,3 +165,15 @@ def test_the_landmarks_points_rule_step_leaves_the_sum_to_the_student():
         wrong = ex.answer + 2
         text = ex.check(wrong, 2).text
         assert "add the parts" in text and f": {ex.answer} (" not in text, text
+
+
+def test_a_wrong_answer_after_a_right_one_counts_no_try():
+    """A student who found the answer and then tries another gets that answer explained,
+    but the exercise stays solved and counts no try (a student met 'try 2' after 'Right!')."""
+    from haunted_kit.haunted.widgets.exercise import exercise
+
+    w = exercise("01-entry-cost", seed=1)
+    assert w.submit(w.ex.right_response()).correct and w.tries == 0
+    fb = w.submit(w.ex.answer + 1)
+    assert not fb.correct and w.tries == 0 and w.solved
+    assert "(you answered right before)" in w.feedback.value

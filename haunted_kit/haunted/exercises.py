@@ -11,7 +11,7 @@ this module keeps what is Haunted Lands' own: the 15 builders, the named facts
     ex.question, ex.kind, ex.options          # what to ask, how to answer
     ex.fact_lines()                           # what the board does not draw, in sentences
     fb = ex.check({(2, 0), (1, 1)})           # Feedback(correct, stage, text, section)
-    fb = ex.check({(2, 0)}, attempt=2)        # a second wrong try: the rule on this board
+    fb = ex.check({(2, 0)}, attempt=2)        # a second wrong try: the rule on this position
     ex.answer_text()                          # the answer, in words (only on request)
     make("03-explore-cells", seed=2)          # the same exercise on another position
 

@@ -188,12 +188,14 @@ class ExerciseWidget(ErrorReporting, W.VBox):
             self.feedback.value = (f'<div style="{_BOX};color:#0b6e2f;border-left:4px solid #0b6e2f;padding-left:6px">'
                                    f"<b>Right!</b> {escape(fb.text)}</div>")
             return fb
-        self.tries += 1
+        if not self.solved:  # a wrong answer after a right one is explained but counts no try
+            self.tries += 1
         colour = _COLOUR[fb.stage]
         head, label = self.HEADS[fb.stage]
         said = (f"<b>{label}:</b> " if label else "") + escape(fb.text)
+        count = "you answered right before" if self.solved else f"try {self.tries}"
         self.feedback.value = (f'<div style="{_BOX};color:{colour};border-left:4px solid {colour};padding-left:6px">'
-                               f"<b>{head}</b> (try {self.tries}). {said}"
+                               f"<b>{head}</b> ({count}). {said}"
                                f"{self.TAIL.format(section=escape(fb.section))}</div>")
         return fb
 

@@ -43,10 +43,10 @@ def test_exercise_answers_back_in_chromium(page, voila_server, tmp_path):
         expect(feedback).to_contain_text(ex.nudge_text(wrong[0]))
         expect(feedback).to_contain_text('Rulebook: "Game Flow"')
         expect(show).to_be_enabled()
-    with explained("a second wrong answer brings the rule on this board", srv, page):
+    with explained("a second wrong answer brings the rule on this position", srv, page):
         option(wrong[1]).click()
         check.click()
-        expect(feedback).to_contain_text("the rule on this board (try 2)")
+        expect(feedback).to_contain_text("the rule on this position (try 2)")
         expect(feedback).to_contain_text(ex.rule_text(wrong[1]))
         save_screenshot(page, "exercise-rule")
     with explained("the right answer", srv, page):
