@@ -24,6 +24,7 @@ from haunted_kit.env import SingleSeatEnv
 from haunted_kit.games import game_names, get_game, start_game
 from haunted_kit.play import play_game, play_out, play_steps
 from haunted_kit.protocol import chance_hash, chance_index, seat_seed, seeded_random
+from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
 
 SEED = 3
 SPECS = ["greedy", "random"]
@@ -118,7 +119,7 @@ def test_the_classroom_bot_seats_play_the_same_game(tmp_path):
         return store.table(t.id).state
 
     with GameStore(tmp_path / "c.db") as store:
-        state = asyncio.run(run(store))
+        state = run_in_fresh_loop(lambda: run(store))
     assert state.is_terminal()
     assert _record(g, state) == _record(g, ref)
 

@@ -31,6 +31,7 @@ from haunted_kit.simulate import load_dataset, schema
 from haunted_kit.store import GameStore
 from haunted_kit.server import Classroom, view_message
 from haunted_kit.testing import check_box, game_settings
+from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
 
 FIXTURE = Path(__file__).resolve().parent / "fourth_game"
 BOX = FIXTURE / "nim" / "box"
@@ -163,7 +164,7 @@ def test_the_classroom_store(nim, tmp_path):
             room.schedule_bots(t.id)
             for _ in range(100):
                 await asyncio.sleep(0)
-        asyncio.run(bots())
+        run_in_fresh_loop(bots)
         assert store.table(t.id).state.current_player() == 0  # the bot seat played its move
 
 

@@ -218,7 +218,7 @@ def test_two_screens_click_at_once_one_decision_applies_the_other_gets_the_reaso
         screen.wait_seq(seq + 1)
     messages = [screen.page.locator(".hk-message").inner_text() for screen in (seats[mover], hot)]
     expect_text = (f"Not allowed: it is P{s.current_player() + 1}'s decision, not P{mover + 1}'s "
-                   "(rulebook: Game Flow)")
+                   "(kit: whose turn it is)")
     assert sorted(messages) == sorted(["", expect_text]), messages
     assert s.current_player() != mover
     for screen in (*seats, hot):

@@ -38,10 +38,10 @@ def test_exercise_answers_back_in_chromium(page, voila_server, tmp_path):
     with explained("a first wrong answer", srv, page):
         option(wrong[0]).click()
         check.click()
-        expect(feedback).to_contain_text("Not quite (try 1)")
+        expect(feedback).to_contain_text("Not quite: a hint (try 1)")
         # a nudge about this answer, not the answer; and the rulebook section
         expect(feedback).to_contain_text(ex.nudge_text(wrong[0]))
-        expect(feedback).to_contain_text('Rulebook: "Game Flow"')
+        expect(feedback).to_contain_text('(rulebook: "Game Flow")')
         expect(show).to_be_enabled()
     with explained("a second wrong answer brings the rule on this position", srv, page):
         option(wrong[1]).click()
@@ -89,7 +89,7 @@ def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_p
             wait_canvas_pixel(page, FIELD, *board.plain_spot(cell), changed_from=board.terrain_rgb(cell), timeout_ms=30_000,
                               what=f"the selection mark on {cell}")
         page.locator(".hk-ex-check").click()
-        expect(feedback).to_contain_text("Not quite (try 1)")
+        expect(feedback).to_contain_text("Not quite: a hint (try 1)")
         expect(feedback).to_contain_text("1 is missing")
     with explained("clicking the last one", srv, page):
         board.click(cells[-1])
