@@ -4,9 +4,7 @@ from pages, the shared (hot-seat) screen, teacher actions, Host names, CLI misus
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 
 import pytest
 
@@ -16,6 +14,7 @@ from haunted_kit.cli import main
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, host_name, view_message
 from haunted_kit.store import GameStore
+from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
 
 
 class FakeSocket:
@@ -75,23 +74,10 @@ def test_the_shared_screen_covers_quests_until_the_player_to_move_reveals_them()
 def run(fn):
     """``fn()`` inside a fresh event loop (the server schedules its bots on the running
     loop), in its own thread: the test session may already run a loop (Playwright)."""
-    out = {}
+    async def go():
+        return fn()
 
-    def target():
-        async def go():
-            return fn()
-
-        try:
-            out["value"] = asyncio.run(go())
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-            out["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join(timeout=120)
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
+    return run_in_fresh_loop(go)
 
 
 def test_decisions_from_pages_are_applied_once_or_refused_with_the_reason():
