@@ -24,7 +24,7 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from ..render import style as S
-from ..widgets.canvas import draw_primitives, forget_current_canvas, held
+from ..widgets.canvas import draw_primitives, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from . import actions as A
 from . import rules as R
@@ -62,11 +62,7 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.state = state
         self.draws = 0
         self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the land board"))
-        self.canvas[0].on_client_ready(self.guard(self._on_client_ready, "drawing the land board for a new view"))
-        self.redraw()
-
-    def _on_client_ready(self) -> None:
-        forget_current_canvas()  # a new browser view has no current canvas yet
+        redraw_for_new_views(self.canvas[0], self.guard(self.redraw, "drawing the land board for a new view"))
         self.redraw()
 
     def update(self, state=None) -> None:

@@ -39,7 +39,7 @@ from .draw import panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..protocol import states_along as protocol_states_along
-from ..widgets.canvas import draw_primitives, forget_current_canvas, held
+from ..widgets.canvas import draw_primitives, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import MENU_BUTTONS, GamePlayView
@@ -57,14 +57,10 @@ class LandmarksPanel(W.VBox):
         self.draws = 0
         prims, w, h = panel_scene(state, viewer)
         self.canvas = Canvas(width=int(w), height=int(h), layout=W.Layout(width=f"{int(w)}px", height=f"{int(h)}px"))
-        self.canvas.on_client_ready(self._on_client_ready)
+        redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         self.children = [self.canvas]
         self.state = None
         self.update(state)
-
-    def _on_client_ready(self) -> None:
-        forget_current_canvas()  # a new browser view has no current canvas yet
-        self.update(self.state)
 
     def update(self, state, viewer=...) -> None:
         if viewer is not ...:

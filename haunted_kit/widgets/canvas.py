@@ -32,6 +32,17 @@ def forget_current_canvas() -> None:
     _manager()._current_canvas = None
 
 
+def redraw_for_new_views(canvas, redraw) -> None:
+    """Call ``redraw()`` whenever a new browser view of ``canvas`` (a page opened or
+    reloaded, Voila) says it is ready: drawing commands sent before a view exists never
+    reach it. The canvas switch is sent again first (:func:`forget_current_canvas`)."""
+    def ready() -> None:
+        forget_current_canvas()  # a new browser view has no current canvas yet
+        redraw()
+
+    canvas.on_client_ready(ready)
+
+
 @contextlib.contextmanager
 def held():
     """Batch every canvas command of the block into one message (see module doc)."""
