@@ -138,9 +138,10 @@ def _gold_after(seed: int) -> Exercise:
     s, rng = _turn_position(seed, ok)
     p = s.current_player()
     choices = [a for a in s.legal_actions() if not isinstance(a, A.Pass)]
-    paying = [a for a in choices if events_after(s, a)[0].hand[p]["gold"] != s.hand[p]["gold"]]
+    outcome = {a: events_after(s, a) for a in choices}  # each choice played once, on a copy
+    paying = [a for a in choices if outcome[a][0].hand[p]["gold"] != s.hand[p]["gold"]]
     action = rng.choice(paying if paying and rng.random() < 0.75 else choices)
-    after, said = events_after(s, action)
+    after, said = outcome[action]
     answer = after.hand[p]["gold"]
     section = R.MARKET if isinstance(action, (A.VisitMarket, A.Trade, A.EndVisit)) else \
         R.LANDS if isinstance(action, (A.PlaceTile, A.Join, A.RemoveTile)) else R.INCOME
