@@ -55,7 +55,7 @@ def refuse_marker(s, p: int, slot) -> Refusal | None:
     g = land_graph(box)
     if not any(g.has_edge(slot, m) for m in mine):
         return refusal(lambda: f"{tuple(slot)} does not touch {P(p)}'s estate ({', '.join(str(x) for x in mine)}): "
-                               "every later tile must connect to a tile marked as part of your estate", LANDS)
+                               "a tile after the first has to touch one that already carries your marker", LANDS)
     # a slot touching a connected estate keeps it one connected group (the "group"
     # reading needs no more); the "line" reading asks the graph
     if s.config.connection != "group" and not estate_connected(box, mine + [slot], s.config.connection):
