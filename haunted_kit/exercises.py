@@ -131,6 +131,9 @@ class Exercise:
         solve: ``solve(position) -> answer``, the engine's computation of the answer, or ``None``.
         bounds: ``(low, high)``: the sensible range of a ``number`` answer (``high`` ``None``:
             no upper bound); a number outside it is refused with a message, not counted as a try.
+        describe: ``describe(facts) -> list[str]``: the sentences that show named ``facts`` (a
+            dict, the names of the game's ``FACTS``), so the text shown is made from the very
+            facts the game's ``rebuild(facts)`` uses; ``None``: ``facts`` are the sentences.
 
     A ``pick`` exercise always offers :data:`NONE_OF_THEM` as its last option (added here):
     ticking it alone answers the empty set; ticking nothing is not an answer.
@@ -157,6 +160,7 @@ class Exercise:
     highlight: dict = field(default_factory=dict)
     solve: Callable[[Any], Any] | None = field(default=None, repr=False, compare=False)
     bounds: tuple = (0, None)
+    describe: Callable[[dict], list] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -270,8 +274,9 @@ class Exercise:
         return ""
 
     def fact_lines(self) -> list[str]:
-        """The facts to show above the question (or next to the board), one sentence each."""
-        return list(self.facts)
+        """The facts to show above the question (or next to the board), one sentence each:
+        named facts written out by :attr:`describe`, else :attr:`facts` themselves."""
+        return list(self.describe(self.facts)) if self.describe is not None else list(self.facts)
 
     def regenerate(self, seed: int | None = None) -> "Exercise":
         """The same exercise on ``seed`` (default: the next seed after this one, so always
@@ -317,13 +322,45 @@ def how_off(kind: str, got, answer, bounds: tuple = (None, None)) -> str:
     return off[0].upper() + off[1:]
 
 
+def check_facts(facts, known) -> dict:
+    """``facts`` (a dict of named facts) checked against ``known`` (a game's ``FACTS``:
+    name -> what it holds), for a game's ``rebuild``. Raises :class:`ExerciseError` naming
+    the unknown names and the known ones (nothing is built)."""
+    if not isinstance(facts, dict):
+        raise ExerciseError(f"facts must be a dict of named facts, got {type(facts).__name__}")
+    bad = set(facts) - set(known)
+    if bad:
+        raise ExerciseError(f"unknown fact(s) {sorted(bad)} (known: {', '.join(known)})")
+    return facts
+
+
 class ExerciseSet:
     """A game's exercises by key: ``{key: (notebook, title, builder)}`` where
     ``builder(seed) -> Exercise``; read like that dict (``set[key]``, ``len``, ``in``,
-    iteration over the keys, ``items()``, ``values()``), :meth:`make` builds one."""
+    iteration over the keys, ``items()``, ``values()``), :meth:`make` builds one.
 
-    def __init__(self, entries: dict):
+    ``rebuild(facts) -> position`` (optional): the game's builder of a position from an
+    exercise's named facts alone; :meth:`answer_from_facts` recomputes an answer on it
+    (the fairness property: every answer follows from the facts shown)."""
+
+    def __init__(self, entries: dict, rebuild: Callable[[dict], Any] | None = None):
         self.entries = dict(entries)
+        self.rebuild = rebuild
+
+    def answer_from_facts(self, ex: Exercise):
+        """The answer of ``ex`` recomputed from its shown facts alone: ``ex.solve`` on
+        ``rebuild(ex.facts)``. Equal to ``ex.answer`` when the exercise shows every fact its
+        answer depends on. Raises :class:`ExerciseError` for a set without ``rebuild`` or an
+        exercise without ``solve``."""
+        if self.rebuild is None or ex.solve is None:
+            raise ExerciseError(f"exercise {ex.key} cannot be recomputed from its facts (no rebuild or solve)")
+        return ex.solve(self.rebuild(ex.facts))
+
+    def is_fair(self, key: str, seed: int) -> bool:
+        """Whether exercise ``key`` on ``seed`` gives the same answer recomputed from its
+        shown facts alone (:meth:`answer_from_facts`) as the engine gave when it was made."""
+        ex = self.make(key, seed)
+        return self.answer_from_facts(ex) == ex.answer
 
     def __iter__(self):
         return iter(self.entries)

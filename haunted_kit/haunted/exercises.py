@@ -63,7 +63,7 @@ from .analysis import play_until
 from .box import default_box
 from ..exercises import TEACHER_DIR  # noqa: F401  (re-exported: where the teacher copies go)
 from ..exercises import Exercise as KitExercise
-from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, cite_rulings, how_off
+from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, check_facts, cite_rulings, how_off
 from .. import hexgrid
 
 __all__ = ["EXERCISES", "FACTS", "TEACHER_DIR", "Exercise", "ExerciseError", "Feedback", "board_facts",
@@ -226,9 +226,7 @@ def rebuild(facts: dict):
     """A position made with :mod:`haunted_kit.haunted.scenario` from ``facts`` alone
     (names of :data:`FACTS`; anything not given takes the scenario's default). Raises
     :class:`ExerciseError` for an unknown fact name."""
-    bad = set(facts) - set(FACTS)
-    if bad:
-        raise ExerciseError(f"unknown fact(s) {sorted(bad)} (known: {', '.join(FACTS)})")
+    check_facts(facts, FACTS)
     players = facts["players"]
     s = sc.scenario(players=players, mode=facts.get("mode", "wanderer"),
                     extra_ghost_cards=facts.get("extra_ghost_cards", ()),
@@ -963,7 +961,7 @@ EXERCISES = ExerciseSet({
     "05-reach": ("05", "What does one turn reach?", _reach),
     "05-cheapest": ("05", "The cheapest cost", _cheapest),
     "05-turns": ("05", "How many turns?", _turns),
-})
+}, rebuild=rebuild)
 
 #: ``make(key, seed=0)``: the exercise ``key`` on the position of ``seed``, or of the next
 #: seed whose game is not over at the question's moment
