@@ -582,7 +582,7 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
 
 def position(*, hands, villages, gold, developed=None, tokens=None, architects=None, leader: int = 0,
              lead: str | None = "build", cannot_follow=(), spent=None, grounds=None, modules: dict | None = None,
-             rounds: int = 1, box: LandmarksBox | None = None) -> LandmarksState:
+             rounds: int = 1, to_move: int | None = None, box: LandmarksBox | None = None) -> LandmarksState:
     """An explicit position, e.g. the text's examples.
 
     Args:
@@ -595,6 +595,8 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
             Build lead, a player whose buildings cannot be paid cannot follow anyway).
         spent: per player, own sources holding gold (``"castle"``, ``"developed:N"``).
         grounds: per player, the players whose gold lies on that player's Castle Grounds.
+        to_move: with a lead given, who is to move after it: a follower (default: the first,
+            on the leader's left), or the leader to build after a Build lead (phase ``build``).
 
     Raises:
         ConfigError: a malformed or impossible position (the message names the field).
@@ -629,10 +631,21 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
             bad = [k for k in (t or {}) if k not in box.landmarks]
             if bad:
                 raise ConfigError(f"tokens[{p}]: unknown landmark {bad[0]!r} (landmarks: {', '.join(box.landmarks)})")
+    phase, follower_pos = ("lead" if lead is None else "follow"), 0
+    if to_move is not None:
+        if lead is None or not is_integer(to_move) or not 0 <= to_move < n:
+            raise ConfigError(f"to_move must be a player 0..{n - 1} after a lead, got {to_move!r}"
+                              + ("" if lead is not None else " with no lead given"))
+        if to_move == leader and lead != "build":
+            raise ConfigError(f"to_move: the leader moves again only to build after a Build lead, not after {lead}")
+        if is_integer(leader) and to_move == leader:
+            phase = "build"
+        elif is_integer(leader):
+            follower_pos = (to_move - leader - 1) % n
     fields = {
         "players": n, "modules": mods, "seed": 0, "rng_count": 0, "rounds": rounds, "round": 1,
-        "phase": "lead" if lead is None else "follow", "leader": leader, "lead": lead,
-        "cannot_follow": list(cannot_follow), "follower_pos": 0,
+        "phase": phase, "leader": leader, "lead": lead,
+        "cannot_follow": list(cannot_follow), "follower_pos": follower_pos,
         "hands": [list(h) for h in hands], "villages": [list(v) for v in villages],
         "developed": [list(d) for d in (developed or [[]] * n)], "gold": list(gold), "tokens": toks,
         "supply": {k: box.supply(n) - sum(t[k] for t in toks) for k in box.landmarks},
