@@ -1,20 +1,26 @@
 """The companion games' exercises on the kit's machinery (haunted_kit.exercises): every answer
 recomputed from the engine over 30 seeds, never a finished game, the stepped feedback (a
-nudge with the section, then the rule applied, the answer on request) and the widget."""
+nudge with the section, then the rule applied, the answer on request) and the widget; and
+fair questions: every answer recomputed from the facts shown alone (a position rebuilt from
+them) over 30 seeds here and 500 in the slow run, a changed shown fact changing the answer,
+one seed per exercise worked out by hand from the rule texts."""
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
 
 from haunted_kit.estate import actions as EA
 from haunted_kit.estate.exercises import EXERCISES as ESTATE
+from haunted_kit.estate.exercises import rebuild as estate_rebuild
 from haunted_kit.estate.widgets import exercise as estate_exercise
 from haunted_kit.exercises import NONE_OF_THEM, Exercise, ExerciseError
 from haunted_kit.landmarks import Acquire
 from haunted_kit.landmarks import rules as LR
 from haunted_kit.landmarks.exercises import EXERCISES as LANDMARKS
+from haunted_kit.landmarks.exercises import rebuild as landmarks_rebuild
 from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
 from haunted_kit.widgets import capture_errors
 
@@ -83,7 +89,7 @@ def test_answers_come_from_the_engine_on_games_in_progress(sets, key):
         assert (ex.key, ex.seed) == (key, seed)
         assert not ex.state.is_terminal(), f"{key} seed {seed} is about a finished game"
         assert ex.answer == RECOMPUTE[(sets, key)](ex), f"{key} seed {seed}"
-        assert ex.facts and all(f.strip() for f in ex.facts)
+        assert ex.facts and all(f.strip() for f in ex.fact_lines())
         answers.add(ex.answer)
     assert len(answers) >= 3, f"{key}: the seeds ask different questions ({answers})"
 
@@ -142,7 +148,7 @@ def test_the_widget_steps_through_nudge_rule_answer_and_new_exercise(make):
         w = make(key, 2)
         text = w._repr_mimebundle_()["text/plain"]
         assert text.startswith(f"ExerciseWidget: Exercise: Gold after ") and f"({key}, seed 2)" in text
-        assert all(f in text for f in w.ex.facts)
+        assert all(f in text for f in w.ex.fact_lines())
         w.b_answer.click()
         assert "Have a try first" in w.feedback.value and w.tries == 0
         w.number.value = str(w.ex.answer + 5)
@@ -158,3 +164,120 @@ def test_the_widget_steps_through_nudge_rule_answer_and_new_exercise(make):
         w.b_new.click()
         assert (w.ex.seed, w.tries, w.solved, w.feedback.value) == (3, 0, False, "")
     assert not caught, caught
+
+
+# ----------------------------------------------------------------------------- fair questions
+
+
+@pytest.mark.parametrize("sets, key", CASES)
+def test_every_answer_follows_from_the_facts_shown(sets, key):
+    bad = []
+    for seed in SEEDS:
+        ex = sets.make(key, seed)
+        assert not ex.state.is_terminal() and ex.state.current_player() is not None, (key, seed)
+        if sets.answer_from_facts(ex) != ex.answer:
+            bad.append(ex.seed)
+    assert bad == [], f"{key}: the answer depends on something not shown at seeds {bad}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sets, key", CASES)
+def test_every_answer_follows_from_the_facts_shown_500_seeds(sets, key):
+    bad = []
+    for seed in range(500):
+        ex = sets.make(key, seed)
+        assert not ex.state.is_terminal(), (key, seed)
+        if sets.answer_from_facts(ex) != ex.answer:
+            bad.append(ex.seed)
+    assert bad == [], f"{key}: the answer depends on something not shown at seeds {bad[:20]}"
+
+
+def _first_taker_nobody(ex, f):
+    f["first_taker"][ex.about] = None
+
+
+def _no_lands(ex, f):
+    f["lands"] = {}
+
+
+def _more_gold(ex, f):
+    f["gold"][ex.player] += 3
+
+
+def _one_card(ex, f):
+    f["hands"][ex.player] = f["hands"][ex.player][:1]
+
+
+def _no_architect(ex, f):
+    f.pop("architect", None)
+    f.pop("village", None)
+
+
+@pytest.mark.parametrize("sets, key, change, changed", [
+    pytest.param(ESTATE, "08-take-limit", _first_taker_nobody, 14, id="08-take-limit"),  # the extra unit is the player's
+    pytest.param(ESTATE, "08-slots", _no_lands, 5, id="08-slots"),         # a first tile goes to the lower area
+    pytest.param(ESTATE, "08-gold-after", _more_gold, 20, id="08-gold-after"),
+    pytest.param(LANDMARKS, "09-acquire", _one_card, 19, id="09-acquire"),   # the Gate needs two cards
+    pytest.param(LANDMARKS, "09-points", _no_architect, 14, id="09-points"),
+    pytest.param(LANDMARKS, "09-gold-after", _more_gold, 20, id="09-gold-after"),
+])
+def test_a_changed_shown_fact_changes_the_answer(sets, key, change, changed):
+    """Changing one shown fact changes the recomputed answer on exactly these many of 20
+    seeds: the fairness property above can fail, and these facts matter."""
+    def differs(seed):
+        ex = sets.make(key, seed)
+        facts = copy.deepcopy(ex.facts)
+        change(ex, facts)
+        return ex.solve(sets.rebuild(facts)) != ex.answer
+    assert sum(map(differs, range(20))) == changed
+
+
+def test_hand_worked_estate_seeds():
+    # 08-take-limit seed 1: wood income 2, P1 first taker (+1, ruling E3), 3 taken: 2 + 1 - 3 = 0 left
+    ex = ESTATE.make("08-take-limit", 1)
+    assert (ex.about, ex.player, ex.facts["income"], ex.facts["taken"], ex.facts["first_taker"]) == \
+        ("wood", 0, {0: {"wood": 2}}, {0: {"wood": 3}}, {"wood": 0})
+    assert ex.answer == 0
+    # the same with nobody first yet: 2 + 1 - 3 = 0; with 1 taken: 2 + 1 - 1 = 2
+    facts = copy.deepcopy(ex.facts)
+    facts["taken"][0]["wood"] = 1
+    assert ex.solve(estate_rebuild(facts)) == 2
+    # 08-slots seed 1: P3 (7 gold >= 3) holds a marker on 0,2, so a later tile must touch 0,2:
+    # -1,2 and 1,1 do; -2,1, 0,-2 and 1,0 do not (Expand the lands)
+    ex = ESTATE.make("08-slots", 1)
+    assert (ex.player, ex.about, ex.facts["gold"], ex.facts["lands"]) == (2, "tax_land", {2: 7}, {(0, 2): ("tax_land", (1, 2))})
+    assert ex.options[:-1] == ("slot -2,1", "slot -1,2", "slot 0,-2", "slot 1,0", "slot 1,1")
+    assert ex.answer == {"slot -1,2", "slot 1,1"}
+    # 08-gold-after seed 1: a Factory take costs no gold: P1 keeps 1
+    ex = ESTATE.make("08-gold-after", 1)
+    assert (ex.about, ex.facts["gold"], ex.answer) == (EA.TakeMaterial("limestone", 2), {0: 1}, 1)
+
+
+def test_hand_worked_landmarks_seeds():
+    # 09-acquire seed 1: P2 holds food, wood, stone, stone, food (no magic): every type but the
+    # Ward Tower (a magic card); the Gate takes any 2 cards; 7 of each left in the supply
+    ex = LANDMARKS.make("09-acquire", 1)
+    assert ex.facts["supply"] == dict.fromkeys(["gate", "silo", "statue", "ward_tower", "windmill"], 7)
+    assert ex.answer == {"Gate", "Silo", "Statue", "Windmill"}
+    # 09-points seed 1: P4 holds no token (no majority, no token points, no set); architect Captain
+    # Morrow (+1 per soldier or shadow building): Arena (soldier) 1, Grain Mill (worker) 0 -> 1
+    ex = LANDMARKS.make("09-points", 1)
+    assert (ex.player, ex.facts["architect"], ex.facts["village"]) == (3, {3: "captain_morrow"}, {3: ("arena", "grain_mill")})
+    assert ex.answer == 1
+    # 09-gold-after seed 1: P2 has 3 gold and pays two sources (own castle, P3's Castle Grounds) -> 1
+    ex = LANDMARKS.make("09-gold-after", 1)
+    assert (ex.player, ex.facts["gold"][1], len(ex.about.payment), ex.answer) == (1, 3, 2, 1)
+
+
+@pytest.mark.parametrize("sets, key", CASES)
+def test_new_exercise_always_moves_on(sets, key):
+    for seed in (0, 7):
+        ex = sets.make(key, seed)
+        nxt = ex.regenerate()
+        assert nxt.seed > ex.seed and not nxt.state.is_terminal()
+
+
+@pytest.mark.parametrize("rebuild", [estate_rebuild, landmarks_rebuild], ids=["estate", "landmarks"])
+def test_rebuild_refuses_unknown_facts(rebuild):
+    with pytest.raises(ExerciseError, match=r"^unknown fact\(s\) \['mood'\] \(known: players, "):
+        rebuild({"players": 3, "mood": "calm"})

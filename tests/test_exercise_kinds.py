@@ -131,7 +131,7 @@ def test_every_slot_a_question_names_is_written_on_its_board():
             q, r = (int(x) for x in re.findall(r"-?\d+", label))
             assert S.cell_name((q, r)) in written, (seed, label)
         assert {S.cell_name(slot) for slot in ex.state.box.slots} <= written
-    assert S.cell_name((-2, 1)) == "-2,1"
+    assert S.cell_name((-2, 1)) == "-2,1" and ESTATE.make("08-slots", 1).options[0] == "slot -2,1"
 
 
 def test_the_question_mark_leaves_the_cells_letter_readable():
@@ -173,7 +173,7 @@ def test_gold_after_a_take_shows_the_materials_income():
         m = getattr(ex.about, "material", None)
         if m is not None and type(ex.about).__name__ == "TakeMaterial":
             seen += 1
-            assert any(f"{m} income: {ex.state.income[ex.player][m]}" in f for f in ex.facts), (seed, ex.facts)
+            assert any(f"{m} income: {ex.state.income[ex.player][m]}" in f for f in ex.fact_lines()), (seed, ex.facts)
     assert seen
 
 

@@ -1,7 +1,9 @@
 """Landmarks & Architects exercises (notebook 09), on the kit's machinery (:mod:`haunted_kit.exercises`).
 
-    from haunted_kit.landmarks.exercises import EXERCISES
-    EXERCISES.make("09-acquire", seed=1)
+    from haunted_kit.landmarks.exercises import EXERCISES, rebuild
+    ex = EXERCISES.make("09-acquire", seed=1)
+    ex.facts, ex.fact_lines()              # the named facts it shows, and the sentences made from them
+    ex.solve(rebuild(ex.facts)) == ex.answer   # the answer follows from the facts shown alone
     from haunted_kit.landmarks.widgets import exercise
     exercise("09-acquire", seed=1)          # the widget, with the village and landmark panel
 
@@ -9,16 +11,24 @@ Each is about a seeded game in progress (greedy bots play a seeded number of dec
 2-4 round game), and its answer comes from the engine: the legal acquisitions and the
 ``why_not`` of the others, the module points (:func:`~haunted_kit.landmarks.rules.score_rows`),
 the events of a build applied to a copy.
+
+**Fair questions.** Each exercise declares the facts it shows by name (:data:`FACTS`: the
+lead and who is to move, hands, the landmark supply, tokens, architects and villages, gold,
+the sources holding gold...); :func:`fact_lines` writes the text shown from those same
+facts, :func:`rebuild` makes a position from them alone (through
+:func:`.engine.position`; whatever is not shown is empty, none or 0) and the exercise's
+``solve`` recomputes the answer on it (``tests/test_companion_exercises.py``, over 500 seeds).
 """
 
 from __future__ import annotations
 
 import random
 
-from ..exercises import Exercise, ExerciseSet, events_after, game_in_progress, refused_picks
+from ..exercises import Exercise, ExerciseSet, check_facts, events_after, game_in_progress, refused_picks
 from . import rules as R
 from .actions import Acquire, Build
-from .engine import GAME
+from .box import default_box
+from .engine import GAME, position
 
 
 def _position(seed: int, ok):
@@ -33,23 +43,135 @@ def _position(seed: int, ok):
     raise RuntimeError(f"no Landmarks position for seed {seed}")  # pragma: no cover - 60 tries
 
 
-def _hand(s, p: int) -> str:
-    cards = [s.box.cards[k] for k in s.hands[p]]
-    return "; ".join(f"{c.name} ({', '.join(c.icons) or 'no icon'})" for c in cards) or "an empty hand"
+# ============================================================================ facts
+
+#: the facts a Landmarks exercise may declare (:attr:`Exercise.facts`), and what :func:`rebuild` does with each
+FACTS = {
+    "players": "number of players",
+    "round": "(round, rounds) (shown; the rebuilt position is a one-round game's)",
+    "leader": "the player who led this round",
+    "lead": "the action led (None: the leader is to lead)",
+    "turn": "the player to move: a follower, or the leader building after a Build lead",
+    "hands": "player -> card keys in hand",
+    "supply": "landmark -> tokens left in the supply (the others lie with a player not to move)",
+    "tokens": "player -> landmark -> tokens held (every player's)",
+    "architect": "player -> architect key (the others get other architects)",
+    "village": "player -> card keys in the village",
+    "gold": "player -> gold in supply",
+    "developed": "player -> developed resource cards, in slot order",
+    "spent": "player -> own sources holding gold ('castle', 'developed:N')",
+    "grounds": "player -> the players whose gold lies on that player's Castle Grounds",
+    "decision": "the build a question names (not part of the position)",
+}
+
+
+def rebuild(facts: dict):
+    """A Landmarks position made by :func:`haunted_kit.landmarks.engine.position` from
+    ``facts`` alone (names of :data:`FACTS`); anything not given is empty, none or 0 (no
+    architects unless one is shown; the tokens not in the shown supply lie with a player
+    other than the one to move). Raises :class:`~haunted_kit.exercises.ExerciseError` for an
+    unknown fact name and :class:`~haunted_kit.landmarks.state.ConfigError` for facts no
+    position can hold."""
+    check_facts(facts, FACTS)
+    box = default_box()
+    n = facts["players"]
+    turn = facts.get("turn")
+
+    def rows(name, empty):
+        return [list(facts.get(name, {}).get(q, empty)) for q in range(n)]
+
+    tokens = [dict(facts.get("tokens", {}).get(q, {})) for q in range(n)]
+    if "supply" in facts:                    # the tokens taken lie with a player not to move
+        holder = ((turn or 0) + 1) % n
+        for k, left in facts["supply"].items():
+            tokens[holder][k] = box.supply(n) - left
+    architects = None
+    if "architect" in facts:
+        shown = facts["architect"]
+        others = iter(k for k in box.architects if k not in shown.values())
+        architects = [shown[q] if q in shown else next(others) for q in range(n)]
+    return position(hands=rows("hands", ()), villages=rows("village", ()), gold=[facts.get("gold", {}).get(q, 0)
+                    for q in range(n)], developed=rows("developed", ()), tokens=tokens, architects=architects,
+                    leader=facts.get("leader", 0), lead=facts.get("lead"), spent=rows("spent", ()),
+                    grounds=rows("grounds", ()), to_move=turn if facts.get("lead") is not None else None)
+
+
+def _cards(box, keys) -> str:
+    return "; ".join(f"{box.cards[k].name} ({', '.join(box.cards[k].icons) or 'no icon'})" for k in keys)
+
+
+def fact_lines(facts: dict) -> list[str]:
+    """The sentences that show ``facts`` (names of :data:`FACTS`), in a fixed order: what the
+    exercise widget shows above the question, made from the facts :func:`rebuild` uses."""
+    box = default_box()
+    out = []
+    if "lead" in facts:
+        rnd, rounds = facts["round"]
+        p, leader = facts["turn"], facts["leader"]
+        doing = "to build" if p == leader else "to follow, acquire or decline" if facts["lead"] != "build" \
+            else "to build (following the lead), acquire or decline"
+        out.append(f"Round {rnd} of {rounds}; {facts['players']} players: P{leader + 1} led {facts['lead']}; "
+                   f"P{p + 1} is {doing}.")
+    for p, keys in sorted(facts.get("hands", {}).items()):
+        out.append(f"P{p + 1}'s hand (card: icons in its Resource section): {_cards(box, keys) or 'an empty hand'}.")
+    if "supply" in facts:
+        out.append("Landmarks (cost; tokens left in the supply): " + "; ".join(
+            f"{box.landmarks[k].name} ({box.landmarks[k].cost_text()}; {left} left)" for k, left in facts["supply"].items())
+            + ".")
+    if "tokens" in facts:
+        out.append(f"{facts['players']} players. Landmark tokens: " + "; ".join(
+            f"P{q + 1}: " + (", ".join(f"{m} {box.landmarks[k].name}" for k, m in t.items() if m) or "none")
+            for q, t in sorted(facts["tokens"].items())) + ".")
+        out.append(f"Scoring: the most tokens of a type +{box.most_points} (a tie: nobody); each token +its victory "
+                   "points (" + ", ".join(f"{lt.name} {lt.victory_points}" for lt in box.landmarks.values()
+                                          if lt.victory_points)
+                   + f"); each full set of the {len(box.landmarks)} types +{box.set_points}.")
+    for p, arch in sorted(facts.get("architect", {}).items()):
+        a = box.architects[arch]
+        village = ", ".join(f"{box.cards[k].name} ({box.cards[k].type}, {box.cards[k].kind})"
+                            for k in facts.get("village", {}).get(p, ()))
+        out.append(f"P{p + 1}'s architect: {a.name}, +{box.architect_points} per building of type "
+                   f"{' and '.join(a.types)}. P{p + 1}'s village: {village or 'empty'}.")
+    for p, g in sorted(facts.get("gold", {}).items()):
+        out.append(f"P{p + 1} has {g} gold in supply.")
+    for p, keys in sorted(facts.get("developed", {}).items()):
+        out.append(f"P{p + 1}'s developed resources, in order: "
+                   + ("; ".join(f"{i + 1}. {box.cards[k].name} ({', '.join(box.cards[k].icons)})" for i, k in
+                                enumerate(keys)) or "none") + ".")
+    for p, keys in sorted(facts.get("spent", {}).items()):
+        named = [("castle" if k == "castle" else f"developed resource {int(k.split(':')[1]) + 1}") for k in sorted(keys)]
+        out.append(f"P{p + 1}'s own sources holding gold (not free until P{p + 1} leads): {', '.join(named) or 'none'}.")
+    for p, payers in sorted(facts.get("grounds", {}).items()):
+        out.append(f"P{p + 1}'s Castle Grounds holds gold of: {', '.join(f'P{q + 1}' for q in payers) or 'nobody'} "
+                   f"(room for {box.grounds_uses}).")
+    return out
+
+
+def _landmarks_exercise(s, p: int, facts: dict, solve, question: str, kind: str, section: str, nudge: str, rule: str,
+                        mistake: str, answer=None, **more) -> Exercise:
+    """A Landmarks :class:`Exercise` on position ``s`` whose named ``facts`` are shown by
+    :func:`fact_lines`; its answer is ``solve(s)`` unless given."""
+    answer = solve(s) if answer is None else answer
+    return Exercise("", 0, "", facts, question, kind, answer, section, nudge, rule, mistake,
+                    state=s, player=p, solve=solve, describe=fact_lines, **more)
+
+
+def _turn_facts(s) -> dict:
+    return {"players": s.players, "round": (s.round, s.rounds), "leader": s.leader, "lead": s.lead,
+            "turn": s.current_player()}
 
 
 def _acquire(seed: int) -> Exercise:
     s, rng = _position(seed, lambda s: s.phase == "follow" and s.modules["landmarks"])
     p = s.current_player()
     box = s.box
-    legal = {a.landmark for a in s.legal_actions() if isinstance(a, Acquire)}
     options = tuple(lt.name for lt in box.landmarks.values())
-    answer = frozenset(box.landmarks[k].name for k in legal)
-    facts = (f"Round {s.round} of {s.rounds}: P{s.leader + 1} led {s.lead}; P{p + 1} is to follow, acquire or decline.",
-             f"P{p + 1}'s hand (card: icons in its Resource section): {_hand(s, p)}.",
-             "Landmarks (cost; tokens left in the supply): "
-             + "; ".join(f"{lt.name} ({lt.cost_text()}; {s.supply[k]} left)" for k, lt in box.landmarks.items()) + ".")
 
+    def solve(st):
+        return frozenset(box.landmarks[a.landmark].name for a in st.legal_actions() if isinstance(a, Acquire))
+
+    answer = solve(s)
+    facts = {**_turn_facts(s), "hands": {p: tuple(s.hands[p])}, "supply": dict(s.supply)}
     key_of = {lt.name: k for k, lt in box.landmarks.items()}
 
     def refusal(name):
@@ -63,53 +185,47 @@ def _acquire(seed: int) -> Exercise:
     def note():
         out = []
         for k, lt in box.landmarks.items():
-            if k in legal:
+            if lt.name in answer:
                 how = next(a for a in s.legal_actions() if isinstance(a, Acquire) and a.landmark == k).describe(box)
                 out.append(f"{lt.name}: allowed, e.g. {how}.")
             else:
                 out.append(f"{lt.name}: {refusal(lt.name)}.")
         return " ".join(out)
 
-    return Exercise(
-        "", seed, "", facts,
+    return _landmarks_exercise(
+        s, p, facts, solve,
         f"Which landmarks may P{p + 1} acquire now instead of following? Pick all that apply.",
-        "pick", answer, R.SEC_ACQUIRE,
+        "pick", R.SEC_ACQUIRE,
         "Read each landmark's cost: how many cards, and which icon they must show; then look at the supply.",
         "Acquiring a Landmark: instead of following, discard the landmark's cost from your hand (cards showing "
         "its icon, or any cards for a Gate) and take a token from the supply.",
         "Counting a card without the needed icon, or forgetting that the Gate takes any two cards.",
-        options=options, explain=explain, answer_note=note(),
-        state=s, player=p)
+        answer=answer, options=options, explain=explain, answer_note=note())
 
 
 def _points(seed: int) -> Exercise:
     s, rng = _position(seed, lambda s: any(any(t.values()) for t in s.tokens))
-    box = s.box
     p = rng.randrange(s.players)
     rows = [r for r in R.score_rows(s) if r["player"] == R.who(p)]
-    answer = R.totals(s)[p]
-    facts = ["Landmark tokens: " + "; ".join(
-        f"P{q + 1}: " + (", ".join(f"{n} {box.landmarks[k].name}" for k, n in s.tokens[q].items() if n) or "none")
-        for q in range(s.players)) + ".",
-        f"Scoring: the most tokens of a type +{box.most_points} (a tie: nobody); each token +its victory points ("
-        + ", ".join(f"{lt.name} {lt.victory_points}" for lt in box.landmarks.values() if lt.victory_points)
-        + f"); each full set of the {len(box.landmarks)} types +{box.set_points}."]
-    arch = box.architects.get(s.architects[p]) if s.modules["architects"] and s.architects[p] else None
+    facts = {"players": s.players, "tokens": {q: dict(s.tokens[q]) for q in range(s.players)}}
+    arch = s.box.architects.get(s.architects[p]) if s.modules["architects"] and s.architects[p] else None
     if arch is not None:
-        village = ", ".join(f"{box.cards[k].name} ({box.cards[k].type}, {box.cards[k].kind})" for k in s.villages[p])
-        facts.append(f"P{p + 1}'s architect: {arch.name}, +{box.architect_points} per building of type "
-                     f"{' and '.join(arch.types)}. P{p + 1}'s village: {village or 'empty'}.")
+        facts.update(architect={p: s.architects[p]}, village={p: tuple(s.villages[p])})
+
+    def solve(st):
+        return R.totals(st)[p]
+
     why = " ".join(f"{r['source']}: {r['points']} ({r['explanation']})." for r in rows)
     parts = " ".join(f"{r['source']}: {r['explanation']}." for r in rows)  # the rule applied, the points left to add
-    return Exercise(
-        "", seed, "", tuple(facts),
+    return _landmarks_exercise(
+        s, p, facts, solve,
         f"If the game ended now, how many module points would P{p + 1} score?",
-        "number", answer, R.SEC_LANDMARK_SCORING + (" and " + R.SEC_ARCHITECT_SCORING if arch else ""),
+        "number", R.SEC_LANDMARK_SCORING + (" and " + R.SEC_ARCHITECT_SCORING if arch else ""),
         "Go through the scoring in order: most of each type, the tokens' own points, full sets"
         + (", then the architect's two building types." if arch else "."),
         f"Scoring for P{p + 1} on this position (add the parts): {parts}",
         "Scoring the most of a type on a tie, or counting an adventurer as a building for the architect.",
-        answer_note=why, state=s, player=p)
+        answer_note=why)
 
 
 def _gold_after(seed: int) -> Exercise:
@@ -118,22 +234,26 @@ def _gold_after(seed: int) -> Exercise:
 
     s, rng = _position(seed, lambda s: bool(builds(s)))
     p = s.current_player()
-    box = s.box
     action = rng.choice(builds(s))
     after, said = events_after(s, action)
-    answer = after.gold[p]
-    facts = (f"Round {s.round} of {s.rounds}: P{s.leader + 1} led build; P{p + 1} is to build.",
-             "Gold now: " + ", ".join(f"P{q + 1} {s.gold[q]}" for q in range(s.players)) + ".",
-             f"The build and its payment (each resource: source -> resource): {action.describe(box)}.")
-    return Exercise(
-        "", seed, "", facts,
-        f"How much gold will P{p + 1} hold after this build?",
-        "number", answer, R.SEC_BUILD,
+    owners = sorted({p} | {u.owner for u in action.payment})
+    facts = {**_turn_facts(s), "hands": {p: tuple(s.hands[p])}, "gold": {q: s.gold[q] for q in range(s.players)},
+             "developed": {p: tuple(s.developed[p])}, "spent": {p: tuple(sorted(s.spent[p]))},
+             "grounds": {q: tuple(s.grounds[q]) for q in owners}, "decision": action}
+
+    def solve(st):
+        c = st.copy()
+        c.apply_action(action)
+        return c.gold[st.current_player()]
+
+    return _landmarks_exercise(
+        s, p, facts, solve,
+        f"How much gold will P{p + 1} hold after this build: {action.describe(s.box)}?",
+        "number", R.SEC_BUILD,
         "Each resource of the cost is paid with gold placed on a source: count the sources in the payment.",
         "What happens (Build): " + " ".join(said),
         "Forgetting that the gold stays on the sources (it comes back only when that player leads).",
-        answer_note=" ".join(said),
-        state=s, player=p, about=action)
+        answer=after.gold[p], answer_note=" ".join(said), about=action)
 
 
 #: Landmarks & Architects exercises: key -> (notebook, title, builder)
@@ -141,7 +261,7 @@ EXERCISES = ExerciseSet({
     "09-acquire": ("09", "Which landmarks can you acquire?", _acquire),
     "09-points": ("09", "Module points if the game ended now", _points),
     "09-gold-after": ("09", "Gold after a build", _gold_after),
-})
+}, rebuild=rebuild)
 
 
 #: the teacher's note of an exercise (``haunted-kit teacher``'s hook; :func:`haunted_kit.exercises.teacher_note`)
