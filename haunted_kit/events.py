@@ -12,10 +12,25 @@ DataFrame (one row per event), hiding private events from other viewers.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .saves import copy_tree
+
+#: a kit ruling as the engines cite it (``ruling 32``, ``rulings 1 and 8``, ``ruling E9``)
+_RULING = re.compile(r"(?<!kit )\b(rulings? E?\d+(?:(?:, | and )E?\d+)*)")
+
+
+def cite_rulings(text: str) -> str:
+    """``text`` with every kit ruling cited as the kit's (``ruling 32`` -> ``kit ruling 32
+    (docs/RULINGS.md)``, ``(ruling E9)`` -> ``(kit ruling E9, docs/RULINGS.md)``, ``(one visit
+    a season: ruling E10)`` -> ``(one visit a season: kit ruling E10, docs/RULINGS.md)``): the
+    rulings are the kit's readings where the rule texts are silent, not the rulebook's.
+    Already cited ones are left as they are."""
+    text = re.sub(_RULING.pattern + r"\)", r"kit \1, docs/RULINGS.md)", text)
+    return _RULING.sub(r"kit \1 (docs/RULINGS.md)", text)
+
 
 #: Every kind of event the engine emits, with what it means.
 EVENT_KINDS = {

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .bots import seat_bots
+from .events import cite_rulings  # noqa: F401  (re-exported: the exercises' citing of kit rulings)
 from .fileio import atomic_write
 from .protocol import check_seed, is_integer, sample_chance
 
@@ -53,8 +54,6 @@ KINDS = ("choose", "pick", "number", "cells")
 #: the explicit choice a ``pick`` exercise always offers (last): ticking it answers "no option
 #: applies" (the empty set); ticking nothing is no answer at all
 NONE_OF_THEM = "none of them"
-#: a kit ruling as the engines cite it (``ruling 32``, ``rulings 1 and 8``, ``ruling E9``)
-_RULING = re.compile(r"(?<!kit )\b(rulings? E?\d+(?:(?:, | and )E?\d+)*)")
 #: a wrong try from which the rule applied is shown (the first wrong try gets the nudge)
 RULE_AFTER = 1
 #: how many seeds :meth:`ExerciseSet.make` tries past the one asked for before giving up
@@ -63,15 +62,6 @@ MAX_SKIPS = 200
 
 class ExerciseError(ValueError):
     """An unknown exercise key, a bad seed or an answer that cannot be read (the message says which)."""
-
-
-def cite_rulings(text: str) -> str:
-    """``text`` with every kit ruling cited as the kit's (``ruling 32`` -> ``kit ruling 32
-    (docs/RULINGS.md)``, ``(ruling E9)`` -> ``(kit ruling E9, docs/RULINGS.md)``): the
-    rulings are the kit's readings where the rule texts are silent, not the rulebook's.
-    Already cited ones are left as they are."""
-    text = re.sub(r"\(" + _RULING.pattern + r"\)", r"(kit \1, docs/RULINGS.md)", text)
-    return _RULING.sub(r"kit \1 (docs/RULINGS.md)", text)
 
 
 class NoPosition(Exception):

@@ -2,8 +2,9 @@
 checked over every game's exercises: an empty Check is never an answer nor a try, the
 rule step never gives the answer away, the two wrong-answer steps are headed apart, the
 kit's rulings are cited as the kit's, the boards name the cells the questions name, the
-"?" mark leaves the cell's letter readable, out-of-range numbers are refused, and New
-exercise shows every part of the new exercise at once."""
+"?" mark leaves the cell's letter readable, out-of-range numbers are refused, New
+exercise shows every part of the new exercise at once, and every game's play view cites
+the kit's rulings as the kit's."""
 
 from __future__ import annotations
 
@@ -12,16 +13,22 @@ import re
 import pytest
 
 from haunted_kit import hexgrid
+from haunted_kit.estate import actions as EA
 from haunted_kit.estate.draw import board_primitives, land_geometry
+from haunted_kit.estate.scenario import position as estate_position
+from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.estate.exercises import EXERCISES as ESTATE
 from haunted_kit.estate.widgets import exercise as estate_exercise
+from haunted_kit.games import game_names
 from haunted_kit.exercises import NONE_OF_THEM, ExerciseError, cite_rulings
 from haunted_kit.haunted import pathfinding as pf
 from haunted_kit.haunted.draw.scene import highlight_layer, terrain_layer
 from haunted_kit.haunted.exercises import EXERCISES as HAUNTED
 from haunted_kit.haunted.widgets.exercise import ExerciseWidget as HauntedWidget
 from haunted_kit.haunted.widgets.exercise import exercise as haunted_exercise
+from haunted_kit.haunted.widgets.play import PlayView as HauntedPlayView
 from haunted_kit.landmarks.exercises import EXERCISES as LANDMARKS
+from haunted_kit.landmarks.widgets import LandmarksPlayView
 from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
 from haunted_kit.render import style as S
 from haunted_kit.render.primitives import Circle, Text
@@ -210,3 +217,28 @@ def test_new_exercise_shows_every_part_at_once(sets, widget):
         # the parts on view were never changed in place (a view never shows a new title by an old question)
         assert all(part.value == value for part, value in shown)
     assert not caught, caught
+
+
+PLAY_VIEWS = {"haunted": HauntedPlayView, "estate": EstatePlayView, "landmarks": LandmarksPlayView}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_play_views_cite_kit_rulings_as_the_kits(name):
+    with capture_errors() as caught:
+        view = PLAY_VIEWS[name](seed=1, bots=[], hints=False)
+        view.say("P1 already visited the Market this season (one visit a season: ruling E10)", "refusal")
+        assert view.message == "P1 already visited the Market this season (one visit a season: kit ruling E10, docs/RULINGS.md)"
+        view.say("they add up (rulings 1 and 8); ruling 32 says so")
+        assert view.message == "they add up (kit rulings 1 and 8, docs/RULINGS.md); kit ruling 32 (docs/RULINGS.md) says so"
+    assert not caught, caught
+
+
+def test_the_estates_second_market_visit_is_refused_citing_the_kits_ruling():
+    with capture_errors() as caught:
+        view = EstatePlayView(estate_position(2, visited={0: True}), bots=[], hints=False)
+        assert not view.attempt(EA.VisitMarket())
+        assert view.message == ("Not allowed: visit the Market: P1 already visited the Market this season (one visit "
+                                "a season: kit ruling E10, docs/RULINGS.md) (estate rules: Market actions)")
+        assert "kit ruling E10, docs/RULINGS.md" in view.message_label.value
+    assert not caught, caught
+

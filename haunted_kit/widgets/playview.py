@@ -34,6 +34,7 @@ from html import escape
 import ipywidgets as W
 
 from ..bots import seat_bot
+from ..events import cite_rulings
 from ..protocol import describe_action, sample_chance
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
 from .errors import ErrorReporting
@@ -189,8 +190,9 @@ class GamePlayView(ErrorReporting, W.VBox):
         return b
 
     def say(self, text: str, kind: str = "info") -> None:
-        """Show ``text`` on the message line (``kind``: info, refusal, ignored)."""
-        self.message = text
+        """Show ``text`` on the message line (``kind``: info, refusal, ignored); a kit ruling
+        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)."""
+        text = self.message = cite_rulings(text)
         colour = _COLOURS.get(kind, "#000")
         self.message_label.value = f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
         self._say_keys()

@@ -39,6 +39,7 @@ from .. import rules as R
 from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
+from ...events import cite_rulings
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
@@ -244,9 +245,10 @@ class PlayView(ErrorReporting, W.VBox):
 
     # ------------------------------------------------------------------ messages
     def say(self, text: str, kind: str = "info") -> None:
-        """Show ``text`` in the message line (``kind``: info, refusal, ignored)."""
+        """Show ``text`` in the message line (``kind``: info, refusal, ignored); a kit ruling
+        the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
-        self.message = text
+        text = self.message = cite_rulings(text)
         self.message_label.value = f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
