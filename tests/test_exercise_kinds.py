@@ -242,3 +242,12 @@ def test_the_estates_second_market_visit_is_refused_citing_the_kits_ruling():
         assert "kit ruling E10, docs/RULINGS.md" in view.message_label.value
     assert not caught, caught
 
+
+@pytest.mark.parametrize("size", [34, 26, 20])
+def test_slot_names_on_the_estate_board_are_readable(size):
+    ex = ESTATE.make("08-slots", 1)
+    prims = board_primitives(ex.state, land_geometry(ex.state.box, size))
+    names = [p for p in prims if isinstance(p, Text) and p.text in {S.cell_name(slot) for slot in ex.state.box.slots}]
+    assert len(names) == len(ex.state.box.slots)
+    assert min(p.size for p in names) >= 9                 # was 0.2 * size: 6.8 px at the default 34, 5.2 at 26
+    assert min(p.size for p in names) == max(9, 0.3 * size)

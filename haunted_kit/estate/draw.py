@@ -40,6 +40,10 @@ def tile_style(name: str):
     return TILE_STYLES.get(name, ("#bbbbbb", "#000000", "".join(w[0] for w in name.split("_")).title()[:2]))
 
 
+#: the least height in pixels of a slot's name on the board (readable at the exercise's size 26 too)
+NAME_PX = 9.0
+
+
 def land_geometry(box, size: float = 34):
     """The pixel layout of the land board (a :class:`haunted_kit.render.geometry.BoardGeometry`
     whose cells are the slots; each slot is its own tile, so every slot is outlined)."""
@@ -66,10 +70,11 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
     for slot in box.slots:
         x, y = geom.centre(slot)
         land = s.lands.get(slot)
-        # the slot's name, as every board of the kit writes a cell's (q, r) (questions say "slot (-2, 1)")
-        prims.append(Text(x, y - size * 0.70, S.cell_name(slot), size * 0.2, "#333333", bold=True))
+        # the slot's name, as every board of the kit writes a cell's (q, r) (questions say "slot -2,1"),
+        # readable at every size: at least NAME_PX pixels tall
+        prims.append(Text(x, y - size * 0.72, S.cell_name(slot), max(NAME_PX, size * 0.3), "#333333", bold=True))
         if slot in box.white_dotted:
-            prims.append(Circle(x + size * 0.45, y - size * 0.5, size * 0.11, "#ffffff", "#000000", size * 0.03))
+            prims.append(Circle(x + size * 0.55, y - size * 0.3, size * 0.11, "#ffffff", "#000000", size * 0.03))  # clear of the name
         if land is None:
             if slot in box.lower_area:
                 prims.append(Text(x, y + size * 0.45, "lower", size * 0.22, "#555555"))
