@@ -36,6 +36,8 @@ __all__ = [
 def is_integer(v) -> bool:
     """An integral number of any integral type (int, numpy integers...), not a bool;
     floats, even ``1.0``, are not integers. Every game's action fields use this test."""
+    if type(v) is int:  # the usual case, first: this test runs on every chance draw and action field
+        return True
     return isinstance(v, numbers.Integral) and not isinstance(v, bool) and type(v).__name__ != "bool_"
 
 
@@ -71,7 +73,7 @@ def chance_hash(seed: int, *path) -> int:
     ``-k`` draw differently; the text is the same in any process on any machine (Python's
     own ``hash`` is salted per process and is never used). Every game's chance draws come
     from here."""
-    text = ":".join(str(x) for x in (seed, *path))
+    text = ":".join([str(seed), *map(str, path)])
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
@@ -84,11 +86,13 @@ def chance_index(seed: int, position: int, weights) -> int:
     Raises:
         ValueError: no weights, or weights that do not add up to a positive whole number.
     """
-    weights = list(weights)
+    if type(weights) is not tuple:
+        weights = tuple(weights)
     total = sum(weights)
     if not weights or not is_integer(total) or total <= 0:
-        raise ValueError(f"a chance draw needs whole-number weights adding up to at least 1, got {weights!r}")
-    x = chance_hash(seed, position) % total
+        raise ValueError(f"a chance draw needs whole-number weights adding up to at least 1, got {list(weights)!r}")
+    # chance_hash(seed, position), written out: this runs at every chance node of every game
+    x = int.from_bytes(hashlib.blake2b(f"{seed}:{position}".encode(), digest_size=8).digest(), "big") % total
     for i, k in enumerate(weights):
         if x < k:
             return i

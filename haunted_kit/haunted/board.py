@@ -196,7 +196,8 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
         tile += [KALENA if s == 0 else layout[s - 1]] * 7
         slot += [s] * 7
     lake_cells = {i for i, t in enumerate(terrain) if t == "lake"}
-    lakes = tuple(tuple([j for j in nb if j in lake_cells]) if not lake_cells.isdisjoint(nb) else () for nb in nbrs)
+    near = {j for i in lake_cells for j in nbrs[i]}  # neighbours are mutual: only these cells touch a lake
+    lakes = tuple(tuple([j for j in nbrs[i] if j in lake_cells]) if i in near else () for i in range(len(nbrs)))
     cells_by_terrain: dict[str, list[int]] = {}
     for i, t in enumerate(terrain):
         cells_by_terrain.setdefault(t, []).append(i)
