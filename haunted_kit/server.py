@@ -44,6 +44,11 @@ import tornado.web
 import tornado.websocket
 from tornado.netutil import bind_sockets
 
+try:
+    import fcntl  # one server per store file (an advisory lock; POSIX only)
+except ImportError:  # pragma: no cover - Windows: no lock, the store's decision numbers still keep decisions single
+    fcntl = None
+
 from .bots import seat_bot
 from .fileio import parse_json
 from .games import DEFAULT_GAME, game_module, get_game
@@ -161,6 +166,7 @@ class Classroom:
     connections: set = field(default_factory=set)
     _bot_tasks: dict = field(default_factory=dict)
     _pool: object = None
+    _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -170,10 +176,15 @@ class Classroom:
         return {seat.seat: seat.agent for seat in table.seats if seat.agent is not None}
 
     def close(self) -> None:
-        """Stop the bots' worker processes (a decision being computed is dropped)."""
+        """Stop the bots' worker processes (a decision being computed is dropped); a
+        classroom of :func:`open_classroom` also closes its store and lets another server open it."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._server_lock is not None:
+            self.store.close()
+            self._server_lock.close()  # after the store: closing a file SQLite has open drops its locks
+            self._server_lock = None
 
     def message_for(self, conn: Connection) -> dict:
         if conn.role == "teacher":
@@ -622,18 +633,32 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
     ``token`` when given, else the one kept in the store (``new_token``: a new one, so the
     old teacher, projector and hot-seat links stop working).
 
+    One server per store: the store file is locked while the classroom is open (released
+    by :meth:`Classroom.close`), so a second server on it is refused before it serves.
+
     Raises:
-        StoreError: the store cannot be opened or a table not rebuilt."""
+        StoreError: the store cannot be opened, a table not rebuilt, or another server
+            has the store open."""
     store = GameStore(store_path)
+    lock = None
     try:
+        if fcntl is not None and store.path != ":memory:":
+            lock = open(store.path, "rb")  # noqa: SIM115 - held open until Classroom.close
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise StoreError(f"{store.path} is open in another haunted-kit server; one server serves a store "
+                                 "(stop the other one, or give this one another --store)") from None
         if first_table is not None and not store.table_ids():
             store.create_table(**first_table)
         store.tables()
         token = token or store.teacher_token(new=new_token)
     except BaseException:
         store.close()
+        if lock is not None:
+            lock.close()
         raise
-    return Classroom(store, size=size, bot_delay=bot_delay, teacher_token=token)
+    return Classroom(store, size=size, bot_delay=bot_delay, teacher_token=token, _server_lock=lock)
 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
@@ -701,6 +726,5 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     except KeyboardInterrupt:
         pass
     finally:
-        classroom.close()
-        store.close()
+        classroom.close()  # the bots' workers, the store and its lock
     return 0

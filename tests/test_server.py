@@ -22,7 +22,7 @@ from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
-from haunted_kit.store import GameStore
+from haunted_kit.store import GameStore, StoreError
 from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
 
 
@@ -381,14 +381,30 @@ def test_the_teacher_link_survives_a_restart_and_new_token_replaces_it(tmp_path,
     db = tmp_path / "class.db"
     first = open_classroom(db, first_table={"players": 2, "seed": 3})
     token = first.teacher_token
-    first.store.close()
+    first.close()
     again = open_classroom(db)
     assert again.teacher_token == token and again.store.table_ids() == [1]
-    again.store.close()
+    again.close()
     renewed = open_classroom(db, new_token=True)
     assert renewed.teacher_token != token
-    renewed.store.close()
+    renewed.close()
     seen = {}
     monkeypatch.setattr(server, "serve", lambda store, **kw: seen.update(kw) or 0)
     assert main(["server", "--store", str(db), "--new-token"]) == 0 and seen["new_token"] is True
     assert main(["server", "--store", str(db)]) == 0 and seen["new_token"] is False
+
+
+def test_a_second_server_on_one_store_is_refused_with_a_sentence(tmp_path):
+    db = tmp_path / "class.db"
+    first = open_classroom(db, first_table={"players": 2, "seed": 3})
+    before = db.read_bytes()
+    with pytest.raises(StoreError, match=r"class.db is open in another haunted-kit server; one server serves a store "
+                                         r"\(stop the other one, or give this one another --store\)"):
+        open_classroom(db)
+    assert db.read_bytes() == before
+    t = first.store.table(1)                        # the first server plays on
+    t.decide(t.state.current_player(), t.state.legal_actions()[0])
+    first.close()
+    second = open_classroom(db)                     # and once it stopped, another may serve the store
+    assert second.store.table(1).seq == 1
+    second.close()
