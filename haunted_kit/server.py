@@ -139,16 +139,17 @@ class Connection:
     revealed_for: int | None = None
 
 
-def bot_decision(game_name: str, config: dict, box_path, record: list, seat: int, agent: str, seed: int) -> dict:
+def bot_decision(game_name: str, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
     """A bot's decision, computed in a worker process: the table's game rebuilt from its
     configuration, box folder (``None``: the reference box) and ``record`` (the action
-    dicts in effect, oldest first), then ``agent`` (a checked spec) seated at ``seat`` by
-    :func:`~haunted_kit.bots.seat_bot` with the table's ``seed``. Returns the action's dict form."""
+    dicts in effect, oldest first), then ``bot`` (the seat's agent object, sent over with
+    its random generator) decides. Returns the action's dict form and the bot after it
+    decided (its generator moved on exactly as if it had decided in the server)."""
     game = get_game(game_name)
     state = start_position(game, config, table_box(game, box_path)[0])
     for action in record:
         state.apply_action(game.action_from_dict(action))
-    return game.action_to_dict(seat_bot(agent, game, seed, seat).act(state.copy()))
+    return game.action_to_dict(bot.act(state.copy())), bot
 
 
 @dataclass
@@ -164,6 +165,7 @@ class Classroom:
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     bot_workers: int = 2
     connections: set = field(default_factory=set)
+    _bots: dict = field(default_factory=dict)
     _bot_tasks: dict = field(default_factory=dict)
     _pool: object = None
     _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
@@ -172,8 +174,18 @@ class Classroom:
         return self.store.table(table_id)
 
     def bots_of(self, table: Table) -> dict:
-        """seat -> agent spec for the table's bot seats."""
-        return {seat.seat: seat.agent for seat in table.seats if seat.agent is not None}
+        """seat -> agent object for the table's bot seats (made once per seat and agent by
+        :func:`~haunted_kit.bots.seat_bot`; each decision is computed on a copy in a worker
+        process, and the copy that decided replaces it)."""
+        out = {}
+        for seat in table.seats:
+            if seat.agent is None:
+                continue
+            key = (table.id, seat.seat, seat.agent)
+            if key not in self._bots:
+                self._bots[key] = seat_bot(seat.agent, table.game, table.config["seed"], seat.seat)
+            out[seat.seat] = self._bots[key]
+        return out
 
     def close(self) -> None:
         """Stop the bots' worker processes (a decision being computed is dropped); a
@@ -307,21 +319,22 @@ class Classroom:
                     log.warning("table %s: P%d's bot does not play: %s", table_id, p + 1, exc)
                     return
                 job = (t.game.name, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied],
-                       p, agent, t.config["seed"])
+                       self.bots_of(t)[p])
                 try:
-                    action = await loop.run_in_executor(self._bot_pool(), bot_decision, *job)
+                    action, bot = await loop.run_in_executor(self._bot_pool(), bot_decision, *job)
                 except BrokenProcessPool:
                     self._pool = None
                     log.error("table %s: the bots' worker process stopped; P%d's bot tries again", table_id, p + 1)
                     continue
-                self.apply_bot_decision(table_id, p, agent, seq, action)
+                self.apply_bot_decision(table_id, p, agent, seq, action, bot)
         except Exception:  # noqa: BLE001 - to the teacher's log, never to a page
             log.exception("bots of table %s stopped", table_id)
 
-    def apply_bot_decision(self, table_id: int, seat: int, agent: str, seq: int, action: dict) -> bool:
+    def apply_bot_decision(self, table_id: int, seat: int, agent: str, seq: int, action: dict, bot=None) -> bool:
         """Apply a bot's ``action`` (dict form), computed for ``seat`` with ``agent`` on the
-        position after decision ``seq``, and send every page its new view. Not applied
-        (one line in the log, False) when the table moved on meanwhile (a page, a rollback,
+        position after decision ``seq``, and send every page its new view; ``bot``: the
+        agent object after it decided (kept for the seat's next decision). Not applied (one
+        line in the log, False) when the table moved on meanwhile (a page, a rollback,
         another server on the store) or the seat changed hands."""
         t = self.table(table_id)
         if t.seq != seq or t.seats[seat].agent != agent:
@@ -334,6 +347,8 @@ class Classroom:
             log.info("table %s: P%d's bot decision was not applied: %s", table_id, seat + 1,
                      getattr(exc, "refusal", exc))
             return False
+        if bot is not None:
+            self._bots[(table_id, seat, agent)] = bot
         self.broadcast(table_id)
         return True
 
