@@ -51,7 +51,7 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from .bots import seat_bot
 from .fileio import parse_json
-from .games import DEFAULT_GAME, game_module, get_game
+from .games import DEFAULT_GAME, game_module
 from .protocol import IllegalAction, check_seed, is_integer
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 
@@ -139,13 +139,14 @@ class Connection:
     revealed_for: int | None = None
 
 
-def bot_decision(game_name: str, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
-    """A bot's decision, computed in a worker process: the table's game rebuilt from its
-    configuration, box folder (``None``: the reference box) and ``record`` (the action
-    dicts in effect, oldest first), then ``bot`` (the seat's agent object, sent over with
-    its random generator) decides. Returns the action's dict form and the bot after it
-    decided (its generator moved on exactly as if it had decided in the server)."""
-    game = get_game(game_name)
+def bot_decision(game, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
+    """A bot's decision, computed in a worker process: the table's game (its
+    :class:`~haunted_kit.protocol.Game`, pickled by reference to its class, so a game
+    registered at run time works too) rebuilt from its configuration, box folder
+    (``None``: the reference box) and ``record`` (the action dicts in effect, oldest
+    first), then ``bot`` (the seat's agent object, sent over with its random generator)
+    decides. Returns the action's dict form and the bot after it decided (its generator
+    moved on exactly as if it had decided in the server)."""
     state = start_position(game, config, table_box(game, box_path)[0])
     for action in record:
         state.apply_action(game.action_from_dict(action))
@@ -259,6 +260,10 @@ class Classroom:
                 return
         elif conn.role == "seat":
             seat = conn.viewer
+            if seat in bots:  # handed to a bot by the teacher: the bot decides for it
+                self.send(conn, {"type": "refused", "text": f"P{seat + 1} is played by a bot now; "
+                                                            "the teacher can hand the seat back to you."})
+                return
         else:
             self.send(conn, {"type": "refused", "text": "This screen only shows the game."})
             return
@@ -318,7 +323,7 @@ class Classroom:
                 except ValueError as exc:
                     log.warning("table %s: P%d's bot does not play: %s", table_id, p + 1, exc)
                     return
-                job = (t.game.name, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied],
+                job = (t.game, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied],
                        self.bots_of(t)[p])
                 try:
                     action, bot = await loop.run_in_executor(self._bot_pool(), bot_decision, *job)
@@ -616,7 +621,7 @@ def make_app(classroom: Classroom, hosts: set[str], base_url: str) -> tornado.we
         (r"/qr/([A-Za-z0-9]{1,16})", QrCode, args),
         (r"/ws", Socket, args),
         (r"/favicon.ico", NoIcon, args),
-    ], serve_traceback=False, websocket_max_message_size=64 * 1024)
+    ], serve_traceback=False, websocket_max_message_size=MAX_REQUEST_BYTES)
 
 
 # ============================================================================ pages

@@ -18,7 +18,6 @@ from tornado.netutil import bind_sockets
 
 import haunted_kit as hk
 from haunted_kit import server
-from haunted_kit.bots import seat_bot
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
 from haunted_kit.haunted.draw import html as H
@@ -115,6 +114,9 @@ def test_decisions_from_pages_are_applied_once_or_refused_with_the_reason():
     assert pages[other].socket.sent[-1]["seq"] == 1   # the other seat got the new position too
     assert act(mover, seq=0, i=0)["text"].startswith("Not allowed: the table moved on since your page showed it")
     assert t.seq == 1
+    store.set_agent(t.id, other, "greedy")   # the teacher hands the seat to a bot: its page's clicks are refused
+    assert act(other, seq=1, i=0)["text"] == f"P{other + 1} is played by a bot now; the teacher can hand the seat back to you."
+    assert t.seq == 1
 
 
 def test_teacher_actions_and_their_errors():
@@ -201,33 +203,6 @@ def test_a_slow_bot_thinks_in_a_worker_while_another_tables_decision_is_applied_
     assert slow.seq == 1 and slow.applied[0][1] == 1 and watcher.socket.sent[-1]["seq"] == 1
 
 
-def test_bot_seats_in_workers_play_the_game_bots_play_in_one_process():
-    """An all-bot table plays to the end through the worker processes, decision for
-    decision the game of the same seated bots (``seat_bot``: seed * 100 + seat) kept in one process."""
-    store = GameStore(":memory:")
-    c = Classroom(store, bot_delay=0, bot_workers=1)
-    t = store.create_table(players=3, seed=8, bots=[0, 1, 2])
-    expected = hk.new_game(players=3, seed=8)
-    bots = {p: seat_bot("greedy", "haunted", 8, p) for p in range(3)}
-    record = []
-    while not expected.is_terminal():
-        record.append(bots[expected.current_player()].act(expected.copy()))
-        expected.apply_action(record[-1])
-
-    async def go():
-        try:
-            c.schedule_bots(t.id)
-            for _ in range(3000):                               # bounded: at most 5 minutes
-                if t.state.is_terminal():
-                    break
-                await asyncio.sleep(0.1)
-        finally:
-            c.close()
-
-    run_in_fresh_loop(go)
-    assert t.state.is_terminal() and [a for _, _, a in t.applied] == record
-
-
 def test_a_bots_decision_is_applied_only_on_the_position_it_was_made_for(tmp_path, caplog):
     """A bot's decision is checked against the table when it arrives: a seat handed back to
     a human meanwhile, a table that moved on, or another server on the same store that
@@ -236,7 +211,7 @@ def test_a_bots_decision_is_applied_only_on_the_position_it_was_made_for(tmp_pat
     one, two = GameStore(db), GameStore(db)
     t = one.create_table(players=2, seed=4, bots={1: "greedy"})
     c1, c2 = Classroom(one, bot_delay=0), Classroom(two, bot_delay=0)
-    decision, _bot = bot_decision("haunted", t.config, None, [], c1.bots_of(t)[1])
+    decision, _bot = bot_decision(t.game, t.config, None, [], c1.bots_of(t)[1])
     assert decision == hk.haunted.actions.action_to_dict(GreedyAgent(401).act(t.state.copy()))  # seat_seed(4, 1)
     caplog.set_level("INFO", logger="haunted_kit.server")
     one.set_agent(t.id, 1, None)                                # the teacher hands the seat back meanwhile
