@@ -251,6 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
     srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
+    srv.add_argument("--new-token", action="store_true",
+                     help="make a new teacher link (the store keeps the teacher token, so the teacher, projector and "
+                          "hot-seat links survive a restart; this makes the old ones stop working)")
     return ap
 
 
@@ -813,7 +816,7 @@ def _server(sub, args) -> int:
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
-                            bot_delay=args.bot_delay, first_table=first, log_path=args.log)
+                            bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
         return 1

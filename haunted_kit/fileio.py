@@ -127,8 +127,33 @@ def _refuse_duplicates(pairs: list) -> dict:
     return out
 
 
-def parse_json(text: str | bytes, what: str = "input", error: type[Exception] = ValueError):
+#: the most digits an integer may have in a request read with ``finite=True`` (a seed has at most 19)
+MAX_REQUEST_DIGITS = 20
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:24]} is too large")
+    return value
+
+
+def _short_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_REQUEST_DIGITS:
+        raise ValueError(f"the number {text[:12]}... has more than {MAX_REQUEST_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number")
+
+
+def parse_json(text: str | bytes, what: str = "input", error: type[Exception] = ValueError, *, finite: bool = False):
     """The value of the JSON ``text``.
+
+    ``finite``: also refuse ``NaN``, ``Infinity``, a number beyond a float's range (``1e309``)
+    and an integer of more than :data:`MAX_REQUEST_DIGITS` digits (what a server request may
+    hold; Python's reader takes them all).
 
     Raises:
         ``error`` (a ValueError subclass such as SaveError): ``"{what} is not valid
@@ -136,8 +161,9 @@ def parse_json(text: str | bytes, what: str = "input", error: type[Exception] = 
         that are not UTF-8, an integer of over 4,300 digits, or nesting deeper than
         Python's recursion limit allows.
     """
+    numbers = {"parse_float": _finite_float, "parse_int": _short_int, "parse_constant": _no_constant} if finite else {}
     try:
-        return json.loads(text, object_pairs_hook=_refuse_duplicates)
+        return json.loads(text, object_pairs_hook=_refuse_duplicates, **numbers)
     except RecursionError:
         raise error(f"{what} is not valid JSON: it is nested too deeply") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits

@@ -13,9 +13,16 @@ after that player asks to reveal them, and only while that player is to move).
 
 Security: localhost by default. Every seat page and socket needs that seat's code,
 and the teacher page, the projector and the hot-seat screen need the teacher token
-(printed at start). The Host header must be a localhost name, the address served on,
-or a name given with ``allow_hosts``; anything else gets 403. Errors are written to
-the teacher's log (``log_path``) with their traceback; a page only gets a sentence.
+(printed at start, kept in the store so every link works again after a restart). The
+Host header must be a localhost name, the address served on, or a name given with
+``allow_hosts``; anything else gets 403. Errors are written to the teacher's log
+(``log_path``) with their traceback; a page only gets a sentence.
+
+Nothing a page sends can stall the class: bots think in worker processes (their search
+budget capped by the store), so the event loop keeps serving every other table; every
+teacher request is checked field by field (whole numbers in range, no ``NaN`` or
+``Infinity``) and refused with a sentence; a page that closes while it is sent an update
+is one line in the log.
 """
 
 from __future__ import annotations
@@ -23,8 +30,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 import secrets
 import socket
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -34,17 +44,24 @@ import tornado.web
 import tornado.websocket
 from tornado.netutil import bind_sockets
 
+try:
+    import fcntl  # one server per store file (an advisory lock; POSIX only)
+except ImportError:  # pragma: no cover - Windows: no lock, the store's decision numbers still keep decisions single
+    fcntl = None
+
 from .bots import seat_bot
 from .fileio import parse_json
 from .games import DEFAULT_GAME, game_module
-from .protocol import IllegalAction, is_integer
-from .store import GameStore, Table
+from .protocol import IllegalAction, check_seed, is_integer
+from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 
 log = logging.getLogger("haunted_kit.server")
 
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 DEFAULT_SIZE = 30.0
+MAX_REQUEST_BYTES = 64 * 1024  #: a teacher request (POST body) or a page's message
+MAX_PLAYERS = 99               #: a create request's players, before the game's own check
 
 
 def lan_address() -> str:
@@ -55,6 +72,11 @@ def lan_address() -> str:
             return s.getsockname()[0]
         except OSError:
             return "127.0.0.1"
+
+
+def token_matches(given: str, token: str) -> bool:
+    """Whether a page's ``given`` token is the teacher's (compared in constant time; any text)."""
+    return bool(given) and secrets.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
 
 
 def host_name(host_header: str) -> str:
@@ -117,23 +139,45 @@ class Connection:
     revealed_for: int | None = None
 
 
+def bot_decision(game, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
+    """A bot's decision, computed in a worker process: the table's game (its
+    :class:`~haunted_kit.protocol.Game`, pickled by reference to its class, so a game
+    registered at run time works too) rebuilt from its configuration, box folder
+    (``None``: the reference box) and ``record`` (the action dicts in effect, oldest
+    first), then ``bot`` (the seat's agent object, sent over with its random generator)
+    decides. Returns the action's dict form and the bot after it decided (its generator
+    moved on exactly as if it had decided in the server)."""
+    state = start_position(game, config, table_box(game, box_path)[0])
+    for action in record:
+        state.apply_action(game.action_from_dict(action))
+    return game.action_to_dict(bot.act(state.copy())), bot
+
+
 @dataclass
 class Classroom:
-    """The games and the pages open on them (the server's state, no tornado inside)."""
+    """The games and the pages open on them (the server's state, no tornado inside).
+
+    Bots decide in ``bot_workers`` worker processes (started on the first bot decision,
+    a fresh interpreter each: ``spawn``); :meth:`close` stops them."""
 
     store: GameStore
     size: float = DEFAULT_SIZE
     bot_delay: float = 0.3
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    bot_workers: int = 2
     connections: set = field(default_factory=set)
     _bots: dict = field(default_factory=dict)
     _bot_tasks: dict = field(default_factory=dict)
+    _pool: object = None
+    _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
 
     def bots_of(self, table: Table) -> dict:
-        """seat -> agent object for the table's bot seats (made once per seat and agent)."""
+        """seat -> agent object for the table's bot seats (made once per seat and agent by
+        :func:`~haunted_kit.bots.seat_bot`; each decision is computed on a copy in a worker
+        process, and the copy that decided replaces it)."""
         out = {}
         for seat in table.seats:
             if seat.agent is None:
@@ -143,6 +187,17 @@ class Classroom:
                 self._bots[key] = seat_bot(seat.agent, table.game, table.config["seed"], seat.seat)
             out[seat.seat] = self._bots[key]
         return out
+
+    def close(self) -> None:
+        """Stop the bots' worker processes (a decision being computed is dropped); a
+        classroom of :func:`open_classroom` also closes its store and lets another server open it."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._server_lock is not None:
+            self.store.close()
+            self._server_lock.close()  # after the store: closing a file SQLite has open drops its locks
+            self._server_lock = None
 
     def message_for(self, conn: Connection) -> dict:
         if conn.role == "teacher":
@@ -168,10 +223,21 @@ class Classroom:
         return {"type": "teacher", "tables": tables}
 
     def send(self, conn: Connection, msg: dict) -> None:
+        """Send ``msg`` to one page; a page that closed (before or while it is sent) is
+        dropped with one line in the log."""
         try:
-            conn.socket.write_message(json.dumps(msg))
+            sent = conn.socket.write_message(json.dumps(msg))
         except tornado.websocket.WebSocketClosedError:
+            self._closed(conn)
+            return
+        if isinstance(sent, asyncio.Future):
+            sent.add_done_callback(lambda f: None if f.cancelled() or f.exception() is None else self._closed(conn))
+
+    def _closed(self, conn: Connection) -> None:
+        if conn in self.connections:
             self.connections.discard(conn)
+            where = "the teacher page" if conn.table_id is None else f"a {conn.role} page of table {conn.table_id}"
+            log.info("%s closed while it was sent an update", where)
 
     def broadcast(self, table_id: int | None = None) -> None:
         """Every page on ``table_id`` (and every teacher page) gets its own new view."""
@@ -194,6 +260,10 @@ class Classroom:
                 return
         elif conn.role == "seat":
             seat = conn.viewer
+            if seat in bots:  # handed to a bot by the teacher: the bot decides for it
+                self.send(conn, {"type": "refused", "text": f"P{seat + 1} is played by a bot now; "
+                                                            "the teacher can hand the seat back to you."})
+                return
         else:
             self.send(conn, {"type": "refused", "text": "This screen only shows the game."})
             return
@@ -215,71 +285,157 @@ class Classroom:
         except IllegalAction as exc:
             self.send(conn, {"type": "refused", "text": f"Not allowed: {exc.refusal}"})
             return
+        except StoreError as exc:
+            log.error("table %s: %s", t.id, exc)
+            self.send(conn, {"type": "error", "text": "The game store refused the decision; the teacher's log "
+                                                      "has the details."})
+            return
         self.broadcast(t.id)
         self.schedule_bots(t.id)
 
     def schedule_bots(self, table_id: int) -> None:
-        """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds."""
+        """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds, each
+        decision computed in a worker process while the server serves every other page."""
         task = self._bot_tasks.get(table_id)
         if task is not None and not task.done():
             return
         self._bot_tasks[table_id] = asyncio.get_running_loop().create_task(self._run_bots(table_id))
 
+    def _bot_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.bot_workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
     async def _run_bots(self, table_id: int) -> None:
+        loop = asyncio.get_running_loop()
         try:
             for _ in range(10_000):  # bounded: a game has a few hundred decisions
                 t = self.table(table_id)
-                bots = self.bots_of(t)
                 p = t.state.current_player()
-                if t.state.is_terminal() or p is None or p not in bots:
+                if t.state.is_terminal() or p is None or t.seats[p].agent is None:
                     return
                 await asyncio.sleep(self.bot_delay)
-                if t.state.current_player() != p:
+                seq, agent = t.seq, t.seats[p].agent
+                if t.state.current_player() != p or agent is None:
                     continue
-                t.decide(p, bots[p].act(t.state.copy()))
-                self.broadcast(table_id)
+                try:  # a seat of a store written before budgets were capped
+                    check_agent(agent, t.game.name)
+                except ValueError as exc:
+                    log.warning("table %s: P%d's bot does not play: %s", table_id, p + 1, exc)
+                    return
+                job = (t.game, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied],
+                       self.bots_of(t)[p])
+                try:
+                    action, bot = await loop.run_in_executor(self._bot_pool(), bot_decision, *job)
+                except BrokenProcessPool:
+                    self._pool = None
+                    log.error("table %s: the bots' worker process stopped; P%d's bot tries again", table_id, p + 1)
+                    continue
+                self.apply_bot_decision(table_id, p, agent, seq, action, bot)
         except Exception:  # noqa: BLE001 - to the teacher's log, never to a page
             log.exception("bots of table %s stopped", table_id)
 
+    def apply_bot_decision(self, table_id: int, seat: int, agent: str, seq: int, action: dict, bot=None) -> bool:
+        """Apply a bot's ``action`` (dict form), computed for ``seat`` with ``agent`` on the
+        position after decision ``seq``, and send every page its new view; ``bot``: the
+        agent object after it decided (kept for the seat's next decision). Not applied (one
+        line in the log, False) when the table moved on meanwhile (a page, a rollback,
+        another server on the store) or the seat changed hands."""
+        t = self.table(table_id)
+        if t.seq != seq or t.seats[seat].agent != agent:
+            log.info("table %s: P%d's bot decided on decision %d, but the table is at %d%s; not applied", table_id,
+                     seat + 1, seq, t.seq, "" if t.seats[seat].agent == agent else " and the seat changed hands")
+            return False
+        try:
+            t.decide(seat, action, seen=seq)
+        except (IllegalAction, StoreError) as exc:
+            log.info("table %s: P%d's bot decision was not applied: %s", table_id, seat + 1,
+                     getattr(exc, "refusal", exc))
+            return False
+        if bot is not None:
+            self._bots[(table_id, seat, agent)] = bot
+        self.broadcast(table_id)
+        return True
+
     # ------------------------------------------------------------------ teacher actions
     def teacher_op(self, msg: dict) -> dict:
-        """Teacher actions: ``create`` (game, players, seed, box, bots, and the game's
-        settings: Haunted Lands' mode and ghost_cards),
-        ``seat`` (table, seat, agent or null: hand a seat to a bot or back),
-        ``rollback`` (table, to). Returns ``{"ok": text}`` or ``{"error": text}``."""
+        """Teacher actions: ``create`` (game, players, seed, box, bots: seat numbers 1-based,
+        and the game's settings: Haunted Lands' mode and ghost_cards),
+        ``seat`` (table, seat: 0-based, agent or null: hand a seat to a bot or back),
+        ``rollback`` (table, to). Returns ``{"ok": text}`` or ``{"error": text}``: every
+        field is checked (whole numbers in range, strings where strings belong) and a
+        refused request changes nothing."""
+        if not isinstance(msg, dict):
+            return {"error": "A teacher request is a JSON object such as {\"op\": \"rollback\", ...}."}
         op = msg.get("op")
         try:
             if op == "create":
-                bots = {int(b) - 1: "greedy" for b in msg.get("bots", [])}
+                players = whole(msg.get("players", 4), "players", 1, MAX_PLAYERS)
+                seed = check_seed(msg.get("seed", 1))
+                seats = msg.get("bots", [])
+                if not (isinstance(seats, list) and all(is_integer(b) and 1 <= b <= players for b in seats)
+                        and len(set(seats)) == len(seats)):
+                    raise ValueError(f"bots must be a list of different seat numbers from 1 to {players}, "
+                                     f"got {short(seats)}")
+                box = msg.get("box") or None
+                if box is not None and not (isinstance(box, str) and len(box) <= 4096):
+                    raise ValueError(f"box must be a folder path, got {short(box)}")
+                game = msg.get("game", DEFAULT_GAME)
+                if not isinstance(game, str):
+                    raise ValueError(f"game must be a game's name, got {short(game)}")
                 options = {}  # the game's own settings, passed on when the page sends them
                 if "mode" in msg:
                     options["mode"] = str(msg["mode"])
                 if "ghost_cards" in msg:
                     options["extra_ghost_cards"] = tuple(int(g) for g in msg["ghost_cards"])
-                t = self.store.create_table(game=str(msg.get("game", DEFAULT_GAME)), players=int(msg.get("players", 4)),
-                                            seed=int(msg.get("seed", 1)), box=msg.get("box") or None, bots=bots,
-                                            **options)
+                t = self.store.create_table(game=game, players=players, seed=seed, box=box,
+                                            bots={b - 1: "greedy" for b in seats}, **options)
                 self.broadcast(None)
                 self.schedule_bots(t.id)
                 return {"ok": f"{t.name} created."}
             if op == "seat":
-                tid, seat, agent = int(msg["table"]), int(msg["seat"]), msg.get("agent")
-                self.store.set_agent(tid, seat, agent)
-                self.broadcast(tid)
-                self.schedule_bots(tid)
-                return {"ok": f"P{seat + 1} of table {tid} is now {'a ' + agent + ' bot' if agent else 'human'}."}
+                t = self._table_of(msg)
+                seat = whole(msg.get("seat"), "seat", 0, len(t.seats) - 1)
+                agent = msg.get("agent")
+                self.store.set_agent(t.id, seat, agent)  # checks the agent spec and its search budget
+                self.broadcast(t.id)
+                self.schedule_bots(t.id)
+                return {"ok": f"P{seat + 1} of table {t.id} is now {'a ' + agent + ' bot' if agent else 'human'}."}
             if op == "rollback":
-                tid, to = int(msg["table"]), int(msg["to"])
-                self.table(tid).rollback(to)
-                self.broadcast(tid)
-                self.schedule_bots(tid)
-                return {"ok": f"Table {tid} is back at decision {to}; the rollback is recorded."}
-        except (ValueError, KeyError, TypeError) as exc:
+                t = self._table_of(msg)
+                to = msg.get("to")
+                if not is_integer(to) or not 0 <= to <= len(t.applied):
+                    raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {short(to)}")
+                t.rollback(to)
+                self.broadcast(t.id)
+                self.schedule_bots(t.id)
+                return {"ok": f"Table {t.id} is back at decision {to}; the rollback is recorded."}
+        except (ValueError, TypeError, OverflowError, StoreError) as exc:  # OverflowError: int(1e400) of a game setting
             return {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - a ConfigError, a BoxError...: a sentence to the teacher
             log.exception("teacher action %r failed", op)
             return {"error": f"{type(exc).__name__}: {exc}"}
-        return {"error": f"unknown teacher action {op!r}"}
+        return {"error": f"unknown teacher action {short(op)}"}
+
+    def _table_of(self, msg: dict) -> Table:
+        """The table a teacher request names (``"table"``: its number); ValueError else."""
+        tid = msg.get("table")
+        if not is_integer(tid) or tid not in self.store.table_ids():
+            raise ValueError(f"there is no table {short(tid)}")
+        return self.table(int(tid))
+
+
+def whole(value, name: str, lo: int, hi: int) -> int:
+    """``value`` as a whole number from ``lo`` to ``hi``, else ValueError naming ``name``."""
+    if not is_integer(value) or not lo <= value <= hi:
+        raise ValueError(f"{name} must be a whole number from {lo} to {hi}, got {short(value)}")
+    return int(value)
+
+
+def short(value) -> str:
+    """``repr(value)`` cut to 40 characters, for a sentence on the page."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # ============================================================================ tornado
@@ -307,7 +463,7 @@ class _Base(_Shared, tornado.web.RequestHandler):
 
     def teacher_ok(self) -> bool:
         token = self.get_argument("token", "")
-        return bool(token) and secrets.compare_digest(token, self.classroom.teacher_token)
+        return token_matches(token, self.classroom.teacher_token)
 
     def write_error(self, status_code, **kwargs):
         if "exc_info" in kwargs and status_code >= 500:
@@ -358,11 +514,16 @@ class TeacherPage(_Base):
     def post(self):
         if not self.teacher_ok():
             raise tornado.web.HTTPError(403)
+        body = self.request.body or b"{}"
+        if len(body) > MAX_REQUEST_BYTES:
+            self.finish({"error": f"The request is over {MAX_REQUEST_BYTES // 1024} KB; nothing was changed."})
+            return
         try:
-            msg = parse_json(self.request.body or b"{}", "the teacher's request")
-        except ValueError:
-            msg = {}
-        self.finish(self.classroom.teacher_op(msg if isinstance(msg, dict) else {}))
+            msg = parse_json(body, "the teacher's request", finite=True)
+        except ValueError as exc:
+            self.finish({"error": f"{exc}; nothing was changed."})
+            return
+        self.finish(self.classroom.teacher_op(msg))
 
 
 class QrCode(_Base):
@@ -397,7 +558,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             if seat is None:
                 raise tornado.web.HTTPError(403)
             self.conn = Connection(self, seat.table_id, seat.seat, "seat")
-        elif token and secrets.compare_digest(token, c.teacher_token) and role in ("projector", "hotseat", "teacher"):
+        elif token_matches(token, c.teacher_token) and role in ("projector", "hotseat", "teacher"):
             tid = None
             if role != "teacher":
                 try:
@@ -421,7 +582,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def on_message(self, message):
         c = self.classroom
         try:
-            msg = parse_json(message, "the message")
+            msg = parse_json(message, "the message", finite=True)
             if not isinstance(msg, dict):
                 raise ValueError("not an object")
         except ValueError:
@@ -460,7 +621,7 @@ def make_app(classroom: Classroom, hosts: set[str], base_url: str) -> tornado.we
         (r"/qr/([A-Za-z0-9]{1,16})", QrCode, args),
         (r"/ws", Socket, args),
         (r"/favicon.ico", NoIcon, args),
-    ], serve_traceback=False, websocket_max_message_size=64 * 1024)
+    ], serve_traceback=False, websocket_max_message_size=MAX_REQUEST_BYTES)
 
 
 # ============================================================================ pages
@@ -484,9 +645,45 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=3)
 
 
+def open_classroom(store_path, *, first_table: dict | None = None, token: str | None = None, new_token: bool = False,
+                   size: float = DEFAULT_SIZE, bot_delay: float = 0.3) -> Classroom:
+    """The classroom of the store at ``store_path``: the store opened (and checked), a first
+    table made when it has none (``first_table``: :meth:`GameStore.create_table` keywords),
+    every table rebuilt (a broken record shows now, not mid-lesson), and the teacher token:
+    ``token`` when given, else the one kept in the store (``new_token``: a new one, so the
+    old teacher, projector and hot-seat links stop working).
+
+    One server per store: the store file is locked while the classroom is open (released
+    by :meth:`Classroom.close`), so a second server on it is refused before it serves.
+
+    Raises:
+        StoreError: the store cannot be opened, a table not rebuilt, or another server
+            has the store open."""
+    store = GameStore(store_path)
+    lock = None
+    try:
+        if fcntl is not None and store.path != ":memory:":
+            lock = open(store.path, "rb")  # noqa: SIM115 - held open until Classroom.close
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise StoreError(f"{store.path} is open in another haunted-kit server; one server serves a store "
+                                 "(stop the other one, or give this one another --store)") from None
+        if first_table is not None and not store.table_ids():
+            store.create_table(**first_table)
+        store.tables()
+        token = token or store.teacher_token(new=new_token)
+    except BaseException:
+        store.close()
+        if lock is not None:
+            lock.close()
+        raise
+    return Classroom(store, size=size, bot_delay=bot_delay, teacher_token=token, _server_lock=lock)
+
+
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
           bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
-          ready=None) -> int:
+          new_token: bool = False, ready=None) -> int:
     """Run the classroom server until interrupted. Returns 0.
 
     Args:
@@ -498,19 +695,21 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         first_table: :meth:`GameStore.create_table` keywords for a table made at start
             (when the store has none yet).
         log_path: the teacher's log (errors with tracebacks); default stderr.
-        token: the teacher token (default: a new random one).
+        token: the teacher token (default: the one kept in the store, made on first start).
+        new_token: make a new teacher token and keep it in the store.
         ready: ``ready(info)`` once listening (``info``: urls, token, port).
+
+    Raises:
+        StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
     """
     handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
         logging.getLogger(name).addHandler(handler)
         logging.getLogger(name).setLevel(logging.INFO)
-    store = GameStore(store_path)
-    if first_table is not None and not store.table_ids():
-        store.create_table(**first_table)
-    store.tables()  # rebuild every table now: a broken record shows at start, not mid-lesson
-    classroom = Classroom(store, size=size, bot_delay=bot_delay, **({"teacher_token": token} if token else {}))
+    classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
+                               bot_delay=bot_delay)
+    store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
     hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)
@@ -528,6 +727,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
                 "teacher": f"{base}/teacher?token={classroom.teacher_token}",
                 "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.tables()}}
         print(f"Teacher page: {info['teacher']}", flush=True)
+        print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
         for t in store.tables():
             for s in t.seats:
                 kind = f"bot ({s.agent})" if s.agent else "human"
@@ -546,5 +746,5 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     except KeyboardInterrupt:
         pass
     finally:
-        store.close()
+        classroom.close()  # the bots' workers, the store and its lock
     return 0

@@ -25,20 +25,33 @@ written before tables named their game is the default game's (Haunted Lands).
 Two seats acting at once: decisions on a table are serialised (a lock in this process,
 an immediate SQLite transaction across processes); the later one is checked against the
 position the earlier one made and gets the engine's reason (or "not your decision").
+A decision made on a position the table has left (``seen``, as pages and bots send it) is
+refused, so two processes on one store never apply one bot's decision twice.
+
+What it opens is checked first, reading only: an SQLite file of another program, a store
+of another schema version (or none), a missing or edited table of the schema, a trigger
+or view of its own, are each a :class:`StoreError` naming the file and the problem, and
+the file is left byte for byte as it was (never switched to WAL). A row that does not fit
+(an unknown action, a rollback past the decisions in effect, a gap in the numbering) is a
+StoreError when its table is rebuilt. The store also keeps the teacher's token
+(:meth:`GameStore.teacher_token`), so pages reconnect after a restart with the same links;
+a new store file is made readable by its owner only (0600).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .protocol import IllegalAction, Refusal, is_integer
-from .bots import make_bot
+from .bots import make_bot, parse_spec
 from .fileio import parse_json
 from .games import DEFAULT_GAME, get_game, hook
 
@@ -77,6 +90,22 @@ CREATE TABLE IF NOT EXISTS decisions (
 #: added to ``game_tables`` when missing: the table's game (NULL: a table of a store
 #: written before tables named their game, which is :data:`~haunted_kit.games.DEFAULT_GAME`'s)
 _GAME_COLUMN = "ALTER TABLE game_tables ADD COLUMN game TEXT"
+#: each table of the schema: its columns as ``PRAGMA table_info`` gives (name, type, not null, primary key)
+_COLUMNS = {
+    "meta": [("key", "TEXT", 0, 1), ("value", "TEXT", 1, 0)],
+    "game_tables": [("id", "INTEGER", 0, 1), ("name", "TEXT", 1, 0), ("config", "TEXT", 1, 0),
+                    ("box_path", "TEXT", 0, 0), ("box_fingerprint", "TEXT", 1, 0), ("created", "TEXT", 1, 0),
+                    ("game", "TEXT", 0, 0)],
+    "seats": [("table_id", "INTEGER", 1, 1), ("seat", "INTEGER", 1, 2), ("code", "TEXT", 1, 0),
+              ("agent", "TEXT", 0, 0)],
+    "decisions": [("table_id", "INTEGER", 1, 1), ("seq", "INTEGER", 1, 2), ("kind", "TEXT", 1, 0),
+                  ("player", "INTEGER", 0, 0), ("action", "TEXT", 0, 0), ("target", "INTEGER", 0, 0),
+                  ("at", "TEXT", 1, 0)],
+}
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: a bot seat's search budget per decision: more would keep its table (and a worker) busy for minutes
+MAX_BOT_PLAYOUTS = 2000
+MAX_BOT_SECONDS = 10.0
 
 
 class StoreError(Exception):
@@ -87,13 +116,27 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _check_agent(agent, game: str) -> None:
+def check_agent(agent, game: str) -> str:
     """A bot seat's agent spec (:func:`haunted_kit.bots.make_bot`: ``"greedy"``,
-    ``"search[playouts=50]"``...), built once as the server will; ValueError (the same
-    message as every other place that takes agent specs) names the known agents."""
-    if not isinstance(agent, str):
-        raise ValueError(f"a bot's agent must be an agent spec string, got {agent!r}")
+    ``"search[playouts=50]"``...), built once as the server will; returns it.
+
+    Raises:
+        ValueError: not a string, longer than 200 characters, a search budget over
+            :data:`MAX_BOT_PLAYOUTS` playouts or :data:`MAX_BOT_SECONDS` seconds per
+            decision, or what :func:`~haunted_kit.bots.make_bot` refuses (the same
+            message as every other place that takes agent specs: the known agents).
+    """
+    if not isinstance(agent, str) or len(agent) > 200:
+        raise ValueError(f"a bot's agent must be an agent spec such as greedy or search[playouts=500], got {agent!r:.60}")
+    _name, settings = parse_spec(agent)
+    if settings.get("playouts", 0) > MAX_BOT_PLAYOUTS:
+        raise ValueError(f"a bot searches at most {MAX_BOT_PLAYOUTS:,} playouts per decision in the classroom "
+                         f"(got {settings['playouts']:,}); more would keep its table waiting")
+    if settings.get("seconds", 0) > MAX_BOT_SECONDS:
+        raise ValueError(f"a bot thinks at most {MAX_BOT_SECONDS:g} seconds per decision in the classroom "
+                         f"(got {settings['seconds']:g})")
     make_bot(agent, 0, game)
+    return agent
 
 
 def new_code(taken=()) -> str:
@@ -181,6 +224,27 @@ def _fingerprint(box) -> str:
     return "" if box is None else box.fingerprint
 
 
+def table_box(game, box):
+    """A table's box: ``(box, its folder or None)`` for ``box``: None (the game's reference box, its
+    optional ``default_box()``; ``(None, None)`` for a game without one), a loaded box
+    or a folder path (loaded with the game's ``load_box``).
+
+    Raises:
+        MissingHook (a ValueError): a folder for a game without ``load_box``."""
+    default = getattr(game, "default_box", None)
+    if box is None:
+        return (default() if default is not None else None), None
+    if not isinstance(box, (str, Path)):
+        own = default is not None and box.fingerprint == default().fingerprint
+        return box, (None if own else str(Path(box.path).resolve()))
+    return hook(game, "load_box", "a table's house-rule box")(box), str(Path(box).resolve())
+
+
+def start_position(game, config: dict, box):
+    """A table's game at its start: ``game.new_game`` with the stored keywords ``config`` and ``box``."""
+    return game.new_game(**config, **_box_keyword(box))
+
+
 class GameStore:
     """Tables, seats and decisions in an SQLite file (WAL mode, synchronous=FULL: a
     decision is on disk when :meth:`Table.decide` returns).
@@ -195,27 +259,92 @@ class GameStore:
 
     def __init__(self, path):
         self.path = str(path)
-        if self.path != ":memory:":
+        memory = self.path == ":memory:"
+        if not memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._check_header()
+            try:  # a new store file: its owner's only (it keeps the teacher's token)
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise StoreError(f"{self.path}: cannot create the store: {exc.strerror or exc}") from None
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
+        try:
+            fresh = self._check_schema()  # reads only: a refused file is left as it was
             self.db.execute("PRAGMA foreign_keys = ON")
             mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous = FULL")
-            self.db.executescript(_SCHEMA)
-            if "game" not in {r[1] for r in self.db.execute("PRAGMA table_info(game_tables)")}:
-                self.db.execute(_GAME_COLUMN)
-            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None:
+            if fresh:
+                self.db.executescript(_SCHEMA)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: written by a newer haunted-kit (store schema {row[0]}, "
-                                 f"this kit reads {SCHEMA_VERSION})")
+            if "game" not in {r[1] for r in self.db.execute("PRAGMA table_info(game_tables)")}:
+                self.db.execute(_GAME_COLUMN)  # a new store, or the migration of one written before tables named their game
         except sqlite3.DatabaseError as exc:
+            self.db.close()
             raise StoreError(f"{self.path} is not a haunted-kit game store: {exc}") from None
+        except StoreError:
+            self.db.close()
+            raise
         self.journal_mode = mode
         self._lock = threading.RLock()
         self._tables: dict[int, Table] = {}
+
+    def _check_header(self) -> None:
+        """A file that exists must begin as an SQLite database does (an empty file is a new store)."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read the store: {exc.strerror or exc}") from None
+        if head and head != SQLITE_HEADER:
+            raise StoreError(f"{self.path} is not a haunted-kit game store: it is not an SQLite database "
+                             "(left untouched)")
+
+    def _check_schema(self) -> bool:
+        """Whether the file is a new (empty) database; else check that it is a store of
+        this kit's schema, reading only.
+
+        Raises:
+            StoreError: another program's database (its tables named), a schema version
+                that is missing, not a number or not this kit's, a missing or edited table,
+                a trigger or view added to it."""
+        objects = self.db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+        if not objects:
+            return True
+        names = {n for t, n in objects if t == "table"}
+        where = f"{self.path} is not a usable haunted-kit game store (left untouched)"
+        if "meta" not in names:
+            raise StoreError(f"{self.path} is an SQLite database of another program (tables: "
+                             f"{', '.join(sorted(names)) or 'none'}), not a haunted-kit game store; left untouched")
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None:
+            raise StoreError(f"{where}: it records no schema version")
+        version = str(row[0])
+        if not (version.isascii() and version.isdigit()):
+            raise StoreError(f"{where}: its schema version {version!r:.40} is not a number")
+        if int(version) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: written by a newer haunted-kit (store schema {int(version)}, "
+                             f"this kit reads {SCHEMA_VERSION}); left untouched")
+        if int(version) != SCHEMA_VERSION:
+            raise StoreError(f"{where}: store schema {int(version)} is no schema this kit knows "
+                             f"(it reads {SCHEMA_VERSION})")
+        extra = sorted(f"{t} {n}" for t, n in objects if t in ("trigger", "view") or (t == "table" and n not in _COLUMNS))
+        if extra:
+            raise StoreError(f"{where}: it holds what the kit never writes: {', '.join(extra)}")
+        for table, want in _COLUMNS.items():
+            if table not in names:
+                raise StoreError(f"{where}: its table {table!r} is missing")
+            have = [(r[1], r[2].upper(), r[3], r[5]) for r in self.db.execute(f"PRAGMA table_info({table})")]
+            if have != want and not (table == "game_tables" and have == want[:-1]):  # no game column: migrated
+                raise StoreError(f"{where}: its table {table!r} was changed (columns "
+                                 f"{', '.join(c[0] for c in have)}; the schema has {', '.join(c[0] for c in want)})")
+        return False
 
     def close(self) -> None:
         self.db.close()
@@ -245,7 +374,7 @@ class GameStore:
             ValueError: a bad bot seat or agent name.
         """
         g = get_game(game)
-        box_obj, box_path = self._box(g, box)
+        box_obj, box_path = table_box(g, box)
         state = g.new_game(players=players, seed=seed, **_box_keyword(box_obj), **options)
         config_of = getattr(g, "config_of", None)  # the full configuration, defaults filled in
         config = config_of(state) if config_of is not None else {"players": players, "seed": seed, **options}
@@ -253,25 +382,20 @@ class GameStore:
         for seat, agent in bots.items():
             if not (is_integer(seat) and 0 <= seat < players):
                 raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")
-            _check_agent(agent, game)
+            check_agent(agent, game)
+        with self._lock, self._transaction():
+            cur = self.db.execute(
+                "INSERT INTO game_tables (name, game, config, box_path, box_fingerprint, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (name or "", game, json.dumps(config), box_path, _fingerprint(box_obj), _now()))
+            tid = cur.lastrowid
+            if not name:
+                self.db.execute("UPDATE game_tables SET name = ? WHERE id = ?", (f"Table {tid}", tid))
+            taken = {r[0] for r in self.db.execute("SELECT code FROM seats")}
+            for seat in range(players):
+                code = new_code(taken)
+                taken.add(code)
+                self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (tid, seat, code, bots.get(seat)))
         with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self.db.execute(
-                    "INSERT INTO game_tables (name, game, config, box_path, box_fingerprint, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (name or "", game, json.dumps(config), box_path, _fingerprint(box_obj), _now()))
-                tid = cur.lastrowid
-                if not name:
-                    self.db.execute("UPDATE game_tables SET name = ? WHERE id = ?", (f"Table {tid}", tid))
-                taken = {r[0] for r in self.db.execute("SELECT code FROM seats")}
-                for seat in range(players):
-                    code = new_code(taken)
-                    taken.add(code)
-                    self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (tid, seat, code, bots.get(seat)))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
             self._tables.pop(tid, None)
             return self.table(tid)
 
@@ -302,30 +426,49 @@ class GameStore:
         """Hand ``seat`` to a bot (an agent name) or back to a human (``None``)."""
         t = self.table(table_id)
         if agent is not None:
-            _check_agent(agent, t.game.name)
+            check_agent(agent, t.game.name)
         if not 0 <= seat < len(t.seats):
             raise ValueError(f"seat {seat} is not a player index (0..{len(t.seats) - 1})")
         with self._lock:
-            self.db.execute("UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?", (agent, table_id, seat))
+            with self._transaction():
+                self.db.execute("UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?", (agent, table_id, seat))
             t.seats[seat].agent = agent
 
+    def teacher_token(self, new: bool = False) -> str:
+        """The teacher's token kept in the store (made on first use; ``new``: replace it,
+        so the old teacher, projector and hot-seat links stop working). Pages keep their
+        links across restarts of the server on this store."""
+        with self._lock, self._transaction():
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'teacher_token'").fetchone()
+            if row is None or new or not row[0]:
+                token = secrets.token_urlsafe(18)
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('teacher_token', ?)", (token,))
+                return token
+            return row[0]
+
+    @contextmanager
+    def _transaction(self):
+        """An immediate write transaction (serialises writers across processes),
+        committed at the end, rolled back on any error; an SQLite error (a store edited
+        under the kit, a full disk) is a StoreError naming the file."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: the store cannot be written: {exc}") from None
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException as exc:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolled back already
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"{self.path}: the store refused a write ({exc}); nothing was stored") from None
+            raise
+
     # ------------------------------------------------------------------ internals
-    @staticmethod
-    def _box(game, box):
-        """``(box, its folder or None)`` for ``box``: None (the game's reference box, its
-        optional ``default_box()``; ``(None, None)`` for a game without one), a loaded box
-        or a folder path (loaded with the game's ``load_box``).
-
-        Raises:
-            MissingHook (a ValueError): a folder for a game without ``load_box``."""
-        default = getattr(game, "default_box", None)
-        if box is None:
-            return (default() if default is not None else None), None
-        if not isinstance(box, (str, Path)):
-            own = default is not None and box.fingerprint == default().fingerprint
-            return box, (None if own else str(Path(box.path).resolve()))
-        return hook(game, "load_box", "a table's house-rule box")(box), str(Path(box).resolve())
-
+    # ------------------------------------------------------------------ internals
     def _load(self, table_id: int) -> Table:
         row = self.db.execute("SELECT id, name, game, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
                               (table_id,)).fetchone()
@@ -337,7 +480,7 @@ class GameStore:
         except ValueError as exc:  # UnknownGame
             raise StoreError(f"table {tid}: {exc}") from None
         try:
-            box, _ = self._box(game, box_path)
+            box, _ = table_box(game, box_path)
         except (ValueError, OSError) as exc:  # the game's BoxError
             raise StoreError(f"table {tid}: its house-rule box {box_path} does not load: {exc}") from None
         if (fingerprint != "") if box is None else not box.accepts_fingerprint(fingerprint):
@@ -349,10 +492,19 @@ class GameStore:
         t = Table(self, tid, name, config, box_path, seats, game=game, box=box)
         rows = self.db.execute("SELECT seq, kind, player, action, target FROM decisions WHERE table_id = ? ORDER BY seq",
                                (tid,)).fetchall()
+        if not isinstance(config, dict):
+            raise StoreError(f"table {tid}: its configuration is not an object of settings")
         applied = []
-        for seq, kind, player, action, target in rows:
+        for n, (seq, kind, player, action, target) in enumerate(rows, 1):
+            if seq != n:
+                raise StoreError(f"table {tid}: its record skips from decision {n - 1} to {seq}; a decision is missing")
             if kind == "rollback":
+                if not (is_integer(target) and 0 <= target <= len(applied)):
+                    raise StoreError(f"table {tid}: decision {seq} rolls back to {target!r}, but only 0 to "
+                                     f"{len(applied)} decisions are in effect there")
                 applied = applied[:target]
+            elif not (is_integer(player) and 0 <= player < len(seats)):
+                raise StoreError(f"table {tid}: decision {seq} names player {player!r}, not a seat of the table")
             else:
                 try:
                     applied.append((seq, player, game.action_from_dict(
@@ -361,7 +513,7 @@ class GameStore:
                     raise StoreError(f"table {tid}: decision {seq} is not a {game.name} action: {exc}") from None
         try:
             s = self._start(t)
-        except ValueError as exc:  # the game's ConfigError
+        except (ValueError, TypeError) as exc:  # the game's ConfigError, a setting new_game does not take
             raise StoreError(f"table {tid}: its configuration makes no game: {exc}") from None
         for seq, player, action in applied:
             if s.current_player() != player:
@@ -376,8 +528,8 @@ class GameStore:
 
     @staticmethod
     def _start(t: Table):
-        """Table ``t``'s game at its start: its game's ``new_game`` with the stored keywords."""
-        return t.game.new_game(**t.config, **_box_keyword(t.box))
+        """Table ``t``'s game at its start."""
+        return start_position(t.game, t.config, t.box)
 
     def _decide(self, t: Table, seat: int, action, seen):
         with self._lock:
@@ -386,8 +538,7 @@ class GameStore:
                     action = t.game.action_from_dict(action)
                 except ValueError as exc:  # the game's ActionFormatError
                     raise IllegalAction(action, Refusal(str(exc), "action format", "kit")) from None
-            self.db.execute("BEGIN IMMEDIATE")  # serialises writers across processes
-            try:
+            with self._transaction():
                 self._catch_up(t)
                 s = t.state
                 mover = s.current_player()
@@ -406,10 +557,6 @@ class GameStore:
                 seq = t.seq + 1
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
                                 (t.id, seq, seat, json.dumps(t.game.action_to_dict(action)), _now()))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
             t.state, t.seq = after, seq
             t.applied.append((seq, seat, action))
             return after
@@ -424,8 +571,7 @@ class GameStore:
 
     def _rollback(self, t: Table, to: int):
         with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 self._catch_up(t)
                 if not is_integer(to) or not 0 <= to <= len(t.applied):
                     raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
@@ -435,9 +581,5 @@ class GameStore:
                 seq = t.seq + 1
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'rollback', NULL, NULL, ?, ?)",
                                 (t.id, seq, to, _now()))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
             t.state, t.seq, t.applied = s, seq, t.applied[:to]
             return s

@@ -112,10 +112,13 @@ def test_the_classroom_bot_seats_play_the_same_game(tmp_path):
         room = Classroom(store, bot_delay=0)
         t = store.create_table(players=n, seed=SEED, bots={p: SPECS[p % 2] for p in range(n)})
         room.schedule_bots(t.id)
-        for _ in range(100_000):
-            if store.table(t.id).state.is_terminal():
-                break
-            await asyncio.sleep(0)
+        try:
+            for _ in range(6000):  # bounded poll (at most 5 minutes): the bots think in worker processes
+                if store.table(t.id).state.is_terminal():
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            room.close()
         return store.table(t.id).state
 
     with GameStore(tmp_path / "c.db") as store:

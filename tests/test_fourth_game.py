@@ -162,8 +162,13 @@ def test_the_classroom_store(nim, tmp_path):
         async def bots():
             room = Classroom(store, bot_delay=0)
             room.schedule_bots(t.id)
-            for _ in range(100):
-                await asyncio.sleep(0)
+            try:
+                for _ in range(1200):  # bounded poll (at most a minute): the bot thinks in a worker process
+                    if t.seq == 2:
+                        break
+                    await asyncio.sleep(0.05)
+            finally:
+                room.close()
         run_in_fresh_loop(bots)
         assert store.table(t.id).state.current_player() == 0  # the bot seat played its move
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import haunted_kit as hk
+from haunted_kit.bots import seat_bot
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.protocol import IllegalAction
@@ -223,3 +224,149 @@ def test_a_store_row_with_a_repeated_json_key_is_a_store_error(tmp_path, column,
         store.table(1)
     assert str(err.value).startswith(problem), str(err.value)
     assert db.read_bytes() == before
+
+
+# ============================================================================ what the store opens
+def stored_game(db, game="haunted", decisions=4):
+    """A store at ``db`` with one 2-player table of ``game`` and ``decisions`` decisions
+    (a random bot's), checkpointed so the file alone holds it."""
+    with GameStore(db) as store:
+        t = store.create_table(game=game, players=2, seed=4)
+        for _ in range(decisions):
+            p = t.state.current_player()
+            t.decide(p, seat_bot("random", game, 4, p).act(t.state.copy()))
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def damage(db, *sql):
+    raw = sqlite3.connect(db)
+    for statement in sql:
+        raw.execute(statement)
+    raw.commit()
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+
+
+@pytest.mark.parametrize("sql, problem", [
+    (["UPDATE meta SET value = 'abc' WHERE key = 'schema'"], "its schema version 'abc' is not a number"),
+    (["UPDATE meta SET value = '7' WHERE key = 'schema'"],
+     "written by a newer haunted-kit (store schema 7, this kit reads 1); left untouched"),
+    (["UPDATE meta SET value = '0' WHERE key = 'schema'"], "store schema 0 is no schema this kit knows (it reads 1)"),
+    (["DELETE FROM meta WHERE key = 'schema'"], "it records no schema version"),
+    (["DROP TABLE decisions"], "its table 'decisions' is missing"),
+    (["ALTER TABLE decisions RENAME COLUMN at TO moment"],
+     "its table 'decisions' was changed (columns table_id, seq, kind, player, action, target, moment; "
+     "the schema has table_id, seq, kind, player, action, target, at)"),
+    (["ALTER TABLE seats ADD COLUMN colour TEXT"], "its table 'seats' was changed"),
+    (["CREATE TRIGGER no_more BEFORE INSERT ON decisions BEGIN SELECT RAISE(ABORT, 'no'); END"],
+     "it holds what the kit never writes: trigger no_more"),
+])
+def test_a_damaged_store_is_refused_by_name_and_left_byte_for_byte(tmp_path, sql, problem):
+    db = tmp_path / "s.db"
+    stored_game(db)
+    damage(db, *sql)
+    before = db.read_bytes()
+    with pytest.raises(StoreError) as err:
+        GameStore(db)
+    assert str(db) in str(err.value) and problem in str(err.value), str(err.value)
+    assert db.read_bytes() == before
+
+
+def test_another_programs_sqlite_file_is_refused_untouched_and_never_switched_to_wal(tmp_path):
+    notes = tmp_path / "notes.db"
+    with sqlite3.connect(notes) as raw:
+        raw.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        raw.execute("INSERT INTO notes (text) VALUES ('buy milk')")
+    raw.close()
+    before = notes.read_bytes()
+    with pytest.raises(StoreError, match=r"notes.db is an SQLite database of another program \(tables: notes\), "
+                                         r"not a haunted-kit game store; left untouched"):
+        GameStore(notes)
+    assert notes.read_bytes() == before
+    with sqlite3.connect(notes) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert [r[0] for r in raw.execute("SELECT name FROM sqlite_master")] == ["notes"]
+    raw.close()
+    text = tmp_path / "text.db"
+    text.write_text("SQLite is nice\n" * 40)
+    with pytest.raises(StoreError, match="text.db is not a haunted-kit game store: it is not an SQLite database"):
+        GameStore(text)
+    assert text.read_text() == "SQLite is nice\n" * 40
+
+
+@pytest.mark.parametrize("game", hk.games.game_names())
+@pytest.mark.parametrize("sql, problem", [
+    ("UPDATE decisions SET action = '{\"type\": \"Fly\"}' WHERE seq = 2", "table 1: decision 2 is not a {game} action"),
+    ("INSERT INTO decisions VALUES (1, 3, 'rollback', NULL, NULL, -1, 'now')",
+     "table 1: decision 3 rolls back to -1, but only 0 to 2 decisions are in effect there"),
+    ("INSERT INTO decisions VALUES (1, 3, 'rollback', NULL, NULL, 9, 'now')",
+     "table 1: decision 3 rolls back to 9, but only 0 to 2 decisions are in effect there"),
+    ("DELETE FROM decisions WHERE seq = 1", "table 1: its record skips from decision 0 to 2; a decision is missing"),
+    ("UPDATE decisions SET player = 7 WHERE seq = 2", "table 1: decision 2 names player 7, not a seat of the table"),
+])
+def test_a_row_that_does_not_fit_is_a_store_error_in_every_game(tmp_path, game, sql, problem):
+    """Bad rows of every game's record: named (table, decision, what), never silently
+    dropped decisions; the file is left as it was."""
+    db = tmp_path / "s.db"
+    stored_game(db, game, decisions=2)
+    damage(db, sql)
+    before = db.read_bytes()
+    with GameStore(db) as store, pytest.raises(StoreError) as err:
+        store.table(1)
+    assert str(err.value).startswith(problem.format(game=game)), str(err.value)
+    assert db.read_bytes() == before
+
+
+def test_a_schema_edited_under_an_open_store_gives_a_store_error_and_stores_nothing(tmp_path):
+    db = tmp_path / "s.db"
+    with GameStore(db) as store:
+        t = store.create_table(players=2, seed=4)
+        t.decide(t.state.current_player(), t.state.legal_actions()[0])
+        damage(db, "ALTER TABLE decisions DROP COLUMN at")
+        before = t.state.to_json()
+        with pytest.raises(StoreError, match=r"s.db: the store refused a write \(.*\); nothing was stored"):
+            t.decide(t.state.current_player(), t.state.legal_actions()[0])
+        assert (t.seq, t.state.to_json()) == (1, before)
+
+
+def test_two_processes_on_one_store_commit_a_bots_decision_once(tmp_path):
+    """Two servers on one file both compute the bot's decision on the position they saw
+    (``seen``): the first is committed, the second refused; a decision never applies twice."""
+    db = tmp_path / "s.db"
+    with GameStore(db) as one, GameStore(db) as two:
+        t = one.create_table(players=2, seed=4, bots={0: "greedy", 1: "greedy"})
+        u = two.table(t.id)
+        seen, mover = u.seq, u.state.current_player()
+        action = GreedyAgent(1).act(u.state.copy())
+        t.decide(mover, action, seen=seen)
+        with pytest.raises(IllegalAction, match="the table moved on since your page showed it "
+                                                r"\(decision 1 now, you saw 0\)"):
+            u.decide(mover, action, seen=seen)
+        assert u.seq == t.seq == 1 and u.state.to_json() == t.state.to_json()
+    assert rows(db) == [(1, "action", mover, None)]
+
+
+def test_the_teacher_token_is_kept_in_the_store_and_renewed_on_request(tmp_path):
+    db = tmp_path / "s.db"
+    with GameStore(db) as store:
+        token = store.teacher_token()
+    assert oct(db.stat().st_mode & 0o777) == "0o600"   # the store keeps the token: its owner's only
+    with GameStore(db) as store:
+        assert store.teacher_token() == token and len(token) == 24
+        fresh = store.teacher_token(new=True)
+    with GameStore(db) as store:
+        assert store.teacher_token() == fresh != token
+
+
+def test_a_bots_search_budget_is_capped(tmp_path):
+    with GameStore(tmp_path / "s.db") as store:
+        with pytest.raises(ValueError, match="a bot searches at most 2,000 playouts per decision in the classroom "
+                                             r"\(got 1,000,000,000\); more would keep its table waiting"):
+            store.create_table(players=2, bots={1: "search[playouts=1000000000]"})
+        with pytest.raises(ValueError, match=r"a bot thinks at most 10 seconds per decision in the classroom \(got inf\)"):
+            store.create_table(players=2, bots={1: "search[seconds=inf]"})
+        t = store.create_table(players=2, bots={1: "search[playouts=2000]"})
+        with pytest.raises(ValueError, match="at most 2,000 playouts"):
+            store.set_agent(t.id, 0, "search[playouts=2001]")
+        assert [s.agent for s in store.table(t.id).seats] == [None, "search[playouts=2000]"]
