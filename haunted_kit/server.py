@@ -21,8 +21,10 @@ the teacher's log (``log_path``) with their traceback; a page only gets a senten
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
+import random
 import secrets
 import socket
 from dataclasses import dataclass, field
@@ -37,7 +39,9 @@ from tornado.netutil import bind_sockets
 from .bots import seat_bot
 from .fileio import parse_json
 from .games import DEFAULT_GAME, game_module
-from .protocol import IllegalAction, is_integer
+from .protocol import IllegalAction, describe_action, is_integer
+from .render.style import name_cells
+from .search import determinise
 from .store import GameStore, Table
 
 log = logging.getLogger("haunted_kit.server")
@@ -45,6 +49,7 @@ log = logging.getLogger("haunted_kit.server")
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 DEFAULT_SIZE = 30.0
+DECISIONS_LISTED = 30  #: the teacher page lists a table's last 30 decisions to roll back to
 
 
 def lan_address() -> str:
@@ -89,7 +94,9 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     hot-seat screen the human to move may act; their hidden cards show only when
     ``revealed``. The game's part (board, player boards, log, choices) comes from its
     ``classroom.table_view``; a game without one gets ``{"type": "error", "text": ...}``
-    saying the server cannot show it."""
+    saying the server cannot show it. ``bots`` (seat -> agent): a seat played by a bot
+    gets no choices and ``"bot": True``. Also ``"turn"`` (the page has choices now) and
+    ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
     views = table_views(table)
     if views is None:
         return {"type": "error", "table": table.id,
@@ -97,12 +104,63 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
                         "has no classroom view)."}
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
-    return {
+    msg = {
         "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
         "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat),
         "title": f"{table.game.title} · {table.name}{title_who}",
         **views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots),
     }
+    if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
+        msg["actions"], msg["acting"], msg["bot"] = [], None, True
+    msg["turn"] = bool(msg["actions"])
+    msg.setdefault("help", f"<p><b>Now:</b> {escape(msg.get('phase', ''))}</p>")
+    return msg
+
+
+def decision_text(table: Table, seat: int, action) -> str:
+    """A decision in the teacher's list: the seat and the action's words, cells named
+    as on the board (``"P2: explore to cell 1,-2"``)."""
+    return f"P{seat + 1}: {name_cells(describe_action(action, table.state))}"
+
+
+def undo_allowed(table: Table, seat: int) -> bool:
+    """Board Game Arena's policy for taking back one's own move: ``seat`` made the last
+    decision in effect, and that decision neither produced a chance outcome (the
+    action record gained a chance entry) nor revealed hidden information (some player's
+    view after it differs from the same decision applied to a determinisation of the
+    position before it, :func:`haunted_kit.search.determinise`). Other players have
+    not moved since, because the last decision is the seat's own."""
+    if not table.applied or table.applied[-1][1] != seat or table.state.is_terminal():
+        return False
+    before = table.position(len(table.applied) - 1)
+    action = table.applied[-1][2]
+    after = table.state
+    if any(e.chance for e in after.history()[len(before.history()):]):
+        return False
+    rng = random.Random(table.seq)
+    for q in range(len(table.seats)):
+        guess = determinise(table.game, before, q, rng)
+        guess_before = guess.observation(q)
+        try:
+            guess.apply_action(action)
+        except (IllegalAction, ValueError):
+            return False  # the decision was possible only because of something ``q`` cannot see
+        if not _same_news(before.observation(q), after.observation(q), guess_before, guess.observation(q)):
+            return False  # what the decision showed ``q`` depended on something ``q`` could not see
+    return True
+
+
+def _same_news(real_before: dict, real_after: dict, guess_before: dict, guess_after: dict) -> bool:
+    """Whether a decision shows an observer the same on the real position as on a
+    determinisation of it: every part of the observation is equal after the decision,
+    except a part the determinisation does not keep (a log it leaves empty before and
+    after, while the real one has entries)."""
+    for key in real_after.keys() | guess_after.keys():
+        ra, ga = real_after.get(key), guess_after.get(key)
+        untracked = ga == guess_before.get(key) and not ga and real_before.get(key)
+        if ra != ga and not untracked:
+            return False
+    return True
 
 
 # ============================================================================ the classroom
@@ -126,6 +184,8 @@ class Classroom:
     bot_delay: float = 0.3
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     connections: set = field(default_factory=set)
+    announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
+    lines: dict = field(default_factory=dict)  #: table id -> [(seat, action)]: the decisions a rollback set aside too
     _bots: dict = field(default_factory=dict)
     _bot_tasks: dict = field(default_factory=dict)
 
@@ -151,9 +211,43 @@ class Classroom:
         bots = self.bots_of(t)
         if conn.role == "hotseat":
             mover = t.state.current_player()
-            return view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover,
-                                bots=bots)
-        return view_message(t, conn.viewer, self.size)
+            if conn.revealed_for is not None and conn.revealed_for != mover:
+                conn.revealed_for = None  # "Show my quests" holds for one mover only: the next one asks again
+            msg = view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover, bots=bots)
+        else:
+            msg = view_message(t, conn.viewer, self.size, bots=bots)
+        seat = conn.viewer  # a seat page: its own seat; the shared screen: whoever decided last
+        if conn.role == "hotseat":
+            seat = t.applied[-1][1] if t.applied else None
+        msg["undo"] = bool(msg["type"] == "view" and conn.role != "projector" and seat is not None and seat >= 0
+                           and seat not in bots and undo_allowed(t, seat))
+        if t.id in self.announcements:
+            msg["announce"] = self.announcements[t.id]
+        return msg
+
+    def line_of(self, t: Table) -> list:
+        """The table's line of decisions: those in effect, then those the last rollback
+        set aside (while play has not gone another way), each ``(seat, action)``."""
+        now = [(p, a) for _seq, p, a in t.applied]
+        line = self.lines.get(t.id, [])
+        if line[:len(now)] != now:
+            line = now
+        self.lines[t.id] = line
+        return line
+
+    def decisions_list(self, t: Table) -> list:
+        """The teacher's list: the last :data:`DECISIONS_LISTED` decisions of the line,
+        ``{"n", "seat", "text", "undone"}``, numbered 1, 2, ... as the seats count them
+        (decision n: the n-th decision in effect); ``undone``: set aside by a rollback,
+        brought back by rolling forward to it."""
+        line = self.line_of(t)
+        start = max(0, len(line) - DECISIONS_LISTED)
+        return [{"n": n + 1, "seat": p, "text": decision_text(t, p, a), "undone": n >= len(t.applied)}
+                for n, (p, a) in enumerate(line[start:], start)]
+
+    def announce(self, t: Table, text: str) -> None:
+        """Every page of ``t`` shows ``text`` once (with its next view)."""
+        self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
 
     def teacher_message(self) -> dict:
         tables = []
@@ -164,7 +258,7 @@ class Classroom:
                 seats.append({"seat": seat.seat, "code": seat.code, "agent": seat.agent, "connected": online})
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": status_of(t), "game": t.game.name, "config": t.config, "seats": seats,
-                           "over": t.state.is_terminal()})
+                           "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
         return {"type": "teacher", "tables": tables}
 
     def send(self, conn: Connection, msg: dict) -> None:
@@ -194,6 +288,9 @@ class Classroom:
                 return
         elif conn.role == "seat":
             seat = conn.viewer
+            if seat in bots:
+                self.send(conn, {"type": "refused", "text": "A bot plays this seat now; ask the teacher to give it back."})
+                return
         else:
             self.send(conn, {"type": "refused", "text": "This screen only shows the game."})
             return
@@ -213,10 +310,62 @@ class Classroom:
         try:
             t.decide(seat, action, seen=seen)
         except IllegalAction as exc:
-            self.send(conn, {"type": "refused", "text": f"Not allowed: {exc.refusal}"})
+            self.send(conn, {"type": "refused", "text": f"Not allowed: {exc.refusal.text}."})
             return
+        self.line_of(t)
+        self.announcements.pop(t.id, None)  # an announcement stays until the next decision
         self.broadcast(t.id)
         self.schedule_bots(t.id)
+
+    def undo(self, conn: Connection, msg: dict) -> None:
+        """A page takes back its seat's last decision: ``{"type": "undo", "seq": seen}``.
+        Allowed under :func:`undo_allowed` (Board Game Arena's policy) on the position the
+        page shows; recorded as a rollback row and announced to every page of the table."""
+        t = self.table(conn.table_id)
+        bots = self.bots_of(t)
+        if conn.role == "hotseat":
+            seat = t.applied[-1][1] if t.applied else None
+        else:
+            seat = conn.viewer if conn.role == "seat" else None
+        if msg.get("seq") != t.seq or not is_integer(msg.get("seq")):
+            self.send(conn, {"type": "refused", "text": "The table moved on since your page showed it: "
+                                                        "look at the board again."})
+            return
+        if seat is None or seat < 0 or seat in bots or not undo_allowed(t, seat):
+            self.send(conn, {"type": "refused", "text": "You can take back your last decision only until another "
+                                                        "player moves, a hidden card is shown or chance decides."})
+            return
+        n = len(t.applied)
+        self.line_of(t)
+        t.rollback(n - 1)
+        self.announce(t, f"P{seat + 1} took back decision {n} ({decision_text(t, seat, self.lines[t.id][n - 1][1])}); "
+                         f"the game is back at decision {n - 1}.")
+        self.broadcast(t.id)
+        self.schedule_bots(t.id)
+
+    def roll(self, tid: int, to) -> str:
+        """The teacher's rollback to decision ``to`` of the table's line (``0``: the
+        start): back (a rollback row), or forward to a decision a rollback set aside
+        (its decisions decided again, each a new row: the record stays append-only).
+        Announced to every page of the table in the same words. Returns the sentence."""
+        t = self.table(tid)
+        line = self.line_of(t)
+        if not is_integer(to) or not 0 <= to <= len(line):
+            raise ValueError(f"choose a decision from the list (0 to {len(line)}) to roll table {tid} back to")
+        now = len(t.applied)
+        if to == now:
+            raise ValueError(f"table {tid} is at decision {to} already")
+        if to < now:
+            t.rollback(to)
+            text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside "
+                    "(the teacher can bring them back).")
+        else:
+            for p, a in line[now:to]:
+                t.decide(p, a)
+            text = f"The teacher brought the game forward again to decision {to} (decisions {now + 1} to {to} are back)."
+        self.lines[tid] = line
+        self.announce(t, text)
+        return text
 
     def schedule_bots(self, table_id: int) -> None:
         """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds."""
@@ -234,9 +383,13 @@ class Classroom:
                 if t.state.is_terminal() or p is None or p not in bots:
                     return
                 await asyncio.sleep(self.bot_delay)
-                if t.state.current_player() != p:
+                t = self.table(table_id)
+                bots = self.bots_of(t)  # the teacher may have given the seat back meanwhile
+                if t.state.current_player() != p or p not in bots:
                     continue
                 t.decide(p, bots[p].act(t.state.copy()))
+                self.line_of(t)
+                self.announcements.pop(table_id, None)
                 self.broadcast(table_id)
         except Exception:  # noqa: BLE001 - to the teacher's log, never to a page
             log.exception("bots of table %s stopped", table_id)
@@ -269,11 +422,11 @@ class Classroom:
                 self.schedule_bots(tid)
                 return {"ok": f"P{seat + 1} of table {tid} is now {'a ' + agent + ' bot' if agent else 'human'}."}
             if op == "rollback":
-                tid, to = int(msg["table"]), int(msg["to"])
-                self.table(tid).rollback(to)
+                tid = int(msg["table"])
+                text = self.roll(tid, msg.get("to"))
                 self.broadcast(tid)
                 self.schedule_bots(tid)
-                return {"ok": f"Table {tid} is back at decision {to}; the rollback is recorded."}
+                return {"ok": f"Table {tid}: {text}"}
         except (ValueError, KeyError, TypeError) as exc:
             return {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - a ConfigError, a BoxError...: a sentence to the teacher
@@ -372,6 +525,7 @@ class QrCode(_Base):
         if self.classroom.store.seat_by_code(code) is None:
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "image/svg+xml")
+        self.set_header("Cache-Control", "private, max-age=86400")  # a seat's code never changes: fetched once
         self.finish(qr_svg(f"{self.app_state['base_url']}/s/{code}"))
 
 
@@ -431,6 +585,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             kind = msg.get("type")
             if kind == "act":
                 c.act(self.conn, msg)
+            elif kind == "undo" and self.conn.role in ("seat", "hotseat"):
+                c.undo(self.conn, msg)
             elif kind == "reveal" and self.conn.role == "hotseat":
                 t = c.table(self.conn.table_id)
                 self.conn.revealed_for = t.state.current_player()
@@ -476,12 +632,15 @@ def page_html(role: str, params: dict) -> str:
 
 # ============================================================================ running
 def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as inline SVG (segno), or an empty string without segno."""
+    """A QR code of ``url`` as an SVG document (segno; ``xmlns`` set, so a browser shows
+    it as an image), or an empty string without segno."""
     try:
         import segno  # lazy: only the teacher page's QR code needs segno (about 60 ms to import)
     except ImportError:  # pragma: no cover - segno is a dependency
         return ""
-    return segno.make(url, error="m").svg_inline(scale=3)
+    out = io.BytesIO()  # a standalone SVG document: with its namespace, so an <img> shows it
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False, scale=3)
+    return out.getvalue().decode("ascii")
 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
