@@ -187,6 +187,7 @@ class Classroom:
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     lines: dict = field(default_factory=dict)  #: table id -> [(seat, action)]: the decisions a rollback set aside too
     _bots: dict = field(default_factory=dict)
+    _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
     _bot_tasks: dict = field(default_factory=dict)
 
     def table(self, table_id: int) -> Table:
@@ -220,10 +221,21 @@ class Classroom:
         if conn.role == "hotseat":
             seat = t.applied[-1][1] if t.applied else None
         msg["undo"] = bool(msg["type"] == "view" and conn.role != "projector" and seat is not None and seat >= 0
-                           and seat not in bots and undo_allowed(t, seat))
+                           and seat not in bots and self.can_undo(t, seat))
         if t.id in self.announcements:
             msg["announce"] = self.announcements[t.id]
         return msg
+
+    def can_undo(self, t: Table, seat: int) -> bool:
+        """:func:`undo_allowed`, checked once per position of the table (every page of
+        the seat, and the shared screen, ask after each decision)."""
+        if not t.applied or t.applied[-1][1] != seat:
+            return False
+        key = (t.seq, seat)
+        cached = self._undo.get(t.id)
+        if cached is None or cached[0] != key:
+            cached = self._undo[t.id] = (key, undo_allowed(t, seat))
+        return cached[1]
 
     def line_of(self, t: Table) -> list:
         """The table's line of decisions: those in effect, then those the last rollback
@@ -331,7 +343,7 @@ class Classroom:
             self.send(conn, {"type": "refused", "text": "The table moved on since your page showed it: "
                                                         "look at the board again."})
             return
-        if seat is None or seat < 0 or seat in bots or not undo_allowed(t, seat):
+        if seat is None or seat < 0 or seat in bots or not self.can_undo(t, seat):
             self.send(conn, {"type": "refused", "text": "You can take back your last decision only until another "
                                                         "player moves, a hidden card is shown or chance decides."})
             return

@@ -21,6 +21,7 @@ from haunted_kit import games
 from haunted_kit.bots import seat_bot
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.classroom import table_view
+from haunted_kit.landmarks.actions import Acquire
 from haunted_kit.render.style import cell_name, name_cells
 from haunted_kit.server import PUBLIC, Classroom, Connection, decision_text, qr_svg, undo_allowed
 from haunted_kit.store import GameStore
@@ -163,8 +164,6 @@ def test_own_move_undo_is_refused_after_a_chance_outcome(game):
 def test_own_move_undo_is_refused_when_the_move_showed_hidden_cards():
     """Landmarks: acquiring a landmark discards named cards from the hidden hand (Landmarks
     rule text, "Acquiring a Landmark"): the others learn them, no chance involved."""
-    from haunted_kit.landmarks.actions import Acquire  # noqa: PLC0415 - this test's game only
-
     c, t = classroom("landmarks")
     seat, action = play(t, lambda t, p, a, chance: isinstance(a, Acquire) and a.discards and not chance)
     conn = page(c, t, seat)

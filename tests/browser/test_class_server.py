@@ -113,7 +113,9 @@ def test_four_browsers_play_a_whole_game_each_seeing_only_its_own_quests(chromiu
     with explained("four seats playing table 1", srv, seats[0].page):
         for seat in seats:
             seat.wait_seq(0, timeout_ms=30_000)
-        assert seats[2].page.title() == "Haunted Lands · Table 1 · P3"
+        for p, seat in enumerate(seats):   # the tab title says whose turn it is
+            turn = "Your turn · " if p == s.current_player() else ""
+            assert seat.page.title() == f"{turn}Haunted Lands · Table 1 · P{p + 1}"
         for _ in range(2000):  # bounded: a 4-player game has a few hundred decisions
             if s.is_terminal():
                 break
@@ -121,13 +123,17 @@ def test_four_browsers_play_a_whole_game_each_seeing_only_its_own_quests(chromiu
             if not checked_mid_game and s.phase == "turns" and sum(bool(s.quests[p]) for p in range(4)) >= 2:
                 checked_mid_game = True  # seats hold quests (face down): each page shows its own, never another's
                 for p, seat in enumerate(seats):
-                    boards = [b.replace("\n", " ") for b in seat.page.locator(".hk-player-board").all_inner_texts()]
+                    own = seat.page.locator(".hk-own .hk-player-board").inner_text()   # beside the field
+                    others = seat.page.locator(".hk-players .hk-player-board").all_inner_texts()
+                    boards = [b.replace("\n", " ") for b in others[:p] + [own] + others[p:]]
                     assert_private(boards, seat.page.locator(".hk-event-log").inner_text(), p, s)
                 save_screenshot(seats[0].page, "class-server-seat", full_page=True)
     assert s.is_terminal() and checked_mid_game
     final = seq
     for seat in seats:
         expect(seat.page.locator(".hk-ranking")).to_contain_text(f"P{s.winner + 1} wins.")
+        expect(seat.page.locator(".hk-message")).to_have_text("")   # no sentence of an earlier turn on the ranking
+        expect(seat.page.locator(".hk-turn")).to_have_count(0)
     # every frame a seat got before the end: no other seat's quest (they are revealed only at final scoring)
     for p, seat in enumerate(seats):
         views = [json.loads(f) for f in seat.frames if f.startswith("{")]
@@ -208,7 +214,7 @@ def test_two_screens_click_at_once_one_decision_applies_the_other_gets_the_reaso
     mover = s.current_player()
     hot = Seat(chromium_browser, f"{srv.url}/hotseat/1?token={srv.token}")   # the same table on a shared screen
     hot.wait_seq(seq, timeout_ms=30_000)
-    assert hot.page.title() == "Haunted Lands · Table 1 · hot seat"
+    assert hot.page.title() == f"P{mover + 1}'s turn · Haunted Lands · Table 1 · hot seat"
     end_turn = s.legal_actions().index(hk.EndTurn())
     # the mover's own page and the shared screen press "End turn" at the same moment: both
     # decisions are made on the position both pages show (frozen first, then sent)
