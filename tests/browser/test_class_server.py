@@ -52,12 +52,11 @@ class Seat:
         its button, or a click on its cell (then the button of the choice, if several)."""
         from haunted_kit.haunted.widgets.play import action_cell
 
-        # a student looks at the new position before clicking the same spot again (the page takes a click
-        # there within PARAMS.settle_ms of its last decision for the rest of a slow double-click)
-        self.page.wait_for_function("() => performance.now() - decided.t >= PARAMS.settle_ms")
         button = self.page.locator(f'.hk-action[data-i="{index}"]')
         if button.count():
-            button.first.click()
+            button.first.scroll_into_view_if_needed()
+            box = button.first.bounding_box()
+            self.click_at(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             return
         cell = action_cell(state, action)
         assert cell is not None, f"no button and no cell for {action!r}"
@@ -66,9 +65,16 @@ class Seat:
         vb_w = float(svg.get_attribute("viewBox").split()[2])
         x, y = board_geometry(state.config.box, SIZE).centre(cell)
         scale = box["width"] / vb_w
-        self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+        self.click_at(box["x"] + x * scale, box["y"] + y * scale)
         if sum(1 for a in state.legal_actions() if action_cell(state, a) == cell) > 1:
             button.first.click()   # several things can be done on that cell: the page offers them
+
+    def click_at(self, x: float, y: float) -> None:
+        """A click there, as a student who looked at the new position first: the page takes
+        a click on the spot of its last decision within ``PARAMS.settle_ms`` for the rest
+        of a slow double-click."""
+        self.page.wait_for_function("([x, y]) => !echo({clientX: x, clientY: y})", arg=[x, y])
+        self.page.mouse.click(x, y)
 
     def close(self) -> None:
         self.context.close()
