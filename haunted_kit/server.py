@@ -28,9 +28,11 @@ is one line in the log.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 import multiprocessing
+import random
 import secrets
 import socket
 from concurrent.futures import ProcessPoolExecutor
@@ -52,7 +54,9 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 from .bots import seat_bot
 from .fileio import parse_json
 from .games import DEFAULT_GAME, game_module
-from .protocol import IllegalAction, check_seed, is_integer
+from .protocol import IllegalAction, check_seed, describe_action, is_integer
+from .render.style import name_cells
+from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 
 log = logging.getLogger("haunted_kit.server")
@@ -62,6 +66,7 @@ PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, 
 DEFAULT_SIZE = 30.0
 MAX_REQUEST_BYTES = 64 * 1024  #: a teacher request (POST body) or a page's message
 MAX_PLAYERS = 99               #: a create request's players, before the game's own check
+DECISIONS_LISTED = 30          #: the teacher page lists a table's last 30 decisions to roll back to
 
 
 def lan_address() -> str:
@@ -111,7 +116,9 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     hot-seat screen the human to move may act; their hidden cards show only when
     ``revealed``. The game's part (board, player boards, log, choices) comes from its
     ``classroom.table_view``; a game without one gets ``{"type": "error", "text": ...}``
-    saying the server cannot show it."""
+    saying the server cannot show it. ``bots`` (seat -> agent): a seat played by a bot
+    gets no choices and ``"bot": True``. Also ``"turn"`` (the page has choices now) and
+    ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
     views = table_views(table)
     if views is None:
         return {"type": "error", "table": table.id,
@@ -119,12 +126,63 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
                         "has no classroom view)."}
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
-    return {
+    msg = {
         "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
         "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat),
         "title": f"{table.game.title} · {table.name}{title_who}",
         **views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots),
     }
+    if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
+        msg["actions"], msg["acting"], msg["bot"] = [], None, True
+    msg["turn"] = bool(msg["actions"])
+    msg.setdefault("help", f"<p><b>Now:</b> {escape(msg.get('phase', ''))}</p>")
+    return msg
+
+
+def decision_text(table: Table, seat: int, action) -> str:
+    """A decision in the teacher's list: the seat and the action's words, cells named
+    as on the board (``"P2: explore to cell 1,-2"``)."""
+    return f"P{seat + 1}: {name_cells(describe_action(action, table.state))}"
+
+
+def undo_allowed(table: Table, seat: int) -> bool:
+    """Board Game Arena's policy for taking back one's own move: ``seat`` made the last
+    decision in effect, and that decision neither produced a chance outcome (the
+    action record gained a chance entry) nor revealed hidden information (some player's
+    view after it differs from the same decision applied to a determinisation of the
+    position before it, :func:`haunted_kit.search.determinise`). Other players have
+    not moved since, because the last decision is the seat's own."""
+    if not table.applied or table.applied[-1][1] != seat or table.state.is_terminal():
+        return False
+    before = table.position(len(table.applied) - 1)
+    action = table.applied[-1][2]
+    after = table.state
+    if any(e.chance for e in after.history()[len(before.history()):]):
+        return False
+    rng = random.Random(table.seq)
+    for q in range(len(table.seats)):
+        guess = determinise(table.game, before, q, rng)
+        guess_before = guess.observation(q)
+        try:
+            guess.apply_action(action)
+        except (IllegalAction, ValueError):
+            return False  # the decision was possible only because of something ``q`` cannot see
+        if not _same_news(before.observation(q), after.observation(q), guess_before, guess.observation(q)):
+            return False  # what the decision showed ``q`` depended on something ``q`` could not see
+    return True
+
+
+def _same_news(real_before: dict, real_after: dict, guess_before: dict, guess_after: dict) -> bool:
+    """Whether a decision shows an observer the same on the real position as on a
+    determinisation of it: every part of the observation is equal after the decision,
+    except a part the determinisation does not keep (a log it leaves empty before and
+    after, while the real one has entries)."""
+    for key in real_after.keys() | guess_after.keys():
+        ra, ga = real_after.get(key), guess_after.get(key)
+        untracked = ga == guess_before.get(key) and not ga and real_before.get(key)
+        if ra != ga and not untracked:
+            return False
+    return True
 
 
 # ============================================================================ the classroom
@@ -166,7 +224,10 @@ class Classroom:
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     bot_workers: int = 2
     connections: set = field(default_factory=set)
+    announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
+    lines: dict = field(default_factory=dict)  #: table id -> [(seat, action)]: the decisions a rollback set aside too
     _bots: dict = field(default_factory=dict)
+    _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
     _bot_tasks: dict = field(default_factory=dict)
     _pool: object = None
     _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
@@ -206,9 +267,54 @@ class Classroom:
         bots = self.bots_of(t)
         if conn.role == "hotseat":
             mover = t.state.current_player()
-            return view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover,
-                                bots=bots)
-        return view_message(t, conn.viewer, self.size)
+            if conn.revealed_for is not None and conn.revealed_for != mover:
+                conn.revealed_for = None  # "Show my quests" holds for one mover only: the next one asks again
+            msg = view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover, bots=bots)
+        else:
+            msg = view_message(t, conn.viewer, self.size, bots=bots)
+        seat = conn.viewer  # a seat page: its own seat; the shared screen: whoever decided last
+        if conn.role == "hotseat":
+            seat = t.applied[-1][1] if t.applied else None
+        msg["undo"] = bool(msg["type"] == "view" and conn.role != "projector" and seat is not None and seat >= 0
+                           and seat not in bots and self.can_undo(t, seat))
+        if t.id in self.announcements:
+            msg["announce"] = self.announcements[t.id]
+        return msg
+
+    def can_undo(self, t: Table, seat: int) -> bool:
+        """:func:`undo_allowed`, checked once per position of the table (every page of
+        the seat, and the shared screen, ask after each decision)."""
+        if not t.applied or t.applied[-1][1] != seat:
+            return False
+        key = (t.seq, seat)
+        cached = self._undo.get(t.id)
+        if cached is None or cached[0] != key:
+            cached = self._undo[t.id] = (key, undo_allowed(t, seat))
+        return cached[1]
+
+    def line_of(self, t: Table) -> list:
+        """The table's line of decisions: those in effect, then those the last rollback
+        set aside (while play has not gone another way), each ``(seat, action)``."""
+        now = [(p, a) for _seq, p, a in t.applied]
+        line = self.lines.get(t.id, [])
+        if line[:len(now)] != now:
+            line = now
+        self.lines[t.id] = line
+        return line
+
+    def decisions_list(self, t: Table) -> list:
+        """The teacher's list: the last :data:`DECISIONS_LISTED` decisions of the line,
+        ``{"n", "seat", "text", "undone"}``, numbered 1, 2, ... as the seats count them
+        (decision n: the n-th decision in effect); ``undone``: set aside by a rollback,
+        brought back by rolling forward to it."""
+        line = self.line_of(t)
+        start = max(0, len(line) - DECISIONS_LISTED)
+        return [{"n": n + 1, "seat": p, "text": decision_text(t, p, a), "undone": n >= len(t.applied)}
+                for n, (p, a) in enumerate(line[start:], start)]
+
+    def announce(self, t: Table, text: str) -> None:
+        """Every page of ``t`` shows ``text`` once (with its next view)."""
+        self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
 
     def teacher_message(self) -> dict:
         tables = []
@@ -219,7 +325,7 @@ class Classroom:
                 seats.append({"seat": seat.seat, "code": seat.code, "agent": seat.agent, "connected": online})
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": status_of(t), "game": t.game.name, "config": t.config, "seats": seats,
-                           "over": t.state.is_terminal()})
+                           "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
         return {"type": "teacher", "tables": tables}
 
     def send(self, conn: Connection, msg: dict) -> None:
@@ -261,8 +367,7 @@ class Classroom:
         elif conn.role == "seat":
             seat = conn.viewer
             if seat in bots:  # handed to a bot by the teacher: the bot decides for it
-                self.send(conn, {"type": "refused", "text": f"P{seat + 1} is played by a bot now; "
-                                                            "the teacher can hand the seat back to you."})
+                self.send(conn, {"type": "refused", "text": "A bot plays this seat now; ask the teacher to give it back."})
                 return
         else:
             self.send(conn, {"type": "refused", "text": "This screen only shows the game."})
@@ -283,15 +388,67 @@ class Classroom:
         try:
             t.decide(seat, action, seen=seen)
         except IllegalAction as exc:
-            self.send(conn, {"type": "refused", "text": f"Not allowed: {exc.refusal}"})
+            self.send(conn, {"type": "refused", "text": f"Not allowed: {exc.refusal.text}."})
             return
         except StoreError as exc:
             log.error("table %s: %s", t.id, exc)
             self.send(conn, {"type": "error", "text": "The game store refused the decision; the teacher's log "
                                                       "has the details."})
             return
+        self.line_of(t)
+        self.announcements.pop(t.id, None)  # an announcement stays until the next decision
         self.broadcast(t.id)
         self.schedule_bots(t.id)
+
+    def undo(self, conn: Connection, msg: dict) -> None:
+        """A page takes back its seat's last decision: ``{"type": "undo", "seq": seen}``.
+        Allowed under :func:`undo_allowed` (Board Game Arena's policy) on the position the
+        page shows; recorded as a rollback row and announced to every page of the table."""
+        t = self.table(conn.table_id)
+        bots = self.bots_of(t)
+        if conn.role == "hotseat":
+            seat = t.applied[-1][1] if t.applied else None
+        else:
+            seat = conn.viewer if conn.role == "seat" else None
+        if msg.get("seq") != t.seq or not is_integer(msg.get("seq")):
+            self.send(conn, {"type": "refused", "text": "The table moved on since your page showed it: "
+                                                        "look at the board again."})
+            return
+        if seat is None or seat < 0 or seat in bots or not self.can_undo(t, seat):
+            self.send(conn, {"type": "refused", "text": "You can take back your last decision only until another "
+                                                        "player moves, a hidden card is shown or chance decides."})
+            return
+        n = len(t.applied)
+        self.line_of(t)
+        t.rollback(n - 1)
+        # no words of the decision itself: it may be hidden from the others (a quest card taken face down)
+        self.announce(t, f"P{seat + 1} took back decision {n}; the game is back at decision {n - 1}.")
+        self.broadcast(t.id)
+        self.schedule_bots(t.id)
+
+    def roll(self, tid: int, to) -> str:
+        """The teacher's rollback to decision ``to`` of the table's line (``0``: the
+        start): back (a rollback row), or forward to a decision a rollback set aside
+        (its decisions decided again, each a new row: the record stays append-only).
+        Announced to every page of the table in the same words. Returns the sentence."""
+        t = self.table(tid)
+        line = self.line_of(t)
+        if not is_integer(to) or not 0 <= to <= len(line):
+            raise ValueError(f"choose a decision from the list (0 to {len(line)}) to roll table {tid} back to, got {short(to)}")
+        now = len(t.applied)
+        if to == now:
+            raise ValueError(f"table {tid} is at decision {to} already")
+        if to < now:
+            t.rollback(to)
+            text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside "
+                    "(the teacher can bring them back).")
+        else:
+            for p, a in line[now:to]:
+                t.decide(p, a)
+            text = f"The teacher brought the game forward again to decision {to} (decisions {now + 1} to {to} are back)."
+        self.lines[tid] = line
+        self.announce(t, text)
+        return text
 
     def schedule_bots(self, table_id: int) -> None:
         """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds, each
@@ -315,6 +472,7 @@ class Classroom:
                 if t.state.is_terminal() or p is None or t.seats[p].agent is None:
                     return
                 await asyncio.sleep(self.bot_delay)
+                t = self.table(table_id)  # the teacher may have given the seat back meanwhile
                 seq, agent = t.seq, t.seats[p].agent
                 if t.state.current_player() != p or agent is None:
                     continue
@@ -354,6 +512,8 @@ class Classroom:
             return False
         if bot is not None:
             self._bots[(table_id, seat, agent)] = bot
+        self.line_of(t)
+        self.announcements.pop(table_id, None)  # an announcement stays until the next decision
         self.broadcast(table_id)
         return True
 
@@ -403,13 +563,10 @@ class Classroom:
                 return {"ok": f"P{seat + 1} of table {t.id} is now {'a ' + agent + ' bot' if agent else 'human'}."}
             if op == "rollback":
                 t = self._table_of(msg)
-                to = msg.get("to")
-                if not is_integer(to) or not 0 <= to <= len(t.applied):
-                    raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {short(to)}")
-                t.rollback(to)
+                text = self.roll(t.id, msg.get("to"))
                 self.broadcast(t.id)
                 self.schedule_bots(t.id)
-                return {"ok": f"Table {t.id} is back at decision {to}; the rollback is recorded."}
+                return {"ok": f"Table {t.id}: {text}"}
         except (ValueError, TypeError, OverflowError, StoreError) as exc:  # OverflowError: int(1e400) of a game setting
             return {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - a ConfigError, a BoxError...: a sentence to the teacher
@@ -533,6 +690,7 @@ class QrCode(_Base):
         if self.classroom.store.seat_by_code(code) is None:
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "image/svg+xml")
+        self.set_header("Cache-Control", "private, max-age=86400")  # a seat's code never changes: fetched once
         self.finish(qr_svg(f"{self.app_state['base_url']}/s/{code}"))
 
 
@@ -592,6 +750,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             kind = msg.get("type")
             if kind == "act":
                 c.act(self.conn, msg)
+            elif kind == "undo" and self.conn.role in ("seat", "hotseat"):
+                c.undo(self.conn, msg)
             elif kind == "reveal" and self.conn.role == "hotseat":
                 t = c.table(self.conn.table_id)
                 self.conn.revealed_for = t.state.current_player()
@@ -637,12 +797,15 @@ def page_html(role: str, params: dict) -> str:
 
 # ============================================================================ running
 def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as inline SVG (segno), or an empty string without segno."""
+    """A QR code of ``url`` as an SVG document (segno; ``xmlns`` set, so a browser shows
+    it as an image), or an empty string without segno."""
     try:
         import segno  # lazy: only the teacher page's QR code needs segno (about 60 ms to import)
     except ImportError:  # pragma: no cover - segno is a dependency
         return ""
-    return segno.make(url, error="m").svg_inline(scale=3)
+    out = io.BytesIO()  # a standalone SVG document: with its namespace, so an <img> shows it
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False, scale=3)
+    return out.getvalue().decode("ascii")
 
 
 def open_classroom(store_path, *, first_table: dict | None = None, token: str | None = None, new_token: bool = False,

@@ -205,6 +205,14 @@ class Table:
         new state. Raises ValueError for a ``to`` out of range."""
         return self.store._rollback(self, to)
 
+    def position(self, n: int):
+        """The game after the first ``n`` decisions in effect (0 = the start), a new
+        state replayed from the seed; the table is unchanged."""
+        s = self.store._start(self)
+        for _seq, _player, action in self.applied[:n]:
+            s.apply_action(action)
+        return s
+
     def export(self, path) -> Path:
         """Write the game as a normal save (the state's ``save``; ``haunted-kit replay`` reads it)."""
         self.state.save(path)
@@ -575,9 +583,7 @@ class GameStore:
                 self._catch_up(t)
                 if not is_integer(to) or not 0 <= to <= len(t.applied):
                     raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
-                s = self._start(t)
-                for _seq, _player, action in t.applied[:to]:
-                    s.apply_action(action)
+                s = t.position(to)
                 seq = t.seq + 1
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'rollback', NULL, NULL, ?, ?)",
                                 (t.id, seq, to, _now()))

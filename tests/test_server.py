@@ -20,6 +20,7 @@ import haunted_kit as hk
 from haunted_kit import server
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
+from haunted_kit.haunted.classroom import action_label
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
 from haunted_kit.store import GameStore, StoreError
@@ -60,7 +61,7 @@ def test_each_viewer_gets_its_own_quests_and_the_others_face_down():
                 assert f"P{q + 1} takes quest card" not in v["log"]
         # only the seat to move gets actions, and they are its legal actions
         if s.current_player() == p:
-            assert [a["label"] for a in v["actions"]] == [a.describe() for a in s.legal_actions()]
+            assert [a["label"] for a in v["actions"]] == [action_label(s, a) for a in s.legal_actions()]
         else:
             assert v["actions"] == []
     public = view_message(t, H.PUBLIC, 30)
@@ -103,7 +104,7 @@ def test_decisions_from_pages_are_applied_once_or_refused_with_the_reason():
         return pages[p].socket.sent[-1]
 
     assert act(other, seq=0, i=0) == {"type": "refused", "text": f"Not allowed: it is P{mover + 1}'s decision, not "
-                                                                  f"P{other + 1}'s (kit: whose turn it is)"}
+                                                                  f"P{other + 1}'s."}
     assert act(mover, seq=0, i=999)["text"] == "There is no such choice now; look at the board again."
     assert act(mover, seq=0, i="0")["text"] == "There is no such choice now; look at the board again."
     assert act(mover, i=0)["text"] == "A decision must say which position it was made on (seq)."
@@ -115,7 +116,7 @@ def test_decisions_from_pages_are_applied_once_or_refused_with_the_reason():
     assert act(mover, seq=0, i=0)["text"].startswith("Not allowed: the table moved on since your page showed it")
     assert t.seq == 1
     store.set_agent(t.id, other, "greedy")   # the teacher hands the seat to a bot: its page's clicks are refused
-    assert act(other, seq=1, i=0)["text"] == f"P{other + 1} is played by a bot now; the teacher can hand the seat back to you."
+    assert act(other, seq=1, i=0)["text"] == "A bot plays this seat now; ask the teacher to give it back."
     assert t.seq == 1
 
 
@@ -132,7 +133,7 @@ def test_teacher_actions_and_their_errors():
     assert op(op="create", players=2, box="/no/such/box")["error"].startswith("/no/such/box, entry -: no such folder")
     assert op(op="seat", table=1, seat=0, agent="random") == {"ok": "P1 of table 1 is now a random bot."}
     assert op(op="seat", table=1, seat=0, agent="genius")["error"].startswith("unknown agent 'genius'")
-    assert op(op="rollback", table=1, to=99)["error"].startswith("a rollback goes back to a decision from 0 to")
+    assert op(op="rollback", table=1, to=99)["error"].startswith("choose a decision from the list (0 to ")
     assert op(op="dance")["error"] == "unknown teacher action 'dance'"
     assert store.table_ids() == [1]
 
@@ -249,10 +250,10 @@ def snapshot(store):
 
 
 @pytest.mark.parametrize("msg, error", [
-    ({"op": "rollback", "table": 1, "to": float("inf")}, "a rollback goes back to a decision from 0 to 3, got inf"),
-    ({"op": "rollback", "table": 1, "to": -1}, "a rollback goes back to a decision from 0 to 3, got -1"),
-    ({"op": "rollback", "table": 1, "to": "2"}, "a rollback goes back to a decision from 0 to 3, got '2'"),
-    ({"op": "rollback", "table": 1, "to": True}, "a rollback goes back to a decision from 0 to 3, got True"),
+    ({"op": "rollback", "table": 1, "to": float("inf")}, "choose a decision from the list (0 to 3) to roll table 1 back to, got inf"),
+    ({"op": "rollback", "table": 1, "to": -1}, "choose a decision from the list (0 to 3) to roll table 1 back to, got -1"),
+    ({"op": "rollback", "table": 1, "to": "2"}, "choose a decision from the list (0 to 3) to roll table 1 back to, got '2'"),
+    ({"op": "rollback", "table": 1, "to": True}, "choose a decision from the list (0 to 3) to roll table 1 back to, got True"),
     ({"op": "rollback", "table": 10 ** 400, "to": 0}, "there is no table 1000000000000000000000000000000000000..."),
     ({"op": "rollback", "table": float("nan"), "to": 0}, "there is no table nan"),
     ({"op": "seat", "table": 1, "seat": 2, "agent": "greedy"}, "seat must be a whole number from 0 to 1, got 2"),

@@ -14,6 +14,7 @@ registers its look with :func:`register_terrain`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -80,6 +81,16 @@ def cell_name(cell) -> str:
     """How every board of the kit writes a cell's (or slot's) axial coordinates ``(q, r)``:
     ``"q,r"`` (``(2, -1)`` -> ``"2,-1"``), the cell a question names as ``(2, -1)``."""
     return f"{cell[0]},{cell[1]}"
+
+
+_COORDS = re.compile(r"\((-?\d+), ?(-?\d+)\)")
+
+
+def name_cells(text: str) -> str:
+    """``text`` with every axial pair written ``(q, r)`` (an action's or event's words)
+    renamed the way the board writes it (:func:`cell_name`): ``"explore to (-1, 2)"`` ->
+    ``"explore to cell -1,2"``."""
+    return _COORDS.sub(lambda m: f"cell {m.group(1)},{m.group(2)}", text)
 
 
 def register_terrain(name: str, fill: str, ink: str = "#000000", word: str | None = None) -> None:

@@ -90,7 +90,7 @@ def legend(state, geom, viewer=None, paper: bool = False) -> tuple[list, float]:
 
 
 def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_labels=True, legend_rows=True,
-               event_cell=None, title=None, paper: bool = False) -> str:
+               event_cell=None, title=None, paper: bool = False, show_coords: bool = False) -> str:
     """The field of ``state`` as deterministic SVG text.
 
     Args:
@@ -102,6 +102,8 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
         path: cells of a path, drawn as a line through their centres.
         size: hex size in pixels (centre to corner).
         show_labels: write the terrain letter in every cell.
+        show_coords: also write each cell's name (``render.style.cell_name``: ``2,-1``),
+            the name buttons and logs use (the classroom server's pages).
         legend_rows: draw the caption and key under the field.
         event_cell: a cell to mark in yellow (the cell of an explained event).
         title: the SVG ``<title>``; the status line by default (on ``paper``: "board").
@@ -114,7 +116,7 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
     S.check_drawable(state)
     geom = board_geometry(state.config.box, size)
     layers = [
-        ("terrain", terrain_layer(state.field, geom, show_labels)),
+        ("terrain", terrain_layer(state.field, geom, show_labels, show_coords)),
         ("pieces", pieces_layer(state, geom, viewer, mover_ring=not paper)),
         ("highlights", highlight_layer(state.field, geom, highlight, path, event_cell)),
     ]
