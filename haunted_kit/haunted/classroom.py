@@ -6,27 +6,45 @@ and sockets only."""
 
 from __future__ import annotations
 
+from ..tableview import choice_entries, legal_for, read_form, seat_roles
 from . import actions as A
+from .box import default_box
 from .draw import html as H
 from .draw.geometry import board_geometry
 from .draw.scene import phase_sentence, status_line
 from .draw.svg import render_svg
+from .state import GameConfig
 
-__all__ = ["PUBLIC", "status", "table_view"]
+__all__ = ["FORM", "PLAYERS", "PUBLIC", "options_from_form", "status", "table_view"]
 
 PUBLIC = H.PUBLIC  #: the viewer of a shared screen (-1): every hidden quest stays face down
+
+_BOX = default_box()
+#: the teacher's new-table form: Haunted Lands' own settings (rulebook "Game Modes", "Ghost Cards")
+FORM = [
+    {"name": "mode", "label": "Mode", "kind": "choice", "choices": list(_BOX.modes), "default": GameConfig.mode,
+     "help": "The game mode (rulebook \"Game Modes\"): it sets the ghost card and the quests of each season end."},
+    {"name": "ghost_cards", "label": "Extra ghost cards", "kind": "ints", "min": min(_BOX.ghost_cards),
+     "max": max(_BOX.ghost_cards), "default": [],
+     "help": "Ghost cards placed in addition to the mode's card, for a harder game (numbers separated by commas)."},
+]
+PLAYERS = (_BOX.min_players, _BOX.max_players)  #: (fewest, most) players of the reference box
+
+
+def options_from_form(form: dict) -> dict:
+    """The ``new_game`` keywords of the page's form values (:data:`FORM`; missing fields
+    take their defaults): ``mode`` and ``extra_ghost_cards`` (a tuple).
+
+    Raises:
+        ValueError: a sentence naming the field, e.g. ``"Mode (mode) must be one of
+        wanderer, builder, citizen, got 'nightmare'."``."""
+    values = read_form(form, FORM, "Haunted Lands")
+    return {"mode": values["mode"], "extra_ghost_cards": tuple(values["ghost_cards"])}
 
 
 def status(state) -> str:
     """One line on the game: season, round, who is to move (or the result)."""
     return status_line(state)
-
-
-def legal_for(state, viewer) -> list:
-    """The legal actions of ``viewer`` (a seat), empty when another seat is to move."""
-    if viewer is None or viewer < 0 or state.is_terminal() or state.current_player() != viewer:
-        return []
-    return state.legal_actions()
 
 
 def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False, bots=()) -> dict:
@@ -48,19 +66,13 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
     """
     from .widgets.play import action_cell  # lazy: widgets pull ipywidgets and ipycanvas, which the table server otherwise never loads
 
-    mover = state.current_player()
-    acting = mover if (hot_seat and mover is not None and mover not in bots) else viewer
-    shown = acting if (not hot_seat or revealed) else PUBLIC
+    acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
     legal = legal_for(state, acting)
     needs_reveal = hot_seat and not revealed and any(isinstance(a, A.ChooseQuest) for a in legal)
     if needs_reveal:  # quest choices name the player's cards: only once they uncovered them
         legal = []
     geom = board_geometry(state.config.box, size)
-    actions = []
-    for i, a in enumerate(legal):
-        c = action_cell(state, a)
-        actions.append({"i": i, "label": a.describe(), "cell": list(c) if c is not None else None,
-                        "xy": [round(v, 1) for v in geom.centre(c)] if c is not None else None})
+    actions = choice_entries(legal, lambda a: a.describe(), lambda a: action_cell(state, a), geom.centre)
     highlight = {tuple(a["cell"]): "" for a in actions if a["cell"] is not None}
     return {
         "acting": acting if legal else None, "needs_reveal": needs_reveal,
