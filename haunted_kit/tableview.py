@@ -10,7 +10,7 @@ page's view that do not depend on the game.
   game shares (players, seed, house-rule box, bot seats) with the same function.
 * The view. :func:`seat_roles` (whose choices a page lists and whose hidden cards it
   shows: a seat, or on a shared hot-seat screen the human to move once they revealed),
-  :func:`legal_for`, :func:`choice_entries` (the ``actions`` list of a view message:
+  :func:`legal_for`, :func:`mover_line` (the status line's "P2 (you) to move"), :func:`choice_entries` (the ``actions`` list of a view message:
   ``i`` the index into ``legal_actions()``, a sentence, and the board cell with its pixel
   centre when the action is played on one) and :func:`sentence_log_html` (the last
   events, each the engine's own sentence with the player's colour chip).
@@ -26,7 +26,7 @@ from html import escape
 from .protocol import is_integer
 from .render import style as S
 
-__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "legal_for", "read_form", "seat_roles",
+__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "legal_for", "mover_line", "read_form", "seat_roles",
            "sentence_log_html"]
 
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
@@ -131,6 +131,15 @@ def seat_roles(state, viewer: int, *, hot_seat: bool, revealed: bool, bots=()) -
     acting = mover if (hot_seat and mover is not None and mover not in bots) else viewer
     shown = acting if (not hot_seat or revealed) else PUBLIC
     return acting, (PUBLIC if shown is None else shown)
+
+
+def mover_line(state, where: str, viewer=None, waiting: str = "chance is drawn") -> str:
+    """``"{where}: P2 to move."`` (``"P2 (you)"`` on ``viewer``'s own page), or
+    ``"{where}: {waiting}."`` while no player is to move (a chance outcome is waited for)."""
+    p = state.current_player()
+    if p is None:
+        return f"{where}: {waiting}."
+    return f"{where}: P{p + 1}{' (you)' if viewer == p else ''} to move."
 
 
 def choice_entries(legal: list, label, cell_of=None, centre=None, keep=None) -> list[dict]:

@@ -12,7 +12,6 @@ from html import escape
 
 import pytest
 
-from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
 from haunted_kit.bots import make_bot
 from haunted_kit.cli import main
 from haunted_kit.games import game_module, game_names, game_of, get_game
@@ -21,6 +20,7 @@ from haunted_kit.landmarks import rules as LR
 from haunted_kit.landmarks.actions import Acquire, Build
 from haunted_kit.server import PUBLIC, Classroom, Connection, classroom_games, view_message
 from haunted_kit.store import GameStore
+from test_server import FakeSocket, run  # the same fake socket and fresh event loop as the server's own tests
 
 #: per game: the create request's settings, and how far greedy bots play before the checks
 CREATE = {
@@ -28,21 +28,6 @@ CREATE = {
     "estate": {"players": 3, "seed": 5, "options": {"connection": "line", "third_marked": "exchange_wood"}},
     "landmarks": {"players": 3, "seed": 1, "options": {"rounds": 2, "castle_grounds": True}},
 }
-
-
-class FakeSocket:
-    def __init__(self):
-        self.sent = []
-
-    def write_message(self, text):
-        self.sent.append(json.loads(text))
-
-
-def run(fn):
-    async def go():
-        return fn()
-
-    return run_in_fresh_loop(go)
 
 
 def secrets(state, p: int) -> list[str]:
@@ -81,6 +66,14 @@ def created(name: str):
     reply = run(lambda: c.teacher_op({"op": "create", "game": name, "bots": [2], **CREATE[name]}))
     assert reply == {"ok": "Table 1 created."}
     return c, store.table(1)
+
+
+def page_actions(c: Classroom, pages: dict):
+    """``act(seat, **msg)``: the seat page's decision message handled, the page's last message returned."""
+    def act(p, **msg):
+        run(lambda: c.act(pages[p], {"type": "act", **msg}))
+        return pages[p].socket.sent[-1]
+    return act
 
 
 def play_until(t, done, limit: int = 600):
@@ -122,10 +115,7 @@ def test_decisions_from_seat_pages_are_applied_or_refused_with_the_reason(name):
     other = next(p for p in range(len(t.seats)) if p != mover)
     pages = {p: Connection(FakeSocket(), t.id, p, "seat") for p in range(len(t.seats))}
     c.connections.update(pages.values())
-
-    def act(p, **msg):
-        run(lambda: c.act(pages[p], {"type": "act", **msg}))
-        return pages[p].socket.sent[-1]
+    act = page_actions(c, pages)
 
     assert act(other, seq=0, i=0) == {"type": "refused", "text": f"Not allowed: it is P{mover + 1}'s decision, not "
                                                                   f"P{other + 1}'s (kit: whose turn it is)"}

@@ -17,7 +17,8 @@ from html import escape
 
 from ..protocol import results_by_score
 from ..render import style as S
-from ..tableview import BOX_STYLE, PUBLIC, chip, choice_entries, legal_for, read_form, seat_roles, sentence_log_html
+from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, legal_for, mover_line, read_form, seat_roles,
+                         sentence_log_html)
 from . import actions as A
 from .box import default_estate_box
 from .draw import board_svg, land_geometry, market_html
@@ -82,11 +83,7 @@ def status(state, viewer=None) -> str:
         values = ", ".join(f"P{q + 1} {state.gold_value(q)}" for q in range(state.players))
         return f"Game over after season {state.box.seasons}: gold values {values} (a kit measure, not a rule)."
     phase = "Market visit" if state.visit is not None else state.phase
-    where = f"Season {state.season} of {state.box.seasons}, {phase}"
-    p = state.current_player()
-    if p is None:
-        return where + ": a land tile is drawn."
-    return f"{where}: {_who(p)}{' (you)' if viewer == p else ''} to move."
+    return mover_line(state, f"Season {state.season} of {state.box.seasons}, {phase}", viewer, "a land tile is drawn")
 
 
 def phase_sentence(state) -> str:

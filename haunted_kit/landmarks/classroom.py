@@ -17,7 +17,8 @@ from __future__ import annotations
 from html import escape
 
 from ..protocol import results_by_score
-from ..tableview import BOX_STYLE, PUBLIC, chip, choice_entries, legal_for, read_form, seat_roles, sentence_log_html
+from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, legal_for, mover_line, read_form, seat_roles,
+                         sentence_log_html)
 from . import rules as R
 from .actions import Acquire, Build
 from .draw import panel_svg
@@ -74,11 +75,8 @@ def status(state, viewer=None) -> str:
         points = R.totals(state)
         return "Game over: module points " + ", ".join(f"P{q + 1} {points[q]}" for q in range(state.players)) + "."
     lead = f", {state.lead} led by P{state.leader + 1}" if state.lead else ""
-    where = f"Round {state.round} of {state.rounds}, {state.phase}{lead}"
-    p = state.current_player()
-    if p is None:
-        return where + ": the architects are dealt."
-    return f"{where}: P{p + 1}{' (you)' if viewer == p else ''} to move."
+    return mover_line(state, f"Round {state.round} of {state.rounds}, {state.phase}{lead}", viewer,
+                      "the architects are dealt")
 
 
 def phase_sentence(state) -> str:
