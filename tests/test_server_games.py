@@ -199,6 +199,9 @@ def test_an_exported_table_is_a_save_that_replay_reads(name, tmp_path, capsys):
     _c, t = created(name)
     play_until(t, lambda s: s.is_terminal() or len(t.applied) >= 12)
     path = t.export(tmp_path / f"{name}.json")
+    download = tmp_path / f"{name}-download.json"   # what the teacher page's "save file" link sends
+    download.write_text(json.dumps(t.state.to_dict()))
+    assert main(["replay", str(download)]) == 0
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     first = {"haunted": "Haunted Lands: 4 players, wanderer mode, ghost cards 1, 2, seed 11",
@@ -207,6 +210,21 @@ def test_an_exported_table_is_a_save_that_replay_reads(name, tmp_path, capsys):
     again = get_game(name).load(path) if hasattr(get_game(name), "load") else None
     if again is not None:
         assert [e.action for e in again.history()] == [e.action for e in t.state.history()]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_rollback_takes_every_page_of_the_table_back(name):
+    c, t = created(name)
+    play_until(t, lambda s: len(t.applied) >= 6)
+    before = t.state.copy()
+    first = [entry for entry in t.state.history() if not entry.chance][:2]
+    page = Connection(FakeSocket(), t.id, 0, "seat")
+    c.connections.add(page)
+    assert run(lambda: c.teacher_op({"op": "rollback", "table": t.id, "to": 2})) == {
+        "ok": f"Table {t.id} is back at decision 2; the rollback is recorded."}
+    assert [e.action for e in t.state.history() if not e.chance] == [e.action for e in first]
+    assert page.socket.sent[-1]["type"] == "view" and page.socket.sent[-1]["seq"] == t.seq
+    assert len(before.history()) > len(t.state.history())
 
 
 def test_status_lines_say_where_the_game_stands():
