@@ -53,11 +53,12 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from .bots import seat_bot
 from .fileio import parse_json
-from .games import DEFAULT_GAME, game_module
-from .protocol import IllegalAction, check_seed, describe_action, is_integer
+from .games import DEFAULT_GAME, game_module, game_names, get_game
+from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
 from .render.style import name_cells
 from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
+from .tableview import read_form
 
 log = logging.getLogger("haunted_kit.server")
 
@@ -65,7 +66,6 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 DEFAULT_SIZE = 30.0
 MAX_REQUEST_BYTES = 64 * 1024  #: a teacher request (POST body) or a page's message
-MAX_PLAYERS = 99               #: a create request's players, before the game's own check
 DECISIONS_LISTED = 30          #: the teacher page lists a table's last 30 decisions to roll back to
 
 
@@ -106,6 +106,63 @@ def status_of(table: Table) -> str:
     if views is not None:
         return views.status(table.state)
     return f"{table.game.title}: {len(table.applied)} decisions" + (", game over" if table.state.is_terminal() else "")
+
+
+def classroom_games() -> list[dict]:
+    """Every registered game the server can show (it has a ``classroom`` module), as the
+    teacher page's new-table form needs it: ``name``, ``title``, ``players`` ([fewest,
+    most]) and ``fields`` (the game's own settings, its ``classroom.FORM``)."""
+    out = []
+    for name in game_names():
+        views = game_module(name, "classroom")
+        if views is not None:
+            out.append({"name": name, "title": get_game(name).title, "players": list(views.PLAYERS),
+                        "fields": views.FORM})
+    return out
+
+
+def common_fields(players: tuple[int, int]) -> list[dict]:
+    """The new-table fields every game shares, for :func:`haunted_kit.tableview.read_form`:
+    players (the game's range), seed, the house-rule box's folder, bot seats (1-based)."""
+    lo, hi = players
+    return [{"name": "players", "label": "Players", "kind": "int", "min": lo, "max": hi, "default": lo},
+            {"name": "seed", "label": "Seed", "kind": "int", "min": SEED_MIN, "max": SEED_MAX, "default": 1},
+            {"name": "bots", "label": "Bot seats", "kind": "ints", "min": 1, "max": hi, "default": []}]
+
+
+CREATE_FIELDS = ("op", "game", "players", "seed", "box", "bots", "options")  #: the keys of a create request
+
+
+def create_request(msg: dict) -> dict:
+    """The :meth:`GameStore.create_table` keywords of a teacher's create request
+    ``{"op": "create", "game", "players", "seed", "box", "bots": [1-based seats],
+    "options": {the game's FORM values}}`` (a missing game is Haunted Lands).
+
+    Raises:
+        ValueError: a sentence naming the field: an unknown or unserved game, players
+        outside the game's range, a seed of more than 64 bits, a bot seat that is no
+        player, a box that is no folder name, or a game setting its ``options_from_form``
+        refuses."""
+    for key in msg:
+        if key not in CREATE_FIELDS:
+            raise ValueError(f"A new table has no field {str(key)[:40]!r} (its fields: {', '.join(CREATE_FIELDS[1:])}; "
+                             "a game's own settings go in options).")
+    name = msg.get("game", DEFAULT_GAME)
+    served = {g["name"]: g for g in classroom_games()}
+    if not isinstance(name, str) or name not in served:
+        raise ValueError(f"Game (game) must be one of {', '.join(served)}, got {str(name)[:40]!r}.")
+    views = game_module(name, "classroom")
+    common = {k: msg[k] for k in ("players", "seed", "bots") if k in msg}
+    values = read_form(common, common_fields(views.PLAYERS), "A new table")
+    players, bots = values["players"], values["bots"]
+    if any(b > players for b in bots) or len(set(bots)) != len(bots):
+        raise ValueError(f"Bot seats (bots) must be different seats from 1 to {players}, got {bots}.")
+    box = msg.get("box") or None
+    if box is not None and (not isinstance(box, str) or len(box) > 4096 or "\0" in box):
+        raise ValueError("House-rule box (box) must be the name of a folder on the server, or empty.")
+    options = views.options_from_form(msg.get("options", {}))
+    return {"game": name, "players": players, "seed": values["seed"], "box": box,
+            "bots": {b - 1: "greedy" for b in bots}, **options}
 
 
 def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,
@@ -326,7 +383,7 @@ class Classroom:
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": status_of(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
-        return {"type": "teacher", "tables": tables}
+        return {"type": "teacher", "tables": tables, "games": classroom_games()}
 
     def send(self, conn: Connection, msg: dict) -> None:
         """Send ``msg`` to one page; a page that closed (before or while it is sent) is
@@ -519,8 +576,8 @@ class Classroom:
 
     # ------------------------------------------------------------------ teacher actions
     def teacher_op(self, msg: dict) -> dict:
-        """Teacher actions: ``create`` (game, players, seed, box, bots: seat numbers 1-based,
-        and the game's settings: Haunted Lands' mode and ghost_cards),
+        """Teacher actions: ``create`` (:func:`create_request`: game, players, seed, box,
+        bots: seat numbers 1-based, and the game's own settings in ``options``),
         ``seat`` (table, seat: 0-based, agent or null: hand a seat to a bot or back),
         ``rollback`` (table, to). Returns ``{"ok": text}`` or ``{"error": text}``: every
         field is checked (whole numbers in range, strings where strings belong) and a
@@ -530,26 +587,7 @@ class Classroom:
         op = msg.get("op")
         try:
             if op == "create":
-                players = whole(msg.get("players", 4), "players", 1, MAX_PLAYERS)
-                seed = check_seed(msg.get("seed", 1))
-                seats = msg.get("bots", [])
-                if not (isinstance(seats, list) and all(is_integer(b) and 1 <= b <= players for b in seats)
-                        and len(set(seats)) == len(seats)):
-                    raise ValueError(f"bots must be a list of different seat numbers from 1 to {players}, "
-                                     f"got {short(seats)}")
-                box = msg.get("box") or None
-                if box is not None and not (isinstance(box, str) and len(box) <= 4096):
-                    raise ValueError(f"box must be a folder path, got {short(box)}")
-                game = msg.get("game", DEFAULT_GAME)
-                if not isinstance(game, str):
-                    raise ValueError(f"game must be a game's name, got {short(game)}")
-                options = {}  # the game's own settings, passed on when the page sends them
-                if "mode" in msg:
-                    options["mode"] = str(msg["mode"])
-                if "ghost_cards" in msg:
-                    options["extra_ghost_cards"] = tuple(int(g) for g in msg["ghost_cards"])
-                t = self.store.create_table(game=game, players=players, seed=seed, box=box,
-                                            bots={b - 1: "greedy" for b in seats}, **options)
+                t = self.store.create_table(**create_request(msg))
                 self.broadcast(None)
                 self.schedule_bots(t.id)
                 return {"ok": f"{t.name} created."}

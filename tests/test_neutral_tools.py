@@ -12,6 +12,7 @@ import pytest
 
 from haunted_kit.cli import game_cli, main, summary
 from haunted_kit.games import UnknownGame, game_module, game_names, get_game
+from haunted_kit import server as table_server
 from haunted_kit.server import Classroom, status_of, view_message
 from haunted_kit.store import GameStore
 
@@ -37,7 +38,8 @@ def test_every_game_is_summarised_by_its_own_cli(name):
 def test_game_module_finds_optional_pieces_through_the_registry():
     assert game_module("haunted", "classroom").__name__ == "haunted_kit.haunted.classroom"
     assert game_module("landmarks", "cli").__name__ == "haunted_kit.landmarks.cli"
-    assert [game_module(n, "classroom") for n in COMPANIONS] == [None] * len(COMPANIONS)
+    assert [game_module(n, "classroom").__name__ for n in COMPANIONS] == [f"haunted_kit.{n}.classroom" for n in COMPANIONS]
+    assert game_module("estate", "no_such_part") is None
     with pytest.raises(UnknownGame, match=r"^unknown game 'chess' \(known: haunted, estate, landmarks\)$"):
         game_module("chess", "cli")
 
@@ -101,7 +103,9 @@ def test_a_table_of_an_unknown_game_is_a_store_error(tmp_path):
 
 
 @pytest.mark.parametrize("name", COMPANIONS)
-def test_the_server_says_it_cannot_show_a_game_without_a_classroom_view(name):
+def test_the_server_says_it_cannot_show_a_game_without_a_classroom_view(name, monkeypatch):
+    # as if the game had no classroom module (every game of the kit has one now)
+    monkeypatch.setattr(table_server, "game_module", lambda game, part: None if part == "classroom" else game_module(game, part))
     with GameStore(":memory:") as store:
         t = store.create_table(game=name, players=2, seed=1)
         msg = view_message(t, 0, 30.0)

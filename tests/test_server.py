@@ -127,9 +127,9 @@ def test_teacher_actions_and_their_errors():
     def op(**msg):
         return run(lambda: c.teacher_op(msg))
 
-    assert op(op="create", players=3, mode="citizen", seed=2, bots=[2, 3]) == {"ok": "Table 1 created."}
+    assert op(op="create", players=3, options={"mode": "citizen"}, seed=2, bots=[2, 3]) == {"ok": "Table 1 created."}
     assert [s.agent for s in store.table(1).seats] == [None, "greedy", "greedy"]
-    assert op(op="create", players=7)["error"].startswith("players must be between 2 and 4")
+    assert op(op="create", players=7)["error"] == "Players (players) must be a whole number from 2 to 4, got 7."
     assert op(op="create", players=2, box="/no/such/box")["error"].startswith("/no/such/box, entry -: no such folder")
     assert op(op="seat", table=1, seat=0, agent="random") == {"ok": "P1 of table 1 is now a random bot."}
     assert op(op="seat", table=1, seat=0, agent="genius")["error"].startswith("unknown agent 'genius'")
@@ -262,13 +262,16 @@ def snapshot(store):
      "more would keep its table waiting"),
     ({"op": "seat", "table": 1, "seat": 0, "agent": ["greedy"]},
      "a bot's agent must be an agent spec such as greedy or search[playouts=500], got ['greedy']"),
-    ({"op": "create", "players": 1e309}, "players must be a whole number from 1 to 99, got inf"),
-    ({"op": "create", "players": 10 ** 12}, "players must be a whole number from 1 to 99, got 1000000000000"),
-    ({"op": "create", "seed": 2 ** 70}, "seed must be an integer of at most 64 bits (-2**63 <= seed < 2**63), "
-                                        "got 1180591620717411303424"),
-    ({"op": "create", "bots": [1, 1]}, "bots must be a list of different seat numbers from 1 to 4, got [1, 1]"),
-    ({"op": "create", "bots": "1,2"}, "bots must be a list of different seat numbers from 1 to 4, got '1,2'"),
-    ({"op": "create", "game": {"name": "haunted"}}, "game must be a game's name, got {'name': 'haunted'}"),
+    ({"op": "create", "players": 1e309}, "Players (players) must be a whole number from 2 to 4, got inf."),
+    ({"op": "create", "players": 10 ** 12}, "Players (players) must be a whole number from 2 to 4, got 1000000000000."),
+    ({"op": "create", "seed": 2 ** 70}, "Seed (seed) must be a whole number from -9223372036854775808 to "
+                                        "9223372036854775807, got 1180591620717411303424."),
+    ({"op": "create", "bots": [1, 1]}, "Bot seats (bots) must be different seats from 1 to 2, got [1, 1]."),
+    ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 4, separated by "
+                                    "commas, got 'x'."),
+    ({"op": "create", "game": {"name": "haunted"}},
+     "Game (game) must be one of haunted, estate, landmarks, got \"{'name': 'haunted'}\"."),
+    ({"op": "create", "options": [1]}, "The settings of Haunted Lands must be named values (field: value), got list."),
     ({"op": ["create"]}, "unknown teacher action ['create']"),
 ])
 def test_a_bad_teacher_request_gets_a_sentence_and_changes_nothing(msg, error, caplog):

@@ -15,6 +15,8 @@ decides a rule.
 
 from __future__ import annotations
 
+from html import escape
+
 import networkx as nx
 
 from ..hexgrid import DIRECTIONS
@@ -22,6 +24,7 @@ from ..render import style as S
 from ..render.geometry import cells_geometry
 from ..render.primitives import Circle, Poly, Text
 from ..render.svg import BoardSVG, primitive_svg
+from . import rules as R
 from .analysis import market_graph
 
 #: tile fills (lightness differs, the letter code is the primary cue) and codes
@@ -108,6 +111,31 @@ def board_svg(s, highlight=(), path=(), size: float = 34) -> BoardSVG:
             f'viewBox="0 0 {geom.width} {geom.height}" font-family="{S.FONT}"><title>{title}</title>\n'
             f'<rect x="0" y="0" width="{geom.width}" height="{geom.height}" fill="{S.PAPER}"/>\n{body}\n</svg>')
     return BoardSVG(text)
+
+
+def market_html(s, player=None) -> str:
+    """The Market panel: every row with what it gives and takes, and for marked rows the
+    price ``player`` (default the player to move) pays now; the visit in progress."""
+    p = s.current_player() if player is None else player
+    p = 0 if p is None else p
+    rows = []
+    for name, row in s.box.market.items():
+        price = f"{R.marked_price(s, p, name)} gold" if s.config.marked(name) else "-"
+        used = s.uses[name]
+        mark = " (marked)" if s.config.marked(name) else ""
+        inv = s.visit is not None and name in s.visit["used"]
+        style = ' style="color:#999"' if inv else ""
+        rows.append(f"<tr{style}><td>{escape(row.text)}{mark}</td><td>{price}</td><td>{used}</td></tr>")
+    visit = ""
+    if s.visit is not None:
+        v = s.visit
+        visit = (f"<div>P{v['player'] + 1} is at the Market: {len(v['used'])} of {v['limit']} actions used"
+                 f"{': ' + escape(', '.join(v['used'])) if v['used'] else ''}.</div>")
+    nxt = R.visit_limit(s)
+    return (f'<div class="hk-market" style="font:13px sans-serif"><b>Market</b> (season {s.season}; the next visitor '
+            f"takes {nxt} different actions; prices for P{p + 1})"
+            '<table style="border-collapse:collapse"><tr><th align="left">action</th><th>price now</th>'
+            f"<th>uses this season</th></tr>{''.join(rows)}</table>{visit}</div>")
 
 
 def draw_market_graph(s, player=None, path=None, ax=None):

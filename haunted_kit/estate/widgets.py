@@ -27,8 +27,7 @@ from ..render import style as S
 from ..widgets.canvas import draw_primitives, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from . import actions as A
-from . import rules as R
-from .draw import board_primitives, land_geometry, legend_text
+from .draw import board_primitives, land_geometry, legend_text, market_html  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import GamePlayView
 from .exercises import EXERCISES
@@ -93,31 +92,6 @@ class EstateBoard(ErrorReporting, W.VBox):
         """Click the centre of ``slot`` through the canvas' message path (as a browser would)."""
         x, y = self.geom.centre(slot)
         self.canvas._handle_custom_msg({"event": "mouse_down", "x": x, "y": y}, [])
-
-
-def market_html(s, player=None) -> str:
-    """The Market panel: every row with what it gives and takes, and for marked rows the
-    price ``player`` (default the player to move) pays now; the visit in progress."""
-    p = s.current_player() if player is None else player
-    p = 0 if p is None else p
-    rows = []
-    for name, row in s.box.market.items():
-        price = f"{R.marked_price(s, p, name)} gold" if s.config.marked(name) else "-"
-        used = s.uses[name]
-        mark = " (marked)" if s.config.marked(name) else ""
-        inv = s.visit is not None and name in s.visit["used"]
-        style = ' style="color:#999"' if inv else ""
-        rows.append(f"<tr{style}><td>{escape(row.text)}{mark}</td><td>{price}</td><td>{used}</td></tr>")
-    visit = ""
-    if s.visit is not None:
-        v = s.visit
-        visit = (f"<div>P{v['player'] + 1} is at the Market: {len(v['used'])} of {v['limit']} actions used"
-                 f"{': ' + escape(', '.join(v['used'])) if v['used'] else ''}.</div>")
-    nxt = R.visit_limit(s)
-    return (f'<div class="hk-market" style="font:13px sans-serif"><b>Market</b> (season {s.season}; the next visitor '
-            f"takes {nxt} different actions; prices for P{p + 1})"
-            '<table style="border-collapse:collapse"><tr><th align="left">action</th><th>price now</th>'
-            f"<th>uses this season</th></tr>{''.join(rows)}</table>{visit}</div>")
 
 
 def players_html(s) -> str:

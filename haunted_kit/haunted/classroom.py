@@ -9,27 +9,45 @@ from __future__ import annotations
 from html import escape
 
 from ..render.style import name_cells
+from ..tableview import choice_entries, legal_for, read_form, seat_roles, sentence_log_html
 from . import actions as A
+from .box import default_box
 from .draw import html as H
 from .draw.geometry import board_geometry
 from .draw.scene import phase_sentence, status_line
 from .draw.svg import render_svg
+from .state import GameConfig
 
-__all__ = ["PUBLIC", "status", "table_view"]
+__all__ = ["FORM", "PLAYERS", "PUBLIC", "options_from_form", "status", "table_view"]
 
 PUBLIC = H.PUBLIC  #: the viewer of a shared screen (-1): every hidden quest stays face down
+
+_BOX = default_box()
+#: the teacher's new-table form: Haunted Lands' own settings (rulebook "Game Modes", "Ghost Cards")
+FORM = [
+    {"name": "mode", "label": "Mode", "kind": "choice", "choices": list(_BOX.modes), "default": GameConfig.mode,
+     "help": "The game mode (rulebook \"Game Modes\"): it sets the ghost card and the quests of each season end."},
+    {"name": "ghost_cards", "label": "Extra ghost cards", "kind": "ints", "min": min(_BOX.ghost_cards),
+     "max": max(_BOX.ghost_cards), "default": [],
+     "help": "Ghost cards placed in addition to the mode's card, for a harder game (numbers separated by commas)."},
+]
+PLAYERS = (_BOX.min_players, _BOX.max_players)  #: (fewest, most) players of the reference box
+
+
+def options_from_form(form: dict) -> dict:
+    """The ``new_game`` keywords of the page's form values (:data:`FORM`; missing fields
+    take their defaults): ``mode`` and ``extra_ghost_cards`` (a tuple).
+
+    Raises:
+        ValueError: a sentence naming the field, e.g. ``"Mode (mode) must be one of
+        wanderer, builder, citizen, got 'nightmare'."``."""
+    values = read_form(form, FORM, "Haunted Lands")
+    return {"mode": values["mode"], "extra_ghost_cards": tuple(values["ghost_cards"])}
 
 
 def status(state) -> str:
     """One line on the game: season, round, who is to move (or the result)."""
     return status_line(state)
-
-
-def legal_for(state, viewer) -> list:
-    """The legal actions of ``viewer`` (a seat), empty when another seat is to move."""
-    if viewer is None or viewer < 0 or state.is_terminal() or state.current_player() != viewer:
-        return []
-    return state.legal_actions()
 
 
 def action_label(state, action) -> str:
@@ -41,25 +59,22 @@ def action_label(state, action) -> str:
     return name_cells(action.describe())
 
 
+def when_of(event) -> str:
+    """The heading an event is logged under: ``"Setup"``, ``"Season 2, season end"`` or
+    ``"Season 2, round 3, turns"``."""
+    phase = event.phase.replace("_", " ")
+    if event.season == 0:
+        return "Setup"
+    return f"Season {event.season}, {phase}" if event.round == 0 else f"Season {event.season}, round {event.round}, {phase}"
+
+
 def event_log(state, viewer, last: int = 12) -> str:
     """The last ``last`` events as ``viewer`` may see them, in sentences a student reads:
-    a heading when the season, round or phase changes (``"Season 2, round 3, turns"``),
-    then each event's sentence with cells named as on the board; no event numbers or
-    engine kinds. HTML (class ``hk-event-log``), newest at the bottom."""
-    rows, when = [], None
-    for e in list(state.log or [])[-last:]:
-        e = e.seen_by(viewer)
-        phase = e.phase.replace("_", " ")
-        now = ("Setup" if e.season == 0 else f"Season {e.season}, {phase}" if e.round == 0 else
-               f"Season {e.season}, round {e.round}, {phase}")
-        if now != when:
-            when = now
-            rows.append(f'<div class="hk-when" style="color:#555;margin-top:3px"><i>{escape(when)}</i></div>')
-        rows.append(f'<div style="padding:1px 2px">{escape(name_cells(e.text))}</div>')
-    if not rows:
-        rows.append('<div style="color:#666">Nothing has happened yet.</div>')
-    return ('<div class="hk-event-log" style="border:1px solid #ccc;padding:4px;max-height:260px;overflow-y:auto">'
-            + "".join(rows) + "</div>")
+    a heading when the season, round or phase changes (:func:`when_of`), then each
+    event's sentence with cells named as on the board; no event numbers or engine kinds.
+    HTML (class ``hk-event-log``), newest at the bottom."""
+    events = [e.seen_by(viewer) for e in list(state.log or [])[-last:]]
+    return sentence_log_html(events, last, heading=when_of, words=name_cells)
 
 
 def phase_help(state, acting) -> str:
@@ -92,19 +107,13 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
     """
     from .widgets.play import action_cell  # lazy: widgets pull ipywidgets and ipycanvas, which the table server otherwise never loads
 
-    mover = state.current_player()
-    acting = mover if (hot_seat and mover is not None and mover not in bots) else viewer
-    shown = acting if (not hot_seat or revealed) else PUBLIC
+    acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
     legal = legal_for(state, acting)
     needs_reveal = hot_seat and not revealed and any(isinstance(a, A.ChooseQuest) for a in legal)
     if needs_reveal:  # quest choices name the player's cards: only once they uncovered them
         legal = []
     geom = board_geometry(state.config.box, size)
-    actions = []
-    for i, a in enumerate(legal):
-        c = action_cell(state, a)
-        actions.append({"i": i, "label": action_label(state, a), "cell": list(c) if c is not None else None,
-                        "xy": [round(v, 1) for v in geom.centre(c)] if c is not None else None})
+    actions = choice_entries(legal, lambda a: action_label(state, a), lambda a: action_cell(state, a), geom.centre)
     highlight = {tuple(a["cell"]): "" for a in actions if a["cell"] is not None}
     return {
         "acting": acting if legal else None, "needs_reveal": needs_reveal,

@@ -415,7 +415,9 @@ class LandmarksState(Position):
         """Cards counted toward the end trigger (landmark tokens excluded)."""
         return R.village_cards(self, p)
 
-    def _seen(self, e: Event, viewer) -> Event:
+    def seen_event(self, e: Event, viewer) -> Event:
+        """Event ``e`` as ``viewer`` may see it: another player's architect deal redacted
+        (``viewer`` None: everything; any other non-player, e.g. -1 for a shared screen: redacted)."""
         if not e.private or viewer is None or viewer == e.player:
             return e
         return Event(e.seq, e.season, e.round, e.phase, e.kind, e.player, f"{R.who(e.player)} is dealt an architect face down.",
@@ -424,7 +426,7 @@ class LandmarksState(Position):
     def events(self, viewer: int | None = None):
         """The event log as a DataFrame (other players' architects redacted for ``viewer``)."""
         self._check_viewer(viewer)
-        return log_to_frame([self._seen(e, viewer) for e in self.log])
+        return log_to_frame([self.seen_event(e, viewer) for e in self.log])
 
     def _check_viewer(self, viewer) -> None:
         if viewer is not None and (not is_integer(viewer)
@@ -926,7 +928,7 @@ class LandmarksGame:
         d.rng_count = 0
         d.record = Record()
         d.start = None
-        d.log = [state._seen(e, player) for e in state.log]
+        d.log = [state.seen_event(e, player) for e in state.log]
         others = [p for p in range(state.players) if p != player]
         unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
         rng.shuffle(unseen)

@@ -1,0 +1,191 @@
+"""What every game's ``classroom`` module shares (the game side of the table server,
+:mod:`haunted_kit.server`): reading the teacher's new-table form, and the pieces of a
+page's view that do not depend on the game.
+
+* The create form. A game's ``classroom`` module declares ``FORM``, a list of fields
+  ``{"name", "label", "kind", "default", "help"}`` (``kind``: ``"choice"`` with
+  ``"choices"``, ``"int"`` / ``"ints"`` with optional ``"min"`` / ``"max"``, or
+  ``"bool"``); :func:`read_form` turns the page's values into checked Python values and
+  refuses bad ones with a sentence naming the field. The server reads the fields every
+  game shares (players, seed, house-rule box, bot seats) with the same function.
+* The view. :func:`seat_roles` (whose choices a page lists and whose hidden cards it
+  shows: a seat, or on a shared hot-seat screen the human to move once they revealed),
+  :func:`legal_for`, :func:`mover_line` (the status line's "P2 (you) to move"), :func:`choice_entries` (the ``actions`` list of a view message:
+  ``i`` the index into ``legal_actions()``, a sentence, and the board cell with its pixel
+  centre when the action is played on one) and :func:`sentence_log_html` (the last
+  events, each the engine's own sentence with the player's colour chip).
+
+No game's rules here: each game says which of its actions name hidden cards, which are
+played on a cell, and how a sentence reads.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .protocol import is_integer
+from .render import style as S
+
+__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "legal_for", "mover_line", "read_form", "seat_roles",
+           "sentence_log_html"]
+
+PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
+MAX_INTS = 20  #: the most numbers an ``"ints"`` field takes
+
+#: the frame of a page's HTML parts (player boards, logs, panels)
+BOX_STYLE = ("border:1px solid #999;border-radius:4px;padding:4px 6px;margin:2px 0;font-family:sans-serif;"
+             "font-size:12px;line-height:1.35")
+
+
+# ============================================================================ the create form
+def _field_problem(field: dict, value):
+    """``(value read, None)`` or ``(None, what is wrong)`` for one field of a form."""
+    kind = field["kind"]
+    if kind == "choice":
+        if isinstance(value, str) and value in field["choices"]:
+            return value, None
+        return None, f"must be one of {', '.join(map(str, field['choices']))}"
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value, None
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "on", "off"):
+            return value.strip().lower() in ("true", "yes", "on"), None
+        return None, "must be yes or no"
+    lo, hi = field.get("min"), field.get("max")
+    span = (f" from {lo} to {hi}" if lo is not None and hi is not None else f" of at least {lo}" if lo is not None
+            else f" of at most {hi}" if hi is not None else "")
+
+    def number(v):
+        if isinstance(v, str) and v.strip().lstrip("+-").isdigit() and len(v.strip()) <= 20:
+            v = int(v.strip())
+        if not is_integer(v) or (lo is not None and v < lo) or (hi is not None and v > hi):
+            return None
+        return int(v)
+
+    if kind == "int":
+        n = number(value)
+        return (n, None) if n is not None else (None, f"must be a whole number{span}")
+    if kind == "ints":
+        items = [x for x in value.split(",") if x.strip()] if isinstance(value, str) else value
+        if isinstance(items, (list, tuple)) and len(items) <= MAX_INTS:
+            nums = [number(x) for x in items]
+            if all(n is not None for n in nums):
+                return nums, None
+        return None, f"must be at most {MAX_INTS} whole numbers{span}, separated by commas"
+    raise ValueError(f"form field {field['name']!r} has an unknown kind {kind!r}")  # a game's FORM is wrong
+
+
+def read_form(form, fields: list[dict], what: str) -> dict:
+    """The values of ``form`` (a dict from the page) for ``fields`` (a game's ``FORM`` or the
+    server's common fields), defaults filled in.
+
+    Args:
+        form: field name -> value as the page sent it: a string for a choice, a number (or
+            its digits) for an int, a list of numbers (or ``"2, 3"``) for ints, true/false
+            for a bool. A missing field takes its default.
+        fields: the form's field descriptions (see the module doc).
+        what: the form's name in messages (``"Landmarks & Architects"``).
+
+    Returns:
+        field name -> value (choice: str, int: int, ints: list of int, bool: bool).
+
+    Raises:
+        ValueError: a sentence naming the field and what it must be, e.g. ``"Rounds
+        (rounds) must be a whole number from 1 to 1000, got 0."``; a field the form
+        does not have is named with the ones it has.
+    """
+    if form is None:
+        form = {}
+    if not isinstance(form, dict):
+        raise ValueError(f"The settings of {what} must be named values (field: value), got {type(form).__name__}.")
+    names = [f["name"] for f in fields]
+    for key in form:
+        if key not in names:
+            raise ValueError(f"{what} has no setting {str(key)[:40]!r} (its settings: {', '.join(names) or 'none'}).")
+    out = {}
+    for f in fields:
+        value = form.get(f["name"], f["default"])
+        got, problem = _field_problem(f, value)
+        if problem is not None:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise ValueError(f"{f['label']} ({f['name']}) {problem}, got {shown}.")
+        out[f["name"]] = got
+    return out
+
+
+# ============================================================================ the view
+def legal_for(state, seat) -> list:
+    """The legal actions of ``seat`` (a player index), empty when another seat (or chance)
+    is to move, the game is over or ``seat`` is no player (None, :data:`PUBLIC`)."""
+    if seat is None or seat < 0 or state.is_terminal() or state.current_player() != seat:
+        return []
+    return state.legal_actions()
+
+
+def seat_roles(state, viewer: int, *, hot_seat: bool, revealed: bool, bots=()) -> tuple[int, int]:
+    """``(acting, shown)`` for a page of ``viewer`` (a seat or :data:`PUBLIC`): ``acting`` is
+    the seat whose choices the page lists (on a hot-seat screen the player to move unless
+    a bot plays that seat; else ``viewer``), ``shown`` the seat whose hidden cards it
+    shows (on a hot-seat screen only once ``revealed``; else ``viewer``), PUBLIC for none."""
+    mover = state.current_player()
+    acting = mover if (hot_seat and mover is not None and mover not in bots) else viewer
+    shown = acting if (not hot_seat or revealed) else PUBLIC
+    return acting, (PUBLIC if shown is None else shown)
+
+
+def mover_line(state, where: str, viewer=None, waiting: str = "chance is drawn") -> str:
+    """``"{where}: P2 to move."`` (``"P2 (you)"`` on ``viewer``'s own page), or
+    ``"{where}: {waiting}."`` while no player is to move (a chance outcome is waited for)."""
+    p = state.current_player()
+    if p is None:
+        return f"{where}: {waiting}."
+    return f"{where}: P{p + 1}{' (you)' if viewer == p else ''} to move."
+
+
+def choice_entries(legal: list, label, cell_of=None, centre=None, keep=None) -> list[dict]:
+    """The ``actions`` of a view message: ``{"i", "label", "cell", "xy"}`` per legal action.
+
+    Args:
+        legal: the acting seat's ``legal_actions()`` (``i`` indexes it, so a page's
+            choice names the action the server applies).
+        label: action -> the sentence a student reads.
+        cell_of: action -> the board cell it is played on (a pair), or None (a button).
+        centre: cell -> its pixel centre on the view's board (``xy``, rounded to 0.1 px).
+        keep: action -> whether the page may offer it (e.g. not when it names hidden
+            cards on a covered hot-seat screen); default every action.
+    """
+    out = []
+    for i, a in enumerate(legal):
+        if keep is not None and not keep(a):
+            continue
+        c = cell_of(a) if cell_of is not None else None
+        out.append({"i": i, "label": label(a), "cell": list(c) if c is not None else None,
+                    "xy": [round(v, 1) for v in centre(c)] if c is not None else None})
+    return out
+
+
+def chip(p: int, size: int = 14) -> str:
+    """A player's colour disc with the player's number (readable without colour)."""
+    return (f'<span style="display:inline-block;width:{size}px;height:{size}px;line-height:{size}px;border-radius:50%;'
+            f'background:{S.player_colour(p)};border:1px solid #000;text-align:center;font-weight:bold;'
+            f'font-size:{size - 4}px;color:#000">{S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)]}</span>')
+
+
+def sentence_log_html(events, last: int = 12, *, heading=None, words=None) -> str:
+    """The last ``last`` of ``events`` (already as the viewer may see them), newest at the
+    bottom: each the engine's sentence after the player's chip, in a ``hk-event-log`` box.
+
+    ``heading(event) -> str``: a line written above an event whenever it differs from the
+    previous event's (e.g. ``"Season 2, round 3, turns"``); ``words(text) -> str``: the
+    sentence rewritten for the page (e.g. cells named as the board writes them)."""
+    rows, when = [], None
+    for e in list(events)[-last:] if last else list(events):
+        if heading is not None and (now := heading(e)) != when:
+            when = now
+            rows.append(f'<div class="hk-when" style="color:#555;margin-top:3px"><i>{escape(when)}</i></div>')
+        who = chip(e.player, 13) + " " if e.player is not None else ""
+        text = words(e.text) if words is not None else e.text
+        rows.append(f'<div style="padding:1px 2px">{who}{escape(text)}</div>')
+    if not rows:
+        rows.append('<div style="color:#666">Nothing has happened yet.</div>')
+    return f'<div class="hk-event-log" style="{BOX_STYLE};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
