@@ -76,7 +76,7 @@ def test_the_teacher_types_while_the_class_plays_and_loses_nothing(chromium_brow
     seed.click()
     seed.fill("")
     seed.type("12")                      # typing while the bots play
-    teacher.locator('form.hk-new select[name="mode"]').select_option("citizen")
+    teacher.locator('form.hk-new select[name="opt-mode"]').select_option("citizen")
     seed.click()
     first = int(re.search(r"\((\d+) decisions\)", teacher.locator(".hk-table-status").inner_text()).group(1))
     expect(teacher.locator(".hk-table-status")).not_to_contain_text(f"({first} decisions)", timeout=20_000)
@@ -84,7 +84,7 @@ def test_the_teacher_types_while_the_class_plays_and_loses_nothing(chromium_brow
     seed.type("3")
     assert seed.input_value() == "123"
     assert teacher.evaluate("() => document.activeElement.name") == "seed"
-    assert teacher.locator('form.hk-new select[name="mode"]').input_value() == "citizen"
+    assert teacher.locator('form.hk-new select[name="opt-mode"]').input_value() == "citizen"
     # the QR images: the same elements, fetched once each, and shown (a namespaced SVG)
     assert teacher.evaluate("() => [...document.querySelectorAll('img.hk-qr')].every(i => i.__kept)")
     assert len(qr_fetches) == 2, qr_fetches
