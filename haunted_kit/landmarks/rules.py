@@ -171,11 +171,16 @@ def acquire_options(s, p: int) -> list[Acquire]:
     memo = memo_table(s.box, "acquires")
     hit = memo.get(key)
     if hit is None:
+        # the module is in play and p follows, so refuse_acquire(s, p, key_) refuses exactly the landmarks
+        # with an empty supply or too few cards to discard (those showing its icon, if it names one)
         out = []
         for key_, lt in s.box.landmarks.items():
-            if refuse_acquire(s, p, key_) is not None:
+            if s.supply[key_] <= 0:
                 continue
-            for combo in sorted(set(combinations(sorted(_eligible(s, p, lt)), lt.discard))):
+            eligible = _eligible(s, p, lt)
+            if len(eligible) < lt.discard:
+                continue
+            for combo in sorted(set(combinations(sorted(eligible), lt.discard))):
                 out.append(Acquire(key_, combo))
         hit = memo[key] = tuple(out)
     return list(hit)
@@ -852,21 +857,50 @@ def player_points(s, p: int, plus_token: str | None = None, plus_card: str | Non
     (Architects: Scoring)."""
     box = s.box
     pts = 0
+    landmark_points, building_types = scoring_tables(box)
     if s.modules["landmarks"]:
-        mine = s.tokens[p]
-        sets = None
-        for key, lt in box.landmarks.items():
+        tokens = s.tokens
+        mine = tokens[p]
+        others = [tokens[q] for q in range(s.players) if q != p]
+        least = None
+        most_minimum, most_points = box.most_minimum, box.most_points
+        for key, vp in landmark_points:
             k = mine[key] + (key == plus_token)
-            if k >= box.most_minimum and all(s.tokens[q][key] < k for q in range(s.players) if q != p):
-                pts += box.most_points
-            pts += k * lt.victory_points
-            sets = k if sets is None or k < sets else sets
-        pts += (sets or 0) * box.set_points
+            if k >= most_minimum:
+                for t in others:
+                    if t[key] >= k:
+                        break
+                else:
+                    pts += most_points
+            pts += k * vp
+            if least is None or k < least:
+                least = k
+        pts += (least or 0) * box.set_points
     if s.modules["architects"] and s.architects[p]:
         arch = box.architects.get(s.architects[p])
         if arch is not None:
-            cards = box.cards
-            village = s.villages[p] if plus_card is None else s.villages[p] + [plus_card]
-            for t in arch.types:
-                pts += sum(1 for k in village if cards[k].type == t and cards[k].kind == "building") * box.architect_points
+            types = arch.types
+            n = 0
+            for k in s.villages[p]:
+                t = building_types[k]
+                if t is not None and t in types:
+                    n += types.count(t)
+            if plus_card is not None:
+                t = building_types[plus_card]
+                if t is not None and t in types:
+                    n += types.count(t)
+            pts += n * box.architect_points
     return pts
+
+
+def scoring_tables(box) -> tuple[tuple[tuple[str, int], ...], dict]:
+    """What scoring reads of ``box``, worked out once per box (:func:`memo_table`
+    ``"scoring"``): the landmark types as ``(key, victory points)`` pairs in the box's order,
+    and each card key -> its type if it is a building, else ``None`` (adventurers never
+    count for an architect; Architects: Scoring)."""
+    table = memo_table(box, "scoring")
+    hit = table.get(None)
+    if hit is None:
+        hit = table[None] = (tuple((key, lt.victory_points) for key, lt in box.landmarks.items()),
+                             {k: (c.type if c.kind == "building" else None) for k, c in box.cards.items()})
+    return hit
