@@ -210,9 +210,10 @@ class LandmarksState(Position):
             hit = memo.get(key) if key is not None else None
             if hit is None:
                 # one object per distinct action, so the search's tables find them by identity: Builds come
-                # so from rules.build_options, the others are kept by their plain values (class name, fields)
+                # so from rules.build_options, Acquires from rules.acquire_options, the others are kept by
+                # their plain values (class name, fields)
                 same = R.memo_table(self.box, "actions")
-                hit = LegalSet(tuple([a if isinstance(a, Build) else same.setdefault(_plain(a), a)
+                hit = LegalSet(tuple([a if type(a) is Build or type(a) is Acquire else same.setdefault(_plain(a), a)
                                       for a in self._compute_legal()]))
                 if key is not None:
                     memo[key] = hit

@@ -163,7 +163,7 @@ def acquire_options(s, p: int) -> list[Acquire]:
     discards (cards are told apart by key; a discard set is sorted). When the module is in
     play and ``p`` is the follower to choose, the answer depends only on ``p``'s hand and
     the landmarks left in the supply, and is memoised by those (:func:`memo_table`
-    ``"acquires"``)."""
+    ``"acquires"``); equal acquisitions are the same :class:`Acquire` object wherever legal."""
     if not s.modules["landmarks"] or s.refuse_follower(p) is not None:
         return []  # refuse_acquire refuses every landmark alike
     hand = tuple(sorted(s.hands[p]))
@@ -173,6 +173,7 @@ def acquire_options(s, p: int) -> list[Acquire]:
     if hit is None:
         # the module is in play and p follows, so refuse_acquire(s, p, key_) refuses exactly the landmarks
         # with an empty supply or too few cards to discard (those showing its icon, if it names one)
+        same = memo_table(s.box, "acquire objects")  # one Acquire object per (landmark, discards) wherever legal
         out = []
         for key_, lt in s.box.landmarks.items():
             if s.supply[key_] <= 0:
@@ -181,7 +182,10 @@ def acquire_options(s, p: int) -> list[Acquire]:
             if len(eligible) < lt.discard:
                 continue
             for combo in sorted(set(combinations(sorted(eligible), lt.discard))):
-                out.append(Acquire(key_, combo))
+                a = same.get((key_, combo))
+                if a is None:
+                    a = same[(key_, combo)] = Acquire(key_, combo)
+                out.append(a)
         hit = memo[key] = tuple(out)
     return list(hit)
 
@@ -576,14 +580,17 @@ def _card_builds(s, p: int, card: str, sources: tuple, devs: tuple, hand: tuple)
     parts"`` table, keyed by the plain values that make the Build)."""
     table = _plan_table(s, p, card, sources, devs)
     plans = memo_table(s.box, "plan builds")
-    entries = plans.get(table[0])
-    if entries is None:  # per plan, in rank order: discards it needs, its parts as plain values, its Build without discards
+    hit = plans.get(table[0])
+    if hit is None:  # per plan, in rank order: discards it needs, its parts as plain values, its Build without discards
         nodes = table[1]
-        entries = plans[table[0]] = tuple(
+        entries = tuple(
             (cards, tuple((nodes[i], r) for i, r in pairs), Build(card, _uses_of(nodes, pairs)) if not cards else None)
             for _, _, cards, pairs in table[2])
-    if all(e[0] == 0 for e in entries):
-        return tuple(e[2] for e in entries)
+        # with the Builds themselves when no plan discards (then the hand does not matter)
+        hit = plans[table[0]] = (entries, tuple(e[2] for e in entries) if all(e[0] == 0 for e in entries) else None)
+    entries, plain = hit
+    if plain is not None:
+        return plain
     key = (table[0], hand)
     memo = memo_table(s.box, "card builds")
     hit = memo.get(key)
@@ -898,9 +905,15 @@ def scoring_tables(box) -> tuple[tuple[tuple[str, int], ...], dict]:
     ``"scoring"``): the landmark types as ``(key, victory points)`` pairs in the box's order,
     and each card key -> its type if it is a building, else ``None`` (adventurers never
     count for an architect; Architects: Scoring)."""
+    if _SCORING[0] is box:
+        return _SCORING[1]
     table = memo_table(box, "scoring")
     hit = table.get(None)
     if hit is None:
         hit = table[None] = (tuple((key, lt.victory_points) for key, lt in box.landmarks.items()),
                              {k: (c.type if c.kind == "building" else None) for k, c in box.cards.items()})
+    _SCORING[:] = [box, hit]
     return hit
+
+
+_SCORING: list = [None, None]  # the box of the last scoring_tables call and its answer
