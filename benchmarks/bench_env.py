@@ -11,8 +11,8 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   the machine's load;
 * hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
   position a few greedy decisions into a game (truncated rollouts where the game has
-  ``evaluate``); for the estate also the median and the most over positions a third of
-  the way (in decisions) into ``--thirds`` seeded random games;
+  ``evaluate``); for the estate and Landmarks also the median and the most over positions
+  a third of the way (in decisions) into ``--thirds`` seeded random games;
 * with ``--strength N``: ``search[playouts=50]`` (random rollouts, the default) and
   ``search[playouts=50,rollout=greedy]`` in seat P1 against greedy bots in the companion games (estate 2 players, Landmarks 3 players over 3 rounds), N seeded games
   each through ``simulate`` on 2 processes: its share of games won (each game's own
@@ -139,7 +139,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="seeded games per game and way (default 20)")
     ap.add_argument("--thirds", type=int, default=5, metavar="N",
-                    help="estate hints from a third of the way into N seeded random games (default 5)")
+                    help="estate and Landmarks hints from a third of the way into N seeded random games (default 5)")
     ap.add_argument("--strength", type=int, default=0, metavar="N",
                     help="also play N games of search vs greedy in each companion game")
     args = ap.parse_args()
@@ -152,7 +152,7 @@ def main() -> None:
         print(f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f} "
               f"{h_sec:15.2f} s CPU")
         print(f"{'':10} top hint: {sentence}")
-        if game == "estate":
+        if game in ("estate", "landmarks"):
             thirds = sorted(hint_cpu(s)[0] for s in third_positions(game, players, options, range(args.thirds)))
             print(f"{'':10} hint CPU from a third into {args.thirds} seeded random games: median "
                   f"{thirds[len(thirds) // 2]:.2f} s, most {thirds[-1]:.2f} s")

@@ -5,6 +5,7 @@
     python benchmarks/bench_scale.py search     # playouts/s; 1,000-playout hints (CPU s) from bench_env's position and positions a third into seeded random games
     python benchmarks/bench_scale.py search --ab main --rounds 5   # hint CPU time of git revision main and this tree, alternated
     python benchmarks/bench_scale.py strength --games 200   # search[playouts=100] vs greedy, 4p and 2p, win rate with 95% CI
+    python benchmarks/bench_scale.py strength --game landmarks --players 2 --games 200   # seats rotated, ties half
     python benchmarks/bench_scale.py memory --games 100000  # RSS while simulate runs (main process and workers)
 
 Catanatron (``pip install catanatron``) is only imported by ``speed``; it is not part of
@@ -236,6 +237,39 @@ def strength(games: int, playouts: int, out: Path, workers: int, player_counts=(
               f"about {dt * workers / dec * 1000:.0f} ms of a core per search decision (greedy moves included)")
 
 
+def rotated_strength(game: str, players: int, games: int, playouts: int, out: Path, workers: int,
+                     options: dict) -> None:
+    """Issue 21's measure for any game: ``search[playouts=N]`` against greedy bots with the
+    search's seat rotated (every seat, each on the measuring seeds ``0..games-1``, so
+    ``players * games`` games), a game's points for the search being 1 for the sole top
+    score, 1/k for a top shared by k players, 0 else; the mean with a 95% Wilson interval
+    (on the points as successes) beside the fair share 1/players."""
+    spec = f"search[playouts={playouts}]"
+    lineups = tuple(",".join(["greedy"] * seat + [spec] + ["greedy"] * (players - 1 - seat)) for seat in range(players))
+    grid = Grid(game=game, players=(players,), options={k: [v] for k, v in options.items()}, lineups=lineups,
+                games=games, first_seed=0)
+    path = out / f"strength_{game}_{players}p_{playouts}_{games}_{'_'.join(f'{k}{v}' for k, v in options.items())}"
+    t = time.perf_counter()
+    simulate(grid, path, workers=workers, chunk=10, progress=True)
+    dt = time.perf_counter() - t
+    f = load_dataset(path)
+    points, by_seat = 0.0, {}
+    for _, g in f.groupby("game_id"):
+        top = g.score.max()
+        tied = int((g.score == top).sum())
+        me = g[g.agent == spec].iloc[0]
+        x = 1.0 / tied if me.score == top else 0.0
+        points += x
+        by_seat.setdefault(int(me.player), []).append(x)
+    n = len(f.game_id.unique())
+    lo, hi = wilson(points, n)
+    seats = ", ".join(f"P{s + 1} {sum(v) / len(v):.0%} of {len(v)}" for s, v in sorted(by_seat.items()))
+    print(f"{game} {players} players {options}, {spec} vs {players - 1} greedy, seats rotated, seeds 0..{games - 1}: "
+          f"{points:g} points of {n} games = {points / n:.1%} (95% Wilson CI {lo:.1%}-{hi:.1%}; fair share "
+          f"{1 / players:.0%}; a top shared by k players counts 1/k) in {dt:.0f} s on {workers} workers")
+    print(f"  by the search's seat: {seats}")
+
+
 def rss_kib(pid: int | str = "self") -> int:
     with open(f"/proc/{pid}/status") as fh:
         for line in fh:
@@ -295,6 +329,10 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     ap.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=[4, 2],
                     help="player counts for strength (default 4,2)")
+    ap.add_argument("--game", default="haunted",
+                    help="strength: a companion game (estate, landmarks) measured with seats rotated, ties half; "
+                         "with --game-rounds for Landmarks")
+    ap.add_argument("--game-rounds", type=int, default=3, help="strength --game landmarks: rounds per game (default 3)")
     a = ap.parse_args()
     if a.part == "speed":
         speed(a.rounds)
@@ -310,7 +348,12 @@ def main() -> None:
         print(json.dumps(hint_cpu(positions)))
     elif a.part == "strength":
         a.out.mkdir(parents=True, exist_ok=True)
-        strength(a.games or 200, a.playouts, a.out, a.workers, a.players)
+        if a.game == "haunted":
+            strength(a.games or 200, a.playouts, a.out, a.workers, a.players)
+        else:
+            options = {"rounds": a.game_rounds} if a.game == "landmarks" else {}
+            for players in a.players:
+                rotated_strength(a.game, players, a.games or 200, a.playouts, a.out, a.workers, options)
     else:
         memory(a.games or 100_000, a.workers)
 

@@ -107,6 +107,31 @@ def test_memoised_legal_actions_tell_apart_the_supply():
     assert str(follower(5).why_not(lm.Acquire("silo", ("granary",)))).startswith("the Silo supply is empty")
 
 
+def test_acquire_options_are_exactly_the_acquisitions_refuse_acquire_allows():
+    """The options listed without judging each landmark (a memo miss) are every landmark and
+    distinct choice of discards from the hand that refuse_acquire accepts, in the box's order."""
+    from itertools import combinations
+
+    checked = 0
+    for s in _positions(step=5):
+        p = s.current_player()
+        if s.phase != "follow" or not s.modules["landmarks"]:
+            continue
+        R.memo_table(s.box, "acquires").clear()  # the options worked out, not a memo's answer
+        listed = R.acquire_options(s, p)
+        judged = [lm.Acquire(k, combo) for k, lt in s.box.landmarks.items()
+                  for combo in sorted(set(combinations(sorted(s.hands[p]), lt.discard)))
+                  if R.refuse_acquire(s, p, k, combo) is None]
+        assert listed == judged
+        checked += len(judged)
+    assert checked > 200
+    # a refused kind is left out: no silo left in the supply, no stone card for a statue
+    s = lm.position(hands=[["vardo"], ["granary", "tannery"]], villages=[[], []], gold=[0, 0],
+                    tokens=[{"silo": 5}, {}], lead="harvest")
+    R.memo_table(s.box, "acquires").clear()
+    assert R.acquire_options(s, 1) == [lm.Acquire("gate", ("granary", "tannery"))]
+
+
 def test_an_equal_action_is_recorded_as_the_listed_one():
     s = _vardo()
     s.apply_action(lm.Lead("build"))

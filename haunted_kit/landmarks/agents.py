@@ -37,19 +37,19 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
         now; after each landmark's token; after each card's building)."""
         p = state.current_player()
         now = R.player_points(state, p)
-        seen: dict = {}
+        by_card: dict = {}
+        by_token: dict = {}
         out = []
         for a in actions:
-            if isinstance(a, Build):
-                k = ("card", a.card)
-                v = seen.get(k)
+            cls = type(a)
+            if cls is Build:
+                v = by_card.get(a.card)
                 if v is None:
-                    v = seen[k] = now + R.architect_bonus(state, p, a.card)
-            elif isinstance(a, Acquire):
-                k = ("token", a.landmark)
-                v = seen.get(k)
+                    v = by_card[a.card] = now + R.architect_bonus(state, p, a.card)
+            elif cls is Acquire:
+                v = by_token.get(a.landmark)
                 if v is None:
-                    v = seen[k] = R.player_points(state, p, plus_token=a.landmark)
+                    v = by_token[a.landmark] = R.player_points(state, p, plus_token=a.landmark)
             else:
                 v = now
             out.append(v)

@@ -210,9 +210,10 @@ class LandmarksState(Position):
             hit = memo.get(key) if key is not None else None
             if hit is None:
                 # one object per distinct action, so the search's tables find them by identity: Builds come
-                # so from rules.build_options, the others are kept by their plain values (class name, fields)
+                # so from rules.build_options, Acquires from rules.acquire_options, the others are kept by
+                # their plain values (class name, fields)
                 same = R.memo_table(self.box, "actions")
-                hit = LegalSet(tuple([a if isinstance(a, Build) else same.setdefault(_plain(a), a)
+                hit = LegalSet(tuple([a if type(a) is Build or type(a) is Acquire else same.setdefault(_plain(a), a)
                                       for a in self._compute_legal()]))
                 if key is not None:
                     memo[key] = hit
@@ -225,15 +226,19 @@ class LandmarksState(Position):
         Build (leading one, building, following one) the mover's developed cards, spent
         sources and gold and how full each Castle Grounds is; to follow, the lead, whether the
         mover may follow it and which landmarks are left in the supply."""
-        p = self.current_player()
-        if p is None:
+        phase = self.phase
+        if phase == "lead" or phase == "build":
+            p = self.leader
+        elif phase == "follow":
+            p = (self.leader + 1 + self.follower_pos) % self.players
+        else:
             return None
-        key = (self.phase, p, tuple(self.modules.items()), tuple(sorted(self.hands[p])))
-        if self.phase != "follow" or self.lead == "build":
-            key += (tuple(self.developed[p]), tuple(sorted(self.spent[p])), tuple(len(g) for g in self.grounds),
-                    self.gold[p])
-        if self.phase == "follow":
-            key += (self.lead, p in self.cannot_follow, tuple(k for k, n in self.supply.items() if n > 0))
+        key = (phase, p, tuple(self.modules.items()), tuple(sorted(self.hands[p])))
+        if phase != "follow" or self.lead == "build":
+            key += (tuple(self.developed[p]), tuple(sorted(self.spent[p])), tuple(map(len, self.grounds)), self.gold[p])
+        if phase == "follow":
+            supply = self.supply
+            key += (self.lead, p in self.cannot_follow, tuple([k for k in supply if supply[k] > 0]))
         return key
 
     def _compute_legal(self) -> list:
@@ -928,7 +933,7 @@ class LandmarksGame:
         d.rng_count = 0
         d.record = Record()
         d.start = None
-        d.log = [state.seen_event(e, player) for e in state.log]
+        d.log = [e if not e.private or e.player == player else state.seen_event(e, player) for e in state.log]
         others = [p for p in range(state.players) if p != player]
         unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
         rng.shuffle(unseen)

@@ -163,7 +163,7 @@ def acquire_options(s, p: int) -> list[Acquire]:
     discards (cards are told apart by key; a discard set is sorted). When the module is in
     play and ``p`` is the follower to choose, the answer depends only on ``p``'s hand and
     the landmarks left in the supply, and is memoised by those (:func:`memo_table`
-    ``"acquires"``)."""
+    ``"acquires"``); equal acquisitions are the same :class:`Acquire` object wherever legal."""
     if not s.modules["landmarks"] or s.refuse_follower(p) is not None:
         return []  # refuse_acquire refuses every landmark alike
     hand = tuple(sorted(s.hands[p]))
@@ -171,12 +171,21 @@ def acquire_options(s, p: int) -> list[Acquire]:
     memo = memo_table(s.box, "acquires")
     hit = memo.get(key)
     if hit is None:
+        # the module is in play and p follows, so refuse_acquire(s, p, key_) refuses exactly the landmarks
+        # with an empty supply or too few cards to discard (those showing its icon, if it names one)
+        same = memo_table(s.box, "acquire objects")  # one Acquire object per (landmark, discards) wherever legal
         out = []
         for key_, lt in s.box.landmarks.items():
-            if refuse_acquire(s, p, key_) is not None:
+            if s.supply[key_] <= 0:
                 continue
-            for combo in sorted(set(combinations(sorted(_eligible(s, p, lt)), lt.discard))):
-                out.append(Acquire(key_, combo))
+            eligible = _eligible(s, p, lt)
+            if len(eligible) < lt.discard:
+                continue
+            for combo in sorted(set(combinations(sorted(eligible), lt.discard))):
+                a = same.get((key_, combo))
+                if a is None:
+                    a = same[(key_, combo)] = Acquire(key_, combo)
+                out.append(a)
         hit = memo[key] = tuple(out)
     return list(hit)
 
@@ -571,14 +580,17 @@ def _card_builds(s, p: int, card: str, sources: tuple, devs: tuple, hand: tuple)
     parts"`` table, keyed by the plain values that make the Build)."""
     table = _plan_table(s, p, card, sources, devs)
     plans = memo_table(s.box, "plan builds")
-    entries = plans.get(table[0])
-    if entries is None:  # per plan, in rank order: discards it needs, its parts as plain values, its Build without discards
+    hit = plans.get(table[0])
+    if hit is None:  # per plan, in rank order: discards it needs, its parts as plain values, its Build without discards
         nodes = table[1]
-        entries = plans[table[0]] = tuple(
+        entries = tuple(
             (cards, tuple((nodes[i], r) for i, r in pairs), Build(card, _uses_of(nodes, pairs)) if not cards else None)
             for _, _, cards, pairs in table[2])
-    if all(e[0] == 0 for e in entries):
-        return tuple(e[2] for e in entries)
+        # with the Builds themselves when no plan discards (then the hand does not matter)
+        hit = plans[table[0]] = (entries, tuple(e[2] for e in entries) if all(e[0] == 0 for e in entries) else None)
+    entries, plain = hit
+    if plain is not None:
+        return plain
     key = (table[0], hand)
     memo = memo_table(s.box, "card builds")
     hit = memo.get(key)
@@ -852,21 +864,56 @@ def player_points(s, p: int, plus_token: str | None = None, plus_card: str | Non
     (Architects: Scoring)."""
     box = s.box
     pts = 0
+    landmark_points, building_types = scoring_tables(box)
     if s.modules["landmarks"]:
-        mine = s.tokens[p]
-        sets = None
-        for key, lt in box.landmarks.items():
+        tokens = s.tokens
+        mine = tokens[p]
+        others = [tokens[q] for q in range(s.players) if q != p]
+        least = None
+        most_minimum, most_points = box.most_minimum, box.most_points
+        for key, vp in landmark_points:
             k = mine[key] + (key == plus_token)
-            if k >= box.most_minimum and all(s.tokens[q][key] < k for q in range(s.players) if q != p):
-                pts += box.most_points
-            pts += k * lt.victory_points
-            sets = k if sets is None or k < sets else sets
-        pts += (sets or 0) * box.set_points
+            if k >= most_minimum:
+                for t in others:
+                    if t[key] >= k:
+                        break
+                else:
+                    pts += most_points
+            pts += k * vp
+            if least is None or k < least:
+                least = k
+        pts += (least or 0) * box.set_points
     if s.modules["architects"] and s.architects[p]:
         arch = box.architects.get(s.architects[p])
         if arch is not None:
-            cards = box.cards
-            village = s.villages[p] if plus_card is None else s.villages[p] + [plus_card]
-            for t in arch.types:
-                pts += sum(1 for k in village if cards[k].type == t and cards[k].kind == "building") * box.architect_points
+            types = arch.types
+            n = 0
+            for k in s.villages[p]:
+                t = building_types[k]
+                if t is not None and t in types:
+                    n += types.count(t)
+            if plus_card is not None:
+                t = building_types[plus_card]
+                if t is not None and t in types:
+                    n += types.count(t)
+            pts += n * box.architect_points
     return pts
+
+
+def scoring_tables(box) -> tuple[tuple[tuple[str, int], ...], dict]:
+    """What scoring reads of ``box``, worked out once per box (:func:`memo_table`
+    ``"scoring"``): the landmark types as ``(key, victory points)`` pairs in the box's order,
+    and each card key -> its type if it is a building, else ``None`` (adventurers never
+    count for an architect; Architects: Scoring)."""
+    if _SCORING[0] is box:
+        return _SCORING[1]
+    table = memo_table(box, "scoring")
+    hit = table.get(None)
+    if hit is None:
+        hit = table[None] = (tuple((key, lt.victory_points) for key, lt in box.landmarks.items()),
+                             {k: (c.type if c.kind == "building" else None) for k, c in box.cards.items()})
+    _SCORING[:] = [box, hit]
+    return hit
+
+
+_SCORING: list = [None, None]  # the box of the last scoring_tables call and its answer
