@@ -175,6 +175,12 @@ class EstateObservation(ObservationEncoder):
                 v[T["seat"][(p - me) % n]["first"][m]] = 1
         return v
 
+    def from_state(self, state, me: int, to_move: int | None):
+        """The vector of ``state.observation(me)`` with ``to_move``'s flag, read through
+        :meth:`view` (the environment's fast path; the same vector as :meth:`__call__` of the
+        observation)."""
+        return self(self.view(state, me), me, to_move)
+
     def fill(self, out, obs: dict, me: int) -> None:
         out[:] = np.frombuffer(self.values(obs, me, array.array("f", out.tolist())), dtype=np.float32)
 
