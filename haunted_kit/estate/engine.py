@@ -42,7 +42,8 @@ class EstateState(EstateData):
         return current_player(self)
 
     def legal_actions(self) -> list:
-        return legal_actions(self)
+        found = self.legal_cache  # kept until the position changes
+        return found if found is not None else legal_actions(self)
 
     def why_not(self, action):
         return why_not(self, action)
@@ -292,8 +293,18 @@ def legal_actions(s: EstateState) -> list:
     elif s.pending is not None:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
-        out = R.legal_trades(s, p, table.trades)
-        out.append(table.END_VISIT)
+        # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
+        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied
+        hand, uses, visit = s.hand[p], s.uses, s.visit
+        key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
+               s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+        memo = table.trade_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _TRADES_KEPT:
+                memo.clear()
+            found = memo[key] = R.legal_trades(s, p, table.trades)
+        out = [*found, table.END_VISIT]
     elif s.phase == "inn":
         out = [table.INN_RETURN, table.INN_DECLINE]
     else:
@@ -414,6 +425,7 @@ def _amounts(v):
     return tuple(sorted(out))
 
 
+_TRADES_KEPT = 50_000  # legal trade lists kept per box (ActionTable.trade_memo), then started afresh
 _PAIR_FIELDS = ("slot", "give", "take")  # fields given as lists are accepted and read as tuples
 
 
