@@ -66,7 +66,7 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         only) looked up (:func:`_fixed_scores`)."""
         left = self._seasons_left(s)
         fixed = _fixed_scores(s.box, left)
-        out = [fixed.get(id(a)) for a in actions]
+        out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out
         box, p, val = s.box, s.current_player(), s.box.value

@@ -310,27 +310,29 @@ def legal_actions(s: EstateState) -> list:
     else:
         taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
+            income, first_taker = s.income[p], s.first_taker
             for m in box.factory_resources:
-                left = R.take_limit(s, p, m) - taken[m]
+                inc = income[m]  # R.take_limit, inlined
+                if inc <= 0:
+                    continue
+                first = first_taker[m]
+                left = inc + (box.first_taker_extra if first is None or first == p else 0) - taken[m]
                 if left > 0:
                     out += table.takes(m, left)
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
             out += table.golds(left)
-        slots, have = R.open_slots(s, p)  # have: tiles in p's estate (the marble quarry's condition)
+        free, joins, have = R.open_slot_lists(s, p)  # have: tiles in p's estate (the marble quarry's condition)
         gold = s.hand[p]["gold"]
-        if slots:
-            if gold >= box.tile_price:
-                free = [slot for slot, how in slots.items() if how == "place"]
+        if free or joins:
+            if free and gold >= box.tile_price:
                 for t in dict.fromkeys(s.display):
                     if t == "marble_quarry" and have < box.marble_quarry_min_tiles:
                         continue
                     row = table.place[t]
-                    out += [row[slot] for slot in free]
+                    out += map(row.__getitem__, free)
             lands, cap, per = s.lands, box.join_fee_cap, box.join_fee_per_marker
-            for slot, how in slots.items():
-                if how != "join":
-                    continue
+            for slot in joins:
                 land = lands[slot]
                 if land["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
                     continue
