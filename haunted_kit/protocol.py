@@ -644,9 +644,9 @@ class ObservationEncoder:
     the observer: ``"player+0"`` is ``me``, ``"player+1"`` the next player. ``names`` gives
     each entry's meaning and ``at`` its position; the entries ``to_move=me`` and
     ``to_move=player+k`` say who decides. Subclasses give :meth:`entry_names` and
-    :meth:`fill`; one may also give ``view(state, me)``: what :meth:`fill` reads of
-    ``state.observation(me)`` (the same keys and values, nothing hidden from ``me``), read
-    from the state without copying it, which the environment then uses instead."""
+    :meth:`fill`; one may also give ``from_state(state, me, to_move)``: the same vector,
+    read from the state's fields without building ``state.observation(me)`` (nothing hidden
+    from ``me``), which the environment then uses instead."""
 
     def __init__(self, box, players: int):
         self.box, self.n = box, players
