@@ -18,6 +18,7 @@ the same game.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import math
 from dataclasses import fields, replace
@@ -674,7 +675,8 @@ class EstateGame:
         forced on the next draws (:meth:`EstateState.force_chance`), the action record,
         the start position and the log are left out: it cannot foretell the real stack."""
         d = state.copy(keep_log=False)
-        d.config = replace(state.config, seed=rng.getrandbits(62))
+        d.config = copy.copy(state.config)  # the same checked settings (a new seed in range needs no new check)
+        object.__setattr__(d.config, "seed", rng.getrandbits(62))
         d.forced = []
         d.rng_count = 0
         d.record = Record()
