@@ -33,8 +33,9 @@ whose users may sample the whole action space, see its ``illegal_reward``.
 **Observations**: the Game's ``observation_encoder(box, players)`` turns
 ``state.observation(player)`` (the player's own view: no other player's hidden cards,
 seed or generator position) into a float32 vector (:func:`observation_fields` names each
-entry); an encoder with a ``view(state, player)`` method is handed that instead (the
-same keys and values, read from the state without copying). Players are listed starting
+entry); an encoder with a ``from_state(state, player, to_move)`` method is asked for that
+instead (the same vector, read from the state's fields without building the observation's
+dict). Players are listed starting
 with the observer, so the vector always describes
 "me first". Every entry is a count or a flag: the observation ``Box`` runs from 0 to the
 encoder's ``bounds()`` (1 for a flag, the box's cap for a capped count such as Haunted
@@ -51,6 +52,7 @@ bots from specs (``"greedy"``, ``"search[playouts=50]"``...).
 from __future__ import annotations
 
 import json
+import operator
 
 import gymnasium
 import numpy as np
@@ -166,6 +168,7 @@ class KitAECEnv(AECEnv):
         })
         self._act_space = spaces.Discrete(len(self.catalogue))
         self.state_ = None
+        self._numbered = None  # (legal actions, {number: action}) of the last mask made for the player to move
         self._seed = 0
         self.np_random = None  # made by the first reset (see the module docstring)
 
@@ -196,8 +199,11 @@ class KitAECEnv(AECEnv):
         mask = bytearray(len(self.catalogue))  # plain byte writes, then numpy over the same memory
         s = self.state_
         if not s.is_terminal() and s.current_player() == player:
-            for i in self.catalogue.legal_numbers(s):
+            numbers = self.catalogue.legal_numbers(s)
+            legal = s.legal_actions()
+            for i in numbers:
                 mask[i] = 1
+            self._numbered = (legal, dict(zip(numbers, legal)))  # for step: the action of a number, while legal
         return np.frombuffer(mask, dtype=np.int8)
 
     # ------------------------------------------------------------------ the AEC API
@@ -249,10 +255,10 @@ class KitAECEnv(AECEnv):
             raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         p = self.possible_agents.index(agent)
         s = self.state_
-        view = getattr(self.encode, "view", None)  # the encoder's cheap read of what observation(p) holds
-        obs = s.observation(p) if view is None else view(s, p)
-        return {"observation": self.encode(obs, p, None if s.is_terminal() else s.current_player()),
-                "action_mask": self.legal_mask(p)}
+        to_move = None if s.is_terminal() else s.current_player()
+        from_state = getattr(self.encode, "from_state", None)  # the encoder's cheap read of what observation(p) holds
+        vector = self.encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
+        return {"observation": vector, "action_mask": self.legal_mask(p)}
 
     def step(self, action):
         """Play action number ``action`` (an integer or a 0-d integer array) for the agent
@@ -282,6 +288,13 @@ class KitAECEnv(AECEnv):
         array) when it is legal now. Raises ValueError: not a number of the encoding, or
         illegal now (the rule's reason); nothing changes."""
         action = _action_number(action)
+        if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
+            legal, by_number = self._numbered
+            now = self.state_.legal_actions()
+            if len(now) == len(legal) and all(map(operator.is_, now, legal)):
+                chosen = by_number.get(action)
+                if chosen is not None:
+                    return chosen
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
         for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
             if a is chosen:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
+import operator
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
@@ -528,6 +529,11 @@ def results_by_score(scores) -> list[dict]:
              "collective_loss": False, "quests": [], "quest_points": []} for v in scores]
 
 
+def _no_values(action) -> tuple:
+    """The field values of an action without fields (an ``ActionCatalogue`` lookup key)."""
+    return ()
+
+
 class ActionCatalogue:
     """A fixed integer encoding of a game's actions: number ``i`` is ``entries[i]``.
 
@@ -548,6 +554,15 @@ class ActionCatalogue:
         if len(self.index) != len(self.entries):
             raise ValueError("an action catalogue lists an action twice")
         self._by_id = {id(a): i for i, a in enumerate(self.entries)}  # entries are kept, so their ids stay theirs
+        # (class, field values) -> number of the plain dataclass entries, for legal actions made anew (not
+        # interned): a lookup compared in C instead of the actions' own (strict, Python) __eq__
+        self._values_of = {}
+        for a in self.entries:
+            if is_dataclass(a) and not isinstance(a, RankedEntry) and a.__class__ not in self._values_of:
+                names = [f.name for f in fields(a) if f.compare]
+                self._values_of[a.__class__] = operator.attrgetter(*names) if names else _no_values
+        self._by_values = {(a.__class__, self._values_of[a.__class__](a)): i for i, a in enumerate(self.entries)
+                           if a.__class__ in self._values_of}
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -572,7 +587,10 @@ class ActionCatalogue:
                 continue
             key = self.key_of(a)
             if key is None:
-                i = self.index.get(a)
+                values = self._values_of.get(a.__class__)
+                i = None if values is None else self._by_values.get((a.__class__, values(a)))
+                if i is None:
+                    i = self.index.get(a)
             else:
                 rank = seen[key] = seen.get(key, -1) + 1
                 i = self.index.get(RankedEntry(key, rank))
@@ -630,9 +648,9 @@ class ObservationEncoder:
     the observer: ``"player+0"`` is ``me``, ``"player+1"`` the next player. ``names`` gives
     each entry's meaning and ``at`` its position; the entries ``to_move=me`` and
     ``to_move=player+k`` say who decides. Subclasses give :meth:`entry_names` and
-    :meth:`fill`; one may also give ``view(state, me)``: what :meth:`fill` reads of
-    ``state.observation(me)`` (the same keys and values, nothing hidden from ``me``), read
-    from the state without copying it, which the environment then uses instead."""
+    :meth:`fill`; one may also give ``from_state(state, me, to_move)``: the same vector,
+    read from the state's fields without building ``state.observation(me)`` (nothing hidden
+    from ``me``), which the environment then uses instead."""
 
     def __init__(self, box, players: int):
         self.box, self.n = box, players

@@ -1,6 +1,6 @@
 """The environment's cheap paths give the vectors and masks of the plain definitions.
 
-``KitAECEnv.observe`` reads an encoder's ``view(state, player)`` where it has one and
+``KitAECEnv.observe`` asks an encoder for ``from_state(state, player, to_move)`` where it has one and
 numbers the legal actions through the catalogue's dict; these must equal, at every
 decision of seeded random games and for every seat, the vector of
 ``encode(state.observation(player))`` and the mask marking each catalogue entry equal

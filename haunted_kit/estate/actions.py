@@ -214,7 +214,8 @@ class ActionTable:
     ``take[material]`` and ``gold`` (lists, index ``k`` is the take of ``k + 1`` units,
     grown on demand by :meth:`takes` and :meth:`golds`); ``place[tile][slot]``,
     ``join[slot]``, ``remove[tile]``; ``trades[row]`` (one per option of the Market row,
-    in the row's order; the box gives its pairs sorted, as the record holds them).
+    in the row's order; the box gives its pairs sorted, as the record holds them);
+    ``trade_memo`` (the engine's legal trades by what they depend on).
     """
 
     def __init__(self, box):
@@ -226,6 +227,8 @@ class ActionTable:
         self.join = {slot: Join(slot) for slot in box.slots}
         self.remove = {t: RemoveTile(t) for t in box.tiles}
         self.trades = {a: [Trade(a, give, take) for give, take in row.options] for a, row in box.market.items()}
+        #: the legal trades found so far (:func:`~haunted_kit.estate.engine.legal_actions`), by what they depend on
+        self.trade_memo: dict = {}
 
     def takes(self, material: str, most: int) -> list:
         """``[TakeMaterial(material, 1), ..., TakeMaterial(material, most)]`` (interned)."""

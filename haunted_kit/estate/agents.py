@@ -66,13 +66,20 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         only) looked up (:func:`_fixed_scores`)."""
         left = self._seasons_left(s)
         fixed = _fixed_scores(s.box, left)
-        out = [fixed.get(id(a)) for a in actions]
+        out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out
         box, p, val = s.box, s.current_player(), s.box.value
         more = left > 1
         hand = s.hand[p]
         market = None
+        if s.visit is not None:  # at the Market: the trades' values depend only on this key (the prices: uses, tokens)
+            market = _market_values(s)
+            uses = s.uses
+            key = (more, s.tokens[p], *map(uses.__getitem__, box.market), None, *map(id, actions))
+            known = market[2].get(key)
+            if known is not None:
+                return list(known[1])
         for i, a in enumerate(actions):
             if out[i] is not None:
                 continue
@@ -93,19 +100,38 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                     out[i] = (got_more if more else got_last) - given - (R.marked_price(s, p, a.action) if marked else 0)
             elif t is A.VisitMarket:
                 market = market or _market_values(s)
-                best = [0.0]
-                for name, marked, rows in market[0]:
-                    price = R.marked_price(s, p, name) if marked else 0
-                    for give, got_more, got_last, given in rows:
-                        for r, n in give:
-                            if hand[r] < n:
-                                break
-                        else:
-                            best.append((got_more if more else got_last) - given - price)
-                out[i] = max(best)
+                # the best trade's value depends only on this key (the prices: uses and tokens; the hand): kept
+                uses = s.uses
+                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+                known = market[2].get(key)
+                if known is None:
+                    known = self._best_trade(s, p, market[0], hand, more)
+                    if len(market[2]) >= _KEPT:
+                        market[2].clear()
+                    market[2][key] = known
+                out[i] = known
             else:
                 out[i] = self.score(s, a)
+        if s.visit is not None:
+            if len(market[2]) >= _KEPT:
+                market[2].clear()
+            market[2][key] = (tuple(actions), tuple(out))  # the actions kept alive: their ids in the key stay theirs
         return out
+
+    @staticmethod
+    def _best_trade(s, p, rows, hand, more) -> float:
+        """The value of a Market visit (:meth:`score` of ``VisitMarket``): the best of 0 and
+        the trades of ``rows`` (:func:`_market_values`) whose gives ``hand`` holds."""
+        best = [0.0]
+        for name, marked, row in rows:
+            price = R.marked_price(s, p, name) if marked else 0
+            for give, got_more, got_last, given in row:
+                for r, n in give:
+                    if hand[r] < n:
+                        break
+                else:
+                    best.append((got_more if more else got_last) - given - price)
+        return max(best)
 
     @staticmethod
     def _trade_value(s, p, action, give, take, more, val):
@@ -133,6 +159,7 @@ class EstateGreedyAgent(OneStepGreedyAgent):
 
 
 _MARKET_VALUES: dict = {}
+_KEPT = 50_000  # Market visit values kept per box and config (then started afresh)
 _FIXED: dict = {}
 
 
@@ -162,11 +189,13 @@ def _fixed_scores(box, left: int) -> dict:
     return out
 
 
-def _market_values(s) -> tuple[list, dict]:
+def _market_values(s) -> tuple[list, dict, dict]:
     """The parts of :meth:`EstateGreedyAgent._trade` that depend on the box and the config
     only (made once per box and third marked action): per Market row of ``s``'s box
-    ``(row, marked, [(give, got, got_in_last_season, given)...])``, and per interned
-    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``."""
+    ``(row, marked, [(give, got, got_in_last_season, given)...])``, per interned
+    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``, and the Market
+    visits' values found so far (by a season remains, the mover's tokens, the uses of each
+    row and the mover's hand: all the value depends on; at most ``_KEPT``)."""
     key = (id(s.box), s.config.third_marked)
     hit = _MARKET_VALUES.get(key)
     if hit is not None and hit[0] is s.box:
@@ -182,8 +211,9 @@ def _market_values(s) -> tuple[list, dict]:
         parts = [(x, got(x.take, True), got(x.take, False), sum(val[r] * n for r, n in x.give)) for x in trades]
         rows.append((name, marked, [(x.give, *rest) for x, *rest in parts]))
         by_id.update({id(x): (x, *rest, marked) for x, *rest in parts})
-    _MARKET_VALUES[key] = (s.box, (rows, by_id))
-    return rows, by_id
+    found = (rows, by_id, {})
+    _MARKET_VALUES[key] = (s.box, found)
+    return found
 
 
 AGENTS = {"random": RandomAgent, "greedy": EstateGreedyAgent}

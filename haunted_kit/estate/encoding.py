@@ -36,6 +36,7 @@ PHASES = ("setup", "turns", "inn", "over")
 _VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
                 "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
 _read_view_fields = operator.attrgetter(*_VIEW_FIELDS)
+_ROWS_KEPT = 100_000  # seats' rows kept by EstateObservation.values before it starts afresh
 
 
 def catalogue(box=None) -> ActionCatalogue:
@@ -65,6 +66,7 @@ class EstateObservation(ObservationEncoder):
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
         self._slot_key = {(q, r): f"{q},{r}" for q, r in box.slots}  # a slot -> its observation key
+        self._rows: dict = {}  # a seat's values -> their float32 bytes (see values)
         super().__init__(box, players)
 
     def entry_names(self) -> list[str]:
@@ -164,16 +166,29 @@ class EstateObservation(ObservationEncoder):
                 v[marker[(p - me) % n]] = 1
         res, inc, starts, width = self.box.resources, self.box.income_resources, T["seat_start"], T["seat_width"]
         hands, incomes, takens, workers = obs["hand"], obs["income"], obs["taken"], obs["workers"]
-        for p in range(n):  # a seat's entries are consecutive (entry_names): one slice write each
+        tokens, passed, visited = obs["tokens"], obs["passed"], obs["visited"]
+        rows, out = self._rows, memoryview(v).cast("B")
+        if len(rows) > _ROWS_KEPT:
+            rows.clear()
+        for p in range(n):  # a seat's entries are consecutive (entry_names): one write of its float32 bytes each
             w = workers[p]
-            at0 = starts[(p - me) % n]
-            v[at0:at0 + width] = array.array("f", [*map(hands[p].__getitem__, res), *map(incomes[p].__getitem__, inc),
-                                                   *map(takens[p].__getitem__, inc), w["supply"], w["factory"], w["inn"],
-                                                   obs["tokens"][p], obs["passed"][p], obs["visited"][p]])
+            row = (*map(hands[p].__getitem__, res), *map(incomes[p].__getitem__, inc), *map(takens[p].__getitem__, inc),
+                   w["supply"], w["factory"], w["inn"], tokens[p], passed[p], visited[p])
+            b = rows.get(row)
+            if b is None:
+                b = rows[row] = array.array("f", row).tobytes()  # the same values: kept by the row
+            at0 = 4 * starts[(p - me) % n]
+            out[at0:at0 + 4 * width] = b
         for m, p in obs["first_taker"].items():
             if p is not None:
                 v[T["seat"][(p - me) % n]["first"][m]] = 1
         return v
+
+    def from_state(self, state, me: int, to_move: int | None):
+        """The vector of ``state.observation(me)`` with ``to_move``'s flag, read through
+        :meth:`view` (the environment's fast path; the same vector as :meth:`__call__` of the
+        observation)."""
+        return self(self.view(state, me), me, to_move)
 
     def fill(self, out, obs: dict, me: int) -> None:
         out[:] = np.frombuffer(self.values(obs, me, array.array("f", out.tolist())), dtype=np.float32)

@@ -18,6 +18,7 @@ the same game.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import math
 from dataclasses import fields, replace
@@ -42,7 +43,8 @@ class EstateState(EstateData):
         return current_player(self)
 
     def legal_actions(self) -> list:
-        return legal_actions(self)
+        found = self.legal_cache  # kept until the position changes
+        return found if found is not None else legal_actions(self)
 
     def why_not(self, action):
         return why_not(self, action)
@@ -292,34 +294,46 @@ def legal_actions(s: EstateState) -> list:
     elif s.pending is not None:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
-        out = R.legal_trades(s, p, table.trades)
-        out.append(table.END_VISIT)
+        # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
+        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied
+        hand, uses, visit = s.hand[p], s.uses, s.visit
+        key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
+               s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+        memo = table.trade_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _TRADES_KEPT:
+                memo.clear()
+            found = memo[key] = R.legal_trades(s, p, table.trades)
+        out = [*found, table.END_VISIT]
     elif s.phase == "inn":
         out = [table.INN_RETURN, table.INN_DECLINE]
     else:
         taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
+            income, first_taker = s.income[p], s.first_taker
             for m in box.factory_resources:
-                left = R.take_limit(s, p, m) - taken[m]
+                inc = income[m]  # R.take_limit, inlined
+                if inc <= 0:
+                    continue
+                first = first_taker[m]
+                left = inc + (box.first_taker_extra if first is None or first == p else 0) - taken[m]
                 if left > 0:
                     out += table.takes(m, left)
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
             out += table.golds(left)
-        slots, have = R.open_slots(s, p)  # have: tiles in p's estate (the marble quarry's condition)
+        free, joins, have = R.open_slot_lists(s, p)  # have: tiles in p's estate (the marble quarry's condition)
         gold = s.hand[p]["gold"]
-        if slots:
-            if gold >= box.tile_price:
-                free = [slot for slot, how in slots.items() if how == "place"]
+        if free or joins:
+            if free and gold >= box.tile_price:
                 for t in dict.fromkeys(s.display):
                     if t == "marble_quarry" and have < box.marble_quarry_min_tiles:
                         continue
                     row = table.place[t]
-                    out += [row[slot] for slot in free]
+                    out += map(row.__getitem__, free)
             lands, cap, per = s.lands, box.join_fee_cap, box.join_fee_per_marker
-            for slot, how in slots.items():
-                if how != "join":
-                    continue
+            for slot in joins:
                 land = lands[slot]
                 if land["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
                     continue
@@ -414,6 +428,7 @@ def _amounts(v):
     return tuple(sorted(out))
 
 
+_TRADES_KEPT = 50_000  # legal trade lists kept per box (ActionTable.trade_memo), then started afresh
 _PAIR_FIELDS = ("slot", "give", "take")  # fields given as lists are accepted and read as tuples
 
 
@@ -660,7 +675,8 @@ class EstateGame:
         forced on the next draws (:meth:`EstateState.force_chance`), the action record,
         the start position and the log are left out: it cannot foretell the real stack."""
         d = state.copy(keep_log=False)
-        d.config = replace(state.config, seed=rng.getrandbits(62))
+        d.config = copy.copy(state.config)  # the same checked settings (a new seed in range needs no new check)
+        object.__setattr__(d.config, "seed", rng.getrandbits(62))
         d.forced = []
         d.rng_count = 0
         d.record = Record()

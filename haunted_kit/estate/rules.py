@@ -162,6 +162,19 @@ def open_slots(s, p: int) -> tuple[dict, int]:
     return found
 
 
+def open_slot_lists(s, p: int) -> tuple[list, list, int]:
+    """``(slots to place a tile on, slots to join, tiles in p's estate)``: :func:`open_slots`
+    split by how, in board order, kept in the state alike (read only, shared by copies)."""
+    cache = s.slot_cache
+    key = (p, "lists")
+    if cache is not None and key in cache:
+        return cache[key]
+    slots, have = open_slots(s, p)
+    found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
+    s.slot_cache = {**s.slot_cache, key: found}  # a new dict: copies sharing the old one keep it
+    return found
+
+
 # ============================================================================ income
 
 
@@ -332,9 +345,11 @@ def exchange(s, p: int, changes: dict, kind: str, text, slot=None, **data) -> No
     """Change ``p``'s holdings by ``changes`` (resource -> amount, may be negative) and log
     it as one event: with :func:`gain`, the only way holdings change (the soak test checks
     every change against these events)."""
+    hand = s.hand[p]
     for res, n in changes.items():
-        s.hand[p][res] += n
-    emit(s, kind, p, text, slot, gain=dict(changes), **data)
+        hand[res] += n
+    if s.log is not None:  # (a search copy keeps no log: nothing to build)
+        emit(s, kind, p, text, slot, gain=dict(changes), **data)
 
 
 def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str, text) -> None:
@@ -342,14 +357,16 @@ def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str,
     hired from outside); logged with the change per place."""
     if n <= 0:
         return
-    change = {}
+    workers = s.workers[p]
     if src is not None:
-        s.workers[p][src] -= n
-        change[src] = -n
+        workers[src] -= n
     if dst is not None:
-        s.workers[p][dst] += n
-        change[dst] = change.get(dst, 0) + n
-    emit(s, kind, p, text, workers=change)
+        workers[dst] += n
+    if s.log is not None:  # (a search copy keeps no log: nothing to build)
+        change = {} if src is None else {src: -n}
+        if dst is not None:
+            change[dst] = change.get(dst, 0) + n
+        emit(s, kind, p, text, workers=change)
 
 
 def raise_income(s, p: int, slot, times: int = 1) -> None:

@@ -10,8 +10,10 @@ names each entry.
 
 from __future__ import annotations
 
+import array
 import functools
 import math
+from itertools import compress
 
 import numpy as np
 
@@ -20,6 +22,9 @@ from .board import build_field
 from .box import default_box
 
 __all__ = ["HauntedObservation"]
+
+_NONE = -1  # a cell's building index when it has none (state.building)
+_ROWS_KEPT = 100_000  # players' rows kept by HauntedObservation.from_state before it starts afresh
 
 
 class HauntedObservation:
@@ -52,6 +57,20 @@ class HauntedObservation:
             names += [f"{who}.skill={s}" for s in self.skills]
         names += [f"my_quest={q}" for q in self.quests] + [f"my_hand={q}" for q in self.quests]
         self.names = names
+        self._templates: dict = {}  # id(field) -> (field, template vector, cell offsets): see _template
+        at = {name: i for i, name in enumerate(names)}
+        self._phase_at = {p: at[f"phase={p}"] for p in self.phases}
+        self._market_at = {m: at[f"market={m}"] for m in box.market_cards}
+        self._skill_in_play_at = {k: at[f"skill_in_play={k}"] for k in self.skills}
+        self._to_move_at = at["to_move=me"]
+        self._cells_at = at["to_move=me"] + self.n
+        self._per_cell = len(self.terrains) + 2 + len(self.buildings) + 2 * self.n
+        self._players_at = self._cells_at + self._per_cell * len(self.cells)
+        self._per_player = len(box.resources) + 1 + 2 * len(box.tracks) + 4 + len(self.skills)
+        self._quests_at = self._players_at + self._per_player * self.n
+        self._rows: dict = {}  # a player's values (learned skills as the bitmask) -> their entries' float32 bytes
+        self._quest_bits = [(q, i) for i, q in enumerate(self.quests)]
+        self._blank = array.array("f", bytes(4 * len(names)))
 
     def entry_high(self, name: str) -> float:
         """The highest value of entry ``name``: 1 for a flag (every ``key=value`` entry, a
@@ -74,7 +93,104 @@ class HauntedObservation:
         """(low, high) float32 arrays: every entry is >= 0 and <= :meth:`entry_high`."""
         return vector_bounds(self.names, self.entry_high)
 
+    def _template(self, field):
+        """The vector's part fixed by ``field`` (a state's :class:`~haunted_kit.haunted.board.Field`):
+        a C float array with every cell's terrain flag set, and the start of each field
+        cell's entries (by the field's cell index). Made once per field."""
+        hit = self._templates.get(id(field))
+        if hit is not None and hit[0] is field:
+            return hit
+        T, per = len(self.terrains), self._per_cell
+        v = array.array("f", self._blank)
+        ref = self._field(tuple(field.layout))  # terrains as the plain encoder reads them: from the layout
+        for c, cell in enumerate(ref.cells):
+            v[self._cells_at + self.cell_index[tuple(cell)] * per + self.terrains.index(ref.terrain[c])] = 1
+        offsets = [self._cells_at + self.cell_index[tuple(cell)] * per for cell in field.cells]
+        hit = self._templates[id(field)] = (field, v, offsets)
+        return hit
+
+    def _row_bytes(self, row: tuple) -> bytes:
+        """A player's entries as float32 bytes, from ``row``: the values of :meth:`names`'
+        order up to ``markers_used``, then the learned skills' bitmask (each ``skill=k`` flag)."""
+        *values, mask = row
+        return array.array("f", values + [float(mask >> k & 1) for k in self.skills]).tobytes()
+
+    def from_state(self, s, me: int, to_move: int | None) -> np.ndarray:
+        """The vector of ``s.observation(me)`` (:meth:`__call__`'s, entry for entry), read
+        straight from the state's fields: only those the observation shows ``me`` (no
+        other player's quests or hand, no seed, generator position or forced outcomes),
+        written into a copy of the field's template (:meth:`_template`) in a C float
+        array, then handed to numpy without copying. The environment's fast path."""
+        box, n = self.box, self.n
+        layout = s.layout
+        field = s.field
+        full = bool(layout) and len(layout) == len(box.region_centres) and field is not None
+        if full:
+            _, template, off = self._template(field)
+            v = template[:]  # a memcpy of the template
+        else:
+            v = self._blank[:]
+        v[0], v[1] = s.season, s.round
+        at = self._phase_at.get(str(s.phase))
+        if at is not None:
+            v[at] = 1
+        at = self._market_at.get(s.market)
+        if at is not None:
+            v[at] = 1
+        skill_at = self._skill_in_play_at
+        for k in s.skills:
+            v[skill_at[k]] = 1
+        at = self._to_move_at
+        v[at - 2], v[at - 1] = s.sup_ghosts, s.sup_depl
+        if to_move is not None:
+            v[at + (to_move - me) % n] = 1
+        if full:
+            T = len(self.terrains)
+            for o in compress(off, s.ghosts):
+                v[o + T] = 1
+            for o in compress(off, s.depleted):
+                v[o + T + 1] = 1
+            B = T + 2
+            owners = B + len(self.buildings)
+            building, owner = s.building, s.owner
+            if building.count(_NONE) != len(building):
+                for c, b in enumerate(building):
+                    if b >= 0:
+                        o = off[c]
+                        v[o + B + b] = 1
+                        v[o + owners + (owner[c] - me) % n] = 1
+            sensors = owners + n
+            for p, c in enumerate(s.sensor):
+                v[off[c] + sensors + (p - me) % n] = 1
+        R, K = len(box.resources), len(box.tracks)
+        res, pec, tok, act, valor, arrival, quests, markers, learned = (
+            s.res, s.pec, s.tok, s.act, s.valor, s.arrival, s.quests, s.markers, s.learned)
+        rows = self._rows
+        if len(rows) > _ROWS_KEPT:
+            rows.clear()
+        out, at = memoryview(v).cast("B"), 4 * self._players_at
+        for p in (*range(me, n), *range(me)):  # a player's entries are consecutive (names), observer first
+            row = (*res[p * R:p * R + R], pec[p], *tok[p * K:p * K + K], *act[p * K:p * K + K],
+                   valor[p], arrival[p], len(quests[p]), markers[p], learned[p])
+            b = rows.get(row)
+            if b is None:
+                b = rows[row] = self._row_bytes(row)
+            out[at:at + len(b)] = b
+            at += len(b)
+        at = self._quests_at
+        index = self.quests.index
+        for q in quests[me] or ():
+            v[at + index(q)] = 1
+        mask, at = s.hand[me], at + len(self.quests)
+        if mask:
+            for q, i in self._quest_bits:
+                if mask >> q & 1:
+                    v[at + i] = 1
+        return np.frombuffer(v, dtype=np.float32)  # the array's own memory (writable), no copy
+
     def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
+        """The vector of ``obs`` (player ``me``'s observation dict, :meth:`names` order)
+        with ``to_move``'s flag (``None``: nobody's): the definition :meth:`from_state` follows."""
         v = np.zeros(len(self.names), dtype=np.float32)
         n = self.n
         rel = lambda p: (p - me) % n  # noqa: E731

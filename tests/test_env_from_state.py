@@ -1,0 +1,122 @@
+"""The environment's fast observation path (issue 21: the observation and the mask together
+at no more than 2 engine steps): an encoder's ``from_state(state, player, to_move)`` gives
+entry for entry the vector of the plain definition, ``encoder(state.observation(player),
+player, to_move)``, reads nothing the player cannot see, and the catalogue numbers a legal
+action made anew as the equal entry."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from haunted_kit.env import KitAECEnv
+from haunted_kit.games import game_names, get_game
+from haunted_kit.haunted import actions as HA
+from haunted_kit.protocol import ActionCatalogue
+from haunted_kit.search import sample_chance
+
+SETTINGS = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 2})}
+
+
+def _positions(game: str, seeds):
+    """Every decision of seeded random games of ``game`` (its bench-like setting)."""
+    players, options = SETTINGS.get(game, (get_game(game).min_players, {}))
+    g = get_game(game)
+    for seed in seeds:
+        s, rng = g.new_game(players=players, seed=seed, log=False, **options), random.Random(seed)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                sample_chance(s, rng)
+                continue
+            yield s
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+        yield s
+
+
+def _vector(encode, s, p):
+    to_move = None if s.is_terminal() else s.current_player()
+    from_state = getattr(encode, "from_state", None)
+    return encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_from_state_equals_the_vector_of_the_observation_to_the_end_of_seeded_games(game):
+    env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
+    enc, checked = env.encode, 0
+    low, high = enc.bounds()
+    for s in _positions(game, range(10, 16)):
+        to_move = None if s.is_terminal() else s.current_player()
+        for p in range(s.players if isinstance(s.players, int) else len(s.players)):
+            plain = enc(s.observation(p), p, to_move)
+            fast = _vector(enc, s, p)
+            assert fast.dtype == np.float32 and fast.shape == plain.shape
+            assert np.array_equal(fast, plain), [enc.names[i] for i in np.flatnonzero(fast != plain)][:5]
+            assert np.all(fast >= low) and np.all(fast <= high)
+            checked += 1
+    assert checked > 100  # six whole games, every seat (Landmarks over 2 rounds: 135)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_from_state_reads_nothing_the_player_cannot_see(game):
+    """A determinisation (the hidden parts redrawn from what the player sees) gives the
+    player the same vector: the fast path reads no hidden field."""
+    g = get_game(game)
+    env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
+    differ = checked = 0
+    for i, s in enumerate(_positions(game, range(3))):
+        if s.is_terminal() or i % 3:
+            continue
+        p = s.current_player()
+        d = g.determinise(s, p, random.Random(i))
+        assert np.array_equal(_vector(env.encode, d, p), _vector(env.encode, s, p))
+        other = (p + 1) % SETTINGS[game][0]
+        differ += s.observation(other) != d.observation(other)  # something hidden from p was redrawn
+        checked += 1
+    assert checked >= 5
+    if game != "estate":  # the estate hides only the tile stack's order, which no observation shows
+        assert differ > 0
+
+
+def test_a_legal_action_made_anew_gets_its_equal_entrys_number():
+    """Haunted Lands makes its legal actions anew (not the catalogue's objects): each is
+    numbered as the equal entry, also where two entries' hashes are equal (hash(-1) ==
+    hash(-2) in Python, so cells (0, -1) and (0, -2) hash alike)."""
+    cat = ActionCatalogue([HA.Explore((0, -1)), HA.Explore((0, -2)), HA.EndTurn(), HA.Extract((0, -1), "wood")])
+    assert hash(HA.Explore((0, -1))) == hash(HA.Explore((0, -2)))
+
+    class Position:
+        def legal_actions(self):
+            return [HA.EndTurn(), HA.Explore((0, -2)), HA.Extract((0, -1), "wood"), HA.Explore((0, -1))]
+
+    assert cat.legal_numbers(Position()) == [2, 1, 3, 0]
+
+    class Wider(Position):
+        def legal_actions(self):
+            return [HA.Explore((0, -3))]
+
+    with pytest.raises(ValueError, match="has no number"):
+        cat.legal_numbers(Wider())
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_step_after_the_mask_plays_the_numbered_legal_action(game):
+    """``step`` reuses the mask's numbering while the legal actions are those it numbered;
+    once the position changed under the environment, the number is decoded afresh (an
+    illegal one refused with the rule's reason, nothing changed)."""
+    env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
+    env.reset(seed=5)
+    s = env.state_
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    numbers = list(np.flatnonzero(mask))
+    assert sorted(numbers) == sorted(env.catalogue.legal_numbers(s))
+    last = int(numbers[-1])
+    assert env.legal_action(last) == s.legal_actions()[env.catalogue.legal_numbers(s).index(last)]
+    illegal = next(i for i in range(len(env.catalogue)) if not mask[i])
+    before = s.to_dict()
+    with pytest.raises(ValueError, match="illegal now|not offered"):
+        env.step(illegal)
+    assert s.to_dict() == before
