@@ -251,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
     srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
+    srv.add_argument("--no-compress", dest="compress", action="store_false",
+                     help="send page updates uncompressed (default: deflated when the browser offers it)")
     return ap
 
 
@@ -813,7 +815,7 @@ def _server(sub, args) -> int:
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
-                            bot_delay=args.bot_delay, first_table=first, log_path=args.log)
+                            bot_delay=args.bot_delay, first_table=first, log_path=args.log, compress=args.compress)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
         return 1

@@ -105,6 +105,17 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     }
 
 
+def view_patch(last: dict, new: dict) -> dict | None:
+    """The patch message taking a page from view ``last`` to view ``new`` (both view
+    messages with the same keys): ``{"type": "patch", "table", "seq", "changed": {key:
+    value}}`` with every key whose value differs, or None when none does. The page merges
+    ``changed`` into its last view (``Object.assign``), which then equals ``new``."""
+    changed = {k: v for k, v in new.items() if last.get(k) != v}
+    if not changed:
+        return None
+    return {"type": "patch", "table": new["table"], "seq": new["seq"], "changed": changed}
+
+
 # ============================================================================ the classroom
 @dataclass(eq=False)  # one per open socket, compared by identity
 class Connection:
@@ -115,6 +126,8 @@ class Connection:
     viewer: int | None            # a seat, PUBLIC, or None for the teacher page
     role: str                     # "seat", "projector", "hotseat", "teacher"
     revealed_for: int | None = None
+    last: dict | None = None      # the last view this page was sent (its own or a cached one): patches diff from it
+    last_text: str | None = None  # the last teacher message sent (teacher pages)
 
 
 @dataclass
@@ -127,6 +140,9 @@ class Classroom:
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     connections: set = field(default_factory=set)
     _bots: dict = field(default_factory=dict)
+    _views: dict = field(default_factory=dict)     # view_key -> (message, JSON text)
+    _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
+    _status: dict = field(default_factory=dict)    # (table, seq) -> status line
     _bot_tasks: dict = field(default_factory=dict)
 
     def table(self, table_id: int) -> Table:
@@ -144,40 +160,128 @@ class Classroom:
             out[seat.seat] = self._bots[key]
         return out
 
+    def view_key(self, conn: Connection) -> tuple:
+        """What a page's view depends on: ``(table, seq, viewer, mode, bot seats)``; pages
+        with one key share one built view (:meth:`cached_view`). ``mode`` is ``"seat"``,
+        ``"projector"``, or ``"hotseat"`` / ``"hotseat-revealed"`` (the mover's quests shown)."""
+        t = self.table(conn.table_id)
+        mode = conn.role
+        if conn.role == "hotseat" and conn.revealed_for is not None and conn.revealed_for == t.state.current_player():
+            mode = "hotseat-revealed"
+        bot_seats = tuple(s.seat for s in t.seats if s.agent is not None)
+        return (t.id, t.seq, conn.viewer, mode, bot_seats)
+
+    def cached_view(self, key: tuple) -> tuple[dict, str]:
+        """The view message for ``key`` (:meth:`view_key`) and its JSON text, built once per
+        key: N pages of one viewer on one position cost one build. Views of a table's
+        older positions are dropped when a newer one is built."""
+        hit = self._views.get(key)
+        if hit is not None:
+            return hit
+        table_id, seq, viewer, mode, _ = key
+        stale = [k for k in self._views if k[0] == table_id and k[1] != seq]
+        for k in stale:
+            del self._views[k]
+        t = self.table(table_id)
+        if mode == "seat":
+            msg = view_message(t, viewer, self.size)
+        else:
+            msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
+                               bots=self.bots_of(t))
+        hit = self._views[key] = (msg, json.dumps(msg))
+        return hit
+
     def message_for(self, conn: Connection) -> dict:
+        """The full message for ``conn``'s page: the teacher message or its view."""
         if conn.role == "teacher":
             return self.teacher_message()
-        t = self.table(conn.table_id)
-        bots = self.bots_of(t)
-        if conn.role == "hotseat":
-            mover = t.state.current_player()
-            return view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover,
-                                bots=bots)
-        return view_message(t, conn.viewer, self.size)
+        return self.cached_view(self.view_key(conn))[0]
+
+    def update(self, conn: Connection) -> None:
+        """Send ``conn``'s page its current view: the full view the first time (a page
+        that reconnects is a new connection, so it gets a full view), after that a
+        ``{"type": "patch", "table", "seq", "changed": {key: value}}`` with only the keys
+        whose value differs from the last view sent (the page merges them into that view;
+        :func:`view_patch`), nothing when no key differs."""
+        msg, text = self.cached_view(self.view_key(conn))
+        last = conn.last
+        if last is not msg:
+            if last is None or last.get("type") != "view" or msg.get("type") != "view" or last.keys() != msg.keys():
+                self.send_text(conn, text)
+            else:
+                patch = view_patch(last, msg)
+                if patch is not None:
+                    self.send_text(conn, self._patch_text(last, msg, patch))
+        conn.last = msg
+
+    def _patch_text(self, last: dict, msg: dict, patch: dict) -> str:
+        """The patch's JSON text, built once for every page going from ``last`` to ``msg``."""
+        key = (id(last), id(msg))
+        hit = self._patches.get(key)
+        if hit is None or hit[0] is not last or hit[1] is not msg:
+            if len(self._patches) > 4 * max(1, len(self.connections)) + 64:  # bounded: old positions are never asked again
+                self._patches.clear()
+            hit = self._patches[key] = (last, msg, json.dumps(patch))
+        return hit[2]
+
+    def status_line(self, table: Table) -> str:
+        """:func:`status_of`, computed once per table position."""
+        key = (table.id, table.seq)
+        line = self._status.get(key)
+        if line is None:
+            for k in [k for k in self._status if k[0] == table.id]:
+                del self._status[k]
+            line = self._status[key] = status_of(table)
+        return line
 
     def teacher_message(self) -> dict:
+        """The teacher page's message: every table with its status line (cached per table
+        position), its seats, their join codes and how many pages are open on each."""
+        online: dict = {}
+        for c in self.connections:
+            if c.role == "seat":
+                online[(c.table_id, c.viewer)] = online.get((c.table_id, c.viewer), 0) + 1
         tables = []
         for t in self.store.tables():
-            seats = []
-            for seat in t.seats:
-                online = sum(1 for c in self.connections if c.table_id == t.id and c.role == "seat" and c.viewer == seat.seat)
-                seats.append({"seat": seat.seat, "code": seat.code, "agent": seat.agent, "connected": online})
+            seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent,
+                      "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
-                           "status": status_of(t), "game": t.game.name, "config": t.config, "seats": seats,
+                           "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal()})
         return {"type": "teacher", "tables": tables}
 
     def send(self, conn: Connection, msg: dict) -> None:
+        self.send_text(conn, json.dumps(msg))
+
+    def send_text(self, conn: Connection, text: str) -> None:
         try:
-            conn.socket.write_message(json.dumps(msg))
+            conn.socket.write_message(text)
         except tornado.websocket.WebSocketClosedError:
             self.connections.discard(conn)
 
+    def refresh(self, conn: Connection) -> None:
+        """Send one page what it should show now: a teacher page the teacher message,
+        any other page its view (:meth:`update`)."""
+        if conn.role == "teacher":
+            conn.last_text = json.dumps(self.teacher_message())
+            self.send_text(conn, conn.last_text)
+        else:
+            self.update(conn)
+
     def broadcast(self, table_id: int | None = None) -> None:
-        """Every page on ``table_id`` (and every teacher page) gets its own new view."""
+        """Every page on ``table_id`` gets its new view (:meth:`update`: a patch where it
+        has one); the teacher pages get the teacher message, built once for all of them
+        and not sent again when it did not change."""
+        teacher_text = None
         for conn in list(self.connections):
-            if conn.role == "teacher" or conn.table_id == table_id:
-                self.send(conn, self.message_for(conn))
+            if conn.role == "teacher":
+                if teacher_text is None:
+                    teacher_text = json.dumps(self.teacher_message())
+                if conn.last_text != teacher_text:
+                    self.send_text(conn, teacher_text)
+                    conn.last_text = teacher_text
+            elif conn.table_id == table_id:
+                self.update(conn)
 
     # ------------------------------------------------------------------ decisions
     def act(self, conn: Connection, msg: dict) -> None:
@@ -387,6 +491,11 @@ class ExportSave(_Base):
 
 
 class Socket(_Shared, tornado.websocket.WebSocketHandler):
+    def get_compression_options(self):
+        """permessage-deflate (a ~60 KB view travels as ~7 KB) unless the app was made with
+        ``compress=False``; level 1: most of the saving for a third of level 6's CPU."""
+        return {"compression_level": 1, "mem_level": 8} if self.app_state["compress"] else None
+
     def prepare(self):
         self.check_host()
         c = self.classroom
@@ -413,7 +522,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def open(self):
         c = self.classroom
         c.connections.add(self.conn)
-        c.send(self.conn, c.message_for(self.conn))
+        c.refresh(self.conn)
         c.broadcast(-1)  # teacher pages: who is connected
         if self.conn.table_id is not None:
             c.schedule_bots(self.conn.table_id)
@@ -434,10 +543,10 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "reveal" and self.conn.role == "hotseat":
                 t = c.table(self.conn.table_id)
                 self.conn.revealed_for = t.state.current_player()
-                c.send(self.conn, c.message_for(self.conn))
+                c.update(self.conn)
             elif kind == "cover" and self.conn.role == "hotseat":
                 self.conn.revealed_for = None
-                c.send(self.conn, c.message_for(self.conn))
+                c.update(self.conn)
             else:
                 c.send(self.conn, {"type": "refused", "text": f"Unknown request {kind!r}."})
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page
@@ -449,8 +558,9 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         self.classroom.broadcast(-1)
 
 
-def make_app(classroom: Classroom, hosts: set[str], base_url: str) -> tornado.web.Application:
-    state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url}
+def make_app(classroom: Classroom, hosts: set[str], base_url: str, *, compress: bool = True) -> tornado.web.Application:
+    """The tornado application; ``compress``: websocket messages deflated (permessage-deflate)."""
+    state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url, "compress": compress}
     args = {"app_state": state}
     return tornado.web.Application([
         (r"/s/([A-Za-z0-9]{1,16})", SeatPage, args),
@@ -486,7 +596,7 @@ def qr_svg(url: str) -> str:
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
           bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
-          ready=None) -> int:
+          ready=None, compress: bool = True) -> int:
     """Run the classroom server until interrupted. Returns 0.
 
     Args:
@@ -500,6 +610,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         log_path: the teacher's log (errors with tracebacks); default stderr.
         token: the teacher token (default: a new random one).
         ready: ``ready(info)`` once listening (``info``: urls, token, port).
+        compress: deflate websocket messages (permessage-deflate, when the browser offers it).
     """
     handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -519,7 +630,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         sockets = bind_sockets(port, address=ip)
         bound = sockets[0].getsockname()[1]
         base = f"http://{address if public else '127.0.0.1'}:{bound}"
-        app = make_app(classroom, hosts, base)
+        app = make_app(classroom, hosts, base, compress=compress)
         server = tornado.httpserver.HTTPServer(app, xheaders=False)
         server.add_sockets(sockets)
         for tid in store.table_ids():
