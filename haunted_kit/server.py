@@ -21,6 +21,7 @@ the teacher's log (``log_path``) with their traceback; a page only gets a senten
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -476,6 +477,7 @@ class QrCode(_Base):
         if self.classroom.store.seat_by_code(code) is None:
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "image/svg+xml")
+        self.set_header("Cache-Control", "private, max-age=86400")  # a seat's link does not change: redraws reuse it
         self.finish(qr_svg(f"{self.app_state['base_url']}/s/{code}"))
 
 
@@ -585,8 +587,10 @@ def page_html(role: str, params: dict) -> str:
 
 
 # ============================================================================ running
+@functools.lru_cache(maxsize=1024)
 def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as inline SVG (segno), or an empty string without segno."""
+    """A QR code of ``url`` as inline SVG (segno), or an empty string without segno;
+    made once per link (the teacher page shows the same codes at every redraw)."""
     try:
         import segno  # lazy: only the teacher page's QR code needs segno (about 60 ms to import)
     except ImportError:  # pragma: no cover - segno is a dependency
