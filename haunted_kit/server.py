@@ -26,6 +26,7 @@ import json
 import logging
 import secrets
 import socket
+import time
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -46,6 +47,7 @@ log = logging.getLogger("haunted_kit.server")
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 DEFAULT_SIZE = 30.0
+TEACHER_INTERVAL = 0.3  #: seconds: the served teacher page is sent at most about three messages a second
 
 
 def lan_address() -> str:
@@ -139,11 +141,14 @@ class Classroom:
     size: float = DEFAULT_SIZE
     bot_delay: float = 0.3
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
     _bots: dict = field(default_factory=dict)
     _views: dict = field(default_factory=dict)     # view_key -> (message, JSON text)
     _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
     _status: dict = field(default_factory=dict)    # (table, seq) -> status line
+    _teacher_due: object = None                    # the scheduled teacher message (asyncio TimerHandle)
+    _teacher_sent: float = float("-inf")           # time.monotonic() of the last teacher message
     _bot_tasks: dict = field(default_factory=dict)
 
     def table(self, table_id: int) -> Table:
@@ -271,8 +276,35 @@ class Classroom:
 
     def broadcast(self, table_id: int | None = None) -> None:
         """Every page on ``table_id`` gets its new view (:meth:`update`: a patch where it
-        has one); the teacher pages get the teacher message, built once for all of them
-        and not sent again when it did not change."""
+        has one); the teacher pages are told the class changed (:meth:`teacher_changed`)."""
+        for conn in list(self.connections):
+            if conn.role != "teacher" and conn.table_id == table_id:
+                self.update(conn)
+        self.teacher_changed()
+
+    def teacher_changed(self) -> None:
+        """Something the teacher page shows changed: send the teacher message now, or,
+        when one went out less than :attr:`teacher_interval` seconds ago, once that
+        interval is over (one message for every change in between: with ten tables
+        playing, the teacher page redraws a few times a second, not at every decision)."""
+        if self._teacher_due is not None:
+            return  # a send is scheduled and will carry this change
+        wait = self._teacher_sent + self.teacher_interval - time.monotonic()
+        if wait <= 0:
+            self.flush_teacher()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script driving the classroom): at once
+            self.flush_teacher()
+            return
+        self._teacher_due = loop.call_later(wait, self.flush_teacher)
+
+    def flush_teacher(self) -> None:
+        """Send every teacher page the teacher message, built once for all of them, unless
+        it is the message that page was sent last."""
+        self._teacher_due = None
+        self._teacher_sent = time.monotonic()
         teacher_text = None
         for conn in list(self.connections):
             if conn.role == "teacher":
@@ -281,8 +313,6 @@ class Classroom:
                 if conn.last_text != teacher_text:
                     self.send_text(conn, teacher_text)
                     conn.last_text = teacher_text
-            elif conn.table_id == table_id:
-                self.update(conn)
 
     # ------------------------------------------------------------------ decisions
     def act(self, conn: Connection, msg: dict) -> None:
@@ -625,7 +655,8 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     if first_table is not None and not store.table_ids():
         store.create_table(**first_table)
     store.tables()  # rebuild every table now: a broken record shows at start, not mid-lesson
-    classroom = Classroom(store, size=size, bot_delay=bot_delay, **({"teacher_token": token} if token else {}))
+    classroom = Classroom(store, size=size, bot_delay=bot_delay, teacher_interval=TEACHER_INTERVAL,
+                          **({"teacher_token": token} if token else {}))
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
     hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)

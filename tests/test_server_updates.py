@@ -196,3 +196,25 @@ def test_a_page_that_reconnects_gets_a_full_view_over_a_real_socket():
     assert first["type"] == "view" and first["seq"] == 0
     assert second["type"] == "patch" and second["seq"] == 1 and "board" in second["changed"]
     assert third == json.loads(json.dumps(view_message(t, mover, c.size)))  # the full view at decision 1
+
+
+def test_teacher_pages_get_at_most_one_message_per_interval_carrying_every_change():
+    store = GameStore(":memory:")
+    c = Classroom(store, bot_delay=0, teacher_interval=0.2)
+    t = store.create_table(players=2, seed=4)
+    teacher = Connection(Page(), None, None, "teacher")
+    seats = {p: Connection(Page(), t.id, p, "seat") for p in range(2)}
+
+    async def go():
+        for conn in (teacher, *seats.values()):
+            c.connections.add(conn)
+            c.refresh(conn)
+        for _ in range(3):  # three decisions within a few milliseconds
+            c.act(seats[t.state.current_player()], {"type": "act", "seq": t.seq, "i": 0})
+        sent_at_once = [m["tables"][0]["seq"] for m in teacher.socket.messages]
+        await asyncio.sleep(0.5)
+        return sent_at_once, [m["tables"][0]["seq"] for m in teacher.socket.messages]
+
+    at_once, after = run_in_fresh_loop(go)
+    assert at_once == [0, 1]           # the page's first message, then the first change at once
+    assert after == [0, 1, 3]          # the next two changes in one message, after the interval
