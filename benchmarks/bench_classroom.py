@@ -83,6 +83,38 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
+def seat_pages(browser, srv) -> list:
+    """Table 1's four seat pages, one browser context each (four devices), each showing
+    decision 0 and watching when its page shows each new position."""
+    pages = []
+    for p in range(4):
+        page = browser.new_context(viewport={"width": 1024, "height": 800}).new_page()
+        page.goto(srv.seats[(1, p + 1)])
+        page.wait_for_selector('#app[data-seq="0"]', state="attached", timeout=60_000)
+        page.evaluate(WATCH_JS)
+        pages.append(page)
+    return pages
+
+
+def play_from_pages(pages: list, moves: int) -> list[float]:
+    """Table 1 (4 players, seed 11) plays ``moves`` greedy decisions, each sent from the
+    mover's page; returns each other page's delay (ms) from the send to showing it."""
+    delays = []
+    s = hk.new_game(players=4, seed=11)
+    bots = [GreedyAgent(50 + p) for p in range(4)]
+    for seq in range(moves):
+        p = s.current_player()
+        a = bots[p].act(s.copy())
+        i = s.legal_actions().index(a)
+        sent = pages[p].evaluate("i => { const t = Date.now(); act(i); return t; }", i)
+        s.apply_action(a)
+        for q, page in enumerate(pages):
+            page.wait_for_selector(f'#app[data-seq="{seq + 1}"]', state="attached", timeout=30_000)
+            if q != p:
+                delays.append(page.evaluate(f"() => window.__seen['{seq + 1}']") - sent)
+    return delays
+
+
 def propagation(moves: int, work: Path) -> list[float]:
     from playwright.sync_api import sync_playwright
 
@@ -92,25 +124,8 @@ def propagation(moves: int, work: Path) -> list[float]:
     try:
         with sync_playwright() as pw:
             browser = launch_chromium(pw)
-            pages = []
-            for p in range(4):
-                page = browser.new_context(viewport={"width": 1024, "height": 800}).new_page()
-                page.goto(srv.seats[(1, p + 1)])
-                page.wait_for_selector('#app[data-seq="0"]', state="attached", timeout=60_000)
-                page.evaluate(WATCH_JS)
-                pages.append(page)
-            s = hk.new_game(players=4, seed=11)
-            bots = [GreedyAgent(50 + p) for p in range(4)]
-            for seq in range(moves):
-                p = s.current_player()
-                a = bots[p].act(s.copy())
-                i = s.legal_actions().index(a)
-                sent = pages[p].evaluate("i => { const t = Date.now(); act(i); return t; }", i)
-                s.apply_action(a)
-                for q, page in enumerate(pages):
-                    page.wait_for_selector(f'#app[data-seq="{seq + 1}"]', state="attached", timeout=30_000)
-                    if q != p:
-                        delays.append(page.evaluate(f"() => window.__seen['{seq + 1}']") - sent)
+            pages = seat_pages(browser, srv)
+            delays = play_from_pages(pages, moves)
             browser.close()
     finally:
         terminate_tree(srv.process)
@@ -244,29 +259,12 @@ def class_run(root: Path, tables: int, moves: int, pace: float, teacher: bool, w
             if teacher:
                 tpage = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
                 tpage.goto(srv.teacher)
-            pages = []
-            for p in range(4):
-                page = browser.new_context(viewport={"width": 1024, "height": 800}).new_page()
-                page.goto(srv.seats[(1, p + 1)])
-                page.wait_for_selector('#app[data-seq="0"]', state="attached", timeout=60_000)
-                page.evaluate(WATCH_JS)
-                pages.append(page)
+            pages = seat_pages(browser, srv)
             sockets = threading.Thread(target=socket_class, args=(srv.url, srv.codes, tables, pace, stop, out), daemon=True)
             sockets.start()
             time.sleep(3.0)  # every client joined and playing
             cpu0, bytes0, dec0, text0 = sum(proc.cpu_times()[:2]), server_bytes_sent(port), out["decisions"], out["text"]
-            s = hk.new_game(players=4, seed=11)
-            bots = [GreedyAgent(50 + p) for p in range(4)]
-            for seq in range(moves):
-                p = s.current_player()
-                a = bots[p].act(s.copy())
-                i = s.legal_actions().index(a)
-                sent = pages[p].evaluate("i => { const t = Date.now(); act(i); return t; }", i)
-                s.apply_action(a)
-                for q, page in enumerate(pages):
-                    page.wait_for_selector(f'#app[data-seq="{seq + 1}"]', state="attached", timeout=30_000)
-                    if q != p:
-                        delays.append(page.evaluate(f"() => window.__seen['{seq + 1}']") - sent)
+            delays = play_from_pages(pages, moves)
             cpu1, bytes1, dec1, text1 = sum(proc.cpu_times()[:2]), server_bytes_sent(port), out["decisions"], out["text"]
             stop.set()
             sockets.join(30)
@@ -329,9 +327,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        roots = {"this checkout": ROOT, **({f"{args.compare}": args.compare.resolve()} if args.compare else {})}
-        if args.compare:
-            roots = {f"{args.compare}": args.compare.resolve(), "this checkout": ROOT}
+        roots = {**({str(args.compare): args.compare.resolve()} if args.compare else {}), "this checkout": ROOT}
         class_figures(roots, args.rounds, args.tables, args.moves, args.pace, args.teacher, work)
         if args.only == "class":
             return 0
