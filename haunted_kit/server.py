@@ -144,7 +144,7 @@ class Classroom:
     teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
     _bots: dict = field(default_factory=dict)
-    _views: dict = field(default_factory=dict)     # view_key -> (message, JSON text)
+    _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
     _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
     _status: dict = field(default_factory=dict)    # (table, seq) -> status line
     _teacher_due: object = None                    # the scheduled teacher message (asyncio TimerHandle)
@@ -181,9 +181,17 @@ class Classroom:
         """The view message for ``key`` (:meth:`view_key`) and its JSON text, built once per
         key: N pages of one viewer on one position cost one build. Views of a table's
         older positions are dropped when a newer one is built."""
+        msg = self.view_for_key(key)
+        entry = self._views[key]
+        if entry[1] is None:  # the text only when a page needs the full view (most get a patch)
+            entry[1] = json.dumps(msg)
+        return msg, entry[1]
+
+    def view_for_key(self, key: tuple) -> dict:
+        """The view message for ``key`` (see :meth:`cached_view`), without its JSON text."""
         hit = self._views.get(key)
         if hit is not None:
-            return hit
+            return hit[0]
         table_id, seq, viewer, mode, _ = key
         stale = [k for k in self._views if k[0] == table_id and k[1] != seq]
         for k in stale:
@@ -194,14 +202,14 @@ class Classroom:
         else:
             msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
                                bots=self.bots_of(t))
-        hit = self._views[key] = (msg, json.dumps(msg))
-        return hit
+        self._views[key] = [msg, None]
+        return msg
 
     def message_for(self, conn: Connection) -> dict:
         """The full message for ``conn``'s page: the teacher message or its view."""
         if conn.role == "teacher":
             return self.teacher_message()
-        return self.cached_view(self.view_key(conn))[0]
+        return self.view_for_key(self.view_key(conn))
 
     def update(self, conn: Connection) -> None:
         """Send ``conn``'s page its current view: the full view the first time (a page
@@ -209,11 +217,12 @@ class Classroom:
         ``{"type": "patch", "table", "seq", "changed": {key: value}}`` with only the keys
         whose value differs from the last view sent (the page merges them into that view;
         :func:`view_patch`), nothing when no key differs."""
-        msg, text = self.cached_view(self.view_key(conn))
+        key = self.view_key(conn)
+        msg = self.view_for_key(key)
         last = conn.last
         if last is not msg:
             if last is None or last.get("type") != "view" or msg.get("type") != "view" or last.keys() != msg.keys():
-                self.send_text(conn, text)
+                self.send_text(conn, self.cached_view(key)[1])
             else:
                 patch = view_patch(last, msg)
                 if patch is not None:
