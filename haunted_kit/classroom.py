@@ -7,18 +7,31 @@ notebook through environment variables (``HAUNTED_KIT_SEED``, ``HAUNTED_KIT_MODE
 ``data/``, ``HAUNTED_KIT_SIZE``: the hex size in pixels, ``HAUNTED_KIT_HINTS``: ``0`` switches
 the "Suggest a move" button off, ``HAUNTED_KIT_HINT_PLAYOUTS``: the search budget of a
 hint), read by :func:`app_settings`.
+
+Voila runs in its own process through :func:`voila_main` (``python -m haunted_kit.classroom``),
+which adds what a lesson needs to Voila: the kernel of a closed or reloaded page is shut
+down after ``kernel_idle`` seconds without a page (Voila's own shutdown request on page
+close is refused for a missing ``_xsrf``, voila-dashboards/voila#1458, so the kit relies on
+jupyter_server's idle culling of kernels with no connection); at most ``max_kernels`` live
+kernels, the next page load gets a page saying the app is full and what to do; the Host
+header must be a localhost name or an ``allow_hosts`` name (else 403), as the table
+server checks it. :func:`serve` prints the URL only once Voila answers there.
 """
 
 from __future__ import annotations
 
-import signal
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from .games import DEFAULT_GAME, get_game
+from .server import LOCAL_HOSTS, host_name
 
 ENV_PREFIX = "HAUNTED_KIT_"
 DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
@@ -100,19 +113,90 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-KERNEL_IDLE_CULL = 600  # seconds: the kernel of a page closed (or left idle) this long is shut down
+KERNEL_IDLE_CULL = 30      # seconds: the kernel of a page closed (or reloaded) this long ago is shut down
+KERNEL_CULL_INTERVAL = 10  # seconds between two looks for such kernels: shut down within 40 s of the page closing
+MAX_KERNELS = 40           # live kernels (open pages) at most; the next page load is told the app is full
+START_TIMEOUT = 120.0      # seconds Voila may take to answer before the command gives up
 
 
-def voila_command(port: int, open_browser: bool = False) -> list[str]:
-    """The Voila command: localhost only, no port hopping; each page load runs the
-    notebook in its own kernel, and a kernel idle for :data:`KERNEL_IDLE_CULL` seconds
-    (its page closed) is shut down, so page loads do not pile up kernels for a lesson."""
-    cmd = [sys.executable, "-m", "voila", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
+def voila_command(port: int, open_browser: bool = False, *, kernel_idle: int = KERNEL_IDLE_CULL,
+                  cull_interval: int = KERNEL_CULL_INTERVAL, max_kernels: int = MAX_KERNELS,
+                  allow_hosts=()) -> list[str]:
+    """The Voila command (run by :func:`voila_main`): localhost only, no port hopping;
+    each page load runs the notebook in its own kernel. A kernel with no page connected
+    for ``kernel_idle`` seconds is shut down (looked for every ``cull_interval`` seconds;
+    kernels of open pages are kept however idle), at most ``max_kernels`` kernels live at
+    once, and the Host header must be a localhost name or one of ``allow_hosts``."""
+    cmd = [sys.executable, "-m", "haunted_kit.classroom", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
            "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=False",
-           f"--MappingKernelManager.cull_idle_timeout={KERNEL_IDLE_CULL}", "--MappingKernelManager.cull_interval=60"]
+           f"--MappingKernelManager.cull_idle_timeout={int(kernel_idle)}",
+           f"--MappingKernelManager.cull_interval={int(cull_interval)}",
+           "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False",
+           f"--ClassroomVoila.max_kernels={int(max_kernels)}"]
+    cmd += [f"--ClassroomVoila.allow_hosts={h}" for h in allow_hosts]
     if not open_browser:
         cmd.append("--no-browser")
     return cmd
+
+
+def full_page(live: int, cap: int) -> str:
+    """The page (HTML) a student gets when ``live`` kernels are running and the cap is
+    ``cap`` (both integers): what happened and what to do, no traceback."""
+    return ("<!doctype html><meta charset='utf-8'><title>Haunted Lands: the classroom app is full</title>"
+            "<body style='font-family: sans-serif; max-width: 40em; margin: 3em auto'>"
+            "<h1>The classroom app is full</h1>"
+            f"<p>{live} game{' is' if live == 1 else 's are'} open already, the most this app serves at once ({cap}).</p>"
+            "<p>Close a tab with a game you no longer play: its place is freed within a minute. "
+            "Then reload this page. Your teacher can allow more with <code>haunted-kit classroom --max-kernels N</code>.</p>")
+
+
+def host_allowed(host_header: str, allow_hosts=()) -> bool:
+    """Whether a request's Host header names this machine (a localhost name) or one of
+    ``allow_hosts``: the table server's rule (:func:`haunted_kit.server.host_name`)."""
+    return host_name(host_header) in LOCAL_HOSTS | {h.lower() for h in allow_hosts}
+
+
+def voila_main(argv=None) -> None:
+    """Run Voila (``argv``: its command line, as :func:`voila_command` builds it) with the
+    classroom's kernel cap and Host check. Runs until Voila stops."""
+    # lazy: only the Voila process imports voila, tornado and traitlets (the kernels and the CLI never do)
+    import tornado.web
+    from traitlets import Integer, List, Unicode
+    from voila.app import Voila
+
+    class ClassroomVoila(Voila):
+        """Voila with a cap on live kernels and the Host header checked on every handler."""
+
+        max_kernels = Integer(MAX_KERNELS, config=True, help="live kernels at most; the next page load is refused")
+        allow_hosts = List(Unicode(), config=True, help="names the Host header may carry besides localhost")
+
+        def initialize(self, argv=None):
+            super().initialize(argv)
+            self.voila_configuration.prelaunch_hook = self.kernel_cap
+
+        def kernel_cap(self, handler, notebook, cwd):
+            live = len(self.kernel_manager.list_kernel_ids())
+            if live >= self.max_kernels:
+                self.log.warning("classroom app full: %d kernels live, the cap is %d", live, self.max_kernels)
+                handler.set_status(503)
+                handler.set_header("Content-Type", "text/html; charset=utf-8")
+                raise tornado.web.Finish(full_page(live, self.max_kernels))
+            return None
+
+        def init_handlers(self):
+            return [(rule[0], host_checked(rule[1], self.allow_hosts), *rule[2:]) for rule in super().init_handlers()]
+
+    def host_checked(handler_class, allow_hosts):
+        class Checked(handler_class):
+            def prepare(self):
+                if not host_allowed(self.request.host, allow_hosts):
+                    raise tornado.web.HTTPError(403, reason="Host not allowed")
+                return super().prepare()
+
+        Checked.__name__ = handler_class.__name__
+        return Checked
+
+    ClassroomVoila.launch_instance(argv)
 
 
 def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE, hints: bool = True,
@@ -137,7 +221,8 @@ def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: floa
 
 def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, port: int = 8866,
           open_browser: bool = True, box=None, size: float = DEFAULT_SIZE, hints: bool = True,
-          hint_playouts: int = DEFAULT_HINT_PLAYOUTS) -> int:
+          hint_playouts: int = DEFAULT_HINT_PLAYOUTS, kernel_idle: int = KERNEL_IDLE_CULL,
+          max_kernels: int = MAX_KERNELS, allow_hosts=()) -> int:
     """Serve the classroom app until interrupted; returns Voila's exit status.
 
     ``bots`` are 1-based seats played by bots (default: all but seat 1). A busy
@@ -145,7 +230,10 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
     copy of ``data/`` (a folder; the command checks it loads), ``size``: the hex size
     in pixels (12 to 80), ``hints``: the "Suggest a move" button (off for a table
     where the teacher wants none), ``hint_playouts``: its search budget (10 to 100,000;
-    fewer answer faster on a slow machine, more play better).
+    fewer answer faster on a slow machine, more play better), ``kernel_idle``: seconds
+    after which the kernel of a closed page is shut down (5 to 3,600), ``max_kernels``:
+    live kernels at most (1 to 1,000), ``allow_hosts``: names besides localhost the Host
+    header may carry. The URL is printed once Voila answers there.
     """
     if not MIN_SIZE <= size <= MAX_SIZE:
         print(f"haunted-kit classroom: size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {size:g}",
@@ -163,24 +251,58 @@ def serve(players: int = 4, mode: str = "wanderer", seed: int = 1, bots=None, po
     if not 0 <= port <= 65535:
         print(f"haunted-kit classroom: port must be between 0 and 65535, got {port}", file=sys.stderr)
         return 2
+    if not 5 <= kernel_idle <= 3600:
+        print(f"haunted-kit classroom: kernel idle time must be between 5 and 3600 seconds, got {kernel_idle}",
+              file=sys.stderr)
+        return 2
+    if not 1 <= max_kernels <= 1000:
+        print(f"haunted-kit classroom: max kernels must be between 1 and 1000, got {max_kernels}", file=sys.stderr)
+        return 2
     if port == 0 or not port_is_free(port):
         new = free_port()
         if port:
             print(f"Port {port} is in use; serving on port {new} instead.", flush=True)
         port = new
     try:
-        cmd = voila_command(port, open_browser)
+        cmd = voila_command(port, open_browser, kernel_idle=kernel_idle, cull_interval=min(KERNEL_CULL_INTERVAL, kernel_idle),
+                            max_kernels=max_kernels, allow_hosts=allow_hosts)
     except FileNotFoundError as exc:
         print(f"haunted-kit classroom: {exc}", file=sys.stderr)
         return 1
-    # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
-    print(f"Classroom app: http://127.0.0.1:{port}/  (Ctrl+C stops it)", flush=True)
-    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size, hints, hint_playouts))
+    return run_voila(cmd, classroom_env(players, mode, seed, bots, box, size, hints, hint_playouts),
+                     url=f"http://127.0.0.1:{port}/")
 
 
-def run_voila(cmd: list[str], env: dict) -> int:
+def answers(url: str, timeout: float = 2.0) -> bool:
+    """Whether an HTTP server answers at ``url`` (any status counts; no proxy)."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        opener.open(url, timeout=timeout).close()
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def wait_until_answering(proc: subprocess.Popen, url: str, timeout: float = START_TIMEOUT, every: float = 0.2) -> bool:
+    """Poll ``url`` (its ``favicon.ico``: a page load would start a kernel) until it
+    answers (True), or ``proc`` exits or ``timeout`` seconds pass (False)."""
+    probe = url.rstrip("/") + "/favicon.ico"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if answers(probe):
+            return True
+        time.sleep(every)
+    return False
+
+
+def run_voila(cmd: list[str], env: dict, url: str | None = None, start_timeout: float = START_TIMEOUT) -> int:
     """Run Voila until it exits; Ctrl+C, SIGTERM or SIGHUP to this command stop Voila
-    too (it never outlives the command). Returns Voila's exit status (0 on Ctrl+C)."""
+    too (it never outlives the command). ``url``: printed once Voila answers there (a
+    student opening it at once is served); when Voila exits first or does not answer
+    within ``start_timeout`` seconds the command says so (and stops it). Returns Voila's
+    exit status (0 on Ctrl+C; 1 when it never answered but did not fail)."""
 
     proc = subprocess.Popen(cmd, env=env)
 
@@ -192,6 +314,20 @@ def run_voila(cmd: list[str], env: dict) -> int:
         if sig is not None:
             previous[sig] = signal.signal(sig, forward)
     try:
+        if url is not None:
+            if wait_until_answering(proc, url, start_timeout):
+                # flush: the URL must show at once also when stdout is a pipe or a file (Voila runs on)
+                print(f"Classroom app: {url}  (Ctrl+C stops it)", flush=True)
+            elif proc.poll() is None:
+                print(f"haunted-kit classroom: Voila did not answer at {url} within {start_timeout:g} s; stopping it.",
+                      file=sys.stderr, flush=True)
+                proc.terminate()
+                proc.wait(timeout=10)
+                return 1
+            else:
+                print(f"haunted-kit classroom: Voila stopped before it answered at {url} (exit status {proc.returncode}); "
+                      "its messages are above.", file=sys.stderr, flush=True)
+                return proc.returncode or 1
         code = proc.wait()
         return 0 if code in (-signal.SIGTERM, 143) else code
     except KeyboardInterrupt:
@@ -205,3 +341,7 @@ def run_voila(cmd: list[str], env: dict) -> int:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+if __name__ == "__main__":
+    voila_main(sys.argv[1:])

@@ -231,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
     cls.add_argument("--hint-playouts", type=int, default=1000, metavar="N",
                      help='playouts searched for each "Suggest a move", 10 to 100000 (default 1000)')
+    cls.add_argument("--kernel-idle", type=int, default=30, metavar="S",
+                     help="seconds after which the game of a closed or reloaded page is shut down, 5 to 3600 (default 30)")
+    cls.add_argument("--max-kernels", type=int, default=40, metavar="N",
+                     help="games open at once at most, 1 to 1000 (default 40); the next page says the app is full")
+    cls.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                     help="another name pages may use in their Host header (repeatable; default localhost names only)")
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -254,6 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--new-token", action="store_true",
                      help="make a new teacher link (the store keeps the teacher token, so the teacher, projector and "
                           "hot-seat links survive a restart; this makes the old ones stop working)")
+    srv.add_argument("--no-compress", dest="compress", action="store_false",
+                     help="send page updates uncompressed (default: deflated when the browser offers it)")
     return ap
 
 
@@ -671,9 +679,14 @@ def _classroom(sub, args) -> int:
         sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
     if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
         sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
+    if not 5 <= args.kernel_idle <= 3600:
+        sub.error(f"--kernel-idle must be between 5 and 3600 seconds, got {args.kernel_idle}")
+    if not 1 <= args.max_kernels <= 1000:
+        sub.error(f"--max-kernels must be between 1 and 1000, got {args.max_kernels}")
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                  open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
-                 hint_playouts=args.hint_playouts)
+                 hint_playouts=args.hint_playouts, kernel_idle=args.kernel_idle, max_kernels=args.max_kernels,
+                 allow_hosts=args.allow_host)
 
 
 def _game_command(sub, name: str, command: str):
@@ -816,7 +829,8 @@ def _server(sub, args) -> int:
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
-                            bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token)
+                            bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token,
+                            compress=args.compress)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
         return 1

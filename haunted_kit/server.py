@@ -28,6 +28,7 @@ is one line in the log.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import logging
@@ -35,6 +36,7 @@ import multiprocessing
 import random
 import secrets
 import socket
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -67,6 +69,7 @@ PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, 
 DEFAULT_SIZE = 30.0
 MAX_REQUEST_BYTES = 64 * 1024  #: a teacher request (POST body) or a page's message
 DECISIONS_LISTED = 30          #: the teacher page lists a table's last 30 decisions to roll back to
+TEACHER_INTERVAL = 0.3         #: seconds: the served teacher page is sent at most about three messages a second
 
 
 def lan_address() -> str:
@@ -242,6 +245,17 @@ def _same_news(real_before: dict, real_after: dict, guess_before: dict, guess_af
     return True
 
 
+def view_patch(last: dict, new: dict) -> dict | None:
+    """The patch message taking a page from view ``last`` to view ``new`` (both view
+    messages with the same keys): ``{"type": "patch", "table", "seq", "changed": {key:
+    value}}`` with every key whose value differs, or None when none does. The page merges
+    ``changed`` into its last view (``Object.assign``), which then equals ``new``."""
+    changed = {k: v for k, v in new.items() if last.get(k) != v}
+    if not changed:
+        return None
+    return {"type": "patch", "table": new["table"], "seq": new["seq"], "changed": changed}
+
+
 # ============================================================================ the classroom
 @dataclass(eq=False)  # one per open socket, compared by identity
 class Connection:
@@ -252,6 +266,8 @@ class Connection:
     viewer: int | None            # a seat, PUBLIC, or None for the teacher page
     role: str                     # "seat", "projector", "hotseat", "teacher"
     revealed_for: int | None = None
+    last: dict | None = None      # the last view this page was sent (its own or a cached one): patches diff from it
+    last_text: str | None = None  # the last teacher message sent (teacher pages)
 
 
 def bot_decision(game, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
@@ -280,11 +296,17 @@ class Classroom:
     bot_delay: float = 0.3
     teacher_token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     bot_workers: int = 2
+    teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     lines: dict = field(default_factory=dict)  #: table id -> [(seat, action)]: the decisions a rollback set aside too
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
+    _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
+    _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
+    _status: dict = field(default_factory=dict)    # (table, seq) -> status line
+    _teacher_due: object = None                    # the scheduled teacher message (asyncio TimerHandle)
+    _teacher_sent: float = float("-inf")           # time.monotonic() of the last teacher message
     _bot_tasks: dict = field(default_factory=dict)
     _pool: object = None
     _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
@@ -317,26 +339,67 @@ class Classroom:
             self._server_lock.close()  # after the store: closing a file SQLite has open drops its locks
             self._server_lock = None
 
+    def view_key(self, conn: Connection) -> tuple:
+        """What a page's view depends on: ``(table, seq, viewer, mode, bot seats)``; pages
+        with one key share one built view (:meth:`cached_view`). ``mode`` is ``"seat"``,
+        ``"projector"``, or ``"hotseat"`` / ``"hotseat-revealed"`` (the mover's quests shown)."""
+        t = self.table(conn.table_id)
+        mode = conn.role
+        if conn.role == "hotseat":
+            if conn.revealed_for is not None and conn.revealed_for != t.state.current_player():
+                conn.revealed_for = None  # "Show my quests" holds for one mover only: the next one asks again
+            if conn.revealed_for is not None:
+                mode = "hotseat-revealed"
+        bot_seats = tuple(s.seat for s in t.seats if s.agent is not None)
+        return (t.id, t.seq, conn.viewer, mode, bot_seats)
+
+    def cached_view(self, key: tuple) -> tuple[dict, str]:
+        """The view message for ``key`` (:meth:`view_key`) and its JSON text, built once per
+        key: N pages of one viewer on one position cost one build. Views of a table's
+        older positions are dropped when a newer one is built."""
+        msg = self.view_for_key(key)
+        entry = self._views[key]
+        if entry[1] is None:  # the text only when a page needs the full view (most get a patch)
+            entry[1] = json.dumps(msg)
+        return msg, entry[1]
+
+    def view_for_key(self, key: tuple) -> dict:
+        """The view message for ``key`` (see :meth:`cached_view`), without its JSON text."""
+        hit = self._views.get(key)
+        if hit is not None:
+            return hit[0]
+        table_id, seq, viewer, mode, _ = key
+        stale = [k for k in self._views if k[0] == table_id and k[1] != seq]
+        for k in stale:
+            del self._views[k]
+        msg = self.build_view(self.table(table_id), viewer, mode)
+        self._views[key] = [msg, None]
+        return msg
+
+    def build_view(self, t: Table, viewer: int, mode: str) -> dict:
+        """The view message of table ``t`` for ``viewer`` in ``mode`` (see :meth:`view_key`),
+        built afresh: :func:`view_message` plus ``undo`` (own-move undo allowed now,
+        :meth:`can_undo`) and ``announce`` (the table's last rollback or undo sentence, or
+        None)."""
+        bots = self.bots_of(t)
+        if mode == "seat":
+            msg = view_message(t, viewer, self.size, bots=bots)
+        else:
+            msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
+                               bots=bots)
+        # own-move undo: a seat page for its seat; the shared screen for whoever decided last
+        seat = viewer if mode == "seat" else t.applied[-1][1] if t.applied and mode != "projector" else None
+        msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
+                           and self.can_undo(t, seat))
+        msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
+        return msg
+
     def message_for(self, conn: Connection) -> dict:
+        """The full message for ``conn``'s page: the teacher message or its view."""
         if conn.role == "teacher":
             return self.teacher_message()
-        t = self.table(conn.table_id)
-        bots = self.bots_of(t)
-        if conn.role == "hotseat":
-            mover = t.state.current_player()
-            if conn.revealed_for is not None and conn.revealed_for != mover:
-                conn.revealed_for = None  # "Show my quests" holds for one mover only: the next one asks again
-            msg = view_message(t, PUBLIC, self.size, hot_seat=True, revealed=conn.revealed_for == mover, bots=bots)
-        else:
-            msg = view_message(t, conn.viewer, self.size, bots=bots)
-        seat = conn.viewer  # a seat page: its own seat; the shared screen: whoever decided last
-        if conn.role == "hotseat":
-            seat = t.applied[-1][1] if t.applied else None
-        msg["undo"] = bool(msg["type"] == "view" and conn.role != "projector" and seat is not None and seat >= 0
-                           and seat not in bots and self.can_undo(t, seat))
-        if t.id in self.announcements:
-            msg["announce"] = self.announcements[t.id]
-        return msg
+        return self.view_for_key(self.view_key(conn))
+
 
     def can_undo(self, t: Table, seat: int) -> bool:
         """:func:`undo_allowed`, checked once per position of the table (every page of
@@ -373,23 +436,69 @@ class Classroom:
         """Every page of ``t`` shows ``text`` once (with its next view)."""
         self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
 
+    def update(self, conn: Connection) -> None:
+        """Send ``conn``'s page its current view: the full view the first time (a page
+        that reconnects is a new connection, so it gets a full view), after that a
+        ``{"type": "patch", "table", "seq", "changed": {key: value}}`` with only the keys
+        whose value differs from the last view sent (the page merges them into that view;
+        :func:`view_patch`), nothing when no key differs."""
+        key = self.view_key(conn)
+        msg = self.view_for_key(key)
+        last = conn.last
+        if last is not msg:
+            if last is None or last.get("type") != "view" or msg.get("type") != "view" or last.keys() != msg.keys():
+                self.send_text(conn, self.cached_view(key)[1])
+            else:
+                patch = view_patch(last, msg)
+                if patch is not None:
+                    self.send_text(conn, self._patch_text(last, msg, patch))
+        conn.last = msg
+
+    def _patch_text(self, last: dict, msg: dict, patch: dict) -> str:
+        """The patch's JSON text, built once for every page going from ``last`` to ``msg``."""
+        key = (id(last), id(msg))
+        hit = self._patches.get(key)
+        if hit is None or hit[0] is not last or hit[1] is not msg:
+            if len(self._patches) > 4 * max(1, len(self.connections)) + 64:  # bounded: old positions are never asked again
+                self._patches.clear()
+            hit = self._patches[key] = (last, msg, json.dumps(patch))
+        return hit[2]
+
+    def status_line(self, table: Table) -> str:
+        """:func:`status_of`, computed once per table position."""
+        key = (table.id, table.seq)
+        line = self._status.get(key)
+        if line is None:
+            for k in [k for k in self._status if k[0] == table.id]:
+                del self._status[k]
+            line = self._status[key] = status_of(table)
+        return line
+
     def teacher_message(self) -> dict:
+        """The teacher page's message: every table with its status line (cached per table
+        position), its seats, their join codes and how many pages are open on each."""
+        online: dict = {}
+        for c in self.connections:
+            if c.role == "seat":
+                online[(c.table_id, c.viewer)] = online.get((c.table_id, c.viewer), 0) + 1
         tables = []
         for t in self.store.tables():
-            seats = []
-            for seat in t.seats:
-                online = sum(1 for c in self.connections if c.table_id == t.id and c.role == "seat" and c.viewer == seat.seat)
-                seats.append({"seat": seat.seat, "code": seat.code, "agent": seat.agent, "connected": online})
+            seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent,
+                      "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
-                           "status": status_of(t), "game": t.game.name, "config": t.config, "seats": seats,
+                           "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
         return {"type": "teacher", "tables": tables, "games": classroom_games()}
 
     def send(self, conn: Connection, msg: dict) -> None:
-        """Send ``msg`` to one page; a page that closed (before or while it is sent) is
-        dropped with one line in the log."""
+        """Send ``msg`` to one page (:meth:`send_text`)."""
+        self.send_text(conn, json.dumps(msg))
+
+    def send_text(self, conn: Connection, text: str) -> None:
+        """Send a message's JSON text to one page; a page that closed (before or while it
+        is sent) is dropped with one line in the log."""
         try:
-            sent = conn.socket.write_message(json.dumps(msg))
+            sent = conn.socket.write_message(text)
         except tornado.websocket.WebSocketClosedError:
             self._closed(conn)
             return
@@ -402,11 +511,54 @@ class Classroom:
             where = "the teacher page" if conn.table_id is None else f"a {conn.role} page of table {conn.table_id}"
             log.info("%s closed while it was sent an update", where)
 
+    def refresh(self, conn: Connection) -> None:
+        """Send one page what it should show now: a teacher page the teacher message,
+        any other page its view (:meth:`update`)."""
+        if conn.role == "teacher":
+            conn.last_text = json.dumps(self.teacher_message())
+            self.send_text(conn, conn.last_text)
+        else:
+            self.update(conn)
+
     def broadcast(self, table_id: int | None = None) -> None:
-        """Every page on ``table_id`` (and every teacher page) gets its own new view."""
+        """Every page on ``table_id`` gets its new view (:meth:`update`: a patch where it
+        has one); the teacher pages are told the class changed (:meth:`teacher_changed`)."""
         for conn in list(self.connections):
-            if conn.role == "teacher" or conn.table_id == table_id:
-                self.send(conn, self.message_for(conn))
+            if conn.role != "teacher" and conn.table_id == table_id:
+                self.update(conn)
+        self.teacher_changed()
+
+    def teacher_changed(self) -> None:
+        """Something the teacher page shows changed: send the teacher message now, or,
+        when one went out less than :attr:`teacher_interval` seconds ago, once that
+        interval is over (one message for every change in between: with ten tables
+        playing, the teacher page redraws a few times a second, not at every decision)."""
+        if self._teacher_due is not None:
+            return  # a send is scheduled and will carry this change
+        wait = self._teacher_sent + self.teacher_interval - time.monotonic()
+        if wait <= 0:
+            self.flush_teacher()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script driving the classroom): at once
+            self.flush_teacher()
+            return
+        self._teacher_due = loop.call_later(wait, self.flush_teacher)
+
+    def flush_teacher(self) -> None:
+        """Send every teacher page the teacher message, built once for all of them, unless
+        it is the message that page was sent last."""
+        self._teacher_due = None
+        self._teacher_sent = time.monotonic()
+        teacher_text = None
+        for conn in list(self.connections):
+            if conn.role == "teacher":
+                if teacher_text is None:
+                    teacher_text = json.dumps(self.teacher_message())
+                if conn.last_text != teacher_text:
+                    self.send_text(conn, teacher_text)
+                    conn.last_text = teacher_text
 
     # ------------------------------------------------------------------ decisions
     def act(self, conn: Connection, msg: dict) -> None:
@@ -744,6 +896,11 @@ class ExportSave(_Base):
 
 
 class Socket(_Shared, tornado.websocket.WebSocketHandler):
+    def get_compression_options(self):
+        """permessage-deflate (a ~60 KB view travels as ~7 KB) unless the app was made with
+        ``compress=False``; level 1: most of the saving for a third of level 6's CPU."""
+        return {"compression_level": 1, "mem_level": 8} if self.app_state["compress"] else None
+
     def prepare(self):
         self.check_host()
         c = self.classroom
@@ -770,7 +927,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def open(self):
         c = self.classroom
         c.connections.add(self.conn)
-        c.send(self.conn, c.message_for(self.conn))
+        c.refresh(self.conn)
         c.broadcast(-1)  # teacher pages: who is connected
         if self.conn.table_id is not None:
             c.schedule_bots(self.conn.table_id)
@@ -793,10 +950,10 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "reveal" and self.conn.role == "hotseat":
                 t = c.table(self.conn.table_id)
                 self.conn.revealed_for = t.state.current_player()
-                c.send(self.conn, c.message_for(self.conn))
+                c.update(self.conn)
             elif kind == "cover" and self.conn.role == "hotseat":
                 self.conn.revealed_for = None
-                c.send(self.conn, c.message_for(self.conn))
+                c.update(self.conn)
             else:
                 c.send(self.conn, {"type": "refused", "text": f"Unknown request {kind!r}."})
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page
@@ -808,8 +965,9 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         self.classroom.broadcast(-1)
 
 
-def make_app(classroom: Classroom, hosts: set[str], base_url: str) -> tornado.web.Application:
-    state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url}
+def make_app(classroom: Classroom, hosts: set[str], base_url: str, *, compress: bool = True) -> tornado.web.Application:
+    """The tornado application; ``compress``: websocket messages deflated (permessage-deflate)."""
+    state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url, "compress": compress}
     args = {"app_state": state}
     return tornado.web.Application([
         (r"/s/([A-Za-z0-9]{1,16})", SeatPage, args),
@@ -834,9 +992,11 @@ def page_html(role: str, params: dict) -> str:
 
 
 # ============================================================================ running
+@functools.lru_cache(maxsize=1024)
 def qr_svg(url: str) -> str:
     """A QR code of ``url`` as an SVG document (segno; ``xmlns`` set, so a browser shows
-    it as an image), or an empty string without segno."""
+    it as an image), or an empty string without segno; made once per link (the teacher
+    page shows the same codes at every redraw)."""
     try:
         import segno  # lazy: only the teacher page's QR code needs segno (about 60 ms to import)
     except ImportError:  # pragma: no cover - segno is a dependency
@@ -884,7 +1044,7 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
           bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
-          new_token: bool = False, ready=None) -> int:
+          new_token: bool = False, ready=None, compress: bool = True) -> int:
     """Run the classroom server until interrupted. Returns 0.
 
     Args:
@@ -899,6 +1059,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         token: the teacher token (default: the one kept in the store, made on first start).
         new_token: make a new teacher token and keep it in the store.
         ready: ``ready(info)`` once listening (``info``: urls, token, port).
+        compress: deflate websocket messages (permessage-deflate, when the browser offers it).
 
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
@@ -910,6 +1071,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         logging.getLogger(name).setLevel(logging.INFO)
     classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
                                bot_delay=bot_delay)
+    classroom.teacher_interval = TEACHER_INTERVAL
     store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
@@ -919,7 +1081,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         sockets = bind_sockets(port, address=ip)
         bound = sockets[0].getsockname()[1]
         base = f"http://{address if public else '127.0.0.1'}:{bound}"
-        app = make_app(classroom, hosts, base)
+        app = make_app(classroom, hosts, base, compress=compress)
         server = tornado.httpserver.HTTPServer(app, xheaders=False)
         server.add_sockets(sockets)
         for tid in store.table_ids():

@@ -5,14 +5,19 @@ tests/browser/test_classroom_app.py.)"""
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 
 import pytest
 from ruletools import copy_data, edit
 
 import haunted_kit as hk
 from haunted_kit import classroom
-from haunted_kit.classroom import app_settings, classroom_env, serve, voila_command
+from haunted_kit.classroom import (app_settings, classroom_env, full_page, host_allowed, run_voila, serve,
+                                   voila_command, wait_until_answering)
 from haunted_kit.cli import main
 
 VARS = ("SEED", "MODE", "PLAYERS", "BOTS", "SIZE", "HINTS", "HINT_PLAYOUTS", "BOX")
@@ -30,12 +35,17 @@ def no_voila(monkeypatch):
     """Replace the Voila subprocess; records (cmd, env) of every call."""
     calls = []
 
-    def call(cmd, env=None, **kw):
+    def call(cmd, env=None, url=None, **kw):
         calls.append((cmd, env))
+        URLS.append(url)
         return 0
 
+    URLS.clear()
     monkeypatch.setattr(classroom, "run_voila", call)
     return calls
+
+
+URLS: list = []  # the URL each faked run_voila was to print once Voila answers
 
 
 REFERENCE = {"box": hk.default_box(), "size": 34.0, "hints": True, "hint_playouts": 1000}
@@ -87,12 +97,129 @@ def test_classroom_env_round_trips_through_app_settings(clean_env):
 
 def test_voila_command_serves_the_play_notebook_on_localhost_only():
     cmd = voila_command(8123)
-    assert cmd[:3] == [sys.executable, "-m", "voila"]
+    assert cmd[:3] == [sys.executable, "-m", "haunted_kit.classroom"]  # Voila with the kit's cap and Host check
     assert cmd[3].endswith("notebooks/07_classroom_play.ipynb")
     assert "--port=8123" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--no-browser" in cmd
     assert "--Voila.port_retries=0" in cmd  # never a silent move to a port other than the one printed
-    assert "--MappingKernelManager.cull_idle_timeout=600" in cmd  # closed pages' kernels go after 10 minutes
+    # a closed or reloaded page's kernel (no connection) goes within 30 + 10 s; open pages' kernels stay
+    assert {"--MappingKernelManager.cull_idle_timeout=30", "--MappingKernelManager.cull_interval=10",
+            "--MappingKernelManager.cull_connected=False", "--ClassroomVoila.max_kernels=40"} <= set(cmd)
     assert "--no-browser" not in voila_command(8123, open_browser=True)
+    tuned = voila_command(8123, kernel_idle=2, cull_interval=1, max_kernels=3, allow_hosts=["class.school.test"])
+    assert {"--MappingKernelManager.cull_idle_timeout=2", "--MappingKernelManager.cull_interval=1",
+            "--ClassroomVoila.max_kernels=3", "--ClassroomVoila.allow_hosts=class.school.test"} <= set(tuned)
+
+
+def test_serve_passes_kernel_settings_and_checks_them(no_voila, capsys):
+    assert serve(port=0, open_browser=False, kernel_idle=45, max_kernels=12, allow_hosts=["class.school.test"]) == 0
+    (cmd, _env), = no_voila
+    assert {"--MappingKernelManager.cull_idle_timeout=45", "--ClassroomVoila.max_kernels=12",
+            "--ClassroomVoila.allow_hosts=class.school.test"} <= set(cmd)
+    assert serve(port=0, open_browser=False, kernel_idle=2) == 2
+    assert serve(port=0, open_browser=False, max_kernels=0) == 2
+    err = capsys.readouterr().err
+    assert "kernel idle time must be between 5 and 3600 seconds, got 2" in err
+    assert "max kernels must be between 1 and 1000, got 0" in err and len(no_voila) == 1
+
+
+@pytest.mark.parametrize("header, ok", [("127.0.0.1:8866", True), ("localhost:8866", True), ("[::1]:8866", True),
+                                        ("Class.School.Test:8866", True), ("evil.example:8866", False),
+                                        ("10.0.0.5:8866", False)])
+def test_the_host_header_is_checked_as_the_table_server_does(header, ok):
+    assert host_allowed(header, ["class.school.test"]) is ok
+
+
+def test_the_full_page_says_what_happened_and_what_to_do():
+    page = full_page(40, 40)
+    assert "The classroom app is full" in page and "40 games are open already" in page
+    assert "Close a tab" in page and "within a minute" in page and "--max-kernels" in page
+    assert "1 game is open already" in full_page(1, 1)
+
+
+FAKE_VOILA = """
+import http.server, sys, time
+time.sleep(float(sys.argv[2]))
+server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), http.server.BaseHTTPRequestHandler)
+print("fake voila listening", flush=True)
+server.handle_request()
+time.sleep(0.3)
+"""
+
+
+def free_local_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_url_is_printed_only_once_voila_answers(capfd):
+    port = free_local_port()
+    url = f"http://127.0.0.1:{port}/"
+    assert run_voila([sys.executable, "-c", FAKE_VOILA, str(port), "0.8"], {}, url=url) == 0
+    out = capfd.readouterr().out
+    assert f"Classroom app: {url}" in out
+    assert out.index("fake voila listening") < out.index("Classroom app:")  # answered first, then printed
+
+
+def test_a_voila_that_never_answers_or_stops_is_reported_without_the_url(capfd):
+    port = free_local_port()
+    url = f"http://127.0.0.1:{port}/"
+    start = time.monotonic()
+    assert run_voila([sys.executable, "-c", "import time; time.sleep(30)"], {}, url=url, start_timeout=1.0) == 1
+    assert time.monotonic() - start < 15  # stopped, not waited for
+    assert run_voila([sys.executable, "-c", "raise SystemExit(3)"], {}, url=url) == 3
+    captured = capfd.readouterr()
+    assert "Classroom app:" not in captured.out
+    assert f"Voila did not answer at {url} within 1 s; stopping it." in captured.err
+    assert f"Voila stopped before it answered at {url} (exit status 3)" in captured.err
+
+
+def get(url: str, host: str | None = None) -> tuple[int, str]:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    req = urllib.request.Request(url, headers={"Host": host} if host else {})
+    try:
+        with opener.open(req, timeout=90) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def test_voila_caps_kernels_checks_the_host_and_shuts_down_a_closed_pages_kernel(tmp_path, clean_env):
+    """The real Voila, tuned so the test waits seconds: one kernel at most, a kernel with
+    no page shut down after 2 s idle (looked for every second)."""
+    port = free_local_port()
+    url = f"http://127.0.0.1:{port}/"
+    cmd = voila_command(port, kernel_idle=2, cull_interval=1, max_kernels=1)
+    env = classroom_env(players=2, mode="wanderer", seed=3, bots=[2])
+    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path)
+    log = open(tmp_path / "voila.log", "wb")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        assert wait_until_answering(proc, url, timeout=90)
+        assert get(url, host="evil.example")[0] == 403
+        assert get(url + "voila/static/extension.js", host="evil.example")[0] == 403  # every handler, not only pages
+        status, page = get(url)  # a student's page: the kernel runs the notebook
+        assert status == 200 and "Classroom play" in page
+        status, page = get(url)  # the cap (1) is reached: a clear page, no second kernel
+        assert status == 503 and "The classroom app is full" in page and "1 game is open already" in page
+        # the first page never connected (as a closed tab): its kernel is shut down within seconds
+        deadline = time.monotonic() + 60
+        while b"Kernel shutdown" not in (tmp_path / "voila.log").read_bytes() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert b"Culling 'idle' kernel" in (tmp_path / "voila.log").read_bytes()
+        for _ in range(20):  # the shutdown is logged a moment before the kernel leaves the list
+            status, _page = get(url)
+            if status == 200:
+                break
+            time.sleep(0.5)
+        assert status == 200  # its place is free again
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
 
 
 def test_serve_passes_settings_to_voila(no_voila, clean_env, capsys):
@@ -105,7 +232,7 @@ def test_serve_passes_settings_to_voila(no_voila, clean_env, capsys):
     assert env["HAUNTED_KIT_BOTS"] == "2,3" and env["HAUNTED_KIT_SEED"] == "3"
     assert env["HAUNTED_KIT_HINTS"] == "1"
     out = capsys.readouterr().out
-    assert f"Classroom app: http://127.0.0.1:{port}/" in out and "in use" not in out
+    assert URLS == [f"http://127.0.0.1:{port}/"] and "in use" not in out  # printed by run_voila once Voila answers
 
 
 def test_serve_replaces_a_busy_port_and_says_so(no_voila, capsys):
@@ -119,7 +246,7 @@ def test_serve_replaces_a_busy_port_and_says_so(no_voila, capsys):
     new = int(out.split("serving on port ")[1].split(" ")[0].rstrip("."))
     assert f"Port {port} is in use; serving on port {new} instead." in out
     assert new != port and f"--port={new}" in cmd
-    assert f"Classroom app: http://127.0.0.1:{new}/" in out
+    assert URLS == [f"http://127.0.0.1:{new}/"]
 
 
 def test_serve_port_zero_picks_a_free_port(no_voila, capsys):

@@ -31,11 +31,14 @@ _BOX = default_box()
 MODULE_LABELS = {"landmarks": "Landmarks module", "architects": "Architects module",
                  "castle_grounds": "Castle Grounds cards"}
 
+CLASS_ROUNDS = max(3, _BOX.example_round["rounds"])  #: a new table's rounds unless the teacher says otherwise
+
 #: the teacher's new-table form: rounds and which modules are played
 FORM = [
     {"name": "rounds", "label": "Rounds", "kind": "int", "min": 1, "max": 1000,
-     "default": _BOX.example_round["rounds"],
-     "help": "Rounds before the game ends (each round one player leads; kit example round: "
+     "default": CLASS_ROUNDS,
+     "help": f"Rounds before the game ends (each round one player leads; {CLASS_ROUNDS} by default at the "
+             f"classroom server, a game a class plays in a lesson; the kit's example round is "
              f"{_BOX.example_round['rounds']}). The game also ends when a village reaches "
              f"{_BOX.end_trigger_cards} cards."},
     *({"name": m, "label": MODULE_LABELS.get(m, m.replace("_", " ")), "kind": "bool", "default": on,
