@@ -142,8 +142,16 @@ def test_four_browsers_play_a_whole_game_each_seeing_only_its_own_quests(chromiu
         expect(seat.page.locator(".hk-turn")).to_have_count(0)
     # every frame a seat got before the end: no other seat's quest (they are revealed only at final scoring)
     for p, seat in enumerate(seats):
-        views = [json.loads(f) for f in seat.frames if f.startswith("{")]
-        views = [v for v in views if v.get("type") == "view" and v["seq"] < final]
+        views, cur = [], None   # each view the page drew: a full view, or the last one with a patch merged in
+        for m in (json.loads(f) for f in seat.frames if f.startswith("{")):
+            if m.get("type") == "view":
+                cur = m
+            elif m.get("type") == "patch" and cur is not None:
+                cur = {**cur, **m["changed"], "seq": m["seq"]}
+            else:
+                continue
+            if cur["seq"] < final:
+                views.append(cur)
         assert len(views) >= final // 2
         for v in views:
             assert_private(v["players"], v["log"], p)
