@@ -32,7 +32,6 @@ import functools
 import io
 import json
 import logging
-import multiprocessing
 import random
 import secrets
 import socket
@@ -61,6 +60,7 @@ from .render.style import name_cells
 from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 from .tableview import read_form
+from .workers import worker_pool
 
 log = logging.getLogger("haunted_kit.server")
 
@@ -669,7 +669,7 @@ class Classroom:
 
     def _bot_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.bot_workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = worker_pool(self.bot_workers)  # bots end with the server, even after a SIGKILL
         return self._pool
 
     async def _run_bots(self, table_id: int) -> None:

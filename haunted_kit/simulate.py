@@ -47,17 +47,12 @@ as before (the path is shown as its folder's name).
 from __future__ import annotations
 
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-import ctypes
-import ctypes.util
 import multiprocessing
 import itertools
 import json
 import math
 import os
 import random
-import signal
-import sys
-import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -66,6 +61,7 @@ from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_write, read_json
 from .play import play_out
 from .progress import Bar
+from .workers import worker_pool
 from .games import get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
@@ -655,44 +651,13 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     return report
 
 
-#: seconds between a worker's looks at its parent and at the stop signal
-WATCH_INTERVAL = 0.5
-_PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h): the signal sent to this process when its parent dies
-
-
-def _worker_init(stop, parent: int) -> None:
-    """Set up a worker process of :func:`_run_processes` so that it never outlives the
-    run: it ignores Ctrl-C (the main process ends the run), asks Linux to kill it when
-    its parent dies (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and starts a watchdog thread
-    that ends it within :data:`WATCH_INTERVAL` seconds once its parent (process id
-    ``parent``, the main process) is gone (every platform) or ``stop`` (a
-    multiprocessing Event) is set. A worker whose parent died while it was starting
-    ends here."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-    def watch():
-        while not stop.wait(WATCH_INTERVAL):
-            if os.getppid() != parent:
-                os._exit(1)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="haunted-kit parent watchdog", daemon=True).start()
-
-
 def _run_processes(payloads: list, finished, workers: int) -> None:
     """Play ``payloads`` in ``workers`` child processes (started with ``spawn``, so each
-    is a direct child of this process and :func:`_worker_init` watches this process),
+    is a direct child of this process and :func:`haunted_kit.workers.init_worker` watches this process),
     handing each result to ``finished`` here. On any exception here (Ctrl-C included)
     the workers are stopped at once, their unfinished chunks dropped."""
-    ctx = multiprocessing.get_context("spawn")
-    stop = ctx.Event()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init,
-                               initargs=(stop, os.getpid()))
+    stop = multiprocessing.get_context("spawn").Event()
+    pool = worker_pool(workers, stop)
     todo = iter(payloads)
     running = set()
     ok = False

@@ -7,6 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 import tornado.httpclient
@@ -25,6 +30,7 @@ from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
 from haunted_kit.store import GameStore, StoreError
 from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
+from processes import cmdline, descendants, wait_gone
 
 
 class FakeSocket:
@@ -415,3 +421,27 @@ def test_a_second_server_on_one_store_is_refused_with_a_sentence(tmp_path):
     second = open_classroom(db)                     # and once it stopped, another may serve the store
     assert second.store.table(1).seq == 1
     second.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the bots' worker processes")
+def test_the_bots_workers_end_with_a_killed_server(tmp_path):
+    """A SIGKILLed server leaves no bot worker behind (workers.worker_pool): a class
+    restarting the server after a crash does not pile up processes."""
+    proc = subprocess.Popen([sys.executable, "-m", "haunted_kit.cli", "server", "--store", str(tmp_path / "s.db"),
+                             "--port", "0", "--players", "2", "--bots", "1,2", "--bot-delay", "0"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and not workers:  # the bots' worker processes have started
+            time.sleep(0.2)
+            workers = {p for p in descendants(proc.pid) if "spawn_main" in cmdline(p)}
+        assert workers, "no bot worker started"
+        children = descendants(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    left = wait_gone(children, 5)
+    for pid in left:  # do not leave them running if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed server"

@@ -20,12 +20,9 @@ from haunted_kit import simulate as S
 from haunted_kit.cli import main
 from haunted_kit.games import game_names
 from haunted_kit.haunted.sim import play_game, play_many
+from processes import cmdline, descendants, wait_gone
 from ruletools import copy_data, edit
 
-try:
-    import psutil
-except ImportError:  # the /proc fallback below
-    psutil = None
 
 SMALL = S.Grid(players=(2, 3), options={"mode": ["wanderer"], "extra_ghost_cards": [[], [3]]},
                lineups=("greedy", "random,greedy"), games=3, first_seed=5)
@@ -328,42 +325,6 @@ def test_an_interruption_between_events_and_rows_loses_no_event_and_repeats_none
 # ---------------------------------------------------------------- workers end with the main process
 
 
-def _descendants(pid: int) -> set[int]:
-    """Every live process below ``pid`` (psutil when installed, else Linux's /proc)."""
-    if psutil is not None:
-        try:
-            return {p.pid for p in psutil.Process(pid).children(recursive=True)}
-        except psutil.NoSuchProcess:
-            return set()
-    kids: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(d.name))
-    out, todo = set(), [pid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            out.add(k)
-            todo.append(k)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    """``pid`` exists and is not a zombie."""
-    if psutil is not None:
-        try:
-            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def _start_simulate(tmp_path):
     argv = ["simulate", "--out", str(tmp_path / "d"), "--games", "400", "--players", "4", "--workers", "2",
             "--no-progress"]
@@ -373,26 +334,10 @@ def _start_simulate(tmp_path):
     workers: set[int] = set()
     while time.monotonic() < deadline and len(workers) < 2:  # the two workers have started
         time.sleep(0.2)
-        workers = {p for p in _descendants(proc.pid) if "spawn_main" in _cmdline(p)}
+        workers = {p for p in descendants(proc.pid) if "spawn_main" in cmdline(p)}
     assert len(workers) == 2, f"no workers started: {proc.stderr.read1().decode() if proc.poll() is not None else ''}"
     time.sleep(1.0)  # they are playing
-    return proc, _descendants(proc.pid)
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-
-def _wait_gone(pids: set[int], seconds: float) -> set[int]:
-    deadline = time.monotonic() + seconds
-    left = {p for p in pids if _alive(p)}
-    while left and time.monotonic() < deadline:
-        time.sleep(0.1)
-        left = {p for p in left if _alive(p)}
-    return left
+    return proc, descendants(proc.pid)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the worker processes")
@@ -400,7 +345,7 @@ def test_workers_die_with_a_killed_main_process(tmp_path):
     proc, children = _start_simulate(tmp_path)
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
-    left = _wait_gone(children, 5)
+    left = wait_gone(children, 5)
     for pid in left:  # do not leave them running if the test fails
         os.kill(pid, signal.SIGKILL)
     assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed main process"
@@ -412,7 +357,7 @@ def test_ctrl_c_on_the_main_process_stops_the_workers_and_keeps_finished_parts(t
     proc.send_signal(signal.SIGINT)  # to the main process only, as Jupyter's interrupt does
     assert proc.wait(60) == 130  # bounded: a loaded machine needs a while to start the workers
     assert b"run the same command again to resume" in proc.stderr.read()
-    left = _wait_gone(children, 5)
+    left = wait_gone(children, 5)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left
