@@ -68,7 +68,8 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 DEFAULT_SIZE = 30.0
 MAX_REQUEST_BYTES = 64 * 1024  #: a teacher request (POST body) or a page's message
-DECISIONS_LISTED = 30          #: the teacher page lists a table's last 30 decisions to roll back to
+DECISIONS_LISTED = 30          #: the teacher page lists a table's last 30 decisions to roll back to,
+DECISIONS_EVERY = 10           #: and every tenth decision before them
 TEACHER_INTERVAL = 0.3         #: seconds: the served teacher page is sent at most about three messages a second
 
 
@@ -423,14 +424,16 @@ class Classroom:
         return line
 
     def decisions_list(self, t: Table) -> list:
-        """The teacher's list: the last :data:`DECISIONS_LISTED` decisions of the line,
-        ``{"n", "seat", "text", "undone"}``, numbered 1, 2, ... as the seats count them
-        (decision n: the n-th decision in effect); ``undone``: set aside by a rollback,
+        """The teacher's list: every decision of the line's last :data:`DECISIONS_LISTED`,
+        and every :data:`DECISIONS_EVERY`-th before them (so any part of a long game can be
+        reached), ``{"n", "seat", "text", "undone"}``, numbered 1, 2, ... as the seats count
+        them (decision n: the n-th decision in effect); ``undone``: set aside by a rollback,
         brought back by rolling forward to it."""
         line = self.line_of(t)
         start = max(0, len(line) - DECISIONS_LISTED)
-        return [{"n": n + 1, "seat": p, "text": decision_text(t, p, a), "undone": n >= len(t.applied)}
-                for n, (p, a) in enumerate(line[start:], start)]
+        shown = [n for n in range(DECISIONS_EVERY - 1, start, DECISIONS_EVERY)] + list(range(start, len(line)))
+        return [{"n": n + 1, "seat": line[n][0], "text": decision_text(t, *line[n]), "undone": n >= len(t.applied)}
+                for n in shown]
 
     def announce(self, t: Table, text: str) -> None:
         """Every page of ``t`` shows ``text`` once (with its next view)."""

@@ -259,3 +259,23 @@ def test_show_my_quests_holds_for_one_mover_only():
     assert c.message_for(hot)["revealed"] is False and hot.revealed_for is None
     play(t, lambda t, p, a, chance: t.state.current_player() == mover)   # the same player's next turn: asked again
     assert c.message_for(hot)["revealed"] is False
+
+
+def test_the_rollback_list_reaches_every_part_of_a_long_game():
+    """The teacher's list: the last 30 decisions, and every tenth before them (decision
+    10, 20, ...), each numbered as the seats count decisions and named in words."""
+    store = GameStore(":memory:")
+    c = Classroom(store, bot_delay=60)
+    t = store.create_table(players=4, seed=3)
+    bots = {p: seat_bot("random", t.game, 3, p) for p in range(4)}
+    while len(t.applied) < 45:
+        p = t.state.current_player()
+        t.decide(p, bots[p].act(t.state.copy()))
+    listed = c.decisions_list(t)
+    assert [d["n"] for d in listed] == [10] + list(range(16, 46))
+    tenth = t.applied[9]
+    assert listed[0] == {"n": 10, "seat": tenth[1], "text": decision_text(t, tenth[1], tenth[2]), "undone": False}
+    run(lambda: c.teacher_op({"op": "rollback", "table": t.id, "to": 10}))  # back to decision 10: the rest set aside
+    listed = c.decisions_list(t)
+    assert [d["n"] for d in listed] == [10] + list(range(16, 46))   # the line still runs to 45, to come back to
+    assert [d["undone"] for d in listed] == [False] + [True] * 30

@@ -251,6 +251,8 @@ def test_ones_own_board_is_in_view_on_a_laptop_and_a_phone(chromium_browser, cla
     expect(own).to_contain_text("P3")
     box = own.bounding_box()
     assert box["y"] < height, box   # starts on the first screen
+    field = page.locator(".hk-board svg").bounding_box()
+    assert field["y"] < height, field   # the field starts on the first screen too (the log comes after it)
     assert page.locator(".hk-players > div").count() == 3   # the others below
     context.close()
 
