@@ -17,6 +17,7 @@ from haunted_kit.estate.exercises import EXERCISES as ESTATE
 from haunted_kit.estate.exercises import rebuild as estate_rebuild
 from haunted_kit.estate.widgets import exercise as estate_exercise
 from haunted_kit.exercises import NONE_OF_THEM, Exercise, ExerciseError
+from haunted_kit.render.style import name_cells
 from haunted_kit.landmarks import Acquire
 from haunted_kit.landmarks import rules as LR
 from haunted_kit.landmarks.exercises import EXERCISES as LANDMARKS
@@ -114,7 +115,30 @@ def test_the_rule_names_the_engines_reason_for_a_wrong_slot():
     said = ex.check(wrong, tries=1).text
     for o in wrong:
         slot = tuple(int(x) for x in re.findall(r"-?\d+", o))
-        assert f"{o}: refused, {ex.state.why_not(EA.PlaceTile(ex.about, slot))}." in said
+        assert f"{o}: refused, {name_cells(str(ex.state.why_not(EA.PlaceTile(ex.about, slot))))}." in said
+    assert said == (
+        "That is not the right set of choices. Expand the lands: a tile costs its price in gold; your first tile goes "
+        "over the shared lower area, every later one must connect to a tile of your estate. "
+        + "".join(f"slot {c}: refused, cell {c} does not touch P3's estate (cell 0,2): a tile after the first has to "
+                  "touch one that already carries your marker (estate rules: Expand the lands). " for c in ("-2,1", "0,-2", "1,0"))
+        + "Check each option you did not tick against the same rule.")
+    # the first wrong try: what to check and the section, neither which nor how many slots are right
+    assert ex.check(wrong).text == ex.check(frozenset(ex.options[:1])).text == (
+        "That is not the right set of choices. Check the price first; then where a first tile goes, and that a later "
+        "one touches your estate. (rules: \"Expand the lands\")")
+
+
+def test_the_acquire_nudge_does_not_give_the_landmarks_away():
+    # issue 22: "1 choice you selected does not belong; 4 are missing" among five landmarks was the answer
+    ex = LANDMARKS.make("09-acquire", 1)
+    assert ex.answer == {"Silo", "Windmill", "Gate", "Statue"}
+    nudge = ("That is not the right set of choices. Read each landmark's cost: how many cards, and which icon they "
+             "must show; then look at the supply. (rules: \"Landmarks: How To Play, Acquiring a Landmark\")")
+    assert ex.check({"Ward Tower"}).text == ex.check({"Gate"}).text == nudge
+    said = ex.check({"Ward Tower"}, tries=1).text
+    assert said.startswith("That is not the right set of choices. Acquiring a Landmark: instead of following")
+    assert "Ward Tower: refused, " in said and said.endswith("Check each option you did not tick against the same rule.")
+    assert not any(name in said for name in ("Silo", "Windmill", "Statue"))     # the missing ones are not named
 
 
 def test_new_exercise_moves_to_another_seed_and_bad_input_is_refused():
