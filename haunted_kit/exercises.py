@@ -63,6 +63,9 @@ SET_OFF = {"pick": "That is not the right set of choices.", "cells": "Those are 
 #: said with the rule applied to a wrong set answer, whatever was left out (so it tells
 #: nothing about the options not ticked)
 UNTICKED = "Check each option you did not tick against the same rule."
+#: a position whose answer is its exercise's common one (:class:`ExerciseSet` ``common``) is
+#: kept on one seed in this many
+COMMON_KEEP = 3
 #: how many seeds :meth:`ExerciseSet.make` tries past the one asked for before giving up
 MAX_SKIPS = 200
 
@@ -344,11 +347,22 @@ class ExerciseSet:
 
     ``rebuild(facts) -> position`` (optional): the game's builder of a position from an
     exercise's named facts alone; :meth:`answer_from_facts` recomputes an answer on it
-    (the fairness property: every answer follows from the facts shown)."""
+    (the fairness property: every answer follows from the facts shown).
 
-    def __init__(self, entries: dict, rebuild: Callable[[dict], Any] | None = None):
+    ``common`` (optional): ``{key: answer}``, an answer the exercise's positions give in most
+    seeds (``0`` for "how much may you take" in two thirds of them), which a student would
+    learn to guess: :meth:`make` keeps a position with that answer on one seed in
+    :data:`COMMON_KEEP` only and moves on from the others, so that no answer is given by
+    more than about 60% of the seeds (``tests/test_exercise_kinds.py`` checks 200 seeds of
+    every exercise of every game)."""
+
+    def __init__(self, entries: dict, rebuild: Callable[[dict], Any] | None = None, common: dict | None = None):
         self.entries = dict(entries)
         self.rebuild = rebuild
+        self.common = dict(common or {})
+        unknown = set(self.common) - set(self.entries)
+        if unknown:
+            raise ValueError(f"common answers for unknown exercises {sorted(unknown)}")
 
     def answer_from_facts(self, ex: Exercise):
         """The answer of ``ex`` recomputed from its shown facts alone: ``ex.solve`` on
@@ -394,8 +408,9 @@ class ExerciseSet:
         """Exercise ``key`` on the position of ``seed``. No exercise is about a finished
         game: when the builder raises :class:`NoPosition` (the seeded game ended before the
         question's position) or makes a ``cells`` exercise whose answer is no cell (selecting
-        nothing is not an answer), the next seed is tried, and so on; :attr:`Exercise.seed`
-        is the seed used (``>= seed``).
+        nothing is not an answer), the next seed is tried, and so on; so is a seed whose
+        answer is the exercise's :attr:`common` one, except on one seed in
+        :data:`COMMON_KEEP`. :attr:`Exercise.seed` is the seed used (``>= seed``).
 
         Raises:
             ExerciseError: an unknown key; a seed that is not a non-negative integer below
@@ -414,6 +429,8 @@ class ExerciseSet:
                 continue
             if ex.kind == "cells" and not ex.answer:
                 continue          # no cell is an answer nobody can give: selecting none is not an answer
+            if key in self.common and ex.answer == self.common[key] and k % COMMON_KEEP:
+                continue          # the answer most seeds give: kept on one seed in COMMON_KEEP, so it is no safe guess
             return replace(ex, key=key, seed=k, title=self[key][1], remake=lambda s: self.make(key, s))
         raise ExerciseError(f"no position for {key} in seeds {seed}..{seed + MAX_SKIPS - 1}: every game ended first")
 

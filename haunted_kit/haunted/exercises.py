@@ -959,7 +959,7 @@ EXERCISES = ExerciseSet({
     "05-reach": ("05", "What does one turn reach?", _reach),
     "05-cheapest": ("05", "The cheapest cost", _cheapest),
     "05-turns": ("05", "How many turns?", _turns),
-}, rebuild=rebuild)
+}, rebuild=rebuild, common={"02-production": 0, "04-quest-score": 0, "05-turns": 2})
 
 #: ``make(key, seed=0)``: the exercise ``key`` on the position of ``seed``, or of the next
 #: seed whose game is not over at the question's moment
