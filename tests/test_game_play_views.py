@@ -14,7 +14,9 @@ from haunted_kit.haunted.widgets import PlayView
 from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.landmarks import Decline, Follow, Lead
 from haunted_kit.landmarks.widgets import LandmarksPlayView
+from haunted_kit.search import PROGRESS_EVERY
 from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.hints import MAX_HINT_PLAYOUTS, HintPanel
 
 VIEWS = {
     "estate": lambda seed, **kw: EstatePlayView(players=3, seed=seed, bots=[1, 2], hint_playouts=20, **kw),
@@ -143,3 +145,31 @@ def test_undo_is_disabled_once_the_game_is_over(game):
     assert v.undo() is False
     assert v.message == "The game is over and its result stands: Undo cannot reopen it (start a new game instead)."
     assert v.state.is_terminal() and fingerprint(v.state) == before and v.undo_stack == stack
+
+
+def default_view(game):
+    """``game``'s play view as a notebook makes it (its default hint budget), P1 human."""
+    if game == "haunted":
+        return PlayView(scenario(players=2), bots=[1])
+    if game == "estate":
+        return EstatePlayView(players=3, seed=1, bots=[1, 2])
+    return LandmarksPlayView(players=3, seed=1, rounds=3, bots=[1, 2])
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_suggest_a_move_searches_at_most_the_standard_budget_with_a_progress_bar(game):
+    # issue 22: the estate's "Suggest a move" took over a minute on a loaded machine with no sign of progress
+    with capture_errors() as caught:
+        v = default_view(game)
+        panel = v.hint_panel
+        assert 1 <= panel.playouts <= MAX_HINT_PLAYOUTS == 1000
+        assert panel.bar in panel.children and panel.bar.layout.display == "none" and panel.bar.max == panel.playouts
+        panel.suggest()
+        done = [d for d, _budget in panel.progress_seen]
+        assert done == list(range(PROGRESS_EVERY, panel.playouts + 1, PROGRESS_EVERY))
+        assert {b for _d, b in panel.progress_seen} == {panel.playouts} and panel.bar.value == done[-1]
+        assert panel.hints and panel.bar.layout.display == "none"          # hidden once the hints are shown
+    assert not caught, caught
+    with pytest.raises(ValueError, match=r"^hint playouts must be a whole number from 1 to 1000 \(a hint answers "
+                                         r"within seconds\), got 5000$"):
+        HintPanel(v, lambda: None, playouts=5000)
