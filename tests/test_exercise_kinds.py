@@ -336,3 +336,26 @@ def test_a_common_answer_is_kept_on_one_seed_in_three():
     assert ex.seed > 1 and (ex.answer != 0 or ex.seed % COMMON_KEEP == 0)
     with pytest.raises(ValueError, match=r"common answers for unknown exercises \['nope'\]"):
         ExerciseSet({}, common={"nope": 0})
+
+
+@pytest.mark.parametrize("size", [34, 26])
+def test_every_text_on_the_estate_board_is_readable(size):
+    # issue 22: "lower", the tile codes and the marker digits were 5-8 px on notebook 08's boards
+    seen = 0
+    for seed in range(1, 6):
+        s = ESTATE.make("08-gold-after", seed).state
+        texts = [p for p in board_primitives(s, land_geometry(s.box, size)) if isinstance(p, Text)]
+        assert texts and min(p.size for p in texts) >= 9, sorted({(p.text, p.size) for p in texts if p.size < 9})
+        markers = [p for p in board_primitives(s, land_geometry(s.box, size)) if isinstance(p, Circle) and p.fill in
+                   {S.player_colour(q) for q in range(s.players)}]
+        assert all(c.r >= 6.5 for c in markers)   # a marker holds its 9 px digit
+        seen += len(markers)
+    assert seen, "no marker drawn: the check above checked nothing"
+
+
+def test_the_estate_players_table_keeps_its_columns_apart():
+    from haunted_kit.estate.widgets import players_html
+    html = players_html(estate_position(players=2))
+    cells = re.findall(r"<t[dh] style=\"([^\"]*)\">", html)
+    assert cells and all("padding:2px 10px" in c for c in cells)
+    assert len(cells) == 7 * 3                              # a head row and two players, seven columns each
