@@ -277,10 +277,7 @@ class LandmarksPlayView(GamePlayView):
         return plans
 
     def _build_picked(self) -> None:
-        if self.plan_pick.value is None:
-            self.say("Choose a card to build first, then how to pay for it.", "ignored")
-            return
-        self.attempt(self.plan_pick.value)
+        self.attempt_chosen(self.plan_pick, "Choose a card to build first, then how to pay for it.")
 
     def _refresh_build(self) -> None:
         builds = self.builds()

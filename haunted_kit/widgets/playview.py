@@ -258,10 +258,15 @@ class GamePlayView(ErrorReporting, W.VBox):
             self.attempt(self._menu_actions[i])
 
     def _do_picked(self) -> None:
-        if self.all_pick.value is None:
-            self.say("No decision of yours is due now.", "ignored")
-            return
-        self.attempt(self.all_pick.value)
+        self.attempt_chosen(self.all_pick, "No decision of yours is due now.")
+
+    def attempt_chosen(self, pick, missing: str) -> bool:
+        """:meth:`attempt` the action chosen in the dropdown ``pick``; with none chosen, say
+        ``missing`` (ignored). Returns whether an action was applied."""
+        if pick.value is None:
+            self.say(missing, "ignored")
+            return False
+        return self.attempt(pick.value)
 
     # ------------------------------------------------------------------ keyboard
     def _say_keys(self) -> None:
