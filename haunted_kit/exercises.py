@@ -49,6 +49,7 @@ from .bots import seat_bots
 from .events import cite_rulings  # noqa: F401  (re-exported: the exercises' citing of kit rulings)
 from .fileio import atomic_write
 from .protocol import check_seed, is_integer, sample_chance
+from .render.style import cell_name, name_cells
 
 KINDS = ("choose", "pick", "number", "cells")
 #: the explicit choice a ``pick`` exercise always offers (last): ticking it answers "no option
@@ -56,8 +57,24 @@ KINDS = ("choose", "pick", "number", "cells")
 NONE_OF_THEM = "none of them"
 #: a wrong try from which the rule applied is shown (the first wrong try gets the nudge)
 RULE_AFTER = 1
+#: what a wrong set answer is told (:func:`how_off`): neither how many are wrong or missing
+#: nor which way it is off
+SET_OFF = {"pick": "That is not the right set of choices.", "cells": "Those are not the right cells."}
+#: said with the rule applied to a wrong set answer, whatever was left out (so it tells
+#: nothing about the options not ticked)
+UNTICKED = "Check each option you did not tick against the same rule."
+#: a position whose answer is its exercise's common one (:class:`ExerciseSet` ``common``) is
+#: kept on one seed in this many
+COMMON_KEEP = 3
 #: how many seeds :meth:`ExerciseSet.make` tries past the one asked for before giving up
 MAX_SKIPS = 200
+
+
+def shown(text: str) -> str:
+    """``text`` as an exercise shows it: cells written the kit's one way
+    (:func:`~haunted_kit.render.style.name_cells`: ``(0, 2)`` -> ``cell 0,2``, never a Python
+    tuple) and kit rulings cited as the kit's (:func:`~haunted_kit.events.cite_rulings`)."""
+    return cite_rulings(name_cells(text))
 
 
 class ExerciseError(ValueError):
@@ -159,6 +176,10 @@ class Exercise:
             self.options = tuple(self.options) + (NONE_OF_THEM,)
         if self.state is not None and self.state.is_terminal():
             raise ValueError(f"exercise {self.key} (seed {self.seed}) is about a finished game")
+        self.question = name_cells(self.question)  # cells written as the board writes them
+        self.nudge = name_cells(self.nudge)
+        if isinstance(self.rule, str):
+            self.rule = name_cells(self.rule)
 
     # ------------------------------------------------------------------ answers
     def normalise(self, response):
@@ -232,8 +253,8 @@ class Exercise:
         if got == self.answer:
             return Feedback(True, "right", self.answer_text(), self.section)
         if tries < RULE_AFTER:
-            return Feedback(False, "nudge", cite_rulings(self.nudge_text(got)), self.section)
-        return Feedback(False, "rule", cite_rulings(self.rule_text(got)), self.section)
+            return Feedback(False, "nudge", shown(self.nudge_text(got)), self.section)
+        return Feedback(False, "rule", shown(self.rule_text(got)), self.section)
 
     def nudge_text(self, got) -> str:
         """Step 1 for the wrong answer ``got``: which way it is off (:func:`how_off`) and
@@ -251,12 +272,12 @@ class Exercise:
         """The right answer in words, with why."""
         a = self.answer
         if self.kind == "cells":
-            shown = ", ".join(str(c) for c in sorted(a)) or "no cell"
+            said = "; ".join(cell_name(c) for c in sorted(a)) or "no cell"
         elif self.kind == "pick":
-            shown = "; ".join(o for o in self.options if o in a) or "none of them"
+            said = "; ".join(o for o in self.options if o in a) or "none of them"
         else:
-            shown = str(a)
-        return cite_rulings(f"The answer: {shown}." + (f" {self.answer_note}" if self.answer_note else ""))
+            said = str(a)
+        return shown(f"The answer: {said}." + (f" {self.answer_note}" if self.answer_note else ""))
 
     def why_text(self) -> str:
         """The engine's explanation of the right answer, shown with it where it adds to
@@ -266,7 +287,8 @@ class Exercise:
     def fact_lines(self) -> list[str]:
         """The facts to show above the question (or next to the board), one sentence each:
         named facts written out by :attr:`describe`, else :attr:`facts` themselves."""
-        return list(self.describe(self.facts)) if self.describe is not None else list(self.facts)
+        lines = self.describe(self.facts) if self.describe is not None else self.facts
+        return [name_cells(line) for line in lines]
 
     def regenerate(self, seed: int | None = None) -> "Exercise":
         """The same exercise on ``seed`` (default: the next seed after this one, so always
@@ -278,21 +300,24 @@ class Exercise:
 
 def refused_picks(got, answer, refusal: Callable[[Any], str | None]) -> str:
     """For a ``pick`` answer ``got``: each ticked option that is not in ``answer`` with
-    ``refusal(option)`` (the engine's reason), one sentence each; never the options left
-    out (:func:`how_off` counts those)."""
+    ``refusal(option)`` (the engine's reason), one sentence each, then :data:`UNTICKED`
+    (always, so it reveals nothing); never names or counts the options left out."""
     out = []
     for label in sorted(got - answer - {NONE_OF_THEM}, key=str):
         why = refusal(label)
         out.append(f"{label}: refused, {why}." if why else f"{label}: refused.")
-    return " ".join(out)
+    return " ".join(out + [UNTICKED])
 
 
 def how_off(kind: str, got, answer, bounds: tuple = (None, None)) -> str:
     """Which way the wrong answer ``got`` is off, without the answer: ``"3 is too high."``
-    (number), ``"Not P1."`` (choose), ``"1 cell you selected does not belong; 2 are
-    missing."`` (cells; ``choice`` for pick). A number's direction is left out when, within
+    (number), ``"Not P1."`` (choose). A number's direction is left out when, within
     ``bounds`` (``(low, high)``, None: open), it would leave a single possible answer
-    (``"1 is too high"`` when answers start at 0): then it says ``"1 is not right."``."""
+    (``"1 is too high"`` when answers start at 0): then it says ``"1 is not right."``.
+
+    For a set (``pick``, ``cells``) it says only that the set is not the answer
+    (:data:`SET_OFF`): no count and no direction, since "1 does not belong; 4 are missing"
+    among five options, or "2 are missing", gives the answer away."""
     if kind == "number":
         low, high = bounds
         if got > answer:
@@ -300,16 +325,7 @@ def how_off(kind: str, got, answer, bounds: tuple = (None, None)) -> str:
         return f"{got} is not right." if high is not None and got + 1 == high else f"{got} is too low."
     if kind == "choose":
         return f"Not {got}."
-    got, answer = set(got) - {NONE_OF_THEM}, set(answer) - {NONE_OF_THEM}
-    extra, missed = len(got - answer), len(answer - got)
-    noun = "cell" if kind == "cells" else "choice"
-    bits = []
-    if extra:
-        bits.append(f"{extra} {noun}{'s' if extra != 1 else ''} you selected {'do' if extra != 1 else 'does'} not belong")
-    if missed:
-        bits.append(f"{missed} {'are' if missed != 1 else 'is'} missing")
-    off = "; ".join(bits) + "."
-    return off[0].upper() + off[1:]
+    return SET_OFF[kind]
 
 
 def check_facts(facts, known) -> dict:
@@ -331,11 +347,22 @@ class ExerciseSet:
 
     ``rebuild(facts) -> position`` (optional): the game's builder of a position from an
     exercise's named facts alone; :meth:`answer_from_facts` recomputes an answer on it
-    (the fairness property: every answer follows from the facts shown)."""
+    (the fairness property: every answer follows from the facts shown).
 
-    def __init__(self, entries: dict, rebuild: Callable[[dict], Any] | None = None):
+    ``common`` (optional): ``{key: answer}``, an answer the exercise's positions give in most
+    seeds (``0`` for "how much may you take" in two thirds of them), which a student would
+    learn to guess: :meth:`make` keeps a position with that answer on one seed in
+    :data:`COMMON_KEEP` only and moves on from the others, so that no answer is given by
+    more than about 60% of the seeds (``tests/test_exercise_kinds.py`` checks 200 seeds of
+    every exercise of every game)."""
+
+    def __init__(self, entries: dict, rebuild: Callable[[dict], Any] | None = None, common: dict | None = None):
         self.entries = dict(entries)
         self.rebuild = rebuild
+        self.common = dict(common or {})
+        unknown = set(self.common) - set(self.entries)
+        if unknown:
+            raise ValueError(f"common answers for unknown exercises {sorted(unknown)}")
 
     def answer_from_facts(self, ex: Exercise):
         """The answer of ``ex`` recomputed from its shown facts alone: ``ex.solve`` on
@@ -381,8 +408,9 @@ class ExerciseSet:
         """Exercise ``key`` on the position of ``seed``. No exercise is about a finished
         game: when the builder raises :class:`NoPosition` (the seeded game ended before the
         question's position) or makes a ``cells`` exercise whose answer is no cell (selecting
-        nothing is not an answer), the next seed is tried, and so on; :attr:`Exercise.seed`
-        is the seed used (``>= seed``).
+        nothing is not an answer), the next seed is tried, and so on; so is a seed whose
+        answer is the exercise's :attr:`common` one, except on one seed in
+        :data:`COMMON_KEEP`. :attr:`Exercise.seed` is the seed used (``>= seed``).
 
         Raises:
             ExerciseError: an unknown key; a seed that is not a non-negative integer below
@@ -401,6 +429,8 @@ class ExerciseSet:
                 continue
             if ex.kind == "cells" and not ex.answer:
                 continue          # no cell is an answer nobody can give: selecting none is not an answer
+            if key in self.common and ex.answer == self.common[key] and k % COMMON_KEEP:
+                continue          # the answer most seeds give: kept on one seed in COMMON_KEEP, so it is no safe guess
             return replace(ex, key=key, seed=k, title=self[key][1], remake=lambda s: self.make(key, s))
         raise ExerciseError(f"no position for {key} in seeds {seed}..{seed + MAX_SKIPS - 1}: every game ended first")
 
@@ -465,7 +495,7 @@ def teacher_note(ex: Exercise) -> str:
         lines += [">", f"> *The rule applied:* {ex.rule}"]
     lines += [">", f"> *Common mistake:* {ex.mistake or 'none recorded'}", ">",
               f"> *First wrong try is nudged to look at:* {ex.nudge}", ">", f"> *Rules:* \"{ex.section}\"."]
-    return cite_rulings("\n".join(lines) + "\n")
+    return shown("\n".join(lines) + "\n")
 
 
 def exercise_notes(modules) -> Callable[[str, int], str | None]:

@@ -141,6 +141,8 @@ def prior_of(game, kind: str = "greedy"):
 
 
 PRIORS = ("greedy", "uniform")
+#: how often (in playouts) a search reports its progress to a ``progress`` callback
+PROGRESS_EVERY = 50
 
 
 class SearchAgent:
@@ -201,8 +203,12 @@ class SearchAgent:
         return self.search(state).best
 
     # ------------------------------------------------------------------ the search
-    def search(self, state, player: int | None = None) -> SearchResult:
+    def search(self, state, player: int | None = None, *, progress=None) -> SearchResult:
         """Search from ``state`` for ``player`` (default: the player to move).
+
+        ``progress``: an optional ``progress(done, budget)`` called every
+        :data:`PROGRESS_EVERY` playouts (``budget`` is ``None`` for a budget in seconds), for a
+        progress bar; it does not change the search.
 
         Raises:
             ValueError: the game is over, a chance node waits (nobody is to move until its
@@ -243,6 +249,8 @@ class SearchAgent:
             if deadline is not None and n & 7 == 0 and time.perf_counter() >= deadline and n:
                 break
             n += 1
+            if progress is not None and n % PROGRESS_EVERY == 0:
+                progress(n, None if self.seconds is not None else budget)
             d = determinise(game, state, player, rng)
             node = root
             path = []
@@ -416,7 +424,8 @@ def _outcome_words(value: float, win_loss: bool) -> str:
 
 
 def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: float | None = None, top: int = 3,
-          seed: int = 0, rollout: str = "greedy", rollout_depth: int | None = 20, game=None) -> list[Hint]:
+          seed: int = 0, rollout: str = "greedy", rollout_depth: int | None = 20, game=None,
+          progress=None) -> list[Hint]:
     """The search agent's ``top`` moves for the player to move, best first.
 
     Each hint has its visit share, its mean value and a sentence built from the move's
@@ -431,6 +440,8 @@ def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: fl
     Args:
         player: the player to move (the default); any other player is refused.
         top: how many moves, 1 or more (fewer when fewer were searched).
+        progress: ``progress(done, budget)`` every :data:`PROGRESS_EVERY` playouts (a
+            progress bar's; the hints are the same with or without it).
 
     Works on any position where a player is to move, however it was made (forced
     chance outcomes pending, a scenario or prepared position, chance nodes left for the
@@ -450,7 +461,7 @@ def hints(state, *, player: int | None = None, playouts: int = 1000, seconds: fl
     if getattr(game, "evaluate", None) is None:
         rollout_depth = None
     agent = SearchAgent(seed, playouts=playouts, seconds=seconds, rollout=rollout, rollout_depth=rollout_depth, game=game)
-    res = agent.search(state, player)
+    res = agent.search(state, player, progress=progress)
     win_loss = returns_are_win_loss(game)
     rng = random.Random(seed + 1)
     out = []

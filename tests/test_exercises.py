@@ -12,6 +12,7 @@ from haunted_kit.haunted import actions as A
 from haunted_kit.haunted import pathfinding as pf
 from haunted_kit.haunted.exercises import EXERCISES, FACTS, TEACHER_DIR, ExerciseError, for_notebook, make, rebuild
 from haunted_kit.haunted.widgets.exercise import exercise
+from haunted_kit.render.style import cell_name, name_cells
 
 SEEDS = range(5)
 #: seeds per exercise for the fairness property in the fast run (the slow test runs 500)
@@ -58,7 +59,7 @@ def test_pick_answers_agree_with_applying_on_a_copy(seed):
     for label in ex.options[:-1]:
         assert (label in ex.answer) == applies(ex.state, A.Learn(int(label.split()[1])))
     ex = make("03-legal-actions", seed)
-    by_label = {a.describe(): a for a in ex.state.legal_actions()}
+    by_label = {name_cells(a.describe()): a for a in ex.state.legal_actions()}
     for label in ex.answer:
         assert label in by_label
 
@@ -92,7 +93,7 @@ def test_a_wrong_answer_gets_the_engines_reason_and_section():
     far = next(c for c in ex.state.field.cells if c not in ex.answer and c != here)
     fb = ex.check(set(ex.answer) | {far}, attempt=2)
     refusal = ex.state.why_not(A.Explore(far))
-    assert not fb.correct and refusal.text in fb.text and fb.section == "Basic Actions: Exploration"
+    assert not fb.correct and name_cells(refusal.text) in fb.text and fb.section == "Basic Actions: Exploration"
 
 
 def test_bad_answers_and_keys_are_clear_errors():
@@ -142,7 +143,9 @@ def test_widget_cells_are_selected_by_clicking_the_board():
     assert w.solved
     w.field.click_cell(next(iter(w.ex.answer)))       # unselect one: now wrong
     w.b_check.click()
-    assert "1 is missing" in w.feedback.value
+    # the nudge neither counts nor names what is missing
+    assert "Those are not the right cells. Look at: the six neighbouring cells only" in w.feedback.value
+    assert "missing" not in w.feedback.value and "left out" not in w.feedback.value
 
 
 def test_widget_shows_the_facts_the_board_does_not_draw():
@@ -294,8 +297,9 @@ def test_no_exercise_on_a_finished_game():
 
 
 def test_production_explains_with_the_buildings_that_stand():
-    ex = make("02-production", 1)
+    ex = make("02-production", 12)       # 0 is 02-production's common answer: asked on seeds divisible by 3
     built = sum(1 for b in ex.state.building if b >= 0)
+    assert ex.seed == 12
     assert built == 3 and ex.answer == 0
     why = ex.why_text()
     assert why.count("is next to a ghost and produces nothing") == 3 and "No building" not in why
@@ -313,7 +317,7 @@ def test_number_feedback_nudges_then_applies_the_rule_and_never_states_the_answe
     assert ex.check(1).text.startswith("1 is too low.")
     fb = ex.check(3, attempt=2)
     assert fb.step == "rule" and fb.text == (
-        "You said 3, which is too high. (3, -3) is plain (3, -3) on R03; the terrain table says 1 token; ghost "
+        "You said 3, which is too high. cell 3,-3 is plain cell 3,-3 on R03; the terrain table says 1 token; ghost "
         "card 3 in play, and the cell holds a ghost. Add these up for the cell entered, not the cell left.")
     assert ex.check(0, attempt=2).text.startswith("You said 0, which is too low.")
     assert "charges" not in fb.text and ex.answer_text() == "The answer: 2."
@@ -324,23 +328,34 @@ def test_cell_feedback_names_the_wrong_cell_only_at_the_second_try():
     here = ex.state.field.cells[ex.state.sensor[ex.player]]
     far = [c for c in ex.state.field.cells if c not in ex.answer and c != here][:2]
     nudge = ex.check(set(ex.answer) | {far[0]})
-    assert nudge.text.startswith("1 cell you selected does not belong. Look at:") and str(far[0]) not in nudge.text
+    assert nudge.text == ("Those are not the right cells. Look at: the six neighbouring cells only: not a lake, and "
+                          "not dearer than the active tokens (rulebook: \"Basic Actions: Exploration\").")
+    assert ex.check(set(sorted(ex.answer)[1:])).text == nudge.text      # one missing: the same nudge, no count
     a = ex.check(set(ex.answer) | {far[0]}, attempt=2)
     b = ex.check(set(ex.answer) | {far[1]}, attempt=2)
     assert a.text != b.text
     for cell, fb in zip(far, (a, b)):
         refusal = ex.state.why_not(A.Explore(cell))
-        assert fb.text == f"{cell}: not allowed. {refusal.text} (rulebook: {refusal.section})."
-    missing = ex.check(set(sorted(ex.answer)[1:]), attempt=2)
-    assert missing.text == f"You left out 1 cell where a neighbour of {here} costs no more than 4."
+        assert fb.text == (f"cell {cell_name(cell)}: not allowed. {name_cells(refusal.text)} (rulebook: "
+                           f"{refusal.section}). Check every cell you did not select: is it one where a neighbour of "
+                           "cell 0,-1 costs no more than 4?")
+    assert a.text.startswith("cell 1,0: not allowed. suburb cell 1,0 on Kalena is not adjacent to P2's sensor at "
+                             "suburb cell 0,-1 on Kalena; a sensor moves one cell at a time")
+    missing = ex.check(set(sorted(ex.answer)[1:]), attempt=2)   # nothing wrong selected, one left out: no count
+    assert missing.text == "Check every cell you did not select: is it one where a neighbour of cell 0,-1 costs no more than 4?"
+    assert here == (0, -1)
 
 
 def test_pick_and_choose_feedback_follow_the_answer_given():
     ex = make("04-learnable", 1)            # answer: skill 5
     assert ex.answer == frozenset({"skill 5"})
-    assert ex.check({"skill 2"}).text.startswith("1 choice you selected does not belong; 1 is missing.")
-    assert ex.check({"skill 2"}, attempt=2).text.startswith(
-        "skill 2: not legal. P1 has already learned skill 2; a skill is learned only once")
+    nudge = ("That is not the right set of choices. Look at: where P1 stands (learning happens in the suburb), the two "
+             "resources on each card, and the skills P1 already knows (rulebook: \"Additional Actions: Learning\").")
+    assert ex.check({"skill 2"}).text == nudge
+    assert ex.check({"skill 5", "skill 2"}).text == nudge      # the nudge does not tell which way it is off
+    assert ex.check({"skill 2"}, attempt=2).text == (
+        "skill 2: not legal. P1 has already learned skill 2; a skill is learned only once (rulebook: Skill Cards; "
+        "Additional Actions: Learning). Check each option you did not tick against the place, the tokens and the cost.")
     assert ex.check({"skill 9"}, attempt=2).text.startswith("skill 9: not legal. skill 9 costs food and wood")
     nf = make("02-next-first", 1)
     assert nf.answer == "P3"

@@ -4,7 +4,9 @@ the end by keyboard, refusals from ``why_not``, undo of the human's own last dec
 
 from __future__ import annotations
 
+import ipywidgets as W
 import pytest
+from ipycanvas import Canvas, MultiCanvas
 
 from haunted_kit.estate.state import position_of
 from haunted_kit.games import game_names
@@ -12,9 +14,14 @@ from haunted_kit.haunted.actions import EndTurn
 from haunted_kit.haunted.scenario import scenario, set_calendar
 from haunted_kit.haunted.widgets import PlayView
 from haunted_kit.estate.widgets import EstatePlayView
+from haunted_kit.estate.widgets import exercise as estate_exercise
+from haunted_kit.haunted.widgets.exercise import exercise as haunted_exercise
+from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
 from haunted_kit.landmarks import Decline, Follow, Lead
 from haunted_kit.landmarks.widgets import LandmarksPlayView
+from haunted_kit.search import PROGRESS_EVERY
 from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.hints import STANDARD_HINT_PLAYOUTS, HintPanel
 
 VIEWS = {
     "estate": lambda seed, **kw: EstatePlayView(players=3, seed=seed, bots=[1, 2], hint_playouts=20, **kw),
@@ -143,3 +150,81 @@ def test_undo_is_disabled_once_the_game_is_over(game):
     assert v.undo() is False
     assert v.message == "The game is over and its result stands: Undo cannot reopen it (start a new game instead)."
     assert v.state.is_terminal() and fingerprint(v.state) == before and v.undo_stack == stack
+
+
+def default_view(game):
+    """``game``'s play view as a notebook makes it (its default hint budget), P1 human."""
+    if game == "haunted":
+        return PlayView(scenario(players=2), bots=[1])
+    if game == "estate":
+        return EstatePlayView(players=3, seed=1, bots=[1, 2])
+    return LandmarksPlayView(players=3, seed=1, rounds=3, bots=[1, 2])
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_suggest_a_move_searches_at_most_the_standard_budget_with_a_progress_bar(game):
+    # issue 22: the estate's "Suggest a move" took over a minute on a loaded machine with no sign of progress
+    with capture_errors() as caught:
+        v = default_view(game)
+        panel = v.hint_panel
+        assert 1 <= panel.playouts <= STANDARD_HINT_PLAYOUTS == 1000
+        assert panel.bar in panel.children and panel.bar.layout.display == "none" and panel.bar.max == panel.playouts
+        panel.suggest()
+        done = [d for d, _budget in panel.progress_seen]
+        assert done == list(range(PROGRESS_EVERY, panel.playouts + 1, PROGRESS_EVERY))
+        assert {b for _d, b in panel.progress_seen} == {panel.playouts} and panel.bar.value == done[-1]
+        assert panel.hints and panel.bar.layout.display == "none"          # hidden once the hints are shown
+    assert not caught, caught
+    with pytest.raises(ValueError, match=r"^hint playouts must be a whole number of at least 1, got 0$"):
+        HintPanel(v, lambda: None, playouts=0)
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_boards_fit_the_output_width_and_the_choices_wrap_below(game):
+    # issue 22: notebook 09's panel (900 px) scrolled sideways in an 848 px output and the choices
+    # panel ran over it; "Do it" was cut to "Do". Every board scales down (max-width 100%, its
+    # aspect kept); a board and its side panel wrap; the list and its button wrap.
+    v = default_view(game)
+    canvases = [w for w in _walk(v) if isinstance(w, (Canvas, MultiCanvas))]
+    assert canvases
+    for c in canvases:
+        assert (c.layout.width, c.layout.max_width, c.layout.height) == (f"{int(c.width)}px", "100%", "auto")
+    rows = [w for w in _walk(v) if isinstance(w, W.HBox) and any(c in list(_walk(w)) for c in canvases)]
+    assert rows and all(r.layout.flex_flow == "row wrap" for r in rows)
+    if game != "haunted":   # the kit's play view: the list of every legal action wraps before its button is cut
+        assert v.list_row.layout.flex_flow == "row wrap" and v.all_pick.layout.min_width == "0"
+    ex_widget = {"haunted": haunted_exercise, "estate": estate_exercise, "landmarks": landmarks_exercise}[game]
+    w = ex_widget({"haunted": "05-cheapest", "estate": "08-slots", "landmarks": "09-acquire"}[game], 1)
+    boards = [c for c in _walk(w) if isinstance(c, (Canvas, MultiCanvas))]
+    assert boards and all(c.layout.max_width == "100%" and c.layout.height == "auto" for c in boards)
+
+
+def test_landmarks_building_is_a_card_then_a_payment_plan():
+    # issue 22: after "lead build" building was offered only as "Choice 1 of 146" in one list
+    v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
+    assert v.build_box.layout.display == "none"                 # nothing to build while leading
+    assert v.attempt(Lead("build")) and len(v.legal) == 146
+    names = [b.description for b in v.card_row.children]
+    assert names == ["Armory", "Barracks", "Guard House", "Hidden Sanctum", "Watch Post"]
+    assert v.build_box.layout.display == "" and v.b_build.disabled     # no card chosen yet
+    v.b_build.click()
+    assert v.message == "Choose a card to build first, then how to pay for it." and len(v.legal) == 146
+    v.card_row.children[0].click()                                   # the Armory: 30 ways to pay
+    plans = [a for _t, a in v.plan_pick.options]
+    assert len(plans) == 30 and {a.card for a in plans} == {"armory"} and set(plans) <= set(v.legal)
+    assert "Armory: 30 ways to pay" in v.plan_note.value and v.card_row.children[0].button_style == "info"
+    texts = [t for t, _a in v.plan_pick.options]
+    assert texts[0] == "your own sources: P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood"
+    own = [t.startswith("your own sources") for t in texts]
+    assert own == sorted(own, reverse=True) and any(own) and not all(own)   # own sources first, then gold to others
+    v.plan_pick.value = plans[0]
+    before = len(v.state.history())
+    v.b_build.click()
+    assert v.state.history()[before].action == plans[0]
+    assert v.message.startswith("P1: build the Armory (P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood).")

@@ -46,7 +46,7 @@ def test_the_companion_copies_answer_every_exercise_with_its_common_mistake(tmp_
         ex = exercises.make(key, seed)
         note = said[f"teacher-{key}-0"]
         assert ex.mistake and f"> *Common mistake:* {ex.mistake}" in note
-        assert f"> **{ex.answer_text()}**" in note and f"(`{key}`, seed {seed})" in note
+        assert f"> **{ex.answer_text()}**" in note and f"(`{key}`, seed {ex.seed})" in note
         assert f"> *Rules:* \"{ex.section}\"." in note and ex.title in note
     nb = json.loads(copy.read_text(encoding="utf-8"))
     assert nb["cells"][0]["id"] == "teacher-banner" and all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")

@@ -43,8 +43,11 @@ def tile_style(name: str):
     return TILE_STYLES.get(name, ("#bbbbbb", "#000000", "".join(w[0] for w in name.split("_")).title()[:2]))
 
 
-#: the least height in pixels of a slot's name on the board (readable at the exercise's size 26 too)
+#: the least height in pixels of any text on the board: a slot's name, "lower", a tile's code,
+#: a marker's digit (readable at the exercise's size 26 too)
 NAME_PX = 9.0
+#: the least radius in pixels of an estate marker (its digit, NAME_PX tall, fits inside)
+MARKER_R = 6.5
 
 
 def land_geometry(box, size: float = 34):
@@ -80,15 +83,17 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
             prims.append(Circle(x + size * 0.55, y - size * 0.3, size * 0.11, "#ffffff", "#000000", size * 0.03))  # clear of the name
         if land is None:
             if slot in box.lower_area:
-                prims.append(Text(x, y + size * 0.45, "lower", size * 0.22, "#555555"))
+                prims.append(Text(x, y + size * 0.45, "lower", max(NAME_PX, size * 0.22), "#555555"))
             continue
         _, ink, code = tile_style(land["tile"])
-        prims.append(Text(x, y - size * 0.35, code, size * 0.32, ink, bold=True))
+        prims.append(Text(x, y - size * 0.3, code, max(NAME_PX, size * 0.32), ink, bold=True))
         k = len(land["markers"])
         for i, p in enumerate(land["markers"]):
-            mx = x + (i - (k - 1) / 2) * size * 0.36
-            prims.append(Circle(mx, y + size * 0.22, size * 0.16, S.player_colour(p), "#000000", size * 0.03))
-            prims.append(Text(mx, y + size * 0.22, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], size * 0.2, "#000000", bold=True))
+            r = max(MARKER_R, size * 0.16)
+            mx = x + (i - (k - 1) / 2) * 2.2 * r
+            prims.append(Circle(mx, y + size * 0.25, r, S.player_colour(p), "#000000", size * 0.03))
+            prims.append(Text(mx, y + size * 0.25, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], max(NAME_PX, size * 0.2),
+                              "#000000", bold=True))
     for slot in highlight:
         prims.append(Poly(geom.polygon(slot), S.HIGHLIGHT, S.HIGHLIGHT, size * 0.1, alpha=0.18))
     for slot in path:

@@ -286,7 +286,7 @@ EXERCISES = ExerciseSet({
     "08-take-limit": ("08", "How much may you take at the Factory?", _take_limit),
     "08-slots": ("08", "Where may the tile go?", _slots),
     "08-gold-after": ("08", "Gold after a decision", _gold_after),
-}, rebuild=rebuild)
+}, rebuild=rebuild, common={"08-take-limit": 0})
 
 
 #: the teacher's note of an exercise (``haunted-kit teacher``'s hook; :func:`haunted_kit.exercises.teacher_note`)

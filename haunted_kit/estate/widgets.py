@@ -24,12 +24,12 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from ..render import style as S
-from ..widgets.canvas import draw_primitives, held, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from . import actions as A
 from .draw import board_primitives, land_geometry, legend_text, market_html  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import GamePlayView
+from ..widgets.playview import GamePlayView, row_layout, side_layout
 from .exercises import EXERCISES
 from .engine import GAME, new_game
 
@@ -44,8 +44,6 @@ class EstateBoard(ErrorReporting, W.VBox):
         # when a new browser view appears, e.g. in Voila)
         self.canvas = MultiCanvas(1, width=self.geom.width, height=self.geom.height)
         self.canvas.add_class("hk-estate-board")
-        # drawn at its own size, never stretched to the column (clicks map 1:1 to canvas pixels)
-        self.canvas.layout = W.Layout(width=f"{self.geom.width}px", height=f"{self.geom.height}px")
         banner = self._init_errors()
         self.legend = W.HTML(f'<div style="font:12px sans-serif;color:#444;max-width:{self.geom.width}px">'
                              f"{escape(legend_text(state))}</div>")
@@ -55,7 +53,8 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.focus_fix = W.HTML("<style>canvas.hk-estate-board { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
         self.children = [self.canvas, self.legend, banner, self.focus_fix]
-        self.layout.flex = "0 0 auto"  # never squeeze the canvas: clicks map 1:1 to canvas pixels
+        # drawn at its own size, scaled down in a narrow output area (clicks are scaled back)
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)
         self._handlers: list = []
         self.highlight: tuple = ()
         self.state = state
@@ -94,18 +93,24 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.canvas._handle_custom_msg({"event": "mouse_down", "x": x, "y": y}, [])
 
 
+#: a cell of the players' table: padded, with a rule under it, so that "0 marble" and "0 gold" of
+#: two columns never run together
+_CELL = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top"
+
+
 def players_html(s) -> str:
+    """The players' table of estate ``s``: income, holdings, workers, tokens, gold value (a
+    kit measure) and whether each passed, one padded row per player."""
+    head = "".join(f'<th style="{_CELL}">{h}</th>' for h in ("player", "income", "holds", "workers supply/Factory/Inn",
+                                                               "tokens", "gold value*", ""))
     rows = []
     for p in range(s.players):
-        inc = ", ".join(f"{v} {r}" for r, v in s.income[p].items())
-        hold = ", ".join(f"{v} {r}" for r, v in s.hand[p].items())
         w = s.workers[p]
-        state = "passed" if s.passed[p] else ""
-        rows.append(f'<tr><td style="color:{S.player_colour(p)};font-weight:bold">P{p + 1}</td><td>{inc}</td>'
-                    f"<td>{hold}</td><td>{w['supply']}/{w['factory']}/{w['inn']}</td><td>{s.tokens[p]}</td>"
-                    f"<td>{s.gold_value(p)}</td><td>{state}</td></tr>")
-    return ('<table style="font:13px sans-serif;border-collapse:collapse"><tr><th>player</th><th>income</th>'
-            "<th>holds</th><th>workers supply/Factory/Inn</th><th>tokens</th><th>gold value*</th><th></th></tr>"
+        cells = [", ".join(f"{v} {r}" for r, v in s.income[p].items()), ", ".join(f"{v} {r}" for r, v in s.hand[p].items()),
+                 f"{w['supply']}/{w['factory']}/{w['inn']}", s.tokens[p], s.gold_value(p), "passed" if s.passed[p] else ""]
+        rows.append(f'<tr><td style="{_CELL};color:{S.player_colour(p)};font-weight:bold">P{p + 1}</td>'
+                    + "".join(f'<td style="{_CELL}">{c}</td>' for c in cells) + "</tr>")
+    return (f'<table class="hk-players" style="font:13px sans-serif;border-collapse:collapse"><tr>{head}</tr>'
             f"{''.join(rows)}</table><div style='font:11px sans-serif;color:#555'>* a kit measure, not a rule</div>")
 
 
@@ -142,8 +147,9 @@ class EstatePlayView(GamePlayView):
         self.board.on_click(self.guard(self.click_slot, "handling a click on a slot"))
 
     def game_parts(self) -> list:
-        side = W.VBox([self.slot_note, self.controls, self.market], layout=W.Layout(padding="0 0 0 8px", min_width="360px"))
-        return [self.status, self.message_label, self.banner, W.HBox([self.board, side]), self.players_panel,
+        side = W.VBox([self.slot_note, self.controls, self.market], layout=side_layout())
+        return [self.status, self.message_label, self.banner, W.HBox([self.board, side], layout=row_layout()),
+                self.players_panel,
                 self.log_panel]
 
     def status_text(self) -> str:

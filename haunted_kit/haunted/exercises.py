@@ -63,8 +63,9 @@ from .analysis import play_until
 from .box import default_box
 from ..exercises import TEACHER_DIR  # noqa: F401  (re-exported: where the teacher copies go)
 from ..exercises import Exercise as KitExercise
-from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, check_facts, cite_rulings, how_off
+from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, check_facts, cite_rulings, how_off, shown
 from .. import hexgrid
+from ..render.style import name_cells
 
 __all__ = ["EXERCISES", "FACTS", "TEACHER_DIR", "Exercise", "ExerciseError", "Feedback", "board_facts",
            "exercise_note", "fact_lines", "for_notebook", "game_facts", "make", "rebuild"]
@@ -99,8 +100,8 @@ class Exercise(KitExercise):
         return self.nudge
 
     def nudge_text(self, got) -> str:
-        """Step 1 for the wrong answer ``got``: which way it is off (too high, cells or
-        options wrongly in or left out, counted) and what to look at; not the answer."""
+        """Step 1 for the wrong answer ``got``: which way a number is off (a set answer: only
+        that it is not the answer, uncounted) and what to look at; not the answer."""
         return f"{how_off(self.kind, got, self.answer, self.bounds)} Look at: {self.nudge} (rulebook: \"{self.section}\")."
 
     def rule_text(self, got) -> str:
@@ -113,11 +114,12 @@ class Exercise(KitExercise):
 
     def why_text(self) -> str:
         """The engine's full explanation of the answer (shown with the answer)."""
-        return self.explain(self.answer) if self.explain is not None else ""
+        return shown(self.explain(self.answer)) if self.explain is not None else ""
 
     def fact_lines(self) -> list[str]:
-        """The shown facts that are not on the board, one sentence each."""
-        return fact_lines(self.facts)
+        """The shown facts that are not on the board, one sentence each (cells written as
+        the board writes them)."""
+        return [shown(line) for line in fact_lines(self.facts)]
 
 
 def _exercise(key: str, seed: int, question: str, kind: str, answer, hint: str, section: str, mistake: str,
@@ -310,28 +312,25 @@ def fact_lines(facts: dict) -> list[str]:
 # ============================================================================ rule texts (step 2)
 
 def _cells_rule(s, got, legal, action_of, where: str) -> str:
-    """Which selected cells are wrong and why (the engine's refusal), and how many are missing."""
+    """Which selected cells are wrong and why (the engine's refusal), then where to look for
+    the others, always (never how many are missing: that would give the answer away)."""
     out = []
     for c in sorted(got - legal):
         r = s.why_not(action_of(c))
         out.append(f"{c}: not allowed. {r.text} (rulebook: {r.section})." if r is not None else f"{c}: not allowed.")
-    missed = len(legal - got)
-    if missed:
-        out.append(f"You left out {missed} cell{'s' if missed != 1 else ''} where {where}.")
+    out.append(f"Check every cell you did not select: is it one where {where}?")
     return " ".join(out)
 
 
 def _pick_rule(s, got, legal, pairs) -> str:
-    """For each wrongly ticked option the engine's refusal; how many legal ones are missing."""
+    """For each wrongly ticked option the engine's refusal, then the options left unticked
+    to check, always (never how many legal ones are missing)."""
     out = []
     for label, action in pairs:
         if label in got and label not in legal:
             r = s.why_not(action)
             out.append(f"{label}: not legal. {r.text} (rulebook: {r.section})." if r is not None else f"{label}: not legal.")
-    missed = len(legal - got)
-    if missed:
-        out.append(f"You left out {missed} that {'are' if missed != 1 else 'is'} legal: check each against the place, "
-                   "the tokens and the cost.")
+    out.append("Check each option you did not tick against the place, the tokens and the cost.")
     return " ".join(out)
 
 
@@ -634,7 +633,7 @@ def _legal_actions(seed: int) -> Exercise:
     legal_now = [a for a in s.legal_actions() if not isinstance(a, (A.EndTurn,))]
     rng.shuffle(pool)
     picks = [a for a in pool if s.why_not(a) is not None][:4] + rng.sample(legal_now, min(2, len(legal_now)))
-    picks = sorted({a.describe(): a for a in picks}.items())
+    picks = sorted({name_cells(a.describe()): a for a in picks}.items())  # cells as the board writes them
     options = tuple(label for label, _ in picks)
     solve = lambda st: frozenset(label for label, a in picks if st.why_not(a) is None)
     legal = solve(s)
@@ -851,10 +850,9 @@ def _reach(seed: int) -> Exercise:
                        else f"{c}: {route}.")
         if out:
             out.append(_terrain_table(s, p))
-        missed = len(legal - got)
-        if missed:
-            out.append(f"You left out {missed} cell{'s' if missed != 1 else ''} whose cheapest route costs at most "
-                       f"{tokens} (a route may go round a dear cell).")
+        # always said, never counted: how many are missing would give the answer away
+        out.append(f"Check every cell you did not select: does its cheapest route cost at most {tokens}? "
+                   "(A route may go round a dear cell.)")
         return " ".join(out)
 
     return _exercise(
@@ -961,7 +959,7 @@ EXERCISES = ExerciseSet({
     "05-reach": ("05", "What does one turn reach?", _reach),
     "05-cheapest": ("05", "The cheapest cost", _cheapest),
     "05-turns": ("05", "How many turns?", _turns),
-}, rebuild=rebuild)
+}, rebuild=rebuild, common={"02-production": 0, "04-quest-score": 0, "05-turns": 2})
 
 #: ``make(key, seed=0)``: the exercise ``key`` on the position of ``seed``, or of the next
 #: seed whose game is not over at the question's moment

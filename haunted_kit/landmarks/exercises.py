@@ -261,7 +261,7 @@ EXERCISES = ExerciseSet({
     "09-acquire": ("09", "Which landmarks can you acquire?", _acquire),
     "09-points": ("09", "Module points if the game ended now", _points),
     "09-gold-after": ("09", "Gold after a build", _gold_after),
-}, rebuild=rebuild)
+}, rebuild=rebuild, common={"09-gold-after": 1})
 
 
 #: the teacher's note of an exercise (``haunted-kit teacher``'s hook; :func:`haunted_kit.exercises.teacher_note`)

@@ -33,16 +33,16 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
-from .actions import Decline, Follow, Lead
+from .actions import Build, Decline, Follow, Lead
 from .exercises import EXERCISES
 from .draw import panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..protocol import states_along as protocol_states_along
-from ..widgets.canvas import draw_primitives, held, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView
+from ..widgets.playview import MENU_BUTTONS, GamePlayView, row_layout, side_layout
 
 
 class LandmarksPanel(W.VBox):
@@ -56,7 +56,8 @@ class LandmarksPanel(W.VBox):
         self.viewer = viewer
         self.draws = 0
         prims, w, h = panel_scene(state, viewer)
-        self.canvas = Canvas(width=int(w), height=int(h), layout=W.Layout(width=f"{int(w)}px", height=f"{int(h)}px"))
+        self.canvas = Canvas(width=int(w), height=int(h))
+        fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         self.children = [self.canvas]
         self.state = None
@@ -70,7 +71,7 @@ class LandmarksPanel(W.VBox):
         with held():
             if (self.canvas.width, self.canvas.height) != (int(w), int(h)):
                 self.canvas.width, self.canvas.height = int(w), int(h)
-                self.canvas.layout.height = f"{int(h)}px"
+                self.canvas.layout.width = f"{int(w)}px"
             draw_primitives(self.canvas, prims)
         self.draws += 1
 
@@ -216,12 +217,99 @@ class LandmarksPlayView(GamePlayView):
         self.panel = LandmarksPanel(state, viewer=viewer)
         self.options_panel = W.HTML()
         self.log_panel = W.HTML()
+        # building, as a player thinks of it: first the card, then how to pay for it
+        self.build_card = None
+        self._card_pool: list = []
+        self._cards: list = []
+        self.card_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.card_row.add_class("hk-build-cards")
+        self.plan_pick = W.Dropdown(options=[], layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
+                                                                max_width="100%"))
+        self.plan_pick.add_class("hk-build-plans")
+        self.plan_note = W.HTML()
+        self.build_box = None
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
 
+    def extra_controls(self) -> list:
+        """The build chooser: a button per card the player can build now, then a list of
+        the ways to pay for the chosen card (in words, those paying only the player's own
+        sources first) and "Build it"."""
+        self.b_build = self._button("Build it", "hk-build-do", "build the chosen card with the chosen payment",
+                                    self._build_picked, "building the chosen card")
+        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card, then how to pay for it"), self.card_row,
+                                 self.plan_note, W.HBox([self.plan_pick, self.b_build],
+                                                        layout=W.Layout(flex_flow="row wrap", max_width="100%"))])
+        self.build_box.add_class("hk-build")
+        return [self.build_box]
+
+    def builds(self) -> list:
+        """The legal Build actions of the human to move now (empty when building is not due)."""
+        return [a for a in self.legal if isinstance(a, Build)]
+
+    def plan_text(self, action) -> str:
+        """A payment plan of ``action`` (a Build) in words, without the card: whose sources
+        get gold and what each gives, e.g. ``"your own sources: P1's castle -> stone"``."""
+        p = self.state.current_player()
+        others = sorted({u.owner for u in action.payment} - {p})
+        who = "your own sources" if not others else "gold to " + " and ".join(f"P{q + 1}" for q in others)
+        parts = "; ".join(u.describe(self.state.box) for u in action.payment) or "nothing to pay"
+        return f"{who}: {parts}"
+
+    def choose_card(self, card) -> list:
+        """Choose ``card`` (a deck key) to build: the plan list then holds its payment plans,
+        those paying only the player's own sources first. Returns the plans (Build actions);
+        a card that cannot be built now gets a sentence and no plans."""
+        plans = [a for a in self.builds() if a.card == card]
+        self.build_card = card if plans else None
+        if not plans:
+            self.say(f"No way to build {_card_name(self.state, card)} now.", "ignored")
+        p = self.state.current_player()
+        plans.sort(key=lambda a: (len({u.owner for u in a.payment} - {p}), self.plan_text(a)))
+        self.plan_pick.options = [(self.plan_text(a), a) for a in plans] or [("(choose a card first)", None)]
+        self.plan_pick.index = 0
+        self.plan_pick.disabled = self.b_build.disabled = not plans
+        name = _card_name(self.state, card)
+        self.plan_note.value = (f'<div style="font:13px sans-serif">{escape(name)}: {len(plans)} way'
+                                f'{"s" if len(plans) != 1 else ""} to pay</div>') if plans else ""
+        for b, c in zip(self._card_pool, self._cards):
+            b.button_style = "info" if c == self.build_card else ""
+        return plans
+
+    def _build_picked(self) -> None:
+        self.attempt_chosen(self.plan_pick, "Choose a card to build first, then how to pay for it.")
+
+    def _refresh_build(self) -> None:
+        builds = self.builds()
+        cards = list(dict.fromkeys(a.card for a in builds))
+        while len(self._card_pool) < len(cards):
+            i = len(self._card_pool)
+            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b.add_class("hk-build-card")
+            b.on_click(self.guard(lambda _b, i=i: self.choose_card(self._cards[i]), "choosing a card to build"))
+            self._card_pool.append(b)
+        self._cards = cards
+        for b, c in zip(self._card_pool, cards):
+            b.description = _card_name(self.state, c)
+        buttons = self._card_pool[:len(cards)]
+        if list(self.card_row.children) != buttons:
+            self.card_row.children = buttons
+        self.build_box.layout.display = "" if cards else "none"
+        keep = self.build_card if self.build_card in cards else (cards[0] if len(cards) == 1 else None)
+        if keep is not None:
+            self.choose_card(keep)
+            return
+        self.build_card = None
+        self.plan_pick.options = [("(choose a card first)", None)]
+        self.plan_pick.disabled = self.b_build.disabled = True
+        self.plan_note.value = ""
+        for b in self._card_pool:
+            b.button_style = ""
+
     def game_parts(self) -> list:
-        side = W.VBox([self.controls, self.options_panel], layout=W.Layout(padding="0 0 0 8px", min_width="360px"))
-        return [self.status, self.message_label, self.banner, W.HBox([self.panel, side]), self.log_panel]
+        side = W.VBox([self.controls, self.options_panel], layout=side_layout())
+        return [self.status, self.message_label, self.banner, W.HBox([self.panel, side], layout=row_layout()),
+                self.log_panel]
 
     def status_text(self) -> str:
         s = self.state
@@ -250,12 +338,18 @@ class LandmarksPlayView(GamePlayView):
     def refresh_panels(self) -> None:
         s = self.state
         self.panel.update(s)
+        self._refresh_build()
         p = s.current_player()
         show = p is not None and s.phase == "follow" and p not in self.bots
         self.options_panel.value = options_html(s, p) if show else ""
         tail = list(s.events(self.panel.viewer).text)[-8:]
         self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(x) for x in tail) \
             + "</div>"
+
+
+def _card_name(state, key) -> str:
+    card = state.box.cards.get(key) if key is not None else None
+    return getattr(card, "name", None) or str(key)
 
 
 def exercise(key: str, seed: int = 0) -> ExerciseWidget:

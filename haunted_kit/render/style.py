@@ -83,13 +83,23 @@ def cell_name(cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
-_COORDS = re.compile(r"\((-?\d+), ?(-?\d+)\)")
+_PAIR = r"\((-?\d+), ?(-?\d+)\)"
+_COORDS = re.compile(_PAIR)
+#: a parenthesised list of pairs, ``((-2, 2), (-1, 2))`` (a tuple of cells printed by Python)
+_COORD_LIST = re.compile(r"\(\s*(" + _PAIR.replace("(-?", "(?:-?") + r"(?:, ?" + _PAIR.replace("(-?", "(?:-?")
+                         + r")*),?\s*\)")
 
 
 def name_cells(text: str) -> str:
     """``text`` with every axial pair written ``(q, r)`` (an action's or event's words)
     renamed the way the board writes it (:func:`cell_name`): ``"explore to (-1, 2)"`` ->
-    ``"explore to cell -1,2"``."""
+    ``"explore to cell -1,2"``; a list of pairs as Python prints it, ``((-2, 2), (0, 2))``,
+    -> ``"(cells -2,2; 0,2)"`` (one pair: ``"(cell 0,2)"``)."""
+    def listed(m) -> str:
+        cells = [f"{q},{r}" for q, r in _COORDS.findall(m.group(1))]
+        return f"(cell{'s' if len(cells) != 1 else ''} {'; '.join(cells)})"
+
+    text = _COORD_LIST.sub(listed, text)
     return _COORDS.sub(lambda m: f"cell {m.group(1)},{m.group(2)}", text)
 
 

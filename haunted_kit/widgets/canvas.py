@@ -6,6 +6,9 @@
   0.14's ``hold_canvas`` has no ``finally`` and would hold every later command forever).
 * :func:`draw_primitives` - clear a layer and draw a list of :mod:`haunted_kit.haunted.draw.scene`
   primitives with few commands (vectorised fills for runs of polygons, circles, rects).
+* :func:`fit_to_output` - a board drawn at its own size but scaled down (its aspect kept)
+  where the notebook's output area is narrower, so no board scrolls sideways or runs under
+  the panel beside it (ipycanvas maps a click on a scaled canvas back to canvas pixels).
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
 """
@@ -14,11 +17,24 @@ from __future__ import annotations
 
 import contextlib
 
+import ipywidgets as W
 import numpy as np
 from ipycanvas import canvas as _ipc
 
 from ..render import style as S
 from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
+
+
+def fit_to_output(canvas, width: float, height: float, box=None) -> None:
+    """Lay ``canvas`` (an ipycanvas ``Canvas`` or ``MultiCanvas`` of ``width`` x ``height``
+    pixels) out at its own size, but never wider than its container (CSS ``max-width:
+    100%``, ``height: auto``: scaled down with its aspect kept in a narrow output area, such as
+    a notebook's ~850 px). ``box``: the widget holding it, allowed to shrink in a row (``flex:
+    0 1 auto``, ``min-width: 0``) instead of overflowing it. Clicks stay right: ipycanvas
+    scales a click's position by the canvas' drawn size."""
+    canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto")
+    if box is not None:
+        box.layout.flex, box.layout.min_width, box.layout.max_width = "0 1 auto", "0", "100%"
 
 
 def _manager():

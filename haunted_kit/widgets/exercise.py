@@ -115,7 +115,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
             if self._marks_on_board():
                 self.board.on_click(self.guard(self._on_cell, "selecting a cell"))
                 self._draw_marks()
-            board = [W.HBox([self.board])]  # in a row, a canvas keeps its own size (clicks map 1:1 to its pixels)
+            board = [W.HBox([self.board], layout=W.Layout(max_width="100%"))]  # the board fits the output width
         top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
         self.b_answer.disabled = True
         self.children = [self.title, *top, self.input, W.HBox([self.b_check, self.b_answer, self.b_new]),
@@ -143,8 +143,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 self.boxes[label] = cb
             return W.VBox(list(self.boxes.values()))
         # a text box, empty until something is typed (an IntText would show "0", an answer)
+        # wide enough for its placeholder beside the label (180 px cut it to "a whole num")
         self.number = W.Text(value="", placeholder="a whole number", description="answer",
-                             layout=W.Layout(width="180px"))
+                             layout=W.Layout(width="280px", max_width="100%"))
         self.number.add_class("hk-ex-option")
         return self.number
 

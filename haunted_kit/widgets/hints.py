@@ -2,8 +2,12 @@
 
 In a live kernel the search runs in a worker thread, so the page stays responsive
 (clicks, redraws) while it thinks; the answer is shown only if the position has not
-changed meanwhile. Outside a kernel (tests, scripts) it runs at once. A teacher
-switches hints off with ``PlayView(hints=False)`` or ``haunted-kit classroom --no-hints``.
+changed meanwhile. Outside a kernel (tests, scripts) it runs at once. A progress bar
+(``hk-hint-progress``) counts the playouts while it thinks. Every game's play view asks
+for at most :data:`STANDARD_HINT_PLAYOUTS` playouts by default (hints' standard budget:
+under a second on an idle machine in every game, ``benchmarks/bench_hints.py``); a teacher
+may give the classroom app more. A teacher switches hints off with
+``PlayView(hints=False)`` or ``haunted-kit classroom --no-hints``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ import ipywidgets as W
 
 from ..render import style as S
 from ..search import hints
+
+#: hints' standard budget: no play view's default asks for more
+STANDARD_HINT_PLAYOUTS = 1000
 
 
 def kernel_loop():
@@ -50,11 +57,17 @@ class HintPanel(W.VBox):
     Args:
         view: the play view whose human seat to advise.
         kernel_loop: returns the kernel's running event loop, or ``None`` outside one.
-        playouts: the search budget per hint (1,000 answers within about a second).
+        playouts: the search budget per hint, a whole number of at least 1 (1,000 answers
+            within about a second on an idle machine).
+
+    Raises:
+        ValueError: a budget that is not a whole number of at least 1.
     """
 
     def __init__(self, view, kernel_loop, playouts: int = 1000):
         super().__init__()
+        if not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1:
+            raise ValueError(f"hint playouts must be a whole number of at least 1, got {playouts!r}")
         self.add_class("hk-hints")
         self.view, self.playouts, self._kernel_loop = view, playouts, kernel_loop
         self.button = W.Button(description="Suggest a move", tooltip="the search agent's three best moves for you",
@@ -63,11 +76,14 @@ class HintPanel(W.VBox):
         self.button.on_click(view.guard(lambda _b: self.suggest(), "suggesting a move"))
         self.output = W.HTML()
         self.output.add_class("hk-hint-list")
+        self.bar = W.IntProgress(value=0, min=0, max=playouts, description="", layout=W.Layout(width="200px", display="none"))
+        self.bar.add_class("hk-hint-progress")
+        self.progress_seen: list = []   # (done, budget) reports of the last search
         self.busy = False
         self.hints: list = []
         self._position = 0  # bumped on every change of the view's state
         view.on_change(lambda _v: self._changed())
-        self.children = [self.button, self.output]
+        self.children = [self.button, self.bar, self.output]
 
     def _changed(self) -> None:
         self._position += 1
@@ -93,19 +109,29 @@ class HintPanel(W.VBox):
         self.busy = True
         self.update()
         self.output.value = f"<i>Thinking for {escape(S.player_name(p))} ({self.playouts:,} playouts)...</i>"
+        self.progress_seen = []
+        self.bar.value, self.bar.layout.display = 0, ""
         loop = self._kernel_loop()
         if loop is None:
             try:
-                self._show(position, hints(state, playouts=self.playouts, seed=seed))
+                self._show(position, hints(state, playouts=self.playouts, seed=seed, progress=self._progress))
             finally:
                 self.busy = False
+                self.bar.layout.display = "none"
                 self.update()
             return
-        future = loop.run_in_executor(None, lambda: hints(state, playouts=self.playouts, seed=seed))
+        future = loop.run_in_executor(None, lambda: hints(state, playouts=self.playouts, seed=seed,
+                                                          progress=self._progress))
         future.add_done_callback(self.view.guard(lambda f: self._finished(position, f), "suggesting a move"))
+
+    def _progress(self, done: int, budget) -> None:
+        """The search's report (from its thread in a kernel): the bar counts the playouts."""
+        self.progress_seen.append((done, budget))
+        self.bar.value = min(done, self.bar.max)
 
     def _finished(self, position: int, future) -> None:
         self.busy = False
+        self.bar.layout.display = "none"
         self.update()
         self._show(position, future.result())
 

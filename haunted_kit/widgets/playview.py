@@ -46,6 +46,19 @@ MENU_BUTTONS = 10
 _COLOURS = {"info": "#000", "refusal": "#8a1c00", "ignored": "#555"}
 
 
+def row_layout() -> W.Layout:
+    """The layout of a play view's row of board and side panel: it wraps, so in an output
+    area too narrow for both the side panel (choices, hints) goes below the board instead
+    of running over it or being cut."""
+    return W.Layout(flex_flow="row wrap", align_items="flex-start", max_width="100%")
+
+
+def side_layout() -> W.Layout:
+    """The layout of a play view's side panel (choices, hints, a game's tables): at least
+    340 px wide (its buttons are never cut), growing into the room beside the board."""
+    return W.Layout(padding="0 0 0 8px", min_width="340px", flex="1 1 340px", max_width="100%")
+
+
 def resolve_bots(game, bots, seed: int, kind: str, players: int) -> dict:
     """``{seat: agent}`` from a list of seats (each plays ``kind``) or a dict seat -> agent
     spec (``"greedy"``, ``"search[playouts=100]"``) or agent (anything with ``act(state)``).
@@ -118,7 +131,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         self.message_label.add_class("hk-message")
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
-        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="420px", max_width="100%"))
+        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
+                                                               max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
         self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked,
                                  "applying the chosen action")
@@ -131,8 +145,11 @@ class GamePlayView(ErrorReporting, W.VBox):
             self.keypad = FieldKeys(label="Your choices: the arrow keys move through your legal actions, Enter plays "
                                           "the one under the cursor, Home goes back to the first.")
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key"))
-        self.controls = W.VBox([W.HTML("<b>Your choices</b>"), self.choices, W.HBox([self.all_pick, self.b_do]),
-                                W.HBox([self.b_bots, self.b_undo]), self.hint_panel or hints_off()]
+        # rows wrap in a narrow panel: the list never pushes "Do it" out of sight or cuts its label
+        self.list_row = W.HBox([self.all_pick, self.b_do], layout=W.Layout(flex_flow="row wrap", max_width="100%"))
+        self.controls = W.VBox([W.HTML("<b>Your choices</b>"), self.choices, *self.extra_controls(), self.list_row,
+                                W.HBox([self.b_bots, self.b_undo], layout=W.Layout(flex_flow="row wrap")),
+                                self.hint_panel or hints_off()]
                                + ([self.keypad] if self.keypad is not None else []))
         self.children = self.game_parts()
         self.refresh()
@@ -143,6 +160,11 @@ class GamePlayView(ErrorReporting, W.VBox):
     def game_parts(self) -> list:
         """The view's children, top to bottom (a game's view adds its panels)."""
         return [self.status, self.message_label, self.banner, self.controls]
+
+    def extra_controls(self) -> list:
+        """Widgets a game's view puts between its choice buttons and the list of every legal
+        action (called once, before the first refresh; none by default)."""
+        return []
 
     def refresh_panels(self) -> None:
         """Redraw the game's own panels from ``self.state`` (nothing by default)."""
@@ -236,10 +258,15 @@ class GamePlayView(ErrorReporting, W.VBox):
             self.attempt(self._menu_actions[i])
 
     def _do_picked(self) -> None:
-        if self.all_pick.value is None:
-            self.say("No decision of yours is due now.", "ignored")
-            return
-        self.attempt(self.all_pick.value)
+        self.attempt_chosen(self.all_pick, "No decision of yours is due now.")
+
+    def attempt_chosen(self, pick, missing: str) -> bool:
+        """:meth:`attempt` the action chosen in the dropdown ``pick``; with none chosen, say
+        ``missing`` (ignored). Returns whether an action was applied."""
+        if pick.value is None:
+            self.say(missing, "ignored")
+            return False
+        return self.attempt(pick.value)
 
     # ------------------------------------------------------------------ keyboard
     def _say_keys(self) -> None:

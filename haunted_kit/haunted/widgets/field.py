@@ -30,7 +30,7 @@ from .. import rules as R
 from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
-from ...widgets.canvas import draw_primitives, held
+from ...widgets.canvas import draw_primitives, fit_to_output, held
 from ...widgets.errors import ErrorReporting
 from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
 
@@ -109,11 +109,11 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._message = ""
         if keyboard:
             # as wide as the board: a long sentence wraps instead of widening the field
-            self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width=f"{self.geom.width}px"))
+            self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width="100%"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
             self.children = [self.canvas, self.keypad, self.info, banner, self.focus_fix]
         self.add_class("hk-field-box")
-        self.layout.flex = "0 0 auto"  # never squeeze the canvas: clicks map 1:1 to canvas pixels
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)  # scaled down in a narrow output
         self.draw_counts: Counter = Counter()
         self.last_hint = ""
         self._click_handlers: list = []
