@@ -1,8 +1,9 @@
 """The classroom server's pages through the rest of a lesson, in Chromium: a restart with
 the teacher page open (every page reconnects by itself, the teacher's token kept in the
-store, and the teacher page still hands a seat to a bot), and the hot seat's "Show my
+store, and the teacher page still hands a seat to a bot); the hot seat's "Show my
 hidden cards" for Haunted Lands quests (shown for the mover who asked only, covered again
-at the next mover without asking, a quest chosen from the hot seat after showing).
+at the next mover without asking, a quest chosen from the hot seat after showing); pages
+that gave up reconnecting; the help panel of estate and Landmarks seat pages.
 The reconnect limits are the page's ``PARAMS`` (``retries``, ``retry_ms``), set small here
 so no test waits in real time. The game is mirrored in Python (same seed, same decisions)."""
 
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 from test_class_server import Seat, own_quests_line, play_one
 
 import haunted_kit as hk
+from haunted_kit.games import game_module, get_game
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.store import GameStore
 
@@ -30,6 +32,8 @@ def test_a_restart_with_the_teacher_page_open_every_page_reconnects_and_the_teac
     teacher = chromium_browser.new_page()
     teacher.goto(srv.teacher)
     expect(teacher.locator("tr.hk-seat")).to_have_count(2)
+    expect(teacher.locator(".hk-help")).to_contain_text(   # what the teacher reads about it beforehand
+        "After a restart of the server every page reconnects by itself; the links stay the same.")
     seats = [Seat(chromium_browser, srv.seats[(1, p + 1)]) for p in range(2)]
     s, bots = hk.new_game(players=2, seed=4), [GreedyAgent(7), GreedyAgent(8)]
     for seat in seats:
@@ -107,6 +111,7 @@ def test_the_hot_seats_quests_show_for_the_mover_who_asked_and_cover_again_at_th
         expect(screen.page.locator(".hk-actions")).to_have_text("Show your hidden cards to choose.")
         expect(screen.page.locator(".hk-action")).to_have_count(0)
         expect(screen.page.locator("button.hk-reveal")).to_have_text("Show my hidden cards (the player to move only)")
+    expect(hot.page.locator(".hk-help")).to_contain_text("Show my hidden cards shows that player's hidden cards")
     hot.page.locator("button.hk-reveal").click()
     choices = hot.page.locator(".hk-action")
     quests = [a.quest for a in s.legal_actions()]
@@ -169,3 +174,24 @@ def test_pages_that_gave_up_reconnecting_say_so_and_the_same_links_work_after_a_
     assert seat.errors == []
     seat.close()
     teacher.close()
+
+
+def test_estate_and_landmarks_seat_pages_explain_the_phase_in_their_help_panel(chromium_browser, class_server, tmp_path):
+    store = tmp_path / "class.db"
+    with GameStore(store) as games:
+        for name in ("estate", "landmarks"):
+            games.create_table(game=name, players=3, seed=2)
+    srv = class_server("--store", str(store), "--port", str(free_port()))
+    for table, name in ((1, "estate"), (2, "landmarks")):
+        s = get_game(name).new_game(players=3, seed=2)
+        mover = s.current_player()
+        seat = Seat(chromium_browser, srv.seats[(table, mover + 1)])
+        seat.wait_seq(0)
+        help_panel = seat.page.locator(".hk-help")
+        expect(help_panel.locator("summary")).to_have_text("Help: this phase and this page")
+        help_panel.locator("summary").click()
+        expect(help_panel).to_contain_text("Now: " + game_module(name, "classroom").phase_sentence(s))
+        expect(help_panel).to_contain_text("It is your decision: ")
+        expect(help_panel).to_contain_text("Take back undoes your last decision")   # the seat page's own help
+        assert seat.errors == []
+        seat.close()
