@@ -12,8 +12,9 @@ page's view that do not depend on the game.
   shows: a seat, or on a shared hot-seat screen the human to move once they revealed),
   :func:`legal_for`, :func:`mover_line` (the status line's "P2 (you) to move"), :func:`choice_entries` (the ``actions`` list of a view message:
   ``i`` the index into ``legal_actions()``, a sentence, and the board cell with its pixel
-  centre when the action is played on one) and :func:`sentence_log_html` (the last
-  events, each the engine's own sentence with the player's colour chip).
+  centre when the action is played on one), :func:`sentence_log_html` (the last
+  events, each the engine's own sentence with the player's colour chip) and
+  :func:`help_html` (the help panel: the phase explained, what the page's seat can do now).
 
 No game's rules here: each game says which of its actions name hidden cards, which are
 played on a cell, and how a sentence reads.
@@ -26,8 +27,8 @@ from html import escape
 from .protocol import is_integer
 from .render import style as S
 
-__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "legal_for", "mover_line", "read_form", "seat_roles",
-           "sentence_log_html"]
+__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "help_html", "legal_for", "mover_line", "read_form",
+           "seat_roles", "sentence_log_html"]
 
 PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 MAX_INTS = 20  #: the most numbers an ``"ints"`` field takes
@@ -162,6 +163,20 @@ def choice_entries(legal: list, label, cell_of=None, centre=None, keep=None) -> 
         out.append({"i": i, "label": label(a), "cell": list(c) if c is not None else None,
                     "xy": [round(v, 1) for v in centre(c)] if c is not None else None})
     return out
+
+
+#: what the help panel says to a page whose seat waits
+WAIT_HELP = "Wait for the player to move; the board updates by itself."
+
+
+def help_html(state, phase: str, acting, *, act: str, end: str, notes: str = "") -> str:
+    """The help panel's HTML of a table page (the view's ``help``): ``phase``, the game's
+    sentence explaining the phase, then what the page can do now: ``act`` when ``acting``
+    (the seat whose choices the page lists) is not None, ``end`` when ``state`` is
+    terminal, else :data:`WAIT_HELP`; then ``notes``, the game's own paragraphs (HTML,
+    e.g. how its cells are named). ``phase``, ``act`` and ``end`` are plain text."""
+    what = act if acting is not None else end if state.is_terminal() else WAIT_HELP
+    return f"<p><b>Now:</b> {escape(phase)}</p><p>{escape(what)}</p>{notes}"
 
 
 def chip(p: int, size: int = 14) -> str:

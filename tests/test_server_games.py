@@ -20,6 +20,7 @@ from haunted_kit.landmarks import rules as LR
 from haunted_kit.landmarks.actions import Acquire, Build
 from haunted_kit.server import PUBLIC, Classroom, Connection, classroom_games, view_message
 from haunted_kit.store import GameStore
+from haunted_kit.tableview import help_html
 from test_server import FakeSocket, run  # the same fake socket and fresh event loop as the server's own tests
 
 #: per game: the create request's settings, and how far greedy bots play before the checks
@@ -145,6 +146,39 @@ def test_decisions_from_seat_pages_are_applied_or_refused_with_the_reason(name):
     else:
         assert act(now, seq=0, i=0)["text"].startswith("Not allowed: the table moved on since your page showed it")
     assert t.seq == 1
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_games_pages_have_a_help_panel_explaining_the_phase(name):
+    _c, t = created(name)
+    play_until(t, lambda s: s.current_player() == 0 and len(t.applied) >= 3)
+    s = t.state
+    phase = game_module(name, "classroom").phase_sentence(s)
+    now = f"<p><b>Now:</b> {escape(phase)}</p>"
+    mover, waiting, public = (view_message(t, v, 30)["help"] for v in (0, 1, PUBLIC))
+    assert mover.startswith(now + "<p>It is your decision: ") and mover.count("<p>") == 3, mover
+    assert waiting.startswith(now + "<p>Wait for the player to move; the board updates by itself.</p>"), waiting
+    assert public.startswith(now + "<p>Wait for the player to move") and public == waiting
+    hot = view_message(t, PUBLIC, 30, hot_seat=True, revealed=True)["help"]   # the hot seat: the mover acts there
+    assert hot == mover
+
+
+def test_the_help_panel_says_what_a_page_can_do_now():
+    class Over:
+        def is_terminal(self):
+            return True
+
+    class Playing(Over):
+        def is_terminal(self):
+            return False
+
+    kw = {"act": "Click a cell.", "end": "See the ranking & scores.", "notes": "<p>Cells: <b>q,r</b>.</p>"}
+    assert help_html(Playing(), "Turns <now>", 2, **kw) == ("<p><b>Now:</b> Turns &lt;now&gt;</p><p>Click a cell.</p>"
+                                                            "<p>Cells: <b>q,r</b>.</p>")
+    assert help_html(Playing(), "Turns", None, **kw) == ("<p><b>Now:</b> Turns</p><p>Wait for the player to move; the "
+                                                         "board updates by itself.</p><p>Cells: <b>q,r</b>.</p>")
+    assert help_html(Over(), "Game over.", None, **kw) == ("<p><b>Now:</b> Game over.</p><p>See the ranking &amp; "
+                                                           "scores.</p><p>Cells: <b>q,r</b>.</p>")
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -17,8 +17,8 @@ from html import escape
 
 from ..protocol import results_by_score
 from ..render import style as S
-from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, legal_for, mover_line, read_form, seat_roles,
-                         sentence_log_html)
+from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, help_html, legal_for, mover_line, read_form,
+                         seat_roles, sentence_log_html)
 from . import actions as A
 from .box import default_estate_box
 from .draw import board_svg, land_geometry, market_html
@@ -152,6 +152,17 @@ def ranking_html(state) -> str:
             f"{rows}</table></div>")
 
 
+def phase_help(state, acting) -> str:
+    """The help panel's HTML (:func:`haunted_kit.tableview.help_html`): the phase explained
+    (:func:`phase_sentence`, with its ruling), what the seat shown can do now, how slots
+    are named and that nothing is hidden."""
+    return help_html(state, phase_sentence(state), acting,
+                     act="It is your decision: click a highlighted slot on the land board, or a button.",
+                     end="The game is over: the ranking shows each player's gold value, a kit measure (ruling E18).",
+                     notes="<p>Slots are named by their two coordinates, written on each slot (for example <b>-2,1</b>). "
+                           "Nothing is hidden in this game: every page shows the same holdings, display and Market.</p>")
+
+
 def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False, bots=()) -> dict:
     """The game's part of a page's message, built for ``viewer``.
 
@@ -168,7 +179,8 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         highlighted), ``log``, ``game_board`` (display and Market), ``players`` (HTML, one per
         seat), ``ranking`` (HTML, at the end) and ``actions`` (``i``, ``label``, ``cell``,
         ``xy``: the index into ``legal_actions()``, its sentence, and the slot it is played
-        on with its pixel centre, or None for a button).
+        on with its pixel centre, or None for a button) and ``help`` (HTML: the phase
+        explained, :func:`phase_help`).
     """
     acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
     legal = legal_for(state, acting)
@@ -185,4 +197,5 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         "players": [player_board_html(state, p) for p in range(state.players)],
         "ranking": ranking_html(state),
         "actions": actions,
+        "help": phase_help(state, acting if legal else None),
     }

@@ -52,7 +52,8 @@ MARKER_R = 6.5
 
 def land_geometry(box, size: float = 34):
     """The pixel layout of the land board (a :class:`haunted_kit.render.geometry.BoardGeometry`
-    whose cells are the slots; each slot is its own tile, so every slot is outlined)."""
+    whose cells are the slots; each slot is its own tile, so every slot is outlined);
+    the same object for the same box layout and size (:func:`~haunted_kit.render.geometry.cells_geometry` is cached)."""
     slots = tuple(box.slots)
     return cells_geometry(slots, tuple(range(len(slots))), DIRECTIONS, float(size), round(size * 0.25, 2))
 

@@ -6,10 +6,8 @@ and sockets only."""
 
 from __future__ import annotations
 
-from html import escape
-
 from ..render.style import name_cells
-from ..tableview import choice_entries, legal_for, read_form, seat_roles, sentence_log_html
+from ..tableview import choice_entries, help_html, legal_for, read_form, seat_roles, sentence_log_html
 from . import actions as A
 from .box import default_box
 from .draw import html as H
@@ -78,13 +76,13 @@ def event_log(state, viewer, last: int = 12) -> str:
 
 
 def phase_help(state, acting) -> str:
-    """The help panel's HTML: the phase explained (:func:`phase_sentence`) and what the
-    seat shown can do now."""
-    what = ("It is your decision: click a highlighted cell or a button." if acting is not None else
-            "Wait for the player to move; the board updates by itself." if not state.is_terminal() else
-            "The game is over: the ranking shows each player's valor and quests.")
-    return (f"<p><b>Now:</b> {escape(phase_sentence(state))}</p><p>{escape(what)}</p>"
-            "<p>Cells are named by their two coordinates, written in each cell (for example <b>2,-1</b>).</p>")
+    """The help panel's HTML (:func:`haunted_kit.tableview.help_html`): the phase explained
+    (:func:`phase_sentence`), what the seat shown can do now, how cells are named."""
+    return help_html(state, phase_sentence(state), acting,
+                     act="It is your decision: click a highlighted cell or a button.",
+                     end="The game is over: the ranking shows each player's valor and quests.",
+                     notes="<p>Cells are named by their two coordinates, written in each cell (for example <b>2,-1</b>)."
+                           "</p>")
 
 
 def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False, bots=()) -> dict:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from html import escape
 
 from ..protocol import results_by_score
-from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, legal_for, mover_line, read_form, seat_roles,
-                         sentence_log_html)
+from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, help_html, legal_for, mover_line, read_form,
+                         seat_roles, sentence_log_html)
 from . import rules as R
 from .actions import Acquire, Build
 from .draw import panel_svg
@@ -93,6 +93,17 @@ def phase_sentence(state) -> str:
 def names_hidden_cards(action) -> bool:
     """Whether ``action`` names a card of the player's hand (a Build, an Acquire with discards)."""
     return isinstance(action, Build) or (isinstance(action, Acquire) and bool(action.discards))
+
+
+def phase_help(state, acting) -> str:
+    """The help panel's HTML (:func:`haunted_kit.tableview.help_html`): the phase explained
+    (:func:`phase_sentence`, with its rule section), what the seat shown can do now, and
+    what is hidden (Architects: a player's hand and architect)."""
+    return help_html(state, phase_sentence(state), acting,
+                     act="It is your decision: choose one of the buttons.",
+                     end="The game is over: the ranking shows each player's points and where they come from.",
+                     notes="<p>Your hand and your architect are hidden from the other players: only your own page "
+                           "shows them (on a hot-seat screen, after <b>Show my hidden cards</b>).</p>")
 
 
 # ============================================================================ html
@@ -178,7 +189,8 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         ``phase``, ``board`` (SVG of the panel as the shown seat sees it), ``log`` (events,
         other architects redacted), ``game_board``, ``players`` (HTML, one per seat),
         ``ranking`` (HTML, at the end) and ``actions`` (``i`` the index into
-        ``legal_actions()``, ``label``; ``cell`` and ``xy`` always None: buttons).
+        ``legal_actions()``, ``label``; ``cell`` and ``xy`` always None: buttons) and
+        ``help`` (HTML: the phase explained, :func:`phase_help`).
     """
     acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
     legal = legal_for(state, acting)
@@ -196,4 +208,5 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         "players": [player_board_html(state, p, shown) for p in range(state.players)],
         "ranking": ranking_html(state),
         "actions": actions,
+        "help": phase_help(state, acting if actions else None),
     }

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .. import hexgrid
 from ..protocol import is_integer
@@ -83,12 +84,15 @@ class BoardGeometry:
         return self.cell_at(x, y) is not None
 
 
+@lru_cache(maxsize=64)
 def cells_geometry(cells: tuple, slots: tuple, directions: tuple, size: float, margin: float) -> BoardGeometry:
     """The :class:`BoardGeometry` of any set of pointy-top axial ``cells`` (tuple of
     ``(q, r)``), grouped into ``slots`` (one slot index per cell; an outline is drawn where
     two neighbours' slots differ), hex ``size`` and ``margin`` in pixels; ``directions``
     are the six axial neighbour steps. Shared by the Haunted Lands field and the estate's
-    land board."""
+    land board. Cached (the arguments are tuples and numbers, so hashable): the same
+    arguments give the same frozen object, and a page drawn for every viewer of every
+    position lays its board out once."""
     size = float(size)
     min_x, min_y, max_x, max_y = hexgrid.bounds(cells, size)
     origin = (margin - min_x, margin - min_y)

@@ -3,15 +3,8 @@ the canvas widgets (one :class:`~haunted_kit.render.geometry.BoardGeometry` per 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ...render.geometry import BoardGeometry, cells_geometry
 from ..board import all_tile_slots
-
-
-@lru_cache(maxsize=64)
-def _cached(box_id: int, cells: tuple, slots: tuple, directions: tuple, size: float, margin: float) -> BoardGeometry:
-    return cells_geometry(cells, slots, directions, size, margin)
 
 
 def board_geometry(box_or_state, size: float = 30, margin: float | None = None) -> BoardGeometry:
@@ -28,4 +21,4 @@ def board_geometry(box_or_state, size: float = 30, margin: float | None = None) 
         for c in slot_cells:
             cells.append(tuple(c))
             slots.append(s)
-    return _cached(id(box), tuple(cells), tuple(slots), tuple(map(tuple, box.directions)), float(size), float(margin))
+    return cells_geometry(tuple(cells), tuple(slots), tuple(map(tuple, box.directions)), float(size), float(margin))

@@ -18,6 +18,7 @@ Command line (the README picture)::
 from __future__ import annotations
 
 import argparse
+from weakref import WeakKeyDictionary
 from xml.sax.saxutils import escape, quoteattr
 
 from ...fileio import atomic_write
@@ -27,6 +28,9 @@ from ...render.svg import BoardSVG, extent, primitive_svg, text_width
 from ..engine import new_game
 from .geometry import board_geometry
 from .scene import highlight_layer, pieces_layer, status_line, terrain_layer
+
+#: field -> {(geometry size, margin, labels, names): (geometry, SVG text)}: see :func:`terrain_svg`.
+TERRAIN_CACHE: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def legend(state, geom, viewer=None, paper: bool = False) -> tuple[list, float]:
@@ -89,6 +93,29 @@ def legend(state, geom, viewer=None, paper: bool = False) -> tuple[list, float]:
     return out, y - geom.height
 
 
+def layer_svg(name: str, prims) -> str:
+    """One layer's SVG text: its primitives in a ``<g class="hk-NAME">`` group, one
+    element a line; "" for no primitives."""
+    if not prims:
+        return ""
+    return "\n".join([f'<g class="hk-{name}">', *(primitive_svg(p) for p in prims), "</g>"])
+
+
+def terrain_svg(field, geom, show_labels: bool = True, show_coords: bool = False) -> str:
+    """The terrain layer's SVG text (:func:`~.scene.terrain_layer` in a ``hk-terrain``
+    group): cell fills, tile outlines, terrain letters and cell names. It depends only on
+    the field (its box and tile layout, which never change in a game) and the geometry
+    (hex size in pixels), so it is made once per field, geometry and flags and kept while
+    the field lives: a view of a new position builds only the pieces and highlights (the
+    table server draws every position for each viewer)."""
+    per_field = TERRAIN_CACHE.setdefault(field, {})
+    key = (geom.size, geom.margin, bool(show_labels), bool(show_coords))
+    hit = per_field.get(key)
+    if hit is None or hit[0] is not geom:
+        hit = per_field[key] = (geom, layer_svg("terrain", terrain_layer(field, geom, show_labels, show_coords)))
+    return hit[1]
+
+
 def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_labels=True, legend_rows=True,
                event_cell=None, title=None, paper: bool = False, show_coords: bool = False) -> str:
     """The field of ``state`` as deterministic SVG text.
@@ -116,7 +143,6 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
     S.check_drawable(state)
     geom = board_geometry(state.config.box, size)
     layers = [
-        ("terrain", terrain_layer(state.field, geom, show_labels, show_coords)),
         ("pieces", pieces_layer(state, geom, viewer, mover_ring=not paper)),
         ("highlights", highlight_layer(state.field, geom, highlight, path, event_cell)),
     ]
@@ -134,13 +160,10 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
         f'font-family={quoteattr(S.FONT)} class="hk-board-svg">',
         f"<title>{escape('Haunted Lands: ' + head)}</title>",
         f'<rect x="0.00" y="0.00" width="{width}" height="{height}" fill="{S.PAPER}"/>',
+        terrain_svg(state.field, geom, show_labels, show_coords),  # the same text for every position of the game
     ]
-    for name, prims in layers:
-        if not prims:
-            continue
-        lines.append(f'<g class="hk-{name}">')
-        lines.extend(primitive_svg(p) for p in prims)
-        lines.append("</g>")
+    lines.extend(layer_svg(name, prims) for name, prims in layers)
+    lines = [line for line in lines if line]  # an empty layer has no group
     lines.append("</svg>")
     return "\n".join(lines) + "\n"
 
