@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import chain, compress, count
 
 import networkx as nx
 
@@ -164,14 +163,6 @@ def cell_geometry(box: Box):
     return cells, index, nbrs
 
 
-@lru_cache(maxsize=8)
-def _fixed_parts(box: Box) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """What every layout of ``box`` shares: the Kalena tile's 7 terrains (centre, then
-    ring) and the tile slot of each cell (0 = Kalena, 1..6 the region slots)."""
-    kalena = (box.kalena_centre_terrain,) + (box.kalena_ring_terrain,) * 6
-    return kalena, tuple(s for s in range(1 + len(box.region_centres)) for _ in range(7))
-
-
 @lru_cache(maxsize=128)
 def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
     """Build (and cache) the field for ``layout``, the region tile id of each slot.
@@ -197,28 +188,31 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
     if len(set(layout)) != len(layout):
         raise FieldError(f"region tiles must be distinct, got {layout}")
     cells, index, nbrs = cell_geometry(box)
-    kalena_terrain, slot = _fixed_parts(box)
-    terrain = kalena_terrain + tuple(chain.from_iterable(map(box.tiles.__getitem__, layout)))
-    tile = (KALENA,) * 7 + tuple(chain.from_iterable((t,) * 7 for t in layout))
-    lake_cells = set(compress(count(), map("lake".__eq__, terrain)))
-    lakes = [()] * len(nbrs)
-    is_lake = lake_cells.__contains__
-    for i in {j for c in lake_cells for j in nbrs[c]}:  # neighbours are mutual: only these cells touch a lake
-        lakes[i] = tuple(filter(is_lake, nbrs[i]))  # in neighbour order
-    lakes = tuple(lakes)
-    # terrain -> its cells, ascending; terrains in order of first appearance
-    by_terrain = {t: tuple(compress(count(), map(t.__eq__, terrain))) for t in dict.fromkeys(terrain)}
+    terrain, tile, slot = [], [], []
+    kalena_terrain = [box.kalena_centre_terrain] + [box.kalena_ring_terrain] * 6
+    for s in range(1 + len(layout)):
+        names = kalena_terrain if s == 0 else box.tiles[layout[s - 1]]
+        terrain += names
+        tile += [KALENA if s == 0 else layout[s - 1]] * 7
+        slot += [s] * 7
+    lake_cells = {i for i, t in enumerate(terrain) if t == "lake"}
+    near = {j for i in lake_cells for j in nbrs[i]}  # neighbours are mutual: only these cells touch a lake
+    lakes = tuple(tuple([j for j in nbrs[i] if j in lake_cells]) if i in near else () for i in range(len(nbrs)))
+    cells_by_terrain: dict[str, list[int]] = {}
+    for i, t in enumerate(terrain):
+        cells_by_terrain.setdefault(t, []).append(i)
+    by_terrain = {t: tuple(cs) for t, cs in cells_by_terrain.items()}
     return Field(
         box=box,
         layout=layout,
         cells=cells,
         index=index,
-        terrain=terrain,
-        tile=tile,
-        slot=slot,
+        terrain=tuple(terrain),
+        tile=tuple(tile),
+        slot=tuple(slot),
         neighbours=nbrs,
         lakes_adjacent=lakes,
-        near_lake=tuple(map(bool, lakes)),
+        near_lake=tuple(bool(x) for x in lakes),
         kalena=tuple(range(7)),
         by_terrain=by_terrain,
     )

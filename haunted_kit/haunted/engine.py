@@ -888,10 +888,10 @@ def _chance_weights(s: State) -> tuple:
     node = s.chance
     kind = node.kind
     if kind == "tile":
-        left = tuple(t for t in s.config.box.tiles if t not in s.layout)
+        left = tuple([t for t in s.config.box.tiles if t not in s.layout])
         return left, (1,) * len(left)
     if kind == "stack":
-        left = tuple(p for p in range(s.config.players) if p not in s.turn_order)
+        left = tuple([p for p in range(s.config.players) if p not in s.turn_order])
         return left, (1,) * len(left)
     fixed = ctx_of(s).chance_weights
     if kind == "skill":
