@@ -293,19 +293,19 @@ class Ctx:
         hit = self._explore_reach.get(key) if kit_rule else None
         if hit is None:
             cost, ghost_cost = self.entry_costs(learned_mask)
-            rule = {}
+            cells, rule = [], {}
             if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
-                cells = [c for c in self.neighbours[cell] if cost[c] <= have]
+                for c in self.neighbours[cell]:
+                    if cost[c] <= have:
+                        cells.append(c)
             else:
-                cells = []
                 for c in self.neighbours[cell]:
                     free, haunted = cost[c] <= have, ghost_cost[c] <= have
                     if free or haunted:
                         cells.append(c)
                         if free != haunted:
                             rule[c] = 1 if free else 2
-            actions = self.explore_actions
-            hit = (tuple(cells), tuple([actions[c] for c in cells]), rule)
+            hit = (tuple(cells), tuple(map(self.explore_actions.__getitem__, cells)), rule)
             if kit_rule:
                 self._explore_reach[key] = hit
         return hit
@@ -554,11 +554,16 @@ def extract_targets(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
         return []
     depleted, building = s.depleted, s.building
     here = s.sensor[p]
-    pairs = ctx.extraction_memo.get(here) or ctx.extraction_pairs(here)  # the memo read without a call
-    if ctx.block_extraction:
-        ghosts = s.ghosts
-        return [cr for cr in pairs if not depleted[cr[0]] and building[cr[0]] < 0 and not ghosts[cr[0]]]
-    return [cr for cr in pairs if not depleted[cr[0]] and building[cr[0]] < 0]
+    pairs = ctx.extraction_memo.get(here)  # the memo read without a call
+    if pairs is None:
+        pairs = ctx.extraction_pairs(here)
+    ghosts = s.ghosts if ctx.block_extraction else None
+    out = []  # a loop, not a comprehension: pairs are one to three, and this runs every turn decision
+    for cr in pairs:
+        c = cr[0]
+        if not depleted[c] and building[c] < 0 and not (ghosts and ghosts[c]):
+            out.append(cr)
+    return out
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
@@ -1020,7 +1025,11 @@ def kalena_targets(s: State, ctx: Ctx) -> list[int]:
 
 def _free_for_ghosts(s: State, ctx: Ctx, cells) -> list[int]:
     holds, ghosts, building = ctx.holds_ghosts, s.ghosts, s.building
-    return [c for c in cells if holds[c] and not ghosts[c] and building[c] < 0]
+    out = []  # a loop, not a comprehension (a call of its own): this runs twice per spread ghost
+    for c in cells:
+        if holds[c] and not ghosts[c] and building[c] < 0:
+            out.append(c)
+    return out
 
 
 def kalena_fallen(s: State, ctx: Ctx) -> bool:
