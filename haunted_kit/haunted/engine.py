@@ -628,7 +628,12 @@ def advance(s: State, ctx=None) -> None:
     """Run automatic steps until a decision with 2+ legal actions, an unresolved
     chance node, or the end of the game. Sets the legal-action cache. ``ctx``: the
     state's tables (:func:`rules.ctx_of`) when the caller has them; they are read
-    again after a chance outcome (the layout draw makes the field)."""
+    again after a chance outcome (the layout draw makes the field).
+
+    Every caller enters with the cache empty (a decision, a chance outcome and a new
+    game clear it), so a cache found filled at a pending decision was filled by the
+    step that pushed it: :func:`_spread_on` lists the ghost placement's cells as it
+    pushes it, and that list is used, not listed again."""
     while True:
         if s.phase == OVER:
             s._legal = []
@@ -655,7 +660,9 @@ def advance(s: State, ctx=None) -> None:
         if ctx is None:
             ctx = ctx_of(s)
         if s.pending:
-            legal = _pending_legal(s, ctx)
+            legal = s._legal
+            if legal is None:
+                legal = _pending_legal(s, ctx)
             if len(legal) == 1:
                 _apply(s, legal[0])
                 continue
@@ -777,6 +784,8 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
             return
         if len(targets) > remaining:
             s.pending.append(_ghost_placement(p, terrain, remaining))
+            # the placement's legal actions are these cells: advance takes this list as it is
+            s._legal = list(map(ctx.place_ghost_actions.__getitem__, targets))
             return
         for c in targets:
             R.place_ghost(s, ctx, p, c, forced=True)
