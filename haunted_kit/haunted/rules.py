@@ -1055,7 +1055,8 @@ def production(s: State, ctx: Ctx) -> None:
     ``extra_income`` adds its amount. When no building produces, the log gets one
     ``nothing_produced`` event, so every round shows its production step.
     Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
-    built = [c for c, b in enumerate(s.building) if b >= 0]
+    # max() first: in most rounds nothing is built yet, and it is cheaper than the comprehension
+    built = [c for c, b in enumerate(s.building) if b >= 0] if max(s.building) >= 0 else []
     produced = False
     for p in s.turn_order if built else ():
         extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
