@@ -1,10 +1,12 @@
 """The game protocol: Haunted Lands' State implements it; the record is shared by copies."""
 
+import random
+
 import pytest
 
 import haunted_kit as hk
 from haunted_kit.games import UnknownGame, game_names, get_game
-from haunted_kit.protocol import Game, HistoryEntry, Record, Refusal
+from haunted_kit.protocol import Game, HistoryEntry, RandomAgent, Record, Refusal
 
 
 def test_registry_gives_haunted_lands_game():
@@ -69,3 +71,29 @@ def test_states_along_reapplies_a_record_to_a_copy_of_the_start():
     assert [e for e, _ in out] == [None, *entries] and len(entries) == 3
     assert out[-1][1].to_dict() == s.to_dict() and out[0][1].to_dict() == start.to_dict()
     assert start.history() == out[0][1].history()
+
+
+class _Listed:
+    """A stand-in position whose legal actions are the numbers 0..n-1."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def legal_actions(self):
+        return list(range(self.n))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 8, 9, 16, 17, 100])
+def test_random_agent_draws_what_rng_choice_draws(n):
+    """RandomAgent.act writes rng.choice out: for every list length (powers of two and
+    their neighbours included, where the rejection loop matters), the same choices and
+    the generator left in the same place."""
+    agent, ref = RandomAgent(11), random.Random(11)
+    state = _Listed(n)
+    assert [agent.act(state) for _ in range(300)] == [ref.choice(range(n)) for _ in range(300)]
+    assert agent.rng.getstate() == ref.getstate()
+
+
+def test_random_agent_with_nothing_to_choose_raises_like_choice():
+    with pytest.raises(IndexError, match="empty sequence"):
+        RandomAgent(0).act(_Listed(0))

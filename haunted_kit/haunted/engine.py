@@ -345,7 +345,7 @@ def _pending_legal(s: State, ctx) -> list:
     top = s.pending[-1]
     t, p = type(top), top.player
     if t is GhostPlacement:
-        return [ctx.place_ghost_actions[c] for c in _ghost_targets(s, ctx, top.terrain)]
+        return list(map(ctx.place_ghost_actions.__getitem__, _ghost_targets(s, ctx, top.terrain)))
     if t is ResourceChoice:
         return list(ctx.choose_resource)
     if t is BonusChoice:
@@ -369,7 +369,8 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     ghost to contact, no depletion token or building, a depletion token or player marker
     left, a skill not learned yet, the cost in resources or pecunias) skips the
     candidates it would refuse most often, so that listing composes no
-    :class:`Refusal` for them."""
+    :class:`Refusal` for them. Building needs a cell without a ghost and contact one
+    with a ghost, so at most one of the two is asked."""
     here = s.sensor[p]
     active, at = s.act, ctx.token_at[p]
     have = active[at[EXPLORATION]]
@@ -378,16 +379,19 @@ def _turn_legal(s: State, ctx, p: int) -> list:
         out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else list(moves)
     else:
         out = []
-    if active[at[EXTRACTION]] >= ctx.box.extraction_tokens and s.sup_depl > 0:
-        extract = ctx.extract_actions
-        out += [extract[cr] for cr in R.extract_targets(s, ctx, p)]
-    if s.building[here] < 0 and not s.ghosts[here] and s.markers[p] < ctx.box.player_markers:
-        payable = R.affordable(ctx, tuple(s.res[ctx.resource_span[p]]))[1]
-        for b in ctx.build_here[here]:
-            if b in payable and R.refuse_build(s, ctx, p, b) is None:
-                out.append(ctx.build_actions[b])
-    if s.ghosts[here] and active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
-        out.append(ctx.CONTACT)
+    if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:
+        out += map(ctx.extract_actions.__getitem__, R.extract_targets(s, ctx, p))
+    if s.ghosts[here]:
+        if active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
+            out.append(ctx.CONTACT)
+    elif s.building[here] < 0 and s.markers[p] < ctx.player_markers:
+        build_here = ctx.build_here[here]
+        if build_here:
+            held = tuple(s.res[ctx.resource_span[p]])
+            payable = (ctx.afford_cache.get(held) or R.affordable(ctx, held))[1]  # the memo read without a call
+            for b in build_here:
+                if b in payable and R.refuse_build(s, ctx, p, b) is None:
+                    out.append(ctx.build_actions[b])
     if ctx.can_sell[here] or ctx.can_train[here]:  # else sells_here and trains_here are False
         out += _sell_train_learn_legal(s, ctx, p)
     out.append(ctx.END_TURN)
@@ -398,18 +402,17 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
     """The legal sales, trainings and learnings of player ``p``, whose sensor stands on a
     cell where selling or training is allowed (part of :func:`_turn_legal`, with the
     same cheap checks first)."""
-    out = []
     held = tuple(s.res[ctx.resource_span[p]])
-    if R.sells_here(s, ctx, p):
-        out += R.affordable_sales(ctx, s.market, held)
+    out = list(R.affordable_sales(ctx, s.market, held)) if R.sells_here(s, ctx, p) else []
     if R.trains_here(s, ctx, p):
-        pec = s.pec[p]
+        pec, owned, at = s.pec[p], s.tok, ctx.token_at[p]
+        train, next_cost = ctx.train_actions, ctx.next_training_cost  # R.training_cost's table
         for t in range(TRACKS):
-            cost = R.training_cost(s, ctx, p, t)
+            cost = next_cost[t][owned[at[t]]]
             if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
-                out.append(ctx.train_actions[t])
-        if s.markers[p] < ctx.box.player_markers:
-            learned, payable = s.learned[p], R.affordable(ctx, held)[0]
+                out.append(train[t])
+        if s.markers[p] < ctx.player_markers:
+            learned, payable = s.learned[p], (ctx.afford_cache.get(held) or R.affordable(ctx, held))[0]
             for k in s.skills:
                 if not learned >> k & 1 and k in payable and R.refuse_learn(s, ctx, p, k, True) is None:
                     out.append(ctx.learn_actions[k])
@@ -528,7 +531,9 @@ def _decide(s: State, a) -> None:
     p = s.pending[-1].player if s.pending else s.turn_order[s.turn_pos]
     s.steps = (s.steps, p, a, False)  # the action record (protocol.Record's node)
     s._legal = None
-    ctx = ctx_of(s)
+    ctx = s._ctx  # ctx_of(s), without the call when the state's tables are current (the usual case)
+    if ctx is None or ctx.field is not s.field or ctx.config is not s.config:
+        ctx = ctx_of(s)
     _HANDLERS[type(a)](s, ctx, p, a)
     advance(s, ctx)
 
@@ -591,7 +596,7 @@ def _h_choose_resource(s, ctx, p, a):
 
 def _h_choose_bonus(s, ctx, p, a):
     s.pending.pop()
-    R.give_bonus(s, ctx, p, a.face, f"uses skill {ctx.skill_no['choose_bonus']} to take reward {a.face}")
+    R.give_bonus(s, ctx, p, a.face, lambda: f"uses skill {ctx.skill_no['choose_bonus']} to take reward {a.face}")
 
 
 def _h_roll_bonus(s, ctx, p, a):
@@ -601,7 +606,7 @@ def _h_roll_bonus(s, ctx, p, a):
 
 def _h_restore(s, ctx, p, a):
     s.pending.pop()
-    R.restore(s, ctx, p, ctx.ti[a.track], 1, f"skill {ctx.skill_no['sell_restore']}")
+    R.restore(s, ctx, p, ctx.ti[a.track], 1, lambda: f"skill {ctx.skill_no['sell_restore']}")
 
 
 def _h_choose_quest(s, ctx, p, a):
@@ -623,7 +628,12 @@ def advance(s: State, ctx=None) -> None:
     """Run automatic steps until a decision with 2+ legal actions, an unresolved
     chance node, or the end of the game. Sets the legal-action cache. ``ctx``: the
     state's tables (:func:`rules.ctx_of`) when the caller has them; they are read
-    again after a chance outcome (the layout draw makes the field)."""
+    again after a chance outcome (the layout draw makes the field).
+
+    Every caller enters with the cache empty (a decision, a chance outcome and a new
+    game clear it), so a cache found filled at a pending decision was filled by the
+    step that pushed it: :func:`_spread_on` lists the ghost placement's cells as it
+    pushes it, and that list is used, not listed again."""
     while True:
         if s.phase == OVER:
             s._legal = []
@@ -650,7 +660,9 @@ def advance(s: State, ctx=None) -> None:
         if ctx is None:
             ctx = ctx_of(s)
         if s.pending:
-            legal = _pending_legal(s, ctx)
+            legal = s._legal
+            if legal is None:
+                legal = _pending_legal(s, ctx)
             if len(legal) == 1:
                 _apply(s, legal[0])
                 continue
@@ -771,7 +783,9 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
             _lose(s, ctx, f"{remaining} spread ghost{'s' if remaining != 1 else ''} found no free cell, even on Kalena")
             return
         if len(targets) > remaining:
-            s.pending.append(GhostPlacement(p, terrain, remaining))
+            s.pending.append(_ghost_placement(p, terrain, remaining))
+            # the placement's legal actions are these cells: advance takes this list as it is
+            s._legal = list(map(ctx.place_ghost_actions.__getitem__, targets))
             return
         for c in targets:
             R.place_ghost(s, ctx, p, c, forced=True)
@@ -780,6 +794,21 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
             _lose(s, ctx, "every Kalena cell holds a ghost")
             return
     _step_done(s, ctx)  # spread done: production next
+
+
+#: (player, terrain, remaining) -> its GhostPlacement: the nodes are immutable values,
+#: so the spread reuses one object per triple instead of building a dataclass per ghost
+_GHOST_PLACEMENTS: dict = {}
+
+
+def _ghost_placement(p: int, terrain: str, remaining: int) -> GhostPlacement:
+    """The :class:`~haunted_kit.haunted.flow.GhostPlacement` of ``p`` placing ``remaining``
+    more ghosts on ``terrain`` (one shared object per value)."""
+    key = (p, terrain, remaining)
+    node = _GHOST_PLACEMENTS.get(key)
+    if node is None:
+        node = _GHOST_PLACEMENTS[key] = GhostPlacement(p, terrain, remaining)
+    return node
 
 
 def _end_season(s: State, ctx) -> None:
@@ -829,7 +858,7 @@ def _final_scoring(s: State, ctx) -> None:
             if s.log is not None:
                 R.emit(s, "quest_revealed", p, f"{P(p)} reveals quest {q}: fulfilled {n} time{'s' if n != 1 else ''} for {v} valor.",
                        quest=q, fulfilments=n, valor=v)
-            R.gain_valor(s, p, v, f"quest {q}", "quests")
+            R.gain_valor(s, p, v, lambda: f"quest {q}", "quests")
     order = R.stack_order(s)
     s.winner = order[0]
     s.phase = OVER
@@ -868,11 +897,11 @@ def _chance_weights(s: State) -> tuple:
     node = s.chance
     kind = node.kind
     if kind == "tile":
-        left = [t for t in s.config.box.tiles if t not in s.layout]
-        return left, [1] * len(left)
+        left = tuple([t for t in s.config.box.tiles if t not in s.layout])
+        return left, (1,) * len(left)
     if kind == "stack":
-        left = [p for p in range(s.config.players) if p not in s.turn_order]
-        return left, [1] * len(left)
+        left = tuple([p for p in range(s.config.players) if p not in s.turn_order])
+        return left, (1,) * len(left)
     fixed = ctx_of(s).chance_weights
     if kind == "skill":
         return fixed["skill"][node.deck]
@@ -993,7 +1022,7 @@ def _resolve_chance(s: State, outcome) -> None:
         p = node.player
         if s.log is not None:
             R.emit(s, "bonus_die", p, f"{P(p)} rolls the bonus die: {outcome}.", face=outcome)
-        R.give_bonus(s, ctx_of(s), p, outcome, f"rolled {outcome}")
+        R.give_bonus(s, ctx_of(s), p, outcome, lambda: f"rolled {outcome}")
     else:  # pragma: no cover
         raise AssertionError(kind)
 

@@ -112,6 +112,13 @@ class Ctx:
             self.ghost_card_no.setdefault(g.effect, n)
         self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
+        # box numbers the legal-action listing reads on every turn decision
+        self.extraction_tokens = box.extraction_tokens
+        self.player_markers = box.player_markers
+        # per track index, by tokens owned: the pecunias of the next token (None when the
+        # track is full); training_cost reads it
+        self.next_training_cost = tuple(tuple(tr.training_costs[k] if k < tr.slots else None for k in range(tr.slots + 1))
+                                        for tr in self.tracks)
         self.covered = box.covered_slots.get(self.n, ())
         # where each player's tokens and resources, and each card's marker slots, sit in
         # the state's flat lists (state.flat_index / flat_spans): the hot paths' lookups
@@ -133,6 +140,9 @@ class Ctx:
         self._kinds: dict = {}  # (terrain, near lake) -> a cell's table entries (_cell_kind)
         # the skills that change exploration costs (entry_cost, entry_costs)
         self.cost_skills = self.bit.get("cheaper_forest", 0) | self.bit.get("cheaper_mountain", 0)
+        # the most any cell can cost to enter under the kit's entry_cost (skills only
+        # lower a cost): with this many tokens every explorable neighbour is in reach
+        self.reach_cap = max((t.explore_cost for t in box.terrains.values() if t.explorable), default=0) + self.ghost_surcharge
         self.quest_numbers = tuple(q for q in sorted(box.quests) if q not in box.removed_quests.get(self.n, ()))
         self.terrain_die = box.terrain_die if config.terrain_die == "standard" else box.terrain_die_with_lakes
         # the fixed chance nodes: kind -> (outcomes, weights); "skill" -> one pair per deck
@@ -199,7 +209,7 @@ class Ctx:
         self.lakes_adjacent = f.lakes_adjacent
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
-        self._extraction_pairs = {}  # see extraction_pairs
+        self.extraction_memo = {}  # cell -> extraction_pairs(cell), filled on first use
         self._entry_costs = {}  # see entry_costs
         self._explore_reach = {}  # see explore_reach
 
@@ -208,12 +218,12 @@ class Ctx:
         if nothing blocked it: its own cell's resources, then water from each adjacent
         lake. Memoised per cell on first use; the field of a Ctx never changes, so the
         memo is never invalidated (a Ctx for another layout starts an empty one)."""
-        hit = self._extraction_pairs.get(cell)
+        hit = self.extraction_memo.get(cell)
         if hit is None:
             pairs = [(cell, r) for r in self.extract_here[cell]]
             if self.water is not None:
                 pairs += [(lake, self.water) for lake in self.lakes_adjacent[cell]]
-            hit = self._extraction_pairs[cell] = tuple(pairs)
+            hit = self.extraction_memo[cell] = tuple(pairs)
         return hit
 
     def _cell_kind(self, terrain: str, near_lake: bool) -> tuple:
@@ -259,7 +269,9 @@ class Ctx:
         key = learned_mask & self.cost_skills
         hit = self._entry_costs.get(key)
         if hit is None:
-            hit = self._entry_costs[key] = tuple(self._ask_every_terrain(key, ghost) for ghost in (False, True))
+            cost, ghost_cost = (self._ask_every_terrain(key, ghost) for ghost in (False, True))
+            # one object when a ghost changes no cost (no ghost card 3): explore_reach tests `is`
+            hit = self._entry_costs[key] = (cost, cost if ghost_cost == cost else ghost_cost)
         return hit
 
     def explore_reach(self, learned_mask: int, cell: int, have: int) -> tuple[tuple, tuple, dict]:
@@ -273,21 +285,27 @@ class Ctx:
 
         Memoised per (cost skills of ``learned_mask``, ``cell``, ``have``) on the same
         terms as :meth:`entry_costs`: while a house rule has replaced
-        ``rules.entry_cost``, the memo is neither read nor written. :func:`explore_targets`
-        reads it."""
+        ``rules.entry_cost``, the memo is neither read nor written. A ``have`` of at
+        least :attr:`reach_cap` (no cell costs more) is memoised as ``reach_cap``, so
+        those counts share one entry. :func:`explore_targets` reads it."""
         kit_rule = entry_cost is _KIT_ENTRY_COST
-        key = (learned_mask & self.cost_skills, cell, have)
+        key = (learned_mask & self.cost_skills, cell, have if have < self.reach_cap else self.reach_cap)
         hit = self._explore_reach.get(key) if kit_rule else None
         if hit is None:
             cost, ghost_cost = self.entry_costs(learned_mask)
             cells, rule = [], {}
-            for c in self.neighbours[cell]:
-                free, haunted = cost[c] <= have, ghost_cost[c] <= have
-                if free or haunted:
-                    cells.append(c)
-                    if free != haunted:
-                        rule[c] = 1 if free else 2
-            hit = (tuple(cells), tuple(self.explore_actions[c] for c in cells), rule)
+            if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
+                for c in self.neighbours[cell]:
+                    if cost[c] <= have:
+                        cells.append(c)
+            else:
+                for c in self.neighbours[cell]:
+                    free, haunted = cost[c] <= have, ghost_cost[c] <= have
+                    if free or haunted:
+                        cells.append(c)
+                        if free != haunted:
+                            rule[c] = 1 if free else 2
+            hit = (tuple(cells), tuple(map(self.explore_actions.__getitem__, cells)), rule)
             if kit_rule:
                 self._explore_reach[key] = hit
         return hit
@@ -341,9 +359,17 @@ def emit(s: State, kind: str, player, text: str, cell=None, private=False, **dat
 VALOR_SOURCES = ("buildings", "skills", "tracks", "contact", "quests", "other")
 
 
+def words(text) -> str:
+    """``text`` itself, or what it returns when it is a function: the event sentences'
+    parts that a caller hands over as ``lambda: f"..."``, so that nothing is composed
+    while the log is off (bulk simulation and search play with ``log=False``)."""
+    return text() if callable(text) else text
+
+
 def gain_valor(s: State, p: int, amount: int, why: str, source: str = "other") -> None:
     """Move ``p``'s valor token ``amount`` points; it lands on top of any stack there.
-    Valor never decreases (ruling 11). ``why`` (words) and ``source`` (one of
+    Valor never decreases (ruling 11). ``why`` (words, or a function composing them
+    only when the log is on: :func:`words`) and ``source`` (one of
     :data:`VALOR_SOURCES`) go into the event's data. Rulebook: "Valor Points and the
     Valor Track"."""
     if amount <= 0:
@@ -352,21 +378,22 @@ def gain_valor(s: State, p: int, amount: int, why: str, source: str = "other") -
     s.arrivals += 1
     s.arrival[p] = s.arrivals
     if s.log is not None:
+        why = words(why)
         emit(s, "valor", p, f"{P(p)} gains {amount} valor for {why}, now at {s.valor[p]}.", amount=amount,
              total=s.valor[p], why=why, source=source)
 
 
 def gain_resource(s: State, ctx: Ctx, p: int, r: int, n: int, why: str) -> int:
     """Give ``n`` tokens of resource ``r`` to ``p`` from the supply: only what the supply
-    holds (ruling 1), and beyond the cap they go straight back (ruling 8).
-    Returns the number kept."""
+    holds (ruling 1), and beyond the cap they go straight back (ruling 8). ``why``:
+    words or a function composing them (:func:`words`). Returns the number kept."""
     take = n if s.sup_res[r] >= n else s.sup_res[r]
     room = resource_cap(s, ctx, p) - s.resource(p, r)
     keep = take if take <= room else (room if room > 0 else 0)
     s.sup_res[r] -= keep
     s.add_resource(p, r, keep)
     if s.log is not None:
-        name = ctx.res_names[r]
+        name, why = ctx.res_names[r], words(why)
         if keep:
             emit(s, "resource_gained", p, f"{P(p)} receives {keep} {name} ({why}).", resource=name, amount=keep)
         if take < n:
@@ -500,7 +527,7 @@ def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
     (:func:`entry_cost`) of active exploration tokens face down; logs ``explored``. Pushes
     nothing. Rulebook: "Basic Actions: Exploration"."""
     cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
-    s.spend_tokens(p, EXPLORATION, cost)
+    s.act[ctx.token_at[p][EXPLORATION]] -= cost  # s.spend_tokens, without the call
     s.sensor[p] = cell
     if s.log is not None:
         emit(s, "explored", p, f"{P(p)} explores to {s.field.describe(cell)}, paying {cost} exploration token{'s' if cost != 1 else ''}.",
@@ -526,11 +553,17 @@ def extract_targets(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
     if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens or s.sup_depl <= 0:
         return []
     depleted, building = s.depleted, s.building
-    pairs = ctx.extraction_pairs(s.sensor[p])
-    if ctx.block_extraction:
-        ghosts = s.ghosts
-        return [cr for cr in pairs if not depleted[cr[0]] and building[cr[0]] < 0 and not ghosts[cr[0]]]
-    return [cr for cr in pairs if not depleted[cr[0]] and building[cr[0]] < 0]
+    here = s.sensor[p]
+    pairs = ctx.extraction_memo.get(here)  # the memo read without a call
+    if pairs is None:
+        pairs = ctx.extraction_pairs(here)
+    ghosts = s.ghosts if ctx.block_extraction else None
+    out = []  # a loop, not a comprehension: pairs are one to three, and this runs every turn decision
+    for cr in pairs:
+        c = cr[0]
+        if not depleted[c] and building[c] < 0 and not (ghosts and ghosts[c]):
+            out.append(cr)
+    return out
 
 
 def refuse_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> Refusal | None:
@@ -658,9 +691,9 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
         back = "; the cell's depletion token goes back to the supply" if cleared else ""
         emit(s, "built", p, f"{P(p)} builds a {bld.name} on {s.field.describe(here)}, paying {' and '.join(bld.cost)}{back}.",
              cell=here, building=bld.name, depletion_returned=bool(cleared))
-    gain_valor(s, p, bld.valor, f"building a {bld.name}", "buildings")
+    gain_valor(s, p, bld.valor, lambda: f"building a {bld.name}", "buildings")
     if has_skill(s, ctx, p, "build_valor"):
-        gain_valor(s, p, ctx.amount["build_valor"], f"skill {ctx.skill_no['build_valor']}", "buildings")
+        gain_valor(s, p, ctx.amount["build_valor"], lambda: f"skill {ctx.skill_no['build_valor']}", "buildings")
 
 
 # ============================================================================ contact
@@ -700,9 +733,9 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
         emit(s, "contacted", p, f"{P(p)} pays {cost} contact token{'s' if cost != 1 else ''} and the ghost on {s.field.describe(here)} returns to the supply.",
              cell=here, cost=cost)
     if has_skill(s, ctx, p, "contact_valor"):
-        gain_valor(s, p, ctx.amount["contact_valor"], f"skill {ctx.skill_no['contact_valor']}", "contact")
+        gain_valor(s, p, ctx.amount["contact_valor"], lambda: f"skill {ctx.skill_no['contact_valor']}", "contact")
     if has_skill(s, ctx, p, "contact_restore"):
-        restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], f"skill {ctx.skill_no['contact_restore']}")
+        restore(s, ctx, p, CONTACT, ctx.amount["contact_restore"], lambda: f"skill {ctx.skill_no['contact_restore']}")
     if has_skill(s, ctx, p, "choose_bonus"):
         s.pending.append(BonusChoice(p))
     else:
@@ -710,25 +743,27 @@ def do_contact(s: State, ctx: Ctx, p: int) -> None:
 
 
 def give_bonus(s: State, ctx: Ctx, p: int, face: int, how: str) -> None:
-    """Give player ``p`` the reward of ``face`` on this season's bonus card."""
+    """Give player ``p`` the reward of ``face`` on this season's bonus card; ``how`` the
+    player got it, in words or a function composing them (:func:`words`)."""
     card = ctx.box.bonus_cards[s.season]
     reward = card.rewards[ctx.box.bonus_die.index(face)]
     if s.log is not None:
-        emit(s, "bonus_reward", p, f"{P(p)} {how} and receives {reward.describe()} from the season {s.season} bonus card.",
+        emit(s, "bonus_reward", p, f"{P(p)} {words(how)} and receives {reward.describe()} from the season {s.season} bonus card.",
              face=face, pecunias=reward.pecunias, resources=reward.resources, valor=reward.valor)
     s.pec[p] += reward.pecunias
-    gain_valor(s, p, reward.valor, f"bonus reward {face}", "contact")
+    gain_valor(s, p, reward.valor, lambda: f"bonus reward {face}", "contact")
     if reward.resources:
         s.pending.append(ResourceChoice(p, reward.resources, f"bonus reward {face}"))
 
 
 def restore(s: State, ctx: Ctx, p: int, t: int, n: int, why: str) -> int:
-    """Restore up to ``n`` inactive tokens of track ``t``; returns how many."""
+    """Restore up to ``n`` inactive tokens of track ``t``; returns how many. ``why``:
+    words or a function composing them (:func:`words`)."""
     k = min(n, s.tokens(p, t) - s.active_tokens(p, t))
     if k > 0:
         s.restore_tokens(p, t, k)
         if s.log is not None:
-            emit(s, "tokens_restored", p, f"{P(p)} restores {k} {ctx.track_names[t]} token{'s' if k != 1 else ''} ({why}).",
+            emit(s, "tokens_restored", p, f"{P(p)} restores {k} {ctx.track_names[t]} token{'s' if k != 1 else ''} ({words(why)}).",
                  track=ctx.track_names[t], amount=k)
     return k
 
@@ -834,9 +869,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
 
 def training_cost(s: State, ctx: Ctx, p: int, t: int) -> int | None:
     """Pecunias for ``p``'s next token on track ``t`` (leftmost free slot), ``None`` if full."""
-    owned = s.tok[ctx.token_at[p][t]]
-    track = ctx.tracks[t]
-    return track.training_costs[owned] if owned < track.slots else None
+    return ctx.next_training_cost[t][s.tok[ctx.token_at[p][t]]]
 
 
 def refuse_train(s: State, ctx: Ctx, p: int, t: int, place_checked: bool = False) -> Refusal | None:
@@ -872,7 +905,7 @@ def do_train(s: State, ctx: Ctx, p: int, t: int) -> None:
         emit(s, "trained", p, f"{P(p)} pays {cost} pecunias for a new {track.name} token, placed inactive in slot {owned}.",
              track=track.name, cost=cost, slot=owned)
     if owned == track.slots:
-        gain_valor(s, p, track.last_slot_valor, f"filling the {track.name} track", "tracks")
+        gain_valor(s, p, track.last_slot_valor, lambda: f"filling the {track.name} track", "tracks")
 
 
 def refuse_learn(s: State, ctx: Ctx, p: int, skill: int, place_checked: bool = False) -> Refusal | None:
@@ -918,7 +951,7 @@ def do_learn(s: State, ctx: Ctx, p: int, skill: int) -> None:
     if s.log is not None:
         emit(s, "learned", p, f"{P(p)} learns skill {skill} ({ctx.box.skills[skill].text.rstrip('.')}) and takes marker slot {j + 1}.",
              skill=skill, slot=j + 1)
-    gain_valor(s, p, ctx.box.skill_slot_valor[j], f"marker slot {j + 1} of skill {skill}", "skills")
+    gain_valor(s, p, ctx.box.skill_slot_valor[j], lambda: f"marker slot {j + 1} of skill {skill}", "skills")
 
 
 # ============================================================================ sub-decisions
@@ -938,7 +971,7 @@ def do_choose_resource(s: State, ctx: Ctx, p: int, r: int) -> None:
     top = s.pending.pop()
     if top.count > 1:
         s.pending.append(ResourceChoice(p, top.count - 1, top.why))
-    gain_resource(s, ctx, p, r, 1, f"resource of {P(p)}'s choice, {top.why}")
+    gain_resource(s, ctx, p, r, 1, lambda: f"resource of {P(p)}'s choice, {top.why}")
 
 
 def refuse_restore(s, ctx, p, t) -> Refusal | None:
@@ -992,7 +1025,11 @@ def kalena_targets(s: State, ctx: Ctx) -> list[int]:
 
 def _free_for_ghosts(s: State, ctx: Ctx, cells) -> list[int]:
     holds, ghosts, building = ctx.holds_ghosts, s.ghosts, s.building
-    return [c for c in cells if holds[c] and not ghosts[c] and building[c] < 0]
+    out = []  # a loop, not a comprehension (a call of its own): this runs twice per spread ghost
+    for c in cells:
+        if holds[c] and not ghosts[c] and building[c] < 0:
+            out.append(c)
+    return out
 
 
 def kalena_fallen(s: State, ctx: Ctx) -> bool:
@@ -1018,7 +1055,8 @@ def production(s: State, ctx: Ctx) -> None:
     ``extra_income`` adds its amount. When no building produces, the log gets one
     ``nothing_produced`` event, so every round shows its production step.
     Rulebook: "Game Flow" step 2, "Buildings", ghost card 1, skill 10; rulings 1 and 8."""
-    built = [c for c, b in enumerate(s.building) if b >= 0]
+    # max() first: in most rounds nothing is built yet, and it is cheaper than the comprehension
+    built = [c for c, b in enumerate(s.building) if b >= 0] if max(s.building) >= 0 else []
     produced = False
     for p in s.turn_order if built else ():
         extra = ctx.amount["extra_income"] if has_skill(s, ctx, p, "extra_income") else 0
@@ -1035,7 +1073,7 @@ def production(s: State, ctx: Ctx) -> None:
             if s.log is not None:
                 emit(s, "production", p, f"{P(p)}'s {name} on {s.field.describe(c)} produces {ctx.building_production[b] + extra} {ctx.buildings[b].income}.",
                      cell=c, building=name)
-            gain_resource(s, ctx, p, ctx.building_income[b], ctx.building_production[b] + extra, f"production of the {name}")
+            gain_resource(s, ctx, p, ctx.building_income[b], ctx.building_production[b] + extra, lambda: f"production of the {name}")
             produced = True
     if not produced and s.log is not None:  # the log shows the production step every round
         emit(s, "nothing_produced", None, "Production: no building produces this round"
