@@ -70,7 +70,7 @@ def test_cell_exercise_clicks_on_the_board_in_chromium(page, voila_server, tmp_p
     path = tmp_path / "cells.ipynb"
     nbformat.write(nb, path)
     srv = voila_server(path)
-    board = Board(page, ex.state, size=22)
+    board = Board(page, ex.state, size=40)
     feedback = page.locator(".hk-ex-feedback")
     with explained("loading the cell exercise", srv, page):
         page.goto(srv.url)

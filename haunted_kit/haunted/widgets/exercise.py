@@ -35,7 +35,7 @@ class ExerciseWidget(KitExerciseWidget):
     FACTS_HEADING = "What you know:"
     TAIL = ' <span style="color:#555">Try again, or press Show answer.</span>'
 
-    def __init__(self, ex: Exercise, *, size: float = 22, **kw):
+    def __init__(self, ex: Exercise, *, size: float = 40, **kw):
         self.size = size
         super().__init__(ex, board=self._field_of, **kw)
 
@@ -48,7 +48,7 @@ class ExerciseWidget(KitExerciseWidget):
         return self.board
 
 
-def exercise(key: str, seed: int = 0, *, size: float = 22) -> ExerciseWidget:
+def exercise(key: str, seed: int = 0, *, size: float = 40) -> ExerciseWidget:
     """The widget for exercise ``key`` of :data:`haunted_kit.haunted.exercises.EXERCISES` on
     seed ``seed``. Raises :class:`~haunted_kit.haunted.exercises.ExerciseError` for an unknown
     key or a bad seed."""
