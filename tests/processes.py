@@ -4,6 +4,8 @@ process is alive, waiting for a set of processes to end."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -64,4 +66,15 @@ def wait_gone(pids: set[int], seconds: float) -> set[int]:
     while left and time.monotonic() < deadline:
         time.sleep(0.1)
         left = {p for p in left if alive(p)}
+    return left
+
+
+def outlived_kill(proc, children: set[int], seconds: float = 5) -> set[int]:
+    """SIGKILL ``proc`` (a Popen) and wait up to ``seconds`` for ``children`` to end; the
+    ones that outlived it (killed here too, so a failing test leaves nothing running)."""
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    left = wait_gone(children, seconds)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
     return left

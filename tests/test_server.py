@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -30,7 +28,7 @@ from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
 from haunted_kit.store import GameStore, StoreError
 from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
-from processes import cmdline, descendants, wait_gone
+from processes import cmdline, descendants, outlived_kill
 
 
 class FakeSocket:
@@ -438,10 +436,8 @@ def test_the_bots_workers_end_with_a_killed_server(tmp_path):
             workers = {p for p in descendants(proc.pid) if "spawn_main" in cmdline(p)}
         assert workers, "no bot worker started"
         children = descendants(proc.pid)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
-    left = wait_gone(children, 5)
-    for pid in left:  # do not leave them running if the test fails
-        os.kill(pid, signal.SIGKILL)
+    except BaseException:
+        proc.kill()
+        raise
+    left = outlived_kill(proc, children)
     assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed server"

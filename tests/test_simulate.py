@@ -20,7 +20,7 @@ from haunted_kit import simulate as S
 from haunted_kit.cli import main
 from haunted_kit.games import game_names
 from haunted_kit.haunted.sim import play_game, play_many
-from processes import cmdline, descendants, wait_gone
+from processes import cmdline, descendants, outlived_kill, wait_gone
 from ruletools import copy_data, edit
 
 
@@ -343,11 +343,7 @@ def _start_simulate(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the worker processes")
 def test_workers_die_with_a_killed_main_process(tmp_path):
     proc, children = _start_simulate(tmp_path)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(10)
-    left = wait_gone(children, 5)
-    for pid in left:  # do not leave them running if the test fails
-        os.kill(pid, signal.SIGKILL)
+    left = outlived_kill(proc, children)
     assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed main process"
 
 
