@@ -792,7 +792,7 @@ class LandmarksGame:
     """The :class:`~haunted_kit.protocol.Game` of the Landmarks & Architects modules."""
 
     name = "landmarks"
-    title = "Villages of Valeria: Landmarks & Architects (modules on explicit positions)"
+    title = "Landmarks & Architects"
 
     @property
     def min_players(self) -> int:
