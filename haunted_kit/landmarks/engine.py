@@ -314,7 +314,8 @@ class LandmarksState(Position):
         if isinstance(action, Lead):
             R.collect_at_lead(self, p)
             self.lead = action.action
-            self.emit("lead", p, f"{R.who(p)} leads {action.action} ({R.SEC_TAKE}).", action=action.action)
+            if self.log is not None:
+                self.emit("lead", p, f"{R.who(p)} leads {action.action} ({R.SEC_TAKE}).", action=action.action)
             self.phase = "build" if action.action == "build" else "follow"
             self.follower_pos = 0
             return
@@ -326,6 +327,8 @@ class LandmarksState(Position):
                 return
         elif isinstance(action, Acquire):
             R.do_acquire(self, p, action)
+        elif self.log is None:
+            pass  # a follow or a decline changes nothing the modules keep but the log
         elif isinstance(action, Follow):
             self.emit("followed", p, f"{R.who(p)} follows {self.lead} (the base game's effect is outside the module; "
                                      f"{R.SEC_TAKE}).", action=self.lead)
@@ -337,8 +340,9 @@ class LandmarksState(Position):
         self.follower_pos += 1
         if self.follower_pos < self.players - 1:
             return
-        self.emit("round_ended", None, f"Every follower has chosen: {R.who(self.leader)}'s turn is complete and the "
-                                       f"leader's token passes left ({R.SEC_TAKE}).")
+        if self.log is not None:
+            self.emit("round_ended", None, f"Every follower has chosen: {R.who(self.leader)}'s turn is complete and the "
+                                           f"leader's token passes left ({R.SEC_TAKE}).")
         self.follower_pos = 0
         if self.round < self.rounds:
             self.round += 1
@@ -351,6 +355,8 @@ class LandmarksState(Position):
 
     def _finish(self) -> None:
         self.phase = "over"
+        if self.log is None:
+            return  # the reveals and the points are only logged: returns() scores the position
         if self.modules["architects"]:
             for p in range(self.players):
                 a = self.box.architects[self.architects[p]]
@@ -483,7 +489,8 @@ class LandmarksState(Position):
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
         """The full save: format, version, game, box fingerprint, the position, the start
-        position, the action record and the event log."""
+        position, the action record and the event log (``null`` for a position that keeps none,
+        a search's determinisation: such a save does not load)."""
         return {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "game": "landmarks",
             "box": {"fingerprint": self.box.fingerprint, "path": self.box.path},
@@ -493,7 +500,7 @@ class LandmarksState(Position):
             "start_log": self.start_log,
             "record": [{"player": e.player, "chance": e.chance,
                         "action": list(e.action) if e.chance else action_to_dict(e.action)} for e in self.history()],
-            "log": [e.to_dict() for e in self.log],
+            "log": None if self.log is None else [e.to_dict() for e in self.log],
         }
 
     def to_json(self, **kw) -> str:
@@ -923,17 +930,17 @@ class LandmarksGame:
         hands and the draw pile) are shuffled and dealt back, each hand keeping its size;
         the other players' architects (hidden until the end, Architects: Game Setup) are
         drawn from the architects ``player`` does not hold; the seed is redrawn and the
-        generator starts at position 0; the action record (it holds the architects' deal)
-        and the start position are left out, and the log keeps only what ``player`` saw.
-        Reads nothing hidden from ``player``: two positions that look the same to
-        ``player`` give the same copy for the same ``rng``."""
-        d = state.copy()
+        generator starts at position 0; the action record (it holds the architects' deal),
+        the start position and the event log are left out (``log`` is ``None``: a playout
+        composes no sentences; :func:`haunted_kit.search.move_events` gives the copy a log
+        of its own). Reads nothing hidden from ``player``: two positions that look the same
+        to ``player`` give the same copy for the same ``rng``."""
+        d = state.copy(keep_log=False)
         d._legal = None
         d.seed = rng.getrandbits(62)
         d.rng_count = 0
         d.record = Record()
         d.start = None
-        d.log = [e if not e.private or e.player == player else state.seen_event(e, player) for e in state.log]
         others = [p for p in range(state.players) if p != player]
         unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
         rng.shuffle(unseen)
