@@ -486,14 +486,39 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
 
 def _uses_of(nodes, pairs) -> tuple[Use, ...]:
     """A plan's :class:`Use` parts (no discards yet) from :func:`_plan_table`'s nodes and pairs."""
-    return tuple(Use(nodes[i][0], nodes[i][1], r, nodes[i][2], "", nodes[i][3]) for i, r in pairs)
+    return tuple(_use(nodes[i][0], nodes[i][1], r, nodes[i][2], "", nodes[i][3]) for i, r in pairs)
+
+
+_USES: dict = {}  # (source, owner, resource, slot, discard, card) -> the one Use of those values (see _use)
+
+
+def _use(source: str, owner: int, resource: str, slot: int, discard: str, card: str) -> Use:
+    """The :class:`Use` of these values, one object for all the Builds that pay with it (a
+    search lists tens of thousands of Builds over a few hundred distinct parts: fewer
+    objects to make and for the garbage collector to walk); at most :data:`MEMO_SIZE` kept."""
+    key = (source, owner, resource, slot, discard, card)
+    u = _USES.get(key)
+    if u is None:
+        if len(_USES) >= MEMO_SIZE:
+            _USES.clear()
+        u = _USES[key] = Use(source, owner, resource, slot, discard, card)
+    return u
 
 
 def can_build(s, p: int) -> bool:
     """Whether ``p`` has a legal Build now: a building in hand with an affordable minimal
-    payment (the same answer as ``bool(build_options(s, p))``, without listing them)."""
+    payment (the same answer as ``bool(build_options(s, p))``, without listing them); each
+    card's answer kept per situation (:func:`build_options`)."""
     cards = s.box.cards
-    return any(cards[k].kind == "building" and _plan_table(s, p, k)[2] for k in set(s.hands[p]))
+    payable = _situation(s, p)[2]
+    for k in set(s.hands[p]):
+        if cards[k].kind == "building":
+            ok = payable.get(k)
+            if ok is None:
+                ok = payable[k] = bool(_plan_table(s, p, k)[2])
+            if ok:
+                return True
+    return False
 
 
 def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
@@ -544,12 +569,6 @@ def _discard_choices(hand, card: str, n: int) -> list[tuple[str, ...]]:
     return sorted(set(combinations(sorted(hand), n)))
 
 
-def _with_discards(uses: tuple[Use, ...], discards) -> tuple[Use, ...]:
-    it = iter(discards)
-    return tuple(Use(u.source, u.owner, u.resource, u.slot, next(it), u.card) if u.source == "grounds" and discards
-                 else u for u in uses)
-
-
 def build_options(s, p: int) -> list[Build]:
     """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
     payment, each choice of discards. Memoised (:func:`memo_table` ``"builds"``) by what it
@@ -559,13 +578,7 @@ def build_options(s, p: int) -> list[Build]:
     (:func:`_plan_builds`), so a new hand in a known situation only picks its discards.
     Equal positions give the same :class:`Build` objects."""
     hand = tuple(sorted(s.hands[p]))
-    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
-                 s.modules["castle_grounds"], len(hand))
-    memo = memo_table(s.box, "builds")
-    known = memo.get(situation)
-    if known is None:
-        known = memo[situation] = ({}, {})  # hand -> Builds; card -> its plan Builds (_plan_builds)
-    by_hand, by_card = known
+    by_hand, by_card, _ = _situation(s, p)
     hit = by_hand.get(hand)
     if hit is None:
         if len(by_hand) >= HANDS_PER_SITUATION:
@@ -576,6 +589,19 @@ def build_options(s, p: int) -> list[Build]:
 
 #: hands whose Builds :func:`build_options` keeps per situation before it empties that table
 HANDS_PER_SITUATION = 2_000
+
+
+def _situation(s, p: int) -> tuple[dict, dict, dict]:
+    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
+    (:func:`memo_table` ``"builds"``): sorted hand -> its Builds; card -> its plan Builds
+    (:func:`_plan_builds`); card -> whether an affordable payment exists."""
+    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
+                 s.modules["castle_grounds"], len(s.hands[p]))
+    memo = memo_table(s.box, "builds")
+    known = memo.get(situation)
+    if known is None:
+        known = memo[situation] = ({}, {}, {})
+    return known
 
 
 def _build_options(s, p: int, hand: tuple, by_card: dict) -> list[Build]:
@@ -637,13 +663,16 @@ def _hand_builds(s, p: int, card: str, entries: tuple) -> list[Build]:
         for ds in choices[cards]:
             a = found.get(ds)
             if a is None:
-                a = found[ds] = Build(card, _with_discards(_uses_of_parts(parts), ds))
+                a = found[ds] = Build(card, _payment(parts, ds))
             out.append(a)
     return out
 
 
-def _uses_of_parts(parts) -> tuple[Use, ...]:
-    return tuple(Use(n[0], n[1], r, n[2], "", n[3]) for n, r in parts)
+def _payment(parts, discards: tuple) -> tuple[Use, ...]:
+    """A Build's payment from a plan's ``parts`` (``(source, owner, slot, card), resource``
+    pairs) with ``discards`` given to its Castle Grounds uses in order."""
+    it = iter(discards)
+    return tuple(_use(n[0], n[1], r, n[2], next(it) if n[0] == "grounds" else "", n[3]) for n, r in parts)
 
 
 def refuse_build(s, p: int, a: Build) -> Refusal | None:
