@@ -210,11 +210,8 @@ class LandmarksState(Position):
             hit = memo.get(key) if key is not None else None
             if hit is None:
                 # one object per distinct action, so the search's tables find them by identity: Builds come
-                # so from rules.build_options, Acquires from rules.acquire_options, the others are kept by
-                # their plain values (class name, fields)
-                same = R.memo_table(self.box, "actions")
-                hit = LegalSet(tuple([a if type(a) is Build or type(a) is Acquire else same.setdefault(_plain(a), a)
-                                      for a in self._compute_legal()]))
+                # so from rules.build_options, Acquires from rules.acquire_options, the others from _listed
+                hit = LegalSet(tuple(self._compute_legal()))
                 if key is not None:
                     memo[key] = hit
             self._legal = hit
@@ -241,19 +238,26 @@ class LandmarksState(Position):
             key += (self.lead, p in self.cannot_follow, tuple([k for k in supply if supply[k] > 0]))
         return key
 
+    def _listed(self, action):
+        """The one object of ``action`` (a Lead, Follow or Decline) that legal actions list,
+        kept by its plain values (class name, fields) in :func:`.rules.memo_table` ``"actions"``."""
+        same = R.memo_table(self.box, "actions")
+        return same.setdefault(_plain(action), action)
+
     def _compute_legal(self) -> list:
         p = self.current_player()
         if p is None:
             return []
         if self.phase == "lead":
-            return [Lead(a) for a in self.box.lead_actions if self.why_not(Lead(a)) is None]
+            return [self._listed(Lead(a)) for a in self.box.lead_actions if self.why_not(Lead(a)) is None]
         if self.phase == "build":
             return R.build_options(self, p)
         out = []
         if p not in self.cannot_follow:
-            out += R.build_options(self, p) if self.lead == "build" else [Follow()]
+            out += R.build_options(self, p) if self.lead == "build" else [self._listed(Follow())]
         out += R.acquire_options(self, p) if self.modules["landmarks"] else []
-        return out + [Decline()]
+        out.append(self._listed(Decline()))
+        return out
 
     def options(self, p: int | None = None):
         """The follower's choices as a table: each kind of option (follow, each landmark type,
@@ -309,7 +313,7 @@ class LandmarksState(Position):
             if ref is not None:
                 raise IllegalAction(action, ref)
         p = self.current_player()
-        self.record = self.record.append(HistoryEntry(p, action))
+        self.record = self.record.step(p, action)
         self._legal = None
         if isinstance(action, Lead):
             R.collect_at_lead(self, p)
