@@ -181,7 +181,7 @@ def acquire_options(s, p: int) -> list[Acquire]:
             eligible = _eligible(s, p, lt)
             if len(eligible) < lt.discard:
                 continue
-            for combo in sorted(set(combinations(sorted(eligible), lt.discard))):
+            for combo in _choices(eligible, lt.discard):
                 a = same.get((key_, combo))
                 if a is None:
                     a = same[(key_, combo)] = Acquire(key_, combo)
@@ -566,7 +566,15 @@ def _discard_choices(hand, card: str, n: int) -> list[tuple[str, ...]]:
         return [()]
     hand = list(hand)
     hand.remove(card)
-    return sorted(set(combinations(sorted(hand), n)))
+    return _choices(hand, n)
+
+
+def _choices(cards, n: int) -> list[tuple[str, ...]]:
+    """The distinct choices of ``n`` of ``cards`` (card keys, copies alike), each a sorted
+    tuple, in sorted order."""
+    if n == 1:  # the common case (a Castle Grounds use, an icon landmark): one per distinct card
+        return [(k,) for k in sorted(set(cards))]
+    return sorted(set(combinations(sorted(cards), n)))
 
 
 def build_options(s, p: int) -> list[Build]:
