@@ -25,6 +25,13 @@ always is here). The aim (issue 21) is 1,000 playouts under 0.5 s from both kind
     .venv/bin/python benchmarks/bench_landmarks.py --hints [--playouts N] [--positions K]
     .venv/bin/python benchmarks/bench_landmarks.py --hints --ab REV [--rounds R] [--playouts N]
 
+With ``--ceiling`` it prints instead how well *any* policy of one seat can do against the
+greedy bots (issue 21's strength aim): on each seed, an exhaustive best response of that seat
+that sees the other hands and the greedy bots' own seeded tie breaks (so an upper bound on
+every real policy, the search included), as wins, ties and mean value (1 win, 1/2 tie)::
+
+    .venv/bin/python benchmarks/bench_landmarks.py --ceiling [--seat 0] [--first-seed 10000] [--games 60] [--workers 2]
+
 ``--ab REV`` runs the same figures on git revision ``REV`` (a temporary git worktree) and on
 this tree in alternating subprocesses (old, new, old, new...), prints each round and the
 medians side by side, and whether both play the same random games (their decision counts).
@@ -33,6 +40,7 @@ medians side by side, and whether both play the same random games (their decisio
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import statistics
@@ -55,6 +63,7 @@ from bench_pathfinding import median_ms  # noqa: E402  (the benchmarks' one timi
 
 from haunted_kit.bots import make_bot  # noqa: E402
 from haunted_kit.games import get_game  # noqa: E402
+from haunted_kit.protocol import seat_seed  # noqa: E402
 from haunted_kit.search import hints  # noqa: E402
 
 HINT_GAME = {"players": 3, "rounds": 3}  #: bench_env's Landmarks setting
@@ -132,6 +141,51 @@ def hint_ab(rev: str, rounds: int, playouts: int, positions: int, games: int) ->
     return 0
 
 
+def best_response(s, seat: int, bots: dict) -> tuple[float, int]:
+    """The best ``(value, margin)`` ``seat`` can reach from ``s`` with the other seats played
+    by ``bots`` (seat -> greedy bot, copied at each branch so their tie breaks replay): value 1
+    for the sole top score, 1/k for a top shared by k, else 0; margin, the seat's points less
+    the best other. Sees every hand: an upper bound on any policy that does not."""
+    while not s.is_terminal() and s.current_player() != seat:
+        s.apply_action(bots[s.current_player()].act(s))
+    if s.is_terminal():
+        r = s.returns()
+        top = max(r)
+        return (1.0 / r.count(top) if r[seat] == top else 0.0), r[seat] - max(x for i, x in enumerate(r) if i != seat)
+    best, seen = (-1.0, -10 ** 9), set()
+    for a in s.legal_actions():
+        t = s.copy(keep_log=False)
+        t.apply_action(a)
+        key = json.dumps(t.fields(), sort_keys=True)  # payments that leave the same position count once
+        if key not in seen:
+            seen.add(key)
+            best = max(best, best_response(t, seat, {p: copy.deepcopy(b) for p, b in bots.items()}))
+    return best
+
+
+def ceiling_one(job: tuple) -> tuple:
+    seed, seat, players, rounds = job
+    g = get_game("landmarks")
+    s = g.new_game(players=players, seed=seed, rounds=rounds)
+    bots = {p: make_bot("greedy", seat_seed(seed, p), g) for p in range(players) if p != seat}
+    return (seed,) + best_response(s, seat, bots)
+
+
+def ceiling(seat: int, first: int, games: int, players: int, rounds: int, workers: int) -> None:
+    """Prints the best response's wins, ties and mean value over seeds ``first..first+games-1``."""
+    from multiprocessing import Pool  # lazy: only --ceiling runs workers
+
+    start = time.perf_counter()
+    with Pool(workers) as pool:
+        res = pool.map(ceiling_one, [(k, seat, players, rounds) for k in range(first, first + games)])
+    wins = sum(1 for r in res if r[1] == 1.0)
+    ties = sum(1 for r in res if 0 < r[1] < 1)
+    print(f"best response of P{seat + 1} (sees every hand) vs greedy, {players} players, {rounds} rounds, seeds "
+          f"{first}..{first + games - 1}: {wins} wins, {ties} shared tops, {games - wins - ties} losses; mean value "
+          f"{sum(r[1] for r in res) / games:.1%} (an upper bound on any policy of that seat) in "
+          f"{time.perf_counter() - start:.0f} s on {workers} workers", flush=True)
+
+
 def full_position():
     villages = [["barracks", "armory", "watch_post", "guard_house", "vardo", "tannery", "granary", "wandering_knight"],
                 ["chapel", "shrine", "library", "crypt", "thieves_den", "alchemist_hut", "sly_rogue", "cathedral"],
@@ -156,11 +210,22 @@ def main(argv=None) -> None:
     ap.add_argument("--hints", action="store_true", help="hint CPU time and random decisions/s instead (issue 21)")
     ap.add_argument("--playouts", type=int, default=1000, help="playouts per hint with --hints (default 1000)")
     ap.add_argument("--positions", type=int, default=5, help="third-of-the-way positions with --hints (default 5)")
-    ap.add_argument("--games", type=int, default=200, help="random games for decisions/s with --hints (default 200)")
+    ap.add_argument("--games", type=int, help="random games for decisions/s with --hints (default 200); seeds with "
+                                               "--ceiling (default 60)")
     ap.add_argument("--ab", metavar="REV", help="with --hints: compare with git revision REV side by side")
     ap.add_argument("--rounds", type=int, default=3, help="old/new pairs with --ab (default 3)")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # one side of --ab
+    ap.add_argument("--ceiling", action="store_true", help="the best any policy of --seat can do against greedy bots")
+    ap.add_argument("--seat", type=int, default=0, help="with --ceiling: the seat (0-based, default 0)")
+    ap.add_argument("--first-seed", type=int, default=10000, help="with --ceiling: the first seed (default 10000)")
+    ap.add_argument("--players", type=int, default=2, help="with --ceiling: players (default 2)")
+    ap.add_argument("--game-rounds", type=int, default=3, help="with --ceiling: rounds per game (default 3)")
+    ap.add_argument("--workers", type=int, default=2, help="with --ceiling: worker processes (default 2)")
     args = ap.parse_args(argv)
+    if args.ceiling:
+        ceiling(args.seat, args.first_seed, args.games or 60, args.players, args.game_rounds, args.workers)
+        return
+    args.games = args.games or 200
     if args.hints:
         if args.probe:
             print(json.dumps(hint_probe(args.playouts, args.positions, args.games)))

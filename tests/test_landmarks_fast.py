@@ -6,6 +6,8 @@ the supply). That whole games stay the same is ``tests/test_golden_landmarks.py`
 
 from __future__ import annotations
 
+import dataclasses
+
 import networkx as nx
 import pytest
 
@@ -130,6 +132,43 @@ def test_acquire_options_are_exactly_the_acquisitions_refuse_acquire_allows():
                     tokens=[{"silo": 5}, {}], lead="harvest")
     R.memo_table(s.box, "acquires").clear()
     assert R.acquire_options(s, 1) == [lm.Acquire("gate", ("granary", "tannery"))]
+
+
+def _expected_builds(s, p):
+    """Every Build of ``p`` from the plain rules: each building of the hand (sorted), each
+    ranked minimal payment (plan_payments), each choice of discards given to its Castle
+    Grounds uses in order."""
+    out = []
+    for k in sorted(set(s.hands[p])):
+        if s.box.cards[k].kind != "building":
+            continue
+        for plan in R.plan_payments(s, p, k).plans:
+            for ds in R.discard_choices(s, p, k, plan):
+                it = iter(ds)
+                out.append(lm.Build(k, tuple(dataclasses.replace(u, discard=next(it)) if u.source == "grounds" and ds
+                                             else u for u in plan.uses)))
+    return out
+
+
+def test_builds_of_a_new_hand_in_a_known_situation_are_its_payments_with_each_discard_choice():
+    """build_options keeps each building's payments per situation (gold, free sources, hand
+    size) and picks discards per hand: a hand redrawn in the same situation (as a search's
+    determinisation does) lists exactly the plain rules' Builds, refused ones left out."""
+    checked = redrawn = 0
+    for s in _positions(step=40):
+        for p in range(s.players):
+            assert R.build_options(s, p) == _expected_builds(s, p)
+            checked += 1
+            if s.draw_pile and s.hands[p]:
+                t = s.copy()
+                k = len(t.hands[p])
+                pool = t.hands[p] + t.draw_pile
+                t.hands[p], t.draw_pile = pool[-k:], pool[:-k]  # the same size: the same situation, another hand
+                builds = R.build_options(t, p)
+                assert builds == _expected_builds(t, p)
+                assert all(R.refuse_build(t, p, b) is None for b in builds)
+                redrawn += bool(builds)
+    assert checked > 100 and redrawn > 10
 
 
 def test_an_equal_action_is_recorded_as_the_listed_one():

@@ -210,11 +210,8 @@ class LandmarksState(Position):
             hit = memo.get(key) if key is not None else None
             if hit is None:
                 # one object per distinct action, so the search's tables find them by identity: Builds come
-                # so from rules.build_options, Acquires from rules.acquire_options, the others are kept by
-                # their plain values (class name, fields)
-                same = R.memo_table(self.box, "actions")
-                hit = LegalSet(tuple([a if type(a) is Build or type(a) is Acquire else same.setdefault(_plain(a), a)
-                                      for a in self._compute_legal()]))
+                # so from rules.build_options, Acquires from rules.acquire_options, the others from _listed
+                hit = LegalSet(tuple(self._compute_legal()))
                 if key is not None:
                     memo[key] = hit
             self._legal = hit
@@ -241,19 +238,26 @@ class LandmarksState(Position):
             key += (self.lead, p in self.cannot_follow, tuple([k for k in supply if supply[k] > 0]))
         return key
 
+    def _listed(self, action):
+        """The one object of ``action`` (a Lead, Follow or Decline) that legal actions list,
+        kept by its plain values (class name, fields) in :func:`.rules.memo_table` ``"actions"``."""
+        same = R.memo_table(self.box, "actions")
+        return same.setdefault(_plain(action), action)
+
     def _compute_legal(self) -> list:
         p = self.current_player()
         if p is None:
             return []
         if self.phase == "lead":
-            return [Lead(a) for a in self.box.lead_actions if self.why_not(Lead(a)) is None]
+            return [self._listed(Lead(a)) for a in self.box.lead_actions if self.why_not(Lead(a)) is None]
         if self.phase == "build":
             return R.build_options(self, p)
         out = []
         if p not in self.cannot_follow:
-            out += R.build_options(self, p) if self.lead == "build" else [Follow()]
+            out += R.build_options(self, p) if self.lead == "build" else [self._listed(Follow())]
         out += R.acquire_options(self, p) if self.modules["landmarks"] else []
-        return out + [Decline()]
+        out.append(self._listed(Decline()))
+        return out
 
     def options(self, p: int | None = None):
         """The follower's choices as a table: each kind of option (follow, each landmark type,
@@ -309,12 +313,13 @@ class LandmarksState(Position):
             if ref is not None:
                 raise IllegalAction(action, ref)
         p = self.current_player()
-        self.record = self.record.append(HistoryEntry(p, action))
+        self.record = self.record.step(p, action)
         self._legal = None
         if isinstance(action, Lead):
             R.collect_at_lead(self, p)
             self.lead = action.action
-            self.emit("lead", p, f"{R.who(p)} leads {action.action} ({R.SEC_TAKE}).", action=action.action)
+            if self.log is not None:
+                self.emit("lead", p, f"{R.who(p)} leads {action.action} ({R.SEC_TAKE}).", action=action.action)
             self.phase = "build" if action.action == "build" else "follow"
             self.follower_pos = 0
             return
@@ -326,6 +331,8 @@ class LandmarksState(Position):
                 return
         elif isinstance(action, Acquire):
             R.do_acquire(self, p, action)
+        elif self.log is None:
+            pass  # a follow or a decline changes nothing the modules keep but the log
         elif isinstance(action, Follow):
             self.emit("followed", p, f"{R.who(p)} follows {self.lead} (the base game's effect is outside the module; "
                                      f"{R.SEC_TAKE}).", action=self.lead)
@@ -337,8 +344,9 @@ class LandmarksState(Position):
         self.follower_pos += 1
         if self.follower_pos < self.players - 1:
             return
-        self.emit("round_ended", None, f"Every follower has chosen: {R.who(self.leader)}'s turn is complete and the "
-                                       f"leader's token passes left ({R.SEC_TAKE}).")
+        if self.log is not None:
+            self.emit("round_ended", None, f"Every follower has chosen: {R.who(self.leader)}'s turn is complete and the "
+                                           f"leader's token passes left ({R.SEC_TAKE}).")
         self.follower_pos = 0
         if self.round < self.rounds:
             self.round += 1
@@ -351,6 +359,8 @@ class LandmarksState(Position):
 
     def _finish(self) -> None:
         self.phase = "over"
+        if self.log is None:
+            return  # the reveals and the points are only logged: returns() scores the position
         if self.modules["architects"]:
             for p in range(self.players):
                 a = self.box.architects[self.architects[p]]
@@ -483,7 +493,8 @@ class LandmarksState(Position):
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
         """The full save: format, version, game, box fingerprint, the position, the start
-        position, the action record and the event log."""
+        position, the action record and the event log (``null`` for a position that keeps none,
+        a search's determinisation: such a save does not load)."""
         return {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "game": "landmarks",
             "box": {"fingerprint": self.box.fingerprint, "path": self.box.path},
@@ -493,7 +504,7 @@ class LandmarksState(Position):
             "start_log": self.start_log,
             "record": [{"player": e.player, "chance": e.chance,
                         "action": list(e.action) if e.chance else action_to_dict(e.action)} for e in self.history()],
-            "log": [e.to_dict() for e in self.log],
+            "log": None if self.log is None else [e.to_dict() for e in self.log],
         }
 
     def to_json(self, **kw) -> str:
@@ -923,17 +934,17 @@ class LandmarksGame:
         hands and the draw pile) are shuffled and dealt back, each hand keeping its size;
         the other players' architects (hidden until the end, Architects: Game Setup) are
         drawn from the architects ``player`` does not hold; the seed is redrawn and the
-        generator starts at position 0; the action record (it holds the architects' deal)
-        and the start position are left out, and the log keeps only what ``player`` saw.
-        Reads nothing hidden from ``player``: two positions that look the same to
-        ``player`` give the same copy for the same ``rng``."""
-        d = state.copy()
+        generator starts at position 0; the action record (it holds the architects' deal),
+        the start position and the event log are left out (``log`` is ``None``: a playout
+        composes no sentences; :func:`haunted_kit.search.move_events` gives the copy a log
+        of its own). Reads nothing hidden from ``player``: two positions that look the same
+        to ``player`` give the same copy for the same ``rng``."""
+        d = state.copy(keep_log=False)
         d._legal = None
         d.seed = rng.getrandbits(62)
         d.rng_count = 0
         d.record = Record()
         d.start = None
-        d.log = [e if not e.private or e.player == player else state.seen_event(e, player) for e in state.log]
         others = [p for p in range(state.players) if p != player]
         unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
         rng.shuffle(unseen)

@@ -181,7 +181,7 @@ def acquire_options(s, p: int) -> list[Acquire]:
             eligible = _eligible(s, p, lt)
             if len(eligible) < lt.discard:
                 continue
-            for combo in sorted(set(combinations(sorted(eligible), lt.discard))):
+            for combo in _choices(eligible, lt.discard):
                 a = same.get((key_, combo))
                 if a is None:
                     a = same[(key_, combo)] = Acquire(key_, combo)
@@ -201,6 +201,8 @@ def do_acquire(s, p: int, a: Acquire) -> None:
         s.discard_pile.append(k)
     s.supply[a.landmark] -= 1
     s.tokens[p][a.landmark] += 1
+    if s.log is None:
+        return
     names = " and ".join(f"the {card_name(s, k)}" for k in a.discards)
     icon = f" (showing {lt.icon})" if lt.icon else ""
     s.emit("landmark_acquired", p,
@@ -224,17 +226,19 @@ def collect_at_lead(s, p: int) -> None:
     if back:
         s.spent[p].clear()
         s.gold[p] += back
-        s.emit("gold_returned", p, f"{who(p)} leads and takes back {_gold(back)} from their castle and "
-                                   f"developed resources ({SEC_KIT}).", gold=back)
+        if s.log is not None:
+            s.emit("gold_returned", p, f"{who(p)} leads and takes back {_gold(back)} from their castle and "
+                                       f"developed resources ({SEC_KIT}).", gold=back)
     if s.grounds[p]:
         payers = list(s.grounds[p])
         gained = len(payers) * box.grounds_gold
         s.grounds[p].clear()
         s.gold[p] += gained
-        from_whom = ", ".join(who(q) for q in payers)
-        s.emit("grounds_gold", p, f"{who(p)} leads: the {_gold(gained)} on their Castle Grounds (placed by "
-                                  f"{from_whom}) now belong{'s' if gained == 1 else ''} to {who(p)} ({SEC_BUILD}).",
-               gold=gained, payers=payers)
+        if s.log is not None:
+            from_whom = ", ".join(who(q) for q in payers)
+            s.emit("grounds_gold", p, f"{who(p)} leads: the {_gold(gained)} on their Castle Grounds (placed by "
+                                      f"{from_whom}) now belong{'s' if gained == 1 else ''} to {who(p)} ({SEC_BUILD}).",
+                   gold=gained, payers=payers)
 
 
 # ============================================================================ payment planner
@@ -482,14 +486,39 @@ def plan_payments(s, p: int, card: str) -> PaymentPlans:
 
 def _uses_of(nodes, pairs) -> tuple[Use, ...]:
     """A plan's :class:`Use` parts (no discards yet) from :func:`_plan_table`'s nodes and pairs."""
-    return tuple(Use(nodes[i][0], nodes[i][1], r, nodes[i][2], "", nodes[i][3]) for i, r in pairs)
+    return tuple(_use(nodes[i][0], nodes[i][1], r, nodes[i][2], "", nodes[i][3]) for i, r in pairs)
+
+
+_USES: dict = {}  # (source, owner, resource, slot, discard, card) -> the one Use of those values (see _use)
+
+
+def _use(source: str, owner: int, resource: str, slot: int, discard: str, card: str) -> Use:
+    """The :class:`Use` of these values, one object for all the Builds that pay with it (a
+    search lists tens of thousands of Builds over a few hundred distinct parts: fewer
+    objects to make and for the garbage collector to walk); at most :data:`MEMO_SIZE` kept."""
+    key = (source, owner, resource, slot, discard, card)
+    u = _USES.get(key)
+    if u is None:
+        if len(_USES) >= MEMO_SIZE:
+            _USES.clear()
+        u = _USES[key] = Use(source, owner, resource, slot, discard, card)
+    return u
 
 
 def can_build(s, p: int) -> bool:
     """Whether ``p`` has a legal Build now: a building in hand with an affordable minimal
-    payment (the same answer as ``bool(build_options(s, p))``, without listing them)."""
+    payment (the same answer as ``bool(build_options(s, p))``, without listing them); each
+    card's answer kept per situation (:func:`build_options`)."""
     cards = s.box.cards
-    return any(cards[k].kind == "building" and _plan_table(s, p, k)[2] for k in set(s.hands[p]))
+    payable = _situation(s, p)[2]
+    for k in set(s.hands[p]):
+        if cards[k].kind == "building":
+            ok = payable.get(k)
+            if ok is None:
+                ok = payable[k] = bool(_plan_table(s, p, k)[2])
+            if ok:
+                return True
+    return False
 
 
 def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
@@ -537,84 +566,121 @@ def _discard_choices(hand, card: str, n: int) -> list[tuple[str, ...]]:
         return [()]
     hand = list(hand)
     hand.remove(card)
-    return sorted(set(combinations(sorted(hand), n)))
+    return _choices(hand, n)
 
 
-def _with_discards(uses: tuple[Use, ...], discards) -> tuple[Use, ...]:
-    it = iter(discards)
-    return tuple(Use(u.source, u.owner, u.resource, u.slot, next(it), u.card) if u.source == "grounds" and discards
-                 else u for u in uses)
+def _choices(cards, n: int) -> list[tuple[str, ...]]:
+    """The distinct choices of ``n`` of ``cards`` (card keys, copies alike), each a sorted
+    tuple, in sorted order."""
+    if n == 1:  # the common case (a Castle Grounds use, an icon landmark): one per distinct card
+        return [(k,) for k in sorted(set(cards))]
+    return sorted(set(combinations(sorted(cards), n)))
 
 
 def build_options(s, p: int) -> list[Build]:
     """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
     payment, each choice of discards. Memoised (:func:`memo_table` ``"builds"``) by what it
-    reads: ``p``, the sorted hand, the developed cards, the sources holding gold, how full
-    each Castle Grounds is, ``p``'s gold and the Castle Grounds switch; equal positions give
-    the same :class:`Build` objects."""
-    key = (p, tuple(sorted(s.hands[p])), tuple(s.developed[p]), tuple(sorted(s.spent[p])),
-           tuple(len(g) for g in s.grounds), s.gold[p], s.modules["castle_grounds"])
-    memo = memo_table(s.box, "builds")
-    hit = memo.get(key)
+    reads: the *situation* (``p``, the developed cards, the sources holding gold, how full
+    each Castle Grounds is, ``p``'s gold, the Castle Grounds switch and the hand's size),
+    then the sorted hand; each building's payments are worked out once per situation
+    (:func:`_plan_builds`), so a new hand in a known situation only picks its discards.
+    Equal positions give the same :class:`Build` objects."""
+    hand = tuple(sorted(s.hands[p]))
+    by_hand, by_card, _ = _situation(s, p)
+    hit = by_hand.get(hand)
     if hit is None:
-        hit = memo[key] = tuple(_build_options(s, p))
+        if len(by_hand) >= HANDS_PER_SITUATION:
+            by_hand.clear()
+        hit = by_hand[hand] = tuple(_build_options(s, p, hand, by_card))
     return list(hit)
 
 
-def _build_options(s, p: int) -> list[Build]:
+#: hands whose Builds :func:`build_options` keeps per situation before it empties that table
+HANDS_PER_SITUATION = 2_000
+
+
+def _situation(s, p: int) -> tuple[dict, dict, dict]:
+    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
+    (:func:`memo_table` ``"builds"``): sorted hand -> its Builds; card -> its plan Builds
+    (:func:`_plan_builds`); card -> whether an affordable payment exists."""
+    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
+                 s.modules["castle_grounds"], len(s.hands[p]))
+    memo = memo_table(s.box, "builds")
+    known = memo.get(situation)
+    if known is None:
+        known = memo[situation] = ({}, {}, {})
+    return known
+
+
+def _build_options(s, p: int, hand: tuple, by_card: dict) -> list[Build]:
     out = []
-    hand = tuple(sorted(s.hands[p]))
-    sources = tuple(free_sources(s, p))
-    devs = tuple(s.developed[p])
     cards = s.box.cards
+    sources = devs = None
     for key in sorted(set(hand)):
         if cards[key].kind == "building":
-            out += _card_builds(s, p, key, sources, devs, hand)
+            plan = by_card.get(key)
+            if plan is None:
+                if sources is None:
+                    sources, devs = tuple(free_sources(s, p)), tuple(s.developed[p])
+                plan = by_card[key] = _plan_builds(s, p, key, sources, devs)
+            entries, plain = plan
+            out += plain if plain is not None else _hand_builds(s, p, key, entries)
     return out
 
 
-def _card_builds(s, p: int, card: str, sources: tuple, devs: tuple, hand: tuple) -> tuple[Build, ...]:
-    """The legal Builds of ``card`` (in ``p``'s hand), memoised (:func:`memo_table`
-    ``"card builds"``) by the plan table's key (:func:`_plan_table`) and, when a payment
-    discards, the sorted hand ``hand``; each Build one object wherever it is legal (the ``"builds by
-    parts"`` table, keyed by the plain values that make the Build)."""
+def _plan_builds(s, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
+    """``(entries, plain)`` for ``p`` building ``card`` with the free ``sources``: per plan of
+    :func:`_plan_table`, in rank order, the discards it needs and either its Build (no
+    discard) or its Builds by discards (the ``"builds by parts"`` table: the card and the
+    payment's parts as plain values -> discards -> Build, so each Build that discards is one
+    object wherever it is legal) with the parts; ``plain``, the Builds themselves when no
+    plan discards (then the hand does not matter), else ``None``. Memoised
+    (:func:`memo_table` ``"plan builds"``) by the plan table's key."""
     table = _plan_table(s, p, card, sources, devs)
     plans = memo_table(s.box, "plan builds")
     hit = plans.get(table[0])
-    if hit is None:  # per plan, in rank order: discards it needs, its parts as plain values, its Build without discards
-        nodes = table[1]
-        entries = tuple(
-            (cards, tuple((nodes[i], r) for i, r in pairs), Build(card, _uses_of(nodes, pairs)) if not cards else None)
-            for _, _, cards, pairs in table[2])
-        # with the Builds themselves when no plan discards (then the hand does not matter)
-        hit = plans[table[0]] = (entries, tuple(e[2] for e in entries) if all(e[0] == 0 for e in entries) else None)
-    entries, plain = hit
-    if plain is not None:
-        return plain
-    key = (table[0], hand)
-    memo = memo_table(s.box, "card builds")
-    hit = memo.get(key)
     if hit is None:
+        nodes = table[1]
         same = memo_table(s.box, "builds by parts")  # plain values in, so no action is compared
-        choices = {}
-        out = []
-        for cards, parts, build in entries:
+        entries = []
+        for _, _, cards, pairs in table[2]:
             if not cards:
-                out.append(build)
+                entries.append((0, Build(card, _uses_of(nodes, pairs)), None))
                 continue
-            if cards not in choices:
-                choices[cards] = _discard_choices(s.hands[p], card, cards)
-            for ds in choices[cards]:
-                a = same.get((card, parts, ds))
-                if a is None:
-                    a = same[(card, parts, ds)] = Build(card, _with_discards(_uses_of_parts(parts), ds))
-                out.append(a)
-        hit = memo[key] = tuple(out)
+            parts = tuple((nodes[i], r) for i, r in pairs)
+            by_discards = same.get((card, parts))
+            if by_discards is None:
+                by_discards = same[(card, parts)] = {}
+            entries.append((cards, by_discards, parts))
+        plain = tuple(e[1] for e in entries) if all(e[0] == 0 for e in entries) else None
+        hit = plans[table[0]] = (tuple(entries), plain)
     return hit
 
 
-def _uses_of_parts(parts) -> tuple[Use, ...]:
-    return tuple(Use(n[0], n[1], r, n[2], "", n[3]) for n, r in parts)
+def _hand_builds(s, p: int, card: str, entries: tuple) -> list[Build]:
+    """The Builds of ``card`` from :func:`_plan_builds`' ``entries`` with each choice of
+    discards from ``p``'s hand (:func:`_discard_choices`), in plan order."""
+    choices = {}
+    out = []
+    for cards, found, parts in entries:
+        if not cards:
+            out.append(found)
+            continue
+        if cards not in choices:
+            choices[cards] = _discard_choices(s.hands[p], card, cards)
+        for ds in choices[cards]:
+            a = found.get(ds)
+            if a is None:
+                a = found[ds] = Build(card, _payment(parts, ds))
+            out.append(a)
+    return out
+
+
+def _payment(parts, discards: tuple) -> tuple[Use, ...]:
+    """A Build's payment from a plan's ``parts`` (``(source, owner, slot, card), resource``
+    pairs) with ``discards`` given to its Castle Grounds uses in order."""
+    it = iter(discards)
+    return tuple(_use(n[0], n[1], r, n[2], next(it) if n[0] == "grounds" else "", n[3]) for n, r in parts)
 
 
 def refuse_build(s, p: int, a: Build) -> Refusal | None:
@@ -716,37 +782,43 @@ def do_build(s, p: int, a: Build) -> None:
     box = s.box
     c = box.cards[a.card]
     s.hands[p].remove(a.card)
+    logged = s.log is not None
     for u in a.payment:
         if u.source == "castle":
             s.spent[p].add("castle")
             s.gold[p] -= box.castle_gold
-            s.emit("paid", p, f"{who(p)} places {_gold(box.castle_gold)} on their castle for a wild resource: "
-                              f"{u.resource} ({SEC_BUILD}).", source="castle", owner=p, resource=u.resource)
+            if logged:
+                s.emit("paid", p, f"{who(p)} places {_gold(box.castle_gold)} on their castle for a wild resource: "
+                                  f"{u.resource} ({SEC_BUILD}).", source="castle", owner=p, resource=u.resource)
         elif u.source == "developed":
             s.spent[p].add(f"developed:{u.slot}")
             s.gold[p] -= box.developed_gold
-            dev = card_name(s, s.developed[p][u.slot])
-            s.emit("paid", p, f"{who(p)} places {_gold(box.developed_gold)} on their {dev}: {u.resource} "
-                              f"({SEC_BUILD}).", source="developed", owner=p, slot=u.slot, resource=u.resource)
+            if logged:
+                dev = card_name(s, s.developed[p][u.slot])
+                s.emit("paid", p, f"{who(p)} places {_gold(box.developed_gold)} on their {dev}: {u.resource} "
+                                  f"({SEC_BUILD}).", source="developed", owner=p, slot=u.slot, resource=u.resource)
         else:
             s.grounds[u.owner].append(p)
             s.gold[p] -= box.grounds_gold
             if u.discard:
                 s.hands[p].remove(u.discard)
                 s.discard_pile.append(u.discard)
-            whose = "their own" if u.owner == p else f"{who(u.owner)}'s"
-            later = (f"; it belongs to {who(u.owner)} at {who(u.owner)}'s next lead" if u.owner != p else "")
-            s.emit("paid", p, f"{who(p)} places {_gold(box.grounds_gold)} on {whose} Castle Grounds and "
-                              f"discards the {card_name(s, u.discard)} for a wild resource: {u.resource}{later} "
-                              f"({SEC_BUILD}).", source="grounds", owner=u.owner, resource=u.resource, discard=u.discard)
+            if logged:
+                whose = "their own" if u.owner == p else f"{who(u.owner)}'s"
+                later = (f"; it belongs to {who(u.owner)} at {who(u.owner)}'s next lead" if u.owner != p else "")
+                s.emit("paid", p, f"{who(p)} places {_gold(box.grounds_gold)} on {whose} Castle Grounds and "
+                                  f"discards the {card_name(s, u.discard)} for a wild resource: {u.resource}{later} "
+                                  f"({SEC_BUILD}).", source="grounds", owner=u.owner, resource=u.resource, discard=u.discard)
     s.villages[p].append(a.card)
-    s.emit("built", p, f"{who(p)} builds the {c.name} ({c.type}, {_plural(c.victory_points, 'victory point')}) "
-                       f"into their village ({SEC_BUILD}).", card=a.card)
+    if logged:
+        s.emit("built", p, f"{who(p)} builds the {c.name} ({c.type}, {_plural(c.victory_points, 'victory point')}) "
+                           f"into their village ({SEC_BUILD}).", card=a.card)
     n = village_cards(s, p)
     if n >= box.end_trigger_cards and not s.end_triggered:
         s.end_triggered = True
-        s.emit("end_trigger", p, f"{who(p)}'s village reaches {n} cards (landmark tokens do not count), which "
-                                 f"triggers the end of the base game ({SEC_ACQUIRE}).", cards=n)
+        if logged:
+            s.emit("end_trigger", p, f"{who(p)}'s village reaches {n} cards (landmark tokens do not count), which "
+                                     f"triggers the end of the base game ({SEC_ACQUIRE}).", cards=n)
 
 
 # ============================================================================ scoring

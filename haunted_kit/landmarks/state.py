@@ -48,7 +48,7 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
         ("follower_pos", "value"), ("hands", "rows"), ("villages", "rows"), ("developed", "rows"), ("gold", "list"),
         ("tokens", "rows"), ("supply", "dict"), ("architects", "list"), ("spent", "rows"), ("grounds", "rows"),
         ("discard_pile", "list"), ("draw_pile", "list"), ("end_triggered", "value"))]
-    + [_F("log", "list", None), _F("record", "value", None), _F("start", "value", None), _F("start_log", "value", None)])
+    + [_F("log", "log", None), _F("record", "value", None), _F("start", "value", None), _F("start_log", "value", None)])
 
 
 class Position:
@@ -81,14 +81,18 @@ class Position:
         self.discard_pile: list[str] = []
         self.draw_pile: list[str] = []
         self.end_triggered = False
-        self.log: list[Event] = []
+        self.log: list[Event] | None = []  #: the event log; None keeps none (see emit)
         self.record = Record()
         self.start: dict | None = None  #: the position the record starts from (shared by copies)
         self.start_log = 0  #: events logged by the start position itself (setup, deal, a given lead)
 
     # ------------------------------------------------------------------ events
     def emit(self, kind: str, player: int | None, text: str, private: bool = False, **data) -> None:
-        """Append an event with its one-sentence ``text``."""
+        """Append an event with its one-sentence ``text``; nothing when the position keeps no
+        log (``log`` is ``None``: a search's determinisation, ``copy(keep_log=False)``). The
+        rules' hot paths test ``s.log is not None`` first, so no sentence is composed then."""
+        if self.log is None:
+            return
         self.log.append(Event(len(self.log), 0, self.round, self.phase, kind, player, text, None, data, private))
 
     # ------------------------------------------------------------------ helpers in the game's words
