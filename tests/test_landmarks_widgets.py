@@ -26,6 +26,7 @@ def test_panel_svg_is_deterministic_and_labels_the_kit_example_deck():
     s = _round()
     a, b = str(panel_svg(s)), str(panel_svg(_round()))
     assert a == b and a.startswith("<svg") and 'class="hk-landmarks-panel"' in a
+    assert 'style="max-width:100%;height:auto"' in a   # fits a notebook's output area, never scrolls sideways
     assert "Building cards: kit example deck (not the published cards)." in a
     assert "Statue" in a and "discard 1 card showing a stone icon" in a
 

@@ -157,9 +157,11 @@ class PanelSVG:
 
 
 def panel_svg(s, viewer: int | None = None) -> PanelSVG:
-    """The panel as deterministic SVG (same position, same bytes)."""
+    """The panel as deterministic SVG (same position, same bytes), scaled down to fit a
+    narrower output area (CSS ``max-width: 100%``; a notebook is about 850 px wide)."""
     prims, w, h = panel_scene(s, viewer)
     body = "\n".join(primitive_svg(p) for p in prims)
     return PanelSVG(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-                    f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif" class="hk-landmarks-panel">\n'
+                    f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif" class="hk-landmarks-panel" '
+                    f'style="max-width:100%;height:auto">\n'
                     f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#ffffff"/>\n{body}\n</svg>')
