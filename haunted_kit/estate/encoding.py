@@ -32,11 +32,13 @@ from .rules import income_bound  # noqa: F401  (this module's interface too; the
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
 PHASES = ("setup", "turns", "inn", "over")
-#: the position fields :meth:`EstateObservation.fill` reads (besides ``lands``)
-_VIEW_FIELDS = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "stack", "removed", "hand",
-                "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
-_read_view_fields = operator.attrgetter(*_VIEW_FIELDS)
 _ROWS_KEPT = 100_000  # seats' rows kept by EstateObservation.values before it starts afresh
+
+
+def _tuple_getter(keys):
+    """``d -> tuple(d[k] for k in keys)``, in C (``itemgetter`` gives a bare value for one key)."""
+    get = operator.itemgetter(*keys)
+    return get if len(keys) > 1 else (lambda d: (get(d),))
 
 
 def catalogue(box=None) -> ActionCatalogue:
@@ -65,7 +67,6 @@ class EstateObservation(ObservationEncoder):
         box = box or default_estate_box()
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
-        self._slot_key = {(q, r): f"{q},{r}" for q, r in box.slots}  # a slot -> its observation key
         self._rows: dict = {}  # a seat's values -> their float32 bytes (see values)
         super().__init__(box, players)
 
@@ -99,15 +100,6 @@ class EstateObservation(ObservationEncoder):
             return float(self.box.seasons)
         return math.inf
 
-    def view(self, state, me: int) -> dict:
-        """What :meth:`fill` reads of ``state.observation(me)``, read straight from the
-        state's fields without copying them (so: read it before the state changes): the
-        same keys and values, lands keyed ``"q,r"``. Nothing the observer may not see."""
-        d = dict(zip(_VIEW_FIELDS, _read_view_fields(state)))
-        key = self._slot_key
-        d["lands"] = {key[slot]: land for slot, land in state.lands.items()}
-        return d
-
     def _tables(self):
         """Index tables of :meth:`fill` (entry positions by key, per seat), made once."""
         at, n, box = self.at, self.n, self.box
@@ -127,8 +119,29 @@ class EstateObservation(ObservationEncoder):
                       "first": {m: at[f"{w}.first_taker.{m}"] for m in box.factory_resources}} for w in seats[0]]
         T["seat_start"] = [at[f"player+{k}.hand.{box.resources[0]}"] for k in range(n)]
         T["seat_width"] = at["player+0.visited"] - T["seat_start"][0] + 1
+        T["season_at"], T["visit_at"] = at["season"], at["at_market"]
+        T["get_res"], T["get_inc"], T["get_workers"] = map(_tuple_getter, (box.resources, box.income_resources,
+                                                                          ("supply", "factory", "inn")))
+        assert [at[k] for k in ("market_actions_left", "market_visitors", "must_remove_tile")] == [T["visit_at"] + d for d in (1, 2, 3)]
         self._T = T
         return T
+
+    def _seat_rows(self, v, me: int, hands, incomes, takens, workers, tokens, passed, visited) -> None:
+        """Write every seat's consecutive entries (hand, income, taken, workers, condition
+        tokens, passed, visited: :meth:`entry_names`' order) into ``v``, one float32 bytes
+        write per seat (the bytes kept by the row's values)."""
+        T, n = self._T, self.n
+        res, inc, work, starts, width = T["get_res"], T["get_inc"], T["get_workers"], T["seat_start"], T["seat_width"]
+        rows, out = self._rows, memoryview(v).cast("B")
+        if len(rows) > _ROWS_KEPT:
+            rows.clear()
+        for p in range(n):
+            row = res(hands[p]) + inc(incomes[p]) + inc(takens[p]) + work(workers[p]) + (tokens[p], passed[p], visited[p])
+            b = rows.get(row)
+            if b is None:
+                b = rows[row] = array.array("f", row).tobytes()  # the same values: kept by the row
+            at0 = 4 * starts[(p - me) % n]
+            out[at0:at0 + 4 * width] = b
 
     def values(self, obs: dict, me: int, v: list) -> list:
         """Write the entries of ``obs`` (player ``me``'s observation) into the list of zeros ``v``
@@ -164,31 +177,81 @@ class EstateObservation(ObservationEncoder):
             v[owner[(land["owner"] - me) % n]] = 1
             for p in land["markers"]:
                 v[marker[(p - me) % n]] = 1
-        res, inc, starts, width = self.box.resources, self.box.income_resources, T["seat_start"], T["seat_width"]
-        hands, incomes, takens, workers = obs["hand"], obs["income"], obs["taken"], obs["workers"]
-        tokens, passed, visited = obs["tokens"], obs["passed"], obs["visited"]
-        rows, out = self._rows, memoryview(v).cast("B")
-        if len(rows) > _ROWS_KEPT:
-            rows.clear()
-        for p in range(n):  # a seat's entries are consecutive (entry_names): one write of its float32 bytes each
-            w = workers[p]
-            row = (*map(hands[p].__getitem__, res), *map(incomes[p].__getitem__, inc), *map(takens[p].__getitem__, inc),
-                   w["supply"], w["factory"], w["inn"], tokens[p], passed[p], visited[p])
-            b = rows.get(row)
-            if b is None:
-                b = rows[row] = array.array("f", row).tobytes()  # the same values: kept by the row
-            at0 = 4 * starts[(p - me) % n]
-            out[at0:at0 + 4 * width] = b
+        self._seat_rows(v, me, obs["hand"], obs["income"], obs["taken"], obs["workers"], obs["tokens"], obs["passed"],
+                        obs["visited"])
         for m, p in obs["first_taker"].items():
             if p is not None:
                 v[T["seat"][(p - me) % n]["first"][m]] = 1
         return v
 
-    def from_state(self, state, me: int, to_move: int | None):
-        """The vector of ``state.observation(me)`` with ``to_move``'s flag, read through
-        :meth:`view` (the environment's fast path; the same vector as :meth:`__call__` of the
-        observation)."""
-        return self(self.view(state, me), me, to_move)
+    def _direct_tables(self):
+        """Index tables of :meth:`from_state`, made once: flat entry positions, slots keyed
+        by the state's ``(q, r)`` and seats by their place from the observer."""
+        T, at = getattr(self, "_T", None) or self._tables(), self.at
+        tile_of = {t: i for i, t in enumerate(self.tiles)}
+        D = {"tile_of": tile_of,
+             "display": at[f"display.{self.tiles[0]}"], "stack": at[f"stack.{self.tiles[0]}"],
+             "removed": at[f"removed.{self.tiles[0]}"],
+             "uses": [(a, at[f"market_uses={a}"]) for a in self.market],
+             "slot": {(q, r): (at[f"slot{q},{r}.tile={self.tiles[0]}"], T["slot"][f"{q},{r}"][1], T["slot"][f"{q},{r}"][2])
+                      for q, r in self.box.slots}}
+        assert all(at[f"{w}.{t}"] == D[w] + i for w in ("display", "stack", "removed") for t, i in tile_of.items())
+        self._D = D
+        return D
+
+    def from_state(self, state, me: int, to_move: int | None) -> np.ndarray:
+        """The vector of ``state.observation(me)`` with ``to_move``'s flag (``None``:
+        nobody's): :meth:`__call__`'s, entry for entry, read straight from the state's fields
+        through index tables made once (:meth:`_direct_tables`) into a C float array handed
+        to numpy without copying. It reads only what the observation shows (the estate hides
+        only the seed and the generator's position). The environment's fast path."""
+        D = getattr(self, "_D", None) or self._direct_tables()
+        T, n = self._T, self.n
+        zeros = getattr(self, "_zeros", None)
+        if zeros is None:
+            zeros = self._zeros = array.array("f", bytes(4 * len(self.names)))
+        v = zeros[:]
+        if to_move is not None:
+            v[(to_move - me) % n] = 1  # "to_move=me", then "to_move=player+k", come first
+        v[T["season_at"]] = state.season
+        i = T["phase"].get(state.phase)
+        if i is not None:
+            v[i] = 1
+        visit = state.visit
+        if visit is not None:
+            v[T["visit_at"]] = 1
+            v[T["visit_at"] + 1] = visit["limit"] - len(visit["used"])
+            used = T["used"]
+            for a in visit["used"]:
+                v[used[a]] = 1
+        v[T["visit_at"] + 2] = state.visitors
+        v[T["visit_at"] + 3] = state.pending is not None
+        uses = state.uses
+        for a, i in D["uses"]:
+            v[i] = uses[a]
+        tile_of = D["tile_of"]
+        i = D["display"]
+        for t in state.display:
+            v[i + tile_of[t]] += 1
+        i = D["removed"]
+        for t in state.removed:
+            v[i + tile_of[t]] += 1
+        i = D["stack"]
+        for t, k in state.stack.items():
+            v[i + tile_of[t]] = k
+        slots = D["slot"]
+        for slot, land in state.lands.items():
+            tile, owner, marker = slots[slot]
+            v[tile + tile_of[land["tile"]]] = 1
+            v[owner[(land["owner"] - me) % n]] = 1
+            for p in land["markers"]:
+                v[marker[(p - me) % n]] = 1
+        self._seat_rows(v, me, state.hand, state.income, state.taken, state.workers, state.tokens, state.passed,
+                        state.visited)
+        for m, p in state.first_taker.items():
+            if p is not None:
+                v[T["seat"][(p - me) % n]["first"][m]] = 1
+        return np.frombuffer(v, dtype=np.float32)  # the array's own memory (writable), no copy
 
     def fill(self, out, obs: dict, me: int) -> None:
         out[:] = np.frombuffer(self.values(obs, me, array.array("f", out.tolist())), dtype=np.float32)
