@@ -156,6 +156,7 @@ class KitAECEnv(AECEnv):
         self.render_mode = render_mode
         self.catalogue = _catalogue(self.game, box)
         self.encode = _encoder(self.game, box, players)
+        self._from_state = getattr(self.encode, "from_state", None)
         try:  # the game's own checks of players, box and options, now rather than at reset
             self._new_state(0)
         except TypeError as exc:  # an option the game's new_game does not take
@@ -168,7 +169,7 @@ class KitAECEnv(AECEnv):
         })
         self._act_space = spaces.Discrete(len(self.catalogue))
         self.state_ = None
-        self._numbered = None  # (legal actions, {number: action}) of the last mask made for the player to move
+        self._numbered = None  # (legal actions, their numbers) of the last mask made for the player to move
         self._seed = 0
         self.np_random = None  # made by the first reset (see the module docstring)
 
@@ -200,10 +201,9 @@ class KitAECEnv(AECEnv):
         s = self.state_
         if not s.is_terminal() and s.current_player() == player:
             numbers = self.catalogue.legal_numbers(s)
-            legal = s.legal_actions()
             for i in numbers:
                 mask[i] = 1
-            self._numbered = (legal, dict(zip(numbers, legal)))  # for step: the action of a number, while legal
+            self._numbered = (s.legal_actions(), numbers)  # for step: the action of a number, while legal
         return np.frombuffer(mask, dtype=np.int8)
 
     # ------------------------------------------------------------------ the AEC API
@@ -256,7 +256,7 @@ class KitAECEnv(AECEnv):
         p = self.possible_agents.index(agent)
         s = self.state_
         to_move = None if s.is_terminal() else s.current_player()
-        from_state = getattr(self.encode, "from_state", None)  # the encoder's cheap read of what observation(p) holds
+        from_state = self._from_state  # the encoder's cheap read of what observation(p) holds, if it has one
         vector = self.encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
         return {"observation": vector, "action_mask": self.legal_mask(p)}
 
@@ -289,12 +289,12 @@ class KitAECEnv(AECEnv):
         illegal now (the rule's reason); nothing changes."""
         action = _action_number(action)
         if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
-            legal, by_number = self._numbered
+            legal, numbers = self._numbered
             now = self.state_.legal_actions()
-            if len(now) == len(legal) and all(map(operator.is_, now, legal)):
-                chosen = by_number.get(action)
-                if chosen is not None:
-                    return chosen
+            if now is legal or (len(now) == len(legal) and all(map(operator.is_, now, legal))):
+                for i, number in enumerate(numbers):  # a handful of numbers: no dict made per mask
+                    if number == action:
+                        return legal[i]
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
         for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
             if a is chosen:

@@ -120,3 +120,39 @@ def test_a_step_after_the_mask_plays_the_numbered_legal_action(game):
     with pytest.raises(ValueError, match="illegal now|not offered"):
         env.step(illegal)
     assert s.to_dict() == before
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_environment_gives_the_plain_vector_mask_and_returns_over_seeded_episodes(game):
+    """Through ``last``/``step`` (the buffers and numbering the environment reuses), every
+    seat's observation is the plain vector of ``state.observation(seat)``, the mask marks
+    exactly ``legal_numbers`` for the seat to move (nothing for the others), and the
+    rewards are 0 until the end, then the game's ``returns()``."""
+    players, options = SETTINGS[game]
+    env = KitAECEnv(game, players=players, **options)
+    decisions = 0
+    for seed in (21, 22):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in env.agent_iter():
+            obs, reward, done, _cut, _ = env.last()
+            s = env.state_
+            to_move = None if s.is_terminal() else s.current_player()
+            for p, a in enumerate(env.possible_agents):
+                o = env.observe(a)
+                assert np.array_equal(o["observation"], env.encode(s.observation(p), p, to_move))
+                want = np.zeros(len(env.catalogue), dtype=np.int8)
+                if p == to_move:
+                    want[env.catalogue.legal_numbers(s)] = 1
+                assert np.array_equal(o["action_mask"], want)
+            assert reward == (float(s.returns()[env.possible_agents.index(agent)]) if s.is_terminal() else 0.0)
+            if done:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.integers(len(legal))])
+            assert env.legal_action(action) == s.legal_actions()[env.catalogue.legal_numbers(s).index(action)]
+            env.step(action)
+            decisions += 1
+        assert env.state_.is_terminal() and not env.agents
+    assert decisions > 10  # two whole games (Landmarks over 2 rounds: 13 decisions)
