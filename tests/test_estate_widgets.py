@@ -3,6 +3,17 @@ canvas message path, the Market panel's prices, a game against bots, undo."""
 
 from __future__ import annotations
 
+import math
+import random
+
+import pytest
+
+from haunted_kit.estate import new_game
+from haunted_kit.estate.draw import board_primitives, land_geometry
+from haunted_kit.render import style as S
+from haunted_kit.render.primitives import Circle, Text
+from haunted_kit.render.svg import boxes_overlap, text_box
+
 from haunted_kit.estate import PlaceTile
 from haunted_kit.estate.draw import board_svg
 from haunted_kit.estate.scenario import position
@@ -64,3 +75,55 @@ def test_a_game_against_bots_to_the_end_and_undo():
             v.attempt(v.state.legal_actions()[-1])  # pass, and the bots play on
         assert "The game is over" in v.status.value and "kit measure" in v.status.value
     assert not caught
+
+
+def _inside_convex(point, polygon) -> bool:
+    """Whether ``point`` lies inside (or on) the convex ``polygon`` (corners in order)."""
+    signs = set()
+    for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1]):
+        cross = (bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)
+        if abs(cross) > 1e-9:
+            signs.add(cross > 0)
+    return len(signs) <= 1
+
+
+def _positions():
+    for players, seed in ((2, 1), (3, 2), (4, 3), (4, 7)):
+        s, rng = new_game(players, seed=seed), random.Random(seed)
+        for _ in range(rng.randrange(20, 120)):
+            if s.is_terminal():
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
+        yield s
+    # the widest names ("-1,-1"), an empty lower slot ("lower"), a tile with every player's marker
+    yield position(4, lands={(0, 2): ("forest", [0, 1, 2, 3]), (-1, 2): ("marble_quarry", [1])})
+
+
+@pytest.mark.parametrize("size", [34, 26])
+def test_every_label_lies_inside_its_hex_clear_of_the_edges(size):
+    """Issue 22: the hex edges ran through the slot names ("0,-2" at 8 px, drawn across the
+    top corner). Every text (name, tile code, "lower", marker digit) is >= 9 px and its box
+    (render.svg.text_box) lies inside the hex of its slot, at the default size and the exercises' 26."""
+    checked = 0
+    for s in _positions():
+        geom = land_geometry(s.box, size)
+        prims = board_primitives(s, geom)
+        polygons = {slot: list(geom.polygon(slot)) for slot in s.box.slots}
+        for t in (p for p in prims if isinstance(p, Text)):
+            assert t.size >= 9, (t.text, t.size)
+            slot = min(polygons, key=lambda c: math.dist(geom.centre(c), (t.x, t.y)))  # the slot it belongs to
+            x0, y0, x1, y1 = text_box(t)
+            for corner in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+                assert _inside_convex(corner, polygons[slot]), (t.text, slot, size, corner)
+            checked += 1
+        names = [p for p in prims if isinstance(p, Text) and p.text in {S.cell_name(c) for c in s.box.slots}]
+        assert len(names) == len(s.box.slots)
+    assert checked > 140
+    # the white dots of white-dotted outer lands overlap no text
+    s = list(_positions())[-1]
+    prims = board_primitives(s, land_geometry(s.box, size))
+    dots = [p for p in prims if isinstance(p, Circle) and p.fill == "#ffffff"]
+    assert len(dots) == len(s.box.white_dotted) > 0
+    for d in dots:
+        for t in (p for p in prims if isinstance(p, Text)):
+            assert not boxes_overlap((d.x - d.r, d.y - d.r, d.x + d.r, d.y + d.r), text_box(t)), t.text

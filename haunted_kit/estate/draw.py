@@ -5,7 +5,7 @@ Built on the kit's renderer: :mod:`haunted_kit.render.geometry` lays out the 19 
 primitives describe them, :mod:`haunted_kit.render.svg` writes them as SVG and
 :func:`haunted_kit.widgets.canvas.draw_primitives` sends them to a canvas.
 
-What is drawn: every slot with its name ``q,r`` (the coordinates questions use, written as
+What is drawn: every slot with its name ``q,r`` (inside the hex, clear of its edges) (the coordinates questions use, written as
 every board of the kit writes them: :func:`haunted_kit.render.style.cell_name`; a dashed outline for the slots over the shared lower area,
 a white dot on white-dotted outer lands), each tile with its colour and a letter code,
 its owner's colour as a thick outline, the markers as numbered discs in player colours,
@@ -44,8 +44,14 @@ def tile_style(name: str):
 
 
 #: the least height in pixels of any text on the board: a slot's name, "lower", a tile's code,
-#: a marker's digit (readable at the exercise's size 26 too)
-NAME_PX = 9.0
+#: a marker's digit (readable at the exercise's size 26 too): the kit's floor for every picture
+NAME_PX = S.MIN_TEXT_PX
+#: rows inside a slot, as fractions of the hex size (centre to corner; y down): the name sits in the
+#: upper half where the hex is still wide enough for "-1,-1" (clear of its edges down to size 26),
+#: then the tile code, then the markers (or "lower" on an empty slot over the shared lower area)
+NAME_DY, CODE_DY, MARKER_DY = -0.5, -0.14, 0.3
+#: the white dot of a white-dotted outer land: left of the tile code, clear of the name and the markers
+DOT_DX, DOT_DY = -0.6, -0.14
 #: the least radius in pixels of an estate marker (its digit, NAME_PX tall, fits inside)
 MARKER_R = 6.5
 
@@ -78,22 +84,24 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
         x, y = geom.centre(slot)
         land = s.lands.get(slot)
         # the slot's name, as every board of the kit writes a cell's (q, r) (questions say "slot -2,1"),
-        # readable at every size: at least NAME_PX pixels tall
-        prims.append(Text(x, y - size * 0.72, S.cell_name(slot), max(NAME_PX, size * 0.3), "#333333", bold=True))
+        # readable at every size: at least NAME_PX pixels tall, inside the hex clear of its edges
+        name_ink = "#333333" if land is None else tile_style(land["tile"])[1]  # readable on the tile's fill
+        prims.append(Text(x, y + size * NAME_DY, S.cell_name(slot), max(NAME_PX, size * 0.3), name_ink, bold=True))
         if slot in box.white_dotted:
-            prims.append(Circle(x + size * 0.55, y - size * 0.3, size * 0.11, "#ffffff", "#000000", size * 0.03))  # clear of the name
+            prims.append(Circle(x + size * DOT_DX, y + size * DOT_DY, size * 0.11, "#ffffff", "#000000", size * 0.03))
         if land is None:
             if slot in box.lower_area:
-                prims.append(Text(x, y + size * 0.45, "lower", max(NAME_PX, size * 0.22), "#555555"))
+                prims.append(Text(x, y + size * MARKER_DY, "lower", max(NAME_PX, size * 0.22), "#555555"))
             continue
         _, ink, code = tile_style(land["tile"])
-        prims.append(Text(x, y - size * 0.3, code, max(NAME_PX, size * 0.32), ink, bold=True))
+        prims.append(Text(x, y + size * CODE_DY, code, max(NAME_PX, size * 0.32), ink, bold=True))
         k = len(land["markers"])
         for i, p in enumerate(land["markers"]):
             r = max(MARKER_R, size * 0.16)
-            mx = x + (i - (k - 1) / 2) * 2.2 * r
-            prims.append(Circle(mx, y + size * 0.25, r, S.player_colour(p), "#000000", size * 0.03))
-            prims.append(Text(mx, y + size * 0.25, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], max(NAME_PX, size * 0.2),
+            step = min(2.2 * r, (1.5 * size - 2 * r) / max(1, k - 1))  # 4 markers stay inside a small hex
+            mx = x + (i - (k - 1) / 2) * step
+            prims.append(Circle(mx, y + size * MARKER_DY, r, S.player_colour(p), "#000000", size * 0.03))
+            prims.append(Text(mx, y + size * MARKER_DY, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], max(NAME_PX, size * 0.2),
                               "#000000", bold=True))
     for slot in highlight:
         prims.append(Poly(geom.polygon(slot), S.HIGHLIGHT, S.HIGHLIGHT, size * 0.1, alpha=0.18))

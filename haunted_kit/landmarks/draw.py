@@ -10,10 +10,13 @@ resource and building type is written out too, so the panel reads in black and w
 
 Top row: the landmark cards with their acquisition cost, victory points and tokens left.
 Then one band per player: gold, castle and Castle Grounds (with the gold on them, marked
-with the number of the player who placed it), developed resources (a dot when they hold
-gold), the village's buildings and adventurers (type and points), landmark tokens, the
-hand (cards for the viewer, a count for others) and the architect (hidden from others
-until the end). The footer says that the cards are the kit example deck.
+with the number of the player who placed it, in a strip under the box's text), developed
+resources (a dot when they hold gold), landmark tokens, the village's buildings and
+adventurers (type and points; as many rows as it needs), the hand (cards for the viewer,
+a count for others) and the architect (hidden from others until the end). The footer says
+that the cards are the kit example deck. Every text is at least
+:data:`haunted_kit.render.style.MIN_TEXT_PX` pixels at the panel's own size and whole:
+long names wrap or get wider boxes, and the panel grows taller.
 """
 
 from __future__ import annotations
@@ -25,9 +28,13 @@ from . import rules as R
 
 RESOURCE_FILL = {"food": "#f0e442", "wood": "#6fb07f", "stone": "#bdbdbd", "magic": "#cc99cc"}
 WIDTH = 900
-BAND = 112
-TOKEN_STEP = 40  #: pixels between landmark tokens (a name fits under each)
-HAND_WIDTH = 200  #: pixels for the hand's card names, right of the village
+CARD_ROW = 70  #: pixels of the landmark card row (name, cost on up to 2 lines, supply)
+CARD_W, CARD_STEP = 96, 100  #: a card box in a band: "Wandering Knight" at 9 px bold with 4.8 px padding each side
+BOX_H = 44  #: castle, Castle Grounds and developed boxes: name, icons, then a strip for the gold badges
+VILLAGE_H, VILLAGE_STEP = 30, 34  #: a village card box and the pitch of the village rows
+TOKEN_STEP = 52  #: pixels between landmark tokens (each name fits under its token, on up to 2 lines)
+BADGE_R = 7  #: radius of a gold badge (the payer's number at MIN_TEXT_PX inside)
+MIN_PX = S.MIN_TEXT_PX  #: no text of the panel is smaller (at the panel's own size)
 
 
 def _res_fill(r: str) -> str:
@@ -35,13 +42,30 @@ def _res_fill(r: str) -> str:
 
 
 def _gold_dot(x, y, payer: int) -> list:
-    return [Circle(x, y, 7, S.player_colour(payer), S.INK, 1), Text(x, y, str(payer + 1), 9, S.INK, True)]
+    return [Circle(x, y, BADGE_R, S.player_colour(payer), S.INK, 1), Text(x, y, str(payer + 1), MIN_PX, S.INK, True)]
+
+
+def _badges(x_right: float, y: float, payers) -> list:
+    """Gold badges right to left in a box's bottom strip (clear of its two lines of text)."""
+    out: list = []
+    for i, payer in enumerate(payers):
+        out += _gold_dot(x_right - BADGE_R - 3 - (2 * BADGE_R + 1) * i, y + BOX_H - BADGE_R - 2, payer)
+    return out
+
+
+def _flow(n: int, x_start: float, x_end: float, step: float) -> list[tuple[int, float]]:
+    """``(row, x)`` of ``n`` boxes ``step`` apart, wrapping to a new row at ``x_end``."""
+    per = max(1, int((x_end - x_start) // step))
+    return [(i // per, x_start + (i % per) * step) for i in range(n)]
 
 
 def panel_scene(s, viewer: int | None = None) -> tuple[list, float, float]:
     """The panel of position ``s`` as ``(primitives, width, height)`` in pixels.
 
-    ``viewer`` hides other players' hands and architects (``None``: everything shown)."""
+    ``viewer`` hides other players' hands and architects (``None``: everything shown).
+    Every text is at least :data:`MIN_PX` pixels and whole (names wrap, boxes grow, the
+    panel grows taller: a village of 12 cards takes two rows); the gold badges sit in a
+    strip of their own under the box's text."""
     box = s.box
     prims: list = []
     cur = s.current_player()
@@ -57,24 +81,25 @@ def panel_scene(s, viewer: int | None = None) -> tuple[list, float, float]:
         for i, (key, lt) in enumerate(box.landmarks.items()):
             x = 8 + i * w
             fill = _res_fill(lt.icon) if lt.icon else "#f7f1e3"
-            prims += [Rect(x + 2, y0, w - 4, 52, fill, S.INK, 1),
-                      *fitted_text(x + w / 2, y0 + 11, lt.name, w - 8, 12, S.INK, True, max_lines=1),
-                      *fitted_text(x + w / 2, y0 + 26, lt.cost_text(), w - 8, 9, max_lines=1),
-                      *fitted_text(x + w / 2, y0 + 41, f"{s.supply[key]} left - {lt.victory_points} VP each - "
-                                                      f"most +{box.most_points}", w - 8, 9, max_lines=1)]
-        y0 += 60
+            prims += [Rect(x + 2, y0, w - 4, CARD_ROW - 8, fill, S.INK, 1),
+                      *fitted_text(x + w / 2, y0 + 11, lt.name, w - 12, 12, S.INK, True),
+                      *fitted_text(x + w / 2, y0 + 29, lt.cost_text(), w - 12, MIN_PX),
+                      *fitted_text(x + w / 2, y0 + 50, f"{s.supply[key]} left - {lt.victory_points} VP each - "
+                                                      f"most +{box.most_points}", w - 12, MIN_PX)]
+        y0 += CARD_ROW
     for p in range(s.players):
-        prims += _band(s, p, viewer, 8, y0)
-        y0 += BAND
+        band, height = _band(s, p, viewer, 8, y0)
+        prims += band
+        y0 += height
     prims.append(Text(8, y0 + 8, f"Building cards: {box.deck_label}.", 10, "#444444", False, "start"))
     return prims, WIDTH, y0 + 18
 
 
-def _band(s, p: int, viewer, x0: float, y0: float) -> list:
+def _band(s, p: int, viewer, x0: float, y0: float) -> tuple[list, float]:
+    """Player ``p``'s band at ``(x0, y0)``: ``(primitives, height in pixels)``."""
     box = s.box
     out: list = []
     turn = s.current_player() == p
-    out.append(Rect(x0, y0, WIDTH - 16, BAND - 6, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
     out += [Circle(x0 + 16, y0 + 16, 10, S.player_colour(p), S.INK, 1), Text(x0 + 16, y0 + 16, str(p + 1), 11, S.INK, True)]
     role = "leader" if p == s.leader else ("cannot follow" if p in s.cannot_follow and s.lead else "")
     out.append(Text(x0 + 32, y0 + 16, f"P{p + 1}{' (' + role + ')' if role else ''} - {s.gold[p]} gold - "
@@ -87,57 +112,61 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> list:
         a = box.architects[arch]
         text = f"architect: {a.name} ({' + '.join(a.types)})" if shown else "architect: face down"
         out.append(Text(WIDTH - 16, y0 + 16, text, 11, S.INK, False, "end"))
-    # castle and Castle Grounds
-    y = y0 + 32
-    out += [Rect(x0 + 6, y, 70, 30, "#e8e0d0", S.INK, 1), Text(x0 + 41, y + 10, "Castle", 10, S.INK, True),
-            Text(x0 + 41, y + 22, "wild", 9)]
+    # castle and Castle Grounds (gold badges in the boxes' bottom strips)
+    y = y0 + 30
+    out += [Rect(x0 + 6, y, 70, BOX_H, "#e8e0d0", S.INK, 1), Text(x0 + 41, y + 10, "Castle", 10, S.INK, True),
+            Text(x0 + 41, y + 22, "wild", MIN_PX)]
     if "castle" in s.spent[p]:
-        out += _gold_dot(x0 + 70, y + 4, p)
+        out += _badges(x0 + 76, y, [p])
     if s.modules["castle_grounds"]:
-        out += [Rect(x0 + 82, y, 84, 30, "#d9ead3", S.INK, 1), Text(x0 + 124, y + 10, "Castle Grounds", 9, S.INK, True),
-                Text(x0 + 124, y + 22, "wild + discard", 9)]
-        for i, payer in enumerate(s.grounds[p]):
-            out += _gold_dot(x0 + 160 - 15 * i, y + 4, payer)
-    # developed resources
-    x = x0 + 176
-    for i, k in enumerate(s.developed[p]):
-        c = box.cards[k]
-        out += [Rect(x, y, 80, 30, _res_fill(c.icons[0]) if c.icons else "#ffffff", S.INK, 1),
-                *fitted_text(x + 40, y + 10, c.name, 76, 9, S.INK, True, max_lines=1),
-                *fitted_text(x + 40, y + 22, "/".join(c.icons), 76, 9, max_lines=1)]
-        if f"developed:{i}" in s.spent[p]:
-            out += _gold_dot(x + 74, y + 4, p)
-        x += 84
-    # landmark tokens
+        out += [Rect(x0 + 82, y, CARD_W, BOX_H, "#d9ead3", S.INK, 1),
+                Text(x0 + 82 + CARD_W / 2, y + 10, "Castle Grounds", MIN_PX, S.INK, True),
+                Text(x0 + 82 + CARD_W / 2, y + 22, "wild + discard", MIN_PX)]
+        out += _badges(x0 + 82 + CARD_W, y, s.grounds[p])
+    # landmark tokens, right-aligned in the first row
+    tokens_x = WIDTH - 16
     if s.modules["landmarks"]:
-        x = max(x + 8, x0 + 520)
-        for key, lt in box.landmarks.items():
-            n = s.tokens[p][key]
-            out += [Circle(x + 16, y + 15, 12, "#ffffff" if n == 0 else "#333333", S.INK, 1),
-                    Text(x + 16, y + 15, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
-                    *fitted_text(x + 16, y + 34, lt.name, TOKEN_STEP - 2, 8, max_lines=1)]
-            x += TOKEN_STEP
-    # village
-    y = y0 + 70
-    out.append(Text(x0 + 6, y + 11, "village:", 10, S.INK, True, "start"))
-    x = x0 + 52
-    for k in s.villages[p]:
-        c = box.cards[k]
+        tokens_x = WIDTH - 14 - TOKEN_STEP * len(box.landmarks)
+        for i, (key, lt) in enumerate(box.landmarks.items()):
+            n, cx = s.tokens[p][key], tokens_x + TOKEN_STEP * i + TOKEN_STEP / 2
+            out += [Circle(cx, y + 12, 11, "#ffffff" if n == 0 else "#333333", S.INK, 1),
+                    Text(cx, y + 12, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
+                    *fitted_text(cx, y + 36, lt.name, TOKEN_STEP - 6, MIN_PX)]
+    # developed resources, wrapping under each other left of the tokens
+    rows = 1
+    for i, (row, x) in enumerate(_flow(len(s.developed[p]), x0 + 82 + CARD_W + 6, tokens_x - 4, CARD_STEP)):
+        c, yy = box.cards[s.developed[p][i]], y + row * (BOX_H + 4)
+        out += [Rect(x, yy, CARD_W, BOX_H, _res_fill(c.icons[0]) if c.icons else "#ffffff", S.INK, 1),
+                *fitted_text(x + CARD_W / 2, yy + 10, c.name, CARD_W - 8, MIN_PX, S.INK, True, max_lines=1),
+                *fitted_text(x + CARD_W / 2, yy + 22, "/".join(c.icons), CARD_W - 8, MIN_PX, max_lines=1)]
+        if f"developed:{i}" in s.spent[p]:
+            out += _badges(x + CARD_W, yy, [p])
+        rows = row + 1
+    # village, as many rows as it needs
+    y += rows * (BOX_H + 4) + 6
+    out.append(Text(x0 + 6, y + VILLAGE_H / 2, "village:", 10, S.INK, True, "start"))
+    rows = 1
+    for k, (row, x) in zip(s.villages[p], _flow(len(s.villages[p]), x0 + 58, WIDTH - 16, CARD_STEP)):
+        c, yy = box.cards[k], y + row * VILLAGE_STEP
         fill = "#ffffff" if c.kind == "building" else "#f3e6ff"
-        out += [Rect(x, y, 74, 24, fill, S.INK, 1), *fitted_text(x + 37, y + 8, c.name, 70, 8, S.INK, True, max_lines=1),
-                *fitted_text(x + 37, y + 18, f"{c.type if c.kind == 'building' else 'adventurer'} {c.victory_points}VP", 70,
-                             8, max_lines=1)]
-        x += 77
-        if x > WIDTH - 300:
-            out.append(Text(x + 4, y + 12, "...", 10, S.INK, True, "start"))
-            break
+        out += [Rect(x, yy, CARD_W, VILLAGE_H, fill, S.INK, 1),
+                *fitted_text(x + CARD_W / 2, yy + 9, c.name, CARD_W - 8, MIN_PX, S.INK, True, max_lines=1),
+                *fitted_text(x + CARD_W / 2, yy + 21, f"{c.type if c.kind == 'building' else 'adventurer'} "
+                                                      f"{c.victory_points}VP", CARD_W - 8, MIN_PX, max_lines=1)]
+        rows = row + 1
+    # the hand, under the village
+    y += (rows - 1) * VILLAGE_STEP + VILLAGE_H + 6
     hand = s.hands[p]
     if viewer is None or viewer == p:
         text = "hand: " + (", ".join(box.cards[k].name for k in hand) or "empty")
     else:
         text = f"hand: {len(hand)} cards"
-    out += fitted_text(WIDTH - 16, y + 12, text, HAND_WIDTH, 9, S.INK, False, "end", max_lines=3)
-    return out
+    lines = fitted_text(x0 + 6, 0, text, WIDTH - 16 - 12, 10, S.INK, False, "start", max_lines=3)
+    step = lines[0].size * 1.15
+    out += [Text(t.x, y + step / 2 + i * step, t.text, t.size, t.fill, t.bold, t.anchor) for i, t in enumerate(lines)]
+    height = y + step * len(lines) + 6 - y0
+    out.insert(0, Rect(x0, y0, WIDTH - 16, height, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
+    return out, height + 6
 
 
 class PanelSVG:

@@ -60,6 +60,9 @@ PATH = "#d55e00"  #: Okabe-Ito vermillion: a path
 EVENT = "#f0e442"  #: Okabe-Ito yellow: the cell of the event being explained
 HOVER = "#000000"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: the least font size in pixels of any text a picture of the kit draws (at the picture's own size):
+#: smaller text is hard to read in a notebook at 1280x900; shared by every game's drawing
+MIN_TEXT_PX = 9.0
 
 # Geometry of the marks inside a cell, in units of the hex size (centre-to-corner).
 LABEL_DY = -0.60

@@ -66,12 +66,14 @@ def text_width(text: str, size: float) -> float:
 
 
 def fitted_text(x: float, y: float, text: str, width: float, size: float, fill: str = S.INK, bold: bool = False,
-                anchor: str = "middle", *, min_size: float = 6.0, max_lines: int = 2) -> list:
+                anchor: str = "middle", *, min_size: float = S.MIN_TEXT_PX, max_lines: int = 2) -> list:
     """``text`` whole, within ``width`` pixels, as :class:`Text` primitives centred on ``y``:
     one line at ``size`` when it fits, else one line at the largest size down to
     ``min_size`` that fits, else up to ``max_lines`` lines broken at spaces (each line
-    shrunk to fit, never below ``min_size``). Nothing is ever cut (a single word wider
-    than ``width`` at ``min_size`` stays whole). Widths by :func:`text_width`."""
+    shrunk to fit, never below ``min_size``, by default :data:`~haunted_kit.render.style.MIN_TEXT_PX`).
+    Nothing is ever cut (a single word wider than ``width`` at ``min_size`` stays whole, so
+    callers size their boxes for their longest word). Lines are ``1.15 * size`` apart.
+    Widths by :func:`text_width`."""
     def fit(s: str, start: float) -> float:
         return max(min_size, min(start, width / (len(s) * 0.6))) if s else start
 
@@ -90,15 +92,29 @@ def fitted_text(x: float, y: float, text: str, width: float, size: float, fill: 
     return [Text(x, top + i * step, line, s, fill, bold, anchor) for i, line in enumerate(lines)]
 
 
+def text_box(p: Text) -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)``: the box a :class:`Text` covers, by its anchor (start, middle,
+    end), its width by :func:`text_width` and its height its font size (it is drawn
+    centred on ``y``)."""
+    w = text_width(p.text, p.size)
+    x0 = p.x if p.anchor == "start" else p.x - w if p.anchor == "end" else p.x - w / 2
+    return x0, p.y - p.size / 2, x0 + w, p.y + p.size / 2
+
+
+def boxes_overlap(a, b) -> bool:
+    """Whether two ``(x0, y0, x1, y1)`` boxes share any area (touching edges do not)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def extent(prims):
-    """``(x0, y0, x1, y1)``: the bounding box of primitives, text widths included."""
-    xs = []
-    for p in prims:
-        if isinstance(p, Text):
-            start = p.x if p.anchor == "start" else p.x - text_width(p.text, p.size) / 2
-            xs.append(start + text_width(p.text, p.size))
-    x0, y0, x1, y1 = bbox(prims)
-    return x0, y0, max([x1] + xs), y1
+    """``(x0, y0, x1, y1)``: the bounding box of primitives, text boxes (:func:`text_box`) included."""
+    boxes = [text_box(p) for p in prims if isinstance(p, Text)]
+    others = [p for p in prims if not isinstance(p, Text)]
+    if not others and not boxes:
+        return (0.0, 0.0, 0.0, 0.0)
+    if others:
+        boxes.append(bbox(others))
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 class BoardSVG:
