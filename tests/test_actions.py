@@ -118,7 +118,7 @@ def test_extract_water_from_an_adjacent_lake_depletes_the_lake(s):
     place(s, 0, (2, 0))
     s.apply_action(Extract((2, 1), "water"))
     assert res(s, 0) == r(water=1)
-    # "you put the depletion token on the lake, not on the terrain with your sensor"
+    # the depletion token marks the lake that was extracted, not the sensor's cell (rulebook "Extraction")
     assert s.to_dict()["cells"]["depleted"] == [[2, 1]]
     # the own cell is still free to extract by someone else
     assert s.why_not(Extract((2, 0), "wood")) is not None  # (no active extraction token left)

@@ -21,8 +21,8 @@ def r(**kw):
 
 
 def test_card_1_the_rulebook_adjacency_example():
-    # "a ghost stops the production of resources at mill A, but not at mine B, since the
-    # latter is not adjacent to it"
+    # the rulebook's adjacency example ("Ghost Cards", card 1): the ghost beside mill A stops its
+    # production; mine B, which does not touch the ghost, produces
     s = scenario(players=2, mode="wanderer")
     put_building(s, (2, -1), "mill", 0)   # mill A
     put_building(s, (1, 2), "mine", 0)    # mine B

@@ -1,5 +1,5 @@
 """Hint and event wording: a Market trade says its row once (estate rules, "Market
-actions": the Exchange resources row trades 2 wood, 2 limestone, or 1 of each for 1
+actions": the exchange row takes two resources, wood or limestone in any mix, for one
 marble or glass)."""
 
 from __future__ import annotations
