@@ -431,7 +431,7 @@ class Classroom:
         brought back by rolling forward to it."""
         line = self.line_of(t)
         start = max(0, len(line) - DECISIONS_LISTED)
-        shown = [n for n in range(DECISIONS_EVERY - 1, start, DECISIONS_EVERY)] + list(range(start, len(line)))
+        shown = [*range(DECISIONS_EVERY - 1, start, DECISIONS_EVERY), *range(start, len(line))]
         return [{"n": n + 1, "seat": line[n][0], "text": decision_text(t, *line[n]), "undone": n >= len(t.applied)}
                 for n in shown]
 

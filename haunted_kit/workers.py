@@ -20,7 +20,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["WATCH_INTERVAL", "init_worker", "worker_pool"]
@@ -43,8 +42,10 @@ def init_worker(stop, parent: int) -> None:
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
 
+    stop = stop if stop is not None else threading.Event()  # no stop signal: one that is never set
+
     def watch():
-        while not (stop.wait(WATCH_INTERVAL) if stop is not None else time.sleep(WATCH_INTERVAL)):
+        while not stop.wait(WATCH_INTERVAL):
             if os.getppid() != parent:
                 os._exit(1)
         os._exit(1)
