@@ -9,7 +9,6 @@ the same choices. :data:`AGENTS` names them for the Game's ``agents`` table, fro
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from . import actions as A
 from .. import hexgrid
@@ -35,34 +34,68 @@ class GreedyAgent(OneStepGreedyAgent):
     def score(self, state: State, action) -> float:
         """The heuristic value of ``action`` for the player to move (higher is better;
         building scores 100 + its valor, ending the turn 0)."""
-        return self._score(_Position(state), action)
+        return self.scores(state, (action,))[0]
 
     def scores(self, state: State, actions) -> list[float]:
         """:meth:`score` of each of ``actions`` (legal for the player to move), reading
         what every move's score shares (the player, the tables, the resources wanted,
-        the tokens) once for the position."""
+        the tokens, the buildings next to each cell, the quest counts) once for the
+        position. The hot path of greedy rollouts: exploring, the most frequent move,
+        and placing a ghost are valued in this loop."""
         pos = _Position(state)
-        if actions and actions[0].__class__ is A.PlaceGhost and all(a.__class__ is A.PlaceGhost for a in actions):
-            # a spread: every move places a ghost
-            return self._ghost_values(pos, actions)
-        score = self._score
-        # exploring is the most frequent move: the cells' values are worked out in one loop
-        cells = [pos.s.field.index[a.cell] for a in actions if a.__class__ is Explore]
-        if not cells:
-            return [score(pos, a) for a in actions]
-        values = iter(self._cell_values(pos, cells))
-        return [10 + next(values) if a.__class__ is Explore else score(pos, a) for a in actions]
+        s = state
+        index = s.field.index
+        out = []
+        append = out.append
+        read = False  # the position's part of an exploring move's value, read on first use
+        near = None  # pos.near_buildings(), read on first use
+        for a in actions:
+            t = a.__class__
+            if t is Explore:
+                if not read:  # see _Position: the cells' tables, the player's tokens and costs
+                    ctx, p = pos.ctx, pos.p
+                    ghosts, building, depleted = s.ghosts, s.building, s.depleted
+                    extract_here, build_here, can_sell, can_train = ctx.extract_here, ctx.build_here, ctx.can_sell, ctx.can_train
+                    active, at = s.act, ctx.token_at[p]
+                    have, extraction, construction = active[at[EXPLORATION]], active[at[EXTRACTION]], active[at[CONSTRUCTION]]
+                    contact_ok = active[at[CONTACT]] >= R.contact_cost(s, ctx)
+                    trades = sum(s.res[ctx.resource_span[p]]) >= 4 or s.pec[p] >= 5
+                    costs, ghost_costs = ctx.entry_costs(s.learned[p])
+                    read = True
+                c = index[a.cell]
+                v = 0
+                ghost, free = ghosts[c], building[c] < 0
+                cost = (ghost_costs if ghost else costs)[c]
+                if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
+                    cost = 0
+                if ghost and contact_ok:
+                    v += 8
+                if free and extraction and not depleted[c] and extract_here[c]:
+                    need = pos.need()
+                    v += 4 + max([need[r] for r in extract_here[c]])
+                if free and construction and not ghost and build_here[c]:
+                    v += 3
+                if trades and (can_sell[c] or can_train[c]):
+                    v += 6
+                # 10 + the cell's value (all terms whole or half numbers: exact in any order)
+                append(10 + (v - cost + 0.5 * (have - cost)))
+            elif t is A.PlaceGhost:
+                # next to rivals' buildings (+1 each), away from the player's own (-2 each),
+                # far from Kalena (-0.1 per step from its centre)
+                if near is None:
+                    near = pos.near_buildings()
+                append(near.get(index[a.cell], 0) - _TENTH_FROM_CENTRE[a.cell])
+            elif t is A.EndTurn:
+                append(0)
+            else:
+                append(self._score(pos, a))
+        return out
 
     # ------------------------------------------------------------------ heuristics
     def _score(self, pos: "_Position", a) -> float:
-        s, ctx, p = pos.s, pos.ctx, pos.p
-        t = type(a)
-        if t is Explore:
-            return 10 + self._cell_values(pos, [s.field.index[a.cell]])[0]
-        if t is A.EndTurn:
-            return 0
-        if t is A.PlaceGhost:
-            return self._ghost_values(pos, [a])[0]
+        """The value of a move that is neither exploring, placing a ghost nor ending the turn."""
+        s, ctx = pos.s, pos.ctx
+        t = a.__class__
         if t is A.Extract:
             return 40 + pos.need()[ctx.ri[a.resource]]
         if t is A.Sell:
@@ -73,8 +106,7 @@ class GreedyAgent(OneStepGreedyAgent):
                 return -1
             return 25 + ctx.box.market_cards[s.market][a.option - 1].pecunias
         if t is A.Train:
-            ti = ctx.ti[a.track]
-            return {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}[ti]
+            return _TRAIN_VALUE[ctx.ti[a.track]]
         if t is A.Build:
             return 100 + ctx.buildings[ctx.bi[a.building]].valor
         if t is A.Learn:
@@ -85,7 +117,7 @@ class GreedyAgent(OneStepGreedyAgent):
         if t is A.ChooseResource:
             return pos.need()[ctx.ri[a.resource]]
         if t is A.ChooseQuest:
-            return R.quest_score(s, ctx, p, a.quest)[0] + ctx.box.quests[a.quest].valor / 10
+            return pos.quests.score(a.quest)[0] + ctx.box.quests[a.quest].valor / 10
         if t is A.ChooseBonus:
             r = ctx.box.bonus_cards[s.season].rewards[ctx.box.bonus_die.index(a.face)]
             return 3 * r.valor + r.pecunias + 2 * r.resources
@@ -93,102 +125,82 @@ class GreedyAgent(OneStepGreedyAgent):
             rewards = ctx.box.bonus_cards[s.season].rewards
             return sum(3 * r.valor + r.pecunias + 2 * r.resources for r in rewards) / len(rewards)
         if t is A.RestoreToken:
-            return {CONSTRUCTION: 4, EXTRACTION: 3, CONTACT: 2, EXPLORATION: 1}[ctx.ti[a.track]]
+            return _RESTORE_VALUE[ctx.ti[a.track]]
         return 0
 
-    def _ghost_values(self, pos: "_Position", actions) -> list[float]:
-        """How good placing a ghost with each of ``actions`` (:class:`~haunted_kit.haunted.actions.PlaceGhost`)
-        is for the player to move: next to rivals' buildings, away from their own, far from Kalena."""
-        s, ctx, p = pos.s, pos.ctx, pos.p
-        building, owner, index, neighbours = s.building, s.owner, s.field.index, ctx.neighbours
-        out = []
-        for a in actions:
-            near = [owner[n] for n in neighbours[index[a.cell]] if building[n] >= 0]
-            if near:
-                out.append(sum(1 for o in near if o != p) - 2 * sum(1 for o in near if o == p) - 0.1 * _from_centre(a.cell))
-            else:  # the same value, without counting
-                out.append(0 - 0.1 * _from_centre(a.cell))
-        return out
 
-    def _cell_values(self, pos: "_Position", cells) -> list[float]:
-        """How good exploring to each of ``cells`` (cell indexes) is for the player to move."""
-        s, ctx = pos.s, pos.ctx
-        pos.read_tokens()
-        ghosts, building, depleted = s.ghosts, s.building, s.depleted
-        extract_here, build_here, can_sell, can_train = ctx.extract_here, ctx.build_here, ctx.can_sell, ctx.can_train
-        explore, contact_ok, extraction, construction, trades = pos.explore, pos.contact_ok, pos.extraction, pos.construction, pos.trades
-        costs, ghost_costs = pos.cost, pos.ghost_cost
-        need = None
-        out = []
-        for c in cells:
-            v = 0.0
-            ghost, free = ghosts[c], building[c] < 0
-            cost = (ghost_costs if ghost else costs)[c]
-            if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
-                cost = 0
-            left = explore - cost
-            if ghost and contact_ok:
-                v += 8
-            if free and not depleted[c] and extract_here[c] and extraction:
-                if need is None:
-                    need = pos.need()
-                v += 4 + max(need[r] for r in extract_here[c])
-            if free and not ghost and build_here[c] and construction:
-                v += 3
-            if (can_sell[c] or can_train[c]) and trades:
-                v += 6
-            out.append(v - cost + 0.5 * left)
-        return out
+#: a training move's value by track index, and a restored token's
+_TRAIN_VALUE = {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}
+_RESTORE_VALUE = {CONSTRUCTION: 4, EXTRACTION: 3, CONTACT: 2, EXPLORATION: 1}
 
 
-@lru_cache(maxsize=None)
-def _from_centre(cell) -> int:
-    """Hex distance of ``cell`` (axial) from Kalena's centre (memoised: a board has few cells)."""
-    return hexgrid.distance(cell, (0, 0))
+class _TenthFromCentre(dict):
+    """Axial cell -> a tenth of its hex distance from Kalena's centre, worked out on first
+    use (a board has few cells; the same float as ``0.1 * distance``)."""
+
+    def __missing__(self, cell) -> float:
+        v = self[cell] = 0.1 * hexgrid.distance(cell, (0, 0))
+        return v
+
+
+_TENTH_FROM_CENTRE = _TenthFromCentre()
 
 
 class _Position:
     """What the greedy scores of one position share, read once: the state ``s``, its
     tables ``ctx``, the player ``p`` to move; on first use :meth:`need` (how much each
-    resource is wanted) and, by :meth:`read_tokens`, the active tokens, exploration
-    costs (:meth:`rules.Ctx.entry_costs`, ``math.inf`` where a cell cannot be explored)
-    and whether selling or training would pay (4+ resources or 5+ pecunias)."""
+    resource is wanted), :meth:`near_buildings` (what the buildings next to each cell
+    are worth to a ghost placed there) and :attr:`quests` (the position's quest scores,
+    :class:`rules.QuestScores`)."""
 
-    __slots__ = ("s", "ctx", "p", "_need", "explore", "contact_ok", "extraction", "construction", "trades",
-                 "cost", "ghost_cost")
+    __slots__ = ("s", "ctx", "p", "_need", "_near", "_quests")
 
     def __init__(self, s: State):
         self.s, self.ctx, self.p = s, R.ctx_of(s), s.current_player()
-        self._need = None
+        self._need = self._near = self._quests = None
 
     def need(self) -> list[int]:
-        """How much each resource is wanted: building and learning costs not yet covered."""
+        """How much each resource is wanted: building and learning costs not yet covered
+        (1 + the buildings and unknown skills asking for it, less twice the tokens held)."""
         if self._need is None:
             s, ctx, p = self.s, self.ctx, self.p
-            unknown = tuple(k for k in s.skills if not s.knows_skill(p, k))
-            want = ctx.memo.get(("greedy wants", unknown))
+            learned = s.learned[p]
+            key = ("greedy wants", learned, tuple(s.skills))  # the skills in play not learned
+            want = ctx.memo.get(key)
             if want is None:
                 want = [1] * ctx.R
                 for b in ctx.building_cost:
                     for r in b:
                         want[r] += 1
-                for k in unknown:
-                    for r in ctx.skill_cost[k]:
-                        want[r] += 1
-                ctx.memo["greedy wants", unknown] = want
-            have = s.resource_counts(p)
-            self._need = [w - 2 * h for w, h in zip(want, have)]
+                for k in s.skills:
+                    if not learned >> k & 1:
+                        for r in ctx.skill_cost[k]:
+                            want[r] += 1
+                ctx.memo[key] = want
+            self._need = [w - 2 * h for w, h in zip(want, s.res[ctx.resource_span[self.p]])]
         return self._need
 
-    def read_tokens(self) -> None:
-        s, ctx, p = self.s, self.ctx, self.p
-        active, at = s.act, ctx.token_at[p]
-        self.explore = active[at[EXPLORATION]]
-        self.contact_ok = active[at[CONTACT]] >= R.contact_cost(s, ctx)
-        self.extraction = active[at[EXTRACTION]]
-        self.construction = active[at[CONSTRUCTION]]
-        self.trades = sum(s.res[ctx.resource_span[p]]) >= 4 or s.pec[p] >= 5
-        self.cost, self.ghost_cost = ctx.entry_costs(s.learned[p])
+    def near_buildings(self) -> dict[int, int]:
+        """Cell index -> rivals' buildings next to it less twice the player's own
+        (cells next to no building are left out)."""
+        if self._near is None:
+            s, p, neighbours = self.s, self.p, self.ctx.neighbours
+            owner = s.owner
+            near: dict[int, int] = {}
+            get = near.get
+            for c, b in enumerate(s.building):
+                if b >= 0:
+                    w = -2 if owner[c] == p else 1
+                    for n in neighbours[c]:
+                        near[n] = get(n, 0) + w
+            self._near = near
+        return self._near
+
+    @property
+    def quests(self) -> "R.QuestScores":
+        if self._quests is None:
+            self._quests = R.QuestScores(self.s, self.ctx, self.p)
+        return self._quests
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

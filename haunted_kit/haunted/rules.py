@@ -1114,31 +1114,62 @@ def leaders(s: State) -> list[int]:
 
 def quest_score(s: State, ctx: Ctx, p: int, q: int) -> tuple[int, int]:
     """(valor, fulfilments) that quest card ``q`` gives player ``p`` at final scoring.
+    Rulebook: "Card Reference: Quest Cards"; ruling 13 for quest 1. Scoring several
+    quests of one position: :class:`QuestScores`."""
+    return QuestScores(s, ctx, p).score(q)
+
+
+class QuestScores:
+    """The quest cards' final-scoring values for player ``p`` in position ``s`` (with its
+    tables ``ctx``): :meth:`score` per quest card. What several quests read from the
+    board (the player's buildings by kind, the region tiles where they have the most
+    buildings) is counted once, on first use; the position must not change meanwhile.
     Rulebook: "Card Reference: Quest Cards"; ruling 13 for quest 1."""
-    quest = ctx.box.quests[q]
-    e = quest.effect
-    if e == "resource_sets":
-        n = sum(k // quest.per for k in s.resource_counts(p))
-    elif e == "pecunias":
-        n = s.pec[p] // quest.per
-    elif e == "buildings":
-        b = ctx.bi[quest.building]
-        n = sum(1 for c in range(len(s.building)) if s.building[c] == b and s.owner[c] == p) // quest.per
-    elif e == "rightmost_markers":
-        n = sum(1 for k in s.skills if s.marker_slots(k)[-1] == p) // quest.per
-    elif e == "region_majority":
-        n = 0
-        for slot in range(1, len(ctx.box.region_centres) + 1):
-            counts = [0] * s.config.players
-            for c in s.field.region_cells(slot):
-                if s.building[c] >= 0:
-                    counts[s.owner[c]] += 1
-            if counts[p] and all(counts[p] > counts[o] for o in range(len(counts)) if o != p):
-                n += 1
-        n //= quest.per
-    else:  # pragma: no cover - the loader rejects unknown effects
-        raise ValueError(e)
-    return n * quest.valor, n
+
+    __slots__ = ("s", "ctx", "p", "_built", "_majorities")
+
+    def __init__(self, s: State, ctx: Ctx, p: int):
+        self.s, self.ctx, self.p = s, ctx, p
+        self._built = self._majorities = None
+
+    def score(self, q: int) -> tuple[int, int]:
+        """(valor, fulfilments) that quest card ``q`` (a number of the box's quests; KeyError
+        otherwise) gives the player: valor per fulfilment times the fulfilments."""
+        s, ctx, p = self.s, self.ctx, self.p
+        quest = ctx.box.quests[q]
+        e = quest.effect
+        if e == "resource_sets":  # counted per resource type
+            n = sum(k // quest.per for k in s.res[ctx.resource_span[p]])
+        elif e == "pecunias":
+            n = s.pec[p] // quest.per
+        elif e == "buildings":
+            if self._built is None:  # the kinds of the player's buildings, one per building
+                self._built = [b for b, o in zip(s.building, s.owner) if o == p and b >= 0]
+            n = self._built.count(ctx.bi[quest.building]) // quest.per
+        elif e == "rightmost_markers":  # the last marker slot of each skill card in play
+            S = ctx.S
+            n = s.slots[S - 1:len(s.skills) * S:S].count(p) // quest.per
+        elif e == "region_majority":
+            if self._majorities is None:
+                self._majorities = self._count_majorities()
+            n = self._majorities // quest.per
+        else:  # pragma: no cover - the loader rejects unknown effects
+            raise ValueError(e)
+        return n * quest.valor, n
+
+    def _count_majorities(self) -> int:
+        """The region tiles (slots 1.., Kalena's 0 left out) where the player owns more
+        buildings than every other player (a tie scores nothing)."""
+        s, p = self.s, self.p
+        tiles, players, slot, owner = len(self.ctx.box.region_centres), s.config.players, s.field.slot, s.owner
+        counts: dict[int, list[int]] = {}
+        for c, b in enumerate(s.building):
+            if b >= 0 and 1 <= slot[c] <= tiles:
+                row = counts.get(slot[c])
+                if row is None:
+                    row = counts[slot[c]] = [0] * players
+                row[owner[c]] += 1
+        return sum(1 for row in counts.values() if row[p] and all(row[p] > row[o] for o in range(players) if o != p))
 
 
 # ============================================================================ checking a loaded position
