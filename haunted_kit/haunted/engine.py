@@ -25,7 +25,6 @@ itself when ending it is all a player can do: rulebook "Game Flow", step 3).
 
 from __future__ import annotations
 
-import copy
 import importlib
 import json
 import math
@@ -1337,7 +1336,9 @@ class HauntedLandsGame:
         ``player``: two positions ``player`` sees alike give the same copy for the same
         ``rng`` (:func:`haunted_kit.testing.determinisation_problems`)."""
         d = state.copy(keep_log=False)
-        cfg = copy.copy(state.config)
+        # copy.copy of the frozen config, without its pickling protocol: same fields, a new seed
+        cfg = object.__new__(type(state.config))
+        cfg.__dict__.update(state.config.__dict__)
         object.__setattr__(cfg, "seed", rng.getrandbits(62))
         d.config = cfg
         d._ctx = None
@@ -1345,9 +1346,7 @@ class HauntedLandsGame:
         d.forced = []
         d.rng_count = 0
         d.steps = None
-        box = cfg.box
-        removed = box.removed_quests.get(cfg.players, ())
-        dealt = [q for q in sorted(box.quests) if q not in removed]
+        dealt = ctx_of(state).quest_numbers  # the box's quests less those removed for this player count, sorted
         for o in range(cfg.players):
             if o == player:
                 continue
