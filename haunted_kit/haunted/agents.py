@@ -40,8 +40,9 @@ class GreedyAgent(OneStepGreedyAgent):
         """:meth:`score` of each of ``actions`` (legal for the player to move), reading
         what every move's score shares (the player, the tables, the resources wanted,
         the tokens, the buildings next to each cell, the quest counts) once for the
-        position. The hot path of greedy rollouts: exploring, the most frequent move,
-        and placing a ghost are valued in this loop."""
+        position. The hot path of greedy rollouts: the frequent moves (exploring,
+        placing a ghost, ending the turn, extracting, choosing a quest) are valued in
+        this loop, the others by :meth:`_score`."""
         pos = _Position(state)
         s = state
         index = s.field.index
@@ -52,21 +53,23 @@ class GreedyAgent(OneStepGreedyAgent):
         for a in actions:
             t = a.__class__
             if t is Explore:
-                if not read:  # see _Position: the cells' tables, the player's tokens and costs
+                if not read:  # the cells' tables, the player's tokens and exploration costs
                     ctx, p = pos.ctx, pos.p
                     ghosts, building, depleted = s.ghosts, s.building, s.depleted
                     extract_here, build_here, can_sell, can_train = ctx.extract_here, ctx.build_here, ctx.can_sell, ctx.can_train
                     active, at = s.act, ctx.token_at[p]
                     have, extraction, construction = active[at[EXPLORATION]], active[at[EXTRACTION]], active[at[CONSTRUCTION]]
                     contact_ok = active[at[CONTACT]] >= R.contact_cost(s, ctx)
+                    # selling or training would pay: 4+ resources or 5+ pecunias
                     trades = sum(s.res[ctx.resource_span[p]]) >= 4 or s.pec[p] >= 5
+                    # math.inf where a cell cannot be explored (never a legal move): cost 0 here
                     costs, ghost_costs = ctx.entry_costs(s.learned[p])
                     read = True
                 c = index[a.cell]
                 v = 0
                 ghost, free = ghosts[c], building[c] < 0
                 cost = (ghost_costs if ghost else costs)[c]
-                if cost == math.inf:  # not explorable (never a legal move): explore_cost's None
+                if cost == _INF:
                     cost = 0
                 if ghost and contact_ok:
                     v += 8
@@ -77,7 +80,8 @@ class GreedyAgent(OneStepGreedyAgent):
                     v += 3
                 if trades and (can_sell[c] or can_train[c]):
                     v += 6
-                # 10 + the cell's value (all terms whole or half numbers: exact in any order)
+                # 10 + the cell's value less its cost, plus half the tokens left (whole or
+                # half numbers: exact in any order)
                 append(10 + (v - cost + 0.5 * (have - cost)))
             elif t is A.PlaceGhost:
                 # next to rivals' buildings (+1 each), away from the player's own (-2 each),
@@ -87,17 +91,19 @@ class GreedyAgent(OneStepGreedyAgent):
                 append(near.get(index[a.cell], 0) - _TENTH_FROM_CENTRE[a.cell])
             elif t is A.EndTurn:
                 append(0)
+            elif t is A.Extract:
+                append(40 + pos.need()[pos.ctx.ri[a.resource]])
+            elif t is A.ChooseQuest:  # the valor it would score now, a tenth of its valor per fulfilment
+                append(pos.quests().score(a.quest)[0] + pos.ctx.box.quests[a.quest].valor / 10)
             else:
                 append(self._score(pos, a))
         return out
 
     # ------------------------------------------------------------------ heuristics
     def _score(self, pos: "_Position", a) -> float:
-        """The value of a move that is neither exploring, placing a ghost nor ending the turn."""
+        """The value of a move other than those :meth:`scores` values itself."""
         s, ctx = pos.s, pos.ctx
         t = a.__class__
-        if t is A.Extract:
-            return 40 + pos.need()[ctx.ri[a.resource]]
         if t is A.Sell:
             counts = R.counts_of(ctx, [ctx.ri[x] for x in a.payment])
             need = pos.need()
@@ -116,8 +122,6 @@ class GreedyAgent(OneStepGreedyAgent):
             return 70
         if t is A.ChooseResource:
             return pos.need()[ctx.ri[a.resource]]
-        if t is A.ChooseQuest:
-            return pos.quests.score(a.quest)[0] + ctx.box.quests[a.quest].valor / 10
         if t is A.ChooseBonus:
             r = ctx.box.bonus_cards[s.season].rewards[ctx.box.bonus_die.index(a.face)]
             return 3 * r.valor + r.pecunias + 2 * r.resources
@@ -129,6 +133,7 @@ class GreedyAgent(OneStepGreedyAgent):
         return 0
 
 
+_INF = math.inf
 #: a training move's value by track index, and a restored token's
 _TRAIN_VALUE = {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}
 _RESTORE_VALUE = {CONSTRUCTION: 4, EXTRACTION: 3, CONTACT: 2, EXPLORATION: 1}
@@ -150,22 +155,24 @@ class _Position:
     """What the greedy scores of one position share, read once: the state ``s``, its
     tables ``ctx``, the player ``p`` to move; on first use :meth:`need` (how much each
     resource is wanted), :meth:`near_buildings` (what the buildings next to each cell
-    are worth to a ghost placed there) and :attr:`quests` (the position's quest scores,
+    are worth to a ghost placed there) and :meth:`quests` (the position's quest scores,
     :class:`rules.QuestScores`)."""
 
-    __slots__ = ("s", "ctx", "p", "_need", "_near", "_quests")
+    __slots__ = ("s", "ctx", "p", "_need", "_quests")
 
     def __init__(self, s: State):
         self.s, self.ctx, self.p = s, R.ctx_of(s), s.current_player()
-        self._need = self._near = self._quests = None
+        self._need = self._quests = None
 
     def need(self) -> list[int]:
         """How much each resource is wanted: building and learning costs not yet covered
         (1 + the buildings and unknown skills asking for it, less twice the tokens held)."""
-        if self._need is None:
-            s, ctx, p = self.s, self.ctx, self.p
-            learned = s.learned[p]
-            key = ("greedy wants", learned, tuple(s.skills))  # the skills in play not learned
+        need = self._need
+        if need is None:
+            s, ctx = self.s, self.ctx
+            learned = s.learned[self.p]
+            # what is wanted depends only on the box and the skills in play not learned yet
+            key = ("greedy wants", learned, *s.skills)
             want = ctx.memo.get(key)
             if want is None:
                 want = [1] * ctx.R
@@ -177,27 +184,25 @@ class _Position:
                         for r in ctx.skill_cost[k]:
                             want[r] += 1
                 ctx.memo[key] = want
-            self._need = [w - 2 * h for w, h in zip(want, s.res[ctx.resource_span[self.p]])]
-        return self._need
+            need = self._need = [w - 2 * h for w, h in zip(want, s.res[ctx.resource_span[self.p]])]
+        return need
 
     def near_buildings(self) -> dict[int, int]:
         """Cell index -> rivals' buildings next to it less twice the player's own
         (cells next to no building are left out)."""
-        if self._near is None:
-            s, p, neighbours = self.s, self.p, self.ctx.neighbours
-            owner = s.owner
-            near: dict[int, int] = {}
-            get = near.get
-            for c, b in enumerate(s.building):
-                if b >= 0:
-                    w = -2 if owner[c] == p else 1
-                    for n in neighbours[c]:
-                        near[n] = get(n, 0) + w
-            self._near = near
-        return self._near
+        s, p, neighbours = self.s, self.p, self.ctx.neighbours
+        owner = s.owner
+        near: dict[int, int] = {}
+        get = near.get
+        for c, b in enumerate(s.building):
+            if b >= 0:
+                w = -2 if owner[c] == p else 1
+                for n in neighbours[c]:
+                    near[n] = get(n, 0) + w
+        return near
 
-    @property
     def quests(self) -> "R.QuestScores":
+        """The position's quest scores for the player (:class:`rules.QuestScores`)."""
         if self._quests is None:
             self._quests = R.QuestScores(self.s, self.ctx, self.p)
         return self._quests
