@@ -10,6 +10,7 @@ from haunted_kit.games import game_names, get_game
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.haunted.engine import new_game
+from haunted_kit.haunted.scenario import put_building
 from haunted_kit.haunted.state import TURNS
 from haunted_kit.hexgrid import distance
 from haunted_kit.protocol import agent_table
@@ -66,6 +67,21 @@ def test_a_ghost_placement_far_from_buildings_scores_minus_a_tenth_of_its_distan
     scores = GreedyAgent(0).scores(s, legal)
     assert scores[legal.index(A.PlaceGhost((3, -3)))] == 0 - 0.1 * 3
     assert scores == [0 - 0.1 * distance(a.cell, (0, 0)) for a in legal]
+
+
+def test_a_ghost_placement_counts_rivals_buildings_next_to_it_and_the_players_own_twice():
+    # seed 0, 4 players: P3 places mountain ghosts at setup. Next to (1, 1): P1's mill on
+    # (2, 1), P2's mill on (1, 2) and P3's own sawmill on (2, 0), which also touches (3, -1)
+    s = new_game(players=4, seed=0, log=False)
+    put_building(s, (2, 1), "mill", 0)
+    put_building(s, (1, 2), "mill", 1)
+    put_building(s, (2, 0), "sawmill", 2)
+    legal = s.legal_actions()
+    scores = dict(zip(legal, GreedyAgent(0).scores(s, legal)))
+    assert scores[A.PlaceGhost((1, 1))] == 2 - 2 * 1 - 0.1 * 2   # 2 rivals' buildings, 1 own, 2 steps from the centre
+    assert scores[A.PlaceGhost((3, -1))] == 0 - 2 * 1 - 0.1 * 3  # only the own sawmill, 3 steps out
+    assert scores[A.PlaceGhost((3, -3))] == 0 - 0.1 * 3          # no building next to it
+    assert [GreedyAgent(0).score(s, a) for a in legal] == list(scores.values())
 
 
 def _turn_candidates(s):

@@ -207,3 +207,32 @@ def test_the_game_is_over_after_scoring():
     to_final_scoring(s)
     assert s.is_terminal() and s.legal_actions() == [] and s.current_player() is None
     assert "game is over" in s.why_not(EndTurn()).text
+
+
+def test_one_position_scores_every_quest_as_final_scoring_would():
+    # the position of test_quest_3_region_majority, plus resources, pecunias and markers;
+    # QuestScores counts the board once for all quests, asked in any order
+    from haunted_kit.haunted.rules import QuestScores, ctx_of, quest_score
+
+    s = scenario(players=3)
+    put_building(s, (3, 1), "mill", 0)
+    put_building(s, (3, 0), "mill", 0)
+    put_building(s, (2, 0), "sawmill", 1)
+    put_building(s, (2, -1), "mill", 0)
+    put_building(s, (3, -1), "mill", 1)
+    put_building(s, (1, -3), "sawmill", 0)
+    put_building(s, (-2, -1), "mine", 2)
+    give(s, 1, food=3, water=3, wood=2)
+    set_pecunias(s, 2, 7)
+    for p in (0, 1, 2):  # slot 1 is covered with 3 players: P3 takes the rightmost slot
+        learn(s, p, 10)
+    ctx = ctx_of(s)
+    expected = {  # player -> quest -> (valor, fulfilments)
+        0: {1: (0, 0), 2: (0, 0), 3: (8, 2), 4: (0, 0), 5: (6, 3), 6: (0, 0), 7: (3, 1), 8: (0, 0)},
+        1: {1: (6, 2), 2: (0, 0), 3: (0, 0), 4: (0, 0), 5: (2, 1), 6: (0, 0), 7: (3, 1), 8: (0, 0)},
+        2: {1: (0, 0), 2: (2, 2), 3: (4, 1), 4: (2, 1), 5: (0, 0), 6: (0, 0), 7: (0, 0), 8: (3, 1)},
+    }
+    for p, want in expected.items():
+        qs = QuestScores(s, ctx, p)
+        assert {q: qs.score(q) for q in reversed(list(want))} == want
+        assert {q: quest_score(s, ctx, p, q) for q in want} == want

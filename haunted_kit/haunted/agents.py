@@ -134,6 +134,8 @@ class GreedyAgent(OneStepGreedyAgent):
 
 
 _INF = math.inf
+#: most memoised greedy need lists kept per box (skills in play, learned, held): then it starts afresh
+_NEED_MEMO = 20_000
 #: a training move's value by track index, and a restored token's
 _TRAIN_VALUE = {CONSTRUCTION: 45, EXTRACTION: 44, CONTACT: 30, EXPLORATION: 20}
 _RESTORE_VALUE = {CONSTRUCTION: 4, EXTRACTION: 3, CONTACT: 2, EXPLORATION: 1}
@@ -166,25 +168,32 @@ class _Position:
 
     def need(self) -> list[int]:
         """How much each resource is wanted: building and learning costs not yet covered
-        (1 + the buildings and unknown skills asking for it, less twice the tokens held)."""
+        (1 + the buildings and unknown skills asking for it, less twice the tokens held).
+        Read only (the list may be shared)."""
         need = self._need
         if need is None:
-            s, ctx = self.s, self.ctx
-            learned = s.learned[self.p]
-            # what is wanted depends only on the box and the skills in play not learned yet
-            key = ("greedy wants", learned, *s.skills)
-            want = ctx.memo.get(key)
-            if want is None:
+            s, ctx, p = self.s, self.ctx, self.p
+            learned = s.learned[p]
+            held = s.res[ctx.resource_span[p]]
+            # a function of the box and these numbers only: memoised in the Ctx's box-level memo
+            key = (learned, *s.skills, *held)
+            table = ctx.memo.get("greedy need")
+            if table is None:
+                table = ctx.memo["greedy need"] = {}
+            need = table.get(key)
+            if need is None:
                 want = [1] * ctx.R
                 for b in ctx.building_cost:
                     for r in b:
                         want[r] += 1
                 for k in s.skills:
-                    if not learned >> k & 1:
+                    if not learned >> k & 1:  # a skill in play not learned yet
                         for r in ctx.skill_cost[k]:
                             want[r] += 1
-                ctx.memo[key] = want
-            need = self._need = [w - 2 * h for w, h in zip(want, s.res[ctx.resource_span[self.p]])]
+                if len(table) >= _NEED_MEMO:  # a steady size over many games
+                    table.clear()
+                need = table[key] = [w - 2 * h for w, h in zip(want, held)]
+            self._need = need
         return need
 
     def near_buildings(self) -> dict[int, int]:
