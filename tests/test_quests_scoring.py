@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from haunted_kit.haunted.actions import Build, EndTurn
+from haunted_kit.haunted.rules import QuestScores, ctx_of, quest_score
 from haunted_kit.haunted.scenario import (give, give_quests, learn, place, put_building, scenario, set_calendar,
                                           set_pecunias, set_valor)
 
@@ -50,10 +51,10 @@ def test_quest_2_one_valor_per_three_pecunias(pec, valor):
     assert valors(s)[0] == valor
 
 
-def test_quest_3_region_majority():
+def _majorities_position():
+    """3 players. R01: P1 2 mills vs P2 1 sawmill -> P1;  R02: P1 1 mill vs P2 1 mill ->
+    tie, nobody;  R03: P1's sawmill alone -> P1;  R04: P3's mine alone -> P3."""
     s = scenario(players=3)
-    # R01: P1 2 mills vs P2 1 sawmill -> P1;  R02: P1 1 vs P2 1 -> tie, nobody;
-    # R03: P1 alone -> P1;  R04: P3 alone -> P3
     put_building(s, (3, 1), "mill", 0)
     put_building(s, (3, 0), "mill", 0)
     put_building(s, (2, 0), "sawmill", 1)
@@ -61,6 +62,11 @@ def test_quest_3_region_majority():
     put_building(s, (3, -1), "mill", 1)
     put_building(s, (1, -3), "sawmill", 0)
     put_building(s, (-2, -1), "mine", 2)
+    return s
+
+
+def test_quest_3_region_majority():
+    s = _majorities_position()
     for p in range(3):
         give_quests(s, p, 3)
     to_final_scoring(s)
@@ -210,18 +216,9 @@ def test_the_game_is_over_after_scoring():
 
 
 def test_one_position_scores_every_quest_as_final_scoring_would():
-    # the position of test_quest_3_region_majority, plus resources, pecunias and markers;
+    # the buildings of test_quest_3_region_majority, plus resources, pecunias and markers;
     # QuestScores counts the board once for all quests, asked in any order
-    from haunted_kit.haunted.rules import QuestScores, ctx_of, quest_score
-
-    s = scenario(players=3)
-    put_building(s, (3, 1), "mill", 0)
-    put_building(s, (3, 0), "mill", 0)
-    put_building(s, (2, 0), "sawmill", 1)
-    put_building(s, (2, -1), "mill", 0)
-    put_building(s, (3, -1), "mill", 1)
-    put_building(s, (1, -3), "sawmill", 0)
-    put_building(s, (-2, -1), "mine", 2)
+    s = _majorities_position()
     give(s, 1, food=3, water=3, wood=2)
     set_pecunias(s, 2, 7)
     for p in (0, 1, 2):  # slot 1 is covered with 3 players: P3 takes the rightmost slot
