@@ -6,6 +6,7 @@
     python benchmarks/bench_scale.py search --ab main --rounds 5   # hint CPU time of git revision main and this tree, alternated
     python benchmarks/bench_scale.py strength --games 200   # search[playouts=100] vs greedy, 4p and 2p, win rate with 95% CI
     python benchmarks/bench_scale.py strength --game landmarks --players 2 --games 200   # seats rotated, ties half
+    python benchmarks/bench_scale.py strength --rotated --players 4 --games 50   # Haunted Lands, seats rotated: 200 games
     python benchmarks/bench_scale.py memory --games 100000  # RSS while simulate runs (main process and workers)
 
 Catanatron (``pip install catanatron``) is only imported by ``speed``; it is not part of
@@ -260,7 +261,8 @@ def rotated_strength(game: str, players: int, games: int, playouts: int, out: Pa
     """Issue 21's measure for any game: ``search[playouts=N]`` against greedy bots with the
     search's seat rotated (every seat, each on the measuring seeds ``0..games-1``, so
     ``players * games`` games), a game's points for the search being 1 for the sole top
-    score, 1/k for a top shared by k players, 0 else; the mean with a 95% Wilson interval
+    score, 1/k for a top shared by k players, 0 else (Haunted Lands: 1 when the rules name
+    the search's seat the winner, 0 after a collective loss); the mean with a 95% Wilson interval
     (on the points as successes) beside the fair share 1/players."""
     spec = f"search[playouts={playouts}]"
     lineups = tuple(",".join(["greedy"] * seat + [spec] + ["greedy"] * (players - 1 - seat)) for seat in range(players))
@@ -273,10 +275,14 @@ def rotated_strength(game: str, players: int, games: int, playouts: int, out: Pa
     f = load_dataset(path)
     points, by_seat = 0.0, {}
     for _, g in f.groupby("game_id"):
-        top = g.score.max()
-        tied = int((g.score == top).sum())
         me = g[g.agent == spec].iloc[0]
-        x = 1.0 / tied if me.score == top else 0.0
+        if game == "haunted":  # the rules' winner (tie-breaks applied); a collective loss is won by nobody
+            winners = int(g.won.sum())
+            x = 1.0 / winners if me.won else 0.0
+        else:
+            top = g.score.max()
+            tied = int((g.score == top).sum())
+            x = 1.0 / tied if me.score == top else 0.0
         points += x
         by_seat.setdefault(int(me.player), []).append(x)
     n = len(f.game_id.unique())
@@ -350,6 +356,9 @@ def main() -> None:
     ap.add_argument("--game", default="haunted",
                     help="strength: a companion game (estate, landmarks) measured with seats rotated, ties half; "
                          "with --game-rounds for Landmarks")
+    ap.add_argument("--rotated", action="store_true",
+                    help="strength for Haunted Lands: the search in every seat in turn (issue 21's measure), "
+                         "--games seeds per seat; points from the rules' winner, none on a collective loss")
     ap.add_argument("--game-rounds", type=int, default=3, help="strength --game landmarks: rounds per game (default 3)")
     a = ap.parse_args()
     if a.part == "speed":
@@ -366,7 +375,10 @@ def main() -> None:
         print(json.dumps(hint_cpu(positions)))
     elif a.part == "strength":
         a.out.mkdir(parents=True, exist_ok=True)
-        if a.game == "haunted":
+        if a.game == "haunted" and a.rotated:
+            for players in a.players:
+                rotated_strength("haunted", players, a.games or 50, a.playouts, a.out, a.workers, {})
+        elif a.game == "haunted":
             strength(a.games or 200, a.playouts, a.out, a.workers, a.players)
         else:
             options = {"rounds": a.game_rounds} if a.game == "landmarks" else {}
