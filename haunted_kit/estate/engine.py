@@ -40,6 +40,8 @@ class EstateState(EstateData):
     (legal actions, refusals, applying, chance, loading saves)."""
 
     def current_player(self):
+        """The player to decide now, ``None`` at a chance node, in setup or at the end
+        (:func:`current_player`, the method itself once the module is loaded)."""
         return current_player(self)
 
     def legal_actions(self) -> list:
@@ -186,6 +188,7 @@ def _resolve(s: EstateState, tile: str) -> None:
 
 
 def current_player(s: EstateState):
+    """The player to decide now (0-based), ``None`` at a chance node, in setup or once the game is over."""
     if s.chance is not None or s.phase in ("over", "setup"):
         return None
     if s.pending is not None:
@@ -195,6 +198,9 @@ def current_player(s: EstateState):
     if s.phase == "inn":
         return s.inn_queue[0]
     return s.turn
+
+
+EstateState.current_player = current_player  # the method is the function: one call per question (the search asks at every step)
 
 
 def advance(s: EstateState) -> None:

@@ -338,6 +338,9 @@ def emit(s, kind: str, player, text, slot=None, **data) -> None:
 def gain(s, p: int, res: str, n: int, kind: str, text, slot=None, **data) -> None:
     """Change ``p``'s holding of ``res`` by ``n`` (may be negative) and log it (one
     resource: :func:`exchange`)."""
+    if s.log is None:  # a search copy keeps no log: the change alone (no dict, no event)
+        s.hand[p][res] += n
+        return
     exchange(s, p, {res: n}, kind, text, slot, **data)
 
 
@@ -405,6 +408,9 @@ def do_gold(s, p: int, amount: int) -> None:
     marker advanced. Pushes no decision; logs ``gold_taken`` (estate rules, "Resource
     income")."""
     s.taken[p]["gold"] += amount
+    if s.log is None:  # a search copy keeps no log: the change alone (as gain makes it)
+        s.hand[p]["gold"] += amount
+        return
     gain(s, p, "gold", amount, "gold_taken", lambda: f"{P(p)} advances the gold marker: +{amount} gold "
                                                      f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
 
