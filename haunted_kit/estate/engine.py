@@ -45,8 +45,9 @@ class EstateState(EstateData):
         return current_player(self)
 
     def legal_actions(self) -> list:
-        found = self.legal_cache  # kept until the position changes
-        return found if found is not None else legal_actions(self)
+        """The legal actions of the player to move (:func:`legal_actions`, the method itself
+        once the module is loaded; kept until the position changes)."""
+        return legal_actions(self)
 
     def why_not(self, action):
         return why_not(self, action)
@@ -200,7 +201,6 @@ def current_player(s: EstateState):
     return s.turn
 
 
-EstateState.current_player = current_player  # the method is the function: one call per question (the search asks at every step)
 
 
 def advance(s: EstateState) -> None:
@@ -318,6 +318,7 @@ def legal_actions(s: EstateState) -> list:
         taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
             income, first_taker = s.income[p], s.first_taker
+            rows = table.take
             for m in box.factory_resources:
                 inc = income[m]  # R.take_limit, inlined
                 if inc <= 0:
@@ -325,7 +326,8 @@ def legal_actions(s: EstateState) -> list:
                 first = first_taker[m]
                 left = inc + (box.first_taker_extra if first is None or first == p else 0) - taken[m]
                 if left > 0:
-                    out += table.takes(m, left)
+                    row = rows[m]  # table.takes(m, left), the row sliced straight once it is long enough
+                    out += row[:left] if len(row) >= left else table.takes(m, left)
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
             out += table.golds(left)
@@ -350,6 +352,11 @@ def legal_actions(s: EstateState) -> list:
         out.append(table.PASS)
     s.legal_cache = out
     return out
+
+
+# the methods are the functions: one call per question (the search asks at every step)
+EstateState.current_player = current_player
+EstateState.legal_actions = legal_actions
 
 
 def why_not(s: EstateState, action):
@@ -477,8 +484,14 @@ def apply_action(s: EstateState, action) -> None:
     s.decisions += 1
     s.legal_cache = None
     end = True
-    if t is A.TakeMaterial:
+    if t is A.TakeMaterial:  # (the kinds in the order a playout meets them most)
         R.do_take(s, p, action.material, action.amount)
+    elif t is A.Trade:
+        R.do_trade(s, p, action.action, action.give, action.take)
+        end = len(s.visit["used"]) >= s.visit["limit"]
+        if end:
+            R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
+            s.visit = None
     elif t is A.TakeGold:
         R.do_gold(s, p, action.amount)
     elif t is A.PlaceTile:
@@ -499,12 +512,6 @@ def apply_action(s: EstateState, action) -> None:
         R.emit(s, "market_visit", p, f"P{p + 1} visits the Market{' first this season' if first else ''}: up to "
                                      f"{limit} different actions, no workers needed.")
         end = False
-    elif t is A.Trade:
-        R.do_trade(s, p, action.action, action.give, action.take)
-        end = len(s.visit["used"]) >= s.visit["limit"]
-        if end:
-            R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
-            s.visit = None
     elif t is A.EndVisit:
         R.emit(s, "market_left", p, f"P{p + 1} leaves the Market after {len(s.visit['used'])} action(s).")
         s.visit = None

@@ -175,7 +175,7 @@ def open_slot_lists(s, p: int) -> tuple[list, list, int]:
     """``(slots to place a tile on, slots to join, tiles in p's estate)``: :func:`open_slots`
     split by how, in board order, kept in the state alike (read only, shared by copies)."""
     cache = s.slot_cache
-    key = (p, "lists")
+    key = -1 - p  # (open_slots keeps p's dict under p)
     if cache is not None and key in cache:
         return cache[key]
     if s.config.connection == "group":
