@@ -40,6 +40,8 @@ _BY_BOX: dict = {}  # id(box) -> (box, touching, slot order); the box is kept, s
 def _board_tables(box) -> tuple:
     hit = _BY_BOX.get(id(box))
     if hit is None or hit[0] is not box:
+        if len(_BY_BOX) >= 64:  # many boxes loaded (house rules, fuzzing): started afresh, memory stays flat
+            _BY_BOX.clear()
         hit = _BY_BOX[id(box)] = (box, _touching(box.slots), {s: i for i, s in enumerate(box.slots)})
     return hit
 
