@@ -710,10 +710,15 @@ class EstateGame:
         this season's untaken income and the full income of every season left."""
         box = state.box
         left = box.seasons - state.season
+        value, get = box.value, box.value.get
         est = []
-        for p in range(state.players):
-            future = sum(box.value.get(r, 0) * (inc - state.taken[p][r] + inc * left) for r, inc in state.income[p].items())
-            est.append(state.gold_value(p) + future)
+        for hand, income, taken in zip(state.hand, state.income, state.taken):  # whole numbers: exact in any order
+            v = 0
+            for r, n in hand.items():  # the gold value held (EstateData.gold_value)
+                v += value[r] * n
+            for r, inc in income.items():  # the income still to take, at the same prices
+                v += get(r, 0) * (inc - taken[r] + inc * left)
+            est.append(v)
         top = max(est)
         w = [math.exp((v - top) / 3.0) for v in est]
         total = sum(w)
