@@ -53,6 +53,7 @@ class EstateState(EstateData):
         return why_not(self, action)
 
     def apply_action(self, action) -> None:
+        """Apply a legal action of the player to move (:func:`apply_action`, the method itself once the module is loaded)."""
         apply_action(self, action)
 
     def chance_outcomes(self) -> list:
@@ -530,6 +531,9 @@ def apply_action(s: EstateState, action) -> None:
     if end and s.phase == "turns":
         _end_turn(s)
     advance(s)
+
+
+EstateState.apply_action = apply_action  # the method is the function (see current_player above)
 
 
 def load_save(data, box=None) -> "EstateState":
