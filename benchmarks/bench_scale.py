@@ -4,6 +4,8 @@
     python benchmarks/bench_scale.py scaling    # games/s with 1 and 2 processes and a Dask LocalCluster of 2 workers
     python benchmarks/bench_scale.py search     # playouts/s; 1,000-playout hints (CPU s) from bench_env's position and positions a third into seeded random games
     python benchmarks/bench_scale.py search --ab main --rounds 5   # hint CPU time of git revision main and this tree, alternated
+    python benchmarks/bench_scale.py search --game estate [--ab main]   # the same for the estate (3 players) or landmarks (3, 3 rounds):
+                                                  # bench_env's hint position and a third into seeded random games 0..4
     python benchmarks/bench_scale.py strength --games 200   # search[playouts=100] vs greedy, 4p and 2p, win rate with 95% CI
     python benchmarks/bench_scale.py strength --game landmarks --players 2 --games 200   # seats rotated, ties half
     python benchmarks/bench_scale.py strength --rotated --players 4 --games 50   # Haunted Lands, seats rotated: 200 games
@@ -167,14 +169,42 @@ def third_into_random_game(seed: int, players: int = 4):
     return play(play(10**9).decisions // 3)
 
 
-#: the hint positions: name -> how to make it
+#: the Haunted Lands hint positions: name -> how to make it
 HINT_POSITIONS = {"bench_env": bench_env_position,
                   **{f"third of random game {k}": (lambda k=k: third_into_random_game(k)) for k in (1, 2, 3)}}
+
+#: the hint settings of each game (issue 21): players and options, as ``bench_env.GAMES``.
+#: Where an estate hint's time goes (issue 21 item 2; cProfile shares of the 6 positions' hints,
+#: nested, so they overlap): the greedy rollouts ~80% of it, ~24 decisions a playout: listing the
+#: legal actions ~30% (the open slots worked out again after a place or a join ~7%), applying
+#: them ~30% (the record, the turn's end and ``advance`` ~10%), the greedy scores ~20% (the
+#: Market's trade values ~5%); the search's own selection ~9%, determinisations ~5%, ``evaluate`` ~1%.
+HINT_GAMES = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 3})}
+
+
+def hint_positions_of(game: str) -> dict:
+    """The hint positions of ``game``: name -> position. Haunted Lands: :data:`HINT_POSITIONS`;
+    the companions: ``bench_env``'s ``hint_position`` and its ``third_positions`` of seeds 0..4."""
+    if game == "haunted":
+        return {name: make() for name, make in HINT_POSITIONS.items()}
+    from bench_env import hint_position, third_positions  # lazy: bench_env imports numpy and the environment
+
+    players, options = HINT_GAMES[game]
+    thirds = third_positions(game, players, options, range(5))
+    return {"bench_env": hint_position(game, players, options),
+            **{f"third of random game {k}": s for k, s in enumerate(thirds)}}
+
+
+def describe_position(s) -> str:
+    """Decision number, where in the game (season/round where the state has them) and the legal actions."""
+    where = ", ".join(f"{k} {getattr(s, k)}" for k in ("season", "round") if isinstance(getattr(s, k, None), int))
+    return f"decision {s.decisions}{', ' + where if where else ''}, {len(s.legal_actions())} legal actions"
 
 
 def hint_cpu(positions: dict) -> dict:
     """Per position: CPU seconds of one ``hints(s, playouts=1000, seed=1)`` (as bench_env) (hints' own
-    settings: greedy rollouts of 20 decisions, then ``evaluate``) and a checksum of the hints."""
+    settings: greedy rollouts of 20 decisions, then ``evaluate``) and a checksum of the hints
+    (each top move's action, visits, value and sentence)."""
     out = {}
     for name, s in positions.items():
         c = time.process_time()
@@ -185,22 +215,22 @@ def hint_cpu(positions: dict) -> dict:
     return out
 
 
-def hint_positions(rounds: int) -> None:
-    positions = {name: make() for name, make in HINT_POSITIONS.items()}
+def hint_positions(rounds: int, game: str = "haunted") -> None:
+    positions = hint_positions_of(game)
     hint_cpu({"warm-up": positions["bench_env"]})
     runs = [hint_cpu(positions) for _ in range(rounds)]
-    print(f"1,000-playout hints (hints' settings), CPU seconds over {rounds} rounds:")
+    print(f"{game}: 1,000-playout hints (hints' settings), CPU seconds over {rounds} rounds:")
     for name, s in positions.items():
         cpu = [r[name]["cpu"] for r in runs]
-        print(f"  {name} (decision {s.decisions}, season {s.season} round {s.round}, {len(s.legal_actions())} legal actions): "
-              f"median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s")
+        print(f"  {name} ({describe_position(s)}): median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s")
         print(f"    top hint: {runs[-1][name]['top']}")
 
 
-def hint_ab(rev: str, rounds: int) -> None:
-    """Hint CPU time of git revision ``rev`` (a temporary worktree) and of this tree,
-    alternated (old, new, old, new...) in subprocesses; medians per position, and whether
-    both trees give the same hints."""
+def hint_ab(rev: str, rounds: int, game: str = "haunted") -> None:
+    """Hint CPU time of ``game``'s hint positions (:func:`hint_positions_of`) in git revision
+    ``rev`` (a temporary worktree) and in this tree, alternated (old, new, old, new...) in
+    subprocesses; medians per position, and whether both trees give the same hints. The
+    positions are made by this checkout's benchmark code with each tree's kit."""
     with tempfile.TemporaryDirectory(prefix="hk-bench-") as tmp:
         old = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev], check=True, capture_output=True)
@@ -209,12 +239,12 @@ def hint_ab(rev: str, rounds: int) -> None:
             for k in range(rounds):
                 for side, tree in (("old", old), ("new", ROOT)):
                     env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
-                    got = subprocess.run([sys.executable, __file__, "hint-probe"], env=env, cwd=tree,
+                    got = subprocess.run([sys.executable, __file__, "hint-probe", "--game", game], env=env, cwd=tree,
                                          capture_output=True, text=True, check=True)
                     runs[side].append(json.loads(got.stdout))
                     print(f"round {k + 1} {side}: " + ", ".join(f"{v['cpu']:.3f}" for v in runs[side][-1].values()) + " s", flush=True)
-            print(f"1,000-playout hint CPU seconds, medians of {rounds} alternated rounds (old = {rev}):")
-            for name in HINT_POSITIONS:
+            print(f"{game}: 1,000-playout hint CPU seconds, medians of {rounds} alternated rounds (old = {rev}):")
+            for name in runs["new"][0]:
                 o = statistics.median(r[name]["cpu"] for r in runs["old"])
                 n = statistics.median(r[name]["cpu"] for r in runs["new"])
                 same = len({r[name]["hints"] for r in runs["old"] + runs["new"]}) == 1
@@ -355,7 +385,7 @@ def main() -> None:
                     help="player counts for strength (default 4,2)")
     ap.add_argument("--game", default="haunted",
                     help="strength: a companion game (estate, landmarks) measured with seats rotated, ties half; "
-                         "with --game-rounds for Landmarks")
+                         "with --game-rounds for Landmarks. search: the game whose hint positions are timed")
     ap.add_argument("--rotated", action="store_true",
                     help="strength for Haunted Lands: the search in every seat in turn (issue 21's measure), "
                          "--games seeds per seat; points from the rules' winner, none on a collective loss")
@@ -365,12 +395,16 @@ def main() -> None:
         speed(a.rounds)
     elif a.part == "scaling":
         scaling(a.games or 200)
+    elif a.part == "search" and a.game not in HINT_GAMES:
+        ap.error(f"search --game must be one of {', '.join(HINT_GAMES)}, got {a.game!r}")
     elif a.part == "search" and a.ab:
-        hint_ab(a.ab, a.rounds)
-    elif a.part == "search":
+        hint_ab(a.ab, a.rounds, a.game)
+    elif a.part == "search" and a.game == "haunted":
         search_speed(a.rounds)
+    elif a.part == "search":
+        hint_positions(a.rounds, a.game)
     elif a.part == "hint-probe":  # one side of search --ab
-        positions = {name: make() for name, make in HINT_POSITIONS.items()}
+        positions = hint_positions_of(a.game)
         hint_cpu({"warm-up": positions["bench_env"]})
         print(json.dumps(hint_cpu(positions)))
     elif a.part == "strength":

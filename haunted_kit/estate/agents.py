@@ -64,25 +64,27 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         action shares (the player, the seasons left, the Market's best trade) worked
         out once, and the takes' and placements' scores (which depend on the seasons left
         only) looked up (:func:`_fixed_scores`)."""
-        left = self._seasons_left(s)
-        fixed = _fixed_scores(s.box, left)
+        box = s.config.box
+        left = box.seasons - s.season + (1 if s.phase == "turns" else 0)  # _seasons_left, inlined
+        hit = _FIXED.get((id(box), left))
+        fixed = hit[1] if hit is not None and hit[0] is box else _fixed_scores(box, left)
         out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out
-        box, p, val = s.box, s.current_player(), s.box.value
+        p, val = s.current_player(), box.value
         more = left > 1
         hand = s.hand[p]
         market = None
-        if s.visit is not None:  # at the Market: the trades' values depend only on this key (the prices: uses, tokens)
+        visit = s.visit
+        if visit is not None:  # at the Market: the trades' values depend only on this key (the prices: uses, tokens)
             market = _market_values(s)
             uses = s.uses
             key = (more, s.tokens[p], *map(uses.__getitem__, box.market), None, *map(id, actions))
             known = market[2].get(key)
             if known is not None:
                 return list(known[1])
-        for i, a in enumerate(actions):
-            if out[i] is not None:
-                continue
+        for i in [i for i, v in enumerate(out) if v is None]:
+            a = actions[i]
             t = type(a)
             if t is A.Join:
                 slot = a.slot if type(a.slot) is tuple else tuple(a.slot)

@@ -34,10 +34,28 @@ def _touching(slots: tuple) -> dict:
     return {s: frozenset(g.neighbors(s)) for s in slots}
 
 
+_BY_BOX: dict = {}  # id(box) -> (box, touching, slot order); the box is kept, so its id is never reused meanwhile
+
+
+def _board_tables(box) -> tuple:
+    hit = _BY_BOX.get(id(box))
+    if hit is None or hit[0] is not box:
+        if len(_BY_BOX) >= 64:  # many boxes loaded (house rules, fuzzing): started afresh, memory stays flat
+            _BY_BOX.clear()
+        hit = _BY_BOX[id(box)] = (box, _touching(box.slots), {s: i for i, s in enumerate(box.slots)})
+    return hit
+
+
 def touching(box) -> dict:
     """``{slot: frozenset of the slots it touches}`` over the land board (the edges of
-    :func:`land_graph` as plain sets, for the hot path of the legal actions)."""
-    return _touching(box.slots)
+    :func:`land_graph` as plain sets, for the hot path of the legal actions; looked up
+    by the box, made once per box)."""
+    return _board_tables(box)[1]
+
+
+def slot_order(box) -> dict:
+    """``{slot: its index in box.slots}`` (board order), made once per box."""
+    return _board_tables(box)[2]
 
 
 def _has_line(g: nx.Graph, nodes: list) -> bool:

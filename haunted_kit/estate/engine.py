@@ -40,16 +40,20 @@ class EstateState(EstateData):
     (legal actions, refusals, applying, chance, loading saves)."""
 
     def current_player(self):
+        """The player to decide now, ``None`` at a chance node, in setup or at the end
+        (:func:`current_player`, the method itself once the module is loaded)."""
         return current_player(self)
 
     def legal_actions(self) -> list:
-        found = self.legal_cache  # kept until the position changes
-        return found if found is not None else legal_actions(self)
+        """The legal actions of the player to move (:func:`legal_actions`, the method itself
+        once the module is loaded; kept until the position changes)."""
+        return legal_actions(self)
 
     def why_not(self, action):
         return why_not(self, action)
 
     def apply_action(self, action) -> None:
+        """Apply a legal action of the player to move (:func:`apply_action`, the method itself once the module is loaded)."""
         apply_action(self, action)
 
     def chance_outcomes(self) -> list:
@@ -186,6 +190,7 @@ def _resolve(s: EstateState, tile: str) -> None:
 
 
 def current_player(s: EstateState):
+    """The player to decide now (0-based), ``None`` at a chance node, in setup or once the game is over."""
     if s.chance is not None or s.phase in ("over", "setup"):
         return None
     if s.pending is not None:
@@ -195,6 +200,8 @@ def current_player(s: EstateState):
     if s.phase == "inn":
         return s.inn_queue[0]
     return s.turn
+
+
 
 
 def advance(s: EstateState) -> None:
@@ -312,6 +319,7 @@ def legal_actions(s: EstateState) -> list:
         taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
             income, first_taker = s.income[p], s.first_taker
+            rows = table.take
             for m in box.factory_resources:
                 inc = income[m]  # R.take_limit, inlined
                 if inc <= 0:
@@ -319,7 +327,8 @@ def legal_actions(s: EstateState) -> list:
                 first = first_taker[m]
                 left = inc + (box.first_taker_extra if first is None or first == p else 0) - taken[m]
                 if left > 0:
-                    out += table.takes(m, left)
+                    row = rows[m]  # table.takes(m, left), the row sliced straight once it is long enough
+                    out += row[:left] if len(row) >= left else table.takes(m, left)
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
             out += table.golds(left)
@@ -344,6 +353,11 @@ def legal_actions(s: EstateState) -> list:
         out.append(table.PASS)
     s.legal_cache = out
     return out
+
+
+# the methods are the functions: one call per question (the search asks at every step)
+EstateState.current_player = current_player
+EstateState.legal_actions = legal_actions
 
 
 def why_not(s: EstateState, action):
@@ -471,8 +485,14 @@ def apply_action(s: EstateState, action) -> None:
     s.decisions += 1
     s.legal_cache = None
     end = True
-    if t is A.TakeMaterial:
+    if t is A.TakeMaterial:  # (the kinds in the order a playout meets them most)
         R.do_take(s, p, action.material, action.amount)
+    elif t is A.Trade:
+        R.do_trade(s, p, action.action, action.give, action.take)
+        end = len(s.visit["used"]) >= s.visit["limit"]
+        if end:
+            R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
+            s.visit = None
     elif t is A.TakeGold:
         R.do_gold(s, p, action.amount)
     elif t is A.PlaceTile:
@@ -493,12 +513,6 @@ def apply_action(s: EstateState, action) -> None:
         R.emit(s, "market_visit", p, f"P{p + 1} visits the Market{' first this season' if first else ''}: up to "
                                      f"{limit} different actions, no workers needed.")
         end = False
-    elif t is A.Trade:
-        R.do_trade(s, p, action.action, action.give, action.take)
-        end = len(s.visit["used"]) >= s.visit["limit"]
-        if end:
-            R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
-            s.visit = None
     elif t is A.EndVisit:
         R.emit(s, "market_left", p, f"P{p + 1} leaves the Market after {len(s.visit['used'])} action(s).")
         s.visit = None
@@ -517,6 +531,9 @@ def apply_action(s: EstateState, action) -> None:
     if end and s.phase == "turns":
         _end_turn(s)
     advance(s)
+
+
+EstateState.apply_action = apply_action  # the method is the function (see current_player above)
 
 
 def load_save(data, box=None) -> "EstateState":
@@ -697,10 +714,15 @@ class EstateGame:
         this season's untaken income and the full income of every season left."""
         box = state.box
         left = box.seasons - state.season
+        value, get = box.value, box.value.get
         est = []
-        for p in range(state.players):
-            future = sum(box.value.get(r, 0) * (inc - state.taken[p][r] + inc * left) for r, inc in state.income[p].items())
-            est.append(state.gold_value(p) + future)
+        for hand, income, taken in zip(state.hand, state.income, state.taken):  # whole numbers: exact in any order
+            v = 0
+            for r, n in hand.items():  # the gold value held (EstateData.gold_value)
+                v += value[r] * n
+            for r, inc in income.items():  # the income still to take, at the same prices
+                v += get(r, 0) * (inc - taken[r] + inc * left)
+            est.append(v)
         top = max(est)
         w = [math.exp((v - top) / 3.0) for v in est]
         total = sum(w)

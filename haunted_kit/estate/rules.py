@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..events import Event
 from ..protocol import Refusal, is_integer
-from .board import estate_connected, land_graph, touching  # noqa: F401  (the one connection rule)
+from .board import estate_connected, land_graph, slot_order, touching  # noqa: F401  (the one connection rule)
 from .actions import Trade, amounts_text as _amounts
 
 SOURCE = "estate rules"
@@ -141,37 +141,51 @@ def legal_slots(s, p: int) -> dict:
 def open_slots(s, p: int) -> tuple[dict, int]:
     """``(legal_slots(s, p), tiles in p's estate)``, kept in the state until the lands
     change (:func:`do_place`, :func:`do_join` clear it): read only, shared by copies. Under
-    the "group" reading worked out from the board's edges at once (the lower area for a
-    first marker, else the slots touching the estate without ``p``'s marker)."""
+    the "group" reading worked out from the board's edges at once (:func:`_group_slots`)."""
     cache = s.slot_cache
     if cache is not None and p in cache:
         return cache[p]
     box, lands = s.box, s.lands
-    mine = [slot for slot, land in lands.items() if p in land["markers"]]
     if s.config.connection != "group":
         slots = {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
+        found = (slots, sum(1 for land in lands.values() if p in land["markers"]))
     else:
-        if mine:
-            near = touching(box)
-            ok = set().union(*(near[m] for m in mine)).difference(mine)
-        else:
-            ok = box.lower_area
-        slots = {slot: "join" if slot in lands else "place" for slot in box.slots if slot in ok}
-    found = (slots, len(mine))
+        ok, have = _group_slots(s, p)
+        found = ({slot: "join" if slot in lands else "place" for slot in ok}, have)
     s.slot_cache = {**(cache or {}), p: found}  # a new dict: copies sharing the old one keep it
     return found
+
+
+def _group_slots(s, p: int) -> tuple[list, int]:
+    """Under the "group" reading: the slots where ``p`` may put a marker, in board order
+    (the lower area for a first marker, else the slots touching the estate without
+    ``p``'s marker), and the tiles in ``p``'s estate."""
+    box = s.box
+    mine = [slot for slot, land in s.lands.items() if p in land["markers"]]
+    if mine:
+        near = touching(box)
+        ok = set().union(*(near[m] for m in mine)).difference(mine)
+    else:
+        ok = box.lower_area
+    order = slot_order(box)
+    return sorted([x for x in ok if x in order], key=order.__getitem__), len(mine)
 
 
 def open_slot_lists(s, p: int) -> tuple[list, list, int]:
     """``(slots to place a tile on, slots to join, tiles in p's estate)``: :func:`open_slots`
     split by how, in board order, kept in the state alike (read only, shared by copies)."""
     cache = s.slot_cache
-    key = (p, "lists")
+    key = -1 - p  # (open_slots keeps p's dict under p)
     if cache is not None and key in cache:
         return cache[key]
-    slots, have = open_slots(s, p)
-    found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
-    s.slot_cache = {**s.slot_cache, key: found}  # a new dict: copies sharing the old one keep it
+    if s.config.connection == "group":
+        ok, have = _group_slots(s, p)
+        lands = s.lands
+        found = ([x for x in ok if x not in lands], [x for x in ok if x in lands], have)
+    else:
+        slots, have = open_slots(s, p)
+        found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
+    s.slot_cache = {**(cache or {}), key: found}  # a new dict: copies sharing the old one keep it
     return found
 
 
@@ -338,6 +352,9 @@ def emit(s, kind: str, player, text, slot=None, **data) -> None:
 def gain(s, p: int, res: str, n: int, kind: str, text, slot=None, **data) -> None:
     """Change ``p``'s holding of ``res`` by ``n`` (may be negative) and log it (one
     resource: :func:`exchange`)."""
+    if s.log is None:  # a search copy keeps no log: the change alone (no dict, no event)
+        s.hand[p][res] += n
+        return
     exchange(s, p, {res: n}, kind, text, slot, **data)
 
 
@@ -405,6 +422,9 @@ def do_gold(s, p: int, amount: int) -> None:
     marker advanced. Pushes no decision; logs ``gold_taken`` (estate rules, "Resource
     income")."""
     s.taken[p]["gold"] += amount
+    if s.log is None:  # a search copy keeps no log: the change alone (as gain makes it)
+        s.hand[p]["gold"] += amount
+        return
     gain(s, p, "gold", amount, "gold_taken", lambda: f"{P(p)} advances the gold marker: +{amount} gold "
                                                      f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
 
