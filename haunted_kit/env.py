@@ -179,7 +179,8 @@ class KitAECEnv(AECEnv):
         self.state_ = None
         self._numbered = None  # (legal actions, their numbers) of the last mask made for the player to move
         self._seed = 0
-        self.np_random = None  # made by the first reset (see the module docstring)
+        self._np_random = None  # made by the first reset (see the module docstring)
+        self._np_seed = None  # the seed of np_random still to be made (see np_random)
 
     def observation_space(self, agent):
         return self._obs_space
@@ -260,11 +261,24 @@ class KitAECEnv(AECEnv):
         if seed is not None:
             seed = check_seed(seed)  # ValueError before anything changes
             # Gymnasium's generator takes only seeds >= 0: a negative game seed maps one to one
-            self.np_random, _ = seeding.np_random(seed % 2**64)
+            self._np_random, self._np_seed = None, seed % 2**64  # made when first asked for (np_random)
             return seed
-        if self.np_random is None:
-            self.np_random, _ = seeding.np_random(None)  # the operating system's entropy
         return int(self.np_random.integers(0, SEED_MAX, endpoint=True))
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's own generator (see the module docstring): seeded by the last
+        seeded reset (made when first asked for, so a seeded reset costs no generator),
+        before any from the operating system's entropy."""
+        if self._np_random is None:
+            # a seed still to use (None: the operating system's entropy)
+            self._np_random, _ = seeding.np_random(self._np_seed)
+            self._np_seed = None
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self._np_random, self._np_seed = generator, None
 
     def observe(self, agent):
         s = self.state_
