@@ -23,6 +23,7 @@ from .box import default_box
 
 __all__ = ["HauntedObservation"]
 
+_NONE = -1  # a cell's building index when it has none (state.building)
 _ROWS_KEPT = 100_000  # players' rows (and own quests' entries) kept by HauntedObservation.from_state before it starts afresh
 
 
@@ -124,10 +125,9 @@ class HauntedObservation:
         for o in compress(off, depleted):
             v[o + T + 1] = 1
         built = []
-        for c, b in enumerate(building):
-            if b >= 0:
-                v[off[c] + T + 2 + b] = 1
-                built.append((off[c], c))
+        for c in compress(range(len(building)), map(_NONE.__ne__, building)):  # the built cells, found in C
+            v[off[c] + T + 2 + building[c]] = 1
+            built.append((off[c], c))
         return field, ghosts, depleted, building, v, built
 
     def _row_bytes(self, row: tuple) -> bytes:
