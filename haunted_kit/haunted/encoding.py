@@ -149,8 +149,7 @@ class HauntedObservation:
         while the field object and the ghost, depletion and building lists are the same:
         it depends on nothing else), the observer-relative owner and sensor flags and the
         header written into it, each player's entries and the own quests' entries from
-        bytes kept by their values;
-        a C float array handed to numpy without copying."""
+        bytes kept by their values; a C float array handed to numpy without copying."""
         box, n = self.box, self.n
         layout, field = s.layout, s.field
         full = bool(layout) and len(layout) == len(box.region_centres) and field is not None
@@ -200,7 +199,8 @@ class HauntedObservation:
                 b = rows[row] = self._row_bytes(row)
             out[at:at + len(b)] = b
             at += len(b)
-        key = (quests[me], s.hand[me])
+        chosen = quests[me]  # a tuple (state.FIELDS); any other sequence is keyed as one
+        key = (chosen if type(chosen) is tuple else tuple(chosen or ()), s.hand[me])
         b = self._quest_bytes.get(key)
         if b is None:
             if len(self._quest_bytes) > _ROWS_KEPT:
