@@ -24,7 +24,7 @@ from .box import default_box
 __all__ = ["HauntedObservation"]
 
 _NONE = -1  # a cell's building index when it has none (state.building)
-_ROWS_KEPT = 100_000  # players' rows (and own quests' entries) kept by HauntedObservation.from_state before it starts afresh
+_ROWS_KEPT = 100_000  # own quests' entries kept by HauntedObservation.from_state before it starts afresh
 
 
 class HauntedObservation:
@@ -69,7 +69,9 @@ class HauntedObservation:
         self._per_player = len(box.resources) + 1 + 2 * len(box.tracks) + 4 + len(self.skills)
         self._quests_at = self._players_at + self._per_player * self.n
         self._board = None  # from_state's board part while the board is unchanged: see _board_base
-        self._rows: dict = {}  # a player's values (learned skills as the bitmask) -> their entries' float32 bytes
+        # per player, the values (learned skills as the bitmask) and entries' float32 bytes last written
+        self._last_rows = [((), b"")] * players
+        self._skill_bytes: dict = {}  # a learned-skills bitmask -> its skill=k flags' float32 bytes
         self._quest_bytes: dict = {}  # (own quests, hand bitmask) -> their entries' float32 bytes
         self._blank = array.array("f", bytes(4 * len(names)))
 
@@ -132,9 +134,13 @@ class HauntedObservation:
 
     def _row_bytes(self, row: tuple) -> bytes:
         """A player's entries as float32 bytes, from ``row``: the values of :meth:`names`'
-        order up to ``markers_used``, then the learned skills' bitmask (each ``skill=k`` flag)."""
-        *values, mask = row
-        return array.array("f", values + [float(mask >> k & 1) for k in self.skills]).tobytes()
+        order up to ``markers_used``, then the learned skills' bitmask (each ``skill=k``
+        flag; the flags' bytes kept by the bitmask)."""
+        mask = row[-1]
+        flags = self._skill_bytes.get(mask)
+        if flags is None:
+            flags = self._skill_bytes[mask] = array.array("f", [float(mask >> k & 1) for k in self.skills]).tobytes()
+        return array.array("f", row[:-1]).tobytes() + flags
 
     def _my_quests(self, chosen, hand: int) -> bytes:
         """The ``my_quest=q`` then ``my_hand=q`` entries as float32 bytes."""
@@ -148,8 +154,9 @@ class HauntedObservation:
         The environment's fast path: a copy of the board's part (:meth:`_board_base`, kept
         while the field object and the ghost, depletion and building lists are the same:
         it depends on nothing else), the observer-relative owner and sensor flags and the
-        header written into it, each player's entries and the own quests' entries from
-        bytes kept by their values; a C float array handed to numpy without copying."""
+        header written into it, each player's entries as the bytes last written for that
+        player while their values are the same, the own quests' entries from bytes kept by
+        their values; a C float array handed to numpy without copying."""
         box, n = self.box, self.n
         layout, field = s.layout, s.field
         full = bool(layout) and len(layout) == len(box.region_centres) and field is not None
@@ -187,16 +194,17 @@ class HauntedObservation:
         R, K = len(box.resources), len(box.tracks)
         res, pec, tok, act, valor, arrival, quests, markers, learned = (
             s.res, s.pec, s.tok, s.act, s.valor, s.arrival, s.quests, s.markers, s.learned)
-        rows = self._rows
-        if len(rows) > _ROWS_KEPT:
-            rows.clear()
+        last = self._last_rows  # per player: (values, their entries' bytes) last written
         out, at = memoryview(v).cast("B"), 4 * self._players_at
         for p in (*range(me, n), *range(me)):  # a player's entries are consecutive (names), observer first
             row = (*res[p * R:p * R + R], pec[p], *tok[p * K:p * K + K], *act[p * K:p * K + K],
                    valor[p], arrival[p], len(quests[p]), markers[p], learned[p])
-            b = rows.get(row)
-            if b is None:
-                b = rows[row] = self._row_bytes(row)
+            kept = last[p]
+            if kept[0] == row:
+                b = kept[1]
+            else:
+                b = self._row_bytes(row)
+                last[p] = (row, b)
             out[at:at + len(b)] = b
             at += len(b)
         chosen = quests[me]  # a tuple (state.FIELDS); any other sequence is keyed as one
