@@ -13,13 +13,14 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   own cost whatever the machine's load (the environment is made, and its first game
   played, before the clock starts, as the engine's modules are loaded before its clock);
 * where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
-  observation swapped for a constant vector to weigh it): the encoder's ``from_state``
-  about 16 us (the board's part copied while unchanged, one in three steps rebuilt; the
-  four players' rows about a quarter), the engine step 8-10 us, the mask about 4 us
-  (``ActionCatalogue.legal_numbers`` 3 us: Haunted Lands makes its legal actions anew),
-  the policy's ``mask.nonzero()`` about 1 us, ``reset`` about 400 us a game
-  (``games.start_game``'s ``inspect.signature``, the game's setup); with the observation
-  free the env runs at about 0.4 of the engine's steps/s;
+  observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
+  ``from_state`` about 13 us (main: 17; the board's part copied while unchanged and
+  rebuilt one step in three, the four players' rows about 5 us of it), the engine step
+  6-9 us, the mask about 4 us (``ActionCatalogue.legal_numbers`` 3 us: Haunted Lands
+  makes its legal actions anew, so none is found by identity), the policy's
+  ``mask.nonzero()`` about 1 us, ``reset`` about 400 us a game (``games.start_game``'s
+  ``inspect.signature``, the game's setup); with the observation free the env runs at
+  about 0.35-0.4 of the engine's steps/s;
 * with ``--ab REV``: the env and engine figures of git revision ``REV`` (a temporary
   worktree) and of this tree, alternated over ``--rounds`` runs, with their medians;
 * hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
