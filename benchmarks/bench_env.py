@@ -1,14 +1,28 @@
 """The environment and the search agent over every game of the kit: figures, not tests.
 
-    python benchmarks/bench_env.py [--games N] [--thirds N] [--strength N]
+    python benchmarks/bench_env.py [--games N] [--thirds N] [--strength N] [--no-hints]
+    python benchmarks/bench_env.py --ab main [--rounds 5] [--games N]
 
 For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
 
-* env steps/s: decisions per second of a seeded random policy through ``KitAECEnv``
-  (``agent_iter`` / ``last`` / ``step``: the observation vector and the action mask of
-  every decision included), and in the same run the same games played straight on the
-  engine (random legal action), so the ratio shows the environment's own cost whatever
-  the machine's load;
+* env steps/s: decisions per second (CPU time) of a seeded random policy through
+  ``KitAECEnv`` (``agent_iter`` / ``last`` / ``step``: the observation vector and the
+  action mask of every decision included; the policy picks among the mask's numbers with
+  ``random.Random``, as the engine figure picks among the legal actions), and in the same
+  run random games played straight on the engine, so the ratio shows the environment's
+  own cost whatever the machine's load (the environment is made, and its first game
+  played, before the clock starts, as the engine's modules are loaded before its clock);
+* where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
+  observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
+  ``from_state`` about 13 us (main: 17; the board's part copied while unchanged and
+  rebuilt one step in three, the four players' rows about 5 us of it), the engine step
+  6-9 us, the mask about 4 us (``ActionCatalogue.legal_numbers`` 3 us: Haunted Lands
+  makes its legal actions anew, so none is found by identity), the policy's
+  ``mask.nonzero()`` about 1 us, ``reset`` about 400 us a game (``games.start_game``'s
+  ``inspect.signature``, the game's setup); with the observation free the env runs at
+  about 0.35-0.4 of the engine's steps/s;
+* with ``--ab REV``: the env and engine figures of git revision ``REV`` (a temporary
+  worktree) and of this tree, alternated over ``--rounds`` runs, with their medians;
 * hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
   position a few greedy decisions into a game (truncated rollouts where the game has
   ``evaluate``); for the estate and Landmarks also the median and the most over positions
@@ -23,15 +37,25 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from haunted_kit.bots import make_bot
-from haunted_kit.env import KitAECEnv
-from haunted_kit.games import get_game
-from haunted_kit.search import hints, sample_chance
+# the tree under test: this checkout, or (for --ab) the one named by HK_BENCH_TREE
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(ROOT))
+
+from haunted_kit.bots import make_bot  # noqa: E402
+from haunted_kit.env import KitAECEnv  # noqa: E402
+from haunted_kit.games import get_game  # noqa: E402
+from haunted_kit.search import hints, sample_chance  # noqa: E402
 
 GAMES = [("haunted", 4, {}), ("estate", 3, {}), ("landmarks", 3, {"rounds": 3})]
 
@@ -39,19 +63,27 @@ GAMES = [("haunted", 4, {}), ("estate", 3, {}), ("landmarks", 3, {"rounds": 3})]
 def env_games(game: str, players: int, options: dict, seeds) -> tuple[int, float]:
     """Decisions and CPU seconds of random-policy games through the AEC environment."""
     env = KitAECEnv(game, players=players, **options)
-    steps, start = 0, time.process_time()
+    play_env(env, [-1])  # a warm-up game: modules loaded and tables made before the clock starts
+    start = time.process_time()
+    steps = play_env(env, seeds)
+    return steps, time.process_time() - start
+
+
+def play_env(env, seeds) -> int:
+    """Play one seeded random-policy game per seed through ``env``; the decisions made."""
+    steps = 0
     for seed in seeds:
         env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         for _agent in env.agent_iter():
             obs, _, done, cut, _ = env.last()
             if done or cut:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            legal = obs["action_mask"].nonzero()[0]  # the legal numbers (np.flatnonzero without its wrappers)
+            env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-    return steps, time.process_time() - start
+    return steps
 
 
 def random_decisions(s, seed: int, stop: int | None = None) -> int:
@@ -70,6 +102,7 @@ def random_decisions(s, seed: int, stop: int | None = None) -> int:
 def engine_games(game: str, players: int, options: dict, seeds) -> tuple[int, float]:
     """Decisions and CPU seconds of random games straight on the engine."""
     g = get_game(game)
+    random_decisions(g.new_game(players=players, seed=-1, log=False, **options), -1)  # warm-up, as env_games
     steps, start = 0, time.process_time()
     for seed in seeds:
         steps += random_decisions(g.new_game(players=players, seed=seed, log=False, **options), seed)
@@ -135,22 +168,71 @@ def strength(games: int) -> None:
         print(f"{'':10} {len(f.game_id.unique())} games in {time.perf_counter() - start:.0f} s on 2 processes")
 
 
+def probe(games: int) -> dict:
+    """Env and engine decisions and CPU seconds per game of :data:`GAMES` (the tree on the path)."""
+    out = {}
+    for game, players, options in GAMES:
+        e_steps, e_sec = env_games(game, players, options, range(games))
+        g_steps, g_sec = engine_games(game, players, options, range(games))
+        out[game] = {"env": e_steps / e_sec, "engine": g_steps / g_sec, "env_steps": e_steps}
+    return out
+
+
+def ab(rev: str, rounds: int, games: int) -> None:
+    """Env and engine steps/s of git ``rev`` and of this tree, alternated; prints medians."""
+    from bench_engine import tree_at  # lazy: the temporary worktree of --ab only (bench_engine's own)
+
+    def run(tree: Path) -> dict:
+        env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
+        done = subprocess.run([sys.executable, __file__, "--probe", "--games", str(games)], env=env, cwd=tree,
+                              capture_output=True, text=True, check=True)
+        return json.loads(done.stdout)
+
+    with tree_at(rev) as old:
+        runs = {"old": [], "new": []}
+        for k in range(rounds):
+            for side, tree in ((("old", old), ("new", ROOT)) if k % 2 == 0 else (("new", ROOT), ("old", old))):
+                runs[side].append(run(tree))
+                print(f"round {k + 1} {side}: " + "  ".join(f"{g} {r['env'] / r['engine']:.2f}"
+                                                          for g, r in runs[side][-1].items()), flush=True)
+    print(f"{'game':10} {'side':4} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} (medians of {rounds})")
+    for game, _, _ in GAMES:
+        for side in ("old", "new"):
+            rs = runs[side]
+            env_s, eng_s = (statistics.median(r[game][k] for r in rs) for k in ("env", "engine"))
+            ratio = statistics.median(r[game]["env"] / r[game]["engine"] for r in rs)
+            print(f"{game:10} {side:4} {env_s:12,.0f} {eng_s:15,.0f} {ratio:10.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="seeded games per game and way (default 20)")
     ap.add_argument("--thirds", type=int, default=5, metavar="N",
                     help="estate and Landmarks hints from a third of the way into N seeded random games (default 5)")
+    ap.add_argument("--no-hints", action="store_true", help="only the env and engine steps/s (no hint figures)")
     ap.add_argument("--strength", type=int, default=0, metavar="N",
                     help="also play N games of search vs greedy in each companion game")
+    ap.add_argument("--ab", metavar="REV", help="compare the env figures with git revision REV, alternated")
+    ap.add_argument("--rounds", type=int, default=5, help="alternated runs per side for --ab (default 5)")
+    ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # --ab's child: JSON figures
     args = ap.parse_args()
+    if args.probe:
+        print(json.dumps(probe(args.games)))
+        return
+    if args.ab:
+        ab(args.ab, args.rounds, args.games)
+        return
     seeds = range(args.games)
     print(f"{'game':10} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} {'hint 1000 playouts':>19}")
     for game, players, options in GAMES:
         e_steps, e_sec = env_games(game, players, options, seeds)
         g_steps, g_sec = engine_games(game, players, options, seeds)
+        ratio = f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f}"
+        if args.no_hints:
+            print(ratio)
+            continue
         h_sec, sentence = hint_cpu(hint_position(game, players, options))
-        print(f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f} "
-              f"{h_sec:15.2f} s CPU")
+        print(f"{ratio} {h_sec:15.2f} s CPU")
         print(f"{'':10} top hint: {sentence}")
         if game in ("estate", "landmarks"):
             thirds = sorted(hint_cpu(s)[0] for s in third_positions(game, players, options, range(args.thirds)))

@@ -124,6 +124,12 @@ def _action_number(action):
     return action
 
 
+def _same_actions(kept: list, now: list) -> bool:
+    """Whether ``now`` holds the very objects of ``kept``, in order (``kept`` is held, so
+    its objects' identities are theirs): then the catalogue numbers them alike."""
+    return now is kept or (len(now) == len(kept) and all(map(operator.is_, now, kept)))
+
+
 # ============================================================================ PettingZoo AEC
 
 
@@ -162,16 +168,19 @@ class KitAECEnv(AECEnv):
         except TypeError as exc:  # an option the game's new_game does not take
             raise ValueError(f"{self.game.name!r} options: {exc}; given options: {', '.join(self.options) or 'none'}") from None
         self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._player_of = {a: p for p, a in enumerate(self.possible_agents)}
         low, high = self.encode.bounds()
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(len(self.catalogue),), dtype=np.int8),
         })
         self._act_space = spaces.Discrete(len(self.catalogue))
+        self._n_actions = len(self.catalogue)
         self.state_ = None
         self._numbered = None  # (legal actions, their numbers) of the last mask made for the player to move
         self._seed = 0
-        self.np_random = None  # made by the first reset (see the module docstring)
+        self._np_random = None  # made by the first reset (see the module docstring)
+        self._np_seed = None  # the seed of np_random still to be made (see np_random)
 
     def observation_space(self, agent):
         return self._obs_space
@@ -197,13 +206,22 @@ class KitAECEnv(AECEnv):
     def legal_mask(self, player: int) -> np.ndarray:
         """1 for each legal action's number when ``player`` is to move (exactly the legal
         actions: one number each), else all 0."""
-        mask = bytearray(len(self.catalogue))  # plain byte writes, then numpy over the same memory
         s = self.state_
-        if not s.is_terminal() and s.current_player() == player:
-            numbers = self.catalogue.legal_numbers(s)
+        return self._mask(s, player, None if s.is_terminal() else s.current_player())
+
+    def _mask(self, s, player: int, to_move: int | None) -> np.ndarray:
+        """:meth:`legal_mask` of ``s`` with its player to move already known."""
+        mask = bytearray(self._n_actions)  # plain byte writes, then numpy over the same memory
+        if to_move == player:
+            legal = s.legal_actions()
+            numbered = self._numbered
+            if numbered is not None and _same_actions(numbered[0], legal):  # the last mask's actions: its numbers
+                numbers = numbered[1]
+            else:
+                numbers = self.catalogue.legal_numbers(s)
+                self._numbered = (legal, numbers)  # for step: the action of a number, while legal
             for i in numbers:
                 mask[i] = 1
-            self._numbered = (s.legal_actions(), numbers)  # for step: the action of a number, while legal
         return np.frombuffer(mask, dtype=np.int8)
 
     # ------------------------------------------------------------------ the AEC API
@@ -243,22 +261,36 @@ class KitAECEnv(AECEnv):
         if seed is not None:
             seed = check_seed(seed)  # ValueError before anything changes
             # Gymnasium's generator takes only seeds >= 0: a negative game seed maps one to one
-            self.np_random, _ = seeding.np_random(seed % 2**64)
+            self._np_random, self._np_seed = None, seed % 2**64  # made when first asked for (np_random)
             return seed
-        if self.np_random is None:
-            self.np_random, _ = seeding.np_random(None)  # the operating system's entropy
         return int(self.np_random.integers(0, SEED_MAX, endpoint=True))
 
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's own generator (see the module docstring): seeded by the last
+        seeded reset (made when first asked for, so a seeded reset costs no generator),
+        before any from the operating system's entropy."""
+        if self._np_random is None:
+            # a seed still to use (None: the operating system's entropy)
+            self._np_random, _ = seeding.np_random(self._np_seed)
+            self._np_seed = None
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self._np_random, self._np_seed = generator, None
+
     def observe(self, agent):
-        self._check_started()
-        if agent not in self.possible_agents:
-            raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        p = self.possible_agents.index(agent)
         s = self.state_
+        if s is None:
+            self._check_started()
+        p = self._player_of.get(agent) if isinstance(agent, str) else None
+        if p is None:
+            raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
         to_move = None if s.is_terminal() else s.current_player()
         from_state = self._from_state  # the encoder's cheap read of what observation(p) holds, if it has one
         vector = self.encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
-        return {"observation": vector, "action_mask": self.legal_mask(p)}
+        return {"observation": vector, "action_mask": self._mask(s, p, to_move)}
 
     def step(self, action):
         """Play action number ``action`` (an integer or a 0-d integer array) for the agent
@@ -278,10 +310,12 @@ class KitAECEnv(AECEnv):
             return
         chosen = self.legal_action(action)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        # every reward is 0 here: _sync sets them only when the game ends, after which
+        # steps are the done agents' (so no fresh dict of zeros per step)
         self.state_.apply_action(chosen)
         self._sync()
-        self._accumulate_rewards()
+        if self.state_.is_terminal():
+            self._accumulate_rewards()  # (before the end every reward is 0: nothing to add)
 
     def legal_action(self, action):
         """The game's action for action number ``action`` (an integer or a 0-d integer
@@ -290,8 +324,7 @@ class KitAECEnv(AECEnv):
         action = _action_number(action)
         if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
             legal, numbers = self._numbered
-            now = self.state_.legal_actions()
-            if now is legal or (len(now) == len(legal) and all(map(operator.is_, now, legal))):
+            if _same_actions(legal, self.state_.legal_actions()):
                 for i, number in enumerate(numbers):  # a handful of numbers: no dict made per mask
                     if number == action:
                         return legal[i]

@@ -10,11 +10,12 @@ import random
 
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 
 from haunted_kit.env import KitAECEnv
 from haunted_kit.games import game_names, get_game
 from haunted_kit.haunted import actions as HA
-from haunted_kit.protocol import ActionCatalogue
+from haunted_kit.protocol import SEED_MAX, ActionCatalogue
 from haunted_kit.search import sample_chance
 
 SETTINGS = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 2})}
@@ -156,3 +157,44 @@ def test_the_environment_gives_the_plain_vector_mask_and_returns_over_seeded_epi
             decisions += 1
         assert env.state_.is_terminal() and not env.agents
     assert decisions > 10  # two whole games (Landmarks over 2 rounds: 13 decisions)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_from_state_stays_the_plain_vector_when_games_interleave(game):
+    """The encoder keeps parts of the last vector it made (Haunted Lands: the board's part
+    while the field and its ghost, depletion and building lists are unchanged): positions of
+    three seeded games taken in turn, each seen by every player, still give the plain vector."""
+    env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
+    enc = env.encode
+    games = [[s.copy() for s in _positions(game, [seed])] for seed in (20, 21, 22)]
+    checked = 0
+    for i in range(max(map(len, games))):
+        for positions in games:
+            if i >= len(positions):
+                continue
+            s = positions[i]
+            to_move = None if s.is_terminal() else s.current_player()
+            for p in range(SETTINGS[game][0]):
+                assert np.array_equal(_vector(enc, s, p), enc(s.observation(p), p, to_move)), (game, i, p)
+                checked += 1
+    assert checked > 50  # Landmarks over 2 rounds: 72
+
+
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("seed", [7, -7])
+def test_np_random_after_a_seeded_reset_is_that_seed_s_generator(game, seed):
+    """``reset(seed=k)`` leaves ``np_random`` to be made when first asked for: it then draws
+    as Gymnasium's generator of ``k`` (a negative seed taken modulo 2**64), and a
+    generator set by hand is the one ``reset()`` draws from."""
+    env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
+    env.reset(seed=seed)
+    expected, _ = seeding.np_random(seed % 2**64)
+    assert env.np_random.integers(10**9, size=4).tolist() == expected.integers(10**9, size=4).tolist()
+    env.reset(seed=seed)
+    expected, _ = seeding.np_random(seed % 2**64)
+    env.reset()
+    assert env.game_seed == int(expected.integers(0, SEED_MAX, endpoint=True))
+    env.np_random, _ = seeding.np_random(123)
+    expected, _ = seeding.np_random(123)
+    env.reset()
+    assert env.game_seed == int(expected.integers(0, SEED_MAX, endpoint=True))

@@ -32,7 +32,6 @@ from .rules import income_bound  # noqa: F401  (this module's interface too; the
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
 PHASES = ("setup", "turns", "inn", "over")
-_ROWS_KEPT = 100_000  # seats' rows kept by EstateObservation.values before it starts afresh
 
 
 def _tuple_getter(keys):
@@ -67,7 +66,7 @@ class EstateObservation(ObservationEncoder):
         box = box or default_estate_box()
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
-        self._rows: dict = {}  # a seat's values -> their float32 bytes (see values)
+        self._last_rows = [((), b"")] * players  # per seat: its values and their float32 bytes last written
         super().__init__(box, players)
 
     def entry_names(self) -> list[str]:
@@ -129,17 +128,18 @@ class EstateObservation(ObservationEncoder):
     def _seat_rows(self, v, me: int, hands, incomes, takens, workers, tokens, passed, visited) -> None:
         """Write every seat's consecutive entries (hand, income, taken, workers, condition
         tokens, passed, visited: :meth:`entry_names`' order) into ``v``, one float32 bytes
-        write per seat (the bytes kept by the row's values)."""
+        write per seat (the bytes last written for that seat while its values are the same)."""
         T, n = self._T, self.n
         res, inc, work, starts, width = T["get_res"], T["get_inc"], T["get_workers"], T["seat_start"], T["seat_width"]
-        rows, out = self._rows, memoryview(v).cast("B")
-        if len(rows) > _ROWS_KEPT:
-            rows.clear()
+        last, out = self._last_rows, memoryview(v).cast("B")
         for p in range(n):
             row = res(hands[p]) + inc(incomes[p]) + inc(takens[p]) + work(workers[p]) + (tokens[p], passed[p], visited[p])
-            b = rows.get(row)
-            if b is None:
-                b = rows[row] = array.array("f", row).tobytes()  # the same values: kept by the row
+            kept = last[p]
+            if kept[0] == row:
+                b = kept[1]
+            else:
+                b = array.array("f", row).tobytes()
+                last[p] = (row, b)  # the same values next time: the same bytes
             at0 = 4 * starts[(p - me) % n]
             out[at0:at0 + 4 * width] = b
 

@@ -24,7 +24,7 @@ from .box import default_box
 __all__ = ["HauntedObservation"]
 
 _NONE = -1  # a cell's building index when it has none (state.building)
-_ROWS_KEPT = 100_000  # players' rows kept by HauntedObservation.from_state before it starts afresh
+_ROWS_KEPT = 100_000  # own quests' entries kept by HauntedObservation.from_state before it starts afresh
 
 
 class HauntedObservation:
@@ -68,8 +68,11 @@ class HauntedObservation:
         self._players_at = self._cells_at + self._per_cell * len(self.cells)
         self._per_player = len(box.resources) + 1 + 2 * len(box.tracks) + 4 + len(self.skills)
         self._quests_at = self._players_at + self._per_player * self.n
-        self._rows: dict = {}  # a player's values (learned skills as the bitmask) -> their entries' float32 bytes
-        self._quest_bits = [(q, i) for i, q in enumerate(self.quests)]
+        self._board = None  # from_state's board part while the board is unchanged: see _board_base
+        # per player, the values (learned skills as the bitmask) and entries' float32 bytes last written
+        self._last_rows = [((), b"")] * players
+        self._skill_bytes: dict = {}  # a learned-skills bitmask -> its skill=k flags' float32 bytes
+        self._quest_bytes: dict = {}  # (own quests, hand bitmask) -> their entries' float32 bytes
         self._blank = array.array("f", bytes(4 * len(names)))
 
     def entry_high(self, name: str) -> float:
@@ -109,29 +112,64 @@ class HauntedObservation:
         hit = self._templates[id(field)] = (field, v, offsets)
         return hit
 
+    def _board_base(self, s, field) -> tuple:
+        """The vector's part fixed by the board as everyone sees it: ``field``'s template
+        (:meth:`_template`) with each cell's ghost, depletion and building flags set, as
+        ``(field, ghosts, depleted, building, base vector, built)``: copies of the three
+        lists it was made from, and ``(entry offset, cell)`` of each built cell (whose owner
+        flag depends on the observer). Nothing in it is hidden from any player."""
+        _, template, off = self._template(field)
+        v = template[:]
+        T = len(self.terrains)
+        ghosts, depleted, building = list(s.ghosts), list(s.depleted), list(s.building)
+        for o in compress(off, ghosts):
+            v[o + T] = 1
+        for o in compress(off, depleted):
+            v[o + T + 1] = 1
+        built = []
+        for c in compress(range(len(building)), map(_NONE.__ne__, building)):  # the built cells, found in C
+            v[off[c] + T + 2 + building[c]] = 1
+            built.append((off[c], c))
+        return field, ghosts, depleted, building, v, built
+
     def _row_bytes(self, row: tuple) -> bytes:
         """A player's entries as float32 bytes, from ``row``: the values of :meth:`names`'
-        order up to ``markers_used``, then the learned skills' bitmask (each ``skill=k`` flag)."""
-        *values, mask = row
-        return array.array("f", values + [float(mask >> k & 1) for k in self.skills]).tobytes()
+        order up to ``markers_used``, then the learned skills' bitmask (each ``skill=k``
+        flag; the flags' bytes kept by the bitmask)."""
+        mask = row[-1]
+        flags = self._skill_bytes.get(mask)
+        if flags is None:
+            flags = self._skill_bytes[mask] = array.array("f", [float(mask >> k & 1) for k in self.skills]).tobytes()
+        return array.array("f", row[:-1]).tobytes() + flags
+
+    def _my_quests(self, chosen, hand: int) -> bytes:
+        """The ``my_quest=q`` then ``my_hand=q`` entries as float32 bytes."""
+        flags = [float(q in (chosen or ())) for q in self.quests] + [float(hand >> q & 1) for q in self.quests]
+        return array.array("f", flags).tobytes()
 
     def from_state(self, s, me: int, to_move: int | None) -> np.ndarray:
         """The vector of ``s.observation(me)`` (:meth:`__call__`'s, entry for entry), read
         straight from the state's fields: only those the observation shows ``me`` (no
-        other player's quests or hand, no seed, generator position or forced outcomes),
-        written into a copy of the field's template (:meth:`_template`) in a C float
-        array, then handed to numpy without copying. The environment's fast path."""
+        other player's quests or hand, no seed, generator position or forced outcomes).
+        The environment's fast path: a copy of the board's part (:meth:`_board_base`, kept
+        while the field object and the ghost, depletion and building lists are the same:
+        it depends on nothing else), the observer-relative owner and sensor flags and the
+        header written into it, each player's entries as the bytes last written for that
+        player while their values are the same, the own quests' entries from bytes kept by
+        their values; a C float array handed to numpy without copying."""
         box, n = self.box, self.n
-        layout = s.layout
-        field = s.field
+        layout, field = s.layout, s.field
         full = bool(layout) and len(layout) == len(box.region_centres) and field is not None
         if full:
-            _, template, off = self._template(field)
-            v = template[:]  # a memcpy of the template
+            base = self._board
+            if (base is None or base[0] is not field or base[1] != s.ghosts or base[2] != s.depleted
+                    or base[3] != s.building):
+                base = self._board = self._board_base(s, field)
+            v = base[4][:]  # a memcpy of the board's part
         else:
             v = self._blank[:]
         v[0], v[1] = s.season, s.round
-        at = self._phase_at.get(str(s.phase))
+        at = self._phase_at.get(s.phase)  # a StrEnum: hashes and compares as its word
         if at is not None:
             v[at] = 1
         at = self._market_at.get(s.market)
@@ -145,47 +183,39 @@ class HauntedObservation:
         if to_move is not None:
             v[at + (to_move - me) % n] = 1
         if full:
-            T = len(self.terrains)
-            for o in compress(off, s.ghosts):
-                v[o + T] = 1
-            for o in compress(off, s.depleted):
-                v[o + T + 1] = 1
-            B = T + 2
-            owners = B + len(self.buildings)
-            building, owner = s.building, s.owner
-            if building.count(_NONE) != len(building):
-                for c, b in enumerate(building):
-                    if b >= 0:
-                        o = off[c]
-                        v[o + B + b] = 1
-                        v[o + owners + (owner[c] - me) % n] = 1
+            off = self._template(field)[2]
+            owners = len(self.terrains) + 2 + len(self.buildings)
+            owner = s.owner
+            for o, c in base[5]:
+                v[o + owners + (owner[c] - me) % n] = 1
             sensors = owners + n
             for p, c in enumerate(s.sensor):
                 v[off[c] + sensors + (p - me) % n] = 1
         R, K = len(box.resources), len(box.tracks)
         res, pec, tok, act, valor, arrival, quests, markers, learned = (
             s.res, s.pec, s.tok, s.act, s.valor, s.arrival, s.quests, s.markers, s.learned)
-        rows = self._rows
-        if len(rows) > _ROWS_KEPT:
-            rows.clear()
+        last = self._last_rows  # per player: (values, their entries' bytes) last written
         out, at = memoryview(v).cast("B"), 4 * self._players_at
         for p in (*range(me, n), *range(me)):  # a player's entries are consecutive (names), observer first
             row = (*res[p * R:p * R + R], pec[p], *tok[p * K:p * K + K], *act[p * K:p * K + K],
                    valor[p], arrival[p], len(quests[p]), markers[p], learned[p])
-            b = rows.get(row)
-            if b is None:
-                b = rows[row] = self._row_bytes(row)
+            kept = last[p]
+            if kept[0] == row:
+                b = kept[1]
+            else:
+                b = self._row_bytes(row)
+                last[p] = (row, b)
             out[at:at + len(b)] = b
             at += len(b)
-        at = self._quests_at
-        index = self.quests.index
-        for q in quests[me] or ():
-            v[at + index(q)] = 1
-        mask, at = s.hand[me], at + len(self.quests)
-        if mask:
-            for q, i in self._quest_bits:
-                if mask >> q & 1:
-                    v[at + i] = 1
+        chosen = quests[me]  # a tuple (state.FIELDS); any other sequence is keyed as one
+        key = (chosen if type(chosen) is tuple else tuple(chosen or ()), s.hand[me])
+        b = self._quest_bytes.get(key)
+        if b is None:
+            if len(self._quest_bytes) > _ROWS_KEPT:
+                self._quest_bytes.clear()
+            b = self._quest_bytes[key] = self._my_quests(*key)
+        at = 4 * self._quests_at
+        out[at:at + len(b)] = b
         return np.frombuffer(v, dtype=np.float32)  # the array's own memory (writable), no copy
 
     def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
