@@ -8,6 +8,7 @@ module in the import graph and the CLI loads only the game it is asked for.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -58,9 +59,16 @@ def start_game(game: Game, *, players: int, seed: int = 0, log: bool = False, **
     that keeps or drops the event log; a game without it keeps its log as it does).
     Every tool that starts a game with or without a log (play, simulate, the
     environment) starts it here. Raises what ``new_game`` raises (ValueError)."""
-    if "log" in inspect.signature(game.new_game).parameters:
+    if _takes_log(game.new_game):
         options["log"] = log
     return game.new_game(players=players, seed=seed, **options)
+
+
+@functools.lru_cache(maxsize=64)
+def _takes_log(new_game) -> bool:
+    """Whether a ``new_game`` names a ``log`` keyword (read once per function: a
+    signature costs about 100 us, a reset of a learning environment a few)."""
+    return "log" in inspect.signature(new_game).parameters
 
 
 def package_of(name: str) -> str:
