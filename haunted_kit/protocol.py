@@ -311,7 +311,8 @@ class Record:
         unchanged. The fast path engines call on every step."""
         new = _new_record(Record)
         new._head = (self._head, player, action, chance)
-        new._len = len(self) + 1
+        n = self._len
+        new._len = (len(self) if n is None else n) + 1
         return new
 
     def __len__(self) -> int:
