@@ -409,19 +409,7 @@ def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple 
     wild = [i for i, n in enumerate(order) if n[0] != "developed"]
     can = {r: [i for i in specific if r in order[i][3]] for r in types}
     raw: set = set()
-
-    def assign(t: int, used: frozenset, chosen: tuple, left: tuple):
-        if t == len(types):
-            for ws in combinations(wild, len(left)):  # wild sources take the resources left, in cost order
-                raw.add(tuple(sorted(chosen + tuple(zip(ws, left)))))
-            return
-        r = types[t]
-        cands = [i for i in can[r] if i not in used]
-        for k in range(min(need[r], len(cands)) + 1):
-            for combo in combinations(cands, k):
-                assign(t + 1, used | set(combo), chosen + tuple((i, r) for i in combo), left + (r,) * (need[r] - k))
-
-    assign(0, frozenset(), (), ())
+    _assign(types, need, can, wild, raw, 0, frozenset(), (), ())
     ranked, over_gold, over_cards = [], [], []
     for pairs in raw:
         gold = sum(gold_of[i] for i, _ in pairs)
@@ -432,6 +420,26 @@ def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple 
     ranked.sort()
     out = memo[key] = (key, nodes, tuple(ranked), tuple(over_gold), tuple(over_cards))
     return out
+
+
+def _assign(types: list, need: Counter, can: dict, wild: list, raw: set, t: int, used: frozenset, chosen: tuple,
+            left: tuple) -> None:
+    """Add to ``raw`` every plan (sorted ``(source index, resource)`` pairs) that gives the
+    resource types from ``types[t]`` on: each type's developed sources ``can[r]`` not yet
+    ``used`` chosen directly (0 to ``need[r]`` of them), the units ``left`` given by ``wild``
+    sources in cost order. A module function, not a closure calling itself: a recursive
+    closure is a reference cycle (function, cell, function) left for the cycle collector on
+    every plan worked out."""
+    if t == len(types):
+        for ws in combinations(wild, len(left)):  # wild sources take the resources left, in cost order
+            raw.add(tuple(sorted(chosen + tuple(zip(ws, left)))))
+        return
+    r = types[t]
+    cands = [i for i in can[r] if i not in used]
+    for k in range(min(need[r], len(cands)) + 1):
+        for combo in combinations(cands, k):
+            _assign(types, need, can, wild, raw, t + 1, used | set(combo), chosen + tuple((i, r) for i in combo),
+                    left + (r,) * (need[r] - k))
 
 
 def plan_payments(s, p: int, card: str) -> PaymentPlans:
