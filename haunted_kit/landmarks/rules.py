@@ -166,19 +166,30 @@ def acquire_options(s, p: int) -> list[Acquire]:
     ``"acquires"``); equal acquisitions are the same :class:`Acquire` object wherever legal."""
     if not s.modules["landmarks"] or s.refuse_follower(p) is not None:
         return []  # refuse_acquire refuses every landmark alike
+    return follower_acquires(s, p)
+
+
+def follower_acquires(s, p: int) -> list[Acquire]:
+    """:func:`acquire_options` of ``p`` when the Landmarks module is in play and ``p`` is
+    the follower to choose (the caller knows it: the legal actions of a follow), without
+    checking those again."""
     hand = tuple(sorted(s.hands[p]))
-    key = (hand, tuple(k for k, n in s.supply.items() if n > 0))
+    supply = s.supply
+    key = (hand, tuple([k for k in supply if supply[k] > 0]))
     memo = memo_table(s.box, "acquires")
     hit = memo.get(key)
     if hit is None:
         # the module is in play and p follows, so refuse_acquire(s, p, key_) refuses exactly the landmarks
         # with an empty supply or too few cards to discard (those showing its icon, if it names one)
-        same = memo_table(s.box, "acquire objects")  # one Acquire object per (landmark, discards) wherever legal
+        box = s.box
+        same = memo_table(box, "acquire objects")  # one Acquire object per (landmark, discards) wherever legal
+        cards = box.cards
         out = []
-        for key_, lt in s.box.landmarks.items():
-            if s.supply[key_] <= 0:
+        for key_, lt in box.landmarks.items():
+            if supply[key_] <= 0:
                 continue
-            eligible = _eligible(s, p, lt)
+            icon = lt.icon  # the hand sorted, so the eligible cards are too (what _eligible keeps, in sorted order)
+            eligible = [k for k in hand if icon in cards[k].icons] if icon else hand
             if len(eligible) < lt.discard:
                 continue
             for combo in _choices(eligible, lt.discard):
@@ -518,7 +529,7 @@ def can_build(s, p: int) -> bool:
     payment (the same answer as ``bool(build_options(s, p))``, without listing them); each
     card's answer kept per situation (:func:`build_options`)."""
     cards = s.box.cards
-    payable = _situation(s, p)[2]
+    payable = _situation(s, p)[1]
     for k in set(s.hands[p]):
         if cards[k].kind == "building":
             ok = payable.get(k)
@@ -572,6 +583,8 @@ def discard_choices(s, p: int, card: str, plan: Plan) -> list[tuple[str, ...]]:
 def _discard_choices(hand, card: str, n: int) -> list[tuple[str, ...]]:
     if n == 0:
         return [()]
+    if n == 1:  # each distinct card of the hand without one copy of the building (_choices' common case)
+        return [(k,) for k in sorted(set(hand)) if k != card or hand.count(k) > 1]
     hand = list(hand)
     hand.remove(card)
     return _choices(hand, n)
@@ -587,40 +600,14 @@ def _choices(cards, n: int) -> list[tuple[str, ...]]:
 
 def build_options(s, p: int) -> list[Build]:
     """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
-    payment, each choice of discards. Memoised (:func:`memo_table` ``"builds"``) by what it
-    reads: the *situation* (``p``, the developed cards, the sources holding gold, how full
-    each Castle Grounds is, ``p``'s gold, the Castle Grounds switch and the hand's size),
-    then the sorted hand; each building's payments are worked out once per situation
-    (:func:`_plan_builds`), so a new hand in a known situation only picks its discards.
-    Equal positions give the same :class:`Build` objects."""
+    payment, each choice of discards. Each building's payments are worked out once per
+    *situation* (``p``, the developed cards, the sources holding gold, how full each Castle
+    Grounds is, ``p``'s gold, the Castle Grounds switch and the hand's size) and kept
+    (:func:`memo_table` ``"builds"``, :func:`_plan_builds`), so a hand only picks its
+    discards (the engine's legal-action memo keeps each position's list). Equal positions
+    give the same :class:`Build` objects."""
     hand = tuple(sorted(s.hands[p]))
-    by_hand, by_card, _ = _situation(s, p)
-    hit = by_hand.get(hand)
-    if hit is None:
-        if len(by_hand) >= HANDS_PER_SITUATION:
-            by_hand.clear()
-        hit = by_hand[hand] = tuple(_build_options(s, p, hand, by_card))
-    return list(hit)
-
-
-#: hands whose Builds :func:`build_options` keeps per situation before it empties that table
-HANDS_PER_SITUATION = 2_000
-
-
-def _situation(s, p: int) -> tuple[dict, dict, dict]:
-    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
-    (:func:`memo_table` ``"builds"``): sorted hand -> its Builds; card -> its plan Builds
-    (:func:`_plan_builds`); card -> whether an affordable payment exists."""
-    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
-                 s.modules["castle_grounds"], len(s.hands[p]))
-    memo = memo_table(s.box, "builds")
-    known = memo.get(situation)
-    if known is None:
-        known = memo[situation] = ({}, {}, {})
-    return known
-
-
-def _build_options(s, p: int, hand: tuple, by_card: dict) -> list[Build]:
+    by_card = _situation(s, p)[0]
     out = []
     cards = s.box.cards
     sources = devs = None
@@ -632,8 +619,21 @@ def _build_options(s, p: int, hand: tuple, by_card: dict) -> list[Build]:
                     sources, devs = tuple(free_sources(s, p)), tuple(s.developed[p])
                 plan = by_card[key] = _plan_builds(s, p, key, sources, devs)
             entries, plain = plan
-            out += plain if plain is not None else _hand_builds(s, p, key, entries)
+            out += plain if plain is not None else _hand_builds(hand, key, entries)
     return out
+
+
+def _situation(s, p: int) -> tuple[dict, dict]:
+    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
+    (:func:`memo_table` ``"builds"``): card -> its plan Builds (:func:`_plan_builds`); card
+    -> whether an affordable payment exists."""
+    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
+                 s.modules["castle_grounds"], len(s.hands[p]))
+    memo = memo_table(s.box, "builds")
+    known = memo.get(situation)
+    if known is None:
+        known = memo[situation] = ({}, {})
+    return known
 
 
 def _plan_builds(s, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
@@ -665,22 +665,25 @@ def _plan_builds(s, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
     return hit
 
 
-def _hand_builds(s, p: int, card: str, entries: tuple) -> list[Build]:
+def _hand_builds(hand: tuple, card: str, entries: tuple) -> list[Build]:
     """The Builds of ``card`` from :func:`_plan_builds`' ``entries`` with each choice of
-    discards from ``p``'s hand (:func:`_discard_choices`), in plan order."""
+    discards from ``hand`` (the builder's, sorted; :func:`_discard_choices`), in plan order."""
     choices = {}
     out = []
+    append = out.append
     for cards, found, parts in entries:
         if not cards:
-            out.append(found)
+            append(found)
             continue
-        if cards not in choices:
-            choices[cards] = _discard_choices(s.hands[p], card, cards)
-        for ds in choices[cards]:
-            a = found.get(ds)
+        ch = choices.get(cards)
+        if ch is None:
+            ch = choices[cards] = _discard_choices(hand, card, cards)
+        get = found.get
+        for ds in ch:
+            a = get(ds)
             if a is None:
                 a = found[ds] = Build(card, _payment(parts, ds))
-            out.append(a)
+            append(a)
     return out
 
 
