@@ -944,9 +944,12 @@ class LandmarksGame:
         the start position and the event log are left out (``log`` is ``None``: a playout
         composes no sentences; :func:`haunted_kit.search.move_events` gives the copy a log
         of its own). Reads nothing hidden from ``player``: two positions that look the same
-        to ``player`` give the same copy for the same ``rng``."""
+        to ``player`` give the same copy for the same ``rng``. When ``player`` is to move, the
+        copy keeps the position's legal actions (they read only the mover's own hand and
+        public fields, none of which is redrawn)."""
         d = state.copy(keep_log=False)
-        d._legal = None
+        if state.current_player() != player:
+            d._legal = None
         d.seed = rng.getrandbits(62)
         d.rng_count = 0
         d.record = Record()

@@ -920,8 +920,89 @@ def score_summary(s):
 
 def totals(s) -> list[int]:
     """Each player's module points, P1 first: the sum of :func:`score_rows` per player,
-    computed by :func:`player_points` without the explanations."""
-    return [player_points(s, p) for p in range(s.players)]
+    without the explanations (what :func:`player_points` gives each player, worked out in
+    one pass over the landmark types: a majority is the sole top count of a type, at least
+    the box's minimum)."""
+    box = s.box
+    n = s.players
+    pts = [0] * n
+    if s.modules["landmarks"]:
+        landmark_points = scoring_tables(box)[0]
+        tokens = s.tokens
+        most_minimum, most_points = box.most_minimum, box.most_points
+        least = None
+        for key, vp in landmark_points:
+            col = [t[key] for t in tokens]
+            top = max(col)
+            if top >= most_minimum and col.count(top) == 1:
+                pts[col.index(top)] += most_points
+            if vp:
+                for q in range(n):
+                    pts[q] += col[q] * vp
+            least = col if least is None else list(map(min, least, col))
+        if least is not None and box.set_points:
+            for q in range(n):
+                pts[q] += least[q] * box.set_points
+    if s.modules["architects"]:
+        for q in range(n):
+            pts[q] += _architect_points(s, q)
+    return pts
+
+
+def token_points(s, p: int) -> tuple[int, dict]:
+    """``p``'s module points now and, for each landmark type, right after acquiring one more
+    token of it: ``(player_points(s, p), {key: player_points(s, p, plus_token=key)})``, worked
+    out in one pass (the greedy bot scores every acquisition of a follow with them). One more
+    token changes that type's majority, its token points and perhaps the number of sets."""
+    box = s.box
+    if not s.modules["landmarks"]:
+        now = _architect_points(s, p) if s.modules["architects"] else 0
+        return now, dict.fromkeys(box.landmarks, now)
+    landmark_points = scoring_tables(box)[0]
+    tokens = s.tokens
+    mine = tokens[p]
+    others = [tokens[q] for q in range(s.players) if q != p]
+    most_minimum, most_points, set_points = box.most_minimum, box.most_points, box.set_points
+    now = 0
+    gain = {}  # key -> the points one more token adds to that type's majority and token points
+    counts = []
+    for key, vp in landmark_points:
+        k = mine[key]
+        best = max([t[key] for t in others], default=-1)
+        had = most_points if k >= most_minimum and best < k else 0
+        now += had + k * vp
+        gain[key] = (most_points if k + 1 >= most_minimum and best < k + 1 else 0) - had + vp
+        counts.append(k)
+    least = min(counts) if counts else 0
+    now += least * set_points
+    if s.modules["architects"]:
+        now += _architect_points(s, p)
+    after = {}
+    for i, (key, _) in enumerate(landmark_points):
+        k = counts[i]
+        # sets: the least count rises only if this type was the only one at the least
+        more = set_points if k == least and counts.count(least) == 1 else 0
+        after[key] = now + gain[key] + more
+    return now, after
+
+
+def _architect_points(s, p: int) -> int:
+    """The points ``p``'s architect gives for the buildings in ``p``'s village (Architects:
+    Scoring); 0 without an architect (the module in play is the caller's check)."""
+    if not s.architects[p]:
+        return 0
+    box = s.box
+    arch = box.architects.get(s.architects[p])
+    if arch is None:
+        return 0
+    building_types = scoring_tables(box)[1]
+    types = arch.types
+    n = 0
+    for k in s.villages[p]:
+        t = building_types[k]
+        if t is not None and t in types:
+            n += types.count(t)
+    return n * box.architect_points
 
 
 def architect_bonus(s, p: int, card: str) -> int:
