@@ -255,7 +255,9 @@ class LandmarksState(Position):
         if p is None:
             return []
         if self.phase == "lead":  # why_not(Lead(a)): every lead action, build only if a Build can be paid after it
-            return [_lead(a) for a in self.box.lead_actions if a != "build" or R.can_build(self.after_lead(), p)]
+            # (nothing to collect at the lead, no gold on p's sources or Castle Grounds: after it is this position)
+            after = self if not self.spent[p] and not self.grounds[p] else self.after_lead()
+            return [_lead(a) for a in self.box.lead_actions if a != "build" or R.can_build(after, p)]
         if self.phase == "build":
             return R.build_options(self, p)
         out = []

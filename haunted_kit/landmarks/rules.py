@@ -407,10 +407,30 @@ def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple 
     hit = memo.get(key)
     if hit is not None:
         return hit
+    raws = memo_table(box, "raw plans")  # the matchings do not depend on the gold or the hand: kept apart
+    got = raws.get(key[:4])
+    if got is None:
+        got = raws[key[:4]] = _raw_plans(box, p, card, sources, key[3])
+    nodes, items = got
+    gold_now = s.gold[p]
+    ranked, over_gold, over_cards = [], [], []
+    for item in items:
+        (over_gold if item[0] > gold_now else over_cards if item[2] > hand_left else ranked).append(item)
+    ranked.sort()
+    out = memo[key] = (key, nodes, tuple(ranked), tuple(over_gold), tuple(over_cards))
+    return out
+
+
+def _raw_plans(box, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
+    """``(nodes, items)`` of :func:`_plan_table` before the gold and the hand are read: the
+    free ``sources`` in canonical order as ``(source, owner, slot, card)`` (``devs``, ``p``'s
+    developed cards), and every matching of ``card``'s cost units to them as a
+    ``(gold, gold_to_others, cards, pairs)`` item, in the order the enumeration's set gives
+    them (the same sources give the same order)."""
     cost = box.cards[card].cost
     # sources in canonical order: own castle, own developed by slot, own Castle Grounds, others' by seat
     order = sorted(sources, key=lambda n: (n[1] != p, n[1], ("castle", "developed", "grounds").index(n[0]), n[2]))
-    nodes = tuple((n[0], n[1], n[2], s.developed[n[1]][n[2]] if n[0] == "developed" else "") for n in order)
+    nodes = tuple((n[0], n[1], n[2], devs[n[2]] if n[0] == "developed" else "") for n in order)
     gold_of = [n[4] for n in order]
     others_of = [box.grounds_gold if n[0] == "grounds" and n[1] != p else 0 for n in order]
     cards_of = [box.grounds_discard if n[0] == "grounds" else 0 for n in order]
@@ -421,16 +441,11 @@ def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple 
     can = {r: [i for i in specific if r in order[i][3]] for r in types}
     raw: set = set()
     _assign(types, need, can, wild, raw, 0, frozenset(), (), ())
-    ranked, over_gold, over_cards = [], [], []
+    items = []
     for pairs in raw:
-        gold = sum(gold_of[i] for i, _ in pairs)
-        others = sum(others_of[i] for i, _ in pairs)
-        cards = sum(cards_of[i] for i, _ in pairs)
-        item = (gold, others, cards, pairs)
-        (over_gold if gold > s.gold[p] else over_cards if cards > hand_left else ranked).append(item)
-    ranked.sort()
-    out = memo[key] = (key, nodes, tuple(ranked), tuple(over_gold), tuple(over_cards))
-    return out
+        items.append((sum(gold_of[i] for i, _ in pairs), sum(others_of[i] for i, _ in pairs),
+                      sum(cards_of[i] for i, _ in pairs), pairs))
+    return nodes, tuple(items)
 
 
 def _assign(types: list, need: Counter, can: dict, wild: list, raw: set, t: int, used: frozenset, chosen: tuple,
