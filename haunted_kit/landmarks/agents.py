@@ -34,10 +34,11 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
 
     def scores(self, state, actions) -> list[float]:
         """:meth:`score` of each action, each distinct outcome worked out once (the points
-        now and after each landmark's token in one pass, :func:`.rules.token_points`; after
-        each card's building)."""
+        now; after each landmark's token, all in one pass, :func:`.rules.token_points`, when
+        an acquisition is among them; after each card's building)."""
         p = state.current_player()
-        now, by_token = R.token_points(state, p)
+        now = R.player_points(state, p)
+        by_token = None
         by_card: dict = {}
         out = []
         append = out.append
@@ -48,6 +49,8 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
                 if v is None:
                     v = by_card[a.card] = now + R.architect_bonus(state, p, a.card)
             elif cls is Acquire:
+                if by_token is None:
+                    by_token = R.token_points(state, p)[1]
                 v = by_token.get(a.landmark, now)  # a landmark not of the box adds nothing
             else:
                 v = now
