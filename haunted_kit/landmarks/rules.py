@@ -705,8 +705,17 @@ def _hand_builds(hand: tuple, card: str, entries: tuple) -> list[Build]:
 def _payment(parts, discards: tuple) -> tuple[Use, ...]:
     """A Build's payment from a plan's ``parts`` (``(source, owner, slot, card), resource``
     pairs) with ``discards`` given to its Castle Grounds uses in order."""
-    it = iter(discards)
-    return tuple(_use(n[0], n[1], r, n[2], next(it) if n[0] == "grounds" else "", n[3]) for n, r in parts)
+    out = []
+    i = 0
+    for n, r in parts:  # inline: a search makes a Build's payment tens of thousands of times
+        if n[0] == "grounds":
+            d = discards[i]
+            i += 1
+        else:
+            d = ""
+        u = _USES.get((n[0], n[1], r, n[2], d, n[3]))
+        out.append(_use(n[0], n[1], r, n[2], d, n[3]) if u is None else u)
+    return tuple(out)
 
 
 def refuse_build(s, p: int, a: Build) -> Refusal | None:
