@@ -1052,8 +1052,8 @@ def player_points(s, p: int, plus_token: str | None = None, plus_card: str | Non
     (Architects: Scoring)."""
     box = s.box
     pts = 0
-    landmark_points, building_types = scoring_tables(box)
     if s.modules["landmarks"]:
+        landmark_points = scoring_tables(box)[0]
         tokens = s.tokens
         mine = tokens[p]
         others = [tokens[q] for q in range(s.players) if q != p]
@@ -1071,20 +1071,10 @@ def player_points(s, p: int, plus_token: str | None = None, plus_card: str | Non
             if least is None or k < least:
                 least = k
         pts += (least or 0) * box.set_points
-    if s.modules["architects"] and s.architects[p]:
-        arch = box.architects.get(s.architects[p])
-        if arch is not None:
-            types = arch.types
-            n = 0
-            for k in s.villages[p]:
-                t = building_types[k]
-                if t is not None and t in types:
-                    n += types.count(t)
-            if plus_card is not None:
-                t = building_types[plus_card]
-                if t is not None and t in types:
-                    n += types.count(t)
-            pts += n * box.architect_points
+    if s.modules["architects"]:
+        pts += _architect_points(s, p)
+        if plus_card is not None:
+            pts += architect_bonus(s, p, plus_card)
     return pts
 
 
