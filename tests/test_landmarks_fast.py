@@ -7,6 +7,7 @@ the supply). That whole games stay the same is ``tests/test_golden_landmarks.py`
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import networkx as nx
 import pytest
@@ -191,3 +192,41 @@ def test_strict_equality_still_tells_kinds_apart_through_the_fast_path():
     assert a != lm.Build("vardo", (lm.Use("castle", 0.0, "wood"),))  # 0.0 is not a player index
     assert lm.Acquire("gate", ("a", "b")) != lm.Acquire("gate", ["a", "b"])  # a list is another kind
     assert lm.Use("castle", 0, "wood", 0) != lm.Use("castle", 0, "wood", False)
+
+
+def _rows_total(s, p):
+    return sum(r["points"] for r in R.score_rows(s) if r["player"] == f"P{p + 1}")
+
+
+def test_token_points_are_the_points_after_one_more_token_of_each_type():
+    """Landmarks: Scoring (kit box: a majority is the sole most tokens, at least 1, worth 2;
+    a Gate token 1 point; a full set of the 5 types 3): P1 and P2 tie on Gates (2 each), P1
+    alone has a Silo and a Ward Tower, P1 and P2 tie on Statues, P2 alone has a Windmill."""
+    s = lm.position(hands=[[], [], []], villages=[[], [], []], gold=[0, 0, 0], lead=None,
+                    tokens=[{"gate": 2, "silo": 1, "statue": 1, "ward_tower": 1},
+                            {"gate": 2, "statue": 1, "windmill": 1}, {}])
+    assert R.totals(s) == [2 + 2 + 2, 2 + 2, 0]  # Gate tokens, then the Silo and Ward Tower / Windmill majorities
+    # P1: a 3rd Gate wins that majority (+2, +1 token point); a 2nd Statue wins it (+2); a Windmill ties P2 (no
+    # majority) but completes P1's first set (+3); another Silo or Ward Tower changes nothing
+    assert R.token_points(s, 0) == (6, {"gate": 9, "silo": 6, "statue": 8, "ward_tower": 6, "windmill": 9})
+    # P2: a Silo or a Ward Tower ties P1's one (no majority, and the other type still lacks a token: no set)
+    assert R.token_points(s, 1) == (4, {"gate": 7, "silo": 4, "statue": 6, "ward_tower": 4, "windmill": 4})
+
+
+def test_one_pass_totals_and_token_points_agree_with_the_explained_rows_over_many_token_counts():
+    rng = random.Random(5)
+    checked = 0
+    for s in _positions(step=40):
+        for p in range(s.players):
+            for k in s.box.landmarks:  # counts with ties, majorities and sets, within the supply
+                s.tokens[p][k] = rng.choice([0, 0, 1, 1, 2, 3])
+        assert R.totals(s) == [_rows_total(s, p) for p in range(s.players)]
+        for p in range(s.players):
+            now, after = R.token_points(s, p)
+            assert now == _rows_total(s, p)
+            for k in s.box.landmarks:
+                s.tokens[p][k] += 1
+                assert after[k] == _rows_total(s, p), (p, k)
+                s.tokens[p][k] -= 1
+            checked += 1
+    assert checked > 100

@@ -34,12 +34,14 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
 
     def scores(self, state, actions) -> list[float]:
         """:meth:`score` of each action, each distinct outcome worked out once (the points
-        now; after each landmark's token; after each card's building)."""
+        now; after each landmark's token, all in one pass, :func:`.rules.token_points`, when
+        an acquisition is among them; after each card's building)."""
         p = state.current_player()
         now = R.player_points(state, p)
+        by_token = None
         by_card: dict = {}
-        by_token: dict = {}
         out = []
+        append = out.append
         for a in actions:
             cls = type(a)
             if cls is Build:
@@ -47,12 +49,12 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
                 if v is None:
                     v = by_card[a.card] = now + R.architect_bonus(state, p, a.card)
             elif cls is Acquire:
-                v = by_token.get(a.landmark)
-                if v is None:
-                    v = by_token[a.landmark] = R.player_points(state, p, plus_token=a.landmark)
+                if by_token is None:
+                    by_token = R.token_points(state, p)[1]
+                v = by_token.get(a.landmark, now)  # a landmark not of the box adds nothing
             else:
                 v = now
-            out.append(v)
+            append(v)
         return out
 
 

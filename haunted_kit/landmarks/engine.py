@@ -70,23 +70,33 @@ def _canonical(a):
     return a
 
 
-def _plain(a) -> tuple:
-    """A listed action other than a Build as plain values: its class name and fields
-    (strings and tuples of strings), equal exactly when the actions are."""
-    return (a.__class__.__name__, getattr(a, "action", None), getattr(a, "landmark", None), getattr(a, "discards", None))
+#: the one Follow and the one Decline that legal actions list (they have no fields)
+FOLLOW, DECLINE = Follow(), Decline()
+_LEADS: dict = {}  # lead action -> the one Lead object that legal actions list (see _lead)
+
+
+def _lead(action: str) -> Lead:
+    """The one :class:`Lead` of ``action`` that legal actions list (a box's lead actions are
+    a few strings: the table stays small)."""
+    a = _LEADS.get(action)
+    if a is None:
+        a = _LEADS[action] = Lead(action)
+    return a
 
 
 class LegalSet:
     """The legal actions of one position (shared by equal positions through the memo):
-    ``actions`` in the legal order, ``ids`` the identities of those objects (an action that
-    is one of them is legal as it is: the set holds them, so no other live object has their
-    id), and :meth:`canonical`, the listed form of each action up to the order of its parts."""
+    ``actions`` in the legal order, ``ids`` the identities of those objects as a dict's keys
+    (an action that is one of them is legal as it is: the set holds them, so no other live
+    object has their id; a dict of ints, unlike a frozenset, is not tracked by the cycle
+    collector, which walks every memo entry), and :meth:`canonical`, the listed form of each
+    action up to the order of its parts."""
 
     __slots__ = ("actions", "ids", "_canonical")
 
     def __init__(self, actions: tuple):
         self.actions = actions
-        self.ids = frozenset(map(id, actions))
+        self.ids = dict.fromkeys(map(id, actions))
         self._canonical = None
 
     def canonical(self) -> dict:
@@ -203,14 +213,16 @@ class LandmarksState(Position):
         """The legal actions as a :class:`LegalSet`, kept on this position until it
         changes and memoised (:func:`.rules.memo_table` ``"legal"``) by every field legality
         reads (:meth:`_legal_key`), so equal positions share the same action objects; an
-        action is the same object wherever it is legal (:func:`.rules.memo_table` ``"actions"``)."""
+        action is the same object wherever it is legal (Builds and Acquires through the rules'
+        memo tables, Leads through :func:`_lead`, :data:`FOLLOW`, :data:`DECLINE`)."""
         if self._legal is None:
             key = self._legal_key()
             memo = R.memo_table(self.box, "legal")
             hit = memo.get(key) if key is not None else None
             if hit is None:
                 # one object per distinct action, so the search's tables find them by identity: Builds come
-                # so from rules.build_options, Acquires from rules.acquire_options, the others from _listed
+                # so from rules.build_options, Acquires from rules.acquire_options, the others are FOLLOW, DECLINE
+                # and _lead's
                 hit = LegalSet(tuple(self._compute_legal()))
                 if key is not None:
                     memo[key] = hit
@@ -238,25 +250,21 @@ class LandmarksState(Position):
             key += (self.lead, p in self.cannot_follow, tuple([k for k in supply if supply[k] > 0]))
         return key
 
-    def _listed(self, action):
-        """The one object of ``action`` (a Lead, Follow or Decline) that legal actions list,
-        kept by its plain values (class name, fields) in :func:`.rules.memo_table` ``"actions"``."""
-        same = R.memo_table(self.box, "actions")
-        return same.setdefault(_plain(action), action)
-
     def _compute_legal(self) -> list:
         p = self.current_player()
         if p is None:
             return []
-        if self.phase == "lead":
-            return [self._listed(Lead(a)) for a in self.box.lead_actions if self.why_not(Lead(a)) is None]
+        if self.phase == "lead":  # why_not(Lead(a)): every lead action, build only if a Build can be paid after it
+            # (nothing to collect at the lead, no gold on p's sources or Castle Grounds: after it is this position)
+            after = self if not self.spent[p] and not self.grounds[p] else self.after_lead()
+            return [_lead(a) for a in self.box.lead_actions if a != "build" or R.can_build(after, p)]
         if self.phase == "build":
             return R.build_options(self, p)
         out = []
         if p not in self.cannot_follow:
-            out += R.build_options(self, p) if self.lead == "build" else [self._listed(Follow())]
+            out += R.build_options(self, p) if self.lead == "build" else [FOLLOW]
         out += R.acquire_options(self, p) if self.modules["landmarks"] else []
-        out.append(self._listed(Decline()))
+        out.append(DECLINE)
         return out
 
     def options(self, p: int | None = None):
@@ -938,9 +946,12 @@ class LandmarksGame:
         the start position and the event log are left out (``log`` is ``None``: a playout
         composes no sentences; :func:`haunted_kit.search.move_events` gives the copy a log
         of its own). Reads nothing hidden from ``player``: two positions that look the same
-        to ``player`` give the same copy for the same ``rng``."""
+        to ``player`` give the same copy for the same ``rng``. When ``player`` is to move, the
+        copy keeps the position's legal actions (they read only the mover's own hand and
+        public fields, none of which is redrawn)."""
         d = state.copy(keep_log=False)
-        d._legal = None
+        if state.current_player() != player:
+            d._legal = None
         d.seed = rng.getrandbits(62)
         d.rng_count = 0
         d.record = Record()

@@ -166,19 +166,30 @@ def acquire_options(s, p: int) -> list[Acquire]:
     ``"acquires"``); equal acquisitions are the same :class:`Acquire` object wherever legal."""
     if not s.modules["landmarks"] or s.refuse_follower(p) is not None:
         return []  # refuse_acquire refuses every landmark alike
+    return follower_acquires(s, p)
+
+
+def follower_acquires(s, p: int) -> list[Acquire]:
+    """:func:`acquire_options` of ``p`` when the Landmarks module is in play and ``p`` is
+    the follower to choose (the caller knows it: the legal actions of a follow), without
+    checking those again."""
     hand = tuple(sorted(s.hands[p]))
-    key = (hand, tuple(k for k, n in s.supply.items() if n > 0))
+    supply = s.supply
+    key = (hand, tuple([k for k in supply if supply[k] > 0]))
     memo = memo_table(s.box, "acquires")
     hit = memo.get(key)
     if hit is None:
         # the module is in play and p follows, so refuse_acquire(s, p, key_) refuses exactly the landmarks
         # with an empty supply or too few cards to discard (those showing its icon, if it names one)
-        same = memo_table(s.box, "acquire objects")  # one Acquire object per (landmark, discards) wherever legal
+        box = s.box
+        same = memo_table(box, "acquire objects")  # one Acquire object per (landmark, discards) wherever legal
+        cards = box.cards
         out = []
-        for key_, lt in s.box.landmarks.items():
-            if s.supply[key_] <= 0:
+        for key_, lt in box.landmarks.items():
+            if supply[key_] <= 0:
                 continue
-            eligible = _eligible(s, p, lt)
+            icon = lt.icon  # the hand sorted, so the eligible cards are too (what _eligible keeps, in sorted order)
+            eligible = [k for k in hand if icon in cards[k].icons] if icon else hand
             if len(eligible) < lt.discard:
                 continue
             for combo in _choices(eligible, lt.discard):
@@ -396,10 +407,30 @@ def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple 
     hit = memo.get(key)
     if hit is not None:
         return hit
+    raws = memo_table(box, "raw plans")  # the matchings do not depend on the gold or the hand: kept apart
+    got = raws.get(key[:4])
+    if got is None:
+        got = raws[key[:4]] = _raw_plans(box, p, card, sources, key[3])
+    nodes, items = got
+    gold_now = s.gold[p]
+    ranked, over_gold, over_cards = [], [], []
+    for item in items:
+        (over_gold if item[0] > gold_now else over_cards if item[2] > hand_left else ranked).append(item)
+    ranked.sort()
+    out = memo[key] = (key, nodes, tuple(ranked), tuple(over_gold), tuple(over_cards))
+    return out
+
+
+def _raw_plans(box, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
+    """``(nodes, items)`` of :func:`_plan_table` before the gold and the hand are read: the
+    free ``sources`` in canonical order as ``(source, owner, slot, card)`` (``devs``, ``p``'s
+    developed cards), and every matching of ``card``'s cost units to them as a
+    ``(gold, gold_to_others, cards, pairs)`` item, in the order the enumeration's set gives
+    them (the same sources give the same order)."""
     cost = box.cards[card].cost
     # sources in canonical order: own castle, own developed by slot, own Castle Grounds, others' by seat
     order = sorted(sources, key=lambda n: (n[1] != p, n[1], ("castle", "developed", "grounds").index(n[0]), n[2]))
-    nodes = tuple((n[0], n[1], n[2], s.developed[n[1]][n[2]] if n[0] == "developed" else "") for n in order)
+    nodes = tuple((n[0], n[1], n[2], devs[n[2]] if n[0] == "developed" else "") for n in order)
     gold_of = [n[4] for n in order]
     others_of = [box.grounds_gold if n[0] == "grounds" and n[1] != p else 0 for n in order]
     cards_of = [box.grounds_discard if n[0] == "grounds" else 0 for n in order]
@@ -409,29 +440,32 @@ def _plan_table(s, p: int, card: str, sources: tuple | None = None, devs: tuple 
     wild = [i for i, n in enumerate(order) if n[0] != "developed"]
     can = {r: [i for i in specific if r in order[i][3]] for r in types}
     raw: set = set()
-
-    def assign(t: int, used: frozenset, chosen: tuple, left: tuple):
-        if t == len(types):
-            for ws in combinations(wild, len(left)):  # wild sources take the resources left, in cost order
-                raw.add(tuple(sorted(chosen + tuple(zip(ws, left)))))
-            return
-        r = types[t]
-        cands = [i for i in can[r] if i not in used]
-        for k in range(min(need[r], len(cands)) + 1):
-            for combo in combinations(cands, k):
-                assign(t + 1, used | set(combo), chosen + tuple((i, r) for i in combo), left + (r,) * (need[r] - k))
-
-    assign(0, frozenset(), (), ())
-    ranked, over_gold, over_cards = [], [], []
+    _assign(types, need, can, wild, raw, 0, frozenset(), (), ())
+    items = []
     for pairs in raw:
-        gold = sum(gold_of[i] for i, _ in pairs)
-        others = sum(others_of[i] for i, _ in pairs)
-        cards = sum(cards_of[i] for i, _ in pairs)
-        item = (gold, others, cards, pairs)
-        (over_gold if gold > s.gold[p] else over_cards if cards > hand_left else ranked).append(item)
-    ranked.sort()
-    out = memo[key] = (key, nodes, tuple(ranked), tuple(over_gold), tuple(over_cards))
-    return out
+        items.append((sum(gold_of[i] for i, _ in pairs), sum(others_of[i] for i, _ in pairs),
+                      sum(cards_of[i] for i, _ in pairs), pairs))
+    return nodes, tuple(items)
+
+
+def _assign(types: list, need: Counter, can: dict, wild: list, raw: set, t: int, used: frozenset, chosen: tuple,
+            left: tuple) -> None:
+    """Add to ``raw`` every plan (sorted ``(source index, resource)`` pairs) that gives the
+    resource types from ``types[t]`` on: each type's developed sources ``can[r]`` not yet
+    ``used`` chosen directly (0 to ``need[r]`` of them), the units ``left`` given by ``wild``
+    sources in cost order. A module function, not a closure calling itself: a recursive
+    closure is a reference cycle (function, cell, function) left for the cycle collector on
+    every plan worked out."""
+    if t == len(types):
+        for ws in combinations(wild, len(left)):  # wild sources take the resources left, in cost order
+            raw.add(tuple(sorted(chosen + tuple(zip(ws, left)))))
+        return
+    r = types[t]
+    cands = [i for i in can[r] if i not in used]
+    for k in range(min(need[r], len(cands)) + 1):
+        for combo in combinations(cands, k):
+            _assign(types, need, can, wild, raw, t + 1, used | set(combo), chosen + tuple((i, r) for i in combo),
+                    left + (r,) * (need[r] - k))
 
 
 def plan_payments(s, p: int, card: str) -> PaymentPlans:
@@ -510,7 +544,7 @@ def can_build(s, p: int) -> bool:
     payment (the same answer as ``bool(build_options(s, p))``, without listing them); each
     card's answer kept per situation (:func:`build_options`)."""
     cards = s.box.cards
-    payable = _situation(s, p)[2]
+    payable = _situation(s, p)[1]
     for k in set(s.hands[p]):
         if cards[k].kind == "building":
             ok = payable.get(k)
@@ -564,6 +598,8 @@ def discard_choices(s, p: int, card: str, plan: Plan) -> list[tuple[str, ...]]:
 def _discard_choices(hand, card: str, n: int) -> list[tuple[str, ...]]:
     if n == 0:
         return [()]
+    if n == 1:  # each distinct card of the hand without one copy of the building (_choices' common case)
+        return [(k,) for k in sorted(set(hand)) if k != card or hand.count(k) > 1]
     hand = list(hand)
     hand.remove(card)
     return _choices(hand, n)
@@ -579,40 +615,14 @@ def _choices(cards, n: int) -> list[tuple[str, ...]]:
 
 def build_options(s, p: int) -> list[Build]:
     """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
-    payment, each choice of discards. Memoised (:func:`memo_table` ``"builds"``) by what it
-    reads: the *situation* (``p``, the developed cards, the sources holding gold, how full
-    each Castle Grounds is, ``p``'s gold, the Castle Grounds switch and the hand's size),
-    then the sorted hand; each building's payments are worked out once per situation
-    (:func:`_plan_builds`), so a new hand in a known situation only picks its discards.
-    Equal positions give the same :class:`Build` objects."""
+    payment, each choice of discards. Each building's payments are worked out once per
+    *situation* (``p``, the developed cards, the sources holding gold, how full each Castle
+    Grounds is, ``p``'s gold, the Castle Grounds switch and the hand's size) and kept
+    (:func:`memo_table` ``"builds"``, :func:`_plan_builds`), so a hand only picks its
+    discards (the engine's legal-action memo keeps each position's list). Equal positions
+    give the same :class:`Build` objects."""
     hand = tuple(sorted(s.hands[p]))
-    by_hand, by_card, _ = _situation(s, p)
-    hit = by_hand.get(hand)
-    if hit is None:
-        if len(by_hand) >= HANDS_PER_SITUATION:
-            by_hand.clear()
-        hit = by_hand[hand] = tuple(_build_options(s, p, hand, by_card))
-    return list(hit)
-
-
-#: hands whose Builds :func:`build_options` keeps per situation before it empties that table
-HANDS_PER_SITUATION = 2_000
-
-
-def _situation(s, p: int) -> tuple[dict, dict, dict]:
-    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
-    (:func:`memo_table` ``"builds"``): sorted hand -> its Builds; card -> its plan Builds
-    (:func:`_plan_builds`); card -> whether an affordable payment exists."""
-    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
-                 s.modules["castle_grounds"], len(s.hands[p]))
-    memo = memo_table(s.box, "builds")
-    known = memo.get(situation)
-    if known is None:
-        known = memo[situation] = ({}, {}, {})
-    return known
-
-
-def _build_options(s, p: int, hand: tuple, by_card: dict) -> list[Build]:
+    by_card = _situation(s, p)[0]
     out = []
     cards = s.box.cards
     sources = devs = None
@@ -624,8 +634,21 @@ def _build_options(s, p: int, hand: tuple, by_card: dict) -> list[Build]:
                     sources, devs = tuple(free_sources(s, p)), tuple(s.developed[p])
                 plan = by_card[key] = _plan_builds(s, p, key, sources, devs)
             entries, plain = plan
-            out += plain if plain is not None else _hand_builds(s, p, key, entries)
+            out += plain if plain is not None else _hand_builds(hand, key, entries)
     return out
+
+
+def _situation(s, p: int) -> tuple[dict, dict]:
+    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
+    (:func:`memo_table` ``"builds"``): card -> its plan Builds (:func:`_plan_builds`); card
+    -> whether an affordable payment exists."""
+    situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],
+                 s.modules["castle_grounds"], len(s.hands[p]))
+    memo = memo_table(s.box, "builds")
+    known = memo.get(situation)
+    if known is None:
+        known = memo[situation] = ({}, {})
+    return known
 
 
 def _plan_builds(s, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
@@ -657,30 +680,42 @@ def _plan_builds(s, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
     return hit
 
 
-def _hand_builds(s, p: int, card: str, entries: tuple) -> list[Build]:
+def _hand_builds(hand: tuple, card: str, entries: tuple) -> list[Build]:
     """The Builds of ``card`` from :func:`_plan_builds`' ``entries`` with each choice of
-    discards from ``p``'s hand (:func:`_discard_choices`), in plan order."""
+    discards from ``hand`` (the builder's, sorted; :func:`_discard_choices`), in plan order."""
     choices = {}
     out = []
+    append = out.append
     for cards, found, parts in entries:
         if not cards:
-            out.append(found)
+            append(found)
             continue
-        if cards not in choices:
-            choices[cards] = _discard_choices(s.hands[p], card, cards)
-        for ds in choices[cards]:
-            a = found.get(ds)
+        ch = choices.get(cards)
+        if ch is None:
+            ch = choices[cards] = _discard_choices(hand, card, cards)
+        get = found.get
+        for ds in ch:
+            a = get(ds)
             if a is None:
                 a = found[ds] = Build(card, _payment(parts, ds))
-            out.append(a)
+            append(a)
     return out
 
 
 def _payment(parts, discards: tuple) -> tuple[Use, ...]:
     """A Build's payment from a plan's ``parts`` (``(source, owner, slot, card), resource``
     pairs) with ``discards`` given to its Castle Grounds uses in order."""
-    it = iter(discards)
-    return tuple(_use(n[0], n[1], r, n[2], next(it) if n[0] == "grounds" else "", n[3]) for n, r in parts)
+    out = []
+    i = 0
+    for n, r in parts:  # inline: a search makes a Build's payment tens of thousands of times
+        if n[0] == "grounds":
+            d = discards[i]
+            i += 1
+        else:
+            d = ""
+        u = _USES.get((n[0], n[1], r, n[2], d, n[3]))
+        out.append(_use(n[0], n[1], r, n[2], d, n[3]) if u is None else u)
+    return tuple(out)
 
 
 def refuse_build(s, p: int, a: Build) -> Refusal | None:
@@ -909,8 +944,89 @@ def score_summary(s):
 
 def totals(s) -> list[int]:
     """Each player's module points, P1 first: the sum of :func:`score_rows` per player,
-    computed by :func:`player_points` without the explanations."""
-    return [player_points(s, p) for p in range(s.players)]
+    without the explanations (what :func:`player_points` gives each player, worked out in
+    one pass over the landmark types: a majority is the sole top count of a type, at least
+    the box's minimum)."""
+    box = s.box
+    n = s.players
+    pts = [0] * n
+    if s.modules["landmarks"]:
+        landmark_points = scoring_tables(box)[0]
+        tokens = s.tokens
+        most_minimum, most_points = box.most_minimum, box.most_points
+        least = None
+        for key, vp in landmark_points:
+            col = [t[key] for t in tokens]
+            top = max(col)
+            if top >= most_minimum and col.count(top) == 1:
+                pts[col.index(top)] += most_points
+            if vp:
+                for q in range(n):
+                    pts[q] += col[q] * vp
+            least = col if least is None else list(map(min, least, col))
+        if least is not None and box.set_points:
+            for q in range(n):
+                pts[q] += least[q] * box.set_points
+    if s.modules["architects"]:
+        for q in range(n):
+            pts[q] += _architect_points(s, q)
+    return pts
+
+
+def token_points(s, p: int) -> tuple[int, dict]:
+    """``p``'s module points now and, for each landmark type, right after acquiring one more
+    token of it: ``(player_points(s, p), {key: player_points(s, p, plus_token=key)})``, worked
+    out in one pass (the greedy bot scores every acquisition of a follow with them). One more
+    token changes that type's majority, its token points and perhaps the number of sets."""
+    box = s.box
+    if not s.modules["landmarks"]:
+        now = _architect_points(s, p) if s.modules["architects"] else 0
+        return now, dict.fromkeys(box.landmarks, now)
+    landmark_points = scoring_tables(box)[0]
+    tokens = s.tokens
+    mine = tokens[p]
+    others = [tokens[q] for q in range(s.players) if q != p]
+    most_minimum, most_points, set_points = box.most_minimum, box.most_points, box.set_points
+    now = 0
+    gain = {}  # key -> the points one more token adds to that type's majority and token points
+    counts = []
+    for key, vp in landmark_points:
+        k = mine[key]
+        best = max([t[key] for t in others], default=-1)
+        had = most_points if k >= most_minimum and best < k else 0
+        now += had + k * vp
+        gain[key] = (most_points if k + 1 >= most_minimum and best < k + 1 else 0) - had + vp
+        counts.append(k)
+    least = min(counts) if counts else 0
+    now += least * set_points
+    if s.modules["architects"]:
+        now += _architect_points(s, p)
+    after = {}
+    for i, (key, _) in enumerate(landmark_points):
+        k = counts[i]
+        # sets: the least count rises only if this type was the only one at the least
+        more = set_points if k == least and counts.count(least) == 1 else 0
+        after[key] = now + gain[key] + more
+    return now, after
+
+
+def _architect_points(s, p: int) -> int:
+    """The points ``p``'s architect gives for the buildings in ``p``'s village (Architects:
+    Scoring); 0 without an architect (the module in play is the caller's check)."""
+    if not s.architects[p]:
+        return 0
+    box = s.box
+    arch = box.architects.get(s.architects[p])
+    if arch is None:
+        return 0
+    building_types = scoring_tables(box)[1]
+    types = arch.types
+    n = 0
+    for k in s.villages[p]:
+        t = building_types[k]
+        if t is not None and t in types:
+            n += types.count(t)
+    return n * box.architect_points
 
 
 def architect_bonus(s, p: int, card: str) -> int:
@@ -936,8 +1052,8 @@ def player_points(s, p: int, plus_token: str | None = None, plus_card: str | Non
     (Architects: Scoring)."""
     box = s.box
     pts = 0
-    landmark_points, building_types = scoring_tables(box)
     if s.modules["landmarks"]:
+        landmark_points = scoring_tables(box)[0]
         tokens = s.tokens
         mine = tokens[p]
         others = [tokens[q] for q in range(s.players) if q != p]
@@ -955,20 +1071,10 @@ def player_points(s, p: int, plus_token: str | None = None, plus_card: str | Non
             if least is None or k < least:
                 least = k
         pts += (least or 0) * box.set_points
-    if s.modules["architects"] and s.architects[p]:
-        arch = box.architects.get(s.architects[p])
-        if arch is not None:
-            types = arch.types
-            n = 0
-            for k in s.villages[p]:
-                t = building_types[k]
-                if t is not None and t in types:
-                    n += types.count(t)
-            if plus_card is not None:
-                t = building_types[plus_card]
-                if t is not None and t in types:
-                    n += types.count(t)
-            pts += n * box.architect_points
+    if s.modules["architects"]:
+        pts += _architect_points(s, p)
+        if plus_card is not None:
+            pts += architect_bonus(s, p, plus_card)
     return pts
 
 
