@@ -269,8 +269,9 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     removed = box.removed_quests.get(n, ())
     s.hand = [0] * n
     s.quests = [()] * n
+    dealt = [q for q in box.quests if q not in removed]
     for p in range(n):
-        s.set_quests(p, (), [q for q in box.quests if q not in removed])
+        s.set_quests(p, (), dealt)
     s.sup_ghosts = box.supply_ghosts if lim else big
     s.sup_build = [box.supply_buildings[b] if lim else big for b in box.buildings]
     s.sup_res = [box.supply_resources[r] if lim else big for r in box.resources]
@@ -382,7 +383,7 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:
         out += map(ctx.extract_actions.__getitem__, R.extract_targets(s, ctx, p))
     if s.ghosts[here]:
-        if active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
+        if active[at[CONTACT]] >= ctx.contact_costs[s.season] and R.refuse_contact(s, ctx, p) is None:  # R.contact_cost's table
             out.append(ctx.CONTACT)
     elif s.building[here] < 0 and s.markers[p] < ctx.player_markers:
         build_here = ctx.build_here[here]

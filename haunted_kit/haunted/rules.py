@@ -115,6 +115,8 @@ class Ctx:
         # box numbers the legal-action listing reads on every turn decision
         self.extraction_tokens = box.extraction_tokens
         self.player_markers = box.player_markers
+        # season -> contact tokens to remove a ghost (its bonus card): contact_cost's table
+        self.contact_costs = {season: card.contact_cost for season, card in box.bonus_cards.items()}
         # per track index, by tokens owned: the pecunias of the next token (None when the
         # track is full); training_cost reads it
         self.next_training_cost = tuple(tuple(tr.training_costs[k] if k < tr.slots else None for k in range(tr.slots + 1))
@@ -700,8 +702,9 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
 
 
 def contact_cost(s: State, ctx: Ctx) -> int:
-    """Contact tokens to remove a ghost this season (the season's bonus card)."""
-    return ctx.box.bonus_cards[s.season].contact_cost
+    """Contact tokens to remove a ghost this season (the season's bonus card; read from
+    :attr:`Ctx.contact_costs`). Raises KeyError outside the seasons (setup)."""
+    return ctx.contact_costs[s.season]
 
 
 def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
