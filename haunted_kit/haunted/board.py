@@ -200,12 +200,18 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
         raise FieldError(f"region tiles must be distinct, got {layout}")
     cells, index, nbrs, slot, kalena = _layout_frame(box)
     terrain = kalena[0] + tuple(chain.from_iterable(map(box.tiles.__getitem__, layout)))
-    lake_cells = {i for i, t in enumerate(terrain) if t == "lake"}
-    near = {j for i in lake_cells for j in nbrs[i]}  # neighbours are mutual: only these cells touch a lake
-    lakes = tuple(tuple([j for j in nbrs[i] if j in lake_cells]) if i in near else () for i in range(len(nbrs)))
     cells_by_terrain: dict[str, list[int]] = {}
     for i, t in enumerate(terrain):
-        cells_by_terrain.setdefault(t, []).append(i)
+        cs = cells_by_terrain.get(t)
+        if cs is None:
+            cells_by_terrain[t] = [i]
+        else:
+            cs.append(i)
+    lake_cells = set(cells_by_terrain.get("lake", ()))
+    lakes = [()] * len(nbrs)
+    for i in {j for i in lake_cells for j in nbrs[i]}:  # neighbours are mutual: only these cells touch a lake
+        lakes[i] = tuple([j for j in nbrs[i] if j in lake_cells])
+    lakes = tuple(lakes)
     by_terrain = {t: tuple(cs) for t, cs in cells_by_terrain.items()}
     return Field(
         box=box,
@@ -217,7 +223,7 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
         slot=slot,
         neighbours=nbrs,
         lakes_adjacent=lakes,
-        near_lake=tuple(bool(x) for x in lakes),
+        near_lake=tuple(map(bool, lakes)),
         kalena=tuple(range(7)),
         by_terrain=by_terrain,
     )

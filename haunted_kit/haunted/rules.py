@@ -121,6 +121,9 @@ class Ctx:
         # track is full); training_cost reads it
         self.next_training_cost = tuple(tuple(tr.training_costs[k] if k < tr.slots else None for k in range(tr.slots + 1))
                                         for tr in self.tracks)
+        # the least any next token costs (math.inf when every track is full from the start):
+        # with fewer pecunias no training is affordable
+        self.cheapest_training = min((c for costs in self.next_training_cost for c in costs if c is not None), default=math.inf)
         self.covered = box.covered_slots.get(self.n, ())
         # where each player's tokens and resources, and each card's marker slots, sit in
         # the state's flat lists (state.flat_index / flat_spans): the hot paths' lookups
@@ -211,6 +214,10 @@ class Ctx:
         self.lakes_adjacent = f.lakes_adjacent
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
+        # the spread's candidates: per terrain, and on Kalena, the cells whose terrain holds ghosts
+        hold = self.holds_ghosts
+        self.ghost_cells_of = {terrain: tuple([c for c in cells if hold[c]]) for terrain, cells in f.by_terrain.items()}
+        self.kalena_ghost_cells = tuple([c for c in f.kalena if hold[c]])
         self.extraction_memo = {}  # cell -> extraction_pairs(cell), filled on first use
         self._entry_costs = {}  # see entry_costs
         self._explore_reach = {}  # see explore_reach
@@ -554,8 +561,15 @@ def extract_targets(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
     Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost card 2; ruling 1."""
     if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens or s.sup_depl <= 0:
         return []
+    return open_extractions(s, ctx, s.sensor[p])
+
+
+def open_extractions(s: State, ctx: Ctx, here: int) -> list[tuple[int, int]]:
+    """The (cell, resource index) pairs of a sensor on cell ``here``
+    (:meth:`Ctx.extraction_pairs`) whose cell holds no depletion token, no building and
+    (ghost card 2) no ghost: :func:`extract_targets` once its token and supply checks
+    have passed (the turn listing makes those checks itself)."""
     depleted, building = s.depleted, s.building
-    here = s.sensor[p]
     pairs = ctx.extraction_memo.get(here)  # the memo read without a call
     if pairs is None:
         pairs = ctx.extraction_pairs(here)
@@ -1017,20 +1031,22 @@ def ghost_targets(s: State, ctx: Ctx, terrain: str) -> list[int]:
     """Cells of ``terrain`` that can take a ghost now: no ghost and no building there
     (ghosts never go on lakes). Rulebook: "Ghosts"; ruling 3 (sensors and depletion
     tokens do not block)."""
-    return _free_for_ghosts(s, ctx, ctx.cells_of.get(terrain, ()))
+    return _free_for_ghosts(s, ctx.ghost_cells_of.get(terrain, ()))
 
 
 def kalena_targets(s: State, ctx: Ctx) -> list[int]:
     """The Kalena cells that can take a ghost now (where the spread goes once no cell of
     the rolled terrain is free; see :func:`ghost_targets`). Rulebook: "Ghosts"."""
-    return _free_for_ghosts(s, ctx, ctx.kalena_cells)
+    return _free_for_ghosts(s, ctx.kalena_ghost_cells)
 
 
-def _free_for_ghosts(s: State, ctx: Ctx, cells) -> list[int]:
-    holds, ghosts, building = ctx.holds_ghosts, s.ghosts, s.building
+def _free_for_ghosts(s: State, cells) -> list[int]:
+    """The cells of ``cells`` (each one whose terrain holds ghosts: :attr:`Ctx.ghost_cells_of`)
+    without a ghost or a building."""
+    ghosts, building = s.ghosts, s.building
     out = []  # a loop, not a comprehension (a call of its own): this runs twice per spread ghost
     for c in cells:
-        if holds[c] and not ghosts[c] and building[c] < 0:
+        if not ghosts[c] and building[c] < 0:
             out.append(c)
     return out
 
@@ -1094,8 +1110,7 @@ def rest(s: State, ctx: Ctx) -> None:
 def stack_order(s: State) -> list[int]:
     """Players from the highest valor (top of its stack first) to the lowest
     (rulebook: "Valor Points and the Valor Track")."""
-    valor, arrival = s.valor, s.arrival
-    return sorted(range(len(valor)), key=lambda p: (valor[p], arrival[p]), reverse=True)
+    return sorted(range(len(s.valor)), key=list(zip(s.valor, s.arrival)).__getitem__, reverse=True)
 
 
 def reorder(s: State, ctx: Ctx) -> None:
