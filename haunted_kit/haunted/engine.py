@@ -406,14 +406,12 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
     held = tuple(s.res[ctx.resource_span[p]])
     out = list(R.affordable_sales(ctx, s.market, held)) if R.sells_here(s, ctx, p) else []
     if R.trains_here(s, ctx, p):
-        pec = s.pec[p]
-        if pec >= ctx.cheapest_training:  # else no track's next token is affordable
-            owned, at = s.tok, ctx.token_at[p]
-            train, next_cost = ctx.train_actions, ctx.next_training_cost  # R.training_cost's table
-            for t in range(TRACKS):
-                cost = next_cost[t][owned[at[t]]]
-                if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
-                    out.append(train[t])
+        pec, owned, at = s.pec[p], s.tok, ctx.token_at[p]
+        train, next_cost = ctx.train_actions, ctx.next_training_cost  # R.training_cost's table
+        for t in range(TRACKS):
+            cost = next_cost[t][owned[at[t]]]
+            if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
+                out.append(train[t])
         if s.markers[p] < ctx.player_markers:
             payable = (ctx.afford_cache.get(held) or R.affordable(ctx, held))[0]
             if payable:  # else no skill's cost is held

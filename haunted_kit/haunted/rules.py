@@ -121,9 +121,6 @@ class Ctx:
         # track is full); training_cost reads it
         self.next_training_cost = tuple(tuple(tr.training_costs[k] if k < tr.slots else None for k in range(tr.slots + 1))
                                         for tr in self.tracks)
-        # the least any next token costs (math.inf when every track is full from the start):
-        # with fewer pecunias no training is affordable
-        self.cheapest_training = min((c for costs in self.next_training_cost for c in costs if c is not None), default=math.inf)
         self.covered = box.covered_slots.get(self.n, ())
         # where each player's tokens and resources, and each card's marker slots, sit in
         # the state's flat lists (state.flat_index / flat_spans): the hot paths' lookups
