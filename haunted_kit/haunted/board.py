@@ -174,7 +174,7 @@ def _layout_frame(box: Box):
     return cells, index, nbrs, slot, kalena
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=8)  # small: bulk play draws a new layout every game (see rules.Ctx._CACHE_SIZE)
 def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
     """Build (and cache) the field for ``layout``, the region tile id of each slot.
 
