@@ -14,23 +14,28 @@
 Catanatron (``pip install catanatron``) is only imported by ``speed``; it is not part of
 the kit.
 
-Where a random 4-player Haunted Lands game spends its time now (issue 21 item 4; shares of
-CPU time from a SIGPROF sampler over 5,000 seeded games, nested, so they overlap; and
-callgrind instruction counts of 50 games, PYTHONHASHSEED=0: 7.7M instructions a game, 16.6%
-fewer than before this work, the same action records):
+Where a random 4-player Haunted Lands game spends its time now (issue 21 item 4, session
+25; shares of CPU time from a SIGPROF sampler over 3,000 seeded games, nested, so they
+overlap; and valgrind instruction counts, PYTHONHASHSEED=0: 7.20M instructions a game over
+50 games, 6.7% fewer than the 7.72M before this session, and 7.10M against 7.56M over
+seeds 0-399, the same action records, event logs and hints):
 
-* listing the legal turn actions (``engine._turn_legal``) ~33%: the explore reach memo
-  ~10% (about a third of its lookups miss: every game draws a new layout, 6 of 12 tiles,
-  and its tables start empty), extraction targets ~7%, selling, training and learning on
-  Kalena ~8%;
-* setting the game up (``new_game``) ~15-20% (1.13M instructions a game): 15 seeded setup
-  draws, the field of the drawn layout (``build_field``, ~0.35M) and its tables
-  (``Ctx._field_tables``, ~0.19M), built anew for each distinct seed;
-* chance draws in setup and play (``sample_chance``) ~14%, the BLAKE2b hash ~8% of it all;
+* listing the legal turn actions (``engine._turn_legal``) ~30%: the explore reach memo
+  ~8% (42 of its ~100 lookups a game miss: every game draws a new layout, and a miss
+  costs about five hits), open extraction pairs ~5%, selling, training and learning on
+  Kalena ~8% (learning is now skipped when the holding pays for no skill);
+* setting the game up (``new_game``) ~20% of CPU time but ~14% of instructions (1.08M a
+  game): 15 seeded setup draws, the field of the drawn layout (``build_field``, ~4%) and
+  its tables (``Ctx.get`` ~6%, ``Ctx._field_tables`` ~5%), built anew for each distinct
+  seed (layouts rarely repeat: 6 of 12 tiles in order); those two caches now keep 8
+  (they kept 128, and the garbage collector traversed every kept Ctx's memos: about half
+  of this session's saving);
+* chance draws in setup and play (``sample_chance``) ~15%, the kit's ``chance_index``
+  (BLAKE2b) ~6% of it all;
 * the round's automatic steps (spread, production, rest, reorder, season end) ~15%, the
-  spread's ghost placements ~6% of it;
-* the agent (``RandomAgent.act``) ~5% and the loop's own protocol calls (``current_player``,
-  ``is_terminal``) ~4%.
+  spread's ghost placements ~7% of it;
+* the agent (``RandomAgent.act``) ~7% and the loop's own protocol calls (``current_player``,
+  ``is_terminal``) ~5%.
 """
 
 from __future__ import annotations

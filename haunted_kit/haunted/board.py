@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain
 
 import networkx as nx
 
@@ -163,7 +164,17 @@ def cell_geometry(box: Box):
     return cells, index, nbrs
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=8)
+def _layout_frame(box: Box):
+    """What every layout of ``box`` shares: :func:`cell_geometry`, each cell's tile slot,
+    and the Kalena tile's terrains and tile ids (7 cells)."""
+    cells, index, nbrs = cell_geometry(box)
+    slot = tuple(s for s in range(1 + len(box.region_centres)) for _ in range(7))
+    kalena = ((box.kalena_centre_terrain,) + (box.kalena_ring_terrain,) * 6, (KALENA,) * 7)
+    return cells, index, nbrs, slot, kalena
+
+
+@lru_cache(maxsize=8)  # small: bulk play draws a new layout every game (see rules.Ctx._CACHE_SIZE)
 def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
     """Build (and cache) the field for ``layout``, the region tile id of each slot.
 
@@ -187,32 +198,32 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
             raise FieldError(f"unknown region tile {t!r} (known: {', '.join(box.tiles)})")
     if len(set(layout)) != len(layout):
         raise FieldError(f"region tiles must be distinct, got {layout}")
-    cells, index, nbrs = cell_geometry(box)
-    terrain, tile, slot = [], [], []
-    kalena_terrain = [box.kalena_centre_terrain] + [box.kalena_ring_terrain] * 6
-    for s in range(1 + len(layout)):
-        names = kalena_terrain if s == 0 else box.tiles[layout[s - 1]]
-        terrain += names
-        tile += [KALENA if s == 0 else layout[s - 1]] * 7
-        slot += [s] * 7
-    lake_cells = {i for i, t in enumerate(terrain) if t == "lake"}
-    near = {j for i in lake_cells for j in nbrs[i]}  # neighbours are mutual: only these cells touch a lake
-    lakes = tuple(tuple([j for j in nbrs[i] if j in lake_cells]) if i in near else () for i in range(len(nbrs)))
+    cells, index, nbrs, slot, kalena = _layout_frame(box)
+    terrain = kalena[0] + tuple(chain.from_iterable(map(box.tiles.__getitem__, layout)))
     cells_by_terrain: dict[str, list[int]] = {}
     for i, t in enumerate(terrain):
-        cells_by_terrain.setdefault(t, []).append(i)
+        cs = cells_by_terrain.get(t)
+        if cs is None:
+            cells_by_terrain[t] = [i]
+        else:
+            cs.append(i)
+    lake_cells = set(cells_by_terrain.get("lake", ()))
+    lakes = [()] * len(nbrs)
+    for i in {j for i in lake_cells for j in nbrs[i]}:  # neighbours are mutual: only these cells touch a lake
+        lakes[i] = tuple([j for j in nbrs[i] if j in lake_cells])
+    lakes = tuple(lakes)
     by_terrain = {t: tuple(cs) for t, cs in cells_by_terrain.items()}
     return Field(
         box=box,
         layout=layout,
         cells=cells,
         index=index,
-        terrain=tuple(terrain),
-        tile=tuple(tile),
-        slot=tuple(slot),
+        terrain=terrain,
+        tile=kalena[1] + tuple(chain.from_iterable((t,) * 7 for t in layout)),
+        slot=slot,
         neighbours=nbrs,
         lakes_adjacent=lakes,
-        near_lake=tuple(bool(x) for x in lakes),
+        near_lake=tuple(map(bool, lakes)),
         kalena=tuple(range(7)),
         by_terrain=by_terrain,
     )

@@ -84,7 +84,7 @@ EFFECTS: dict[str, dict[str, Effect]] = {
     ]),
     "ghost card": _table("ghost card", [
         ("block_production", [], "rules.production", "Card Reference: Ghost Cards, card 1"),
-        ("block_extraction", [], "rules.extract_targets rules.refuse_extract", "Card Reference: Ghost Cards, card 2"),
+        ("block_extraction", [], "rules.open_extractions rules.refuse_extract", "Card Reference: Ghost Cards, card 2"),
         ("costly_ghost_cells", ["amount"], "rules.explore_cost", "Card Reference: Ghost Cards, card 3"),
     ]),
     "market option": _table("market option", [

@@ -268,8 +268,9 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     removed = box.removed_quests.get(n, ())
     s.hand = [0] * n
     s.quests = [()] * n
+    dealt = [q for q in box.quests if q not in removed]
     for p in range(n):
-        s.set_quests(p, (), [q for q in box.quests if q not in removed])
+        s.set_quests(p, (), dealt)
     s.sup_ghosts = box.supply_ghosts if lim else big
     s.sup_build = [box.supply_buildings[b] if lim else big for b in box.buildings]
     s.sup_res = [box.supply_resources[r] if lim else big for r in box.resources]
@@ -378,10 +379,10 @@ def _turn_legal(s: State, ctx, p: int) -> list:
         out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else list(moves)
     else:
         out = []
-    if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:
-        out += map(ctx.extract_actions.__getitem__, R.extract_targets(s, ctx, p))
+    if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:  # R.extract_targets' own checks
+        out += map(ctx.extract_actions.__getitem__, R.open_extractions(s, ctx, here))
     if s.ghosts[here]:
-        if active[at[CONTACT]] >= R.contact_cost(s, ctx) and R.refuse_contact(s, ctx, p) is None:
+        if active[at[CONTACT]] >= ctx.contact_costs[s.season] and R.refuse_contact(s, ctx, p) is None:  # R.contact_cost's table
             out.append(ctx.CONTACT)
     elif s.building[here] < 0 and s.markers[p] < ctx.player_markers:
         build_here = ctx.build_here[here]
@@ -411,10 +412,12 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
             if cost is not None and cost <= pec and R.refuse_train(s, ctx, p, t, True) is None:
                 out.append(train[t])
         if s.markers[p] < ctx.player_markers:
-            learned, payable = s.learned[p], (ctx.afford_cache.get(held) or R.affordable(ctx, held))[0]
-            for k in s.skills:
-                if not learned >> k & 1 and k in payable and R.refuse_learn(s, ctx, p, k, True) is None:
-                    out.append(ctx.learn_actions[k])
+            payable = (ctx.afford_cache.get(held) or R.affordable(ctx, held))[0]
+            if payable:  # else no skill's cost is held
+                learned = s.learned[p]
+                for k in s.skills:
+                    if not learned >> k & 1 and k in payable and R.refuse_learn(s, ctx, p, k, True) is None:
+                        out.append(ctx.learn_actions[k])
     return out
 
 
@@ -686,7 +689,8 @@ def advance(s: State, ctx=None) -> None:
 def _next_turn(s: State, ctx) -> None:
     s.turn_pos += 1
     if s.turn_pos < len(s.turn_order):
-        _turn_started(s)
+        if s.log is not None:  # _turn_started logs only
+            _turn_started(s)
     else:
         _step_done(s, ctx)
 
@@ -725,7 +729,8 @@ def _turns_step(s: State, ctx) -> None:
     """Turns (step 3): the first player in turn order begins; :func:`_next_turn` hands
     over after the last turn."""
     s.turn_pos = 0
-    _turn_started(s)
+    if s.log is not None:  # _turn_started logs only
+        _turn_started(s)
 
 
 def _rest_step(s: State, ctx) -> None:
@@ -746,6 +751,7 @@ _STEPS = {Phase.SPREAD: _spread_step, Phase.PRODUCTION: _production_step, Phase.
 
 
 def _turn_started(s: State) -> None:
+    """Log the start of the turn at ``s.turn_pos`` (callers check that the log is on)."""
     if s.log is not None:
         p = s.turn_order[s.turn_pos]
         R.emit(s, "turn_started", p, f"{P(p)}'s turn ({s.turn_pos + 1} of {len(s.turn_order)} this round).")

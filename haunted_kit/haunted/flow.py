@@ -81,13 +81,14 @@ SEASON_END = FlowStep(Phase.SEASON_END, "Game Modes", "the mode's season end, as
 #: Phases a game never stops in: their steps run by themselves.
 AUTOMATIC = frozenset({Phase.PRODUCTION, Phase.REST, Phase.REORDER})
 
-_ORDER = {step.phase: i for i, step in enumerate(ROUND)}
+#: round step -> the step after it (None after the last): :func:`next_step`'s table
+_NEXT = {step.phase: (ROUND[i + 1].phase if i + 1 < len(ROUND) else None) for i, step in enumerate(ROUND)}
 
 
 def next_step(phase: Phase) -> Phase | None:
-    """The round step after ``phase``, or ``None`` after the last (reorder)."""
-    i = _ORDER[phase] + 1
-    return ROUND[i].phase if i < len(ROUND) else None
+    """The round step after ``phase``, or ``None`` after the last (reorder). Raises
+    KeyError for a phase that is not a round step."""
+    return _NEXT[phase]
 
 
 def _skill_card(box, effect: str) -> str:

@@ -43,7 +43,11 @@ class Ctx:
     """
 
     _cache: dict = {}
-    _CACHE_SIZE = 128  #: Ctx objects kept; the least recently used goes first
+    #: Ctx objects kept; the least recently used goes first. Small on purpose: a game (and
+    #: every search over it) uses one, a classroom a few; each kept Ctx holds memos that
+    #: the garbage collector traverses, and bulk play draws a new layout every game, so a
+    #: cache of 128 made random play ~3% more instructions (cachegrind, 400 games)
+    _CACHE_SIZE = 8
 
     @classmethod
     def get(cls, config, field) -> "Ctx":
@@ -115,6 +119,8 @@ class Ctx:
         # box numbers the legal-action listing reads on every turn decision
         self.extraction_tokens = box.extraction_tokens
         self.player_markers = box.player_markers
+        # season -> contact tokens to remove a ghost (its bonus card): contact_cost's table
+        self.contact_costs = {season: card.contact_cost for season, card in box.bonus_cards.items()}
         # per track index, by tokens owned: the pecunias of the next token (None when the
         # track is full); training_cost reads it
         self.next_training_cost = tuple(tuple(tr.training_costs[k] if k < tr.slots else None for k in range(tr.slots + 1))
@@ -209,6 +215,10 @@ class Ctx:
         self.lakes_adjacent = f.lakes_adjacent
         # terrain name -> cells, for the spread
         self.cells_of = f.by_terrain
+        # the spread's candidates: per terrain, and on Kalena, the cells whose terrain holds ghosts
+        hold = self.holds_ghosts
+        self.ghost_cells_of = {terrain: tuple([c for c in cells if hold[c]]) for terrain, cells in f.by_terrain.items()}
+        self.kalena_ghost_cells = tuple([c for c in f.kalena if hold[c]])
         self.extraction_memo = {}  # cell -> extraction_pairs(cell), filled on first use
         self._entry_costs = {}  # see entry_costs
         self._explore_reach = {}  # see explore_reach
@@ -552,8 +562,15 @@ def extract_targets(s: State, ctx: Ctx, p: int) -> list[tuple[int, int]]:
     Rulebook: "Basic Actions: Extraction", "Game Field: Lake"; ghost card 2; ruling 1."""
     if s.act[ctx.token_at[p][EXTRACTION]] < ctx.box.extraction_tokens or s.sup_depl <= 0:
         return []
+    return open_extractions(s, ctx, s.sensor[p])
+
+
+def open_extractions(s: State, ctx: Ctx, here: int) -> list[tuple[int, int]]:
+    """The (cell, resource index) pairs of a sensor on cell ``here``
+    (:meth:`Ctx.extraction_pairs`) whose cell holds no depletion token, no building and
+    (ghost card 2) no ghost: :func:`extract_targets` once its token and supply checks
+    have passed (the turn listing makes those checks itself)."""
     depleted, building = s.depleted, s.building
-    here = s.sensor[p]
     pairs = ctx.extraction_memo.get(here)  # the memo read without a call
     if pairs is None:
         pairs = ctx.extraction_pairs(here)
@@ -700,8 +717,9 @@ def do_build(s: State, ctx: Ctx, p: int, b: int) -> None:
 
 
 def contact_cost(s: State, ctx: Ctx) -> int:
-    """Contact tokens to remove a ghost this season (the season's bonus card)."""
-    return ctx.box.bonus_cards[s.season].contact_cost
+    """Contact tokens to remove a ghost this season (the season's bonus card; read from
+    :attr:`Ctx.contact_costs`). Raises KeyError outside the seasons (setup)."""
+    return ctx.contact_costs[s.season]
 
 
 def refuse_contact(s: State, ctx: Ctx, p: int) -> Refusal | None:
@@ -1014,20 +1032,22 @@ def ghost_targets(s: State, ctx: Ctx, terrain: str) -> list[int]:
     """Cells of ``terrain`` that can take a ghost now: no ghost and no building there
     (ghosts never go on lakes). Rulebook: "Ghosts"; ruling 3 (sensors and depletion
     tokens do not block)."""
-    return _free_for_ghosts(s, ctx, ctx.cells_of.get(terrain, ()))
+    return _free_for_ghosts(s, ctx.ghost_cells_of.get(terrain, ()))
 
 
 def kalena_targets(s: State, ctx: Ctx) -> list[int]:
     """The Kalena cells that can take a ghost now (where the spread goes once no cell of
     the rolled terrain is free; see :func:`ghost_targets`). Rulebook: "Ghosts"."""
-    return _free_for_ghosts(s, ctx, ctx.kalena_cells)
+    return _free_for_ghosts(s, ctx.kalena_ghost_cells)
 
 
-def _free_for_ghosts(s: State, ctx: Ctx, cells) -> list[int]:
-    holds, ghosts, building = ctx.holds_ghosts, s.ghosts, s.building
+def _free_for_ghosts(s: State, cells) -> list[int]:
+    """The cells of ``cells`` (each one whose terrain holds ghosts: :attr:`Ctx.ghost_cells_of`)
+    without a ghost or a building."""
+    ghosts, building = s.ghosts, s.building
     out = []  # a loop, not a comprehension (a call of its own): this runs twice per spread ghost
     for c in cells:
-        if holds[c] and not ghosts[c] and building[c] < 0:
+        if not ghosts[c] and building[c] < 0:
             out.append(c)
     return out
 
@@ -1091,8 +1111,7 @@ def rest(s: State, ctx: Ctx) -> None:
 def stack_order(s: State) -> list[int]:
     """Players from the highest valor (top of its stack first) to the lowest
     (rulebook: "Valor Points and the Valor Track")."""
-    valor, arrival = s.valor, s.arrival
-    return sorted(range(len(valor)), key=lambda p: (valor[p], arrival[p]), reverse=True)
+    return sorted(range(len(s.valor)), key=list(zip(s.valor, s.arrival)).__getitem__, reverse=True)
 
 
 def reorder(s: State, ctx: Ctx) -> None:
