@@ -54,3 +54,35 @@ def test_a_played_game_and_a_hint_leave_no_cyclic_garbage(name):
             gc.enable()
     assert decisions > 4  # the hint was asked
     assert left == 0, f"{name}: a game of {decisions} decisions and a hint left {left} objects in reference cycles"
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_a_search_pauses_the_collector_and_leaves_it_as_it_found_it(was_on):
+    """The search pauses the collector for its playouts only, and restores it as it was:
+    on stays on, off stays off (a caller who switched it off is not overruled)."""
+    seen = []
+    s = get_game("haunted").new_game(players=3, seed=5)
+
+    def progress(done, budget):  # called between playouts
+        seen.append(gc.isenabled())
+
+    before = gc.isenabled()
+    (gc.enable if was_on else gc.disable)()
+    try:
+        assert hints(s, playouts=100, seed=1, progress=progress)
+        after = gc.isenabled()
+    finally:
+        (gc.enable if before else gc.disable)()
+    assert seen == [False, False]  # at playouts 50 and 100
+    assert after is was_on
+
+
+def test_a_refused_search_leaves_the_collector_on():
+    s = get_game("estate").new_game(players=2, seed=3)
+    bots = [make_bot("random", p, get_game("estate")) for p in range(2)]
+    while not s.is_terminal():
+        s.apply_action(bots[s.current_player()].act(s))
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="the game is over"):
+        hints(s, playouts=10)
+    assert gc.isenabled()
