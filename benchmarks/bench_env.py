@@ -8,10 +8,12 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
 * env steps/s: decisions per second (CPU time) of a seeded random policy through
   ``KitAECEnv`` (``agent_iter`` / ``last`` / ``step``: the observation vector and the
   action mask of every decision included; the policy picks among the mask's numbers with
-  ``random.Random``, as the engine figure picks among the legal actions), and in the same
-  run random games played straight on the engine, so the ratio shows the environment's
-  own cost whatever the machine's load (the environment is made, and its first game
-  played, before the clock starts, as the engine's modules are loaded before its clock);
+  ``random.Random``), and in the same run the very same games played again straight on
+  the engine (at each decision the legal actions listed and a number drawn, as a random
+  agent does, then the environment's action applied: :func:`engine_replay`), so the ratio
+  weighs the environment's own cost on the same positions, whatever the machine's load
+  and whichever games the seeds happened to give (the environment is made, and its first
+  game played, before the clock starts, as the engine's modules are loaded before its clock);
 * where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
   observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
   ``from_state`` about 13 us (main: 17; the board's part copied while unchanged and
@@ -38,12 +40,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -60,16 +64,17 @@ from haunted_kit.search import hints, sample_chance  # noqa: E402
 GAMES = [("haunted", 4, {}), ("estate", 3, {}), ("landmarks", 3, {"rounds": 3})]
 
 
-def env_games(game: str, players: int, options: dict, seeds) -> tuple[int, float]:
-    """Decisions and CPU seconds of random-policy games through the AEC environment."""
+def env_games(game: str, players: int, options: dict, seeds, played: list | None = None) -> tuple[int, float]:
+    """Decisions and CPU seconds of random-policy games through the AEC environment;
+    each game's decisions (``(seed, actions)``) are appended to ``played`` when given."""
     env = KitAECEnv(game, players=players, **options)
     play_env(env, [-1])  # a warm-up game: modules loaded and tables made before the clock starts
     start = time.process_time()
-    steps = play_env(env, seeds)
+    steps = play_env(env, seeds, played)
     return steps, time.process_time() - start
 
 
-def play_env(env, seeds) -> int:
+def play_env(env, seeds, played: list | None = None) -> int:
     """Play one seeded random-policy game per seed through ``env``; the decisions made."""
     steps = 0
     for seed in seeds:
@@ -83,6 +88,8 @@ def play_env(env, seeds) -> int:
             legal = obs["action_mask"].nonzero()[0]  # the legal numbers (np.flatnonzero without its wrappers)
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
+        if played is not None:
+            played.append((seed, [e.action for e in env.state_.history() if not e.chance]))
     return steps
 
 
@@ -99,13 +106,32 @@ def random_decisions(s, seed: int, stop: int | None = None) -> int:
     return n
 
 
-def engine_games(game: str, players: int, options: dict, seeds) -> tuple[int, float]:
-    """Decisions and CPU seconds of random games straight on the engine."""
+def engine_replay(game: str, players: int, options: dict, played: list) -> tuple[int, float]:
+    """Decisions and CPU seconds of the environment's games (``played``, from
+    :func:`env_games`) played again straight on the engine as a random agent plays: at each
+    decision the legal actions listed and a number drawn, then the game's own action
+    applied. The same positions on both sides, so the ratio weighs the environment's own
+    cost and not the luck of which games were played (Landmarks' decisions differ in cost
+    tenfold from one game to another). Run in a fresh process (one at a time, never beside
+    the environment's games), so that the engine's memo tables (legal actions, reach) do
+    not already hold the positions the environment just played."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_engine_replay, game, players, options, played).result()
+
+
+def _engine_replay(game: str, players: int, options: dict, played: list) -> tuple[int, float]:
     g = get_game(game)
     random_decisions(g.new_game(players=players, seed=-1, log=False, **options), -1)  # warm-up, as env_games
     steps, start = 0, time.process_time()
-    for seed in seeds:
-        steps += random_decisions(g.new_game(players=players, seed=seed, log=False, **options), seed)
+    for seed, actions in played:
+        s = g.new_game(players=players, seed=seed, log=False, **options)
+        rng = random.Random(seed)
+        for a in actions:
+            legal = s.legal_actions()
+            rng.randrange(len(legal))
+            s.apply_action(a)
+        assert s.is_terminal(), f"{game} seed {seed}: the replayed game did not end as the environment's did"
+        steps += len(actions)
     return steps, time.process_time() - start
 
 
@@ -172,8 +198,9 @@ def probe(games: int) -> dict:
     """Env and engine decisions and CPU seconds per game of :data:`GAMES` (the tree on the path)."""
     out = {}
     for game, players, options in GAMES:
-        e_steps, e_sec = env_games(game, players, options, range(games))
-        g_steps, g_sec = engine_games(game, players, options, range(games))
+        played = []
+        e_steps, e_sec = env_games(game, players, options, range(games), played)
+        g_steps, g_sec = engine_replay(game, players, options, played)
         out[game] = {"env": e_steps / e_sec, "engine": g_steps / g_sec, "env_steps": e_steps}
     return out
 
@@ -225,8 +252,9 @@ def main() -> None:
     seeds = range(args.games)
     print(f"{'game':10} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} {'hint 1000 playouts':>19}")
     for game, players, options in GAMES:
-        e_steps, e_sec = env_games(game, players, options, seeds)
-        g_steps, g_sec = engine_games(game, players, options, seeds)
+        played = []
+        e_steps, e_sec = env_games(game, players, options, seeds, played)
+        g_steps, g_sec = engine_replay(game, players, options, played)
         ratio = f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f}"
         if args.no_hints:
             print(ratio)
