@@ -34,6 +34,20 @@ memo tables and the search tree add about a quarter more (hints with it switched
 about 0.75 of the time). The engine leaves no cyclic garbage (``tests/test_no_cyclic_garbage.py``;
 before issue 21 the payment planner's recursive closure left thousands of objects per hint).
 
+Why the thirds of random games 1, 3 and 4 cost 2-4x the others (session 25, round 2; game 1
+cold, in a fresh process, each part timed around it): at their root the leader may lead Build,
+and each playout then reaches the followers of that Build with hands redealt by the
+determinisation, each hand new (game 1: 2,400 distinct follower hands in 1,000 playouts,
+game 0: 139), and a follower's legal actions are every building of the hand with every
+minimal payment and every choice of Castle Grounds discards, about 100 Builds a decision
+(game 1 lists 254,000 Builds in a hint, of them 34,000 distinct new objects; game 0 10,000).
+Of game 1's ~1.2 s: listing those legal actions ~0.5 s (``_hand_builds`` ~0.3 s: making the
+34,000 new Builds ~0.13 s, looking up the rest ~0.17 s; acquisitions ~0.06 s; memo keys and
+tables the rest), the search's own per-move loops over those lists and its ~100,000 tree
+nodes (``search.py``) ~0.4 s, the greedy rollouts' scores ~0.1 s, the prior ~0.1 s,
+determinisations 0.05 s, applying actions 0.04 s. The same position with every memo warm
+(a second hint in the same process) takes ~0.55 s, so the lists' size, not a slow rule, sets
+the cost.
 With ``--ceiling`` it prints instead how well *any* policy of one seat can do against the
 greedy bots (issue 21's strength aim): on each seed, an exhaustive best response of that seat
 that sees the other hands and the greedy bots' own seeded tie breaks (so an upper bound on

@@ -685,20 +685,20 @@ def _hand_builds(hand: tuple, card: str, entries: tuple) -> list[Build]:
     discards from ``hand`` (the builder's, sorted; :func:`_discard_choices`), in plan order."""
     choices = {}
     out = []
-    append = out.append
     for cards, found, parts in entries:
         if not cards:
-            append(found)
+            out.append(found)
             continue
         ch = choices.get(cards)
         if ch is None:
             ch = choices[cards] = _discard_choices(hand, card, cards)
-        get = found.get
-        for ds in ch:
-            a = get(ds)
-            if a is None:
-                a = found[ds] = Build(card, _payment(parts, ds))
-            append(a)
+        got = list(map(found.get, ch))  # one C-level pass: a follower's hand lists ~100 Builds per decision
+        if not all(got):  # None where this payment with these discards is new (a Build is always true)
+            for i, a in enumerate(got):
+                if a is None:
+                    ds = ch[i]
+                    got[i] = found[ds] = Build(card, _payment(parts, ds))
+        out += got
     return out
 
 
