@@ -16,13 +16,16 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   game played, before the clock starts, as the engine's modules are loaded before its clock);
 * where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
   observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
-  ``from_state`` about 13 us (main: 17; the board's part copied while unchanged and
+  ``from_state`` about 13 us (before issue 21's second round: 17; the board's part copied while unchanged and
   rebuilt one step in three, the four players' rows about 5 us of it), the engine step
   6-9 us, the mask about 4 us (``ActionCatalogue.legal_numbers`` 3 us: Haunted Lands
   makes its legal actions anew, so none is found by identity), the policy's
-  ``mask.nonzero()`` about 1 us, ``reset`` about 400 us a game (``games.start_game``'s
-  ``inspect.signature``, the game's setup); with the observation free the env runs at
-  about 0.35-0.4 of the engine's steps/s;
+  ``mask.nonzero()`` about 1 us, ``reset`` about 300 us a game (the game's setup;
+  ``games.start_game`` reads ``new_game``'s signature once, not per reset). The same
+  random games on both sides (this benchmark since issue 21's second round: before, the
+  engine played other games, and Landmarks' ratio swung from 0.07 to 0.85 with which
+  games those were; the engine replaying the environment's games in the environment's
+  own process found the positions in its memo tables);
 * with ``--ab REV``: the env and engine figures of git revision ``REV`` (a temporary
   worktree) and of this tree, alternated over ``--rounds`` runs, with their medians;
 * hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
@@ -71,7 +74,22 @@ def env_games(game: str, players: int, options: dict, seeds, played: list | None
     play_env(env, [-1])  # a warm-up game: modules loaded and tables made before the clock starts
     start = time.process_time()
     steps = play_env(env, seeds, played)
-    return steps, time.process_time() - start
+    cpu = time.process_time() - start
+    if played is not None:  # after the clock: each decision as its place in the engine's legal list
+        played[:] = [(seed, picks_of(game, players, options, seed, actions)) for seed, actions in played]
+    return steps, cpu
+
+
+def picks_of(game: str, players: int, options: dict, seed: int, actions: list) -> list[int]:
+    """Where each of a seeded game's decisions ``actions`` stands in ``legal_actions()``
+    at its turn (the game played again on the engine)."""
+    s = get_game(game).new_game(players=players, seed=seed, log=False, **options)
+    picks = []
+    for a in actions:
+        legal = s.legal_actions()
+        picks.append(legal.index(a))
+        s.apply_action(legal[picks[-1]])
+    return picks
 
 
 def play_env(env, seeds, played: list | None = None) -> int:
@@ -108,9 +126,9 @@ def random_decisions(s, seed: int, stop: int | None = None) -> int:
 
 def engine_replay(game: str, players: int, options: dict, played: list) -> tuple[int, float]:
     """Decisions and CPU seconds of the environment's games (``played``, from
-    :func:`env_games`) played again straight on the engine as a random agent plays: at each
-    decision the legal actions listed and a number drawn, then the game's own action
-    applied. The same positions on both sides, so the ratio weighs the environment's own
+    :func:`env_games`: each decision as its place in the legal list) played again straight
+    on the engine as a random agent plays: at each decision the legal actions listed, a
+    number drawn, and the legal action at the environment's place applied. The same positions on both sides, so the ratio weighs the environment's own
     cost and not the luck of which games were played (Landmarks' decisions differ in cost
     tenfold from one game to another). Run in a fresh process (one at a time, never beside
     the environment's games), so that the engine's memo tables (legal actions, reach) do
@@ -123,15 +141,15 @@ def _engine_replay(game: str, players: int, options: dict, played: list) -> tupl
     g = get_game(game)
     random_decisions(g.new_game(players=players, seed=-1, log=False, **options), -1)  # warm-up, as env_games
     steps, start = 0, time.process_time()
-    for seed, actions in played:
+    for seed, picks in played:
         s = g.new_game(players=players, seed=seed, log=False, **options)
         rng = random.Random(seed)
-        for a in actions:
+        for i in picks:
             legal = s.legal_actions()
             rng.randrange(len(legal))
-            s.apply_action(a)
+            s.apply_action(legal[i])
         assert s.is_terminal(), f"{game} seed {seed}: the replayed game did not end as the environment's did"
-        steps += len(actions)
+        steps += len(picks)
     return steps, time.process_time() - start
 
 
