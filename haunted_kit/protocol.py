@@ -530,6 +530,10 @@ def results_by_score(scores) -> list[dict]:
              "collective_loss": False, "quests": [], "quest_points": []} for v in scores]
 
 
+#: how many legal action objects (beyond its entries) an :class:`ActionCatalogue` remembers by identity
+SEEN_KEPT = 4096
+
+
 def _no_values(action) -> tuple:
     """The field values of an action without fields (an ``ActionCatalogue`` lookup key)."""
     return ()
@@ -554,7 +558,10 @@ class ActionCatalogue:
         self.index = {a: i for i, a in enumerate(self.entries)}
         if len(self.index) != len(self.entries):
             raise ValueError("an action catalogue lists an action twice")
-        self._by_id = {id(a): i for i, a in enumerate(self.entries)}  # entries are kept, so their ids stay theirs
+        # id -> (action, number): the entries, then (up to SEEN_KEPT more) each fixed-number legal action met,
+        # kept alive by the dict so that its id stays its own (a game interning its actions, as Haunted Lands
+        # does per field, then finds every one by identity)
+        self._by_id = {id(a): (a, i) for i, a in enumerate(self.entries)}
         # (class, field values) -> number of the plain dataclass entries, for legal actions made anew (not
         # interned): a lookup compared in C instead of the actions' own (strict, Python) __eq__
         self._values_of = {}
@@ -580,11 +587,11 @@ class ActionCatalogue:
                 position; the message names the action).
         """
         out, seen = [], {}
-        by_id, entries = self._by_id, self.entries
+        by_id = self._by_id
         for a in state.legal_actions():
-            i = by_id.get(id(a))
-            if i is not None and entries[i] is a:  # the entry object itself (a game that interns its actions)
-                out.append(i)
+            hit = by_id.get(id(a))
+            if hit is not None and hit[0] is a:  # an entry, or an action object met before
+                out.append(hit[1])
                 continue
             key = self.key_of(a)
             if key is None:
@@ -592,6 +599,10 @@ class ActionCatalogue:
                 i = None if values is None else self._by_values.get((a.__class__, values(a)))
                 if i is None:
                     i = self.index.get(a)
+                if i is not None:
+                    if len(by_id) >= len(self.entries) + SEEN_KEPT:  # forget the objects met, keep the entries
+                        by_id = self._by_id = {id(e): (e, k) for k, e in enumerate(self.entries)}
+                    by_id[id(a)] = (a, i)
             else:
                 rank = seen[key] = seen.get(key, -1) + 1
                 i = self.index.get(RankedEntry(key, rank))

@@ -15,6 +15,7 @@ from gymnasium.utils import seeding
 from haunted_kit.env import KitAECEnv
 from haunted_kit.games import game_names, get_game
 from haunted_kit.haunted import actions as HA
+from haunted_kit import protocol
 from haunted_kit.protocol import SEED_MAX, ActionCatalogue
 from haunted_kit.search import sample_chance
 
@@ -100,6 +101,29 @@ def test_a_legal_action_made_anew_gets_its_equal_entrys_number():
 
     with pytest.raises(ValueError, match="has no number"):
         cat.legal_numbers(Wider())
+
+
+def test_an_action_object_met_again_keeps_its_number_and_the_memory_stays_bounded(monkeypatch):
+    """Legal action objects are remembered by identity (Haunted Lands' interned ones are
+    then found at once); a remembered object keeps its number, a new equal one gets the
+    same, and past ``SEEN_KEPT`` objects the catalogue forgets them and still numbers right."""
+    monkeypatch.setattr(protocol, "SEEN_KEPT", 3)
+    cat = ActionCatalogue([HA.Explore((0, -1)), HA.Explore((0, -2)), HA.EndTurn()])
+    end, near = HA.EndTurn(), HA.Explore((0, -2))
+
+    class Position:
+        def __init__(self, acts):
+            self.acts = acts
+
+        def legal_actions(self):
+            return self.acts
+
+    assert cat.legal_numbers(Position([end, near])) == [2, 1]
+    assert cat.legal_numbers(Position([near, end])) == [1, 2]  # the same objects, found by identity
+    for _ in range(10):  # new equal objects each time: remembered up to 3, then forgotten
+        assert cat.legal_numbers(Position([HA.Explore((0, -1)), HA.EndTurn()])) == [0, 2]
+        assert len(cat._by_id) <= 3 + 3
+    assert cat.legal_numbers(Position([end, near])) == [2, 1]
 
 
 @pytest.mark.parametrize("game", game_names())
