@@ -180,10 +180,13 @@ HINT_POSITIONS = {"bench_env": bench_env_position,
 
 #: the hint settings of each game (issue 21): players and options, as ``bench_env.GAMES``.
 #: Where an estate hint's time goes (issue 21 item 2; cProfile shares of the 6 positions' hints,
-#: nested, so they overlap): the greedy rollouts ~80% of it, ~24 decisions a playout: listing the
-#: legal actions ~30% (the open slots worked out again after a place or a join ~7%), applying
-#: them ~30% (the record, the turn's end and ``advance`` ~10%), the greedy scores ~20% (the
-#: Market's trade values ~5%); the search's own selection ~9%, determinisations ~5%, ``evaluate`` ~1%.
+#: nested, so they overlap): the greedy rollouts ~68% of it, 20 decisions a playout: listing the
+#: legal actions ~24% (the open slots ~4%), applying them ~29% (the record, the turn's end and
+#: ``advance`` ~6%), the greedy scores ~18% (the Market's trade values ~2%); the search's own
+#: selection ~8%, determinisations ~7%, ``evaluate`` ~2%. Random game 3's position (season 2)
+#: cost the most: its playouts put ~11 markers each (8.7 joins, 2.8 places), and each marker made
+#: every seat's open slots be worked out from all the lands again (~19,000 times a hint, ~20% of
+#: its time); now the lands' bits are carried through a place or a join (``rules.estate_bits``).
 HINT_GAMES = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 3})}
 
 

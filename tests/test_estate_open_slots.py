@@ -41,3 +41,52 @@ def test_open_slots_are_the_slots_the_marker_rule_accepts(connection, seed):
             joined += bool(joins)
         s.apply_action(bots[s.current_player()].act(s))
     assert checked > 100 and joined  # positions with joins were among them
+
+
+def _place_or_join(s, p, slot):
+    """``p`` (to move, given the gold) puts a marker on ``slot``: the first listed place there, else the join."""
+    s.hand[p]["gold"] = 10
+    s.legal_cache = None  # (the hand was set by hand: the listed actions are asked again)
+    a = next(a for a in s.legal_actions() if getattr(a, "slot", None) == slot)
+    s.apply_action(a)
+    while s.pending is not None:  # a white-dotted land: a display tile removed
+        s.apply_action(s.legal_actions()[0])
+
+
+def test_a_marker_put_opens_the_touching_slots_for_that_seat_only_and_copies_keep_theirs():
+    s = new_game(players=3, seed=0, log=False)
+    lower = [(-2, 2), (-1, 2), (0, 2)]  # the lower area in board order
+    assert R.open_slot_lists(s, 0) == (lower, [], 0)
+    before = s.copy()
+    _place_or_join(s, 0, (-1, 2))
+    # (-1, 2) touches (-1, 1), (0, 1), (-2, 2), (0, 2) on the board (axial neighbours, board order)
+    assert R.open_slot_lists(s, 0) == ([(-1, 1), (0, 1), (-2, 2), (0, 2)], [], 1)
+    assert R.open_slot_lists(s, 1) == ([(-2, 2), (0, 2)], [(-1, 2)], 0)  # a first marker: the lower area, one to join
+    assert R.open_slot_lists(before, 0) == (lower, [], 0)  # the copy taken before keeps its lands and slots
+    assert s.current_player() == 1
+    _place_or_join(s, 1, (-1, 2))  # P2 joins P1's tile
+    assert s.lands[(-1, 2)]["markers"] == [0, 1]
+    assert R.open_slot_lists(s, 1) == ([(-1, 1), (0, 1), (-2, 2), (0, 2)], [], 1)
+    assert R.open_slot_lists(s, 0) == ([(-1, 1), (0, 1), (-2, 2), (0, 2)], [], 1)  # P1's unchanged by the join
+    assert R.open_slot_lists(s, 2) == ([(-2, 2), (0, 2)], [(-1, 2)], 0)
+    assert R.open_slot_lists(before, 1) == (lower, [], 0)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("seed", [0, 2, 3])  # games with places and joins
+def test_open_slots_asked_as_a_playout_asks_them_agree_with_the_marker_rule(players, seed):
+    """Only the seat to move asks (so a place or a join often meets no worked-out slots),
+    and a copy taken every few decisions keeps its own slots while the game goes on."""
+    s = new_game(players=players, seed=seed, log=False)
+    bots = [make_bot("random", seed * 10 + i, "estate") for i in range(players)]
+    copies = []
+    while not s.is_terminal():
+        if s.decisions % 5 == 0:
+            copies.append((s.copy(), {q: [x for x in s.box.slots if R.refuse_marker(s, q, x) is None] for q in range(players)}))
+        s.apply_action(bots[s.current_player()].act(s))
+    assert len(s.lands) > 3 and any(len(land["markers"]) > 1 for land in s.lands.values())  # places and joins met
+    for c, oks in copies:
+        for q, ok in oks.items():
+            free, joins, have = R.open_slot_lists(c, q)
+            assert (free, joins) == ([x for x in ok if x not in c.lands], [x for x in ok if x in c.lands])
+            assert have == len(R.estate_of(c, q))

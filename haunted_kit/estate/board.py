@@ -34,15 +34,42 @@ def _touching(slots: tuple) -> dict:
     return {s: frozenset(g.neighbors(s)) for s in slots}
 
 
-_BY_BOX: dict = {}  # id(box) -> (box, touching, slot order); the box is kept, so its id is never reused meanwhile
+_BY_BOX: dict = {}  # id(box) -> BoardTables; the box is kept, so its id is never reused meanwhile
+_LISTS_KEPT = 4096  # slot lists kept per box (BoardTables.lists), then started afresh
 
 
-def _board_tables(box) -> tuple:
+class BoardTables:
+    """The land board's tables of one box, made once per box (read only).
+
+    Attributes:
+        box: the box (kept, so the key ``id(box)`` is not reused).
+        touching: ``{slot: frozenset of the slots it touches}``.
+        order: ``{slot: its index in box.slots}`` (board order).
+        bit: ``{slot: 1 << its index}``: a set of slots is an int, bit *i* for ``box.slots[i]``.
+        near: ``{slot: the bits of the slots it touches}``.
+        lower: the bits of the lower area's slots (where a first marker goes).
+        lists: ``{bits: [the slots, in board order]}``, filled by :func:`slots_of` (read-only lists).
+    """
+
+    __slots__ = ("box", "touching", "order", "bit", "near", "lower", "lists")
+
+    def __init__(self, box):
+        self.box = box
+        self.touching = _touching(box.slots)
+        self.order = {s: i for i, s in enumerate(box.slots)}
+        self.bit = {s: 1 << i for i, s in enumerate(box.slots)}
+        self.near = {s: sum(self.bit[n] for n in self.touching[s]) for s in box.slots}
+        self.lower = sum(self.bit[s] for s in set(box.lower_area) if s in self.bit)
+        self.lists = {}
+
+
+def board_tables(box) -> BoardTables:
+    """The :class:`BoardTables` of ``box``, looked up by the box (no hashing of its slot tuple per call)."""
     hit = _BY_BOX.get(id(box))
-    if hit is None or hit[0] is not box:
+    if hit is None or hit.box is not box:
         if len(_BY_BOX) >= 64:  # many boxes loaded (house rules, fuzzing): started afresh, memory stays flat
             _BY_BOX.clear()
-        hit = _BY_BOX[id(box)] = (box, _touching(box.slots), {s: i for i, s in enumerate(box.slots)})
+        hit = _BY_BOX[id(box)] = BoardTables(box)
     return hit
 
 
@@ -50,12 +77,24 @@ def touching(box) -> dict:
     """``{slot: frozenset of the slots it touches}`` over the land board (the edges of
     :func:`land_graph` as plain sets, for the hot path of the legal actions; looked up
     by the box, made once per box)."""
-    return _board_tables(box)[1]
+    return board_tables(box).touching
 
 
 def slot_order(box) -> dict:
     """``{slot: its index in box.slots}`` (board order), made once per box."""
-    return _board_tables(box)[2]
+    return board_tables(box).order
+
+
+def slots_of(tables: BoardTables, bits: int) -> list:
+    """The slots of ``bits`` (bit *i* = ``box.slots[i]``, see :class:`BoardTables`) in board
+    order: a shared list, read only (kept per box; the same bits give the same list)."""
+    found = tables.lists.get(bits)
+    if found is None:
+        lists = tables.lists
+        if len(lists) >= _LISTS_KEPT:
+            lists.clear()
+        found = lists[bits] = [s for s, b in tables.bit.items() if bits & b]
+    return found
 
 
 def _has_line(g: nx.Graph, nodes: list) -> bool:

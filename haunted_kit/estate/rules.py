@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..events import Event
 from ..protocol import Refusal, is_integer
-from .board import estate_connected, land_graph, slot_order, touching  # noqa: F401  (the one connection rule)
+from .board import board_tables, estate_connected, land_graph, slots_of  # noqa: F401  (the one connection rule)
 from .actions import Trade, amounts_text as _amounts
 
 SOURCE = "estate rules"
@@ -141,7 +141,7 @@ def legal_slots(s, p: int) -> dict:
 def open_slots(s, p: int) -> tuple[dict, int]:
     """``(legal_slots(s, p), tiles in p's estate)``, kept in the state until the lands
     change (:func:`do_place`, :func:`do_join` clear it): read only, shared by copies. Under
-    the "group" reading worked out from the board's edges at once (:func:`_group_slots`)."""
+    the "group" reading worked out from the board's edges at once (:func:`estate_bits`)."""
     cache = s.slot_cache
     if cache is not None and p in cache:
         return cache[p]
@@ -150,25 +150,54 @@ def open_slots(s, p: int) -> tuple[dict, int]:
         slots = {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
         found = (slots, sum(1 for land in lands.values() if p in land["markers"]))
     else:
-        ok, have = _group_slots(s, p)
-        found = ({slot: "join" if slot in lands else "place" for slot in ok}, have)
-    s.slot_cache = {**(cache or {}), p: found}  # a new dict: copies sharing the old one keep it
+        land, mine, reach = estate_bits(s)
+        tables = board_tables(box)
+        ok = reach[p] & ~mine[p] if mine[p] else tables.lower
+        found = ({slot: "join" if slot in lands else "place" for slot in slots_of(tables, ok)}, mine[p].bit_count())
+    s.slot_cache = {**(s.slot_cache or {}), p: found}  # a new dict: copies sharing the old one keep it
     return found
 
 
-def _group_slots(s, p: int) -> tuple[list, int]:
-    """Under the "group" reading: the slots where ``p`` may put a marker, in board order
-    (the lower area for a first marker, else the slots touching the estate without
-    ``p``'s marker), and the tiles in ``p``'s estate."""
-    box = s.box
-    mine = [slot for slot, land in s.lands.items() if p in land["markers"]]
-    if mine:
-        near = touching(box)
-        ok = set().union(*(near[m] for m in mine)).difference(mine)
-    else:
-        ok = box.lower_area
-    order = slot_order(box)
-    return sorted([x for x in ok if x in order], key=order.__getitem__), len(mine)
+def estate_bits(s) -> tuple[int, tuple, tuple]:
+    """``(land, mine, reach)`` as bits of the board's slots (:class:`~haunted_kit.estate.board.BoardTables`):
+    the slots holding a tile; per player the slots with their marker; per player the slots
+    touching those. Under the "group" reading ``p`` may put a marker on ``reach[p] & ~mine[p]``,
+    or on the lower area while ``mine[p]`` is 0. Worked out from ``s.lands`` (public) once, kept
+    in the state's slot cache and carried through :func:`do_place` and :func:`do_join`
+    (:func:`_marker_put`); read only, shared by copies."""
+    cache = s.slot_cache
+    if cache is not None:
+        found = cache.get("bits")
+        if found is not None:
+            return found
+    tables = board_tables(s.box)
+    bit, near = tables.bit, tables.near
+    land, mine, reach = 0, [0] * s.players, [0] * s.players
+    for slot, held in s.lands.items():
+        b, n = bit[slot], near[slot]
+        land |= b
+        for q in held["markers"]:
+            mine[q] |= b
+            reach[q] |= n
+    found = (land, tuple(mine), tuple(reach))
+    s.slot_cache = {**(cache or {}), "bits": found}  # a new dict: copies sharing the old one keep it
+    return found
+
+
+def _marker_put(s, p: int, slot) -> None:
+    """The slot cache after ``p``'s marker went on ``slot`` (a new tile or a join): the
+    per-player slots dropped, :func:`estate_bits` carried on when it was worked out."""
+    cache = s.slot_cache
+    bits = cache.get("bits") if cache is not None else None
+    if bits is None:
+        s.slot_cache = None
+        return
+    tables = board_tables(s.box)
+    b = tables.bit[slot]
+    land, mine, reach = bits
+    mine = (*mine[:p], mine[p] | b, *mine[p + 1:])
+    reach = (*reach[:p], reach[p] | tables.near[slot], *reach[p + 1:])
+    s.slot_cache = {"bits": (land | b, mine, reach)}
 
 
 def open_slot_lists(s, p: int) -> tuple[list, list, int]:
@@ -179,13 +208,14 @@ def open_slot_lists(s, p: int) -> tuple[list, list, int]:
     if cache is not None and key in cache:
         return cache[key]
     if s.config.connection == "group":
-        ok, have = _group_slots(s, p)
-        lands = s.lands
-        found = ([x for x in ok if x not in lands], [x for x in ok if x in lands], have)
+        land, mine, reach = estate_bits(s)
+        tables = board_tables(s.box)
+        ok = reach[p] & ~mine[p] if mine[p] else tables.lower
+        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), mine[p].bit_count())
     else:
         slots, have = open_slots(s, p)
         found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
-    s.slot_cache = {**(cache or {}), key: found}  # a new dict: copies sharing the old one keep it
+    s.slot_cache = {**(s.slot_cache or {}), key: found}  # a new dict: copies sharing the old one keep it
     return found
 
 
@@ -457,7 +487,7 @@ def do_place(s, p: int, tile: str, slot) -> bool:
          lambda: f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.", slot)
     s.display.remove(tile)
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
-    s.slot_cache = None
+    _marker_put(s, p, slot)
     emit(s, "tile_placed", p, lambda: f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
     both = s.config.marble_field == "single" and t.spaces > 1
@@ -486,7 +516,7 @@ def do_join(s, p: int, slot) -> None:
         gain(s, owner, "gold", fee, "fee_received", lambda: f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
              slot, payer=p)
     land["markers"].append(p)
-    s.slot_cache = None
+    _marker_put(s, p, slot)
     emit(s, "joined", p, lambda: f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":
