@@ -10,9 +10,9 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   action mask of every decision included; the policy picks among the mask's numbers with
   ``random.Random``), and in the same run the very same games played again straight on
   the engine (at each decision the legal actions listed and a number drawn, as a random
-  agent does, then the environment's action applied: :func:`engine_replay`), so the ratio
-  weighs the environment's own cost on the same positions, whatever the machine's load
-  and whichever games the seeds happened to give (the environment is made, and its first
+  agent does, then the environment's action applied), each side in a fresh process of its
+  own (:func:`side_by_side`), so the ratio weighs the environment's own cost on the same
+  positions, whatever the machine's load and whichever games the seeds happened to give (the environment is made, and its first
   game played, before the clock starts, as the engine's modules are loaded before its clock);
 * where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
   observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
@@ -124,20 +124,34 @@ def random_decisions(s, seed: int, stop: int | None = None) -> int:
     return n
 
 
+def side_by_side(game: str, players: int, options: dict, seeds) -> tuple[tuple[int, float], tuple[int, float]]:
+    """``((env decisions, CPU s), (engine decisions, CPU s))``: seeded random-policy games
+    through the environment (:func:`env_games`), then the very same games played again
+    straight on the engine as a random agent plays (:func:`engine_replay`: at each decision
+    the legal actions listed, a number drawn, and the legal action at the environment's
+    place applied). The same positions on both sides, so the ratio weighs the
+    environment's own cost and not the luck of which games were played (Landmarks'
+    decisions differ in cost tenfold from one game to another). Each side runs in a fresh
+    process of its own, one after the other, so that neither finds the positions already
+    in the engine's memo tables (legal actions, reach, payment plans: whichever side runs
+    second in a shared process plays Landmarks three to ten times faster)."""
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        steps, cpu, played = pool.submit(env_side, game, players, options, list(seeds)).result()
+    with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+        return (steps, cpu), pool.submit(engine_replay, game, players, options, played).result()
+
+
+def env_side(game: str, players: int, options: dict, seeds: list) -> tuple[int, float, list]:
+    """:func:`env_games` with the games' decisions as places in the legal lists."""
+    played = []
+    steps, cpu = env_games(game, players, options, seeds, played)
+    return steps, cpu, played
+
+
 def engine_replay(game: str, players: int, options: dict, played: list) -> tuple[int, float]:
-    """Decisions and CPU seconds of the environment's games (``played``, from
-    :func:`env_games`: each decision as its place in the legal list) played again straight
-    on the engine as a random agent plays: at each decision the legal actions listed, a
-    number drawn, and the legal action at the environment's place applied. The same positions on both sides, so the ratio weighs the environment's own
-    cost and not the luck of which games were played (Landmarks' decisions differ in cost
-    tenfold from one game to another). Run in a fresh process (one at a time, never beside
-    the environment's games), so that the engine's memo tables (legal actions, reach) do
-    not already hold the positions the environment just played."""
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return pool.submit(_engine_replay, game, players, options, played).result()
-
-
-def _engine_replay(game: str, players: int, options: dict, played: list) -> tuple[int, float]:
+    """Decisions and CPU seconds of ``played`` (``(seed, places in the legal lists)`` per
+    game) replayed on the engine as a random agent plays (see :func:`side_by_side`)."""
     g = get_game(game)
     random_decisions(g.new_game(players=players, seed=-1, log=False, **options), -1)  # warm-up, as env_games
     steps, start = 0, time.process_time()
@@ -216,9 +230,7 @@ def probe(games: int) -> dict:
     """Env and engine decisions and CPU seconds per game of :data:`GAMES` (the tree on the path)."""
     out = {}
     for game, players, options in GAMES:
-        played = []
-        e_steps, e_sec = env_games(game, players, options, range(games), played)
-        g_steps, g_sec = engine_replay(game, players, options, played)
+        (e_steps, e_sec), (g_steps, g_sec) = side_by_side(game, players, options, range(games))
         out[game] = {"env": e_steps / e_sec, "engine": g_steps / g_sec, "env_steps": e_steps}
     return out
 
@@ -270,9 +282,7 @@ def main() -> None:
     seeds = range(args.games)
     print(f"{'game':10} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} {'hint 1000 playouts':>19}")
     for game, players, options in GAMES:
-        played = []
-        e_steps, e_sec = env_games(game, players, options, seeds, played)
-        g_steps, g_sec = engine_replay(game, players, options, played)
+        (e_steps, e_sec), (g_steps, g_sec) = side_by_side(game, players, options, seeds)
         ratio = f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f}"
         if args.no_hints:
             print(ratio)
