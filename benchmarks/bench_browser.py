@@ -43,6 +43,7 @@ from browser_harness import (  # noqa: E402
     terminate_tree,
     wait_canvas_pixel,
 )
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.render import style as S  # noqa: E402
 
 PLAYERS, MODE, SEED, BOTS = 3, "citizen", 1, "2,3"
@@ -153,8 +154,8 @@ def screenshot(page, s, path: Path) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--clicks", type=int, default=25)
-    ap.add_argument("--loads", type=int, default=3)
+    ap.add_argument("--clicks", type=number_at_least(1), default=25)
+    ap.add_argument("--loads", type=number_at_least(1), default=3)
     ap.add_argument("--screenshot", type=Path, default=None)
     a = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright

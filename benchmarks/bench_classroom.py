@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 import haunted_kit as hk  # noqa: E402
 from browser_harness import free_port, launch_chromium, start_class_server, terminate_tree  # noqa: E402
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.haunted.agents import GreedyAgent  # noqa: E402
 from haunted_kit.store import GameStore  # noqa: E402
 
@@ -316,12 +317,12 @@ def widget_models(games: int) -> list[int]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--moves", type=int, default=40)
-    ap.add_argument("--sockets", type=int, default=40)
-    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--moves", type=number_at_least(1), default=40)
+    ap.add_argument("--sockets", type=number_at_least(1), default=40)
+    ap.add_argument("--tables", type=number_at_least(1), default=10)
     ap.add_argument("--only", choices=["class"], help="run only this part")
     ap.add_argument("--pace", type=float, default=1.0, help="class: seconds between decisions of each other table")
-    ap.add_argument("--rounds", type=int, default=1, help="class: runs per checkout (alternating)")
+    ap.add_argument("--rounds", type=number_at_least(1), default=1, help="class: runs per checkout (alternating)")
     ap.add_argument("--compare", type=Path, metavar="DIR", help="class: another checkout to run alternately (e.g. main)")
     ap.add_argument("--no-teacher", dest="teacher", action="store_false", help="class: without the teacher page")
     args = ap.parse_args(argv)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.compare import DEFAULT_GAMES, compare  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -35,8 +36,8 @@ HOUSE = {"haunted": (DATA, "game.toml", "ghosts_per_spread = 4", "ghosts_per_spr
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--game", default="haunted", choices=list(HOUSE))
-    ap.add_argument("--games", type=int, default=None)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--games", type=number_at_least(1), default=None)
+    ap.add_argument("--workers", type=number_at_least(1), default=2)
     args = ap.parse_args()
     games = args.games or DEFAULT_GAMES[args.game]
     src, file, old, new = HOUSE[args.game]

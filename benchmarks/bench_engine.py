@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(Path(__file__).resolve().parents[1]))
 
 # only names both layouts have (the kit before and after Haunted Lands moved to haunted_kit/haunted/)
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit import new_game  # noqa: E402
 from haunted_kit.bots import make_bot  # noqa: E402
 
@@ -105,6 +106,12 @@ def probe(games: int, copies: int) -> dict:
 @contextmanager
 def tree_at(rev: str):
     """A temporary git worktree of this repository at revision ``rev`` (its path), removed after."""
+    known = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           capture_output=True, text=True)
+    if known.returncode != 0:
+        print(f"{Path(sys.argv[0]).name}: error: --ab {rev!r} is no git revision of {ROOT} (try main, HEAD~3 or a "
+              "commit id)", file=sys.stderr)
+        raise SystemExit(2)
     with tempfile.TemporaryDirectory(prefix="hk-bench-") as tmp:
         old = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev],
@@ -137,11 +144,11 @@ def ab(rev: str, rounds: int, games: int, copies: int) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200, help="games per configuration (default 200)")
-    ap.add_argument("--copies", type=int, default=20000, help="copies per copy-time sample (default 20000)")
-    ap.add_argument("--memory-games", type=int, default=1000, help="games per memory sample (default 1000)")
+    ap.add_argument("--games", type=number_at_least(1), default=200, help="games per configuration (default 200)")
+    ap.add_argument("--copies", type=number_at_least(1), default=20000, help="copies per copy-time sample (default 20000)")
+    ap.add_argument("--memory-games", type=number_at_least(1), default=1000, help="games per memory sample (default 1000)")
     ap.add_argument("--ab", metavar="REV", help="compare with git revision REV side by side (old, new, old, new...)")
-    ap.add_argument("--rounds", type=int, default=4, help="old/new pairs with --ab (default 4)")
+    ap.add_argument("--rounds", type=number_at_least(1), default=4, help="old/new pairs with --ab (default 4)")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # one side of --ab
     args = ap.parse_args(argv)
     if args.probe:

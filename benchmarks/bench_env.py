@@ -59,6 +59,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(ROOT))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.bots import make_bot  # noqa: E402
 from haunted_kit.env import KitAECEnv  # noqa: E402
 from haunted_kit.games import get_game  # noqa: E402
@@ -263,14 +264,14 @@ def ab(rev: str, rounds: int, games: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="seeded games per game and way (default 20)")
-    ap.add_argument("--thirds", type=int, default=5, metavar="N",
+    ap.add_argument("--games", type=number_at_least(1), default=20, help="seeded games per game and way (default 20)")
+    ap.add_argument("--thirds", type=number_at_least(1), default=5, metavar="N",
                     help="estate and Landmarks hints from a third of the way into N seeded random games (default 5)")
     ap.add_argument("--no-hints", action="store_true", help="only the env and engine steps/s (no hint figures)")
-    ap.add_argument("--strength", type=int, default=0, metavar="N",
+    ap.add_argument("--strength", type=number_at_least(0), default=0, metavar="N",
                     help="also play N games of search vs greedy in each companion game")
     ap.add_argument("--ab", metavar="REV", help="compare the env figures with git revision REV, alternated")
-    ap.add_argument("--rounds", type=int, default=5, help="alternated runs per side for --ab (default 5)")
+    ap.add_argument("--rounds", type=number_at_least(1), default=5, help="alternated runs per side for --ab (default 5)")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # --ab's child: JSON figures
     args = ap.parse_args()
     if args.probe:
@@ -280,7 +281,11 @@ def main() -> None:
         ab(args.ab, args.rounds, args.games)
         return
     seeds = range(args.games)
-    print(f"{'game':10} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} {'hint 1000 playouts':>19}")
+    print("steps/s per CPU second; env/engine is the environment's share of the bare engine's speed on the same games "
+          "(higher is better; issue 21 asks for at least 0.33)" + ("" if args.no_hints else
+          "; hint: CPU seconds of one 1,000-playout hint (lower is better; issue 21 asks for under 0.5)"))
+    print(f"{'game':10} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10}"
+          + ("" if args.no_hints else f" {'hint 1000 playouts':>19}"))
     for game, players, options in GAMES:
         (e_steps, e_sec), (g_steps, g_sec) = side_by_side(game, players, options, seeds)
         ratio = f"{game:10} {e_steps / e_sec:12,.0f} {g_steps / g_sec:15,.0f} {(e_steps / e_sec) / (g_steps / g_sec):10.2f}"
@@ -293,7 +298,7 @@ def main() -> None:
         if game in ("estate", "landmarks"):
             thirds = sorted(hint_cpu(s)[0] for s in third_positions(game, players, options, range(args.thirds)))
             print(f"{'':10} hint CPU from a third into {args.thirds} seeded random games: median "
-                  f"{thirds[len(thirds) // 2]:.2f} s, most {thirds[-1]:.2f} s")
+                  f"{statistics.median(thirds):.2f} s, most {thirds[-1]:.2f} s")
     if args.strength:
         strength(args.strength)
 

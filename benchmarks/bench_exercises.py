@@ -9,11 +9,13 @@ Prints one row per exercise: seeds tried, unfair answers (must be 0), seeds skip
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
 
 from haunted_kit.haunted.exercises import EXERCISES, make, rebuild
+from benchargs import number_at_least
 
 
 def run(key: str, seeds: int) -> tuple[int, int, float, float]:
@@ -31,8 +33,15 @@ def run(key: str, seeds: int) -> tuple[int, int, float, float]:
 
 
 def main(argv: list[str]) -> int:
-    seeds = int(argv[0]) if argv else 500
-    keys = argv[1:] or list(EXERCISES)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("seeds", nargs="?", type=number_at_least(1), default=500, help="seeds per exercise (default 500)")
+    ap.add_argument("keys", nargs="*", metavar="exercise",
+                    help=f"exercises to check (default all: {', '.join(EXERCISES)})")
+    args = ap.parse_args(argv)
+    unknown = [k for k in args.keys if k not in EXERCISES]
+    if unknown:
+        ap.error(f"unknown exercise {unknown[0]!r} (known: {', '.join(EXERCISES)})")
+    seeds, keys = args.seeds, args.keys or list(EXERCISES)
     print(f"{'exercise':20} {'seeds':>6} {'unfair':>7} {'skipped':>8} {'make ms':>8} {'rebuild+solve ms':>17}")
     bad = 0
     for key in keys:

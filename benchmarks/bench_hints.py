@@ -11,14 +11,15 @@ time (the play view shows a progress bar meanwhile).
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 
 from haunted_kit import games
 from haunted_kit.bots import seat_bots
 from haunted_kit.protocol import sample_chance
 from haunted_kit.search import hints
+from benchargs import number_at_least
 
 #: the playouts each game's play view asks for (its ``hint_playouts`` default)
 VIEW_PLAYOUTS = {"haunted": 1000, "estate": 300, "landmarks": 100}
@@ -54,4 +55,6 @@ def main(seeds: int = 2) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("seeds", nargs="?", type=number_at_least(1), default=2, help="seeded games per game (default 2)")
+    main(ap.parse_args().seeds)

@@ -10,12 +10,13 @@ out (an event ``ghosts_short``), and the loss rate when it did and when it did n
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 import pandas as pd
 
 from haunted_kit.haunted.sim import play_game
 from haunted_kit.haunted.state import GameConfig
+from benchargs import number_at_least
 
 
 def figures(games: int, extra=(), limited=True) -> dict:
@@ -33,7 +34,9 @@ def figures(games: int, extra=(), limited=True) -> dict:
 
 
 if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="?", type=number_at_least(1), default=1000, help="seeded games per row (default 1000)")
+    n = ap.parse_args().games
     table = pd.DataFrame([figures(n, extra, limited) for limited in (True, False) for extra in ((), (3,), (2, 3))])
     print(f"{n} seeded games per row, four greedy bots, Wanderer mode")
     print(table.round(3).to_string(index=False))

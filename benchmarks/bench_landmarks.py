@@ -76,6 +76,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(ROOT))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit import landmarks as lm  # noqa: E402
 from haunted_kit.landmarks import rules as R  # noqa: E402
 
@@ -229,21 +230,21 @@ def rich_payment():
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeat", type=int, default=500)
+    ap.add_argument("--repeat", type=number_at_least(1), default=500)
     ap.add_argument("--hints", action="store_true", help="hint CPU time and random decisions/s instead (issue 21)")
-    ap.add_argument("--playouts", type=int, default=1000, help="playouts per hint with --hints (default 1000)")
-    ap.add_argument("--positions", type=int, default=5, help="third-of-the-way positions with --hints (default 5)")
-    ap.add_argument("--games", type=int, help="random games for decisions/s with --hints (default 200); seeds with "
+    ap.add_argument("--playouts", type=number_at_least(1), default=1000, help="playouts per hint with --hints (default 1000)")
+    ap.add_argument("--positions", type=number_at_least(1), default=5, help="third-of-the-way positions with --hints (default 5)")
+    ap.add_argument("--games", type=number_at_least(1), help="random games for decisions/s with --hints (default 200); seeds with "
                                                "--ceiling (default 60)")
     ap.add_argument("--ab", metavar="REV", help="with --hints: compare with git revision REV side by side")
-    ap.add_argument("--rounds", type=int, default=3, help="old/new pairs with --ab (default 3)")
+    ap.add_argument("--rounds", type=number_at_least(1), default=3, help="old/new pairs with --ab (default 3)")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # one side of --ab
     ap.add_argument("--ceiling", action="store_true", help="the best any policy of --seat can do against greedy bots")
-    ap.add_argument("--seat", type=int, default=0, help="with --ceiling: the seat (0-based, default 0)")
-    ap.add_argument("--first-seed", type=int, default=10000, help="with --ceiling: the first seed (default 10000)")
-    ap.add_argument("--players", type=int, default=2, help="with --ceiling: players (default 2)")
-    ap.add_argument("--game-rounds", type=int, default=3, help="with --ceiling: rounds per game (default 3)")
-    ap.add_argument("--workers", type=int, default=2, help="with --ceiling: worker processes (default 2)")
+    ap.add_argument("--seat", type=number_at_least(0), default=0, help="with --ceiling: the seat (0-based, default 0)")
+    ap.add_argument("--first-seed", type=number_at_least(0), default=10000, help="with --ceiling: the first seed (default 10000)")
+    ap.add_argument("--players", type=number_at_least(1), default=2, help="with --ceiling: players (default 2)")
+    ap.add_argument("--game-rounds", type=number_at_least(1), default=3, help="with --ceiling: rounds per game (default 3)")
+    ap.add_argument("--workers", type=number_at_least(1), default=2, help="with --ceiling: worker processes (default 2)")
     args = ap.parse_args(argv)
     if args.ceiling:
         ceiling(args.seat, args.first_seed, args.games or 60, args.players, args.game_rounds, args.workers)

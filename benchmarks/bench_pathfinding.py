@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.haunted import pathfinding as pf  # noqa: E402
 from haunted_kit.haunted.scenario import scenario  # noqa: E402
 
@@ -37,7 +38,7 @@ def median_ms(fn, repeat: int) -> float:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeat", type=int, default=300)
+    ap.add_argument("--repeat", type=number_at_least(1), default=300)
     args = ap.parse_args(argv)
 
     s = scenario(players=4, mode="citizen", ghosts=[(2, -1), (3, 0), (-2, 2), (1, -2)], log=False)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.haunted.draw.svg import readme_state, render_svg  # noqa: E402
 from haunted_kit.widgets import CommandCounter
 from haunted_kit.haunted.widgets import FieldWidget  # noqa: E402
@@ -35,7 +36,7 @@ def timed(fn, repeat: int) -> list[float]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=200)
+    ap.add_argument("--repeat", type=number_at_least(1), default=200)
     ap.add_argument("--size", type=float, default=34)
     a = ap.parse_args(argv)
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import time
 
+from benchargs import number_at_least
 from haunted_kit.play import play_game
 from haunted_kit.review import DEFAULT_PLAYOUTS, review
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS)
+    ap.add_argument("--playouts", type=number_at_least(1), default=DEFAULT_PLAYOUTS)
     ap.add_argument("--seed", type=int, default=1, help="the game's seed")
     args = ap.parse_args()
     s, _ = play_game("haunted", players=4, seed=args.seed, agents=["greedy"], log=False)

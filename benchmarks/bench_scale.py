@@ -57,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the tree under test: this checkout, or (for search --ab) the one named by HK_BENCH_TREE
 sys.path.insert(0, os.environ.get("HK_BENCH_TREE") or str(ROOT))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.bots import make_bot  # noqa: E402
 from haunted_kit.haunted.agents import GreedyAgent, RandomAgent  # noqa: E402
 from haunted_kit.haunted.engine import new_game  # noqa: E402
@@ -206,7 +207,9 @@ def hint_positions_of(game: str) -> dict:
 def describe_position(s) -> str:
     """Decision number, where in the game (season/round where the state has them) and the legal actions."""
     where = ", ".join(f"{k} {getattr(s, k)}" for k in ("season", "round") if isinstance(getattr(s, k, None), int))
-    return f"decision {s.decisions}{', ' + where if where else ''}, {len(s.legal_actions())} legal actions"
+    decisions = sum(1 for e in s.history() if not e.chance)
+    n = len(s.legal_actions())
+    return f"decision {decisions}{', ' + where if where else ''}, {n} legal action{'s' if n != 1 else ''}"
 
 
 def hint_cpu(positions: dict) -> dict:
@@ -306,7 +309,7 @@ def rotated_strength(game: str, players: int, games: int, playouts: int, out: Pa
     lineups = tuple(",".join(["greedy"] * seat + [spec] + ["greedy"] * (players - 1 - seat)) for seat in range(players))
     grid = Grid(game=game, players=(players,), options={k: [v] for k, v in options.items()}, lineups=lineups,
                 games=games, first_seed=0)
-    path = out / f"strength_{game}_{players}p_{playouts}_{games}_{'_'.join(f'{k}{v}' for k, v in options.items())}"
+    path = out / "_".join([f"strength_{game}_{players}p_{playouts}_{games}", *(f"{k}{v}" for k, v in options.items())])
     t = time.perf_counter()
     simulate(grid, path, workers=workers, chunk=10, progress=True)
     dt = time.perf_counter() - t
@@ -382,12 +385,13 @@ def memory(games: int, workers: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory", "hint-probe"])
+    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory", "hint-probe"],
+                    metavar="{speed,scaling,search,strength,memory}")  # hint-probe: one side of search --ab
     ap.add_argument("--ab", metavar="REV", help="search: compare hint CPU time with git revision REV, alternated")
-    ap.add_argument("--games", type=int, default=None)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--playouts", type=int, default=100)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--games", type=number_at_least(1), default=None)
+    ap.add_argument("--rounds", type=number_at_least(1), default=5)
+    ap.add_argument("--playouts", type=number_at_least(1), default=100)
+    ap.add_argument("--workers", type=number_at_least(1), default=2)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     ap.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=[4, 2],
                     help="player counts for strength (default 4,2)")
@@ -397,7 +401,7 @@ def main() -> None:
     ap.add_argument("--rotated", action="store_true",
                     help="strength for Haunted Lands: the search in every seat in turn (issue 21's measure), "
                          "--games seeds per seat; points from the rules' winner, none on a collective loss")
-    ap.add_argument("--game-rounds", type=int, default=3, help="strength --game landmarks: rounds per game (default 3)")
+    ap.add_argument("--game-rounds", type=number_at_least(1), default=3, help="strength --game landmarks: rounds per game (default 3)")
     a = ap.parse_args()
     if a.part == "speed":
         speed(a.rounds)

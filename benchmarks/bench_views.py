@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchargs import number_at_least
+
 ROOT = Path(__file__).resolve().parents[1]
 
 ONE_RUN = r"""
@@ -59,7 +61,7 @@ def one_run(root: Path) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="CPU time of one classroom view per game (ms), medians of runs.")
-    ap.add_argument("--rounds", type=int, default=5, help="runs per checkout, alternating (default 5)")
+    ap.add_argument("--rounds", type=number_at_least(1), default=5, help="runs per checkout, alternating (default 5)")
     ap.add_argument("--compare", type=Path, metavar="DIR", help="another checkout to run alternately (e.g. main)")
     a = ap.parse_args(argv)
     roots = {**({str(a.compare): a.compare.resolve()} if a.compare else {}), "this checkout": ROOT}

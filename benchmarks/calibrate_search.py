@@ -29,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.haunted import rules as R  # noqa: E402
 from haunted_kit.haunted.agents import GreedyAgent  # noqa: E402
 from haunted_kit.haunted import engine  # noqa: E402
@@ -76,7 +77,7 @@ def loglik_winner(rows, a: float, b: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=400, help="greedy games per player count (default 400)")
+    ap.add_argument("--games", type=number_at_least(1), default=400, help="greedy games per player count (default 400)")
     a = ap.parse_args()
     for players in (2, 3, 4):
         rows = samples(players, a.games)

@@ -56,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import haunted_kit as hk  # noqa: E402
+from benchargs import number_at_least  # noqa: E402
 from haunted_kit.haunted import actions as A  # noqa: E402
 from haunted_kit.cli import main as cli_main, summary  # noqa: E402
 from haunted_kit.protocol import IllegalAction  # noqa: E402
@@ -475,10 +476,10 @@ def fuzz_cli(n, tally, seed0=0):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every count (default 1)")
-    ap.add_argument("--games", type=int, default=10_000)
-    ap.add_argument("--saves", type=int, default=50_000)
-    ap.add_argument("--boxes", type=int, default=5_000)
-    ap.add_argument("--cli", type=int, default=2_000)
+    ap.add_argument("--games", type=number_at_least(0), default=10_000)
+    ap.add_argument("--saves", type=number_at_least(0), default=50_000)
+    ap.add_argument("--boxes", type=number_at_least(0), default=5_000)
+    ap.add_argument("--cli", type=number_at_least(0), default=2_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--game", action="append", choices=list(BOX_FOLDERS), default=[],
                     help="fuzz only this game (repeatable; default every registered game)")
