@@ -6,6 +6,7 @@ the cheapest-exchange query on the reference box. Prints figures; asserts nothin
 
 from __future__ import annotations
 
+import argparse
 import time
 import timeit
 
@@ -57,4 +58,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # no options: --help, and misuse refused
     main()
