@@ -561,7 +561,7 @@ class ActionCatalogue:
         # id -> (action, number): the entries, then (up to SEEN_KEPT more) each fixed-number legal action met,
         # kept alive by the dict so that its id stays its own (a game interning its actions, as Haunted Lands
         # does per field, then finds every one by identity)
-        self._by_id = {id(a): (a, i) for i, a in enumerate(self.entries)}
+        self._by_id = self._entries_by_id()
         # (class, field values) -> number of the plain dataclass entries, for legal actions made anew (not
         # interned): a lookup compared in C instead of the actions' own (strict, Python) __eq__
         self._values_of = {}
@@ -574,6 +574,10 @@ class ActionCatalogue:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def _entries_by_id(self) -> dict:
+        """``{id(entry): (entry, number)}`` of the entries alone (the entries are kept, so their ids stay theirs)."""
+        return {id(a): (a, i) for i, a in enumerate(self.entries)}
 
     def key_of(self, action):
         """The ranked key of ``action``, or ``None`` for an action with a fixed number."""
@@ -601,7 +605,7 @@ class ActionCatalogue:
                     i = self.index.get(a)
                 if i is not None:
                     if len(by_id) >= len(self.entries) + SEEN_KEPT:  # forget the objects met, keep the entries
-                        by_id = self._by_id = {id(e): (e, k) for k, e in enumerate(self.entries)}
+                        by_id = self._by_id = self._entries_by_id()
                     by_id[id(a)] = (a, i)
             else:
                 rank = seen[key] = seen.get(key, -1) + 1
@@ -858,13 +862,17 @@ class OneStepGreedyAgent:
     def prior(self, state: GameState, actions) -> list[float]:
         """How plausible each of ``actions`` (legal for the player to move) is, as
         probabilities summing to 1: a softmax of :meth:`score` over
-        :attr:`prior_temperature`. The search agent's prior over moves."""
+        :attr:`prior_temperature`. The search agent's prior over moves. Each weight and
+        probability is worked out once per distinct score (a Landmarks follower's hundred
+        Builds take a handful of point values): the same expression of the same numbers,
+        summed in the moves' order, so the same floats as one per move."""
         scores = self.scores(state, actions)
         top = max(scores)
         t = self.prior_temperature
-        w = [math.exp((v - top) / t) for v in scores]
-        total = sum(w)
-        return [x / total for x in w]
+        weight = {v: math.exp((v - top) / t) for v in set(scores)}
+        total = sum(map(weight.__getitem__, scores))
+        prob = {v: x / total for v, x in weight.items()}
+        return list(map(prob.__getitem__, scores))
 
     def act(self, state: GameState):
         legal = state.legal_actions()

@@ -9,8 +9,6 @@ the base game, so a follow and a decline are worth the same to it.
 
 from __future__ import annotations
 
-import math
-
 from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import rules as R
 from .actions import Acquire, Build
@@ -57,22 +55,6 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
                 v = now
             append(v)
         return out
-
-    def prior(self, state, actions) -> list[float]:
-        """The protocol's prior (:meth:`~haunted_kit.protocol.OneStepGreedyAgent.prior`: a
-        softmax of :meth:`scores` over ``prior_temperature``), the same floats worked out
-        once per distinct score: a follower's hundred Builds take a handful of point values.
-        Each weight and probability is the same expression of the same numbers, and the total
-        sums the same weights in the same order, so the search's prior is bit for bit the
-        protocol's."""
-        scores = self.scores(state, actions)
-        top = max(scores)
-        t = self.prior_temperature
-        weight = {v: math.exp((v - top) / t) for v in set(scores)}
-        w = list(map(weight.__getitem__, scores))
-        total = sum(w)
-        prob = {v: x / total for v, x in weight.items()}
-        return list(map(prob.__getitem__, scores))
 
 
 #: Bots by name, for ``haunted-kit play --game landmarks --agents ...`` and simulation.
