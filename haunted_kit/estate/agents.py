@@ -65,9 +65,8 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         out once, and the takes' and placements' scores (which depend on the seasons left
         only) looked up (:func:`_fixed_scores`)."""
         box = s.config.box
-        left = box.seasons - s.season + (1 if s.phase == "turns" else 0)  # _seasons_left, inlined
-        hit = _FIXED.get((id(box), left))
-        fixed = hit[1] if hit is not None and hit[0] is box else _fixed_scores(box, left)
+        left = self._seasons_left(s)
+        fixed = _fixed_scores(box, left)
         out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out

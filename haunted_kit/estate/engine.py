@@ -39,22 +39,11 @@ class EstateState(EstateData):
     of :class:`~haunted_kit.estate.state.EstateData` plus the rules-driven methods
     (legal actions, refusals, applying, chance, loading saves)."""
 
-    def current_player(self):
-        """The player to decide now, ``None`` at a chance node, in setup or at the end
-        (:func:`current_player`, the method itself once the module is loaded)."""
-        return current_player(self)
-
-    def legal_actions(self) -> list:
-        """The legal actions of the player to move (:func:`legal_actions`, the method itself
-        once the module is loaded; kept until the position changes)."""
-        return legal_actions(self)
+    # current_player, legal_actions and apply_action are this module's functions themselves,
+    # set on the class below them (one call per question: the search asks at every step)
 
     def why_not(self, action):
         return why_not(self, action)
-
-    def apply_action(self, action) -> None:
-        """Apply a legal action of the player to move (:func:`apply_action`, the method itself once the module is loaded)."""
-        apply_action(self, action)
 
     def chance_outcomes(self) -> list:
         return chance_outcomes(self)
@@ -200,8 +189,6 @@ def current_player(s: EstateState):
     if s.phase == "inn":
         return s.inn_queue[0]
     return s.turn
-
-
 
 
 def advance(s: EstateState) -> None:

@@ -150,10 +150,8 @@ def open_slots(s, p: int) -> tuple[dict, int]:
         slots = {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
         found = (slots, sum(1 for land in lands.values() if p in land["markers"]))
     else:
-        land, mine, reach = estate_bits(s)
-        tables = board_tables(box)
-        ok = reach[p] & ~mine[p] if mine[p] else tables.lower
-        found = ({slot: "join" if slot in lands else "place" for slot in slots_of(tables, ok)}, mine[p].bit_count())
+        tables, _, ok, have = _group_open(s, p)
+        found = ({slot: "join" if slot in lands else "place" for slot in slots_of(tables, ok)}, have)
     s.slot_cache = {**(s.slot_cache or {}), p: found}  # a new dict: copies sharing the old one keep it
     return found
 
@@ -184,6 +182,14 @@ def estate_bits(s) -> tuple[int, tuple, tuple]:
     return found
 
 
+def _group_open(s, p: int) -> tuple:
+    """Under the "group" reading: ``(the board's tables, the slots holding a tile, the
+    slots open to p's next marker, tiles in p's estate)``, the sets as bits (:func:`estate_bits`)."""
+    land, mine, reach = estate_bits(s)
+    tables = board_tables(s.box)
+    return tables, land, (reach[p] & ~mine[p] if mine[p] else tables.lower), mine[p].bit_count()
+
+
 def _marker_put(s, p: int, slot) -> None:
     """The slot cache after ``p``'s marker went on ``slot`` (a new tile or a join): the
     per-player slots dropped, :func:`estate_bits` carried on when it was worked out."""
@@ -208,10 +214,8 @@ def open_slot_lists(s, p: int) -> tuple[list, list, int]:
     if cache is not None and key in cache:
         return cache[key]
     if s.config.connection == "group":
-        land, mine, reach = estate_bits(s)
-        tables = board_tables(s.box)
-        ok = reach[p] & ~mine[p] if mine[p] else tables.lower
-        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), mine[p].bit_count())
+        tables, land, ok, have = _group_open(s, p)
+        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), have)
     else:
         slots, have = open_slots(s, p)
         found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
