@@ -56,7 +56,7 @@ def test_market_panel_shows_this_seasons_prices():
     s = position(2, uses={"hire_two": 1}, tokens={1: 1})
     html = market_html(s, 0)
     assert "Hire 2 workers (marked)</td><td>3 gold</td><td>1</td>" in html
-    assert "Hire 1 worker and take wood or limestone (marked)</td><td>2 gold</td>" in html
+    assert "Hire 1 worker and gain 1 wood or 1 limestone (marked)</td><td>2 gold</td>" in html
     assert "Hire 2 workers (marked)</td><td>2 gold</td>" in market_html(s, 1)  # a condition token: 1 less
     assert "takes 3 different actions" in html
 

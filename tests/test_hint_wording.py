@@ -9,7 +9,7 @@ import random
 from haunted_kit.estate.actions import Trade
 from haunted_kit.estate.engine import new_game
 
-ROW = "Trade 2 wood, 2 limestone, or 1 of each for 1 marble or glass"
+ROW = "Swap two of wood and limestone, in any mix, for 1 marble or glass"
 
 
 def _at_a_two_resource_trade():
