@@ -118,8 +118,8 @@ def test_the_rule_names_the_engines_reason_for_a_wrong_slot():
         slot = tuple(int(x) for x in re.findall(r"-?\d+", o))
         assert f"{o}: refused, {name_cells(str(ex.state.why_not(EA.PlaceTile(ex.about, slot))))}." in said
     assert said == (
-        "That is not the right set of choices. Expand the lands: a tile costs its price in gold; your first tile goes "
-        "over the shared lower area, every later one must connect to a tile of your estate. "
+        "That is not the right set of choices. Expand the lands: a tile costs its price in gold; your first tile must "
+        "lie over the shared lower area, every later one must connect to a tile of your estate. "
         + "".join(f"slot {c}: refused, cell {c} does not touch P3's estate (cell 0,2): a tile after the first has to "
                   "touch one that already carries your marker (estate rules: Expand the lands). " for c in ("-2,1", "0,-2", "1,0"))
         + "Check each option you did not tick against the same rule.")

@@ -133,7 +133,7 @@ def test_workers_come_back_and_income_restarts_at_season_end():
 
 def test_first_tile_costs_3_gold_goes_over_the_lower_area():
     s = position(2, hand={0: {"gold": 5}}, display=DISPLAY)
-    refused(s, PlaceTile("forest", (0, 0)), "first tile goes over the shared lower area", section="Expand the lands")
+    refused(s, PlaceTile("forest", (0, 0)), "first tile must lie over the shared lower area", section="Expand the lands")
     s.apply_action(PlaceTile("forest", (0, 2)))
     assert s.hand[0]["gold"] == 2 and s.income[0]["wood"] == 3
     assert s.lands[(0, 2)] == {"tile": "forest", "owner": 0, "markers": [0], "raised": [0]}

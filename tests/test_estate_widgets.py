@@ -36,7 +36,7 @@ def test_click_places_a_tile_and_illegal_clicks_explain():
         v = EstatePlayView(s, bots=[1], auto_bots=False)
         assert set(v.board.highlight) == {(-2, 2), (-1, 2), (0, 2)}
         v.board.click_slot((0, 0))
-        assert "first tile goes over the shared lower area" in v.message and v.last_refusal.section == "Expand the lands"
+        assert "first tile must lie over the shared lower area" in v.message and v.last_refusal.section == "Expand the lands"
         v.board.click_slot((0, 2))  # one tile kind in the display: applied at once
         assert v.state.lands[(0, 2)]["owner"] == 0 and v.state.hand[0]["gold"] == 2
     assert not caught

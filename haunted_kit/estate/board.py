@@ -1,5 +1,5 @@
 """The land board as a networkx graph and the one connection rule of the estate
-("your land markers must form a continuous line", ruling E6). No game flow here: the
+(the markers' "continuous line", ruling E6). No game flow here: the
 rules, the save checks and the analysis all ask these functions."""
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ def _has_line(g: nx.Graph, nodes: list) -> bool:
 
 
 def estate_connected(box, slots, connection: str = "group") -> bool:
-    """Whether a player's marked ``slots`` satisfy "your land markers must form a
-    continuous line": ``"group"`` = one connected group (networkx ``is_connected``),
+    """Whether a player's marked ``slots`` make the "continuous line" the estate rule asks
+    of land markers: ``"group"`` = one connected group (networkx ``is_connected``),
     ``"line"`` = orderable so each touches the next. Empty counts as connected."""
     slots = list(slots)
     if not slots:

@@ -32,7 +32,7 @@ NO_THIRD = "none"  #: the form's word for "no third marked Market action" (rulin
 #: the teacher's new-table form: the estate's own settings (the rulings that have a switch)
 FORM = [
     {"name": "connection", "label": "Connected estate", "kind": "choice", "choices": list(CONNECTION_RULES),
-     "default": "group", "help": "Ruling E6, \"your land markers must form a continuous line\": group = your marked "
+     "default": "group", "help": "Ruling E6, how the land markers make a \"continuous line\": group = your marked "
                                  "slots form one connected group; line = they can be ordered so each touches the next."},
     {"name": "marble_field", "label": "Marble field", "kind": "choice", "choices": list(MARBLE_FIELD_RULES),
      "default": "shared", "help": "Ruling E8: shared = its two spaces serve two players; single = the placer takes "

@@ -239,7 +239,7 @@ def _slots(seed: int) -> Exercise:
         f"On which of these slots may {_p(p)} buy the {tile.replace('_', ' ')} and place it now? Pick all that apply.",
         "pick", R.LANDS,
         "Check the price first; then where a first tile goes, and that a later one touches your estate.",
-        "Expand the lands: a tile costs its price in gold; your first tile goes over the shared lower area, every "
+        "Expand the lands: a tile costs its price in gold; your first tile must lie over the shared lower area, every "
         "later one must connect to a tile of your estate.",
         "Placing a later tile that does not touch the estate, or a first one outside the lower area.",
         options=options, explain=explain, answer_note=note, about=tile)

@@ -50,7 +50,7 @@ your income of one of {escape(', '.join(box.factory_resources))}.</li>
 </ul>
 <h2>Expand the lands</h2>
 <ul>
-<li>A land tile costs <b>{box.tile_price}</b>{m.mark('lands.toml', 'rules', 'tile_price')} gold; your first tile goes over the
+<li>A land tile costs <b>{box.tile_price}</b>{m.mark('lands.toml', 'rules', 'tile_price')} gold; your first tile must lie over the
 shared lower area{m.mark('lands.toml', 'board', 'lower_area')}, every later one connects to your estate.</li>
 <li>Joining another player's tile: {box.join_fee_per_marker}{m.mark('lands.toml', 'rules', 'join_fee_per_marker')} gold per
 marker on it to its owner, at most {box.join_fee_cap}{m.mark('lands.toml', 'rules', 'join_fee_cap')}.</li>

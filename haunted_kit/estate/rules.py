@@ -49,7 +49,7 @@ def refuse_marker(s, p: int, slot) -> Refusal | None:
     mine = estate_of(s, p)
     if not mine:
         if slot not in box.lower_area:
-            return refusal(lambda: f"{P(p)}'s first tile goes over the shared lower area "
+            return refusal(lambda: f"{P(p)}'s first tile must lie over the shared lower area "
                                    f"({', '.join(str(x) for x in box.lower_area)}), not on {tuple(slot)}", LANDS)
         return None
     g = land_graph(box)
@@ -464,8 +464,8 @@ def do_gold(s, p: int, amount: int) -> None:
 
 
 def _adjacent_raises(s, p: int, slot) -> None:
-    """The ``adjacent`` reading of "your improvement also applies to later players
-    adjacent to that land": each touching land of another player raises ``p`` once."""
+    """The ``adjacent`` reading of ruling E7 (an improvement reaching "later players
+    adjacent" to its land): each touching land of another player raises ``p`` once."""
     g = land_graph(s.box)
     for n in g.neighbors(slot):
         land = s.lands.get(n)

@@ -283,7 +283,7 @@ class StackDraw(ChanceNode):
 
 @dataclass(frozen=True, slots=True)
 class TerrainDie(ChanceNode):
-    """Spread: the last player rolls the terrain die."""
+    """Spread: the terrain die, rolled by the last player."""
 
     kind: ClassVar[str] = "terrain_die"
     phase: ClassVar[Phase] = Phase.SPREAD
