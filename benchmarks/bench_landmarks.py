@@ -48,6 +48,26 @@ nodes (``search.py``) ~0.4 s, the greedy rollouts' scores ~0.1 s, the prior ~0.1
 determinisations 0.05 s, applying actions 0.04 s. The same position with every memo warm
 (a second hint in the same process) takes ~0.55 s, so the lists' size, not a slow rule, sets
 the cost.
+
+Session 26 (the machine at load 3-4, so CPU figures run 1.3-1.5x the ones above; old and new
+alternated in one process): a hand's Builds of a card now come from runs of plans with the
+same number of discards, each run keeping one column of Builds per choice of discards, the
+columns interleaved plan by plan in C (``rules._hand_builds``). Replaying game 1's 2,484
+Build listings (254,000 Builds; the cycle collector off, as in a search; medians of 5):
+with the memo tables cold 0.40 s before, 0.35 s now; warm 0.24-0.28 s before, 0.16-0.17 s
+now. What is left of a cold listing is mostly making the hint's ~34,000 new Builds and
+~18,600 columns (each a payment of shared ``Use`` parts, ~1.1 us a Build by timeit) and the
+discard choices of each new hand (~4 us a card). Game 1 warm (a second hint in the
+process, ~0.6-0.9 s at this load): the search's own loops (``search.py``) ~0.4 s, the greedy
+scores ~0.10-0.15 s (4,940 calls over ~60 actions each: the points now ~0.02 s, the token
+points ~0.04 s, the loop over the actions the rest; an architect-bonus table per architect
+and keys kept with the legal actions were each measured and gave nothing), listing legal
+actions ~0.1 s, applying ~0.07 s, determinisations ~0.05 s (the shuffle of ~60 unseen
+cards ~15 us of it). A Build's hash (cached, a Python ``__hash__``) costs ~0.09 us more per
+dict lookup than an identity hash (timeit: 0.20 against 0.11 us a ``dict.get``), ~0.03 s of
+the search's 347,000 lookups; interning every Build (a weak-value table in a metaclass, so
+equal Builds are one object) cost 2.2 us a hit and 13 us a miss and made hints slower, so
+it is not done.
 With ``--ceiling`` it prints instead how well *any* policy of one seat can do against the
 greedy bots (issue 21's strength aim): on each seed, an exhaustive best response of that seat
 that sees the other hands and the greedy bots' own seeded tie breaks (so an upper bound on
