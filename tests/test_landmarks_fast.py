@@ -232,12 +232,11 @@ def test_one_pass_totals_and_token_points_agree_with_the_explained_rows_over_man
     assert checked > 100
 
 
-def test_builds_of_plans_in_runs_of_discard_counts_keep_the_plan_order():
-    """A card whose ranked payments discard different numbers of cards (runs of plans with
-    0, 1, 2... Castle Grounds discards, each run's Builds kept as one column per choice of
-    discards) lists its Builds plan by plan, each plan's discard choices in order, as the
-    plain rules do; cold and from the kept columns, for the same hand and for another hand
-    of the same size in the same situation."""
+def test_builds_of_plans_with_different_discard_counts_keep_the_plan_order():
+    """A card whose ranked payments discard different numbers of cards (plans with 0, 1
+    and 2 Castle Grounds discards) lists its Builds plan by plan, each plan's discard
+    choices in order, as the plain rules do: with the memo tables emptied, from the kept
+    Builds, and for another hand of the same size in the same situation."""
     mixed = 0
     for s in _positions(step=20):
         for p in range(s.players):
@@ -250,7 +249,7 @@ def test_builds_of_plans_in_runs_of_discard_counts_keep_the_plan_order():
             for table in ("builds", "plan builds", "builds by parts"):
                 R.memo_table(s.box, table).clear()
             assert R.build_options(s, p) == _expected_builds(s, p)  # cold
-            assert R.build_options(s, p) == _expected_builds(s, p)  # the kept columns
+            assert R.build_options(s, p) == _expected_builds(s, p)  # the kept Builds
             if s.draw_pile:
                 t = s.copy()
                 pool = t.hands[p] + t.draw_pile

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 from collections import Counter
-from itertools import chain, combinations
+from itertools import combinations
 
 import networkx as nx
 
@@ -633,8 +633,8 @@ def build_options(s, p: int) -> list[Build]:
                 if sources is None:
                     sources, devs = tuple(free_sources(s, p)), tuple(s.developed[p])
                 plan = by_card[key] = _plan_builds(s, p, key, sources, devs)
-            runs, plain = plan
-            out += plain if plain is not None else _hand_builds(hand, key, runs)
+            entries, plain = plan
+            out += plain if plain is not None else _hand_builds(hand, key, entries)
     return out
 
 
@@ -652,77 +652,54 @@ def _situation(s, p: int) -> tuple[dict, dict]:
 
 
 def _plan_builds(s, p: int, card: str, sources: tuple, devs: tuple) -> tuple:
-    """``(runs, plain)`` for ``p`` building ``card`` with the free ``sources``: the plans of
-    :func:`_plan_table` in rank order, cut into runs of consecutive plans that discard the
-    same number of cards ``n``, each run an ``(n, builds, found, parts)`` item: for ``n``
-    0 ``builds`` is the run's Builds; otherwise ``builds`` is the run's column table
-    (a choice of discards -> the run's Builds with those discards, in plan order, made on
-    first need by :func:`_run_column`), ``found`` its plans' tables of the
-    ``"builds by parts"`` memo (the card and a payment's parts as plain values -> discards
-    -> Build, so each Build that discards is one object wherever it is legal) and ``parts``
-    their parts; ``plain``, the Builds themselves when no plan discards (then the hand does
-    not matter), else ``None``. Memoised (:func:`memo_table` ``"plan builds"``) by the plan
-    table's key."""
+    """``(entries, plain)`` for ``p`` building ``card`` with the free ``sources``: per plan of
+    :func:`_plan_table`, in rank order, the discards it needs and either its Build (no
+    discard) or its Builds by discards (the ``"builds by parts"`` table: the card and the
+    payment's parts as plain values -> discards -> Build, so each Build that discards is one
+    object wherever it is legal) with the parts; ``plain``, the Builds themselves when no
+    plan discards (then the hand does not matter), else ``None``. Memoised
+    (:func:`memo_table` ``"plan builds"``) by the plan table's key."""
     table = _plan_table(s, p, card, sources, devs)
     plans = memo_table(s.box, "plan builds")
     hit = plans.get(table[0])
     if hit is None:
         nodes = table[1]
         same = memo_table(s.box, "builds by parts")  # plain values in, so no action is compared
-        runs = []
+        entries = []
         for _, _, cards, pairs in table[2]:
-            if not runs or runs[-1][0] != cards:
-                runs.append((cards, [] if not cards else {}, [], []))
             if not cards:
-                runs[-1][1].append(Build(card, _uses_of(nodes, pairs)))
+                entries.append((0, Build(card, _uses_of(nodes, pairs)), None))
                 continue
             parts = tuple((nodes[i], r) for i, r in pairs)
             by_discards = same.get((card, parts))
             if by_discards is None:
                 by_discards = same[(card, parts)] = {}
-            runs[-1][2].append(by_discards)
-            runs[-1][3].append(parts)
-        runs = tuple((n, tuple(b) if not n else b, tuple(f), tuple(ps)) for n, b, f, ps in runs)
-        plain = runs[0][1] if len(runs) == 1 and runs[0][0] == 0 else () if not runs else None
-        hit = plans[table[0]] = (runs, plain)
+            entries.append((cards, by_discards, parts))
+        plain = tuple(e[1] for e in entries) if all(e[0] == 0 for e in entries) else None
+        hit = plans[table[0]] = (tuple(entries), plain)
     return hit
 
 
-def _hand_builds(hand: tuple, card: str, runs: tuple) -> list[Build]:
-    """The Builds of ``card`` from :func:`_plan_builds`' ``runs`` with each choice of
-    discards from ``hand`` (the builder's, sorted; :func:`_discard_choices`), in plan order
-    and, within a plan, in the choices' order. A run of plans discarding ``n`` cards takes
-    one column (its Builds for one choice) per choice of the hand and interleaves them
-    (plan by plan) in C: a follower's hand lists ~100 Builds a decision, most hands new."""
+def _hand_builds(hand: tuple, card: str, entries: tuple) -> list[Build]:
+    """The Builds of ``card`` from :func:`_plan_builds`' ``entries`` with each choice of
+    discards from ``hand`` (the builder's, sorted; :func:`_discard_choices`), in plan order."""
     choices = {}
     out = []
-    for n, builds, found, parts in runs:
-        if not n:
-            out += builds
+    for cards, found, parts in entries:
+        if not cards:
+            out.append(found)
             continue
-        ch = choices.get(n)
+        ch = choices.get(cards)
         if ch is None:
-            ch = choices[n] = _discard_choices(hand, card, n)
-        cols = list(map(builds.get, ch))
-        if None in cols:  # a choice of discards this run has not met before
-            for i, col in enumerate(cols):
-                if col is None:
-                    cols[i] = _run_column(card, builds, found, parts, ch[i])
-        out += chain.from_iterable(zip(*cols))
+            ch = choices[cards] = _discard_choices(hand, card, cards)
+        got = list(map(found.get, ch))  # one C-level pass: a follower's hand lists ~100 Builds per decision
+        if not all(got):  # None where this payment with these discards is new (a Build is always true)
+            for i, a in enumerate(got):
+                if a is None:
+                    ds = ch[i]
+                    got[i] = found[ds] = Build(card, _payment(parts, ds))
+        out += got
     return out
-
-
-def _run_column(card: str, columns: dict, found: tuple, parts: tuple, ds: tuple) -> tuple:
-    """A run's Builds of ``card`` discarding ``ds`` (:func:`_plan_builds`), one per plan,
-    each from its plan's ``found`` table or made there; kept in ``columns``."""
-    col = []
-    for by_discards, ps in zip(found, parts):
-        b = by_discards.get(ds)
-        if b is None:
-            b = by_discards[ds] = Build(card, _payment(ps, ds))
-        col.append(b)
-    col = columns[ds] = tuple(col)
-    return col
 
 
 def _payment(parts, discards: tuple) -> tuple[Use, ...]:
