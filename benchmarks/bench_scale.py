@@ -188,6 +188,11 @@ HINT_POSITIONS = {"bench_env": bench_env_position,
 #: cost the most: its playouts put ~11 markers each (8.7 joins, 2.8 places), and each marker made
 #: every seat's open slots be worked out from all the lands again (~19,000 times a hint, ~20% of
 #: its time); now the lands' bits are carried through a place or a join (``rules.estate_bits``).
+#: Where a Landmarks hint's time goes (session 26; ``benchmarks/bench_landmarks.py`` gives the
+#: figures): the thirds whose root may lead Build (games 1, 3, 4) list ~100 Builds for each
+#: follower hand the determinisations deal (game 1: ~9,000 new hands, 254,000 Builds, ~34,000
+#: new objects a hint): listing them ~0.25-0.35 s of game 1's ~1.2-1.4 s (~0.13 s warm); the
+#: search's own loops over those lists ~0.4 s; greedy scores ~0.1 s.
 HINT_GAMES = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 3})}
 
 

@@ -230,3 +230,29 @@ def test_one_pass_totals_and_token_points_agree_with_the_explained_rows_over_man
                 s.tokens[p][k] -= 1
             checked += 1
     assert checked > 100
+
+
+def test_builds_of_plans_with_different_discard_counts_keep_the_plan_order():
+    """A card whose ranked payments discard different numbers of cards (plans with 0, 1
+    and 2 Castle Grounds discards) lists its Builds plan by plan, each plan's discard
+    choices in order, as the plain rules do: with the memo tables emptied, from the kept
+    Builds, and for another hand of the same size in the same situation."""
+    mixed = 0
+    for s in _positions(step=20):
+        for p in range(s.players):
+            hand = sorted(s.hands[p])
+            counts = [[pl.cards for pl in R.plan_payments(s, p, k).plans] for k in set(hand)
+                      if s.box.cards[k].kind == "building"]
+            if not any(len(set(c)) > 2 for c in counts):
+                continue
+            mixed += 1
+            for table in ("builds", "plan builds", "builds by parts"):
+                R.memo_table(s.box, table).clear()
+            assert R.build_options(s, p) == _expected_builds(s, p)  # cold
+            assert R.build_options(s, p) == _expected_builds(s, p)  # the kept Builds
+            if s.draw_pile:
+                t = s.copy()
+                pool = t.hands[p] + t.draw_pile
+                t.hands[p], t.draw_pile = pool[-len(hand):], pool[:-len(hand)]
+                assert R.build_options(t, p) == _expected_builds(t, p)
+    assert mixed > 20
