@@ -64,6 +64,8 @@ from .bots import make_bot, parse_lineup, seat_bot
 from .games import get_game, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
+_INT8 = np.dtype(np.int8)
+
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
 
@@ -222,7 +224,7 @@ class KitAECEnv(AECEnv):
                 self._numbered = (legal, numbers)  # for step: the action of a number, while legal
             for i in numbers:
                 mask[i] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, _INT8)  # (dtype positional: numpy parses keywords slowly)
 
     # ------------------------------------------------------------------ the AEC API
     def _new_state(self, seed: int):
