@@ -65,6 +65,7 @@ from .games import get_game, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
+MASKS_KEPT = 4096  #: action masks a KitAECEnv keeps (see KitAECEnv._mask) before it starts afresh
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
@@ -179,7 +180,9 @@ class KitAECEnv(AECEnv):
         self._act_space = spaces.Discrete(len(self.catalogue))
         self._n_actions = len(self.catalogue)
         self.state_ = None
-        self._numbered = None  # (legal actions, their numbers) of the last mask made for the player to move
+        self._numbered = None  # (legal actions, their numbers, mask) of the last mask made for the player to move
+        # masks kept by the legal actions' identities (see _mask); None: the catalogue numbers in its own way
+        self._masks = {} if type(self.catalogue).legal_numbers is ActionCatalogue.legal_numbers else None
         self._seed = 0
         self._np_random = None  # made by the first reset (see the module docstring)
         self._np_seed = None  # the seed of np_random still to be made (see np_random)
@@ -214,19 +217,37 @@ class KitAECEnv(AECEnv):
         return self._mask(s, player, None if s.is_terminal() else s.current_player())
 
     def _mask(self, s, player: int, to_move: int | None) -> np.ndarray:
-        """:meth:`legal_mask` of ``s`` with its player to move already known."""
-        mask = bytearray(self._n_actions)  # plain byte writes, then numpy over the same memory
-        if to_move == player:
-            legal = s.legal_actions()
-            numbered = self._numbered
-            if numbered is not None and _same_actions(numbered[0], legal):  # the last mask's actions: its numbers
-                numbers = numbered[1]
-            else:
-                numbers = self.catalogue.legal_numbers(s)
-                self._numbered = (legal, numbers)  # for step: the action of a number, while legal
-            for i in numbers:
-                mask[i] = 1
-        return np.frombuffer(mask, _INT8)  # (dtype positional: numpy parses keywords slowly)
+        """:meth:`legal_mask` of ``s`` with its player to move already known.
+
+        Masks are kept by the identities of the legal action objects, in order (at most
+        :data:`MASKS_KEPT`; a game that interns its actions, as Haunted Lands does per
+        field, meets the same lists again): the kept entry holds those objects, so no
+        other object can take their ids while it is kept, and a catalogue's numbers
+        depend on nothing but the legal actions (``ActionCatalogue.legal_numbers``; a
+        catalogue that overrides it is asked every time). Nothing of the position beyond
+        the list the player to move is offered goes into the key."""
+        if to_move != player:
+            return np.frombuffer(bytearray(self._n_actions), _INT8)
+        legal = s.legal_actions()
+        if self._masks is None:  # a catalogue with its own legal_numbers: no keeping
+            hit = self._mask_entry(s, legal)
+        else:
+            key = tuple(map(id, legal))
+            hit = self._masks.get(key)
+            if hit is None:
+                if len(self._masks) >= MASKS_KEPT:
+                    self._masks.clear()
+                hit = self._masks[key] = self._mask_entry(s, legal)
+        self._numbered = hit  # for step: the action of a number, while these are the legal actions
+        return np.frombuffer(bytearray(hit[2]), _INT8)
+
+    def _mask_entry(self, s, legal: list) -> tuple:
+        """``(legal, their numbers, the mask's bytes)``."""
+        numbers = self.catalogue.legal_numbers(s)
+        mask = bytearray(self._n_actions)  # plain byte writes
+        for i in numbers:
+            mask[i] = 1
+        return legal, numbers, bytes(mask)
 
     # ------------------------------------------------------------------ the AEC API
     def _new_state(self, seed: int):
@@ -328,7 +349,7 @@ class KitAECEnv(AECEnv):
         if type(action) is not int:
             action = _action_number(action)
         if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
-            legal, numbers = self._numbered
+            legal, numbers, _ = self._numbered
             if action in numbers and _same_actions(legal, self.state_.legal_actions()):  # a handful: no dict per mask
                 return legal[numbers.index(action)]
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered

@@ -30,7 +30,8 @@ _FIELDS_KEPT = 64  # fields' templates kept by HauntedObservation._template befo
 _UNSET = object()  # from_state: no value of a field written yet
 #: the state's fields that from_state reads (each has a writer HauntedObservation._put_NAME)
 _SOURCES = ("season", "round", "phase", "market", "skills", "sup_ghosts", "sup_depl", "ghosts", "depleted",
-            "building", "res", "pec", "tok", "act", "valor", "arrival", "markers", "quests", "learned")
+            "building", "res", "pec", "tok", "act", "valor", "arrival", "markers", "quests", "hand", "learned")
+_COUNTS = ("res", "pec", "tok", "act", "valor", "arrival", "markers")  # per-player lists of plain counts
 _NONE = -1  # a cell's building index when it has none (state.building)
 _ROWS_KEPT = 100_000  # own quests' entries (and skill flags) kept by HauntedObservation.from_state before it starts afresh
 
@@ -84,10 +85,16 @@ class HauntedObservation:
         self._offsets = None  # the field's cell offsets (_template) while the board is shown, else None
         self._built: list = []  # (entry offset, cell) of each built cell: the owner flags' places
         self._kept: list = [_UNSET] * len(_SOURCES)
+        self._own: list = [None] * players  # each player's own quest entries (_own_quests)
         self._read = operator.attrgetter(*_SOURCES)
-        self._writers = [getattr(HauntedObservation, "_put_counts" if name == "res" else f"_put_{name}")
-                         for name in _SOURCES]  # plain functions: no reference cycle
+        # how a change of each field is written: an int, the entry that holds the value (season, round,
+        # supplies); a list, where entry i of a per-player list of counts goes (_at); else the function
+        # _put_NAME (a plain function: no reference cycle)
+        self._writers = []
         self._owner_flag = len(self.terrains) + 2 + len(self.buildings)  # a cell's owner=player+0, from its start
+        # per observer me, per player p: p's sensor flag from its cell's start (sensor=player+(p - me))
+        self._sensor_at = [[self._owner_flag + players + (p - me) % players for p in range(players)]
+                           for me in range(players)]
         # where entry i of a per-player list of the state goes in the kept vector (players in player order)
         R, K, PP = len(box.resources), len(box.tracks), self._per_player
         col = {"res": [(i // R, i % R) for i in range(R * players)], "pec": [(p, R) for p in range(players)],
@@ -96,6 +103,10 @@ class HauntedObservation:
         col.update({name: [(p, R + 1 + 2 * K + j) for p in range(players)]
                     for name, j in (("valor", 0), ("arrival", 1), ("quests", 2), ("markers", 3), ("learned", 4))})
         self._at = {name: [self._players_at + p * PP + c for p, c in where] for name, where in col.items()}
+        fixed = {"season": 0, "round": 1, "sup_ghosts": self._to_move_at - 2, "sup_depl": self._to_move_at - 1}
+        for name in _SOURCES:
+            self._writers.append(fixed[name] if name in fixed else self._at[name] if name in _COUNTS
+                                 else getattr(HauntedObservation, f"_put_{name}"))
         self._skill_flags: dict = {}  # a learned-skills bitmask -> its skill=k flags as a C float array
         self._quest_flags: dict = {}  # (own quests, hand bitmask) -> their entries (_my_quests)
         self._blank = array.array("f", bytes(4 * len(names)))
@@ -145,12 +156,6 @@ class HauntedObservation:
     # since the vector was made) to ``now`` into the kept vector ``v`` (players in player order, nothing
     # that depends on the observer), as the plain encoder reads it.
 
-    def _put_season(self, v, s, now, was):
-        v[0] = now
-
-    def _put_round(self, v, s, now, was):
-        v[1] = now
-
     def _put_phase(self, v, s, now, was):
         self._move_flag(v, self._phase_at, now, was)
 
@@ -174,12 +179,6 @@ class HauntedObservation:
             v[at[k]] = 0
         for k in now:
             v[at[k]] = 1
-
-    def _put_sup_ghosts(self, v, s, now, was):
-        v[self._to_move_at - 2] = now
-
-    def _put_sup_depl(self, v, s, now, was):
-        v[self._to_move_at - 1] = now
 
     def _put_ghosts(self, v, s, now, was, flag=0):
         off = self._offsets
@@ -211,34 +210,35 @@ class HauntedObservation:
                 v[off[c] + at + now[c]] = 1
         self._built = [(off[c], c) for c in compress(range(len(now)), map(_NONE.__ne__, now))]
 
-    def _put_counts(self, v, s, now, was, name="res"):
+    def _put_counts(self, v, s, now, was, name):
         """A per-player list of plain counts: entry i at ``_at[name][i]``."""
         at = self._at[name]
         for i in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
             v[at[i]] = now[i]
 
-    def _put_pec(self, v, s, now, was):
-        self._put_counts(v, s, now, was, "pec")
-
-    def _put_tok(self, v, s, now, was):
-        self._put_counts(v, s, now, was, "tok")
-
-    def _put_act(self, v, s, now, was):
-        self._put_counts(v, s, now, was, "act")
-
-    def _put_valor(self, v, s, now, was):
-        self._put_counts(v, s, now, was, "valor")
-
-    def _put_arrival(self, v, s, now, was):
-        self._put_counts(v, s, now, was, "arrival")
-
-    def _put_markers(self, v, s, now, was):
-        self._put_counts(v, s, now, was, "markers")
-
     def _put_quests(self, v, s, now, was):
-        """Everyone sees how many face-down quests a player holds (which ones: from_state,
-        for the observer alone)."""
+        """Everyone sees how many face-down quests a player holds; which ones only the
+        player (:meth:`_own_quests`)."""
         self._put_counts(v, s, list(map(len, now)), _UNSET if was is _UNSET else list(map(len, was)), "quests")
+        self._own_quests(s, now, was)
+
+    def _put_hand(self, v, s, now, was):
+        self._own_quests(s, now, was)
+
+    def _own_quests(self, s, now, was):
+        """Each player's own ``my_quest``/``my_hand`` entries (:meth:`_my_quests`, kept by
+        their values), made again for the players whose quests or hand (``now``) changed;
+        only the observer's go into a vector (:meth:`from_state`)."""
+        quests, hand, own = s.quests, s.hand, self._own
+        for p in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+            chosen = quests[p]  # a tuple (state.FIELDS); any other sequence is keyed as one
+            key = (chosen if type(chosen) is tuple else tuple(chosen or ()), hand[p])
+            flags = self._quest_flags.get(key)
+            if flags is None:
+                if len(self._quest_flags) > _ROWS_KEPT:
+                    self._quest_flags.clear()
+                flags = self._quest_flags[key] = self._my_quests(*key)
+            own[p] = flags
 
     def _put_learned(self, v, s, now, was):
         S, at = len(self.skills), self._at["learned"]
@@ -260,6 +260,7 @@ class HauntedObservation:
             _, base, self._offsets = self._template(field)
         self._view, self._view_field, self._built = base[:], field, []
         self._kept = [_UNSET] * len(_SOURCES)
+        self._own = [None] * self.n  # each player's own quest entries (_own_quests)
 
     def _my_quests(self, chosen, hand: int) -> array.array:
         """The ``my_quest=q`` then ``my_hand=q`` entries, the vector's last, as a C float array."""
@@ -290,10 +291,19 @@ class HauntedObservation:
         if field is not self._view_field:
             self._new_view(field)
         kept, now, view = self._kept, self._read(s), self._view
+        writers = self._writers
         for k in compress(range(len(now)), map(ne, now, kept)):  # the fields that changed, found in C
-            x = now[k]
-            self._writers[k](self, view, s, x, kept[k])
-            kept[k] = list(x) if type(x) is list else x  # lists change in place: keep a copy
+            x, was, put = now[k], kept[k], writers[k]
+            if put.__class__ is int:  # a value at a fixed entry
+                view[put] = x
+                kept[k] = x
+                continue
+            if put.__class__ is list:  # per-player counts: the entries that changed
+                for i in range(len(x)) if was is _UNSET else compress(range(len(x)), map(ne, x, was)):
+                    view[put[i]] = x[i]
+            else:
+                put(self, view, s, x, was)
+            kept[k] = list(x) if x.__class__ is list else x  # lists change in place: keep a copy
         v = view[:]  # a memcpy
         n = self.n
         if me:  # the players' entries, observer first
@@ -307,18 +317,10 @@ class HauntedObservation:
             owners, owner = self._owner_flag, s.owner
             for o, c in self._built:
                 v[o + owners + (owner[c] - me) % n] = 1
-            sensors = owners + n
-            for p, c in enumerate(s.sensor):
+            for c, at in zip(s.sensor, self._sensor_at[me]):  # player p's flag: sensor=player+(p - me)
                 if c is not None:
-                    v[off[c] + sensors + (p - me) % n] = 1
-        chosen = s.quests[me]  # a tuple (state.FIELDS); any other sequence is keyed as one
-        key = (chosen if type(chosen) is tuple else tuple(chosen or ()), s.hand[me])
-        flags = self._quest_flags.get(key)
-        if flags is None:
-            if len(self._quest_flags) > _ROWS_KEPT:
-                self._quest_flags.clear()
-            flags = self._quest_flags[key] = self._my_quests(*key)
-        v[self._quests_at:] = flags
+                    v[off[c] + at] = 1
+        v[self._quests_at:] = self._own[me]
         return np.frombuffer(v, _FLOAT32)  # the array's own memory, no copy (dtype positional: faster)
 
     def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
