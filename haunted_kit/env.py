@@ -65,7 +65,6 @@ from .games import get_game, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
-MASKS_KEPT = 4096  #: action masks a KitAECEnv keeps (see KitAECEnv._mask) before it starts afresh
 
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
@@ -180,9 +179,7 @@ class KitAECEnv(AECEnv):
         self._act_space = spaces.Discrete(len(self.catalogue))
         self._n_actions = len(self.catalogue)
         self.state_ = None
-        self._numbered = None  # (legal actions, their numbers, mask) of the last mask made for the player to move
-        # masks kept by the legal actions' identities (see _mask); None: the catalogue numbers in its own way
-        self._masks = {} if type(self.catalogue).legal_numbers is ActionCatalogue.legal_numbers else None
+        self._numbered = None  # (legal actions, their numbers) of the last mask made for the player to move
         self._seed = 0
         self._np_random = None  # made by the first reset (see the module docstring)
         self._np_seed = None  # the seed of np_random still to be made (see np_random)
@@ -198,6 +195,10 @@ class KitAECEnv(AECEnv):
         """Resolve chance nodes; point agent_selection at the player to move; rewards at
         the end. Whether the game is over."""
         s = self.state_
+        p = s.current_player()  # None at a chance node and at the end (the protocol's promise)
+        if p is not None:  # the usual case: a decision
+            self.agent_selection = self.possible_agents[p]
+            return False
         while s.is_chance_node():
             s.apply_chance(sample_chance(s, self._seed))  # the kit's one seeded chance draw
         if s.is_terminal():
@@ -217,37 +218,19 @@ class KitAECEnv(AECEnv):
         return self._mask(s, player, None if s.is_terminal() else s.current_player())
 
     def _mask(self, s, player: int, to_move: int | None) -> np.ndarray:
-        """:meth:`legal_mask` of ``s`` with its player to move already known.
-
-        Masks are kept by the identities of the legal action objects, in order (at most
-        :data:`MASKS_KEPT`; a game that interns its actions, as Haunted Lands does per
-        field, meets the same lists again): the kept entry holds those objects, so no
-        other object can take their ids while it is kept, and a catalogue's numbers
-        depend on nothing but the legal actions (``ActionCatalogue.legal_numbers``; a
-        catalogue that overrides it is asked every time). Nothing of the position beyond
-        the list the player to move is offered goes into the key."""
-        if to_move != player:
-            return np.frombuffer(bytearray(self._n_actions), _INT8)
-        legal = s.legal_actions()
-        if self._masks is None:  # a catalogue with its own legal_numbers: no keeping
-            hit = self._mask_entry(s, legal)
-        else:
-            key = tuple(map(id, legal))
-            hit = self._masks.get(key)
-            if hit is None:
-                if len(self._masks) >= MASKS_KEPT:
-                    self._masks.clear()
-                hit = self._masks[key] = self._mask_entry(s, legal)
-        self._numbered = hit  # for step: the action of a number, while these are the legal actions
-        return np.frombuffer(bytearray(hit[2]), _INT8)
-
-    def _mask_entry(self, s, legal: list) -> tuple:
-        """``(legal, their numbers, the mask's bytes)``."""
-        numbers = self.catalogue.legal_numbers(s)
-        mask = bytearray(self._n_actions)  # plain byte writes
-        for i in numbers:
-            mask[i] = 1
-        return legal, numbers, bytes(mask)
+        """:meth:`legal_mask` of ``s`` with its player to move already known."""
+        mask = bytearray(self._n_actions)  # plain byte writes, then numpy over the same memory
+        if to_move == player:
+            legal = s.legal_actions()
+            numbered = self._numbered
+            if numbered is not None and _same_actions(numbered[0], legal):  # the last mask's actions: its numbers
+                numbers = numbered[1]
+            else:
+                numbers = self.catalogue.legal_numbers(s)
+                self._numbered = (legal, numbers)  # for step: the action of a number, while legal
+            for i in numbers:
+                mask[i] = 1
+        return np.frombuffer(mask, _INT8)  # (dtype positional: numpy parses keywords slowly)
 
     # ------------------------------------------------------------------ the AEC API
     def _new_state(self, seed: int):
@@ -312,7 +295,7 @@ class KitAECEnv(AECEnv):
         p = self._player_of.get(agent) if isinstance(agent, str) else None
         if p is None:
             raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        to_move = None if s.is_terminal() else s.current_player()
+        to_move = s.current_player()  # None at the end (the protocol's promise; no chance node waits here)
         from_state = self._from_state  # the encoder's cheap read of what observation(p) holds, if it has one
         vector = self.encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
         return {"observation": vector, "action_mask": self._mask(s, p, to_move)}
@@ -349,8 +332,8 @@ class KitAECEnv(AECEnv):
         if type(action) is not int:
             action = _action_number(action)
         if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
-            legal, numbers, _ = self._numbered
-            if action in numbers and _same_actions(legal, self.state_.legal_actions()):  # a handful: no dict per mask
+            legal, numbers = self._numbered
+            if action in numbers and _same_actions(legal, self.state_.legal_actions()):  # a handful: no dict
                 return legal[numbers.index(action)]
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
         for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
