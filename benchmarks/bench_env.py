@@ -14,18 +14,23 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   own (:func:`side_by_side`), so the ratio weighs the environment's own cost on the same
   positions, whatever the machine's load and whichever games the seeds happened to give (the environment is made, and its first
   game played, before the clock starts, as the engine's modules are loaded before its clock);
-* where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
-  observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
-  ``from_state`` about 13 us (before issue 21's second round: 17; the board's part copied while unchanged and
-  rebuilt one step in three, the four players' rows about 5 us of it), the engine step
-  6-9 us, the mask about 4 us (``ActionCatalogue.legal_numbers`` 3 us: Haunted Lands
-  makes its legal actions anew, so none is found by identity), the policy's
-  ``mask.nonzero()`` about 1 us, ``reset`` about 300 us a game (the game's setup;
-  ``games.start_game`` reads ``new_game``'s signature once, not per reset). The same
-  random games on both sides (this benchmark since issue 21's second round: before, the
+* where an env step's time goes (Haunted Lands, 4 players, CPU time, the very games of this
+  benchmark replayed on the live engine with each part added per decision, minimum of 9
+  runs on a loaded machine, issue 21's third round): the engine's replay 6.5-7 us a
+  decision; the encoder's ``from_state`` about 7 us (3e73b0c's: about 16 in the same
+  loop; it now keeps one vector of what every player sees alike and rewrites only the
+  state fields that changed, about 2 us of it comparing the 21 fields in C, then copies
+  it and writes the observer's part); the mask about 2 us
+  (``ActionCatalogue.legal_numbers`` 1.3 us: Haunted Lands' legal actions are interned
+  per field, so each is found by identity); the AEC calls (``agent_iter``, ``last``,
+  ``observe``, ``step`` with its checks, ``_sync``) and the policy's ``mask.nonzero()``
+  together about 4 us; ``reset`` about 300 us a game (the game's setup). Each game's
+  action record is read after the clock (before: inside it, about 2 us a decision). The
+  same random games on both sides (this benchmark since issue 21's second round: before, the
   engine played other games, and Landmarks' ratio swung from 0.07 to 0.85 with which
   games those were; the engine replaying the environment's games in the environment's
-  own process found the positions in its memo tables);
+  own process found the positions in its memo tables). On this 2-core machine shared by
+  several sessions one run's ratio swings by +-0.1: compare with ``--ab`` over several rounds;
 * with ``--ab REV``: the env and engine figures of git revision ``REV`` (a temporary
   worktree) and of this tree, alternated over ``--rounds`` runs, with their medians, and
   whether both hand a learner the same outputs (``same outputs``: the digests of every
