@@ -88,8 +88,9 @@ class HauntedObservation:
         self._own: list = [None] * players  # each player's own quest entries (_own_quests)
         self._read = operator.attrgetter(*_SOURCES)
         # how a change of each field is written: an int, the entry that holds the value (season, round,
-        # supplies); a list, where entry i of a per-player list of counts goes (_at); else the function
-        # _put_NAME (a plain function: no reference cycle)
+        # supplies); a list, where entry i of a per-player list of counts goes (_at); a 1-tuple, the entry of
+        # a per-cell flag from the cell's start (ghosts, depleted); else the function _put_NAME (a plain
+        # function: no reference cycle)
         self._writers = []
         self._owner_flag = len(self.terrains) + 2 + len(self.buildings)  # a cell's owner=player+0, from its start
         # per observer me, per player p: p's sensor flag from its cell's start (sensor=player+(p - me))
@@ -104,8 +105,10 @@ class HauntedObservation:
                     for name, j in (("valor", 0), ("arrival", 1), ("quests", 2), ("markers", 3), ("learned", 4))})
         self._at = {name: [self._players_at + p * PP + c for p, c in where] for name, where in col.items()}
         fixed = {"season": 0, "round": 1, "sup_ghosts": self._to_move_at - 2, "sup_depl": self._to_move_at - 1}
+        cell_flags = {"ghosts": (len(self.terrains),), "depleted": (len(self.terrains) + 1,)}  # from a cell's start
         for name in _SOURCES:
             self._writers.append(fixed[name] if name in fixed else self._at[name] if name in _COUNTS
+                                 else cell_flags[name] if name in cell_flags
                                  else getattr(HauntedObservation, f"_put_{name}"))
         self._skill_flags: dict = {}  # a learned-skills bitmask -> its skill=k flags as a C float array
         self._quest_flags: dict = {}  # (own quests, hand bitmask) -> their entries (_my_quests)
@@ -179,21 +182,6 @@ class HauntedObservation:
             v[at[k]] = 0
         for k in now:
             v[at[k]] = 1
-
-    def _put_ghosts(self, v, s, now, was, flag=0):
-        off = self._offsets
-        if off is None:  # no board shown
-            return
-        at = len(self.terrains) + flag
-        if was is _UNSET:  # the template's flags are 0
-            for c in compress(range(len(now)), now):
-                v[off[c] + at] = 1
-            return
-        for c in compress(range(len(now)), map(ne, now, was)):  # the cells that changed, found in C
-            v[off[c] + at] = 1 if now[c] else 0
-
-    def _put_depleted(self, v, s, now, was):
-        self._put_ghosts(v, s, now, was, 1)
 
     def _put_building(self, v, s, now, was):
         """A cell's building flag; the built cells' list (``(entry offset, cell)``) for the
@@ -301,6 +289,11 @@ class HauntedObservation:
             if put.__class__ is list:  # per-player counts: the entries that changed
                 for i in range(len(x)) if was is _UNSET else compress(range(len(x)), map(ne, x, was)):
                     view[put[i]] = x[i]
+            elif put.__class__ is tuple:  # a flag per cell (ghost, depletion token): the cells that changed
+                off, at = self._offsets, put[0]
+                if off is not None:  # the board is shown (the template's flags are 0)
+                    for c in compress(range(len(x)), x if was is _UNSET else map(ne, x, was)):
+                        view[off[c] + at] = 1 if x[c] else 0
             else:
                 put(self, view, s, x, was)
             kept[k] = list(x) if x.__class__ is list else x  # lists change in place: keep a copy
