@@ -14,20 +14,28 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   own (:func:`side_by_side`), so the ratio weighs the environment's own cost on the same
   positions, whatever the machine's load and whichever games the seeds happened to give (the environment is made, and its first
   game played, before the clock starts, as the engine's modules are loaded before its clock);
-* where an env step's time goes (Haunted Lands, 4 players, CPU time in the loop, the
-  observation swapped for a constant vector to weigh it, on a quiet run): the encoder's
-  ``from_state`` about 13 us (before issue 21's second round: 17; the board's part copied while unchanged and
-  rebuilt one step in three, the four players' rows about 5 us of it), the engine step
-  6-9 us, the mask about 4 us (``ActionCatalogue.legal_numbers`` 3 us: Haunted Lands
-  makes its legal actions anew, so none is found by identity), the policy's
-  ``mask.nonzero()`` about 1 us, ``reset`` about 300 us a game (the game's setup;
-  ``games.start_game`` reads ``new_game``'s signature once, not per reset). The same
-  random games on both sides (this benchmark since issue 21's second round: before, the
+* where an env step's time goes (Haunted Lands, 4 players, CPU time, the very games of this
+  benchmark replayed on the live engine with each part added per decision, minimum of 9
+  runs on a loaded machine, issue 21's third round): the engine's replay 6.5-7 us a
+  decision; the encoder's ``from_state`` about 7 us (3e73b0c's: about 16 in the same
+  loop; it now keeps one vector of what every player sees alike and rewrites only the
+  state fields that changed, about 2 us of it comparing the 21 fields in C, then copies
+  it and writes the observer's part); the mask about 2 us
+  (``ActionCatalogue.legal_numbers`` 1.3 us: Haunted Lands' legal actions are interned
+  per field, so each is found by identity); the AEC calls (``agent_iter``, ``last``,
+  ``observe``, ``step`` with its checks, ``_sync``) and the policy's ``mask.nonzero()``
+  together about 4 us; ``reset`` about 300 us a game (the game's setup). Each game's
+  action record is read after the clock (before: inside it, about 2 us a decision). The
+  same random games on both sides (this benchmark since issue 21's second round: before, the
   engine played other games, and Landmarks' ratio swung from 0.07 to 0.85 with which
   games those were; the engine replaying the environment's games in the environment's
-  own process found the positions in its memo tables);
+  own process found the positions in its memo tables). On this 2-core machine shared by
+  several sessions one run's ratio swings by +-0.1: compare with ``--ab`` over several rounds;
 * with ``--ab REV``: the env and engine figures of git revision ``REV`` (a temporary
-  worktree) and of this tree, alternated over ``--rounds`` runs, with their medians;
+  worktree) and of this tree, alternated over ``--rounds`` runs, with their medians, and
+  whether both hand a learner the same outputs (``same outputs``: the digests of every
+  observation, mask, reward and info of ``tests/env_golden.py``'s seeded episodes, both
+  sides run by this checkout's digest code);
 * hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
   position a few greedy decisions into a game (truncated rollouts where the game has
   ``evaluate``); for the estate and Landmarks also the median and the most over positions
@@ -70,14 +78,16 @@ GAMES = [("haunted", 4, {}), ("estate", 3, {}), ("landmarks", 3, {"rounds": 3})]
 
 def env_games(game: str, players: int, options: dict, seeds, played: list | None = None) -> tuple[int, float]:
     """Decisions and CPU seconds of random-policy games through the AEC environment;
-    each game's decisions (``(seed, actions)``) are appended to ``played`` when given."""
+    each game's decisions (``(seed, places in the legal lists)``, read after the clock)
+    are appended to ``played`` when given."""
     env = KitAECEnv(game, players=players, **options)
     play_env(env, [-1])  # a warm-up game: modules loaded and tables made before the clock starts
     start = time.process_time()
     steps = play_env(env, seeds, played)
     cpu = time.process_time() - start
     if played is not None:  # after the clock: each decision as its place in the engine's legal list
-        played[:] = [(seed, picks_of(game, players, options, seed, actions)) for seed, actions in played]
+        played[:] = [(seed, picks_of(game, players, options, seed, [e.action for e in final.history() if not e.chance]))
+                     for seed, final in played]
     return steps, cpu
 
 
@@ -94,7 +104,9 @@ def picks_of(game: str, players: int, options: dict, seed: int, actions: list) -
 
 
 def play_env(env, seeds, played: list | None = None) -> int:
-    """Play one seeded random-policy game per seed through ``env``; the decisions made."""
+    """Play one seeded random-policy game per seed through ``env``; the decisions made.
+    Each game's final state is appended to ``played`` (``(seed, state)``) when given: its
+    action record is read after the clock (reading it costs about 2 us per decision)."""
     steps = 0
     for seed in seeds:
         env.reset(seed=seed)
@@ -108,7 +120,7 @@ def play_env(env, seeds, played: list | None = None) -> int:
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         if played is not None:
-            played.append((seed, [e.action for e in env.state_.history() if not e.chance]))
+            played.append((seed, env.state_))  # reset makes a new state: this one stays the game's final one
     return steps
 
 
@@ -227,12 +239,19 @@ def strength(games: int) -> None:
         print(f"{'':10} {len(f.game_id.unique())} games in {time.perf_counter() - start:.0f} s on 2 processes")
 
 
-def probe(games: int) -> dict:
-    """Env and engine decisions and CPU seconds per game of :data:`GAMES` (the tree on the path)."""
+def probe(games: int, digests: bool = False) -> dict:
+    """Env and engine decisions and CPU seconds per game of :data:`GAMES` (the tree on the
+    path); with ``digests``, also ``"outputs"``: the digests of ``tests/env_golden.py``'s
+    seeded episodes (everything the environments hand a learner), after the clocks."""
     out = {}
     for game, players, options in GAMES:
         (e_steps, e_sec), (g_steps, g_sec) = side_by_side(game, players, options, range(games))
         out[game] = {"env": e_steps / e_sec, "engine": g_steps / g_sec, "env_steps": e_steps}
+    if digests:
+        sys.path.insert(1, str(ROOT / "tests"))  # this checkout's digests, of the tree under test
+        import env_golden  # lazy: only --ab's first round compares the outputs
+
+        out["outputs"] = env_golden.compute()
     return out
 
 
@@ -240,19 +259,26 @@ def ab(rev: str, rounds: int, games: int) -> None:
     """Env and engine steps/s of git ``rev`` and of this tree, alternated; prints medians."""
     from bench_engine import tree_at  # lazy: the temporary worktree of --ab only (bench_engine's own)
 
-    def run(tree: Path) -> dict:
+    def run(tree: Path, digests: bool) -> dict:
         env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
-        done = subprocess.run([sys.executable, __file__, "--probe", "--games", str(games)], env=env, cwd=tree,
+        done = subprocess.run([sys.executable, __file__, "--probe", "--games", str(games)]
+                              + (["--digests"] if digests else []), env=env, cwd=tree,
                               capture_output=True, text=True, check=True)
         return json.loads(done.stdout)
 
     with tree_at(rev) as old:
-        runs = {"old": [], "new": []}
+        runs, outputs = {"old": [], "new": []}, {}
         for k in range(rounds):
             for side, tree in ((("old", old), ("new", ROOT)) if k % 2 == 0 else (("new", ROOT), ("old", old))):
-                runs[side].append(run(tree))
+                runs[side].append(run(tree, k == 0))
+                if "outputs" in runs[side][-1]:
+                    outputs[side] = runs[side][-1].pop("outputs")
                 print(f"round {k + 1} {side}: " + "  ".join(f"{g} {r['env'] / r['engine']:.2f}"
                                                           for g, r in runs[side][-1].items()), flush=True)
+    for game, _, _ in GAMES:  # the same seeded episodes on both sides: every vector, mask, reward and info
+        rows = [[r for r in outputs[side] if r["game"]["game"] == game] for side in ("old", "new")]
+        print(f"{game:10} same outputs (observations, masks, rewards, infos of {len(rows[0])} seeded episodes, "
+              f"tests/env_golden.py): {rows[0] == rows[1]}")
     print(f"{'game':10} {'side':4} {'env steps/s':>12} {'engine steps/s':>15} {'env/engine':>10} (medians of {rounds})")
     for game, _, _ in GAMES:
         for side in ("old", "new"):
@@ -273,9 +299,10 @@ def main() -> None:
     ap.add_argument("--ab", metavar="REV", help="compare the env figures with git revision REV, alternated")
     ap.add_argument("--rounds", type=number_at_least(1), default=5, help="alternated runs per side for --ab (default 5)")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # --ab's child: JSON figures
+    ap.add_argument("--digests", action="store_true", help=argparse.SUPPRESS)  # --probe: the outputs' digests too
     args = ap.parse_args()
     if args.probe:
-        print(json.dumps(probe(args.games)))
+        print(json.dumps(probe(args.games, args.digests)))
         return
     if args.ab:
         ab(args.ab, args.rounds, args.games)

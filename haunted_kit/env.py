@@ -64,6 +64,8 @@ from .bots import make_bot, parse_lineup, seat_bot
 from .games import get_game, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
+_INT8 = np.dtype(np.int8)
+
 __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fields"]
 
 
@@ -189,9 +191,14 @@ class KitAECEnv(AECEnv):
         return self._act_space
 
     # ------------------------------------------------------------------ helpers
-    def _sync(self) -> None:
-        """Resolve chance nodes; point agent_selection at the player to move; rewards at the end."""
+    def _sync(self) -> bool:
+        """Resolve chance nodes; point agent_selection at the player to move; rewards at
+        the end. Whether the game is over."""
         s = self.state_
+        p = s.current_player()  # None at a chance node and at the end (the protocol's promise)
+        if p is not None:  # the usual case: a decision
+            self.agent_selection = self.possible_agents[p]
+            return False
         while s.is_chance_node():
             s.apply_chance(sample_chance(s, self._seed))  # the kit's one seeded chance draw
         if s.is_terminal():
@@ -200,8 +207,9 @@ class KitAECEnv(AECEnv):
                 if a in self.agents:
                     self.rewards[a] = float(ret[p])
                     self.terminations[a] = True
-            return
+            return True
         self.agent_selection = self.possible_agents[s.current_player()]
+        return False
 
     def legal_mask(self, player: int) -> np.ndarray:
         """1 for each legal action's number when ``player`` is to move (exactly the legal
@@ -222,7 +230,7 @@ class KitAECEnv(AECEnv):
                 self._numbered = (legal, numbers)  # for step: the action of a number, while legal
             for i in numbers:
                 mask[i] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+        return np.frombuffer(mask, _INT8)  # (dtype positional: numpy parses keywords slowly)
 
     # ------------------------------------------------------------------ the AEC API
     def _new_state(self, seed: int):
@@ -287,7 +295,7 @@ class KitAECEnv(AECEnv):
         p = self._player_of.get(agent) if isinstance(agent, str) else None
         if p is None:
             raise ValueError(f"unknown agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        to_move = None if s.is_terminal() else s.current_player()
+        to_move = s.current_player()  # None at the end (the protocol's promise; no chance node waits here)
         from_state = self._from_state  # the encoder's cheap read of what observation(p) holds, if it has one
         vector = self.encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
         return {"observation": vector, "action_mask": self._mask(s, p, to_move)}
@@ -301,7 +309,8 @@ class KitAECEnv(AECEnv):
                 the state is unchanged.
             RuntimeError: no game yet, or every agent is done (call ``reset()``).
         """
-        self._check_started()
+        if self.state_ is None:
+            self._check_started()
         if not self.agents:
             raise RuntimeError("the game is over and every agent is done: call reset()")
         agent = self.agent_selection
@@ -313,21 +322,19 @@ class KitAECEnv(AECEnv):
         # every reward is 0 here: _sync sets them only when the game ends, after which
         # steps are the done agents' (so no fresh dict of zeros per step)
         self.state_.apply_action(chosen)
-        self._sync()
-        if self.state_.is_terminal():
+        if self._sync():  # the game is over
             self._accumulate_rewards()  # (before the end every reward is 0: nothing to add)
 
     def legal_action(self, action):
         """The game's action for action number ``action`` (an integer or a 0-d integer
         array) when it is legal now. Raises ValueError: not a number of the encoding, or
         illegal now (the rule's reason); nothing changes."""
-        action = _action_number(action)
+        if type(action) is not int:
+            action = _action_number(action)
         if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
             legal, numbers = self._numbered
-            if _same_actions(legal, self.state_.legal_actions()):
-                for i, number in enumerate(numbers):  # a handful of numbers: no dict made per mask
-                    if number == action:
-                        return legal[i]
+            if action in numbers and _same_actions(legal, self.state_.legal_actions()):  # a handful: no dict
+                return legal[numbers.index(action)]
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
         for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
             if a is chosen:

@@ -222,3 +222,40 @@ def test_np_random_after_a_seeded_reset_is_that_seed_s_generator(game, seed):
     expected, _ = seeding.np_random(123)
     env.reset()
     assert env.game_seed == int(expected.integers(0, SEED_MAX, endpoint=True))
+
+
+def test_haunted_from_state_follows_hand_edits_of_one_state_object():
+    """Haunted Lands' fast path keeps a vector and the field values it was written from,
+    and compares them with the state each call: edits made outside the rules (the
+    scenario tools, on the same state object, in place) show at once, for every observer,
+    as the plain vector of the observation (a change counter bumped by the rules would
+    miss them)."""
+    from haunted_kit.haunted import scenario as S
+
+    s = S.scenario(players=4, log=False)
+    enc = KitAECEnv("haunted", players=4).encode
+    cells = [tuple(c) for c in s.field.cells]
+    edits = [
+        lambda: S.place(s, 1, (2, 0)), lambda: S.give(s, 0, water=1, ore=1), lambda: S.set_pecunias(s, 2, 7),
+        lambda: S.set_tokens(s, 3, "contact", owned=3, active=1), lambda: S.set_valor(s, 1, 5),
+        lambda: S.learn(s, 2, s.skills[0]), lambda: S.give_quests(s, 0, s.quests_in_hand(0)[0]),
+        lambda: S.give_quests(s, 3, s.quests_in_hand(3)[-1]),
+        lambda: S.put_ghost(s, (3, 0)), lambda: S.deplete(s, (2, 0)), lambda: S.remove_ghost(s, (3, 0)),
+        lambda: S.undeplete(s, (2, 0)), lambda: S.set_calendar(s, 2, 1), lambda: S.set_turn(s, [2, 3, 0, 1]),
+    ]
+    edits += [lambda c=c: S.put_building(s, c, b, 3) for c in cells[8:40:4] for b in s.config.box.buildings]
+    edits += [lambda c=c: S.remove_building(s, c) for c in cells[8:40:8]]
+    done = 0
+    for edit in edits:
+        before = [_vector(enc, s, p).copy() for p in range(4)]
+        try:
+            edit()
+        except S.ScenarioError:  # not allowed there (terrain, supply...): nothing changed
+            continue
+        done += 1
+        to_move = s.current_player()
+        after = [_vector(enc, s, p) for p in range(4)]
+        for p in range(4):
+            assert np.array_equal(after[p], enc(s.observation(p), p, to_move)), (edit, p)
+        assert any(not np.array_equal(a, b) for a, b in zip(after, before))  # the edit shows
+    assert done >= 20, done  # the fourteen edits above and some buildings

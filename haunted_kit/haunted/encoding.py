@@ -13,7 +13,9 @@ from __future__ import annotations
 import array
 import functools
 import math
+import operator
 from itertools import compress
+from operator import ne
 
 import numpy as np
 
@@ -23,8 +25,15 @@ from .box import default_box
 
 __all__ = ["HauntedObservation"]
 
+_FLOAT32 = np.dtype(np.float32)
+_FIELDS_KEPT = 64  # fields' templates kept by HauntedObservation._template before it starts afresh
+_UNSET = object()  # from_state: no value of a field written yet
+#: the state's fields that from_state reads (each has a writer HauntedObservation._put_NAME)
+_SOURCES = ("season", "round", "phase", "market", "skills", "sup_ghosts", "sup_depl", "ghosts", "depleted",
+            "building", "res", "pec", "tok", "act", "valor", "arrival", "markers", "quests", "hand", "learned")
+_COUNTS = ("res", "pec", "tok", "act", "valor", "arrival", "markers")  # per-player lists of plain counts
 _NONE = -1  # a cell's building index when it has none (state.building)
-_ROWS_KEPT = 100_000  # own quests' entries kept by HauntedObservation.from_state before it starts afresh
+_ROWS_KEPT = 100_000  # own quests' entries (and skill flags) kept by HauntedObservation.from_state before it starts afresh
 
 
 class HauntedObservation:
@@ -68,12 +77,43 @@ class HauntedObservation:
         self._players_at = self._cells_at + self._per_cell * len(self.cells)
         self._per_player = len(box.resources) + 1 + 2 * len(box.tracks) + 4 + len(self.skills)
         self._quests_at = self._players_at + self._per_player * self.n
-        self._board = None  # from_state's board part while the board is unchanged: see _board_base
-        # per player, the values (learned skills as the bitmask) and entries' float32 bytes last written
-        self._last_rows = [((), b"")] * players
-        self._skill_bytes: dict = {}  # a learned-skills bitmask -> its skill=k flags' float32 bytes
-        self._quest_bytes: dict = {}  # (own quests, hand bitmask) -> their entries' float32 bytes
+        # from_state's kept vector (see from_state): what every player sees alike, the field it was made for,
+        # the values of the state's fields last written into it (_SOURCES order; _UNSET: none yet) and, per
+        # field, the function that writes a change of it (_put_NAME)
+        self._view = None
+        self._view_field = _UNSET
+        self._offsets = None  # the field's cell offsets (_template) while the board is shown, else None
+        self._built: list = []  # (entry offset, cell) of each built cell: the owner flags' places
+        self._kept: list = [_UNSET] * len(_SOURCES)
+        self._own: list = [None] * players  # each player's own quest entries (_own_quests)
+        self._read = operator.attrgetter(*_SOURCES)
+        # how a change of each field is written: an int, the entry that holds the value (season, round,
+        # supplies); a list, where entry i of a per-player list of counts goes (_at); a 1-tuple, the entry of
+        # a per-cell flag from the cell's start (ghosts, depleted); else the function _put_NAME (a plain
+        # function: no reference cycle)
+        self._writers = []
+        self._owner_flag = len(self.terrains) + 2 + len(self.buildings)  # a cell's owner=player+0, from its start
+        # per observer me, per player p: p's sensor flag from its cell's start (sensor=player+(p - me))
+        self._sensor_at = [[self._owner_flag + players + (p - me) % players for p in range(players)]
+                           for me in range(players)]
+        # where entry i of a per-player list of the state goes in the kept vector (players in player order)
+        R, K, PP = len(box.resources), len(box.tracks), self._per_player
+        col = {"res": [(i // R, i % R) for i in range(R * players)], "pec": [(p, R) for p in range(players)],
+               "tok": [(i // K, R + 1 + i % K) for i in range(K * players)],
+               "act": [(i // K, R + 1 + K + i % K) for i in range(K * players)]}
+        col.update({name: [(p, R + 1 + 2 * K + j) for p in range(players)]
+                    for name, j in (("valor", 0), ("arrival", 1), ("quests", 2), ("markers", 3), ("learned", 4))})
+        self._at = {name: [self._players_at + p * PP + c for p, c in where] for name, where in col.items()}
+        fixed = {"season": 0, "round": 1, "sup_ghosts": self._to_move_at - 2, "sup_depl": self._to_move_at - 1}
+        cell_flags = {"ghosts": (len(self.terrains),), "depleted": (len(self.terrains) + 1,)}  # from a cell's start
+        for name in _SOURCES:
+            self._writers.append(fixed[name] if name in fixed else self._at[name] if name in _COUNTS
+                                 else cell_flags[name] if name in cell_flags
+                                 else getattr(HauntedObservation, f"_put_{name}"))
+        self._skill_flags: dict = {}  # a learned-skills bitmask -> its skill=k flags as a C float array
+        self._quest_flags: dict = {}  # (own quests, hand bitmask) -> their entries (_my_quests)
         self._blank = array.array("f", bytes(4 * len(names)))
+        self._slots = len(box.region_centres)
 
     def entry_high(self, name: str) -> float:
         """The highest value of entry ``name``: 1 for a flag (every ``key=value`` entry, a
@@ -109,114 +149,172 @@ class HauntedObservation:
         for c, cell in enumerate(ref.cells):
             v[self._cells_at + self.cell_index[tuple(cell)] * per + self.terrains.index(ref.terrain[c])] = 1
         offsets = [self._cells_at + self.cell_index[tuple(cell)] * per for cell in field.cells]
+        if len(self._templates) >= _FIELDS_KEPT:
+            self._templates.clear()
         hit = self._templates[id(field)] = (field, v, offsets)
         return hit
 
-    def _board_base(self, s, field) -> tuple:
-        """The vector's part fixed by the board as everyone sees it: ``field``'s template
-        (:meth:`_template`) with each cell's ghost, depletion and building flags set, as
-        ``(field, ghosts, depleted, building, base vector, built)``: copies of the three
-        lists it was made from, and ``(entry offset, cell)`` of each built cell (whose owner
-        flag depends on the observer). Nothing in it is hidden from any player."""
-        _, template, off = self._template(field)
-        v = template[:]
-        T = len(self.terrains)
-        ghosts, depleted, building = list(s.ghosts), list(s.depleted), list(s.building)
-        for o in compress(off, ghosts):
-            v[o + T] = 1
-        for o in compress(off, depleted):
-            v[o + T + 1] = 1
-        built = []
-        for c in compress(range(len(building)), map(_NONE.__ne__, building)):  # the built cells, found in C
-            v[off[c] + T + 2 + building[c]] = 1
-            built.append((off[c], c))
-        return field, ghosts, depleted, building, v, built
+    # ---------------------------------------------------------- from_state's kept vector
+    # Each _put_NAME(v, s, now, was) writes state field NAME's change from ``was`` (_UNSET: nothing written
+    # since the vector was made) to ``now`` into the kept vector ``v`` (players in player order, nothing
+    # that depends on the observer), as the plain encoder reads it.
 
-    def _row_bytes(self, row: tuple) -> bytes:
-        """A player's entries as float32 bytes, from ``row``: the values of :meth:`names`'
-        order up to ``markers_used``, then the learned skills' bitmask (each ``skill=k``
-        flag; the flags' bytes kept by the bitmask)."""
-        mask = row[-1]
-        flags = self._skill_bytes.get(mask)
-        if flags is None:
-            flags = self._skill_bytes[mask] = array.array("f", [float(mask >> k & 1) for k in self.skills]).tobytes()
-        return array.array("f", row[:-1]).tobytes() + flags
+    def _put_phase(self, v, s, now, was):
+        self._move_flag(v, self._phase_at, now, was)
 
-    def _my_quests(self, chosen, hand: int) -> bytes:
-        """The ``my_quest=q`` then ``my_hand=q`` entries as float32 bytes."""
+    def _put_market(self, v, s, now, was):
+        self._move_flag(v, self._market_at, now, was)
+
+    @staticmethod
+    def _move_flag(v, at_of: dict, now, was):
+        """A one-hot header flag (phase, market card) moves from ``was``'s entry to ``now``'s."""
+        if was is not _UNSET:
+            old = at_of.get(was)
+            if old is not None:
+                v[old] = 0
+        new = at_of.get(now)  # a StrEnum hashes and compares as its word
+        if new is not None:
+            v[new] = 1
+
+    def _put_skills(self, v, s, now, was):
+        at = self._skill_in_play_at
+        for k in () if was is _UNSET else was:
+            v[at[k]] = 0
+        for k in now:
+            v[at[k]] = 1
+
+    def _put_building(self, v, s, now, was):
+        """A cell's building flag; the built cells' list (``(entry offset, cell)``) for the
+        owner flags, which depend on the observer (written by :meth:`from_state`)."""
+        off = self._offsets
+        if off is None:
+            return
+        at = len(self.terrains) + 2
+        old = [_NONE] * len(now) if was is _UNSET else was
+        for c in compress(range(len(now)), map(ne, now, old)):
+            if old[c] != _NONE:
+                v[off[c] + at + old[c]] = 0
+            if now[c] != _NONE:
+                v[off[c] + at + now[c]] = 1
+        self._built = [(off[c], c) for c in compress(range(len(now)), map(_NONE.__ne__, now))]
+
+    def _put_counts(self, v, s, now, was, name):
+        """A per-player list of plain counts: entry i at ``_at[name][i]``."""
+        at = self._at[name]
+        for i in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+            v[at[i]] = now[i]
+
+    def _put_quests(self, v, s, now, was):
+        """Everyone sees how many face-down quests a player holds; which ones only the
+        player (:meth:`_own_quests`)."""
+        self._put_counts(v, s, list(map(len, now)), _UNSET if was is _UNSET else list(map(len, was)), "quests")
+        self._own_quests(s, now, was)
+
+    def _put_hand(self, v, s, now, was):
+        self._own_quests(s, now, was)
+
+    def _own_quests(self, s, now, was):
+        """Each player's own ``my_quest``/``my_hand`` entries (:meth:`_my_quests`, kept by
+        their values), made again for the players whose quests or hand (``now``) changed;
+        only the observer's go into a vector (:meth:`from_state`)."""
+        quests, hand, own = s.quests, s.hand, self._own
+        for p in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+            chosen = quests[p]  # a tuple (state.FIELDS); any other sequence is keyed as one
+            key = (chosen if type(chosen) is tuple else tuple(chosen or ()), hand[p])
+            flags = self._quest_flags.get(key)
+            if flags is None:
+                if len(self._quest_flags) > _ROWS_KEPT:
+                    self._quest_flags.clear()
+                flags = self._quest_flags[key] = self._my_quests(*key)
+            own[p] = flags
+
+    def _put_learned(self, v, s, now, was):
+        S, at = len(self.skills), self._at["learned"]
+        for p in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+            mask = now[p]
+            flags = self._skill_flags.get(mask)
+            if flags is None:
+                if len(self._skill_flags) > _ROWS_KEPT:
+                    self._skill_flags.clear()
+                flags = self._skill_flags[mask] = array.array("f", [float(mask >> k & 1) for k in self.skills])
+            v[at[p]:at[p] + S] = flags
+
+    def _new_view(self, field) -> None:
+        """A fresh kept vector for ``field`` (``None``: no board shown): the field's
+        template (terrains) or zeros, nothing of the state written yet."""
+        if field is None:
+            base, self._offsets = self._blank, None
+        else:
+            _, base, self._offsets = self._template(field)
+        self._view, self._view_field, self._built = base[:], field, []
+        self._kept = [_UNSET] * len(_SOURCES)
+        self._own = [None] * self.n  # each player's own quest entries (_own_quests)
+
+    def _my_quests(self, chosen, hand: int) -> array.array:
+        """The ``my_quest=q`` then ``my_hand=q`` entries, the vector's last, as a C float array."""
         flags = [float(q in (chosen or ())) for q in self.quests] + [float(hand >> q & 1) for q in self.quests]
-        return array.array("f", flags).tobytes()
+        return array.array("f", flags)
 
     def from_state(self, s, me: int, to_move: int | None) -> np.ndarray:
         """The vector of ``s.observation(me)`` (:meth:`__call__`'s, entry for entry), read
         straight from the state's fields: only those the observation shows ``me`` (no
         other player's quests or hand, no seed, generator position or forced outcomes).
-        The environment's fast path: a copy of the board's part (:meth:`_board_base`, kept
-        while the field object and the ghost, depletion and building lists are the same:
-        it depends on nothing else), the observer-relative owner and sensor flags and the
-        header written into it, each player's entries as the bytes last written for that
-        player while their values are the same, the own quests' entries from bytes kept by
-        their values; a C float array handed to numpy without copying."""
-        box, n = self.box, self.n
+
+        The environment's fast path. The encoder keeps one vector of what every player
+        sees alike (the header, the board's flags, the players' entries in player order)
+        and the values of the state's fields (:data:`_SOURCES`) it last wrote into it; a
+        call compares those fields with the kept values in C and writes only what changed
+        (a move changes a field or two, an entry or two each), then copies the vector and
+        writes what depends on the observer: the players' entries rotated so the observer
+        comes first, the owner and sensor flags, the to-move flag and the observer's own
+        quests. Kept by value, not by the state object: any sequence of states (other
+        games, other observers, copies) gets its own vector. A new field object (a new
+        game) starts the kept vector afresh from its template (:meth:`_template`).
+
+        Returns a C float array's memory as float32 numpy (writable, the caller's own).
+        """
         layout, field = s.layout, s.field
-        full = bool(layout) and len(layout) == len(box.region_centres) and field is not None
-        if full:
-            base = self._board
-            if (base is None or base[0] is not field or base[1] != s.ghosts or base[2] != s.depleted
-                    or base[3] != s.building):
-                base = self._board = self._board_base(s, field)
-            v = base[4][:]  # a memcpy of the board's part
-        else:
-            v = self._blank[:]
-        v[0], v[1] = s.season, s.round
-        at = self._phase_at.get(s.phase)  # a StrEnum: hashes and compares as its word
-        if at is not None:
-            v[at] = 1
-        at = self._market_at.get(s.market)
-        if at is not None:
-            v[at] = 1
-        skill_at = self._skill_in_play_at
-        for k in s.skills:
-            v[skill_at[k]] = 1
-        at = self._to_move_at
-        v[at - 2], v[at - 1] = s.sup_ghosts, s.sup_depl
-        if to_move is not None:
-            v[at + (to_move - me) % n] = 1
-        if full:
-            off = self._template(field)[2]
-            owners = len(self.terrains) + 2 + len(self.buildings)
-            owner = s.owner
-            for o, c in base[5]:
-                v[o + owners + (owner[c] - me) % n] = 1
-            sensors = owners + n
-            for p, c in enumerate(s.sensor):
-                v[off[c] + sensors + (p - me) % n] = 1
-        R, K = len(box.resources), len(box.tracks)
-        res, pec, tok, act, valor, arrival, quests, markers, learned = (
-            s.res, s.pec, s.tok, s.act, s.valor, s.arrival, s.quests, s.markers, s.learned)
-        last = self._last_rows  # per player: (values, their entries' bytes) last written
-        out, at = memoryview(v).cast("B"), 4 * self._players_at
-        for p in (*range(me, n), *range(me)):  # a player's entries are consecutive (names), observer first
-            row = (*res[p * R:p * R + R], pec[p], *tok[p * K:p * K + K], *act[p * K:p * K + K],
-                   valor[p], arrival[p], len(quests[p]), markers[p], learned[p])
-            kept = last[p]
-            if kept[0] == row:
-                b = kept[1]
+        if not (layout and len(layout) == self._slots and field is not None):
+            field = None  # the board is not shown before the whole layout is drawn
+        if field is not self._view_field:
+            self._new_view(field)
+        kept, now, view = self._kept, self._read(s), self._view
+        writers = self._writers
+        for k in compress(range(len(now)), map(ne, now, kept)):  # the fields that changed, found in C
+            x, was, put = now[k], kept[k], writers[k]
+            if put.__class__ is int:  # a value at a fixed entry
+                view[put] = x
+                kept[k] = x
+                continue
+            if put.__class__ is list:  # per-player counts: the entries that changed
+                for i in range(len(x)) if was is _UNSET else compress(range(len(x)), map(ne, x, was)):
+                    view[put[i]] = x[i]
+            elif put.__class__ is tuple:  # a flag per cell (ghost, depletion token): the cells that changed
+                off, at = self._offsets, put[0]
+                if off is not None:  # the board is shown (the template's flags are 0)
+                    for c in compress(range(len(x)), x if was is _UNSET else map(ne, x, was)):
+                        view[off[c] + at] = 1 if x[c] else 0
             else:
-                b = self._row_bytes(row)
-                last[p] = (row, b)
-            out[at:at + len(b)] = b
-            at += len(b)
-        chosen = quests[me]  # a tuple (state.FIELDS); any other sequence is keyed as one
-        key = (chosen if type(chosen) is tuple else tuple(chosen or ()), s.hand[me])
-        b = self._quest_bytes.get(key)
-        if b is None:
-            if len(self._quest_bytes) > _ROWS_KEPT:
-                self._quest_bytes.clear()
-            b = self._quest_bytes[key] = self._my_quests(*key)
-        at = 4 * self._quests_at
-        out[at:at + len(b)] = b
-        return np.frombuffer(v, dtype=np.float32)  # the array's own memory (writable), no copy
+                put(self, view, s, x, was)
+            kept[k] = list(x) if x.__class__ is list else x  # lists change in place: keep a copy
+        v = view[:]  # a memcpy
+        n = self.n
+        if me:  # the players' entries, observer first
+            at, cut, end = self._players_at, me * self._per_player, self._quests_at
+            v[at:end - cut] = view[at + cut:end]
+            v[end - cut:end] = view[at:at + cut]
+        if to_move is not None:
+            v[self._to_move_at + (to_move - me) % n] = 1
+        off = self._offsets
+        if off is not None:
+            owners, owner = self._owner_flag, s.owner
+            for o, c in self._built:
+                v[o + owners + (owner[c] - me) % n] = 1
+            for c, at in zip(s.sensor, self._sensor_at[me]):  # player p's flag: sensor=player+(p - me)
+                if c is not None:
+                    v[off[c] + at] = 1
+        v[self._quests_at:] = self._own[me]
+        return np.frombuffer(v, _FLOAT32)  # the array's own memory, no copy (dtype positional: faster)
 
     def __call__(self, obs: dict, me: int, to_move: int | None) -> np.ndarray:
         """The vector of ``obs`` (player ``me``'s observation dict, :meth:`names` order)
