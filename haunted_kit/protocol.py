@@ -558,10 +558,10 @@ class ActionCatalogue:
         self.index = {a: i for i, a in enumerate(self.entries)}
         if len(self.index) != len(self.entries):
             raise ValueError("an action catalogue lists an action twice")
-        # id -> (action, number): the entries, then (up to SEEN_KEPT more) each fixed-number legal action met,
-        # kept alive by the dict so that its id stays its own (a game interning its actions, as Haunted Lands
-        # does per field, then finds every one by identity)
-        self._by_id = self._entries_by_id()
+        # id -> number of the entries, then (up to SEEN_KEPT more) of each fixed-number legal action met, whose
+        # objects _kept holds alive so that an id in the dict is its own object's (a game interning its actions,
+        # as Haunted Lands does per field, then has every one numbered by identity, in C)
+        self._by_id, self._kept = self._entries_by_id()
         # (class, field values) -> number of the plain dataclass entries, for legal actions made anew (not
         # interned): a lookup compared in C instead of the actions' own (strict, Python) __eq__
         self._values_of = {}
@@ -575,9 +575,10 @@ class ActionCatalogue:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def _entries_by_id(self) -> dict:
-        """``{id(entry): (entry, number)}`` of the entries alone (the entries are kept, so their ids stay theirs)."""
-        return {id(a): (a, i) for i, a in enumerate(self.entries)}
+    def _entries_by_id(self) -> tuple[dict, list]:
+        """``({id(entry): number}, the entries)`` of the entries alone: the identity memory with nothing
+        met yet, and the list that keeps its objects alive (so their ids stay theirs)."""
+        return {id(a): i for i, a in enumerate(self.entries)}, list(self.entries)
 
     def key_of(self, action):
         """The ranked key of ``action``, or ``None`` for an action with a fixed number."""
@@ -590,12 +591,15 @@ class ActionCatalogue:
             ValueError: a legal action has no number (the catalogue is too small for this
                 position; the message names the action).
         """
-        out, seen = [], {}
+        legal = state.legal_actions()
         by_id = self._by_id
-        for a in state.legal_actions():
-            hit = by_id.get(id(a))
-            if hit is not None and hit[0] is a:  # an entry, or an action object met before
-                out.append(hit[1])
+        known = list(map(by_id.get, map(id, legal)))  # entries and action objects met before, by identity
+        if None not in known:
+            return known
+        out, seen = [], {}
+        for a, hit in zip(legal, known):
+            if hit is not None:
+                out.append(hit)
                 continue
             key = self.key_of(a)
             if key is None:
@@ -605,8 +609,10 @@ class ActionCatalogue:
                     i = self.index.get(a)
                 if i is not None:
                     if len(by_id) >= len(self.entries) + SEEN_KEPT:  # forget the objects met, keep the entries
-                        by_id = self._by_id = self._entries_by_id()
-                    by_id[id(a)] = (a, i)
+                        self._by_id, self._kept = self._entries_by_id()
+                        by_id = self._by_id
+                    by_id[id(a)] = i
+                    self._kept.append(a)
             else:
                 rank = seen[key] = seen.get(key, -1) + 1
                 i = self.index.get(RankedEntry(key, rank))
