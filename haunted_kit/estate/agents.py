@@ -30,11 +30,11 @@ class EstateGreedyAgent(OneStepGreedyAgent):
 
     @staticmethod
     def _seasons_left(s) -> int:
-        return s.box.seasons - s.season + (1 if s.phase == "turns" else 0)
+        return s.config.box.seasons - s.season + (1 if s.phase == "turns" else 0)
 
     def score(self, s, a) -> float:
         """The heuristic value of ``a`` for the player to move, in gold."""
-        box, p, val = s.box, s.current_player(), s.box.value
+        box, p, val = s.config.box, s.current_player(), s.config.box.value
         t = type(a)
         if t is A.TakeMaterial:
             return a.amount * val[a.material] + 0.1
@@ -145,14 +145,14 @@ class EstateGreedyAgent(OneStepGreedyAgent):
     @staticmethod
     def _trades(s, p):
         out = []
-        for name in s.box.market:
+        for name in s.config.box.market:
             for x in R.trades_for(s, p, name):
                 if all(s.hand[p][r] >= n for r, n in x.give):
                     out.append(x)
         return out
 
     def _trade(self, s, p, a) -> float:
-        val = s.box.value
+        val = s.config.box.value
         got = sum((1 if self._seasons_left(s) > 1 else 0) * n if r == "workers" else val[r] * n for r, n in a.take)
         given = sum(val[r] * n for r, n in a.give)
         price = R.marked_price(s, p, a.action) if s.config.marked(a.action) else 0
@@ -197,23 +197,23 @@ def _market_values(s) -> tuple[list, dict, dict]:
     trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``, and the Market
     visits' values found so far (by a season remains, the mover's tokens, the uses of each
     row and the mover's hand: all the value depends on; at most ``_KEPT``)."""
-    key = (id(s.box), s.config.third_marked)
+    key = (id(s.config.box), s.config.third_marked)
     hit = _MARKET_VALUES.get(key)
-    if hit is not None and hit[0] is s.box:
+    if hit is not None and hit[0] is s.config.box:
         return hit[1]
-    val = s.box.value
+    val = s.config.box.value
 
     def got(take, more):
         return sum((1 if more else 0) * n if r == "workers" else val[r] * n for r, n in take)
 
     rows, by_id = [], {}
-    for name, trades in action_table(s.box).trades.items():
+    for name, trades in action_table(s.config.box).trades.items():
         marked = s.config.marked(name)
         parts = [(x, got(x.take, True), got(x.take, False), sum(val[r] * n for r, n in x.give)) for x in trades]
         rows.append((name, marked, [(x.give, *rest) for x, *rest in parts]))
         by_id.update({id(x): (x, *rest, marked) for x, *rest in parts})
     found = (rows, by_id, {})
-    _MARKET_VALUES[key] = (s.box, found)
+    _MARKET_VALUES[key] = (s.config.box, found)
     return found
 
 
