@@ -101,9 +101,10 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                     out[i] = (got_more if more else got_last) - given - (R.marked_price(s, p, a.action) if marked else 0)
             elif t is A.VisitMarket:
                 market = market or _market_values(s)
-                # the best trade's value depends only on this key (the prices: uses and tokens; the hand): kept
+                # the best trade's value depends only on this key (the prices: uses and tokens; the gives held,
+                # action_table(box).wanted): kept
                 uses = s.uses
-                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *action_table(box).wanted(hand))
                 known = market[2].get(key)
                 if known is None:
                     known = self._best_trade(s, p, market[0], hand, more)

@@ -289,10 +289,13 @@ def legal_actions(s: EstateState) -> list:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
         # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
-        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied
-        hand, uses, visit = s.hand[p], s.uses, s.visit
+        # the prices: uses and tokens, the gold up to the dearest price, the gives held (table.wanted), the
+        # worker limit reached): found once, then copied
+        hand, uses, visit, tokens = s.hand[p], s.uses, s.visit, s.tokens[p]
+        dearest = max(box.price_minimum, box.price_first - box.condition_discount * tokens,
+                      box.price_later - box.condition_discount * tokens)  # R.marked_price's most, with these tokens
         key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
-               s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+               tokens, *map(uses.__getitem__, box.market), min(hand["gold"], dearest), *table.wanted(hand))
         memo = table.trade_memo
         found = memo.get(key)
         if found is None:
