@@ -28,6 +28,14 @@ from . import rules as R
 class EstateGreedyAgent(OneStepGreedyAgent):
     """The one-step greedy bot described in the module doc."""
 
+    _fixed = None  # (box, seasons left, _fixed_scores(box, left)) last used by scores
+
+    def __getstate__(self) -> dict:
+        """Pickled and deep-copied without the last scores table (keyed by this process's object ids)."""
+        state = self.__dict__.copy()
+        state.pop("_fixed", None)
+        return state
+
     @staticmethod
     def _seasons_left(s) -> int:
         return s.config.box.seasons - s.season + (1 if s.phase == "turns" else 0)
@@ -65,8 +73,13 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         out once, and the takes' and placements' scores (which depend on the seasons left
         only) looked up (:func:`_fixed_scores`)."""
         box = s.config.box
-        left = self._seasons_left(s)
-        fixed = _fixed_scores(box, left)
+        left = box.seasons - s.season + (1 if s.phase == "turns" else 0)  # (_seasons_left, inlined)
+        kept = self._fixed
+        if kept is not None and kept[0] is box and kept[1] == left:  # the last box and seasons left asked: most often
+            fixed = kept[2]
+        else:
+            fixed = _fixed_scores(box, left)
+            self._fixed = (box, left, fixed)
         out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out
@@ -101,16 +114,21 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                     out[i] = (got_more if more else got_last) - given - (R.marked_price(s, p, a.action) if marked else 0)
             elif t is A.VisitMarket:
                 market = market or _market_values(s)
-                # the best trade's value depends only on this key (the prices: uses and tokens; the gives held,
-                # action_table(box).wanted): kept
-                uses = s.uses
-                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *action_table(box).wanted(hand))
-                known = market[2].get(key)
+                # the best trade's value depends only on this key (the prices: uses and tokens; the hand): kept.
+                # A new hand is looked up again with each holding capped at what an option gives (the value
+                # depends on nothing more, action_table(box).wanted; capping a capped hand changes nothing, so
+                # both kinds of key share the table)
+                uses, memo = s.uses, market[2]
+                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+                known = memo.get(key)
                 if known is None:
-                    known = self._best_trade(s, p, market[0], hand, more)
-                    if len(market[2]) >= _KEPT:
-                        market[2].clear()
-                    market[2][key] = known
+                    if len(memo) >= _KEPT:
+                        memo.clear()
+                    wide = (*key[:-len(box.resources)], *action_table(box).wanted(hand))
+                    known = memo.get(wide)
+                    if known is None:
+                        known = memo[wide] = self._best_trade(s, p, market[0], hand, more)
+                    memo[key] = known
                 out[i] = known
             else:
                 out[i] = self.score(s, a)

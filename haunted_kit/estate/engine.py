@@ -232,10 +232,12 @@ def _inn_choice(s: EstateState, p: int) -> bool:
 
 
 def _end_turn(s: EstateState) -> None:
-    n = s.players
-    for k in range(1, n + 1):
-        q = (s.turn + k) % n
-        if not s.passed[q]:
+    passed = s.passed
+    n = len(passed)
+    q = s.turn
+    for _ in range(n):  # the next seat in order that has not passed
+        q = q + 1 if q + 1 < n else 0
+        if not passed[q]:
             s.turn = q
             return
     _end_season(s)
@@ -289,19 +291,26 @@ def legal_actions(s: EstateState) -> list:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
         # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
-        # the prices: uses and tokens, the gold up to the dearest price, the gives held (table.wanted), the
-        # worker limit reached): found once, then copied
+        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied. A new
+        # hand is looked up again with its gold capped at the dearest price and each holding at what an
+        # option gives (the trades depend on nothing more, table.wanted; capping a capped key changes
+        # nothing, so both kinds of key share the memo)
         hand, uses, visit, tokens = s.hand[p], s.uses, s.visit, s.tokens[p]
-        dearest = max(box.price_minimum, box.price_first - box.condition_discount * tokens,
-                      box.price_later - box.condition_discount * tokens)  # R.marked_price's most, with these tokens
         key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
-               tokens, *map(uses.__getitem__, box.market), min(hand["gold"], dearest), *table.wanted(hand))
+               tokens, *map(uses.__getitem__, box.market), hand["gold"], *map(hand.__getitem__, box.resources))
         memo = table.trade_memo
         found = memo.get(key)
         if found is None:
             if len(memo) >= _TRADES_KEPT:
                 memo.clear()
-            found = memo[key] = R.legal_trades(s, p, table.trades)
+            dearest = max(box.price_minimum, box.price_first - box.condition_discount * tokens,
+                          box.price_later - box.condition_discount * tokens)  # R.marked_price's most, with these tokens
+            n = len(box.resources) + 1
+            wide = (*key[:-n], min(hand["gold"], dearest), *table.wanted(hand))
+            found = memo.get(wide)
+            if found is None:
+                found = memo[wide] = R.legal_trades(s, p, table.trades)
+            memo[key] = found
         out = [*found, table.END_VISIT]
     elif s.phase == "inn":
         out = [table.INN_RETURN, table.INN_DECLINE]

@@ -219,11 +219,16 @@ def open_slot_lists(s, p: int) -> tuple[list, list, int]:
     split by how, in board order, kept in the state alike (read only, shared by copies)."""
     cache = s.slot_cache
     key = -1 - p  # (open_slots keeps p's dict under p)
-    if cache is not None and key in cache:
-        return cache[key]
-    if s.config.connection == "group":
-        tables, land, ok, have = _group_open(s, p)
-        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), have)
+    if cache is not None:
+        found = cache.get(key)
+        if found is not None:
+            return found
+    if s.config.connection == "group":  # (_group_open, inlined: asked once per marker put in a playout)
+        land, mine, reach = estate_bits(s)
+        tables = board_tables(s.config.box)
+        m = mine[p]
+        ok = reach[p] & ~m if m else tables.lower
+        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), m.bit_count())
     else:
         slots, have = open_slots(s, p)
         found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
