@@ -282,14 +282,15 @@ def legal_actions(s: EstateState) -> list:
     if s.legal_cache is not None:
         return s.legal_cache
     out = []
-    p = current_player(s)
     box = s.config.box
     table = action_table(box)
-    if p is None:
+    # the branches of current_player, each naming the player to move
+    if s.chance is not None or s.phase == "over" or s.phase == "setup":
         pass
     elif s.pending is not None:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
+        p = s.visit["player"]
         # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
         # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied. A new
         # hand is looked up again with its gold capped at the dearest price and each holding at what an
@@ -315,6 +316,7 @@ def legal_actions(s: EstateState) -> list:
     elif s.phase == "inn":
         out = [table.INN_RETURN, table.INN_DECLINE]
     else:
+        p = s.turn
         taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
             income, first_taker = s.income[p], s.first_taker

@@ -544,7 +544,8 @@ def do_join(s, p: int, slot) -> None:
     ``joined`` and ``income_raised`` (estate rules, "Expand the lands")."""
     land = s.lands[slot]
     owner = land["owner"]
-    fee = join_fee(s, slot)
+    box = s.config.box
+    fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # join_fee, inlined
     log = s.log is not None  # a search copy keeps no log: the changes alone, no sentence or event made
     if fee:
         if log:
