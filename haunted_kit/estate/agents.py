@@ -29,11 +29,13 @@ class EstateGreedyAgent(OneStepGreedyAgent):
     """The one-step greedy bot described in the module doc."""
 
     _fixed = None  # (box, seasons left, _fixed_scores(box, left)) last used by scores
+    _market = None  # (box, third marked row, _market_values) last used by scores
 
     def __getstate__(self) -> dict:
-        """Pickled and deep-copied without the last scores table (keyed by this process's object ids)."""
+        """Pickled and deep-copied without the last tables used (keyed by this process's object ids)."""
         state = self.__dict__.copy()
         state.pop("_fixed", None)
+        state.pop("_market", None)
         return state
 
     @staticmethod
@@ -86,12 +88,14 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         p, val = s.current_player(), box.value
         more = left > 1
         hand = s.hand[p]
-        market = None
-        visit = s.visit
-        if visit is not None:  # at the Market: the trades' values depend only on this key (the prices: uses, tokens)
-            market = _market_values(s)
-            uses = s.uses
-            key = (more, s.tokens[p], *map(uses.__getitem__, box.market), None, *map(id, actions))
+        market = self._market  # (box, third marked row, _market_values): the last asked, most often
+        if market is None or market[0] is not box or market[1] != s.config.third_marked:
+            market = self._market = (box, s.config.third_marked, _market_values(s))
+        market = market[2]
+        # a price depends on the uses of the marked rows only (and the tokens)
+        prices = (more, s.tokens[p], *map(s.uses.__getitem__, market[3]))
+        if s.visit is not None:  # at the Market: the trades' values depend only on this key
+            key = (*prices, None, *map(id, actions))
             known = market[2].get(key)
             if known is not None:
                 return list(known[1])
@@ -105,7 +109,6 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                 fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # R.join_fee, inlined
                 out[i] = tile.amount * val[tile.raises] * left - fee + 0
             elif t is A.Trade:
-                market = market or _market_values(s)
                 known = market[1].get(id(a))
                 if known is None or known[0] is not a:
                     out[i] = self._trade_value(s, p, a.action, a.give, a.take, more, val)
@@ -113,18 +116,17 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                     _, got_more, got_last, given, marked = known
                     out[i] = (got_more if more else got_last) - given - (R.marked_price(s, p, a.action) if marked else 0)
             elif t is A.VisitMarket:
-                market = market or _market_values(s)
-                # the best trade's value depends only on this key (the prices: uses and tokens; the hand): kept.
-                # A new hand is looked up again with each holding capped at what an option gives (the value
-                # depends on nothing more, action_table(box).wanted; capping a capped hand changes nothing, so
-                # both kinds of key share the table)
-                uses, memo = s.uses, market[2]
-                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+                # the best trade's value depends only on this key (the prices; the hand): kept. A new hand is
+                # looked up again with each holding capped at what an option gives (the value depends on
+                # nothing more, action_table(box).wanted; capping a capped hand changes nothing, so both
+                # kinds of key share the table)
+                memo = market[2]
+                key = (*prices, *map(hand.__getitem__, box.resources))
                 known = memo.get(key)
                 if known is None:
                     if len(memo) >= _KEPT:
                         memo.clear()
-                    wide = (*key[:-len(box.resources)], *action_table(box).wanted(hand))
+                    wide = (*prices, *action_table(box).wanted(hand))
                     known = memo.get(wide)
                     if known is None:
                         known = memo[wide] = self._best_trade(s, p, market[0], hand, more)
@@ -209,13 +211,14 @@ def _fixed_scores(box, left: int) -> dict:
     return out
 
 
-def _market_values(s) -> tuple[list, dict, dict]:
+def _market_values(s) -> tuple[list, dict, dict, tuple]:
     """The parts of :meth:`EstateGreedyAgent._trade` that depend on the box and the config
     only (made once per box and third marked action): per Market row of ``s``'s box
     ``(row, marked, [(give, got, got_in_last_season, given)...])``, per interned
-    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``, and the Market
+    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``, the Market
     visits' values found so far (by a season remains, the mover's tokens, the uses of each
-    row and the mover's hand: all the value depends on; at most ``_KEPT``)."""
+    marked row and the mover's hand: all the value depends on; at most ``_KEPT``), and the
+    marked rows' names."""
     key = (id(s.config.box), s.config.third_marked)
     hit = _MARKET_VALUES.get(key)
     if hit is not None and hit[0] is s.config.box:
@@ -231,7 +234,7 @@ def _market_values(s) -> tuple[list, dict, dict]:
         parts = [(x, got(x.take, True), got(x.take, False), sum(val[r] * n for r, n in x.give)) for x in trades]
         rows.append((name, marked, [(x.give, *rest) for x, *rest in parts]))
         by_id.update({id(x): (x, *rest, marked) for x, *rest in parts})
-    found = (rows, by_id, {})
+    found = (rows, by_id, {}, tuple(name for name, marked, _ in rows if marked))
     _MARKET_VALUES[key] = (s.config.box, found)
     return found
 

@@ -332,8 +332,11 @@ def legal_actions(s: EstateState) -> list:
                     out += row[:left] if len(row) >= left else table.takes(m, left)
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
-            out += table.golds(left)
-        free, joins, have = R.open_slot_lists(s, p)  # have: tiles in p's estate (the marble quarry's condition)
+            row = table.gold  # table.golds(left), the row sliced straight once it is long enough
+            out += row[:left] if len(row) >= left else table.golds(left)
+        cache = s.slot_cache  # (R.open_slot_lists' own lookup first: most turns find the lists kept)
+        found = cache.get(-1 - p) if cache is not None else None
+        free, joins, have = found or R.open_slot_lists(s, p)  # have: tiles in p's estate (the marble quarry's condition)
         gold = s.hand[p]["gold"]
         if free or joins:
             if free and gold >= box.tile_price:
