@@ -190,9 +190,18 @@ def _group_open(s, p: int) -> tuple:
     return tables, land, (reach[p] & ~mine[p] if mine[p] else tables.lower), mine[p].bit_count()
 
 
+def _group_lists(tables, land: int, mine: int, reach: int) -> tuple[list, list, int]:
+    """:func:`open_slot_lists` under the "group" reading from the bits of :func:`estate_bits`
+    (``land``, and the player's ``mine`` and ``reach``): the slots touching the estate and
+    not in it (the lower area before the first marker), split by whether a tile is there."""
+    ok = reach & ~mine if mine else tables.lower
+    return slots_of(tables, ok & ~land), slots_of(tables, ok & land), mine.bit_count()
+
+
 def _marker_put(s, p: int, slot, placed: bool) -> None:
     """The slot cache after ``p``'s marker went on ``slot`` (``placed``: on a new tile, else
-    a join): :func:`estate_bits` carried on when it was worked out; ``p``'s open slots
+    a join): :func:`estate_bits` carried on when it was worked out (and with it, under the
+    "group" reading, ``p``'s new :func:`open_slot_lists`); ``p``'s other open slots
     dropped, and another player's dropped only when a new tile went on a slot open to
     them (a join changes none of their slots, and a new tile only the word for its own
     slot, "place" becoming "join": where a player may go and their tile count depend on
@@ -209,6 +218,8 @@ def _marker_put(s, p: int, slot, placed: bool) -> None:
             mine = (*mine[:p], mine[p] | b, *mine[p + 1:])
             reach = (*reach[:p], reach[p] | tables.near[slot], *reach[p + 1:])
             kept["bits"] = (land | b, mine, reach)
+            if s.config.connection == "group":  # p's own next slots, from the bits at hand (p asks again soon)
+                kept[-1 - p] = _group_lists(tables, land | b, mine[p], reach[p])
         elif key != p and key != -1 - p and not (placed and slot in found[0]):
             kept[key] = found  # (open_slots: slot -> how; open_slot_lists: the slots to place a tile on first)
     s.slot_cache = kept or None
@@ -223,12 +234,9 @@ def open_slot_lists(s, p: int) -> tuple[list, list, int]:
         found = cache.get(key)
         if found is not None:
             return found
-    if s.config.connection == "group":  # (_group_open, inlined: asked once per marker put in a playout)
+    if s.config.connection == "group":
         land, mine, reach = estate_bits(s)
-        tables = board_tables(s.config.box)
-        m = mine[p]
-        ok = reach[p] & ~m if m else tables.lower
-        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), m.bit_count())
+        found = _group_lists(board_tables(s.config.box), land, mine[p], reach[p])
     else:
         slots, have = open_slots(s, p)
         found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
