@@ -92,8 +92,8 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         if market is None or market[0] is not box or market[1] != s.config.third_marked:
             market = self._market = (box, s.config.third_marked, _market_values(s))
         market = market[2]
-        # a price depends on the uses of the marked rows only (and the tokens)
-        prices = (more, s.tokens[p], *map(s.uses.__getitem__, market[3]))
+        # a price depends on the uses of the marked rows only (and the tokens); asked at the Market and for a visit
+        prices = (more, s.tokens[p], *map(s.uses.__getitem__, market[3])) if s.visit is not None or not s.visited[p] else None
         if s.visit is not None:  # at the Market: the trades' values depend only on this key
             key = (*prices, None, *map(id, actions))
             known = market[2].get(key)
@@ -121,6 +121,8 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                 # nothing more, action_table(box).wanted; capping a capped hand changes nothing, so both
                 # kinds of key share the table)
                 memo = market[2]
+                if prices is None:  # (a visit scored after this season's: not a legal move, valued alike)
+                    prices = (more, s.tokens[p], *map(s.uses.__getitem__, market[3]))
                 key = (*prices, *map(hand.__getitem__, box.resources))
                 known = memo.get(key)
                 if known is None:
