@@ -28,7 +28,7 @@ from . import rules as R
 class EstateGreedyAgent(OneStepGreedyAgent):
     """The one-step greedy bot described in the module doc."""
 
-    _fixed = None  # (box, seasons left, _fixed_scores(box, left)) last used by scores
+    _fixed = None  # (box, seasons left, _fixed_scores(box, left), each tile's raise worth) last used by scores
     _market = None  # (box, third marked row, _market_values) last used by scores
 
     def __getstate__(self) -> dict:
@@ -77,11 +77,11 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         box = s.config.box
         left = box.seasons - s.season + (1 if s.phase == "turns" else 0)  # (_seasons_left, inlined)
         kept = self._fixed
-        if kept is not None and kept[0] is box and kept[1] == left:  # the last box and seasons left asked: most often
-            fixed = kept[2]
-        else:
-            fixed = _fixed_scores(box, left)
-            self._fixed = (box, left, fixed)
+        if kept is None or kept[0] is not box or kept[1] != left:  # the last box and seasons left asked: most often kept
+            val = box.value
+            kept = self._fixed = (box, left, _fixed_scores(box, left),
+                                  {name: x.amount * val[x.raises] * left for name, x in box.tiles.items()})
+        fixed = kept[2]
         out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out
@@ -102,12 +102,9 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         for i in [i for i, v in enumerate(out) if v is None]:
             a = actions[i]
             t = type(a)
-            if t is A.Join:
-                slot = a.slot if type(a.slot) is tuple else tuple(a.slot)
-                land = s.lands[slot]
-                tile = box.tiles[land["tile"]]
-                fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # R.join_fee, inlined
-                out[i] = tile.amount * val[tile.raises] * left - fee + 0
+            if t is A.Join:  # the raise's worth over the seasons left (kept per tile) less the fee
+                land = s.lands[a.slot if type(a.slot) is tuple else tuple(a.slot)]
+                out[i] = kept[3][land["tile"]] - min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"])) + 0
             elif t is A.Trade:
                 known = market[1].get(id(a))
                 if known is None or known[0] is not a:
