@@ -185,8 +185,9 @@ HINT_POSITIONS = {"bench_env": bench_env_position,
 #: decisions a playout: listing the legal actions ~23%, applying them ~29% (joins ~4%, the slot cache
 #: carried through a marker ~3%, the record ~2%, the turn's end ~4%, ``advance`` and the tile draws
 #: ~5%), the greedy scores ~16%; the search's own selection ~10%, determinisations ~3%, ``evaluate``
-#: ~2%. Session 26 cut the CPU time of these hints by about a fifth (``search --game estate --ab``;
-#: the same hints): a search copy (no log) makes no event sentences; another seat's worked-out open
+#: ~2%. Session 26 cut the CPU time of these hints by 18-33% (``search --game estate --ab 3e73b0c
+#: --rounds 5``, medians: 0.28-0.32 s, random game 3 0.42 s; the same hints): a search copy (no log)
+#: makes no event sentences; another seat's worked-out open
 #: slots are kept through a marker and the mover's are made from the carried bits; the Market's kept
 #: legal trades and visit values are looked up again with the hand capped at what an option gives
 #: (far fewer are worked out); actions without fields no longer share one hash in a search node's
