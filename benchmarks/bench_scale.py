@@ -180,14 +180,19 @@ HINT_POSITIONS = {"bench_env": bench_env_position,
                   **{f"third of random game {k}": (lambda k=k: third_into_random_game(k)) for k in (1, 2, 3)}}
 
 #: the hint settings of each game (issue 21): players and options, as ``bench_env.GAMES``.
-#: Where an estate hint's time goes (issue 21 item 2; cProfile shares of the 6 positions' hints,
-#: nested, so they overlap): the greedy rollouts ~68% of it, 20 decisions a playout: listing the
-#: legal actions ~24% (the open slots ~4%), applying them ~29% (the record, the turn's end and
-#: ``advance`` ~6%), the greedy scores ~18% (the Market's trade values ~2%); the search's own
-#: selection ~8%, determinisations ~7%, ``evaluate`` ~2%. Random game 3's position (season 2)
-#: cost the most: its playouts put ~11 markers each (8.7 joins, 2.8 places), and each marker made
-#: every seat's open slots be worked out from all the lands again (~19,000 times a hint, ~20% of
-#: its time); now the lands' bits are carried through a place or a join (``rules.estate_bits``).
+#: Where an estate hint's time goes (issue 21 item 2; cProfile shares of the 6 positions' hints after
+#: bench_env's warm-up, nested, so they overlap; session 26): the greedy rollouts ~69% of it, 20
+#: decisions a playout: listing the legal actions ~23%, applying them ~29% (joins ~4%, the slot cache
+#: carried through a marker ~3%, the record ~2%, the turn's end ~4%, ``advance`` and the tile draws
+#: ~5%), the greedy scores ~16%; the search's own selection ~10%, determinisations ~3%, ``evaluate``
+#: ~2%. Session 26 cut the CPU time of these hints by 18-33% (``search --game estate --ab 3e73b0c
+#: --rounds 5``, medians: 0.28-0.32 s, random game 3 0.42 s; the same hints): a search copy (no log)
+#: makes no event sentences; another seat's worked-out open
+#: slots are kept through a marker and the mover's are made from the carried bits; the Market's kept
+#: legal trades and visit values are looked up again with the hand capped at what an option gives
+#: (far fewer are worked out); actions without fields no longer share one hash in a search node's
+#: children; a copy's lands are copied for their one shape. Random game 3's position (season 2, ~11
+#: markers a playout) still costs the most.
 #: Where a Landmarks hint's time goes (session 26; ``benchmarks/bench_landmarks.py`` gives the
 #: figures): the thirds whose root may lead Build (games 1, 3, 4) list ~100 Builds for each
 #: follower hand the determinisations deal (game 1: ~9,000 new hands, 254,000 Builds, ~34,000

@@ -90,3 +90,29 @@ def test_open_slots_asked_as_a_playout_asks_them_agree_with_the_marker_rule(play
             free, joins, have = R.open_slot_lists(c, q)
             assert (free, joins) == ([x for x in ok if x not in c.lands], [x for x in ok if x in c.lands])
             assert have == len(R.estate_of(c, q))
+
+
+@pytest.mark.parametrize("connection", ["group", "line"])
+def test_the_other_seats_worked_out_slots_are_kept_through_a_join_and_a_new_tile_makes_its_slot_a_join(connection):
+    """A marker changes where only its own seat may go next (estate rules, "Expand the lands":
+    a tile after the first touches your own estate); a new tile turns its slot from a place
+    into a join for a seat it was open to, and a join changes no other seat's slots."""
+    s = new_game(players=3, seed=0, connection=connection, log=False)
+    lower = [(-2, 2), (-1, 2), (0, 2)]
+    for q in range(3):  # every seat's slots worked out (and kept) before the first marker
+        assert R.open_slot_lists(s, q) == (lower, [], 0)
+        assert R.legal_slots(s, q) == {x: "place" for x in lower}
+    _place_or_join(s, 0, (-1, 2))
+    assert R.open_slot_lists(s, 1) == ([(-2, 2), (0, 2)], [(-1, 2)], 0)  # the new tile: a join for P2 and P3
+    assert R.legal_slots(s, 2) == {(-2, 2): "place", (-1, 2): "join", (0, 2): "place"}
+    assert R.open_slot_lists(s, 0) == ([(-1, 1), (0, 1), (-2, 2), (0, 2)], [], 1)
+    for q in range(3):
+        R.open_slot_lists(s, q), R.legal_slots(s, q)
+    _place_or_join(s, 1, (-1, 2))  # P2 joins P1's tile: P1's and P3's slots stay as they were
+    assert R.open_slot_lists(s, 0) == ([(-1, 1), (0, 1), (-2, 2), (0, 2)], [], 1)
+    assert R.open_slot_lists(s, 2) == ([(-2, 2), (0, 2)], [(-1, 2)], 0)
+    assert R.legal_slots(s, 2) == {(-2, 2): "place", (-1, 2): "join", (0, 2): "place"}
+    assert R.open_slot_lists(s, 1) == ([(-1, 1), (0, 1), (-2, 2), (0, 2)], [], 1)
+    for q in range(3):  # and all agree with the marker rule asked slot by slot
+        ok = [x for x in s.box.slots if R.refuse_marker(s, q, x) is None]
+        assert R.open_slot_lists(s, q)[:2] == ([x for x in ok if x not in s.lands], [x for x in ok if x in s.lands])

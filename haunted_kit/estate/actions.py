@@ -134,6 +134,13 @@ class InnDecline:
         return "leave your workers in the Inn"
 
 
+# The actions without fields would all share the dataclass hash, hash(()): a search tree's
+# children (Pass beside VisitMarket, EndVisit, InnReturn beside InnDecline) then collided in
+# its dict and ran __eq__ on each lookup. Each gets its own hash (every instance of one is
+# equal, so they hash alike).
+for _action_type in (VisitMarket, EndVisit, Pass, InnReturn, InnDecline):
+    _action_type.__hash__ = (lambda h: lambda self: h)(hash(_action_type.__name__))
+
 ACTION_TYPES = {c.__name__: c for c in (TakeMaterial, TakeGold, PlaceTile, Join, RemoveTile, VisitMarket, Trade,
                                         EndVisit, Pass, InnReturn, InnDecline)}
 for _action_type in ACTION_TYPES.values():  # Learn(1.0) != Learn(1): membership agrees with legality
@@ -229,6 +236,17 @@ class ActionTable:
         self.trades = {a: [Trade(a, give, take) for give, take in row.options] for a, row in box.market.items()}
         #: the legal trades found so far (:func:`~haunted_kit.estate.engine.legal_actions`), by what they depend on
         self.trade_memo: dict = {}
+        #: per resource of ``box.resources``, the most of it any Market option gives (0: none): a hand's
+        #: holding of a resource matters to a trade only up to it (:meth:`wanted`)
+        self.give_caps = tuple(max((n for row in self.trades.values() for x in row for r, n in x.give if r == res), default=0)
+                               for res in box.resources)
+        self._resources = box.resources
+
+    def wanted(self, hand: dict) -> tuple:
+        """``hand``'s holdings (``box.resources`` order) each capped at :attr:`give_caps`: what
+        a memo of the Market's trades may key on for the gives, since whether a hand holds an
+        option's gives depends on nothing more."""
+        return tuple(map(min, map(hand.__getitem__, self._resources), self.give_caps))
 
     def takes(self, material: str, most: int) -> list:
         """``[TakeMaterial(material, 1), ..., TakeMaterial(material, most)]`` (interned)."""

@@ -28,13 +28,23 @@ from . import rules as R
 class EstateGreedyAgent(OneStepGreedyAgent):
     """The one-step greedy bot described in the module doc."""
 
+    _fixed = None  # (box, seasons left, _fixed_scores(box, left), each tile's raise worth) last used by scores
+    _market = None  # (box, third marked row, _market_values) last used by scores
+
+    def __getstate__(self) -> dict:
+        """Pickled and deep-copied without the last tables used (keyed by this process's object ids)."""
+        state = self.__dict__.copy()
+        state.pop("_fixed", None)
+        state.pop("_market", None)
+        return state
+
     @staticmethod
     def _seasons_left(s) -> int:
-        return s.box.seasons - s.season + (1 if s.phase == "turns" else 0)
+        return s.config.box.seasons - s.season + (1 if s.phase == "turns" else 0)
 
     def score(self, s, a) -> float:
         """The heuristic value of ``a`` for the player to move, in gold."""
-        box, p, val = s.box, s.current_player(), s.box.value
+        box, p, val = s.config.box, s.current_player(), s.config.box.value
         t = type(a)
         if t is A.TakeMaterial:
             return a.amount * val[a.material] + 0.1
@@ -65,34 +75,37 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         out once, and the takes' and placements' scores (which depend on the seasons left
         only) looked up (:func:`_fixed_scores`)."""
         box = s.config.box
-        left = self._seasons_left(s)
-        fixed = _fixed_scores(box, left)
+        left = box.seasons - s.season + (1 if s.phase == "turns" else 0)  # (_seasons_left, inlined)
+        kept = self._fixed
+        if kept is None or kept[0] is not box or kept[1] != left:  # the last box and seasons left asked: most often kept
+            val = box.value
+            kept = self._fixed = (box, left, _fixed_scores(box, left),
+                                  {name: x.amount * val[x.raises] * left for name, x in box.tiles.items()})
+        fixed = kept[2]
         out = list(map(fixed.get, map(id, actions)))
         if None not in out:
             return out
         p, val = s.current_player(), box.value
         more = left > 1
         hand = s.hand[p]
-        market = None
-        visit = s.visit
-        if visit is not None:  # at the Market: the trades' values depend only on this key (the prices: uses, tokens)
-            market = _market_values(s)
-            uses = s.uses
-            key = (more, s.tokens[p], *map(uses.__getitem__, box.market), None, *map(id, actions))
+        market = self._market  # (box, third marked row, _market_values): the last asked, most often
+        if market is None or market[0] is not box or market[1] != s.config.third_marked:
+            market = self._market = (box, s.config.third_marked, _market_values(s))
+        market = market[2]
+        # a price depends on the uses of the marked rows only (and the tokens); asked at the Market and for a visit
+        prices = (more, s.tokens[p], *map(s.uses.__getitem__, market[3])) if s.visit is not None or not s.visited[p] else None
+        if s.visit is not None:  # at the Market: the trades' values depend only on this key
+            key = (*prices, None, *map(id, actions))
             known = market[2].get(key)
             if known is not None:
                 return list(known[1])
         for i in [i for i, v in enumerate(out) if v is None]:
             a = actions[i]
             t = type(a)
-            if t is A.Join:
-                slot = a.slot if type(a.slot) is tuple else tuple(a.slot)
-                land = s.lands[slot]
-                tile = box.tiles[land["tile"]]
-                fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # R.join_fee, inlined
-                out[i] = tile.amount * val[tile.raises] * left - fee + 0
+            if t is A.Join:  # the raise's worth over the seasons left (kept per tile) less the fee
+                land = s.lands[a.slot if type(a.slot) is tuple else tuple(a.slot)]
+                out[i] = kept[3][land["tile"]] - min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"])) + 0
             elif t is A.Trade:
-                market = market or _market_values(s)
                 known = market[1].get(id(a))
                 if known is None or known[0] is not a:
                     out[i] = self._trade_value(s, p, a.action, a.give, a.take, more, val)
@@ -100,16 +113,23 @@ class EstateGreedyAgent(OneStepGreedyAgent):
                     _, got_more, got_last, given, marked = known
                     out[i] = (got_more if more else got_last) - given - (R.marked_price(s, p, a.action) if marked else 0)
             elif t is A.VisitMarket:
-                market = market or _market_values(s)
-                # the best trade's value depends only on this key (the prices: uses and tokens; the hand): kept
-                uses = s.uses
-                key = (more, s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
-                known = market[2].get(key)
+                # the best trade's value depends only on this key (the prices; the hand): kept. A new hand is
+                # looked up again with each holding capped at what an option gives (the value depends on
+                # nothing more, action_table(box).wanted; capping a capped hand changes nothing, so both
+                # kinds of key share the table)
+                memo = market[2]
+                if prices is None:  # (a visit scored after this season's: not a legal move, valued alike)
+                    prices = (more, s.tokens[p], *map(s.uses.__getitem__, market[3]))
+                key = (*prices, *map(hand.__getitem__, box.resources))
+                known = memo.get(key)
                 if known is None:
-                    known = self._best_trade(s, p, market[0], hand, more)
-                    if len(market[2]) >= _KEPT:
-                        market[2].clear()
-                    market[2][key] = known
+                    if len(memo) >= _KEPT:
+                        memo.clear()
+                    wide = (*prices, *action_table(box).wanted(hand))
+                    known = memo.get(wide)
+                    if known is None:
+                        known = memo[wide] = self._best_trade(s, p, market[0], hand, more)
+                    memo[key] = known
                 out[i] = known
             else:
                 out[i] = self.score(s, a)
@@ -145,14 +165,14 @@ class EstateGreedyAgent(OneStepGreedyAgent):
     @staticmethod
     def _trades(s, p):
         out = []
-        for name in s.box.market:
+        for name in s.config.box.market:
             for x in R.trades_for(s, p, name):
                 if all(s.hand[p][r] >= n for r, n in x.give):
                     out.append(x)
         return out
 
     def _trade(self, s, p, a) -> float:
-        val = s.box.value
+        val = s.config.box.value
         got = sum((1 if self._seasons_left(s) > 1 else 0) * n if r == "workers" else val[r] * n for r, n in a.take)
         given = sum(val[r] * n for r, n in a.give)
         price = R.marked_price(s, p, a.action) if s.config.marked(a.action) else 0
@@ -190,30 +210,31 @@ def _fixed_scores(box, left: int) -> dict:
     return out
 
 
-def _market_values(s) -> tuple[list, dict, dict]:
+def _market_values(s) -> tuple[list, dict, dict, tuple]:
     """The parts of :meth:`EstateGreedyAgent._trade` that depend on the box and the config
     only (made once per box and third marked action): per Market row of ``s``'s box
     ``(row, marked, [(give, got, got_in_last_season, given)...])``, per interned
-    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``, and the Market
+    trade (by ``id``) ``(trade, got, got_in_last_season, given, marked)``, the Market
     visits' values found so far (by a season remains, the mover's tokens, the uses of each
-    row and the mover's hand: all the value depends on; at most ``_KEPT``)."""
-    key = (id(s.box), s.config.third_marked)
+    marked row and the mover's hand: all the value depends on; at most ``_KEPT``), and the
+    marked rows' names."""
+    key = (id(s.config.box), s.config.third_marked)
     hit = _MARKET_VALUES.get(key)
-    if hit is not None and hit[0] is s.box:
+    if hit is not None and hit[0] is s.config.box:
         return hit[1]
-    val = s.box.value
+    val = s.config.box.value
 
     def got(take, more):
         return sum((1 if more else 0) * n if r == "workers" else val[r] * n for r, n in take)
 
     rows, by_id = [], {}
-    for name, trades in action_table(s.box).trades.items():
+    for name, trades in action_table(s.config.box).trades.items():
         marked = s.config.marked(name)
         parts = [(x, got(x.take, True), got(x.take, False), sum(val[r] * n for r, n in x.give)) for x in trades]
         rows.append((name, marked, [(x.give, *rest) for x, *rest in parts]))
         by_id.update({id(x): (x, *rest, marked) for x, *rest in parts})
-    found = (rows, by_id, {})
-    _MARKET_VALUES[key] = (s.box, found)
+    found = (rows, by_id, {}, tuple(name for name, marked, _ in rows if marked))
+    _MARKET_VALUES[key] = (s.config.box, found)
     return found
 
 

@@ -18,13 +18,12 @@ the same game.
 
 from __future__ import annotations
 
-import copy
 import importlib
 import math
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, SCORE_ONLY_MEANINGS, chance_index, is_integer,
+from ..protocol import (ChanceError, IllegalAction, Record, SCORE_ONLY_MEANINGS, chance_index, is_integer,
                         is_the_integer, results_by_score)
 from . import actions as A
 from . import rules as R
@@ -170,9 +169,10 @@ def _resolve(s: EstateState, tile: str) -> None:
     s.rng_count += 1
     s.chance = None
     s.legal_cache = None
-    s.record = s.record.append(HistoryEntry(None, tile, True))
-    R.emit(s, "tile_drawn", None, f"A {tile.replace('_', ' ')} is drawn from the stack into the display "
-                                  f"({sum(s.stack.values())} tiles left in the stack).", tile=tile)
+    s.record = s.record.step(None, tile, True)
+    if s.log is not None:  # (a search copy keeps no log: no sentence made)
+        R.emit(s, "tile_drawn", None, f"A {tile.replace('_', ' ')} is drawn from the stack into the display "
+                                      f"({sum(s.stack.values())} tiles left in the stack).", tile=tile)
 
 
 # ============================================================================ flow
@@ -198,7 +198,7 @@ def advance(s: EstateState) -> None:
     while True:
         if s.phase == "over":
             return
-        if s.pending is None and len(s.display) < s.box.display_size and sum(s.stack.values()) > 0:
+        if s.pending is None and len(s.display) < s.config.box.display_size and sum(s.stack.values()) > 0:
             s.chance = "draw"
             if s.forced:
                 _resolve(s, s.forced.pop(0))
@@ -225,24 +225,26 @@ def _inn_choice(s: EstateState, p: int) -> bool:
     """Whether ``p`` has a choice at the Inn (a worker there and the gold to pay)."""
     if s.workers[p]["inn"] == 0:
         return False
-    if s.hand[p]["gold"] < s.box.inn_price:
-        R.emit(s, "inn_unpaid", p, f"P{p + 1} has a worker in the Inn but not the {s.box.inn_price} gold to bring it back.")
+    if s.hand[p]["gold"] < s.config.box.inn_price:
+        R.emit(s, "inn_unpaid", p, f"P{p + 1} has a worker in the Inn but not the {s.config.box.inn_price} gold to bring it back.")
         return False
     return True
 
 
 def _end_turn(s: EstateState) -> None:
-    n = s.players
-    for k in range(1, n + 1):
-        q = (s.turn + k) % n
-        if not s.passed[q]:
+    passed = s.passed
+    n = len(passed)
+    q = s.turn
+    for _ in range(n):  # the next seat in order that has not passed
+        q = q + 1 if q + 1 < n else 0
+        if not passed[q]:
             s.turn = q
             return
     _end_season(s)
 
 
 def _end_season(s: EstateState) -> None:
-    box = s.box
+    box = s.config.box
     R.emit(s, "season_ended", None, f"Season {s.season} ends: every player has passed.")
     for p in range(s.players):
         R.move_workers(s, p, "factory", "supply", s.workers[p]["factory"], "workers_back",
@@ -254,7 +256,7 @@ def _end_season(s: EstateState) -> None:
 
 
 def _next_season(s: EstateState) -> None:
-    if s.season >= s.box.seasons:
+    if s.season >= s.config.box.seasons:
         s.phase = "over"
         values = ", ".join(f"P{p + 1} {s.gold_value(p)}" for p in range(s.players))
         R.emit(s, "game_over", None, f"The game ends after season {s.season}. Gold value of holdings "
@@ -263,8 +265,8 @@ def _next_season(s: EstateState) -> None:
     n = s.players
     s.season += 1
     s.phase, s.turn = "turns", 0
-    s.taken = [{r: 0 for r in s.box.income_resources} for _ in range(n)]
-    s.first_taker = {r: None for r in s.box.factory_resources}
+    s.taken = [{r: 0 for r in s.config.box.income_resources} for _ in range(n)]
+    s.first_taker = {r: None for r in s.config.box.factory_resources}
     s.passed, s.visited, s.visitors = [False] * n, [False] * n, 0
     R.emit(s, "season_started", None, f"Season {s.season} begins; income takes start again and P1 acts first.")
 
@@ -280,29 +282,41 @@ def legal_actions(s: EstateState) -> list:
     if s.legal_cache is not None:
         return s.legal_cache
     out = []
-    p = current_player(s)
-    box = s.box
+    box = s.config.box
     table = action_table(box)
-    if p is None:
+    # the branches of current_player, each naming the player to move
+    if s.chance is not None or s.phase == "over" or s.phase == "setup":
         pass
     elif s.pending is not None:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
+        p = s.visit["player"]
         # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
-        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied
-        hand, uses, visit = s.hand[p], s.uses, s.visit
+        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied. A new
+        # hand is looked up again with its gold capped at the dearest price and each holding at what an
+        # option gives (the trades depend on nothing more, table.wanted; capping a capped key changes
+        # nothing, so both kinds of key share the memo)
+        hand, uses, visit, tokens = s.hand[p], s.uses, s.visit, s.tokens[p]
         key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
-               s.tokens[p], *map(uses.__getitem__, box.market), *map(hand.__getitem__, box.resources))
+               tokens, *map(uses.__getitem__, box.market), hand["gold"], *map(hand.__getitem__, box.resources))
         memo = table.trade_memo
         found = memo.get(key)
         if found is None:
             if len(memo) >= _TRADES_KEPT:
                 memo.clear()
-            found = memo[key] = R.legal_trades(s, p, table.trades)
+            dearest = max(box.price_minimum, box.price_first - box.condition_discount * tokens,
+                          box.price_later - box.condition_discount * tokens)  # R.marked_price's most, with these tokens
+            n = len(box.resources) + 1
+            wide = (*key[:-n], min(hand["gold"], dearest), *table.wanted(hand))
+            found = memo.get(wide)
+            if found is None:
+                found = memo[wide] = R.legal_trades(s, p, table.trades)
+            memo[key] = found
         out = [*found, table.END_VISIT]
     elif s.phase == "inn":
         out = [table.INN_RETURN, table.INN_DECLINE]
     else:
+        p = s.turn
         taken = s.taken[p]
         if s.workers[p]["supply"] >= box.workers_per_take:
             income, first_taker = s.income[p], s.first_taker
@@ -318,8 +332,11 @@ def legal_actions(s: EstateState) -> list:
                     out += row[:left] if len(row) >= left else table.takes(m, left)
         left = s.income[p]["gold"] - taken["gold"]
         if left > 0:
-            out += table.golds(left)
-        free, joins, have = R.open_slot_lists(s, p)  # have: tiles in p's estate (the marble quarry's condition)
+            row = table.gold  # table.golds(left), the row sliced straight once it is long enough
+            out += row[:left] if len(row) >= left else table.golds(left)
+        cache = s.slot_cache  # (R.open_slot_lists' own lookup first: most turns find the lists kept)
+        found = cache.get(-1 - p) if cache is not None else None
+        free, joins, have = found or R.open_slot_lists(s, p)  # have: tiles in p's estate (the marble quarry's condition)
         gold = s.hand[p]["gold"]
         if free or joins:
             if free and gold >= box.tile_price:
@@ -376,8 +393,8 @@ def why_not(s: EstateState, action):
         if t is A.InnDecline:
             return None
         if t is A.InnReturn:
-            if s.hand[p]["gold"] < s.box.inn_price:
-                return R.refusal(f"bringing a worker back from the Inn costs {s.box.inn_price} gold and P{p + 1} has "
+            if s.hand[p]["gold"] < s.config.box.inn_price:
+                return R.refusal(f"bringing a worker back from the Inn costs {s.config.box.inn_price} gold and P{p + 1} has "
                                  f"{s.hand[p]['gold']}", R.MARKET)
             return None
         return R.refusal(f"the season is over: P{p + 1} only chooses whether to bring a worker back from the Inn", R.MARKET)
@@ -471,6 +488,7 @@ def apply_action(s: EstateState, action) -> None:
     s.record = s.record.step(p, action)
     s.decisions += 1
     s.legal_cache = None
+    log = s.log is not None  # a search copy keeps no log: no sentence is made
     end = True
     if t is A.TakeMaterial:  # (the kinds in the order a playout meets them most)
         R.do_take(s, p, action.material, action.amount)
@@ -478,7 +496,8 @@ def apply_action(s: EstateState, action) -> None:
         R.do_trade(s, p, action.action, action.give, action.take)
         end = len(s.visit["used"]) >= s.visit["limit"]
         if end:
-            R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
+            if log:
+                R.emit(s, "market_left", p, f"P{p + 1} has used all {s.visit['limit']} actions of the visit and leaves the Market.")
             s.visit = None
     elif t is A.TakeGold:
         R.do_gold(s, p, action.amount)
@@ -497,17 +516,20 @@ def apply_action(s: EstateState, action) -> None:
         s.visited[p] = True
         s.visitors += 1
         s.visit = {"player": p, "limit": limit, "used": []}
-        R.emit(s, "market_visit", p, f"P{p + 1} visits the Market{' first this season' if first else ''}: up to "
-                                     f"{limit} different actions, no workers needed.")
+        if log:
+            R.emit(s, "market_visit", p, f"P{p + 1} visits the Market{' first this season' if first else ''}: up to "
+                                         f"{limit} different actions, no workers needed.")
         end = False
     elif t is A.EndVisit:
-        R.emit(s, "market_left", p, f"P{p + 1} leaves the Market after {len(s.visit['used'])} action(s).")
+        if log:
+            R.emit(s, "market_left", p, f"P{p + 1} leaves the Market after {len(s.visit['used'])} action(s).")
         s.visit = None
     elif t is A.Pass:
         s.passed[p] = True
-        R.emit(s, "passed", p, f"P{p + 1} passes for the rest of season {s.season}.")
+        if log:
+            R.emit(s, "passed", p, f"P{p + 1} passes for the rest of season {s.season}.")
     elif t is A.InnReturn:
-        R.gain(s, p, "gold", -s.box.inn_price, "inn_paid", f"P{p + 1} pays {s.box.inn_price} gold at the Inn.")
+        R.gain(s, p, "gold", -s.config.box.inn_price, "inn_paid", f"P{p + 1} pays {s.config.box.inn_price} gold at the Inn.")
         R.move_workers(s, p, "inn", "supply", 1, "inn_return", f"P{p + 1} brings one worker back from the Inn.")
         s.inn_queue.pop(0)
         end = False
@@ -679,8 +701,9 @@ class EstateGame:
         forced on the next draws (:meth:`EstateState.force_chance`), the action record,
         the start position and the log are left out: it cannot foretell the real stack."""
         d = state.copy(keep_log=False)
-        d.config = copy.copy(state.config)  # the same checked settings (a new seed in range needs no new check)
-        object.__setattr__(d.config, "seed", rng.getrandbits(62))
+        config = d.config = object.__new__(EstateConfig)  # the same checked settings (a new seed in range needs no new check)
+        config.__dict__.update(state.config.__dict__)
+        config.__dict__["seed"] = rng.getrandbits(62)
         d.forced = []
         d.rng_count = 0
         d.record = Record()

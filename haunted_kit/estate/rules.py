@@ -33,14 +33,14 @@ def P(p) -> str:
 
 def estate_of(s, p: int) -> list:
     """The slots holding a marker of ``p``, in board order."""
-    return [slot for slot in s.box.slots if slot in s.lands and p in s.lands[slot]["markers"]]
+    return [slot for slot in s.config.box.slots if slot in s.lands and p in s.lands[slot]["markers"]]
 
 
 def refuse_marker(s, p: int, slot) -> Refusal | None:
     """Can ``p`` put a marker on ``slot`` (placing or joining) as far as where it is
     concerned: on the board, one marker per player per tile, the first on the shared
     lower area, later ones connected to the estate. Costs are checked by the caller."""
-    box = s.box
+    box = s.config.box
     if slot not in box.slots:
         return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
     land = s.lands.get(slot)
@@ -72,7 +72,7 @@ def refuse_marble_quarry(s, p: int, tile: str) -> Refusal | None:
     if tile != "marble_quarry":
         return None
     have = len(estate_of(s, p))
-    need = s.box.marble_quarry_min_tiles
+    need = s.config.box.marble_quarry_min_tiles
     if have < need:
         return refusal(f"a marble quarry can be added only once {P(p)} has at least {need} land tiles ({P(p)} has {have})", LANDS)
     return None
@@ -81,7 +81,7 @@ def refuse_marble_quarry(s, p: int, tile: str) -> Refusal | None:
 def join_fee(s, slot) -> int:
     """Gold a player pays the owner to join the tile at ``slot``: 1 per marker already on
     it, at most 3 (from the box)."""
-    box = s.box
+    box = s.config.box
     return min(box.join_fee_cap, box.join_fee_per_marker * len(s.lands[slot]["markers"]))
 
 
@@ -90,7 +90,7 @@ def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
     marker on the empty ``slot`` (axial ``(q, r)``): a known tile in the display, an empty
     slot, :func:`refuse_marker`, :func:`refuse_marble_quarry` and the tile price in gold.
     ``None`` or the :class:`Refusal` (estate rules, "Expand the lands")."""
-    box = s.box
+    box = s.config.box
     if tile not in box.tiles:
         return refusal(f"there is no land tile called {tile!r} (known: {', '.join(box.tiles)})", LANDS)
     if tile not in s.display:
@@ -113,7 +113,7 @@ def refuse_join(s, p: int, slot) -> Refusal | None:
     ``(q, r)``): a tile there, not ``p``'s own, :func:`refuse_marker`,
     :func:`refuse_marble_quarry` and the join fee in gold (:func:`join_fee`). ``None`` or
     the :class:`Refusal` (estate rules, "Expand the lands")."""
-    if slot not in s.box.slots:
+    if slot not in s.config.box.slots:
         return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
     land = s.lands.get(slot)
     if land is None:
@@ -139,13 +139,13 @@ def legal_slots(s, p: int) -> dict:
 
 
 def open_slots(s, p: int) -> tuple[dict, int]:
-    """``(legal_slots(s, p), tiles in p's estate)``, kept in the state until the lands
-    change (:func:`do_place`, :func:`do_join` clear it): read only, shared by copies. Under
+    """``(legal_slots(s, p), tiles in p's estate)``, kept in the state until a marker
+    changes it (:func:`do_place`, :func:`do_join` drop what they change): read only, shared by copies. Under
     the "group" reading worked out from the board's edges at once (:func:`estate_bits`)."""
     cache = s.slot_cache
     if cache is not None and p in cache:
         return cache[p]
-    box, lands = s.box, s.lands
+    box, lands = s.config.box, s.lands
     if s.config.connection != "group":
         slots = {slot: "join" if slot in lands else "place" for slot in box.slots if refuse_marker(s, p, slot) is None}
         found = (slots, sum(1 for land in lands.values() if p in land["markers"]))
@@ -168,7 +168,7 @@ def estate_bits(s) -> tuple[int, tuple, tuple]:
         found = cache.get("bits")
         if found is not None:
             return found
-    tables = board_tables(s.box)
+    tables = board_tables(s.config.box)
     bit, near = tables.bit, tables.near
     land, mine, reach = 0, [0] * s.players, [0] * s.players
     for slot, held in s.lands.items():
@@ -186,24 +186,43 @@ def _group_open(s, p: int) -> tuple:
     """Under the "group" reading: ``(the board's tables, the slots holding a tile, the
     slots open to p's next marker, tiles in p's estate)``, the sets as bits (:func:`estate_bits`)."""
     land, mine, reach = estate_bits(s)
-    tables = board_tables(s.box)
+    tables = board_tables(s.config.box)
     return tables, land, (reach[p] & ~mine[p] if mine[p] else tables.lower), mine[p].bit_count()
 
 
-def _marker_put(s, p: int, slot) -> None:
-    """The slot cache after ``p``'s marker went on ``slot`` (a new tile or a join): the
-    per-player slots dropped, :func:`estate_bits` carried on when it was worked out."""
+def _group_lists(tables, land: int, mine: int, reach: int) -> tuple[list, list, int]:
+    """:func:`open_slot_lists` under the "group" reading from the bits of :func:`estate_bits`
+    (``land``, and the player's ``mine`` and ``reach``): the slots touching the estate and
+    not in it (the lower area before the first marker), split by whether a tile is there."""
+    ok = reach & ~mine if mine else tables.lower
+    return slots_of(tables, ok & ~land), slots_of(tables, ok & land), mine.bit_count()
+
+
+def _marker_put(s, p: int, slot, placed: bool) -> None:
+    """The slot cache after ``p``'s marker went on ``slot`` (``placed``: on a new tile, else
+    a join): :func:`estate_bits` carried on when it was worked out (and with it, under the
+    "group" reading, ``p``'s new :func:`open_slot_lists`); ``p``'s other open slots
+    dropped, and another player's dropped only when a new tile went on a slot open to
+    them (a join changes none of their slots, and a new tile only the word for its own
+    slot, "place" becoming "join": where a player may go and their tile count depend on
+    their own markers alone, under either connection reading)."""
     cache = s.slot_cache
-    bits = cache.get("bits") if cache is not None else None
-    if bits is None:
-        s.slot_cache = None
+    if cache is None:
         return
-    tables = board_tables(s.box)
-    b = tables.bit[slot]
-    land, mine, reach = bits
-    mine = (*mine[:p], mine[p] | b, *mine[p + 1:])
-    reach = (*reach[:p], reach[p] | tables.near[slot], *reach[p + 1:])
-    s.slot_cache = {"bits": (land | b, mine, reach)}
+    kept = {}
+    for key, found in cache.items():
+        if key == "bits":
+            tables = board_tables(s.config.box)
+            b = tables.bit[slot]
+            land, mine, reach = found
+            mine = (*mine[:p], mine[p] | b, *mine[p + 1:])
+            reach = (*reach[:p], reach[p] | tables.near[slot], *reach[p + 1:])
+            kept["bits"] = (land | b, mine, reach)
+            if s.config.connection == "group":  # p's own next slots, from the bits at hand (p asks again soon)
+                kept[-1 - p] = _group_lists(tables, land | b, mine[p], reach[p])
+        elif key != p and key != -1 - p and not (placed and slot in found[0]):
+            kept[key] = found  # (open_slots: slot -> how; open_slot_lists: the slots to place a tile on first)
+    s.slot_cache = kept or None
 
 
 def open_slot_lists(s, p: int) -> tuple[list, list, int]:
@@ -211,11 +230,13 @@ def open_slot_lists(s, p: int) -> tuple[list, list, int]:
     split by how, in board order, kept in the state alike (read only, shared by copies)."""
     cache = s.slot_cache
     key = -1 - p  # (open_slots keeps p's dict under p)
-    if cache is not None and key in cache:
-        return cache[key]
+    if cache is not None:
+        found = cache.get(key)
+        if found is not None:
+            return found
     if s.config.connection == "group":
-        tables, land, ok, have = _group_open(s, p)
-        found = (slots_of(tables, ok & ~land), slots_of(tables, ok & land), have)
+        land, mine, reach = estate_bits(s)
+        found = _group_lists(board_tables(s.config.box), land, mine[p], reach[p])
     else:
         slots, have = open_slots(s, p)
         found = ([x for x, how in slots.items() if how == "place"], [x for x, how in slots.items() if how == "join"], have)
@@ -242,7 +263,7 @@ def take_limit(s, p: int, material: str) -> int:
     if inc <= 0:
         return 0
     first = s.first_taker[material]
-    return inc + (s.box.first_taker_extra if first is None or first == p else 0)
+    return inc + (s.config.box.first_taker_extra if first is None or first == p else 0)
 
 
 def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
@@ -250,7 +271,7 @@ def refuse_take(s, p: int, material: str, amount: int) -> Refusal | None:
     (a Factory resource) at the Raw Materials Factory: within this season's income left
     (:func:`take_limit`, the first taker's extra unit included) and with a worker in
     ``p``'s supply. ``None`` or the :class:`Refusal` (estate rules, "Resource income")."""
-    box = s.box
+    box = s.config.box
     if material == "gold":
         return refusal("gold takes no workers: take it with the gold marker (TakeGold)", INCOME)
     if material not in box.factory_resources:
@@ -292,14 +313,14 @@ def refuse_gold(s, p: int, amount: int) -> Refusal | None:
 def marked_price(s, p: int, action: str) -> int:
     """The gold ``p`` pays now for marked Market action ``action``: 2 for its first use
     this season, 3 later, less 1 per Market-condition token ``p`` holds (at least 1)."""
-    box = s.box
+    box = s.config.box
     base = box.price_first if s.uses[action] == 0 else box.price_later
     return max(box.price_minimum, base - box.condition_discount * s.tokens[p])
 
 
 def visit_limit(s) -> int:
     """Actions allowed to the player beginning a Market visit now."""
-    return s.box.first_visitor_actions if s.visitors == 0 else s.box.later_visitor_actions
+    return s.config.box.first_visitor_actions if s.visitors == 0 else s.config.box.later_visitor_actions
 
 
 def refuse_trade(s, p: int, action: str, give, take) -> Refusal | None:
@@ -308,7 +329,7 @@ def refuse_trade(s, p: int, action: str, give, take) -> Refusal | None:
     in this visit, within the visit's action limit, the resources given held, the marked
     price in gold (:func:`marked_price`) paid, and room for a hired worker. ``None`` or the
     :class:`Refusal` (estate rules, "Market actions")."""
-    box = s.box
+    box = s.config.box
     row = box.market.get(action)
     if row is None:
         return refusal(f"the Market has no action {action!r} (known: {', '.join(box.market)})", MARKET)
@@ -339,7 +360,7 @@ def legal_trades(s, p: int, trades: dict) -> list:
     ``p`` visiting the Market now, rows in the box's order, worked out row by row (the
     rows not yet used in the visit, the resources given held, the marked price, room for
     a hired worker); ``[]`` when the visit's actions are all used."""
-    box, visit = s.box, s.visit
+    box, visit = s.config.box, s.visit
     if visit is None or visit["player"] != p or len(visit["used"]) >= visit["limit"]:
         return []
     hand, used, out = s.hand[p], visit["used"], []
@@ -367,7 +388,7 @@ def total_workers(s, p: int) -> int:
 
 def trades_for(s, p: int, action: str):
     """Every Trade of ``action`` (legal or not) for ``p``: one per option of its row."""
-    return [Trade(action, g, t) for g, t in s.box.market[action].options]
+    return [Trade(action, g, t) for g, t in s.config.box.market[action].options]
 
 
 # ============================================================================ effects
@@ -421,17 +442,22 @@ def move_workers(s, p: int, src: str | None, dst: str | None, n: int, kind: str,
 
 
 def raise_income(s, p: int, slot, times: int = 1) -> None:
+    """``p``'s income rises by the tile at ``slot`` ``times`` times, while it has a space
+    left (estate rules, "Expand the lands"); logs ``income_raised`` or ``no_raise``."""
     land = s.lands[slot]
-    t = s.box.tiles[land["tile"]]
+    t = s.config.box.tiles[land["tile"]]
+    log = s.log is not None  # a search copy keeps no log: the changes alone, no sentence or event made
     for _ in range(times):
         if t.spaces and len(land["raised"]) >= t.spaces:
-            emit(s, "no_raise", p, lambda: f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.",
-                 slot)
+            if log:
+                emit(s, "no_raise", p, f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.",
+                     slot)
             return
         land["raised"].append(p)
         s.income[p][t.raises] += t.amount
-        emit(s, "income_raised", p, lambda: f"{P(p)}'s {t.raises} income rises by {t.amount} to {s.income[p][t.raises]} "
-                                            f"({t.word} at {slot}).", slot, income={t.raises: t.amount})
+        if log:
+            emit(s, "income_raised", p, f"{P(p)}'s {t.raises} income rises by {t.amount} to {s.income[p][t.raises]} "
+                                        f"({t.word} at {slot}).", slot, income={t.raises: t.amount})
 
 
 def do_take(s, p: int, material: str, amount: int) -> None:
@@ -442,13 +468,19 @@ def do_take(s, p: int, material: str, amount: int) -> None:
     first = s.first_taker[material] is None
     if first:
         s.first_taker[material] = p
-    box = s.box
-    move_workers(s, p, "supply", "factory", box.workers_per_take, "worker_placed",
-                 lambda: f"{P(p)} places {box.workers_per_take} worker in the Raw Materials Factory.")
+    box = s.config.box
     s.taken[p][material] += amount
+    if s.log is None:  # a search copy keeps no log: the changes alone (as move_workers and gain make them)
+        workers = s.workers[p]
+        workers["supply"] -= box.workers_per_take
+        workers["factory"] += box.workers_per_take
+        s.hand[p][material] += amount
+        return
+    move_workers(s, p, "supply", "factory", box.workers_per_take, "worker_placed",
+                 f"{P(p)} places {box.workers_per_take} worker in the Raw Materials Factory.")
     extra = " (first to take it this season: one extra unit allowed)" if first else ""
-    gain(s, p, material, amount, "taken", lambda: f"{P(p)} takes {amount} {material} at the Factory{extra}; "
-                                                  f"{s.taken[p][material]} of {take_limit(s, p, material)} taken this season.")
+    gain(s, p, material, amount, "taken", f"{P(p)} takes {amount} {material} at the Factory{extra}; "
+                                          f"{s.taken[p][material]} of {take_limit(s, p, material)} taken this season.")
 
 
 def do_gold(s, p: int, amount: int) -> None:
@@ -466,14 +498,14 @@ def do_gold(s, p: int, amount: int) -> None:
 def _adjacent_raises(s, p: int, slot) -> None:
     """The ``adjacent`` reading of ruling E7 (an improvement reaching "later players
     adjacent" to its land): each touching land of another player raises ``p`` once."""
-    g = land_graph(s.box)
+    g = land_graph(s.config.box)
     for n in g.neighbors(slot):
         land = s.lands.get(n)
         key = [p, f"{n[0]},{n[1]}"]
         if land is None or p in land["markers"] or key in s.adjacent:
             continue
         s.adjacent.append(key)
-        t = s.box.tiles[land["tile"]]
+        t = s.config.box.tiles[land["tile"]]
         s.income[p][t.raises] += t.amount
         emit(s, "income_raised", p, f"{P(p)}'s new tile touches the {t.word} at {n}: {t.raises} income +{t.amount} "
                                     f"(the 'adjacent' reading).", n, income={t.raises: t.amount})
@@ -486,22 +518,29 @@ def do_place(s, p: int, tile: str, slot) -> bool:
     a tile of the display must then be removed (the engine pushes that decision, a
     ``RemoveTile``). Logs ``tile_bought``, ``tile_placed``, ``income_raised``,
     ``condition_token`` (estate rules, "Expand the lands")."""
-    box = s.box
-    gain(s, p, "gold", -box.tile_price, "tile_bought",
-         lambda: f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.", slot)
+    config = s.config
+    box = config.box
+    log = s.log is not None  # a search copy keeps no log: the changes alone, no sentence or event made
+    if log:
+        gain(s, p, "gold", -box.tile_price, "tile_bought", f"{P(p)} pays {box.tile_price} gold for a {tile.replace('_', ' ')}.",
+             slot)
+    else:
+        s.hand[p]["gold"] -= box.tile_price
     s.display.remove(tile)
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
-    _marker_put(s, p, slot)
-    emit(s, "tile_placed", p, lambda: f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
+    _marker_put(s, p, slot, True)
+    if log:
+        emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
-    both = s.config.marble_field == "single" and t.spaces > 1
+    both = config.marble_field == "single" and t.spaces > 1
     raise_income(s, p, slot, t.spaces if both else 1)
-    if s.config.improvement == "adjacent":
+    if config.improvement == "adjacent":
         _adjacent_raises(s, p, slot)
     if slot in box.white_dotted:
         s.tokens[p] += 1
-        emit(s, "condition_token", p, f"{slot} is a white-dotted outer land: {P(p)} takes a Market-condition token "
-                                      f"({s.tokens[p]} held) and removes another tile from the game.", slot)
+        if log:
+            emit(s, "condition_token", p, f"{slot} is a white-dotted outer land: {P(p)} takes a Market-condition token "
+                                          f"({s.tokens[p]} held) and removes another tile from the game.", slot)
         return bool(s.display)
     return False
 
@@ -513,15 +552,23 @@ def do_join(s, p: int, slot) -> None:
     ``joined`` and ``income_raised`` (estate rules, "Expand the lands")."""
     land = s.lands[slot]
     owner = land["owner"]
-    fee = join_fee(s, slot)
+    box = s.config.box
+    fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # join_fee, inlined
+    log = s.log is not None  # a search copy keeps no log: the changes alone, no sentence or event made
     if fee:
-        gain(s, p, "gold", -fee, "fee_paid", lambda: f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot,
-             to=owner)
-        gain(s, owner, "gold", fee, "fee_received", lambda: f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
-             slot, payer=p)
+        if log:
+            gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot,
+                 to=owner)
+            gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
+                 slot, payer=p)
+        else:
+            hand = s.hand
+            hand[p]["gold"] -= fee
+            hand[owner]["gold"] += fee
     land["markers"].append(p)
-    _marker_put(s, p, slot)
-    emit(s, "joined", p, lambda: f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
+    _marker_put(s, p, slot, False)
+    if log:
+        emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":
         _adjacent_raises(s, p, slot)
@@ -533,7 +580,8 @@ def do_remove(s, p: int, tile: str) -> None:
     ``tile_removed`` (estate rules, "Expand the lands")."""
     s.display.remove(tile)
     s.removed.append(tile)
-    emit(s, "tile_removed", p, f"{P(p)} removes a {tile.replace('_', ' ')} of the display from the game.", tile=tile)
+    if s.log is not None:
+        emit(s, "tile_removed", p, f"{P(p)} removes a {tile.replace('_', ' ')} of the display from the game.", tile=tile)
 
 
 def do_trade(s, p: int, action: str, give, take) -> None:
@@ -541,7 +589,7 @@ def do_trade(s, p: int, action: str, give, take) -> None:
     counted as used this season and in the visit, ``give`` handed over and ``take``
     received (hired workers up to the worker limit). Pushes no decision; logs
     ``market_paid``, ``sold``/``exchanged``/``hired`` (estate rules, "Market actions")."""
-    box = s.box
+    box = s.config.box
     row = box.market[action]
     if s.config.marked(action):
         price = marked_price(s, p, action)
@@ -549,6 +597,18 @@ def do_trade(s, p: int, action: str, give, take) -> None:
              action=action)
     s.uses[action] += 1
     s.visit["used"].append(action)
+    if s.log is None:  # a search copy keeps no log: the changes alone (as exchange and move_workers make them)
+        hand = s.hand[p]
+        for r, n in give:
+            hand[r] -= n
+        for r, n in take:
+            if r != "workers":
+                hand[r] += n
+            else:
+                got = min(n, box.worker_limit - total_workers(s, p))
+                if got > 0:
+                    s.workers[p]["supply"] += got
+        return
     kind = "sold" if action.startswith("sell") else ("hired" if action.startswith("hire") else "exchanged")
     goods = [(r, n) for r, n in take if r != "workers"]
     if give or goods:  # one event, so the row's text is said once per trade

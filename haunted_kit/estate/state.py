@@ -183,8 +183,8 @@ class EstateData:
         return self.record.entries()
 
     def copy(self, keep_log: bool = True):
-        """An independent copy, compiled from :data:`STATE_FIELDS` (the log is left out,
-        None, with ``keep_log=False``)."""
+        """An independent copy, compiled from :data:`STATE_FIELDS` (the lands' "tree" copy
+        written out for their one shape; the log is left out, None, with ``keep_log=False``)."""
         return _copy(self, keep_log)
 
     # ------------------------------------------------------------------ saves
@@ -223,7 +223,21 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
        _F("legal_cache", "value", None), _F("slot_cache", "value", None)])
 
 _FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)
-_copy = compile_copy(STATE_FIELDS, shared=("config",))
+# every field but the lands compiled from the table; the lands (slot -> {tile, owner, markers, raised})
+# copied by _copy_lands below, the "tree" copy written out for their one shape (a search copies a
+# position once per playout)
+_copy_rest = compile_copy(tuple(f for f in STATE_FIELDS if f.name != "lands"), shared=("config",))
+
+
+def _copy_lands(lands: dict) -> dict:
+    """A copy of ``lands`` as ``copy_tree`` makes it: new dicts, new marker and raise lists."""
+    return {slot: {**land, "markers": land["markers"][:], "raised": land["raised"][:]} for slot, land in lands.items()}
+
+
+def _copy(s, keep_log: bool):
+    new = _copy_rest(s, keep_log)
+    new.lands = _copy_lands(s.lands)
+    return new
 
 
 def position_of(s: EstateData) -> dict:
