@@ -188,7 +188,8 @@ def strict_equality(cls):
     their fields are equal *and of the same kind*, so ``Learn(1.0) != Learn(1)`` (although
     ``1.0 == 1``) and ``action in state.legal_actions()`` agrees with ``apply_action``, which
     refuses a float. Integers of any integral type (numpy's too) stay equal, as
-    ``apply_action`` accepts them. The dataclass hash is kept: equal actions hash alike."""
+    ``apply_action`` accepts them. The dataclass hash is kept (equal actions hash alike), but for a
+    class without fields, whose instances all hash by the class (see :func:`_class_hash`)."""
     names = tuple(f.name for f in fields(cls) if f.compare)
 
     def __eq__(self, other):
@@ -205,7 +206,20 @@ def strict_equality(cls):
         return True
 
     cls.__eq__ = __eq__
+    if not names:  # every instance is equal: one hash for the class, apart from other field-less kinds
+        cls.__hash__ = _class_hash(cls)
     return cls
+
+
+def _class_hash(cls):
+    """``__hash__`` for a field-less action class. The dataclass hash would be ``hash(())`` for
+    every such class, so a search node's children ``Pass()`` and ``VisitMarket()`` (or ``EndTurn()``
+    and ``Contact()``) collided in its dict and each lookup ran ``__eq__``."""
+    h = hash(cls.__qualname__)
+
+    def __hash__(self):
+        return h
+    return __hash__
 
 
 # ============================================================================ refusals

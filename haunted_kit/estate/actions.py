@@ -134,13 +134,6 @@ class InnDecline:
         return "leave your workers in the Inn"
 
 
-# The actions without fields would all share the dataclass hash, hash(()): a search tree's
-# children (Pass beside VisitMarket, EndVisit, InnReturn beside InnDecline) then collided in
-# its dict and ran __eq__ on each lookup. Each gets its own hash (every instance of one is
-# equal, so they hash alike).
-for _action_type in (VisitMarket, EndVisit, Pass, InnReturn, InnDecline):
-    _action_type.__hash__ = (lambda h: lambda self: h)(hash(_action_type.__name__))
-
 ACTION_TYPES = {c.__name__: c for c in (TakeMaterial, TakeGold, PlaceTile, Join, RemoveTile, VisitMarket, Trade,
                                         EndVisit, Pass, InnReturn, InnDecline)}
 for _action_type in ACTION_TYPES.values():  # Learn(1.0) != Learn(1): membership agrees with legality
