@@ -19,6 +19,7 @@ from haunted_kit.estate.widgets import exercise as estate_exercise
 from haunted_kit.exercises import NONE_OF_THEM, Exercise, ExerciseError
 from haunted_kit.render.style import name_cells
 from haunted_kit.landmarks import Acquire
+from haunted_kit.landmarks import ChooseBuilding as LChooseBuilding
 from haunted_kit.landmarks import rules as LR
 from haunted_kit.landmarks.exercises import EXERCISES as LANDMARKS
 from haunted_kit.landmarks.exercises import rebuild as landmarks_rebuild
@@ -64,8 +65,10 @@ def _points(ex):
 
 
 def _landmarks_gold(ex):
-    c = ex.state.copy()
-    assert ex.about in ex.state.legal_actions()
+    c = ex.state.copy()  # a Build is two decisions: the card, then the payment asked about
+    assert LChooseBuilding(ex.about.card) in ex.state.legal_actions() and c.chosen_building is None
+    c.apply_action(LChooseBuilding(ex.about.card))
+    assert ex.about in c.legal_actions()
     c.apply_action(ex.about)
     return c.gold[ex.player]
 
@@ -290,9 +293,11 @@ def test_hand_worked_landmarks_seeds():
     ex = LANDMARKS.make("09-points", 1)
     assert (ex.player, ex.facts["architect"], ex.facts["village"]) == (3, {3: "captain_morrow"}, {3: ("arena", "grain_mill")})
     assert ex.answer == 1
-    # 09-gold-after seed 1: P2 has 3 gold and pays two sources (own castle, P3's Castle Grounds) -> 1
+    # 09-gold-after seed 1: P2 has 3 gold and pays the Armory with two sources (own Watch Post, P1's Castle
+    # Grounds discarding the Shrine) -> 1
     ex = LANDMARKS.make("09-gold-after", 1)
     assert (ex.player, ex.facts["gold"][1], len(ex.about.payment), ex.answer) == (1, 3, 2, 1)
+    assert [(u.source, u.owner) for u in ex.about.payment] == [("developed", 1), ("grounds", 0)]
 
 
 @pytest.mark.parametrize("sets, key", CASES)

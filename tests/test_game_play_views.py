@@ -17,7 +17,7 @@ from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.estate.widgets import exercise as estate_exercise
 from haunted_kit.haunted.widgets.exercise import exercise as haunted_exercise
 from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
-from haunted_kit.landmarks import Decline, Follow, Lead
+from haunted_kit.landmarks import ChooseBuilding, Decline, Follow, Lead, card_builds
 from haunted_kit.landmarks.widgets import LandmarksPlayView
 from haunted_kit.search import PROGRESS_EVERY
 from haunted_kit.widgets import capture_errors
@@ -209,15 +209,19 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     # issue 22: after "lead build" building was offered only as "Choice 1 of 146" in one list
     v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
     assert v.build_box.layout.display == "none"                 # nothing to build while leading
-    assert v.attempt(Lead("build")) and len(v.legal) == 146
+    assert v.attempt(Lead("build"))
+    # a Build is two decisions: the legal actions are the 5 payable cards, 146 Builds between them
+    assert [a.card for a in v.legal] == ["armory", "barracks", "guard_house", "hidden_sanctum", "watch_post"]
+    assert all(isinstance(a, ChooseBuilding) for a in v.legal) and len(v.builds()) == 146
     names = [b.description for b in v.card_row.children]
     assert names == ["Armory", "Barracks", "Guard House", "Hidden Sanctum", "Watch Post"]
     assert v.build_box.layout.display == "" and v.b_build.disabled     # no card chosen yet
     v.b_build.click()
-    assert v.message == "Choose a card to build first, then how to pay for it." and len(v.legal) == 146
+    assert v.message == "Choose a card to build first, then how to pay for it." and len(v.legal) == 5
     v.card_row.children[0].click()                                   # the Armory: 30 ways to pay
     plans = [a for _t, a in v.plan_pick.options]
-    assert len(plans) == 30 and {a.card for a in plans} == {"armory"} and set(plans) <= set(v.legal)
+    assert len(plans) == 30 and {a.card for a in plans} == {"armory"}
+    assert set(plans) == set(card_builds(v.state, 0, "armory"))
     assert "Armory: 30 ways to pay" in v.plan_note.value and v.card_row.children[0].button_style == "info"
     texts = [t for t, _a in v.plan_pick.options]
     assert texts[0] == "your own sources: P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood"
@@ -225,6 +229,8 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     assert own == sorted(own, reverse=True) and any(own) and not all(own)   # own sources first, then gold to others
     v.plan_pick.value = plans[0]
     before = len(v.state.history())
-    v.b_build.click()
-    assert v.state.history()[before].action == plans[0]
+    v.b_build.click()                                                # "Build it": both decisions
+    assert [e.action for e in v.state.history()[before:before + 2]] == [ChooseBuilding("armory"), plans[0]]
     assert v.message.startswith("P1: build the Armory (P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood).")
+    assert v.undo() and len(v.state.history()) == before and v.state.chosen_building is None  # both taken back
+    assert v.state.phase == "build" and len(v.legal) == 5

@@ -218,9 +218,13 @@ def test_example_vardo_payment():
         {"rank": 2, "payment": "P1's castle -> wood; P1's Lumber Camp -> wood; P2's Castle Grounds + a discard -> magic",
          "gold": 3, "gold to others": 1, "cards discarded": 1}]
     s.apply_action(lm.Lead("build"))
+    # a Build is two decisions: the card (the Tannery's food comes from the castle), then its payment
+    assert s.legal_actions() == [lm.ChooseBuilding("tannery"), lm.ChooseBuilding("vardo")]
+    s.apply_action(lm.ChooseBuilding("vardo"))
+    assert s.events().text.iloc[-1] == "P1 chooses to build the Vardo (Architects: How To Play, Build)."
     best = lm.Build("vardo", (lm.Use("castle", 0, "wood"), lm.Use("developed", 0, "wood", 0, "", "lumber_camp"),
                               lm.Use("grounds", 0, "magic", 0, "tannery")))
-    assert best in s.legal_actions()
+    assert s.legal_actions() == [best, lm.Build("vardo", best.payment[:2] + (lm.Use("grounds", 1, "magic", 0, "tannery"),))]
     s.apply_action(best)
     assert s.gold == [0, 0] and s.spent[0] == {"castle", "developed:0"} and s.grounds[0] == [0]
     assert s.villages[0] == ["vardo"] and s.hands[0] == [] and s.discard_pile == ["tannery"]
@@ -244,6 +248,7 @@ def test_example_tannery_on_another_players_castle_grounds_and_gold_ownership():
     plans = s.plan_payments("tannery", 1)
     assert [p.describe(s) for p in plans.plans] == ["P1's Castle Grounds + a discard -> food"]
     assert (plans.plans[0].gold, plans.plans[0].gold_to_others, plans.plans[0].cards) == (1, 1, 1)
+    s.apply_action(lm.ChooseBuilding("tannery"))
     s.apply_action(lm.Build("tannery", (lm.Use("grounds", 0, "food", 0, "granary"),)))
     assert s.gold == [0, 0] and s.grounds == [[1], [1]] and s.villages[1] == ["tannery"]
     assert s.events().text.iloc[-3] == (
@@ -354,7 +359,7 @@ def test_turn_refusals():
                                             "the position says P2 cannot)")
     assert reason(harvest, lm.Build("tannery")) == "the lead action is harvest; building follows only a Build lead"
     build = follower(["tannery"], lead="build", cannot=(), gold=[0, 1])
-    assert reason(build, lm.Follow()) == "a Build lead is followed by building: choose a Build with its payment"
+    assert reason(build, lm.Follow()) == "a Build lead is followed by building: choose a building, then how to pay for it"
 
 
 # ============================================================================ Build payments
@@ -366,6 +371,14 @@ def test_build_refusals():
     assert reason(s, lm.Build("sly_rogue")) == "the Sly Rogue is an adventurer: adventurers are recruited, not built"
     assert reason(s, lm.Build("arena")) == "P2 has no Arena in hand"
     assert reason(s, lm.Build("dragon")) == "there is no card 'dragon' in the deck"
+    # the payments are judged once the card is chosen (a Build is two decisions)
+    assert reason(s, lm.Build("tannery", (lm.Use("grounds", 0, "food", 0, "vardo"),))) == (
+        "P2 builds in two decisions: first choose the building (ChooseBuilding), then how to pay")
+    assert reason(s, lm.ChooseBuilding("vardo")) == (
+        "P2 cannot pay for the Vardo: every way to pay the Vardo (2 wood + 1 magic) places at least 3 gold (one per "
+        "resource), and P2 has 2 gold")
+    s.apply_action(lm.ChooseBuilding("tannery"))
+    assert reason(s, lm.Build("vardo")) == "P2 chose to build the Tannery, not the Vardo"
     assert reason(s, lm.Build("tannery", (lm.Use("castle", 1, "food"),))) == (
         "P2's castle already holds gold until P2's next lead")
     assert reason(s, lm.Build("tannery", (lm.Use("developed", 1, "food", 0),))) == "P2's Lumber Camp gives wood, not food"
@@ -380,7 +393,9 @@ def test_build_refusals():
         "P2 may place gold only on their own castle and developed resources, not on P1's")
     assert reason(s, lm.Build("vardo", (lm.Use("developed", 1, "wood", 0), lm.Use("grounds", 1, "wood", 0, "tannery"),
                                         lm.Use("grounds", 0, "magic", 0, "sly_rogue")))) == (
-        "the payment places 3 gold; P2 has 2 gold")
+        "P2 chose to build the Tannery, not the Vardo")
+    assert reason(s, lm.Build("tannery", (lm.Use("developed", 1, "food", 0), lm.Use("grounds", 0, "food", 0, "vardo")))) \
+        == "P2's Lumber Camp gives wood, not food"
     assert reason(s, lm.Build("tannery", (lm.Use("grounds", 0, "food", 0, "vardo"),))) is None
     why = s.plan_payments("vardo", 1).why_none
     assert why == "every way to pay the Vardo (2 wood + 1 magic) places at least 3 gold (one per resource), and P2 has 2 gold"
@@ -422,7 +437,9 @@ def test_planner_lists_every_minimal_payment_ranked():
     assert rows[-1] == ("P2's Castle Grounds + a discard -> stone; P3's Castle Grounds + a discard -> wood", 2, 2, 2)
     # every plan with every discard choice is a legal Build, and nothing else is
     s.apply_action(lm.Lead("build"))
-    armory = [a for a in s.legal_actions() if a.card == "armory"]
+    assert s.legal_actions() == [lm.ChooseBuilding("armory"), lm.ChooseBuilding("granary"), lm.ChooseBuilding("tannery")]
+    s.apply_action(lm.ChooseBuilding("armory"))
+    armory = s.legal_actions()
     expected = sum(len(lm.rules.discard_choices(s, 0, "armory", p)) for p in plans.plans)
     assert len(armory) == expected and all(s.why_not(a) is None for a in armory)
 
@@ -466,6 +483,7 @@ def test_end_trigger_count_excludes_landmark_tokens():
     s = lm.position(hands=[[], ["tannery", "granary"]], villages=[[], village], developed=[[], ["lumber_camp", "crypt"]],
                     gold=[0, 5], lead="build", tokens=[{}, dict.fromkeys(BOX.landmarks, 2)])
     assert s.village_cards(1) == 11  # 9 in the village + 2 developed; 10 landmark tokens do not count
+    s.apply_action(lm.ChooseBuilding("tannery"))
     s.apply_action(lm.Build("tannery", (lm.Use("castle", 1, "food"),)))
     assert s.village_cards(1) == 12 and s.end_triggered
     assert s.events().text.iloc[-3] == ("P2's village reaches 12 cards (landmark tokens do not count), which triggers "
@@ -539,7 +557,7 @@ def _corrupt(change):
 
 def test_corrupt_saves_are_refused_naming_the_field(tmp_path):
     assert _corrupt(lambda d: d.update(format="x")) == "format: must be 'haunted-kit-landmarks-save', got 'x'"
-    assert _corrupt(lambda d: d.update(version=9)) == "version: this kit reads version 1, got 9"
+    assert _corrupt(lambda d: d.update(version=9)) == "version: this kit reads version 2 (and migrates version 1), got 9"
     assert _corrupt(lambda d: d["box"].update(fingerprint="0")).startswith("box.fingerprint: the save was played with")
     assert _corrupt(lambda d: d["start"]["hands"][1].__setitem__(0, "dragon")) == "start.hands[1][0]: unknown card 'dragon'"
     assert _corrupt(lambda d: d["start"]["gold"].__setitem__(0, -1)) == "start.gold[0]: must be between 0 and 1000000, got -1"
@@ -552,7 +570,7 @@ def test_corrupt_saves_are_refused_naming_the_field(tmp_path):
     assert _corrupt(lambda d: d["record"][0].update(action=["dont_glaver"])).startswith(
         "record[0]: ('dont_glaver',) is not a deal of 3 different architects")
     assert _corrupt(lambda d: d["log"][-1].update(text="P1 wins.")) == (
-        "log[23]: the saved event log differs from what the record replays to")
+        "log[31]: the saved event log differs from what the record replays to")
     assert _corrupt(lambda d: d["start"]["hands"][0].extend(["vardo"] * 3)).startswith("start: the card 'vardo' appears ")
     assert _corrupt(lambda d: d.update(start_log=-1)).startswith("start_log: must count the events")
     (tmp_path / "bad.json").write_text("{not json")
@@ -614,6 +632,7 @@ def test_the_same_choice_in_another_order_is_the_listed_action():
     assert s.tokens[1]["gate"] == 1 and s.history()[-1].action == lm.Acquire("gate", ("tannery", "village_square"))
     v = _vardo()
     v.apply_action(lm.Lead("build"))
+    v.apply_action(lm.ChooseBuilding("vardo"))
     v.apply_action(lm.Build("vardo", (lm.Use("grounds", 0, "magic", 0, "tannery"), lm.Use("developed", 0, "wood", 0),
                                       lm.Use("castle", 0, "wood"))))
     assert v.villages[0] == ["vardo"] and v.history()[-1].action.payment[0] == lm.Use("castle", 0, "wood")
@@ -635,6 +654,7 @@ def test_payment_numbers_take_numpy_integers_and_refuse_floats_and_bools():
 
     s = _vardo()
     s.apply_action(lm.Lead("build"))
+    s.apply_action(lm.ChooseBuilding("vardo"))
     plan = s.legal_actions()[0]
     assert isinstance(plan, lm.Build)
     u = plan.payment[0]

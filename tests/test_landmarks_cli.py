@@ -16,15 +16,18 @@ def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
     assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
                           "(not the published cards))")
     # seat i's bot is seeded 7 * 100 + i (the kit's seat rule): P1's greedy bot leads build and builds
-    # (two decisions: the lead, then the leader's build), P2 builds, P3 acquires instead: 4 decisions
-    assert "Decisions: 4; agents: P1 greedy, P2 random, P3 greedy" in out
+    # (three decisions: the lead, the card, its payment), P2 and P3 acquire instead: 5 decisions
+    assert "Decisions: 5; agents: P1 greedy, P2 random, P3 greedy" in out
+    record = [e.action for e in lm.LandmarksState.load(save).history() if not e.chance]
+    assert [type(a).__name__ for a in record] == ["Lead", "ChooseBuilding", "Build", "Acquire", "Acquire"]
+    assert record[1].card == record[2].card
     s = lm.LandmarksState.load(save)
     assert s.is_terminal() and s.players == 3
     totals = [line.split()[-1] for line in out.splitlines() if line.startswith(("P1 ", "P2 ", "P3 "))]
     assert [int(t) for t in totals] == lm.totals(s)
     assert log.read_text().startswith("seq,season,round,phase,kind,player,cell,text,data")
     assert main(["replay", str(save)]) == 0
-    assert "Decisions: 4" in capsys.readouterr().out
+    assert "Decisions: 5" in capsys.readouterr().out
 
 
 def test_replay_of_a_corrupt_landmarks_save_fails_with_one_line(tmp_path, capsys):

@@ -49,6 +49,8 @@ def test_the_greedy_score_is_the_points_after_playing_the_move():
         for a in legal:
             t = s.copy()
             t.apply_action(a)
+            if isinstance(a, lm.ChooseBuilding):  # scored as its Build will be: any payment gives the same points
+                t.apply_action(t.legal_actions()[-1])
             after.append(R.totals(t)[p])
         assert bot.scores(s, legal) == after
         assert [bot.score(s, a) for a in legal] == after
@@ -175,6 +177,7 @@ def test_builds_of_a_new_hand_in_a_known_situation_are_its_payments_with_each_di
 def test_an_equal_action_is_recorded_as_the_listed_one():
     s = _vardo()
     s.apply_action(lm.Lead("build"))
+    s.apply_action(lm.ChooseBuilding("tannery"))
     listed = next(a for a in s.legal_actions() if a.card == "tannery")
     again = lm.Build("tannery", tuple(lm.Use(u.source, u.owner, u.resource, u.slot, u.discard, u.card)
                                       for u in listed.payment))

@@ -32,6 +32,8 @@ def test_landmarks_lead_build_paid_by_the_castle_gold_that_comes_back():
     s.apply_action(Lead("build"))
     assert s.gold[0] == 1 and s.spent[0] == set()
     assert [a.card for a in s.legal_actions()] == ["tannery"]
+    s.apply_action(s.legal_actions()[0])  # a Build is two decisions: the Tannery, then its payment (the castle)
+    assert s.chosen_building == "tannery" and [a.payment[0].source for a in s.legal_actions()] == ["castle"]
     s.apply_action(s.legal_actions()[0])
     assert s.villages[0] == ["tannery"] and s.gold[0] == 0 and s.spent[0] == {"castle"}
 

@@ -204,9 +204,12 @@ def test_landmarks_module_castle_grounds(on):
     a Castle Grounds (1 gold and the Granary discarded), so follows the build only with the module."""
     s = lm.position(hands=[["tannery"], ["tannery", "granary"]], villages=[[]] * 2, gold=[0, 1],
                     spent=[[], ["castle"]], lead="build", modules=None if on else {"castle_grounds": False})
-    builds = [(a.card, [(u.source, u.owner, u.discard) for u in a.payment]) for a in s.legal_actions()
-              if isinstance(a, lm.Build)]
-    if on:
+    chooses = [a for a in s.legal_actions() if isinstance(a, lm.ChooseBuilding)]
+    if on:  # a Build is two decisions: the Tannery, then its payments
+        assert chooses == [lm.ChooseBuilding("tannery")]
+        s.apply_action(chooses[0])
+        builds = [(a.card, [(u.source, u.owner, u.discard) for u in a.payment]) for a in s.legal_actions()]
         assert builds == [("tannery", [("grounds", 1, "granary")]), ("tannery", [("grounds", 0, "granary")])]
     else:
-        assert builds == []
+        assert chooses == []
+        assert s.why_not(lm.ChooseBuilding("tannery")).text.startswith("P2 cannot pay for the Tannery: ")

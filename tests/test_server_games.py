@@ -17,7 +17,7 @@ from haunted_kit.cli import main
 from haunted_kit.games import game_module, game_names, game_of, get_game
 from haunted_kit.haunted import actions as HA
 from haunted_kit.landmarks import rules as LR
-from haunted_kit.landmarks.actions import Acquire, Build
+from haunted_kit.landmarks.actions import Acquire, Build, ChooseBuilding
 from haunted_kit.server import PUBLIC, Classroom, Connection, classroom_games, view_message
 from haunted_kit.store import GameStore
 from haunted_kit.tableview import help_html
@@ -58,7 +58,7 @@ def names_hidden(name: str, action) -> bool:
     if name == "haunted":
         return isinstance(action, HA.ChooseQuest)
     if name == "landmarks":
-        return isinstance(action, Build) or (isinstance(action, Acquire) and bool(action.discards))
+        return isinstance(action, (Build, ChooseBuilding)) or (isinstance(action, Acquire) and bool(action.discards))
     return False
 
 

@@ -2,8 +2,8 @@
 
 The base game is not given, so the package plays the decisions the modules add on
 explicit positions, through the kit's game protocol (:mod:`haunted_kit.protocol`):
-follow, acquire a landmark with a chosen discard, or decline; Build payments with the
-castle, developed resources and Castle Grounds; the architect deal as a seeded chance
+follow, acquire a landmark with a chosen discard, or decline; a Build in two decisions
+(which building, then its payment with the castle, developed resources and Castle Grounds); the architect deal as a seeded chance
 node; scoring that explains each point; a payment planner on a networkx graph.
 
     from haunted_kit import landmarks as lm
@@ -14,16 +14,16 @@ node; scoring that explains each point; a payment planner on a networkx graph.
 It imports only the protocol and shared machinery, never the Haunted Lands rules.
 """
 
-from .actions import Acquire, Build, Decline, Follow, Lead, Use, action_from_dict, action_to_dict
+from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, Use, action_from_dict, action_to_dict
 from .box import Architect, Card, LandmarksBox, LandmarkType, default_box, load_box
 from .engine import EVENT_KINDS, GAME, LandmarksGame, LandmarksState, new_game, position
-from .rules import (PaymentPlans, Plan, build_options, plan_payments, score_summary, score_table, totals,
+from .rules import (PaymentPlans, Plan, build_options, card_builds, plan_payments, score_summary, score_table, totals,
                     village_cards)
 from .state import ConfigError, SaveError
 
 __all__ = [
-    "Acquire", "Architect", "Build", "Card", "ConfigError", "Decline", "EVENT_KINDS", "Follow", "GAME", "LandmarkType",
+    "Acquire", "Architect", "Build", "Card", "ChooseBuilding", "ConfigError", "Decline", "EVENT_KINDS", "Follow", "GAME", "LandmarkType",
     "LandmarksBox", "LandmarksGame", "LandmarksState", "Lead", "PaymentPlans", "Plan", "SaveError", "Use",
-    "action_from_dict", "action_to_dict", "build_options", "default_box", "load_box", "new_game", "plan_payments",
+    "action_from_dict", "action_to_dict", "build_options", "card_builds", "default_box", "load_box", "new_game", "plan_payments",
     "position", "score_summary", "score_table", "totals", "village_cards",
 ]

@@ -3,8 +3,11 @@
 * :class:`Lead` - the leader leads one of the base game's actions (Landmarks: Take One Action).
 * :class:`Follow` - a follower follows a lead other than Build (recorded; the base game's
   effect is outside the module).
-* :class:`Build` - the leader, or a follower of a Build, builds a card of their hand paying
-  with :class:`Use` parts: castle, developed resources, Castle Grounds (Architects: Build).
+* :class:`ChooseBuilding` - the leader, or a follower of a Build, chooses which building of
+  their hand to build (the first of a Build's two decisions; Architects: How To Play, Build).
+* :class:`Build` - then builds that card paying with :class:`Use` parts: castle, developed
+  resources, Castle Grounds (Architects: Build). A Build is two decisions, so a player's
+  list of choices holds one entry per payable building, then that card's ways to pay.
 * :class:`Acquire` - a follower acquires a landmark token instead of following, naming the
   discarded cards (Landmarks: Acquiring a Landmark).
 * :class:`Decline` - a follower does nothing.
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..protocol import is_integer, strict_equality
 
-__all__ = ["Acquire", "Build", "Decline", "Follow", "Lead", "Use", "action_from_dict", "action_to_dict"]
+__all__ = ["Acquire", "Build", "ChooseBuilding", "Decline", "Follow", "Lead", "Use", "action_from_dict", "action_to_dict"]
 
 SOURCES = ("castle", "developed", "grounds")
 
@@ -78,8 +81,21 @@ class Follow:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseBuilding:
+    """Choose to build ``card`` (a key of the deck, a building of the mover's hand that some
+    payment can pay for): the first of a Build's two decisions. It cannot be taken back (every
+    card listed has a payment); the mover's next decision is a :class:`Build` of that card."""
+
+    card: str
+
+    def describe(self, box=None) -> str:
+        return f"choose to build the {_name(box, self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
 class Build:
-    """Build ``card`` (a key of the deck, from the builder's hand) paying with ``payment``."""
+    """Build ``card`` (a key of the deck, from the builder's hand, chosen by the
+    :class:`ChooseBuilding` before it) paying with ``payment``."""
 
     card: str
     payment: tuple[Use, ...] = ()
@@ -120,18 +136,21 @@ class Decline:
         return "decline to act"
 
 
-ACTION_TYPES = {c.__name__: c for c in (Lead, Follow, Build, Acquire, Decline)}
+ACTION_TYPES = {c.__name__: c for c in (Lead, Follow, ChooseBuilding, Build, Acquire, Decline)}
 #: the fields of each action's JSON form besides ``"type"``
-FIELDS = {"Lead": ("action",), "Follow": (), "Build": ("card", "payment"), "Acquire": ("landmark", "discards"),
+FIELDS = {"Lead": ("action",), "Follow": (), "ChooseBuilding": ("card",), "Build": ("card", "payment"), "Acquire": ("landmark", "discards"),
           "Decline": ()}
 for _action_type in (*ACTION_TYPES.values(), Use):  # Use(1.0) != Use(1): membership agrees with legality
     strict_equality(_action_type)
 
 
 def action_to_dict(a) -> dict:
-    """The JSON form of an action, e.g. ``{"type": "Acquire", "landmark": "statue", "discards": ["village_square"]}``."""
+    """The JSON form of an action, e.g. ``{"type": "Acquire", "landmark": "statue", "discards": ["village_square"]}``,
+    ``{"type": "ChooseBuilding", "card": "vardo"}``."""
     if isinstance(a, Lead):
         return {"type": "Lead", "action": a.action}
+    if isinstance(a, ChooseBuilding):
+        return {"type": "ChooseBuilding", "card": a.card}
     if isinstance(a, Acquire):
         return {"type": "Acquire", "landmark": a.landmark, "discards": list(a.discards)}
     if isinstance(a, Build):
@@ -176,6 +195,8 @@ def action_from_dict(d) -> object:
     _known_keys(d, ("type",) + FIELDS[kind], kind)
     if kind == "Lead":
         return Lead(_str(d.get("action"), "Lead 'action'"))
+    if kind == "ChooseBuilding":
+        return ChooseBuilding(_str(d.get("card"), "ChooseBuilding 'card'"))
     if kind == "Acquire":
         ds = d.get("discards", [])
         if not isinstance(ds, list):

@@ -4,14 +4,16 @@ one-step greedy bot.
 :class:`LandmarksGreedyAgent` scores every legal action by the player's own module points
 right after it (:func:`.rules.player_points`: majorities, Gates, sets, architect) and keeps
 those that raise them the most; among equals it picks with its own seeded generator. It knows nothing of
-the base game, so a follow and a decline are worth the same to it.
+the base game, so a follow and a decline are worth the same to it. A Build is two decisions: a
+ChooseBuilding is scored by its card as the Build will be, and at the payment step every payment
+of that card scores alike (its generator picks one).
 """
 
 from __future__ import annotations
 
 from ..protocol import OneStepGreedyAgent, RandomAgent
 from . import rules as R
-from .actions import Acquire, Build
+from .actions import Acquire, Build, ChooseBuilding
 
 __all__ = ["AGENTS", "LandmarksGreedyAgent", "RandomAgent"]
 
@@ -22,12 +24,13 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
     def score(self, state, action) -> float:
         """The mover's module points after ``action`` (legal for the player to move),
         worked out without playing it (:func:`.rules.player_points`): an Acquire adds its
-        landmark token, a Build its card to the village; nothing else a decision does
-        changes the mover's points (a lead moves gold, a follow or decline nothing)."""
+        landmark token, a Build or a ChooseBuilding its card to the village; nothing else a
+        decision does changes the mover's points (a lead moves gold, a follow or decline
+        nothing)."""
         p = state.current_player()
         if isinstance(action, Acquire):
             return R.player_points(state, p, plus_token=action.landmark)
-        if isinstance(action, Build):
+        if isinstance(action, (Build, ChooseBuilding)):
             return R.player_points(state, p, plus_card=action.card)
         return R.player_points(state, p)
 
@@ -43,7 +46,7 @@ class LandmarksGreedyAgent(OneStepGreedyAgent):
         append = out.append
         for a in actions:
             cls = type(a)
-            if cls is Build:
+            if cls is Build or cls is ChooseBuilding:
                 v = by_card.get(a.card)
                 if v is None:
                     v = by_card[a.card] = now + R.architect_bonus(state, p, a.card)

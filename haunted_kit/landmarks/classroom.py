@@ -8,7 +8,7 @@ Hidden information (``LandmarksState.observation``'s rule): each seat sees its o
 and architect, the other hands only as a count and the other architects face down until
 the end (Architects: Game Setup); the projector (:data:`PUBLIC`) sees no hand and no
 architect. On the hot seat the mover's cards show only once revealed, and until then the
-choices that would name a card of the hand (a Build, an Acquire with discards) are held
+choices that would name a card of the hand (a ChooseBuilding, a Build, an Acquire with discards) are held
 back (``needs_reveal``). No choice is played on a board cell: every one is a button.
 """
 
@@ -20,7 +20,7 @@ from ..protocol import results_by_score
 from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, help_html, legal_for, mover_line, read_form,
                          seat_roles, sentence_log_html)
 from . import rules as R
-from .actions import Acquire, Build
+from .actions import Acquire, Build, ChooseBuilding
 from .draw import panel_svg
 from .box import default_box
 from .engine import GAME
@@ -64,8 +64,8 @@ PHASE_SENTENCES = {
     "deal": "The architects are dealt face down, one to each player (Architects: Game Setup).",
     "lead": ("Lead: the leader chooses this round's action; the gold on their castle and developed resources comes "
              "back first (Landmarks: How To Play, Take One Action)."),
-    "build": ("Build: the leader builds a card of their hand, paying each resource with a gold on their castle, a "
-              "developed resource or a Castle Grounds (Architects: How To Play, Build)."),
+    "build": ("Build: the leader chooses a building of their hand, then how to pay for it: each resource with a gold "
+              "on their castle, a developed resource or a Castle Grounds (Architects: How To Play, Build)."),
     "follow": ("Follow: clockwise from the leader's left, each other player follows the lead, acquires a landmark "
                "token by discarding cards, or declines (Landmarks: How To Play, Take One Action)."),
 }
@@ -91,8 +91,9 @@ def phase_sentence(state) -> str:
 
 
 def names_hidden_cards(action) -> bool:
-    """Whether ``action`` names a card of the player's hand (a Build, an Acquire with discards)."""
-    return isinstance(action, Build) or (isinstance(action, Acquire) and bool(action.discards))
+    """Whether ``action`` names a card of the player's hand (a ChooseBuilding, a Build, an
+    Acquire with discards)."""
+    return isinstance(action, (Build, ChooseBuilding)) or (isinstance(action, Acquire) and bool(action.discards))
 
 
 def phase_help(state, acting) -> str:

@@ -5,9 +5,11 @@ Game's ``action_catalogue`` and ``observation_encoder``).
 **Actions** (fixed for a box), in this order: lead each of the box's lead actions; follow;
 decline; acquire each landmark (landmark by landmark in box order) with each choice of
 discards the deck allows (sorted card keys, e.g. a Gate for any two cards); then, for
-each building card of the deck (by key), :data:`BUILD_OPTIONS` numbers meaning "build
-this card with its k-th way to pay", k = 0, 1, ... in the order ``legal_actions()``
-lists them (:func:`haunted_kit.landmarks.rules.build_options`: the payments ranked by
+each building card of the deck (by key), one number to choose to build it (the first of a
+Build's two decisions, :class:`~haunted_kit.landmarks.actions.ChooseBuilding`) and
+:data:`BUILD_OPTIONS` numbers meaning "build this card with its k-th way to pay" (the
+second), k = 0, 1, ... in the order ``legal_actions()`` lists them once the card is
+chosen (:func:`haunted_kit.landmarks.rules.card_builds`: the payments ranked by
 gold placed, gold on other players' Castle Grounds, cards discarded, then sources in
 seat order, each with its discard choices). A payment names sources, owners and discards,
 far too many combinations to number one by one, so a Build is numbered by its rank among
@@ -15,8 +17,9 @@ the legal ways to build that card now: exact (each legal Build has one number, e
 number at most one Build) but read against the position.
 
 **Observations** are built only from ``state.observation(me)``: my hand card by card, the
-other hands as counts, my architect (the others' only once revealed at the end), never
-the draw pile's order or the seed. Players are listed starting with the observer.
+other hands as counts, my architect (the others' only once revealed at the end), the
+building chosen to build (public, until its payment), never the draw pile's order or the
+seed. Players are listed starting with the observer.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections import Counter
 from itertools import combinations_with_replacement
 
 from ..protocol import ActionCatalogue, ObservationEncoder, RankedEntry
-from .actions import Acquire, Build, Decline, Follow, Lead
+from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead
 from .box import default_box
 
 __all__ = ["BUILD_OPTIONS", "LandmarksCatalogue", "LandmarksObservation", "catalogue"]
@@ -59,6 +62,7 @@ def catalogue(box=None) -> LandmarksCatalogue:
         card = box.cards[key]
         if card.kind != "building":
             continue
+        out.append(ChooseBuilding(key))
         out += [RankedEntry(("build", key), k, f"build the {card.name}, way to pay {k + 1} (cheapest first)",
                             {"type": "Build", "card": key, "way": k}) for k in range(BUILD_OPTIONS)]
     return LandmarksCatalogue(out)
@@ -84,6 +88,7 @@ class LandmarksObservation(ObservationEncoder):
         self._supply_at = {t: at[f"supply.{t}"] for t in self.landmarks}
         self._hand_at = {c: at[f"my_hand.{c}"] for c in self.cards}
         self._discard_at = {c: at[f"discard_pile.{c}"] for c in self.cards}
+        self._chosen_at = {c: at[f"chosen_building.{c}"] for c in self.cards}
         self._seat_at = [(at[f"player+{k}.hand_size"],
                           {c: at[f"player+{k}.village.{c}"] for c in self.cards},
                           {c: at[f"player+{k}.developed.{c}"] for c in self.cards},
@@ -96,7 +101,7 @@ class LandmarksObservation(ObservationEncoder):
         names += [f"lead={a}" for a in self.box.lead_actions]
         names += [f"leader=player+{k}" for k in range(n)] + [f"cannot_follow=player+{k}" for k in range(n)]
         names += [f"supply.{k}" for k in self.landmarks] + [f"my_hand.{c}" for c in self.cards]
-        names += [f"discard_pile.{c}" for c in self.cards]
+        names += [f"discard_pile.{c}" for c in self.cards] + [f"chosen_building.{c}" for c in self.cards]
         for k in range(n):
             who = f"player+{k}"
             names += [f"{who}.{x}" for x in ("hand_size", "gold", "castle_spent", "developed_spent", "grounds_gold")]
@@ -110,11 +115,11 @@ class LandmarksObservation(ObservationEncoder):
         architect); a card's copies in the box for a count of that card (in a hand, the
         discard pile, a village, the developed buildings); the whole deck for the draw
         pile and a hand's size; the box's tokens per type for a landmark's supply and
-        a player's tokens; ``math.inf`` for the other counts (gold, rounds, spent)."""
+        a player's tokens; 1 for the chosen building's flag; ``math.inf`` for the other counts (gold, rounds, spent)."""
         box = self.box
         flag_parts = ("phase=", "lead=", "leader=", "cannot_follow=", "to_move=", "architect=")
         key, part = name.split(".")[-1], (name.split(".")[-2] if "." in name else "")
-        if any(flag in name for flag in flag_parts) or key in ("end_triggered", "castle_spent"):
+        if any(flag in name for flag in flag_parts) or key in ("end_triggered", "castle_spent") or part == "chosen_building":
             return 1.0
         if key in ("draw_pile", "hand_size"):
             return float(sum(c.copies for c in box.cards.values()))
@@ -157,6 +162,8 @@ class LandmarksObservation(ObservationEncoder):
         discard_at = self._discard_at
         for c in s.discard_pile:
             v[discard_at[c]] += 1
+        if s.chosen_building is not None:
+            v[self._chosen_at[s.chosen_building]] = 1
         shown = s.phase == "over"  # every architect is revealed at the end
         architects = s.architects
         for p in range(n):
@@ -198,6 +205,8 @@ class LandmarksObservation(ObservationEncoder):
             v[at[f"my_hand.{c}"]] += 1
         for c in obs["discard_pile"]:
             v[at[f"discard_pile.{c}"]] += 1
+        if obs["chosen_building"] is not None:
+            v[at[f"chosen_building.{obs['chosen_building']}"]] = 1
         for p in range(self.n):
             w = self.seat(p, me)
             hand = obs["hands"][p]

@@ -8,9 +8,13 @@ decisions its modules add on explicit positions:
 2. **lead**: the leader leads one of the box's actions (:class:`~.actions.Lead`); the gold on
    the leader's own sources comes back and the gold on the leader's Castle Grounds becomes
    the leader's (Architects: Build).
-3. **build** (a Build lead only): the leader builds (:class:`~.actions.Build`).
+3. **build** (a Build lead only): the leader builds in two decisions: which building of the
+   hand (:class:`~.actions.ChooseBuilding`, one per building some payment can pay for; not
+   taken back), then how to pay for it (:class:`~.actions.Build` of that card: every minimal
+   payment with every choice of discards).
 4. **follow**: each other player, clockwise from the leader's left, follows (a Build is
-   followed by building), acquires a landmark instead, or declines (Landmarks: Take One Action).
+   followed by building, in the same two decisions), acquires a landmark instead, or
+   declines (Landmarks: Take One Action).
 
 After the last follower the round ends; after ``rounds`` rounds the game is terminal and
 :meth:`LandmarksState.returns` gives each player's module points (:func:`.rules.totals`).
@@ -32,7 +36,7 @@ from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusa
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
 from . import rules as R
-from .actions import Acquire, Build, Decline, Follow, Lead, action_from_dict, action_to_dict
+from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
 from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
@@ -48,6 +52,7 @@ EVENT_KINDS = {
     "gold_returned": "gold came back from the leader's own sources",
     "grounds_gold": "gold on the leader's Castle Grounds became the leader's",
     "followed": "a player followed the lead action",
+    "building_chosen": "a player chose which building to build (the payment comes next)",
     "paid": "gold was placed on a source for one resource",
     "built": "a building entered a village",
     "landmark_acquired": "a landmark token was acquired instead of following",
@@ -73,6 +78,18 @@ def _canonical(a):
 #: the one Follow and the one Decline that legal actions list (they have no fields)
 FOLLOW, DECLINE = Follow(), Decline()
 _LEADS: dict = {}  # lead action -> the one Lead object that legal actions list (see _lead)
+
+
+_CHOICES: dict = {}  # card -> the one ChooseBuilding object that legal actions list (see _choose)
+
+
+def _choose(card: str) -> ChooseBuilding:
+    """The one :class:`ChooseBuilding` of ``card`` that legal actions list (one per building
+    card of the deck: the table stays small)."""
+    a = _CHOICES.get(card)
+    if a is None:
+        a = _CHOICES[card] = ChooseBuilding(card)
+    return a
 
 
 def _lead(action: str) -> Lead:
@@ -155,6 +172,8 @@ class LandmarksState(Position):
         section of the Landmarks & Architects text (source ``"landmarks rules"``)."""
         p = self._actor()
         if isinstance(action, Acquire):
+            if self.chosen_building is not None:
+                return self._refuse_after_choice(p)
             if not isinstance(action.landmark, str):
                 return R.refusal(f"the landmark must be named by a key, got {action.landmark!r}", R.SEC_ACQUIRE)
             if action.discards is None:  # None asks refuse_acquire to judge the landmark alone: not an action's discards
@@ -171,9 +190,32 @@ class LandmarksState(Position):
                 return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid, even with the gold "
                                  f"that comes back at this lead", R.SEC_KIT)
             return None
-        if isinstance(action, Build):
-            if self.phase == "build":
-                return R.refuse_build(self, p, action)
+        if isinstance(action, (Build, ChooseBuilding)):
+            return self._refuse_building(p, action)
+        if isinstance(action, Follow):
+            turn = self.refuse_follower(p if p is not None else -1)
+            if turn is not None:
+                return turn
+            if self.lead == "build":
+                return R.refusal("a Build lead is followed by building: choose a building, then how to pay for it",
+                                 R.SEC_BUILD)
+            if p in self.cannot_follow:
+                return R.refusal(f"{R.who(p)} cannot follow {self.lead} in this position (the base game decides who "
+                                 f"can; the position says {R.who(p)} cannot)", R.SEC_TAKE)
+            return None
+        if isinstance(action, Decline):
+            if self.chosen_building is not None:
+                return self._refuse_after_choice(p)
+            return self.refuse_follower(p if p is not None else -1)
+        return R.refusal(f"{action!r} is not an action of the Landmarks & Architects modules", R.SEC_TAKE)
+
+    def _refuse_building(self, p, action) -> Refusal | None:
+        """Why the player to move ``p`` may not make ``action`` (a :class:`ChooseBuilding` or
+        a :class:`Build`) now, or ``None``: building is due (the leader after a Build lead, or
+        a follower of it who may follow); a ChooseBuilding needs no building chosen yet and a
+        payable building (:func:`.rules.refuse_choose`); a Build needs its card chosen first
+        (a choice is not taken back) and a legal payment (:func:`.rules.refuse_build`)."""
+        if self.phase != "build":
             turn = self.refuse_follower(p if p is not None else -1)
             if turn is not None:
                 return turn
@@ -181,20 +223,26 @@ class LandmarksState(Position):
                 return R.refusal(f"the lead action is {self.lead}; building follows only a Build lead", R.SEC_TAKE)
             if p in self.cannot_follow:
                 return R.refusal(f"{R.who(p)} cannot follow the build in this position (the base game decides)", R.SEC_TAKE)
-            return R.refuse_build(self, p, action)
-        if isinstance(action, Follow):
-            turn = self.refuse_follower(p if p is not None else -1)
-            if turn is not None:
-                return turn
-            if self.lead == "build":
-                return R.refusal("a Build lead is followed by building: choose a Build with its payment", R.SEC_BUILD)
-            if p in self.cannot_follow:
-                return R.refusal(f"{R.who(p)} cannot follow {self.lead} in this position (the base game decides who "
-                                 f"can; the position says {R.who(p)} cannot)", R.SEC_TAKE)
-            return None
-        if isinstance(action, Decline):
-            return self.refuse_follower(p if p is not None else -1)
-        return R.refusal(f"{action!r} is not an action of the Landmarks & Architects modules", R.SEC_TAKE)
+        chosen = self.chosen_building
+        if isinstance(action, ChooseBuilding):
+            if chosen is not None:
+                return R.refusal(f"{R.who(p)} has already chosen to build the {R.card_name(self, chosen)} (a choice is "
+                                 f"not taken back); now choose how to pay for it", R.SEC_KIT)
+            return R.refuse_choose(self, p, action.card)
+        if chosen is None:
+            return R.refuse_choose(self, p, action.card) or R.refusal(
+                f"{R.who(p)} builds in two decisions: first choose the building (ChooseBuilding), then how to pay",
+                R.SEC_KIT)
+        if action.card != chosen:
+            name = R.card_name(self, action.card) if isinstance(action.card, str) and action.card in self.box.cards \
+                else repr(action.card)
+            return R.refusal(f"{R.who(p)} chose to build the {R.card_name(self, chosen)}, not the {name}", R.SEC_KIT)
+        return R.refuse_build(self, p, action)
+
+    def _refuse_after_choice(self, p) -> Refusal:
+        """The refusal of anything but a Build of the chosen building once it is chosen."""
+        return R.refusal(f"{R.who(p)} has chosen to build the {R.card_name(self, self.chosen_building)} (a choice is not "
+                         f"taken back); now choose how to pay for it", R.SEC_KIT)
 
     def after_lead(self) -> "LandmarksState":
         """A copy of this position (the leader to lead) with the lead's automatic effects
@@ -214,15 +262,16 @@ class LandmarksState(Position):
         changes and memoised (:func:`.rules.memo_table` ``"legal"``) by every field legality
         reads (:meth:`_legal_key`), so equal positions share the same action objects; an
         action is the same object wherever it is legal (Builds and Acquires through the rules'
-        memo tables, Leads through :func:`_lead`, :data:`FOLLOW`, :data:`DECLINE`)."""
+        memo tables, Leads through :func:`_lead`, ChooseBuildings through :func:`_choose`,
+        :data:`FOLLOW`, :data:`DECLINE`)."""
         if self._legal is None:
             key = self._legal_key()
             memo = R.memo_table(self.box, "legal")
             hit = memo.get(key) if key is not None else None
             if hit is None:
                 # one object per distinct action, so the search's tables find them by identity: Builds come
-                # so from rules.build_options, Acquires from rules.acquire_options, the others are FOLLOW, DECLINE
-                # and _lead's
+                # so from rules.card_builds, Acquires from rules.acquire_options, the others are FOLLOW, DECLINE,
+                # _lead's and _choose's
                 hit = LegalSet(tuple(self._compute_legal()))
                 if key is not None:
                     memo[key] = hit
@@ -231,10 +280,10 @@ class LandmarksState(Position):
 
     def _legal_key(self):
         """What the legal actions of the player to move depend on, or ``None`` when nobody is
-        to move: the phase, the mover, the modules and the mover's sorted hand; to judge a
-        Build (leading one, building, following one) the mover's developed cards, spent
-        sources and gold and how full each Castle Grounds is; to follow, the lead, whether the
-        mover may follow it and which landmarks are left in the supply."""
+        to move: the phase, the mover, the modules, the mover's sorted hand and the building
+        chosen; to judge a Build (leading one, building, following one) the mover's developed
+        cards, spent sources and gold and how full each Castle Grounds is; to follow, the lead,
+        whether the mover may follow it and which landmarks are left in the supply."""
         phase = self.phase
         if phase == "lead" or phase == "build":
             p = self.leader
@@ -242,7 +291,7 @@ class LandmarksState(Position):
             p = (self.leader + 1 + self.follower_pos) % self.players
         else:
             return None
-        key = (phase, p, tuple(self.modules.items()), tuple(sorted(self.hands[p])))
+        key = (phase, p, tuple(self.modules.items()), tuple(sorted(self.hands[p])), self.chosen_building)
         if phase != "follow" or self.lead == "build":
             key += (tuple(self.developed[p]), tuple(sorted(self.spent[p])), tuple(map(len, self.grounds)), self.gold[p])
         if phase == "follow":
@@ -258,19 +307,23 @@ class LandmarksState(Position):
             # (nothing to collect at the lead, no gold on p's sources or Castle Grounds: after it is this position)
             after = self if not self.spent[p] and not self.grounds[p] else self.after_lead()
             return [_lead(a) for a in self.box.lead_actions if a != "build" or R.can_build(after, p)]
+        chosen = self.chosen_building
+        if chosen is not None:  # the second decision of a Build: that card's payments only
+            return R.card_builds(self, p, chosen)
         if self.phase == "build":
-            return R.build_options(self, p)
+            return [_choose(k) for k in R.buildable_cards(self, p)]
         out = []
         if p not in self.cannot_follow:
-            out += R.build_options(self, p) if self.lead == "build" else [FOLLOW]
+            out += [_choose(k) for k in R.buildable_cards(self, p)] if self.lead == "build" else [FOLLOW]
         out += R.acquire_options(self, p) if self.modules["landmarks"] else []
         out.append(DECLINE)
         return out
 
     def options(self, p: int | None = None):
         """The follower's choices as a table: each kind of option (follow, each landmark type,
-        decline) with ``legal`` and the reason when refused; ``ways`` counts the legal actions
-        of that kind (discard choices, payments)."""
+        decline) with ``legal`` and the reason when refused; ``ways`` counts the ways to take
+        it (discard choices; for building, every Build of every payable building, over both
+        of a Build's decisions)."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
         p = self.current_player() if p is None else p
@@ -278,7 +331,12 @@ class LandmarksState(Position):
         rows = []
 
         def add(option, refusal, kind, key=None):
-            ways = sum(1 for a in legal if isinstance(a, kind) and (key is None or getattr(a, "landmark", None) == key))
+            if kind is Build:  # the cards listed, or the chosen one: every payment of each
+                cards = [self.chosen_building] if self.chosen_building else [a.card for a in legal
+                                                                             if isinstance(a, ChooseBuilding)]
+                ways = sum(len(R.card_builds(self, p, k)) for k in cards) if legal else 0
+            else:
+                ways = sum(1 for a in legal if isinstance(a, kind) and (key is None or getattr(a, "landmark", None) == key))
             rows.append({"option": option, "legal": refusal is None and ways > 0, "ways": ways,
                          "reason": "" if refusal is None else str(refusal)})
 
@@ -286,7 +344,7 @@ class LandmarksState(Position):
             ref = self.refuse_follower(p)
             if ref is None and p in self.cannot_follow:
                 ref = R.refusal(f"{R.who(p)} cannot follow the build in this position", R.SEC_TAKE)
-            if ref is None and not R.build_options(self, p):
+            if ref is None and not R.can_build(self, p):
                 why = [f"{R.card_name(self, k)}: {R.plan_payments(self, p, k).why_none}" for k in sorted(set(self.hands[p]))
                        if self.box.cards[k].kind == "building"]
                 ref = R.refusal("no building in hand can be paid (" + "; ".join(why or ["no building in hand"]) + ")",
@@ -331,7 +389,14 @@ class LandmarksState(Position):
             self.phase = "build" if action.action == "build" else "follow"
             self.follower_pos = 0
             return
+        if type(action) is ChooseBuilding:
+            self.chosen_building = action.card
+            if self.log is not None:
+                self.emit("building_chosen", p, f"{R.who(p)} chooses to build the {R.card_name(self, action.card)} "
+                                                f"({R.SEC_BUILD}).", card=action.card)
+            return
         if isinstance(action, Build):
+            self.chosen_building = None
             R.do_build(self, p, action)
             if self.phase == "build":
                 self.phase = "follow"
@@ -608,7 +673,8 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
 
 def position(*, hands, villages, gold, developed=None, tokens=None, architects=None, leader: int = 0,
              lead: str | None = "build", cannot_follow=(), spent=None, grounds=None, modules: dict | None = None,
-             rounds: int = 1, to_move: int | None = None, box: LandmarksBox | None = None) -> LandmarksState:
+             rounds: int = 1, to_move: int | None = None, chosen_building: str | None = None,
+             box: LandmarksBox | None = None) -> LandmarksState:
     """An explicit position, e.g. the text's examples.
 
     Args:
@@ -623,6 +689,8 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
         grounds: per player, the players whose gold lies on that player's Castle Grounds.
         to_move: with a lead given, who is to move after it: a follower (default: the first,
             on the leader's left), or the leader to build after a Build lead (phase ``build``).
+        chosen_building: after a Build lead, the building the player to move has already
+            chosen to build (the first of a Build's two decisions; default none).
 
     Raises:
         ConfigError: a malformed or impossible position (the message names the field).
@@ -677,7 +745,7 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
         "supply": {k: box.supply(n) - sum(t[k] for t in toks) for k in box.landmarks},
         "architects": list(architects) if architects is not None else [None] * n,
         "spent": [list(x) for x in (spent or [[]] * n)], "grounds": [list(g) for g in (grounds or [[]] * n)],
-        "discard_pile": [], "draw_pile": [], "end_triggered": False,
+        "discard_pile": [], "draw_pile": [], "end_triggered": False, "chosen_building": chosen_building,
     }
     try:
         read_fields(s, fields, "position")
@@ -723,14 +791,19 @@ def _start_events(s: LandmarksState, saved: list) -> list:
 def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     """Rebuild a save: checks format, version, game and box, reads the start position, replays
     the action record through the rules, and checks that the result is the saved position and
-    log. Raises :class:`SaveError` naming the field."""
+    log. A version 1 save (before a Build was two decisions) is migrated (:func:`_from_v1`):
+    each recorded Build is replayed as its ChooseBuilding then the Build, and its log must be
+    the replayed one without the new ``building_chosen`` events. Raises :class:`SaveError`
+    naming the field."""
     box = box or default_box()
     if not isinstance(data, dict):
         raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
     if data.get("format") != SAVE_FORMAT:
         raise SaveError(f"format: must be {SAVE_FORMAT!r}, got {data.get('format')!r}")
-    if not is_the_integer(data.get("version"), SAVE_VERSION):
-        raise SaveError(f"version: this kit reads version {SAVE_VERSION}, got {data.get('version')!r}")
+    legacy = is_the_integer(data.get("version"), 1)
+    if not legacy and not is_the_integer(data.get("version"), SAVE_VERSION):
+        raise SaveError(f"version: this kit reads version {SAVE_VERSION} (and migrates version 1), "
+                        f"got {data.get('version')!r}")
     if data.get("game") != "landmarks":
         raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
     fp = (data.get("box") or {}).get("fingerprint") if isinstance(data.get("box"), dict) else None
@@ -746,6 +819,8 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
         raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
     if not isinstance(data["auto_chance"], bool):
         raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
+    if legacy:
+        data = _from_v1(data)
     start = data["start"]
     s = _from_fields(box, start, auto_chance=False)
     # the saved start may carry events of its own (setup, deal, lead): take them from the log
@@ -790,11 +865,41 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
             raise SaveError(f"state.{k}: the record replays to {got[k]!r} but the save says {want[k]!r}")
     got = [json.dumps(e.to_dict()) for e in events]  # JSON text, so true is not 1
     want = [json.dumps(e.to_dict()) for e in s.log]
+    if legacy:  # the version 1 log has no building_chosen events: compared without them and their numbers
+        got = [json.dumps({**e.to_dict(), "seq": None}) for e in events]
+        want = [json.dumps({**e.to_dict(), "seq": None}) for e in s.log if e.kind != "building_chosen"]
     if got != want:
         i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
         raise SaveError(f"log[{i}]: the saved event log differs from what the record replays to")
     s.auto_chance = data["auto_chance"]
     return s
+
+
+def _from_v1(data: dict) -> dict:
+    """A version 1 save as version 2 (a new dict; ``data`` is not changed): ``state`` and
+    ``start`` gain ``chosen_building: null`` (a version 1 position never holds a chosen
+    building) and each recorded Build is preceded by the ChooseBuilding of its card, by the
+    same player (Architects: How To Play, Build; a Build is two decisions since version 2).
+    Raises :class:`SaveError` for a version 1 save naming what version 1 never had."""
+    out = dict(data, version=SAVE_VERSION)
+    for key in ("state", "start"):
+        if isinstance(data[key], dict):
+            if "chosen_building" in data[key]:
+                raise SaveError(f"{key}.chosen_building: a version 1 save has no such field")
+            out[key] = {**data[key], "chosen_building": None}
+    if isinstance(data["record"], list):
+        record = []
+        for i, e in enumerate(data["record"]):
+            a = e.get("action") if isinstance(e, dict) and e.get("chance") is False else None
+            kind = a.get("type") if isinstance(a, dict) else None
+            if kind == "ChooseBuilding":
+                raise SaveError(f"record[{i}]: a version 1 save has no ChooseBuilding (its Builds are one decision)")
+            if kind == "Build":
+                record.append({"player": e.get("player"), "chance": False,
+                               "action": {"type": "ChooseBuilding", "card": a.get("card")}})
+            record.append(e)
+        out["record"] = record
+    return out
 
 
 #: the fields of a Landmarks save (:meth:`LandmarksState.to_dict`); a save with any other is refused
@@ -939,7 +1044,8 @@ class LandmarksGame:
     def determinise(self, state: LandmarksState, player: int, rng) -> LandmarksState:
         """A copy of ``state`` built from what ``player`` sees, the hidden parts redrawn
         from ``rng`` (a :class:`random.Random`): the cards ``player`` cannot see (the other
-        hands and the draw pile) are shuffled and dealt back, each hand keeping its size;
+        hands and the draw pile) are shuffled and dealt back, each hand keeping its size (a
+        building another player has chosen to build is public and stays in that hand);
         the other players' architects (hidden until the end, Architects: Game Setup) are
         drawn from the architects ``player`` does not hold; the seed is redrawn and the
         generator starts at position 0; the action record (it holds the architects' deal),
@@ -958,10 +1064,16 @@ class LandmarksGame:
         d.start = None
         others = [p for p in range(state.players) if p != player]
         unseen = sorted([k for p in others for k in state.hands[p]] + list(state.draw_pile))
+        chosen, mover = state.chosen_building, state.current_player()
+        if chosen is not None and mover != player:  # announced: it stays in the mover's hand
+            unseen.remove(chosen)
         rng.shuffle(unseen)
         for p in others:
             k = len(state.hands[p])
-            d.hands[p], unseen = sorted(unseen[:k]), unseen[k:]
+            if chosen is not None and p == mover:
+                d.hands[p], unseen = sorted(unseen[:k - 1] + [chosen]), unseen[k - 1:]
+            else:
+                d.hands[p], unseen = sorted(unseen[:k]), unseen[k:]
         d.draw_pile = unseen
         if state.phase != "over" and any(a is not None for a in state.architects):
             pool = sorted(a for a in state.box.architects if a != state.architects[player])

@@ -26,14 +26,20 @@ import random
 
 from ..exercises import Exercise, ExerciseSet, check_facts, events_after, game_in_progress, refused_picks
 from . import rules as R
-from .actions import Acquire, Build
+from .actions import Acquire, ChooseBuilding
 from .box import default_box
 from .engine import GAME, position
 
 
 def _position(seed: int, ok):
-    """A seeded game in progress where ``ok(state)`` holds (the next seeds' games are tried
+    """A seeded game in progress where ``ok(state)`` holds and no building is chosen and
+    waiting for its payment (the facts shown never name one; the next seeds' games are tried
     until one does), with its generator."""
+    want = ok
+
+    def ok(s):
+        return s.chosen_building is None and want(s)
+
     for k in range(60):
         rng = random.Random(seed * 7919 + k)
         s = game_in_progress(GAME, 3 + rng.randrange(2), seed + 1000 * k, rng.randrange(0, 12),
@@ -229,13 +235,17 @@ def _points(seed: int) -> Exercise:
 
 
 def _gold_after(seed: int) -> Exercise:
-    def builds(s):
-        return [a for a in s.legal_actions() if isinstance(a, Build)]
+    def builds(s):  # every Build of every building the mover may choose (a Build is two decisions)
+        if not any(isinstance(a, ChooseBuilding) for a in s.legal_actions()):
+            return []
+        return R.build_options(s, s.current_player())
 
     s, rng = _position(seed, lambda s: bool(builds(s)))
     p = s.current_player()
     action = rng.choice(builds(s))
-    after, said = events_after(s, action)
+    chosen = s.copy()
+    chosen.apply_action(ChooseBuilding(action.card))
+    after, said = events_after(chosen, action)
     owners = sorted({p} | {u.owner for u in action.payment})
     facts = {**_turn_facts(s), "hands": {p: tuple(s.hands[p])}, "gold": {q: s.gold[q] for q in range(s.players)},
              "developed": {p: tuple(s.developed[p])}, "spent": {p: tuple(sorted(s.spent[p]))},
@@ -243,6 +253,7 @@ def _gold_after(seed: int) -> Exercise:
 
     def solve(st):
         c = st.copy()
+        c.apply_action(ChooseBuilding(action.card))
         c.apply_action(action)
         return c.gold[st.current_player()]
 

@@ -43,7 +43,8 @@ def _rules(box, m: ProvenanceMarks, players: int | None) -> str:
 <h2>Acquiring a Landmark</h2>
 <p>Discard its cost from your hand and take a token from the supply: {costs}.</p>
 <h2>Architects: Build</h2>
-<p>Each resource of a building's cost takes {box.castle_gold}{m.mark(cg, 'castle', 'gold')} gold on one source: your castle
+<p>Choose a building of your hand, then how to pay for it (a choice is not taken back).
+Each resource of a building's cost takes {box.castle_gold}{m.mark(cg, 'castle', 'gold')} gold on one source: your castle
 (a wild resource), a developed resource ({box.developed_gold}{m.mark(cg, 'developed', 'gold')} gold), or a Castle Grounds
 ({box.grounds_gold}{m.mark(cg, 'use', 'gold')} gold and {box.grounds_discard}{m.mark(cg, 'use', 'discard')} discard, any
 player's{m.mark(cg, 'use', 'any_player')}; {box.grounds_uses}{m.mark(cg, 'use', 'uses_per_card')} use per card).

@@ -8,7 +8,9 @@ where the text is silent cite the kit's ruling (``docs/RULINGS.md``, "Landmarks 
 
 * acquiring a landmark: :func:`refuse_acquire`, :func:`acquire_options`, :func:`do_acquire`
 * building with Castle Grounds: :func:`plan_payments` (every minimal payment, ranked, or why
-  none exists), :func:`refuse_build`, :func:`build_options`, :func:`do_build`
+  none exists); a Build is two decisions: which card (:func:`refuse_choose`,
+  :func:`buildable_cards`), then how to pay (:func:`refuse_build`, :func:`card_builds`;
+  :func:`build_options` lists every card's), :func:`do_build`
 * the lead: :func:`collect_at_lead` (own gold back, Castle Grounds gold to its owner)
 * the end trigger: :func:`village_cards` (landmark tokens are not cards)
 * scoring: :func:`score_table`, :func:`score_summary`, :func:`totals`, :func:`player_points`
@@ -614,32 +616,78 @@ def _choices(cards, n: int) -> list[tuple[str, ...]]:
 
 
 def build_options(s, p: int) -> list[Build]:
-    """Every legal :class:`Build` of ``p`` now: each building of the hand, each minimal
-    payment, each choice of discards. Each building's payments are worked out once per
-    *situation* (``p``, the developed cards, the sources holding gold, how full each Castle
-    Grounds is, ``p``'s gold, the Castle Grounds switch and the hand's size) and kept
-    (:func:`memo_table` ``"builds"``, :func:`_plan_builds`), so a hand only picks its
-    discards (the engine's legal-action memo keeps each position's list). Equal positions
-    give the same :class:`Build` objects."""
-    hand = tuple(sorted(s.hands[p]))
-    by_card = _situation(s, p)[0]
+    """Every :class:`Build` ``p`` could make now, over both of a Build's decisions: each
+    building of the hand (by key), each minimal payment, each choice of discards
+    (:func:`card_builds` of each card in turn). The legal actions list one card's at a time,
+    once it is chosen (:class:`~.actions.ChooseBuilding`); this is the whole set, for tables
+    and checks. Equal positions give the same :class:`Build` objects."""
     out = []
     cards = s.box.cards
-    sources = devs = None
-    for key in sorted(set(hand)):
+    for key in sorted(set(s.hands[p])):
         if cards[key].kind == "building":
-            plan = by_card.get(key)
-            if plan is None:
-                if sources is None:
-                    sources, devs = tuple(free_sources(s, p)), tuple(s.developed[p])
-                plan = by_card[key] = _plan_builds(s, p, key, sources, devs)
-            entries, plain = plan
-            out += plain if plain is not None else _hand_builds(hand, key, entries)
+            out += card_builds(s, p, key)
     return out
 
 
+def card_builds(s, p: int, card: str) -> list[Build]:
+    """The legal :class:`Build` actions of ``p`` building ``card`` (a building of the hand)
+    now: each minimal payment in rank order (:func:`plan_payments`), each with each choice
+    of discards for its Castle Grounds uses; empty when no payment fits (Architects: How To
+    Play, Build). Each building's payments are worked out once per *situation* (``p``, the
+    developed cards, the sources holding gold, how full each Castle Grounds is, ``p``'s gold,
+    the Castle Grounds switch and the hand's size) and kept (:func:`memo_table` ``"builds"``,
+    :func:`_plan_builds`), so a hand only picks its discards. Equal positions give the same
+    :class:`Build` objects."""
+    by_card = _situation(s, p)[0]
+    plan = by_card.get(card)
+    if plan is None:
+        plan = by_card[card] = _plan_builds(s, p, card, tuple(free_sources(s, p)), tuple(s.developed[p]))
+    entries, plain = plan
+    return list(plain) if plain is not None else _hand_builds(tuple(sorted(s.hands[p])), card, entries)
+
+
+def buildable_cards(s, p: int) -> list[str]:
+    """The distinct buildings of ``p``'s hand that some minimal payment can pay for now, by
+    key: the cards ``p`` may choose to build (:class:`~.actions.ChooseBuilding`; each has at
+    least one :func:`card_builds`). Each card's answer is kept per situation, as
+    :func:`can_build`'s."""
+    cards = s.box.cards
+    payable = _situation(s, p)[1]
+    out = []
+    for k in sorted(set(s.hands[p])):
+        if cards[k].kind == "building":
+            ok = payable.get(k)
+            if ok is None:
+                ok = payable[k] = bool(_plan_table(s, p, k)[2])
+            if ok:
+                out.append(k)
+    return out
+
+
+def refuse_choose(s, p: int, card) -> Refusal | None:
+    """Why ``p`` may not choose to build ``card`` now (the first of a Build's two decisions),
+    or ``None``: the card must be a building of ``p``'s hand that some minimal payment can pay
+    for; the reason names what is missing (:func:`plan_payments`' ``why_none``; Architects:
+    How To Play, Build)."""
+    box = s.box
+    if not isinstance(card, str) or card not in box.cards:
+        return refusal(f"there is no card {card!r} in the deck", SEC_BUILD)
+    c = box.cards[card]
+    if card not in s.hands[p]:
+        return refusal(lambda: f"{who(p)} has no {c.name} in hand", SEC_BUILD)
+    if c.kind != "building":
+        return refusal(lambda: f"the {c.name} is an adventurer: adventurers are recruited, not built", SEC_BUILD)
+    payable = _situation(s, p)[1]
+    ok = payable.get(card)
+    if ok is None:
+        ok = payable[card] = bool(_plan_table(s, p, card)[2])
+    if not ok:
+        return refusal(lambda: f"{who(p)} cannot pay for the {c.name}: {plan_payments(s, p, card).why_none}", SEC_BUILD)
+    return None
+
+
 def _situation(s, p: int) -> tuple[dict, dict]:
-    """The tables :func:`build_options` and :func:`can_build` keep for ``p``'s situation
+    """The tables :func:`card_builds`, :func:`buildable_cards` and :func:`can_build` keep for ``p``'s situation
     (:func:`memo_table` ``"builds"``): card -> its plan Builds (:func:`_plan_builds`); card
     -> whether an affordable payment exists."""
     situation = (p, tuple(s.developed[p]), tuple(sorted(s.spent[p])), tuple([len(g) for g in s.grounds]), s.gold[p],

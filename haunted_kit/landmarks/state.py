@@ -5,7 +5,9 @@ village (buildings and adventurers), developed resources, gold, landmark tokens 
 architect; the landmark supply; which sources hold gold (own castle and developed
 resources until the owner's next lead; Castle Grounds with the player who placed the
 gold); the leader, the lead action and the players who cannot follow it; the round and
-whose turn it is. Cards are keys of the box's deck (``"vardo"``); several copies of a key
+whose turn it is; the building the player to move has chosen to build, until its payment
+(``chosen_building``: a Build is two decisions, the card then the payment). Cards are keys
+of the box's deck (``"vardo"``); several copies of a key
 may appear, up to the deck's ``copies``.
 
 Saves (:func:`position_to_dict` / :func:`position_from_dict`) are JSON objects with
@@ -23,7 +25,7 @@ from ..saves import SaveReader, StateField, json_value
 from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2  #: 2: a Build is two decisions (``chosen_building``; version 1 saves are migrated on load)
 PHASES = ("deal", "lead", "build", "follow", "over")
 
 
@@ -47,7 +49,8 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
         ("round", "value"), ("phase", "value"), ("leader", "value"), ("lead", "value"), ("cannot_follow", "set"),
         ("follower_pos", "value"), ("hands", "rows"), ("villages", "rows"), ("developed", "rows"), ("gold", "list"),
         ("tokens", "rows"), ("supply", "dict"), ("architects", "list"), ("spent", "rows"), ("grounds", "rows"),
-        ("discard_pile", "list"), ("draw_pile", "list"), ("end_triggered", "value"))]
+        ("discard_pile", "list"), ("draw_pile", "list"), ("end_triggered", "value"),
+        ("chosen_building", "value"))]
     + [_F("log", "log", None), _F("record", "value", None), _F("start", "value", None), _F("start_log", "value", None)])
 
 
@@ -81,6 +84,8 @@ class Position:
         self.discard_pile: list[str] = []
         self.draw_pile: list[str] = []
         self.end_triggered = False
+        #: the building the player to move chose to build (ChooseBuilding), until its Build; else None
+        self.chosen_building: str | None = None
         self.log: list[Event] | None = []  #: the event log; None keeps none (see emit)
         self.record = Record()
         self.start: dict | None = None  #: the position the record starts from (shared by copies)
@@ -239,6 +244,17 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
     for k, c in counts.items():
         if c > box.cards[k].copies:
             r.fail(where, f"the card {k!r} appears {c} times but the deck has {box.cards[k].copies}")
+    chosen = d["chosen_building"]
+    if chosen is not None:
+        r.card(chosen, f"{where}.chosen_building")
+        if not (pos.phase == "build" or (pos.phase == "follow" and pos.lead == "build")):
+            r.fail(f"{where}.chosen_building", f"a building is chosen only while building after a Build lead, not in "
+                                               f"phase {pos.phase!r}" + (f" after a {pos.lead} lead" if pos.lead else ""))
+        mover = pos.leader if pos.phase == "build" else (pos.leader + 1 + pos.follower_pos) % n
+        if box.cards[chosen].kind != "building" or chosen not in pos.hands[mover]:
+            r.fail(f"{where}.chosen_building", f"must be a building in the hand of P{mover + 1}, who is to move; "
+                                               f"got {chosen!r}")
+    pos.chosen_building = chosen
     for p in range(n):
         for k in pos.developed[p]:
             if not box.cards[k].icons:

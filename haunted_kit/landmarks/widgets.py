@@ -33,7 +33,7 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
-from .actions import Build, Decline, Follow, Lead
+from .actions import Build, ChooseBuilding, Decline, Follow, Lead
 from .exercises import EXERCISES
 from .draw import panel_scene
 from .engine import GAME, new_game
@@ -234,7 +234,8 @@ class LandmarksPlayView(GamePlayView):
     def extra_controls(self) -> list:
         """The build chooser: a button per card the player can build now, then a list of
         the ways to pay for the chosen card (in words, those paying only the player's own
-        sources first) and "Build it"."""
+        sources first) and "Build it", which makes both of a Build's decisions (the
+        ChooseBuilding of the card, then the Build with that payment)."""
         self.b_build = self._button("Build it", "hk-build-do", "build the chosen card with the chosen payment",
                                     self._build_picked, "building the chosen card")
         self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card, then how to pay for it"), self.card_row,
@@ -244,7 +245,13 @@ class LandmarksPlayView(GamePlayView):
         return [self.build_box]
 
     def builds(self) -> list:
-        """The legal Build actions of the human to move now (empty when building is not due)."""
+        """The Builds the human to move may make now, over both of a Build's decisions: every
+        payment of every card they may choose to build, or of the card already chosen (empty
+        when building is not due)."""
+        cards = [a.card for a in self.legal if isinstance(a, ChooseBuilding)]
+        if cards:
+            p = self.state.current_player()
+            return [b for k in cards for b in R.card_builds(self.state, p, k)]
         return [a for a in self.legal if isinstance(a, Build)]
 
     def plan_text(self, action) -> str:
@@ -277,7 +284,25 @@ class LandmarksPlayView(GamePlayView):
         return plans
 
     def _build_picked(self) -> None:
-        self.attempt_chosen(self.plan_pick, "Choose a card to build first, then how to pay for it.")
+        """"Build it": choose the card (unless it is already chosen), then pay as picked."""
+        action = self.plan_pick.value  # kept: choosing the card refreshes the list
+        if action is None:
+            self.say("Choose a card to build first, then how to pay for it.", "ignored")
+            return
+        if self.state.chosen_building is None and not self.attempt(ChooseBuilding(action.card)):
+            return
+        self.attempt(action)
+
+    def undo(self) -> bool:
+        """Take back the human seat's own last decision (the kit's undo); a Build made with
+        "Build it" is two decisions, so when the card's choice is left waiting for its
+        payment, that choice is taken back too."""
+        if not super().undo():
+            return False
+        s = self.state
+        if s.chosen_building is not None and self.undo_stack and self.undo_stack[-1][1] == s.current_player():
+            super().undo()
+        return True
 
     def _refresh_build(self) -> None:
         builds = self.builds()
@@ -322,15 +347,16 @@ class LandmarksPlayView(GamePlayView):
 
     def menu(self, legal: list) -> list:
         """Lead phase: every lead of the box (a refused one shows its reason). Follow phase:
-        follow (unless the lead is Build: its payments are in the list) and decline, and
-        the legal actions when they are few."""
+        follow (unless the lead is Build: the buildings to choose are in the list) and
+        decline (not once a building is chosen: its payments come next), and the legal
+        actions when they are few."""
         s = self.state
         if not legal:
             return []
         if s.phase == "lead":
             return [Lead(a) for a in s.box.lead_actions]
         out = list(legal) if len(legal) <= MENU_BUTTONS else []
-        if s.phase == "follow":
+        if s.phase == "follow" and s.chosen_building is None:
             fixed = ([Follow()] if s.lead != "build" else []) + [Decline()]
             out = [a for a in out if a not in fixed] + fixed
         return out
