@@ -34,51 +34,25 @@ memo tables and the search tree add about a quarter more (hints with it switched
 about 0.75 of the time). The engine leaves no cyclic garbage (``tests/test_no_cyclic_garbage.py``;
 before issue 21 the payment planner's recursive closure left thousands of objects per hint).
 
-Why the thirds of random games 1, 3 and 4 cost 2-4x the others (session 25, round 2; game 1
-cold, in a fresh process, each part timed around it): at their root the leader may lead Build,
-and each playout then reaches the followers of that Build with hands redealt by the
-determinisation, each hand new (game 1: 2,400 distinct follower hands in 1,000 playouts,
-game 0: 139), and a follower's legal actions are every building of the hand with every
-minimal payment and every choice of Castle Grounds discards, about 100 Builds a decision
-(game 1 lists 254,000 Builds in a hint, of them 34,000 distinct new objects; game 0 10,000).
-Of game 1's ~1.2 s: listing those legal actions ~0.5 s (``_hand_builds`` ~0.3 s: making the
-34,000 new Builds ~0.13 s, looking up the rest ~0.17 s; acquisitions ~0.06 s; memo keys and
-tables the rest), the search's own per-move loops over those lists and its ~100,000 tree
-nodes (``search.py``) ~0.4 s, the greedy rollouts' scores ~0.1 s, the prior ~0.1 s,
-determinisations 0.05 s, applying actions 0.04 s. The same position with every memo warm
-(a second hint in the same process) takes ~0.55 s, so the lists' size, not a slow rule, sets
-the cost.
+Why the thirds of random games 1, 3 and 4 cost 2-4x the others before session 26 (game 1
+cold, in a fresh process): at their root the leader may lead Build, and each playout then
+reaches the followers of that Build with hands redealt by the determinisation, each hand new
+(game 1: 2,400 distinct follower hands in 1,000 playouts, game 0: 139). A follower's legal
+actions were every building of the hand with every minimal payment and every choice of Castle
+Grounds discards, about 100 Builds a decision (game 1 listed 254,000 Builds a hint, 34,000 of
+them new objects): listing them took ~0.5 s of game 1's ~1.2 s and the search's per-move loops
+over those lists and its ~100,000 tree nodes ~0.4 s. No cache helped: a column-wise listing
+made the cold listing 10-14% dearer, and interning Builds (for an identity hash) cost 2.2 us a
+hit and 13 us a miss, more than the ~0.03 s its cheaper lookups could save.
 
-Session 26 (the machine at load 3-4, so CPU figures run 1.3-1.5x the ones above; each
-change measured old against new, alternated in one process, medians; none was kept, since
-none makes a fresh process's hint cheaper, which is what the aim measures):
+Since session 26 a Build is two decisions (ruling L15): ``ChooseBuilding`` of a payable card,
+then that card's Builds. A follower's list is the few payable cards (with its acquisitions and
+Decline); only the card chosen lists its payments. ``bench_scale.py search --game landmarks
+--ab <before>`` (3 alternated rounds, CPU s): bench_env 0.229 -> 0.128, thirds 0.268 -> 0.237,
+1.059 -> 0.361, 0.379 -> 0.263, 0.470 -> 0.241, 0.652 -> 0.404; the search plays as well
+(``bench_scale.py strength --game landmarks --players 2 --game-rounds 3 --games 100``: 55.0%,
+95% CI 48.1-61.7%, against 56.2% before).
 
-* Replaying game 1's 2,484 Build listings (254,000 Builds; the cycle collector off, as in a
-  search; 9 alternations) costs 0.24 s with the memo tables emptied first and 0.13-0.15 s
-  warm. Cutting a card's plans into runs of equal discard count, each run keeping one
-  column of Builds per choice of discards and interleaving the columns in C, made the warm
-  listing 25-30% cheaper (0.133 -> 0.098 s, 0.152 -> 0.108 s) but the cold one 10-14% dearer
-  (0.244 -> 0.269 s, 0.234 -> 0.267 s): in a fresh process about one column in seven is new,
-  and making it costs more than the lookups it saves; whole hints, 5 alternated rounds of
-  ``bench_scale.py search --game landmarks --ab 3e73b0c``, were the same within the noise
-  (game 1 1.394 s old, 1.435 s new). What a cold listing costs is mostly making the ~34,000
-  new Builds (a payment of shared ``Use`` parts ~0.6 us and the Build ~0.5 us by timeit, plus
-  the memo dicts) and each new hand's discard choices (~4 us a card).
-* A Build's cached Python ``__hash__`` costs ~0.09 us more per dict lookup than an identity
-  hash (timeit: 0.20 against 0.11 us a ``dict.get``), so at most ~0.03 s of the search's
-  347,000 lookups in game 1. Interning every Build (a metaclass and a weak-value table keyed
-  by the fields as strict equality compares them, so equal Builds are one object) cost
-  2.2 us a hit and 13 us a miss; the 30,000 new Builds of a cold hint made hints slower
-  (game 0 0.359 -> 0.490 s, game 2 0.504 -> 0.593 s, 3 rounds).
-* Game 1 warm (a second hint in the process, 0.6-0.9 s at this load): the search's own loops
-  (``search.py``) ~0.4 s, the greedy scores 0.10-0.15 s (4,940 calls over ~60 actions each:
-  the points now ~0.02 s, the token points ~0.04 s, the loop over the actions the rest; an
-  architect-bonus table per architect and point keys kept with the legal actions each left
-  it unchanged), listing legal actions ~0.1 s, applying ~0.07 s, determinisations ~0.05 s
-  (writing ``shuffle``'s draws out saves ~7 us of their ~60 us).
-
-So game 1's hint cannot reach 0.45 s from the Landmarks engine alone: its search loops over
-~100 Builds a follower decision take about that much by themselves.
 With ``--ceiling`` it prints instead how well *any* policy of one seat can do against the
 greedy bots (issue 21's strength aim): on each seed, an exhaustive best response of that seat
 that sees the other hands and the greedy bots' own seeded tie breaks (so an upper bound on

@@ -193,11 +193,9 @@ HINT_POSITIONS = {"bench_env": bench_env_position,
 #: (far fewer are worked out); actions without fields no longer share one hash in a search node's
 #: children; a copy's lands are copied for their one shape. Random game 3's position (season 2, ~11
 #: markers a playout) still costs the most.
-#: Where a Landmarks hint's time goes (session 26; ``benchmarks/bench_landmarks.py`` gives the
-#: figures): the thirds whose root may lead Build (games 1, 3, 4) list ~100 Builds for each
-#: follower hand the determinisations deal (game 1: ~9,000 new hands, 254,000 Builds, ~34,000
-#: new objects a hint): listing them ~0.25-0.35 s of game 1's ~1.2-1.4 s (~0.13 s warm); the
-#: search's own loops over those lists ~0.4 s; greedy scores ~0.1 s.
+#: Where a Landmarks hint's time goes: ``benchmarks/bench_landmarks.py``'s docstring (the
+#: thirds whose root may lead Build were the dearest until a Build became two decisions, the
+#: card and then its payment: a follower's list is now a few cards, not ~100 Builds).
 HINT_GAMES = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 3})}
 
 

@@ -883,8 +883,8 @@ class OneStepGreedyAgent:
         """How plausible each of ``actions`` (legal for the player to move) is, as
         probabilities summing to 1: a softmax of :meth:`score` over
         :attr:`prior_temperature`. The search agent's prior over moves. Each weight and
-        probability is worked out once per distinct score (a Landmarks follower's hundred
-        Builds take a handful of point values): the same expression of the same numbers,
+        probability is worked out once per distinct score (a Landmarks builder's dozens of
+        payments for one card all take its card's points): the same expression of the same numbers,
         summed in the moves' order, so the same floats as one per move."""
         scores = self.scores(state, actions)
         top = max(scores)

@@ -740,7 +740,7 @@ def _hand_builds(hand: tuple, card: str, entries: tuple) -> list[Build]:
         ch = choices.get(cards)
         if ch is None:
             ch = choices[cards] = _discard_choices(hand, card, cards)
-        got = list(map(found.get, ch))  # one C-level pass: a follower's hand lists ~100 Builds per decision
+        got = list(map(found.get, ch))  # one C-level pass over a card's payments (dozens with discard choices)
         if not all(got):  # None where this payment with these discards is new (a Build is always true)
             for i, a in enumerate(got):
                 if a is None:
