@@ -18,6 +18,8 @@ from haunted_kit.estate.widgets import exercise as estate_exercise
 from haunted_kit.haunted.widgets.exercise import exercise as haunted_exercise
 from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
 from haunted_kit.landmarks import ChooseBuilding, Decline, Follow, Lead, card_builds
+from haunted_kit.landmarks import new_game as landmarks_new_game
+from haunted_kit.protocol import RandomAgent
 from haunted_kit.landmarks.widgets import LandmarksPlayView
 from haunted_kit.search import PROGRESS_EVERY
 from haunted_kit.widgets import capture_errors
@@ -216,6 +218,7 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     names = [b.description for b in v.card_row.children]
     assert names == ["Armory", "Barracks", "Guard House", "Hidden Sanctum", "Watch Post"]
     assert v.build_box.layout.display == "" and v.b_build.disabled     # no card chosen yet
+    assert v._menu_actions == [] and v.plan_pick.label == "(choose a card first)"  # one row of cards: the Build box's
     v.b_build.click()
     assert v.message == "Choose a card to build first, then how to pay for it." and len(v.legal) == 5
     v.card_row.children[0].click()                                   # the Armory: 30 ways to pay
@@ -233,4 +236,26 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     assert [e.action for e in v.state.history()[before:before + 2]] == [ChooseBuilding("armory"), plans[0]]
     assert v.message.startswith("P1: build the Armory (P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood).")
     assert v.undo() and len(v.state.history()) == before and v.state.chosen_building is None  # both taken back
+    assert v.message == "P1's Build was taken back: both its decisions, the card and the payment."
+    # the Guard House (1 wood): the first plan, picked at once, neither discards nor gives gold away
+    v.card_row.children[2].click()
+    texts = [t for t, _a in v.plan_pick.options]
+    assert texts[0] == "your own sources: P1's castle -> wood" and len(texts) == 13
+    assert all("discard" in t for t in texts[1:]) and texts[-1].startswith("gold to")
     assert v.state.phase == "build" and len(v.legal) == 5
+
+
+def test_landmarks_a_building_no_payment_fits_is_named_with_the_reason():
+    """Seed 20 (3 players, 3 rounds, random seats seeded 20-22) after three decisions: P3 led
+    Build and P2 follows with the Arena (2 stone + 1 food) in hand, which no payment fits:
+    the Build box names it with the rules' reason; the choice row offers only Decline."""
+    s = landmarks_new_game(players=3, seed=20, rounds=3)
+    seats = [RandomAgent(20 + i) for i in range(3)]
+    for _ in range(3):
+        s.apply_action(seats[s.current_player()].act(s))
+    assert (s.current_player(), s.phase, s.lead) == (1, "follow", "build")
+    v = LandmarksPlayView(s, bots=[0, 2], hints=False)
+    assert [b.description for b in v.card_row.children] == ["Alchemist's Hut", "Barracks", "Guard House", "Library"]
+    assert "Not buildable now: Arena: the Arena needs 2 stone + 1 food but only 2 free sources can give them" \
+        in v.cannot_note.value
+    assert v._menu_actions == [Decline()]

@@ -250,3 +250,18 @@ def test_the_action_catalogue_numbers_both_steps():
     nums = cat.legal_numbers(s)
     assert [cat.decode(s, i) for i in nums] == s.legal_actions() and len(nums) == 2
     assert nums[1] == nums[0] + 1 == cat.entries.index(lm.ChooseBuilding("vardo")) + 2
+
+
+def test_a_refused_version_1_save_names_the_entry_of_its_own_record():
+    """The migration adds a ChooseBuilding before each Build; a refusal still names the
+    entry as the file numbers it (record[3] is P2's Build of the Village Square, the file's
+    fourth entry, after the setup draw, the lead and P1's Build)."""
+    bad = json.loads(FIXTURE.read_text())
+    assert bad["record"][3]["action"]["card"] == "village_square"
+    bad["record"][3]["action"]["payment"][0]["resource"] = "gold dust"
+    with pytest.raises(lm.SaveError, match=r"^record\[3\]: "):
+        lm.LandmarksState.from_dict(bad)
+    bad = json.loads(FIXTURE.read_text())
+    bad["record"][3]["action"]["card"] = "no_such_card"  # its card's choice, made up by the migration, is refused first
+    with pytest.raises(lm.SaveError, match=r"^record\[3\] \(the choice of its card\): "):
+        lm.LandmarksState.from_dict(bad)

@@ -819,8 +819,9 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
         raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
     if not isinstance(data["auto_chance"], bool):
         raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
+    where_of = None  # a version 1 save: each migrated entry's place in the file's own record
     if legacy:
-        data = _from_v1(data)
+        data, where_of = _from_v1(data)
     start = data["start"]
     s = _from_fields(box, start, auto_chance=False)
     # the saved start may carry events of its own (setup, deal, lead): take them from the log
@@ -840,7 +841,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     s.log = _start_events(s, events[:first])
     s.start_log = first
     for i, e in enumerate(record):
-        where = f"record[{i}]"
+        where = f"record[{i}]" if where_of is None else where_of[i]
         if not isinstance(e, dict) or not isinstance(e.get("chance"), bool):
             raise SaveError(f"{where}: must be an object with 'player', 'chance' and 'action'")
         try:
@@ -875,13 +876,16 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     return s
 
 
-def _from_v1(data: dict) -> dict:
+def _from_v1(data: dict) -> tuple[dict, list[str]]:
     """A version 1 save as version 2 (a new dict; ``data`` is not changed): ``state`` and
     ``start`` gain ``chosen_building: null`` (a version 1 position never holds a chosen
     building) and each recorded Build is preceded by the ChooseBuilding of its card, by the
     same player (Architects: How To Play, Build; a Build is two decisions since version 2).
+    Also returns, per entry of the new record, where it stands in the file's record, for
+    error messages (``"record[2]"``, ``"record[2] (the choice of its card)"``).
     Raises :class:`SaveError` for a version 1 save naming what version 1 never had."""
     out = dict(data, version=SAVE_VERSION)
+    where_of: list[str] = []
     for key in ("state", "start"):
         if isinstance(data[key], dict):
             if "chosen_building" in data[key]:
@@ -897,9 +901,11 @@ def _from_v1(data: dict) -> dict:
             if kind == "Build":
                 record.append({"player": e.get("player"), "chance": False,
                                "action": {"type": "ChooseBuilding", "card": a.get("card")}})
+                where_of.append(f"record[{i}] (the choice of its card)")
             record.append(e)
+            where_of.append(f"record[{i}]")
         out["record"] = record
-    return out
+    return out, where_of
 
 
 #: the fields of a Landmarks save (:meth:`LandmarksState.to_dict`); a save with any other is refused

@@ -227,6 +227,8 @@ class LandmarksPlayView(GamePlayView):
                                                                 max_width="100%"))
         self.plan_pick.add_class("hk-build-plans")
         self.plan_note = W.HTML()
+        self.cannot_note = W.HTML()  # the hand's buildings no payment fits now, each with the reason
+        self.cannot_note.add_class("hk-build-cannot")
         self.build_box = None
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
@@ -239,7 +241,7 @@ class LandmarksPlayView(GamePlayView):
         self.b_build = self._button("Build it", "hk-build-do", "build the chosen card with the chosen payment",
                                     self._build_picked, "building the chosen card")
         self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card, then how to pay for it"), self.card_row,
-                                 self.plan_note, W.HBox([self.plan_pick, self.b_build],
+                                 self.cannot_note, self.plan_note, W.HBox([self.plan_pick, self.b_build],
                                                         layout=W.Layout(flex_flow="row wrap", max_width="100%"))])
         self.build_box.add_class("hk-build")
         return [self.build_box]
@@ -265,14 +267,17 @@ class LandmarksPlayView(GamePlayView):
 
     def choose_card(self, card) -> list:
         """Choose ``card`` (a deck key) to build: the plan list then holds its payment plans,
-        those paying only the player's own sources first. Returns the plans (Build actions);
+        those paying only the player's own sources first, then those discarding fewer cards,
+        else in the rules' rank order (so the first, picked at once, never gives gold away or
+        discards a card when a plan that does not exists). Returns the plans (Build actions);
         a card that cannot be built now gets a sentence and no plans."""
         plans = [a for a in self.builds() if a.card == card]
         self.build_card = card if plans else None
         if not plans:
             self.say(f"No way to build {_card_name(self.state, card)} now.", "ignored")
         p = self.state.current_player()
-        plans.sort(key=lambda a: (len({u.owner for u in a.payment} - {p}), self.plan_text(a)))
+        # own sources first, then fewer discards; else the rules' rank order (the sort is stable)
+        plans.sort(key=lambda a: (len({u.owner for u in a.payment} - {p}), sum(1 for u in a.payment if u.discard)))
         self.plan_pick.options = [(self.plan_text(a), a) for a in plans] or [("(choose a card first)", None)]
         self.plan_pick.index = 0
         self.plan_pick.disabled = self.b_build.disabled = not plans
@@ -302,7 +307,23 @@ class LandmarksPlayView(GamePlayView):
         s = self.state
         if s.chosen_building is not None and self.undo_stack and self.undo_stack[-1][1] == s.current_player():
             super().undo()
+            self.say(f"P{s.current_player() + 1}'s Build was taken back: both its decisions, the card and the payment.")
         return True
+
+    def _cannot_text(self, cards: list) -> str:
+        """HTML naming each building of the hand of the player to move that no payment fits
+        now, with the rules' reason (``plan_payments``' ``why_none``), while they may choose a
+        card to build; empty otherwise."""
+        s = self.state
+        if not cards or s.chosen_building is not None:
+            return ""
+        p = s.current_player()
+        lines = [f"{escape(_card_name(s, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
+                 for k in sorted(set(s.hands[p])) if k not in cards and s.box.cards[k].kind == "building"]
+        if not lines:
+            return ""
+        return ('<div style="font:13px sans-serif;color:#555">Not buildable now: '
+                + "; ".join(lines) + "</div>")
 
     def _refresh_build(self) -> None:
         builds = self.builds()
@@ -320,12 +341,14 @@ class LandmarksPlayView(GamePlayView):
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
         self.build_box.layout.display = "" if cards else "none"
+        self.cannot_note.value = self._cannot_text(cards)
         keep = self.build_card if self.build_card in cards else (cards[0] if len(cards) == 1 else None)
         if keep is not None:
             self.choose_card(keep)
             return
         self.build_card = None
         self.plan_pick.options = [("(choose a card first)", None)]
+        self.plan_pick.index = 0  # shown, not blank (a value of None alone would leave no selection)
         self.plan_pick.disabled = self.b_build.disabled = True
         self.plan_note.value = ""
         for b in self._card_pool:
@@ -347,15 +370,17 @@ class LandmarksPlayView(GamePlayView):
 
     def menu(self, legal: list) -> list:
         """Lead phase: every lead of the box (a refused one shows its reason). Follow phase:
-        follow (unless the lead is Build: the buildings to choose are in the list) and
-        decline (not once a building is chosen: its payments come next), and the legal
-        actions when they are few."""
+        follow (unless the lead is Build: the buildings to choose are in the Build box) and
+        decline (not once a building is chosen: its payments come next), and the other legal
+        actions (acquisitions) when they are few. Choosing a card and paying for it are the
+        Build box's alone, so no second row of card buttons acts differently from its own."""
         s = self.state
         if not legal:
             return []
         if s.phase == "lead":
             return [Lead(a) for a in s.box.lead_actions]
-        out = list(legal) if len(legal) <= MENU_BUTTONS else []
+        out = [a for a in legal if not isinstance(a, (ChooseBuilding, Build))]  # the Build box has those
+        out = out if len(legal) <= MENU_BUTTONS else []
         if s.phase == "follow" and s.chosen_building is None:
             fixed = ([Follow()] if s.lead != "build" else []) + [Decline()]
             out = [a for a in out if a not in fixed] + fixed
