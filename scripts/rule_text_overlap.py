@@ -17,8 +17,8 @@ The rule texts are not in the repository; give their folder (every ``*.txt`` in 
     python scripts/rule_text_overlap.py RULES_DIR --words 10 --root CHECKOUT
 
 Output: one line per run, ``path:line: N words, RULEFILE line M: "the words"``, longest
-runs first within a file, then a summary. Runs listed in :data:`KEPT` (card names, fixed
-phrases) are counted as kept, not reported. Exit status: 0 when no run is left to
+runs first within a file, then a summary. Runs inside a passage listed in :data:`KEPT`
+(section titles, price lists) are counted as kept, not reported. Exit status: 0 when no run is left to
 reword, 1 when some are, 2 for bad arguments (no traceback).
 """
 
@@ -33,16 +33,28 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Shared runs that may stay, as their words (lower case, no punctuation), with the reason.
-#: A run is kept when its words lie inside one of these.
-KEPT: dict[str, str] = {
-    "valor points and the valor track final scoring":
-        "two Haunted Lands rulebook section titles, cited one after the other",
-    "1 resource 2 pecunias 2 resources of the same type 5 pecunias 3 resources of the same type 8 pecunias":
-        "Haunted Lands Market card 1's price list (numbers; written from the box by haunted.box)",
-    "1 resource 2 pecunias 2 resources of different types 5 pecunias 3 resources of different types 8 pecunias":
-        "Haunted Lands Market card 2's price list (numbers; written from the box by haunted.box)",
-}
+@dataclass(frozen=True)
+class Kept:
+    """A passage of a rule text whose words may stay in the kit, named by where it is
+    rather than by its words (so this script does not carry the rule text either): in the
+    rule text ``rule``, the ``words`` words from the first place its words read ``anchor``
+    (a short label, lower case, no punctuation), kept for ``reason``."""
+
+    rule: str
+    anchor: str
+    words: int
+    reason: str
+
+
+#: The shared runs that may stay: a run is kept when its words lie inside one of these passages.
+KEPT: list[Kept] = [
+    Kept("haunted-lands-rulebook.txt", "valor points and the valor track", 8,
+         "two Haunted Lands rulebook section titles (its contents list), cited one after the other"),
+    Kept("haunted-lands-rulebook.txt", "card 1 1 resource", 22,
+         "Haunted Lands Market card 1's price list (numbers; written from the box by haunted.box)"),
+    Kept("haunted-lands-rulebook.txt", "card 2 1 resource", 22,
+         "Haunted Lands Market card 2's price list (numbers; written from the box by haunted.box)"),
+]
 
 #: Text files read whole (by suffix); anything else under the scanned folders is skipped.
 TEXT_SUFFIXES = frozenset({".toml", ".csv", ".md", ".txt", ".json", ".html", ".js", ".css", ".cfg", ".yml", ".yaml"})
@@ -184,10 +196,29 @@ def shared_runs(rules: dict[str, str], segments: list[Segment], least: int = 8) 
     return runs
 
 
-def kept_reason(run: Run) -> str | None:
-    """Why ``run`` may stay (its words lie inside a :data:`KEPT` phrase), or None."""
+def kept_passages(rules: dict[str, str], kept: list[Kept]) -> tuple[dict[str, str], list[str]]:
+    """The words of each of ``kept`` found in ``rules`` (name -> text), as ``{passage: reason}``
+    (words joined by single spaces), and a problem line for each passage whose rule text or
+    anchor is not there (its runs are then reported, not kept)."""
+    out, problems = {}, []
+    for k in kept:
+        if k.rule not in rules:
+            problems.append(f"kept passage {k.anchor!r}...: no rule text {k.rule}")
+            continue
+        ws = [w for w, _ in words_of(rules[k.rule])]
+        anchor = k.anchor.split()
+        at = next((j for j in range(len(ws) - len(anchor) + 1) if ws[j:j + len(anchor)] == anchor), None)
+        if at is None:
+            problems.append(f"kept passage {k.anchor!r}...: not found in {k.rule}")
+            continue
+        out[" ".join(ws[at:at + k.words])] = k.reason
+    return out, problems
+
+
+def kept_reason(run: Run, passages: dict[str, str]) -> str | None:
+    """Why ``run`` may stay (its words lie inside one of ``passages``, :func:`kept_passages`), or None."""
     text = " ".join(run.words)
-    for phrase, reason in KEPT.items():
+    for phrase, reason in passages.items():
         if f" {text} " in f" {phrase} ":
             return reason
     return None
@@ -218,10 +249,12 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, UnicodeDecodeError) as e:
             parser.error(f"cannot read the rule text {p}: {e}")
     segments, problems = shipped_segments(args.root)
+    passages, missing = kept_passages(rules, KEPT)
+    problems += missing
     runs = shared_runs(rules, segments, args.words)
     left = kept = 0
     for run in sorted(runs, key=lambda r: (r.path, r.line, -len(r.words))):
-        reason = kept_reason(run)
+        reason = kept_reason(run, passages)
         if reason is not None:
             kept += 1
             if not args.show_kept:

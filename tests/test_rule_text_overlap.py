@@ -85,17 +85,26 @@ def test_every_kind_of_shipped_text_is_searched_and_runs_are_maximal(rto, tmp_pa
     assert len(rto.shared_runs({"rules.txt": RULE}, segments, 7)) == 4
 
 
-def test_a_kept_phrase_is_counted_not_reported(rto):
-    run = rto.Run("data/x.toml", 1, "rules.txt", 2, tuple("the bell rings twice at noon sharp each day".split()))
-    assert rto.kept_reason(run) is None
-    rto.KEPT["it is the bell rings twice at noon sharp each day today"] = "a made-up fixed phrase"
-    try:
-        assert rto.kept_reason(run) == "a made-up fixed phrase"
-        # inside a longer kept phrase, on whole words only
-        shorter = rto.Run("data/x.toml", 1, "rules.txt", 2, tuple("he bell rings twice at noon sharp each".split()))
-        assert rto.kept_reason(shorter) is None
-    finally:
-        del rto.KEPT["it is the bell rings twice at noon sharp each day today"]
+def test_a_run_inside_a_kept_passage_is_counted_not_reported(rto):
+    """A kept passage is named by its rule text, a short anchor and a length: here the 7 words
+    of the made-up RULE from "the quiet lake" (line 2), "the quiet lake before the bell rings"."""
+    kept = [rto.Kept("rules.txt", "the quiet lake", 7, "a made-up fixed phrase")]
+    passages, problems = rto.kept_passages({"rules.txt": RULE}, kept)
+    assert passages == {"the quiet lake before the bell rings": "a made-up fixed phrase"} and problems == []
+    inside = rto.Run("data/x.toml", 1, "rules.txt", 2, tuple("quiet lake before the bell".split()))
+    assert rto.kept_reason(inside, passages) == "a made-up fixed phrase"
+    assert rto.kept_reason(inside, {}) is None
+    # past the passage's end, or on part of a word, it is not kept
+    longer = rto.Run("data/x.toml", 1, "rules.txt", 2, tuple("lake before the bell rings twice".split()))
+    assert rto.kept_reason(longer, passages) is None
+    partial = rto.Run("data/x.toml", 1, "rules.txt", 2, tuple("he quiet lake before the bell".split()))
+    assert rto.kept_reason(partial, passages) is None
+    # a passage whose rule text or anchor is missing is named, and keeps nothing
+    passages, problems = rto.kept_passages({"rules.txt": RULE}, [rto.Kept("rules.txt", "the green lake", 3, "x"),
+                                                                 rto.Kept("other.txt", "the quiet lake", 3, "y")])
+    assert passages == {}
+    assert problems == ["kept passage 'the green lake'...: not found in rules.txt",
+                        "kept passage 'the quiet lake'...: no rule text other.txt"]
 
 
 def run_script(*args) -> subprocess.CompletedProcess:
