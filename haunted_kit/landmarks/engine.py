@@ -77,28 +77,26 @@ def _canonical(a):
 
 #: the one Follow and the one Decline that legal actions list (they have no fields)
 FOLLOW, DECLINE = Follow(), Decline()
-_LEADS: dict = {}  # lead action -> the one Lead object that legal actions list (see _lead)
+_ONE: dict = {}  # (action class, its one field's value) -> the one such object legal actions list (see _one)
 
 
-_CHOICES: dict = {}  # card -> the one ChooseBuilding object that legal actions list (see _choose)
-
-
-def _choose(card: str) -> ChooseBuilding:
-    """The one :class:`ChooseBuilding` of ``card`` that legal actions list (one per building
-    card of the deck: the table stays small)."""
-    a = _CHOICES.get(card)
+def _one(cls, value):
+    """The one ``cls(value)`` that legal actions list (a :class:`Lead` per lead action of a
+    box, a :class:`ChooseBuilding` per building card of the deck: the table stays small)."""
+    a = _ONE.get((cls, value))
     if a is None:
-        a = _CHOICES[card] = ChooseBuilding(card)
+        a = _ONE[(cls, value)] = cls(value)
     return a
 
 
 def _lead(action: str) -> Lead:
-    """The one :class:`Lead` of ``action`` that legal actions list (a box's lead actions are
-    a few strings: the table stays small)."""
-    a = _LEADS.get(action)
-    if a is None:
-        a = _LEADS[action] = Lead(action)
-    return a
+    """The one :class:`Lead` of ``action`` that legal actions list."""
+    return _one(Lead, action)
+
+
+def _choose(card: str) -> ChooseBuilding:
+    """The one :class:`ChooseBuilding` of ``card`` that legal actions list."""
+    return _one(ChooseBuilding, card)
 
 
 class LegalSet:

@@ -547,14 +547,16 @@ def can_build(s, p: int) -> bool:
     card's answer kept per situation (:func:`build_options`)."""
     cards = s.box.cards
     payable = _situation(s, p)[1]
-    for k in set(s.hands[p]):
-        if cards[k].kind == "building":
-            ok = payable.get(k)
-            if ok is None:
-                ok = payable[k] = bool(_plan_table(s, p, k)[2])
-            if ok:
-                return True
-    return False
+    return any(cards[k].kind == "building" and _payable(s, p, k, payable) for k in set(s.hands[p]))
+
+
+def _payable(s, p: int, card: str, payable: dict) -> bool:
+    """Whether some affordable minimal payment of ``p`` pays for ``card`` (a building) now,
+    kept in ``payable`` (:func:`_situation`'s card -> answer table of ``p``'s situation)."""
+    ok = payable.get(card)
+    if ok is None:
+        ok = payable[card] = bool(_plan_table(s, p, card)[2])
+    return ok
 
 
 def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
@@ -653,15 +655,7 @@ def buildable_cards(s, p: int) -> list[str]:
     :func:`can_build`'s."""
     cards = s.box.cards
     payable = _situation(s, p)[1]
-    out = []
-    for k in sorted(set(s.hands[p])):
-        if cards[k].kind == "building":
-            ok = payable.get(k)
-            if ok is None:
-                ok = payable[k] = bool(_plan_table(s, p, k)[2])
-            if ok:
-                out.append(k)
-    return out
+    return [k for k in sorted(set(s.hands[p])) if cards[k].kind == "building" and _payable(s, p, k, payable)]
 
 
 def refuse_choose(s, p: int, card) -> Refusal | None:
@@ -677,11 +671,7 @@ def refuse_choose(s, p: int, card) -> Refusal | None:
         return refusal(lambda: f"{who(p)} has no {c.name} in hand", SEC_BUILD)
     if c.kind != "building":
         return refusal(lambda: f"the {c.name} is an adventurer: adventurers are recruited, not built", SEC_BUILD)
-    payable = _situation(s, p)[1]
-    ok = payable.get(card)
-    if ok is None:
-        ok = payable[card] = bool(_plan_table(s, p, card)[2])
-    if not ok:
+    if not _payable(s, p, card, _situation(s, p)[1]):
         return refusal(lambda: f"{who(p)} cannot pay for the {c.name}: {plan_payments(s, p, card).why_none}", SEC_BUILD)
     return None
 
