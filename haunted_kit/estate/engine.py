@@ -304,8 +304,7 @@ def legal_actions(s: EstateState) -> list:
         if found is None:
             if len(memo) >= _TRADES_KEPT:
                 memo.clear()
-            dearest = max(box.price_minimum, box.price_first - box.condition_discount * tokens,
-                          box.price_later - box.condition_discount * tokens)  # R.marked_price's most, with these tokens
+            dearest = max(R.token_price(box, box.price_first, tokens), R.token_price(box, box.price_later, tokens))
             n = len(box.resources) + 1
             wide = (*key[:-n], min(hand["gold"], dearest), *table.wanted(hand))
             found = memo.get(wide)

@@ -314,8 +314,14 @@ def marked_price(s, p: int, action: str) -> int:
     """The gold ``p`` pays now for marked Market action ``action``: 2 for its first use
     this season, 3 later, less 1 per Market-condition token ``p`` holds (at least 1)."""
     box = s.config.box
-    base = box.price_first if s.uses[action] == 0 else box.price_later
-    return max(box.price_minimum, base - box.condition_discount * s.tokens[p])
+    return token_price(box, box.price_first if s.uses[action] == 0 else box.price_later, s.tokens[p])
+
+
+def token_price(box, base: int, tokens: int) -> int:
+    """A marked Market action's price ``base`` (the box's first or later price) for a player
+    holding ``tokens`` Market-condition tokens: less the discount per token, at least the
+    box's minimum."""
+    return max(box.price_minimum, base - box.condition_discount * tokens)
 
 
 def visit_limit(s) -> int:
