@@ -75,7 +75,7 @@ class EstateGreedyAgent(OneStepGreedyAgent):
         out once, and the takes' and placements' scores (which depend on the seasons left
         only) looked up (:func:`_fixed_scores`)."""
         box = s.config.box
-        left = box.seasons - s.season + (1 if s.phase == "turns" else 0)  # (_seasons_left, inlined)
+        left = self._seasons_left(s)
         kept = self._fixed
         if kept is None or kept[0] is not box or kept[1] != left:  # the last box and seasons left asked: most often kept
             val = box.value
@@ -104,7 +104,7 @@ class EstateGreedyAgent(OneStepGreedyAgent):
             t = type(a)
             if t is A.Join:  # the raise's worth over the seasons left (kept per tile) less the fee
                 land = s.lands[a.slot if type(a.slot) is tuple else tuple(a.slot)]
-                out[i] = kept[3][land["tile"]] - min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"])) + 0
+                out[i] = kept[3][land["tile"]] - R.land_join_fee(box, land) + 0
             elif t is A.Trade:
                 known = market[1].get(id(a))
                 if known is None or known[0] is not a:

@@ -344,12 +344,12 @@ def legal_actions(s: EstateState) -> list:
                         continue
                     row = table.place[t]
                     out += map(row.__getitem__, free)
-            lands, cap, per = s.lands, box.join_fee_cap, box.join_fee_per_marker
+            lands, fee = s.lands, R.land_join_fee
             for slot in joins:
                 land = lands[slot]
                 if land["tile"] == "marble_quarry" and have < box.marble_quarry_min_tiles:
                     continue
-                if gold >= min(cap, per * len(land["markers"])):  # R.join_fee, inlined
+                if gold >= fee(box, land):
                     out.append(table.join[slot])
         if not s.visited[p]:
             out.append(table.VISIT)

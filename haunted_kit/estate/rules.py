@@ -81,8 +81,12 @@ def refuse_marble_quarry(s, p: int, tile: str) -> Refusal | None:
 def join_fee(s, slot) -> int:
     """Gold a player pays the owner to join the tile at ``slot``: 1 per marker already on
     it, at most 3 (from the box)."""
-    box = s.config.box
-    return min(box.join_fee_cap, box.join_fee_per_marker * len(s.lands[slot]["markers"]))
+    return land_join_fee(s.config.box, s.lands[slot])
+
+
+def land_join_fee(box, land: dict) -> int:
+    """:func:`join_fee` of the land ``land`` (a ``state.lands`` entry) under ``box``'s rules."""
+    return min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))
 
 
 def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
@@ -559,7 +563,7 @@ def do_join(s, p: int, slot) -> None:
     land = s.lands[slot]
     owner = land["owner"]
     box = s.config.box
-    fee = min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))  # join_fee, inlined
+    fee = land_join_fee(box, land)
     log = s.log is not None  # a search copy keeps no log: the changes alone, no sentence or event made
     if fee:
         if log:
