@@ -36,6 +36,22 @@ _NONE = -1  # a cell's building index when it has none (state.building)
 _ROWS_KEPT = 100_000  # own quests' entries (and skill flags) kept by HauntedObservation.from_state before it starts afresh
 
 
+def _changed(now, was):
+    """The indices of the sequence ``now`` whose values differ from ``was`` (every index when
+    ``was`` is ``_UNSET``: nothing written yet), found in C."""
+    return range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was))
+
+
+def _capped(table: dict, key, make):
+    """``table[key]``, made by ``make()`` when missing; the table starts afresh past :data:`_ROWS_KEPT`."""
+    hit = table.get(key)
+    if hit is None:
+        if len(table) > _ROWS_KEPT:
+            table.clear()
+        hit = table[key] = make()
+    return hit
+
+
 class HauntedObservation:
     """Fixed-length vector from a Haunted Lands observation dict (the player's own view)."""
 
@@ -201,7 +217,7 @@ class HauntedObservation:
     def _put_counts(self, v, s, now, was, name):
         """A per-player list of plain counts: entry i at ``_at[name][i]``."""
         at = self._at[name]
-        for i in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+        for i in _changed(now, was):
             v[at[i]] = now[i]
 
     def _put_quests(self, v, s, now, was):
@@ -218,26 +234,17 @@ class HauntedObservation:
         their values), made again for the players whose quests or hand (``now``) changed;
         only the observer's go into a vector (:meth:`from_state`)."""
         quests, hand, own = s.quests, s.hand, self._own
-        for p in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+        for p in _changed(now, was):
             chosen = quests[p]  # a tuple (state.FIELDS); any other sequence is keyed as one
             key = (chosen if type(chosen) is tuple else tuple(chosen or ()), hand[p])
-            flags = self._quest_flags.get(key)
-            if flags is None:
-                if len(self._quest_flags) > _ROWS_KEPT:
-                    self._quest_flags.clear()
-                flags = self._quest_flags[key] = self._my_quests(*key)
-            own[p] = flags
+            own[p] = _capped(self._quest_flags, key, lambda: self._my_quests(*key))
 
     def _put_learned(self, v, s, now, was):
         S, at = len(self.skills), self._at["learned"]
-        for p in range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was)):
+        for p in _changed(now, was):
             mask = now[p]
-            flags = self._skill_flags.get(mask)
-            if flags is None:
-                if len(self._skill_flags) > _ROWS_KEPT:
-                    self._skill_flags.clear()
-                flags = self._skill_flags[mask] = array.array("f", [float(mask >> k & 1) for k in self.skills])
-            v[at[p]:at[p] + S] = flags
+            v[at[p]:at[p] + S] = _capped(self._skill_flags, mask,
+                                         lambda: array.array("f", [float(mask >> k & 1) for k in self.skills]))
 
     def _new_view(self, field) -> None:
         """A fresh kept vector for ``field`` (``None``: no board shown): the field's
@@ -287,7 +294,7 @@ class HauntedObservation:
                 kept[k] = x
                 continue
             if put.__class__ is list:  # per-player counts: the entries that changed
-                for i in range(len(x)) if was is _UNSET else compress(range(len(x)), map(ne, x, was)):
+                for i in _changed(x, was):
                     view[put[i]] = x[i]
             elif put.__class__ is tuple:  # a flag per cell (ghost, depletion token): the cells that changed
                 off, at = self._offsets, put[0]
