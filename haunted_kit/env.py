@@ -226,7 +226,7 @@ class KitAECEnv(AECEnv):
             if numbered is not None and _same_actions(numbered[0], legal):  # the last mask's actions: its numbers
                 numbers = numbered[1]
             else:
-                numbers = self.catalogue.legal_numbers(s)
+                numbers = self.catalogue.legal_numbers(s, legal)
                 self._numbered = (legal, numbers)  # for step: the action of a number, while legal
             for i in numbers:
                 mask[i] = 1

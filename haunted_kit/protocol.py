@@ -598,14 +598,16 @@ class ActionCatalogue:
         """The ranked key of ``action``, or ``None`` for an action with a fixed number."""
         return None
 
-    def legal_numbers(self, state) -> list[int]:
-        """The number of each of ``state.legal_actions()``, in that order (all different).
+    def legal_numbers(self, state, legal: list | None = None) -> list[int]:
+        """The number of each of ``state.legal_actions()``, in that order (all different);
+        ``legal``: that list when the caller has it already.
 
         Raises:
             ValueError: a legal action has no number (the catalogue is too small for this
                 position; the message names the action).
         """
-        legal = state.legal_actions()
+        if legal is None:
+            legal = state.legal_actions()
         by_id = self._by_id
         known = list(map(by_id.get, map(id, legal)))  # entries and action objects met before, by identity
         if None not in known:
@@ -638,7 +640,7 @@ class ActionCatalogue:
     def encode(self, state, action) -> int:
         """The number of ``action`` in ``state``. Raises ValueError if it has none there."""
         legal = state.legal_actions()
-        nums = self.legal_numbers(state)
+        nums = self.legal_numbers(state, legal)
         for a, i in zip(legal, nums):
             if a == action:
                 return i
