@@ -224,8 +224,7 @@ class LandmarksState(Position):
         chosen = self.chosen_building
         if isinstance(action, ChooseBuilding):
             if chosen is not None:
-                return R.refusal(f"{R.who(p)} has already chosen to build the {R.card_name(self, chosen)} (a choice is "
-                                 f"not taken back); now choose how to pay for it", R.SEC_KIT)
+                return self._refuse_after_choice(p, again=True)
             return R.refuse_choose(self, p, action.card)
         if chosen is None:
             return R.refuse_choose(self, p, action.card) or R.refusal(
@@ -237,10 +236,12 @@ class LandmarksState(Position):
             return R.refusal(f"{R.who(p)} chose to build the {R.card_name(self, chosen)}, not the {name}", R.SEC_KIT)
         return R.refuse_build(self, p, action)
 
-    def _refuse_after_choice(self, p) -> Refusal:
-        """The refusal of anything but a Build of the chosen building once it is chosen."""
-        return R.refusal(f"{R.who(p)} has chosen to build the {R.card_name(self, self.chosen_building)} (a choice is not "
-                         f"taken back); now choose how to pay for it", R.SEC_KIT)
+    def _refuse_after_choice(self, p, again: bool = False) -> Refusal:
+        """The refusal of anything but a Build of the chosen building once it is chosen
+        (``again``: a second choice of a building)."""
+        return R.refusal(f"{R.who(p)} has {'already ' if again else ''}chosen to build the "
+                         f"{R.card_name(self, self.chosen_building)} (a choice is not taken back); now choose how to "
+                         f"pay for it", R.SEC_KIT)
 
     def after_lead(self) -> "LandmarksState":
         """A copy of this position (the leader to lead) with the lead's automatic effects
