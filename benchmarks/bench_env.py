@@ -19,12 +19,17 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   runs on a loaded machine, issue 21's third round): the engine's replay 6.5-7 us a
   decision; the encoder's ``from_state`` about 7 us (3e73b0c's: about 16 in the same
   loop; it now keeps one vector of what every player sees alike and rewrites only the
-  state fields that changed, about 2 us of it comparing the 21 fields in C, then copies
-  it and writes the observer's part); the mask about 2 us
+  state fields that changed, about 2 us of it reading and comparing the 20 fields, then
+  copies it and writes the observer's part); the mask about 2 us
   (``ActionCatalogue.legal_numbers`` 1.3 us: Haunted Lands' legal actions are interned
   per field, so each is found by identity); the AEC calls (``agent_iter``, ``last``,
-  ``observe``, ``step`` with its checks, ``_sync``) and the policy's ``mask.nonzero()``
-  together about 4 us; ``reset`` about 300 us a game (the game's setup). Each game's
+  ``observe``, ``step`` with its checks) and the policy's ``mask.nonzero()``
+  together about 4 us; ``reset`` about 300 us a game (the game's setup). In instructions
+  (``valgrind --tool=callgrind``, noise-free; this benchmark's 40 games, 5,524 decisions,
+  issue 21's fourth round): the engine's replay 49,300 a decision; an env step 153,600 at
+  86cfd0a, 146,100 after ``from_state`` read its fields by compiled attribute loads and
+  ``step`` checked the mask's numbering with one list ``==`` (a ratio of 0.32 then 0.34,
+  as this benchmark's timed ratio); ``from_state`` is about 57,000 of them. Each game's
   action record is read after the clock (before: inside it, about 2 us a decision). The
   same random games on both sides (this benchmark since issue 21's second round: before, the
   engine played other games, and Landmarks' ratio swung from 0.07 to 0.85 with which

@@ -52,7 +52,6 @@ bots from specs (``"greedy"``, ``"search[playouts=50]"``...).
 from __future__ import annotations
 
 import json
-import operator
 
 import gymnasium
 import numpy as np
@@ -124,12 +123,6 @@ def _action_number(action):
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         return int(action)
     return action
-
-
-def _same_actions(kept: list, now: list) -> bool:
-    """Whether ``now`` holds the very objects of ``kept``, in order (``kept`` is held, so
-    its objects' identities are theirs): then the catalogue numbers them alike."""
-    return now is kept or (len(now) == len(kept) and all(map(operator.is_, now, kept)))
 
 
 # ============================================================================ PettingZoo AEC
@@ -222,12 +215,8 @@ class KitAECEnv(AECEnv):
         mask = bytearray(self._n_actions)  # plain byte writes, then numpy over the same memory
         if to_move == player:
             legal = s.legal_actions()
-            numbered = self._numbered
-            if numbered is not None and _same_actions(numbered[0], legal):  # the last mask's actions: its numbers
-                numbers = numbered[1]
-            else:
-                numbers = self.catalogue.legal_numbers(s, legal)
-                self._numbered = (legal, numbers)  # for step: the action of a number, while legal
+            numbers = self.catalogue.legal_numbers(s, legal)  # (actions met before: found by identity, in C)
+            self._numbered = (legal, numbers)  # for step: the action of a number, while these are the legal actions
             for i in numbers:
                 mask[i] = 1
         return np.frombuffer(mask, _INT8)  # (dtype positional: numpy parses keywords slowly)
@@ -321,8 +310,12 @@ class KitAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         # every reward is 0 here: _sync sets them only when the game ends, after which
         # steps are the done agents' (so no fresh dict of zeros per step)
-        self.state_.apply_action(chosen)
-        if self._sync():  # the game is over
+        s = self.state_
+        s.apply_action(chosen)
+        p = s.current_player()
+        if p is not None:  # the usual case, a decision next: _sync's first lines, without the call
+            self.agent_selection = self.possible_agents[p]
+        elif self._sync():  # the game is over
             self._accumulate_rewards()  # (before the end every reward is 0: nothing to add)
 
     def legal_action(self, action):
@@ -333,8 +326,10 @@ class KitAECEnv(AECEnv):
             action = _action_number(action)
         if type(action) is int and self._numbered is not None:  # the mask's numbering, if these are still the legal actions
             legal, numbers = self._numbered
-            if action in numbers and _same_actions(legal, self.state_.legal_actions()):  # a handful: no dict
-                return legal[numbers.index(action)]
+            if action in numbers:  # a handful: no dict
+                now = self.state_.legal_actions()
+                if now == legal:  # equal actions are numbered alike (the very objects, usually: compared in C)
+                    return now[numbers.index(action)]
         chosen = self.catalogue.decode(self.state_, action)  # ValueError: not a number in range, or not offered
         for a in self.state_.legal_actions():  # one of the listed objects (a game that interns them): legal as it is
             if a is chosen:

@@ -259,3 +259,33 @@ def test_haunted_from_state_follows_hand_edits_of_one_state_object():
             assert np.array_equal(after[p], enc(s.observation(p), p, to_move)), (edit, p)
         assert any(not np.array_equal(a, b) for a, b in zip(after, before))  # the edit shows
     assert done >= 20, done  # the fourteen edits above and some buildings
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_number_after_the_position_moved_on_means_the_action_it_numbers_now(game):
+    """The mask's numbering is reused only while the legal actions are equal to those it
+    numbered: after moves made on the state itself (as SingleSeatEnv's bots make them),
+    each legal number of the new position plays the action the catalogue gives it there,
+    and a number legal only before is refused with the rule's reason, nothing changed."""
+    env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
+    env.reset(seed=11)
+    s, rng, checked = env.state_, random.Random(11), 0
+    while not s.is_terminal() and checked < 40:
+        mover = env.possible_agents[s.current_player()]
+        before = set(np.flatnonzero(env.observe(mover)["action_mask"]).tolist())
+        s.apply_action(s.legal_actions()[rng.randrange(len(s.legal_actions()))])  # the position moves on
+        while s.is_chance_node():
+            sample_chance(s, rng)
+        if s.is_terminal():
+            break
+        legal = s.legal_actions()
+        numbers = env.catalogue.legal_numbers(s, legal)
+        for i, a in zip(numbers, legal):
+            assert env.legal_action(i) == a
+            checked += 1
+        for i in sorted(before - set(numbers))[:3]:
+            state = s.to_dict()
+            with pytest.raises(ValueError, match="illegal now|not offered"):
+                env.legal_action(i)
+            assert s.to_dict() == state
+    assert checked >= 40
