@@ -32,20 +32,21 @@ from ..saves import copy_tree
 from . import actions as A
 from .box import default_estate_box
 from .rules import income_bound  # noqa: F401  (this module's interface too; the rule lives in rules)
-from .state import STATE_FIELDS, copy_lands
+from .state import STATE_FIELDS
 
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
 PHASES = ("setup", "turns", "inn", "over")
 _FLOAT32 = np.dtype(np.float32)
 _UNSET = object()  # from_state: no value of a field written yet
+_SECTIONS_KEPT = 10_000  # lands' slot entries kept by EstateObservation._slot_flags before it starts afresh
 #: the state's fields that from_state reads, in the order it compares them
 _SOURCES = ("season", "phase", "visit", "visitors", "pending", "uses", "display", "removed", "stack", "lands",
             "hand", "income", "taken", "workers", "tokens", "passed", "visited", "first_taker")
-#: how from_state keeps a field's value (a copy, by the field's copy kind in STATE_FIELDS; the lands by the
-#: state's own copy for their one shape), so that a field changed in place still compares unequal
+#: how from_state keeps a field's value: a copy by the field's copy kind in STATE_FIELDS (so that a field
+#: changed in place still compares unequal; None: the value itself), or (False) changed in place by its writer
 _KEEP = {"value": None, "list": list, "optional_list": lambda x: None if x is None else x[:], "dict": dict,
-         "rows": lambda x: [r.copy() for r in x], "tree": copy_tree, "lands": copy_lands}  # None: the value itself
+         "rows": lambda x: [r.copy() for r in x], "tree": copy_tree, "writer": False}
 
 
 def _tuple_getter(keys):
@@ -81,6 +82,8 @@ class EstateObservation(ObservationEncoder):
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
         self._last_rows = [((), b"")] * players  # per seat: its values and their float32 bytes last written
+        self._view = None  # from_state's kept vector (see from_state), made by its first call
+        self._sections: dict = {}  # a land's values -> its slot entries per observer (_slot_flags)
         super().__init__(box, players)
 
     def entry_names(self) -> list[str]:
@@ -215,6 +218,9 @@ class EstateObservation(ObservationEncoder):
         first, last = self.slots[0], self.slots[-1]
         D["slots_span"] = (at[f"slot{first}.tile={self.tiles[0]}"], at[f"slot{last}.marker=player+{n - 1}"] + 1)
         D["slot_width"] = R + 2 * n
+        D["slot_at"] = {slot: tile for slot, (tile, _, _) in D["slot"].items()}
+        assert all(owner == list(range(t + R, t + R + n)) and marker == list(range(t + R + n, t + R + 2 * n))
+                   for t, owner, marker in D["slot"].values())
         self._seats_at = T["seat_start"][0]
         self._per_seat = (len(self.names) - self._seats_at) // n
         assert D["slots_span"][1] - D["slots_span"][0] == len(self.slots) * D["slot_width"]
@@ -223,13 +229,14 @@ class EstateObservation(ObservationEncoder):
         D["used"], D["phases"] = (used[0], len(used)), (T["phase"][PHASES[0]], len(PHASES))
         D["first"] = [T["seat"][p]["first"][box.factory_resources[0]] for p in range(n)]
         D["get_uses"], D["get_stack"] = _tuple_getter(self.market), _tuple_getter(self.tiles)
+        D["pack_uses"], D["pack_tiles"] = (struct.Struct(f"{len(keys)}f").pack_into for keys in (self.market, self.tiles))
         assert used == list(range(used[0], used[0] + len(used))) and [i for _, i in D["uses"]] == \
             list(range(D["uses"][0][1], D["uses"][0][1] + len(self.market)))
         assert [T["phase"][ph] for ph in PHASES] == list(range(D["phases"][0], D["phases"][0] + len(PHASES)))
         assert all(list(T["seat"][p]["first"].values()) == list(range(D["first"][p], D["first"][p] + len(box.factory_resources)))
                    for p in range(n))
         kind = {f.name: f.copy for f in STATE_FIELDS}
-        kind["lands"] = "lands"
+        kind["lands"] = "writer"
         parts = {"hand": (T["get_res"], at[f"player+0.hand.{box.resources[0]}"], len(box.resources)),
                  "income": (T["get_inc"], at[f"player+0.income.{box.income_resources[0]}"], len(box.income_resources)),
                  "taken": (T["get_inc"], at[f"player+0.taken.{box.income_resources[0]}"], len(box.income_resources)),
@@ -260,6 +267,7 @@ class EstateObservation(ObservationEncoder):
         self._blank = array.array("f", bytes(4 * len(self.names)))
         self._view = self._blank[:]
         self._kept = [_UNSET] * len(_SOURCES)
+        self._kept[_SOURCES.index("lands")] = {}  # no land yet: every slots block is zeros
         lo, hi = D["slots_span"]
         self._slot_blocks = [self._blank[lo:hi] for _ in range(self.n)]  # per observer
 
@@ -297,48 +305,71 @@ class EstateObservation(ObservationEncoder):
 
     def _put_uses(self, v, now, was):
         D = self._D
-        v[D["uses"][0][1]:D["uses"][0][1] + len(self.market)] = array.array("f", D["get_uses"](now))
+        D["pack_uses"](v, 4 * D["uses"][0][1], *D["get_uses"](now))
 
     def _put_display(self, v, now, was):
-        i = self._D["display"]
-        v[i:i + len(self.tiles)] = array.array("f", map(now.count, self.tiles))
+        D = self._D
+        D["pack_tiles"](v, 4 * D["display"], *map(now.count, self.tiles))
 
     def _put_removed(self, v, now, was):
-        i = self._D["removed"]
-        v[i:i + len(self.tiles)] = array.array("f", map(now.count, self.tiles))
+        D = self._D
+        D["pack_tiles"](v, 4 * D["removed"], *map(now.count, self.tiles))
 
     def _put_stack(self, v, now, was):
-        i = self._D["stack"]
-        v[i:i + len(self.tiles)] = array.array("f", self._D["get_stack"](now))
+        D = self._D
+        D["pack_tiles"](v, 4 * D["stack"], *D["get_stack"](now))
+
+    def _slot_flags(self, land) -> list:
+        """A land's slot entries (its tile's flag, then owner and marker flags listing the
+        players from the observer) for each observer, as C float arrays (kept by value)."""
+        key = (land["tile"], land["owner"], tuple(land["markers"]))
+        hit = self._sections.get(key)
+        if hit is None:
+            if len(self._sections) > _SECTIONS_KEPT:
+                self._sections.clear()
+            n, T = self.n, len(self.tiles)
+            hit = []
+            for me in range(n):
+                b = array.array("f", bytes(4 * (T + 2 * n)))
+                b[self._D["tile_of"][land["tile"]]] = 1
+                b[T + (land["owner"] - me) % n] = 1
+                for p in land["markers"]:
+                    b[T + n + (p - me) % n] = 1
+                hit.append(b)
+            self._sections[key] = hit
+        return hit
 
     def _put_lands(self, v, now, was):
         """The slots whose land changed (placed, joined, gone) in each observer's slots
-        block: a slot's owner and marker flags list the players from the observer."""
-        D, n = self._D, self.n
-        lo, width, slots, tile_of = D["slots_span"][0], D["slot_width"], D["slot"], D["tile_of"]
-        old = {} if was is _UNSET else was
-        changed = [slot for slot, land in now.items() if land != old.get(slot)] + [slot for slot in old if slot not in now]
-        blank = self._blank[:width]
+        block (:meth:`_slot_flags`) and in the kept lands ``was`` (the encoder's own dict,
+        changed in place)."""
+        D = self._D
+        lo, width, at = D["slots_span"][0], D["slot_width"], D["slot_at"]
+        changed = [slot for slot, land in now.items() if land != was.get(slot)]
+        changed += [slot for slot in was if slot not in now]
         for slot in changed:
-            tile, owner, marker = slots[slot]
+            i = at[slot] - lo
             land = now.get(slot)
-            for me, b in enumerate(self._slot_blocks):
-                b[tile - lo:tile - lo + width] = blank
-                if land is not None:
-                    b[tile - lo + tile_of[land["tile"]]] = 1
-                    b[owner[(land["owner"] - me) % n] - lo] = 1
-                    for p in land["markers"]:
-                        b[marker[(p - me) % n] - lo] = 1
+            if land is None:
+                blank = self._blank[:width]
+                for b in self._slot_blocks:
+                    b[i:i + width] = blank
+                del was[slot]
+                continue
+            for b, flags in zip(self._slot_blocks, self._slot_flags(land)):
+                b[i:i + width] = flags
+            was[slot] = {**land, "markers": land["markers"][:], "raised": land["raised"][:]}
 
     def _put_first_taker(self, v, now, was):
-        k, firsts = len(self.box.factory_resources), self._D["first"]
-        blank = self._blank[:k]
-        for i in firsts:
-            v[i:i + k] = blank
+        """The first-taker flags of the materials whose first taker changed."""
         seats = self._T["seat"]
         for m, p in now.items():
-            if p is not None:
-                v[seats[p]["first"][m]] = 1
+            q = None if was is _UNSET else was.get(m)
+            if p != q:
+                if q is not None:
+                    v[seats[q]["first"][m]] = 0
+                if p is not None:
+                    v[seats[p]["first"][m]] = 1
 
     def from_state(self, state, me: int, to_move: int | None) -> np.ndarray:
         """The vector of ``state.observation(me)`` with ``to_move``'s flag (``None``:
@@ -360,7 +391,7 @@ class EstateObservation(ObservationEncoder):
 
         Returns a C float array's memory as float32 numpy (writable, the caller's own).
         """
-        view = getattr(self, "_view", None)
+        view = self._view
         if view is None:
             self._new_view()
             view = self._view
@@ -370,7 +401,8 @@ class EstateObservation(ObservationEncoder):
             x, was = now[k], kept[k]
             if put.__class__ is not tuple:
                 put(self, view, x, was)
-                kept[k] = x if keep is None else keep(x)
+                if keep is not False:
+                    kept[k] = x if keep is None else keep(x)
                 continue
             # a per-player field of the seats: the players whose value changed
             pack, get, starts = put
