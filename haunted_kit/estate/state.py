@@ -224,19 +224,19 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
 
 _FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)
 # every field but the lands compiled from the table; the lands (slot -> {tile, owner, markers, raised})
-# copied by copy_lands below, the "tree" copy written out for their one shape (a search copies a
+# copied by _copy_lands below, the "tree" copy written out for their one shape (a search copies a
 # position once per playout)
 _copy_rest = compile_copy(tuple(f for f in STATE_FIELDS if f.name != "lands"), shared=("config",))
 
 
-def copy_lands(lands: dict) -> dict:
+def _copy_lands(lands: dict) -> dict:
     """A copy of ``lands`` as ``copy_tree`` makes it: new dicts, new marker and raise lists."""
     return {slot: {**land, "markers": land["markers"][:], "raised": land["raised"][:]} for slot, land in lands.items()}
 
 
 def _copy(s, keep_log: bool):
     new = _copy_rest(s, keep_log)
-    new.lands = copy_lands(s.lands)
+    new.lands = _copy_lands(s.lands)
     return new
 
 
