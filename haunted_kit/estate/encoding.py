@@ -46,7 +46,8 @@ _SOURCES = ("season", "phase", "visit", "visitors", "pending", "uses", "display"
 #: how from_state keeps a field's value: a copy by the field's copy kind in STATE_FIELDS (so that a field
 #: changed in place still compares unequal; None: the value itself), or (False) changed in place by its writer
 _KEEP = {"value": None, "list": list, "optional_list": lambda x: None if x is None else x[:], "dict": dict,
-         "rows": lambda x: [r.copy() for r in x], "tree": copy_tree, "writer": False}
+         "rows": lambda x: [r.copy() for r in x], "tree": copy_tree, "writer": False,
+         "visit": lambda x: None if x is None else {**x, "used": x["used"][:]}}  # the "tree" copy for its one shape
 
 
 def _tuple_getter(keys):
@@ -221,7 +222,7 @@ class EstateObservation(ObservationEncoder):
         D["slot_at"] = {slot: tile for slot, (tile, _, _) in D["slot"].items()}
         assert all(owner == list(range(t + R, t + R + n)) and marker == list(range(t + R + n, t + R + 2 * n))
                    for t, owner, marker in D["slot"].values())
-        self._seats_at = T["seat_start"][0]
+        self._seats_at, self._slots_span = T["seat_start"][0], D["slots_span"]
         self._per_seat = (len(self.names) - self._seats_at) // n
         assert D["slots_span"][1] - D["slots_span"][0] == len(self.slots) * D["slot_width"]
         assert D["slots_span"][1] == self._seats_at and T["seat_start"][-1] == self._seats_at + (n - 1) * self._per_seat
@@ -237,6 +238,7 @@ class EstateObservation(ObservationEncoder):
                    for p in range(n))
         kind = {f.name: f.copy for f in STATE_FIELDS}
         kind["lands"] = "writer"
+        kind["visit"] = "visit"
         parts = {"hand": (T["get_res"], at[f"player+0.hand.{box.resources[0]}"], len(box.resources)),
                  "income": (T["get_inc"], at[f"player+0.income.{box.income_resources[0]}"], len(box.income_resources)),
                  "taken": (T["get_inc"], at[f"player+0.taken.{box.income_resources[0]}"], len(box.income_resources)),
@@ -424,7 +426,7 @@ class EstateObservation(ObservationEncoder):
             at, end, cut = self._seats_at, len(v), me * self._per_seat
             v[at:end - cut] = view[at + cut:end]
             v[end - cut:end] = view[at:at + cut]
-        lo, hi = self._D["slots_span"]
+        lo, hi = self._slots_span
         v[lo:hi] = self._slot_blocks[me]
         if to_move is not None:
             v[(to_move - me) % n] = 1  # "to_move=me", then "to_move=player+k", come first
