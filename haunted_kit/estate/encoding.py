@@ -204,7 +204,8 @@ class EstateObservation(ObservationEncoder):
 
     def _direct_tables(self):
         """Index tables of :meth:`from_state`, made once: flat entry positions, slots keyed
-        by the state's ``(q, r)`` and seats by their place from the observer."""
+        by the state's ``(q, r)``, the blocks of slot flags and of seats, and per field of
+        :data:`_SOURCES` how a change of it is written and how its value is kept."""
         T, at = getattr(self, "_T", None) or self._tables(), self.at
         tile_of = {t: i for i, t in enumerate(self.tiles)}
         D = {"tile_of": tile_of,
