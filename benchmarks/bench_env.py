@@ -29,7 +29,15 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   issue 21's fourth round): the engine's replay 49,300 a decision; an env step 153,600 at
   86cfd0a, 146,100 after ``from_state`` read its fields by compiled attribute loads and
   ``step`` checked the mask's numbering with one list ``==`` (a ratio of 0.32 then 0.34,
-  as this benchmark's timed ratio); ``from_state`` is about 57,000 of them. Each game's
+  as this benchmark's timed ratio); ``from_state`` is about 57,000 of them. The estate (3
+  players, issue 21 session 27; instructions counted by valgrind's callgrind with
+  PYTHONHASHSEED=0 over 10 seeded random games, as the CPU time of single runs swung by
+  half): an env step about 180k instructions (86cfd0a: 204k), the engine's replay about
+  81k; of the step, the encoder's ``from_state`` about 73k (86cfd0a's, which wrote the
+  whole vector from zeros every call: 97k): it keeps one vector like Haunted Lands', a
+  copy of each of the 18 state fields it reads (their comparison in C about 15k), each
+  observer's block of slot flags apart, and per call copies the vector, rotates the
+  players' entries and pastes the observer's slot flags (about 14k). Each game's
   action record is read after the clock (before: inside it, about 2 us a decision). The
   same random games on both sides (this benchmark since issue 21's second round: before, the
   engine played other games, and Landmarks' ratio swung from 0.07 to 0.85 with which
