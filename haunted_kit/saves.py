@@ -21,7 +21,7 @@ from typing import Callable
 
 from .protocol import is_integer
 
-__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "copy_tree", "json_value", "short"]
+__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "compile_reader", "copy_tree", "json_value", "short"]
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 40
@@ -173,6 +173,24 @@ def compile_copy(fields: tuple[StateField, ...], shared: tuple[str, ...] = (), d
     copy = namespace["copy"]
     copy.__doc__ = doc or "An independent copy of the state (see the game's field table)."
     return copy
+
+
+def compile_reader(names: tuple[str, ...]):
+    """A function ``read(state)`` returning the tuple of ``state.NAME`` for each of
+    ``names``, in order, compiled once: plain attribute loads, which the interpreter
+    specialises (for slots too), about a third of the cost of ``operator.attrgetter``
+    over the same fields. The observation encoders' ``from_state`` reads the fields it
+    compares with it.
+
+    Raises:
+        ValueError: a name that is not an identifier, or no names.
+    """
+    names = tuple(names)
+    if not names or not all(isinstance(n, str) and n.isidentifier() for n in names):
+        raise ValueError(f"compile_reader needs attribute names, got {names!r}")
+    namespace: dict = {}
+    exec(f"def read(s):\n    return ({', '.join(f's.{n}' for n in names)},)", namespace)  # noqa: S102 - checked identifiers
+    return namespace["read"]
 
 
 def copy_tree(v):

@@ -28,7 +28,7 @@ from operator import ne
 import numpy as np
 
 from ..protocol import ActionCatalogue, ObservationEncoder
-from ..saves import copy_tree
+from ..saves import compile_reader, copy_tree
 from . import actions as A
 from .box import default_estate_box
 from .rules import income_bound  # noqa: F401  (this module's interface too; the rule lives in rules)
@@ -246,7 +246,7 @@ class EstateObservation(ObservationEncoder):
                  "workers": (T["get_workers"], at["player+0.workers.supply"], 3)}
         parts.update({name: (None, at[f"player+0.{key}"], 1)
                       for name, key in (("tokens", "condition_tokens"), ("passed", "passed"), ("visited", "visited"))})
-        self._read = operator.attrgetter(*_SOURCES)
+        self._read = compile_reader(_SOURCES)
         # how a change of each field is written: for the seats' per-player fields a tuple (a struct's
         # pack_into for a player's values, their getter, each player's first entry in bytes; pack_into None:
         # one value, its entry), else the function _put_NAME; then how the field's value is kept (_KEEP)

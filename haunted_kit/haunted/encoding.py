@@ -13,13 +13,13 @@ from __future__ import annotations
 import array
 import functools
 import math
-import operator
 from itertools import compress
 from operator import ne
 
 import numpy as np
 
 from ..protocol import vector_bounds
+from ..saves import compile_reader
 from .board import build_field
 from .box import default_box
 
@@ -40,15 +40,6 @@ def _changed(now, was):
     """The indices of the sequence ``now`` whose values differ from ``was`` (every index when
     ``was`` is ``_UNSET``: nothing written yet), found in C."""
     return range(len(now)) if was is _UNSET else compress(range(len(now)), map(ne, now, was))
-
-
-def _reader(names):
-    """A function returning the tuple of ``s.NAME`` for each of ``names``, compiled once:
-    plain attribute loads, which the interpreter specialises for slots (a third of the
-    cost of ``operator.attrgetter`` over the same fields)."""
-    namespace: dict = {}
-    exec(f"def read(s):\n    return ({', '.join(f's.{n}' for n in names)},)", namespace)  # noqa: S102 - code generated from the constant _SOURCES
-    return namespace["read"]
 
 
 def _capped(table: dict, key, make):
@@ -111,7 +102,7 @@ class HauntedObservation:
         self._built: list = []  # (entry offset, cell) of each built cell: the owner flags' places
         self._kept: list = [_UNSET] * len(_SOURCES)
         self._own: list = [None] * players  # each player's own quest entries (_own_quests)
-        self._read = _reader(_SOURCES)
+        self._read = compile_reader(_SOURCES)
         # how a change of each field is written: an int, the entry that holds the value (season, round,
         # supplies); a list, where entry i of a per-player list of counts goes (_at); a 1-tuple, the entry of
         # a per-cell flag from the cell's start (ghosts, depleted); else the function _put_NAME (a plain
