@@ -2,6 +2,7 @@
 
     python benchmarks/bench_env.py [--games N] [--thirds N] [--strength N] [--no-hints]
     python benchmarks/bench_env.py --ab main [--rounds 5] [--games N]
+    python benchmarks/bench_env.py --instructions [--ab REV] [--games N]   (needs valgrind)
 
 For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
 
@@ -28,8 +29,14 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   (``valgrind --tool=callgrind``, noise-free; this benchmark's 40 games, 5,524 decisions,
   issue 21's fourth round): the engine's replay 49,300 a decision; an env step 153,600 at
   86cfd0a, 146,100 after ``from_state`` read its fields by compiled attribute loads and
-  ``step`` checked the mask's numbering with one list ``==`` (a ratio of 0.32 then 0.34,
-  as this benchmark's timed ratio); ``from_state`` is about 57,000 of them. The estate (3
+  ``step`` checked the mask's numbering with one list ``==`` (an instruction ratio of 0.33
+  then 0.35; ``--instructions --games 10`` now: Haunted Lands 0.350, estate 0.348,
+  Landmarks 0.587); ``from_state`` is about 57,000 of them, everything else the
+  environment and the policy do (the AEC calls, the mask, the step's checks, ``nonzero``
+  and the draw) about 38,000, so the observation and mask together cost about 1.3 engine
+  steps. Timed (``--ab 86cfd0a --rounds 9 --games 40``, a loaded machine) the Haunted
+  Lands ratio read 0.31 on both sides and the estate's 0.31 then 0.32: the environment's
+  code takes more time per instruction than the engine's. The estate (3
   players, issue 21 session 27; instructions counted by valgrind's callgrind with
   PYTHONHASHSEED=0 over 10 seeded random games, as the CPU time of single runs swung by
   half): an env step about 180k instructions (86cfd0a: 204k), the engine's replay about
@@ -49,6 +56,13 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   whether both hand a learner the same outputs (``same outputs``: the digests of every
   observation, mask, reward and info of ``tests/env_golden.py``'s seeded episodes, both
   sides run by this checkout's digest code);
+* with ``--instructions``: the same env and engine sides counted in machine instructions
+  by valgrind's callgrind instead of timed (``PYTHONHASHSEED=0``; each side's count for
+  ``--games`` games less its count for none, per decision): the same figure every run,
+  whatever the machine's load, where one timed run swings by +-0.1. Instructions are not
+  time: the environment's code spends more time per instruction than the engine's (its
+  timed ratio reads about 0.03 lower), so the timed figure stays the measure and this one
+  shows a change that load hides; with ``--ab REV`` also git revision ``REV``'s counts;
 * hint: CPU seconds (``time.process_time``) for ``hints(state, playouts=1000)`` from a
   position a few greedy decisions into a game (truncated rollouts where the game has
   ``evaluate``); for the estate and Landmarks also the median and the most over positions
@@ -301,6 +315,60 @@ def ab(rev: str, rounds: int, games: int) -> None:
             print(f"{game:10} {side:4} {env_s:12,.0f} {eng_s:15,.0f} {ratio:10.2f}")
 
 
+def count_side(side: str, game: str, games: int, picks_file: str) -> None:
+    """``--instructions``'s child, run under callgrind: the env side's first ``games``
+    seeded games, or the engine side's replay of them from ``picks_file`` (a JSON list of
+    ``[seed, places]``, as :func:`engine_replay` takes); prints the decisions made."""
+    players, options = next((p, o) for g, p, o in GAMES if g == game)
+    if side == "env":
+        steps, _ = env_games(game, players, options, range(games))
+    else:
+        played = [(seed, picks) for seed, picks in json.loads(Path(picks_file).read_text())[:games]]
+        steps, _ = engine_replay(game, players, options, played)
+    print(steps)
+
+
+def instructions(games: int, rev: str | None) -> None:
+    """Instructions per decision of each game's env and engine sides (:func:`count_side`
+    under callgrind, ``games`` games less none), for this tree and, with ``rev``, for
+    git revision ``rev`` too; prints the table and the ratios."""
+    import shutil
+    import tempfile
+    from contextlib import nullcontext
+
+    if shutil.which("valgrind") is None:
+        print(f"{Path(sys.argv[0]).name}: error: --instructions needs valgrind (apt install valgrind)", file=sys.stderr)
+        raise SystemExit(2)
+    from bench_engine import tree_at  # lazy: the temporary worktree of --ab only (bench_engine's own)
+
+    def count(tree: Path, side: str, game: str, n: int, picks: Path) -> tuple[int, int]:
+        with tempfile.TemporaryDirectory(prefix="hk-callgrind-") as tmp:
+            out = Path(tmp) / "callgrind.out"
+            env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0",
+                   "OPENBLAS_NUM_THREADS": "1"}
+            done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+                                   __file__, "--count", side, game, str(n), str(picks)],
+                                  env=env, cwd=tree, capture_output=True, text=True, check=True)
+            total = next(int(line.split()[1]) for line in out.read_text().splitlines()
+                         if line.startswith(("summary:", "totals:")))
+        return total, int(done.stdout.split()[-1])
+
+    with tempfile.TemporaryDirectory(prefix="hk-bench-env-") as tmp, (tree_at(rev) if rev else nullcontext()) as old:
+        trees = ([("old", old)] if rev else []) + [("new" if rev else "this", ROOT)]
+        print(f"{'game':10} {'tree':4} {'env instr/decision':>19} {'engine instr/decision':>22} {'env/engine':>10} "
+              f"(callgrind, {games} games)")
+        for game, players, options in GAMES:
+            picks = Path(tmp) / f"{game}.json"  # the games' decisions, from this tree's env (the same games on both)
+            picks.write_text(json.dumps(env_side(game, players, options, list(range(games)))[2]))
+            for name, tree in trees:
+                per = {}
+                for side in ("env", "engine"):
+                    (none, _), (some, steps) = (count(tree, side, game, k, picks) for k in (0, games))
+                    per[side] = (some - none) / steps
+                print(f"{game:10} {name:4} {per['env']:19,.0f} {per['engine']:22,.0f} "
+                      f"{per['engine'] / per['env']:10.3f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=number_at_least(1), default=20, help="seeded games per game and way (default 20)")
@@ -311,11 +379,21 @@ def main() -> None:
                     help="also play N games of search vs greedy in each companion game")
     ap.add_argument("--ab", metavar="REV", help="compare the env figures with git revision REV, alternated")
     ap.add_argument("--rounds", type=number_at_least(1), default=5, help="alternated runs per side for --ab (default 5)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count machine instructions with valgrind's callgrind instead of timing (with --ab: both trees)")
+    ap.add_argument("--count", nargs=4, metavar=("SIDE", "GAME", "GAMES", "PICKS"), help=argparse.SUPPRESS)
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)  # --ab's child: JSON figures
     ap.add_argument("--digests", action="store_true", help=argparse.SUPPRESS)  # --probe: the outputs' digests too
     args = ap.parse_args()
     if args.probe:
         print(json.dumps(probe(args.games, args.digests)))
+        return
+    if args.count:
+        side, game, n, picks = args.count
+        count_side(side, game, int(n), picks)
+        return
+    if args.instructions:
+        instructions(args.games, args.ab)
         return
     if args.ab:
         ab(args.ab, args.rounds, args.games)

@@ -57,3 +57,11 @@ def test_an_unknown_revision_is_named():
     done = run(ROOT / "benchmarks" / "bench_env.py", "--ab", "no-such-revision", "--games", "1")
     assert done.returncode == 2 and "'no-such-revision' is no git revision" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_instruction_counts_without_valgrind_say_what_is_missing(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_env.py"), "--instructions", "--games", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": str(tmp_path)})  # no valgrind on this PATH
+    assert done.returncode == 2 and "--instructions needs valgrind (apt install valgrind)" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
