@@ -32,7 +32,7 @@ from ..saves import compile_reader, copy_tree
 from . import actions as A
 from .box import default_estate_box
 from .rules import income_bound  # noqa: F401  (this module's interface too; the rule lives in rules)
-from .state import STATE_FIELDS
+from .state import STATE_FIELDS, copy_lands
 
 __all__ = ["EstateObservation", "catalogue", "income_bound"]
 
@@ -82,7 +82,6 @@ class EstateObservation(ObservationEncoder):
         box = box or default_estate_box()
         self.tiles, self.market = list(box.tiles), list(box.market)
         self.slots = [f"{q},{r}" for q, r in box.slots]
-        self._last_rows = [((), b"")] * players  # per seat: its values and their float32 bytes last written
         self._view = None  # from_state's kept vector (see from_state), made by its first call
         self._sections: dict = {}  # a land's values -> its slot entries per observer (_slot_flags)
         super().__init__(box, players)
@@ -145,21 +144,13 @@ class EstateObservation(ObservationEncoder):
 
     def _seat_rows(self, v, me: int, hands, incomes, takens, workers, tokens, passed, visited) -> None:
         """Write every seat's consecutive entries (hand, income, taken, workers, condition
-        tokens, passed, visited: :meth:`entry_names`' order) into ``v``, one float32 bytes
-        write per seat (the bytes last written for that seat while its values are the same)."""
+        tokens, passed, visited: :meth:`entry_names`' order) into ``v``, one slice per seat."""
         T, n = self._T, self.n
         res, inc, work, starts, width = T["get_res"], T["get_inc"], T["get_workers"], T["seat_start"], T["seat_width"]
-        last, out = self._last_rows, memoryview(v).cast("B")
         for p in range(n):
             row = res(hands[p]) + inc(incomes[p]) + inc(takens[p]) + work(workers[p]) + (tokens[p], passed[p], visited[p])
-            kept = last[p]
-            if kept[0] == row:
-                b = kept[1]
-            else:
-                b = array.array("f", row).tobytes()
-                last[p] = (row, b)  # the same values next time: the same bytes
-            at0 = 4 * starts[(p - me) % n]
-            out[at0:at0 + 4 * width] = b
+            at = starts[(p - me) % n]
+            v[at:at + width] = array.array("f", row)
 
     def values(self, obs: dict, me: int, v: list) -> list:
         """Write the entries of ``obs`` (player ``me``'s observation) into the list of zeros ``v``
@@ -361,7 +352,7 @@ class EstateObservation(ObservationEncoder):
                 continue
             for b, flags in zip(self._slot_blocks, self._slot_flags(land)):
                 b[i:i + width] = flags
-            was[slot] = {**land, "markers": land["markers"][:], "raised": land["raised"][:]}
+        was.update(copy_lands({slot: now[slot] for slot in changed if slot in now}))
 
     def _put_first_taker(self, v, now, was):
         """The first-taker flags of the materials whose first taker changed."""

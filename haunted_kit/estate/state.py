@@ -224,19 +224,20 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
 
 _FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)
 # every field but the lands compiled from the table; the lands (slot -> {tile, owner, markers, raised})
-# copied by _copy_lands below, the "tree" copy written out for their one shape (a search copies a
+# copied by copy_lands below, the "tree" copy written out for their one shape (a search copies a
 # position once per playout)
 _copy_rest = compile_copy(tuple(f for f in STATE_FIELDS if f.name != "lands"), shared=("config",))
 
 
-def _copy_lands(lands: dict) -> dict:
-    """A copy of ``lands`` as ``copy_tree`` makes it: new dicts, new marker and raise lists."""
+def copy_lands(lands: dict) -> dict:
+    """A copy of ``lands`` (slot -> land) as ``copy_tree`` makes it: new dicts, new marker and
+    raise lists. The state's copy and the observation encoder's kept lands use it."""
     return {slot: {**land, "markers": land["markers"][:], "raised": land["raised"][:]} for slot, land in lands.items()}
 
 
 def _copy(s, keep_log: bool):
     new = _copy_rest(s, keep_log)
-    new.lands = _copy_lands(s.lands)
+    new.lands = copy_lands(s.lands)
     return new
 
 
@@ -449,5 +450,5 @@ def value_at(d, path: str):
     return cur
 
 
-__all__ = ["EstateConfig", "EstateConfigError", "EstateData", "EstateSaveError", "check_position", "first_difference", "position_of",
+__all__ = ["EstateConfig", "EstateConfigError", "EstateData", "EstateSaveError", "check_position", "copy_lands", "first_difference", "position_of",
            "set_position", "value_at"]
