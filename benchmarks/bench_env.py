@@ -37,14 +37,14 @@ For each game (Haunted Lands 4 players, estate 3, Landmarks 3 over 3 rounds):
   steps. Timed (``--ab 86cfd0a --rounds 9 --games 40``, a loaded machine) the Haunted
   Lands ratio read 0.31 on both sides and the estate's 0.31 then 0.32: the environment's
   code takes more time per instruction than the engine's. The estate (3
-  players, issue 21 session 27; instructions counted by valgrind's callgrind with
-  PYTHONHASHSEED=0 over 10 seeded random games, as the CPU time of single runs swung by
-  half): an env step about 180k instructions (86cfd0a: 204k), the engine's replay about
-  81k; of the step, the encoder's ``from_state`` about 73k (86cfd0a's, which wrote the
-  whole vector from zeros every call: 97k): it keeps one vector like Haunted Lands', a
-  copy of each of the 18 state fields it reads (their comparison in C about 15k), each
-  observer's block of slot flags apart, and per call copies the vector, rotates the
-  players' entries and pastes the observer's slot flags (about 14k). Each game's
+  players; ``--instructions --ab 86cfd0a --games 10``): an env step 173,300 instructions
+  (86cfd0a: 202,900, when ``from_state`` wrote the whole vector from zeros every call),
+  the engine's replay 61,400; ``from_state`` now keeps one vector like Haunted Lands', a
+  copy of each of the 18 state fields it reads, each observer's block of slot flags apart,
+  and per call copies the vector, rotates the players' entries and pastes the observer's
+  slot flags (a probe of ``from_state`` alone, issue 21 session 27: about 73k
+  instructions a call against 97k before, of which comparing the fields about 15k and
+  the copy, rotation and paste about 14k). Each game's
   action record is read after the clock (before: inside it, about 2 us a decision). The
   same random games on both sides (this benchmark since issue 21's second round: before, the
   engine played other games, and Landmarks' ratio swung from 0.07 to 0.85 with which
@@ -81,11 +81,14 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -242,9 +245,6 @@ def hint_cpu(state) -> tuple[float, str]:
 
 
 def strength(games: int) -> None:
-    import tempfile
-    from pathlib import Path
-
     from bench_scale import wilson  # the same interval as the Haunted Lands strength figures
 
     from haunted_kit.simulate import Grid, load_dataset, simulate
@@ -332,10 +332,6 @@ def instructions(games: int, rev: str | None) -> None:
     """Instructions per decision of each game's env and engine sides (:func:`count_side`
     under callgrind, ``games`` games less none), for this tree and, with ``rev``, for
     git revision ``rev`` too; prints the table and the ratios."""
-    import shutil
-    import tempfile
-    from contextlib import nullcontext
-
     if shutil.which("valgrind") is None:
         print(f"{Path(sys.argv[0]).name}: error: --instructions needs valgrind (apt install valgrind)", file=sys.stderr)
         raise SystemExit(2)
