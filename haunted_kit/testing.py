@@ -43,7 +43,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import get_game
+from .games import get_game, load_state
 from .protocol import IllegalAction, check_seed, is_integer
 from .search import determinise
 
@@ -231,7 +231,7 @@ def play_checked(game, box, setting: dict, seed: int, *, max_steps: int = 20_000
 def _round_trip_problem(game, box, s) -> str | None:
     try:
         data = s.to_dict()
-        again = game.from_dict(data, box).to_dict()
+        again = load_state(game, data, box).to_dict()
     except ValueError as exc:
         return f"the save of this state is refused: {exc}"
     if again != data:
@@ -531,7 +531,7 @@ def continuation(save: dict, game_name: str, seed: int, steps: int) -> list:
     ``save`` of game ``game_name``, from the step after the save on. Run in two processes
     on the same save, it must give the same list."""
     g = get_game(game_name)
-    s = g.from_dict(save)
+    s = load_state(g, save)
     start = len(s.history())
     random_steps(s, random.Random(seed), steps)
     return [[e.player, repr(e.action) if e.chance else g.action_to_dict(e.action)] for e in s.history()[start:]]
