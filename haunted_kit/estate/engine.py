@@ -629,6 +629,21 @@ class EstateGame:
 
     name = "estate"
     title = "Estate and Market"
+    #: the decision kinds (JSON type name -> action class) the conformance suite reaches
+    action_types = A.ACTION_TYPES
+
+    def conformance_starts(self, box=None) -> list[EstateState]:
+        """Positions the conformance suite plays from besides new games: no action sends a
+        worker to the Inn (ruling E15), so play from a new game never meets the Inn's
+        decisions (``InnReturn``, ``InnDecline``). Here a 2-player game of ``box`` (default:
+        the kit's) starts with a worker of each player in the Inn and P1 holding 9 gold,
+        enough to bring one back."""
+        cfg = EstateConfig(players=2, seed=1, box=box or default_estate_box())
+        start = position_of(new_state(cfg, log=False))
+        for p in range(2):
+            start["workers"][p]["inn"] = 1
+        start["hand"][0]["gold"] = 9
+        return [new_state(cfg, start=start)]
 
     @property
     def min_players(self) -> int:

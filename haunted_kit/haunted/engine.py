@@ -1177,6 +1177,8 @@ class HauntedLandsGame:
 
     name = "haunted"
     title = "Haunted Lands"
+    #: the decision kinds (JSON type name -> action class) the conformance suite reaches
+    action_types = A.ACTION_TYPES
 
     @property
     def min_players(self) -> int:

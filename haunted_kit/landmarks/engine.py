@@ -37,7 +37,7 @@ from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusa
 from ..saves import compile_copy, copy_tree
 from . import encoding
 from . import rules as R
-from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
+from .actions import ACTION_TYPES, Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
 from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
@@ -924,6 +924,8 @@ class LandmarksGame:
 
     name = "landmarks"
     title = "Landmarks & Architects"
+    #: the decision kinds (JSON type name -> action class) the conformance suite reaches
+    action_types = ACTION_TYPES
 
     @property
     def min_players(self) -> int:

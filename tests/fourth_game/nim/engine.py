@@ -269,6 +269,7 @@ class NimGame(NimCore):
     """With the optional hooks."""
 
     agents = {"greedy": NimGreedy}
+    action_types = {"take": Take, "bonus": Bonus}
 
     def default_box(self) -> NimBox:
         return DEFAULT_BOX
