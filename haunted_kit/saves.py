@@ -65,9 +65,10 @@ def check_save_box(data, box, title: str = "this game", error: type[Exception] =
     Raises ``error`` (a ValueError subclass, e.g. the game's
     ``SaveError``) naming the box the save was made with (its folder when the save
     records one, and the fingerprint's first 12 digits), the box it was loaded with, and
-    how to load it with its own: ``this save was made with another box (Toy Nim, folder
-    'house', fingerprint 3f2a9c0d1e4b), not the box in 'box' (fingerprint 9d8e...); load
-    it with that box (--box DIR, or box=load_box(DIR))``."""
+    how to load it with its own, e.g. ``box: this save was made with another box
+    (Landmarks & Architects, folder 'house', fingerprint 3f2a9c0d1e4b), not the box in
+    'landmarks' (fingerprint 8f96d3013973); load it with that box (--box DIR, or
+    box=load_box(DIR))``."""
     if box is None or not hasattr(box, "accepts_fingerprint") or not isinstance(data, dict) or "box" not in data:
         return
     fingerprint, path = saved_box(data)
