@@ -547,8 +547,11 @@ EstateState.apply_action = apply_action  # the method is the function (see curre
 
 
 def load_save(data, box=None) -> "EstateState":
-    """Rebuild a saved game: check the header and config, load the start position,
-    replay the action record and compare with the stored position.
+    """Rebuild a saved game (the Game's ``from_dict``): check the header and config, load
+    the start position, replay the action record and compare with the stored position.
+    Which box the save was made with is the kit's check (:func:`haunted_kit.games.load_state`,
+    which :meth:`EstateState.from_dict` and :meth:`EstateState.load` go through); here
+    ``box`` (default: the kit's) is taken as given.
 
     Raises:
         EstateSaveError: naming the field (``config.players``, ``history[7].action``,
