@@ -47,9 +47,11 @@ Game hooks.
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
 import math
+import os
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -61,7 +63,7 @@ from .fileio import atomic_write
 from .games import get_game
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
-from .simulate import Grid, load_dataset, simulate
+from .simulate import Grid, ProcessPool, load_dataset, simulate
 
 __all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "newcombe_interval", "t_interval", "two_proportion_z",
            "welch", "wilson_interval"]
@@ -672,12 +674,17 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     grid.check(ref)
     grid.check(house)
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="haunted-kit-compare-") as tmp:
+    if workers is None:
+        workers = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="haunted-kit-compare-") as tmp, contextlib.ExitStack() as stack:
+        # both boxes on one set of worker processes: each process starts (imports the kit
+        # and the game) once, and the house games follow the reference ones without a pause
+        pool = None if dask or scheduler or workers == 1 else stack.enter_context(ProcessPool(workers))
         bar = Bar(2 * len(grid), f"compare {game}") if progress else None
         try:
             for name, b in (("reference", ref), ("house", house)):
                 report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
-                                  progress=bar if bar is not None else False)
+                                  progress=bar if bar is not None else False, pool=pool)
                 if report.interrupted:
                     raise KeyboardInterrupt
         finally:

@@ -371,3 +371,12 @@ def test_game_option_parse_takes_only_values_in_range(text):
         pass
     else:
         assert math.isfinite(x) and 0 <= x <= 1
+
+
+def test_both_boxes_on_one_pool_give_the_rows_of_one_process(ghost_box):
+    """``compare`` plays both boxes on one set of worker processes (simulate's
+    ``ProcessPool``): the same games, row for row, as in this process."""
+    one = C.compare(ghost_box, games=4, workers=1, progress=False)
+    two = C.compare(ghost_box, games=4, workers=2, progress=False)
+    assert one.reference_rows.equals(two.reference_rows) and one.house_rows.equals(two.house_rows)
+    assert not two.identical_games()  # the house box was played, not the reference twice
