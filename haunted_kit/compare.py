@@ -76,11 +76,12 @@ CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
 _Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 
-#: ``compare``'s default games per box for each game, each about 10 to 15 CPU seconds of
-#: games for both boxes: a default Haunted Lands report (4 players, greedy bots, two
-#: worker processes) takes about 6 s on two free cores and stayed under 60 s with the
-#: cores shared about six ways (load average 12; ``benchmarks/bench_compare.py``
-#: measures it); a rate's difference then has a 95% half-width of about +-5 pts.
+#: ``compare``'s default games per box for each game, each about 5 to 15 CPU seconds of
+#: games for both boxes: a default Haunted Lands report (4 players, greedy bots, one
+#: worker process per CPU for both boxes) takes about 6 CPU seconds, about 6 s wall on two
+#: free cores and 16-21 s with the two cores shared about nine ways
+#: (``benchmarks/bench_compare.py --runs 3``); a rate's difference then has a 95%
+#: half-width of about +-5 pts.
 DEFAULT_GAMES = {"haunted": 500, "estate": 300, "landmarks": 250}
 
 
