@@ -66,15 +66,19 @@ def _int_list(text: str) -> list[int]:
     return [int(p) for p in parts]
 
 
+def _whole(text: str) -> int:
+    """A whole number typed on the command line, else a usage error saying so."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def whole_at_least(low: int, why: str = ""):
     """An argparse ``type``: a whole number of at least ``low``, else a usage error
     saying that minimum (and ``why``, e.g. ``"an interval needs two games"``)."""
     def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if v < low:
+        if (v := _whole(text)) < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}{f' ({why})' if why else ''}, got {v}")
         return v
     parse.__name__ = f"whole number of at least {low}"  # argparse names the type in its own messages
@@ -98,11 +102,7 @@ def _seconds(text: str) -> float:
 def _seed(text: str) -> int:
     """A ``--seed``/``--first-seed`` value: a whole number the kit takes as a seed
     (:func:`~haunted_kit.protocol.check_seed`), else a usage error (exit 2)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    return check_seed(v, error=argparse.ArgumentTypeError)
+    return check_seed(_whole(text), error=argparse.ArgumentTypeError)
 
 
 def kit_description() -> str:
