@@ -398,7 +398,8 @@ def _raises(kind, fn, *args) -> bool:
 def test_a_store_of_the_previous_version_gets_link_tokens_on_first_start_and_keeps_them(tmp_path):
     """A store written before links had tokens (its meta holds the schema and the teacher
     token only) opens, every table gets a watch and a hot-seat token at the first start,
-    and the next start serves the same ones; the schema version is unchanged."""
+    and the next start serves the same ones (``--new-token`` too: it renews the teacher's
+    only); the schema version is unchanged."""
     db = tmp_path / "old.db"
     c = class_of_every_game(db)
     c.store.teacher_token()
@@ -416,8 +417,9 @@ def test_a_store_of_the_previous_version_gets_link_tokens_on_first_start_and_kee
     assert rows == {"schema": "1", "teacher_token": teacher,
                     **{f"link:{k}:{tid}": v for (tid, k), v in made.items()}}
     assert len(set(made.values())) == len(made) == len(game_names()) * len(LINK_KINDS) and teacher not in made.values()
-    again = open_classroom(db)
+    again = open_classroom(db, new_token=True)  # a new teacher token leaves the shown links as they were
     assert {(tid, k): again.store.link_token(tid, k) for tid in again.store.table_ids() for k in LINK_KINDS} == made
+    assert again.teacher_token != teacher
     again.close()
 
 
