@@ -290,8 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
     srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
     srv.add_argument("--new-token", action="store_true",
-                     help="make a new teacher link (the store keeps the teacher token, so the teacher, projector and "
-                          "hot-seat links survive a restart; this makes the old ones stop working)")
+                     help="make a new teacher link (the store keeps the teacher token, so the teacher link survives a "
+                          "restart; this makes the old one stop working; a table's projector and hot-seat links have "
+                          "tokens of their own, renewed from the teacher page)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
     return ap

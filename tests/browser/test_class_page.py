@@ -278,7 +278,7 @@ def test_the_projector_draws_the_board_across_a_1920_px_screen(chromium_browser,
     srv = class_server("--store", str(tmp_path / "class.db"), "--port", str(free_port()), "--players", "2")
     context = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
-    page.goto(f"{srv.url}/projector/1?token={srv.token}")
+    page.goto(srv.projector[1])
     expect(page.locator("#app[data-seq]")).to_have_count(1, timeout=30_000)
     width = page.locator(".hk-board svg").bounding_box()["width"]
     assert width >= 1800, width
