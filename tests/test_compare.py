@@ -382,3 +382,17 @@ def test_both_boxes_on_one_pool_give_the_rows_of_one_process(ghost_box):
     two = C.compare(ghost_box, games=4, workers=2, progress=False)
     assert one.reference_rows.equals(two.reference_rows) and one.house_rows.equals(two.house_rows)
     assert not two.identical_games()  # the house box was played, not the reference twice
+
+
+def test_the_permutation_test_agrees_with_the_exact_count_of_relabellings():
+    """[0, 1, 0, 1] against [1, 1, 1, 1]: of the C(8, 4) = 70 ways to deal the 8 values into
+    two groups of 4, the difference is at least as far from 0 as 0.5 when both zeros fall in
+    one group: 15 + 15 = 30, p = 30/70 = 0.4286; the test's 4,999 relabellings come within
+    a Monte Carlo error (seeded: the same p every run)."""
+    p = C.permutation_p([0, 1, 0, 1], [1, 1, 1, 1])
+    assert abs(p - 30 / 70) < 0.02 and p == C.permutation_p([0, 1, 0, 1], [1, 1, 1, 1])
+    assert C.permutation_p([2, 2, 2], [2, 2, 2]) == 1.0                 # nothing to tell apart
+    # 50 of 100 against 70 of 100: Fisher's exact test gives 0.0063 (two-sided)
+    assert 0.003 < C.permutation_p([0] * 50 + [1] * 50, [0] * 30 + [1] * 70) < 0.01
+    # the smallest p the test can give: nothing in 4,999 relabellings is as far as 0 vs 10
+    assert C.permutation_p([0] * 30, [10] * 30) == 1 / (C.SHUFFLES + 1)
