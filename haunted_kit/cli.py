@@ -829,6 +829,9 @@ def _simulate(parser, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    if report.removed:
+        print(f"Removed {len(report.removed)} partial part file{'s' * (len(report.removed) != 1)} left by a killed run "
+              f"({', '.join(os.path.relpath(p, args.out) for p in report.removed)} in {args.out}); their games were played again.", file=sys.stderr)
     if report.interrupted:
         print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
               "run the same command again to resume.", file=sys.stderr)

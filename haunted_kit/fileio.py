@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TextIO
 
-__all__ = ["MAX_INPUT_BYTES", "DuplicateKey", "InputTooLarge", "atomic_write", "check_writable", "output_clash", "parse_json",
+__all__ = ["MAX_INPUT_BYTES", "DuplicateKey", "InputTooLarge", "atomic_temp_glob", "atomic_write", "check_writable", "output_clash", "parse_json",
            "read_json", "read_text"]
 
 #: Default size limit for files read from users (16 MiB): a save of a full 4-player
@@ -49,7 +49,7 @@ def atomic_write(path, data: str | bytes | Callable[[TextIO], None], *, encoding
     """
     path = Path(path)
     binary = isinstance(data, bytes)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": encoding, "newline": ""})) as fh:
             if callable(data):
@@ -72,6 +72,17 @@ def atomic_write(path, data: str | bytes | Callable[[TextIO], None], *, encoding
         except OSError:
             pass
         raise
+
+
+_TEMP_SUFFIX = ".tmp"
+
+
+def atomic_temp_glob(name_glob: str) -> str:
+    """The glob of the temporary files :func:`atomic_write` makes for targets named like
+    ``name_glob`` (``".{name}.XXXXXXXX.tmp"`` in the target's folder). Only a process
+    killed mid-write (SIGKILL, a power cut) leaves one behind; a caller that owns the
+    folder removes them (``simulate`` does on resume)."""
+    return f".{name_glob}.*{_TEMP_SUFFIX}"
 
 
 def check_writable(path, what: str = "file") -> str | None:

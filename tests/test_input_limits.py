@@ -149,3 +149,16 @@ def test_a_numeric_option_is_refused_as_usage_or_in_range(command, option, dest,
         assert type(value) is int and kind.low <= value <= kind.high
     else:
         assert type(value) is float and _in_range(value, kind.low, kind.high, kind.above)
+
+
+@pytest.mark.parametrize("lineup", ["search[exploration=nan]", "greedy,search[seconds=inf]"])
+def test_simulate_refuses_a_lineup_out_of_range_and_writes_nothing(tmp_path, capsys, lineup):
+    from haunted_kit import simulate as S
+
+    with pytest.raises(BotSpecError, match="search setting: "):
+        S.Grid(players=(2,), lineups=(lineup,), games=1)
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--out", str(tmp_path / "d"), "--games", "1", "--players", "2", "--agents", lineup])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "search setting: " in err and "Traceback" not in err
+    assert not (tmp_path / "d").exists()
