@@ -32,7 +32,7 @@ from pathlib import Path
 from .bots import BotSpecError, make_bot, parse_lineup
 from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_RANGE, HEX_SIZE_RANGE,
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
-                     PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole)
+                     PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
 from .games import DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook
 from .play import play_game as play_with_bots
@@ -66,7 +66,7 @@ def _int_list(text: str) -> list[int]:
     parts = [x.strip() for x in text.split(",")]
     if not all(p.isascii() and p.isdigit() for p in parts):
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, e.g. 2,3; got {text!r}")
-    return [int(p) for p in parts]
+    return [read_whole(p, "each number", 0, COUNT_RANGE[1], argparse.ArgumentTypeError) for p in parts]
 
 
 # Every numeric option's type: the kit's one check per kind of number (haunted_kit.limits),

@@ -59,6 +59,7 @@ from pathlib import Path
 from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
 from .fileio import atomic_temp_glob, atomic_write, read_json
+from .limits import CONNECT_TIMEOUT_RANGE, GAMES_RANGE, WORKERS_RANGE, finite, whole
 from .play import play_out
 from .progress import Bar
 from .workers import worker_pool
@@ -123,7 +124,7 @@ EVENT_COLUMNS = (
 
 #: Most games one :class:`Grid` may hold (cells x games): ``simulate`` lists every task
 #: of a run, so a bigger grid would use memory without limit before playing anything.
-MAX_GRID_GAMES = 1_000_000
+MAX_GRID_GAMES = GAMES_RANGE[1]
 
 
 class DatasetError(ValueError):
@@ -617,12 +618,10 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     out = Path(out)
     if workers is None:
         workers = os.cpu_count() or 1
-    if not is_integer(workers) or workers < 1:
-        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
-    if chunk is not None and (not is_integer(chunk) or chunk < 1):
-        raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
-    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) or not 0 < connect_timeout < 1e6:
-        raise ValueError(f"connect_timeout must be a positive number of seconds, got {connect_timeout!r}")
+    workers = whole(workers, "workers", *WORKERS_RANGE)
+    if chunk is not None:
+        chunk = whole(chunk, "chunk", *GAMES_RANGE)
+    connect_timeout = finite(connect_timeout, "connect_timeout (seconds)", *CONNECT_TIMEOUT_RANGE, above=True)
     if box is None:  # record the game's own box (its fingerprint) when it names one
         hook = getattr(get_game(grid.game), "default_box", None)
         box = hook() if hook is not None else None

@@ -189,7 +189,7 @@ def test_html_write_is_atomic(ghost_box, tmp_path, monkeypatch):
     (["--box", "{tmp}/nowhere"], "no such folder"),
     (["--box", str(DATA / "estate")], "is the 'estate' game's box, not the 'haunted' game's: try --game estate"),
     (["--box", str(DATA), "--game", "estate"], "try --game haunted"),
-    (["--box", str(DATA), "--games", "1"], "argument --games: the value must be a whole number from 2 to 10,000,000, got '1'"),
+    (["--box", str(DATA), "--games", "1"], "argument --games: the value must be a whole number from 2 to 1,000,000, got '1'"),
     (["--box", str(DATA), "--games", "x"], "must be a whole number from 2 to"),
     (["--box", str(DATA), "--players", "9"], "this box plays 2..4"),
     (["--box", str(DATA), "--agents", "nobody"], "unknown agent 'nobody'"),
