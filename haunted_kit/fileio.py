@@ -111,6 +111,13 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of symbolic links: compared as written (writing there fails anyway)
+        return path.absolute()
+
+
 def _inside(inner: Path, outer: Path) -> bool:
     return inner == outer or outer in inner.parents
 
@@ -118,7 +125,7 @@ def _inside(inner: Path, outer: Path) -> bool:
 def _clash(out_label, out: Path, out_folder: bool, in_label, inp: Path, in_folder: bool, in_verb: str) -> str | None:
     """How writing ``out`` (a file, or a folder written into when ``out_folder``) would
     touch ``inp`` (a file, or a folder when ``in_folder``), or None."""
-    ro, ri = out.resolve(), inp.resolve()  # symbolic links followed
+    ro, ri = _resolved(out), _resolved(inp)  # symbolic links followed
     both = f"{out_label} {out} and {in_label} {inp}"
     if ro == ri or _same_file(out, inp):  # the same path, a link, or a hard link
         return f"{both} are the same {'folder' if in_folder else 'file'}: this command {in_verb} {in_label} and would write {'into' if in_folder else 'over'} it"

@@ -212,8 +212,7 @@ class Grid:
             _refuse_duplicates(f"option {k!r}", vals)
         if not self.players or not self.lineups:
             raise ValueError("a grid needs at least one player count and one lineup")
-        if not is_integer(self.games) or self.games < 1:
-            raise ValueError(f"games must be a positive whole number, got {self.games!r}")
+        object.__setattr__(self, "games", whole(self.games, "games", *GAMES_RANGE))
         cells = len(self.players) * len(self.lineups) * math.prod(len(v) for v in opts.values())
         if self.games * cells > MAX_GRID_GAMES:  # checked before any list of the grid is built
             raise ValueError(f"a grid of {self.games:,} games x {cells:,} cells is more than the limit of "
