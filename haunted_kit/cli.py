@@ -34,7 +34,8 @@ from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
                      PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
-from .games import DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook
+from .games import (DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook,
+                    load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -516,8 +517,8 @@ def _play(sub, args) -> int:
 
 
 def _load_save(sub, args):
-    """The state of save ``args.save``, rebuilt with its game's ``from_dict`` (a save naming
-    no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
+    """The state of save ``args.save``, rebuilt by :func:`haunted_kit.games.load_state` (the
+    box check, then its game's ``from_dict``; a save naming no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
     data = _save_data(args.save, args.max_bytes)
     named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME  # Haunted Lands saves name no game
     if named not in game_names():
@@ -528,8 +529,8 @@ def _load_save(sub, args):
     try:
         if data is None:  # read again for the reason: unreadable, too large, not UTF-8 or not JSON
             read_json(args.save, args.max_bytes, what="save")
-        return game.from_dict(data, box)
-    except ValueError as exc:  # the game's SaveError naming the field
+        return load_state(game, data, box)
+    except ValueError as exc:  # the game's SaveError naming the field, or BoxMismatch naming the box
         wrong = _wrong_game(data, named, args.box)
         print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
         return None
@@ -580,7 +581,7 @@ def _loads_as(data, exclude: str) -> str | None:
         if name != DEFAULT_GAME:  # the default game's saves name no game
             d["game"] = name
         try:
-            get_game(name).from_dict(d)
+            load_state(get_game(name), d)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):  # not that game's save either
             continue
         return name

@@ -433,7 +433,10 @@ class Game(Protocol):
     played, saved, replayed, simulated and checked): ``name``, ``title``,
     ``min_players``, ``max_players``, ``new_game(*, players, seed=0, **options)``,
     ``from_dict(data, box=None)``, ``action_to_dict(action)``, ``action_from_dict(data)``.
-    Register it with one line in :data:`haunted_kit.games.REGISTRY`.
+    Register it with one line in :data:`haunted_kit.games.REGISTRY`. ``from_dict`` reads
+    the save with ``box``; it need not check the save's box fingerprint: the kit calls it
+    only through :func:`haunted_kit.games.load_state`, which does (docs/NEW_GAME.md walks
+    through adding a game).
 
     **Optional** members, each used by the tools named when present; a tool that cannot
     work without one says so (:class:`haunted_kit.games.MissingHook` naming the hook, a
@@ -489,6 +492,14 @@ class Game(Protocol):
     * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
       ``state``'s game up again, every default filled in (the classroom store keeps them;
       else it keeps the keywords the table was created with);
+    * ``start_of(state) -> state``: the position before the first entry of
+      ``state.history()`` (chance nodes left waiting, the log on), from which
+      :func:`states_along` re-plays the record (needed by :mod:`haunted_kit.review`);
+    * ``action_types``: ``{JSON type name: action class}``, every decision kind the game
+      declares; the conformance suite plays seeded games until each has been legal
+      (:func:`haunted_kit.testing.reach_decision_kinds`), and ``conformance_starts(box)
+      -> list[state]``: prepared positions it also plays from, for kinds that play from
+      ``new_game`` never reaches;
     * ``settings(box)`` and ``invariants(state, before)``: the settings ``check-box`` and
       the conformance suite cover (else every player count) and the game's own checks
       (:mod:`haunted_kit.testing`);
