@@ -88,3 +88,56 @@ def test_a_lost_scheduler_is_named_and_the_finished_games_are_kept(tmp_path, cap
     assert f"6 games (12 rows) in {d}: {6 - kept} played now, {kept} already there." in capsys.readouterr().out
     assert main(["simulate", "--out", str(tmp_path / "fresh"), "--workers", "1", *GRID_ARGS]) == 0
     pd.testing.assert_frame_equal(S.load_dataset(d), S.load_dataset(tmp_path / "fresh"))
+
+
+# The child writes the second part's rows file; half-way through the write it says so
+# (a line on stdout) and waits on its stdin, which the test never writes to: the test
+# kills it on that line, with the part's temporary file really on disk.
+STALL = r"""
+import sys
+from haunted_kit import simulate as S
+from haunted_kit.cli import main
+
+real, parts = S._atomic_write_table, []
+
+def stall(table, path):
+    parts.append(path)
+    if len(parts) == 2:
+        def half(fh):
+            fh.write("PAR1 half a part")
+            fh.flush()
+            print("writing", flush=True)
+            sys.stdin.read()  # until killed
+        S.atomic_write(path, half)
+    return real(table, path)
+
+S._atomic_write_table = stall
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_sigkilled_run_s_partial_part_is_removed_by_the_next(tmp_path, capsys):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    d = tmp_path / "d"
+    argv = ["simulate", "--out", str(d), "--workers", "1", *GRID_ARGS]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", STALL, *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=env)
+    try:
+        line = proc.stdout.readline()  # the event: the child is inside its second part's write
+        assert line == b"writing\n"
+        partial = [p.relative_to(d) for p in sorted(d.rglob(".part-*.tmp"))]
+        assert [p.name.startswith(".part-00000001-00000001.parquet.") for p in partial] == [True]
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(60)
+    assert (d / partial[0]).exists() and len(list(d.glob("part-*.parquet"))) == 1
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert f"Removed 1 partial part file left by a killed run ({partial[0]} in {d})" in captured.err
+    assert "6 games (12 rows) in" in captured.out and "5 played now, 1 already there." in captured.out
+    assert not list(d.rglob("*.tmp"))
