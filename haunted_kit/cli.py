@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 
 from .bots import BotSpecError, make_bot, parse_lineup
+from .boxfile import data_dir
 from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_RANGE, HEX_SIZE_RANGE,
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
                      PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
@@ -449,7 +450,8 @@ WRITES = {"play": ("--save", "--log"), "review": ("--html",), "check-box": ("--r
 
 def _io_paths(command: str, args) -> tuple[list, list]:
     """``(outputs, inputs)`` of a parsed command for :func:`haunted_kit.fileio.output_clash`,
-    from :data:`READS` and :data:`WRITES`, with the paths a command derives: handout's PDF
+    from :data:`READS` and :data:`WRITES`, with the paths a command derives: the reference
+    box's folder (:func:`haunted_kit.boxfile.data_dir`) when the command reads it, handout's PDF
     next to its HTML, teacher's notebooks (the files it reads, so its default
     ``NOTEBOOKS/.teacher`` is apart from them) and default ``--out``."""
     def value(name):
@@ -457,6 +459,11 @@ def _io_paths(command: str, args) -> tuple[list, list]:
 
     outputs = [(name.rstrip("/"), value(name), name.endswith("/")) for name in WRITES.get(command, ())]
     inputs = [(name, value(name)) for name in READS.get(command, ())]
+    if outputs and "--box" in READS.get(command, ()) and (command == "compare" or args.box is None):
+        try:  # the kit's own data folder: every game's reference box (compare reads it beside --box)
+            inputs.append(("the reference box", data_dir()))
+        except ValueError:  # BoxError: no data folder; the command says so when it loads the box
+            pass
     if command == "handout" and not args.no_pdf and args.out.suffix.lower() in (".html", ".htm"):
         outputs.append(("the PDF of --out", args.out.with_suffix(".pdf"), False))
     if command == "teacher":

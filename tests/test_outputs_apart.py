@@ -134,3 +134,24 @@ def test_a_symlinked_folder_into_an_input_is_seen_through(tmp_path):
     assert output_clash([("--save", tmp_path / "x.json", False)], [("--box", box)]) is None
     assert output_clash([("--out", tmp_path, True)], [("--box", box)]) == \
         f"--box {box} is inside --out {tmp_path}, which this command writes into"
+
+
+@pytest.mark.parametrize("command, out_opt, out_folder", sorted({(c, o, f) for c, o, f, i, _ in _cases() if i == "--box"}))
+def test_an_output_into_the_reference_box_in_use_is_refused(tmp_path, capsys, monkeypatch, command, out_opt, out_folder):
+    """Without --box a command reads the kit's own box (compare reads it beside --box):
+    an output into that folder is refused too."""
+    kit_data = tmp_path / "kit_data"
+    kit_data.mkdir()
+    (kit_data / "rules.toml").write_text("kept = 1\n")
+    monkeypatch.setenv("HAUNTED_KIT_DATA", str(kit_data))
+    out = kit_data if out_folder else kit_data / "out.html"
+    argv = [command, out_opt, str(out)]
+    for opt in REQUIRED.get(command, []):
+        if opt != out_opt:
+            argv += [opt, str(tmp_path / "house")] if opt.startswith("-") else [str(tmp_path / "save.json")]
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "Traceback" not in err
+    assert f"{out_opt} {out}" in err and f"the reference box {kit_data}" in err, err
+    assert sorted(p.name for p in kit_data.iterdir()) == ["rules.toml"]
