@@ -134,7 +134,10 @@ class DatasetError(ValueError):
 class SchedulerError(ConnectionError):
     """The Dask scheduler given to :func:`simulate` cannot be reached in time, or was lost
     during the run (the message names its address and, when lost, the games finished);
-    finished parts stay, a later run resumes."""
+    finished parts stay, a later run resumes. A lost scheduler also sets ``address``,
+    ``done`` (games in the dataset) and ``total`` (games in the grid); else they are None."""
+
+    address = done = total = None
 
 
 class _SchedulerLost(Exception):
@@ -668,9 +671,12 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
             try:
                 _run_dask(payloads, finished, workers, scheduler, connect_timeout)
             except _SchedulerLost as lost:
-                raise SchedulerError(f"lost the Dask scheduler at {lost.address} after {report.resumed + report.played} "
-                                     f"of {total} games ({type(lost.cause).__name__}); the finished games are kept in "
-                                     f"{out}: rerun the same command to resume") from None
+                done = report.resumed + report.played
+                error = SchedulerError(f"lost the Dask scheduler at {lost.address} after {done} of {total} games "
+                                       f"({type(lost.cause).__name__}); the finished games are kept in {out}: "
+                                       "rerun the same command to resume")
+                error.address, error.done, error.total = lost.address, done, total
+                raise error from None
         elif workers == 1:
             for pl in payloads:
                 finished(run_chunk(pl))

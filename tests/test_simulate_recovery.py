@@ -90,6 +90,35 @@ def test_a_lost_scheduler_is_named_and_the_finished_games_are_kept(tmp_path, cap
     pd.testing.assert_frame_equal(S.load_dataset(d), S.load_dataset(tmp_path / "fresh"))
 
 
+def test_compare_names_a_lost_scheduler_and_promises_no_resume(tmp_path, capsys, monkeypatch):
+    """compare plays into a temporary folder: a lost scheduler is named, with no promise of
+    resuming."""
+    from pathlib import Path
+
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                       host="127.0.0.1", dashboard_address=None)
+    address = cluster.scheduler_address
+    real = S._write_chunk
+
+    def write_then_lose_the_scheduler(*args, **kw):
+        real(*args, **kw)
+        if cluster.status.name != "closed":
+            cluster.close()
+
+    monkeypatch.setattr(S, "_write_chunk", write_then_lose_the_scheduler)
+    data = Path(__file__).resolve().parents[1] / "data"
+    try:
+        code = main(["compare", "--box", str(data), "--games", "4", "--players", "2", "--scheduler", address,
+                     "--workers", "1", "--no-progress"])
+    finally:
+        cluster.close()
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert f"haunted-kit: lost the Dask scheduler at {address} after " in err
+    assert " of 4 games of the reference box; compare keeps no partial run: rerun the command" in err
+
+
 # The child writes the second part's rows file; half-way through the write it says so
 # (a line on stdout) and waits on its stdin, which the test never writes to: the test
 # kills it on that line, with the part's temporary file really on disk.
