@@ -59,19 +59,26 @@ def test_resume_removes_the_partial_parts_a_killed_run_left_and_says_so(tmp_path
     assert "partial" not in capsys.readouterr().err
 
 
-def test_a_lost_scheduler_is_named_and_the_finished_games_are_kept(tmp_path, capsys, monkeypatch):
+def _cluster_lost_after_the_first_part(monkeypatch):
+    """A Dask LocalCluster on 127.0.0.1 (one worker thread, TCP) that is closed as soon as
+    simulate has written its first part (the event; no sleep)."""
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
                                        host="127.0.0.1", dashboard_address=None)
-    address = cluster.scheduler_address
     real = S._write_chunk
 
-    def write_then_lose_the_scheduler(*args, **kw):  # the event: the first part is on disk
+    def write_then_lose_the_scheduler(*args, **kw):
         real(*args, **kw)
         if cluster.status.name != "closed":
             cluster.close()
 
     monkeypatch.setattr(S, "_write_chunk", write_then_lose_the_scheduler)
+    return cluster, real
+
+
+def test_a_lost_scheduler_is_named_and_the_finished_games_are_kept(tmp_path, capsys, monkeypatch):
+    cluster, real = _cluster_lost_after_the_first_part(monkeypatch)
+    address = cluster.scheduler_address
     d = tmp_path / "d"
     try:
         code = main(["simulate", "--out", str(d), "--scheduler", address, "--workers", "1", *GRID_ARGS])
@@ -95,18 +102,8 @@ def test_compare_names_a_lost_scheduler_and_promises_no_resume(tmp_path, capsys,
     resuming."""
     from pathlib import Path
 
-    distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
-                                       host="127.0.0.1", dashboard_address=None)
+    cluster, _ = _cluster_lost_after_the_first_part(monkeypatch)
     address = cluster.scheduler_address
-    real = S._write_chunk
-
-    def write_then_lose_the_scheduler(*args, **kw):
-        real(*args, **kw)
-        if cluster.status.name != "closed":
-            cluster.close()
-
-    monkeypatch.setattr(S, "_write_chunk", write_then_lose_the_scheduler)
     data = Path(__file__).resolve().parents[1] / "data"
     try:
         code = main(["compare", "--box", str(data), "--games", "4", "--players", "2", "--scheduler", address,
