@@ -75,7 +75,7 @@ def _int_list(text: str) -> list[int]:
 # so NaN, infinities, 0 where meaningless and huge values are usage errors (exit 2).
 _positive = arg_whole(*COUNT_RANGE)
 _games = arg_whole(*GAMES_RANGE)
-_at_least_two = arg_whole(2, GAMES_RANGE[1])  # compare --games: an interval needs two games
+_at_least_two = arg_whole(2, GAMES_RANGE[1], "an interval needs two games")  # compare --games
 _players = arg_whole(*PLAYERS_RANGE)
 _workers = arg_whole(*WORKERS_RANGE)
 _max_bytes = arg_whole(*MAX_BYTES_RANGE)
@@ -83,14 +83,18 @@ _port = arg_whole(*PORT_RANGE)
 _hex_size = arg_finite(*HEX_SIZE_RANGE)
 
 
+def _whole(text: str) -> int:
+    """A whole number typed on the command line, else a usage error saying so (``--seed``)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
 def _seed(text: str) -> int:
     """A ``--seed``/``--first-seed`` value: a whole number the kit takes as a seed
     (:func:`~haunted_kit.protocol.check_seed`), else a usage error (exit 2)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    return check_seed(v, error=argparse.ArgumentTypeError)
+    return check_seed(_whole(text), error=argparse.ArgumentTypeError)
 
 
 def kit_description() -> str:
@@ -215,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmp = sub.add_parser("compare", help="house-rule impact report: the reference box against a house-rule box",
                          description="Play the reference box and a house-rule box on the same seeds with the same bots "
                                      "and report the differences (win rate by seat, game length, collective losses, "
-                                     "score by source) with 95%% intervals and tests.")
+                                     "score by source) with 95% intervals and tests; a difference is marked * when it "
+                                     "stays significant after Holm's correction over all the rows.")
     cmp.add_argument("--box", type=Path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
     cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
@@ -227,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--mode", default=None, help="Haunted Lands game mode (default wanderer)")
     cmp.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="Haunted Lands extra ghost cards, e.g. 2,3")
     cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
+    cmp.add_argument("--rows", type=Path, metavar="FILE",
+                     help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
+                          "rank and result) as CSV, or as Parquet for a .parquet name")
     cmp.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     cmp.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     cmp.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
@@ -416,6 +424,66 @@ def _game_options(parser, name: str, options: dict) -> dict:
     return given
 
 
+#: the subcommands that offer the chosen game's declared options (``Game.game_options``)
+GAME_OPTION_COMMANDS = ("compare",)
+_GAME_OPTION_DEST = "game_option:"  #: the argparse dest prefix of a declared option's flag
+
+
+def add_game_options(parser, game) -> None:
+    """Give ``parser`` (a subcommand's) a flag for each option ``game`` declares
+    (``Game.game_options``, :class:`~haunted_kit.protocol.GameOption`: ``--rounds`` for
+    Landmarks), read back checked by :func:`game_option_values`. A subcommand that starts
+    games with the game's options lists itself in :data:`GAME_OPTION_COMMANDS`; :func:`main`
+    adds the flags of the game its ``--game`` names (only that game is loaded, so the
+    parser itself names no game).
+
+    Raises:
+        ValueError: the game declares an option whose flag the subcommand already has."""
+    for opt in getattr(game, "game_options", ()):
+        try:
+            parser.add_argument(opt.flag, dest=_GAME_OPTION_DEST + opt.name, default=None, help=opt.help,
+                                metavar=opt.metavar or {"int": "N", "float": "X"}.get(opt.kind, "TEXT"))
+        except argparse.ArgumentError:
+            raise ValueError(f"{game.title} declares the option {opt.name!r}, whose flag {opt.flag} "
+                             f"{parser.prog} already has") from None
+
+
+def game_option_values(parser, game, args) -> dict:
+    """The ``new_game`` keywords of ``game``'s declared options given on the command line
+    (:func:`add_game_options`), each checked by its declaration
+    (:meth:`~haunted_kit.protocol.GameOption.parse`); a bad value is a usage error naming
+    the flag and the range (exit 2)."""
+    out = {}
+    for opt in getattr(game, "game_options", ()):
+        text = getattr(args, _GAME_OPTION_DEST + opt.name, None)
+        if text is None:
+            continue
+        try:
+            out[opt.name] = opt.parse(text)
+        except ValueError as exc:
+            parser.error(f"argument {opt.flag}: {exc}")
+    return out
+
+
+def _add_chosen_game_options(ap, argv: list) -> tuple:
+    """Before ``argv`` is parsed: when its subcommand is in :data:`GAME_OPTION_COMMANDS`,
+    add the declared options of the game its ``--game`` names (default
+    :data:`DEFAULT_GAME`) to that subcommand's parser. Returns ``(subcommand parser,
+    game)``, or ``(None, None)``."""
+    subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
+    command = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
+    if command is None or argv[command] not in GAME_OPTION_COMMANDS:
+        return None, None
+    peek = argparse.ArgumentParser(add_help=False)
+    peek.add_argument("--game", default=DEFAULT_GAME)
+    name = peek.parse_known_args(argv[command + 1:])[0].game
+    if name not in game_names():
+        return None, None  # the subcommand's --game choices say so
+    sub, game = subs[argv[command]], get_game(name)
+    add_game_options(sub, game)
+    return sub, game
+
+
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
     """The game's own check of its options (``cli.check_settings``), as a usage error."""
     check = getattr(game_cli(name), "check_settings", None)
@@ -445,7 +513,7 @@ READS = {"play": ("--box",), "replay": ("save", "--box"), "review": ("save", "--
          "handout": ("--box",), "teacher": ("--notebooks",), "simulate": ("--box",), "compare": ("--box",),
          "classroom": ("--box",), "server": ("--box",)}
 WRITES = {"play": ("--save", "--log"), "review": ("--html",), "check-box": ("--report",), "handout": ("--out",),
-          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html",), "server": ("--store", "--log")}
+          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log")}
 
 
 def _io_paths(command: str, args) -> tuple[list, list]:
@@ -675,18 +743,22 @@ def _check_box(sub, args) -> int:
 
 def _compare(sub, args) -> int:
     """``compare``: the usage checks (a missing box folder, a box of another game, player
-    and game counts, agents, options, the --html path: usage and exit 2), a house-rule box
+    and game counts, agents, options (the game's declared ones too, e.g. Landmarks'
+    ``--rounds``: :func:`add_game_options`), the --html and --rows paths: usage and exit
+    2), a house-rule box
     that does not load (its BoxError in one line, exit 1), then
-    :func:`haunted_kit.compare.compare`'s table printed and the HTML written."""
+    :func:`haunted_kit.compare.compare`'s table printed, the HTML and the per-game rows
+    (:meth:`~haunted_kit.compare.Comparison.write_games`) written."""
     from .compare import compare  # lazy: only compare needs it; it pulls simulate (see the note at the top)
     from .simulate import SchedulerError  # lazy: as above
 
     name = args.game
     if not args.box.is_dir():
         sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
-    _check_outputs(sub, {"--html": args.html})
+    _check_outputs(sub, {"--html": args.html, "--rows": args.rows})
     options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     game = get_game(name)
+    options.update(game_option_values(sub, game, args))
     try:
         house = game_hook(game, "load_box", "compare")(args.box)
     except MissingHook as exc:
@@ -718,7 +790,8 @@ def _compare(sub, args) -> int:
         sub.error(str(exc))
     print(report.table())
     print(f"Both boxes played and compared in {report.seconds:.1f} s.")
-    return _write_outputs(((args.html, report.write_html, "HTML report written"),))
+    return _write_outputs(((args.html, report.write_html, "HTML report written"),
+                           (args.rows, report.write_games, "Per-game rows written")))
 
 
 def _classroom(sub, args) -> int:
@@ -893,7 +966,15 @@ def main(argv=None) -> int:
     130 interrupted)."""
     try:
         ap = build_parser()
-        args = ap.parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        sub, game = _add_chosen_game_options(ap, argv)
+        args, extra = ap.parse_known_args(argv)
+        if extra:  # what argparse's parse_args says, and which options the chosen game has
+            owner = sub if sub is not None else ap
+            flags = [o.flag for o in getattr(game, "game_options", ())]
+            hint = (f" (--game {game.name} declares {'the options ' + ', '.join(flags) if flags else 'no game options'}; "
+                    f"{owner.prog} --game NAME --help lists a game's)") if sub is not None else ""
+            owner.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
         sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
         _check_apart(sub, args.command, args)
         return _COMMANDS[args.command](sub, args)

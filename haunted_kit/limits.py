@@ -144,10 +144,17 @@ def read_finite(text: str, what: str, low: float, high: float, *, above: bool = 
         raise error(_refusal("finite number", what, low, high, above, text)) from None
 
 
-def arg_whole(low: int, high: int):
-    """An argparse ``type``: :func:`read_whole` within ``low..high`` (a refusal is a usage error)."""
+def arg_whole(low: int, high: int, why: str = ""):
+    """An argparse ``type``: :func:`read_whole` within ``low..high`` (a refusal is a usage
+    error; ``why``, e.g. ``"an interval needs two games"``, is said after the range)."""
     def parse(text: str) -> int:
-        return read_whole(text, "the value", low, high, argparse.ArgumentTypeError)
+        try:
+            return read_whole(text, "the value", low, high, argparse.ArgumentTypeError)
+        except argparse.ArgumentTypeError as exc:
+            if not why:
+                raise
+            head, _, tail = str(exc).rpartition(", got ")
+            raise argparse.ArgumentTypeError(f"{head} ({why}), got {tail}") from None
     parse.kind, parse.low, parse.high, parse.above = "whole", low, high, False
     parse.__name__ = "whole number"  # argparse's fallback message names the type
     return parse

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
-    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
+    "GameOption", "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
     "chance_index", "check_seed", "describe_action", "is_integer", "is_the_integer", "plain_integers", "results_by_score", "sample_chance",
     "seat_agents", "seat_seed", "seeded_random", "states_along", "strict_equality",
 ]
@@ -425,6 +425,56 @@ class GameState(Protocol):
         """Write the save to ``path`` atomically."""
 
 
+@dataclass(frozen=True)
+class GameOption:
+    """One ``new_game`` keyword a Game declares in its optional ``game_options``, so that
+    tools offer it without naming the game (the command line: a flag ``--NAME``, dashes
+    for underscores, on ``compare``; see :func:`haunted_kit.cli.add_game_options`).
+
+    Attributes:
+        name: the ``new_game`` keyword, e.g. ``"rounds"``.
+        help: one sentence for ``--help``: what it sets, its default and the rule section.
+        kind: ``"int"`` (a whole number), ``"float"`` (a finite number) or ``"str"``.
+        low, high: the smallest and largest value ``new_game`` takes (numbers; inclusive;
+            None: no bound).
+        metavar: the value's name in the usage line (default ``N``, ``X`` or ``TEXT``).
+    """
+
+    name: str
+    help: str
+    kind: str = "int"
+    low: float | None = None
+    high: float | None = None
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag, e.g. ``--rounds``."""
+        return "--" + self.name.replace("_", "-")
+
+    def parse(self, text: str):
+        """The value of ``text`` (as typed on the command line) for ``new_game``.
+
+        Raises:
+            ValueError: not a whole/finite number, or outside ``low``..``high``, e.g.
+            ``"expected a whole number from 1 to 1000, got '0'"``.
+        """
+        if self.kind == "str":
+            return text
+        bounds = (f" from {self.low:g} to {self.high:g}" if self.low is not None and self.high is not None
+                  else f" of at least {self.low:g}" if self.low is not None
+                  else f" of at most {self.high:g}" if self.high is not None else "")
+        what = "a whole number" if self.kind == "int" else "a number"
+        try:
+            value = int(text) if self.kind == "int" else float(text)
+        except (TypeError, ValueError):
+            value = None
+        if value is None or not math.isfinite(value) or (self.low is not None and value < self.low) \
+                or (self.high is not None and value > self.high):
+            raise ValueError(f"expected {what}{bounds}, got {text!r}")
+        return value
+
+
 @runtime_checkable
 class Game(Protocol):
     """One rule module: how to start, load and decode its games.
@@ -475,6 +525,10 @@ class Game(Protocol):
     * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
       ``collective_loss``, ``quests``, ``quest_points`` (``simulate``, hints' score
       gains, the generic summary; else :func:`results_by_score` of ``returns()``);
+    * ``game_options``: a tuple of :class:`GameOption`, the ``new_game`` keywords beyond
+      ``players``/``seed`` that tools may offer by name (Landmarks: ``rounds``); the
+      command line gives each a flag on ``compare`` and refuses it for a game that does
+      not declare it;
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints
       and summaries;
     * ``result_meanings``: dataset column -> what it means for this game, recorded in a

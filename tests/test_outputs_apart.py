@@ -106,8 +106,9 @@ def test_two_outputs_onto_one_file_are_refused(tmp_path, capsys, command):
     target = tmp_path / "same.json"
     link = tmp_path / "other.json"
     link.symlink_to(target)
+    required = [a for opt in REQUIRED.get(command, []) for a in (opt, str(tmp_path / "elsewhere"))]
     with pytest.raises(SystemExit) as exc:
-        main([command, first, str(target), second, str(link)])
+        main([command, first, str(target), second, str(link), *required])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and f"{second} {link} and {first} {target} are the same file" in err
     assert not target.exists()

@@ -32,7 +32,7 @@ from itertools import permutations
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..games import load_state
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
+from ..protocol import (ChanceError, GameOption, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
 from . import encoding
@@ -627,6 +627,10 @@ def _setup_events(s: LandmarksState) -> None:
                               f"each type{extra} ({R.SEC_SETUP}).", supply=dict(s.supply))
 
 
+#: the most rounds a game may be set to last (``new_game(rounds=...)``)
+MAX_ROUNDS = 1000
+
+
 def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modules: dict | None = None,
              box: LandmarksBox | None = None, auto_chance: bool = True, log: bool = True) -> LandmarksState:
     """A seeded example round dealt from the **kit example deck** (not the published cards).
@@ -645,8 +649,8 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     seed = check_seed(seed, error=ConfigError)
     er = box.example_round
     rounds = er["rounds"] if rounds is None else rounds
-    if not is_integer(rounds) or not 1 <= rounds <= 1000:
-        raise ConfigError(f"rounds must be an integer from 1 to 1000, got {rounds!r}")
+    if not is_integer(rounds) or not 1 <= rounds <= MAX_ROUNDS:
+        raise ConfigError(f"rounds must be an integer from 1 to {MAX_ROUNDS}, got {rounds!r}")
     seed, rounds = int(seed), int(rounds)  # a numpy integer is accepted, kept plain
     s = LandmarksState(box, players, auto_chance)
     s.modules = _modules(box, modules)
@@ -926,6 +930,11 @@ class LandmarksGame:
     title = "Landmarks & Architects"
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = ACTION_TYPES
+    #: the new_game keywords tools may offer (the command line: ``compare --rounds N``)
+    game_options = (GameOption("rounds", f"Landmarks & Architects: rounds before the game ends, 1 to {MAX_ROUNDS} "
+                                         "(default: the box's example_round.rounds, 1 in the kit's box; a game also "
+                                         "ends when a village reaches the box's end_trigger cards; RULINGS L1)",
+                               low=1, high=MAX_ROUNDS),)
 
     @property
     def min_players(self) -> int:
