@@ -67,7 +67,7 @@ from .fileio import atomic_write
 from .games import get_game
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
-from .simulate import Grid, ProcessPool, load_dataset, simulate
+from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
 
 __all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "newcombe_interval", "t_interval", "two_proportion_z",
            "welch", "wilson_interval"]
@@ -749,8 +749,15 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         bar = Bar(2 * len(grid), f"compare {game}") if progress else None
         try:
             for name, b in (("reference", ref), ("house", house)):
-                report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
-                                  progress=bar if bar is not None else False, pool=pool)
+                try:
+                    report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
+                                      progress=bar if bar is not None else False, pool=pool)
+                except SchedulerError as exc:  # the games are in a temporary folder: nothing to resume
+                    if exc.done is None:
+                        raise
+                    raise SchedulerError(f"lost the Dask scheduler at {exc.address} after {exc.done} of {exc.total} "
+                                         f"games of the {name} box; compare keeps no partial run: rerun the "
+                                         "command") from None
                 if report.interrupted:
                     raise KeyboardInterrupt
         finally:
