@@ -23,7 +23,7 @@ from . import rules as R
 from .actions import Acquire, Build, ChooseBuilding
 from .draw import panel_svg
 from .box import default_box
-from .engine import GAME
+from .engine import GAME, VISIBILITY
 
 __all__ = ["FORM", "PLAYERS", "PUBLIC", "options_from_form", "status", "table_view"]
 
@@ -204,7 +204,7 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         "status": status(state, shown if shown >= 0 else None),
         "phase": phase_sentence(state),
         "board": str(panel_svg(state, viewer=shown)),
-        "log": sentence_log_html([state.seen_event(e, shown) for e in state.log]),
+        "log": sentence_log_html(VISIBILITY.log_for(state.log, shown)),
         "game_board": game_board_html(state),
         "players": [player_board_html(state, p, shown) for p in range(state.players)],
         "ranking": ranking_html(state),

@@ -30,18 +30,19 @@ import json
 import math
 from itertools import permutations
 
-from ..events import Event, log_to_frame
+from ..events import Event
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
+from ..visibility import ACTOR, CHANCE, DROP, EVERYONE, HELD, NOBODY, OWNER, Seen, Visibility
 from . import rules as R
 from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
 from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
 
-__all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
+__all__ = ["EVENT_KINDS", "GAME", "VISIBILITY", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
 #: Every kind of event this module emits, with what it means.
 EVENT_KINDS = {
@@ -62,6 +63,21 @@ EVENT_KINDS = {
     "architect_revealed": "an architect was revealed at the end",
     "game_over": "the game ended and was scored",
 }
+
+#: Who may see what (:mod:`haunted_kit.visibility`, the one declaration every tool redacts
+#: from; the fields are :data:`~haunted_kit.landmarks.state.STATE_FIELDS`'): a hand is its
+#: owner's, the others see how many cards it holds; an architect is its owner's until the
+#: end (Architects: Game Setup, Scoring); the draw pile's order and the seed are nobody's
+#: (its size is public). The deal is seen by its player only; the architects turned up and
+#: the final points are what a search guesses in a determinisation.
+VISIBILITY = Visibility(
+    events={**{kind: Seen() for kind in EVENT_KINDS},
+            "architect_dealt": Seen(ACTOR, "{who} is dealt an architect face down."),
+            "architect_revealed": Seen(EVERYONE, "{who} turns up their architect.", guess=HELD),
+            "game_over": Seen(EVERYONE, "The game ends and the modules are scored.", guess=CHANCE)},
+    fields={"hands.*": Seen(OWNER, len),
+            "architects.*": Seen(OWNER, lambda a: None if a is None else "hidden", until=lambda o: o["phase"] == "over"),
+            "draw_pile": Seen(NOBODY, len), "seed": Seen(NOBODY, DROP), "rng_count": Seen(NOBODY, DROP)})
 
 
 def _canonical(a):
@@ -502,18 +518,11 @@ class LandmarksState(Position):
         """Cards counted toward the end trigger (landmark tokens excluded)."""
         return R.village_cards(self, p)
 
-    def seen_event(self, e: Event, viewer) -> Event:
-        """Event ``e`` as ``viewer`` may see it: another player's architect deal redacted
-        (``viewer`` None: everything; any other non-player, e.g. -1 for a shared screen: redacted)."""
-        if not e.private or viewer is None or viewer == e.player:
-            return e
-        return Event(e.seq, e.season, e.round, e.phase, e.kind, e.player, f"{R.who(e.player)} is dealt an architect face down.",
-                     None, {}, True)
-
     def events(self, viewer: int | None = None):
-        """The event log as a DataFrame (other players' architects redacted for ``viewer``)."""
+        """The event log as a DataFrame as ``viewer`` may see it (:data:`VISIBILITY`: other
+        players' architects redacted)."""
         self._check_viewer(viewer)
-        return log_to_frame([self.seen_event(e, viewer) for e in self.log])
+        return VISIBILITY.frame(self.log, viewer)
 
     def _check_viewer(self, viewer) -> None:
         if viewer is not None and (not is_integer(viewer)
@@ -528,12 +537,7 @@ class LandmarksState(Position):
         d = self.fields()
         if player is None:
             return d
-        for f in ("seed", "rng_count"):
-            d.pop(f)
-        d["draw_pile"] = len(self.draw_pile)
-        d["hands"] = [h if p == player else len(h) for p, h in enumerate(d["hands"])]
-        if self.phase != "over":
-            d["architects"] = [a if p == player else (None if a is None else "hidden") for p, a in enumerate(d["architects"])]
+        VISIBILITY.observation(d, player)  # the game's one declaration of what is hidden
         d["viewer"] = player
         return d
 
@@ -922,6 +926,7 @@ class LandmarksGame:
 
     name = "landmarks"
     title = "Landmarks & Architects"
+    visibility = VISIBILITY  #: who may see what (:data:`VISIBILITY`)
 
     @property
     def min_players(self) -> int:
