@@ -292,6 +292,10 @@ class NimGame(NimCore):
     def load_box(self, path) -> NimBox:
         return load_box(path)
 
+    def start_of(self, state) -> NimState:
+        """The position before the record starts: the deal still to come."""
+        return NimState(state.box, state.players, state.seed, auto_chance=False)
+
     def seat_results(self, state) -> list[dict]:
         return results_by_score(state.returns())  # float scores: 1.0 for the winner
 

@@ -1,0 +1,310 @@
+"""Visibility declared once (issue 31, item 1): a game's ``visibility`` says who may see each
+event kind and observation field; every kit tool redacts from it alone.
+
+First the declaration itself (:mod:`haunted_kit.visibility`) on a made-up one; then the
+toy Nim of ``tests/fourth_game/nim`` (a face-down bonus card, turned up at the end),
+registered by one registry line and writing no view of its own: *twin* games that its
+first seat sees alike but whose second seat holds another bonus card give that seat and a
+watcher the same output from every kit tool (observation, ``events(viewer)``, the
+environment, hints, the review, the store's seat export, the server's view message),
+and no tool states the other seat's card. Last, every registered game (read from the
+registry, each of its player counts) over a seeded random game: the declaration covers
+what the game does, and the tools show each viewer only what it declares.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from haunted_kit import games
+from haunted_kit.env import KitAECEnv
+from haunted_kit.events import Event
+from haunted_kit.games import game_names, get_game
+from haunted_kit.review import review
+from haunted_kit.search import hints, move_events
+from haunted_kit.server import view_message
+from haunted_kit.store import GameStore
+from haunted_kit.testing import sampled_positions
+from haunted_kit.visibility import (ACTOR, CHANCE, DROP, EVERYONE, HELD, NOBODY, OWNER, PUBLIC, Seen, Visibility,
+                                    declaration_problems, seen_events, seen_observation, visibility_of)
+
+FIXTURE = Path(__file__).resolve().parent / "fourth_game"
+
+
+# ============================================================================ the declaration
+
+
+def _event(kind, player, text, **data):
+    return Event(3, 1, 2, "play", kind, player, text, (0, 1), data)
+
+
+BID = Visibility(
+    events={"bid": Seen(ACTOR, "{who} bids face down."), "gift": Seen(OWNER, "{who} passes a card on.", owner="to"),
+            "shuffle": Seen(NOBODY, "The deck is shuffled."), "roll": Seen(EVERYONE, "{who} rolls the die.", guess=CHANCE),
+            "show": Seen(EVERYONE, "{who} turns up a card.", guess=HELD), "pass": Seen()},
+    fields={"hands.*": Seen(OWNER, len), "deck": Seen(NOBODY, len), "seed": Seen(NOBODY, DROP),
+            "bid": Seen(OWNER, "hidden", owner="bidder"),
+            "cards.*": Seen(OWNER, None, until=lambda o: o["over"])},
+    log="log")
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda: Seen("someone"), "who must be one of"),
+    (lambda: Seen(EVERYONE, guess="maybe"), "guess must be"),
+    (lambda: Visibility(events={"bid": Seen(ACTOR)}), "event kind 'bid': what the others see instead must be a sentence"),
+    (lambda: Visibility(events={"roll": Seen(guess=CHANCE)}), "event kind 'roll'"),
+    (lambda: Visibility(events={"gift": Seen(OWNER, "x")}), "names the data key of its owner"),
+    (lambda: Visibility(events={}, fields={"bid": Seen(ACTOR, 0)}), "a field has no acting player"),
+    (lambda: Visibility(events={}, fields={"bid": Seen(OWNER, 0)}), "a per-seat entry"),
+])
+def test_a_declaration_that_cannot_work_is_refused(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_events_by_who_may_see_them():
+    bid = _event("bid", 1, "P2 bids 7.", amount=7)
+    assert BID.event(bid, 1) is bid and BID.event(bid, None) is bid
+    for viewer in (0, 2, PUBLIC):
+        seen = BID.event(bid, viewer)
+        assert (seen.text, seen.data, seen.cell, seen.private) == ("P2 bids face down.", {}, None, True)
+        assert (seen.seq, seen.kind, seen.player, seen.season, seen.round) == (3, "bid", 1, 1, 2)
+    gift = _event("gift", 1, "P2 gives P1 the Crypt.", to=0)  # seen by its owner (P1), not by the giver
+    assert BID.event(gift, 0) is gift and BID.event(gift, 1).text == "P2 passes a card on."
+    shuffle = _event("shuffle", None, "The deck is shuffled: Crypt, Moat.")
+    assert [BID.event(shuffle, v).text for v in (0, 1, PUBLIC)] == ["The deck is shuffled."] * 3
+    assert BID.event(shuffle, None) is shuffle
+    forgot = _event("oops", 0, "P1 draws the Moat.")  # a kind the game forgot: its player's only, never a leak
+    assert BID.event(forgot, 0) is forgot and "Moat" not in BID.event(forgot, 1).text
+
+
+def test_a_guessed_position_states_no_chance_outcome_and_no_other_seats_card():
+    roll, show, move = _event("roll", 0, "P1 rolls a 6."), _event("show", 1, "P2 turns up the Moat."), _event("pass", 1, "P2 passes.")
+    assert BID.event(roll, 1) is roll and BID.event(show, 0) is show  # in the real game everyone sees them
+    assert [BID.event(roll, v, guessed=True).text for v in (0, 1)] == ["P1 rolls the die."] * 2
+    assert BID.event(show, 1, guessed=True) is show  # P2's own card is no guess for P2
+    assert BID.event(show, 0, guessed=True).text == "P2 turns up a card."
+    assert BID.event(move, 0, guessed=True) is move
+
+
+def test_an_observation_by_who_may_see_it():
+    def full():
+        return {"hands": [["moat", "crypt"], ["inn"]], "deck": ["a", "b", "c"], "seed": 9, "bid": 4, "bidder": 1,
+                "cards": ["x", "y"], "over": False, "log": [_event("bid", 1, "P2 bids 4.", amount=4).to_dict()]}
+    assert BID.observation(full(), None) == full()
+    p1 = BID.observation(full(), 0)
+    assert p1 == {"hands": [["moat", "crypt"], 1], "deck": 3, "bid": "hidden", "bidder": 1, "cards": ["x", None],
+                  "over": False, "log": [{**full()["log"][0], "text": "P2 bids face down.", "cell": None, "data": {},
+                                          "private": True}]}
+    p2 = BID.observation(full(), 1)
+    assert (p2["hands"], p2["bid"], p2["cards"], p2["log"]) == ([2, ["inn"]], 4, [None, "y"], full()["log"])
+    watcher = BID.observation(full(), PUBLIC)
+    assert (watcher["hands"], watcher["bid"], watcher["cards"], "seed" in watcher) == ([2, 1], "hidden", [None, None], False)
+    assert BID.observation({**full(), "over": True}, PUBLIC)["cards"] == ["x", "y"]  # turned up at the end
+    assert BID.hidden_paths(full()) == [] and BID.hidden_paths({"hand": []}) == ["hands.*", "deck", "seed", "bid", "cards.*"]
+
+
+# ============================================================================ a hidden-information toy
+
+
+@pytest.fixture
+def nim(monkeypatch):
+    monkeypatch.syspath_prepend(str(FIXTURE))
+    monkeypatch.setitem(games.REGISTRY, "nim", ("nim.engine", "GAME"))  # the one registry line
+    return get_game("nim")
+
+
+#: a line of play both twins take: P1 and P2 take from the heaps [3, 4, 5] down to [0, 0, 2],
+#: P1 to move (taking the last 2 wins)
+LINE = [{"type": "take", "heap": 0, "count": 3}, {"type": "take", "heap": 1, "count": 3},
+        {"type": "take", "heap": 2, "count": 3}, {"type": "take", "heap": 1, "count": 1}]
+WIN = {"type": "take", "heap": 2, "count": 2}
+
+
+def _twin_seeds(nim) -> tuple[int, int]:
+    """Two seeds dealing P1 the same bonus card and P2 different ones."""
+    by_mine: dict = {}
+    for seed in range(100):
+        s = nim.new_game(players=2, seed=seed)
+        by_mine.setdefault(s.bonus[0], {}).setdefault(s.bonus[1], seed)
+    return next(tuple(list(theirs.values())[:2]) for theirs in by_mine.values() if len(theirs) >= 2)
+
+
+def _played(nim, seed, moves):
+    s = nim.new_game(players=2, seed=seed)
+    for m in moves:
+        s.apply_action(nim.action_from_dict(m))
+    return s
+
+
+def test_the_twins_differ_only_in_what_p1_may_not_see(nim):
+    a, b = (_played(nim, seed, LINE) for seed in _twin_seeds(nim))
+    assert a.bonus[0] == b.bonus[0] and a.bonus[1] != b.bonus[1]
+    assert a.observation(None) != b.observation(None) and a.observation(1) != b.observation(1)
+    assert not a.events(None).equals(b.events(None))
+    assert declaration_problems(nim, a) == [] and declaration_problems(nim, b) == []
+    for viewer in (0, PUBLIC):
+        assert seen_observation(nim, a, viewer) == seen_observation(nim, b, viewer)
+        assert a.events(viewer).equals(b.events(viewer))
+    dealt = a.events(0).text.tolist()[:2]
+    assert dealt == [f"P1 is dealt a bonus card of {a.bonus[0]}.", "P2 is dealt a bonus card face down."]
+    assert a.observation(0)["bonus"] == [a.bonus[0], "hidden"]
+
+
+def test_the_environment_shows_p1_the_same_for_twins(nim):
+    seen = []
+    for seed in _twin_seeds(nim):
+        env = KitAECEnv("nim", players=2)
+        env.reset(seed=seed)
+        for m in LINE:
+            env.step(env.catalogue.encode(env.state_, nim.action_from_dict(m)))
+        seen.append(env.observe("player_0")["observation"].tolist())
+        s = env.state_
+        assert seen[-1] == env.encode(seen_observation(nim, s, 0), 0, s.current_player()).tolist()
+    assert seen[0] == seen[1]
+
+
+def test_hints_and_move_events_state_no_sampled_card(nim):
+    a, b = (_played(nim, seed, LINE) for seed in _twin_seeds(nim))
+    win = nim.action_from_dict(WIN)
+    assert [h.sentence for h in hints(a, playouts=30, seed=2)] == [h.sentence for h in hints(b, playouts=30, seed=2)]
+    told = {tuple(e.text for e in move_events(nim, a, 0, win, random.Random(k))[0]) for k in range(6)}
+    assert told == {("P1 takes 2 from heap 3.", "P1 took the last stone and wins.",
+                     f"P1's unplayed bonus card was {a.bonus[0]}.", "P2's unplayed bonus card is turned up.")}
+    t = a.copy()
+    t.apply_action(win)  # in the real game the cards are turned up for everyone
+    assert t.events(0).text.tolist()[-1] == f"P2's unplayed bonus card was {a.bonus[1]}."
+
+
+def test_the_review_of_p1_is_the_same_for_twins(nim):
+    reviews = []
+    for seed in _twin_seeds(nim):
+        s = _played(nim, seed, LINE + [WIN])
+        r = review(s, seat=0, playouts=12, seed=3, progress=False)
+        reviews.append(r)
+        for c in r.costly:
+            assert "P2's unplayed bonus card was" not in c.sentence()
+    a, b = reviews
+    assert [c.sentence() for c in a.costly] == [c.sentence() for c in b.costly]
+    last = max(a.events)  # P1's winning move: the cards are turned up for everyone, as played
+    assert {n: v for n, v in a.events.items() if n != last} == {n: v for n, v in b.events.items() if n != last}
+    assert a.events[last][-1] == f"P2's unplayed bonus card was {a.states[last].bonus[1]}."
+    assert [e for e in a.events[1] if "dealt" in e] == []  # the deal came before the first decision
+    mine = lambda r: [t.sentence() for t in r.turning_points if t.player == 0]  # noqa: E731
+    assert mine(a) == mine(b)
+
+
+def test_the_store_and_the_server_show_p1_and_a_watcher_the_same_for_twins(nim, tmp_path):
+    seen = {}
+    with GameStore(tmp_path / "c.db") as store:
+        for seed in _twin_seeds(nim):
+            t = store.create_table(game="nim", players=2, seed=seed)
+            for m in LINE:
+                t.decide(t.state.current_player(), m)
+            for viewer in (0, PUBLIC):
+                export = json.loads(t.export(tmp_path / f"{seed}-{viewer}.json", viewer=viewer).read_text())
+                assert export.pop("table") == t.id and export["format"] == "haunted-kit-seat-view"
+                msg = view_message(t, viewer, 30)
+                msg.pop("table")
+                seen.setdefault(viewer, []).append((export, json.dumps(msg, sort_keys=True)))
+            assert json.loads(t.export(tmp_path / "p2.json", viewer=1).read_text())["observation"]["bonus"][1] == t.state.bonus[1]
+            with pytest.raises(ValueError, match=r"viewer must be a seat 0..1 or -1 \(a watcher\), got 2"):
+                t.export(tmp_path / "x.json", viewer=2)
+    for viewer, (a, b) in seen.items():
+        assert a == b, f"viewer {viewer}"
+    assert seen[0][0][0]["observation"]["bonus"][1] == "hidden"
+
+
+def test_the_search_copy_keeps_no_hidden_sentence(nim):
+    from haunted_kit.search import determinise
+    s = _played(nim, _twin_seeds(nim)[0], LINE)
+    d = determinise(nim, s, 0, random.Random(1))
+    assert [e.text for e in d.log][:2] == [f"P1 is dealt a bonus card of {s.bonus[0]}.", "P2 is dealt a bonus card face down."]
+
+
+# ============================================================================ every registered game
+
+
+def _settings():
+    return [(name, n) for name in game_names() for n in range(get_game(name).min_players, get_game(name).max_players + 1)]
+
+
+def _some(positions, k=6):
+    step = max(1, len(positions) // k)
+    return positions[::step][:k] + positions[-1:]
+
+
+@pytest.mark.parametrize("name,players", _settings())
+def test_every_game_declares_what_it_hides_and_its_logs_follow_it(name, players):
+    game = get_game(name)
+    vis = visibility_of(game)
+    for s in _some(sampled_positions(game, {"players": players}, seed=players, every=31)):
+        assert declaration_problems(game, s) == [], s
+        log = getattr(s, "log", None) or []
+        for viewer in range(players):
+            want = [vis.event(e, viewer).text for e in log] if vis is not None else [e.text for e in log]
+            assert s.events(viewer).text.tolist() == want
+            hidden = {e.text for e in log} - set(want)
+            assert not hidden & {d["text"] for d in seen_observation(game, s, viewer).get("log") or []}
+
+
+@pytest.mark.parametrize("name,players", _settings())
+def test_every_game_hints_and_reviews_state_no_guess(name, players):
+    """A move's events on a determinisation, as the kit's hints and review tell them, are
+    the same whatever the determinisation drew: no sampled card, die or draw is stated."""
+    game = get_game(name)
+    rng = random.Random(players)
+    for s in _some(sampled_positions(game, {"players": players}, seed=10 + players, every=37), 4):
+        p = s.current_player()
+        if p is None:
+            continue
+        legal = s.legal_actions()
+        for a in rng.sample(legal, min(3, len(legal))):
+            told = {tuple(e.text for e in move_events(game, s, p, a, random.Random(k))[0]) for k in range(4)}
+            assert len(told) == 1, (name, a, told)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_at_the_table_shows_a_seat_and_a_watcher_only_what_they_may_see(name, tmp_path):
+    game = get_game(name)
+    players = game.min_players
+    rng = random.Random(5)
+    with GameStore(tmp_path / "c.db") as store:
+        t = store.create_table(game=name, players=players, seed=5)
+        for _ in range(60):
+            if t.state.is_terminal():
+                break
+            legal = t.state.legal_actions()
+            t.decide(t.state.current_player(), game.action_to_dict(rng.choice(legal)))
+        log = getattr(t.state, "log", None) or []
+        for viewer in [*range(players), PUBLIC]:
+            hidden = {e.text for e in log} - {e.text for e in seen_events(game, log, viewer)}
+            text = json.dumps(view_message(t, viewer, 30))
+            export = t.export(tmp_path / f"v{viewer}.json", viewer=viewer).read_text()
+            for sentence in hidden:
+                assert json.dumps(sentence)[1:-1] not in text and json.dumps(sentence)[1:-1] not in export, (viewer, sentence)
+            assert json.loads(export)["observation"] == json.loads(json.dumps(seen_observation(game, t.state, viewer)))
+
+
+@pytest.mark.parametrize("name,players", _settings())
+def test_every_game_environment_observes_what_the_declaration_shows(name, players):
+    game = get_game(name)
+    if getattr(game, "observation_encoder", None) is None:
+        pytest.skip(f"{name} has no environment")
+    env = KitAECEnv(name, players=players)
+    env.reset(seed=players)
+    rng = random.Random(players)
+    for step in range(80):
+        s = env.state_
+        if s.is_terminal():
+            break
+        if step % 20 == 0:
+            for p in range(players):
+                vec = env.observe(f"player_{p}")["observation"].tolist()
+                assert vec == env.encode(seen_observation(game, s, p), p, s.current_player()).tolist()
+        mask = env.legal_mask(s.current_player())
+        env.step(int(rng.choice(mask.nonzero()[0].tolist())))
