@@ -275,15 +275,18 @@ def test_every_game_at_the_table_shows_a_seat_and_a_watcher_only_what_they_may_s
     rng = random.Random(5)
     with GameStore(tmp_path / "c.db") as store:
         t = store.create_table(game=name, players=players, seed=5)
-        for _ in range(60):
-            if t.state.is_terminal():
+        vis = visibility_of(game)
+        hides = vis is not None and any(s.who != EVERYONE for s in vis.events.values())
+        for _ in range(2000):  # until an event is hidden from P1 (when the game hides any) or the end
+            log = getattr(t.state, "log", None) or []
+            if t.state.is_terminal() or (hides and any(vis.hides_event(e.kind, e.player, e.data, 0) for e in log)):
                 break
             legal = t.state.legal_actions()
             t.decide(t.state.current_player(), game.action_to_dict(rng.choice(legal)))
-        log = getattr(t.state, "log", None) or []
+        assert not hides or any(vis.hides_event(e.kind, e.player, e.data, 0) for e in log)  # not vacuous
         for viewer in [*range(players), PUBLIC]:
             hidden = {e.text for e in log} - {e.text for e in seen_events(game, log, viewer)}
-            text = json.dumps(view_message(t, viewer, 30))
+            text = json.dumps([view_message(t, viewer, 30), view_message(t, PUBLIC, 30, hot_seat=True)])
             export = t.export(tmp_path / f"v{viewer}.json", viewer=viewer).read_text()
             for sentence in hidden:
                 assert json.dumps(sentence)[1:-1] not in text and json.dumps(sentence)[1:-1] not in export, (viewer, sentence)
