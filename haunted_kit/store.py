@@ -220,7 +220,8 @@ class Table:
         (or ``-1``, a watcher) what that viewer may see, from the game's visibility
         (:mod:`haunted_kit.visibility`): ``{"format": "haunted-kit-seat-view", "game", "table",
         "viewer", "observation", "events"}``, ``observation`` being ``state.observation(viewer)``
-        (a watcher's: what everyone sees, :func:`~haunted_kit.visibility.seen_observation`) and ``events`` the log's events as the viewer may see them.
+        (a watcher's: what everyone sees, :func:`~haunted_kit.visibility.seen_observation`)
+        and ``events`` the log's events as the viewer may see them.
         Raises OSError, ValueError for a viewer that is no seat of the table."""
         if viewer is None:
             self.state.save(path)

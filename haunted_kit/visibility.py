@@ -44,8 +44,8 @@ from typing import Any, Callable, Mapping
 
 from .events import Event, log_to_frame
 
-__all__ = ["ACTOR", "CHANCE", "DROP", "EVERYONE", "HELD", "NOBODY", "OWNER", "PUBLIC", "Seen", "Visibility", "declaration_problems",
-           "seen_events", "seen_observation", "visibility_of"]
+__all__ = ["ACTOR", "CHANCE", "DROP", "EVERYONE", "HELD", "NOBODY", "OWNER", "PUBLIC", "Seen", "Visibility",
+           "declaration_problems", "seen_events", "seen_observation", "visibility_of"]
 
 EVERYONE, ACTOR, OWNER, NOBODY = "everyone", "actor", "owner", "nobody"
 WHO = (EVERYONE, ACTOR, OWNER, NOBODY)
@@ -271,5 +271,6 @@ def declaration_problems(game, state) -> list[str]:
         extra = sorted(k for k in set(got) ^ set(want) if k != "viewer")
         if extra or any(got[k] != want[k] for k in got if k in want and k != "viewer"):
             keys = extra or sorted(k for k in got if k in want and k != "viewer" and got[k] != want[k])
-            problems.append(f"observation({p}) is not the declaration applied to observation(None) (keys: {', '.join(map(str, keys))})")
+            problems.append(f"observation({p}) is not the declaration applied to observation(None) "
+                            f"(keys: {', '.join(map(str, keys))})")
     return problems
