@@ -17,8 +17,9 @@ observation that not everyone sees, who may see it and what the others see inste
 
 ``until(observation) -> bool`` turns a hidden field face up for everyone (Landmarks'
 architects once the game is over). ``guess`` marks an event kind whose words come from
-values a viewer may not know: :data:`CHANCE` (a die, a draw: nobody knows it before) or
-:data:`HELD` (what the event's player held hidden, turned up: only they know it). In a
+values a viewer may not know: :data:`CHANCE` (a die, a draw, or what several seats hold,
+such as final scores: no one viewer knows it) or :data:`HELD` (what the event's player
+held hidden, turned up: only they know it). In a
 position a search guessed (a determinisation; ``guessed=True`` below) such an event is a
 guess, so the hints and the review show its ``instead`` sentence, never the sampled value
 (a HELD one stays as it is for its own player).

@@ -185,6 +185,7 @@ VISIBILITY = Visibility(
     events={**{kind: Seen() for kind in EVENT_KINDS},
             "quest_chosen": Seen(ACTOR, "{who} takes a quest card face down."),
             "quest_revealed": Seen(EVERYONE, "{who} turns up a quest card and scores it.", guess=HELD),
+            "game_over": Seen(EVERYONE, "The game ends and the quests are scored.", guess=CHANCE),
             "terrain_die": Seen(EVERYONE, "{who} rolls the terrain die.", guess=CHANCE),
             "bonus_die": Seen(EVERYONE, "{who} rolls the bonus die.", guess=CHANCE),
             "bonus_reward": Seen(EVERYONE, "{who} receives what the bonus die gives.", guess=CHANCE),
