@@ -138,6 +138,11 @@ class Visibility:
         :func:`declaration_problems` names it)."""
         return self.events.get(kind, UNDECLARED)
 
+    def private(self, kind: str) -> bool:
+        """Whether events of ``kind`` are not for everyone (``Event.private``: an engine's
+        emit reads it here, so a kind's privacy is declared once)."""
+        return self.kind(kind).who != EVERYONE
+
     def hides_event(self, kind: str, player, data, viewer, guessed: bool = False) -> bool:
         """Whether ``viewer`` sees an event of ``kind`` (of ``player``, with ``data``) as
         its ``instead`` sentence; ``guessed``: the event happened in a guessed position."""

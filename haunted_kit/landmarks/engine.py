@@ -35,49 +35,14 @@ from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
-from ..visibility import ACTOR, CHANCE, DROP, EVERYONE, HELD, NOBODY, OWNER, Seen, Visibility
 from . import rules as R
 from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
-from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
+from .state import (EVENT_KINDS, SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, VISIBILITY, ConfigError, Position, SaveError,
+                    read_fields)
 
 __all__ = ["EVENT_KINDS", "GAME", "VISIBILITY", "LandmarksGame", "LandmarksState", "new_game", "position"]
-
-#: Every kind of event this module emits, with what it means.
-EVENT_KINDS = {
-    "setup": "a setup step was carried out",
-    "deal": "the example position was dealt from the kit example deck",
-    "architect_dealt": "an architect was dealt face down",
-    "lead": "the leader led an action",
-    "gold_returned": "gold came back from the leader's own sources",
-    "grounds_gold": "gold on the leader's Castle Grounds became the leader's",
-    "followed": "a player followed the lead action",
-    "building_chosen": "a player chose which building to build (the payment comes next)",
-    "paid": "gold was placed on a source for one resource",
-    "built": "a building entered a village",
-    "landmark_acquired": "a landmark token was acquired instead of following",
-    "declined": "a player declined to act",
-    "end_trigger": "a village reached the end-trigger card count",
-    "round_ended": "every follower has chosen",
-    "architect_revealed": "an architect was revealed at the end",
-    "game_over": "the game ended and was scored",
-}
-
-#: Who may see what (:mod:`haunted_kit.visibility`, the one declaration every tool redacts
-#: from; the fields are :data:`~haunted_kit.landmarks.state.STATE_FIELDS`'): a hand is its
-#: owner's, the others see how many cards it holds; an architect is its owner's until the
-#: end (Architects: Game Setup, Scoring); the draw pile's order and the seed are nobody's
-#: (its size is public). The deal is seen by its player only; the architects turned up and
-#: the final points are what a search guesses in a determinisation.
-VISIBILITY = Visibility(
-    events={**{kind: Seen() for kind in EVENT_KINDS},
-            "architect_dealt": Seen(ACTOR, "{who} is dealt an architect face down."),
-            "architect_revealed": Seen(EVERYONE, "{who} turns up their architect.", guess=HELD),
-            "game_over": Seen(EVERYONE, "The game ends and the modules are scored.", guess=CHANCE)},
-    fields={"hands.*": Seen(OWNER, len),
-            "architects.*": Seen(OWNER, lambda a: None if a is None else "hidden", until=lambda o: o["phase"] == "over"),
-            "draw_pile": Seen(NOBODY, len), "seed": Seen(NOBODY, DROP), "rng_count": Seen(NOBODY, DROP)})
 
 
 def _canonical(a):
@@ -485,7 +450,7 @@ class LandmarksState(Position):
             a = self.box.architects[key]
             self.emit("architect_dealt", p, f"{R.who(p)} is dealt {a.name} face down: +1 per {a.types[0]} and per "
                                             f"{a.types[1]} building at the end ({R.SEC_ARCHITECT_SETUP}).",
-                      private=True, architect=key)
+                      architect=key)
         self.phase = "lead"
 
     def sample_chance(self):

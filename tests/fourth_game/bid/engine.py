@@ -70,7 +70,7 @@ class BidState:
         return new
 
     def _emit(self, kind, player, text, **data):
-        private = VISIBILITY.kind(kind).who != EVERYONE
+        private = VISIBILITY.private(kind)
         self.log.append(Event(len(self.log), 0, self.round, "bids", kind, player, text, None, data, private))
 
     def is_chance_node(self) -> bool:
