@@ -120,6 +120,8 @@ class Visibility:
     log: str | None = None
 
     def __post_init__(self):
+        # the kinds everyone sees outside a guessed position: a log's events of these kinds pass as they are
+        object.__setattr__(self, "_public", frozenset(k for k, s in self.events.items() if s.who == EVERYONE))
         for kind, s in self.events.items():
             if (s.who != EVERYONE or s.guess) and not isinstance(s.instead, str):
                 raise ValueError(f"event kind {kind!r}: what the others see instead must be a sentence")
@@ -174,7 +176,10 @@ class Visibility:
 
     def log_for(self, events, viewer: int | None, *, guessed: bool = False) -> list:
         """``events`` as ``viewer`` may see them (a new list)."""
-        return [self.event(e, viewer, guessed=guessed) for e in events]
+        if guessed:
+            return [self.event(e, viewer, guessed=True) for e in events]
+        public = self._public
+        return [e if e.kind in public else self.event(e, viewer) for e in events]
 
     def frame(self, events, viewer: int | None):
         """``events`` as ``viewer`` may see them as a DataFrame
@@ -194,7 +199,8 @@ class Visibility:
             fixed = obs.get(s.owner) if (s.who == OWNER and s.owner is not None) else None
             self._hide(obs, path.split("."), s, viewer, fixed, obs)
         if self.log is not None and isinstance(obs.get(self.log), list):
-            obs[self.log] = [self.event_dict(d, viewer) if isinstance(d, dict) else d for d in obs[self.log]]
+            public = self._public
+            obs[self.log] = [d if d["kind"] in public else self.event_dict(d, viewer) for d in obs[self.log]]
         return obs
 
     def _hide(self, node, parts, s: Seen, viewer, owner, obs) -> None:
