@@ -19,10 +19,13 @@ observation that not everyone sees, who may see it and what the others see inste
 architects once the game is over). ``guess`` marks an event kind whose words come from
 values a viewer may not know: :data:`CHANCE` (a die, a draw, or what several seats hold,
 such as final scores: no one viewer knows it) or :data:`HELD` (what the event's player
-held hidden, turned up: only they know it). In a
-position a search guessed (a determinisation; ``guessed=True`` below) such an event is a
+held hidden, turned up: only they know it). In a position a search guessed (a
+determinisation; the ``guessed=True`` of :meth:`Visibility.event`) such an event is a
 guess, so the hints and the review show its ``instead`` sentence, never the sampled value
 (a HELD one stays as it is for its own player).
+
+Every event is marked ``private`` from its kind (:meth:`Visibility.private`, read by each
+engine's emit), so a kind's privacy too is said once.
 
 Viewers: ``None`` is the omniscient view (the engine, a teacher's save); a player index
 sees their own parts; any other number (``-1``, :data:`PUBLIC`: a projector, a covered
@@ -33,8 +36,9 @@ are this declaration applied to the omniscient ones (:meth:`Visibility.observati
 :meth:`Visibility.event`), the search redacts a determinisation's log and a guessed
 move's events with it (:func:`haunted_kit.search.determinise`,
 :func:`haunted_kit.search.move_events`), the review's sentences and the classroom store's
-seat export go through it, and :func:`declaration_problems` checks a game's declaration
-against its games (``tests/test_visibility.py`` over every registered game).
+seat export go through it, each game's classroom view writes its log (and Landmarks its
+player boards) through it, and :func:`declaration_problems` checks a game's declaration
+against its games (``tests/test_visibility.py`` over every registered game and two toys).
 """
 
 from __future__ import annotations
