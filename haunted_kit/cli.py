@@ -31,7 +31,8 @@ from pathlib import Path
 
 from .bots import BotSpecError, make_bot, parse_lineup
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook
+from .games import (DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook,
+                    load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -66,21 +67,27 @@ def _int_list(text: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def _positive(text: str) -> int:
+def _whole(text: str) -> int:
+    """A whole number typed on the command line, else a usage error saying so."""
     try:
-        v = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
-    return v
 
 
-def _at_least_two(text: str) -> int:
-    v = _positive(text)
-    if v < 2:
-        raise argparse.ArgumentTypeError(f"must be at least 2 (an interval needs two games), got {v}")
-    return v
+def whole_at_least(low: int, why: str = ""):
+    """An argparse ``type``: a whole number of at least ``low``, else a usage error
+    saying that minimum (and ``why``, e.g. ``"an interval needs two games"``)."""
+    def parse(text: str) -> int:
+        if (v := _whole(text)) < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}{f' ({why})' if why else ''}, got {v}")
+        return v
+    parse.__name__ = f"whole number of at least {low}"  # argparse names the type in its own messages
+    return parse
+
+
+_positive = whole_at_least(1)
+_at_least_two = whole_at_least(2, "an interval needs two games")
 
 
 def _seconds(text: str) -> float:
@@ -96,18 +103,39 @@ def _seconds(text: str) -> float:
 def _seed(text: str) -> int:
     """A ``--seed``/``--first-seed`` value: a whole number the kit takes as a seed
     (:func:`~haunted_kit.protocol.check_seed`), else a usage error (exit 2)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    return check_seed(v, error=argparse.ArgumentTypeError)
+    return check_seed(_whole(text), error=argparse.ArgumentTypeError)
+
+
+def kit_description() -> str:
+    """One sentence naming every registered game with its ``--game`` name, read from
+    the registry (``haunted-kit --help``'s description)."""
+    listed = []
+    for name in game_names():
+        try:  # the player range may come from the game's box, which may not load here
+            g = get_game(name)
+            listed.append(f"{g.title} (--game {name}, {g.min_players}-{g.max_players} players)")
+        except Exception as exc:  # noqa: BLE001 - help still shows, naming what does not load
+            listed.append(f"--game {name} (does not load here: {exc})")
+    return (f"Learn, play and analyse {len(listed)} games on one protocol: {'; '.join(listed)}. "
+            f"A command that starts games takes --game (default {DEFAULT_GAME}); one that reads a save "
+            f"finds the game in it. 'haunted-kit COMMAND --help' tells its options.")
+
+
+class _KitParser(argparse.ArgumentParser):
+    """The top-level parser: its description names the registered games only when help
+    is shown (reading their titles imports every game, which a command does not need)."""
+
+    def format_help(self) -> str:
+        if self.description is None:
+            self.description = kit_description()
+        return super().format_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser. It loads no box, so ``--help`` works whatever the data:
     player counts and modes are checked against the box chosen (``--box`` or the
     reference box) once the arguments are read."""
-    ap = argparse.ArgumentParser(prog="haunted-kit", description="Play and analyse Haunted Lands.")
+    ap = _KitParser(prog="haunted-kit")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
@@ -200,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     cmp = sub.add_parser("compare", help="house-rule impact report: the reference box against a house-rule box",
                          description="Play the reference box and a house-rule box on the same seeds with the same bots "
                                      "and report the differences (win rate by seat, game length, collective losses, "
-                                     "score by source) with 95%% intervals and tests.")
+                                     "score by source) with 95% intervals and tests; a difference is marked * when it "
+                                     "stays significant after Holm's correction over all the rows.")
     cmp.add_argument("--box", type=Path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
     cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
@@ -212,6 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--mode", default=None, help="Haunted Lands game mode (default wanderer)")
     cmp.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="Haunted Lands extra ghost cards, e.g. 2,3")
     cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
+    cmp.add_argument("--rows", type=Path, metavar="FILE",
+                     help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
+                          "rank and result) as CSV, or as Parquet for a .parquet name")
     cmp.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     cmp.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     cmp.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
@@ -401,6 +433,66 @@ def _game_options(parser, name: str, options: dict) -> dict:
     return given
 
 
+#: the subcommands that offer the chosen game's declared options (``Game.game_options``)
+GAME_OPTION_COMMANDS = ("compare",)
+_GAME_OPTION_DEST = "game_option:"  #: the argparse dest prefix of a declared option's flag
+
+
+def add_game_options(parser, game) -> None:
+    """Give ``parser`` (a subcommand's) a flag for each option ``game`` declares
+    (``Game.game_options``, :class:`~haunted_kit.protocol.GameOption`: ``--rounds`` for
+    Landmarks), read back checked by :func:`game_option_values`. A subcommand that starts
+    games with the game's options lists itself in :data:`GAME_OPTION_COMMANDS`; :func:`main`
+    adds the flags of the game its ``--game`` names (only that game is loaded, so the
+    parser itself names no game).
+
+    Raises:
+        ValueError: the game declares an option whose flag the subcommand already has."""
+    for opt in getattr(game, "game_options", ()):
+        try:
+            parser.add_argument(opt.flag, dest=_GAME_OPTION_DEST + opt.name, default=None, help=opt.help,
+                                metavar=opt.metavar or {"int": "N", "float": "X"}.get(opt.kind, "TEXT"))
+        except argparse.ArgumentError:
+            raise ValueError(f"{game.title} declares the option {opt.name!r}, whose flag {opt.flag} "
+                             f"{parser.prog} already has") from None
+
+
+def game_option_values(parser, game, args) -> dict:
+    """The ``new_game`` keywords of ``game``'s declared options given on the command line
+    (:func:`add_game_options`), each checked by its declaration
+    (:meth:`~haunted_kit.protocol.GameOption.parse`); a bad value is a usage error naming
+    the flag and the range (exit 2)."""
+    out = {}
+    for opt in getattr(game, "game_options", ()):
+        text = getattr(args, _GAME_OPTION_DEST + opt.name, None)
+        if text is None:
+            continue
+        try:
+            out[opt.name] = opt.parse(text)
+        except ValueError as exc:
+            parser.error(f"argument {opt.flag}: {exc}")
+    return out
+
+
+def _add_chosen_game_options(ap, argv: list) -> tuple:
+    """Before ``argv`` is parsed: when its subcommand is in :data:`GAME_OPTION_COMMANDS`,
+    add the declared options of the game its ``--game`` names (default
+    :data:`DEFAULT_GAME`) to that subcommand's parser. Returns ``(subcommand parser,
+    game)``, or ``(None, None)``."""
+    subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
+    command = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
+    if command is None or argv[command] not in GAME_OPTION_COMMANDS:
+        return None, None
+    peek = argparse.ArgumentParser(add_help=False)
+    peek.add_argument("--game", default=DEFAULT_GAME)
+    name = peek.parse_known_args(argv[command + 1:])[0].game
+    if name not in game_names():
+        return None, None  # the subcommand's --game choices say so
+    sub, game = subs[argv[command]], get_game(name)
+    add_game_options(sub, game)
+    return sub, game
+
+
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
     """The game's own check of its options (``cli.check_settings``), as a usage error."""
     check = getattr(game_cli(name), "check_settings", None)
@@ -465,8 +557,8 @@ def _play(sub, args) -> int:
 
 
 def _load_save(sub, args):
-    """The state of save ``args.save``, rebuilt with its game's ``from_dict`` (a save naming
-    no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
+    """The state of save ``args.save``, rebuilt by :func:`haunted_kit.games.load_state` (the
+    box check, then its game's ``from_dict``; a save naming no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
     data = _save_data(args.save, args.max_bytes)
     named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME  # Haunted Lands saves name no game
     if named not in game_names():
@@ -477,8 +569,8 @@ def _load_save(sub, args):
     try:
         if data is None:  # read again for the reason: unreadable, too large, not UTF-8 or not JSON
             read_json(args.save, args.max_bytes, what="save")
-        return game.from_dict(data, box)
-    except ValueError as exc:  # the game's SaveError naming the field
+        return load_state(game, data, box)
+    except ValueError as exc:  # the game's SaveError naming the field, or BoxMismatch naming the box
         wrong = _wrong_game(data, named, args.box)
         print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
         return None
@@ -529,7 +621,7 @@ def _loads_as(data, exclude: str) -> str | None:
         if name != DEFAULT_GAME:  # the default game's saves name no game
             d["game"] = name
         try:
-            get_game(name).from_dict(d)
+            load_state(get_game(name), d)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):  # not that game's save either
             continue
         return name
@@ -616,18 +708,22 @@ def _check_box(sub, args) -> int:
 
 def _compare(sub, args) -> int:
     """``compare``: the usage checks (a missing box folder, a box of another game, player
-    and game counts, agents, options, the --html path: usage and exit 2), a house-rule box
+    and game counts, agents, options (the game's declared ones too, e.g. Landmarks'
+    ``--rounds``: :func:`add_game_options`), the --html and --rows paths: usage and exit
+    2), a house-rule box
     that does not load (its BoxError in one line, exit 1), then
-    :func:`haunted_kit.compare.compare`'s table printed and the HTML written."""
+    :func:`haunted_kit.compare.compare`'s table printed, the HTML and the per-game rows
+    (:meth:`~haunted_kit.compare.Comparison.write_games`) written."""
     from .compare import compare  # lazy: only compare needs it; it pulls simulate (see the note at the top)
     from .simulate import SchedulerError  # lazy: as above
 
     name = args.game
     if not args.box.is_dir():
         sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
-    _check_outputs(sub, {"--html": args.html})
+    _check_outputs(sub, {"--html": args.html, "--rows": args.rows})
     options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     game = get_game(name)
+    options.update(game_option_values(sub, game, args))
     try:
         house = game_hook(game, "load_box", "compare")(args.box)
     except MissingHook as exc:
@@ -659,7 +755,8 @@ def _compare(sub, args) -> int:
         sub.error(str(exc))
     print(report.table())
     print(f"Both boxes played and compared in {report.seconds:.1f} s.")
-    return _write_outputs(((args.html, report.write_html, "HTML report written"),))
+    return _write_outputs(((args.html, report.write_html, "HTML report written"),
+                           (args.rows, report.write_games, "Per-game rows written")))
 
 
 def _classroom(sub, args) -> int:
@@ -848,7 +945,15 @@ def main(argv=None) -> int:
     130 interrupted)."""
     try:
         ap = build_parser()
-        args = ap.parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        sub, game = _add_chosen_game_options(ap, argv)
+        args, extra = ap.parse_known_args(argv)
+        if extra:  # what argparse's parse_args says, and which options the chosen game has
+            owner = sub if sub is not None else ap
+            flags = [o.flag for o in getattr(game, "game_options", ())]
+            hint = (f" (--game {game.name} declares {'the options ' + ', '.join(flags) if flags else 'no game options'}; "
+                    f"{owner.prog} --game NAME --help lists a game's)") if sub is not None else ""
+            owner.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
         sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
         return _COMMANDS[args.command](sub, args)
     except KeyboardInterrupt:

@@ -451,10 +451,6 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
     made_with = d.get("box") or {}
     if not isinstance(made_with, dict) or not isinstance(made_with.get("fingerprint", ""), str):
         _fail("box", f"must be an object naming the box's fingerprint, got {_short(made_with)}")
-    if made_with.get("fingerprint") and not box.accepts_fingerprint(made_with["fingerprint"]):
-        raise SaveError(f"this save was made with another box (data in {_short(made_with.get('path'))}, fingerprint "
-                        f"{made_with['fingerprint'][:12]}); load it with that box: "
-                        f"State.load(path, box=load_box(...)) or `haunted-kit replay --box DIR`")
     where = "config"
     try:
         cfg = _dict(d["config"], "config")

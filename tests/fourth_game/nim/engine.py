@@ -219,8 +219,6 @@ def from_dict(data, box: NimBox | None = None) -> NimState:
     box = box or DEFAULT_BOX
     if not isinstance(data, dict) or data.get("game") != "nim" or set(data) != {"game", "box", "players", "seed", "record"}:
         raise ValueError("not a Nim save")
-    if not box.accepts_fingerprint(data["box"]):
-        raise ValueError("box: the save was played with another Nim box")
     s = new_game(data["players"], data["seed"], box, auto_chance=False)
     if not isinstance(data["record"], list):
         raise ValueError("record: must be a list")
@@ -285,6 +283,7 @@ class NimGame(NimCore):
 
     agents = {"greedy": NimGreedy}
     visibility = VISIBILITY
+    action_types = {"take": Take, "bonus": Bonus}
 
     def default_box(self) -> NimBox:
         return DEFAULT_BOX
