@@ -514,6 +514,11 @@ class Game(Protocol):
     * ``game_length(state) -> int`` and ``length_name``: how long the game ran in the
       game's own unit (Haunted Lands: rounds; the estate: seasons; Landmarks: rounds),
       the dataset's ``game_turns`` column (else 0);
+    * ``visibility``: a :class:`haunted_kit.visibility.Visibility`, who may see each event
+      kind and observation field and what the others see instead (required when anything
+      is hidden: ``observation(p)`` must be it applied to ``observation(None)``); every tool
+      redacts from it (observations, ``events(viewer)``, hints, the review, the store's
+      seat export);
     * ``determinise(state, player, rng) -> state``: a copy consistent with what
       ``player`` may know (needed by the ``search`` agent and ``search.hints``; a game
       whose ``observation(p)`` ever differs from ``observation(None)`` must have it:

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from .games import game_of, hook
 from .limits import EXPLORATION_RANGE, PLAYOUTS_RANGE, ROLLOUT_DEPTH_RANGE, SEARCH_SECONDS_RANGE, finite, whole
 from .protocol import agent_table, is_integer
+from .visibility import seen_events
 
 __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "check_settings", "determinise", "hints", "is_telling", "move_events", "rollout",
            "rollout_policy", "sample_chance"]
@@ -65,14 +66,19 @@ def determinise(game, state, player: int, rng: random.Random):
 
     Uses the Game's ``determinise`` when it has one. A game without one must show
     ``player`` everything (``state.observation(player) == state.observation(None)``):
-    then a plain copy is a determinisation.
+    then a plain copy is a determinisation. A copy that keeps an event log gets it as
+    ``player`` may see it (the game's ``visibility``, :mod:`haunted_kit.visibility`), so no
+    sentence of the copy tells what ``player`` may not see.
 
     Raises:
         TypeError: the game hides information from ``player`` and has no ``determinise``.
     """
     det = getattr(game, "determinise", None)
     if det is not None:
-        return det(state, player, rng)
+        d = det(state, player, rng)
+        if getattr(d, "log", None):
+            d.log = seen_events(game, d.log, player)
+        return d
     if state.observation(player) != state.observation(None):
         raise TypeError(f"{getattr(game, 'name', game)!r} hides information from player {player} but its Game has no "
                         "determinise(state, player, rng): searching would read the hidden state")
@@ -429,7 +435,10 @@ def move_events(game, state, player: int, action, rng: random.Random) -> tuple[l
     determinisation of ``state`` for ``player`` (so it cannot reveal a hidden quest or a
     future die): ``(events, gain)``, the move's own events (the state's ``log`` entries,
     :class:`haunted_kit.events.Event`; ``[]`` for a game without a log) up to the next
-    decision or chance node, and the change of ``player``'s ``seat_results`` score
+    decision or chance node, each as ``player`` may see it in a guessed position (the
+    game's ``visibility``: another seat's hidden events redacted, and a die, a draw or a
+    card turned up, which the determinisation only guessed, told by its declared sentence,
+    never by the sampled value), and the change of ``player``'s ``seat_results`` score
     (``None`` for a game without ``seat_results``)."""
     d = determinise(game, state, player, rng)
     if hasattr(d, "log"):
@@ -439,7 +448,7 @@ def move_events(game, state, player: int, action, rng: random.Random) -> tuple[l
     if seats is not None:
         before = seats(d)[player]["score"]
     d.apply_action(action)
-    events = list(d.log or []) if hasattr(d, "log") else []
+    events = seen_events(game, d.log or [], player, guessed=True) if hasattr(d, "log") else []
     return events, (None if before is None else seats(d)[player]["score"] - before)
 
 

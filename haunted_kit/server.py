@@ -682,7 +682,7 @@ class Classroom:
         n = len(t.applied)
         self.line_of(t)
         t.rollback(n - 1)
-        # no words of the decision itself: it may be hidden from the others (a quest card taken face down)
+        # no words of the decision itself: the game's visibility may hide it from the others (a card taken face down)
         self.announce(t, f"P{seat + 1} took back decision {n}; the game is back at decision {n - 1}.")
         self.broadcast(t.id)
         self.schedule_bots(t.id)

@@ -30,7 +30,7 @@ from . import rules as R
 from .actions import action_from_dict, action_table
 from .agents import AGENTS
 from .box import default_estate_box, load_estate_box
-from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
+from .state import (VISIBILITY, GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
 
 
@@ -632,6 +632,7 @@ class EstateGame:
 
     name = "estate"
     title = "Estate and Market"
+    visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.estate.state.VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = A.ACTION_TYPES
 

@@ -34,14 +34,13 @@ from . import serial
 from .agents import AGENTS
 from .board import KALENA, build_field
 from .box import Box, default_box, load_box
-from ..events import log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from ..games import load_state
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
-from .state import (CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
+from .state import (VISIBILITY, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
 
 
@@ -150,7 +149,7 @@ class HauntedLandsState(State):
     def events(self, viewer: int | None = None):
         """The event log as a DataFrame (see :func:`haunted_kit.events.log_to_frame`);
         ``viewer`` (a player index) sees other players' quest choices face down."""
-        return log_to_frame(self.log or [], self._viewer(viewer))
+        return VISIBILITY.frame(self.log or [], self._viewer(viewer))
 
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
@@ -1177,6 +1176,7 @@ class HauntedLandsGame:
 
     name = "haunted"
     title = "Haunted Lands"
+    visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.haunted.state.VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = A.ACTION_TYPES
 
