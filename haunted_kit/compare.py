@@ -260,7 +260,7 @@ def permutation_p(a, b, *, shuffles: int = SHUFFLES, seed: int = 0) -> float:
 def _relabellings(n: int, shuffles: int, seed: int):
     """``shuffles`` random orders of ``range(n)`` (a read-only ``shuffles x n`` int32
     array), seeded; kept for the report's other rows (about 20 MB for 1,000 games)."""
-    import numpy as np
+    import numpy as np  # lazy: only the report's statistics need it
 
     rng = np.random.default_rng(seed)
     out = rng.permuted(np.tile(np.arange(n, dtype=np.int32), (shuffles, 1)), axis=1)
