@@ -42,8 +42,9 @@ def load(game: str, folder: Path):
 
 
 def test_the_three_games_are_swept():
-    assert GAMES == ["haunted", "estate", "landmarks"]
-    assert [len(toml_files(g)) for g in GAMES] == [12, 4, 6]
+    """The kit's three games are among the registered ones swept (a game registered beside them is swept too)."""
+    assert GAMES[:3] == ["haunted", "estate", "landmarks"]
+    assert [len(toml_files(g)) for g in GAMES[:3]] == [12, 4, 6]
 
 
 def test_estate_box_error_is_the_kits():

@@ -155,9 +155,13 @@ def test_the_classroom_store(nim, tmp_path):
         saved = json.loads(t.export(tmp_path / "t.json").read_text())
         assert _record(nim, nim.from_dict(saved)) == _record(nim, t.state)
         assert store.table(t.id).state.heaps == [2, 4, 5]
-        assert view_message(t, 0, 30) == {
-            "type": "error", "table": t.id,
-            "text": "The table server cannot show a Toy Nim table yet (--game nim has no classroom view)."}
+        # no classroom module: the generic page, the observation as tables and the legal actions as buttons
+        seat = view_message(t, 1, 30)
+        assert seat["type"] == "view" and seat["title"] == f"Toy Nim · {t.name} · P2" and seat["turn"]
+        assert [a["label"] for a in seat["actions"]] == [a.describe() for a in t.state.legal_actions()]
+        assert ">2, 4, 5<" in seat["board"] and f">hidden, {t.state.bonus[1]}<" in seat["board"]
+        projector = view_message(t, -1, 30)
+        assert projector["actions"] == [] and ">(hidden), (hidden)<" in projector["board"]
 
         async def bots():
             room = Classroom(store, bot_delay=0)
@@ -224,7 +228,7 @@ def test_the_library_tools_name_the_missing_hook(minimal, tmp_path):
         hints(s, playouts=5)
     with pytest.raises(BotSpecError, match="the search agent needs the game's determinise hook"):
         make_bot("search", 0, "nim")
-    with pytest.raises(TypeError, match="'nim' has no action_catalogue"):
+    with pytest.raises(MissingHook, match="the environment \\(a fixed action encoding\\) needs the game's action_catalogue hook; Toy Nim"):
         SingleSeatEnv("nim", players=2)
     with pytest.raises(AssertionError, match="hides information .* has no determinise"):
         conformance.test_observation_hides_what_it_must("nim", {"players": 2})

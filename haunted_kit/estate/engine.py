@@ -627,6 +627,7 @@ class EstateGame:
 
     name = "estate"
     title = "Estate and Market"
+    default_players = 3  #: the tools' player count when none is given
 
     @property
     def min_players(self) -> int:

@@ -39,7 +39,7 @@ from ..events import log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
-from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
+from ..protocol import ChanceError, GameOption, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
 from .state import (CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
@@ -1167,6 +1167,14 @@ class HauntedLandsGame:
 
     name = "haunted"
     title = "Haunted Lands"
+    default_players = 4  #: the tools' player count when none is given (the box plays 2..4)
+    #: what a player may set beyond players and seed (the command line's --mode, --ghost-cards)
+    options = (
+        GameOption("mode", "game mode of the box (wanderer, builder, citizen in the reference box; "
+                           "rulebook: Game Modes)", default="wanderer"),
+        GameOption("extra_ghost_cards", "extra ghost cards for higher difficulty, e.g. 2,3 "
+                                        "(rulebook: Increasing Difficulty)", kind="ints", default=(), flag="ghost-cards"),
+    )
 
     @property
     def min_players(self) -> int:

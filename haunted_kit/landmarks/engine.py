@@ -32,7 +32,7 @@ from itertools import permutations
 
 from ..events import Event, log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
+from ..protocol import (ChanceError, GameOption, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
 from . import rules as R
@@ -922,6 +922,17 @@ class LandmarksGame:
 
     name = "landmarks"
     title = "Landmarks & Architects"
+    default_players = 3  #: the tools' player count when none is given
+    #: what a player may set beyond players and seed (the command line's --rounds). A game
+    #: from the tools plays 3 rounds (ruling L1): with the default 3 players every seat leads
+    #: once, the leader's token passing left after each round (Landmarks: How To Play, Take
+    #: One Action); the box check (``settings``) plays the same. ``new_game`` alone deals
+    #: the box's one example round.
+    options = (
+        GameOption("rounds", "rounds to play, each one lead and its followers; the leader's token passes left "
+                             "after each (Landmarks: How To Play, Take One Action; kit default, ruling L1)",
+                   kind="int", default=3, low=1, high=1000),
+    )
 
     @property
     def min_players(self) -> int:
