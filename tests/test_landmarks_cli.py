@@ -6,12 +6,31 @@ import pytest
 
 from haunted_kit import landmarks as lm
 from haunted_kit.cli import main
+from haunted_kit.play import play_game
+
+
+def test_play_without_options_plays_the_declared_default_of_3_rounds(tmp_path, capsys):
+    """Without --players and --rounds: the game's own defaults (3 players, 3 rounds: every seat leads once,
+    ruling L1), the same game as the kit's loop with those settings, not the box's one example round."""
+    save = tmp_path / "lm.json"
+    assert main(["play", "--game", "landmarks", "--seed", "7", "--agents", "greedy,random", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Landmarks & Architects, 3 players, 3 rounds (")
+    ref, _ = play_game("landmarks", players=3, seed=7, agents=["greedy", "random"], rounds=3)
+    s = lm.LandmarksState.load(save)
+    assert s.history() == ref.history() and s.is_terminal() and s.rounds == 3
+    leaders = [e.player for e in s.history() if type(e.action).__name__ == "Lead"]
+    assert leaders == [0, 1, 2]  # every seat led once
+    assert f"Decisions: {sum(1 for e in s.history() if not e.chance)};" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--game", "landmarks", "--rounds", "0"])
+    assert exit_.value.code == 2 and "argument --rounds: must be a whole number from 1 to 1000, got 0" in capsys.readouterr().err
 
 
 def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
     save, log = tmp_path / "lm.json", tmp_path / "lm.csv"
     assert main(["play", "--game", "landmarks", "--players", "3", "--seed", "7", "--agents", "greedy,random",
-                 "--save", str(save), "--log", str(log)]) == 0
+                 "--rounds", "1", "--save", str(save), "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
                           "(not the published cards))")

@@ -61,7 +61,7 @@ def test_a_game_that_hides_information_needs_a_determiniser():
 
     s = _after_quests()
     with pytest.raises(MissingHook, match=r"^the search needs the game's determinise hook: .* \(--game plain\) hides "
-                                          r"information from player 0 and has none"):
+                                          r"information from player \d and has none"):
         determinise(NoDeterminise(), s, s.current_player(), random.Random(0))
     with pytest.raises(MissingHook, match="determinise hook: .* hides information"):
         SearchAgent(0, playouts=3, game=NoDeterminise(), rollout_depth=None).search(s)
