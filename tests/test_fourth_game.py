@@ -238,3 +238,38 @@ def test_the_library_tools_name_the_missing_hook(minimal, tmp_path):
         assert store.table(t.id).state.heaps == [3, 4, 2]
         with pytest.raises(MissingHook, match="a table's house-rule box needs the game's load_box hook"):
             store.create_table(game="nim", players=2, box=BOX)
+
+
+# ============================================================================ defaults, options and registration
+
+
+def test_a_game_without_declared_defaults_plays_its_fewest_players(minimal, tmp_path, capsys):
+    """No ``default_players`` and no ``options``: ``play`` without ``--players`` seats ``min_players``."""
+    assert games.default_players(minimal) == 2 and games.game_options(minimal) == () and games.option_defaults(minimal) == {}
+    assert main(["play", "--game", "nim", "--seed", "2", "--agents", "random"]) == 0
+    assert capsys.readouterr().out.startswith("Toy Nim, 2 players, over. P1 (random): returns ")
+
+
+def test_compare_with_a_box_without_a_player_range_is_a_usage_error(nim, monkeypatch, capsys):
+    class RangelessBox:  # a house-rule box whose loader gives no min_players / max_players
+        path, fingerprint = str(BOX), "rangeless"
+
+    monkeypatch.setattr(type(nim), "load_box", lambda self, path: RangelessBox())
+    with pytest.raises(SystemExit) as exit_:
+        main(["compare", "--box", str(BOX), "--game", "nim", "--games", "2", "--workers", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert (f"the Toy Nim box {BOX} declares no player range (min_players and max_players): the kit cannot tell "
+            "how many players it seats") in err
+
+
+def test_games_are_registered_from_the_environment_variable(monkeypatch):
+    monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
+    monkeypatch.syspath_prepend(str(FIXTURE))
+    assert games.register_from_environment(" nim2 = nim.engine:GAME , ") == ["nim2"]
+    assert games.get_game("nim2").title == "Toy Nim"
+    assert games.register_from_environment("nim2=nim.engine:GAME") == []  # the same entry again: nothing new
+    for text, problem in [("nim3", "'nim3' is not name=module:attribute"), ("nim3=nim.engine", "is not name=module"),
+                          ("haunted=nim.engine:GAME", "'haunted' is already the registered game of haunted_kit.haunted.engine")]:
+        with pytest.raises(ValueError, match=f"^HAUNTED_KIT_GAMES: .*{problem}"):
+            games.register_from_environment(text)

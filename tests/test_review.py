@@ -10,7 +10,7 @@ from haunted_kit.play import play_game
 from haunted_kit.protocol import agent_table, describe_action
 from haunted_kit.review import ReviewError, review
 
-PLAYERS = {"haunted": 3, "estate": 3, "landmarks": 3}
+PLAYERS = {n: min(3, get_game(n).max_players) for n in game_names()}  # 3 players, or the game's nearest count
 #: the seed of each game's staged blunder (Haunted Lands 5: P1 ends the turn where a mine scores 3 valor;
 #: the estate: P1's first decision, where a take scores 3; Landmarks: P2 builds where a Gate token scores 3)
 BLUNDER_SEEDS = {"haunted": 5, "estate": 5, "landmarks": 3}

@@ -23,6 +23,7 @@ import haunted_kit as hk
 from haunted_kit import server
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
+from haunted_kit.games import game_names
 from haunted_kit.haunted.classroom import action_label
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
@@ -274,7 +275,7 @@ def snapshot(store):
     ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 4, separated by "
                                     "commas, got 'x'."),
     ({"op": "create", "game": {"name": "haunted"}},
-     "Game (game) must be one of haunted, estate, landmarks, got \"{'name': 'haunted'}\"."),
+     f"Game (game) must be one of {', '.join(game_names())}, got \"{{'name': 'haunted'}}\"."),
     ({"op": "create", "options": [1]}, "The settings of Haunted Lands must be named values (field: value), got list."),
     ({"op": ["create"]}, "unknown teacher action ['create']"),
 ])
