@@ -13,7 +13,7 @@ import pytest
 from gymnasium.utils import seeding
 
 from haunted_kit.env import KitAECEnv
-from haunted_kit.games import default_players, game_names, get_game, option_defaults
+from haunted_kit.games import default_players, game_names, get_game, option_defaults, start_game
 from haunted_kit.haunted import actions as HA
 from haunted_kit import protocol
 from haunted_kit.protocol import SEED_MAX, ActionCatalogue
@@ -29,7 +29,7 @@ def _positions(game: str, seeds):
     players, options = SETTINGS.get(game, (get_game(game).min_players, {}))
     g = get_game(game)
     for seed in seeds:
-        s, rng = g.new_game(players=players, seed=seed, log=False, **options), random.Random(seed)
+        s, rng = start_game(g, players=players, seed=seed, **options), random.Random(seed)
         while not s.is_terminal():
             if s.is_chance_node():
                 sample_chance(s, rng)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -273,3 +274,29 @@ def test_games_are_registered_from_the_environment_variable(monkeypatch):
                           ("haunted=nim.engine:GAME", "'haunted' is already the registered game of haunted_kit.haunted.engine")]:
         with pytest.raises(ValueError, match=f"^HAUNTED_KIT_GAMES: .*{problem}"):
             games.register_from_environment(text)
+
+
+#: kit tests whose loops over the registry the toy passes, run with it registered as a maintainer
+#: would (tests/conftest.py's HAUNTED_KIT_EXTRA_GAMES; the run of every looping file is not part of the
+#: default command: `HAUNTED_KIT_EXTRA_GAMES=nim pytest tests/...`)
+LOOPS = ["tests/test_conformance.py", "tests/test_entry_points.py", "tests/test_honest_search.py",
+         "tests/test_neutral_tools.py", "tests/test_no_cyclic_garbage.py", "tests/test_compare.py"]
+
+
+def test_the_kit_loops_over_games_hold_with_a_fourth_game_registered():
+    """The loops' cases of the toy, in a fresh pytest process (collection reads the registry), and the
+    layer test, which must still find only the kit's own game packages."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "HAUNTED_KIT_EXTRA_GAMES": "nim"}
+    env.pop("PYTEST_ADDOPTS", None)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+                           "-k", "nim or every_game_package", *LOOPS, "tests/test_layers.py"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    tail = done.stdout[-3000:]
+    assert done.returncode == 0, tail
+    passed = re.search(r"(\d+) passed", tail)
+    assert passed and int(passed.group(1)) >= 20 and "failed" not in tail, tail  # the toy's cases ran, all green
