@@ -55,7 +55,7 @@ from pathlib import Path
 from statistics import NormalDist
 
 from .fileio import atomic_write
-from .games import get_game
+from .games import default_players, get_game, hook
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, load_dataset, simulate
@@ -531,8 +531,8 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         games: games per box (seeds ``seed .. seed + games - 1``; at least 2; default
             :data:`DEFAULT_GAMES` for the game).
         seed: the first seed.
-        players: player count (default: the game's ``new_game`` default: 4 for Haunted
-            Lands, 3 for the companions).
+        players: player count (default: the game's ``default_players``,
+            :func:`haunted_kit.games.default_players`: 4 for Haunted Lands, 3 for the companions).
         agents: an agent lineup (:mod:`haunted_kit.bots`), one spec per seat, repeating.
         options: other ``new_game`` keywords, one value each (Haunted Lands: ``mode``,
             ``extra_ghost_cards``).
@@ -544,7 +544,8 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
 
     Raises:
         ValueError: an unknown game or agent, a bad count, a box the game cannot load
-            (the game's BoxError) or a grid cell the box cannot play.
+            (the game's BoxError) or a grid cell the box cannot play; MissingHook (a
+            ValueError) naming ``load_box`` or ``default_box`` for a game without it.
     """
     g = get_game(game)
     if games is None:
@@ -552,12 +553,12 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     if not is_integer(games) or games < 2:
         raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
     if players is None:
-        players = 4 if game == "haunted" else 3
-    house = g.load_box(box) if isinstance(box, (str, Path)) else box
+        players = default_players(g)
+    house = hook(g, "load_box", "compare")(box) if isinstance(box, (str, Path)) else box
     if reference is None:
-        ref = g.default_box()
+        ref = hook(g, "default_box", "compare (the reference box)")()
     else:
-        ref = g.load_box(reference) if isinstance(reference, (str, Path)) else reference
+        ref = hook(g, "load_box", "compare")(reference) if isinstance(reference, (str, Path)) else reference
     opts = {k: [v] for k, v in (options or {}).items()}
     grid = Grid(game=game, players=(players,), options=opts, lineups=(agents,), games=games, first_seed=seed)
     grid.check(ref)

@@ -300,3 +300,12 @@ def test_the_kit_loops_over_games_hold_with_a_fourth_game_registered():
     assert done.returncode == 0, tail
     passed = re.search(r"(\d+) passed", tail)
     assert passed and int(passed.group(1)) >= 20 and "failed" not in tail, tail  # the toy's cases ran, all green
+
+
+def test_compare_names_the_box_hooks_a_game_lacks(minimal):
+    from haunted_kit.compare import compare
+
+    with pytest.raises(MissingHook, match=r"^compare needs the game's load_box hook; Toy Nim \(--game nim\) has none$"):
+        compare(BOX, game="nim", games=2, workers=1, progress=False)
+    with pytest.raises(MissingHook, match=r"^compare \(the reference box\) needs the game's default_box hook; Toy Nim"):
+        compare(object(), game="nim", games=2, workers=1, progress=False)
