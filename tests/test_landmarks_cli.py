@@ -1,8 +1,12 @@
 """haunted-kit play --game landmarks and replay of a Landmarks & Architects save."""
 
+import contextlib
+import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from haunted_kit import landmarks as lm
 from haunted_kit.cli import main
@@ -102,3 +106,22 @@ def test_simulate_plays_landmarks_and_the_unique_best_seat_wins(tmp_path):
         assert g.won.tolist() == [bool(unique and s == best) for s in g.score]
         assert g["rank"].tolist() == [sorted(set(g.score), reverse=True).index(s) + 1 for s in g.score]
     assert rows.won.sum() >= 1 and not rows[rows.won].player.eq(0).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(st.text(max_size=12), st.integers(-10**20, 10**20).map(str)))
+def test_any_rounds_text_is_read_or_refused_naming_the_flag(text):
+    """Whatever is typed after --rounds: a whole number from 1 to 1000 is taken (the run then stops at
+    the player count 99, checked after the options), anything else is refused naming --rounds; exit 2,
+    never a traceback."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exit_:
+        main(["play", "--game", "landmarks", "--players", "99", f"--rounds={text}"])
+    said = err.getvalue()
+    assert exit_.value.code == 2 and "Traceback" not in said
+    try:
+        taken = 1 <= int(text) <= 1000  # Python's whole-number reading, as every number flag of the kit
+    except ValueError:
+        taken = False
+    assert ("argument --players: invalid choice: 99" in said) == taken, said
+    assert taken or "argument --rounds: " in said, said
