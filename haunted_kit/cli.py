@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .bots import BotSpecError, make_bot, parse_lineup
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook
+from .games import DEFAULT_GAME, DecisionCapReached, MissingHook, UnknownGame, box_words, game_module, game_names, game_of, get_game, hook as game_hook
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -794,6 +794,14 @@ def _simulate(parser, args) -> int:
         return 130
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    capped = frame[frame["capped"]] if "capped" in frame else frame.iloc[:0]
+    if len(capped):
+        seeds = sorted(set(capped["seed"]))
+        print(f"WARNING: {capped['game_id'].nunique()} games did not end within the decision cap and were stopped "
+              f"there (rows with capped = true, no result; left out below): seeds "
+              f"{', '.join(map(str, seeds[:20]))}{' ...' if len(seeds) > 20 else ''}; box: "
+              f"{box_words(get_game(args.game), box)}. Check the box with 'haunted-kit check-box'.", file=sys.stderr)
+        frame = frame[~frame["capped"]]
     game = get_game(args.game)
     columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
     meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
@@ -854,6 +862,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("haunted-kit: interrupted", file=sys.stderr)
         return 130
+    except DecisionCapReached as exc:  # a game that did not end: its seed and box, no traceback
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

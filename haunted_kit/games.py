@@ -15,7 +15,7 @@ import inspect
 import os
 import sys
 
-from .protocol import Game
+from .protocol import Game, is_integer
 from .provenance import HOUSE_RULE
 
 #: short name -> (module, attribute of its Game object)
@@ -168,17 +168,28 @@ class DecisionCapReached(RuntimeError):
         self.seed, self.decisions, self.cap = seed, decisions, cap
 
 
+#: the environment variable that sets every tool's decision cap (worker processes inherit it)
+CAP_VARIABLE = "HAUNTED_KIT_DECISION_CAP"
+
+
 def decision_cap(game: Game, state=None, cap: int | None = None) -> int:
     """The decisions a game of ``game`` may take before a tool stops it: ``cap`` when given
-    (a whole number >= 1, e.g. a test's or a command's own), else the Game's optional
-    ``max_decisions(state)`` (a game whose length is known from its settings: Haunted Lands
-    from its box's seasons and rounds, Landmarks from its rounds), else :data:`DECISION_CAP`.
+    (a whole number >= 1, e.g. a test's own), else ``$HAUNTED_KIT_DECISION_CAP`` when set
+    (:data:`CAP_VARIABLE`: the command line's tools and their worker processes read it),
+    else the Game's optional ``max_decisions(state)`` (a game whose length is known from its
+    settings: Haunted Lands from its box's seasons and rounds, Landmarks from its rounds),
+    else :data:`DECISION_CAP`.
 
     Raises:
-        ValueError: ``cap`` is not a whole number >= 1 (a bool or float included).
+        ValueError: ``cap`` or the variable is not a whole number >= 1 (a bool or float included).
     """
+    if cap is None and os.environ.get(CAP_VARIABLE, "").strip():
+        text = os.environ[CAP_VARIABLE].strip()
+        if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 18:
+            raise ValueError(f"{CAP_VARIABLE} must be a whole number >= 1, got {text!r}")
+        return int(text)
     if cap is not None:
-        if isinstance(cap, bool) or not isinstance(cap, int) and not hasattr(cap, "__index__") or int(cap) < 1:
+        if not is_integer(cap) or cap < 1:
             raise ValueError(f"the decision cap must be a whole number >= 1, got {cap!r}")
         return int(cap)
     own = getattr(game, "max_decisions", None)
@@ -197,11 +208,13 @@ def house_rule_values(box, reference) -> list[tuple]:
 def box_words(game: Game, box) -> str:
     """The box as a message names it: ``"the reference box"``, or its folder's name with the
     values that differ from the reference box (``"box 'forest1' (house rules: terrain.toml
-    forest.explore_cost = 1, reference 2)"``); ``"the game's own box"`` when ``box`` is None."""
-    if box is None:
-        return "the game's own box"
+    forest.explore_cost = 1, reference 2)"``). ``box`` None: the game's reference box (its
+    ``default_box()``), or ``"the game's own box"`` for a game without one."""
     own = getattr(game, "default_box", None)
     reference = own() if own is not None else None
+    box = reference if box is None else box
+    if box is None:
+        return "the game's own box"
     name = os.path.basename(os.path.normpath(str(getattr(box, "path", "") or ""))) or "box"
     if reference is not None and reference.fingerprint == getattr(box, "fingerprint", None):
         return f"the reference box ({name})"

@@ -62,13 +62,13 @@ from .fileio import atomic_write, read_json
 from .play import play_out
 from .progress import Bar
 from .workers import worker_pool
-from .games import get_game, start_game
+from .games import DecisionCapReached, get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
 DATASET_FORMAT = "haunted-kit-simulation"
-DATASET_VERSION = 2  # 2: the game_turns and score_parts columns
+DATASET_VERSION = 3  # 2: the game_turns and score_parts columns; 3: the capped column
 
 #: Every column of a dataset row, in order: (name, Arrow type name, meaning).
 COLUMNS = (
@@ -98,6 +98,8 @@ COLUMNS = (
     ("score_parts", "string", "this player's score by source as a JSON object, source -> points (Game.score_parts; "
                               "Haunted Lands: valor by source: buildings, skills, tracks, contact, quests, other), "
                               "'{}' when the game gives none"),
+    ("capped", "bool", "the game did not end within the decision cap (haunted_kit.games.decision_cap) and was "
+                       "stopped there: it has no result (score and returns NaN, rank 0, nobody won)"),
 )
 
 #: Every column of an event-log row (``events=True``), in order: (name, Arrow type name,
@@ -257,6 +259,7 @@ class SimulationReport:
     played: int
     resumed: int
     interrupted: bool = False
+    capped: int = 0  #: games played now that were stopped at the decision cap (rows with ``capped``)
 
 
 # ============================================================================ playing (in workers)
@@ -288,16 +291,22 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     state = _new_state(game, n, seed, options, box, events or (parts_hook is not None and getattr(game, "score_parts_need_log", False)))
     order_hook = getattr(game, "turn_order", None)
     order = list(order_hook(state)) if order_hook is not None else list(range(n))
-    play_out(state, specs, seed=seed, game=game)  # the kit's one play loop and seat-seeding rule
+    capped = False
+    try:
+        play_out(state, specs, seed=seed, game=game, what="simulate")  # the kit's one play loop and seat-seeding rule
+    except DecisionCapReached:  # an endless game: recorded as capped, with no result
+        capped = True
     made = [0] * n
     for e in state.history():
         if not e.chance:
             made[e.player] += 1
-    seats = _seat_results(game, state)
-    parts = (parts_hook(state) if parts_hook is not None else None) or [{} for _ in range(n)]
+    nan = float("nan")
+    seats = _seat_results(game, state) if not capped else [
+        {"score": nan, "rank": 0, "won": False, "collective_loss": False, "quests": (), "quest_points": ()}] * n
+    parts = (parts_hook(state) if parts_hook is not None and not capped else None) or [{} for _ in range(n)]
     length_hook = getattr(game, "game_length", None)
-    turns = int(length_hook(state)) if length_hook is not None else 0
-    ret = state.returns()
+    turns = int(length_hook(state)) if length_hook is not None and not capped else 0
+    ret = state.returns() if not capped else [nan] * n
     opts_json = json.dumps(options, sort_keys=True)
     ghost = options.get("extra_ghost_cards")
     rows = []
@@ -312,7 +321,7 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
             "collective_loss": bool(r["collective_loss"]), "returns": float(ret[p]),
             "quests": [int(q) for q in r["quests"]], "quest_points": [int(x) for x in r["quest_points"]],
             "quest_total": int(sum(r["quest_points"])), "decisions": made[p], "game_decisions": sum(made),
-            "game_turns": turns, "score_parts": json.dumps(parts[p]),
+            "game_turns": turns, "score_parts": json.dumps(parts[p]), "capped": capped,
         })
     ev = _event_rows(game_id, state.events()) if events else []
     return rows, ev
@@ -632,6 +641,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         _write_chunk(out, first, last, rows, ev, meta, events)
         k = len({r["game_id"] for r in rows})
         report.played += k
+        report.capped += len({r["game_id"] for r in rows if r["capped"]})
         if bar is not None:
             bar.update(k)
 
