@@ -611,7 +611,7 @@ def _check_box(sub, args) -> int:
     print(report)
     status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
                               "Report written"),))
-    return 1 if report.failures else status
+    return 1 if report.failures or report.capped else status
 
 
 def _compare(sub, args) -> int:
