@@ -239,3 +239,14 @@ def cap_reached(game: Game, state, *, cap: int, seed=None, what: str = "") -> De
         f"{title} seed {seed} did not end within {cap:,} decisions, the decision cap{tool}; box: "
         f"{box_words(game, box)}. A house rule may let the game run for ever: check the box with "
         f"'haunted-kit check-box --game {getattr(game, 'name', '?')} DIR'.", seed=seed, decisions=cap, cap=cap)
+
+
+def past_cap(game: Game, state, *, what: str = "") -> DecisionCapReached | None:
+    """For a tool that plays ``state`` on one decision at a time (the play views' bots):
+    the :class:`DecisionCapReached` to show when ``state``'s action record already holds its
+    game's cap of decisions (:func:`decision_cap`) and the game is not over, else ``None``."""
+    if state.is_terminal():
+        return None
+    cap = decision_cap(game, state)
+    made = sum(not e.chance for e in state.history())
+    return cap_reached(game, state, cap=cap, what=what) if made >= cap else None

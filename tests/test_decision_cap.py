@@ -151,6 +151,10 @@ def test_compare_counts_capped_games_and_leaves_them_out(name, monkeypatch):
     text = c.table()
     assert (f"CAPPED: {len(capped)} of {len(SEEDS)} house-rule games did not end within the decision cap (seeds "
             f"{', '.join(map(str, capped))}) and are left out of every figure" in text)
+    monkeypatch.setenv(CAP_VARIABLE, "1")  # no game ends: nothing to compare, said instead of a report of nothing
+    with pytest.raises(DecisionCapReached, match=f"compare: {len(SEEDS)} of {len(SEEDS)} reference games did not end "
+                                                 f"within the decision cap \\(seeds 0, 1, 2, 3\\), too few ended"):
+        run()
 
 
 # ============================================================================ review
@@ -316,3 +320,32 @@ def test_check_box_names_the_house_rule_values_of_a_box_whose_games_are_capped(t
     monkeypatch.setenv(CAP_VARIABLE, "20")
     assert main(["check-box", str(d), "--games", "1", "--no-progress"]) == 1
     assert "game.toml structure.rounds_per_season = 2, reference 3" in capsys.readouterr().out
+
+
+# ============================================================================ the play views' bots
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_play_view_bots_stop_at_the_cap_with_the_message(name, monkeypatch):
+    from haunted_kit.widgets.playview import GamePlayView  # lazy: ipywidgets only for this test
+
+    g = get_game(name)
+    n, seed = g.min_players, 2
+    full = length(name, n, seed)
+    monkeypatch.setenv(CAP_VARIABLE, str(full - 1))
+    view = GamePlayView(g, start_game(g, players=n, seed=seed), bots=list(range(n)), auto_bots=False, hints=False)
+    done = view.play_on()
+    assert len(done) == full - 1 and not view.state.is_terminal()
+    assert view.message.startswith(f"{g.title} seed {seed} did not end within {full - 1:,} decisions, the decision "
+                                   f"cap (bots); box: the reference box (")
+
+
+def test_haunted_lands_play_view_bots_stop_at_the_cap(monkeypatch):
+    from haunted_kit.haunted.widgets.play import PlayView  # lazy: ipywidgets only for this test
+
+    full = length("haunted", 2, 2)
+    monkeypatch.setenv(CAP_VARIABLE, str(full - 1))
+    view = PlayView(players=2, seed=2, bots=[0, 1], auto_bots=False)
+    view.play_on(sync=True)
+    assert decisions(view.state) == full - 1 and not view.bot_running
+    assert view.message.startswith(f"Haunted Lands seed 2 did not end within {full - 1:,} decisions")
