@@ -172,6 +172,21 @@ class DecisionCapReached(RuntimeError):
 CAP_VARIABLE = "HAUNTED_KIT_DECISION_CAP"
 
 
+def cap_setting() -> int | None:
+    """The cap ``$HAUNTED_KIT_DECISION_CAP`` sets (:data:`CAP_VARIABLE`), or ``None`` when it
+    is unset or blank.
+
+    Raises:
+        ValueError: the variable is not a whole number >= 1.
+    """
+    text = os.environ.get(CAP_VARIABLE, "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 18:
+        raise ValueError(f"{CAP_VARIABLE} must be a whole number >= 1, got {text!r}")
+    return int(text)
+
+
 def decision_cap(game: Game, state=None, cap: int | None = None) -> int:
     """The decisions a game of ``game`` may take before a tool stops it: ``cap`` when given
     (a whole number >= 1, e.g. a test's own), else ``$HAUNTED_KIT_DECISION_CAP`` when set
@@ -183,11 +198,8 @@ def decision_cap(game: Game, state=None, cap: int | None = None) -> int:
     Raises:
         ValueError: ``cap`` or the variable is not a whole number >= 1 (a bool or float included).
     """
-    if cap is None and os.environ.get(CAP_VARIABLE, "").strip():
-        text = os.environ[CAP_VARIABLE].strip()
-        if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 18:
-            raise ValueError(f"{CAP_VARIABLE} must be a whole number >= 1, got {text!r}")
-        return int(text)
+    if cap is None:
+        cap = cap_setting()
     if cap is not None:
         if not is_integer(cap) or cap < 1:
             raise ValueError(f"the decision cap must be a whole number >= 1, got {cap!r}")

@@ -62,7 +62,7 @@ from .fileio import atomic_write, read_json
 from .play import play_out
 from .progress import Bar
 from .workers import worker_pool
-from .games import DecisionCapReached, get_game, start_game
+from .games import DecisionCapReached, cap_setting, decision_cap, get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
@@ -279,9 +279,10 @@ def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
     return start_game(game, players=n, seed=seed, log=log, **kw)
 
 
-def play_one(game_name: str, task: tuple, box=None, events: bool = False):
+def play_one(game_name: str, task: tuple, box=None, events: bool = False, cap: int | None = None):
     """Play one task of a grid; returns (rows, event rows). Pure: the same task gives
-    the same rows in any process."""
+    the same rows in any process. ``cap``: the decision cap (None: the game's own,
+    :func:`haunted_kit.games.decision_cap`); a game stopped there gives rows with ``capped``."""
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
     game_id, n, options, lineup, seed = task
@@ -293,7 +294,7 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     order = list(order_hook(state)) if order_hook is not None else list(range(n))
     capped = False
     try:
-        play_out(state, specs, seed=seed, game=game, what="simulate")  # the kit's one play loop and seat-seeding rule
+        play_out(state, specs, seed=seed, game=game, cap=cap, what="simulate")  # the kit's one play loop and seat-seeding rule
     except DecisionCapReached:  # an endless game: recorded as capped, with no result
         capped = True
     made = [0] * n
@@ -378,7 +379,7 @@ def run_chunk(payload: dict):
     """Play a chunk of tasks (the unit of work a process or a Dask worker receives)."""
     rows, ev = [], []
     for task in payload["tasks"]:
-        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False))
+        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False), payload.get("cap"))
         rows.extend(r)
         ev.extend(e)
     return payload["tasks"][0][0], payload["tasks"][-1][0], rows, ev
@@ -431,12 +432,13 @@ def _box_record(box) -> dict:
     return {"fingerprint": box.fingerprint, "name": where.name, "kit_data": kit}
 
 
-def _metadata(grid: Grid, box, events: bool) -> dict:
+def _metadata(grid: Grid, box, events: bool, cap: int | None = None) -> dict:
     specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
     return {
         "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,
         "box": None if box is None else _box_record(box),
         "grid": grid.to_dict(), "agents": {s: bot_settings(s) for s in specs}, "events": events,
+        "decision_cap": cap,  # None: each game's own (haunted_kit.games.decision_cap)
         "seeds": "game seed = first_seed + repetition; agent of player i: seed * 100 + i; game_id = cell * games + repetition",
         "schema": schema(grid.game),
     }
@@ -454,7 +456,7 @@ def _upgrade(meta: dict) -> dict:
 
 
 def _same_run(old: dict, new: dict, box=None) -> str | None:
-    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events"):
+    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events", "decision_cap"):
         a, b = old.get(key), new.get(key)
         if key == "box":  # the same box is the same data, wherever its folder is
             a, b = (x.get("fingerprint") if isinstance(x, dict) else x for x in (a, b))
@@ -563,7 +565,7 @@ def _orphan_events(out: Path) -> list[Path]:
 
 def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: bool = False, scheduler: str | None = None,
              events: bool = False, chunk: int | None = None, progress: "bool | Bar" = True,
-             connect_timeout: float = 30) -> SimulationReport:
+             connect_timeout: float = 30, cap: int | None = None) -> SimulationReport:
     """Play every game of ``grid`` into the dataset directory ``out`` (created), resuming
     what an earlier run of the same grid finished.
 
@@ -584,14 +586,18 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
             of the caller's to count the games on (left open: a caller running
             several grids shows one bar), counting games already finished too.
         connect_timeout: seconds to wait for the ``scheduler`` to answer.
+        cap: the decision cap of every game (default ``$HAUNTED_KIT_DECISION_CAP``, else each
+            game's own: :func:`haunted_kit.games.decision_cap`), sent to every worker and
+            recorded in ``dataset.json`` (``decision_cap``). A game still running there is
+            kept as rows with ``capped`` true and no result; ``report.capped`` counts them.
 
     Returns:
         a :class:`SimulationReport`; ``interrupted`` is True after Ctrl-C (finished parts
         are kept; run again to resume).
 
     Raises:
-        DatasetError: ``out`` holds a dataset of another grid, box or kit version.
-        ValueError: bad workers, chunk or connect_timeout.
+        DatasetError: ``out`` holds a dataset of another grid, box, kit version or cap.
+        ValueError: bad workers, chunk, connect_timeout or cap.
         SchedulerError: ``scheduler`` cannot be reached within ``connect_timeout`` seconds.
     """
     out = Path(out)
@@ -607,7 +613,8 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         hook = getattr(get_game(grid.game), "default_box", None)
         box = hook() if hook is not None else None
     grid.check(box)
-    meta = _metadata(grid, box, events)
+    cap = cap_setting() if cap is None else decision_cap(get_game(grid.game), None, cap)
+    meta = _metadata(grid, box, events, cap)
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / "dataset.json"
     if meta_path.exists():
@@ -631,7 +638,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     if not tasks:
         return report
     size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
-    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events}
+    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events, "cap": cap}
                 for i in range(0, len(tasks), size)]
     own_bar = progress is True
     bar = Bar(total, f"simulate {grid.game}", initial=report.resumed) if own_bar else (progress or None)

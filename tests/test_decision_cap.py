@@ -25,7 +25,7 @@ from haunted_kit.games import (CAP_VARIABLE, DECISION_CAP, DecisionCapReached, d
 from haunted_kit.play import play_game, play_out
 from haunted_kit.review import review
 from haunted_kit.server import Classroom
-from haunted_kit.simulate import Grid, load_dataset, simulate
+from haunted_kit.simulate import DatasetError, Grid, load_dataset, simulate
 from haunted_kit.store import GameStore
 from haunted_kit.testing import check_box, game_settings
 from fresh_loop import run_in_fresh_loop
@@ -124,6 +124,10 @@ def test_simulate_records_capped_games_as_rows_without_a_result(name, tmp_path, 
             assert (rows["rank"] == 0).all() and not rows["won"].any()
         else:
             assert (rows["game_decisions"] == lengths[seed]).all() and rows["score"].notna().all()
+    assert frame.attrs["metadata"]["decision_cap"] == cap  # recorded, and sent to every worker (Dask too)
+    with pytest.raises(DatasetError, match="made with another decision cap"):
+        simulate(Grid(game=name, players=(n,), games=len(SEEDS)), tmp_path / "runs", workers=1, progress=False,
+                 cap=cap + 1)
     # the command line says so, naming the seeds and the box, and leaves them out of its table
     assert main(["simulate", "--out", str(tmp_path / "cli"), "--game", name, "--players", str(n),
                  "--games", str(len(SEEDS)), "--workers", "1", "--no-progress"]) == 0
