@@ -353,3 +353,18 @@ def test_haunted_lands_play_view_bots_stop_at_the_cap(monkeypatch):
     view.play_on(sync=True)
     assert decisions(view.state) == full - 1 and not view.bot_running
     assert view.message.startswith(f"Haunted Lands seed 2 did not end within {full - 1:,} decisions")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_search_playout_to_the_end_stops_at_the_cap(name, monkeypatch):
+    """``rollout_depth=None`` plays each playout to the end: at most the decision cap."""
+    from haunted_kit.search import SearchAgent
+
+    g = get_game(name)
+    s = start_game(g, players=g.min_players, seed=1)
+    agent = SearchAgent(0, playouts=3, rollout_depth=None, game=g)
+    assert s.legal_actions().count(agent.act(s.copy())) == 1  # the reference game's playouts end
+    monkeypatch.setenv(CAP_VARIABLE, "1")
+    with pytest.raises(DecisionCapReached, match="a search playout .rollout_depth=None: to the end. did not end within "
+                                                 "1 decisions, the decision cap; box: the reference box"):
+        SearchAgent(0, playouts=3, rollout_depth=None, game=g).act(s.copy())
