@@ -151,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
     chk.add_argument("--games", type=_positive, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
+    chk.add_argument("--bot-games", type=_positive, default=20, metavar="N",
+                     help="then N seeds per mode and player count played by the greedy bots, each stopped at the "
+                          "decision cap (default 20)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
@@ -588,6 +591,7 @@ def _check_box(sub, args) -> int:
         sub.error(f"--game: {exc}")
     try:
         check_seed(args.seed + args.games - 1, "the last seed (--seed + --games - 1)")
+        check_seed(args.seed + args.bot_games - 1, "the bots' last seed (--seed + --bot-games - 1)")
     except ValueError as exc:
         sub.error(str(exc))
     if not args.box.is_dir():
@@ -607,7 +611,7 @@ def _check_box(sub, args) -> int:
                   f"try `haunted-kit check-box {args.box} --game {other}`", file=sys.stderr)
         return 1
     report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
-                       progress=not args.no_progress and sys.stderr.isatty())
+                       bot_games=args.bot_games, progress=not args.no_progress and sys.stderr.isatty())
     print(report)
     status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
                               "Report written"),))

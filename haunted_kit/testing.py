@@ -93,7 +93,7 @@ class BoxReport:
         bot_games: games played by the kit's bots (``agents``) under the decision cap.
         capped: the bots' games that did not end within the cap, one
             :class:`~haunted_kit.games.DecisionCapReached` each (its ``seed``, its message).
-        cap_words: the cap and the box's house-rule values, in words (set when a game was capped).
+        cap_words: the box with its house-rule values, in words (set when a game was capped).
     """
 
     box: str
@@ -131,9 +131,9 @@ class BoxReport:
             for row in self.rows:
                 if row.get("capped"):
                     where = ", ".join(f"{k}={v}" for k, v in row.items() if k not in _ROW_RESULTS)
-                    by.setdefault(where, []).append(str(row["seed"]))
+                    by.setdefault(f"{where} (cap {row['cap']:,})", []).append(str(row["seed"]))
             lines.append(f"  WARNING {len(self.capped)} of {self.bot_games} bot games did not end within the "
-                         f"decision cap: {self.cap_words}")
+                         f"decision cap; box: {self.cap_words}")
             lines += [f"    {where}: seeds {', '.join(seeds)}" for where, seeds in by.items()]
         if self.failures:
             lines.append("Rebuild a failing game with haunted_kit.testing.replay_failure(failure, box).")
@@ -146,7 +146,7 @@ class BoxReport:
 
 
 #: a report row's result columns (the rest name the game: setting, agents)
-_ROW_RESULTS = ("seed", "steps", "finished", "problem", "capped")
+_ROW_RESULTS = ("seed", "steps", "finished", "problem", "capped", "cap")
 
 
 def random_steps(s, rng: random.Random, steps: int) -> int:
@@ -268,10 +268,11 @@ def _round_trip_problem(game, box, s) -> str | None:
 
 
 def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0, max_steps: int = 20_000,
-              save_every: int = 50, progress: bool = False, agents=("greedy",), cap: int | None = None) -> BoxReport:
+              save_every: int = 50, progress: bool = False, agents=("greedy",), bot_games: int = 20,
+              cap: int | None = None) -> BoxReport:
     """Play ``games`` seeded random games per setting of ``box`` and check every step;
-    then the same seeds with the kit's bots, which a house rule can send round in circles
-    where random play does not, each stopped at the decision cap.
+    then ``bot_games`` seeds per setting with the kit's bots, which a house rule can send
+    round in circles where random play does not, each stopped at the decision cap.
 
     Args:
         box: a loaded box (:func:`haunted_kit.load_box`), a folder to load, or ``None``
@@ -282,9 +283,12 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
         max_steps: steps after which a running game counts as never ending.
         save_every: steps between save round-trips.
         progress: show a progress bar (tqdm, on stderr).
-        agents: the bots that play each setting and seed again (:func:`haunted_kit.play.play_out`,
-            every seat the same bot); those the game does not have are skipped (Nim without
-            agents plays only the random games).
+        agents: the bots that play each setting (:func:`haunted_kit.play.play_out`, every seat
+            the same bot); those the game does not have are skipped (Nim without agents plays
+            only the random games).
+        bot_games: seeds ``seed .. seed + bot_games - 1`` per setting and bot (0: none). A bot
+            game is quick (Haunted Lands: about 2 ms), so more seeds than random games: with 3,
+            the issue-30 house rule's first endless seeds (4 and 7) went unseen.
         cap: the bots' decision cap (default: :func:`haunted_kit.games.decision_cap` of the
             game); a bot game still running there is reported in ``report.capped`` with its
             seed, and the report names the box's house-rule values.
@@ -296,7 +300,8 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
     Raises:
         BoxError: ``box`` is a folder that does not load (or the module's own error).
         ValueError: ``seed`` or the last seed ``seed + games - 1`` is not a seed of the
-            kit (:func:`~haunted_kit.protocol.check_seed`), or ``games`` < 1.
+            kit (:func:`~haunted_kit.protocol.check_seed`), ``games`` < 1, ``bot_games`` < 0
+            or a bad ``cap``.
     """
     g = get_game(game) if isinstance(game, str) else game
     if box is not None and not hasattr(box, "fingerprint") and hasattr(g, "load_box"):
@@ -305,11 +310,17 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
     if not is_integer(games) or games < 1:
         raise ValueError(f"games must be a positive whole number, got {games!r}")
     check_seed(seed + games - 1, "the last seed (seed + games - 1)")
+    if not is_integer(bot_games) or bot_games < 0:
+        raise ValueError(f"bot_games must be a whole number >= 0, got {bot_games!r}")
+    check_seed(seed + max(bot_games, 1) - 1, "the last seed of the bots (seed + bot_games - 1)")
+    if cap is not None:
+        decision_cap(g, None, cap)  # a bad cap: refused before anything is played
     settings = _settings(g, box)
     report = BoxReport(box=str(getattr(box, "path", None) or "the reference box"), game=g.name)
     table = agent_table(g)
     bots = [a for a in agents if a in table and a != "random"]
-    plan = [(st, seed + i, a) for st in settings for i in range(games) for a in ["random", *bots]]
+    plan = [(st, seed + i, "random") for st in settings for i in range(games)]
+    plan += [(st, seed + i, a) for st in settings for a in bots for i in range(bot_games)]
     bar = None
     if progress:
         try:
@@ -332,7 +343,7 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
         if failure is not None:
             report.failures.append(failure)
         report.rows.append({**st, "agents": "random", "seed": sd, "steps": steps, "finished": done,
-                            "problem": failure.problem if failure else "", "capped": False})
+                            "problem": failure.problem if failure else "", "capped": False, "cap": 0})
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -346,7 +357,7 @@ def _bot_game(report: BoxReport, game, box, setting: dict, seed: int, agent: str
     kw = dict(setting)
     if box is not None:
         kw["box"] = box
-    state, problem, capped = None, "", False
+    state, problem, capped, limit = None, "", False, 0
     try:
         state = start_game(game, players=kw.pop("players"), seed=seed, **kw)
         limit = decision_cap(game, state, cap)
@@ -354,8 +365,7 @@ def _bot_game(report: BoxReport, game, box, setting: dict, seed: int, agent: str
     except DecisionCapReached as exc:
         capped, problem = True, f"did not end within {exc.cap:,} decisions"
         report.capped.append(exc)
-        report.cap_words = (f"{exc.cap:,} decisions; "
-                            f"{box_words(game, box if box is not None else getattr(game, 'box_of', lambda s: None)(state))}")
+        report.cap_words = box_words(game, box if box is not None else getattr(game, "box_of", lambda s: None)(state))
     except Exception as exc:  # any exception in play is what this check looks for
         problem = f"{type(exc).__name__}: {exc}"
         report.failures.append(Failure(game.name, {**setting, "agents": agent}, seed, 0, problem, traceback.format_exc()))
@@ -363,7 +373,8 @@ def _bot_game(report: BoxReport, game, box, setting: dict, seed: int, agent: str
     steps = len(state.history()) if state is not None else 0
     report.steps += steps
     report.rows.append({**setting, "agents": agent, "seed": seed, "steps": steps,
-                        "finished": state is not None and state.is_terminal(), "problem": problem, "capped": capped})
+                        "finished": state is not None and state.is_terminal(), "problem": problem, "capped": capped,
+                        "cap": limit if state is not None else 0})
 
 
 def replay_failure(failure: Failure, box=None, game=None):

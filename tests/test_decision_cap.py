@@ -277,17 +277,18 @@ def test_check_box_warns_naming_the_seeds_of_bot_games_that_do_not_end(name):
             play_out(s, ("greedy",), seed=seed, game=g, cap=10**9)
             lengths[(str(sorted(setting.items(), key=str)), seed)] = decisions(s)
     cap = max(lengths.values()) - 1
-    report = check_box(game=name, games=2, cap=cap)
+    report = check_box(game=name, games=1, bot_games=2, cap=cap)
     expected = sorted(k for k, v in lengths.items() if v > cap)
-    results = ("agents", "seed", "steps", "finished", "problem", "capped")
+    results = ("agents", "seed", "steps", "finished", "problem", "capped", "cap")
     got = sorted((str(sorted(((k, v) for k, v in r.items() if k not in results), key=str)), r["seed"])
                  for r in report.rows if r["capped"])
     assert expected and got == expected
     assert not report.ok and not report.failures and len(report.capped) == len(expected)
     text = str(report)
     assert "No problem found" not in text
-    assert f"WARNING {len(expected)} of {report.bot_games} bot games did not end within the decision cap: {cap:,} decisions; " \
-           f"the reference box (" in text
+    assert report.bot_games == 2 * len(game_settings(name))
+    assert f"WARNING {len(expected)} of {report.bot_games} bot games did not end within the decision cap; box: the " \
+           f"reference box (" in text and f"agents=greedy (cap {cap:,}): seeds " in text
 
 
 # ============================================================================ Haunted Lands: the issue's house rule
@@ -315,14 +316,14 @@ def test_free_forest_exploration_box_is_refused_at_load(tmp_path, capsys):
 def test_check_box_names_the_house_rule_values_of_a_box_whose_games_are_capped(tmp_path, capsys, monkeypatch):
     d = copy_data(tmp_path)
     edit(d / "game.toml", "rounds_per_season = 3", "rounds_per_season = 2")
-    report = check_box(d, games=1, cap=20)
-    assert len(report.capped) == report.bot_games == 9
+    report = check_box(d, games=1, bot_games=2, cap=20)
+    assert len(report.capped) == report.bot_games == 18
     text = str(report)
-    assert ("WARNING 9 of 9 bot games did not end within the decision cap: 20 decisions; box 'data' (house rules: "
+    assert ("WARNING 18 of 18 bot games did not end within the decision cap; box: box 'data' (house rules: "
             "game.toml structure.rounds_per_season = 2, reference 3)") in text
-    assert "    players=2, mode=wanderer, agents=greedy: seeds 0" in text and "No problem found" not in text
+    assert "    players=2, mode=wanderer, agents=greedy (cap 20): seeds 0, 1" in text and "No problem found" not in text
     monkeypatch.setenv(CAP_VARIABLE, "20")
-    assert main(["check-box", str(d), "--games", "1", "--no-progress"]) == 1
+    assert main(["check-box", str(d), "--games", "1", "--bot-games", "2", "--no-progress"]) == 1
     assert "game.toml structure.rounds_per_season = 2, reference 3" in capsys.readouterr().out
 
 
@@ -368,3 +369,28 @@ def test_a_search_playout_to_the_end_stops_at_the_cap(name, monkeypatch):
     with pytest.raises(DecisionCapReached, match="a search playout .rollout_depth=None: to the end. did not end within "
                                                  "1 decisions, the decision cap; box: the reference box"):
         SearchAgent(0, playouts=3, rollout_depth=None, game=g).act(s.copy())
+
+
+def test_the_issues_house_rule_is_caught_by_check_box_even_past_the_loader(tmp_path, monkeypatch):
+    """Were ruling 41's refusal not there, check-box's greedy games would still name the seeds:
+    at 4 players the issue found seed 4 endless. The capped game's last decisions are free forest
+    moves back and forth by a player with skill 4 (the cause, read from the record)."""
+    from haunted_kit.haunted import actions as A, box as haunted_box
+    from haunted_kit.haunted import rules
+
+    d = copy_data(tmp_path)
+    edit(d / "terrain.toml", 'letter = "F"\nexplore_cost = 2', 'letter = "F"\nexplore_cost = 1')
+    monkeypatch.setattr(haunted_box, "_refuse_free_exploration", lambda terrains, skills: None)
+    box = hk.load_box(d)
+    report = check_box(box, games=1, bot_games=8)
+    capped = {(r["players"], r["mode"], r["seed"]) for r in report.rows if r["capped"]}
+    assert (4, "wanderer", 4) in capped and not report.ok
+    assert "box 'data' (house rules: terrain.toml forest.explore_cost = 1, reference 2)" in str(report)
+    s = start_game(get_game("haunted"), players=4, seed=4, box=box, mode="wanderer")
+    with pytest.raises(DecisionCapReached):
+        play_out(s, ("greedy",), seed=4)
+    tail = [e for e in s.history() if not e.chance][-40:]
+    skill4 = next(n for n, sk in box.skills.items() if sk.effect == "cheaper_forest")
+    assert all(isinstance(e.action, A.Explore) and s.field.terrain_of(e.action.cell) == "forest" for e in tail)
+    assert all(s.learned[e.player] >> skill4 & 1 for e in tail)
+    assert {rules.explore_cost(s, e.player, s.field.cell_index(e.action.cell)) for e in tail} == {0}
