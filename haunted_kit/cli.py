@@ -103,11 +103,36 @@ def _seed(text: str) -> int:
     return check_seed(v, error=argparse.ArgumentTypeError)
 
 
+def kit_description() -> str:
+    """One sentence naming every registered game with its ``--game`` name, read from
+    the registry (``haunted-kit --help``'s description)."""
+    listed = []
+    for name in game_names():
+        try:  # the player range may come from the game's box, which may not load here
+            g = get_game(name)
+            listed.append(f"{g.title} (--game {name}, {g.min_players}-{g.max_players} players)")
+        except Exception as exc:  # noqa: BLE001 - help still shows, naming what does not load
+            listed.append(f"--game {name} (does not load here: {exc})")
+    return (f"Learn, play and analyse {len(listed)} games on one protocol: {'; '.join(listed)}. "
+            f"A command that starts games takes --game (default {DEFAULT_GAME}); one that reads a save "
+            f"finds the game in it. 'haunted-kit COMMAND --help' tells its options.")
+
+
+class _KitParser(argparse.ArgumentParser):
+    """The top-level parser: its description names the registered games only when help
+    is shown (reading their titles imports every game, which a command does not need)."""
+
+    def format_help(self) -> str:
+        if self.description is None:
+            self.description = kit_description()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser. It loads no box, so ``--help`` works whatever the data:
     player counts and modes are checked against the box chosen (``--box`` or the
     reference box) once the arguments are read."""
-    ap = argparse.ArgumentParser(prog="haunted-kit", description="Play and analyse Haunted Lands.")
+    ap = _KitParser(prog="haunted-kit")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")

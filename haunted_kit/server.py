@@ -670,6 +670,18 @@ class Classroom:
             return
         self._bot_tasks[table_id] = asyncio.get_running_loop().create_task(self._run_bots(table_id))
 
+    def cancel_bots(self, table_id: int, seat: int) -> bool:
+        """Cancel the pending decision of ``table_id``'s bots (waiting out :attr:`bot_delay`
+        or computing) once ``seat`` is human again, so the seat's move is the student's
+        whatever the clock says; one line in the log says so (tests wait for it).
+        Returns whether a pending decision was cancelled."""
+        task = self._bot_tasks.pop(table_id, None)
+        if task is None or task.done():
+            return False
+        task.cancel()
+        log.info("table %s: the bots' pending decision was cancelled: P%d is human again", table_id, seat + 1)
+        return True
+
     def _bot_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = worker_pool(self.bot_workers)  # bots end with the server, even after a SIGKILL
@@ -767,6 +779,8 @@ class Classroom:
                 seat = whole(msg.get("seat"), "seat", 0, len(t.seats) - 1)
                 agent = msg.get("agent")
                 self.store.set_agent(t.id, seat, agent)  # checks the agent spec and its search budget
+                if agent is None:
+                    self.cancel_bots(t.id, seat)
                 self.broadcast(t.id)
                 self.schedule_bots(t.id)
                 return {"ok": f"P{seat + 1} of table {t.id} is now {'a ' + agent + ' bot' if agent else 'human'}."}

@@ -171,3 +171,16 @@ def test_replay_refuses_big_and_broken_inputs(tmp_path, capsys):
     latin.write_bytes(b'{"format": "caf\xe9"}')
     assert main(["replay", str(latin)]) == 1
     assert "is not a UTF-8 text file" in capsys.readouterr().err
+
+
+def test_help_presents_every_registered_game_with_its_name_and_player_range(capsys):
+    from haunted_kit.games import game_names, get_game
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())   # argparse wraps lines
+    assert f"Learn, play and analyse {len(game_names())} games on one protocol" in text
+    for name in game_names():
+        g = get_game(name)
+        assert f"{g.title} (--game {name}, {g.min_players}-{g.max_players} players)" in text

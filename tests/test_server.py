@@ -23,6 +23,7 @@ import haunted_kit as hk
 from haunted_kit import server
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
+from haunted_kit.games import game_names, get_game
 from haunted_kit.haunted.classroom import action_label
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
@@ -441,3 +442,31 @@ def test_the_bots_workers_end_with_a_killed_server(tmp_path):
         raise
     left = outlived_kill(proc, children)
     assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed server"
+
+
+# ============================================================================ a seat given back before its bot moved
+@pytest.mark.parametrize("name", game_names())
+def test_a_seat_given_back_cancels_its_bots_pending_decision_whatever_the_clock(name, caplog):
+    """The bot waits a minute; the seat is given back at once: the pending decision is
+    cancelled (the server says so) rather than outwaited, so no clock decides whose move it is."""
+    store = GameStore(":memory:")
+    c = Classroom(store, bot_delay=60)
+    t = store.create_table(game=name, players=get_game(name).min_players, seed=4)
+    mover = t.state.current_player()
+    assert mover is not None   # a table starts at a decision
+
+    async def scenario():
+        assert c.teacher_op({"op": "seat", "table": t.id, "seat": mover, "agent": "greedy"})["ok"]
+        task = c._bot_tasks[t.id]
+        await asyncio.sleep(0)   # the bots' loop starts its wait
+        assert not task.done()
+        assert c.teacher_op({"op": "seat", "table": t.id, "seat": mover, "agent": None})["ok"]
+        await asyncio.sleep(0)   # the cancellation is delivered
+        return task
+
+    with caplog.at_level(logging.INFO, logger="haunted_kit.server"):
+        task = run_in_fresh_loop(scenario)
+    assert task.cancelled()
+    assert f"the bots' pending decision was cancelled: P{mover + 1} is human again" in caplog.text
+    assert store.table(t.id).seq == 0 and store.table(t.id).seats[mover].agent is None
+    c.close()
