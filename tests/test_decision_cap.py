@@ -248,10 +248,9 @@ def test_classroom_bots_stop_at_the_cap_and_say_why(name, monkeypatch):
         try:
             c.schedule_bots(t.id)
             for _ in range(1200):  # bounded: at most 2 minutes
-                if t.id in c.announcements:
+                if t.id in c.announcements:  # set by the bots' task in the step it returns
                     break
                 await asyncio.sleep(0.1)
-            await asyncio.sleep(0.3)  # one more bot turn would have applied a decision by now
         finally:
             c.close()
 
