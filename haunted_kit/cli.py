@@ -35,8 +35,8 @@ from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
                      PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
-from .games import (DEFAULT_GAME, MissingHook, UnknownGame, default_players, game_module, game_names, game_of,
-                    game_options, get_game, hook as game_hook, load_state)
+from .games import (DEFAULT_GAME, DecisionCapReached, MissingHook, UnknownGame, default_players, game_module, game_names, game_of,
+                    box_words, game_options, get_game, hook as game_hook, load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -166,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
     chk.add_argument("--games", type=_games, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
+    chk.add_argument("--bot-games", type=_positive, default=20, metavar="N",
+                     help="then N seeds per mode and player count played by the greedy bots, each stopped at the "
+                          "decision cap (default 20)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
@@ -755,6 +758,7 @@ def _check_box(sub, args) -> int:
         sub.error(f"--game: {exc}")
     try:
         check_seed(args.seed + args.games - 1, "the last seed (--seed + --games - 1)")
+        check_seed(args.seed + args.bot_games - 1, "the bots' last seed (--seed + --bot-games - 1)")
     except ValueError as exc:
         sub.error(str(exc))
     if not args.box.is_dir():
@@ -774,11 +778,11 @@ def _check_box(sub, args) -> int:
                   f"try `haunted-kit check-box {args.box} --game {other}`", file=sys.stderr)
         return 1
     report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
-                       progress=not args.no_progress and sys.stderr.isatty())
+                       bot_games=args.bot_games, progress=not args.no_progress and sys.stderr.isatty())
     print(report)
     status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
                               "Report written"),))
-    return 1 if report.failures else status
+    return 1 if report.failures or report.capped else status
 
 
 def _compare(sub, args) -> int:
@@ -944,6 +948,15 @@ def _simulate(parser, args) -> int:
         return 130
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    capped = frame[frame["capped"]] if "capped" in frame else frame.iloc[:0]
+    if len(capped):
+        seeds = sorted(set(capped["seed"]))
+        print(f"WARNING: {capped['game_id'].nunique()} games did not end within the decision cap and were stopped "
+              f"there (rows with capped = true, no result; left out below): seeds "
+              f"{', '.join(map(str, seeds[:20]))}{' ...' if len(seeds) > 20 else ''}; box: "
+              f"{box_words(get_game(args.game), box)}. Check the box with 'haunted-kit check-box'.", file=sys.stderr)
+        frame = frame[~frame["capped"]]
+    game = get_game(args.game)
     columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
     meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
     if meanings["collective_loss"] != SCORE_ONLY_MEANINGS["collective_loss"]:  # else always false: no column
@@ -1007,6 +1020,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("haunted-kit: interrupted", file=sys.stderr)
         return 130
+    except DecisionCapReached as exc:  # a game that did not end: its seed and box, no traceback
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

@@ -64,7 +64,7 @@ from pathlib import Path
 from statistics import NormalDist
 
 from .fileio import atomic_write
-from .games import default_players, get_game, hook, option_defaults
+from .games import DecisionCapReached, box_words, default_players, get_game, hook, option_defaults
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
@@ -471,6 +471,10 @@ class Comparison:
     house_rows: object = None
     seconds: float = 0.0
     options: dict = field(default_factory=dict)
+    #: per box (reference, house), the seeds of the games stopped at the decision cap
+    #: (:func:`haunted_kit.games.decision_cap`): they have no result and are left out of every row
+    capped: tuple = ((), ())
+    cap_words: str = ""  #: the house-rule box in words (:func:`haunted_kit.games.box_words`)
 
     def significant(self, alone: bool = False) -> list[Row]:
         """The rows whose difference is significant at 5% after Holm's correction over
@@ -566,9 +570,17 @@ class Comparison:
                 f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players"
                 f"{opts}, agents {self.agents} (the same seeds and bots for both boxes)"]
 
+    def capped_lines(self) -> list[str]:
+        """One sentence per box with games stopped at the decision cap (none when every game ended)."""
+        return [f"CAPPED: {len(seeds)} of {self.games} {name} games did not end within the decision cap (seeds "
+                f"{', '.join(map(str, seeds[:20]))}{' ...' if len(seeds) > 20 else ''}) and are left out of every "
+                f"figure; box: {words}. Check it with 'haunted-kit check-box --game {self.game} DIR'."
+                for name, seeds, words in (("reference-box", self.capped[0], self.reference_name),
+                                           ("house-rule", self.capped[1], self.cap_words)) if seeds]
+
     def notes(self) -> list[str]:
         rates = [r for r in self.rows if r.kind == "rate"]
-        lines = [
+        lines = [*self.capped_lines(),
             "95% intervals. Rates: Wilson (each box), Newcombe hybrid score (difference). "
             "Means (per game; a score: the players' mean in each game): Student t (each box), Welch t (difference). "
             f"p: a permutation test of the difference ({SHUFFLES:,} random relabellings of the two boxes' games, "
@@ -724,6 +736,9 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         ValueError: an unknown game or agent, a bad count, a box the game cannot load
             (the game's BoxError) or a grid cell the box cannot play; MissingHook (a
             ValueError) naming ``load_box`` or ``default_box`` for a game without it.
+        DecisionCapReached (a RuntimeError): fewer than 2 games of a box ended within the
+            decision cap (the message names the seeds and the box). Fewer capped games are
+            counted in ``capped`` and left out of every row.
     """
     g = get_game(game)
     if games is None:
@@ -769,7 +784,16 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         house_rows = load_dataset(Path(tmp) / "house")
     seconds = time.perf_counter() - start
     lineup = agents if isinstance(agents, str) else ",".join(agents)
+    capped = tuple(tuple(sorted(set(int(x) for x in rows.loc[rows["capped"], "seed"]))) for rows in (ref_rows, house_rows))
+    ended = [rows[~rows["capped"]] for rows in (ref_rows, house_rows)]
+    for name, b, rows, seeds in zip(("reference", "house-rule"), (ref, house), ended, capped):
+        if rows["game_id"].nunique() < 2:  # no interval can be drawn: say why instead of a report of nothing
+            raise DecisionCapReached(f"compare: {len(seeds)} of {games} {name} games did not end within the decision "
+                                     f"cap (seeds {', '.join(map(str, seeds[:20]))}), too few ended to compare; box: "
+                                     f"{box_words(g, b)}. Check it with 'haunted-kit check-box --game {game} DIR'.",
+                                     seed=seeds[0] if seeds else None)
     return Comparison(game=game, title=g.title, reference_name=_box_name(ref, g, True), house_name=_box_name(house, g, False),
                       fingerprints=(ref.fingerprint, house.fingerprint), players=players, agents=lineup, games=games,
-                      seed=seed, rows=_rows(g, ref_rows, house_rows, players), reference_rows=ref_rows,
-                      house_rows=house_rows, seconds=seconds, options=dict(options or {}))
+                      seed=seed, rows=_rows(g, ended[0], ended[1], players), reference_rows=ref_rows,
+                      house_rows=house_rows, seconds=seconds, options=dict(options or {}), capped=capped,
+                      cap_words=box_words(g, house))

@@ -61,7 +61,7 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from .bots import seat_bot
 from .fileio import parse_json
-from .games import DEFAULT_GAME, game_module, game_names, game_options, get_game
+from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
 from .render.style import name_cells
 from .search import determinise
@@ -753,13 +753,29 @@ class Classroom:
             self._pool = worker_pool(self.bot_workers)  # bots end with the server, even after a SIGKILL
         return self._pool
 
+    def bots_capped(self, t: Table) -> str | None:
+        """When table ``t`` has reached its decision cap (:func:`haunted_kit.games.decision_cap`,
+        decisions in effect) without ending: the bots stop there, and this says why in a
+        sentence naming the seed and the box (logged and announced to the table's pages);
+        else ``None``."""
+        cap = decision_cap(t.game, t.state)
+        if len(t.applied) < cap or t.state.is_terminal():
+            return None
+        text = f"The bots stopped: {cap_reached(t.game, t.state, cap=cap, what='classroom bots')}"
+        if self.announcements.get(t.id, {}).get("text") != text:
+            log.warning("table %s: %s", t.id, text)
+            self.announce(t, text)
+            self.broadcast(t.id)
+        return text
+
     async def _run_bots(self, table_id: int) -> None:
         loop = asyncio.get_running_loop()
         try:
-            for _ in range(10_000):  # bounded: a game has a few hundred decisions
+            t = self.table(table_id)
+            for _ in range(decision_cap(t.game, t.state) + 1000):  # bounded: the cap stops them first
                 t = self.table(table_id)
                 p = t.state.current_player()
-                if t.state.is_terminal() or p is None or t.seats[p].agent is None:
+                if t.state.is_terminal() or p is None or t.seats[p].agent is None or self.bots_capped(t):
                     return
                 await asyncio.sleep(self.bot_delay)
                 t = self.table(table_id)  # the teacher may have given the seat back meanwhile

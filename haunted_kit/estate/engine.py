@@ -675,6 +675,14 @@ class EstateGame:
         """Bots by name (``random``, ``greedy``; each a class taking a seed) for :func:`haunted_kit.bots.make_bot`."""
         return AGENTS
 
+    def box_of(self, state: EstateState):
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.config.box
+
+    def seed_of(self, state: EstateState) -> int:
+        """``state``'s game seed."""
+        return state.config.seed
+
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
         return load_estate_box(path)

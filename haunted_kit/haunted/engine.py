@@ -1231,6 +1231,26 @@ class HauntedLandsGame:
                 problems.append("the decision count or the dice position went back")
         return problems
 
+    #: decisions a player's turn may take before a tool takes the game to be endless
+    #: (:meth:`max_decisions`); the longest turn of the reference box's greedy games is far shorter
+    DECISIONS_PER_TURN = 100
+
+    def max_decisions(self, state: State) -> int:
+        """The decision cap of ``state``'s game (:func:`haunted_kit.games.decision_cap`),
+        from its length: :attr:`DECISIONS_PER_TURN` for each player's turn of each round of
+        each season of its box, so a house-rule box with more seasons or rounds gets more
+        (3,600 for 4 players with the reference box, whose longest greedy game takes 259)."""
+        box = state.config.box
+        return self.DECISIONS_PER_TURN * state.players * box.seasons * box.rounds_per_season
+
+    def box_of(self, state: State) -> Box:
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.config.box
+
+    def seed_of(self, state: State) -> int:
+        """``state``'s game seed."""
+        return state.config.seed
+
     def config_of(self, state: State) -> dict:
         """The ``new_game`` keywords that set ``state``'s game up again (its
         :class:`GameConfig` as JSON, every field; the box aside): what the classroom store

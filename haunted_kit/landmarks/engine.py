@@ -926,6 +926,23 @@ class LandmarksGame:
     def from_dict(self, data: dict, box=None) -> LandmarksState:
         return from_dict(data, box)
 
+    #: decisions a player may take in one round before a tool takes the game to be endless
+    #: (:meth:`max_decisions`); the longest 5-player round measured takes 9 in all
+    DECISIONS_PER_PLAYER_ROUND = 10
+
+    def max_decisions(self, state: LandmarksState) -> int:
+        """The decision cap of ``state``'s game (:func:`haunted_kit.games.decision_cap`),
+        from its length: :attr:`DECISIONS_PER_PLAYER_ROUND` per player per round."""
+        return self.DECISIONS_PER_PLAYER_ROUND * state.players * state.rounds
+
+    def box_of(self, state: LandmarksState) -> LandmarksBox:
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.box
+
+    def seed_of(self, state: LandmarksState) -> int:
+        """``state``'s game seed."""
+        return state.seed
+
     def start_of(self, state: LandmarksState) -> LandmarksState:
         """The position before the first entry of ``state.history()``
         (:meth:`LandmarksState.start_position`), from which
