@@ -63,13 +63,18 @@ class HauntedLandsState(State):
     # current_player, legal_actions and apply_action are the hot path of every simulation:
     # their bodies are here (not a call to a module function) and the module-level
     # names are these functions (see below the class)
+    # a state's phase is always a flow.Phase member (the engine sets the module's constants,
+    # saves load through Phase(...)), so the hot path compares phases by identity
     def current_player(self) -> int | None:
         """The player to decide now, or ``None`` at a chance node or a terminal state."""
-        if self.phase == OVER or self.chance is not None:
+        if self.chance is not None:
+            return None
+        phase = self.phase
+        if phase is OVER:
             return None
         if self.pending:
             return self.pending[-1].player
-        if self.phase == TURNS and self.turn_pos < len(self.turn_order):
+        if phase is TURNS and self.turn_pos < len(self.turn_order):
             return self.turn_order[self.turn_pos]
         return None
 
@@ -102,7 +107,16 @@ class HauntedLandsState(State):
         else:
             _apply_unlisted(self, action, legal)
             return
-        _decide(self, action)
+        # _decide(self, action), written out: this runs at every decision of every game
+        self.decisions += 1
+        p = self.pending[-1].player if self.pending else self.turn_order[self.turn_pos]
+        self.steps = (self.steps, p, action, False)  # the action record (protocol.Record's node)
+        self._legal = None
+        ctx = self._ctx  # ctx_of(self), without the call when the state's tables are current
+        if ctx is None or ctx.field is not self.field or ctx.config is not self.config:
+            ctx = ctx_of(self)
+        _HANDLERS[action.__class__](self, ctx, p, action)
+        advance(self, ctx)
 
     def is_chance_node(self) -> bool:
         """Whether a chance event (setup draw, terrain die, bonus die) waits for its outcome."""
@@ -134,7 +148,7 @@ class HauntedLandsState(State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over (final scoring done, or Kalena fell)."""
-        return self.phase == OVER
+        return self.phase is OVER
 
     def returns(self) -> list[float]:
         """Per player: 1.0 for the winner, 0.0 for the others; -1.0 for all on a
@@ -259,7 +273,7 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     R_ = len(box.resources)
     s.res = [0] * (n * R_)
     s.pec = [0] * n
-    s.tok = [t.start_tokens for _ in range(n) for t in box.tracks.values()]
+    s.tok = [t.start_tokens for t in box.tracks.values()] * n
     s.act = s.tok[:]
     s.valor = [0] * n
     s.arrival = [0] * n
@@ -331,12 +345,12 @@ apply_action = HauntedLandsState.apply_action
 
 
 def _compute_legal(s: State) -> list:
-    if s.phase == OVER or s.chance is not None:
+    if s.phase is OVER or s.chance is not None:
         return []
     ctx = ctx_of(s)
     if s.pending:
         return _pending_legal(s, ctx)
-    if s.phase == TURNS:
+    if s.phase is TURNS:
         return _turn_legal(s, ctx, s.turn_order[s.turn_pos])
     return []
 
@@ -637,53 +651,57 @@ def advance(s: State, ctx=None) -> None:
     step that pushed it: :func:`_spread_on` lists the ghost placement's cells as it
     pushes it, and that list is used, not listed again."""
     while True:
-        if s.phase == OVER:
-            s._legal = []
-            return
-        if s.chance is not None:
-            if s.forced:
-                outcome = _possible_outcome(s, s.forced[0])
-                if outcome is _IMPOSSIBLE:
-                    # drop it, so the game waits at this chance node for a valid outcome
-                    bad = s.forced.pop(0)
-                    s._legal = []
-                    raise ChanceError(f"forced outcome {bad!r} is not possible at {s.chance.name()} "
-                                      f"(possible: {', '.join(repr(o) for o, _ in chance_outcomes(s))}); the game waits "
-                                      "at this chance node, resolve it with apply_chance() or force_chance()")
-                s.forced.pop(0)
-                _resolve_chance(s, outcome)
-            elif s.auto_chance:
-                _resolve_chance(s, sample_chance(s))
-            else:
+        if s.chance is None:  # the usual case first: a decision's consequences, no chance node
+            phase = s.phase
+            if phase is OVER:
                 s._legal = []
                 return
-            ctx = None
-            continue
-        if ctx is None:
-            ctx = ctx_of(s)
-        if s.pending:
-            legal = s._legal
-            if legal is None:
-                legal = _pending_legal(s, ctx)
-            if len(legal) == 1:
-                _apply(s, legal[0])
+            if ctx is None:
+                ctx = ctx_of(s)
+            if s.pending:
+                legal = s._legal
+                if legal is None:
+                    legal = _pending_legal(s, ctx)
+                if len(legal) == 1:
+                    _apply(s, legal[0])
+                    continue
+                s._legal = legal
+                return
+            if phase is TURNS:
+                p = s.turn_order[s.turn_pos]
+                legal = _turn_legal(s, ctx, p)
+                if len(legal) == 1:
+                    if s.log is not None:
+                        R.emit(s, "turn_ended", p, f"{P(p)} cannot perform any action, so the turn ends (Game Flow: Turn).", forced=True)
+                    _next_turn(s, ctx)
+                    continue
+                s._legal = legal
+                return
+            if phase is SEASON_END:
+                _start_season(s, ctx)
                 continue
-            s._legal = legal
+            raise AssertionError(f"stuck in phase {s.phase}")  # pragma: no cover
+        if s.phase is OVER:
+            s._legal = []
             return
-        if s.phase == SEASON_END:
-            _start_season(s, ctx)
-            continue
-        if s.phase == TURNS:
-            p = s.turn_order[s.turn_pos]
-            legal = _turn_legal(s, ctx, p)
-            if len(legal) == 1:
-                if s.log is not None:
-                    R.emit(s, "turn_ended", p, f"{P(p)} cannot perform any action, so the turn ends (Game Flow: Turn).", forced=True)
-                _next_turn(s, ctx)
-                continue
-            s._legal = legal
+        # a chance node waits
+        if s.forced:
+            outcome = _possible_outcome(s, s.forced[0])
+            if outcome is _IMPOSSIBLE:
+                # drop it, so the game waits at this chance node for a valid outcome
+                bad = s.forced.pop(0)
+                s._legal = []
+                raise ChanceError(f"forced outcome {bad!r} is not possible at {s.chance.name()} "
+                                  f"(possible: {', '.join(repr(o) for o, _ in chance_outcomes(s))}); the game waits "
+                                  "at this chance node, resolve it with apply_chance() or force_chance()")
+            s.forced.pop(0)
+            _resolve_chance(s, outcome)
+        elif s.auto_chance:
+            _resolve_chance(s, sample_chance(s))
+        else:
+            s._legal = []
             return
-        raise AssertionError(f"stuck in phase {s.phase}")  # pragma: no cover
+        ctx = None
 
 
 def _next_turn(s: State, ctx) -> None:

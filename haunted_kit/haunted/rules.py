@@ -222,6 +222,7 @@ class Ctx:
         self.extraction_memo = {}  # cell -> extraction_pairs(cell), filled on first use
         self._entry_costs = {}  # see entry_costs
         self._explore_reach = {}  # see explore_reach
+        self.n_cells = len(f.terrain)  # cells on the field (explore_reach's key)
 
     def extraction_pairs(self, cell: int) -> tuple[tuple[int, int], ...]:
         """The (cell, resource index) pairs a sensor standing on ``cell`` could extract
@@ -298,26 +299,32 @@ class Ctx:
         ``rules.entry_cost``, the memo is neither read nor written. A ``have`` of at
         least :attr:`reach_cap` (no cell costs more) is memoised as ``reach_cap``, so
         those counts share one entry. :func:`explore_targets` reads it."""
-        kit_rule = entry_cost is _KIT_ENTRY_COST
-        key = (learned_mask & self.cost_skills, cell, have if have < self.reach_cap else self.reach_cap)
-        hit = self._explore_reach.get(key) if kit_rule else None
-        if hit is None:
-            cost, ghost_cost = self.entry_costs(learned_mask)
-            cells, rule = [], {}
-            if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
-                for c in self.neighbours[cell]:
-                    if cost[c] <= have:
-                        cells.append(c)
-            else:
-                for c in self.neighbours[cell]:
-                    free, haunted = cost[c] <= have, ghost_cost[c] <= have
-                    if free or haunted:
-                        cells.append(c)
-                        if free != haunted:
-                            rule[c] = 1 if free else 2
-            hit = (tuple(cells), tuple(map(self.explore_actions.__getitem__, cells)), rule)
-            if kit_rule:
-                self._explore_reach[key] = hit
+        if entry_cost is _KIT_ENTRY_COST:
+            cap = self.reach_cap
+            # the three parts as one whole number (cell < cells, the count <= cap): a key
+            # read at every turn decision, with no tuple to build, hash and compare
+            key = ((learned_mask & self.cost_skills) * self.n_cells + cell) * (cap + 1) + (have if have < cap else cap)
+            hit = self._explore_reach.get(key)
+            if hit is not None:
+                return hit
+        else:
+            key = None
+        cost, ghost_cost = self.entry_costs(learned_mask)
+        cells, rule = [], {}
+        if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
+            for c in self.neighbours[cell]:
+                if cost[c] <= have:
+                    cells.append(c)
+        else:
+            for c in self.neighbours[cell]:
+                free, haunted = cost[c] <= have, ghost_cost[c] <= have
+                if free or haunted:
+                    cells.append(c)
+                    if free != haunted:
+                        rule[c] = 1 if free else 2
+        hit = (tuple(cells), tuple(map(self.explore_actions.__getitem__, cells)), rule)
+        if key is not None:
+            self._explore_reach[key] = hit
         return hit
 
     def _ask_every_terrain(self, learned_mask: int, ghost: bool) -> tuple:
