@@ -100,7 +100,9 @@ class HauntedLandsState(State):
         Raises:
             IllegalAction: with the :meth:`why_not` reason; the state is left unchanged.
         """
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
             if a is action:
                 break
@@ -359,7 +361,8 @@ def _pending_legal(s: State, ctx) -> list:
     top = s.pending[-1]
     t, p = type(top), top.player
     if t is GhostPlacement:
-        return list(map(ctx.place_ghost_actions.__getitem__, _ghost_targets(s, ctx, top.terrain)))
+        acts = ctx.place_ghost_actions
+        return [acts[c] for c in _ghost_targets(s, ctx, top.terrain)]
     if t is ResourceChoice:
         return list(ctx.choose_resource)
     if t is BonusChoice:
@@ -394,7 +397,11 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     else:
         out = []
     if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:  # R.extract_targets' own checks
-        out += map(ctx.extract_actions.__getitem__, R.open_extractions(s, ctx, here))
+        pairs = R.open_extractions(s, ctx, here)
+        if pairs:  # none, one or two: a loop costs less than a map here
+            extract = ctx.extract_actions
+            for cr in pairs:
+                out.append(extract[cr])
     if s.ghosts[here]:
         if active[at[CONTACT]] >= ctx.contact_costs[s.season] and R.refuse_contact(s, ctx, p) is None:  # R.contact_cost's table
             out.append(ctx.CONTACT)
@@ -808,7 +815,8 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
         if len(targets) > remaining:
             s.pending.append(_ghost_placement(p, terrain, remaining))
             # the placement's legal actions are these cells: advance takes this list as it is
-            s._legal = list(map(ctx.place_ghost_actions.__getitem__, targets))
+            acts = ctx.place_ghost_actions  # a comprehension: map(tuple.__getitem__) costs twice as much
+            s._legal = [acts[c] for c in targets]
             return
         for c in targets:
             R.place_ghost(s, ctx, p, c, forced=True)

@@ -322,7 +322,8 @@ class Ctx:
                     cells.append(c)
                     if free != haunted:
                         rule[c] = 1 if free else 2
-        hit = (tuple(cells), tuple(map(self.explore_actions.__getitem__, cells)), rule)
+        acts = self.explore_actions
+        hit = (tuple(cells), tuple([acts[c] for c in cells]), rule)
         if key is not None:
             self._explore_reach[key] = hit
         return hit
@@ -1061,7 +1062,11 @@ def _free_for_ghosts(s: State, cells) -> list[int]:
 
 def kalena_fallen(s: State, ctx: Ctx) -> bool:
     """All Kalena cells hold ghosts: the collective loss (rulebook: "Ghosts")."""
-    return all(map(s.ghosts.__getitem__, ctx.kalena_cells))
+    ghosts = s.ghosts
+    for c in ctx.kalena_cells:  # a loop: all(map(list.__getitem__)) costs more (after every ghost placed)
+        if not ghosts[c]:
+            return False
+    return True
 
 
 def place_ghost(s: State, ctx: Ctx, p: int, cell: int, forced: bool) -> None:
