@@ -80,9 +80,10 @@ class HauntedLandsState(State):
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at chance nodes and terminal states)."""
-        if self._legal is None:
-            self._legal = _compute_legal(self)
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _compute_legal(self)
+        return [*legal]  # a new list (the caller may change it); [*x] costs less than list(x)
 
     def why_not(self, action):
         """``None`` if ``action`` is legal now, else a :class:`~haunted_kit.protocol.Refusal`

@@ -146,6 +146,8 @@ class Ctx:
         self._kinds: dict = {}  # (terrain, near lake) -> a cell's table entries (_cell_kind)
         # the skills that change exploration costs (entry_cost, entry_costs)
         self.cost_skills = self.bit.get("cheaper_forest", 0) | self.bit.get("cheaper_mountain", 0)
+        # the skills that let a player sell and train anywhere in Kalena (sells_here, trains_here)
+        self.anywhere_skills = self.bit.get("anywhere_in_kalena", 0)
         # the most any cell can cost to enter under the kit's entry_cost (skills only
         # lower a cost): with this many tokens every explorable neighbour is in reach
         self.reach_cap = max((t.explore_cost for t in box.terrains.values() if t.explorable), default=0) + self.ghost_surcharge
@@ -544,7 +546,7 @@ def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
     """Move ``p``'s sensor to ``cell`` (cell index), turning the entry cost
     (:func:`entry_cost`) of active exploration tokens face down; logs ``explored``. Pushes
     nothing. Rulebook: "Basic Actions: Exploration"."""
-    cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
+    cost = entry_cost(ctx, cell, s.learned[p], s.ghosts[cell] != 0)
     s.act[ctx.token_at[p][EXPLORATION]] -= cost  # s.spend_tokens, without the call
     s.sensor[p] = cell
     if s.log is not None:
@@ -801,14 +803,14 @@ def sells_here(s: State, ctx: Ctx, p: int) -> bool:
     """Whether ``p``'s sensor stands where it may sell: the city, or the suburb with
     skill 6. Rulebook: "Additional Actions: Selling", skill 6."""
     here = s.sensor[p]
-    return ctx.can_sell[here] or (ctx.can_train[here] and bool(s.learned[p] & ctx.bit.get("anywhere_in_kalena", 0)))
+    return ctx.can_sell[here] or (ctx.can_train[here] and (s.learned[p] & ctx.anywhere_skills) != 0)
 
 
 def trains_here(s: State, ctx: Ctx, p: int) -> bool:
     """Whether ``p``'s sensor stands where it may train and learn: the suburb, or the
     city with skill 6. Rulebook: "Additional Actions: Training, Learning", skill 6."""
     here = s.sensor[p]
-    return ctx.can_train[here] or (ctx.can_sell[here] and bool(s.learned[p] & ctx.bit.get("anywhere_in_kalena", 0)))
+    return ctx.can_train[here] or (ctx.can_sell[here] and (s.learned[p] & ctx.anywhere_skills) != 0)
 
 
 def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
