@@ -607,7 +607,7 @@ def _h_end_turn(s, ctx, p, a):
 
 def _h_place_ghost(s, ctx, p, a):
     top = s.pending.pop()
-    R.place_ghost(s, ctx, p, s.field.index[a.cell], forced=False)
+    R.place_ghost(s, ctx, p, s.field.index[a.cell], False)  # positional: a keyword call costs more
     if R.kalena_fallen(s, ctx):
         _lose(s, ctx, "every Kalena cell holds a ghost")
         return
@@ -816,11 +816,13 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
         if len(targets) > remaining:
             s.pending.append(_ghost_placement(p, terrain, remaining))
             # the placement's legal actions are these cells: advance takes this list as it is
-            acts = ctx.place_ghost_actions  # a comprehension: map(tuple.__getitem__) costs twice as much
-            s._legal = [acts[c] for c in targets]
+            acts = ctx.place_ghost_actions  # a loop: a comprehension's function (or a map) costs more
+            legal = s._legal = []
+            for c in targets:
+                legal.append(acts[c])
             return
         for c in targets:
-            R.place_ghost(s, ctx, p, c, forced=True)
+            R.place_ghost(s, ctx, p, c, True)
             remaining -= 1
         if R.kalena_fallen(s, ctx):
             _lose(s, ctx, "every Kalena cell holds a ghost")
@@ -928,8 +930,12 @@ def _chance_weights(s: State) -> tuple:
     left, or the fixed faces and cards of the box (:attr:`rules.Ctx.chance_weights`)."""
     node = s.chance
     kind = node.kind
-    if kind == "tile":
-        left = tuple([t for t in s.config.box.tiles if t not in s.layout])
+    if kind == "tile":  # a loop, not a comprehension: six draws a game
+        drawn, left = s.layout, []
+        for t in s.config.box.tiles:
+            if t not in drawn:
+                left.append(t)
+        left = tuple(left)
         return left, (1,) * len(left)
     if kind == "stack":
         left = tuple([p for p in range(s.config.players) if p not in s.turn_order])

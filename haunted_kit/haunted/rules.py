@@ -219,8 +219,8 @@ class Ctx:
         self.cells_of = f.by_terrain
         # the spread's candidates: per terrain, and on Kalena, the cells whose terrain holds ghosts
         hold = self.holds_ghosts
-        self.ghost_cells_of = {terrain: tuple([c for c in cells if hold[c]]) for terrain, cells in f.by_terrain.items()}
-        self.kalena_ghost_cells = tuple([c for c in f.kalena if hold[c]])
+        self.ghost_cells_of = {terrain: _holding(cells, hold) for terrain, cells in f.by_terrain.items()}
+        self.kalena_ghost_cells = _holding(f.kalena, hold)
         self.extraction_memo = {}  # cell -> extraction_pairs(cell), filled on first use
         self._entry_costs = {}  # see entry_costs
         self._explore_reach = {}  # see explore_reach
@@ -233,9 +233,13 @@ class Ctx:
         memo is never invalidated (a Ctx for another layout starts an empty one)."""
         hit = self.extraction_memo.get(cell)
         if hit is None:
-            pairs = [(cell, r) for r in self.extract_here[cell]]
-            if self.water is not None:
-                pairs += [(lake, self.water) for lake in self.lakes_adjacent[cell]]
+            pairs = []  # loops, not comprehensions: this runs for most cells of every game's field
+            for r in self.extract_here[cell]:
+                pairs.append((cell, r))
+            water = self.water
+            if water is not None:
+                for lake in self.lakes_adjacent[cell]:
+                    pairs.append((lake, water))
             hit = self.extraction_memo[cell] = tuple(pairs)
         return hit
 
@@ -312,20 +316,22 @@ class Ctx:
         else:
             key = None
         cost, ghost_cost = self.entry_costs(learned_mask)
-        cells, rule = [], {}
+        cells, moves, rule = [], [], {}
+        acts = self.explore_actions
         if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
             for c in self.neighbours[cell]:
                 if cost[c] <= have:
                     cells.append(c)
+                    moves.append(acts[c])
         else:
             for c in self.neighbours[cell]:
                 free, haunted = cost[c] <= have, ghost_cost[c] <= have
                 if free or haunted:
                     cells.append(c)
+                    moves.append(acts[c])
                     if free != haunted:
                         rule[c] = 1 if free else 2
-        acts = self.explore_actions
-        hit = (tuple(cells), tuple([acts[c] for c in cells]), rule)
+        hit = (tuple(cells), tuple(moves), rule)
         if key is not None:
             self._explore_reach[key] = hit
         return hit
@@ -340,6 +346,16 @@ class Ctx:
     def _ask_every_cell(self, learned_mask: int, ghost: bool) -> tuple:
         costs = (entry_cost(self, c, learned_mask, ghost) for c in range(len(self.field.terrain)))
         return tuple(math.inf if cost is None else cost for cost in costs)
+
+
+def _holding(cells, hold) -> tuple:
+    """The cells of ``cells`` whose ``hold[cell]`` is true, in order (a loop: it runs for
+    every terrain of every game's field, where a comprehension's function costs more)."""
+    out = []
+    for c in cells:
+        if hold[c]:
+            out.append(c)
+    return tuple(out)
 
 
 def _faces(faces) -> tuple[tuple, tuple]:
