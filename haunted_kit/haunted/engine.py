@@ -394,7 +394,7 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     have = active[at[EXPLORATION]]
     if have:  # the explore actions of R.explore_targets, read off its memo when no ghost matters
         _, moves, ghost_rule = ctx.explore_reach(s.learned[p], here, have)
-        out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else list(moves)
+        out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else [*moves]
     else:
         out = []
     if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:  # R.extract_targets' own checks
@@ -425,7 +425,7 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
     cell where selling or training is allowed (part of :func:`_turn_legal`, with the
     same cheap checks first)."""
     held = tuple(s.res[ctx.resource_span[p]])
-    out = list(R.affordable_sales(ctx, s.market, held)) if R.sells_here(s, ctx, p) else []
+    out = [*R.affordable_sales(ctx, s.market, held)] if R.sells_here(s, ctx, p) else []
     if R.trains_here(s, ctx, p):
         pec, owned, at = s.pec[p], s.tok, ctx.token_at[p]
         train, next_cost = ctx.train_actions, ctx.next_training_cost  # R.training_cost's table
