@@ -18,8 +18,10 @@ could see (each playout starts from the Game's ``determinise`` for that player, 
   (paired playouts: each determinisation plays every candidate, with the same dice), and
   the ``cost`` is the best candidate's mean value less the chosen move's. The three
   costliest are named with ``"better: X, because ..."``: the events each move would cause
-  (:func:`haunted_kit.search.move_events`, their sentences carry the rule sections) and the
-  value difference.
+  (:func:`haunted_kit.search.move_events`, their sentences carry the rule sections; played
+  on a determinisation, so each is told as the seat may see it in a guessed position: no
+  sampled hidden value or die, :mod:`haunted_kit.visibility`) and the value difference.
+  ``Review.events``, the events between decisions, are as the reviewed seat may see them.
 
 Seeded and reproducible: the same state, seed and budget give the same report (each
 decision's search is seeded from ``seed`` and the decision number with
@@ -41,6 +43,7 @@ from .fileio import atomic_write
 from .games import game_of, hook
 from .progress import progress as progress_bar
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
+from .visibility import seen_events
 from .search import (SearchAgent, determinise, is_telling, move_events, playout_values, returns_are_win_loss, rollout,
                      rollout_policy)
 
@@ -208,6 +211,9 @@ def _judge(game, state, player: int, actions, playouts: int, seed: int, depth, e
 
 
 def _sentences(game, state, player: int, action, seed: int) -> tuple[str, ...]:
+    """The sentences of what ``action`` would cause, as ``player`` may tell them: played on a
+    determinisation, each event redacted by the game's visibility for a guessed position
+    (:func:`haunted_kit.search.move_events`), so a sampled hidden value is never stated."""
     events, gain = move_events(game, state, player, action, random.Random(seed))
     out = [e.text for e in events if is_telling(e)]
     if gain:
@@ -269,7 +275,8 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     for i, (n, k, entry) in enumerate(points):
         after = along[points[i + 1][1]][1] if i + 1 < len(points) else end
         before_log, after_log = getattr(along[k][1], "log", None), getattr(after, "log", None)
-        events[n] = [e.text for e in after_log[len(before_log):]] if before_log is not None and after_log is not None else []
+        events[n] = ([e.text for e in seen_events(game, after_log[len(before_log):], seat)]
+                     if before_log is not None and after_log is not None else [])
 
     decisions, states, costly = [], {}, []
     chosen_items = [p for p in points if len(along[p[1]][1].legal_actions()) > 1]
