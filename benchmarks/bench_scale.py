@@ -37,6 +37,26 @@ seeds 0-399, the same action records, event logs and hints):
   spread's ghost placements ~7% of it;
 * the agent (``RandomAgent.act``) ~7% and the loop's own protocol calls (``current_player``,
   ``is_terminal``) ~5%.
+
+Issue 30 item 5 (session 28), the same games faster: 6.42M instructions a game against
+7.21M for main at 7d37703 (-11%; callgrind, PYTHONHASHSEED=0, games of seeds 0..51 less
+those of seeds 0..1, so imports and first-use tables cancel), and ``speed --ab 7d37703
+--rounds 9`` at load average 8.7-9.2 on the shared 2-core machine: Haunted Lands +12.3%
+(median of the rounds' new/old), median ratio to Catanatron 5.50 against main's 5.24 (each
+side times its own Catanatron rounds; the rounds' ratios swing by +-0.8, mostly with
+Catanatron's four games). Where it came from, in instructions a game: loops instead of
+``map(tuple.__getitem__, ...)`` (a slot wrapper per element: the turn's extractions, a
+ghost placement's cells, a reach's actions, ``kalena_fallen``) -3.8%; loops instead of
+comprehensions whose function costs more than their few elements save (a reach's cells
+and actions in one loop, the placement's actions, a cell's extraction pairs, the
+ghost-holding cells of each terrain, the tiles left to draw) -3.2%; ``apply_action``
+running the decision itself, ``advance`` testing the no-chance case first and phases
+compared by identity -1.3%; ``explore_reach``'s memo keyed by one whole number -0.4%;
+smaller ones (the anywhere-in-Kalena skills as a table, ``[*x]`` for ``list(x)``, a
+field's lakes found from the lakes, ``place_ghost`` called positionally) the rest. Hint
+CPU time went down 1-9% with the same hints (``search --ab``). Tried and dropped: reading
+the reach memo in ``_turn_legal`` (its 42 misses a game then look twice: no gain), a
+per-tile memo of a field's terrain groups (no gain once the lakes were found directly).
 """
 
 from __future__ import annotations
