@@ -46,10 +46,10 @@ those of seeds 0..1, so imports and first-use tables cancel), and ``speed --ab 7
 side times its own Catanatron rounds; the rounds' ratios swing by +-0.8, mostly with
 Catanatron's four games). Where it came from, in instructions a game: loops instead of
 ``map(tuple.__getitem__, ...)`` (a slot wrapper per element: the turn's extractions, a
-ghost placement's cells, a reach's actions, ``kalena_fallen``) -3.8%; loops instead of
+ghost placement's cells, a reach's actions, ``kalena_fallen``) -3.9%; loops instead of
 comprehensions whose function costs more than their few elements save (a reach's cells
 and actions in one loop, the placement's actions, a cell's extraction pairs, the
-ghost-holding cells of each terrain, the tiles left to draw) -3.2%; ``apply_action``
+ghost-holding cells of each terrain, the tiles left to draw) -3.0%; ``apply_action``
 running the decision itself, ``advance`` testing the no-chance case first and phases
 compared by identity -1.3%; ``explore_reach``'s memo keyed by one whole number -0.4%;
 smaller ones (the anywhere-in-Kalena skills as a table, ``[*x]`` for ``list(x)``, a
