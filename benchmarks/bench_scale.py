@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -127,8 +128,7 @@ def speed_ab(rev: str, rounds: int) -> None:
     tree, alternated (old, new, old, new...), one subprocess per side and round, each
     timing round ``k`` (:func:`speed_round`) after its own warm-up; per side the median of
     the rounds' ratios to Catanatron, and the median change of Haunted Lands decisions/s."""
-    import catanatron  # noqa: F401  (a missing Catanatron fails here, before any worktree is made)
-    from bench_engine import tree_at
+    from bench_engine import tree_at  # it refuses an unknown revision (exit status 2) before making a worktree
 
     runs = {"old": [], "new": []}
     with tree_at(rev) as old:
@@ -475,6 +475,8 @@ def main() -> None:
                          "--games seeds per seat; points from the rules' winner, none on a collective loss")
     ap.add_argument("--game-rounds", type=number_at_least(1), default=3, help="strength --game landmarks: rounds per game (default 3)")
     a = ap.parse_args()
+    if a.part in ("speed", "speed-probe") and importlib.util.find_spec("catanatron") is None:
+        ap.error("speed times Catanatron beside the kit: pip install catanatron (it is not part of the kit)")
     if a.part == "speed" and a.ab:
         speed_ab(a.ab, a.rounds)
     elif a.part == "speed":
