@@ -64,7 +64,7 @@ from pathlib import Path
 from statistics import NormalDist
 
 from .fileio import atomic_write
-from .games import get_game
+from .games import default_players, get_game, hook, option_defaults
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
@@ -707,11 +707,12 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         games: games per box (seeds ``seed .. seed + games - 1``; at least 2; default
             :data:`DEFAULT_GAMES` for the game).
         seed: the first seed.
-        players: player count (default: the game's ``new_game`` default: 4 for Haunted
-            Lands, 3 for the companions).
+        players: player count (default: the game's ``default_players``,
+            :func:`haunted_kit.games.default_players`: 4 for Haunted Lands, 3 for the companions).
         agents: an agent lineup (:mod:`haunted_kit.bots`), one spec per seat, repeating.
-        options: other ``new_game`` keywords, one value each (Haunted Lands: ``mode``,
-            ``extra_ghost_cards``; a game's declared ``game_options``, e.g. Landmarks'
+        options: other ``new_game`` keywords, one value each, over the defaults of the
+            game's declared ``options`` (:func:`~haunted_kit.games.option_defaults`:
+            Haunted Lands: ``mode``, ``extra_ghost_cards``; e.g. Landmarks'
             ``rounds``).
         workers, dask, scheduler: as :func:`haunted_kit.simulate.simulate`.
         progress: one progress bar over both boxes' games.
@@ -721,7 +722,8 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
 
     Raises:
         ValueError: an unknown game or agent, a bad count, a box the game cannot load
-            (the game's BoxError) or a grid cell the box cannot play.
+            (the game's BoxError) or a grid cell the box cannot play; MissingHook (a
+            ValueError) naming ``load_box`` or ``default_box`` for a game without it.
     """
     g = get_game(game)
     if games is None:
@@ -729,13 +731,13 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     if not is_integer(games) or games < 2:
         raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
     if players is None:
-        players = 4 if game == "haunted" else 3
-    house = g.load_box(box) if isinstance(box, (str, Path)) else box
+        players = default_players(g)
+    house = hook(g, "load_box", "compare")(box) if isinstance(box, (str, Path)) else box
     if reference is None:
-        ref = g.default_box()
+        ref = hook(g, "default_box", "compare (the reference box)")()
     else:
-        ref = g.load_box(reference) if isinstance(reference, (str, Path)) else reference
-    opts = {k: [v] for k, v in (options or {}).items()}
+        ref = hook(g, "load_box", "compare")(reference) if isinstance(reference, (str, Path)) else reference
+    opts = {k: [v] for k, v in {**option_defaults(g), **(options or {})}.items()}  # the game's defaults, then these
     grid = Grid(game=game, players=(players,), options=opts, lineups=(agents,), games=games, first_seed=seed)
     grid.check(ref)
     grid.check(house)

@@ -60,7 +60,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup, seat_bot
-from .games import get_game, start_game
+from .games import get_game, hook, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
@@ -72,18 +72,14 @@ __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fie
 
 
 def _catalogue(game, box) -> ActionCatalogue:
-    hook = getattr(game, "action_catalogue", None)
-    if hook is None:
-        raise TypeError(f"{game.name!r} has no action_catalogue(box): no fixed action encoding")
-    cat = hook(box)
+    """The game's ``action_catalogue(box)``; MissingHook naming it when the game has none."""
+    cat = hook(game, "action_catalogue", "the environment (a fixed action encoding)")(box)
     return cat if isinstance(cat, ActionCatalogue) else ActionCatalogue(cat)
 
 
 def _encoder(game, box, players):
-    hook = getattr(game, "observation_encoder", None)
-    if hook is None:
-        raise TypeError(f"{game.name!r} has no observation_encoder(box, players): no fixed observation vector")
-    return hook(box, players)
+    """The game's ``observation_encoder(box, players)``; MissingHook naming it when it has none."""
+    return hook(game, "observation_encoder", "the environment (a fixed observation vector)")(box, players)
 
 
 def action_table(game: str = "haunted", box=None):
@@ -91,7 +87,8 @@ def action_table(game: str = "haunted", box=None):
     ``describe`` (a sentence).
 
     Raises:
-        UnknownGame: no such game. TypeError: the game has no action encoding.
+        UnknownGame: no such game. MissingHook (a ValueError): the game has no
+        ``action_catalogue`` hook (the message names it).
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
@@ -104,7 +101,12 @@ def action_table(game: str = "haunted", box=None):
 
 def observation_fields(game: str = "haunted", players: int = 4, box=None) -> list[str]:
     """The meaning of each entry of a game's observation vector ("player+1" is the next
-    player after the observer)."""
+    player after the observer).
+
+    Raises:
+        UnknownGame: no such game. MissingHook (a ValueError): the game has no
+        ``observation_encoder`` hook (the message names it).
+    """
     return list(_encoder(get_game(game), box, players).names)
 
 
@@ -143,6 +145,8 @@ class KitAECEnv(AECEnv):
             (and box) plays, an unknown option or a bad option value, a bad render_mode
             (all checked here, by setting up a trial game).
         UnknownGame: no such game.
+        MissingHook (a ValueError): the game has no ``action_catalogue`` or
+            ``observation_encoder`` hook (the message names the one missing).
     """
 
     metadata = {"name": "haunted_kit_v0", "render_modes": ["ansi"], "is_parallelizable": False}

@@ -12,9 +12,10 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 
-from .protocol import Game, GameState
+from .protocol import Game, GameOption, GameState
 from .saves import BoxMismatch, check_save_box
 
 #: short name -> (module, attribute of its Game object)
@@ -23,6 +24,39 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "estate": ("haunted_kit.estate.engine", "GAME"),
     "landmarks": ("haunted_kit.landmarks.engine", "GAME"),
 }
+
+#: the environment variable that registers more games, for every process of the kit (the
+#: simulation's and the table server's worker processes inherit it): entries
+#: ``name=module:attribute`` separated by commas, e.g. ``HAUNTED_KIT_GAMES=nim=nim.engine:GAME``
+#: with the module importable (on ``PYTHONPATH``). A game of the kit is not replaced.
+GAMES_VARIABLE = "HAUNTED_KIT_GAMES"
+
+
+def register_from_environment(text: str | None = None) -> list[str]:
+    """Add the games of ``text`` (default: the :data:`GAMES_VARIABLE` environment variable)
+    to :data:`REGISTRY`; returns the names added. Nothing is imported until a game is used.
+
+    Raises:
+        ValueError: an entry that is not ``name=module:attribute``, or that names a game
+        already registered from another module (the variable is named in the message).
+    """
+    text = os.environ.get(GAMES_VARIABLE, "") if text is None else text
+    added = []
+    for entry in filter(None, (e.strip() for e in text.split(","))):
+        name, _, target = entry.partition("=")
+        module, _, attr = target.partition(":")
+        if not (name.strip() and module.strip() and attr.strip()):
+            raise ValueError(f"{GAMES_VARIABLE}: {entry!r} is not name=module:attribute (e.g. nim=nim.engine:GAME)")
+        name, where = name.strip(), (module.strip(), attr.strip())
+        if REGISTRY.get(name, where) != where:
+            raise ValueError(f"{GAMES_VARIABLE}: {name!r} is already the registered game of {REGISTRY[name][0]}")
+        if name not in REGISTRY:
+            REGISTRY[name] = where
+            added.append(name)
+    return added
+
+
+register_from_environment()
 
 
 #: the game a tool serves when none is named: ``--game``'s default, and the game of a
@@ -52,6 +86,26 @@ def hook(game: Game, name: str, tool: str):
         raise MissingHook(f"{tool} needs the game's {name} hook; {getattr(game, 'title', game)} "
                           f"(--game {getattr(game, 'name', '?')}) has none")
     return found
+
+
+def default_players(game: Game) -> int:
+    """The player count a tool starts ``game`` with when none is given: the Game's
+    optional ``default_players``, else its ``min_players``."""
+    return getattr(game, "default_players", None) or game.min_players
+
+
+def game_options(game: Game) -> tuple[GameOption, ...]:
+    """The :class:`~haunted_kit.protocol.GameOption` declarations of ``game`` (its
+    optional ``options``; none: ``()``)."""
+    return tuple(getattr(game, "options", None) or ())
+
+
+def option_defaults(game: Game) -> dict:
+    """The ``new_game`` keywords a tool starts ``game`` with when the player sets none:
+    each declared option's default, options without one left out; e.g.
+    ``{"mode": "wanderer", "extra_ghost_cards": ()}`` for Haunted Lands, ``{"rounds": 3}``
+    for Landmarks."""
+    return {o.keyword: o.default for o in game_options(game) if o.default is not None}
 
 
 def start_game(game: Game, *, players: int, seed: int = 0, log: bool = False, **options):
@@ -125,7 +179,7 @@ def game_module(name: str, part: str):
     the game has no such module. The tools find a game's optional pieces this way:
 
     * ``cli``: what ``haunted-kit`` needs beyond the :class:`~haunted_kit.protocol.Game`
-      (``play_game``, ``summary``; optionally ``OPTIONS``, ``check_settings``,
+      (``play_game``, ``summary``; optionally ``check_settings``,
       ``handout``; see :mod:`haunted_kit.cli`);
     * ``exercises``: ``EXERCISES`` (the keys) and ``exercise_note(key, seed)`` (the
       teacher's note; see :func:`haunted_kit.exercises.write_teacher_copies`);

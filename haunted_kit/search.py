@@ -48,7 +48,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .games import game_of, hook
+from .games import MissingHook, game_of, hook
 from .limits import EXPLORATION_RANGE, PLAYOUTS_RANGE, ROLLOUT_DEPTH_RANGE, SEARCH_SECONDS_RANGE, finite, whole
 from .protocol import agent_table, is_integer
 from .visibility import seen_events
@@ -71,7 +71,8 @@ def determinise(game, state, player: int, rng: random.Random):
     sentence of the copy tells what ``player`` may not see.
 
     Raises:
-        TypeError: the game hides information from ``player`` and has no ``determinise``.
+        MissingHook (a ValueError): the game hides information from ``player`` and has no
+        ``determinise`` hook (the message names it).
     """
     det = getattr(game, "determinise", None)
     if det is not None:
@@ -80,8 +81,9 @@ def determinise(game, state, player: int, rng: random.Random):
             d.log = seen_events(game, d.log, player)
         return d
     if state.observation(player) != state.observation(None):
-        raise TypeError(f"{getattr(game, 'name', game)!r} hides information from player {player} but its Game has no "
-                        "determinise(state, player, rng): searching would read the hidden state")
+        raise MissingHook(f"the search needs the game's determinise hook: {getattr(game, 'title', game)} (--game "
+                          f"{getattr(game, 'name', '?')}) hides information from player {player} and has none, so "
+                          "searching would read the hidden state")
     return state.copy()
 
 
@@ -274,7 +276,7 @@ class SearchAgent:
         if depth == "auto":
             depth = 40 if evaluate is not None else None
         if depth is not None and evaluate is None:
-            raise ValueError(f"rollout_depth needs the game's evaluate(state); {getattr(game, 'name', game)!r} has none")
+            hook(game, "evaluate", "rollout_depth")  # MissingHook naming it
         rng = random.Random(self.rng.getrandbits(64))
         if self._tools is None or self._tools[0] is not game:
             self._tools = (game, rollout_policy(game, self.rollout), prior_of(game, self.prior))

@@ -648,6 +648,7 @@ class EstateGame:
             start["workers"][p]["inn"] = 1
         start["hand"][0]["gold"] = 9
         return [new_state(cfg, start=start)]
+    default_players = 3  #: the tools' player count when none is given
 
     @property
     def min_players(self) -> int:

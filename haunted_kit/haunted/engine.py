@@ -38,7 +38,7 @@ from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from ..games import load_state
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
-from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
+from ..protocol import ChanceError, GameOption, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
 from .state import (VISIBILITY, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
@@ -1212,6 +1212,14 @@ class HauntedLandsGame:
     visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.haunted.state.VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = A.ACTION_TYPES
+    default_players = 4  #: the tools' player count when none is given (the box plays 2..4)
+    #: what a player may set beyond players and seed (the command line's --mode, --ghost-cards)
+    options = (
+        GameOption("mode", "game mode of the box (wanderer, builder, citizen in the reference box; "
+                           "rulebook: Game Modes)", default="wanderer"),
+        GameOption("extra_ghost_cards", "extra ghost cards for higher difficulty, e.g. 2,3 "
+                                        "(rulebook: Increasing Difficulty)", kind="ints", default=(), flag="ghost-cards"),
+    )
 
     @property
     def min_players(self) -> int:
