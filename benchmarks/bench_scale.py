@@ -45,8 +45,8 @@ those of seeds 0..1, so imports and first-use tables cancel), and ``speed --ab 7
 (median of the rounds' new/old), median ratio to Catanatron 5.50 against main's 5.24 (each
 side times its own Catanatron rounds; the rounds' ratios swing by +-0.8, mostly with
 Catanatron's four games); again against main at 6d0632b (load 5.2-8.5): +12.4%, 5.60
-against 5.32; ``speed --rounds 7`` of this tree alone: median ratio 5.60. Where it came from, in instructions a game: loops instead of
-``map(tuple.__getitem__, ...)`` (a slot wrapper per element: the turn's extractions, a
+against 5.32; ``speed --rounds 7`` of this tree alone: median ratio 5.60. Where it came
+from, in instructions a game: loops instead of ``map(tuple.__getitem__, ...)`` (a slot wrapper per element: the turn's extractions, a
 ghost placement's cells, a reach's actions, ``kalena_fallen``) -3.9%; loops instead of
 comprehensions whose function costs more than their few elements save (a reach's cells
 and actions in one loop, the placement's actions, a cell's extraction pairs, the
