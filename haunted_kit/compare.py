@@ -578,9 +578,34 @@ class Comparison:
                 for name, seeds, words in (("reference-box", self.capped[0], self.reference_name),
                                            ("house-rule", self.capped[1], self.cap_words)) if seeds]
 
+    def no_winner_shares(self) -> tuple:
+        """Per box (reference, house), the share of the games that ended in which no seat
+        won (the game's ``won``: a tie at the top or a collective loss), from 0 to 1;
+        ``None`` for a box whose rows are not kept."""
+        shares = []
+        for rows in (self.reference_rows, self.house_rows):
+            if rows is None or not len(rows):
+                shares.append(None)
+                continue
+            ended = rows[~rows["capped"]] if "capped" in rows else rows
+            won = ended.groupby("game_id")["won"].any()
+            shares.append(float(1 - won.mean()) if len(won) else None)
+        return tuple(shares)
+
+    def wins_line(self) -> str:
+        """What "seat N wins" counts, in the game's words (``result_meanings["won"]``), and
+        the share of games no seat won in each box: why the seats' rates need not add to 100%."""
+        meaning = getattr(get_game(self.game), "result_meanings", {}).get("won", "this player won")
+        line = f"seat N wins: the share of the games that ended in which that seat won; won = {meaning}."
+        ref, house = self.no_winner_shares()
+        if ref is not None and house is not None:
+            line += (f" No seat won {100 * ref:.1f}% of the reference games and {100 * house:.1f}% of the "
+                     "house-rule games, so the seats' rates add up to 100% less that.")
+        return line
+
     def notes(self) -> list[str]:
         rates = [r for r in self.rows if r.kind == "rate"]
-        lines = [*self.capped_lines(),
+        lines = [*self.capped_lines(), self.wins_line(),
             "95% intervals. Rates: Wilson (each box), Newcombe hybrid score (difference). "
             "Means (per game; a score: the players' mean in each game): Student t (each box), Welch t (difference). "
             f"p: a permutation test of the difference ({SHUFFLES:,} random relabellings of the two boxes' games, "
