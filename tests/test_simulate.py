@@ -121,6 +121,22 @@ def test_another_grid_in_the_same_directory_is_refused(tmp_path):
         S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, progress=False)
 
 
+def test_a_folder_whose_first_run_played_no_game_takes_another_grid(tmp_path):
+    """A run that never played (its --scheduler did not answer) leaves only dataset.json;
+    the corrected command, another grid, is not refused as 'a dataset made with another
+    grid' since the folder holds no game: it plays and describes the new grid."""
+    with pytest.raises(S.SchedulerError):
+        S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False,
+                   scheduler="tcp://127.0.0.1:1", connect_timeout=0.5)
+    assert [p.name for p in (tmp_path / "d").iterdir()] == ["dataset.json"]
+    rep = S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, progress=False)
+    assert (rep.played, rep.resumed) == (2, 0)
+    assert json.loads((tmp_path / "d" / "dataset.json").read_text())["grid"]["games"] == 2
+    assert sorted(S.load_dataset(tmp_path / "d")["seed"].unique()) == [0, 1]
+    with pytest.raises(S.DatasetError, match="another grid"):  # now it holds games: refused as before
+        S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False)
+
+
 def test_damaged_part_is_named(tmp_path):
     S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, chunk=1, progress=False)
     part = sorted((tmp_path / "d").glob("part-*.parquet"))[1]
