@@ -71,6 +71,11 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["play", "--save", "."], "file . is a folder"),
     (["replay", "x.json", "--max-bytes", "0"], "argument --max-bytes: the value must be a whole number from 1 to 1,099,511,627,776, got '0'"),
     (["classroom", "--players", "9"], "invalid choice: 9 (this box plays 2..4)"),
+    # the embedded cluster and an existing one at once: --dask was ignored (a 30 s wait for the address)
+    (["simulate", "--out", "d", "--dask", "--scheduler", "tcp://127.0.0.1:1"],
+     "argument --scheduler: not allowed with argument --dask"),
+    (["compare", "--box", "b", "--scheduler", "tcp://127.0.0.1:1", "--dask"],
+     "argument --dask: not allowed with argument --scheduler"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
     with pytest.raises(SystemExit) as exc:
