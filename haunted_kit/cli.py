@@ -105,6 +105,14 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
+def _address(text: str) -> str:
+    """A Dask scheduler's address; empty text (an unset shell variable) is refused rather
+    than read as no address, which ran the games here without a word."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty address: give the scheduler's, e.g. tcp://10.0.0.5:8786")
+    return text
+
+
 def kit_description() -> str:
     """One sentence naming every registered game with its ``--game`` name, read from
     the registry (``haunted-kit --help``'s description)."""
@@ -214,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     sim_dask = sim.add_mutually_exclusive_group()  # the embedded cluster or an existing one, not both
     sim_dask.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
-    sim_dask.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    sim_dask.add_argument("--scheduler", type=_address, metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
     sim.add_argument("--connect-timeout", type=arg_finite(*CONNECT_TIMEOUT_RANGE, above=True), default=30, metavar="SECONDS",
                      help="seconds to wait for the --scheduler to answer (default 30)")
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
@@ -240,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     cmp_dask = cmp.add_mutually_exclusive_group()  # the embedded cluster or an existing one, not both
     cmp_dask.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
-    cmp_dask.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
+    cmp_dask.add_argument("--scheduler", type=_address, metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")

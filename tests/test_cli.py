@@ -76,6 +76,9 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
      "argument --scheduler: not allowed with argument --dask"),
     (["compare", "--box", "b", "--scheduler", "tcp://127.0.0.1:1", "--dask"],
      "argument --dask: not allowed with argument --scheduler"),
+    # an empty address (an unset shell variable) ran the games here without a word
+    (["simulate", "--out", "d", "--scheduler", ""], "argument --scheduler: an empty address"),
+    (["compare", "--box", "b", "--scheduler", " "], "argument --scheduler: an empty address"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
     with pytest.raises(SystemExit) as exc:
