@@ -979,11 +979,24 @@ def _simulate(parser, args) -> int:
     meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
     if meanings["collective_loss"] != SCORE_ONLY_MEANINGS["collective_loss"]:  # else always false: no column
         columns["collective_loss"] = ("collective_loss", "mean")
-    table = frame.groupby(["players", "agent"]).agg(**columns)
+    if frame.empty:
+        print("No game ended within the decision cap: no figures to show.")
+        return 0
+    # one line per grid cell and seat agent: the options and lineups the grid varies are kept apart
+    frame = frame.assign(options=frame["options"].map(_options_label))
+    keys = ["players", *(k for k in ("options", "lineup") if frame[k].nunique() > 1), "agent"]
+    table = frame.groupby(keys).agg(**columns).reset_index()
     won = meanings["won"]
     print(f"score: {getattr(game, 'score_name', 'score')}. win_rate: games won, where won = {won}.")
-    print(table.round(3).to_string())
+    print(table.round(3).to_string(index=False))
     return 0
+
+
+def _options_label(text: str) -> str:
+    """A dataset's ``options`` JSON as ``name=value`` pairs joined by ``;``, with no space
+    (``extra_ghost_cards=[2,3];mode=wanderer``): one word in the summary's table."""
+    return ";".join(f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}"
+                    for k, v in json.loads(text).items()) or "-"
 
 
 def _server(sub, args) -> int:
