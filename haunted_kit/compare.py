@@ -564,7 +564,7 @@ class Comparison:
                 "*" if r.significant else ""]
 
     def header(self) -> list[str]:
-        opts = "".join(f", {k} {','.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+        opts = "".join(f", {k} {(','.join(map(str, v)) or 'none') if isinstance(v, (list, tuple)) else v}"
                        for k, v in self.options.items())
         return [f"{self.title}: house rules {self.house_name} against {self.reference_name}",
                 f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players"

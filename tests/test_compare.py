@@ -235,6 +235,14 @@ def test_cli_prints_the_table_and_writes_html_naming_both_boxes(ghost_box, tmp_p
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left
 
 
+def test_the_header_names_an_empty_option_list_none():
+    """An option whose value is an empty list (no extra ghost card) read 'extra_ghost_cards ,'."""
+    c = C.Comparison(game=game_names()[0], title="T", reference_name="ref", house_name="house", fingerprints=("a", "b"),
+                     players=3, agents="greedy", games=10, seed=0, options={"cards": [], "more": [2, 3], "word": "x"})
+    assert c.header()[1] == ("10 games per box, seeds 0..9, 3 players, cards none, more 2,3, word x, agents greedy "
+                             "(the same seeds and bots for both boxes)")
+
+
 def test_html_write_is_atomic(ghost_box, tmp_path, monkeypatch):
     c = C.compare(ghost_box, games=3, workers=1, progress=False)
     out = tmp_path / "report.html"
