@@ -297,6 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "tokens of their own, renewed from the teacher page)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
+    for choice in sub._choices_actions:  # 'COMMAND --help' says what the command does, not the kit's blurb
+        command = sub.choices[choice.dest]
+        if command.description is None:
+            command.description = choice.help[:1].upper() + choice.help[1:] + "."
     return ap
 
 

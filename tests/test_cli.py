@@ -231,3 +231,18 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(command, option
     err = capsys.readouterr().err
     assert "usage: haunted-kit" in err and "an empty path" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_command_help_says_what_that_command_does(capsys):
+    """'check-box --help' (and play, replay, review...) printed the kit's general blurb instead
+    of what the command does: each command's help opens with its own line from the list."""
+    from haunted_kit.cli import build_parser
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for choice in sub._choices_actions:
+        with pytest.raises(SystemExit) as exc:
+            main([choice.dest, "--help"])
+        assert exc.value.code == 0
+        text = " ".join(capsys.readouterr().out.split())
+        own = " ".join((sub.choices[choice.dest].description or "").split())
+        assert own and own in text, (choice.dest, text[:300])  # its own description: the list's line or longer
+        assert "'haunted-kit COMMAND --help' tells its options" not in text, choice.dest
