@@ -503,6 +503,7 @@ class Comparison:
         each box in seed order: ``box`` (``reference`` or ``house``), ``box_name``,
         ``game_id``, ``seed``, ``players``, ``options`` (JSON), ``lineup``,
         ``game_decisions``, ``game_turns`` (the game's own length unit, ``length_name``),
+        ``capped`` (stopped at the decision cap: no result, left out of every figure),
         ``collective_loss`` (games that have one), then per seat ``s`` (1 = first to take
         a turn) ``seat{s}_player`` (0-based player index), ``seat{s}_agent``,
         ``seat{s}_score``, ``seat{s}_rank``, ``seat{s}_won`` and ``seat{s}_score_parts``
@@ -510,7 +511,7 @@ class Comparison:
         :data:`haunted_kit.simulate.COLUMNS` side by side."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-        keep = ["game_id", "seed", "players", "options", "lineup", "game_decisions", "game_turns"]
+        keep = ["game_id", "seed", "players", "options", "lineup", "game_decisions", "game_turns", "capped"]
         if has_collective_loss(get_game(self.game)):
             keep.append("collective_loss")
         seat_cols = ["player", "agent", "score", "rank", "won", "score_parts"]
@@ -592,6 +593,11 @@ class Comparison:
             shares.append(float(1 - won.mean()) if len(won) else None)
         return tuple(shares)
 
+    def ended_games(self) -> tuple:
+        """Per box (reference, house), the games that ended (``games`` less those stopped at
+        the decision cap): the games every figure counts."""
+        return tuple(self.games - len(seeds) for seeds in self.capped)
+
     def wins_line(self) -> str:
         """What "seat N wins" counts, in the game's words (``result_meanings["won"]``), and
         the share of games no seat won in each box: why the seats' rates need not add to 100%."""
@@ -617,9 +623,13 @@ class Comparison:
         if rates:
             widest = max(rates, key=lambda r: r.diff[2] - r.diff[1])
             got = (widest.diff[2] - widest.diff[1]) / 2
-            widths = [f"+-{100 * w:g} pts needs {self.games_for(w)} games per box" for w in (0.05, 0.02)]
-            lines.append(f"Precision: the widest rate difference here is +-{100 * got:.1f} pts with {self.games} games "
-                         f"per box; at the rates measured, " + "; ".join(widths) + " (Newcombe's interval worked out "
+            unit = "games" if not any(self.capped) else "games that end"
+            widths = [f"+-{100 * w:g} pts needs {self.games_for(w)} {unit} per box" for w in (0.05, 0.02)]
+            ended = self.ended_games()
+            counted = (f"{self.games} games per box" if ended == (self.games, self.games) else
+                       f"{ended[0]} reference and {ended[1]} house-rule games that ended (of {self.games} per box)")
+            lines.append(f"Precision: the widest rate difference here is +-{100 * got:.1f} pts with {counted}; "
+                         f"at the rates measured, " + "; ".join(widths) + " (Newcombe's interval worked out "
                          "for more games; widths shrink about as 1/sqrt(games): half the width takes about 4x the "
                          "games).")
         return lines
