@@ -931,6 +931,9 @@ def _server(sub, args) -> int:
                             compress=args.compress)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
+        if "--store" not in str(exc):  # the store file itself is refused: what to do, the file kept as it is
+            print(f"haunted-kit server: {args.store} is kept as it is; start with another --store FILE (a new file "
+                  "starts an empty store), or restore the file from a copy", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"haunted-kit server: cannot serve on {args.ip} port {args.port}: {exc.strerror or exc}", file=sys.stderr)

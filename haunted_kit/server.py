@@ -508,14 +508,21 @@ class Classroom:
             if c.role == "seat":
                 online[(c.table_id, c.viewer)] = online.get((c.table_id, c.viewer), 0) + 1
         tables = []
-        for t in self.store.tables():
+        for t in self.store.serving():
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent,
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-        return {"type": "teacher", "tables": tables, "games": classroom_games()}
+        return {"type": "teacher", "tables": tables, "games": classroom_games(), "set_aside": self.set_aside()}
+
+    def set_aside(self) -> list[dict]:
+        """The store's tables that cannot be served, as the teacher page lists them:
+        ``{"id", "name", "reason"}`` (the reason names the table and what is wrong)."""
+        names = dict(self.store.db.execute("SELECT id, name FROM game_tables"))
+        return [{"id": tid, "name": names.get(tid, f"Table {tid}"), "reason": why}
+                for tid, why in sorted(self.store.set_aside.items())]
 
     def screen_token_ok(self, role: str, table_id: int, given: str) -> bool:
         """Whether ``given`` is table ``table_id``'s token for a ``role`` screen (projector:
@@ -842,7 +849,9 @@ class Classroom:
     def _table_of(self, msg: dict) -> Table:
         """The table a teacher request names (``"table"``: its number); ValueError else."""
         tid = msg.get("table")
-        if not is_integer(tid) or tid not in self.store.table_ids():
+        if is_integer(tid) and tid in self.store.set_aside:
+            raise ValueError(f"table {tid} is set aside: {self.store.set_aside[tid]}")
+        if not is_integer(tid) or tid not in self.store.serving_ids():
             raise ValueError(f"there is no table {short(tid)}")
         return self.table(int(tid))
 
@@ -917,6 +926,10 @@ class SeatPage(_Base):
         seat = self.classroom.store.seat_by_code(code)
         if seat is None:
             raise tornado.web.HTTPError(404)
+        if seat.table_id not in self.classroom.store.serving_ids():
+            self.plain_page(f"This seat's table ({seat.table_id}) is set aside: the server cannot play it (the teacher "
+                            "page says why). Ask the teacher for a seat at another table.", 409)
+            return
         self.finish(page_html("seat", {"code": code}))
 
 
@@ -924,7 +937,7 @@ class ViewPage(_Base):
     def get(self, role, table_id):
         """A projector or hot-seat screen: opened by that table's link of that kind only."""
         c, token = self.classroom, self.get_argument("token", "")
-        if int(table_id) not in c.store.table_ids():
+        if int(table_id) not in c.store.serving_ids():
             raise tornado.web.HTTPError(403 if not token else 404)
         if not c.screen_token_ok(role, int(table_id), token):
             self.plain_page(screen_refusal(role, token_matches(token, c.teacher_token)), 403)
@@ -972,7 +985,7 @@ class ExportSave(_Base):
     def get(self, table_id):
         if not self.teacher_ok():
             raise tornado.web.HTTPError(403)
-        if int(table_id) not in self.classroom.store.table_ids():
+        if int(table_id) not in self.classroom.store.serving_ids():
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "application/json")
         self.set_header("Content-Disposition", f'attachment; filename="table-{table_id}.json"')
@@ -998,7 +1011,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         role = self.get_argument("role", "seat")
         if code:
             seat = c.store.seat_by_code(code)
-            if seat is None:
+            if seat is None or seat.table_id not in c.store.serving_ids():
                 raise tornado.web.HTTPError(403)
             self.conn = Connection(self, seat.table_id, seat.seat, "seat")
         elif role == "teacher" and token_matches(token, c.teacher_token):
@@ -1008,7 +1021,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
                 tid = int(self.get_argument("table"))
             except (ValueError, tornado.web.MissingArgumentError):
                 raise tornado.web.HTTPError(404) from None
-            if tid not in c.store.table_ids():
+            if tid not in c.store.serving_ids():
                 raise tornado.web.HTTPError(404)
             if c.screen_token_ok(role, tid, token):
                 self.conn = Connection(self, tid, PUBLIC, role)
@@ -1116,7 +1129,9 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
                    size: float = DEFAULT_SIZE, bot_delay: float = 0.3) -> Classroom:
     """The classroom of the store at ``store_path``: the store opened (and checked), a first
     table made when it has none (``first_table``: :meth:`GameStore.create_table` keywords),
-    every table rebuilt (a broken record shows now, not mid-lesson), and the teacher token:
+    every table rebuilt (a broken record shows now, not mid-lesson: a table that cannot be
+    rebuilt is set aside with its reason, :attr:`GameStore.set_aside`, in the log and on
+    the teacher page, and every other table serves), and the teacher token:
     ``token`` when given, else the one kept in the store (``new_token``: a new one, so the
     old teacher link stops working); every table's watch and hot-seat link tokens are
     made when missing (a store of an earlier version).
@@ -1125,8 +1140,7 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
     by :meth:`Classroom.close`), so a second server on it is refused before it serves.
 
     Raises:
-        StoreError: the store cannot be opened, a table not rebuilt, or another server
-            has the store open."""
+        StoreError: the store cannot be opened, or another server has it open."""
     store = GameStore(store_path)
     lock = None
     try:
@@ -1139,9 +1153,11 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
                                  "(stop the other one, or give this one another --store)") from None
         if first_table is not None and not store.table_ids():
             store.create_table(**first_table)
-        store.tables()
+        store.serving()  # every table rebuilt now; one that cannot be is set aside, named in the log
+        for tid, why in sorted(store.set_aside.items()):
+            log.warning("table %s is set aside (the other tables serve): %s", tid, why)
         token = token or store.teacher_token(new=new_token)
-        for tid in store.table_ids():  # a store written before shown links had tokens of their own gets them now
+        for tid in store.serving_ids():  # a store written before shown links had tokens of their own gets them now
             for kind in SCREEN_LINKS.values():
                 store.link_token(tid, kind)
     except BaseException:
@@ -1196,16 +1212,18 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         app = make_app(classroom, hosts, base, compress=compress)
         server = tornado.httpserver.HTTPServer(app, xheaders=False)
         server.add_sockets(sockets)
-        for tid in store.table_ids():
+        for tid in store.serving_ids():
             classroom.schedule_bots(tid)
         info = {"base": base, "port": bound, "token": classroom.teacher_token,
                 "teacher": f"{base}/teacher?token={classroom.teacher_token}",
-                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.tables()},
-                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.table_ids()}
+                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
+                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
                    for role, kind in SCREEN_LINKS.items()}}
         print(f"Teacher page: {info['teacher']}", flush=True)
         print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
-        for t in store.tables():
+        for tid, why in sorted(store.set_aside.items()):
+            print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
+        for t in store.serving():
             for s in t.seats:
                 kind = f"bot ({s.agent})" if s.agent else "human"
                 print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)

@@ -1,0 +1,203 @@
+"""Faults of a classroom store, each a kind, for every registered game: a damaged or foreign
+table (a bot that cannot play, seats that do not match its players, a row that does not
+replay) is set aside with its reason on the teacher page while every other table serves;
+rows written by a game's previous version are read by the same reader as its saves.
+
+Served in-process by tornado on 127.0.0.1; every wait is bounded and ends on a message."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+
+import pytest
+import tornado.websocket
+
+from haunted_kit.bots import seat_bot
+from haunted_kit.games import game_names, get_game
+from haunted_kit.server import open_classroom
+from haunted_kit.store import GameStore, StoreError
+from test_server_links import read, serve
+
+#: a damage done to table 2 of three, and the start of the reason the teacher is shown
+DAMAGES = {
+    "a bot that cannot play": ("UPDATE seats SET agent = 'grumpy' WHERE table_id = 2 AND seat = 0",
+                               "table 2: P1's bot 'grumpy' cannot play: "),
+    "a seat deleted": ("DELETE FROM seats WHERE table_id = 2 AND seat = 1",
+                       "table 2: its seats are P1{rest}, but its game has {n} players (P1 to P{n}); a seat was "
+                       "deleted, added or renumbered"),
+    "a seat renumbered": ("UPDATE seats SET seat = 7 WHERE table_id = 2 AND seat = 0",
+                          "table 2: its seats are {renumbered}, P8, but its game has {n} players"),
+    "a row that does not replay": ("UPDATE decisions SET action = '{\"type\": \"Fly\"}' WHERE table_id = 2 AND seq = 1",
+                                   "table 2: decision 1 is not a {game} action"),
+}
+
+
+def three_tables(db, game: str) -> int:
+    """A store at ``db`` with three tables of ``game`` at its fewest players, two random
+    decisions on each; returns the player count."""
+    n = get_game(game).min_players
+    with GameStore(db) as store:
+        for _ in range(3):
+            t = store.create_table(game=game, players=n, seed=5)
+            for _ in range(2):
+                p = t.state.current_player()
+                t.decide(p, seat_bot("random", game, 5, p).act(t.state.copy()))
+    return n
+
+
+def damage(db, sql: str) -> None:
+    raw = sqlite3.connect(db)
+    raw.execute(sql)
+    raw.commit()
+    raw.close()
+
+
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("kind", list(DAMAGES))
+def test_a_damaged_table_is_set_aside_by_name_and_every_other_table_serves(tmp_path, game, kind, caplog):
+    db = tmp_path / "class.db"
+    n = three_tables(db, game)
+    sql, reason = DAMAGES[kind]
+    damage(db, sql)
+    reason = reason.format(game=game, n=n, rest="".join(f", P{k + 1}" for k in range(2, n)),
+                           renumbered=", ".join(f"P{k + 1}" for k in range(1, n)))
+    c = open_classroom(db)  # serves: no StoreError, no traceback in the log
+    try:
+        assert list(c.store.set_aside) == [2] and c.store.set_aside[2].startswith(reason), c.store.set_aside
+        assert c.store.serving_ids() == [1, 3]
+        assert not [r for r in caplog.records if r.exc_info]
+        assert [r.getMessage() for r in caplog.records if "set aside" in r.getMessage()] == [
+            f"table 2 is set aside (the other tables serve): {c.store.set_aside[2]}"]
+        msg = c.teacher_message()
+        assert [t["id"] for t in msg["tables"]] == [1, 3]
+        assert msg["set_aside"] == [{"id": 2, "name": "Table 2", "reason": c.store.set_aside[2]}]
+        assert c.teacher_op({"op": "rollback", "table": 2, "to": 0}) == {
+            "error": f"table 2 is set aside: {c.store.set_aside[2]}"}
+        codes = [r[0] for r in c.store.db.execute("SELECT code FROM seats WHERE table_id = 2 ORDER BY seat")]
+        human = next(s for s in c.table(3).seats if not s.is_bot)
+
+        async def pages(s):
+            code, text = await s.get(f"/s/{codes[-1]}")
+            assert code == 409 and "This seat&#x27;s table (2) is set aside" in text, text
+            assert (await s.get("/projector/2", token=c.store.link_token(2, "watch")))[0] == 404
+            # the teacher page serves and names the set-aside table; table 3's seat plays on
+            assert (await s.get("/teacher", token=c.teacher_token))[0] == 200
+            ws = await s.socket("teacher", c.teacher_token)
+            first = await read(ws)
+            assert first["set_aside"][0]["reason"] == c.store.set_aside[2]
+            ws.close()
+            seat = await tornado.websocket.websocket_connect(f"ws://127.0.0.1:{s.port}/ws?code={human.code}")
+            view = await read(seat)
+            assert view["type"] == "view" and view["table"] == 3
+            seat.close()
+
+            code, text = await s.teacher(c.teacher_token, op="rollback", table=3, to=1)  # the others take the teacher's work
+            assert code == 200 and "ok" in json.loads(text), text
+
+        serve(c, pages)
+        assert (c.table(3).seq, len(c.table(3).applied)) == (3, 1)
+    finally:
+        c.close()
+
+
+def v1_rows(game: str, db, decisions: int, seed: int) -> tuple[list, object]:
+    """A store at ``db`` with one table of ``game`` (its longest game) played up to
+    ``decisions`` greedy decisions. Returns its rows and the final state's save."""
+    g = get_game(game)
+    options = {o.name: o.high for o in getattr(g, "game_options", ())}  # the longest game the options give
+    with GameStore(db) as store:
+        t = store.create_table(game=game, players=g.min_players, seed=seed, **options)
+        for _ in range(decisions):
+            if t.state.is_terminal():
+                break
+            p = t.state.current_player()
+            t.decide(p, seat_bot("greedy", game, seed, p).act(t.state.copy()))
+        rows = store.db.execute("SELECT seq, kind, player, action, target, at FROM decisions ORDER BY seq").fetchall()
+        final = t.state.to_dict()
+    return rows, final
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if hasattr(get_game(g), "migrate_record")])
+def test_rows_of_the_previous_version_migrate_as_its_saves_do(tmp_path, game):
+    """A table whose rows the previous version wrote (for Landmarks: a Build one decision)
+    is read by the game's one reader of old records (the one its saves use), its rollbacks
+    keeping the same decisions, and is stored migrated; the other tables are untouched."""
+    db = tmp_path / "class.db"
+    g = get_game(game)
+    rows, final = v1_rows(game, db, 80, 7)
+    record = [{"player": p, "chance": False, "action": json.loads(a)} for _s, k, p, a, _t, _at in rows if k == "action"]
+    # the previous version's record: the entries the migration adds removed
+    migrated, origin = g.migrate_record([e for e in record if e["action"]["type"] != "ChooseBuilding"])
+    assert migrated == record and len(set(origin)) < len(origin)  # the fixture has at least one migrated decision
+    old = [e for e in record if e["action"]["type"] != "ChooseBuilding"]
+    keep = 3 + next(i for i, e in enumerate(old) if e["action"]["type"] == "Build")  # a rollback past a Build
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM decisions")
+    raw.executemany("INSERT INTO decisions VALUES (1, ?, 'action', ?, ?, NULL, 'then')",
+                    [(i, e["player"], json.dumps(e["action"])) for i, e in enumerate(old, 1)])
+    raw.execute("INSERT INTO decisions VALUES (1, ?, 'rollback', NULL, NULL, ?, 'then')", (len(old) + 1, keep))
+    raw.commit()
+    raw.close()
+    with GameStore(db) as store:
+        t = store.table(1)
+        # the same decisions in effect as the old rollback kept: its first `keep` old decisions, migrated
+        want = g.migrate_record(old[:keep])[0]
+        assert [(p, g.action_to_dict(a)) for _s, p, a in t.applied] == [(e["player"], e["action"]) for e in want]
+        assert t.seq == len(record) + 1 and store.set_aside == {}
+    with GameStore(db) as store:  # stored migrated: read again as it is, and forward to the old end
+        t = store.table(1)
+        assert t.seq == len(record) + 1
+        for e in record[len(t.applied):]:
+            t.decide(e["player"], e["action"])
+        assert t.state.to_dict() == final
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if hasattr(get_game(g), "migrate_record")])
+def test_damaged_rows_are_not_migrated_and_the_file_is_left_as_it_was(tmp_path, game):
+    db = tmp_path / "class.db"
+    v1_rows(game, db, 30, 7)
+    damage(db, "UPDATE decisions SET player = 1 - player WHERE seq = 2")
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+    before = db.read_bytes()
+    with GameStore(db) as store, pytest.raises(StoreError, match=r"^table 1: decision 2 was recorded for P"):
+        store.table(1)
+    assert db.read_bytes() == before
+
+
+# ============================================================================ store files
+def page_damaged(db) -> None:
+    """The b-tree header of the file's second page overwritten (as a failing disk or a
+    copy cut short leaves it)."""
+    data = bytearray(db.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    data[page + 8:page + 72] = b"\xff" * 64
+    db.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("harm, said", [
+    (page_damaged, "class.db is damaged"),
+    (lambda db: db.write_bytes(db.read_bytes()[:len(db.read_bytes()) // 2]), "class.db is damaged"),
+    (lambda db: db.write_bytes(b""), "class.db is empty (0 bytes): a store that lost its contents, not a new store; "
+                                     "left untouched"),
+])
+def test_a_damaged_or_emptied_store_file_is_named_kept_byte_for_byte_and_never_served(tmp_path, capsys, harm, said):
+    from haunted_kit.cli import main
+
+    db = tmp_path / "class.db"
+    three_tables(db, game_names()[0])
+    with sqlite3.connect(db) as raw:
+        raw.execute("PRAGMA journal_mode = DELETE")  # the file alone holds the store
+    raw.close()
+    harm(db)
+    before = db.read_bytes()
+    with pytest.raises(StoreError, match=re.escape(said)):
+        open_classroom(db)
+    assert main(["server", "--store", str(db), "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err, err
+    assert f"{db} is kept as it is; start with another --store FILE (a new file starts an empty store)" in err, err
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["class.db"]
