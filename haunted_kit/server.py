@@ -323,7 +323,6 @@ class Classroom:
     teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
-    lines: dict = field(default_factory=dict)  #: table id -> [(seat, action)]: the decisions a rollback set aside too
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
     _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
@@ -438,13 +437,9 @@ class Classroom:
 
     def line_of(self, t: Table) -> list:
         """The table's line of decisions: those in effect, then those the last rollback
-        set aside (while play has not gone another way), each ``(seat, action)``."""
-        now = [(p, a) for _seq, p, a in t.applied]
-        line = self.lines.get(t.id, [])
-        if line[:len(now)] != now:
-            line = now
-        self.lines[t.id] = line
-        return line
+        set aside (while play has not gone another way), each ``(seat, action)``; kept
+        by the store from its record (:attr:`Table.line`), so it survives a restart."""
+        return t.line
 
     def decisions_list(self, t: Table) -> list:
         """The teacher's list: every decision of the line's last :data:`DECISIONS_LISTED`,
@@ -459,8 +454,16 @@ class Classroom:
                 for n in shown]
 
     def announce(self, t: Table, text: str) -> None:
-        """Every page of ``t`` shows ``text`` once (with its next view)."""
+        """Every page of ``t`` shows ``text`` once (with its next view); kept in the store
+        until the table's next decision, so a restart shows it again (:meth:`GameStore.notice`)."""
         self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
+        self.store.set_notice(t.id, text)
+
+    def __post_init__(self):
+        for t in self.store.serving():  # the notices kept in the store: said again after a restart
+            text = self.store.notice(t.id)
+            if text is not None:
+                self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
 
     def update(self, conn: Connection) -> None:
         """Send ``conn``'s page its current view: the full view the first time (a page
@@ -663,7 +666,6 @@ class Classroom:
             self.send(conn, {"type": "error", "text": "The game store refused the decision; the teacher's log "
                                                       "has the details."})
             return
-        self.line_of(t)
         self.announcements.pop(t.id, None)  # an announcement stays until the next decision
         self.broadcast(t.id)
         self.schedule_bots(t.id)
@@ -687,7 +689,6 @@ class Classroom:
                                                         "player moves, a hidden card is shown or chance decides."})
             return
         n = len(t.applied)
-        self.line_of(t)
         t.rollback(n - 1)
         # no words of the decision itself: it may be hidden from the others (a quest card taken face down)
         self.announce(t, f"P{seat + 1} took back decision {n}; the game is back at decision {n - 1}.")
@@ -709,14 +710,24 @@ class Classroom:
         if to < now:
             t.rollback(to)
             text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside "
-                    "(the teacher can bring them back).")
+                    f"{self._set_aside_fate(t)}.")
         else:
             for p, a in line[now:to]:
                 t.decide(p, a)
             text = f"The teacher brought the game forward again to decision {to} (decisions {now + 1} to {to} are back)."
-        self.lines[tid] = line
         self.announce(t, text)
         return text
+
+    def _set_aside_fate(self, t: Table) -> str:
+        """What becomes of decisions a rollback set aside, in words, at table ``t`` as it is
+        now: a human to move, the teacher can bring them back (until a decision goes
+        another way); a bot to move decides again from here at once and may decide
+        otherwise, which would drop them."""
+        p = t.state.current_player()
+        if p is not None and t.seats[p].agent is not None:
+            return (f"(P{p + 1} is a bot and decides again from here: if it decides otherwise than before, they "
+                    "are gone; hand its seat to a human before a rollback to keep them)")
+        return "(the teacher can bring them back)"
 
     def schedule_bots(self, table_id: int) -> None:
         """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds, each
@@ -792,7 +803,6 @@ class Classroom:
             return False
         if bot is not None:
             self._bots[(table_id, seat, agent)] = bot
-        self.line_of(t)
         self.announcements.pop(table_id, None)  # an announcement stays until the next decision
         self.broadcast(table_id)
         return True

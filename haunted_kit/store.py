@@ -181,6 +181,10 @@ class Table:
     state: object = None
     seq: int = 0              #: rows in the record (decisions and rollbacks)
     applied: list = field(default_factory=list)  #: the (seq, player, action) in effect, oldest first
+    #: the table's line, each ``(player, action)``: the decisions in effect, then those the last
+    #: rollback set aside, while play has not gone another way (rebuilt from the record, so a
+    #: restart keeps what a rollback set aside; :meth:`GameStore.notice`)
+    line: list = field(default_factory=list)
     game: object = None       #: the :class:`~haunted_kit.protocol.Game` of the table
     box: object = None        #: the box the game is replayed with
 
@@ -224,6 +228,16 @@ class Table:
 
     def seat_for_code(self, code: str) -> Seat | None:
         return next((s for s in self.seats if secrets.compare_digest(s.code, str(code))), None)
+
+
+def follow_line(line: list, applied: list, player: int, action) -> list:
+    """A table's line (``(player, action)`` pairs) after ``player`` decides ``action`` with
+    ``applied`` in effect: the same line when the decision is the line's next one (a
+    rollback's set-aside decisions brought forward), else the decisions in effect and this one."""
+    n = len(applied)
+    if n < len(line) and line[n] == (player, action):
+        return line
+    return [(p, a) for _seq, p, a in applied] + [(player, action)]
 
 
 def _box_keyword(box) -> dict:
@@ -510,6 +524,29 @@ class GameStore:
             self._links[key] = token
             return token
 
+    def set_notice(self, table_id: int, text: str) -> None:
+        """Keep ``text`` as table ``table_id``'s notice (a rollback or take-back said to every
+        page) until its next decision: stored in ``meta`` under ``notice:ID`` with the
+        table's record length, so a restart shows it again (no schema change)."""
+        t = self.table(table_id)
+        with self._lock, self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                            (f"notice:{int(table_id)}", json.dumps({"seq": t.seq, "text": str(text)})))
+
+    def notice(self, table_id: int) -> str | None:
+        """Table ``table_id``'s notice (:meth:`set_notice`) while the table is where it was
+        said (no decision since), else None."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"notice:{int(table_id)}",)).fetchone()
+        if row is None:
+            return None
+        try:
+            kept = parse_json(row[0], "a notice")
+        except ValueError:
+            return None
+        t = self.table(table_id)
+        ok = isinstance(kept, dict) and kept.get("seq") == t.seq and isinstance(kept.get("text"), str)
+        return kept["text"] if ok else None
+
     def teacher_token(self, new: bool = False) -> str:
         """The teacher's token kept in the store (made on first use; ``new``: replace it,
         so the old teacher, projector and hot-seat links stop working). Pages keep their
@@ -602,7 +639,7 @@ class GameStore:
         """Table ``t`` at the end of its record ``rows`` (``(seq, kind, player, action, target,
         at)``), replayed from its start ``s``; StoreError naming the first row that does not fit."""
         tid, game, seats = t.id, t.game, t.seats
-        applied = []
+        applied, line = [], []
         for n, (seq, kind, player, action, target, _at) in enumerate(rows, 1):
             if seq != n:
                 raise StoreError(f"table {tid}: its record skips from decision {n - 1} to {seq}; a decision is missing")
@@ -615,10 +652,11 @@ class GameStore:
                 raise StoreError(f"table {tid}: decision {seq} names player {player!r}, not a seat of the table")
             else:
                 try:
-                    applied.append((seq, player, game.action_from_dict(
-                        parse_json(action, f"table {tid}: decision {seq}", StoreError))))
+                    decided = game.action_from_dict(parse_json(action, f"table {tid}: decision {seq}", StoreError))
                 except ValueError as exc:  # the game's ActionFormatError, or JSON that is not
                     raise StoreError(f"table {tid}: decision {seq} is not a {game.name} action: {exc}") from None
+                line = follow_line(line, applied, player, decided)
+                applied.append((seq, player, decided))
         for seq, player, action in applied:
             if s.current_player() != player:
                 raise StoreError(f"table {tid}: decision {seq} was recorded for P{player + 1} but the replay "
@@ -627,7 +665,7 @@ class GameStore:
                 s.apply_action(action)
             except IllegalAction as exc:
                 raise StoreError(f"table {tid}: decision {seq} does not replay: {exc.refusal}") from None
-        t.state, t.seq, t.applied = s, (rows[-1][0] if rows else 0), applied
+        t.state, t.seq, t.applied, t.line = s, (rows[-1][0] if rows else 0), applied, line
         return t
 
     @staticmethod
@@ -707,6 +745,7 @@ class GameStore:
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
                                 (t.id, seq, seat, json.dumps(t.game.action_to_dict(action)), _now()))
             t.state, t.seq = after, seq
+            t.line = follow_line(t.line, t.applied, seat, action)
             t.applied.append((seq, seat, action))
             return after
 
@@ -716,7 +755,7 @@ class GameStore:
         last = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM decisions WHERE table_id = ?", (t.id,)).fetchone()[0]
         if last != t.seq:
             fresh = self._load(t.id)
-            t.state, t.seq, t.applied, t.seats = fresh.state, fresh.seq, fresh.applied, fresh.seats
+            t.state, t.seq, t.applied, t.seats, t.line = fresh.state, fresh.seq, fresh.applied, fresh.seats, fresh.line
 
     def _rollback(self, t: Table, to: int):
         with self._lock:

@@ -14,6 +14,7 @@ import sqlite3
 import pytest
 import tornado.websocket
 
+from fresh_loop import run_in_fresh_loop
 from haunted_kit.bots import seat_bot
 from haunted_kit.games import game_names, get_game
 from haunted_kit.server import open_classroom
@@ -201,3 +202,82 @@ def test_a_damaged_or_emptied_store_file_is_named_kept_byte_for_byte_and_never_s
     assert said in err and "Traceback" not in err, err
     assert f"{db} is kept as it is; start with another --store FILE (a new file starts an empty store)" in err, err
     assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["class.db"]
+
+
+# ============================================================================ rollbacks across a restart
+def run(fn):
+    async def go():
+        return fn()
+
+    return run_in_fresh_loop(go)
+
+
+def played(db, game: str, decisions: int = 3):
+    """A store at ``db`` with one all-human table of ``game`` at its fewest players and
+    ``decisions`` random decisions (its longest game); returns the public observation after each."""
+    g = get_game(game)
+    options = {o.name: o.high for o in getattr(g, "game_options", ())}  # the longest game the options give
+    with GameStore(db) as store:
+        t = store.create_table(game=game, players=g.min_players, seed=5, **options)
+        seen = [t.state.observation(None)]
+        for _ in range(decisions):
+            p = t.state.current_player()
+            t.decide(p, seat_bot("random", game, 5, p).act(t.state.copy()))
+            seen.append(t.state.observation(None))
+    return seen
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_rollback_survives_a_restart_in_full(tmp_path, game):
+    """The decisions a rollback set aside are listed and brought forward after a restart;
+    the notice is said again to every page until the next decision."""
+    db = tmp_path / "class.db"
+    seen = played(db, game)
+    c = open_classroom(db, bot_delay=60)  # no bot plays here; a bound, not a wait
+    text = "The teacher took the game back to decision 1: decisions 2 to 3 are set aside (the teacher can bring them back)."
+    assert run(lambda: c.teacher_op({"op": "rollback", "table": 1, "to": 1})) == {"ok": f"Table 1: {text}"}
+    c.close()
+    c = open_classroom(db, bot_delay=60)  # a restart
+    try:
+        listed = c.teacher_message()["tables"][0]["decisions_list"]
+        assert [(d["n"], d["undone"]) for d in listed] == [(1, False), (2, True), (3, True)]
+        assert c.announcements[1] == {"id": "1-4", "text": text}
+        seat = next(s.seat for s in c.table(1).seats)
+        assert c.build_view(c.table(1), seat, "seat")["announce"]["text"] == text  # what every page shows
+        forward = "The teacher brought the game forward again to decision 3 (decisions 2 to 3 are back)."
+        assert run(lambda: c.teacher_op({"op": "rollback", "table": 1, "to": 3})) == {"ok": f"Table 1: {forward}"}
+        assert c.table(1).state.observation(None) == seen[3]
+    finally:
+        c.close()
+    c = open_classroom(db, bot_delay=60)
+    try:
+        assert c.announcements[1]["text"] == forward
+        t = c.table(1)
+        p = t.state.current_player()
+        if p is not None:  # the next decision ends the notice, for good
+            t.decide(p, seat_bot("random", game, 5, p).act(t.state.copy()))
+            assert c.store.notice(1) is None
+    finally:
+        c.close()
+    if p is not None:
+        c = open_classroom(db, bot_delay=60)
+        assert 1 not in c.announcements
+        c.close()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_rollback_to_a_bots_turn_says_the_bot_may_decide_otherwise(tmp_path, game):
+    db = tmp_path / "class.db"
+    played(db, game, 2)
+    with GameStore(db) as store:
+        bot = store.table(1).position(1).current_player()  # to move after decision 1
+        store.set_agent(1, bot, "greedy")
+    c = open_classroom(db, bot_delay=60)  # the bot waits longer than the test runs: nothing races
+    try:
+        out = run(lambda: c.teacher_op({"op": "rollback", "table": 1, "to": 1}))
+        text = (f"The teacher took the game back to decision 1: decisions 2 to 2 are set aside (P{bot + 1} is a bot "
+                "and decides again from here: if it decides otherwise than before, they are gone; hand its seat to "
+                "a human before a rollback to keep them).")
+        assert out == {"ok": f"Table 1: {text}"} and "can bring them back" not in text
+    finally:
+        c.close()
