@@ -410,10 +410,11 @@ class Classroom:
         else:
             msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
                                bots=bots)
-        # own-move undo: a seat page for its seat; the shared screen for whoever decided last
-        seat = viewer if mode == "seat" else t.applied[-1][1] if t.applied and mode != "projector" else None
+        # own-move undo: a seat page for its seat; the hot-seat screen for the human at it (the one to move)
+        seat = viewer if mode == "seat" else None if mode == "projector" else t.state.current_player()
         msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
                            and self.can_undo(t, seat))
+        msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
         return msg
 
@@ -671,13 +672,19 @@ class Classroom:
         self.schedule_bots(t.id)
 
     def undo(self, conn: Connection, msg: dict) -> None:
-        """A page takes back its seat's last decision: ``{"type": "undo", "seq": seen}``.
+        """A page takes back its seat's last decision: ``{"type": "undo", "seq": seen}``;
+        on the hot-seat screen the seat is the human to move there (``"seat"``, when sent,
+        must be that one), so one player never takes back another's decision.
         Allowed under :func:`undo_allowed` (Board Game Arena's policy) on the position the
         page shows; recorded as a rollback row and announced to every page of the table."""
         t = self.table(conn.table_id)
         bots = self.bots_of(t)
-        if conn.role == "hotseat":
-            seat = t.applied[-1][1] if t.applied else None
+        if conn.role == "hotseat":  # only the decision the human at the screen (the one to move) made last
+            seat = t.state.current_player()
+            if "seat" in msg and msg["seat"] != seat:
+                self.send(conn, {"type": "refused", "text": "The table moved on since your page showed it: "
+                                                            "look at the board again."})
+                return
         else:
             seat = conn.viewer if conn.role == "seat" else None
         if msg.get("seq") != t.seq or not is_integer(msg.get("seq")):

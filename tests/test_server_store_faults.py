@@ -281,3 +281,81 @@ def test_a_rollback_to_a_bots_turn_says_the_bot_may_decide_otherwise(tmp_path, g
         assert out == {"ok": f"Table 1: {text}"} and "can bring them back" not in text
     finally:
         c.close()
+
+
+# ============================================================================ the hot seat's take-back
+def hot_seat_table(game: str, want):
+    """A classroom with one all-human table of ``game`` (its longest game, fewest players)
+    played by random choices until ``want(t)``; (classroom, table), or (classroom, None)
+    when no position in 300 decisions is one."""
+    from haunted_kit.server import Classroom
+
+    g = get_game(game)
+    store = GameStore(":memory:")
+    t = store.create_table(game=game, players=g.min_players, seed=5,
+                           **{o.name: o.high for o in getattr(g, "game_options", ())})
+    c = Classroom(store, bot_delay=60)
+    for _ in range(300):
+        if t.state.is_terminal():
+            break
+        p = t.state.current_player()
+        t.decide(p, seat_bot("random", game, 5, p).act(t.state.copy()))
+        if want(t):
+            return c, t
+    return c, None
+
+
+def hot_seat(c, t):
+    from haunted_kit.server import PUBLIC, Connection
+
+    class Socket:
+        sent: list
+
+        def __init__(self):
+            self.sent = []
+
+        def write_message(self, text):
+            self.sent.append(json.loads(text))
+
+    conn = Connection(Socket(), t.id, PUBLIC, "hotseat")
+    c.connections.add(conn)
+    return conn
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_hot_seat_takes_back_only_the_decision_of_the_human_at_it(game):
+    from haunted_kit.server import undo_allowed
+
+    # the last decision could be taken back by its player, but another player is at the hot seat now
+    c, t = hot_seat_table(game, lambda t: t.state.current_player() not in (None, t.applied[-1][1])
+                          and undo_allowed(t, t.applied[-1][1]))
+    assert t is not None
+    conn = hot_seat(c, t)
+    before, seq = t.state.observation(None), t.seq
+    view = c.build_view(t, -1, "hotseat")
+    assert (view["undo"], view["undo_seat"]) == (False, None)
+    run(lambda: c.undo(conn, {"type": "undo", "seq": t.seq}))
+    assert conn.socket.sent[-1] == {"type": "refused", "text": (
+        "You can take back your last decision only until another player moves, a hidden card is shown or chance "
+        "decides.")}
+    assert (t.seq, t.state.observation(None)) == (seq, before)
+    run(lambda: c.undo(conn, {"type": "undo", "seq": t.seq, "seat": t.applied[-1][1]}))  # naming the other player
+    assert conn.socket.sent[-1]["type"] == "refused" and (t.seq, t.state.observation(None)) == (seq, before)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_human_at_the_hot_seat_takes_back_their_own_last_decision(game):
+    from haunted_kit.server import undo_allowed
+
+    c, t = hot_seat_table(game, lambda t: t.state.current_player() == t.applied[-1][1]
+                          and undo_allowed(t, t.applied[-1][1]))
+    if t is None:
+        pytest.skip(f"{game}: no decision a player can take back while still at the hot seat in 300 random decisions")
+    conn = hot_seat(c, t)
+    me, n = t.state.current_player(), len(t.applied)
+    earlier = t.position(n - 1).observation(None)
+    view = c.build_view(t, -1, "hotseat")
+    assert (view["undo"], view["undo_seat"]) == (True, me)
+    run(lambda: c.undo(conn, {"type": "undo", "seq": t.seq, "seat": me}))
+    assert len(t.applied) == n - 1 and t.state.observation(None) == earlier
+    assert c.announcements[t.id]["text"] == f"P{me + 1} took back decision {n}; the game is back at decision {n - 1}."
