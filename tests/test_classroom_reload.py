@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import http.cookiejar
 import re
-import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
 
-from haunted_kit.classroom import classroom_env, voila_command, wait_until_answering
-from test_classroom import clean_env, free_local_port  # noqa: F401 - a fixture
+from test_classroom import clean_env, voila_running  # noqa: F401 - a fixture
 
 
 def browser():
@@ -35,15 +33,7 @@ def browser():
 
 
 def test_a_tab_reloaded_at_the_cap_is_served_because_its_old_kernel_is_shut_down(tmp_path, clean_env):  # noqa: F811
-    port = free_local_port()
-    url = f"http://127.0.0.1:{port}/"
-    cmd = voila_command(port, kernel_idle=3600, cull_interval=3600, max_kernels=1)
-    env = classroom_env(players=2, mode="wanderer", seed=3, bots=[2])
-    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path)
-    log = open(tmp_path / "voila.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        assert wait_until_answering(proc, url, timeout=90)
+    with voila_running(tmp_path, kernel_idle=3600, cull_interval=3600, max_kernels=1) as url:
         fetch, jar = browser()
         status, page = fetch(url)
         assert status == 200 and "Classroom play" in page
@@ -57,10 +47,3 @@ def test_a_tab_reloaded_at_the_cap_is_served_because_its_old_kernel_is_shut_down
         assert fetch(f"{url}voila/api/shutdown/{kernel}", {"_xsrf": xsrf})[0] == 204
         status, page = fetch(url)  # the reloaded tab is served, not told the app is full
         assert status == 200 and "Classroom play" in page and kernel not in page
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
