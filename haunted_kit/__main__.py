@@ -16,7 +16,7 @@ def run(argv=None, guarded=None) -> int:
     try:
         if guarded is not None:
             guarded()
-        from .cli import main
+        from .cli import main  # lazy: inside the Ctrl-C guard, the command's modules load here
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
         return 130
