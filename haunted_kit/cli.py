@@ -32,9 +32,13 @@ import sys
 from pathlib import Path
 
 from .bots import BotSpecError, make_bot, parse_lineup
-from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import (DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook,
-                    load_state)
+from .boxfile import data_dir
+from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_RANGE, HEX_SIZE_RANGE,
+                     HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
+                     PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
+from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
+from .games import (DEFAULT_GAME, DecisionCapReached, MissingHook, UnknownGame, default_players, game_module, game_names, game_of,
+                    box_words, game_options, get_game, hook as game_hook, load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -66,40 +70,27 @@ def _int_list(text: str) -> list[int]:
     parts = [x.strip() for x in text.split(",")]
     if not all(p.isascii() and p.isdigit() for p in parts):
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, e.g. 2,3; got {text!r}")
-    return [int(p) for p in parts]
+    return [read_whole(p, "each number", 0, COUNT_RANGE[1], argparse.ArgumentTypeError) for p in parts]
+
+
+# Every numeric option's type: the kit's one check per kind of number (haunted_kit.limits),
+# so NaN, infinities, 0 where meaningless and huge values are usage errors (exit 2).
+_positive = arg_whole(*COUNT_RANGE)
+_games = arg_whole(*GAMES_RANGE)
+_at_least_two = arg_whole(2, GAMES_RANGE[1], "an interval needs two games")  # compare --games
+_player_count = arg_whole(*PLAYERS_RANGE)
+_workers = arg_whole(*WORKERS_RANGE)
+_max_bytes = arg_whole(*MAX_BYTES_RANGE)
+_port = arg_whole(*PORT_RANGE)
+_hex_size = arg_finite(*HEX_SIZE_RANGE)
 
 
 def _whole(text: str) -> int:
-    """A whole number typed on the command line, else a usage error saying so."""
+    """A whole number typed on the command line, else a usage error saying so (``--seed``)."""
     try:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def whole_at_least(low: int, why: str = ""):
-    """An argparse ``type``: a whole number of at least ``low``, else a usage error
-    saying that minimum (and ``why``, e.g. ``"an interval needs two games"``)."""
-    def parse(text: str) -> int:
-        if (v := _whole(text)) < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}{f' ({why})' if why else ''}, got {v}")
-        return v
-    parse.__name__ = f"whole number of at least {low}"  # argparse names the type in its own messages
-    return parse
-
-
-_positive = whole_at_least(1)
-_at_least_two = whole_at_least(2, "an interval needs two games")
-
-
-def _seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < v < 1e6:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 1000000 seconds, got {text}")
-    return v
 
 
 _HOST_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
@@ -168,16 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
                       help="rule module to play (default haunted; estate = Estate and Market; "
                            "landmarks = Landmarks & Architects)")
-    play.add_argument("--players", type=int, default=4, metavar="N",
-                      help="number of players, within the box's range (2..4 in the reference box; default 4)")
-    play.add_argument("--mode", default=None,
-                      help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
+    play.add_argument("--players", type=_player_count, default=None, metavar="N",
+                      help="number of players, within the box's range (default: the game's, e.g. 4 for haunted)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
                       help="comma-separated agent specs, one per seat, repeating (random, greedy and search[...] "
                            "play every game of the kit, e.g. 'search[playouts=100],greedy'; default greedy)")
-    play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
-                      help="extra ghost cards for higher difficulty, e.g. 2,3")
     play.add_argument("--log", type=Path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
     play.add_argument("--save", type=Path, metavar="FILE", help="write the final state as a JSON save")
     play.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
@@ -185,26 +172,29 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print the summary of a saved game")
     rep.add_argument("save", type=Path, help="a save written by play --save")
     rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
-    rep.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
+    rep.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions")
     rev.add_argument("save", type=Path, help="a save of any game of the kit (play --save, the play views, the server's export)")
-    rev.add_argument("--seat", type=_positive, default=1, metavar="N",
+    rev.add_argument("--seat", type=_player_count, default=1, metavar="N",
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
-    rev.add_argument("--playouts", type=_positive, default=None, metavar="K",
+    rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
                      help="search playouts per decision (default: haunted_kit.review.DEFAULT_PLAYOUTS)")
     rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
     rev.add_argument("--html", type=Path, metavar="FILE", help="also write the review as an HTML page")
     rev.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
-    rev.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
+    rev.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
     chk.add_argument("box", type=Path, metavar="DIR", help="a folder holding a copy of data/")
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
-    chk.add_argument("--games", type=_positive, default=3, metavar="N", help="games per mode and player count (default 3)")
+    chk.add_argument("--games", type=_games, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
+    chk.add_argument("--bot-games", type=_positive, default=20, metavar="N",
+                     help="then N seeds per mode and player count played by the greedy bots, each stopped at the "
+                          "decision cap (default 20)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
@@ -216,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     hand.add_argument("--seed", type=_seed, default=1, help="seed of the board's setup (default 1)")
-    hand.add_argument("--players", type=int, default=4, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default 4)")
+    hand.add_argument("--players", type=_player_count, default=None, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default: the game's, e.g. 4 for haunted)")
     hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
     hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
@@ -233,20 +223,16 @@ def build_parser() -> argparse.ArgumentParser:
                                      "GAMES seeds each, into a Parquet dataset directory (resumable).")
     sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
     sim.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module (default haunted)")
-    sim.add_argument("--games", type=_positive, default=100, metavar="N", help="seeds per grid cell (default 100)")
+    sim.add_argument("--games", type=_games, default=100, metavar="N", help="seeds per grid cell (default 100)")
     sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
-    sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
-    sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
-                     metavar="MODE,MODE", help="Haunted Lands modes (default wanderer)")
-    sim.add_argument("--ghost-cards", action="append", default=None, metavar="N,N",
-                     help="a set of extra ghost cards, 'none' for no extra card; repeat for several (e.g. --ghost-cards none --ghost-cards 2,3)")
+    sim.add_argument("--players", type=_int_list, default=None, metavar="N,N", help="player counts (default: the game's, e.g. 4 for haunted)")
     sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
                      help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
     sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
-    sim.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    sim.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    sim.add_argument("--connect-timeout", type=_seconds, default=30, metavar="SECONDS",
+    sim.add_argument("--connect-timeout", type=arg_finite(*CONNECT_TIMEOUT_RANGE, above=True), default=30, metavar="SECONDS",
                      help="seconds to wait for the --scheduler to answer (default 30)")
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -261,37 +247,35 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
                      help="games per box, at least 2 (default: haunted 500, estate 300, landmarks 250)")
     cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
-    cmp.add_argument("--players", type=int, default=None, metavar="N", help="number of players (default 4 for haunted, 3 for the others)")
+    cmp.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, e.g. 4 for haunted)")
     cmp.add_argument("--agents", type=_agents, default=["greedy"],
                      help="comma-separated agent specs, one per seat, repeating (default greedy)")
-    cmp.add_argument("--mode", default=None, help="Haunted Lands game mode (default wanderer)")
-    cmp.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="Haunted Lands extra ghost cards, e.g. 2,3")
     cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
     cmp.add_argument("--rows", type=Path, metavar="FILE",
                      help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
                           "rank and result) as CSV, or as Parquet for a .parquet name")
-    cmp.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    cmp.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     cmp.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     cmp.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
-    cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
+    cls.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, 4)")
     cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
     cls.add_argument("--seed", type=_seed, default=1)
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
-    cls.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
+    cls.add_argument("--port", type=_port, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
     cls.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
-    cls.add_argument("--size", type=float, default=34.0, metavar="PX",
+    cls.add_argument("--size", type=_hex_size, default=34.0, metavar="PX",
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
-    cls.add_argument("--hint-playouts", type=int, default=1000, metavar="N",
+    cls.add_argument("--hint-playouts", type=arg_whole(*HINT_PLAYOUTS_RANGE), default=1000, metavar="N",
                      help='playouts searched for each "Suggest a move", 10 to 100000 (default 1000)')
-    cls.add_argument("--kernel-idle", type=int, default=30, metavar="S",
+    cls.add_argument("--kernel-idle", type=arg_whole(*KERNEL_IDLE_RANGE), default=30, metavar="S",
                      help="seconds after which the game of a closed or reloaded page is shut down, 5 to 3600 (default 30)")
-    cls.add_argument("--max-kernels", type=int, default=40, metavar="N",
+    cls.add_argument("--max-kernels", type=arg_whole(*KERNELS_RANGE), default=40, metavar="N",
                      help="games open at once at most, 1 to 1000 (default 40); the next page says the app is full")
     cls.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_allowed_host,
                      help="another name pages may use in their Host header: a bare host name or IP address, no port or "
@@ -300,21 +284,21 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
-    srv.add_argument("--players", type=int, default=4, metavar="N", help="first table: number of players (default 4)")
-    srv.add_argument("--mode", default="wanderer", help="first table: game mode (default wanderer)")
+    srv.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
+                     help="the game of the first table and of the tables the teacher page opens (default haunted)")
+    srv.add_argument("--players", type=_player_count, default=None, metavar="N", help="first table: number of players (default: the game's)")
     srv.add_argument("--seed", type=_seed, default=1, help="first table: seed (default 1)")
     srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
                      help="first table: seats (1-based) played by bots (default none)")
-    srv.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="first table: extra ghost cards")
     srv.add_argument("--box", type=Path, metavar="DIR", help="first table: a house-rule copy of data/")
     srv.add_argument("--ip", default="127.0.0.1",
                      help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
-    srv.add_argument("--port", type=int, default=8870, help="port (default 8870; 0: any free port)")
+    srv.add_argument("--port", type=_port, default=8870, help="port (default 8870; 0: any free port)")
     srv.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_allowed_host,
                      help="another name pages may use in their Host header: a bare host name or IP address, no port or "
                           "http:// (repeatable)")
-    srv.add_argument("--size", type=float, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
-    srv.add_argument("--bot-delay", type=float, default=0.3, metavar="S",
+    srv.add_argument("--size", type=_hex_size, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
+    srv.add_argument("--bot-delay", type=arg_finite(*BOT_DELAY_RANGE), default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
     srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
     srv.add_argument("--new-token", action="store_true",
@@ -326,12 +310,112 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+#: the subcommands whose flags include the game's declared options (``Game.options``, see
+#: :func:`add_game_options`): command -> whether a flag takes several values (a grid)
+GAME_OPTION_COMMANDS = {"play": False, "compare": False, "server": False, "simulate": True}
+_RESERVED = {"game", "players", "seed", "box", "agents", "log", "save", "out", "games"}
+
+
+def _kind_value(kind: str):
+    """The argparse ``type`` of a :class:`~haunted_kit.protocol.GameOption` kind."""
+    def whole(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return {"int": whole, "ints": _int_list, "str": str}[kind]
+
+
+def add_game_options(parser, game, *, grid: bool = False) -> None:
+    """Add ``game``'s declared options (its ``options``, each a
+    :class:`~haunted_kit.protocol.GameOption`) to the subcommand ``parser`` as flags
+    (``--rounds N``, ``--mode WORD``, ``--ghost-cards N,N``), each stored under its
+    ``new_game`` keyword; read them back with :func:`game_option_values`. ``grid``: a flag
+    takes several values to try (``--rounds 2,3``; an ``"ints"`` option is repeated, one
+    list each, ``none`` for the empty one), as ``simulate`` plays every combination.
+    :func:`main` calls it for the commands of :data:`GAME_OPTION_COMMANDS` with the game
+    their ``--game`` names (default :data:`~haunted_kit.games.DEFAULT_GAME`).
+
+    Raises:
+        ValueError: a declared keyword that is one of the command line's own options
+        (``players``, ``seed``...), which no flag could carry."""
+    for o in game_options(game):
+        if o.keyword in _RESERVED:
+            raise ValueError(f"{game.name}: option {o.keyword!r} is a keyword every tool sets itself")
+        shown = ",".join(map(str, o.default)) if isinstance(o.default, (list, tuple)) else o.default
+        default = f"; default {shown}" if shown not in (None, "") else ""
+        metavar = {"int": "N", "str": "WORD", "ints": "N,N"}[o.kind]
+        if grid and o.kind == "ints":
+            parser.add_argument(f"--{o.flag}", dest=o.keyword, action="append", default=None, metavar=metavar,
+                                help=f"{o.help}; one set to try, 'none' for the empty one, repeat for several{default}")
+        elif grid:
+            parser.add_argument(f"--{o.flag}", dest=o.keyword, default=None, metavar=f"{metavar},{metavar}",
+                                type=lambda t, k=o.kind: [_kind_value(k)(x.strip()) for x in t.split(",") if x.strip()],
+                                help=f"{o.help}; values to try, separated by commas{default}")
+        else:
+            parser.add_argument(f"--{o.flag}", dest=o.keyword, default=None, metavar=metavar, type=_kind_value(o.kind),
+                                help=f"{o.help}{default}")
+
+
+def game_option_values(parser, game, args, *, grid: bool = False) -> dict:
+    """The ``new_game`` keywords of ``game``'s declared options read from ``args`` (added
+    by :func:`add_game_options`): each given value checked
+    (:meth:`~haunted_kit.protocol.GameOption.check`, a usage error naming the flag), each
+    option not given its declared default, options without a default left out. ``grid``:
+    keyword -> the list of values to try (a given value twice is left to the grid to
+    refuse). The game's own check of the combination is :func:`_check_settings`."""
+    out = {}
+    for o in game_options(game):
+        given = getattr(args, o.keyword, None)
+        if grid and o.kind == "ints" and given is not None:
+            try:
+                given = [[] if t.strip().lower() in ("none", "") else _int_list(t) for t in given]
+            except argparse.ArgumentTypeError as exc:
+                parser.error(f"argument --{o.flag}: {exc}")
+        if given is None or (grid and not given):
+            if o.default is not None:
+                out[o.keyword] = [o.default] if grid else o.default
+            continue
+        try:
+            out[o.keyword] = [o.check(v) for v in given] if grid else o.check(given)
+        except ValueError as exc:
+            parser.error(str(exc))
+    return out
+
+
+def _foreign_flags(argv: list, name: str) -> str | None:
+    """The usage message for flags in ``argv`` (left over by the parser) that are another
+    registered game's options, e.g. ``"--mode and --ghost-cards belong to Haunted Lands,
+    not to --game landmarks"``; None when none is. Imports the other games: an error path."""
+    given = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
+    owners, flags = [], []
+    for other in game_names():
+        if other == name:
+            continue
+        theirs = ["--" + o.flag for o in game_options(get_game(other))]
+        if given & set(theirs):
+            owners.append(get_game(other).title)
+            flags += [f for f in theirs if f not in flags]
+    if not owners:
+        return None
+    return f"{' and '.join(flags)} belong to {' and '.join(owners)}, not to --game {name}"
+
+
+def _named_game(argv: list) -> str:
+    """The game ``--game NAME`` (or ``--game=NAME``) names in ``argv``, else the default."""
+    for i, a in enumerate(argv):
+        if a == "--game" and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--game="):
+            return a.split("=", 1)[1]
+    return DEFAULT_GAME
+
+
 def game_cli(name: str):
     """The ``cli`` module of game ``name`` (:func:`haunted_kit.games.game_module`), e.g.
     :mod:`haunted_kit.haunted.cli`: ``summary(state, names=None) -> str``; optionally
     ``play_game(players, seed, agents, *, box, log, **options) -> (state, agent names)``
-    (else :func:`haunted_kit.play.play_game` plays it), ``OPTIONS`` (its ``play`` options beyond players and seed: ``mode``,
-    ``ghost_cards``), ``check_settings(box, *, players, seed, **options)`` (ValueError
+    (else :func:`haunted_kit.play.play_game` plays it), ``check_settings(box, *, players, seed, **options)`` (ValueError
     for options that make no game) and ``handout(parser, args, box) -> int``. Everything
     else (usage checks, boxes, saves, logs, teacher copies) is shared, here.
 
@@ -440,86 +524,35 @@ def _bad_box(parser, path, exc, game: str, game_option: bool):
     parser.error(msg)
 
 
-def _check_players(parser, box, players: int, game=None) -> None:
+def _player_range(parser, box, game) -> tuple[int, int, str]:
+    """``(low, high, what)``: the player counts ``box`` plays (``box`` None: ``game``'s
+    ``min_players``..``max_players``); a box without them is a usage error saying so."""
+    if box is None:
+        return game.min_players, game.max_players, game.title
+    low, high = getattr(box, "min_players", None), getattr(box, "max_players", None)
+    if low is None or high is None:
+        parser.error(f"the {game.title} box {getattr(box, 'path', '')} declares no player range (min_players and "
+                     f"max_players): the kit cannot tell how many players it seats")
+    return low, high, "this box"
+
+
+def _check_players(parser, box, players: int, game) -> None:
     """A usage error for a player count ``box`` does not play (``box`` None: ``game``'s
     ``min_players``..``max_players``)."""
-    low, high, what = ((box.min_players, box.max_players, "this box") if box is not None
-                       else (game.min_players, game.max_players, game.title))
+    low, high, what = _player_range(parser, box, game)
     if not low <= players <= high:
         parser.error(f"argument --players: invalid choice: {players} ({what} plays {low}..{high})")
 
 
-def _game_options(parser, name: str, options: dict) -> dict:
-    """The game-specific options given (``options``: option -> value, None or empty when
-    not given) that game ``name``'s cli declares (``OPTIONS``); any other given one is a
-    usage error naming the games it belongs to."""
-    given = {k: v for k, v in options.items() if v not in (None, [], ())}
-    foreign = [k for k in given if k not in getattr(game_cli(name), "OPTIONS", ())]
-    if foreign:
-        flags = " and ".join("--" + k.replace("_", "-") for k in options)
-        owners = [get_game(n).title for n in game_names() if set(foreign) <= set(getattr(game_cli(n), "OPTIONS", ()))]
-        parser.error(f"{flags} belong to {' and '.join(owners) or 'another game'}, not to --game {name}")
-    return given
-
-
-#: the subcommands that offer the chosen game's declared options (``Game.game_options``)
-GAME_OPTION_COMMANDS = ("compare",)
-_GAME_OPTION_DEST = "game_option:"  #: the argparse dest prefix of a declared option's flag
-
-
-def add_game_options(parser, game) -> None:
-    """Give ``parser`` (a subcommand's) a flag for each option ``game`` declares
-    (``Game.game_options``, :class:`~haunted_kit.protocol.GameOption`: ``--rounds`` for
-    Landmarks), read back checked by :func:`game_option_values`. A subcommand that starts
-    games with the game's options lists itself in :data:`GAME_OPTION_COMMANDS`; :func:`main`
-    adds the flags of the game its ``--game`` names (only that game is loaded, so the
-    parser itself names no game).
-
-    Raises:
-        ValueError: the game declares an option whose flag the subcommand already has."""
-    for opt in getattr(game, "game_options", ()):
-        try:
-            parser.add_argument(opt.flag, dest=_GAME_OPTION_DEST + opt.name, default=None, help=opt.help,
-                                metavar=opt.metavar or {"int": "N", "float": "X"}.get(opt.kind, "TEXT"))
-        except argparse.ArgumentError:
-            raise ValueError(f"{game.title} declares the option {opt.name!r}, whose flag {opt.flag} "
-                             f"{parser.prog} already has") from None
-
-
-def game_option_values(parser, game, args) -> dict:
-    """The ``new_game`` keywords of ``game``'s declared options given on the command line
-    (:func:`add_game_options`), each checked by its declaration
-    (:meth:`~haunted_kit.protocol.GameOption.parse`); a bad value is a usage error naming
-    the flag and the range (exit 2)."""
-    out = {}
-    for opt in getattr(game, "game_options", ()):
-        text = getattr(args, _GAME_OPTION_DEST + opt.name, None)
-        if text is None:
-            continue
-        try:
-            out[opt.name] = opt.parse(text)
-        except ValueError as exc:
-            parser.error(f"argument {opt.flag}: {exc}")
-    return out
-
-
-def _add_chosen_game_options(ap, argv: list) -> tuple:
-    """Before ``argv`` is parsed: when its subcommand is in :data:`GAME_OPTION_COMMANDS`,
-    add the declared options of the game its ``--game`` names (default
-    :data:`DEFAULT_GAME`) to that subcommand's parser. Returns ``(subcommand parser,
-    game)``, or ``(None, None)``."""
-    subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
-    command = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
-    if command is None or argv[command] not in GAME_OPTION_COMMANDS:
-        return None, None
-    peek = argparse.ArgumentParser(add_help=False)
-    peek.add_argument("--game", default=DEFAULT_GAME)
-    name = peek.parse_known_args(argv[command + 1:])[0].game
-    if name not in game_names():
-        return None, None  # the subcommand's --game choices say so
-    sub, game = subs[argv[command]], get_game(name)
-    add_game_options(sub, game)
-    return sub, game
+def _players(parser, box, players: int | None, game) -> int:
+    """``players`` checked against ``box`` (:func:`_check_players`), or when None the
+    game's default player count (:func:`~haunted_kit.games.default_players`) brought into
+    the box's range."""
+    if players is None:
+        low, high, _ = _player_range(parser, box, game)
+        return min(max(default_players(game), low), high)
+    _check_players(parser, box, players, game)
+    return players
 
 
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
@@ -533,18 +566,62 @@ def _check_settings(parser, name: str, box, players: int, seed: int, options: di
 
 
 def _check_outputs(parser, outputs: dict) -> None:
-    """Refuse unwritable output paths, and two outputs on one file, before any work."""
-    seen = {}
+    """Refuse unwritable output paths before any work (outputs over inputs or over each
+    other: :func:`_check_apart`, for every command, in :func:`main`)."""
     for option, path in outputs.items():
         if path is None:
             continue
         problem = check_writable(path, "file")
         if problem:
             parser.error(f"{option} {path}: {problem}")
-        key = path.resolve()
-        if key in seen:
-            parser.error(f"{seen[key]} and {option} name the same file {path}; one would replace the other")
-        seen[key] = option
+
+
+#: What each command reads (files or folders: a save, a box, a store it resumes...) and
+#: writes (files; ``/`` after a name: a folder it writes into), by option (a positional
+#: argument by its name). Every path option of every command is in one of them (a test
+#: checks it), so :func:`_check_apart` sees them all.
+READS = {"play": ("--box",), "replay": ("save", "--box"), "review": ("save", "--box"), "check-box": ("box",),
+         "handout": ("--box",), "teacher": ("--notebooks",), "simulate": ("--box",), "compare": ("--box",),
+         "classroom": ("--box",), "server": ("--box",)}
+WRITES = {"play": ("--save", "--log"), "review": ("--html",), "check-box": ("--report",), "handout": ("--out",),
+          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log")}
+
+
+def _io_paths(command: str, args) -> tuple[list, list]:
+    """``(outputs, inputs)`` of a parsed command for :func:`haunted_kit.fileio.output_clash`,
+    from :data:`READS` and :data:`WRITES`, with the paths a command derives: the reference
+    box's folder (:func:`haunted_kit.boxfile.data_dir`) when the command reads it, handout's PDF
+    next to its HTML, teacher's notebooks (the files it reads, so its default
+    ``NOTEBOOKS/.teacher`` is apart from them) and default ``--out``."""
+    def value(name):
+        return getattr(args, name.strip("-/").replace("-", "_"), None)
+
+    outputs = [(name.rstrip("/"), value(name), name.endswith("/")) for name in WRITES.get(command, ())]
+    inputs = [(name, value(name)) for name in READS.get(command, ())]
+    if outputs and "--box" in READS.get(command, ()) and (command == "compare" or args.box is None):
+        try:  # the kit's own data folder: every game's reference box (compare reads it beside --box)
+            inputs.append(("the reference box", data_dir()))
+        except ValueError:  # BoxError: no data folder; the command says so when it loads the box
+            pass
+    if command == "handout" and not args.no_pdf and args.out.suffix.lower() in (".html", ".htm"):
+        outputs.append(("the PDF of --out", args.out.with_suffix(".pdf"), False))
+    if command == "teacher":
+        from .exercises import TEACHER_DIR  # lazy: only teacher needs it
+
+        src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[1] / "notebooks"
+        inputs = [("notebook", p) for p in sorted(src.glob("*.ipynb"))] if src.is_dir() else []
+        if args.out is None:
+            outputs = [("--out", src / TEACHER_DIR, True)]
+    return outputs, inputs
+
+
+def _check_apart(parser, command: str, args) -> None:
+    """Usage error (exit 2, nothing written or read) when an output of ``command`` would
+    write over a file it reads, into a folder it reads (a box), or over another output:
+    :func:`haunted_kit.fileio.output_clash` names both."""
+    problem = output_clash(*_io_paths(command, args))
+    if problem:
+        parser.error(problem)
 
 
 def _write_outputs(writes) -> int:
@@ -567,17 +644,17 @@ def _play(sub, args) -> int:
     another game, an unknown agent, a player count the box does not play, more agents than
     seats, unwritable outputs) prints usage and exits 2 before any game is played."""
     name = args.game
-    options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
-    _check_outputs(sub, {"--save": args.save, "--log": args.log})
     game = get_game(name)
+    options = game_option_values(sub, game, args)
+    _check_outputs(sub, {"--save": args.save, "--log": args.log})
     box = _box(sub, game, args.box, game_option=True)
-    _check_players(sub, box, args.players, game)
-    _check_settings(sub, name, box, args.players, args.seed, options)
+    players = _players(sub, box, args.players, game)
+    _check_settings(sub, name, box, players, args.seed, options)
     _check_agents(sub, args.agents, name)
-    if len(args.agents) > args.players:
-        sub.error(f"{len(args.agents)} agents given for {args.players} players")
+    if len(args.agents) > players:
+        sub.error(f"{len(args.agents)} agents given for {players} players")
     try:
-        s, names = play_game(name, args.players, args.seed, args.agents, box=box, log=args.log is not None, **options)
+        s, names = play_game(name, players, args.seed, args.agents, box=box, log=args.log is not None, **options)
     except ValueError as exc:  # the game's configuration error
         sub.error(str(exc))
     print(summary(s, names))
@@ -709,6 +786,7 @@ def _check_box(sub, args) -> int:
         sub.error(f"--game: {exc}")
     try:
         check_seed(args.seed + args.games - 1, "the last seed (--seed + --games - 1)")
+        check_seed(args.seed + args.bot_games - 1, "the bots' last seed (--seed + --bot-games - 1)")
     except ValueError as exc:
         sub.error(str(exc))
     if not args.box.is_dir():
@@ -728,11 +806,11 @@ def _check_box(sub, args) -> int:
                   f"try `haunted-kit check-box {args.box} --game {other}`", file=sys.stderr)
         return 1
     report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
-                       progress=not args.no_progress and sys.stderr.isatty())
+                       bot_games=args.bot_games, progress=not args.no_progress and sys.stderr.isatty())
     print(report)
     status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
                               "Report written"),))
-    return 1 if report.failures else status
+    return 1 if report.failures or report.capped else status
 
 
 def _compare(sub, args) -> int:
@@ -750,9 +828,8 @@ def _compare(sub, args) -> int:
     if not args.box.is_dir():
         sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
     _check_outputs(sub, {"--html": args.html, "--rows": args.rows})
-    options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     game = get_game(name)
-    options.update(game_option_values(sub, game, args))
+    options = game_option_values(sub, game, args)
     try:
         house = game_hook(game, "load_box", "compare")(args.box)
     except MissingHook as exc:
@@ -764,15 +841,13 @@ def _compare(sub, args) -> int:
         print(f"haunted-kit compare: the box {args.box} does not load: {' '.join(str(exc).split())}", file=sys.stderr)
         return 1
     reference = _box(sub, game, None)
-    players = args.players if args.players is not None else (4 if name == DEFAULT_GAME else 3)
+    players = _players(sub, reference, args.players, game)
     for box in (reference, house):
         _check_players(sub, box, players, game)
         _check_settings(sub, name, box, players, args.seed, options)
     _check_agents(sub, args.agents, name)
     if len(args.agents) > players:
         sub.error(f"{len(args.agents)} agents given for {players} players")
-    if "ghost_cards" in options:
-        options["extra_ghost_cards"] = options.pop("ghost_cards")
     try:
         report = compare(house, game=name, reference=reference, games=args.games, seed=args.seed, players=players,
                          agents=",".join(args.agents), options=options, workers=args.workers, dask=args.dask,
@@ -790,26 +865,16 @@ def _compare(sub, args) -> int:
 
 def _classroom(sub, args) -> int:
     # lazy: only classroom needs it (see the note at the top)
-    from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
+    from .classroom import serve
 
     game = get_game(DEFAULT_GAME)  # the classroom notebook plays the default game
     box = _box(sub, game, args.box)
-    _check_players(sub, box, args.players)
+    players = _players(sub, box, args.players, game)
     # the notebook's kernel would fail later, out of sight: check the game here
-    _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode})
-    if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
-        sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
-    if not 0 <= args.port <= 65535:
-        sub.error(f"--port must be between 0 and 65535, got {args.port}")
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
-    if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
-        sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
-    if not 5 <= args.kernel_idle <= 3600:
-        sub.error(f"--kernel-idle must be between 5 and 3600 seconds, got {args.kernel_idle}")
-    if not 1 <= args.max_kernels <= 1000:
-        sub.error(f"--max-kernels must be between 1 and 1000, got {args.max_kernels}")
-    return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
+    _check_settings(sub, game.name, box, players, args.seed, {"mode": args.mode})
+    if args.bots is not None and any(not 1 <= b <= players for b in args.bots):
+        sub.error(f"--bots: bot seats must be between 1 and {players}, got {','.join(map(str, args.bots))}")
+    return serve(players=players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                  open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
                  hint_playouts=args.hint_playouts, kernel_idle=args.kernel_idle, max_kernels=args.max_kernels,
                  allow_hosts=args.allow_host)
@@ -829,7 +894,7 @@ def _handout(sub, args) -> int:
     hook = _game_command(sub, args.game, "handout")
     game = get_game(args.game)
     box = _box(sub, game, args.box)  # another game's box is named, not offered: --game chose the handout
-    _check_players(sub, box, args.players, game)
+    args.players = _players(sub, box, args.players, game)
     return hook(sub, args, box)
 
 
@@ -868,24 +933,12 @@ def _simulate(parser, args) -> int:
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, SchedulerError, load_dataset, simulate
 
-    options = {}
-    if "mode" in getattr(game_cli(args.game), "OPTIONS", ()):  # modes and ghost cards: Haunted Lands
-        options["mode"] = args.modes or ["wanderer"]
-        sets = []
-        for text in args.ghost_cards or ["none"]:
-            if text.strip().lower() in ("none", ""):
-                sets.append([])
-            else:
-                try:
-                    sets.append(_int_list(text))
-                except argparse.ArgumentTypeError as exc:
-                    parser.error(f"--ghost-cards: {exc}")
-        options["extra_ghost_cards"] = sets
-    elif args.modes or args.ghost_cards:
-        parser.error(f"--modes and --ghost-cards are Haunted Lands options, not {args.game!r} ones")
+    game = get_game(args.game)
+    options = game_option_values(parser, game, args, grid=True)
+    players = args.players or [default_players(game)]
     try:
         lineups = [",".join(parse_lineup(x)) for x in (args.agents or ["greedy"])]
-        grid = Grid(game=args.game, players=tuple(args.players), options=options, lineups=tuple(lineups),
+        grid = Grid(game=args.game, players=tuple(players), options=options, lineups=tuple(lineups),
                     games=args.games, first_seed=args.first_seed)
     except (BotSpecError, ValueError) as exc:
         parser.error(str(exc))
@@ -914,12 +967,23 @@ def _simulate(parser, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    if report.removed:
+        print(f"Removed {len(report.removed)} partial part file{'s' * (len(report.removed) != 1)} left by a killed run "
+              f"({', '.join(os.path.relpath(p, args.out) for p in report.removed)} in {args.out}); their games were played again.", file=sys.stderr)
     if report.interrupted:
         print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
               "run the same command again to resume.", file=sys.stderr)
         return 130
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    capped = frame[frame["capped"]] if "capped" in frame else frame.iloc[:0]
+    if len(capped):
+        seeds = sorted(set(capped["seed"]))
+        print(f"WARNING: {capped['game_id'].nunique()} games did not end within the decision cap and were stopped "
+              f"there (rows with capped = true, no result; left out below): seeds "
+              f"{', '.join(map(str, seeds[:20]))}{' ...' if len(seeds) > 20 else ''}; box: "
+              f"{box_words(get_game(args.game), box)}. Check the box with 'haunted-kit check-box'.", file=sys.stderr)
+        frame = frame[~frame["capped"]]
     game = get_game(args.game)
     columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
     meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
@@ -934,24 +998,18 @@ def _simulate(parser, args) -> int:
 
 def _server(sub, args) -> int:
     # lazy: only server needs these; they pull tornado and sqlite3 (see the note at the top)
-    from .classroom import MAX_SIZE, MIN_SIZE
     from .server import serve as serve_tables
     from .store import StoreError
 
-    game = get_game(DEFAULT_GAME)  # the first table's game
-    box = _box(sub, game, args.box)
-    _check_players(sub, box, args.players)
-    _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode, "ghost_cards": args.ghost_cards})
-    if any(not 1 <= b <= args.players for b in args.bots):
-        sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
-    if not 0 <= args.port <= 65535:
-        sub.error(f"--port must be between 0 and 65535, got {args.port}")
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
-    if not 0 <= args.bot_delay <= 60:
-        sub.error(f"--bot-delay must be between 0 and 60 seconds, got {args.bot_delay:g}")
+    game = get_game(args.game)  # the first table's game
+    options = game_option_values(sub, game, args)
+    box = _box(sub, game, args.box, game_option=True)
+    players = _players(sub, box, args.players, game)
+    _check_settings(sub, game.name, box, players, args.seed, options)
+    if any(not 1 <= b <= players for b in args.bots):
+        sub.error(f"--bots: bot seats must be between 1 and {players}, got {','.join(map(str, args.bots))}")
     _check_outputs(sub, {"--store": args.store, "--log": args.log})
-    first = {"game": game.name, "players": args.players, "mode": args.mode, "seed": args.seed, "extra_ghost_cards": args.ghost_cards,
+    first = {"game": game.name, "players": players, "seed": args.seed, **options,
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
@@ -976,21 +1034,26 @@ def main(argv=None) -> int:
     """Run the command line; returns the exit status (0 fine, 1 failed, 2 misuse,
     130 interrupted)."""
     try:
+        argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
         ap = build_parser()
-        argv = sys.argv[1:] if argv is None else list(argv)
-        sub, game = _add_chosen_game_options(ap, argv)
+        subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
+        name = _named_game(argv)
+        command = argv[0] if argv else None
+        if command in GAME_OPTION_COMMANDS and name in game_names():  # an unknown --game: its parser's choices refuse it
+            add_game_options(subs[command], get_game(name), grid=GAME_OPTION_COMMANDS[command])
         args, extra = ap.parse_known_args(argv)
-        if extra:  # what argparse's parse_args says, and which options the chosen game has
-            owner = sub if sub is not None else ap
-            flags = [o.flag for o in getattr(game, "game_options", ())]
-            hint = (f" (--game {game.name} declares {'the options ' + ', '.join(flags) if flags else 'no game options'}; "
-                    f"{owner.prog} --game NAME --help lists a game's)") if sub is not None else ""
-            owner.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
-        sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
+        sub = subs[args.command]
+        if extra:
+            sub.error(_foreign_flags(extra, getattr(args, "game", None) or DEFAULT_GAME)
+                      or f"unrecognized arguments: {' '.join(extra)}")
+        _check_apart(sub, args.command, args)
         return _COMMANDS[args.command](sub, args)
     except KeyboardInterrupt:
         print("haunted-kit: interrupted", file=sys.stderr)
         return 130
+    except DecisionCapReached as exc:  # a game that did not end: its seed and box, no traceback
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

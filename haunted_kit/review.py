@@ -18,8 +18,10 @@ could see (each playout starts from the Game's ``determinise`` for that player, 
   (paired playouts: each determinisation plays every candidate, with the same dice), and
   the ``cost`` is the best candidate's mean value less the chosen move's. The three
   costliest are named with ``"better: X, because ..."``: the events each move would cause
-  (:func:`haunted_kit.search.move_events`, their sentences carry the rule sections) and the
-  value difference.
+  (:func:`haunted_kit.search.move_events`, their sentences carry the rule sections; played
+  on a determinisation, so each is told as the seat may see it in a guessed position: no
+  sampled hidden value or die, :mod:`haunted_kit.visibility`) and the value difference.
+  ``Review.events``, the events between decisions, are as the reviewed seat may see them.
 
 Seeded and reproducible: the same state, seed and budget give the same report (each
 decision's search is seeded from ``seed`` and the decision number with
@@ -38,9 +40,10 @@ from dataclasses import dataclass, field
 from html import escape
 
 from .fileio import atomic_write
-from .games import game_of, hook
+from .games import cap_reached, decision_cap, game_of, hook
 from .progress import progress as progress_bar
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
+from .visibility import seen_events
 from .search import (SearchAgent, determinise, is_telling, move_events, playout_values, returns_are_win_loss, rollout,
                      rollout_policy)
 
@@ -208,6 +211,9 @@ def _judge(game, state, player: int, actions, playouts: int, seed: int, depth, e
 
 
 def _sentences(game, state, player: int, action, seed: int) -> tuple[str, ...]:
+    """The sentences of what ``action`` would cause, as ``player`` may tell them: played on a
+    determinisation, each event redacted by the game's visibility for a guessed position
+    (:func:`haunted_kit.search.move_events`), so a sampled hidden value is never stated."""
     events, gain = move_events(game, state, player, action, random.Random(seed))
     out = [e.text for e in events if is_telling(e)]
     if gain:
@@ -237,6 +243,9 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
         ReviewError (a ValueError): a seat out of range, a bad budget or count, or a
             record that does not re-play to ``state``.
         MissingHook (a ValueError): the game has no ``start_of`` or ``determinise`` hook.
+        DecisionCapReached (a RuntimeError): the record holds more decisions than the game's
+            decision cap (:func:`haunted_kit.games.decision_cap`); the message names the seed
+            and the box. Nothing is searched.
     """
     game = game or game_of(state)
     seed = check_seed(seed, error=ReviewError)
@@ -248,6 +257,9 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     start = hook(game, "start_of", "review")(state)
     hook(game, "determinise", "review")
     history = state.history()
+    cap = decision_cap(game, state)
+    if sum(not e.chance for e in history) > cap:  # an endless game: a search per decision would never finish
+        raise cap_reached(game, state, cap=cap, what="review: its record holds more decisions than the cap")
     try:
         along = states_along(start, history)
     except ValueError as exc:  # IllegalAction, ChanceError: the record does not lead from the start
@@ -269,7 +281,8 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     for i, (n, k, entry) in enumerate(points):
         after = along[points[i + 1][1]][1] if i + 1 < len(points) else end
         before_log, after_log = getattr(along[k][1], "log", None), getattr(after, "log", None)
-        events[n] = [e.text for e in after_log[len(before_log):]] if before_log is not None and after_log is not None else []
+        events[n] = ([e.text for e in seen_events(game, after_log[len(before_log):], seat)]
+                     if before_log is not None and after_log is not None else [])
 
     decisions, states, costly = [], {}, []
     chosen_items = [p for p in points if len(along[p[1]][1].legal_actions()) > 1]

@@ -46,7 +46,7 @@ as before (the path is shown as its folder's name).
 
 from __future__ import annotations
 
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 import multiprocessing
 import itertools
 import json
@@ -58,17 +58,20 @@ from pathlib import Path
 
 from . import __version__
 from .bots import bot_settings, make_bot, parse_lineup
-from .fileio import atomic_write, read_json
+from .fileio import atomic_temp_glob, atomic_write, read_json
+from .limits import CONNECT_TIMEOUT_RANGE, GAMES_RANGE, WORKERS_RANGE, finite, whole
 from .play import play_out
 from .progress import Bar
 from .workers import worker_pool
-from .games import get_game, start_game
+from .games import DecisionCapReached, cap_setting, decision_cap, get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "ProcessPool", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
 DATASET_FORMAT = "haunted-kit-simulation"
-DATASET_VERSION = 2  # 2: the game_turns and score_parts columns
+DATASET_VERSION = 3  # 2: the game_turns and score_parts columns; 3: the capped column
+#: the names of the parts simulate writes (rows, and events under ``events/``)
+PART_GLOB = "part-*.parquet"
 
 #: Every column of a dataset row, in order: (name, Arrow type name, meaning).
 COLUMNS = (
@@ -98,6 +101,8 @@ COLUMNS = (
     ("score_parts", "string", "this player's score by source as a JSON object, source -> points (Game.score_parts; "
                               "Haunted Lands: valor by source: buildings, skills, tracks, contact, quests, other), "
                               "'{}' when the game gives none"),
+    ("capped", "bool", "the game did not end within the decision cap (haunted_kit.games.decision_cap) and was "
+                       "stopped there: it has no result (score and returns NaN, rank 0, nobody won)"),
 )
 
 #: Every column of an event-log row (``events=True``), in order: (name, Arrow type name,
@@ -121,7 +126,7 @@ EVENT_COLUMNS = (
 
 #: Most games one :class:`Grid` may hold (cells x games): ``simulate`` lists every task
 #: of a run, so a bigger grid would use memory without limit before playing anything.
-MAX_GRID_GAMES = 1_000_000
+MAX_GRID_GAMES = GAMES_RANGE[1]
 
 
 class DatasetError(ValueError):
@@ -129,8 +134,21 @@ class DatasetError(ValueError):
 
 
 class SchedulerError(ConnectionError):
-    """The Dask scheduler given to :func:`simulate` cannot be reached in time (the
-    message names its address); finished parts stay, a later run resumes."""
+    """The Dask scheduler given to :func:`simulate` cannot be reached in time, or was lost
+    during the run (the message names its address and, when lost, the games finished);
+    finished parts stay, a later run resumes. A lost scheduler also sets ``address``,
+    ``done`` (games in the dataset) and ``total`` (games in the grid); else they are None."""
+
+    address = done = total = None
+
+
+class _SchedulerLost(Exception):
+    """Raised inside :func:`_run_dask` when the connection to the scheduler is gone;
+    :func:`simulate` turns it into a :class:`SchedulerError` counting the games kept."""
+
+    def __init__(self, address: str, cause: BaseException):
+        super().__init__(address)
+        self.address, self.cause = address, cause
 
 
 def _refuse_duplicates(what: str, values) -> None:
@@ -199,8 +217,7 @@ class Grid:
             _refuse_duplicates(f"option {k!r}", vals)
         if not self.players or not self.lineups:
             raise ValueError("a grid needs at least one player count and one lineup")
-        if not is_integer(self.games) or self.games < 1:
-            raise ValueError(f"games must be a positive whole number, got {self.games!r}")
+        object.__setattr__(self, "games", whole(self.games, "games", *GAMES_RANGE))
         cells = len(self.players) * len(self.lineups) * math.prod(len(v) for v in opts.values())
         if self.games * cells > MAX_GRID_GAMES:  # checked before any list of the grid is built
             raise ValueError(f"a grid of {self.games:,} games x {cells:,} cells is more than the limit of "
@@ -250,13 +267,16 @@ class Grid:
 @dataclass
 class SimulationReport:
     """What :func:`simulate` did: games in the grid, games played now, games found
-    already finished (resumed), whether it was interrupted, and the dataset path."""
+    already finished (resumed), whether it was interrupted, the dataset path, and the
+    partial parts a killed run had left (``removed``, see :func:`_remove_partial_parts`)."""
 
     path: Path
     total: int
     played: int
     resumed: int
     interrupted: bool = False
+    removed: list = field(default_factory=list)  # partial parts of a killed run, removed on resume (Paths)
+    capped: int = 0  #: games played now that were stopped at the decision cap (rows with ``capped``)
 
 
 # ============================================================================ playing (in workers)
@@ -276,10 +296,11 @@ def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
     return start_game(game, players=n, seed=seed, log=log, **kw)
 
 
-def play_one(game_name: str, task: tuple, box=None, events: bool = False):
+def play_one(game_name: str, task: tuple, box=None, events: bool = False, cap: int | None = None):
     """Play one task of a grid; returns (rows, event rows). Pure: the same task gives
-    the same rows in any process. Imports no pandas: a worker process starts without it
-    (about 0.3 s of CPU less per worker)."""
+    the same rows in any process. ``cap``: the decision cap (None: the game's own,
+    :func:`haunted_kit.games.decision_cap`); a game stopped there gives rows with ``capped``.
+    Imports no pandas: a worker process starts without it (about 0.3 s of CPU less per worker)."""
     game_id, n, options, lineup, seed = task
     game = get_game(game_name)
     specs = lineup.split(",") if "[" not in lineup else parse_lineup(lineup)
@@ -287,16 +308,22 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     state = _new_state(game, n, seed, options, box, events or (parts_hook is not None and getattr(game, "score_parts_need_log", False)))
     order_hook = getattr(game, "turn_order", None)
     order = list(order_hook(state)) if order_hook is not None else list(range(n))
-    play_out(state, specs, seed=seed, game=game)  # the kit's one play loop and seat-seeding rule
+    capped = False
+    try:
+        play_out(state, specs, seed=seed, game=game, cap=cap, what="simulate")  # the kit's one play loop and seat-seeding rule
+    except DecisionCapReached:  # an endless game: recorded as capped, with no result
+        capped = True
     made = [0] * n
     for e in state.history():
         if not e.chance:
             made[e.player] += 1
-    seats = _seat_results(game, state)
-    parts = (parts_hook(state) if parts_hook is not None else None) or [{} for _ in range(n)]
+    nan = float("nan")
+    seats = _seat_results(game, state) if not capped else [
+        {"score": nan, "rank": 0, "won": False, "collective_loss": False, "quests": (), "quest_points": ()}] * n
+    parts = (parts_hook(state) if parts_hook is not None and not capped else None) or [{} for _ in range(n)]
     length_hook = getattr(game, "game_length", None)
-    turns = int(length_hook(state)) if length_hook is not None else 0
-    ret = state.returns()
+    turns = int(length_hook(state)) if length_hook is not None and not capped else 0
+    ret = state.returns() if not capped else [nan] * n
     opts_json = json.dumps(options, sort_keys=True)
     ghost = options.get("extra_ghost_cards")
     rows = []
@@ -311,7 +338,7 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
             "collective_loss": bool(r["collective_loss"]), "returns": float(ret[p]),
             "quests": [int(q) for q in r["quests"]], "quest_points": [int(x) for x in r["quest_points"]],
             "quest_total": int(sum(r["quest_points"])), "decisions": made[p], "game_decisions": sum(made),
-            "game_turns": turns, "score_parts": json.dumps(parts[p]),
+            "game_turns": turns, "score_parts": json.dumps(parts[p]), "capped": capped,
         })
     ev = _event_rows(game_id, state.events()) if events else []
     return rows, ev
@@ -368,7 +395,7 @@ def run_chunk(payload: dict):
     """Play a chunk of tasks (the unit of work a process or a Dask worker receives)."""
     rows, ev = [], []
     for task in payload["tasks"]:
-        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False))
+        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False), payload.get("cap"))
         rows.extend(r)
         ev.extend(e)
     return payload["tasks"][0][0], payload["tasks"][-1][0], rows, ev
@@ -421,12 +448,13 @@ def _box_record(box) -> dict:
     return {"fingerprint": box.fingerprint, "name": where.name, "kit_data": kit}
 
 
-def _metadata(grid: Grid, box, events: bool) -> dict:
+def _metadata(grid: Grid, box, events: bool, cap: int | None = None) -> dict:
     specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
     return {
         "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,
         "box": None if box is None else _box_record(box),
         "grid": grid.to_dict(), "agents": {s: bot_settings(s) for s in specs}, "events": events,
+        "decision_cap": cap,  # None: each game's own (haunted_kit.games.decision_cap)
         "seeds": "game seed = first_seed + repetition; agent of player i: seed * 100 + i; game_id = cell * games + repetition",
         "schema": schema(grid.game),
     }
@@ -444,7 +472,7 @@ def _upgrade(meta: dict) -> dict:
 
 
 def _same_run(old: dict, new: dict, box=None) -> str | None:
-    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events"):
+    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events", "decision_cap"):
         a, b = old.get(key), new.get(key)
         if key == "box":  # the same box is the same data, wherever its folder is
             a, b = (x.get("fingerprint") if isinstance(x, dict) else x for x in (a, b))
@@ -459,7 +487,7 @@ def _finished_ids(out: Path) -> set[int]:
     import pyarrow.parquet as pq  # lazy: pyarrow is an optional heavy dependency (parquet datasets only)
 
     done: set[int] = set()
-    for part in sorted(out.glob("part-*.parquet")):
+    for part in sorted(out.glob(PART_GLOB)):
         try:
             done.update(pq.read_table(part, columns=["game_id"]).column(0).to_pylist())
         except Exception as exc:  # a damaged part: name it
@@ -483,7 +511,7 @@ def load_dataset(path) -> "pd.DataFrame":  # noqa: F821
         raise DatasetError(f"{out} holds no simulation dataset (no dataset.json)")
     meta = read_json(meta_path, what="dataset description", error=DatasetError)
     tables = []
-    for part in sorted(out.glob("part-*.parquet")):
+    for part in sorted(out.glob(PART_GLOB)):
         try:
             tables.append(pq.read_table(part))
         except Exception as exc:
@@ -507,7 +535,7 @@ def load_events(path) -> "pd.DataFrame":  # noqa: F821
 
     out = Path(path)
     orphans = set(_orphan_events(out))
-    parts = [p for p in sorted((out / "events").glob("part-*.parquet")) if p not in orphans]
+    parts = [p for p in sorted((out / "events").glob(PART_GLOB)) if p not in orphans]
     if not parts:
         raise DatasetError(f"{path} holds no event logs (simulate with events=True / --events)")
     tables = []
@@ -537,6 +565,18 @@ def _write_chunk(out: Path, first: int, last: int, rows: list, ev: list, meta: d
     _atomic_write_table(pa.Table.from_pylist(rows, schema=_schema(meta)), out / name)
 
 
+def _remove_partial_parts(out: Path) -> list[Path]:
+    """Delete the temporary files of parts being written when a run was killed (SIGKILL,
+    a power cut: :func:`~haunted_kit.fileio.atomic_write` removes its temporary file
+    on any error it lives through, not then), and return them. Only files matching the
+    kit's own temporary names for parts (:func:`~haunted_kit.fileio.atomic_temp_glob` of
+    :data:`PART_GLOB`) are touched; their games were never committed and play again."""
+    found = sorted([*out.glob(atomic_temp_glob(PART_GLOB)), *(out / "events").glob(atomic_temp_glob(PART_GLOB))])
+    for tmp in found:
+        tmp.unlink(missing_ok=True)
+    return found
+
+
 def _remove_orphan_events(out: Path) -> None:
     """Delete event files whose part has no rows file: a run stopped between the two
     writes of :func:`_write_chunk`; their games are played again."""
@@ -545,7 +585,7 @@ def _remove_orphan_events(out: Path) -> None:
 
 
 def _orphan_events(out: Path) -> list[Path]:
-    return [p for p in sorted((out / "events").glob("part-*.parquet")) if not (out / p.name).is_file()]
+    return [p for p in sorted((out / "events").glob(PART_GLOB)) if not (out / p.name).is_file()]
 
 
 # ============================================================================ running a grid
@@ -553,7 +593,8 @@ def _orphan_events(out: Path) -> list[Path]:
 
 def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: bool = False, scheduler: str | None = None,
              events: bool = False, chunk: int | None = None, progress: "bool | Bar" = True,
-             connect_timeout: float = 30, pool: "ProcessPool | None" = None) -> SimulationReport:
+             connect_timeout: float = 30, pool: "ProcessPool | None" = None,
+             cap: int | None = None) -> SimulationReport:
     """Play every game of ``grid`` into the dataset directory ``out`` (created), resuming
     what an earlier run of the same grid finished.
 
@@ -577,32 +618,38 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         pool: an open :class:`ProcessPool` to play on (its worker processes already
             started: a caller running several grids, like :func:`haunted_kit.compare.compare`,
             starts them once); ``workers`` is then its size. Not with ``dask``.
+        cap: the decision cap of every game (default ``$HAUNTED_KIT_DECISION_CAP``, else each
+            game's own: :func:`haunted_kit.games.decision_cap`), sent to every worker and
+            recorded in ``dataset.json`` (``decision_cap``). A game still running there is
+            kept as rows with ``capped`` true and no result; ``report.capped`` counts them.
 
     Returns:
         a :class:`SimulationReport`; ``interrupted`` is True after Ctrl-C (finished parts
         are kept; run again to resume).
 
     Raises:
-        DatasetError: ``out`` holds a dataset of another grid, box or kit version.
-        ValueError: bad workers, chunk or connect_timeout.
-        SchedulerError: ``scheduler`` cannot be reached within ``connect_timeout`` seconds.
+        DatasetError: ``out`` holds a dataset of another grid, box, kit version or cap.
+        ValueError: bad workers, chunk, connect_timeout or cap.
+        SchedulerError: ``scheduler`` cannot be reached within ``connect_timeout`` seconds,
+            or the connection to the scheduler was lost during the run (``"lost the Dask
+            scheduler at ADDRESS after N of M games; ... rerun the same command to
+            resume"``); the finished parts are kept.
     """
     out = Path(out)
     if pool is not None:
         workers = pool.workers
     if workers is None:
         workers = os.cpu_count() or 1
-    if not is_integer(workers) or workers < 1:
-        raise ValueError(f"workers must be a positive whole number, got {workers!r}")
-    if chunk is not None and (not is_integer(chunk) or chunk < 1):
-        raise ValueError(f"chunk must be a positive whole number, got {chunk!r}")
-    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) or not 0 < connect_timeout < 1e6:
-        raise ValueError(f"connect_timeout must be a positive number of seconds, got {connect_timeout!r}")
+    workers = whole(workers, "workers", *WORKERS_RANGE)
+    if chunk is not None:
+        chunk = whole(chunk, "chunk", *GAMES_RANGE)
+    connect_timeout = finite(connect_timeout, "connect_timeout (seconds)", *CONNECT_TIMEOUT_RANGE, above=True)
     if box is None:  # record the game's own box (its fingerprint) when it names one
         hook = getattr(get_game(grid.game), "default_box", None)
         box = hook() if hook is not None else None
     grid.check(box)
-    meta = _metadata(grid, box, events)
+    cap = cap_setting() if cap is None else decision_cap(get_game(grid.game), None, cap)
+    meta = _metadata(grid, box, events, cap)
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / "dataset.json"
     if meta_path.exists():
@@ -616,17 +663,18 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
                                "use another output directory to keep both")
     else:
         atomic_write(meta_path, json.dumps(meta, indent=1))
+    removed = _remove_partial_parts(out)
     _remove_orphan_events(out)
     done = _finished_ids(out)
     tasks = [t for t in grid.tasks() if t[0] not in done]
     total = len(grid)
-    report = SimulationReport(out, total, 0, total - len(tasks))
+    report = SimulationReport(out, total, 0, total - len(tasks), removed=removed)
     if progress not in (True, False, None) and report.resumed:  # a caller's bar counts the finished games too
         progress.update(report.resumed)
     if not tasks:
         return report
     size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
-    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events}
+    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events, "cap": cap}
                 for i in range(0, len(tasks), size)]
     own_bar = progress is True
     bar = Bar(total, f"simulate {grid.game}", initial=report.resumed) if own_bar else (progress or None)
@@ -636,12 +684,21 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         _write_chunk(out, first, last, rows, ev, meta, events)
         k = len({r["game_id"] for r in rows})
         report.played += k
+        report.capped += len({r["game_id"] for r in rows if r["capped"]})
         if bar is not None:
             bar.update(k)
 
     try:
         if dask or scheduler:
-            _run_dask(payloads, finished, workers, scheduler, connect_timeout)
+            try:
+                _run_dask(payloads, finished, workers, scheduler, connect_timeout)
+            except _SchedulerLost as lost:
+                done = report.resumed + report.played
+                error = SchedulerError(f"lost the Dask scheduler at {lost.address} after {done} of {total} games "
+                                       f"({type(lost.cause).__name__}); the finished games are kept in {out}: "
+                                       "rerun the same command to resume")
+                error.address, error.done, error.total = lost.address, done, total
+                raise error from None
         elif workers == 1 and pool is None:
             for pl in payloads:
                 finished(run_chunk(pl))
@@ -719,16 +776,30 @@ def _run_dask(payloads: list, finished, workers: int, scheduler: str | None, con
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None)
         client = Client(cluster)
+    address = scheduler or cluster.scheduler_address
+
+    def ask(call, *args, **kw):
+        """A call to the cluster; the connection to the scheduler lost (futures cancelled
+        for it, a closed comm, a client no longer running) raises _SchedulerLost. A game's
+        own error, raised by a worker, passes as it is."""
+        try:
+            return call(*args, **kw)
+        except (CancelledError, OSError, TimeoutError) as exc:  # FutureCancelledError, CommClosedError...
+            if isinstance(exc, CancelledError) or client.status != "running":
+                raise _SchedulerLost(address, exc) from None
+            raise
+
     try:
         todo = iter(payloads)
-        first = [client.submit(run_chunk, pl, pure=False) for pl in itertools.islice(todo, 2 * workers)]
+        first = [ask(client.submit, run_chunk, pl, pure=False) for pl in itertools.islice(todo, 2 * workers)]
         ac = as_completed(first)
         for fut in ac:
-            finished(fut.result())
+            result = ask(fut.result)
+            finished(result)  # writing the part: its OSError is the folder's, not the scheduler's
             fut.release()
             nxt = next(todo, None)
             if nxt is not None:
-                ac.add(client.submit(run_chunk, nxt, pure=False))
+                ac.add(ask(client.submit, run_chunk, nxt, pure=False))
     finally:
         client.close()
         if cluster is not None:

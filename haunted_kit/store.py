@@ -53,7 +53,8 @@ from pathlib import Path
 
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot, parse_spec
-from .fileio import parse_json
+from .fileio import atomic_write, parse_json
+from .visibility import seen_events, seen_observation
 from .games import DEFAULT_GAME, get_game, hook
 
 SCHEMA_VERSION = 1
@@ -221,9 +222,25 @@ class Table:
             s.apply_action(action)
         return s
 
-    def export(self, path) -> Path:
-        """Write the game as a normal save (the state's ``save``; ``haunted-kit replay`` reads it)."""
-        self.state.save(path)
+    def export(self, path, viewer: int | None = None) -> Path:
+        """Write the game to ``path`` (atomically): with ``viewer`` None a normal save (the
+        state's ``save``; ``haunted-kit replay`` reads it, the teacher's export); with a seat
+        (or ``-1``, a watcher) what that viewer may see, from the game's visibility
+        (:mod:`haunted_kit.visibility`): ``{"format": "haunted-kit-seat-view", "game", "table",
+        "viewer", "observation", "events"}``, ``observation`` being ``state.observation(viewer)``
+        (a watcher's: what everyone sees, :func:`~haunted_kit.visibility.seen_observation`)
+        and ``events`` the log's events as the viewer may see them.
+        Raises OSError, ValueError for a viewer that is no seat of the table."""
+        if viewer is None:
+            self.state.save(path)
+            return Path(path)
+        if not is_integer(viewer) or not -1 <= viewer < self.state.players:
+            raise ValueError(f"viewer must be a seat 0..{self.state.players - 1} or -1 (a watcher), got {viewer!r}")
+        log = getattr(self.state, "log", None) or []
+        data = {"format": "haunted-kit-seat-view", "game": self.game.name, "table": self.id, "viewer": viewer,
+                "observation": seen_observation(self.game, self.state, viewer),
+                "events": [e.to_dict() for e in seen_events(self.game, log, viewer)]}
+        atomic_write(path, json.dumps(data))
         return Path(path)
 
     def seat_for_code(self, code: str) -> Seat | None:

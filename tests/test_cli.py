@@ -65,10 +65,10 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["play", "--ghost-cards", ","], "expected numbers separated by commas"),
     (["play", "--ghost-cards", "2,,3"], "expected numbers separated by commas"),
     (["play", "--box", "/nonexistent"], "--box /nonexistent: /nonexistent, entry -: no such folder"),
-    (["play", "--save", "same.json", "--log", "./same.json"], "--save and --log name the same file"),
+    (["play", "--save", "same.json", "--log", "./same.json"], "--log same.json and --save same.json are the same file"),
     (["play", "--log", "no/such/folder/g.csv"], "folder no/such/folder for file no/such/folder/g.csv does not exist"),
     (["play", "--save", "."], "file . is a folder"),
-    (["replay", "x.json", "--max-bytes", "0"], "must be at least 1"),
+    (["replay", "x.json", "--max-bytes", "0"], "argument --max-bytes: the value must be a whole number from 1 to 1,099,511,627,776, got '0'"),
     (["classroom", "--players", "9"], "invalid choice: 9 (this box plays 2..4)"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):

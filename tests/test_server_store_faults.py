@@ -35,6 +35,12 @@ DAMAGES = {
 }
 
 
+def longest(g) -> dict:
+    """The ``new_game`` keywords of ``g``'s longest game its declared options give (each
+    whole-number option at its highest; Landmarks: the most rounds)."""
+    return {o.keyword: o.high for o in getattr(g, "options", ()) if o.kind == "int" and o.high is not None}
+
+
 def three_tables(db, game: str) -> int:
     """A store at ``db`` with three tables of ``game`` at its fewest players, two random
     decisions on each; returns the player count."""
@@ -107,7 +113,7 @@ def v1_rows(game: str, db, decisions: int, seed: int) -> tuple[list, object]:
     """A store at ``db`` with one table of ``game`` (its longest game) played up to
     ``decisions`` greedy decisions. Returns its rows and the final state's save."""
     g = get_game(game)
-    options = {o.name: o.high for o in getattr(g, "game_options", ())}  # the longest game the options give
+    options = longest(g)
     with GameStore(db) as store:
         t = store.create_table(game=game, players=g.min_players, seed=seed, **options)
         for _ in range(decisions):
@@ -216,7 +222,7 @@ def played(db, game: str, decisions: int = 3):
     """A store at ``db`` with one all-human table of ``game`` at its fewest players and
     ``decisions`` random decisions (its longest game); returns the public observation after each."""
     g = get_game(game)
-    options = {o.name: o.high for o in getattr(g, "game_options", ())}  # the longest game the options give
+    options = longest(g)
     with GameStore(db) as store:
         t = store.create_table(game=game, players=g.min_players, seed=5, **options)
         seen = [t.state.observation(None)]
@@ -293,7 +299,7 @@ def hot_seat_table(game: str, want):
     g = get_game(game)
     store = GameStore(":memory:")
     t = store.create_table(game=game, players=g.min_players, seed=5,
-                           **{o.name: o.high for o in getattr(g, "game_options", ())})
+                           **longest(g))
     c = Classroom(store, bot_delay=60)
     for _ in range(300):
         if t.state.is_terminal():

@@ -30,7 +30,7 @@ from . import rules as R
 from .actions import action_from_dict, action_table
 from .agents import AGENTS
 from .box import default_estate_box, load_estate_box
-from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
+from .state import (VISIBILITY, GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
 
 
@@ -632,6 +632,7 @@ class EstateGame:
 
     name = "estate"
     title = "Estate and Market"
+    visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.estate.state.VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = A.ACTION_TYPES
 
@@ -647,6 +648,7 @@ class EstateGame:
             start["workers"][p]["inn"] = 1
         start["hand"][0]["gold"] = 9
         return [new_state(cfg, start=start)]
+    default_players = 3  #: the tools' player count when none is given
 
     @property
     def min_players(self) -> int:
@@ -672,6 +674,14 @@ class EstateGame:
     def agents(self) -> dict:
         """Bots by name (``random``, ``greedy``; each a class taking a seed) for :func:`haunted_kit.bots.make_bot`."""
         return AGENTS
+
+    def box_of(self, state: EstateState):
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.config.box
+
+    def seed_of(self, state: EstateState) -> int:
+        """``state``'s game seed."""
+        return state.config.seed
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""

@@ -29,7 +29,7 @@ import json
 import math
 from itertools import permutations
 
-from ..events import Event, log_to_frame
+from ..events import Event
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
 from ..games import load_state
 from ..protocol import (ChanceError, GameOption, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
@@ -40,29 +40,10 @@ from . import rules as R
 from .actions import ACTION_TYPES, Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
-from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
+from .state import (EVENT_KINDS, SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, VISIBILITY, ConfigError, Position, SaveError,
+                    read_fields)
 
-__all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
-
-#: Every kind of event this module emits, with what it means.
-EVENT_KINDS = {
-    "setup": "a setup step was carried out",
-    "deal": "the example position was dealt from the kit example deck",
-    "architect_dealt": "an architect was dealt face down",
-    "lead": "the leader led an action",
-    "gold_returned": "gold came back from the leader's own sources",
-    "grounds_gold": "gold on the leader's Castle Grounds became the leader's",
-    "followed": "a player followed the lead action",
-    "building_chosen": "a player chose which building to build (the payment comes next)",
-    "paid": "gold was placed on a source for one resource",
-    "built": "a building entered a village",
-    "landmark_acquired": "a landmark token was acquired instead of following",
-    "declined": "a player declined to act",
-    "end_trigger": "a village reached the end-trigger card count",
-    "round_ended": "every follower has chosen",
-    "architect_revealed": "an architect was revealed at the end",
-    "game_over": "the game ended and was scored",
-}
+__all__ = ["EVENT_KINDS", "GAME", "VISIBILITY", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
 
 def _canonical(a):
@@ -470,7 +451,7 @@ class LandmarksState(Position):
             a = self.box.architects[key]
             self.emit("architect_dealt", p, f"{R.who(p)} is dealt {a.name} face down: +1 per {a.types[0]} and per "
                                             f"{a.types[1]} building at the end ({R.SEC_ARCHITECT_SETUP}).",
-                      private=True, architect=key)
+                      architect=key)
         self.phase = "lead"
 
     def sample_chance(self):
@@ -503,18 +484,11 @@ class LandmarksState(Position):
         """Cards counted toward the end trigger (landmark tokens excluded)."""
         return R.village_cards(self, p)
 
-    def seen_event(self, e: Event, viewer) -> Event:
-        """Event ``e`` as ``viewer`` may see it: another player's architect deal redacted
-        (``viewer`` None: everything; any other non-player, e.g. -1 for a shared screen: redacted)."""
-        if not e.private or viewer is None or viewer == e.player:
-            return e
-        return Event(e.seq, e.season, e.round, e.phase, e.kind, e.player, f"{R.who(e.player)} is dealt an architect face down.",
-                     None, {}, True)
-
     def events(self, viewer: int | None = None):
-        """The event log as a DataFrame (other players' architects redacted for ``viewer``)."""
+        """The event log as a DataFrame as ``viewer`` may see it (:data:`VISIBILITY`: other
+        players' architects redacted)."""
         self._check_viewer(viewer)
-        return log_to_frame([self.seen_event(e, viewer) for e in self.log])
+        return VISIBILITY.frame(self.log, viewer)
 
     def _check_viewer(self, viewer) -> None:
         if viewer is not None and (not is_integer(viewer)
@@ -529,12 +503,7 @@ class LandmarksState(Position):
         d = self.fields()
         if player is None:
             return d
-        for f in ("seed", "rng_count"):
-            d.pop(f)
-        d["draw_pile"] = len(self.draw_pile)
-        d["hands"] = [h if p == player else len(h) for p, h in enumerate(d["hands"])]
-        if self.phase != "over":
-            d["architects"] = [a if p == player else (None if a is None else "hidden") for p, a in enumerate(d["architects"])]
+        VISIBILITY.observation(d, player)  # the game's one declaration of what is hidden
         d["viewer"] = player
         return d
 
@@ -943,13 +912,20 @@ class LandmarksGame:
 
     name = "landmarks"
     title = "Landmarks & Architects"
+    visibility = VISIBILITY  #: who may see what (:data:`VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = ACTION_TYPES
-    #: the new_game keywords tools may offer (the command line: ``compare --rounds N``)
-    game_options = (GameOption("rounds", f"Landmarks & Architects: rounds before the game ends, 1 to {MAX_ROUNDS} "
-                                         "(default: the box's example_round.rounds, 1 in the kit's box; a game also "
-                                         "ends when a village reaches the box's end_trigger cards; RULINGS L1)",
-                               low=1, high=MAX_ROUNDS),)
+    default_players = 3  #: the tools' player count when none is given
+    #: what a player may set beyond players and seed (the command line's --rounds). A game
+    #: from the tools plays 3 rounds (ruling L1): with the default 3 players every seat leads
+    #: once, the leader's token passing left after each round (Landmarks: How To Play, Take
+    #: One Action); the box check (``settings``) plays the same. ``new_game`` alone deals
+    #: the box's one example round.
+    options = (
+        GameOption("rounds", "rounds to play, each one lead and its followers; the leader's token passes left "
+                             "after each (Landmarks: How To Play, Take One Action; kit default, ruling L1)",
+                   kind="int", default=3, low=1, high=MAX_ROUNDS),
+    )
 
     @property
     def min_players(self) -> int:
@@ -964,6 +940,23 @@ class LandmarksGame:
 
     def from_dict(self, data: dict, box=None) -> LandmarksState:
         return from_dict(data, box)
+
+    #: decisions a player may take in one round before a tool takes the game to be endless
+    #: (:meth:`max_decisions`); the longest 5-player round measured takes 9 in all
+    DECISIONS_PER_PLAYER_ROUND = 10
+
+    def max_decisions(self, state: LandmarksState) -> int:
+        """The decision cap of ``state``'s game (:func:`haunted_kit.games.decision_cap`),
+        from its length: :attr:`DECISIONS_PER_PLAYER_ROUND` per player per round."""
+        return self.DECISIONS_PER_PLAYER_ROUND * state.players * state.rounds
+
+    def box_of(self, state: LandmarksState) -> LandmarksBox:
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.box
+
+    def seed_of(self, state: LandmarksState) -> int:
+        """``state``'s game seed."""
+        return state.seed
 
     def start_of(self, state: LandmarksState) -> LandmarksState:
         """The position before the first entry of ``state.history()``
