@@ -23,9 +23,11 @@ failed write never leaves a broken file. No user error prints a traceback.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -89,6 +91,30 @@ def _whole(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+
+
+def _allowed_host(text: str) -> str:
+    """An ``--allow-host`` value: a bare host name (``class.school.lan``) or IP address
+    (``192.168.1.20``, ``fe80::1`` or ``[fe80::1]``), as the Host header of a page asked
+    for by that name carries it without its port; returned lower case, an IPv6 address in
+    brackets (as the servers compare it). Anything else (``name:8870``, ``http://name``, a
+    path) is a usage error saying what to write."""
+    value = text.strip().lower()
+    bare = value[1:-1] if value.startswith("[") and value.endswith("]") else value
+    try:
+        address = ipaddress.ip_address(bare)
+        return f"[{address.compressed}]" if address.version == 6 else address.compressed
+    except ValueError:
+        pass
+    name = value[:-1] if value.endswith(".") else value
+    if 0 < len(name) <= 253 and all(_HOST_LABEL.fullmatch(part) for part in name.split(".")):
+        return name
+    raise argparse.ArgumentTypeError(
+        f"expected a bare host name or IP address as students type it, without http:// or a port, e.g. "
+        f"--allow-host class.school.lan or --allow-host 192.168.1.20; got {text[:80]!r}")
 
 
 def _seed(text: str) -> int:
@@ -251,8 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds after which the game of a closed or reloaded page is shut down, 5 to 3600 (default 30)")
     cls.add_argument("--max-kernels", type=arg_whole(*KERNELS_RANGE), default=40, metavar="N",
                      help="games open at once at most, 1 to 1000 (default 40); the next page says the app is full")
-    cls.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                     help="another name pages may use in their Host header (repeatable; default localhost names only)")
+    cls.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_allowed_host,
+                     help="another name pages may use in their Host header: a bare host name or IP address, no port or "
+                          "http:// (repeatable; default localhost names only)")
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -267,8 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--ip", default="127.0.0.1",
                      help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
     srv.add_argument("--port", type=_port, default=8870, help="port (default 8870; 0: any free port)")
-    srv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                     help="another name pages may use in their Host header (repeatable)")
+    srv.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_allowed_host,
+                     help="another name pages may use in their Host header: a bare host name or IP address, no port or "
+                          "http:// (repeatable)")
     srv.add_argument("--size", type=_hex_size, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
     srv.add_argument("--bot-delay", type=arg_finite(*BOT_DELAY_RANGE), default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
@@ -989,6 +1017,9 @@ def _server(sub, args) -> int:
                             compress=args.compress)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
+        if "--store" not in str(exc):  # the store file itself is refused: what to do, the file kept as it is
+            print(f"haunted-kit server: {args.store} is kept as it is; start with another --store FILE (a new file "
+                  "starts an empty store), or restore the file from a copy", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"haunted-kit server: cannot serve on {args.ip} port {args.port}: {exc.strerror or exc}", file=sys.stderr)
