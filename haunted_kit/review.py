@@ -215,10 +215,10 @@ class CostlyDecision:
                     "not called a mistake.")
         because = "; ".join(e.rstrip(".") for e in self.better_events[:3]) or self.better
         instead = "; ".join(e.rstrip(".") for e in self.chosen_events[:3]) or self.chosen
-        return (f"Decision {self.number}: P{self.player + 1} played {self.chosen}; better: {self.better}, because "
-                f"on a sampled deal {because} (value {self.better_value:.2f}), where the move played gave: {instead} "
-                f"(value {self.chosen_value:.2f}); a mistake: it cost {self.interval()} "
-                f"({self.pairs:,} paired playouts).")
+        return (f"Decision {self.number}: P{self.player + 1} played {self.chosen}; better: {self.better}, because, "
+                f"on a sampled deal of what P{self.player + 1} could not see, {because} (value "
+                f"{self.better_value:.2f}), where on the same deal the move played gives: {instead} (value "
+                f"{self.chosen_value:.2f}); a mistake: it cost {self.interval()} ({self.pairs:,} paired playouts).")
 
 
 def scale_words(win_loss: bool, depth: int | None) -> str:
