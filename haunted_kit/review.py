@@ -123,7 +123,9 @@ def paired_interval(diffs, comparisons: int = 1) -> tuple[float, float, float]:
 
 
 def _signed(x: float) -> str:
-    return f"{x:+.3f}".replace("+0.000", "0.000").replace("-0.000", "0.000")
+    """``x`` with its sign, 3 decimals; exactly zero as ``0.000`` (a bound of ``-0.0004``
+    reads ``-0.000``, so an interval that includes zero never looks as if it did not)."""
+    return "0.000" if x == 0 else f"{x:+.3f}"
 
 
 @dataclass(frozen=True)
@@ -168,11 +170,14 @@ class TurningPoint:
     def swing(self) -> float:
         return self.after - self.before
 
+    def interval(self) -> str:
+        """``"+0.176 [+0.153, +0.198]"``: the swing and its interval."""
+        return f"{_signed(self.swing)} [{_signed(self.low)}, {_signed(self.high)}]"
+
     def sentence(self) -> str:
         to = f"P{self.player + 1}'s next decision ({self.until})" if self.until is not None else "the end"
         return (f"Decision {self.number}: P{self.player + 1} played {self.text}; P{self.player + 1}'s value went from "
-                f"{self.before:.2f} to {self.after:.2f} by {to}: {_signed(self.swing)} "
-                f"[{_signed(self.low)}, {_signed(self.high)}] ({self.pairs:,} paired playouts).")
+                f"{self.before:.2f} to {self.after:.2f} by {to}: {self.interval()} ({self.pairs:,} paired playouts).")
 
 
 @dataclass(frozen=True)
@@ -293,7 +298,7 @@ class Review:
 
         tps = [row(("Decision", "Player", "Move", "Before", "After", "Swing [95% interval]", "Until"), "th")] + [
             row((t.number, f"P{t.player + 1}", t.text, f"{t.before:.2f}", f"{t.after:.2f}",
-                 f"{_signed(t.swing)} [{_signed(t.low)}, {_signed(t.high)}]", t.until if t.until is not None else "end"))
+                 t.interval(), t.until if t.until is not None else "end"))
             for t in self.turning_points]
         head = ("Decision", "Played", "Better", "Why (on a sampled deal)", "Cost [95% interval]", "Paired playouts", "Verdict")
         cost = [row(head, "th")] + [

@@ -40,7 +40,7 @@ class ReviewView(ErrorReporting, W.VBox):
                      for c in review.noise]
         rows.append(W.HTML("<b>Turning points</b>"))
         rows += [self._row(t.number, f"Decision {t.number}: P{t.player + 1} {t.text}, {t.before:.2f} to {t.after:.2f} "
-                                     f"({t.swing:+.3f} [{t.low:+.3f}, {t.high:+.3f}])")
+                                     f"({t.interval()})")
                  for t in review.turning_points] or [W.HTML("None told apart from zero.")]
         scale = W.HTML(f"<p class='hk-review-scale'>{escape(review.scale())}</p>")
         rows.append(scale)
