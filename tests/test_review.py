@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 
@@ -65,11 +66,21 @@ def _blunder(name):
     return s, *blunder
 
 
+#: the review every per-game test reads (one each, made once): P1's decisions, each judged against the
+#: search's best alternative only, every mistake and within-noise decision listed
+REVIEWED = {"seat": 0, "playouts": 6, "seed": 3, "candidates": 1, "top": 50}
+
+
+@functools.cache
+def _reviewed(name):
+    return review(_finished(name), progress=False, **REVIEWED)
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_review_is_reproducible_and_turning_points_sorted(name):
     s = _finished(name)
-    a = review(s, seat=1, playouts=6, seed=5, progress=False)
-    b = review(s, seat=1, playouts=6, seed=5, progress=False)
+    a = _reviewed(name)
+    b = review(s, progress=False, **REVIEWED)
     assert a.text() == b.text() and a.html() == b.html()
     assert a.turning_points, "a finished game has at least one swing"
     # ranked by the lower end of the size of the swing, every interval clear of zero
@@ -84,7 +95,7 @@ def test_review_is_reproducible_and_turning_points_sorted(name):
     # the final values: the game's results (Haunted Lands 1/0/-1; others the top score's share)
     assert a.final == ([float(r) for r in s.returns()] if win_loss
                        else [1 / s.returns().count(top) if r == top else 0.0 for r in s.returns()])
-    assert all(c.player == 1 and c.mistake and c.low > 0 and c.cost > 0 for c in a.costly)
+    assert all(c.player == 0 and c.mistake and c.low > 0 and c.cost > 0 for c in a.costly)
     assert [c.low for c in a.costly] == sorted((c.low for c in a.costly), reverse=True)
 
 
@@ -116,14 +127,14 @@ def test_costs_are_paired_intervals_and_noise_is_not_a_mistake(name):
     95% one shared by the looks; one whose interval includes zero is "within noise" and
     never called a mistake."""
     game = get_game(name)
-    s = _finished(name)
-    r = review(s, seat=0, playouts=6, seed=3, candidates=1, top=50, progress=False)
+    r = _reviewed(name)
     assert r.noise, f"no decision within noise in {r.text()}"
     assert r.judged >= len(r.costly) + len(r.noise) and r.mistakes == len(r.costly)
     for c in r.costly + r.noise:
         state = r.states[c.number]
         chosen = next(d.action for d in r.decisions if d.number == c.number)
-        diffs = _by_hand(game, state, 0, [chosen, c.better_action], chance_hash(3, "judge", c.number), c.pairs)
+        diffs = _by_hand(game, state, 0, [chosen, c.better_action], chance_hash(REVIEWED["seed"], "judge", c.number),
+                         c.pairs)
         mean, low, high = paired_interval(diffs, LOOKS)
         assert (c.cost, c.low, c.high) == pytest.approx((mean, low, high), abs=1e-12)
         line = c.sentence()
@@ -143,13 +154,17 @@ def test_the_same_move_twice_gives_zero_on_every_pair(name):
     from haunted_kit.review import _Judgement
 
     game = get_game(name)
-    s = _finished(name)
-    r = review(s, seat=0, playouts=1, seed=0, top=1, turning=1, progress=False)
-    d = r.decisions[0]
+    s = start_game(game, players=PLAYERS[name], seed=1)
+    while s.is_chance_node() or len(s.legal_actions()) < 2:  # on to the first decision with a choice
+        if s.is_chance_node():
+            s.apply_chance(s.sample_chance())
+        else:
+            s.apply_action(s.legal_actions()[0])
     evaluate = getattr(game, "evaluate", None)
     ctx = (game, rollout_policy(game), ROLLOUT_DEPTH if evaluate is not None else None, evaluate,
            returns_are_win_loss(game))
-    j = _Judgement(ctx, r.states[d.number], d.player, [d.action, d.action], 7, MIN_PAIRS)
+    move = s.legal_actions()[1]
+    j = _Judgement(ctx, s, s.current_player(), [move, move], 7, MIN_PAIRS)
     assert j.runs.values[0] == j.runs.values[1] and len(j.runs) == MIN_PAIRS
     assert j.best()[1] == (0.0, 0.0, 0.0)
 
@@ -169,8 +184,7 @@ def test_paired_interval_values():
 
 @pytest.mark.parametrize("name", game_names())
 def test_the_report_and_the_page_explain_the_value_scale(name):
-    s = _finished(name)
-    r = review(s, seat=0, playouts=6, seed=1, progress=False)
+    r = _reviewed(name)
     win_loss = getattr(get_game(name), "win_loss_returns", False)
     scale = ("1 = a win, 0 = a loss, -1 = a collective loss (every player loses)" if win_loss
              else "1 = a win (the top score at the end; players tied on it split the 1), 0 = a loss")
