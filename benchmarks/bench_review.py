@@ -49,6 +49,7 @@ def _module_at(rev: str):
                                            loader=None)
     module = importlib.util.module_from_spec(spec)
     module.__package__ = "haunted_kit"
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     exec(compile(source, f"{rev}:haunted_kit/review.py", "exec"), module.__dict__)
     return module
 

@@ -25,9 +25,8 @@ position and what the player knew, the better move wins about 5 more games in 10
   ``turning`` get more playouts (doubling, up to :data:`LOOKS` looks) until the top is
   told apart from the rest or the budget is spent.
 * **costly decisions** of one seat: at each of its decisions the kit's search
-  (:class:`haunted_kit.search.SearchAgent`) proposes its top moves; where the chosen move
-  was not the search's best, the chosen move and the search's ``candidates`` top moves
-  are played on the same playouts (each determinisation plays every candidate, with the
+  (:class:`haunted_kit.search.SearchAgent`) proposes its top moves, and the chosen move
+  and the search's ``candidates`` top other moves are played on the same playouts (each determinisation plays every candidate, with the
   same rollout seed), and each candidate's advantage gets the interval of its paired
   differences. Adaptive: the pairs double from ``playouts`` until an interval excludes
   zero, or every alternative's interval lies below :data:`NEGLIGIBLE` (none can be better
@@ -88,6 +87,7 @@ MIN_PAIRS = 32
 #: interval lies below it
 NEGLIGIBLE = 0.02
 
+
 class ReviewError(ValueError):
     """A game the review cannot re-play (its record does not lead from its start to the
     position, e.g. a Haunted Lands position edited with a scenario), or bad arguments."""
@@ -97,7 +97,7 @@ def _critical(comparisons: int, n: int) -> float:
     """The two-sided critical value of a :data:`CONFIDENCE` interval shared by
     ``comparisons`` intervals (Bonferroni), for a mean of ``n`` values: the normal
     quantile with the Cornish-Fisher correction to Student's t with ``n - 1`` degrees of
-    freedom (within 0.5% of the exact t for ``n >= 32``)."""
+    freedom (within 0.03% of the exact t for ``n >= 32`` and up to 12 comparisons)."""
     z = NormalDist().inv_cdf(1 - (1 - CONFIDENCE) / (2 * comparisons))
     v = max(n - 1, 1)
     return z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v * v)
