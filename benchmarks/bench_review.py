@@ -13,10 +13,11 @@ each reviewed under search seeds 0 and 1; prints per game seed the overlap of th
 turning points (decision and player) and of the 3 costliest decisions, then per game how
 many games agree (aim: every game, "at least 2 of 3", i.e. an overlap of at least
 ``min(2, m)`` where ``m = min(3, the larger list)``: two lists of one mistake must name the
-same decision; two empty lists agree).
+same decision; two empty lists agree). With ``--before REV`` the review of revision ``REV``
+is measured on the same games, side by side.
 
     PYTHONPATH=$PWD python benchmarks/bench_review.py [--game haunted] [--playouts K] [--seed S] [--before main]
-    PYTHONPATH=$PWD python benchmarks/bench_review.py --agreement [--games 10] [--only estate]
+    PYTHONPATH=$PWD python benchmarks/bench_review.py --agreement [--games 10] [--only estate] [--before main]
 """
 
 from __future__ import annotations
@@ -93,26 +94,32 @@ def cpu(args) -> None:
 
 def agreement(args) -> None:
     names = [args.only] if args.only else game_names()
+    versions = [("this tree", review)]
+    if args.before:
+        versions.insert(0, (f"at {args.before}", _module_at(args.before).review))
     print(f"agreement of the review across search seeds 0 and 1: {args.games} games per game (seeds 1..{args.games}), "
           f"greedy bots, review of P1, {args.playouts} playouts")
     for name in names:
         players = _players(name, args.players)
-        ok_t = ok_c = 0
-        seconds = 0.0
+        ok = {label: [0, 0, 0.0] for label, _ in versions}  # turning points agree, costliest agree, CPU seconds
         for g in range(1, args.games + 1):
             s, _ = play_game(name, players=players, seed=g, agents=["greedy"], log=False)
-            runs = []
-            for search_seed in (0, 1):
-                r, c, _ = _timed(review, s, seat=0, playouts=args.playouts, seed=search_seed, progress=False)
-                runs.append(r)
-                seconds += c
-            t = overlap(*[[(tp.number, tp.player) for tp in r.turning_points] for r in runs])
-            k = overlap(*[[c.number for c in r.costly] for r in runs])
-            ok_t += agrees(*t)
-            ok_c += agrees(*k)
-            print(f"  {name} game {g}: turning points {t[0]} of {t[1]}, costliest {k[0]} of {k[1]}", flush=True)
-        print(f"{name} ({players} players): turning points agree in {ok_t} of {args.games} games, costliest decisions "
-              f"in {ok_c} of {args.games}; {seconds / (2 * args.games):.1f} s CPU per review", flush=True)
+            for label, fn in versions:
+                runs = []
+                for search_seed in (0, 1):
+                    r, c, _ = _timed(fn, s, seat=0, playouts=args.playouts, seed=search_seed, progress=False)
+                    runs.append(r)
+                    ok[label][2] += c
+                t = overlap(*[[(tp.number, tp.player) for tp in r.turning_points] for r in runs])
+                k = overlap(*[[c.number for c in r.costly] for r in runs])
+                ok[label][0] += agrees(*t)
+                ok[label][1] += agrees(*k)
+                print(f"  {name} game {g}, review {label}: turning points {t[0]} of {t[1]}, costliest {k[0]} of {k[1]}",
+                      flush=True)
+        for label, (ok_t, ok_c, seconds) in ok.items():
+            print(f"{name} ({players} players), review {label}: turning points agree in {ok_t} of {args.games} games, "
+                  f"costliest decisions in {ok_c} of {args.games}; {seconds / (2 * args.games):.1f} s CPU per review",
+                  flush=True)
 
 
 def main(argv=None) -> None:
