@@ -272,6 +272,11 @@ class Review:
         """The value scale and the meaning of the intervals, in words."""
         return scale_words(self.win_loss, self.depth)
 
+    def _budget(self) -> str:
+        first = max(self.playouts, MIN_PAIRS)
+        return (f"the search's budget {self.playouts} playouts, every interval from {first} paired playouts at first, "
+                f"up to {first * 2 ** (LOOKS - 1)} where undecided")
+
     def _judged_words(self) -> str:
         return (f"{self.judged} of P{self.seat + 1}'s decisions were checked against the search's top moves: "
                 f"{self.mistakes} mistakes ({len(self.costly)} shown), the others not told apart from the move played "
@@ -280,8 +285,7 @@ class Review:
     def text(self) -> str:
         """The report as plain text (the terminal's)."""
         lines = [f"Review of {self.title}, {self.players} players: {len(self.decisions)} decisions with a choice, "
-                 f"{self.playouts} playouts each at first (up to {self.playouts * 2 ** (LOOKS - 1)} where undecided), "
-                 f"seed {self.seed}.", "", self.scale(), "",
+                 f"{self._budget()}, seed {self.seed}.", "", self.scale(), "",
                  "Turning points (largest swings first, by the lower end of their interval):"]
         lines += [f"  {tp.sentence()}" for tp in self.turning_points] or ["  none told apart from zero"]
         lines += ["", f"P{self.seat + 1}'s costliest decisions (mistakes: intervals above zero):"]
@@ -300,7 +304,8 @@ class Review:
             row((t.number, f"P{t.player + 1}", t.text, f"{t.before:.2f}", f"{t.after:.2f}",
                  t.interval(), t.until if t.until is not None else "end"))
             for t in self.turning_points]
-        head = ("Decision", "Played", "Better", "Why (on a sampled deal)", "Cost [95% interval]", "Paired playouts", "Verdict")
+        head = ("Decision", "Played", "Alternative (the search's)", "What it does (on a sampled deal)",
+                "Cost [95% interval]", "Paired playouts", "Verdict")
         cost = [row(head, "th")] + [
             row((c.number, c.chosen, c.better, "; ".join(c.better_events[:3]) or "-", c.interval(), f"{c.pairs:,}",
                  "mistake" if c.mistake else "within noise")) for c in self.costly + self.noise]
@@ -310,8 +315,7 @@ class Review:
                 "line-height:1.4}table{border-collapse:collapse;width:100%}td,th{border:1px solid #999;"
                 "padding:.3em;text-align:left;vertical-align:top}th{background:#eee}</style></head><body>"
                 f"<h1>{title}</h1><p>{self.players} players; {len(self.decisions)} decisions with a choice, "
-                f"judged with {self.playouts} playouts each at first, up to {self.playouts * 2 ** (LOOKS - 1)} where "
-                f"undecided (seed {self.seed}).</p>"
+                f"{escape(self._budget())} (seed {self.seed}).</p>"
                 f"<h2>How to read the values</h2><p class='hk-review-scale'>{escape(self.scale())}</p>"
                 "<h2>Turning points</h2>"
                 + ("<table>" + "".join(tps) + "</table>" if self.turning_points
