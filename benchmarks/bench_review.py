@@ -97,12 +97,13 @@ def agreement(args) -> None:
     versions = [("this tree", review)]
     if args.before:
         versions.insert(0, (f"at {args.before}", _module_at(args.before).review))
-    print(f"agreement of the review across search seeds 0 and 1: {args.games} games per game (seeds 1..{args.games}), "
+    print(f"agreement of the review across search seeds 0 and 1: {args.games} games per game "
+          f"(seeds {args.start}..{args.start + args.games - 1}), "
           f"greedy bots, review of P1, {args.playouts} playouts")
     for name in names:
         players = _players(name, args.players)
         ok = {label: [0, 0, 0.0] for label, _ in versions}  # turning points agree, costliest agree, CPU seconds
-        for g in range(1, args.games + 1):
+        for g in range(args.start, args.start + args.games):
             s, _ = play_game(name, players=players, seed=g, agents=["greedy"], log=False)
             for label, fn in versions:
                 runs = []
@@ -133,6 +134,7 @@ def main(argv=None) -> None:
     ap.add_argument("--agreement", action="store_true", help="measure the agreement across search seeds instead")
     ap.add_argument("--games", type=number_at_least(1), default=10, help="games per game for --agreement")
     ap.add_argument("--only", choices=game_names(), help="--agreement for this game only")
+    ap.add_argument("--start", type=number_at_least(0), default=1, help="the first game seed of --agreement (default 1)")
     args = ap.parse_args(argv)
     (agreement if args.agreement else cpu)(args)
 
