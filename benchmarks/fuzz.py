@@ -62,7 +62,7 @@ from haunted_kit.cli import main as cli_main, summary  # noqa: E402
 from haunted_kit.protocol import IllegalAction  # noqa: E402
 from haunted_kit.haunted.state import FIELDS  # noqa: E402
 from haunted_kit.haunted.engine import GAME  # noqa: E402
-from haunted_kit.games import game_names, get_game  # noqa: E402
+from haunted_kit.games import game_names, get_game, load_state  # noqa: E402  (load_state: the box check, then from_dict)
 from haunted_kit.testing import check_box, mutate_json, mutate_text, random_steps  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -201,7 +201,7 @@ def fuzz_other_games(name, n, tally, seed0=0):
                     break
             else:
                 problems = game.invariants(s)
-                game.from_dict(json.loads(json.dumps(s.to_dict())))
+                load_state(game, json.loads(json.dumps(s.to_dict())))
                 if problems:
                     tally.bad("broken", f"{name} {i}", "; ".join(problems))
         except Exception as exc:  # noqa: BLE001
@@ -323,7 +323,7 @@ def fuzz_saves(n, tally, seed0=0):
             except (ValueError, TypeError):
                 text = repr(data)
             try:
-                s = hk.State.from_json(text) if name == "haunted" else game.from_dict(json.loads(text))
+                s = hk.State.from_json(text) if name == "haunted" else load_state(game, json.loads(text))
             except ValueError:  # SaveError, or the module's own save error (a ValueError by the protocol)
                 tally.c["refused"] += 1
                 yield
@@ -337,7 +337,7 @@ def fuzz_saves(n, tally, seed0=0):
                 if name == "haunted":
                     summary(s)
                 s.observation(0)
-                again = game.from_dict(json.loads(json.dumps(s.to_dict())))
+                again = load_state(game, json.loads(json.dumps(s.to_dict())))
                 if again.to_dict() != s.to_dict():
                     tally.bad("broken", f"{name} {i}", f"{paths}: the loaded save does not round-trip")
                 problem = plays_on(game, s, rng)

@@ -22,7 +22,7 @@ import re
 
 from .games import MissingHook, get_game, hook
 from .protocol import agent_table, seat_agents, seat_seed
-from .search import SearchAgent
+from .search import SearchAgent, check_settings
 
 __all__ = ["BotSpecError", "bot_settings", "known_agents", "make_bot", "parse_lineup", "parse_spec", "seat_bot",
            "seat_bots"]
@@ -44,15 +44,16 @@ def _value(key: str, kind, text: str):
     try:
         return kind(text)
     except ValueError:
-        raise BotSpecError(f"setting {key}={text!r} is not a {kind.__name__}") from None
+        raise BotSpecError(f"setting {key}={text!r} is not a {'whole number' if kind is int else 'number'}") from None
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
     """``"search[playouts=100]"`` -> ``("search", {"playouts": 100})``.
 
     Raises:
-        BotSpecError: malformed text, an unknown setting, or settings on an agent that
-            takes none.
+        BotSpecError: malformed text, an unknown setting or one given twice, a number out
+            of its range or an unknown rollout or prior (:func:`haunted_kit.search.check_settings`:
+            ``seconds=inf``, ``exploration=nan``, ``playouts=0``...), or settings on an agent that takes none.
     """
     m = _SPEC.match(spec) if isinstance(spec, str) else None
     if not m:
@@ -67,7 +68,13 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             key = key.strip()
             if not eq or key not in _SEARCH_KEYS:
                 raise BotSpecError(f"unknown search setting {part.strip()!r} (known: {', '.join(_SEARCH_KEYS)})")
+            if key in settings:
+                raise BotSpecError(f"search setting {key} is given twice")
             settings[key] = _value(key, _SEARCH_KEYS[key], text.strip())
+        try:  # the ranges live with the search (haunted_kit.limits): NaN, infinities, 0 or huge budgets...
+            check_settings(**settings)
+        except ValueError as exc:
+            raise BotSpecError(f"search setting: {exc}") from None
     return name, settings
 
 

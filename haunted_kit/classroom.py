@@ -31,11 +31,12 @@ import urllib.request
 from pathlib import Path
 
 from .games import DEFAULT_GAME, get_game
+from .limits import HEX_SIZE_RANGE, HINT_PLAYOUTS_RANGE
 from .server import LOCAL_HOSTS, host_name
 
 ENV_PREFIX = "HAUNTED_KIT_"
-DEFAULT_SIZE, MIN_SIZE, MAX_SIZE = 34.0, 12.0, 80.0  # hex size in pixels (centre to corner)
-DEFAULT_HINT_PLAYOUTS, MIN_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS = 1000, 10, 100_000  # playouts per "Suggest a move"
+DEFAULT_SIZE, (MIN_SIZE, MAX_SIZE) = 34.0, HEX_SIZE_RANGE  # hex size in pixels (centre to corner)
+DEFAULT_HINT_PLAYOUTS, (MIN_HINT_PLAYOUTS, MAX_HINT_PLAYOUTS) = 1000, HINT_PLAYOUTS_RANGE  # playouts per "Suggest a move"
 
 
 def app_settings(default_seed: int = 1) -> dict:

@@ -30,8 +30,13 @@ import sys
 from pathlib import Path
 
 from .bots import BotSpecError, make_bot, parse_lineup
-from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, read_json
-from .games import DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook
+from .boxfile import data_dir
+from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_RANGE, HEX_SIZE_RANGE,
+                     HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
+                     PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
+from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
+from .games import (DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook,
+                    load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -63,58 +68,72 @@ def _int_list(text: str) -> list[int]:
     parts = [x.strip() for x in text.split(",")]
     if not all(p.isascii() and p.isdigit() for p in parts):
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, e.g. 2,3; got {text!r}")
-    return [int(p) for p in parts]
+    return [read_whole(p, "each number", 0, COUNT_RANGE[1], argparse.ArgumentTypeError) for p in parts]
 
 
-def _positive(text: str) -> int:
+# Every numeric option's type: the kit's one check per kind of number (haunted_kit.limits),
+# so NaN, infinities, 0 where meaningless and huge values are usage errors (exit 2).
+_positive = arg_whole(*COUNT_RANGE)
+_games = arg_whole(*GAMES_RANGE)
+_at_least_two = arg_whole(2, GAMES_RANGE[1], "an interval needs two games")  # compare --games
+_players = arg_whole(*PLAYERS_RANGE)
+_workers = arg_whole(*WORKERS_RANGE)
+_max_bytes = arg_whole(*MAX_BYTES_RANGE)
+_port = arg_whole(*PORT_RANGE)
+_hex_size = arg_finite(*HEX_SIZE_RANGE)
+
+
+def _whole(text: str) -> int:
+    """A whole number typed on the command line, else a usage error saying so (``--seed``)."""
     try:
-        v = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
-    return v
-
-
-def _at_least_two(text: str) -> int:
-    v = _positive(text)
-    if v < 2:
-        raise argparse.ArgumentTypeError(f"must be at least 2 (an interval needs two games), got {v}")
-    return v
-
-
-def _seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < v < 1e6:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and less than 1000000 seconds, got {text}")
-    return v
 
 
 def _seed(text: str) -> int:
     """A ``--seed``/``--first-seed`` value: a whole number the kit takes as a seed
     (:func:`~haunted_kit.protocol.check_seed`), else a usage error (exit 2)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    return check_seed(v, error=argparse.ArgumentTypeError)
+    return check_seed(_whole(text), error=argparse.ArgumentTypeError)
+
+
+def kit_description() -> str:
+    """One sentence naming every registered game with its ``--game`` name, read from
+    the registry (``haunted-kit --help``'s description)."""
+    listed = []
+    for name in game_names():
+        try:  # the player range may come from the game's box, which may not load here
+            g = get_game(name)
+            listed.append(f"{g.title} (--game {name}, {g.min_players}-{g.max_players} players)")
+        except Exception as exc:  # noqa: BLE001 - help still shows, naming what does not load
+            listed.append(f"--game {name} (does not load here: {exc})")
+    return (f"Learn, play and analyse {len(listed)} games on one protocol: {'; '.join(listed)}. "
+            f"A command that starts games takes --game (default {DEFAULT_GAME}); one that reads a save "
+            f"finds the game in it. 'haunted-kit COMMAND --help' tells its options.")
+
+
+class _KitParser(argparse.ArgumentParser):
+    """The top-level parser: its description names the registered games only when help
+    is shown (reading their titles imports every game, which a command does not need)."""
+
+    def format_help(self) -> str:
+        if self.description is None:
+            self.description = kit_description()
+        return super().format_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser. It loads no box, so ``--help`` works whatever the data:
     player counts and modes are checked against the box chosen (``--box`` or the
     reference box) once the arguments are read."""
-    ap = argparse.ArgumentParser(prog="haunted-kit", description="Play and analyse Haunted Lands.")
+    ap = _KitParser(prog="haunted-kit")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
     play.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
                       help="rule module to play (default haunted; estate = Estate and Market; "
                            "landmarks = Landmarks & Architects)")
-    play.add_argument("--players", type=int, default=4, metavar="N",
+    play.add_argument("--players", type=_players, default=4, metavar="N",
                       help="number of players, within the box's range (2..4 in the reference box; default 4)")
     play.add_argument("--mode", default=None,
                       help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
@@ -131,28 +150,28 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="print the summary of a saved game")
     rep.add_argument("save", type=Path, help="a save written by play --save")
     rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
-    rep.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
+    rep.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions, "
                                         "each with a paired 95%% interval")
     rev.add_argument("save", type=Path, help="a save of any game of the kit (play --save, the play views, the server's export)")
-    rev.add_argument("--seat", type=_positive, default=1, metavar="N",
+    rev.add_argument("--seat", type=_players, default=1, metavar="N",
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
-    rev.add_argument("--playouts", type=_positive, default=None, metavar="K",
+    rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
                      help="playouts per decision at first: the search's budget and the first look of every paired "
                           "interval; undecided intervals get up to 8 times as many (default: "
                           "haunted_kit.review.DEFAULT_PLAYOUTS)")
     rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
     rev.add_argument("--html", type=Path, metavar="FILE", help="also write the review as an HTML page")
     rev.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
-    rev.add_argument("--max-bytes", type=_positive, default=MAX_INPUT_BYTES, metavar="N",
+    rev.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
     chk.add_argument("box", type=Path, metavar="DIR", help="a folder holding a copy of data/")
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
-    chk.add_argument("--games", type=_positive, default=3, metavar="N", help="games per mode and player count (default 3)")
+    chk.add_argument("--games", type=_games, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
@@ -165,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     hand.add_argument("--seed", type=_seed, default=1, help="seed of the board's setup (default 1)")
-    hand.add_argument("--players", type=int, default=4, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default 4)")
+    hand.add_argument("--players", type=_players, default=4, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default 4)")
     hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
     hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
@@ -182,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "GAMES seeds each, into a Parquet dataset directory (resumable).")
     sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
     sim.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module (default haunted)")
-    sim.add_argument("--games", type=_positive, default=100, metavar="N", help="seeds per grid cell (default 100)")
+    sim.add_argument("--games", type=_games, default=100, metavar="N", help="seeds per grid cell (default 100)")
     sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
     sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
     sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
@@ -192,10 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
                      help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
     sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
-    sim.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    sim.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
-    sim.add_argument("--connect-timeout", type=_seconds, default=30, metavar="SECONDS",
+    sim.add_argument("--connect-timeout", type=arg_finite(*CONNECT_TIMEOUT_RANGE, above=True), default=30, metavar="SECONDS",
                      help="seconds to wait for the --scheduler to answer (default 30)")
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -203,40 +222,44 @@ def build_parser() -> argparse.ArgumentParser:
     cmp = sub.add_parser("compare", help="house-rule impact report: the reference box against a house-rule box",
                          description="Play the reference box and a house-rule box on the same seeds with the same bots "
                                      "and report the differences (win rate by seat, game length, collective losses, "
-                                     "score by source) with 95%% intervals and tests.")
+                                     "score by source) with 95% intervals and tests; a difference is marked * when it "
+                                     "stays significant after Holm's correction over all the rows.")
     cmp.add_argument("--box", type=Path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
     cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
                      help="games per box, at least 2 (default: haunted 500, estate 300, landmarks 250)")
     cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
-    cmp.add_argument("--players", type=int, default=None, metavar="N", help="number of players (default 4 for haunted, 3 for the others)")
+    cmp.add_argument("--players", type=_players, default=None, metavar="N", help="number of players (default 4 for haunted, 3 for the others)")
     cmp.add_argument("--agents", type=_agents, default=["greedy"],
                      help="comma-separated agent specs, one per seat, repeating (default greedy)")
     cmp.add_argument("--mode", default=None, help="Haunted Lands game mode (default wanderer)")
     cmp.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="Haunted Lands extra ghost cards, e.g. 2,3")
     cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
-    cmp.add_argument("--workers", type=_positive, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
+    cmp.add_argument("--rows", type=Path, metavar="FILE",
+                     help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
+                          "rank and result) as CSV, or as Parquet for a .parquet name")
+    cmp.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     cmp.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
     cmp.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
-    cls.add_argument("--players", type=int, default=4, metavar="N", help="number of players (default 4)")
+    cls.add_argument("--players", type=_players, default=4, metavar="N", help="number of players (default 4)")
     cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
     cls.add_argument("--seed", type=_seed, default=1)
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
-    cls.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
+    cls.add_argument("--port", type=_port, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
     cls.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
-    cls.add_argument("--size", type=float, default=34.0, metavar="PX",
+    cls.add_argument("--size", type=_hex_size, default=34.0, metavar="PX",
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
     cls.add_argument("--no-hints", action="store_true", help='no "Suggest a move" button for this table')
-    cls.add_argument("--hint-playouts", type=int, default=1000, metavar="N",
+    cls.add_argument("--hint-playouts", type=arg_whole(*HINT_PLAYOUTS_RANGE), default=1000, metavar="N",
                      help='playouts searched for each "Suggest a move", 10 to 100000 (default 1000)')
-    cls.add_argument("--kernel-idle", type=int, default=30, metavar="S",
+    cls.add_argument("--kernel-idle", type=arg_whole(*KERNEL_IDLE_RANGE), default=30, metavar="S",
                      help="seconds after which the game of a closed or reloaded page is shut down, 5 to 3600 (default 30)")
-    cls.add_argument("--max-kernels", type=int, default=40, metavar="N",
+    cls.add_argument("--max-kernels", type=arg_whole(*KERNELS_RANGE), default=40, metavar="N",
                      help="games open at once at most, 1 to 1000 (default 40); the next page says the app is full")
     cls.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                      help="another name pages may use in their Host header (repeatable; default localhost names only)")
@@ -244,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
-    srv.add_argument("--players", type=int, default=4, metavar="N", help="first table: number of players (default 4)")
+    srv.add_argument("--players", type=_players, default=4, metavar="N", help="first table: number of players (default 4)")
     srv.add_argument("--mode", default="wanderer", help="first table: game mode (default wanderer)")
     srv.add_argument("--seed", type=_seed, default=1, help="first table: seed (default 1)")
     srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
@@ -253,16 +276,17 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--box", type=Path, metavar="DIR", help="first table: a house-rule copy of data/")
     srv.add_argument("--ip", default="127.0.0.1",
                      help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
-    srv.add_argument("--port", type=int, default=8870, help="port (default 8870; 0: any free port)")
+    srv.add_argument("--port", type=_port, default=8870, help="port (default 8870; 0: any free port)")
     srv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                      help="another name pages may use in their Host header (repeatable)")
-    srv.add_argument("--size", type=float, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
-    srv.add_argument("--bot-delay", type=float, default=0.3, metavar="S",
+    srv.add_argument("--size", type=_hex_size, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
+    srv.add_argument("--bot-delay", type=arg_finite(*BOT_DELAY_RANGE), default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
     srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
     srv.add_argument("--new-token", action="store_true",
-                     help="make a new teacher link (the store keeps the teacher token, so the teacher, projector and "
-                          "hot-seat links survive a restart; this makes the old ones stop working)")
+                     help="make a new teacher link (the store keeps the teacher token, so the teacher link survives a "
+                          "restart; this makes the old one stop working; a table's projector and hot-seat links have "
+                          "tokens of their own, renewed from the teacher page)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
     return ap
@@ -404,6 +428,66 @@ def _game_options(parser, name: str, options: dict) -> dict:
     return given
 
 
+#: the subcommands that offer the chosen game's declared options (``Game.game_options``)
+GAME_OPTION_COMMANDS = ("compare",)
+_GAME_OPTION_DEST = "game_option:"  #: the argparse dest prefix of a declared option's flag
+
+
+def add_game_options(parser, game) -> None:
+    """Give ``parser`` (a subcommand's) a flag for each option ``game`` declares
+    (``Game.game_options``, :class:`~haunted_kit.protocol.GameOption`: ``--rounds`` for
+    Landmarks), read back checked by :func:`game_option_values`. A subcommand that starts
+    games with the game's options lists itself in :data:`GAME_OPTION_COMMANDS`; :func:`main`
+    adds the flags of the game its ``--game`` names (only that game is loaded, so the
+    parser itself names no game).
+
+    Raises:
+        ValueError: the game declares an option whose flag the subcommand already has."""
+    for opt in getattr(game, "game_options", ()):
+        try:
+            parser.add_argument(opt.flag, dest=_GAME_OPTION_DEST + opt.name, default=None, help=opt.help,
+                                metavar=opt.metavar or {"int": "N", "float": "X"}.get(opt.kind, "TEXT"))
+        except argparse.ArgumentError:
+            raise ValueError(f"{game.title} declares the option {opt.name!r}, whose flag {opt.flag} "
+                             f"{parser.prog} already has") from None
+
+
+def game_option_values(parser, game, args) -> dict:
+    """The ``new_game`` keywords of ``game``'s declared options given on the command line
+    (:func:`add_game_options`), each checked by its declaration
+    (:meth:`~haunted_kit.protocol.GameOption.parse`); a bad value is a usage error naming
+    the flag and the range (exit 2)."""
+    out = {}
+    for opt in getattr(game, "game_options", ()):
+        text = getattr(args, _GAME_OPTION_DEST + opt.name, None)
+        if text is None:
+            continue
+        try:
+            out[opt.name] = opt.parse(text)
+        except ValueError as exc:
+            parser.error(f"argument {opt.flag}: {exc}")
+    return out
+
+
+def _add_chosen_game_options(ap, argv: list) -> tuple:
+    """Before ``argv`` is parsed: when its subcommand is in :data:`GAME_OPTION_COMMANDS`,
+    add the declared options of the game its ``--game`` names (default
+    :data:`DEFAULT_GAME`) to that subcommand's parser. Returns ``(subcommand parser,
+    game)``, or ``(None, None)``."""
+    subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
+    command = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
+    if command is None or argv[command] not in GAME_OPTION_COMMANDS:
+        return None, None
+    peek = argparse.ArgumentParser(add_help=False)
+    peek.add_argument("--game", default=DEFAULT_GAME)
+    name = peek.parse_known_args(argv[command + 1:])[0].game
+    if name not in game_names():
+        return None, None  # the subcommand's --game choices say so
+    sub, game = subs[argv[command]], get_game(name)
+    add_game_options(sub, game)
+    return sub, game
+
+
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
     """The game's own check of its options (``cli.check_settings``), as a usage error."""
     check = getattr(game_cli(name), "check_settings", None)
@@ -415,18 +499,62 @@ def _check_settings(parser, name: str, box, players: int, seed: int, options: di
 
 
 def _check_outputs(parser, outputs: dict) -> None:
-    """Refuse unwritable output paths, and two outputs on one file, before any work."""
-    seen = {}
+    """Refuse unwritable output paths before any work (outputs over inputs or over each
+    other: :func:`_check_apart`, for every command, in :func:`main`)."""
     for option, path in outputs.items():
         if path is None:
             continue
         problem = check_writable(path, "file")
         if problem:
             parser.error(f"{option} {path}: {problem}")
-        key = path.resolve()
-        if key in seen:
-            parser.error(f"{seen[key]} and {option} name the same file {path}; one would replace the other")
-        seen[key] = option
+
+
+#: What each command reads (files or folders: a save, a box, a store it resumes...) and
+#: writes (files; ``/`` after a name: a folder it writes into), by option (a positional
+#: argument by its name). Every path option of every command is in one of them (a test
+#: checks it), so :func:`_check_apart` sees them all.
+READS = {"play": ("--box",), "replay": ("save", "--box"), "review": ("save", "--box"), "check-box": ("box",),
+         "handout": ("--box",), "teacher": ("--notebooks",), "simulate": ("--box",), "compare": ("--box",),
+         "classroom": ("--box",), "server": ("--box",)}
+WRITES = {"play": ("--save", "--log"), "review": ("--html",), "check-box": ("--report",), "handout": ("--out",),
+          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log")}
+
+
+def _io_paths(command: str, args) -> tuple[list, list]:
+    """``(outputs, inputs)`` of a parsed command for :func:`haunted_kit.fileio.output_clash`,
+    from :data:`READS` and :data:`WRITES`, with the paths a command derives: the reference
+    box's folder (:func:`haunted_kit.boxfile.data_dir`) when the command reads it, handout's PDF
+    next to its HTML, teacher's notebooks (the files it reads, so its default
+    ``NOTEBOOKS/.teacher`` is apart from them) and default ``--out``."""
+    def value(name):
+        return getattr(args, name.strip("-/").replace("-", "_"), None)
+
+    outputs = [(name.rstrip("/"), value(name), name.endswith("/")) for name in WRITES.get(command, ())]
+    inputs = [(name, value(name)) for name in READS.get(command, ())]
+    if outputs and "--box" in READS.get(command, ()) and (command == "compare" or args.box is None):
+        try:  # the kit's own data folder: every game's reference box (compare reads it beside --box)
+            inputs.append(("the reference box", data_dir()))
+        except ValueError:  # BoxError: no data folder; the command says so when it loads the box
+            pass
+    if command == "handout" and not args.no_pdf and args.out.suffix.lower() in (".html", ".htm"):
+        outputs.append(("the PDF of --out", args.out.with_suffix(".pdf"), False))
+    if command == "teacher":
+        from .exercises import TEACHER_DIR  # lazy: only teacher needs it
+
+        src = args.notebooks if args.notebooks is not None else Path(__file__).resolve().parents[1] / "notebooks"
+        inputs = [("notebook", p) for p in sorted(src.glob("*.ipynb"))] if src.is_dir() else []
+        if args.out is None:
+            outputs = [("--out", src / TEACHER_DIR, True)]
+    return outputs, inputs
+
+
+def _check_apart(parser, command: str, args) -> None:
+    """Usage error (exit 2, nothing written or read) when an output of ``command`` would
+    write over a file it reads, into a folder it reads (a box), or over another output:
+    :func:`haunted_kit.fileio.output_clash` names both."""
+    problem = output_clash(*_io_paths(command, args))
+    if problem:
+        parser.error(problem)
 
 
 def _write_outputs(writes) -> int:
@@ -468,8 +596,8 @@ def _play(sub, args) -> int:
 
 
 def _load_save(sub, args):
-    """The state of save ``args.save``, rebuilt with its game's ``from_dict`` (a save naming
-    no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
+    """The state of save ``args.save``, rebuilt by :func:`haunted_kit.games.load_state` (the
+    box check, then its game's ``from_dict``; a save naming no game is Haunted Lands'), or ``None`` after printing one line (unreadable or corrupt)."""
     data = _save_data(args.save, args.max_bytes)
     named = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME  # Haunted Lands saves name no game
     if named not in game_names():
@@ -480,8 +608,8 @@ def _load_save(sub, args):
     try:
         if data is None:  # read again for the reason: unreadable, too large, not UTF-8 or not JSON
             read_json(args.save, args.max_bytes, what="save")
-        return game.from_dict(data, box)
-    except ValueError as exc:  # the game's SaveError naming the field
+        return load_state(game, data, box)
+    except ValueError as exc:  # the game's SaveError naming the field, or BoxMismatch naming the box
         wrong = _wrong_game(data, named, args.box)
         print(f"haunted-kit: {f'{args.save}: {wrong}' if wrong else exc}", file=sys.stderr)
         return None
@@ -532,7 +660,7 @@ def _loads_as(data, exclude: str) -> str | None:
         if name != DEFAULT_GAME:  # the default game's saves name no game
             d["game"] = name
         try:
-            get_game(name).from_dict(d)
+            load_state(get_game(name), d)
         except (ValueError, TypeError, KeyError, AttributeError, IndexError):  # not that game's save either
             continue
         return name
@@ -619,18 +747,22 @@ def _check_box(sub, args) -> int:
 
 def _compare(sub, args) -> int:
     """``compare``: the usage checks (a missing box folder, a box of another game, player
-    and game counts, agents, options, the --html path: usage and exit 2), a house-rule box
+    and game counts, agents, options (the game's declared ones too, e.g. Landmarks'
+    ``--rounds``: :func:`add_game_options`), the --html and --rows paths: usage and exit
+    2), a house-rule box
     that does not load (its BoxError in one line, exit 1), then
-    :func:`haunted_kit.compare.compare`'s table printed and the HTML written."""
+    :func:`haunted_kit.compare.compare`'s table printed, the HTML and the per-game rows
+    (:meth:`~haunted_kit.compare.Comparison.write_games`) written."""
     from .compare import compare  # lazy: only compare needs it; it pulls simulate (see the note at the top)
     from .simulate import SchedulerError  # lazy: as above
 
     name = args.game
     if not args.box.is_dir():
         sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
-    _check_outputs(sub, {"--html": args.html})
+    _check_outputs(sub, {"--html": args.html, "--rows": args.rows})
     options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     game = get_game(name)
+    options.update(game_option_values(sub, game, args))
     try:
         house = game_hook(game, "load_box", "compare")(args.box)
     except MissingHook as exc:
@@ -662,12 +794,13 @@ def _compare(sub, args) -> int:
         sub.error(str(exc))
     print(report.table())
     print(f"Both boxes played and compared in {report.seconds:.1f} s.")
-    return _write_outputs(((args.html, report.write_html, "HTML report written"),))
+    return _write_outputs(((args.html, report.write_html, "HTML report written"),
+                           (args.rows, report.write_games, "Per-game rows written")))
 
 
 def _classroom(sub, args) -> int:
     # lazy: only classroom needs it (see the note at the top)
-    from .classroom import MAX_HINT_PLAYOUTS, MAX_SIZE, MIN_HINT_PLAYOUTS, MIN_SIZE, serve
+    from .classroom import serve
 
     game = get_game(DEFAULT_GAME)  # the classroom notebook plays the default game
     box = _box(sub, game, args.box)
@@ -676,16 +809,6 @@ def _classroom(sub, args) -> int:
     _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode})
     if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
         sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
-    if not 0 <= args.port <= 65535:
-        sub.error(f"--port must be between 0 and 65535, got {args.port}")
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
-    if not MIN_HINT_PLAYOUTS <= args.hint_playouts <= MAX_HINT_PLAYOUTS:
-        sub.error(f"--hint-playouts must be between {MIN_HINT_PLAYOUTS} and {MAX_HINT_PLAYOUTS}, got {args.hint_playouts}")
-    if not 5 <= args.kernel_idle <= 3600:
-        sub.error(f"--kernel-idle must be between 5 and 3600 seconds, got {args.kernel_idle}")
-    if not 1 <= args.max_kernels <= 1000:
-        sub.error(f"--max-kernels must be between 1 and 1000, got {args.max_kernels}")
     return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                  open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
                  hint_playouts=args.hint_playouts, kernel_idle=args.kernel_idle, max_kernels=args.max_kernels,
@@ -791,6 +914,9 @@ def _simulate(parser, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    if report.removed:
+        print(f"Removed {len(report.removed)} partial part file{'s' * (len(report.removed) != 1)} left by a killed run "
+              f"({', '.join(os.path.relpath(p, args.out) for p in report.removed)} in {args.out}); their games were played again.", file=sys.stderr)
     if report.interrupted:
         print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
               "run the same command again to resume.", file=sys.stderr)
@@ -811,7 +937,6 @@ def _simulate(parser, args) -> int:
 
 def _server(sub, args) -> int:
     # lazy: only server needs these; they pull tornado and sqlite3 (see the note at the top)
-    from .classroom import MAX_SIZE, MIN_SIZE
     from .server import serve as serve_tables
     from .store import StoreError
 
@@ -821,12 +946,6 @@ def _server(sub, args) -> int:
     _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     if any(not 1 <= b <= args.players for b in args.bots):
         sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
-    if not 0 <= args.port <= 65535:
-        sub.error(f"--port must be between 0 and 65535, got {args.port}")
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        sub.error(f"--size must be between {MIN_SIZE:g} and {MAX_SIZE:g} pixels, got {args.size:g}")
-    if not 0 <= args.bot_delay <= 60:
-        sub.error(f"--bot-delay must be between 0 and 60 seconds, got {args.bot_delay:g}")
     _check_outputs(sub, {"--store": args.store, "--log": args.log})
     first = {"game": game.name, "players": args.players, "mode": args.mode, "seed": args.seed, "extra_ghost_cards": args.ghost_cards,
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
@@ -851,8 +970,17 @@ def main(argv=None) -> int:
     130 interrupted)."""
     try:
         ap = build_parser()
-        args = ap.parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        sub, game = _add_chosen_game_options(ap, argv)
+        args, extra = ap.parse_known_args(argv)
+        if extra:  # what argparse's parse_args says, and which options the chosen game has
+            owner = sub if sub is not None else ap
+            flags = [o.flag for o in getattr(game, "game_options", ())]
+            hint = (f" (--game {game.name} declares {'the options ' + ', '.join(flags) if flags else 'no game options'}; "
+                    f"{owner.prog} --game NAME --help lists a game's)") if sub is not None else ""
+            owner.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
         sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
+        _check_apart(sub, args.command, args)
         return _COMMANDS[args.command](sub, args)
     except KeyboardInterrupt:
         print("haunted-kit: interrupted", file=sys.stderr)

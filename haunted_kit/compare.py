@@ -24,18 +24,24 @@ Statistics (every interval is 95%, every test two-sided at 5%):
 
 * a rate (wins, collective losses) over ``games`` games: Wilson score interval; the
   difference (house minus reference): Newcombe's hybrid score interval (from the two
-  Wilson intervals); the test: two-proportion z test with the pooled rate;
+  Wilson intervals);
 * a mean (per game: decisions, length, the players' mean score and parts): Student t
-  interval; the difference: Welch's t interval and Welch's t test
-  (Welch-Satterthwaite degrees of freedom).
+  interval; the difference: Welch's t interval (Welch-Satterthwaite degrees of freedom);
+* every row's test: a permutation test of the difference (:func:`permutation_p`, 4,999
+  seeded relabellings of the pooled games), exact for any figure's distribution, where
+  the z and Welch tests are only approximately so in the far tail that Holm's
+  correction reads.
 
 The two boxes are played on the same seeds, but a changed rule changes the whole game,
-so the samples are treated as independent (no pairing). ``significant`` is each test on
-its own at 5%; with many rows some differences come out "significant" by chance (about
-one in twenty when nothing changed), so ``holm`` also marks the rows that stay
-significant under Holm's step-down correction over all rows of the report (family-wise
-error 5%). :meth:`Comparison.games_for` says how many games per box give the
-difference's interval a wanted half-width (widths shrink as 1/sqrt(games)).
+so the samples are treated as independent (no pairing). A report tests a dozen rows or
+more, so tests on their own would mark about one unchanged row in twenty: ``*`` (a row's
+``significant``) marks a difference that stays significant at 5% under Holm's step-down
+correction over all rows of the report (:func:`holm_adjusted`; family-wise error 5%:
+when the house rules change nothing, at most 5% of reports mark any row;
+``benchmarks/bench_compare.py --splits 200`` measures it on two halves of the same
+games). Each row keeps its own p-value beside the adjusted one.
+:meth:`Comparison.games_for` says how many games per box give the difference's interval
+a wanted half-width, worked out with the report's own intervals.
 
 The kit level: no game is imported; games are reached through the registry and their
 Game hooks.
@@ -44,9 +50,12 @@ Game hooks.
 from __future__ import annotations
 
 import base64
+import contextlib
+import functools
 import io
 import json
 import math
+import os
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -58,21 +67,25 @@ from .fileio import atomic_write
 from .games import get_game
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
-from .simulate import Grid, load_dataset, simulate
+from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
 
 __all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "newcombe_interval", "t_interval", "two_proportion_z",
            "welch", "wilson_interval"]
+
+#: the report's columns
+HEADINGS = ("figure", "reference [95% CI]", "house rules [95% CI]", "difference [95% CI]", "p", "p Holm", "sig")
 
 #: level of every interval and test
 CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
 _Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 
-#: ``compare``'s default games per box for each game, each about 10 to 15 CPU seconds of
-#: games for both boxes: a default Haunted Lands report (4 players, greedy bots, two
-#: worker processes) takes about 6 s on two free cores and stayed under 60 s with the
-#: cores shared about six ways (load average 12; ``benchmarks/bench_compare.py``
-#: measures it); a rate's difference then has a 95% half-width of about +-5 pts.
+#: ``compare``'s default games per box for each game, each about 5 to 15 CPU seconds of
+#: games for both boxes: a default Haunted Lands report (4 players, greedy bots, one
+#: worker process per CPU for both boxes) takes about 6 CPU seconds, about 6 s wall on two
+#: free cores and 16-21 s with the two cores shared about nine ways
+#: (``benchmarks/bench_compare.py --runs 3``); a rate's difference then has a 95%
+#: half-width of about +-5 pts.
 DEFAULT_GAMES = {"haunted": 500, "estate": 300, "landmarks": 250}
 
 
@@ -200,16 +213,84 @@ def welch(a, b) -> tuple[float, float, float, float]:
     return d, d - half, d + half, t_sf2(d / se, df)
 
 
+#: label shuffles of a row's permutation test: the smallest p-value it can give is
+#: 1 / (SHUFFLES + 1) = 0.0002, well below Holm's smallest threshold for a report's rows
+#: (0.05 / 20 = 0.0025)
+SHUFFLES = 4999
+
+
+def permutation_p(a, b, *, shuffles: int = SHUFFLES, seed: int = 0) -> float:
+    """Two-sided p-value of ``mean(b) - mean(a)`` by a permutation test: the games of both
+    boxes pooled, ``shuffles`` random relabellings (a seeded generator: the same samples,
+    the same p), p = (1 + relabellings at least as far from 0 as the observed difference)
+    / (1 + shuffles).
+
+    Exact whatever the figure's distribution (a win flag, a count of decisions, points
+    mostly zero): when the house rules change nothing, the games of both boxes are
+    exchangeable, so a p-value below ``alpha`` comes in at most ``alpha`` of reports. The
+    z and Welch tests only approach that as games grow, and miss it most in the far tail
+    where Holm's correction reads them (measured: 0.44% of rows below 0.05/13 instead of
+    0.38%, ``benchmarks/bench_compare.py --splits 1000`` before this test).
+
+    Args:
+        a, b: the two samples (numbers; at least one value each).
+        shuffles: relabellings (at least 1).
+        seed: the generator's seed.
+
+    Returns:
+        a p-value in (0, 1]; 1 when every value is the same.
+    """
+    import numpy as np  # lazy: only the report's statistics need it
+
+    x = np.concatenate([np.asarray(a, dtype=float), np.asarray(b, dtype=float)])
+    n1 = len(a)
+    observed = abs(x[n1:].mean() - x[:n1].mean())
+    if np.all(x == x[0]):
+        return 1.0
+    perms = _relabellings(len(x), shuffles, seed)
+    total = x.sum()
+    first = x[perms[:, :n1]].sum(axis=1)          # each relabelling's first sample, summed
+    diffs = np.abs((total - first) / (len(x) - n1) - first / n1)
+    # a relabelling as far as the observed one counts, with a tolerance for the rounding of sums
+    hits = int(np.count_nonzero(diffs >= observed - 1e-12 * max(1.0, abs(observed))))
+    return (1 + hits) / (1 + len(perms))
+
+
+@functools.lru_cache(maxsize=2)
+def _relabellings(n: int, shuffles: int, seed: int):
+    """``shuffles`` random orders of ``range(n)`` (a read-only ``shuffles x n`` int32
+    array), seeded; kept for the report's other rows (about 20 MB for 1,000 games)."""
+    import numpy as np  # lazy: only the report's statistics need it
+
+    rng = np.random.default_rng(seed)
+    out = rng.permuted(np.tile(np.arange(n, dtype=np.int32), (shuffles, 1)), axis=1)
+    out.setflags(write=False)
+    return out
+
+
+def holm_adjusted(pvalues) -> list[float]:
+    """Holm's step-down adjusted p-values of ``pvalues`` (same order; each in [0, 1]).
+
+    With the ``m`` p-values sorted ascending, the ``i``-th (``i`` from 1) is multiplied by
+    ``m - i + 1``, the running maximum is taken (an adjusted p-value never falls as the raw
+    one grows) and the result capped at 1. A row is significant after the correction when
+    its adjusted p-value is below 5%: the chance that any of the ``m`` rows is marked when
+    no figure changed is then at most 5% (the family-wise error), whatever the rows'
+    dependence. E.g. ``[0.01, 0.04, 0.03, 0.005]`` -> ``[0.03, 0.06, 0.06, 0.02]``."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out
+
+
 def holm(pvalues, alpha: float = ALPHA) -> list[bool]:
     """Which of ``pvalues`` are significant under Holm's step-down correction
-    (family-wise error ``alpha``)."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    out = [False] * len(pvalues)
-    for rank, i in enumerate(order):
-        if pvalues[i] > alpha / (len(pvalues) - rank):
-            break
-        out[i] = True
-    return out
+    (family-wise error ``alpha``): their :func:`holm_adjusted` p-value is below ``alpha``."""
+    return [q < alpha for q in holm_adjusted(pvalues)]
 
 
 # ============================================================================ the report
@@ -219,10 +300,12 @@ def holm(pvalues, alpha: float = ALPHA) -> list[bool]:
 class Row:
     """One figure of the report. ``kind`` is ``"rate"`` (Wilson / Newcombe / z test) or
     ``"mean"`` (t / Welch); ``ref`` and ``house`` are ``(estimate, low, high)``;
-    ``diff`` is ``(house - reference, low, high)``; ``p`` the test's two-sided p-value;
-    ``significant`` p < 5%; ``holm`` still significant after Holm's correction over the
-    report; ``spread`` each side's variance of one observation (p(1-p) for a rate), for
-    :meth:`Comparison.games_for`."""
+    ``diff`` is ``(house - reference, low, high)``; ``p`` the test's two-sided p-value on
+    its own; ``p_holm`` the Holm-adjusted p-value over every row of the report
+    (:func:`holm_adjusted`); ``significant`` p_holm < 5% (the report's ``*``: when no
+    figure changed, at most 5% of reports mark any row); ``alone`` p < 5% (the test on its
+    own, about one unchanged row in twenty); ``spread`` each side's variance of one
+    observation (p(1-p) for a rate), for :meth:`games_for`."""
 
     group: str
     name: str
@@ -233,22 +316,57 @@ class Row:
     p: float
     n: int
     spread: tuple = (0.0, 0.0)
+    p_holm: float = 1.0
     significant: bool = False
-    holm: bool = False
+    alone: bool = False
+
+    def half_width(self, games: float) -> float:
+        """The half-width of the difference's 95% interval with ``games`` games per box,
+        worked out with the report's own interval at the estimates measured: for a rate
+        Newcombe's interval at the two rates (``k = rate * games``), for a mean Welch's t
+        interval at the two variances (Welch-Satterthwaite degrees of freedom). With the
+        games played (``games == n``) it is the half-width shown, ``(high - low) / 2``."""
+        if self.kind == "rate":
+            p1, p2 = self.ref[0], self.house[0]
+            lo, hi = newcombe_interval(p1 * games, games, p2 * games, games)
+            return (hi - lo) / 2
+        va, vb = self.spread
+        if va + vb == 0:
+            return 0.0
+        df = (va + vb) ** 2 / ((va * va + vb * vb) / (games - 1))
+        return t_quantile(df) * math.sqrt((va + vb) / games)
 
     def games_for(self, half_width: float) -> int:
-        """Games per box for the difference's 95% interval to be about ``+-half_width``
-        (normal approximation: z^2 (v_ref + v_house) / half_width^2; at least 2)."""
+        """The fewest games per box (at least 2) for the difference's 95% interval to be
+        at most ``+-half_width`` (rates in rate units, 0.05 = 5 points; means in the
+        figure's units), by :meth:`half_width` at the estimates measured: so it is at most
+        :attr:`n` exactly when the interval shown is already that narrow. E.g. a rate of 0
+        in both boxes: Newcombe's half-width is z^2 / (games + z^2), and +-5 points needs
+        z^2 (1 / 0.05 - 1) = 72.99 -> 73 games per box.
+
+        Raises:
+            ValueError: ``half_width`` not more than 0.
+        """
         if not half_width > 0:
             raise ValueError(f"half_width must be more than 0, got {half_width!r}")
-        return max(2, math.ceil(_Z * _Z * sum(self.spread) / half_width ** 2))
+        lo, hi = 1, 2  # half_width(hi) <= wanted; every n <= lo is too wide (n = 1 gives no interval)
+        while self.half_width(hi) > half_width:
+            lo, hi = hi, hi * 2
+        while hi - lo > 1:  # the width falls as the games grow
+            mid = (lo + hi) // 2
+            if self.half_width(mid) > half_width:
+                lo = mid
+            else:
+                hi = mid
+        return hi
 
     def to_dict(self) -> dict:
         return {"group": self.group, "figure": self.name, "kind": self.kind,
                 "reference": self.ref[0], "reference_low": self.ref[1], "reference_high": self.ref[2],
                 "house": self.house[0], "house_low": self.house[1], "house_high": self.house[2],
                 "difference": self.diff[0], "difference_low": self.diff[1], "difference_high": self.diff[2],
-                "p": self.p, "significant": self.significant, "holm": self.holm, "games": self.n}
+                "p": self.p, "p_holm": self.p_holm, "significant": self.significant,
+                "significant_alone": self.alone, "games": self.n}
 
 
 def _rate_row(group, name, ref_flags, house_flags) -> Row:
@@ -256,13 +374,14 @@ def _rate_row(group, name, ref_flags, house_flags) -> Row:
     k1, k2 = int(sum(ref_flags)), int(sum(house_flags))
     p1, p2 = k1 / n1, k2 / n2
     return Row(group, name, "rate", (p1, *wilson_interval(k1, n1)), (p2, *wilson_interval(k2, n2)),
-               (p2 - p1, *newcombe_interval(k1, n1, k2, n2)), two_proportion_z(k1, n1, k2, n2), n1,
+               (p2 - p1, *newcombe_interval(k1, n1, k2, n2)), permutation_p(ref_flags, house_flags), n1,
                (p1 * (1 - p1), p2 * (1 - p2)))
 
 
 def _mean_row(group, name, ref_values, house_values) -> Row:
-    d, lo, hi, p = welch(ref_values, house_values)
-    return Row(group, name, "mean", t_interval(ref_values), t_interval(house_values), (d, lo, hi), p, len(ref_values),
+    d, lo, hi, _p = welch(ref_values, house_values)
+    return Row(group, name, "mean", t_interval(ref_values), t_interval(house_values), (d, lo, hi),
+               permutation_p(ref_values, house_values), len(ref_values),
                (_mean_var(ref_values)[1], _mean_var(house_values)[1]))
 
 
@@ -285,7 +404,11 @@ def _parts_per_game(frame) -> tuple[list[str], dict]:
 
 
 def _rows(game, ref, house, players: int) -> list[Row]:
+    """The report's rows, house against reference; every row's permutation test uses the
+    same seeded relabellings of the games (:func:`_relabellings`, kept), so a report is
+    the same every time."""
     rows = []
+
     for seat in range(1, players + 1):
         rows.append(_rate_row("win rate by seat", f"seat {seat} wins", list(ref[ref["seat"] == seat]["won"]),
                               list(house[house["seat"] == seat]["won"])))
@@ -308,10 +431,10 @@ def _rows(game, ref, house, players: int) -> list[Row]:
         if not any(p1.get(src, zeros)) and not any(p2.get(src, zeros)):  # a source neither box ever scores
             continue
         rows.append(_mean_row(f"{score} by source", f"{score}: {src}", p1.get(src, zeros), p2.get(src, zeros)))
-    flags = holm([r.p for r in rows])
-    for r, h in zip(rows, flags):
-        r.significant = r.p < ALPHA
-        r.holm = h
+    for r, q in zip(rows, holm_adjusted([r.p for r in rows])):
+        r.p_holm = q
+        r.significant = q < ALPHA
+        r.alone = r.p < ALPHA
     return rows
 
 
@@ -331,7 +454,8 @@ class Comparison:
     """What :func:`compare` measured: the settings, both boxes (``reference_name``,
     ``house_name``, their fingerprints), the :class:`Row` figures, both datasets' rows
     (``reference_rows``, ``house_rows``: :data:`haunted_kit.simulate.COLUMNS`, sorted by
-    game and seat) and the wall time in seconds."""
+    game and seat), the ``new_game`` options both boxes were played with and the wall
+    time in seconds."""
 
     game: str
     title: str
@@ -346,11 +470,12 @@ class Comparison:
     reference_rows: object = None
     house_rows: object = None
     seconds: float = 0.0
+    options: dict = field(default_factory=dict)
 
-    def significant(self, holm_only: bool = False) -> list[Row]:
-        """The rows whose difference is significant at 5% (``holm_only``: after Holm's
-        correction)."""
-        return [r for r in self.rows if (r.holm if holm_only else r.significant)]
+    def significant(self, alone: bool = False) -> list[Row]:
+        """The rows whose difference is significant at 5% after Holm's correction over
+        the report's rows (the rows marked ``*``); ``alone``: each test on its own."""
+        return [r for r in self.rows if (r.alone if alone else r.significant)]
 
     def row(self, name: str) -> Row:
         """The row named ``name`` (e.g. ``"collective-loss rate"``); KeyError naming the known ones."""
@@ -364,10 +489,53 @@ class Comparison:
         return self.reference_rows.reset_index(drop=True).equals(self.house_rows.reset_index(drop=True))
 
     def games_for(self, half_width: float, kind: str = "rate") -> int:
-        """Games per box for every ``kind`` row's difference interval to be about
+        """Games per box for every ``kind`` row's difference interval to be at most
         ``+-half_width`` (rates: in rate units, 0.05 = 5 points; means: in the figure's
-        units), at the spreads measured."""
+        units), at the estimates measured (:meth:`Row.games_for`)."""
         return max((r.games_for(half_width) for r in self.rows if r.kind == kind), default=2)
+
+    def games_frame(self):
+        """One row per game of both boxes, as a pandas DataFrame, reference games first,
+        each box in seed order: ``box`` (``reference`` or ``house``), ``box_name``,
+        ``game_id``, ``seed``, ``players``, ``options`` (JSON), ``lineup``,
+        ``game_decisions``, ``game_turns`` (the game's own length unit, ``length_name``),
+        ``collective_loss`` (games that have one), then per seat ``s`` (1 = first to take
+        a turn) ``seat{s}_player`` (0-based player index), ``seat{s}_agent``,
+        ``seat{s}_score``, ``seat{s}_rank``, ``seat{s}_won`` and ``seat{s}_score_parts``
+        (JSON, source -> points): the per-seat columns of
+        :data:`haunted_kit.simulate.COLUMNS` side by side."""
+        import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
+
+        keep = ["game_id", "seed", "players", "options", "lineup", "game_decisions", "game_turns"]
+        if has_collective_loss(get_game(self.game)):
+            keep.append("collective_loss")
+        seat_cols = ["player", "agent", "score", "rank", "won", "score_parts"]
+        frames = []
+        for box, name, rows in (("reference", self.reference_name, self.reference_rows),
+                                ("house", self.house_name, self.house_rows)):
+            per_game = rows[rows["seat"] == 1][keep].set_index("game_id")
+            for seat in range(1, self.players + 1):
+                one = rows[rows["seat"] == seat].set_index("game_id")[seat_cols]
+                per_game = per_game.join(one.rename(columns={c: f"seat{seat}_{c}" for c in seat_cols}))
+            per_game = per_game.sort_values("seed").reset_index()
+            per_game.insert(0, "box", box)
+            per_game.insert(1, "box_name", name)
+            frames.append(per_game)
+        return pd.concat(frames, ignore_index=True)
+
+    def write_games(self, path) -> Path:
+        """Write :meth:`games_frame` to ``path`` atomically: Parquet for a ``.parquet``
+        name, else CSV. Returns the path. Raises OSError (the old file, if any, is left
+        as it was)."""
+        path = Path(path)
+        frame = self.games_frame()
+        if path.suffix.lower() == ".parquet":
+            buf = io.BytesIO()
+            frame.to_parquet(buf, index=False)
+            atomic_write(path, buf.getvalue())
+        else:
+            atomic_write(path, lambda fh: frame.to_csv(fh, index=False))
+        return path
 
     def to_frame(self):
         """The rows as a pandas DataFrame (one row per figure, :meth:`Row.to_dict`)."""
@@ -385,34 +553,43 @@ class Comparison:
             f = lambda v: f"{v:.2f}"  # noqa: E731
             fd = lambda v: f"{v:+.2f}"  # noqa: E731
             unit = ""
-        mark = "**" if r.holm else ("*" if r.significant else "")
-        p = "<0.001" if r.p < 0.001 else f"{r.p:.3f}"
+        fp = lambda v: "<0.001" if v < 0.001 else f"{v:.3f}"  # noqa: E731
         return [r.name, f"{f(r.ref[0])} [{f(r.ref[1])}, {f(r.ref[2])}]",
                 f"{f(r.house[0])} [{f(r.house[1])}, {f(r.house[2])}]",
-                f"{fd(r.diff[0])}{unit} [{fd(r.diff[1])}, {fd(r.diff[2])}]", p, mark]
+                f"{fd(r.diff[0])}{unit} [{fd(r.diff[1])}, {fd(r.diff[2])}]", fp(r.p), fp(r.p_holm),
+                "*" if r.significant else ""]
 
     def header(self) -> list[str]:
+        opts = "".join(f", {k} {','.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+                       for k, v in self.options.items())
         return [f"{self.title}: house rules {self.house_name} against {self.reference_name}",
-                f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players, "
-                f"agents {self.agents} (the same seeds and bots for both boxes)"]
+                f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players"
+                f"{opts}, agents {self.agents} (the same seeds and bots for both boxes)"]
 
     def notes(self) -> list[str]:
         rates = [r for r in self.rows if r.kind == "rate"]
-        widths = [f"+-{100 * w:g} pts needs {self.games_for(w)} games per box" for w in (0.05, 0.02)]
-        got = max(((r.diff[2] - r.diff[1]) / 2 for r in rates), default=0)
-        return [
-            "95% intervals. Rates: Wilson (each box), Newcombe hybrid score (difference), two-proportion z test. "
-            "Means (per game; a score: the players' mean in each game): Student t (each box), Welch t (difference "
-            "and test).",
-            "* = significant at 5% on its own; ** = still significant after Holm's correction over all "
-            f"{len(self.rows)} rows (with this many tests about one in twenty unchanged figures shows * by chance).",
-            f"Precision: the widest rate difference here is +-{100 * got:.1f} pts with {self.games} games per box; "
-            + "; ".join(widths) + " (interval widths shrink as 1/sqrt(games): half the width takes 4x the games).",
+        lines = [
+            "95% intervals. Rates: Wilson (each box), Newcombe hybrid score (difference). "
+            "Means (per game; a score: the players' mean in each game): Student t (each box), Welch t (difference). "
+            f"p: a permutation test of the difference ({SHUFFLES:,} random relabellings of the two boxes' games, "
+            "exact whatever the figure's distribution).",
+            f"* = significant at 5% after Holm's correction over all {len(self.rows)} rows: p is each test on its "
+            "own, p Holm the adjusted p-value; when the house rules change nothing, at most 5% of reports mark any "
+            "row (without the correction about one unchanged row in twenty would be marked).",
         ]
+        if rates:
+            widest = max(rates, key=lambda r: r.diff[2] - r.diff[1])
+            got = (widest.diff[2] - widest.diff[1]) / 2
+            widths = [f"+-{100 * w:g} pts needs {self.games_for(w)} games per box" for w in (0.05, 0.02)]
+            lines.append(f"Precision: the widest rate difference here is +-{100 * got:.1f} pts with {self.games} games "
+                         f"per box; at the rates measured, " + "; ".join(widths) + " (Newcombe's interval worked out "
+                         "for more games; widths shrink about as 1/sqrt(games): half the width takes about 4x the "
+                         "games).")
+        return lines
 
     def table(self) -> str:
         """The report as a text table for the terminal."""
-        head = ["figure", "reference [95% CI]", "house rules [95% CI]", "difference [95% CI]", "p", "sig"]
+        head = list(HEADINGS)
         body, groups = [], []
         for r in self.rows:
             body.append(self._cells(r))
@@ -434,7 +611,7 @@ class Comparison:
     # ---------------------------------------------------------------- HTML
     def figure_png(self) -> bytes:
         """The differences with their 95% intervals as a PNG (black and white: filled
-        marks are significant at 5%, open ones are not; rates in percentage points,
+        marks are significant at 5% after Holm's correction, open ones are not; rates in percentage points,
         means as a percentage of the reference's mean)."""
         from matplotlib.figure import Figure  # lazy: matplotlib only for the HTML report
 
@@ -466,12 +643,11 @@ class Comparison:
     def html(self) -> str:
         """The report as one self-contained HTML page (the table, the notes and the
         figure embedded as PNG), readable printed in black and white."""
-        head = "".join(f"<th>{escape(h)}</th>" for h in ["figure", "reference [95% CI]", "house rules [95% CI]",
-                                                         "difference [95% CI]", "p", "sig"])
+        head = "".join(f"<th>{escape(h)}</th>" for h in HEADINGS)
         body, last = [], None
         for r in self.rows:
             if r.group != last:
-                body.append(f'<tr><th colspan="6" class="group">{escape(r.group)}</th></tr>')
+                body.append(f'<tr><th colspan="{len(HEADINGS)}" class="group">{escape(r.group)}</th></tr>')
                 last = r.group
             cells = self._cells(r)
             strong = ' class="sig"' if r.significant else ""
@@ -496,10 +672,10 @@ House-rule box: <b>{escape(self.house_name)}</b> (fingerprint <code>{escape(str(
 <table><thead><tr>{head}</tr></thead><tbody>
 {chr(10).join(body)}
 </tbody></table>
-<p>Bold rows and * : significant at 5%; ** : also after Holm's correction.</p>
+<p>Bold rows marked * : significant at 5% after Holm's correction over all the rows.</p>
 <ul>{''.join(f'<li>{escape(n)}</li>' for n in self.notes())}</ul>
 <h2>The differences with their 95% intervals</h2>
-<p>Filled marks are significant at 5%, open marks are not; the dashed line is no difference.</p>
+<p>Filled marks are significant at 5% after Holm's correction, open marks are not; the dashed line is no difference.</p>
 <img alt="Differences between the house rules and the reference box with 95% intervals"
  src="data:image/png;base64,{png}">
 </body></html>
@@ -535,7 +711,8 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
             Lands, 3 for the companions).
         agents: an agent lineup (:mod:`haunted_kit.bots`), one spec per seat, repeating.
         options: other ``new_game`` keywords, one value each (Haunted Lands: ``mode``,
-            ``extra_ghost_cards``).
+            ``extra_ghost_cards``; a game's declared ``game_options``, e.g. Landmarks'
+            ``rounds``).
         workers, dask, scheduler: as :func:`haunted_kit.simulate.simulate`.
         progress: one progress bar over both boxes' games.
 
@@ -563,12 +740,24 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     grid.check(ref)
     grid.check(house)
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="haunted-kit-compare-") as tmp:
+    if workers is None:
+        workers = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="haunted-kit-compare-") as tmp, contextlib.ExitStack() as stack:
+        # both boxes on one set of worker processes: each process starts (imports the kit
+        # and the game) once, and the house games follow the reference ones without a pause
+        pool = None if dask or scheduler or workers == 1 else stack.enter_context(ProcessPool(workers))
         bar = Bar(2 * len(grid), f"compare {game}") if progress else None
         try:
             for name, b in (("reference", ref), ("house", house)):
-                report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
-                                  progress=bar if bar is not None else False)
+                try:
+                    report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
+                                      progress=bar if bar is not None else False, pool=pool)
+                except SchedulerError as exc:  # the games are in a temporary folder: nothing to resume
+                    if exc.done is None:
+                        raise
+                    raise SchedulerError(f"lost the Dask scheduler at {exc.address} after {exc.done} of {exc.total} "
+                                         f"games of the {name} box; compare keeps no partial run: rerun the "
+                                         "command") from None
                 if report.interrupted:
                     raise KeyboardInterrupt
         finally:
@@ -581,4 +770,4 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     return Comparison(game=game, title=g.title, reference_name=_box_name(ref, g, True), house_name=_box_name(house, g, False),
                       fingerprints=(ref.fingerprint, house.fingerprint), players=players, agents=lineup, games=games,
                       seed=seed, rows=_rows(g, ref_rows, house_rows, players), reference_rows=ref_rows,
-                      house_rows=house_rows, seconds=seconds)
+                      house_rows=house_rows, seconds=seconds, options=dict(options or {}))

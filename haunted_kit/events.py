@@ -3,10 +3,13 @@
 Each event has a ``kind`` (see :data:`EVENT_KINDS`), the season/round/phase it happened
 in, the player concerned (or ``None``), the cell concerned (axial, or ``None``), a small
 ``data`` dict and a one-sentence ``text`` explaining it in plain words with the rule
-section. ``private`` marks an event only its player may see (a face-down quest).
+section. Who may see an event is declared once per game, by its kind
+(:mod:`haunted_kit.visibility`); ``private`` marks an event that is not for everyone's
+eyes (an engine's hidden event, or a copy redacted for a viewer).
 
 The log is a plain list of events; :func:`log_to_frame` turns it into a pandas
-DataFrame (one row per event), hiding private events from other viewers.
+DataFrame (one row per event); :meth:`haunted_kit.visibility.Visibility.frame` does so
+as a viewer may see it.
 """
 
 from __future__ import annotations
@@ -152,21 +155,13 @@ class Event:
             return "setup"
         return f"S{self.season} R{self.round} {self.phase}"
 
-    def seen_by(self, viewer: int | None) -> "Event":
-        """This event as ``viewer`` may see it (``None`` = omniscient)."""
-        if not self.private or viewer is None or viewer == self.player:
-            return self
-        return Event(self.seq, self.season, self.round, self.phase, self.kind, self.player,
-                     f"P{self.player + 1} takes a quest card face down.", None, {}, True)
 
-
-def log_to_frame(events, viewer: int | None = None):
-    """The event log as a :class:`pandas.DataFrame`.
+def log_to_frame(events):
+    """The event log as a :class:`pandas.DataFrame`, the events as they are (a viewer's
+    log: :meth:`haunted_kit.visibility.Visibility.frame`).
 
     Args:
         events: iterable of :class:`Event`.
-        viewer: player index whose view to show (other players' private events are
-            redacted); ``None`` shows everything.
 
     Returns:
         DataFrame with columns seq, season, round, phase, kind, player (1-based label
@@ -176,7 +171,6 @@ def log_to_frame(events, viewer: int | None = None):
 
     rows = []
     for e in events:
-        e = e.seen_by(viewer)
         rows.append({
             "seq": e.seq, "season": e.season, "round": e.round, "phase": e.phase, "kind": e.kind,
             "player": None if e.player is None else f"P{e.player + 1}",

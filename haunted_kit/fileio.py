@@ -22,7 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TextIO
 
-__all__ = ["MAX_INPUT_BYTES", "DuplicateKey", "InputTooLarge", "atomic_write", "check_writable", "parse_json", "read_json", "read_text"]
+__all__ = ["MAX_INPUT_BYTES", "DuplicateKey", "InputTooLarge", "atomic_temp_glob", "atomic_write", "check_writable", "output_clash", "parse_json",
+           "read_json", "read_text"]
 
 #: Default size limit for files read from users (16 MiB): a save of a full 4-player
 #: game with its event log is about 1 MiB.
@@ -48,7 +49,7 @@ def atomic_write(path, data: str | bytes | Callable[[TextIO], None], *, encoding
     """
     path = Path(path)
     binary = isinstance(data, bytes)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": encoding, "newline": ""})) as fh:
             if callable(data):
@@ -73,6 +74,17 @@ def atomic_write(path, data: str | bytes | Callable[[TextIO], None], *, encoding
         raise
 
 
+_TEMP_SUFFIX = ".tmp"
+
+
+def atomic_temp_glob(name_glob: str) -> str:
+    """The glob of the temporary files :func:`atomic_write` makes for targets named like
+    ``name_glob`` (``".{name}.XXXXXXXX.tmp"`` in the target's folder). Only a process
+    killed mid-write (SIGKILL, a power cut) leaves one behind; a caller that owns the
+    folder removes them (``simulate`` does on resume)."""
+    return f".{name_glob}.*{_TEMP_SUFFIX}"
+
+
 def check_writable(path, what: str = "file") -> str | None:
     """``None`` if ``path`` can be written by :func:`atomic_write`, else the problem in
     words (a missing folder, a folder in the way, no write permission). Nothing is
@@ -89,6 +101,71 @@ def check_writable(path, what: str = "file") -> str | None:
         return f"folder {parent} for {what} {path} is not writable"
     if path.exists() and not os.access(path, os.W_OK):
         return f"{what} {path} is not writable"
+    return None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of symbolic links: compared as written (writing there fails anyway)
+        return path.absolute()
+
+
+def _inside(inner: Path, outer: Path) -> bool:
+    return inner == outer or outer in inner.parents
+
+
+def _clash(out_label, out: Path, out_folder: bool, in_label, inp: Path, in_folder: bool, in_verb: str) -> str | None:
+    """How writing ``out`` (a file, or a folder written into when ``out_folder``) would
+    touch ``inp`` (a file, or a folder when ``in_folder``), or None."""
+    ro, ri = _resolved(out), _resolved(inp)  # symbolic links followed
+    both = f"{out_label} {out} and {in_label} {inp}"
+    if ro == ri or _same_file(out, inp):  # the same path, a link, or a hard link
+        return f"{both} are the same {'folder' if in_folder else 'file'}: this command {in_verb} {in_label} and would write {'into' if in_folder else 'over'} it"
+    if in_folder and _inside(ro, ri):
+        return f"{out_label} {out} is inside {in_label} {inp}, which this command {in_verb}: it would write into it"
+    if out_folder and _inside(ri, ro):
+        return f"{in_label} {inp} is inside {out_label} {out}, which this command writes into"
+    if not out_folder and in_folder and out.is_file():  # a hard link to a file under the folder
+        for f in ri.rglob("*"):
+            if _same_file(out, f):
+                return f"{out_label} {out} is the same file as {f} in {in_label} {inp}: this command {in_verb} it and would write over it"
+    return None
+
+
+def output_clash(outputs, inputs) -> str | None:
+    """The first way a command's outputs would write over what it reads, or over each
+    other, in words naming both paths; ``None`` when they are apart. Nothing is created.
+
+    Args:
+        outputs: ``(label, path, folder)`` triples: each file the command writes
+            (``folder`` False) or folder it writes into (True); ``path`` None is skipped.
+        inputs: ``(label, path)`` pairs: each file or folder the command reads (a folder:
+            every file under it); ``path`` None is skipped.
+
+    Paths are compared resolved (symbolic links followed) and as files
+    (:func:`os.path.samefile`: hard links), so an output clashes with an input when it
+    is the same file, lies inside an input folder, or (an output folder) holds an input;
+    two outputs clash in the same ways.
+    """
+    outs = [(label, Path(p), bool(folder)) for label, p, folder in outputs if p is not None]
+    ins = [(label, Path(p)) for label, p in inputs if p is not None]
+    for k, (ol, o, of) in enumerate(outs):
+        for il, i in ins:
+            problem = _clash(ol, o, of, il, i, i.is_dir(), "reads")
+            if problem:
+                return problem
+        for ol2, o2, of2 in outs[k + 1:]:
+            problem = _clash(ol2, o2, of2, ol, o, of or o.is_dir(), "writes")
+            if problem:
+                return problem
     return None
 
 

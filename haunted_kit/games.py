@@ -14,7 +14,8 @@ import importlib.util
 import inspect
 import sys
 
-from .protocol import Game
+from .protocol import Game, GameState
+from .saves import BoxMismatch, check_save_box
 
 #: short name -> (module, attribute of its Game object)
 REGISTRY: dict[str, tuple[str, str]] = {
@@ -69,6 +70,28 @@ def _takes_log(new_game) -> bool:
     """Whether a ``new_game`` names a ``log`` keyword (read once per function: a
     signature costs about 100 us, a reset of a learning environment a few)."""
     return "log" in inspect.signature(new_game).parameters
+
+
+def load_state(game: Game, data, box=None, error: type[Exception] = BoxMismatch) -> GameState:
+    """The state saved as ``data`` (a save's JSON object), read by ``game.from_dict``
+    after the kit's one box check: every tool that loads a save (``replay``, ``review``,
+    the conformance round trips, each game's ``load``) comes through here, so a game's
+    ``from_dict`` never checks the box fingerprint itself.
+
+    ``box`` is the box to read the save with (``None``: the Game's ``default_box()`` when
+    it has that hook, else no box). The save's recorded fingerprint must be one ``box``
+    accepts (:func:`haunted_kit.saves.check_save_box`); otherwise ``error`` (default
+    :class:`~haunted_kit.saves.BoxMismatch`, a ValueError) is raised naming the box the
+    save was made with, before ``from_dict`` reads anything.
+
+    Raises:
+        BoxMismatch (or ``error``): a save of another box; whatever ``from_dict`` raises
+        (the game's SaveError, a ValueError) for a malformed save.
+    """
+    if box is None and getattr(game, "default_box", None) is not None:
+        box = game.default_box()
+    check_save_box(data, box, getattr(game, "title", "this game"), error)
+    return game.from_dict(data, box)
 
 
 def package_of(name: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
-    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
+    "GameOption", "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
     "chance_index", "check_seed", "describe_action", "is_integer", "is_the_integer", "plain_integers", "results_by_score", "sample_chance",
     "seat_agents", "seat_seed", "seeded_random", "states_along", "strict_equality",
 ]
@@ -425,6 +425,56 @@ class GameState(Protocol):
         """Write the save to ``path`` atomically."""
 
 
+@dataclass(frozen=True)
+class GameOption:
+    """One ``new_game`` keyword a Game declares in its optional ``game_options``, so that
+    tools offer it without naming the game (the command line: a flag ``--NAME``, dashes
+    for underscores, on ``compare``; see :func:`haunted_kit.cli.add_game_options`).
+
+    Attributes:
+        name: the ``new_game`` keyword, e.g. ``"rounds"``.
+        help: one sentence for ``--help``: what it sets, its default and the rule section.
+        kind: ``"int"`` (a whole number), ``"float"`` (a finite number) or ``"str"``.
+        low, high: the smallest and largest value ``new_game`` takes (numbers; inclusive;
+            None: no bound).
+        metavar: the value's name in the usage line (default ``N``, ``X`` or ``TEXT``).
+    """
+
+    name: str
+    help: str
+    kind: str = "int"
+    low: float | None = None
+    high: float | None = None
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag, e.g. ``--rounds``."""
+        return "--" + self.name.replace("_", "-")
+
+    def parse(self, text: str):
+        """The value of ``text`` (as typed on the command line) for ``new_game``.
+
+        Raises:
+            ValueError: not a whole/finite number, or outside ``low``..``high``, e.g.
+            ``"expected a whole number from 1 to 1000, got '0'"``.
+        """
+        if self.kind == "str":
+            return text
+        bounds = (f" from {self.low:g} to {self.high:g}" if self.low is not None and self.high is not None
+                  else f" of at least {self.low:g}" if self.low is not None
+                  else f" of at most {self.high:g}" if self.high is not None else "")
+        what = "a whole number" if self.kind == "int" else "a number"
+        try:
+            value = int(text) if self.kind == "int" else float(text)
+        except (TypeError, ValueError):
+            value = None
+        if value is None or not math.isfinite(value) or (self.low is not None and value < self.low) \
+                or (self.high is not None and value > self.high):
+            raise ValueError(f"expected {what}{bounds}, got {text!r}")
+        return value
+
+
 @runtime_checkable
 class Game(Protocol):
     """One rule module: how to start, load and decode its games.
@@ -433,7 +483,10 @@ class Game(Protocol):
     played, saved, replayed, simulated and checked): ``name``, ``title``,
     ``min_players``, ``max_players``, ``new_game(*, players, seed=0, **options)``,
     ``from_dict(data, box=None)``, ``action_to_dict(action)``, ``action_from_dict(data)``.
-    Register it with one line in :data:`haunted_kit.games.REGISTRY`.
+    Register it with one line in :data:`haunted_kit.games.REGISTRY`. ``from_dict`` reads
+    the save with ``box``; it need not check the save's box fingerprint: the kit calls it
+    only through :func:`haunted_kit.games.load_state`, which does (docs/NEW_GAME.md walks
+    through adding a game).
 
     **Optional** members, each used by the tools named when present; a tool that cannot
     work without one says so (:class:`haunted_kit.games.MissingHook` naming the hook, a
@@ -461,6 +514,11 @@ class Game(Protocol):
     * ``game_length(state) -> int`` and ``length_name``: how long the game ran in the
       game's own unit (Haunted Lands: rounds; the estate: seasons; Landmarks: rounds),
       the dataset's ``game_turns`` column (else 0);
+    * ``visibility``: a :class:`haunted_kit.visibility.Visibility`, who may see each event
+      kind and observation field and what the others see instead (required when anything
+      is hidden: ``observation(p)`` must be it applied to ``observation(None)``); every tool
+      redacts from it (observations, ``events(viewer)``, hints, the review, the store's
+      seat export);
     * ``determinise(state, player, rng) -> state``: a copy consistent with what
       ``player`` may know (needed by the ``search`` agent and ``search.hints``; a game
       whose ``observation(p)`` ever differs from ``observation(None)`` must have it:
@@ -472,6 +530,10 @@ class Game(Protocol):
     * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
       ``collective_loss``, ``quests``, ``quest_points`` (``simulate``, hints' score
       gains, the generic summary; else :func:`results_by_score` of ``returns()``);
+    * ``game_options``: a tuple of :class:`GameOption`, the ``new_game`` keywords beyond
+      ``players``/``seed`` that tools may offer by name (Landmarks: ``rounds``); the
+      command line gives each a flag on ``compare`` and refuses it for a game that does
+      not declare it;
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints
       and summaries;
     * ``result_meanings``: dataset column -> what it means for this game, recorded in a
@@ -489,6 +551,14 @@ class Game(Protocol):
     * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
       ``state``'s game up again, every default filled in (the classroom store keeps them;
       else it keeps the keywords the table was created with);
+    * ``start_of(state) -> state``: the position before the first entry of
+      ``state.history()`` (chance nodes left waiting, the log on), from which
+      :func:`states_along` re-plays the record (needed by :mod:`haunted_kit.review`);
+    * ``action_types``: ``{JSON type name: action class}``, every decision kind the game
+      declares; the conformance suite plays seeded games until each has been legal
+      (:func:`haunted_kit.testing.reach_decision_kinds`), and ``conformance_starts(box)
+      -> list[state]``: prepared positions it also plays from, for kinds that play from
+      ``new_game`` never reaches;
     * ``settings(box)`` and ``invariants(state, before)``: the settings ``check-box`` and
       the conformance suite cover (else every player count) and the game's own checks
       (:mod:`haunted_kit.testing`);

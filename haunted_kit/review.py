@@ -26,16 +26,19 @@ position and what the player knew, the better move wins about 5 more games in 10
   told apart from the rest or the budget is spent.
 * **costly decisions** of one seat: at each of its decisions the kit's search
   (:class:`haunted_kit.search.SearchAgent`) proposes its top moves, and the chosen move
-  and the search's ``candidates`` top other moves are played on the same playouts (each determinisation plays every candidate, with the
-  same rollout seed), and each candidate's advantage gets the interval of its paired
-  differences. Adaptive: the pairs double from ``playouts`` until an interval excludes
+  and the search's ``candidates`` top other moves are played on the same playouts (each
+  determinisation plays every candidate, with the same rollout seed), and each
+  candidate's advantage gets the interval of its paired differences. Adaptive: the pairs double from ``playouts`` until an interval excludes
   zero, or every alternative's interval lies below :data:`NEGLIGIBLE` (none can be better
   by more than 2 games in 100), or :data:`LOOKS` looks are spent. A decision is
   called a **mistake** only when the best alternative's interval excludes zero; the others
   are **within noise** and are listed as such. Mistakes are ranked by their interval's
   lower bound and named with ``"better: X, because ..."``: the events each move would
   cause on a determinisation (:func:`haunted_kit.search.move_events`; their sentences
-  carry the rule sections), an example of what the player could expect, not what was hidden.
+  carry the rule sections), an example of what the player could expect, each told as the
+  seat may see it in a guessed position (no sampled hidden value or die,
+  :mod:`haunted_kit.visibility`). ``Review.events``, the events between decisions, are as
+  the reviewed seat may see them.
 
 The intervals are 95% intervals of a mean of paired differences (normal theory with a
 Student t correction; at least :data:`MIN_PAIRS` pairs), adjusted (Bonferroni) for the
@@ -64,6 +67,7 @@ from .fileio import atomic_write
 from .games import game_of, hook
 from .progress import progress as progress_bar
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
+from .visibility import seen_events
 from .search import (SearchAgent, determinise, is_telling, move_events, playout_values, returns_are_win_loss, rollout,
                      rollout_policy)
 
@@ -414,6 +418,9 @@ def _race(items, interval, extend, k: int) -> list:
 
 
 def _sentences(game, state, player: int, action, seed: int) -> tuple[str, ...]:
+    """The sentences of what ``action`` would cause, as ``player`` may tell them: played on a
+    determinisation, each event redacted by the game's visibility for a guessed position
+    (:func:`haunted_kit.search.move_events`), so a sampled hidden value is never stated."""
     events, gain = move_events(game, state, player, action, random.Random(seed))
     out = [e.text for e in events if is_telling(e)]
     if gain:
@@ -532,7 +539,8 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     for i, (n, k, entry) in enumerate(points):
         after = along[points[i + 1][1]][1] if i + 1 < len(points) else end
         before_log, after_log = getattr(along[k][1], "log", None), getattr(after, "log", None)
-        events[n] = [e.text for e in after_log[len(before_log):]] if before_log is not None and after_log is not None else []
+        events[n] = ([e.text for e in seen_events(game, after_log[len(before_log):], seat)]
+                     if before_log is not None and after_log is not None else [])
 
     decisions, states, judged, values = [], {}, [], {}
     chosen_items = [p for p in points if len(along[p[1]][1].legal_actions()) > 1]

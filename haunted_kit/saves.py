@@ -21,7 +21,7 @@ from typing import Callable
 
 from .protocol import is_integer
 
-__all__ = ["COPY_KINDS", "SaveReader", "StateField", "compile_copy", "compile_reader", "copy_tree", "json_value", "short"]
+__all__ = ["BoxMismatch", "COPY_KINDS", "SaveReader", "check_save_box", "saved_box", "StateField", "compile_copy", "compile_reader", "copy_tree", "json_value", "short"]
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 40
@@ -30,6 +30,64 @@ _SHORT.maxstring = _SHORT.maxother = 40
 def short(v) -> str:
     """A value of a save as it appears in an error message (at most about 40 characters)."""
     return _SHORT.repr(v)
+
+
+class BoxMismatch(ValueError):
+    """A save recorded the fingerprint of another box than the one it is being loaded
+    with (raised by :func:`check_save_box` when the caller gives no error class of its own)."""
+
+
+def saved_box(data) -> tuple[str | None, str | None]:
+    """``(fingerprint, path)`` of the box a save says it was made with, read from its
+    ``box`` entry in either of the two forms games write: the fingerprint itself
+    (``"box": "3f2a..."``) or an object ``{"fingerprint": "3f2a...", "path": "data/house"}``
+    (``path`` optional). ``(None, None)`` when ``data`` is not an object or has no ``box``
+    entry; a ``box`` entry of another shape gives its fingerprint as ``None``."""
+    made_with = data.get("box") if isinstance(data, dict) else None
+    if isinstance(made_with, dict):
+        fp, path = made_with.get("fingerprint"), made_with.get("path")
+        return (fp if isinstance(fp, str) else None), (path if isinstance(path, str) else None)
+    return (made_with if isinstance(made_with, str) else None), None
+
+
+def check_save_box(data, box, title: str = "this game", error: type[Exception] = BoxMismatch) -> None:
+    """The one check that a save is loaded with the box it was made with (every game's;
+    :func:`haunted_kit.games.load_state` makes it before the Game's ``from_dict``, so a
+    game's reader need not).
+
+    ``box`` is the box the save is about to be read with (a game's loaded box, with
+    ``fingerprint`` and ``accepts_fingerprint``, see
+    :class:`haunted_kit.provenance.Fingerprinted`), or ``None`` for a game without boxes
+    (nothing to check), and ``data`` a save's JSON. A save that records a box (a ``box``
+    entry, :func:`saved_box`) must record a fingerprint that ``box.accepts_fingerprint``;
+    one with no ``box`` entry at all, or that is not a JSON object, is left to the game's
+    reader (which says what is wrong with it, or reads an old save that named no box).
+    Raises ``error`` (a ValueError subclass, e.g. the game's
+    ``SaveError``) naming the box the save was made with (its folder when the save
+    records one, and the fingerprint's first 12 digits), the box it was loaded with, and
+    how to load it with its own, e.g. ``box: this save was made with another box
+    (Landmarks & Architects, folder 'house', fingerprint 3f2a9c0d1e4b), not the box in
+    'landmarks' (fingerprint 8f96d3013973); load it with that box (--box DIR, or
+    box=load_box(DIR))``."""
+    if box is None or not hasattr(box, "accepts_fingerprint") or not isinstance(data, dict) or "box" not in data:
+        return
+    fingerprint, path = saved_box(data)
+    if fingerprint is not None and box.accepts_fingerprint(fingerprint):
+        return
+    here = f"the box in {_folder(getattr(box, 'path', None))!r} (fingerprint {box.fingerprint[:12]})"
+    if fingerprint is None:
+        raise error(f"box: the save does not say which {title} box it was made with (its 'box' entry must be the "
+                    f"box's fingerprint, or an object with a 'fingerprint' string; got "
+                    f"{short(data['box'])}); it cannot be checked against {here}")
+    made = f"folder {_folder(path)!r}, " if path else ""
+    raise error(f"box: this save was made with another box ({title}, {made}fingerprint {fingerprint[:12]}), not {here}; "
+                "load it with that box (--box DIR, or box=load_box(DIR))")
+
+
+def _folder(path) -> str:
+    """The last part of a box's folder as a message names it (never the whole path)."""
+    text = str(path or "?").rstrip("/\\")
+    return text.replace("\\", "/").rsplit("/", 1)[-1] or text
 
 
 class SaveReader:

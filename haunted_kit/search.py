@@ -49,9 +49,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .games import game_of, hook
+from .limits import EXPLORATION_RANGE, PLAYOUTS_RANGE, ROLLOUT_DEPTH_RANGE, SEARCH_SECONDS_RANGE, finite, whole
 from .protocol import agent_table, is_integer
+from .visibility import seen_events
 
-__all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "determinise", "hints", "is_telling", "move_events", "rollout",
+__all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "check_settings", "determinise", "hints", "is_telling", "move_events", "rollout",
            "rollout_policy", "sample_chance"]
 
 
@@ -64,14 +66,19 @@ def determinise(game, state, player: int, rng: random.Random):
 
     Uses the Game's ``determinise`` when it has one. A game without one must show
     ``player`` everything (``state.observation(player) == state.observation(None)``):
-    then a plain copy is a determinisation.
+    then a plain copy is a determinisation. A copy that keeps an event log gets it as
+    ``player`` may see it (the game's ``visibility``, :mod:`haunted_kit.visibility`), so no
+    sentence of the copy tells what ``player`` may not see.
 
     Raises:
         TypeError: the game hides information from ``player`` and has no ``determinise``.
     """
     det = getattr(game, "determinise", None)
     if det is not None:
-        return det(state, player, rng)
+        d = det(state, player, rng)
+        if getattr(d, "log", None):
+            d.log = seen_events(game, d.log, player)
+        return d
     if state.observation(player) != state.observation(None):
         raise TypeError(f"{getattr(game, 'name', game)!r} hides information from player {player} but its Game has no "
                         "determinise(state, player, rng): searching would read the hidden state")
@@ -147,6 +154,37 @@ PRIORS = ("greedy", "uniform")
 PROGRESS_EVERY = 50
 
 
+ROLLOUTS = ("greedy", "random")
+
+
+def check_settings(playouts=100, seconds=None, rollout="greedy", rollout_depth="auto", exploration=0.3,
+                   prior="greedy") -> dict:
+    """The search's settings, checked (numbers by :mod:`haunted_kit.limits`, the one place
+    their ranges live): ``playouts`` a whole number in :data:`~haunted_kit.limits.PLAYOUTS_RANGE`
+    (the budget unless ``seconds`` is given), ``seconds`` None or a finite number of
+    seconds above 0 in :data:`~haunted_kit.limits.SEARCH_SECONDS_RANGE`, ``rollout`` one
+    of :data:`ROLLOUTS`, ``rollout_depth`` ``"auto"``, None or a whole number in
+    :data:`~haunted_kit.limits.ROLLOUT_DEPTH_RANGE`, ``exploration`` a finite number in
+    :data:`~haunted_kit.limits.EXPLORATION_RANGE`, ``prior`` one of :data:`PRIORS`.
+    Returns them as a dict (ints as ``int``, numbers as ``float``).
+
+    Raises:
+        ValueError: naming the setting, its range and the value (NaN and infinities included).
+    """
+    playouts = whole(playouts, "playouts", *PLAYOUTS_RANGE)
+    if seconds is not None:
+        seconds = finite(seconds, "seconds", *SEARCH_SECONDS_RANGE, above=True)
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"unknown rollout policy {rollout!r} (known: {', '.join(ROLLOUTS)})")
+    if rollout_depth not in ("auto", None):
+        rollout_depth = whole(rollout_depth, "rollout_depth", *ROLLOUT_DEPTH_RANGE)
+    exploration = finite(exploration, "exploration", *EXPLORATION_RANGE)
+    if prior not in PRIORS:
+        raise ValueError(f"unknown prior {prior!r} (known: {', '.join(PRIORS)})")
+    return {"playouts": playouts, "seconds": seconds, "rollout": rollout, "rollout_depth": rollout_depth,
+            "exploration": exploration, "prior": prior}
+
+
 class SearchAgent:
     """ISMCTS agent; ``act(state)`` returns one of ``state.legal_actions()``.
 
@@ -169,23 +207,16 @@ class SearchAgent:
         game: the :class:`~haunted_kit.protocol.Game`; found from the state if omitted.
 
     Raises:
-        ValueError: a budget that is not positive, an unknown rollout policy or prior.
+        ValueError: a number out of its range (:func:`check_settings`: a budget that is not
+            positive, NaN or infinite, too large...), an unknown rollout policy or prior.
     """
 
     name = "search"
 
     def __init__(self, seed: int = 0, *, playouts: int = 100, seconds: float | None = None, rollout: str = "greedy",
                  rollout_depth: int | None | str = "auto", exploration: float = 0.3, prior: str = "greedy", game=None):
-        if seconds is None and (not is_integer(playouts) or playouts < 1):
-            raise ValueError(f"playouts must be a positive whole number, got {playouts!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be positive, got {seconds!r}")
-        if rollout not in ("random", "greedy"):
-            raise ValueError(f"unknown rollout policy {rollout!r} (known: random, greedy)")
-        if rollout_depth not in ("auto", None) and (not is_integer(rollout_depth) or rollout_depth < 0):
-            raise ValueError(f"rollout_depth must be a whole number >= 0 or None, got {rollout_depth!r}")
-        if prior not in PRIORS:
-            raise ValueError(f"unknown prior {prior!r} (known: {', '.join(PRIORS)})")
+        ok = check_settings(playouts, seconds, rollout, rollout_depth, exploration, prior)
+        playouts, seconds, rollout_depth, exploration = ok["playouts"], ok["seconds"], ok["rollout_depth"], ok["exploration"]
         self.seed = seed
         self.playouts, self.seconds = playouts, seconds
         self.rollout, self.rollout_depth, self.exploration, self.prior = rollout, rollout_depth, exploration, prior
@@ -404,7 +435,10 @@ def move_events(game, state, player: int, action, rng: random.Random) -> tuple[l
     determinisation of ``state`` for ``player`` (so it cannot reveal a hidden quest or a
     future die): ``(events, gain)``, the move's own events (the state's ``log`` entries,
     :class:`haunted_kit.events.Event`; ``[]`` for a game without a log) up to the next
-    decision or chance node, and the change of ``player``'s ``seat_results`` score
+    decision or chance node, each as ``player`` may see it in a guessed position (the
+    game's ``visibility``: another seat's hidden events redacted, and a die, a draw or a
+    card turned up, which the determinisation only guessed, told by its declared sentence,
+    never by the sampled value), and the change of ``player``'s ``seat_results`` score
     (``None`` for a game without ``seat_results``)."""
     d = determinise(game, state, player, rng)
     if hasattr(d, "log"):
@@ -414,7 +448,7 @@ def move_events(game, state, player: int, action, rng: random.Random) -> tuple[l
     if seats is not None:
         before = seats(d)[player]["score"]
     d.apply_action(action)
-    events = list(d.log or []) if hasattr(d, "log") else []
+    events = seen_events(game, d.log or [], player, guessed=True) if hasattr(d, "log") else []
     return events, (None if before is None else seats(d)[player]["score"] - before)
 
 

@@ -11,9 +11,16 @@ player may see them (``State.observation``'s rule: other quests only as a count)
 projector and a hot-seat screen see the public side (a hot-seat player's quests only
 after that player asks to reveal them, and only while that player is to move).
 
-Security: localhost by default. Every seat page and socket needs that seat's code,
-and the teacher page, the projector and the hot-seat screen need the teacher token
-(printed at start, kept in the store so every link works again after a restart). The
+Security: localhost by default. Every seat page and socket needs that seat's code;
+the teacher page (and its operations, save files and QR codes) needs the teacher token
+(printed at start). Links meant to be shown carry tokens of their own, one per table
+and kind (:data:`~haunted_kit.store.LINK_KINDS`): the projector's watch-only link
+(also for spectators) can only watch that table, and the hot-seat link can only play
+that table (decide, take back, show and cover the mover's hidden cards); neither opens
+the teacher page, another table, a rollback or a seat change. The teacher page renews
+either (``new_link``): every page open on the old link is told in words and closed. The
+teacher token opens no projector or hot-seat page (a plain page says to use the table's
+link). Every token is kept in the store, so every link works again after a restart. The
 Host header must be a localhost name, the address served on, or a name given with
 ``allow_hosts``; anything else gets 403. Errors are written to the teacher's log
 (``log_path``) with their traceback; a page only gets a sentence.
@@ -81,6 +88,22 @@ def lan_address() -> str:
             return s.getsockname()[0]
         except OSError:
             return "127.0.0.1"
+
+
+#: a shared screen's role -> the kind of link (:meth:`GameStore.link_token`) that opens it
+SCREEN_LINKS = {"projector": "watch", "hotseat": "hotseat"}
+SCREEN_NAMES = {"projector": "projector (watch-only)", "hotseat": "hot-seat"}
+
+
+def screen_refusal(role: str, teacher_key: bool) -> str:
+    """The sentence a ``role`` screen (projector, hotseat) gets for a token that does not
+    open it: the teacher's token (it no longer opens a shown screen), or another."""
+    name = SCREEN_NAMES[role]
+    if teacher_key:
+        return (f"This link carries the teacher's key, which does not open a {name} screen (an address bar on a "
+                f"shared screen would show it): open the table's {name} link from the teacher page.")
+    return (f"This {name} link is not this table's or was withdrawn by the teacher: open the table's {name} link "
+            "from the teacher page.")
 
 
 def token_matches(given: str, token: str) -> bool:
@@ -491,7 +514,33 @@ class Classroom:
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
+            tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
         return {"type": "teacher", "tables": tables, "games": classroom_games()}
+
+    def screen_token_ok(self, role: str, table_id: int, given: str) -> bool:
+        """Whether ``given`` is table ``table_id``'s token for a ``role`` screen (projector:
+        the watch link's, hotseat: the hot-seat link's), compared in constant time."""
+        return token_matches(given, self.store.link_token(table_id, SCREEN_LINKS[role]))
+
+    def new_link(self, table_id: int, kind: str) -> str:
+        """Replace table ``table_id``'s ``kind`` link token (watch or hotseat): the old link
+        stops working at once; every page open on it is told so in words and closed.
+        Returns the teacher's sentence."""
+        self.store.link_token(table_id, kind, new=True)
+        role = next(r for r, k in SCREEN_LINKS.items() if k == kind)
+        name = SCREEN_NAMES[role]
+        closed = 0
+        for conn in [c for c in self.connections if c.role == role and c.table_id == table_id]:
+            self.connections.discard(conn)
+            self.send(conn, {"type": "withdrawn", "text": f"The teacher withdrew this {name} link: this page no "
+                                                          "longer shows the table. Ask the teacher for the new link."})
+            close = getattr(conn.socket, "close", None)
+            if close is not None:
+                close(4403, "link withdrawn")
+            closed += 1
+        log.info("table %s: a new %s link; %d page(s) on the old one closed", table_id, name, closed)
+        return (f"Table {table_id} has a new {name} link; the old one no longer works"
+                + (f" ({closed} page{'s' if closed != 1 else ''} on it closed)." if closed else "."))
 
     def send(self, conn: Connection, msg: dict) -> None:
         """Send ``msg`` to one page (:meth:`send_text`)."""
@@ -633,7 +682,7 @@ class Classroom:
         n = len(t.applied)
         self.line_of(t)
         t.rollback(n - 1)
-        # no words of the decision itself: it may be hidden from the others (a quest card taken face down)
+        # no words of the decision itself: the game's visibility may hide it from the others (a card taken face down)
         self.announce(t, f"P{seat + 1} took back decision {n}; the game is back at decision {n - 1}.")
         self.broadcast(t.id)
         self.schedule_bots(t.id)
@@ -669,6 +718,18 @@ class Classroom:
         if task is not None and not task.done():
             return
         self._bot_tasks[table_id] = asyncio.get_running_loop().create_task(self._run_bots(table_id))
+
+    def cancel_bots(self, table_id: int, seat: int) -> bool:
+        """Cancel the pending decision of ``table_id``'s bots (waiting out :attr:`bot_delay`
+        or computing) once ``seat`` is human again, so the seat's move is the student's
+        whatever the clock says; one line in the log says so (tests wait for it).
+        Returns whether a pending decision was cancelled."""
+        task = self._bot_tasks.pop(table_id, None)
+        if task is None or task.done():
+            return False
+        task.cancel()
+        log.info("table %s: the bots' pending decision was cancelled: P%d is human again", table_id, seat + 1)
+        return True
 
     def _bot_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -734,7 +795,8 @@ class Classroom:
         """Teacher actions: ``create`` (:func:`create_request`: game, players, seed, box,
         bots: seat numbers 1-based, and the game's own settings in ``options``),
         ``seat`` (table, seat: 0-based, agent or null: hand a seat to a bot or back),
-        ``rollback`` (table, to). Returns ``{"ok": text}`` or ``{"error": text}``: every
+        ``rollback`` (table, to), ``new_link`` (table, link: ``"watch"`` or
+        ``"hotseat"``: that link renewed, :meth:`new_link`). Returns ``{"ok": text}`` or ``{"error": text}``: every
         field is checked (whole numbers in range, strings where strings belong) and a
         refused request changes nothing."""
         if not isinstance(msg, dict):
@@ -751,6 +813,8 @@ class Classroom:
                 seat = whole(msg.get("seat"), "seat", 0, len(t.seats) - 1)
                 agent = msg.get("agent")
                 self.store.set_agent(t.id, seat, agent)  # checks the agent spec and its search budget
+                if agent is None:
+                    self.cancel_bots(t.id, seat)
                 self.broadcast(t.id)
                 self.schedule_bots(t.id)
                 return {"ok": f"P{seat + 1} of table {t.id} is now {'a ' + agent + ' bot' if agent else 'human'}."}
@@ -760,6 +824,14 @@ class Classroom:
                 self.broadcast(t.id)
                 self.schedule_bots(t.id)
                 return {"ok": f"Table {t.id}: {text}"}
+            if op == "new_link":
+                t = self._table_of(msg)
+                kind = msg.get("link")
+                if kind not in SCREEN_LINKS.values():
+                    raise ValueError(f"link must be one of {', '.join(SCREEN_LINKS.values())}, got {short(kind)}")
+                text = self.new_link(t.id, kind)
+                self.teacher_changed()
+                return {"ok": text}
         except (ValueError, TypeError, OverflowError, StoreError) as exc:  # OverflowError: int(1e400) of a game setting
             return {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - a ConfigError, a BoxError...: a sentence to the teacher
@@ -818,10 +890,16 @@ class _Base(_Shared, tornado.web.RequestHandler):
     def write_error(self, status_code, **kwargs):
         if "exc_info" in kwargs and status_code >= 500:
             log.error("error serving %s", self.request.uri, exc_info=kwargs["exc_info"])
-        self.set_header("Content-Type", "text/html; charset=utf-8")
         text = {403: "This page needs a seat code or the teacher's link.", 404: "There is no such page or seat.",
                 }.get(status_code, "Something went wrong; the teacher's log has the details.")
-        self.finish(f"<!doctype html><title>Haunted Lands</title><p>{escape(text)}</p>")
+        self.plain_page(text)
+
+    def plain_page(self, text: str, status: int | None = None) -> None:
+        """Finish with a page of one sentence (``status``: set first, e.g. 403)."""
+        if status is not None:
+            self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(f"<!doctype html><html lang=\"en\"><title>Classroom</title><main><p>{escape(text)}</p></main></html>")
 
     def set_default_headers(self):
         self.set_header("X-Frame-Options", "DENY")
@@ -844,10 +922,13 @@ class SeatPage(_Base):
 
 class ViewPage(_Base):
     def get(self, role, table_id):
-        if not self.teacher_ok():
-            raise tornado.web.HTTPError(403)
-        if int(table_id) not in self.classroom.store.table_ids():
-            raise tornado.web.HTTPError(404)
+        """A projector or hot-seat screen: opened by that table's link of that kind only."""
+        c, token = self.classroom, self.get_argument("token", "")
+        if int(table_id) not in c.store.table_ids():
+            raise tornado.web.HTTPError(403 if not token else 404)
+        if not c.screen_token_ok(role, int(table_id), token):
+            self.plain_page(screen_refusal(role, token_matches(token, c.teacher_token)), 403)
+            return
         try:  # ?zoom=1.5 scales the whole projector page (0.5 to 3)
             zoom = min(3.0, max(0.5, float(self.get_argument("zoom", "1"))))
         except ValueError:
@@ -904,7 +985,13 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         ``compress=False``; level 1: most of the saving for a third of level 6's CPU."""
         return {"compression_level": 1, "mem_level": 8} if self.app_state["compress"] else None
 
+    refusal: str | None = None  #: a screen's token that does not open it: told in words, then closed
+
     def prepare(self):
+        """Who the socket is: a seat (its code), the teacher (the teacher token), or a
+        table's projector or hot-seat screen (that table's link token of that kind). A
+        screen whose token no longer opens it (withdrawn, or the teacher's) is let in
+        only to be told so (:attr:`refusal`) and closed: an open page says why, in words."""
         self.check_host()
         c = self.classroom
         code, token = self.get_argument("code", ""), self.get_argument("token", "")
@@ -914,21 +1001,28 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             if seat is None:
                 raise tornado.web.HTTPError(403)
             self.conn = Connection(self, seat.table_id, seat.seat, "seat")
-        elif token_matches(token, c.teacher_token) and role in ("projector", "hotseat", "teacher"):
-            tid = None
-            if role != "teacher":
-                try:
-                    tid = int(self.get_argument("table"))
-                except (ValueError, tornado.web.MissingArgumentError):
-                    raise tornado.web.HTTPError(404) from None
-                if tid not in c.store.table_ids():
-                    raise tornado.web.HTTPError(404)
-            self.conn = Connection(self, tid, PUBLIC if role != "teacher" else None, role)
+        elif role == "teacher" and token_matches(token, c.teacher_token):
+            self.conn = Connection(self, None, None, role)
+        elif role in SCREEN_LINKS and token:
+            try:
+                tid = int(self.get_argument("table"))
+            except (ValueError, tornado.web.MissingArgumentError):
+                raise tornado.web.HTTPError(404) from None
+            if tid not in c.store.table_ids():
+                raise tornado.web.HTTPError(404)
+            if c.screen_token_ok(role, tid, token):
+                self.conn = Connection(self, tid, PUBLIC, role)
+            else:
+                self.refusal = screen_refusal(role, token_matches(token, c.teacher_token))
         else:
             raise tornado.web.HTTPError(403)
 
     def open(self):
         c = self.classroom
+        if self.conn is None:  # a screen's link that no longer opens it
+            self.write_message(json.dumps({"type": "withdrawn", "text": self.refusal}))
+            self.close(4403, "link withdrawn")
+            return
         c.connections.add(self.conn)
         c.refresh(self.conn)
         c.broadcast(-1)  # teacher pages: who is connected
@@ -937,6 +1031,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
 
     def on_message(self, message):
         c = self.classroom
+        if self.conn is None or self.conn not in c.connections:
+            return  # a refused or withdrawn screen: it is closing
         try:
             msg = parse_json(message, "the message", finite=True)
             if not isinstance(msg, dict):
@@ -964,6 +1060,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             c.send(self.conn, {"type": "error", "text": "Something went wrong; the teacher's log has the details."})
 
     def on_close(self):
+        if self.conn is None:
+            return
         self.classroom.connections.discard(self.conn)
         self.classroom.broadcast(-1)
 
@@ -1009,13 +1107,19 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode("ascii")
 
 
+def screen_link(base: str, role: str, table_id: int, token: str) -> str:
+    """The address of table ``table_id``'s ``role`` screen (projector, hotseat) with its link's ``token``."""
+    return f"{base}/{role}/{table_id}?token={token}"
+
+
 def open_classroom(store_path, *, first_table: dict | None = None, token: str | None = None, new_token: bool = False,
                    size: float = DEFAULT_SIZE, bot_delay: float = 0.3) -> Classroom:
     """The classroom of the store at ``store_path``: the store opened (and checked), a first
     table made when it has none (``first_table``: :meth:`GameStore.create_table` keywords),
     every table rebuilt (a broken record shows now, not mid-lesson), and the teacher token:
     ``token`` when given, else the one kept in the store (``new_token``: a new one, so the
-    old teacher, projector and hot-seat links stop working).
+    old teacher link stops working); every table's watch and hot-seat link tokens are
+    made when missing (a store of an earlier version).
 
     One server per store: the store file is locked while the classroom is open (released
     by :meth:`Classroom.close`), so a second server on it is refused before it serves.
@@ -1037,6 +1141,9 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
             store.create_table(**first_table)
         store.tables()
         token = token or store.teacher_token(new=new_token)
+        for tid in store.table_ids():  # a store written before shown links had tokens of their own gets them now
+            for kind in SCREEN_LINKS.values():
+                store.link_token(tid, kind)
     except BaseException:
         store.close()
         if lock is not None:
@@ -1061,7 +1168,9 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         log_path: the teacher's log (errors with tracebacks); default stderr.
         token: the teacher token (default: the one kept in the store, made on first start).
         new_token: make a new teacher token and keep it in the store.
-        ready: ``ready(info)`` once listening (``info``: urls, token, port).
+        ready: ``ready(info)`` once listening (``info``: ``base``, ``port``, ``token``,
+            ``teacher``, ``seats`` {table: {seat: url}}, ``projector`` and ``hotseat``
+            {table: url}: each table's links with their own tokens, never the teacher's).
         compress: deflate websocket messages (permessage-deflate, when the browser offers it).
 
     Raises:
@@ -1091,13 +1200,17 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             classroom.schedule_bots(tid)
         info = {"base": base, "port": bound, "token": classroom.teacher_token,
                 "teacher": f"{base}/teacher?token={classroom.teacher_token}",
-                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.tables()}}
+                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.tables()},
+                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.table_ids()}
+                   for role, kind in SCREEN_LINKS.items()}}
         print(f"Teacher page: {info['teacher']}", flush=True)
         print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
         for t in store.tables():
             for s in t.seats:
                 kind = f"bot ({s.agent})" if s.agent else "human"
                 print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
+            print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
+            print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
         if public:
             print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
         else:

@@ -34,7 +34,8 @@ or view of its own, are each a :class:`StoreError` naming the file and the probl
 the file is left byte for byte as it was (never switched to WAL). A row that does not fit
 (an unknown action, a rollback past the decisions in effect, a gap in the numbering) is a
 StoreError when its table is rebuilt. The store also keeps the teacher's token
-(:meth:`GameStore.teacher_token`), so pages reconnect after a restart with the same links;
+(:meth:`GameStore.teacher_token`) and each table's watch-only and hot-seat link tokens
+(:meth:`GameStore.link_token`), so pages reconnect after a restart with the same links;
 a new store file is made readable by its owner only (0600).
 """
 
@@ -52,12 +53,16 @@ from pathlib import Path
 
 from .protocol import IllegalAction, Refusal, is_integer
 from .bots import make_bot, parse_spec
-from .fileio import parse_json
+from .fileio import atomic_write, parse_json
+from .visibility import seen_events, seen_observation
 from .games import DEFAULT_GAME, get_game, hook
 
 SCHEMA_VERSION = 1
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
 CODE_LENGTH = 6
+#: the links of a table that may be shown (projected, handed round), each with its own token
+#: in ``meta`` (:meth:`GameStore.link_token`): never the teacher's
+LINK_KINDS = ("watch", "hotseat")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -213,9 +218,25 @@ class Table:
             s.apply_action(action)
         return s
 
-    def export(self, path) -> Path:
-        """Write the game as a normal save (the state's ``save``; ``haunted-kit replay`` reads it)."""
-        self.state.save(path)
+    def export(self, path, viewer: int | None = None) -> Path:
+        """Write the game to ``path`` (atomically): with ``viewer`` None a normal save (the
+        state's ``save``; ``haunted-kit replay`` reads it, the teacher's export); with a seat
+        (or ``-1``, a watcher) what that viewer may see, from the game's visibility
+        (:mod:`haunted_kit.visibility`): ``{"format": "haunted-kit-seat-view", "game", "table",
+        "viewer", "observation", "events"}``, ``observation`` being ``state.observation(viewer)``
+        (a watcher's: what everyone sees, :func:`~haunted_kit.visibility.seen_observation`)
+        and ``events`` the log's events as the viewer may see them.
+        Raises OSError, ValueError for a viewer that is no seat of the table."""
+        if viewer is None:
+            self.state.save(path)
+            return Path(path)
+        if not is_integer(viewer) or not -1 <= viewer < self.state.players:
+            raise ValueError(f"viewer must be a seat 0..{self.state.players - 1} or -1 (a watcher), got {viewer!r}")
+        log = getattr(self.state, "log", None) or []
+        data = {"format": "haunted-kit-seat-view", "game": self.game.name, "table": self.id, "viewer": viewer,
+                "observation": seen_observation(self.game, self.state, viewer),
+                "events": [e.to_dict() for e in seen_events(self.game, log, viewer)]}
+        atomic_write(path, json.dumps(data))
         return Path(path)
 
     def seat_for_code(self, code: str) -> Seat | None:
@@ -300,6 +321,7 @@ class GameStore:
         self.journal_mode = mode
         self._lock = threading.RLock()
         self._tables: dict[int, Table] = {}
+        self._links: dict[str, str] = {}  #: meta key -> a link's token (:meth:`link_token`)
 
     def _check_header(self) -> None:
         """A file that exists must begin as an SQLite database does (an empty file is a new store)."""
@@ -366,7 +388,7 @@ class GameStore:
     # ------------------------------------------------------------------ tables
     def create_table(self, *, game: str = DEFAULT_GAME, players: int = 4, seed: int = 1, bots=None, box=None,
                      name: str | None = None, **options) -> Table:
-        """A new table with its seats and join codes, stored before it is returned.
+        """A new table with its seats, join codes and link tokens, stored before it is returned.
 
         Args:
             game: the registered game's name (:func:`haunted_kit.games.game_names`).
@@ -403,6 +425,9 @@ class GameStore:
                 code = new_code(taken)
                 taken.add(code)
                 self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (tid, seat, code, bots.get(seat)))
+            for kind in LINK_KINDS:  # the table's shown links, each with a token of its own (:meth:`link_token`)
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                (f"link:{kind}:{tid}", secrets.token_urlsafe(18)))
         with self._lock:
             self._tables.pop(tid, None)
             return self.table(tid)
@@ -441,6 +466,32 @@ class GameStore:
             with self._transaction():
                 self.db.execute("UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?", (agent, table_id, seat))
             t.seats[seat].agent = agent
+
+    def link_token(self, table_id: int, kind: str, new: bool = False) -> str:
+        """The token of table ``table_id``'s shown link of ``kind`` (:data:`LINK_KINDS`:
+        ``"watch"``, the projector and spectators' link, or ``"hotseat"``), kept in ``meta``
+        under ``link:KIND:ID`` (a store written before links had tokens gets them on first
+        use; no schema change). ``new``: replace it, so the old link stops working.
+
+        Raises:
+            ValueError: ``kind`` is no link kind; KeyError: there is no such table."""
+        if kind not in LINK_KINDS:
+            raise ValueError(f"a link is one of {', '.join(LINK_KINDS)}, not {kind!r:.40}")
+        key = f"link:{kind}:{int(table_id)}"
+        with self._lock:
+            token = self._links.get(key)
+            if token is not None and not new:
+                return token
+            if int(table_id) not in self.table_ids():
+                raise KeyError(f"there is no table {table_id}")
+            with self._transaction():
+                row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+                token = None if row is None or new else row[0]
+                if not token:
+                    token = secrets.token_urlsafe(18)
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, token))
+            self._links[key] = token
+            return token
 
     def teacher_token(self, new: bool = False) -> str:
         """The teacher's token kept in the store (made on first use; ``new``: replace it,

@@ -26,11 +26,11 @@ from html import escape
 
 from .protocol import is_integer
 from .render import style as S
+from .visibility import PUBLIC  # the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 
 __all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "help_html", "legal_for", "mover_line", "read_form",
            "seat_roles", "sentence_log_html"]
 
-PUBLIC = -1  #: the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 MAX_INTS = 20  #: the most numbers an ``"ints"`` field takes
 
 #: the frame of a page's HTML parts (player boards, logs, panels)

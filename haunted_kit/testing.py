@@ -43,12 +43,13 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import get_game
-from .protocol import IllegalAction, check_seed, is_integer
+from .games import get_game, hook, load_state
+from .protocol import IllegalAction, check_seed, is_integer, seat_seed
 from .search import determinise
 
-__all__ = ["BoxReport", "Failure", "REFUSAL_ERRORS", "changed_fields", "check_box", "continuation", "continuation_elsewhere",
-           "determinisation_problems", "game_settings", "malformed_forms", "other_actions", "play_checked", "random_steps", "refusal_problem",
+__all__ = ["BoxReport", "Failure", "KIND_GAMES", "KindStep", "REFUSAL_ERRORS", "changed_fields", "check_box", "continuation",
+           "continuation_elsewhere", "decision_kinds", "determinisation_problems", "game_settings", "kind_problems",
+           "reach_decision_kinds", "malformed_forms", "other_actions", "play_checked", "random_steps", "refusal_problem",
            "replay_failure", "sampled_positions", "state_json"]
 
 
@@ -231,7 +232,7 @@ def play_checked(game, box, setting: dict, seed: int, *, max_steps: int = 20_000
 def _round_trip_problem(game, box, s) -> str | None:
     try:
         data = s.to_dict()
-        again = game.from_dict(data, box).to_dict()
+        again = load_state(game, data, box).to_dict()
     except ValueError as exc:
         return f"the save of this state is refused: {exc}"
     if again != data:
@@ -531,7 +532,7 @@ def continuation(save: dict, game_name: str, seed: int, steps: int) -> list:
     ``save`` of game ``game_name``, from the step after the save on. Run in two processes
     on the same save, it must give the same list."""
     g = get_game(game_name)
-    s = g.from_dict(save)
+    s = load_state(g, save)
     start = len(s.history())
     random_steps(s, random.Random(seed), steps)
     return [[e.player, repr(e.action) if e.chance else g.action_to_dict(e.action)] for e in s.history()[start:]]
@@ -552,3 +553,168 @@ def continuation_elsewhere(jobs: list[dict], python: str | None = None, timeout:
     if run.returncode != 0:
         raise RuntimeError(f"the other process failed:\n{run.stderr[-3000:]}")
     return json.loads(run.stdout)
+
+
+# ============================================================================ every decision kind
+
+
+#: seeded games the conformance suite plays at most, per game, to reach every decision kind
+KIND_GAMES = 40
+
+
+@dataclass
+class KindStep:
+    """The first position of the seeded games where a decision kind was legal: ``kind``
+    (its name in the Game's ``action_types``), a copy of the position (``state``), one
+    legal action of that kind there (``action``) and where it was met (``where``:
+    ``"seed 4 (players=3), step 677"``)."""
+
+    kind: str
+    state: Any
+    action: Any
+    where: str
+
+
+def decision_kinds(game) -> dict[str, type]:
+    """The decision kinds ``game`` declares: its ``action_types`` hook, name -> action
+    class (every class whose instances ``legal_actions()`` may list). Raises
+    :class:`~haunted_kit.games.MissingHook` for a game without the hook."""
+    return dict(hook(game, "action_types", "the conformance suite"))
+
+
+def _starts(game, settings: list[dict], games: int):
+    """``(where, state)`` of the games :func:`reach_decision_kinds` plays: one seeded game
+    per setting, then the game's ``conformance_starts(None)`` (prepared positions), then
+    more seeded games, the settings taken in turn, ``games`` in all."""
+    def seeded(i):
+        setting = settings[i % len(settings)]
+        label = ", ".join(f"{k}={v}" for k, v in setting.items())
+        return f"seed {i + 1} ({label})", i + 1, lambda: game.new_game(seed=i + 1, **setting)
+
+    for i in range(min(len(settings), games)):
+        yield seeded(i)
+    prepared = getattr(game, "conformance_starts", None)
+    for k, s in enumerate(prepared(None) if prepared is not None else ()):
+        yield f"prepared start {k}", k, (lambda s=s: s)
+    for i in range(len(settings), games):
+        yield seeded(i)
+
+
+def _bots(game, seed: int, players: int) -> list:
+    """The seats' policies of one game: every other seat plays the game's ``greedy`` agent
+    (when it has one: greedy play reaches what only a purposeful player does, skill 2 or
+    skill 9 in Haunted Lands), the others uniform random (``None``)."""
+    greedy = (getattr(game, "agents", None) or {}).get("greedy")
+    return [greedy(seat_seed(seed, p)) if greedy is not None and (p + seed) % 2 else None for p in range(players)]
+
+
+def reach_decision_kinds(game, settings: list[dict] | None = None, *, games: int = KIND_GAMES,
+                         max_steps: int = 20_000) -> tuple[dict[str, KindStep], list[str]]:
+    """Play seeded games of ``game`` (see :func:`_starts`; seats random or greedy,
+    :func:`_bots`; chance outcomes uniform from the seed) until every kind of
+    :func:`decision_kinds` has been legal somewhere. Returns ``(reached, missing)``: the
+    first :class:`KindStep` of each kind met, and the names of the kinds never met, in
+    the declared order. A listed action of an undeclared class is reported as a kind of
+    its own (``"undeclared Foo"``), so the declaration cannot fall behind the game."""
+    kinds = decision_kinds(game)
+    name_of = {cls: name for name, cls in kinds.items()}
+    reached: dict[str, KindStep] = {}
+    for where, seed, start in _starts(game, settings or game_settings(game), games):
+        if len(reached) >= len(kinds):
+            break
+        s, rng, steps = start(), random.Random(seed), 0
+        bots = _bots(game, seed, s.players)
+        while not s.is_terminal() and steps < max_steps:
+            if s.is_chance_node():
+                s.apply_chance(rng.choice([o for o, _ in s.chance_outcomes()]))
+            else:
+                legal = s.legal_actions()
+                for cls in {type(a) for a in legal}:
+                    name = name_of.get(cls, f"undeclared {cls.__name__}")
+                    if name not in reached:
+                        reached[name] = KindStep(name, s.copy(), rng.choice([a for a in legal if type(a) is cls]),
+                                                 f"{where}, step {steps}")
+                bot = bots[s.current_player()]
+                s.apply_action(bot.act(s) if bot is not None else legal[rng.randrange(len(legal))])
+            steps += 1
+    return reached, [name for name in kinds if name not in reached]
+
+
+def kind_problems(game, step: KindStep, pool=(), seed: int = 0) -> list[str]:
+    """What is wrong at ``step`` (a :class:`KindStep`; empty when nothing), checking its
+    decision kind there: the listed action has no ``why_not`` reason, applies on a copy
+    without touching the original, and its JSON form reads back as itself; the save of
+    the position round-trips through :func:`~haunted_kit.games.load_state` and the loaded
+    game takes the action to the same position; copies play on independently; actions of
+    the same kind that are not legal here (``pool``: actions met elsewhere, and the action's
+    JSON form with one field changed) and malformed JSON forms of it are refused leaving
+    the state as it was; a determinisation for the mover looks to the mover as the position
+    does (for a game with ``determinise``)."""
+    s, a, rng = step.state, step.action, random.Random(seed)
+    before, problems = state_json(s), []
+    why = s.why_not(a)
+    if why is not None:
+        problems.append(f"listed {a!r} has a why_not reason: {why}")
+    done = s.copy()
+    try:
+        done.apply_action(a)
+    except Exception as exc:  # any exception for a listed action is a fault
+        return problems + [f"listed {a!r} raises {type(exc).__name__}: {exc}"]
+    if state_json(s) != before:
+        problems.append(f"applying {a!r} on a copy changed the original")
+    data = game.action_to_dict(a)
+    if game.action_from_dict(json.loads(json.dumps(data))) != a:
+        problems.append(f"the JSON form {data!r} does not read back as {a!r}")
+    problems += _save_problems(game, s, a, state_json(done))
+    other = s.copy()
+    random_steps(other, rng, 3)
+    if state_json(s) != before:
+        problems.append("playing on a copy changed the original")
+    problems += _refusal_problems(game, s, a, pool, data)
+    problems += _determinisation_problems(game, s, rng)
+    return [f"{step.kind} at {step.where}: {p}" for p in problems]
+
+
+def _save_problems(game, s, a, after: str) -> list[str]:
+    """The save of ``s`` must load as ``s`` (:func:`~haunted_kit.games.load_state`) and
+    the loaded game must take ``a`` to the position ``after`` (:func:`state_json`)."""
+    data = json.loads(json.dumps(s.to_dict()))
+    try:
+        loaded = load_state(game, data, getattr(s, "box", None))
+    except ValueError as exc:
+        return [f"the save of this position is refused: {exc}"]
+    if loaded.to_dict() != data:
+        diff = sorted(k for k in set(data) | set(loaded.to_dict()) if data.get(k) != loaded.to_dict().get(k))
+        return [f"the save does not round-trip (fields {', '.join(diff)} change)"]
+    loaded.apply_action(game.action_from_dict(game.action_to_dict(a)))
+    return [] if state_json(loaded) == after else [f"the loaded save does not take {a!r} to the same position"]
+
+
+def _refusal_problems(game, s, a, pool, data) -> list[str]:
+    """Refusals of the kind of ``a`` at ``s``: the pool's actions of that kind that are not
+    legal here, the JSON form ``data`` with one field changed (when that is not legal
+    here) and malformed forms of it (when they do not read as a legal action)."""
+    legal = s.legal_actions()
+    problems = [refusal_problem(s, b) for b in pool if type(b) is type(a) and b not in legal][:10]
+
+    def reads_legal(form):
+        try:
+            return game.action_from_dict(form) in legal
+        except REFUSAL_ERRORS:
+            return None
+
+    forms = [d for d in changed_fields(data) if reads_legal(d) is False]
+    forms += [d for d in malformed_forms(data) if not (reads_legal(d) and "unexpected_field" not in d)]
+    problems += [refusal_problem(s, data=d, game=game) for d in forms]
+    return [p for p in problems if p]
+
+
+def _determinisation_problems(game, s, rng) -> list[str]:
+    """For a game with ``determinise``: the mover's determinisation of ``s`` must look to
+    the mover as ``s`` does (observation, the event log aside)."""
+    if getattr(game, "determinise", None) is None or s.current_player() is None:
+        return []
+    p = s.current_player()
+    seen = lambda t: {k: v for k, v in t.observation(p).items() if k != "log"}  # noqa: E731
+    return [] if seen(determinise(game, s, p, rng)) == seen(s) else [
+        f"P{p + 1}'s determinisation does not look to P{p + 1} as the position does"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from haunted_kit.games import get_game
+from haunted_kit.games import get_game, load_state
 from haunted_kit.provenance import canonical, value_fingerprint
 from ruletools import DATA
 
@@ -72,7 +72,7 @@ def test_a_comment_or_layout_edit_keeps_the_fingerprint(tmp_path, game):
     assert box.file_fingerprint != ref.file_fingerprint  # the bytes did change
     # a save of the reference box continues with the re-laid-out one, and the other way round
     s = g.new_game(players=3, seed=5, box=ref)
-    assert without_path(g.from_dict(s.to_dict(), box).to_dict()) == without_path(s.to_dict())
+    assert without_path(load_state(g, s.to_dict(), box).to_dict()) == without_path(s.to_dict())
 
 
 def without_path(save: dict) -> dict:
@@ -91,7 +91,7 @@ def test_a_one_value_edit_changes_the_fingerprint(tmp_path, game):
     assert not box.accepts_fingerprint(ref.fingerprint) and not ref.accepts_fingerprint(box.fingerprint)
     s = g.new_game(players=3, seed=5, box=ref)
     with pytest.raises(ValueError, match="another"):
-        g.from_dict(s.to_dict(), box)
+        load_state(g, s.to_dict(), box)
 
 
 def with_fingerprint(game: str, data: dict, fingerprint: str) -> dict:
@@ -134,19 +134,19 @@ def test_saves_that_recorded_the_files_bytes_still_load(tmp_path, game):
     assert recorded in ref.earlier_fingerprints and ref.accepts_fingerprint(ref.file_fingerprint)
     s = g.new_game(players=3, seed=5, box=ref)
     for fingerprint in (recorded, ref.file_fingerprint):
-        assert g.from_dict(with_fingerprint(game, s.to_dict(), fingerprint), ref).to_dict() == s.to_dict()
+        assert load_state(g, with_fingerprint(game, s.to_dict(), fingerprint), ref).to_dict() == s.to_dict()
     # a house-rule copy: its own byte fingerprint is accepted, the reference box's are not
     folder = copy_box(game, tmp_path)
     one_value_edit(game, folder)
     house = g.load_box(folder)
     t = g.new_game(players=3, seed=5, box=house)
-    assert g.from_dict(with_fingerprint(game, t.to_dict(), house.file_fingerprint), house).to_dict() == t.to_dict()
+    assert load_state(g, with_fingerprint(game, t.to_dict(), house.file_fingerprint), house).to_dict() == t.to_dict()
     assert not house.earlier_fingerprints
     assert not any(house.accepts_fingerprint(f) for f in (recorded, ref.file_fingerprint))
     assert not ref.accepts_fingerprint(house.file_fingerprint)
     for fingerprint in ("0" * 64, recorded):
         with pytest.raises(ValueError, match="another"):
-            g.from_dict(with_fingerprint(game, t.to_dict(), fingerprint), house)
+            load_state(g, with_fingerprint(game, t.to_dict(), fingerprint), house)
 
 
 @pytest.mark.parametrize("game", sorted(EARLIER_VALUES))
@@ -158,13 +158,13 @@ def test_saves_of_an_earlier_text_of_the_same_rules_still_load(tmp_path, game):
     earlier = EARLIER_VALUES[game]
     assert earlier != ref.fingerprint and earlier in ref.earlier_fingerprints
     s = g.new_game(players=3, seed=5, box=ref)
-    assert g.from_dict(with_fingerprint(game, s.to_dict(), earlier), ref).to_dict() == s.to_dict()
+    assert load_state(g, with_fingerprint(game, s.to_dict(), earlier), ref).to_dict() == s.to_dict()
     folder = copy_box(game, tmp_path)
     one_value_edit(game, folder)
     house = g.load_box(folder)
     assert not house.accepts_fingerprint(earlier)
     with pytest.raises(ValueError, match="another"):
-        g.from_dict(with_fingerprint(game, g.new_game(players=3, seed=5, box=house).to_dict(), earlier), house)
+        load_state(g, with_fingerprint(game, g.new_game(players=3, seed=5, box=house).to_dict(), earlier), house)
 
 
 def test_the_haunted_lands_fixtures_still_load():

@@ -274,10 +274,12 @@ def test_serve_refuses_a_port_out_of_range(no_voila, capsys):
     (["classroom", "--bots", "2,x"], "expected numbers separated by commas"),
     (["classroom", "--players", "5"], "invalid choice"),
     (["classroom", "--mode", "nightmare"], "invalid choice"),
-    (["classroom", "--port", "http"], "invalid int value"),
-    (["classroom", "--size", "200"], "--size must be between 12 and 80 pixels, got 200"),
-    (["classroom", "--size", "big"], "invalid float value"),
-    (["classroom", "--hint-playouts", "5"], "--hint-playouts must be between 10 and 100000, got 5"),
+    (["classroom", "--port", "http"], "argument --port: the value must be a whole number from 0 to 65,535, got 'http'"),
+    (["classroom", "--port", "70000"], "argument --port: the value must be a whole number from 0 to 65,535, got '70000'"),
+    (["classroom", "--size", "200"], "argument --size: the value must be a finite number from 12 to 80, got '200'"),
+    (["classroom", "--size", "nan"], "argument --size: the value must be a finite number from 12 to 80, got 'nan'"),
+    (["classroom", "--size", "big"], "argument --size: the value must be a finite number from 12 to 80, got 'big'"),
+    (["classroom", "--hint-playouts", "5"], "argument --hint-playouts: the value must be a whole number from 10 to 100,000, got '5'"),
     (["classroom", "--box", "/nonexistent/box"], "--box /nonexistent/box:"),
 ])
 def test_cli_classroom_misuse_exits_2(no_voila, capsys, argv, needle):

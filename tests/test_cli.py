@@ -65,10 +65,10 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["play", "--ghost-cards", ","], "expected numbers separated by commas"),
     (["play", "--ghost-cards", "2,,3"], "expected numbers separated by commas"),
     (["play", "--box", "/nonexistent"], "--box /nonexistent: /nonexistent, entry -: no such folder"),
-    (["play", "--save", "same.json", "--log", "./same.json"], "--save and --log name the same file"),
+    (["play", "--save", "same.json", "--log", "./same.json"], "--log same.json and --save same.json are the same file"),
     (["play", "--log", "no/such/folder/g.csv"], "folder no/such/folder for file no/such/folder/g.csv does not exist"),
     (["play", "--save", "."], "file . is a folder"),
-    (["replay", "x.json", "--max-bytes", "0"], "must be at least 1"),
+    (["replay", "x.json", "--max-bytes", "0"], "argument --max-bytes: the value must be a whole number from 1 to 1,099,511,627,776, got '0'"),
     (["classroom", "--players", "9"], "invalid choice: 9 (this box plays 2..4)"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
@@ -171,3 +171,16 @@ def test_replay_refuses_big_and_broken_inputs(tmp_path, capsys):
     latin.write_bytes(b'{"format": "caf\xe9"}')
     assert main(["replay", str(latin)]) == 1
     assert "is not a UTF-8 text file" in capsys.readouterr().err
+
+
+def test_help_presents_every_registered_game_with_its_name_and_player_range(capsys):
+    from haunted_kit.games import game_names, get_game
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())   # argparse wraps lines
+    assert f"Learn, play and analyse {len(game_names())} games on one protocol" in text
+    for name in game_names():
+        g = get_game(name)
+        assert f"{g.title} (--game {name}, {g.min_players}-{g.max_players} players)" in text

@@ -34,7 +34,7 @@ def test_connect_timeout_must_be_positive(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "--out", "x", "--connect-timeout", "0"])
     assert exc.value.code == 2
-    assert "argument --connect-timeout: must be more than 0 and less than 1000000 seconds, got 0" in capsys.readouterr().err
+    assert "argument --connect-timeout: the value must be a finite number more than 0 and at most 86,400, got '0'" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from haunted_kit import cli
 from haunted_kit import compare as C
@@ -72,6 +73,18 @@ def test_two_proportion_z_and_holm():
     assert C.holm([0.01, 0.04, 0.03, 0.005]) == [True, False, False, True]
 
 
+def test_holm_adjusted_p_values_worked_by_hand():
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1: 0.02, 0.03, 0.06, 0.04 -> running max
+    # 0.02, 0.03, 0.06, 0.06, back in the given order
+    assert C.holm_adjusted([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    # capped at 1; ties keep their order; one p-value is its own adjustment
+    assert C.holm_adjusted([0.5, 0.4, 0.9]) == pytest.approx([1.0, 1.0, 1.0])
+    assert C.holm_adjusted([0.04]) == [0.04]
+    assert C.holm_adjusted([]) == []
+    # 0.012 and 0.013 of 4 rows: 0.048 passes, 0.039 would too but the running max keeps 0.048
+    assert C.holm_adjusted([0.013, 0.012, 0.2, 0.3]) == pytest.approx([0.048, 0.048, 0.4, 0.4])
+
+
 # ============================================================================ comparisons
 
 
@@ -132,11 +145,37 @@ def test_more_points_for_the_most_tokens_raise_landmarks_scores(tmp_path):
 
 def test_games_needed_for_a_width():
     row = C._rate_row("g", "r", [1, 0] * 50, [1, 0] * 50)  # p = 0.5 on both sides
-    # z^2 (0.25 + 0.25) / 0.05^2 = 768.3 -> 769 games per box
-    assert row.games_for(0.05) == 769
-    assert row.games_for(0.025) == math.ceil(C._Z ** 2 * 0.5 / 0.025 ** 2)
+    # Wilson at p = 1/2 is centred, half-width z / (2 sqrt(n + z^2)); Newcombe's is sqrt(2)
+    # times that: z / sqrt(2 (n + z^2)) <= w  <=>  n >= z^2 (1 / (2 w^2) - 1) = 764.4 -> 765
+    assert row.games_for(0.05) == 765
+    assert row.games_for(0.025) == math.ceil(C._Z ** 2 * (1 / (2 * 0.025 ** 2) - 1))  # 3070
+    assert row.half_width(100) == pytest.approx((row.diff[2] - row.diff[1]) / 2)  # the width shown
     with pytest.raises(ValueError, match="half_width"):
         row.games_for(0)
+
+
+def test_games_needed_when_two_games_show_no_spread():
+    """``--games 2`` with no win in either box: the interval shown is Newcombe's
+    +-z^2 / (2 + z^2) = +-65.8 pts, and the games-needed line uses that same interval:
+    +-w needs z^2 (1 / w - 1) games (+-5 pts: 72.99 -> 73; +-2 pts: 188.2 -> 189), not the
+    2 games a zero variance would give."""
+    row = C._rate_row("g", "seat 1 wins", [0, 0], [0, 0])
+    assert (row.diff[2] - row.diff[1]) / 2 == pytest.approx(C._Z ** 2 / (2 + C._Z ** 2))
+    assert row.games_for(0.05) == 73 and row.games_for(0.02) == 189
+    assert row.games_for(0.7) == 2  # already narrower than +-70 pts
+    c = C.Comparison(game=game_names()[0], title="T", reference_name="a", house_name="b", fingerprints=("x", "y"),
+                     players=2, agents="greedy", games=2, seed=0, rows=[row])
+    precision = c.notes()[-1]
+    assert "+-65.8 pts with 2 games per box" in precision
+    assert "+-5 pts needs 73 games per box; +-2 pts needs 189 games per box" in precision
+
+
+def test_games_needed_for_a_mean_use_welch():
+    # variances 1 and 1: half-width t(df) sqrt(2 / n) with df = 2 (n - 1); n = 32: t(62) =
+    # 1.9990 -> 0.49975 <= 0.5; n = 31: t(60) = 2.0003 -> 0.5081 > 0.5
+    row = C.Row("g", "m", "mean", (0, 0, 0), (0, 0, 0), (0, 0, 0), 1.0, 10, spread=(1.0, 1.0))
+    assert row.half_width(32) == pytest.approx(1.99897 * math.sqrt(2 / 32), abs=1e-5)
+    assert row.games_for(0.5) == 32
 
 
 def test_compare_refuses_bad_counts_and_a_wrong_box():
@@ -189,12 +228,19 @@ def test_html_write_is_atomic(ghost_box, tmp_path, monkeypatch):
     (["--box", "{tmp}/nowhere"], "no such folder"),
     (["--box", str(DATA / "estate")], "is the 'estate' game's box, not the 'haunted' game's: try --game estate"),
     (["--box", str(DATA), "--game", "estate"], "try --game haunted"),
-    (["--box", str(DATA), "--games", "1"], "must be at least 2"),
-    (["--box", str(DATA), "--games", "x"], "expected a whole number"),
+    (["--box", str(DATA), "--games", "1"],
+     "argument --games: the value must be a whole number from 2 to 1,000,000 (an interval needs two games), got '1'"),
+    (["--box", str(DATA), "--games", "0"],
+     "argument --games: the value must be a whole number from 2 to 1,000,000 (an interval needs two games), got '0'"),
+    (["--box", str(DATA), "--games", "-3"], "must be a whole number from 2 to 1,000,000"),
+    (["--box", str(DATA), "--games", "x"], "must be a whole number from 2 to 1,000,000 (an interval needs two games), got 'x'"),
+    (["--box", str(DATA), "--games", "nan"], "got 'nan'"),
     (["--box", str(DATA), "--players", "9"], "this box plays 2..4"),
     (["--box", str(DATA), "--agents", "nobody"], "unknown agent 'nobody'"),
     (["--box", str(DATA / "estate"), "--game", "estate", "--mode", "builder"], "belong to Haunted Lands"),
     (["--box", str(DATA), "--html", "{tmp}/no/such/dir/r.html"], "--html"),
+    (["--box", str(DATA), "--rows", "{tmp}/no/such/dir/r.csv"], "--rows {tmp}/no/such/dir/r.csv"),
+    (["--box", str(DATA), "--rows", "{tmp}/r.html", "--html", "{tmp}/r.html"], "--rows {tmp}/r.html and --html {tmp}/r.html are the same file"),
 ])
 def test_cli_misuse_prints_usage_and_exits_2(args, message, tmp_path, capsys):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
@@ -203,7 +249,7 @@ def test_cli_misuse_prints_usage_and_exits_2(args, message, tmp_path, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "usage: haunted-kit compare" in err
-    assert message in err
+    assert message.replace("{tmp}", str(tmp_path)) in err
 
 
 def test_cli_broken_box_is_one_line(tmp_path, capsys):
@@ -213,3 +259,143 @@ def test_cli_broken_box_is_one_line(tmp_path, capsys):
     assert err.count("\n") == 0 and "Traceback" not in err
     assert err.startswith(f"haunted-kit compare: the box {box} does not load: ")
     assert "ghosts_per_spread" in err
+
+
+def test_no_help_text_shows_a_doubled_percent_sign(capsys):
+    """argparse %-formats option help but prints descriptions as written: ``95%%`` in a
+    description reached the screen. Every subcommand's help, and the top one."""
+    subs = {a.dest: a for a in cli.build_parser()._actions if hasattr(a, "choices") and a.dest == "command"}
+    for command in [None, *subs["command"].choices]:
+        with pytest.raises(SystemExit) as exc:
+            cli.main(([command] if command else []) + ["--help"])
+        assert exc.value.code == 0
+        text = capsys.readouterr().out
+        assert "%%" not in text, command
+    with pytest.raises(SystemExit):
+        cli.main(["compare", "--help"])
+    assert "95% intervals" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_cli_rows_writes_one_row_per_game_of_both_boxes(suffix, tmp_path, capsys):
+    import pandas as pd
+
+    game = game_names()[-1]
+    box = tmp_path / "house"
+    shutil.copytree(BOX_DIR[game], box, ignore=shutil.ignore_patterns("estate", "landmarks"))
+    out = tmp_path / f"games{suffix}"
+    players = get_game(game).min_players
+    assert cli.main(["compare", "--game", game, "--box", str(box), "--games", "3", "--seed", "5", "--players",
+                     str(players), "--agents", "greedy,random", "--workers", "1", "--no-progress", "--rows",
+                     str(out)]) == 0
+    assert f"Per-game rows written to {out}" in capsys.readouterr().out
+    rows = pd.read_csv(out) if suffix == ".csv" else pd.read_parquet(out)
+    assert len(rows) == 6  # 3 games per box, one row each
+    assert list(rows["box"]) == ["reference"] * 3 + ["house"] * 3
+    assert list(rows["seed"]) == [5, 6, 7] * 2
+    seats = [f"seat{s}_{c}" for s in range(1, players + 1) for c in ("player", "agent", "score", "rank", "won")]
+    assert set(seats) <= set(rows.columns)
+    assert f"seat{players + 1}_score" not in rows.columns
+    # the same games as the report's own rows: each seat's score, agent and result
+    c = C.compare(box, game=game, games=3, seed=5, players=players, agents="greedy,random", workers=1, progress=False)
+    for k, (_, g) in enumerate(c.reference_rows.groupby("game_id", sort=True)):
+        for _, r in g.iterrows():
+            assert rows.loc[k, f"seat{r['seat']}_score"] == r["score"]
+            assert rows.loc[k, f"seat{r['seat']}_agent"] == r["agent"]
+            assert bool(rows.loc[k, f"seat{r['seat']}_won"]) == bool(r["won"])
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+def _declared():
+    """(game, option) for every option a registered game declares (``game_options``)."""
+    return [(n, o) for n in game_names() for o in getattr(get_game(n), "game_options", ())]
+
+
+def test_a_declared_game_option_reaches_every_game_and_is_refused_elsewhere(tmp_path, capsys):
+    declared = _declared()
+    assert declared, "a registered game declares an option (Landmarks: rounds)"
+    for game, opt in declared:
+        box = tmp_path / f"{game}_house"
+        if not box.exists():
+            shutil.copytree(BOX_DIR[game], box, ignore=shutil.ignore_patterns("estate", "landmarks"))
+        value = str(int(opt.low) + 2) if opt.kind == "int" else "2"
+        rows = tmp_path / f"{game}.csv"
+        assert cli.main(["compare", "--game", game, "--box", str(box), "--games", "2", "--workers", "1",
+                         "--no-progress", opt.flag, value, "--rows", str(rows)]) == 0
+        assert f", {opt.name} {value}," in capsys.readouterr().out  # the header says what was played
+        import pandas as pd
+
+        assert {json.loads(o)[opt.name] for o in pd.read_csv(rows)["options"]} == {opt.parse(value)}
+        for bad in ([str(opt.low - 1)] if opt.low is not None else []) + ([str(opt.high + 1)] if opt.high is not None else []):
+            with pytest.raises(SystemExit) as exc:
+                cli.main(["compare", "--game", game, "--box", str(box), "--games", "2", opt.flag, bad])
+            assert exc.value.code == 2
+            assert f"argument {opt.flag}: expected" in capsys.readouterr().err
+        for other in game_names():
+            if any(o.name == opt.name for o in getattr(get_game(other), "game_options", ())):
+                continue
+            with pytest.raises(SystemExit) as exc:
+                cli.main(["compare", "--game", other, "--box", str(BOX_DIR[other]), opt.flag, value])
+            assert exc.value.code == 2
+            err = capsys.readouterr().err
+            assert f"unrecognized arguments: {opt.flag} {value}" in err and f"--game {other} declares" in err
+
+
+@pytest.mark.parametrize("game, opt", _declared())
+def test_a_declared_option_says_the_range_new_game_takes(game, opt):
+    """The declaration and ``new_game`` agree: the bounds are taken, one beyond is refused."""
+    g = get_game(game)
+    players = g.min_players
+    for v in (opt.low, opt.high):
+        if v is not None:
+            g.new_game(players=players, seed=0, **{opt.name: opt.parse(str(int(v)))})
+    for v in ((opt.low - 1) if opt.low is not None else None, (opt.high + 1) if opt.high is not None else None):
+        if v is not None:
+            with pytest.raises(ValueError):
+                g.new_game(players=players, seed=0, **{opt.name: int(v)})
+            with pytest.raises(ValueError, match="expected"):
+                opt.parse(str(int(v)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=12) | st.integers(-10 ** 6, 10 ** 6).map(str) | st.floats().map(str))
+def test_game_option_parse_takes_only_values_in_range(text):
+    from haunted_kit.protocol import GameOption
+
+    opt = GameOption("rounds", "h", "int", 1, 1000)
+    try:
+        v = opt.parse(text)
+    except ValueError as exc:
+        assert str(exc).startswith("expected a whole number from 1 to 1000, got ")
+    else:
+        assert isinstance(v, int) and 1 <= v <= 1000 and v == int(text)
+    f = GameOption("rate", "h", "float", 0, 1)
+    try:
+        x = f.parse(text)
+    except ValueError:
+        pass
+    else:
+        assert math.isfinite(x) and 0 <= x <= 1
+
+
+def test_both_boxes_on_one_pool_give_the_rows_of_one_process(ghost_box):
+    """``compare`` plays both boxes on one set of worker processes (simulate's
+    ``ProcessPool``): the same games, row for row, as in this process."""
+    one = C.compare(ghost_box, games=4, workers=1, progress=False)
+    two = C.compare(ghost_box, games=4, workers=2, progress=False)
+    assert one.reference_rows.equals(two.reference_rows) and one.house_rows.equals(two.house_rows)
+    assert not two.identical_games()  # the house box was played, not the reference twice
+
+
+def test_the_permutation_test_agrees_with_the_exact_count_of_relabellings():
+    """[0, 1, 0, 1] against [1, 1, 1, 1]: of the C(8, 4) = 70 ways to deal the 8 values into
+    two groups of 4, the difference is at least as far from 0 as 0.5 when both zeros fall in
+    one group: 15 + 15 = 30, p = 30/70 = 0.4286; the test's 4,999 relabellings come within
+    a Monte Carlo error (seeded: the same p every run)."""
+    p = C.permutation_p([0, 1, 0, 1], [1, 1, 1, 1])
+    assert abs(p - 30 / 70) < 0.02 and p == C.permutation_p([0, 1, 0, 1], [1, 1, 1, 1])
+    assert C.permutation_p([2, 2, 2], [2, 2, 2]) == 1.0                 # nothing to tell apart
+    # 50 of 100 against 70 of 100: Fisher's exact test gives 0.0063 (two-sided)
+    assert 0.003 < C.permutation_p([0] * 50 + [1] * 50, [0] * 30 + [1] * 70) < 0.01
+    # the smallest p the test can give: nothing in 4,999 relabellings is as far as 0 vs 10
+    assert C.permutation_p([0] * 30, [10] * 30) == 1 / (C.SHUFFLES + 1)

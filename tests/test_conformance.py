@@ -2,11 +2,23 @@
 offers (in the spirit of OpenSpiel's random-simulation test): a game added to
 ``haunted_kit.games.REGISTRY`` is checked by all of it with no new test.
 
-At positions sampled from seeded random games: every legal action is accepted (on a
-copy); other positions' legal actions, wrong-field variants and malformed JSON forms are
-refused with IllegalAction or the game's ValueError, never another exception, and leave
-the state byte-identical; copies are independent; a save continues the same way in
-another process; observations do not depend on what they hide; seeds k and -k differ.
+Every decision kind the game declares (its Game's ``action_types``) is reached: seeded
+games (every other seat the game's greedy agent, the rest random; plus the positions of
+the Game's optional ``conformance_starts``) are played until each kind has been legal
+somewhere, and the suite fails naming the kinds never reached, or a listed action of a
+class the game does not declare. At the first position of each kind, an action of that
+kind is checked (:func:`haunted_kit.testing.kind_problems`): no ``why_not`` reason,
+applied on a copy, its JSON form round-trips, the save round-trips through the kit's
+loader and continues the same, copies are independent, other actions of that kind and
+malformed forms of it are refused leaving the state as it was, and the mover's
+determinisation looks to the mover as the position does.
+
+Besides, at positions sampled from seeded random games and at the kinds' positions:
+every legal action is accepted (on a copy); other positions' legal actions, wrong-field
+variants and malformed JSON forms are refused with IllegalAction or the game's ValueError,
+never another exception, and leave the state byte-identical; copies are independent; a
+save continues the same way in another process; observations do not depend on what they
+hide; seeds k and -k differ.
 
 The shared checking code is in :mod:`haunted_kit.testing`. Default run: a few seeds per
 setting; ``-m slow`` runs more.
@@ -14,14 +26,16 @@ setting; ``-m slow`` runs more.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
 import pytest
 
 from haunted_kit.games import game_names, get_game
-from haunted_kit.testing import (changed_fields, continuation, continuation_elsewhere, game_settings, malformed_forms,
-                                 other_actions, random_steps, refusal_problem, sampled_positions, state_json)
+from haunted_kit.testing import (KIND_GAMES, changed_fields, continuation, continuation_elsewhere, game_settings,
+                                 kind_problems, malformed_forms, other_actions, random_steps, reach_decision_kinds,
+                                 refusal_problem, sampled_positions, state_json)
 
 CASES = [(name, setting) for name in game_names() for setting in game_settings(name)]
 IDS = [f"{name}-" + "-".join(f"{k}={v}" for k, v in setting.items()) for name, setting in CASES]
@@ -29,12 +43,15 @@ SEEDS = (1, 2)
 SLOW_SEEDS = tuple(range(3, 13))
 
 
-#: positions sampled per seed and legal actions tried per position (the default run's budget)
+#: positions sampled per seed and legal actions tried per position (the default run's budget; each
+#: decision kind's first position is checked besides, see kind_positions)
 POSITIONS, LEGAL_TRIED = 6, 25
 
 
 def _positions(name, setting, seeds, every=4, most=None):
-    """Positions of seeded random games; ``most`` evenly spaced ones per seed (all: None)."""
+    """Positions of seeded random games, ``most`` evenly spaced ones per seed (all: None),
+    then the positions of this setting where a decision kind was first legal
+    (:func:`kind_positions`), so every kind's moment is among them."""
     g = get_game(name)
     out = []
     for seed in seeds:
@@ -42,7 +59,7 @@ def _positions(name, setting, seeds, every=4, most=None):
         if most is not None and len(found) > most:
             found = [found[round(i * (len(found) - 1) / (most - 1))] for i in range(most)]
         out += found
-    return g, out
+    return g, out + kind_positions(g, setting)
 
 
 def _refusal_problems(name, setting, seeds) -> list[str]:
@@ -88,6 +105,40 @@ def _legal_form(g, s, data):
         return g.action_from_dict(data) in s.legal_actions()
     except ValueError:
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def kind_steps(game) -> tuple[dict, list]:
+    """:func:`reach_decision_kinds` of ``game`` (a Game object: a test's registered toy is
+    its own entry), played once per process."""
+    return reach_decision_kinds(game)
+
+
+def kind_positions(game, setting: dict) -> list:
+    """Copies of the positions where each decision kind was first legal, in games of
+    ``setting``; none for a game that declares no kinds (the kinds' test names the hook)."""
+    if getattr(game, "action_types", None) is None:
+        return []
+    reached, _ = kind_steps(game)
+    return [step.state.copy() for step in reached.values() if f"({_label(setting)})" in step.where]
+
+
+def _label(setting: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in setting.items())
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_decision_kind_is_reached_and_checked(name):
+    g = get_game(name)
+    reached, missing = kind_steps(g)
+    assert missing == [], (f"{name}: decision kinds never legal in {KIND_GAMES} seeded games and the Game's "
+                           f"conformance_starts: {', '.join(missing)} (a kind only a prepared position reaches needs "
+                           "a conformance_starts position)")
+    undeclared = [k for k in reached if k.startswith("undeclared ")]
+    assert undeclared == [], f"{name}: legal actions of classes missing from the Game's action_types: {undeclared}"
+    pool = list(dict.fromkeys(a for step in reached.values() for a in step.state.legal_actions()))
+    problems = [p for i, step in enumerate(reached.values()) for p in kind_problems(g, step, pool, seed=i)]
+    assert problems == []
 
 
 @pytest.mark.parametrize("name,setting", CASES, ids=IDS)

@@ -100,7 +100,7 @@ def test_play_and_replay_with_a_house_rule_estate_box(tmp_path, capsys):
                  "--box", str(box), "--save", str(save)]) == 0
     capsys.readouterr()
     assert main(["replay", str(save)]) == 1  # the reference box refuses it, naming the box
-    assert "another estate box" in capsys.readouterr().err
+    assert "made with another box (Estate and Market, fingerprint" in capsys.readouterr().err
     assert main(["replay", str(save), "--box", str(box)]) == 0
     bad = tmp_path / "bad"
     shutil.copytree(box, bad)

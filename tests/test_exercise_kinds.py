@@ -359,3 +359,20 @@ def test_the_estate_players_table_keeps_its_columns_apart():
     cells = re.findall(r"<t[dh] style=\"([^\"]*)\">", html)
     assert cells and all("padding:2px 10px" in c for c in cells)
     assert len(cells) == 7 * 3                              # a head row and two players, seven columns each
+
+
+DOUBLED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("sets, key", ALL)
+def test_no_exercise_says_a_word_twice_in_a_row_nor_writes_a_cell_as_python_does(sets, key):
+    """'the cell cell 3,-3' (a text that names a cell, then the kit's cell name) was the
+    example; the kind is any word doubled, in any part an exercise shows."""
+    for seed in range(12):
+        ex = sets.make(key, seed)
+        got = _wrong(ex)
+        parts = [ex.question, ex.check(got).text, ex.check(got, tries=1).text, ex.answer_text(), ex.why_text(),
+                 *ex.fact_lines()]
+        for text in parts:
+            assert not DOUBLED.search(text), (key, seed, DOUBLED.search(text).group(0), text)
+            assert not re.search(r"\(-?\d+, -?\d+\)", text), (key, seed, text)

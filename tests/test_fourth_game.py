@@ -30,6 +30,7 @@ from haunted_kit.search import hints
 from haunted_kit.simulate import load_dataset, schema
 from haunted_kit.store import GameStore
 from haunted_kit.server import Classroom, view_message
+from haunted_kit import testing
 from haunted_kit.testing import check_box, game_settings
 from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
 
@@ -68,6 +69,7 @@ def test_the_conformance_suite_serves_it(nim):
         conformance.test_copies_are_independent("nim", setting)
         conformance.test_observation_hides_what_it_must("nim", setting)
     conformance.test_seeds_k_and_minus_k_give_different_games("nim")
+    conformance.test_every_decision_kind_is_reached_and_checked("nim")
 
 
 def test_the_game_of_a_state_is_found_by_its_package(nim):
@@ -228,9 +230,47 @@ def test_the_library_tools_name_the_missing_hook(minimal, tmp_path):
         SingleSeatEnv("nim", players=2)
     with pytest.raises(AssertionError, match="hides information .* has no determinise"):
         conformance.test_observation_hides_what_it_must("nim", {"players": 2})
+    with pytest.raises(MissingHook, match="the conformance suite needs the game's action_types hook; Toy Nim"):
+        conformance.test_every_decision_kind_is_reached_and_checked("nim")
     with GameStore(tmp_path / "c.db") as store:
         t = store.create_table(game="nim", players=2, seed=3)  # no box at all
         t.decide(0, {"type": "take", "heap": 2, "count": 3})
         assert store.table(t.id).state.heaps == [3, 4, 2]
         with pytest.raises(MissingHook, match="a table's house-rule box needs the game's load_box hook"):
             store.create_table(game="nim", players=2, box=BOX)
+
+
+# ============================================================================ the decision kinds
+
+
+def test_the_kinds_test_fails_naming_a_kind_never_reached_or_not_declared(nim, monkeypatch):
+    """A declared kind that no seeded game reaches is named (here a made-up ``Pass``
+    that Nim never lists), and so is a listed class the declaration leaves out (``Bonus``)."""
+    import nim.engine as ne  # the registered toy's module (tests/fourth_game on sys.path)
+
+    class Pass:
+        pass
+
+    monkeypatch.setattr(type(nim), "action_types", {"take": ne.Take, "pass": Pass})
+    conformance.kind_steps.cache_clear()
+    reached, missing = conformance.kind_steps(nim)
+    assert missing == ["pass"] and sorted(reached) == ["take", "undeclared Bonus"]
+    assert reached["undeclared Bonus"].where == "seed 1 (players=2), step 0"  # both bonus cards are dealt before move 1
+    with pytest.raises(AssertionError, match=r"never legal in 40 seeded games .*: pass \("):
+        conformance.test_every_decision_kind_is_reached_and_checked("nim")
+    conformance.kind_steps.cache_clear()
+
+
+def test_a_fault_at_a_kinds_step_is_named(nim, monkeypatch):
+    """The per-kind checks find a save that forgets part of the position: a Nim whose
+    loader deals bonus cards again from another seed continues differently."""
+    import nim.engine as ne
+
+    reached, _ = conformance.kind_steps(nim)
+    step = reached["bonus"]
+    assert testing.kind_problems(nim, step, [step.action]) == []
+    real = ne.from_dict
+    monkeypatch.setattr(ne, "from_dict", lambda data, box=None: real(dict(data, seed=data["seed"] + 1), box))
+    problems = testing.kind_problems(nim, step, [step.action])
+    assert problems and all(p.startswith("bonus at seed 1 (players=2), step 0: ") for p in problems)
+    assert any("the save does not round-trip (fields seed change)" in p or "does not take" in p for p in problems)

@@ -19,8 +19,8 @@ GAMES = ("haunted", "estate", "landmarks")
 #: layer of each kit module (dotted below haunted_kit; a package name covers its modules)
 KIT_LAYERS = {
     # 0: the protocol, vocabularies, file I/O, the box folder, hex grids
-    "protocol": 0, "events": 0, "hexgrid": 0, "games": 0, "fileio": 0, "saves": 0, "provenance": 0, "progress": 0,
-    "notebook": 0, "boxfile": 0, "workers": 0,
+    "protocol": 0, "events": 0, "hexgrid": 0, "games": 0, "fileio": 0, "limits": 0, "saves": 0, "provenance": 0, "progress": 0,
+    "notebook": 0, "boxfile": 0, "workers": 0, "visibility": 0,
     # 1: shared drawing, search over any game, the printed handout's page, the table server's game side
     "render": 1, "search": 1, "handout": 1, "tableview": 1,
     # 2: agents by spec, shared widget pieces, exercises for any game
@@ -37,10 +37,11 @@ GAME_LAYERS = {
     "board": 1,
     "state": 2, "serial": 2,
     "rules": 3,
-    "engine": 4, "agents": 4, "": 4,
-    "sim": 5, "history": 5, "scenario": 5, "analysis": 5, "exercises": 5, "encoding": 5, "pathfinding": 5,
-    "draw": 6, "widgets": 6, "handout": 6, "classroom": 6,
-    "cli": 7,
+    "agents": 4, "encoding": 4,  # what the Game's hooks hand out: its bots, the environment's encodings
+    "engine": 5, "": 5,
+    "sim": 6, "history": 6, "scenario": 6, "analysis": 6, "exercises": 6, "pathfinding": 6,
+    "draw": 7, "widgets": 7, "handout": 7, "classroom": 7,
+    "cli": 8,
 }
 
 #: kit modules that still reach a game directly (to be emptied: the kit never imports a game)
@@ -256,3 +257,40 @@ def test_the_checker_sees_an_upward_arrow_and_a_circle(tmp_path):
     assert layer_of("haunted.engine") > layer_of("haunted.state")  # so state -> engine points upward
     g = nx.DiGraph([("state", "engine"), ("engine", "state")])
     assert list(nx.simple_cycles(g)) == [["state", "engine"]] or list(nx.simple_cycles(g)) == [["engine", "state"]]
+
+
+#: the modules that may import by a computed name: the registry (a game's engine by its
+#: REGISTRY entry, a game's optional module) and the package's short names
+DYNAMIC_IMPORTS_ALLOWED = {"games", ""}
+
+
+def dynamic_imports(path: Path) -> list[int]:
+    """Lines of ``path`` that import by a computed name (``importlib.import_module``,
+    ``__import__``): arrows this checker cannot read."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+            if name in ("import_module", "__import__"):
+                found.append(node.lineno)
+    return sorted(found)
+
+
+def test_no_import_hides_from_the_checker():
+    """Every arrow is an import statement the checker reads: a game's engine imports its
+    agents and encodings (layer 4, below the engine), never by a computed name, so the
+    layer table is the import graph as it is."""
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+             if module_name(path) not in DYNAMIC_IMPORTS_ALLOWED for line in dynamic_imports(path)]
+    assert not found, "imports by a computed name (write an import statement):\n" + "\n".join(found)
+
+
+def test_the_dynamic_import_finder_sees_both_forms(tmp_path):
+    mod = tmp_path / "m.py"
+    mod.write_text("import importlib\n"
+                   "def f():\n"
+                   "    return importlib.import_module(f'{__package__}.encoding')\n"
+                   "g = __import__('json')\n"
+                   "from importlib import import_module as im\n")
+    assert dynamic_imports(mod) == [3, 4]

@@ -236,8 +236,9 @@ def test_cli_review_prints_and_writes_html(tmp_path, capsys):
 @pytest.mark.parametrize("argv,code,needle", [
     (["review", "{dir}/missing.json"], 2, "no such file"),
     (["review", "{save}", "--seat", "4"], 2, "this game has 3 players (seats 1..3), got 4"),
-    (["review", "{save}", "--seat", "0"], 2, "must be at least 1"),
-    (["review", "{save}", "--playouts", "-3"], 2, "must be at least 1"),
+    (["review", "{save}", "--seat", "0"], 2, "argument --seat: the value must be a whole number from 1 to 99, got '0'"),
+    (["review", "{save}", "--playouts", "-3"], 2, "argument --playouts: the value must be a whole number from 1 to 1,000,000, got '-3'"),
+    (["review", "{save}", "--playouts", "nan"], 2, "argument --playouts: the value must be a whole number from 1 to 1,000,000, got 'nan'"),
     (["review", "{save}", "--html", "{dir}/no/such/dir/r.html"], 2, "--html"),
     (["review", "{bad}"], 1, "not valid JSON"),
 ])

@@ -99,8 +99,8 @@ def test_search_agent_plays_a_whole_game_legally():
 
 
 @pytest.mark.parametrize("kwargs, needle", [
-    ({"playouts": 0}, "playouts must be a positive"),
-    ({"seconds": 0}, "seconds must be positive"),
+    ({"playouts": 0}, "playouts must be a whole number from 1 to 1,000,000, got 0"),
+    ({"seconds": 0}, "seconds must be a finite number more than 0 and at most 3,600, got 0"),
     ({"rollout": "clever"}, "unknown rollout policy 'clever'"),
     ({"rollout_depth": -1}, "rollout_depth must be"),
 ])
@@ -148,7 +148,7 @@ def test_bot_specs():
     assert bot_settings("greedy") == {"agent": "greedy"}
     assert bot_settings("search[playouts=7]")["playouts"] == 7
     assert isinstance(make_bot("search[playouts=7]", 3, "haunted"), SearchAgent)
-    for bad, needle in [("search[playouts=x]", "playouts='x' is not a int"), ("greedy[playouts=3]", "takes no settings"),
+    for bad, needle in [("search[playouts=x]", "playouts='x' is not a whole number"), ("greedy[playouts=3]", "takes no settings"),
                         ("search[depth=3]", "unknown search setting 'depth=3'"), ("9lives", "cannot read agent spec"),
                         ("", "give at least one agent")]:
         with pytest.raises(BotSpecError, match=needle.replace("[", r"\[")):

@@ -140,8 +140,16 @@ def test_simulate_bounds_the_grid_before_building_it(capsys, tmp_path):
               "--no-progress"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert (f"a grid of 99,999,999,999,999,999,999 games x 1 cells is more than the limit of {MAX_GRID_GAMES:,} "
-            "games per run; ask for fewer games (at most 1,000,000 per cell here)") in err
+    assert ("argument --games: the value must be a whole number from 1 to 1,000,000, "
+            "got '99999999999999999999'") in err
+    assert not (tmp_path / "d").exists()
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--out", str(tmp_path / "d"), "--games", "600000", "--players", "2,3", "--workers", "2",
+              "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert (f"a grid of 600,000 games x 2 cells is more than the limit of {MAX_GRID_GAMES:,} "
+            "games per run; ask for fewer games (at most 500,000 per cell here)") in err
     assert not (tmp_path / "d").exists()
     # the limit counts cells too: 2 player counts x 2 lineups x 250,001 games > 1,000,000
     with pytest.raises(ValueError, match=r"a grid of 250,001 games x 4 cells .* \(at most 250,000 per cell here\)"):

@@ -23,6 +23,7 @@ import haunted_kit as hk
 from haunted_kit import server
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
+from haunted_kit.games import game_names, get_game
 from haunted_kit.haunted.classroom import action_label
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.server import Classroom, Connection, bot_decision, host_name, make_app, open_classroom, view_message
@@ -151,9 +152,10 @@ def test_host_name_of_a_host_header(header, name):
 
 @pytest.mark.parametrize("argv, needle", [
     (["server", "--players", "3", "--bots", "4"], "bot seats must be between 1 and 3"),
-    (["server", "--port", "70000"], "--port must be between 0 and 65535"),
-    (["server", "--size", "5"], "--size must be between 12 and 80 pixels"),
-    (["server", "--bot-delay", "-1"], "--bot-delay must be between 0 and 60 seconds"),
+    (["server", "--port", "70000"], "argument --port: the value must be a whole number from 0 to 65,535, got '70000'"),
+    (["server", "--size", "5"], "argument --size: the value must be a finite number from 12 to 80, got '5'"),
+    (["server", "--bot-delay", "-1"], "argument --bot-delay: the value must be a finite number from 0 to 60, got '-1'"),
+    (["server", "--bot-delay", "inf"], "argument --bot-delay: the value must be a finite number from 0 to 60, got 'inf'"),
     (["server", "--mode", "nightmare"], "invalid choice"),
     (["server", "--store", "/no/such/folder/x.db"], "does not exist"),
 ])
@@ -261,8 +263,8 @@ def snapshot(store):
     ({"op": "rollback", "table": 10 ** 400, "to": 0}, "there is no table 1000000000000000000000000000000000000..."),
     ({"op": "rollback", "table": float("nan"), "to": 0}, "there is no table nan"),
     ({"op": "seat", "table": 1, "seat": 2, "agent": "greedy"}, "seat must be a whole number from 0 to 1, got 2"),
-    ({"op": "seat", "table": 1, "seat": 0, "agent": "search[playouts=1000000000]"},
-     "a bot searches at most 2,000 playouts per decision in the classroom (got 1,000,000,000); "
+    ({"op": "seat", "table": 1, "seat": 0, "agent": "search[playouts=5000]"},
+     "a bot searches at most 2,000 playouts per decision in the classroom (got 5,000); "
      "more would keep its table waiting"),
     ({"op": "seat", "table": 1, "seat": 0, "agent": ["greedy"]},
      "a bot's agent must be an agent spec such as greedy or search[playouts=500], got ['greedy']"),
@@ -441,3 +443,31 @@ def test_the_bots_workers_end_with_a_killed_server(tmp_path):
         raise
     left = outlived_kill(proc, children)
     assert not left, f"{len(left)} of {len(children)} child processes outlived the SIGKILLed server"
+
+
+# ============================================================================ a seat given back before its bot moved
+@pytest.mark.parametrize("name", game_names())
+def test_a_seat_given_back_cancels_its_bots_pending_decision_whatever_the_clock(name, caplog):
+    """The bot waits a minute; the seat is given back at once: the pending decision is
+    cancelled (the server says so) rather than outwaited, so no clock decides whose move it is."""
+    store = GameStore(":memory:")
+    c = Classroom(store, bot_delay=60)
+    t = store.create_table(game=name, players=get_game(name).min_players, seed=4)
+    mover = t.state.current_player()
+    assert mover is not None   # a table starts at a decision
+
+    async def scenario():
+        assert c.teacher_op({"op": "seat", "table": t.id, "seat": mover, "agent": "greedy"})["ok"]
+        task = c._bot_tasks[t.id]
+        await asyncio.sleep(0)   # the bots' loop starts its wait
+        assert not task.done()
+        assert c.teacher_op({"op": "seat", "table": t.id, "seat": mover, "agent": None})["ok"]
+        await asyncio.sleep(0)   # the cancellation is delivered
+        return task
+
+    with caplog.at_level(logging.INFO, logger="haunted_kit.server"):
+        task = run_in_fresh_loop(scenario)
+    assert task.cancelled()
+    assert f"the bots' pending decision was cancelled: P{mover + 1} is human again" in caplog.text
+    assert store.table(t.id).seq == 0 and store.table(t.id).seats[mover].agent is None
+    c.close()

@@ -172,8 +172,9 @@ def test_a_bad_grid_cell_is_refused_before_any_work(tmp_path):
     assert not (tmp_path / "d").exists()
     with pytest.raises(ValueError, match="unknown agent 'clever'"):
         S.Grid(lineups=("clever",))
-    with pytest.raises(ValueError, match="games must be a positive"):
-        S.Grid(games=0)
+    for bad in (0, 1.5, float("nan"), True, 10 ** 7):
+        with pytest.raises(ValueError, match=r"^games must be a whole number from 1 to 1,000,000, got "):
+            S.Grid(games=bad)
 
 
 def test_cli_simulate_and_resume(tmp_path, capsys):

@@ -362,9 +362,11 @@ def test_the_teacher_token_is_kept_in_the_store_and_renewed_on_request(tmp_path)
 def test_a_bots_search_budget_is_capped(tmp_path):
     with GameStore(tmp_path / "s.db") as store:
         with pytest.raises(ValueError, match="a bot searches at most 2,000 playouts per decision in the classroom "
-                                             r"\(got 1,000,000,000\); more would keep its table waiting"):
-            store.create_table(players=2, bots={1: "search[playouts=1000000000]"})
-        with pytest.raises(ValueError, match=r"a bot thinks at most 10 seconds per decision in the classroom \(got inf\)"):
+                                             r"\(got 5,000\); more would keep its table waiting"):
+            store.create_table(players=2, bots={1: "search[playouts=5000]"})
+        with pytest.raises(ValueError, match=r"a bot thinks at most 10 seconds per decision in the classroom \(got 60\)"):
+            store.create_table(players=2, bots={1: "search[seconds=60]"})
+        with pytest.raises(ValueError, match=r"search setting: seconds must be a finite number more than 0 and at most 3,600, got inf"):
             store.create_table(players=2, bots={1: "search[seconds=inf]"})
         t = store.create_table(players=2, bots={1: "search[playouts=2000]"})
         with pytest.raises(ValueError, match="at most 2,000 playouts"):

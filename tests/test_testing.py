@@ -143,7 +143,7 @@ def test_check_box_misuse_exits_2(tmp_path, capsys):
     assert e.value.code == 2 and "no such folder" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         main(["check-box", str(tmp_path), "--games", "0"])
-    assert e.value.code == 2 and "must be at least 1" in capsys.readouterr().err
+    assert e.value.code == 2 and "argument --games: the value must be a whole number from 1 to 1,000,000, got '0'" in capsys.readouterr().err
 
 
 def test_mutators_are_seeded_and_change_something():

@@ -18,18 +18,19 @@ the same game.
 
 from __future__ import annotations
 
-import importlib
 import math
 from dataclasses import fields, replace
 
 from ..fileio import MAX_INPUT_BYTES, read_json
+from ..games import load_state
 from ..protocol import (ChanceError, IllegalAction, Record, SCORE_ONLY_MEANINGS, chance_index, is_integer,
                         is_the_integer, results_by_score)
 from . import actions as A
 from . import rules as R
 from .actions import action_from_dict, action_table
+from .agents import AGENTS
 from .box import default_estate_box, load_estate_box
-from .state import (GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
+from .state import (VISIBILITY, GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
 
 
@@ -64,8 +65,9 @@ class EstateState(EstateData):
 
     @staticmethod
     def from_dict(data, box=None) -> "EstateState":
-        """Rebuild a saved game (:func:`load_save`)."""
-        return load_save(data, box)
+        """Rebuild a saved game after the kit's box check (:func:`haunted_kit.games.load_state`,
+        then :func:`load_save`). Raises :class:`EstateSaveError` naming what is wrong."""
+        return load_state(GAME, data, box, EstateSaveError)
 
     @staticmethod
     def load(path, box=None, max_bytes: int | None = None) -> "EstateState":
@@ -73,7 +75,7 @@ class EstateState(EstateData):
         Raises :class:`EstateSaveError` naming what is wrong."""
 
         data = read_json(path, MAX_INPUT_BYTES if max_bytes is None else max_bytes, what="save", error=EstateSaveError)
-        return load_save(data, box)
+        return load_state(GAME, data, box, EstateSaveError)
 
     def __repr__(self) -> str:
         if self.phase == "over":
@@ -545,8 +547,11 @@ EstateState.apply_action = apply_action  # the method is the function (see curre
 
 
 def load_save(data, box=None) -> "EstateState":
-    """Rebuild a saved game: check the header and config, load the start position,
-    replay the action record and compare with the stored position.
+    """Rebuild a saved game (the Game's ``from_dict``): check the header and config, load
+    the start position, replay the action record and compare with the stored position.
+    Which box the save was made with is the kit's check (:func:`haunted_kit.games.load_state`,
+    which :meth:`EstateState.from_dict` and :meth:`EstateState.load` go through); here
+    ``box`` (default: the kit's) is taken as given.
 
     Raises:
         EstateSaveError: naming the field (``config.players``, ``history[7].action``,
@@ -564,8 +569,8 @@ def load_save(data, box=None) -> "EstateState":
     if not is_the_integer(data.get("version"), SAVE_VERSION):
         fail("version", f"unsupported version {data.get('version')!r} (this kit reads version {SAVE_VERSION})")
     box = box or default_estate_box()
-    if not box.accepts_fingerprint(data.get("box")):
-        fail("box", f"the save was played with another estate box ({data.get('box')!r}); load it with that box")
+    if not isinstance(data.get("box"), str):  # which box: the kit's to check (games.load_state)
+        fail("box", f"must be the fingerprint of the box the game was played with, got {data.get('box')!r}")
     cfg = data.get("config")
     if not isinstance(cfg, dict):
         fail("config", "must be an object")
@@ -627,6 +632,22 @@ class EstateGame:
 
     name = "estate"
     title = "Estate and Market"
+    visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.estate.state.VISIBILITY`)
+    #: the decision kinds (JSON type name -> action class) the conformance suite reaches
+    action_types = A.ACTION_TYPES
+
+    def conformance_starts(self, box=None) -> list[EstateState]:
+        """Positions the conformance suite plays from besides new games: no action sends a
+        worker to the Inn (ruling E15), so play from a new game never meets the Inn's
+        decisions (``InnReturn``, ``InnDecline``). Here a 2-player game of ``box`` (default:
+        the kit's) starts with a worker of each player in the Inn and P1 holding 9 gold,
+        enough to bring one back."""
+        cfg = EstateConfig(players=2, seed=1, box=box or default_estate_box())
+        start = position_of(new_state(cfg, log=False))
+        for p in range(2):
+            start["workers"][p]["inn"] = 1
+        start["hand"][0]["gold"] = 9
+        return [new_state(cfg, start=start)]
 
     @property
     def min_players(self) -> int:
@@ -640,7 +661,7 @@ class EstateGame:
         return new_game(players, seed, log=log, **options)
 
     def from_dict(self, data: dict, box=None) -> EstateState:
-        return EstateState.from_dict(data, box)
+        return load_save(data, box)
 
     def load(self, path, box=None) -> EstateState:
         return EstateState.load(path, box)
@@ -650,11 +671,8 @@ class EstateGame:
 
     @property
     def agents(self) -> dict:
-        """Bots by name (``random``, ``greedy``; each a class taking a seed) for :func:`haunted_kit.bots.make_bot`.
-        The bots sit a layer above the engine, so they are looked up by name on first
-        use (importlib), as :mod:`haunted_kit.games` looks up rule modules."""
-
-        return importlib.import_module(f"{__package__}.agents").AGENTS
+        """Bots by name (``random``, ``greedy``; each a class taking a seed) for :func:`haunted_kit.bots.make_bot`."""
+        return AGENTS
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""
@@ -773,11 +791,15 @@ class EstateGame:
 
     def action_catalogue(self, box=None):
         """The fixed integer encoding of the estate's actions (:func:`haunted_kit.estate.encoding.catalogue`)."""
-        return importlib.import_module(f"{__package__}.encoding").catalogue(box)
+        from . import encoding  # lazy: the environment's encoding (numpy, ~0.14 s) loads only for the environment
+
+        return encoding.catalogue(box)
 
     def observation_encoder(self, box, players: int):
         """The observation vector (:class:`haunted_kit.estate.encoding.EstateObservation`)."""
-        return importlib.import_module(f"{__package__}.encoding").EstateObservation(box, players)
+        from . import encoding  # lazy: the environment's encoding (numpy, ~0.14 s) loads only for the environment
+
+        return encoding.EstateObservation(box, players)
 
     def __repr__(self) -> str:
         return "<Game estate: Estate and Market>"

@@ -19,10 +19,10 @@ import re
 import json
 from dataclasses import dataclass, field, replace
 
-from ..events import log_to_frame
 from ..fileio import atomic_write
 from ..protocol import Record, check_seed, is_integer
 from ..saves import SaveReader, StateField, compile_copy, copy_tree, json_value
+from ..visibility import CHANCE, DROP, EVERYONE, NOBODY, Seen, Visibility
 from .box import EstateBox, default_estate_box
 from .actions import action_to_dict
 from .board import estate_connected  # the one connection rule
@@ -166,18 +166,17 @@ class EstateData:
 
     def observation(self, player=None) -> dict:
         """The position as JSON-ready data; nothing is hidden in this module except the
-        seed and the generator's position (they would tell the next draws)."""
+        seed and the generator's position (they would tell the next draws; :data:`VISIBILITY`)."""
         d = position_of(self)
         d["config"] = self.config.to_dict()
         if player is not None:
-            d["config"].pop("seed")
-            d.pop("rng_count")
+            VISIBILITY.observation(d, player)
             d["viewer"] = player
         return d
 
     def events(self, viewer=None):
-        """The event log as a pandas DataFrame (see :func:`haunted_kit.events.log_to_frame`)."""
-        return log_to_frame(self.log or [], viewer)
+        """The event log as a pandas DataFrame as ``viewer`` may see it (:data:`VISIBILITY`)."""
+        return VISIBILITY.frame(self.log or [], viewer)
 
     def history(self) -> list:
         return self.record.entries()
@@ -223,6 +222,33 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
        _F("legal_cache", "value", None), _F("slot_cache", "value", None)])
 
 _FIELDS = tuple(f.name for f in STATE_FIELDS if f.save)
+
+#: Every kind of event the estate emits (each with what it means).
+EVENT_KINDS = {
+    "setup": "a setup step was carried out", "season_started": "a season began",
+    "season_ended": "a season ended", "game_over": "the game ended",
+    "tile_drawn": "a tile was drawn from the stack into the display", "tile_bought": "a tile was bought",
+    "tile_placed": "a tile was placed on a land slot", "tile_removed": "a tile left the game",
+    "condition_token": "a condition token was placed", "joined": "a tile joined an owner's land",
+    "income_raised": "an income rose", "no_raise": "an income could not rise",
+    "taken": "resources were taken", "gold_taken": "gold was taken", "exchanged": "resources were exchanged",
+    "sold": "resources were sold", "hired": "workers were hired", "hire_capped": "hiring stopped at a cap",
+    "worker_placed": "a worker was placed", "workers_back": "workers came back",
+    "fee_paid": "a fee was paid", "fee_received": "a fee was received", "inn_paid": "the inn was paid",
+    "inn_declined": "a player declined the inn", "inn_unpaid": "the inn could not be paid",
+    "market_visit": "a player visited the Market", "market_paid": "a Market price was paid",
+    "market_left": "a player left the Market", "prices_reset": "the marked prices were reset",
+    "passed": "a player passed",
+}
+
+#: Who may see what (:mod:`haunted_kit.visibility`, the one declaration every tool redacts
+#: from; the fields are :data:`STATE_FIELDS`'): the estate hides nothing of the table but the
+#: seed and the generator's position, which would tell the next draws; a tile drawn is
+#: what a search guesses in a determinisation, so the hints and the review never state it.
+VISIBILITY = Visibility(
+    events={**{kind: Seen() for kind in EVENT_KINDS},
+            "tile_drawn": Seen(EVERYONE, "A tile is drawn from the stack into the display.", guess=CHANCE)},
+    fields={"config.seed": Seen(NOBODY, DROP), "rng_count": Seen(NOBODY, DROP)})
 # every field but the lands compiled from the table; the lands (slot -> {tile, owner, markers, raised})
 # copied by copy_lands below, the "tree" copy written out for their one shape (a search copies a
 # position once per playout)

@@ -14,7 +14,7 @@ from .draw import html as H
 from .draw.geometry import board_geometry
 from .draw.scene import phase_sentence, status_line
 from .draw.svg import render_svg
-from .state import GameConfig
+from .state import VISIBILITY, GameConfig
 
 __all__ = ["FORM", "PLAYERS", "PUBLIC", "options_from_form", "status", "table_view"]
 
@@ -71,7 +71,7 @@ def event_log(state, viewer, last: int = 12) -> str:
     a heading when the season, round or phase changes (:func:`when_of`), then each
     event's sentence with cells named as on the board; no event numbers or engine kinds.
     HTML (class ``hk-event-log``), newest at the bottom."""
-    events = [e.seen_by(viewer) for e in list(state.log or [])[-last:]]
+    events = VISIBILITY.log_for(list(state.log or [])[-last:], viewer)
     return sentence_log_html(events, last, heading=when_of, words=name_cells)
 
 

@@ -25,7 +25,6 @@ itself when ending it is all a player can do: rulebook "Game Flow", step 3).
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 
@@ -35,13 +34,13 @@ from . import serial
 from .agents import AGENTS
 from .board import KALENA, build_field
 from .box import Box, default_box, load_box
-from ..events import log_to_frame
 from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
+from ..games import load_state
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
 from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
-from .state import (CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
+from .state import (VISIBILITY, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
 
 
@@ -150,7 +149,7 @@ class HauntedLandsState(State):
     def events(self, viewer: int | None = None):
         """The event log as a DataFrame (see :func:`haunted_kit.events.log_to_frame`);
         ``viewer`` (a player index) sees other players' quest choices face down."""
-        return log_to_frame(self.log or [], self._viewer(viewer))
+        return VISIBILITY.frame(self.log or [], self._viewer(viewer))
 
     # ------------------------------------------------------------------ saves
     def to_dict(self) -> dict:
@@ -164,9 +163,19 @@ class HauntedLandsState(State):
 
     @classmethod
     def from_dict(cls, data: dict, box: Box | None = None) -> "HauntedLandsState":
-        """Rebuild a state saved by :meth:`to_dict` (version 1 saves are migrated: their
-        action record is rebuilt from the event log). Raises
-        :class:`~haunted_kit.haunted.state.SaveError` naming the bad field."""
+        """Rebuild a state saved by :meth:`to_dict` with ``box`` (default: the kit's),
+        after the kit's box check (:func:`haunted_kit.games.load_state`). Raises
+        :class:`~haunted_kit.haunted.state.SaveError` naming the bad field, or saying
+        that the save was made with another box."""
+        return load_state(GAME, data, box, SaveError)
+
+    @classmethod
+    def read_save(cls, data: dict, box: Box | None = None) -> "HauntedLandsState":
+        """The Game's ``from_dict``: rebuild a state saved by :meth:`to_dict` (version 1
+        saves are migrated: their action record is rebuilt from the event log). The box's
+        fingerprint is the kit's to check (:func:`haunted_kit.games.load_state`), not
+        this reader's. Raises :class:`~haunted_kit.haunted.state.SaveError` naming the
+        bad field."""
         s = serial.from_dict(data, box, cls)
         R.check_position(s)
         if s.phase != OVER and s.chance is None and not legal_actions(s):
@@ -1167,6 +1176,9 @@ class HauntedLandsGame:
 
     name = "haunted"
     title = "Haunted Lands"
+    visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.haunted.state.VISIBILITY`)
+    #: the decision kinds (JSON type name -> action class) the conformance suite reaches
+    action_types = A.ACTION_TYPES
 
     @property
     def min_players(self) -> int:
@@ -1182,7 +1194,7 @@ class HauntedLandsGame:
         return new_game(players=players, seed=seed, log=log, **options)
 
     def from_dict(self, data: dict, box=None) -> HauntedLandsState:
-        return HauntedLandsState.from_dict(data, box)
+        return HauntedLandsState.read_save(data, box)
 
     def load_box(self, path):
         """The box in folder ``path`` (:func:`haunted_kit.load_box`; raises BoxError)."""
@@ -1325,7 +1337,9 @@ class HauntedLandsGame:
     def observation_encoder(self, box, players: int):
         """The observation vector of :mod:`haunted_kit.env` (:class:`haunted_kit.haunted.encoding.HauntedObservation`;
         looked up by name: the encoder sits a layer above the engine)."""
-        return importlib.import_module(f"{__package__}.encoding").HauntedObservation(box, players)
+        from . import encoding  # lazy: the environment's encoding (numpy, ~0.14 s) loads only for the environment
+
+        return encoding.HauntedObservation(box, players)
 
     def turn_order(self, state: State) -> list[int]:
         """Players in turn order now (at a new game: the starting stack's order, setup step 13)."""

@@ -877,7 +877,7 @@ def _cheapest(seed: int) -> Exercise:
     target = rng.choice(far)
     route = routes[target]
     solve = lambda st: int(pf.cheapest_path(st, p, target).cost)
-    steps = ", ".join(f"{c} {k}" for c, k in zip(route.cells[1:], route.step_costs))
+    steps = ", ".join(f"{c} costs {k}" for c, k in zip(route.cells[1:], route.step_costs))
 
     detour = len(route.cells) - 1 > hexgrid.distance(here, target)   # the cheapest route is not a straight line
 

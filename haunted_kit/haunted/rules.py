@@ -23,7 +23,7 @@ from .flow import (AUTOMATIC, BonusChoice, BonusDie, GhostPlacement, QuestChoice
                    SkillDraw, StackDraw, TileDraw)
 from ..protocol import Refusal, is_integer
 from .state import (COVERED, CONSTRUCTION, CONTACT, EXPLORATION, EXTRACTION, FREE, OVER, TRACKS, SaveError, State,
-                    flat_index, flat_spans)
+                    VISIBILITY, flat_index, flat_spans)
 from .board import KALENA
 
 
@@ -359,10 +359,12 @@ def resource_cap(s: State, ctx: Ctx, p: int) -> int:
     return ctx.box.resource_cap + (ctx.amount["bigger_supply"] if s.learned[p] & ctx.bit.get("bigger_supply", 0) else 0)
 
 
-def emit(s: State, kind: str, player, text: str, cell=None, private=False, **data) -> None:
-    """Append an event to the log (callers check ``s.log is not None`` first)."""
+def emit(s: State, kind: str, player, text: str, cell=None, **data) -> None:
+    """Append an event to the log (callers check ``s.log is not None`` first); private
+    when :data:`~haunted_kit.haunted.state.VISIBILITY` declares its kind not for everyone."""
     s.log.append(Event(len(s.log), s.season, s.round, str(s.phase), kind, player, text,
-                       s.field.cells[cell] if (cell is not None and s.field is not None) else None, data, private))
+                       s.field.cells[cell] if (cell is not None and s.field is not None) else None, data,
+                       VISIBILITY.private(kind)))
 
 
 #: Where valor comes from, as recorded in the ``source`` of every ``valor`` event.
@@ -1022,7 +1024,7 @@ def do_choose_quest(s: State, ctx: Ctx, p: int, q: int) -> None:
         s.pending.append(QuestChoice(p, top.count - 1))
     s.take_quest(p, q)
     if s.log is not None:
-        emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", private=True, quest=q)
+        emit(s, "quest_chosen", p, f"{P(p)} takes quest card {q} face down.", quest=q)
 
 
 # ============================================================================ spread

@@ -318,7 +318,7 @@ def give_quests(s: State, player: int, *quests: int) -> None:
         s.take_quest(p, q)
         s._legal = None
         if s.log is not None:
-            R.emit(s, "setup", p, f"Scenario: {R.P(p)} holds quest card {q} face down.", private=True,
+            R.emit(s, "quest_chosen", p, f"Scenario: {R.P(p)} holds quest card {q} face down.",
                    scenario="give_quests", quest=q)
 
 

@@ -28,7 +28,7 @@ from .flow import CHANCE, PENDING, Phase, chance_from_json, pending_from_json
 from ..protocol import Record, is_integer, is_the_integer
 from ..saves import SaveReader, short
 from .state import (COVERED, FIELDS, FREE, SAVE_FORMAT, SAVE_VERSION, TRACKS, ConfigError, GameConfig, SaveError,
-                    State, player_row)
+                    State, VISIBILITY, player_row)
 
 #: Save versions this kit reads; older ones are migrated on load.
 READABLE_VERSIONS = (1, SAVE_VERSION)
@@ -378,17 +378,14 @@ def _player_row(s, x, key, names, bound):
     return [_int(x[n], f"{key}.{n}", 0, bound(s, n)) for n in names]
 
 
-#: per-player fields hidden from the other players in an observation
-_PRIVATE = {"player_hand", "player_quests"}
-
-
 # ============================================================================ writing
 
 
 def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> dict:
     """JSON-ready dict of ``s``, field by field from :data:`~haunted_kit.haunted.state.FIELDS`.
-    With ``observation`` the view of ``viewer``: other players' quests appear as
-    counts, the log is redacted, and secret fields (seed, generator position, forced
+    With ``observation`` the view of ``viewer``: what :data:`~haunted_kit.haunted.state.VISIBILITY`
+    hides from ``viewer`` is hidden (other players' quests appear as counts, their quest
+    choices in the log face down), and secret fields (seed, generator position, forced
     outcomes, action record) are left out."""
     box = s.config.box
     n = s.config.players
@@ -403,8 +400,7 @@ def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> d
         if top == "players":
             enc = PLAYER_CODECS[f.save][0]
             for p in range(n):
-                hidden = observation and viewer is not None and viewer != p and f.save in _PRIVATE
-                players[p][sub] = None if hidden else enc(s, p, f.name)
+                players[p][sub] = enc(s, p, f.name)
             continue
         x = CODECS[f.save][0](s, value)
         if sub:
@@ -421,7 +417,8 @@ def to_dict(s: State, viewer: int | None = None, observation: bool = False) -> d
         d["format"] = "haunted-kit-observation"
         d["viewer"] = viewer
         d["config"]["seed"] = None  # the seed would let a player foresee the dice
-        d["log"] = [e.seen_by(viewer).to_dict() for e in (s.log or [])]
+        d["log"] = [e.to_dict() for e in (s.log or [])]
+        VISIBILITY.observation(d, viewer)  # the game's one declaration of what is hidden
     return d
 
 
@@ -454,10 +451,6 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
     made_with = d.get("box") or {}
     if not isinstance(made_with, dict) or not isinstance(made_with.get("fingerprint", ""), str):
         _fail("box", f"must be an object naming the box's fingerprint, got {_short(made_with)}")
-    if made_with.get("fingerprint") and not box.accepts_fingerprint(made_with["fingerprint"]):
-        raise SaveError(f"this save was made with another box (data in {_short(made_with.get('path'))}, fingerprint "
-                        f"{made_with['fingerprint'][:12]}); load it with that box: "
-                        f"State.load(path, box=load_box(...)) or `haunted-kit replay --box DIR`")
     where = "config"
     try:
         cfg = _dict(d["config"], "config")

@@ -22,7 +22,9 @@ from .board import Field
 from .box import Box, default_box
 from .flow import Phase
 from ..protocol import HistoryEntry, Record, check_seed, is_integer
+from ..events import EVENT_KINDS
 from ..saves import StateField, compile_copy
+from ..visibility import ACTOR, CHANCE, EVERYONE, HELD, NOBODY, OWNER, Seen, Visibility
 
 SAVE_FORMAT = "haunted-kit-save"
 SAVE_VERSION = 2  #: 2 adds the action record ("history"); version 1 saves are migrated on load
@@ -172,6 +174,28 @@ FIELDS: tuple[StateField, ...] = (
     _F("_legal", "value", None),  # the legal actions, computed once per decision
     _F("_ctx", "value", None),    # the game's lookup tables (rules.Ctx)
 )
+
+
+#: Who may see what (:mod:`haunted_kit.visibility`, the one declaration every tool redacts
+#: from): each player's quests, chosen and in hand, are theirs alone (rulebook "Quest
+#: Cards"); the seed would foretell every die. A quest card taken is seen by its player
+#: only; the dice, draws and the quests turned up at the end are what a search guesses in
+#: a determinisation, so its hints and the review never state them as what happened.
+VISIBILITY = Visibility(
+    events={**{kind: Seen() for kind in EVENT_KINDS},
+            "quest_chosen": Seen(ACTOR, "{who} takes a quest card face down."),
+            "quest_revealed": Seen(EVERYONE, "{who} turns up a quest card and scores it.", guess=HELD),
+            "game_over": Seen(EVERYONE, "The game ends and the quests are scored.", guess=CHANCE),
+            "terrain_die": Seen(EVERYONE, "{who} rolls the terrain die.", guess=CHANCE),
+            "bonus_die": Seen(EVERYONE, "{who} rolls the bonus die.", guess=CHANCE),
+            "bonus_reward": Seen(EVERYONE, "{who} receives what the bonus die gives.", guess=CHANCE),
+            "ghosts_short": Seen(EVERYONE, "The ghost supply may run short for the spread.", guess=CHANCE),
+            "tile_drawn": Seen(EVERYONE, "A region tile is drawn.", guess=CHANCE),
+            "skill_drawn": Seen(EVERYONE, "A skill card is drawn.", guess=CHANCE),
+            "market_drawn": Seen(EVERYONE, "A market card is drawn.", guess=CHANCE)},
+    fields={"players.*.quests": Seen(OWNER, None), "players.*.quests_in_hand": Seen(OWNER, None),
+            "config.seed": Seen(NOBODY, None)},
+    log="log")
 
 
 # ============================================================================ the state

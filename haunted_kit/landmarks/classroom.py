@@ -19,11 +19,12 @@ from html import escape
 from ..protocol import results_by_score
 from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, help_html, legal_for, mover_line, read_form,
                          seat_roles, sentence_log_html)
+from ..visibility import seen_observation
 from . import rules as R
 from .actions import Acquire, Build, ChooseBuilding
 from .draw import panel_svg
 from .box import default_box
-from .engine import GAME
+from .engine import GAME, VISIBILITY
 
 __all__ = ["FORM", "PLAYERS", "PUBLIC", "options_from_form", "status", "table_view"]
 
@@ -112,10 +113,13 @@ def _cards(state, keys) -> str:
     return ", ".join(escape(state.box.cards[k].name) for k in keys) or "none"
 
 
-def player_board_html(state, p: int, viewer: int) -> str:
+def player_board_html(state, p: int, viewer: int, seen: dict | None = None) -> str:
     """Player ``p``'s board as ``viewer`` may see it: gold, developed resources, village,
     landmark tokens; the hand and the architect only for ``p`` (or everyone at the end
-    for the architect), else a count and "face down"."""
+    for the architect), else a count and "face down". The hidden parts are read from
+    ``seen``, the observation as ``viewer`` may see it (:data:`~.engine.VISIBILITY`; made
+    here when not given), so the board shows nothing the declaration hides."""
+    seen = seen if seen is not None else seen_observation(GAME, state, viewer)
     box = state.box
     mover = state.current_player() == p and not state.is_terminal()
     role = " &middot; leader" if p == state.leader else ""
@@ -127,14 +131,15 @@ def player_board_html(state, p: int, viewer: int) -> str:
     if state.modules["landmarks"]:
         rows.append("landmark tokens: " + ", ".join(f"{escape(lt.name)} {state.tokens[p][k]}"
                                                     for k, lt in box.landmarks.items()))
-    hand = state.hands[p]
-    if viewer == p:
+    hand = seen["hands"][p]
+    if viewer == p and isinstance(hand, list):
         rows.append(f"your hand: {_cards(state, hand)}")
     else:
-        rows.append(f"hand: {len(hand)} card{'s' if len(hand) != 1 else ''} face down")
-    arch = state.architects[p]
+        n = len(hand) if isinstance(hand, list) else hand
+        rows.append(f"hand: {n} card{'s' if n != 1 else ''} face down")
+    arch = seen["architects"][p]
     if state.modules["architects"] and arch is not None:
-        if viewer == p or state.is_terminal():
+        if arch in box.architects and (viewer == p or state.is_terminal()):
             a = box.architects[arch]
             rows.append(f"architect: {escape(a.name)} (+{box.architect_points} per {' and per '.join(a.types)} building)")
         else:
@@ -194,6 +199,7 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         ``help`` (HTML: the phase explained, :func:`phase_help`).
     """
     acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
+    seen = seen_observation(GAME, state, shown)
     legal = legal_for(state, acting)
     covered = hot_seat and not revealed
     keep = (lambda a: not names_hidden_cards(a)) if covered else None
@@ -204,9 +210,9 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
         "status": status(state, shown if shown >= 0 else None),
         "phase": phase_sentence(state),
         "board": str(panel_svg(state, viewer=shown)),
-        "log": sentence_log_html([state.seen_event(e, shown) for e in state.log]),
+        "log": sentence_log_html(VISIBILITY.log_for(state.log, shown)),
         "game_board": game_board_html(state),
-        "players": [player_board_html(state, p, shown) for p in range(state.players)],
+        "players": [player_board_html(state, p, shown, seen) for p in range(state.players)],
         "ranking": ranking_html(state),
         "actions": actions,
         "help": phase_help(state, acting if actions else None),

@@ -25,43 +25,25 @@ After the last follower the round ends; after ``rounds`` rounds the game is term
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from itertools import permutations
 
-from ..events import Event, log_to_frame
+from ..events import Event
 from ..fileio import MAX_INPUT_BYTES, atomic_write, read_json
-from ..protocol import (ChanceError, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
+from ..games import load_state
+from ..protocol import (ChanceError, GameOption, HistoryEntry, IllegalAction, Record, Refusal, SCORE_ONLY_MEANINGS, chance_index, check_seed,
                         is_integer, is_the_integer, plain_integers, results_by_score, seeded_random, states_along)
 from ..saves import compile_copy, copy_tree
+from . import encoding
 from . import rules as R
-from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
+from .actions import ACTION_TYPES, Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
 from .box import LandmarksBox, default_box, load_box
-from .state import SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, ConfigError, Position, SaveError, read_fields
+from .state import (EVENT_KINDS, SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, VISIBILITY, ConfigError, Position, SaveError,
+                    read_fields)
 
-__all__ = ["EVENT_KINDS", "GAME", "LandmarksGame", "LandmarksState", "new_game", "position"]
-
-#: Every kind of event this module emits, with what it means.
-EVENT_KINDS = {
-    "setup": "a setup step was carried out",
-    "deal": "the example position was dealt from the kit example deck",
-    "architect_dealt": "an architect was dealt face down",
-    "lead": "the leader led an action",
-    "gold_returned": "gold came back from the leader's own sources",
-    "grounds_gold": "gold on the leader's Castle Grounds became the leader's",
-    "followed": "a player followed the lead action",
-    "building_chosen": "a player chose which building to build (the payment comes next)",
-    "paid": "gold was placed on a source for one resource",
-    "built": "a building entered a village",
-    "landmark_acquired": "a landmark token was acquired instead of following",
-    "declined": "a player declined to act",
-    "end_trigger": "a village reached the end-trigger card count",
-    "round_ended": "every follower has chosen",
-    "architect_revealed": "an architect was revealed at the end",
-    "game_over": "the game ended and was scored",
-}
+__all__ = ["EVENT_KINDS", "GAME", "VISIBILITY", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
 
 def _canonical(a):
@@ -469,7 +451,7 @@ class LandmarksState(Position):
             a = self.box.architects[key]
             self.emit("architect_dealt", p, f"{R.who(p)} is dealt {a.name} face down: +1 per {a.types[0]} and per "
                                             f"{a.types[1]} building at the end ({R.SEC_ARCHITECT_SETUP}).",
-                      private=True, architect=key)
+                      architect=key)
         self.phase = "lead"
 
     def sample_chance(self):
@@ -502,18 +484,11 @@ class LandmarksState(Position):
         """Cards counted toward the end trigger (landmark tokens excluded)."""
         return R.village_cards(self, p)
 
-    def seen_event(self, e: Event, viewer) -> Event:
-        """Event ``e`` as ``viewer`` may see it: another player's architect deal redacted
-        (``viewer`` None: everything; any other non-player, e.g. -1 for a shared screen: redacted)."""
-        if not e.private or viewer is None or viewer == e.player:
-            return e
-        return Event(e.seq, e.season, e.round, e.phase, e.kind, e.player, f"{R.who(e.player)} is dealt an architect face down.",
-                     None, {}, True)
-
     def events(self, viewer: int | None = None):
-        """The event log as a DataFrame (other players' architects redacted for ``viewer``)."""
+        """The event log as a DataFrame as ``viewer`` may see it (:data:`VISIBILITY`: other
+        players' architects redacted)."""
         self._check_viewer(viewer)
-        return log_to_frame([self.seen_event(e, viewer) for e in self.log])
+        return VISIBILITY.frame(self.log, viewer)
 
     def _check_viewer(self, viewer) -> None:
         if viewer is not None and (not is_integer(viewer)
@@ -528,12 +503,7 @@ class LandmarksState(Position):
         d = self.fields()
         if player is None:
             return d
-        for f in ("seed", "rng_count"):
-            d.pop(f)
-        d["draw_pile"] = len(self.draw_pile)
-        d["hands"] = [h if p == player else len(h) for p, h in enumerate(d["hands"])]
-        if self.phase != "over":
-            d["architects"] = [a if p == player else (None if a is None else "hidden") for p, a in enumerate(d["architects"])]
+        VISIBILITY.observation(d, player)  # the game's one declaration of what is hidden
         d["viewer"] = player
         return d
 
@@ -588,13 +558,15 @@ class LandmarksState(Position):
 
     @staticmethod
     def from_dict(data, box: LandmarksBox | None = None) -> "LandmarksState":
-        return from_dict(data, box)
+        """Rebuild a saved game after the kit's box check (:func:`haunted_kit.games.load_state`,
+        then :func:`from_dict`). Raises :class:`SaveError` naming what is wrong."""
+        return load_state(GAME, data, box, SaveError)
 
     @staticmethod
     def load(path, box: LandmarksBox | None = None, max_bytes: int | None = MAX_INPUT_BYTES) -> "LandmarksState":
         """Read a save (at most ``max_bytes``). Raises :class:`SaveError` (unreadable, too
         big, not JSON, or naming the bad field)."""
-        return from_dict(read_json(path, max_bytes, what="save", error=SaveError), box)
+        return load_state(GAME, read_json(path, max_bytes, what="save", error=SaveError), box, SaveError)
 
 
 # ============================================================================ starting positions
@@ -624,6 +596,10 @@ def _setup_events(s: LandmarksState) -> None:
                               f"each type{extra} ({R.SEC_SETUP}).", supply=dict(s.supply))
 
 
+#: the most rounds a game may be set to last (``new_game(rounds=...)``)
+MAX_ROUNDS = 1000
+
+
 def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modules: dict | None = None,
              box: LandmarksBox | None = None, auto_chance: bool = True, log: bool = True) -> LandmarksState:
     """A seeded example round dealt from the **kit example deck** (not the published cards).
@@ -642,8 +618,8 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     seed = check_seed(seed, error=ConfigError)
     er = box.example_round
     rounds = er["rounds"] if rounds is None else rounds
-    if not is_integer(rounds) or not 1 <= rounds <= 1000:
-        raise ConfigError(f"rounds must be an integer from 1 to 1000, got {rounds!r}")
+    if not is_integer(rounds) or not 1 <= rounds <= MAX_ROUNDS:
+        raise ConfigError(f"rounds must be an integer from 1 to {MAX_ROUNDS}, got {rounds!r}")
     seed, rounds = int(seed), int(rounds)  # a numpy integer is accepted, kept plain
     s = LandmarksState(box, players, auto_chance)
     s.modules = _modules(box, modules)
@@ -788,7 +764,8 @@ def _start_events(s: LandmarksState, saved: list) -> list:
 
 
 def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
-    """Rebuild a save: checks format, version, game and box, reads the start position, replays
+    """Rebuild a save: checks format, version, game and the box entry's shape (which box: the
+    kit's check, :func:`haunted_kit.games.load_state`), reads the start position, replays
     the action record through the rules, and checks that the result is the saved position and
     log. A version 1 save (before a Build was two decisions) is migrated (:func:`_from_v1`):
     each recorded Build is replayed as its ChooseBuilding then the Build, and its log must be
@@ -805,11 +782,9 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
                         f"got {data.get('version')!r}")
     if data.get("game") != "landmarks":
         raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
-    fp = (data.get("box") or {}).get("fingerprint") if isinstance(data.get("box"), dict) else None
-    if not box.accepts_fingerprint(fp):
-        raise SaveError("box.fingerprint: the save was played with another Landmarks box "
-                        f"({(data.get('box') or {}).get('path') if isinstance(data.get('box'), dict) else '?'}); "
-                        "load it with that box")
+    if not isinstance(data.get("box"), dict) or not isinstance(data["box"].get("fingerprint"), str):
+        # which box: the kit's to check (games.load_state); here only the entry's shape
+        raise SaveError(f"box: must be an object naming the box's fingerprint, got {data.get('box')!r}")
     for key in ("state", "start", "start_log", "record", "log", "auto_chance"):
         if key not in data:
             raise SaveError(f"{key}: missing")
@@ -922,6 +897,14 @@ class LandmarksGame:
 
     name = "landmarks"
     title = "Landmarks & Architects"
+    visibility = VISIBILITY  #: who may see what (:data:`VISIBILITY`)
+    #: the decision kinds (JSON type name -> action class) the conformance suite reaches
+    action_types = ACTION_TYPES
+    #: the new_game keywords tools may offer (the command line: ``compare --rounds N``)
+    game_options = (GameOption("rounds", f"Landmarks & Architects: rounds before the game ends, 1 to {MAX_ROUNDS} "
+                                         "(default: the box's example_round.rounds, 1 in the kit's box; a game also "
+                                         "ends when a village reaches the box's end_trigger cards; RULINGS L1)",
+                               low=1, high=MAX_ROUNDS),)
 
     @property
     def min_players(self) -> int:
@@ -1089,11 +1072,11 @@ class LandmarksGame:
 
     def action_catalogue(self, box: LandmarksBox | None = None):
         """The integer encoding of the modules' actions (:func:`haunted_kit.landmarks.encoding.catalogue`)."""
-        return importlib.import_module(f"{__package__}.encoding").catalogue(box)
+        return encoding.catalogue(box)
 
     def observation_encoder(self, box: LandmarksBox | None, players: int):
         """The observation vector (:class:`haunted_kit.landmarks.encoding.LandmarksObservation`)."""
-        return importlib.import_module(f"{__package__}.encoding").LandmarksObservation(box, players)
+        return encoding.LandmarksObservation(box, players)
 
 
 def points_estimate(s: LandmarksState, build_share: float = 0.5) -> list[float]:

@@ -22,6 +22,7 @@ from collections import Counter
 from ..events import Event
 from ..protocol import Record, check_seed, is_integer
 from ..saves import SaveReader, StateField, json_value
+from ..visibility import ACTOR, CHANCE, DROP, EVERYONE, HELD, NOBODY, OWNER, Seen, Visibility
 from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
@@ -53,6 +54,41 @@ STATE_FIELDS: tuple[StateField, ...] = tuple(
         ("chosen_building", "value"))]
     + [_F("log", "log", None), _F("record", "value", None), _F("start", "value", None), _F("start_log", "value", None)])
 
+
+#: Every kind of event this module emits, with what it means.
+EVENT_KINDS = {
+    "setup": "a setup step was carried out",
+    "deal": "the example position was dealt from the kit example deck",
+    "architect_dealt": "an architect was dealt face down",
+    "lead": "the leader led an action",
+    "gold_returned": "gold came back from the leader's own sources",
+    "grounds_gold": "gold on the leader's Castle Grounds became the leader's",
+    "followed": "a player followed the lead action",
+    "building_chosen": "a player chose which building to build (the payment comes next)",
+    "paid": "gold was placed on a source for one resource",
+    "built": "a building entered a village",
+    "landmark_acquired": "a landmark token was acquired instead of following",
+    "declined": "a player declined to act",
+    "end_trigger": "a village reached the end-trigger card count",
+    "round_ended": "every follower has chosen",
+    "architect_revealed": "an architect was revealed at the end",
+    "game_over": "the game ended and was scored",
+}
+
+#: Who may see what (:mod:`haunted_kit.visibility`, the one declaration every tool redacts
+#: from; the fields are :data:`STATE_FIELDS`'): a hand is its
+#: owner's, the others see how many cards it holds; an architect is its owner's until the
+#: end (Architects: Game Setup, Scoring); the draw pile's order and the seed are nobody's
+#: (its size is public). The deal is seen by its player only; the architects turned up and
+#: the final points are what a search guesses in a determinisation.
+VISIBILITY = Visibility(
+    events={**{kind: Seen() for kind in EVENT_KINDS},
+            "architect_dealt": Seen(ACTOR, "{who} is dealt an architect face down."),
+            "architect_revealed": Seen(EVERYONE, "{who} turns up their architect.", guess=HELD),
+            "game_over": Seen(EVERYONE, "The game ends and the modules are scored.", guess=CHANCE)},
+    fields={"hands.*": Seen(OWNER, len),
+            "architects.*": Seen(OWNER, lambda a: None if a is None else "hidden", until=lambda o: o["phase"] == "over"),
+            "draw_pile": Seen(NOBODY, len), "seed": Seen(NOBODY, DROP), "rng_count": Seen(NOBODY, DROP)})
 
 class Position:
     """The plain data of a position (see the module docstring). Players are 0-based."""
@@ -92,13 +128,15 @@ class Position:
         self.start_log = 0  #: events logged by the start position itself (setup, deal, a given lead)
 
     # ------------------------------------------------------------------ events
-    def emit(self, kind: str, player: int | None, text: str, private: bool = False, **data) -> None:
-        """Append an event with its one-sentence ``text``; nothing when the position keeps no
-        log (``log`` is ``None``: a search's determinisation, ``copy(keep_log=False)``). The
-        rules' hot paths test ``s.log is not None`` first, so no sentence is composed then."""
+    def emit(self, kind: str, player: int | None, text: str, **data) -> None:
+        """Append an event with its one-sentence ``text``, private when :data:`VISIBILITY`
+        declares its kind not for everyone; nothing when the position keeps no log (``log``
+        is ``None``: a search's determinisation, ``copy(keep_log=False)``). The rules' hot
+        paths test ``s.log is not None`` first, so no sentence is composed then."""
         if self.log is None:
             return
-        self.log.append(Event(len(self.log), 0, self.round, self.phase, kind, player, text, None, data, private))
+        self.log.append(Event(len(self.log), 0, self.round, self.phase, kind, player, text, None, data,
+                              VISIBILITY.private(kind)))
 
     # ------------------------------------------------------------------ helpers in the game's words
     def followers(self) -> list[int]:

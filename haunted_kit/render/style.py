@@ -92,18 +92,23 @@ _COORDS = re.compile(_PAIR)
 _COORD_LIST = re.compile(r"\(\s*(" + _PAIR.replace("(-?", "(?:-?") + r"(?:, ?" + _PAIR.replace("(-?", "(?:-?")
                          + r")*),?\s*\)")
 
+#: a pair, with the word the text names it by when it has one (``cell``/``cells``, any case)
+_NAMED_COORDS = re.compile(r"(?:\b([Cc]ells?|CELLS?) )?" + _PAIR)
+
 
 def name_cells(text: str) -> str:
     """``text`` with every axial pair written ``(q, r)`` (an action's or event's words)
     renamed the way the board writes it (:func:`cell_name`): ``"explore to (-1, 2)"`` ->
     ``"explore to cell -1,2"``; a list of pairs as Python prints it, ``((-2, 2), (0, 2))``,
-    -> ``"(cells -2,2; 0,2)"`` (one pair: ``"(cell 0,2)"``)."""
+    -> ``"(cells -2,2; 0,2)"`` (one pair: ``"(cell 0,2)"``); a pair the text already calls
+    a cell keeps one word: ``"the cell (3, -3)"`` -> ``"the cell 3,-3"``."""
     def listed(m) -> str:
         cells = [f"{q},{r}" for q, r in _COORDS.findall(m.group(1))]
         return f"(cell{'s' if len(cells) != 1 else ''} {'; '.join(cells)})"
 
     text = _COORD_LIST.sub(listed, text)
-    return _COORDS.sub(lambda m: f"cell {m.group(1)},{m.group(2)}", text)
+    # a pair the text already calls a cell ("the cell (3, -3)") gets no second word "cell"
+    return _NAMED_COORDS.sub(lambda m: f"{m.group(1) or 'cell'} {m.group(2)},{m.group(3)}", text)
 
 
 def register_terrain(name: str, fill: str, ink: str = "#000000", word: str | None = None) -> None:

@@ -603,16 +603,21 @@ def assert_fits(page, width: int, root: str = ".hk-play", timeout_s: float = 5.0
 
 TEACHER_URL = re.compile(r"Teacher page: (http://[^/\s]+)/teacher\?token=(\S+)")
 SEAT_LINE = re.compile(r"Table (\d+) P(\d+) \[[^\]]+\]: (http://\S+/s/([A-Z0-9]+))")
+SCREEN_LINE = re.compile(r"Table (\d+) (?:projector|hot seat) \([^)]*\): (http://\S+/(projector|hotseat)/\d+\?token=\S+)")
 
 
 @dataclass
 class ClassServerInfo(ServerInfo):
     """A running ``haunted-kit server``: ``teacher`` (URL with the token), ``seats``
-    {(table, player 1-based): seat URL}, ``codes`` {(table, player): join code}."""
+    {(table, player 1-based): seat URL}, ``codes`` {(table, player): join code},
+    ``projector`` and ``hotseat`` {table: URL}: each table's watch-only and hot-seat links
+    as the command prints them (tokens of their own, never the teacher's)."""
 
     teacher: str = ""
     seats: dict = field(default_factory=dict)
     codes: dict = field(default_factory=dict)
+    projector: dict = field(default_factory=dict)
+    hotseat: dict = field(default_factory=dict)
 
 
 def start_class_server(args: list[str], state_dir: Path, timeout: float = SERVER_START_TIMEOUT) -> ClassServerInfo:
@@ -635,9 +640,11 @@ def start_class_server(args: list[str], state_dir: Path, timeout: float = SERVER
             if m and "Ready:" in text and _probe(m.group(1) + "/favicon.ico", {}, True):
                 seats = {(int(t), int(p)): url for t, p, url, _ in SEAT_LINE.findall(text)}
                 codes = {(int(t), int(p)): code for t, p, _, code in SEAT_LINE.findall(text)}
+                screens = {role: {int(t): url for t, url, r in SCREEN_LINE.findall(text) if r == role}
+                           for role in ("projector", "hotseat")}
                 return ClassServerInfo(url=m.group(1), token=m.group(2), root_dir=state_dir, log_path=log_path,
                                        process=proc, teacher=f"{m.group(1)}/teacher?token={m.group(2)}",
-                                       seats=seats, codes=codes)
+                                       seats=seats, codes=codes, **screens)
             if proc.poll() is not None:
                 raise RuntimeError(f"haunted-kit server exited with code {proc.returncode}\ncommand: {' '.join(cmd)}"
                                    f"\n--- output tail ---\n{log_tail(log_path)}")

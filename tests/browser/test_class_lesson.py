@@ -103,7 +103,7 @@ def test_the_hot_seats_quests_show_for_the_mover_who_asked_and_cover_again_at_th
     s, bots = stored_table(store, 51)   # decision 52 is P1's quest choice at the end of season 1
     assert s.pending and isinstance(s.legal_actions()[0], hk.ChooseQuest) and s.current_player() == 0
     srv = class_server("--store", str(store), "--port", str(free_port()), "--bot-delay", "0")
-    hot, other = (Seat(chromium_browser, f"{srv.url}/hotseat/1?token={srv.token}") for _ in range(2))
+    hot, other = (Seat(chromium_browser, srv.hotseat[1]) for _ in range(2))
     seq = 51
     for screen in (hot, other):
         screen.wait_seq(seq)

@@ -36,6 +36,15 @@ def two_seats(chromium_browser, class_server, tmp_path, *args):
     return srv, seats, hk.new_game(players=2, seed=4), [GreedyAgent(7), GreedyAgent(8)]
 
 
+def wait_for_log(srv, text: str, timeout: float = 30.0) -> None:
+    """Wait (bounded) until the server's log holds ``text``: an event, not a guess at time."""
+    deadline = time.monotonic() + timeout
+    while text not in srv.log_path.read_text(errors="replace"):
+        if time.monotonic() > deadline:
+            pytest.fail(f"the server's log never said {text!r}; its tail:\n{srv.log()}")
+        time.sleep(0.05)
+
+
 def teacher_post(srv, body: dict) -> dict:
     req = urllib.request.Request(srv.teacher, data=json.dumps(body).encode(), method="POST")
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -210,7 +219,9 @@ def test_one_decision_per_click_turn_signal_message_line_and_taking_back(chromiu
 
 def test_a_seat_handed_to_a_bot_shows_no_choices_and_given_back_in_time_keeps_its_move(chromium_browser, class_server,
                                                                                        tmp_path):
-    srv, seats, s, _bots = two_seats(chromium_browser, class_server, tmp_path, "--bot-delay", "3")
+    # the bot waits a minute (the longest --bot-delay), far longer than these steps take;
+    # that the bot then never moves is the server's cancelling its pending decision, which its log says
+    srv, seats, s, _bots = two_seats(chromium_browser, class_server, tmp_path, "--bot-delay", "60")
     mover = s.current_player()
     page = seats[mover].page
     expect(page.locator(".hk-actions")).to_be_visible()
@@ -227,8 +238,8 @@ def test_a_seat_handed_to_a_bot_shows_no_choices_and_given_back_in_time_keeps_it
     expect(page.locator(".hk-message")).to_have_text("A bot plays this seat now; ask the teacher to give it back.")
     assert teacher_post(srv, {"op": "seat", "table": 1, "seat": mover, "agent": None})["ok"]   # within the bot's wait
     expect(page.locator(".hk-actions")).to_be_visible()
-    time.sleep(4)   # past the bot's delay: it did not move
-    assert page.evaluate("() => view.seq") == 0
+    wait_for_log(srv, f"the bots' pending decision was cancelled: P{mover + 1} is human again")
+    assert page.evaluate("() => view.seq") == 0   # the bot never moves: its decision is cancelled, not outwaited
     assert page.title().startswith("Your turn")
     for seat in seats:
         seat.close()
@@ -267,7 +278,7 @@ def test_the_projector_draws_the_board_across_a_1920_px_screen(chromium_browser,
     srv = class_server("--store", str(tmp_path / "class.db"), "--port", str(free_port()), "--players", "2")
     context = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
-    page.goto(f"{srv.url}/projector/1?token={srv.token}")
+    page.goto(srv.projector[1])
     expect(page.locator("#app[data-seq]")).to_have_count(1, timeout=30_000)
     width = page.locator(".hk-board svg").bounding_box()["width"]
     assert width >= 1800, width

@@ -226,7 +226,7 @@ def test_two_screens_click_at_once_one_decision_applies_the_other_gets_the_reaso
     while s.pending or s.phase != "turns":   # the spread
         seq = play_one(seats, s, bots, seq)
     mover = s.current_player()
-    hot = Seat(chromium_browser, f"{srv.url}/hotseat/1?token={srv.token}")   # the same table on a shared screen
+    hot = Seat(chromium_browser, srv.hotseat[1])   # the same table on a shared screen
     hot.wait_seq(seq, timeout_ms=30_000)
     assert hot.page.title() == f"P{mover + 1}'s turn · Haunted Lands · Table 1 · hot seat"
     end_turn = s.legal_actions().index(hk.EndTurn())
@@ -278,7 +278,11 @@ def test_on_the_network_every_page_needs_a_code_or_the_token_and_a_known_host(ch
     assert fetch(f"{base}/projector/1")[0] == 403
     assert fetch(f"{base}/export/1?token=wrong")[0] == 403
     assert fetch(f"{base}/ws")[0] in (400, 403)                                    # no code, no token
-    assert fetch(srv.teacher)[0] == 200 and fetch(f"{base}/projector/1?token={srv.token}")[0] == 200
+    assert fetch(srv.teacher)[0] == 200 and fetch(srv.projector[1])[0] == 200 and fetch(srv.hotseat[1])[0] == 200
+    assert srv.token not in srv.projector[1] + srv.hotseat[1] and srv.projector[1].startswith(f"{base}/projector/1?token=")
+    for role in ("projector", "hotseat"):  # the teacher's key opens no shared screen: a plain page names the right link
+        status, body = fetch(f"{base}/{role}/1?token={srv.token}")
+        assert status == 403 and "carries the teacher&#x27;s key" in body and "from the teacher page" in body
     status, save = fetch(f"{base}/export/1?token={srv.token}")
     assert status == 200 and hk.State.from_json(save).config.players == 2
     # a socket without a code, with a wrong code, with a wrong token: refused
@@ -302,12 +306,27 @@ def test_on_the_network_every_page_needs_a_code_or_the_token_and_a_known_host(ch
     expect(teacher.locator("img.hk-qr")).to_have_count(2)
     # the projector screen: the public side, fitting a 1024 px wide window
     projector = chromium_browser.new_page(viewport={"width": 1024, "height": 768})
-    projector.goto(f"{base}/projector/1?token={srv.token}")
+    projector.goto(srv.projector[1])
     expect(projector.locator("#app[data-seq]")).to_have_count(1, timeout=30_000)
     assert projector.title() == "Haunted Lands · Table 1 · projector"
     expect(projector.locator(".hk-phase")).to_contain_text("Spread: ghosts arrive")
     assert projector.locator(".hk-action").count() == 0
     assert_fits(projector, 1024, "#app")
+    # the teacher page links the table's own screen links, never with the teacher token
+    watch, hot = teacher.locator("a.hk-link-watch"), teacher.locator("a.hk-link-hotseat")
+    assert (base + watch.get_attribute("href"), base + hot.get_attribute("href")) == (srv.projector[1], srv.hotseat[1])
+    assert not [h for h in teacher.eval_on_selector_all("a[href^='/projector'], a[href^='/hotseat']",
+                                                        "as => as.map(a => a.href)") if srv.token in h]
+    # a new projector link: the open projector says so in words and stops; the old link is refused
+    teacher.once("dialog", lambda d: d.accept())
+    teacher.locator(".hk-new-link[data-link='watch']").click()
+    expect(projector.locator(".hk-withdrawn")).to_have_text(
+        "The teacher withdrew this projector (watch-only) link: this page no longer shows the table. "
+        "Ask the teacher for the new link.", timeout=30_000)
+    expect(projector.locator(".hk-board")).to_have_count(0)
+    expect(watch).not_to_have_attribute("href", srv.projector[1][len(base):])
+    assert fetch(srv.projector[1])[0] == 403 and fetch(base + watch.get_attribute("href"))[0] == 200
+    assert base + hot.get_attribute("href") == srv.hotseat[1]     # the hot-seat link is another link: unchanged
     projector.close()
     assert "Traceback" not in srv.log(200)
     page.close()

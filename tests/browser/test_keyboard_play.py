@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from haunted_kit.haunted import actions as A
 from haunted_kit.classroom import DEFAULT_SIZE
 from haunted_kit.haunted.widgets import PlayView
+from haunted_kit.haunted.state import VISIBILITY
 from haunted_kit.widgets.access import keys_to
 
 pytestmark = pytest.mark.browser
@@ -77,6 +78,6 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
         tab_to(page, "el.tagName === 'BUTTON' && el.textContent.trim() === 'End turn'", "the End turn button")
         page.keyboard.press("Enter")
         mirror.b_end.click()
-        expect(live).to_contain_text(mirror.state.log[-1].seen_by(0).text, timeout=60_000)
+        expect(live).to_contain_text(VISIBILITY.event(mirror.state.log[-1], 0).text, timeout=60_000)
         assert any(e.kind == "turn_ended" and e.player == 0 for e in mirror.state.log)
         save_screenshot(page, "keyboard-turn-ended")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from .. import rules as R
-from ..state import OVER
+from ..state import OVER, VISIBILITY
 from ...render import style as S
 from ...events import EVENT_KINDS
 from .scene import final_ranking
@@ -190,7 +190,7 @@ def event_log_html(state, viewer=None, last: int = 12, current: int | None = Non
         events = [e for e in events if e.seq <= current]
     rows = []
     for e in events[-last:] if last else events:
-        e = e.seen_by(viewer)
+        e = VISIBILITY.event(e, viewer)
         mark = "background:#fff3b0;" if current is not None and e.seq == current else ""
         rows.append(f'<div style="{mark}padding:1px 2px">{event_html(e, explain_kind=False)}</div>')
     if not rows:

@@ -29,6 +29,7 @@ from ipycanvas import MultiCanvas
 from .. import rules as R
 from ...render import style as S
 from ..draw.geometry import board_geometry
+from ..state import VISIBILITY
 from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
 from ...widgets.canvas import draw_primitives, fit_to_output, held
 from ...widgets.errors import ErrorReporting
@@ -257,7 +258,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         parts = []
         if self.cursor is not None:
             parts.append(f"Cursor on {cell_facts(s, s.field.cell_index(self.cursor))}.")
-        last = s.log[-1].seen_by(self.viewer).text if s.log else ""
+        last = VISIBILITY.event(s.log[-1], self.viewer).text if s.log else ""
         if last and last not in self._message:
             parts.append(f"Last event: {last}")
         text = " ".join(parts) or "The field. Press an arrow key to move the cell cursor."

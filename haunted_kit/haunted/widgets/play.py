@@ -39,6 +39,7 @@ from .. import rules as R
 from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
+from ..state import VISIBILITY
 from ...events import cite_rulings
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
@@ -460,7 +461,7 @@ class PlayView(ErrorReporting, W.VBox):
         self.undo_stack.append((before, p))
         self.candidates = []
         self._set_choices([])
-        said = [e.seen_by(self.viewer).text for e in (s.log or [])[k:]]
+        said = [e.text for e in VISIBILITY.log_for((s.log or [])[k:], self.viewer)]
         head = f"{S.player_name(p)}{' (bot)' if p in self.bots else ''}: {action.describe()}."
         self.say(head + (" " + " ".join(said[:4]) if said else "") + (" ..." if len(said) > 4 else ""))
         self.refresh()

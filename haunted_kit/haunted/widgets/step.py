@@ -23,6 +23,7 @@ import ipywidgets as W
 from ...events import EVENT_KINDS
 from ..history import History, replay
 from ..draw import html as H
+from ..state import VISIBILITY
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
@@ -127,7 +128,7 @@ class StepThroughView(ErrorReporting, W.VBox):
             self.slider.value = seq  # re-enters show() through the observer, then returns early
         step = self.history.steps[self.history.step_of(seq)]
         state = step.state
-        event = state.log[seq].seen_by(self.viewer)
+        event = VISIBILITY.event(state.log[seq], self.viewer)
         self.field.update(state)
         self.field.set_highlight(event_cell=event.cell)
         self.board.update(state)

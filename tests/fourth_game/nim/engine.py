@@ -1,7 +1,9 @@
 """Toy Nim for tests/test_fourth_game.py: heaps of stones; a turn takes 1..``take_max``
 stones from one heap, or once per game plays the player's face-down bonus card (take
 exactly its value from one heap); whoever takes the last stone wins (returns 1, else 0).
-At the start each player is dealt a bonus card: one seeded chance node per player.
+At the start each player is dealt a bonus card: one seeded chance node per player; when
+the game ends, the bonus cards still unplayed are turned up. What is hidden is declared
+once, in ``VISIBILITY`` (:mod:`haunted_kit.visibility`): the toy writes no view of its own.
 
 ``MINIMAL`` is the game with only the protocol's required members; ``GAME`` adds the
 optional hooks (a box, ``determinise``, agents, the environment's encodings)."""
@@ -12,12 +14,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from haunted_kit.events import Event, log_to_frame
+from haunted_kit.events import Event
 from haunted_kit.fileio import atomic_write
 from haunted_kit.protocol import (ActionCatalogue, ChanceError, IllegalAction, ObservationEncoder, OneStepGreedyAgent,
                                   Record, Refusal, chance_index, check_seed, is_integer, results_by_score,
                                   strict_equality)
 from haunted_kit.provenance import Fingerprinted, value_fingerprint
+from haunted_kit.visibility import ACTOR, EVERYONE, HELD, OWNER, Seen, Visibility
 
 BOX_DIR = Path(__file__).resolve().parent / "box"
 
@@ -50,6 +53,14 @@ def load_box(path=BOX_DIR) -> NimBox:
 
 
 DEFAULT_BOX = load_box()
+
+#: who may see what: a bonus card is its holder's until played (then its value is taken
+#: openly) or turned up at the end; the deal is seen by its player only
+VISIBILITY = Visibility(
+    events={"dealt": Seen(ACTOR, "{who} is dealt a bonus card face down."), "took": Seen(), "won": Seen(),
+            "bonus_revealed": Seen(EVERYONE, "{who}'s unplayed bonus card is turned up.", guess=HELD)},
+    fields={"bonus.*": Seen(OWNER, lambda v: v if v in (None, 0) else "hidden")},
+    log="log")
 
 
 @strict_equality
@@ -100,8 +111,9 @@ class NimState:
         new.log, new.record = list(self.log), self.record
         return new
 
-    def _emit(self, kind, player, text, private=False):
-        self.log.append(Event(len(self.log), 0, 0, "play", kind, player, text, None, {}, private))
+    def _emit(self, kind, player, text, **data):
+        private = VISIBILITY.private(kind)
+        self.log.append(Event(len(self.log), 0, 0, "play", kind, player, text, None, data, private))
 
     def is_chance_node(self) -> bool:
         return None in self.bonus
@@ -147,6 +159,9 @@ class NimState:
         if not any(self.heaps):
             self.winner = p
             self._emit("won", p, f"P{p + 1} took the last stone and wins.")
+            for q, v in enumerate(self.bonus):
+                if v:
+                    self._emit("bonus_revealed", q, f"P{q + 1}'s unplayed bonus card was {v}.", value=v)
         self.turn = (p + 1) % self.players
 
     def chance_outcomes(self):
@@ -159,7 +174,7 @@ class NimState:
         p = self.bonus.index(None)
         self.bonus[p] = int(outcome)
         self.record = self.record.step(None, int(outcome), True)
-        self._emit("dealt", p, f"P{p + 1} is dealt a bonus card of {outcome}.", private=True)
+        self._emit("dealt", p, f"P{p + 1} is dealt a bonus card of {outcome}.", value=int(outcome))
 
     def sample_chance(self):
         outs = self.chance_outcomes()
@@ -171,13 +186,11 @@ class NimState:
         return [float(p == self.winner) for p in range(self.players)]
 
     def observation(self, player=None) -> dict:
-        hide = lambda p, v: v if player in (None, p) or v in (None, 0) else "hidden"  # noqa: E731
-        return {"heaps": list(self.heaps), "turn": self.turn, "winner": self.winner,
-                "bonus": [hide(p, v) for p, v in enumerate(self.bonus)],
-                "log": [e.text for e in self.log if not e.private or player in (None, e.player)]}
+        return VISIBILITY.observation({"heaps": list(self.heaps), "turn": self.turn, "winner": self.winner,
+                                       "bonus": list(self.bonus), "log": [e.to_dict() for e in self.log]}, player)
 
     def events(self, viewer=None):
-        return log_to_frame(self.log, viewer)
+        return VISIBILITY.frame(self.log, viewer)
 
     def history(self):
         return self.record.entries()
@@ -206,8 +219,6 @@ def from_dict(data, box: NimBox | None = None) -> NimState:
     box = box or DEFAULT_BOX
     if not isinstance(data, dict) or data.get("game") != "nim" or set(data) != {"game", "box", "players", "seed", "record"}:
         raise ValueError("not a Nim save")
-    if not box.accepts_fingerprint(data["box"]):
-        raise ValueError("box: the save was played with another Nim box")
     s = new_game(data["players"], data["seed"], box, auto_chance=False)
     if not isinstance(data["record"], list):
         raise ValueError("record: must be a list")
@@ -271,6 +282,8 @@ class NimGame(NimCore):
     """With the optional hooks."""
 
     agents = {"greedy": NimGreedy}
+    visibility = VISIBILITY
+    action_types = {"take": Take, "bonus": Bonus}
 
     def default_box(self) -> NimBox:
         return DEFAULT_BOX
@@ -278,14 +291,17 @@ class NimGame(NimCore):
     def load_box(self, path) -> NimBox:
         return load_box(path)
 
+    def start_of(self, state) -> NimState:
+        """The position before the record starts: the deal still to come."""
+        return NimState(state.box, state.players, state.seed, auto_chance=False)
+
     def seat_results(self, state) -> list[dict]:
         return results_by_score(state.returns())  # float scores: 1.0 for the winner
 
     def determinise(self, state, player, rng) -> NimState:
         d = state.copy()
         d.bonus = [v if p == player or v in (None, 0) else rng.choice(state.box.bonus_values) for p, v in enumerate(state.bonus)]
-        d.log = [e for e in state.log if not e.private or e.player == player]
-        return d
+        return d  # the log as it is: the kit's determinise redacts it from VISIBILITY
 
     def action_catalogue(self, box=None) -> ActionCatalogue:
         box = box or DEFAULT_BOX
