@@ -1,6 +1,7 @@
 """Figures for issue 15 (scale and search). Prints figures; asserts nothing.
 
     python benchmarks/bench_scale.py speed      # random 4p decisions/s vs Catanatron (side by side), greedy decisions/s
+    python benchmarks/bench_scale.py speed --ab main --rounds 7   # that side by side for git revision main and this tree, alternated
     python benchmarks/bench_scale.py scaling    # games/s with 1 and 2 processes and a Dask LocalCluster of 2 workers
     python benchmarks/bench_scale.py search     # playouts/s; 1,000-playout hints (CPU s) from bench_env's position and positions a third into seeded random games
     python benchmarks/bench_scale.py search --ab main --rounds 5   # hint CPU time of git revision main and this tree, alternated
@@ -36,12 +37,34 @@ seeds 0-399, the same action records, event logs and hints):
   spread's ghost placements ~7% of it;
 * the agent (``RandomAgent.act``) ~7% and the loop's own protocol calls (``current_player``,
   ``is_terminal``) ~5%.
+
+Issue 30 item 5 (session 28), the same games faster: 6.42M instructions a game against
+7.21M for main at 7d37703 (-11%; callgrind, PYTHONHASHSEED=0, games of seeds 0..51 less
+those of seeds 0..1, so imports and first-use tables cancel), and ``speed --ab 7d37703
+--rounds 9`` at load average 8.7-9.2 on the shared 2-core machine: Haunted Lands +12.3%
+(median of the rounds' new/old), median ratio to Catanatron 5.50 against main's 5.24 (each
+side times its own Catanatron rounds; the rounds' ratios swing by +-0.8, mostly with
+Catanatron's four games); again against main at 6d0632b (load 5.2-8.5): +12.4%, 5.60
+against 5.32; ``speed --rounds 7`` of this tree alone: median ratio 5.60. Where it came
+from, in instructions a game: loops instead of ``map(tuple.__getitem__, ...)`` (a slot wrapper per element: the turn's extractions, a
+ghost placement's cells, a reach's actions, ``kalena_fallen``) -3.9%; loops instead of
+comprehensions whose function costs more than their few elements save (a reach's cells
+and actions in one loop, the placement's actions, a cell's extraction pairs, the
+ghost-holding cells of each terrain, the tiles left to draw) -3.0%; ``apply_action``
+running the decision itself, ``advance`` testing the no-chance case first and phases
+compared by identity -1.3%; ``explore_reach``'s memo keyed by one whole number -0.4%;
+smaller ones (the anywhere-in-Kalena skills as a table, ``[*x]`` for ``list(x)``, a
+field's lakes found from the lakes, ``place_ghost`` called positionally) the rest. Hint
+CPU time went down 1-9% with the same hints (``search --ab``). Tried and dropped: reading
+the reach memo in ``_turn_legal`` (its 42 misses a game then look twice: no gain), a
+per-tile memo of a field's terrain groups (no gain once the lakes were found directly).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -91,6 +114,47 @@ def catan_decisions(seeds) -> tuple[int, float]:
     return n, time.process_time() - t
 
 
+def speed_round(r: int) -> dict:
+    """Round ``r`` of :func:`speed`'s side by side: random 4-player Haunted Lands games of
+    seeds ``20r .. 20r+19``, then Catanatron's random 4-player games of seeds ``4r .. 4r+3``;
+    decisions per CPU second of each, and the Haunted Lands decisions (the same in two
+    trees that play the same games)."""
+    n, dt = haunted_decisions(RandomAgent, 4, range(r * 20, r * 20 + 20))
+    m, ct = catan_decisions(range(r * 4, r * 4 + 4))
+    return {"haunted": n / dt, "catanatron": m / ct, "decisions": n}
+
+
+def speed_ab(rev: str, rounds: int) -> None:
+    """:func:`speed`'s side by side for git revision ``rev`` (a temporary worktree) and this
+    tree, alternated (old, new, old, new...), one subprocess per side and round, each
+    timing round ``k`` (:func:`speed_round`) after its own warm-up; per side the median of
+    the rounds' ratios to Catanatron, and the median change of Haunted Lands decisions/s."""
+    from bench_engine import tree_at  # it refuses an unknown revision (exit status 2) before making a worktree
+
+    runs = {"old": [], "new": []}
+    with tree_at(rev) as old:
+        for k in range(rounds):
+            for side, tree in (("old", old), ("new", ROOT)):
+                path = os.pathsep.join([str(tree), *filter(None, [os.environ.get("PYTHONPATH")])])
+                env = {**os.environ, "HK_BENCH_TREE": str(tree), "PYTHONPATH": path}
+                got = subprocess.run([sys.executable, __file__, "speed-probe", "--round", str(k)], env=env, cwd=tree,
+                                     capture_output=True, text=True, check=True)
+                r = json.loads(got.stdout)
+                runs[side].append(r)
+                print(f"round {k + 1} {side}: haunted_kit {r['haunted']:,.0f}/s   catanatron {r['catanatron']:,.0f}/s   "
+                      f"ratio {r['haunted'] / r['catanatron']:.2f}", flush=True)
+    same = all(o["decisions"] == n["decisions"] for o, n in zip(runs["old"], runs["new"]))
+    print(f"random 4-player decisions per CPU second, {rounds} alternated rounds (old = {rev}); the same games "
+          f"(decisions per round equal): {same}; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for side, rs in runs.items():
+        ratios = [r["haunted"] / r["catanatron"] for r in rs]
+        print(f"  {side}: median haunted_kit {statistics.median(r['haunted'] for r in rs):,.0f}/s, catanatron "
+              f"{statistics.median(r['catanatron'] for r in rs):,.0f}/s, median ratio {statistics.median(ratios):.2f} "
+              f"(min {min(ratios):.2f}, max {max(ratios):.2f})")
+    change = statistics.median(n["haunted"] / o["haunted"] for o, n in zip(runs["old"], runs["new"]))
+    print(f"  new / old haunted_kit decisions/s, median over rounds: {change:.3f} ({(change - 1) * 100:+.1f}%)")
+
+
 def speed(rounds: int) -> None:
     import catanatron
 
@@ -99,10 +163,9 @@ def speed(rounds: int) -> None:
     print(f"random 4-player decisions per CPU second, side by side ({rounds} alternating rounds; Catanatron {getattr(catanatron, '__version__', '3.x')}):")
     hk, ct = [], []
     for r in range(rounds):
-        n, dt = haunted_decisions(RandomAgent, 4, range(r * 20, r * 20 + 20))
-        hk.append(n / dt)
-        n, dt = catan_decisions(range(r * 4, r * 4 + 4))
-        ct.append(n / dt)
+        got = speed_round(r)
+        hk.append(got["haunted"])
+        ct.append(got["catanatron"])
         print(f"  round {r + 1}: haunted_kit {hk[-1]:,.0f}/s   catanatron {ct[-1]:,.0f}/s   ratio {hk[-1] / ct[-1]:.2f}")
     print(f"  median: haunted_kit {statistics.median(hk):,.0f}/s, catanatron {statistics.median(ct):,.0f}/s, "
           f"ratio of medians {statistics.median(hk) / statistics.median(ct):.2f}, median ratio {statistics.median(h / c for h, c in zip(hk, ct)):.2f}")
@@ -393,9 +456,11 @@ def memory(games: int, workers: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory", "hint-probe"],
-                    metavar="{speed,scaling,search,strength,memory}")  # hint-probe: one side of search --ab
-    ap.add_argument("--ab", metavar="REV", help="search: compare hint CPU time with git revision REV, alternated")
+    ap.add_argument("part", choices=["speed", "scaling", "search", "strength", "memory", "hint-probe", "speed-probe"],
+                    metavar="{speed,scaling,search,strength,memory}")  # hint-probe, speed-probe: one side of --ab
+    ap.add_argument("--ab", metavar="REV", help="speed: the side by side with Catanatron for git revision REV and this "
+                                                "tree, alternated; search: hint CPU time of REV and this tree, alternated")
+    ap.add_argument("--round", type=number_at_least(0), default=0, help=argparse.SUPPRESS)  # speed-probe's round
     ap.add_argument("--games", type=number_at_least(1), default=None)
     ap.add_argument("--rounds", type=number_at_least(1), default=5)
     ap.add_argument("--playouts", type=number_at_least(1), default=100)
@@ -411,8 +476,16 @@ def main() -> None:
                          "--games seeds per seat; points from the rules' winner, none on a collective loss")
     ap.add_argument("--game-rounds", type=number_at_least(1), default=3, help="strength --game landmarks: rounds per game (default 3)")
     a = ap.parse_args()
-    if a.part == "speed":
+    if a.part in ("speed", "speed-probe") and importlib.util.find_spec("catanatron") is None:
+        ap.error("speed times Catanatron beside the kit: pip install catanatron (it is not part of the kit)")
+    if a.part == "speed" and a.ab:
+        speed_ab(a.ab, a.rounds)
+    elif a.part == "speed":
         speed(a.rounds)
+    elif a.part == "speed-probe":  # one side of speed --ab: a warm-up, then round --round
+        haunted_decisions(RandomAgent, 4, range(3))
+        catan_decisions(range(1))
+        print(json.dumps(speed_round(a.round)))
     elif a.part == "scaling":
         scaling(a.games or 200)
     elif a.part == "search" and a.game not in HINT_GAMES:

@@ -35,8 +35,8 @@ from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
                      PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
-from .games import (DEFAULT_GAME, MissingHook, UnknownGame, game_module, game_names, game_of, get_game, hook as game_hook,
-                    load_state)
+from .games import (DEFAULT_GAME, DecisionCapReached, MissingHook, UnknownGame, default_players, game_module, game_names, game_of,
+                    box_words, game_options, get_game, hook as game_hook, load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -76,7 +76,7 @@ def _int_list(text: str) -> list[int]:
 _positive = arg_whole(*COUNT_RANGE)
 _games = arg_whole(*GAMES_RANGE)
 _at_least_two = arg_whole(2, GAMES_RANGE[1], "an interval needs two games")  # compare --games
-_players = arg_whole(*PLAYERS_RANGE)
+_player_count = arg_whole(*PLAYERS_RANGE)
 _workers = arg_whole(*WORKERS_RANGE)
 _max_bytes = arg_whole(*MAX_BYTES_RANGE)
 _port = arg_whole(*PORT_RANGE)
@@ -133,16 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
                       help="rule module to play (default haunted; estate = Estate and Market; "
                            "landmarks = Landmarks & Architects)")
-    play.add_argument("--players", type=_players, default=4, metavar="N",
-                      help="number of players, within the box's range (2..4 in the reference box; default 4)")
-    play.add_argument("--mode", default=None,
-                      help="game mode of the box (wanderer, builder, citizen in the reference box; default wanderer)")
+    play.add_argument("--players", type=_player_count, default=None, metavar="N",
+                      help="number of players, within the box's range (default: the game's, e.g. 4 for haunted)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
     play.add_argument("--agents", type=_agents, default=["greedy"],
                       help="comma-separated agent specs, one per seat, repeating (random, greedy and search[...] "
                            "play every game of the kit, e.g. 'search[playouts=100],greedy'; default greedy)")
-    play.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N",
-                      help="extra ghost cards for higher difficulty, e.g. 2,3")
     play.add_argument("--log", type=Path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
     play.add_argument("--save", type=Path, metavar="FILE", help="write the final state as a JSON save")
     play.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
@@ -156,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions, "
                                         "each with a paired 95%% interval")
     rev.add_argument("save", type=Path, help="a save of any game of the kit (play --save, the play views, the server's export)")
-    rev.add_argument("--seat", type=_players, default=1, metavar="N",
+    rev.add_argument("--seat", type=_player_count, default=1, metavar="N",
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
     rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
                      help="playouts per decision at first: the search's budget and the first look of every paired "
@@ -173,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
     chk.add_argument("--games", type=_games, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
+    chk.add_argument("--bot-games", type=_positive, default=20, metavar="N",
+                     help="then N seeds per mode and player count played by the greedy bots, each stopped at the "
+                          "decision cap (default 20)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
     chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
@@ -184,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     hand.add_argument("--seed", type=_seed, default=1, help="seed of the board's setup (default 1)")
-    hand.add_argument("--players", type=_players, default=4, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default 4)")
+    hand.add_argument("--players", type=_player_count, default=None, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default: the game's, e.g. 4 for haunted)")
     hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
     hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
@@ -203,11 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module (default haunted)")
     sim.add_argument("--games", type=_games, default=100, metavar="N", help="seeds per grid cell (default 100)")
     sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
-    sim.add_argument("--players", type=_int_list, default=[4], metavar="N,N", help="player counts (default 4)")
-    sim.add_argument("--modes", type=lambda t: [x.strip() for x in t.split(",") if x.strip()], default=None,
-                     metavar="MODE,MODE", help="Haunted Lands modes (default wanderer)")
-    sim.add_argument("--ghost-cards", action="append", default=None, metavar="N,N",
-                     help="a set of extra ghost cards, 'none' for no extra card; repeat for several (e.g. --ghost-cards none --ghost-cards 2,3)")
+    sim.add_argument("--players", type=_int_list, default=None, metavar="N,N", help="player counts (default: the game's, e.g. 4 for haunted)")
     sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
                      help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
     sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
@@ -229,11 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
                      help="games per box, at least 2 (default: haunted 500, estate 300, landmarks 250)")
     cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
-    cmp.add_argument("--players", type=_players, default=None, metavar="N", help="number of players (default 4 for haunted, 3 for the others)")
+    cmp.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, e.g. 4 for haunted)")
     cmp.add_argument("--agents", type=_agents, default=["greedy"],
                      help="comma-separated agent specs, one per seat, repeating (default greedy)")
-    cmp.add_argument("--mode", default=None, help="Haunted Lands game mode (default wanderer)")
-    cmp.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="Haunted Lands extra ghost cards, e.g. 2,3")
     cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
     cmp.add_argument("--rows", type=Path, metavar="FILE",
                      help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
@@ -244,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
-    cls.add_argument("--players", type=_players, default=4, metavar="N", help="number of players (default 4)")
+    cls.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, 4)")
     cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
     cls.add_argument("--seed", type=_seed, default=1)
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
@@ -267,12 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
-    srv.add_argument("--players", type=_players, default=4, metavar="N", help="first table: number of players (default 4)")
-    srv.add_argument("--mode", default="wanderer", help="first table: game mode (default wanderer)")
+    srv.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
+                     help="the game of the first table and of the tables the teacher page opens (default haunted)")
+    srv.add_argument("--players", type=_player_count, default=None, metavar="N", help="first table: number of players (default: the game's)")
     srv.add_argument("--seed", type=_seed, default=1, help="first table: seed (default 1)")
     srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
                      help="first table: seats (1-based) played by bots (default none)")
-    srv.add_argument("--ghost-cards", type=_int_list, default=[], metavar="N,N", help="first table: extra ghost cards")
     srv.add_argument("--box", type=Path, metavar="DIR", help="first table: a house-rule copy of data/")
     srv.add_argument("--ip", default="127.0.0.1",
                      help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
@@ -292,12 +285,112 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+#: the subcommands whose flags include the game's declared options (``Game.options``, see
+#: :func:`add_game_options`): command -> whether a flag takes several values (a grid)
+GAME_OPTION_COMMANDS = {"play": False, "compare": False, "server": False, "simulate": True}
+_RESERVED = {"game", "players", "seed", "box", "agents", "log", "save", "out", "games"}
+
+
+def _kind_value(kind: str):
+    """The argparse ``type`` of a :class:`~haunted_kit.protocol.GameOption` kind."""
+    def whole(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return {"int": whole, "ints": _int_list, "str": str}[kind]
+
+
+def add_game_options(parser, game, *, grid: bool = False) -> None:
+    """Add ``game``'s declared options (its ``options``, each a
+    :class:`~haunted_kit.protocol.GameOption`) to the subcommand ``parser`` as flags
+    (``--rounds N``, ``--mode WORD``, ``--ghost-cards N,N``), each stored under its
+    ``new_game`` keyword; read them back with :func:`game_option_values`. ``grid``: a flag
+    takes several values to try (``--rounds 2,3``; an ``"ints"`` option is repeated, one
+    list each, ``none`` for the empty one), as ``simulate`` plays every combination.
+    :func:`main` calls it for the commands of :data:`GAME_OPTION_COMMANDS` with the game
+    their ``--game`` names (default :data:`~haunted_kit.games.DEFAULT_GAME`).
+
+    Raises:
+        ValueError: a declared keyword that is one of the command line's own options
+        (``players``, ``seed``...), which no flag could carry."""
+    for o in game_options(game):
+        if o.keyword in _RESERVED:
+            raise ValueError(f"{game.name}: option {o.keyword!r} is a keyword every tool sets itself")
+        shown = ",".join(map(str, o.default)) if isinstance(o.default, (list, tuple)) else o.default
+        default = f"; default {shown}" if shown not in (None, "") else ""
+        metavar = {"int": "N", "str": "WORD", "ints": "N,N"}[o.kind]
+        if grid and o.kind == "ints":
+            parser.add_argument(f"--{o.flag}", dest=o.keyword, action="append", default=None, metavar=metavar,
+                                help=f"{o.help}; one set to try, 'none' for the empty one, repeat for several{default}")
+        elif grid:
+            parser.add_argument(f"--{o.flag}", dest=o.keyword, default=None, metavar=f"{metavar},{metavar}",
+                                type=lambda t, k=o.kind: [_kind_value(k)(x.strip()) for x in t.split(",") if x.strip()],
+                                help=f"{o.help}; values to try, separated by commas{default}")
+        else:
+            parser.add_argument(f"--{o.flag}", dest=o.keyword, default=None, metavar=metavar, type=_kind_value(o.kind),
+                                help=f"{o.help}{default}")
+
+
+def game_option_values(parser, game, args, *, grid: bool = False) -> dict:
+    """The ``new_game`` keywords of ``game``'s declared options read from ``args`` (added
+    by :func:`add_game_options`): each given value checked
+    (:meth:`~haunted_kit.protocol.GameOption.check`, a usage error naming the flag), each
+    option not given its declared default, options without a default left out. ``grid``:
+    keyword -> the list of values to try (a given value twice is left to the grid to
+    refuse). The game's own check of the combination is :func:`_check_settings`."""
+    out = {}
+    for o in game_options(game):
+        given = getattr(args, o.keyword, None)
+        if grid and o.kind == "ints" and given is not None:
+            try:
+                given = [[] if t.strip().lower() in ("none", "") else _int_list(t) for t in given]
+            except argparse.ArgumentTypeError as exc:
+                parser.error(f"argument --{o.flag}: {exc}")
+        if given is None or (grid and not given):
+            if o.default is not None:
+                out[o.keyword] = [o.default] if grid else o.default
+            continue
+        try:
+            out[o.keyword] = [o.check(v) for v in given] if grid else o.check(given)
+        except ValueError as exc:
+            parser.error(str(exc))
+    return out
+
+
+def _foreign_flags(argv: list, name: str) -> str | None:
+    """The usage message for flags in ``argv`` (left over by the parser) that are another
+    registered game's options, e.g. ``"--mode and --ghost-cards belong to Haunted Lands,
+    not to --game landmarks"``; None when none is. Imports the other games: an error path."""
+    given = {a.split("=", 1)[0] for a in argv if a.startswith("--")}
+    owners, flags = [], []
+    for other in game_names():
+        if other == name:
+            continue
+        theirs = ["--" + o.flag for o in game_options(get_game(other))]
+        if given & set(theirs):
+            owners.append(get_game(other).title)
+            flags += [f for f in theirs if f not in flags]
+    if not owners:
+        return None
+    return f"{' and '.join(flags)} belong to {' and '.join(owners)}, not to --game {name}"
+
+
+def _named_game(argv: list) -> str:
+    """The game ``--game NAME`` (or ``--game=NAME``) names in ``argv``, else the default."""
+    for i, a in enumerate(argv):
+        if a == "--game" and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--game="):
+            return a.split("=", 1)[1]
+    return DEFAULT_GAME
+
+
 def game_cli(name: str):
     """The ``cli`` module of game ``name`` (:func:`haunted_kit.games.game_module`), e.g.
     :mod:`haunted_kit.haunted.cli`: ``summary(state, names=None) -> str``; optionally
     ``play_game(players, seed, agents, *, box, log, **options) -> (state, agent names)``
-    (else :func:`haunted_kit.play.play_game` plays it), ``OPTIONS`` (its ``play`` options beyond players and seed: ``mode``,
-    ``ghost_cards``), ``check_settings(box, *, players, seed, **options)`` (ValueError
+    (else :func:`haunted_kit.play.play_game` plays it), ``check_settings(box, *, players, seed, **options)`` (ValueError
     for options that make no game) and ``handout(parser, args, box) -> int``. Everything
     else (usage checks, boxes, saves, logs, teacher copies) is shared, here.
 
@@ -406,86 +499,35 @@ def _bad_box(parser, path, exc, game: str, game_option: bool):
     parser.error(msg)
 
 
-def _check_players(parser, box, players: int, game=None) -> None:
+def _player_range(parser, box, game) -> tuple[int, int, str]:
+    """``(low, high, what)``: the player counts ``box`` plays (``box`` None: ``game``'s
+    ``min_players``..``max_players``); a box without them is a usage error saying so."""
+    if box is None:
+        return game.min_players, game.max_players, game.title
+    low, high = getattr(box, "min_players", None), getattr(box, "max_players", None)
+    if low is None or high is None:
+        parser.error(f"the {game.title} box {getattr(box, 'path', '')} declares no player range (min_players and "
+                     f"max_players): the kit cannot tell how many players it seats")
+    return low, high, "this box"
+
+
+def _check_players(parser, box, players: int, game) -> None:
     """A usage error for a player count ``box`` does not play (``box`` None: ``game``'s
     ``min_players``..``max_players``)."""
-    low, high, what = ((box.min_players, box.max_players, "this box") if box is not None
-                       else (game.min_players, game.max_players, game.title))
+    low, high, what = _player_range(parser, box, game)
     if not low <= players <= high:
         parser.error(f"argument --players: invalid choice: {players} ({what} plays {low}..{high})")
 
 
-def _game_options(parser, name: str, options: dict) -> dict:
-    """The game-specific options given (``options``: option -> value, None or empty when
-    not given) that game ``name``'s cli declares (``OPTIONS``); any other given one is a
-    usage error naming the games it belongs to."""
-    given = {k: v for k, v in options.items() if v not in (None, [], ())}
-    foreign = [k for k in given if k not in getattr(game_cli(name), "OPTIONS", ())]
-    if foreign:
-        flags = " and ".join("--" + k.replace("_", "-") for k in options)
-        owners = [get_game(n).title for n in game_names() if set(foreign) <= set(getattr(game_cli(n), "OPTIONS", ()))]
-        parser.error(f"{flags} belong to {' and '.join(owners) or 'another game'}, not to --game {name}")
-    return given
-
-
-#: the subcommands that offer the chosen game's declared options (``Game.game_options``)
-GAME_OPTION_COMMANDS = ("compare",)
-_GAME_OPTION_DEST = "game_option:"  #: the argparse dest prefix of a declared option's flag
-
-
-def add_game_options(parser, game) -> None:
-    """Give ``parser`` (a subcommand's) a flag for each option ``game`` declares
-    (``Game.game_options``, :class:`~haunted_kit.protocol.GameOption`: ``--rounds`` for
-    Landmarks), read back checked by :func:`game_option_values`. A subcommand that starts
-    games with the game's options lists itself in :data:`GAME_OPTION_COMMANDS`; :func:`main`
-    adds the flags of the game its ``--game`` names (only that game is loaded, so the
-    parser itself names no game).
-
-    Raises:
-        ValueError: the game declares an option whose flag the subcommand already has."""
-    for opt in getattr(game, "game_options", ()):
-        try:
-            parser.add_argument(opt.flag, dest=_GAME_OPTION_DEST + opt.name, default=None, help=opt.help,
-                                metavar=opt.metavar or {"int": "N", "float": "X"}.get(opt.kind, "TEXT"))
-        except argparse.ArgumentError:
-            raise ValueError(f"{game.title} declares the option {opt.name!r}, whose flag {opt.flag} "
-                             f"{parser.prog} already has") from None
-
-
-def game_option_values(parser, game, args) -> dict:
-    """The ``new_game`` keywords of ``game``'s declared options given on the command line
-    (:func:`add_game_options`), each checked by its declaration
-    (:meth:`~haunted_kit.protocol.GameOption.parse`); a bad value is a usage error naming
-    the flag and the range (exit 2)."""
-    out = {}
-    for opt in getattr(game, "game_options", ()):
-        text = getattr(args, _GAME_OPTION_DEST + opt.name, None)
-        if text is None:
-            continue
-        try:
-            out[opt.name] = opt.parse(text)
-        except ValueError as exc:
-            parser.error(f"argument {opt.flag}: {exc}")
-    return out
-
-
-def _add_chosen_game_options(ap, argv: list) -> tuple:
-    """Before ``argv`` is parsed: when its subcommand is in :data:`GAME_OPTION_COMMANDS`,
-    add the declared options of the game its ``--game`` names (default
-    :data:`DEFAULT_GAME`) to that subcommand's parser. Returns ``(subcommand parser,
-    game)``, or ``(None, None)``."""
-    subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
-    command = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
-    if command is None or argv[command] not in GAME_OPTION_COMMANDS:
-        return None, None
-    peek = argparse.ArgumentParser(add_help=False)
-    peek.add_argument("--game", default=DEFAULT_GAME)
-    name = peek.parse_known_args(argv[command + 1:])[0].game
-    if name not in game_names():
-        return None, None  # the subcommand's --game choices say so
-    sub, game = subs[argv[command]], get_game(name)
-    add_game_options(sub, game)
-    return sub, game
+def _players(parser, box, players: int | None, game) -> int:
+    """``players`` checked against ``box`` (:func:`_check_players`), or when None the
+    game's default player count (:func:`~haunted_kit.games.default_players`) brought into
+    the box's range."""
+    if players is None:
+        low, high, _ = _player_range(parser, box, game)
+        return min(max(default_players(game), low), high)
+    _check_players(parser, box, players, game)
+    return players
 
 
 def _check_settings(parser, name: str, box, players: int, seed: int, options: dict) -> None:
@@ -577,17 +619,17 @@ def _play(sub, args) -> int:
     another game, an unknown agent, a player count the box does not play, more agents than
     seats, unwritable outputs) prints usage and exits 2 before any game is played."""
     name = args.game
-    options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
-    _check_outputs(sub, {"--save": args.save, "--log": args.log})
     game = get_game(name)
+    options = game_option_values(sub, game, args)
+    _check_outputs(sub, {"--save": args.save, "--log": args.log})
     box = _box(sub, game, args.box, game_option=True)
-    _check_players(sub, box, args.players, game)
-    _check_settings(sub, name, box, args.players, args.seed, options)
+    players = _players(sub, box, args.players, game)
+    _check_settings(sub, name, box, players, args.seed, options)
     _check_agents(sub, args.agents, name)
-    if len(args.agents) > args.players:
-        sub.error(f"{len(args.agents)} agents given for {args.players} players")
+    if len(args.agents) > players:
+        sub.error(f"{len(args.agents)} agents given for {players} players")
     try:
-        s, names = play_game(name, args.players, args.seed, args.agents, box=box, log=args.log is not None, **options)
+        s, names = play_game(name, players, args.seed, args.agents, box=box, log=args.log is not None, **options)
     except ValueError as exc:  # the game's configuration error
         sub.error(str(exc))
     print(summary(s, names))
@@ -719,6 +761,7 @@ def _check_box(sub, args) -> int:
         sub.error(f"--game: {exc}")
     try:
         check_seed(args.seed + args.games - 1, "the last seed (--seed + --games - 1)")
+        check_seed(args.seed + args.bot_games - 1, "the bots' last seed (--seed + --bot-games - 1)")
     except ValueError as exc:
         sub.error(str(exc))
     if not args.box.is_dir():
@@ -738,11 +781,11 @@ def _check_box(sub, args) -> int:
                   f"try `haunted-kit check-box {args.box} --game {other}`", file=sys.stderr)
         return 1
     report = check_box(box, game=game, games=args.games, seed=args.seed, max_steps=args.max_steps,
-                       progress=not args.no_progress and sys.stderr.isatty())
+                       bot_games=args.bot_games, progress=not args.no_progress and sys.stderr.isatty())
     print(report)
     status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
                               "Report written"),))
-    return 1 if report.failures else status
+    return 1 if report.failures or report.capped else status
 
 
 def _compare(sub, args) -> int:
@@ -760,9 +803,8 @@ def _compare(sub, args) -> int:
     if not args.box.is_dir():
         sub.error(f"--box {args.box}: {'is not a folder' if args.box.exists() else 'no such folder'}")
     _check_outputs(sub, {"--html": args.html, "--rows": args.rows})
-    options = _game_options(sub, name, {"mode": args.mode, "ghost_cards": args.ghost_cards})
     game = get_game(name)
-    options.update(game_option_values(sub, game, args))
+    options = game_option_values(sub, game, args)
     try:
         house = game_hook(game, "load_box", "compare")(args.box)
     except MissingHook as exc:
@@ -774,15 +816,13 @@ def _compare(sub, args) -> int:
         print(f"haunted-kit compare: the box {args.box} does not load: {' '.join(str(exc).split())}", file=sys.stderr)
         return 1
     reference = _box(sub, game, None)
-    players = args.players if args.players is not None else (4 if name == DEFAULT_GAME else 3)
+    players = _players(sub, reference, args.players, game)
     for box in (reference, house):
         _check_players(sub, box, players, game)
         _check_settings(sub, name, box, players, args.seed, options)
     _check_agents(sub, args.agents, name)
     if len(args.agents) > players:
         sub.error(f"{len(args.agents)} agents given for {players} players")
-    if "ghost_cards" in options:
-        options["extra_ghost_cards"] = options.pop("ghost_cards")
     try:
         report = compare(house, game=name, reference=reference, games=args.games, seed=args.seed, players=players,
                          agents=",".join(args.agents), options=options, workers=args.workers, dask=args.dask,
@@ -804,12 +844,12 @@ def _classroom(sub, args) -> int:
 
     game = get_game(DEFAULT_GAME)  # the classroom notebook plays the default game
     box = _box(sub, game, args.box)
-    _check_players(sub, box, args.players)
+    players = _players(sub, box, args.players, game)
     # the notebook's kernel would fail later, out of sight: check the game here
-    _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode})
-    if args.bots is not None and any(not 1 <= b <= args.players for b in args.bots):
-        sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
-    return serve(players=args.players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
+    _check_settings(sub, game.name, box, players, args.seed, {"mode": args.mode})
+    if args.bots is not None and any(not 1 <= b <= players for b in args.bots):
+        sub.error(f"--bots: bot seats must be between 1 and {players}, got {','.join(map(str, args.bots))}")
+    return serve(players=players, mode=args.mode, seed=args.seed, bots=args.bots, port=args.port,
                  open_browser=not args.no_browser, box=args.box, size=args.size, hints=not args.no_hints,
                  hint_playouts=args.hint_playouts, kernel_idle=args.kernel_idle, max_kernels=args.max_kernels,
                  allow_hosts=args.allow_host)
@@ -829,7 +869,7 @@ def _handout(sub, args) -> int:
     hook = _game_command(sub, args.game, "handout")
     game = get_game(args.game)
     box = _box(sub, game, args.box)  # another game's box is named, not offered: --game chose the handout
-    _check_players(sub, box, args.players, game)
+    args.players = _players(sub, box, args.players, game)
     return hook(sub, args, box)
 
 
@@ -868,24 +908,12 @@ def _simulate(parser, args) -> int:
     from .bots import BotSpecError, parse_lineup
     from .simulate import DatasetError, Grid, SchedulerError, load_dataset, simulate
 
-    options = {}
-    if "mode" in getattr(game_cli(args.game), "OPTIONS", ()):  # modes and ghost cards: Haunted Lands
-        options["mode"] = args.modes or ["wanderer"]
-        sets = []
-        for text in args.ghost_cards or ["none"]:
-            if text.strip().lower() in ("none", ""):
-                sets.append([])
-            else:
-                try:
-                    sets.append(_int_list(text))
-                except argparse.ArgumentTypeError as exc:
-                    parser.error(f"--ghost-cards: {exc}")
-        options["extra_ghost_cards"] = sets
-    elif args.modes or args.ghost_cards:
-        parser.error(f"--modes and --ghost-cards are Haunted Lands options, not {args.game!r} ones")
+    game = get_game(args.game)
+    options = game_option_values(parser, game, args, grid=True)
+    players = args.players or [default_players(game)]
     try:
         lineups = [",".join(parse_lineup(x)) for x in (args.agents or ["greedy"])]
-        grid = Grid(game=args.game, players=tuple(args.players), options=options, lineups=tuple(lineups),
+        grid = Grid(game=args.game, players=tuple(players), options=options, lineups=tuple(lineups),
                     games=args.games, first_seed=args.first_seed)
     except (BotSpecError, ValueError) as exc:
         parser.error(str(exc))
@@ -923,6 +951,14 @@ def _simulate(parser, args) -> int:
         return 130
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
+    capped = frame[frame["capped"]] if "capped" in frame else frame.iloc[:0]
+    if len(capped):
+        seeds = sorted(set(capped["seed"]))
+        print(f"WARNING: {capped['game_id'].nunique()} games did not end within the decision cap and were stopped "
+              f"there (rows with capped = true, no result; left out below): seeds "
+              f"{', '.join(map(str, seeds[:20]))}{' ...' if len(seeds) > 20 else ''}; box: "
+              f"{box_words(get_game(args.game), box)}. Check the box with 'haunted-kit check-box'.", file=sys.stderr)
+        frame = frame[~frame["capped"]]
     game = get_game(args.game)
     columns = dict(games=("game_id", "nunique"), win_rate=("won", "mean"), mean_score=("score", "mean"))
     meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
@@ -940,14 +976,15 @@ def _server(sub, args) -> int:
     from .server import serve as serve_tables
     from .store import StoreError
 
-    game = get_game(DEFAULT_GAME)  # the first table's game
-    box = _box(sub, game, args.box)
-    _check_players(sub, box, args.players)
-    _check_settings(sub, game.name, box, args.players, args.seed, {"mode": args.mode, "ghost_cards": args.ghost_cards})
-    if any(not 1 <= b <= args.players for b in args.bots):
-        sub.error(f"--bots: bot seats must be between 1 and {args.players}, got {','.join(map(str, args.bots))}")
+    game = get_game(args.game)  # the first table's game
+    options = game_option_values(sub, game, args)
+    box = _box(sub, game, args.box, game_option=True)
+    players = _players(sub, box, args.players, game)
+    _check_settings(sub, game.name, box, players, args.seed, options)
+    if any(not 1 <= b <= players for b in args.bots):
+        sub.error(f"--bots: bot seats must be between 1 and {players}, got {','.join(map(str, args.bots))}")
     _check_outputs(sub, {"--store": args.store, "--log": args.log})
-    first = {"game": game.name, "players": args.players, "mode": args.mode, "seed": args.seed, "extra_ghost_cards": args.ghost_cards,
+    first = {"game": game.name, "players": players, "seed": args.seed, **options,
              "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
@@ -969,22 +1006,26 @@ def main(argv=None) -> int:
     """Run the command line; returns the exit status (0 fine, 1 failed, 2 misuse,
     130 interrupted)."""
     try:
+        argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
         ap = build_parser()
-        argv = sys.argv[1:] if argv is None else list(argv)
-        sub, game = _add_chosen_game_options(ap, argv)
+        subs = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices
+        name = _named_game(argv)
+        command = argv[0] if argv else None
+        if command in GAME_OPTION_COMMANDS and name in game_names():  # an unknown --game: its parser's choices refuse it
+            add_game_options(subs[command], get_game(name), grid=GAME_OPTION_COMMANDS[command])
         args, extra = ap.parse_known_args(argv)
-        if extra:  # what argparse's parse_args says, and which options the chosen game has
-            owner = sub if sub is not None else ap
-            flags = [o.flag for o in getattr(game, "game_options", ())]
-            hint = (f" (--game {game.name} declares {'the options ' + ', '.join(flags) if flags else 'no game options'}; "
-                    f"{owner.prog} --game NAME --help lists a game's)") if sub is not None else ""
-            owner.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
-        sub = {a.dest: a for a in ap._actions if isinstance(a, argparse._SubParsersAction)}["command"].choices[args.command]
+        sub = subs[args.command]
+        if extra:
+            sub.error(_foreign_flags(extra, getattr(args, "game", None) or DEFAULT_GAME)
+                      or f"unrecognized arguments: {' '.join(extra)}")
         _check_apart(sub, args.command, args)
         return _COMMANDS[args.command](sub, args)
     except KeyboardInterrupt:
         print("haunted-kit: interrupted", file=sys.stderr)
         return 130
+    except DecisionCapReached as exc:  # a game that did not end: its seed and box, no traceback
+        print(f"haunted-kit: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

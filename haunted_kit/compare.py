@@ -64,7 +64,7 @@ from pathlib import Path
 from statistics import NormalDist
 
 from .fileio import atomic_write
-from .games import get_game
+from .games import DecisionCapReached, box_words, default_players, get_game, hook, option_defaults
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
@@ -471,6 +471,10 @@ class Comparison:
     house_rows: object = None
     seconds: float = 0.0
     options: dict = field(default_factory=dict)
+    #: per box (reference, house), the seeds of the games stopped at the decision cap
+    #: (:func:`haunted_kit.games.decision_cap`): they have no result and are left out of every row
+    capped: tuple = ((), ())
+    cap_words: str = ""  #: the house-rule box in words (:func:`haunted_kit.games.box_words`)
 
     def significant(self, alone: bool = False) -> list[Row]:
         """The rows whose difference is significant at 5% after Holm's correction over
@@ -566,9 +570,17 @@ class Comparison:
                 f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players"
                 f"{opts}, agents {self.agents} (the same seeds and bots for both boxes)"]
 
+    def capped_lines(self) -> list[str]:
+        """One sentence per box with games stopped at the decision cap (none when every game ended)."""
+        return [f"CAPPED: {len(seeds)} of {self.games} {name} games did not end within the decision cap (seeds "
+                f"{', '.join(map(str, seeds[:20]))}{' ...' if len(seeds) > 20 else ''}) and are left out of every "
+                f"figure; box: {words}. Check it with 'haunted-kit check-box --game {self.game} DIR'."
+                for name, seeds, words in (("reference-box", self.capped[0], self.reference_name),
+                                           ("house-rule", self.capped[1], self.cap_words)) if seeds]
+
     def notes(self) -> list[str]:
         rates = [r for r in self.rows if r.kind == "rate"]
-        lines = [
+        lines = [*self.capped_lines(),
             "95% intervals. Rates: Wilson (each box), Newcombe hybrid score (difference). "
             "Means (per game; a score: the players' mean in each game): Student t (each box), Welch t (difference). "
             f"p: a permutation test of the difference ({SHUFFLES:,} random relabellings of the two boxes' games, "
@@ -707,11 +719,12 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         games: games per box (seeds ``seed .. seed + games - 1``; at least 2; default
             :data:`DEFAULT_GAMES` for the game).
         seed: the first seed.
-        players: player count (default: the game's ``new_game`` default: 4 for Haunted
-            Lands, 3 for the companions).
+        players: player count (default: the game's ``default_players``,
+            :func:`haunted_kit.games.default_players`: 4 for Haunted Lands, 3 for the companions).
         agents: an agent lineup (:mod:`haunted_kit.bots`), one spec per seat, repeating.
-        options: other ``new_game`` keywords, one value each (Haunted Lands: ``mode``,
-            ``extra_ghost_cards``; a game's declared ``game_options``, e.g. Landmarks'
+        options: other ``new_game`` keywords, one value each, over the defaults of the
+            game's declared ``options`` (:func:`~haunted_kit.games.option_defaults`:
+            Haunted Lands: ``mode``, ``extra_ghost_cards``; e.g. Landmarks'
             ``rounds``).
         workers, dask, scheduler: as :func:`haunted_kit.simulate.simulate`.
         progress: one progress bar over both boxes' games.
@@ -721,7 +734,11 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
 
     Raises:
         ValueError: an unknown game or agent, a bad count, a box the game cannot load
-            (the game's BoxError) or a grid cell the box cannot play.
+            (the game's BoxError) or a grid cell the box cannot play; MissingHook (a
+            ValueError) naming ``load_box`` or ``default_box`` for a game without it.
+        DecisionCapReached (a RuntimeError): fewer than 2 games of a box ended within the
+            decision cap (the message names the seeds and the box). Fewer capped games are
+            counted in ``capped`` and left out of every row.
     """
     g = get_game(game)
     if games is None:
@@ -729,13 +746,13 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     if not is_integer(games) or games < 2:
         raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
     if players is None:
-        players = 4 if game == "haunted" else 3
-    house = g.load_box(box) if isinstance(box, (str, Path)) else box
+        players = default_players(g)
+    house = hook(g, "load_box", "compare")(box) if isinstance(box, (str, Path)) else box
     if reference is None:
-        ref = g.default_box()
+        ref = hook(g, "default_box", "compare (the reference box)")()
     else:
-        ref = g.load_box(reference) if isinstance(reference, (str, Path)) else reference
-    opts = {k: [v] for k, v in (options or {}).items()}
+        ref = hook(g, "load_box", "compare")(reference) if isinstance(reference, (str, Path)) else reference
+    opts = {k: [v] for k, v in {**option_defaults(g), **(options or {})}.items()}  # the game's defaults, then these
     grid = Grid(game=game, players=(players,), options=opts, lineups=(agents,), games=games, first_seed=seed)
     grid.check(ref)
     grid.check(house)
@@ -767,7 +784,16 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         house_rows = load_dataset(Path(tmp) / "house")
     seconds = time.perf_counter() - start
     lineup = agents if isinstance(agents, str) else ",".join(agents)
+    capped = tuple(tuple(sorted(set(int(x) for x in rows.loc[rows["capped"], "seed"]))) for rows in (ref_rows, house_rows))
+    ended = [rows[~rows["capped"]] for rows in (ref_rows, house_rows)]
+    for name, b, rows, seeds in zip(("reference", "house-rule"), (ref, house), ended, capped):
+        if rows["game_id"].nunique() < 2:  # no interval can be drawn: say why instead of a report of nothing
+            raise DecisionCapReached(f"compare: {len(seeds)} of {games} {name} games did not end within the decision "
+                                     f"cap (seeds {', '.join(map(str, seeds[:20]))}), too few ended to compare; box: "
+                                     f"{box_words(g, b)}. Check it with 'haunted-kit check-box --game {game} DIR'.",
+                                     seed=seeds[0] if seeds else None)
     return Comparison(game=game, title=g.title, reference_name=_box_name(ref, g, True), house_name=_box_name(house, g, False),
                       fingerprints=(ref.fingerprint, house.fingerprint), players=players, agents=lineup, games=games,
-                      seed=seed, rows=_rows(g, ref_rows, house_rows, players), reference_rows=ref_rows,
-                      house_rows=house_rows, seconds=seconds, options=dict(options or {}))
+                      seed=seed, rows=_rows(g, ended[0], ended[1], players), reference_rows=ref_rows,
+                      house_rows=house_rows, seconds=seconds, options=dict(options or {}), capped=capped,
+                      cap_words=box_words(g, house))

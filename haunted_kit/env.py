@@ -60,7 +60,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup, seat_bot
-from .games import get_game, start_game
+from .games import cap_reached, decision_cap, get_game, hook, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
@@ -72,18 +72,14 @@ __all__ = ["KitAECEnv", "SingleSeatEnv", "action_table", "env", "observation_fie
 
 
 def _catalogue(game, box) -> ActionCatalogue:
-    hook = getattr(game, "action_catalogue", None)
-    if hook is None:
-        raise TypeError(f"{game.name!r} has no action_catalogue(box): no fixed action encoding")
-    cat = hook(box)
+    """The game's ``action_catalogue(box)``; MissingHook naming it when the game has none."""
+    cat = hook(game, "action_catalogue", "the environment (a fixed action encoding)")(box)
     return cat if isinstance(cat, ActionCatalogue) else ActionCatalogue(cat)
 
 
 def _encoder(game, box, players):
-    hook = getattr(game, "observation_encoder", None)
-    if hook is None:
-        raise TypeError(f"{game.name!r} has no observation_encoder(box, players): no fixed observation vector")
-    return hook(box, players)
+    """The game's ``observation_encoder(box, players)``; MissingHook naming it when it has none."""
+    return hook(game, "observation_encoder", "the environment (a fixed observation vector)")(box, players)
 
 
 def action_table(game: str = "haunted", box=None):
@@ -91,7 +87,8 @@ def action_table(game: str = "haunted", box=None):
     ``describe`` (a sentence).
 
     Raises:
-        UnknownGame: no such game. TypeError: the game has no action encoding.
+        UnknownGame: no such game. MissingHook (a ValueError): the game has no
+        ``action_catalogue`` hook (the message names it).
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
@@ -104,7 +101,12 @@ def action_table(game: str = "haunted", box=None):
 
 def observation_fields(game: str = "haunted", players: int = 4, box=None) -> list[str]:
     """The meaning of each entry of a game's observation vector ("player+1" is the next
-    player after the observer)."""
+    player after the observer).
+
+    Raises:
+        UnknownGame: no such game. MissingHook (a ValueError): the game has no
+        ``observation_encoder`` hook (the message names it).
+    """
     return list(_encoder(get_game(game), box, players).names)
 
 
@@ -136,20 +138,29 @@ class KitAECEnv(AECEnv):
         players: number of players.
         box: a house-rule box of that game, default the game's own.
         render_mode: ``"ansi"`` (a text summary) or ``None``.
+        cap: the decision cap (default :func:`haunted_kit.games.decision_cap` of each game):
+            a game still running after that many decisions is truncated, as PettingZoo
+            truncates an episode: every agent's ``truncations`` entry becomes True and its
+            ``infos`` entry holds ``"truncated"``, the message naming the seed and the box.
         options: more game options (``mode="citizen"``, ``extra_ghost_cards=(2,)``...).
 
     Raises:
         ValueError: naming the argument: players not an integer or outside what the game
-            (and box) plays, an unknown option or a bad option value, a bad render_mode
-            (all checked here, by setting up a trial game).
+            (and box) plays, an unknown option or a bad option value, a bad render_mode or
+            cap (all checked here, by setting up a trial game).
         UnknownGame: no such game.
+        MissingHook (a ValueError): the game has no ``action_catalogue`` or
+            ``observation_encoder`` hook (the message names the one missing).
     """
 
     metadata = {"name": "haunted_kit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str = "haunted", players: int = 4, box=None, render_mode: str | None = None, **options):
+    def __init__(self, game: str = "haunted", players: int = 4, box=None, render_mode: str | None = None,
+                 cap: int | None = None, **options):
         super().__init__()
         self.game = get_game(game)
+        self._cap = None if cap is None else decision_cap(self.game, None, cap)  # a bad cap: ValueError now
+        self._left = 0  # decisions the game may still take before it is truncated
         players = _check_players(players)
         self.box, self.n, self.options = box, players, dict(options)
         if render_mode not in (None, "ansi"):
@@ -250,7 +261,16 @@ class KitAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
+        self._left = decision_cap(self.game, self.state_, self._cap)
         self._sync()
+
+    def _truncate(self) -> None:
+        """The decision cap is reached: every agent truncated, with the message in its infos."""
+        words = str(cap_reached(self.game, self.state_, seed=self._seed, cap=decision_cap(self.game, self.state_, self._cap),
+                                what="environment"))
+        for a in self.agents:
+            self.truncations[a] = True
+            self.infos[a] = {**self.infos[a], "truncated": words}
 
     def next_seed(self, seed: int | None = None) -> int:
         """The game seed a ``reset(seed)`` plays: ``seed`` itself (checked; it reseeds
@@ -312,11 +332,16 @@ class KitAECEnv(AECEnv):
         # steps are the done agents' (so no fresh dict of zeros per step)
         s = self.state_
         s.apply_action(chosen)
+        self._left -= 1
         p = s.current_player()
         if p is not None:  # the usual case, a decision next: _sync's first lines, without the call
             self.agent_selection = self.possible_agents[p]
+            if not self._left:
+                self._truncate()
         elif self._sync():  # the game is over
             self._accumulate_rewards()  # (before the end every reward is 0: nothing to add)
+        elif not self._left:
+            self._truncate()
 
     def legal_action(self, action):
         """The game's action for action number ``action`` (an integer or a 0-d integer
@@ -402,6 +427,10 @@ class SingleSeatEnv(gymnasium.Env):
     does. A value that is not an action of the space (not an integer 0..n-1) always
     raises ``ValueError``.
 
+    **The decision cap** (``cap``, as :class:`KitAECEnv`; the bots' decisions count too): a
+    game still running there ends the episode with ``truncated`` True, reward 0 and
+    ``info["truncated"]`` naming the seed and the box; a further step asks for ``reset()``.
+
     Raises:
         ValueError: naming the argument: a seat that is not an integer player index, no
             opponents, a bad or unknown agent spec, an ``illegal_reward`` that is not a
@@ -411,7 +440,8 @@ class SingleSeatEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str = "haunted", players: int = 4, seat: int = 0, opponents=("greedy",), box=None,
-                 render_mode: str | None = None, illegal_reward: float | None = -1.0, **options):
+                 render_mode: str | None = None, illegal_reward: float | None = -1.0, cap: int | None = None,
+                 **options):
         players = _check_players(players)
         if not is_integer(seat) or not 0 <= seat < players:
             raise ValueError(f"seat must be a player index 0..{players - 1}, got {seat!r}")
@@ -419,7 +449,7 @@ class SingleSeatEnv(gymnasium.Env):
                                            or not np.isfinite(illegal_reward)):
             raise ValueError(f"illegal_reward must be a finite number or None, got {illegal_reward!r}")
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
-        self.aec = KitAECEnv(game, players, box=box, render_mode=render_mode, **options)
+        self.aec = KitAECEnv(game, players, box=box, render_mode=render_mode, cap=cap, **options)
         self.seat, self.opponents = int(seat), _opponent_specs(opponents)
         for spec in self.opponents:
             make_bot(spec, 0, game=self.aec.game)  # an unknown agent or a bad setting fails here
@@ -430,14 +460,20 @@ class SingleSeatEnv(gymnasium.Env):
     def _play_bots(self) -> None:
         e = self.aec
         s = e.state_
-        while not s.is_terminal() and s.current_player() != self.seat:
+        while not s.is_terminal() and s.current_player() != self.seat and not e.truncations[e.agents[0]]:
+            if e._left <= 0:  # the decision cap: the episode is truncated
+                e._truncate()
+                return
             p = s.current_player()
             s.apply_action(self.bots[p].act(s))
+            e._left -= 1
             e._sync()
 
     def _out(self):
         o = self.aec.observe(self.aec.possible_agents[self.seat])
-        return o, {"action_mask": o["action_mask"]}
+        truncated = self.aec.infos[self.aec.possible_agents[self.seat]].get("truncated")
+        return o, ({"action_mask": o["action_mask"]} if truncated is None else
+                   {"action_mask": o["action_mask"], "truncated": truncated})
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start game ``seed`` (an integer of at most 64 bits, numpy integers too; None:
@@ -460,6 +496,8 @@ class SingleSeatEnv(gymnasium.Env):
         e._check_started()
         if e.state_.is_terminal():
             raise RuntimeError("the game is over: call reset()")
+        if e.truncations[e.possible_agents[self.seat]]:
+            raise RuntimeError("the game was truncated at the decision cap: call reset()")
         if self.illegal_reward is not None and self.action_space.contains(_action_number(action)):
             try:
                 e.legal_action(action)
@@ -472,7 +510,7 @@ class SingleSeatEnv(gymnasium.Env):
         done = s.is_terminal()
         reward = float(s.returns()[self.seat]) if done else 0.0
         obs, info = self._out()
-        return obs, reward, done, False, info
+        return obs, reward, done, e.truncations[e.possible_agents[self.seat]], info
 
     def render(self):
         return self.aec.render()

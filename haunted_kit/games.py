@@ -12,9 +12,11 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 
-from .protocol import Game, GameState
+from .protocol import Game, GameOption, GameState, is_integer
+from .provenance import HOUSE_RULE
 from .saves import BoxMismatch, check_save_box
 
 #: short name -> (module, attribute of its Game object)
@@ -23,6 +25,39 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "estate": ("haunted_kit.estate.engine", "GAME"),
     "landmarks": ("haunted_kit.landmarks.engine", "GAME"),
 }
+
+#: the environment variable that registers more games, for every process of the kit (the
+#: simulation's and the table server's worker processes inherit it): entries
+#: ``name=module:attribute`` separated by commas, e.g. ``HAUNTED_KIT_GAMES=nim=nim.engine:GAME``
+#: with the module importable (on ``PYTHONPATH``). A game of the kit is not replaced.
+GAMES_VARIABLE = "HAUNTED_KIT_GAMES"
+
+
+def register_from_environment(text: str | None = None) -> list[str]:
+    """Add the games of ``text`` (default: the :data:`GAMES_VARIABLE` environment variable)
+    to :data:`REGISTRY`; returns the names added. Nothing is imported until a game is used.
+
+    Raises:
+        ValueError: an entry that is not ``name=module:attribute``, or that names a game
+        already registered from another module (the variable is named in the message).
+    """
+    text = os.environ.get(GAMES_VARIABLE, "") if text is None else text
+    added = []
+    for entry in filter(None, (e.strip() for e in text.split(","))):
+        name, _, target = entry.partition("=")
+        module, _, attr = target.partition(":")
+        if not (name.strip() and module.strip() and attr.strip()):
+            raise ValueError(f"{GAMES_VARIABLE}: {entry!r} is not name=module:attribute (e.g. nim=nim.engine:GAME)")
+        name, where = name.strip(), (module.strip(), attr.strip())
+        if REGISTRY.get(name, where) != where:
+            raise ValueError(f"{GAMES_VARIABLE}: {name!r} is already the registered game of {REGISTRY[name][0]}")
+        if name not in REGISTRY:
+            REGISTRY[name] = where
+            added.append(name)
+    return added
+
+
+register_from_environment()
 
 
 #: the game a tool serves when none is named: ``--game``'s default, and the game of a
@@ -52,6 +87,26 @@ def hook(game: Game, name: str, tool: str):
         raise MissingHook(f"{tool} needs the game's {name} hook; {getattr(game, 'title', game)} "
                           f"(--game {getattr(game, 'name', '?')}) has none")
     return found
+
+
+def default_players(game: Game) -> int:
+    """The player count a tool starts ``game`` with when none is given: the Game's
+    optional ``default_players``, else its ``min_players``."""
+    return getattr(game, "default_players", None) or game.min_players
+
+
+def game_options(game: Game) -> tuple[GameOption, ...]:
+    """The :class:`~haunted_kit.protocol.GameOption` declarations of ``game`` (its
+    optional ``options``; none: ``()``)."""
+    return tuple(getattr(game, "options", None) or ())
+
+
+def option_defaults(game: Game) -> dict:
+    """The ``new_game`` keywords a tool starts ``game`` with when the player sets none:
+    each declared option's default, options without one left out; e.g.
+    ``{"mode": "wanderer", "extra_ghost_cards": ()}`` for Haunted Lands, ``{"rounds": 3}``
+    for Landmarks."""
+    return {o.keyword: o.default for o in game_options(game) if o.default is not None}
 
 
 def start_game(game: Game, *, players: int, seed: int = 0, log: bool = False, **options):
@@ -125,7 +180,7 @@ def game_module(name: str, part: str):
     the game has no such module. The tools find a game's optional pieces this way:
 
     * ``cli``: what ``haunted-kit`` needs beyond the :class:`~haunted_kit.protocol.Game`
-      (``play_game``, ``summary``; optionally ``OPTIONS``, ``check_settings``,
+      (``play_game``, ``summary``; optionally ``check_settings``,
       ``handout``; see :mod:`haunted_kit.cli`);
     * ``exercises``: ``EXERCISES`` (the keys) and ``exercise_note(key, seed)`` (the
       teacher's note; see :func:`haunted_kit.exercises.write_teacher_copies`);
@@ -166,3 +221,120 @@ def game_of(state) -> Game:
         if home.startswith(package):
             return game
     raise UnknownGame(f"no registered game declares states of type {type(state).__name__}; pass the game explicitly")
+
+
+# --------------------------------------------------------------------------- the decision cap
+
+#: The kit's decision cap: the decisions (chance outcomes aside) one game may take before a
+#: tool that plays it stops, for a game that declares no ``max_decisions`` of its own. The
+#: longest greedy or random game of the reference boxes takes 259 decisions (Haunted Lands,
+#: 4 players); a game still running at the cap is taken to be endless (a house rule that lets
+#: a turn run for ever): ``play``, ``simulate``, ``compare``, ``review``, the environments and
+#: the classroom's bots stop there, naming the seed and the box (:class:`DecisionCapReached`).
+DECISION_CAP = 10_000
+
+
+class DecisionCapReached(RuntimeError):
+    """A game that did not end within its decision cap (:func:`decision_cap`). The message
+    names the game, its seed, the cap and the box with its house-rule values
+    (:func:`box_words`); ``seed``, ``decisions`` and ``cap`` are kept as attributes."""
+
+    def __init__(self, message: str, *, seed=None, decisions: int = 0, cap: int = 0):
+        super().__init__(message)
+        self.seed, self.decisions, self.cap = seed, decisions, cap
+
+
+#: the environment variable that sets every tool's decision cap (worker processes inherit it)
+CAP_VARIABLE = "HAUNTED_KIT_DECISION_CAP"
+
+
+def cap_setting() -> int | None:
+    """The cap ``$HAUNTED_KIT_DECISION_CAP`` sets (:data:`CAP_VARIABLE`), or ``None`` when it
+    is unset or blank.
+
+    Raises:
+        ValueError: the variable is not a whole number >= 1.
+    """
+    text = os.environ.get(CAP_VARIABLE, "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or int(text) < 1 or len(text) > 18:
+        raise ValueError(f"{CAP_VARIABLE} must be a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+def decision_cap(game: Game, state=None, cap: int | None = None) -> int:
+    """The decisions a game of ``game`` may take before a tool stops it: ``cap`` when given
+    (a whole number >= 1, e.g. a test's own), else ``$HAUNTED_KIT_DECISION_CAP`` when set
+    (:data:`CAP_VARIABLE`: the command line's tools and their worker processes read it),
+    else the Game's optional ``max_decisions(state)`` (a game whose length is known from its
+    settings: Haunted Lands from its box's seasons and rounds, Landmarks from its rounds),
+    else :data:`DECISION_CAP`.
+
+    Raises:
+        ValueError: ``cap`` or the variable is not a whole number >= 1 (a bool or float included).
+    """
+    if cap is None:
+        cap = cap_setting()
+    if cap is not None:
+        if not is_integer(cap) or cap < 1:
+            raise ValueError(f"the decision cap must be a whole number >= 1, got {cap!r}")
+        return int(cap)
+    own = getattr(game, "max_decisions", None)
+    return DECISION_CAP if own is None or state is None else int(own(state))
+
+
+def house_rule_values(box, reference) -> list[tuple]:
+    """``(file, entry, field, value, reference value)`` for every value of ``box`` that
+    its provenance marks ``house rule`` (:mod:`haunted_kit.provenance`), the reference
+    value taken from ``reference`` (a box of the same game, or None: then ``None``)."""
+    values, ref = getattr(box, "values", {}) or {}, getattr(reference, "values", {}) or {}
+    return [(f, e, k, values.get((f, e, k)), ref.get((f, e, k)))
+            for f, e, k, p in getattr(box, "provenance", ()) if p == HOUSE_RULE]
+
+
+def box_words(game: Game, box) -> str:
+    """The box as a message names it: ``"the reference box"``, or its folder's name with the
+    values that differ from the reference box (``"box 'forest1' (house rules: terrain.toml
+    forest.explore_cost = 1, reference 2)"``). ``box`` None: the game's reference box (its
+    ``default_box()``), or ``"the game's own box"`` for a game without one."""
+    own = getattr(game, "default_box", None)
+    reference = own() if own is not None else None
+    box = reference if box is None else box
+    if box is None:
+        return "the game's own box"
+    name = os.path.basename(os.path.normpath(str(getattr(box, "path", "") or ""))) or "box"
+    if reference is not None and reference.fingerprint == getattr(box, "fingerprint", None):
+        return f"the reference box ({name})"
+    rows = house_rule_values(box, reference)
+    listed = "; ".join(f"{f} {e}.{k} = {v!r}" + ("" if r is None else f", reference {r!r}") for f, e, k, v, r in rows[:8])
+    more = f"; and {len(rows) - 8} more" if len(rows) > 8 else ""
+    return f"box {name!r} (house rules: {listed}{more})" if rows else f"box {name!r}"
+
+
+def cap_reached(game: Game, state, *, cap: int, seed=None, what: str = "") -> DecisionCapReached:
+    """The :class:`DecisionCapReached` for ``state`` (a game of ``game`` still running
+    after ``cap`` decisions): its message names the game, the seed (``seed``, else the
+    Game's optional ``seed_of(state)``), the cap and the box (the Game's optional
+    ``box_of(state)``, :func:`box_words`). ``what`` names the tool in the message."""
+    box_of, seed_of = getattr(game, "box_of", None), getattr(game, "seed_of", None)
+    box = box_of(state) if box_of is not None else None
+    if seed is None and seed_of is not None:
+        seed = seed_of(state)
+    title = getattr(game, "title", getattr(game, "name", "the game"))
+    tool = f" ({what})" if what else ""
+    return DecisionCapReached(
+        f"{title} seed {seed} did not end within {cap:,} decisions, the decision cap{tool}; box: "
+        f"{box_words(game, box)}. A house rule may let the game run for ever: check the box with "
+        f"'haunted-kit check-box --game {getattr(game, 'name', '?')} DIR'.", seed=seed, decisions=cap, cap=cap)
+
+
+def past_cap(game: Game, state, *, what: str = "") -> DecisionCapReached | None:
+    """For a tool that plays ``state`` on one decision at a time (the play views' bots):
+    the :class:`DecisionCapReached` to show when ``state``'s action record already holds its
+    game's cap of decisions (:func:`decision_cap`) and the game is not over, else ``None``."""
+    if state.is_terminal():
+        return None
+    cap = decision_cap(game, state)
+    made = sum(not e.chance for e in state.history())
+    return cap_reached(game, state, cap=cap, what=what) if made >= cap else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 
 from .bots import seat_bots
-from .games import game_of, get_game, start_game
+from .games import cap_reached, decision_cap, game_of, get_game, start_game
 from .progress import progress as bar
 from .protocol import check_seed, sample_chance
 
@@ -21,7 +21,7 @@ __all__ = ["play_game", "play_out", "play_steps"]
 
 
 def play_steps(state, bots, *, seed: int, stop=None, max_steps: int | None = None, progress: bool = False,
-               desc: str = "game") -> int:
+               desc: str = "game", cap: int | None = None, what: str = "") -> int:
     """The loop itself: play ``state`` on in place with ``bots`` (one agent object per
     player, index = player) until it is over, ``stop(state)`` is true (checked before
     every step, so a game started with ``auto_chance=False`` can halt at a chance node) or
@@ -29,29 +29,38 @@ def play_steps(state, bots, *, seed: int, stop=None, max_steps: int | None = Non
     :func:`haunted_kit.protocol.sample_chance` (the game's own seeded draw, what
     ``auto_chance`` would draw; ``seed`` serves a game without one); a decision is one step.
 
+    ``cap``: the decision cap (:func:`haunted_kit.games.decision_cap`; ``None``: none): a
+    game still running after ``cap`` decisions of this loop (chance outcomes aside) raises
+    :class:`~haunted_kit.games.DecisionCapReached`, naming ``seed`` and the box (``what``
+    names the tool in its message). :func:`play_out` always passes one.
+
     Returns:
         the number of steps taken.
 
     Raises:
         IllegalAction: a bot chose an illegal action (the state is as it was before it).
+        DecisionCapReached (a RuntimeError): the game did not end within ``cap`` decisions.
     """
     steps = itertools.count() if max_steps is None else range(max_steps)
     if progress:
         steps = bar(steps, desc=desc)
-    taken = 0
+    taken = decided = 0
     for _ in steps:
         if state.is_terminal() or (stop is not None and stop(state)):
             break
         if state.is_chance_node():
             state.apply_chance(sample_chance(state, seed))
         else:
+            if cap is not None and decided >= cap:
+                raise cap_reached(game_of(state), state, seed=seed, cap=cap, what=what)
             state.apply_action(bots[state.current_player()].act(state))
+            decided += 1
         taken += 1
     return taken
 
 
 def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = None, game=None,
-             progress: bool = False, desc: str | None = None):
+             progress: bool = False, desc: str | None = None, cap: int | None = None, what: str = ""):
     """Play ``state`` to the end, in place, with agents seated by the one seat-seeding rule.
 
     Args:
@@ -67,24 +76,30 @@ def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = N
         game: the state's :class:`~haunted_kit.protocol.Game` (default: found from the state).
         progress: show a progress bar counting the steps (:mod:`haunted_kit.progress`).
         desc: the bar's label (default: the game's name and seed).
+        cap: the decision cap (default: :func:`haunted_kit.games.decision_cap` of the game:
+            its own ``max_decisions`` or the kit's :data:`~haunted_kit.games.DECISION_CAP`).
+        what: the tool named in the cap's message.
 
     Returns:
         ``(state, names)``: ``state``, now terminal, and each seat's agent name.
 
     Raises:
-        ValueError: a bad seed or agent spec (BotSpecError).
+        ValueError: a bad seed, agent spec (BotSpecError) or cap.
         IllegalAction: an agent chose an illegal action (the state is as it was before it).
+        DecisionCapReached (a RuntimeError): the game did not end within the cap; the
+            message names the seed and the box.
     """
     game = game_of(state) if game is None else game
     seed = check_seed(seed)
     agent_seed = seed if agent_seed is None else check_seed(agent_seed, "agent_seed")
+    cap = decision_cap(game, state, cap)
     bots, names = seat_bots(game, agents, state.players, agent_seed)
-    play_steps(state, bots, seed=seed, progress=progress, desc=desc or f"{game.name} seed {seed}")
+    play_steps(state, bots, seed=seed, progress=progress, desc=desc or f"{game.name} seed {seed}", cap=cap, what=what)
     return state, names
 
 
 def play_game(game, *, players: int, seed: int = 0, agents=("greedy",), agent_seed: int | None = None,
-              log: bool = False, progress: bool = False, **options):
+              log: bool = False, progress: bool = False, cap: int | None = None, **options):
     """Start a game of ``game`` (a :class:`~haunted_kit.protocol.Game` or its short name)
     with ``game.new_game(players=players, seed=seed, log=log, **options)`` (``log`` only
     when the game's ``new_game`` names it: :func:`haunted_kit.games.start_game`) and play it to
@@ -93,7 +108,7 @@ def play_game(game, *, players: int, seed: int = 0, agents=("greedy",), agent_se
     Args:
         players: the number of players.
         seed: the game's seed (:func:`~haunted_kit.protocol.check_seed`: signed 64 bits).
-        agents, agent_seed, progress: as :func:`play_out`.
+        agents, agent_seed, progress, cap: as :func:`play_out`.
         log: keep the game's event log (some games always keep it).
         options: the game's own ``new_game`` keywords (``mode``, ``box``, ``rounds``...).
 
@@ -104,7 +119,8 @@ def play_game(game, *, players: int, seed: int = 0, agents=("greedy",), agent_se
         ValueError: the game's configuration error for a bad seed or option (named by the
             game, before anything is played), an unknown game (UnknownGame) or agent spec
             (BotSpecError).
+        DecisionCapReached (a RuntimeError): the game did not end within the cap.
     """
     game = get_game(game) if isinstance(game, str) else game
     state = start_game(game, players=players, seed=seed, log=log, **options)
-    return play_out(state, agents, seed=seed, agent_seed=agent_seed, game=game, progress=progress)
+    return play_out(state, agents, seed=seed, agent_seed=agent_seed, game=game, progress=progress, cap=cap)

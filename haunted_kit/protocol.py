@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
 __all__ = [
-    "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameState", "HistoryEntry", "IllegalAction",
-    "GameOption", "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
+    "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameOption", "GameState", "HistoryEntry", "IllegalAction",
+    "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
     "chance_index", "check_seed", "describe_action", "is_integer", "is_the_integer", "plain_integers", "results_by_score", "sample_chance",
     "seat_agents", "seat_seed", "seeded_random", "states_along", "strict_equality",
 ]
@@ -425,56 +425,6 @@ class GameState(Protocol):
         """Write the save to ``path`` atomically."""
 
 
-@dataclass(frozen=True)
-class GameOption:
-    """One ``new_game`` keyword a Game declares in its optional ``game_options``, so that
-    tools offer it without naming the game (the command line: a flag ``--NAME``, dashes
-    for underscores, on ``compare``; see :func:`haunted_kit.cli.add_game_options`).
-
-    Attributes:
-        name: the ``new_game`` keyword, e.g. ``"rounds"``.
-        help: one sentence for ``--help``: what it sets, its default and the rule section.
-        kind: ``"int"`` (a whole number), ``"float"`` (a finite number) or ``"str"``.
-        low, high: the smallest and largest value ``new_game`` takes (numbers; inclusive;
-            None: no bound).
-        metavar: the value's name in the usage line (default ``N``, ``X`` or ``TEXT``).
-    """
-
-    name: str
-    help: str
-    kind: str = "int"
-    low: float | None = None
-    high: float | None = None
-    metavar: str | None = None
-
-    @property
-    def flag(self) -> str:
-        """The command-line flag, e.g. ``--rounds``."""
-        return "--" + self.name.replace("_", "-")
-
-    def parse(self, text: str):
-        """The value of ``text`` (as typed on the command line) for ``new_game``.
-
-        Raises:
-            ValueError: not a whole/finite number, or outside ``low``..``high``, e.g.
-            ``"expected a whole number from 1 to 1000, got '0'"``.
-        """
-        if self.kind == "str":
-            return text
-        bounds = (f" from {self.low:g} to {self.high:g}" if self.low is not None and self.high is not None
-                  else f" of at least {self.low:g}" if self.low is not None
-                  else f" of at most {self.high:g}" if self.high is not None else "")
-        what = "a whole number" if self.kind == "int" else "a number"
-        try:
-            value = int(text) if self.kind == "int" else float(text)
-        except (TypeError, ValueError):
-            value = None
-        if value is None or not math.isfinite(value) or (self.low is not None and value < self.low) \
-                or (self.high is not None and value > self.high):
-            raise ValueError(f"expected {what}{bounds}, got {text!r}")
-        return value
-
-
 @runtime_checkable
 class Game(Protocol):
     """One rule module: how to start, load and decode its games.
@@ -530,10 +480,6 @@ class Game(Protocol):
     * ``seat_results(state) -> list[dict]``: per player ``score``, ``rank``, ``won``,
       ``collective_loss``, ``quests``, ``quest_points`` (``simulate``, hints' score
       gains, the generic summary; else :func:`results_by_score` of ``returns()``);
-    * ``game_options``: a tuple of :class:`GameOption`, the ``new_game`` keywords beyond
-      ``players``/``seed`` that tools may offer by name (Landmarks: ``rounds``); the
-      command line gives each a flag on ``compare`` and refuses it for a game that does
-      not declare it;
     * ``score_name``: what ``seat_results``' score is in words (``"valor"``), for hints
       and summaries;
     * ``result_meanings``: dataset column -> what it means for this game, recorded in a
@@ -548,6 +494,14 @@ class Game(Protocol):
     * ``prior(state, actions) -> list[float]``: how plausible each legal move is
       (probabilities summing to 1), the search's prior over moves (else the greedy
       agent's :meth:`OneStepGreedyAgent.prior`, else uniform);
+    * ``default_players``: the player count the tools start a game with when none is
+      given (``play``, ``simulate``, ``compare``, the servers; else ``min_players``; see
+      :func:`haunted_kit.games.default_players`);
+    * ``options``: the ``new_game`` keywords a player may set beyond ``players`` and
+      ``seed``, each a :class:`GameOption` with its default for the tools (Haunted Lands:
+      ``mode``, ``extra_ghost_cards``; Landmarks: ``rounds``); the command line turns each
+      into a flag of ``play``, ``simulate``, ``compare``, ``handout`` and the servers
+      (:func:`haunted_kit.cli.add_game_options`), the table server into a field;
     * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
       ``state``'s game up again, every default filled in (the classroom store keeps them;
       else it keeps the keywords the table was created with);
@@ -572,7 +526,7 @@ class Game(Protocol):
 
     Optional modules of the game's package (beside its engine, found by
     :func:`haunted_kit.games.game_module`): ``cli`` (``summary``, ``play_game``,
-    ``OPTIONS``, ``check_settings``, ``handout``; without it the command line plays the
+    ``check_settings``, ``handout``; without it the command line plays the
     kit's loop and prints a summary from the protocol, and ``handout`` says it is not
     available), ``exercises`` (``EXERCISES`` and ``exercise_note(key, seed)``: the notes of
     ``haunted-kit teacher``'s copies) and ``classroom`` (the table server's view; without it the
@@ -597,6 +551,60 @@ class Game(Protocol):
 
     def action_from_dict(self, data: dict):
         """An action from its JSON form; raises ``ValueError`` naming the problem."""
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One ``new_game`` keyword a game lets a player set (a :class:`Game`'s ``options``),
+    which the tools offer without naming the game: a ``--FLAG`` of the command line
+    (:func:`haunted_kit.cli.add_game_options`), a field of the table server's new-table
+    form, a default filled in when a tool starts a game.
+
+    Attributes:
+        keyword: the ``new_game`` keyword (``"rounds"``, ``"mode"``, ``"extra_ghost_cards"``).
+        help: what it sets, in a player's words, with the rule section or kit default.
+        kind: ``"int"`` (a whole number from ``low`` to ``high``), ``"str"`` (a word) or
+            ``"ints"`` (whole numbers separated by commas, e.g. ``2,3``; a list).
+        default: the value the tools use when the option is not given (``None``: none
+            passed, ``new_game``'s own default applies).
+        flag: the command-line flag without ``--`` (default: ``keyword`` with ``-`` for ``_``).
+        low, high: the range of an ``"int"`` option (``None``: unbounded).
+    """
+
+    keyword: str
+    help: str
+    kind: str = "str"
+    default: Any = None
+    flag: str | None = None
+    low: int | None = None
+    high: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in ("int", "str", "ints"):
+            raise ValueError(f"GameOption {self.keyword!r}: kind must be 'int', 'str' or 'ints', got {self.kind!r}")
+        if self.flag is None:
+            object.__setattr__(self, "flag", self.keyword.replace("_", "-"))
+
+    def check(self, value):
+        """``value`` as ``new_game`` takes it (an int, a str, a list of ints).
+
+        Raises:
+            ValueError: ``"argument --rounds: must be a whole number from 1 to 1000, got 0"``.
+        """
+        if self.kind == "str":
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"argument --{self.flag}: expected a word, got {value!r}")
+            return value
+        if self.kind == "ints":
+            if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or not all(map(is_integer, value)):
+                raise ValueError(f"argument --{self.flag}: expected whole numbers, got {value!r}")
+            return [int(v) for v in value]
+        low, high = self.low, self.high
+        if not is_integer(value) or (low is not None and value < low) or (high is not None and value > high):
+            span = (f" from {low} to {high}" if low is not None and high is not None
+                    else f" of at least {low}" if low is not None else f" of at most {high}" if high is not None else "")
+            raise ValueError(f"argument --{self.flag}: must be a whole number{span}, got {value!r}")
+        return int(value)
 
 
 # ============================================================================ results and action numbers

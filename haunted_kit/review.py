@@ -64,7 +64,7 @@ from html import escape
 from statistics import NormalDist
 
 from .fileio import atomic_write
-from .games import game_of, hook
+from .games import cap_reached, decision_cap, game_of, hook
 from .progress import progress as progress_bar
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
 from .visibility import seen_events
@@ -505,6 +505,9 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
         ReviewError (a ValueError): a seat out of range, a bad budget or count, or a
             record that does not re-play to ``state``.
         MissingHook (a ValueError): the game has no ``start_of`` or ``determinise`` hook.
+        DecisionCapReached (a RuntimeError): the record holds more decisions than the game's
+            decision cap (:func:`haunted_kit.games.decision_cap`); the message names the seed
+            and the box. Nothing is searched.
     """
     game = game or game_of(state)
     seed = check_seed(seed, error=ReviewError)
@@ -516,6 +519,9 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     start = hook(game, "start_of", "review")(state)
     hook(game, "determinise", "review")
     history = state.history()
+    cap = decision_cap(game, state)
+    if sum(not e.chance for e in history) > cap:  # an endless game: a search per decision would never finish
+        raise cap_reached(game, state, cap=cap, what="review: its record holds more decisions than the cap")
     try:
         along = states_along(start, history)
     except ValueError as exc:  # IllegalAction, ChanceError: the record does not lead from the start

@@ -48,7 +48,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .games import game_of, hook
+from .games import DECISION_CAP, DecisionCapReached, MissingHook, box_words, cap_setting, game_of, hook
 from .limits import EXPLORATION_RANGE, PLAYOUTS_RANGE, ROLLOUT_DEPTH_RANGE, SEARCH_SECONDS_RANGE, finite, whole
 from .protocol import agent_table, is_integer
 from .visibility import seen_events
@@ -71,7 +71,8 @@ def determinise(game, state, player: int, rng: random.Random):
     sentence of the copy tells what ``player`` may not see.
 
     Raises:
-        TypeError: the game hides information from ``player`` and has no ``determinise``.
+        MissingHook (a ValueError): the game hides information from ``player`` and has no
+        ``determinise`` hook (the message names it).
     """
     det = getattr(game, "determinise", None)
     if det is not None:
@@ -80,8 +81,9 @@ def determinise(game, state, player: int, rng: random.Random):
             d.log = seen_events(game, d.log, player)
         return d
     if state.observation(player) != state.observation(None):
-        raise TypeError(f"{getattr(game, 'name', game)!r} hides information from player {player} but its Game has no "
-                        "determinise(state, player, rng): searching would read the hidden state")
+        raise MissingHook(f"the search needs the game's determinise hook: {getattr(game, 'title', game)} (--game "
+                          f"{getattr(game, 'name', '?')}) hides information from player {player} and has none, so "
+                          "searching would read the hidden state")
     return state.copy()
 
 
@@ -274,7 +276,7 @@ class SearchAgent:
         if depth == "auto":
             depth = 40 if evaluate is not None else None
         if depth is not None and evaluate is None:
-            raise ValueError(f"rollout_depth needs the game's evaluate(state); {getattr(game, 'name', game)!r} has none")
+            hook(game, "evaluate", "rollout_depth")  # MissingHook naming it
         rng = random.Random(self.rng.getrandbits(64))
         if self._tools is None or self._tools[0] is not game:
             self._tools = (game, rollout_policy(game, self.rollout), prior_of(game, self.prior))
@@ -355,17 +357,34 @@ def collector_paused():
 def rollout(d, policy, rng: random.Random, depth: int | None, evaluate, win_loss: bool) -> list:
     """Play ``d`` (a determinisation, changed in place) on with ``policy`` (an agent with
     ``act``) and chance outcomes drawn by ``rng``, to the end or for ``depth`` decisions
-    (``None``: to the end); then each player's value: :func:`playout_values` of the returns
-    at the end, else ``evaluate(d)`` (the Game's estimate). The playout of every search."""
+    (``None``: to the end, at most the decision cap: ``$HAUNTED_KIT_DECISION_CAP`` or the kit's
+    :data:`~haunted_kit.games.DECISION_CAP`); then each player's value: :func:`playout_values`
+    of the returns at the end, else ``evaluate(d)`` (the Game's estimate). The playout of
+    every search.
+
+    Raises:
+        DecisionCapReached (a RuntimeError): with ``depth`` None, a playout that did not end
+            within the decision cap (a house rule that lets a game run for ever).
+    """
     steps = 0
+    limit = depth if depth is not None else (cap_setting() or DECISION_CAP)
     act, apply, is_terminal, is_chance_node = policy.act, d.apply_action, d.is_terminal, d.is_chance_node
-    while not is_terminal() and (depth is None or steps < depth):
+    while not is_terminal() and steps < limit:
         if is_chance_node():
             sample_chance(d, rng)
             continue
         apply(act(d))
         steps += 1
-    return playout_values(d.returns(), win_loss) if d.is_terminal() else evaluate(d)
+    if d.is_terminal():
+        return playout_values(d.returns(), win_loss)
+    if depth is None:
+        game = game_of(d)
+        box_of = getattr(game, "box_of", None)
+        raise DecisionCapReached(f"a search playout (rollout_depth=None: to the end) did not end within {limit:,} "
+                                 f"decisions, the decision cap; box: {box_words(game, box_of(d) if box_of else None)}. "
+                                 f"A house rule may let the game run for ever: give the search a rollout_depth, or "
+                                 f"check the box with 'haunted-kit check-box'.", decisions=limit, cap=limit)
+    return evaluate(d)
 
 
 def rollout_policy(game, name: str = "greedy"):

@@ -61,12 +61,12 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from .bots import seat_bot
 from .fileio import parse_json
-from .games import DEFAULT_GAME, game_module, game_names, get_game
+from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
 from .render.style import name_cells
 from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
-from .tableview import read_form
+from .tableview import generic_table_view, read_form
 from .workers import worker_pool
 
 log = logging.getLogger("haunted_kit.server")
@@ -135,16 +135,31 @@ def status_of(table: Table) -> str:
     return f"{table.game.title}: {len(table.applied)} decisions" + (", game over" if table.state.is_terminal() else "")
 
 
-def classroom_games() -> list[dict]:
-    """Every registered game the server can show (it has a ``classroom`` module), as the
-    teacher page's new-table form needs it: ``name``, ``title``, ``players`` ([fewest,
-    most]) and ``fields`` (the game's own settings, its ``classroom.FORM``)."""
+def option_fields(game) -> list[dict]:
+    """The new-table form fields (:func:`haunted_kit.tableview.read_form`) of a game
+    without a ``classroom`` module: its declared whole-number options
+    (:class:`~haunted_kit.protocol.GameOption` of kind ``"int"`` or ``"ints"``; a word
+    option needs a ``classroom.FORM`` choice list, so it keeps its default)."""
+    return [{"name": o.keyword, "label": o.keyword.replace("_", " ").capitalize(), "kind": o.kind, "help": o.help,
+             "default": list(o.default) if isinstance(o.default, (list, tuple)) else o.default,
+             **({"min": o.low} if o.low is not None else {}), **({"max": o.high} if o.high is not None else {})}
+            for o in game_options(game) if o.kind in ("int", "ints") and o.default is not None]
+
+
+def classroom_games(first: str | None = None) -> list[dict]:
+    """Every registered game, as the teacher page's new-table form needs it: ``name``,
+    ``title``, ``players`` ([fewest, most]) and ``fields`` (the game's own settings: its
+    ``classroom.FORM``, or for a game without a ``classroom`` module the fields of its
+    declared options, :func:`option_fields`, and the generic page). ``first``: the game
+    listed first (the form's choice when the page opens: ``server --game``)."""
     out = []
-    for name in game_names():
-        views = game_module(name, "classroom")
+    for name in sorted(game_names(), key=lambda n: n != first):
+        views, game = game_module(name, "classroom"), get_game(name)
         if views is not None:
-            out.append({"name": name, "title": get_game(name).title, "players": list(views.PLAYERS),
-                        "fields": views.FORM})
+            out.append({"name": name, "title": game.title, "players": list(views.PLAYERS), "fields": views.FORM})
+        else:
+            out.append({"name": name, "title": game.title, "players": [game.min_players, game.max_players],
+                        "fields": option_fields(game)})
     return out
 
 
@@ -180,14 +195,17 @@ def create_request(msg: dict) -> dict:
         raise ValueError(f"Game (game) must be one of {', '.join(served)}, got {str(name)[:40]!r}.")
     views = game_module(name, "classroom")
     common = {k: msg[k] for k in ("players", "seed", "bots") if k in msg}
-    values = read_form(common, common_fields(views.PLAYERS), "A new table")
+    values = read_form(common, common_fields(tuple(served[name]["players"])), "A new table")
     players, bots = values["players"], values["bots"]
     if any(b > players for b in bots) or len(set(bots)) != len(bots):
         raise ValueError(f"Bot seats (bots) must be different seats from 1 to {players}, got {bots}.")
     box = msg.get("box") or None
     if box is not None and (not isinstance(box, str) or len(box) > 4096 or "\0" in box):
         raise ValueError("House-rule box (box) must be the name of a folder on the server, or empty.")
-    options = views.options_from_form(msg.get("options", {}))
+    if views is not None:
+        options = views.options_from_form(msg.get("options", {}))
+    else:  # a game without a classroom module: its declared options
+        options = read_form(msg.get("options", {}), served[name]["fields"], served[name]["title"])
     return {"game": name, "players": players, "seed": values["seed"], "box": box,
             "bots": {b - 1: "greedy" for b in bots}, **options}
 
@@ -199,22 +217,20 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     ``viewer``: a seat (player index) or :data:`PUBLIC` (projector, hot-seat screen). On a
     hot-seat screen the human to move may act; their hidden cards show only when
     ``revealed``. The game's part (board, player boards, log, choices) comes from its
-    ``classroom.table_view``; a game without one gets ``{"type": "error", "text": ...}``
-    saying the server cannot show it. ``bots`` (seat -> agent): a seat played by a bot
+    ``classroom.table_view``; a game without one gets the generic view
+    (:func:`haunted_kit.tableview.generic_table_view`: its observation as tables, its
+    legal actions as buttons). ``bots`` (seat -> agent): a seat played by a bot
     gets no choices and ``"bot": True``. Also ``"turn"`` (the page has choices now) and
     ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
     views = table_views(table)
-    if views is None:
-        return {"type": "error", "table": table.id,
-                "text": f"The table server cannot show a {table.game.title} table yet (--game {table.game.name} "
-                        "has no classroom view)."}
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
     msg = {
         "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
         "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat),
         "title": f"{table.game.title} · {table.name}{title_who}",
-        **views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots),
+        **(views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots) if views is not None
+           else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
     }
     if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
         msg["actions"], msg["acting"], msg["bot"] = [], None, True
@@ -334,6 +350,7 @@ class Classroom:
     _bot_tasks: dict = field(default_factory=dict)
     _pool: object = None
     _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
+    game: str = DEFAULT_GAME      #: the game the teacher page's new-table form offers first (``server --game``)
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -515,7 +532,7 @@ class Classroom:
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-        return {"type": "teacher", "tables": tables, "games": classroom_games()}
+        return {"type": "teacher", "tables": tables, "games": classroom_games(self.game)}
 
     def screen_token_ok(self, role: str, table_id: int, given: str) -> bool:
         """Whether ``given`` is table ``table_id``'s token for a ``role`` screen (projector:
@@ -736,13 +753,29 @@ class Classroom:
             self._pool = worker_pool(self.bot_workers)  # bots end with the server, even after a SIGKILL
         return self._pool
 
+    def bots_capped(self, t: Table) -> str | None:
+        """When table ``t`` has reached its decision cap (:func:`haunted_kit.games.decision_cap`,
+        decisions in effect) without ending: the bots stop there, and this says why in a
+        sentence naming the seed and the box (logged and announced to the table's pages);
+        else ``None``."""
+        cap = decision_cap(t.game, t.state)
+        if len(t.applied) < cap or t.state.is_terminal():
+            return None
+        text = f"The bots stopped: {cap_reached(t.game, t.state, cap=cap, what='classroom bots')}"
+        if self.announcements.get(t.id, {}).get("text") != text:
+            log.warning("table %s: %s", t.id, text)
+            self.announce(t, text)
+            self.broadcast(t.id)
+        return text
+
     async def _run_bots(self, table_id: int) -> None:
         loop = asyncio.get_running_loop()
         try:
-            for _ in range(10_000):  # bounded: a game has a few hundred decisions
+            t = self.table(table_id)
+            for _ in range(decision_cap(t.game, t.state) + 1000):  # bounded: the cap stops them first
                 t = self.table(table_id)
                 p = t.state.current_player()
-                if t.state.is_terminal() or p is None or t.seats[p].agent is None:
+                if t.state.is_terminal() or p is None or t.seats[p].agent is None or self.bots_capped(t):
                     return
                 await asyncio.sleep(self.bot_delay)
                 t = self.table(table_id)  # the teacher may have given the seat back meanwhile
@@ -917,7 +950,7 @@ class SeatPage(_Base):
         seat = self.classroom.store.seat_by_code(code)
         if seat is None:
             raise tornado.web.HTTPError(404)
-        self.finish(page_html("seat", {"code": code}))
+        self.finish(page_html("seat", {"code": code}, self.classroom.table(seat.table_id).game.title))
 
 
 class ViewPage(_Base):
@@ -933,7 +966,8 @@ class ViewPage(_Base):
             zoom = min(3.0, max(0.5, float(self.get_argument("zoom", "1"))))
         except ValueError:
             zoom = 1.0
-        self.finish(page_html(role, {"token": self.get_argument("token"), "table": int(table_id), "zoom": zoom}))
+        self.finish(page_html(role, {"token": self.get_argument("token"), "table": int(table_id), "zoom": zoom},
+                              self.classroom.table(int(table_id)).game.title))
 
 
 class TeacherPage(_Base):
@@ -1024,7 +1058,12 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             self.close(4403, "link withdrawn")
             return
         c.connections.add(self.conn)
-        c.refresh(self.conn)
+        try:
+            c.refresh(self.conn)
+        except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page (never a blank page)
+            log.exception("error drawing table %s for a %s page", self.conn.table_id, self.conn.role)
+            c.send(self.conn, {"type": "error", "text": "The server could not draw this page; the teacher's log has "
+                                                        "the details."})
         c.broadcast(-1)  # teacher pages: who is connected
         if self.conn.table_id is not None:
             c.schedule_bots(self.conn.table_id)
@@ -1085,11 +1124,12 @@ def make_app(classroom: Classroom, hosts: set[str], base_url: str, *, compress: 
 _PAGE = (Path(__file__).parent / "server_page.html")
 
 
-def page_html(role: str, params: dict) -> str:
+def page_html(role: str, params: dict, title: str = "Classroom") -> str:
     """The page for ``role`` (seat, projector, hotseat, teacher): one HTML file whose
-    script opens the socket with ``params``."""
-    return _PAGE.read_text(encoding="utf-8").replace("__ROLE__", json.dumps(role)).replace(
-        "__PARAMS__", json.dumps(params).replace("</", "<\\/"))
+    script opens the socket with ``params``; ``title`` heads it until the first view
+    (the table's game title on a table's page)."""
+    return _PAGE.read_text(encoding="utf-8").replace("__TITLE__", escape(title)).replace(
+        "__ROLE__", json.dumps(role)).replace("__PARAMS__", json.dumps(params).replace("</", "<\\/"))
 
 
 # ============================================================================ running
@@ -1149,7 +1189,8 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
         if lock is not None:
             lock.close()
         raise
-    return Classroom(store, size=size, bot_delay=bot_delay, teacher_token=token, _server_lock=lock)
+    return Classroom(store, size=size, bot_delay=bot_delay, teacher_token=token, _server_lock=lock,
+                     game=(first_table or {}).get("game", DEFAULT_GAME))
 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,

@@ -63,13 +63,13 @@ from .limits import CONNECT_TIMEOUT_RANGE, GAMES_RANGE, WORKERS_RANGE, finite, w
 from .play import play_out
 from .progress import Bar
 from .workers import worker_pool
-from .games import get_game, start_game
+from .games import DecisionCapReached, cap_setting, decision_cap, get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "ProcessPool", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
 
 DATASET_FORMAT = "haunted-kit-simulation"
-DATASET_VERSION = 2  # 2: the game_turns and score_parts columns
+DATASET_VERSION = 3  # 2: the game_turns and score_parts columns; 3: the capped column
 #: the names of the parts simulate writes (rows, and events under ``events/``)
 PART_GLOB = "part-*.parquet"
 
@@ -101,6 +101,8 @@ COLUMNS = (
     ("score_parts", "string", "this player's score by source as a JSON object, source -> points (Game.score_parts; "
                               "Haunted Lands: valor by source: buildings, skills, tracks, contact, quests, other), "
                               "'{}' when the game gives none"),
+    ("capped", "bool", "the game did not end within the decision cap (haunted_kit.games.decision_cap) and was "
+                       "stopped there: it has no result (score and returns NaN, rank 0, nobody won)"),
 )
 
 #: Every column of an event-log row (``events=True``), in order: (name, Arrow type name,
@@ -274,6 +276,7 @@ class SimulationReport:
     resumed: int
     interrupted: bool = False
     removed: list = field(default_factory=list)  # partial parts of a killed run, removed on resume (Paths)
+    capped: int = 0  #: games played now that were stopped at the decision cap (rows with ``capped``)
 
 
 # ============================================================================ playing (in workers)
@@ -293,10 +296,11 @@ def _new_state(game, n: int, seed: int, options: dict, box, log: bool):
     return start_game(game, players=n, seed=seed, log=log, **kw)
 
 
-def play_one(game_name: str, task: tuple, box=None, events: bool = False):
+def play_one(game_name: str, task: tuple, box=None, events: bool = False, cap: int | None = None):
     """Play one task of a grid; returns (rows, event rows). Pure: the same task gives
-    the same rows in any process. Imports no pandas: a worker process starts without it
-    (about 0.3 s of CPU less per worker)."""
+    the same rows in any process. ``cap``: the decision cap (None: the game's own,
+    :func:`haunted_kit.games.decision_cap`); a game stopped there gives rows with ``capped``.
+    Imports no pandas: a worker process starts without it (about 0.3 s of CPU less per worker)."""
     game_id, n, options, lineup, seed = task
     game = get_game(game_name)
     specs = lineup.split(",") if "[" not in lineup else parse_lineup(lineup)
@@ -304,16 +308,22 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
     state = _new_state(game, n, seed, options, box, events or (parts_hook is not None and getattr(game, "score_parts_need_log", False)))
     order_hook = getattr(game, "turn_order", None)
     order = list(order_hook(state)) if order_hook is not None else list(range(n))
-    play_out(state, specs, seed=seed, game=game)  # the kit's one play loop and seat-seeding rule
+    capped = False
+    try:
+        play_out(state, specs, seed=seed, game=game, cap=cap, what="simulate")  # the kit's one play loop and seat-seeding rule
+    except DecisionCapReached:  # an endless game: recorded as capped, with no result
+        capped = True
     made = [0] * n
     for e in state.history():
         if not e.chance:
             made[e.player] += 1
-    seats = _seat_results(game, state)
-    parts = (parts_hook(state) if parts_hook is not None else None) or [{} for _ in range(n)]
+    nan = float("nan")
+    seats = _seat_results(game, state) if not capped else [
+        {"score": nan, "rank": 0, "won": False, "collective_loss": False, "quests": (), "quest_points": ()}] * n
+    parts = (parts_hook(state) if parts_hook is not None and not capped else None) or [{} for _ in range(n)]
     length_hook = getattr(game, "game_length", None)
-    turns = int(length_hook(state)) if length_hook is not None else 0
-    ret = state.returns()
+    turns = int(length_hook(state)) if length_hook is not None and not capped else 0
+    ret = state.returns() if not capped else [nan] * n
     opts_json = json.dumps(options, sort_keys=True)
     ghost = options.get("extra_ghost_cards")
     rows = []
@@ -328,7 +338,7 @@ def play_one(game_name: str, task: tuple, box=None, events: bool = False):
             "collective_loss": bool(r["collective_loss"]), "returns": float(ret[p]),
             "quests": [int(q) for q in r["quests"]], "quest_points": [int(x) for x in r["quest_points"]],
             "quest_total": int(sum(r["quest_points"])), "decisions": made[p], "game_decisions": sum(made),
-            "game_turns": turns, "score_parts": json.dumps(parts[p]),
+            "game_turns": turns, "score_parts": json.dumps(parts[p]), "capped": capped,
         })
     ev = _event_rows(game_id, state.events()) if events else []
     return rows, ev
@@ -385,7 +395,7 @@ def run_chunk(payload: dict):
     """Play a chunk of tasks (the unit of work a process or a Dask worker receives)."""
     rows, ev = [], []
     for task in payload["tasks"]:
-        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False))
+        r, e = play_one(payload["game"], task, payload.get("box"), payload.get("events", False), payload.get("cap"))
         rows.extend(r)
         ev.extend(e)
     return payload["tasks"][0][0], payload["tasks"][-1][0], rows, ev
@@ -438,12 +448,13 @@ def _box_record(box) -> dict:
     return {"fingerprint": box.fingerprint, "name": where.name, "kit_data": kit}
 
 
-def _metadata(grid: Grid, box, events: bool) -> dict:
+def _metadata(grid: Grid, box, events: bool, cap: int | None = None) -> dict:
     specs = sorted({s for lineup in grid.lineups for s in parse_lineup(lineup)})
     return {
         "format": DATASET_FORMAT, "version": DATASET_VERSION, "kit_version": __version__, "game": grid.game,
         "box": None if box is None else _box_record(box),
         "grid": grid.to_dict(), "agents": {s: bot_settings(s) for s in specs}, "events": events,
+        "decision_cap": cap,  # None: each game's own (haunted_kit.games.decision_cap)
         "seeds": "game seed = first_seed + repetition; agent of player i: seed * 100 + i; game_id = cell * games + repetition",
         "schema": schema(grid.game),
     }
@@ -461,7 +472,7 @@ def _upgrade(meta: dict) -> dict:
 
 
 def _same_run(old: dict, new: dict, box=None) -> str | None:
-    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events"):
+    for key in ("format", "version", "kit_version", "game", "box", "grid", "agents", "events", "decision_cap"):
         a, b = old.get(key), new.get(key)
         if key == "box":  # the same box is the same data, wherever its folder is
             a, b = (x.get("fingerprint") if isinstance(x, dict) else x for x in (a, b))
@@ -582,7 +593,8 @@ def _orphan_events(out: Path) -> list[Path]:
 
 def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: bool = False, scheduler: str | None = None,
              events: bool = False, chunk: int | None = None, progress: "bool | Bar" = True,
-             connect_timeout: float = 30, pool: "ProcessPool | None" = None) -> SimulationReport:
+             connect_timeout: float = 30, pool: "ProcessPool | None" = None,
+             cap: int | None = None) -> SimulationReport:
     """Play every game of ``grid`` into the dataset directory ``out`` (created), resuming
     what an earlier run of the same grid finished.
 
@@ -606,14 +618,18 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         pool: an open :class:`ProcessPool` to play on (its worker processes already
             started: a caller running several grids, like :func:`haunted_kit.compare.compare`,
             starts them once); ``workers`` is then its size. Not with ``dask``.
+        cap: the decision cap of every game (default ``$HAUNTED_KIT_DECISION_CAP``, else each
+            game's own: :func:`haunted_kit.games.decision_cap`), sent to every worker and
+            recorded in ``dataset.json`` (``decision_cap``). A game still running there is
+            kept as rows with ``capped`` true and no result; ``report.capped`` counts them.
 
     Returns:
         a :class:`SimulationReport`; ``interrupted`` is True after Ctrl-C (finished parts
         are kept; run again to resume).
 
     Raises:
-        DatasetError: ``out`` holds a dataset of another grid, box or kit version.
-        ValueError: bad workers, chunk or connect_timeout.
+        DatasetError: ``out`` holds a dataset of another grid, box, kit version or cap.
+        ValueError: bad workers, chunk, connect_timeout or cap.
         SchedulerError: ``scheduler`` cannot be reached within ``connect_timeout`` seconds,
             or the connection to the scheduler was lost during the run (``"lost the Dask
             scheduler at ADDRESS after N of M games; ... rerun the same command to
@@ -632,7 +648,8 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         hook = getattr(get_game(grid.game), "default_box", None)
         box = hook() if hook is not None else None
     grid.check(box)
-    meta = _metadata(grid, box, events)
+    cap = cap_setting() if cap is None else decision_cap(get_game(grid.game), None, cap)
+    meta = _metadata(grid, box, events, cap)
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / "dataset.json"
     if meta_path.exists():
@@ -657,7 +674,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     if not tasks:
         return report
     size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
-    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events}
+    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events, "cap": cap}
                 for i in range(0, len(tasks), size)]
     own_bar = progress is True
     bar = Bar(total, f"simulate {grid.game}", initial=report.resumed) if own_bar else (progress or None)
@@ -667,6 +684,7 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         _write_chunk(out, first, last, rows, ev, meta, events)
         k = len({r["game_id"] for r in rows})
         report.played += k
+        report.capped += len({r["game_id"] for r in rows if r["capped"]})
         if bar is not None:
             bar.update(k)
 

@@ -15,6 +15,10 @@ page's view that do not depend on the game.
   centre when the action is played on one), :func:`sentence_log_html` (the last
   events, each the engine's own sentence with the player's colour chip) and
   :func:`help_html` (the help panel: the phase explained, what the page's seat can do now).
+* The generic view. :func:`generic_table_view` serves a game that has no ``classroom``
+  module of its own: its title, the observation as the page's seat may see it as nested
+  tables (:func:`observation_html`; a shared screen shows only what every seat's
+  observation holds alike, :func:`common_view`) and the legal actions as buttons.
 
 No game's rules here: each game says which of its actions name hidden cards, which are
 played on a cell, and how a sentence reads.
@@ -24,12 +28,12 @@ from __future__ import annotations
 
 from html import escape
 
-from .protocol import is_integer
+from .protocol import describe_action, is_integer
 from .render import style as S
 from .visibility import PUBLIC  # the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 
-__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "help_html", "legal_for", "mover_line", "read_form",
-           "seat_roles", "sentence_log_html"]
+__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "common_view", "generic_table_view", "help_html", "legal_for",
+           "mover_line", "observation_html", "read_form", "seat_roles", "sentence_log_html"]
 
 MAX_INTS = 20  #: the most numbers an ``"ints"`` field takes
 
@@ -204,3 +208,92 @@ def sentence_log_html(events, last: int = 12, *, heading=None, words=None) -> st
     if not rows:
         rows.append('<div style="color:#666">Nothing has happened yet.</div>')
     return f'<div class="hk-event-log" style="{BOX_STYLE};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
+
+
+# ============================================================================ the generic view
+#: what a shared screen shows where the seats' observations differ
+HIDDEN = "(hidden)"
+MAX_SHOWN = 200  #: the most entries of one list or table :func:`observation_html` writes
+
+
+def common_view(observations: list):
+    """What every one of ``observations`` (one per seat, JSON-like) holds alike: a dict
+    keeps its keys with the common view of their values, lists of one length are compared
+    entry by entry, lists of different lengths (a log with private entries) keep the
+    entries every one holds, in the first one's order; a value that differs is
+    :data:`HIDDEN`. So a shared screen shows no seat's secret, whatever the game."""
+    first = observations[0]
+    if all(o == first for o in observations[1:]):
+        return first
+    if all(isinstance(o, dict) for o in observations) and all(o.keys() == first.keys() for o in observations):
+        return {k: common_view([o[k] for o in observations]) for k in first}
+    if all(isinstance(o, list) for o in observations):
+        if all(len(o) == len(first) for o in observations):
+            return [common_view([o[i] for o in observations]) for i in range(len(first))]
+        return [v for v in first if all(v in o for o in observations[1:])]
+    return HIDDEN
+
+
+def observation_html(obs) -> str:
+    """An observation (JSON-like: dicts, lists, numbers, strings) as nested HTML tables:
+    a dict one row per key, a list of plain values one line, a list of dicts or lists
+    numbered rows; every text escaped, at most :data:`MAX_SHOWN` entries of each."""
+    if isinstance(obs, dict):
+        rows = "".join(f'<tr><th style="text-align:left;vertical-align:top;padding-right:6px">{escape(str(k))}</th>'
+                       f"<td>{observation_html(v)}</td></tr>" for k, v in list(obs.items())[:MAX_SHOWN])
+        return f'<table class="hk-obs">{rows}</table>' if rows else "(none)"
+    if isinstance(obs, (list, tuple)):
+        more = f" ... ({len(obs) - MAX_SHOWN} more)" if len(obs) > MAX_SHOWN else ""
+        if all(not isinstance(v, (dict, list, tuple)) for v in obs):
+            return (", ".join(observation_html(v) for v in obs[:MAX_SHOWN]) or "(none)") + more
+        rows = "".join(f"<tr><td>{i}</td><td>{observation_html(v)}</td></tr>" for i, v in enumerate(obs[:MAX_SHOWN]))
+        return f'<table class="hk-obs">{rows}</table>{more}'
+    return "-" if obs is None else escape(str(obs))
+
+
+def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, revealed: bool = False, bots=()) -> dict:
+    """The game's part of a table page for a game with no ``classroom`` module, from the
+    protocol alone (the keys of a ``classroom.table_view``).
+
+    Args:
+        game: the table's :class:`~haunted_kit.protocol.Game` (its ``title``).
+        state: the table's state.
+        viewer: a seat (player index) or :data:`PUBLIC` (projector, hot-seat screen).
+        hot_seat: a shared screen where the human to move acts; it lists their choices
+            and shows their observation only once ``revealed`` (a choice may name what is
+            hidden), else ``needs_reveal``.
+
+    Returns:
+        ``acting``, ``needs_reveal``, ``status`` (who is to move), ``phase``, ``board``
+        (the observation of the shown seat, or :func:`common_view` of every seat's on a
+        shared screen, as :func:`observation_html` tables), ``log``, ``game_board`` and
+        ``players`` (empty: the observation holds them), ``ranking`` (at the end: each
+        seat's ``returns()``), ``actions`` (every legal action of the acting seat as a
+        button, :func:`~haunted_kit.protocol.describe_action`) and ``help``.
+    """
+    acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
+    covered = hot_seat and not revealed
+    legal = [] if covered else legal_for(state, acting)
+    if shown is not None and shown >= 0:
+        obs = state.observation(shown)
+    else:
+        obs = common_view([state.observation(p) for p in range(state.players)])
+    actions = choice_entries(legal, lambda a: describe_action(a, state))
+    over = state.is_terminal()
+    ranking = ""
+    if over:
+        rows = "".join(f"<tr><td>{chip(p)} P{p + 1}</td><td>{v:g}</td></tr>" for p, v in enumerate(state.returns()))
+        ranking = (f'<div class="hk-ranking" style="{BOX_STYLE}"><b>The game is over.</b><table><tr><th>player</th>'
+                   f"<th>result</th></tr>{rows}</table></div>")
+    phase = "The game is over." if over else mover_line(state, game.title, viewer if not hot_seat else None)
+    return {
+        "acting": acting if actions else None,
+        "needs_reveal": bool(covered and acting is not None and acting >= 0 and legal_for(state, acting)),
+        "status": phase, "phase": phase,
+        "board": f'<div class="hk-generic-board" style="{BOX_STYLE}">{observation_html(obs)}</div>',
+        "log": "", "game_board": "", "players": [], "ranking": ranking, "actions": actions,
+        "help": help_html(state, phase, acting if actions else None, act="Choose one of the buttons.",
+                          end="The game is over: the results are above.",
+                          notes="<p>This game has no board of its own on the table server: the page shows what "
+                                "your seat may see of the game as tables.</p>"),
+    }

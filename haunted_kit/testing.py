@@ -43,8 +43,9 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import get_game, hook, load_state
-from .protocol import IllegalAction, check_seed, is_integer, seat_seed
+from .games import DecisionCapReached, box_words, decision_cap, get_game, hook, load_state, start_game
+from .play import play_out
+from .protocol import IllegalAction, agent_table, check_seed, is_integer, seat_seed
 from .search import determinise
 
 __all__ = ["BoxReport", "Failure", "KIND_GAMES", "KindStep", "REFUSAL_ERRORS", "changed_fields", "check_box", "continuation",
@@ -89,7 +90,11 @@ class BoxReport:
         steps: decisions and chance outcomes applied, in all games.
         finished: games that reached the end.
         failures: every problem found (at most one per game: a game stops at its first).
-        rows: one dict per game (setting, seed, steps, result).
+        rows: one dict per game (setting, seed, agents, steps, result), the bots' games too.
+        bot_games: games played by the kit's bots (``agents``) under the decision cap.
+        capped: the bots' games that did not end within the cap, one
+            :class:`~haunted_kit.games.DecisionCapReached` each (its ``seed``, its message).
+        cap_words: the box with its house-rule values, in words (set when a game was capped).
     """
 
     box: str
@@ -99,11 +104,14 @@ class BoxReport:
     finished: int = 0
     failures: list[Failure] = field(default_factory=list)
     rows: list[dict] = field(default_factory=list)
+    bot_games: int = 0
+    capped: list = field(default_factory=list)
+    cap_words: str = ""
 
     @property
     def ok(self) -> bool:
-        """``True`` when no game found a problem."""
-        return not self.failures
+        """``True`` when no game found a problem and every bot game ended within the cap."""
+        return not self.failures and not self.capped
 
     def to_frame(self):
         """One row per game as a :class:`pandas.DataFrame`."""
@@ -116,11 +124,30 @@ class BoxReport:
                  f"{self.finished} finished, {len(self.failures)} failure{'s' if len(self.failures) != 1 else ''}."]
         for f in self.failures:
             lines.append(f"  FAIL {f}")
+        if self.bot_games:
+            lines.append(f"Bots: {self.bot_games} games, {self.bot_games - len(self.capped)} ended within the "
+                         f"decision cap.")
+        if self.capped:
+            by = {}
+            for row in self.rows:
+                if row.get("capped"):
+                    where = ", ".join(f"{k}={v}" for k, v in row.items() if k not in _ROW_RESULTS)
+                    by.setdefault(f"{where} (cap {row['cap']:,})", []).append(str(row["seed"]))
+            lines.append(f"  WARNING {len(self.capped)} of {self.bot_games} bot games did not end within the "
+                         f"decision cap; box: {self.cap_words}")
+            lines += [f"    {where}: seeds {', '.join(seeds)}" for where, seeds in by.items()]
         if self.failures:
             lines.append("Rebuild a failing game with haunted_kit.testing.replay_failure(failure, box).")
+        elif self.capped:
+            lines.append("Games under this box may never end: a house rule may let a turn run for ever.")
         else:
-            lines.append("No problem found: every game kept the invariants after every step.")
+            lines.append("No problem found: every game kept the invariants after every step"
+                         + (" and the bots' games ended." if self.bot_games else "."))
         return "\n".join(lines)
+
+
+#: a report row's result columns (the rest name the game: setting, agents)
+_ROW_RESULTS = ("seed", "steps", "finished", "problem", "capped", "cap")
 
 
 def random_steps(s, rng: random.Random, steps: int) -> int:
@@ -242,8 +269,11 @@ def _round_trip_problem(game, box, s) -> str | None:
 
 
 def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0, max_steps: int = 20_000,
-              save_every: int = 50, progress: bool = False) -> BoxReport:
-    """Play ``games`` seeded random games per setting of ``box`` and check every step.
+              save_every: int = 50, progress: bool = False, agents=("greedy",), bot_games: int = 20,
+              cap: int | None = None) -> BoxReport:
+    """Play ``games`` seeded random games per setting of ``box`` and check every step;
+    then ``bot_games`` seeds per setting with the kit's bots, which a house rule can send
+    round in circles where random play does not, each stopped at the decision cap.
 
     Args:
         box: a loaded box (:func:`haunted_kit.load_box`), a folder to load, or ``None``
@@ -254,14 +284,25 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
         max_steps: steps after which a running game counts as never ending.
         save_every: steps between save round-trips.
         progress: show a progress bar (tqdm, on stderr).
+        agents: the bots that play each setting (:func:`haunted_kit.play.play_out`, every seat
+            the same bot); those the game does not have are skipped (Nim without agents plays
+            only the random games).
+        bot_games: seeds ``seed .. seed + bot_games - 1`` per setting and bot (0: none). A bot
+            game is quick (Haunted Lands: about 2 ms), so more seeds than random games: with 3,
+            the issue-30 house rule's first endless seeds (4 and 7) went unseen.
+        cap: the bots' decision cap (default: :func:`haunted_kit.games.decision_cap` of the
+            game); a bot game still running there is reported in ``report.capped`` with its
+            seed, and the report names the box's house-rule values.
 
     Returns:
-        a :class:`BoxReport`; ``report.ok`` is ``True`` when nothing was found.
+        a :class:`BoxReport`; ``report.ok`` is ``True`` when nothing was found and every bot
+        game ended.
 
     Raises:
         BoxError: ``box`` is a folder that does not load (or the module's own error).
         ValueError: ``seed`` or the last seed ``seed + games - 1`` is not a seed of the
-            kit (:func:`~haunted_kit.protocol.check_seed`), or ``games`` < 1.
+            kit (:func:`~haunted_kit.protocol.check_seed`), ``games`` < 1, ``bot_games`` < 0
+            or a bad ``cap``.
     """
     g = get_game(game) if isinstance(game, str) else game
     if box is not None and not hasattr(box, "fingerprint") and hasattr(g, "load_box"):
@@ -270,9 +311,17 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
     if not is_integer(games) or games < 1:
         raise ValueError(f"games must be a positive whole number, got {games!r}")
     check_seed(seed + games - 1, "the last seed (seed + games - 1)")
+    if not is_integer(bot_games) or bot_games < 0:
+        raise ValueError(f"bot_games must be a whole number >= 0, got {bot_games!r}")
+    check_seed(seed + max(bot_games, 1) - 1, "the last seed of the bots (seed + bot_games - 1)")
+    if cap is not None:
+        decision_cap(g, None, cap)  # a bad cap: refused before anything is played
     settings = _settings(g, box)
     report = BoxReport(box=str(getattr(box, "path", None) or "the reference box"), game=g.name)
-    plan = [(st, seed + i) for st in settings for i in range(games)]
+    table = agent_table(g)
+    bots = [a for a in agents if a in table and a != "random"]
+    plan = [(st, seed + i, "random") for st in settings for i in range(games)]
+    plan += [(st, seed + i, a) for st in settings for a in bots for i in range(bot_games)]
     bar = None
     if progress:
         try:
@@ -281,7 +330,12 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
             bar = tqdm(total=len(plan), desc="games", unit="game")
         except ImportError:  # pragma: no cover - tqdm is a jupyter extra
             bar = None
-    for st, sd in plan:
+    for st, sd, agent in plan:
+        if agent != "random":
+            _bot_game(report, g, box, st, sd, agent, cap)
+            if bar is not None:
+                bar.update(1)
+            continue
         s, steps, failure = play_checked(g, box, st, sd, max_steps=max_steps, save_every=save_every)
         report.games += 1
         report.steps += steps
@@ -289,13 +343,39 @@ def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0,
         report.finished += done
         if failure is not None:
             report.failures.append(failure)
-        report.rows.append({**st, "seed": sd, "steps": steps, "finished": done,
-                            "problem": failure.problem if failure else ""})
+        report.rows.append({**st, "agents": "random", "seed": sd, "steps": steps, "finished": done,
+                            "problem": failure.problem if failure else "", "capped": False, "cap": 0})
         if bar is not None:
             bar.update(1)
     if bar is not None:
         bar.close()
     return report
+
+
+def _bot_game(report: BoxReport, game, box, setting: dict, seed: int, agent: str, cap: int | None) -> None:
+    """One game of ``check_box`` played by ``agent`` in every seat (the kit's play loop,
+    :func:`haunted_kit.play.play_out`, under the decision cap), added to ``report``."""
+    kw = dict(setting)
+    if box is not None:
+        kw["box"] = box
+    state, problem, capped, limit = None, "", False, 0
+    try:
+        state = start_game(game, players=kw.pop("players"), seed=seed, **kw)
+        limit = decision_cap(game, state, cap)
+        play_out(state, (agent,), seed=seed, game=game, cap=limit, what="check-box")
+    except DecisionCapReached as exc:
+        capped, problem = True, f"did not end within {exc.cap:,} decisions"
+        report.capped.append(exc)
+        report.cap_words = box_words(game, box if box is not None else getattr(game, "box_of", lambda s: None)(state))
+    except Exception as exc:  # any exception in play is what this check looks for
+        problem = f"{type(exc).__name__}: {exc}"
+        report.failures.append(Failure(game.name, {**setting, "agents": agent}, seed, 0, problem, traceback.format_exc()))
+    report.bot_games += 1
+    steps = len(state.history()) if state is not None else 0
+    report.steps += steps
+    report.rows.append({**setting, "agents": agent, "seed": seed, "steps": steps,
+                        "finished": state is not None and state.is_terminal(), "problem": problem, "capped": capped,
+                        "cap": limit if state is not None else 0})
 
 
 def replay_failure(failure: Failure, box=None, game=None):

@@ -10,12 +10,12 @@ import pytest
 from haunted_kit.bots import BotSpecError, known_agents, make_bot
 from haunted_kit.cli import main
 from haunted_kit.env import SingleSeatEnv
-from haunted_kit.games import get_game
+from haunted_kit.games import game_names, get_game, option_defaults, start_game
 from haunted_kit.play import play_game
 from haunted_kit.search import SearchAgent
 from haunted_kit.simulate import Grid
 
-GAMES = ["haunted", "estate", "landmarks"]
+GAMES = game_names()
 KNOWN = "(known: random, greedy, search)"
 
 
@@ -74,14 +74,15 @@ def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
     assert main(["play", "--game", game, "--players", "2", "--seed", "5", "--agents", "search[playouts=3],greedy"]) == 0
     out = capsys.readouterr().out
     g = get_game(game)
-    s = g.new_game(players=2, seed=5, log=False)
+    options = option_defaults(g)  # the command line's defaults of the game's declared options
+    s = start_game(g, players=2, seed=5, **options)
     bots = [SearchAgent(500, game=g, playouts=3), make_bot("greedy", 501, game=g)]
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_chance(s.sample_chance())
             continue
         s.apply_action(bots[s.current_player()].act(s))
-    state, names = play_game(g, players=2, seed=5, agents=["search[playouts=3]", "greedy"])
+    state, names = play_game(g, players=2, seed=5, agents=["search[playouts=3]", "greedy"], **options)
     assert state.to_dict() == s.to_dict() and names == ["search", "greedy"]
     if game == "haunted":
         from haunted_kit.haunted.sim import play_game as play_haunted
@@ -90,7 +91,8 @@ def test_play_with_a_search_lineup_plays_the_seeded_agents(game, capsys):
         assert "Agents: P1 search, P2 greedy" in out
     else:
         from haunted_kit import cli
-        state, names = cli.play_game(game, 2, 5, ["search[playouts=3]", "greedy"], box=g.load_box(None))
+        own = getattr(g, "default_box", None)
+        state, names = cli.play_game(game, 2, 5, ["search[playouts=3]", "greedy"], box=own() if own else None, **options)
         assert state.to_dict() == s.to_dict()
         assert cli.summary(state, names) in out
 

@@ -53,6 +53,19 @@ def test_a_positional_count_that_is_not_a_number_is_refused(name):
     assert done.returncode == 2 and "'x' is not a whole number" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_speed_without_catanatron_or_with_an_unknown_revision_says_so():
+    """``bench_scale.py speed`` needs Catanatron beside the kit: without it, usage and a
+    sentence naming the package; with it, ``--ab`` names an unknown revision."""
+    done = run(ROOT / "benchmarks" / "bench_scale.py", "speed", "--ab", "no-such-revision", "--rounds", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-400:]
+    probe = subprocess.run([sys.executable, "-c", "import importlib.util; print(importlib.util.find_spec('catanatron') is not None)"],
+                           capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    if probe.stdout.strip() == "True":
+        assert "'no-such-revision' is no git revision" in done.stderr
+    else:
+        assert "usage:" in done.stderr and "pip install catanatron" in done.stderr
+
+
 def test_an_unknown_revision_is_named():
     done = run(ROOT / "benchmarks" / "bench_env.py", "--ab", "no-such-revision", "--games", "1")
     assert done.returncode == 2 and "'no-such-revision' is no git revision" in done.stderr

@@ -183,6 +183,11 @@ BAD = [
     ("tiles.csv", "R03,F,F,L,P,M,M,F,kit default", "R03,F,F,L,P,M,M,F,kit default,extra", "line 4", "exactly the 9 columns"),
     ("skills.toml", 'effect = "sell_bonus"', 'effect = "haggle"', "skills.8", "unknown effect 'haggle'"),
     ("terrain.toml", "explore_cost = 2", "explore_cost = -1", "forest", "must not be negative"),
+    # kit ruling 41: a skill's discount may not make exploring free (a turn would never need to end)
+    ("terrain.toml", "explore_cost = 2", "explore_cost = 1", "forest",
+     "explore_cost 1 less skill 4's discount of 1 (skills.toml, skills.4 amount) leaves 0"),
+    ("terrain.toml", "explore_cost = 3", "explore_cost = 1", "mountain",
+     "explore_cost 1 less skill 5's discount of 1 (skills.toml, skills.5 amount) leaves 0"),
     ("terrain.toml", 'extract = "food"', 'extract = "bread"', "plain", "unknown resource 'bread'"),
     ("terrain.toml", 'letter = "F"', 'letter = "P"', "-", "distinct"),
     ("player_board.toml", "training_costs = [0, 0, 0, 0, 4, 6]", "training_costs = [0, 0, 0, 4, 6]",

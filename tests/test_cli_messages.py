@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from haunted_kit.cli import main
+from haunted_kit.games import game_names
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BOX = {"haunted": DATA, "estate": DATA / "estate", "landmarks": DATA / "landmarks"}
-KNOWN = "(known games: haunted, estate, landmarks)"
+KNOWN = f"(known games: {', '.join(game_names())})"
 
 
 def closed_port() -> int:

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from haunted_kit import cli
 from haunted_kit import compare as C
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import game_options, default_players, game_names, get_game
 from haunted_kit.simulate import Grid, play_one
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -96,20 +96,25 @@ def test_a_box_against_itself_differs_in_nothing(game):
     assert c.significant() == []
     assert all(r.diff[0] == 0 and r.p == 1.0 for r in c.rows)
     names = [r.name for r in c.rows]
-    players = 4 if game == "haunted" else 3
+    players = default_players(g)  # compare's default: the game's own player count
     assert names[:players] == [f"seat {s} wins" for s in range(1, players + 1)]
     assert ("collective-loss rate" in names) == (game == "haunted")
-    assert f"{g.length_name} per game" in names
+    assert (f"{getattr(g, 'length_name', 'turns')} per game" in names) == hasattr(g, "game_length")
     assert "(same data as the reference box)" in c.house_name
 
 
 @pytest.mark.parametrize("game", game_names())
 def test_score_parts_add_up_to_the_score(game):
-    """Every game's score_parts hook explains its whole score (the dataset's new columns)."""
-    grid = Grid(game=game, players=(3,), games=1)
+    """Every game's score_parts hook explains its whole score (the dataset's new columns); a game
+    without the hook has no parts (the dataset's documented fallback)."""
+    g = get_game(game)
+    grid = Grid(game=game, players=(min(3, g.max_players),), games=1)
     rows, _ = play_one(game, grid.tasks()[0])
     for r in rows:
         parts = json.loads(r["score_parts"])
+        if getattr(g, "score_parts", None) is None:
+            assert parts == {}
+            continue
         assert parts, "the game gives its score by source"
         assert sum(parts.values()) == r["score"]
         assert r["game_turns"] >= 1
@@ -307,38 +312,37 @@ def test_cli_rows_writes_one_row_per_game_of_both_boxes(suffix, tmp_path, capsys
 
 
 def _declared():
-    """(game, option) for every option a registered game declares (``game_options``)."""
-    return [(n, o) for n in game_names() for o in getattr(get_game(n), "game_options", ())]
+    """(game, option) for every whole-number option a registered game declares (``options``)."""
+    return [(n, o) for n in game_names() for o in game_options(get_game(n)) if o.kind == "int"]
 
 
 def test_a_declared_game_option_reaches_every_game_and_is_refused_elsewhere(tmp_path, capsys):
     declared = _declared()
-    assert declared, "a registered game declares an option (Landmarks: rounds)"
+    assert declared, "a registered game declares a whole-number option (Landmarks: rounds)"
     for game, opt in declared:
         box = tmp_path / f"{game}_house"
         if not box.exists():
             shutil.copytree(BOX_DIR[game], box, ignore=shutil.ignore_patterns("estate", "landmarks"))
-        value = str(int(opt.low) + 2) if opt.kind == "int" else "2"
+        value = str(int(opt.low) + 1)
         rows = tmp_path / f"{game}.csv"
         assert cli.main(["compare", "--game", game, "--box", str(box), "--games", "2", "--workers", "1",
-                         "--no-progress", opt.flag, value, "--rows", str(rows)]) == 0
-        assert f", {opt.name} {value}," in capsys.readouterr().out  # the header says what was played
+                         "--no-progress", "--" + opt.flag, value, "--rows", str(rows)]) == 0
+        assert f", {opt.keyword} {value}," in capsys.readouterr().out  # the header says what was played
         import pandas as pd
 
-        assert {json.loads(o)[opt.name] for o in pd.read_csv(rows)["options"]} == {opt.parse(value)}
+        assert {json.loads(o)[opt.keyword] for o in pd.read_csv(rows)["options"]} == {int(value)}
         for bad in ([str(opt.low - 1)] if opt.low is not None else []) + ([str(opt.high + 1)] if opt.high is not None else []):
             with pytest.raises(SystemExit) as exc:
-                cli.main(["compare", "--game", game, "--box", str(box), "--games", "2", opt.flag, bad])
+                cli.main(["compare", "--game", game, "--box", str(box), "--games", "2", "--" + opt.flag, bad])
             assert exc.value.code == 2
-            assert f"argument {opt.flag}: expected" in capsys.readouterr().err
+            assert f"argument --{opt.flag}: must be a whole number" in capsys.readouterr().err
         for other in game_names():
-            if any(o.name == opt.name for o in getattr(get_game(other), "game_options", ())):
+            if any(o.keyword == opt.keyword for o in game_options(get_game(other))):
                 continue
             with pytest.raises(SystemExit) as exc:
-                cli.main(["compare", "--game", other, "--box", str(BOX_DIR[other]), opt.flag, value])
+                cli.main(["compare", "--game", other, "--box", str(BOX_DIR[other]), "--" + opt.flag, value])
             assert exc.value.code == 2
-            err = capsys.readouterr().err
-            assert f"unrecognized arguments: {opt.flag} {value}" in err and f"--game {other} declares" in err
+            assert "--" + opt.flag in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("game, opt", _declared())
@@ -348,34 +352,13 @@ def test_a_declared_option_says_the_range_new_game_takes(game, opt):
     players = g.min_players
     for v in (opt.low, opt.high):
         if v is not None:
-            g.new_game(players=players, seed=0, **{opt.name: opt.parse(str(int(v)))})
+            g.new_game(players=players, seed=0, **{opt.keyword: opt.check(int(v))})
     for v in ((opt.low - 1) if opt.low is not None else None, (opt.high + 1) if opt.high is not None else None):
         if v is not None:
             with pytest.raises(ValueError):
-                g.new_game(players=players, seed=0, **{opt.name: int(v)})
-            with pytest.raises(ValueError, match="expected"):
-                opt.parse(str(int(v)))
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(max_size=12) | st.integers(-10 ** 6, 10 ** 6).map(str) | st.floats().map(str))
-def test_game_option_parse_takes_only_values_in_range(text):
-    from haunted_kit.protocol import GameOption
-
-    opt = GameOption("rounds", "h", "int", 1, 1000)
-    try:
-        v = opt.parse(text)
-    except ValueError as exc:
-        assert str(exc).startswith("expected a whole number from 1 to 1000, got ")
-    else:
-        assert isinstance(v, int) and 1 <= v <= 1000 and v == int(text)
-    f = GameOption("rate", "h", "float", 0, 1)
-    try:
-        x = f.parse(text)
-    except ValueError:
-        pass
-    else:
-        assert math.isfinite(x) and 0 <= x <= 1
+                g.new_game(players=players, seed=0, **{opt.keyword: int(v)})
+            with pytest.raises(ValueError, match="must be a whole number"):
+                opt.check(int(v))
 
 
 def test_both_boxes_on_one_pool_give_the_rows_of_one_process(ghost_box):

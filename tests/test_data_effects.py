@@ -26,6 +26,7 @@ import pytest
 
 import haunted_kit as hk
 from haunted_kit.haunted import actions as A
+from haunted_kit.haunted.box import CHEAPER_TERRAIN
 from haunted_kit.haunted.effects import COMMON, EFFECTS
 from haunted_kit.haunted.rules import ctx_of, quest_score
 from haunted_kit.haunted.scenario import end_round, learn, place, put_building, scenario, set_turn
@@ -307,12 +308,14 @@ def test_every_skill_amount_has_a_play():
 @pytest.mark.parametrize("number", AMOUNT_SKILLS)
 def test_each_skill_amount_governs_its_effect(tmp_path, number):
     """Rulebook "Card Reference: Skill Cards": the skill's number is the box's ``amount``;
-    with that one number raised by 1 the effect changes by exactly that."""
+    with that one number raised by 1 the effect changes by exactly that (lowered by 1 for
+    a discount that, raised, would make its terrain free to explore: kit ruling 41)."""
     sk = BOX.skills[number]
     play = SKILL_AMOUNT_PLAYS[sk.effect]
     got, want = play(BOX, sk.amount)
     assert got == want
-    new = sk.amount + 1
+    terrain = CHEAPER_TERRAIN.get(sk.effect)
+    new = sk.amount - 1 if terrain and BOX.terrains[terrain].explore_cost - (sk.amount + 1) < 1 else sk.amount + 1
     box = edited_box(tmp_path, "skills.toml", f'[skills.{number}]\ndeck = "{sk.deck}"\ncost = {list(sk.cost)!r}'.replace("'", '"')
                      + f'\neffect = "{sk.effect}"\namount = {sk.amount}\n',
                      f'[skills.{number}]\ndeck = "{sk.deck}"\ncost = {list(sk.cost)!r}'.replace("'", '"')

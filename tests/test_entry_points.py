@@ -21,7 +21,7 @@ from haunted_kit import simulate as S
 from haunted_kit.bots import make_bot, seat_bot, seat_bots
 from haunted_kit.cli import main
 from haunted_kit.env import SingleSeatEnv
-from haunted_kit.games import game_names, get_game, start_game
+from haunted_kit.games import game_names, get_game, option_defaults, start_game
 from haunted_kit.play import play_game, play_out, play_steps
 from haunted_kit.protocol import chance_hash, chance_index, seat_seed, seeded_random
 from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leave a loop running)
@@ -43,16 +43,17 @@ def _record(game, state) -> list:
     return out
 
 
-def _reference(name: str, seed: int = SEED, log: bool = False):
+def _reference(name: str, seed: int = SEED, log: bool = False, **options):
     g = get_game(name)
-    state, names = play_game(g, players=_players(g), seed=seed, agents=SPECS, log=log)
+    state, names = play_game(g, players=_players(g), seed=seed, agents=SPECS, log=log, **options)
     return g, state, names
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_play_save_replays_the_kit_loop(name, tmp_path, capsys):
-    """``haunted-kit play --save`` writes the game the kit's play loop plays with the same seed and specs."""
-    g, ref, names = _reference(name)
+    """``haunted-kit play --save`` writes the game the kit's play loop plays with the same seed and specs (and
+    the game's declared option defaults, which the command line fills in)."""
+    g, ref, names = _reference(name, **option_defaults(get_game(name)))
     save = tmp_path / "g.json"
     assert main(["play", "--game", name, "--players", str(_players(g)), "--seed", str(SEED),
                  "--agents", ",".join(SPECS), "--save", str(save)]) == 0

@@ -18,7 +18,7 @@ from haunted_kit.env import KitAECEnv, SingleSeatEnv, action_table, observation_
 from haunted_kit.estate import actions as EA
 from haunted_kit.estate.box import default_estate_box
 from haunted_kit.estate.encoding import income_bound
-from haunted_kit.games import get_game
+from haunted_kit.games import MissingHook, get_game
 from haunted_kit.landmarks.actions import Acquire, Build, Decline, Follow, Lead
 from haunted_kit.landmarks.encoding import BUILD_OPTIONS
 
@@ -210,11 +210,12 @@ def test_a_game_without_an_encoding_is_refused_by_name(monkeypatch):
     import haunted_kit.env as E
 
     class Plain:  # a protocol game that numbers no actions and encodes no observation
-        name = "plain"
+        name, title = "plain", "Plain"
 
     monkeypatch.setattr(E, "get_game", lambda name: Plain())
-    with pytest.raises(TypeError, match="'plain' has no action_catalogue\\(box\\): no fixed action encoding"):
+    with pytest.raises(MissingHook, match=r"^the environment \(a fixed action encoding\) needs the game's action_catalogue "
+                                          r"hook; Plain \(--game plain\) has none$"):
         KitAECEnv("plain", players=2)
     Plain.action_catalogue = lambda self, box: [Follow(), Decline()]
-    with pytest.raises(TypeError, match="'plain' has no observation_encoder\\(box, players\\)"):
+    with pytest.raises(MissingHook, match=r"needs the game's observation_encoder hook; Plain \(--game plain\) has none"):
         KitAECEnv("plain", players=2)

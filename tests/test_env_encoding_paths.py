@@ -13,11 +13,13 @@ import numpy as np
 import pytest
 
 from haunted_kit.env import KitAECEnv
-from haunted_kit.games import game_names
+from haunted_kit.games import default_players, game_names, get_game, option_defaults
 from haunted_kit.protocol import RankedEntry
 from haunted_kit.search import sample_chance
 
-SETTINGS = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 2})}
+#: per game: players and options (the kit's games as measured; any other registered game its declared defaults)
+SETTINGS = {**{n: (default_players(get_game(n)), option_defaults(get_game(n))) for n in game_names()},
+            "haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 2})}
 
 
 def _plain_mask(env, s, p):

@@ -13,13 +13,15 @@ import pytest
 from gymnasium.utils import seeding
 
 from haunted_kit.env import KitAECEnv
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import default_players, game_names, get_game, option_defaults, start_game
 from haunted_kit.haunted import actions as HA
 from haunted_kit import protocol
 from haunted_kit.protocol import SEED_MAX, ActionCatalogue
 from haunted_kit.search import sample_chance
 
-SETTINGS = {"haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 2})}
+#: per game: players and options (the kit's games as measured; any other registered game its declared defaults)
+SETTINGS = {**{n: (default_players(get_game(n)), option_defaults(get_game(n))) for n in game_names()},
+            "haunted": (4, {}), "estate": (3, {}), "landmarks": (3, {"rounds": 2})}
 
 
 def _positions(game: str, seeds):
@@ -27,7 +29,7 @@ def _positions(game: str, seeds):
     players, options = SETTINGS.get(game, (get_game(game).min_players, {}))
     g = get_game(game)
     for seed in seeds:
-        s, rng = g.new_game(players=players, seed=seed, log=False, **options), random.Random(seed)
+        s, rng = start_game(g, players=players, seed=seed, **options), random.Random(seed)
         while not s.is_terminal():
             if s.is_chance_node():
                 sample_chance(s, rng)

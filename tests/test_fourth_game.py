@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -157,9 +158,13 @@ def test_the_classroom_store(nim, tmp_path):
         saved = json.loads(t.export(tmp_path / "t.json").read_text())
         assert _record(nim, nim.from_dict(saved)) == _record(nim, t.state)
         assert store.table(t.id).state.heaps == [2, 4, 5]
-        assert view_message(t, 0, 30) == {
-            "type": "error", "table": t.id,
-            "text": "The table server cannot show a Toy Nim table yet (--game nim has no classroom view)."}
+        # no classroom module: the generic page, the observation as tables and the legal actions as buttons
+        seat = view_message(t, 1, 30)
+        assert seat["type"] == "view" and seat["title"] == f"Toy Nim · {t.name} · P2" and seat["turn"]
+        assert [a["label"] for a in seat["actions"]] == [a.describe() for a in t.state.legal_actions()]
+        assert ">2, 4, 5<" in seat["board"] and f">hidden, {t.state.bonus[1]}<" in seat["board"]
+        projector = view_message(t, -1, 30)
+        assert projector["actions"] == [] and ">(hidden), (hidden)<" in projector["board"]
 
         async def bots():
             room = Classroom(store, bot_delay=0)
@@ -226,7 +231,7 @@ def test_the_library_tools_name_the_missing_hook(minimal, tmp_path):
         hints(s, playouts=5)
     with pytest.raises(BotSpecError, match="the search agent needs the game's determinise hook"):
         make_bot("search", 0, "nim")
-    with pytest.raises(TypeError, match="'nim' has no action_catalogue"):
+    with pytest.raises(MissingHook, match="the environment \\(a fixed action encoding\\) needs the game's action_catalogue hook; Toy Nim"):
         SingleSeatEnv("nim", players=2)
     with pytest.raises(AssertionError, match="hides information .* has no determinise"):
         conformance.test_observation_hides_what_it_must("nim", {"players": 2})
@@ -274,3 +279,73 @@ def test_a_fault_at_a_kinds_step_is_named(nim, monkeypatch):
     problems = testing.kind_problems(nim, step, [step.action])
     assert problems and all(p.startswith("bonus at seed 1 (players=2), step 0: ") for p in problems)
     assert any("the save does not round-trip (fields seed change)" in p or "does not take" in p for p in problems)
+
+
+# ============================================================================ defaults, options and registration
+
+
+def test_a_game_without_declared_defaults_plays_its_fewest_players(minimal, tmp_path, capsys):
+    """No ``default_players`` and no ``options``: ``play`` without ``--players`` seats ``min_players``."""
+    assert games.default_players(minimal) == 2 and games.game_options(minimal) == () and games.option_defaults(minimal) == {}
+    assert main(["play", "--game", "nim", "--seed", "2", "--agents", "random"]) == 0
+    assert capsys.readouterr().out.startswith("Toy Nim, 2 players, over. P1 (random): returns ")
+
+
+def test_compare_with_a_box_without_a_player_range_is_a_usage_error(nim, monkeypatch, capsys):
+    class RangelessBox:  # a house-rule box whose loader gives no min_players / max_players
+        path, fingerprint = str(BOX), "rangeless"
+
+    monkeypatch.setattr(type(nim), "load_box", lambda self, path: RangelessBox())
+    with pytest.raises(SystemExit) as exit_:
+        main(["compare", "--box", str(BOX), "--game", "nim", "--games", "2", "--workers", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert (f"the Toy Nim box {BOX} declares no player range (min_players and max_players): the kit cannot tell "
+            "how many players it seats") in err
+
+
+def test_games_are_registered_from_the_environment_variable(monkeypatch):
+    monkeypatch.setattr(games, "REGISTRY", dict(games.REGISTRY))
+    monkeypatch.syspath_prepend(str(FIXTURE))
+    assert games.register_from_environment(" nim2 = nim.engine:GAME , ") == ["nim2"]
+    assert games.get_game("nim2").title == "Toy Nim"
+    assert games.register_from_environment("nim2=nim.engine:GAME") == []  # the same entry again: nothing new
+    for text, problem in [("nim3", "'nim3' is not name=module:attribute"), ("nim3=nim.engine", "is not name=module"),
+                          ("haunted=nim.engine:GAME", "'haunted' is already the registered game of haunted_kit.haunted.engine")]:
+        with pytest.raises(ValueError, match=f"^HAUNTED_KIT_GAMES: .*{problem}"):
+            games.register_from_environment(text)
+
+
+#: kit tests whose loops over the registry the toy passes, run with it registered as a maintainer
+#: would (tests/conftest.py's HAUNTED_KIT_EXTRA_GAMES; the run of every looping file is not part of the
+#: default command: `HAUNTED_KIT_EXTRA_GAMES=nim pytest tests/...`)
+LOOPS = ["tests/test_conformance.py", "tests/test_entry_points.py", "tests/test_honest_search.py",
+         "tests/test_neutral_tools.py", "tests/test_no_cyclic_garbage.py", "tests/test_compare.py"]
+
+
+def test_the_kit_loops_over_games_hold_with_a_fourth_game_registered():
+    """The loops' cases of the toy, in a fresh pytest process (collection reads the registry), and the
+    layer test, which must still find only the kit's own game packages."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "HAUNTED_KIT_EXTRA_GAMES": "nim"}
+    env.pop("PYTEST_ADDOPTS", None)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+                           "-k", "nim or every_game_package", *LOOPS, "tests/test_layers.py"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=900)
+    tail = done.stdout[-3000:]
+    assert done.returncode == 0, tail
+    passed = re.search(r"(\d+) passed", tail)
+    assert passed and int(passed.group(1)) >= 20 and "failed" not in tail, tail  # the toy's cases ran, all green
+
+
+def test_compare_names_the_box_hooks_a_game_lacks(minimal):
+    from haunted_kit.compare import compare
+
+    with pytest.raises(MissingHook, match=r"^compare needs the game's load_box hook; Toy Nim \(--game nim\) has none$"):
+        compare(BOX, game="nim", games=2, workers=1, progress=False)
+    with pytest.raises(MissingHook, match=r"^compare \(the reference box\) needs the game's default_box hook; Toy Nim"):
+        compare(object(), game="nim", games=2, workers=1, progress=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import game_names, get_game, start_game
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.haunted.engine import new_game
@@ -21,7 +21,7 @@ def _positions(name: str, seeds=range(3), players: int = 3):
     game = get_game(name)
     greedy = agent_table(game)["greedy"]
     for seed in seeds:
-        s = game.new_game(players=players, seed=seed, log=False)
+        s = start_game(game, players=min(players, game.max_players), seed=seed)
         bots = [greedy(seed * 10 + i) for i in range(players)]
         while not s.is_terminal():
             if s.is_chance_node():

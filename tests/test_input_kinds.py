@@ -17,10 +17,10 @@ import pytest
 
 import haunted_kit as hk
 from haunted_kit.haunted import actions as A
-from haunted_kit.games import get_game
+from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import IllegalAction, is_the_integer, plain_integers
 
-GAMES = ("haunted", "estate", "landmarks")
+GAMES = game_names()
 
 
 def decisions(s, steps: int):

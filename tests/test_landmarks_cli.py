@@ -1,17 +1,40 @@
 """haunted-kit play --game landmarks and replay of a Landmarks & Architects save."""
 
+import contextlib
+import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from haunted_kit import landmarks as lm
 from haunted_kit.cli import main
+from haunted_kit.play import play_game
+
+
+def test_play_without_options_plays_the_declared_default_of_3_rounds(tmp_path, capsys):
+    """Without --players and --rounds: the game's own defaults (3 players, 3 rounds: every seat leads once,
+    ruling L1), the same game as the kit's loop with those settings, not the box's one example round."""
+    save = tmp_path / "lm.json"
+    assert main(["play", "--game", "landmarks", "--seed", "7", "--agents", "greedy,random", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Landmarks & Architects, 3 players, 3 rounds (")
+    ref, _ = play_game("landmarks", players=3, seed=7, agents=["greedy", "random"], rounds=3)
+    s = lm.LandmarksState.load(save)
+    assert s.history() == ref.history() and s.is_terminal() and s.rounds == 3
+    leaders = [e.player for e in s.history() if type(e.action).__name__ == "Lead"]
+    assert leaders == [0, 1, 2]  # every seat led once
+    assert f"Decisions: {sum(1 for e in s.history() if not e.chance)};" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--game", "landmarks", "--rounds", "0"])
+    assert exit_.value.code == 2 and "argument --rounds: must be a whole number from 1 to 1000, got 0" in capsys.readouterr().err
 
 
 def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
     save, log = tmp_path / "lm.json", tmp_path / "lm.csv"
     assert main(["play", "--game", "landmarks", "--players", "3", "--seed", "7", "--agents", "greedy,random",
-                 "--save", str(save), "--log", str(log)]) == 0
+                 "--rounds", "1", "--save", str(save), "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
                           "(not the published cards))")
@@ -83,3 +106,22 @@ def test_simulate_plays_landmarks_and_the_unique_best_seat_wins(tmp_path):
         assert g.won.tolist() == [bool(unique and s == best) for s in g.score]
         assert g["rank"].tolist() == [sorted(set(g.score), reverse=True).index(s) + 1 for s in g.score]
     assert rows.won.sum() >= 1 and not rows[rows.won].player.eq(0).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.one_of(st.text(max_size=12), st.integers(-10**20, 10**20).map(str)))
+def test_any_rounds_text_is_read_or_refused_naming_the_flag(text):
+    """Whatever is typed after --rounds: a whole number from 1 to 1000 is taken (the run then stops at
+    the player count 99, checked after the options), anything else is refused naming --rounds; exit 2,
+    never a traceback."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exit_:
+        main(["play", "--game", "landmarks", "--players", "99", f"--rounds={text}"])
+    said = err.getvalue()
+    assert exit_.value.code == 2 and "Traceback" not in said
+    try:
+        taken = 1 <= int(text) <= 1000  # Python's whole-number reading, as every number flag of the kit
+    except ValueError:
+        taken = False
+    assert ("argument --players: invalid choice: 99" in said) == taken, said
+    assert taken or "argument --rounds: " in said, said

@@ -12,12 +12,15 @@ import pytest
 
 from haunted_kit.cli import game_cli, main, summary
 from haunted_kit import games
-from haunted_kit.games import UnknownGame, game_module, game_names, get_game
+from haunted_kit.games import REGISTRY, UnknownGame, game_module, game_names, game_options, get_game
+from haunted_kit.protocol import describe_action
 from haunted_kit import server as table_server
 from haunted_kit.server import Classroom, status_of, view_message
 from haunted_kit.store import GameStore
+from haunted_kit.tableview import BOX_STYLE, observation_html
 
-COMPANIONS = [n for n in game_names() if n != "haunted"]
+#: the kit's own companion games (a game registered from outside the kit, e.g. tests/fourth_game's, is none)
+COMPANIONS = [n for n, (module, _) in REGISTRY.items() if module.startswith("haunted_kit.") and n != "haunted"]
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -27,12 +30,14 @@ def test_every_game_is_summarised_by_its_own_cli(name):
     from haunted_kit import cli
 
     g = get_game(name)
-    s, names = cli.play_game(name, 2, 4, ["random", "greedy"], box=g.default_box())
+    own = getattr(g, "default_box", None)
+    s, names = cli.play_game(name, 2, 4, ["random", "greedy"], box=own() if own else None)
     assert s.is_terminal() and names == ["random", "greedy"]
     text = summary(s, names)
-    assert text == game_cli(name).summary(s, names)
+    module = game_cli(name)  # a game without a cli module: the kit's summary from the protocol
+    assert text == (module.summary(s, names) if module is not None else cli.protocol_summary(g, s, names))
     first = {"haunted": "Haunted Lands: 2 players, wanderer mode", "estate": "Estate and Market: 2 players, seed 4",
-             "landmarks": "Landmarks & Architects, 2 players"}[name]
+             "landmarks": "Landmarks & Architects, 2 players"}.get(name, f"{g.title}, 2 players, over. P1 (random): ")
     assert text.startswith(first), text
 
 
@@ -41,7 +46,7 @@ def test_game_module_finds_optional_pieces_through_the_registry():
     assert game_module("landmarks", "cli").__name__ == "haunted_kit.landmarks.cli"
     assert [game_module(n, "classroom").__name__ for n in COMPANIONS] == [f"haunted_kit.{n}.classroom" for n in COMPANIONS]
     assert game_module("estate", "no_such_part") is None
-    with pytest.raises(UnknownGame, match=r"^unknown game 'chess' \(known: haunted, estate, landmarks\)$"):
+    with pytest.raises(UnknownGame, match=rf"^unknown game 'chess' \(known: {', '.join(game_names())}\)$"):
         game_module("chess", "cli")
 
 
@@ -65,14 +70,14 @@ def test_a_table_of_every_game_is_rebuilt_from_its_name_config_and_decisions(nam
             if t.state.is_terminal():
                 break
             t.decide(t.state.current_player(), t.state.legal_actions()[-1])
-        played, seq = t.state.to_json(), t.seq
+        played, seq = t.state.to_dict(), t.seq
         assert seq >= 1
     with GameStore(path) as store:
         again = store.table(1)
         assert again.game.name == name and again.config["players"] == 2 and again.config["seed"] == 3
-        assert again.state.to_json() == played and again.seq == seq
+        assert again.state.to_dict() == played and again.seq == seq
         assert [s.agent for s in again.seats] == [None, "greedy"]
-        assert again.rollback(0).to_json() == get_game(name).new_game(players=2, seed=3).to_json()
+        assert again.rollback(0).to_dict() == get_game(name).new_game(players=2, seed=3).to_dict()
 
 
 def test_a_store_written_before_tables_named_their_game_opens_as_haunted_lands(tmp_path):
@@ -104,18 +109,24 @@ def test_a_table_of_an_unknown_game_is_a_store_error(tmp_path):
 
 
 @pytest.mark.parametrize("name", COMPANIONS)
-def test_the_server_says_it_cannot_show_a_game_without_a_classroom_view(name, monkeypatch):
+def test_the_server_shows_a_game_without_a_classroom_view_on_the_generic_page(name, monkeypatch):
     # as if the game had no classroom module (every game of the kit has one now)
     monkeypatch.setattr(table_server, "game_module", lambda game, part: None if part == "classroom" else game_module(game, part))
     with GameStore(":memory:") as store:
         t = store.create_table(game=name, players=2, seed=1)
-        msg = view_message(t, 0, 30.0)
+        mover = t.state.current_player()
+        msg = view_message(t, mover, 30.0)
         title = get_game(name).title
-        assert msg == {"type": "error", "table": t.id, "text": f"The table server cannot show a {title} table yet "
-                                                               f"(--game {name} has no classroom view)."}
+        assert msg["type"] == "view" and msg["title"] == f"{title} · Table 1 · P{mover + 1}" and msg["turn"]
+        assert msg["status"] == f"{title}: P{mover + 1} (you) to move."
+        assert [a["label"] for a in msg["actions"]] == [describe_action(a, t.state) for a in t.state.legal_actions()]
+        assert msg["board"] == f'<div class="hk-generic-board" style="{BOX_STYLE}">{observation_html(t.state.observation(mover))}</div>'
         assert status_of(t) == f"{title}: 0 decisions"
-        teacher = Classroom(store).teacher_message()["tables"][0]
-        assert teacher["game"] == name and teacher["status"] == f"{title}: 0 decisions"
+        teacher = Classroom(store).teacher_message()
+        assert teacher["tables"][0]["game"] == name and teacher["tables"][0]["status"] == f"{title}: 0 decisions"
+        generic = {g["name"]: g for g in teacher["games"]}[name]  # the new-table form: the game's declared options
+        assert generic["players"] == [get_game(name).min_players, get_game(name).max_players]
+        assert [f["name"] for f in generic["fields"]] == [o.keyword for o in game_options(get_game(name)) if o.kind != "str"]
 
 
 def test_the_server_titles_a_haunted_lands_view_with_the_game():

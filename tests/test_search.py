@@ -11,6 +11,7 @@ import pytest
 import haunted_kit as hk
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.bots import BotSpecError, bot_settings, make_bot, parse_lineup, parse_spec
+from haunted_kit.games import MissingHook
 from haunted_kit.haunted.engine import GAME
 from haunted_kit.search import SearchAgent, determinise, hints
 
@@ -59,9 +60,10 @@ def test_a_game_that_hides_information_needs_a_determiniser():
         name = "plain"
 
     s = _after_quests()
-    with pytest.raises(TypeError, match="hides information from player"):
+    with pytest.raises(MissingHook, match=r"^the search needs the game's determinise hook: .* \(--game plain\) hides "
+                                          r"information from player \d and has none"):
         determinise(NoDeterminise(), s, s.current_player(), random.Random(0))
-    with pytest.raises(TypeError, match="hides information"):
+    with pytest.raises(MissingHook, match="determinise hook: .* hides information"):
         SearchAgent(0, playouts=3, game=NoDeterminise(), rollout_depth=None).search(s)
 
 

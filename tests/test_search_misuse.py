@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.games import get_game
+from haunted_kit.games import game_names, get_game, start_game
 from haunted_kit.search import SearchAgent, _outcome_words, hints, playout_values, returns_are_win_loss
 
-GAMES = ["haunted", "estate", "landmarks"]
+GAMES = game_names()
 
 
 def test_points_give_the_same_shares_whatever_their_size():
@@ -27,7 +27,7 @@ def test_win_loss_returns_are_kept():
 
 
 def test_only_haunted_lands_declares_win_loss_returns():
-    assert [returns_are_win_loss(get_game(g)) for g in GAMES] == [True, False, False]
+    assert [returns_are_win_loss(get_game(g)) for g in ("haunted", "estate", "landmarks")] == [True, False, False]
     assert returns_are_win_loss(None) is False
 
 
@@ -39,7 +39,7 @@ def test_collective_loss_wording_only_for_a_game_that_has_one():
 
 def _to_move(game):
     g = get_game(game)
-    s = g.new_game(players=3, seed=1, log=False)
+    s = start_game(g, players=min(3, g.max_players), seed=1)
     while s.is_chance_node():
         s.apply_chance(s.sample_chance())
     return s, s.current_player()
@@ -49,8 +49,8 @@ def _to_move(game):
 def test_hints_refuse_a_player_who_is_not_to_move(game):
     s, mover = _to_move(game)
     before = s.to_dict()
-    others = [p for p in range(3) if p != mover]
-    for player in (-1, 3, 9, *others, str(mover), float(mover), True if mover == 1 else None):
+    others = [p for p in range(s.players) if p != mover]
+    for player in (-1, s.players, 9, *others, str(mover), float(mover), True if mover == 1 else None):
         if player is None:
             continue
         msg = rf"^player must be the player to move: P{mover + 1} \(index {mover}\) is to move here, got {player!r}$"

@@ -6,12 +6,12 @@ import pytest
 
 from haunted_kit.cli import main
 from haunted_kit.env import KitAECEnv, SingleSeatEnv
-from haunted_kit.games import get_game
+from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import SEED_MAX, SEED_MIN, check_seed
 from haunted_kit.simulate import MAX_GRID_GAMES, Grid
 from haunted_kit.testing import check_box
 
-GAMES = ("haunted", "estate", "landmarks")
+GAMES = game_names()
 BAD = (2 ** 63, 2 ** 70, 10 ** 30, -(2 ** 63) - 1, 18446744073709551615)
 
 

@@ -276,7 +276,7 @@ def snapshot(store):
     ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 4, separated by "
                                     "commas, got 'x'."),
     ({"op": "create", "game": {"name": "haunted"}},
-     "Game (game) must be one of haunted, estate, landmarks, got \"{'name': 'haunted'}\"."),
+     f"Game (game) must be one of {', '.join(game_names())}, got \"{{'name': 'haunted'}}\"."),
     ({"op": "create", "options": [1]}, "The settings of Haunted Lands must be named values (field: value), got list."),
     ({"op": ["create"]}, "unknown teacher action ['create']"),
 ])

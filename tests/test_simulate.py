@@ -196,7 +196,7 @@ def test_cli_simulate_and_resume(tmp_path, capsys):
     (["simulate", "--out", "x", "--workers", "0"], "--workers"),
     (["simulate", "--out", "x", "--players", "5"], "players=5, mode=wanderer, extra_ghost_cards=[]: players must be between 2 and 4"),
     (["simulate", "--out", "x", "--ghost-cards", "two"], "expected numbers"),
-    (["simulate", "--out", "x", "--modes", "hermit"], "unknown mode 'hermit'"),
+    (["simulate", "--out", "x", "--mode", "hermit"], "unknown mode 'hermit'"),
 ])
 def test_cli_simulate_misuse_prints_usage_and_exits_2(argv, needle, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -260,7 +260,7 @@ def test_grid_of_another_game_refuses_a_value_given_twice():
 @pytest.mark.parametrize("extra, needle", [
     (["--players", "3,3"], "players lists 3 more than once"),
     (["--agents", "greedy", "--agents", "greedy"], "lineups lists 'greedy' more than once"),
-    (["--modes", "citizen,citizen"], "option 'mode' lists 'citizen' more than once"),
+    (["--mode", "citizen,citizen"], "option 'mode' lists 'citizen' more than once"),
     (["--ghost-cards", "2,3", "--ghost-cards", "2,3"], "option 'extra_ghost_cards' lists [2, 3] more than once"),
 ])
 def test_cli_refuses_a_grid_value_given_twice(extra, needle, capsys, tmp_path, monkeypatch):

@@ -129,8 +129,8 @@ def test_check_box_command(tmp_path, capsys):
     report = tmp_path / "report.csv"
     assert main(["check-box", str(d), "--games", "1", "--report", str(report), "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "9 games" in out and "0 failures" in out
-    assert len(report.read_text().splitlines()) == 10
+    assert "9 games" in out and "0 failures" in out and "Bots: 180 games, 180 ended within the decision cap." in out
+    assert len(report.read_text().splitlines()) == 1 + 9 + 9 * 20  # the header, 9 random games, 20 seeds each by greedy bots
     edit(d / "market_cards.toml", "pecunias = 12", "pecunias = 1200")
     assert main(["check-box", str(d), "--no-progress"]) == 1
     err = capsys.readouterr().err

@@ -648,6 +648,7 @@ class EstateGame:
             start["workers"][p]["inn"] = 1
         start["hand"][0]["gold"] = 9
         return [new_state(cfg, start=start)]
+    default_players = 3  #: the tools' player count when none is given
 
     @property
     def min_players(self) -> int:
@@ -673,6 +674,14 @@ class EstateGame:
     def agents(self) -> dict:
         """Bots by name (``random``, ``greedy``; each a class taking a seed) for :func:`haunted_kit.bots.make_bot`."""
         return AGENTS
+
+    def box_of(self, state: EstateState):
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.config.box
+
+    def seed_of(self, state: EstateState) -> int:
+        """``state``'s game seed."""
+        return state.config.seed
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""

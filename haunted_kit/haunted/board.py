@@ -209,9 +209,18 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
             cs.append(i)
     lake_cells = set(cells_by_terrain.get("lake", ()))
     lakes = [()] * len(nbrs)
-    for i in {j for i in lake_cells for j in nbrs[i]}:  # neighbours are mutual: only these cells touch a lake
-        lakes[i] = tuple([j for j in nbrs[i] if j in lake_cells])
+    for lake in lake_cells:
+        for i in nbrs[lake]:  # neighbours are mutual: only these cells touch a lake
+            if not lakes[i]:  # each such cell once: its lakes in its neighbour order (plain loops: one field a game)
+                got = []
+                for j in nbrs[i]:
+                    if j in lake_cells:
+                        got.append(j)
+                lakes[i] = tuple(got)
     lakes = tuple(lakes)
+    tile = kalena[1]
+    for t in layout:
+        tile += (t,) * 7
     by_terrain = {t: tuple(cs) for t, cs in cells_by_terrain.items()}
     return Field(
         box=box,
@@ -219,7 +228,7 @@ def build_field(layout: tuple[str, ...], box: Box | None = None) -> Field:
         cells=cells,
         index=index,
         terrain=terrain,
-        tile=kalena[1] + tuple(chain.from_iterable((t,) * 7 for t in layout)),
+        tile=tile,
         slot=slot,
         neighbours=nbrs,
         lakes_adjacent=lakes,

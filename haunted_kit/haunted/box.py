@@ -337,6 +337,33 @@ def _fields(table: dict) -> list[str]:
     return [k for k in table if k != "provenance"]
 
 
+#: skill effect -> the terrain whose exploration it makes cheaper (:func:`haunted_kit.haunted.rules.entry_cost`)
+CHEAPER_TERRAIN = {"cheaper_forest": "forest", "cheaper_mountain": "mountain"}
+
+
+def _refuse_free_exploration(terrains: dict, skills: dict) -> None:
+    """Refuse a box where a skill's discount (skills 4 and 5) brings an explorable terrain's
+    exploration cost below 1 token (kit ruling 41): exploring there would be free for a player
+    with that skill, who could then move back and forth for ever, since a turn ends only when
+    its player can do nothing or chooses to stop (rulebook "Game Flow", turn step; "Basic
+    Actions": an action needs its cost paid). Ghost card 3 only adds to a cost.
+
+    Raises:
+        BoxError: on ``terrain.toml``'s terrain entry, naming the skill, its discount and the cost left.
+    """
+    for sk in skills.values():
+        name = CHEAPER_TERRAIN.get(sk.effect)
+        t = terrains.get(name)
+        if t is None or not t.explorable or t.explore_cost - sk.amount >= 1:
+            continue
+        raise BoxError("terrain.toml", name, f"explore_cost {t.explore_cost} less skill {sk.number}'s discount of "
+                                             f"{sk.amount} (skills.toml, skills.{sk.number} amount) leaves "
+                                             f"{t.explore_cost - sk.amount}: exploring a {name} would be free with "
+                                             f"that skill, so a turn need never end; every explorable terrain must "
+                                             f"cost at least 1 token after each skill's discount (kit ruling 41; "
+                                             f"rulebook \"Basic Actions: Exploration\")")
+
+
 # --------------------------------------------------------------------------- the loader
 
 
@@ -774,6 +801,7 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         decks.setdefault(sk.deck, []).append(sk.number)
     if not decks:
         raise BoxError("skills.toml", "skills", "no skills listed")
+    _refuse_free_exploration(terrains, skills)
 
     # ---- quest choices must fit in a hand (otherwise a season end would wait forever)
     for mode in out["modes"].values():

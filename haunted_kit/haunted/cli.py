@@ -1,7 +1,7 @@
 """What ``haunted-kit`` needs from Haunted Lands beyond its Game object (found through
 :func:`haunted_kit.games.game_module`): :func:`play_game` and :func:`summary` for
 ``play`` and ``replay``, :func:`check_settings` for the options only Haunted Lands has
-(``--mode``, ``--ghost-cards``), and the ``handout`` command (teacher copies are the kit's). The usage
+(``--mode``, ``--ghost-cards``: the Game's ``options``), and the ``handout`` command (teacher copies are the kit's). The usage
 checks every game shares, the box, saves and logs live in :mod:`haunted_kit.cli`."""
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ from . import rules as R
 from . import sim
 from .state import ConfigError, GameConfig
 
-__all__ = ["OPTIONS", "check_mode", "check_settings", "handout", "play_game", "summary"]
+__all__ = ["check_mode", "check_settings", "handout", "play_game", "summary"]
 
-#: the ``play`` options of this game beyond players, seed and agents
-OPTIONS = ("mode", "ghost_cards")
 DEFAULT_MODE = "wanderer"
 
 
@@ -26,29 +24,29 @@ def check_mode(box, mode: str) -> str:
     return mode
 
 
-def make_config(box, *, players: int, seed: int, mode: str | None = None, ghost_cards=()) -> GameConfig:
+def make_config(box, *, players: int, seed: int, mode: str | None = None, extra_ghost_cards=()) -> GameConfig:
     """The :class:`GameConfig` of the command-line options (``mode`` None: wanderer).
 
     Raises:
         ValueError: a mode the box does not have (``argument --mode: invalid choice...``),
             or a :class:`ConfigError` (e.g. an unknown ghost card)."""
     mode = check_mode(box, mode or DEFAULT_MODE)
-    return GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(ghost_cards), box=box)
+    return GameConfig(players=players, mode=mode, seed=seed, extra_ghost_cards=tuple(extra_ghost_cards), box=box)
 
 
-def check_settings(box, *, players: int, seed: int, mode: str | None = None, ghost_cards=()) -> None:
+def check_settings(box, *, players: int, seed: int, mode: str | None = None, extra_ghost_cards=()) -> None:
     """Raise ValueError (:func:`make_config`'s message) when the options make no game."""
     try:
-        make_config(box, players=players, seed=seed, mode=mode, ghost_cards=ghost_cards)
+        make_config(box, players=players, seed=seed, mode=mode, extra_ghost_cards=extra_ghost_cards)
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
 
 
-def play_game(players: int, seed: int, agents, *, box, log: bool = False, mode: str | None = None, ghost_cards=()):
+def play_game(players: int, seed: int, agents, *, box, log: bool = False, mode: str | None = None, extra_ghost_cards=()):
     """Play a seeded game with bots from the agent specs ``agents`` (one per seat,
     repeating); returns ``(terminal state, agent names)``. Raises ValueError for settings
     the box cannot play (:func:`make_config`)."""
-    res = sim.play_game(make_config(box, players=players, seed=seed, mode=mode, ghost_cards=ghost_cards),
+    res = sim.play_game(make_config(box, players=players, seed=seed, mode=mode, extra_ghost_cards=extra_ghost_cards),
                         agents, log=log)
     return res.state, res.agents
 

@@ -38,7 +38,7 @@ from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from ..games import load_state
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
                    ResourceChoice, RestoreChoice, SkillDraw, StackDraw, TileDraw, next_step)
-from ..protocol import ChanceError, IllegalAction, Record, Refusal, chance_index
+from ..protocol import ChanceError, GameOption, IllegalAction, Record, Refusal, chance_index
 from .rules import P, ctx_of
 from .state import (VISIBILITY, CONTACT, COVERED, EXPLORATION, EXTRACTION, FREE, OVER, SEASON_END, SETUP, SPREAD, TRACKS, TURNS, ConfigError,
                     GameConfig, SaveError, State)
@@ -62,21 +62,27 @@ class HauntedLandsState(State):
     # current_player, legal_actions and apply_action are the hot path of every simulation:
     # their bodies are here (not a call to a module function) and the module-level
     # names are these functions (see below the class)
+    # a state's phase is always a flow.Phase member (the engine sets the module's constants,
+    # saves load through Phase(...)), so the hot path compares phases by identity
     def current_player(self) -> int | None:
         """The player to decide now, or ``None`` at a chance node or a terminal state."""
-        if self.phase == OVER or self.chance is not None:
+        if self.chance is not None:
+            return None
+        phase = self.phase
+        if phase is OVER:
             return None
         if self.pending:
             return self.pending[-1].player
-        if self.phase == TURNS and self.turn_pos < len(self.turn_order):
+        if phase is TURNS and self.turn_pos < len(self.turn_order):
             return self.turn_order[self.turn_pos]
         return None
 
     def legal_actions(self) -> list:
         """The legal actions of the player to move (empty at chance nodes and terminal states)."""
-        if self._legal is None:
-            self._legal = _compute_legal(self)
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _compute_legal(self)
+        return [*legal]  # a new list (the caller may change it); [*x] costs less than list(x)
 
     def why_not(self, action):
         """``None`` if ``action`` is legal now, else a :class:`~haunted_kit.protocol.Refusal`
@@ -94,14 +100,25 @@ class HauntedLandsState(State):
         Raises:
             IllegalAction: with the :meth:`why_not` reason; the state is left unchanged.
         """
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         for a in legal:  # the usual case: one of the listed (interned) objects; `is` skips dataclass __eq__
             if a is action:
                 break
         else:
             _apply_unlisted(self, action, legal)
             return
-        _decide(self, action)
+        # _decide(self, action), written out: this runs at every decision of every game
+        self.decisions += 1
+        p = self.pending[-1].player if self.pending else self.turn_order[self.turn_pos]
+        self.steps = (self.steps, p, action, False)  # the action record (protocol.Record's node)
+        self._legal = None
+        ctx = self._ctx  # ctx_of(self), without the call when the state's tables are current
+        if ctx is None or ctx.field is not self.field or ctx.config is not self.config:
+            ctx = ctx_of(self)
+        _HANDLERS[action.__class__](self, ctx, p, action)
+        advance(self, ctx)
 
     def is_chance_node(self) -> bool:
         """Whether a chance event (setup draw, terrain die, bonus die) waits for its outcome."""
@@ -133,7 +150,7 @@ class HauntedLandsState(State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over (final scoring done, or Kalena fell)."""
-        return self.phase == OVER
+        return self.phase is OVER
 
     def returns(self) -> list[float]:
         """Per player: 1.0 for the winner, 0.0 for the others; -1.0 for all on a
@@ -268,7 +285,7 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     R_ = len(box.resources)
     s.res = [0] * (n * R_)
     s.pec = [0] * n
-    s.tok = [t.start_tokens for _ in range(n) for t in box.tracks.values()]
+    s.tok = [t.start_tokens for t in box.tracks.values()] * n
     s.act = s.tok[:]
     s.valor = [0] * n
     s.arrival = [0] * n
@@ -340,12 +357,12 @@ apply_action = HauntedLandsState.apply_action
 
 
 def _compute_legal(s: State) -> list:
-    if s.phase == OVER or s.chance is not None:
+    if s.phase is OVER or s.chance is not None:
         return []
     ctx = ctx_of(s)
     if s.pending:
         return _pending_legal(s, ctx)
-    if s.phase == TURNS:
+    if s.phase is TURNS:
         return _turn_legal(s, ctx, s.turn_order[s.turn_pos])
     return []
 
@@ -354,7 +371,8 @@ def _pending_legal(s: State, ctx) -> list:
     top = s.pending[-1]
     t, p = type(top), top.player
     if t is GhostPlacement:
-        return list(map(ctx.place_ghost_actions.__getitem__, _ghost_targets(s, ctx, top.terrain)))
+        acts = ctx.place_ghost_actions
+        return [acts[c] for c in _ghost_targets(s, ctx, top.terrain)]
     if t is ResourceChoice:
         return list(ctx.choose_resource)
     if t is BonusChoice:
@@ -385,11 +403,15 @@ def _turn_legal(s: State, ctx, p: int) -> list:
     have = active[at[EXPLORATION]]
     if have:  # the explore actions of R.explore_targets, read off its memo when no ghost matters
         _, moves, ghost_rule = ctx.explore_reach(s.learned[p], here, have)
-        out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else list(moves)
+        out = [ctx.explore_actions[c] for c in R.explore_targets(s, ctx, p)] if ghost_rule else [*moves]
     else:
         out = []
     if active[at[EXTRACTION]] >= ctx.extraction_tokens and s.sup_depl > 0:  # R.extract_targets' own checks
-        out += map(ctx.extract_actions.__getitem__, R.open_extractions(s, ctx, here))
+        pairs = R.open_extractions(s, ctx, here)
+        if pairs:  # none, one or two: a loop costs less than a map here
+            extract = ctx.extract_actions
+            for cr in pairs:
+                out.append(extract[cr])
     if s.ghosts[here]:
         if active[at[CONTACT]] >= ctx.contact_costs[s.season] and R.refuse_contact(s, ctx, p) is None:  # R.contact_cost's table
             out.append(ctx.CONTACT)
@@ -412,7 +434,7 @@ def _sell_train_learn_legal(s: State, ctx, p: int) -> list:
     cell where selling or training is allowed (part of :func:`_turn_legal`, with the
     same cheap checks first)."""
     held = tuple(s.res[ctx.resource_span[p]])
-    out = list(R.affordable_sales(ctx, s.market, held)) if R.sells_here(s, ctx, p) else []
+    out = [*R.affordable_sales(ctx, s.market, held)] if R.sells_here(s, ctx, p) else []
     if R.trains_here(s, ctx, p):
         pec, owned, at = s.pec[p], s.tok, ctx.token_at[p]
         train, next_cost = ctx.train_actions, ctx.next_training_cost  # R.training_cost's table
@@ -594,7 +616,7 @@ def _h_end_turn(s, ctx, p, a):
 
 def _h_place_ghost(s, ctx, p, a):
     top = s.pending.pop()
-    R.place_ghost(s, ctx, p, s.field.index[a.cell], forced=False)
+    R.place_ghost(s, ctx, p, s.field.index[a.cell], False)  # positional: a keyword call costs more
     if R.kalena_fallen(s, ctx):
         _lose(s, ctx, "every Kalena cell holds a ghost")
         return
@@ -646,53 +668,57 @@ def advance(s: State, ctx=None) -> None:
     step that pushed it: :func:`_spread_on` lists the ghost placement's cells as it
     pushes it, and that list is used, not listed again."""
     while True:
-        if s.phase == OVER:
-            s._legal = []
-            return
-        if s.chance is not None:
-            if s.forced:
-                outcome = _possible_outcome(s, s.forced[0])
-                if outcome is _IMPOSSIBLE:
-                    # drop it, so the game waits at this chance node for a valid outcome
-                    bad = s.forced.pop(0)
-                    s._legal = []
-                    raise ChanceError(f"forced outcome {bad!r} is not possible at {s.chance.name()} "
-                                      f"(possible: {', '.join(repr(o) for o, _ in chance_outcomes(s))}); the game waits "
-                                      "at this chance node, resolve it with apply_chance() or force_chance()")
-                s.forced.pop(0)
-                _resolve_chance(s, outcome)
-            elif s.auto_chance:
-                _resolve_chance(s, sample_chance(s))
-            else:
+        if s.chance is None:  # the usual case first: a decision's consequences, no chance node
+            phase = s.phase
+            if phase is OVER:
                 s._legal = []
                 return
-            ctx = None
-            continue
-        if ctx is None:
-            ctx = ctx_of(s)
-        if s.pending:
-            legal = s._legal
-            if legal is None:
-                legal = _pending_legal(s, ctx)
-            if len(legal) == 1:
-                _apply(s, legal[0])
+            if ctx is None:
+                ctx = ctx_of(s)
+            if s.pending:
+                legal = s._legal
+                if legal is None:
+                    legal = _pending_legal(s, ctx)
+                if len(legal) == 1:
+                    _apply(s, legal[0])
+                    continue
+                s._legal = legal
+                return
+            if phase is TURNS:
+                p = s.turn_order[s.turn_pos]
+                legal = _turn_legal(s, ctx, p)
+                if len(legal) == 1:
+                    if s.log is not None:
+                        R.emit(s, "turn_ended", p, f"{P(p)} cannot perform any action, so the turn ends (Game Flow: Turn).", forced=True)
+                    _next_turn(s, ctx)
+                    continue
+                s._legal = legal
+                return
+            if phase is SEASON_END:
+                _start_season(s, ctx)
                 continue
-            s._legal = legal
+            raise AssertionError(f"stuck in phase {s.phase}")  # pragma: no cover
+        if s.phase is OVER:
+            s._legal = []
             return
-        if s.phase == SEASON_END:
-            _start_season(s, ctx)
-            continue
-        if s.phase == TURNS:
-            p = s.turn_order[s.turn_pos]
-            legal = _turn_legal(s, ctx, p)
-            if len(legal) == 1:
-                if s.log is not None:
-                    R.emit(s, "turn_ended", p, f"{P(p)} cannot perform any action, so the turn ends (Game Flow: Turn).", forced=True)
-                _next_turn(s, ctx)
-                continue
-            s._legal = legal
+        # a chance node waits
+        if s.forced:
+            outcome = _possible_outcome(s, s.forced[0])
+            if outcome is _IMPOSSIBLE:
+                # drop it, so the game waits at this chance node for a valid outcome
+                bad = s.forced.pop(0)
+                s._legal = []
+                raise ChanceError(f"forced outcome {bad!r} is not possible at {s.chance.name()} "
+                                  f"(possible: {', '.join(repr(o) for o, _ in chance_outcomes(s))}); the game waits "
+                                  "at this chance node, resolve it with apply_chance() or force_chance()")
+            s.forced.pop(0)
+            _resolve_chance(s, outcome)
+        elif s.auto_chance:
+            _resolve_chance(s, sample_chance(s))
+        else:
+            s._legal = []
             return
-        raise AssertionError(f"stuck in phase {s.phase}")  # pragma: no cover
+        ctx = None
 
 
 def _next_turn(s: State, ctx) -> None:
@@ -799,10 +825,13 @@ def _spread_on(s: State, ctx, p: int, terrain: str, remaining: int) -> None:
         if len(targets) > remaining:
             s.pending.append(_ghost_placement(p, terrain, remaining))
             # the placement's legal actions are these cells: advance takes this list as it is
-            s._legal = list(map(ctx.place_ghost_actions.__getitem__, targets))
+            acts = ctx.place_ghost_actions  # a loop: a comprehension's function (or a map) costs more
+            legal = s._legal = []
+            for c in targets:
+                legal.append(acts[c])
             return
         for c in targets:
-            R.place_ghost(s, ctx, p, c, forced=True)
+            R.place_ghost(s, ctx, p, c, True)
             remaining -= 1
         if R.kalena_fallen(s, ctx):
             _lose(s, ctx, "every Kalena cell holds a ghost")
@@ -910,8 +939,12 @@ def _chance_weights(s: State) -> tuple:
     left, or the fixed faces and cards of the box (:attr:`rules.Ctx.chance_weights`)."""
     node = s.chance
     kind = node.kind
-    if kind == "tile":
-        left = tuple([t for t in s.config.box.tiles if t not in s.layout])
+    if kind == "tile":  # a loop, not a comprehension: six draws a game
+        drawn, left = s.layout, []
+        for t in s.config.box.tiles:
+            if t not in drawn:
+                left.append(t)
+        left = tuple(left)
         return left, (1,) * len(left)
     if kind == "stack":
         left = tuple([p for p in range(s.config.players) if p not in s.turn_order])
@@ -1179,6 +1212,14 @@ class HauntedLandsGame:
     visibility = VISIBILITY  #: who may see what (:data:`~haunted_kit.haunted.state.VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = A.ACTION_TYPES
+    default_players = 4  #: the tools' player count when none is given (the box plays 2..4)
+    #: what a player may set beyond players and seed (the command line's --mode, --ghost-cards)
+    options = (
+        GameOption("mode", "game mode of the box (wanderer, builder, citizen in the reference box; "
+                           "rulebook: Game Modes)", default="wanderer"),
+        GameOption("extra_ghost_cards", "extra ghost cards for higher difficulty, e.g. 2,3 "
+                                        "(rulebook: Increasing Difficulty)", kind="ints", default=(), flag="ghost-cards"),
+    )
 
     @property
     def min_players(self) -> int:
@@ -1222,6 +1263,26 @@ class HauntedLandsGame:
             if state.decisions < before.decisions or state.rng_count < before.rng_count:
                 problems.append("the decision count or the dice position went back")
         return problems
+
+    #: decisions a player's turn may take before a tool takes the game to be endless
+    #: (:meth:`max_decisions`); the longest turn of the reference box's greedy games is far shorter
+    DECISIONS_PER_TURN = 100
+
+    def max_decisions(self, state: State) -> int:
+        """The decision cap of ``state``'s game (:func:`haunted_kit.games.decision_cap`),
+        from its length: :attr:`DECISIONS_PER_TURN` for each player's turn of each round of
+        each season of its box, so a house-rule box with more seasons or rounds gets more
+        (3,600 for 4 players with the reference box, whose longest greedy game takes 259)."""
+        box = state.config.box
+        return self.DECISIONS_PER_TURN * state.players * box.seasons * box.rounds_per_season
+
+    def box_of(self, state: State) -> Box:
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.config.box
+
+    def seed_of(self, state: State) -> int:
+        """``state``'s game seed."""
+        return state.config.seed
 
     def config_of(self, state: State) -> dict:
         """The ``new_game`` keywords that set ``state``'s game up again (its

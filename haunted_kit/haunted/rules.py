@@ -146,6 +146,8 @@ class Ctx:
         self._kinds: dict = {}  # (terrain, near lake) -> a cell's table entries (_cell_kind)
         # the skills that change exploration costs (entry_cost, entry_costs)
         self.cost_skills = self.bit.get("cheaper_forest", 0) | self.bit.get("cheaper_mountain", 0)
+        # the skills that let a player sell and train anywhere in Kalena (sells_here, trains_here)
+        self.anywhere_skills = self.bit.get("anywhere_in_kalena", 0)
         # the most any cell can cost to enter under the kit's entry_cost (skills only
         # lower a cost): with this many tokens every explorable neighbour is in reach
         self.reach_cap = max((t.explore_cost for t in box.terrains.values() if t.explorable), default=0) + self.ghost_surcharge
@@ -217,11 +219,12 @@ class Ctx:
         self.cells_of = f.by_terrain
         # the spread's candidates: per terrain, and on Kalena, the cells whose terrain holds ghosts
         hold = self.holds_ghosts
-        self.ghost_cells_of = {terrain: tuple([c for c in cells if hold[c]]) for terrain, cells in f.by_terrain.items()}
-        self.kalena_ghost_cells = tuple([c for c in f.kalena if hold[c]])
+        self.ghost_cells_of = {terrain: _holding(cells, hold) for terrain, cells in f.by_terrain.items()}
+        self.kalena_ghost_cells = _holding(f.kalena, hold)
         self.extraction_memo = {}  # cell -> extraction_pairs(cell), filled on first use
         self._entry_costs = {}  # see entry_costs
         self._explore_reach = {}  # see explore_reach
+        self.n_cells = len(f.terrain)  # cells on the field (explore_reach's key)
 
     def extraction_pairs(self, cell: int) -> tuple[tuple[int, int], ...]:
         """The (cell, resource index) pairs a sensor standing on ``cell`` could extract
@@ -230,9 +233,13 @@ class Ctx:
         memo is never invalidated (a Ctx for another layout starts an empty one)."""
         hit = self.extraction_memo.get(cell)
         if hit is None:
-            pairs = [(cell, r) for r in self.extract_here[cell]]
-            if self.water is not None:
-                pairs += [(lake, self.water) for lake in self.lakes_adjacent[cell]]
+            pairs = []  # loops, not comprehensions: this runs for most cells of every game's field
+            for r in self.extract_here[cell]:
+                pairs.append((cell, r))
+            water = self.water
+            if water is not None:
+                for lake in self.lakes_adjacent[cell]:
+                    pairs.append((lake, water))
             hit = self.extraction_memo[cell] = tuple(pairs)
         return hit
 
@@ -298,26 +305,35 @@ class Ctx:
         ``rules.entry_cost``, the memo is neither read nor written. A ``have`` of at
         least :attr:`reach_cap` (no cell costs more) is memoised as ``reach_cap``, so
         those counts share one entry. :func:`explore_targets` reads it."""
-        kit_rule = entry_cost is _KIT_ENTRY_COST
-        key = (learned_mask & self.cost_skills, cell, have if have < self.reach_cap else self.reach_cap)
-        hit = self._explore_reach.get(key) if kit_rule else None
-        if hit is None:
-            cost, ghost_cost = self.entry_costs(learned_mask)
-            cells, rule = [], {}
-            if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
-                for c in self.neighbours[cell]:
-                    if cost[c] <= have:
-                        cells.append(c)
-            else:
-                for c in self.neighbours[cell]:
-                    free, haunted = cost[c] <= have, ghost_cost[c] <= have
-                    if free or haunted:
-                        cells.append(c)
-                        if free != haunted:
-                            rule[c] = 1 if free else 2
-            hit = (tuple(cells), tuple(map(self.explore_actions.__getitem__, cells)), rule)
-            if kit_rule:
-                self._explore_reach[key] = hit
+        if entry_cost is _KIT_ENTRY_COST:
+            cap = self.reach_cap
+            # the three parts as one whole number (cell < cells, the count <= cap): a key
+            # read at every turn decision, with no tuple to build, hash and compare
+            key = ((learned_mask & self.cost_skills) * self.n_cells + cell) * (cap + 1) + (have if have < cap else cap)
+            hit = self._explore_reach.get(key)
+            if hit is not None:
+                return hit
+        else:
+            key = None
+        cost, ghost_cost = self.entry_costs(learned_mask)
+        cells, moves, rule = [], [], {}
+        acts = self.explore_actions
+        if cost is ghost_cost:  # the ghosts change no cost: one comparison per neighbour
+            for c in self.neighbours[cell]:
+                if cost[c] <= have:
+                    cells.append(c)
+                    moves.append(acts[c])
+        else:
+            for c in self.neighbours[cell]:
+                free, haunted = cost[c] <= have, ghost_cost[c] <= have
+                if free or haunted:
+                    cells.append(c)
+                    moves.append(acts[c])
+                    if free != haunted:
+                        rule[c] = 1 if free else 2
+        hit = (tuple(cells), tuple(moves), rule)
+        if key is not None:
+            self._explore_reach[key] = hit
         return hit
 
     def _ask_every_terrain(self, learned_mask: int, ghost: bool) -> tuple:
@@ -330,6 +346,16 @@ class Ctx:
     def _ask_every_cell(self, learned_mask: int, ghost: bool) -> tuple:
         costs = (entry_cost(self, c, learned_mask, ghost) for c in range(len(self.field.terrain)))
         return tuple(math.inf if cost is None else cost for cost in costs)
+
+
+def _holding(cells, hold) -> tuple:
+    """The cells of ``cells`` whose ``hold[cell]`` is true, in order (a loop: it runs for
+    every terrain of every game's field, where a comprehension's function costs more)."""
+    out = []
+    for c in cells:
+        if hold[c]:
+            out.append(c)
+    return tuple(out)
 
 
 def _faces(faces) -> tuple[tuple, tuple]:
@@ -538,7 +564,7 @@ def do_explore(s: State, ctx: Ctx, p: int, cell: int) -> None:
     """Move ``p``'s sensor to ``cell`` (cell index), turning the entry cost
     (:func:`entry_cost`) of active exploration tokens face down; logs ``explored``. Pushes
     nothing. Rulebook: "Basic Actions: Exploration"."""
-    cost = entry_cost(ctx, cell, s.learned[p], bool(s.ghosts[cell]))
+    cost = entry_cost(ctx, cell, s.learned[p], s.ghosts[cell] != 0)
     s.act[ctx.token_at[p][EXPLORATION]] -= cost  # s.spend_tokens, without the call
     s.sensor[p] = cell
     if s.log is not None:
@@ -795,14 +821,14 @@ def sells_here(s: State, ctx: Ctx, p: int) -> bool:
     """Whether ``p``'s sensor stands where it may sell: the city, or the suburb with
     skill 6. Rulebook: "Additional Actions: Selling", skill 6."""
     here = s.sensor[p]
-    return ctx.can_sell[here] or (ctx.can_train[here] and bool(s.learned[p] & ctx.bit.get("anywhere_in_kalena", 0)))
+    return ctx.can_sell[here] or (ctx.can_train[here] and (s.learned[p] & ctx.anywhere_skills) != 0)
 
 
 def trains_here(s: State, ctx: Ctx, p: int) -> bool:
     """Whether ``p``'s sensor stands where it may train and learn: the suburb, or the
     city with skill 6. Rulebook: "Additional Actions: Training, Learning", skill 6."""
     here = s.sensor[p]
-    return ctx.can_train[here] or (ctx.can_sell[here] and bool(s.learned[p] & ctx.bit.get("anywhere_in_kalena", 0)))
+    return ctx.can_train[here] or (ctx.can_sell[here] and (s.learned[p] & ctx.anywhere_skills) != 0)
 
 
 def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
@@ -1056,7 +1082,11 @@ def _free_for_ghosts(s: State, cells) -> list[int]:
 
 def kalena_fallen(s: State, ctx: Ctx) -> bool:
     """All Kalena cells hold ghosts: the collective loss (rulebook: "Ghosts")."""
-    return all(map(s.ghosts.__getitem__, ctx.kalena_cells))
+    ghosts = s.ghosts
+    for c in ctx.kalena_cells:  # a loop: all(map(list.__getitem__)) costs more (after every ghost placed)
+        if not ghosts[c]:
+            return False
+    return True
 
 
 def place_ghost(s: State, ctx: Ctx, p: int, cell: int, forced: bool) -> None:

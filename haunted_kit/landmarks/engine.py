@@ -900,11 +900,17 @@ class LandmarksGame:
     visibility = VISIBILITY  #: who may see what (:data:`VISIBILITY`)
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = ACTION_TYPES
-    #: the new_game keywords tools may offer (the command line: ``compare --rounds N``)
-    game_options = (GameOption("rounds", f"Landmarks & Architects: rounds before the game ends, 1 to {MAX_ROUNDS} "
-                                         "(default: the box's example_round.rounds, 1 in the kit's box; a game also "
-                                         "ends when a village reaches the box's end_trigger cards; RULINGS L1)",
-                               low=1, high=MAX_ROUNDS),)
+    default_players = 3  #: the tools' player count when none is given
+    #: what a player may set beyond players and seed (the command line's --rounds). A game
+    #: from the tools plays 3 rounds (ruling L1): with the default 3 players every seat leads
+    #: once, the leader's token passing left after each round (Landmarks: How To Play, Take
+    #: One Action); the box check (``settings``) plays the same. ``new_game`` alone deals
+    #: the box's one example round.
+    options = (
+        GameOption("rounds", "rounds to play, each one lead and its followers; the leader's token passes left "
+                             "after each (Landmarks: How To Play, Take One Action; kit default, ruling L1)",
+                   kind="int", default=3, low=1, high=MAX_ROUNDS),
+    )
 
     @property
     def min_players(self) -> int:
@@ -919,6 +925,23 @@ class LandmarksGame:
 
     def from_dict(self, data: dict, box=None) -> LandmarksState:
         return from_dict(data, box)
+
+    #: decisions a player may take in one round before a tool takes the game to be endless
+    #: (:meth:`max_decisions`); the longest 5-player round measured takes 9 in all
+    DECISIONS_PER_PLAYER_ROUND = 10
+
+    def max_decisions(self, state: LandmarksState) -> int:
+        """The decision cap of ``state``'s game (:func:`haunted_kit.games.decision_cap`),
+        from its length: :attr:`DECISIONS_PER_PLAYER_ROUND` per player per round."""
+        return self.DECISIONS_PER_PLAYER_ROUND * state.players * state.rounds
+
+    def box_of(self, state: LandmarksState) -> LandmarksBox:
+        """The box ``state`` is played with (named in the decision cap's message)."""
+        return state.box
+
+    def seed_of(self, state: LandmarksState) -> int:
+        """``state``'s game seed."""
+        return state.seed
 
     def start_of(self, state: LandmarksState) -> LandmarksState:
         """The position before the first entry of ``state.history()``

@@ -34,13 +34,13 @@ from html import escape
 import ipywidgets as W
 
 from ..bots import seat_bot
+from ..games import past_cap
 from ..events import cite_rulings
 from ..protocol import describe_action, sample_chance
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
 from .errors import ErrorReporting
 from .hints import HintPanel, hints_off, kernel_loop
 
-BOT_STEP_LIMIT = 5000
 #: the most actions :meth:`GamePlayView.menu` shows as buttons by default (more go to the list only)
 MENU_BUTTONS = 10
 _COLOURS = {"info": "#000", "refusal": "#8a1c00", "ignored": "#555"}
@@ -351,10 +351,16 @@ class GamePlayView(ErrorReporting, W.VBox):
         return self.message
 
     def play_on(self) -> list[str]:
-        """Bots decide until a human is to move or the game ends. Returns what they did,
-        one short line per decision (also shown on the message line)."""
+        """Bots decide until a human is to move, the game ends or its decision cap is
+        reached (:func:`haunted_kit.games.past_cap`: the message line then names the seed
+        and the box). Returns what they did, one short line per decision (also shown on
+        the message line)."""
         done = []
-        while self._bot_to_move() and len(done) < BOT_STEP_LIMIT:
+        while self._bot_to_move():
+            capped = past_cap(self.game, self.state, what="bots")
+            if capped is not None:
+                self.say(str(capped), "refusal")
+                return done
             p = self.state.current_player()
             action = self.bots[p].act(self.state.copy())
             why = self.state.why_not(action)

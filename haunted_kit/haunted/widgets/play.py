@@ -45,10 +45,10 @@ from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
+from ...games import past_cap
 from ...widgets.playview import resolve_bots
 from ..engine import GAME, new_game
 
-BOT_STEP_LIMIT = 5000
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
 
 
@@ -542,9 +542,16 @@ class PlayView(ErrorReporting, W.VBox):
 
     # ------------------------------------------------------------------ bots
     def bot_step(self) -> bool:
-        """The bot to move makes one decision. Returns whether one was made."""
+        """The bot to move makes one decision. Returns whether one was made: not when no
+        bot is to move, nor at the game's decision cap (:func:`haunted_kit.games.past_cap`:
+        the message line names the seed and the box, and the bots stop)."""
         if not self._bot_to_move():
             self.say("No bot is to move." if not self.state.is_terminal() else "The game is over.", "ignored")
+            return False
+        capped = past_cap(GAME, self.state, what="bots")
+        if capped is not None:
+            self._stop = True
+            self.say(str(capped), "refusal")
             return False
         p = self.state.current_player()
         action = self.bots[p].act(self.state.copy())
@@ -568,12 +575,10 @@ class PlayView(ErrorReporting, W.VBox):
         if sync or loop is None:
             self.bot_running = True
             try:
-                steps = 0
-                while self._bot_to_move() and not self._stop and steps < BOT_STEP_LIMIT:
+                while self._bot_to_move() and not self._stop:  # bot_step stops them at the decision cap
                     self.bot_running = False  # let bot_step apply
                     self.bot_step()
                     self.bot_running = True
-                    steps += 1
             finally:
                 self.bot_running = False
                 self.refresh()

@@ -312,5 +312,20 @@ class NimGame(NimCore):
         return NimEncoder(box or DEFAULT_BOX, players)
 
 
+class _UndrawableState(NimState):
+    def observation(self, player=None) -> dict:
+        raise RuntimeError("a fault of the game's own observation")
+
+
+class UndrawableNim(NimGame):
+    """The toy whose observation fails: a page of its table must still say something went wrong."""
+
+    def new_game(self, *, players: int, seed: int = 0, **options) -> NimState:
+        s = new_game(players, seed, **options)
+        s.__class__ = _UndrawableState
+        return s
+
+
 MINIMAL = NimCore()
 GAME = NimGame()
+UNDRAWABLE = UndrawableNim()
