@@ -175,12 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
-    rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions")
+    rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions, "
+                                        "each with a paired 95%% interval")
     rev.add_argument("save", type=Path, help="a save of any game of the kit (play --save, the play views, the server's export)")
     rev.add_argument("--seat", type=_player_count, default=1, metavar="N",
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
     rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
-                     help="search playouts per decision (default: haunted_kit.review.DEFAULT_PLAYOUTS)")
+                     help="playouts per decision at first: the search's budget and the first look of every paired "
+                          "interval; undecided intervals get up to 8 times as many (default: "
+                          "haunted_kit.review.DEFAULT_PLAYOUTS)")
     rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
     rev.add_argument("--html", type=Path, metavar="FILE", help="also write the review as an HTML page")
     rev.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
