@@ -248,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--box", type=Path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
     cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
-                     help="games per box, at least 2 (default: haunted 500, estate 300, landmarks 250)")
+                     help="games per box, at least 2 (default: the game's own, e.g. 500 for haunted)")
     cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
     cmp.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, e.g. 4 for haunted)")
     cmp.add_argument("--agents", type=_agents, default=["greedy"],

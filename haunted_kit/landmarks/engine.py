@@ -916,6 +916,7 @@ class LandmarksGame:
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = ACTION_TYPES
     default_players = 3  #: the tools' player count when none is given
+    compare_games = 250  #: ``compare``'s games per box when none are asked for (about 5-15 CPU s of games)
     #: what a player may set beyond players and seed (the command line's --rounds). A game
     #: from the tools plays 3 rounds (ruling L1): with the default 3 players every seat leads
     #: once, the leader's token passing left after each round (Landmarks: How To Play, Take
