@@ -55,6 +55,10 @@ def test_a_game_without_a_classroom_module_gets_the_generic_seat_page(chromium_b
     expect(cell(page, "bonus")).to_have_text(f"{s.bonus[0]}, hidden")  # P2's card stays face down
     expect(page.locator(".hk-action")).to_have_text([a.describe() for a in s.legal_actions()])
 
+    cell(page, "heaps").click()  # the board is tables, not cells: a click on it names the buttons
+    expect(page.locator(".hk-message")).to_have_text("Choose with one of the buttons.")
+    assert page.locator('#app[data-seq="0"]').count() == 1 and errors == []
+
     page.locator(".hk-action", has_text="take 3 from heap 3").click()
     s.apply_action(s.legal_actions()[[a.describe() for a in s.legal_actions()].index("take 3 from heap 3")])
     s.apply_action(bot.act(s.copy()))
