@@ -20,7 +20,9 @@ that table (decide, take back, show and cover the mover's hidden cards); neither
 the teacher page, another table, a rollback or a seat change. The teacher page renews
 either (``new_link``): every page open on the old link is told in words and closed. The
 teacher token opens no projector or hot-seat page (a plain page says to use the table's
-link). Every token is kept in the store, so every link works again after a restart. The
+link), and no page names its address to the page opened from it (``Referrer-Policy:
+no-referrer``: a screen opened from the teacher page never holds the teacher's address).
+Every token is kept in the store, so every link works again after a restart. The
 Host header must be a localhost name, the address served on, or a name given with
 ``allow_hosts``; anything else gets 403. Errors are written to the teacher's log
 (``log_path``) with their traceback; a page only gets a sentence.
@@ -963,6 +965,9 @@ class _Base(_Shared, tornado.web.RequestHandler):
     def set_default_headers(self):
         self.set_header("X-Frame-Options", "DENY")
         self.set_header("Cache-Control", "no-store")
+        # no page tells the next one where it came from: a projector, hot-seat or seat page opened
+        # from the teacher page would otherwise hold the teacher's address (and token) in document.referrer
+        self.set_header("Referrer-Policy", "no-referrer")
 
 
 class NoIcon(_Base):
