@@ -7,7 +7,7 @@
     python benchmarks/bench_compare.py --splits 200      # how often two halves of the same games mark a row
 
 Timing: runs ``haunted-kit compare --box HOUSE --no-progress`` (the defaults: the game's
-``DEFAULT_GAMES``, one worker per CPU) as a new process, as a user types it, and prints
+the game's ``compare_games``, one worker per CPU) as a new process, as a user types it, and prints
 its wall time, the CPU seconds of that process and its workers, and the one-minute load
 average before and after (the machine may be shared: wall is CPU over the share of the
 cores the run got). The house box is a copy of the game's box with one number changed
@@ -144,7 +144,7 @@ def splits(game: str, games: int, workers: int | None, count: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", default="haunted", choices=list(HOUSE))
-    ap.add_argument("--games", type=number_at_least(2), default=None, help="games per box (default: DEFAULT_GAMES)")
+    ap.add_argument("--games", type=number_at_least(2), default=None, help="games per box (default: the game's compare_games)")
     ap.add_argument("--workers", type=number_at_least(1), default=None, help="worker processes (default: one per CPU)")
     ap.add_argument("--runs", type=number_at_least(1), default=1, help="timed runs of the command (default 1)")
     ap.add_argument("--widths", action="store_true", help="print each row's half-width instead of timing")
@@ -152,9 +152,9 @@ def main() -> None:
                     help="measure the false alarms over K splits of the same games instead of timing")
     args = ap.parse_args()
     if args.splits:
-        splits(args.game, args.games or C.DEFAULT_GAMES[args.game], args.workers, args.splits)
+        splits(args.game, args.games or C.default_games(args.game), args.workers, args.splits)
     elif args.widths:
-        widths(args.game, args.games or C.DEFAULT_GAMES[args.game], args.workers)
+        widths(args.game, args.games or C.default_games(args.game), args.workers)
     else:
         time_cli(args.game, args.games, args.workers, args.runs)
 

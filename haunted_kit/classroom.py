@@ -10,16 +10,19 @@ hint), read by :func:`app_settings`.
 
 Voila runs in its own process through :func:`voila_main` (``python -m haunted_kit.classroom``),
 which adds what a lesson needs to Voila: the kernel of a closed or reloaded page is shut
-down after ``kernel_idle`` seconds without a page (Voila's own shutdown request on page
-close is refused for a missing ``_xsrf``, voila-dashboards/voila#1458, so the kit relies on
-jupyter_server's idle culling of kernels with no connection); at most ``max_kernels`` live
-kernels, the next page load gets a page saying the app is full and what to do; the Host
+down at once by the page's own shutdown request (Voila sends it with the ``_xsrf`` cookie,
+which no Voila page set, voila-dashboards/voila#1458: every handler's GET now sets it), and
+otherwise after ``kernel_idle`` seconds without a page (jupyter_server's idle culling of
+kernels with no connection); at most ``max_kernels`` live kernels (a kernel being shut down
+at its page's request does not count, so a student reloading their own tab is served), the
+next page load gets a page saying the app is full and what to do; the Host
 header must be a localhost name or an ``allow_hosts`` name (else 403), as the table
 server checks it. :func:`serve` prints the URL only once Voila answers there.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import signal
 import socket
@@ -162,8 +165,10 @@ def voila_main(argv=None) -> None:
     classroom's kernel cap and Host check. Runs until Voila stops."""
     # lazy: only the Voila process imports voila, tornado and traitlets (the kernels and the CLI never do)
     import tornado.web
+    import tornado.websocket
     from traitlets import Integer, List, Unicode
     from voila.app import Voila
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 
     class ClassroomVoila(Voila):
         """Voila with a cap on live kernels and the Host header checked on every handler."""
@@ -171,12 +176,14 @@ def voila_main(argv=None) -> None:
         max_kernels = Integer(MAX_KERNELS, config=True, help="live kernels at most; the next page load is refused")
         allow_hosts = List(Unicode(), config=True, help="names the Host header may carry besides localhost")
 
+        closing: set = set()  #: kernels a page asked to shut down (counted free at once: a reloaded tab's own)
+
         def initialize(self, argv=None):
             super().initialize(argv)
             self.voila_configuration.prelaunch_hook = self.kernel_cap
 
         def kernel_cap(self, handler, notebook, cwd):
-            live = len(self.kernel_manager.list_kernel_ids())
+            live = len(set(self.kernel_manager.list_kernel_ids()) - self.closing)
             if live >= self.max_kernels:
                 self.log.warning("classroom app full: %d kernels live, the cap is %d", live, self.max_kernels)
                 handler.set_status(503)
@@ -185,14 +192,37 @@ def voila_main(argv=None) -> None:
             return None
 
         def init_handlers(self):
-            return [(rule[0], host_checked(rule[1], self.allow_hosts), *rule[2:]) for rule in super().init_handlers()]
+            rules = super().init_handlers()
+            rules = [(rule[0], closing_tracked(rule[1], self.closing), *rule[2:])
+                     if issubclass(rule[1], VoilaShutdownKernelHandler) else rule for rule in rules]
+            return [(rule[0], host_checked(rule[1], self.allow_hosts), *rule[2:]) for rule in rules]
+
+    def closing_tracked(handler_class, closing: set):
+        """Voila's shutdown handler (a page's ``beforeunload`` beacon) with the kernel
+        counted free while it shuts down, so the same tab reloaded is served at the cap."""
+        class Tracked(handler_class):
+            async def post(self, kernel_id):
+                closing.add(kernel_id)
+                try:
+                    return await super().post(kernel_id)
+                finally:
+                    closing.discard(kernel_id)
+
+        Tracked.__name__ = handler_class.__name__
+        return Tracked
 
     def host_checked(handler_class, allow_hosts):
         class Checked(handler_class):
-            def prepare(self):
+            async def prepare(self):
                 if not host_allowed(self.request.host, allow_hosts):
                     raise tornado.web.HTTPError(403, reason="Host not allowed")
-                return super().prepare()
+                done = super().prepare()
+                if inspect.isawaitable(done):
+                    await done
+                if self.request.method == "GET" and not isinstance(self, tornado.websocket.WebSocketHandler):
+                    # the _xsrf cookie, which Voila's page sends with its shutdown request when it closes or
+                    # reloads (voila-dashboards/voila#1458: no page sets it, so every such request got 403)
+                    self.xsrf_token  # noqa: B018 - reading it sets the cookie
 
         Checked.__name__ = handler_class.__name__
         return Checked

@@ -23,9 +23,11 @@ failed write never leaves a broken file. No user error prints a traceback.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -89,6 +91,30 @@ def _whole(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+
+
+def _allowed_host(text: str) -> str:
+    """An ``--allow-host`` value: a bare host name (``class.school.lan``) or IP address
+    (``192.168.1.20``, ``fe80::1`` or ``[fe80::1]``), as the Host header of a page asked
+    for by that name carries it without its port; returned lower case, an IPv6 address in
+    brackets (as the servers compare it). Anything else (``name:8870``, ``http://name``, a
+    path) is a usage error saying what to write."""
+    value = text.strip().lower()
+    bare = value[1:-1] if value.startswith("[") and value.endswith("]") else value
+    try:
+        address = ipaddress.ip_address(bare)
+        return f"[{address.compressed}]" if address.version == 6 else address.compressed
+    except ValueError:
+        pass
+    name = value[:-1] if value.endswith(".") else value
+    if 0 < len(name) <= 253 and all(_HOST_LABEL.fullmatch(part) for part in name.split(".")):
+        return name
+    raise argparse.ArgumentTypeError(
+        f"expected a bare host name or IP address as students type it, without http:// or a port, e.g. "
+        f"--allow-host class.school.lan or --allow-host 192.168.1.20; got {text[:80]!r}")
 
 
 def _seed(text: str) -> int:
@@ -165,12 +191,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
-    rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions")
+    rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions, "
+                                        "each with a paired 95%% interval")
     rev.add_argument("save", type=_path, help="a save of any game of the kit (play --save, the play views, the server's export)")
     rev.add_argument("--seat", type=_player_count, default=1, metavar="N",
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
     rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
-                     help="search playouts per decision (default: haunted_kit.review.DEFAULT_PLAYOUTS)")
+                     help="playouts per decision at first: the search's budget and the first look of every paired "
+                          "interval; undecided intervals get up to 8 times as many (default: "
+                          "haunted_kit.review.DEFAULT_PLAYOUTS)")
     rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
     rev.add_argument("--html", type=_path, metavar="FILE", help="also write the review as an HTML page")
     rev.add_argument("--box", type=_path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
@@ -236,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--box", type=_path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
     cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
-                     help="games per box, at least 2 (default: haunted 500, estate 300, landmarks 250)")
+                     help="games per box, at least 2 (default: the game's own, e.g. 500 for haunted)")
     cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
     cmp.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, e.g. 4 for haunted)")
     cmp.add_argument("--agents", type=_agents, default=["greedy"],
@@ -269,8 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds after which the game of a closed or reloaded page is shut down, 5 to 3600 (default 30)")
     cls.add_argument("--max-kernels", type=arg_whole(*KERNELS_RANGE), default=40, metavar="N",
                      help="games open at once at most, 1 to 1000 (default 40); the next page says the app is full")
-    cls.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                     help="another name pages may use in their Host header (repeatable; default localhost names only)")
+    cls.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_allowed_host,
+                     help="another name pages may use in their Host header: a bare host name or IP address, no port or "
+                          "http:// (repeatable; default localhost names only)")
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=_path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
@@ -285,8 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--ip", default="127.0.0.1",
                      help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
     srv.add_argument("--port", type=_port, default=8870, help="port (default 8870; 0: any free port)")
-    srv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                     help="another name pages may use in their Host header (repeatable)")
+    srv.add_argument("--allow-host", action="append", default=[], metavar="NAME", type=_allowed_host,
+                     help="another name pages may use in their Host header: a bare host name or IP address, no port or "
+                          "http:// (repeatable)")
     srv.add_argument("--size", type=_hex_size, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
     srv.add_argument("--bot-delay", type=arg_finite(*BOT_DELAY_RANGE), default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
@@ -300,7 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     for choice in sub._choices_actions:  # 'COMMAND --help' says what the command does, not the kit's blurb
         command = sub.choices[choice.dest]
         if command.description is None:
-            command.description = choice.help[:1].upper() + choice.help[1:] + "."
+            text = choice.help.replace("%%", "%")  # a help line is %-formatted, a description is not
+            command.description = text[:1].upper() + text[1:] + "."
     return ap
 
 
@@ -1024,6 +1056,9 @@ def _server(sub, args) -> int:
                             compress=args.compress)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
+        if "--store" not in str(exc):  # the store file itself is refused: what to do, the file kept as it is
+            print(f"haunted-kit server: {args.store} is kept as it is; start with another --store FILE (a new file "
+                  "starts an empty store), or restore the file from a copy", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"haunted-kit server: cannot serve on {args.ip} port {args.port}: {exc.strerror or exc}", file=sys.stderr)

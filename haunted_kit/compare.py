@@ -69,7 +69,7 @@ from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
 
-__all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "newcombe_interval", "t_interval", "two_proportion_z",
+__all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "default_games", "newcombe_interval", "t_interval", "two_proportion_z",
            "welch", "wilson_interval"]
 
 #: the report's columns
@@ -80,13 +80,21 @@ CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
 _Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 
-#: ``compare``'s default games per box for each game, each about 5 to 15 CPU seconds of
-#: games for both boxes: a default Haunted Lands report (4 players, greedy bots, one
-#: worker process per CPU for both boxes) takes about 6 CPU seconds, about 6 s wall on two
-#: free cores and 16-21 s with the two cores shared about nine ways
-#: (``benchmarks/bench_compare.py --runs 3``); a rate's difference then has a 95%
-#: half-width of about +-5 pts.
-DEFAULT_GAMES = {"haunted": 500, "estate": 300, "landmarks": 250}
+#: ``compare``'s default games per box for a game that declares none (a Game's optional
+#: ``compare_games``, chosen so a report takes about 5 to 15 CPU seconds of games for both
+#: boxes: Haunted Lands declares 500, the estate 300, Landmarks 250). A default Haunted
+#: Lands report (4 players, greedy bots, one worker process per CPU for both boxes) takes
+#: about 6 CPU seconds, about 6 s wall on two free cores and 16-21 s with the two cores
+#: shared about nine ways (``benchmarks/bench_compare.py --runs 3``); a rate's difference
+#: then has a 95% half-width of about +-5 pts.
+DEFAULT_GAMES = 500
+
+
+def default_games(game) -> int:
+    """Games per box a report of ``game`` (a name or Game) plays when none are asked for:
+    the Game's ``compare_games``, else :data:`DEFAULT_GAMES`."""
+    g = get_game(game) if isinstance(game, str) else game
+    return getattr(g, "compare_games", DEFAULT_GAMES)
 
 
 # ============================================================================ statistics
@@ -752,7 +760,7 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         reference: the box to compare against (a box or folder; default: the game's own,
             ``default_box()``).
         games: games per box (seeds ``seed .. seed + games - 1``; at least 2; default
-            :data:`DEFAULT_GAMES` for the game).
+            :func:`default_games`: the game's ``compare_games``).
         seed: the first seed.
         players: player count (default: the game's ``default_players``,
             :func:`haunted_kit.games.default_players`: 4 for Haunted Lands, 3 for the companions).
@@ -777,7 +785,7 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     """
     g = get_game(game)
     if games is None:
-        games = DEFAULT_GAMES.get(game, 500)
+        games = default_games(g)
     if not is_integer(games) or games < 2:
         raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
     if players is None:

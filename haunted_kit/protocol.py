@@ -505,6 +505,12 @@ class Game(Protocol):
     * ``config_of(state) -> dict``: the ``new_game`` keywords (JSON, box aside) that set
       ``state``'s game up again, every default filled in (the classroom store keeps them;
       else it keeps the keywords the table was created with);
+    * ``migrate_record(record) -> (record, origin)``: a record of the game's previous
+      version (save entries ``{"player", "chance", "action"}``) as this version reads it,
+      with per new entry the index of the old one it comes from; the one reader of old
+      records, for its saves and for a classroom store table whose rows no longer replay
+      (Landmarks: a Build was one decision); raises ValueError for a record that is not
+      the previous version's;
     * ``start_of(state) -> state``: the position before the first entry of
       ``state.history()`` (chance nodes left waiting, the log on), from which
       :func:`states_along` re-plays the record (needed by :mod:`haunted_kit.review`);

@@ -20,7 +20,9 @@ that table (decide, take back, show and cover the mover's hidden cards); neither
 the teacher page, another table, a rollback or a seat change. The teacher page renews
 either (``new_link``): every page open on the old link is told in words and closed. The
 teacher token opens no projector or hot-seat page (a plain page says to use the table's
-link). Every token is kept in the store, so every link works again after a restart. The
+link), and no page names its address to the page opened from it (``Referrer-Policy:
+no-referrer``: a screen opened from the teacher page never holds the teacher's address).
+Every token is kept in the store, so every link works again after a restart. The
 Host header must be a localhost name, the address served on, or a name given with
 ``allow_hosts``; anything else gets 403. Errors are written to the teacher's log
 (``log_path``) with their traceback; a page only gets a sentence.
@@ -339,7 +341,6 @@ class Classroom:
     teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
-    lines: dict = field(default_factory=dict)  #: table id -> [(seat, action)]: the decisions a rollback set aside too
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
     _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
@@ -428,10 +429,11 @@ class Classroom:
         else:
             msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
                                bots=bots)
-        # own-move undo: a seat page for its seat; the shared screen for whoever decided last
-        seat = viewer if mode == "seat" else t.applied[-1][1] if t.applied and mode != "projector" else None
+        # own-move undo: a seat page for its seat; the hot-seat screen for the human at it (the one to move)
+        seat = viewer if mode == "seat" else None if mode == "projector" else t.state.current_player()
         msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
                            and self.can_undo(t, seat))
+        msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
         return msg
 
@@ -455,13 +457,9 @@ class Classroom:
 
     def line_of(self, t: Table) -> list:
         """The table's line of decisions: those in effect, then those the last rollback
-        set aside (while play has not gone another way), each ``(seat, action)``."""
-        now = [(p, a) for _seq, p, a in t.applied]
-        line = self.lines.get(t.id, [])
-        if line[:len(now)] != now:
-            line = now
-        self.lines[t.id] = line
-        return line
+        set aside (while play has not gone another way), each ``(seat, action)``; kept
+        by the store from its record (:attr:`Table.line`), so it survives a restart."""
+        return t.line
 
     def decisions_list(self, t: Table) -> list:
         """The teacher's list: every decision of the line's last :data:`DECISIONS_LISTED`,
@@ -476,8 +474,16 @@ class Classroom:
                 for n in shown]
 
     def announce(self, t: Table, text: str) -> None:
-        """Every page of ``t`` shows ``text`` once (with its next view)."""
+        """Every page of ``t`` shows ``text`` once (with its next view); kept in the store
+        until the table's next decision, so a restart shows it again (:meth:`GameStore.notice`)."""
         self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
+        self.store.set_notice(t.id, text)
+
+    def __post_init__(self):
+        for t in self.store.serving():  # the notices kept in the store: said again after a restart
+            text = self.store.notice(t.id)
+            if text is not None:
+                self.announcements[t.id] = {"id": f"{t.id}-{t.seq}", "text": text}
 
     def update(self, conn: Connection) -> None:
         """Send ``conn``'s page its current view: the full view the first time (a page
@@ -525,14 +531,21 @@ class Classroom:
             if c.role == "seat":
                 online[(c.table_id, c.viewer)] = online.get((c.table_id, c.viewer), 0) + 1
         tables = []
-        for t in self.store.tables():
+        for t in self.store.serving():
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent,
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-        return {"type": "teacher", "tables": tables, "games": classroom_games(self.game)}
+        return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside()}
+
+    def set_aside(self) -> list[dict]:
+        """The store's tables that cannot be served, as the teacher page lists them:
+        ``{"id", "name", "reason"}`` (the reason names the table and what is wrong)."""
+        names = dict(self.store.db.execute("SELECT id, name FROM game_tables"))
+        return [{"id": tid, "name": names.get(tid, f"Table {tid}"), "reason": why}
+                for tid, why in sorted(self.store.set_aside.items())]
 
     def screen_token_ok(self, role: str, table_id: int, given: str) -> bool:
         """Whether ``given`` is table ``table_id``'s token for a ``role`` screen (projector:
@@ -673,19 +686,24 @@ class Classroom:
             self.send(conn, {"type": "error", "text": "The game store refused the decision; the teacher's log "
                                                       "has the details."})
             return
-        self.line_of(t)
         self.announcements.pop(t.id, None)  # an announcement stays until the next decision
         self.broadcast(t.id)
         self.schedule_bots(t.id)
 
     def undo(self, conn: Connection, msg: dict) -> None:
-        """A page takes back its seat's last decision: ``{"type": "undo", "seq": seen}``.
+        """A page takes back its seat's last decision: ``{"type": "undo", "seq": seen}``;
+        on the hot-seat screen the seat is the human to move there (``"seat"``, when sent,
+        must be that one), so one player never takes back another's decision.
         Allowed under :func:`undo_allowed` (Board Game Arena's policy) on the position the
         page shows; recorded as a rollback row and announced to every page of the table."""
         t = self.table(conn.table_id)
         bots = self.bots_of(t)
-        if conn.role == "hotseat":
-            seat = t.applied[-1][1] if t.applied else None
+        if conn.role == "hotseat":  # only the decision the human at the screen (the one to move) made last
+            seat = t.state.current_player()
+            if "seat" in msg and msg["seat"] != seat:
+                self.send(conn, {"type": "refused", "text": "The table moved on since your page showed it: "
+                                                            "look at the board again."})
+                return
         else:
             seat = conn.viewer if conn.role == "seat" else None
         if msg.get("seq") != t.seq or not is_integer(msg.get("seq")):
@@ -697,7 +715,6 @@ class Classroom:
                                                         "player moves, a hidden card is shown or chance decides."})
             return
         n = len(t.applied)
-        self.line_of(t)
         t.rollback(n - 1)
         # no words of the decision itself: the game's visibility may hide it from the others (a card taken face down)
         self.announce(t, f"P{seat + 1} took back decision {n}; the game is back at decision {n - 1}.")
@@ -719,14 +736,24 @@ class Classroom:
         if to < now:
             t.rollback(to)
             text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside "
-                    "(the teacher can bring them back).")
+                    f"{self._set_aside_fate(t)}.")
         else:
             for p, a in line[now:to]:
                 t.decide(p, a)
             text = f"The teacher brought the game forward again to decision {to} (decisions {now + 1} to {to} are back)."
-        self.lines[tid] = line
         self.announce(t, text)
         return text
+
+    def _set_aside_fate(self, t: Table) -> str:
+        """What becomes of decisions a rollback set aside, in words, at table ``t`` as it is
+        now: a human to move, the teacher can bring them back (until a decision goes
+        another way); a bot to move decides again from here at once and may decide
+        otherwise, which would drop them."""
+        p = t.state.current_player()
+        if p is not None and t.seats[p].agent is not None:
+            return (f"(P{p + 1} is a bot and decides again from here: if it decides otherwise than before, they "
+                    "are gone; hand its seat to a human before a rollback to keep them)")
+        return "(the teacher can bring them back)"
 
     def schedule_bots(self, table_id: int) -> None:
         """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds, each
@@ -818,7 +845,6 @@ class Classroom:
             return False
         if bot is not None:
             self._bots[(table_id, seat, agent)] = bot
-        self.line_of(t)
         self.announcements.pop(table_id, None)  # an announcement stays until the next decision
         self.broadcast(table_id)
         return True
@@ -875,7 +901,9 @@ class Classroom:
     def _table_of(self, msg: dict) -> Table:
         """The table a teacher request names (``"table"``: its number); ValueError else."""
         tid = msg.get("table")
-        if not is_integer(tid) or tid not in self.store.table_ids():
+        if is_integer(tid) and tid in self.store.set_aside:
+            raise ValueError(f"table {tid} is set aside: {self.store.set_aside[tid]}")
+        if not is_integer(tid) or tid not in self.store.serving_ids():
             raise ValueError(f"there is no table {short(tid)}")
         return self.table(int(tid))
 
@@ -937,6 +965,9 @@ class _Base(_Shared, tornado.web.RequestHandler):
     def set_default_headers(self):
         self.set_header("X-Frame-Options", "DENY")
         self.set_header("Cache-Control", "no-store")
+        # no page tells the next one where it came from: a projector, hot-seat or seat page opened
+        # from the teacher page would otherwise hold the teacher's address (and token) in document.referrer
+        self.set_header("Referrer-Policy", "no-referrer")
 
 
 class NoIcon(_Base):
@@ -950,6 +981,10 @@ class SeatPage(_Base):
         seat = self.classroom.store.seat_by_code(code)
         if seat is None:
             raise tornado.web.HTTPError(404)
+        if seat.table_id not in self.classroom.store.serving_ids():
+            self.plain_page(f"This seat's table ({seat.table_id}) is set aside: the server cannot play it (the teacher "
+                            "page says why). Ask the teacher for a seat at another table.", 409)
+            return
         self.finish(page_html("seat", {"code": code}, self.classroom.table(seat.table_id).game.title))
 
 
@@ -957,7 +992,7 @@ class ViewPage(_Base):
     def get(self, role, table_id):
         """A projector or hot-seat screen: opened by that table's link of that kind only."""
         c, token = self.classroom, self.get_argument("token", "")
-        if int(table_id) not in c.store.table_ids():
+        if int(table_id) not in c.store.serving_ids():
             raise tornado.web.HTTPError(403 if not token else 404)
         if not c.screen_token_ok(role, int(table_id), token):
             self.plain_page(screen_refusal(role, token_matches(token, c.teacher_token)), 403)
@@ -1006,7 +1041,7 @@ class ExportSave(_Base):
     def get(self, table_id):
         if not self.teacher_ok():
             raise tornado.web.HTTPError(403)
-        if int(table_id) not in self.classroom.store.table_ids():
+        if int(table_id) not in self.classroom.store.serving_ids():
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "application/json")
         self.set_header("Content-Disposition", f'attachment; filename="table-{table_id}.json"')
@@ -1032,7 +1067,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         role = self.get_argument("role", "seat")
         if code:
             seat = c.store.seat_by_code(code)
-            if seat is None:
+            if seat is None or seat.table_id not in c.store.serving_ids():
                 raise tornado.web.HTTPError(403)
             self.conn = Connection(self, seat.table_id, seat.seat, "seat")
         elif role == "teacher" and token_matches(token, c.teacher_token):
@@ -1042,7 +1077,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
                 tid = int(self.get_argument("table"))
             except (ValueError, tornado.web.MissingArgumentError):
                 raise tornado.web.HTTPError(404) from None
-            if tid not in c.store.table_ids():
+            if tid not in c.store.serving_ids():
                 raise tornado.web.HTTPError(404)
             if c.screen_token_ok(role, tid, token):
                 self.conn = Connection(self, tid, PUBLIC, role)
@@ -1156,7 +1191,9 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
                    size: float = DEFAULT_SIZE, bot_delay: float = 0.3) -> Classroom:
     """The classroom of the store at ``store_path``: the store opened (and checked), a first
     table made when it has none (``first_table``: :meth:`GameStore.create_table` keywords),
-    every table rebuilt (a broken record shows now, not mid-lesson), and the teacher token:
+    every table rebuilt (a broken record shows now, not mid-lesson: a table that cannot be
+    rebuilt is set aside with its reason, :attr:`GameStore.set_aside`, in the log and on
+    the teacher page, and every other table serves), and the teacher token:
     ``token`` when given, else the one kept in the store (``new_token``: a new one, so the
     old teacher link stops working); every table's watch and hot-seat link tokens are
     made when missing (a store of an earlier version).
@@ -1165,8 +1202,7 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
     by :meth:`Classroom.close`), so a second server on it is refused before it serves.
 
     Raises:
-        StoreError: the store cannot be opened, a table not rebuilt, or another server
-            has the store open."""
+        StoreError: the store cannot be opened, or another server has it open."""
     store = GameStore(store_path)
     lock = None
     try:
@@ -1179,9 +1215,11 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
                                  "(stop the other one, or give this one another --store)") from None
         if first_table is not None and not store.table_ids():
             store.create_table(**first_table)
-        store.tables()
+        store.serving()  # every table rebuilt now; one that cannot be is set aside, named in the log
+        for tid, why in sorted(store.set_aside.items()):
+            log.warning("table %s is set aside (the other tables serve): %s", tid, why)
         token = token or store.teacher_token(new=new_token)
-        for tid in store.table_ids():  # a store written before shown links had tokens of their own gets them now
+        for tid in store.serving_ids():  # a store written before shown links had tokens of their own gets them now
             for kind in SCREEN_LINKS.values():
                 store.link_token(tid, kind)
     except BaseException:
@@ -1237,16 +1275,18 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         app = make_app(classroom, hosts, base, compress=compress)
         server = tornado.httpserver.HTTPServer(app, xheaders=False)
         server.add_sockets(sockets)
-        for tid in store.table_ids():
+        for tid in store.serving_ids():
             classroom.schedule_bots(tid)
         info = {"base": base, "port": bound, "token": classroom.teacher_token,
                 "teacher": f"{base}/teacher?token={classroom.teacher_token}",
-                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.tables()},
-                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.table_ids()}
+                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
+                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
                    for role, kind in SCREEN_LINKS.items()}}
         print(f"Teacher page: {info['teacher']}", flush=True)
         print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
-        for t in store.tables():
+        for tid, why in sorted(store.set_aside.items()):
+            print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
+        for t in store.serving():
             for s in t.seats:
                 kind = f"bot ({s.agent})" if s.agent else "human"
                 print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)

@@ -182,6 +182,10 @@ class Table:
     state: object = None
     seq: int = 0              #: rows in the record (decisions and rollbacks)
     applied: list = field(default_factory=list)  #: the (seq, player, action) in effect, oldest first
+    #: the table's line, each ``(player, action)``: the decisions in effect, then those the last
+    #: rollback set aside, while play has not gone another way (rebuilt from the record, so a
+    #: restart keeps what a rollback set aside; :meth:`GameStore.notice`)
+    line: list = field(default_factory=list)
     game: object = None       #: the :class:`~haunted_kit.protocol.Game` of the table
     box: object = None        #: the box the game is replayed with
 
@@ -241,6 +245,16 @@ class Table:
 
     def seat_for_code(self, code: str) -> Seat | None:
         return next((s for s in self.seats if secrets.compare_digest(s.code, str(code))), None)
+
+
+def follow_line(line: list, applied: list, player: int, action) -> list:
+    """A table's line (``(player, action)`` pairs) after ``player`` decides ``action`` with
+    ``applied`` in effect: the same line when the decision is the line's next one (a
+    rollback's set-aside decisions brought forward), else the decisions in effect and this one."""
+    n = len(applied)
+    if n < len(line) and line[n] == (player, action):
+        return line
+    return [(p, a) for _seq, p, a in applied] + [(player, action)]
 
 
 def _box_keyword(box) -> dict:
@@ -314,7 +328,8 @@ class GameStore:
                 self.db.execute(_GAME_COLUMN)  # a new store, or the migration of one written before tables named their game
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise StoreError(f"{self.path} is not a haunted-kit game store: {exc}") from None
+            raise StoreError(f"{self.path} is damaged or not a haunted-kit game store ({exc}); left untouched, and "
+                             "nothing of it is served") from None
         except StoreError:
             self.db.close()
             raise
@@ -322,6 +337,8 @@ class GameStore:
         self._lock = threading.RLock()
         self._tables: dict[int, Table] = {}
         self._links: dict[str, str] = {}  #: meta key -> a link's token (:meth:`link_token`)
+        #: table id -> why the table cannot be rebuilt (:meth:`serving`); the store serves the others
+        self.set_aside: dict[int, str] = {}
 
     def _check_header(self) -> None:
         """A file that exists must begin as an SQLite database does (an empty file is a new store)."""
@@ -332,7 +349,10 @@ class GameStore:
             return
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot read the store: {exc.strerror or exc}") from None
-        if head and head != SQLITE_HEADER:
+        if not head:  # a store emptied (truncated, a failed copy): never served as a new one
+            raise StoreError(f"{self.path} is empty (0 bytes): a store that lost its contents, not a new store; "
+                             "left untouched (restore it from a copy, or delete it to start an empty store)")
+        if head != SQLITE_HEADER:
             raise StoreError(f"{self.path} is not a haunted-kit game store: it is not an SQLite database "
                              "(left untouched)")
 
@@ -347,6 +367,10 @@ class GameStore:
         objects = self.db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
         if not objects:
             return True
+        problems = [" ".join(str(r[0]).split()) for r in self.db.execute("PRAGMA quick_check(3)")]  # every page read once: damage shows now
+        if problems != ["ok"]:
+            raise StoreError(f"{self.path} is damaged (SQLite finds: {'; '.join(problems)}); left untouched, and "
+                             "nothing of it is served")
         names = {n for t, n in objects if t == "table"}
         where = f"{self.path} is not a usable haunted-kit game store (left untouched)"
         if "meta" not in names:
@@ -433,6 +457,7 @@ class GameStore:
             return self.table(tid)
 
     def table_ids(self) -> list[int]:
+        """Every table's id, set-aside tables included (:meth:`serving_ids`: those that serve)."""
         return [r[0] for r in self.db.execute("SELECT id FROM game_tables ORDER BY id")]
 
     def tables(self) -> list[Table]:
@@ -441,14 +466,37 @@ class GameStore:
 
     def table(self, table_id: int) -> Table:
         """Table ``table_id`` at its last decision (rebuilt from the record once, then
-        kept up to date). Raises KeyError for an unknown table, StoreError when its
-        record cannot be replayed."""
+        kept up to date). Raises KeyError for an unknown table, StoreError when it
+        cannot be rebuilt (the table is then set aside: :attr:`set_aside`)."""
         with self._lock:
             t = self._tables.get(table_id)
             if t is None:
-                t = self._load(table_id)
+                if table_id in self.set_aside:
+                    raise StoreError(self.set_aside[table_id])
+                try:
+                    t = self._load(table_id)
+                except StoreError as exc:
+                    self.set_aside[table_id] = str(exc)
+                    raise
                 self._tables[table_id] = t
             return t
+
+    def serving(self) -> list[Table]:
+        """Every table that can be rebuilt, each at its last decision; a table that cannot
+        (a damaged or foreign record, seats that do not match its players, a bot that
+        cannot play) is set aside with its reason in :attr:`set_aside` (table id -> the
+        StoreError's sentence), so one bad table never stops the others."""
+        out = []
+        for tid in self.table_ids():
+            try:
+                out.append(self.table(tid))
+            except StoreError:
+                pass
+        return out
+
+    def serving_ids(self) -> list[int]:
+        """The ids of :meth:`serving`'s tables."""
+        return [t.id for t in self.serving()]
 
     def seat_by_code(self, code: str) -> Seat | None:
         """The seat a join code opens, or ``None``."""
@@ -492,6 +540,29 @@ class GameStore:
                     self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, token))
             self._links[key] = token
             return token
+
+    def set_notice(self, table_id: int, text: str) -> None:
+        """Keep ``text`` as table ``table_id``'s notice (a rollback or take-back said to every
+        page) until its next decision: stored in ``meta`` under ``notice:ID`` with the
+        table's record length, so a restart shows it again (no schema change)."""
+        t = self.table(table_id)
+        with self._lock, self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                            (f"notice:{int(table_id)}", json.dumps({"seq": t.seq, "text": str(text)})))
+
+    def notice(self, table_id: int) -> str | None:
+        """Table ``table_id``'s notice (:meth:`set_notice`) while the table is where it was
+        said (no decision since), else None."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"notice:{int(table_id)}",)).fetchone()
+        if row is None:
+            return None
+        try:
+            kept = parse_json(row[0], "a notice")
+        except ValueError:
+            return None
+        t = self.table(table_id)
+        ok = isinstance(kept, dict) and kept.get("seq") == t.seq and isinstance(kept.get("text"), str)
+        return kept["text"] if ok else None
 
     def teacher_token(self, new: bool = False) -> str:
         """The teacher's token kept in the store (made on first use; ``new``: replace it,
@@ -549,12 +620,44 @@ class GameStore:
         seats = [Seat(*r) for r in self.db.execute(
             "SELECT table_id, seat, code, agent FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
         t = Table(self, tid, name, config, box_path, seats, game=game, box=box)
-        rows = self.db.execute("SELECT seq, kind, player, action, target FROM decisions WHERE table_id = ? ORDER BY seq",
-                               (tid,)).fetchall()
         if not isinstance(config, dict):
             raise StoreError(f"table {tid}: its configuration is not an object of settings")
-        applied = []
-        for n, (seq, kind, player, action, target) in enumerate(rows, 1):
+        try:
+            start = self._start(t)
+        except (ValueError, TypeError) as exc:  # the game's ConfigError, a setting new_game does not take
+            raise StoreError(f"table {tid}: its configuration makes no game: {exc}") from None
+        numbers = [x.seat for x in seats]
+        if numbers != list(range(start.players)):
+            raise StoreError(f"table {tid}: its seats are {', '.join(f'P{n + 1}' for n in numbers) or 'none'}, but its "
+                             f"game has {start.players} players (P1 to P{start.players}); a seat was deleted, added "
+                             "or renumbered")
+        for x in seats:
+            if x.agent is not None:
+                try:
+                    check_agent(x.agent, game.name)
+                except ValueError as exc:
+                    raise StoreError(f"table {tid}: P{x.seat + 1}'s bot {x.agent!r:.60} cannot play: {exc}") from None
+        rows = self.db.execute("SELECT seq, kind, player, action, target, at FROM decisions WHERE table_id = ? "
+                               "ORDER BY seq", (tid,)).fetchall()
+        try:
+            return self._replay(t, start, rows)
+        except StoreError as exc:
+            migrated = self._migrated(t, rows)
+            if migrated is None:
+                raise
+            try:
+                self._replay(t, self._start(t), migrated)
+            except StoreError:
+                raise exc from None
+        self._write_rows(tid, migrated)  # the rows as this version reads them (one transaction)
+        return t
+
+    def _replay(self, t: Table, s, rows) -> Table:
+        """Table ``t`` at the end of its record ``rows`` (``(seq, kind, player, action, target,
+        at)``), replayed from its start ``s``; StoreError naming the first row that does not fit."""
+        tid, game, seats = t.id, t.game, t.seats
+        applied, line = [], []
+        for n, (seq, kind, player, action, target, _at) in enumerate(rows, 1):
             if seq != n:
                 raise StoreError(f"table {tid}: its record skips from decision {n - 1} to {seq}; a decision is missing")
             if kind == "rollback":
@@ -566,14 +669,11 @@ class GameStore:
                 raise StoreError(f"table {tid}: decision {seq} names player {player!r}, not a seat of the table")
             else:
                 try:
-                    applied.append((seq, player, game.action_from_dict(
-                        parse_json(action, f"table {tid}: decision {seq}", StoreError))))
+                    decided = game.action_from_dict(parse_json(action, f"table {tid}: decision {seq}", StoreError))
                 except ValueError as exc:  # the game's ActionFormatError, or JSON that is not
                     raise StoreError(f"table {tid}: decision {seq} is not a {game.name} action: {exc}") from None
-        try:
-            s = self._start(t)
-        except (ValueError, TypeError) as exc:  # the game's ConfigError, a setting new_game does not take
-            raise StoreError(f"table {tid}: its configuration makes no game: {exc}") from None
+                line = follow_line(line, applied, player, decided)
+                applied.append((seq, player, decided))
         for seq, player, action in applied:
             if s.current_player() != player:
                 raise StoreError(f"table {tid}: decision {seq} was recorded for P{player + 1} but the replay "
@@ -582,8 +682,53 @@ class GameStore:
                 s.apply_action(action)
             except IllegalAction as exc:
                 raise StoreError(f"table {tid}: decision {seq} does not replay: {exc.refusal}") from None
-        t.state, t.seq, t.applied = s, (rows[-1][0] if rows else 0), applied
+        t.state, t.seq, t.applied, t.line = s, (rows[-1][0] if rows else 0), applied, line
         return t
+
+    @staticmethod
+    def _migrated(t: Table, rows) -> list | None:
+        """Table ``t``'s ``rows`` as this version reads them, when its game reads records
+        of its previous version (the game's ``migrate_record``, the reader its saves
+        use) and they change: the decisions migrated, the rows numbered afresh, each rollback
+        keeping the same decisions; else None."""
+        migrate = getattr(t.game, "migrate_record", None)
+        if migrate is None or any(kind == "action" and not isinstance(action, str) for _, kind, _, action, _, _ in rows):
+            return None
+        try:
+            actions = [r for r in rows if r[1] == "action"]
+            record = [{"player": r[2], "chance": False, "action": parse_json(r[3], "a decision", ValueError)}
+                      for r in actions]
+            new, origin = migrate(record)
+        except ValueError:
+            return None
+        if len(new) == len(record):
+            return None
+        parts: dict[int, list] = {}
+        for entry, k in zip(new, origin):
+            parts.setdefault(k, []).append(entry)
+        out, kept, k = [], [], 0
+        for _seq, kind, _player, _action, target, at in rows:
+            if kind == "rollback":
+                if not (is_integer(target) and 0 <= target <= len(kept)):
+                    return None
+                kept = kept[:target]
+                out.append(["rollback", None, None, sum(len(parts[j]) for j in kept), at])
+            else:
+                kept.append(k)
+                out.extend(["action", e["player"], json.dumps(e["action"]), None, at] for e in parts[k])
+                k += 1
+        return [(n, *r) for n, r in enumerate(out, 1)]
+
+    def _write_rows(self, tid: int, rows) -> None:
+        """Replace table ``tid``'s record with ``rows`` in one transaction (or the one open)."""
+        def write():
+            self.db.execute("DELETE FROM decisions WHERE table_id = ?", (tid,))
+            self.db.executemany("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?)", [(tid, *r) for r in rows])
+        if self.db.in_transaction:
+            write()
+        else:
+            with self._transaction():
+                write()
 
     @staticmethod
     def _start(t: Table):
@@ -617,6 +762,7 @@ class GameStore:
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
                                 (t.id, seq, seat, json.dumps(t.game.action_to_dict(action)), _now()))
             t.state, t.seq = after, seq
+            t.line = follow_line(t.line, t.applied, seat, action)
             t.applied.append((seq, seat, action))
             return after
 
@@ -626,7 +772,7 @@ class GameStore:
         last = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM decisions WHERE table_id = ?", (t.id,)).fetchone()[0]
         if last != t.seq:
             fresh = self._load(t.id)
-            t.state, t.seq, t.applied, t.seats = fresh.state, fresh.seq, fresh.applied, fresh.seats
+            t.state, t.seq, t.applied, t.seats, t.line = fresh.state, fresh.seq, fresh.applied, fresh.seats, fresh.line
 
     def _rollback(self, t: Table, to: int):
         with self._lock:

@@ -4,6 +4,7 @@ tests/browser/test_classroom_app.py.)"""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -184,18 +185,34 @@ def get(url: str, host: str | None = None) -> tuple[int, str]:
         return exc.code, exc.read().decode()
 
 
-def test_voila_caps_kernels_checks_the_host_and_shuts_down_a_closed_pages_kernel(tmp_path, clean_env):
-    """The real Voila, tuned so the test waits seconds: one kernel at most, a kernel with
-    no page shut down after 2 s idle (looked for every second)."""
+@contextlib.contextmanager
+def voila_running(tmp_path, **settings):
+    """The real classroom Voila on a free 127.0.0.1 port with ``settings``
+    (:func:`voila_command`'s), answering; yields its URL and stops it after (log in
+    ``tmp_path/voila.log``)."""
     port = free_local_port()
     url = f"http://127.0.0.1:{port}/"
-    cmd = voila_command(port, kernel_idle=2, cull_interval=1, max_kernels=1)
     env = classroom_env(players=2, mode="wanderer", seed=3, bots=[2])
     env["JUPYTER_RUNTIME_DIR"] = str(tmp_path)
     log = open(tmp_path / "voila.log", "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(voila_command(port, **settings), env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
     try:
         assert wait_until_answering(proc, url, timeout=90)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def test_voila_caps_kernels_checks_the_host_and_shuts_down_a_closed_pages_kernel(tmp_path, clean_env):
+    """The real Voila, tuned so the test waits seconds: one kernel at most, a kernel with
+    no page shut down after 2 s idle (looked for every second)."""
+    with voila_running(tmp_path, kernel_idle=2, cull_interval=1, max_kernels=1) as url:
         assert get(url, host="evil.example")[0] == 403
         assert get(url + "voila/static/extension.js", host="evil.example")[0] == 403  # every handler, not only pages
         status, page = get(url)  # a student's page: the kernel runs the notebook
@@ -213,13 +230,6 @@ def test_voila_caps_kernels_checks_the_host_and_shuts_down_a_closed_pages_kernel
                 break
             time.sleep(0.5)
         assert status == 200  # its place is free again
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def test_serve_passes_settings_to_voila(no_voila, clean_env, capsys):

@@ -10,6 +10,7 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
+from haunted_kit.games import default_players, get_game
 from haunted_kit.cli import main
 from haunted_kit.estate.box import load_estate_box
 from haunted_kit.handout import HandoutError, ProvenanceMarks
@@ -103,4 +104,5 @@ def test_the_pdf_is_printed_by_chromium(tmp_path, capsys, game):
     text = [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
     # the summary, the player counts and the aid share one sheet (no half-blank pages)
     assert len(text) == 1 and "rules summary" in text[0] and "End of the rules summary." in text[0]
-    assert "player aid" in text[0] and "Player count" in text[0] and "4 players (this game)" in text[0]
+    players = default_players(get_game(game))   # handout's --players default: the game's own
+    assert "player aid" in text[0] and "Player count" in text[0] and f"{players} players (this game)" in text[0]

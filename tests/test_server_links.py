@@ -349,6 +349,31 @@ def test_the_teacher_page_lists_each_tables_own_links_and_never_the_teacher_toke
     assert "t.links[kind]" in page
 
 
+def test_no_page_tells_the_page_opened_from_it_the_teacher_address():
+    """A projector, hot-seat or seat page opened by a click on the teacher page would hold
+    the teacher's address, token included, in ``document.referrer`` (the browser's default
+    policy sends the whole address within one site): every page the server serves, the
+    refusals too, says ``Referrer-Policy: no-referrer``."""
+    c = class_of_every_game()
+
+    async def go(s: Served):
+        out = {}
+        for tid in c.store.table_ids():
+            toks = tokens_for(c, tid)
+            for path, token in (("/teacher", toks["teacher"]), (f"/projector/{tid}", toks["watch"]),
+                                (f"/hotseat/{tid}", toks["hotseat"]), (f"/projector/{tid}", toks["teacher"]),
+                                (f"/s/{toks['seat code']}", ""), (f"/export/{tid}", toks["teacher"]),
+                                ("/teacher", "")):
+                r = await s.client.fetch(f"{s.base}{path}?token={urllib.parse.quote(token)}", raise_error=False,
+                                         request_timeout=WAIT)
+                out[(path, token == toks["teacher"])] = (r.code, r.headers.get("Referrer-Policy"))
+        return out
+
+    out = serve(c, go)
+    assert {code for code, _ in out.values()} == {200, 403}  # pages that open and pages that refuse
+    assert {policy for _, policy in out.values()} == {"no-referrer"}, out
+
+
 def test_the_command_prints_each_tables_own_links_and_the_teacher_token_only_on_the_teacher_line(
         tmp_path, capsys, monkeypatch):
     db = tmp_path / "class.db"

@@ -649,6 +649,7 @@ class EstateGame:
         start["hand"][0]["gold"] = 9
         return [new_state(cfg, start=start)]
     default_players = 3  #: the tools' player count when none is given
+    compare_games = 300  #: ``compare``'s games per box when none are asked for (about 5-15 CPU s of games)
 
     @property
     def min_players(self) -> int:

@@ -1213,6 +1213,7 @@ class HauntedLandsGame:
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = A.ACTION_TYPES
     default_players = 4  #: the tools' player count when none is given (the box plays 2..4)
+    compare_games = 500  #: ``compare``'s games per box when none are asked for (about 5-15 CPU s of games)
     #: what a player may set beyond players and seed (the command line's --mode, --ghost-cards)
     options = (
         GameOption("mode", "game mode of the box (wanderer, builder, citizen in the reference box; "

@@ -850,6 +850,31 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     return s
 
 
+def v1_record(record: list) -> tuple[list, list[int]]:
+    """A version 1 action record (save entries ``{"player", "chance", "action"}``, a Build
+    one decision) as version 2 reads it: each Build preceded by the ChooseBuilding of its
+    card, by the same player (Architects: How To Play, Build). The one reader of version 1
+    records: a save's (:func:`from_dict`) and a classroom store's rows
+    (:meth:`LandmarksGame.migrate_record`). Returns the new record and, per new entry, the
+    index of the entry of ``record`` it comes from (a Build's two entries share it).
+
+    Raises:
+        SaveError: an entry version 1 never wrote (a ChooseBuilding), named by its index."""
+    out, origin = [], []
+    for i, e in enumerate(record):
+        a = e.get("action") if isinstance(e, dict) and e.get("chance") is False else None
+        kind = a.get("type") if isinstance(a, dict) else None
+        if kind == "ChooseBuilding":
+            raise SaveError(f"record[{i}]: a version 1 save has no ChooseBuilding (its Builds are one decision)")
+        if kind == "Build":
+            out.append({"player": e.get("player"), "chance": False,
+                        "action": {"type": "ChooseBuilding", "card": a.get("card")}})
+            origin.append(i)
+        out.append(e)
+        origin.append(i)
+    return out, origin
+
+
 def _from_v1(data: dict) -> tuple[dict, list[str]]:
     """A version 1 save as version 2 (a new dict; ``data`` is not changed): ``state`` and
     ``start`` gain ``chosen_building: null`` (a version 1 position never holds a chosen
@@ -866,19 +891,9 @@ def _from_v1(data: dict) -> tuple[dict, list[str]]:
                 raise SaveError(f"{key}.chosen_building: a version 1 save has no such field")
             out[key] = {**data[key], "chosen_building": None}
     if isinstance(data["record"], list):
-        record = []
-        for i, e in enumerate(data["record"]):
-            a = e.get("action") if isinstance(e, dict) and e.get("chance") is False else None
-            kind = a.get("type") if isinstance(a, dict) else None
-            if kind == "ChooseBuilding":
-                raise SaveError(f"record[{i}]: a version 1 save has no ChooseBuilding (its Builds are one decision)")
-            if kind == "Build":
-                record.append({"player": e.get("player"), "chance": False,
-                               "action": {"type": "ChooseBuilding", "card": a.get("card")}})
-                where_of.append(f"record[{i}] (the choice of its card)")
-            record.append(e)
-            where_of.append(f"record[{i}]")
-        out["record"] = record
+        out["record"], origin = v1_record(data["record"])
+        where_of = [f"record[{i}] (the choice of its card)" if j + 1 < len(origin) and origin[j + 1] == i
+                    else f"record[{i}]" for j, i in enumerate(origin)]
     return out, where_of
 
 
@@ -901,6 +916,7 @@ class LandmarksGame:
     #: the decision kinds (JSON type name -> action class) the conformance suite reaches
     action_types = ACTION_TYPES
     default_players = 3  #: the tools' player count when none is given
+    compare_games = 250  #: ``compare``'s games per box when none are asked for (about 5-15 CPU s of games)
     #: what a player may set beyond players and seed (the command line's --rounds). A game
     #: from the tools plays 3 rounds (ruling L1): with the default 3 players every seat leads
     #: once, the leader's token passing left after each round (Landmarks: How To Play, Take
@@ -955,6 +971,13 @@ class LandmarksGame:
 
     def action_from_dict(self, data: dict):
         return action_from_dict(data)
+
+    def migrate_record(self, record: list) -> tuple[list, list[int]]:
+        """A record written by the previous version (:func:`v1_record`: a Build was one
+        decision) as this version reads it, for a classroom store whose rows no longer
+        replay; the same reader as a version 1 save's. Raises SaveError (a ValueError)
+        for a record that is not version 1's."""
+        return v1_record(record)
 
     @property
     def agents(self) -> dict:

@@ -1,7 +1,8 @@
 """The notebook view of a game review (:mod:`haunted_kit.review`) for any game of the kit.
 
-``ReviewView(review_result, board=None)``: two tables, the costly decisions and the turning
-points, one button per row; clicking one shows that decision's position: ``board(state)``
+``ReviewView(review_result, board=None)``: the costly decisions (each cost with its 95%
+interval; those within noise apart), the turning points (each swing with its interval) and
+the value scale in words, one button per decision; clicking one shows that decision's position: ``board(state)``
 when given (a game's board or step-through; a callable returning a widget or an HTML
 string), else the event sentences from that decision to the next (the move's effects with
 their rule sections). CSS classes: ``hk-review``, ``hk-review-row``, ``hk-review-position``.
@@ -30,12 +31,19 @@ class ReviewView(ErrorReporting, W.VBox):
         self.review, self.board = review, board
         self.position = W.VBox()
         self.position.add_class("hk-review-position")
-        rows = [W.HTML(f"<b>P{review.seat + 1}'s costliest decisions</b>")]
-        rows += [self._row(c.number, f"Decision {c.number}: played {c.chosen}; better: {c.better} (cost {c.cost:.2f})")
-                 for c in review.costly] or [W.HTML("None: the search found no better move.")]
+        rows = [W.HTML(f"<b>P{review.seat + 1}'s costliest decisions</b> (mistakes: 95% intervals above zero)")]
+        rows += [self._row(c.number, f"Decision {c.number}: played {c.chosen}; better: {c.better} (cost {c.interval()})")
+                 for c in review.costly] or [W.HTML("None: no decision's cost is told apart from zero.")]
+        if review.noise:
+            rows.append(W.HTML("<b>Within noise</b> (not mistakes)"))
+            rows += [self._row(c.number, f"Decision {c.number}: played {c.chosen}; {c.better} differs by {c.interval()}")
+                     for c in review.noise]
         rows.append(W.HTML("<b>Turning points</b>"))
-        rows += [self._row(t.number, f"Decision {t.number}: P{t.player + 1} {t.text}, {t.before:+.2f} to {t.after:+.2f}")
-                 for t in review.turning_points] or [W.HTML("None.")]
+        rows += [self._row(t.number, f"Decision {t.number}: P{t.player + 1} {t.text}, {t.before:.2f} to {t.after:.2f} "
+                                     f"({t.interval()})")
+                 for t in review.turning_points] or [W.HTML("None told apart from zero.")]
+        scale = W.HTML(f"<p class='hk-review-scale'>{escape(review.scale())}</p>")
+        rows.append(scale)
         self.children = [*rows, self.position]
         self.add_class("hk-review")
 

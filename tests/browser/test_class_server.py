@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 SIZE = 30.0  # the server's default hex size
 VIEW_KEYS = {"type", "table", "seq", "you", "acting", "hot_seat", "needs_reveal", "revealed", "title", "status", "phase",
              "board", "log", "game_board", "players", "ranking", "actions"}
-PAGE_KEYS = {"turn", "help", "undo", "announce", "bot"}   # the page's signals: your turn, help, take back, announcements
+PAGE_KEYS = {"turn", "help", "undo", "undo_seat", "announce", "bot"}   # the page's signals: your turn, help, take back (whose), announcements
 
 
 class Seat:
