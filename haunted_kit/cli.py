@@ -123,6 +123,22 @@ def _seed(text: str) -> int:
     return check_seed(_whole(text), error=argparse.ArgumentTypeError)
 
 
+def _path(text: str) -> Path:
+    """A file or folder named on the command line. Empty text (an unset shell variable:
+    ``--out "$DIR"``) is refused rather than read as ``Path("")``, the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: give a file or folder name")
+    return Path(text)
+
+
+def _address(text: str) -> str:
+    """A Dask scheduler's address; empty text (an unset shell variable) is refused rather
+    than read as no address, which ran the games here without a word."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty address: give the scheduler's, e.g. tcp://10.0.0.5:8786")
+    return text
+
+
 def kit_description() -> str:
     """One sentence naming every registered game with its ``--game`` name, read from
     the registry (``haunted-kit --help``'s description)."""
@@ -165,19 +181,19 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--agents", type=_agents, default=["greedy"],
                       help="comma-separated agent specs, one per seat, repeating (random, greedy and search[...] "
                            "play every game of the kit, e.g. 'search[playouts=100],greedy'; default greedy)")
-    play.add_argument("--log", type=Path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
-    play.add_argument("--save", type=Path, metavar="FILE", help="write the final state as a JSON save")
-    play.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
+    play.add_argument("--log", type=_path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
+    play.add_argument("--save", type=_path, metavar="FILE", help="write the final state as a JSON save")
+    play.add_argument("--box", type=_path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
 
     rep = sub.add_parser("replay", help="print the summary of a saved game")
-    rep.add_argument("save", type=Path, help="a save written by play --save")
-    rep.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
+    rep.add_argument("save", type=_path, help="a save written by play --save")
+    rep.add_argument("--box", type=_path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
     rep.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions, "
                                         "each with a paired 95%% interval")
-    rev.add_argument("save", type=Path, help="a save of any game of the kit (play --save, the play views, the server's export)")
+    rev.add_argument("save", type=_path, help="a save of any game of the kit (play --save, the play views, the server's export)")
     rev.add_argument("--seat", type=_player_count, default=1, metavar="N",
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
     rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
@@ -185,13 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
                           "interval; undecided intervals get up to 8 times as many (default: "
                           "haunted_kit.review.DEFAULT_PLAYOUTS)")
     rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
-    rev.add_argument("--html", type=Path, metavar="FILE", help="also write the review as an HTML page")
-    rev.add_argument("--box", type=Path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
+    rev.add_argument("--html", type=_path, metavar="FILE", help="also write the review as an HTML page")
+    rev.add_argument("--box", type=_path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
     rev.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
     chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
-    chk.add_argument("box", type=Path, metavar="DIR", help="a folder holding a copy of data/")
+    chk.add_argument("box", type=_path, metavar="DIR", help="a folder holding a copy of data/")
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
     chk.add_argument("--games", type=_games, default=3, metavar="N", help="games per mode and player count (default 3)")
     chk.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
@@ -200,41 +216,42 @@ def build_parser() -> argparse.ArgumentParser:
                           "decision cap (default 20)")
     chk.add_argument("--max-steps", type=_positive, default=20_000, metavar="N",
                      help="a game still running after N steps counts as never ending (default 20000)")
-    chk.add_argument("--report", type=Path, metavar="FILE", help="also write one row per game as CSV")
+    chk.add_argument("--report", type=_path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid (Haunted Lands: and a seeded board); HTML, and PDF with Chromium")
     hand.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the handout (default haunted)")
-    hand.add_argument("--out", type=Path, default=Path("handout.html"), metavar="FILE",
+    hand.add_argument("--out", type=_path, default=Path("handout.html"), metavar="FILE",
                       help="the HTML file to write (default handout.html); the PDF goes next to it")
     hand.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     hand.add_argument("--seed", type=_seed, default=1, help="seed of the board's setup (default 1)")
     hand.add_argument("--players", type=_player_count, default=None, metavar="N", help="the player count whose rule changes are highlighted (Haunted Lands: and drawn on the board page; default: the game's, e.g. 4 for haunted)")
     hand.add_argument("--mode", default="wanderer", help="game mode of the board page (default wanderer)")
-    hand.add_argument("--box", type=Path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
+    hand.add_argument("--box", type=_path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
 
     tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer and common mistake)")
     tea.add_argument("--game", default=None, choices=game_names(),
                      help="only the notebooks with this game's exercises (default: every game's)")
-    tea.add_argument("--notebooks", type=Path, default=None, metavar="DIR",
+    tea.add_argument("--notebooks", type=_path, default=None, metavar="DIR",
                      help="the notebooks folder (default: the kit's notebooks/)")
-    tea.add_argument("--out", type=Path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/.teacher)")
+    tea.add_argument("--out", type=_path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/.teacher)")
 
     sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
                          description="Play every combination of player counts, modes, ghost cards and agent lineups, "
                                      "GAMES seeds each, into a Parquet dataset directory (resumable).")
-    sim.add_argument("--out", type=Path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
+    sim.add_argument("--out", type=_path, required=True, metavar="DIR", help="dataset directory (created; re-run to resume)")
     sim.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module (default haunted)")
     sim.add_argument("--games", type=_games, default=100, metavar="N", help="seeds per grid cell (default 100)")
     sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
     sim.add_argument("--players", type=_int_list, default=None, metavar="N,N", help="player counts (default: the game's, e.g. 4 for haunted)")
     sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
                      help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
-    sim.add_argument("--box", type=Path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
+    sim.add_argument("--box", type=_path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
     sim.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
-    sim.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
-    sim.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
+    sim_dask = sim.add_mutually_exclusive_group()  # the embedded cluster or an existing one, not both
+    sim_dask.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
+    sim_dask.add_argument("--scheduler", type=_address, metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786)")
     sim.add_argument("--connect-timeout", type=arg_finite(*CONNECT_TIMEOUT_RANGE, above=True), default=30, metavar="SECONDS",
                      help="seconds to wait for the --scheduler to answer (default 30)")
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
@@ -245,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "and report the differences (win rate by seat, game length, collective losses, "
                                      "score by source) with 95% intervals and tests; a difference is marked * when it "
                                      "stays significant after Holm's correction over all the rows.")
-    cmp.add_argument("--box", type=Path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
+    cmp.add_argument("--box", type=_path, required=True, metavar="DIR", help="the house-rule box: a folder holding a copy of data/")
     cmp.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="rule module whose box this is (default haunted)")
     cmp.add_argument("--games", type=_at_least_two, default=None, metavar="N",
                      help="games per box, at least 2 (default: the game's own, e.g. 500 for haunted)")
@@ -253,13 +270,14 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, e.g. 4 for haunted)")
     cmp.add_argument("--agents", type=_agents, default=["greedy"],
                      help="comma-separated agent specs, one per seat, repeating (default greedy)")
-    cmp.add_argument("--html", type=Path, metavar="FILE", help="also write the report as HTML with its figure")
-    cmp.add_argument("--rows", type=Path, metavar="FILE",
+    cmp.add_argument("--html", type=_path, metavar="FILE", help="also write the report as HTML with its figure")
+    cmp.add_argument("--rows", type=_path, metavar="FILE",
                      help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
                           "rank and result) as CSV, or as Parquet for a .parquet name")
     cmp.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
-    cmp.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
-    cmp.add_argument("--scheduler", metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
+    cmp_dask = cmp.add_mutually_exclusive_group()  # the embedded cluster or an existing one, not both
+    cmp_dask.add_argument("--dask", action="store_true", help="run on an embedded Dask LocalCluster (127.0.0.1)")
+    cmp_dask.add_argument("--scheduler", type=_address, metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
@@ -269,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     cls.add_argument("--bots", type=_int_list, default=None, metavar="N,N",
                      help="seats (1-based) played by bots; default: every seat but the first")
     cls.add_argument("--port", type=_port, default=8866, help="port to serve on (0: any free port); a busy port is replaced by a free one")
-    cls.add_argument("--box", type=Path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
+    cls.add_argument("--box", type=_path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
     cls.add_argument("--size", type=_hex_size, default=34.0, metavar="PX",
                      help="hex size in pixels, centre to corner, 12 to 80 (default 34; larger for a projector)")
     cls.add_argument("--no-browser", action="store_true", help="do not open a browser")
@@ -285,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "http:// (repeatable; default localhost names only)")
 
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
-    srv.add_argument("--store", type=Path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
+    srv.add_argument("--store", type=_path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
     srv.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
                      help="the game of the first table and of the tables the teacher page opens (default haunted)")
@@ -293,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--seed", type=_seed, default=1, help="first table: seed (default 1)")
     srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
                      help="first table: seats (1-based) played by bots (default none)")
-    srv.add_argument("--box", type=Path, metavar="DIR", help="first table: a house-rule copy of data/")
+    srv.add_argument("--box", type=_path, metavar="DIR", help="first table: a house-rule copy of data/")
     srv.add_argument("--ip", default="127.0.0.1",
                      help="address to serve on (default 127.0.0.1: this computer only; 0.0.0.0: the school network)")
     srv.add_argument("--port", type=_port, default=8870, help="port (default 8870; 0: any free port)")
@@ -303,13 +321,18 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--size", type=_hex_size, default=30.0, metavar="PX", help="hex size in pixels, 12 to 80 (default 30)")
     srv.add_argument("--bot-delay", type=arg_finite(*BOT_DELAY_RANGE), default=0.3, metavar="S",
                      help="seconds between bot decisions, 0 to 60 (default 0.3)")
-    srv.add_argument("--log", type=Path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
+    srv.add_argument("--log", type=_path, metavar="FILE", help="the teacher's log: errors with details (default: the terminal)")
     srv.add_argument("--new-token", action="store_true",
                      help="make a new teacher link (the store keeps the teacher token, so the teacher link survives a "
                           "restart; this makes the old one stop working; a table's projector and hot-seat links have "
                           "tokens of their own, renewed from the teacher page)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
+    for choice in sub._choices_actions:  # 'COMMAND --help' says what the command does, not the kit's blurb
+        command = sub.choices[choice.dest]
+        if command.description is None:
+            text = choice.help.replace("%%", "%")  # a help line is %-formatted, a description is not
+            command.description = text[:1].upper() + text[1:] + "."
     return ap
 
 
@@ -992,11 +1015,24 @@ def _simulate(parser, args) -> int:
     meanings = {m["name"]: m["meaning"] for m in frame.attrs["metadata"]["schema"]}
     if meanings["collective_loss"] != SCORE_ONLY_MEANINGS["collective_loss"]:  # else always false: no column
         columns["collective_loss"] = ("collective_loss", "mean")
-    table = frame.groupby(["players", "agent"]).agg(**columns)
+    if frame.empty:
+        print("No game ended within the decision cap: no figures to show.")
+        return 0
+    # one line per grid cell and seat agent: the options and lineups the grid varies are kept apart
+    frame = frame.assign(options=frame["options"].map(_options_label))
+    keys = ["players", *(k for k in ("options", "lineup") if frame[k].nunique() > 1), "agent"]
+    table = frame.groupby(keys).agg(**columns).reset_index()
     won = meanings["won"]
     print(f"score: {getattr(game, 'score_name', 'score')}. win_rate: games won, where won = {won}.")
-    print(table.round(3).to_string())
+    print(table.round(3).to_string(index=False))
     return 0
+
+
+def _options_label(text: str) -> str:
+    """A dataset's ``options`` JSON as ``name=value`` pairs joined by ``;``, with no space
+    (``extra_ghost_cards=[2,3];mode=wanderer``): one word in the summary's table."""
+    return ";".join(f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}"
+                    for k, v in json.loads(text).items()) or "-"
 
 
 def _server(sub, args) -> int:

@@ -511,6 +511,7 @@ class Comparison:
         each box in seed order: ``box`` (``reference`` or ``house``), ``box_name``,
         ``game_id``, ``seed``, ``players``, ``options`` (JSON), ``lineup``,
         ``game_decisions``, ``game_turns`` (the game's own length unit, ``length_name``),
+        ``capped`` (stopped at the decision cap: no result, left out of every figure),
         ``collective_loss`` (games that have one), then per seat ``s`` (1 = first to take
         a turn) ``seat{s}_player`` (0-based player index), ``seat{s}_agent``,
         ``seat{s}_score``, ``seat{s}_rank``, ``seat{s}_won`` and ``seat{s}_score_parts``
@@ -518,7 +519,7 @@ class Comparison:
         :data:`haunted_kit.simulate.COLUMNS` side by side."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-        keep = ["game_id", "seed", "players", "options", "lineup", "game_decisions", "game_turns"]
+        keep = ["game_id", "seed", "players", "options", "lineup", "game_decisions", "game_turns", "capped"]
         if has_collective_loss(get_game(self.game)):
             keep.append("collective_loss")
         seat_cols = ["player", "agent", "score", "rank", "won", "score_parts"]
@@ -572,7 +573,7 @@ class Comparison:
                 "*" if r.significant else ""]
 
     def header(self) -> list[str]:
-        opts = "".join(f", {k} {','.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+        opts = "".join(f", {k} {(','.join(map(str, v)) or 'none') if isinstance(v, (list, tuple)) else v}"
                        for k, v in self.options.items())
         return [f"{self.title}: house rules {self.house_name} against {self.reference_name}",
                 f"{self.games} games per box, seeds {self.seed}..{self.seed + self.games - 1}, {self.players} players"
@@ -586,9 +587,39 @@ class Comparison:
                 for name, seeds, words in (("reference-box", self.capped[0], self.reference_name),
                                            ("house-rule", self.capped[1], self.cap_words)) if seeds]
 
+    def no_winner_shares(self) -> tuple:
+        """Per box (reference, house), the share of the games that ended in which no seat
+        won (the game's ``won``: a tie at the top or a collective loss), from 0 to 1;
+        ``None`` for a box whose rows are not kept."""
+        shares = []
+        for rows in (self.reference_rows, self.house_rows):
+            if rows is None or not len(rows):
+                shares.append(None)
+                continue
+            ended = rows[~rows["capped"]] if "capped" in rows else rows
+            won = ended.groupby("game_id")["won"].any()
+            shares.append(float(1 - won.mean()) if len(won) else None)
+        return tuple(shares)
+
+    def ended_games(self) -> tuple:
+        """Per box (reference, house), the games that ended (``games`` less those stopped at
+        the decision cap): the games every figure counts."""
+        return tuple(self.games - len(seeds) for seeds in self.capped)
+
+    def wins_line(self) -> str:
+        """What "seat N wins" counts, in the game's words (``result_meanings["won"]``), and
+        the share of games no seat won in each box: why the seats' rates need not add to 100%."""
+        meaning = getattr(get_game(self.game), "result_meanings", {}).get("won", "this player won")
+        line = f"seat N wins: the share of the games that ended in which that seat won; won = {meaning}."
+        ref, house = self.no_winner_shares()
+        if ref is not None and house is not None:
+            line += (f" No seat won {100 * ref:.1f}% of the reference games and {100 * house:.1f}% of the "
+                     "house-rule games, so the seats' rates add up to 100% less that.")
+        return line
+
     def notes(self) -> list[str]:
         rates = [r for r in self.rows if r.kind == "rate"]
-        lines = [*self.capped_lines(),
+        lines = [*self.capped_lines(), self.wins_line(),
             "95% intervals. Rates: Wilson (each box), Newcombe hybrid score (difference). "
             "Means (per game; a score: the players' mean in each game): Student t (each box), Welch t (difference). "
             f"p: a permutation test of the difference ({SHUFFLES:,} random relabellings of the two boxes' games, "
@@ -600,9 +631,13 @@ class Comparison:
         if rates:
             widest = max(rates, key=lambda r: r.diff[2] - r.diff[1])
             got = (widest.diff[2] - widest.diff[1]) / 2
-            widths = [f"+-{100 * w:g} pts needs {self.games_for(w)} games per box" for w in (0.05, 0.02)]
-            lines.append(f"Precision: the widest rate difference here is +-{100 * got:.1f} pts with {self.games} games "
-                         f"per box; at the rates measured, " + "; ".join(widths) + " (Newcombe's interval worked out "
+            unit = "games" if not any(self.capped) else "games that end"
+            widths = [f"+-{100 * w:g} pts needs {self.games_for(w)} {unit} per box" for w in (0.05, 0.02)]
+            ended = self.ended_games()
+            counted = (f"{self.games} games per box" if ended == (self.games, self.games) else
+                       f"{ended[0]} reference and {ended[1]} house-rule games that ended (of {self.games} per box)")
+            lines.append(f"Precision: the widest rate difference here is +-{100 * got:.1f} pts with {counted}; "
+                         f"at the rates measured, " + "; ".join(widths) + " (Newcombe's interval worked out "
                          "for more games; widths shrink about as 1/sqrt(games): half the width takes about 4x the "
                          "games).")
         return lines

@@ -628,7 +628,9 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         are kept; run again to resume).
 
     Raises:
-        DatasetError: ``out`` holds a dataset of another grid, box, kit version or cap.
+        DatasetError: ``out`` holds a dataset of another grid, box, kit version or cap
+            with at least one game (a description with no game yet, left by a run that
+            never started, is replaced).
         ValueError: bad workers, chunk, connect_timeout or cap.
         SchedulerError: ``scheduler`` cannot be reached within ``connect_timeout`` seconds,
             or the connection to the scheduler was lost during the run (``"lost the Dask
@@ -658,7 +660,9 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         except DatasetError as exc:
             raise DatasetError(f"{exc}; use another output directory") from None
         differs = _same_run(old, meta, box)
-        if differs:
+        if differs and not _finished_ids(out):  # no game yet (a run that never started): the new run's
+            atomic_write(meta_path, json.dumps(meta, indent=1))  # description replaces it
+        elif differs:
             raise DatasetError(f"{out} holds a dataset made with another {differs.replace('_', ' ')}; "
                                "use another output directory to keep both")
     else:

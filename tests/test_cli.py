@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -70,6 +71,14 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["play", "--save", "."], "file . is a folder"),
     (["replay", "x.json", "--max-bytes", "0"], "argument --max-bytes: the value must be a whole number from 1 to 1,099,511,627,776, got '0'"),
     (["classroom", "--players", "9"], "invalid choice: 9 (this box plays 2..4)"),
+    # the embedded cluster and an existing one at once: --dask was ignored (a 30 s wait for the address)
+    (["simulate", "--out", "d", "--dask", "--scheduler", "tcp://127.0.0.1:1"],
+     "argument --scheduler: not allowed with argument --dask"),
+    (["compare", "--box", "b", "--scheduler", "tcp://127.0.0.1:1", "--dask"],
+     "argument --dask: not allowed with argument --scheduler"),
+    # an empty address (an unset shell variable) ran the games here without a word
+    (["simulate", "--out", "d", "--scheduler", ""], "argument --scheduler: an empty address"),
+    (["compare", "--box", "b", "--scheduler", " "], "argument --scheduler: an empty address"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -184,3 +193,56 @@ def test_help_presents_every_registered_game_with_its_name_and_player_range(caps
     for name in game_names():
         g = get_game(name)
         assert f"{g.title} (--game {name}, {g.min_players}-{g.max_players} players)" in text
+
+
+def _path_options():
+    """Every (command, option) of the parser whose value is a path (metavar FILE or DIR),
+    positional ones included, with the other arguments the command requires."""
+    from haunted_kit.cli import build_parser
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    found = []
+    for command, parser in sub.choices.items():
+        actions = [a for a in parser._actions if a.metavar in ("FILE", "DIR") or a.dest in ("save", "box")]
+        for a in actions:
+            found.append((command, a.option_strings[0] if a.option_strings else None,
+                          [x for x in parser._actions if x.required or not x.option_strings]))
+    return found
+
+
+@pytest.mark.parametrize("command,option,required", _path_options(),
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(command, option, required, tmp_path,
+                                                                monkeypatch, capsys):
+    """`--out ""` (an unset shell variable) is Path("") == Path("."): simulate wrote its
+    dataset into the current folder. Every path option refuses empty text, exit 2,
+    naming the option, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    argv = [command]
+    for a in required:  # the other required arguments, each a harmless path
+        if a.option_strings and a.option_strings[0] == option:
+            continue
+        if not a.option_strings and option is None:
+            continue
+        argv += ([a.option_strings[0]] if a.option_strings else []) + [str(tmp_path / "x")]
+    argv += ([option] if option else []) + [""]
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage: haunted-kit" in err and "an empty path" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_command_help_says_what_that_command_does(capsys):
+    """'check-box --help' (and play, replay, review...) printed the kit's general blurb instead
+    of what the command does: each command's help opens with its own line from the list."""
+    from haunted_kit.cli import build_parser
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for choice in sub._choices_actions:
+        with pytest.raises(SystemExit) as exc:
+            main([choice.dest, "--help"])
+        assert exc.value.code == 0
+        text = " ".join(capsys.readouterr().out.split())
+        own = " ".join((sub.choices[choice.dest].description or "").split())
+        assert own and own in text, (choice.dest, text[:300])  # its own description: the list's line or longer
+        assert "'haunted-kit COMMAND --help' tells its options" not in text, choice.dest

@@ -104,6 +104,27 @@ def test_a_box_against_itself_differs_in_nothing(game):
 
 
 @pytest.mark.parametrize("game", game_names())
+def test_the_report_says_what_a_win_is_and_how_often_nobody_won(game, tmp_path):
+    """The seats' win rates need not add to 100% (a tie at the top, a collective loss): the
+    report gives the game's meaning of "won" and the share of games nobody won, which with
+    the seats' rates makes 100%."""
+    g = get_game(game)
+    c = C.compare(g.default_box(), game=game, games=12, workers=1, progress=False)
+    ref, house = c.no_winner_shares()
+    assert ref == house  # the same box, the same seeds
+    per_game = c.reference_rows.groupby("game_id")
+    lost = per_game["collective_loss"].any()
+    sole_first = per_game["rank"].apply(lambda r: int((r == 1).sum()) == 1)
+    assert ref == pytest.approx(float((lost | ~sole_first).mean()))  # worked out from the ranks, not from "won"
+    seats = sum(r.ref[0] for r in c.rows if r.name.startswith("seat ") and r.name.endswith(" wins"))
+    assert seats + ref == pytest.approx(1.0)
+    meaning = getattr(g, "result_meanings", {}).get("won", "this player won")  # optional on a Game
+    line = f"won = {meaning}. No seat won {100 * ref:.1f}% of the reference games"
+    assert line in str(c)
+    assert C.escape(line) in c.html()
+
+
+@pytest.mark.parametrize("game", game_names())
 def test_score_parts_add_up_to_the_score(game):
     """Every game's score_parts hook explains its whole score (the dataset's new columns); a game
     without the hook has no parts (the dataset's documented fallback)."""
@@ -212,6 +233,14 @@ def test_cli_prints_the_table_and_writes_html_naming_both_boxes(ghost_box, tmp_p
     assert get_game("haunted").default_box().fingerprint in html
     assert 'src="data:image/png;base64,' in html
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left
+
+
+def test_the_header_names_an_empty_option_list_none():
+    """An option whose value is an empty list (no extra ghost card) read 'extra_ghost_cards ,'."""
+    c = C.Comparison(game=game_names()[0], title="T", reference_name="ref", house_name="house", fingerprints=("a", "b"),
+                     players=3, agents="greedy", games=10, seed=0, options={"cards": [], "more": [2, 3], "word": "x"})
+    assert c.header()[1] == ("10 games per box, seeds 0..9, 3 players, cards none, more 2,3, word x, agents greedy "
+                             "(the same seeds and bots for both boxes)")
 
 
 def test_html_write_is_atomic(ghost_box, tmp_path, monkeypatch):

@@ -157,6 +157,13 @@ def test_compare_counts_capped_games_and_leaves_them_out(name, monkeypatch):
     text = c.table()
     assert (f"CAPPED: {len(capped)} of {len(SEEDS)} house-rule games did not end within the decision cap (seeds "
             f"{', '.join(map(str, capped))}) and are left out of every figure" in text)
+    ended = len(SEEDS) - len(capped)  # the precision line counts the games its intervals used
+    if capped and any(r.kind == "rate" for r in c.rows):
+        assert (f"pts with {ended} reference and {ended} house-rule games that ended (of {len(SEEDS)} per box); "
+                in text), text
+        assert " games that end per box" in text
+    frame = c.games_frame()  # the per-game rows say which games were stopped (no result)
+    assert sorted(frame.loc[frame["capped"] & (frame["box"] == "house"), "seed"]) == list(capped)
     monkeypatch.setenv(CAP_VARIABLE, "1")  # no game ends: nothing to compare, said instead of a report of nothing
     with pytest.raises(DecisionCapReached, match=f"compare: {len(SEEDS)} of {len(SEEDS)} reference games did not end "
                                                  f"within the decision cap \\(seeds 0, 1, 2, 3\\), too few ended"):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from haunted_kit.cli import READS, WRITES, build_parser, main
+from haunted_kit.cli import _path as cli_path
 from haunted_kit.fileio import output_clash
 
 
@@ -19,8 +20,10 @@ def _subparsers() -> dict:
 
 
 def _path_options(sub) -> dict:
-    """option (or positional name) -> action, for every argument of ``sub`` typed Path."""
-    return {(a.option_strings[0] if a.option_strings else a.dest): a for a in sub._actions if a.type is Path}
+    """option (or positional name) -> action, for every argument of ``sub`` typed Path (the
+    command line's ``_path``: a Path that refuses empty text)."""
+    return {(a.option_strings[0] if a.option_strings else a.dest): a for a in sub._actions
+            if a.type in (Path, cli_path)}
 
 
 def test_every_path_argument_of_every_command_is_read_or_written():

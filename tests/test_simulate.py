@@ -121,6 +121,22 @@ def test_another_grid_in_the_same_directory_is_refused(tmp_path):
         S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, progress=False)
 
 
+def test_a_folder_whose_first_run_played_no_game_takes_another_grid(tmp_path):
+    """A run that never played (its --scheduler did not answer) leaves only dataset.json;
+    the corrected command, another grid, is not refused as 'a dataset made with another
+    grid' since the folder holds no game: it plays and describes the new grid."""
+    with pytest.raises(S.SchedulerError):
+        S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False,
+                   scheduler="tcp://127.0.0.1:1", connect_timeout=0.5)
+    assert [p.name for p in (tmp_path / "d").iterdir()] == ["dataset.json"]
+    rep = S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, progress=False)
+    assert (rep.played, rep.resumed) == (2, 0)
+    assert json.loads((tmp_path / "d" / "dataset.json").read_text())["grid"]["games"] == 2
+    assert sorted(S.load_dataset(tmp_path / "d")["seed"].unique()) == [0, 1]
+    with pytest.raises(S.DatasetError, match="another grid"):  # now it holds games: refused as before
+        S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False)
+
+
 def test_damaged_part_is_named(tmp_path):
     S.simulate(S.Grid(players=(2,), games=2), tmp_path / "d", workers=1, chunk=1, progress=False)
     part = sorted((tmp_path / "d").glob("part-*.parquet"))[1]
@@ -187,6 +203,38 @@ def test_cli_simulate_and_resume(tmp_path, capsys):
     assert "0 played now, 8 already there" in capsys.readouterr().out
     f = S.load_dataset(tmp_path / "d")
     assert sorted(f.extra_ghost_cards.unique()) == ["", "2,3"]
+
+
+def test_cli_summary_keeps_the_grid_cells_apart(tmp_path, capsys):
+    """The printed summary pooled every mode, ghost-card set and lineup of the grid into
+    one line per player count and agent (four cells asked for, one line of 160 games):
+    it has one line per cell and seat agent, each worked out from the dataset's rows."""
+    argv = ["simulate", "--out", str(tmp_path / "d"), "--games", "3", "--players", "2", "--workers", "1",
+            "--no-progress", "--agents", "greedy", "--agents", "random,greedy", "--ghost-cards", "none",
+            "--ghost-cards", "2"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    f = S.load_dataset(tmp_path / "d")
+    cells = f.groupby(["players", "options", "lineup", "agent"])
+    assert len(cells) == 2 * 3  # 2 ghost-card sets x (greedy lineup: greedy; mixed lineup: random, greedy)
+    lines = [ln.split() for ln in out.splitlines()]
+    assert ["players", "options", "lineup", "agent", "games", "win_rate"] in [ln[:6] for ln in lines]
+    for (players, options, lineup, agent), rows in cells:
+        label = ";".join(f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}"
+                         for k, v in json.loads(options).items())  # the documented name=value;... label
+        line = [ln for ln in lines if ln[:4] == [str(players), label, lineup, agent]]
+        assert len(line) == 1, (label, lineup, agent, out)
+        assert int(line[0][4]) == rows["game_id"].nunique()
+        assert float(line[0][5]) == round(rows["won"].mean(), 3)
+
+
+def test_cli_summary_when_no_game_ended_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HAUNTED_KIT_DECISION_CAP", "5")
+    argv = ["simulate", "--out", str(tmp_path / "d"), "--games", "2", "--players", "2", "--workers", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Empty DataFrame" not in out
+    assert "No game ended within the decision cap: no figures to show." in out
 
 
 @pytest.mark.parametrize("argv, needle", [
