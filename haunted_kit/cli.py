@@ -198,8 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the seat whose decisions are judged, 1 = P1 (default 1)")
     rev.add_argument("--playouts", type=arg_whole(*PLAYOUTS_RANGE), default=None, metavar="K",
                      help="playouts per decision at first: the search's budget and the first look of every paired "
-                          "interval; undecided intervals get up to 8 times as many (default: "
-                          "haunted_kit.review.DEFAULT_PLAYOUTS)")
+                          "interval; undecided intervals get up to 8 times as many (default 150, review.DEFAULT_PLAYOUTS)")
     rev.add_argument("--seed", type=_seed, default=0, help="seed of the searches (default 0): the same seed, the same report")
     rev.add_argument("--html", type=_path, metavar="FILE", help="also write the review as an HTML page")
     rev.add_argument("--box", type=_path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")

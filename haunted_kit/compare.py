@@ -838,5 +838,5 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
     return Comparison(game=game, title=g.title, reference_name=_box_name(ref, g, True), house_name=_box_name(house, g, False),
                       fingerprints=(ref.fingerprint, house.fingerprint), players=players, agents=lineup, games=games,
                       seed=seed, rows=_rows(g, ended[0], ended[1], players), reference_rows=ref_rows,
-                      house_rows=house_rows, seconds=seconds, options=dict(options or {}), capped=capped,
+                      house_rows=house_rows, seconds=seconds, options={**option_defaults(g), **(options or {})}, capped=capped,
                       cap_words=box_words(g, house))

@@ -246,3 +246,12 @@ def test_every_command_help_says_what_that_command_does(capsys):
         own = " ".join((sub.choices[choice.dest].description or "").split())
         assert own and own in text, (choice.dest, text[:300])  # its own description: the list's line or longer
         assert "'haunted-kit COMMAND --help' tells its options" not in text, choice.dest
+
+
+def test_review_help_gives_the_default_playouts_as_a_number(capsys):
+    from haunted_kit.review import DEFAULT_PLAYOUTS
+
+    with pytest.raises(SystemExit):
+        main(["review", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {DEFAULT_PLAYOUTS}, review.DEFAULT_PLAYOUTS)" in text
