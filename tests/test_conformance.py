@@ -119,6 +119,9 @@ def kind_steps(game) -> tuple[dict, list]:
     return kept[1]
 
 
+kind_steps.cache_clear = _KIND_STEPS.clear  # (a test that changes a Game's declarations starts afresh)
+
+
 def kind_positions(game, setting: dict) -> list:
     """Copies of the positions where each decision kind was first legal, in games of
     ``setting``; none for a game that declares no kinds (the kinds' test names the hook)."""

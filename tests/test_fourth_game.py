@@ -280,6 +280,17 @@ def test_the_kinds_test_fails_naming_a_kind_never_reached_or_not_declared(nim, m
     conformance.kind_steps.cache_clear()
 
 
+def test_a_game_need_not_be_hashable(nim):
+    """A Game is any object with the members (docs/NEW_GAME.md): the same members in a
+    SimpleNamespace, which cannot be hashed, reach the same kinds."""
+    import types
+
+    bare = types.SimpleNamespace(**{k: getattr(nim, k) for k in dir(nim) if not k.startswith("_")})
+    reached, missing = conformance.kind_steps(bare)
+    assert missing == [] and sorted(reached) == ["bonus", "take"]
+    assert conformance.kind_steps(bare)[0] is reached  # played once
+
+
 def test_a_fault_at_a_kinds_step_is_named(nim, monkeypatch):
     """The per-kind checks find a save that forgets part of the position: a Nim whose
     loader deals bonus cards again from another seed continues differently."""
