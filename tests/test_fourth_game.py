@@ -164,7 +164,7 @@ def test_the_classroom_store(nim, tmp_path):
         assert [a["label"] for a in seat["actions"]] == [a.describe() for a in t.state.legal_actions()]
         assert ">2, 4, 5<" in seat["board"] and f">hidden, {t.state.bonus[1]}<" in seat["board"]
         projector = view_message(t, -1, 30)
-        assert projector["actions"] == [] and ">(hidden), (hidden)<" in projector["board"]
+        assert projector["actions"] == [] and ">hidden, hidden<" in projector["board"]  # the declared instead
 
         async def bots():
             room = Classroom(store, bot_delay=0)
