@@ -223,6 +223,9 @@ def test_a_game_without_a_greedy_agent_gets_random_bots_where_none_are_named(min
     assert main(["play", "--game", "nim", "--players", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "P1 (random)" in out and "P2 (random)" in out
+    state, names = play_game(minimal, players=2, seed=3)  # the library's default too
+    assert state.is_terminal() and names == ["random", "random"]
+    assert play_game("haunted", players=2, seed=3)[1] == ["greedy", "greedy"]
     with GameStore(tmp_path / "c.db") as store:
         t = store.create_table(game="nim", players=2, seed=3, bots=[1])
         assert {s.seat: s.agent for s in t.seats if s.agent} == {1: "random"}
