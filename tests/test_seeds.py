@@ -9,6 +9,7 @@ from haunted_kit.env import KitAECEnv, SingleSeatEnv
 from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import SEED_MAX, SEED_MIN, check_seed
 from haunted_kit.simulate import MAX_GRID_GAMES, Grid
+from ruletools import ENV_HOOKS, games_with
 from haunted_kit.testing import check_box
 
 GAMES = game_names()
@@ -111,7 +112,7 @@ def test_a_landmarks_save_at_the_top_seed_replays(tmp_path, capsys):
     assert main(["replay", str(save)]) == 0
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 @pytest.mark.parametrize("seed", (2 ** 70, 2 ** 63))
 def test_env_reset_refuses_and_keeps_the_game(game, seed):
     env = KitAECEnv(game, players=3)
