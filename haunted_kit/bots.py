@@ -24,7 +24,7 @@ from .games import MissingHook, get_game, hook
 from .protocol import agent_table, seat_agents, seat_seed
 from .search import SearchAgent, check_settings
 
-__all__ = ["BotSpecError", "bot_settings", "known_agents", "make_bot", "parse_lineup", "parse_spec", "seat_bot",
+__all__ = ["BotSpecError", "bot_settings", "default_agent", "known_agents", "make_bot", "parse_lineup", "parse_spec", "seat_bot",
            "seat_bots"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\[(.*)\])?\s*$")
@@ -110,6 +110,13 @@ def known_agents(game) -> list[str]:
     agents (:func:`haunted_kit.protocol.agent_table`: ``random``, then the Game's own),
     then ``search`` (plays every game)."""
     return [*agent_table(_game(game)), "search"]
+
+
+def default_agent(game) -> str:
+    """The agent a tool seats when none is named (``play``, ``simulate`` and ``compare``'s
+    ``--agents``): ``"greedy"`` when ``game`` (a Game or its short name) declares one in its
+    ``agents``, else ``"random"`` (which plays every game)."""
+    return "greedy" if "greedy" in agent_table(_game(game)) else "random"
 
 
 def make_bot(spec: str, seed: int, game):

@@ -31,7 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-from .bots import BotSpecError, make_bot, parse_lineup
+from .bots import BotSpecError, default_agent, make_bot, parse_lineup
 from .boxfile import data_dir
 from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_RANGE, HEX_SIZE_RANGE,
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
@@ -178,9 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=_player_count, default=None, metavar="N",
                       help="number of players, within the box's range (default: the game's, e.g. 4 for haunted)")
     play.add_argument("--seed", type=_seed, default=0, help="seed of every chance event (default 0)")
-    play.add_argument("--agents", type=_agents, default=["greedy"],
+    play.add_argument("--agents", type=_agents, default=None,
                       help="comma-separated agent specs, one per seat, repeating (random, greedy and search[...] "
-                           "play every game of the kit, e.g. 'search[playouts=100],greedy'; default greedy)")
+                           "play every game of the kit, e.g. 'search[playouts=100],greedy'; default greedy, or random for a game "
+                           "without a greedy agent)")
     play.add_argument("--log", type=_path, metavar="FILE", help="write the event log (.csv, or JSON lines otherwise)")
     play.add_argument("--save", type=_path, metavar="FILE", help="write the final state as a JSON save")
     play.add_argument("--box", type=_path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
@@ -245,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--first-seed", type=_seed, default=0, help="seed of the first repetition (default 0)")
     sim.add_argument("--players", type=_int_list, default=None, metavar="N,N", help="player counts (default: the game's, e.g. 4 for haunted)")
     sim.add_argument("--agents", action="append", default=None, metavar="LINEUP",
-                     help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy)")
+                     help="an agent lineup, one spec per seat, repeating, e.g. 'search[playouts=100],greedy'; repeat for several (default greedy, or random for a game without a greedy agent)")
     sim.add_argument("--box", type=_path, metavar="DIR", help="a house-rule copy of data/ (sent to every worker)")
     sim.add_argument("--workers", type=_workers, default=None, metavar="N", help="worker processes (default: one per CPU; 1 plays in this process)")
     sim_dask = sim.add_mutually_exclusive_group()  # the embedded cluster or an existing one, not both
@@ -267,8 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="games per box, at least 2 (default: the game's own, e.g. 500 for haunted)")
     cmp.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
     cmp.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, e.g. 4 for haunted)")
-    cmp.add_argument("--agents", type=_agents, default=["greedy"],
-                     help="comma-separated agent specs, one per seat, repeating (default greedy)")
+    cmp.add_argument("--agents", type=_agents, default=None,
+                     help="comma-separated agent specs, one per seat, repeating (default greedy, or random for a "
+                          "game without a greedy agent)")
     cmp.add_argument("--html", type=_path, metavar="FILE", help="also write the report as HTML with its figure")
     cmp.add_argument("--rows", type=_path, metavar="FILE",
                      help="also write one row per game of both boxes (box, seed, length, each seat's agent, score, "
@@ -675,6 +677,7 @@ def _play(sub, args) -> int:
     box = _box(sub, game, args.box, game_option=True)
     players = _players(sub, box, args.players, game)
     _check_settings(sub, name, box, players, args.seed, options)
+    args.agents = args.agents or [default_agent(game)]
     _check_agents(sub, args.agents, name)
     if len(args.agents) > players:
         sub.error(f"{len(args.agents)} agents given for {players} players")
@@ -870,6 +873,7 @@ def _compare(sub, args) -> int:
     for box in (reference, house):
         _check_players(sub, box, players, game)
         _check_settings(sub, name, box, players, args.seed, options)
+    args.agents = args.agents or [default_agent(game)]
     _check_agents(sub, args.agents, name)
     if len(args.agents) > players:
         sub.error(f"{len(args.agents)} agents given for {players} players")
@@ -962,7 +966,7 @@ def _simulate(parser, args) -> int:
     options = game_option_values(parser, game, args, grid=True)
     players = args.players or [default_players(game)]
     try:
-        lineups = [",".join(parse_lineup(x)) for x in (args.agents or ["greedy"])]
+        lineups = [",".join(parse_lineup(x)) for x in (args.agents or [default_agent(game)])]
         grid = Grid(game=args.game, players=tuple(players), options=options, lineups=tuple(lineups),
                     games=args.games, first_seed=args.first_seed)
     except (BotSpecError, ValueError) as exc:
@@ -1048,7 +1052,7 @@ def _server(sub, args) -> int:
         sub.error(f"--bots: bot seats must be between 1 and {players}, got {','.join(map(str, args.bots))}")
     _check_outputs(sub, {"--store": args.store, "--log": args.log})
     first = {"game": game.name, "players": players, "seed": args.seed, **options,
-             "box": args.box, "bots": {b - 1: "greedy" for b in args.bots}}
+             "box": args.box, "bots": [b - 1 for b in args.bots]}
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
                             bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token,

@@ -63,6 +63,7 @@ from html import escape
 from pathlib import Path
 from statistics import NormalDist
 
+from .bots import default_agent
 from .fileio import atomic_write
 from .games import DecisionCapReached, box_words, default_players, get_game, hook, option_defaults
 from .progress import Bar
@@ -748,7 +749,7 @@ House-rule box: <b>{escape(self.house_name)}</b> (fingerprint <code>{escape(str(
 
 
 def compare(box, *, game: str = "haunted", reference=None, games: int | None = None, seed: int = 0,
-            players: int | None = None, agents: str = "greedy", options: dict | None = None,
+            players: int | None = None, agents: str | None = None, options: dict | None = None,
             workers: int | None = None, dask: bool = False, scheduler: str | None = None,
             progress: bool = True) -> Comparison:
     """Play ``reference`` and ``box`` on the same seeds with the same bots and compare.
@@ -764,7 +765,8 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         seed: the first seed.
         players: player count (default: the game's ``default_players``,
             :func:`haunted_kit.games.default_players`: 4 for Haunted Lands, 3 for the companions).
-        agents: an agent lineup (:mod:`haunted_kit.bots`), one spec per seat, repeating.
+        agents: an agent lineup (:mod:`haunted_kit.bots`), one spec per seat, repeating
+            (default: the game's :func:`~haunted_kit.bots.default_agent`, greedy when it has one).
         options: other ``new_game`` keywords, one value each, over the defaults of the
             game's declared ``options`` (:func:`~haunted_kit.games.option_defaults`:
             Haunted Lands: ``mode``, ``extra_ghost_cards``; e.g. Landmarks'
@@ -790,6 +792,7 @@ def compare(box, *, game: str = "haunted", reference=None, games: int | None = N
         raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
     if players is None:
         players = default_players(g)
+    agents = default_agent(g) if agents is None else agents
     house = hook(g, "load_box", "compare")(box) if isinstance(box, (str, Path)) else box
     if reference is None:
         ref = hook(g, "default_box", "compare (the reference box)")()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 
-from .bots import seat_bots
+from .bots import default_agent, seat_bots
 from .games import cap_reached, decision_cap, game_of, get_game, start_game
 from .progress import progress as bar
 from .protocol import check_seed, sample_chance
@@ -59,7 +59,7 @@ def play_steps(state, bots, *, seed: int, stop=None, max_steps: int | None = Non
     return taken
 
 
-def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = None, game=None,
+def play_out(state, agents=None, *, seed: int, agent_seed: int | None = None, game=None,
              progress: bool = False, desc: str | None = None, cap: int | None = None, what: str = ""):
     """Play ``state`` to the end, in place, with agents seated by the one seat-seeding rule.
 
@@ -67,7 +67,8 @@ def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = N
         state: a :class:`~haunted_kit.protocol.GameState`, at any position.
         agents: agent specs (:func:`haunted_kit.bots.make_bot`: ``"greedy"``,
             ``"search[playouts=50]"``...) or agent objects (``act(state) -> action``),
-            one per seat; a shorter sequence repeats. Seat ``i``'s spec is seeded
+            one per seat; a shorter sequence repeats (default: the game's
+            :func:`~haunted_kit.bots.default_agent`, greedy when it has one). Seat ``i``'s spec is seeded
             :func:`~haunted_kit.protocol.seat_seed` ``(agent_seed, i)``.
         seed: the game's seed; chance nodes the state leaves waiting (a game started with
             ``auto_chance=False``) are resolved with :func:`haunted_kit.protocol.sample_chance`,
@@ -93,12 +94,13 @@ def play_out(state, agents=("greedy",), *, seed: int, agent_seed: int | None = N
     seed = check_seed(seed)
     agent_seed = seed if agent_seed is None else check_seed(agent_seed, "agent_seed")
     cap = decision_cap(game, state, cap)
+    agents = (default_agent(game),) if agents is None else agents
     bots, names = seat_bots(game, agents, state.players, agent_seed)
     play_steps(state, bots, seed=seed, progress=progress, desc=desc or f"{game.name} seed {seed}", cap=cap, what=what)
     return state, names
 
 
-def play_game(game, *, players: int, seed: int = 0, agents=("greedy",), agent_seed: int | None = None,
+def play_game(game, *, players: int, seed: int = 0, agents=None, agent_seed: int | None = None,
               log: bool = False, progress: bool = False, cap: int | None = None, **options):
     """Start a game of ``game`` (a :class:`~haunted_kit.protocol.Game` or its short name)
     with ``game.new_game(players=players, seed=seed, log=log, **options)`` (``log`` only

@@ -209,7 +209,7 @@ def create_request(msg: dict) -> dict:
     else:  # a game without a classroom module: its declared options
         options = read_form(msg.get("options", {}), served[name]["fields"], served[name]["title"])
     return {"game": name, "players": players, "seed": values["seed"], "box": box,
-            "bots": {b - 1: "greedy" for b in bots}, **options}
+            "bots": [b - 1 for b in bots], **options}
 
 
 def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,

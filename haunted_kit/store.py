@@ -52,7 +52,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .protocol import IllegalAction, Refusal, is_integer
-from .bots import make_bot, parse_spec
+from .bots import default_agent, make_bot, parse_spec
 from .fileio import atomic_write, parse_json
 from .visibility import seen_events, seen_observation
 from .games import DEFAULT_GAME, get_game, hook
@@ -419,7 +419,8 @@ class GameStore:
             players, seed, options: the game's ``new_game`` keywords (Haunted Lands:
                 ``mode``, ``extra_ghost_cards`` and the other :class:`~haunted_kit.GameConfig` fields).
             bots: seat -> agent spec (``"greedy"``, ``"random"``...), or a list of seats
-                (greedy); the other seats are human.
+                (each the game's default agent, :func:`haunted_kit.bots.default_agent`:
+                greedy, or random for a game without a greedy agent); the other seats are human.
             box: a house-rule folder (path) or loaded box; ``None`` for the game's reference box.
             name: shown on the teacher page; default "Table N".
 
@@ -432,7 +433,8 @@ class GameStore:
         state = g.new_game(players=players, seed=seed, **_box_keyword(box_obj), **options)
         config_of = getattr(g, "config_of", None)  # the full configuration, defaults filled in
         config = config_of(state) if config_of is not None else {"players": players, "seed": seed, **options}
-        bots = {b: "greedy" for b in bots} if isinstance(bots, (list, tuple, set)) else dict(bots or {})
+        bots = ({b: default_agent(g) for b in bots} if isinstance(bots, (list, tuple, set))
+                else dict(bots or {}))
         for seat, agent in bots.items():
             if not (is_integer(seat) and 0 <= seat < players):
                 raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")

@@ -17,8 +17,10 @@ page's view that do not depend on the game.
   :func:`help_html` (the help panel: the phase explained, what the page's seat can do now).
 * The generic view. :func:`generic_table_view` serves a game that has no ``classroom``
   module of its own: its title, the observation as the page's seat may see it as nested
-  tables (:func:`observation_html`; a shared screen shows only what every seat's
-  observation holds alike, :func:`common_view`) and the legal actions as buttons.
+  tables (:func:`observation_html`; a shared screen shows the game's observation for
+  :data:`PUBLIC` when it declares its visibility, else only what every seat's observation
+  holds alike, :func:`common_view`), the declared log as sentences and the legal actions
+  as buttons.
 
 No game's rules here: each game says which of its actions name hidden cards, which are
 played on a cell, and how a sentence reads.
@@ -28,12 +30,13 @@ from __future__ import annotations
 
 from html import escape
 
+from .events import Event
 from .protocol import describe_action, is_integer
 from .render import style as S
 from .visibility import PUBLIC  # the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 
 __all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "common_view", "generic_table_view", "help_html", "legal_for",
-           "mover_line", "observation_html", "read_form", "seat_roles", "sentence_log_html"]
+           "mover_line", "observation_html", "read_form", "seat_roles", "seen_observation_and_log", "sentence_log_html"]
 
 MAX_INTS = 20  #: the most numbers an ``"ints"`` field takes
 
@@ -251,6 +254,27 @@ def observation_html(obs) -> str:
     return "-" if obs is None else escape(str(obs))
 
 
+def seen_observation_and_log(game, state, shown) -> tuple:
+    """What the generic view shows ``shown`` (a seat, or ``None``/:data:`PUBLIC`: a shared
+    screen): ``(observation, log_html)``. A seat sees ``state.observation(shown)``; a shared
+    screen ``state.observation(PUBLIC)`` when the game declares its ``visibility`` (so what
+    the others see instead, e.g. a hand's size, is the declaration's), else the
+    :func:`common_view` of every seat's. The declaration's ``log`` key, when it has one, is
+    taken out of the observation and written as sentences (:func:`sentence_log_html`)."""
+    declared = getattr(game, "visibility", None)
+    if shown is not None and shown >= 0:
+        obs = state.observation(shown)
+    elif declared is not None:
+        obs = state.observation(PUBLIC)
+    else:
+        obs = common_view([state.observation(p) for p in range(state.players)])
+    key = getattr(declared, "log", None)
+    if not (key and isinstance(obs, dict) and isinstance(obs.get(key), list)):
+        return obs, ""
+    events = [Event.from_dict(e) for e in obs[key]]
+    return {k: v for k, v in obs.items() if k != key}, sentence_log_html(events)
+
+
 def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, revealed: bool = False, bots=()) -> dict:
     """The game's part of a table page for a game with no ``classroom`` module, from the
     protocol alone (the keys of a ``classroom.table_view``).
@@ -265,8 +289,9 @@ def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, reve
 
     Returns:
         ``acting``, ``needs_reveal``, ``status`` (who is to move), ``phase``, ``board``
-        (the observation of the shown seat, or :func:`common_view` of every seat's on a
-        shared screen, as :func:`observation_html` tables), ``log``, ``game_board`` and
+        (the observation of the shown seat or of a shared screen,
+        :func:`seen_observation_and_log`, as :func:`observation_html` tables), ``log``
+        (the declared log's sentences as that seat or screen may read them), ``game_board`` and
         ``players`` (empty: the observation holds them), ``ranking`` (at the end: each
         seat's ``returns()``), ``actions`` (every legal action of the acting seat as a
         button, :func:`~haunted_kit.protocol.describe_action`) and ``help``.
@@ -274,10 +299,7 @@ def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, reve
     acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
     covered = hot_seat and not revealed
     legal = [] if covered else legal_for(state, acting)
-    if shown is not None and shown >= 0:
-        obs = state.observation(shown)
-    else:
-        obs = common_view([state.observation(p) for p in range(state.players)])
+    obs, log = seen_observation_and_log(game, state, shown)
     actions = choice_entries(legal, lambda a: describe_action(a, state))
     over = state.is_terminal()
     ranking = ""
@@ -291,7 +313,7 @@ def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, reve
         "needs_reveal": bool(covered and acting is not None and acting >= 0 and legal_for(state, acting)),
         "status": phase, "phase": phase,
         "board": f'<div class="hk-generic-board" style="{BOX_STYLE}">{observation_html(obs)}</div>',
-        "log": "", "game_board": "", "players": [], "ranking": ranking, "actions": actions,
+        "log": log, "game_board": "", "players": [], "ranking": ranking, "actions": actions,
         "help": help_html(state, phase, acting if actions else None, act="Choose one of the buttons.",
                           end="The game is over: the results are above.",
                           notes="<p>This game has no board of its own on the table server: the page shows what "

@@ -75,3 +75,16 @@ def edit(path: Path, old: str, new: str, count: int = 1):
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path.name}"
     path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+#: the optional hooks the environments need (docs/NEW_GAME.md, "Optional, on the Game")
+ENV_HOOKS = ("action_catalogue", "observation_encoder")
+
+
+def games_with(*hooks: str) -> list[str]:
+    """The registered games whose Game has every optional hook in ``hooks``: a kit test of
+    an optional tool loops over these, since a game without the hook is told so by
+    ``games.MissingHook`` (tests/test_fourth_game.py), not failed by that tool's tests."""
+    from haunted_kit.games import game_names, get_game
+
+    return [n for n in game_names() if all(getattr(get_game(n), h, None) is not None for h in hooks)]

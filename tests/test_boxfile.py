@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import tomllib
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,10 @@ from haunted_kit.boxfile import MAX_BOX_FILE_BYTES, MAX_DEPTH, BoxError, BoxFile
 from haunted_kit.estate.box import EstateBoxError
 from haunted_kit.games import REGISTRY, game_names, get_game
 
-GAMES = game_names()
-#: how each game's loader names its files in errors
-PREFIX = {"haunted": "", "estate": "", "landmarks": "landmarks/"}
+#: the registered games that have a box (a game without ``default_box`` has no files to read)
+GAMES = [g for g in game_names() if getattr(get_game(g), "default_box", None) is not None]
+#: how each game's loader names its files in errors (another game's: the file's name)
+PREFIX = defaultdict(str, {"haunted": "", "estate": "", "landmarks": "landmarks/"})
 
 
 def source(game: str) -> Path:

@@ -18,7 +18,7 @@ import pytest
 
 from fresh_loop import run_in_fresh_loop
 from haunted_kit import games
-from haunted_kit.bots import seat_bot
+from haunted_kit.bots import default_agent, seat_bot
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.classroom import table_view
 from haunted_kit.landmarks.actions import Acquire
@@ -60,7 +60,7 @@ def page(c: Classroom, t, seat: int, role: str = "seat") -> Connection:
 
 def play(t, until, seed: int = 5, limit: int = 400):
     """Greedy decisions until ``until(t, seat, action, chance)`` (after each) is true; returns that decision."""
-    bots = [seat_bot("greedy", t.game, seed, p) for p in range(len(t.seats))]
+    bots = [seat_bot(default_agent(t.game), t.game, seed, p) for p in range(len(t.seats))]
     for _ in range(limit):
         p = t.state.current_player()
         a = bots[p].act(t.state.copy())
@@ -77,7 +77,7 @@ def play(t, until, seed: int = 5, limit: int = 400):
 def test_a_seat_handed_to_a_bot_gets_no_choices_and_its_clicks_are_refused(game):
     c, t = classroom(game)
     mover = t.state.current_player()
-    c.store.set_agent(t.id, mover, "greedy")
+    c.store.set_agent(t.id, mover, default_agent(t.game))
     conn = page(c, t, mover)
     run(lambda: c.act(conn, {"type": "act", "seq": t.seq, "i": 0}))
     assert conn.socket.sent[-1] == {"type": "refused",
@@ -93,7 +93,7 @@ def test_a_seat_given_back_during_the_bots_wait_keeps_its_move(game):
     c, t = classroom(game)
     c.bot_delay = 0.3
     mover = t.state.current_player()
-    c.store.set_agent(t.id, mover, "greedy")
+    c.store.set_agent(t.id, mover, default_agent(t.game))
 
     async def go():
         c.schedule_bots(t.id)

@@ -26,7 +26,6 @@ setting; ``-m slow`` runs more.
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 
@@ -107,11 +106,20 @@ def _legal_form(g, s, data):
         return None
 
 
-@functools.lru_cache(maxsize=8)
+_KIND_STEPS: dict[int, tuple] = {}
+
+
 def kind_steps(game) -> tuple[dict, list]:
     """:func:`reach_decision_kinds` of ``game`` (a Game object: a test's registered toy is
-    its own entry), played once per process."""
-    return reach_decision_kinds(game)
+    its own entry), played once per process. Kept by the object's identity, as a Game need
+    not be hashable (a ``SimpleNamespace`` of the members is a Game)."""
+    kept = _KIND_STEPS.get(id(game))
+    if kept is None or kept[0] is not game:
+        kept = _KIND_STEPS[id(game)] = (game, reach_decision_kinds(game))
+    return kept[1]
+
+
+kind_steps.cache_clear = _KIND_STEPS.clear  # (a test that changes a Game's declarations starts afresh)
 
 
 def kind_positions(game, setting: dict) -> list:

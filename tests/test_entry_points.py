@@ -18,7 +18,7 @@ import random
 import pytest
 
 from haunted_kit import simulate as S
-from haunted_kit.bots import make_bot, seat_bot, seat_bots
+from haunted_kit.bots import default_agent, make_bot, seat_bot, seat_bots
 from haunted_kit.cli import main
 from haunted_kit.env import SingleSeatEnv
 from haunted_kit.games import game_names, get_game, option_defaults, start_game
@@ -28,6 +28,11 @@ from fresh_loop import run_in_fresh_loop  # noqa: E402  (a browser test may leav
 
 SEED = 3
 SPECS = ["greedy", "random"]
+
+
+def specs(g) -> list[str]:
+    """The lineup of the tests below: the game's default agent (greedy when it has one), random."""
+    return [default_agent(g), "random"]
 
 
 def _players(game) -> int:
@@ -45,7 +50,7 @@ def _record(game, state) -> list:
 
 def _reference(name: str, seed: int = SEED, log: bool = False, **options):
     g = get_game(name)
-    state, names = play_game(g, players=_players(g), seed=seed, agents=SPECS, log=log, **options)
+    state, names = play_game(g, players=_players(g), seed=seed, agents=specs(g), log=log, **options)
     return g, state, names
 
 
@@ -56,12 +61,12 @@ def test_play_save_replays_the_kit_loop(name, tmp_path, capsys):
     g, ref, names = _reference(name, **option_defaults(get_game(name)))
     save = tmp_path / "g.json"
     assert main(["play", "--game", name, "--players", str(_players(g)), "--seed", str(SEED),
-                 "--agents", ",".join(SPECS), "--save", str(save)]) == 0
+                 "--agents", ",".join(specs(g)), "--save", str(save)]) == 0
     capsys.readouterr()
     saved = g.from_dict(json.loads(save.read_text()))
     assert saved.is_terminal() and ref.is_terminal()
     assert _record(g, saved) == _record(g, ref)
-    assert names == [SPECS[i % 2] for i in range(_players(g))]
+    assert names == [specs(g)[i % 2] for i in range(_players(g))]
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -70,7 +75,7 @@ def test_simulate_plays_the_same_game(name, tmp_path):
     per-seat returns and decision counts are the reference's."""
     g, ref, _ = _reference(name, log=True)
     n = _players(g)
-    rows, events = S.play_one(name, (0, n, {}, ",".join(SPECS), SEED), events=True)
+    rows, events = S.play_one(name, (0, n, {}, ",".join(specs(g)), SEED), events=True)
     assert [e["text"] for e in events] == ref.events().text.tolist()
     assert [r["returns"] for r in rows] == [float(v) for v in ref.returns()]
     made = [sum(1 for e in ref.history() if not e.chance and e.player == p) for p in range(n)]
@@ -86,10 +91,10 @@ def test_the_environments_opponents_play_the_same_game(name):
     if missing:
         pytest.skip(f"{name} has no {' or '.join(missing)}: the environment does not serve it (optional hooks)")
     n = _players(g)
-    env = SingleSeatEnv(name, players=n, seat=0, opponents=[SPECS[1]])
+    env = SingleSeatEnv(name, players=n, seat=0, opponents=[specs(g)[1]])
     if n > 2:  # the opponents' lineup repeats over the other seats; the reference's repeats over all seats
-        env = SingleSeatEnv(name, players=n, seat=1, opponents=[SPECS[0]])
-    me = seat_bot(SPECS[env.seat % 2], g, SEED, env.seat)
+        env = SingleSeatEnv(name, players=n, seat=1, opponents=[specs(g)[0]])
+    me = seat_bot(specs(g)[env.seat % 2], g, SEED, env.seat)
     env.reset(seed=SEED)
     s = env.aec.state_
     steps = 0
@@ -132,7 +137,7 @@ def test_the_classroom_bot_seats_play_the_same_game(tmp_path):
 @pytest.mark.parametrize("k", [1, 7, 2 ** 40])
 def test_seeds_k_and_minus_k_are_different_games(name, k):
     g = get_game(name)
-    a, b = (play_game(g, players=_players(g), seed=s, agents=SPECS)[0] for s in (k, -k))
+    a, b = (play_game(g, players=_players(g), seed=s, agents=specs(g))[0] for s in (k, -k))
     assert _record(g, a) != _record(g, b)
 
 
@@ -197,7 +202,7 @@ def test_chance_left_waiting_is_drawn_as_auto_chance_draws_it(name):
         state = start_game(g, players=_players(g), seed=SEED, log=False, auto_chance=False)
     except TypeError as exc:  # the game's new_game has no auto_chance keyword
         pytest.skip(f"{name} has no auto_chance option: {exc}")
-    play_out(state, SPECS, seed=SEED, game=g, progress=True)
+    play_out(state, specs(g), seed=SEED, game=g, progress=True)
     assert any(e.chance for e in state.history())
     assert _record(g, state) == _record(g, ref)
 
@@ -205,7 +210,7 @@ def test_chance_left_waiting_is_drawn_as_auto_chance_draws_it(name):
 def test_play_steps_stops_where_asked():
     g = get_game("estate")
     s = g.new_game(players=2, seed=SEED, log=False)
-    bots, _ = seat_bots(g, SPECS, 2, SEED)
+    bots, _ = seat_bots(g, specs(g), 2, SEED)
     assert play_steps(s, bots, seed=SEED, max_steps=5) == 5 and not s.is_terminal()
     assert play_steps(s, bots, seed=SEED, stop=lambda st: True) == 0
     rest = play_steps(s, bots, seed=SEED)

@@ -16,6 +16,7 @@ from haunted_kit.env import KitAECEnv
 from haunted_kit.games import default_players, game_names, get_game, option_defaults
 from haunted_kit.protocol import RankedEntry
 from haunted_kit.search import sample_chance
+from ruletools import ENV_HOOKS, games_with
 
 #: per game: players and options (the kit's games as measured; any other registered game its declared defaults)
 SETTINGS = {**{n: (default_players(get_game(n)), option_defaults(get_game(n))) for n in game_names()},
@@ -39,7 +40,7 @@ def _plain_mask(env, s, p):
     return mask
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_observe_equals_the_plain_vector_and_mask(game):
     players, options = SETTINGS[game]
     env = KitAECEnv(game, players=players, **options)

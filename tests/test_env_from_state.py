@@ -18,6 +18,7 @@ from haunted_kit.haunted import actions as HA
 from haunted_kit import protocol
 from haunted_kit.protocol import SEED_MAX, ActionCatalogue
 from haunted_kit.search import sample_chance
+from ruletools import ENV_HOOKS, games_with
 
 #: per game: players and options (the kit's games as measured; any other registered game its declared defaults)
 SETTINGS = {**{n: (default_players(get_game(n)), option_defaults(get_game(n))) for n in game_names()},
@@ -46,7 +47,7 @@ def _vector(encode, s, p):
     return encode(s.observation(p), p, to_move) if from_state is None else from_state(s, p, to_move)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_from_state_equals_the_vector_of_the_observation_to_the_end_of_seeded_games(game):
     env = KitAECEnv(game, players=SETTINGS[game][0], **SETTINGS[game][1])
     enc, checked = env.encode, 0
@@ -63,7 +64,7 @@ def test_from_state_equals_the_vector_of_the_observation_to_the_end_of_seeded_ga
     assert checked > 100  # six whole games, every seat (Landmarks over 2 rounds: 135)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_from_state_reads_nothing_the_player_cannot_see(game):
     """A determinisation (the hidden parts redrawn from what the player sees) gives the
     player the same vector: the fast path reads no hidden field."""
@@ -128,7 +129,7 @@ def test_an_action_object_met_again_keeps_its_number_and_the_memory_stays_bounde
     assert cat.legal_numbers(Position([end, near])) == [2, 1]
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_a_step_after_the_mask_plays_the_numbered_legal_action(game):
     """``step`` reuses the mask's numbering while the legal actions are those it numbered;
     once the position changed under the environment, the number is decoded afresh (an
@@ -149,7 +150,7 @@ def test_a_step_after_the_mask_plays_the_numbered_legal_action(game):
     assert s.to_dict() == before
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_the_environment_gives_the_plain_vector_mask_and_returns_over_seeded_episodes(game):
     """Through ``last``/``step`` (the buffers and numbering the environment reuses), every
     seat's observation is the plain vector of ``state.observation(seat)``, the mask marks
@@ -185,7 +186,7 @@ def test_the_environment_gives_the_plain_vector_mask_and_returns_over_seeded_epi
     assert decisions > 10  # two whole games (Landmarks over 2 rounds: 13 decisions)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_from_state_stays_the_plain_vector_when_games_interleave(game):
     """The encoder keeps parts of the last vector it made (Haunted Lands: the board's part
     while the field and its ghost, depletion and building lists are unchanged): positions of
@@ -206,7 +207,7 @@ def test_from_state_stays_the_plain_vector_when_games_interleave(game):
     assert checked > 50  # Landmarks over 2 rounds: 72
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 @pytest.mark.parametrize("seed", [7, -7])
 def test_np_random_after_a_seeded_reset_is_that_seed_s_generator(game, seed):
     """``reset(seed=k)`` leaves ``np_random`` to be made when first asked for: it then draws
@@ -263,7 +264,7 @@ def test_haunted_from_state_follows_hand_edits_of_one_state_object():
     assert done >= 20, done  # the fourteen edits above and some buildings
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_a_number_after_the_position_moved_on_means_the_action_it_numbers_now(game):
     """The mask's numbering is reused only while the legal actions are equal to those it
     numbered: after moves made on the state itself (as SingleSeatEnv's bots make them),

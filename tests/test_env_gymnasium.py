@@ -12,22 +12,23 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from haunted_kit.env import KitAECEnv, SingleSeatEnv
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import get_game
+from ruletools import ENV_HOOKS, games_with
 
 
 def _players(game: str) -> list[int]:
-    box = get_game(game).default_box()
-    return [box.min_players, box.max_players]
+    g = get_game(game)  # the game's own range (of its default box, when it has one)
+    return [g.min_players, g.max_players]
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_check_env_passes_for_every_game(game):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its advice on infinite highs (uncapped counts) is not a failure
         check_env(SingleSeatEnv(game, players=_players(game)[0], opponents=["random"]), skip_render_check=True)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_unseeded_resets_draw_new_games_from_the_seeded_generator(game):
     n = _players(game)[0]
     env = SingleSeatEnv(game, players=n, opponents=["random"])
@@ -70,7 +71,7 @@ def test_vector_copies_start_different_games():
     vec.close()
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_an_unmasked_illegal_action_is_penalised_and_changes_nothing(game):
     env = SingleSeatEnv(game, players=_players(game)[0], opponents=["random"])
     obs, info = env.reset(seed=3)
@@ -107,7 +108,7 @@ def test_a_custom_penalty_and_a_bad_one():
             SingleSeatEnv("haunted", players=2, illegal_reward=bad)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", games_with(*ENV_HOOKS))
 def test_observations_stay_within_the_declared_bounds(game):
     for n in _players(game):
         env = KitAECEnv(game, players=n)

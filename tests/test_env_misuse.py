@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from haunted_kit.env import KitAECEnv, SingleSeatEnv
-from haunted_kit.games import game_names
+from ruletools import ENV_HOOKS, games_with
 
-GAMES = game_names()
+GAMES = games_with(*ENV_HOOKS)
 #: the game's own refusal of a player count it does not play (its config error, a ValueError)
 RANGE = {"haunted": "players must be between 2 and 4, got 9", "estate": "players must be 2-4, got 9",
          "landmarks": "players must be an integer from 2 to 5, got 9"}

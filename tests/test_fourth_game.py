@@ -22,7 +22,7 @@ import pytest
 
 import test_conformance as conformance
 from haunted_kit import games
-from haunted_kit.bots import BotSpecError, make_bot
+from haunted_kit.bots import BotSpecError, default_agent, make_bot
 from haunted_kit.cli import main
 from haunted_kit.env import KitAECEnv, SingleSeatEnv
 from haunted_kit.games import MissingHook, game_of, get_game
@@ -164,7 +164,7 @@ def test_the_classroom_store(nim, tmp_path):
         assert [a["label"] for a in seat["actions"]] == [a.describe() for a in t.state.legal_actions()]
         assert ">2, 4, 5<" in seat["board"] and f">hidden, {t.state.bonus[1]}<" in seat["board"]
         projector = view_message(t, -1, 30)
-        assert projector["actions"] == [] and ">(hidden), (hidden)<" in projector["board"]
+        assert projector["actions"] == [] and ">hidden, hidden<" in projector["board"]  # the declared instead
 
         async def bots():
             room = Classroom(store, bot_delay=0)
@@ -205,7 +205,8 @@ def test_play_and_replay_need_no_optional_hook(minimal, tmp_path, capsys):
     (["check-box", str(BOX), "--game", "nim"], "check-box needs the game's load_box hook; Toy Nim (--game nim) has none"),
     (["play", "--game", "nim", "--players", "2", "--agents", "search[playouts=5]"],
      "the search agent needs the game's determinise hook; Toy Nim (--game nim) has none"),
-    (["play", "--game", "nim", "--players", "2"], "unknown agent 'greedy' for 'nim' (known: random, search)"),
+    (["play", "--game", "nim", "--players", "2", "--agents", "greedy"],
+     "unknown agent 'greedy' for 'nim' (known: random, search)"),
     (["handout", "--game", "nim"], "handout is not available for --game nim"),
     (["simulate", "--out", "x", "--game", "nim", "--box", str(BOX), "--agents", "random", "--workers", "1"], "--box needs the game's load_box hook"),
 ])
@@ -214,6 +215,22 @@ def test_a_tool_that_needs_a_missing_hook_says_which(minimal, argv, message, cap
         main(argv)
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_game_without_a_greedy_agent_gets_random_bots_where_none_are_named(minimal, tmp_path, capsys):
+    # play, the server's --bots and the store's list of bot seats seat the game's default agent
+    assert default_agent(minimal) == "random" and default_agent("haunted") == "greedy"
+    assert main(["play", "--game", "nim", "--players", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "P1 (random)" in out and "P2 (random)" in out
+    state, names = play_game(minimal, players=2, seed=3)  # the library's default too
+    assert state.is_terminal() and names == ["random", "random"]
+    assert play_game("haunted", players=2, seed=3)[1] == ["greedy", "greedy"]
+    with GameStore(tmp_path / "c.db") as store:
+        t = store.create_table(game="nim", players=2, seed=3, bots=[1])
+        assert {s.seat: s.agent for s in t.seats if s.agent} == {1: "random"}
+        t = store.create_table(game="haunted", players=2, seed=3, bots=[0])
+        assert {s.seat: s.agent for s in t.seats if s.agent} == {0: "greedy"}
 
 
 def test_other_games_error_paths_walk_past_it(minimal, tmp_path, capsys):
@@ -264,6 +281,17 @@ def test_the_kinds_test_fails_naming_a_kind_never_reached_or_not_declared(nim, m
     with pytest.raises(AssertionError, match=r"never legal in 40 seeded games .*: pass \("):
         conformance.test_every_decision_kind_is_reached_and_checked("nim")
     conformance.kind_steps.cache_clear()
+
+
+def test_a_game_need_not_be_hashable(nim):
+    """A Game is any object with the members (docs/NEW_GAME.md): the same members in a
+    SimpleNamespace, which cannot be hashed, reach the same kinds."""
+    import types
+
+    bare = types.SimpleNamespace(**{k: getattr(nim, k) for k in dir(nim) if not k.startswith("_")})
+    reached, missing = conformance.kind_steps(bare)
+    assert missing == [] and sorted(reached) == ["bonus", "take"]
+    assert conformance.kind_steps(bare)[0] is reached  # played once
 
 
 def test_a_fault_at_a_kinds_step_is_named(nim, monkeypatch):

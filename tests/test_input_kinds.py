@@ -36,7 +36,8 @@ def decisions(s, steps: int):
 
 def played(game: str, steps: int = 40, seed: int = 2):
     g = get_game(game)
-    s = g.new_game(players=3, seed=seed, box=g.default_box())
+    box = {"box": g.default_box()} if getattr(g, "default_box", None) is not None else {}
+    s = g.new_game(players=3, seed=seed, **box)
     rng = random.Random(1)
     for legal in decisions(s, steps):
         s.apply_action(legal[rng.randrange(len(legal))])

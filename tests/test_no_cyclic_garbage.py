@@ -15,7 +15,7 @@ import gc
 
 import pytest
 
-from haunted_kit.bots import make_bot
+from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.games import game_names, get_game, option_defaults
 from haunted_kit.search import hints
 
@@ -28,7 +28,7 @@ def play_with_hint(name: str, seed: int, hint_at: int = 3, playouts: int = 60) -
     g = get_game(name)
     players = min(max(3, g.min_players), g.max_players)
     s = g.new_game(players=players, seed=seed, **option_defaults(g))
-    bots = [make_bot("greedy", p, g) for p in range(players)]
+    bots = [make_bot(default_agent(g), p, g) for p in range(players)]
     decisions = 0
     while not s.is_terminal():
         assert s.current_player() is not None, "a waiting chance node in a game started with auto_chance"

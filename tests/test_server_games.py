@@ -12,7 +12,7 @@ from html import escape
 
 import pytest
 
-from haunted_kit.bots import make_bot
+from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.cli import main
 from haunted_kit.games import game_module, game_names, game_of, get_game
 from haunted_kit.haunted import actions as HA
@@ -82,7 +82,7 @@ def page_actions(c: Classroom, pages: dict):
 
 def play_until(t, done, limit: int = 600):
     """Greedy decisions (seeded per seat) on table ``t`` until ``done(state)``."""
-    bots = {p: make_bot("greedy", 90 + p, t.game) for p in range(len(t.seats))}
+    bots = {p: make_bot(default_agent(t.game), 90 + p, t.game) for p in range(len(t.seats))}
     for _ in range(limit):
         if done(t.state):
             return
@@ -125,7 +125,7 @@ def test_decisions_from_seat_pages_are_applied_or_refused_with_the_reason(name):
                                                                   f"P{other + 1}'s."}
     # an action the rules refuse now (one a later position allows), sent in its JSON form
     later = t.state.copy()
-    bot = make_bot("greedy", 3, t.game)
+    bot = make_bot(default_agent(t.game), 3, t.game)
     for _ in range(40):
         a = bot.act(later.copy())
         if later.current_player() == mover and t.state.why_not(a) is not None:
@@ -207,7 +207,7 @@ def test_each_seat_sees_its_own_hidden_cards_and_the_projector_none(name):
 @pytest.mark.parametrize("name", game_names())
 def test_the_hot_seat_shows_the_movers_hidden_cards_only_once_revealed(name):
     _c, t = created(name)
-    bots = {1: "greedy"}
+    bots = {1: default_agent(name)}
 
     def choice_names_cards(s):
         p = s.current_player()

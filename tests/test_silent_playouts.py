@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from haunted_kit.bots import make_bot
+from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.games import game_names, get_game
 from haunted_kit.search import determinise, move_events
 
@@ -23,7 +23,7 @@ OPTIONS = {"landmarks": {"rounds": 3}}
 
 def _midgame(game, seed: int):
     s = game.new_game(players=3, seed=seed, **OPTIONS.get(game.name, {}))
-    bots = [make_bot("greedy", 7 + i, game) for i in range(3)]
+    bots = [make_bot(default_agent(game), 7 + i, game) for i in range(3)]
     for _ in range(4):
         while s.is_chance_node():
             s.apply_chance(s.sample_chance())
@@ -46,8 +46,8 @@ def test_a_determinisation_logs_nothing_and_plays_as_a_logged_copy(name, seed):
     logged = d.copy()
     logged.log = []
     rng_a, rng_b = random.Random(5), random.Random(5)
-    bots_a = [make_bot("greedy", 30 + i, game) for i in range(3)]
-    bots_b = [make_bot("greedy", 30 + i, game) for i in range(3)]
+    bots_a = [make_bot(default_agent(game), 30 + i, game) for i in range(3)]
+    bots_b = [make_bot(default_agent(game), 30 + i, game) for i in range(3)]
     steps = 0
     while not d.is_terminal() and steps < 400:
         if d.is_chance_node():

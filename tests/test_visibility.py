@@ -188,6 +188,28 @@ def test_the_twins_differ_only_in_what_the_viewer_may_not_see(name, monkeypatch)
         assert a.events(viewer).equals(b.events(viewer))
 
 
+@pytest.mark.parametrize("name", TOYS)
+def test_the_generic_view_shows_a_shared_screen_the_declared_public_observation(name, monkeypatch):
+    """A game without a classroom module on a projector: its observation for PUBLIC, with
+    what the declaration says the others see instead (not a blanket "(hidden)"), and its
+    declared log as the sentences a watcher may read."""
+    from html import escape
+
+    from haunted_kit.tableview import HIDDEN, generic_table_view, observation_html
+
+    game = _register(monkeypatch, name)
+    tw = _twins(name, game)
+    s = _played(game, tw["players"], tw["a"])
+    view = generic_table_view(game, s, PUBLIC)
+    seen, key = s.observation(PUBLIC), game.visibility.log
+    assert observation_html({k: v for k, v in seen.items() if k != key}) in view["board"]
+    assert HIDDEN not in view["board"] and "hidden" in view["board"]
+    if key is not None:
+        texts = s.events(PUBLIC).text.tolist()
+        assert texts and all(escape(t) in view["log"] for t in texts[-12:]) and "face down" in view["log"]
+        assert escape(texts[-1]) not in view["board"]
+
+
 def test_what_each_toy_tells_its_seats(nim, bid):
     s = _played(nim, 2, _twins("nim", nim)["a"])
     assert s.events(0).text.tolist()[:2] == [f"P1 is dealt a bonus card of {s.bonus[0]}.", "P2 is dealt a bonus card face down."]
