@@ -731,14 +731,24 @@ class ProcessPool:
             raise ValueError(f"workers must be a positive whole number, got {workers!r}")
         self.workers = int(workers)
         self._stop = multiprocessing.get_context("spawn").Event()
+        self._stopped = False  # whether _stop was set (asked here, not of the Event: see _halt)
         self._pool = worker_pool(self.workers, self._stop)
+
+    def _halt(self) -> None:
+        """Set the stop event once: each worker's watchdog then ends it within
+        WATCH_INTERVAL. Never a second time: workers leave at once, and a worker that
+        leaves inside the event's shared lock would hold it for good (a second ``set``
+        after a Ctrl-C hung the main process once in about six)."""
+        if not self._stopped:
+            self._stopped = True
+            self._stop.set()
 
     def __enter__(self) -> "ProcessPool":
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
         if kind is not None:
-            self._stop.set()  # each worker's watchdog ends it within WATCH_INTERVAL
+            self._halt()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def run(self, payloads: list, finished) -> None:
@@ -761,7 +771,7 @@ class ProcessPool:
             ok = True
         finally:
             if not ok:
-                self._stop.set()
+                self._halt()
                 for f in running:
                     f.cancel()
 
