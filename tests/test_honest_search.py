@@ -82,7 +82,9 @@ def _twins(name, s, me):
         g = get_game(name)
         for k in range(20):
             t = g.determinise(s, me, random.Random(k))
-            if t.observation(None) != s.observation(None) and t.observation(me) == s.observation(me):
+            assert t.observation(me) == s.observation(me), (  # the game's own fault, named as such
+                f"{name}'s determinise(state, P{me + 1}, rng) changed what P{me + 1} sees (seed {k})")
+            if t.observation(None) != s.observation(None):
                 out.append(t)
             if len(out) == 2:
                 break

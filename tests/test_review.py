@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from haunted_kit.bots import default_agent
 from haunted_kit.cli import main
 from haunted_kit.games import MissingHook, game_names, get_game, start_game
 from haunted_kit.compare import t_quantile
@@ -20,10 +21,13 @@ PLAYERS = {n: min(3, get_game(n).max_players) for n in game_names()}  # 3 player
 #: the seed of each game's staged blunder (Haunted Lands 5: P1 ends the turn where a mine scores 3 valor;
 #: the estate: P1's first decision, where a take scores 3; Landmarks: P2 builds where a Gate token scores 3)
 BLUNDER_SEEDS = {"haunted": 5, "estate": 5, "landmarks": 3}
+#: the staged blunder is played among greedy bots (their scores pick the worst non-scoring move),
+#: so it is staged for the games that declare a greedy agent; another game's first seed is 1
+GREEDY_GAMES = [n for n in game_names() if "greedy" in agent_table(get_game(n))]
 
 
 def _finished(name, seed=1):
-    s, _ = play_game(name, players=PLAYERS[name], seed=seed, agents=["greedy", "random"], log=False)
+    s, _ = play_game(name, players=PLAYERS[name], seed=seed, agents=[default_agent(name), "random"], log=False)
     return s
 
 
@@ -41,7 +45,7 @@ def _blunder(name):
     nothing, plays the one scoring nothing; the game then runs on for 8 decisions.
     Returns (state, the decision number of the blunder, who made it, its best immediate gain)."""
     game = get_game(name)
-    s = start_game(game, players=PLAYERS[name], seed=BLUNDER_SEEDS[name])
+    s = start_game(game, players=PLAYERS[name], seed=BLUNDER_SEEDS.get(name, 1))
     greedy = agent_table(game)["greedy"](0)
     number, blunder, after = 0, None, 0
     while not s.is_terminal():
@@ -199,7 +203,7 @@ def test_the_report_and_the_page_explain_the_value_scale(name):
     assert scale in r.text() and meaning in r.text()
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", GREEDY_GAMES)
 def test_a_move_that_throws_away_points_is_among_the_costliest(name):
     """A constructed clear blunder (a move scoring nothing where one scored at once) is a
     mistake: its interval lies above zero, and the better move scores by the rules."""

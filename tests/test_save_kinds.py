@@ -13,7 +13,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from haunted_kit.games import game_names, get_game
+from haunted_kit.fileio import read_json
+from haunted_kit.games import game_names, get_game, load_state
 from haunted_kit.haunted.rules import ctx_of
 from haunted_kit.testing import random_steps
 
@@ -27,23 +28,31 @@ def _played(name: str, steps: int = 40, seed: int = 3):
     return game, s
 
 
+def _load(game, path):
+    """A save file read as the kit's tools read one (``replay``, ``review``): its JSON,
+    then :func:`haunted_kit.games.load_state`."""
+    return load_state(game, read_json(path, what="save"))
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_a_save_loads_unchanged(name, tmp_path):
     game, s = _played(name)
     path = tmp_path / "save.json"
     s.save(path)
-    assert json.dumps(type(s).load(path).to_dict(), sort_keys=True) == json.dumps(s.to_dict(), sort_keys=True)
+    assert json.dumps(_load(game, path).to_dict(), sort_keys=True) == json.dumps(s.to_dict(), sort_keys=True)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_duplicate_keys_in_a_save_are_refused(name, tmp_path):
     game, s = _played(name)
-    text = s.to_json()
+    d = s.to_dict()
+    key = next(iter(d))  # the save's first field (the kit's games: "format"), written twice
+    text = json.dumps(d)
     assert text.startswith("{")
     path = tmp_path / "save.json"
-    path.write_text('{"format": "something else", ' + text[1:], encoding="utf-8")
-    with pytest.raises(ValueError, match="the key 'format' appears twice in one object"):
-        type(s).load(path)
+    path.write_text("{" + json.dumps(key) + ': "something else", ' + text[1:], encoding="utf-8")
+    with pytest.raises(ValueError, match=f"the key '{key}' appears twice in one object"):
+        _load(game, path)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -136,7 +145,8 @@ def _impossible_counters():
             "landmarks": [landmarks_gold]}
 
 
-@pytest.mark.parametrize("name", GAMES)
+#: the per-game cases are worked out from each game's rules: they run for the games that have them
+@pytest.mark.parametrize("name", [n for n in GAMES if n in _impossible_counters()])
 def test_counters_the_rules_never_produce_are_refused(name):
     game = get_game(name)
     cases = _impossible_counters()[name]

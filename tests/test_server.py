@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from tornado.netutil import bind_sockets
 
 import haunted_kit as hk
+from haunted_kit.bots import default_agent
 from haunted_kit import server
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.cli import main
@@ -457,7 +458,7 @@ def test_a_seat_given_back_cancels_its_bots_pending_decision_whatever_the_clock(
     assert mover is not None   # a table starts at a decision
 
     async def scenario():
-        assert c.teacher_op({"op": "seat", "table": t.id, "seat": mover, "agent": "greedy"})["ok"]
+        assert c.teacher_op({"op": "seat", "table": t.id, "seat": mover, "agent": default_agent(name)})["ok"]
         task = c._bot_tasks[t.id]
         await asyncio.sleep(0)   # the bots' loop starts its wait
         assert not task.done()

@@ -15,7 +15,7 @@ import pytest
 import tornado.websocket
 
 from fresh_loop import run_in_fresh_loop
-from haunted_kit.bots import seat_bot
+from haunted_kit.bots import default_agent, seat_bot
 from haunted_kit.games import game_names, get_game
 from haunted_kit.server import open_classroom
 from haunted_kit.store import GameStore, StoreError
@@ -277,7 +277,7 @@ def test_a_rollback_to_a_bots_turn_says_the_bot_may_decide_otherwise(tmp_path, g
     played(db, game, 2)
     with GameStore(db) as store:
         bot = store.table(1).position(1).current_player()  # to move after decision 1
-        store.set_agent(1, bot, "greedy")
+        store.set_agent(1, bot, default_agent(game))
     c = open_classroom(db, bot_delay=60)  # the bot waits longer than the test runs: nothing races
     try:
         out = run(lambda: c.teacher_op({"op": "rollback", "table": 1, "to": 1}))
