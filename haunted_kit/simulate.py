@@ -57,7 +57,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .bots import bot_settings, make_bot, parse_lineup
+from .bots import bot_settings, default_agent, make_bot, parse_lineup
 from .fileio import atomic_temp_glob, atomic_write, read_json
 from .limits import CONNECT_TIMEOUT_RANGE, GAMES_RANGE, WORKERS_RANGE, finite, whole
 from .play import play_out
@@ -173,7 +173,8 @@ class Grid:
         players: player counts.
         options: option name -> values to try (each a game option, e.g.
             ``{"mode": ["wanderer", "builder"], "extra_ghost_cards": [[], [2], [2, 3]]}``).
-        lineups: agent lineups (see :mod:`haunted_kit.bots`), e.g. ``["greedy", "search[playouts=100],greedy"]``.
+        lineups: agent lineups (see :mod:`haunted_kit.bots`), e.g. ``["greedy", "search[playouts=100],greedy"]``;
+            default: one lineup of the game's default agent (:func:`~haunted_kit.bots.default_agent`).
         games: repetitions (seeds) per cell.
         first_seed: seed of the first repetition; it and the last one,
             ``first_seed + games - 1``, must be seeds of the kit
@@ -193,14 +194,15 @@ class Grid:
     game: str = "haunted"
     players: tuple = (4,)
     options: dict = field(default_factory=dict)
-    lineups: tuple = ("greedy",)
+    lineups: tuple | None = None
     games: int = 10
     first_seed: int = 0
 
     def __post_init__(self):
         game = get_game(self.game)
         object.__setattr__(self, "players", tuple(int(n) for n in self.players))
-        object.__setattr__(self, "lineups", tuple(",".join(parse_lineup(x)) for x in self.lineups))
+        lineups = (default_agent(game),) if self.lineups is None else self.lineups
+        object.__setattr__(self, "lineups", tuple(",".join(parse_lineup(x)) for x in lineups))
         for lineup in self.lineups:
             for spec in parse_lineup(lineup):
                 make_bot(spec, 0, game=game)  # an unknown agent or a bad setting fails here
