@@ -315,7 +315,7 @@ def box_words(game: Game, box) -> str:
 def cap_reached(game: Game, state, *, cap: int, seed=None, what: str = "") -> DecisionCapReached:
     """The :class:`DecisionCapReached` for ``state`` (a game of ``game`` still running
     after ``cap`` decisions): its message names the game, the seed (``seed``, else the
-    Game's optional ``seed_of(state)``), the cap and the box (the Game's optional
+    Game's optional ``seed_of(state)``; left out when neither gives one), the cap and the box (the Game's optional
     ``box_of(state)``, :func:`box_words`). ``what`` names the tool in the message."""
     box_of, seed_of = getattr(game, "box_of", None), getattr(game, "seed_of", None)
     box = box_of(state) if box_of is not None else None
@@ -323,8 +323,9 @@ def cap_reached(game: Game, state, *, cap: int, seed=None, what: str = "") -> De
         seed = seed_of(state)
     title = getattr(game, "title", getattr(game, "name", "the game"))
     tool = f" ({what})" if what else ""
+    named = title if seed is None else f"{title} seed {seed}"
     return DecisionCapReached(
-        f"{title} seed {seed} did not end within {cap:,} decisions, the decision cap{tool}; box: "
+        f"{named} did not end within {cap:,} decisions, the decision cap{tool}; box: "
         f"{box_words(game, box)}. A house rule may let the game run for ever: check the box with "
         f"'haunted-kit check-box --game {getattr(game, 'name', '?')} DIR'.", seed=seed, decisions=cap, cap=cap)
 

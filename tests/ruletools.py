@@ -88,3 +88,26 @@ def games_with(*hooks: str) -> list[str]:
     from haunted_kit.games import game_names, get_game
 
     return [n for n in game_names() if all(getattr(get_game(n), h, None) is not None for h in hooks)]
+
+
+def games_with_agent(agent: str) -> list[str]:
+    """The registered games whose Game declares ``agent`` (e.g. ``"greedy"``) in its
+    ``agents`` table: a kit test of that agent loops over these."""
+    from haunted_kit.games import game_names, get_game
+    from haunted_kit.protocol import agent_table
+
+    return [n for n in game_names() if agent in agent_table(get_game(n))]
+
+
+def games_with_box() -> list[str]:
+    """The registered games with a box (``load_box`` and ``default_box``): a kit test of
+    box tools (compare, check-box, box files) loops over these."""
+    return games_with("load_box", "default_box")
+
+
+def games_with_module(*parts: str) -> list[str]:
+    """The registered games whose package has every optional module in ``parts``
+    (``classroom``, ``widgets``, ``exercises``, ``cli``; see :func:`haunted_kit.games.game_module`)."""
+    from haunted_kit.games import game_module, game_names
+
+    return [n for n in game_names() if all(game_module(n, p) is not None for p in parts)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from haunted_kit.games import game_names, get_game, start_game
+from haunted_kit.games import get_game, start_game
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.agents import GreedyAgent
 from haunted_kit.haunted.engine import new_game
@@ -14,6 +14,7 @@ from haunted_kit.haunted.scenario import put_building
 from haunted_kit.haunted.state import TURNS
 from haunted_kit.hexgrid import distance
 from haunted_kit.protocol import agent_table
+from ruletools import games_with_agent
 
 
 def _positions(name: str, seeds=range(3), players: int = 3):
@@ -31,7 +32,7 @@ def _positions(name: str, seeds=range(3), players: int = 3):
             s.apply_action(bots[s.current_player()].act(s))
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", games_with_agent("greedy"))
 def test_scores_of_a_position_are_each_moves_score(name):
     checked = 0
     for s, bot in _positions(name):
@@ -41,7 +42,7 @@ def test_scores_of_a_position_are_each_moves_score(name):
     assert checked > 5  # decisions of every seat (Landmarks games are short)
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", games_with_agent("greedy"))
 def test_greedy_plays_a_best_scored_move_and_breaks_ties_by_its_seed(name):
     ties = 0
     for s, bot in _positions(name, seeds=range(2)):

@@ -33,7 +33,7 @@ from html import escape
 
 import ipywidgets as W
 
-from ..bots import seat_bot
+from ..bots import default_agent, seat_bot
 from ..games import past_cap
 from ..events import cite_rulings
 from ..protocol import describe_action, sample_chance
@@ -94,7 +94,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         state: the game to play (continued as it is).
         bots: bot seats (0-based): a list (each plays ``bot_kind``) or a dict seat -> spec or agent.
         auto_bots: after a human decision, bots play on until a human is to move (also at the start).
-        bot_kind: the agent spec for bot seats given as a list.
+        bot_kind: the agent spec for bot seats given as a list (default: the game's default
+            agent, :func:`~haunted_kit.bots.default_agent`: greedy when it has one, else random).
         hints: show "Suggest a move"; ``False`` shows that hints are off.
         hint_playouts: playouts each hint searches.
         keyboard: show the keyboard element with its live region.
@@ -105,13 +106,14 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     css_class = "hk-game-play"
 
-    def __init__(self, game, state, *, bots=None, auto_bots: bool = True, bot_kind: str = "greedy",
+    def __init__(self, game, state, *, bots=None, auto_bots: bool = True, bot_kind: str | None = None,
                  hints: bool = True, hint_playouts: int = 1000, keyboard: bool = True):
         super().__init__()
         self.add_class(self.css_class)
         self.game = game
         self.state = state
-        self.bots = resolve_bots(game, bots, game_seed(state), bot_kind, state.players)
+        kind = default_agent(game) if bot_kind is None else bot_kind
+        self.bots = resolve_bots(game, bots, game_seed(state), kind, state.players)
         self.humans = [p for p in range(state.players) if p not in self.bots]
         self.auto_bots = auto_bots
         self.bot_running = False  # bots play synchronously; the hint panel asks
