@@ -60,7 +60,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup, seat_bot
-from .games import cap_reached, decision_cap, get_game, hook, start_game
+from .games import DEFAULT_GAME, cap_reached, decision_cap, get_game, hook, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
@@ -82,7 +82,7 @@ def _encoder(game, box, players):
     return hook(game, "observation_encoder", "the environment (a fixed observation vector)")(box, players)
 
 
-def action_table(game: str = "haunted", box=None):
+def action_table(game: str = DEFAULT_GAME, box=None):
     """A game's integer encoding as a DataFrame: ``index``, ``action`` (its JSON form) and
     ``describe`` (a sentence).
 
@@ -99,7 +99,7 @@ def action_table(game: str = "haunted", box=None):
                          "describe": [e.describe() for e in cat.entries]})
 
 
-def observation_fields(game: str = "haunted", players: int = 4, box=None) -> list[str]:
+def observation_fields(game: str = DEFAULT_GAME, players: int = 4, box=None) -> list[str]:
     """The meaning of each entry of a game's observation vector ("player+1" is the next
     player after the observer).
 
@@ -155,7 +155,7 @@ class KitAECEnv(AECEnv):
 
     metadata = {"name": "haunted_kit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str = "haunted", players: int = 4, box=None, render_mode: str | None = None,
+    def __init__(self, game: str = DEFAULT_GAME, players: int = 4, box=None, render_mode: str | None = None,
                  cap: int | None = None, **options):
         super().__init__()
         self.game = get_game(game)
@@ -439,7 +439,7 @@ class SingleSeatEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, game: str = "haunted", players: int = 4, seat: int = 0, opponents=("greedy",), box=None,
+    def __init__(self, game: str = DEFAULT_GAME, players: int = 4, seat: int = 0, opponents=("greedy",), box=None,
                  render_mode: str | None = None, illegal_reward: float | None = -1.0, cap: int | None = None,
                  **options):
         players = _check_players(players)
