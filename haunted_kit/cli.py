@@ -957,6 +957,13 @@ def _teacher(sub, args) -> int:
     return 0
 
 
+def _simulate_interrupted(out, kept: int | None = None, total: int | None = None) -> int:
+    """The one message of an interrupted ``simulate`` (exit 130): what is kept and how to resume."""
+    what = f"{kept} of {total} games are kept" if kept is not None else "the games finished so far are kept"
+    print(f"Interrupted: {what} in {out}; run the same command again to resume.", file=sys.stderr)
+    return 130
+
+
 def _simulate(parser, args) -> int:
     # lazy: only simulate needs these; they pull multiprocessing and the search agent (see the note at the top)
     from .bots import BotSpecError, parse_lineup
@@ -996,13 +1003,13 @@ def _simulate(parser, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # a Ctrl-C that lands outside simulate's own play loop (starting or
+        return _simulate_interrupted(args.out)  # stopping the workers): the parts written are kept all the same
     if report.removed:
         print(f"Removed {len(report.removed)} partial part file{'s' * (len(report.removed) != 1)} left by a killed run "
               f"({', '.join(os.path.relpath(p, args.out) for p in report.removed)} in {args.out}); their games were played again.", file=sys.stderr)
     if report.interrupted:
-        print(f"Interrupted: {report.resumed + report.played} of {report.total} games are kept in {args.out}; "
-              "run the same command again to resume.", file=sys.stderr)
-        return 130
+        return _simulate_interrupted(args.out, report.resumed + report.played, report.total)
     frame = load_dataset(args.out)
     print(f"{report.total} games ({len(frame)} rows) in {args.out}: {report.played} played now, {report.resumed} already there.")
     capped = frame[frame["capped"]] if "capped" in frame else frame.iloc[:0]

@@ -115,6 +115,27 @@ def test_interrupt_keeps_finished_part_and_rerun_resumes(tmp_path, monkeypatch):
     assert not list((tmp_path / "d").glob(".*.tmp"))
 
 
+@pytest.mark.parametrize("where", ["_remove_partial_parts", "run_chunk", "_write_chunk"])
+def test_a_ctrl_c_anywhere_in_the_simulate_command_says_how_to_resume(tmp_path, monkeypatch, capsys, where):
+    """CI once printed only 'haunted-kit: interrupted' for a Ctrl-C in a 2-worker run: one
+    that lands outside simulate's own play loop (here: while it cleans the folder, before
+    the loop) still names what is kept and how to resume, exit 130, no traceback."""
+    argv = ["simulate", "--out", str(tmp_path / "d"), "--games", "4", "--players", "2", "--workers", "1",
+            "--no-progress"]
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(S, where, ctrl_c)
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("Interrupted: ") and "run the same command again to resume." in err
+    assert str(tmp_path / "d") in err and "Traceback" not in err
+    monkeypatch.undo()
+    assert main(argv) == 0  # the same command then plays the run
+    assert "4 games (8 rows)" in capsys.readouterr().out
+
+
 def test_another_grid_in_the_same_directory_is_refused(tmp_path):
     S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False)
     with pytest.raises(S.DatasetError, match="another grid"):
