@@ -65,7 +65,7 @@ from statistics import NormalDist
 
 from .bots import default_agent
 from .fileio import atomic_write
-from .games import DecisionCapReached, box_words, default_players, get_game, hook, option_defaults
+from .games import DEFAULT_GAME, DecisionCapReached, box_words, default_players, get_game, hook, option_defaults
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
@@ -748,7 +748,7 @@ House-rule box: <b>{escape(self.house_name)}</b> (fingerprint <code>{escape(str(
 # ============================================================================ running
 
 
-def compare(box, *, game: str = "haunted", reference=None, games: int | None = None, seed: int = 0,
+def compare(box, *, game: str = DEFAULT_GAME, reference=None, games: int | None = None, seed: int = 0,
             players: int | None = None, agents: str | None = None, options: dict | None = None,
             workers: int | None = None, dask: bool = False, scheduler: str | None = None,
             progress: bool = True) -> Comparison:

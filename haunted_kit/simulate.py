@@ -63,7 +63,7 @@ from .limits import CONNECT_TIMEOUT_RANGE, GAMES_RANGE, WORKERS_RANGE, finite, w
 from .play import play_out
 from .progress import Bar
 from .workers import worker_pool
-from .games import DecisionCapReached, cap_setting, decision_cap, get_game, start_game
+from .games import DEFAULT_GAME, DecisionCapReached, cap_setting, decision_cap, default_players, get_game, start_game
 from .protocol import SCORE_ONLY_MEANINGS, check_seed, is_integer, results_by_score
 
 __all__ = ["COLUMNS", "DatasetError", "Grid", "ProcessPool", "SimulationReport", "load_dataset", "load_events", "schema", "simulate"]
@@ -169,8 +169,9 @@ class Grid:
     cell played ``games`` times with seeds ``first_seed + k``.
 
     Args:
-        game: a registered game's short name.
-        players: player counts.
+        game: a registered game's short name (default :data:`~haunted_kit.games.DEFAULT_GAME`).
+        players: player counts; by default the game's own default count
+            (:func:`~haunted_kit.games.default_players`).
         options: option name -> values to try (each a game option, e.g.
             ``{"mode": ["wanderer", "builder"], "extra_ghost_cards": [[], [2], [2, 3]]}``).
         lineups: agent lineups (see :mod:`haunted_kit.bots`), e.g. ``["greedy", "search[playouts=100],greedy"]``;
@@ -191,8 +192,8 @@ class Grid:
         replay the same games), all checked at construction.
     """
 
-    game: str = "haunted"
-    players: tuple = (4,)
+    game: str = DEFAULT_GAME
+    players: tuple | None = None
     options: dict = field(default_factory=dict)
     lineups: tuple | None = None
     games: int = 10
@@ -200,7 +201,8 @@ class Grid:
 
     def __post_init__(self):
         game = get_game(self.game)
-        object.__setattr__(self, "players", tuple(int(n) for n in self.players))
+        players = (default_players(game),) if self.players is None else self.players
+        object.__setattr__(self, "players", tuple(int(n) for n in players))
         lineups = (default_agent(game),) if self.lineups is None else self.lineups
         object.__setattr__(self, "lineups", tuple(",".join(parse_lineup(x)) for x in lineups))
         for lineup in self.lineups:
@@ -424,7 +426,7 @@ def _atomic_write_table(table, path: Path) -> None:
     atomic_write(path, lambda fh: pq.write_table(table, fh.buffer))
 
 
-def schema(game: str = "haunted") -> list[dict]:
+def schema(game: str = DEFAULT_GAME) -> list[dict]:
     """Each column of a dataset of ``game``: ``name``, Arrow ``type`` and ``meaning`` (the
     Game's ``result_meanings`` where it gives one, else :data:`COLUMNS`' neutral meaning;
     a game without ``seat_results`` is scored by its returns, so

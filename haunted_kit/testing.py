@@ -43,7 +43,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import DecisionCapReached, box_words, decision_cap, get_game, hook, load_state, start_game
+from .games import DEFAULT_GAME, DecisionCapReached, box_words, decision_cap, get_game, hook, load_state, start_game
 from .play import play_out
 from .protocol import IllegalAction, agent_table, check_seed, is_integer, seat_seed
 from .search import determinise
@@ -268,7 +268,7 @@ def _round_trip_problem(game, box, s) -> str | None:
     return None
 
 
-def check_box(box=None, *, game: Any = "haunted", games: int = 3, seed: int = 0, max_steps: int = 20_000,
+def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int = 0, max_steps: int = 20_000,
               save_every: int = 50, progress: bool = False, agents=("greedy",), bot_games: int = 20,
               cap: int | None = None) -> BoxReport:
     """Play ``games`` seeded random games per setting of ``box`` and check every step;

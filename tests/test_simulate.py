@@ -136,6 +136,19 @@ def test_a_ctrl_c_anywhere_in_the_simulate_command_says_how_to_resume(tmp_path, 
     assert "4 games (8 rows)" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_a_grid_without_counts_or_lineups_takes_the_games_own_defaults(name):
+    """Grid(game=...) alone seats the game's default count of its default agent (a
+    literal 4 players was Haunted Lands' count and refused a 2-player game)."""
+    from haunted_kit.bots import default_agent
+    from haunted_kit.games import default_players, get_game
+    game = get_game(name)
+    grid = S.Grid(game=name, games=1)
+    assert grid.players == (default_players(game),)
+    assert game.min_players <= grid.players[0] <= game.max_players
+    assert grid.lineups == (default_agent(game),)
+
+
 def test_another_grid_in_the_same_directory_is_refused(tmp_path):
     S.simulate(S.Grid(players=(2,), games=1), tmp_path / "d", workers=1, progress=False)
     with pytest.raises(S.DatasetError, match="another grid"):
