@@ -35,13 +35,16 @@ from .provenance import read_provenance, unknown_field, unknown_table
 class BoxError(ValueError):
     """A data file of a box is missing, malformed or inconsistent.
 
-    The message always names the file, the entry and the problem
-    (``file``, ``entry`` and ``problem`` hold them).
+    The message always names the file, the entry and the problem (``file``, ``entry``
+    and ``problem`` hold them) and, when known, the rule section the entry applies
+    (``section``, ``""`` if none), e.g. ``"landmarks/game.toml, entry players: field
+    'max' must be at most 8, got 9 (rule section: Landmarks: Game Setup)"``.
     """
 
-    def __init__(self, file: str, entry: str, problem: str):
-        self.file, self.entry, self.problem = file, entry, problem
-        super().__init__(f"{file}, entry {entry}: {problem}")
+    def __init__(self, file: str, entry: str, problem: str, *, section: str = ""):
+        self.file, self.entry, self.problem, self.section = file, entry, problem, section
+        where = f" (rule section: {section})" if section else ""
+        super().__init__(f"{file}, entry {entry}: {problem}{where}")
 
 
 #: where the kit's own data folder is: inside the wheel (``haunted_kit/_box``), or the checkout's ``data/``

@@ -1,0 +1,136 @@
+"""The kit's schema machinery for boxes (haunted_kit.boxschema), on a toy box: every kind
+of problem becomes one BoxError naming the file, the key path, what was expected, what was
+found and the rule section; provenance rows and the reference come from the same schema."""
+
+from typing import ClassVar, Literal
+
+import pytest
+from pydantic import model_validator
+
+from haunted_kit.boxfile import BoxError
+from haunted_kit.boxschema import (BoxEntries, BoxModel, BoxSchema, BoxTable, Invalid, Name, Whole, box_field,
+                                   box_reference, provenance_rows, reference_markdown, validate)
+
+
+class Players(BoxTable):
+    section: ClassVar[str] = "Toy: Setup"
+    min: Whole = box_field(low=2, high=8, doc="fewest players")
+    max: Whole = box_field(low=2, high=8, doc="most players")
+    pace: Literal["slow", "fast"] = box_field("slow")
+    colours: list[Name] = box_field(min_items=1, section="Toy: Components")
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.max < self.min:
+            raise Invalid(f"field 'max' ({self.max}) must be at least 'min' ({self.min})")
+        return self
+
+
+class Card(BoxTable):
+    section: ClassVar[str] = "Toy: Cards"
+    copies: Whole = box_field(low=1)
+    wild: bool = box_field(False)
+
+
+class GameFile(BoxModel):
+    players: Players
+    cards: dict[str, Card]
+
+
+class Extras(BoxEntries):
+    root: dict[str, Card]
+
+
+GOOD = {"players": {"min": 2, "max": 4, "colours": ["red"], "provenance": "rulebook"},
+        "cards": {"ace": {"copies": 3, "provenance": "kit default"}}}
+
+
+def edited(table, key, value):
+    data = {k: dict(v) for k, v in GOOD.items()}
+    data[table][key] = value
+    return data
+
+
+def error(data, model=GameFile) -> BoxError:
+    with pytest.raises(BoxError) as exc:
+        validate(model, data, "toy/game.toml")
+    return exc.value
+
+
+def test_a_good_file_gives_its_values_and_provenance_rows():
+    box = validate(GameFile, GOOD, "toy/game.toml")
+    assert (box.players.min, box.players.max, box.players.pace, box.cards["ace"].copies) == (2, 4, "slow", 3)
+    assert provenance_rows(box, "toy/game.toml") == [
+        ("toy/game.toml", "players", "min", "rulebook", 2), ("toy/game.toml", "players", "max", "rulebook", 4),
+        ("toy/game.toml", "players", "colours", "rulebook", ["red"]),
+        ("toy/game.toml", "cards.ace", "copies", "kit default", 3)]  # 'pace' and 'wild' left out: no row
+
+
+@pytest.mark.parametrize("table, key, value, entry, problem, section", [
+    ("players", "min", True, "players", "field 'min' must be int, got True", "Toy: Setup"),  # no bool as a number
+    ("players", "min", 2.0, "players", "field 'min' must be int, got 2.0", "Toy: Setup"),
+    ("players", "min", "2", "players", "field 'min' must be int, got '2'", "Toy: Setup"),
+    ("players", "min", 9, "players", "field 'min' must be at most 8, got 9", "Toy: Setup"),
+    ("players", "min", 1, "players", "field 'min' must be at least 2, got 1", "Toy: Setup"),
+    ("players", "max", 1, "players", "field 'max' must be at least 2, got 1", "Toy: Setup"),
+    ("players", "pace", "warp", "players", "field 'pace' has unknown value 'warp' (known: 'slow' or 'fast')", "Toy: Setup"),
+    ("players", "colours", [], "players", "field 'colours' must not be empty", "Toy: Components"),
+    ("players", "colours", ["red", " "], "players", "field 'colours[1]' must not be empty or blank", "Toy: Components"),
+    ("players", "colours", "red", "players", "field 'colours' must be a list, got 'red'", "Toy: Components"),
+    ("players", "speed", 3, "players", "unknown field 'speed' (known: min, max, pace, colours)", "Toy: Setup"),
+    ("players", "provenance", "folklore", "players",
+     "provenance of 'min' must be \"rulebook\" or \"kit default\", got 'folklore'", "Toy: Setup"),
+    ("cards", "ace", {"copies": 0, "provenance": "kit default"}, "cards.ace", "field 'copies' must be at least 1, got 0",
+     "Toy: Cards"),
+    ("cards", "ace", {"copies": 1, "wild": 1, "provenance": "kit default"}, "cards.ace",
+     "field 'wild' must be true or false, got 1", "Toy: Cards"),
+    ("cards", "ace", {"copies": 1}, "cards.ace", "missing field 'provenance' (\"rulebook\" or \"kit default\")", "Toy: Cards"),
+    ("cards", "ace", 5, "cards.ace", "must be a table", "Toy: Cards"),
+])
+def test_every_kind_of_problem_names_file_key_path_expected_found_and_section(table, key, value, entry, problem, section):
+    err = error(edited(table, key, value))
+    assert (err.file, err.entry, err.problem, err.section) == ("toy/game.toml", entry, problem, section)
+    assert str(err) == f"toy/game.toml, entry {entry}: {problem} (rule section: {section})"
+
+
+def test_cross_field_checks_missing_and_unknown_tables():
+    err = error(edited("players", "min", 5) | {"players": {**GOOD["players"], "min": 5, "max": 3}})
+    assert (err.entry, err.problem) == ("players", "field 'max' (3) must be at least 'min' (5)")
+    err = error({"cards": {}})
+    assert (err.entry, err.problem) == ("players", "missing table")
+    err = error({**GOOD, "player": {}})
+    assert (err.entry, err.problem, str(err)) == ("player", "unknown table (known: players, cards)",
+                                                  "toy/game.toml, entry player: unknown table (known: players, cards)")
+    data = edited("players", "provenance", {"min": "rulebook", "max": "rulebook", "colours": "kit default"})
+    del data["players"]["min"]
+    assert error(data).problem == "missing field 'min'"
+    err = error({"ace": {"copies": -1, "provenance": "rulebook"}}, Extras)
+    assert (err.entry, err.problem) == ("ace", "field 'copies' must be at least 1, got -1")
+    assert error([1, 2], Extras).entry == "-"
+
+
+def test_whole_numbers_are_bounded_by_default():
+    class Loose(BoxModel):
+        n: Whole
+    assert validate(Loose, {"n": 999}, "x").n == 999
+    assert error({"n": 1000}, Loose).problem == "field 'n' must be at most 999, got 1000"
+    assert error({"n": -1}, Loose).problem == "field 'n' must not be negative, got -1"
+
+
+def test_reference_has_one_row_per_key_with_type_range_default_provenance_section(tmp_path):
+    shipped = validate(GameFile, GOOD, "game.toml")
+    rows = {r["key"]: r for r in box_reference(GameFile, file="game.toml", shipped=shipped)}
+    assert list(rows) == ["players.min", "players.max", "players.pace", "players.colours", "cards.<name>.copies",
+                          "cards.<name>.wild"]
+    assert rows["players.min"] == {"file": "game.toml", "key": "players.min", "type": "whole number", "range": "2..8",
+                                   "default": "2", "provenance": "rulebook", "section": "Toy: Setup",
+                                   "meaning": "fewest players"}
+    assert rows["players.pace"]["type"] == "one of 'slow', 'fast'"
+    assert rows["players.pace"]["default"] == "optional, else 'slow'"
+    assert (rows["players.colours"]["type"], rows["players.colours"]["range"]) == ("list of text", "1.. items")
+    assert (rows["cards.<name>.copies"]["range"], rows["cards.<name>.copies"]["default"]) == ("1..999", "per entry (1)")
+    (tmp_path / "game.toml").write_text('[players]\nmin = 2\nmax = 4\ncolours = ["red"]\nprovenance = "rulebook"\n'
+                                        '[cards.ace]\ncopies = 3\nprovenance = "kit default"\n')
+    text = reference_markdown(BoxSchema({"game.toml": GameFile}, label="toy/"), "Toy", tmp_path)
+    assert "### `toy/game.toml`" in text
+    assert "| `players.max` | whole number | 2..8 | 4 | rulebook | Toy: Setup | most players |" in text
