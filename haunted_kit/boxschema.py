@@ -48,7 +48,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, Va
 from .boxfile import MAX_BOX_FILE_BYTES, MAX_NUMBER, BoxError, parse_box_toml, read_box_text
 from .provenance import read_provenance
 
-__all__ = ["BoxModel", "BoxTable", "BoxEntries", "BoxSchema", "Invalid", "Name", "Whole", "box_field", "validate",
+__all__ = ["BoxModel", "BoxTable", "BoxEntries", "BoxSchema", "Invalid", "Name", "Names", "Whole", "box_field",
+           "require_known", "earlier", "validate",
            "read_file", "provenance_rows", "box_reference", "reference_markdown", "game_schema"]
 
 
@@ -90,6 +91,38 @@ def _whole(value: int) -> int:
 #: A whole number (not a bool, not a float) 0..:data:`~haunted_kit.boxfile.MAX_NUMBER`;
 #: tighten with :func:`box_field`'s ``low``/``high``.
 Whole = Annotated[int, AfterValidator(_whole)]
+
+
+def _distinct(values: list) -> list:
+    if len(set(values)) != len(values):
+        raise ValueError("lists a name twice")
+    return values
+
+
+#: A list of distinct names (``box_field(min_items=1)`` for at least one).
+Names = Annotated[list[Name], AfterValidator(_distinct)]
+
+
+def require_known(field: str, values, allowed, what: str = "value", *, entry: str | None = None, also: str = "") -> None:
+    """Refuse the first of ``values`` (one value or a list) outside ``allowed`` (a value
+    another file or table names), from a model validator.
+
+    Raises:
+        Invalid: ``"field 'icon' has unknown resource 'grain' (known: food, wood)"``;
+            ``also`` is added inside the brackets (``', or "" for any card'``).
+    """
+    for value in (values if isinstance(values, (list, tuple)) else [values]):
+        if value not in allowed:
+            raise Invalid(f"field '{field}' has unknown {what} {value!r} (known: {', '.join(map(str, allowed))}{also})",
+                          entry=entry)
+
+
+def earlier(info, name: str):
+    """From a model validator's ``info`` (``pydantic.ValidationInfo``): the checked file
+    ``name`` of the same box (:meth:`BoxSchema.read` passes the files checked before), or
+    None when the model is checked on its own."""
+    context = getattr(info, "context", None)
+    return context.get(name) if isinstance(context, dict) else None
 
 
 def box_field(default: Any = ..., *, section: str = "", low: int | None = None, high: int | None = None,

@@ -21,10 +21,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..boxfile import BoxError, BoxFile, data_dir
+from typing import ClassVar, Literal
+
+from pydantic import ValidationInfo, model_validator
+
+from ..boxfile import BoxError, data_dir
+from ..boxschema import (BoxEntries, BoxModel, BoxSchema, BoxTable, Invalid, Name, Names, Whole, box_field, earlier,
+                         require_known)
 from ..provenance import Fingerprinted, mark_house_rules, value_fingerprint
 
-__all__ = ["Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
+__all__ = ["SCHEMA", "Architect", "Card", "LandmarkType", "LandmarksBox", "default_box", "load_box"]
 
 FILES = ("game.toml", "landmarks.toml", "scoring.toml", "architects.toml", "castle_grounds.toml", "deck.toml")
 DECK_LABEL = "kit example deck (not the published cards)"
@@ -137,22 +143,235 @@ class LandmarksBox(Fingerprinted):
         return df
 
 
-class _File(BoxFile):
-    """A file of ``data/landmarks/``: :class:`~haunted_kit.boxfile.BoxFile`, naming
-    itself ``landmarks/<name>`` in errors and provenance rows."""
+# --------------------------------------------------------------------------- the schema
 
-    def __init__(self, root: Path, name: str, rows: list, tables: tuple[str, ...] | None = None):
-        super().__init__(root, name, rows, label=f"landmarks/{name}", tables=tables)
+_SETUP, _ICONS, _LM_CARDS = "Landmarks: Game Setup", "Landmarks: Concepts, Landmark Tokens and Icons", "Landmarks: Landmark Cards"
+_ACQUIRE, _LM_SCORING, _AR_SCORING = "Landmarks: How To Play, Acquiring a Landmark", "Landmarks: Scoring", "Architects: Scoring"
+_GROUNDS, _BUILD = "Architects: Concepts, Castle Grounds Cards", "Architects: How To Play, Build"
 
-    def section(self, entry: str, spec: dict) -> dict:
-        """Read the table ``entry`` whose fields are exactly ``spec`` (field -> ``(kind, low,
-        high)``, or ``"names"`` for a list of distinct names), with its provenance."""
-        t = self.table(self.data, entry, fields=tuple(spec))
-        out = {k: self.str_list(t, k, entry, distinct=True, nonempty=True) if how == "names"
-               else self.get(t, k, how[0], entry, low=how[1], high=how[2])
-               for k, how in spec.items()}
-        self.provenance(t, entry)
-        return out
+
+class Players(BoxTable):
+    section: ClassVar[str] = _SETUP
+    min: Whole = box_field(low=2, high=8, doc="fewest players")
+    max: Whole = box_field(low=2, high=8, doc="most players (one Castle Grounds each)")
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.max < self.min:
+            raise Invalid(f"field 'max' ({self.max}) must be at least 'min' ({self.min})")
+        return self
+
+
+class NameList(BoxTable):
+    section: ClassVar[str] = _ICONS
+    names: Names = box_field(min_items=1, doc="the names, each once")
+
+
+class LeadActions(BoxTable):
+    section: ClassVar[str] = "Landmarks: How To Play, Take One Action"
+    names: Names = box_field(min_items=1, doc="the base game's actions a leader may lead")
+
+    @model_validator(mode="after")
+    def _build(self):
+        if "build" not in self.names:
+            raise Invalid("field 'names' must include 'build' (Castle Grounds are used on a Build)")
+        return self
+
+
+class Modules(BoxTable):
+    section: ClassVar[str] = "Landmarks & Architects (the modules are independent)"
+    landmarks: bool = box_field(doc="play the Landmarks module")
+    architects: bool = box_field(doc="play the Architects module")
+    castle_grounds: bool = box_field(doc="play the Castle Grounds cards")
+
+
+class ExampleRound(BoxTable):
+    section: ClassVar[str] = "kit example position (docs/RULINGS.md L1)"
+    hand: Whole = box_field(high=40, doc="cards in each hand")
+    village: Whole = box_field(high=40, doc="cards already in each village")
+    developed: Whole = box_field(high=40, doc="developed resource cards per player")
+    gold: Whole = box_field(high=40, doc="gold in each supply")
+    rounds: Whole = box_field(low=1, high=40, doc="rounds before the game is over")
+
+
+class EndTrigger(BoxTable):
+    section: ClassVar[str] = "base game end (docs/RULINGS.md L12)"
+    village_cards: Whole = box_field(low=1, high=99, doc="village cards that end the base game")
+
+
+class GameFile(BoxModel):
+    players: Players
+    resources: NameList
+    building_types: NameList
+    modules: Modules
+    lead_actions: LeadActions
+    example_round: ExampleRound
+    end_trigger: EndTrigger
+
+
+class Supply(BoxTable):
+    section: ClassVar[str] = _SETUP
+    tokens: Whole = box_field(low=1, high=99, doc="tokens of each type in the box")
+    two_player_removed: Whole = box_field(high=98, doc="tokens of each type back to the box with 2 players")
+
+    @model_validator(mode="after")
+    def _fewer(self):
+        if self.two_player_removed >= self.tokens:
+            raise Invalid(f"field 'two_player_removed' must be at most {self.tokens - 1}, got {self.two_player_removed}")
+        return self
+
+
+class LandmarkEntry(BoxTable):
+    section: ClassVar[str] = _LM_CARDS
+    name: Name = box_field(doc="name on the card")
+    discard: Whole = box_field(low=1, high=10, section=_ACQUIRE, doc="cards discarded for one token")
+    icon: str = box_field(section=_ACQUIRE, doc='icon every discarded card shows ("" = any card)')
+    victory_points: Whole = box_field(high=99, section=_LM_SCORING, doc="points per token at the end")
+
+    @model_validator(mode="after")
+    def _icon(self, info: ValidationInfo):
+        game = earlier(info, "game.toml")
+        if self.icon and game is not None:
+            require_known("icon", self.icon, game.resources.names, "resource", also=', or "" for any card')
+        return self
+
+
+class LandmarksFile(BoxModel):
+    supply: Supply
+    types: dict[str, LandmarkEntry]
+
+    @model_validator(mode="after")
+    def _some(self):
+        if not self.types:
+            raise Invalid("must list at least one landmark type", entry="types")
+        return self
+
+
+class Most(BoxTable):
+    section: ClassVar[str] = _LM_SCORING
+    points: Whole = box_field(high=99, doc="points for the most tokens of a type")
+    minimum: Whole = box_field(low=1, high=99, doc="tokens needed to have the most")
+
+
+class Sets(BoxTable):
+    section: ClassVar[str] = _LM_SCORING
+    points: Whole = box_field(high=99, doc="points per set of one token of every type")
+
+
+class ArchitectScoring(BoxTable):
+    section: ClassVar[str] = _AR_SCORING
+    points_per_building: Whole = box_field(high=99, doc="points per village building of the architect's types")
+
+
+class ScoringFile(BoxModel):
+    most: Most
+    sets: Sets
+    architect: ArchitectScoring
+
+
+class ArchitectEntry(BoxTable):
+    section: ClassVar[str] = "Architects: Concepts, Architect Cards"
+    name: Name = box_field(doc="name on the card")
+    types: Names = box_field(min_items=1, doc="the two building types it scores")
+
+    @model_validator(mode="after")
+    def _types(self, info: ValidationInfo):
+        game = earlier(info, "game.toml")
+        if game is not None:
+            require_known("types", self.types, game.building_types.names)
+        if len(self.types) != 2:
+            raise Invalid(f"field 'types' must name exactly 2 building types, got {len(self.types)}")
+        return self
+
+
+class ArchitectsFile(BoxEntries):
+    root: dict[str, ArchitectEntry]
+
+    @model_validator(mode="after")
+    def _some(self):
+        if not self.root:
+            raise Invalid("must list at least one architect", entry="-")
+        return self
+
+
+class GroundsUse(BoxTable):
+    section: ClassVar[str] = _GROUNDS
+    gold: Whole = box_field(low=1, high=9, doc="gold placed per use")
+    discard: Whole = box_field(high=1, doc="cards discarded per use")
+    wild: Whole = box_field(low=1, high=1, doc="wild resources per use")
+    uses_per_card: Whole = box_field(low=1, high=1, doc="gold a card holds at once")
+    any_player: bool = box_field(doc="other players' Castle Grounds may be used")
+
+
+class Castle(BoxTable):
+    section: ClassVar[str] = _BUILD
+    gold: Whole = box_field(low=1, high=9, doc="gold placed on the castle")
+    wild: Whole = box_field(low=1, high=1, doc="wild resources it gives")
+
+
+class Developed(BoxTable):
+    section: ClassVar[str] = _BUILD
+    gold: Whole = box_field(low=1, high=9, doc="gold placed on a developed resource")
+
+
+class GroundsFile(BoxModel):
+    use: GroundsUse
+    castle: Castle
+    developed: Developed
+
+
+class DeckLabel(BoxTable):
+    section: ClassVar[str] = "kit example deck (docs/RULINGS.md, Landmarks & Architects)"
+    label: str = box_field(doc="says the deck is a kit example")
+
+    @model_validator(mode="after")
+    def _example(self):
+        if "kit example" not in self.label:
+            raise Invalid("field 'label' must say the deck is a kit example (e.g. \"kit example deck (not the published cards)\")")
+        return self
+
+
+class CardEntry(BoxTable):
+    section: ClassVar[str] = "kit example deck (docs/RULINGS.md, Landmarks & Architects)"
+    name: Name = box_field(doc="card name")
+    kind: Literal["building", "adventurer"] = box_field(doc="built or recruited")
+    icons: Names = box_field(doc="icons of its Resource section")
+    type: str = box_field(doc="building type icon")
+    cost: list[Name] = box_field(section=_BUILD, doc="resources to build it (none for an adventurer)")
+    victory_points: Whole = box_field(high=99, doc="points in a village")
+    copies: Whole = box_field(low=1, high=9, doc="copies in the deck")
+
+    @model_validator(mode="after")
+    def _consistent(self, info: ValidationInfo):
+        game = earlier(info, "game.toml")
+        if game is not None:
+            require_known("type", self.type, game.building_types.names, "building type")
+            require_known("cost", self.cost, game.resources.names)
+            require_known("icons", self.icons, game.resources.names)
+        if self.kind == "building" and not self.cost:
+            raise Invalid("a building must cost at least one resource")
+        if self.kind == "adventurer" and self.cost:
+            raise Invalid("an adventurer is recruited, not built: its 'cost' must be empty")
+        if len(self.cost) > 8:
+            raise Invalid(f"field 'cost' lists {len(self.cost)} resources; at most 8")
+        return self
+
+
+class DeckFile(BoxModel):
+    deck: DeckLabel
+    cards: dict[str, CardEntry]
+
+    @model_validator(mode="after")
+    def _some(self):
+        if not self.cards:
+            raise Invalid("must list at least one card", entry="cards")
+        return self
+
+
+#: The box's files, in the order they are checked, each with its schema (the Game's ``box_schema``).
+SCHEMA = BoxSchema({"game.toml": GameFile, "landmarks.toml": LandmarksFile, "scoring.toml": ScoringFile,
+                    "architects.toml": ArchitectsFile, "castle_grounds.toml": GroundsFile, "deck.toml": DeckFile},
+                   label="landmarks/")
 
 
 #: Fingerprints of earlier texts of the kit's own ``data/landmarks/`` that give today's
@@ -197,114 +416,37 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
 def _read(root: Path) -> tuple[dict, list, str]:
     """The loaded values of the box in ``root``, its ``(file, entry, field, provenance,
     value)`` rows and the hash of its files' bytes (raises as :func:`load_box`)."""
-    rows: list = []
-    out: dict = {"path": str(root)}
-
-    g = _File(root, "game.toml", rows, ("players", "resources", "building_types", "modules", "lead_actions",
-                                            "example_round", "end_trigger"))
-    v = g.section("players", {"min": (int, 2, 8), "max": (int, 2, 8)})
-    if v["max"] < v["min"]:
-        g.fail("players", f"field 'max' ({v['max']}) must be at least 'min' ({v['min']})")
-    out["min_players"], out["max_players"] = v["min"], v["max"]
-    out["resources"] = resources = g.section("resources", {"names": "names"})["names"]
-    out["building_types"] = types = g.section("building_types", {"names": "names"})["names"]
-    out["modules"] = g.section("modules", dict.fromkeys(("landmarks", "architects", "castle_grounds"), (bool, 0, None)))
-    out["lead_actions"] = g.section("lead_actions", {"names": "names"})["names"]
-    if "build" not in out["lead_actions"]:
-        g.fail("lead_actions", "field 'names' must include 'build' (Castle Grounds are used on a Build)")
-    out["example_round"] = g.section("example_round", {"hand": (int, 0, 40), "village": (int, 0, 40),
-                                                       "developed": (int, 0, 40), "gold": (int, 0, 40),
-                                                       "rounds": (int, 1, 40)})
-    out["end_trigger_cards"] = g.section("end_trigger", {"village_cards": (int, 1, 99)})["village_cards"]
-
-    f = _File(root, "landmarks.toml", rows, ("supply", "types"))
-    v = f.section("supply", {"tokens": (int, 1, 99), "two_player_removed": (int, 0, 98)})
-    out["tokens_per_type"], out["two_player_removed"] = v["tokens"], v["two_player_removed"]
-    if v["two_player_removed"] >= v["tokens"]:
-        f.fail("supply", f"field 'two_player_removed' must be at most {v['tokens'] - 1}, got {v['two_player_removed']}")
-    lm = {}
-    for key, e, lt in f.entries(f.data, "types"):
-        f.only_fields(lt, e, ("name", "discard", "icon", "victory_points"))
-        icon = f.get(lt, "icon", str, e)
-        if icon and icon not in resources:
-            f.fail(e, f"field 'icon' has unknown resource {icon!r} (known: {', '.join(resources)}, or \"\" for any card)")
-        lm[key] = LandmarkType(key, f.get(lt, "name", str, e, empty=False), f.get(lt, "discard", int, e, low=1, high=10), icon,
-                               f.get(lt, "victory_points", int, e, high=99))
-        f.provenance(lt, e)
-    if not lm:
-        f.fail("types", "must list at least one landmark type")
-    out["landmarks"] = lm
-
-    s = _File(root, "scoring.toml", rows, ("most", "sets", "architect"))
-    v = s.section("most", {"points": (int, 0, 99), "minimum": (int, 1, 99)})
-    out["most_points"], out["most_minimum"] = v["points"], v["minimum"]
-    out["set_points"] = s.section("sets", {"points": (int, 0, 99)})["points"]
-    out["architect_points"] = s.section("architect", {"points_per_building": (int, 0, 99)})["points_per_building"]
-
-    a = _File(root, "architects.toml", rows)
-    arch = {}
-    for key, _entry, at in a.entries(a.data):
-        a.only_fields(at, key, ("name", "types"))
-        pair = a.str_list(at, "types", key, types, distinct=True, nonempty=True)
-        if len(pair) != 2:
-            a.fail(key, f"field 'types' must name exactly 2 building types, got {len(pair)}")
-        arch[key] = Architect(key, a.get(at, "name", str, key, empty=False), pair)
-        a.provenance(at, key)
-    if not arch:
-        a.fail("-", "must list at least one architect")
-    out["architects"] = arch
-
-    c = _File(root, "castle_grounds.toml", rows, ("use", "castle", "developed"))
-    v = c.section("use", {"gold": (int, 1, 9), "discard": (int, 0, 1), "wild": (int, 1, 1), "uses_per_card": (int, 1, 1),
-                          "any_player": (bool, 0, None)})
-    out.update(grounds_gold=v["gold"], grounds_discard=v["discard"], grounds_wild=v["wild"], grounds_uses=v["uses_per_card"],
-               grounds_any_player=v["any_player"])
-    v = c.section("castle", {"gold": (int, 1, 9), "wild": (int, 1, 1)})
-    out["castle_gold"], out["castle_wild"] = v["gold"], v["wild"]
-    out["developed_gold"] = c.section("developed", {"gold": (int, 1, 9)})["gold"]
-
-    d = _File(root, "deck.toml", rows, ("deck", "cards"))
-    t = d.table(d.data, "deck", fields=("label",))
-    out["deck_label"] = d.get(t, "label", str, "deck")
-    if "kit example" not in out["deck_label"]:
-        d.fail("deck", "field 'label' must say the deck is a kit example (e.g. \"kit example deck (not the published cards)\")")
-    d.provenance(t, "deck")
-    cards = {}
-    for key, e, ct in d.entries(d.data, "cards"):
-        d.only_fields(ct, e, ("name", "kind", "icons", "type", "cost", "victory_points", "copies"))
-        kind = d.get(ct, "kind", str, e)
-        if kind not in ("building", "adventurer"):
-            d.fail(e, f"field 'kind' must be \"building\" or \"adventurer\", got {kind!r}")
-        typ = d.get(ct, "type", str, e)
-        if typ not in types:
-            d.fail(e, f"field 'type' has unknown building type {typ!r} (known: {', '.join(types)})")
-        cost = d.str_list(ct, "cost", e, resources)
-        if kind == "building" and not cost:
-            d.fail(e, "a building must cost at least one resource")
-        if kind == "adventurer" and cost:
-            d.fail(e, "an adventurer is recruited, not built: its 'cost' must be empty")
-        if len(cost) > 8:
-            d.fail(e, f"field 'cost' lists {len(cost)} resources; at most 8")
-        cards[key] = Card(key, d.get(ct, "name", str, e, empty=False), kind, d.str_list(ct, "icons", e, resources, distinct=True), typ,
-                          cost, d.get(ct, "victory_points", int, e, high=99), d.get(ct, "copies", int, e, low=1, high=9))
-        d.provenance(ct, e)
-    if not cards:
-        d.fail("cards", "must list at least one card")
-    out["cards"] = cards
-
+    files = SCHEMA.read(root)
+    g, lmf, sc, ar, cg, dk = (files[name] for name in FILES)
+    er = g.example_round.model_dump()
+    out: dict = {"path": str(root), "min_players": g.players.min, "max_players": g.players.max,
+                 "resources": tuple(g.resources.names), "building_types": tuple(g.building_types.names),
+                 "modules": g.modules.model_dump(), "lead_actions": tuple(g.lead_actions.names), "example_round": er,
+                 "end_trigger_cards": g.end_trigger.village_cards, "tokens_per_type": lmf.supply.tokens,
+                 "two_player_removed": lmf.supply.two_player_removed,
+                 "landmarks": {k: LandmarkType(k, t.name, t.discard, t.icon, t.victory_points) for k, t in lmf.types.items()},
+                 "most_points": sc.most.points, "most_minimum": sc.most.minimum, "set_points": sc.sets.points,
+                 "architect_points": sc.architect.points_per_building,
+                 "architects": {k: Architect(k, a.name, tuple(a.types)) for k, a in ar.root.items()},
+                 "grounds_gold": cg.use.gold, "grounds_discard": cg.use.discard, "grounds_wild": cg.use.wild,
+                 "grounds_uses": cg.use.uses_per_card, "grounds_any_player": cg.use.any_player,
+                 "castle_gold": cg.castle.gold, "castle_wild": cg.castle.wild, "developed_gold": cg.developed.gold,
+                 "cards": {k: Card(k, c.name, c.kind, tuple(c.icons), c.type, tuple(c.cost), c.victory_points, c.copies)
+                           for k, c in dk.cards.items()},
+                 "deck_label": dk.deck.label}
     n = out["max_players"]
-    if len(arch) < n:
-        a.fail("-", f"{len(arch)} architects cannot deal one to each of {n} players (game.toml players.max)")
-    er = out["example_round"]
+    if len(ar.root) < n:
+        raise BoxError(SCHEMA.label_of("architects.toml"), "-", f"{len(ar.root)} architects cannot deal one to each of "
+                       f"{n} players (game.toml players.max)", section="Architects: Game Setup")
     need = n * (er["hand"] + er["village"] + er["developed"])
-    size = sum(c.copies for c in cards.values())
+    size = sum(c.copies for c in dk.cards.values())
     if need > size:
-        d.fail("cards", f"the example round deals {need} cards to {n} players (game.toml example_round) "
-                        f"but the deck has {size}")
+        raise BoxError(SCHEMA.label_of("deck.toml"), "cards", f"the example round deals {need} cards to {n} players "
+                       f"(game.toml example_round) but the deck has {size}", section=ExampleRound.section)
     digest = hashlib.sha256()
     for name in FILES:
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    return out, rows, digest.hexdigest()
+    return out, SCHEMA.rows(files), digest.hexdigest()
 
 
 @lru_cache(maxsize=1)
