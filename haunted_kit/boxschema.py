@@ -57,11 +57,12 @@ class Invalid(ValueError):
     """Raised by a model validator for a problem the schema's types cannot state (a
     cross-field or cross-file check). ``problem`` is the sentence the user reads;
     ``entry`` the key path it concerns (default: the table the validator belongs to,
-    ``-`` for a whole file)."""
+    ``-`` for a whole file), or ``within`` a key path inside that table
+    (``"give[0]"``: the error's entry is ``actions.sell_marble.give[0]``)."""
 
-    def __init__(self, problem: str, *, entry: str | None = None):
+    def __init__(self, problem: str, *, entry: str | None = None, within: str | None = None):
         super().__init__(problem)
-        self.problem, self.entry = problem, entry
+        self.problem, self.entry, self.within = problem, entry, within
 
 
 class _Unknown(Invalid):
@@ -156,7 +157,7 @@ class BoxModel(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _known_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
+        if isinstance(data, dict) and cls.model_config.get("extra") != "allow":
             known = tuple(k for k in cls.model_fields if k != "provenance")
             extra = next((k for k in data if k not in cls.model_fields), None)
             if extra is not None:
@@ -266,7 +267,7 @@ def _describe(err: dict, is_table: bool) -> str:
     if kind in _KINDS:
         return f"must be {_KINDS[kind]}, got {got!r}"
     if kind in _TABLE_ERRORS:
-        return "must be a table"
+        return "must be a table" if is_table else f"must be a table, got {got!r}"
     if kind == "greater_than_equal":
         return f"must not be negative, got {got!r}" if ctx.get("ge") == 0 else f"must be at least {ctx.get('ge')}, got {got!r}"
     if kind == "less_than_equal":
@@ -283,8 +284,17 @@ def _describe(err: dict, is_table: bool) -> str:
     return f"{err['msg'][:1].lower()}{err['msg'][1:]}, got {got!r}"
 
 
+def _table_like(tp) -> bool:
+    """A model, or a table of models (a TOML table the user sees as a table of entries)."""
+    bare = _bare(tp)
+    args = typing.get_args(bare)
+    return _is_model(bare) or (typing.get_origin(bare) is dict and len(args) == 2 and _is_model(_bare(args[1])))
+
+
 def _error(model, err: dict, label: str) -> BoxError:
-    """The :class:`BoxError` for one pydantic error ``err`` of ``model`` in file ``label``."""
+    """The :class:`BoxError` for one pydantic error ``err`` of ``model`` in file ``label``:
+    the entry is the key path of the innermost table (model) holding the failing key, the
+    field the rest of the path (``income.gold``, ``colours[1]``)."""
     loc = tuple(err["loc"])
     exc = (err.get("ctx") or {}).get("error")
     section = _section_at(model, loc)
@@ -293,20 +303,21 @@ def _error(model, err: dict, label: str) -> BoxError:
             return BoxError(label, exc.key, f"unknown table (known: {', '.join(exc.known)})", section=section)
         return BoxError(label, _path(loc), exc.problem, section=section)
     if isinstance(exc, Invalid):
-        return BoxError(label, exc.entry or _path(loc) or "-", exc.problem, section=section)
-    tp = model
+        entry = exc.entry or _path(loc) or "-"
+        if exc.within:
+            entry = f"{_path(loc)}.{exc.within}" if loc else exc.within
+        return BoxError(label, entry, exc.problem, section=section)
+    steps, tp = [model], model
     for k in loc:
         tp, _info = _step(tp, k)
-    bare = _bare(tp)
-    is_table = _is_model(bare) or typing.get_origin(bare) is dict
-    if is_table or not loc or (err["type"] == "value_error" and _is_model(bare)):
+        steps.append(tp)
+    if not loc or _table_like(tp):
         problem = "missing table" if err["type"] == "missing" else _describe(err, True)
         return BoxError(label, _path(loc) or "-", problem, section=section)
-    field, parent = loc[-1], loc[:-1]
-    while isinstance(field, int) and parent:  # an item of a list: the field is the list, the item its index
-        field, parent = f"{parent[-1]}[{field}]" if isinstance(parent[-1], str) else field, parent[:-1]
+    table = max(i for i in range(len(loc)) if _is_model(_bare(steps[i])))
+    field = _path(loc[table:])
     problem = f"missing field '{field}'" if err["type"] == "missing" else f"field '{field}' {_describe(err, False)}"
-    return BoxError(label, _path(parent) or "-", problem, section=section)
+    return BoxError(label, _path(loc[:table]) or "-", problem, section=section)
 
 
 def validate(model: type[BaseModel], data: Any, label: str, *, context: dict | None = None) -> BaseModel:
@@ -460,6 +471,11 @@ def _key_rows(model, prefix: str, section: str) -> list[dict]:
         default = "required" if info.is_required() else f"optional, else {info.get_default(call_default_factory=True)!r}"
         rows.append({"key": key, "type": _type_name(info.annotation), "range": _range(info, info.annotation),
                      "default": default, "section": own, "meaning": info.description or ""})
+    extra = model.__annotations__.get("__pydantic_extra__") if model.model_config.get("extra") == "allow" else None
+    if extra is not None:  # a table whose keys are names (a table of amounts by resource)
+        tp = typing.get_args(_bare(extra))[1] if typing.get_origin(_bare(extra)) is dict else extra
+        rows.append({"key": f"{prefix}.<name>" if prefix else "<name>", "type": _type_name(tp), "range": _range(None, tp),
+                     "default": "required", "section": section, "meaning": getattr(model, "extra_doc", "")})
     return rows
 
 

@@ -70,7 +70,8 @@ def test_a_misspelled_estate_field_is_an_unknown_field(tmp_path):
     load = edited(tmp_path, "estate", "game.toml", text.replace("\nworkers = ", "\nworkrs = ", 1))
     with pytest.raises(ValueError) as exc:
         load()
-    assert str(exc.value) == "game.toml, entry start: unknown field 'workrs' (known: income, hand, workers)"
+    assert str(exc.value) == ("game.toml, entry start: unknown field 'workrs' (known: income, hand, workers) "
+                              "(rule section: Resource income)")
 
 
 def _headers(game, name):

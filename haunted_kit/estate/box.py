@@ -4,10 +4,12 @@ Every value in the TOML files carries its provenance, ``rulebook`` (printed in t
 estate rules text) or ``kit default`` (a gap filled by the kit; see ``docs/RULINGS.md``,
 section "Estate and Market"). :func:`load_estate_box` reads the four files
 (``game.toml``, ``resources.toml``, ``lands.toml``, ``market.toml``), checks every
-entry and returns an immutable :class:`EstateBox`. The files are read with the kit's
-:class:`~haunted_kit.boxfile.BoxFile` (size limit, UTF-8, nesting depth, typed fields), so
-a malformed edit raises the kit's :class:`~haunted_kit.boxfile.BoxError` (also named
-``EstateBoxError`` here) naming the file, the entry and the problem.
+entry against the box's schema (:data:`SCHEMA`, one pydantic model per file, read by
+:mod:`haunted_kit.boxschema`: size limit, UTF-8, nesting depth, strict types, bounds,
+unknown keys, cross-field checks as model validators) and returns an immutable
+:class:`EstateBox`. A malformed edit raises the kit's :class:`~haunted_kit.boxfile.BoxError`
+(also named ``EstateBoxError`` here) naming the file, the entry (key path), the problem
+and the rule section.
 
 The folder is found from an argument, ``HAUNTED_KIT_ESTATE_DATA``, the copy packed in
 the wheel (``haunted_kit/_box/estate``) or the checkout's ``data/estate``.
@@ -20,9 +22,13 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import AfterValidator, ConfigDict, Field, ValidationInfo, model_validator
 
 from .. import hexgrid
-from ..boxfile import MAX_NUMBER, BoxError, BoxFile
+from ..boxfile import MAX_NUMBER, BoxError
+from ..boxschema import BoxEntries, BoxModel, BoxSchema, BoxTable, Invalid, Name, Whole, box_field, earlier, require_known
 from ..provenance import Fingerprinted, mark_house_rules, value_fingerprint
 from ..protocol import is_integer
 FILES = ("game.toml", "resources.toml", "lands.toml", "market.toml")
@@ -133,36 +139,325 @@ class EstateBox(Fingerprinted):
         return f"<EstateBox {self.path} ({len(self.slots)} slots, {sum(t.count for t in self.tiles.values())} tiles)>"
 
 
-class _File(BoxFile):
-    """A data file of the estate box: :class:`~haunted_kit.boxfile.BoxFile` and the
-    estate's two compound fields, resource amounts and board slots."""
+# --------------------------------------------------------------------------- the schema
 
-    def amounts(self, t, key: str, entry: str, allowed) -> dict:
-        """The field ``t[key]``: a table of resource -> whole number 0..MAX_NUMBER."""
-        v = self.get(t, key, dict, entry, default=None)
-        if not isinstance(v, dict):
-            self.fail(entry, f"field '{key}' must be a table of amounts, got {v!r}")
-        for k, n in v.items():
-            if k not in allowed:
-                self.fail(entry, f"field '{key}' names unknown resource {k!r} (known: {', '.join(allowed)})")
-            if not is_integer(n) or not 0 <= n <= MAX_NUMBER:
-                self.fail(entry, f"field '{key}.{k}' must be a whole number from 0 to {MAX_NUMBER}, got {n!r}")
-        return dict(v)
+_INCOME, _LANDS, _MARKET = "Resource income", "Expand the lands", "Market actions"
+_KIT = "kit default (docs/RULINGS.md, Estate and Market)"
 
-    def slots(self, t, key: str, entry: str) -> tuple[Slot, ...]:
-        """The field ``t[key]``: a list of distinct ``[q, r]`` slots within MAX_RADIUS."""
-        v = self.get(t, key, list, entry, default=None)
-        if not isinstance(v, list):
-            self.fail(entry, f"field '{key}' must be a list of [q, r] pairs")
-        out = []
-        for x in v:
-            if not (isinstance(x, list) and len(x) == 2
-                    and all(is_integer(i) and abs(i) <= MAX_RADIUS for i in x)):
-                self.fail(entry, f"field '{key}' must list [q, r] integer pairs within {MAX_RADIUS} of the centre, got {x!r}")
-            out.append((x[0], x[1]))
-        if len(set(out)) != len(out):
-            self.fail(entry, f"field '{key}' lists a slot twice")
-        return tuple(out)
+
+def _amount(value: int) -> int:
+    if not 0 <= value <= MAX_NUMBER:
+        raise ValueError(f"must be a whole number from 0 to {MAX_NUMBER}, got {value}")
+    return value
+
+
+#: An amount of a resource (or gold): a whole number 0..MAX_NUMBER.
+Amount = Annotated[int, AfterValidator(_amount)]
+#: resource -> amount (the resources are checked against ``resources.toml``)
+Amounts = dict[str, Amount]
+
+
+def _slots(value: list) -> list:
+    out = []
+    for x in value:
+        if not (isinstance(x, list) and len(x) == 2 and all(is_integer(i) and abs(i) <= MAX_RADIUS for i in x)):
+            raise ValueError(f"must list [q, r] integer pairs within {MAX_RADIUS} of the centre, got {x!r}")
+        out.append(tuple(x))
+    if len(set(out)) != len(out):
+        raise ValueError("lists a slot twice")
+    return value
+
+
+#: Board slots: a list of distinct ``[q, r]`` axial pairs within :data:`MAX_RADIUS` of the centre.
+Slots = Annotated[list, AfterValidator(_slots)]
+
+
+def _resources(info: ValidationInfo):
+    """(every resource gold first, the income resources) from the checked resources.toml, or None."""
+    res = earlier(info, "resources.toml")
+    if res is None:
+        return None
+    names = sorted(res.root, key=lambda r: r != "gold")
+    return tuple(names), tuple(r for r in names if res.root[r].income)
+
+
+def _only_resources(field: str, amounts: dict, allowed, within: str | None = None) -> None:
+    for k in amounts:
+        if k not in allowed:
+            raise Invalid(f"field '{field}' names unknown resource {k!r} (known: {', '.join(allowed)})", within=within)
+
+
+class Resource(BoxTable):
+    section: ClassVar[str] = _INCOME
+    income: bool = box_field(doc="has an income marker")
+    factory: bool = box_field(doc="taken with workers in the Raw Materials Factory")
+    market_only: bool = box_field(section=_MARKET, doc="obtained only through the Market")
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.market_only and (self.income or self.factory):
+            raise Invalid("a market_only resource can have no income and no Factory take")
+        if self.factory and not self.income:
+            raise Invalid("a Factory resource needs an income marker")
+        return self
+
+
+class ResourcesFile(BoxEntries):
+    root: dict[str, Resource]
+
+    @model_validator(mode="after")
+    def _gold(self):
+        if "gold" not in self.root:
+            raise Invalid("missing table (gold is the currency of the module)", entry="gold")
+        if self.root["gold"].factory:
+            raise Invalid("gold takes no workers: factory must be false", entry="gold")
+        return self
+
+
+class Players(BoxTable):
+    section: ClassVar[str] = _KIT
+    min: Whole = box_field(low=1, doc="fewest players")
+    max: Whole = box_field(low=1, doc="most players (at most 4: the kit's colours)")
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.max < self.min:
+            raise Invalid(f"max ({self.max}) is below min ({self.min})")
+        if self.max > 4:
+            raise Invalid("at most 4 players (the kit has 4 player colours)")
+        return self
+
+
+class Seasons(BoxTable):
+    section: ClassVar[str] = _KIT
+    count: Whole = box_field(low=1, high=MAX_SEASONS, doc="seasons in a game")
+
+
+class Start(BoxTable):
+    section: ClassVar[str] = _INCOME
+    income: Amounts = box_field(doc="income markers at the start, by resource (every income resource)")
+    hand: Amounts = box_field(doc="resources in hand at the start (missing: 0)")
+    workers: Whole = box_field(doc="workers each player starts with")
+
+    @model_validator(mode="after")
+    def _known(self, info: ValidationInfo):
+        known = _resources(info)
+        if known is not None:
+            holdable, income = known
+            _only_resources("income", self.income, income)
+            for r in income:
+                if r not in self.income:
+                    raise Invalid(f"field 'income' gives no starting income for {r!r}")
+            _only_resources("hand", self.hand, holdable)
+        return self
+
+
+class Workers(BoxTable):
+    section: ClassVar[str] = _INCOME
+    limit: Whole = box_field(low=1, doc="workers a player may own in all")
+    per_take: Whole = box_field(low=1, doc="workers placed in the Factory per take")
+
+
+class Factory(BoxTable):
+    section: ClassVar[str] = _INCOME
+    first_taker_extra: Whole = box_field(doc="extra units for a season's first taker of a material")
+
+
+class Inn(BoxTable):
+    section: ClassVar[str] = _INCOME
+    return_price: Whole = box_field(doc="gold to bring one worker back from the Inn")
+    returns_per_season: Whole = box_field(doc="workers brought back per season")
+
+
+class Value(BoxTable):
+    """The kit's gold value of each holding at the end (every resource, a kit measure)."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Whole] = Field(init=False)
+    section: ClassVar[str] = _KIT
+    extra_doc: ClassVar[str] = "gold value of one unit of the resource at the end (every resource)"
+
+    @model_validator(mode="after")
+    def _every_resource(self, info: ValidationInfo):
+        known = _resources(info)
+        if known is not None:
+            for r in known[0]:
+                if r not in self.__pydantic_extra__:
+                    raise Invalid(f"missing field {r!r}")
+            for k in self.__pydantic_extra__:
+                if k not in known[0]:
+                    raise Invalid(f"unknown resource {k!r} (known: {', '.join(known[0])})")
+        return self
+
+
+class GameFile(BoxModel):
+    players: Players
+    seasons: Seasons
+    start: Start
+    workers: Workers
+    factory: Factory
+    inn: Inn
+    value: Value
+
+    @model_validator(mode="after")
+    def _workers(self):
+        if self.start.workers > self.workers.limit:
+            raise Invalid(f"field 'workers' ({self.start.workers}) is above the worker limit ({self.workers.limit})",
+                          entry="start")
+        return self
+
+
+class LandRules(BoxTable):
+    section: ClassVar[str] = _LANDS
+    tile_price: Whole = box_field(doc="gold paid for a land tile")
+    join_fee_per_marker: Whole = box_field(doc="gold to the owner per marker already on a joined tile")
+    join_fee_cap: Whole = box_field(doc="most gold one join pays")
+    markers_per_player_per_tile: Whole = box_field(low=1, doc="markers a player may have on one tile (must be 1)")
+    marble_quarry_min_tiles: Whole = box_field(doc="tiles needed before a marble quarry")
+    display: Whole = box_field(low=1, section=_KIT, doc="face-up tiles to choose from")
+
+    @model_validator(mode="after")
+    def _one_marker(self):
+        if self.markers_per_player_per_tile != 1:
+            raise Invalid("markers_per_player_per_tile must be 1 (the rules text allows one marker per player per tile)")
+        return self
+
+
+class Tile(BoxTable):
+    section: ClassVar[str] = _LANDS
+    raises: str = box_field(doc="the income resource it raises")
+    amount: Whole = box_field(doc="income raised per marker")
+    spaces: Whole = box_field(doc="markers that raise income (0 = every marker)")
+    count: Whole = box_field(doc="tiles of the kind in the stack")
+
+    @model_validator(mode="after")
+    def _raises(self, info: ValidationInfo):
+        known = _resources(info)
+        if known is not None:
+            require_known("raises", self.raises, known[1])
+        return self
+
+
+class Board(BoxTable):
+    section: ClassVar[str] = _LANDS
+    radius: Whole = box_field(low=1, high=MAX_RADIUS, section=_KIT, doc="hex slots around the centre")
+    lower_area: Slots = box_field(section=_KIT, doc="[q, r] slots over the shared lower area")
+    white_dotted: Slots = box_field(section=_KIT, doc="[q, r] outer slots that give a Market-condition token")
+
+    @model_validator(mode="after")
+    def _on_board(self):
+        centre = (0, 0)
+        for key in ("lower_area", "white_dotted"):
+            for s in getattr(self, key):
+                if hexgrid.distance(tuple(s), centre) > self.radius:
+                    raise Invalid(f"field '{key}' names slot {list(s)}, which is not on a board of radius {self.radius}")
+        if not self.lower_area:
+            raise Invalid("field 'lower_area' must name at least one slot")
+        for s in self.white_dotted:
+            if hexgrid.distance(tuple(s), centre) != self.radius:
+                raise Invalid(f"white-dotted slot {list(s)} is not an outer land (on the rim)")
+        return self
+
+
+class LandsFile(BoxModel):
+    rules: LandRules
+    tiles: dict[str, Tile]
+    board: Board
+
+    @model_validator(mode="after")
+    def _stack(self):
+        if not self.tiles:
+            raise Invalid("no land tiles", entry="tiles")
+        if "marble_quarry" not in self.tiles:
+            raise Invalid("missing tile 'marble_quarry' (the rules text's two-tile condition needs it)", entry="tiles")
+        if sum(t.count for t in self.tiles.values()) < self.rules.display:
+            raise Invalid(f"the stack holds fewer tiles than the display ({self.rules.display})", entry="tiles")
+        return self
+
+
+class Visit(BoxTable):
+    section: ClassVar[str] = _MARKET
+    first_visitor_actions: Whole = box_field(low=1, doc="actions of a season's first visitor")
+    later_visitor_actions: Whole = box_field(low=1, doc="actions of later visitors")
+    workers: Whole = box_field(doc="workers a visit takes")
+
+
+class MarkedPrice(BoxTable):
+    section: ClassVar[str] = _MARKET
+    first_use: Whole = box_field(doc="gold for a marked action's first use in a season")
+    later_use: Whole = box_field(doc="gold for each later use")
+    condition_discount: Whole = box_field(section=_KIT, doc="gold off per Market-condition token")
+    minimum: Whole = box_field(section=_KIT, doc="lowest marked price")
+
+
+class MarketRow(BoxTable):
+    section: ClassVar[str] = _MARKET
+    text: Name = box_field(doc="the row as a player reads it")
+    give: list[Amounts] = box_field(min_items=1, doc="what may be given: alternatives of resource -> amount")
+    take: list[Amounts] = box_field(min_items=1, doc="what is taken (workers: hired): alternatives")
+    pairs: Literal["any", "matched"] = box_field("any", doc="any give with any take, or the n-th with the n-th")
+    marked: bool = box_field(doc="paid at the marked price")
+
+    @model_validator(mode="after")
+    def _alternatives(self, info: ValidationInfo):
+        known = _resources(info)
+        if known is not None:
+            for key, allowed in (("give", known[0]), ("take", known[0] + ("workers",))):
+                for i, alt in enumerate(getattr(self, key)):
+                    _only_resources(key, alt, allowed, within=f"{key}[{i}]")
+        if self.pairs == "matched" and len(self.give) != len(self.take):
+            raise Invalid("with pairs = \"matched\", give and take must list as many alternatives")
+        return self
+
+
+class MarketFile(BoxModel):
+    visit: Visit
+    marked_price: MarkedPrice
+    actions: dict[str, MarketRow]
+
+    @model_validator(mode="after")
+    def _some(self):
+        if not self.actions:
+            raise Invalid("no Market actions", entry="actions")
+        return self
+
+
+#: The box's files, in the order they are checked (resources first: the others name
+#: resources), each with its schema (the Game's ``box_schema``).
+SCHEMA = BoxSchema({"resources.toml": ResourcesFile, "game.toml": GameFile, "lands.toml": LandsFile,
+                    "market.toml": MarketFile})
+
+
+def _values(files: dict) -> dict:
+    """The :class:`EstateBox` fields of the checked files (but path, provenance and fingerprints)."""
+    res, g, lands, m = (files[n] for n in ("resources.toml", "game.toml", "lands.toml", "market.toml"))
+    resources, income = sorted(res.root, key=lambda r: r != "gold"), sorted((r for r in res.root if res.root[r].income),
+                                                                             key=lambda r: r != "gold")
+    radius, r = lands.board.radius, lands.rules
+    market = {}
+    for name, a in m.actions.items():
+        gives, takes = ([tuple(sorted(alt.items())) for alt in getattr(a, k)] for k in ("give", "take"))
+        opts = tuple(zip(gives, takes)) if a.pairs == "matched" else tuple((x, y) for x in gives for y in takes)
+        market[name] = MarketAction(name, a.text, opts, a.marked)
+    return dict(
+        resources=tuple(resources), income_resources=tuple(income),
+        factory_resources=tuple(n for n in res.root if res.root[n].factory),
+        min_players=g.players.min, max_players=g.players.max, seasons=g.seasons.count,
+        start_income=dict(g.start.income), start_hand={x: g.start.hand.get(x, 0) for x in resources},
+        start_workers=g.start.workers, worker_limit=g.workers.limit, workers_per_take=g.workers.per_take,
+        first_taker_extra=g.factory.first_taker_extra, inn_price=g.inn.return_price, inn_returns=g.inn.returns_per_season,
+        value={x: g.value.__pydantic_extra__[x] for x in resources},
+        tile_price=r.tile_price, join_fee_per_marker=r.join_fee_per_marker, join_fee_cap=r.join_fee_cap,
+        markers_per_tile=r.markers_per_player_per_tile, marble_quarry_min_tiles=r.marble_quarry_min_tiles,
+        display_size=r.display,
+        tiles={k: LandTile(k, t.raises, t.amount, t.spaces, t.count) for k, t in lands.tiles.items()},
+        slots=tuple((q, s) for s in range(-radius, radius + 1) for q in range(-radius, radius + 1)
+                    if hexgrid.distance((q, s), (0, 0)) <= radius),
+        lower_area=tuple(tuple(x) for x in lands.board.lower_area),
+        white_dotted=tuple(tuple(x) for x in lands.board.white_dotted),
+        first_visitor_actions=m.visit.first_visitor_actions, later_visitor_actions=m.visit.later_visitor_actions,
+        market_workers=m.visit.workers, price_first=m.marked_price.first_use, price_later=m.marked_price.later_use,
+        condition_discount=m.marked_price.condition_discount, price_minimum=m.marked_price.minimum, market=market)
 
 
 def data_dir(path=None) -> Path:
@@ -197,159 +492,9 @@ def load_estate_box(path=None) -> EstateBox:
             resource or tile, a slot off the board, missing or unknown provenance).
     """
     root = data_dir(path)
-    rows: list = []
-    out: dict = {"path": str(root)}
-
-    # resources.toml (first: everything else names resources)
-    f = _File(root, "resources.toml", rows)
-    if "gold" not in f.data:
-        f.fail("gold", "missing table (gold is the currency of the module)")
-    resources, income, factory = [], [], []
-    for name, _entry, t in f.entries(f.data):
-        f.only_fields(t, name, ("income", "factory", "market_only"))
-        inc, fac, mo = f.get(t, "income", bool, name), f.get(t, "factory", bool, name), f.get(t, "market_only", bool, name)
-        if mo and (inc or fac):
-            f.fail(name, "a market_only resource can have no income and no Factory take")
-        if fac and not inc:
-            f.fail(name, "a Factory resource needs an income marker")
-        if name == "gold" and fac:
-            f.fail(name, "gold takes no workers: factory must be false")
-        f.provenance(t, name)
-        resources.append(name)
-        if inc:
-            income.append(name)
-        if fac:
-            factory.append(name)
-    resources.sort(key=lambda r: r != "gold")
-    income.sort(key=lambda r: r != "gold")
-    out.update(resources=tuple(resources), income_resources=tuple(income), factory_resources=tuple(factory))
-    holdable = tuple(resources)
-
-    # game.toml
-    f = _File(root, "game.toml", rows, tables=("players", "seasons", "start", "workers", "factory", "inn", "value"))
-    t = f.table(f.data, "players", fields=("min", "max"))
-    out["min_players"], out["max_players"] = f.get(t, "min", int, "players", low=1), f.get(t, "max", int, "players", low=1)
-    if out["max_players"] < out["min_players"]:
-        f.fail("players", f"max ({out['max_players']}) is below min ({out['min_players']})")
-    if out["max_players"] > 4:
-        f.fail("players", "at most 4 players (the kit has 4 player colours)")
-    f.provenance(t, "players")
-    t = f.table(f.data, "seasons", fields=("count",))
-    out["seasons"] = f.get(t, "count", int, "seasons", low=1, high=MAX_SEASONS)
-    f.provenance(t, "seasons")
-    t = f.table(f.data, "start", fields=("income", "hand", "workers"))
-    inc = f.amounts(t, "income", "start", income)
-    for r in income:
-        if r not in inc:
-            f.fail("start", f"field 'income' gives no starting income for {r!r}")
-    out["start_income"] = inc
-    hand = f.amounts(t, "hand", "start", holdable)
-    out["start_hand"] = {r: hand.get(r, 0) for r in holdable}
-    out["start_workers"] = f.get(t, "workers", int, "start")
-    f.provenance(t, "start")
-    t = f.table(f.data, "workers", fields=("limit", "per_take"))
-    out["worker_limit"] = f.get(t, "limit", int, "workers", low=1)
-    out["workers_per_take"] = f.get(t, "per_take", int, "workers", low=1)
-    if out["start_workers"] > out["worker_limit"]:
-        f.fail("start", f"field 'workers' ({out['start_workers']}) is above the worker limit ({out['worker_limit']})")
-    f.provenance(t, "workers")
-    t = f.table(f.data, "factory", fields=("first_taker_extra",))
-    out["first_taker_extra"] = f.get(t, "first_taker_extra", int, "factory")
-    f.provenance(t, "factory")
-    t = f.table(f.data, "inn", fields=("return_price", "returns_per_season"))
-    out["inn_price"] = f.get(t, "return_price", int, "inn")
-    out["inn_returns"] = f.get(t, "returns_per_season", int, "inn")
-    f.provenance(t, "inn")
-    t = f.table(f.data, "value")
-    val = {}
-    for r in holdable:
-        val[r] = f.get(t, r, int, "value")
-    for k in t:
-        if k != "provenance" and k not in holdable:
-            f.fail("value", f"unknown resource {k!r} (known: {', '.join(holdable)})")
-    out["value"] = val
-    f.provenance(t, "value")
-
-    # lands.toml
-    f = _File(root, "lands.toml", rows, tables=("rules", "tiles", "board"))
-    t = f.table(f.data, "rules", fields=("tile_price", "join_fee_per_marker", "join_fee_cap", "markers_per_player_per_tile",
-                                          "marble_quarry_min_tiles", "display"))
-    for key, field, mn in (("tile_price", "tile_price", 0), ("join_fee_per_marker", "join_fee_per_marker", 0),
-                           ("join_fee_cap", "join_fee_cap", 0), ("markers_per_tile", "markers_per_player_per_tile", 1),
-                           ("marble_quarry_min_tiles", "marble_quarry_min_tiles", 0), ("display_size", "display", 1)):
-        out[key] = f.get(t, field, int, "rules", low=mn)
-    if out["markers_per_tile"] != 1:
-        f.fail("rules", "markers_per_player_per_tile must be 1 (the rules text allows one marker per player per tile)")
-    f.provenance(t, "rules")
-    tiles = {}
-    for name, entry, tt in f.entries(f.data, "tiles"):
-        f.only_fields(tt, entry, ("raises", "amount", "spaces", "count"))
-        raises = f.get(tt, "raises", str, entry, allowed=income)
-        tiles[name] = LandTile(name, raises, f.get(tt, "amount", int, entry), f.get(tt, "spaces", int, entry), f.get(tt, "count", int, entry))
-        f.provenance(tt, entry)
-    if not tiles:
-        f.fail("tiles", "no land tiles")
-    if "marble_quarry" not in tiles:
-        f.fail("tiles", "missing tile 'marble_quarry' (the rules text's two-tile condition needs it)")
-    if sum(x.count for x in tiles.values()) < out["display_size"]:
-        f.fail("tiles", f"the stack holds fewer tiles than the display ({out['display_size']})")
-    out["tiles"] = tiles
-    t = f.table(f.data, "board", fields=("radius", "lower_area", "white_dotted"))
-    radius = f.get(t, "radius", int, "board", low=1, high=MAX_RADIUS)
-    slots = tuple((q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
-                  if hexgrid.distance((q, r), (0, 0)) <= radius)
-    out["slots"] = slots
-    for key in ("lower_area", "white_dotted"):
-        got = f.slots(t, key, "board")
-        for s in got:
-            if s not in slots:
-                f.fail("board", f"field '{key}' names slot {list(s)}, which is not on a board of radius {radius}")
-        out[key] = got
-    if not out["lower_area"]:
-        f.fail("board", "field 'lower_area' must name at least one slot")
-    for s in out["white_dotted"]:
-        if hexgrid.distance(s, (0, 0)) != radius:
-            f.fail("board", f"white-dotted slot {list(s)} is not an outer land (on the rim)")
-    f.provenance(t, "board")
-
-    # market.toml
-    f = _File(root, "market.toml", rows, tables=("visit", "marked_price", "actions"))
-    t = f.table(f.data, "visit", fields=("first_visitor_actions", "later_visitor_actions", "workers"))
-    out["first_visitor_actions"] = f.get(t, "first_visitor_actions", int, "visit", low=1)
-    out["later_visitor_actions"] = f.get(t, "later_visitor_actions", int, "visit", low=1)
-    out["market_workers"] = f.get(t, "workers", int, "visit")
-    f.provenance(t, "visit")
-    t = f.table(f.data, "marked_price", fields=("first_use", "later_use", "condition_discount", "minimum"))
-    for key, field in (("price_first", "first_use"), ("price_later", "later_use"),
-                       ("condition_discount", "condition_discount"), ("price_minimum", "minimum")):
-        out[key] = f.get(t, field, int, "marked_price")
-    f.provenance(t, "marked_price")
-    market = {}
-    takeable = holdable + ("workers",)
-    for name, entry, a in f.entries(f.data, "actions"):
-        f.only_fields(a, entry, ("text", "give", "take", "pairs", "marked"))
-        text = f.get(a, "text", str, entry, empty=False)
-        gives, takes = [], []
-        for key, allowed, acc in (("give", holdable, gives), ("take", takeable, takes)):
-            v = f.get(a, key, list, entry, default=None)
-            if not isinstance(v, list) or not v:
-                f.fail(entry, f"field '{key}' must be a non-empty list of alternatives")
-            for i, alt in enumerate(v):
-                acc.append(tuple(sorted(f.amounts({key: alt}, key, f"{entry}.{key}[{i}]", allowed).items())))
-        pairs = f.get(a, "pairs", str, entry, default="any")
-        if pairs not in ("any", "matched"):
-            f.fail(entry, f"field 'pairs' must be \"any\" or \"matched\", got {pairs!r}")
-        if pairs == "matched":
-            if len(gives) != len(takes):
-                f.fail(entry, "with pairs = \"matched\", give and take must list as many alternatives")
-            opts = tuple(zip(gives, takes))
-        else:
-            opts = tuple((g, tk) for g in gives for tk in takes)
-        market[name] = MarketAction(name, text, opts, f.get(a, "marked", bool, entry))
-        f.provenance(a, entry)
-    if not market:
-        f.fail("actions", "no Market actions")
-    out["market"] = market
+    files = SCHEMA.read(root)
+    rows = SCHEMA.rows(files)
+    out = {"path": str(root), **_values(files)}
     digest = hashlib.blake2b(digest_size=8)  # of the files read above, each within the size limit
     for name in FILES:
         digest.update(name.encode() + b"\0" + (root / name).read_bytes())

@@ -5,12 +5,15 @@ Every value comes from a TOML file of ``data/landmarks/`` and carries its proven
 kit chose it (see ``docs/RULINGS.md``, section "Landmarks & Architects"). The building
 deck is a **kit example deck, not the published cards** (the text does not list them).
 
-:func:`load_box` checks every entry and returns an immutable :class:`LandmarksBox`. A
-problem raises the kit's :class:`~haunted_kit.boxfile.BoxError` naming file, entry and
-problem (the files are read with :class:`~haunted_kit.boxfile.BoxFile`: size limit, UTF-8,
-nesting depth, blank keys and names, typed fields)::
+:func:`load_box` checks every entry against the box's schema (:data:`SCHEMA`, one
+pydantic model per file, read by :mod:`haunted_kit.boxschema`: size limit, UTF-8, nesting
+depth, blank keys and names, strict types, bounds, unknown keys, cross-field checks as
+model validators) and returns an immutable :class:`LandmarksBox`. A problem raises the
+kit's :class:`~haunted_kit.boxfile.BoxError` naming file, entry (key path), problem and
+rule section::
 
-    BoxError: landmarks.toml, entry types.silo: field 'discard' must be int, got 'one'
+    BoxError: landmarks/landmarks.toml, entry types.silo: field 'discard' must be int, got 'one'
+    (rule section: Landmarks: How To Play, Acquiring a Landmark)
 """
 
 from __future__ import annotations
