@@ -471,7 +471,8 @@ def _key_rows(model, prefix: str, section: str) -> list[dict]:
         default = "required" if info.is_required() else f"optional, else {info.get_default(call_default_factory=True)!r}"
         rows.append({"key": key, "type": _type_name(info.annotation), "range": _range(info, info.annotation),
                      "default": default, "section": own, "meaning": info.description or ""})
-    extra = model.__annotations__.get("__pydantic_extra__") if model.model_config.get("extra") == "allow" else None
+    extra = (typing.get_type_hints(model, include_extras=True).get("__pydantic_extra__")
+             if model.model_config.get("extra") == "allow" else None)
     if extra is not None:  # a table whose keys are names (a table of amounts by resource)
         tp = typing.get_args(_bare(extra))[1] if typing.get_origin(_bare(extra)) is dict else extra
         rows.append({"key": f"{prefix}.<name>" if prefix else "<name>", "type": _type_name(tp), "range": _range(None, tp),
@@ -516,8 +517,12 @@ def box_reference(model: type[BaseModel], *, file: str = "", shipped: BaseModel 
         row["file"] = file
         got = found.get(row["key"], [])
         row["provenance"] = " / ".join(sorted({p for p, _v in got}))
-        if got:
-            row["default"] = _show(got[0][1]) if "<name>" not in row["key"] else f"per entry ({len(got)})"
+        if got and "<name>" not in row["key"]:
+            row["default"] = _show(got[0][1])
+        elif got and row["default"] == "required":
+            shown = {_show(v) for _p, v in got}
+            row["default"] = (f"{shown.pop()} in each of {len(got)}" if len(shown) == 1
+                              else f"per entry ({len(got)} entries)")
     return [{k: r[k] for k in ("file", "key", "type", "range", "default", "provenance", "section", "meaning")}
             for r in rows]
 

@@ -128,7 +128,7 @@ def test_reference_has_one_row_per_key_with_type_range_default_provenance_sectio
     assert rows["players.pace"]["type"] == "one of 'slow', 'fast'"
     assert rows["players.pace"]["default"] == "optional, else 'slow'"
     assert (rows["players.colours"]["type"], rows["players.colours"]["range"]) == ("list of text", "1.. items")
-    assert (rows["cards.<name>.copies"]["range"], rows["cards.<name>.copies"]["default"]) == ("1..999", "per entry (1)")
+    assert (rows["cards.<name>.copies"]["range"], rows["cards.<name>.copies"]["default"]) == ("1..999", "3 in each of 1")
     (tmp_path / "game.toml").write_text('[players]\nmin = 2\nmax = 4\ncolours = ["red"]\nprovenance = "rulebook"\n'
                                         '[cards.ace]\ncopies = 3\nprovenance = "kit default"\n')
     text = reference_markdown(BoxSchema({"game.toml": GameFile}, label="toy/"), "Toy", tmp_path)

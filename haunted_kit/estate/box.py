@@ -169,7 +169,7 @@ def _slots(value: list) -> list:
 
 
 #: Board slots: a list of distinct ``[q, r]`` axial pairs within :data:`MAX_RADIUS` of the centre.
-Slots = Annotated[list, AfterValidator(_slots)]
+Slots = Annotated[list[list[int]], AfterValidator(_slots)]
 
 
 def _resources(info: ValidationInfo):
@@ -217,14 +217,12 @@ class ResourcesFile(BoxEntries):
 class Players(BoxTable):
     section: ClassVar[str] = _KIT
     min: Whole = box_field(low=1, doc="fewest players")
-    max: Whole = box_field(low=1, doc="most players (at most 4: the kit's colours)")
+    max: Whole = box_field(low=1, high=4, doc="most players (at most 4: the kit has 4 player colours)")
 
     @model_validator(mode="after")
     def _order(self):
         if self.max < self.min:
             raise Invalid(f"max ({self.max}) is below min ({self.min})")
-        if self.max > 4:
-            raise Invalid("at most 4 players (the kit has 4 player colours)")
         return self
 
 

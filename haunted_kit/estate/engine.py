@@ -29,7 +29,7 @@ from . import actions as A
 from . import rules as R
 from .actions import action_from_dict, action_table
 from .agents import AGENTS
-from .box import default_estate_box, load_estate_box
+from .box import SCHEMA as BOX_SCHEMA, default_estate_box, load_estate_box
 from .state import (VISIBILITY, GAME_NAME, SAVE_FORMAT, SAVE_VERSION, EstateConfig, EstateConfigError, EstateData,
                     EstateSaveError, check_position, fail, first_difference, position_of, set_position, value_at)
 
@@ -683,6 +683,9 @@ class EstateGame:
     def seed_of(self, state: EstateState) -> int:
         """``state``'s game seed."""
         return state.config.seed
+
+    #: the box's schema (``haunted_kit.boxschema.BoxSchema``): its files and every key, for docs/BOXES.md
+    box_schema = BOX_SCHEMA
 
     def load_box(self, path):
         """The estate box in folder ``path`` (raises :class:`EstateBoxError`)."""

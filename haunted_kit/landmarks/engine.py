@@ -39,7 +39,7 @@ from . import encoding
 from . import rules as R
 from .actions import ACTION_TYPES, Acquire, Build, ChooseBuilding, Decline, Follow, Lead, action_from_dict, action_to_dict
 from .agents import AGENTS
-from .box import LandmarksBox, default_box, load_box
+from .box import SCHEMA as BOX_SCHEMA, LandmarksBox, default_box, load_box
 from .state import (EVENT_KINDS, SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, VISIBILITY, ConfigError, Position, SaveError,
                     read_fields)
 
@@ -984,6 +984,9 @@ class LandmarksGame:
         """Bots by name (``random``, ``greedy``; each a class taking a seed) for
         :func:`haunted_kit.bots.make_bot`."""
         return AGENTS
+
+    #: the box's schema (``haunted_kit.boxschema.BoxSchema``): its files and every key, for docs/BOXES.md
+    box_schema = BOX_SCHEMA
 
     def load_box(self, path) -> LandmarksBox:
         """A house-rule copy of ``data/landmarks/`` (for ``haunted-kit check-box --game landmarks``)."""
