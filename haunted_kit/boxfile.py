@@ -3,7 +3,8 @@ the one error every game's loader raises for a bad box.
 
 Every game of the kit keeps its numbers in a folder of TOML and CSV files (Haunted Lands
 in ``data/``, the estate in ``data/estate/``, Landmarks in ``data/landmarks/``). Every
-loader reads its files with :class:`BoxFile` (TOML) or :func:`read_box_text` (CSV):
+file is read with :func:`read_box_text` and :func:`parse_box_toml` (TOML), directly or
+through :class:`BoxFile`'s typed reads or a box schema (:mod:`haunted_kit.boxschema`):
 
 * a file over :data:`MAX_BOX_FILE_BYTES` is refused before it is read;
 * a file that is not UTF-8 is refused naming the line of the first bad byte;

@@ -304,6 +304,8 @@ def _error(model, err: dict, label: str) -> BoxError:
         return BoxError(label, _path(loc), exc.problem, section=section)
     if isinstance(exc, Invalid):
         entry = exc.entry or _path(loc) or "-"
+        if exc.entry and exc.entry != "-":  # the section of the entry named, where the validator's table has none
+            section = section or _section_at(model, tuple(exc.entry.split(".")))
         if exc.within:
             entry = f"{_path(loc)}.{exc.within}" if loc else exc.within
         return BoxError(label, entry, exc.problem, section=section)
@@ -492,8 +494,7 @@ def _nested(tp, info, key: str, section: str) -> list[dict] | None:
 
 
 def _pattern(entry: str, field: str) -> str:
-    """The reference key of a provenance row: its entry's key path with every entry
-    name of a table of entries as ``<name>`` (done by the caller's lookup), plus the field."""
+    """The key path of a provenance row's field (``cards.vardo.copies``)."""
     return f"{entry}.{field}" if entry and entry != "-" else field
 
 

@@ -142,7 +142,7 @@ class EstateBox(Fingerprinted):
 # --------------------------------------------------------------------------- the schema
 
 _INCOME, _LANDS, _MARKET = "Resource income", "Expand the lands", "Market actions"
-_KIT = "kit default (docs/RULINGS.md, Estate and Market)"
+_KIT = "none, a kit default (docs/RULINGS.md, Estate and Market)"
 
 
 def _amount(value: int) -> int:
@@ -203,6 +203,7 @@ class Resource(BoxTable):
 
 
 class ResourcesFile(BoxEntries):
+    section: ClassVar[str] = _INCOME
     root: dict[str, Resource]
 
     @model_validator(mode="after")

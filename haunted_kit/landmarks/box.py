@@ -182,14 +182,14 @@ class LeadActions(BoxTable):
 
 
 class Modules(BoxTable):
-    section: ClassVar[str] = "Landmarks & Architects (the modules are independent)"
+    section: ClassVar[str] = "Architects: Components (the note on separate modules)"
     landmarks: bool = box_field(doc="play the Landmarks module")
     architects: bool = box_field(doc="play the Architects module")
     castle_grounds: bool = box_field(doc="play the Castle Grounds cards")
 
 
 class ExampleRound(BoxTable):
-    section: ClassVar[str] = "kit example position (docs/RULINGS.md L1)"
+    section: ClassVar[str] = "none, a kit example position (docs/RULINGS.md L1)"
     hand: Whole = box_field(high=40, doc="cards in each hand")
     village: Whole = box_field(high=40, doc="cards already in each village")
     developed: Whole = box_field(high=40, doc="developed resource cards per player")
@@ -198,7 +198,7 @@ class ExampleRound(BoxTable):
 
 
 class EndTrigger(BoxTable):
-    section: ClassVar[str] = "base game end (docs/RULINGS.md L12)"
+    section: ClassVar[str] = "none, the base game's end (docs/RULINGS.md L12)"
     village_cards: Whole = box_field(low=1, high=99, doc="village cards that end the base game")
 
 
@@ -324,7 +324,7 @@ class GroundsFile(BoxModel):
 
 
 class DeckLabel(BoxTable):
-    section: ClassVar[str] = "kit example deck (docs/RULINGS.md, Landmarks & Architects)"
+    section: ClassVar[str] = "none, the kit example deck (docs/RULINGS.md L1, L7)"
     label: str = box_field(doc="says the deck is a kit example")
 
     @model_validator(mode="after")
@@ -335,7 +335,7 @@ class DeckLabel(BoxTable):
 
 
 class CardEntry(BoxTable):
-    section: ClassVar[str] = "kit example deck (docs/RULINGS.md, Landmarks & Architects)"
+    section: ClassVar[str] = "none, the kit example deck (docs/RULINGS.md L1, L7)"
     name: Name = box_field(doc="card name")
     kind: Literal["building", "adventurer"] = box_field(doc="built or recruited")
     icons: Names = box_field(doc="icons of its Resource section")
