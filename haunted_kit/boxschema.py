@@ -38,7 +38,9 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -346,12 +348,14 @@ def validate(model: type[BaseModel], data: Any, label: str, *, context: dict | N
 
 
 def read_file(root: Path, name: str, model: type[BaseModel], *, label: str | None = None, context: dict | None = None,
-              max_bytes: int = MAX_BOX_FILE_BYTES) -> BaseModel:
-    """The box file ``root / name`` read (:func:`~haunted_kit.boxfile.read_box_text`,
-    :func:`~haunted_kit.boxfile.parse_box_toml`: size limit, UTF-8, TOML, depth, blank
-    keys) and checked against ``model`` (:func:`validate`). Raises BoxError."""
+              max_bytes: int = MAX_BOX_FILE_BYTES, parse: Callable[[str, str], Any] = parse_box_toml) -> BaseModel:
+    """The box file ``root / name`` read (:func:`~haunted_kit.boxfile.read_box_text`: size
+    limit, UTF-8), parsed by ``parse(text, label)`` (default
+    :func:`~haunted_kit.boxfile.parse_box_toml`: TOML, depth, blank keys; a CSV file
+    gives its own, which raises BoxError) and checked against ``model``
+    (:func:`validate`). Raises BoxError."""
     label = label or name
-    return validate(model, parse_box_toml(read_box_text(root, name, label=label, max_bytes=max_bytes), label), label,
+    return validate(model, parse(read_box_text(root, name, label=label, max_bytes=max_bytes), label), label,
                     context=context)
 
 
@@ -360,11 +364,14 @@ class BoxSchema:
     """A game's box: its files, in the order they are checked, each with its model.
 
     ``files`` maps a file name in the box folder to its model; ``label`` is prefixed to
-    the names errors and provenance rows give (``"landmarks/"``).
+    the names errors and provenance rows give (``"landmarks/"``); ``parsers`` maps a file
+    name to the function ``(text, label) -> data`` that parses it when it is not TOML
+    (e.g. a CSV file; it raises BoxError for a bad file).
     """
 
     files: dict[str, type[BaseModel]]
     label: str = ""
+    parsers: dict[str, Callable[[str, str], Any]] = dataclass_field(default_factory=dict)
 
     def label_of(self, name: str) -> str:
         """How errors and rows name the file ``name`` (``"landmarks/deck.toml"``)."""
@@ -376,7 +383,8 @@ class BoxSchema:
         ``info.context`` (file name -> instance). Raises BoxError for the first problem."""
         out: dict[str, BaseModel] = {}
         for name, model in self.files.items():
-            out[name] = read_file(Path(root), name, model, label=self.label_of(name), context=dict(out))
+            out[name] = read_file(Path(root), name, model, label=self.label_of(name), context=dict(out),
+                                  parse=self.parsers.get(name, parse_box_toml))
         return out
 
     def rows(self, files: dict[str, BaseModel]) -> list[tuple]:

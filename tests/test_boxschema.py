@@ -134,3 +134,31 @@ def test_reference_has_one_row_per_key_with_type_range_default_provenance_sectio
     text = reference_markdown(BoxSchema({"game.toml": GameFile}, label="toy/"), "Toy", tmp_path)
     assert "### `toy/game.toml`" in text
     assert "| `players.max` | whole number | 2..8 | 4 | rulebook | Toy: Setup | most players |" in text
+
+
+class Row(BoxModel):
+    name: Name
+    count: Whole = box_field(low=1, section="Toy: Tiles")
+
+
+class RowsFile(BoxModel):
+    rows: list[Row] = box_field(min_items=1)
+
+
+def _csv(text: str, label: str) -> dict:
+    lines = [line.split(",") for line in text.strip().splitlines()]
+    return {"rows": [{"name": n, "count": int(c)} for n, c in lines[1:]]}
+
+
+def test_a_schema_reads_its_files_in_order_and_a_file_of_another_format_with_its_parser(tmp_path):
+    (tmp_path / "game.toml").write_text('[players]\nmin = 2\nmax = 4\ncolours = ["red"]\nprovenance = "rulebook"\n'
+                                        '[cards.ace]\ncopies = 3\nprovenance = "kit default"\n')
+    (tmp_path / "tiles.csv").write_text("name,count\nforest,2\nlake,0\n")
+    schema = BoxSchema({"game.toml": GameFile, "tiles.csv": RowsFile}, label="toy/", parsers={"tiles.csv": _csv})
+    with pytest.raises(BoxError) as exc:
+        schema.read(tmp_path)
+    assert str(exc.value) == "toy/tiles.csv, entry rows[1]: field 'count' must be at least 1, got 0 (rule section: Toy: Tiles)"
+    (tmp_path / "tiles.csv").write_text("name,count\nforest,2\nlake,1\n")
+    files = schema.read(tmp_path)
+    assert list(files) == ["game.toml", "tiles.csv"] and files["tiles.csv"].rows[1].count == 1
+    assert schema.rows(files)[0] == ("toy/game.toml", "players", "min", "rulebook", 2)
