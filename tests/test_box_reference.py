@@ -117,3 +117,19 @@ def test_a_mutated_box_folder_is_refused_with_a_box_error_or_loads(tmp_path_fact
         assert exc.file.endswith(tuple(game_schema(game).files)) and exc.entry and exc.problem
     else:
         assert box.fingerprint
+
+
+@pytest.mark.parametrize("name", SCHEMA_GAMES)
+def test_every_file_schema_exports_json_schema_refusing_unknown_keys(name):
+    """pydantic's JSON Schema export of each file: a plain file's schema refuses keys it
+    does not declare and requires the ones the model requires; a file of entries
+    describes every entry by one schema."""
+    schema = game_schema(get_game(name))
+    for file, model in schema.files.items():
+        exported = model.model_json_schema()
+        assert exported["type"] == "object", file
+        if isinstance(exported.get("additionalProperties"), dict):  # a file of named entries
+            assert "$ref" in exported["additionalProperties"], file
+        else:
+            assert exported["additionalProperties"] is False, file
+            assert set(exported["required"]) == {k for k, f in model.model_fields.items() if f.is_required()}, file
