@@ -3,10 +3,11 @@ the one translation of a schema error into the kit's :class:`~haunted_kit.boxfil
 the provenance rows of a checked file, and the box reference generated from the schema.
 
 A game describes each file of its box as a pydantic v2 model (:class:`BoxModel` for a
-plain table, :class:`BoxTable` for a table that carries ``provenance``, a
-``pydantic.RootModel[dict[str, Entry]]`` for a file whose top-level tables are its
-entries), declares each key with :func:`box_field` (rule section, range, what it means)
-and gathers the files in a :class:`BoxSchema`::
+plain table, :class:`BoxTable` for a table that carries ``provenance``,
+:class:`BoxEntries` for a file whose top-level tables are its entries; a key holding a
+table of named entries is ``dict[str, Entry]``), declares each key with
+:func:`box_field` (rule section, range, what it means) and gathers the files in a
+:class:`BoxSchema`::
 
     class Players(BoxTable):
         section: ClassVar[str] = "Landmarks: Game Setup"
@@ -28,6 +29,11 @@ string. Every problem raises one :class:`~haunted_kit.boxfile.BoxError` naming t
 the entry (the key path of the table, ``cards.vardo``; ``-`` for the file itself), the
 problem (``field 'discard' must be int, got 'one'``) and, when declared, the rule
 section. Cross-field checks are model validators raising :class:`Invalid`.
+
+A table whose keys are names chosen by the box (a value per resource) sets
+``model_config = ConfigDict(extra="allow")`` and types those keys with
+``__pydantic_extra__: dict[str, Whole] = Field(init=False)`` (its validator checks the
+names; ``extra_doc``, a class variable, is the reference's meaning of its keys).
 
 A game declares its schema as the optional ``box_schema`` attribute of its Game object
 (docs/NEW_GAME.md); :func:`reference_markdown` turns it into the box reference of
