@@ -485,7 +485,8 @@ def load_estate_box(path=None) -> EstateBox:
         an immutable :class:`EstateBox`.
 
     Raises:
-        BoxError (``EstateBoxError``): naming file, entry and problem (a missing,
+        BoxError (``EstateBoxError``): naming file, entry (key path), problem and rule
+            section, from the box's :data:`SCHEMA` (a missing,
             oversized, non-UTF-8 or too deeply nested file, bad TOML, a blank key or
             name, a missing field, a wrong type, a number out of bounds, an unknown
             resource or tile, a slot off the board, missing or unknown provenance).

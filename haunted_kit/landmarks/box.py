@@ -402,7 +402,8 @@ def load_box(path: str | os.PathLike | None = None) -> LandmarksBox:
         path: a folder holding the files of ``data/landmarks/``; ``None`` for the kit's own.
 
     Raises:
-        BoxError: naming the file, the entry and the problem (a missing, oversized,
+        BoxError: naming the file, the entry (key path), the problem and the rule
+            section, from the box's :data:`SCHEMA` (a missing, oversized,
             non-UTF-8 or too deeply nested file, bad TOML, a blank key or name, a
             missing field or provenance, a wrong type, a number out of range, an unknown
             resource, building type or card, an inconsistency between files).
