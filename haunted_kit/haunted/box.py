@@ -32,7 +32,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from ..boxfile import MAX_NUMBER, REFERENCE_DIRS, BoxError, BoxFile, data_dir, read_box_text, shipped_dir
+from ..boxschema import provenance_rows, read_file
+from .boxmodels import SCHEMA
 from .effects import EFFECTS, effect_problem, unused_fields, used_fields
 from ..provenance import PROVENANCES, Fingerprinted, mark_house_rules, value_fingerprint
 from ..protocol import is_integer
@@ -370,6 +374,11 @@ def _refuse_free_exploration(terrains: dict, skills: dict) -> None:
 def load_box(path: str | os.PathLike | None = None) -> Box:
     """Load and validate the box from a data directory.
 
+    The files ``player_board.toml``, ``terrain.toml``, ``dice.toml``, ``supplies.toml`` and
+    ``game.toml`` are checked against their schema (:data:`haunted_kit.haunted.boxmodels.SCHEMA`,
+    :mod:`haunted_kit.boxschema`); the others by the readers below. Files are read in the
+    order the checks need (resources first, cards before the modes that name them).
+
     Args:
         path: a directory holding the files of ``data/``; ``None`` finds the default one.
 
@@ -377,96 +386,135 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         a validated, immutable :class:`Box`.
 
     Raises:
-        BoxError: naming the file, the entry and the problem, for a missing,
-            oversized, non-UTF-8 or too deeply nested file, bad syntax, a blank key or
-            name, a missing field or provenance, a wrong type, a number out of bounds,
-            an unknown name or an inconsistency between files.
+        BoxError: naming the file, the entry (key path), the problem and, for the schema
+            files, the rule section, for a missing, oversized, non-UTF-8 or too deeply
+            nested file, bad syntax, a blank key or name, a missing field or provenance,
+            an unknown field, a wrong type, a number out of bounds, an unknown name or an
+            inconsistency between files.
     """
     root = data_dir(path)
     rows: list[tuple[str, str, str, str, Any]] = []
     out: dict[str, Any] = {"path": str(root)}
+    ctx: dict[str, Any] = {}
+    _board_records(_schema_file(root, "player_board.toml", rows, ctx), out)
+    _terrain_records(_schema_file(root, "terrain.toml", rows, ctx), out)
+    _read_buildings(root, rows, out)
+    _read_field(root, rows, out)
+    _read_tiles(root, rows, out)
+    ctx["field.toml"] = {"centre_terrain": out["kalena_centre_terrain"], "ring_terrain": out["kalena_ring_terrain"]}
+    dice = _schema_file(root, "dice.toml", rows, ctx)
+    for key in ("terrain_die", "terrain_die_with_lakes", "bonus_die"):
+        out[key] = tuple(getattr(dice, key).faces)
+    _read_skills(root, rows, out)
+    _read_quests(root, rows, out)
+    _read_ghosts(root, rows, out)
+    _read_markets(root, rows, out)
+    _read_bonus(root, rows, out)
+    ctx["buildings.toml"] = tuple(out["buildings"])
+    _supply_records(_schema_file(root, "supplies.toml", rows, ctx), out)
+    ctx["ghost_cards.toml"] = out["ghost_cards"]
+    _game_records(_schema_file(root, "game.toml", rows, ctx), out)
+    _check_across_files(out)
+    return _finish(root, rows, out)
 
-    # ---- player_board.toml (resources first: everything refers to them)
-    f = _File(root, "player_board.toml", rows, tables=("resources", "tracks", "action_costs"))
-    d = f.data
-    res = f.table(d, "resources", fields=("names", "cap"))
-    resources = f.str_list(res, "names", "resources")
-    if len(set(resources)) != len(resources) or not resources:
-        f.fail("resources", "field 'names' must list distinct resource names")
-    out["resources"] = resources
-    out["resource_cap"] = f.get(res, "cap", int, "resources")
-    if out["resource_cap"] < 1:
-        f.fail("resources", "field 'cap' must be at least 1")
-    f.provenance(res, "resources", _fields(res))
-    tracks = {}
-    for name, entry, t in f.entries(d, "tracks"):
-        f.only_fields(t, entry, ("slots", "start_tokens", "training_costs", "last_slot_valor"))
-        slots = f.get(t, "slots", int, entry, high=MAX_SLOTS)
-        start = f.get(t, "start_tokens", int, entry)
-        costs = f.int_list(t, "training_costs", entry)
-        if slots < 1:
-            f.fail(entry, "field 'slots' must be at least 1")
-        if not 1 <= start <= slots:
-            f.fail(entry, f"start_tokens ({start}) must be between 1 and slots ({slots})")
-        if len(costs) != slots:
-            f.fail(entry, f"training_costs lists {len(costs)} slots but the track has {slots}")
-        if any(c <= 0 for c in costs[start:]):
-            f.fail(entry, "every slot after the starting tokens needs a positive training cost")
-        tracks[name] = Track(name, slots, start, costs, f.get(t, "last_slot_valor", int, entry))
-        f.provenance(t, entry, _fields(t))
-    expected_tracks = ("exploration", "contact", "extraction", "construction")
-    if tuple(tracks) != expected_tracks:
-        f.fail("tracks", f"tracks must be exactly {', '.join(expected_tracks)} in that order, got {', '.join(tracks)}")
-    out["tracks"] = tracks
-    ac = f.table(d, "action_costs", fields=("extraction_tokens",))
-    out["extraction_tokens"] = f.get(ac, "extraction_tokens", int, "action_costs")
-    if out["extraction_tokens"] < 1:
-        f.fail("action_costs", "extraction_tokens must be at least 1")
-    f.provenance(ac, "action_costs", _fields(ac))
 
-    # ---- terrain.toml
-    f = _File(root, "terrain.toml", rows)
-    d = f.data
-    terrains = {}
-    for name, _entry, t in f.entries(d):
-        f.only_fields(t, name, ("letter", "explore_cost", "extract", "water_near_lake", "build", "noria_near_lake",
-                                "sell", "train_and_learn", "explorable", "holds_ghosts"))
-        extract = f.get(t, "extract", str, name)
-        if extract and extract not in resources:
-            f.fail(name, f"field 'extract' names unknown resource {extract!r}")
-        terrains[name] = Terrain(
-            name=name,
-            letter=f.get(t, "letter", str, name, empty=False),
-            explore_cost=f.get(t, "explore_cost", int, name),
-            extract=extract,
-            water_near_lake=f.get(t, "water_near_lake", bool, name),
-            build=f.get(t, "build", str, name),
-            noria_near_lake=f.get(t, "noria_near_lake", bool, name),
-            sell=f.get(t, "sell", bool, name),
-            train_and_learn=f.get(t, "train_and_learn", bool, name),
-            explorable=f.get(t, "explorable", bool, name),
-            holds_ghosts=f.get(t, "holds_ghosts", bool, name),
-        )
-        if terrains[name].explorable and terrains[name].explore_cost < 1:
-            f.fail(name, "an explorable terrain needs explore_cost of at least 1")
-        if not terrains[name].explorable:  # no sensor ever stands there, so no rule reads these
-            for key, off in (("explore_cost", 0), ("water_near_lake", False), ("build", ""), ("noria_near_lake", False),
-                             ("sell", False), ("train_and_learn", False)):
-                if getattr(terrains[name], key) != off:
-                    f.fail(name, f"field '{key}' must be {json.dumps(off)} on a terrain no sensor can enter "
-                                 f"(explorable = false): no rule reads it there")
-        f.provenance(t, name, _fields(t))
-    for needed in ("city", "suburb", "plain", "forest", "mountain", "lake"):
-        if needed not in terrains:
-            f.fail(needed, "terrain missing")
-    letters = [t.letter for t in terrains.values()]
-    if len(set(letters)) != len(letters):
-        f.fail("-", "terrain letters must be distinct")
-    out["terrains"] = terrains
-    if "water" not in resources:
-        raise BoxError("player_board.toml", "resources", "the resource 'water' is required (lakes give it)")
+def _plain(value):
+    """A checked value as the file wrote it (a table of a list as a dict of its written keys)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_unset=True)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
-    # ---- buildings.toml
+
+def _schema_file(root: Path, name: str, rows: list, ctx: dict) -> BaseModel:
+    """The file ``name`` read and checked against its model in :data:`SCHEMA`, with the
+    files checked before it as context; its provenance rows appended to ``rows``. Raises BoxError."""
+    inst = read_file(root, name, SCHEMA.files[name], label=SCHEMA.label_of(name), context=dict(ctx))
+    rows.extend((f, e, k, p, _plain(v)) for f, e, k, p, v in provenance_rows(inst, SCHEMA.label_of(name)))
+    ctx[name] = inst
+    return inst
+
+
+def _board_records(board, out: dict) -> None:
+    out["resources"] = tuple(board.resources.names)
+    out["resource_cap"] = board.resources.cap
+    out["tracks"] = {name: Track(name, t.slots, t.start_tokens, tuple(t.training_costs), t.last_slot_valor)
+                     for name, t in board.tracks.items()}
+    out["extraction_tokens"] = board.action_costs.extraction_tokens
+
+
+def _terrain_records(terrain, out: dict) -> None:
+    out["terrains"] = {name: Terrain(name=name, **t.model_dump()) for name, t in terrain.root.items()}
+
+
+def _supply_records(supplies, out: dict) -> None:
+    s = supplies.supply
+    out["supply_ghosts"], out["supply_depletion"], out["player_markers"] = s.ghosts, s.depletion, s.player_markers
+    out["supply_buildings"] = {n: s.buildings[n] for n in out["buildings"]}
+    out["supply_resources"] = {n: s.resources[n] for n in out["resources"]}
+    out["supply_tokens"] = {n: s.action_tokens[n] for n in out["tracks"]}
+
+
+def _game_records(game, out: dict) -> None:
+    st = game.structure
+    for key in ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players", "valor_track_marks"):
+        out[key] = getattr(st, key)
+    out["modes"] = {name: Mode(name, m.ghost_card, tuple(
+        SeasonEnd(e.season, e.clear_depletion, e.choosers, e.quests, e.trailing_two_player) for e in m.season_ends))
+        for name, m in game.modes.items()}
+
+
+def _check_across_files(out: dict) -> None:
+    """The checks that tie files together: setup's action tokens, a bonus card per season,
+    a skill deck, no free exploration (kit ruling 41) and quest choices that fit a hand.
+    Raises BoxError naming the file whose value falls short."""
+    tracks, bonus = out["tracks"], out["bonus_cards"]
+    for n in range(out["min_players"], out["max_players"] + 1):
+        for tr in tracks.values():
+            if out["supply_tokens"][tr.name] < n * tr.start_tokens:
+                raise BoxError("supplies.toml", "supply", f"{n} players need {n * tr.start_tokens} {tr.name} tokens at "
+                                                          f"setup, the supply has {out['supply_tokens'][tr.name]}",
+                               section="Haunted Lands: Game Setup")
+    for season in range(1, out["seasons"] + 1):
+        if season not in bonus:
+            raise BoxError("bonus_cards.toml", f"bonus_cards.{season}", "missing: every season needs a bonus card")
+    if not out["skills"]:
+        raise BoxError("skills.toml", "skills", "no skills listed")
+    _refuse_free_exploration(out["terrains"], out["skills"])
+    # quest choices must fit in a hand (otherwise a season end would wait forever)
+    quests = out["quests"]
+    for mode in out["modes"].values():
+        for n in range(out["min_players"], out["max_players"] + 1):
+            hand = len([q for q in quests if q not in out["removed_quests"].get(n, ())])
+            total = 0
+            for end in mode.season_ends:
+                if end.choosers != "nobody":
+                    total += end.trailing_two_player if (n == 2 and end.trailing_two_player is not None) else end.quests
+            if total > hand:
+                raise BoxError("game.toml", f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
+                                                                  f"{n}-player game but hold only {hand}",
+                               section="Haunted Lands: Game Modes")
+
+
+def _finish(root: Path, rows: list, out: dict) -> Box:
+    """The Box: values as written, provenance (house rules marked against the shipped box), fingerprints."""
+    values = {(f, e, k): v for f, e, k, _p, v in rows}
+    shipped = None if _same_dir(root, shipped_dir()) else _shipped_values()
+    out["values"] = values
+    out["provenance"] = mark_house_rules(rows, shipped)
+    digest = hashlib.sha256()
+    for name in sorted(p.name for p in root.iterdir() if p.is_file()):
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    out["file_fingerprint"] = digest.hexdigest()
+    out["fingerprint"] = value_fingerprint(out)
+    return Box(**out)
+
+
+def _read_buildings(root: Path, rows: list, out: dict) -> None:
+    """buildings.toml (read by hand): out['buildings']. Raises BoxError."""
+    resources = out["resources"]
+    terrains = out["terrains"]
     f = _File(root, "buildings.toml", rows)
     d = f.data
     buildings = {}
@@ -501,7 +549,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
                            f"{terrains[b.terrain].build or 'nothing'!r}; the two files must agree")
     out["buildings"] = buildings
 
-    # ---- field.toml
+
+
+def _read_field(root: Path, rows: list, out: dict) -> None:
+    """field.toml (read by hand): the field's geometry and layout into ``out``. Raises BoxError."""
+    terrains = out["terrains"]
     f = _File(root, "field.toml", rows, tables=("geometry", "layout", "kalena", "draw"))
     d = f.data
     g = f.table(d, "geometry", fields=("orientation", "direction_names", "directions"))
@@ -559,7 +611,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
                 f.fail("layout", f"tiles overlap at cell {cell}")
             cells.add(cell)
 
-    # ---- tiles.csv
+
+
+def _read_tiles(root: Path, rows: list, out: dict) -> None:
+    """tiles.csv (read by hand): out['tiles'], tile id -> 7 terrain names. Raises BoxError."""
+    terrains = out["terrains"]
     name = "tiles.csv"
     text = "\n".join(line for line in read_box_text(root, name).splitlines() if not line.startswith("#"))
     reader = csv.DictReader(io.StringIO(text))
@@ -595,23 +651,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         raise BoxError(name, "-", f"{len(tiles)} tiles listed but {out['region_tiles_drawn']} are drawn per game")
     out["tiles"] = tiles
 
-    # ---- dice.toml
-    f = _File(root, "dice.toml", rows, tables=("terrain_die", "terrain_die_with_lakes", "bonus_die"))
-    d = f.data
-    placeable = [t.name for t in terrains.values() if t.name not in (out["kalena_centre_terrain"], out["kalena_ring_terrain"])]
-    for key in ("terrain_die", "terrain_die_with_lakes"):
-        t = f.table(d, key, fields=("faces",))
-        out[key] = f.str_list(t, "faces", key, placeable)
-        if not out[key]:
-            f.fail(key, "a die needs at least one face")
-        f.provenance(t, key, _fields(t))
-    t = f.table(d, "bonus_die", fields=("faces",))
-    out["bonus_die"] = f.int_list(t, "faces", "bonus_die")
-    if not out["bonus_die"]:
-        f.fail("bonus_die", "a die needs at least one face")
-    f.provenance(t, "bonus_die", _fields(t))
 
-    # ---- skills.toml
+
+def _read_skills(root: Path, rows: list, out: dict) -> None:
+    """skills.toml (read by hand): marker slots and skill cards into ``out``. Raises BoxError."""
+    resources = out["resources"]
     f = _File(root, "skills.toml", rows, tables=("marker_slots", "skills"))
     d = f.data
     ms = f.table(d, "marker_slots", fields=("valor", "covered_3_players", "covered_2_players"))
@@ -639,7 +683,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.provenance(t, entry, _fields(t))
     out["skills"] = skills
 
-    # ---- quests.toml
+
+
+def _read_quests(root: Path, rows: list, out: dict) -> None:
+    """quests.toml (read by hand): quest cards and the quests removed per player count. Raises BoxError."""
+    buildings = out["buildings"]
     f = _File(root, "quests.toml", rows, tables=("quests", "removed"))
     d = f.data
     quests = {}
@@ -665,7 +713,10 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.fail("removed", f"quest {q} does not exist")
     f.provenance(rm, "removed", _fields(rm))
 
-    # ---- ghost_cards.toml
+
+
+def _read_ghosts(root: Path, rows: list, out: dict) -> None:
+    """ghost_cards.toml (read by hand): out['ghost_cards']. Raises BoxError."""
     f = _File(root, "ghost_cards.toml", rows, tables=("ghost_cards",))
     d = f.data
     ghosts = {}
@@ -678,7 +729,11 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.provenance(t, entry, _fields(t))
     out["ghost_cards"] = ghosts
 
-    # ---- market_cards.toml
+
+
+def _read_markets(root: Path, rows: list, out: dict) -> None:
+    """market_cards.toml (read by hand): out['market_cards']. Raises BoxError."""
+    resources = out["resources"]
     f = _File(root, "market_cards.toml", rows, tables=("market_cards",))
     d = f.data
     markets = {}
@@ -705,7 +760,10 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
         f.fail("market_cards", "no market cards listed (setup draws one)")
     out["market_cards"] = markets
 
-    # ---- bonus_cards.toml
+
+
+def _read_bonus(root: Path, rows: list, out: dict) -> None:
+    """bonus_cards.toml (read by hand): out['bonus_cards']. Raises BoxError."""
     f = _File(root, "bonus_cards.toml", rows, tables=("bonus_cards",))
     d = f.data
     bonus = {}
@@ -727,106 +785,6 @@ def load_box(path: str | os.PathLike | None = None) -> Box:
             f.fail(entry, "contact_cost must be at least 1")
         f.provenance(card, entry, _fields(card))
     out["bonus_cards"] = bonus
-
-    # ---- supplies.toml
-    f = _File(root, "supplies.toml", rows, tables=("supply",))
-    d = f.data
-    s = f.table(d, "supply")
-    f.only_fields(s, "supply", ("ghosts", "depletion", "player_markers", "buildings", "resources", "action_tokens"))
-    out["supply_ghosts"] = f.get(s, "ghosts", int, "supply")
-    out["supply_depletion"] = f.get(s, "depletion", int, "supply")
-    out["player_markers"] = f.get(s, "player_markers", int, "supply")
-    for key, names in (("buildings", tuple(buildings)), ("resources", resources), ("action_tokens", tuple(tracks))):
-        table = f.get(s, key, dict, "supply")
-        if set(table) != set(names):
-            f.fail("supply", f"field '{key}' must give a count for exactly {', '.join(names)}")
-        for n in names:
-            f.get(table, n, int, f"supply.{key}")
-        out["supply_tokens" if key == "action_tokens" else f"supply_{key}"] = {n: table[n] for n in names}
-    f.provenance(s, "supply", _fields(s))
-
-    # ---- game.toml
-    f = _File(root, "game.toml", rows, tables=("structure", "modes"))
-    d = f.data
-    st = f.table(d, "structure")
-    bounds = {"seasons": MAX_SEASONS, "rounds_per_season": MAX_ROUNDS}
-    f.only_fields(st, "structure", ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players",
-                                    "valor_track_marks"))
-    for key in ("seasons", "rounds_per_season", "ghosts_per_spread", "min_players", "max_players", "valor_track_marks"):
-        out[key] = f.get(st, key, int, "structure", high=bounds.get(key, MAX_NUMBER))
-    if out["valor_track_marks"] < 1:
-        f.fail("structure", "valor_track_marks must be at least 1")
-    if not 2 <= out["min_players"] <= out["max_players"] <= 4:
-        f.fail("structure", "player counts must lie within 2..4")
-    if out["seasons"] < 1 or out["rounds_per_season"] < 1:
-        f.fail("structure", "a game needs at least one season of one round")
-    f.provenance(st, "structure", _fields(st))
-    for n in range(out["min_players"], out["max_players"] + 1):
-        for tr in tracks.values():
-            if out["supply_tokens"][tr.name] < n * tr.start_tokens:
-                raise BoxError("supplies.toml", "supply", f"{n} players need {n * tr.start_tokens} {tr.name} tokens at setup, the supply has {out['supply_tokens'][tr.name]}")
-    for season in range(1, out["seasons"] + 1):
-        if season not in bonus:
-            raise BoxError("bonus_cards.toml", f"bonus_cards.{season}", "missing: every season needs a bonus card")
-    modes = {}
-    for name, entry, m in f.entries(d, "modes"):
-        f.only_fields(m, entry, ("ghost_card", "season_ends"))
-        gc = f.get(m, "ghost_card", int, entry)
-        if gc not in ghosts:
-            f.fail(entry, f"ghost card {gc} does not exist")
-        ends = []
-        for e in f.get(m, "season_ends", list, entry):
-            if isinstance(e, dict):
-                f.only_fields(e, entry, ("season", "clear_depletion", "choosers", "quests", "trailing_two_player"))
-            choosers = f.get(e, "choosers", str, entry)
-            if choosers not in ("non_leaders", "everyone", "nobody"):
-                f.fail(entry, f"choosers must be non_leaders, everyone or nobody, got {choosers!r}")
-            season = f.get(e, "season", int, entry)
-            if not 1 <= season < out["seasons"]:
-                f.fail(entry, f"season end {season} is not a season before the last")
-            trailing = f.get(e, "trailing_two_player", int, entry) if "trailing_two_player" in e else None
-            ends.append(SeasonEnd(season, f.get(e, "clear_depletion", bool, entry), choosers,
-                                  f.get(e, "quests", int, entry), trailing))
-        if len({e.season for e in ends}) != len(ends):
-            f.fail(entry, "a season end is listed twice")
-        modes[name] = Mode(name, gc, tuple(ends))
-        f.provenance(m, entry, _fields(m))
-    if not modes:
-        f.fail("modes", "no game modes listed")
-    out["modes"] = modes
-
-    # ---- cross-file checks
-    decks = {}
-    for sk in skills.values():
-        decks.setdefault(sk.deck, []).append(sk.number)
-    if not decks:
-        raise BoxError("skills.toml", "skills", "no skills listed")
-    _refuse_free_exploration(terrains, skills)
-
-    # ---- quest choices must fit in a hand (otherwise a season end would wait forever)
-    for mode in out["modes"].values():
-        for n in range(out["min_players"], out["max_players"] + 1):
-            hand = len([q for q in quests if q not in out["removed_quests"].get(n, ())])
-            total = 0
-            for end in mode.season_ends:
-                if end.choosers != "nobody":
-                    total += end.trailing_two_player if (n == 2 and end.trailing_two_player is not None) else end.quests
-            if total > hand:
-                raise BoxError("game.toml", f"modes.{mode.name}", f"players may be asked for {total} quest cards in a "
-                                                                        f"{n}-player game but hold only {hand}")
-
-    values = {(f, e, k): v for f, e, k, _p, v in rows}
-    shipped = None if _same_dir(root, shipped_dir()) else _shipped_values()
-    out["values"] = values
-    out["provenance"] = mark_house_rules(rows, shipped)
-    digest = hashlib.sha256()
-    for name in sorted(p.name for p in root.iterdir() if p.is_file()):
-        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
-    out["file_fingerprint"] = digest.hexdigest()
-    out["fingerprint"] = value_fingerprint(out)
-    return Box(**out)
-
-
 
 
 def _same_dir(a: Path, b: Path | None) -> bool:
