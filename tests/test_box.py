@@ -172,7 +172,7 @@ BAD = [
     ("game.toml", "seasons = 3", "seasons = 100000", "structure", "must be at most 12, got"),
     ("game.toml", "valor_track_marks = 30", "valor_track_marks = 0", "structure", "at least 1"),
     ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = []", "bonus_die", "at least one face"),
-    ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2.0]", "bonus_die", "integers 0..999"),
+    ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2.0]", "bonus_die", "field 'faces[1]' must be int, got 2.0"),
     ("field.toml", "kalena_centre = [0, 0]", "kalena_centre = [0, 100000]", "layout", "within ±99"),
     ("field.toml", "centre = \"city\"", "centre = \"lake\"", "kalena", "cannot be entered"),
     ("ghost_cards.toml", "[ghost_cards.2]", "[ghost_cards.two]", "ghost_cards.two", "card keys must be numbers"),
@@ -192,7 +192,7 @@ BAD = [
     ("terrain.toml", 'letter = "F"', 'letter = "P"', "-", "distinct"),
     ("player_board.toml", "training_costs = [0, 0, 0, 0, 4, 6]", "training_costs = [0, 0, 0, 4, 6]",
      "tracks.exploration", "training_costs lists 5 slots"),
-    ("player_board.toml", "cap = 3", "cap = -3", "resources", "must not be negative"),
+    ("player_board.toml", "cap = 3", "cap = -3", "resources", "field 'cap' must be at least 1, got -3"),
     ("bonus_cards.toml", "{ face = 6, pecunias = 0, resources = 0, valor = 2 }",
      "{ face = 7, pecunias = 0, resources = 0, valor = 2 }", "bonus_cards.1", "bonus die faces"),
     ("bonus_cards.toml", "contact_cost = 2", "contact_cost = -2", "bonus_cards.2", "must not be negative"),
@@ -370,7 +370,8 @@ LOOSE = [
     # values the loader must check too (the problem must at least name the field)
     ("ghost_cards.toml", "amount = 1", "amount = -1", "ghost_cards.3", "amount"),
     ("ghost_cards.toml", "amount = 1", 'amount = "one"', "ghost_cards.3", "amount"),
-    ("game.toml", "trailing_two_player = 1", 'trailing_two_player = "x"', "modes.wanderer", "trailing_two_player"),
+    ("game.toml", "trailing_two_player = 1", 'trailing_two_player = "x"', "modes.wanderer.season_ends[1]",
+     "field 'trailing_two_player' must be int, got 'x'"),
     ("field.toml", "kalena_centre = [0, 0]", 'kalena_centre = ["a", 0]', "layout", "kalena_centre"),
 ]
 

@@ -254,7 +254,7 @@ def test_the_testers_examples_of_wrong_kinds(tmp_path):
     (folder / "game.toml").write_text(toml_text(replaced(data, ("modes", mode), 3)), encoding="utf-8")
     with pytest.raises(BoxError) as exc:
         load("haunted", folder)
-    assert str(exc.value) == f"game.toml, entry modes.{mode}: must be a table"
+    assert str(exc.value) == f"game.toml, entry modes.{mode}: must be a table (rule section: Haunted Lands: Game Modes)"
 
 
 # --------------------------------------------------------------------------- blank keys and names

@@ -134,14 +134,22 @@ class TerrainFile(BoxEntries):
 
 # --------------------------------------------------------------------------- dice.toml
 
-class TerrainDie(BoxTable):
+class _Die(BoxTable):
+    @model_validator(mode="after")
+    def _some_face(self):
+        if not self.faces:
+            raise Invalid("a die needs at least one face")
+        return self
+
+
+class TerrainDie(_Die):
     section: ClassVar[str] = "Haunted Lands: Game Setup"
-    faces: list[Name] = box_field(min_items=1, doc="the terrain each face shows")
+    faces: list[Name] = box_field(doc="the terrain each face shows (at least one)")
 
 
-class BonusDie(BoxTable):
+class BonusDie(_Die):
     section: ClassVar[str] = "Haunted Lands: Bonus Cards"
-    faces: list[Whole] = box_field(min_items=1, doc="the number each face shows")
+    faces: list[Whole] = box_field(doc="the number each face shows (at least one)")
 
 
 class DiceFile(BoxModel):
@@ -232,10 +240,12 @@ class ModeTable(BoxTable):
 
 class GameFile(BoxModel):
     structure: Structure
-    modes: dict[str, ModeTable] = box_field(min_items=1, section="Haunted Lands: Game Modes", doc="the game modes")
+    modes: dict[str, ModeTable] = box_field(section="Haunted Lands: Game Modes", doc="the game modes")
 
     @model_validator(mode="after")
     def _season_ends(self):
+        if not self.modes:
+            raise Invalid("no game modes listed (a game is played in one)", entry="modes")
         for name, mode in self.modes.items():
             for e in mode.season_ends:
                 if not 1 <= e.season < self.structure.seasons:
