@@ -36,7 +36,7 @@ KIT_LAYERS = {
 
 #: layer of each module inside a game package (the same table for every game)
 GAME_LAYERS = {
-    "actions": 0, "box": 0, "effects": 0, "flow": 0,
+    "actions": 0, "box": 0, "boxmodels": 0, "effects": 0, "flow": 0,
     "board": 1,
     "state": 2, "serial": 2,
     "rules": 3,
