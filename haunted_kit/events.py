@@ -176,4 +176,6 @@ def log_to_frame(events):
             "player": None if e.player is None else f"P{e.player + 1}",
             "cell": e.cell, "text": e.text, "data": e.data,
         })
-    return pd.DataFrame(rows, columns=["seq", "season", "round", "phase", "kind", "player", "cell", "text", "data"])
+    from .frames import nullable  # "no player" reads <NA>, not NaN
+
+    return nullable(pd.DataFrame(rows, columns=["seq", "season", "round", "phase", "kind", "player", "cell", "text", "data"]))
