@@ -69,3 +69,14 @@ def _tables(nb: Path):
 def test_no_table_in_a_notebook_shows_nan(nb):
     bad = [i for i, text in _tables(nb) if NAN.search(text)]
     assert not bad, f"{nb.name}: cells {bad} show NaN"
+
+
+CUT = re.compile(r"(\.\.\.|…)</t[dh]>")  # a sentence cut short, or columns or rows left out
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_table_in_a_notebook_cuts_a_sentence(nb):
+    """Every table shows its sentences whole (event texts, refusal reasons): the notebooks
+    call haunted_kit.notebook.setup(), which lifts pandas' column width limit."""
+    bad = [i for i, text in _tables(nb) if "<table" in text and CUT.search(text)]
+    assert not bad, f"{nb.name}: cells {bad} cut a sentence"
