@@ -182,7 +182,7 @@ def event_html(event, explain_kind: bool = True) -> str:
     kind = escape(event.kind)
     extra = f' <span style="color:#666">({escape(EVENT_KINDS.get(event.kind, ""))})</span>' if explain_kind else ""
     return (f'<span style="color:#666">#{event.seq} {escape(event.short_when())}</span> '
-            f"{who}<b>{kind}</b>: {escape(event.text)}{extra}")
+            f"{who}<b>{kind}</b>: {escape(S.name_cells(event.text))}{extra}")
 
 
 def event_log_html(state, viewer=None, last: int = 12, current: int | None = None) -> str:

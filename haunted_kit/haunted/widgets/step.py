@@ -24,6 +24,7 @@ from ...events import EVENT_KINDS
 from ..history import History, replay
 from ..draw import html as H
 from ..state import VISIBILITY
+from ...render.style import name_cells
 from ...widgets.errors import ErrorReporting
 from ...widgets.playview import row_layout, side_layout
 from .field import FieldWidget
@@ -146,6 +147,6 @@ class StepThroughView(ErrorReporting, W.VBox):
             f'<div style="font-family:sans-serif;font-size:13px;padding:4px;border:1px solid #ccc;border-radius:4px">'
             f"<div><b>Event #{event.seq}</b> (events #0 to #{self.n_events - 1}) &middot; {escape(event.when())} "
             f"&middot; <i>{escape(EVENT_KINDS.get(event.kind, event.kind))}</i></div>"
-            f'<div style="font-size:15px;margin:3px 0">{escape(event.text)}</div>'
+            f'<div style="font-size:15px;margin:3px 0">{escape(name_cells(event.text))}</div>'
             f'<div style="color:#555">Step {self.history.step_of(seq) + 1} of {len(self.history)}: {who}'
             f"{escape(what)} (events #{step.first} to #{step.last}); the board shows the state after this step.</div></div>")
