@@ -2,7 +2,7 @@
 """One-command set-up for haunted_kit (stdlib only, Python >= 3.11).
 
     python3 bootstrap.py setup          # .venv + `pip install -e '.[dev]'` + Debian chromium
-    python3 bootstrap.py lab [ARGS]     # setup, then JupyterLab on notebooks/00_start_here.ipynb
+    python3 bootstrap.py lab [ARGS]     # setup, then JupyterLab on my_notebooks/00_start_here.ipynb
     python3 bootstrap.py test [ARGS]    # setup, then pytest (tests + nbval on notebooks/)
 
 Extra ARGS are passed through to jupyter lab / haunted-kit / pytest.
@@ -28,6 +28,10 @@ VENV_PY = VENV_BIN / "python"
 STAMP = VENV / ".haunted-kit-install.sha256"
 CHROMIUM = Path("/usr/bin/chromium")
 START_NOTEBOOK = ROOT / "notebooks" / "00_start_here.ipynb"
+# The Lab works on copies: notebooks/ keeps the executed outputs the tests compare (nbval),
+# my_notebooks/ (not tracked by git) is what a user runs and saves. A saved run then leaves
+# notebooks/ as it was (tests/test_lab_workspace.py).
+WORKSPACE = "my_notebooks"
 SANITIZE_CFG = ROOT / "tests" / "nbval_sanitize.cfg"
 # JupyterLab 4's "Would you like to receive official Jupyter news?" pop-up: the setting
 # behind it, set to "Never" (its schema: share/jupyter/lab/schemas/@jupyterlab/apputils-extension/notification.json)
@@ -38,7 +42,9 @@ usage: python3 bootstrap.py {setup|lab|test|--help} [ARGS...]
 
   setup   create .venv, pip install -e '.[dev]' (skipped if pyproject.toml is unchanged),
           and make sure Debian's chromium is installed (for browser tests)
-  lab     setup (without chromium), then open JupyterLab (news pop-up off) on notebooks/00_start_here.ipynb
+  lab     setup (without chromium), then open JupyterLab (news pop-up off) on my_notebooks/00_start_here.ipynb,
+          your own copies of notebooks/ (made when missing; yours are never overwritten: delete one to get
+          it fresh), so running and saving leaves notebooks/ as the tests compare it
           (falls back to `haunted-kit play --players 4 --seed 1`); ARGS go to that command
   test    full setup, then run pytest on tests/ and (with nbval) notebooks/; ARGS go to pytest
 """
@@ -170,6 +176,30 @@ def notebooks() -> list[Path]:
     return [p for p in nb_dir.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
 
 
+def ensure_workspace(root: Path = ROOT) -> Path:
+    """Copy every notebook of ``root/notebooks`` (and its ``data/``) that is missing into
+    ``root/my_notebooks``, the folder the Lab opens; a file already there (the user's saved
+    work) is kept as it is. Returns the copy of the start notebook. The copies sit at the
+    same depth as the originals, so their links (``../docs/...``, other notebooks) hold."""
+    src, dst = root / "notebooks", root / WORKSPACE
+    made = []
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src)
+        wanted = (len(rel.parts) == 1 and path.suffix == ".ipynb") or rel.parts[0] == "data"
+        if not path.is_file() or not wanted or any(part.startswith(".") for part in rel.parts):
+            continue  # the teacher copies (.teacher/) and checkpoints stay out
+        target = dst / rel
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(target.name + ".part")
+            shutil.copyfile(path, tmp)
+            os.replace(tmp, target)  # a copy is whole or absent
+            made.append(rel)
+    if made:
+        say(f"copied {len(made)} file(s) from notebooks/ into {WORKSPACE}/ (your copies: run and save them freely)")
+    return dst / START_NOTEBOOK.name
+
+
 def execv(cmd: list[str]) -> None:
     say("$ " + " ".join(cmd))
     sys.stdout.flush()
@@ -182,8 +212,9 @@ def cmd_lab(extra: list[str]) -> None:
     setup(chromium=False)
     quiet_lab_news()
     if START_NOTEBOOK.exists():
+        start = ensure_workspace()
         # root_dir: the whole checkout (docs/, data/), not only the notebook's folder
-        cmd = [str(VENV_BIN / "jupyter"), "lab", str(START_NOTEBOOK.relative_to(ROOT)), f"--ServerApp.root_dir={ROOT}"]
+        cmd = [str(VENV_BIN / "jupyter"), "lab", str(start.relative_to(ROOT)), f"--ServerApp.root_dir={ROOT}"]
         if os.geteuid() == 0 and "--allow-root" not in extra:
             cmd.append("--allow-root")  # jupyter refuses to start as root otherwise
         execv(cmd + extra)

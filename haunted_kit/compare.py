@@ -555,7 +555,9 @@ class Comparison:
         """The rows as a pandas DataFrame (one row per figure, :meth:`Row.to_dict`)."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-        return pd.DataFrame([r.to_dict() for r in self.rows])
+        from .frames import nullable  # a figure a row does not have reads <NA>, not NaN
+
+        return nullable(pd.DataFrame([r.to_dict() for r in self.rows]))
 
     # ---------------------------------------------------------------- text
     def _cells(self, r: Row) -> list[str]:

@@ -169,11 +169,15 @@ def log_to_frame(events):
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
+    from .render.style import name_cells  # the text names cells as the boards do ("cell 0,2")
+
     rows = []
     for e in events:
         rows.append({
             "seq": e.seq, "season": e.season, "round": e.round, "phase": e.phase, "kind": e.kind,
             "player": None if e.player is None else f"P{e.player + 1}",
-            "cell": e.cell, "text": e.text, "data": e.data,
+            "cell": e.cell, "text": name_cells(e.text), "data": e.data,
         })
-    return pd.DataFrame(rows, columns=["seq", "season", "round", "phase", "kind", "player", "cell", "text", "data"])
+    from .frames import nullable  # "no player" reads <NA>, not NaN
+
+    return nullable(pd.DataFrame(rows, columns=["seq", "season", "round", "phase", "kind", "player", "cell", "text", "data"]))

@@ -70,6 +70,27 @@ COMMON_KEEP = 3
 MAX_SKIPS = 200
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 building"``, ``"2 buildings"``: ``n`` and ``word`` made plural unless ``n`` is 1
+    (``many``: the plural when it is not ``word + "s"``)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def one_part(parts, got: int, answer: int) -> str:
+    """The second hint of a count, made of ``parts`` (``(sentence, what it adds)`` pairs): one
+    part only, never all of them (their sum would be the answer). Below the answer it names
+    the part adding the most (what a low count most likely left out); above it, the part
+    taking the most away, else one adding nothing (what a high count most likely counted).
+    ``""`` when no part fits."""
+    parts = list(parts)
+    if got < answer:
+        pick = [p for p in parts if p[1] > 0]
+        pick.sort(key=lambda p: -p[1])
+    else:
+        pick = sorted((p for p in parts if p[1] < 0), key=lambda p: p[1]) + [p for p in parts if p[1] == 0]
+    return f"One part to check: {pick[0][0].rstrip('.')}." if pick else ""
+
+
 def shown(text: str) -> str:
     """``text`` as an exercise shows it: cells written the kit's one way
     (:func:`~haunted_kit.render.style.name_cells`: ``(0, 2)`` -> ``cell 0,2``, never a Python

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 import numpy as np
 
@@ -125,12 +126,19 @@ def figure_data(fig) -> list[str]:
     return rows
 
 
+#: a header cell with an underscore in its name ("income_limestone")
+_SNAKE_HEADER = re.compile(r"(<th[^>]*>)([^<]*_[^<]*)(</th>)")
+
+
 def frame_html(frame) -> str | None:
     """``frame``'s usual HTML with its non-numeric columns (sentences, names, lists)
-    aligned left."""
+    aligned left, and a line break allowed after each underscore of a header
+    (``income_<wbr>limestone``): a table of many such columns then fits a 1280 px window
+    beside the Lab's file browser instead of scrolling sideways."""
     html = frame._repr_html_()
     if html is None:
         return None
+    html = _SNAKE_HEADER.sub(lambda m: m.group(1) + m.group(2).replace("_", "_<wbr>") + m.group(3), html)
     from pandas.api.types import is_numeric_dtype  # lazy: pandas is heavy to import; only the table outputs need it
 
     text_cols = [j for j, dt in enumerate(frame.dtypes) if not is_numeric_dtype(dt)]  # text, lists, categories

@@ -874,15 +874,19 @@ class RandomAgent:
 
 def describe_action(action, state) -> str:
     """``action`` in words: ``action.describe(box)`` when the game's describe takes the box
-    (Landmarks names cards that way), else ``action.describe()``, else its repr."""
+    (Landmarks names cards that way), else ``action.describe()``, else its repr; a cell
+    written as the board writes it (``"cell 2,-1"``, not ``"(2, -1)"``:
+    :func:`haunted_kit.render.style.name_cells`)."""
+    from .render.style import name_cells  # lazy: render is not needed by the rules
+
     describe = getattr(action, "describe", None)
     if describe is None:
         return repr(action)
     box = getattr(state, "box", None)
     try:
-        return describe(box)
+        return name_cells(describe(box))
     except TypeError:
-        return describe()
+        return name_cells(describe())
 
 
 def states_along(start: GameState, entries) -> list:

@@ -66,6 +66,7 @@ from statistics import NormalDist
 from .fileio import atomic_write
 from .games import cap_reached, decision_cap, game_of, hook
 from .progress import progress as progress_bar
+from .render.style import name_cells
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
 from .visibility import seen_events
 from .search import (SearchAgent, determinise, is_telling, move_events, playout_values, returns_are_win_loss, rollout,
@@ -422,7 +423,7 @@ def _sentences(game, state, player: int, action, seed: int) -> tuple[str, ...]:
     determinisation, each event redacted by the game's visibility for a guessed position
     (:func:`haunted_kit.search.move_events`), so a sampled hidden value is never stated."""
     events, gain = move_events(game, state, player, action, random.Random(seed))
-    out = [e.text for e in events if is_telling(e)]
+    out = [name_cells(e.text) for e in events if is_telling(e)]
     if gain:
         out.append(f"{getattr(game, 'score_name', 'score')} {gain:+g} at once.")
     return tuple(out)
@@ -545,7 +546,7 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     for i, (n, k, entry) in enumerate(points):
         after = along[points[i + 1][1]][1] if i + 1 < len(points) else end
         before_log, after_log = getattr(along[k][1], "log", None), getattr(after, "log", None)
-        events[n] = ([e.text for e in seen_events(game, after_log[len(before_log):], seat)]
+        events[n] = ([name_cells(e.text) for e in seen_events(game, after_log[len(before_log):], seat)]
                      if before_log is not None and after_log is not None else [])
 
     decisions, states, judged, values = [], {}, [], {}

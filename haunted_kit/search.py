@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from .games import DECISION_CAP, DecisionCapReached, MissingHook, box_words, cap_setting, game_of, hook
 from .limits import EXPLORATION_RANGE, PLAYOUTS_RANGE, ROLLOUT_DEPTH_RANGE, SEARCH_SECONDS_RANGE, finite, whole
 from .protocol import agent_table, is_integer
+from .render.style import name_cells
 from .visibility import seen_events
 
 __all__ = ["Hint", "MoveStats", "SearchAgent", "SearchResult", "check_settings", "determinise", "hints", "is_telling", "move_events", "rollout",
@@ -486,7 +487,7 @@ def _describe_effect(game, state, player: int, action, rng: random.Random) -> st
         if not is_telling(e):
             continue
         if e.player == player:
-            parts.append(e.text.rstrip("."))
+            parts.append(name_cells(e.text).rstrip("."))
         if len(parts) == 2:
             break
     gain = f" ({getattr(game, 'score_name', 'score')} {delta:+g} at once)" if delta else ""

@@ -206,7 +206,7 @@ def sentence_log_html(events, last: int = 12, *, heading=None, words=None) -> st
             when = now
             rows.append(f'<div class="hk-when" style="color:#555;margin-top:3px"><i>{escape(when)}</i></div>')
         who = chip(e.player, 13) + " " if e.player is not None else ""
-        text = words(e.text) if words is not None else e.text
+        text = words(e.text) if words is not None else S.name_cells(e.text)
         rows.append(f'<div style="padding:1px 2px">{who}{escape(text)}</div>')
     if not rows:
         rows.append('<div style="color:#666">Nothing has happened yet.</div>')

@@ -117,7 +117,9 @@ class BoxReport:
         """One row per game as a :class:`pandas.DataFrame`."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-        return pd.DataFrame(self.rows)
+        from .frames import nullable  # a field a game's row does not have reads <NA>, not NaN
+
+        return nullable(pd.DataFrame(self.rows))
 
     def __str__(self) -> str:
         lines = [f"Box check of {self.box} ({self.game}): {self.games} games, {self.steps:,} steps, "

@@ -159,15 +159,24 @@ def test_a_number_nudge_never_leaves_a_single_possible_answer():
 
 
 def test_the_landmarks_points_rule_step_leaves_the_sum_to_the_student():
-    """09-points' second step applies the scoring rules to this position (each part with
-    its count) but never states a part's points or the total."""
+    """09-points' second step applies the scoring rules to this position and names one part
+    (what a low count most likely missed, what a high count most likely counted), never
+    every part, a part's points or the total (issue 29: listed parts sum to the answer)."""
+    from haunted_kit.landmarks import rules as R
     from haunted_kit.landmarks.exercises import EXERCISES as LM
 
     for seed in range(6):
         ex = LM.make("09-points", seed)
-        wrong = ex.answer + 2
-        text = ex.check(wrong, 2).text
-        assert "add the parts" in text and f": {ex.answer} (" not in text, text
+        rows = [r for r in R.score_rows(ex.state) if r["player"] == R.who(ex.player)]
+        for wrong in (ex.answer + 2, ex.answer - 1):
+            if wrong < 0:
+                continue
+            text = ex.check(wrong, 2).text
+            named = [r for r in rows if f"{r['source']}: {r['explanation']}" in text]
+            assert "add the points of each part" in text and f": {ex.answer} (" not in text, text
+            assert len(named) == 1, text
+            # too low: a part that scores; too high: one that scores nothing
+            assert (named[0]["points"] > 0) == (wrong < ex.answer), text
 
 
 def test_a_wrong_answer_after_a_right_one_counts_no_try():

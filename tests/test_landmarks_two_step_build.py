@@ -111,7 +111,8 @@ def test_refusals_at_each_step_name_the_reason_and_change_nothing():
         "the Sly Rogue is an adventurer: adventurers are recruited, not built")
     assert reason(rogue, lm.ChooseBuilding("chapel")) == (
         "P1 cannot pay for the Chapel: the Chapel needs 1 stone + 1 magic but only 1 free source can give them "
-        "(P1's castle)")
+        "(P1's castle); a Castle Grounds could give what is missing, but the Castle Grounds module is not in play "
+        "in this game (Architects: Concepts, Castle Grounds Cards)")
     # step 2: the chosen card's payments only
     s.apply_action(lm.ChooseBuilding("tannery"))
     before = s.to_json()

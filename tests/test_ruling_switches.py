@@ -212,4 +212,12 @@ def test_landmarks_module_castle_grounds(on):
         assert builds == [("tannery", [("grounds", 1, "granary")]), ("tannery", [("grounds", 0, "granary")])]
     else:
         assert chooses == []
-        assert s.why_not(lm.ChooseBuilding("tannery")).text.startswith("P2 cannot pay for the Tannery: ")
+        # the refusal names the switched-off module that would have paid (issue 29: in the player's terms)
+        assert s.why_not(lm.ChooseBuilding("tannery")).text == (
+            "P2 cannot pay for the Tannery: the Tannery needs 1 food but only 0 free sources can give it (none); P2's "
+            "castle already holds gold until P2's next lead; a Castle Grounds could give what is missing, but the "
+            "Castle Grounds module is not in play in this game (Architects: Concepts, Castle Grounds Cards)")
+        # without a card to discard, a Castle Grounds could not pay either: the module is not blamed
+        t = lm.position(hands=[["tannery"], ["tannery"]], villages=[[]] * 2, gold=[0, 1],
+                        spent=[[], ["castle"]], lead="build", modules={"castle_grounds": False})
+        assert "Castle Grounds" not in t.why_not(lm.ChooseBuilding("tannery")).text

@@ -348,7 +348,9 @@ def slot_table(s, player: int | None = None):
                      "tile": land["tile"] if land else "", "owner": f"P{land['owner'] + 1}" if land else "",
                      "join_fee": R.join_fee(s, slot) if land else None,
                      "white_dotted": slot in s.box.white_dotted, "reason": why.text if why else ""})
-    return pd.DataFrame(rows)
+    from ..frames import nullable  # an empty slot's fee reads <NA>, not NaN
+
+    return nullable(pd.DataFrame(rows))
 
 
 def estate_graph(s, player: int) -> nx.Graph:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from ..exercises import Exercise, ExerciseSet, check_facts, events_after, game_in_progress, refused_picks
+from ..exercises import Exercise, ExerciseSet, check_facts, events_after, game_in_progress, one_part, refused_picks
 from ..render.style import cell_name
 from . import actions as A
 from . import rules as R
@@ -169,14 +169,17 @@ def _take_limit(seed: int) -> Exercise:
         return max((n for n in range(1, 20) if st.why_not(A.TakeMaterial(m, n)) is None), default=0)
 
     def explain(got):
-        # the parts of the limit on this position, never the limit itself (the engine's
-        # refusal of too many says "at most N": that is the answer)
+        # one part of the limit on this position, never all of them nor the limit itself (the
+        # parts together, or the engine's refusal of too many, "at most N", give the answer)
         extra = R.take_limit(s, p, m) - s.income[p][m]
+        taken, income, free = s.taken[p][m], s.income[p][m], s.workers[p]["supply"]
         who = "nobody has taken it yet" if first is None else f"{_p(first)} took it first"
-        return (f"The parts here: {_p(p)}'s {m} income is {s.income[p][m]} and {s.taken[p][m]} "
-                f"{'was' if s.taken[p][m] == 1 else 'were'} taken this season; {who}, so the first taker's extra unit "
-                f"{'is' if extra else 'is not'} {_p(p)}'s; {s.workers[p]['supply']} worker"
-                f"{'s' if s.workers[p]['supply'] != 1 else ''} in {_p(p)}'s supply, a take needs {box.workers_per_take}.")
+        parts = [(f"{_p(p)}'s {m} income is {income}", income),
+                 (f"{taken} {'was' if taken == 1 else 'were'} taken this season", -taken),
+                 (f"{who}, so the first taker's extra unit {'is' if extra else 'is not'} {_p(p)}'s", extra),
+                 (f"{free} worker{'s' if free != 1 else ''} in {_p(p)}'s supply, a take needs {box.workers_per_take}",
+                  0 if free >= box.workers_per_take else -(income + extra))]
+        return one_part(parts, got, answer)
 
     answer = solve(s)
     return _estate_exercise(

@@ -175,7 +175,7 @@ class EstatePlayView(GamePlayView):
         self.market.value = market_html(s)
         self.players_panel.value = players_html(s)
         tail = (s.log or [])[-8:]
-        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(e.text) for e in tail) \
+        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(S.name_cells(e.text)) for e in tail) \
             + "</div>"
 
     # ------------------------------------------------------------------ input

@@ -63,7 +63,7 @@ from .analysis import play_until
 from .box import default_box
 from ..exercises import TEACHER_DIR  # noqa: F401  (re-exported: where the teacher copies go)
 from ..exercises import Exercise as KitExercise
-from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, check_facts, cite_rulings, how_off, shown
+from ..exercises import ExerciseError, ExerciseSet, Feedback, NoPosition, check_facts, cite_rulings, how_off, plural, shown
 from .. import hexgrid
 from ..render.style import name_cells
 
@@ -335,12 +335,13 @@ def _pick_rule(s, got, legal, pairs) -> str:
 
 
 def _cost_parts(s, p: int, c: int) -> str:
-    """What the entry cost of cell ``c`` is made of, without the total (terrain table,
-    the player's skills, ghost card 3)."""
+    """What the entry cost of cell ``c`` is made of, without the total nor the terrain's
+    figure (with no skill and no ghost surcharge that figure is the answer): the terrain to
+    look up in the table, the player's skills, ghost card 3."""
     box = s.config.box
     terrain = s.field.terrain[c]
-    base = box.terrains[terrain].explore_cost if terrain in box.terrains else None
-    bits = [f"{s.field.cells[c]} is {s.field.describe(c)}; the terrain table says {base} token{'s' if base != 1 else ''}"]
+    where = s.field.describe(c)  # "forest cell 1,-2 on R03": the cell named once
+    bits = [f"{where[:1].upper()}{where[1:]}: look up {terrain} in the terrain table"]
     known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
     if known:
         bits.append(f"{_p(p)} has learned skill{'s' if len(known) > 1 else ''} " + "; ".join(
@@ -575,17 +576,21 @@ def _production(seed: int) -> Exercise:
     events = _production_events(s)
     produced = solve(s)
     built = sum(1 for b in s.building if b >= 0)
+    if built == 0:  # no question about an empty count ("0 buildings ... from 0 to 0")
+        raise NoPosition(f"no building stands on the field of seed {seed}")
 
     def rule(got):
         blocked = [e for e in events if e.kind == "production_blocked"]
-        return (f"{built} buildings stand; a building is stopped only by a ghost on one of its six neighbouring cells. "
-                f"Your count means {built - got} stopped. Check each building's six neighbours on the board "
-                "for a G (a ghost two cells away does not count)." if blocked or got != built else "")
+        return (f"{plural(built, 'building')} {'stands' if built == 1 else 'stand'}; a building is stopped only by a "
+                f"ghost on one of its six neighbouring cells. Your count means {built - got} stopped. Check each "
+                "building's six neighbours on the board for a G (a ghost two cells away does not count)."
+                if blocked or got != built else "")
 
     return _exercise(
         "02-production", seed,
         f"Round {s.round} of season {s.season}: the spread is over and the board shows where the ghosts stand. "
-        f"{built} buildings stand on the field; ghost card 1 is in play. How many of them produced this round?",
+        f"{plural(built, 'building')} {'stands' if built == 1 else 'stand'} on the field; ghost card 1 is in play. "
+        f"How many of {'them' if built > 1 else 'it'} produced this round?",
         "number", produced,
         "each building's six neighbouring cells: ghost card 1 stops a building next to a ghost",
         "Game Flow", "Counting a ghost two cells away, or a ghost on a lake-side cell that does not touch the building.",
@@ -685,8 +690,9 @@ def _sale(seed: int) -> Exercise:
         "Additional Actions: Selling",
         "Reading the wrong option of the market card, or forgetting skill 8's extra pecunia.",
         state=s, player=0, explain=lambda got: " ".join(e.text for e in events if e.kind in ("sold", "valor", "tokens_restored")),
-        rule=lambda got: ((f"This sale is option {sale.option} of market card {market}: {opt.count} resource(s) "
-                           f"({opt.kind}) for {opt.pecunias} pecunias. " if opt is not None else "")
+        # the option's number and the skill, never what they pay: with no skill that is the answer
+        rule=lambda got: ((f"This sale is option {sale.option} of market card {market}: read what that option pays "
+                           "on the card. " if opt is not None else "")
                           + ("P1 has learned skill 8: " + box.skills[8].text if learned else
                              "P1 has learned no skill that changes a sale.")),
         answer_note=" ".join(e.text for e in events if e.kind == "sold"),

@@ -337,7 +337,9 @@ class LandmarksState(Position):
         for key, lt in self.box.landmarks.items():
             add(f"acquire {lt.name} ({lt.cost_text()})", R.refuse_acquire(self, p, key), Acquire, key)
         add("decline", self.refuse_follower(p), Decline)
-        return pd.DataFrame(rows, columns=["option", "legal", "ways", "reason"])
+        from ..frames import nullable  # an option without ways or reason reads <NA>, not NaN
+
+        return nullable(pd.DataFrame(rows, columns=["option", "legal", "ways", "reason"]))
 
     # ------------------------------------------------------------------ applying
     def apply_action(self, action) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from ..exercises import Exercise, ExerciseSet, check_facts, events_after, game_in_progress, refused_picks
+from ..exercises import Exercise, ExerciseSet, check_facts, events_after, game_in_progress, one_part, refused_picks
 from . import rules as R
 from .actions import Acquire, ChooseBuilding
 from .box import default_box
@@ -222,16 +222,17 @@ def _points(seed: int) -> Exercise:
         return R.totals(st)[p]
 
     why = " ".join(f"{r['source']}: {r['points']} ({r['explanation']})." for r in rows)
-    parts = " ".join(f"{r['source']}: {r['explanation']}." for r in rows)  # the rule applied, the points left to add
+    # the second hint names one part, never all of them: their sum would be the answer
+    parts = [(f"{r['source']}: {r['explanation']}", r["points"]) for r in rows]
     return _landmarks_exercise(
         s, p, facts, solve,
         f"If the game ended now, how many module points would P{p + 1} score?",
         "number", R.SEC_LANDMARK_SCORING + (" and " + R.SEC_ARCHITECT_SCORING if arch else ""),
         "Go through the scoring in order: most of each type, the tokens' own points, full sets"
         + (", then the architect's two building types." if arch else "."),
-        f"Scoring for P{p + 1} on this position (add the parts): {parts}",
+        f"Scoring for P{p + 1} on this position: add the points of each part, in that order.",
         "Scoring the most of a type on a tie, or counting an adventurer as a building for the architect.",
-        answer_note=why)
+        answer_note=why, explain=lambda got: one_part(parts, got, solve(s)))
 
 
 def _gold_after(seed: int) -> Exercise:

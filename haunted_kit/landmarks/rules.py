@@ -563,21 +563,7 @@ def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
     """Hall's condition over resource types: the smallest set of needed resources with more
     units than free sources able to give one of them."""
     need = Counter(cost)
-    types = list(need)
-    worst = None
-    for k in range(1, len(types) + 1):
-        for ts in combinations(types, k):
-            units = sum(need[t] for t in ts)
-            nbrs = set()
-            for j, r in enumerate(cost):
-                if r in ts:
-                    nbrs |= set(g.neighbors(("unit", j, r)))
-            if units > len(nbrs):
-                worst = (ts, units, nbrs)
-                break
-        if worst:
-            break
-    ts, units, nbrs = worst
+    ts, units, nbrs = _hall_violation(cost, g)
     names = []
     for n in sorted(nbrs, key=lambda n: (n[2] != p, n[2], n[1], n[3])):
         if n[1] == "castle":
@@ -589,8 +575,37 @@ def _hall_reason(s, p: int, card: str, cost, g: nx.Graph) -> str:
     what = " + ".join(f"{need[t]} {t}" for t in ts)
     have = ", ".join(names) if names else "none"
     tied = _tied_text(s, p)
+    off = ""
+    if not s.modules["castle_grounds"]:
+        # what makes the build illegal in the player's terms: a switched-off module that would pay it
+        owners = [p] + ([q for q in range(s.players) if q != p] if s.box.grounds_any_player else [])
+        grounds = [("grounds", q, 0, s.box.resources, s.box.grounds_gold) for q in owners
+                   if len(s.grounds[q]) < s.box.grounds_uses]
+        short = units - len(nbrs)  # each Grounds use discards another card from the hand
+        if (grounds and len(s.hands[p]) - 1 >= short
+                and _hall_violation(cost, _graph(cost, list(free_sources(s, p)) + grounds)) is None):
+            off = ("; a Castle Grounds could give what is missing, but the Castle Grounds module is not in play in "
+                   f"this game ({SEC_GROUNDS})")
     return (f"the {card_name(s, card)} needs {what} but only {_plural(len(nbrs), 'free source')} can give "
-            f"{'it' if len(ts) == 1 and need[ts[0]] == 1 else 'them'} ({have})" + (f"; {tied}" if tied else ""))
+            f"{'it' if len(ts) == 1 and need[ts[0]] == 1 else 'them'} ({have})" + (f"; {tied}" if tied else "") + off)
+
+
+def _hall_violation(cost, g: nx.Graph):
+    """``(resource types, units, sources)``: the smallest set of needed resource types with
+    more units than free sources able to give one of them on the payment graph ``g``; ``None``
+    when every set has enough (Hall's condition: the cost can be matched to sources)."""
+    need = Counter(cost)
+    types = list(need)
+    for k in range(1, len(types) + 1):
+        for ts in combinations(types, k):
+            units = sum(need[t] for t in ts)
+            nbrs = set()
+            for j, r in enumerate(cost):
+                if r in ts:
+                    nbrs |= set(g.neighbors(("unit", j, r)))
+            if units > len(nbrs):
+                return ts, units, nbrs
+    return None
 
 
 def discard_choices(s, p: int, card: str, plan: Plan) -> list[tuple[str, ...]]:

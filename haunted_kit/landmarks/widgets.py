@@ -129,7 +129,8 @@ class RecordStepView(ErrorReporting, W.VBox):
         self.explanation = W.HTML()
         self.explanation.add_class("hk-explanation")
         self.choices = W.HTML()
-        self.children = [W.HBox([self.b_first, self.b_prev, self.slider, self.b_next, self.b_last]), self.explanation,
+        self.children = [W.HBox([self.b_first, self.b_prev, self.slider, self.b_next, self.b_last], layout=row_layout()),
+                         self.explanation,
                          banner, self.panel, self.choices]
         self.k = -1
         self.show(n - 1 if step is None else step)

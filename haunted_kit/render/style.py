@@ -92,8 +92,9 @@ _COORDS = re.compile(_PAIR)
 _COORD_LIST = re.compile(r"\(\s*(" + _PAIR.replace("(-?", "(?:-?") + r"(?:, ?" + _PAIR.replace("(-?", "(?:-?")
                          + r")*),?\s*\)")
 
-#: a pair, with the word the text names it by when it has one (``cell``/``cells``, any case)
-_NAMED_COORDS = re.compile(r"(?:\b([Cc]ells?|CELLS?) )?" + _PAIR)
+#: a pair, with the word the text names it by when it has one (``cell``/``cells``, or ``slot``/``slots``
+#: for the estate's land slots, any case)
+_NAMED_COORDS = re.compile(r"(?:\b([Cc]ells?|CELLS?|[Ss]lots?|SLOTS?) )?" + _PAIR)
 
 
 def name_cells(text: str) -> str:

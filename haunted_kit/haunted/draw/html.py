@@ -123,7 +123,10 @@ def valor_track_html(state) -> str:
         cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:23px;min-height:30px;'
                      f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:10px">'
                      f'<div style="color:#666">{v}</div>{chips}</div>')
-    return f'<div class="hk-valor-track" style="white-space:nowrap;overflow-x:auto">{"".join(cells)}</div>'
+    # width 0 with min-width 100%: the track takes its box's width and scrolls inside it, never
+    # widening the box (a side column of 1280x800 beside the Lab's file browser)
+    return (f'<div class="hk-valor-track" style="white-space:nowrap;overflow-x:auto;width:0;min-width:100%">'
+            f'{"".join(cells)}</div>')
 
 
 def game_board_html(state) -> str:
@@ -179,7 +182,7 @@ def event_html(event, explain_kind: bool = True) -> str:
     kind = escape(event.kind)
     extra = f' <span style="color:#666">({escape(EVENT_KINDS.get(event.kind, ""))})</span>' if explain_kind else ""
     return (f'<span style="color:#666">#{event.seq} {escape(event.short_when())}</span> '
-            f"{who}<b>{kind}</b>: {escape(event.text)}{extra}")
+            f"{who}<b>{kind}</b>: {escape(S.name_cells(event.text))}{extra}")
 
 
 def event_log_html(state, viewer=None, last: int = 12, current: int | None = None) -> str:

@@ -24,7 +24,9 @@ from ...events import EVENT_KINDS
 from ..history import History, replay
 from ..draw import html as H
 from ..state import VISIBILITY
+from ...render.style import name_cells
 from ...widgets.errors import ErrorReporting
+from ...widgets.playview import row_layout, side_layout
 from .field import FieldWidget
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from .play import PlayView
@@ -72,10 +74,15 @@ class StepThroughView(ErrorReporting, W.VBox):
         self.board = GameBoardPanel(first)
         self.players = PlayerBoards(first, viewer)
         self.events = EventLogPanel(first, viewer, last=8)
+        # rows that wrap (row_layout): in a narrower output area (1280x800 with the Lab's sidebar, a phone)
+        # the slider and the panels go below instead of running past the right edge
         controls = W.HBox([self.b_first, self.b_prev_step, self.b_prev, self.slider, self.b_next, self.b_next_step, self.b_last,
-                           self.decision])
-        self.children = [controls, self.explanation, banner, W.HBox([self.field, W.VBox([self.events, self.board])]),
-                         self.players]
+                           self.decision], layout=row_layout())
+        for panel in (self.events, self.board):  # never wider than the side column (the valor track scrolls)
+            panel.layout.min_width = "0"
+        side = W.VBox([self.events, self.board], layout=side_layout())
+        side.layout.min_width = "0"
+        self.children = [controls, self.explanation, banner, W.HBox([self.field, side], layout=row_layout()), self.players]
         self.seq = -1
         self.show(self.n_events - 1 if start is None else start)
 
@@ -140,6 +147,6 @@ class StepThroughView(ErrorReporting, W.VBox):
             f'<div style="font-family:sans-serif;font-size:13px;padding:4px;border:1px solid #ccc;border-radius:4px">'
             f"<div><b>Event #{event.seq}</b> (events #0 to #{self.n_events - 1}) &middot; {escape(event.when())} "
             f"&middot; <i>{escape(EVENT_KINDS.get(event.kind, event.kind))}</i></div>"
-            f'<div style="font-size:15px;margin:3px 0">{escape(event.text)}</div>'
+            f'<div style="font-size:15px;margin:3px 0">{escape(name_cells(event.text))}</div>'
             f'<div style="color:#555">Step {self.history.step_of(seq) + 1} of {len(self.history)}: {who}'
             f"{escape(what)} (events #{step.first} to #{step.last}); the board shows the state after this step.</div></div>")

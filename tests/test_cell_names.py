@@ -1,0 +1,59 @@
+"""Every sentence the kit shows names a cell as the boards do (``cell 2,-1``), never as a
+Python pair ``(2, -1)``: the actions' words (describe_action: play views, server, review),
+the event log (frames, the pages' logs, hints) and the game review, over every game."""
+
+import random
+import re
+
+import pytest
+
+from haunted_kit.events import log_to_frame
+from haunted_kit.games import default_players, game_names, get_game, start_game
+from haunted_kit.protocol import describe_action
+from haunted_kit.review import review
+from haunted_kit.tableview import sentence_log_html
+
+PAIR = re.compile(r"\(-?\d+, ?-?\d+\)")
+
+
+def _played(name, decisions, seed=5):
+    game = get_game(name)
+    s = start_game(game, players=default_players(game), seed=seed, log=True)
+    rng = random.Random(seed)
+    said = []
+    for _ in range(decisions):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(rng.choice(s.chance_outcomes())[0])
+            continue
+        legal = s.legal_actions()
+        said += [describe_action(a, s) for a in legal]
+        s.apply_action(rng.choice(legal))
+    return s, said
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_actions_and_events_name_cells_as_the_board(name):
+    s, said = _played(name, 80)
+    texts = said + list(log_to_frame(s.log).text) + [sentence_log_html(s.log, last=0)]
+    assert texts
+    bad = [t for t in texts if PAIR.search(t)]
+    assert not bad, bad[:3]
+
+
+def test_the_name_is_the_boards():
+    # a game that plays on cells: at least one action or event names one, written q,r
+    named = []
+    for name in game_names():
+        s, said = _played(name, 80)
+        named += [t for t in said + list(log_to_frame(s.log).text) if re.search(r"\bcells? -?\d+,-?\d+", t)]
+    assert named
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_review_names_cells_as_the_board(name):
+    s, _ = _played(name, 24)
+    r = review(s, seat=0, playouts=4, seed=1, top=2, turning=2)
+    for text in (r.text(), r.html()):
+        assert not PAIR.search(text), PAIR.search(text)
