@@ -17,6 +17,7 @@ from .. import rules as R
 from ..state import OVER, VISIBILITY
 from ...render import style as S
 from ...events import EVENT_KINDS
+from ...tableview import chip  # noqa: F401  (one chip for every game; H.chip stays importable)
 from .scene import final_ranking
 
 PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
@@ -25,11 +26,6 @@ _BOX = ("border:1px solid #999;border-radius:4px;padding:4px 6px;margin:2px 0;fo
         "line-height:1.35")
 
 
-def chip(p: int, size: int = 14) -> str:
-    """A player's colour disc with the player's number (readable without colour)."""
-    return (f'<span style="display:inline-block;width:{size}px;height:{size}px;line-height:{size}px;border-radius:50%;'
-            f'background:{S.player_colour(p)};border:1px solid #000;text-align:center;font-weight:bold;'
-            f'font-size:{size - 4}px;color:#000">{S.PLAYER_MARKS[p]}</span>')
 
 
 def listing(items) -> str:
@@ -120,8 +116,8 @@ def valor_track_html(state) -> str:
     cells = []
     for v in range(marks):
         chips = "".join(chip(p, 13) + (f"<sup>+{marks}</sup>" if state.valor[p] >= marks else "") + "<br>" for p in at.get(v, []))
-        cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:23px;min-height:30px;'
-                     f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:10px">'
+        cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:25px;min-height:30px;'
+                     f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:12px">'
                      f'<div style="color:#666">{v}</div>{chips}</div>')
     return f'<div class="hk-valor-track" style="white-space:nowrap;overflow-x:auto">{"".join(cells)}</div>'
 
@@ -153,7 +149,7 @@ def game_board_html(state) -> str:
             else:
                 inner, tip = chip(v, 13), f"{S.player_name(v)}'s marker"
             slots.append(f'<td title="slot {j + 1}: {box.skill_slot_valor[j]} valor, {tip}" style="border:1px solid #777;'
-                         f'width:22px;text-align:center">{inner}<div style="font-size:9px;color:#555">'
+                         f'width:22px;text-align:center">{inner}<div style="font-size:12px;color:#555">'
                          f'{box.skill_slot_valor[j]}</div></td>')
         cards.append(f'<div class="hk-skill-card" style="{_BOX};display:inline-block;vertical-align:top;width:170px">'
                      f"<b>skill {k}</b> ({escape(sk.deck)})<br>{escape(sk.text)}<br>"
