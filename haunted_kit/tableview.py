@@ -186,6 +186,14 @@ def help_html(state, phase: str, acting, *, act: str, end: str, notes: str = "")
     return f"<p><b>Now:</b> {escape(phase)}</p><p>{escape(what)}</p>{notes}"
 
 
+def clause(sentence: str) -> str:
+    """``sentence`` without its closing full stop, for use inside a longer sentence or in
+    brackets (``"quest 5 (2 valor for each mill you own): ..."``), so a text from the
+    game's data never reads ``".):"`` or ``".;"``. Other endings (``?``, ``!``, ``...``) stay."""
+    s = sentence.rstrip()
+    return s[:-1] if s.endswith(".") and not s.endswith("..") else s
+
+
 CHIP_MIN_PX = 17  #: a chip's smallest diameter: its number is drawn at 12 CSS px at least (readable on a phone)
 
 

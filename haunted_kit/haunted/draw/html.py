@@ -17,7 +17,7 @@ from .. import rules as R
 from ..state import OVER, VISIBILITY
 from ...render import style as S
 from ...events import EVENT_KINDS
-from ...tableview import chip  # noqa: F401  (one chip for every game; H.chip stays importable)
+from ...tableview import chip, clause  # noqa: F401  (one chip for every game; H.chip stays importable)
 from .scene import final_ranking
 
 PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
@@ -32,7 +32,7 @@ def listing(items) -> str:
     """Items joined with ``"; "``, each sentence's closing full stop dropped so the list
     never reads ``".;"`` (the list itself ends with a full stop only if the last item did)."""
     items = list(items)
-    return "; ".join(x[:-1] if x.endswith(".") and i < len(items) - 1 else x for i, x in enumerate(items))
+    return "; ".join(clause(x) if i < len(items) - 1 else x for i, x in enumerate(items))
 
 
 def _who(p: int) -> str:
@@ -206,7 +206,7 @@ def ranking_html(state) -> str:
             f"<div><b>{S.player_name(state.winner)} wins.</b> Ties on valor are broken by the valor stack.</div>")
     rows = []
     for r in final_ranking(state):
-        quests = "<br>".join(f"quest {q} ({escape(box.quests[q].text)}): {n}&times; = <b>{v}</b> valor"
+        quests = "<br>".join(f"quest {q} ({escape(clause(box.quests[q].text))}): {n}&times; = <b>{v}</b> valor"
                              for q, n, v in r.quests) or "none scored"
         rows.append(f'<tr class="hk-rank"><td style="padding:2px 6px;text-align:center"><b>{r.rank}</b></td>'
                     f'<td style="padding:2px 6px;white-space:nowrap">{_who(r.player)}</td>'
