@@ -3,7 +3,7 @@ from a game's data (a quest, a card, a rule) keeps its own full stop, and a sent
 around it must not add a second mark (``"(2 valor for each mill you own.):"``). The kind,
 for every registered game: every page of the classroom server (each seat, the projector and
 the hot seat, revealed or not) at every position of whole seeded games, the games' event
-sentences and action descriptions, and every exercise's words."""
+sentences and action descriptions."""
 
 from __future__ import annotations
 
@@ -83,17 +83,3 @@ def test_no_page_of_a_whole_game_joins_punctuation_twice(name):
             for where in doubled(getattr(e, "text", "")):
                 found.setdefault(where, (seed, "event", e.kind))
     assert not found, f"{name}: punctuation joined twice: {found}"
-
-
-@pytest.mark.parametrize("name", [n for n in games.game_names() if game_module(n, "exercises") is not None])
-def test_no_exercise_joins_punctuation_twice(name):
-    exercises = game_module(name, "exercises").EXERCISES
-    found = {}
-    for key in exercises:
-        ex = exercises.make(key, seed=1)
-        words = [ex.title, ex.question, ex.nudge, ex.rule, ex.answer_note or "", *ex.fact_lines(),
-                 *map(str, ex.options)]
-        for text in words:
-            for where in doubled(str(text)):
-                found.setdefault(where, key)
-    assert not found, f"{name}: punctuation joined twice in exercises: {found}"
