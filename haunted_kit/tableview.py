@@ -186,11 +186,24 @@ def help_html(state, phase: str, acting, *, act: str, end: str, notes: str = "")
     return f"<p><b>Now:</b> {escape(phase)}</p><p>{escape(what)}</p>{notes}"
 
 
-def chip(p: int, size: int = 14) -> str:
-    """A player's colour disc with the player's number (readable without colour)."""
+def clause(sentence: str) -> str:
+    """``sentence`` without its closing full stop, for use inside a longer sentence or in
+    brackets (``"quest 5 (2 valor for each mill you own): ..."``), so a text from the
+    game's data never reads ``".):"`` or ``".;"``. Other endings (``?``, ``!``, ``...``) stay."""
+    s = sentence.rstrip()
+    return s[:-1] if s.endswith(".") and not s.endswith("..") else s
+
+
+CHIP_MIN_PX = 17  #: a chip's smallest diameter: its number is drawn at 12 CSS px at least (readable on a phone)
+
+
+def chip(p: int, size: int = CHIP_MIN_PX) -> str:
+    """A player's colour disc (``size`` CSS px across, at least :data:`CHIP_MIN_PX`) with
+    the player's number (readable without colour) in at least 12 CSS px."""
+    size = max(size, CHIP_MIN_PX)
     return (f'<span style="display:inline-block;width:{size}px;height:{size}px;line-height:{size}px;border-radius:50%;'
             f'background:{S.player_colour(p)};border:1px solid #000;text-align:center;font-weight:bold;'
-            f'font-size:{size - 4}px;color:#000">{S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)]}</span>')
+            f'font-size:{size - 5}px;color:#000">{S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)]}</span>')
 
 
 def sentence_log_html(events, last: int = 12, *, heading=None, words=None) -> str:

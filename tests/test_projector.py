@@ -94,7 +94,7 @@ def test_the_projector_at_the_end_shows_the_ranking_and_reveals_the_quests():
     box = s.config.box
     for r in final_ranking(s):
         for q, n, v in r.quests:
-            assert f"quest {q} ({box.quests[q].text}): {n}&times; = <b>{v}</b> valor" in table
+            assert f"quest {q} ({box.quests[q].text.removesuffix('.')}): {n}&times; = <b>{v}</b> valor" in table
     assert "quest card face down" not in " ".join(b.value for b in view.player_panels.boards)
     assert view.phase.value.count(f"P{s.winner + 1} wins with {s.valor[s.winner]} valor") == 1
 

@@ -38,6 +38,9 @@ TILE_STYLES = {
 EMPTY = "#fbfaf5"
 
 
+_MARKET_CELL = "padding:2px 8px;border-bottom:1px solid #ddd"  # headers and columns apart (issue 32)
+
+
 def tile_style(name: str):
     """(fill, ink, code) of a tile kind; an unknown kind (a house rule) gets grey and its initials."""
     return TILE_STYLES.get(name, ("#bbbbbb", "#000000", "".join(w[0] for w in name.split("_")).title()[:2]))
@@ -139,7 +142,8 @@ def market_html(s, player=None) -> str:
         mark = " (marked)" if s.config.marked(name) else ""
         inv = s.visit is not None and name in s.visit["used"]
         style = ' style="color:#999"' if inv else ""
-        rows.append(f"<tr{style}><td>{escape(row.text)}{mark}</td><td>{price}</td><td>{used}</td></tr>")
+        rows.append(f'<tr{style}><td style="{_MARKET_CELL}">{escape(row.text)}{mark}</td>'
+                    f'<td style="{_MARKET_CELL}">{price}</td><td style="{_MARKET_CELL}">{used}</td></tr>')
     visit = ""
     if s.visit is not None:
         v = s.visit
@@ -148,8 +152,9 @@ def market_html(s, player=None) -> str:
     nxt = R.visit_limit(s)
     return (f'<div class="hk-market" style="font:13px sans-serif"><b>Market</b> (season {s.season}; the next visitor '
             f"takes {nxt} different actions; prices for P{p + 1})"
-            '<table style="border-collapse:collapse"><tr><th align="left">action</th><th>price now</th>'
-            f"<th>uses this season</th></tr>{''.join(rows)}</table>{visit}</div>")
+            f'<table style="border-collapse:collapse"><tr><th align="left" style="{_MARKET_CELL}">action</th>'
+            f'<th style="{_MARKET_CELL}">price now</th><th style="{_MARKET_CELL}">uses this season</th></tr>'
+            f"{''.join(rows)}</table>{visit}</div>")
 
 
 def draw_market_graph(s, player=None, path=None, ax=None):

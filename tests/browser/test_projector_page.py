@@ -70,7 +70,7 @@ def test_projector_page_public_then_ranking_and_fits_1024(page, voila_server, tm
         row = rows.nth(i).inner_text()
         assert f"P{r.player + 1}" in row and str(r.valor) in row
         for q, n, v in r.quests:
-            assert f"quest {q} ({box.quests[q].text}): {n}× = {v} valor" in row
+            assert f"quest {q} ({box.quests[q].text.removesuffix('.')}): {n}× = {v} valor" in row
     save_screenshot(page, "projector-1024", full_page=True)
     assert_fits(page, 1024, ".hk-projector")
     assert page_errors(page) == "<none>"

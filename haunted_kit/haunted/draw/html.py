@@ -17,6 +17,7 @@ from .. import rules as R
 from ..state import OVER, VISIBILITY
 from ...render import style as S
 from ...events import EVENT_KINDS
+from ...tableview import chip, clause  # noqa: F401  (one chip for every game; H.chip stays importable)
 from .scene import final_ranking
 
 PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
@@ -25,18 +26,13 @@ _BOX = ("border:1px solid #999;border-radius:4px;padding:4px 6px;margin:2px 0;fo
         "line-height:1.35")
 
 
-def chip(p: int, size: int = 14) -> str:
-    """A player's colour disc with the player's number (readable without colour)."""
-    return (f'<span style="display:inline-block;width:{size}px;height:{size}px;line-height:{size}px;border-radius:50%;'
-            f'background:{S.player_colour(p)};border:1px solid #000;text-align:center;font-weight:bold;'
-            f'font-size:{size - 4}px;color:#000">{S.PLAYER_MARKS[p]}</span>')
 
 
 def listing(items) -> str:
     """Items joined with ``"; "``, each sentence's closing full stop dropped so the list
     never reads ``".;"`` (the list itself ends with a full stop only if the last item did)."""
     items = list(items)
-    return "; ".join(x[:-1] if x.endswith(".") and i < len(items) - 1 else x for i, x in enumerate(items))
+    return "; ".join(clause(x) if i < len(items) - 1 else x for i, x in enumerate(items))
 
 
 def _who(p: int) -> str:
@@ -120,8 +116,8 @@ def valor_track_html(state) -> str:
     cells = []
     for v in range(marks):
         chips = "".join(chip(p, 13) + (f"<sup>+{marks}</sup>" if state.valor[p] >= marks else "") + "<br>" for p in at.get(v, []))
-        cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:23px;min-height:30px;'
-                     f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:10px">'
+        cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:25px;min-height:30px;'
+                     f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:12px">'
                      f'<div style="color:#666">{v}</div>{chips}</div>')
     # width 0 with min-width 100%: the track takes its box's width and scrolls inside it, never
     # widening the box (a side column of 1280x800 beside the Lab's file browser)
@@ -156,7 +152,7 @@ def game_board_html(state) -> str:
             else:
                 inner, tip = chip(v, 13), f"{S.player_name(v)}'s marker"
             slots.append(f'<td title="slot {j + 1}: {box.skill_slot_valor[j]} valor, {tip}" style="border:1px solid #777;'
-                         f'width:22px;text-align:center">{inner}<div style="font-size:9px;color:#555">'
+                         f'width:22px;text-align:center">{inner}<div style="font-size:12px;color:#555">'
                          f'{box.skill_slot_valor[j]}</div></td>')
         cards.append(f'<div class="hk-skill-card" style="{_BOX};display:inline-block;vertical-align:top;width:170px">'
                      f"<b>skill {k}</b> ({escape(sk.deck)})<br>{escape(sk.text)}<br>"
@@ -213,7 +209,7 @@ def ranking_html(state) -> str:
             f"<div><b>{S.player_name(state.winner)} wins.</b> Ties on valor are broken by the valor stack.</div>")
     rows = []
     for r in final_ranking(state):
-        quests = "<br>".join(f"quest {q} ({escape(box.quests[q].text)}): {n}&times; = <b>{v}</b> valor"
+        quests = "<br>".join(f"quest {q} ({escape(clause(box.quests[q].text))}): {n}&times; = <b>{v}</b> valor"
                              for q, n, v in r.quests) or "none scored"
         rows.append(f'<tr class="hk-rank"><td style="padding:2px 6px;text-align:center"><b>{r.rank}</b></td>'
                     f'<td style="padding:2px 6px;white-space:nowrap">{_who(r.player)}</td>'

@@ -1,0 +1,84 @@
+"""Every registered game's classroom pages are readable on every screen (issue 32 item 2):
+on a 390x844 phone every text of a seat page, the board's SVG text included (its font
+size times the SVG's scale on screen), is at least 12 CSS px, with no horizontal
+overflow of the page (a board drawn larger sits in a pannable box reachable by the
+keyboard); on a 1920x1080 projector the table's page fits the screen without scrolling,
+its smallest text still 12 CSS px. One Chromium for all (the session's)."""
+
+from __future__ import annotations
+
+import pytest
+from browser_harness import explained, free_port, save_screenshot
+from playwright.sync_api import expect
+
+from haunted_kit import games
+
+pytestmark = pytest.mark.browser
+
+MIN_PX = 12
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+# every visible element with text of its own: its font size in CSS px on screen (an SVG
+# text's font size is in user units, times the SVG's scale); also the page's extent
+TEXT_SIZES = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('#app *')) {
+    let own = '';
+    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+    if (!own.trim()) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    if (e.closest('details:not([open])') && !e.closest('summary')) continue;
+    let px = parseFloat(getComputedStyle(e).fontSize);
+    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
+    out.push([Math.round(px * 100) / 100, e.tagName, own.trim().slice(0, 40)]);
+  }
+  out.sort((a, b) => a[0] - b[0]);
+  const d = document.documentElement;
+  return {texts: out, height: d.scrollHeight, width: d.scrollWidth};
+}"""
+
+
+def open_page(browser, url, viewport, server):
+    ctx = browser.new_context(viewport=viewport)
+    pg = ctx.new_page()
+    with explained(f"opening {url} at {viewport}", server, pg):
+        pg.goto(url)
+        expect(pg.locator("#app .hk-board")).to_have_count(1)
+        pg.wait_for_function("document.querySelector('#app').dataset.seq !== undefined")
+    return ctx, pg
+
+
+@pytest.mark.parametrize("game", games.game_names())
+def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_server):
+    srv = class_server("--store", "class.db", "--port", str(free_port()), "--game", game, "--bot-delay", "0")
+
+    ctx, pg = open_page(chromium_browser, srv.seats[(1, 1)], PHONE, srv)
+    try:
+        got = pg.evaluate(TEXT_SIZES)
+        save_screenshot(pg, f"readable-{game}-phone", full_page=True)
+        small = [t for t in got["texts"] if t[0] < MIN_PX]
+        assert got["texts"] and not small, f"{game} seat at 390x844: text under {MIN_PX} CSS px: {small[:5]}"
+        assert got["width"] <= PHONE["width"], f"{game} seat at 390x844 overflows sideways: {got['width']} px wide"
+        # a board drawn larger than the phone is reachable: its box takes focus and the arrow keys pan it
+        for i in range(pg.locator(".hk-pan").count()):
+            box = pg.locator(".hk-pan").nth(i)
+            if box.evaluate("b => b.scrollWidth > b.clientWidth"):
+                box.focus()
+                pg.keyboard.press("ArrowRight")
+                pg.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
+    finally:
+        ctx.close()
+
+    ctx, pg = open_page(chromium_browser, srv.projector[1], PROJECTOR, srv)
+    try:
+        got = pg.evaluate(TEXT_SIZES)
+        save_screenshot(pg, f"readable-{game}-projector", full_page=True)
+        assert got["height"] <= PROJECTOR["height"], f"{game} projector is {got['height']} px tall, over 1080"
+        assert got["width"] <= PROJECTOR["width"], f"{game} projector is {got['width']} px wide, over 1920"
+        small = [t for t in got["texts"] if t[0] < MIN_PX]
+        assert not small, f"{game} projector at 1920x1080: text under {MIN_PX} CSS px: {small[:5]}"
+        assert pg.locator(".hk-board svg, .hk-board table").first.is_visible()
+    finally:
+        ctx.close()
