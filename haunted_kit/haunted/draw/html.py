@@ -123,7 +123,7 @@ def valor_track_html(state) -> str:
         cells.append(f'<div title="{v} valor" style="display:inline-block;vertical-align:top;width:23px;min-height:30px;'
                      f'border:1px solid #bbb;margin:0 1px 1px 0;text-align:center;font-size:10px">'
                      f'<div style="color:#666">{v}</div>{chips}</div>')
-    return f'<div class="hk-valor-track" style="white-space:nowrap;overflow-x:auto">{"".join(cells)}</div>'
+    return f'<div class="hk-valor-track"{S.scroll_region("valor track")} style="white-space:nowrap;overflow-x:auto">{"".join(cells)}</div>'
 
 
 def game_board_html(state) -> str:
@@ -195,7 +195,7 @@ def event_log_html(state, viewer=None, last: int = 12, current: int | None = Non
         rows.append(f'<div style="{mark}padding:1px 2px">{event_html(e, explain_kind=False)}</div>')
     if not rows:
         rows.append('<div style="color:#666">no events yet</div>')
-    return f'<div class="hk-event-log" style="{_BOX};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
+    return f'<div class="hk-event-log"{S.scroll_region("game log")} style="{_BOX};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
 
 
 def ranking_html(state) -> str:
