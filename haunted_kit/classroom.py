@@ -147,11 +147,12 @@ def full_page(live: int, cap: int) -> str:
     """The page (HTML) a student gets when ``live`` kernels are running and the cap is
     ``cap`` (both integers): what happened and what to do, no traceback."""
     return ("<!doctype html><meta charset='utf-8'><title>Haunted Lands: the classroom app is full</title>"
-            "<body style='font-family: sans-serif; max-width: 40em; margin: 3em auto'>"
+            "<body style='font-family: sans-serif; max-width: 40em; margin: 3em auto'><main>"
             "<h1>The classroom app is full</h1>"
             f"<p>{live} game{' is' if live == 1 else 's are'} open already, the most this app serves at once ({cap}).</p>"
             "<p>Close a tab with a game you no longer play: its place is freed within a minute. "
-            "Then reload this page. Your teacher can allow more with <code>haunted-kit classroom --max-kernels N</code>.</p>")
+            "Then reload this page. Your teacher can allow more with <code>haunted-kit classroom --max-kernels N</code>.</p>"
+            "</main>")
 
 
 def host_allowed(host_header: str, allow_hosts=()) -> bool:
@@ -177,6 +178,10 @@ def voila_main(argv=None) -> None:
         allow_hosts = List(Unicode(), config=True, help="names the Host header may carry besides localhost")
 
         closing: set = set()  #: kernels a page asked to shut down (counted free at once: a reloaded tab's own)
+
+        def setup_template_dirs(self):
+            super().setup_template_dirs()
+            self.template_paths.insert(0, str(Path(__file__).with_name("voila_template")))  # its index.html.j2 first
 
         def initialize(self, argv=None):
             super().initialize(argv)

@@ -223,7 +223,7 @@ def sentence_log_html(events, last: int = 12, *, heading=None, words=None) -> st
         rows.append(f'<div style="padding:1px 2px">{who}{escape(text)}</div>')
     if not rows:
         rows.append('<div style="color:#666">Nothing has happened yet.</div>')
-    return f'<div class="hk-event-log" style="{BOX_STYLE};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
+    return f'<div class="hk-event-log"{S.scroll_region("game log")} style="{BOX_STYLE};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
 
 
 # ============================================================================ the generic view

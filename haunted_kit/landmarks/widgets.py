@@ -224,8 +224,8 @@ class LandmarksPlayView(GamePlayView):
         self._cards: list = []
         self.card_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.card_row.add_class("hk-build-cards")
-        self.plan_pick = W.Dropdown(options=[], layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
-                                                                max_width="100%"))
+        self.plan_pick = W.Dropdown(options=[], description="payment plan", style={"description_width": "initial"},
+                                   layout=W.Layout(width="auto", flex="1 1 240px", min_width="0", max_width="100%"))
         self.plan_pick.add_class("hk-build-plans")
         self.plan_note = W.HTML()
         self.cannot_note = W.HTML()  # the hand's buildings no payment fits now, each with the reason

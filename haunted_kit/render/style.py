@@ -177,3 +177,12 @@ def check_drawable(state) -> None:
             raise RenderError(f"cell {f.cells[i]} holds building number {b}, but the box has {nb} buildings")
         if b >= 0 and not 0 <= state.owner[i] < n:
             raise RenderError(f"the building on cell {f.cells[i]} has owner {state.owner[i]}, not a player")
+
+
+def scroll_region(label: str) -> str:
+    """HTML attributes for a box that scrolls (``overflow: auto``): reachable by Tab, so a
+    keyboard user can scroll it with the arrow keys, and named ``label`` for screen readers
+    (a region landmark). Returns ``' tabindex="0" role="region" aria-label="..."'``."""
+    from html import escape
+
+    return f' tabindex="0" role="region" aria-label="{escape(label, quote=True)}"'

@@ -133,7 +133,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         self.message_label.add_class("hk-message")
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
-        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
+        self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"},
+                                  layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
                                                                max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
         self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked,

@@ -121,8 +121,8 @@ def valor_track_html(state) -> str:
                      f'<div style="color:#666">{v}</div>{chips}</div>')
     # width 0 with min-width 100%: the track takes its box's width and scrolls inside it, never
     # widening the box (a side column of 1280x800 beside the Lab's file browser)
-    return (f'<div class="hk-valor-track" style="white-space:nowrap;overflow-x:auto;width:0;min-width:100%">'
-            f'{"".join(cells)}</div>')
+    return (f'<div class="hk-valor-track"{S.scroll_region("valor track")} '
+            f'style="white-space:nowrap;overflow-x:auto;width:0;min-width:100%">{"".join(cells)}</div>')
 
 
 def game_board_html(state) -> str:
@@ -194,7 +194,7 @@ def event_log_html(state, viewer=None, last: int = 12, current: int | None = Non
         rows.append(f'<div style="{mark}padding:1px 2px">{event_html(e, explain_kind=False)}</div>')
     if not rows:
         rows.append('<div style="color:#666">no events yet</div>')
-    return f'<div class="hk-event-log" style="{_BOX};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
+    return f'<div class="hk-event-log"{S.scroll_region("game log")} style="{_BOX};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'
 
 
 def ranking_html(state) -> str:

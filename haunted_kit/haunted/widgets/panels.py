@@ -4,7 +4,7 @@ Each panel is an ipywidgets ``HTML`` widget whose value is the deterministic fra
 :mod:`haunted_kit.haunted.draw.html`; call ``update(state)`` to refresh it.
 
     PlayerBoardPanel(state, player=0, viewer=0)   # class hk-player-board inside
-    PlayerBoards(state, viewer=0)                 # all players, two per row
+    PlayerBoards(state, viewer=0)                 # all players, two per row (one on a phone)
     GameBoardPanel(state)                         # class hk-game-board inside
     EventLogPanel(state, viewer=0, last=12)       # class hk-event-log inside
 """
@@ -36,11 +36,11 @@ class PlayerBoardPanel(W.HTML):
 
 
 class PlayerBoards(W.GridBox):
-    """Every player's board, two per row."""
+    """Every player's board, two per row where 340 px each fit, else one (a phone)."""
 
     def __init__(self, state, viewer=None, **kw):
         self.boards = [PlayerBoardPanel(state, p, viewer) for p in range(state.config.players)]
-        super().__init__(children=self.boards, layout=W.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))",
+        super().__init__(children=self.boards, layout=W.Layout(grid_template_columns="repeat(auto-fit, minmax(min(100%, 340px), 1fr))",
                                                                grid_gap="4px"), **kw)
 
     def update(self, state, viewer=...) -> None:

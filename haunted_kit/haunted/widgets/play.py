@@ -167,9 +167,9 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_end = button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
         self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.sell_pick = W.Dropdown(options=[], layout=W.Layout(width="300px", max_width="100%"))
+        self.sell_pick = W.Dropdown(options=[], description="market option", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
         self.b_sell = button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
-        self.all_pick = W.Dropdown(options=[], layout=W.Layout(width="300px", max_width="100%"))
+        self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
         self.b_do = button("Do it", "hk-do", "apply the chosen legal action", self._do_picked, "applying the chosen action")
         self.b_bot_step = button("Bot: one decision", "hk-bot-step", "the bot to move decides once", self.bot_step,
