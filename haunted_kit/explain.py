@@ -1,0 +1,253 @@
+"""A key for every code a board draws, "what is this?" for each one, and a game's settings in words.
+
+Each game declares once, in its optional ``board_key(state)`` hook (a function of its package's
+``draw`` module, or a member of its Game; docs/NEW_GAME.md), every
+code, letter, mark or number its board or panel writes: a list of :class:`KeyEntry`, each
+with its words, the rule section that governs it and, where the box holds a number for it,
+that number as the box in play has it (a house-rule box shows its own value). The kit draws
+that declaration once, for every page that shows a board:
+
+- :func:`key_html`: the key as an HTML ``<details>`` list (opens by click, tap or keyboard; no
+  hover needed, so it works on a phone), shown beside the board by the table server's pages
+  and the notebook play views;
+- :func:`annotate_svg`: every ``<text>`` of a drawn board whose words are a declared code gets
+  a ``<title>`` saying what it is (its rule section and box value): a tooltip on a desktop and
+  the element's name for a screen reader;
+- :func:`drawn_codes`: the codes a drawn SVG writes, as the kit's tests read them (every code
+  drawn must have an entry, :func:`missing_codes`);
+- :func:`settings_sentence`: a table's settings (``new_game`` keywords) as a sentence from the
+  game's :class:`~haunted_kit.protocol.GameOption` declarations, never raw keys or JSON.
+
+No game's rules live here: the words, sections and values are the game's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+
+from . import games
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One code of a board's key.
+
+    Attributes:
+        codes: the marks as the board writes them (``("Lq",)``, ``("1", "2", "3", "4")``); a
+            mark drawn as a shape only (a white dot, a dashed outline) is written in words
+            (``"white dot"``) and never matched against drawn text.
+        what: what it is, in a player's words (``"limestone quarry land tile"``).
+        section: the rule section that governs it (``"Expand the lands"``).
+        value: the box's number(s) for it in words, from the box in play (``"raises 1
+            limestone a season"``); ``""`` when the box holds none.
+    """
+
+    codes: tuple[str, ...]
+    what: str
+    section: str
+    value: str = ""
+
+    def __post_init__(self):
+        if isinstance(self.codes, str):
+            object.__setattr__(self, "codes", (self.codes,))
+        if not self.codes or not self.what or not self.section:
+            raise ValueError(f"KeyEntry {self.codes!r}: codes, what and section must all be given")
+
+    def sentence(self) -> str:
+        """``"Lq: limestone quarry land tile; raises 1 limestone a season (rule: Expand the lands)."``"""
+        value = f"; {self.value}" if self.value else ""
+        return f"{', '.join(self.codes)}: {self.what}{value} (rule: {self.section})."
+
+
+def player_marks(players: int, piece: str, section: str) -> KeyEntry:
+    """The entry for the player numbers drawn on pieces (``"1"`` .. ``"N"``; ``piece``: what
+    carries them, e.g. ``"a sensor"``); every game writes its players so (``render.style.PLAYER_MARKS``)."""
+    from .render.style import PLAYER_MARKS
+    return KeyEntry(tuple(PLAYER_MARKS[:players]), f"the number of the player who owns {piece} (1 is P1, ...)", section)
+
+
+def board_key(game, state) -> list[KeyEntry]:
+    """The key of ``state``'s board as ``game`` declares it: its ``board_key(state)`` hook, a
+    member of the Game or else a function of its package's ``draw`` module.
+
+    Raises:
+        games.MissingHook: the game declares no key.
+        ValueError: the hook returned something other than :class:`KeyEntry` items.
+    """
+    found = getattr(game, "board_key", None)
+    if found is None:
+        try:
+            draw = games.game_module(game.name, "draw")
+        except (games.UnknownGame, ModuleNotFoundError):
+            draw = None
+        found = getattr(draw, "board_key", None)
+    if found is None:
+        games.hook(game, "board_key", "the board's key")  # raises MissingHook naming the game
+    entries = list(found(state))
+    for e in entries:
+        if not isinstance(e, KeyEntry):
+            raise ValueError(f"{game.title}'s board_key returned {e!r}, not a haunted_kit.explain.KeyEntry")
+    return entries
+
+
+def key_html(entries, title: str = "Key: what the board's codes mean", open_: bool = False) -> str:
+    """The key as HTML: a ``<details class="hk-key">`` whose summary is ``title`` and whose
+    body is a definition list, one entry a row (the codes in bold, then the words, the box
+    value and the rule section). Empty for no entries."""
+    if not entries:
+        return ""
+    rows = []
+    for e in entries:
+        value = f'; <span class="hk-key-value">{escape(e.value)}</span>' if e.value else ""
+        rows.append(f"<dt><b>{escape(', '.join(e.codes))}</b></dt><dd>{escape(e.what)}{value} "
+                    f'<span class="hk-key-rule">(rule: {escape(e.section)})</span></dd>')
+    return (f'<details class="hk-key"{" open" if open_ else ""}><summary>{escape(title)}</summary>'
+            f'<dl>{"".join(rows)}</dl></details>')
+
+
+def key_text(entries) -> str:
+    """The key as plain lines (one :meth:`KeyEntry.sentence` a line), for text outputs and handouts."""
+    return "\n".join(e.sentence() for e in entries)
+
+
+_TEXT = re.compile(r"(<text\b[^>]*>)(.*?)(</text>)", re.S)
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+_MARKED = re.compile(r"^([A-Z][a-z]?)(\d)$")  # a two-letter mark followed by a player's number: "Ml1"
+_TOKEN = re.compile(r"[A-Za-z0-9+]+(?:'[a-z]+)?")
+#: short words of English the boards write in sentences: never codes
+WORDS = frozenset("a an of to in on at by or and the for is it its no up as if be we you any not all kit".split())
+
+
+def _text_tokens(svg: str):
+    """The words of every ``<text>`` element of ``svg`` (its ``<title>`` left out)."""
+    import html
+    for m in _TEXT.finditer(svg):
+        yield html.unescape(_TITLE.sub("", m.group(2))).strip()
+
+
+def _codes_of(words: str) -> set[str]:
+    """The codes one text writes (see :func:`drawn_codes`)."""
+    if re.fullmatch(r"\d", words):  # a number alone on a piece: a player's mark, a count
+        return {words}
+    out: set[str] = set()
+    for t in _TOKEN.findall(words):
+        m = _MARKED.match(t)
+        if m and not t.startswith("P"):  # "P1" is the kit's name of a player, not a code
+            out |= {m.group(1), m.group(2)}
+        elif re.fullmatch(r"[A-Za-z]{1,3}", t) and t.lower() not in WORDS:
+            out.add(t)
+    return out
+
+
+def _names(entries) -> list[tuple[str, KeyEntry]]:
+    """The entries' codes of more than three characters (names: "Village Square", "lower"),
+    longest first, each with its entry."""
+    return sorted(((c, e) for e in entries for c in e.codes if len(c) > 3), key=lambda ce: -len(ce[0]))
+
+
+def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
+    """``(entries that explain words of this text, codes of the text no entry explains)``:
+    declared names are found as whole words first and taken out, then the rest is read
+    as codes (:func:`_codes_of`)."""
+    found: list[KeyEntry] = []
+    rest = words
+    for name, e in names:
+        pattern = r"(?<![\w'])" + re.escape(name) + r"(?![\w'])"
+        if re.search(pattern, rest):
+            rest = re.sub(pattern, " ", rest)
+            if e not in found:
+                found.append(e)
+    missing = set()
+    for code in sorted(_codes_of(rest.strip())):
+        hits = [e for e in entries if code in e.codes]
+        if not hits:
+            missing.add(code)
+        for e in hits:
+            if e not in found:
+                found.append(e)
+    return found, missing
+
+
+def drawn_codes(svg: str) -> set[str]:
+    """Every code ``svg`` writes: a text that is one digit (a player's number on a piece, a
+    count), and every word of at most three letters that is not a short English word
+    (:data:`WORDS`); a mark with a player's number (``"Ml1"``) counts as both (``"Ml"``,
+    ``"1"``). ``P1`` .. names a player and is not a code; cell names (``2,-1``) and longer
+    words are not codes."""
+    out: set[str] = set()
+    for words in _text_tokens(svg):
+        out |= _codes_of(words)
+    return out
+
+
+def missing_codes(svg: str, entries) -> set[str]:
+    """The codes ``svg`` draws that no entry of ``entries`` explains (empty: the key is
+    whole). A declared name of more than three characters (a card's "Alchemist's Hut") is
+    read whole, so its short words are not taken for codes."""
+    entries = list(entries)
+    names = _names(entries)
+    out: set[str] = set()
+    for words in _text_tokens(svg):
+        out |= _explained(words, entries, names)[1]
+    return out
+
+
+def annotate_svg(svg: str, entries) -> str:
+    """``svg`` with a ``<title>`` in every ``<text>`` that writes a declared code or name
+    (the entries' :meth:`KeyEntry.sentence`), so pointing at it (or a screen reader) says
+    what it is; a text that already has a title is left as it is. Same input, same bytes."""
+    import html
+    entries = list(entries)
+    if not entries:
+        return svg
+    names = _names(entries)
+
+    def one(m):
+        head, body, tail = m.groups()
+        if "<title>" in body:
+            return m.group(0)
+        found = _explained(html.unescape(body).strip(), entries, names)[0]
+        if not found:
+            return m.group(0)
+        return f"{head}<title>{escape(' '.join(e.sentence() for e in found))}</title>{body}{tail}"
+
+    return _TEXT.sub(one, svg)
+
+
+# ------------------------------------------------------------------------ settings in words
+def _value_words(option, value) -> str:
+    if value is None or value == () or value == []:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def option_label(option) -> str:
+    """An option's name for people: its flag's words (``"ghost cards"``, ``"rounds"``)."""
+    return option.flag.replace("-", " ").replace("_", " ")
+
+
+def settings_sentence(game, config: dict, hidden=("players", "seed", "auto_chance", "log", "box")) -> str:
+    """A table's settings as a sentence from ``game``'s ``options`` declarations:
+    ``"Mode: wanderer (game mode of the box ...). Ghost cards: none (extra ghost cards ...)."``
+
+    ``config``: the ``new_game`` keywords of the table; ``hidden`` keys are said elsewhere
+    (players, seed). A keyword no option declares is still written, in words (``"no mulligan:
+    yes"``), never as JSON. ``"The game's own settings."`` when nothing is left to say."""
+    options = {o.keyword: o for o in (getattr(game, "options", None) or ())}
+    parts = []
+    for key, value in config.items():
+        if key in hidden:
+            continue
+        o = options.get(key)
+        if o is not None:
+            default = "" if o.default is None or _value_words(o, o.default) != _value_words(o, value) else ", the default"
+            parts.append(f"{option_label(o).capitalize()}: {_value_words(o, value)}{default} ({o.help}).")
+        else:
+            parts.append(f"{key.replace('_', ' ').capitalize()}: {_value_words(None, value)}.")
+    return " ".join(parts) or "The game's own settings."
