@@ -23,11 +23,13 @@ No game's rules live here: the words, sections and values are the game's.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from html import escape
 
 from . import games
+from .render.style import PLAYER_MARKS
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,6 @@ class KeyEntry:
 def player_marks(players: int, piece: str, section: str) -> KeyEntry:
     """The entry for the player numbers drawn on pieces (``"1"`` .. ``"N"``; ``piece``: what
     carries them, e.g. ``"a sensor"``); every game writes its players so (``render.style.PLAYER_MARKS``)."""
-    from .render.style import PLAYER_MARKS
     return KeyEntry(tuple(PLAYER_MARKS[:players]), f"the number of the player who owns {piece} (1 is P1, ...)", section)
 
 
@@ -122,7 +123,6 @@ WORDS = frozenset("a an of to in on at by or and the for is it its no up as if b
 
 def _text_tokens(svg: str):
     """The words of every ``<text>`` element of ``svg`` (its ``<title>`` left out)."""
-    import html
     for m in _TEXT.finditer(svg):
         yield html.unescape(_TITLE.sub("", m.group(2))).strip()
 
@@ -198,7 +198,6 @@ def annotate_svg(svg: str, entries) -> str:
     """``svg`` with a ``<title>`` in every ``<text>`` that writes a declared code or name
     (the entries' :meth:`KeyEntry.sentence`), so pointing at it (or a screen reader) says
     what it is; a text that already has a title is left as it is. Same input, same bytes."""
-    import html
     entries = list(entries)
     if not entries:
         return svg
@@ -216,15 +215,28 @@ def annotate_svg(svg: str, entries) -> str:
     return _TEXT.sub(one, svg)
 
 
+def keyed_board(game, state, board: str) -> tuple[str, str]:
+    """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
+    titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
+    unchanged for a game that declares no key (``board_key``)."""
+    try:
+        entries = board_key(game, state)
+    except games.MissingHook:
+        return board, ""
+    return annotate_svg(board, entries), key_html(entries)
+
+
 # ------------------------------------------------------------------------ settings in words
-def _value_words(option, value) -> str:
+def _value_words(value) -> str:
+    """A setting's value in words: ``True`` "on", ``[]`` "none", ``[2, 3]`` "2, 3",
+    ``"exchange_wood"`` "exchange wood"."""
     if value is None or value == () or value == []:
         return "none"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return "on" if value else "off"
     if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+        return ", ".join(_value_words(v) for v in value)
+    return str(value).replace("_", " ")
 
 
 def option_label(option) -> str:
@@ -232,22 +244,54 @@ def option_label(option) -> str:
     return option.flag.replace("-", " ").replace("_", " ")
 
 
-def settings_sentence(game, config: dict, hidden=("players", "seed", "auto_chance", "log", "box")) -> str:
-    """A table's settings as a sentence from ``game``'s ``options`` declarations:
-    ``"Mode: wanderer (game mode of the box ...). Ghost cards: none (extra ghost cards ...)."``
+def _declarations(game, fields) -> dict:
+    """config key -> (label, help, default) from the game's options and its form fields."""
+    out: dict = {}
+    for o in getattr(game, "options", None) or ():
+        entry = (option_label(o).capitalize(), o.help, o.default)
+        out[o.keyword] = entry
+        out.setdefault(o.flag.replace("-", "_"), entry)
+    for f in fields or ():
+        known = out.get(f["name"])
+        entry = (f.get("label") or f["name"].replace("_", " ").capitalize(), f.get("help") or (known[1] if known else ""),
+                 f.get("default"))
+        out[f["name"]] = entry
+        for o in getattr(game, "options", None) or ():  # a form field named by an option's flag
+            if o.flag.replace("-", "_") == f["name"]:
+                out[o.keyword] = entry
+    return out
 
-    ``config``: the ``new_game`` keywords of the table; ``hidden`` keys are said elsewhere
-    (players, seed). A keyword no option declares is still written, in words (``"no mulligan:
-    yes"``), never as JSON. ``"The game's own settings."`` when nothing is left to say."""
-    options = {o.keyword: o for o in (getattr(game, "options", None) or ())}
-    parts = []
+
+def settings_words(game, config: dict, fields=(), hidden=("players", "seed", "auto_chance", "log", "box")) -> list[dict]:
+    """A table's settings, one ``{"label", "value", "help", "default"}`` per setting, in words.
+
+    ``config``: the table's ``new_game`` keywords; labels and help come from ``game``'s
+    :class:`~haunted_kit.protocol.GameOption` declarations and ``fields`` (the new-table
+    form's fields: ``name``, ``label``, ``help``, ``default``); a nested setting (a dict of
+    switches) is one row per switch; a key nothing declares is still written in words
+    (``"Limited supplies"``). ``hidden`` keys are said elsewhere (players, seed)."""
+    decl = _declarations(game, fields)
+    rows: list[dict] = []
+
+    def add(key, value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                add(k, v)
+            return
+        label, help_, default = decl.get(key, (key.replace("_", " ").capitalize(), "", None))
+        is_default = default is not None and _value_words(default) == _value_words(value)
+        rows.append({"label": label, "value": _value_words(value), "help": help_, "default": is_default})
+
     for key, value in config.items():
-        if key in hidden:
-            continue
-        o = options.get(key)
-        if o is not None:
-            default = "" if o.default is None or _value_words(o, o.default) != _value_words(o, value) else ", the default"
-            parts.append(f"{option_label(o).capitalize()}: {_value_words(o, value)}{default} ({o.help}).")
-        else:
-            parts.append(f"{key.replace('_', ' ').capitalize()}: {_value_words(None, value)}.")
-    return " ".join(parts) or "The game's own settings."
+        if key not in hidden:
+            add(key, value)
+    return rows
+
+
+def settings_sentence(game, config: dict, fields=(), hidden=("players", "seed", "auto_chance", "log", "box")) -> str:
+    """A table's settings as short sentences (:func:`settings_words`):
+    ``"Mode: wanderer (the default). Ghost cards: 2. Limited supplies: on."``; ``"The
+    game's own settings."`` when nothing is left to say. Never raw keys or JSON."""
+    rows = settings_words(game, config, fields, hidden)
+    return " ".join(f"{r['label']}: {r['value']}{' (the default)' if r['default'] else ''}." for r in rows) \
+        or "The game's own settings."

@@ -19,6 +19,7 @@ from html import escape
 
 import networkx as nx
 
+from ..explain import KeyEntry, player_marks
 from ..hexgrid import DIRECTIONS
 from ..render import style as S
 from ..render.geometry import cells_geometry
@@ -116,7 +117,6 @@ def board_key(s) -> list:
     (the box in play, so a house rule shows its own), for the kit's key
     (:mod:`haunted_kit.explain`): the tile codes, "lower", the players' numbers on markers,
     the white dot and the dashed outline."""
-    from ..explain import KeyEntry, player_marks
     box = s.box
     out = []
     for name, tile in box.tiles.items():

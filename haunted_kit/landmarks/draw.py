@@ -21,6 +21,7 @@ long names wrap or get wider boxes, and the panel grows taller.
 
 from __future__ import annotations
 
+from ..explain import KeyEntry, player_marks
 from ..render import style as S
 from ..render.primitives import Circle, Rect, Text
 from ..render.svg import fitted_text, primitive_svg
@@ -173,7 +174,6 @@ def board_key(s) -> list:
     """Every code and short word the panel writes, with its words, rule section and the
     box's numbers (the box in play, so a house rule shows its own), for the kit's key
     (:mod:`haunted_kit.explain`)."""
-    from ..explain import KeyEntry, player_marks
     box = s.box
     out = [KeyEntry(("VP",), "victory points", R.SEC_LANDMARK_SCORING,
                     f"most tokens of a landmark: +{box.most_points} (at least {box.most_minimum}); "

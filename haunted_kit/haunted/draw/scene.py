@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...explain import KeyEntry, player_marks
 from ...render import style as S
 from ...render.geometry import BoardGeometry
 from ...render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
@@ -243,7 +244,6 @@ def board_key(state) -> list:
     (:mod:`haunted_kit.explain`): terrain letters, building marks, the ghost's "G", the
     players' numbers on sensors and buildings, the depletion diamond, the cost circles of
     highlighted cells and the ring of the sensor to move."""
-    from ...explain import KeyEntry, player_marks
     box = state.config.box
     out = []
     for name, t in box.terrains.items():
