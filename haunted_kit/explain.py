@@ -44,12 +44,15 @@ class KeyEntry:
         section: the rule section that governs it (``"Expand the lands"``).
         value: the box's number(s) for it in words, from the box in play (``"raises 1
             limestone a season"``); ``""`` when the box holds none.
+        drawn_only: listed in a page's key only when the board draws it (a card's name: the
+            key never lists a card the viewer cannot see, and stays short).
     """
 
     codes: tuple[str, ...]
     what: str
     section: str
     value: str = ""
+    drawn_only: bool = False
 
     def __post_init__(self):
         if isinstance(self.codes, str):
@@ -223,7 +226,20 @@ def keyed_board(game, state, board: str) -> tuple[str, str]:
         entries = board_key(game, state)
     except games.MissingHook:
         return board, ""
-    return annotate_svg(board, entries), key_html(entries)
+    shown = drawn_entries(board, entries)
+    return annotate_svg(board, entries), key_html([e for e in entries if not e.drawn_only or e in shown])
+
+
+def drawn_entries(svg: str, entries) -> list[KeyEntry]:
+    """The entries whose codes or names ``svg``'s texts write, in the entries' order."""
+    entries = list(entries)
+    names = _names(entries)
+    found: list[KeyEntry] = []
+    for words in _text_tokens(svg):
+        for e in _explained(words, entries, names)[0]:
+            if e not in found:
+                found.append(e)
+    return [e for e in entries if e in found]
 
 
 # ------------------------------------------------------------------------ settings in words

@@ -212,3 +212,14 @@ def test_settings_in_words_for_nested_and_undeclared_keys():
                                            "modules": {"architects": False}})
     assert text == "Extra ghost cards: none. Limited supplies: on. Architects: off."
     assert explain.settings_sentence(toy, {"players": 3, "seed": 2}) == "The game's own settings."
+
+
+def test_a_card_is_in_the_key_only_when_the_board_draws_it(monkeypatch):
+    from types import SimpleNamespace
+    entries = [explain.KeyEntry("VP", "victory points", "Scoring"),
+               explain.KeyEntry("Village Square", "holy building card", "Build", "2 VP", drawn_only=True),
+               explain.KeyEntry("Crypt", "shadow building card", "Build", "2 VP", drawn_only=True)]
+    toy = SimpleNamespace(name="toy", title="Toy", board_key=lambda state: entries)
+    board, key = explain.keyed_board(toy, None, "<svg><text>Village Square</text><text>2 VP</text></svg>")
+    assert "<b>Village Square</b>" in key and "<b>VP</b>" in key and "Crypt" not in key  # a hidden card stays hidden
+    assert "<title>Village Square: holy building card; 2 VP (rule: Build).</title>Village Square" in board

@@ -190,12 +190,12 @@ def board_key(s) -> list:
                     R.SEC_TAKE, f"{box.developed_gold} gold on it while spent")]
     for lt in box.landmarks.values():
         out.append(KeyEntry((lt.name,), "a landmark (its card on top, a player's tokens of it in their band)",
-                            R.SEC_ACQUIRE, f"costs {lt.cost_text()}; {lt.victory_points} VP a token"))
+                            R.SEC_ACQUIRE, f"costs {lt.cost_text()}; {lt.victory_points} VP a token", drawn_only=True))
     for c in box.cards.values():
         what = (f"{c.type} building card" if c.kind == "building" else f"{c.type} adventurer card")
         cost = f"costs {' + '.join(c.cost)}; " if c.cost else ""
         icons = f"pays {' or '.join(c.icons)} when developed; " if c.icons else ""
-        out.append(KeyEntry((c.name,), what, R.SEC_BUILD, f"{cost}{icons}{c.victory_points} VP"))
+        out.append(KeyEntry((c.name,), what, R.SEC_BUILD, f"{cost}{icons}{c.victory_points} VP", drawn_only=True))
     if s.modules["castle_grounds"]:
         out.append(KeyEntry(("wild + discard",), "Castle Grounds pay as any resource by discarding a card",
                             R.SEC_GROUNDS, f"{box.grounds_wild} resource, {box.grounds_discard} card discarded, "
