@@ -62,6 +62,7 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
     fcntl = None
 
 from .bots import seat_bot
+from .explain import keyed_board, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
@@ -234,6 +235,8 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
         **(views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots) if views is not None
            else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
     }
+    # the key of every code the board draws, and a title on each drawn code (haunted_kit.explain)
+    msg["board"], msg["key"] = keyed_board(table.game, table.state, msg.get("board", ""))
     if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
         msg["actions"], msg["acting"], msg["bot"] = [], None, True
     msg["turn"] = bool(msg["actions"])
@@ -536,9 +539,19 @@ class Classroom:
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
+                           "settings": settings_sentence(t.game, t.config, self.form_fields(t.game)),
+                           "settings_help": " ".join(f"{r['label']}: {r['help']}" for r in
+                                                     settings_words(t.game, t.config, self.form_fields(t.game)) if r["help"]),
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
         return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside()}
+
+    @staticmethod
+    def form_fields(game) -> list[dict]:
+        """``game``'s new-table form fields (its ``classroom.FORM``, else its options'
+        fields): the labels and help the teacher page writes its settings with."""
+        views = game_module(game.name, "classroom")
+        return views.FORM if views is not None else option_fields(game)
 
     def set_aside(self) -> list[dict]:
         """The store's tables that cannot be served, as the teacher page lists them:

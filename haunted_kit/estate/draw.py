@@ -19,6 +19,7 @@ from html import escape
 
 import networkx as nx
 
+from ..explain import KeyEntry, player_marks
 from ..hexgrid import DIRECTIONS
 from ..render import style as S
 from ..render.geometry import cells_geometry
@@ -112,6 +113,32 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
         x, y = geom.centre(slot)
         prims.append(Circle(x, y, size * 0.5, None, S.PATH, size * 0.08))
     return prims
+
+
+def board_key(s) -> list:
+    """Every code the land board writes, with its words, rule section and the box's numbers
+    (the box in play, so a house rule shows its own), for the kit's key
+    (:mod:`haunted_kit.explain`): the tile codes, "lower", the players' numbers on markers,
+    the white dot and the dashed outline."""
+    box = s.box
+    out = []
+    for name, tile in box.tiles.items():
+        extra = f"; holds {tile.spaces} worker spaces" if tile.spaces else ""
+        need = (f"; added only once its owner has {box.marble_quarry_min_tiles} land tiles"
+                if name == "marble_quarry" else "")
+        out.append(KeyEntry((tile_style(name)[2],), f"{name.replace('_', ' ')} land tile", R.LANDS,
+                            f"raises {tile.amount} {tile.raises} income; costs {box.tile_price} gold; "
+                            f"{tile.count} in the stack{extra}{need}"))
+    out.append(KeyEntry(("lower",), "an empty slot over the shared lower area: a player's first tile goes on one",
+                        R.LANDS))
+    out.append(player_marks(s.players, "a marker on the tile (its owner has the thick coloured outline)", R.LANDS))
+    out.append(KeyEntry(("white dot",), "a white-dotted outer land: whoever lays a tile there takes a "
+                        "Market-condition token", R.LANDS, f"the token takes {box.condition_discount} gold off a "
+                        "marked Market price"))
+    out.append(KeyEntry(("dashed outline",), "a slot over the shared lower area", R.LANDS))
+    out.append(KeyEntry(("joining",), "putting a marker on another player's tile", R.LANDS,
+                        f"the fee is {box.join_fee_per_marker} gold per marker on it, at most {box.join_fee_cap}"))
+    return out
 
 
 def legend_text(s) -> str:

@@ -21,6 +21,7 @@ long names wrap or get wider boxes, and the panel grows taller.
 
 from __future__ import annotations
 
+from ..explain import KeyEntry, player_marks
 from ..render import style as S
 from ..render.primitives import Circle, Rect, Text
 from ..render.svg import fitted_text, primitive_svg
@@ -167,6 +168,42 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> tuple[list, float]:
     height = y + step * len(lines) + 6 - y0
     out.insert(0, Rect(x0, y0, WIDTH - 16, height, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
     return out, height + 6
+
+
+def board_key(s) -> list:
+    """Every code and short word the panel writes, with its words, rule section and the
+    box's numbers (the box in play, so a house rule shows its own), for the kit's key
+    (:mod:`haunted_kit.explain`)."""
+    box = s.box
+    out = [KeyEntry(("VP",), "victory points", R.SEC_LANDMARK_SCORING,
+                    f"most tokens of a landmark: +{box.most_points} (at least {box.most_minimum}); "
+                    f"a set of landmark tokens: {box.set_points} each"),
+           KeyEntry(("wild",), "the castle pays as any one resource", R.SEC_TAKE,
+                    f"{box.castle_wild} resource{'s' if box.castle_wild != 1 else ''}; "
+                    f"{box.castle_gold} gold on it while spent"),
+           player_marks(s.players, "a gold badge (the player who put the gold there) or a band", R.SEC_TAKE),
+           KeyEntry(tuple(str(n) for n in range(box.tokens_per_type + 1)), "in a disc over a landmark's name: "
+                    "landmark tokens of that kind the player holds", R.SEC_ACQUIRE),
+           KeyEntry(("left",), "landmark tokens of that kind still in the supply", R.SEC_ACQUIRE,
+                    f"{box.tokens_per_type} of each kind at the start"),
+           KeyEntry(("developed",), "a resource card in a player's developed row: pays its resource",
+                    R.SEC_TAKE, f"{box.developed_gold} gold on it while spent")]
+    for lt in box.landmarks.values():
+        out.append(KeyEntry((lt.name,), "a landmark (its card on top, a player's tokens of it in their band)",
+                            R.SEC_ACQUIRE, f"costs {lt.cost_text()}; {lt.victory_points} VP a token", drawn_only=True))
+    for c in box.cards.values():
+        what = (f"{c.type} building card" if c.kind == "building" else f"{c.type} adventurer card")
+        cost = f"costs {' + '.join(c.cost)}; " if c.cost else ""
+        icons = f"pays {' or '.join(c.icons)} when developed; " if c.icons else ""
+        out.append(KeyEntry((c.name,), what, R.SEC_BUILD, f"{cost}{icons}{c.victory_points} VP", drawn_only=True))
+    if s.modules["castle_grounds"]:
+        out.append(KeyEntry(("wild + discard",), "Castle Grounds pay as any resource by discarding a card",
+                            R.SEC_GROUNDS, f"{box.grounds_wild} resource, {box.grounds_discard} card discarded, "
+                            f"{box.grounds_gold} gold on it"))
+    if s.modules["architects"]:
+        out.append(KeyEntry(("architect",), "a secret card naming building types that score at the end",
+                            R.SEC_ARCHITECT_SCORING, f"{box.architect_points} VP per building of its types"))
+    return out
 
 
 class PanelSVG:

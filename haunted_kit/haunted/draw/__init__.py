@@ -15,3 +15,7 @@ from .svg import board_svg, render_svg
 board = board_svg
 
 __all__ = ["board", "board_geometry", "board_svg", "render_svg"]
+
+from .scene import board_key  # noqa: E402  (the kit's key of the field's codes: haunted_kit.explain)
+
+__all__ += ["board_key"]

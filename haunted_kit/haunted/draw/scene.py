@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...explain import KeyEntry, player_marks
 from ...render import style as S
 from ...render.geometry import BoardGeometry
 from ...render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
@@ -235,3 +236,45 @@ def final_ranking(state) -> list[RankingRow]:
             qs = tuple((q, *reversed(R.quest_score(state, ctx, p, q))) for q in state.quests[p])
         rows.append(RankingRow(rank, p, state.valor[p], qs, sum(v for _, _, v in qs)))
     return rows
+
+
+def board_key(state) -> list:
+    """Every code the field's drawing writes, with its words, rule section and the box's
+    numbers for it (the box in play: a house rule's own values), for the kit's key
+    (:mod:`haunted_kit.explain`): terrain letters, building marks, the ghost's "G", the
+    players' numbers on sensors and buildings, the depletion diamond, the cost circles of
+    highlighted cells and the ring of the sensor to move."""
+    box = state.config.box
+    out = []
+    for name, t in box.terrains.items():
+        does = []
+        if t.explorable:
+            does.append(f"entering it costs {t.explore_cost} exploration token{'s' if t.explore_cost != 1 else ''}")
+        else:
+            does.append("cannot be entered")
+        if t.extract:
+            does.append(f"gives {t.extract}")
+        if t.build:
+            does.append(f"a {t.build} stands on it")
+        if t.sell:
+            does.append("sell here")
+        if t.train_and_learn:
+            does.append("train and learn here")
+        out.append(KeyEntry((S.terrain_letter(box, name),), f"{name} cell", "Game Field, Tiles and Terrain Types",
+                            "; ".join(does)))
+    for name, b in box.buildings.items():
+        out.append(KeyEntry((S.building_mark(name),), f"{name} (a building; the number after it is its owner)",
+                            f"Buildings: {name.title()}",
+                            f"stands on {b.terrain}; costs {b.cost_tokens} construction token"
+                            f"{'s' if b.cost_tokens != 1 else ''} and {' and '.join(b.cost)}; worth {b.valor} valor; "
+                            f"produces {b.production} {b.income}"))
+    out.append(KeyEntry(("G",), "a ghost on the cell", "Ghosts",
+                        f"{box.ghosts_per_spread} arrive at each spread; {box.supply_ghosts} in the supply"))
+    out.append(player_marks(state.config.players, "a sensor (round disc) or a building", "Basic Actions: Exploration"))
+    out.append(KeyEntry(("black diamond",), "a depletion token: nothing more is extracted on the cell this season",
+                        "Basic Actions: Extraction", f"{box.supply_depletion} in the supply"))
+    out.append(KeyEntry(("ringed disc",), "the sensor of the player to move", "Game Flow"))
+    out.append(KeyEntry(("?", "number in a small circle"), "on a highlighted cell: the cell a question asks "
+                        "about, or what choosing it costs (exploration tokens to enter it)",
+                        "Basic Actions: Exploration"))
+    return out

@@ -1,0 +1,313 @@
+"""A key for every code a board draws, "what is this?" for each one, and a game's settings in words.
+
+Each game declares once, in its optional ``board_key(state)`` hook (a function of its package's
+``draw`` module, or a member of its Game; docs/NEW_GAME.md), every
+code, letter, mark or number its board or panel writes: a list of :class:`KeyEntry`, each
+with its words, the rule section that governs it and, where the box holds a number for it,
+that number as the box in play has it (a house-rule box shows its own value). The kit draws
+that declaration once, for every page that shows a board:
+
+- :func:`key_html`: the key as an HTML ``<details>`` list (opens by click, tap or keyboard; no
+  hover needed, so it works on a phone), shown beside the board by the table server's pages
+  and the notebook play views;
+- :func:`annotate_svg`: every ``<text>`` of a drawn board whose words are a declared code gets
+  a ``<title>`` saying what it is (its rule section and box value): a tooltip on a desktop and
+  the element's name for a screen reader;
+- :func:`drawn_codes`: the codes a drawn SVG writes, as the kit's tests read them (every code
+  drawn must have an entry, :func:`missing_codes`);
+- :func:`settings_sentence`: a table's settings (``new_game`` keywords) as a sentence from the
+  game's :class:`~haunted_kit.protocol.GameOption` declarations, never raw keys or JSON.
+
+No game's rules live here: the words, sections and values are the game's.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from html import escape
+
+from . import games
+from .render.style import PLAYER_MARKS
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One code of a board's key.
+
+    Attributes:
+        codes: the marks as the board writes them (``("Lq",)``, ``("1", "2", "3", "4")``); a
+            mark drawn as a shape only (a white dot, a dashed outline) is written in words
+            (``"white dot"``) and never matched against drawn text.
+        what: what it is, in a player's words (``"limestone quarry land tile"``).
+        section: the rule section that governs it (``"Expand the lands"``).
+        value: the box's number(s) for it in words, from the box in play (``"raises 1
+            limestone a season"``); ``""`` when the box holds none.
+        drawn_only: listed in a page's key only when the board draws it (a card's name: the
+            key never lists a card the viewer cannot see, and stays short).
+    """
+
+    codes: tuple[str, ...]
+    what: str
+    section: str
+    value: str = ""
+    drawn_only: bool = False
+
+    def __post_init__(self):
+        if isinstance(self.codes, str):
+            object.__setattr__(self, "codes", (self.codes,))
+        if not self.codes or not self.what or not self.section:
+            raise ValueError(f"KeyEntry {self.codes!r}: codes, what and section must all be given")
+
+    def sentence(self) -> str:
+        """``"Lq: limestone quarry land tile; raises 1 limestone a season (rule: Expand the lands)."``"""
+        value = f"; {self.value}" if self.value else ""
+        return f"{', '.join(self.codes)}: {self.what}{value} (rule: {self.section})."
+
+
+def player_marks(players: int, piece: str, section: str) -> KeyEntry:
+    """The entry for the player numbers drawn on pieces (``"1"`` .. ``"N"``; ``piece``: what
+    carries them, e.g. ``"a sensor"``); every game writes its players so (``render.style.PLAYER_MARKS``)."""
+    return KeyEntry(tuple(PLAYER_MARKS[:players]), f"the number of the player who owns {piece} (1 is P1, ...)", section)
+
+
+def board_key(game, state) -> list[KeyEntry]:
+    """The key of ``state``'s board as ``game`` declares it: its ``board_key(state)`` hook, a
+    member of the Game or else a function of its package's ``draw`` module.
+
+    Raises:
+        games.MissingHook: the game declares no key.
+        ValueError: the hook returned something other than :class:`KeyEntry` items.
+    """
+    found = getattr(game, "board_key", None)
+    if found is None:
+        try:
+            draw = games.game_module(game.name, "draw")
+        except (games.UnknownGame, ModuleNotFoundError):
+            draw = None
+        found = getattr(draw, "board_key", None)
+    if found is None:
+        games.hook(game, "board_key", "the board's key")  # raises MissingHook naming the game
+    entries = list(found(state))
+    for e in entries:
+        if not isinstance(e, KeyEntry):
+            raise ValueError(f"{game.title}'s board_key returned {e!r}, not a haunted_kit.explain.KeyEntry")
+    return entries
+
+
+def key_html(entries, title: str = "Key: what the board's codes mean", open_: bool = False) -> str:
+    """The key as HTML: a ``<details class="hk-key">`` whose summary is ``title`` and whose
+    body is a definition list, one entry a row (the codes in bold, then the words, the box
+    value and the rule section). Empty for no entries."""
+    if not entries:
+        return ""
+    rows = []
+    for e in entries:
+        value = f'; <span class="hk-key-value">{escape(e.value)}</span>' if e.value else ""
+        rows.append(f"<dt><b>{escape(', '.join(e.codes))}</b></dt><dd>{escape(e.what)}{value} "
+                    f'<span class="hk-key-rule">(rule: {escape(e.section)})</span></dd>')
+    return (f'<details class="hk-key"{" open" if open_ else ""}><summary>{escape(title)}</summary>'
+            f'<dl>{"".join(rows)}</dl></details>')
+
+
+def key_text(entries) -> str:
+    """The key as plain lines (one :meth:`KeyEntry.sentence` a line), for text outputs and handouts."""
+    return "\n".join(e.sentence() for e in entries)
+
+
+_TEXT = re.compile(r"(<text\b[^>]*>)(.*?)(</text>)", re.S)
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+_MARKED = re.compile(r"^([A-Z][a-z]?)(\d)$")  # a two-letter mark followed by a player's number: "Ml1"
+_TOKEN = re.compile(r"[A-Za-z0-9+]+(?:'[a-z]+)?")
+#: short words of English the boards write in sentences: never codes
+WORDS = frozenset("a an of to in on at by or and the for is it its no up as if be we you any not all kit".split())
+
+
+def _text_tokens(svg: str):
+    """The words of every ``<text>`` element of ``svg`` (its ``<title>`` left out)."""
+    for m in _TEXT.finditer(svg):
+        yield html.unescape(_TITLE.sub("", m.group(2))).strip()
+
+
+def _codes_of(words: str) -> set[str]:
+    """The codes one text writes (see :func:`drawn_codes`)."""
+    if re.fullmatch(r"\d", words):  # a number alone on a piece: a player's mark, a count
+        return {words}
+    out: set[str] = set()
+    for t in _TOKEN.findall(words):
+        m = _MARKED.match(t)
+        if m and not t.startswith("P"):  # "P1" is the kit's name of a player, not a code
+            out |= {m.group(1), m.group(2)}
+        elif re.fullmatch(r"[A-Za-z]{1,3}", t) and t.lower() not in WORDS:
+            out.add(t)
+    return out
+
+
+def _names(entries) -> list[tuple[str, KeyEntry]]:
+    """The entries' codes of more than three characters (names: "Village Square", "lower"),
+    longest first, each with its entry."""
+    return sorted(((c, e) for e in entries for c in e.codes if len(c) > 3), key=lambda ce: -len(ce[0]))
+
+
+def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
+    """``(entries that explain words of this text, codes of the text no entry explains)``:
+    declared names are found as whole words first and taken out, then the rest is read
+    as codes (:func:`_codes_of`)."""
+    found: list[KeyEntry] = []
+    rest = words
+    for name, e in names:
+        pattern = r"(?<![\w'])" + re.escape(name) + r"(?![\w'])"
+        if re.search(pattern, rest):
+            rest = re.sub(pattern, " ", rest)
+            if e not in found:
+                found.append(e)
+    missing = set()
+    for code in sorted(_codes_of(rest.strip())):
+        hits = [e for e in entries if code in e.codes]
+        if not hits:
+            missing.add(code)
+        for e in hits:
+            if e not in found:
+                found.append(e)
+    return found, missing
+
+
+def drawn_codes(svg: str) -> set[str]:
+    """Every code ``svg`` writes: a text that is one digit (a player's number on a piece, a
+    count), and every word of at most three letters that is not a short English word
+    (:data:`WORDS`); a mark with a player's number (``"Ml1"``) counts as both (``"Ml"``,
+    ``"1"``). ``P1`` .. names a player and is not a code; cell names (``2,-1``) and longer
+    words are not codes."""
+    out: set[str] = set()
+    for words in _text_tokens(svg):
+        out |= _codes_of(words)
+    return out
+
+
+def missing_codes(svg: str, entries) -> set[str]:
+    """The codes ``svg`` draws that no entry of ``entries`` explains (empty: the key is
+    whole). A declared name of more than three characters (a card's "Alchemist's Hut") is
+    read whole, so its short words are not taken for codes."""
+    entries = list(entries)
+    names = _names(entries)
+    out: set[str] = set()
+    for words in _text_tokens(svg):
+        out |= _explained(words, entries, names)[1]
+    return out
+
+
+def annotate_svg(svg: str, entries) -> str:
+    """``svg`` with a ``<title>`` in every ``<text>`` that writes a declared code or name
+    (the entries' :meth:`KeyEntry.sentence`), so pointing at it (or a screen reader) says
+    what it is; a text that already has a title is left as it is. Same input, same bytes."""
+    entries = list(entries)
+    if not entries:
+        return svg
+    names = _names(entries)
+
+    def one(m):
+        head, body, tail = m.groups()
+        if "<title>" in body:
+            return m.group(0)
+        found = _explained(html.unescape(body).strip(), entries, names)[0]
+        if not found:
+            return m.group(0)
+        return f"{head}<title>{escape(' '.join(e.sentence() for e in found))}</title>{body}{tail}"
+
+    return _TEXT.sub(one, svg)
+
+
+def keyed_board(game, state, board: str) -> tuple[str, str]:
+    """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
+    titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
+    unchanged for a game that declares no key (``board_key``)."""
+    try:
+        entries = board_key(game, state)
+    except games.MissingHook:
+        return board, ""
+    shown = drawn_entries(board, entries)
+    return annotate_svg(board, entries), key_html([e for e in entries if not e.drawn_only or e in shown])
+
+
+def drawn_entries(svg: str, entries) -> list[KeyEntry]:
+    """The entries whose codes or names ``svg``'s texts write, in the entries' order."""
+    entries = list(entries)
+    names = _names(entries)
+    found: list[KeyEntry] = []
+    for words in _text_tokens(svg):
+        for e in _explained(words, entries, names)[0]:
+            if e not in found:
+                found.append(e)
+    return [e for e in entries if e in found]
+
+
+# ------------------------------------------------------------------------ settings in words
+def _value_words(value) -> str:
+    """A setting's value in words: ``True`` "on", ``[]`` "none", ``[2, 3]`` "2, 3",
+    ``"exchange_wood"`` "exchange wood"."""
+    if value is None or value == () or value == []:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value_words(v) for v in value)
+    return str(value).replace("_", " ")
+
+
+def option_label(option) -> str:
+    """An option's name for people: its flag's words (``"ghost cards"``, ``"rounds"``)."""
+    return option.flag.replace("-", " ").replace("_", " ")
+
+
+def _declarations(game, fields) -> dict:
+    """config key -> (label, help, default) from the game's options and its form fields."""
+    out: dict = {}
+    for o in getattr(game, "options", None) or ():
+        entry = (option_label(o).capitalize(), o.help, o.default)
+        out[o.keyword] = entry
+        out.setdefault(o.flag.replace("-", "_"), entry)
+    for f in fields or ():
+        known = out.get(f["name"])
+        entry = (f.get("label") or f["name"].replace("_", " ").capitalize(), f.get("help") or (known[1] if known else ""),
+                 f.get("default"))
+        out[f["name"]] = entry
+        for o in getattr(game, "options", None) or ():  # a form field named by an option's flag
+            if o.flag.replace("-", "_") == f["name"]:
+                out[o.keyword] = entry
+    return out
+
+
+def settings_words(game, config: dict, fields=(), hidden=("players", "seed", "auto_chance", "log", "box")) -> list[dict]:
+    """A table's settings, one ``{"label", "value", "help", "default"}`` per setting, in words.
+
+    ``config``: the table's ``new_game`` keywords; labels and help come from ``game``'s
+    :class:`~haunted_kit.protocol.GameOption` declarations and ``fields`` (the new-table
+    form's fields: ``name``, ``label``, ``help``, ``default``); a nested setting (a dict of
+    switches) is one row per switch; a key nothing declares is still written in words
+    (``"Limited supplies"``). ``hidden`` keys are said elsewhere (players, seed)."""
+    decl = _declarations(game, fields)
+    rows: list[dict] = []
+
+    def add(key, value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                add(k, v)
+            return
+        label, help_, default = decl.get(key, (key.replace("_", " ").capitalize(), "", None))
+        is_default = default is not None and _value_words(default) == _value_words(value)
+        rows.append({"label": label, "value": _value_words(value), "help": help_, "default": is_default})
+
+    for key, value in config.items():
+        if key not in hidden:
+            add(key, value)
+    return rows
+
+
+def settings_sentence(game, config: dict, fields=(), hidden=("players", "seed", "auto_chance", "log", "box")) -> str:
+    """A table's settings as short sentences (:func:`settings_words`):
+    ``"Mode: wanderer (the default). Ghost cards: 2. Limited supplies: on."``; ``"The
+    game's own settings."`` when nothing is left to say. Never raw keys or JSON."""
+    rows = settings_words(game, config, fields, hidden)
+    return " ".join(f"{r['label']}: {r['value']}{' (the default)' if r['default'] else ''}." for r in rows) \
+        or "The game's own settings."
