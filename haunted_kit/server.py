@@ -1228,7 +1228,7 @@ class ReplayStep(_Replay):
         at = copy.copy(t)
         at.state, at.seq = t.position(k), k
         msg = view_message(at, PUBLIC, self.classroom.size, bots={s.seat: s.agent for s in t.seats if s.agent})
-        msg.update(actions=[], turn=False, step=k, steps=len(t.applied), names=[s.label for s in t.seats],
+        msg.update(actions=[], turn=False, step=k, results="", steps=len(t.applied), names=[s.label for s in t.seats],
                    title=f"{t.game.title} · {t.name} · replay")
         if k == len(t.applied) and t.state.is_terminal():
             msg["results"] = lesson.results_html(lesson.results(self.classroom.store, t))

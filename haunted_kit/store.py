@@ -438,8 +438,11 @@ class GameStore:
             if table not in names:
                 raise StoreError(f"{where}: its table {table!r} is missing")
             have = [(r[1], r[2].upper(), r[3], r[5]) for r in self.db.execute(f"PRAGMA table_info({table})")]
-            added = len(_ADDED_COLUMNS.get(table, ()))
-            if have != want and not any(have == want[:-k] for k in range(1, added + 1)):  # later columns: migrated
+            added = {c for c, _ in _ADDED_COLUMNS.get(table, ())}
+            base = [c for c in want if c[0] not in added]
+            rest = have[len(base):]  # columns later versions added, in the order this store got them: each at most once
+            if have != want and not (have[:len(base)] == base and len({c[0] for c in rest}) == len(rest)
+                                     and set(rest) <= set(want)):
                 raise StoreError(f"{where}: its table {table!r} was changed (columns "
                                  f"{', '.join(c[0] for c in have)}; the schema has {', '.join(c[0] for c in want)})")
         return False
