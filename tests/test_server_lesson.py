@@ -315,6 +315,7 @@ def test_the_turning_points_come_from_the_game_review_with_names():
     assert isinstance(points, list)
     for p in points:
         assert 1 <= p["number"] <= len(t.applied) and p["text"].startswith(f"Decision {p['number']}: P{p['player'] + 1}")
+        assert t.applied[p["number"] - 1][1] == p["player"]  # the replay's step numbers are the review's
         if p["player"] == 0:
             assert "P1 (Ana)" in p["text"]
 

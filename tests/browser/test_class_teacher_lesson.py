@@ -97,4 +97,4 @@ def test_a_teacher_runs_a_lesson_from_an_empty_store_to_the_replay(chromium_brow
         for b in screen.locator(".hk-points button").all()[:1]:
             number = int(b.inner_text().split()[-1])
             b.click()
-            expect(screen.locator(".hk-step")).to_have_text(f" decision {number} of {steps} ")
+            expect(screen.locator(".hk-step")).to_have_text(f" decision {number - 1} of {steps} ")
