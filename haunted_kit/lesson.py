@@ -22,15 +22,18 @@ from html import escape
 
 from .protocol import results_by_score
 from .review import review
+from .search import hints as search_hints
 from .store import start_position, table_box
 from .tableview import sentence_log_html
 from .visibility import seen_events
 
 #: the playouts of the replay's turning points (a class waits for them: a quick look, not a full review)
 REPLAY_PLAYOUTS = 8
+#: the playouts of a seat's "Suggest a move" (a second or so of a worker's time)
+HINT_PLAYOUTS = 300
 #: the CSV's columns, in order (one row per seat per table)
 CSV_COLUMNS = ("table", "table_name", "game", "seed", "finished", "seat", "player", "name", "bot", "rank", "won",
-               "score", "score_by_source", "decisions", "takebacks")
+               "score", "score_by_source", "decisions", "takebacks", "hints")
 
 
 def duration_words(seconds) -> str:
@@ -84,8 +87,9 @@ def results(store, table) -> dict:
     seat in seat order: ``seat``, ``label``, ``name``, ``bot`` (agent or None), ``rank``,
     ``won``, ``score`` (the game's ``seat_results``, else ranked ``returns()``; None while
     the game is not over), ``parts`` (source -> points from the game's ``score_parts``, or
-    {}), ``decisions`` (the seat's decisions in effect) and ``takebacks`` (its own
-    decisions it took back)."""
+    {}), ``decisions`` (the seat's decisions in effect), ``takebacks`` (its own
+    decisions it took back) and ``hints`` (the moves it asked the server to suggest,
+    :meth:`haunted_kit.store.GameStore.hints_asked`)."""
     game, state = table.game, table.state
     over = bool(state.is_terminal())
     n = len(table.seats)
@@ -102,13 +106,14 @@ def results(store, table) -> dict:
     for row in store.record(table.id):
         if row["kind"] == "rollback" and row["player"] is not None and 0 <= row["player"] < n:
             takebacks[row["player"]] += 1
+    asked = store.hints_asked(table.id)
     rows = []
     for s in table.seats:
         r = ranked[s.seat] if ranked else {}
         rows.append({"seat": s.seat, "label": s.label, "name": s.name, "bot": s.agent,
                      "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
                      "parts": dict(parts[s.seat]) if parts else {}, "decisions": decisions[s.seat],
-                     "takebacks": takebacks[s.seat]})
+                     "takebacks": takebacks[s.seat], "hints": asked.get(s.seat, 0)})
     sources = list(rows[0]["parts"]) if rows and rows[0]["parts"] else []
     return {"over": over, "score_name": getattr(game, "score_name", "score"), "sources": sources, "rows": rows}
 
@@ -125,12 +130,14 @@ def results_html(res: dict) -> str:
         return ""
     rows = sorted(res["rows"], key=lambda r: (r["rank"] if r["rank"] is not None else 1e9, r["seat"]))
     head = "".join(f"<th scope=\"col\">{escape(h)}</th>" for h in
-                   ("rank", "player", escape(str(res["score_name"])), *res["sources"], "decisions", "take-backs"))
+                   ("rank", "player", escape(str(res["score_name"])), *res["sources"], "decisions", "take-backs",
+                    "hints asked"))
     body = []
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
         cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
-                 *(_number(r["parts"].get(k)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"])]
+                 *(_number(r["parts"].get(k)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
+                 str(r["hints"])]
         body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
     return (f'<table class="hk-results"><caption>Results</caption><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
@@ -154,7 +161,7 @@ def csv_rows(store, tables) -> list[dict]:
                         "name": r["name"] or "", "bot": r["bot"] or "", "rank": r["rank"],
                         "won": "" if r["won"] is None else ("yes" if r["won"] else "no"), "score": _number(r["score"]),
                         "score_by_source": json.dumps(r["parts"]) if r["parts"] else "",
-                        "decisions": r["decisions"], "takebacks": r["takebacks"]})
+                        "decisions": r["decisions"], "takebacks": r["takebacks"], "hints": r["hints"]})
     return out
 
 
@@ -189,3 +196,18 @@ def turning_points(game, config: dict, box_path, record: list, names: list[str])
                 text = text.replace(f"P{p + 1}", f"P{p + 1} ({names[p]})")
         out.append({"number": tp.number, "player": tp.player, "text": text})
     return out
+
+
+def hint_texts(game, config: dict, box_path, record: list, player: int) -> list[str]:
+    """The search's top three moves for ``player`` (to move after ``record``) as sentences
+    (:func:`haunted_kit.search.hints`: it reads only what the player may see), rebuilt
+    from the table's record (run in a worker process); [] for a game without the hook."""
+    box, _ = table_box(game, box_path)
+    s = start_position(game, config, box)
+    for a in record:
+        s.apply_action(game.action_from_dict(a))
+    try:
+        found = search_hints(s, player=player, playouts=HINT_PLAYOUTS, top=3, seed=len(record), game=game)
+    except ValueError:  # MissingHook: a game without determinise
+        return []
+    return [h.sentence for h in found]

@@ -940,6 +940,36 @@ class Classroom:
             return {"error": f"{type(exc).__name__}: {exc}"}
         return {"error": f"unknown teacher action {short(op)}"}
 
+    def ask_hint(self, conn: Connection, msg: dict):
+        """A page asks for a move suggestion (``{"type": "hint", "seq"}``): for its seat when
+        it is to move (a seat page), or for the human to move (the hot seat); counted for
+        that seat (the results' hints asked), worked out in the worker pool
+        (:func:`haunted_kit.lesson.hint_texts`) and sent back as ``{"type": "hint", "seq",
+        "texts"}`` while the table is still there. Returns the task (tests await it), or None
+        when refused (a sentence to the page)."""
+        t = self.table(conn.table_id)
+        seat = t.state.current_player()
+        mine = conn.viewer if conn.role == "seat" else seat
+        if msg.get("seq") != t.seq or seat is None or seat != mine or t.seats[seat].agent is not None:
+            self.send(conn, {"type": "refused", "text": "A move is suggested only to the player to move, on the "
+                                                        "position the page shows."})
+            return None
+        self.store.add_hint(t.id, seat)
+        job = (t.game, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied], seat)
+        seq = t.seq
+
+        async def work():
+            try:
+                texts = await asyncio.get_running_loop().run_in_executor(self._bot_pool(), lesson.hint_texts, *job)
+            except Exception:  # noqa: BLE001 - to the teacher's log; the page gets a sentence
+                log.exception("table %s: a move suggestion failed", t.id)
+                self.send(conn, {"type": "error", "text": "No suggestion now; the teacher's log has the details."})
+                return
+            if conn in self.connections and self.table(t.id).seq == seq:
+                self.send(conn, {"type": "hint", "seq": seq, "texts": texts or ["This game gives no suggestions."]})
+
+        return asyncio.get_running_loop().create_task(work())
+
     def student_name(self, conn: Connection, name) -> None:
         """A student gives their name on joining a seat (``{"type": "name", "name"}``): kept
         while the seat has none (the teacher's roster name, or one given before, stays;
@@ -1345,6 +1375,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "cover" and self.conn.role == "hotseat":
                 self.conn.revealed_for = None
                 c.update(self.conn)
+            elif kind == "hint" and self.conn.role in ("seat", "hotseat"):
+                c.ask_hint(self.conn, msg)
             elif kind == "name" and self.conn.role == "seat":
                 c.student_name(self.conn, msg.get("name"))
             elif kind == "log":

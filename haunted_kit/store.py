@@ -693,6 +693,7 @@ class GameStore:
                 self.db.execute("DELETE FROM game_tables WHERE id = ?", (tid,))
                 self.db.execute("DELETE FROM meta WHERE key IN (?, ?, ?)",
                                 (*(f"link:{k}:{tid}" for k in LINK_KINDS), f"notice:{tid}"))
+                self.db.execute("DELETE FROM meta WHERE key LIKE ?", (f"hints:{tid}:%",))
             self._tables.pop(tid, None)
             self.set_aside.pop(tid, None)
             for k in [k for k in self._links if k.endswith(f":{tid}")]:
@@ -731,6 +732,25 @@ class GameStore:
         rows = self.db.execute("SELECT seq, kind, player, target, at FROM decisions WHERE table_id = ? ORDER BY seq",
                                (int(table_id),)).fetchall()
         return [{"seq": q, "kind": k, "player": p, "target": g, "at": _epoch(at)} for q, k, p, g, at in rows]
+
+    def add_hint(self, table_id: int, seat: int) -> int:
+        """Count one move suggestion asked by ``seat`` of table ``table_id`` (``meta`` row
+        ``hints:ID:SEAT``, no schema change). Returns the seat's count."""
+        key = f"hints:{int(table_id)}:{int(seat)}"
+        with self._lock, self._transaction():
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            n = (int(row[0]) if row and str(row[0]).isdigit() else 0) + 1
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(n)))
+        return n
+
+    def hints_asked(self, table_id: int) -> dict[int, int]:
+        """Seat -> how many move suggestions it asked at table ``table_id`` (:meth:`add_hint`)."""
+        out = {}
+        for key, value in self.db.execute("SELECT key, value FROM meta WHERE key LIKE ?", (f"hints:{int(table_id)}:%",)):
+            seat = key.rsplit(":", 1)[1]
+            if seat.isdigit() and str(value).isdigit():
+                out[int(seat)] = int(value)
+        return out
 
     def created(self, table_id: int) -> float | None:
         """When table ``table_id`` was created, seconds since the epoch (None: unknown)."""

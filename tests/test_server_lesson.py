@@ -320,6 +320,40 @@ def test_the_turning_points_come_from_the_game_review_with_names():
             assert "P1 (Ana)" in p["text"]
 
 
+@pytest.mark.parametrize("game", game_names())
+def test_a_suggested_move_is_for_the_player_to_move_only_and_counted_in_the_results(game):
+    from concurrent.futures import ThreadPoolExecutor
+
+    c = classroom()
+    c._pool = ThreadPoolExecutor(1)  # noqa: SLF001 - the worker pool, in this process for the test
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=4)
+    mover = t.state.current_player()
+    pages = {p: Connection(Page(), t.id, p, "seat") for p in range(len(t.seats))}
+    c.connections |= set(pages.values())
+    other = next(p for p in pages if p != mover)
+
+    async def go():
+        refused = c.ask_hint(pages[other], {"type": "hint", "seq": t.seq})
+        stale = c.ask_hint(pages[mover], {"type": "hint", "seq": t.seq + 1})
+        task = c.ask_hint(pages[mover], {"type": "hint", "seq": t.seq})
+        await task
+        return refused, stale
+
+    try:
+        refused, stale = run_in_fresh_loop(go)
+    finally:
+        c._pool.shutdown()  # noqa: SLF001
+    assert refused is None and stale is None
+    assert pages[other].socket.sent[-1]["text"].startswith("A move is suggested only to the player to move")
+    reply = pages[mover].socket.sent[-1]
+    legal = {lesson_sentence for lesson_sentence in reply["texts"]}
+    assert reply["type"] == "hint" and reply["seq"] == t.seq and 1 <= len(legal) <= 3
+    assert c.store.hints_asked(t.id) == {mover: 1}
+    assert [r["hints"] for r in lesson.results(c.store, t)["rows"]] == [int(p == mover) for p in range(len(t.seats))]
+    row = lesson.csv_rows(c.store, [t])[mover]
+    assert row["hints"] == 1
+
+
 # ============================================================================ before: older stores, a fresh start
 def test_a_store_written_before_names_and_archives_loads_and_is_migrated(tmp_path):
     path = tmp_path / "old.db"
