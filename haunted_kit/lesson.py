@@ -49,18 +49,15 @@ def duration_words(seconds) -> str:
 def last_activity(store, table) -> float | None:
     """When ``table`` last changed (its record's last row), else when it was created;
     seconds since the epoch."""
-    record = store.record(table.id)
-    return record[-1]["at"] if record else store.created(table.id)
+    last, _ = store.last_times(table.id)
+    return last if last is not None else store.created(table.id)
 
 
 def seat_idle(store, table) -> list[float | None]:
     """Per seat, when it last decided (seconds since the epoch), else when the table was created."""
     created = store.created(table.id)
-    last = [created] * len(table.seats)
-    for row in store.record(table.id):
-        if row["kind"] == "action" and row["player"] is not None and 0 <= row["player"] < len(last):
-            last[row["player"]] = row["at"]
-    return last
+    _, by_seat = store.last_times(table.id)
+    return [by_seat.get(s.seat) or created for s in table.seats]
 
 
 def waiting(store, table) -> dict | None:

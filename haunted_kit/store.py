@@ -752,6 +752,18 @@ class GameStore:
                 out[int(seat)] = int(value)
         return out
 
+    def last_times(self, table_id: int) -> tuple[float | None, dict[int, float | None]]:
+        """When table ``table_id``'s record last changed (its last row; None: no row yet) and
+        each player's last decision (player -> seconds since the epoch), two indexed reads."""
+        tid = int(table_id)
+        row = self.db.execute("SELECT at FROM decisions WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (tid,)).fetchone()
+        seats = self.db.execute("SELECT player, MAX(seq) FROM decisions WHERE table_id = ? AND kind = 'action' "
+                                "GROUP BY player", (tid,)).fetchall()
+        at = {q: a for q, a in self.db.execute(
+            f"SELECT seq, at FROM decisions WHERE table_id = ? AND seq IN ({','.join('?' * len(seats))})",
+            (tid, *(q for _, q in seats)))} if seats else {}
+        return (_epoch(row[0]) if row else None), {p: _epoch(at.get(q)) for p, q in seats}
+
     def created(self, table_id: int) -> float | None:
         """When table ``table_id`` was created, seconds since the epoch (None: unknown)."""
         row = self.db.execute("SELECT created FROM game_tables WHERE id = ?", (int(table_id),)).fetchone()
