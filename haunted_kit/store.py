@@ -57,7 +57,11 @@ from .fileio import atomic_write, parse_json
 from .visibility import seen_events, seen_observation
 from .games import DEFAULT_GAME, get_game, hook
 
-SCHEMA_VERSION = 1
+#: the store's schema: 2 added the seats' names and the tables' archive (:data:`_ADDED_COLUMNS`);
+#: a store of an older schema (:data:`OLDER_SCHEMAS`) is migrated when it opens, and an older kit
+#: then refuses it by its number ("written by a newer haunted-kit") instead of by its columns
+SCHEMA_VERSION = 2
+OLDER_SCHEMAS = (1,)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
 CODE_LENGTH = 6
 #: the links of a table that may be shown (projected, handed round), each with its own token
@@ -369,6 +373,8 @@ class GameStore:
                 for column, sql in added:
                     if column not in have:
                         self.db.execute(sql)
+            if self._older:  # migrated: this kit's schema from now on
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise StoreError(f"{self.path} is damaged or not a haunted-kit game store ({exc}); left untouched, and "
@@ -408,6 +414,7 @@ class GameStore:
                 that is missing, not a number or not this kit's, a missing or edited table,
                 a trigger or view added to it."""
         objects = self.db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+        self._older = False
         if not objects:
             return True
         problems = [" ".join(str(r[0]).split()) for r in self.db.execute("PRAGMA quick_check(3)")]  # every page read once: damage shows now
@@ -428,9 +435,10 @@ class GameStore:
         if int(version) > SCHEMA_VERSION:
             raise StoreError(f"{self.path}: written by a newer haunted-kit (store schema {int(version)}, "
                              f"this kit reads {SCHEMA_VERSION}); left untouched")
-        if int(version) != SCHEMA_VERSION:
+        if int(version) != SCHEMA_VERSION and int(version) not in OLDER_SCHEMAS:
             raise StoreError(f"{where}: store schema {int(version)} is no schema this kit knows "
-                             f"(it reads {SCHEMA_VERSION})")
+                             f"(it reads {', '.join(map(str, (*OLDER_SCHEMAS, SCHEMA_VERSION)))})")
+        self._older = int(version) != SCHEMA_VERSION  # migrated below: its missing columns added
         extra = sorted(f"{t} {n}" for t, n in objects if t in ("trigger", "view") or (t == "table" and n not in _COLUMNS))
         if extra:
             raise StoreError(f"{where}: it holds what the kit never writes: {', '.join(extra)}")
@@ -441,7 +449,7 @@ class GameStore:
             added = {c for c, _ in _ADDED_COLUMNS.get(table, ())}
             base = [c for c in want if c[0] not in added]
             rest = have[len(base):]  # columns later versions added, in the order this store got them: each at most once
-            if have != want and not (have[:len(base)] == base and len({c[0] for c in rest}) == len(rest)
+            if have != want and not (self._older and have[:len(base)] == base and len({c[0] for c in rest}) == len(rest)
                                      and set(rest) <= set(want)):
                 raise StoreError(f"{where}: its table {table!r} was changed (columns "
                                  f"{', '.join(c[0] for c in have)}; the schema has {', '.join(c[0] for c in want)})")

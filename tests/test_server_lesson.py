@@ -20,7 +20,7 @@ from haunted_kit.cli import main
 from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import results_by_score
 from haunted_kit.server import PUBLIC, Classroom, Connection, open_classroom
-from haunted_kit.store import MAX_NAME, MAX_ROSTER, GameStore, clean_name
+from haunted_kit.store import MAX_NAME, MAX_ROSTER, SCHEMA_VERSION, GameStore, StoreError, clean_name
 from haunted_kit.visibility import seen_events
 from fresh_loop import run_in_fresh_loop
 from test_server_links import Served, serve, snapshot
@@ -363,7 +363,8 @@ def test_a_store_written_before_names_and_archives_loads_and_is_migrated(tmp_pat
         played = t.state.to_json()
     db = sqlite3.connect(path)
     for sql in ("ALTER TABLE seats DROP COLUMN name", "ALTER TABLE game_tables DROP COLUMN archived",
-                "ALTER TABLE game_tables DROP COLUMN game"):  # the schema of the kit before these columns
+                "ALTER TABLE game_tables DROP COLUMN game",  # the schema of the kit before these columns
+                "UPDATE meta SET value = '1' WHERE key = 'schema'"):
         db.execute(sql)
     db.commit()
     db.close()
@@ -375,8 +376,16 @@ def test_a_store_written_before_names_and_archives_loads_and_is_migrated(tmp_pat
             store.set_name(1, 0, "Ana")
             store.archive(1)
             store.archive(1, False)
-    cols = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(game_tables)")]
+    db = sqlite3.connect(path)
+    cols = [r[1] for r in db.execute("PRAGMA table_info(game_tables)")]
     assert cols[-2:] == ["game", "archived"]
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
+    # a store of this schema missing one of its columns is not migrated: it was edited, and is refused
+    db.execute("ALTER TABLE seats DROP COLUMN name")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="its table 'seats' was changed"):
+        GameStore(path)
 
 
 def test_a_fresh_start_on_an_empty_store_makes_no_table_unless_asked(tmp_path, monkeypatch):
