@@ -199,7 +199,7 @@ def class_store(path: Path, tables: int, root: Path | None = None) -> None:
     code = ("import sys; from haunted_kit.store import GameStore\n"
             "with GameStore(sys.argv[1]) as s:\n"
             f"    [s.create_table(players=4, seed=11 + k) for k in range({int(tables)})]")
-    subprocess.run([sys.executable, "-c", code, str(path)], check=True, env={**os.environ, "PYTHONPATH": str(root)})
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
 
 
 def socket_class(url: str, codes: dict, tables: int, pace: float, stop: threading.Event, out: dict) -> None:
