@@ -941,15 +941,16 @@ class Classroom:
         return {"error": f"unknown teacher action {short(op)}"}
 
     def ask_hint(self, conn: Connection, msg: dict):
-        """A page asks for a move suggestion (``{"type": "hint", "seq"}``): for its seat when
-        it is to move (a seat page), or for the human to move (the hot seat); counted for
+        """A seat page asks for a move suggestion (``{"type": "hint", "seq"}``) for its seat
+        when it is to move (never a shared screen: the search reads the mover's hidden
+        cards, and its sentences may name them); counted for
         that seat (the results' hints asked), worked out in the worker pool
         (:func:`haunted_kit.lesson.hint_texts`) and sent back as ``{"type": "hint", "seq",
         "texts"}`` while the table is still there. Returns the task (tests await it), or None
         when refused (a sentence to the page)."""
         t = self.table(conn.table_id)
         seat = t.state.current_player()
-        mine = conn.viewer if conn.role == "seat" else seat
+        mine = conn.viewer if conn.role == "seat" else None
         if msg.get("seq") != t.seq or seat is None or seat != mine or t.seats[seat].agent is not None:
             self.send(conn, {"type": "refused", "text": "A move is suggested only to the player to move, on the "
                                                         "position the page shows."})
@@ -1375,7 +1376,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "cover" and self.conn.role == "hotseat":
                 self.conn.revealed_for = None
                 c.update(self.conn)
-            elif kind == "hint" and self.conn.role in ("seat", "hotseat"):
+            elif kind == "hint" and self.conn.role == "seat":  # not on a shared screen: a hint may use hidden cards
                 c.ask_hint(self.conn, msg)
             elif kind == "name" and self.conn.role == "seat":
                 c.student_name(self.conn, msg.get("name"))

@@ -333,6 +333,9 @@ def test_a_suggested_move_is_for_the_player_to_move_only_and_counted_in_the_resu
     other = next(p for p in pages if p != mover)
 
     async def go():
+        hot = Connection(Page(), t.id, PUBLIC, "hotseat")  # a shared screen: never (hidden cards)
+        c.connections.add(hot)
+        assert c.ask_hint(hot, {"type": "hint", "seq": t.seq}) is None
         refused = c.ask_hint(pages[other], {"type": "hint", "seq": t.seq})
         stale = c.ask_hint(pages[mover], {"type": "hint", "seq": t.seq + 1})
         task = c.ask_hint(pages[mover], {"type": "hint", "seq": t.seq})
