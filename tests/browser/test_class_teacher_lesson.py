@@ -58,6 +58,11 @@ def test_a_teacher_runs_a_lesson_from_an_empty_store_to_the_replay(chromium_brow
         expect(seat.locator(".hk-names")).to_contain_text("P1 Ben <b>")
         expect(seat).to_have_title(__import__("re").compile(r"P1 Ben <b>"))
         expect(seat.locator(".hk-waiting")).to_contain_text("Waiting for")
+        # the turn signal a student switches on: kept on the device, and it vibrates (and beeps) at once to show it works
+        seat.evaluate("() => { window.__buzz = []; navigator.vibrate = p => (window.__buzz.push(p), true); }")
+        seat.locator(".hk-signal input").check()
+        assert seat.evaluate("() => [localStorage.getItem('hk-signal'), window.__buzz]") == ["1", [[200, 100, 200]]]
+        expect(seat.locator(".hk-signal input")).to_be_checked()
 
         # P1 to a bot too: the bots play the game to its end
         row.locator(".hk-hand").click()
