@@ -73,10 +73,11 @@ def waiting(store, table) -> dict | None:
 def full_log_html(table, viewer: int | None) -> str:
     """The table's whole event log as ``viewer`` may see it (a seat, or None / a negative
     number: the public side), every event from the first, oldest first, in a box the
-    page scrolls."""
+    page scrolls, headed by who is who (each seat's label with its name, escaped)."""
     log = getattr(table.state, "log", None) or []
     events = seen_events(table.game, log, viewer if viewer is not None and viewer >= 0 else -1)
-    return sentence_log_html(events, last=0)
+    who = " · ".join(escape(s.label) for s in table.seats)
+    return f'<div class="hk-log-names"><b>Players:</b> {who}</div>' + sentence_log_html(events, last=0)
 
 
 def results(store, table) -> dict:
