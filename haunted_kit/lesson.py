@@ -81,7 +81,8 @@ def full_log_html(table, viewer: int | None) -> str:
 
 
 def results(store, table) -> dict:
-    """The results of ``table``: ``{"over", "score_name", "sources", "rows"}``; ``rows`` per
+    """The results of ``table``: ``{"over", "score_name", "sources", "rows", "collective_loss"}``
+    (``collective_loss``: the game says every player lost together); ``rows`` per
     seat in seat order: ``seat``, ``label``, ``name``, ``bot`` (agent or None), ``rank``,
     ``won``, ``score`` (the game's ``seat_results``, else ranked ``returns()``; None while
     the game is not over), ``parts`` (source -> points from the game's ``score_parts``, or
@@ -113,7 +114,9 @@ def results(store, table) -> dict:
                      "parts": dict(parts[s.seat]) if parts else {}, "decisions": decisions[s.seat],
                      "takebacks": takebacks[s.seat], "hints": asked.get(s.seat, 0)})
     sources = list(rows[0]["parts"]) if rows and rows[0]["parts"] else []
-    return {"over": over, "score_name": getattr(game, "score_name", "score"), "sources": sources, "rows": rows}
+    lost = bool(ranked) and all(r.get("collective_loss") for r in ranked)  # every player lost together (the game says)
+    return {"over": over, "score_name": getattr(game, "score_name", "score"), "sources": sources, "rows": rows,
+            "collective_loss": lost}
 
 
 def _number(v) -> str:
@@ -137,7 +140,8 @@ def results_html(res: dict) -> str:
                  *(_number(r["parts"].get(k)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
                  str(r["hints"])]
         body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
-    return (f'<table class="hk-results"><caption>Results</caption><thead><tr>{head}</tr></thead>'
+    caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
+    return (f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
 
 

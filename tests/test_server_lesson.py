@@ -248,6 +248,8 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
         for r in res["rows"]:
             assert sum(r["parts"].values()) == pytest.approx(r["score"])
     html = lesson.results_html(res)
+    lost = all(x.get("collective_loss") for x in own)
+    assert res["collective_loss"] == lost and ("<caption>Results: a collective loss" in html) == lost
     best = min(res["rows"], key=lambda r: (r["rank"], r["seat"]))
     assert html.index("<tbody><tr><td>1") < html.index(best["label"])
 
