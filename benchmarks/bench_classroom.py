@@ -188,10 +188,18 @@ def server_bytes_sent(port: int) -> int:
     return sum(int(n) for n in re.findall(r"bytes_acked:(\d+)", out))
 
 
-def class_store(path: Path, tables: int) -> None:
-    with GameStore(path) as store:
-        for k in range(tables):
-            store.create_table(players=4, seed=11 + k)
+def class_store(path: Path, tables: int, root: Path | None = None) -> None:
+    """A store of ``tables`` 4-seat tables, written by the kit of the checkout at ``root``
+    (its own schema: an older kit refuses a newer store) or, without it, this one."""
+    if root is None:
+        with GameStore(path) as store:
+            for k in range(tables):
+                store.create_table(players=4, seed=11 + k)
+        return
+    code = ("import sys; from haunted_kit.store import GameStore\n"
+            "with GameStore(sys.argv[1]) as s:\n"
+            f"    [s.create_table(players=4, seed=11 + k) for k in range({int(tables)})]")
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
 
 
 def socket_class(url: str, codes: dict, tables: int, pace: float, stop: threading.Event, out: dict) -> None:
@@ -247,7 +255,7 @@ def class_run(root: Path, tables: int, moves: int, pace: float, teacher: bool, w
     from playwright.sync_api import sync_playwright
 
     db = work / f"class-{time.monotonic_ns()}.db"
-    class_store(db, tables)
+    class_store(db, tables, root)
     os.environ["PYTHONPATH"] = str(root)  # the server process runs that checkout's kit
     srv = start_class_server(["--store", str(db), "--port", str(free_port()), "--bot-delay", "0"], work)
     port = int(srv.url.rsplit(":", 1)[1])

@@ -307,9 +307,11 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--store", type=_path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
     srv.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
-                     help="the game of the first table and of the tables the teacher page opens (default haunted)")
+                     help="the game the teacher page's new-table form offers first, and of the first table (default "
+                          "haunted); a store without tables starts with the new-table form, unless --players, --seed, "
+                          "--bots or --box ask for a first table")
     srv.add_argument("--players", type=_player_count, default=None, metavar="N", help="first table: number of players (default: the game's)")
-    srv.add_argument("--seed", type=_seed, default=1, help="first table: seed (default 1)")
+    srv.add_argument("--seed", type=_seed, default=None, help="first table: seed (default 1)")
     srv.add_argument("--bots", type=_int_list, default=[], metavar="N,N",
                      help="first table: seats (1-based) played by bots (default none)")
     srv.add_argument("--box", type=_path, metavar="DIR", help="first table: a house-rule copy of data/")
@@ -1054,16 +1056,19 @@ def _server(sub, args) -> int:
     options = game_option_values(sub, game, args)
     box = _box(sub, game, args.box, game_option=True)
     players = _players(sub, box, args.players, game)
+    asked = args.players is not None or args.seed is not None or bool(args.bots) or args.box is not None
+    args.seed = 1 if args.seed is None else args.seed
     _check_settings(sub, game.name, box, players, args.seed, options)
     if any(not 1 <= b <= players for b in args.bots):
         sub.error(f"--bots: bot seats must be between 1 and {players}, got {','.join(map(str, args.bots))}")
     _check_outputs(sub, {"--store": args.store, "--log": args.log})
+    # a first table only when asked for: an empty store otherwise opens on the new-table form
     first = {"game": game.name, "players": players, "seed": args.seed, **options,
-             "box": args.box, "bots": [b - 1 for b in args.bots]}
+             "box": args.box, "bots": [b - 1 for b in args.bots]} if asked else None
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
                             bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token,
-                            compress=args.compress)
+                            compress=args.compress, game=game.name)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
         if "--store" not in str(exc):  # the store file itself is refused: what to do, the file kept as it is

@@ -37,6 +37,7 @@ is one line in the log.
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import io
 import json
@@ -61,6 +62,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock, the store's decision numbers still keep decisions single
     fcntl = None
 
+from . import lesson
 from .bots import seat_bot
 from .explain import keyed_board, settings_sentence, settings_words
 from .fileio import parse_json
@@ -81,6 +83,8 @@ MAX_REQUEST_BYTES = 64 * 1024  #: a teacher request (POST body) or a page's mess
 DECISIONS_LISTED = 30          #: the teacher page lists a table's last 30 decisions to roll back to,
 DECISIONS_EVERY = 10           #: and every tenth decision before them
 TEACHER_INTERVAL = 0.3         #: seconds: the served teacher page is sent at most about three messages a second
+#: the teacher's lesson actions (:meth:`Classroom.lesson_op`)
+LESSON_OPS = ("roster", "name", "archive", "unarchive", "remove", "rematch")
 
 
 def lan_address() -> str:
@@ -355,6 +359,9 @@ class Classroom:
     _pool: object = None
     _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
     game: str = DEFAULT_GAME      #: the game the teacher page's new-table form offers first (``server --game``)
+    #: seconds since the epoch, now (``time.time``): how long a table waits and seats idle; a test drives it
+    clock: object = time.time
+    _reviews: dict = field(default_factory=dict)  #: (table, seq) -> the replay's turning points (a Future or a list)
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -396,7 +403,7 @@ class Classroom:
             if conn.revealed_for is not None:
                 mode = "hotseat-revealed"
         bot_seats = tuple(s.seat for s in t.seats if s.agent is not None)
-        return (t.id, t.seq, conn.viewer, mode, bot_seats)
+        return (t.id, t.seq, conn.viewer, mode, bot_seats, tuple(s.name for s in t.seats))
 
     def cached_view(self, key: tuple) -> tuple[dict, str]:
         """The view message for ``key`` (:meth:`view_key`) and its JSON text, built once per
@@ -413,7 +420,7 @@ class Classroom:
         hit = self._views.get(key)
         if hit is not None:
             return hit[0]
-        table_id, seq, viewer, mode, _ = key
+        table_id, seq, viewer, mode, *_ = key
         stale = [k for k in self._views if k[0] == table_id and k[1] != seq]
         for k in stale:
             del self._views[k]
@@ -438,7 +445,22 @@ class Classroom:
                            and self.can_undo(t, seat))
         msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
+        self.lesson_view(t, viewer, mode, msg)
         return msg
+
+    def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
+        """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
+        label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet: the
+        student may give one), ``waiting`` (:func:`haunted_kit.lesson.waiting`: whom the
+        table waits for and since when, the page counts the time) and ``results`` (the
+        results screen's HTML once the game is over, else "")."""
+        msg["names"] = [s.label for s in t.seats]
+        seat = t.seats[viewer] if mode == "seat" and 0 <= viewer < len(t.seats) else None
+        msg["name_wanted"] = bool(seat is not None and not seat.name)
+        if seat is not None and seat.name:
+            msg["title"] += f" {seat.name}"
+        msg["waiting"] = lesson.waiting(self.store, t)
+        msg["results"] = lesson.results_html(lesson.results(self.store, t)) if t.state.is_terminal() else ""
 
     def message_for(self, conn: Connection) -> dict:
         """The full message for ``conn``'s page: the teacher message or its view."""
@@ -533,9 +555,16 @@ class Classroom:
         for c in self.connections:
             if c.role == "seat":
                 online[(c.table_id, c.viewer)] = online.get((c.table_id, c.viewer), 0) + 1
-        tables = []
+        tables, archived = [], []
         for t in self.store.serving():
-            seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent,
+            if t.archived:  # the archive: results and replay, no seats
+                archived.append({"id": t.id, "name": t.name, "game": t.game.name, "status": self.status_line(t),
+                                 "over": t.state.is_terminal(), "names": [s.label for s in t.seats],
+                                 "watch": self.store.link_token(t.id, "watch")})
+                continue
+            idle = lesson.seat_idle(self.store, t)
+            seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
+                      "idle_since": idle[seat.seat],
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
@@ -544,7 +573,18 @@ class Classroom:
                                                      settings_words(t.game, t.config, self.form_fields(t.game)) if r["help"]),
                            "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-        return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside()}
+            tables[-1]["waiting"] = lesson.waiting(self.store, t)  # times as epochs: the page counts on (no message a second)
+        return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside(),
+                "archived": archived, "roster": self.store.roster()}
+
+    def idle_times(self, t: Table) -> dict:
+        """How long, in seconds by :attr:`clock`, table ``t`` has waited for its player to
+        move (``"waiting"``, None when nobody is to move) and each seat has gone without a
+        decision (``"seats"``: since its last one, else since the table was made), as the
+        teacher page counts them."""
+        now, wait = self.clock(), lesson.waiting(self.store, t)
+        return {"waiting": None if wait is None or wait["since"] is None else max(0.0, now - wait["since"]),
+                "seats": [None if x is None else max(0.0, now - x) for x in lesson.seat_idle(self.store, t)]}
 
     @staticmethod
     def form_fields(game) -> list[dict]:
@@ -728,7 +768,7 @@ class Classroom:
                                                         "player moves, a hidden card is shown or chance decides."})
             return
         n = len(t.applied)
-        t.rollback(n - 1)
+        t.rollback(n - 1, by=seat)  # the seat kept in the row: the results count its take-backs
         # no words of the decision itself: the game's visibility may hide it from the others (a card taken face down)
         self.announce(t, f"P{seat + 1} took back decision {n}; the game is back at decision {n - 1}.")
         self.broadcast(t.id)
@@ -896,6 +936,8 @@ class Classroom:
                 self.broadcast(t.id)
                 self.schedule_bots(t.id)
                 return {"ok": f"Table {t.id}: {text}"}
+            if op in LESSON_OPS:
+                return self.lesson_op(op, msg)
             if op == "new_link":
                 t = self._table_of(msg)
                 kind = msg.get("link")
@@ -910,6 +952,120 @@ class Classroom:
             log.exception("teacher action %r failed", op)
             return {"error": f"{type(exc).__name__}: {exc}"}
         return {"error": f"unknown teacher action {short(op)}"}
+
+    def ask_hint(self, conn: Connection, msg: dict):
+        """A seat page asks for a move suggestion (``{"type": "hint", "seq"}``) for its seat
+        when it is to move (never a shared screen: the search reads the mover's hidden
+        cards, and its sentences may name them); counted for
+        that seat (the results' hints asked), worked out in the worker pool
+        (:func:`haunted_kit.lesson.hint_texts`) and sent back as ``{"type": "hint", "seq",
+        "texts"}`` while the table is still there. Returns the task (tests await it), or None
+        when refused (a sentence to the page)."""
+        t = self.table(conn.table_id)
+        seat = t.state.current_player()
+        mine = conn.viewer if conn.role == "seat" else None
+        if msg.get("seq") != t.seq or seat is None or seat != mine or t.seats[seat].agent is not None:
+            self.send(conn, {"type": "refused", "text": "A move is suggested only to the player to move, on the "
+                                                        "position the page shows."})
+            return None
+        self.store.add_hint(t.id, seat)
+        job = (t.game, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied], seat)
+        seq = t.seq
+
+        async def work():
+            try:
+                texts = await asyncio.get_running_loop().run_in_executor(self._bot_pool(), lesson.hint_texts, *job)
+            except Exception:  # noqa: BLE001 - to the teacher's log; the page gets a sentence
+                log.exception("table %s: a move suggestion failed", t.id)
+                self.send(conn, {"type": "error", "text": "No suggestion now; the teacher's log has the details."})
+                return
+            if conn in self.connections and self.table(t.id).seq == seq:
+                self.send(conn, {"type": "hint", "seq": seq, "texts": texts or ["This game gives no suggestions."]})
+
+        return asyncio.get_running_loop().create_task(work())
+
+    def student_name(self, conn: Connection, name) -> None:
+        """A student gives their name on joining a seat (``{"type": "name", "name"}``): kept
+        while the seat has none (the teacher's roster name, or one given before, stays;
+        the teacher changes names); a bad one is refused with the reason."""
+        t = self.table(conn.table_id)
+        if t.seats[conn.viewer].name:
+            self.send(conn, {"type": "refused", "text": "This seat has a name already; ask the teacher to change it."})
+            return
+        try:
+            kept = self.store.set_name(t.id, conn.viewer, name)
+        except ValueError as exc:
+            self.send(conn, {"type": "refused", "text": f"Not kept: {exc}."})
+            return
+        if kept is None:
+            self.send(conn, {"type": "refused", "text": "Type your name first."})
+            return
+        self.broadcast(t.id)
+
+    def lesson_op(self, op: str, msg: dict) -> dict:
+        """The lesson's teacher actions (:data:`LESSON_OPS`): ``roster`` (``names``: text, one
+        per line), ``name`` (table, seat 0-based, ``name``: text or null), ``archive`` /
+        ``unarchive`` (table), ``remove`` (table: an archived one, deleted for good),
+        ``rematch`` (table, optional ``seed``: a new table with the same seats, names and bots;
+        the old one archived and its pages sent to the new one). Raises ValueError with the
+        teacher's sentence; a refused request changes nothing."""
+        if op == "roster":
+            names = msg.get("names")
+            if not isinstance(names, (str, list)):
+                raise ValueError("names must be the roster's text, one name per line")
+            kept = self.store.set_roster(names)
+            self.teacher_changed()
+            return {"ok": f"The roster has {len(kept)} name{'s' if len(kept) != 1 else ''}."}
+        t = self._table_of(msg)
+        if op == "name":
+            seat = whole(msg.get("seat"), "seat", 0, len(t.seats) - 1)
+            name = self.store.set_name(t.id, seat, msg.get("name"))
+            self.broadcast(t.id)
+            return {"ok": f"{t.name}: P{seat + 1} is {name}." if name else f"{t.name}: P{seat + 1} has no name now."}
+        if op in ("archive", "unarchive"):
+            self.store.archive(t.id, op == "archive")
+            if op == "archive":
+                self.move_pages(t.id, None)
+            self.broadcast(None)
+            return {"ok": f"{t.name} archived: its seats are closed; its results and replay stay." if op == "archive"
+                    else f"{t.name} is back in play."}
+        if op == "remove":
+            self.store.remove_table(t.id)  # ValueError for a table in play
+            self.move_pages(t.id, None)
+            self._views = {k: v for k, v in self._views.items() if k[0] != t.id}
+            self.announcements.pop(t.id, None)
+            self.broadcast(None)
+            return {"ok": f"{t.name} removed with its record."}
+        if op == "rematch":
+            seed = msg.get("seed")
+            if seed is not None:
+                seed = whole(seed, "seed", SEED_MIN, SEED_MAX)
+            new = self.store.rematch(t.id, seed)
+            self.move_pages(t.id, new.id)
+            self.broadcast(None)
+            self.schedule_bots(new.id)
+            return {"ok": f"{new.name} is a rematch of {t.name} with the same seats (seed {new.config.get('seed')}); "
+                          f"{t.name} is archived."}
+        raise ValueError(f"unknown teacher action {short(op)}")
+
+    def move_pages(self, old: int, new: int | None) -> None:
+        """The pages open on table ``old`` (archived, removed or replaced by a rematch): each
+        is told ``{"type": "moved", "text", "url"}`` and closed; ``url``: the page's address on
+        table ``new`` (a seat's code moved with it; a screen gets the new table's link of its
+        kind), or None: the table is gone from play."""
+        for conn in [c for c in self.connections if c.table_id == old and c.role != "teacher"]:
+            self.connections.discard(conn)
+            url = None
+            if new is not None and conn.role in SCREEN_LINKS:
+                url = f"/{conn.role}/{new}?token={self.store.link_token(new, SCREEN_LINKS[conn.role])}"
+            elif new is not None and conn.role == "seat":
+                url = ""  # the same address: the seat's code opens the rematch
+            text = ("The teacher started a rematch with the same seats: this page opens it." if new is not None else
+                    "The teacher closed this table: ask the teacher where to play next.")
+            self.send(conn, {"type": "moved", "text": text, "url": url})
+            close = getattr(conn.socket, "close", None)
+            if close is not None:
+                close(4410, "table moved")
 
     def _table_of(self, msg: dict) -> Table:
         """The table a teacher request names (``"table"``: its number); ValueError else."""
@@ -998,6 +1154,10 @@ class SeatPage(_Base):
             self.plain_page(f"This seat's table ({seat.table_id}) is set aside: the server cannot play it (the teacher "
                             "page says why). Ask the teacher for a seat at another table.", 409)
             return
+        if seat.table_id in self.classroom.store.archived_ids():
+            self.plain_page(f"This seat's table ({seat.table_id}) was archived by the teacher: it is no longer played. "
+                            "Ask the teacher for a seat at another table.", 409)
+            return
         self.finish(page_html("seat", {"code": code}, self.classroom.table(seat.table_id).game.title))
 
 
@@ -1007,6 +1167,9 @@ class ViewPage(_Base):
         c, token = self.classroom, self.get_argument("token", "")
         if int(table_id) not in c.store.serving_ids():
             raise tornado.web.HTTPError(403 if not token else 404)
+        if role == "hotseat" and int(table_id) in c.store.archived_ids():
+            self.plain_page(f"Table {table_id} was archived by the teacher: it is no longer played.", 409)
+            return
         if not c.screen_token_ok(role, int(table_id), token):
             self.plain_page(screen_refusal(role, token_matches(token, c.teacher_token)), 403)
             return
@@ -1061,6 +1224,90 @@ class ExportSave(_Base):
         self.finish(json.dumps(self.classroom.table(int(table_id)).state.to_dict()))  # the protocol's save
 
 
+class ResultsCsv(_Base):
+    """``/results.csv?token=TEACHER``: the class's results, one row per seat per table
+    (:func:`haunted_kit.lesson.csv_rows`, archived tables included), with names; the teacher's only."""
+
+    def get(self):
+        if not self.teacher_ok():
+            raise tornado.web.HTTPError(403)
+        store = self.classroom.store
+        self.set_header("Content-Type", "text/csv; charset=utf-8")
+        self.set_header("Content-Disposition", 'attachment; filename="class-results.csv"')
+        self.finish(lesson.csv_text(lesson.csv_rows(store, store.serving())))
+
+
+class _Replay(_Base):
+    """A finished (or any) table's replay for the projector: opened by the table's watch
+    link's token only (the projector's; never the teacher's, which is never projected)."""
+
+    def table_or_refuse(self, table_id: str) -> Table | None:
+        c, token = self.classroom, self.get_argument("token", "")
+        tid = int(table_id)
+        if tid not in c.store.serving_ids():
+            raise tornado.web.HTTPError(404)
+        if not c.screen_token_ok("projector", tid, token):
+            self.plain_page(screen_refusal("projector", token_matches(token, c.teacher_token)).replace(
+                "projector", "replay"), 403)
+            return None
+        return c.table(tid)
+
+
+class ReplayPage(_Replay):
+    def get(self, table_id):
+        t = self.table_or_refuse(table_id)
+        if t is not None:
+            self.finish(page_html("replay", {"token": self.get_argument("token"), "table": t.id,
+                                             "steps": len(t.applied)}, t.game.title))
+
+
+class ReplayStep(_Replay):
+    """``/replay/N/step/K``: the public view of table N after its first K decisions in effect."""
+
+    def get(self, table_id, step):
+        t = self.table_or_refuse(table_id)
+        if t is None:
+            return
+        k = min(int(step), len(t.applied))
+        at = copy.copy(t)
+        at.state, at.seq = t.position(k), k
+        msg = view_message(at, PUBLIC, self.classroom.size, bots={s.seat: s.agent for s in t.seats if s.agent})
+        msg.update(actions=[], turn=False, step=k, results="", steps=len(t.applied), names=[s.label for s in t.seats],
+                   title=f"{t.game.title} · {t.name} · replay")
+        if k == len(t.applied) and t.state.is_terminal():
+            msg["results"] = lesson.results_html(lesson.results(self.classroom.store, t))
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(msg))
+
+
+class ReplayReview(_Replay):
+    """``/replay/N/review``: the game review's turning points of table N (a worker process
+    works them out once per position of the table), ``{"points": [...]}``."""
+
+    async def get(self, table_id):
+        t = self.table_or_refuse(table_id)
+        if t is None:
+            return
+        c = self.classroom
+        key = (t.id, t.seq)
+        points = c._reviews.get(key)
+        if points is None:
+            job = (t.game, t.config, t.box_path, [t.game.action_to_dict(a) for _, _, a in t.applied],
+                   [s.name or "" for s in t.seats])
+            points = c._reviews[key] = asyncio.get_running_loop().run_in_executor(c._bot_pool(), lesson.turning_points, *job)
+        if isinstance(points, asyncio.Future):
+            try:
+                done = await points
+            except Exception:  # noqa: BLE001 - to the teacher's log; the page says so
+                log.exception("table %s: the review's turning points failed", t.id)
+                c._reviews.pop(key, None)
+                self.finish({"error": "The turning points could not be worked out; the teacher's log has the details."})
+                return
+            c._reviews[key] = done
+            points = done
+        self.finish({"points": points})
+
+
 class Socket(_Shared, tornado.websocket.WebSocketHandler):
     def get_compression_options(self):
         """permessage-deflate (a ~60 KB view travels as ~7 KB) unless the app was made with
@@ -1080,7 +1327,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         role = self.get_argument("role", "seat")
         if code:
             seat = c.store.seat_by_code(code)
-            if seat is None or seat.table_id not in c.store.serving_ids():
+            if seat is None or seat.table_id not in c.store.serving_ids() or seat.table_id in c.store.archived_ids():
                 raise tornado.web.HTTPError(403)
             self.conn = Connection(self, seat.table_id, seat.seat, "seat")
         elif role == "teacher" and token_matches(token, c.teacher_token):
@@ -1092,6 +1339,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
                 raise tornado.web.HTTPError(404) from None
             if tid not in c.store.serving_ids():
                 raise tornado.web.HTTPError(404)
+            if role == "hotseat" and tid in c.store.archived_ids():
+                raise tornado.web.HTTPError(403)
             if c.screen_token_ok(role, tid, token):
                 self.conn = Connection(self, tid, PUBLIC, role)
             else:
@@ -1140,6 +1389,14 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "cover" and self.conn.role == "hotseat":
                 self.conn.revealed_for = None
                 c.update(self.conn)
+            elif kind == "hint" and self.conn.role == "seat":  # not on a shared screen: a hint may use hidden cards
+                c.ask_hint(self.conn, msg)
+            elif kind == "name" and self.conn.role == "seat":
+                c.student_name(self.conn, msg.get("name"))
+            elif kind == "log":
+                t = c.table(self.conn.table_id)
+                c.send(self.conn, {"type": "log", "seq": t.seq,
+                                   "html": lesson.full_log_html(t, self.conn.viewer if self.conn.role == "seat" else None)})
             else:
                 c.send(self.conn, {"type": "refused", "text": f"Unknown request {kind!r}."})
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page
@@ -1165,6 +1422,10 @@ def make_app(classroom: Classroom, hosts: set[str], base_url: str, *, compress: 
         (r"/qr/([A-Za-z0-9]{1,16})", QrCode, args),
         (r"/ws", Socket, args),
         (r"/favicon.ico", NoIcon, args),
+        (r"/results.csv", ResultsCsv, args),
+        (r"/replay/([0-9]{1,9})", ReplayPage, args),
+        (r"/replay/([0-9]{1,9})/step/([0-9]{1,9})", ReplayStep, args),
+        (r"/replay/([0-9]{1,9})/review", ReplayReview, args),
     ], serve_traceback=False, websocket_max_message_size=MAX_REQUEST_BYTES)
 
 
@@ -1176,6 +1437,7 @@ def page_html(role: str, params: dict, title: str = "Classroom") -> str:
     """The page for ``role`` (seat, projector, hotseat, teacher): one HTML file whose
     script opens the socket with ``params``; ``title`` heads it until the first view
     (the table's game title on a table's page)."""
+    params = {**params, "now": time.time()}  # the server's clock: the page counts waiting times on it
     return _PAGE.read_text(encoding="utf-8").replace("__TITLE__", escape(title)).replace(
         "__ROLE__", json.dumps(role)).replace("__PARAMS__", json.dumps(params).replace("</", "<\\/"))
 
@@ -1246,7 +1508,7 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
           bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
-          new_token: bool = False, ready=None, compress: bool = True) -> int:
+          new_token: bool = False, ready=None, compress: bool = True, game: str | None = None) -> int:
     """Run the classroom server until interrupted. Returns 0.
 
     Args:
@@ -1264,6 +1526,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             ``teacher``, ``seats`` {table: {seat: url}}, ``projector`` and ``hotseat``
             {table: url}: each table's links with their own tokens, never the teacher's).
         compress: deflate websocket messages (permessage-deflate, when the browser offers it).
+        game: the game the new-table form offers first (default: the first table's, else the default game).
 
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
@@ -1276,6 +1539,8 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
                                bot_delay=bot_delay)
     classroom.teacher_interval = TEACHER_INTERVAL
+    if game is not None:
+        classroom.game = game
     store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
@@ -1299,7 +1564,11 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
         for tid, why in sorted(store.set_aside.items()):
             print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
+        if not store.table_ids():
+            print("  No table yet: the teacher page opens on the new-table form.", flush=True)
         for t in store.serving():
+            if t.archived:
+                continue
             for s in t.seats:
                 kind = f"bot ({s.agent})" if s.agent else "human"
                 print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)

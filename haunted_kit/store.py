@@ -57,7 +57,11 @@ from .fileio import atomic_write, parse_json
 from .visibility import seen_events, seen_observation
 from .games import DEFAULT_GAME, get_game, hook
 
-SCHEMA_VERSION = 1
+#: the store's schema: 2 added the seats' names and the tables' archive (:data:`_ADDED_COLUMNS`);
+#: a store of an older schema (:data:`OLDER_SCHEMAS`) is migrated when it opens, and an older kit
+#: then refuses it by its number ("written by a newer haunted-kit") instead of by its columns
+SCHEMA_VERSION = 2
+OLDER_SCHEMAS = (1,)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed by students
 CODE_LENGTH = 6
 #: the links of a table that may be shown (projected, handed round), each with its own token
@@ -95,14 +99,22 @@ CREATE TABLE IF NOT EXISTS decisions (
 #: added to ``game_tables`` when missing: the table's game (NULL: a table of a store
 #: written before tables named their game, which is :data:`~haunted_kit.games.DEFAULT_GAME`'s)
 _GAME_COLUMN = "ALTER TABLE game_tables ADD COLUMN game TEXT"
+#: columns later versions added at the end of a table, in order, each added when missing (a
+#: store written before them loads and is migrated): the table's game, when the teacher
+#: archived it (NULL: in play), a seat's name (NULL: none given)
+_ADDED_COLUMNS = {"game_tables": [("game", _GAME_COLUMN), ("archived", "ALTER TABLE game_tables ADD COLUMN archived TEXT")],
+                  "seats": [("name", "ALTER TABLE seats ADD COLUMN name TEXT")]}
+#: the longest name of a student (characters) and the most names of a roster
+MAX_NAME = 40
+MAX_ROSTER = 200
 #: each table of the schema: its columns as ``PRAGMA table_info`` gives (name, type, not null, primary key)
 _COLUMNS = {
     "meta": [("key", "TEXT", 0, 1), ("value", "TEXT", 1, 0)],
     "game_tables": [("id", "INTEGER", 0, 1), ("name", "TEXT", 1, 0), ("config", "TEXT", 1, 0),
                     ("box_path", "TEXT", 0, 0), ("box_fingerprint", "TEXT", 1, 0), ("created", "TEXT", 1, 0),
-                    ("game", "TEXT", 0, 0)],
+                    ("game", "TEXT", 0, 0), ("archived", "TEXT", 0, 0)],
     "seats": [("table_id", "INTEGER", 1, 1), ("seat", "INTEGER", 1, 2), ("code", "TEXT", 1, 0),
-              ("agent", "TEXT", 0, 0)],
+              ("agent", "TEXT", 0, 0), ("name", "TEXT", 0, 0)],
     "decisions": [("table_id", "INTEGER", 1, 1), ("seq", "INTEGER", 1, 2), ("kind", "TEXT", 1, 0),
                   ("player", "INTEGER", 0, 0), ("action", "TEXT", 0, 0), ("target", "INTEGER", 0, 0),
                   ("at", "TEXT", 1, 0)],
@@ -119,6 +131,14 @@ class StoreError(Exception):
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _epoch(text) -> float | None:
+    """An ISO time the store wrote (:func:`_now`) as seconds since the epoch, None if unreadable."""
+    try:
+        return datetime.fromisoformat(str(text)).timestamp()
+    except ValueError:
+        return None
 
 
 def check_agent(agent, game: str) -> str:
@@ -144,6 +164,22 @@ def check_agent(agent, game: str) -> str:
     return agent
 
 
+def clean_name(text) -> str | None:
+    """A student's name as typed or pasted: surrounding and repeated spaces and control
+    characters dropped; ``None`` for an empty one.
+
+    Raises:
+        ValueError: not a string, or longer than :data:`MAX_NAME` characters (named)."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise ValueError(f"a name is text, got {type(text).__name__}")
+    name = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters; {name[:20]!r}... has {len(name)}")
+    return name or None
+
+
 def new_code(taken=()) -> str:
     """A fresh join code (6 letters and digits, none easily confused), not in ``taken``."""
     while True:
@@ -161,6 +197,12 @@ class Seat:
     seat: int
     code: str
     agent: str | None
+    name: str | None = None   #: the student's name (the teacher's roster or given when joining), or None
+
+    @property
+    def label(self) -> str:
+        """``"P2 Ana"``, or ``"P2"`` for a seat without a name."""
+        return f"P{self.seat + 1}" + (f" {self.name}" if self.name else "")
 
     @property
     def is_bot(self) -> bool:
@@ -188,6 +230,7 @@ class Table:
     line: list = field(default_factory=list)
     game: object = None       #: the :class:`~haunted_kit.protocol.Game` of the table
     box: object = None        #: the box the game is replayed with
+    archived: str | None = None  #: when the teacher archived the table (ISO time), None while it is in play
 
     def decide(self, seat: int, action, seen: int | None = None):
         """Apply ``action`` for ``seat`` and commit it before returning.
@@ -208,11 +251,12 @@ class Table:
         """
         return self.store._decide(self, seat, action, seen)
 
-    def rollback(self, to: int):
+    def rollback(self, to: int, by: int | None = None):
         """The teacher's undo: take the game back to the position after the first ``to``
-        decisions in effect (0 = the start); recorded as a row of its own. Returns the
-        new state. Raises ValueError for a ``to`` out of range."""
-        return self.store._rollback(self, to)
+        decisions in effect (0 = the start); recorded as a row of its own (``by``: the
+        seat taking back its own decision, kept in the row's ``player``; None: the
+        teacher). Returns the new state. Raises ValueError for a ``to`` out of range."""
+        return self.store._rollback(self, to, by)
 
     def position(self, n: int):
         """The game after the first ``n`` decisions in effect (0 = the start), a new
@@ -324,8 +368,13 @@ class GameStore:
             if fresh:
                 self.db.executescript(_SCHEMA)
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            if "game" not in {r[1] for r in self.db.execute("PRAGMA table_info(game_tables)")}:
-                self.db.execute(_GAME_COLUMN)  # a new store, or the migration of one written before tables named their game
+            for table, added in _ADDED_COLUMNS.items():  # a new store, or the migration of an older one
+                have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+                for column, sql in added:
+                    if column not in have:
+                        self.db.execute(sql)
+            if self._older:  # migrated: this kit's schema from now on
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as exc:
             self.db.close()
             raise StoreError(f"{self.path} is damaged or not a haunted-kit game store ({exc}); left untouched, and "
@@ -365,6 +414,7 @@ class GameStore:
                 that is missing, not a number or not this kit's, a missing or edited table,
                 a trigger or view added to it."""
         objects = self.db.execute("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+        self._older = False
         if not objects:
             return True
         problems = [" ".join(str(r[0]).split()) for r in self.db.execute("PRAGMA quick_check(3)")]  # every page read once: damage shows now
@@ -385,9 +435,10 @@ class GameStore:
         if int(version) > SCHEMA_VERSION:
             raise StoreError(f"{self.path}: written by a newer haunted-kit (store schema {int(version)}, "
                              f"this kit reads {SCHEMA_VERSION}); left untouched")
-        if int(version) != SCHEMA_VERSION:
+        if int(version) != SCHEMA_VERSION and int(version) not in OLDER_SCHEMAS:
             raise StoreError(f"{where}: store schema {int(version)} is no schema this kit knows "
-                             f"(it reads {SCHEMA_VERSION})")
+                             f"(it reads {', '.join(map(str, (*OLDER_SCHEMAS, SCHEMA_VERSION)))})")
+        self._older = int(version) != SCHEMA_VERSION  # migrated below: its missing columns added
         extra = sorted(f"{t} {n}" for t, n in objects if t in ("trigger", "view") or (t == "table" and n not in _COLUMNS))
         if extra:
             raise StoreError(f"{where}: it holds what the kit never writes: {', '.join(extra)}")
@@ -395,7 +446,11 @@ class GameStore:
             if table not in names:
                 raise StoreError(f"{where}: its table {table!r} is missing")
             have = [(r[1], r[2].upper(), r[3], r[5]) for r in self.db.execute(f"PRAGMA table_info({table})")]
-            if have != want and not (table == "game_tables" and have == want[:-1]):  # no game column: migrated
+            added = {c for c, _ in _ADDED_COLUMNS.get(table, ())}
+            base = [c for c in want if c[0] not in added]
+            rest = have[len(base):]  # columns later versions added, in the order this store got them: each at most once
+            if have != want and not (self._older and have[:len(base)] == base and len({c[0] for c in rest}) == len(rest)
+                                     and set(rest) <= set(want)):
                 raise StoreError(f"{where}: its table {table!r} was changed (columns "
                                  f"{', '.join(c[0] for c in have)}; the schema has {', '.join(c[0] for c in want)})")
         return False
@@ -411,7 +466,7 @@ class GameStore:
 
     # ------------------------------------------------------------------ tables
     def create_table(self, *, game: str = DEFAULT_GAME, players: int = 4, seed: int = 1, bots=None, box=None,
-                     name: str | None = None, **options) -> Table:
+                     name: str | None = None, names=None, **options) -> Table:
         """A new table with its seats, join codes and link tokens, stored before it is returned.
 
         Args:
@@ -423,6 +478,7 @@ class GameStore:
                 greedy, or random for a game without a greedy agent); the other seats are human.
             box: a house-rule folder (path) or loaded box; ``None`` for the game's reference box.
             name: shown on the teacher page; default "Table N".
+            names: seat -> the student's name (:func:`clean_name`), for the seats given.
 
         Raises:
             UnknownGame: no such game; ConfigError (a ValueError): bad game parameters;
@@ -439,6 +495,7 @@ class GameStore:
             if not (is_integer(seat) and 0 <= seat < players):
                 raise ValueError(f"bot seat {seat!r} is not a player index (0..{players - 1})")
             check_agent(agent, game)
+        names = {seat: clean_name(n) for seat, n in dict(names or {}).items()}
         with self._lock, self._transaction():
             cur = self.db.execute(
                 "INSERT INTO game_tables (name, game, config, box_path, box_fingerprint, created) "
@@ -450,7 +507,8 @@ class GameStore:
             for seat in range(players):
                 code = new_code(taken)
                 taken.add(code)
-                self.db.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (tid, seat, code, bots.get(seat)))
+                self.db.execute("INSERT INTO seats (table_id, seat, code, agent, name) VALUES (?, ?, ?, ?, ?)",
+                                (tid, seat, code, bots.get(seat), names.get(seat)))
             for kind in LINK_KINDS:  # the table's shown links, each with a token of its own (:meth:`link_token`)
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                                 (f"link:{kind}:{tid}", secrets.token_urlsafe(18)))
@@ -502,7 +560,7 @@ class GameStore:
 
     def seat_by_code(self, code: str) -> Seat | None:
         """The seat a join code opens, or ``None``."""
-        row = self.db.execute("SELECT table_id, seat, code, agent FROM seats WHERE code = ?", (str(code),)).fetchone()
+        row = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ?", (str(code),)).fetchone()
         return Seat(*row) if row else None
 
     def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:
@@ -566,6 +624,159 @@ class GameStore:
         ok = isinstance(kept, dict) and kept.get("seq") == t.seq and isinstance(kept.get("text"), str)
         return kept["text"] if ok else None
 
+    # ------------------------------------------------------------------ the lesson: names, archive, rematch
+    def set_name(self, table_id: int, seat: int, name) -> str | None:
+        """Give ``seat`` of table ``table_id`` the student's ``name`` (:func:`clean_name`;
+        None or blank: no name). Returns the name kept. Raises ValueError (a bad name or
+        seat), KeyError (no such table)."""
+        t = self.table(table_id)
+        if not is_integer(seat) or not 0 <= seat < len(t.seats):
+            raise ValueError(f"seat {seat!r:.20} is not a player index (0..{len(t.seats) - 1})")
+        name = clean_name(name)
+        with self._lock:
+            with self._transaction():
+                self.db.execute("UPDATE seats SET name = ? WHERE table_id = ? AND seat = ?", (name, t.id, seat))
+            t.seats[seat].name = name
+        return name
+
+    def roster(self) -> list[str]:
+        """The class's names as the teacher typed or pasted them (:meth:`set_roster`), in order."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'roster'").fetchone()
+        try:
+            names = parse_json(row[0], "the roster") if row else []
+        except ValueError:
+            return []
+        return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+    def set_roster(self, names) -> list[str]:
+        """Keep the class's roster: ``names`` one per line (text) or a list, each cleaned
+        (:func:`clean_name`), blank lines and repeats dropped; kept in ``meta`` (no schema
+        change). Returns it. Raises ValueError: a name over :data:`MAX_NAME` characters
+        (named with its line), more than :data:`MAX_ROSTER` names."""
+        lines = names.splitlines() if isinstance(names, str) else names
+        if not isinstance(lines, (list, tuple)):
+            raise ValueError("a roster is the names one per line")
+        out: list[str] = []
+        for n, line in enumerate(lines, 1):
+            try:
+                name = clean_name(line)
+            except ValueError as exc:
+                raise ValueError(f"roster line {n}: {exc}") from None
+            if name and name not in out:
+                out.append(name)
+        if len(out) > MAX_ROSTER:
+            raise ValueError(f"a roster has at most {MAX_ROSTER} names, got {len(out)}")
+        with self._lock, self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('roster', ?)", (json.dumps(out),))
+        return out
+
+    def archive(self, table_id: int, archived: bool = True) -> None:
+        """Archive table ``table_id`` (its seats no longer open it; its record, results and
+        replay stay), or with ``archived=False`` bring it back into play. KeyError: no table."""
+        if int(table_id) not in self.table_ids():
+            raise KeyError(f"there is no table {table_id}")
+        when = _now() if archived else None
+        with self._lock:
+            with self._transaction():
+                self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, int(table_id)))
+            if int(table_id) in self._tables:
+                self._tables[int(table_id)].archived = when
+
+    def archived_ids(self) -> set[int]:
+        """The ids of the archived tables (set-aside ones included)."""
+        return {r[0] for r in self.db.execute("SELECT id FROM game_tables WHERE archived IS NOT NULL")}
+
+    def remove_table(self, table_id: int) -> None:
+        """Delete table ``table_id`` for good: its seats, record, link tokens and notice.
+        Only an archived table is removed (ValueError else: archive it first); KeyError: no table."""
+        tid = int(table_id)
+        if tid not in self.table_ids():
+            raise KeyError(f"there is no table {table_id}")
+        if tid not in self.archived_ids():
+            raise ValueError(f"table {tid} is in play: archive it first, then remove it")
+        with self._lock:
+            with self._transaction():
+                self.db.execute("DELETE FROM decisions WHERE table_id = ?", (tid,))
+                self.db.execute("DELETE FROM seats WHERE table_id = ?", (tid,))
+                self.db.execute("DELETE FROM game_tables WHERE id = ?", (tid,))
+                self.db.execute("DELETE FROM meta WHERE key IN (?, ?, ?)",
+                                (*(f"link:{k}:{tid}" for k in LINK_KINDS), f"notice:{tid}"))
+                self.db.execute("DELETE FROM meta WHERE key LIKE ?", (f"hints:{tid}:%",))
+            self._tables.pop(tid, None)
+            self.set_aside.pop(tid, None)
+            for k in [k for k in self._links if k.endswith(f":{tid}")]:
+                del self._links[k]
+
+    def rematch(self, table_id: int, seed: int | None = None) -> Table:
+        """A new table of table ``table_id``'s game, settings, box, bots and names with the
+        same seats: each seat's join code moves to the new table (the old table's seats get
+        new codes), so a student's link opens the rematch; the old table is archived.
+        ``seed``: the new game's (default: the old one's plus 1, another deal). Returns the
+        new table. Raises StoreError (the old table does not rebuild), ValueError."""
+        old = self.table(table_id)
+        config = dict(old.config)
+        players = config.pop("players", len(old.seats))
+        config["seed"] = int(config.get("seed", 0)) + 1 if seed is None else seed
+        new = self.create_table(game=old.game.name, players=players, box=old.box_path or None,
+                                bots={s.seat: s.agent for s in old.seats if s.agent},
+                                names={s.seat: s.name for s in old.seats}, **config)
+        with self._lock:
+            with self._transaction():
+                for a, b in zip(old.seats, new.seats):  # swap the codes (each unique at every statement)
+                    self.db.execute("UPDATE seats SET code = ? WHERE table_id = ? AND seat = ?", (f"~{a.seat}", old.id, a.seat))
+                    self.db.execute("UPDATE seats SET code = ? WHERE table_id = ? AND seat = ?", (a.code, new.id, b.seat))
+                    self.db.execute("UPDATE seats SET code = ? WHERE table_id = ? AND seat = ?", (b.code, old.id, a.seat))
+                when = _now()
+                self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, old.id))
+            for a, b in zip(old.seats, new.seats):
+                a.code, b.code = b.code, a.code
+            old.archived = when
+        return new
+
+    def record(self, table_id: int) -> list[dict]:
+        """Table ``table_id``'s record in order: ``{"seq", "kind", "player", "target", "at"}``
+        (``at``: seconds since the epoch, UTC; a rollback's ``player``: the seat that took back
+        its own decision, None for the teacher's)."""
+        rows = self.db.execute("SELECT seq, kind, player, target, at FROM decisions WHERE table_id = ? ORDER BY seq",
+                               (int(table_id),)).fetchall()
+        return [{"seq": q, "kind": k, "player": p, "target": g, "at": _epoch(at)} for q, k, p, g, at in rows]
+
+    def add_hint(self, table_id: int, seat: int) -> int:
+        """Count one move suggestion asked by ``seat`` of table ``table_id`` (``meta`` row
+        ``hints:ID:SEAT``, no schema change). Returns the seat's count."""
+        key = f"hints:{int(table_id)}:{int(seat)}"
+        with self._lock, self._transaction():
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            n = (int(row[0]) if row and str(row[0]).isdigit() else 0) + 1
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(n)))
+        return n
+
+    def hints_asked(self, table_id: int) -> dict[int, int]:
+        """Seat -> how many move suggestions it asked at table ``table_id`` (:meth:`add_hint`)."""
+        out = {}
+        for key, value in self.db.execute("SELECT key, value FROM meta WHERE key LIKE ?", (f"hints:{int(table_id)}:%",)):
+            seat = key.rsplit(":", 1)[1]
+            if seat.isdigit() and str(value).isdigit():
+                out[int(seat)] = int(value)
+        return out
+
+    def last_times(self, table_id: int) -> tuple[float | None, dict[int, float | None]]:
+        """When table ``table_id``'s record last changed (its last row; None: no row yet) and
+        each player's last decision (player -> seconds since the epoch), two indexed reads."""
+        tid = int(table_id)
+        row = self.db.execute("SELECT at FROM decisions WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (tid,)).fetchone()
+        seats = self.db.execute("SELECT player, MAX(seq) FROM decisions WHERE table_id = ? AND kind = 'action' "
+                                "GROUP BY player", (tid,)).fetchall()
+        at = {q: a for q, a in self.db.execute(
+            f"SELECT seq, at FROM decisions WHERE table_id = ? AND seq IN ({','.join('?' * len(seats))})",
+            (tid, *(q for _, q in seats)))} if seats else {}
+        return (_epoch(row[0]) if row else None), {p: _epoch(at.get(q)) for p, q in seats}
+
+    def created(self, table_id: int) -> float | None:
+        """When table ``table_id`` was created, seconds since the epoch (None: unknown)."""
+        row = self.db.execute("SELECT created FROM game_tables WHERE id = ?", (int(table_id),)).fetchone()
+        return _epoch(row[0]) if row else None
+
     def teacher_token(self, new: bool = False) -> str:
         """The teacher's token kept in the store (made on first use; ``new``: replace it,
         so the old teacher, projector and hot-seat links stop working). Pages keep their
@@ -602,11 +813,11 @@ class GameStore:
     # ------------------------------------------------------------------ internals
     # ------------------------------------------------------------------ internals
     def _load(self, table_id: int) -> Table:
-        row = self.db.execute("SELECT id, name, game, config, box_path, box_fingerprint FROM game_tables WHERE id = ?",
-                              (table_id,)).fetchone()
+        row = self.db.execute("SELECT id, name, game, config, box_path, box_fingerprint, archived FROM game_tables "
+                              "WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             raise KeyError(f"no table {table_id} in {self.path}")
-        tid, name, game_name, config_text, box_path, fingerprint = row
+        tid, name, game_name, config_text, box_path, fingerprint, archived = row
         try:
             game = get_game(game_name or DEFAULT_GAME)  # a table of an older store: the default game
         except ValueError as exc:  # UnknownGame
@@ -620,8 +831,8 @@ class GameStore:
                              "was created; its decisions cannot be replayed with other rules")
         config = parse_json(config_text, f"table {tid}: its configuration", StoreError)
         seats = [Seat(*r) for r in self.db.execute(
-            "SELECT table_id, seat, code, agent FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
-        t = Table(self, tid, name, config, box_path, seats, game=game, box=box)
+            "SELECT table_id, seat, code, agent, name FROM seats WHERE table_id = ? ORDER BY seat", (tid,))]
+        t = Table(self, tid, name, config, box_path, seats, game=game, box=box, archived=archived)
         if not isinstance(config, dict):
             raise StoreError(f"table {tid}: its configuration is not an object of settings")
         try:
@@ -776,7 +987,7 @@ class GameStore:
             fresh = self._load(t.id)
             t.state, t.seq, t.applied, t.seats, t.line = fresh.state, fresh.seq, fresh.applied, fresh.seats, fresh.line
 
-    def _rollback(self, t: Table, to: int):
+    def _rollback(self, t: Table, to: int, by: int | None = None):
         with self._lock:
             with self._transaction():
                 self._catch_up(t)
@@ -784,7 +995,7 @@ class GameStore:
                     raise ValueError(f"a rollback goes back to a decision from 0 to {len(t.applied)}, got {to!r}")
                 s = t.position(to)
                 seq = t.seq + 1
-                self.db.execute("INSERT INTO decisions VALUES (?, ?, 'rollback', NULL, NULL, ?, ?)",
-                                (t.id, seq, to, _now()))
+                self.db.execute("INSERT INTO decisions VALUES (?, ?, 'rollback', ?, NULL, ?, ?)",
+                                (t.id, seq, by if is_integer(by) else None, to, _now()))
             t.state, t.seq, t.applied = s, seq, t.applied[:to]
             return s

@@ -31,7 +31,7 @@ KIT_LAYERS = {
     # 3: tools that take a Game
     "testing": 3, "simulate": 3, "env": 3, "store": 3, "review": 3,
     # 4: the front doors, and reports built on the tools (compare plays grids with simulate)
-    "cli": 4, "classroom": 4, "server": 4, "compare": 4, "__main__": 4,
+    "cli": 4, "classroom": 4, "server": 4, "compare": 4, "__main__": 4, "lesson": 4,
 }
 
 #: layer of each module inside a game package (the same table for every game)

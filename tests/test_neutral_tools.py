@@ -90,6 +90,9 @@ def test_a_store_written_before_tables_named_their_game_opens_as_haunted_lands(t
         played = t.state.to_json()
     db = sqlite3.connect(path)
     db.execute("ALTER TABLE game_tables DROP COLUMN game")  # the schema of the kit before this column
+    db.execute("ALTER TABLE game_tables DROP COLUMN archived")  # and before schema 2's columns
+    db.execute("ALTER TABLE seats DROP COLUMN name")
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
     db.commit()
     db.close()
     with GameStore(path) as store:

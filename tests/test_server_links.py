@@ -30,7 +30,7 @@ from haunted_kit import server
 from haunted_kit.cli import main
 from haunted_kit.games import game_names, get_game
 from haunted_kit.server import SCREEN_LINKS, Classroom, make_app, open_classroom, screen_refusal
-from haunted_kit.store import LINK_KINDS, GameStore
+from haunted_kit.store import LINK_KINDS, SCHEMA_VERSION, GameStore
 
 WAIT = 30.0  #: seconds: the most any message is waited for (a bound, never a race: each wait ends on the message)
 ROLES = ("projector", "hotseat", "teacher")
@@ -439,7 +439,7 @@ def test_a_store_of_the_previous_version_gets_link_tokens_on_first_start_and_kee
     first.close()
     with sqlite3.connect(db) as raw:
         rows = dict(raw.execute("SELECT key, value FROM meta"))
-    assert rows == {"schema": "1", "teacher_token": teacher,
+    assert rows == {"schema": str(SCHEMA_VERSION), "teacher_token": teacher,
                     **{f"link:{k}:{tid}": v for (tid, k), v in made.items()}}
     assert len(set(made.values())) == len(made) == len(game_names()) * len(LINK_KINDS) and teacher not in made.values()
     again = open_classroom(db, new_token=True)  # a new teacher token leaves the shown links as they were

@@ -251,8 +251,8 @@ def damage(db, *sql):
 @pytest.mark.parametrize("sql, problem", [
     (["UPDATE meta SET value = 'abc' WHERE key = 'schema'"], "its schema version 'abc' is not a number"),
     (["UPDATE meta SET value = '7' WHERE key = 'schema'"],
-     "written by a newer haunted-kit (store schema 7, this kit reads 1); left untouched"),
-    (["UPDATE meta SET value = '0' WHERE key = 'schema'"], "store schema 0 is no schema this kit knows (it reads 1)"),
+     "written by a newer haunted-kit (store schema 7, this kit reads 2); left untouched"),
+    (["UPDATE meta SET value = '0' WHERE key = 'schema'"], "store schema 0 is no schema this kit knows (it reads 1, 2)"),
     (["DELETE FROM meta WHERE key = 'schema'"], "it records no schema version"),
     (["DROP TABLE decisions"], "its table 'decisions' is missing"),
     (["ALTER TABLE decisions RENAME COLUMN at TO moment"],

@@ -24,6 +24,7 @@ SIZE = 30.0  # the server's default hex size
 VIEW_KEYS = {"type", "table", "seq", "you", "acting", "hot_seat", "needs_reveal", "revealed", "title", "status", "phase",
              "board", "log", "game_board", "players", "ranking", "actions"}
 PAGE_KEYS = {"turn", "help", "undo", "undo_seat", "announce", "bot"}   # the page's signals: your turn, help, take back (whose), announcements
+PAGE_KEYS |= {"names", "name_wanted", "waiting", "results"}   # the lesson: seat labels, whom the table waits for, results
 
 
 class Seat:

@@ -1,0 +1,215 @@
+"""The classroom lesson around a game, for every registered game (the kit never names
+one): how long a table waits for whom, the whole game log, the results screen and the
+class's results as CSV, the replay of a finished table with the game review's turning
+points. The server (:mod:`haunted_kit.server`) serves these; each reads only the store's
+record (:mod:`haunted_kit.store`) and the game's declarations and hooks:
+
+* ``seat_results(state)`` (else :func:`haunted_kit.protocol.results_by_score` of
+  ``returns()``): the ranking and scores, as the game itself scores them;
+* ``score_parts(state)``: each player's score by source (absent: the score alone);
+* ``score_name``: what the score is in words;
+* the game's visibility (:func:`haunted_kit.visibility.seen_events`): the whole log as
+  a viewer may see it;
+* ``start_of`` and ``determinise`` (:func:`haunted_kit.review.review`): the turning points.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from html import escape
+
+from .protocol import results_by_score
+from .review import review
+from .search import hints as search_hints
+from .store import start_position, table_box
+from .tableview import sentence_log_html
+from .visibility import seen_events
+
+#: the playouts of the replay's turning points (a class waits for them: a quick look, not a full review)
+REPLAY_PLAYOUTS = 8
+#: the playouts of a seat's "Suggest a move" (a second or so of a worker's time)
+HINT_PLAYOUTS = 300
+#: the CSV's columns, in order (one row per seat per table)
+CSV_COLUMNS = ("table", "table_name", "game", "seed", "finished", "seat", "player", "name", "bot", "rank", "won",
+               "score", "score_by_source", "decisions", "takebacks", "hints")
+
+
+def duration_words(seconds) -> str:
+    """``seconds`` (a number >= 0) in words for a page: ``"45 s"``, ``"2 min 05 s"``, ``"1 h 03 min"``."""
+    s = max(0, int(seconds or 0))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def last_activity(store, table) -> float | None:
+    """When ``table`` last changed (its record's last row), else when it was created;
+    seconds since the epoch."""
+    last, _ = store.last_times(table.id)
+    return last if last is not None else store.created(table.id)
+
+
+def seat_idle(store, table) -> list[float | None]:
+    """Per seat, when it last decided (seconds since the epoch), else when the table was created."""
+    created = store.created(table.id)
+    _, by_seat = store.last_times(table.id)
+    return [by_seat.get(s.seat) or created for s in table.seats]
+
+
+def waiting(store, table) -> dict | None:
+    """Whom ``table`` waits for: ``{"seat", "label", "bot", "since"}`` (``since``: seconds
+    since the epoch, the table's last change), or None when the game is over or nobody is to move."""
+    p = table.state.current_player()
+    if table.state.is_terminal() or p is None or not 0 <= p < len(table.seats):
+        return None
+    seat = table.seats[p]
+    return {"seat": p, "label": seat.label, "bot": seat.agent is not None, "since": last_activity(store, table)}
+
+
+def full_log_html(table, viewer: int | None) -> str:
+    """The table's whole event log as ``viewer`` may see it (a seat, or None / a negative
+    number: the public side), every event from the first, oldest first, in a box the
+    page scrolls, headed by who is who (each seat's label with its name, escaped)."""
+    log = getattr(table.state, "log", None) or []
+    events = seen_events(table.game, log, viewer if viewer is not None and viewer >= 0 else -1)
+    who = " · ".join(escape(s.label) for s in table.seats)
+    return f'<div class="hk-log-names"><b>Players:</b> {who}</div>' + sentence_log_html(events, last=0)
+
+
+def results(store, table) -> dict:
+    """The results of ``table``: ``{"over", "score_name", "sources", "rows", "collective_loss"}``
+    (``collective_loss``: the game says every player lost together); ``rows`` per
+    seat in seat order: ``seat``, ``label``, ``name``, ``bot`` (agent or None), ``rank``,
+    ``won``, ``score`` (the game's ``seat_results``, else ranked ``returns()``; None while
+    the game is not over), ``parts`` (source -> points from the game's ``score_parts``, or
+    {}), ``decisions`` (the seat's decisions in effect), ``takebacks`` (its own
+    decisions it took back) and ``hints`` (the moves it asked the server to suggest,
+    :meth:`haunted_kit.store.GameStore.hints_asked`)."""
+    game, state = table.game, table.state
+    over = bool(state.is_terminal())
+    n = len(table.seats)
+    ranked = parts = None
+    if over:
+        hook = getattr(game, "seat_results", None)
+        ranked = hook(state) if hook is not None else results_by_score(state.returns())
+        parts_hook = getattr(game, "score_parts", None)
+        parts = parts_hook(state) if parts_hook is not None else None
+    decisions = [0] * n
+    for _seq, p, _a in table.applied:
+        decisions[p] += 1
+    takebacks = [0] * n
+    for row in store.record(table.id):
+        if row["kind"] == "rollback" and row["player"] is not None and 0 <= row["player"] < n:
+            takebacks[row["player"]] += 1
+    asked = store.hints_asked(table.id)
+    rows = []
+    for s in table.seats:
+        r = ranked[s.seat] if ranked else {}
+        rows.append({"seat": s.seat, "label": s.label, "name": s.name, "bot": s.agent,
+                     "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
+                     "parts": dict(parts[s.seat]) if parts else {}, "decisions": decisions[s.seat],
+                     "takebacks": takebacks[s.seat], "hints": asked.get(s.seat, 0)})
+    sources = list(rows[0]["parts"]) if rows and rows[0]["parts"] else []
+    lost = bool(ranked) and all(r.get("collective_loss") for r in ranked)  # every player lost together (the game says)
+    return {"over": over, "score_name": getattr(game, "score_name", "score"), "sources": sources, "rows": rows,
+            "collective_loss": lost}
+
+
+def _number(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return "" if v is None else str(v)
+
+
+def results_html(res: dict) -> str:
+    """The results screen of :func:`results` as an HTML table (every name escaped), best rank first."""
+    if not res["over"]:
+        return ""
+    rows = sorted(res["rows"], key=lambda r: (r["rank"] if r["rank"] is not None else 1e9, r["seat"]))
+    head = "".join(f"<th scope=\"col\">{escape(h)}</th>" for h in
+                   ("rank", "player", escape(str(res["score_name"])), *res["sources"], "decisions", "take-backs",
+                    "hints asked"))
+    body = []
+    for r in rows:
+        who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
+        cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
+                 *(_number(r["parts"].get(k)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
+                 str(r["hints"])]
+        body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
+    caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
+    return (f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _cell(value) -> str:
+    """A CSV cell a spreadsheet reads as text: a cell starting ``=``, ``+``, ``-``, ``@``
+    (a formula) gets a leading apostrophe."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def csv_rows(store, tables) -> list[dict]:
+    """One row per seat per table (:data:`CSV_COLUMNS`), with the students' names."""
+    out = []
+    for t in tables:
+        res = results(store, t)
+        for r in res["rows"]:
+            out.append({"table": t.id, "table_name": t.name, "game": t.game.name, "seed": t.config.get("seed"),
+                        "finished": "yes" if res["over"] else "no", "seat": r["seat"] + 1, "player": f"P{r['seat'] + 1}",
+                        "name": r["name"] or "", "bot": r["bot"] or "", "rank": r["rank"],
+                        "won": "" if r["won"] is None else ("yes" if r["won"] else "no"), "score": _number(r["score"]),
+                        "score_by_source": json.dumps(r["parts"]) if r["parts"] else "",
+                        "decisions": r["decisions"], "takebacks": r["takebacks"], "hints": r["hints"]})
+    return out
+
+
+def csv_text(rows: list[dict]) -> str:
+    """:func:`csv_rows` as CSV text (a header line, then a row per seat per table)."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(CSV_COLUMNS)
+    for r in rows:
+        w.writerow([_cell(r[c]) if c in ("name", "table_name") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def turning_points(game, config: dict, box_path, record: list, names: list[str]) -> list[dict]:
+    """The game review's turning points of a table (:func:`haunted_kit.review.review`, a
+    quick look of :data:`REPLAY_PLAYOUTS` playouts), rebuilt from its record (run in a
+    worker process): ``{"number", "player", "text"}`` each, the sentence with the seats'
+    labels; [] for a game the review cannot read."""
+    box, _ = table_box(game, box_path)
+    s = start_position(game, config, box)
+    for a in record:
+        s.apply_action(game.action_from_dict(a))
+    try:
+        rev = review(s, playouts=REPLAY_PLAYOUTS, progress=False, game=game, top=1, candidates=1)
+    except ValueError:  # MissingHook, ReviewError: no review for this game
+        return []
+    out = []
+    for tp in rev.turning_points:
+        text = tp.sentence()
+        for p in sorted(range(len(names)), reverse=True):  # P10 before P1
+            if names[p]:
+                text = text.replace(f"P{p + 1}", f"P{p + 1} ({names[p]})")
+        out.append({"number": tp.number, "player": tp.player, "text": text})
+    return out
+
+
+def hint_texts(game, config: dict, box_path, record: list, player: int) -> list[str]:
+    """The search's top three moves for ``player`` (to move after ``record``) as sentences
+    (:func:`haunted_kit.search.hints`: it reads only what the player may see), rebuilt
+    from the table's record (run in a worker process); [] for a game without the hook."""
+    box, _ = table_box(game, box_path)
+    s = start_position(game, config, box)
+    for a in record:
+        s.apply_action(game.action_from_dict(a))
+    try:
+        found = search_hints(s, player=player, playouts=HINT_PLAYOUTS, top=3, seed=len(record), game=game)
+    except ValueError:  # MissingHook: a game without determinise
+        return []
+    return [h.sentence for h in found]

@@ -1,0 +1,406 @@
+"""The lesson around the game on the classroom server, for every registered game: names
+(roster, the teacher's, a student's own), archive and removal, rematch with the same
+seats, whom a table waits for and since when (an injected clock), the whole log, the
+results screen and the class's CSV, the replay's steps and turning points, an older store,
+a fresh start on the new-table form. Served in-process by tornado on 127.0.0.1: every
+wait is bounded and ends on a message, never on a clock."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+import tornado.httpclient
+import tornado.websocket
+
+from haunted_kit import lesson, server
+from haunted_kit.bots import default_agent, make_bot
+from haunted_kit.cli import main
+from haunted_kit.games import game_names, get_game
+from haunted_kit.protocol import results_by_score
+from haunted_kit.server import PUBLIC, Classroom, Connection, open_classroom
+from haunted_kit.store import MAX_NAME, MAX_ROSTER, SCHEMA_VERSION, GameStore, StoreError, clean_name
+from haunted_kit.visibility import seen_events
+from fresh_loop import run_in_fresh_loop
+from test_server_links import Served, serve, snapshot
+
+
+def run(fn):
+    """``fn()`` inside a running event loop (the classroom schedules bots on it)."""
+    async def go():
+        return fn()
+
+    return run_in_fresh_loop(go)
+
+
+class Page:
+    def __init__(self):
+        self.sent = []
+
+    def write_message(self, text):
+        self.sent.append(json.loads(text))
+
+    def close(self, code=None, reason=None):
+        self.sent.append({"closed": code})
+
+
+def play_to_end(t, limit: int = 3000):
+    """Greedy decisions (seeded per seat) on table ``t`` until its game is over."""
+    bots = {p: make_bot(default_agent(t.game), 70 + p, t.game) for p in range(len(t.seats))}
+    for _ in range(limit):
+        if t.state.is_terminal():
+            return
+        p = t.state.current_player()
+        t.decide(p, bots[p].act(t.state.copy()))
+    raise AssertionError("the game did not end")
+
+
+def classroom(**kw) -> Classroom:
+    return Classroom(GameStore(":memory:"), bot_delay=0, **kw)
+
+
+# ============================================================================ names
+def test_a_name_is_cleaned_and_limited():
+    assert clean_name("  Ana \t  Lee\x00\x07 ") == "Ana Lee"
+    assert clean_name("   ") is None and clean_name(None) is None
+    assert clean_name("x" * MAX_NAME) == "x" * MAX_NAME
+    with pytest.raises(ValueError, match=f"at most {MAX_NAME} characters"):
+        clean_name("x" * (MAX_NAME + 1))
+    with pytest.raises(ValueError, match="a name is text, got int"):
+        clean_name(5)
+
+
+def test_the_roster_keeps_names_one_per_line_and_refuses_too_long_ones_changing_nothing():
+    c = classroom()
+    assert c.teacher_op({"op": "roster", "names": "Ana\r\n\nBen\n  Ana \nCléo <b>"}) == {"ok": "The roster has 3 names."}
+    assert c.store.roster() == ["Ana", "Ben", "Cléo <b>"]
+    before = snapshot(c.store)
+    reply = c.teacher_op({"op": "roster", "names": "Dan\n" + "y" * 41})
+    assert reply == {"error": f"roster line 2: a name has at most {MAX_NAME} characters; {'y' * 20!r}... has 41"}
+    reply = c.teacher_op({"op": "roster", "names": "\n".join(f"n{i}" for i in range(MAX_ROSTER + 1))})
+    assert reply == {"error": f"a roster has at most {MAX_ROSTER} names, got {MAX_ROSTER + 1}"}
+    assert snapshot(c.store) == before and c.store.roster() == ["Ana", "Ben", "Cléo <b>"]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_names_show_on_seats_teacher_rows_and_results_escaped(game):
+    c = classroom()
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=2)
+    evil = '<img src=x onerror="alert(1)">'
+    assert c.teacher_op({"op": "name", "table": t.id, "seat": 0, "name": evil})["ok"] == f"{t.name}: P1 is {evil}."
+    assert c.teacher_op({"op": "name", "table": t.id, "seat": 9, "name": "Ben"})["error"].startswith("seat must be")
+    seat = Connection(Page(), t.id, 0, "seat")
+    c.connections.add(seat)
+    c.refresh(seat)
+    view = seat.socket.sent[-1]
+    assert view["names"][0] == f"P1 {evil}" and view["title"].endswith(f" · P1 {evil}")
+    assert view["name_wanted"] is False
+    row = c.teacher_message()["tables"][0]["seats"][0]
+    assert row["name"] == evil
+    play_to_end(t)
+    c.broadcast(t.id)
+    html = seat.socket.sent[-1]["changed"]["results"]
+    assert evil not in html and "P1 &lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+
+
+def test_a_student_names_an_unnamed_seat_once_and_a_bad_name_is_refused():
+    c = classroom()
+    t = c.store.create_table(players=2, seed=1)
+    page = Connection(Page(), t.id, 1, "seat")
+    c.connections.add(page)
+    c.refresh(page)
+    assert page.socket.sent[-1]["name_wanted"] is True
+    c.student_name(page, "z" * 41)
+    assert page.socket.sent[-1] == {"type": "refused", "text": f"Not kept: a name has at most {MAX_NAME} characters; "
+                                                               f"{'z' * 20!r}... has 41."}
+    c.student_name(page, "  Zoé ")
+    assert page.socket.sent[-1]["changed"]["names"] == ["P1", "P2 Zoé"] and c.table(t.id).seats[1].name == "Zoé"
+    c.student_name(page, "Someone else")
+    assert page.socket.sent[-1]["text"] == "This seat has a name already; ask the teacher to change it."
+    assert c.table(t.id).seats[1].name == "Zoé"
+
+
+# ============================================================================ archive, remove, rematch
+def test_an_archived_table_is_not_served_to_seats_and_only_an_archived_one_is_removed():
+    c = classroom()
+    t = c.store.create_table(players=2, seed=1)
+    code = t.seats[0].code
+    assert c.teacher_op({"op": "remove", "table": t.id}) == {"error": "table 1 is in play: archive it first, then remove it"}
+    page = Connection(Page(), t.id, 0, "seat")
+    c.connections.add(page)
+    assert c.teacher_op({"op": "archive", "table": t.id})["ok"].startswith("Table 1 archived")
+    assert page.socket.sent[-2] == {"type": "moved", "url": None,
+                                    "text": "The teacher closed this table: ask the teacher where to play next."}
+    msg = c.teacher_message()
+    assert msg["tables"] == [] and [a["id"] for a in msg["archived"]] == [t.id]
+
+    async def go(s: Served):
+        seat_page = await s.get(f"/s/{code}")
+        ws = await s.socket("seat", "", None)  # no code: refused
+        try:
+            await tornado.websocket.websocket_connect(f"ws://127.0.0.1:{s.port}/ws?code={code}")
+            code_socket = 101
+        except tornado.httpclient.HTTPClientError as exc:
+            code_socket = exc.code
+        return seat_page, ws, code_socket
+
+    (status, text), ws, code_socket = serve(c, go)
+    assert status == 409 and "archived by the teacher" in text and code_socket == 403 and ws == 403
+    assert c.teacher_op({"op": "remove", "table": t.id}) == {"ok": "Table 1 removed with its record."}
+    assert c.store.table_ids() == [] and c.store.seat_by_code(code) is None
+    assert c.store.db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'link:%'").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_rematch_keeps_the_seats_codes_names_and_bots_and_sends_the_pages_to_it(game):
+    c = classroom()
+    n = get_game(game).min_players
+    t = c.store.create_table(game=game, players=n, seed=4, bots={n - 1: default_agent(get_game(game))})
+    c.store.set_name(t.id, 0, "Ana")
+    codes = [s.code for s in t.seats]
+    page = Connection(Page(), t.id, 0, "seat")
+    screen = Connection(Page(), t.id, PUBLIC, "projector")
+    c.connections |= {page, screen}
+    reply = run(lambda: c.teacher_op({"op": "rematch", "table": t.id}))
+    new = c.table(2)
+    assert reply == {"ok": f"Table 2 is a rematch of Table 1 with the same seats (seed 5); Table 1 is archived."}
+    assert [s.code for s in new.seats] == codes and [s.name for s in new.seats] == ["Ana"] + [None] * (n - 1)
+    assert [s.agent for s in new.seats] == [s.agent for s in t.seats]
+    assert new.game.name == game and new.config["seed"] == 5 and new.seq == 0
+    assert {k: v for k, v in new.config.items() if k != "seed"} == {k: v for k, v in t.config.items() if k != "seed"}
+    assert c.store.seat_by_code(codes[0]).table_id == new.id and not set(codes) & {s.code for s in t.seats}
+    assert t.archived and c.store.archived_ids() == {t.id}
+    assert page.socket.sent[-2]["url"] == "" and page.socket.sent[-1] == {"closed": 4410}
+    assert screen.socket.sent[-2]["url"] == f"/projector/2?token={c.store.link_token(2, 'watch')}"
+    rows = c.store.db.execute("SELECT table_id, seat, code FROM seats ORDER BY table_id, seat").fetchall()
+    assert [r[2] for r in rows if r[0] == 2] == codes  # as the store keeps them, not only in memory
+
+
+# ============================================================================ during: waiting, idle, the log
+def test_waiting_and_idle_times_follow_the_injected_clock():
+    now = [0.0]
+    c = classroom(clock=lambda: now[0])
+    t = c.store.create_table(players=2, seed=1)
+    made = c.store.created(t.id)
+    now[0] = made + 65
+    assert c.idle_times(t) == {"waiting": 65.0, "seats": [65.0, 65.0]}
+    p = t.state.current_player()
+    t.decide(p, t.state.legal_actions()[0])
+    at = c.store.record(t.id)[-1]["at"]
+    now[0] = at + 125
+    idle = c.idle_times(t)
+    assert idle["waiting"] == 125.0 and idle["seats"][p] == 125.0 and idle["seats"][1 - p] == at + 125 - made
+    wait = c.teacher_message()["tables"][0]["waiting"]
+    q = t.state.current_player()
+    assert wait == {"seat": q, "label": f"P{q + 1}", "bot": False, "since": at}
+    assert lesson.duration_words(125) == "2 min 05 s" and lesson.duration_words(45.9) == "45 s"
+    assert lesson.duration_words(3 * 3600 + 7 * 60 + 5) == "3 h 07 min"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_whole_log_is_sent_on_request_as_the_viewer_may_see_it(game):
+    c = classroom()
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=6, names={0: "<Ana>"})
+    bots = {p: make_bot(default_agent(t.game), 5 + p, t.game) for p in range(len(t.seats))}
+    while min(len(seen_events(t.game, t.state.log, v)) for v in (0, -1)) < 20 and not t.state.is_terminal():
+        p = t.state.current_player()
+        t.decide(p, bots[p].act(t.state.copy()))
+    for viewer in (0, None):
+        events = seen_events(t.game, t.state.log, viewer if viewer is not None else -1)
+        html = lesson.full_log_html(t, viewer)
+        assert html.count('<div style="padding:1px 2px">') == len(events)  # every event, not the last 12
+        assert len(events) > 12 or t.state.is_terminal()
+        assert html.startswith('<div class="hk-log-names"><b>Players:</b> P1 &lt;Ana&gt; · P2')
+        assert html.index(events[0].text.split()[0]) < html.index(events[-1].text.split()[-1].rstrip("."))
+
+
+# ============================================================================ after: results, CSV, replay
+@pytest.mark.parametrize("game", game_names())
+def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(game):
+    c = classroom()
+    g = get_game(game)
+    t = c.store.create_table(game=game, players=g.min_players, seed=8)
+    assert lesson.results(c.store, t)["over"] is False and lesson.results_html(lesson.results(c.store, t)) == ""
+    # P1 takes back its first decision once, through the page, then the game is played out
+    page = Connection(Page(), t.id, t.state.current_player(), "seat")
+    c.connections.add(page)
+    first = page.viewer
+    t.decide(first, t.state.legal_actions()[0])
+    if c.can_undo(t, first):
+        run(lambda: c.undo(page, {"type": "undo", "seq": t.seq}))
+        took_back = 1
+    else:
+        took_back = 0
+    play_to_end(t)
+    res = lesson.results(c.store, t)
+    own = g.seat_results(t.state) if hasattr(g, "seat_results") else results_by_score(t.state.returns())
+    assert res["over"] and [r["score"] for r in res["rows"]] == [x["score"] for x in own]
+    assert [r["rank"] for r in res["rows"]] == [x["rank"] for x in own]
+    assert [r["decisions"] for r in res["rows"]] == [sum(1 for _, p, _ in t.applied if p == s) for s in range(len(t.seats))]
+    assert sum(r["decisions"] for r in res["rows"]) == len(t.applied)
+    assert [r["takebacks"] for r in res["rows"]] == [took_back if s == first else 0 for s in range(len(t.seats))]
+    parts = getattr(g, "score_parts", None)
+    if parts is not None:
+        assert [r["parts"] for r in res["rows"]] == parts(t.state)
+        for r in res["rows"]:
+            assert sum(r["parts"].values()) == pytest.approx(r["score"])
+    html = lesson.results_html(res)
+    lost = all(x.get("collective_loss") for x in own)
+    assert res["collective_loss"] == lost and ("<caption>Results: a collective loss" in html) == lost
+    best = min(res["rows"], key=lambda r: (r["rank"], r["seat"]))
+    assert html.index("<tbody><tr><td>1") < html.index(best["label"])
+
+
+def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_only():
+    c = classroom()
+    tables = [c.store.create_table(game=g, players=get_game(g).min_players, seed=3) for g in game_names()]
+    c.store.set_name(tables[0].id, 0, "=HYPERLINK(\"x\")")
+    c.store.set_name(tables[-1].id, 1, "Ben, \"the\" second")
+    play_to_end(tables[0])
+    c.store.archive(tables[-1].id)  # archived tables stay in the class's results
+
+    async def go(s: Served):
+        return (await s.get("/results.csv", token=c.teacher_token), await s.get("/results.csv"),
+                await s.get("/results.csv", token=c.store.link_token(tables[0].id, "watch")))
+
+    (status, text), (no, _), (watch, _) = serve(c, go)
+    assert status == 200 and no == 403 and watch == 403
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == list(lesson.CSV_COLUMNS)
+    assert len(rows) == sum(len(t.seats) for t in tables)
+    assert [(int(r["table"]), int(r["seat"])) for r in rows] == [(t.id, s.seat + 1) for t in tables for s in t.seats]
+    first = [r for r in rows if int(r["table"]) == tables[0].id]
+    assert first[0]["name"] == "'=HYPERLINK(\"x\")" and all(r["finished"] == "yes" for r in first)
+    res = lesson.results(c.store, tables[0])
+    assert [r["rank"] for r in first] == [str(x["rank"]) for x in res["rows"]]
+    assert [r["player"] for r in first] == [f"P{i + 1}" for i in range(len(first))]
+    last = [r for r in rows if int(r["table"]) == tables[-1].id]
+    assert last[1]["name"] == "Ben, \"the\" second" and last[1]["finished"] == "no" and last[1]["rank"] == ""
+
+
+def test_the_replay_steps_through_a_finished_table_by_its_watch_link_only():
+    game = game_names()[0]
+    c = classroom()
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=3)
+    play_to_end(t)
+    watch = c.store.link_token(t.id, "watch")
+
+    async def go(s: Served):
+        page = await s.get(f"/replay/{t.id}", token=watch)
+        teacher = await s.get(f"/replay/{t.id}", token=c.teacher_token)
+        start = await s.get(f"/replay/{t.id}/step/0", token=watch)
+        end = await s.get(f"/replay/{t.id}/step/{len(t.applied) + 5}", token=watch)
+        refused = await s.get(f"/replay/{t.id}/step/1", token=c.store.link_token(t.id, "hotseat"))
+        return page, teacher, start, end, refused
+
+    page, teacher, start, end, refused = serve(c, go)
+    assert page[0] == 200 and '"steps": %d' % len(t.applied) in page[1] and c.teacher_token not in page[1]
+    assert teacher[0] == 403 and "teacher&#x27;s key" in teacher[1] and refused[0] == 403
+    first, last = json.loads(start[1]), json.loads(end[1])
+    assert first["step"] == 0 and first["actions"] == [] and first["results"] == ""
+    assert last["step"] == len(t.applied) and last["results"] == lesson.results_html(lesson.results(c.store, t))
+    # the replay's public view of the last step is the projector's view of the table
+    assert last["board"] == server.view_message(t, PUBLIC, c.size)["board"]
+
+
+def test_the_turning_points_come_from_the_game_review_with_names():
+    game = game_names()[0]
+    store = GameStore(":memory:")
+    t = store.create_table(game=game, players=get_game(game).min_players, seed=3)
+    play_to_end(t)
+    record = [t.game.action_to_dict(a) for _, _, a in t.applied]
+    points = lesson.turning_points(t.game, t.config, None, record, ["Ana", ""])
+    assert isinstance(points, list)
+    for p in points:
+        assert 1 <= p["number"] <= len(t.applied) and p["text"].startswith(f"Decision {p['number']}: P{p['player'] + 1}")
+        assert t.applied[p["number"] - 1][1] == p["player"]  # the replay's step numbers are the review's
+        if p["player"] == 0:
+            assert "P1 (Ana)" in p["text"]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_suggested_move_is_for_the_player_to_move_only_and_counted_in_the_results(game):
+    from concurrent.futures import ThreadPoolExecutor
+
+    c = classroom()
+    c._pool = ThreadPoolExecutor(1)  # noqa: SLF001 - the worker pool, in this process for the test
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=4)
+    mover = t.state.current_player()
+    pages = {p: Connection(Page(), t.id, p, "seat") for p in range(len(t.seats))}
+    c.connections |= set(pages.values())
+    other = next(p for p in pages if p != mover)
+
+    async def go():
+        hot = Connection(Page(), t.id, PUBLIC, "hotseat")  # a shared screen: never (hidden cards)
+        c.connections.add(hot)
+        assert c.ask_hint(hot, {"type": "hint", "seq": t.seq}) is None
+        refused = c.ask_hint(pages[other], {"type": "hint", "seq": t.seq})
+        stale = c.ask_hint(pages[mover], {"type": "hint", "seq": t.seq + 1})
+        task = c.ask_hint(pages[mover], {"type": "hint", "seq": t.seq})
+        await task
+        return refused, stale
+
+    try:
+        refused, stale = run_in_fresh_loop(go)
+    finally:
+        c._pool.shutdown()  # noqa: SLF001
+    assert refused is None and stale is None
+    assert pages[other].socket.sent[-1]["text"].startswith("A move is suggested only to the player to move")
+    reply = pages[mover].socket.sent[-1]
+    assert reply["type"] == "hint" and reply["seq"] == t.seq and 1 <= len(set(reply["texts"])) <= 3
+    assert all(isinstance(x, str) and x for x in reply["texts"])
+    assert c.store.hints_asked(t.id) == {mover: 1}
+    assert [r["hints"] for r in lesson.results(c.store, t)["rows"]] == [int(p == mover) for p in range(len(t.seats))]
+    row = lesson.csv_rows(c.store, [t])[mover]
+    assert row["hints"] == 1
+
+
+# ============================================================================ before: older stores, a fresh start
+def test_a_store_written_before_names_and_archives_loads_and_is_migrated(tmp_path):
+    path = tmp_path / "old.db"
+    with GameStore(path) as store:
+        t = store.create_table(players=2, seed=5)
+        t.decide(t.state.current_player(), t.state.legal_actions()[0])
+        played = t.state.to_json()
+    db = sqlite3.connect(path)
+    for sql in ("ALTER TABLE seats DROP COLUMN name", "ALTER TABLE game_tables DROP COLUMN archived",
+                "ALTER TABLE game_tables DROP COLUMN game",  # the schema of the kit before these columns
+                "UPDATE meta SET value = '1' WHERE key = 'schema'"):
+        db.execute(sql)
+    db.commit()
+    db.close()
+    for names in ([None, None], ["Ana", None]):  # migrated once, then opened as it is now (columns in the order it got them)
+        with GameStore(path) as store:
+            again = store.table(1)
+            assert again.state.to_json() == played and again.archived is None
+            assert [s.name for s in again.seats] == names
+            store.set_name(1, 0, "Ana")
+            store.archive(1)
+            store.archive(1, False)
+    db = sqlite3.connect(path)
+    cols = [r[1] for r in db.execute("PRAGMA table_info(game_tables)")]
+    assert cols[-2:] == ["game", "archived"]
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
+    # a store of this schema missing one of its columns is not migrated: it was edited, and is refused
+    db.execute("ALTER TABLE seats DROP COLUMN name")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="its table 'seats' was changed"):
+        GameStore(path)
+
+
+def test_a_fresh_start_on_an_empty_store_makes_no_table_unless_asked(tmp_path, monkeypatch):
+    seen = {}
+    monkeypatch.setattr(server, "serve", lambda store, **kw: seen.update(kw) or 0)
+    assert main(["server", "--store", str(tmp_path / "a.db"), "--game", "estate"]) == 0
+    assert seen["first_table"] is None and seen["game"] == "estate"
+    assert main(["server", "--store", str(tmp_path / "a.db"), "--players", "2"]) == 0
+    assert seen["first_table"]["players"] == 2 and seen["first_table"]["seed"] == 1
+    c = open_classroom(tmp_path / "b.db")
+    try:
+        assert c.store.table_ids() == [] and c.teacher_message()["tables"] == []
+    finally:
+        c.close()
