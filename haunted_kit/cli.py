@@ -303,6 +303,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help="another name pages may use in their Host header: a bare host name or IP address, no port or "
                           "http:// (repeatable; default localhost names only)")
 
+    tut = sub.add_parser("tutorial", help="a first game that teaches itself: write its notebook and open it (Voila)",
+                         description="Write a small notebook that plays a first game of --game against bots and teaches "
+                                     "it while it is played (each decision, phase and rule the first time it matters, "
+                                     "its section named, short questions), then open it in Voila (widgets only) or, "
+                                     "with --lab, JupyterLab. Progress is kept beside the notebook, so running the "
+                                     "command again resumes.")
+    tut.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help=f"the game to learn (default {DEFAULT_GAME})")
+    tut.add_argument("--seed", type=_seed, default=1, help="the game's seed (default 1)")
+    tut.add_argument("--dir", type=_path, default=Path("."), metavar="DIR",
+                     help="where the notebook (tutorial-GAME.ipynb) and its progress go (default: here)")
+    tut.add_argument("--lab", action="store_true", help="open it in JupyterLab instead of Voila")
+    tut.add_argument("--no-open", action="store_true", help="only write the notebook and print how to open it")
+
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=_path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
@@ -909,6 +922,36 @@ def _classroom(sub, args) -> int:
                  allow_hosts=args.allow_host)
 
 
+def _tutorial(sub, args) -> int:
+    """``tutorial``: write the tutorial notebook of ``--game`` into ``--dir`` and open it
+    (Voila, or JupyterLab with ``--lab``) unless ``--no-open``. Exit 0, 1 when the folder
+    cannot be written or the app does not start."""
+    import subprocess  # lazy: only this command starts an app
+
+    from .tutorial import write_notebook  # lazy: only this command needs it
+
+    if args.dir.exists() and not args.dir.is_dir():
+        sub.error(f"--dir: {args.dir} is a file, not a folder")
+    name = f"tutorial-{args.game}.ipynb"
+    try:
+        path = write_notebook(args.game, args.dir / name, args.seed)
+    except OSError as exc:
+        print(f"haunted-kit: cannot write the tutorial notebook into {args.dir}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    app = ["jupyter", "lab"] if args.lab else ["voila"]
+    print(f"Wrote {path}: a first game of {get_game(args.game).title} that teaches itself.")
+    print(f"To open it: cd {args.dir} && {' '.join(app)} {name}   (or open it in JupyterLab and run its cell)")
+    if args.no_open:
+        return 0
+    module = ["-m", "jupyterlab"] if args.lab else ["-m", "voila"]
+    print("Opening it now; Ctrl-C stops the app (your progress is kept).", flush=True)
+    try:
+        return subprocess.call([sys.executable, *module, name], cwd=args.dir)
+    except OSError as exc:
+        print(f"haunted-kit: cannot start {' '.join(app)}: {exc}", file=sys.stderr)
+        return 1
+
+
 def _game_command(sub, name: str, command: str):
     """Game ``name``'s hook for ``command`` (``handout``, ``teacher``: a function of its
     ``cli`` module); a game without it is a usage error (exit 2) saying so."""
@@ -1076,7 +1119,7 @@ def _server(sub, args) -> int:
 
 
 _COMMANDS = {"play": _play, "simulate": _simulate, "compare": _compare, "replay": _replay, "review": _review, "check-box": _check_box, "teacher": _teacher,
-             "handout": _handout, "classroom": _classroom, "server": _server}
+             "handout": _handout, "classroom": _classroom, "server": _server, "tutorial": _tutorial}
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,211 @@
+"""The first game that teaches itself (haunted_kit.tutorial, haunted_kit.widgets.tutorial), over
+every registered game: a scripted player (the random bot playing for the student) completes the
+first round; every decision kind it met was introduced before or at its first decision; steps
+can be skipped and replayed; progress is kept and resumed; a wrong move is refused in plain
+words with the rule's section; each game's teach points cite sections its engine uses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from haunted_kit.games import game_names, get_game
+from haunted_kit.protocol import RandomAgent
+from haunted_kit.tutorial import LEARNER, TeachPoint, Tutorial, TutorialError, kind_of, teach_points
+from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.tutorial import TutorialView
+
+GAMES = game_names()
+#: the most decisions of the learner a first round takes in any game (a loop bound, not a result)
+ROUND_BOUND = 400
+
+
+def play_first_round(t: Tutorial, seed: int = 5, read: bool = True) -> list:
+    """The random bot plays for the learner until the first round is over; every step is read
+    (or left unread) and every question answered right. Returns the kinds decided, in order."""
+    bot, kinds = RandomAgent(seed), []
+    while not t.round_done:
+        assert len(kinds) < ROUND_BOUND
+        while read and t.current is not None:
+            t.next()
+        if t.asking:
+            ex = t.question()
+            assert ex.check(ex.answer).correct
+            t.answered("right")
+        a = bot.act(t.state.copy())
+        kind = kind_of(t.game, a)
+        # introduced before or at the first decision of the kind: queued by then
+        assert f"kind:{kind}" in t.introduced, (kind, sorted(t.introduced))
+        assert t.introduced[f"kind:{kind}"] <= t.decisions
+        assert t.attempt(a) is None
+        kinds.append(kind)
+    return kinds
+
+
+def an_illegal_action(t: Tutorial):
+    """An action of the game that is refused at the learner's position: one legal at a later
+    position of a copy played on by random bots, not legal now."""
+    now = t.state
+    s, bot = now.copy(), RandomAgent(3)
+    for _ in range(2000):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(s.chance_outcomes()[0][0])
+            continue
+        for a in s.legal_actions():
+            if now.why_not(a) is not None:
+                return a
+        s.apply_action(bot.act(s))
+    pytest.skip("no refused action found on this seed")  # pragma: no cover
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_scripted_player_completes_the_first_round(game, tmp_path):
+    t = Tutorial(game, seed=1, progress=tmp_path / "p.json")
+    kinds = play_first_round(t)
+    assert kinds and t.round_done
+    met = [k for k in t.steps if k.startswith("kind:")]
+    assert {f"kind:{k}" for k in kinds} <= set(met)
+    phases = [k for k in t.steps if k.startswith("phase:")]
+    assert phases, "the phases the game went through are taught"
+    points = teach_points(game)
+    for key in met + phases:  # the game's own words where it declares them, with the section
+        if key in points:
+            assert t.steps[key].text.startswith(points[key].text) and t.steps[key].section == points[key].section
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_steps_follow_what_the_player_does(game, tmp_path):
+    """Two players who choose differently meet different positions: the steps are the
+    position's, not a fixed script (the kinds each one's first decision offers)."""
+    a = Tutorial(game, seed=1, progress=False)
+    b = Tutorial(game, seed=1, progress=False)
+    first_kinds = {f"kind:{kind_of(a.game, x)}" for x in a.state.legal_actions()}
+    assert first_kinds == {k for k in a.steps if k.startswith("kind:")}
+    for t, seed in ((a, 11), (b, 12)):
+        play_first_round(t, seed=seed)
+    for t in (a, b):  # each tutorial introduced exactly the kinds its own positions offered
+        assert all(k.partition(":")[2] in (get_game(game).action_types or {}) for k in t.steps if k.startswith("kind:"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_skip_and_replay(game):
+    t = Tutorial(game, seed=1, progress=False)
+    first = t.current
+    assert first is not None
+    second = t.waiting()[0] if t.waiting() else None
+    t.skip()
+    assert first.key in t.skipped and first.key not in t.queue and first.key not in t.read
+    assert (t.current.key if t.current else None) == (second.key if second else None)
+    again = t.replay(first.key)
+    assert t.current is again and again.key == first.key
+    t.next()
+    assert first.key in t.read
+    with pytest.raises(TutorialError, match="no step 'kind:nothing' has been met"):
+        t.replay("kind:nothing")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_progress_is_kept_and_resumed(game, tmp_path):
+    path = tmp_path / "progress.json"
+    t = Tutorial(game, seed=1, progress=path)
+    bot = RandomAgent(7)
+    t.next()
+    for _ in range(2):
+        if t.state.is_terminal():
+            break
+        t.attempt(bot.act(t.state.copy()))
+    data = json.loads(path.read_text())
+    assert data["game"] == game and data["decisions"] == t.decisions
+    r = Tutorial.resume(game, path)
+    assert r.state.to_dict() == t.state.to_dict()
+    assert (r.queue, r.read, r.skipped, r.introduced, r.decisions) == (t.queue, t.read, t.skipped, t.introduced,
+                                                                         t.decisions)
+    assert list(r.steps) == list(t.steps)
+    # a damaged file is refused with its name and left as it is
+    path.write_text("{not json")
+    with pytest.raises(TutorialError, match="cannot resume the tutorial"):
+        Tutorial.resume(game, path)
+    assert path.read_text() == "{not json"
+    # a missing file starts a new tutorial there
+    assert Tutorial.resume(game, tmp_path / "new.json").decisions == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_wrong_move_is_refused_in_plain_words_with_the_section(game):
+    t = Tutorial(game, seed=1, progress=False)
+    bad = an_illegal_action(t)
+    before = t.state.to_dict()
+    why = t.attempt(bad)
+    refusal = t.state.why_not(bad)
+    assert why is not None and refusal.text in why and refusal.section in why
+    assert t.state.to_dict() == before
+    assert t.current.key == "refusal" and t.steps["refusal"].section == refusal.section
+    assert refusal.text in t.steps["refusal"].text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teach_points_cite_their_sections_and_exercises(game):
+    points = teach_points(game)
+    g = get_game(game)
+    for p in points.values():
+        assert p.text and p.section and p.title
+        if p.key.startswith("kind:"):
+            assert p.key[5:] in g.action_types
+
+
+def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch, tmp_path):
+    """The toy Nim has no tutorial module: every kind and phase is still taught, from its
+    own words, and a refusal from why_not."""
+    from haunted_kit import games
+
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent / "fourth_game"))
+    monkeypatch.setitem(games.REGISTRY, "nim", ("nim.engine", "GAME"))
+    assert teach_points("nim") == {}
+    t = Tutorial("nim", seed=2, progress=tmp_path / "nim.json")
+    kinds = play_first_round(t)
+    assert kinds
+    for k in (k for k in t.steps if k.startswith("kind:")):
+        st = t.steps[k]
+        assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
+
+
+def test_a_teach_point_with_a_bad_key_is_refused():
+    with pytest.raises(ValueError, match="a teach point's key is"):
+        TeachPoint("move:x", "t", "x", "s")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
+    with capture_errors() as caught:
+        v = TutorialView(game, seed=1, progress=tmp_path / "w.json")
+        t = v.tutorial
+        assert v.view.state is t.state and t.current is not None
+        assert t.current.title in v.lesson.value
+        first = t.current.key
+        v.b_skip.click()
+        assert first in t.skipped
+        v.met.value = first
+        v.b_replay.click()
+        assert t.current.key == first
+        v.b_next.click()
+        bot = RandomAgent(5)
+        for _ in range(ROUND_BOUND):
+            if t.round_done:
+                break
+            while t.current is not None:
+                v.b_next.click()
+            if t.asking:
+                assert v.exercise is not None
+                v.b_resume.click()
+                assert t.answers and not t.asking
+            assert v.view.attempt(bot.act(v.view.state.copy()))
+        assert t.round_done and "first round is over" in v.head.value
+        # a wrong move: the play view says no, the lesson panel explains it with the section
+        if not t.state.is_terminal() and t.learner_to_move():
+            bad = an_illegal_action(t)
+            assert not v.view.attempt(bad)
+            assert t.current.key == "refusal" and t.state.why_not(bad).section in v.lesson.value
+    assert not caught, caught
