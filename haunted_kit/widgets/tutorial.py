@@ -146,6 +146,7 @@ class TutorialView(ErrorReporting, W.VBox):
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
         if [o[1] for o in self.met.options] != [o[1] for o in opts]:
             self.met.options = opts
+            self.met.value = st.key if st is not None else (opts[-1][1] if opts else None)
         self.b_replay.disabled = not opts
         self._show_question()
 
@@ -162,7 +163,8 @@ class TutorialView(ErrorReporting, W.VBox):
         own = _hook(t.game, "exercise_view")
         self.exercise = own(t.asking, t.seed) if own is not None else ExerciseWidget(t.question())
         self.question_box.children = [W.HTML(f'<div style="{_BOX}"><b>A quick question</b> before you play on '
-                                             "(a hint comes after a first wrong try):</div>"),
+                                             "(a hint comes after a first wrong try). It is about a prepared position of "
+                                             "another game, shown here, not your own:</div>"),
                                       self.exercise, self.b_resume]
 
     # ------------------------------------------------------------------ the buttons
