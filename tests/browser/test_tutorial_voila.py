@@ -49,5 +49,7 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
         while json.loads(progress.read_text())["decisions"] == decided:
             assert time.monotonic() < deadline, "the decision never reached the tutorial"
             page.wait_for_timeout(200)
+        # the bots answer: the player's choices come back (a first round is never over in one decision)
+        expect(page.locator(".hk-tutorial .hk-do").first).to_be_enabled(timeout=60_000)
     save_screenshot(page, f"tutorial-{game}-after", full_page=True)
     assert page_errors(page) == "<none>"
