@@ -58,7 +58,23 @@ STEP_KINDS = ("kind", "phase", "event", "refusal")
 
 
 class TutorialError(ValueError):
-    """A progress file that cannot be read, or an unknown step (the message says which)."""
+    """A progress file that cannot be read, or an unknown step (the message says which);
+    ``path``: the progress file concerned, or ``None``."""
+
+    def __init__(self, message: str, path=None):
+        super().__init__(message)
+        self.path = path
+
+
+def set_aside(path) -> Path:
+    """Rename the progress file ``path`` to ``<stem>.damaged-<n>.json`` (the first free
+    ``n``), so a damaged file is kept, not overwritten; returns the new path."""
+    path = Path(path)
+    n = 1
+    while (aside := path.with_name(f"{path.stem}.damaged-{n}{path.suffix}")).exists():
+        n += 1
+    path.rename(aside)
+    return aside
 
 
 @dataclass(frozen=True)
@@ -444,7 +460,7 @@ class Tutorial:
             t._phases = set(data["phases"])
             t._events_seen = int(data["events_seen"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise TutorialError(f"{path}: cannot resume the tutorial from it: {exc}") from None
+            raise TutorialError(f"{path}: cannot resume the tutorial from it: {exc}", path) from None
         return t
 
     def reset(self) -> None:

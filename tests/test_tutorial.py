@@ -176,6 +176,13 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
     for k in (k for k in t.steps if k.startswith("kind:")):
         st = t.steps[k]
         assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
+    # its notebook view is the kit's own play view (no widgets module), and teaches the same
+    with capture_errors() as caught:
+        v = TutorialView("nim", seed=2, progress=False)
+        assert type(v.view).__name__ == "GamePlayView" and v.tutorial.current is not None
+        v.view.attempt(v.view.legal[0])
+        assert v.tutorial.decisions == 1
+    assert not caught
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():
@@ -261,3 +268,16 @@ def test_the_notebook_runs_and_resumes(tmp_path):
     assert "application/vnd.jupyter.widget-view+json" in shown and "Tutorial: " in shown["text/plain"]
     kept = json.loads((tmp_path / PROGRESS_DIR / f"{game}.json").read_text())
     assert kept["game"] == game and kept["steps"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_widget_keeps_a_damaged_progress_file_aside_and_begins_anew(game, tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text('{"tutorial": 1, "game": "%s", "seed": 1}' % game)  # no state: cannot be resumed
+    with capture_errors() as caught:
+        v = TutorialView(game, progress=path)
+    assert not caught
+    aside = tmp_path / "p.damaged-1.json"
+    assert aside.read_text() == '{"tutorial": 1, "game": "%s", "seed": 1}' % game
+    assert "cannot resume the tutorial" in v.head.value and "p.damaged-1.json" in v.head.value
+    assert v.tutorial.decisions == 0 and json.loads(path.read_text())["game"] == game

@@ -23,7 +23,7 @@ from html import escape
 import ipywidgets as W
 
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial
+from ..tutorial import LEARNER, Tutorial, TutorialError, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .playview import GamePlayView
@@ -65,8 +65,14 @@ class TutorialView(ErrorReporting, W.VBox):
     def __init__(self, game, *, seed: int = 1, progress=None, resume: bool = True, hints: bool = False):
         super().__init__()
         self.add_class("hk-tutorial")
+        self.notice = ""
         if resume and progress is not False:
-            self.tutorial = Tutorial.resume(game, progress, seed=seed)
+            try:
+                self.tutorial = Tutorial.resume(game, progress, seed=seed)
+            except TutorialError as exc:  # a damaged file is kept aside, never lost, and a new game begins
+                aside = set_aside(exc.path)
+                self.tutorial = Tutorial(game, seed=seed, progress=exc.path)
+                self.notice = f"{exc} It was kept as {aside.name}; a new first game begins."
         else:
             self.tutorial = Tutorial(game, seed=seed, progress=progress)
         t = self.tutorial
@@ -129,7 +135,8 @@ class TutorialView(ErrorReporting, W.VBox):
         st = t.current
         done = "The first round is over: play on freely, or start again." if t.round_done else ""
         self.head.value = (f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are P{LEARNER + 1}, '
-                           f"the bots play the other seats. {escape(done)}</div>")
+                           f"the bots play the other seats. {escape(done)}"
+                           + (f'<div style="color:#8a1c00">{escape(self.notice)}</div>' if self.notice else "") + "</div>")
         if st is None:
             self.lesson.value = (f'<div style="{_BOX};color:#333">Nothing new right now: play on. A new step appears '
                                  "the first time a new kind of decision, phase or rule matters.</div>")
