@@ -15,6 +15,7 @@ from haunted_kit.protocol import RandomAgent
 from haunted_kit.tutorial import LEARNER, TeachPoint, Tutorial, TutorialError, kind_of, teach_points
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
+from ruletools import games_with_module
 
 GAMES = game_names()
 #: the most decisions of the learner a first round takes in any game (a loop bound, not a result)
@@ -160,6 +161,12 @@ def test_teach_points_cite_their_sections_and_exercises(game):
         assert p.text and p.section and p.title
         if p.key.startswith("kind:"):
             assert p.key[5:] in g.action_types
+
+
+@pytest.mark.parametrize("game", games_with_module("tutorial"))
+def test_a_game_with_a_table_teaches_every_kind_it_declares_in_its_own_words(game):
+    kinds = {f"kind:{k}" for k in get_game(game).action_types}
+    assert kinds <= set(teach_points(game)), sorted(kinds - set(teach_points(game)))
 
 
 def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch, tmp_path):

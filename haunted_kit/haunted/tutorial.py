@@ -33,6 +33,14 @@ TEACH_POINTS = (
       "once and you gain valor points. No skill twice.", "Additional Actions: Learning"),
     T("kind:end_turn", "End your turn", "Your turn ends when you can do nothing more or choose to stop.",
       "Game Flow"),
+    T("kind:choose_resource", "A resource of your choice", "A rule or skill gives you one resource of any type "
+      "(skill 12 after an extraction, for example): choose which.", "Skill Cards"),
+    T("kind:choose_bonus", "Choose a bonus", "With skill 2, after a contact you may take any reward of the season's "
+      "bonus card instead of rolling the bonus die.", "Skill Cards"),
+    T("kind:roll_bonus", "Roll the bonus die", "With skill 2 you may still roll the bonus die after a contact, "
+      "as everyone else does.", "Skill Cards"),
+    T("kind:restore_token", "Restore a token", "Skill 9: after a sale that spent at least 3 resources, restore one "
+      "action token of your choice.", "Skill Cards"),
     T("kind:choose_quest", "Choose a quest", "At the end of the first two seasons everyone but the valor leader "
       "chooses quest cards, which score at the end.", "Game Flow"),
 )
