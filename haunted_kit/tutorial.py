@@ -233,7 +233,11 @@ class Tutorial:
         s = self.state
         new = []
         log = getattr(s, "log", None) or []
-        for e in log[self._events_seen:]:
+        fresh = log[self._events_seen:]
+        vis = getattr(self.game, "visibility", None)
+        if vis is not None:  # what the learner may see: another seat's hidden card is never quoted
+            fresh = vis.log_for(fresh, LEARNER)
+        for e in fresh:
             key = f"phase:{e.phase}"
             if e.phase not in self._phases:
                 self._phases.add(e.phase)

@@ -169,6 +169,33 @@ def test_a_game_with_a_table_teaches_every_kind_it_declares_in_its_own_words(gam
     assert kinds <= set(teach_points(game)), sorted(kinds - set(teach_points(game)))
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_taught_event_is_introduced_when_it_first_happens_and_hidden_events_never_are(game):
+    """Played on past the first round: each event kind the game teaches is a step from the
+    learner's first look after it happened (its sentence quoted), and no step quotes an event
+    hidden from the learner (another seat's face-down card)."""
+    t = Tutorial(game, seed=1, progress=False)
+    points = {k[6:] for k in teach_points(game) if k.startswith("event:")}
+    vis = getattr(t.game, "visibility", None)
+    bot, seen = RandomAgent(9), {}
+    for _ in range(ROUND_BOUND):
+        if t.state.is_terminal():
+            break
+        t.attempt(bot.act(t.state.copy()))
+        visible = vis.log_for(t.state.log, LEARNER) if vis is not None else list(t.state.log)
+        for e in visible:
+            if e.kind in points and e.kind not in seen:
+                seen[e.kind] = e.text
+                st = t.steps.get(f"event:{e.kind}")
+                assert st is not None and st.text.endswith(f"Just now: {e.text}"), e.kind
+    if points:
+        assert seen, "a played game met none of the events the game teaches"
+    hidden = [e.text for e, v in zip(t.state.log, vis.log_for(t.state.log, LEARNER))
+              if v.text != e.text] if vis is not None else []
+    for st in t.steps.values():
+        assert not any(h in st.text for h in hidden), st
+
+
 def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch, tmp_path):
     """The toy Nim has no tutorial module: every kind and phase is still taught, from its
     own words, and a refusal from why_not."""

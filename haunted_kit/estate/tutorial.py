@@ -34,4 +34,8 @@ TEACH_POINTS = (
       "from the Inn.", "Market actions"),
     T("kind:InnDecline", "Leave workers at the Inn", "You may also leave your workers in the Inn this "
       "season.", "Market actions"),
+    T("event:market_paid", "Marked prices", "A marked Market price costs 2 gold the first time it is used in a "
+      "season and 3 after that; all marked prices go back to 2 at the season's end.", "Market actions"),
+    T("event:season_ended", "The end of a season", "When everyone has passed, the season ends: Factory workers "
+      "come back to their owners and the marked prices are reset.", "Resource income"),
 )

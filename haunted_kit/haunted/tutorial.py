@@ -43,4 +43,9 @@ TEACH_POINTS = (
       "action token of your choice.", "Skill Cards"),
     T("kind:choose_quest", "Choose a quest", "At the end of the first two seasons everyone but the valor leader "
       "chooses quest cards, which score at the end.", "Game Flow"),
+    T("event:production", "Production", "In the production step every building produces its resource by itself, "
+      "wherever its owner's sensor stands.", "Game Flow"),
+    T("event:rest", "Rest", "After everyone's turn, every player restores all their action tokens.", "Game Flow"),
+    T("event:reorder", "Reorder", "The turn order is dealt again by valor: the most valor plays first next "
+      "round.", "Game Flow"),
 )

@@ -27,6 +27,10 @@ TEACH_POINTS = (
     T("phase:follow", "Following", "The lead action has been taken: the others answer in turn.", TAKE),
     T("phase:over", "The end and the score", "Landmark tokens score at the end: 2 points to the sole player "
       "with the most of each type, 1 point per Gate, 3 points per set of all five types.", "Landmarks: Scoring"),
+    T("event:grounds_gold", "Gold on Castle Grounds", "Gold paid onto another player's Castle Grounds stays "
+      "there; it becomes that player's when they next lead.", "Architects: Concepts, Castle Grounds Cards"),
+    T("event:round_ended", "The leader's token passes", "When every other player has followed, acquired or "
+      "declined, the leader's turn is over and the Active Player Token passes to the left.", TAKE),
 )
 
 #: the first game's ``new_game`` keywords: three rounds, so every player leads once
