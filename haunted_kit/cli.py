@@ -310,7 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      "with --lab, JupyterLab. Progress is kept beside the notebook, so running the "
                                      "command again resumes.")
     tut.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help=f"the game to learn (default {DEFAULT_GAME})")
-    tut.add_argument("--seed", type=_seed, default=1, help="the game's seed (default 1)")
+    tut.add_argument("--seed", type=_seed, default=1,
+                     help="the seed of a new first game (default 1); a kept tutorial resumes its own game "
+                          "(its panel's 'Start again' begins anew)")
     tut.add_argument("--dir", type=_path, default=Path("."), metavar="DIR",
                      help="where the notebook (tutorial-GAME.ipynb) and its progress go (default: here)")
     tut.add_argument("--lab", action="store_true", help="open it in JupyterLab instead of Voila")

@@ -255,6 +255,12 @@ def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
             bad = an_illegal_action(t)
             assert not v.view.attempt(bad)
             assert t.current.key == "refusal" and t.state.why_not(bad).section in v.lesson.value
+        # Start again: a new first game, nothing met, and the new play view is followed
+        v.b_restart.click()
+        t = v.tutorial
+        assert t.decisions == 0 and not t.read and not t.round_done and v.view.state is t.state
+        assert json.loads((tmp_path / "w.json").read_text())["decisions"] == 0
+        assert v.view.attempt(v.view.state.legal_actions()[0]) and t.decisions == 1
     assert not caught, caught
 
 
