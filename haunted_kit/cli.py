@@ -626,7 +626,8 @@ READS = {"play": ("--box",), "replay": ("save", "--box"), "review": ("save", "--
          "handout": ("--box",), "teacher": ("--notebooks",), "simulate": ("--box",), "compare": ("--box",),
          "classroom": ("--box",), "server": ("--box",)}
 WRITES = {"play": ("--save", "--log"), "review": ("--html",), "check-box": ("--report",), "handout": ("--out",),
-          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log")}
+          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log"),
+          "tutorial": ("--dir/",)}
 
 
 def _io_paths(command: str, args) -> tuple[list, list]:
