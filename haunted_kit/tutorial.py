@@ -409,11 +409,14 @@ class Tutorial:
 
     def follow(self, state) -> list:
         """Follow a play view's position ``state`` (after a decision there, an undo, the bots'
-        replies): the learner's decisions are counted from its record, new steps queued."""
+        replies): the learner's decisions are counted from its record, new steps queued; the
+        progress is written when a step is new, the learner is to move or the game is over
+        (not after every bot decision: a haunted save is about 66 kB, 11 ms)."""
         self.state = state
         self.decisions = sum(1 for e in state.history() if not e.chance and e.player == LEARNER)
         new = self.look()
-        self.save()
+        if new or self.learner_to_move() or state.is_terminal():  # not at every bot decision: once they are done
+            self.save()
         return new
 
     # ------------------------------------------------------------------ progress
