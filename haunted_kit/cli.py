@@ -342,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="make a new teacher link (the store keeps the teacher token, so the teacher link survives a "
                           "restart; this makes the old one stop working; a table's projector and hot-seat links have "
                           "tokens of their own, renewed from the teacher page)")
+    srv.add_argument("--tutorial", action="store_true",
+                     help="a tutorial class: each seat's page teaches every kind of decision the first time the "
+                          "student meets it (the game's words, the rule's section)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
     for choice in sub._choices_actions:  # 'COMMAND --help' says what the command does, not the kit's blurb
@@ -1109,7 +1112,7 @@ def _server(sub, args) -> int:
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
                             bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token,
-                            compress=args.compress)
+                            compress=args.compress, tutorial=args.tutorial)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
         if "--store" not in str(exc):  # the store file itself is refused: what to do, the file kept as it is

@@ -352,6 +352,7 @@ class Classroom:
     _pool: object = None
     _server_lock: object = None   #: the store file held open and locked by :func:`open_classroom`
     game: str = DEFAULT_GAME      #: the game the teacher page's new-table form offers first (``server --game``)
+    tutorial: bool = False        #: tutorial tables (``server --tutorial``): each seat's page says what it meets first
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -435,6 +436,10 @@ class Classroom:
                            and self.can_undo(t, seat))
         msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
+        if self.tutorial:  # a seat meeting a decision kind for the first time is taught it (haunted_kit.tutorial)
+            from .tutorial import lesson_html, seat_lesson  # lazy: only a tutorial class needs it
+            msg["lesson"] = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
+                else ""
         return msg
 
     def message_for(self, conn: Connection) -> dict:
@@ -1233,7 +1238,7 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
           bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
-          new_token: bool = False, ready=None, compress: bool = True) -> int:
+          new_token: bool = False, ready=None, compress: bool = True, tutorial: bool = False) -> int:
     """Run the classroom server until interrupted. Returns 0.
 
     Args:
@@ -1251,6 +1256,9 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             ``teacher``, ``seats`` {table: {seat: url}}, ``projector`` and ``hotseat``
             {table: url}: each table's links with their own tokens, never the teacher's).
         compress: deflate websocket messages (permessage-deflate, when the browser offers it).
+        tutorial: run every table as a tutorial table: a seat's page shows, above its board,
+            each decision kind the seat meets for the first time, in the game's words with the
+            rule's section (:func:`haunted_kit.tutorial.seat_lesson`).
 
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
@@ -1263,6 +1271,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
                                bot_delay=bot_delay)
     classroom.teacher_interval = TEACHER_INTERVAL
+    classroom.tutorial = tutorial
     store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip

@@ -507,3 +507,43 @@ def write_notebook(game, path, seed: int = 1) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps(notebook(game, seed), indent=1) + "\n")
     return path
+
+
+def seat_lesson(game, state, seat: int) -> list:
+    """What a seat of a shared table meets for the first time now, for a server's tutorial
+    table: one :class:`Step` per decision kind legal for ``seat`` at ``state`` that ``seat``
+    has never decided before (read from the table's own record, ``state.history()``, so it
+    needs no progress of its own and a reloaded page shows the same), in the game's words
+    (its teach points) or its declarations. Empty when ``seat`` is not to move.
+
+    Args:
+        game: a Game or its name; state: the table's position; seat: a player index.
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    if state.is_terminal() or state.current_player() != seat:
+        return []
+    points = teach_points(game)
+    done = {kind_of(game, e.action) for e in state.history() if not e.chance and e.player == seat}
+    by_kind: dict = {}
+    for a in state.legal_actions():
+        by_kind.setdefault(kind_of(game, a), []).append(a)
+    out = []
+    for kind, actions in by_kind.items():
+        if kind in done:
+            continue
+        p = points.get(f"kind:{kind}")
+        said = tuple(describe_action(a, state) for a in actions[:LISTED])
+        text = p.text if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
+                        text + f" You may now choose among {len(actions)} of this kind (lit on the board or listed as "
+                        "your choices).", p.section if p else "", said))
+    return out
+
+
+def lesson_html(steps) -> str:
+    """``steps`` (:class:`Step`) as the HTML of a page's lesson panel (escaped), or ``""``."""
+    from html import escape
+
+    return "".join(f'<div class="hk-lesson-step"><b>New: {escape(st.title)}</b> {escape(st.text)}'
+                   + (f' <span class="hk-lesson-rule">(rule: {escape(st.section)})</span>' if st.section else "")
+                   + "</div>" for st in steps)

@@ -7,6 +7,7 @@ words with the rule's section; each game's teach points cite sections its engine
 from __future__ import annotations
 
 import json
+from html import escape
 
 import pytest
 
@@ -321,3 +322,60 @@ def test_the_widget_keeps_a_damaged_progress_file_aside_and_begins_anew(game, tm
     assert aside.read_text() == '{"tutorial": 1, "game": "%s", "seed": 1}' % game
     assert "cannot resume the tutorial" in v.head.value and "p.damaged-1.json" in v.head.value
     assert v.tutorial.decisions == 0 and json.loads(path.read_text())["game"] == game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
+    """seat_lesson (the server's tutorial tables): over a game played by random seats, a kind
+    is in a seat's lesson exactly while the seat is to move, may take it and never has."""
+    from haunted_kit.games import default_players
+    from haunted_kit.tutorial import seat_lesson
+
+    g = get_game(game)
+    s = g.new_game(players=default_players(g), seed=2)
+    bots = [RandomAgent(40 + p) for p in range(s.players)]
+    decided: dict = {p: set() for p in range(s.players)}
+    taught: dict = {p: set() for p in range(s.players)}
+    for _ in range(ROUND_BOUND):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(s.chance_outcomes()[0][0])
+            continue
+        p = s.current_player()
+        for q in range(s.players):  # nobody but the mover is taught anything
+            assert q == p or seat_lesson(g, s, q) == []
+        legal = {kind_of(g, a) for a in s.legal_actions()}
+        lesson = {st.key[5:] for st in seat_lesson(g, s, p)}
+        assert lesson == legal - decided[p]
+        taught[p] |= lesson
+        a = bots[p].act(s)
+        decided[p].add(kind_of(g, a))
+        assert decided[p] <= taught[p]
+        s.apply_action(a)
+    assert any(taught.values())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
+    from haunted_kit.games import default_players
+    from haunted_kit.server import Classroom
+    from haunted_kit.store import GameStore
+
+    g = get_game(game)
+    store = GameStore(":memory:")
+    t = store.create_table(game=game, players=default_players(g), seed=1)
+    mover = t.state.current_player()
+    points = teach_points(game)
+    c = Classroom(store, bot_delay=0, tutorial=True)
+    view = c.build_view(t, mover, "seat")
+    kinds = {kind_of(g, a) for a in t.state.legal_actions()}
+    for k in kinds:
+        p = points.get(f"kind:{k}")
+        assert p is None or (escape(p.text) in view["lesson"] and escape(p.section) in view["lesson"])
+    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds)
+    other = (mover + 1) % t.state.players
+    assert c.build_view(t, other, "seat")["lesson"] == ""        # not to move: nothing new to meet
+    assert c.build_view(t, -1, "projector")["lesson"] == ""      # the shared screen teaches no seat
+    assert "lesson" not in Classroom(store, bot_delay=0).build_view(t, mover, "seat")  # an ordinary class
+    store.close()
