@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 from .bots import default_agent, seat_bots
@@ -542,8 +543,6 @@ def seat_lesson(game, state, seat: int) -> list:
 
 def lesson_html(steps) -> str:
     """``steps`` (:class:`Step`) as the HTML of a page's lesson panel (escaped), or ``""``."""
-    from html import escape
-
     return "".join(f'<div class="hk-lesson-step"><b>New: {escape(st.title)}</b> {escape(st.text)}'
                    + (f' <span class="hk-lesson-rule">(rule: {escape(st.section)})</span>' if st.section else "")
                    + "</div>" for st in steps)
