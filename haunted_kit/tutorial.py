@@ -274,6 +274,8 @@ class Tutorial:
         if self.first_round is not None and not self.round_done:
             now = round_of(s)
             self.round_done = s.is_terminal() or (now is not None and now != self.first_round)
+        order = {k: i for i, k in enumerate(self.points)}  # met together: in the game's teaching order
+        new.sort(key=lambda st: order.get(st.key, len(order)))
         for st in new:
             self.steps[st.key] = st
             self.queue.append(st.key)

@@ -99,6 +99,14 @@ def test_steps_follow_what_the_player_does(game, tmp_path):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_steps_met_together_come_in_the_games_teaching_order(game):
+    t = Tutorial(game, seed=1, progress=False)
+    order = list(teach_points(game))
+    first = [k for k in t.queue if k in order]
+    assert first == sorted(first, key=order.index) and len(t.queue) >= 2
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_skip_and_replay(game):
     t = Tutorial(game, seed=1, progress=False)
     first = t.current
