@@ -10,6 +10,7 @@ Quick start::
     s.events().tail()          # what happened, explained
 
     hk.get_game("estate").new_game(players=3, seed=7)    # any registered game, same protocol
+    hk.tutorial("estate")      # a first game that teaches itself (in a notebook)
 
 The top level is the kit (the protocol, the registry, the tools); each game is a package
 of the same shape (:mod:`haunted_kit.haunted`, :mod:`haunted_kit.estate`,
@@ -32,6 +33,7 @@ _LAZY = {
         "default_box", "entry_cost", "explore_cost", "load_box", "new_game")},
     **{name: "haunted_kit.protocol" for name in ("ChanceError", "HistoryEntry", "IllegalAction", "Record", "Refusal")},
     **{name: "haunted_kit.games" for name in ("get_game", "game_names")},
+    "tutorial": "haunted_kit.widgets.tutorial",
 }
 
 

@@ -303,6 +303,21 @@ def build_parser() -> argparse.ArgumentParser:
                      help="another name pages may use in their Host header: a bare host name or IP address, no port or "
                           "http:// (repeatable; default localhost names only)")
 
+    tut = sub.add_parser("tutorial", help="a first game that teaches itself: write its notebook and open it (Voila)",
+                         description="Write a small notebook that plays a first game of --game against bots and teaches "
+                                     "it while it is played (each decision, phase and rule the first time it matters, "
+                                     "its section named, short questions), then open it in Voila (widgets only) or, "
+                                     "with --lab, JupyterLab. Progress is kept beside the notebook, so running the "
+                                     "command again resumes.")
+    tut.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help=f"the game to learn (default {DEFAULT_GAME})")
+    tut.add_argument("--seed", type=_seed, default=1,
+                     help="the seed of a new first game (default 1); a kept tutorial resumes its own game "
+                          "(its panel's 'Start again' begins anew)")
+    tut.add_argument("--dir", type=_path, default=Path("."), metavar="DIR",
+                     help="where the notebook (tutorial-GAME.ipynb) and its progress go (default: here)")
+    tut.add_argument("--lab", action="store_true", help="open it in JupyterLab instead of Voila")
+    tut.add_argument("--no-open", action="store_true", help="only write the notebook and print how to open it")
+
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=_path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
@@ -329,6 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="make a new teacher link (the store keeps the teacher token, so the teacher link survives a "
                           "restart; this makes the old one stop working; a table's projector and hot-seat links have "
                           "tokens of their own, renewed from the teacher page)")
+    srv.add_argument("--tutorial", action="store_true",
+                     help="a tutorial class: each seat's page teaches every kind of decision the first time the "
+                          "student meets it (the game's words, the rule's section)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
     for choice in sub._choices_actions:  # 'COMMAND --help' says what the command does, not the kit's blurb
@@ -613,7 +631,8 @@ READS = {"play": ("--box",), "replay": ("save", "--box"), "review": ("save", "--
          "handout": ("--box",), "teacher": ("--notebooks",), "simulate": ("--box",), "compare": ("--box",),
          "classroom": ("--box",), "server": ("--box",)}
 WRITES = {"play": ("--save", "--log"), "review": ("--html",), "check-box": ("--report",), "handout": ("--out",),
-          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log")}
+          "teacher": ("--out/",), "simulate": ("--out/",), "compare": ("--html", "--rows"), "server": ("--store", "--log"),
+          "tutorial": ("--dir/",)}
 
 
 def _io_paths(command: str, args) -> tuple[list, list]:
@@ -911,6 +930,36 @@ def _classroom(sub, args) -> int:
                  allow_hosts=args.allow_host)
 
 
+def _tutorial(sub, args) -> int:
+    """``tutorial``: write the tutorial notebook of ``--game`` into ``--dir`` and open it
+    (Voila, or JupyterLab with ``--lab``) unless ``--no-open``. Exit 0, 1 when the folder
+    cannot be written or the app does not start."""
+    import subprocess  # lazy: only this command starts an app
+
+    from .tutorial import write_notebook  # lazy: only this command needs it
+
+    if args.dir.exists() and not args.dir.is_dir():
+        sub.error(f"--dir: {args.dir} is a file, not a folder")
+    name = f"tutorial-{args.game}.ipynb"
+    try:
+        path = write_notebook(args.game, args.dir / name, args.seed)
+    except OSError as exc:
+        print(f"haunted-kit: cannot write the tutorial notebook into {args.dir}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    app = ["jupyter", "lab"] if args.lab else ["voila"]
+    print(f"Wrote {path}: a first game of {get_game(args.game).title} that teaches itself.")
+    print(f"To open it: cd {args.dir} && {' '.join(app)} {name}   (or open it in JupyterLab and run its cell)")
+    if args.no_open:
+        return 0
+    module = ["-m", "jupyterlab"] if args.lab else ["-m", "voila"]
+    print("Opening it now; Ctrl-C stops the app (your progress is kept).", flush=True)
+    try:
+        return subprocess.call([sys.executable, *module, name], cwd=args.dir)
+    except OSError as exc:
+        print(f"haunted-kit: cannot start {' '.join(app)}: {exc}", file=sys.stderr)
+        return 1
+
+
 def _game_command(sub, name: str, command: str):
     """Game ``name``'s hook for ``command`` (``handout``, ``teacher``: a function of its
     ``cli`` module); a game without it is a usage error (exit 2) saying so."""
@@ -1068,7 +1117,8 @@ def _server(sub, args) -> int:
     try:
         return serve_tables(args.store, ip=args.ip, port=args.port, allow_hosts=args.allow_host, size=args.size,
                             bot_delay=args.bot_delay, first_table=first, log_path=args.log, new_token=args.new_token,
-                            compress=args.compress, game=game.name)
+                            compress=args.compress, game=game.name,
+                            tutorial=args.tutorial)
     except StoreError as exc:
         print(f"haunted-kit server: {exc}", file=sys.stderr)
         if "--store" not in str(exc):  # the store file itself is refused: what to do, the file kept as it is
@@ -1081,7 +1131,7 @@ def _server(sub, args) -> int:
 
 
 _COMMANDS = {"play": _play, "simulate": _simulate, "compare": _compare, "replay": _replay, "review": _review, "check-box": _check_box, "teacher": _teacher,
-             "handout": _handout, "classroom": _classroom, "server": _server}
+             "handout": _handout, "classroom": _classroom, "server": _server, "tutorial": _tutorial}
 
 
 def main(argv=None) -> int:

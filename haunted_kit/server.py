@@ -362,6 +362,7 @@ class Classroom:
     #: seconds since the epoch, now (``time.time``): how long a table waits and seats idle; a test drives it
     clock: object = time.time
     _reviews: dict = field(default_factory=dict)  #: (table, seq) -> the replay's turning points (a Future or a list)
+    tutorial: bool = False        #: tutorial tables (``server --tutorial``): each seat's page says what it meets first
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -446,6 +447,10 @@ class Classroom:
         msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
         self.lesson_view(t, viewer, mode, msg)
+        if self.tutorial:  # a seat meeting a decision kind for the first time is taught it (haunted_kit.tutorial)
+            from .tutorial import lesson_html, seat_lesson  # lazy: only a tutorial class needs it
+            msg["lesson"] = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
+                else ""
         return msg
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
@@ -1508,7 +1513,8 @@ def open_classroom(store_path, *, first_table: dict | None = None, token: str | 
 
 def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=(), size: float = DEFAULT_SIZE,
           bot_delay: float = 0.3, first_table: dict | None = None, log_path=None, token: str | None = None,
-          new_token: bool = False, ready=None, compress: bool = True, game: str | None = None) -> int:
+          new_token: bool = False, ready=None, compress: bool = True, game: str | None = None,
+          tutorial: bool = False) -> int:
     """Run the classroom server until interrupted. Returns 0.
 
     Args:
@@ -1527,6 +1533,9 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             {table: url}: each table's links with their own tokens, never the teacher's).
         compress: deflate websocket messages (permessage-deflate, when the browser offers it).
         game: the game the new-table form offers first (default: the first table's, else the default game).
+        tutorial: run every table as a tutorial table: a seat's page shows, above its board,
+            each decision kind the seat meets for the first time, in the game's words with the
+            rule's section (:func:`haunted_kit.tutorial.seat_lesson`).
 
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
@@ -1541,6 +1550,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     classroom.teacher_interval = TEACHER_INTERVAL
     if game is not None:
         classroom.game = game
+    classroom.tutorial = tutorial
     store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip

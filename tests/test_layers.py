@@ -27,7 +27,7 @@ KIT_LAYERS = {
     # 1: shared drawing, search over any game, the printed handout's page, the table server's game side
     "render": 1, "explain": 1, "search": 1, "handout": 1, "tableview": 1,
     # 2: agents by spec, shared widget pieces, exercises for any game
-    "bots": 2, "widgets": 2, "play": 2, "exercises": 2,
+    "bots": 2, "widgets": 2, "play": 2, "exercises": 2, "tutorial": 2,
     # 3: tools that take a Game
     "testing": 3, "simulate": 3, "env": 3, "store": 3, "review": 3,
     # 4: the front doors, and reports built on the tools (compare plays grids with simulate)
@@ -42,7 +42,7 @@ GAME_LAYERS = {
     "rules": 3,
     "agents": 4, "encoding": 4,  # what the Game's hooks hand out: its bots, the environment's encodings
     "engine": 5, "": 5,
-    "sim": 6, "history": 6, "scenario": 6, "analysis": 6, "exercises": 6, "pathfinding": 6,
+    "sim": 6, "history": 6, "scenario": 6, "analysis": 6, "exercises": 6, "pathfinding": 6, "tutorial": 6,
     "draw": 7, "widgets": 7, "handout": 7, "classroom": 7,
     "cli": 8,
 }

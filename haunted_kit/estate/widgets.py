@@ -208,3 +208,13 @@ def exercise(key: str, seed: int = 0, *, size: float = 26) -> ExerciseWidget:
     seed ``seed``, with the land board of its position. Raises
     :class:`~haunted_kit.exercises.ExerciseError` for an unknown key or a bad seed."""
     return ExerciseWidget(EXERCISES.make(key, seed), board=lambda state: EstateBoard(state, size=size))
+
+
+def play_view(state, *, bots, hints: bool = True) -> EstatePlayView:
+    """The play view of ``state`` with ``bots`` (seats) for the kit's tutorial (the
+    ``widgets`` module's ``play_view`` hook, docs/NEW_GAME.md)."""
+    return EstatePlayView(state, bots=bots, hints=hints)
+
+
+#: the kit tutorial's hook: the exercise widget of ``key`` on ``seed`` (docs/NEW_GAME.md)
+exercise_view = exercise

@@ -410,3 +410,13 @@ def exercise(key: str, seed: int = 0) -> ExerciseWidget:
     is about). Raises :class:`~haunted_kit.exercises.ExerciseError` for an unknown key or a bad seed."""
     ex = EXERCISES.make(key, seed)
     return ExerciseWidget(ex, board=lambda state: LandmarksPanel(state, viewer=ex.player))
+
+
+def play_view(state, *, bots, hints: bool = True) -> LandmarksPlayView:
+    """The play view of ``state`` with ``bots`` (seats) for the kit's tutorial (the
+    ``widgets`` module's ``play_view`` hook, docs/NEW_GAME.md)."""
+    return LandmarksPlayView(state, bots=bots, hints=hints)
+
+
+#: the kit tutorial's hook: the exercise widget of ``key`` on ``seed`` (docs/NEW_GAME.md)
+exercise_view = exercise

@@ -17,9 +17,16 @@ from .panels import EventLogPanel, GameBoardPanel, PlayerBoardPanel, PlayerBoard
 from .play import PlayView, action_cell, attempts_for_cell, candidates_for_cell
 from .projector import ProjectorView
 from .step import StepThroughView
+from .exercise import exercise as exercise_view  # the kit tutorial's hook (docs/NEW_GAME.md)
+
+
+def play_view(state, *, bots, hints: bool = True) -> PlayView:
+    """The play view of ``state`` with ``bots`` (seats) for the kit's tutorial (the
+    ``widgets`` module's ``play_view`` hook, docs/NEW_GAME.md); bots answer at once."""
+    return PlayView(state, bots=bots, hints=hints, bot_delay=0)
 
 __all__ = [
     "CallbackError", "CommandCounter", "ErrorBanner", "EventLogPanel", "FieldWidget", "GameBoardPanel", "LAYER_NAMES",
     "PlayView", "PlayerBoardPanel", "PlayerBoards", "ProjectorView", "StepThroughView", "action_cell", "attempts_for_cell",
-    "candidates_for_cell", "capture_errors", "cell_facts", "held",
+    "candidates_for_cell", "capture_errors", "cell_facts", "exercise_view", "held", "play_view",
 ]

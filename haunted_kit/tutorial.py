@@ -1,0 +1,550 @@
+"""A first game that teaches itself, for any game of the kit, built from what the game declares.
+
+    from haunted_kit.tutorial import Tutorial
+    t = Tutorial("estate", seed=1)          # seat 0 learns, the other seats are the game's bots
+    t.current                              # the step to read now (a Step), or None: free play
+    t.attempt(t.state.legal_actions()[0])  # play; the bots answer; new steps are queued
+    t.next() / t.skip() / t.replay(key)    # read on, skip a step, show a step again
+
+The tutorial follows the game as the player plays it, never a fixed script of clicks: after
+every change it looks at the position and queues the steps that now matter, one idea at a
+time, each the first time the player meets it:
+
+* ``kind:<type>`` - a decision kind (the Game's ``action_types``), the first time one of
+  its actions is legal for the player, with the legal choices of that kind listed (the
+  play view lights them on the board);
+* ``phase:<name>`` - a phase of the flow (the event log's ``phase`` column), the first time
+  the game enters it, with the event sentence that opened it;
+* ``event:<kind>`` - an event kind the game chose to teach, the first time one happens;
+* ``refusal`` - the first time the player tries an illegal action: the rules' reason
+  (``why_not``) in plain words and the section it comes from.
+
+The words come from the game's own **teach points** (optional, the game package's
+``tutorial.py`` with ``TEACH_POINTS``: a tuple of :class:`TeachPoint`, each citing its
+rule's section, and optionally naming an exercise of the game's ``EXERCISES`` asked right
+after it; and optionally ``OPTIONS``, the first game's ``new_game`` keywords). A game without the table still gets a tutorial: every kind, phase and refusal
+is taught from its declarations (the action's own words, the event sentences, the
+refusal's reason and section).
+
+Progress (the position, the steps met, read, skipped and the questions answered) is kept
+in a small JSON file written atomically (:func:`haunted_kit.fileio.atomic_write`) after
+every change, so a re-opened tutorial resumes where it was (:meth:`Tutorial.resume`).
+The widget is :class:`haunted_kit.widgets.tutorial.TutorialView`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from .bots import default_agent, seat_bots
+from .events import cite_rulings
+from .exercises import Exercise
+from .fileio import atomic_write
+from .games import default_players, game_module, get_game, load_state
+from .protocol import describe_action, sample_chance
+
+#: the version of the progress file's layout
+VERSION = 1
+#: the seat of the player who learns (the others are bots)
+LEARNER = 0
+#: how many legal choices of a kind a step lists by name
+LISTED = 6
+#: where a tutorial keeps its progress when none is given: this folder, one file per game
+PROGRESS_DIR = Path(".haunted-kit-tutorial")
+#: the kinds of step, by the prefix of their key
+STEP_KINDS = ("kind", "phase", "event", "refusal")
+
+
+class TutorialError(ValueError):
+    """A progress file that cannot be read, or an unknown step (the message says which);
+    ``path``: the progress file concerned, or ``None``."""
+
+    def __init__(self, message: str, path=None):
+        super().__init__(message)
+        self.path = path
+
+
+def set_aside(path) -> Path:
+    """Rename the progress file ``path`` to ``<stem>.damaged-<n>.json`` (the first free
+    ``n``), so a damaged file is kept, not overwritten; returns the new path."""
+    path = Path(path)
+    n = 1
+    while (aside := path.with_name(f"{path.stem}.damaged-{n}{path.suffix}")).exists():
+        n += 1
+    path.rename(aside)
+    return aside
+
+
+@dataclass(frozen=True)
+class TeachPoint:
+    """One entry of a game's teach-point table (``<game>/tutorial.py``'s ``TEACH_POINTS``).
+
+    Attributes:
+        key: what it teaches: ``"kind:<type>"`` (a name of the Game's ``action_types``),
+            ``"phase:<phase>"`` (a value of the event log's ``phase`` column) or
+            ``"event:<kind>"`` (an event kind of the game's log).
+        title: a short heading.
+        text: the rule in one to three sentences, in the game's own words.
+        section: the rule's section in the game's rule text.
+        question: a key of the game's ``EXERCISES`` to ask right after this point is read
+            (``""``: none).
+    """
+
+    key: str
+    title: str
+    text: str
+    section: str
+    question: str = ""
+
+    def __post_init__(self):
+        kind = self.key.partition(":")[0]
+        if kind not in STEP_KINDS[:3] or not self.key.partition(":")[2]:
+            raise ValueError(f"a teach point's key is 'kind:<type>', 'phase:<name>' or 'event:<kind>', got {self.key!r}")
+
+
+@dataclass
+class Step:
+    """A step of the lesson: ``key`` (see the module doc), ``title``, ``text`` (what to read
+    now, about this very position), ``section`` (the rule's section, ``""`` when the game
+    names none), ``choices`` (the legal choices it is about, in words) and ``question`` (an
+    exercise key, or ``""``)."""
+
+    key: str
+    title: str
+    text: str
+    section: str = ""
+    choices: tuple = ()
+    question: str = ""
+
+    def as_dict(self) -> dict:
+        return {"key": self.key, "title": self.title, "text": self.text, "section": self.section,
+                "choices": list(self.choices), "question": self.question}
+
+
+def teach_points(game) -> dict:
+    """``{key: TeachPoint}`` of ``game`` (a Game or its name): its package's ``tutorial``
+    module's ``TEACH_POINTS``, or ``{}`` for a game without one.
+
+    Raises:
+        ValueError: a teach point naming a decision kind the game does not declare, or a
+            question its ``EXERCISES`` does not hold.
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    mod = _module(game, "tutorial")
+    points = {p.key: p for p in getattr(mod, "TEACH_POINTS", ())}
+    kinds = set(getattr(game, "action_types", None) or {})
+    exercises = getattr(_module(game, "exercises"), "EXERCISES", None)
+    for p in points.values():
+        if p.key.startswith("kind:") and kinds and p.key[5:] not in kinds:
+            raise ValueError(f"{game.title}: teach point {p.key} names no decision kind of the game ({', '.join(sorted(kinds))})")
+        if p.question and (exercises is None or p.question not in exercises):
+            raise ValueError(f"{game.title}: teach point {p.key} asks exercise {p.question!r}, which the game does not have")
+    return points
+
+
+def _module(game, part: str):
+    try:
+        return game_module(game.name, part)
+    except Exception:  # a game registered without a package of parts (e.g. a namespace)
+        return None
+
+
+def kind_of(game, action) -> str:
+    """The name under which ``game`` declares ``action``'s class in its ``action_types``
+    (the JSON ``"type"`` of the action when the game declares none)."""
+    for name, cls in (getattr(game, "action_types", None) or {}).items():
+        if type(action) is cls:
+            return name
+    try:
+        return str(game.action_to_dict(action).get("type", type(action).__name__))
+    except Exception:
+        return type(action).__name__
+
+
+def words(name: str) -> str:
+    """A kind's name for people: ``PlaceTile`` -> ``place tile``, ``end_turn`` -> ``end turn``."""
+    out = []
+    for ch in name.replace("_", " "):
+        if ch.isupper() and out and out[-1] != " ":
+            out.append(" ")
+        out.append(ch.lower())
+    return "".join(out).strip()
+
+
+def round_of(state):
+    """``(season, round)`` of the last event of ``state``'s log, or ``None`` without one."""
+    log = getattr(state, "log", None)
+    if not log:
+        return None
+    e = log[-1]
+    return (e.season, e.round)
+
+
+class Tutorial:
+    """A first game of ``game`` against bots that teaches while it is played (module doc).
+
+    Args:
+        game: a Game or its registered name.
+        seed: the game's seed (and the questions' seed).
+        players: seats (default: the game's own, ``games.default_players``); seat 0 learns.
+        progress: the progress file (``None``: ``PROGRESS_DIR/<game>.json``; ``False``: kept
+            in memory only).
+        state: a position to start from instead of a new game.
+
+    Raises:
+        UnknownGame: an unregistered name. ValueError: a bad seed or player count (the game's).
+    """
+
+    def __init__(self, game, *, seed: int = 1, players: int | None = None, progress=None, state=None):
+        self.game = get_game(game) if isinstance(game, str) else game
+        self.seed = seed
+        self.points = teach_points(self.game)
+        players = default_players(self.game) if players is None else players
+        options = dict(getattr(_module(self.game, "tutorial"), "OPTIONS", None) or {})
+        self.state = state if state is not None else self.game.new_game(players=players, seed=seed, **options)
+        self.path = None if progress is False else Path(progress) if progress is not None \
+            else PROGRESS_DIR / f"{self.game.name}.json"
+        self.bots, _ = seat_bots(self.game, [default_agent(self.game)] * self.state.players, self.state.players, seed)
+        self.steps: dict = {}        # key -> Step, every step met, in the order met
+        self.queue: list = []        # keys to read now, first first
+        self.read: set = set()
+        self.skipped: set = set()
+        self.answers: dict = {}      # question key -> "right" / "wrong" / "skipped"
+        self.introduced: dict = {}   # step key -> the learner's decision count when it was queued
+        self.decisions = 0           # the learner's decisions so far
+        self.first_round = None      # (season, round) of the learner's first decision
+        self.round_done = False
+        self.asking = ""             # the exercise key being asked now, or ""
+        self._events_seen = 0
+        self._phases: set = set()
+        self.bots_play()
+        self.look()
+
+    # ------------------------------------------------------------------ what matters now
+    def learner_to_move(self) -> bool:
+        s = self.state
+        return not s.is_terminal() and s.current_player() == LEARNER
+
+    def look(self) -> list:
+        """Queue the steps the position now calls for (new phases, taught events since the
+        last look, decision kinds newly legal for the learner). Returns the new steps."""
+        s = self.state
+        new = []
+        log = getattr(s, "log", None) or []
+        fresh = log[self._events_seen:]
+        vis = getattr(self.game, "visibility", None)
+        if vis is not None:  # what the learner may see: another seat's hidden card is never quoted
+            fresh = vis.log_for(fresh, LEARNER)
+        for e in fresh:
+            key = f"phase:{e.phase}"
+            if e.phase not in self._phases:
+                self._phases.add(e.phase)
+                p = self.points.get(key)
+                text = p.text if p else f"The game is now in its {words(str(e.phase))} phase: {e.text}"
+                new.append(Step(key, p.title if p else f"A new phase: {words(str(e.phase))}", text,
+                                p.section if p else "", (), p.question if p else ""))
+            key = f"event:{e.kind}"
+            p = self.points.get(key)
+            if p is not None and key not in self.steps and all(st.key != key for st in new):
+                new.append(Step(key, p.title, f"{p.text} Just now: {e.text}", p.section, (), p.question))
+        self._events_seen = len(log)
+        if self.learner_to_move():
+            by_kind: dict = {}
+            for a in s.legal_actions():
+                by_kind.setdefault(kind_of(self.game, a), []).append(a)
+            for kind, actions in by_kind.items():
+                key = f"kind:{kind}"
+                if key in self.steps:
+                    continue
+                said = [describe_action(a, s) for a in actions[:LISTED]]
+                more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
+                p = self.points.get(key)
+                if p is not None:
+                    text = p.text
+                else:
+                    text = f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+                text += f" You may now choose among {len(actions)} of this kind (lit on the board or listed as your choices)."
+                new.append(Step(key, p.title if p else f"New: {words(kind)}", text, p.section if p else "",
+                                tuple(said) + ((f"...{more}",) if more else ()), p.question if p else ""))
+            if self.first_round is None:
+                self.first_round = round_of(s)
+        if self.first_round is not None and not self.round_done:
+            now = round_of(s)
+            self.round_done = s.is_terminal() or (now is not None and now != self.first_round)
+        order = {k: i for i, k in enumerate(self.points)}  # met together: in the game's teaching order
+        new.sort(key=lambda st: order.get(st.key, len(order)))
+        for st in new:
+            self.steps[st.key] = st
+            self.queue.append(st.key)
+            self.introduced[st.key] = self.decisions
+        return new
+
+    @property
+    def current(self):
+        """The step to read now (a :class:`Step`), or ``None``: free play."""
+        return self.steps[self.queue[0]] if self.queue else None
+
+    def waiting(self) -> list:
+        """The steps queued behind the current one (also new now)."""
+        return [self.steps[k] for k in self.queue[1:]]
+
+    # ------------------------------------------------------------------ reading
+    def next(self) -> Step | None:
+        """The current step is read: it leaves the queue; when it names a question, that
+        question is asked now (:attr:`asking`). Returns the step read (``None``: none)."""
+        st = self.current
+        if st is None:
+            return None
+        self.queue.pop(0)
+        self.read.add(st.key)
+        if st.question and st.question not in self.answers:
+            self.asking = st.question
+        self.save()
+        return st
+
+    def skip(self, key: str | None = None) -> Step | None:
+        """Skip step ``key`` (default: the current one) without reading it; its question is
+        not asked. A skipped step can be replayed."""
+        key = key if key is not None else (self.queue[0] if self.queue else None)
+        if key is None:
+            return None
+        self._known(key)
+        if key in self.queue:
+            self.queue.remove(key)
+        self.skipped.add(key)
+        self.save()
+        return self.steps[key]
+
+    def replay(self, key: str) -> Step:
+        """Show step ``key`` again now (it becomes the current step).
+
+        Raises:
+            TutorialError: a step not met yet.
+        """
+        self._known(key)
+        if key in self.queue:
+            self.queue.remove(key)
+        self.queue.insert(0, key)
+        self.save()
+        return self.steps[key]
+
+    def _known(self, key: str) -> None:
+        if key not in self.steps:
+            met = ", ".join(self.steps) or "none yet"
+            raise TutorialError(f"no step {key!r} has been met in this tutorial (met: {met})")
+
+    # ------------------------------------------------------------------ questions
+    def question(self, key: str | None = None) -> Exercise | None:
+        """The exercise asked now (or exercise ``key``) from the game's ``EXERCISES``, on the
+        tutorial's seed; ``None`` when none is asked."""
+        key = key or self.asking
+        if not key:
+            return None
+        return _module(self.game, "exercises").EXERCISES.make(key, self.seed)
+
+    def answered(self, verdict: str) -> None:
+        """Close the question asked now with ``verdict`` (``"right"``, ``"wrong"`` or
+        ``"skipped"``); play goes on."""
+        if self.asking:
+            self.answers[self.asking] = verdict
+            self.asking = ""
+            self.save()
+
+    # ------------------------------------------------------------------ playing
+    def why_not(self, action) -> str | None:
+        """``None`` when ``action`` is legal for the learner now, else the rules' reason in
+        plain words with its section ("... (estate rules: Market actions)")."""
+        if not self.learner_to_move():
+            return "It is not your decision now: the bots are playing." if not self.state.is_terminal() \
+                else "The game is over."
+        why = self.state.why_not(action)
+        return None if why is None else cite_rulings(str(why))
+
+    def attempt(self, action) -> str | None:
+        """Play ``action`` for the learner: applied when legal (then the bots answer and new
+        steps are queued) and ``None`` returned; else nothing changes, the reason is
+        returned and, the first time, a ``refusal`` step explains it."""
+        why = self.why_not(action)
+        if why is not None:
+            self.refused(action, why)
+            return why
+        self.state.apply_action(action)
+        self.decisions += 1
+        self.bots_play()
+        self.look()
+        self.save()
+        return None
+
+    def refused(self, action, why: str) -> None:
+        """Teach the first refusal the learner meets (``why``: the reason with its section)."""
+        r = self.state.why_not(action) if self.learner_to_move() else None
+        self.refused_message(f"You tried: {describe_action(action, self.state)}. The rules do not allow it now: {why}",
+                             getattr(r, "section", "") or "")
+
+    def refused_message(self, said: str, section: str) -> None:
+        """Teach the first refusal the learner meets: ``said`` (what was refused and why, as
+        the play view said it) and the rule's ``section``; later refusals are only said."""
+        if "refusal" in self.steps:
+            return
+        st = Step("refusal", "When a move is not allowed",
+                  f"{said} Every refusal gives the rule and its section; nothing changed, so choose again.", section)
+        self.steps["refusal"] = st
+        self.queue.insert(0, "refusal")
+        self.introduced["refusal"] = self.decisions
+        self.save()
+
+    def chances(self) -> None:
+        s = self.state
+        while s.is_chance_node() and not s.is_terminal():
+            s.apply_chance(sample_chance(s, self.seed))
+
+    def bots_play(self) -> None:
+        """Resolve chance and let the bots decide until the learner is to move or the game ends."""
+        s = self.state
+        self.chances()
+        while not s.is_terminal() and s.current_player() != LEARNER:
+            p = s.current_player()
+            s.apply_action(self.bots[p].act(s.copy()))
+            self.chances()
+
+    def follow(self, state) -> list:
+        """Follow a play view's position ``state`` (after a decision there, an undo, the bots'
+        replies): the learner's decisions are counted from its record, new steps queued; the
+        progress is written when a step is new, the learner is to move or the game is over
+        (not after every bot decision: a haunted save is about 66 kB, 11 ms)."""
+        self.state = state
+        self.decisions = sum(1 for e in state.history() if not e.chance and e.player == LEARNER)
+        new = self.look()
+        if new or self.learner_to_move() or state.is_terminal():  # not at every bot decision: once they are done
+            self.save()
+        return new
+
+    # ------------------------------------------------------------------ progress
+    def progress(self) -> dict:
+        """The progress as plain JSON (what :meth:`save` writes)."""
+        return {"tutorial": VERSION, "game": self.game.name, "seed": self.seed, "state": self.state.to_dict(),
+                "steps": [st.as_dict() for st in self.steps.values()], "queue": list(self.queue),
+                "read": sorted(self.read), "skipped": sorted(self.skipped), "answers": dict(self.answers),
+                "introduced": dict(self.introduced), "decisions": self.decisions, "asking": self.asking,
+                "first_round": list(self.first_round) if self.first_round is not None else None,
+                "round_done": self.round_done, "phases": sorted(map(str, self._phases)),
+                "events_seen": self._events_seen}
+
+    def save(self) -> None:
+        """Write the progress file atomically (nothing when the tutorial keeps no file)."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.path, json.dumps(self.progress(), indent=1))
+
+    @classmethod
+    def resume(cls, game, path=None, **kw) -> "Tutorial":
+        """The tutorial of ``game`` kept in ``path`` (default ``PROGRESS_DIR/<game>.json``),
+        where it was left; a new one when there is no such file.
+
+        Raises:
+            TutorialError: a file that is not a tutorial's progress of this game (the message
+                names the file and the problem; the file is left as it is).
+        """
+        game = get_game(game) if isinstance(game, str) else game
+        path = Path(path) if path is not None else PROGRESS_DIR / f"{game.name}.json"
+        if not path.exists():
+            return cls(game, progress=path, **kw)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or data.get("tutorial") != VERSION or data.get("game") != game.name:
+                raise ValueError(f"not a progress file (version {VERSION}) of a {game.title} tutorial")
+            state = load_state(game, data["state"])
+            t = cls(game, seed=int(data["seed"]), progress=path, state=state)
+            t.steps = {d["key"]: Step(d["key"], d["title"], d["text"], d["section"], tuple(d["choices"]), d["question"])
+                       for d in data["steps"]}
+            t.queue = [k for k in data["queue"] if k in t.steps]
+            t.read, t.skipped = set(data["read"]), set(data["skipped"])
+            t.answers, t.introduced = dict(data["answers"]), dict(data["introduced"])
+            t.decisions, t.asking = int(data["decisions"]), str(data["asking"])
+            t.first_round = tuple(data["first_round"]) if data["first_round"] is not None else None
+            t.round_done = bool(data["round_done"])
+            t._phases = set(data["phases"])
+            t._events_seen = int(data["events_seen"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise TutorialError(f"{path}: cannot resume the tutorial from it: {exc}", path) from None
+        return t
+
+    def reset(self) -> None:
+        """Start again: a new game on the same seed, nothing met (the file is rewritten)."""
+        fresh = type(self)(self.game, seed=self.seed, players=self.state.players, progress=False)
+        path = self.path
+        self.__dict__.update(fresh.__dict__)
+        self.path = path
+        self.save()
+
+
+def notebook(game, seed: int = 1) -> dict:
+    """A small notebook (nbformat 4, plain JSON) that opens the tutorial of ``game`` (a
+    Game or its name) on ``seed``: a heading and one code cell, ``hk.tutorial(...)``;
+    progress is kept beside it (``PROGRESS_DIR``), so re-opening it resumes."""
+    game = get_game(game) if isinstance(game, str) else game
+    text = (f"# A first game of {game.title}\n\nYou play seat P{LEARNER + 1} against bots. The lesson panel introduces each "
+            "kind of decision, phase and rule the first time it matters, names the rule's section, and asks a short "
+            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one. Your "
+            f"progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
+    code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'
+    return {"nbformat": 4, "nbformat_minor": 5,
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                         "language_info": {"name": "python"}},
+            "cells": [{"cell_type": "markdown", "id": "tutorial-intro", "metadata": {}, "source": text},
+                      {"cell_type": "code", "id": "tutorial-play", "metadata": {}, "execution_count": None,
+                       "outputs": [], "source": code}]}
+
+
+def write_notebook(game, path, seed: int = 1) -> Path:
+    """Write :func:`notebook` of ``game`` to ``path`` atomically (its folder made); returns the path.
+
+    Raises:
+        OSError: the folder cannot be made or written (nothing half-written is left).
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps(notebook(game, seed), indent=1) + "\n")
+    return path
+
+
+def seat_lesson(game, state, seat: int) -> list:
+    """What a seat of a shared table meets for the first time now, for a server's tutorial
+    table: one :class:`Step` per decision kind legal for ``seat`` at ``state`` that ``seat``
+    has never decided before (read from the table's own record, ``state.history()``, so it
+    needs no progress of its own and a reloaded page shows the same), in the game's words
+    (its teach points) or its declarations. Empty when ``seat`` is not to move.
+
+    Args:
+        game: a Game or its name; state: the table's position; seat: a player index.
+    """
+    game = get_game(game) if isinstance(game, str) else game
+    if state.is_terminal() or state.current_player() != seat:
+        return []
+    points = teach_points(game)
+    done = {kind_of(game, e.action) for e in state.history() if not e.chance and e.player == seat}
+    by_kind: dict = {}
+    for a in state.legal_actions():
+        by_kind.setdefault(kind_of(game, a), []).append(a)
+    out = []
+    for kind, actions in by_kind.items():
+        if kind in done:
+            continue
+        p = points.get(f"kind:{kind}")
+        said = tuple(describe_action(a, state) for a in actions[:LISTED])
+        text = p.text if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
+                        text + f" You may now choose among {len(actions)} of this kind (lit on the board or listed as "
+                        "your choices).", p.section if p else "", said))
+    return out
+
+
+def lesson_html(steps) -> str:
+    """``steps`` (:class:`Step`) as the HTML of a page's lesson panel (escaped), or ``""``."""
+    return "".join(f'<div class="hk-lesson-step"><b>New: {escape(st.title)}</b> {escape(st.text)}'
+                   + (f' <span class="hk-lesson-rule">(rule: {escape(st.section)})</span>' if st.section else "")
+                   + "</div>" for st in steps)

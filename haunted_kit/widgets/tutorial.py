@@ -1,0 +1,209 @@
+"""The tutorial in the notebook: a game's own play view and board with a lesson panel beside
+it (:mod:`haunted_kit.tutorial` decides what to teach and when).
+
+    import haunted_kit as hk
+    hk.tutorial("estate")          # resumes from .haunted-kit-tutorial/estate.json when it exists
+
+The play view is the game's own (its ``widgets`` module's ``play_view(state, *, bots, hints)``
+hook; else the kit's :class:`~haunted_kit.widgets.playview.GamePlayView`), so its board lights
+the legal choices as in any game. The lesson panel (CSS ``hk-lesson``) shows the step to read
+now (title, text, the rule's section, the legal choices it is about), with **Got it**
+(``hk-lesson-next``), **Skip** (``hk-lesson-skip``), and a list of the steps met with
+**Show again** (``hk-lesson-replay``); a question from the game's exercises appears under it
+(the game's ``exercise_view(key, seed)`` hook, else the kit's
+:class:`~haunted_kit.widgets.exercise.ExerciseWidget`) with its stepped feedback, and
+**Back to the game** (``hk-lesson-resume``). A refused move is explained in the panel with its
+section. **Start again** (``hk-lesson-restart``) begins a new first game.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as W
+
+from ..games import game_module
+from ..tutorial import LEARNER, Tutorial, TutorialError, set_aside
+from .errors import ErrorReporting
+from .exercise import ExerciseWidget
+from .playview import GamePlayView
+
+_BOX = "font:14px sans-serif;line-height:1.4"
+
+
+def _hook(game, name: str):
+    try:
+        mod = game_module(game.name, "widgets")
+    except Exception:
+        return None
+    return getattr(mod, name, None)
+
+
+def make_play_view(game, state, *, hints: bool = False):
+    """The game's own play view of ``state`` (seat 0 human, the others bots), or the kit's."""
+    bots = [p for p in range(state.players) if p != LEARNER]
+    own = _hook(game, "play_view")
+    if own is not None:
+        return own(state, bots=bots, hints=hints)
+    return GamePlayView(game, state, bots=bots, hints=hints)
+
+
+class TutorialView(ErrorReporting, W.VBox):
+    """A first game of ``game`` that teaches while it is played (module doc).
+
+    Args:
+        game: a Game or its registered name.
+        seed: the game's seed; progress: the progress file (see :class:`~haunted_kit.tutorial.Tutorial`);
+        resume: continue from the progress file when there is one.
+        hints: show the play view's "Suggest a move".
+
+    Raises:
+        UnknownGame, ValueError: as :class:`~haunted_kit.tutorial.Tutorial`;
+        TutorialError: a progress file that cannot be read.
+    """
+
+    def __init__(self, game, *, seed: int = 1, progress=None, resume: bool = True, hints: bool = False):
+        super().__init__()
+        self.add_class("hk-tutorial")
+        self.notice = ""
+        if resume and progress is not False:
+            try:
+                self.tutorial = Tutorial.resume(game, progress, seed=seed)
+            except TutorialError as exc:  # a damaged file is kept aside, never lost, and a new game begins
+                aside = set_aside(exc.path)
+                self.tutorial = Tutorial(game, seed=seed, progress=exc.path)
+                self.notice = f"{exc} It was kept as {aside.name}; a new first game begins."
+        else:
+            self.tutorial = Tutorial(game, seed=seed, progress=progress)
+        t = self.tutorial
+        self.hints = hints
+        self.banner = self._init_errors()
+        self.head = W.HTML()
+        self.lesson = W.HTML()
+        self.lesson.add_class("hk-lesson")
+        self.b_next = self._button("Got it", "hk-lesson-next", "I have read this step", self.next, "reading on")
+        self.b_skip = self._button("Skip", "hk-lesson-skip", "skip this step", self.skip, "skipping a step")
+        self.met = W.Dropdown(options=[], description="Steps met", layout=W.Layout(width="auto", max_width="100%"))
+        self.b_replay = self._button("Show again", "hk-lesson-replay", "show the chosen step again", self.replay,
+                                     "showing a step again")
+        self.b_restart = self._button("Start again", "hk-lesson-restart", "a new first game from the start",
+                                      self.restart, "starting again")
+        self.question_box = W.VBox()
+        self.b_resume = self._button("Back to the game", "hk-lesson-resume", "leave the question and play on",
+                                     self.leave_question, "closing the question")
+        self.exercise = None
+        panel = W.VBox([self.head, self.lesson, W.HBox([self.b_next, self.b_skip], layout=W.Layout(flex_flow="row wrap")),
+                        self.question_box, W.HBox([self.met, self.b_replay, self.b_restart],
+                                                  layout=W.Layout(flex_flow="row wrap")), self.banner],
+                       layout=W.Layout(border="2px solid #2a5d8a", padding="6px", margin="0 0 8px 0", max_width="100%"))
+        self.view = None
+        self._attach(make_play_view(t.game, t.state, hints=hints))
+        self.panel = panel
+        self.children = [panel, self.view]
+        self.changed()
+
+    def _attach(self, view) -> None:
+        """Follow ``view``: its changes, and its refusals (every play view says a refused move
+        on its message line as a ``"refusal"``), which the lesson panel explains the first time."""
+        self.view = view
+        view.on_change(self.guard(lambda _v: self.changed(), "following the game"))
+        plain_say = view.say
+
+        def say(text, kind="info"):
+            plain_say(text, kind)
+            if kind == "refusal" and "refusal" not in self.tutorial.steps:
+                why = getattr(view, "last_refusal", None)
+                self.tutorial.refused_message(text, getattr(why, "section", "") or "")
+                self.show()
+        view.say = say
+
+    def _button(self, text, cls, tip, fn, where) -> W.Button:
+        b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto", flex="0 0 auto"))
+        b.add_class(cls)
+        b.on_click(self.guard(lambda _b: fn(), where))
+        return b
+
+    # ------------------------------------------------------------------ following the game
+    def changed(self) -> None:
+        """The play view's state changed (or the view was built): queue what matters now."""
+        self.tutorial.follow(self.view.state)
+        self.show()
+
+    def show(self) -> None:
+        """Draw the lesson panel from the tutorial."""
+        t = self.tutorial
+        st = t.current
+        done = "The first round is over: play on freely, or start again." if t.round_done else ""
+        self.head.value = (f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are P{LEARNER + 1}, '
+                           f"the bots play the other seats. {escape(done)}"
+                           + (f'<div style="color:#8a1c00">{escape(self.notice)}</div>' if self.notice else "") + "</div>")
+        if st is None:
+            self.lesson.value = (f'<div style="{_BOX};color:#333">Nothing new right now: play on. A new step appears '
+                                 "the first time a new kind of decision, phase or rule matters.</div>")
+        else:
+            section = f'<div style="color:#2a5d8a">Rule: {escape(st.section)}</div>' if st.section else ""
+            choices = ("<div>Your choices of this kind now: " + "; ".join(escape(c) for c in st.choices) + "</div>") \
+                if st.choices else ""
+            more = t.waiting()
+            also = ("<div style='color:#555'>Also new now: " + ", ".join(escape(w.title) for w in more) + "</div>") \
+                if more else ""
+            self.lesson.value = (f'<div style="{_BOX}" role="status" aria-live="polite"><b>{escape(st.title)}</b>'
+                                 f"<div>{escape(st.text)}</div>{choices}{section}{also}</div>")
+        self.b_next.disabled = self.b_skip.disabled = st is None
+        opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
+        if [o[1] for o in self.met.options] != [o[1] for o in opts]:
+            self.met.options = opts
+            self.met.value = st.key if st is not None else (opts[-1][1] if opts else None)
+        self.b_replay.disabled = not opts
+        self._show_question()
+
+    def _show_question(self) -> None:
+        t = self.tutorial
+        if not t.asking:
+            if self.exercise is not None:
+                self.exercise.close()
+                self.exercise = None
+            self.question_box.children = []
+            return
+        if self.exercise is not None and self.exercise.ex.key == t.asking:
+            return
+        own = _hook(t.game, "exercise_view")
+        self.exercise = own(t.asking, t.seed) if own is not None else ExerciseWidget(t.question())
+        self.question_box.children = [W.HTML(f'<div style="{_BOX}"><b>A quick question</b> before you play on '
+                                             "(a hint comes after a first wrong try). It is about a prepared position of "
+                                             "another game, shown here, not your own:</div>"),
+                                      self.exercise, self.b_resume]
+
+    # ------------------------------------------------------------------ the buttons
+    def next(self) -> None:
+        self.tutorial.next()
+        self.show()
+
+    def skip(self) -> None:
+        self.tutorial.skip()
+        self.show()
+
+    def replay(self) -> None:
+        if self.met.value is not None:
+            self.tutorial.replay(self.met.value)
+            self.show()
+
+    def leave_question(self) -> None:
+        ex = self.exercise
+        self.tutorial.answered("right" if ex is not None and ex.solved else "wrong" if ex is not None and ex.tries
+                               else "skipped")
+        self.show()
+
+    def restart(self) -> None:
+        """A new first game from the start (progress rewritten)."""
+        self.tutorial.reset()
+        old = self.view
+        self._attach(make_play_view(self.tutorial.game, self.tutorial.state, hints=self.hints))
+        self.children = [self.panel, self.view]
+        old.close()
+        self.changed()
+
+
+def tutorial(game: str, *, seed: int = 1, progress=None, resume: bool = True, hints: bool = False) -> TutorialView:
+    """``hk.tutorial("estate")``: the tutorial widget of ``game`` (see :class:`TutorialView`)."""
+    return TutorialView(game, seed=seed, progress=progress, resume=resume, hints=hints)

@@ -1,0 +1,55 @@
+"""The tutorial notebook that ``haunted-kit tutorial`` writes, served by Voila in Chromium,
+played as a first-time player would for every registered game: the lesson panel shows the
+first step with its rule's section, **Got it** reads on, a choice button of the game's own
+play view plays a decision (the bots answer), and the lesson follows: a step not seen before
+appears or the panel says to play on; the progress file is written beside the notebook."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from browser_harness import explained, page_errors, save_screenshot
+from playwright.sync_api import expect
+
+from haunted_kit.games import game_names
+from haunted_kit.tutorial import PROGRESS_DIR, write_notebook
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_path):
+    nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
+    srv = voila_server(nb, timeout=120.0)
+    lesson = page.locator(".hk-tutorial .hk-lesson")
+    with explained(f"opening the {game} tutorial in Voila", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(lesson).to_be_visible(timeout=120_000)
+        expect(lesson).to_contain_text("Rule:", timeout=60_000)
+    first = lesson.inner_text()
+    save_screenshot(page, f"tutorial-{game}-start", full_page=False)
+    progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
+    with explained("reading every step shown with 'Got it'", srv, page):
+        for _ in range(60):  # each click is answered by the kernel; read on while a step is shown
+            if "Nothing new right now" in lesson.inner_text():
+                break
+            if page.locator(".hk-lesson-next").is_enabled():
+                page.locator(".hk-lesson-next").click()
+            page.wait_for_timeout(300)
+        expect(lesson).to_contain_text("Nothing new right now", timeout=30_000)
+    assert first != lesson.inner_text()
+    kept = json.loads(progress.read_text())
+    assert kept["read"] and not kept["queue"]
+    with explained("playing the first legal choice from the list of every action", srv, page):
+        decided = kept["decisions"]
+        page.locator(".hk-tutorial .hk-do").first.click()
+        deadline = time.monotonic() + 60
+        while json.loads(progress.read_text())["decisions"] == decided:
+            assert time.monotonic() < deadline, "the decision never reached the tutorial"
+            page.wait_for_timeout(200)
+        # the bots answer: the player's choices come back (a first round is never over in one decision)
+        expect(page.locator(".hk-tutorial .hk-do").first).to_be_enabled(timeout=60_000)
+    save_screenshot(page, f"tutorial-{game}-after", full_page=True)
+    assert page_errors(page) == "<none>"

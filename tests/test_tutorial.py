@@ -1,0 +1,389 @@
+"""The first game that teaches itself (haunted_kit.tutorial, haunted_kit.widgets.tutorial), over
+every registered game: a scripted player (the random bot playing for the student) completes the
+first round; every decision kind it met was introduced before or at its first decision; steps
+can be skipped and replayed; progress is kept and resumed; a wrong move is refused in plain
+words with the rule's section; each game's teach points cite sections its engine uses."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+import pytest
+
+from haunted_kit.games import game_names, get_game
+from haunted_kit.protocol import RandomAgent
+from haunted_kit.tutorial import LEARNER, TeachPoint, Tutorial, TutorialError, kind_of, teach_points
+from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.tutorial import TutorialView
+from ruletools import games_with_module
+
+GAMES = game_names()
+#: the most decisions of the learner a first round takes in any game (a loop bound, not a result)
+ROUND_BOUND = 400
+
+
+def play_first_round(t: Tutorial, seed: int = 5, read: bool = True, offered: set | None = None) -> list:
+    """The random bot plays for the learner until the first round is over; every step is read
+    (or left unread) and every question answered right. Returns the kinds decided, in order;
+    ``offered`` collects the kinds legal at each of the learner's decisions."""
+    bot, kinds = RandomAgent(seed), []
+    while not t.round_done:
+        if offered is not None:
+            offered |= {kind_of(t.game, a) for a in t.state.legal_actions()}
+        assert len(kinds) < ROUND_BOUND
+        while read and t.current is not None:
+            t.next()
+        if t.asking:
+            ex = t.question()
+            assert ex.check(ex.answer).correct
+            t.answered("right")
+        a = bot.act(t.state.copy())
+        kind = kind_of(t.game, a)
+        # introduced before or at the first decision of the kind: queued by then
+        assert f"kind:{kind}" in t.introduced, (kind, sorted(t.introduced))
+        assert t.introduced[f"kind:{kind}"] <= t.decisions
+        assert t.attempt(a) is None
+        kinds.append(kind)
+    return kinds
+
+
+def an_illegal_action(t: Tutorial):
+    """An action of the game that is refused at the learner's position: one legal at a later
+    position of a copy played on by random bots, not legal now."""
+    now = t.state
+    s, bot = now.copy(), RandomAgent(3)
+    for _ in range(2000):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(s.chance_outcomes()[0][0])
+            continue
+        for a in s.legal_actions():
+            if now.why_not(a) is not None:
+                return a
+        s.apply_action(bot.act(s))
+    pytest.skip("no refused action found on this seed")  # pragma: no cover
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_scripted_player_completes_the_first_round(game, tmp_path):
+    t = Tutorial(game, seed=1, progress=tmp_path / "p.json")
+    kinds = play_first_round(t)
+    assert kinds and t.round_done
+    met = [k for k in t.steps if k.startswith("kind:")]
+    assert {f"kind:{k}" for k in kinds} <= set(met)
+    phases = [k for k in t.steps if k.startswith("phase:")]
+    assert phases, "the phases the game went through are taught"
+    points = teach_points(game)
+    for key in met + phases:  # the game's own words where it declares them, with the section
+        if key in points:
+            assert t.steps[key].text.startswith(points[key].text) and t.steps[key].section == points[key].section
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_steps_follow_what_the_player_does(game, tmp_path):
+    """Two players who choose differently meet different positions: the steps are the
+    position's, not a fixed script (the kinds each one's first decision offers)."""
+    a = Tutorial(game, seed=1, progress=False)
+    b = Tutorial(game, seed=1, progress=False)
+    first_kinds = {f"kind:{kind_of(a.game, x)}" for x in a.state.legal_actions()}
+    assert first_kinds == {k for k in a.steps if k.startswith("kind:")}
+    for t, seed in ((a, 11), (b, 12)):
+        offered: set = set()
+        play_first_round(t, seed=seed, offered=offered)
+        if not t.state.is_terminal():
+            offered |= {kind_of(t.game, x) for x in t.state.legal_actions()}
+        # each tutorial introduced exactly the kinds its own positions offered the player
+        assert {k for k in t.steps if k.startswith("kind:")} == {f"kind:{k}" for k in offered}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_steps_met_together_come_in_the_games_teaching_order(game):
+    t = Tutorial(game, seed=1, progress=False)
+    order = list(teach_points(game))
+    first = [k for k in t.queue if k in order]
+    assert first == sorted(first, key=order.index) and len(t.queue) >= 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_skip_and_replay(game):
+    t = Tutorial(game, seed=1, progress=False)
+    first = t.current
+    assert first is not None
+    second = t.waiting()[0] if t.waiting() else None
+    t.skip()
+    assert first.key in t.skipped and first.key not in t.queue and first.key not in t.read
+    assert (t.current.key if t.current else None) == (second.key if second else None)
+    again = t.replay(first.key)
+    assert t.current is again and again.key == first.key
+    t.next()
+    assert first.key in t.read
+    with pytest.raises(TutorialError, match="no step 'kind:nothing' has been met"):
+        t.replay("kind:nothing")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_progress_is_kept_and_resumed(game, tmp_path):
+    path = tmp_path / "progress.json"
+    t = Tutorial(game, seed=1, progress=path)
+    bot = RandomAgent(7)
+    t.next()
+    for _ in range(2):
+        if t.state.is_terminal():
+            break
+        t.attempt(bot.act(t.state.copy()))
+    data = json.loads(path.read_text())
+    assert data["game"] == game and data["decisions"] == t.decisions
+    r = Tutorial.resume(game, path)
+    assert r.state.to_dict() == t.state.to_dict()
+    assert (r.queue, r.read, r.skipped, r.introduced, r.decisions) == (t.queue, t.read, t.skipped, t.introduced,
+                                                                         t.decisions)
+    assert list(r.steps) == list(t.steps)
+    # a damaged file is refused with its name and left as it is
+    path.write_text("{not json")
+    with pytest.raises(TutorialError, match="cannot resume the tutorial"):
+        Tutorial.resume(game, path)
+    assert path.read_text() == "{not json"
+    # a missing file starts a new tutorial there
+    assert Tutorial.resume(game, tmp_path / "new.json").decisions == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_wrong_move_is_refused_in_plain_words_with_the_section(game):
+    t = Tutorial(game, seed=1, progress=False)
+    bad = an_illegal_action(t)
+    before = t.state.to_dict()
+    why = t.attempt(bad)
+    refusal = t.state.why_not(bad)
+    assert why is not None and refusal.text in why and refusal.section in why
+    assert t.state.to_dict() == before
+    assert t.current.key == "refusal" and t.steps["refusal"].section == refusal.section
+    assert refusal.text in t.steps["refusal"].text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_teach_points_cite_their_sections_and_exercises(game):
+    points = teach_points(game)
+    g = get_game(game)
+    for p in points.values():
+        assert p.text and p.section and p.title
+        if p.key.startswith("kind:"):
+            assert p.key[5:] in g.action_types
+
+
+@pytest.mark.parametrize("game", games_with_module("tutorial"))
+def test_a_game_with_a_table_teaches_every_kind_it_declares_in_its_own_words(game):
+    kinds = {f"kind:{k}" for k in get_game(game).action_types}
+    assert kinds <= set(teach_points(game)), sorted(kinds - set(teach_points(game)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_taught_event_is_introduced_when_it_first_happens_and_hidden_events_never_are(game):
+    """Played on past the first round: each event kind the game teaches is a step from the
+    learner's first look after it happened (its sentence quoted), and no step quotes an event
+    hidden from the learner (another seat's face-down card)."""
+    t = Tutorial(game, seed=1, progress=False)
+    points = {k[6:] for k in teach_points(game) if k.startswith("event:")}
+    vis = getattr(t.game, "visibility", None)
+    bot, seen = RandomAgent(9), {}
+    for _ in range(ROUND_BOUND):
+        if t.state.is_terminal():
+            break
+        t.attempt(bot.act(t.state.copy()))
+        visible = vis.log_for(t.state.log, LEARNER) if vis is not None else list(t.state.log)
+        for e in visible:
+            if e.kind in points and e.kind not in seen:
+                seen[e.kind] = e.text
+                st = t.steps.get(f"event:{e.kind}")
+                assert st is not None and st.text.endswith(f"Just now: {e.text}"), e.kind
+    if points:
+        assert seen, "a played game met none of the events the game teaches"
+    hidden = [e.text for e, v in zip(t.state.log, vis.log_for(t.state.log, LEARNER))
+              if v.text != e.text] if vis is not None else []
+    for st in t.steps.values():
+        assert not any(h in st.text for h in hidden), st
+
+
+def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch, tmp_path):
+    """The toy Nim has no tutorial module: every kind and phase is still taught, from its
+    own words, and a refusal from why_not."""
+    from haunted_kit import games
+
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent / "fourth_game"))
+    monkeypatch.setitem(games.REGISTRY, "nim", ("nim.engine", "GAME"))
+    assert teach_points("nim") == {}
+    t = Tutorial("nim", seed=2, progress=tmp_path / "nim.json")
+    kinds = play_first_round(t)
+    assert kinds
+    for k in (k for k in t.steps if k.startswith("kind:")):
+        st = t.steps[k]
+        assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
+    # its notebook view is the kit's own play view (no widgets module), and teaches the same
+    with capture_errors() as caught:
+        v = TutorialView("nim", seed=2, progress=False)
+        assert type(v.view).__name__ == "GamePlayView" and v.tutorial.current is not None
+        v.view.attempt(v.view.legal[0])
+        assert v.tutorial.decisions == 1
+    assert not caught
+
+
+def test_a_teach_point_with_a_bad_key_is_refused():
+    with pytest.raises(ValueError, match="a teach point's key is"):
+        TeachPoint("move:x", "t", "x", "s")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
+    with capture_errors() as caught:
+        v = TutorialView(game, seed=1, progress=tmp_path / "w.json")
+        t = v.tutorial
+        assert v.view.state is t.state and t.current is not None
+        assert t.current.title in v.lesson.value
+        first = t.current.key
+        v.b_skip.click()
+        assert first in t.skipped
+        v.met.value = first
+        v.b_replay.click()
+        assert t.current.key == first
+        v.b_next.click()
+        bot = RandomAgent(5)
+        for _ in range(ROUND_BOUND):
+            if t.round_done:
+                break
+            while t.current is not None:
+                v.b_next.click()
+            if t.asking:
+                assert v.exercise is not None
+                v.b_resume.click()
+                assert t.answers and not t.asking
+            assert v.view.attempt(bot.act(v.view.state.copy()))
+        assert t.round_done and "first round is over" in v.head.value
+        # a wrong move: the play view says no, the lesson panel explains it with the section
+        if not t.state.is_terminal() and t.learner_to_move():
+            bad = an_illegal_action(t)
+            assert not v.view.attempt(bad)
+            assert t.current.key == "refusal" and t.state.why_not(bad).section in v.lesson.value
+        # Start again: a new first game, nothing met, and the new play view is followed
+        v.b_restart.click()
+        t = v.tutorial
+        assert t.decisions == 0 and not t.read and not t.round_done and v.view.state is t.state
+        assert json.loads((tmp_path / "w.json").read_text())["decisions"] == 0
+        assert v.view.attempt(v.view.state.legal_actions()[0]) and t.decisions == 1
+    assert not caught, caught
+
+
+def test_the_command_writes_the_notebook_and_says_how_to_open_it(tmp_path, capsys):
+    from haunted_kit.cli import main
+
+    for game in GAMES:
+        assert main(["tutorial", "--game", game, "--seed", "3", "--dir", str(tmp_path), "--no-open"]) == 0
+        nb = json.loads((tmp_path / f"tutorial-{game}.ipynb").read_text())
+        assert nb["cells"][1]["source"] == f'import haunted_kit as hk\nhk.tutorial("{game}", seed=3)'
+        out = capsys.readouterr().out
+        assert f"cd {tmp_path} && voila tutorial-{game}.ipynb" in out and get_game(game).title in out
+
+
+def test_the_command_refuses_bad_usage_with_exit_2(tmp_path, capsys):
+    from haunted_kit.cli import main
+
+    (tmp_path / "file").write_text("")
+    for argv, said in ((["tutorial", "--game", "nope", "--no-open"], "invalid choice: 'nope'"),
+                       (["tutorial", "--dir", str(tmp_path / "file"), "--no-open"], "is a file, not a folder"),
+                       (["tutorial", "--seed", "x", "--no-open"], "--seed")):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as e:
+        main(["tutorial", "--help"])
+    assert e.value.code == 0 and "--no-open" in capsys.readouterr().out
+
+
+def test_the_notebook_runs_and_resumes(tmp_path):
+    """The written notebook, executed as Jupyter would (nbclient), shows the tutorial and keeps
+    its progress beside it; executed again, it resumes from that file."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    game = GAMES[0]
+    from haunted_kit.tutorial import PROGRESS_DIR, write_notebook
+
+    path = write_notebook(game, tmp_path / "t.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    shown = nb.cells[1].outputs[0]["data"]
+    assert "application/vnd.jupyter.widget-view+json" in shown and "Tutorial: " in shown["text/plain"]
+    kept = json.loads((tmp_path / PROGRESS_DIR / f"{game}.json").read_text())
+    assert kept["game"] == game and kept["steps"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_widget_keeps_a_damaged_progress_file_aside_and_begins_anew(game, tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text('{"tutorial": 1, "game": "%s", "seed": 1}' % game)  # no state: cannot be resumed
+    with capture_errors() as caught:
+        v = TutorialView(game, progress=path)
+    assert not caught
+    aside = tmp_path / "p.damaged-1.json"
+    assert aside.read_text() == '{"tutorial": 1, "game": "%s", "seed": 1}' % game
+    assert "cannot resume the tutorial" in v.head.value and "p.damaged-1.json" in v.head.value
+    assert v.tutorial.decisions == 0 and json.loads(path.read_text())["game"] == game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
+    """seat_lesson (the server's tutorial tables): over a game played by random seats, a kind
+    is in a seat's lesson exactly while the seat is to move, may take it and never has."""
+    from haunted_kit.games import default_players
+    from haunted_kit.tutorial import seat_lesson
+
+    g = get_game(game)
+    s = g.new_game(players=default_players(g), seed=2)
+    bots = [RandomAgent(40 + p) for p in range(s.players)]
+    decided: dict = {p: set() for p in range(s.players)}
+    taught: dict = {p: set() for p in range(s.players)}
+    for _ in range(ROUND_BOUND):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(s.chance_outcomes()[0][0])
+            continue
+        p = s.current_player()
+        for q in range(s.players):  # nobody but the mover is taught anything
+            assert q == p or seat_lesson(g, s, q) == []
+        legal = {kind_of(g, a) for a in s.legal_actions()}
+        lesson = {st.key[5:] for st in seat_lesson(g, s, p)}
+        assert lesson == legal - decided[p]
+        taught[p] |= lesson
+        a = bots[p].act(s)
+        decided[p].add(kind_of(g, a))
+        assert decided[p] <= taught[p]
+        s.apply_action(a)
+    assert any(taught.values())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
+    from haunted_kit.games import default_players
+    from haunted_kit.server import Classroom
+    from haunted_kit.store import GameStore
+
+    g = get_game(game)
+    store = GameStore(":memory:")
+    t = store.create_table(game=game, players=default_players(g), seed=1)
+    mover = t.state.current_player()
+    points = teach_points(game)
+    c = Classroom(store, bot_delay=0, tutorial=True)
+    view = c.build_view(t, mover, "seat")
+    kinds = {kind_of(g, a) for a in t.state.legal_actions()}
+    for k in kinds:
+        p = points.get(f"kind:{k}")
+        assert p is None or (escape(p.text) in view["lesson"] and escape(p.section) in view["lesson"])
+    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds)
+    other = (mover + 1) % t.state.players
+    assert c.build_view(t, other, "seat")["lesson"] == ""        # not to move: nothing new to meet
+    assert c.build_view(t, -1, "projector")["lesson"] == ""      # the shared screen teaches no seat
+    assert "lesson" not in Classroom(store, bot_delay=0).build_view(t, mover, "seat")  # an ordinary class
+    store.close()
