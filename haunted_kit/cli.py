@@ -531,7 +531,7 @@ def _write_log(state, path: Path) -> None:
     if path.suffix.lower() == ".csv":
         frame = state.events()
         frame["data"] = [json.dumps(d, sort_keys=True) for d in frame["data"]]
-        frame["cell"] = [None if c is None else json.dumps(list(c)) for c in frame["cell"]]
+        frame["cell"] = [json.dumps(list(c)) if isinstance(c, (tuple, list)) else None for c in frame["cell"]]
         atomic_write(path, lambda fh: frame.to_csv(fh, index=False))
     else:
         log = getattr(state, "log", None)  # the kit's Event list; a game without one: its events() rows

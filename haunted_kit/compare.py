@@ -69,6 +69,7 @@ from .games import DEFAULT_GAME, DecisionCapReached, box_words, default_players,
 from .progress import Bar
 from .protocol import SCORE_ONLY_MEANINGS, is_integer
 from .simulate import Grid, ProcessPool, SchedulerError, load_dataset, simulate
+from .frames import nullable
 
 __all__ = ["Comparison", "Row", "DEFAULT_GAMES", "compare", "default_games", "newcombe_interval", "t_interval", "two_proportion_z",
            "welch", "wilson_interval"]
@@ -555,7 +556,6 @@ class Comparison:
         """The rows as a pandas DataFrame (one row per figure, :meth:`Row.to_dict`)."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-        from .frames import nullable  # a figure a row does not have reads <NA>, not NaN
 
         return nullable(pd.DataFrame([r.to_dict() for r in self.rows]))
 

@@ -19,7 +19,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .hexgrid import name_cells
 from .saves import copy_tree
+from .frames import nullable
 
 #: a kit ruling as the engines cite it (``ruling 32``, ``rulings 1 and 8``, ``ruling E9``)
 _RULING = re.compile(r"(?<!kit )\b(rulings? E?\d+(?:(?:, | and )E?\d+)*)")
@@ -169,8 +171,6 @@ def log_to_frame(events):
     """
     import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
 
-    from .render.style import name_cells  # the text names cells as the boards do ("cell 0,2")
-
     rows = []
     for e in events:
         rows.append({
@@ -178,6 +178,5 @@ def log_to_frame(events):
             "player": None if e.player is None else f"P{e.player + 1}",
             "cell": e.cell, "text": name_cells(e.text), "data": e.data,
         })
-    from .frames import nullable  # "no player" reads <NA>, not NaN
 
     return nullable(pd.DataFrame(rows, columns=["seq", "season", "round", "phase", "kind", "player", "cell", "text", "data"]))

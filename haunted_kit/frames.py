@@ -29,6 +29,8 @@ def nullable(df):
         if not missing.any():
             continue
         present = s[~missing]
+        if present.empty:  # nothing to type it by (a column no row fills): left as it is
+            continue
         if all(isinstance(v, str) for v in present):
             df[col] = s.astype("string")
         elif all(isinstance(v, bool) for v in present):

@@ -18,6 +18,7 @@ hex that contains it (ties on an edge go to one of the two touching hexes).
 from __future__ import annotations
 
 import math
+import re
 from typing import Iterable
 
 Axial = tuple[int, int]
@@ -102,3 +103,38 @@ def bounds(cells: Iterable[Axial], size: float) -> tuple[float, float, float, fl
             xs.append(x)
             ys.append(y)
     return min(xs), min(ys), max(xs), max(ys)
+
+
+# ---------------------------------------------------------------- writing a cell in words
+
+def cell_name(cell) -> str:
+    """How every board of the kit writes a cell's (or slot's) axial coordinates ``(q, r)``:
+    ``"q,r"`` (``(2, -1)`` -> ``"2,-1"``), the cell a question names as ``(2, -1)``."""
+    return f"{cell[0]},{cell[1]}"
+
+
+_PAIR = r"\((-?\d+), ?(-?\d+)\)"
+_COORDS = re.compile(_PAIR)
+#: a parenthesised list of pairs, ``((-2, 2), (-1, 2))`` (a tuple of cells printed by Python)
+_COORD_LIST = re.compile(r"\(\s*(" + _PAIR.replace("(-?", "(?:-?") + r"(?:, ?" + _PAIR.replace("(-?", "(?:-?")
+                         + r")*),?\s*\)")
+
+#: a pair, with the word the text names it by when it has one (``cell``/``cells``, or ``slot``/``slots``
+#: for the estate's land slots, any case)
+_NAMED_COORDS = re.compile(r"(?:\b([Cc]ells?|CELLS?|[Ss]lots?|SLOTS?) )?" + _PAIR)
+
+
+def name_cells(text: str) -> str:
+    """``text`` with every axial pair written ``(q, r)`` (an action's or event's words)
+    renamed the way the board writes it (:func:`cell_name`): ``"explore to (-1, 2)"`` ->
+    ``"explore to cell -1,2"``; a list of pairs as Python prints it, ``((-2, 2), (0, 2))``,
+    -> ``"(cells -2,2; 0,2)"`` (one pair: ``"(cell 0,2)"``); a pair the text already calls
+    a cell keeps one word: ``"the cell (3, -3)"`` -> ``"the cell 3,-3"``."""
+
+    def listed(m) -> str:
+        cells = [f"{q},{r}" for q, r in _COORDS.findall(m.group(1))]
+        return f"(cell{'s' if len(cells) != 1 else ''} {'; '.join(cells)})"
+
+    text = _COORD_LIST.sub(listed, text)
+    # a pair the text already calls a cell ("the cell (3, -3)") gets no second word "cell"
+    return _NAMED_COORDS.sub(lambda m: f"{m.group(1) or 'cell'} {m.group(2)},{m.group(3)}", text)

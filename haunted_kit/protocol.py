@@ -26,6 +26,8 @@ import random
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable, Iterator, Protocol, runtime_checkable
 
+from .hexgrid import name_cells
+
 __all__ = [
     "SCORE_ONLY_MEANINGS", "ActionCatalogue", "ChanceError", "Game", "GameOption", "GameState", "HistoryEntry", "IllegalAction",
     "ObservationEncoder", "RandomAgent", "RankedEntry", "Record", "Refusal", "SEED_MAX", "SEED_MIN", "agent_table", "chance_hash",
@@ -876,8 +878,7 @@ def describe_action(action, state) -> str:
     """``action`` in words: ``action.describe(box)`` when the game's describe takes the box
     (Landmarks names cards that way), else ``action.describe()``, else its repr; a cell
     written as the board writes it (``"cell 2,-1"``, not ``"(2, -1)"``:
-    :func:`haunted_kit.render.style.name_cells`)."""
-    from .render.style import name_cells  # lazy: render is not needed by the rules
+    :func:`haunted_kit.hexgrid.name_cells`)."""
 
     describe = getattr(action, "describe", None)
     if describe is None:

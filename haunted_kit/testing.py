@@ -47,6 +47,7 @@ from .games import DEFAULT_GAME, DecisionCapReached, box_words, decision_cap, ge
 from .play import play_out
 from .protocol import IllegalAction, agent_table, check_seed, is_integer, seat_seed
 from .search import determinise
+from .frames import nullable
 
 __all__ = ["BoxReport", "Failure", "KIND_GAMES", "KindStep", "REFUSAL_ERRORS", "changed_fields", "check_box", "continuation",
            "continuation_elsewhere", "decision_kinds", "determinisation_problems", "game_settings", "kind_problems",
@@ -116,8 +117,6 @@ class BoxReport:
     def to_frame(self):
         """One row per game as a :class:`pandas.DataFrame`."""
         import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
-
-        from .frames import nullable  # a field a game's row does not have reads <NA>, not NaN
 
         return nullable(pd.DataFrame(self.rows))
 

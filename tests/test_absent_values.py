@@ -80,3 +80,23 @@ def test_no_table_in_a_notebook_cuts_a_sentence(nb):
     call haunted_kit.notebook.setup(), which lifts pandas' column width limit."""
     bad = [i for i, text in _tables(nb) if "<table" in text and CUT.search(text)]
     assert not bad, f"{nb.name}: cells {bad} cut a sentence"
+
+
+def test_a_column_no_row_fills_keeps_its_objects_and_a_cell_column_stays_readable():
+    """A column every row leaves empty (Landmarks' events have no cell) is not typed as text:
+    its values stay ``None`` and code reading a cell column (``haunted-kit play --log x.csv``)
+    meets no ``<NA>`` it cannot read."""
+    frame = nullable(pd.DataFrame({"cell": [None, None], "player": ["P1", None]}))
+    assert frame["cell"].dtype == object and frame["cell"].tolist() == [None, None]
+    assert str(frame["player"].dtype) == "string" and frame["player"].isna().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_games_event_log_writes_as_csv(tmp_path, name):
+    from haunted_kit.cli import _write_log
+
+    s = _played(name)
+    _write_log(s, tmp_path / "log.csv")
+    back = pd.read_csv(tmp_path / "log.csv")
+    assert len(back) == len(s.events()) > 0
+    assert all(v != v or json.loads(v) for v in back["cell"])  # every written cell is a JSON pair, or empty

@@ -13,6 +13,7 @@ from haunted_kit.haunted.analysis import (VALOR_SOURCES, AnalysisError, at_terra
 from haunted_kit.haunted.flow import TerrainDie
 from haunted_kit.haunted.draw import board
 from haunted_kit.haunted.sim import play_game, play_many
+from haunted_kit.render.style import name_cells
 
 
 def test_valor_sources_add_up_to_final_valor():
@@ -144,7 +145,9 @@ def test_events_frame_against_the_log_filtered_by_hand():
     frame = events_frame(s, since=40, kinds=["explored", "built"])
     by_hand = [e for e in s.log if e.seq >= 40 and e.kind in ("explored", "built")]
     assert frame.index.tolist() == [e.seq for e in by_hand]
-    assert frame.text.tolist() == [e.text for e in by_hand]
+    # the frame writes cells as the boards do (render.style.name_cells), the log keeps the engine's words
+    assert frame.text.tolist() == [name_cells(e.text) for e in by_hand]
+    assert any("cell " in t for t in frame.text)
 
 
 def test_batch_frames_name_what_they_count_as_datasets_do():

@@ -23,7 +23,7 @@ GAMES = tuple(sorted({module.split(".")[1] for module, _ in REGISTRY.values() if
 KIT_LAYERS = {
     # 0: the protocol, vocabularies, file I/O, the box folder, hex grids
     "protocol": 0, "events": 0, "hexgrid": 0, "games": 0, "fileio": 0, "limits": 0, "saves": 0, "provenance": 0, "progress": 0,
-    "notebook": 0, "boxfile": 0, "boxschema": 0, "workers": 0, "visibility": 0,
+    "notebook": 0, "frames": 0, "boxfile": 0, "boxschema": 0, "workers": 0, "visibility": 0,
     # 1: shared drawing, search over any game, the printed handout's page, the table server's game side
     "render": 1, "explain": 1, "search": 1, "handout": 1, "tableview": 1,
     # 2: agents by spec, shared widget pieces, exercises for any game

@@ -25,6 +25,7 @@ import pytest
 from haunted_kit import games
 from haunted_kit.env import KitAECEnv
 from haunted_kit.events import Event
+from haunted_kit.hexgrid import name_cells
 from haunted_kit.games import game_names, get_game
 from haunted_kit.review import review
 from haunted_kit.search import hints, move_events
@@ -337,7 +338,8 @@ def test_every_game_declares_what_it_hides_and_its_logs_follow_it(name, monkeypa
             log = getattr(s, "log", None) or []
             for viewer in range(players):
                 want = [vis.event(e, viewer).text for e in log] if vis is not None else [e.text for e in log]
-                assert s.events(viewer).text.tolist() == want
+                # the table writes cells as the boards do (hexgrid.name_cells); the log keeps the engine's words
+                assert s.events(viewer).text.tolist() == [name_cells(t) for t in want]
                 hidden = {e.text for e in log} - set(want)
                 assert not hidden & {d["text"] for d in seen_observation(game, s, viewer).get("log") or []}
 

@@ -22,6 +22,7 @@ from .actions import Trade
 from .scenario import position
 from .sim import play_many
 from ..protocol import Refusal, is_integer
+from ..frames import nullable
 
 STACK = "kit default: the tile stack (ruling E17)"
 KIT_MEASURE = "gold value is a kit measure (marble 3, glass 2, wood 1, limestone 1), not a rule of the text"
@@ -348,7 +349,6 @@ def slot_table(s, player: int | None = None):
                      "tile": land["tile"] if land else "", "owner": f"P{land['owner'] + 1}" if land else "",
                      "join_fee": R.join_fee(s, slot) if land else None,
                      "white_dotted": slot in s.box.white_dotted, "reason": why.text if why else ""})
-    from ..frames import nullable  # an empty slot's fee reads <NA>, not NaN
 
     return nullable(pd.DataFrame(rows))
 

@@ -42,6 +42,7 @@ from .agents import AGENTS
 from .box import SCHEMA as BOX_SCHEMA, LandmarksBox, default_box, load_box
 from .state import (EVENT_KINDS, SAVE_FORMAT, SAVE_VERSION, STATE_FIELDS, VISIBILITY, ConfigError, Position, SaveError,
                     read_fields)
+from ..frames import nullable
 
 __all__ = ["EVENT_KINDS", "GAME", "VISIBILITY", "LandmarksGame", "LandmarksState", "new_game", "position"]
 
@@ -337,7 +338,6 @@ class LandmarksState(Position):
         for key, lt in self.box.landmarks.items():
             add(f"acquire {lt.name} ({lt.cost_text()})", R.refuse_acquire(self, p, key), Acquire, key)
         add("decline", self.refuse_follower(p), Decline)
-        from ..frames import nullable  # an option without ways or reason reads <NA>, not NaN
 
         return nullable(pd.DataFrame(rows, columns=["option", "legal", "ways", "reason"]))
 

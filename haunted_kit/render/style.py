@@ -14,8 +14,10 @@ registers its look with :func:`register_terrain`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from html import escape
+
+from ..hexgrid import cell_name, name_cells  # noqa: F401  (the boards' one way of writing a cell, re-exported)
 
 
 class RenderError(ValueError):
@@ -78,38 +80,6 @@ SENSOR_R = {1: 0.2, 2: 0.2, 3: 0.18, 4: 0.165}
 #: cell's letter and name (LABEL_DY), the building and the ghost (PIECE_DY)
 HIGHLIGHT_LABEL_DX, HIGHLIGHT_LABEL_DY, HIGHLIGHT_LABEL_R = 0.60, 0.28, 0.18
 TILE_LINE_W, CELL_LINE_W = 0.09, 0.035  # of the size
-
-
-def cell_name(cell) -> str:
-    """How every board of the kit writes a cell's (or slot's) axial coordinates ``(q, r)``:
-    ``"q,r"`` (``(2, -1)`` -> ``"2,-1"``), the cell a question names as ``(2, -1)``."""
-    return f"{cell[0]},{cell[1]}"
-
-
-_PAIR = r"\((-?\d+), ?(-?\d+)\)"
-_COORDS = re.compile(_PAIR)
-#: a parenthesised list of pairs, ``((-2, 2), (-1, 2))`` (a tuple of cells printed by Python)
-_COORD_LIST = re.compile(r"\(\s*(" + _PAIR.replace("(-?", "(?:-?") + r"(?:, ?" + _PAIR.replace("(-?", "(?:-?")
-                         + r")*),?\s*\)")
-
-#: a pair, with the word the text names it by when it has one (``cell``/``cells``, or ``slot``/``slots``
-#: for the estate's land slots, any case)
-_NAMED_COORDS = re.compile(r"(?:\b([Cc]ells?|CELLS?|[Ss]lots?|SLOTS?) )?" + _PAIR)
-
-
-def name_cells(text: str) -> str:
-    """``text`` with every axial pair written ``(q, r)`` (an action's or event's words)
-    renamed the way the board writes it (:func:`cell_name`): ``"explore to (-1, 2)"`` ->
-    ``"explore to cell -1,2"``; a list of pairs as Python prints it, ``((-2, 2), (0, 2))``,
-    -> ``"(cells -2,2; 0,2)"`` (one pair: ``"(cell 0,2)"``); a pair the text already calls
-    a cell keeps one word: ``"the cell (3, -3)"`` -> ``"the cell 3,-3"``."""
-    def listed(m) -> str:
-        cells = [f"{q},{r}" for q, r in _COORDS.findall(m.group(1))]
-        return f"(cell{'s' if len(cells) != 1 else ''} {'; '.join(cells)})"
-
-    text = _COORD_LIST.sub(listed, text)
-    # a pair the text already calls a cell ("the cell (3, -3)") gets no second word "cell"
-    return _NAMED_COORDS.sub(lambda m: f"{m.group(1) or 'cell'} {m.group(2)},{m.group(3)}", text)
 
 
 def register_terrain(name: str, fill: str, ink: str = "#000000", word: str | None = None) -> None:
@@ -183,6 +153,4 @@ def scroll_region(label: str) -> str:
     """HTML attributes for a box that scrolls (``overflow: auto``): reachable by Tab, so a
     keyboard user can scroll it with the arrow keys, and named ``label`` for screen readers
     (a region landmark). Returns ``' tabindex="0" role="region" aria-label="..."'``."""
-    from html import escape
-
     return f' tabindex="0" role="region" aria-label="{escape(label, quote=True)}"'
