@@ -37,6 +37,13 @@ def cite_rulings(text: str) -> str:
     return _RULING.sub(r"kit \1 (docs/RULINGS.md)", text)
 
 
+def shown_text(text: str) -> str:
+    """``text`` as every message line, exercise and page of the kit shows it: cells written
+    the boards' one way (:func:`~haunted_kit.hexgrid.name_cells`: ``(0, 2)`` -> ``cell 0,2``,
+    never a Python tuple) and kit rulings cited as the kit's (:func:`cite_rulings`)."""
+    return cite_rulings(name_cells(text))
+
+
 #: Every kind of event the engine emits, with what it means.
 EVENT_KINDS = {
     "setup": "a setup step was carried out",

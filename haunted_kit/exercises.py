@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .bots import seat_bots
-from .events import cite_rulings  # noqa: F401  (re-exported: the exercises' citing of kit rulings)
+from .events import cite_rulings, shown_text  # noqa: F401  (cite_rulings re-exported: the exercises' citing of kit rulings)
 from .fileio import atomic_write
 from .protocol import check_seed, is_integer, sample_chance
 from .render.style import cell_name, name_cells
@@ -91,11 +91,9 @@ def one_part(parts, got: int, answer: int) -> str:
     return f"One part to check: {pick[0][0].rstrip('.')}." if pick else ""
 
 
-def shown(text: str) -> str:
-    """``text`` as an exercise shows it: cells written the kit's one way
-    (:func:`~haunted_kit.render.style.name_cells`: ``(0, 2)`` -> ``cell 0,2``, never a Python
-    tuple) and kit rulings cited as the kit's (:func:`~haunted_kit.events.cite_rulings`)."""
-    return cite_rulings(name_cells(text))
+#: ``text`` as an exercise shows it (:func:`haunted_kit.events.shown_text`: cells as the boards
+#: write them, kit rulings cited as the kit's)
+shown = shown_text
 
 
 class ExerciseError(ValueError):

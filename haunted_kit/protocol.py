@@ -236,17 +236,21 @@ class Refusal:
     read, so listing legal actions never pays for sentences nobody reads.
     """
 
-    __slots__ = ("_text", "section", "source")
+    __slots__ = ("_text", "section", "source", "_named")
 
     def __init__(self, text: str | Callable[[], str], section: str, source: str = "rulebook"):
         self._text = text
         self.section = section
         self.source = source
+        self._named = False
 
     @property
     def text(self) -> str:
-        if callable(self._text):
-            self._text = self._text()
+        """The sentence, with cells written as the boards write them (``cell 2,-1``,
+        :func:`~haunted_kit.hexgrid.name_cells`), composed once when first read."""
+        if not self._named:
+            self._text = name_cells(self._text() if callable(self._text) else self._text)
+            self._named = True
         return self._text
 
     def __str__(self) -> str:

@@ -57,3 +57,38 @@ def test_the_review_names_cells_as_the_board(name):
     r = review(s, seat=0, playouts=4, seed=1, top=2, turning=2)
     for text in (r.text(), r.html()):
         assert not PAIR.search(text), PAIR.search(text)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_refusal_names_cells_as_the_board(name):
+    """The kind: a refusal's sentence (why_not, IllegalAction, a play view's message line)
+    writes a cell as the boards do. Actions legal at one position are tried at later ones,
+    where most are illegal, so every game's refusals for placed and moved pieces are met."""
+    game = get_game(name)
+    s = start_game(game, players=default_players(game), seed=11, log=True)
+    rng = random.Random(11)
+    seen, refusals = [], []
+    for _ in range(120):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(rng.choice(s.chance_outcomes())[0])
+            continue
+        legal = s.legal_actions()
+        for a in seen[-60:]:
+            if a not in legal:
+                why = s.why_not(a)
+                if why is not None:
+                    refusals.append(why.text)
+        seen += legal
+        s.apply_action(rng.choice(legal))
+    assert len(refusals) > 20, name
+    bad = [t for t in refusals if PAIR.search(t)]
+    assert not bad, f"{name}: {len(bad)} refusals write a cell as a pair, e.g. {bad[:2]}"
+
+
+def test_a_message_line_names_cells_as_the_board():
+    from haunted_kit.events import shown_text
+
+    assert shown_text("Nothing you can do on city (0, 0) on Kalena now (ruling 32).") == \
+        "Nothing you can do on city cell 0,0 on Kalena now (kit ruling 32, docs/RULINGS.md)."

@@ -35,7 +35,7 @@ import ipywidgets as W
 
 from ..bots import default_agent, seat_bot
 from ..games import past_cap
-from ..events import cite_rulings
+from ..events import shown_text
 from ..protocol import describe_action, sample_chance
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
 from .errors import ErrorReporting
@@ -217,7 +217,7 @@ class GamePlayView(ErrorReporting, W.VBox):
     def say(self, text: str, kind: str = "info") -> None:
         """Show ``text`` on the message line (``kind``: info, refusal, ignored); a kit ruling
         the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)."""
-        text = self.message = cite_rulings(text)
+        text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
         self.message_label.value = f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
         self._say_keys()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import haunted_kit as hk
 from haunted_kit.haunted.draw import board_geometry
 from haunted_kit.render import style as S
+from haunted_kit.hexgrid import name_cells
 
 FIELD = "canvas.hk-field"
 SIZE = 34  # PlayView's default hex size (notebook 07 uses the default)
@@ -62,8 +63,8 @@ class Board:
         s, page = self.state, self.page
         with explained(f"clicking the legal cell {target}", server, page):
             self.click(target)
-            expect(page.locator(".hk-message")).to_contain_text(f"P1: place a ghost on {target}.")
-            expect(page.locator(".hk-event-log")).to_contain_text(f"P1 puts a ghost on {s.field.describe(target)}")
+            expect(page.locator(".hk-message")).to_contain_text(f"P1: place a ghost on {name_cells(str(target))}.")
+            expect(page.locator(".hk-event-log")).to_contain_text(f"P1 puts a ghost on {name_cells(s.field.describe(target))}")
             wait_canvas_pixel(page, FIELD, *self.ghost_spot(target), want=S.rgb(S.GHOST_FILL),
                               what=f"the ghost drawn on {target}")
             wait_canvas_pixel(page, FIELD, *self.plain_spot(target), want=self.terrain_rgb(target),

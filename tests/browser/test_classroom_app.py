@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 import haunted_kit as hk
 from haunted_kit.render import style as S
+from haunted_kit.hexgrid import name_cells
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +64,7 @@ def test_classroom_app_plays_in_chromium(page, classroom_server):
     bad_spot_before = canvas_pixel(page, FIELD, *board.ghost_spot(bad))
     with explained(f"clicking the illegal cell {bad}", srv, page):
         board.click(bad)
-        expect(message).to_contain_text(f"Nothing you can do on {s.field.describe(bad)} now.")
+        expect(message).to_contain_text(f"Nothing you can do on {name_cells(s.field.describe(bad))} now.")
         expect(message).to_contain_text(str(s.why_not(hk.PlaceGhost(bad))))
     assert "rulebook" in message.inner_text()
     assert canvas_pixel(page, FIELD, *board.ghost_spot(bad)) == bad_spot_before
@@ -84,7 +85,7 @@ def test_classroom_app_plays_in_chromium(page, classroom_server):
             board.click(cell)
             s.apply_action(hk.PlaceGhost(cell))
             if s.pending:  # after the last one the bots take over the message line at once
-                expect(message).to_contain_text(f"P1: place a ghost on {cell}.")
+                expect(message).to_contain_text(f"P1: place a ghost on {name_cells(str(cell))}.")
             wait_canvas_pixel(page, FIELD, *board.ghost_spot(cell), want=S.rgb(S.GHOST_FILL),
                               what=f"the ghost drawn on {cell}")
     with explained("waiting for the bots to play until P1's turn", srv, page):
@@ -147,4 +148,4 @@ def test_a_click_on_a_partly_visible_board_hits_the_clicked_cell(page, classroom
     page.mouse.click(x, y)
     message = page.locator(".hk-message")
     expect(message).not_to_contain_text("Seats:", timeout=30_000)  # the click was answered
-    assert f"P1: place a ghost on {top}." in message.inner_text()
+    assert f"P1: place a ghost on {name_cells(str(top))}." in message.inner_text()

@@ -15,6 +15,7 @@ from haunted_kit.classroom import DEFAULT_SIZE
 from haunted_kit.haunted.widgets import PlayView
 from haunted_kit.haunted.state import VISIBILITY
 from haunted_kit.widgets.access import keys_to
+from haunted_kit.hexgrid import name_cells
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +61,7 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
             expect(live).to_contain_text(f"{target}")
             press(page, mirror, "Enter")
             placed += 1
-            expect(live).to_contain_text(f"ghost on {mirror.state.field.describe(target)}", timeout=30_000)
+            expect(live).to_contain_text(f"ghost on {name_cells(mirror.state.field.describe(target))}", timeout=30_000)
         assert placed == 4
     with explained("the bots play on to P1's turn; P1 explores by keyboard", srv, page):
         s = mirror.state
@@ -72,7 +73,7 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
         press(page, mirror, "Enter")
         explored = mirror.state.log[-1]
         assert explored.kind in ("explored", "turn_ended", "turn_started") or "explores" in mirror.message
-        expect(live).to_contain_text(f"P1 explores to {mirror.state.field.describe(target)}", timeout=30_000)
+        expect(live).to_contain_text(f"P1 explores to {name_cells(mirror.state.field.describe(target))}", timeout=30_000)
         save_screenshot(page, "keyboard-explored")
     with explained("ending the turn from the keyboard", srv, page):
         tab_to(page, "el.tagName === 'BUTTON' && el.textContent.trim() === 'End turn'", "the End turn button")

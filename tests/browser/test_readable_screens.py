@@ -52,7 +52,7 @@ def open_page(browser, url, viewport, server):
 
 @pytest.mark.parametrize("game", games.game_names())
 def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_server):
-    srv = class_server("--store", "class.db", "--port", str(free_port()), "--game", game, "--bot-delay", "0")
+    srv = class_server("--store", "class.db", "--port", str(free_port()), "--game", game, "--seed", "1", "--bot-delay", "0")
 
     ctx, pg = open_page(chromium_browser, srv.seats[(1, 1)], PHONE, srv)
     try:

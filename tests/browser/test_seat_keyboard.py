@@ -32,7 +32,8 @@ def reachable(page) -> tuple[dict[int, str], str | None]:
         page.keyboard.press("Tab")
         info = page.evaluate("""() => { const e = document.activeElement;
             return e ? {tag: e.tagName, cls: e.className, i: e.dataset ? e.dataset.i : null,
-                        text: e.textContent, key: e.className + '|' + (e.dataset ? e.dataset.i : '') + '|' + e.textContent}
+                        text: e.textContent, key: e.className + '|' + (e.dataset ? e.dataset.i : '') + '|' + e.textContent
+                             + '|' + Array.prototype.indexOf.call(document.querySelectorAll('*'), e)}
                      : null; }""")
         if info is None or info["tag"] == "BODY":  # past the last control: the next Tab starts again at the top
             continue

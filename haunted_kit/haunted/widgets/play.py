@@ -40,7 +40,7 @@ from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
 from ..state import VISIBILITY
-from ...events import cite_rulings
+from ...events import shown_text
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
@@ -249,7 +249,7 @@ class PlayView(ErrorReporting, W.VBox):
         """Show ``text`` in the message line (``kind``: info, refusal, ignored); a kit ruling
         the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
-        text = self.message = cite_rulings(text)
+        text = self.message = shown_text(text)
         self.message_label.value = f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
