@@ -164,13 +164,8 @@ class _KitParser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser. It loads no box, so ``--help`` works whatever the data:
-    player counts and modes are checked against the box chosen (``--box`` or the
-    reference box) once the arguments are read."""
-    ap = _KitParser(prog="haunted-kit")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def _add_play(sub: "argparse._SubParsersAction") -> None:
+    """The ``play`` subcommand's parser."""
     play = sub.add_parser("play", help="play a full game with bots and print a summary")
     play.add_argument("--game", default=DEFAULT_GAME, choices=game_names(),
                       help="rule module to play (default haunted; estate = Estate and Market; "
@@ -186,12 +181,18 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--save", type=_path, metavar="FILE", help="write the final state as a JSON save")
     play.add_argument("--box", type=_path, metavar="DIR", help="play with a house-rule copy of data/ (default: the reference box)")
 
+
+def _add_replay(sub: "argparse._SubParsersAction") -> None:
+    """The ``replay`` subcommand's parser."""
     rep = sub.add_parser("replay", help="print the summary of a saved game")
     rep.add_argument("save", type=_path, help="a save written by play --save")
     rep.add_argument("--box", type=_path, metavar="DIR", help="the data/ copy the game was played with, if not the reference box")
     rep.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
+
+def _add_review(sub: "argparse._SubParsersAction") -> None:
+    """The ``review`` subcommand's parser."""
     rev = sub.add_parser("review", help="review a saved game: its turning points and a seat's costliest decisions, "
                                         "each with a paired 95%% interval")
     rev.add_argument("save", type=_path, help="a save of any game of the kit (play --save, the play views, the server's export)")
@@ -206,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     rev.add_argument("--max-bytes", type=_max_bytes, default=MAX_INPUT_BYTES, metavar="N",
                      help=f"refuse saves bigger than N bytes (default {MAX_INPUT_BYTES:,} = 16 MiB)")
 
+
+def _add_check_box(sub: "argparse._SubParsersAction") -> None:
+    """The ``check-box`` subcommand's parser."""
     chk = sub.add_parser("check-box", help="play seeded games with a box (house rules) and check every step")
     chk.add_argument("box", type=_path, metavar="DIR", help="a folder holding a copy of data/")
     chk.add_argument("--game", default=DEFAULT_GAME, help="rule module whose box this is (default haunted)")
@@ -219,6 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--report", type=_path, metavar="FILE", help="also write one row per game as CSV")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+
+def _add_handout(sub: "argparse._SubParsersAction") -> None:
+    """The ``handout`` subcommand's parser."""
     hand = sub.add_parser("handout", help="write a printable handout: rules summary, player aid (Haunted Lands: and a seeded board); HTML, and PDF with Chromium")
     hand.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="the game of the handout (default haunted)")
     hand.add_argument("--out", type=_path, default=Path("handout.html"), metavar="FILE",
@@ -230,6 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--box", type=_path, metavar="DIR", help="print a house-rule copy of data/ (default: the reference box)")
     hand.add_argument("--no-pdf", action="store_true", help="write only the HTML")
 
+
+def _add_teacher(sub: "argparse._SubParsersAction") -> None:
+    """The ``teacher`` subcommand's parser."""
     tea = sub.add_parser("teacher", help="write the teacher copies of the notebooks (every exercise's answer and common mistake)")
     tea.add_argument("--game", default=None, choices=game_names(),
                      help="only the notebooks with this game's exercises (default: every game's)")
@@ -237,6 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the notebooks folder (default: the kit's notebooks/)")
     tea.add_argument("--out", type=_path, default=None, metavar="DIR", help="where to write them (default: NOTEBOOKS/.teacher)")
 
+
+def _add_simulate(sub: "argparse._SubParsersAction") -> None:
+    """The ``simulate`` subcommand's parser."""
     sim = sub.add_parser("simulate", help="play a grid of games with bots into a Parquet dataset",
                          description="Play every combination of player counts, modes, ghost cards and agent lineups, "
                                      "GAMES seeds each, into a Parquet dataset directory (resumable).")
@@ -257,6 +270,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--events", action="store_true", help="also store every game's event log (slower, bigger)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+
+def _add_compare(sub: "argparse._SubParsersAction") -> None:
+    """The ``compare`` subcommand's parser."""
     cmp = sub.add_parser("compare", help="house-rule impact report: the reference box against a house-rule box",
                          description="Play the reference box and a house-rule box on the same seeds with the same bots "
                                      "and report the differences (win rate by seat, game length, collective losses, "
@@ -281,6 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
     cmp_dask.add_argument("--scheduler", type=_address, metavar="ADDRESS", help="run on the existing Dask cluster at ADDRESS")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+
+def _add_classroom(sub: "argparse._SubParsersAction") -> None:
+    """The ``classroom`` subcommand's parser."""
     cls = sub.add_parser("classroom", help="serve the classroom play app (Voila) on localhost")
     cls.add_argument("--players", type=_player_count, default=None, metavar="N", help="number of players (default: the game's, 4)")
     cls.add_argument("--mode", default="wanderer", help="game mode (default wanderer)")
@@ -303,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="another name pages may use in their Host header: a bare host name or IP address, no port or "
                           "http:// (repeatable; default localhost names only)")
 
+
+def _add_tutorial(sub: "argparse._SubParsersAction") -> None:
+    """The ``tutorial`` subcommand's parser."""
     tut = sub.add_parser("tutorial", help="a first game that teaches itself: write its notebook and open it (Voila)",
                          description="Write a small notebook that plays a first game of --game against bots and teaches "
                                      "it while it is played (each decision, phase and rule the first time it matters, "
@@ -318,6 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
     tut.add_argument("--lab", action="store_true", help="open it in JupyterLab instead of Voila")
     tut.add_argument("--no-open", action="store_true", help="only write the notebook and print how to open it")
 
+
+def _add_server(sub: "argparse._SubParsersAction") -> None:
+    """The ``server`` subcommand's parser."""
     srv = sub.add_parser("server", help="serve tables to a class: a seat per student device, a teacher page, projector views")
     srv.add_argument("--store", type=_path, default=Path("haunted-kit-classroom.db"), metavar="FILE",
                      help="the SQLite game store; its tables resume (default haunted-kit-classroom.db)")
@@ -349,11 +374,36 @@ def build_parser() -> argparse.ArgumentParser:
                           "student meets it (the game's words, the rule's section)")
     srv.add_argument("--no-compress", dest="compress", action="store_false",
                      help="send page updates uncompressed (default: deflated when the browser offers it)")
+
+
+def _describe_commands(sub: "argparse._SubParsersAction") -> None:
+    """Give every subcommand without a description its help line as one, so
+    'COMMAND --help' says what the command does, not the kit's blurb."""
     for choice in sub._choices_actions:  # 'COMMAND --help' says what the command does, not the kit's blurb
         command = sub.choices[choice.dest]
         if command.description is None:
             text = choice.help.replace("%%", "%")  # a help line is %-formatted, a description is not
             command.description = text[:1].upper() + text[1:] + "."
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser. It loads no box, so ``--help`` works whatever the data:
+    player counts and modes are checked against the box chosen (``--box`` or the
+    reference box) once the arguments are read."""
+    ap = _KitParser(prog="haunted-kit")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_play(sub)
+    _add_replay(sub)
+    _add_review(sub)
+    _add_check_box(sub)
+    _add_handout(sub)
+    _add_teacher(sub)
+    _add_simulate(sub)
+    _add_compare(sub)
+    _add_classroom(sub)
+    _add_tutorial(sub)
+    _add_server(sub)
+    _describe_commands(sub)
     return ap
 
 

@@ -750,6 +750,69 @@ House-rule box: <b>{escape(self.house_name)}</b> (fingerprint <code>{escape(str(
 # ============================================================================ running
 
 
+def _settle(g, box, reference, games, players, agents) -> tuple:
+    """:func:`compare`'s defaults filled in and boxes loaded: ``(games, players, agents,
+    house, reference)``. Raises ValueError for too few games, MissingHook."""
+    if games is None:
+        games = default_games(g)
+    if not is_integer(games) or games < 2:
+        raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
+    if players is None:
+        players = default_players(g)
+    agents = default_agent(g) if agents is None else agents
+    house = hook(g, "load_box", "compare")(box) if isinstance(box, (str, Path)) else box
+    if reference is None:
+        ref = hook(g, "default_box", "compare (the reference box)")()
+    else:
+        ref = hook(g, "load_box", "compare")(reference) if isinstance(reference, (str, Path)) else reference
+    return games, players, agents, house, ref
+
+
+def _play_both(grid: Grid, ref, house, *, workers: int, dask: bool, scheduler: str | None, progress: bool) -> tuple:
+    """Play ``grid`` with the reference box, then the house box, on one set of workers
+    into a temporary folder: ``(reference rows, house rows)`` (:func:`load_dataset`).
+    Raises SchedulerError (nothing to resume), KeyboardInterrupt when interrupted."""
+    with tempfile.TemporaryDirectory(prefix="haunted-kit-compare-") as tmp, contextlib.ExitStack() as stack:
+        # both boxes on one set of worker processes: each process starts (imports the kit
+        # and the game) once, and the house games follow the reference ones without a pause
+        pool = None if dask or scheduler or workers == 1 else stack.enter_context(ProcessPool(workers))
+        bar = Bar(2 * len(grid), f"compare {grid.game}") if progress else None
+        try:
+            for name, b in (("reference", ref), ("house", house)):
+                try:
+                    report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
+                                      progress=bar if bar is not None else False, pool=pool)
+                except SchedulerError as exc:  # the games are in a temporary folder: nothing to resume
+                    if exc.done is None:
+                        raise
+                    raise SchedulerError(f"lost the Dask scheduler at {exc.address} after {exc.done} of {exc.total} "
+                                         f"games of the {name} box; compare keeps no partial run: rerun the "
+                                         "command") from None
+                if report.interrupted:
+                    raise KeyboardInterrupt
+        finally:
+            if bar is not None:
+                bar.close()
+        ref_rows = load_dataset(Path(tmp) / "reference")
+        house_rows = load_dataset(Path(tmp) / "house")
+    return ref_rows, house_rows
+
+
+def _ended(g, game: str, games: int, boxes: tuple, both_rows: tuple) -> tuple:
+    """The seeds each box's games were stopped at the decision cap, and each box's rows
+    of the games that ended: ``(capped, ended)``. Raises DecisionCapReached when fewer
+    than 2 games of a box ended."""
+    capped = tuple(tuple(sorted(set(int(x) for x in rows.loc[rows["capped"], "seed"]))) for rows in both_rows)
+    ended = [rows[~rows["capped"]] for rows in both_rows]
+    for name, b, rows, seeds in zip(("reference", "house-rule"), boxes, ended, capped):
+        if rows["game_id"].nunique() < 2:  # no interval can be drawn: say why instead of a report of nothing
+            raise DecisionCapReached(f"compare: {len(seeds)} of {games} {name} games did not end within the decision "
+                                     f"cap (seeds {', '.join(map(str, seeds[:20]))}), too few ended to compare; box: "
+                                     f"{box_words(g, b)}. Check it with 'haunted-kit check-box --game {game} DIR'.",
+                                     seed=seeds[0] if seeds else None)
+    return capped, ended
+
+
 def compare(box, *, game: str = DEFAULT_GAME, reference=None, games: int | None = None, seed: int = 0,
             players: int | None = None, agents: str | None = None, options: dict | None = None,
             workers: int | None = None, dask: bool = False, scheduler: str | None = None,
@@ -788,18 +851,7 @@ def compare(box, *, game: str = DEFAULT_GAME, reference=None, games: int | None 
             counted in ``capped`` and left out of every row.
     """
     g = get_game(game)
-    if games is None:
-        games = default_games(g)
-    if not is_integer(games) or games < 2:
-        raise ValueError(f"games must be a whole number of at least 2 (an interval needs two games), got {games!r}")
-    if players is None:
-        players = default_players(g)
-    agents = default_agent(g) if agents is None else agents
-    house = hook(g, "load_box", "compare")(box) if isinstance(box, (str, Path)) else box
-    if reference is None:
-        ref = hook(g, "default_box", "compare (the reference box)")()
-    else:
-        ref = hook(g, "load_box", "compare")(reference) if isinstance(reference, (str, Path)) else reference
+    games, players, agents, house, ref = _settle(g, box, reference, games, players, agents)
     opts = {k: [v] for k, v in {**option_defaults(g), **(options or {})}.items()}  # the game's defaults, then these
     grid = Grid(game=game, players=(players,), options=opts, lineups=(agents,), games=games, first_seed=seed)
     grid.check(ref)
@@ -807,39 +859,11 @@ def compare(box, *, game: str = DEFAULT_GAME, reference=None, games: int | None 
     start = time.perf_counter()
     if workers is None:
         workers = os.cpu_count() or 1
-    with tempfile.TemporaryDirectory(prefix="haunted-kit-compare-") as tmp, contextlib.ExitStack() as stack:
-        # both boxes on one set of worker processes: each process starts (imports the kit
-        # and the game) once, and the house games follow the reference ones without a pause
-        pool = None if dask or scheduler or workers == 1 else stack.enter_context(ProcessPool(workers))
-        bar = Bar(2 * len(grid), f"compare {game}") if progress else None
-        try:
-            for name, b in (("reference", ref), ("house", house)):
-                try:
-                    report = simulate(grid, Path(tmp) / name, box=b, workers=workers, dask=dask, scheduler=scheduler,
-                                      progress=bar if bar is not None else False, pool=pool)
-                except SchedulerError as exc:  # the games are in a temporary folder: nothing to resume
-                    if exc.done is None:
-                        raise
-                    raise SchedulerError(f"lost the Dask scheduler at {exc.address} after {exc.done} of {exc.total} "
-                                         f"games of the {name} box; compare keeps no partial run: rerun the "
-                                         "command") from None
-                if report.interrupted:
-                    raise KeyboardInterrupt
-        finally:
-            if bar is not None:
-                bar.close()
-        ref_rows = load_dataset(Path(tmp) / "reference")
-        house_rows = load_dataset(Path(tmp) / "house")
+    ref_rows, house_rows = _play_both(grid, ref, house, workers=workers, dask=dask, scheduler=scheduler,
+                                      progress=progress)
     seconds = time.perf_counter() - start
     lineup = agents if isinstance(agents, str) else ",".join(agents)
-    capped = tuple(tuple(sorted(set(int(x) for x in rows.loc[rows["capped"], "seed"]))) for rows in (ref_rows, house_rows))
-    ended = [rows[~rows["capped"]] for rows in (ref_rows, house_rows)]
-    for name, b, rows, seeds in zip(("reference", "house-rule"), (ref, house), ended, capped):
-        if rows["game_id"].nunique() < 2:  # no interval can be drawn: say why instead of a report of nothing
-            raise DecisionCapReached(f"compare: {len(seeds)} of {games} {name} games did not end within the decision "
-                                     f"cap (seeds {', '.join(map(str, seeds[:20]))}), too few ended to compare; box: "
-                                     f"{box_words(g, b)}. Check it with 'haunted-kit check-box --game {game} DIR'.",
-                                     seed=seeds[0] if seeds else None)
+    capped, ended = _ended(g, game, games, (ref, house), (ref_rows, house_rows))
     return Comparison(game=game, title=g.title, reference_name=_box_name(ref, g, True), house_name=_box_name(house, g, False),
                       fingerprints=(ref.fingerprint, house.fingerprint), players=players, agents=lineup, games=games,
                       seed=seed, rows=_rows(g, ended[0], ended[1], players), reference_rows=ref_rows,

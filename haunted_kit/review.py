@@ -481,6 +481,100 @@ def _turning_points(values: dict, decisions, final, turning: int, first: int) ->
     return [t for _, t in out[:turning]]
 
 
+def _check_request(state, seat, seed, playouts, top, turning, candidates) -> int:
+    """:func:`review`'s seed, seat and counts checked; returns the seed. Raises ReviewError."""
+    seed = check_seed(seed, error=ReviewError)
+    if not is_integer(seat) or not 0 <= seat < state.players:
+        raise ReviewError(f"seat must be a player index 0..{state.players - 1}, got {seat!r}")
+    for name, v in (("playouts", playouts), ("top", top), ("turning", turning), ("candidates", candidates)):
+        if not is_integer(v) or v < 1:
+            raise ReviewError(f"{name} must be a whole number, 1 or more, got {v!r}")
+    return seed
+
+
+def _replay(game, state) -> list:
+    """Re-play ``state``'s record from its start: the ``(entry, state after)`` pairs of
+    :func:`states_along`. Raises MissingHook, DecisionCapReached, or ReviewError for a
+    record that does not re-play or does not lead to ``state``."""
+    start = hook(game, "start_of", "review")(state)
+    hook(game, "determinise", "review")
+    history = state.history()
+    cap = decision_cap(game, state)
+    if sum(not e.chance for e in history) > cap:  # an endless game: a search per decision would never finish
+        raise cap_reached(game, state, cap=cap, what="review: its record holds more decisions than the cap")
+    try:
+        along = states_along(start, history)
+    except ValueError as exc:  # IllegalAction, ChanceError: the record does not lead from the start
+        raise ReviewError(f"the game's record does not re-play from its start: {exc}") from None
+    end = along[-1][1]
+    if end.is_terminal() != state.is_terminal() or end.returns() != state.returns():
+        raise ReviewError("the game's record does not lead to this position (was the position edited?)")
+    return along
+
+
+def _decision_events(game, along: list, end, seat: int) -> tuple:
+    """Every decision, numbered from 1: ``(points, events)``, points the ``(number, step,
+    entry)`` of each, events number -> the texts ``seat`` sees between it and the next."""
+    points, number = [], 0
+    for k, (entry, _) in enumerate(along[1:]):
+        if not entry.chance:
+            number += 1
+            points.append((number, k, entry))
+    events = {}
+    for i, (n, k, entry) in enumerate(points):
+        after = along[points[i + 1][1]][1] if i + 1 < len(points) else end
+        before_log, after_log = getattr(along[k][1], "log", None), getattr(after, "log", None)
+        events[n] = ([name_cells(e.text) for e in seen_events(game, after_log[len(before_log):], seat)]
+                     if before_log is not None and after_log is not None else [])
+    return points, events
+
+
+def _value_decisions(ctx: tuple, along: list, points: list, *, seat: int, seed: int, playouts: int, first: int,
+                     candidates: int, progress: bool) -> tuple:
+    """Value the position of every decision with a choice (paired playouts) and search
+    ``seat``'s: returns ``(decisions, states, judged, values)``, judged the seat's
+    decisions with other candidate moves, each with its :class:`_Judgement`."""
+    game, depth = ctx[0], ctx[2]
+    decisions, states, judged, values = [], {}, [], {}
+    chosen_items = [p for p in points if len(along[p[1]][1].legal_actions()) > 1]
+    items = progress_bar(chosen_items, "review") if progress else chosen_items
+    for n, k, entry in items:
+        s = along[k][1]
+        p = entry.player
+        # the position's value: playout k uses the same seeds at every decision (paired swings)
+        values[n] = runs = _Playouts(ctx, s, p, None, chance_hash(seed, "value"))
+        runs.extend(first)
+        best = best_text = None
+        if p == seat:
+            res = SearchAgent(chance_hash(seed, "review", n), playouts=playouts, rollout_depth=depth, game=game).search(s)
+            best, best_text = res.best, describe_action(res.best, s)
+            others = [m.action for m in res.moves if m.action != entry.action][:candidates]
+            if others:
+                judged.append((n, s, p, [entry.action] + others,
+                               _Judgement(ctx, s, p, [entry.action] + others, chance_hash(seed, "judge", n), first)))
+        decisions.append(Decision(n, k, p, entry.action, describe_action(entry.action, s), len(s.legal_actions()),
+                                  runs.mean(), best, best_text, len(runs)))
+        states[n] = s
+    return decisions, states, judged, values
+
+
+def _judge(game, judged: list, seed: int, top: int) -> tuple:
+    """Give the judged decisions that might be among the ``top`` costliest more pairs,
+    then name them: ``(checked, costly, noise)``, costly the mistakes by cost, noise
+    those within noise."""
+    _race(judged, lambda x: x[4].best()[1], lambda x, look: x[4].extend(look), top)
+    checked = []
+    for n, pos, p, cands, judgement in judged:
+        j, (_, low, high) = judgement.best()
+        runs, sent_seed = judgement.runs, chance_hash(seed, "events", n)
+        checked.append(CostlyDecision(n, p, describe_action(cands[0], pos), describe_action(cands[j], pos), runs.mean(0),
+                                      runs.mean(j), _sentences(game, pos, p, cands[0], sent_seed),
+                                      _sentences(game, pos, p, cands[j], sent_seed), cands[j], low, high, len(runs)))
+    costly = sorted((c for c in checked if c.mistake), key=lambda c: (-c.low, c.number))
+    noise = sorted((c for c in checked if c.low <= 0 <= c.high), key=lambda c: (-c.cost, c.number))
+    return checked, costly, noise
+
+
 def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0, top: int = 3, turning: int = 5,
            candidates: int = 2, progress: bool = True, game=None) -> Review:
     """Review the game that led to ``state`` (see the module).
@@ -511,75 +605,18 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
             and the box. Nothing is searched.
     """
     game = game or game_of(state)
-    seed = check_seed(seed, error=ReviewError)
-    if not is_integer(seat) or not 0 <= seat < state.players:
-        raise ReviewError(f"seat must be a player index 0..{state.players - 1}, got {seat!r}")
-    for name, v in (("playouts", playouts), ("top", top), ("turning", turning), ("candidates", candidates)):
-        if not is_integer(v) or v < 1:
-            raise ReviewError(f"{name} must be a whole number, 1 or more, got {v!r}")
-    start = hook(game, "start_of", "review")(state)
-    hook(game, "determinise", "review")
-    history = state.history()
-    cap = decision_cap(game, state)
-    if sum(not e.chance for e in history) > cap:  # an endless game: a search per decision would never finish
-        raise cap_reached(game, state, cap=cap, what="review: its record holds more decisions than the cap")
-    try:
-        along = states_along(start, history)
-    except ValueError as exc:  # IllegalAction, ChanceError: the record does not lead from the start
-        raise ReviewError(f"the game's record does not re-play from its start: {exc}") from None
+    seed = _check_request(state, seat, seed, playouts, top, turning, candidates)
+    along = _replay(game, state)
     end = along[-1][1]
-    if end.is_terminal() != state.is_terminal() or end.returns() != state.returns():
-        raise ReviewError("the game's record does not lead to this position (was the position edited?)")
     evaluate = getattr(game, "evaluate", None)
     depth = ROLLOUT_DEPTH if evaluate is not None else None
     win_loss = returns_are_win_loss(game)
     ctx = (game, rollout_policy(game), depth, evaluate, win_loss)
     first = max(playouts, MIN_PAIRS)
-
-    # every decision, numbered; the events between it and the next one
-    points, number = [], 0
-    for k, (entry, _) in enumerate(along[1:]):
-        if not entry.chance:
-            number += 1
-            points.append((number, k, entry))
-    events = {}
-    for i, (n, k, entry) in enumerate(points):
-        after = along[points[i + 1][1]][1] if i + 1 < len(points) else end
-        before_log, after_log = getattr(along[k][1], "log", None), getattr(after, "log", None)
-        events[n] = ([name_cells(e.text) for e in seen_events(game, after_log[len(before_log):], seat)]
-                     if before_log is not None and after_log is not None else [])
-
-    decisions, states, judged, values = [], {}, [], {}
-    chosen_items = [p for p in points if len(along[p[1]][1].legal_actions()) > 1]
-    items = progress_bar(chosen_items, "review") if progress else chosen_items
-    for n, k, entry in items:
-        s = along[k][1]
-        p = entry.player
-        # the position's value: playout k uses the same seeds at every decision (paired swings)
-        values[n] = runs = _Playouts(ctx, s, p, None, chance_hash(seed, "value"))
-        runs.extend(first)
-        best = best_text = None
-        if p == seat:
-            res = SearchAgent(chance_hash(seed, "review", n), playouts=playouts, rollout_depth=depth, game=game).search(s)
-            best, best_text = res.best, describe_action(res.best, s)
-            others = [m.action for m in res.moves if m.action != entry.action][:candidates]
-            if others:
-                judged.append((n, s, p, [entry.action] + others,
-                               _Judgement(ctx, s, p, [entry.action] + others, chance_hash(seed, "judge", n), first)))
-        decisions.append(Decision(n, k, p, entry.action, describe_action(entry.action, s), len(s.legal_actions()),
-                                  runs.mean(), best, best_text, len(runs)))
-        states[n] = s
-    # the judged decisions that might be among the ``top`` costliest get more pairs, then are named
-    _race(judged, lambda x: x[4].best()[1], lambda x, look: x[4].extend(look), top)
-    checked = []
-    for n, pos, p, cands, judgement in judged:
-        j, (_, low, high) = judgement.best()
-        runs, sent_seed = judgement.runs, chance_hash(seed, "events", n)
-        checked.append(CostlyDecision(n, p, describe_action(cands[0], pos), describe_action(cands[j], pos), runs.mean(0),
-                                      runs.mean(j), _sentences(game, pos, p, cands[0], sent_seed),
-                                      _sentences(game, pos, p, cands[j], sent_seed), cands[j], low, high, len(runs)))
-    costly = sorted((c for c in checked if c.mistake), key=lambda c: (-c.low, c.number))
-    noise = sorted((c for c in checked if c.low <= 0 <= c.high), key=lambda c: (-c.cost, c.number))
+    points, events = _decision_events(game, along, end, seat)
+    decisions, states, judged, values = _value_decisions(ctx, along, points, seat=seat, seed=seed, playouts=playouts,
+                                                         first=first, candidates=candidates, progress=progress)
+    checked, costly, noise = _judge(game, judged, seed, top)
 
     final = playout_values(state.returns(), win_loss) if state.is_terminal() else None
     swings = _turning_points(values, decisions, final, turning, first)

@@ -642,6 +642,33 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
             resume"``); the finished parts are kept.
     """
     out = Path(out)
+    workers, chunk, connect_timeout = _run_settings(workers, chunk, connect_timeout, pool)
+    box, cap = _box_and_cap(grid, box, cap)
+    meta = _metadata(grid, box, events, cap)
+    _open_dataset(out, meta, box)
+    report, tasks = _resume(out, grid, progress)
+    if not tasks:
+        return report
+    size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
+    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events, "cap": cap}
+                for i in range(0, len(tasks), size)]
+    own_bar = progress is True
+    bar = Bar(report.total, f"simulate {grid.game}", initial=report.resumed) if own_bar else (progress or None)
+    finished = _chunk_writer(out, meta, events, report, bar)
+    try:
+        _play_chunks(payloads, finished, report, workers=workers, pool=pool, dask=dask, scheduler=scheduler,
+                     connect_timeout=connect_timeout)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        if own_bar:
+            bar.close()
+    return report
+
+
+def _run_settings(workers, chunk, connect_timeout, pool) -> tuple:
+    """:func:`simulate`'s ``(workers, chunk, connect_timeout)`` checked, ``workers``
+    defaulting to the ``pool``'s size, else the CPU count. Raises ValueError."""
     if pool is not None:
         workers = pool.workers
     if workers is None:
@@ -650,12 +677,24 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     if chunk is not None:
         chunk = whole(chunk, "chunk", *GAMES_RANGE)
     connect_timeout = finite(connect_timeout, "connect_timeout (seconds)", *CONNECT_TIMEOUT_RANGE, above=True)
+    return workers, chunk, connect_timeout
+
+
+def _box_and_cap(grid: Grid, box, cap: int | None) -> tuple:
+    """The box the grid plays (``None``: the game's own, when it names one), checked
+    against the grid, and the decision cap of its games."""
     if box is None:  # record the game's own box (its fingerprint) when it names one
         hook = getattr(get_game(grid.game), "default_box", None)
         box = hook() if hook is not None else None
     grid.check(box)
     cap = cap_setting() if cap is None else decision_cap(get_game(grid.game), None, cap)
-    meta = _metadata(grid, box, events, cap)
+    return box, cap
+
+
+def _open_dataset(out: Path, meta: dict, box) -> None:
+    """Create ``out`` and write its ``dataset.json``, or keep the one there when it
+    describes the same run; one of another run with no game yet is replaced.
+    Raises DatasetError for an unreadable description or another run's dataset."""
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / "dataset.json"
     if meta_path.exists():
@@ -671,6 +710,12 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
                                "use another output directory to keep both")
     else:
         atomic_write(meta_path, json.dumps(meta, indent=1))
+
+
+def _resume(out: Path, grid: Grid, progress) -> tuple:
+    """Clear what a killed run left half-written and return ``(report, tasks)``: the
+    run's :class:`SimulationReport` counting the games already finished, and the grid's
+    tasks still to play. A caller's bar (``progress``) counts the finished games too."""
     removed = _remove_partial_parts(out)
     _remove_orphan_events(out)
     done = _finished_ids(out)
@@ -679,14 +724,12 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
     report = SimulationReport(out, total, 0, total - len(tasks), removed=removed)
     if progress not in (True, False, None) and report.resumed:  # a caller's bar counts the finished games too
         progress.update(report.resumed)
-    if not tasks:
-        return report
-    size = chunk or max(1, min(50, len(tasks) // (workers * 4) or 1))
-    payloads = [{"game": grid.game, "tasks": tasks[i:i + size], "box": box, "events": events, "cap": cap}
-                for i in range(0, len(tasks), size)]
-    own_bar = progress is True
-    bar = Bar(total, f"simulate {grid.game}", initial=report.resumed) if own_bar else (progress or None)
+    return report, tasks
 
+
+def _chunk_writer(out: Path, meta: dict, events: bool, report: SimulationReport, bar):
+    """The callback of a finished chunk: write its part, count its games (and those
+    stopped at the cap) on ``report`` and move ``bar`` (or None) on."""
     def finished(result):
         first, last, rows, ev = result
         _write_chunk(out, first, last, rows, ev, meta, events)
@@ -695,32 +738,32 @@ def simulate(grid: Grid, out, *, box=None, workers: int | None = None, dask: boo
         report.capped += len({r["game_id"] for r in rows if r["capped"]})
         if bar is not None:
             bar.update(k)
+    return finished
 
-    try:
-        if dask or scheduler:
-            try:
-                _run_dask(payloads, finished, workers, scheduler, connect_timeout)
-            except _SchedulerLost as lost:
-                done = report.resumed + report.played
-                error = SchedulerError(f"lost the Dask scheduler at {lost.address} after {done} of {total} games "
-                                       f"({type(lost.cause).__name__}); the finished games are kept in {out}: "
-                                       "rerun the same command to resume")
-                error.address, error.done, error.total = lost.address, done, total
-                raise error from None
-        elif workers == 1 and pool is None:
-            for pl in payloads:
-                finished(run_chunk(pl))
-        elif pool is not None:
-            pool.run(payloads, finished)
-        else:
-            with ProcessPool(workers) as own:
-                own.run(payloads, finished)
-    except KeyboardInterrupt:
-        report.interrupted = True
-    finally:
-        if own_bar:
-            bar.close()
-    return report
+
+def _play_chunks(payloads: list, finished, report: SimulationReport, *, workers: int, pool, dask: bool,
+                 scheduler: str | None, connect_timeout: float) -> None:
+    """Play ``payloads`` on Dask, in this process (one worker, no pool), on the given
+    ``pool`` or on a pool of ``workers`` processes, handing each result to ``finished``.
+    Raises SchedulerError when the Dask scheduler is lost."""
+    if dask or scheduler:
+        try:
+            _run_dask(payloads, finished, workers, scheduler, connect_timeout)
+        except _SchedulerLost as lost:
+            done, total, out = report.resumed + report.played, report.total, report.path
+            error = SchedulerError(f"lost the Dask scheduler at {lost.address} after {done} of {total} games "
+                                   f"({type(lost.cause).__name__}); the finished games are kept in {out}: "
+                                   "rerun the same command to resume")
+            error.address, error.done, error.total = lost.address, done, total
+            raise error from None
+    elif workers == 1 and pool is None:
+        for pl in payloads:
+            finished(run_chunk(pl))
+    elif pool is not None:
+        pool.run(payloads, finished)
+    else:
+        with ProcessPool(workers) as own:
+            own.run(payloads, finished)
 
 
 class ProcessPool:

@@ -308,6 +308,29 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
     g = get_game(game) if isinstance(game, str) else game
     if box is not None and not hasattr(box, "fingerprint") and hasattr(g, "load_box"):
         box = g.load_box(box)
+    seed = _check_counts(g, seed, games, bot_games, cap)
+    settings = _settings(g, box)
+    report = BoxReport(box=str(getattr(box, "path", None) or "the reference box"), game=g.name)
+    table = agent_table(g)
+    bots = [a for a in agents if a in table and a != "random"]
+    plan = [(st, seed + i, "random") for st in settings for i in range(games)]
+    plan += [(st, seed + i, a) for st in settings for a in bots for i in range(bot_games)]
+    bar = _progress_bar(len(plan)) if progress else None
+    for st, sd, agent in plan:
+        if agent != "random":
+            _bot_game(report, g, box, st, sd, agent, cap)
+        else:
+            _random_game(report, g, box, st, sd, max_steps, save_every)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return report
+
+
+def _check_counts(g, seed, games, bot_games, cap) -> int:
+    """:func:`check_box`'s seeds and counts checked (every seed played a seed of the kit);
+    returns the first seed. Raises ValueError."""
     seed = check_seed(seed)
     if not is_integer(games) or games < 1:
         raise ValueError(f"games must be a positive whole number, got {games!r}")
@@ -317,40 +340,31 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
     check_seed(seed + max(bot_games, 1) - 1, "the last seed of the bots (seed + bot_games - 1)")
     if cap is not None:
         decision_cap(g, None, cap)  # a bad cap: refused before anything is played
-    settings = _settings(g, box)
-    report = BoxReport(box=str(getattr(box, "path", None) or "the reference box"), game=g.name)
-    table = agent_table(g)
-    bots = [a for a in agents if a in table and a != "random"]
-    plan = [(st, seed + i, "random") for st in settings for i in range(games)]
-    plan += [(st, seed + i, a) for st in settings for a in bots for i in range(bot_games)]
-    bar = None
-    if progress:
-        try:
-            from tqdm.auto import tqdm  # lazy: progress bars only when asked for
+    return seed
 
-            bar = tqdm(total=len(plan), desc="games", unit="game")
-        except ImportError:  # pragma: no cover - tqdm is a jupyter extra
-            bar = None
-    for st, sd, agent in plan:
-        if agent != "random":
-            _bot_game(report, g, box, st, sd, agent, cap)
-            if bar is not None:
-                bar.update(1)
-            continue
-        s, steps, failure = play_checked(g, box, st, sd, max_steps=max_steps, save_every=save_every)
-        report.games += 1
-        report.steps += steps
-        done = failure is None and s is not None and s.is_terminal()
-        report.finished += done
-        if failure is not None:
-            report.failures.append(failure)
-        report.rows.append({**st, "agents": "random", "seed": sd, "steps": steps, "finished": done,
-                            "problem": failure.problem if failure else "", "capped": False, "cap": 0})
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    return report
+
+def _progress_bar(total: int):
+    """A tqdm bar over ``total`` games, or None without tqdm."""
+    try:
+        from tqdm.auto import tqdm  # lazy: progress bars only when asked for
+
+        bar = tqdm(total=total, desc="games", unit="game")
+    except ImportError:  # pragma: no cover - tqdm is a jupyter extra
+        bar = None
+    return bar
+
+
+def _random_game(report: BoxReport, game, box, setting: dict, seed: int, max_steps: int, save_every: int) -> None:
+    """Play one seeded random game of ``setting`` checking every step, and count it on ``report``."""
+    s, steps, failure = play_checked(game, box, setting, seed, max_steps=max_steps, save_every=save_every)
+    report.games += 1
+    report.steps += steps
+    done = failure is None and s is not None and s.is_terminal()
+    report.finished += done
+    if failure is not None:
+        report.failures.append(failure)
+    report.rows.append({**setting, "agents": "random", "seed": seed, "steps": steps, "finished": done,
+                        "problem": failure.problem if failure else "", "capped": False, "cap": 0})
 
 
 def _bot_game(report: BoxReport, game, box, setting: dict, seed: int, agent: str, cap: int | None) -> None:

@@ -110,6 +110,26 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
     p = s.current_player() if player is None else player
     p = 0 if p is None else p
     own = s.visit if s.visit is not None and s.visit["player"] == p else None
+    limit = _conversion_limit(s, own, actions)
+    res = box.resources
+    val = [box.value[r] for r in res]
+    idx = {r: i for i, r in enumerate(res)}
+    want = [(idx[r], n) for r, n in target.items() if n]
+    start = tuple(s.hand[p][r] for r in res)
+    options = _conversion_options(s, p, own, idx)
+    if all(start[i] >= m for i, m in want):
+        return Conversion((), 0, dict(zip(res, start)), 0)
+    best = _cheapest_set(s, p, limit, options, start, want, val)
+    if best is None:
+        return None
+    (cost, _), steps, h, paid = best
+    return Conversion(steps, cost, dict(zip(res, h)), paid)
+
+
+def _conversion_limit(s, own, actions) -> int:
+    """How many actions the visit allows: ``actions`` when given (checked), else what is
+    left of the player's own visit, else the rules' limit. Raises PlanRefused."""
+    box = s.box
     if actions is not None and (not is_integer(actions) or not 0 <= actions <= box.first_visitor_actions):
         raise PlanRefused(R.refusal(f"a Market visit has at most {box.first_visitor_actions} actions (the season's first "
                                     f"visitor; later ones {box.later_visitor_actions}), not {actions!r}", R.MARKET),
@@ -120,12 +140,14 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
         limit = own["limit"] - len(own["used"])
     else:
         limit = R.visit_limit(s)
+    return limit
+
+
+def _conversion_options(s, p: int, own, idx: dict) -> list:
+    """Every option of every Market row still open to ``p`` that gains a resource:
+    ``(row, change of holdings, Trade, marked price paid)``, in table order."""
+    box = s.box
     res = box.resources
-    val = [box.value[r] for r in res]
-    idx = {r: i for i, r in enumerate(res)}
-    want = [(idx[r], n) for r, n in target.items() if n]
-    start = tuple(s.hand[p][r] for r in res)
-    start_value = sum(v * h for v, h in zip(val, start))
     options = []
     for name, row in box.market.items():
         if own is not None and name in own["used"]:
@@ -142,8 +164,14 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
             if not any(delta[i] > 0 for i in range(len(res))):
                 continue  # hiring only workers: never nearer a resource target
             options.append((name, tuple(delta), Trade(name, give, take), price))
-    if all(start[i] >= m for i, m in want):
-        return Conversion((), 0, dict(zip(res, start)), 0)
+    return options
+
+
+def _cheapest_set(s, p: int, limit: int, options: list, start: tuple, want: list, val: list):
+    """The cheapest set of options (different rows) reaching ``want`` from ``start`` that
+    the rules allow in some order: ``((cost, steps), trades, holdings after, paid)``, or
+    None."""
+    start_value = sum(v * h for v, h in zip(val, start))
     table = _combo_table(tuple(options), limit)
     final = table.deltas + np.array(start)
     ok = final.min(axis=1) >= 0
@@ -166,10 +194,7 @@ def cheapest_conversion(s, target: dict, player: int | None = None, actions: int
             best = ((int(cost[j]), int(table.steps[j])), tuple(o[2] for o in order),
                     tuple(int(x) for x in final[j]), sum(o[3] for o in order))
             break
-    if best is None:
-        return None
-    (cost, _), steps, h, paid = best
-    return Conversion(steps, cost, dict(zip(res, h)), paid)
+    return best
 
 
 @dataclass(frozen=True)

@@ -292,28 +292,7 @@ def legal_actions(s: EstateState) -> list:
     elif s.pending is not None:
         out = [table.remove[t] for t in dict.fromkeys(s.display)]
     elif s.visit is not None:
-        p = s.visit["player"]
-        # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
-        # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied. A new
-        # hand is looked up again with its gold capped at the dearest price and each holding at what an
-        # option gives (the trades depend on nothing more, table.wanted; capping a capped key changes
-        # nothing, so both kinds of key share the memo)
-        hand, uses, visit, tokens = s.hand[p], s.uses, s.visit, s.tokens[p]
-        key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
-               tokens, *map(uses.__getitem__, box.market), hand["gold"], *map(hand.__getitem__, box.resources))
-        memo = table.trade_memo
-        found = memo.get(key)
-        if found is None:
-            if len(memo) >= _TRADES_KEPT:
-                memo.clear()
-            dearest = max(R.token_price(box, box.price_first, tokens), R.token_price(box, box.price_later, tokens))
-            n = len(box.resources) + 1
-            wide = (*key[:-n], min(hand["gold"], dearest), *table.wanted(hand))
-            found = memo.get(wide)
-            if found is None:
-                found = memo[wide] = R.legal_trades(s, p, table.trades)
-            memo[key] = found
-        out = [*found, table.END_VISIT]
+        out = _visit_actions(s, box, table)
     elif s.phase == "inn":
         out = [table.INN_RETURN, table.INN_DECLINE]
     else:
@@ -358,6 +337,33 @@ def legal_actions(s: EstateState) -> list:
         out.append(table.PASS)
     s.legal_cache = out
     return out
+
+
+def _visit_actions(s: EstateState, box, table) -> list:
+    """The legal actions of a Market visit: the trades the visitor may make, then ending
+    the visit (memoised by what the trades depend on)."""
+    p = s.visit["player"]
+    # the legal trades depend only on this key (the visit's rows used and limit, the third marked row,
+    # the prices: uses and tokens, the hand, the worker limit reached): found once, then copied. A new
+    # hand is looked up again with its gold capped at the dearest price and each holding at what an
+    # option gives (the trades depend on nothing more, table.wanted; capping a capped key changes
+    # nothing, so both kinds of key share the memo)
+    hand, uses, visit, tokens = s.hand[p], s.uses, s.visit, s.tokens[p]
+    key = (s.config.third_marked, visit["limit"], *visit["used"], None, R.total_workers(s, p) >= box.worker_limit,
+           tokens, *map(uses.__getitem__, box.market), hand["gold"], *map(hand.__getitem__, box.resources))
+    memo = table.trade_memo
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _TRADES_KEPT:
+            memo.clear()
+        dearest = max(R.token_price(box, box.price_first, tokens), R.token_price(box, box.price_later, tokens))
+        n = len(box.resources) + 1
+        wide = (*key[:-n], min(hand["gold"], dearest), *table.wanted(hand))
+        found = memo.get(wide)
+        if found is None:
+            found = memo[wide] = R.legal_trades(s, p, table.trades)
+        memo[key] = found
+    return [*found, table.END_VISIT]
 
 
 # the methods are the functions: one call per question (the search asks at every step)

@@ -293,6 +293,20 @@ def fail(where, problem):
     READ.fail(where, problem)
 
 
+def _nonneg(v, w):
+    """Refuse ``v`` at save path ``w`` unless it is a whole number 0 or more."""
+    if not is_integer(v) or v < 0:
+        fail(w, f"must be a non-negative integer, got {v!r}")
+
+
+def _player(v, w, n, none=False):
+    """Refuse ``v`` at save path ``w`` unless it is a player index ``0..n-1`` (or None when ``none``)."""
+    if v is None and none:
+        return
+    if not is_integer(v) or not 0 <= v < n:
+        fail(w, f"must be a player index 0..{n - 1}, got {v!r}")
+
+
 def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state") -> None:
     """Refuse a position the rules cannot hold; the error names the field.
 
@@ -306,25 +320,20 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
     for k in _FIELDS:
         if k not in d:
             fail(f"{where}.{k}", "missing")
+    _check_players(box, n, d, where)
+    _check_market(box, n, d, where)
+    placed = _check_lands(box, config, n, d, where)
+    _check_tiles(box, placed, d, where)
+    _check_waiting(n, d, where)
 
-    def is_int(v):
-        return is_integer(v)
 
-    def nonneg(v, w):
-        if not is_int(v) or v < 0:
-            fail(w, f"must be a non-negative integer, got {v!r}")
-
-    def player(v, w, none=False):
-        if v is None and none:
-            return
-        if not is_int(v) or not 0 <= v < n:
-            fail(w, f"must be a player index 0..{n - 1}, got {v!r}")
-
-    if not is_int(d["season"]) or not 1 <= d["season"] <= box.seasons:
+def _check_players(box: EstateBox, n: int, d: dict, where: str) -> None:
+    """The season, phase and turn, then each player's hand, income, workers, tokens and flags."""
+    if not is_integer(d["season"]) or not 1 <= d["season"] <= box.seasons:
         fail(f"{where}.season", f"must be 1..{box.seasons}, got {d['season']!r}")
     if d["phase"] not in PHASES:
         fail(f"{where}.phase", f"must be one of {', '.join(PHASES)}, got {d['phase']!r}")
-    player(d["turn"], f"{where}.turn")
+    _player(d["turn"], f"{where}.turn", n)
     for key, names in (("hand", box.resources), ("income", box.income_resources), ("taken", box.income_resources),
                        ("workers", ("supply", "factory", "inn"))):
         v = d[key]
@@ -334,7 +343,7 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
             if not isinstance(x, dict) or set(x) != set(names):
                 fail(f"{where}.{key}[{p}]", f"must have exactly the keys {', '.join(names)}")
             for r in names:
-                nonneg(x[r], f"{where}.{key}[{p}].{r}")
+                _nonneg(x[r], f"{where}.{key}[{p}].{r}")
     for p, w in enumerate(d["workers"]):
         if sum(w.values()) > box.worker_limit:
             fail(f"{where}.workers[{p}]", f"{sum(w.values())} workers, above the limit of {box.worker_limit}")
@@ -342,22 +351,26 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
         if not isinstance(d[key], list) or len(d[key]) != n:
             fail(f"{where}.{key}", f"must list one entry per player ({n})")
         for p, x in enumerate(d[key]):
-            nonneg(x, f"{where}.{key}[{p}]")
+            _nonneg(x, f"{where}.{key}[{p}]")
     for key in ("passed", "visited"):
         if not isinstance(d[key], list) or len(d[key]) != n or not all(isinstance(x, bool) for x in d[key]):
             fail(f"{where}.{key}", f"must list true/false for each of the {n} players")
+
+
+def _check_market(box: EstateBox, n: int, d: dict, where: str) -> None:
+    """The factory's first takers, the Market's visitors, the visit under way and the actions' uses."""
     if not isinstance(d["first_taker"], dict) or set(d["first_taker"]) != set(box.factory_resources):
         fail(f"{where}.first_taker", f"must have exactly the keys {', '.join(box.factory_resources)}")
     for r, p in d["first_taker"].items():
-        player(p, f"{where}.first_taker.{r}", none=True)
-    nonneg(d["visitors"], f"{where}.visitors")
+        _player(p, f"{where}.first_taker.{r}", n, none=True)
+    _nonneg(d["visitors"], f"{where}.visitors")
     if d["visitors"] > sum(d["visited"]):
         fail(f"{where}.visitors", f"{d['visitors']} visits begun but only {sum(d['visited'])} players visited")
     v = d["visit"]
     if v is not None:
         if not isinstance(v, dict) or set(v) != {"player", "limit", "used"}:
             fail(f"{where}.visit", "must be null or an object with player, limit, used")
-        player(v["player"], f"{where}.visit.player")
+        _player(v["player"], f"{where}.visit.player", n)
         if v["limit"] not in (box.first_visitor_actions, box.later_visitor_actions):
             fail(f"{where}.visit.limit", f"must be {box.first_visitor_actions} or {box.later_visitor_actions}, got {v['limit']!r}")
         if not isinstance(v["used"], list) or any(not _known(a, box.market) for a in v["used"]) or len(set(v["used"])) != len(v["used"]) \
@@ -366,7 +379,12 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
     if not isinstance(d["uses"], dict) or set(d["uses"]) != set(box.market):
         fail(f"{where}.uses", f"must have exactly the keys {', '.join(box.market)}")
     for a, k in d["uses"].items():
-        nonneg(k, f"{where}.uses.{a}")
+        _nonneg(k, f"{where}.uses.{a}")
+
+
+def _check_lands(box: EstateBox, config: EstateConfig, n: int, d: dict, where: str) -> dict:
+    """Each land on the board (slot, tile, owner, markers, raised), then each player's
+    estate (reaching the lower area, connected). Returns tile name -> tiles on the board."""
     lands = d["lands"]
     if not isinstance(lands, dict):
         fail(f"{where}.lands", "must be an object of slot -> land")
@@ -384,12 +402,12 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
         if not _known(x["tile"], box.tiles):
             fail(f"{w}.tile", f"unknown tile {x['tile']!r}")
         placed[x["tile"]] += 1
-        player(x["owner"], f"{w}.owner")
+        _player(x["owner"], f"{w}.owner", n)
         m = x["markers"]
         if not isinstance(m, list) or not m:
             fail(f"{w}.markers", "must list the players' markers, the owner's first")
         for p in m:
-            player(p, f"{w}.markers")
+            _player(p, f"{w}.markers", n)
         if m[0] != x["owner"] or len(set(m)) != len(m):
             fail(f"{w}.markers", "must start with the owner's marker and hold at most one marker per player")
         r = x["raised"]
@@ -402,6 +420,11 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
             fail(f"{where}.lands", f"P{p + 1}'s estate does not reach the shared lower area")
         if mine and not estate_connected(box, mine, config.connection):
             fail(f"{where}.lands", f"P{p + 1}'s markers are not connected ({config.connection} reading)")
+    return placed
+
+
+def _check_tiles(box: EstateBox, placed: dict, d: dict, where: str) -> None:
+    """The display, the tiles out of the game and the stack: every tile of the box accounted for once."""
     for key in ("display", "removed"):
         if not isinstance(d[key], list) or any(not _known(t, box.tiles) for t in d[key]):
             fail(f"{where}.{key}", "must list known tile names")
@@ -410,26 +433,31 @@ def check_position(box: EstateBox, config: EstateConfig, d, where: str = "state"
     if not isinstance(d["stack"], dict) or set(d["stack"]) != set(box.tiles):
         fail(f"{where}.stack", f"must have exactly the keys {', '.join(box.tiles)}")
     for t, k in d["stack"].items():
-        nonneg(k, f"{where}.stack.{t}")
+        _nonneg(k, f"{where}.stack.{t}")
         total = k + placed[t] + d["display"].count(t) + d["removed"].count(t)
         if total != box.tiles[t].count:
             fail(f"{where}.stack.{t}", f"{t} tiles in stack, display, board and out of the game add up to {total}, "
                                         f"but the box has {box.tiles[t].count}")
+
+
+def _check_waiting(n: int, d: dict, where: str) -> None:
+    """What waits to be resolved (adjacency, a pending removal, a chance draw, the inn's
+    queue) and the counters."""
     if not isinstance(d["adjacent"], list):
         fail(f"{where}.adjacent", "must be a list of [player, \"q,r\"] pairs")
     pend = d["pending"]
     if pend is not None and not (isinstance(pend, list) and len(pend) == 2 and pend[0] == "remove"):
         fail(f"{where}.pending", f"must be null or [\"remove\", player], got {pend!r}")
     if pend is not None:
-        player(pend[1], f"{where}.pending[1]")
+        _player(pend[1], f"{where}.pending[1]", n)
     if d["chance"] not in (None, "draw"):
         fail(f"{where}.chance", f"must be null or \"draw\", got {d['chance']!r}")
     if not isinstance(d["inn_queue"], list):
         fail(f"{where}.inn_queue", "must be a list of players")
     for p in d["inn_queue"]:
-        player(p, f"{where}.inn_queue")
-    nonneg(d["rng_count"], f"{where}.rng_count")
-    nonneg(d["decisions"], f"{where}.decisions")
+        _player(p, f"{where}.inn_queue", n)
+    _nonneg(d["rng_count"], f"{where}.rng_count")
+    _nonneg(d["decisions"], f"{where}.decisions")
 
 
 def set_position(s: EstateData, d: dict) -> None:

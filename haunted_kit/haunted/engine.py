@@ -276,6 +276,22 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     s = HauntedLandsState(config)
     s.log = [] if log else None
     s.auto_chance = auto_chance
+    _starting_pieces(s, ncells)
+    _force_setup(s, config, layout, skills, market, order)
+    if s.log is not None:
+        R.emit(s, "setup", None, f"Setup for {n} players, {config.mode} mode, ghost card{'s' if len(config.ghost_cards) > 1 else ''} "
+               f"{', '.join(map(str, config.ghost_cards))} in play; supplies go to the general supply (steps 3-4, 8).",
+               players=n, mode=config.mode, ghost_cards=list(config.ghost_cards))
+    advance(s)
+    return s
+
+
+def _starting_pieces(s: State, ncells: int) -> None:
+    """Give a new game's ``s`` its empty field, each player's starting pieces, tokens and
+    dealt quests, the supplies (limited or not) and its first setup draw."""
+    config = s.config
+    box = config.box
+    n = config.players
     big = 10**9
     lim = config.limited_supplies
     s.ghosts = [0] * ncells
@@ -305,6 +321,11 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
     s.sensor = [0] * n
     s.phase = SETUP
     s.chance = TileDraw(0)
+
+
+def _force_setup(s: State, config: GameConfig, layout, skills, market, order) -> None:
+    """Queue the forced setup draws of :func:`new_game` on ``s``, in draw order.
+    Raises ConfigError."""
     n_forced = 0
     _check_forced_setup(config, layout, skills, market)
     if order is not None:
@@ -321,12 +342,6 @@ def new_game(config: GameConfig | None = None, *, log: bool = True, auto_chance:
         if expected != sorted(expected, reverse=True):
             raise ConfigError("forced setup parts apply in draw order: layout, skills, market, order; "
                             "force a later part only with every earlier one")
-    if s.log is not None:
-        R.emit(s, "setup", None, f"Setup for {n} players, {config.mode} mode, ghost card{'s' if len(config.ghost_cards) > 1 else ''} "
-               f"{', '.join(map(str, config.ghost_cards))} in play; supplies go to the general supply (steps 3-4, 8).",
-               players=n, mode=config.mode, ghost_cards=list(config.ghost_cards))
-    advance(s)
-    return s
 
 
 def _check_forced_setup(config: GameConfig, layout, skills, market) -> None:

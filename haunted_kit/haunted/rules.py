@@ -83,6 +83,17 @@ class Ctx:
         box = config.box
         self.box, self.config, self.field = box, config, field
         self.n = config.players
+        self._resource_and_building_tables(box)
+        self._skill_tables(box)
+        self._listing_tables(box)
+        self._game_tables(box, config)
+        self._chance_tables(box)
+        self._interned_actions(box)
+        if field is not None:
+            self._field_tables(field)
+
+    def _resource_and_building_tables(self, box) -> None:
+        """Resource indices, the lake's water, the tracks and the buildings' costs, incomes and production."""
         self.res_names = box.resources
         self.R = len(box.resources)
         self.ri = {r: i for i, r in enumerate(box.resources)}
@@ -100,6 +111,9 @@ class Ctx:
         self.building_counts = tuple(tuple(c.count(r) for r in range(self.R)) for c in self.building_cost)
         self.building_income = tuple(self.ri[b.income] for b in self.buildings)
         self.building_production = tuple(b.production for b in self.buildings)  # data/buildings.toml `production`
+
+    def _skill_tables(self, box) -> None:
+        """Skills by effect (bitmasks, amounts), their costs, and the card numbers events and refusals name."""
         # skills: effect -> bitmask of skill numbers with that effect, and amounts
         self.bit: dict[str, int] = {}
         self.amount: dict[str, int] = {}
@@ -116,6 +130,9 @@ class Ctx:
             self.ghost_card_no.setdefault(g.effect, n)
         self.skill_counts = {n: tuple(c.count(r) for r in range(self.R)) for n, c in self.skill_cost.items()}
         self.S = len(box.skill_slot_valor)
+
+    def _listing_tables(self, box) -> None:
+        """The box numbers and flat-list places the legal-action listing and the hot paths read."""
         # box numbers the legal-action listing reads on every turn decision
         self.extraction_tokens = box.extraction_tokens
         self.player_markers = box.player_markers
@@ -131,6 +148,10 @@ class Ctx:
         self.token_at = flat_index(self.n, TRACKS)
         self.resource_span = flat_spans(self.n, self.R)
         self.card_span = flat_spans(len(box.skill_decks), self.S)
+
+    def _game_tables(self, box, config) -> None:
+        """The ghost cards in play, market payments, the caches, the skills that change costs
+        and places, the reach cap, the quests and the terrain die."""
         # ghost cards in play
         effects = {box.ghost_cards[g].effect: box.ghost_cards[g] for g in config.ghost_cards}
         self.block_production = "block_production" in effects
@@ -153,6 +174,9 @@ class Ctx:
         self.reach_cap = max((t.explore_cost for t in box.terrains.values() if t.explorable), default=0) + self.ghost_surcharge
         self.quest_numbers = tuple(q for q in sorted(box.quests) if q not in box.removed_quests.get(self.n, ()))
         self.terrain_die = box.terrain_die if config.terrain_die == "standard" else box.terrain_die_with_lakes
+
+    def _chance_tables(self, box) -> None:
+        """The fixed chance nodes: kind -> (outcomes, weights)."""
         # the fixed chance nodes: kind -> (outcomes, weights); "skill" -> one pair per deck
         decks = tuple(box.skill_decks.values())
         self.chance_weights = {
@@ -161,6 +185,9 @@ class Ctx:
             "terrain_die": _faces(self.terrain_die),
             "bonus_die": _faces(box.bonus_die),
         }
+
+    def _interned_actions(self, box) -> None:
+        """Every action the listing hands out, made once."""
         # interned actions
         self.CONTACT, self.END_TURN, self.ROLL = A.Contact(), A.EndTurn(), A.RollBonus()
         self.build_actions = tuple(A.Build(b.name) for b in self.buildings)
@@ -179,8 +206,6 @@ class Ctx:
         self.place_ghost_actions = tuple(A.PlaceGhost(c) for c in cells)
         self.extract_actions = {(i, r): A.Extract(cells[i], self.res_names[r])
                                 for i in range(len(cells)) for r in range(self.R)}
-        if field is not None:
-            self._field_tables(field)
 
     def _payments(self, options):
         out = []
@@ -1257,6 +1282,26 @@ def check_position(s: State) -> None:
     markers other than one per building and learned skill (ruling 16), and an outcome
     that disagrees with the valor stack and Kalena (:func:`_check_outcome`).
     Raises :class:`~haunted_kit.haunted.state.SaveError`."""
+    _check_clock_and_supplies(s)
+    _check_quests_and_skills(s)
+    _check_marker_slots(s)
+    _check_pending(s)
+    _check_chance(s)
+    check_outcome(s)
+    _check_calendar(s)
+    _check_supplies(s)
+    _check_markers_used(s)
+    _check_forced(s)
+    if s.field is None:
+        return
+    ctx = ctx_of(s)
+    _check_outcome(s, ctx)
+    _check_players_on_field(s, ctx)
+    _check_cells(s, ctx)
+
+
+def _check_clock_and_supplies(s: State) -> None:
+    """The season, round, turn, market card and phase a game can stop at; no negative supply."""
     box = s.config.box
     n = s.config.players
     if s.season > box.seasons or s.round > box.rounds_per_season:
@@ -1272,8 +1317,14 @@ def check_position(s: State) -> None:
     for name, vals in sup.items():
         if any(v < 0 for v in vals):
             raise SaveError(f"save field 'supply.{name}': a supply cannot be negative ({vals})")
+
+
+def _check_quests_and_skills(s: State) -> None:
+    """Each player's quests (chosen and in hand split the game's quest cards) and
+    learned skills (one marker on each)."""
+    box = s.config.box
+    n = s.config.players
     allowed = [q for q in box.quests if q not in box.removed_quests.get(n, ())]
-    covered = box.covered_slots.get(n, ())
     for p in range(n):
         for q in s.quests[p]:
             if q not in box.quests:
@@ -1289,6 +1340,14 @@ def check_position(s: State) -> None:
         marked = [k for k in s.skills if p in s.marker_slots(k)]
         if sorted(learned) != sorted(marked):
             raise SaveError(f"save field 'players[{p}].skills': learned {learned} but markers sit on skills {marked}")
+
+
+def _check_marker_slots(s: State) -> None:
+    """Each skill's marker slots: covered where the player count covers them, real
+    players elsewhere, no player twice."""
+    box = s.config.box
+    n = s.config.players
+    covered = box.covered_slots.get(n, ())
     if s.slots:
         for k in s.skills:
             row = s.marker_slots(k)
@@ -1299,25 +1358,31 @@ def check_position(s: State) -> None:
             owners = [v for v in row if v >= 0]
             if len(set(owners)) != len(owners):
                 raise SaveError(f"save field 'marker_slots': a player marks skill {k} twice")
-    _check_pending(s)
+
+
+def _check_chance(s: State) -> None:
+    """A chance node follows the draws made so far."""
     if s.chance is not None:  # shapes and phases were checked by flow's registry at load
         node = s.chance
         if type(node) is TileDraw and node.slot != len(s.layout) or type(node) is SkillDraw and node.deck != len(s.skills) \
                 or type(node) is StackDraw and node.position != len(s.turn_order):
             raise SaveError(f"save field 'chance': {node.to_json()} does not follow the draws made so far")
-    check_outcome(s)
-    _check_calendar(s)
-    _check_supplies(s)
+
+
+def _check_markers_used(s: State) -> None:
+    """Each player's markers used: one per building and learned skill (ruling 16)."""
+    n = s.config.players
     for p in range(n):  # from setup on: before the field is drawn every player has used none
         used = sum(1 for o in s.owner if o == p) + len(s.skills_known(p))
         if s.markers[p] != used:
             raise SaveError(f"save field 'players[{p}].markers_used': {s.markers[p]}, but the player's buildings and "
                             f"skills hold {used} markers (one each, ruling 16)")
-    _check_forced(s)
-    if s.field is None:
-        return
-    ctx = ctx_of(s)
-    _check_outcome(s, ctx)
+
+
+def _check_players_on_field(s: State, ctx) -> None:
+    """Each player's sensor on an explorable cell, resources within the cap and tokens within each track."""
+    box = s.config.box
+    n = s.config.players
     for p in range(n):
         c = s.sensor[p]
         if not ctx.explorable[c]:
@@ -1329,6 +1394,10 @@ def check_position(s: State) -> None:
         for t, track in enumerate(ctx.tracks):
             if s.tokens(p, t) > track.slots or s.tokens(p, t) < 1:
                 raise SaveError(f"save field 'players[{p}].tokens': {s.tokens(p, t)} {track.name} tokens do not fit a track of {track.slots} slots")
+
+
+def _check_cells(s: State, ctx) -> None:
+    """The ghosts, buildings and depletion tokens of each cell of the field."""
     for c in range(len(s.ghosts)):
         if s.ghosts[c] and (not ctx.holds_ghosts[c] or s.building[c] >= 0):
             raise SaveError(f"save field 'cells.ghosts': a ghost cannot be on {s.field.describe(c)}")

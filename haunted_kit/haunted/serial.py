@@ -439,6 +439,33 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
         SaveError: not a haunted-kit save, an unreadable version, or a missing/invalid
             field (the message names it).
     """
+    version, box = _read_header(d, box)
+    where = "config"
+    try:
+        config = _read_config(d, box)
+        n = config.players
+        s = cls(config)
+        ncells = 7 * (1 + len(box.region_centres))
+        s.ghosts = [0] * ncells
+        where = "players"
+        pl = _read_players(d, n, box)
+    except SaveError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise _malformed(where, exc) from None
+    _read_fields(s, d, pl, box, version, ncells)
+    s._legal = None
+    return s
+
+
+def _malformed(where: str, exc: Exception) -> SaveError:
+    """The error of a save field the reader trips over (``where``: its save path)."""
+    return SaveError(f"save field '{where}' is missing or malformed ({type(exc).__name__}: {exc})")
+
+
+def _read_header(d, box: Box | None) -> tuple:
+    """The save's format, version and box record checked: ``(version, box)``, box
+    defaulting to the reference box. Raises SaveError."""
     if not isinstance(d, dict):
         raise SaveError("a save must be a JSON object")
     if d.get("format") != SAVE_FORMAT:
@@ -451,37 +478,51 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
     made_with = d.get("box") or {}
     if not isinstance(made_with, dict) or not isinstance(made_with.get("fingerprint", ""), str):
         _fail("box", f"must be an object naming the box's fingerprint, got {_short(made_with)}")
-    where = "config"
+    return version, box
+
+
+def _read_config(d: dict, box: Box) -> GameConfig:
+    """The save's ``config`` as a :class:`GameConfig` of ``box``. Raises SaveError (and
+    KeyError... for :func:`from_dict` to name the field)."""
+    cfg = _dict(d["config"], "config")
+    if "seed" in cfg and cfg["seed"] is None:
+        raise SaveError("save field 'config': the seed is hidden; this is an observation, not a save")
+    _dict(cfg, "config", ("players", "mode", "extra_ghost_cards", "seed", "limited_supplies", "terrain_die"))
     try:
-        cfg = _dict(d["config"], "config")
-        if "seed" in cfg and cfg["seed"] is None:
-            raise SaveError("save field 'config': the seed is hidden; this is an observation, not a save")
-        _dict(cfg, "config", ("players", "mode", "extra_ghost_cards", "seed", "limited_supplies", "terrain_die"))
-        try:
-            config = GameConfig(players=_int(cfg["players"], "config.players", box.min_players, box.max_players),
-                                mode=_str(cfg["mode"], "config.mode", tuple(box.modes)),
-                                extra_ghost_cards=tuple(_int(g, "config.extra_ghost_cards")
-                                                        for g in _list(cfg["extra_ghost_cards"], "config.extra_ghost_cards", 99)),
-                                seed=cfg["seed"],  # GameConfig checks it (protocol.check_seed)
-                                limited_supplies=_bool(cfg["limited_supplies"], "config.limited_supplies"),
-                                terrain_die=_str(cfg["terrain_die"], "config.terrain_die"), box=box)
-        except ConfigError as exc:
-            raise SaveError(f"save field 'config': {exc}") from None
-        n = config.players
-        s = cls(config)
-        ncells = 7 * (1 + len(box.region_centres))
-        s.ghosts = [0] * ncells
-        where = "players"
-        pl = _list(d["players"], "players", 99)
-        if len(pl) != n:
-            raise SaveError(f"save field 'players' lists {len(pl)} players, the config says {n}")
-        keys = [f.key.partition(".")[2] for f in FIELDS if f.key.startswith("players.")] + ["quest_count"]
-        for p, x in enumerate(pl):
-            x = _dict(x, f"players[{p}]")
-            if x.get("quests_in_hand", 0) is None or x.get("quests", 0) is None:
-                raise SaveError(f"save field 'players[{p}]': quests are hidden; this is an observation, not a save")
-            _dict(x, f"players[{p}]", keys)
-            _int(x["quest_count"], f"players[{p}].quest_count", 0, len(box.quests))  # derived: rewritten on save
+        config = GameConfig(players=_int(cfg["players"], "config.players", box.min_players, box.max_players),
+                            mode=_str(cfg["mode"], "config.mode", tuple(box.modes)),
+                            extra_ghost_cards=tuple(_int(g, "config.extra_ghost_cards")
+                                                    for g in _list(cfg["extra_ghost_cards"], "config.extra_ghost_cards", 99)),
+                            seed=cfg["seed"],  # GameConfig checks it (protocol.check_seed)
+                            limited_supplies=_bool(cfg["limited_supplies"], "config.limited_supplies"),
+                            terrain_die=_str(cfg["terrain_die"], "config.terrain_die"), box=box)
+    except ConfigError as exc:
+        raise SaveError(f"save field 'config': {exc}") from None
+    return config
+
+
+def _read_players(d: dict, n: int, box: Box) -> list:
+    """The save's ``players``: one object per player with exactly the player fields (quests
+    not hidden). Raises SaveError (and KeyError... for :func:`from_dict` to name the field)."""
+    pl = _list(d["players"], "players", 99)
+    if len(pl) != n:
+        raise SaveError(f"save field 'players' lists {len(pl)} players, the config says {n}")
+    keys = [f.key.partition(".")[2] for f in FIELDS if f.key.startswith("players.")] + ["quest_count"]
+    for p, x in enumerate(pl):
+        x = _dict(x, f"players[{p}]")
+        if x.get("quests_in_hand", 0) is None or x.get("quests", 0) is None:
+            raise SaveError(f"save field 'players[{p}]': quests are hidden; this is an observation, not a save")
+        _dict(x, f"players[{p}]", keys)
+        _int(x["quest_count"], f"players[{p}].quest_count", 0, len(box.quests))  # derived: rewritten on save
+    return pl
+
+
+def _read_fields(s: State, d: dict, pl: list, box: Box, version: int, ncells: int) -> None:
+    """Decode every saved field of :data:`FIELDS` into ``s`` (the players' from ``pl``,
+    the cells' absent before the field is drawn), then check their shapes. Raises
+    SaveError naming the field."""
+    where = "players"
+    try:
         for f in FIELDS:
             if f.save is None:
                 continue
@@ -522,9 +563,7 @@ def from_dict(d, box: Box | None = None, cls: type = State) -> State:
     except SaveError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise SaveError(f"save field '{where}' is missing or malformed ({type(exc).__name__}: {exc})") from None
-    s._legal = None
-    return s
+        raise _malformed(where, exc) from None
 
 
 def _check_shapes(s: State) -> None:

@@ -679,40 +679,14 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
     if not isinstance(hands, (list, tuple)):
         raise ConfigError("hands must be a list with one list of card keys per player")
     n = _check_players(box, len(hands))
-    for name, v, optional in (("hands", hands, False), ("villages", villages, False), ("developed", developed, True),
-                              ("spent", spent, True), ("grounds", grounds, True)):
-        if v is None and optional:
-            continue
-        if not isinstance(v, (list, tuple)) or not all(isinstance(x, (list, tuple)) for x in v):
-            raise ConfigError(f"{name} must be a list with one list per player, got {v!r}")
-    for name, v, optional in (("gold", gold, False), ("cannot_follow", cannot_follow, False),
-                              ("architects", architects, True)):
-        if not (v is None and optional) and not isinstance(v, (list, tuple)):
-            raise ConfigError(f"{name} must be a list, got {v!r}")
-    if tokens is not None and not (isinstance(tokens, (list, tuple))
-                                   and all(t is None or isinstance(t, dict) for t in tokens)):
-        raise ConfigError(f"tokens must be a list with one {{landmark: count}} object per player, got {tokens!r}")
+    _check_position_lists(hands=hands, villages=villages, developed=developed, spent=spent, grounds=grounds, gold=gold,
+                          cannot_follow=cannot_follow, architects=architects, tokens=tokens)
     s = LandmarksState(box, n, auto_chance=False)
     mods = _modules(box, modules)
     if architects is None:
         mods["architects"] = False
-    toks = [{k: (t or {}).get(k, 0) for k in box.landmarks} for t in (tokens or [{}] * n)]
-    if tokens is not None:
-        for p, t in enumerate(tokens):
-            bad = [k for k in (t or {}) if k not in box.landmarks]
-            if bad:
-                raise ConfigError(f"tokens[{p}]: unknown landmark {bad[0]!r} (landmarks: {', '.join(box.landmarks)})")
-    phase, follower_pos = ("lead" if lead is None else "follow"), 0
-    if to_move is not None:
-        if lead is None or not is_integer(to_move) or not 0 <= to_move < n:
-            raise ConfigError(f"to_move must be a player 0..{n - 1} after a lead, got {to_move!r}"
-                              + ("" if lead is not None else " with no lead given"))
-        if to_move == leader and lead != "build":
-            raise ConfigError(f"to_move: the leader moves again only to build after a Build lead, not after {lead}")
-        if is_integer(leader) and to_move == leader:
-            phase = "build"
-        elif is_integer(leader):
-            follower_pos = (to_move - leader - 1) % n
+    toks = _position_tokens(box, n, tokens)
+    phase, follower_pos = _position_turn(n, leader, lead, to_move)
     fields = {
         "players": n, "modules": mods, "seed": 0, "rng_count": 0, "rounds": rounds, "round": 1,
         "phase": phase, "leader": leader, "lead": lead,
@@ -734,6 +708,54 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
             + f" ({R.SEC_TAKE}).", action=lead, cannot_follow=sorted(s.cannot_follow))
     s.start, s.start_log = s.fields(), len(s.log)
     return s
+
+
+def _check_position_lists(*, hands, villages, developed, spent, grounds, gold, cannot_follow, architects,
+                          tokens) -> None:
+    """:func:`position`'s arguments have the shapes it reads: lists per player (of card
+    keys, sources, payers), lists, ``{landmark: count}`` objects. Raises ConfigError."""
+    for name, v, optional in (("hands", hands, False), ("villages", villages, False), ("developed", developed, True),
+                              ("spent", spent, True), ("grounds", grounds, True)):
+        if v is None and optional:
+            continue
+        if not isinstance(v, (list, tuple)) or not all(isinstance(x, (list, tuple)) for x in v):
+            raise ConfigError(f"{name} must be a list with one list per player, got {v!r}")
+    for name, v, optional in (("gold", gold, False), ("cannot_follow", cannot_follow, False),
+                              ("architects", architects, True)):
+        if not (v is None and optional) and not isinstance(v, (list, tuple)):
+            raise ConfigError(f"{name} must be a list, got {v!r}")
+    if tokens is not None and not (isinstance(tokens, (list, tuple))
+                                   and all(t is None or isinstance(t, dict) for t in tokens)):
+        raise ConfigError(f"tokens must be a list with one {{landmark: count}} object per player, got {tokens!r}")
+
+
+def _position_tokens(box: LandmarksBox, n: int, tokens) -> list:
+    """Each player's ``{landmark: count}`` for every landmark of the box (missing = 0).
+    Raises ConfigError for an unknown landmark."""
+    toks = [{k: (t or {}).get(k, 0) for k in box.landmarks} for t in (tokens or [{}] * n)]
+    if tokens is not None:
+        for p, t in enumerate(tokens):
+            bad = [k for k in (t or {}) if k not in box.landmarks]
+            if bad:
+                raise ConfigError(f"tokens[{p}]: unknown landmark {bad[0]!r} (landmarks: {', '.join(box.landmarks)})")
+    return toks
+
+
+def _position_turn(n: int, leader, lead, to_move) -> tuple:
+    """The ``(phase, follower_pos)`` of a position with ``lead`` led by ``leader`` and
+    ``to_move`` to move (see :func:`position`). Raises ConfigError."""
+    phase, follower_pos = ("lead" if lead is None else "follow"), 0
+    if to_move is not None:
+        if lead is None or not is_integer(to_move) or not 0 <= to_move < n:
+            raise ConfigError(f"to_move must be a player 0..{n - 1} after a lead, got {to_move!r}"
+                              + ("" if lead is not None else " with no lead given"))
+        if to_move == leader and lead != "build":
+            raise ConfigError(f"to_move: the leader moves again only to build after a Build lead, not after {lead}")
+        if is_integer(leader) and to_move == leader:
+            phase = "build"
+        elif is_integer(leader):
+            follower_pos = (to_move - leader - 1) % n
+    return phase, follower_pos
 
 
 def _from_fields(box: LandmarksBox, fields: dict, auto_chance: bool) -> LandmarksState:
@@ -774,27 +796,7 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     the replayed one without the new ``building_chosen`` events. Raises :class:`SaveError`
     naming the field."""
     box = box or default_box()
-    if not isinstance(data, dict):
-        raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
-    if data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"format: must be {SAVE_FORMAT!r}, got {data.get('format')!r}")
-    legacy = is_the_integer(data.get("version"), 1)
-    if not legacy and not is_the_integer(data.get("version"), SAVE_VERSION):
-        raise SaveError(f"version: this kit reads version {SAVE_VERSION} (and migrates version 1), "
-                        f"got {data.get('version')!r}")
-    if data.get("game") != "landmarks":
-        raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
-    if not isinstance(data.get("box"), dict) or not isinstance(data["box"].get("fingerprint"), str):
-        # which box: the kit's to check (games.load_state); here only the entry's shape
-        raise SaveError(f"box: must be an object naming the box's fingerprint, got {data.get('box')!r}")
-    for key in ("state", "start", "start_log", "record", "log", "auto_chance"):
-        if key not in data:
-            raise SaveError(f"{key}: missing")
-    unknown = [k for k in data if k not in SAVE_KEYS]
-    if unknown:  # e.g. forced chance outcomes: these modules' saves never hold any
-        raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
-    if not isinstance(data["auto_chance"], bool):
-        raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
+    legacy = _check_save_entries(data)
     where_of = None  # a version 1 save: each migrated entry's place in the file's own record
     if legacy:
         data, where_of = _from_v1(data)
@@ -816,6 +818,42 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
         raise SaveError(f"start_log: must count the events of the start position (0..{len(events)}), got {first!r}")
     s.log = _start_events(s, events[:first])
     s.start_log = first
+    _replay_record(s, record, where_of)
+    _check_replayed(s, box, data["state"], events, legacy)
+    s.auto_chance = data["auto_chance"]
+    return s
+
+
+def _check_save_entries(data) -> bool:
+    """A Landmarks save's format, version, game, box entry and fields checked; returns
+    whether it is a version 1 save. Raises SaveError."""
+    if not isinstance(data, dict):
+        raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
+    if data.get("format") != SAVE_FORMAT:
+        raise SaveError(f"format: must be {SAVE_FORMAT!r}, got {data.get('format')!r}")
+    legacy = is_the_integer(data.get("version"), 1)
+    if not legacy and not is_the_integer(data.get("version"), SAVE_VERSION):
+        raise SaveError(f"version: this kit reads version {SAVE_VERSION} (and migrates version 1), "
+                        f"got {data.get('version')!r}")
+    if data.get("game") != "landmarks":
+        raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
+    if not isinstance(data.get("box"), dict) or not isinstance(data["box"].get("fingerprint"), str):
+        # which box: the kit's to check (games.load_state); here only the entry's shape
+        raise SaveError(f"box: must be an object naming the box's fingerprint, got {data.get('box')!r}")
+    for key in ("state", "start", "start_log", "record", "log", "auto_chance"):
+        if key not in data:
+            raise SaveError(f"{key}: missing")
+    unknown = [k for k in data if k not in SAVE_KEYS]
+    if unknown:  # e.g. forced chance outcomes: these modules' saves never hold any
+        raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
+    if not isinstance(data["auto_chance"], bool):
+        raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
+    return legacy
+
+
+def _replay_record(s: LandmarksState, record: list, where_of: list | None) -> None:
+    """Apply the saved action record to ``s`` through the rules (``where_of``: each entry's
+    place in a version 1 save's own record). Raises SaveError naming the entry."""
     for i, e in enumerate(record):
         where = f"record[{i}]" if where_of is None else where_of[i]
         if not isinstance(e, dict) or not isinstance(e.get("chance"), bool):
@@ -835,7 +873,12 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
             if isinstance(exc, SaveError):
                 raise
             raise SaveError(f"{where}: {exc}") from None
-    want = _from_fields_check(box, data["state"], s.players)
+
+
+def _check_replayed(s: LandmarksState, box: LandmarksBox, state, events: list, legacy: bool) -> None:
+    """The replayed ``s`` must be the saved ``state`` and log ``events`` (a version 1 log
+    without its building_chosen events). Raises SaveError naming the field."""
+    want = _from_fields_check(box, state, s.players)
     got = s.fields()
     for k in Position.FIELDS:
         if json.dumps(got[k], sort_keys=True) != json.dumps(want[k], sort_keys=True):
@@ -848,8 +891,6 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     if got != want:
         i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
         raise SaveError(f"log[{i}]: the saved event log differs from what the record replays to")
-    s.auto_chance = data["auto_chance"]
-    return s
 
 
 def v1_record(record: list) -> tuple[list, list[int]]:

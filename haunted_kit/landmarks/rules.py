@@ -789,52 +789,19 @@ def refuse_build(s, p: int, a: Build) -> Refusal | None:
         return refusal(f"the payment must be a tuple of Use parts, got {a.payment!r}", SEC_BUILD)
     seen, gold, discards, gives = set(), 0, [], []
     for u in a.payment:
-        if not is_integer(u.owner):
-            return refusal(f"the owner must be a player index, a whole number (an int, not a bool or a float), "
-                           f"got {u.owner!r}", SEC_BUILD)
-        if not 0 <= u.owner < s.players:
-            return refusal(f"{u.owner!r} is not a player of this game (players 0..{s.players - 1})", SEC_BUILD)
-        if not is_integer(u.slot):
-            return refusal(f"slot {u.slot!r} must be a whole number (an int, not a bool or a float)", SEC_BUILD)
-        if u.resource not in box.resources:
-            return refusal(f"{u.resource!r} is not a resource (resources: {', '.join(box.resources)})", SEC_BUILD)
-        if u.source != "developed" and (u.slot or u.card):
-            return refusal(f"only a developed resource has a slot and a card; the {u.source} part names one", SEC_BUILD)
-        if u.source != "grounds" and u.discard:
-            return refusal(f"only a Castle Grounds use discards a card; the {u.source} part names one", SEC_GROUNDS)
+        why = _refuse_use(s, u)
+        if why is not None:
+            return why
         key = (u.source, u.owner, u.slot if u.source == "developed" else 0)
         if u.source == "castle" or u.source == "developed":
-            if u.owner != p:
-                return refusal(lambda u=u: f"{who(p)} may place gold only on their own castle and developed resources, "
-                                           f"not on {who(u.owner)}'s", SEC_BUILD)
-            if u.source == "castle":
-                if "castle" in s.spent[p]:
-                    return refusal(lambda: f"{who(p)}'s castle already holds gold until {who(p)}'s next lead", SEC_KIT)
-                gold += box.castle_gold
-            else:
-                if not 0 <= u.slot < len(s.developed[p]):
-                    return refusal(f"{who(p)} has no developed resource {u.slot + 1}", SEC_BUILD)
-                dev = box.cards[s.developed[p][u.slot]]
-                if u.card and u.card != dev.key:
-                    return refusal(lambda dev=dev, u=u: f"{who(p)}'s developed resource {u.slot + 1} is the {dev.name}, "
-                                                        f"not the {card_name(s, u.card)}", SEC_BUILD)
-                if f"developed:{u.slot}" in s.spent[p]:
-                    return refusal(lambda dev=dev: f"{who(p)}'s {dev.name} already holds gold until {who(p)}'s next lead",
-                                   SEC_KIT)
-                if u.resource not in dev.icons:
-                    return refusal(lambda dev=dev, u=u: f"{who(p)}'s {dev.name} gives {', '.join(dev.icons) or 'nothing'}, "
-                                                        f"not {u.resource}", SEC_BUILD)
-                gold += box.developed_gold
+            why, placed = _own_source(s, p, u)
+            if why is not None:
+                return why
+            gold += placed
         elif u.source == "grounds":
-            if not s.modules["castle_grounds"]:
-                return refusal("the Castle Grounds module is not in play in this game", SEC_GROUNDS)
-            if u.owner != p and not box.grounds_any_player:
-                return refusal("this box allows only your own Castle Grounds", SEC_BUILD)
-            if len(s.grounds[u.owner]) >= box.grounds_uses or key in seen:
-                return refusal(lambda u=u: f"{who(u.owner)}'s Castle Grounds already hold gold (one at a time, as on a "
-                                           f"developed resource)", SEC_KIT)
-            if box.grounds_discard and not u.discard:
-                return refusal("a Castle Grounds use needs a card discarded from hand", SEC_GROUNDS)
+            why = _refuse_grounds(s, p, u, key, seen)
+            if why is not None:
+                return why
             if u.discard:
                 discards.append(u.discard)
             gold += box.grounds_gold
@@ -844,6 +811,74 @@ def refuse_build(s, p: int, a: Build) -> Refusal | None:
             return refusal(f"the payment uses {who(u.owner)}'s {u.source} twice; each holds one gold", SEC_BUILD)
         seen.add(key)
         gives.append(u.resource)
+    return _refuse_totals(s, p, a, c, gives, gold, discards)
+
+
+def _refuse_use(s, u: Use) -> Refusal | None:
+    """Why one part of a payment is malformed (its owner, slot, resource, and the card
+    or discard only the sources that have one name), or ``None``."""
+    box = s.box
+    if not is_integer(u.owner):
+        return refusal(f"the owner must be a player index, a whole number (an int, not a bool or a float), "
+                       f"got {u.owner!r}", SEC_BUILD)
+    if not 0 <= u.owner < s.players:
+        return refusal(f"{u.owner!r} is not a player of this game (players 0..{s.players - 1})", SEC_BUILD)
+    if not is_integer(u.slot):
+        return refusal(f"slot {u.slot!r} must be a whole number (an int, not a bool or a float)", SEC_BUILD)
+    if u.resource not in box.resources:
+        return refusal(f"{u.resource!r} is not a resource (resources: {', '.join(box.resources)})", SEC_BUILD)
+    if u.source != "developed" and (u.slot or u.card):
+        return refusal(f"only a developed resource has a slot and a card; the {u.source} part names one", SEC_BUILD)
+    if u.source != "grounds" and u.discard:
+        return refusal(f"only a Castle Grounds use discards a card; the {u.source} part names one", SEC_GROUNDS)
+    return None
+
+
+def _own_source(s, p: int, u: Use) -> tuple:
+    """A part on ``p``'s castle or developed resource: ``(Refusal, 0)`` when it may not be,
+    else ``(None, the gold it places)``."""
+    box = s.box
+    if u.owner != p:
+        return refusal(lambda u=u: f"{who(p)} may place gold only on their own castle and developed resources, "
+                                   f"not on {who(u.owner)}'s", SEC_BUILD), 0
+    if u.source == "castle":
+        if "castle" in s.spent[p]:
+            return refusal(lambda: f"{who(p)}'s castle already holds gold until {who(p)}'s next lead", SEC_KIT), 0
+        return None, box.castle_gold
+    else:
+        if not 0 <= u.slot < len(s.developed[p]):
+            return refusal(f"{who(p)} has no developed resource {u.slot + 1}", SEC_BUILD), 0
+        dev = box.cards[s.developed[p][u.slot]]
+        if u.card and u.card != dev.key:
+            return refusal(lambda dev=dev, u=u: f"{who(p)}'s developed resource {u.slot + 1} is the {dev.name}, "
+                                                f"not the {card_name(s, u.card)}", SEC_BUILD), 0
+        if f"developed:{u.slot}" in s.spent[p]:
+            return refusal(lambda dev=dev: f"{who(p)}'s {dev.name} already holds gold until {who(p)}'s next lead",
+                           SEC_KIT), 0
+        if u.resource not in dev.icons:
+            return refusal(lambda dev=dev, u=u: f"{who(p)}'s {dev.name} gives {', '.join(dev.icons) or 'nothing'}, "
+                                                f"not {u.resource}", SEC_BUILD), 0
+        return None, box.developed_gold
+
+
+def _refuse_grounds(s, p: int, u: Use, key: tuple, seen: set) -> Refusal | None:
+    """Why a part may not use a Castle Grounds (module, whose grounds, room, discard), or ``None``."""
+    box = s.box
+    if not s.modules["castle_grounds"]:
+        return refusal("the Castle Grounds module is not in play in this game", SEC_GROUNDS)
+    if u.owner != p and not box.grounds_any_player:
+        return refusal("this box allows only your own Castle Grounds", SEC_BUILD)
+    if len(s.grounds[u.owner]) >= box.grounds_uses or key in seen:
+        return refusal(lambda u=u: f"{who(u.owner)}'s Castle Grounds already hold gold (one at a time, as on a "
+                                   f"developed resource)", SEC_KIT)
+    if box.grounds_discard and not u.discard:
+        return refusal("a Castle Grounds use needs a card discarded from hand", SEC_GROUNDS)
+    return None
+
+
+def _refuse_totals(s, p: int, a: Build, c, gives: list, gold: int, discards: list) -> Refusal | None:
+    """Why the payment as a whole fails: resources other than the cost, more gold than
+    ``p`` has, discards ``p`` does not hold besides the building; or ``None``."""
     if Counter(gives) != Counter(c.cost):
         got = _cost_text(gives) or "nothing"
         extra = "overpays" if len(gives) > len(c.cost) else "does not pay"

@@ -188,6 +188,19 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
     if extra:
         r.fail(f"{where}.{extra[0]}", "unknown field")
     n = r.int(d["players"], f"{where}.players", box.min_players, box.max_players)
+    _read_turn(pos, r, d, where, n)
+    _read_holdings(pos, r, d, where, n)
+    _read_architects(pos, r, d, where, n)
+    _read_spent(pos, r, d, where, n)
+    _read_piles(pos, r, d, where, n)
+    _read_chosen_building(pos, r, d, where, n)
+    _check_developed(pos, r, d, where, n)
+
+
+def _read_turn(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """The player count, modules, seed and counters, then the round, phase, leader,
+    lead action and who follows."""
+    box = pos.box
     if n != pos.players:
         r.fail(f"{where}.players", f"must be {pos.players}, got {n}")
     mods = r.dict(d["modules"], f"{where}.modules")
@@ -218,6 +231,12 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
     if pos.leader in pos.cannot_follow:
         r.fail(f"{where}.cannot_follow", "lists the leader, who does not follow")
     pos.follower_pos = r.int(d["follower_pos"], f"{where}.follower_pos", 0, n - 2)
+
+
+def _read_holdings(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """Each player's hand, village, developed cards, gold and landmark tokens, and the
+    token supply (every token of the game in a village or the supply)."""
+    box = pos.box
     for f in ("hands", "villages", "developed"):
         rows = r.list(d[f], f"{where}.{f}", n)
         setattr(pos, f, [r.cards(x, f"{where}.{f}[{p}]") for p, x in enumerate(rows)])
@@ -240,6 +259,11 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
         if held + pos.supply[k] != total:
             r.fail(f"{where}.supply.{k}", f"{pos.supply[k]} in the supply + {held} in villages must make the {total} "
                                           f"tokens of a {n}-player game")
+
+
+def _read_architects(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """The architects dealt: none while dealing, else one each (when the module is on), no two alike."""
+    box = pos.box
     arch = r.list(d["architects"], f"{where}.architects", n)
     for p, a in enumerate(arch):
         if a is not None and not (isinstance(a, str) and a in box.architects):
@@ -254,6 +278,12 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
     if pos.phase == "deal" and dealt:
         r.fail(f"{where}.architects", "must be empty while the architects are being dealt")
     pos.architects = list(arch)
+
+
+def _read_spent(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """What each player has spent this round (castle, developed slots) and the gold on
+    each Castle Grounds."""
+    box = pos.box
     spent = r.list(d["spent"], f"{where}.spent", n)
     pos.spent = []
     for p, x in enumerate(spent):
@@ -272,6 +302,11 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
         if len(payers) > box.grounds_uses:
             r.fail(f"{where}.grounds[{p}]", f"a Castle Grounds holds at most {box.grounds_uses} gold")
         pos.grounds.append(payers)
+
+
+def _read_piles(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """The discard and draw piles and the end trigger; no card more often than the deck holds it."""
+    box = pos.box
     pos.discard_pile = r.cards(d["discard_pile"], f"{where}.discard_pile")
     pos.draw_pile = r.cards(d["draw_pile"], f"{where}.draw_pile")
     pos.end_triggered = r.bool(d["end_triggered"], f"{where}.end_triggered")
@@ -282,6 +317,11 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
     for k, c in counts.items():
         if c > box.cards[k].copies:
             r.fail(where, f"the card {k!r} appears {c} times but the deck has {box.cards[k].copies}")
+
+
+def _read_chosen_building(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """The building chosen while building after a Build lead: one in the mover's hand."""
+    box = pos.box
     chosen = d["chosen_building"]
     if chosen is not None:
         r.card(chosen, f"{where}.chosen_building")
@@ -293,6 +333,11 @@ def read_fields(pos: Position, d, where: str = "state") -> None:
             r.fail(f"{where}.chosen_building", f"must be a building in the hand of P{mover + 1}, who is to move; "
                                                f"got {chosen!r}")
     pos.chosen_building = chosen
+
+
+def _check_developed(pos: Position, r: _Reader, d: dict, where: str, n: int) -> None:
+    """Every developed card shows a resource icon."""
+    box = pos.box
     for p in range(n):
         for k in pos.developed[p]:
             if not box.cards[k].icons:

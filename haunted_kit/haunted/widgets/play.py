@@ -152,40 +152,62 @@ class PlayView(ErrorReporting, W.VBox):
         self.field.on_click(self.guard(self._on_cell, "handling a click on a cell"))
         self.field.on_miss(self.guard(self._on_miss, "handling a click off the field"))
 
-        def button(text, cls, tip, fn, where):
-            b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto", flex="0 0 auto"))
-            b.add_class(cls)
-            b.on_click(self.guard(lambda _b: fn(), where))
-            return b
+        self._make_controls(state)
+        actions = self._make_actions(hints, hint_playouts)
+        self.board_panel = GameBoardPanel(state)
+        self.player_panels = PlayerBoards(state, self.viewer)
+        self.log_panel = EventLogPanel(state, self.viewer, last=10)
+        self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
+        self.children = [self.status, self.message_label, banner, self.ranking,
+                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
+                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
+                         self.board_panel, self.player_panels]
+        self.refresh()
+        self.say(self._welcome())
+        if self.auto_bots and self.humans and self._bot_to_move():
+            self.play_on()
 
+    def _button(self, text, cls, tip, fn, where) -> W.Button:
+        b = W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto", flex="0 0 auto"))
+        b.add_class(cls)
+        b.on_click(self.guard(lambda _b: fn(), where))
+        return b
+
+    def _make_controls(self, state) -> None:
+        """The choice, turn, sale, every-action, bot and undo controls (the pooled choice
+        and skill buttons made up front)."""
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
         self._choice_pool: list = []     # buttons reused for every choice offered
         self._choice_actions: list = []  # the action behind each shown choice button
         self._learn_pool: list = []
         self._learn_skills: list = []
-        self.b_end = button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
+        self.b_end = self._button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
         self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.sell_pick = W.Dropdown(options=[], description="market option", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
-        self.b_sell = button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
+        self.b_sell = self._button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
         self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
-        self.b_do = button("Do it", "hk-do", "apply the chosen legal action", self._do_picked, "applying the chosen action")
-        self.b_bot_step = button("Bot: one decision", "hk-bot-step", "the bot to move decides once", self.bot_step,
-                                 "letting a bot decide")
-        self.b_bot_play = button("Bots: play on", "hk-bot-play", "bots decide until a human is to move", self.play_on,
-                                 "letting the bots play")
-        self.b_stop = button("Stop", "hk-bot-stop", "stop the bots after their current decision", self.stop, "stopping the bots")
-        self.b_undo = button("Undo", "hk-undo", "take back your own last decision", self.undo, "undoing")
+        self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked, "applying the chosen action")
+        self.b_bot_step = self._button("Bot: one decision", "hk-bot-step", "the bot to move decides once", self.bot_step,
+                                       "letting a bot decide")
+        self.b_bot_play = self._button("Bots: play on", "hk-bot-play", "bots decide until a human is to move", self.play_on,
+                                       "letting the bots play")
+        self.b_stop = self._button("Stop", "hk-bot-stop", "stop the bots after their current decision", self.stop, "stopping the bots")
+        self.b_undo = self._button("Undo", "hk-undo", "take back your own last decision", self.undo, "undoing")
         self.train_buttons = []
         for name in state.config.box.tracks:
-            b = button(name, "hk-train", A.Train(name).describe(), lambda n=name: self.attempt(A.Train(n)), f"training {name}")
+            b = self._button(name, "hk-train", A.Train(name).describe(), lambda n=name: self.attempt(A.Train(n)), f"training {name}")
             self.train_buttons.append(b)
         self.train_box.children = self.train_buttons
         # made up front so that a game's first multi-way choices and its skills add no models
         self._pooled(self._choice_pool, CHOICE_BUTTONS, "hk-choice", self._choice_clicked)
         self._pooled(self._learn_pool, len(state.skills), "hk-learn", self._learn_clicked)
+
+    def _make_actions(self, hints: bool, hint_playouts: int) -> W.VBox:
+        """The actions column: the choices, the turn's buttons, every legal action, the bot
+        buttons and the hint panel (or the words saying hints are off)."""
         wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
@@ -202,18 +224,7 @@ class PlayView(ErrorReporting, W.VBox):
         actions.add_class("hk-actions")
         self.hint_panel = actions.children[-1] if hints else None
         self.actions_box = actions
-        self.board_panel = GameBoardPanel(state)
-        self.player_panels = PlayerBoards(state, self.viewer)
-        self.log_panel = EventLogPanel(state, self.viewer, last=10)
-        self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
-        self.children = [self.status, self.message_label, banner, self.ranking,
-                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
-                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
-                         self.board_panel, self.player_panels]
-        self.refresh()
-        self.say(self._welcome())
-        if self.auto_bots and self.humans and self._bot_to_move():
-            self.play_on()
+        return actions
 
     # ------------------------------------------------------------------ seats
     def _pick_viewer(self):
