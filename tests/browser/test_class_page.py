@@ -274,12 +274,15 @@ def test_ones_own_board_is_in_view_on_a_laptop_and_a_phone(chromium_browser, cla
     context.close()
 
 
-def test_the_projector_draws_the_board_across_a_1920_px_screen(chromium_browser, class_server, tmp_path):
+def test_the_projector_draws_the_board_as_tall_as_a_1920x1080_screen(chromium_browser, class_server, tmp_path):
+    """The projector's board fills the screen's height on the left (the scores and the log on
+    the right), its key below it, all on one screen without scrolling."""
     srv = class_server("--store", str(tmp_path / "class.db"), "--port", str(free_port()), "--players", "2")
     context = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     page.goto(srv.projector[1])
     expect(page.locator("#app[data-seq]")).to_have_count(1, timeout=30_000)
-    width = page.locator(".hk-board svg").bounding_box()["width"]
-    assert width >= 1800, width
+    box = page.locator(".hk-board svg").bounding_box()
+    assert box["height"] >= 800 and box["y"] + box["height"] <= 1080, box
+    assert page.evaluate("document.documentElement.scrollHeight") <= 1080
     context.close()

@@ -25,6 +25,7 @@ VIEW_KEYS = {"type", "table", "seq", "you", "acting", "hot_seat", "needs_reveal"
              "board", "log", "game_board", "players", "ranking", "actions"}
 PAGE_KEYS = {"turn", "help", "undo", "undo_seat", "announce", "bot"}   # the page's signals: your turn, help, take back (whose), announcements
 PAGE_KEYS |= {"names", "name_wanted", "waiting", "results"}   # the lesson: seat labels, whom the table waits for, results
+PAGE_KEYS |= {"key"}   # the board's key: only codes the page's own board draws (explain.keyed_board)
 
 
 class Seat:
