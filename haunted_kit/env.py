@@ -61,7 +61,7 @@ from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup, seat_bot
 from .games import DEFAULT_GAME, cap_reached, decision_cap, get_game, hook, start_game
-from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, is_integer, sample_chance
+from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, describe_action, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
 
@@ -361,7 +361,7 @@ class KitAECEnv(AECEnv):
                 return chosen
         why = self.state_.why_not(chosen)
         if why is not None:
-            raise ValueError(f"action {int(action)} ({chosen.describe()}) is illegal now: {why}")
+            raise ValueError(f"action {int(action)} ({describe_action(chosen, self.state_)}) is illegal now: {why}")
         return chosen
 
     def render(self):

@@ -1,7 +1,10 @@
 """The environments hand a learner exactly what commit 3e73b0c's did (issue 21: speed work
 keeps every observation, mask, reward and info): seeded AEC and single-seat episodes of
 every game, digested as ``tests/env_golden.py`` describes, equal the digests in
-``tests/fixtures/env_golden.json``, which that commit's environments wrote."""
+``tests/fixtures/env_golden.json``, which that commit's environments wrote. The three
+single-seat digests with an illegal action's sentence in ``info`` were rewritten once, when
+that sentence began to name cells as the boards do (``cell 0,-3``): their steps and every
+AEC digest stayed the same."""
 
 import json
 
