@@ -335,13 +335,13 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
             bar = tqdm(total=len(plan), desc="games", unit="game")
         except ImportError:  # pragma: no cover - tqdm is a jupyter extra
             bar = None
-    for done, (st, sd, agent) in enumerate(plan, start=1):
+    for played, (st, sd, agent) in enumerate(plan, start=1):
         if agent != "random":
             _bot_game(report, g, box, st, sd, agent, cap)
             if bar is not None:
                 bar.update(1)
             if tell is not None:
-                tell(done, len(plan))
+                tell(played, len(plan))
             continue
         s, steps, failure = play_checked(g, box, st, sd, max_steps=max_steps, save_every=save_every)
         report.games += 1
@@ -355,7 +355,7 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
         if bar is not None:
             bar.update(1)
         if tell is not None:
-            tell(done, len(plan))
+            tell(played, len(plan))
     if bar is not None:
         bar.close()
     return report
