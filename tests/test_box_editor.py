@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import sys
+from html import escape
 from pathlib import Path
 
 import ipywidgets as W
@@ -81,7 +82,9 @@ def test_the_form_has_every_key_of_the_box(name):
         assert f.inline == (f.key.kind == "value"), f.name
         if f.key.kind == "choice":
             assert list(f.control.options) == list(f.key.choices)
-        assert f.status.value == "" and not f.problem, f.name  # the reference box: nothing marked
+        assert "house rule" not in f.status.value and not f.problem, f.name  # the reference box: nothing marked
+        assert f.status.value == (f"<span class='hk-box-about'>reference: <code>{escape(inline_value(value))}</code></span>"
+                                  if f.key.group is not None else ""), f.name  # a grid cell: its reference under it
     assert e.house_rules() == [] and e.problems() == []
     assert len(e.files.children) == len(schema.files)
     assert e.files.titles == tuple(f"{schema.label_of(n)} ({sum(f.file == n for f in e.fields)} keys)"
@@ -112,7 +115,7 @@ def test_a_value_out_of_range_shows_the_schema_sentence_and_changes_nothing(name
     assert not (tmp_path / "rules").exists()
     assert e.check() is None and "Fix the refused values first" in e.verdict_text
     f.control.value = f.reference  # set back: accepted, nothing marked
-    assert not f.problem and f.status.value == "" and e.problems() == []
+    assert not f.problem and "house rule" not in f.status.value and e.problems() == []
 
 
 @pytest.mark.parametrize("name", SCHEMA_GAMES)
@@ -243,12 +246,16 @@ def test_hk_box_editor_and_its_text_form():
     assert isinstance(e, BoxEditor) and e.game is get_game(name)
     text = e._repr_mimebundle_()["text/plain"]
     assert text.startswith(f"BoxEditor: {e.title}: house-rule editor. Starting from the reference box; "
-                           f"{len(e.fields)} keys in {len(e.schema.files)} files. No house rule yet")
+                           f"{sum(map(len, e.form_keys.values()))} keys in {len(e.schema.files)} files. No house rule yet")
     assert " / ".join(e.files.titles) in text
-    first = e.fields[0]
-    assert first.name not in text.split(" / ")[-1]  # the sections are closed: their keys are not shown
+    # the sections are closed and hold no widget until opened (a notebook stores only what is shown)
+    assert all(section.children == () for section in e.files.children)
     e.files.selected_index = 0
-    assert inline_value(first.reference) in e._repr_mimebundle_()["text/plain"]
+    assert len(e.files.children[0].children) == 1 and all(s.children == () for s in e.files.children[1:])
+    first = e.section_fields(next(iter(e.schema.files)))[0]
+    opened = e._repr_mimebundle_()["text/plain"]
+    shown = str(first.control.value) if first.key.group is not None else f"{first.key.field} {first.control.value}"
+    assert shown in opened and "reference: " + inline_value(first.reference) in opened
 
 
 def test_the_find_box_keeps_the_matching_keys():

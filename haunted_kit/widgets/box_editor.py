@@ -62,7 +62,7 @@ from ..games import get_game
 from ..testing import check_box
 from .text import ShownText
 
-__all__ = ["BoxEditor", "BoxSaveError", "box_editor", "inline_value", "parse_inline"]
+__all__ = ["BoxEditor", "BoxSaveError", "KeyField", "box_editor", "inline_value", "key_path", "parse_inline"]
 
 _ABSENT = object()
 #: the comment put after a house-rule value in a saved file
@@ -139,6 +139,11 @@ def _set(data, path: tuple, value) -> None:
 
 # --------------------------------------------------------------------------- one key of the form
 
+def key_path(key: BoxKey) -> str:
+    """The key path of ``key`` in its file (``cards.vardo.copies``; ``players.max``)."""
+    return key.field if key.entry == "-" else f"{key.entry}.{key.field}"
+
+
 @dataclass(eq=False)
 class KeyField:
     """One key of the form: its schema row, its file, the reference box's value and its
@@ -153,11 +158,12 @@ class KeyField:
     inline: bool = False  #: the control holds the value as inline TOML text (a list or table)
     problem: str = ""  #: the sentence of the last refused value ("" when none)
     row: Any = None  #: the widget the find box shows or hides with it
+    in_grid: bool = False  #: a cell of a grid of named entries (its reference value under it)
 
     @property
     def name(self) -> str:
         """The key path in its file (``cards.vardo.copies``)."""
-        return self.key.field if self.key.entry == "-" else f"{self.key.entry}.{self.key.field}"
+        return key_path(self.key)
 
     def words(self) -> str:
         """What the find box searches: file, key path, meaning."""
@@ -198,7 +204,7 @@ class BoxEditor(ShownText, W.VBox):
         BoxError: the box to start from does not load (the loader's sentence).
 
     Attributes:
-        fields: every :class:`KeyField` of the form, in file order.
+        form_keys: file name -> its :class:`~haunted_kit.boxschema.BoxKey` rows.
         report: the last "Check by playing" report (:class:`~haunted_kit.testing.BoxReport`) or None.
         verdict_text: the last verdict in words ("" before the first check).
         saved: the folder last saved to, or None.
@@ -236,16 +242,18 @@ class BoxEditor(ShownText, W.VBox):
             self._texts[name] = read_box_text(start, name, label=label)
             self._data[name] = parse(self._texts[name], label)
             self._reference[name] = parse(read_box_text(self.reference_root, name, label=label), label)
-        self.fields: list[KeyField] = []
-        sections = [self._section(name) for name in schema.files]
+        #: every key of each file (the form's controls are built when its section is first opened)
+        self.form_keys = {name: box_keys(model, self._data[name]) for name, model in schema.files.items()}
+        self._fields: dict[str, list[KeyField]] = {}
+        self._sections = {name: W.VBox() for name in schema.files}
 
         self.summary = W.HTML()
         self.find = W.Text(description="Find keys", placeholder="e.g. copies, players, gold",
                            continuous_update=True, style={"description_width": "initial"})
         self.find.observe(lambda _c: self._filter(), names="value")
-        self.files = W.Accordion(children=[s for s, _ in sections], selected_index=None)
-        for i, name in enumerate(schema.files):
-            self.files.set_title(i, f"{schema.label_of(name)} ({sections[i][1]} keys)")
+        self.files = W.Accordion(children=list(self._sections.values()), selected_index=None,
+                                 titles=[f"{schema.label_of(n)} ({len(self.form_keys[n])} keys)" for n in schema.files])
+        self.files.observe(self._opened, names="selected_index")
         self.check_button = W.Button(description="Check by playing", icon="play",
                                      tooltip="play seeded games under this box and say what goes wrong")
         self.check_button.on_click(lambda _b: self.check())
@@ -267,22 +275,39 @@ class BoxEditor(ShownText, W.VBox):
 
     # ---- building the form
 
-    def _section(self, name: str) -> tuple[W.Widget, int]:
-        """The widget of file ``name``'s section and how many keys it has."""
+    @property
+    def fields(self) -> list[KeyField]:
+        """Every :class:`KeyField` of the form, in file order (building every section)."""
+        return [f for name in self.schema.files for f in self.section_fields(name)]
+
+    def section_fields(self, name: str) -> list[KeyField]:
+        """The fields of file ``name``, its section built on first use (a closed section
+        holds no widget: a box of hundreds of keys opens at once, and a notebook stores only
+        the widgets shown)."""
+        if name not in self._fields:
+            self._fields[name] = []
+            self._sections[name].children = [self._section(name)]
+        return self._fields[name]
+
+    def _opened(self, change) -> None:
+        if change["new"] is not None:
+            self.section_fields(list(self.schema.files)[change["new"]])
+
+    def _section(self, name: str) -> W.Widget:
+        """The widget of file ``name``'s section (its fields go to ``self._fields[name]``)."""
         label = self.schema.label_of(name)
         editable = name not in self.schema.parsers  # a file with its own parser is copied, not edited
-        keys = box_keys(self.schema.files[name], self._data[name])
         made = []
-        for key in keys:
+        for key in self.form_keys[name]:
             value = _get(self._data[name], key.path)
             flat_cell = key.group is not None  # a key of a named entry: a cell of its row
             control, inline = _control(key, value, "" if flat_cell else key.field)
             control.disabled = not editable
             f = KeyField(name, label, key, _get(self._reference[name], key.path), control,
-                         W.HTML(layout=W.Layout(margin="0 0 0.3em 0")), inline)
+                         W.HTML(layout=W.Layout(margin="0 0 0.3em 0")), inline, in_grid=flat_cell)
             control.tooltip = f.name
             control.observe(lambda change, f=f: self._changed(f, change["new"]), names="value")
-            self.fields.append(f)
+            self._fields[name].append(f)
             made.append((f, flat_cell))
             self._show_status(f)
         blocks: dict[tuple, list] = {}
@@ -294,7 +319,7 @@ class BoxEditor(ShownText, W.VBox):
                                 "it unchanged (edit the file itself for a house rule in it).</p>"))
         for (kind, where), fs in blocks.items():
             parts.append(self._grid(where, fs) if kind == "grid" else self._rows(where, fs))
-        return W.VBox(parts), len(made)
+        return W.VBox(parts)
 
     def _about(self, f: KeyField) -> str:
         k = f.key
@@ -359,8 +384,8 @@ class BoxEditor(ShownText, W.VBox):
     def field(self, file: str, entry: str, key: str) -> KeyField:
         """The form's field of ``key`` in ``entry`` (``"-"`` for the top of the file) of
         ``file`` (the file name, ``"game.toml"``). Raises KeyError naming it."""
-        for f in self.fields:
-            if f.file == file and f.key.entry == entry and f.key.field == key:
+        for f in self.section_fields(file) if file in self.schema.files else ():
+            if f.key.entry == entry and f.key.field == key:
                 return f
         raise KeyError(f"the form has no key {key!r} in entry {entry!r} of {file!r}")
 
@@ -415,6 +440,9 @@ class BoxEditor(ShownText, W.VBox):
         elif changed:
             ref = "none" if f.reference is _ABSENT else inline_value(f.reference)
             f.status.value = f"<span class='hk-box-status'>✱ house rule (reference: <code>{escape(ref)}</code>)</span>"
+        elif f.in_grid:  # the reference value under the cell (a grid has no column for it)
+            ref = "none" if f.reference is _ABSENT else inline_value(f.reference)
+            f.status.value = f"<span class='hk-box-about'>reference: <code>{escape(ref)}</code></span>"
         else:
             f.status.value = ""
 
@@ -428,15 +456,16 @@ class BoxEditor(ShownText, W.VBox):
         """``(file, key path, reference value, value)`` for every key whose value differs
         from the reference box, in file order."""
         out = []
-        for f in self.fields:
-            value = _get(self._data[f.file], f.key.path)
-            if f.reference is _ABSENT or value != f.reference:
-                out.append((f.label, f.name, None if f.reference is _ABSENT else f.reference, value))
+        for name, keys in self.form_keys.items():
+            for k in keys:
+                value, ref = _get(self._data[name], k.path), _get(self._reference[name], k.path)
+                if ref is _ABSENT or value != ref:
+                    out.append((self.schema.label_of(name), key_path(k), None if ref is _ABSENT else ref, value))
         return out
 
     def problems(self) -> list[str]:
         """The sentences the form shows now (a refused value each)."""
-        return [f.problem for f in self.fields if f.problem]
+        return [f.problem for fs in self._fields.values() for f in fs if f.problem]
 
     def _summarise(self) -> None:
         rules, problems = self.house_rules(), self.problems()
@@ -445,7 +474,7 @@ class BoxEditor(ShownText, W.VBox):
         more = f" and {len(rules) - 6} more" if len(rules) > 6 else ""
         self.summary.value = (
             f"<p><b>{escape(self.title)}: house-rule editor.</b> Starting from {escape(start)}; "
-            f"{len(self.fields)} keys in {len(self.schema.files)} files. "
+            f"{sum(map(len, self.form_keys.values()))} keys in {len(self.schema.files)} files. "
             + (f"{len(rules)} house rule{'s' if len(rules) != 1 else ''}: {escape(ruled)}{escape(more)}. " if rules
                else "No house rule yet: every value is the reference box's. ")
             + (f"<span role='alert'>{len(problems)} field{'s' if len(problems) != 1 else ''} refused a value "
@@ -454,7 +483,7 @@ class BoxEditor(ShownText, W.VBox):
 
     def _filter(self) -> None:
         words = self.find.value.strip().lower()
-        for f in self.fields:
+        for f in self.fields if words else [f for fs in self._fields.values() for f in fs]:
             if f.row is not None and not hasattr(f.row, "entry_words"):  # a grid's cells: below, a row at a time
                 f.row.layout.display = None if not words or words in f.words() else "none"
         for grid in getattr(self, "_grids", []):
@@ -477,19 +506,17 @@ class BoxEditor(ShownText, W.VBox):
         start = parse_box_toml(text, self.schema.label_of(name))
         doc = tomlkit.parse(text)
         rules = []
-        for f in self.fields:
-            if f.file != name:
-                continue
-            value = _get(data[name], f.key.path)
-            if value != _get(start, f.key.path):
+        for key in self.form_keys[name]:
+            value, reference = _get(data[name], key.path), _get(self._reference[name], key.path)
+            if value != _get(start, key.path):
                 node = doc
-                for k in f.key.path[:-1]:
+                for k in key.path[:-1]:
                     node = node[k]
-                node[f.key.path[-1]] = _toml_item(value)
-            if f.reference is _ABSENT or value != f.reference:
-                ref = "no such key" if f.reference is _ABSENT else inline_value(f.reference)
-                rules.append(f"{f.name} = {inline_value(value)} (reference: {ref})")
-                parent, last = _get(doc, f.key.path[:-1]), f.key.path[-1]
+                node[key.path[-1]] = _toml_item(value)
+            if reference is _ABSENT or value != reference:
+                ref = "no such key" if reference is _ABSENT else inline_value(reference)
+                rules.append(f"{key_path(key)} = {inline_value(value)} (reference: {ref})")
+                parent, last = _get(doc, key.path[:-1]), key.path[-1]
                 if isinstance(last, str) and hasattr(parent, "item") and not isinstance(parent, tomlkit.items.InlineTable):
                     parent.item(last).comment(HOUSE_RULE_COMMENT.format(reference=ref))
         lines = tomlkit.dumps(doc).splitlines(keepends=True)
@@ -519,7 +546,7 @@ class BoxEditor(ShownText, W.VBox):
             OSError: the folder cannot be written (nothing is left behind).
         """
         if self.problems():
-            bad = next(f for f in self.fields if f.problem)
+            bad = next(f for fs in self._fields.values() for f in fs if f.problem)
             raise BoxSaveError(f"{bad.label} {bad.name} shows a refused value: fix it or set it back, then save")
         target = Path(folder).expanduser()
         where = target.resolve()
