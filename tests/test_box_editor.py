@@ -23,6 +23,7 @@ from haunted_kit.boxschema import game_schema, validate
 from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import agent_table
 from haunted_kit.testing import game_settings
+from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.box_editor import BoxEditor, BoxSaveError, HEADER_MARK, inline_value, parse_inline
 
 SCHEMA_GAMES = [n for n in game_names() if game_schema(get_game(n)) is not None]
@@ -136,7 +137,9 @@ def test_a_bad_inline_value_is_refused_in_words(name):
 @pytest.mark.parametrize("name", SCHEMA_GAMES)
 def test_a_good_value_is_marked_a_house_rule_and_saved_round_trip(name, tmp_path):
     e = editor(name)
-    f, new = a_good_change(e)
+    with capture_errors() as caught:  # every callback ran without an exception
+        f, new = a_good_change(e)
+    assert not caught and not e.errors, caught
     assert not f.problem and "house rule" in f.status.value and "hk-house-rule" in f.control._dom_classes
     assert e.house_rules() == [(f.label, f.name, f.reference, new)]
     assert at(e.values()[f.file], f.key.path) == new

@@ -60,7 +60,7 @@ from ..boxfile import BoxError, parse_box_toml, read_box_text, shipped_dir
 from ..boxschema import BoxKey, box_keys, game_schema, validate
 from ..games import get_game
 from ..testing import check_box
-from .text import ShownText
+from .errors import ErrorReporting
 
 __all__ = ["BoxEditor", "BoxSaveError", "KeyField", "box_editor", "inline_value", "key_path", "parse_inline"]
 
@@ -186,7 +186,7 @@ def _control(key: BoxKey, value, description: str) -> tuple[W.Widget, bool]:
 
 # --------------------------------------------------------------------------- the editor
 
-class BoxEditor(ShownText, W.VBox):
+class BoxEditor(ErrorReporting, W.VBox):
     """A form for the box of ``game``, generated from its declared box schema.
 
     Args:
@@ -250,13 +250,13 @@ class BoxEditor(ShownText, W.VBox):
         self.summary = W.HTML()
         self.find = W.Text(description="Find keys", placeholder="e.g. copies, players, gold",
                            continuous_update=True, style={"description_width": "initial"})
-        self.find.observe(lambda _c: self._filter(), names="value")
+        self.find.observe(self.guard(lambda _c: self._filter(), "finding keys"), names="value")
         self.files = W.Accordion(children=list(self._sections.values()), selected_index=None,
                                  titles=[f"{schema.label_of(n)} ({len(self.form_keys[n])} keys)" for n in schema.files])
-        self.files.observe(self._opened, names="selected_index")
+        self.files.observe(self.guard(self._opened, "opening a file's section"), names="selected_index")
         self.check_button = W.Button(description="Check by playing", icon="play",
                                      tooltip="play seeded games under this box and say what goes wrong")
-        self.check_button.on_click(lambda _b: self.check())
+        self.check_button.on_click(self.guard(lambda _b: self.check(), "starting the check by playing"))
         self.progress = W.IntProgress(value=0, min=0, max=1, description="Games played",
                                       style={"description_width": "initial"})
         self.progress.layout.display = "none"
@@ -264,9 +264,9 @@ class BoxEditor(ShownText, W.VBox):
         self.folder = W.Text(description="Save to folder", placeholder="e.g. my_rules",
                              style={"description_width": "initial"}, layout=W.Layout(width="28em"))
         self.save_button = W.Button(description="Save box", icon="save", tooltip="write the box folder")
-        self.save_button.on_click(lambda _b: self._save_clicked())
+        self.save_button.on_click(self.guard(lambda _b: self._save_clicked(), "saving the box"))
         self.save_message = W.HTML()
-        super().__init__([W.HTML(_STYLE), self.summary, self.find, self.files,
+        super().__init__([W.HTML(_STYLE), self._init_errors(), self.summary, self.find, self.files,
                           W.HBox([self.check_button, self.progress], layout=W.Layout(flex_flow="row wrap")),
                           self.verdict,
                           W.HBox([self.folder, self.save_button], layout=W.Layout(flex_flow="row wrap")),
@@ -306,7 +306,8 @@ class BoxEditor(ShownText, W.VBox):
             f = KeyField(name, label, key, _get(self._reference[name], key.path), control,
                          W.HTML(layout=W.Layout(margin="0 0 0.3em 0")), inline, in_grid=flat_cell)
             control.tooltip = f.name
-            control.observe(lambda change, f=f: self._changed(f, change["new"]), names="value")
+            control.observe(self.guard(lambda change, f=f: self._changed(f, change["new"]), f"checking {f.name}"),
+                            names="value")
             self._fields[name].append(f)
             made.append((f, flat_cell))
             self._show_status(f)
