@@ -13,13 +13,15 @@ import importlib.util
 import sys
 from html import escape
 from pathlib import Path
+from typing import ClassVar, Literal
 
 import ipywidgets as W
 import pytest
+from pydantic import ConfigDict, Field
 
 import haunted_kit as hk
 from haunted_kit.boxfile import BoxError, parse_box_toml
-from haunted_kit.boxschema import game_schema, validate
+from haunted_kit.boxschema import BoxEntries, BoxModel, BoxTable, Whole, box_field, box_keys, game_schema, validate
 from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import agent_table
 from haunted_kit.testing import game_settings
@@ -240,7 +242,13 @@ def test_check_by_playing_names_the_seeds_of_games_that_do_not_end(name):
     assert f"WARNING {report.bot_games} of {report.bot_games} bot games did not end within the decision cap" in \
         e.verdict_text
     assert "(cap 2): seeds 0, 1" in e.verdict_text and "hk-box-play-" not in e.verdict_text
+    assert "box: the reference box\n" in e.verdict_text
     assert "role='alert'" in e.verdict.value
+    f, new = a_good_change(e)  # with a house rule, the warning names its value and the reference's
+    e.check().join()
+    assert e.verdict_text.startswith(f"Problems found in {e.report.games + e.report.bot_games} games with 1 house rule:")
+    assert f"box: box 'this_form' (house rules: {f.label} {f.key.entry}.{f.key.field} = {new!r}, reference " \
+           f"{f.reference!r})" in e.verdict_text
 
 
 def test_hk_box_editor_and_its_text_form():
@@ -282,3 +290,50 @@ def test_a_game_without_a_schema_is_told_so():
     spec.loader.exec_module(module)
     with pytest.raises(ValueError, match="declares no box schema"):
         BoxEditor(module.GAME)
+
+
+def test_box_keys_walks_tables_entries_and_lists_of_tables():
+    """boxschema.box_keys on a schema made here: nested tables, a table of named entries,
+    a list of tables (counted from 1, as provenance rows count them), a table whose keys
+    are names; each key's kind, range and section from its declaration, in file order."""
+    class Option(BoxTable):
+        section: ClassVar[str] = "Trading"
+        count: Whole = box_field(low=1, high=3, doc="how many")
+
+    class Card(BoxTable):
+        section: ClassVar[str] = "Cards"
+        kind: Literal["a", "b"] = box_field(doc="its kind")
+        cost: list[str] = box_field(section="Building", doc="what it costs")
+        options: list[Option] = box_field(doc="its options")
+
+    class Prices(BoxTable):
+        model_config = ConfigDict(extra="allow")
+        __pydantic_extra__: dict[str, Whole] = Field(init=False)
+        extra_doc: ClassVar[str] = "price of one"
+
+    class File(BoxModel):
+        prices: Prices
+        cards: dict[str, Card]
+
+    class Entries(BoxEntries):
+        root: dict[str, Option]
+
+    data = {"prices": {"gold": 2, "provenance": "rulebook"},
+            "cards": {"x": {"kind": "a", "cost": ["gold"], "options": [{"count": 1}, {"count": 2}],
+                            "provenance": "kit default"}}}
+    rows = [(k.path, k.entry, k.field, k.kind, k.low, k.high, k.section, k.doc, k.group, k.name)
+            for k in box_keys(File, data)]
+    assert rows == [
+        (("prices", "gold"), "prices", "gold", "whole", 0, 999, "", "price of one", None, None),
+        (("cards", "x", "kind"), "cards.x", "kind", "choice", None, None, "Cards", "its kind", "cards", "x"),
+        (("cards", "x", "cost"), "cards.x", "cost", "value", None, None, "Building", "what it costs", "cards", "x"),
+        (("cards", "x", "options", 0, "count"), "cards.x.options[1]", "count", "whole", 1, 3, "Trading", "how many",
+         None, None),
+        (("cards", "x", "options", 1, "count"), "cards.x.options[2]", "count", "whole", 1, 3, "Trading", "how many",
+         None, None),
+    ]
+    assert box_keys(File, data)[1].choices == ("a", "b")
+    entries = box_keys(Entries, {"one": {"count": 3}, "two": {"count": 1}})
+    assert [(k.entry, k.field, k.group, k.name) for k in entries] == [("one", "count", "", "one"),
+                                                                      ("two", "count", "", "two")]
+    assert box_keys(File, {"prices": 3, "cards": {"x": "not a table"}, "unknown": {}}) == []  # the check refuses these

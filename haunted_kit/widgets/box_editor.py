@@ -67,6 +67,8 @@ __all__ = ["BoxEditor", "BoxSaveError", "KeyField", "box_editor", "inline_value"
 _ABSENT = object()
 #: the comment put after a house-rule value in a saved file
 HOUSE_RULE_COMMENT = "house rule (the reference box has {reference})"
+#: the folder name the box checked by playing has (the verdict names the box by it)
+PLAYED_FOLDER = "this_form"
 #: first words of the comment lines a save puts at the top of a file that holds house rules
 HEADER_MARK = "# House rules, saved by haunted_kit's box editor:"
 
@@ -633,13 +635,20 @@ class BoxEditor(ErrorReporting, W.VBox):
             self._say("Fix the refused values first (the sentences under the fields): the check plays the box as "
                       "the form holds it.", alert=True)
             return None
-        tmp = Path(tempfile.mkdtemp(prefix="hk-box-play-"))
+        holder = Path(tempfile.mkdtemp(prefix="hk-box-play-"))
+        tmp = holder / PLAYED_FOLDER  # the name the report's words give the box
+        tmp.mkdir()
         self._write_files(tmp, self._data)
-        box = self.game.load_box(tmp)
+        try:
+            box = self.game.load_box(tmp)
+        except BaseException:
+            shutil.rmtree(holder, ignore_errors=True)
+            raise
         self.check_button.disabled = True
         self.progress.value, self.progress.layout.display = 0, None
         self._say("Playing seeded games under this box...")
-        self.check_thread = threading.Thread(target=self._run_check, args=(box, tmp), name="hk box check", daemon=True)
+        self.check_thread = threading.Thread(target=self._run_check, args=(box, holder), name="hk box check",
+                                             daemon=True)
         self.check_thread.start()
         return self.check_thread
 
@@ -647,19 +656,19 @@ class BoxEditor(ErrorReporting, W.VBox):
         self.progress.max = max(total, 1)
         self.progress.value = done
 
-    def _run_check(self, box, tmp: Path) -> None:
+    def _run_check(self, box, holder: Path) -> None:
         o = self.check_options
         try:
             report = check_box(box, game=self.game, games=o["games"], bot_games=o["bot_games"], seed=o["seed"],
                                cap=o["cap"], progress=self._progress)
             self.report = report
-            words = self.verdict_words(report).replace(f" ({tmp.name})", "").replace(str(tmp), "the form's box")
-            self._say(words, alert=not report.ok)
+            self._say(self.verdict_words(report).replace(f"the reference box ({PLAYED_FOLDER})", "the reference box"),
+                      alert=not report.ok)
         except Exception as exc:  # a check that cannot run is said in words, not raised in a thread
             self.report = None
             self._say(f"The check could not run: {type(exc).__name__}: {exc}", alert=True)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.rmtree(holder, ignore_errors=True)
             self.check_button.disabled = False
             for callback in list(self._on_checked):
                 callback(self)
