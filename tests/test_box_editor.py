@@ -265,8 +265,8 @@ def test_hk_box_editor_and_its_text_form():
     assert len(e.files.children[0].children) == 1 and all(s.children == () for s in e.files.children[1:])
     first = e.section_fields(next(iter(e.schema.files)))[0]
     opened = e._repr_mimebundle_()["text/plain"]
-    shown = str(first.control.value) if first.key.group is not None else f"{first.key.field} {first.control.value}"
-    assert shown in opened and "reference: " + inline_value(first.reference) in opened
+    assert f"{first.key.field} {first.control.value}" in opened and "reference: " + inline_value(first.reference) in opened
+    assert all(f.control.description == f.key.field for f in e.section_fields(first.file))  # each control names its key
 
 
 def test_the_find_box_keeps_the_matching_keys():

@@ -303,7 +303,7 @@ class BoxEditor(ErrorReporting, W.VBox):
         for key in self.form_keys[name]:
             value = _get(self._data[name], key.path)
             flat_cell = key.group is not None  # a key of a named entry: a cell of its row
-            control, inline = _control(key, value, "" if flat_cell else key.field)
+            control, inline = _control(key, value, key.field)  # in a grid too: each control names its key
             control.disabled = not editable
             f = KeyField(name, label, key, _get(self._reference[name], key.path), control,
                          W.HTML(layout=W.Layout(margin="0 0 0.3em 0")), inline, in_grid=flat_cell)
