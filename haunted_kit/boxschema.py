@@ -444,7 +444,8 @@ def _type_name(tp) -> str:
     return {int: "whole number", bool: "true or false", str: "text"}.get(tp, getattr(tp, "__name__", str(tp)))
 
 
-def _range(info, tp) -> str:
+def _bounds(info, tp) -> tuple:
+    """``(low, high, items_low, items_high)`` of a key (None where the type sets none)."""
     low = high = items_low = items_high = None
     metas = list(info.metadata) if info is not None else []
     if typing.get_origin(tp) is Annotated:
@@ -460,6 +461,11 @@ def _range(info, tp) -> str:
             items_low = m.min_length
         elif isinstance(m, annotated_types.MaxLen):
             items_high = m.max_length
+    return low, high, items_low, items_high
+
+
+def _range(info, tp) -> str:
+    low, high, items_low, items_high = _bounds(info, tp)
     parts = []
     if low is not None or high is not None:
         parts.append(f"{'' if low is None else low}..{'' if high is None else high}")
@@ -581,3 +587,119 @@ def reference_markdown(schema: BoxSchema, title: str, shipped_root: Path | None 
             out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
         out.append("")
     return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- keys one by one (the box editor)
+
+__all__ += ["BoxKey", "box_keys"]
+
+
+@dataclass(frozen=True)
+class BoxKey:
+    """One key written in a box file, as a form edits it (:func:`box_keys`).
+
+    Attributes:
+        path: the keys leading to it in the parsed file (a list item by its index from 0):
+            ``("cards", "vardo", "copies")``.
+        entry, field: the key as a provenance row names it (``entry`` the key path of its
+            table, ``-`` for the top of the file; a list item counted from 1).
+        group, name: for a key of a named entry (a table of a ``dict[str, Model]`` or of a
+            :class:`BoxEntries` file) the key path of the table of entries (``"cards"``;
+            ``""`` for a file of entries) and the entry's name; else None.
+        kind: how it is edited: ``"whole"`` (a whole number), ``"bool"``, ``"choice"``
+            (one of ``choices``), ``"text"``, or ``"value"`` (a list or table, written as
+            an inline TOML value).
+        low, high: a whole number's range (inclusive; None: unbounded on that side).
+        type, range: the reference's words (``"whole number"``, ``"1..9"``).
+        section: the rule section; doc: what it means.
+    """
+
+    path: tuple
+    entry: str
+    field: str
+    kind: str
+    type: str
+    range: str
+    section: str
+    doc: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple = ()
+    group: str | None = None
+    name: str | None = None
+
+
+def _key(tp, info, path, entry, field, section, doc, group) -> BoxKey:
+    bare = _bare(tp)
+    low, high, _il, _ih = _bounds(info, tp)
+    choices: tuple = ()
+    if typing.get_origin(bare) is Literal:
+        kind, choices = "choice", typing.get_args(bare)
+    elif bare is bool:
+        kind = "bool"
+    elif bare is int:
+        kind = "whole"
+    elif bare is str:
+        kind = "text"
+    else:
+        kind = "value"
+    return BoxKey(path, entry, field, kind, _type_name(tp), _range(info, tp), section, doc, low, high, choices,
+                  *(group or (None, None)))
+
+
+def box_keys(model: type[BaseModel], data: Any, section: str = "") -> list[BoxKey]:
+    """Every key written in ``data`` (a parsed box file) that ``model`` (the file's model)
+    declares, in the file's order, as :class:`BoxKey` rows: nested tables, tables of
+    named entries and lists of tables are walked into, so every key is a plain value, a
+    list or a table of values (e.g. amounts by resource). ``provenance`` is not a key;
+    a key the model does not know, or data of the wrong shape, gives no row (the
+    schema's check refuses it)."""
+    out: list[BoxKey] = []
+    _walk_model(model, data, (), "", section, None, out)
+    return out
+
+
+def _walk_model(model, data, path: tuple, prefix: str, section: str, group, out: list) -> None:
+    model = _bare(model)
+    section = getattr(model, "section", "") or section
+    if not isinstance(data, dict):
+        return
+    if issubclass(model, RootModel):
+        _walk_nested(model.model_fields["root"].annotation, data, path, prefix, section, out)
+        return
+    extra = (typing.get_type_hints(model, include_extras=True).get("__pydantic_extra__")
+             if model.model_config.get("extra") == "allow" else None)
+    extra_tp = (typing.get_args(_bare(extra))[1] if extra is not None and typing.get_origin(_bare(extra)) is dict
+                else extra)
+    for name, value in data.items():
+        if name == "provenance" and issubclass(model, BoxTable):
+            continue
+        info = model.model_fields.get(name)
+        if info is None:
+            if extra_tp is not None:
+                out.append(_key(extra_tp, None, path + (name,), prefix or "-", name, section,
+                                getattr(model, "extra_doc", ""), group))
+            continue
+        own = (info.json_schema_extra or {}).get("section") or section
+        entry = f"{prefix}.{name}" if prefix else name
+        if not _walk_nested(info.annotation, value, path + (name,), entry, own, out):
+            out.append(_key(info.annotation, info, path + (name,), prefix or "-", name, own, info.description or "",
+                            group))
+
+
+def _walk_nested(tp, value, path: tuple, entry: str, section: str, out: list) -> bool:
+    """Walk a table-valued key (a model, a table of models, a list of models); False if it is none."""
+    bare = _bare(tp)
+    if _is_model(bare):
+        _walk_model(bare, value, path, entry, section, None, out)
+        return True
+    origin, args = typing.get_origin(bare), typing.get_args(bare)
+    if origin is dict and len(args) == 2 and _is_model(_bare(args[1])):
+        for k, v in (value.items() if isinstance(value, dict) else ()):
+            _walk_model(args[1], v, path + (k,), f"{entry}.{k}" if entry else k, section, (entry, k), out)
+        return True
+    if origin is list and args and _is_model(_bare(args[0])):
+        for i, v in enumerate(value if isinstance(value, list) else ()):
+            _walk_model(args[0], v, path + (i,), f"{entry}[{i + 1}]", section, None, out)
+        return True
+    return False

@@ -270,7 +270,7 @@ def _round_trip_problem(game, box, s) -> str | None:
 
 
 def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int = 0, max_steps: int = 20_000,
-              save_every: int = 50, progress: bool = False, agents=("greedy",), bot_games: int = 20,
+              save_every: int = 50, progress=False, agents=("greedy",), bot_games: int = 20,
               cap: int | None = None) -> BoxReport:
     """Play ``games`` seeded random games per setting of ``box`` and check every step;
     then ``bot_games`` seeds per setting with the kit's bots, which a house rule can send
@@ -284,7 +284,8 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
         seed: the first seed; game ``i`` of a setting uses seed ``seed + i``.
         max_steps: steps after which a running game counts as never ending.
         save_every: steps between save round-trips.
-        progress: show a progress bar (tqdm, on stderr).
+        progress: show a progress bar (tqdm, on stderr); or a function ``progress(done, total)``
+            called before the first game (``done`` 0) and after each game (a widget's bar).
         agents: the bots that play each setting (:func:`haunted_kit.play.play_out`, every seat
             the same bot); those the game does not have are skipped (Nim without agents plays
             only the random games).
@@ -315,14 +316,19 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
     bots = [a for a in agents if a in table and a != "random"]
     plan = [(st, seed + i, "random") for st in settings for i in range(games)]
     plan += [(st, seed + i, a) for st in settings for a in bots for i in range(bot_games)]
-    bar = _progress_bar(len(plan)) if progress else None
-    for st, sd, agent in plan:
+    tell = progress if callable(progress) else None
+    bar = _progress_bar(len(plan)) if progress and tell is None else None
+    if tell is not None:
+        tell(0, len(plan))
+    for played, (st, sd, agent) in enumerate(plan, start=1):
         if agent != "random":
             _bot_game(report, g, box, st, sd, agent, cap)
         else:
             _random_game(report, g, box, st, sd, max_steps, save_every)
         if bar is not None:
             bar.update(1)
+        if tell is not None:
+            tell(played, len(plan))
     if bar is not None:
         bar.close()
     return report

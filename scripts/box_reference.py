@@ -28,7 +28,9 @@ left out); **provenance** is what the kit's own box says of it (`rulebook`: prin
 the rule text; `kit default`: a gap the kit filled, see docs/RULINGS.md); **rule
 section** is where the rule text applies it. A value that differs from the kit's own box
 is a `house rule` in the provenance tables. Every problem with a box is refused naming
-the file, the entry, what was expected, what was found and the rule section.
+the file, the entry, what was expected, what was found and the rule section. In a
+notebook, `hk.box_editor(name)` is the same reference as a form that checks each change,
+plays the box and saves it as a box folder of house rules.
 """
 
 

@@ -178,3 +178,13 @@ def test_random_steps_is_seeded_and_stops_at_the_end():
     assert a.to_dict() == b.to_dict() and len(a.history()) > len(hk.new_game(players=2, seed=3).history())
     n = random_steps(a, random.Random(1), 10**9)
     assert a.is_terminal() and 0 < n < 10**9 and random_steps(a, random.Random(1), 5) == 0
+
+
+@pytest.mark.parametrize("name", hk.game_names())
+def test_progress_may_be_a_function_told_each_game(name):
+    """``progress=callable``: told ``(0, total)`` first, then ``(done, total)`` after each game, the
+    random games and the bots' (a widget's progress bar follows it)."""
+    told = []
+    r = check_box(game=name, games=1, bot_games=1, progress=lambda done, total: told.append((done, total)))
+    total = r.games + r.bot_games
+    assert told == [(k, total) for k in range(total + 1)]
