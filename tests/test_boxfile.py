@@ -246,7 +246,7 @@ def test_the_testers_examples_of_wrong_kinds(tmp_path):
     assert text.count('building = "mill"') == 1
     path.write_text(text.replace('building = "mill"', "building = { name = \"mill\" }"), encoding="utf-8")
     with pytest.raises(BoxError, match=r"^quests.toml, entry quests\.\d+: field 'building' must be str, "
-                                       r"got \{'name': 'mill'\}$"):
+                                       r"got \{'name': 'mill'\} \(rule section: Haunted Lands: Quest Cards\)$"):
         load("haunted", folder)
     folder = copy_box("haunted", tmp_path / "m")
     data = tomllib.loads((folder / "game.toml").read_text(encoding="utf-8"))

@@ -75,7 +75,7 @@ def test_a_good_file_gives_its_values_and_provenance_rows():
     ("players", "max", 1, "players", "field 'max' must be at least 2, got 1", "Toy: Setup"),
     ("players", "pace", "warp", "players", "field 'pace' has unknown value 'warp' (known: 'slow' or 'fast')", "Toy: Setup"),
     ("players", "colours", [], "players", "field 'colours' must not be empty", "Toy: Components"),
-    ("players", "colours", ["red", " "], "players", "field 'colours[1]' must not be empty or blank", "Toy: Components"),
+    ("players", "colours", ["red", " "], "players", "field 'colours[2]' must not be empty or blank", "Toy: Components"),
     ("players", "colours", "red", "players", "field 'colours' must be a list, got 'red'", "Toy: Components"),
     ("players", "speed", 3, "players", "unknown field 'speed' (known: min, max, pace, colours)", "Toy: Setup"),
     ("players", "provenance", "folklore", "players",
@@ -157,7 +157,7 @@ def test_a_schema_reads_its_files_in_order_and_a_file_of_another_format_with_its
     schema = BoxSchema({"game.toml": GameFile, "tiles.csv": RowsFile}, label="toy/", parsers={"tiles.csv": _csv})
     with pytest.raises(BoxError) as exc:
         schema.read(tmp_path)
-    assert str(exc.value) == "toy/tiles.csv, entry rows[1]: field 'count' must be at least 1, got 0 (rule section: Toy: Tiles)"
+    assert str(exc.value) == "toy/tiles.csv, entry rows[2]: field 'count' must be at least 1, got 0 (rule section: Toy: Tiles)"
     (tmp_path / "tiles.csv").write_text("name,count\nforest,2\nlake,1\n")
     files = schema.read(tmp_path)
     assert list(files) == ["game.toml", "tiles.csv"] and files["tiles.csv"].rows[1].count == 1
