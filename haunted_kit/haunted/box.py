@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..boxfile import REFERENCE_DIRS, BoxError, data_dir, shipped_dir
-from .boxmodels import MAX_CARD_NUMBER, MAX_COORDINATE, MAX_ROUNDS, MAX_SEASONS, MAX_SLOTS, SCHEMA
+from .boxmodels import SCHEMA
 from ..provenance import PROVENANCES, Fingerprinted, mark_house_rules, value_fingerprint
 
 __all__ = [
