@@ -67,11 +67,14 @@ class Invalid(ValueError):
     cross-field or cross-file check). ``problem`` is the sentence the user reads;
     ``entry`` the key path it concerns (default: the table the validator belongs to,
     ``-`` for a whole file), or ``within`` a key path inside that table
-    (``"give[1]"``: the error's entry is ``actions.sell_marble.give[1]``)."""
+    (``"give[1]"``: the error's entry is ``actions.sell_marble.give[1]``). A check of one
+    file that finds the fault in a file checked before it (one that names what this file
+    lacks) gives that file's name as ``file`` (as errors name it) and its rule ``section``."""
 
-    def __init__(self, problem: str, *, entry: str | None = None, within: str | None = None):
+    def __init__(self, problem: str, *, entry: str | None = None, within: str | None = None,
+                 file: str | None = None, section: str | None = None):
         super().__init__(problem)
-        self.problem, self.entry, self.within = problem, entry, within
+        self.problem, self.entry, self.within, self.file, self.section = problem, entry, within, file, section
 
 
 class _Unknown(Invalid):
@@ -189,10 +192,12 @@ class BoxTable(BoxModel):
             cls._known_keys(data)
             given = [k for k in data if k != "provenance"]
             prov = data.get("provenance")
-            # a required key left out but named in the provenance: reported as missing, not as unknown
-            # (an optional key left out and named there is refused: its provenance would describe nothing)
-            absent = ([k for k in prov if k in cls.model_fields and k not in data and cls.model_fields[k].is_required()]
-                      if isinstance(prov, dict) else [])
+            # a required key left out but named in the provenance: reported as missing, not as unknown;
+            # an optional key left out and named there is refused: its provenance would describe nothing
+            absent = [k for k in prov if k in cls.model_fields and k not in data] if isinstance(prov, dict) else []
+            for k in absent:
+                if not cls.model_fields[k].is_required():
+                    raise Invalid(f"provenance names field '{k}', which the table does not give")
             try:
                 pairs = read_provenance(data, given + absent)
             except (TypeError, ValueError) as exc:
@@ -322,6 +327,8 @@ def _error(model, err: dict, label: str) -> BoxError:
             section = section or _section_at(model, tuple(exc.entry.split(".")))
         if exc.within:
             entry = f"{_path(loc)}.{exc.within}" if loc else exc.within
+        if exc.file:
+            return BoxError(exc.file, entry, exc.problem, section=exc.section or "")
         return BoxError(label, entry, exc.problem, section=section)
     steps, tp = [model], model
     for k in loc:

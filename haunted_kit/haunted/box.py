@@ -389,13 +389,9 @@ def _game_records(files: dict) -> dict:
 
 
 def _check_across_files(out: dict) -> None:
-    """The checks that tie a file to one checked after it: a building for every terrain
-    that builds one, setup's action tokens, a bonus card per season and no free
-    exploration (kit ruling 41). Raises BoxError naming the file whose value falls short."""
-    for t in out["terrains"].values():
-        if t.build and t.build not in out["buildings"]:
-            raise BoxError("terrain.toml", t.name, f"field 'build' names unknown building {t.build!r}",
-                           section="Haunted Lands: Construction")
+    """The checks that tie a file to one checked after it: setup's action tokens, a bonus
+    card per season and no free exploration (kit ruling 41). Raises BoxError naming the
+    file whose value falls short."""
     for n in range(out["min_players"], out["max_players"] + 1):
         for tr in out["tracks"].values():
             if out["supply_tokens"][tr.name] < n * tr.start_tokens:

@@ -68,9 +68,9 @@ def unused_problem(family: str, effects: list[str], table: dict) -> str | None:
 
 
 class _Effected(BoxModel):
-    """An entry whose effect says which fields it reads: a field no effect of it reads is
-    refused as soon as the effect is known (a value that would change nothing), and a field
-    its effect reads must be given."""
+    """An entry whose effect says which fields it reads: as soon as the effect is known, a
+    field none of its effects reads is refused (a value that would change nothing), and so is
+    a field it reads left out."""
 
     family: ClassVar[str] = ""
     effect_key: ClassVar[str] = "effect"
@@ -88,15 +88,11 @@ class _Effected(BoxModel):
         problem = None if effects is None else unused_problem(cls.family, effects, data)
         if problem:
             raise Invalid(problem)
-        return data
-
-    @model_validator(mode="after")
-    def _params_given(self):
-        for name in type(self).effects_of({self.effect_key: getattr(self, self.effect_key, None)}) or ():
-            for param in EFFECTS[self.family][name].params:
-                if param in type(self).model_fields and param not in self.model_fields_set:
+        for name in effects or ():
+            for param in EFFECTS[cls.family][name].params:
+                if param in cls.model_fields and param not in data:
                     raise Invalid(f"missing field '{param}' (effect {name!r} reads it)")
-        return self
+        return data
 
 
 def _card_numbers(data: Any, table: str) -> Any:
@@ -260,6 +256,10 @@ class BuildingsFile(BoxEntries):
         if "noria" not in self.root or self.root["noria"].terrain != NEAR_LAKE:
             raise Invalid("the noria must exist with terrain = \"near lake\"", entry="noria")
         terrains = earlier(info, "terrain.toml")
+        for name, t in terrains.root.items() if terrains is not None else ():
+            if t.build and t.build not in self.root:
+                raise Invalid(f"field 'build' names unknown building {t.build!r}", entry=name, file="terrain.toml",
+                              section="Haunted Lands: Construction")
         for name, b in self.root.items() if terrains is not None else ():
             builds = terrains.root[b.terrain].build if b.terrain != NEAR_LAKE else name
             if builds != name:
