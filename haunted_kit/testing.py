@@ -417,6 +417,11 @@ ODD_JSON = (None, True, False, -1, 0, 1, 2, 7, 99, 10**9, 10**30, -(10**30), 1.0
             "", "x", "covered", [], {}, [0, 0], [1, 2, 3], {"a": 1})
 
 
+def _odd(rng: random.Random):
+    """A copy of one of :data:`ODD_JSON` (its lists and tables are never put in as they are)."""
+    return copy.deepcopy(rng.choice(ODD_JSON))
+
+
 def mutate_text(text: str, rng: random.Random) -> str | bytes:
     """One random edit of a data file's text, as a hostile or careless user might make:
     a number, string or line changed, deleted, duplicated or swapped, a Latin-1 byte, a
@@ -457,7 +462,9 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
     """A deep copy of JSON-like ``data`` with ``edits`` random edits: a value replaced
     (by an odd number, a wrong type, infinity, NaN, a huge int), a key deleted or
     added, a list shortened or lengthened. Returns ``(copy, paths)`` where ``paths``
-    names each edited place, e.g. ``"players[1].pecunias"``."""
+    names each edited place, e.g. ``"players[1].pecunias"``. Every value put in is a copy of
+    its own (no two places of the copy, nor :data:`ODD_JSON`, share a list or table, so a
+    later edit changes one place only and the copy never contains itself)."""
 
     out = copy.deepcopy(data)
     paths = []
@@ -474,19 +481,19 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
             continue
         what = rng.randrange(6)
         if what <= 2:
-            parent[key] = rng.choice(ODD_JSON)
+            parent[key] = _odd(rng)
         elif what == 3 and isinstance(parent, dict):
             del parent[key]
         elif what == 3:
             parent.pop(key)
         elif what == 4 and isinstance(node, list) and node:
-            node.append(rng.choice(node) if rng.random() < 0.5 else rng.choice(ODD_JSON))
+            node.append(copy.deepcopy(rng.choice(node)) if rng.random() < 0.5 else _odd(rng))
         elif what == 4 and isinstance(node, dict):
-            node[rng.choice(("extra", "x", "0"))] = rng.choice(ODD_JSON)
+            node[rng.choice(("extra", "x", "0"))] = _odd(rng)
         elif is_integer(node):
             parent[key] = node + rng.choice((-1, 1, 2, -2, 10**6))
         else:
-            parent[key] = rng.choice(ODD_JSON)
+            parent[key] = _odd(rng)
         paths.append(path.lstrip("."))
     return out, paths
 
