@@ -37,8 +37,9 @@ from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
                      PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
-from .games import (DEFAULT_GAME, DecisionCapReached, MissingHook, UnknownGame, default_players, game_module, game_names, game_of,
-                    box_words, game_options, get_game, hook as game_hook, load_state)
+from .games import (DEFAULT_GAME, DecisionCapReached, HookFailed, MissingHook, UnknownGame, box_words, checked_box,
+                    default_players, game_module, game_names, game_of, game_options, get_game, hook as game_hook,
+                    hook_failure, load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -602,11 +603,12 @@ def _box(parser, game, path, game_option: bool = False):
         except MissingHook as exc:
             parser.error(str(exc))
     try:
-        return game.default_box() if path is None else game.load_box(path)
+        box = game.default_box() if path is None else game.load_box(path)
     except ValueError as exc:  # the game's BoxError
         if path is None:
             parser.error(f"the {'reference' if game.name == DEFAULT_GAME else game.name} box does not load: {exc}")
         _bad_box(parser, path, exc, game.name, game_option)
+    return checked_box(game, box, "default_box" if path is None else "load_box", parser.prog.split()[-1])
 
 
 def _bad_box(parser, path, exc, game: str, game_option: bool):
@@ -870,7 +872,7 @@ def _box_game(path: Path, exclude: str) -> str | None:
             continue
         try:
             load(path)
-        except (ValueError, OSError):  # not this game's box either
+        except Exception:  # noqa: BLE001 - not this game's box either (a broken loader of another game included)
             continue
         return name
     return None
@@ -896,7 +898,7 @@ def _check_box(sub, args) -> int:
     except MissingHook as exc:
         sub.error(str(exc))
     try:
-        box = load(args.box)
+        box = checked_box(game, load(args.box), "load_box", "check-box")
     except ValueError as exc:  # BoxError (or a companion module's own box error)
         print(f"haunted-kit check-box: the box does not load: {exc}", file=sys.stderr)
         other = _box_game(args.box, exclude=game.name)
@@ -930,7 +932,7 @@ def _compare(sub, args) -> int:
     game = get_game(name)
     options = game_option_values(sub, game, args)
     try:
-        house = game_hook(game, "load_box", "compare")(args.box)
+        house = checked_box(game, game_hook(game, "load_box", "compare")(args.box), "load_box", "compare")
     except MissingHook as exc:
         sub.error(str(exc))
     except (ValueError, OSError) as exc:  # the game's BoxError
@@ -1208,9 +1210,18 @@ def main(argv=None) -> int:
     except DecisionCapReached as exc:  # a game that did not end: its seed and box, no traceback
         print(f"haunted-kit: {exc}", file=sys.stderr)
         return 1
+    except HookFailed as exc:  # a game's hook returned what the kit cannot read: the game's fault, named
+        print(f"haunted-kit {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
+    except Exception as exc:  # noqa: BLE001 - an error a game's hook raised is the game's, named; the kit's own passes
+        failed = hook_failure(exc, argv[0] if argv else "haunted-kit")
+        if failed is None:
+            raise
+        print(f"haunted-kit {failed}", file=sys.stderr)
         return 1
 
 

@@ -89,6 +89,113 @@ def hook(game: Game, name: str, tool: str):
     return found
 
 
+class HookFailed(RuntimeError):
+    """A game's hook raised an error of its own, or returned what the kit cannot read: a
+    fault of the game, not of the command's use. The message names the tool, the game and
+    the hook: ``"compare: Toy Nim (--game nim): the game's load_box hook returned a box the
+    kit cannot read: provenance row 1 has 5 values, not (file, entry, key, provenance)"``."""
+
+
+def _named(game) -> str:
+    return f"{getattr(game, 'title', game)} (--game {getattr(game, 'name', '?')})"
+
+
+def _hook_codes(game) -> dict:
+    """code object -> the Game member's name, for every callable member of ``game``."""
+    codes = {}
+    for name in dir(game):
+        if name.startswith("__"):
+            continue
+        try:
+            member = getattr(game, name)
+        except Exception:  # noqa: BLE001 - a property that fails is no hook to match
+            continue
+        code = getattr(getattr(member, "__func__", member), "__code__", None)
+        if code is not None:
+            codes.setdefault(code, name)
+    return codes
+
+
+def _package(game_name: str) -> str:
+    module = REGISTRY[game_name][0]
+    return module.rsplit(".", 1)[0] if "." in module else module
+
+
+def hook_failure(exc: BaseException, tool: str, names=None) -> HookFailed | None:
+    """The :class:`HookFailed` for ``exc`` when its traceback passes through a registered
+    game's hook (a member of its Game, matched by its code, else the outermost frame in
+    the game's own package, named by its function), else ``None`` (the kit's own error).
+    ``names``: the games to look at (default: every registered game already imported)."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    found = []
+    for name in names if names is not None else [n for n in REGISTRY if REGISTRY[n][0] in sys.modules]:
+        try:
+            found.append((name, get_game(name)))
+        except Exception:  # noqa: BLE001 - a game that does not load is not the one that failed
+            continue
+    named = None
+    for _name, game in found:  # a member of a Game, by its code: the surest
+        codes = _hook_codes(game)
+        hook_name = next((codes[f.f_code] for f in frames if f.f_code in codes), None)
+        if hook_name is not None:
+            named = (game, hook_name)
+            break
+    for name, game in found if named is None else ():  # else the outermost frame in a game's own package
+        package = _package(name)
+        hook_name = next((f.f_code.co_name for f in frames if str(f.f_globals.get("__name__", "")) == package
+                          or str(f.f_globals.get("__name__", "")).startswith(package + ".")), None)
+        if hook_name is not None:
+            named = (game, hook_name)
+            break
+    if named is None:
+        return None
+    said = " ".join(str(exc).split()) or "(no message)"
+    return HookFailed(f"{tool}: {_named(named[0])}: the game's {named[1]} hook failed: {type(exc).__name__}: {said}")
+
+
+def box_problems(box) -> list[str]:
+    """What a loaded box holds that the kit cannot read (docs/NEW_GAME.md, "What a box
+    holds"): ``provenance`` rows that are not ``(file, entry, key, provenance)``, ``values``
+    not keyed ``(file, entry, key)``, a ``fingerprint`` that is not a non-empty string,
+    player bounds that are not whole numbers. Empty when none."""
+    out = []
+    for i, row in enumerate(getattr(box, "provenance", ()) or ()):
+        if not isinstance(row, (tuple, list)) or len(row) != 4:
+            size = f"{len(row)} values" if isinstance(row, (tuple, list)) else f"a {type(row).__name__}"
+            out.append(f"provenance row {i + 1} has {size}, not (file, entry, key, provenance) "
+                       "(provenance.mark_house_rules makes them from BoxSchema.rows)")
+            break
+    values = getattr(box, "values", {}) or {}
+    if not isinstance(values, dict):
+        out.append(f"values is a {type(values).__name__}, not a dict keyed (file, entry, key)")
+    else:
+        bad = next((k for k in values if not (isinstance(k, tuple) and len(k) == 3)), None)
+        if bad is not None:
+            out.append(f"values key {bad!r} is not (file, entry, key)")
+    fingerprint = getattr(box, "fingerprint", None)
+    if not isinstance(fingerprint, str) or not fingerprint:
+        out.append(f"fingerprint {fingerprint!r} is not a non-empty string (provenance.value_fingerprint)")
+    for bound in ("min_players", "max_players"):
+        if hasattr(box, bound) and not is_integer(getattr(box, bound)):
+            out.append(f"{bound} {getattr(box, bound)!r} is not a whole number")
+    return out
+
+
+def checked_box(game, box, hook_name: str, tool: str):
+    """``box`` as ``game``'s ``hook_name`` hook (``load_box``, ``default_box``) returned it,
+    once :func:`box_problems` finds nothing; else :class:`HookFailed` naming the game, the
+    hook and the first problem. ``None`` (a game without a box) passes."""
+    problems = [] if box is None else box_problems(box)
+    if problems:
+        raise HookFailed(f"{tool}: {_named(game)}: the game's {hook_name} hook returned a box the kit cannot read: "
+                         f"{problems[0]} (docs/NEW_GAME.md, 'What a box holds')")
+    return box
+
+
 def default_players(game: Game) -> int:
     """The player count a tool starts ``game`` with when none is given: the Game's
     optional ``default_players``, else its ``min_players``."""

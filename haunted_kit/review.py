@@ -181,7 +181,7 @@ class TurningPoint:
 
     def sentence(self) -> str:
         to = f"P{self.player + 1}'s next decision ({self.until})" if self.until is not None else "the end"
-        return (f"Decision {self.number} (P{self.player + 1}): {self.text}; P{self.player + 1}'s value went from "
+        return (f"Decision {self.number}: P{self.player + 1}: {self.text}; P{self.player + 1}'s value went from "
                 f"{self.before:.2f} to {self.after:.2f} by {to}: {self.interval()} ({self.pairs:,} paired playouts).")
 
 
