@@ -544,7 +544,8 @@ def summary(state, names=None) -> str:
 def protocol_summary(game, state, names=None) -> str:
     """The summary of a game with no ``cli.summary``, from the protocol alone: the title,
     the number of players and whether the game is over, then per player its result (the
-    Game's ``seat_results`` score and rank when it has them, else ``returns()``), its
+    Game's ``seat_results`` score and rank when it has them, else ``returns()`` under the
+    Game's ``score_name`` when it declares one), its
     agent and its decisions, e.g. ``"Nim, 2 players, over. P1 (greedy): returns 1, 4
     decisions; P2 (random): returns 0, 3 decisions."``"""
     made = [0] * state.players
@@ -555,7 +556,7 @@ def protocol_summary(game, state, names=None) -> str:
     if seats is not None:
         results = [f"{getattr(game, 'score_name', 'score')} {r['score']:g}, rank {r['rank']}" for r in seats(state)]
     else:
-        results = [f"returns {v:g}" for v in state.returns()]
+        results = [f"{getattr(game, 'score_name', None) or 'returns'} {v:g}" for v in state.returns()]
     parts = [f"P{p + 1}{f' ({names[p]})' if names else ''}: {results[p]}, {made[p]} decision{'s' * (made[p] != 1)}"
              for p in range(state.players)]
     status = "over" if state.is_terminal() else "still running"

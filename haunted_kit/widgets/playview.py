@@ -201,10 +201,13 @@ class GamePlayView(ErrorReporting, W.VBox):
                 f'{"<b>Game log</b>" + log if log else ""}</div>')
 
     def status_text(self) -> str:
-        """The status line: whose decision it is, or the returns when the game is over."""
+        """The status line: whose decision it is, or the returns when the game is over (under
+        the Game's ``score_name`` when it declares one: ``"The game is over. Points: P1 7, P2 9."``)."""
         s = self.state
         if s.is_terminal():
-            return "The game is over. Returns: " + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(s.returns())) + "."
+            name = str(getattr(self.game, "score_name", None) or "returns")
+            return (f"The game is over. {name[:1].upper() + name[1:]}: "
+                    + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(s.returns())) + ".")
         p = s.current_player()
         return f"P{p + 1} to decide" + (" (bot)" if p in self.bots else "") if p is not None else "Chance to resolve"
 
