@@ -81,6 +81,7 @@ def _watch(game, view, human: int):
         for seat, action, words, since in notes[seen:]:
             if not _hidden(game, view.state, since, human):
                 continue
+            view.hidden_met = getattr(view, "hidden_met", 0) + 1
             for text in said:
                 if f"P{seat + 1} (bot):" not in text:
                     continue
@@ -93,7 +94,7 @@ def _watch(game, view, human: int):
 
 @pytest.mark.parametrize("game", GAMES, indirect=True)
 def test_a_play_view_never_words_a_bots_hidden_decision_to_the_human(game):
-    state = games.start_game(game, players=games.default_players(game), seed=4)
+    state = games.start_game(game, players=games.default_players(game), seed=4, log=True)
     last = state.players - 1  # the kit's view: the others decide before the human, a leak would be read
     views = [(GamePlayView(game, state.copy(), bots=list(range(last)), hints=False, auto_bots=False), last)]
     own = getattr(game_module(game.name, "widgets"), "play_view", None) if _has_widgets(game) else None
@@ -103,6 +104,8 @@ def test_a_play_view_never_words_a_bots_hidden_decision_to_the_human(game):
         problems, notes = _watch(game, view, human)
         assert notes, f"{type(view).__name__}: no bot decided"
         assert problems == [], type(view).__name__
+        if game.name == "bid":  # the sealed game: hidden decisions were met, and none was worded
+            assert getattr(view, "hidden_met", 0) >= 3
 
 
 def _has_widgets(game) -> bool:
@@ -139,7 +142,7 @@ def test_the_tutorial_view_never_words_a_bots_hidden_decision(game, tmp_path):
 @pytest.mark.parametrize("game", GAMES, indirect=True)
 def test_a_table_page_never_words_a_bots_hidden_decision(game):
     """The server's pages for a seat and a shared screen: the generic view and the game's own."""
-    state = games.start_game(game, players=games.default_players(game), seed=5)
+    state = games.start_game(game, players=games.default_players(game), seed=5, log=True)
     own = None
     try:
         own = getattr(game_module(game.name, "classroom"), "table_view", None)
@@ -172,10 +175,10 @@ def test_a_table_page_never_words_a_bots_hidden_decision(game):
 def test_a_review_of_a_game_stopped_mid_round_keeps_the_others_hidden_decisions(game):
     if getattr(game, "start_of", None) is None or getattr(game, "determinise", None) is None:
         with pytest.raises(MissingHook):
-            review(games.start_game(game, players=games.default_players(game), seed=6), playouts=1, progress=False)
+            review(games.start_game(game, players=games.default_players(game), seed=6, log=True), playouts=1, progress=False)
         return
     # three toy bidders: the fifth decision is P2's bid, still face down when the save stops
-    state = games.start_game(game, players=3 if game.name == "bid" else games.default_players(game), seed=6)
+    state = games.start_game(game, players=3 if game.name == "bid" else games.default_players(game), seed=6, log=True)
     agents = {p: seat_bot("random", game, 6, p) for p in range(state.players)}
     hidden = []
     for _ in range(5):
