@@ -958,7 +958,10 @@ def _compare(sub, args) -> int:
     except SchedulerError as exc:
         print(f"haunted-kit: {exc}", file=sys.stderr)
         return 1
-    except ValueError as exc:  # a grid cell a box cannot play
+    except ValueError as exc:  # a grid cell a box cannot play; from a game's hook, once every setting was checked: its fault
+        failed = hook_failure(exc, "compare")
+        if failed is not None:
+            raise failed from None
         sub.error(str(exc))
     print(report.table())
     print(f"Both boxes played and compared in {report.seconds:.1f} s.")

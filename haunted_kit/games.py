@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 
 from .protocol import Game, GameOption, GameState, is_integer
@@ -101,7 +102,7 @@ def _named(game) -> str:
 
 
 def _hook_codes(game) -> dict:
-    """code object -> the Game member's name, for every callable member of ``game``."""
+    """``(file, function name)`` of its code -> the Game member's name, for every callable member of ``game``."""
     codes = {}
     for name in dir(game):
         if name.startswith("__"):
@@ -112,25 +113,43 @@ def _hook_codes(game) -> dict:
             continue
         code = getattr(getattr(member, "__func__", member), "__code__", None)
         if code is not None:
-            codes.setdefault(code, name)
+            codes.setdefault((code.co_filename, code.co_name), name)
     return codes
 
 
-def _package(game_name: str) -> str:
+def _package(game_name: str) -> tuple[str, str]:
+    """The game's package: its dotted name and its folder (``""`` when not imported)."""
     module = REGISTRY[game_name][0]
-    return module.rsplit(".", 1)[0] if "." in module else module
+    package = module.rsplit(".", 1)[0] if "." in module else module
+    file = getattr(sys.modules.get(module), "__file__", None) or ""
+    return package, os.path.dirname(file) + os.sep if file and "." in module else file
+
+
+_REMOTE_FRAME = re.compile(r'File "([^"]+)", line \d+, in (\S+)')
+
+
+def _frames(exc: BaseException) -> list[tuple[str, str, str]]:
+    """``(file, function, module)`` of every frame ``exc`` passed through, outermost
+    first; an error from a worker process adds the frames of its remote traceback's text
+    (``concurrent.futures``' ``_RemoteTraceback``: module unknown, ``""``)."""
+    out, tb = [], exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        out.append((code.co_filename, code.co_name, str(tb.tb_frame.f_globals.get("__name__", ""))))
+        tb = tb.tb_next
+    remote = getattr(exc.__cause__, "tb", None)
+    if isinstance(remote, str):
+        out += [(f, name, "") for f, name in _REMOTE_FRAME.findall(remote)]
+    return out
 
 
 def hook_failure(exc: BaseException, tool: str, names=None) -> HookFailed | None:
-    """The :class:`HookFailed` for ``exc`` when its traceback passes through a registered
-    game's hook (a member of its Game, matched by its code, else the outermost frame in
-    the game's own package, named by its function), else ``None`` (the kit's own error).
-    ``names``: the games to look at (default: every registered game already imported)."""
-    frames = []
-    tb = exc.__traceback__
-    while tb is not None:
-        frames.append(tb.tb_frame)
-        tb = tb.tb_next
+    """The :class:`HookFailed` for ``exc`` when it passed through a registered game's hook
+    (a member of its Game, matched by its code's file and name, else the outermost frame
+    in the game's own package, named by its function), in this process or in a worker
+    process, else ``None`` (the kit's own error). ``names``: the games to look at
+    (default: every registered game already imported)."""
+    frames = _frames(exc)
     found = []
     for name in names if names is not None else [n for n in REGISTRY if REGISTRY[n][0] in sys.modules]:
         try:
@@ -140,14 +159,14 @@ def hook_failure(exc: BaseException, tool: str, names=None) -> HookFailed | None
     named = None
     for _name, game in found:  # a member of a Game, by its code: the surest
         codes = _hook_codes(game)
-        hook_name = next((codes[f.f_code] for f in frames if f.f_code in codes), None)
+        hook_name = next((codes[(f, fn)] for f, fn, _m in frames if (f, fn) in codes), None)
         if hook_name is not None:
             named = (game, hook_name)
             break
     for name, game in found if named is None else ():  # else the outermost frame in a game's own package
-        package = _package(name)
-        hook_name = next((f.f_code.co_name for f in frames if str(f.f_globals.get("__name__", "")) == package
-                          or str(f.f_globals.get("__name__", "")).startswith(package + ".")), None)
+        package, folder = _package(name)
+        hook_name = next((fn for f, fn, m in frames if m == package or m.startswith(package + ".")
+                          or (folder and f.startswith(folder))), None)
         if hook_name is not None:
             named = (game, hook_name)
             break

@@ -7,6 +7,7 @@ commands that run hooks: play, replay, review, check-box, compare."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -69,6 +70,19 @@ def test_an_error_a_hook_raises_names_the_game_and_the_hook(faulty, capsys, tmp_
     code, err = run(capsys, *[a.format(save=save) for a in command])
     assert (code, err) == (1, f"haunted-kit {command[0]}: Broken-hooks Nim (--game brokenhooks): "
                               f"the game's {hook} hook failed: {said}")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_hook_that_fails_in_a_worker_process_is_named_too(faulty, capsys, monkeypatch, workers):
+    """The outside maintainer's compare: a score_parts hook unpacking rows of the wrong
+    length, run in this process or in the simulation's worker processes."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(FOURTH), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv(games.GAMES_VARIABLE, "brokenparts=faulty.engine:GAME_PARTS")
+    monkeypatch.setitem(games.REGISTRY, "brokenparts", ("faulty.engine", "GAME_PARTS"))
+    code, err = run(capsys, "compare", "--game", "brokenparts", "--box", faulty, "--games", "2", "--no-progress",
+                    "--workers", workers)
+    assert (code, err) == (1, "haunted-kit compare: Broken-parts Nim (--game brokenparts): the game's score_parts "
+                              "hook failed: ValueError: too many values to unpack (expected 4)")
 
 
 def test_the_kits_own_error_is_not_put_on_a_game(faulty):

@@ -4,7 +4,7 @@ command line must name the game and the hook, exit 1 and print no traceback.
 ``GAME_BOX``: its ``load_box`` keeps ``BoxSchema.rows``' five-value rows as the box's
 provenance (the kit reads ``(file, entry, key, provenance)``: the maintainer's first box).
 ``GAME_HOOKS``: its ``seat_results`` divides by zero and its ``start_of`` reads a member the
-state lacks. Both play Nim's states; ``GAME_HOOKS`` reads Nim's saves made under its name."""
+state lacks; ``GAME_PARTS``: its ``score_parts`` unpacks rows of five values into four. All play Nim's states; ``GAME_HOOKS`` reads Nim's saves made under its name."""
 from __future__ import annotations
 
 import dataclasses
@@ -37,5 +37,15 @@ class BrokenHooks(nim.NimGame):
         return state.no_such_member
 
 
+class BrokenParts(nim.NimGame):
+    name, title = "brokenparts", "Broken-parts Nim"
+    state_type = nim.NimState
+
+    def score_parts(self, state):
+        rows = [(p, "stones", "took the last", r, "extra") for p, r in enumerate(state.returns())]
+        return [{source: points} for _p, source, _what, points in rows]  # a row too many values long
+
+
 GAME_BOX = BrokenBox()
+GAME_PARTS = BrokenParts()
 GAME_HOOKS = BrokenHooks()
