@@ -915,6 +915,19 @@ def _check_box(sub, args) -> int:
     return 1 if report.failures or report.capped else status
 
 
+#: the hooks whose ValueError refuses what the command was asked (a grid cell, a player count): usage, exit 2
+USAGE_HOOKS = ("new_game", "check_settings")
+
+
+def _raise_game_fault(exc: ValueError, tool: str) -> None:
+    """Raise :class:`~haunted_kit.games.HookFailed` (exit 1, the game named) when ``exc``
+    came from a game's hook other than the ones that refuse a setting (:data:`USAGE_HOOKS`);
+    else return (the caller reports usage)."""
+    failed = hook_failure(exc, tool)
+    if failed is not None and failed.hook not in USAGE_HOOKS:
+        raise failed from None
+
+
 def _compare(sub, args) -> int:
     """``compare``: the usage checks (a missing box folder, a box of another game, player
     and game counts, agents, options (the game's declared ones too, e.g. Landmarks'
@@ -958,10 +971,8 @@ def _compare(sub, args) -> int:
     except SchedulerError as exc:
         print(f"haunted-kit: {exc}", file=sys.stderr)
         return 1
-    except ValueError as exc:  # a grid cell a box cannot play; from a game's hook, once every setting was checked: its fault
-        failed = hook_failure(exc, "compare")
-        if failed is not None:
-            raise failed from None
+    except ValueError as exc:  # a grid cell a box cannot play (usage); another hook's error: the game's fault
+        _raise_game_fault(exc, "compare")
         sub.error(str(exc))
     print(report.table())
     print(f"Both boxes played and compared in {report.seconds:.1f} s.")
@@ -1106,6 +1117,7 @@ def _simulate(parser, args) -> int:
         if isinstance(exc, DatasetError):
             print(f"haunted-kit: {exc}", file=sys.stderr)
             return 1
+        _raise_game_fault(exc, "simulate")
         parser.error(str(exc))
     except OSError as exc:
         print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)

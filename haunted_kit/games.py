@@ -94,7 +94,12 @@ class HookFailed(RuntimeError):
     """A game's hook raised an error of its own, or returned what the kit cannot read: a
     fault of the game, not of the command's use. The message names the tool, the game and
     the hook: ``"compare: Toy Nim (--game nim): the game's load_box hook returned a box the
-    kit cannot read: provenance row 1 has 5 values, not (file, entry, key, provenance)"``."""
+    kit cannot read: provenance row 1 has 5 values, not (file, entry, key, provenance)"``.
+    ``hook`` is the hook's name."""
+
+    def __init__(self, message: str, hook: str = ""):
+        super().__init__(message)
+        self.hook = hook
 
 
 def _named(game) -> str:
@@ -173,7 +178,8 @@ def hook_failure(exc: BaseException, tool: str, names=None) -> HookFailed | None
     if named is None:
         return None
     said = " ".join(str(exc).split()) or "(no message)"
-    return HookFailed(f"{tool}: {_named(named[0])}: the game's {named[1]} hook failed: {type(exc).__name__}: {said}")
+    return HookFailed(f"{tool}: {_named(named[0])}: the game's {named[1]} hook failed: {type(exc).__name__}: {said}",
+                      named[1])
 
 
 def box_problems(box) -> list[str]:
@@ -211,7 +217,7 @@ def checked_box(game, box, hook_name: str, tool: str):
     problems = [] if box is None else box_problems(box)
     if problems:
         raise HookFailed(f"{tool}: {_named(game)}: the game's {hook_name} hook returned a box the kit cannot read: "
-                         f"{problems[0]} (docs/NEW_GAME.md, 'What a box holds')")
+                         f"{problems[0]} (docs/NEW_GAME.md, 'What a box holds')", hook_name)
     return box
 
 

@@ -85,6 +85,19 @@ def test_a_hook_that_fails_in_a_worker_process_is_named_too(faulty, capsys, monk
                               "hook failed: ValueError: too many values to unpack (expected 4)")
 
 
+def test_simulate_names_the_failing_hook_but_a_refused_setting_stays_usage(faulty, capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(games.REGISTRY, "brokenparts", ("faulty.engine", "GAME_PARTS"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(FOURTH), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv(games.GAMES_VARIABLE, "brokenparts=faulty.engine:GAME_PARTS")
+    code, err = run(capsys, "simulate", "--game", "brokenparts", "--games", "2", "--out", tmp_path / "a", "--no-progress")
+    assert (code, err) == (1, "haunted-kit simulate: Broken-parts Nim (--game brokenparts): the game's score_parts "
+                              "hook failed: ValueError: too many values to unpack (expected 4)")
+    with pytest.raises(SystemExit) as done:  # new_game refusing the asked player count: the command's misuse
+        cli.main(["simulate", "--game", "brokenparts", "--games", "2", "--players", "9", "--out", str(tmp_path / "b"),
+                  "--no-progress"])
+    assert done.value.code == 2 and "players must be 2..3, got 9" in capsys.readouterr().err
+
+
 def test_the_kits_own_error_is_not_put_on_a_game(faulty):
     try:
         {}["missing"]
