@@ -32,7 +32,8 @@ class BoxError(ValueError):
     """A data file of a box is missing, malformed or inconsistent.
 
     The message always names the file, the entry and the problem (``file``, ``entry``
-    and ``problem`` hold them) and, when known, the rule section the entry applies
+    and ``problem`` hold them; an ``entry`` of ``"-"``, the file or folder as a whole, is
+    said ``"the file"`` or ``"the folder"``, :func:`whole_words`) and, when known, the rule section the entry applies
     (``section``, ``""`` if none), e.g. ``"landmarks/game.toml, entry players: field
     'max' must be at most 8, got 9 (rule section: Landmarks: Game Setup)"``.
     """
@@ -40,7 +41,15 @@ class BoxError(ValueError):
     def __init__(self, file: str, entry: str, problem: str, *, section: str = ""):
         self.file, self.entry, self.problem, self.section = file, entry, problem, section
         where = f" (rule section: {section})" if section else ""
-        super().__init__(f"{file}, entry {entry}: {problem}{where}")
+        super().__init__(f"{file}, {whole_words(file) if entry in ('', '-') else 'entry ' + entry}: {problem}{where}")
+
+
+def whole_words(file: str) -> str:
+    """How a box error names a problem of no one entry (``entry`` ``"-"``): ``"the file"``
+    for a file (``"market.toml, the file: not valid TOML"``), ``"the folder"`` for a
+    folder (``"/no/box, the folder: no such folder"``)."""
+    name = str(file).rstrip("/").rsplit("/", 1)[-1]
+    return "the file" if "." in name and not str(file).endswith("/") and "=" not in str(file) else "the folder"
 
 
 #: where the kit's own data folder is: inside the wheel (``haunted_kit/_box``), or the checkout's ``data/``

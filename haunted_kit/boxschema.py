@@ -55,7 +55,7 @@ import annotated_types
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
 from .boxfile import MAX_BOX_FILE_BYTES, MAX_NUMBER, BoxError, parse_box_toml, read_box_text
-from .provenance import read_provenance
+from .provenance import mark_house_rules, read_provenance, value_fingerprint
 
 __all__ = ["BoxModel", "BoxTable", "BoxEntries", "BoxSchema", "Invalid", "Name", "Names", "Whole", "box_field",
            "require_known", "earlier", "validate",
@@ -408,8 +408,37 @@ class BoxSchema:
 
     def rows(self, files: dict[str, BaseModel]) -> list[tuple]:
         """``(file, entry, field, provenance, value)`` rows of every checked file
-        (:func:`provenance_rows`), in file order."""
+        (:func:`provenance_rows`), in file order. (A box's ``provenance`` keeps four of
+        them, without the value: :meth:`box_parts` makes it.)"""
         return [row for name, inst in files.items() for row in provenance_rows(inst, self.label_of(name))]
+
+    def box_parts(self, files: dict[str, BaseModel], fields: dict, shipped: dict | None = None) -> dict:
+        """The parts of a box that the kit reads, made from files this schema read, so a
+        game's ``load_box`` need not assemble them (docs/NEW_GAME.md, "What a box holds")::
+
+            files = SCHEMA.read(path)
+            fields = {"min_players": files["game.toml"].players.min, ...}   # the box's own fields
+            shipped = None if same_folder else default_box().values
+            return MyBox(path=str(path), **fields, **SCHEMA.box_parts(files, fields, shipped))
+
+        Args:
+            files: :meth:`read`'s result (file name -> checked model).
+            fields: the box's rule values, field name -> value (what the fingerprint hashes;
+                the names in :data:`~haunted_kit.provenance.NOT_VALUES` are left out).
+            shipped: the shipped box's ``values`` to mark house rules against, or ``None``
+                when this is the shipped box itself.
+
+        Returns:
+            ``{"provenance", "values", "fingerprint"}``: ``provenance`` the rows
+            ``(file, entry, key, provenance)`` with ``"house rule"`` where a value differs
+            from ``shipped`` (:func:`~haunted_kit.provenance.mark_house_rules`); ``values``
+            ``{(file, entry, key): value}`` holding exactly the rows' values (as written;
+            tables as dicts); ``fingerprint`` :func:`~haunted_kit.provenance.value_fingerprint`
+            of ``fields`` (64 hex characters).
+        """
+        rows = self.rows(files)
+        return {"provenance": mark_house_rules(rows, shipped), "values": {(f, e, k): v for f, e, k, _p, v in rows},
+                "fingerprint": value_fingerprint(fields)}
 
 
 def _dump(value):

@@ -282,7 +282,7 @@ def test_malformed_box_names_file_entry_and_problem(tmp_path, file, old, new, en
     e = ei.value
     assert (e.file, e.entry) == (file, entry), str(e)
     assert words in e.problem, str(e)
-    assert str(e).startswith(f"{file}, entry {entry}: ")
+    assert str(e).startswith(f"{file}, the file: " if entry == "-" else f"{file}, entry {entry}: ")  # no "entry -"
 
 
 def test_missing_file(tmp_path):
@@ -363,7 +363,7 @@ def test_installed_package_without_data_fails_clearly(tmp_path):
     site = _installed_copy(tmp_path, with_box=False)
     out = _run(site, "import haunted_kit as hk\ntry:\n    hk.load_box()\nexcept hk.BoxError as e:\n    print('ERR', e)", tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("ERR data/, entry -: no data directory found")
+    assert out.stdout.startswith("ERR data/, the folder: no data directory found")
 
 
 LOOSE = [

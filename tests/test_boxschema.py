@@ -220,3 +220,31 @@ def test_values_are_rows_as_written_and_an_optional_key_named_only_by_provenance
     data = edited("players", "provenance", {"min": "rulebook", "max": "rulebook", "colours": "rulebook", "pace": "rulebook"})
     err = error(data)
     assert (err.entry, err.problem) == ("players", "provenance names field 'pace', which the table does not give")
+
+
+def test_box_parts_give_a_box_its_provenance_values_and_fingerprint(tmp_path):
+    """What a game's load_box would otherwise assemble by hand: provenance rows of four
+    values, values keyed (file, entry, key) holding exactly the rows' values, house rules
+    marked against the shipped box's values, the fingerprint of the box's fields."""
+    from haunted_kit.provenance import HOUSE_RULE, value_fingerprint
+
+    schema = BoxSchema({"game.toml": GameFile}, label="toy/")
+    text = ('[players]\nmin = 2\nmax = 4\ncolours = ["red"]\nprovenance = "rulebook"\n'
+            '[cards.ace]\ncopies = 3\nprovenance = "kit default"\n')
+    (tmp_path / "game.toml").write_text(text)
+    files = schema.read(tmp_path)
+    fields = {"min_players": 2, "max_players": 4, "path": "ignored: not a value"}
+    shipped = schema.box_parts(files, fields)
+    assert shipped["provenance"] == (("toy/game.toml", "players", "min", "rulebook"),
+                                     ("toy/game.toml", "players", "max", "rulebook"),
+                                     ("toy/game.toml", "players", "colours", "rulebook"),
+                                     ("toy/game.toml", "cards.ace", "copies", "kit default"))
+    assert shipped["values"] == {("toy/game.toml", "players", "min"): 2, ("toy/game.toml", "players", "max"): 4,
+                                 ("toy/game.toml", "players", "colours"): ["red"],
+                                 ("toy/game.toml", "cards.ace", "copies"): 3}
+    assert shipped["fingerprint"] == value_fingerprint({"min_players": 2, "max_players": 4}) != value_fingerprint(
+        {"min_players": 2, "max_players": 5})
+    (tmp_path / "game.toml").write_text(text.replace("max = 4", "max = 5"))  # a house rule
+    house = schema.box_parts(schema.read(tmp_path), {**fields, "max_players": 5}, shipped["values"])
+    assert [r[3] for r in house["provenance"]] == ["rulebook", HOUSE_RULE, "rulebook", "kit default"]
+    assert house["values"][("toy/game.toml", "players", "max")] == 5 and house["fingerprint"] != shipped["fingerprint"]

@@ -80,7 +80,7 @@ def test_malformed_edits_name_file_entry_and_problem(box_copy, file, old, new, e
 
 def test_a_missing_file(box_copy):
     (box_copy / "market.toml").unlink()
-    with pytest.raises(EstateBoxError, match="market.toml, entry -: file not found"):
+    with pytest.raises(EstateBoxError, match="market.toml, the file: file not found"):
         load_estate_box(box_copy)
 
 
