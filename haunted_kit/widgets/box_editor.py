@@ -174,16 +174,19 @@ class KeyField:
 
 def _control(key: BoxKey, value, description: str) -> tuple[W.Widget, bool]:
     """The control of ``key`` holding ``value``, and whether it holds inline TOML text."""
-    kw = {"description": description, "style": {"description_width": "initial"}}
+    style = {"description_width": "initial"}
     if key.kind == "whole" and isinstance(value, int) and not isinstance(value, bool):
-        return W.IntText(value=value, **kw, layout=W.Layout(width="12em")), False
+        return W.IntText(value=value, description=description, style=style, layout=W.Layout(width="12em")), False
     if key.kind == "bool" and isinstance(value, bool):
-        return W.Checkbox(value=value, indent=False, **kw), False
+        return W.Checkbox(value=value, indent=False, description=description, style=style), False
     if key.kind == "choice" and value in key.choices:
-        return W.Dropdown(options=list(key.choices), value=value, **kw, layout=W.Layout(width="14em")), False
+        return W.Dropdown(options=list(key.choices), value=value, description=description, style=style,
+                          layout=W.Layout(width="14em")), False
     if key.kind == "text" and isinstance(value, str):
-        return W.Text(value=value, continuous_update=False, **kw, layout=W.Layout(width="18em")), False
-    return W.Text(value=inline_value(value), continuous_update=False, **kw, layout=W.Layout(width="24em")), True
+        return W.Text(value=value, continuous_update=False, description=description, style=style,
+                      layout=W.Layout(width="18em")), False
+    return W.Text(value=inline_value(value), continuous_update=False, description=description, style=style,
+                  layout=W.Layout(width="24em")), True
 
 
 # --------------------------------------------------------------------------- the editor
