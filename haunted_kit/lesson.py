@@ -70,14 +70,55 @@ def waiting(store, table) -> dict | None:
     return {"seat": p, "label": seat.label, "bot": seat.agent is not None, "since": last_activity(store, table)}
 
 
-def full_log_html(table, viewer: int | None) -> str:
+def full_log_html(table, viewer: int | None, record: list | None = None) -> str:
     """The table's whole event log as ``viewer`` may see it (a seat, or None / a negative
     number: the public side), every event from the first, oldest first, in a box the
-    page scrolls, headed by who is who (each seat's label with its name, escaped)."""
+    page scrolls, headed by who is who (each seat's label with its name, escaped).
+    ``record`` (the store's :meth:`~haunted_kit.store.GameStore.record` of the table):
+    its take-backs and the teacher's rollbacks written at their place (:func:`record_notes`)."""
     log = getattr(table.state, "log", None) or []
     events = seen_events(table.game, log, viewer if viewer is not None and viewer >= 0 else -1)
     who = " · ".join(escape(s.label) for s in table.seats)
-    return f'<div class="hk-log-names"><b>Players:</b> {who}</div>' + sentence_log_html(events, last=0)
+    notes = {}
+    if record:
+        ends = log_ends(table)
+        for k, text in record_notes(table, record):
+            notes.setdefault(min(ends[k], len(events)), []).append(text)
+    return f'<div class="hk-log-names"><b>Players:</b> {who}</div>' + sentence_log_html(events, last=0, notes=notes)
+
+
+def record_notes(table, record: list) -> list[tuple[int, str]]:
+    """The take-backs and rollbacks of ``record`` (the store's rows, oldest first), each
+    ``(k, sentence)``: ``k`` the decisions in effect now that came before it (its place in
+    the game as it stands), in the order they happened."""
+    kept = [q for q, _p, _a in table.applied]  # the seq of each decision in effect now
+    stack, out = [], []
+    for row in record:
+        if row["kind"] != "rollback":
+            stack.append(row["seq"])
+            continue
+        to, was = int(row["target"]), len(stack)
+        stack = stack[:to]
+        place = next((i for i, (a, b) in enumerate(zip(stack, kept)) if a != b), min(len(stack), len(kept)))
+        p = row["player"]
+        if p is not None:
+            text = f"P{p + 1} took back decision {was}; the game went back to decision {to}."
+        else:
+            text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {was} were set aside "
+                    "(what follows was decided again).")
+        out.append((place, text))
+    return out
+
+
+def log_ends(table) -> list[int]:
+    """The length of the table's event log after each of its decisions in effect
+    (entry ``k``: after ``k`` decisions, ``0`` the start), replayed from the seed."""
+    s = start_position(table.game, table.config, table.box)
+    ends = [len(getattr(s, "log", None) or [])]
+    for _seq, _p, action in table.applied:
+        s.apply_action(action)
+        ends.append(len(getattr(s, "log", None) or []))
+    return ends
 
 
 def results(store, table) -> dict:
@@ -113,7 +154,7 @@ def results(store, table) -> dict:
                      "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
                      "parts": dict(parts[s.seat]) if parts else {}, "decisions": decisions[s.seat],
                      "takebacks": takebacks[s.seat], "hints": asked.get(s.seat, 0)})
-    sources = list(rows[0]["parts"]) if rows and rows[0]["parts"] else []
+    sources = list(dict.fromkeys(k for r in rows for k in r["parts"]))  # every player's sources: they may differ
     lost = bool(ranked) and all(r.get("collective_loss") for r in ranked)  # every player lost together (the game says)
     return {"over": over, "score_name": getattr(game, "score_name", "score"), "sources": sources, "rows": rows,
             "collective_loss": lost}
@@ -137,7 +178,7 @@ def results_html(res: dict) -> str:
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
         cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
-                 *(_number(r["parts"].get(k)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
+                 *(_number(r["parts"].get(k, 0)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
                  str(r["hints"])]
         body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"

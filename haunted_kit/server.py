@@ -744,7 +744,7 @@ class Classroom:
             self.send(conn, {"type": "error", "text": "The game store refused the decision; the teacher's log "
                                                       "has the details."})
             return
-        self.announcements.pop(t.id, None)  # an announcement stays until the next decision
+        self.announcements.pop(t.id, None)  # an announcement stays until a human seat's next decision
         self.broadcast(t.id)
         self.schedule_bots(t.id)
 
@@ -783,7 +783,9 @@ class Classroom:
         """The teacher's rollback to decision ``to`` of the table's line (``0``: the
         start): back (a rollback row), or forward to a decision a rollback set aside
         (its decisions decided again, each a new row: the record stays append-only).
-        Announced to every page of the table in the same words. Returns the sentence."""
+        Announced to every page of the table (kept until a human seat's next decision,
+        so a bot deciding again at once does not hide it). Returns the teacher's
+        sentence: the pages' words, and for a bot to move, how to keep what was set aside."""
         t = self.table(tid)
         line = self.line_of(t)
         if not is_integer(to) or not 0 <= to <= len(line):
@@ -791,27 +793,24 @@ class Classroom:
         now = len(t.applied)
         if to == now:
             raise ValueError(f"table {tid} is at decision {to} already")
+        tip = ""
         if to < now:
             t.rollback(to)
-            text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside "
-                    f"{self._set_aside_fate(t)}.")
+            p = t.state.current_player()
+            text = f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside"
+            if p is not None and t.seats[p].agent is not None:
+                text += (f". P{p + 1} is a bot and decides again from here (so do the other bots), perhaps otherwise "
+                         "than before.")
+                tip = (" If it decides otherwise, the set-aside decisions are gone; hand its seat to a human before a "
+                       "rollback to keep them.")
+            else:
+                text += " (the teacher can bring them back)."
         else:
             for p, a in line[now:to]:
                 t.decide(p, a)
             text = f"The teacher brought the game forward again to decision {to} (decisions {now + 1} to {to} are back)."
         self.announce(t, text)
-        return text
-
-    def _set_aside_fate(self, t: Table) -> str:
-        """What becomes of decisions a rollback set aside, in words, at table ``t`` as it is
-        now: a human to move, the teacher can bring them back (until a decision goes
-        another way); a bot to move decides again from here at once and may decide
-        otherwise, which would drop them."""
-        p = t.state.current_player()
-        if p is not None and t.seats[p].agent is not None:
-            return (f"(P{p + 1} is a bot and decides again from here: if it decides otherwise than before, they "
-                    "are gone; hand its seat to a human before a rollback to keep them)")
-        return "(the teacher can bring them back)"
+        return text + tip
 
     def schedule_bots(self, table_id: int) -> None:
         """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds, each
@@ -903,7 +902,7 @@ class Classroom:
             return False
         if bot is not None:
             self._bots[(table_id, seat, agent)] = bot
-        self.announcements.pop(table_id, None)  # an announcement stays until the next decision
+        # the announcement stays: a bot deciding again after a rollback is what it said would happen
         self.broadcast(table_id)
         return True
 
@@ -1401,7 +1400,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "log":
                 t = c.table(self.conn.table_id)
                 c.send(self.conn, {"type": "log", "seq": t.seq,
-                                   "html": lesson.full_log_html(t, self.conn.viewer if self.conn.role == "seat" else None)})
+                                   "html": lesson.full_log_html(t, self.conn.viewer if self.conn.role == "seat" else None,
+                                                               self.classroom.store.record(t.id))})
             else:
                 c.send(self.conn, {"type": "refused", "text": f"Unknown request {kind!r}."})
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page

@@ -603,16 +603,19 @@ class GameStore:
 
     def set_notice(self, table_id: int, text: str) -> None:
         """Keep ``text`` as table ``table_id``'s notice (a rollback or take-back said to every
-        page) until its next decision: stored in ``meta`` under ``notice:ID`` with the
-        table's record length, so a restart shows it again (no schema change)."""
+        page) until a human seat's next decision (:meth:`Table.decide` clears it; a bot's
+        decision never does, so a rollback to a bot's turn stays said): stored in ``meta`` under
+        ``notice:ID`` with the table's record length, so a restart shows it again (no
+        schema change)."""
         t = self.table(table_id)
         with self._lock, self._transaction():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                             (f"notice:{int(table_id)}", json.dumps({"seq": t.seq, "text": str(text)})))
 
     def notice(self, table_id: int) -> str | None:
-        """Table ``table_id``'s notice (:meth:`set_notice`) while the table is where it was
-        said (no decision since), else None."""
+        """Table ``table_id``'s notice (:meth:`set_notice`) until a human seat's next
+        decision, else None; a notice kept for a longer record than the
+        table's (a store edited under the kit) is None."""
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"notice:{int(table_id)}",)).fetchone()
         if row is None:
             return None
@@ -621,7 +624,8 @@ class GameStore:
         except ValueError:
             return None
         t = self.table(table_id)
-        ok = isinstance(kept, dict) and kept.get("seq") == t.seq and isinstance(kept.get("text"), str)
+        ok = (isinstance(kept, dict) and isinstance(kept.get("seq"), int) and kept["seq"] <= t.seq
+              and isinstance(kept.get("text"), str))
         return kept["text"] if ok else None
 
     # ------------------------------------------------------------------ the lesson: names, archive, rematch
@@ -974,6 +978,8 @@ class GameStore:
                 seq = t.seq + 1
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
                                 (t.id, seq, seat, json.dumps(t.game.action_to_dict(action)), _now()))
+                if t.seats[seat].agent is None:  # a human's decision ends the notice; a bot's never does
+                    self.db.execute("DELETE FROM meta WHERE key = ?", (f"notice:{int(t.id)}",))
             t.state, t.seq = after, seq
             t.line = follow_line(t.line, t.applied, seat, action)
             t.applied.append((seq, seat, action))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 
 import pytest
@@ -26,6 +27,7 @@ from haunted_kit.store import MAX_NAME, MAX_ROSTER, SCHEMA_VERSION, GameStore, S
 from haunted_kit.visibility import seen_events
 from fresh_loop import run_in_fresh_loop
 from test_server_links import Served, serve, snapshot
+from test_server_store_faults import longest
 
 
 def run(fn):
@@ -247,7 +249,15 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
         assert [r["parts"] for r in res["rows"]] == parts(t.state)
         for r in res["rows"]:
             assert sum(r["parts"].values()) == pytest.approx(r["score"])
+    # the columns are every player's sources (a game's sources may differ by player), and each
+    # row's cells under them add up to its score: a source a player lacks reads 0, never blank
+    assert res["sources"] == list(dict.fromkeys(k for r in res["rows"] for k in r["parts"]))
     html = lesson.results_html(res)
+    if res["sources"]:
+        for row in re.findall(r"<tr><td>(.*?)</td></tr>", html.split("<tbody>")[1]):
+            cells = row.split("</td><td>")
+            assert len(cells) == 6 + len(res["sources"])
+            assert sum(float(x) for x in cells[3:3 + len(res["sources"])]) == pytest.approx(float(cells[2]))
     lost = all(x.get("collective_loss") for x in own)
     assert res["collective_loss"] == lost and ("<caption>Results: a collective loss" in html) == lost
     best = min(res["rows"], key=lambda r: (r["rank"], r["seat"]))
@@ -404,3 +414,74 @@ def test_a_fresh_start_on_an_empty_store_makes_no_table_unless_asked(tmp_path, m
         assert c.store.table_ids() == [] and c.teacher_message()["tables"] == []
     finally:
         c.close()
+
+
+# ============================================================================ rollbacks said to every page
+@pytest.mark.parametrize("game", game_names())
+def test_a_rollback_to_a_bots_turn_stays_on_every_page_until_a_human_decides_and_sits_in_the_log(game):
+    """The teacher rolls back to a bot's turn: every page of the table (each seat, the
+    projector) shows the notice, in words saying bots decide again; the bot's decision
+    keeps it, a human seat's decision ends it; the whole log writes it at its place."""
+    c = Classroom(GameStore(":memory:"), bot_delay=60)  # the bots' own task waits longer than the test: nothing races
+    g = get_game(game)
+    t = c.store.create_table(game=game, players=g.min_players, seed=4, **longest(g))
+    bots = {p: make_bot(default_agent(t.game), 30 + p, t.game) for p in range(len(t.seats))}
+    for _ in range(6):
+        p = t.state.current_player()
+        t.decide(p, bots[p].act(t.state.copy()))
+    k = next(k for k in range(5, 0, -1) if t.position(k).current_player() != t.position(6).current_player())
+    bot = t.position(k).current_player()
+    c.store.set_agent(t.id, bot, "random")
+    t = c.table(t.id)
+    pages = [Connection(Page(), t.id, s, "seat") for s in range(len(t.seats))]
+    pages.append(Connection(Page(), t.id, PUBLIC, "projector"))
+    c.connections.update(pages)
+    out = run(lambda: c.teacher_op({"op": "rollback", "table": t.id, "to": k}))
+    said = c.announcements[t.id]["text"]
+    assert said == (f"The teacher took the game back to decision {k}: decisions {k + 1} to 6 are set aside. "
+                    f"P{bot + 1} is a bot and decides again from here (so do the other bots), perhaps otherwise "
+                    "than before.")
+    assert out["ok"].startswith(f"Table {t.id}: {said} If it decides otherwise")  # the teacher's tip, not the pages'
+    t = c.table(t.id)
+    for _ in range(40):  # the bots decide (as their task would) until a human seat is to move
+        p = t.state.current_player()
+        if p is None or p != bot:
+            break
+        action = make_bot("random", 9, t.game).act(t.state.copy())
+        assert run(lambda: c.apply_bot_decision(t.id, p, "random", t.seq, t.game.action_to_dict(action)))
+        for conn in pages:  # a bot's decision keeps the notice on every page
+            assert c.message_for(conn)["announce"]["text"] == said
+        assert c.store.notice(t.id) == said
+    html = lesson.full_log_html(t, None, c.store.record(t.id))
+    note = f"The teacher took the game back to decision {k}: decisions {k + 1} to 6 were set aside"
+    assert html.count(note) == 1
+    assert html[:html.index(note)].count('<div style="padding:1px 2px">') == lesson.log_ends(t)[k]
+    p = t.state.current_player()
+    if p is not None and not t.state.is_terminal():
+        human = pages[p]
+        run(lambda: c.act(human, {"type": "act", "seq": t.seq, "i": 0}))
+        assert [c.message_for(conn)["announce"] for conn in pages] == [None] * len(pages)
+        assert c.store.notice(t.id) is None
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_take_back_is_written_in_the_whole_log_at_its_place(game):
+    c = classroom()
+    g = get_game(game)
+    t = c.store.create_table(game=game, players=g.min_players, seed=8, **longest(g))
+    for n in range(40):
+        seat = t.state.current_player()
+        page = Connection(Page(), t.id, seat, "seat")
+        c.connections.add(page)
+        t.decide(seat, t.state.legal_actions()[0])
+        if c.can_undo(t, seat):
+            break
+    else:
+        pytest.skip(f"{game}: no take-back allowed in the first 40 decisions of this seed")
+    n = len(t.applied)
+    run(lambda: c.undo(page, {"type": "undo", "seq": t.seq}))
+    t.decide(seat, t.state.legal_actions()[-1])
+    html = lesson.full_log_html(t, seat, c.store.record(t.id))
+    note = f"P{seat + 1} took back decision {n}; the game went back to decision {n - 1}."
+    assert html.count(note) == 1
+    assert html[:html.index(note)].count('<div style="padding:1px 2px">') == lesson.log_ends(t)[n - 1]
