@@ -51,6 +51,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from urllib.parse import urlencode
 
 import tornado.httpserver
 import tornado.web
@@ -347,6 +348,9 @@ class Classroom:
     bot_workers: int = 2
     teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
+    #: table id -> the pages open on it when it was archived: kept connected (no updates) until it is
+    #: back in play or rematched, so they are sent on by themselves (:meth:`move_pages`)
+    parked: dict = field(default_factory=dict)
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
@@ -1028,8 +1032,7 @@ class Classroom:
             return {"ok": f"{t.name}: P{seat + 1} is {name}." if name else f"{t.name}: P{seat + 1} has no name now."}
         if op in ("archive", "unarchive"):
             self.store.archive(t.id, op == "archive")
-            if op == "archive":
-                self.move_pages(t.id, None)
+            self.move_pages(t.id, None if op == "archive" else t.id, park=op == "archive")
             self.broadcast(None)
             return {"ok": f"{t.name} archived: its seats are closed; its results and replay stay." if op == "archive"
                     else f"{t.name} is back in play."}
@@ -1052,21 +1055,32 @@ class Classroom:
                           f"{t.name} is archived."}
         raise ValueError(f"unknown teacher action {short(op)}")
 
-    def move_pages(self, old: int, new: int | None) -> None:
-        """The pages open on table ``old`` (archived, removed or replaced by a rematch): each
-        is told ``{"type": "moved", "text", "url"}`` and closed; ``url``: the page's address on
-        table ``new`` (a seat's code moved with it; a screen gets the new table's link of its
-        kind), or None: the table is gone from play."""
-        for conn in [c for c in self.connections if c.table_id == old and c.role != "teacher"]:
+    def move_pages(self, old: int, new: int | None, *, park: bool = False) -> None:
+        """The pages open on table ``old`` (archived, removed, replaced by a rematch or back
+        in play: ``new == old``): each is told ``{"type": "moved", "text", "url"}``; ``url``:
+        the page's address on table ``new`` (a seat's code moved with it, or the table is
+        back: ``""``, the same address; a screen gets the new table's link of its kind), or
+        None: the table is out of play. ``park`` (an archive): the pages stay connected,
+        out of the table's updates (:attr:`parked`), so bringing the table back into play
+        or a rematch sends them on; else they are closed."""
+        pages = [c for c in self.connections if c.table_id == old and c.role != "teacher"]
+        pages += self.parked.pop(old, set())
+        for conn in pages:
             self.connections.discard(conn)
             url = None
             if new is not None and conn.role in SCREEN_LINKS:
                 url = f"/{conn.role}/{new}?token={self.store.link_token(new, SCREEN_LINKS[conn.role])}"
             elif new is not None and conn.role == "seat":
                 url = ""  # the same address: the seat's code opens the rematch
-            text = ("The teacher started a rematch with the same seats: this page opens it." if new is not None else
-                    "The teacher closed this table: ask the teacher where to play next.")
+            text = ("The teacher brought this table back into play: this page opens it again." if new == old else
+                    "The teacher started a rematch with the same seats: this page opens it." if new is not None else
+                    "The teacher closed this table: ask the teacher where to play next. This page opens the table "
+                    "by itself if the teacher brings it back or starts a rematch." if park else
+                    "The teacher removed this table: ask the teacher where to play next.")
             self.send(conn, {"type": "moved", "text": text, "url": url})
+            if park:
+                self.parked.setdefault(old, set()).add(conn)
+                continue
             close = getattr(conn.socket, "close", None)
             if close is not None:
                 close(4410, "table moved")
@@ -1171,11 +1185,18 @@ class ViewPage(_Base):
         c, token = self.classroom, self.get_argument("token", "")
         if int(table_id) not in c.store.serving_ids():
             raise tornado.web.HTTPError(403 if not token else 404)
-        if role == "hotseat" and int(table_id) in c.store.archived_ids():
-            self.plain_page(f"Table {table_id} was archived by the teacher: it is no longer played.", 409)
-            return
         if not c.screen_token_ok(role, int(table_id), token):
             self.plain_page(screen_refusal(role, token_matches(token, c.teacher_token)), 403)
+            return
+        later = c.store.rematched_as(int(table_id))
+        if later is not None and later in c.store.serving_ids():  # the link follows the table's rematch
+            query = {"token": c.store.link_token(later, SCREEN_LINKS[role])}
+            if self.get_argument("zoom", ""):
+                query["zoom"] = self.get_argument("zoom")
+            self.redirect(f"/{role}/{later}?{urlencode(query)}")
+            return
+        if role == "hotseat" and int(table_id) in c.store.archived_ids():
+            self.plain_page(f"Table {table_id} was archived by the teacher: it is no longer played.", 409)
             return
         try:  # ?zoom=1.5 scales the whole projector page (0.5 to 3)
             zoom = min(3.0, max(0.5, float(self.get_argument("zoom", "1"))))
@@ -1359,6 +1380,10 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             self.close(4403, "link withdrawn")
             return
         c.connections.add(self.conn)
+        later = c.store.rematched_as(self.conn.table_id) if self.conn.role in SCREEN_LINKS else None
+        if later is not None and later in c.store.serving_ids():  # a screen of a rematched table follows it
+            c.move_pages(self.conn.table_id, later)
+            return
         try:
             c.refresh(self.conn)
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page (never a blank page)
@@ -1412,6 +1437,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         if self.conn is None:
             return
         self.classroom.connections.discard(self.conn)
+        self.classroom.parked.get(self.conn.table_id, set()).discard(self.conn)
         self.classroom.broadcast(-1)
 
 

@@ -683,8 +683,23 @@ class GameStore:
         with self._lock:
             with self._transaction():
                 self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, int(table_id)))
+                if not archived:  # back in play: its links show it again, not its rematch
+                    self.db.execute("DELETE FROM meta WHERE key = ?", (f"rematch:{int(table_id)}",))
             if int(table_id) in self._tables:
                 self._tables[int(table_id)].archived = when
+
+    def rematched_as(self, table_id: int) -> int | None:
+        """The table that replays archived table ``table_id`` (:meth:`rematch`), following
+        rematches of rematches to the last one, or None (never rematched, or brought back
+        into play since)."""
+        tid, seen = int(table_id), set()
+        while tid not in seen and len(seen) < 1000:
+            seen.add(tid)
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"rematch:{tid}",)).fetchone()
+            if row is None or not str(row[0]).isdigit() or int(row[0]) not in self.table_ids():
+                break
+            tid = int(row[0])
+        return tid if tid != int(table_id) else None
 
     def archived_ids(self) -> set[int]:
         """The ids of the archived tables (set-aside ones included)."""
@@ -706,6 +721,8 @@ class GameStore:
                 self.db.execute("DELETE FROM meta WHERE key IN (?, ?, ?)",
                                 (*(f"link:{k}:{tid}" for k in LINK_KINDS), f"notice:{tid}"))
                 self.db.execute("DELETE FROM meta WHERE key LIKE ?", (f"hints:{tid}:%",))
+                self.db.execute("DELETE FROM meta WHERE key = ? OR (key LIKE 'rematch:%' AND value = ?)",
+                                (f"rematch:{tid}", str(tid)))
             self._tables.pop(tid, None)
             self.set_aside.pop(tid, None)
             for k in [k for k in self._links if k.endswith(f":{tid}")]:
@@ -714,7 +731,8 @@ class GameStore:
     def rematch(self, table_id: int, seed: int | None = None) -> Table:
         """A new table of table ``table_id``'s game, settings, box, bots and names with the
         same seats: each seat's join code moves to the new table (the old table's seats get
-        new codes), so a student's link opens the rematch; the old table is archived.
+        new codes), so a student's link opens the rematch; the old table is archived and
+        remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``).
         ``seed``: the new game's (default: the old one's plus 1, another deal). Returns the
         new table. Raises StoreError (the old table does not rebuild), ValueError."""
         old = self.table(table_id)
@@ -732,6 +750,7 @@ class GameStore:
                     self.db.execute("UPDATE seats SET code = ? WHERE table_id = ? AND seat = ?", (b.code, old.id, a.seat))
                 when = _now()
                 self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, old.id))
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"rematch:{old.id}", str(new.id)))
             for a, b in zip(old.seats, new.seats):
                 a.code, b.code = b.code, a.code
             old.archived = when

@@ -134,8 +134,11 @@ def test_an_archived_table_is_not_served_to_seats_and_only_an_archived_one_is_re
     page = Connection(Page(), t.id, 0, "seat")
     c.connections.add(page)
     assert c.teacher_op({"op": "archive", "table": t.id})["ok"].startswith("Table 1 archived")
-    assert page.socket.sent[-2] == {"type": "moved", "url": None,
-                                    "text": "The teacher closed this table: ask the teacher where to play next."}
+    assert page.socket.sent[-1] == {"type": "moved", "url": None,
+                                    "text": "The teacher closed this table: ask the teacher where to play next. This "
+                                            "page opens the table by itself if the teacher brings it back or starts a "
+                                            "rematch."}
+    assert c.parked == {t.id: {page}} and page not in c.connections  # kept open, out of the table's updates
     msg = c.teacher_message()
     assert msg["tables"] == [] and [a["id"] for a in msg["archived"]] == [t.id]
 
@@ -152,6 +155,8 @@ def test_an_archived_table_is_not_served_to_seats_and_only_an_archived_one_is_re
     (status, text), ws, code_socket = serve(c, go)
     assert status == 409 and "archived by the teacher" in text and code_socket == 403 and ws == 403
     assert c.teacher_op({"op": "remove", "table": t.id}) == {"ok": "Table 1 removed with its record."}
+    assert page.socket.sent[-2:] == [{"type": "moved", "url": None, "text": "The teacher removed this table: ask the "
+                                      "teacher where to play next."}, {"closed": 4410}] and c.parked == {}
     assert c.store.table_ids() == [] and c.store.seat_by_code(code) is None
     assert c.store.db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'link:%'").fetchone() == (0,)
 
@@ -179,6 +184,44 @@ def test_a_rematch_keeps_the_seats_codes_names_and_bots_and_sends_the_pages_to_i
     assert screen.socket.sent[-2]["url"] == f"/projector/2?token={c.store.link_token(2, 'watch')}"
     rows = c.store.db.execute("SELECT table_id, seat, code FROM seats ORDER BY table_id, seat").fetchall()
     assert [r[2] for r in rows if r[0] == 2] == codes  # as the store keeps them, not only in memory
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_pages_of_an_archived_table_follow_it_back_into_play_or_into_its_rematch(game):
+    """Archived: its pages stay connected (told so); back in play: sent to the same address
+    and closed (the page reloads onto the live table); archived again then rematched: sent to
+    the rematch; the old table's watch link (page and socket) follows the rematch."""
+    c = classroom()
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=4)
+    pages = [Connection(Page(), t.id, 0, "seat"), Connection(Page(), t.id, PUBLIC, "projector")]
+    c.connections.update(pages)
+    run(lambda: c.teacher_op({"op": "archive", "table": t.id}))
+    assert [p.socket.sent[-1]["url"] for p in pages] == [None, None] and c.parked[t.id] == set(pages)
+    assert run(lambda: c.teacher_op({"op": "unarchive", "table": t.id})) == {"ok": "Table 1 is back in play."}
+    back = {"type": "moved", "url": "", "text": "The teacher brought this table back into play: this page opens it again."}
+    assert pages[0].socket.sent[-2:] == [back, {"closed": 4410}]
+    assert pages[1].socket.sent[-2]["url"] == f"/projector/1?token={c.store.link_token(1, 'watch')}"
+    assert c.parked == {} and c.store.rematched_as(t.id) is None
+    again = [Connection(Page(), t.id, 0, "seat"), Connection(Page(), t.id, PUBLIC, "projector")]
+    c.connections.update(again)
+    run(lambda: c.teacher_op({"op": "archive", "table": t.id}))
+    run(lambda: c.teacher_op({"op": "rematch", "table": t.id}))
+    watch = c.store.link_token(2, "watch")
+    assert again[0].socket.sent[-2]["url"] == "" and again[1].socket.sent[-2]["url"] == f"/projector/2?token={watch}"
+    assert c.store.rematched_as(1) == 2 and c.parked == {}
+    old_watch = c.store.link_token(1, "watch")
+
+    async def go(s: Served):
+        r = await s.client.fetch(f"{s.base}/projector/1?token={old_watch}", follow_redirects=False, raise_error=False)
+        ws = await tornado.websocket.websocket_connect(
+            f"ws://127.0.0.1:{s.port}/ws?role=projector&table=1&token={old_watch}")
+        first = json.loads(await ws.read_message())
+        ws.close()
+        return r.code, r.headers.get("Location"), first
+
+    status, where, first = serve(c, go)
+    assert (status, where) == (302, f"/projector/2?token={watch}")
+    assert first["type"] == "moved" and first["url"] == f"/projector/2?token={watch}"
 
 
 # ============================================================================ during: waiting, idle, the log
