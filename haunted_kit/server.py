@@ -1140,14 +1140,17 @@ class _Base(_Shared, tornado.web.RequestHandler):
             log.error("error serving %s", self.request.uri, exc_info=kwargs["exc_info"])
         text = {403: "This page needs a seat code or the teacher's link.", 404: "There is no such page or seat.",
                 }.get(status_code, "Something went wrong; the teacher's log has the details.")
-        self.plain_page(text)
+        self.plain_page(text, join=status_code == 404)
 
-    def plain_page(self, text: str, status: int | None = None) -> None:
-        """Finish with a page of one sentence (``status``: set first, e.g. 403)."""
+    def plain_page(self, text: str, status: int | None = None, *, join: bool = False) -> None:
+        """Finish with a page of one sentence (``status``: set first, e.g. 403); ``join``:
+        with a link to the join page, where a student types a seat code."""
         if status is not None:
             self.set_status(status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(f"<!doctype html><html lang=\"en\"><title>Classroom</title><main><p>{escape(text)}</p></main></html>")
+        more = '<p><a href="/">Type your seat code</a></p>' if join else ""
+        self.finish(f"<!doctype html><html lang=\"en\"><title>Classroom</title><main><p>{escape(text)}</p>{more}"
+                    "</main></html>")
 
     def set_default_headers(self):
         self.set_header("X-Frame-Options", "DENY")
@@ -1163,11 +1166,48 @@ class NoIcon(_Base):
         self.finish()
 
 
+def join_html(typed: str = "", problem: str = "") -> str:
+    """The join page (``/``): a form where a student types their seat code (any case);
+    ``problem``: why the code typed (``typed``, kept in the box) opened nothing."""
+    said = (f'<p id="hk-join-problem" role="alert" style="color:#8a1c00">{escape(problem)}</p>' if problem else "")
+    described = ' aria-describedby="hk-join-problem" aria-invalid="true"' if problem else ""
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Join a table</title>'
+            '<style>body{font-family:sans-serif;margin:12px;font-size:18px;color:#111}'
+            'input,button{font-size:24px;padding:6px 10px;margin:4px 0;max-width:100%;box-sizing:border-box}'
+            'input{letter-spacing:.15em;text-transform:uppercase;width:9em}</style></head>'
+            '<body><main><h1>Join a table</h1>'
+            '<form method="get" action="/join"><p><label for="hk-code">Your seat code (on the card or the board, '
+            'in any case)</label><br><input id="hk-code" name="code" autocomplete="off" autocapitalize="characters" '
+            f'spellcheck="false" required maxlength="24" value="{escape(typed)}"{described}> '
+            f'<button type="submit">Join</button></p></form>{said}</main></body></html>')
+
+
+class JoinPage(_Base):
+    def get(self):
+        """``/``: the join form; ``/join?code=``: the seat's page for that code, else the form
+        again saying why."""
+        typed = self.get_argument("code", None)
+        if typed is None:
+            self.finish(join_html())
+            return
+        seat = self.classroom.store.seat_by_code(typed[:24])
+        if seat is None:
+            self.set_status(404)
+            self.finish(join_html(typed[:24], f"No seat has the code {typed[:24]!r}: check it with the teacher "
+                                              "and type it again."))
+            return
+        self.redirect(f"/s/{seat.code}")
+
+
 class SeatPage(_Base):
     def get(self, code):
         seat = self.classroom.store.seat_by_code(code)
         if seat is None:
             raise tornado.web.HTTPError(404)
+        if seat.code != code:  # typed in another case: the seat's own address
+            self.redirect(f"/s/{seat.code}")
+            return
         if seat.table_id not in self.classroom.store.serving_ids():
             self.plain_page(f"This seat's table ({seat.table_id}) is set aside: the server cannot play it (the teacher "
                             "page says why). Ask the teacher for a seat at another table.", 409)
@@ -1446,6 +1486,8 @@ def make_app(classroom: Classroom, hosts: set[str], base_url: str, *, compress: 
     state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url, "compress": compress}
     args = {"app_state": state}
     return tornado.web.Application([
+        (r"/", JoinPage, args),
+        (r"/join", JoinPage, args),
         (r"/s/([A-Za-z0-9]{1,16})", SeatPage, args),
         (r"/(projector|hotseat)/([0-9]{1,9})", ViewPage, args),
         (r"/teacher", TeacherPage, args),

@@ -559,8 +559,16 @@ class GameStore:
         return [t.id for t in self.serving()]
 
     def seat_by_code(self, code: str) -> Seat | None:
-        """The seat a join code opens, or ``None``."""
-        row = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ?", (str(code),)).fetchone()
+        """The seat a join code opens, or ``None``: the code as typed (spaces and dashes
+        dropped) in any case (codes are :data:`CODE_ALPHABET` capitals; a store's code in
+        another case, written by an older kit, is found by any case while it is the only one
+        so spelt)."""
+        code = "".join(str(code).split()).replace("-", "")
+        row = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            rows = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ? COLLATE NOCASE",
+                                   (code,)).fetchall()
+            row = rows[0] if len(rows) == 1 else None
         return Seat(*row) if row else None
 
     def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:

@@ -528,3 +528,34 @@ def test_a_take_back_is_written_in_the_whole_log_at_its_place(game):
     note = f"P{seat + 1} took back decision {n}; the game went back to decision {n - 1}."
     assert html.count(note) == 1
     assert html[:html.index(note)].count('<div style="padding:1px 2px">') == lesson.log_ends(t)[n - 1]
+
+
+# ============================================================================ joining by a typed code
+def test_the_join_page_opens_a_seat_by_its_code_typed_in_any_case_and_says_why_not():
+    c = classroom()
+    t = c.store.create_table(players=2, seed=1)
+    code = t.seats[1].code
+    assert code == code.upper() and not set(code) & set("0O1I")  # codes read aloud and typed without doubt
+
+    async def go(s: Served):
+        out = {}
+        for path in ("/", f"/join?code={code.lower()}", f"/join?code=+{code[:3]}-{code[3:].lower()}+",
+                     "/join?code=ZZZZZZ", f"/s/{code.lower()}", f"/s/{code}"):
+            r = await s.client.fetch(s.base + path, follow_redirects=False, raise_error=False)
+            out[path] = (r.code, r.headers.get("Location"), r.body.decode())
+        return out
+
+    out = serve(c, go)
+    status, _, form = out["/"]
+    assert status == 200 and '<form method="get" action="/join">' in form and '<label for="hk-code">' in form
+    assert out[f"/join?code={code.lower()}"][:2] == (302, f"/s/{code}")
+    assert out[f"/join?code=+{code[:3]}-{code[3:].lower()}+"][:2] == (302, f"/s/{code}")  # spaces, a dash
+    status, _, again = out["/join?code=ZZZZZZ"]
+    assert status == 404 and "No seat has the code &#x27;ZZZZZZ&#x27;" in again and 'value="ZZZZZZ"' in again
+    assert out[f"/s/{code.lower()}"][:2] == (302, f"/s/{code}")
+    assert out[f"/s/{code}"][0] == 200
+    # a store of an older kit with a code in mixed case: any case finds it while it is the only one so spelt
+    c.store.db.execute("UPDATE seats SET code = 'Gssngy' WHERE table_id = 1 AND seat = 0")
+    assert c.store.seat_by_code("gssngy").seat == 0 and c.store.seat_by_code("GSSNGY").code == "Gssngy"
+    c.store.db.execute("UPDATE seats SET code = 'gssngy' WHERE table_id = 1 AND seat = 1")
+    assert c.store.seat_by_code("GSSNGY") is None and c.store.seat_by_code("gssngy").seat == 1  # two spellings: exact only
