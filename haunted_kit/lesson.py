@@ -33,7 +33,8 @@ REPLAY_PLAYOUTS = 8
 HINT_PLAYOUTS = 300
 #: the CSV's columns, in order (one row per seat per table)
 CSV_COLUMNS = ("table", "table_name", "game", "seed", "finished", "seat", "player", "name", "bot", "rank", "won",
-               "score", "score_by_source", "decisions", "takebacks", "hints")
+               "score", "score_by_source", "decisions", "human_decisions", "bot_decisions", "bots_played",
+               "takebacks", "hints")
 
 
 def duration_words(seconds) -> str:
@@ -127,7 +128,11 @@ def results(store, table) -> dict:
     seat in seat order: ``seat``, ``label``, ``name``, ``bot`` (agent or None), ``rank``,
     ``won``, ``score`` (the game's ``seat_results``, else ranked ``returns()``; None while
     the game is not over), ``parts`` (source -> points from the game's ``score_parts``, or
-    {}), ``decisions`` (the seat's decisions in effect), ``takebacks`` (its own
+    {}), ``decisions`` (the seat's decisions in effect), ``human_decisions`` and
+    ``bot_decisions`` (of those, made by a student and by a bot: a seat handed over midway
+    has both, :meth:`~haunted_kit.store.GameStore.agent_history`; ``bot``: the seat's agent
+    as the table was made, None for a student's; ``bots_played``: the agents that decided
+    for it), ``takebacks`` (its own
     decisions it took back) and ``hints`` (the moves it asked the server to suggest,
     :meth:`haunted_kit.store.GameStore.hints_asked`)."""
     game, state = table.game, table.state
@@ -139,9 +144,16 @@ def results(store, table) -> dict:
         ranked = hook(state) if hook is not None else results_by_score(state.returns())
         parts_hook = getattr(game, "score_parts", None)
         parts = parts_hook(state) if parts_hook is not None else None
-    decisions = [0] * n
-    for _seq, p, _a in table.applied:
+    decisions, by_bot = [0] * n, [0] * n
+    hands = [store.agent_history(table.id, s.seat) for s in table.seats]
+    bots_played = [[] for _ in range(n)]
+    for seq, p, _a in table.applied:
         decisions[p] += 1
+        agent = next((a for after, a in reversed(hands[p]) if after < seq), hands[p][0][1])
+        if agent is not None:
+            by_bot[p] += 1
+            if agent not in bots_played[p]:
+                bots_played[p].append(agent)
     takebacks = [0] * n
     for row in store.record(table.id):
         if row["kind"] == "rollback" and row["player"] is not None and 0 <= row["player"] < n:
@@ -150,8 +162,9 @@ def results(store, table) -> dict:
     rows = []
     for s in table.seats:
         r = ranked[s.seat] if ranked else {}
-        rows.append({"seat": s.seat, "label": s.label, "name": s.name, "bot": s.agent,
-                     "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
+        rows.append({"seat": s.seat, "label": s.label, "name": s.name, "bot": hands[s.seat][0][1],
+                     "bots_played": bots_played[s.seat], "human_decisions": decisions[s.seat] - by_bot[s.seat],
+                     "bot_decisions": by_bot[s.seat], "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
                      "parts": dict(parts[s.seat]) if parts else {}, "decisions": decisions[s.seat],
                      "takebacks": takebacks[s.seat], "hints": asked.get(s.seat, 0)})
     sources = list(dict.fromkeys(k for r in rows for k in r["parts"]))  # every player's sources: they may differ
@@ -177,8 +190,12 @@ def results_html(res: dict) -> str:
     body = []
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
+        made = str(r["decisions"])
+        if r["bot_decisions"] and r["human_decisions"]:  # a seat handed over midway: who made which
+            made += (f" ({r['human_decisions']} by {'the student' if r['bot'] is None else 'a person'}, "
+                     f"{r['bot_decisions']} by the {' / '.join(r['bots_played'])} bot)")
         cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
-                 *(_number(r["parts"].get(k, 0)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
+                 *(_number(r["parts"].get(k, 0)) for k in res["sources"]), made, str(r["takebacks"]),
                  str(r["hints"])]
         body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
@@ -204,7 +221,9 @@ def csv_rows(store, tables) -> list[dict]:
                         "name": r["name"] or "", "bot": r["bot"] or "", "rank": r["rank"],
                         "won": "" if r["won"] is None else ("yes" if r["won"] else "no"), "score": _number(r["score"]),
                         "score_by_source": json.dumps(r["parts"]) if r["parts"] else "",
-                        "decisions": r["decisions"], "takebacks": r["takebacks"], "hints": r["hints"]})
+                        "decisions": r["decisions"], "human_decisions": r["human_decisions"],
+                        "bot_decisions": r["bot_decisions"], "bots_played": " ".join(r["bots_played"]),
+                        "takebacks": r["takebacks"], "hints": r["hints"]})
     return out
 
 

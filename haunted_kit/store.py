@@ -579,9 +579,30 @@ class GameStore:
         if not 0 <= seat < len(t.seats):
             raise ValueError(f"seat {seat} is not a player index (0..{len(t.seats) - 1})")
         with self._lock:
+            hands = self.agent_history(table_id, seat) + [(t.seq, agent)]
             with self._transaction():
                 self.db.execute("UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?", (agent, table_id, seat))
+                if agent != t.seats[seat].agent:
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                    (f"hands:{int(table_id)}:{int(seat)}", json.dumps(hands)))
             t.seats[seat].agent = agent
+
+    def agent_history(self, table_id: int, seat: int) -> list[tuple[int, str | None]]:
+        """Who played ``seat`` of table ``table_id`` when: ``[(after, agent or None), ...]``,
+        oldest first, each from the record's row ``after`` on (the first ``(0, ...)``: the
+        seat as the table was made; None: a human); kept by :meth:`set_agent` in ``meta``
+        (``hands:ID:SEAT``, no schema change). A seat never handed over: its agent now."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"hands:{int(table_id)}:{int(seat)}",)).fetchone()
+        try:
+            kept = parse_json(row[0], "a seat's hand-overs") if row else None
+        except ValueError:
+            kept = None
+        if isinstance(kept, list) and kept and all(isinstance(h, list) and len(h) == 2 and isinstance(h[0], int)
+                                                   and (h[1] is None or isinstance(h[1], str)) for h in kept):
+            return [(h[0], h[1]) for h in kept]
+        agent = self.db.execute("SELECT agent FROM seats WHERE table_id = ? AND seat = ?",
+                                (int(table_id), int(seat))).fetchone()
+        return [(0, agent[0] if agent else None)]
 
     def link_token(self, table_id: int, kind: str, new: bool = False) -> str:
         """The token of table ``table_id``'s shown link of ``kind`` (:data:`LINK_KINDS`:
@@ -728,7 +749,7 @@ class GameStore:
                 self.db.execute("DELETE FROM game_tables WHERE id = ?", (tid,))
                 self.db.execute("DELETE FROM meta WHERE key IN (?, ?, ?)",
                                 (*(f"link:{k}:{tid}" for k in LINK_KINDS), f"notice:{tid}"))
-                self.db.execute("DELETE FROM meta WHERE key LIKE ?", (f"hints:{tid}:%",))
+                self.db.execute("DELETE FROM meta WHERE key LIKE ? OR key LIKE ?", (f"hints:{tid}:%", f"hands:{tid}:%"))
                 self.db.execute("DELETE FROM meta WHERE key = ? OR (key LIKE 'rematch:%' AND value = ?)",
                                 (f"rematch:{tid}", str(tid)))
             self._tables.pop(tid, None)
@@ -737,8 +758,9 @@ class GameStore:
                 del self._links[k]
 
     def rematch(self, table_id: int, seed: int | None = None) -> Table:
-        """A new table of table ``table_id``'s game, settings, box, bots and names with the
-        same seats: each seat's join code moves to the new table (the old table's seats get
+        """A new table of table ``table_id``'s game, settings, box, bots (each seat as the
+        table was made: a student's seat handed to a bot midway is the student's again,
+        :meth:`agent_history`) and names with the same seats: each seat's join code moves to the new table (the old table's seats get
         new codes), so a student's link opens the rematch; the old table is archived and
         remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``).
         ``seed``: the new game's (default: the old one's plus 1, another deal). Returns the
@@ -748,7 +770,7 @@ class GameStore:
         players = config.pop("players", len(old.seats))
         config["seed"] = int(config.get("seed", 0)) + 1 if seed is None else seed
         new = self.create_table(game=old.game.name, players=players, box=old.box_path or None,
-                                bots={s.seat: s.agent for s in old.seats if s.agent},
+                                bots={s.seat: a for s in old.seats if (a := self.agent_history(old.id, s.seat)[0][1])},
                                 names={s.seat: s.name for s in old.seats}, **config)
         with self._lock:
             with self._transaction():

@@ -559,3 +559,38 @@ def test_the_join_page_opens_a_seat_by_its_code_typed_in_any_case_and_says_why_n
     assert c.store.seat_by_code("gssngy").seat == 0 and c.store.seat_by_code("GSSNGY").code == "Gssngy"
     c.store.db.execute("UPDATE seats SET code = 'gssngy' WHERE table_id = 1 AND seat = 1")
     assert c.store.seat_by_code("GSSNGY") is None and c.store.seat_by_code("gssngy").seat == 1  # two spellings: exact only
+
+
+# ============================================================================ seats handed to bots
+@pytest.mark.parametrize("game", game_names())
+def test_a_seat_handed_to_a_bot_midway_counts_its_decisions_apart_and_is_the_students_in_the_rematch(game):
+    c = Classroom(GameStore(":memory:"), bot_delay=60)  # the bots' task never runs here: decisions are made by hand
+    g = get_game(game)
+    n = g.min_players
+    t = c.store.create_table(game=game, players=n, seed=4, bots={n - 1: "random"}, **longest(g))
+    made = {p: [0, 0] for p in range(n)}  # seat -> [by a person, by a bot]
+
+    def decide(count):
+        for _ in range(count):
+            if t.state.is_terminal():
+                return
+            p = t.state.current_player()
+            made[p][t.seats[p].agent is not None] += 1
+            t.decide(p, make_bot("random", 3, t.game).act(t.state.copy()))
+
+    decide(4)
+    run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": "random"}))
+    decide(4)
+    run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": None}))
+    decide(3)
+    assert c.store.agent_history(t.id, 0) == [(0, None), (4, "random"), (8, None)]
+    assert c.store.agent_history(t.id, n - 1) == [(0, "random")]
+    res = lesson.results(c.store, t)
+    assert [(r["human_decisions"], r["bot_decisions"]) for r in res["rows"]] == [tuple(made[p]) for p in range(n)]
+    assert res["rows"][0]["bot"] is None and res["rows"][0]["bots_played"] == (["random"] if made[0][1] else [])
+    assert res["rows"][n - 1]["bot"] == "random" and res["rows"][n - 1]["human_decisions"] == 0
+    row = lesson.csv_rows(c.store, [t])[0]
+    assert (row["bot"], row["human_decisions"], row["bot_decisions"]) == ("", made[0][0], made[0][1])
+    run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": "random"}))  # a bot at the end
+    run(lambda: c.teacher_op({"op": "rematch", "table": t.id}))
+    assert [s.agent for s in c.table(2).seats] == [None] * (n - 1) + ["random"]  # the student's seat is theirs again
