@@ -199,8 +199,11 @@ def results_html(res: dict) -> str:
                  str(r["hints"])]
         body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
-    return (f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    # in a box of its own that scrolls sideways (focusable: the keyboard scrolls it), so a
+    # phone's page never widens to the table
+    return (f'<div class="hk-results-box" tabindex="0" role="region" aria-label="{caption}">'
+            f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def _cell(value) -> str:

@@ -73,6 +73,7 @@ from .render.style import name_cells
 from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 from .tableview import generic_table_view, read_form
+from .visibility import seat_secrets
 from .workers import worker_pool
 
 log = logging.getLogger("haunted_kit.server")
@@ -228,14 +229,16 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     ``classroom.table_view``; a game without one gets the generic view
     (:func:`haunted_kit.tableview.generic_table_view`: its observation as tables, its
     legal actions as buttons). ``bots`` (seat -> agent): a seat played by a bot
-    gets no choices and ``"bot": True``. Also ``"turn"`` (the page has choices now) and
+    gets no choices and ``"bot": True``. Also ``"secrets"`` (the game hides a seat's
+    cards from the others: the hot seat's "Show my hidden cards" is offered,
+    :func:`haunted_kit.visibility.seat_secrets`), ``"turn"`` (the page has choices now) and
     ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
     views = table_views(table)
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
     msg = {
         "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
-        "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat),
+        "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat), "secrets": seat_secrets(table.game),
         "title": f"{table.game.title} · {table.name}{title_who}",
         **(views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots) if views is not None
            else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
