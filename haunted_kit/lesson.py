@@ -201,7 +201,7 @@ def results_html(res: dict) -> str:
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
     # in a box of its own that scrolls sideways (focusable: the keyboard scrolls it), so a
     # phone's page never widens to the table
-    return (f'<div class="hk-results-box" tabindex="0" role="region" aria-label="{caption}">'
+    return (f'<div class="hk-results-scroll" tabindex="0" role="region" aria-label="{caption}">'
             f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 
