@@ -16,11 +16,14 @@ from haunted_kit import games
 pytestmark = pytest.mark.browser
 
 MIN_PX = 12
+PROJECTOR_MIN_PX = 14
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
 
 # every visible element with text of its own: its font size in CSS px on screen (an SVG
-# text's font size is in user units, times the SVG's scale); also the page's extent
+# text's font size is in user units, times the SVG's scale on screen; an HTML text's times
+# the CSS zoom of it and its ancestors, which its computed font size leaves out); also the
+# page's extent
 TEXT_SIZES = """() => {
   const out = [];
   for (const e of document.querySelectorAll('#app *')) {
@@ -31,7 +34,8 @@ TEXT_SIZES = """() => {
     if (!r.width && !r.height) continue;
     if (e.closest('details:not([open])') && !e.closest('summary')) continue;
     let px = parseFloat(getComputedStyle(e).fontSize);
-    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
+    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }  // CSS zoom included
+    else for (let a = e; a; a = a.parentElement) px *= parseFloat(getComputedStyle(a).zoom) || 1;  // not in fontSize
     out.push([Math.round(px * 100) / 100, e.tagName, own.trim().slice(0, 40)]);
   }
   out.sort((a, b) => a[0] - b[0]);
@@ -77,8 +81,8 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
         save_screenshot(pg, f"readable-{game}-projector", full_page=True)
         assert got["height"] <= PROJECTOR["height"], f"{game} projector is {got['height']} px tall, over 1080"
         assert got["width"] <= PROJECTOR["width"], f"{game} projector is {got['width']} px wide, over 1920"
-        small = [t for t in got["texts"] if t[0] < MIN_PX]
-        assert not small, f"{game} projector at 1920x1080: text under {MIN_PX} CSS px: {small[:5]}"
+        small = [t for t in got["texts"] if t[0] < PROJECTOR_MIN_PX]
+        assert not small, f"{game} projector at 1920x1080: text under {PROJECTOR_MIN_PX} CSS px: {small[:8]}"
         assert pg.locator(".hk-board svg, .hk-board table").first.is_visible()
     finally:
         ctx.close()
