@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+from datetime import datetime, timezone
 from html import escape
 
 from .protocol import results_by_score
@@ -31,9 +31,10 @@ from .visibility import seen_events
 REPLAY_PLAYOUTS = 8
 #: the playouts of a seat's "Suggest a move" (a second or so of a worker's time)
 HINT_PLAYOUTS = 300
-#: the CSV's columns, in order (one row per seat per table)
-CSV_COLUMNS = ("table", "table_name", "game", "seed", "finished", "seat", "player", "name", "bot", "rank", "won",
-               "score", "score_by_source", "decisions", "human_decisions", "bot_decisions", "bots_played",
+#: the CSV's columns, in order (one row per seat per table); after them one ``points: SOURCE``
+#: column per score source any row has (:func:`csv_text`)
+CSV_COLUMNS = ("table", "table_name", "game", "date", "seed", "finished", "seat", "player", "name", "bot", "rank",
+               "won", "score", "decisions", "human_decisions", "bot_decisions", "bots_played",
                "takebacks", "hints")
 
 
@@ -214,16 +215,20 @@ def _cell(value) -> str:
 
 
 def csv_rows(store, tables) -> list[dict]:
-    """One row per seat per table (:data:`CSV_COLUMNS`), with the students' names."""
+    """One row per seat per table (:data:`CSV_COLUMNS`, ``date``: the day of the table's
+    last change, UTC, ``YYYY-MM-DD``), with the students' names, and ``score_by_source``
+    (source -> points, written by :func:`csv_text` as a column per source)."""
     out = []
     for t in tables:
         res = results(store, t)
+        when = last_activity(store, t)
+        day = datetime.fromtimestamp(when, timezone.utc).date().isoformat() if when is not None else ""
         for r in res["rows"]:
-            out.append({"table": t.id, "table_name": t.name, "game": t.game.name, "seed": t.config.get("seed"),
+            out.append({"table": t.id, "table_name": t.name, "game": t.game.name, "date": day, "seed": t.config.get("seed"),
                         "finished": "yes" if res["over"] else "no", "seat": r["seat"] + 1, "player": f"P{r['seat'] + 1}",
                         "name": r["name"] or "", "bot": r["bot"] or "", "rank": r["rank"],
                         "won": "" if r["won"] is None else ("yes" if r["won"] else "no"), "score": _number(r["score"]),
-                        "score_by_source": json.dumps(r["parts"]) if r["parts"] else "",
+                        "score_by_source": dict(r["parts"]),
                         "decisions": r["decisions"], "human_decisions": r["human_decisions"],
                         "bot_decisions": r["bot_decisions"], "bots_played": " ".join(r["bots_played"]),
                         "takebacks": r["takebacks"], "hints": r["hints"]})
@@ -231,12 +236,22 @@ def csv_rows(store, tables) -> list[dict]:
 
 
 def csv_text(rows: list[dict]) -> str:
-    """:func:`csv_rows` as CSV text (a header line, then a row per seat per table)."""
+    """:func:`csv_rows` as CSV text: a header line (:data:`CSV_COLUMNS`, then ``points:
+    SOURCE`` for every score source of any row, in order met), then a row per seat per
+    table (a source a row's game or player lacks: empty for another game, 0 for a
+    player of a game that has it)."""
+    sources = list(dict.fromkeys(k for r in rows for k in r["score_by_source"]))
+    of_game = {}
+    for r in rows:
+        of_game.setdefault(r["game"], set()).update(r["score_by_source"])
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(CSV_COLUMNS)
+    w.writerow([*CSV_COLUMNS, *(_cell(f"points: {k}") for k in sources)])
     for r in rows:
-        w.writerow([_cell(r[c]) if c in ("name", "table_name") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS])
+        points = [_number(r["score_by_source"].get(k, 0)) if k in of_game[r["game"]] and r["finished"] == "yes" else ""
+                  for k in sources]
+        w.writerow([_cell(r[c]) if c in ("name", "table_name") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS]
+                   + points)
     return out.getvalue()
 
 

@@ -203,9 +203,11 @@ def create_request(msg: dict) -> dict:
     if not isinstance(name, str) or name not in served:
         raise ValueError(f"Game (game) must be one of {', '.join(served)}, got {str(name)[:40]!r}.")
     views = game_module(name, "classroom")
-    common = {k: msg[k] for k in ("players", "seed", "bots") if k in msg}
-    values = read_form(common, common_fields(tuple(served[name]["players"])), "A new table")
-    players, bots = values["players"], values["bots"]
+    common = {k: msg[k] for k in ("players", "seed") if k in msg}
+    fields = common_fields(tuple(served[name]["players"]))
+    values = read_form(common, fields[:2], "A new table")
+    players = values["players"]  # first: the bot seats are read against the table's own players
+    bots = read_form({k: msg[k] for k in ("bots",) if k in msg}, [{**fields[2], "max": players}], "A new table")["bots"]
     if any(b > players for b in bots) or len(set(bots)) != len(bots):
         raise ValueError(f"Bot seats (bots) must be different seats from 1 to {players}, got {bots}.")
     box = msg.get("box") or None
@@ -462,13 +464,13 @@ class Classroom:
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
         """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
-        label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet: the
-        student may give one), ``waiting`` (:func:`haunted_kit.lesson.waiting`: whom the
+        label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet and
+        is a student's, not a bot's: the student may give one), ``waiting`` (:func:`haunted_kit.lesson.waiting`: whom the
         table waits for and since when, the page counts the time) and ``results`` (the
         results screen's HTML once the game is over, else "")."""
         msg["names"] = [s.label for s in t.seats]
         seat = t.seats[viewer] if mode == "seat" and 0 <= viewer < len(t.seats) else None
-        msg["name_wanted"] = bool(seat is not None and not seat.name)
+        msg["name_wanted"] = bool(seat is not None and not seat.name and seat.agent is None)  # a bot's seat: nobody to name
         if seat is not None and seat.name:
             msg["title"] += f" {seat.name}"
         msg["waiting"] = lesson.waiting(self.store, t)

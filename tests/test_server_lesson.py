@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import re
+from datetime import datetime, timezone
 import sqlite3
 
 import pytest
@@ -115,6 +116,9 @@ def test_a_student_names_an_unnamed_seat_once_and_a_bad_name_is_refused():
     c.connections.add(page)
     c.refresh(page)
     assert page.socket.sent[-1]["name_wanted"] is True
+    bot_seat = c.store.create_table(players=2, seed=1, bots={0: "random"})
+    assert c.build_view(bot_seat, 0, "seat")["name_wanted"] is False  # a bot's seat: nobody to ask a name
+    assert c.build_view(bot_seat, 1, "seat")["name_wanted"] is True
     c.student_name(page, "z" * 41)
     assert page.socket.sent[-1] == {"type": "refused", "text": f"Not kept: a name has at most {MAX_NAME} characters; "
                                                                f"{'z' * 20!r}... has 41."}
@@ -322,7 +326,17 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
     (status, text), (no, _), (watch, _) = serve(c, go)
     assert status == 200 and no == 403 and watch == 403
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0]) == list(lesson.CSV_COLUMNS)
+    assert list(rows[0])[:len(lesson.CSV_COLUMNS)] == list(lesson.CSV_COLUMNS)
+    res = lesson.results(c.store, tables[0])
+    # a column per score source (the finished game's: its players' points add up to the score), no JSON
+    sources = [k[len("points: "):] for k in list(rows[0])[len(lesson.CSV_COLUMNS):]]
+    assert all(k.startswith("points: ") for k in list(rows[0])[len(lesson.CSV_COLUMNS):])
+    assert set(res["sources"]) <= set(sources)
+    for r, got in zip(res["rows"], [r for r in rows if int(r["table"]) == tables[0].id]):
+        assert sum(float(got[f"points: {k}"]) for k in res["sources"]) == pytest.approx(float(r["score"] or 0))
+    days = {t.id: datetime.fromtimestamp(lesson.last_activity(c.store, t), timezone.utc).date().isoformat()
+            for t in tables}  # the day of each table's last change, from the store's own times
+    assert [r["date"] for r in rows] == [days[int(r["table"])] for r in rows] and all(len(d) == 10 for d in days.values())
     assert len(rows) == sum(len(t.seats) for t in tables)
     assert [(int(r["table"]), int(r["seat"])) for r in rows] == [(t.id, s.seat + 1) for t in tables for s in t.seats]
     first = [r for r in rows if int(r["table"]) == tables[0].id]
