@@ -576,7 +576,8 @@ class Classroom:
                                  "over": t.state.is_terminal(), "names": [s.label for s in t.seats],
                                  "watch": self.store.link_token(t.id, "watch")})
                 continue
-            idle = lesson.seat_idle(self.store, t)
+            over = t.state.is_terminal()
+            idle = [None] * len(t.seats) if over else lesson.seat_idle(self.store, t)  # a finished game waits for nobody
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
                       "idle_since": idle[seat.seat],
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
@@ -594,11 +595,13 @@ class Classroom:
     def idle_times(self, t: Table) -> dict:
         """How long, in seconds by :attr:`clock`, table ``t`` has waited for its player to
         move (``"waiting"``, None when nobody is to move) and each seat has gone without a
-        decision (``"seats"``: since its last one, else since the table was made), as the
-        teacher page counts them."""
+        decision (``"seats"``: since its last one, else since the table was made; None
+        each once the game is over: nobody is idle at a finished table), as the teacher
+        page counts them."""
         now, wait = self.clock(), lesson.waiting(self.store, t)
         return {"waiting": None if wait is None or wait["since"] is None else max(0.0, now - wait["since"]),
-                "seats": [None if x is None else max(0.0, now - x) for x in lesson.seat_idle(self.store, t)]}
+                "seats": [None if x is None or t.state.is_terminal() else max(0.0, now - x)
+                          for x in lesson.seat_idle(self.store, t)]}
 
     @staticmethod
     def form_fields(game) -> list[dict]:

@@ -247,6 +247,10 @@ def test_waiting_and_idle_times_follow_the_injected_clock():
     assert wait == {"seat": q, "label": f"P{q + 1}", "bot": False, "since": at}
     assert lesson.duration_words(125) == "2 min 05 s" and lesson.duration_words(45.9) == "45 s"
     assert lesson.duration_words(3 * 3600 + 7 * 60 + 5) == "3 h 07 min"
+    play_to_end(t)  # a finished game: nobody waits, nobody is idle, however long the clock runs
+    now[0] += 3600
+    assert c.idle_times(t) == {"waiting": None, "seats": [None, None]}
+    assert [s["idle_since"] for s in c.teacher_message()["tables"][0]["seats"]] == [None, None]
 
 
 @pytest.mark.parametrize("game", game_names())

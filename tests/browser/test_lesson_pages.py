@@ -97,5 +97,17 @@ def test_an_archived_tables_pages_follow_it_back_into_play_and_codes_are_typed_i
             for page in (pg, screen):  # reloaded by itself onto the live table
                 expect(page.locator("#app .hk-board")).to_have_count(1)
                 expect(page.locator(".hk-withdrawn")).to_have_count(0)
+        teacher = ctx.new_page()
+        with explained("the teacher's tables keep their order", srv, teacher):
+            assert teacher_post(srv, {"op": "create", "players": 2, "seed": 5}) == {"ok": "Table 2 created."}
+            teacher.goto(srv.teacher)
+            expect(teacher.locator(".hk-table-box h3")).to_have_count(2)
+            teacher_post(srv, {"op": "archive", "table": 1})
+            expect(teacher.locator(".hk-table-box h3")).to_have_count(1)
+            teacher_post(srv, {"op": "unarchive", "table": 1})
+            expect(teacher.locator(".hk-table-box h3")).to_have_count(2)
+            heads = teacher.locator(".hk-table-box h3")
+            expect(heads.first).to_contain_text("Table 1")
+            expect(heads.nth(1)).to_contain_text("Table 2")
     finally:
         ctx.close()
