@@ -44,6 +44,7 @@ import json
 import logging
 import random
 import secrets
+import signal
 import socket
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -390,11 +391,13 @@ class Classroom:
             out[seat.seat] = self._bots[key]
         return out
 
-    def close(self) -> None:
-        """Stop the bots' worker processes (a decision being computed is dropped); a
-        classroom of :func:`open_classroom` also closes its store and lets another server open it."""
+    def close(self, wait: bool = False) -> None:
+        """Stop the bots' worker processes (a decision being computed is dropped; ``wait``:
+        until they have ended, as a server stopping does, so nothing of theirs is left
+        behind); a classroom of :func:`open_classroom` also closes its store and lets
+        another server open it."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
         if self._server_lock is not None:
             self.store.close()
@@ -1664,15 +1667,22 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
         else:
             print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+        print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
         print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
         if ready is not None:
             ready(info)
-        await asyncio.Event().wait()
+        stop = asyncio.Event()
+        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        except (NotImplementedError, AttributeError):  # Windows: Ctrl-C only
+            pass
+        await stop.wait()
 
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
     finally:
-        classroom.close()  # the bots' workers, the store and its lock
+        classroom.close(wait=True)  # the bots' workers (ended, nothing left behind), the store and its lock
+    print("Server stopped; the tables stay in the store.", flush=True)
     return 0

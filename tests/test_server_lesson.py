@@ -612,3 +612,37 @@ def test_a_seat_handed_to_a_bot_midway_counts_its_decisions_apart_and_is_the_stu
     run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": "random"}))  # a bot at the end
     run(lambda: c.teacher_op({"op": "rematch", "table": t.id}))
     assert [s.agent for s in c.table(2).seats] == [None] * (n - 1) + ["random"]  # the student's seat is theirs again
+
+
+# ============================================================================ stopping
+def test_sigterm_stops_the_server_cleanly_with_its_bots_workers(tmp_path):
+    """SIGTERM (a service manager's stop) ends the server as Ctrl-C does: exit 0, a line
+    saying it stopped, its bots' worker processes ended (no leaked semaphore warning)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.Popen([sys.executable, "-m", "haunted_kit", "server", "--port", "0", "--store", "class.db",
+                             "--players", "2", "--bots", "1,2", "--bot-delay", "0", "--log", "teacher.log"],
+                            cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        lines = []
+        for line in proc.stdout:  # bounded by the server's own start-up; the event is its Ready line
+            lines.append(line.decode())
+            if line.startswith(b"Ready:"):
+                break
+        assert any(x.startswith("Students without a link: open http://127.0.0.1:") for x in lines), lines
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = err.decode("utf-8", "replace")
+    assert proc.returncode == 0, text
+    assert out.decode().strip().splitlines()[-1] == "Server stopped; the tables stay in the store."
+    assert "leaked" not in text and "Traceback" not in text, text
