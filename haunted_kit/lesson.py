@@ -258,7 +258,7 @@ def csv_text(rows: list[dict]) -> str:
 def turning_points(game, config: dict, box_path, record: list, names: list[str]) -> list[dict]:
     """The game review's turning points of a table (:func:`haunted_kit.review.review`, a
     quick look of :data:`REPLAY_PLAYOUTS` playouts), rebuilt from its record (run in a
-    worker process): ``{"number", "player", "text"}`` each, the sentence with the seats'
+    worker process): ``{"number", "player", "text"}`` each, in game order, the sentence with the seats'
     labels; [] for a game the review cannot read."""
     box, _ = table_box(game, box_path)
     s = start_position(game, config, box)
@@ -269,7 +269,7 @@ def turning_points(game, config: dict, box_path, record: list, names: list[str])
     except ValueError:  # MissingHook, ReviewError: no review for this game
         return []
     out = []
-    for tp in rev.turning_points:
+    for tp in sorted(rev.turning_points, key=lambda tp: tp.number):  # in game order, as the replay steps
         text = tp.sentence()
         for p in sorted(range(len(names)), reverse=True):  # P10 before P1
             if names[p]:

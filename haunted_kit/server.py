@@ -1667,15 +1667,15 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
         else:
             print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+        stop = asyncio.Event()
+        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        except (NotImplementedError, AttributeError):  # Windows: Ctrl-C only
+            pass
         print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
         print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
         if ready is not None:
             ready(info)
-        stop = asyncio.Event()
-        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        except (NotImplementedError, AttributeError):  # Windows: Ctrl-C only
-            pass
         await stop.wait()
 
     try:

@@ -274,7 +274,7 @@ def snapshot(store):
     ({"op": "create", "seed": 2 ** 70}, "Seed (seed) must be a whole number from -9223372036854775808 to "
                                         "9223372036854775807, got 1180591620717411303424."),
     ({"op": "create", "bots": [1, 1]}, "Bot seats (bots) must be different seats from 1 to 2, got [1, 1]."),
-    ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 4, separated by "
+    ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 2, separated by "
                                     "commas, got 'x'."),
     ({"op": "create", "game": {"name": "haunted"}},
      f"Game (game) must be one of {', '.join(game_names())}, got \"{{'name': 'haunted'}}\"."),

@@ -385,6 +385,7 @@ def test_the_turning_points_come_from_the_game_review_with_names():
     record = [t.game.action_to_dict(a) for _, _, a in t.applied]
     points = lesson.turning_points(t.game, t.config, None, record, ["Ana", ""])
     assert isinstance(points, list)
+    assert [p["number"] for p in points] == sorted(p["number"] for p in points)  # in game order
     for p in points:
         assert 1 <= p["number"] <= len(t.applied) and p["text"].startswith(f"Decision {p['number']}: P{p['player'] + 1}")
         assert t.applied[p["number"] - 1][1] == p["player"]  # the replay's step numbers are the review's
