@@ -186,8 +186,9 @@ def results_html(res: dict) -> str:
         return ""
     rows = sorted(res["rows"], key=lambda r: (r["rank"] if r["rank"] is not None else 1e9, r["seat"]))
     head = "".join(f"<th scope=\"col\">{escape(h)}</th>" for h in
-                   ("rank", "player", escape(str(res["score_name"])), *res["sources"], "decisions", "take-backs",
-                    "hints asked"))
+                   ("rank", "player", str(res["score_name"]),
+                    *(f"{k} ({res['score_name']})" for k in res["sources"]),  # each source says what it counts
+                    "decisions", "take-backs", "hints asked"))
     body = []
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")

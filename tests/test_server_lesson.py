@@ -304,6 +304,8 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
     # row's cells under them add up to its score: a source a player lacks reads 0, never blank
     assert res["sources"] == list(dict.fromkeys(k for r in res["rows"] for k in r["parts"]))
     html = lesson.results_html(res)
+    for k in res["sources"]:  # a source's header says what it counts (the game's score name)
+        assert f'<th scope="col">{k} ({res["score_name"]})</th>' in html
     if res["sources"]:
         for row in re.findall(r"<tr><td>(.*?)</td></tr>", html.split("<tbody>")[1]):
             cells = row.split("</td><td>")
