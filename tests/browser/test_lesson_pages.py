@@ -109,5 +109,9 @@ def test_an_archived_tables_pages_follow_it_back_into_play_and_codes_are_typed_i
             heads = teacher.locator(".hk-table-box h3")
             expect(heads.first).to_contain_text("Table 1")
             expect(heads.nth(1)).to_contain_text("Table 2")
+            form = teacher.locator("form.hk-new")  # too many players: the server's sentence shows on the page
+            form.locator('[name="players"]').fill("99")
+            form.locator("button", has_text="create").click()
+            expect(form.locator(".hk-reply")).to_contain_text("Players (players) must be a whole number from")
     finally:
         ctx.close()
