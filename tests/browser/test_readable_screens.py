@@ -44,6 +44,20 @@ TEXT_SIZES = """() => {
 }"""
 
 
+# per pannable board: whether the middle of the page's highlighted choices (the middle of their
+# extent, where they are drawn on screen) lies in the box's visible part, so the choices are
+# reached from where the board starts (true for a board without cell choices)
+CHOICES_IN_VIEW = """() => [...document.querySelectorAll('.hk-pan')].map(pan => {
+  const svg = pan.querySelector('svg'), vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+  const p = pan.getBoundingClientRect(), k = r.width / vb.width;
+  const pts = view.actions.filter(a => a.xy).map(a => [r.left + (a.xy[0] - vb.x) * k, r.top + (a.xy[1] - vb.y) * k]);
+  if (!pts.length) return true;
+  const xs = pts.map(q => q[0]), ys = pts.map(q => q[1]);
+  const x = (Math.min(...xs) + Math.max(...xs)) / 2, y = (Math.min(...ys) + Math.max(...ys)) / 2;
+  return x >= p.left && x <= p.right && y >= p.top && y <= p.bottom;
+})"""
+
+
 def open_page(browser, url, viewport, server):
     ctx = browser.new_context(viewport=viewport)
     pg = ctx.new_page()
@@ -72,6 +86,13 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
                 box.focus()
                 pg.keyboard.press("ArrowRight")
                 pg.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
+    finally:
+        ctx.close()
+
+    ctx, pg = open_page(chromium_browser, srv.hotseat[1], PHONE, srv)  # the player to move's choices, on a phone
+    try:
+        seen = pg.evaluate(CHOICES_IN_VIEW)
+        assert all(seen), f"{game} hot seat at 390x844: no highlighted choice in view on a pannable board: {seen}"
     finally:
         ctx.close()
 
