@@ -1670,7 +1670,7 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
         stop = asyncio.Event()
         try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        except (NotImplementedError, AttributeError):  # Windows: Ctrl-C only
+        except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
             pass
         print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
         print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
