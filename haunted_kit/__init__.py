@@ -11,6 +11,7 @@ Quick start::
 
     hk.get_game("estate").new_game(players=3, seed=7)    # any registered game, same protocol
     hk.tutorial("estate")      # a first game that teaches itself (in a notebook)
+    hk.box_editor("landmarks") # house rules: a form from the game's box schema, checked, saved as a box
 
 The top level is the kit (the protocol, the registry, the tools); each game is a package
 of the same shape (:mod:`haunted_kit.haunted`, :mod:`haunted_kit.estate`,
@@ -34,6 +35,7 @@ _LAZY = {
     **{name: "haunted_kit.protocol" for name in ("ChanceError", "HistoryEntry", "IllegalAction", "Record", "Refusal")},
     **{name: "haunted_kit.games" for name in ("get_game", "game_names")},
     "tutorial": "haunted_kit.widgets.tutorial",
+    "box_editor": "haunted_kit.widgets.box_editor",
 }
 
 

@@ -3,18 +3,15 @@ the one error every game's loader raises for a bad box.
 
 Every game of the kit keeps its numbers in a folder of TOML and CSV files (Haunted Lands
 in ``data/``, the estate in ``data/estate/``, Landmarks in ``data/landmarks/``). Every
-file is read with :func:`read_box_text` and :func:`parse_box_toml` (TOML), directly or
-through :class:`BoxFile`'s typed reads or a box schema (:mod:`haunted_kit.boxschema`):
+file is read with :func:`read_box_text` and parsed by :func:`parse_box_toml` (TOML) or
+the game's own parser (a CSV file), then checked against the game's box schema
+(:mod:`haunted_kit.boxschema`: typed keys, bounds, unknown keys, provenance):
 
 * a file over :data:`MAX_BOX_FILE_BYTES` is refused before it is read;
 * a file that is not UTF-8 is refused naming the line of the first bad byte;
 * bad TOML (syntax, an integer of over 4,300 digits, nesting deeper than Python's
   recursion limit) is refused, and so is a file nested deeper than :data:`MAX_DEPTH`
-  or holding a blank key (``"" = 1``, ``[cards." "]``);
-* typed reads (:meth:`BoxFile.get`, :meth:`BoxFile.int_list`, :meth:`BoxFile.str_list`)
-  take integers that are not bools (:func:`haunted_kit.protocol.is_integer`) within
-  bounds (:data:`MAX_NUMBER` unless tighter), true/false, strings (names not blank),
-  lists and tables.
+  or holding a blank key (``"" = 1``, ``[cards." "]``).
 
 Whatever goes wrong raises :class:`BoxError`, naming the file, the entry and the
 problem, so code that catches ``BoxError`` catches every game's; no TypeError,
@@ -26,18 +23,17 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from .fileio import InputTooLarge, read_text
-from .protocol import is_integer
-from .provenance import read_provenance, unknown_field, unknown_table
 
 
 class BoxError(ValueError):
     """A data file of a box is missing, malformed or inconsistent.
 
     The message always names the file, the entry and the problem (``file``, ``entry``
-    and ``problem`` hold them) and, when known, the rule section the entry applies
+    and ``problem`` hold them; an ``entry`` of ``"-"``, the file or folder as a whole, is
+    said ``"the file"`` or ``"the folder"``, :func:`whole_words`) and, when known, the rule section the entry applies
     (``section``, ``""`` if none), e.g. ``"landmarks/game.toml, entry players: field
     'max' must be at most 8, got 9 (rule section: Landmarks: Game Setup)"``.
     """
@@ -45,7 +41,15 @@ class BoxError(ValueError):
     def __init__(self, file: str, entry: str, problem: str, *, section: str = ""):
         self.file, self.entry, self.problem, self.section = file, entry, problem, section
         where = f" (rule section: {section})" if section else ""
-        super().__init__(f"{file}, entry {entry}: {problem}{where}")
+        super().__init__(f"{file}, {whole_words(file) if entry in ('', '-') else 'entry ' + entry}: {problem}{where}")
+
+
+def whole_words(file: str) -> str:
+    """How a box error names a problem of no one entry (``entry`` ``"-"``): ``"the file"``
+    for a file (``"market.toml, the file: not valid TOML"``), ``"the folder"`` for a
+    folder (``"/no/box, the folder: no such folder"``)."""
+    name = str(file).rstrip("/").rsplit("/", 1)[-1]
+    return "the file" if "." in name and not str(file).endswith("/") and "=" not in str(file) else "the folder"
 
 
 #: where the kit's own data folder is: inside the wheel (``haunted_kit/_box``), or the checkout's ``data/``
@@ -99,10 +103,6 @@ MAX_DEPTH = 10
 #: far above every printed number, small enough that no count, cost or reward can blow
 #: up a game.
 MAX_NUMBER = 999
-
-_MISSING = object()
-#: names of the kinds :meth:`BoxFile.get` reads, as its messages say them
-_KIND_NAMES = {int: "int", bool: "true or false", str: "str", list: "a list", dict: "a table"}
 
 
 def read_box_text(root: Path, name: str, *, label: str | None = None, max_bytes: int = MAX_BOX_FILE_BYTES) -> str:
@@ -164,132 +164,3 @@ def parse_box_toml(text: str, label: str) -> dict:
         elif isinstance(value, list):
             stack.extend((item, depth + 1, f"{where}[{i}]") for i, item in enumerate(value, start=1))
     return data
-
-
-class BoxFile:
-    """One TOML file of a box, read and checked, with typed reads that fail with a
-    :class:`BoxError` naming the file, the entry and the problem.
-
-    Args:
-        root: the box folder.
-        name: the file's name in it.
-        rows: the list collecting ``(file, entry, field, provenance, value)`` rows
-            (:meth:`provenance`); a new list if omitted.
-        label: how errors and rows name the file (default ``name``).
-        tables: the top-level tables the loader reads: any other is refused
-            (:func:`~haunted_kit.provenance.unknown_table`). ``None`` for files whose
-            top-level tables are the entries themselves (e.g. ``terrain.toml``).
-        max_bytes: the size limit (default :data:`MAX_BOX_FILE_BYTES`).
-
-    Raises:
-        BoxError: see :func:`read_box_text` and :func:`parse_box_toml`.
-
-    ``data`` holds the parsed file.
-    """
-
-    def __init__(self, root: Path, name: str, rows: list | None = None, *, label: str | None = None,
-                 tables: tuple[str, ...] | None = None, max_bytes: int = MAX_BOX_FILE_BYTES):
-        self.root, self.name, self.label = Path(root), name, label or name
-        self.rows = [] if rows is None else rows
-        self.data = parse_box_toml(read_box_text(root, name, label=self.label, max_bytes=max_bytes), self.label)
-        bad = unknown_table(self.data, tables) if tables is not None else None
-        if bad:
-            self.fail(*bad)
-
-    def fail(self, entry: str, problem: str) -> NoReturn:
-        """Raise :class:`BoxError` for ``entry`` of this file."""
-        raise BoxError(self.label, entry, problem)
-
-    def as_table(self, value, entry: str, fields: tuple[str, ...] | None = None) -> dict:
-        """``value``, which must be a table (an entry); with ``fields``, a field outside
-        them (and ``provenance``) is refused (:meth:`only_fields`)."""
-        if not isinstance(value, dict):
-            self.fail(entry, "missing table" if value is None else "must be a table")
-        if fields is not None:
-            self.only_fields(value, entry, fields)
-        return value
-
-    def table(self, data: dict, key: str, entry: str | None = None, fields: tuple[str, ...] | None = None) -> dict:
-        """The table ``data[key]`` (see :meth:`as_table`); errors name ``entry`` (default ``key``)."""
-        return self.as_table(data.get(key) if isinstance(data, dict) else None, entry or key, fields)
-
-    def entries(self, data: dict, key: str | None = None, prefix: str | None = None):
-        """``(name, entry, table)`` for every entry of the table ``data[key]`` (of
-        ``data`` itself when ``key`` is None); ``entry`` is ``prefix.name`` (``prefix``
-        defaults to ``key``). An entry that is not a table is refused."""
-        parent = data if key is None else self.table(data, key)
-        prefix = key if prefix is None else prefix
-        for name, value in parent.items():
-            entry = f"{prefix}.{name}" if prefix else name
-            yield name, entry, self.as_table(value, entry)
-
-    def only_fields(self, table: dict, entry: str, allowed) -> None:
-        """Refuse a field of ``table`` outside ``allowed`` (and ``provenance``)."""
-        problem = unknown_field(table, tuple(allowed))
-        if problem:
-            self.fail(entry, problem)
-
-    def get(self, table: dict, key: str, kind: type, entry: str, *, low: int | None = 0, high: int | None = MAX_NUMBER,
-            empty: bool = True, allowed=None, default=_MISSING):
-        """The field ``table[key]`` of kind ``int`` (an integer, not a bool:
-        :func:`~haunted_kit.protocol.is_integer`, within ``low..high``; ``None``: no
-        bound), ``bool``, ``str`` (``empty=False``: not empty or blank), ``list`` or
-        ``dict``; with ``allowed``, a value outside it is refused. A missing field is
-        refused unless ``default`` is given."""
-        self.as_table(table, entry)
-        if key not in table:
-            if default is not _MISSING:
-                return default
-            self.fail(entry, f"missing field '{key}'")
-        value = table[key]
-        ok = is_integer(value) if kind is int else isinstance(value, kind)
-        if not ok:
-            self.fail(entry, f"field '{key}' must be {_KIND_NAMES.get(kind, kind.__name__)}, got {value!r}")
-        if kind is int:
-            if low is not None and value < low:
-                self.fail(entry, f"field '{key}' must not be negative, got {value}" if low == 0
-                          else f"field '{key}' must be at least {low}, got {value}")
-            if high is not None and value > high:
-                self.fail(entry, f"field '{key}' must be at most {high}, got {value}")
-        if kind is str and not empty and not value.strip():
-            self.fail(entry, f"field '{key}' must not be empty or blank")
-        if allowed is not None and value not in allowed:
-            self.fail(entry, f"field '{key}' has unknown value {value!r} (known: {', '.join(map(str, allowed))})")
-        return value
-
-    def int_list(self, table: dict, key: str, entry: str, *, low: int = 0, high: int = MAX_NUMBER) -> tuple[int, ...]:
-        """The field ``table[key]``: a list of integers within ``low..high``."""
-        value = self.get(table, key, list, entry)
-        for v in value:
-            if not is_integer(v) or not low <= v <= high:
-                self.fail(entry, f"field '{key}' must list integers {low}..{high}, got {v!r}")
-        return tuple(value)
-
-    def str_list(self, table: dict, key: str, entry: str, allowed=None, *, distinct: bool = False,
-                 nonempty: bool = False) -> tuple[str, ...]:
-        """The field ``table[key]``: a list of names (strings, not empty or blank), each
-        in ``allowed`` if given; ``distinct``: none twice; ``nonempty``: at least one."""
-        value = self.get(table, key, list, entry)
-        for v in value:
-            if not isinstance(v, str) or not v.strip():
-                self.fail(entry, f"field '{key}' must list names (non-blank strings), got {v!r}")
-            if allowed is not None and v not in allowed:
-                self.fail(entry, f"field '{key}' has unknown value {v!r} (known: {', '.join(allowed)})")
-        if distinct and len(set(value)) != len(value):
-            self.fail(entry, f"field '{key}' lists a name twice")
-        if nonempty and not value:
-            self.fail(entry, f"field '{key}' must not be empty")
-        return tuple(value)
-
-    def provenance(self, table: dict, entry: str, fields: list[str] | None = None) -> None:
-        """Record the provenance of ``fields`` of ``table`` (default: all but
-        ``provenance``) as ``(file, entry, field, provenance, value)`` rows;
-        ``provenance`` is a string or a per-field table
-        (:func:`~haunted_kit.provenance.read_provenance`)."""
-        fields = [k for k in table if k != "provenance"] if fields is None else fields
-        try:
-            pairs = read_provenance(table, fields)
-        except (ValueError, TypeError) as exc:
-            self.fail(entry, str(exc))
-        for f, p in pairs:
-            self.rows.append((self.label, entry, f, p, table.get(f)))

@@ -42,6 +42,7 @@ docs/BOXES.md.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -54,11 +55,11 @@ import annotated_types
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, ValidationError, model_validator
 
 from .boxfile import MAX_BOX_FILE_BYTES, MAX_NUMBER, BoxError, parse_box_toml, read_box_text
-from .provenance import read_provenance
+from .provenance import mark_house_rules, read_provenance, value_fingerprint
 
 __all__ = ["BoxModel", "BoxTable", "BoxEntries", "BoxSchema", "Invalid", "Name", "Names", "Whole", "box_field",
            "require_known", "earlier", "validate",
-           "read_file", "provenance_rows", "box_reference", "reference_markdown", "game_schema"]
+           "read_file", "provenance_rows", "box_reference", "reference_markdown", "game_schema", "key_matches"]
 
 
 class Invalid(ValueError):
@@ -66,11 +67,14 @@ class Invalid(ValueError):
     cross-field or cross-file check). ``problem`` is the sentence the user reads;
     ``entry`` the key path it concerns (default: the table the validator belongs to,
     ``-`` for a whole file), or ``within`` a key path inside that table
-    (``"give[0]"``: the error's entry is ``actions.sell_marble.give[0]``)."""
+    (``"give[1]"``: the error's entry is ``actions.sell_marble.give[1]``). A check of one
+    file that finds the fault in a file checked before it (one that names what this file
+    lacks) gives that file's name as ``file`` (as errors name it) and its rule ``section``."""
 
-    def __init__(self, problem: str, *, entry: str | None = None, within: str | None = None):
+    def __init__(self, problem: str, *, entry: str | None = None, within: str | None = None,
+                 file: str | None = None, section: str | None = None):
         super().__init__(problem)
-        self.problem, self.entry, self.within = problem, entry, within
+        self.problem, self.entry, self.within, self.file, self.section = problem, entry, within, file, section
 
 
 class _Unknown(Invalid):
@@ -188,8 +192,12 @@ class BoxTable(BoxModel):
             cls._known_keys(data)
             given = [k for k in data if k != "provenance"]
             prov = data.get("provenance")
-            # a declared key left out but named in the provenance: reported as missing, not as unknown
+            # a required key left out but named in the provenance: reported as missing, not as unknown;
+            # an optional key left out and named there is refused: its provenance would describe nothing
             absent = [k for k in prov if k in cls.model_fields and k not in data] if isinstance(prov, dict) else []
+            for k in absent:
+                if not cls.model_fields[k].is_required():
+                    raise Invalid(f"provenance names field '{k}', which the table does not give")
             try:
                 pairs = read_provenance(data, given + absent)
             except (TypeError, ValueError) as exc:
@@ -249,9 +257,12 @@ def _step(tp, key):
 
 
 def _path(loc) -> str:
+    """The key path of a pydantic ``loc``; a list's items are counted from 1, as
+    :func:`~haunted_kit.boxfile.parse_box_toml`, the provenance rows and a file's
+    ``[[table]]`` headers count them (``options[3]``: the third ``[[...options]]``)."""
     out = ""
     for k in loc:
-        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+        out += f"[{k + 1}]" if isinstance(k, int) else (f".{k}" if out else str(k))
     return out
 
 
@@ -316,6 +327,8 @@ def _error(model, err: dict, label: str) -> BoxError:
             section = section or _section_at(model, tuple(exc.entry.split(".")))
         if exc.within:
             entry = f"{_path(loc)}.{exc.within}" if loc else exc.within
+        if exc.file:
+            return BoxError(exc.file, entry, exc.problem, section=exc.section or "")
         return BoxError(label, entry, exc.problem, section=section)
     steps, tp = [model], model
     for k in loc:
@@ -395,19 +408,61 @@ class BoxSchema:
 
     def rows(self, files: dict[str, BaseModel]) -> list[tuple]:
         """``(file, entry, field, provenance, value)`` rows of every checked file
-        (:func:`provenance_rows`), in file order."""
+        (:func:`provenance_rows`), in file order. (A box's ``provenance`` keeps four of
+        them, without the value: :meth:`box_parts` makes it.)"""
         return [row for name, inst in files.items() for row in provenance_rows(inst, self.label_of(name))]
+
+    def box_parts(self, files: dict[str, BaseModel], fields: dict, shipped: dict | None = None) -> dict:
+        """The parts of a box that the kit reads, made from files this schema read, so a
+        game's ``load_box`` need not assemble them (docs/NEW_GAME.md, "What a box holds")::
+
+            files = SCHEMA.read(path)
+            fields = {"min_players": files["game.toml"].players.min, ...}   # the box's own fields
+            shipped = None if same_folder else default_box().values
+            return MyBox(path=str(path), **fields, **SCHEMA.box_parts(files, fields, shipped))
+
+        Args:
+            files: :meth:`read`'s result (file name -> checked model).
+            fields: the box's rule values, field name -> value (what the fingerprint hashes;
+                the names in :data:`~haunted_kit.provenance.NOT_VALUES` are left out).
+            shipped: the shipped box's ``values`` to mark house rules against, or ``None``
+                when this is the shipped box itself.
+
+        Returns:
+            ``{"provenance", "values", "fingerprint"}``: ``provenance`` the rows
+            ``(file, entry, key, provenance)`` with ``"house rule"`` where a value differs
+            from ``shipped`` (:func:`~haunted_kit.provenance.mark_house_rules`); ``values``
+            ``{(file, entry, key): value}`` holding exactly the rows' values (as written;
+            tables as dicts); ``fingerprint`` :func:`~haunted_kit.provenance.value_fingerprint`
+            of ``fields`` (64 hex characters).
+        """
+        rows = self.rows(files)
+        return {"provenance": mark_house_rules(rows, shipped), "values": {(f, e, k): v for f, e, k, _p, v in rows},
+                "fingerprint": value_fingerprint(fields)}
 
 
 def _dump(value):
-    return value.model_dump() if isinstance(value, BaseModel) else value
+    """A checked value as the file wrote it: a table as the dict of its written keys, a
+    list item by item."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_unset=True)
+    if isinstance(value, list):
+        return [_dump(v) for v in value]
+    return value
+
+
+def _value(instance: BaseModel, key: str):
+    """The checked value of ``key`` (a field, or a key of a table that allows extra keys)."""
+    extra = instance.__pydantic_extra__ or {}
+    return extra[key] if key in extra else getattr(instance, key)
 
 
 def provenance_rows(instance: BaseModel, label: str, prefix: str = "") -> list[tuple]:
     """``(file, entry, field, provenance, value)`` for every key of every
     :class:`BoxTable` in ``instance`` (a checked file named ``label``): ``entry`` is the
-    table's key path, ``value`` the key's value as written (tables as dicts). Keys left
-    out of the file (their default used) have no row."""
+    table's key path (a table in a list by its place counted from 1:
+    ``market_cards.1.options[3]``), ``value`` the key's value as written (tables as dicts of
+    their written keys). Keys left out of the file (their default used) have no row."""
     rows: list[tuple] = []
     if isinstance(instance, RootModel):
         items = instance.root.items() if isinstance(instance.root, dict) else ()
@@ -416,7 +471,7 @@ def provenance_rows(instance: BaseModel, label: str, prefix: str = "") -> list[t
                 rows += provenance_rows(v, label, f"{prefix}.{k}" if prefix else k)
         return rows
     if isinstance(instance, BoxTable):
-        rows += [(label, prefix or "-", f, p, _dump(getattr(instance, f))) for f, p in instance.provenance.items()]
+        rows += [(label, prefix or "-", f, p, _dump(_value(instance, f))) for f, p in instance.provenance.items()]
     for name in type(instance).model_fields:
         v = getattr(instance, name)
         entry = f"{prefix}.{name}" if prefix else name
@@ -425,6 +480,9 @@ def provenance_rows(instance: BaseModel, label: str, prefix: str = "") -> list[t
         elif isinstance(v, dict):
             rows += [r for k, item in v.items() if isinstance(item, BaseModel)
                      for r in provenance_rows(item, label, f"{entry}.{k}")]
+        elif isinstance(v, list):
+            rows += [r for i, item in enumerate(v, start=1) if isinstance(item, BaseModel)
+                     for r in provenance_rows(item, label, f"{entry}[{i}]")]
     return rows
 
 
@@ -436,15 +494,20 @@ def _type_name(tp) -> str:
     if origin is Literal:
         return "one of " + ", ".join(repr(a) for a in args)
     if origin in (list, tuple):
+        if args and _is_model(_bare(args[0])):
+            return "list of tables" + _type_name(args[0])[len("table"):]
         return f"list of {_type_name(args[0])}" if args else "list"
     if origin is dict:
         return f"table of name -> {_type_name(args[1])}"
     if origin in (typing.Union, types.UnionType):
         return " or ".join(_type_name(a) for a in args)
+    if _is_model(tp):
+        return f"table ({', '.join(k for k in tp.model_fields if k != 'provenance')})"
     return {int: "whole number", bool: "true or false", str: "text"}.get(tp, getattr(tp, "__name__", str(tp)))
 
 
-def _range(info, tp) -> str:
+def _bounds(info, tp) -> tuple:
+    """``(low, high, items_low, items_high)`` of a key (None where the type sets none)."""
     low = high = items_low = items_high = None
     metas = list(info.metadata) if info is not None else []
     if typing.get_origin(tp) is Annotated:
@@ -460,6 +523,11 @@ def _range(info, tp) -> str:
             items_low = m.min_length
         elif isinstance(m, annotated_types.MaxLen):
             items_high = m.max_length
+    return low, high, items_low, items_high
+
+
+def _range(info, tp) -> str:
+    low, high, items_low, items_high = _bounds(info, tp)
     parts = []
     if low is not None or high is not None:
         parts.append(f"{'' if low is None else low}..{'' if high is None else high}")
@@ -487,6 +555,9 @@ def _key_rows(model, prefix: str, section: str) -> list[dict]:
         default = "required" if info.is_required() else f"optional, else {info.get_default(call_default_factory=True)!r}"
         rows.append({"key": key, "type": _type_name(info.annotation), "range": _range(info, info.annotation),
                      "default": default, "section": own, "meaning": info.description or ""})
+        item = _list_item_model(info.annotation)
+        if item is not None:  # a list of tables: its tables' keys too, as key[<n>].field
+            rows += _key_rows(item, f"{key}[<n>]", own)
     extra = (typing.get_type_hints(model, include_extras=True).get("__pydantic_extra__")
              if model.model_config.get("extra") == "allow" else None)
     if extra is not None:  # a table whose keys are names (a table of amounts by resource)
@@ -494,6 +565,13 @@ def _key_rows(model, prefix: str, section: str) -> list[dict]:
         rows.append({"key": f"{prefix}.<name>" if prefix else "<name>", "type": _type_name(tp), "range": _range(None, tp),
                      "default": "required", "section": section, "meaning": getattr(model, "extra_doc", "")})
     return rows
+
+
+def _list_item_model(tp):
+    """The model of a list of tables (``list[Model]``), else None."""
+    bare = _bare(tp)
+    args = typing.get_args(bare)
+    return _bare(args[0]) if typing.get_origin(bare) is list and args and _is_model(_bare(args[0])) else None
 
 
 def _nested(tp, info, key: str, section: str) -> list[dict] | None:
@@ -515,6 +593,8 @@ def _pattern(entry: str, field: str) -> str:
 def box_reference(model: type[BaseModel], *, file: str = "", shipped: BaseModel | None = None) -> list[dict]:
     """One row per key of ``model`` (a box file's model), nested tables flattened into
     key paths (``players.min``; a table of entries as ``cards.<name>.copies``).
+
+    A list of tables also gives its tables' keys, as ``key[<n>].field``.
 
     Each row: ``file``, ``key``, ``type`` (``"whole number"``, ``"list of text"``, ...),
     ``range`` (``"1..8"``, ``"0..8 items"``, ``""``), ``default`` (the value the kit's
@@ -542,14 +622,19 @@ def box_reference(model: type[BaseModel], *, file: str = "", shipped: BaseModel 
             for r in rows]
 
 
+def key_matches(pattern: str, concrete: str) -> bool:
+    """Whether the concrete key path (``market_cards.1.options[3].count``) is an instance of
+    the reference key ``pattern`` (``market_cards.<name>.options[<n>].count``): ``<name>``
+    stands for any one key, ``[<n>]`` for any place in a list."""
+    want, parts = pattern.split("."), concrete.split(".")
+    return len(want) == len(parts) and all(
+        re.fullmatch(re.escape(w).replace(re.escape("<name>"), r"[^.\[\]]+").replace(re.escape("[<n>]"), r"\[\d+\]"), p)
+        for w, p in zip(want, parts))
+
+
 def _generic(rows: list[dict], concrete: str) -> str:
-    """The reference key (with ``<name>``) that the concrete key path matches."""
-    parts = concrete.split(".")
-    for row in rows:
-        want = row["key"].split(".")
-        if len(want) == len(parts) and all(w in ("<name>", p) for w, p in zip(want, parts)):
-            return row["key"]
-    return concrete
+    """The reference key (with ``<name>`` and ``[<n>]``) that the concrete key path matches."""
+    return next((row["key"] for row in rows if key_matches(row["key"], concrete)), concrete)
 
 
 def _show(value) -> str:
@@ -581,3 +666,119 @@ def reference_markdown(schema: BoxSchema, title: str, shipped_root: Path | None 
             out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
         out.append("")
     return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- keys one by one (the box editor)
+
+__all__ += ["BoxKey", "box_keys"]
+
+
+@dataclass(frozen=True)
+class BoxKey:
+    """One key written in a box file, as a form edits it (:func:`box_keys`).
+
+    Attributes:
+        path: the keys leading to it in the parsed file (a list item by its index from 0):
+            ``("cards", "vardo", "copies")``.
+        entry, field: the key as a provenance row names it (``entry`` the key path of its
+            table, ``-`` for the top of the file; a list item counted from 1).
+        group, name: for a key of a named entry (a table of a ``dict[str, Model]`` or of a
+            :class:`BoxEntries` file) the key path of the table of entries (``"cards"``;
+            ``""`` for a file of entries) and the entry's name; else None.
+        kind: how it is edited: ``"whole"`` (a whole number), ``"bool"``, ``"choice"``
+            (one of ``choices``), ``"text"``, or ``"value"`` (a list or table, written as
+            an inline TOML value).
+        low, high: a whole number's range (inclusive; None: unbounded on that side).
+        type, range: the reference's words (``"whole number"``, ``"1..9"``).
+        section: the rule section; doc: what it means.
+    """
+
+    path: tuple
+    entry: str
+    field: str
+    kind: str
+    type: str
+    range: str
+    section: str
+    doc: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple = ()
+    group: str | None = None
+    name: str | None = None
+
+
+def _key(tp, info, path, entry, field, section, doc, group) -> BoxKey:
+    bare = _bare(tp)
+    low, high, _il, _ih = _bounds(info, tp)
+    choices: tuple = ()
+    if typing.get_origin(bare) is Literal:
+        kind, choices = "choice", typing.get_args(bare)
+    elif bare is bool:
+        kind = "bool"
+    elif bare is int:
+        kind = "whole"
+    elif bare is str:
+        kind = "text"
+    else:
+        kind = "value"
+    return BoxKey(path, entry, field, kind, _type_name(tp), _range(info, tp), section, doc, low, high, choices,
+                  *(group or (None, None)))
+
+
+def box_keys(model: type[BaseModel], data: Any, section: str = "") -> list[BoxKey]:
+    """Every key written in ``data`` (a parsed box file) that ``model`` (the file's model)
+    declares, in the file's order, as :class:`BoxKey` rows: nested tables, tables of
+    named entries and lists of tables are walked into, so every key is a plain value, a
+    list or a table of values (e.g. amounts by resource). ``provenance`` is not a key;
+    a key the model does not know, or data of the wrong shape, gives no row (the
+    schema's check refuses it)."""
+    out: list[BoxKey] = []
+    _walk_model(model, data, (), "", section, None, out)
+    return out
+
+
+def _walk_model(model, data, path: tuple, prefix: str, section: str, group, out: list) -> None:
+    model = _bare(model)
+    section = getattr(model, "section", "") or section
+    if not isinstance(data, dict):
+        return
+    if issubclass(model, RootModel):
+        _walk_nested(model.model_fields["root"].annotation, data, path, prefix, section, out)
+        return
+    extra = (typing.get_type_hints(model, include_extras=True).get("__pydantic_extra__")
+             if model.model_config.get("extra") == "allow" else None)
+    extra_tp = (typing.get_args(_bare(extra))[1] if extra is not None and typing.get_origin(_bare(extra)) is dict
+                else extra)
+    for name, value in data.items():
+        if name == "provenance" and issubclass(model, BoxTable):
+            continue
+        info = model.model_fields.get(name)
+        if info is None:
+            if extra_tp is not None:
+                out.append(_key(extra_tp, None, path + (name,), prefix or "-", name, section,
+                                getattr(model, "extra_doc", ""), group))
+            continue
+        own = (info.json_schema_extra or {}).get("section") or section
+        entry = f"{prefix}.{name}" if prefix else name
+        if not _walk_nested(info.annotation, value, path + (name,), entry, own, out):
+            out.append(_key(info.annotation, info, path + (name,), prefix or "-", name, own, info.description or "",
+                            group))
+
+
+def _walk_nested(tp, value, path: tuple, entry: str, section: str, out: list) -> bool:
+    """Walk a table-valued key (a model, a table of models, a list of models); False if it is none."""
+    bare = _bare(tp)
+    if _is_model(bare):
+        _walk_model(bare, value, path, entry, section, None, out)
+        return True
+    origin, args = typing.get_origin(bare), typing.get_args(bare)
+    if origin is dict and len(args) == 2 and _is_model(_bare(args[1])):
+        for k, v in (value.items() if isinstance(value, dict) else ()):
+            _walk_model(args[1], v, path + (k,), f"{entry}.{k}" if entry else k, section, (entry, k), out)
+        return True
+    if origin is list and args and _is_model(_bare(args[0])):
+        for i, v in enumerate(value if isinstance(value, list) else ()):
+            _walk_model(args[0], v, path + (i,), f"{entry}[{i + 1}]", section, None, out)
+        return True
+    return False

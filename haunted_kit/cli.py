@@ -37,8 +37,9 @@ from .limits import (BOT_DELAY_RANGE, CONNECT_TIMEOUT_RANGE, COUNT_RANGE, GAMES_
                      HINT_PLAYOUTS_RANGE, KERNEL_IDLE_RANGE, KERNELS_RANGE, MAX_BYTES_RANGE, PLAYERS_RANGE,
                      PLAYOUTS_RANGE, PORT_RANGE, WORKERS_RANGE, arg_finite, arg_whole, read_whole)
 from .fileio import MAX_INPUT_BYTES, atomic_write, check_writable, output_clash, read_json
-from .games import (DEFAULT_GAME, DecisionCapReached, MissingHook, UnknownGame, default_players, game_module, game_names, game_of,
-                    box_words, game_options, get_game, hook as game_hook, load_state)
+from .games import (DEFAULT_GAME, DecisionCapReached, HookFailed, MissingHook, UnknownGame, box_words, checked_box,
+                    default_players, game_module, game_names, game_of, game_options, get_game, hook as game_hook,
+                    hook_failure, load_state)
 from .play import play_game as play_with_bots
 from .protocol import SCORE_ONLY_MEANINGS, check_seed
 
@@ -543,7 +544,8 @@ def summary(state, names=None) -> str:
 def protocol_summary(game, state, names=None) -> str:
     """The summary of a game with no ``cli.summary``, from the protocol alone: the title,
     the number of players and whether the game is over, then per player its result (the
-    Game's ``seat_results`` score and rank when it has them, else ``returns()``), its
+    Game's ``seat_results`` score and rank when it has them, else ``returns()`` under the
+    Game's ``score_name`` when it declares one), its
     agent and its decisions, e.g. ``"Nim, 2 players, over. P1 (greedy): returns 1, 4
     decisions; P2 (random): returns 0, 3 decisions."``"""
     made = [0] * state.players
@@ -554,7 +556,7 @@ def protocol_summary(game, state, names=None) -> str:
     if seats is not None:
         results = [f"{getattr(game, 'score_name', 'score')} {r['score']:g}, rank {r['rank']}" for r in seats(state)]
     else:
-        results = [f"returns {v:g}" for v in state.returns()]
+        results = [f"{getattr(game, 'score_name', None) or 'returns'} {v:g}" for v in state.returns()]
     parts = [f"P{p + 1}{f' ({names[p]})' if names else ''}: {results[p]}, {made[p]} decision{'s' * (made[p] != 1)}"
              for p in range(state.players)]
     status = "over" if state.is_terminal() else "still running"
@@ -602,11 +604,12 @@ def _box(parser, game, path, game_option: bool = False):
         except MissingHook as exc:
             parser.error(str(exc))
     try:
-        return game.default_box() if path is None else game.load_box(path)
+        box = game.default_box() if path is None else game.load_box(path)
     except ValueError as exc:  # the game's BoxError
         if path is None:
             parser.error(f"the {'reference' if game.name == DEFAULT_GAME else game.name} box does not load: {exc}")
         _bad_box(parser, path, exc, game.name, game_option)
+    return checked_box(game, box, "default_box" if path is None else "load_box", parser.prog.split()[-1])
 
 
 def _bad_box(parser, path, exc, game: str, game_option: bool):
@@ -870,7 +873,7 @@ def _box_game(path: Path, exclude: str) -> str | None:
             continue
         try:
             load(path)
-        except (ValueError, OSError):  # not this game's box either
+        except Exception:  # noqa: BLE001 - not this game's box either (a broken loader of another game included)
             continue
         return name
     return None
@@ -896,7 +899,7 @@ def _check_box(sub, args) -> int:
     except MissingHook as exc:
         sub.error(str(exc))
     try:
-        box = load(args.box)
+        box = checked_box(game, load(args.box), "load_box", "check-box")
     except ValueError as exc:  # BoxError (or a companion module's own box error)
         print(f"haunted-kit check-box: the box does not load: {exc}", file=sys.stderr)
         other = _box_game(args.box, exclude=game.name)
@@ -910,6 +913,19 @@ def _check_box(sub, args) -> int:
     status = _write_outputs(((args.report, lambda p: atomic_write(p, report.to_frame().to_csv(index=False)),
                               "Report written"),))
     return 1 if report.failures or report.capped else status
+
+
+#: the hooks whose ValueError refuses what the command was asked (a grid cell, a player count): usage, exit 2
+USAGE_HOOKS = ("new_game", "check_settings")
+
+
+def _raise_game_fault(exc: ValueError, tool: str) -> None:
+    """Raise :class:`~haunted_kit.games.HookFailed` (exit 1, the game named) when ``exc``
+    came from a game's hook other than the ones that refuse a setting (:data:`USAGE_HOOKS`);
+    else return (the caller reports usage)."""
+    failed = hook_failure(exc, tool)
+    if failed is not None and failed.hook not in USAGE_HOOKS:
+        raise failed from None
 
 
 def _compare(sub, args) -> int:
@@ -930,7 +946,7 @@ def _compare(sub, args) -> int:
     game = get_game(name)
     options = game_option_values(sub, game, args)
     try:
-        house = game_hook(game, "load_box", "compare")(args.box)
+        house = checked_box(game, game_hook(game, "load_box", "compare")(args.box), "load_box", "compare")
     except MissingHook as exc:
         sub.error(str(exc))
     except (ValueError, OSError) as exc:  # the game's BoxError
@@ -955,7 +971,8 @@ def _compare(sub, args) -> int:
     except SchedulerError as exc:
         print(f"haunted-kit: {exc}", file=sys.stderr)
         return 1
-    except ValueError as exc:  # a grid cell a box cannot play
+    except ValueError as exc:  # a grid cell a box cannot play (usage); another hook's error: the game's fault
+        _raise_game_fault(exc, "compare")
         sub.error(str(exc))
     print(report.table())
     print(f"Both boxes played and compared in {report.seconds:.1f} s.")
@@ -1100,6 +1117,7 @@ def _simulate(parser, args) -> int:
         if isinstance(exc, DatasetError):
             print(f"haunted-kit: {exc}", file=sys.stderr)
             return 1
+        _raise_game_fault(exc, "simulate")
         parser.error(str(exc))
     except OSError as exc:
         print(f"haunted-kit: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
@@ -1208,9 +1226,18 @@ def main(argv=None) -> int:
     except DecisionCapReached as exc:  # a game that did not end: its seed and box, no traceback
         print(f"haunted-kit: {exc}", file=sys.stderr)
         return 1
+    except HookFailed as exc:  # a game's hook returned what the kit cannot read: the game's fault, named
+        print(f"haunted-kit {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `haunted-kit replay save.json | head -1`: the reader left
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
+    except Exception as exc:  # noqa: BLE001 - an error a game's hook raised is the game's, named; the kit's own passes
+        failed = hook_failure(exc, argv[0] if argv else "haunted-kit")
+        if failed is None:
+            raise
+        print(f"haunted-kit {failed}", file=sys.stderr)
         return 1
 
 

@@ -60,7 +60,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .bots import make_bot, parse_lineup, seat_bot
-from .games import DEFAULT_GAME, cap_reached, decision_cap, get_game, hook, start_game
+from .games import DEFAULT_GAME, cap_reached, decision_cap, default_players, get_game, hook, start_game
 from .protocol import SEED_MAX, ActionCatalogue, RankedEntry, check_seed, describe_action, is_integer, sample_chance
 
 _INT8 = np.dtype(np.int8)
@@ -99,15 +99,19 @@ def action_table(game: str = DEFAULT_GAME, box=None):
                          "describe": [e.describe() for e in cat.entries]})
 
 
-def observation_fields(game: str = DEFAULT_GAME, players: int = 4, box=None) -> list[str]:
+def observation_fields(game: str = DEFAULT_GAME, players: int | None = None, box=None) -> list[str]:
     """The meaning of each entry of a game's observation vector ("player+1" is the next
-    player after the observer).
+    player after the observer) for ``players`` players: the vector's length and names
+    depend on the count, so give the count of the games you encode; ``None`` (the default)
+    takes the game's default player count (:func:`haunted_kit.games.default_players`:
+    Haunted Lands 4, the estate and Landmarks 3; a game without one, its ``min_players``).
 
     Raises:
         UnknownGame: no such game. MissingHook (a ValueError): the game has no
         ``observation_encoder`` hook (the message names it).
     """
-    return list(_encoder(get_game(game), box, players).names)
+    g = get_game(game)
+    return list(_encoder(g, box, default_players(g) if players is None else _check_players(players)).names)
 
 
 # ============================================================================ argument checks

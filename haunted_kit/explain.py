@@ -23,6 +23,7 @@ No game's rules live here: the words, sections and values are the game's.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -150,6 +151,12 @@ def _names(entries) -> list[tuple[str, KeyEntry]]:
     return sorted(((c, e) for e in entries for c in e.codes if len(c) > 3), key=lambda ce: -len(ce[0]))
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_pattern(name: str) -> re.Pattern:
+    """A declared name as a whole word (not inside a longer word or a possessive)."""
+    return re.compile(r"(?<![\w'])" + re.escape(name) + r"(?![\w'])")
+
+
 def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
     """``(entries that explain words of this text, codes of the text no entry explains)``:
     declared names are found as whole words first and taken out, then the rest is read
@@ -157,9 +164,11 @@ def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
     found: list[KeyEntry] = []
     rest = words
     for name, e in names:
-        pattern = r"(?<![\w'])" + re.escape(name) + r"(?![\w'])"
-        if re.search(pattern, rest):
-            rest = re.sub(pattern, " ", rest)
+        if name not in rest:  # a quick test before the whole-word one
+            continue
+        pattern = _name_pattern(name)
+        if pattern.search(rest):
+            rest = pattern.sub(" ", rest)
             if e not in found:
                 found.append(e)
     missing = set()
@@ -171,6 +180,22 @@ def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
             if e not in found:
                 found.append(e)
     return found, missing
+
+
+class _Explainer:
+    """:func:`_explained` over one list of entries, each distinct text read once (a board
+    writes the same words on many cells, and a page both titles and keys them)."""
+
+    def __init__(self, entries):
+        self.entries = list(entries)
+        self.names = _names(self.entries)
+        self.memo: dict[str, tuple[list[KeyEntry], set[str]]] = {}
+
+    def __call__(self, words: str) -> tuple[list[KeyEntry], set[str]]:
+        got = self.memo.get(words)
+        if got is None:
+            got = self.memo[words] = _explained(words, self.entries, self.names)
+        return got
 
 
 def drawn_codes(svg: str) -> set[str]:
@@ -189,28 +214,26 @@ def missing_codes(svg: str, entries) -> set[str]:
     """The codes ``svg`` draws that no entry of ``entries`` explains (empty: the key is
     whole). A declared name of more than three characters (a card's "Alchemist's Hut") is
     read whole, so its short words are not taken for codes."""
-    entries = list(entries)
-    names = _names(entries)
+    explain = _Explainer(entries)
     out: set[str] = set()
     for words in _text_tokens(svg):
-        out |= _explained(words, entries, names)[1]
+        out |= explain(words)[1]
     return out
 
 
-def annotate_svg(svg: str, entries) -> str:
+def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
     """``svg`` with a ``<title>`` in every ``<text>`` that writes a declared code or name
     (the entries' :meth:`KeyEntry.sentence`), so pointing at it (or a screen reader) says
     what it is; a text that already has a title is left as it is. Same input, same bytes."""
-    entries = list(entries)
-    if not entries:
+    explain = _explain or _Explainer(entries)
+    if not explain.entries:
         return svg
-    names = _names(entries)
 
     def one(m):
         head, body, tail = m.groups()
         if "<title>" in body:
             return m.group(0)
-        found = _explained(html.unescape(body).strip(), entries, names)[0]
+        found = explain(html.unescape(body).strip())[0]
         if not found:
             return m.group(0)
         return f"{head}<title>{escape(' '.join(e.sentence() for e in found))}</title>{body}{tail}"
@@ -226,17 +249,18 @@ def keyed_board(game, state, board: str) -> tuple[str, str]:
         entries = board_key(game, state)
     except games.MissingHook:
         return board, ""
-    shown = drawn_entries(board, entries)
-    return annotate_svg(board, entries), key_html([e for e in entries if not e.drawn_only or e in shown])
+    explain = _Explainer(entries)
+    shown = drawn_entries(board, entries, explain)
+    return annotate_svg(board, entries, explain), key_html([e for e in entries if not e.drawn_only or e in shown])
 
 
-def drawn_entries(svg: str, entries) -> list[KeyEntry]:
+def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
     """The entries whose codes or names ``svg``'s texts write, in the entries' order."""
-    entries = list(entries)
-    names = _names(entries)
+    explain = _explain or _Explainer(entries)
+    entries = explain.entries
     found: list[KeyEntry] = []
     for words in _text_tokens(svg):
-        for e in _explained(words, entries, names)[0]:
+        for e in explain(words)[0]:
             if e not in found:
                 found.append(e)
     return [e for e in entries if e in found]

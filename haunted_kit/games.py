@@ -13,6 +13,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 
 from .protocol import Game, GameOption, GameState, is_integer
@@ -87,6 +88,137 @@ def hook(game: Game, name: str, tool: str):
         raise MissingHook(f"{tool} needs the game's {name} hook; {getattr(game, 'title', game)} "
                           f"(--game {getattr(game, 'name', '?')}) has none")
     return found
+
+
+class HookFailed(RuntimeError):
+    """A game's hook raised an error of its own, or returned what the kit cannot read: a
+    fault of the game, not of the command's use. The message names the tool, the game and
+    the hook: ``"compare: Toy Nim (--game nim): the game's load_box hook returned a box the
+    kit cannot read: provenance row 1 has 5 values, not (file, entry, key, provenance)"``.
+    ``hook`` is the hook's name."""
+
+    def __init__(self, message: str, hook: str = ""):
+        super().__init__(message)
+        self.hook = hook
+
+
+def _named(game) -> str:
+    return f"{getattr(game, 'title', game)} (--game {getattr(game, 'name', '?')})"
+
+
+def _hook_codes(game) -> dict:
+    """``(file, function name)`` of its code -> the Game member's name, for every callable member of ``game``."""
+    codes = {}
+    for name in dir(game):
+        if name.startswith("__"):
+            continue
+        try:
+            member = getattr(game, name)
+        except Exception:  # noqa: BLE001 - a property that fails is no hook to match
+            continue
+        code = getattr(getattr(member, "__func__", member), "__code__", None)
+        if code is not None:
+            codes.setdefault((code.co_filename, code.co_name), name)
+    return codes
+
+
+def _package(game_name: str) -> tuple[str, str]:
+    """The game's package: its dotted name and its folder (``""`` when not imported)."""
+    module = REGISTRY[game_name][0]
+    package = module.rsplit(".", 1)[0] if "." in module else module
+    file = getattr(sys.modules.get(module), "__file__", None) or ""
+    return package, os.path.dirname(file) + os.sep if file and "." in module else file
+
+
+_REMOTE_FRAME = re.compile(r'File "([^"]+)", line \d+, in (\S+)')
+
+
+def _frames(exc: BaseException) -> list[tuple[str, str, str]]:
+    """``(file, function, module)`` of every frame ``exc`` passed through, outermost
+    first; an error from a worker process adds the frames of its remote traceback's text
+    (``concurrent.futures``' ``_RemoteTraceback``: module unknown, ``""``)."""
+    out, tb = [], exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        out.append((code.co_filename, code.co_name, str(tb.tb_frame.f_globals.get("__name__", ""))))
+        tb = tb.tb_next
+    remote = getattr(exc.__cause__, "tb", None)
+    if isinstance(remote, str):
+        out += [(f, name, "") for f, name in _REMOTE_FRAME.findall(remote)]
+    return out
+
+
+def hook_failure(exc: BaseException, tool: str, names=None) -> HookFailed | None:
+    """The :class:`HookFailed` for ``exc`` when it passed through a registered game's hook
+    (a member of its Game, matched by its code's file and name, else the outermost frame
+    in the game's own package, named by its function), in this process or in a worker
+    process, else ``None`` (the kit's own error). ``names``: the games to look at
+    (default: every registered game already imported)."""
+    frames = _frames(exc)
+    found = []
+    for name in names if names is not None else [n for n in REGISTRY if REGISTRY[n][0] in sys.modules]:
+        try:
+            found.append((name, get_game(name)))
+        except Exception:  # noqa: BLE001 - a game that does not load is not the one that failed
+            continue
+    named = None
+    for _name, game in found:  # a member of a Game, by its code: the surest
+        codes = _hook_codes(game)
+        hook_name = next((codes[(f, fn)] for f, fn, _m in frames if (f, fn) in codes), None)
+        if hook_name is not None:
+            named = (game, hook_name)
+            break
+    for name, game in found if named is None else ():  # else the outermost frame in a game's own package
+        package, folder = _package(name)
+        hook_name = next((fn for f, fn, m in frames if m == package or m.startswith(package + ".")
+                          or (folder and f.startswith(folder))), None)
+        if hook_name is not None:
+            named = (game, hook_name)
+            break
+    if named is None:
+        return None
+    said = " ".join(str(exc).split()) or "(no message)"
+    return HookFailed(f"{tool}: {_named(named[0])}: the game's {named[1]} hook failed: {type(exc).__name__}: {said}",
+                      named[1])
+
+
+def box_problems(box) -> list[str]:
+    """What a loaded box holds that the kit cannot read (docs/NEW_GAME.md, "What a box
+    holds"): ``provenance`` rows that are not ``(file, entry, key, provenance)``, ``values``
+    not keyed ``(file, entry, key)``, a ``fingerprint`` that is not a non-empty string,
+    player bounds that are not whole numbers. Empty when none."""
+    out = []
+    for i, row in enumerate(getattr(box, "provenance", ()) or ()):
+        if not isinstance(row, (tuple, list)) or len(row) != 4:
+            size = f"{len(row)} values" if isinstance(row, (tuple, list)) else f"a {type(row).__name__}"
+            out.append(f"provenance row {i + 1} has {size}, not (file, entry, key, provenance) "
+                       "(provenance.mark_house_rules makes them from BoxSchema.rows)")
+            break
+    values = getattr(box, "values", {}) or {}
+    if not isinstance(values, dict):
+        out.append(f"values is a {type(values).__name__}, not a dict keyed (file, entry, key)")
+    else:
+        bad = next((k for k in values if not (isinstance(k, tuple) and len(k) == 3)), None)
+        if bad is not None:
+            out.append(f"values key {bad!r} is not (file, entry, key)")
+    fingerprint = getattr(box, "fingerprint", None)
+    if not isinstance(fingerprint, str) or not fingerprint:
+        out.append(f"fingerprint {fingerprint!r} is not a non-empty string (provenance.value_fingerprint)")
+    for bound in ("min_players", "max_players"):
+        if hasattr(box, bound) and not is_integer(getattr(box, bound)):
+            out.append(f"{bound} {getattr(box, bound)!r} is not a whole number")
+    return out
+
+
+def checked_box(game, box, hook_name: str, tool: str):
+    """``box`` as ``game``'s ``hook_name`` hook (``load_box``, ``default_box``) returned it,
+    once :func:`box_problems` finds nothing; else :class:`HookFailed` naming the game, the
+    hook and the first problem. ``None`` (a game without a box) passes."""
+    problems = [] if box is None else box_problems(box)
+    if problems:
+        raise HookFailed(f"{tool}: {_named(game)}: the game's {hook_name} hook returned a box the kit cannot read: "
+                         f"{problems[0]} (docs/NEW_GAME.md, 'What a box holds')", hook_name)
+    return box
 
 
 def default_players(game: Game) -> int:

@@ -25,7 +25,7 @@ from .review import review
 from .search import hints as search_hints
 from .store import start_position, table_box
 from .tableview import sentence_log_html
-from .visibility import seen_events
+from .visibility import PUBLIC, seen_events
 
 #: the playouts of the replay's turning points (a class waits for them: a quick look, not a full review)
 REPLAY_PLAYOUTS = 8
@@ -266,7 +266,8 @@ def turning_points(game, config: dict, box_path, record: list, names: list[str])
     for a in record:
         s.apply_action(game.action_from_dict(a))
     try:
-        rev = review(s, playouts=REPLAY_PLAYOUTS, progress=False, game=game, top=1, candidates=1)
+        rev = review(s, playouts=REPLAY_PLAYOUTS, progress=False, game=game, top=1, candidates=1,
+                     viewer=PUBLIC)  # a class's replay: no seat's hidden decision
     except ValueError:  # MissingHook, ReviewError: no review for this game
         return []
     out = []

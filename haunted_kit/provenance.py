@@ -29,23 +29,6 @@ def mark_house_rules(rows, shipped: dict | None) -> tuple:
                  for f, e, k, p, v in rows)
 
 
-def unknown_table(data: Mapping, known) -> tuple[str, str] | None:
-    """``(entry, problem)`` for the first top-level key of a box file's ``data`` outside
-    ``known`` (the tables the loader reads), e.g. ``("terrain_dei", "unknown table
-    (known: terrain_die, terrain_die_with_lakes, bonus_die)")``; ``None`` when all are
-    known. Every box loader refuses such a table rather than ignore it silently."""
-    extra = next((k for k in data if k not in known), None)
-    return None if extra is None else (extra, f"unknown table (known: {', '.join(known)})")
-
-
-def unknown_field(table: Mapping, known) -> str | None:
-    """The problem with the first field of ``table`` outside ``known`` and
-    ``provenance``, e.g. ``"unknown field 'workrs' (known: income, hand, workers)"``;
-    ``None`` when every field is known."""
-    extra = next((k for k in table if k not in known and k != "provenance"), None)
-    return None if extra is None else f"unknown field {extra!r} (known: {', '.join(known)})"
-
-
 def read_provenance(table: dict, fields: list[str]) -> list[tuple[str, str]]:
     """``[(field, provenance), ...]`` for ``fields`` of ``table``.
 

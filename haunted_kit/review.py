@@ -68,7 +68,7 @@ from .games import cap_reached, decision_cap, game_of, hook
 from .progress import progress as progress_bar
 from .render.style import name_cells
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
-from .visibility import seen_events
+from .visibility import decision_words, seen_events
 from .search import (SearchAgent, determinise, is_telling, move_events, playout_values, returns_are_win_loss, rollout,
                      rollout_policy)
 
@@ -181,7 +181,7 @@ class TurningPoint:
 
     def sentence(self) -> str:
         to = f"P{self.player + 1}'s next decision ({self.until})" if self.until is not None else "the end"
-        return (f"Decision {self.number}: P{self.player + 1} played {self.text}; P{self.player + 1}'s value went from "
+        return (f"Decision {self.number}: P{self.player + 1}: {self.text}; P{self.player + 1}'s value went from "
                 f"{self.before:.2f} to {self.after:.2f} by {to}: {self.interval()} ({self.pairs:,} paired playouts).")
 
 
@@ -530,9 +530,10 @@ def _decision_events(game, along: list, end, seat: int) -> tuple:
 
 
 def _value_decisions(ctx: tuple, along: list, points: list, *, seat: int, seed: int, playouts: int, first: int,
-                     candidates: int, progress: bool) -> tuple:
+                     candidates: int, progress: bool, viewer=None) -> tuple:
     """Value the position of every decision with a choice (paired playouts) and search
-    ``seat``'s: returns ``(decisions, states, judged, values)``, judged the seat's
+    ``seat``'s (each decision's text as ``viewer`` may read it): returns
+    ``(decisions, states, judged, values)``, judged the seat's
     decisions with other candidate moves, each with its :class:`_Judgement`."""
     game, depth = ctx[0], ctx[2]
     decisions, states, judged, values = [], {}, [], {}
@@ -552,7 +553,10 @@ def _value_decisions(ctx: tuple, along: list, points: list, *, seat: int, seed: 
             if others:
                 judged.append((n, s, p, [entry.action] + others,
                                _Judgement(ctx, s, p, [entry.action] + others, chance_hash(seed, "judge", n), first)))
-        decisions.append(Decision(n, k, p, entry.action, describe_action(entry.action, s), len(s.legal_actions()),
+        # another seat's decision reads as the viewer saw it (its events), never the action's own words
+        text = name_cells(decision_words(game, along[k + 1][1], len(getattr(s, "log", None) or []), p, viewer,
+                                         describe_action(entry.action, s)))
+        decisions.append(Decision(n, k, p, entry.action, text, len(s.legal_actions()),
                                   runs.mean(), best, best_text, len(runs)))
         states[n] = s
     return decisions, states, judged, values
@@ -576,7 +580,7 @@ def _judge(game, judged: list, seed: int, top: int) -> tuple:
 
 
 def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0, top: int = 3, turning: int = 5,
-           candidates: int = 2, progress: bool = True, game=None) -> Review:
+           candidates: int = 2, progress: bool = True, game=None, viewer="seat") -> Review:
     """Review the game that led to ``state`` (see the module).
 
     Args:
@@ -592,6 +596,11 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
             many turning points.
         candidates: how many of the search's top moves are judged against the chosen one.
         progress: show a progress bar (:mod:`haunted_kit.progress`).
+        viewer: whose eyes the decisions' texts are for: ``"seat"`` (default: the reviewed
+            seat), a player index, :data:`~haunted_kit.visibility.PUBLIC` (a class's replay)
+            or ``None`` (everything). Another seat's decision is worded by the events it made
+            as the viewer may see them (:func:`~haunted_kit.visibility.decision_words`), so a
+            sealed offer of a game stopped mid-round stays sealed.
 
     Returns:
         a :class:`Review`.
@@ -615,7 +624,8 @@ def review(state, *, seat: int = 0, playouts: int = DEFAULT_PLAYOUTS, seed: int 
     first = max(playouts, MIN_PAIRS)
     points, events = _decision_events(game, along, end, seat)
     decisions, states, judged, values = _value_decisions(ctx, along, points, seat=seat, seed=seed, playouts=playouts,
-                                                         first=first, candidates=candidates, progress=progress)
+                                                         first=first, candidates=candidates, progress=progress,
+                                                         viewer=seat if viewer == "seat" else viewer)
     checked, costly, noise = _judge(game, judged, seed, top)
 
     final = playout_values(state.returns(), win_loss) if state.is_terminal() else None

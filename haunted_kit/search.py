@@ -67,9 +67,10 @@ def determinise(game, state, player: int, rng: random.Random):
 
     Uses the Game's ``determinise`` when it has one. A game without one must show
     ``player`` everything (``state.observation(player) == state.observation(None)``):
-    then a plain copy is a determinisation. A copy that keeps an event log gets it as
-    ``player`` may see it (the game's ``visibility``, :mod:`haunted_kit.visibility`), so no
-    sentence of the copy tells what ``player`` may not see.
+    then a plain copy is a determinisation. The Game's copy keeps no event log (``log``
+    None: every playout plays on it and composes no sentence, docs/NEW_GAME.md); should one
+    keep a log anyway, it is given as ``player`` may see it (the game's ``visibility``,
+    :mod:`haunted_kit.visibility`), so no sentence of the copy tells what ``player`` may not see.
 
     Raises:
         MissingHook (a ValueError): the game hides information from ``player`` and has no

@@ -330,7 +330,7 @@ def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, reve
     if over:
         rows = "".join(f"<tr><td>{chip(p)} P{p + 1}</td><td>{v:g}</td></tr>" for p, v in enumerate(state.returns()))
         ranking = (f'<div class="hk-ranking" style="{BOX_STYLE}"><b>The game is over.</b><table><tr><th>player</th>'
-                   f"<th>result</th></tr>{rows}</table></div>")
+                   f"<th>{escape(str(getattr(game, 'score_name', None) or 'result'))}</th></tr>{rows}</table></div>")
     phase = "The game is over." if over else mover_line(state, game.title, viewer if not hot_seat else None)
     return {
         "acting": acting if actions else None,

@@ -270,7 +270,7 @@ def _round_trip_problem(game, box, s) -> str | None:
 
 
 def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int = 0, max_steps: int = 20_000,
-              save_every: int = 50, progress: bool = False, agents=("greedy",), bot_games: int = 20,
+              save_every: int = 50, progress=False, agents=("greedy",), bot_games: int = 20,
               cap: int | None = None) -> BoxReport:
     """Play ``games`` seeded random games per setting of ``box`` and check every step;
     then ``bot_games`` seeds per setting with the kit's bots, which a house rule can send
@@ -284,7 +284,8 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
         seed: the first seed; game ``i`` of a setting uses seed ``seed + i``.
         max_steps: steps after which a running game counts as never ending.
         save_every: steps between save round-trips.
-        progress: show a progress bar (tqdm, on stderr).
+        progress: show a progress bar (tqdm, on stderr); or a function ``progress(done, total)``
+            called before the first game (``done`` 0) and after each game (a widget's bar).
         agents: the bots that play each setting (:func:`haunted_kit.play.play_out`, every seat
             the same bot); those the game does not have are skipped (Nim without agents plays
             only the random games).
@@ -315,14 +316,19 @@ def check_box(box=None, *, game: Any = DEFAULT_GAME, games: int = 3, seed: int =
     bots = [a for a in agents if a in table and a != "random"]
     plan = [(st, seed + i, "random") for st in settings for i in range(games)]
     plan += [(st, seed + i, a) for st in settings for a in bots for i in range(bot_games)]
-    bar = _progress_bar(len(plan)) if progress else None
-    for st, sd, agent in plan:
+    tell = progress if callable(progress) else None
+    bar = _progress_bar(len(plan)) if progress and tell is None else None
+    if tell is not None:
+        tell(0, len(plan))
+    for played, (st, sd, agent) in enumerate(plan, start=1):
         if agent != "random":
             _bot_game(report, g, box, st, sd, agent, cap)
         else:
             _random_game(report, g, box, st, sd, max_steps, save_every)
         if bar is not None:
             bar.update(1)
+        if tell is not None:
+            tell(played, len(plan))
     if bar is not None:
         bar.close()
     return report
@@ -411,6 +417,11 @@ ODD_JSON = (None, True, False, -1, 0, 1, 2, 7, 99, 10**9, 10**30, -(10**30), 1.0
             "", "x", "covered", [], {}, [0, 0], [1, 2, 3], {"a": 1})
 
 
+def _odd(rng: random.Random):
+    """A copy of one of :data:`ODD_JSON` (its lists and tables are never put in as they are)."""
+    return copy.deepcopy(rng.choice(ODD_JSON))
+
+
 def mutate_text(text: str, rng: random.Random) -> str | bytes:
     """One random edit of a data file's text, as a hostile or careless user might make:
     a number, string or line changed, deleted, duplicated or swapped, a Latin-1 byte, a
@@ -451,7 +462,9 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
     """A deep copy of JSON-like ``data`` with ``edits`` random edits: a value replaced
     (by an odd number, a wrong type, infinity, NaN, a huge int), a key deleted or
     added, a list shortened or lengthened. Returns ``(copy, paths)`` where ``paths``
-    names each edited place, e.g. ``"players[1].pecunias"``."""
+    names each edited place, e.g. ``"players[1].pecunias"``. Every value put in is a copy of
+    its own (no two places of the copy, nor :data:`ODD_JSON`, share a list or table, so a
+    later edit changes one place only and the copy never contains itself)."""
 
     out = copy.deepcopy(data)
     paths = []
@@ -468,19 +481,19 @@ def mutate_json(data, rng: random.Random, edits: int = 1):
             continue
         what = rng.randrange(6)
         if what <= 2:
-            parent[key] = rng.choice(ODD_JSON)
+            parent[key] = _odd(rng)
         elif what == 3 and isinstance(parent, dict):
             del parent[key]
         elif what == 3:
             parent.pop(key)
         elif what == 4 and isinstance(node, list) and node:
-            node.append(rng.choice(node) if rng.random() < 0.5 else rng.choice(ODD_JSON))
+            node.append(copy.deepcopy(rng.choice(node)) if rng.random() < 0.5 else _odd(rng))
         elif what == 4 and isinstance(node, dict):
-            node[rng.choice(("extra", "x", "0"))] = rng.choice(ODD_JSON)
+            node[rng.choice(("extra", "x", "0"))] = _odd(rng)
         elif is_integer(node):
             parent[key] = node + rng.choice((-1, 1, 2, -2, 10**6))
         else:
-            parent[key] = rng.choice(ODD_JSON)
+            parent[key] = _odd(rng)
         paths.append(path.lstrip("."))
     return out, paths
 

@@ -152,6 +152,13 @@ def _module(game, part: str):
         return None
 
 
+def choices_where(game) -> str:
+    """Where a learner finds a kind's choices, from what the game's views have: ``"lit on
+    the board or listed as your choices"`` for a game that draws a board (its package's
+    ``draw`` module), else ``"listed as your choices"`` (no board to light)."""
+    return "lit on the board or listed as your choices" if _module(game, "draw") is not None else "listed as your choices"
+
+
 def kind_of(game, action) -> str:
     """The name under which ``game`` declares ``action``'s class in its ``action_types``
     (the JSON ``"type"`` of the action when the game declares none)."""
@@ -266,7 +273,7 @@ class Tutorial:
                     text = p.text
                 else:
                     text = f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-                text += f" You may now choose among {len(actions)} of this kind (lit on the board or listed as your choices)."
+                text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
                 new.append(Step(key, p.title if p else f"New: {words(kind)}", text, p.section if p else "",
                                 tuple(said) + ((f"...{more}",) if more else ()), p.question if p else ""))
             if self.first_round is None:
@@ -538,13 +545,19 @@ def seat_lesson(game, state, seat: int) -> list:
         said = tuple(describe_action(a, state) for a in actions[:LISTED])
         text = p.text if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
-                        text + f" You may now choose among {len(actions)} of this kind (lit on the board or listed as "
-                        "your choices).", p.section if p else "", said))
+                        text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
+                        p.section if p else "", said))
     return out
+
+
+def new_title(title: str) -> str:
+    """``"New: <title>"``, once: a title that already says it is new (a kind the game gave
+    no teach point, ``"New: offer"``) is kept as it is."""
+    return title if title.startswith("New:") else f"New: {title}"
 
 
 def lesson_html(steps) -> str:
     """``steps`` (:class:`Step`) as the HTML of a page's lesson panel (escaped), or ``""``."""
-    return "".join(f'<div class="hk-lesson-step"><b>New: {escape(st.title)}</b> {escape(st.text)}'
+    return "".join(f'<div class="hk-lesson-step"><b>{escape(new_title(st.title))}</b> {escape(st.text)}'
                    + (f' <span class="hk-lesson-rule">(rule: {escape(st.section)})</span>' if st.section else "")
                    + "</div>" for st in steps)

@@ -50,7 +50,7 @@ from typing import Any, Callable, Mapping
 from .events import Event, log_to_frame
 
 __all__ = ["ACTOR", "CHANCE", "DROP", "EVERYONE", "HELD", "NOBODY", "OWNER", "PUBLIC", "Seen", "Visibility",
-           "declaration_problems", "seen_events", "seen_observation", "visibility_of"]
+           "decision_words", "declaration_problems", "seen_events", "seen_observation", "visibility_of"]
 
 EVERYONE, ACTOR, OWNER, NOBODY = "everyone", "actor", "owner", "nobody"
 WHO = (EVERYONE, ACTOR, OWNER, NOBODY)
@@ -259,6 +259,26 @@ def seen_events(game, events, viewer: int | None, *, guessed: bool = False) -> l
     if vis is None or viewer is None:
         return list(events)
     return vis.log_for(events, viewer, guessed=guessed)
+
+
+def decision_words(game, state, since: int, actor, viewer, own: str) -> str:
+    """``actor``'s decision as ``viewer`` may read it, without a closing full stop.
+
+    The actor themself and the omniscient viewer (``None``) read ``own`` (the action's
+    words, ``describe()``). Anyone else (another seat, :data:`PUBLIC`) reads the events the
+    decision made, ``state.log[since:]`` of ``state`` just after it, as they may see them
+    (:func:`seen_events`: ``"P1 seals an offer face down"``), never the action's words: a
+    sealed offer or a face-down bid stays sealed whatever ``describe()`` says. A decision
+    that made no event (or a state without a log) reads ``"P2 decided"``.
+
+    Used wherever the kit words one seat's decision to another: the play views, the
+    tutorial (through them) and the review's decision texts."""
+    if viewer is None or viewer == actor:
+        return own
+    log = getattr(state, "log", None) or []
+    said = [e.text.strip().rstrip(".") for e in seen_events(game, log[since:], viewer) if e.text.strip()]
+    who = "someone" if actor is None else f"P{actor + 1}"
+    return "; ".join(said) if said else f"{who} decided"
 
 
 def seen_observation(game, state, viewer: int | None) -> dict:

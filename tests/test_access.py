@@ -5,6 +5,7 @@ from __future__ import annotations
 import haunted_kit as hk
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.widgets import FieldWidget, PlayView
+from haunted_kit.hexgrid import name_cells
 from haunted_kit.widgets.access import ARROWS, cursor_step, keys_to
 
 
@@ -30,15 +31,15 @@ def test_enter_acts_like_a_click_and_the_live_region_says_cell_and_event():
     f = v.field
     assert f.keypad is not None and f.keypad.text.startswith("Last event:")
     f.press("Home")                                    # the cursor starts on the sensor of the player to move
-    assert f.cursor == (0, 0) and f.keypad.text.startswith("Cursor on city (0, 0) on Kalena; sensors of P1, P2, P3.")
+    assert f.cursor == (0, 0) and f.keypad.text.startswith("Cursor on city cell 0,0 on Kalena; sensors of P1, P2, P3.")
     target = next(a.cell for a in v.state.legal_actions() if isinstance(a, A.PlaceGhost))
     for key in keys_to(f.geom, v.state.field.cells, f.cursor, target):
         f.press(key)
-    assert f.cursor == target and f"Cursor on {v.state.field.describe(target)}" in f.keypad.text
+    assert f.cursor == target and f"Cursor on {name_cells(v.state.field.describe(target))}" in f.keypad.text
     before = sum(v.state.ghosts)
     f.press("Enter")
     assert sum(v.state.ghosts) == before + 1
-    assert f"P1 puts a ghost on {v.state.field.describe(target)}" in f.keypad.text
+    assert f"P1 puts a ghost on {name_cells(v.state.field.describe(target))}" in f.keypad.text
     # an illegal Enter: the engine's reason reaches the live region through the play view's message
     lake = next(c for c, t in zip(v.state.field.cells, v.state.field.terrain) if t == "lake")
     for key in keys_to(f.geom, v.state.field.cells, f.cursor, lake):

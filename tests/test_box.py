@@ -163,7 +163,7 @@ BAD = [
     ("buildings.toml", "valor = 1", 'valor = "one"', "mill", "field 'valor' must be int"),
     ("buildings.toml", 'income = "water"', 'income = "mud"', "noria", "unknown resource 'mud'"),
     ("skills.toml", 'cost = ["food", "ore"]', 'cost = ["food", "gems"]', "skills.4", "unknown value 'gems'"),
-    ("skills.toml", "valor = [3, 2, 1, 0]", "valor = [3, 2, -1, 0]", "marker_slots", "integers 0..999"),
+    ("skills.toml", "valor = [3, 2, 1, 0]", "valor = [3, 2, -1, 0]", "marker_slots", "field 'valor[3]' must not be negative"),
     ("skills.toml", "covered_2_players = [0, 3]", "covered_2_players = [0, 0]", "marker_slots", "covered slots repeat"),
     ("skills.toml", "[skills.4]", "[skills.x4]", "skills.x4", "card keys must be numbers"),
     ("buildings.toml", "valor = 3", "valor = 1000000000000000000000", "mine", "must be at most 999, got"),
@@ -172,15 +172,15 @@ BAD = [
     ("game.toml", "seasons = 3", "seasons = 100000", "structure", "must be at most 12, got"),
     ("game.toml", "valor_track_marks = 30", "valor_track_marks = 0", "structure", "at least 1"),
     ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = []", "bonus_die", "at least one face"),
-    ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2.0]", "bonus_die", "field 'faces[1]' must be int, got 2.0"),
+    ("dice.toml", "faces = [1, 2, 3, 4, 5, 6]", "faces = [1, 2.0]", "bonus_die", "field 'faces[2]' must be int, got 2.0"),
     ("field.toml", "kalena_centre = [0, 0]", "kalena_centre = [0, 100000]", "layout", "within ±99"),
     ("field.toml", "centre = \"city\"", "centre = \"lake\"", "kalena", "cannot be entered"),
     ("ghost_cards.toml", "[ghost_cards.2]", "[ghost_cards.two]", "ghost_cards.two", "card keys must be numbers"),
     ("market_cards.toml", "[[market_cards.3.options]]", "[[market_cards.\"³\".options]]", "market_cards.³", "card keys"),
-    ("bonus_cards.toml", "{ face = 1, pecunias = 2, resources = 0, valor = 0 }", "7", "bonus_cards.1", "must be a table"),
+    ("bonus_cards.toml", "{ face = 1, pecunias = 2, resources = 0, valor = 0 }", "7", "bonus_cards.1.rewards[1]", "must be a table"),
     ("game.toml", "{ season = 1, clear_depletion = true, choosers = \"everyone\", quests = 2 }",
      "{ season = 2, clear_depletion = true, choosers = \"everyone\", quests = 2 }", "modes.citizen", "listed twice"),
-    ("tiles.csv", "R03,F,F,L,P,M,M,F,kit default", "R03,F,F,L,P,M,M,F,kit default,extra", "line 4", "exactly the 9 columns"),
+    ("tiles.csv", "R03,F,F,L,P,M,M,F,kit default", "R03,F,F,L,P,M,M,F,kit default,extra", "line 5", "exactly the 9 columns"),  # the file's line 5 (a comment first)
     ("skills.toml", 'effect = "sell_bonus"', 'effect = "haggle"', "skills.8", "unknown effect 'haggle'"),
     ("terrain.toml", "explore_cost = 2", "explore_cost = -1", "forest", "must not be negative"),
     # kit ruling 41: a skill's discount may not make exploring free (a turn would never need to end)
@@ -195,7 +195,7 @@ BAD = [
     ("player_board.toml", "cap = 3", "cap = -3", "resources", "field 'cap' must be at least 1, got -3"),
     ("bonus_cards.toml", "{ face = 6, pecunias = 0, resources = 0, valor = 2 }",
      "{ face = 7, pecunias = 0, resources = 0, valor = 2 }", "bonus_cards.1", "bonus die faces"),
-    ("bonus_cards.toml", "contact_cost = 2", "contact_cost = -2", "bonus_cards.2", "must not be negative"),
+    ("bonus_cards.toml", "contact_cost = 2", "contact_cost = -2", "bonus_cards.2", "field 'contact_cost' must be at least 1, got -2"),
     ("market_cards.toml", "count = 3\nkind = \"same\"", "count = 4\nkind = \"same\"", "market_cards.1.options[3]",
      "exceeds the resource cap"),
     ("supplies.toml", ", ore = 16 }", " }", "supply", "exactly food, water, wood, ore"),
@@ -218,7 +218,7 @@ BAD = [
      "field 'discount' is not used by 'same'"),
     ("market_cards.toml", 'kind = "different"', 'kind = "barter"', "market_cards.2.options[2]", "unknown effect 'barter'"),
     ("bonus_cards.toml", "{ face = 1, pecunias = 2, resources = 0, valor = 0 }",
-     "{ face = 1, pecunias = 2, resources = 0, valor = 0, ghosts = 1 }", "bonus_cards.1", "field 'ghosts' is not used"),
+     "{ face = 1, pecunias = 2, resources = 0, valor = 0, ghosts = 1 }", "bonus_cards.1.rewards[1]", "field 'ghosts' is not used"),
     ("bonus_cards.toml", "contact_cost = 2", "contact_cost = 2\ndiscount = 1", "bonus_cards.2", "unknown field 'discount'"),
     ("buildings.toml", 'income = "ore"', 'income = "ore"\nyield = 2', "mine", "field 'yield' is not used by 'production'"),
     ("buildings.toml", "production = 1\n", "", "mill", "missing field 'production'"),
@@ -282,7 +282,7 @@ def test_malformed_box_names_file_entry_and_problem(tmp_path, file, old, new, en
     e = ei.value
     assert (e.file, e.entry) == (file, entry), str(e)
     assert words in e.problem, str(e)
-    assert str(e).startswith(f"{file}, entry {entry}: ")
+    assert str(e).startswith(f"{file}, the file: " if entry == "-" else f"{file}, entry {entry}: ")  # no "entry -"
 
 
 def test_missing_file(tmp_path):
@@ -363,14 +363,14 @@ def test_installed_package_without_data_fails_clearly(tmp_path):
     site = _installed_copy(tmp_path, with_box=False)
     out = _run(site, "import haunted_kit as hk\ntry:\n    hk.load_box()\nexcept hk.BoxError as e:\n    print('ERR', e)", tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("ERR data/, entry -: no data directory found")
+    assert out.stdout.startswith("ERR data/, the folder: no data directory found")
 
 
 LOOSE = [
     # values the loader must check too (the problem must at least name the field)
     ("ghost_cards.toml", "amount = 1", "amount = -1", "ghost_cards.3", "amount"),
     ("ghost_cards.toml", "amount = 1", 'amount = "one"', "ghost_cards.3", "amount"),
-    ("game.toml", "trailing_two_player = 1", 'trailing_two_player = "x"', "modes.wanderer.season_ends[1]",
+    ("game.toml", "trailing_two_player = 1", 'trailing_two_player = "x"', "modes.wanderer.season_ends[2]",
      "field 'trailing_two_player' must be int, got 'x'"),
     ("field.toml", "kalena_centre = [0, 0]", 'kalena_centre = ["a", 0]', "layout", "kalena_centre"),
 ]
@@ -393,3 +393,107 @@ def test_building_terrain_must_agree_with_the_terrain_table(tmp_path):
     with pytest.raises(hk.BoxError) as ei:
         hk.load_box(d)
     assert (ei.value.file, ei.value.entry) in {("buildings.toml", "mill"), ("terrain.toml", "plain"), ("terrain.toml", "city")}, str(ei.value)
+
+
+# ============================================================================ read by schema
+
+
+def _refused(d) -> hk.BoxError:
+    with pytest.raises(hk.BoxError) as ei:
+        hk.load_box(d)
+    return ei.value
+
+
+def test_a_card_numbered_twice_is_refused(tmp_path):
+    """``[skills.1]`` and ``[skills.01]`` are the same card 1: the second would silently replace the first."""
+    d = copy_data(tmp_path)
+    edit(d / "skills.toml", "[skills.2]", "[skills.01]")
+    e = _refused(d)
+    assert (e.file, e.entry, e.problem) == ("skills.toml", "skills.01", "card 1 is listed twice (as '1' and '01')")
+    assert e.section == "Haunted Lands: Skill Cards"
+
+
+def test_a_terrains_building_missing_from_buildings_toml_is_named_where_it_is_named(tmp_path):
+    """terrain.toml's plain builds a mill; a buildings.toml without the mill is refused on
+    terrain.toml's entry that names it (rulebook "Construction"), before the two files'
+    agreement is checked, as a typo in terrain.toml would be."""
+    d = copy_data(tmp_path)
+    edit(d / "terrain.toml", 'build = "mill"', 'build = "mil"')
+    e = _refused(d)
+    assert (e.file, e.entry, e.problem) == ("terrain.toml", "plain", "field 'build' names unknown building 'mil'")
+    assert e.section == "Haunted Lands: Construction"
+
+
+@pytest.mark.parametrize("file, old, entry, effect", [
+    ("ghost_cards.toml", "amount = 1\n", "ghost_cards.3", "costly_ghost_cells"),
+    ("skills.toml", "effect = \"extract_bonus\"\namount = 1\n", "skills.12", "extract_bonus"),
+    ("quests.toml", "building = \"mill\"\n", "quests.5", "buildings"),
+])
+def test_a_field_its_effect_reads_left_out_is_missing(tmp_path, file, old, entry, effect):
+    """The effect registry says which fields an effect reads: one left out is missing (its
+    provenance still naming it or not), not a field the provenance names in vain."""
+    d = copy_data(tmp_path)
+    edit(d / file, old, old.replace("amount = 1\n", "").replace("building = \"mill\"\n", ""))
+    e = _refused(d)
+    field = "building" if file == "quests.toml" else "amount"
+    assert (e.file, e.entry, e.problem) == (file, entry, f"missing field '{field}' (effect {effect!r} reads it)")
+
+
+def test_a_provenance_naming_a_field_left_out_is_refused(tmp_path):
+    """Skill 2 reads no amount: a provenance table naming one describes nothing."""
+    d = copy_data(tmp_path)
+    text = (d / "skills.toml").read_text(encoding="utf-8")
+    two = text.index("[skills.2]")
+    line = text.index("provenance = {", two)
+    (d / "skills.toml").write_text(text[:line] + text[line:].replace("provenance = { ", 'provenance = { amount = "rulebook", ', 1),
+                                   encoding="utf-8")
+    e = _refused(d)
+    assert (e.file, e.entry, e.problem) == ("skills.toml", "skills.2", "provenance names field 'amount', which the table does not give")
+
+
+@pytest.mark.parametrize("header, problem", [
+    ("name,centre,E,NE,NW,W,SW,SE,provenance", "columns must be tile, centre, one per direction of field.toml (each once), "
+                                               "provenance; got name, centre, E, NE, NW, W, SW, SE, provenance"),
+    ("tile,centre,E,E,NW,W,SW,SE,provenance", "columns must be tile, centre, one per direction of field.toml (each once), "
+                                              "provenance; got tile, centre, E, E, NW, W, SW, SE, provenance"),
+    ("tile,centre,E,NE,NW,W,SW,S,provenance", "columns must be tile, centre, E, NE, NW, W, SW, SE, provenance, "
+                                              "got tile, centre, E, NE, NW, W, SW, S, provenance"),
+])
+def test_the_tiles_header_must_name_the_fields_directions(tmp_path, header, problem):
+    d = copy_data(tmp_path)
+    edit(d / "tiles.csv", "tile,centre,E,NE,NW,W,SW,SE,provenance", header)
+    e = _refused(d)
+    assert (e.file, e.entry, e.problem) == ("tiles.csv", "header", problem)
+
+
+def test_renamed_directions_rename_the_tiles_columns(tmp_path):
+    """field.toml names the six directions; tiles.csv has a column for each, by that name:
+    renamed in both files, the box loads with the same tiles, its rows named the new way."""
+    d = copy_data(tmp_path)
+    edit(d / "field.toml", 'direction_names = ["E", "NE", "NW", "W", "SW", "SE"]',
+         'direction_names = ["east", "NE", "NW", "W", "SW", "SE"]')
+    edit(d / "tiles.csv", "tile,centre,E,NE", "tile,centre,east,NE")
+    box = hk.load_box(d)
+    assert box.tiles == hk.default_box().tiles and box.direction_names[0] == "east"
+    prov = {(f, e, k): p for f, e, k, p in box.provenance}
+    assert prov["tiles.csv", "R01", "east"] == "house rule" and ("tiles.csv", "R01", "E") not in prov
+
+
+def test_a_tiles_file_without_a_header_is_refused(tmp_path):
+    d = copy_data(tmp_path)
+    (d / "tiles.csv").write_text("# only a comment\n\n", encoding="utf-8")
+    e = _refused(d)
+    assert (e.file, e.entry) == ("tiles.csv", "header") and e.problem.startswith("missing: the first line")
+
+
+def test_the_whole_box_is_read_by_the_declared_schema():
+    """Every file of data/ is a file of the Game's box_schema, and the schema alone reads the
+    reference box into the rows and values the Box records."""
+    from haunted_kit.games import get_game
+    from haunted_kit.haunted.boxmodels import SCHEMA
+
+    assert get_game("haunted").box_schema is SCHEMA
+    assert set(SCHEMA.files) == {p.name for p in DATA.iterdir() if p.is_file()}
+    box = hk.default_box()
+    rows = SCHEMA.rows(SCHEMA.read(DATA))
+    assert tuple(r[:4] for r in rows) == box.provenance and {r[:3]: r[4] for r in rows} == box.values

@@ -118,7 +118,8 @@ def test_field_layout_rotation_is_read(tmp_path):
     with pytest.raises(ValueError) as exc:
         load()
     assert str(exc.value) == ('field.toml, entry layout: only rotation = "none" is supported '
-                              "(the rules lay all tiles facing the same way), got 'random'")
+                              "(the rules lay all tiles facing the same way), got 'random' "
+                              "(rule section: Haunted Lands: Game Setup)")
 
 
 def test_an_unknown_field_of_a_market_card_is_refused(tmp_path):
@@ -126,4 +127,5 @@ def test_an_unknown_field_of_a_market_card_is_refused(tmp_path):
     load = edited(tmp_path, "haunted", "market_cards.toml", text + "\n[market_cards.2]\nzzz_unknown = 1\n")
     with pytest.raises(ValueError) as exc:
         load()
-    assert str(exc.value) == "market_cards.toml, entry market_cards.2: unknown field 'zzz_unknown' (known: options)"
+    assert str(exc.value) == ("market_cards.toml, entry market_cards.2: unknown field 'zzz_unknown' (known: options) "
+                              "(rule section: Haunted Lands: Market Cards)")

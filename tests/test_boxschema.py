@@ -9,7 +9,7 @@ from pydantic import model_validator
 
 from haunted_kit.boxfile import BoxError
 from haunted_kit.boxschema import (BoxEntries, BoxModel, BoxSchema, BoxTable, Invalid, Name, Whole, box_field,
-                                   box_reference, provenance_rows, reference_markdown, validate)
+                                   box_reference, key_matches, provenance_rows, reference_markdown, validate)
 
 
 class Players(BoxTable):
@@ -75,7 +75,7 @@ def test_a_good_file_gives_its_values_and_provenance_rows():
     ("players", "max", 1, "players", "field 'max' must be at least 2, got 1", "Toy: Setup"),
     ("players", "pace", "warp", "players", "field 'pace' has unknown value 'warp' (known: 'slow' or 'fast')", "Toy: Setup"),
     ("players", "colours", [], "players", "field 'colours' must not be empty", "Toy: Components"),
-    ("players", "colours", ["red", " "], "players", "field 'colours[1]' must not be empty or blank", "Toy: Components"),
+    ("players", "colours", ["red", " "], "players", "field 'colours[2]' must not be empty or blank", "Toy: Components"),
     ("players", "colours", "red", "players", "field 'colours' must be a list, got 'red'", "Toy: Components"),
     ("players", "speed", 3, "players", "unknown field 'speed' (known: min, max, pace, colours)", "Toy: Setup"),
     ("players", "provenance", "folklore", "players",
@@ -157,8 +157,94 @@ def test_a_schema_reads_its_files_in_order_and_a_file_of_another_format_with_its
     schema = BoxSchema({"game.toml": GameFile, "tiles.csv": RowsFile}, label="toy/", parsers={"tiles.csv": _csv})
     with pytest.raises(BoxError) as exc:
         schema.read(tmp_path)
-    assert str(exc.value) == "toy/tiles.csv, entry rows[1]: field 'count' must be at least 1, got 0 (rule section: Toy: Tiles)"
+    assert str(exc.value) == "toy/tiles.csv, entry rows[2]: field 'count' must be at least 1, got 0 (rule section: Toy: Tiles)"
     (tmp_path / "tiles.csv").write_text("name,count\nforest,2\nlake,1\n")
     files = schema.read(tmp_path)
     assert list(files) == ["game.toml", "tiles.csv"] and files["tiles.csv"].rows[1].count == 1
     assert schema.rows(files)[0] == ("toy/game.toml", "players", "min", "rulebook", 2)
+
+
+class Option(BoxTable):
+    section: ClassVar[str] = "Toy: Market"
+    count: Whole = box_field(low=1, doc="resources paid")
+
+
+class Offer(BoxModel):
+    section: ClassVar[str] = "Toy: Market"
+    options: list[Option] = box_field(min_items=1)
+
+
+class MarketFile(BoxModel):
+    offers: dict[str, Offer]
+
+    @model_validator(mode="after")
+    def _named(self):
+        if "gold" in self.offers:
+            raise Invalid("offer 'gold' is named in game.toml's cards, not here", entry="cards.gold",
+                          file="toy/game.toml", section="Toy: Cards")
+        return self
+
+
+MARKET = {"offers": {"a": {"options": [{"count": 1, "provenance": "rulebook"}, {"count": 2, "provenance": "kit default"}]}}}
+
+
+def test_a_list_of_tables_counts_from_one_in_errors_rows_and_reference():
+    """The third ``[[offers.a.options]]`` is ``options[3]`` in an error, as in its provenance
+    rows and in the reference (``options[<n>]``), as a TOML file's ``[[...]]`` headers count."""
+    bad = {"offers": {"a": {"options": [*MARKET["offers"]["a"]["options"], {"count": 0, "provenance": "rulebook"}]}}}
+    err = error(bad, MarketFile)
+    assert (err.entry, err.problem, err.section) == ("offers.a.options[3]", "field 'count' must be at least 1, got 0",
+                                                     "Toy: Market")
+    rows = provenance_rows(validate(MarketFile, MARKET, "toy/market.toml"), "toy/market.toml")
+    assert rows == [("toy/market.toml", "offers.a.options[1]", "count", "rulebook", 1),
+                    ("toy/market.toml", "offers.a.options[2]", "count", "kit default", 2)]
+    ref = {r["key"]: r for r in box_reference(MarketFile, file="market.toml", shipped=validate(MarketFile, MARKET, "m"))}
+    assert ref["offers.<name>.options"]["type"] == "list of tables (count)"
+    assert (ref["offers.<name>.options[<n>].count"]["range"], ref["offers.<name>.options[<n>].count"]["provenance"]) == (
+        "1..999", "kit default / rulebook")
+    assert key_matches("offers.<name>.options[<n>].count", "offers.a.options[12].count")
+    assert not key_matches("offers.<name>.options[<n>].count", "offers.a.options.count")
+
+
+def test_a_check_may_name_the_earlier_file_that_holds_the_fault():
+    err = error({"offers": {"gold": {"options": [{"count": 1, "provenance": "rulebook"}]}}}, MarketFile)
+    assert str(err) == ("toy/game.toml, entry cards.gold: offer 'gold' is named in game.toml's cards, not here "
+                        "(rule section: Toy: Cards)")
+
+
+def test_values_are_rows_as_written_and_an_optional_key_named_only_by_provenance_is_refused():
+    """A default left out of the file is no value of its row (as written); a provenance table
+    naming an optional key the table leaves out is refused, naming the key."""
+    shipped = validate(GameFile, GOOD, "toy/game.toml")
+    assert [r for r in provenance_rows(shipped, "g") if r[2] == "pace"] == []
+    data = edited("players", "provenance", {"min": "rulebook", "max": "rulebook", "colours": "rulebook", "pace": "rulebook"})
+    err = error(data)
+    assert (err.entry, err.problem) == ("players", "provenance names field 'pace', which the table does not give")
+
+
+def test_box_parts_give_a_box_its_provenance_values_and_fingerprint(tmp_path):
+    """What a game's load_box would otherwise assemble by hand: provenance rows of four
+    values, values keyed (file, entry, key) holding exactly the rows' values, house rules
+    marked against the shipped box's values, the fingerprint of the box's fields."""
+    from haunted_kit.provenance import HOUSE_RULE, value_fingerprint
+
+    schema = BoxSchema({"game.toml": GameFile}, label="toy/")
+    text = ('[players]\nmin = 2\nmax = 4\ncolours = ["red"]\nprovenance = "rulebook"\n'
+            '[cards.ace]\ncopies = 3\nprovenance = "kit default"\n')
+    (tmp_path / "game.toml").write_text(text)
+    files = schema.read(tmp_path)
+    fields = {"min_players": 2, "max_players": 4, "path": "ignored: not a value"}
+    shipped = schema.box_parts(files, fields)
+    assert shipped["provenance"] == (("toy/game.toml", "players", "min", "rulebook"),
+                                     ("toy/game.toml", "players", "max", "rulebook"),
+                                     ("toy/game.toml", "players", "colours", "rulebook"),
+                                     ("toy/game.toml", "cards.ace", "copies", "kit default"))
+    assert shipped["values"] == {("toy/game.toml", "players", "min"): 2, ("toy/game.toml", "players", "max"): 4,
+                                 ("toy/game.toml", "players", "colours"): ["red"],
+                                 ("toy/game.toml", "cards.ace", "copies"): 3}
+    assert shipped["fingerprint"] == value_fingerprint({"min_players": 2, "max_players": 4}) != value_fingerprint(
+        {"min_players": 2, "max_players": 5})
+    (tmp_path / "game.toml").write_text(text.replace("max = 4", "max = 5"))  # a house rule
+    house = schema.box_parts(schema.read(tmp_path), {**fields, "max_players": 5}, shipped["values"])
+    assert [r[3] for r in house["provenance"]] == ["rulebook", HOUSE_RULE, "rulebook", "kit default"]
+    assert house["values"][("toy/game.toml", "players", "max")] == 5 and house["fingerprint"] != shipped["fingerprint"]

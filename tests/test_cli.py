@@ -65,7 +65,7 @@ def test_replay_of_corrupt_save_fails_clearly(tmp_path, capsys):
     (["fly"], "invalid choice: 'fly'"),
     (["play", "--ghost-cards", ","], "expected numbers separated by commas"),
     (["play", "--ghost-cards", "2,,3"], "expected numbers separated by commas"),
-    (["play", "--box", "/nonexistent"], "--box /nonexistent: /nonexistent, entry -: no such folder"),
+    (["play", "--box", "/nonexistent"], "--box /nonexistent: /nonexistent, the folder: no such folder"),
     (["play", "--save", "same.json", "--log", "./same.json"], "--log same.json and --save same.json are the same file"),
     (["play", "--log", "no/such/folder/g.csv"], "folder no/such/folder for file no/such/folder/g.csv does not exist"),
     (["play", "--save", "."], "file . is a folder"),
@@ -114,7 +114,7 @@ def test_help_works_with_a_bad_data_folder(tmp_path):
         assert r.returncode == 0 and r.stdout.startswith("usage: haunted-kit"), r.stderr
     r = subprocess.run([sys.executable, "-m", "haunted_kit.cli", "play"], capture_output=True, text=True, env=env)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert f"HAUNTED_KIT_DATA={tmp_path / 'missing'}, entry -: no such folder" in r.stderr
+    assert f"HAUNTED_KIT_DATA={tmp_path / 'missing'}, the folder: no such folder" in r.stderr
 
 
 def test_bootstrap_help_exits_0():

@@ -291,6 +291,19 @@ def extract_bonus(box, a):
     return (waiting, res(s, 0)["wood"], res(s, 0)["ore"]), (ResourceChoice(0, a, "skill 12"), 1, min(a, 3))
 
 
+def test_an_extraction_bonus_of_zero_asks_for_nothing(tmp_path):
+    """Skill 12 with amount 0 (a house rule the box accepts): an extraction gives the wood and
+    no resource of P1's choice, and nothing waits; before, a choice of 0 resources waited,
+    gave 1 when answered, and no save could hold it (``benchmarks/fuzz.py`` found it)."""
+    box = edited_box(tmp_path, "skills.toml", 'effect = "extract_bonus"\namount = 1', 'effect = "extract_bonus"\namount = 0')
+    s = with_skill(box, 12)
+    place(s, 0, (2, 0))
+    s.apply_action(A.Extract((2, 0), "wood"))
+    assert not any(isinstance(x, ResourceChoice) for x in s.pending)
+    assert (res(s, 0)["wood"], res(s, 0)["ore"]) == (1, 0)
+    assert hk.State.from_dict(json.loads(json.dumps(s.to_dict())), box=box).to_dict() == s.to_dict()
+
+
 #: skill effect -> play(box, amount) -> (outcome, outcome worked out for ``amount``)
 SKILL_AMOUNT_PLAYS = {
     "contact_valor": contact_valor, "contact_restore": contact_restore, "cheaper_forest": cheaper_forest,

@@ -53,7 +53,7 @@ def box_copy(tmp_path):
     ("lands.toml", "white_dotted = [[0, -2]", "white_dotted = [[0, 0]", "board", "not an outer land"),
     ("lands.toml", "lower_area = [[-2, 2]", "lower_area = [[-5, 2]", "board", "not on a board"),
     ("market.toml", "give = [{ marble = 1 }]\ntake = [{ gold = 3 }]", "give = [{ marbel = 1 }]\ntake = [{ gold = 3 }]",
-     "actions.sell_marble.give[0]", "unknown resource 'marbel'"),
+     "actions.sell_marble.give[1]", "unknown resource 'marbel'"),
     ("market.toml", 'marked = true\nprovenance = "rulebook"', 'marked = "yes"\nprovenance = "rulebook"',
      "actions.hire_two", "true or false"),
     ("resources.toml", '[glass]\nincome = false\nfactory = false\nmarket_only = true\nprovenance = "rulebook"',
@@ -80,7 +80,7 @@ def test_malformed_edits_name_file_entry_and_problem(box_copy, file, old, new, e
 
 def test_a_missing_file(box_copy):
     (box_copy / "market.toml").unlink()
-    with pytest.raises(EstateBoxError, match="market.toml, entry -: file not found"):
+    with pytest.raises(EstateBoxError, match="market.toml, the file: file not found"):
         load_estate_box(box_copy)
 
 

@@ -107,4 +107,4 @@ def test_play_and_replay_with_a_house_rule_estate_box(tmp_path, capsys):
     (bad / "lands.toml").write_text("[rules")
     with pytest.raises(SystemExit) as exc:
         main(["play", "--game", "estate", "--box", str(bad)])
-    assert exc.value.code == 2 and "lands.toml, entry -: not valid TOML" in capsys.readouterr().err
+    assert exc.value.code == 2 and "lands.toml, the file: not valid TOML" in capsys.readouterr().err

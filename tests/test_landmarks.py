@@ -87,7 +87,7 @@ def box_copy(tmp_path):
      "landmarks/scoring.toml, entry sets: provenance of 'points' must be \"rulebook\" or \"kit default\", got 'house'"),
     ("castle_grounds.toml", "uses_per_card = 1", "uses_per_card = 1\ncolour = 3",
      "landmarks/castle_grounds.toml, entry use: unknown field 'colour'"),
-    ("game.toml", "[players]", "[players", "landmarks/game.toml, entry -: not valid TOML"),
+    ("game.toml", "[players]", "[players", "landmarks/game.toml, the file: not valid TOML"),
     # every number is bounded: a typo is refused at load, never a game that cannot end
     ("game.toml", "village_cards = 12", "village_cards = 100000",
      "landmarks/game.toml, entry end_trigger: field 'village_cards' must be at most 99, got 100000"),

@@ -69,7 +69,7 @@ def test_replay_of_a_corrupt_landmarks_save_fails_with_one_line(tmp_path, capsys
     (["--players", "6"], "argument --players: invalid choice: 6 (this box plays 2..5)"),
     (["--mode", "citizen"], "--mode and --ghost-cards belong to Haunted Lands, not to --game landmarks"),
     (["--agents", "greedy,random,greedy"], "3 agents given for 2 players"),
-    (["--box", "/nonexistent"], "--box /nonexistent: landmarks/, entry -: no such folder: /nonexistent"),
+    (["--box", "/nonexistent"], "--box /nonexistent: landmarks/, the folder: no such folder: /nonexistent"),
 ])
 def test_misuse_prints_usage_and_exits_2(argv, needle, capsys):
     with pytest.raises(SystemExit) as exc:

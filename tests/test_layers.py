@@ -30,6 +30,7 @@ KIT_LAYERS = {
     "bots": 2, "widgets": 2, "play": 2, "exercises": 2, "tutorial": 2,
     # 3: tools that take a Game
     "testing": 3, "simulate": 3, "env": 3, "store": 3, "review": 3,
+    "widgets.box_editor": 3,  # the house-rule editor: a widget that plays its box with testing.check_box
     # 4: the front doors, and reports built on the tools (compare plays grids with simulate)
     "cli": 4, "classroom": 4, "server": 4, "compare": 4, "__main__": 4, "lesson": 4,
 }

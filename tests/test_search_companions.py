@@ -223,7 +223,7 @@ def test_cli_simulates_a_companion_with_its_own_house_rule_box(tmp_path, capsys)
     with pytest.raises(SystemExit) as ei:
         main(argv("bad", "--box", default_box().path))
     err = capsys.readouterr().err
-    assert ei.value.code == 2 and "usage:" in err and f"--box {default_box().path}: resources.toml, entry -: file not found" in err
+    assert ei.value.code == 2 and "usage:" in err and f"--box {default_box().path}: resources.toml, the file: file not found" in err
     assert not (tmp_path / "bad").exists()
 
 

@@ -136,7 +136,7 @@ def test_teacher_actions_and_their_errors():
     assert op(op="create", players=3, options={"mode": "citizen"}, seed=2, bots=[2, 3]) == {"ok": "Table 1 created."}
     assert [s.agent for s in store.table(1).seats] == [None, "greedy", "greedy"]
     assert op(op="create", players=7)["error"] == "Players (players) must be a whole number from 2 to 4, got 7."
-    assert op(op="create", players=2, box="/no/such/box")["error"].startswith("/no/such/box, entry -: no such folder")
+    assert op(op="create", players=2, box="/no/such/box")["error"].startswith("/no/such/box, the folder: no such folder")
     assert op(op="seat", table=1, seat=0, agent="random") == {"ok": "P1 of table 1 is now a random bot."}
     assert op(op="seat", table=1, seat=0, agent="genius")["error"].startswith("unknown agent 'genius'")
     assert op(op="rollback", table=1, to=99)["error"].startswith("choose a decision from the list (0 to ")

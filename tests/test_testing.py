@@ -178,3 +178,32 @@ def test_random_steps_is_seeded_and_stops_at_the_end():
     assert a.to_dict() == b.to_dict() and len(a.history()) > len(hk.new_game(players=2, seed=3).history())
     n = random_steps(a, random.Random(1), 10**9)
     assert a.is_terminal() and 0 < n < 10**9 and random_steps(a, random.Random(1), 5) == 0
+
+
+@pytest.mark.parametrize("name", hk.game_names())
+def test_progress_may_be_a_function_told_each_game(name):
+    """``progress=callable``: told ``(0, total)`` first, then ``(done, total)`` after each game, the
+    random games and the bots' (a widget's progress bar follows it)."""
+    told = []
+    r = check_box(game=name, games=1, bot_games=1, progress=lambda done, total: told.append((done, total)))
+    total = r.games + r.bot_games
+    assert told == [(k, total) for k in range(total + 1)]
+
+
+def test_mutated_json_shares_nothing_with_the_odd_values_or_itself():
+    """Each value mutate_json puts in is a copy of its own: a later edit of it changes that
+    place only, the module's odd values stay as they are and no copy contains itself (an
+    odd table once put in as it was became ``{'a': [2, nan]}`` for every later test, and a
+    list appended to itself could not be written as JSON)."""
+    import copy
+    import json
+
+    from haunted_kit.testing import ODD_JSON
+
+    before = copy.deepcopy(ODD_JSON)
+    rng = random.Random(3)
+    doc = {"a": [{"b": [1, 2]}, {"c": {"d": 3}}], "e": [[], {}]}
+    for _ in range(3000):
+        out, _paths = mutate_json(doc, rng, rng.randint(1, 6))
+        json.dumps(out)  # no circular reference
+    assert repr(ODD_JSON) == repr(before) and doc == {"a": [{"b": [1, 2]}, {"c": {"d": 3}}], "e": [[], {}]}

@@ -13,7 +13,8 @@ import pytest
 
 from haunted_kit.games import game_names, get_game
 from haunted_kit.protocol import RandomAgent
-from haunted_kit.tutorial import LEARNER, TeachPoint, Tutorial, TutorialError, kind_of, teach_points
+from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, choices_where, kind_of, lesson_html,
+                                  teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
 from ruletools import games_with_module
@@ -219,13 +220,31 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
     for k in (k for k in t.steps if k.startswith("kind:")):
         st = t.steps[k]
         assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
+        # said once on a page, and no board to light: the toy draws none (its choices are listed)
+        assert lesson_html([st]).startswith(f'<div class="hk-lesson-step"><b>{escape(st.title)}</b>')
+        assert "New: New:" not in lesson_html([st])
+        assert "(listed as your choices)" in st.text and "lit on the board" not in st.text
     # its notebook view is the kit's own play view (no widgets module), and teaches the same
     with capture_errors() as caught:
         v = TutorialView("nim", seed=2, progress=False)
         assert type(v.view).__name__ == "GamePlayView" and v.tutorial.current is not None
+        off = [w.value for w in v.view.controls.children if "hk-hints-off" in w._dom_classes]
+        assert off == ["<i>Hints are switched off in this tutorial, so that you try each move yourself first "
+                       "(hk.tutorial(game, hints=True) turns them on).</i>"]  # no teacher to name
         v.view.attempt(v.view.legal[0])
         assert v.tutorial.decisions == 1
     assert not caught
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_that_draws_a_board_says_its_choices_are_lit_on_it(game):
+    assert choices_where(get_game(game)) == "lit on the board or listed as your choices"  # the kit's games draw one
+
+
+def test_a_teach_points_title_is_new_once():
+    from haunted_kit.tutorial import Step
+    titled = [Step("kind:offer", "New: offer", "Lay a card.", "", ()), Step("kind:bid", "A sealed bid", "Bid.", "", ())]
+    assert [part.split("</b>")[0] for part in lesson_html(titled).split("<b>")[1:]] == ["New: offer", "New: A sealed bid"]
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():

@@ -304,12 +304,17 @@ def test_the_store_and_the_server_show_the_viewer_and_a_watcher_the_same_for_twi
         assert a == b, f"viewer {viewer}"
 
 
-def test_the_search_copy_keeps_no_hidden_sentence(nim, bid):
+def test_the_search_copy_keeps_no_hidden_sentence(nim, bid, monkeypatch):
+    """A determinisation keeps no log (docs/NEW_GAME.md); a game's copy that keeps one
+    anyway gets it as the searching player may see it."""
     from haunted_kit.search import determinise
     s = _played(nim, 2, _twins("nim", nim)["a"])
+    assert determinise(nim, s, 0, random.Random(1)).log is None  # the toys keep the rule
+    monkeypatch.setattr(nim, "determinise", lambda state, player, rng: state.copy())  # a copy keeping the log
     d = determinise(nim, s, 0, random.Random(1))
     assert [e.text for e in d.log][:2] == [f"P1 is dealt a bonus card of {s.bonus[0]}.", "P2 is dealt a bonus card face down."]
     s = _played(bid, 3, _twins("bid", bid)["a"])
+    monkeypatch.setattr(bid, "determinise", lambda state, player, rng: state.copy())
     assert [e.text for e in determinise(bid, s, 2, random.Random(1)).log][-2:] == ["P1 bids face down.", "P2 bids face down."]
 
 

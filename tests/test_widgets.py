@@ -226,7 +226,7 @@ def test_click_at_cell_centre_gives_the_expected_candidate_and_undo_restores_exa
     before = view.state.to_json()
     view.click_cell((1, 0))  # a suburb next to the city: one legal candidate, applied at once
     assert view.state.sensor[0] == view.state.field.index[(1, 0)]
-    assert "P1: explore to (1, 0)" in view.message
+    assert "P1: explore to cell 1,0" in view.message  # cells named as the board writes them (events.shown_text)
     assert view.undo() is True
     assert view.state.to_json() == before
     assert view.undo() is False and "Nothing to undo" in view.message
@@ -247,7 +247,7 @@ def test_several_candidates_on_a_cell_are_offered_as_buttons():
     assert view.state.to_json() != before
     assert view.state.resource(0, "water") == 1  # P1 holds 1 water
     view.click_cell((2, 1))  # the adjacent lake: no extraction token is left
-    assert view.message.startswith("Nothing you can do on lake (2, 1)")
+    assert view.message.startswith("Nothing you can do on lake cell 2,1")  # cells named as the board writes them
     assert str(view.state.why_not(A.Extract((2, 1), "water"))) in view.message
 
 

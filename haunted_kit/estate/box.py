@@ -402,7 +402,7 @@ class MarketRow(BoxTable):
         known = _resources(info)
         if known is not None:
             for key, allowed in (("give", known[0]), ("take", known[0] + ("workers",))):
-                for i, alt in enumerate(getattr(self, key)):
+                for i, alt in enumerate(getattr(self, key), start=1):
                     _only_resources(key, alt, allowed, within=f"{key}[{i}]")
         if self.pairs == "matched" and len(self.give) != len(self.take):
             raise Invalid("with pairs = \"matched\", give and take must list as many alternatives")

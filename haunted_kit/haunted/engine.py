@@ -34,6 +34,7 @@ from . import serial
 from .agents import AGENTS
 from .board import KALENA, build_field
 from .box import Box, default_box, load_box
+from .boxmodels import SCHEMA as BOX_SCHEMA
 from ..fileio import MAX_INPUT_BYTES, atomic_write, parse_json, read_json
 from ..games import load_state
 from .flow import (MARKET_DRAW, TERRAIN_DIE, BonusChoice, BonusDie, GhostPlacement, Phase, QuestChoice,
@@ -1252,6 +1253,9 @@ class HauntedLandsGame:
 
     def from_dict(self, data: dict, box=None) -> HauntedLandsState:
         return HauntedLandsState.read_save(data, box)
+
+    #: the box's schema (``haunted_kit.boxschema.BoxSchema``): its files and every key, for docs/BOXES.md
+    box_schema = BOX_SCHEMA
 
     def load_box(self, path):
         """The box in folder ``path`` (:func:`haunted_kit.load_box`; raises BoxError)."""

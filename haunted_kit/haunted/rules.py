@@ -699,7 +699,7 @@ def do_extract(s: State, ctx: Ctx, p: int, cell: int, r: int) -> None:
     gain_resource(s, ctx, p, r, 1, "extraction")
     s.sup_depl -= 1
     s.depleted[cell] = 1
-    if has_skill(s, ctx, p, "extract_bonus"):
+    if has_skill(s, ctx, p, "extract_bonus") and ctx.amount["extract_bonus"]:  # a bonus of 0 asks for nothing
         s.pending.append(ResourceChoice(p, ctx.amount["extract_bonus"], f"skill {ctx.skill_no['extract_bonus']}"))
 
 

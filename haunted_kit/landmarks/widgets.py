@@ -38,7 +38,9 @@ from .exercises import EXERCISES
 from .draw import panel_scene
 from .engine import GAME, new_game
 from . import rules as R
+from ..games import game_of
 from ..protocol import states_along as protocol_states_along
+from ..visibility import decision_words
 from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.exercise import ExerciseWidget
@@ -155,7 +157,9 @@ class RecordStepView(ErrorReporting, W.VBox):
         elif entry.chance:
             what = f"chance: {escape(str(entry.action))}"
         else:
-            what = f"P{entry.player + 1}: {escape(_describe(entry.action, before))}"
+            # another seat's decision as the viewer saw it (its events), never the action's own words
+            what = f"P{entry.player + 1}: " + escape(decision_words(
+                game_of(state), state, len(getattr(before, "log", None) or []), entry.player, self.viewer, _describe(entry.action, before)))
         items = "".join(f"<li>{escape(t)}</li>" for t in new.text)
         self.explanation.value = (
             f'<div style="font-family:sans-serif;font-size:13px;padding:4px;border:1px solid #ccc;border-radius:4px">'

@@ -5,7 +5,10 @@
 * :mod:`.errors` - callback errors shown in a banner; :func:`capture_errors` collects
   them (tests fail on them);
 * :mod:`.access` - keyboard play and a live region for screen readers under a board;
-* :mod:`.hints` - "Suggest a move" from the search agent, for any game.
+* :mod:`.hints` - "Suggest a move" from the search agent, for any game;
+* :mod:`.box_editor` - the house-rule editor of any game with a box schema
+  (``hk.box_editor(name)``); not imported here: it plays games with
+  :mod:`haunted_kit.testing`, a layer above the other pieces.
 
 Each game's views live in its package (:mod:`haunted_kit.haunted.widgets`,
 :mod:`haunted_kit.estate.widgets`, :mod:`haunted_kit.landmarks.widgets`). Widgets only draw

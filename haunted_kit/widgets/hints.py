@@ -145,8 +145,27 @@ class HintPanel(W.VBox):
         self.output.value = f'<ol style="font-family:sans-serif;margin:4px 0;padding-left:1.4em">{items}</ol>'
 
 
-def hints_off() -> W.HTML:
-    """What the play view shows in place of the button when a teacher switched hints off."""
-    note = W.HTML("<i>Hints are switched off for this table (the teacher's choice).</i>")
+#: why hints are off, said by default (a classroom table: the teacher switched them off)
+TEACHER_OFF = "for this table (the teacher's choice)"
+
+
+def hints_off(why: str = TEACHER_OFF) -> W.HTML:
+    """What the play view shows in place of the button when hints are off (CSS
+    ``hk-hints-off``): ``"Hints are switched off {why}."``; by default a teacher's choice."""
+    note = W.HTML(off_html(why))
     note.add_class("hk-hints-off")
     return note
+
+
+def off_html(why: str) -> str:
+    """The words of :func:`hints_off` (HTML)."""
+    return f"<i>Hints are switched off {escape(why)}.</i>"
+
+
+def say_hints_off(widget, why: str) -> None:
+    """Reword every :func:`hints_off` note inside ``widget`` (any play view: the tutorial
+    switches hints off with no teacher, and says why)."""
+    if "hk-hints-off" in getattr(widget, "_dom_classes", ()):
+        widget.value = off_html(why)
+    for child in getattr(widget, "children", ()) or ():
+        say_hints_off(child, why)

@@ -37,6 +37,8 @@ from ..bots import default_agent, seat_bot
 from ..games import past_cap
 from ..events import shown_text
 from ..protocol import describe_action, sample_chance
+from ..tableview import observation_html, seen_observation_and_log
+from ..visibility import PUBLIC, decision_words, seen_events
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
 from .errors import ErrorReporting
 from .hints import HintPanel, hints_off, kernel_loop
@@ -86,6 +88,19 @@ def game_seed(state) -> int:
     return int(getattr(config, "seed", getattr(state, "seed", 0)) or 0)
 
 
+def _log_length(state) -> int:
+    log = getattr(state, "log", None)
+    return len(log) if isinstance(log, list) else len(state.events())
+
+
+def _seen_texts(game, state, since: int, viewer) -> list[str]:
+    """The sentences of ``state``'s events from ``since`` as ``viewer`` may see them."""
+    log = getattr(state, "log", None)
+    if isinstance(log, list):
+        return [e.text for e in seen_events(game, log[since:], viewer)]
+    return list(state.events(viewer).text[since:])
+
+
 class GamePlayView(ErrorReporting, W.VBox):
     """A game against bots (see the module docstring).
 
@@ -119,6 +134,7 @@ class GamePlayView(ErrorReporting, W.VBox):
         self.bot_running = False  # bots play synchronously; the hint panel asks
         self.undo_stack: list = []  # (state before, seat that decided) per decision
         self.message = ""
+        self.last_words = ""  # the last decision as the viewer may read it (:func:`~haunted_kit.visibility.decision_words`)
         self.last_refusal = None
         self.legal: list = []
         self.cursor = 0
@@ -129,6 +145,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         self.banner = self._init_errors()
         self.status = W.HTML()
         self.status.add_class("hk-status")
+        self.seen = W.HTML()
+        self.seen.add_class("hk-seen")
         self.message_label = W.HTML()
         self.message_label.add_class("hk-message")
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
@@ -161,8 +179,9 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     # ------------------------------------------------------------------ hooks for a game's view
     def game_parts(self) -> list:
-        """The view's children, top to bottom (a game's view adds its panels)."""
-        return [self.status, self.message_label, self.banner, self.controls]
+        """The view's children, top to bottom (a game's view adds its panels). By default
+        the game as the viewer may see it (:meth:`seen_html`) stands under the message line."""
+        return [self.status, self.message_label, self.banner, self.seen, self.controls]
 
     def extra_controls(self) -> list:
         """Widgets a game's view puts between its choice buttons and the list of every legal
@@ -172,11 +191,23 @@ class GamePlayView(ErrorReporting, W.VBox):
     def refresh_panels(self) -> None:
         """Redraw the game's own panels from ``self.state`` (nothing by default)."""
 
+    def seen_html(self) -> str:
+        """What the view's human may see of the game (:meth:`viewer`): their observation as
+        tables and the game's log as they may read it (the reveal, the scores), from the
+        game's visibility declaration (:func:`~haunted_kit.tableview.seen_observation_and_log`);
+        shown by a view that keeps :attr:`seen` among its :meth:`game_parts`."""
+        obs, log = seen_observation_and_log(self.game, self.state, self.viewer())
+        return (f'<div style="font:13px sans-serif"><b>What you see</b>{observation_html(obs)}'
+                f'{"<b>Game log</b>" + log if log else ""}</div>')
+
     def status_text(self) -> str:
-        """The status line: whose decision it is, or the returns when the game is over."""
+        """The status line: whose decision it is, or the returns when the game is over (under
+        the Game's ``score_name`` when it declares one: ``"The game is over. Points: P1 7, P2 9."``)."""
         s = self.state
         if s.is_terminal():
-            return "The game is over. Returns: " + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(s.returns())) + "."
+            name = str(getattr(self.game, "score_name", None) or "returns")
+            return (f"The game is over. {name[:1].upper() + name[1:]}: "
+                    + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(s.returns())) + ".")
         p = s.current_player()
         return f"P{p + 1} to decide" + (" (bot)" if p in self.bots else "") if p is not None else "Chance to resolve"
 
@@ -235,6 +266,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         self.all_pick.disabled = self.b_do.disabled = not opts
         self.b_bots.disabled = not self._bot_to_move()
         self.b_undo.disabled = self._undo_refusal() is not None
+        if self.seen in self.children:
+            self.seen.value = self.seen_html()
         self.refresh_panels()
         if self.hint_panel is not None:
             self.hint_panel.update()
@@ -336,19 +369,30 @@ class GamePlayView(ErrorReporting, W.VBox):
                 self.say(said + " Then " + "; ".join(bots) + ".")
         return True
 
+    def viewer(self):
+        """Whom the view's words and seen panel are for: the one human seat; with several
+        humans at one screen :data:`~haunted_kit.visibility.PUBLIC` (what every seat may see);
+        with none (bots only) ``None``, the omniscient view."""
+        if len(self.humans) == 1:
+            return self.humans[0]
+        return PUBLIC if self.humans else None
+
     def _apply(self, action) -> str:
         s = self.state
         before = s.copy()
         p = s.current_player()
-        k = len(s.events())
-        text = self.describe(action)
+        k = _log_length(s)
+        own = self.describe(action)
         s.apply_action(action)  # raises IllegalAction with the state unchanged
+        viewer, made = self.viewer(), _log_length(s)
+        # another seat's decision is told by its events as the viewer may see them, never its words
+        self.last_words = shown_text(decision_words(self.game, s, k, p, viewer, own))
         while s.is_chance_node() and not s.is_terminal():
             s.apply_chance(sample_chance(s, game_seed(s)))
         self.undo_stack.append((before, p))
-        viewer = self.humans[0] if len(self.humans) == 1 else None
-        said = list(s.events(viewer).text[k:])[:3]
-        self.say(f"P{p + 1}{' (bot)' if p in self.bots else ''}: {text}." + "".join(" " + t for t in said))
+        # the decision's own words come before its events; words made of its events stand for them
+        said = _seen_texts(self.game, s, k if viewer is None or viewer == p else made, viewer)[:3]
+        self.say(f"P{p + 1}{' (bot)' if p in self.bots else ''}: {self.last_words}." + "".join(" " + t for t in said))
         self.refresh()
         self._changed()
         return self.message
@@ -369,9 +413,8 @@ class GamePlayView(ErrorReporting, W.VBox):
             why = self.state.why_not(action)
             if why is not None:
                 raise RuntimeError(f"the bot of P{p + 1} chose an illegal action {action!r}: {why}")
-            text = self.describe(action)
             self._apply(action)
-            done.append(f"P{p + 1} (bot): {text}")
+            done.append(f"P{p + 1} (bot): {self.last_words}")
         if done:
             self.say("; ".join(done) + ".")
         return done

@@ -39,7 +39,7 @@ class ReviewView(ErrorReporting, W.VBox):
             rows += [self._row(c.number, f"Decision {c.number}: played {c.chosen}; {c.better} differs by {c.interval()}")
                      for c in review.noise]
         rows.append(W.HTML("<b>Turning points</b>"))
-        rows += [self._row(t.number, f"Decision {t.number}: P{t.player + 1} {t.text}, {t.before:.2f} to {t.after:.2f} "
+        rows += [self._row(t.number, f"Decision {t.number}: P{t.player + 1}: {t.text}, {t.before:.2f} to {t.after:.2f} "
                                      f"({t.interval()})")
                  for t in review.turning_points] or [W.HTML("None told apart from zero.")]
         scale = W.HTML(f"<p class='hk-review-scale'>{escape(review.scale())}</p>")

@@ -30,11 +30,20 @@ def visible_text(widget) -> str:
     """The text ``widget`` and its children show, in display order, parts joined by
     `` | ``: the words of HTML and Label values, button descriptions, and
     ``description value`` for other value widgets (sliders, dropdowns, checkboxes).
-    Hidden widgets (``layout.display == "none"``) and canvases give nothing."""
+    Hidden widgets (``layout.display == "none"``) and canvases give nothing; an
+    accordion or tabs give their titles and the open section only (the closed ones are
+    not shown)."""
     parts: list[str] = []
 
     def walk(w) -> None:
         if getattr(getattr(w, "layout", None), "display", None) == "none":
+            return
+        if isinstance(w, (W.Accordion, W.Tab)):
+            titles = [t for t in w.titles if t]
+            if titles:
+                parts.append(" / ".join(titles))
+            if w.selected_index is not None:
+                walk(w.children[w.selected_index])
             return
         if isinstance(w, W.Box):
             for child in w.children:

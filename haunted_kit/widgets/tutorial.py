@@ -26,9 +26,12 @@ from ..games import game_module
 from ..tutorial import LEARNER, Tutorial, TutorialError, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
+from .hints import say_hints_off
 from .playview import GamePlayView
 
 _BOX = "font:14px sans-serif;line-height:1.4"
+#: why a tutorial's play view has no "Suggest a move" (``hints=False``, its default)
+TUTORIAL_OFF = "in this tutorial, so that you try each move yourself first (hk.tutorial(game, hints=True) turns them on)"
 
 
 def _hook(game, name: str):
@@ -106,6 +109,7 @@ class TutorialView(ErrorReporting, W.VBox):
         """Follow ``view``: its changes, and its refusals (every play view says a refused move
         on its message line as a ``"refusal"``), which the lesson panel explains the first time."""
         self.view = view
+        say_hints_off(view, TUTORIAL_OFF)  # no teacher switched them off: the tutorial says its own reason
         view.on_change(self.guard(lambda _v: self.changed(), "following the game"))
         plain_say = view.say
 

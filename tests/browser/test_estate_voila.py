@@ -38,7 +38,7 @@ def test_estate_play_view_in_voila(page, voila_server):
     with explained("clicking slot (0, 0), which is not over the lower area", srv, page):
         page.locator(BOARD).click(position={"x": x, "y": y})
         expect(page.locator(".hk-estate-play .hk-message")).to_contain_text(
-            "Not on slot (0, 0): P1's first tile must lie over the shared lower area", timeout=30_000)
+            "Not on slot 0,0: P1's first tile must lie over the shared lower area", timeout=30_000)
     with explained("taking 3 wood with a choice button; the bots answer", srv, page):
         page.locator(".hk-estate-play .hk-choice", has_text="take 3 wood at the Raw Materials Factory").click()
         expect(page.locator(".hk-estate-play .hk-status")).to_contain_text("P1 to decide", timeout=30_000)

@@ -51,7 +51,7 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
     with explained("reaching the field by Tab", srv, page):
         tab_to(page, "el.classList.contains('hk-keys')", "the field's keyboard element")
         field._on_key_msg(None, {"event": "focus"}, [])       # what the browser's focus event does
-        expect(live).to_contain_text("Cursor on city (0, 0) on Kalena")
+        expect(live).to_contain_text("Cursor on city cell 0,0 on Kalena")
     with explained("placing the spread ghosts with arrows and Enter", srv, page):
         placed = 0
         while mirror.state.current_player() == 0 and mirror.state.pending:

@@ -27,6 +27,7 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from .. import rules as R
+from ...events import shown_text
 from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..state import VISIBILITY
@@ -265,6 +266,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         for extra in (self.last_hint, self._message):
             if extra:
                 text += f" {extra}"
+        text = shown_text(text)  # cells as the board writes them, as every message line
         if self.keypad.text != text:
             self.keypad.text = text
 

@@ -41,6 +41,7 @@ from ...render import style as S
 from ..draw.scene import status_line
 from ..state import VISIBILITY
 from ...events import shown_text
+from ...visibility import decision_words
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
@@ -473,7 +474,11 @@ class PlayView(ErrorReporting, W.VBox):
         self.candidates = []
         self._set_choices([])
         said = [e.text for e in VISIBILITY.log_for((s.log or [])[k:], self.viewer)]
-        head = f"{S.player_name(p)}{' (bot)' if p in self.bots else ''}: {action.describe()}."
+        head = f"{S.player_name(p)}{' (bot)' if p in self.bots else ''}:"
+        if self.viewer is None or self.viewer == p:
+            head += f" {action.describe()}."
+        elif not said:  # another seat's decision is told by its events as the viewer sees them, never its words
+            head += f" {decision_words(GAME, s, k, p, self.viewer, '')}."
         self.say(head + (" " + " ".join(said[:4]) if said else "") + (" ..." if len(said) > 4 else ""))
         self.refresh()
         for cb in list(self._listeners):

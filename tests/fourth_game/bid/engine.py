@@ -66,10 +66,12 @@ class BidState:
         new = BidState(self.players, self.seed, self.auto_chance)
         new.round, new.prize, new.turn, new.draws = self.round, self.prize, self.turn, self.draws
         new.deck, new.coins, new.won, new.bids = list(self.deck), list(self.coins), list(self.won), list(self.bids)
-        new.log, new.record = list(self.log), self.record
+        new.log, new.record = None if self.log is None else list(self.log), self.record
         return new
 
     def _emit(self, kind, player, text, **data):
+        if self.log is None:  # a determinisation keeps no log: a playout composes no sentence
+            return
         private = VISIBILITY.private(kind)
         self.log.append(Event(len(self.log), 0, self.round, "bids", kind, player, text, None, data, private))
 
@@ -148,11 +150,11 @@ class BidState:
     def observation(self, player=None) -> dict:
         full = {"round": self.round, "prize": self.prize, "turn": self.turn, "deck": list(self.deck),
                 "coins": list(self.coins), "won": list(self.won), "bids": list(self.bids), "seed": self.seed,
-                "log": [e.to_dict() for e in self.log]}
+                "log": [e.to_dict() for e in self.log or []]}
         return VISIBILITY.observation(full, player)
 
     def events(self, viewer=None):
-        return VISIBILITY.frame(self.log, viewer)
+        return VISIBILITY.frame(self.log or [], viewer)
 
     def history(self):
         return self.record.entries()
@@ -209,9 +211,10 @@ class BidGame:
         return action_from_dict(data)
 
     def determinise(self, state, player, rng) -> BidState:
-        """Another seat's bid drawn from 0..its coins (public), a new seed, no record: a
-        function of what ``player`` sees and ``rng`` (the log as it is: the kit redacts it)."""
+        """Another seat's bid drawn from 0..its coins (public), a new seed, no record and no
+        event log (a playout composes no sentence): a function of what ``player`` sees and ``rng``."""
         d = state.copy()
+        d.log = None
         d.bids = [b if q == player or b is None else rng.randint(0, state.coins[q]) for q, b in enumerate(state.bids)]
         d.seed, d.draws, d.record = rng.getrandbits(62), 0, Record()
         return d

@@ -108,10 +108,12 @@ class NimState:
     def copy(self) -> "NimState":
         new = NimState(self.box, self.players, self.seed, self.auto_chance)
         new.heaps, new.bonus, new.turn, new.winner = list(self.heaps), list(self.bonus), self.turn, self.winner
-        new.log, new.record = list(self.log), self.record
+        new.log, new.record = None if self.log is None else list(self.log), self.record
         return new
 
     def _emit(self, kind, player, text, **data):
+        if self.log is None:  # a determinisation keeps no log: a playout composes no sentence
+            return
         private = VISIBILITY.private(kind)
         self.log.append(Event(len(self.log), 0, 0, "play", kind, player, text, None, data, private))
 
@@ -187,10 +189,10 @@ class NimState:
 
     def observation(self, player=None) -> dict:
         return VISIBILITY.observation({"heaps": list(self.heaps), "turn": self.turn, "winner": self.winner,
-                                       "bonus": list(self.bonus), "log": [e.to_dict() for e in self.log]}, player)
+                                       "bonus": list(self.bonus), "log": [e.to_dict() for e in self.log or []]}, player)
 
     def events(self, viewer=None):
-        return VISIBILITY.frame(self.log, viewer)
+        return VISIBILITY.frame(self.log or [], viewer)
 
     def history(self):
         return self.record.entries()
@@ -301,7 +303,8 @@ class NimGame(NimCore):
     def determinise(self, state, player, rng) -> NimState:
         d = state.copy()
         d.bonus = [v if p == player or v in (None, 0) else rng.choice(state.box.bonus_values) for p, v in enumerate(state.bonus)]
-        return d  # the log as it is: the kit's determinise redacts it from VISIBILITY
+        d.log = None  # no event log: every playout plays on the copy and composes no sentence (docs/NEW_GAME.md)
+        return d
 
     def action_catalogue(self, box=None) -> ActionCatalogue:
         box = box or DEFAULT_BOX
