@@ -214,6 +214,9 @@ def create_request(msg: dict) -> dict:
     box = msg.get("box") or None
     if box is not None and (not isinstance(box, str) or len(box) > 4096 or "\0" in box):
         raise ValueError("House-rule box (box) must be the name of a folder on the server, or empty.")
+    if box is not None and not Path(box).is_dir():  # said in the form's words, before the box loader's file terms
+        raise ValueError(f"House-rule box (box): the server has no folder {box[:200]!r}"
+                         + (" (that is a file)" if Path(box).exists() else "") + "; give a copy of data/ or leave it empty.")
     if views is not None:
         options = views.options_from_form(msg.get("options", {}))
     else:  # a game without a classroom module: its declared options

@@ -136,7 +136,8 @@ def test_teacher_actions_and_their_errors():
     assert op(op="create", players=3, options={"mode": "citizen"}, seed=2, bots=[2, 3]) == {"ok": "Table 1 created."}
     assert [s.agent for s in store.table(1).seats] == [None, "greedy", "greedy"]
     assert op(op="create", players=7)["error"] == "Players (players) must be a whole number from 2 to 4, got 7."
-    assert op(op="create", players=2, box="/no/such/box")["error"].startswith("/no/such/box, the folder: no such folder")
+    assert op(op="create", players=2, box="/no/such/box")["error"].startswith(
+        "House-rule box (box): the server has no folder '/no/such/box'")
     assert op(op="seat", table=1, seat=0, agent="random") == {"ok": "P1 of table 1 is now a random bot."}
     assert op(op="seat", table=1, seat=0, agent="genius")["error"].startswith("unknown agent 'genius'")
     assert op(op="rollback", table=1, to=99)["error"].startswith("choose a decision from the list (0 to ")
@@ -279,6 +280,8 @@ def snapshot(store):
     ({"op": "create", "game": {"name": "haunted"}},
      f"Game (game) must be one of {', '.join(game_names())}, got \"{{'name': 'haunted'}}\"."),
     ({"op": "create", "options": [1]}, "The settings of Haunted Lands must be named values (field: value), got list."),
+    ({"op": "create", "box": "/no/such/box"}, "House-rule box (box): the server has no folder '/no/such/box'; give a "
+                                              "copy of data/ or leave it empty."),
     ({"op": ["create"]}, "unknown teacher action ['create']"),
 ])
 def test_a_bad_teacher_request_gets_a_sentence_and_changes_nothing(msg, error, caplog):
