@@ -102,6 +102,7 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
         save_screenshot(pg, f"readable-{game}-projector", full_page=True)
         assert got["height"] <= PROJECTOR["height"], f"{game} projector is {got['height']} px tall, over 1080"
         assert got["width"] <= PROJECTOR["width"], f"{game} projector is {got['width']} px wide, over 1920"
+        print(f"PROJECTOR {game}: least text {got['texts'][0][0]} CSS px, page {got['width']}x{got['height']}")
         small = [t for t in got["texts"] if t[0] < PROJECTOR_MIN_PX]
         assert not small, f"{game} projector at 1920x1080: text under {PROJECTOR_MIN_PX} CSS px: {small[:8]}"
         assert pg.locator(".hk-board svg, .hk-board table").first.is_visible()
