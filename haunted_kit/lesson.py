@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+from datetime import datetime, timezone
 from html import escape
 
 from .protocol import results_by_score
@@ -31,9 +31,11 @@ from .visibility import PUBLIC, seen_events
 REPLAY_PLAYOUTS = 8
 #: the playouts of a seat's "Suggest a move" (a second or so of a worker's time)
 HINT_PLAYOUTS = 300
-#: the CSV's columns, in order (one row per seat per table)
-CSV_COLUMNS = ("table", "table_name", "game", "seed", "finished", "seat", "player", "name", "bot", "rank", "won",
-               "score", "score_by_source", "decisions", "takebacks", "hints")
+#: the CSV's columns, in order (one row per seat per table); after them one ``points: SOURCE``
+#: column per score source any row has (:func:`csv_text`)
+CSV_COLUMNS = ("table", "table_name", "game", "date", "seed", "finished", "seat", "player", "name", "bot", "rank",
+               "won", "score", "decisions", "human_decisions", "bot_decisions", "bots_played",
+               "takebacks", "hints")
 
 
 def duration_words(seconds) -> str:
@@ -70,14 +72,55 @@ def waiting(store, table) -> dict | None:
     return {"seat": p, "label": seat.label, "bot": seat.agent is not None, "since": last_activity(store, table)}
 
 
-def full_log_html(table, viewer: int | None) -> str:
+def full_log_html(table, viewer: int | None, record: list | None = None) -> str:
     """The table's whole event log as ``viewer`` may see it (a seat, or None / a negative
     number: the public side), every event from the first, oldest first, in a box the
-    page scrolls, headed by who is who (each seat's label with its name, escaped)."""
+    page scrolls, headed by who is who (each seat's label with its name, escaped).
+    ``record`` (the store's :meth:`~haunted_kit.store.GameStore.record` of the table):
+    its take-backs and the teacher's rollbacks written at their place (:func:`record_notes`)."""
     log = getattr(table.state, "log", None) or []
     events = seen_events(table.game, log, viewer if viewer is not None and viewer >= 0 else -1)
     who = " · ".join(escape(s.label) for s in table.seats)
-    return f'<div class="hk-log-names"><b>Players:</b> {who}</div>' + sentence_log_html(events, last=0)
+    notes = {}
+    if record:
+        ends = log_ends(table)
+        for k, text in record_notes(table, record):
+            notes.setdefault(min(ends[k], len(events)), []).append(text)
+    return f'<div class="hk-log-names"><b>Players:</b> {who}</div>' + sentence_log_html(events, last=0, notes=notes)
+
+
+def record_notes(table, record: list) -> list[tuple[int, str]]:
+    """The take-backs and rollbacks of ``record`` (the store's rows, oldest first), each
+    ``(k, sentence)``: ``k`` the decisions in effect now that came before it (its place in
+    the game as it stands), in the order they happened."""
+    kept = [q for q, _p, _a in table.applied]  # the seq of each decision in effect now
+    stack, out = [], []
+    for row in record:
+        if row["kind"] != "rollback":
+            stack.append(row["seq"])
+            continue
+        to, was = int(row["target"]), len(stack)
+        stack = stack[:to]
+        place = next((i for i, (a, b) in enumerate(zip(stack, kept)) if a != b), min(len(stack), len(kept)))
+        p = row["player"]
+        if p is not None:
+            text = f"P{p + 1} took back decision {was}; the game went back to decision {to}."
+        else:
+            text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {was} were set aside "
+                    "(what follows was decided again).")
+        out.append((place, text))
+    return out
+
+
+def log_ends(table) -> list[int]:
+    """The length of the table's event log after each of its decisions in effect
+    (entry ``k``: after ``k`` decisions, ``0`` the start), replayed from the seed."""
+    s = start_position(table.game, table.config, table.box)
+    ends = [len(getattr(s, "log", None) or [])]
+    for _seq, _p, action in table.applied:
+        s.apply_action(action)
+        ends.append(len(getattr(s, "log", None) or []))
+    return ends
 
 
 def results(store, table) -> dict:
@@ -86,7 +129,11 @@ def results(store, table) -> dict:
     seat in seat order: ``seat``, ``label``, ``name``, ``bot`` (agent or None), ``rank``,
     ``won``, ``score`` (the game's ``seat_results``, else ranked ``returns()``; None while
     the game is not over), ``parts`` (source -> points from the game's ``score_parts``, or
-    {}), ``decisions`` (the seat's decisions in effect), ``takebacks`` (its own
+    {}), ``decisions`` (the seat's decisions in effect), ``human_decisions`` and
+    ``bot_decisions`` (of those, made by a student and by a bot: a seat handed over midway
+    has both, :meth:`~haunted_kit.store.GameStore.agent_history`; ``bot``: the seat's agent
+    as the table was made, None for a student's; ``bots_played``: the agents that decided
+    for it), ``takebacks`` (its own
     decisions it took back) and ``hints`` (the moves it asked the server to suggest,
     :meth:`haunted_kit.store.GameStore.hints_asked`)."""
     game, state = table.game, table.state
@@ -98,9 +145,16 @@ def results(store, table) -> dict:
         ranked = hook(state) if hook is not None else results_by_score(state.returns())
         parts_hook = getattr(game, "score_parts", None)
         parts = parts_hook(state) if parts_hook is not None else None
-    decisions = [0] * n
-    for _seq, p, _a in table.applied:
+    decisions, by_bot = [0] * n, [0] * n
+    hands = [store.agent_history(table.id, s.seat) for s in table.seats]
+    bots_played = [[] for _ in range(n)]
+    for seq, p, _a in table.applied:
         decisions[p] += 1
+        agent = next((a for after, a in reversed(hands[p]) if after < seq), hands[p][0][1])
+        if agent is not None:
+            by_bot[p] += 1
+            if agent not in bots_played[p]:
+                bots_played[p].append(agent)
     takebacks = [0] * n
     for row in store.record(table.id):
         if row["kind"] == "rollback" and row["player"] is not None and 0 <= row["player"] < n:
@@ -109,11 +163,12 @@ def results(store, table) -> dict:
     rows = []
     for s in table.seats:
         r = ranked[s.seat] if ranked else {}
-        rows.append({"seat": s.seat, "label": s.label, "name": s.name, "bot": s.agent,
-                     "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
+        rows.append({"seat": s.seat, "label": s.label, "name": s.name, "bot": hands[s.seat][0][1],
+                     "bots_played": bots_played[s.seat], "human_decisions": decisions[s.seat] - by_bot[s.seat],
+                     "bot_decisions": by_bot[s.seat], "rank": r.get("rank"), "won": r.get("won"), "score": r.get("score"),
                      "parts": dict(parts[s.seat]) if parts else {}, "decisions": decisions[s.seat],
                      "takebacks": takebacks[s.seat], "hints": asked.get(s.seat, 0)})
-    sources = list(rows[0]["parts"]) if rows and rows[0]["parts"] else []
+    sources = list(dict.fromkeys(k for r in rows for k in r["parts"]))  # every player's sources: they may differ
     lost = bool(ranked) and all(r.get("collective_loss") for r in ranked)  # every player lost together (the game says)
     return {"over": over, "score_name": getattr(game, "score_name", "score"), "sources": sources, "rows": rows,
             "collective_loss": lost}
@@ -131,18 +186,26 @@ def results_html(res: dict) -> str:
         return ""
     rows = sorted(res["rows"], key=lambda r: (r["rank"] if r["rank"] is not None else 1e9, r["seat"]))
     head = "".join(f"<th scope=\"col\">{escape(h)}</th>" for h in
-                   ("rank", "player", escape(str(res["score_name"])), *res["sources"], "decisions", "take-backs",
-                    "hints asked"))
+                   ("rank", "player", str(res["score_name"]),
+                    *(f"{k} ({res['score_name']})" for k in res["sources"]),  # each source says what it counts
+                    "decisions", "take-backs", "hints asked"))
     body = []
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
+        made = str(r["decisions"])
+        if r["bot_decisions"] and r["human_decisions"]:  # a seat handed over midway: who made which
+            made += (f" ({r['human_decisions']} by {'the student' if r['bot'] is None else 'a person'}, "
+                     f"{r['bot_decisions']} by the {' / '.join(r['bots_played'])} bot)")
         cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
-                 *(_number(r["parts"].get(k)) for k in res["sources"]), str(r["decisions"]), str(r["takebacks"]),
+                 *(_number(r["parts"].get(k, 0)) for k in res["sources"]), made, str(r["takebacks"]),
                  str(r["hints"])]
         body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
-    return (f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    # in a box of its own that scrolls sideways (focusable: the keyboard scrolls it), so a
+    # phone's page never widens to the table
+    return (f'<div class="hk-results-scroll" tabindex="0" role="region" aria-label="{caption}">'
+            f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def _cell(value) -> str:
@@ -153,34 +216,50 @@ def _cell(value) -> str:
 
 
 def csv_rows(store, tables) -> list[dict]:
-    """One row per seat per table (:data:`CSV_COLUMNS`), with the students' names."""
+    """One row per seat per table (:data:`CSV_COLUMNS`, ``date``: the day of the table's
+    last change, UTC, ``YYYY-MM-DD``), with the students' names, and ``score_by_source``
+    (source -> points, written by :func:`csv_text` as a column per source)."""
     out = []
     for t in tables:
         res = results(store, t)
+        when = last_activity(store, t)
+        day = datetime.fromtimestamp(when, timezone.utc).date().isoformat() if when is not None else ""
         for r in res["rows"]:
-            out.append({"table": t.id, "table_name": t.name, "game": t.game.name, "seed": t.config.get("seed"),
+            out.append({"table": t.id, "table_name": t.name, "game": t.game.name, "date": day, "seed": t.config.get("seed"),
                         "finished": "yes" if res["over"] else "no", "seat": r["seat"] + 1, "player": f"P{r['seat'] + 1}",
                         "name": r["name"] or "", "bot": r["bot"] or "", "rank": r["rank"],
                         "won": "" if r["won"] is None else ("yes" if r["won"] else "no"), "score": _number(r["score"]),
-                        "score_by_source": json.dumps(r["parts"]) if r["parts"] else "",
-                        "decisions": r["decisions"], "takebacks": r["takebacks"], "hints": r["hints"]})
+                        "score_by_source": dict(r["parts"]),
+                        "decisions": r["decisions"], "human_decisions": r["human_decisions"],
+                        "bot_decisions": r["bot_decisions"], "bots_played": " ".join(r["bots_played"]),
+                        "takebacks": r["takebacks"], "hints": r["hints"]})
     return out
 
 
 def csv_text(rows: list[dict]) -> str:
-    """:func:`csv_rows` as CSV text (a header line, then a row per seat per table)."""
+    """:func:`csv_rows` as CSV text: a header line (:data:`CSV_COLUMNS`, then ``points:
+    SOURCE`` for every score source of any row, in order met), then a row per seat per
+    table (a source a row's game or player lacks: empty for another game, 0 for a
+    player of a game that has it)."""
+    sources = list(dict.fromkeys(k for r in rows for k in r["score_by_source"]))
+    of_game = {}
+    for r in rows:
+        of_game.setdefault(r["game"], set()).update(r["score_by_source"])
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(CSV_COLUMNS)
+    w.writerow([*CSV_COLUMNS, *(_cell(f"points: {k}") for k in sources)])
     for r in rows:
-        w.writerow([_cell(r[c]) if c in ("name", "table_name") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS])
+        points = [_number(r["score_by_source"].get(k, 0)) if k in of_game[r["game"]] and r["finished"] == "yes" else ""
+                  for k in sources]
+        w.writerow([_cell(r[c]) if c in ("name", "table_name") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS]
+                   + points)
     return out.getvalue()
 
 
 def turning_points(game, config: dict, box_path, record: list, names: list[str]) -> list[dict]:
     """The game review's turning points of a table (:func:`haunted_kit.review.review`, a
     quick look of :data:`REPLAY_PLAYOUTS` playouts), rebuilt from its record (run in a
-    worker process): ``{"number", "player", "text"}`` each, the sentence with the seats'
+    worker process): ``{"number", "player", "text"}`` each, in game order, the sentence with the seats'
     labels; [] for a game the review cannot read."""
     box, _ = table_box(game, box_path)
     s = start_position(game, config, box)
@@ -192,7 +271,7 @@ def turning_points(game, config: dict, box_path, record: list, names: list[str])
     except ValueError:  # MissingHook, ReviewError: no review for this game
         return []
     out = []
-    for tp in rev.turning_points:
+    for tp in sorted(rev.turning_points, key=lambda tp: tp.number):  # in game order, as the replay steps
         text = tp.sentence()
         for p in sorted(range(len(names)), reverse=True):  # P10 before P1
             if names[p]:

@@ -44,6 +44,7 @@ import json
 import logging
 import random
 import secrets
+import signal
 import socket
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -51,6 +52,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from urllib.parse import urlencode
 
 import tornado.httpserver
 import tornado.web
@@ -72,6 +74,7 @@ from .render.style import name_cells
 from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 from .tableview import generic_table_view, read_form
+from .visibility import seat_secrets
 from .workers import worker_pool
 
 log = logging.getLogger("haunted_kit.server")
@@ -201,14 +204,19 @@ def create_request(msg: dict) -> dict:
     if not isinstance(name, str) or name not in served:
         raise ValueError(f"Game (game) must be one of {', '.join(served)}, got {str(name)[:40]!r}.")
     views = game_module(name, "classroom")
-    common = {k: msg[k] for k in ("players", "seed", "bots") if k in msg}
-    values = read_form(common, common_fields(tuple(served[name]["players"])), "A new table")
-    players, bots = values["players"], values["bots"]
+    common = {k: msg[k] for k in ("players", "seed") if k in msg}
+    fields = common_fields(tuple(served[name]["players"]))
+    values = read_form(common, fields[:2], "A new table")
+    players = values["players"]  # first: the bot seats are read against the table's own players
+    bots = read_form({k: msg[k] for k in ("bots",) if k in msg}, [{**fields[2], "max": players}], "A new table")["bots"]
     if any(b > players for b in bots) or len(set(bots)) != len(bots):
         raise ValueError(f"Bot seats (bots) must be different seats from 1 to {players}, got {bots}.")
     box = msg.get("box") or None
     if box is not None and (not isinstance(box, str) or len(box) > 4096 or "\0" in box):
         raise ValueError("House-rule box (box) must be the name of a folder on the server, or empty.")
+    if box is not None and not Path(box).is_dir():  # said in the form's words, before the box loader's file terms
+        raise ValueError(f"House-rule box (box): the server has no folder {box[:200]!r}"
+                         + (" (that is a file)" if Path(box).exists() else "") + "; give a copy of data/ or leave it empty.")
     if views is not None:
         options = views.options_from_form(msg.get("options", {}))
     else:  # a game without a classroom module: its declared options
@@ -227,14 +235,16 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     ``classroom.table_view``; a game without one gets the generic view
     (:func:`haunted_kit.tableview.generic_table_view`: its observation as tables, its
     legal actions as buttons). ``bots`` (seat -> agent): a seat played by a bot
-    gets no choices and ``"bot": True``. Also ``"turn"`` (the page has choices now) and
+    gets no choices and ``"bot": True``. Also ``"secrets"`` (the game hides a seat's
+    cards from the others: the hot seat's "Show my hidden cards" is offered,
+    :func:`haunted_kit.visibility.seat_secrets`), ``"turn"`` (the page has choices now) and
     ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
     views = table_views(table)
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
     msg = {
         "type": "view", "table": table.id, "seq": table.seq, "you": viewer if viewer >= 0 else None,
-        "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat),
+        "hot_seat": hot_seat, "revealed": bool(revealed and hot_seat), "secrets": seat_secrets(table.game),
         "title": f"{table.game.title} · {table.name}{title_who}",
         **(views.table_view(table.state, viewer, size, hot_seat=hot_seat, revealed=revealed, bots=bots) if views is not None
            else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
@@ -347,6 +357,9 @@ class Classroom:
     bot_workers: int = 2
     teacher_interval: float = 0.0  #: seconds between two teacher messages at most (0: every change at once)
     connections: set = field(default_factory=set)
+    #: table id -> the pages open on it when it was archived: kept connected (no updates) until it is
+    #: back in play or rematched, so they are sent on by themselves (:meth:`move_pages`)
+    parked: dict = field(default_factory=dict)
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
@@ -381,11 +394,13 @@ class Classroom:
             out[seat.seat] = self._bots[key]
         return out
 
-    def close(self) -> None:
-        """Stop the bots' worker processes (a decision being computed is dropped); a
-        classroom of :func:`open_classroom` also closes its store and lets another server open it."""
+    def close(self, wait: bool = False) -> None:
+        """Stop the bots' worker processes (a decision being computed is dropped; ``wait``:
+        until they have ended, as a server stopping does, so nothing of theirs is left
+        behind); a classroom of :func:`open_classroom` also closes its store and lets
+        another server open it."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=wait, cancel_futures=True)
             self._pool = None
         if self._server_lock is not None:
             self.store.close()
@@ -455,13 +470,13 @@ class Classroom:
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
         """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
-        label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet: the
-        student may give one), ``waiting`` (:func:`haunted_kit.lesson.waiting`: whom the
+        label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet and
+        is a student's, not a bot's: the student may give one), ``waiting`` (:func:`haunted_kit.lesson.waiting`: whom the
         table waits for and since when, the page counts the time) and ``results`` (the
         results screen's HTML once the game is over, else "")."""
         msg["names"] = [s.label for s in t.seats]
         seat = t.seats[viewer] if mode == "seat" and 0 <= viewer < len(t.seats) else None
-        msg["name_wanted"] = bool(seat is not None and not seat.name)
+        msg["name_wanted"] = bool(seat is not None and not seat.name and seat.agent is None)  # a bot's seat: nobody to name
         if seat is not None and seat.name:
             msg["title"] += f" {seat.name}"
         msg["waiting"] = lesson.waiting(self.store, t)
@@ -567,7 +582,8 @@ class Classroom:
                                  "over": t.state.is_terminal(), "names": [s.label for s in t.seats],
                                  "watch": self.store.link_token(t.id, "watch")})
                 continue
-            idle = lesson.seat_idle(self.store, t)
+            over = t.state.is_terminal()
+            idle = [None] * len(t.seats) if over else lesson.seat_idle(self.store, t)  # a finished game waits for nobody
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
                       "idle_since": idle[seat.seat],
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
@@ -585,11 +601,13 @@ class Classroom:
     def idle_times(self, t: Table) -> dict:
         """How long, in seconds by :attr:`clock`, table ``t`` has waited for its player to
         move (``"waiting"``, None when nobody is to move) and each seat has gone without a
-        decision (``"seats"``: since its last one, else since the table was made), as the
-        teacher page counts them."""
+        decision (``"seats"``: since its last one, else since the table was made; None
+        each once the game is over: nobody is idle at a finished table), as the teacher
+        page counts them."""
         now, wait = self.clock(), lesson.waiting(self.store, t)
         return {"waiting": None if wait is None or wait["since"] is None else max(0.0, now - wait["since"]),
-                "seats": [None if x is None else max(0.0, now - x) for x in lesson.seat_idle(self.store, t)]}
+                "seats": [None if x is None or t.state.is_terminal() else max(0.0, now - x)
+                          for x in lesson.seat_idle(self.store, t)]}
 
     @staticmethod
     def form_fields(game) -> list[dict]:
@@ -744,7 +762,7 @@ class Classroom:
             self.send(conn, {"type": "error", "text": "The game store refused the decision; the teacher's log "
                                                       "has the details."})
             return
-        self.announcements.pop(t.id, None)  # an announcement stays until the next decision
+        self.announcements.pop(t.id, None)  # an announcement stays until a human seat's next decision
         self.broadcast(t.id)
         self.schedule_bots(t.id)
 
@@ -783,7 +801,9 @@ class Classroom:
         """The teacher's rollback to decision ``to`` of the table's line (``0``: the
         start): back (a rollback row), or forward to a decision a rollback set aside
         (its decisions decided again, each a new row: the record stays append-only).
-        Announced to every page of the table in the same words. Returns the sentence."""
+        Announced to every page of the table (kept until a human seat's next decision,
+        so a bot deciding again at once does not hide it). Returns the teacher's
+        sentence: the pages' words, and for a bot to move, how to keep what was set aside."""
         t = self.table(tid)
         line = self.line_of(t)
         if not is_integer(to) or not 0 <= to <= len(line):
@@ -791,27 +811,24 @@ class Classroom:
         now = len(t.applied)
         if to == now:
             raise ValueError(f"table {tid} is at decision {to} already")
+        tip = ""
         if to < now:
             t.rollback(to)
-            text = (f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside "
-                    f"{self._set_aside_fate(t)}.")
+            p = t.state.current_player()
+            text = f"The teacher took the game back to decision {to}: decisions {to + 1} to {now} are set aside"
+            if p is not None and t.seats[p].agent is not None:
+                text += (f". P{p + 1} is a bot and decides again from here (so do the other bots), perhaps otherwise "
+                         "than before.")
+                tip = (" If it decides otherwise, the set-aside decisions are gone; hand its seat to a human before a "
+                       "rollback to keep them.")
+            else:
+                text += " (the teacher can bring them back)."
         else:
             for p, a in line[now:to]:
                 t.decide(p, a)
             text = f"The teacher brought the game forward again to decision {to} (decisions {now + 1} to {to} are back)."
         self.announce(t, text)
-        return text
-
-    def _set_aside_fate(self, t: Table) -> str:
-        """What becomes of decisions a rollback set aside, in words, at table ``t`` as it is
-        now: a human to move, the teacher can bring them back (until a decision goes
-        another way); a bot to move decides again from here at once and may decide
-        otherwise, which would drop them."""
-        p = t.state.current_player()
-        if p is not None and t.seats[p].agent is not None:
-            return (f"(P{p + 1} is a bot and decides again from here: if it decides otherwise than before, they "
-                    "are gone; hand its seat to a human before a rollback to keep them)")
-        return "(the teacher can bring them back)"
+        return text + tip
 
     def schedule_bots(self, table_id: int) -> None:
         """Bots of ``table_id`` decide one by one, every :attr:`bot_delay` seconds, each
@@ -903,7 +920,7 @@ class Classroom:
             return False
         if bot is not None:
             self._bots[(table_id, seat, agent)] = bot
-        self.announcements.pop(table_id, None)  # an announcement stays until the next decision
+        # the announcement stays: a bot deciding again after a rollback is what it said would happen
         self.broadcast(table_id)
         return True
 
@@ -1029,8 +1046,7 @@ class Classroom:
             return {"ok": f"{t.name}: P{seat + 1} is {name}." if name else f"{t.name}: P{seat + 1} has no name now."}
         if op in ("archive", "unarchive"):
             self.store.archive(t.id, op == "archive")
-            if op == "archive":
-                self.move_pages(t.id, None)
+            self.move_pages(t.id, None if op == "archive" else t.id, park=op == "archive")
             self.broadcast(None)
             return {"ok": f"{t.name} archived: its seats are closed; its results and replay stay." if op == "archive"
                     else f"{t.name} is back in play."}
@@ -1053,21 +1069,32 @@ class Classroom:
                           f"{t.name} is archived."}
         raise ValueError(f"unknown teacher action {short(op)}")
 
-    def move_pages(self, old: int, new: int | None) -> None:
-        """The pages open on table ``old`` (archived, removed or replaced by a rematch): each
-        is told ``{"type": "moved", "text", "url"}`` and closed; ``url``: the page's address on
-        table ``new`` (a seat's code moved with it; a screen gets the new table's link of its
-        kind), or None: the table is gone from play."""
-        for conn in [c for c in self.connections if c.table_id == old and c.role != "teacher"]:
+    def move_pages(self, old: int, new: int | None, *, park: bool = False) -> None:
+        """The pages open on table ``old`` (archived, removed, replaced by a rematch or back
+        in play: ``new == old``): each is told ``{"type": "moved", "text", "url"}``; ``url``:
+        the page's address on table ``new`` (a seat's code moved with it, or the table is
+        back: ``""``, the same address; a screen gets the new table's link of its kind), or
+        None: the table is out of play. ``park`` (an archive): the pages stay connected,
+        out of the table's updates (:attr:`parked`), so bringing the table back into play
+        or a rematch sends them on; else they are closed."""
+        pages = [c for c in self.connections if c.table_id == old and c.role != "teacher"]
+        pages += self.parked.pop(old, set())
+        for conn in pages:
             self.connections.discard(conn)
             url = None
             if new is not None and conn.role in SCREEN_LINKS:
                 url = f"/{conn.role}/{new}?token={self.store.link_token(new, SCREEN_LINKS[conn.role])}"
             elif new is not None and conn.role == "seat":
                 url = ""  # the same address: the seat's code opens the rematch
-            text = ("The teacher started a rematch with the same seats: this page opens it." if new is not None else
-                    "The teacher closed this table: ask the teacher where to play next.")
+            text = ("The teacher brought this table back into play: this page opens it again." if new == old else
+                    "The teacher started a rematch with the same seats: this page opens it." if new is not None else
+                    "The teacher closed this table: ask the teacher where to play next. This page opens the table "
+                    "by itself if the teacher brings it back or starts a rematch." if park else
+                    "The teacher removed this table: ask the teacher where to play next.")
             self.send(conn, {"type": "moved", "text": text, "url": url})
+            if park:
+                self.parked.setdefault(old, set()).add(conn)
+                continue
             close = getattr(conn.socket, "close", None)
             if close is not None:
                 close(4410, "table moved")
@@ -1127,14 +1154,17 @@ class _Base(_Shared, tornado.web.RequestHandler):
             log.error("error serving %s", self.request.uri, exc_info=kwargs["exc_info"])
         text = {403: "This page needs a seat code or the teacher's link.", 404: "There is no such page or seat.",
                 }.get(status_code, "Something went wrong; the teacher's log has the details.")
-        self.plain_page(text)
+        self.plain_page(text, join=status_code == 404)
 
-    def plain_page(self, text: str, status: int | None = None) -> None:
-        """Finish with a page of one sentence (``status``: set first, e.g. 403)."""
+    def plain_page(self, text: str, status: int | None = None, *, join: bool = False) -> None:
+        """Finish with a page of one sentence (``status``: set first, e.g. 403); ``join``:
+        with a link to the join page, where a student types a seat code."""
         if status is not None:
             self.set_status(status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(f"<!doctype html><html lang=\"en\"><title>Classroom</title><main><p>{escape(text)}</p></main></html>")
+        more = '<p><a href="/">Type your seat code</a></p>' if join else ""
+        self.finish(f"<!doctype html><html lang=\"en\"><title>Classroom</title><main><p>{escape(text)}</p>{more}"
+                    "</main></html>")
 
     def set_default_headers(self):
         self.set_header("X-Frame-Options", "DENY")
@@ -1150,11 +1180,48 @@ class NoIcon(_Base):
         self.finish()
 
 
+def join_html(typed: str = "", problem: str = "") -> str:
+    """The join page (``/``): a form where a student types their seat code (any case);
+    ``problem``: why the code typed (``typed``, kept in the box) opened nothing."""
+    said = (f'<p id="hk-join-problem" role="alert" style="color:#8a1c00">{escape(problem)}</p>' if problem else "")
+    described = ' aria-describedby="hk-join-problem" aria-invalid="true"' if problem else ""
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Join a table</title>'
+            '<style>body{font-family:sans-serif;margin:12px;font-size:18px;color:#111}'
+            'input,button{font-size:24px;padding:6px 10px;margin:4px 0;max-width:100%;box-sizing:border-box}'
+            'input{letter-spacing:.15em;text-transform:uppercase;width:9em}</style></head>'
+            '<body><main><h1>Join a table</h1>'
+            '<form method="get" action="/join"><p><label for="hk-code">Your seat code (on the card or the board, '
+            'in any case)</label><br><input id="hk-code" name="code" autocomplete="off" autocapitalize="characters" '
+            f'spellcheck="false" required maxlength="24" value="{escape(typed)}"{described}> '
+            f'<button type="submit">Join</button></p></form>{said}</main></body></html>')
+
+
+class JoinPage(_Base):
+    def get(self):
+        """``/``: the join form; ``/join?code=``: the seat's page for that code, else the form
+        again saying why."""
+        typed = self.get_argument("code", None)
+        if typed is None:
+            self.finish(join_html())
+            return
+        seat = self.classroom.store.seat_by_code(typed[:24])
+        if seat is None:
+            self.set_status(404)
+            self.finish(join_html(typed[:24], f"No seat has the code {typed[:24]!r}: check it with the teacher "
+                                              "and type it again."))
+            return
+        self.redirect(f"/s/{seat.code}")
+
+
 class SeatPage(_Base):
     def get(self, code):
         seat = self.classroom.store.seat_by_code(code)
         if seat is None:
             raise tornado.web.HTTPError(404)
+        if seat.code != code:  # typed in another case: the seat's own address
+            self.redirect(f"/s/{seat.code}")
+            return
         if seat.table_id not in self.classroom.store.serving_ids():
             self.plain_page(f"This seat's table ({seat.table_id}) is set aside: the server cannot play it (the teacher "
                             "page says why). Ask the teacher for a seat at another table.", 409)
@@ -1172,11 +1239,18 @@ class ViewPage(_Base):
         c, token = self.classroom, self.get_argument("token", "")
         if int(table_id) not in c.store.serving_ids():
             raise tornado.web.HTTPError(403 if not token else 404)
-        if role == "hotseat" and int(table_id) in c.store.archived_ids():
-            self.plain_page(f"Table {table_id} was archived by the teacher: it is no longer played.", 409)
-            return
         if not c.screen_token_ok(role, int(table_id), token):
             self.plain_page(screen_refusal(role, token_matches(token, c.teacher_token)), 403)
+            return
+        later = c.store.rematched_as(int(table_id))
+        if later is not None and later in c.store.serving_ids():  # the link follows the table's rematch
+            query = {"token": c.store.link_token(later, SCREEN_LINKS[role])}
+            if self.get_argument("zoom", ""):
+                query["zoom"] = self.get_argument("zoom")
+            self.redirect(f"/{role}/{later}?{urlencode(query)}")
+            return
+        if role == "hotseat" and int(table_id) in c.store.archived_ids():
+            self.plain_page(f"Table {table_id} was archived by the teacher: it is no longer played.", 409)
             return
         try:  # ?zoom=1.5 scales the whole projector page (0.5 to 3)
             zoom = min(3.0, max(0.5, float(self.get_argument("zoom", "1"))))
@@ -1360,6 +1434,10 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             self.close(4403, "link withdrawn")
             return
         c.connections.add(self.conn)
+        later = c.store.rematched_as(self.conn.table_id) if self.conn.role in SCREEN_LINKS else None
+        if later is not None and later in c.store.serving_ids():  # a screen of a rematched table follows it
+            c.move_pages(self.conn.table_id, later)
+            return
         try:
             c.refresh(self.conn)
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page (never a blank page)
@@ -1401,7 +1479,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
             elif kind == "log":
                 t = c.table(self.conn.table_id)
                 c.send(self.conn, {"type": "log", "seq": t.seq,
-                                   "html": lesson.full_log_html(t, self.conn.viewer if self.conn.role == "seat" else None)})
+                                   "html": lesson.full_log_html(t, self.conn.viewer if self.conn.role == "seat" else None,
+                                                               self.classroom.store.record(t.id))})
             else:
                 c.send(self.conn, {"type": "refused", "text": f"Unknown request {kind!r}."})
         except Exception:  # noqa: BLE001 - the traceback to the teacher's log, a sentence to the page
@@ -1412,6 +1491,7 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
         if self.conn is None:
             return
         self.classroom.connections.discard(self.conn)
+        self.classroom.parked.get(self.conn.table_id, set()).discard(self.conn)
         self.classroom.broadcast(-1)
 
 
@@ -1420,6 +1500,8 @@ def make_app(classroom: Classroom, hosts: set[str], base_url: str, *, compress: 
     state = {"classroom": classroom, "hosts": {h.lower() for h in hosts}, "base_url": base_url, "compress": compress}
     args = {"app_state": state}
     return tornado.web.Application([
+        (r"/", JoinPage, args),
+        (r"/join", JoinPage, args),
         (r"/s/([A-Za-z0-9]{1,16})", SeatPage, args),
         (r"/(projector|hotseat)/([0-9]{1,9})", ViewPage, args),
         (r"/teacher", TeacherPage, args),
@@ -1588,15 +1670,22 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
         else:
             print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+        stop = asyncio.Event()
+        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
+            pass
+        print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
         print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
         if ready is not None:
             ready(info)
-        await asyncio.Event().wait()
+        await stop.wait()
 
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
     finally:
-        classroom.close()  # the bots' workers, the store and its lock
+        classroom.close(wait=True)  # the bots' workers (ended, nothing left behind), the store and its lock
+    print("Server stopped; the tables stay in the store.", flush=True)
     return 0

@@ -559,8 +559,16 @@ class GameStore:
         return [t.id for t in self.serving()]
 
     def seat_by_code(self, code: str) -> Seat | None:
-        """The seat a join code opens, or ``None``."""
-        row = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ?", (str(code),)).fetchone()
+        """The seat a join code opens, or ``None``: the code as typed (spaces and dashes
+        dropped) in any case (codes are :data:`CODE_ALPHABET` capitals; a store's code in
+        another case, written by an older kit, is found by any case while it is the only one
+        so spelt)."""
+        code = "".join(str(code).split()).replace("-", "")
+        row = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            rows = self.db.execute("SELECT table_id, seat, code, agent, name FROM seats WHERE code = ? COLLATE NOCASE",
+                                   (code,)).fetchall()
+            row = rows[0] if len(rows) == 1 else None
         return Seat(*row) if row else None
 
     def set_agent(self, table_id: int, seat: int, agent: str | None) -> None:
@@ -571,9 +579,30 @@ class GameStore:
         if not 0 <= seat < len(t.seats):
             raise ValueError(f"seat {seat} is not a player index (0..{len(t.seats) - 1})")
         with self._lock:
+            hands = self.agent_history(table_id, seat) + [(t.seq, agent)]
             with self._transaction():
                 self.db.execute("UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?", (agent, table_id, seat))
+                if agent != t.seats[seat].agent:
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                    (f"hands:{int(table_id)}:{int(seat)}", json.dumps(hands)))
             t.seats[seat].agent = agent
+
+    def agent_history(self, table_id: int, seat: int) -> list[tuple[int, str | None]]:
+        """Who played ``seat`` of table ``table_id`` when: ``[(after, agent or None), ...]``,
+        oldest first, each from the record's row ``after`` on (the first ``(0, ...)``: the
+        seat as the table was made; None: a human); kept by :meth:`set_agent` in ``meta``
+        (``hands:ID:SEAT``, no schema change). A seat never handed over: its agent now."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"hands:{int(table_id)}:{int(seat)}",)).fetchone()
+        try:
+            kept = parse_json(row[0], "a seat's hand-overs") if row else None
+        except ValueError:
+            kept = None
+        if isinstance(kept, list) and kept and all(isinstance(h, list) and len(h) == 2 and isinstance(h[0], int)
+                                                   and (h[1] is None or isinstance(h[1], str)) for h in kept):
+            return [(h[0], h[1]) for h in kept]
+        agent = self.db.execute("SELECT agent FROM seats WHERE table_id = ? AND seat = ?",
+                                (int(table_id), int(seat))).fetchone()
+        return [(0, agent[0] if agent else None)]
 
     def link_token(self, table_id: int, kind: str, new: bool = False) -> str:
         """The token of table ``table_id``'s shown link of ``kind`` (:data:`LINK_KINDS`:
@@ -603,16 +632,19 @@ class GameStore:
 
     def set_notice(self, table_id: int, text: str) -> None:
         """Keep ``text`` as table ``table_id``'s notice (a rollback or take-back said to every
-        page) until its next decision: stored in ``meta`` under ``notice:ID`` with the
-        table's record length, so a restart shows it again (no schema change)."""
+        page) until a human seat's next decision (:meth:`Table.decide` clears it; a bot's
+        decision never does, so a rollback to a bot's turn stays said): stored in ``meta`` under
+        ``notice:ID`` with the table's record length, so a restart shows it again (no
+        schema change)."""
         t = self.table(table_id)
         with self._lock, self._transaction():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                             (f"notice:{int(table_id)}", json.dumps({"seq": t.seq, "text": str(text)})))
 
     def notice(self, table_id: int) -> str | None:
-        """Table ``table_id``'s notice (:meth:`set_notice`) while the table is where it was
-        said (no decision since), else None."""
+        """Table ``table_id``'s notice (:meth:`set_notice`) until a human seat's next
+        decision, else None; a notice kept for a longer record than the
+        table's (a store edited under the kit) is None."""
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"notice:{int(table_id)}",)).fetchone()
         if row is None:
             return None
@@ -621,7 +653,8 @@ class GameStore:
         except ValueError:
             return None
         t = self.table(table_id)
-        ok = isinstance(kept, dict) and kept.get("seq") == t.seq and isinstance(kept.get("text"), str)
+        ok = (isinstance(kept, dict) and isinstance(kept.get("seq"), int) and kept["seq"] <= t.seq
+              and isinstance(kept.get("text"), str))
         return kept["text"] if ok else None
 
     # ------------------------------------------------------------------ the lesson: names, archive, rematch
@@ -679,8 +712,23 @@ class GameStore:
         with self._lock:
             with self._transaction():
                 self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, int(table_id)))
+                if not archived:  # back in play: its links show it again, not its rematch
+                    self.db.execute("DELETE FROM meta WHERE key = ?", (f"rematch:{int(table_id)}",))
             if int(table_id) in self._tables:
                 self._tables[int(table_id)].archived = when
+
+    def rematched_as(self, table_id: int) -> int | None:
+        """The table that replays archived table ``table_id`` (:meth:`rematch`), following
+        rematches of rematches to the last one, or None (never rematched, or brought back
+        into play since)."""
+        tid, seen = int(table_id), set()
+        while tid not in seen and len(seen) < 1000:
+            seen.add(tid)
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"rematch:{tid}",)).fetchone()
+            if row is None or not str(row[0]).isdigit() or int(row[0]) not in self.table_ids():
+                break
+            tid = int(row[0])
+        return tid if tid != int(table_id) else None
 
     def archived_ids(self) -> set[int]:
         """The ids of the archived tables (set-aside ones included)."""
@@ -701,16 +749,20 @@ class GameStore:
                 self.db.execute("DELETE FROM game_tables WHERE id = ?", (tid,))
                 self.db.execute("DELETE FROM meta WHERE key IN (?, ?, ?)",
                                 (*(f"link:{k}:{tid}" for k in LINK_KINDS), f"notice:{tid}"))
-                self.db.execute("DELETE FROM meta WHERE key LIKE ?", (f"hints:{tid}:%",))
+                self.db.execute("DELETE FROM meta WHERE key LIKE ? OR key LIKE ?", (f"hints:{tid}:%", f"hands:{tid}:%"))
+                self.db.execute("DELETE FROM meta WHERE key = ? OR (key LIKE 'rematch:%' AND value = ?)",
+                                (f"rematch:{tid}", str(tid)))
             self._tables.pop(tid, None)
             self.set_aside.pop(tid, None)
             for k in [k for k in self._links if k.endswith(f":{tid}")]:
                 del self._links[k]
 
     def rematch(self, table_id: int, seed: int | None = None) -> Table:
-        """A new table of table ``table_id``'s game, settings, box, bots and names with the
-        same seats: each seat's join code moves to the new table (the old table's seats get
-        new codes), so a student's link opens the rematch; the old table is archived.
+        """A new table of table ``table_id``'s game, settings, box, bots (each seat as the
+        table was made: a student's seat handed to a bot midway is the student's again,
+        :meth:`agent_history`) and names with the same seats: each seat's join code moves to the new table (the old table's seats get
+        new codes), so a student's link opens the rematch; the old table is archived and
+        remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``).
         ``seed``: the new game's (default: the old one's plus 1, another deal). Returns the
         new table. Raises StoreError (the old table does not rebuild), ValueError."""
         old = self.table(table_id)
@@ -718,7 +770,7 @@ class GameStore:
         players = config.pop("players", len(old.seats))
         config["seed"] = int(config.get("seed", 0)) + 1 if seed is None else seed
         new = self.create_table(game=old.game.name, players=players, box=old.box_path or None,
-                                bots={s.seat: s.agent for s in old.seats if s.agent},
+                                bots={s.seat: a for s in old.seats if (a := self.agent_history(old.id, s.seat)[0][1])},
                                 names={s.seat: s.name for s in old.seats}, **config)
         with self._lock:
             with self._transaction():
@@ -728,6 +780,7 @@ class GameStore:
                     self.db.execute("UPDATE seats SET code = ? WHERE table_id = ? AND seat = ?", (b.code, old.id, a.seat))
                 when = _now()
                 self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, old.id))
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"rematch:{old.id}", str(new.id)))
             for a, b in zip(old.seats, new.seats):
                 a.code, b.code = b.code, a.code
             old.archived = when
@@ -974,6 +1027,8 @@ class GameStore:
                 seq = t.seq + 1
                 self.db.execute("INSERT INTO decisions VALUES (?, ?, 'action', ?, ?, NULL, ?)",
                                 (t.id, seq, seat, json.dumps(t.game.action_to_dict(action)), _now()))
+                if t.seats[seat].agent is None:  # a human's decision ends the notice; a bot's never does
+                    self.db.execute("DELETE FROM meta WHERE key = ?", (f"notice:{int(t.id)}",))
             t.state, t.seq = after, seq
             t.line = follow_line(t.line, t.applied, seat, action)
             t.applied.append((seq, seat, action))

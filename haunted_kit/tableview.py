@@ -206,21 +206,32 @@ def chip(p: int, size: int = CHIP_MIN_PX) -> str:
             f'font-size:{size - 5}px;color:#000">{S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)]}</span>')
 
 
-def sentence_log_html(events, last: int = 12, *, heading=None, words=None) -> str:
+def sentence_log_html(events, last: int = 12, *, heading=None, words=None, notes=None) -> str:
     """The last ``last`` of ``events`` (already as the viewer may see them), newest at the
     bottom: each the engine's sentence after the player's chip, in a ``hk-event-log`` box.
 
     ``heading(event) -> str``: a line written above an event whenever it differs from the
     previous event's (e.g. ``"Season 2, round 3, turns"``); ``words(text) -> str``: the
-    sentence rewritten for the page (e.g. cells named as the board writes them)."""
-    rows, when = [], None
-    for e in list(events)[-last:] if last else list(events):
+    sentence rewritten for the page (e.g. cells named as the board writes them);
+    ``notes``: index into ``events`` -> sentences written (marked ``hk-log-note``) before
+    that event (``len(events)``: after the last), such as a rollback at its place."""
+    rows, when, notes = [], None, notes or {}
+    events = list(events)
+    first = max(0, len(events) - last) if last else 0
+
+    def noted(i):
+        rows.extend(f'<div class="hk-log-note" style="padding:1px 2px;font-style:italic;border-left:3px solid #c9a400">'
+                    f'{escape(n)}</div>' for n in notes.get(i, ()))
+
+    for i, e in enumerate(events[first:], first):
+        noted(i)
         if heading is not None and (now := heading(e)) != when:
             when = now
             rows.append(f'<div class="hk-when" style="color:#555;margin-top:3px"><i>{escape(when)}</i></div>')
         who = chip(e.player, 13) + " " if e.player is not None else ""
         text = words(e.text) if words is not None else S.name_cells(e.text)
         rows.append(f'<div style="padding:1px 2px">{who}{escape(text)}</div>')
+    noted(len(events))
     if not rows:
         rows.append('<div style="color:#666">Nothing has happened yet.</div>')
     return f'<div class="hk-event-log"{S.scroll_region("game log")} style="{BOX_STYLE};max-height:260px;overflow-y:auto">{"".join(rows)}</div>'

@@ -241,6 +241,17 @@ def visibility_of(game) -> Visibility | None:
     return getattr(game, "visibility", None)
 
 
+def seat_secrets(game) -> bool:
+    """Whether ``game`` hides anything from the other players that one player sees (a
+    declared field or event of :data:`OWNER` or :data:`ACTOR`): a hand, a quest. A game
+    hiding only what nobody sees (the seed, a deck's order) or nothing has none, so a shared
+    screen has no cards to show the player to move."""
+    vis = visibility_of(game)
+    if vis is None:
+        return False
+    return any(s.who in (OWNER, ACTOR) for s in (*vis.events.values(), *vis.fields.values()))
+
+
 def seen_events(game, events, viewer: int | None, *, guessed: bool = False) -> list:
     """``events`` (a list of :class:`~haunted_kit.events.Event`) as ``viewer`` may see them
     under ``game``'s declaration (unchanged for a game that declares none)."""

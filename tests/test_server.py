@@ -136,7 +136,8 @@ def test_teacher_actions_and_their_errors():
     assert op(op="create", players=3, options={"mode": "citizen"}, seed=2, bots=[2, 3]) == {"ok": "Table 1 created."}
     assert [s.agent for s in store.table(1).seats] == [None, "greedy", "greedy"]
     assert op(op="create", players=7)["error"] == "Players (players) must be a whole number from 2 to 4, got 7."
-    assert op(op="create", players=2, box="/no/such/box")["error"].startswith("/no/such/box, the folder: no such folder")
+    assert op(op="create", players=2, box="/no/such/box")["error"].startswith(
+        "House-rule box (box): the server has no folder '/no/such/box'")
     assert op(op="seat", table=1, seat=0, agent="random") == {"ok": "P1 of table 1 is now a random bot."}
     assert op(op="seat", table=1, seat=0, agent="genius")["error"].startswith("unknown agent 'genius'")
     assert op(op="rollback", table=1, to=99)["error"].startswith("choose a decision from the list (0 to ")
@@ -274,11 +275,13 @@ def snapshot(store):
     ({"op": "create", "seed": 2 ** 70}, "Seed (seed) must be a whole number from -9223372036854775808 to "
                                         "9223372036854775807, got 1180591620717411303424."),
     ({"op": "create", "bots": [1, 1]}, "Bot seats (bots) must be different seats from 1 to 2, got [1, 1]."),
-    ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 4, separated by "
+    ({"op": "create", "bots": "x"}, "Bot seats (bots) must be at most 20 whole numbers from 1 to 2, separated by "
                                     "commas, got 'x'."),
     ({"op": "create", "game": {"name": "haunted"}},
      f"Game (game) must be one of {', '.join(game_names())}, got \"{{'name': 'haunted'}}\"."),
     ({"op": "create", "options": [1]}, "The settings of Haunted Lands must be named values (field: value), got list."),
+    ({"op": "create", "box": "/no/such/box"}, "House-rule box (box): the server has no folder '/no/such/box'; give a "
+                                              "copy of data/ or leave it empty."),
     ({"op": ["create"]}, "unknown teacher action ['create']"),
 ])
 def test_a_bad_teacher_request_gets_a_sentence_and_changes_nothing(msg, error, caplog):

@@ -329,7 +329,8 @@ def test_status_lines_say_where_the_game_stands():
     ({"game": "chess"}, f"Game (game) must be one of {', '.join(game_names())}, got 'chess'."),
     ({"game": "estate", "players": 5}, "Players (players) must be a whole number from 2 to 4, got 5."),
     ({"game": "landmarks", "players": 1}, "Players (players) must be a whole number from 2 to 5, got 1."),
-    ({"game": "landmarks", "players": 3, "bots": [4]}, "Bot seats (bots) must be different seats from 1 to 3, got [4]."),
+    ({"game": "landmarks", "players": 3, "bots": [4]},  # read against the table's own players, not the game's most
+     "Bot seats (bots) must be at most 20 whole numbers from 1 to 3, separated by commas, got [4]."),
     ({"game": "estate", "seed": 2 ** 64}, "Seed (seed) must be a whole number from -9223372036854775808 to "
                                           "9223372036854775807, got 18446744073709551616."),
     ({"game": "estate", "players": float("inf")}, "Players (players) must be a whole number from 2 to 4, got inf."),

@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+from datetime import datetime, timezone
 import sqlite3
 
 import pytest
@@ -26,6 +28,7 @@ from haunted_kit.store import MAX_NAME, MAX_ROSTER, SCHEMA_VERSION, GameStore, S
 from haunted_kit.visibility import seen_events
 from fresh_loop import run_in_fresh_loop
 from test_server_links import Served, serve, snapshot
+from test_server_store_faults import longest
 
 
 def run(fn):
@@ -113,6 +116,9 @@ def test_a_student_names_an_unnamed_seat_once_and_a_bad_name_is_refused():
     c.connections.add(page)
     c.refresh(page)
     assert page.socket.sent[-1]["name_wanted"] is True
+    bot_seat = c.store.create_table(players=2, seed=1, bots={0: "random"})
+    assert c.build_view(bot_seat, 0, "seat")["name_wanted"] is False  # a bot's seat: nobody to ask a name
+    assert c.build_view(bot_seat, 1, "seat")["name_wanted"] is True
     c.student_name(page, "z" * 41)
     assert page.socket.sent[-1] == {"type": "refused", "text": f"Not kept: a name has at most {MAX_NAME} characters; "
                                                                f"{'z' * 20!r}... has 41."}
@@ -132,8 +138,11 @@ def test_an_archived_table_is_not_served_to_seats_and_only_an_archived_one_is_re
     page = Connection(Page(), t.id, 0, "seat")
     c.connections.add(page)
     assert c.teacher_op({"op": "archive", "table": t.id})["ok"].startswith("Table 1 archived")
-    assert page.socket.sent[-2] == {"type": "moved", "url": None,
-                                    "text": "The teacher closed this table: ask the teacher where to play next."}
+    assert page.socket.sent[-1] == {"type": "moved", "url": None,
+                                    "text": "The teacher closed this table: ask the teacher where to play next. This "
+                                            "page opens the table by itself if the teacher brings it back or starts a "
+                                            "rematch."}
+    assert c.parked == {t.id: {page}} and page not in c.connections  # kept open, out of the table's updates
     msg = c.teacher_message()
     assert msg["tables"] == [] and [a["id"] for a in msg["archived"]] == [t.id]
 
@@ -150,6 +159,8 @@ def test_an_archived_table_is_not_served_to_seats_and_only_an_archived_one_is_re
     (status, text), ws, code_socket = serve(c, go)
     assert status == 409 and "archived by the teacher" in text and code_socket == 403 and ws == 403
     assert c.teacher_op({"op": "remove", "table": t.id}) == {"ok": "Table 1 removed with its record."}
+    assert page.socket.sent[-2:] == [{"type": "moved", "url": None, "text": "The teacher removed this table: ask the "
+                                      "teacher where to play next."}, {"closed": 4410}] and c.parked == {}
     assert c.store.table_ids() == [] and c.store.seat_by_code(code) is None
     assert c.store.db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'link:%'").fetchone() == (0,)
 
@@ -179,6 +190,44 @@ def test_a_rematch_keeps_the_seats_codes_names_and_bots_and_sends_the_pages_to_i
     assert [r[2] for r in rows if r[0] == 2] == codes  # as the store keeps them, not only in memory
 
 
+@pytest.mark.parametrize("game", game_names())
+def test_pages_of_an_archived_table_follow_it_back_into_play_or_into_its_rematch(game):
+    """Archived: its pages stay connected (told so); back in play: sent to the same address
+    and closed (the page reloads onto the live table); archived again then rematched: sent to
+    the rematch; the old table's watch link (page and socket) follows the rematch."""
+    c = classroom()
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=4)
+    pages = [Connection(Page(), t.id, 0, "seat"), Connection(Page(), t.id, PUBLIC, "projector")]
+    c.connections.update(pages)
+    run(lambda: c.teacher_op({"op": "archive", "table": t.id}))
+    assert [p.socket.sent[-1]["url"] for p in pages] == [None, None] and c.parked[t.id] == set(pages)
+    assert run(lambda: c.teacher_op({"op": "unarchive", "table": t.id})) == {"ok": "Table 1 is back in play."}
+    back = {"type": "moved", "url": "", "text": "The teacher brought this table back into play: this page opens it again."}
+    assert pages[0].socket.sent[-2:] == [back, {"closed": 4410}]
+    assert pages[1].socket.sent[-2]["url"] == f"/projector/1?token={c.store.link_token(1, 'watch')}"
+    assert c.parked == {} and c.store.rematched_as(t.id) is None
+    again = [Connection(Page(), t.id, 0, "seat"), Connection(Page(), t.id, PUBLIC, "projector")]
+    c.connections.update(again)
+    run(lambda: c.teacher_op({"op": "archive", "table": t.id}))
+    run(lambda: c.teacher_op({"op": "rematch", "table": t.id}))
+    watch = c.store.link_token(2, "watch")
+    assert again[0].socket.sent[-2]["url"] == "" and again[1].socket.sent[-2]["url"] == f"/projector/2?token={watch}"
+    assert c.store.rematched_as(1) == 2 and c.parked == {}
+    old_watch = c.store.link_token(1, "watch")
+
+    async def go(s: Served):
+        r = await s.client.fetch(f"{s.base}/projector/1?token={old_watch}", follow_redirects=False, raise_error=False)
+        ws = await tornado.websocket.websocket_connect(
+            f"ws://127.0.0.1:{s.port}/ws?role=projector&table=1&token={old_watch}")
+        first = json.loads(await ws.read_message())
+        ws.close()
+        return r.code, r.headers.get("Location"), first
+
+    status, where, first = serve(c, go)
+    assert (status, where) == (302, f"/projector/2?token={watch}")
+    assert first["type"] == "moved" and first["url"] == f"/projector/2?token={watch}"
+
+
 # ============================================================================ during: waiting, idle, the log
 def test_waiting_and_idle_times_follow_the_injected_clock():
     now = [0.0]
@@ -198,6 +247,10 @@ def test_waiting_and_idle_times_follow_the_injected_clock():
     assert wait == {"seat": q, "label": f"P{q + 1}", "bot": False, "since": at}
     assert lesson.duration_words(125) == "2 min 05 s" and lesson.duration_words(45.9) == "45 s"
     assert lesson.duration_words(3 * 3600 + 7 * 60 + 5) == "3 h 07 min"
+    play_to_end(t)  # a finished game: nobody waits, nobody is idle, however long the clock runs
+    now[0] += 3600
+    assert c.idle_times(t) == {"waiting": None, "seats": [None, None]}
+    assert [s["idle_since"] for s in c.teacher_message()["tables"][0]["seats"]] == [None, None]
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -247,7 +300,17 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
         assert [r["parts"] for r in res["rows"]] == parts(t.state)
         for r in res["rows"]:
             assert sum(r["parts"].values()) == pytest.approx(r["score"])
+    # the columns are every player's sources (a game's sources may differ by player), and each
+    # row's cells under them add up to its score: a source a player lacks reads 0, never blank
+    assert res["sources"] == list(dict.fromkeys(k for r in res["rows"] for k in r["parts"]))
     html = lesson.results_html(res)
+    for k in res["sources"]:  # a source's header says what it counts (the game's score name)
+        assert f'<th scope="col">{k} ({res["score_name"]})</th>' in html
+    if res["sources"]:
+        for row in re.findall(r"<tr><td>(.*?)</td></tr>", html.split("<tbody>")[1]):
+            cells = row.split("</td><td>")
+            assert len(cells) == 6 + len(res["sources"])
+            assert sum(float(x) for x in cells[3:3 + len(res["sources"])]) == pytest.approx(float(cells[2]))
     lost = all(x.get("collective_loss") for x in own)
     assert res["collective_loss"] == lost and ("<caption>Results: a collective loss" in html) == lost
     best = min(res["rows"], key=lambda r: (r["rank"], r["seat"]))
@@ -269,7 +332,17 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
     (status, text), (no, _), (watch, _) = serve(c, go)
     assert status == 200 and no == 403 and watch == 403
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0]) == list(lesson.CSV_COLUMNS)
+    assert list(rows[0])[:len(lesson.CSV_COLUMNS)] == list(lesson.CSV_COLUMNS)
+    res = lesson.results(c.store, tables[0])
+    # a column per score source (the finished game's: its players' points add up to the score), no JSON
+    sources = [k[len("points: "):] for k in list(rows[0])[len(lesson.CSV_COLUMNS):]]
+    assert all(k.startswith("points: ") for k in list(rows[0])[len(lesson.CSV_COLUMNS):])
+    assert set(res["sources"]) <= set(sources)
+    for r, got in zip(res["rows"], [r for r in rows if int(r["table"]) == tables[0].id]):
+        assert sum(float(got[f"points: {k}"]) for k in res["sources"]) == pytest.approx(float(r["score"] or 0))
+    days = {t.id: datetime.fromtimestamp(lesson.last_activity(c.store, t), timezone.utc).date().isoformat()
+            for t in tables}  # the day of each table's last change, from the store's own times
+    assert [r["date"] for r in rows] == [days[int(r["table"])] for r in rows] and all(len(d) == 10 for d in days.values())
     assert len(rows) == sum(len(t.seats) for t in tables)
     assert [(int(r["table"]), int(r["seat"])) for r in rows] == [(t.id, s.seat + 1) for t in tables for s in t.seats]
     first = [r for r in rows if int(r["table"]) == tables[0].id]
@@ -314,6 +387,7 @@ def test_the_turning_points_come_from_the_game_review_with_names():
     record = [t.game.action_to_dict(a) for _, _, a in t.applied]
     points = lesson.turning_points(t.game, t.config, None, record, ["Ana", ""])
     assert isinstance(points, list)
+    assert [p["number"] for p in points] == sorted(p["number"] for p in points)  # in game order
     for p in points:
         assert 1 <= p["number"] <= len(t.applied) and p["text"].startswith(f"Decision {p['number']}: P{p['player'] + 1}")
         assert t.applied[p["number"] - 1][1] == p["player"]  # the replay's step numbers are the review's
@@ -404,3 +478,174 @@ def test_a_fresh_start_on_an_empty_store_makes_no_table_unless_asked(tmp_path, m
         assert c.store.table_ids() == [] and c.teacher_message()["tables"] == []
     finally:
         c.close()
+
+
+# ============================================================================ rollbacks said to every page
+@pytest.mark.parametrize("game", game_names())
+def test_a_rollback_to_a_bots_turn_stays_on_every_page_until_a_human_decides_and_sits_in_the_log(game):
+    """The teacher rolls back to a bot's turn: every page of the table (each seat, the
+    projector) shows the notice, in words saying bots decide again; the bot's decision
+    keeps it, a human seat's decision ends it; the whole log writes it at its place."""
+    c = Classroom(GameStore(":memory:"), bot_delay=60)  # the bots' own task waits longer than the test: nothing races
+    g = get_game(game)
+    t = c.store.create_table(game=game, players=g.min_players, seed=4, **longest(g))
+    bots = {p: make_bot(default_agent(t.game), 30 + p, t.game) for p in range(len(t.seats))}
+    for _ in range(6):
+        p = t.state.current_player()
+        t.decide(p, bots[p].act(t.state.copy()))
+    k = next(k for k in range(5, 0, -1) if t.position(k).current_player() != t.position(6).current_player())
+    bot = t.position(k).current_player()
+    c.store.set_agent(t.id, bot, "random")
+    t = c.table(t.id)
+    pages = [Connection(Page(), t.id, s, "seat") for s in range(len(t.seats))]
+    pages.append(Connection(Page(), t.id, PUBLIC, "projector"))
+    c.connections.update(pages)
+    out = run(lambda: c.teacher_op({"op": "rollback", "table": t.id, "to": k}))
+    said = c.announcements[t.id]["text"]
+    assert said == (f"The teacher took the game back to decision {k}: decisions {k + 1} to 6 are set aside. "
+                    f"P{bot + 1} is a bot and decides again from here (so do the other bots), perhaps otherwise "
+                    "than before.")
+    assert out["ok"].startswith(f"Table {t.id}: {said} If it decides otherwise")  # the teacher's tip, not the pages'
+    t = c.table(t.id)
+    for _ in range(40):  # the bots decide (as their task would) until a human seat is to move
+        p = t.state.current_player()
+        if p is None or p != bot:
+            break
+        action = make_bot("random", 9, t.game).act(t.state.copy())
+        assert run(lambda: c.apply_bot_decision(t.id, p, "random", t.seq, t.game.action_to_dict(action)))
+        for conn in pages:  # a bot's decision keeps the notice on every page
+            assert c.message_for(conn)["announce"]["text"] == said
+        assert c.store.notice(t.id) == said
+    html = lesson.full_log_html(t, None, c.store.record(t.id))
+    note = f"The teacher took the game back to decision {k}: decisions {k + 1} to 6 were set aside"
+    assert html.count(note) == 1
+    assert html[:html.index(note)].count('<div style="padding:1px 2px">') == lesson.log_ends(t)[k]
+    p = t.state.current_player()
+    if p is not None and not t.state.is_terminal():
+        human = pages[p]
+        run(lambda: c.act(human, {"type": "act", "seq": t.seq, "i": 0}))
+        assert [c.message_for(conn)["announce"] for conn in pages] == [None] * len(pages)
+        assert c.store.notice(t.id) is None
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_take_back_is_written_in_the_whole_log_at_its_place(game):
+    c = classroom()
+    g = get_game(game)
+    t = c.store.create_table(game=game, players=g.min_players, seed=8, **longest(g))
+    for n in range(40):
+        seat = t.state.current_player()
+        page = Connection(Page(), t.id, seat, "seat")
+        c.connections.add(page)
+        t.decide(seat, t.state.legal_actions()[0])
+        if c.can_undo(t, seat):
+            break
+    else:
+        pytest.skip(f"{game}: no take-back allowed in the first 40 decisions of this seed")
+    n = len(t.applied)
+    run(lambda: c.undo(page, {"type": "undo", "seq": t.seq}))
+    t.decide(seat, t.state.legal_actions()[-1])
+    html = lesson.full_log_html(t, seat, c.store.record(t.id))
+    note = f"P{seat + 1} took back decision {n}; the game went back to decision {n - 1}."
+    assert html.count(note) == 1
+    assert html[:html.index(note)].count('<div style="padding:1px 2px">') == lesson.log_ends(t)[n - 1]
+
+
+# ============================================================================ joining by a typed code
+def test_the_join_page_opens_a_seat_by_its_code_typed_in_any_case_and_says_why_not():
+    c = classroom()
+    t = c.store.create_table(players=2, seed=1)
+    code = t.seats[1].code
+    assert code == code.upper() and not set(code) & set("0O1I")  # codes read aloud and typed without doubt
+
+    async def go(s: Served):
+        out = {}
+        for path in ("/", f"/join?code={code.lower()}", f"/join?code=+{code[:3]}-{code[3:].lower()}+",
+                     "/join?code=ZZZZZZ", f"/s/{code.lower()}", f"/s/{code}"):
+            r = await s.client.fetch(s.base + path, follow_redirects=False, raise_error=False)
+            out[path] = (r.code, r.headers.get("Location"), r.body.decode())
+        return out
+
+    out = serve(c, go)
+    status, _, form = out["/"]
+    assert status == 200 and '<form method="get" action="/join">' in form and '<label for="hk-code">' in form
+    assert out[f"/join?code={code.lower()}"][:2] == (302, f"/s/{code}")
+    assert out[f"/join?code=+{code[:3]}-{code[3:].lower()}+"][:2] == (302, f"/s/{code}")  # spaces, a dash
+    status, _, again = out["/join?code=ZZZZZZ"]
+    assert status == 404 and "No seat has the code &#x27;ZZZZZZ&#x27;" in again and 'value="ZZZZZZ"' in again
+    assert out[f"/s/{code.lower()}"][:2] == (302, f"/s/{code}")
+    assert out[f"/s/{code}"][0] == 200
+    # a store of an older kit with a code in mixed case: any case finds it while it is the only one so spelt
+    c.store.db.execute("UPDATE seats SET code = 'Gssngy' WHERE table_id = 1 AND seat = 0")
+    assert c.store.seat_by_code("gssngy").seat == 0 and c.store.seat_by_code("GSSNGY").code == "Gssngy"
+    c.store.db.execute("UPDATE seats SET code = 'gssngy' WHERE table_id = 1 AND seat = 1")
+    assert c.store.seat_by_code("GSSNGY") is None and c.store.seat_by_code("gssngy").seat == 1  # two spellings: exact only
+
+
+# ============================================================================ seats handed to bots
+@pytest.mark.parametrize("game", game_names())
+def test_a_seat_handed_to_a_bot_midway_counts_its_decisions_apart_and_is_the_students_in_the_rematch(game):
+    c = Classroom(GameStore(":memory:"), bot_delay=60)  # the bots' task never runs here: decisions are made by hand
+    g = get_game(game)
+    n = g.min_players
+    t = c.store.create_table(game=game, players=n, seed=4, bots={n - 1: "random"}, **longest(g))
+    made = {p: [0, 0] for p in range(n)}  # seat -> [by a person, by a bot]
+
+    def decide(count):
+        for _ in range(count):
+            if t.state.is_terminal():
+                return
+            p = t.state.current_player()
+            made[p][t.seats[p].agent is not None] += 1
+            t.decide(p, make_bot("random", 3, t.game).act(t.state.copy()))
+
+    decide(4)
+    run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": "random"}))
+    decide(4)
+    run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": None}))
+    decide(3)
+    assert c.store.agent_history(t.id, 0) == [(0, None), (4, "random"), (8, None)]
+    assert c.store.agent_history(t.id, n - 1) == [(0, "random")]
+    res = lesson.results(c.store, t)
+    assert [(r["human_decisions"], r["bot_decisions"]) for r in res["rows"]] == [tuple(made[p]) for p in range(n)]
+    assert res["rows"][0]["bot"] is None and res["rows"][0]["bots_played"] == (["random"] if made[0][1] else [])
+    assert res["rows"][n - 1]["bot"] == "random" and res["rows"][n - 1]["human_decisions"] == 0
+    row = lesson.csv_rows(c.store, [t])[0]
+    assert (row["bot"], row["human_decisions"], row["bot_decisions"]) == ("", made[0][0], made[0][1])
+    run(lambda: c.teacher_op({"op": "seat", "table": t.id, "seat": 0, "agent": "random"}))  # a bot at the end
+    run(lambda: c.teacher_op({"op": "rematch", "table": t.id}))
+    assert [s.agent for s in c.table(2).seats] == [None] * (n - 1) + ["random"]  # the student's seat is theirs again
+
+
+# ============================================================================ stopping
+def test_sigterm_stops_the_server_cleanly_with_its_bots_workers(tmp_path):
+    """SIGTERM (a service manager's stop) ends the server as Ctrl-C does: exit 0, a line
+    saying it stopped, its bots' worker processes ended (no leaked semaphore warning)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    proc = subprocess.Popen([sys.executable, "-m", "haunted_kit", "server", "--port", "0", "--store", "class.db",
+                             "--players", "2", "--bots", "1,2", "--bot-delay", "0", "--log", "teacher.log"],
+                            cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        lines = []
+        for line in proc.stdout:  # bounded by the server's own start-up; the event is its Ready line
+            lines.append(line.decode())
+            if line.startswith(b"Ready:"):
+                break
+        assert any(x.startswith("Students without a link: open http://127.0.0.1:") for x in lines), lines
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = err.decode("utf-8", "replace")
+    assert proc.returncode == 0, text
+    assert out.decode().strip().splitlines()[-1] == "Server stopped; the tables stay in the store."
+    assert "leaked" not in text and "Traceback" not in text, text

@@ -281,10 +281,12 @@ def test_a_rollback_to_a_bots_turn_says_the_bot_may_decide_otherwise(tmp_path, g
     c = open_classroom(db, bot_delay=60)  # the bot waits longer than the test runs: nothing races
     try:
         out = run(lambda: c.teacher_op({"op": "rollback", "table": 1, "to": 1}))
-        text = (f"The teacher took the game back to decision 1: decisions 2 to 2 are set aside (P{bot + 1} is a bot "
-                "and decides again from here: if it decides otherwise than before, they are gone; hand its seat to "
-                "a human before a rollback to keep them).")
-        assert out == {"ok": f"Table 1: {text}"} and "can bring them back" not in text
+        text = (f"The teacher took the game back to decision 1: decisions 2 to 2 are set aside. P{bot + 1} is a bot "
+                "and decides again from here (so do the other bots), perhaps otherwise than before.")
+        tip = (" If it decides otherwise, the set-aside decisions are gone; hand its seat to a human before a "
+               "rollback to keep them.")
+        assert out == {"ok": f"Table 1: {text}{tip}"} and "can bring them back" not in text
+        assert c.announcements[1]["text"] == text  # every page's words: what happened, and that bots decide again
     finally:
         c.close()
 

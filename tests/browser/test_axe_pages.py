@@ -29,7 +29,8 @@ FOURTH_GAME = REPO_ROOT / "tests" / "fourth_game"
 GENERIC = "nim"  # tests/fourth_game: a game without a classroom module
 SIZES = {"laptop": (1280, 800), "phone": (390, 844), "projector": (1920, 1080)}
 SERVER_PAGES = ("teacher", "seat", "projector", "hotseat", "seat-end", "projector-end")
-CASES = [(g, p) for g in [*game_names(), GENERIC] for p in SERVER_PAGES] + [(DEFAULT_GAME, "voila")]
+CASES = ([(g, p) for g in [*game_names(), GENERIC] for p in SERVER_PAGES] + [(DEFAULT_GAME, "voila")]
+         + [(DEFAULT_GAME, "join"), (DEFAULT_GAME, "join-refused")])  # the join page, and it saying a code opened nothing
 
 
 def violations_text(violations: list[dict]) -> str:
@@ -85,6 +86,10 @@ class Pages:
             self.procs.append(srv.process)
             pg.goto(srv.url + "/", timeout=120_000)
             expect(pg.locator(".hk-status")).to_be_visible(timeout=120_000)
+        elif kind.startswith("join"):
+            srv = self.server(game)
+            pg.goto(srv.url + ("/join?code=NOSUCH" if kind == "join-refused" else "/"))
+            expect(pg.get_by_label("Your seat code")).to_be_visible()
         else:
             ended = kind.endswith("-end")
             srv = self.server(game, ended)

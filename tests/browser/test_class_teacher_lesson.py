@@ -94,6 +94,9 @@ def test_a_teacher_runs_a_lesson_from_an_empty_store_to_the_replay(chromium_brow
         screen.locator("[data-go=first]").click()
         expect(screen.locator(".hk-step")).to_have_text(f" decision 0 of {steps} ")
         expect(screen.locator("table.hk-results")).to_have_count(0)
+        # the replay's board as large as the projector allows: over half its width, or 85% of its height
+        board = screen.locator(".hk-replay-view .hk-board svg").bounding_box()
+        assert board["width"] >= 960 or board["height"] >= 0.84 * 1080, f"the replay's board is {board}"
         screen.locator("[data-go=next]").click()
         expect(screen.locator(".hk-step")).to_have_text(f" decision 1 of {steps} ")
         screen.keyboard.press("ArrowRight")

@@ -16,11 +16,14 @@ from haunted_kit import games
 pytestmark = pytest.mark.browser
 
 MIN_PX = 12
+PROJECTOR_MIN_PX = 14
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
 
 # every visible element with text of its own: its font size in CSS px on screen (an SVG
-# text's font size is in user units, times the SVG's scale); also the page's extent
+# text's font size is in user units, times the SVG's scale on screen; an HTML text's times
+# the CSS zoom of it and its ancestors, which its computed font size leaves out); also the
+# page's extent
 TEXT_SIZES = """() => {
   const out = [];
   for (const e of document.querySelectorAll('#app *')) {
@@ -31,13 +34,28 @@ TEXT_SIZES = """() => {
     if (!r.width && !r.height) continue;
     if (e.closest('details:not([open])') && !e.closest('summary')) continue;
     let px = parseFloat(getComputedStyle(e).fontSize);
-    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
+    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }  // CSS zoom included
+    else for (let a = e; a; a = a.parentElement) px *= parseFloat(getComputedStyle(a).zoom) || 1;  // not in fontSize
     out.push([Math.round(px * 100) / 100, e.tagName, own.trim().slice(0, 40)]);
   }
   out.sort((a, b) => a[0] - b[0]);
   const d = document.documentElement;
   return {texts: out, height: d.scrollHeight, width: d.scrollWidth};
 }"""
+
+
+# per pannable board: whether the middle of the page's highlighted choices (the middle of their
+# extent, where they are drawn on screen) lies in the box's visible part, so the choices are
+# reached from where the board starts (true for a board without cell choices)
+CHOICES_IN_VIEW = """() => [...document.querySelectorAll('.hk-pan')].map(pan => {
+  const svg = pan.querySelector('svg'), vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+  const p = pan.getBoundingClientRect(), k = r.width / vb.width;
+  const pts = view.actions.filter(a => a.xy).map(a => [r.left + (a.xy[0] - vb.x) * k, r.top + (a.xy[1] - vb.y) * k]);
+  if (!pts.length) return true;
+  const xs = pts.map(q => q[0]), ys = pts.map(q => q[1]);
+  const x = (Math.min(...xs) + Math.max(...xs)) / 2, y = (Math.min(...ys) + Math.max(...ys)) / 2;
+  return x >= p.left && x <= p.right && y >= p.top && y <= p.bottom;
+})"""
 
 
 def open_page(browser, url, viewport, server):
@@ -71,14 +89,22 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
     finally:
         ctx.close()
 
+    ctx, pg = open_page(chromium_browser, srv.hotseat[1], PHONE, srv)  # the player to move's choices, on a phone
+    try:
+        seen = pg.evaluate(CHOICES_IN_VIEW)
+        assert all(seen), f"{game} hot seat at 390x844: no highlighted choice in view on a pannable board: {seen}"
+    finally:
+        ctx.close()
+
     ctx, pg = open_page(chromium_browser, srv.projector[1], PROJECTOR, srv)
     try:
         got = pg.evaluate(TEXT_SIZES)
         save_screenshot(pg, f"readable-{game}-projector", full_page=True)
         assert got["height"] <= PROJECTOR["height"], f"{game} projector is {got['height']} px tall, over 1080"
         assert got["width"] <= PROJECTOR["width"], f"{game} projector is {got['width']} px wide, over 1920"
-        small = [t for t in got["texts"] if t[0] < MIN_PX]
-        assert not small, f"{game} projector at 1920x1080: text under {MIN_PX} CSS px: {small[:5]}"
+        print(f"PROJECTOR {game}: least text {got['texts'][0][0]} CSS px, page {got['width']}x{got['height']}")
+        small = [t for t in got["texts"] if t[0] < PROJECTOR_MIN_PX]
+        assert not small, f"{game} projector at 1920x1080: text under {PROJECTOR_MIN_PX} CSS px: {small[:8]}"
         assert pg.locator(".hk-board svg, .hk-board table").first.is_visible()
     finally:
         ctx.close()
