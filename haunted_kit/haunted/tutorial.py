@@ -5,6 +5,10 @@ section."""
 from ..tutorial import TeachPoint as T
 
 TEACH_POINTS = (
+    T("goal", "What you play for", "Be the sensor with the most valor points at the end. The game lasts three "
+      "seasons of three rounds; after the third season the quest cards chosen are scored and the most valor wins (on "
+      "a tie, the valor token higher in the stack). If the ghosts fill the Kalena tile, or a spread cannot place its "
+      "4 ghosts, the game ends at once and everyone loses.", "Final Scoring"),
     T("phase:setup", "Setting up", "The game runs over three seasons of three rounds each; each season has its "
       "own bonus card.", "Game Flow"),
     T("phase:spread", "The spread", "Each round opens with the spread: the last player in turn order rolls the "

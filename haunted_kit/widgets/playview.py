@@ -35,7 +35,7 @@ import ipywidgets as W
 
 from ..bots import default_agent, seat_bot
 from ..games import past_cap
-from ..events import shown_text
+from ..events import rulings_html, shown_text
 from ..protocol import describe_action, sample_chance
 from ..tableview import observation_html, seen_observation_and_log
 from ..visibility import PUBLIC, decision_words, seen_events
@@ -59,6 +59,13 @@ def side_layout() -> W.Layout:
     """The layout of a play view's side panel (choices, hints, a game's tables): at least
     340 px wide (its buttons are never cut), growing into the room beside the board."""
     return W.Layout(padding="0 0 0 8px", min_width="340px", flex="1 1 340px", max_width="100%")
+
+
+def line_layout(lines: int) -> W.Layout:
+    """The layout of a line of words above a board (status, message): ``lines`` lines high
+    (14 px text, 1.4 line height) whatever it says, scrolled when longer, so the board below
+    never moves when the words change and a click meant for a cell lands on it."""
+    return W.Layout(height=f"{1.4 * lines:g}em", overflow="auto", max_width="100%", flex="0 0 auto")
 
 
 def resolve_bots(game, bots, seed: int, kind: str, players: int) -> dict:
@@ -143,11 +150,11 @@ class GamePlayView(ErrorReporting, W.VBox):
         self._menu_pool: list = []
 
         self.banner = self._init_errors()
-        self.status = W.HTML()
+        self.status = W.HTML(layout=line_layout(2))
         self.status.add_class("hk-status")
         self.seen = W.HTML()
         self.seen.add_class("hk-seen")
-        self.message_label = W.HTML()
+        self.message_label = W.HTML(layout=line_layout(3))
         self.message_label.add_class("hk-message")
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
@@ -247,10 +254,12 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show ``text`` on the message line (``kind``: info, refusal, ignored); a kit ruling
-        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)."""
+        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)
+        and its own short text opens under it on demand (:func:`~haunted_kit.events.rulings_html`)."""
         text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
-        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+        self.message_label.value = (f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+                                    + rulings_html(text))  # a cited kit ruling opens in place, not as a path
         self._say_keys()
 
     def refresh(self) -> None:

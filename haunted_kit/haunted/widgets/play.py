@@ -40,14 +40,14 @@ from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
 from ..state import VISIBILITY
-from ...events import shown_text
+from ...events import rulings_html, shown_text
 from ...visibility import decision_words
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import resolve_bots
+from ...widgets.playview import line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -145,9 +145,9 @@ class PlayView(ErrorReporting, W.VBox):
         self._listeners: list = []
 
         banner = self._init_errors()
-        self.status = W.HTML()
+        self.status = W.HTML(layout=line_layout(2))
         self.status.add_class("hk-status")
-        self.message_label = W.HTML()
+        self.message_label = W.HTML(layout=line_layout(3))
         self.message_label.add_class("hk-message")
         self.field = FieldWidget(state, size=size, viewer=self.viewer)
         self.field.on_click(self.guard(self._on_cell, "handling a click on a cell"))
@@ -262,7 +262,8 @@ class PlayView(ErrorReporting, W.VBox):
         the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         text = self.message = shown_text(text)
-        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
+        self.message_label.value = (f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
+                                    + rulings_html(text))  # a cited kit ruling opens in place, not as a path
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
 
