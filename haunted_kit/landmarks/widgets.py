@@ -41,7 +41,7 @@ from . import rules as R
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
-from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, phone_min_width, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import MENU_BUTTONS, GamePlayView, row_layout, side_layout
@@ -74,6 +74,7 @@ class LandmarksPanel(W.VBox):
             if (self.canvas.width, self.canvas.height) != (int(w), int(h)):
                 self.canvas.width, self.canvas.height = int(w), int(h)
                 self.canvas.layout.width = f"{int(w)}px"
+                self.canvas.layout.min_width = phone_min_width(w)
             draw_primitives(self.canvas, prims)
         self.draws += 1
 

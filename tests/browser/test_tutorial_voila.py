@@ -14,6 +14,7 @@ from browser_harness import explained, page_errors, save_screenshot
 from playwright.sync_api import expect
 
 from haunted_kit.games import game_names, get_game
+from haunted_kit.render.style import MIN_TEXT_PX
 from haunted_kit.tutorial import PROGRESS_DIR, teach_points, write_notebook
 
 pytestmark = pytest.mark.browser
@@ -78,10 +79,18 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
     goal = teach_points(game).get("goal")
     if goal is not None:
         expect(lesson).to_contain_text(goal.title)
+    # the board's smallest text (the kit's MIN_TEXT_PX at its own size) is >= 12 CSS px on the
+    # phone: the board is drawn larger and pans in its box, the page itself never scrolls sideways
+    scale = board.evaluate("c => c.getBoundingClientRect().width / c.width")
+    assert scale * MIN_TEXT_PX >= 12 - 0.05, f"board text {scale * MIN_TEXT_PX:.1f} CSS px on a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     top = board.evaluate(BOARD_TOP)
     tops = []
     with explained("reading every step with 'Got it'", srv, page):
         for _ in range(30):
+            # the kernel's answer to the last click is in when "Got it" is enabled again or nothing is left
+            expect(page.locator(".hk-lesson-next:enabled, .hk-lesson:has-text('Nothing new right now')").first) \
+                .to_be_visible(timeout=30_000)
             before = lesson.inner_text()
             if "Nothing new right now" in before:
                 break
