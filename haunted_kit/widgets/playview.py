@@ -68,6 +68,15 @@ def line_layout(lines: int) -> W.Layout:
     return W.Layout(height=f"{1.4 * lines:g}em", overflow="auto", max_width="100%", flex="0 0 auto")
 
 
+def first_of_each(actions, key) -> list:
+    """The first of ``actions`` for each value of ``key(action)``, in order (a row of
+    buttons that reaches every kind of a long list)."""
+    seen: dict = {}
+    for a in actions:
+        seen.setdefault(key(a), a)
+    return list(seen.values())
+
+
 def resolve_bots(game, bots, seed: int, kind: str, players: int) -> dict:
     """``{seat: agent}`` from a list of seats (each plays ``kind``) or a dict seat -> agent
     spec (``"greedy"``, ``"search[playouts=100]"``) or agent (anything with ``act(state)``).
@@ -220,9 +229,10 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     def menu(self, legal: list) -> list:
         """The actions shown as buttons: by default the legal actions when there are at most
-        :data:`MENU_BUTTONS` (else none: the list has them). A game may add actions that are
-        not legal now: a click on one shows the rules' reason."""
-        return list(legal) if len(legal) <= MENU_BUTTONS else []
+        :data:`MENU_BUTTONS`, else the first of each kind (class) of action (so every kind
+        open now has a visible control; the list has them all). A game may add actions that
+        are not legal now: a click on one shows the rules' reason."""
+        return list(legal) if len(legal) <= MENU_BUTTONS else first_of_each(legal, type)[:MENU_BUTTONS]
 
     def describe(self, action) -> str:
         """``action`` in words (:func:`describe_action`)."""
