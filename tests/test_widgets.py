@@ -89,6 +89,22 @@ def test_click_off_the_field_only_hints():
     assert got == [] and missed == [(2, 2)]
     assert "outside the field" in fw.last_hint and "outside the field" in fw.info.value
     assert cc.messages == 0  # nothing redrawn
+    assert "outside the field" in fw.keypad.text
+
+
+def test_an_old_hint_is_not_kept_beside_newer_messages():
+    """A newcomer saw "That point is outside the field" kept in the field's box after later
+    moves: a new message or a new position replaces the hint."""
+    s = at_turns()
+    fw = FieldWidget(s, size=30)
+    fw.click(2, 2)
+    fw.announce("P1: explore to cell 1,0.")
+    assert "outside the field" not in fw.keypad.text and "explore to cell 1,0" in fw.keypad.text
+    fw.click(2, 2)
+    s2 = s.copy()
+    s2.apply_action(s2.legal_actions()[0])
+    fw.update(s2)
+    assert not fw.last_hint and "outside the field" not in fw.info.value and "outside the field" not in fw.keypad.text
 
 
 def test_hover_shows_the_cells_facts():
