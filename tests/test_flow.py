@@ -77,6 +77,10 @@ def test_spread_illegal_placements():
     end_turns(s, "forest")
     assert_illegal(s, PlaceGhost((3, 1)), "terrain die showed forest", "plain")
     assert_illegal(s, PlaceGhost((2, 1)), "terrain die showed forest")  # a lake
+    # the reason gives the rule (ghosts go on the die's terrain), never "lake ... is lake"
+    why = s.why_not(PlaceGhost((2, 1)))
+    assert "so this spread's ghosts go on free forest cells" in why.text and why.text.endswith("is not a forest cell")
+    assert why.section == "Ghosts; Game Flow: Spread"
     assert_illegal(s, PlaceGhost((3, -3)), "already holds a ghost")
     assert_illegal(s, PlaceGhost((4, -3)), "has a building")
     assert_illegal(s, PlaceGhost((0, 0)), "terrain die showed forest")  # Kalena while forests are free
