@@ -551,3 +551,23 @@ def test_the_refusal_step_quotes_the_latest_refusal(game):
     st = t.shown("refusal")
     assert st.text.startswith("Not allowed: second try") and st.section == "B"
     assert t.queue.count("refusal") <= 1 and "first try" not in st.text
+
+
+@pytest.mark.parametrize("game", games_with_module("exercises"))
+def test_a_right_answer_is_told_why_as_a_wrong_one_is(game):
+    """"Right!" never comes alone: every exercise of every game says why its answer is
+    right (its note, the engine's explanation or the rule a wrong answer is shown)."""
+    from haunted_kit.games import game_module
+    from haunted_kit.widgets.exercise import ExerciseWidget
+
+    exercises = game_module(game, "exercises").EXERCISES
+    for key in exercises:
+        ex = exercises.make(key, 1)
+        told = ex.right_text()
+        assert told.startswith(ex.answer_text())
+        assert ex.answer_note or told != ex.answer_text(), key
+        if not ex.answer_note and not ex.why_text():
+            assert " Why: " in told and told.endswith(".") or told.endswith(")"), key
+    w = ExerciseWidget(exercises.make(next(iter(exercises)), 1))
+    w.submit(w.ex.right_response())
+    assert "Right!" in w.feedback.value and escape(w.ex.right_text()) in w.feedback.value
