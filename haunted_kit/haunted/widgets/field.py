@@ -160,7 +160,7 @@ class FieldWidget(ErrorReporting, W.VBox):
             self.viewer = viewer
         s = self.state
         drawn = []
-        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels, self.show_coords),
+        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels, self.show_coords, S.MIN_TEXT_PX),
                       (s.field.layout, s.field.terrain, self.show_labels, self.show_coords)):
             drawn.append("terrain")
         if self._draw("pieces", lambda: pieces_layer(s, self.geom, self.viewer), pieces_key(s, self.viewer)):

@@ -41,6 +41,7 @@ from ...render import style as S
 from ..draw.scene import status_line
 from ..state import VISIBILITY
 from ...events import rulings_html, shown_text
+from ...hexgrid import name_cells
 from ...visibility import decision_words
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
@@ -149,7 +150,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.status.add_class("hk-status")
         self.message_label = W.HTML(layout=line_layout(3))
         self.message_label.add_class("hk-message")
-        self.field = FieldWidget(state, size=size, viewer=self.viewer)
+        # every cell written q,r on the board, as the choices name it ("cell q,r")
+        self.field = FieldWidget(state, size=size, viewer=self.viewer, show_coords=True)
         self.field.on_click(self.guard(self._on_cell, "handling a click on a cell"))
         self.field.on_miss(self.guard(self._on_miss, "handling a click off the field"))
 
@@ -325,10 +327,10 @@ class PlayView(ErrorReporting, W.VBox):
                 b.description, b.tooltip = f"skill {k}", box.skills[k].text
             if list(self.learn_box.children) != buttons:
                 self.learn_box.children = buttons
-            sells = [(a.describe(), a) for a in legal if isinstance(a, A.Sell)]
+            sells = [(name_cells(a.describe()), a) for a in legal if isinstance(a, A.Sell)]
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
-        opts = [(a.describe(), a) for a in legal]
+        opts = [(name_cells(a.describe()), a) for a in legal]  # cells as the board writes them: cell q,r
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
         self.all_pick.disabled = not opts
@@ -369,7 +371,7 @@ class PlayView(ErrorReporting, W.VBox):
         buttons = self._pooled(self._choice_pool, len(actions), "hk-choice", self._choice_clicked)
         self._choice_actions = actions
         for b, a in zip(buttons, actions):
-            b.description = a.describe()
+            b.description = name_cells(a.describe())
         self.choices.children = buttons
 
     # ------------------------------------------------------------------ human input
