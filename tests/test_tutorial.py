@@ -469,16 +469,6 @@ def test_every_teach_point_cites_a_section_the_games_own_rules_cite(game):
     assert not wrong, wrong
 
 
-def test_the_season_and_pass_steps_cite_the_turn_ruling_not_resource_income():
-    """The estate's turns and passing come from kit ruling E1, not the income section
-    (a newcomer found "Resource income" cited for them)."""
-    from haunted_kit.estate import rules as ER
-
-    points = teach_points("estate")
-    assert points["phase:turns"].section == points["kind:Pass"].section == ER.TURNS
-    assert points["event:season_ended"].section == ER.SEASON_END and "E15" in ER.SEASON_END
-
-
 def test_a_cited_kit_ruling_opens_with_its_own_words():
     from haunted_kit.events import cited_rulings, kit_rulings, rulings_html
 
@@ -494,12 +484,24 @@ def test_a_cited_kit_ruling_opens_with_its_own_words():
 
 
 def test_the_lesson_panel_opens_a_cited_ruling_and_never_colours_the_section_as_a_link():
-    v = TutorialView("estate", progress=False)
-    t = v.tutorial
-    t.replay("goal")
-    v.show()
-    assert "What kit ruling E18 says" in v.lesson.value and "What kit ruling E19 says" in v.lesson.value
-    assert "Rule: <i>" in v.lesson.value and "#2a5d8a\">Rule" not in v.lesson.value
+    """Every step of every game that cites a kit ruling (in its words or its section) shows
+    that ruling's own words on demand; the section is plain text, not link-coloured."""
+    from haunted_kit.events import cited_rulings
+
+    citing = 0
+    for game in GAMES:
+        v = TutorialView(game, progress=False)
+        t = v.tutorial
+        for key in list(t.steps):
+            t.replay(key)
+            v.show()
+            st = t.shown()
+            if st.section:
+                assert f"Rule: <i>{escape(st.section)}</i>" in v.lesson.value and "#2a5d8a" not in v.lesson.value
+            for rid, _q, _r in cited_rulings(f"{st.text} {st.section}"):
+                assert f"What kit ruling {rid} says" in v.lesson.value, (game, key, rid)
+                citing += 1
+    assert citing, "no step of any game cites a kit ruling"
 
 
 @pytest.mark.parametrize("game", GAMES)
