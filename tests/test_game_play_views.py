@@ -361,3 +361,23 @@ def test_the_kits_menu_reaches_every_kind_of_a_long_list(game):
                 break
         s.apply_action(bot.act(s))
     assert met, "no position with a long list of legal actions was met"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_greyed_out_button_says_why(game):
+    """A newcomer tapped greyed-out buttons and got no answer: every greyed button of the
+    tutorial's play view (each game's own) carries the reason as its description."""
+    from haunted_kit.tutorial import Tutorial
+    from haunted_kit.widgets.tutorial import make_play_view
+
+    t = Tutorial(game, seed=1, progress=False)
+    v = make_play_view(t.game, t.state)
+    buttons = [w for w in _walk(v) if isinstance(w, W.Button)]
+    grey = [b for b in buttons if b.disabled and "hk-" in " ".join(b._dom_classes)
+            and not {"hk-hint", "hk-lesson-next"} & set(b._dom_classes)]
+    assert grey, "nothing greyed at the start"
+    for b in grey:
+        if set(b._dom_classes) & {"hk-undo", "hk-do", "hk-bot-play", "hk-bot-step", "hk-bot-stop"}:
+            assert b.tooltip.startswith("Not now: ") and len(b.tooltip) > 12, (b.description, b.tooltip)
+    undo = next(b for b in buttons if "hk-undo" in b._dom_classes)
+    assert undo.disabled and undo.tooltip.startswith("Not now: Nothing")

@@ -68,6 +68,14 @@ def line_layout(lines: int) -> W.Layout:
     return W.Layout(height=f"{1.4 * lines:g}em", overflow="auto", max_width="100%", flex="0 0 auto")
 
 
+def grey_with_reason(button, why, tip: str) -> None:
+    """Grey ``button`` out when ``why`` (a sentence) says it cannot be used now, with that
+    sentence as its tooltip (hover, long press, a screen reader's description), so a greyed
+    button always says why; else enable it with its usual ``tip``."""
+    button.disabled = why is not None
+    button.tooltip = f"Not now: {why}" if why is not None else tip
+
+
 def first_of_each(actions, key) -> list:
     """The first of ``actions`` for each value of ``key(action)``, in order (a row of
     buttons that reaches every kind of a long list)."""
@@ -282,9 +290,12 @@ class GamePlayView(ErrorReporting, W.VBox):
         opts = [(self.describe(a), a) for a in self.legal]
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
-        self.all_pick.disabled = self.b_do.disabled = not opts
-        self.b_bots.disabled = not self._bot_to_move()
-        self.b_undo.disabled = self._undo_refusal() is not None
+        self.all_pick.disabled = not opts
+        none = "the game is over." if self.state.is_terminal() else "no decision of yours is due now."
+        grey_with_reason(self.b_do, None if opts else none, "apply the chosen legal action")
+        grey_with_reason(self.b_bots, None if self._bot_to_move() else "no bot is to decide now.",
+                         "bots decide until a human is to move")
+        grey_with_reason(self.b_undo, self._undo_refusal(), "take back your own last decision")
         if self.seen in self.children:
             self.seen.value = self.seen_html()
         self.refresh_panels()

@@ -48,7 +48,7 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import line_layout, resolve_bots
+from ...widgets.playview import grey_with_reason, line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -334,12 +334,15 @@ class PlayView(ErrorReporting, W.VBox):
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
         self.all_pick.disabled = not opts
-        self.b_do.disabled = not opts
+        none = "the game is over." if self.state.is_terminal() else "no decision of yours is due now."
+        grey_with_reason(self.b_do, None if opts else none, "apply the chosen legal action")
         bot_next = self._bot_to_move()
-        self.b_bot_step.disabled = self.bot_running or not bot_next
-        self.b_bot_play.disabled = self.bot_running or not bot_next
-        self.b_stop.disabled = not self.bot_running
-        self.b_undo.disabled = self._undo_refusal() is not None
+        bots_why = "the bots are playing." if self.bot_running else None if bot_next else "no bot is to decide now."
+        grey_with_reason(self.b_bot_step, bots_why, "the bot to move decides once")
+        grey_with_reason(self.b_bot_play, bots_why, "bots decide until a human is to move")
+        grey_with_reason(self.b_stop, None if self.bot_running else "no bot is playing.",
+                         "stop the bots after their current decision")
+        grey_with_reason(self.b_undo, self._undo_refusal(), "take back your own last decision")
         if getattr(self, "hint_panel", None) is not None:
             self.hint_panel.update()
 
