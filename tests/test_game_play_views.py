@@ -332,6 +332,9 @@ def test_landmarks_a_tap_on_the_panel_says_where_the_choices_are():
     assert v.attempt(Lead("build"))
     assert v.panel_tapped().endswith("choose a card to build first (the Build buttons).")
     assert v.message == v.panel_tapped()
+    v.say("")
+    v.panel.canvas._handle_frontend_event(None, {"event": "mouse_down", "x": 5, "y": 5}, None)  # a real tap
+    assert v.message.endswith("choose a card to build first (the Build buttons).")
 
 
 @pytest.mark.parametrize("game", game_names())
