@@ -185,6 +185,17 @@ def words(name: str) -> str:
     return "".join(out).strip()
 
 
+def goal_step(game, points: dict | None = None) -> Step:
+    """The ``goal`` step of ``game`` (a Game): what a player plays for and how the game ends,
+    from its ``goal`` teach point (``points``: its :func:`teach_points`), else the kit's
+    sentence naming the game."""
+    p = (teach_points(game) if points is None else points).get("goal")
+    if p is not None:
+        return Step("goal", p.title, p.text, p.section)
+    return Step("goal", f"The aim of {game.title}", f"You play {game.title} to the end of the game; the result is "
+                "scored then (the play view shows it when the game is over).")
+
+
 def round_of(state):
     """``(season, round)`` of the last event of ``state``'s log, or ``None`` without one."""
     log = getattr(state, "log", None)
@@ -237,12 +248,8 @@ class Tutorial:
 
     # ------------------------------------------------------------------ what matters now
     def _queue_goal(self) -> None:
-        """Queue the ``goal`` step first: the game's ``goal`` teach point, else the kit's words."""
-        p = self.points.get("goal")
-        st = Step("goal", p.title, p.text, p.section) if p is not None else \
-            Step("goal", f"The aim of {self.game.title}", f"You play {self.game.title} against the bots to the end of "
-                 "the game; the result is scored then (the play view shows it when the game is over).")
-        self.steps["goal"] = st
+        """Queue the ``goal`` step first (:func:`goal_step`)."""
+        self.steps["goal"] = goal_step(self.game, self.points)
         self.queue.append("goal")
         self.introduced["goal"] = 0
 
@@ -563,8 +570,8 @@ def write_notebook(game, path, seed: int = 1) -> Path:
 
 def seat_lesson(game, state, seat: int) -> list:
     """What a seat of a shared table meets for the first time now, for a server's tutorial
-    table: one :class:`Step` per decision kind legal for ``seat`` at ``state`` that ``seat``
-    has never decided before (read from the table's own record, ``state.history()``, so it
+    table: before its first decision the game's :func:`goal_step`, then one :class:`Step` per
+    decision kind legal for ``seat`` at ``state`` that ``seat`` has never decided before (read from the table's own record, ``state.history()``, so it
     needs no progress of its own and a reloaded page shows the same), in the game's words
     (its teach points) or its declarations. Empty when ``seat`` is not to move.
 
@@ -579,7 +586,7 @@ def seat_lesson(game, state, seat: int) -> list:
     by_kind: dict = {}
     for a in state.legal_actions():
         by_kind.setdefault(kind_of(game, a), []).append(a)
-    out = []
+    out = [] if done else [goal_step(game, points)]  # a seat's first decision: what it plays for, first
     for kind, actions in by_kind.items():
         if kind in done:
             continue

@@ -383,7 +383,11 @@ def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
         for q in range(s.players):  # nobody but the mover is taught anything
             assert q == p or seat_lesson(g, s, q) == []
         legal = {kind_of(g, a) for a in s.legal_actions()}
-        lesson = {st.key[5:] for st in seat_lesson(g, s, p)}
+        steps = seat_lesson(g, s, p)
+        # before a seat's first decision its lesson opens with what it plays for, then only kinds
+        assert [st.key for st in steps[:1]] == (["goal"] if not decided[p] else [st.key for st in steps[:1]])
+        assert "goal" not in [st.key for st in steps[1:]] and (decided[p] or steps[0].key == "goal")
+        lesson = {st.key[5:] for st in steps if st.key != "goal"}
         assert lesson == legal - decided[p]
         taught[p] |= lesson
         a = bots[p].act(s)
@@ -410,7 +414,10 @@ def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
     for k in kinds:
         p = points.get(f"kind:{k}")
         assert p is None or (escape(p.text) in view["lesson"] and escape(p.section) in view["lesson"])
-    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds)
+    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds) + 1   # the goal first
+    goal = points.get("goal")
+    assert goal is None or view["lesson"].index(escape(goal.text)) < min(
+        view["lesson"].index(escape(points[f"kind:{k}"].text)) for k in kinds if f"kind:{k}" in points)
     other = (mover + 1) % t.state.players
     assert c.build_view(t, other, "seat")["lesson"] == ""        # not to move: nothing new to meet
     assert c.build_view(t, -1, "projector")["lesson"] == ""      # the shared screen teaches no seat
