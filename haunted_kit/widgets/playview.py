@@ -40,6 +40,7 @@ from ..protocol import describe_action, sample_chance
 from ..tableview import observation_html, seen_observation_and_log
 from ..visibility import PUBLIC, decision_words, seen_events
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
+from ..render.style import scroll_region
 from .errors import ErrorReporting
 from .hints import HintPanel, hints_off, kernel_loop
 
@@ -61,11 +62,23 @@ def side_layout() -> W.Layout:
     return W.Layout(padding="0 0 0 8px", min_width="340px", flex="1 1 340px", max_width="100%")
 
 
+#: one line of 14 px text at line height 1.4, in CSS px
+LINE_PX = 20
+
+
 def line_layout(lines: int) -> W.Layout:
-    """The layout of a line of words above a board (status, message): ``lines`` lines high
-    (14 px text, 1.4 line height) whatever it says, scrolled when longer, so the board below
-    never moves when the words change and a click meant for a cell lands on it."""
-    return W.Layout(height=f"{1.4 * lines:g}em", overflow="auto", max_width="100%", flex="0 0 auto")
+    """The layout of a line of words above a board (status, message, a lesson): ``lines``
+    lines high (:data:`LINE_PX` each) whatever it says, so the board below never moves when
+    the words change and a click meant for a cell lands on it. Its HTML goes through
+    :func:`in_lines`, which scrolls longer words inside it."""
+    return W.Layout(height=f"{lines * LINE_PX}px", overflow="hidden", max_width="100%", flex="0 0 auto")
+
+
+def in_lines(html: str, lines: int, label: str) -> str:
+    """``html`` in a box ``lines`` lines high that scrolls when the words are longer; the box
+    is a named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so
+    a keyboard user can scroll it too."""
+    return f'<div{scroll_region(label)} style="height:{lines * LINE_PX}px;overflow:auto">{html}</div>'
 
 
 def grey_with_reason(button, why, tip: str) -> None:
@@ -276,8 +289,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         and its own short text opens under it on demand (:func:`~haunted_kit.events.rulings_html`)."""
         text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
-        self.message_label.value = (f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-                                    + rulings_html(text))  # a cited kit ruling opens in place, not as a path
+        self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
         self._say_keys()
 
     def refresh(self) -> None:
@@ -285,7 +298,8 @@ class GamePlayView(ErrorReporting, W.VBox):
         s = self.state
         self.legal = list(s.legal_actions()) if self._human_to_move() is not None else []
         self.cursor = min(self.cursor, max(len(self.legal) - 1, 0))
-        self.status.value = f'<div style="font:14px sans-serif"><b>{escape(self.status_text())}</b></div>'
+        self.status.value = in_lines(f'<div style="font:14px sans-serif"><b>{escape(self.status_text())}</b></div>', 2,
+                                     "status")
         self.set_choices(self.menu(self.legal))
         opts = [(self.describe(a), a) for a in self.legal]
         self.all_pick.options = opts or [("(no decision for you now)", None)]

@@ -32,7 +32,7 @@ from ..tutorial import LEARNER, Tutorial, TutorialError, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
-from .playview import GamePlayView, line_layout
+from .playview import GamePlayView, in_lines, line_layout
 
 _BOX = "font:14px sans-serif;line-height:1.4"
 #: why a tutorial's play view has no "Suggest a move" (``hints=False``, its default)
@@ -147,8 +147,8 @@ class TutorialView(ErrorReporting, W.VBox):
         (:meth:`~haunted_kit.tutorial.Tutorial.shown`)."""
         t = self.tutorial
         st = t.shown()
-        self.head.value = (f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are P{LEARNER + 1}, '
-                           "the bots play the other seats.</div>")
+        self.head.value = in_lines(f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are '
+                                   f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
             ("The first round is over: play on freely, or start again." if t.round_done else "", "#333"),
@@ -168,7 +168,8 @@ class TutorialView(ErrorReporting, W.VBox):
             also = ("<div style='color:#555'>Also new now: " + ", ".join(escape(w.title) for w in more) + "</div>") \
                 if more else ""
             body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{choices}{section}{also}"
-        self.lesson.value = f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>'
+        self.lesson.value = in_lines(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>',
+                                     LESSON_LINES, "lesson")
         self.b_next.disabled = self.b_skip.disabled = st is None
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
         if [o[1] for o in self.met.options] != [o[1] for o in opts]:

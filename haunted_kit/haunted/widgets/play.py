@@ -48,7 +48,7 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import grey_with_reason, line_layout, resolve_bots
+from ...widgets.playview import grey_with_reason, in_lines, line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -264,8 +264,8 @@ class PlayView(ErrorReporting, W.VBox):
         the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         text = self.message = shown_text(text)
-        self.message_label.value = (f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
-                                    + rulings_html(text))  # a cited kit ruling opens in place, not as a path
+        self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
 
@@ -302,8 +302,8 @@ class PlayView(ErrorReporting, W.VBox):
         who = ""
         if p is not None:
             who = " (bot)" if p in self.bots else " (human)"
-        self.status.value = (f'<div style="font-family:sans-serif;font-size:14px"><b>{escape(status_line(s, self.viewer))}</b>'
-                             f"{escape(who)}</div>")
+        self.status.value = in_lines(f'<div style="font-family:sans-serif;font-size:14px"><b>{escape(status_line(s, self.viewer))}'
+                                     f"</b>{escape(who)}</div>", 2, "status")
         self._refresh_controls(legal, human)
 
     def _refresh_controls(self, legal, human) -> None:
