@@ -28,6 +28,7 @@ import json
 import os
 import argparse
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -1013,12 +1014,14 @@ def _tutorial(sub, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write the tutorial notebook into {args.dir}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    app = ["jupyter", "lab"] if args.lab else ["voila"]
+    module = ["-m", "jupyterlab"] if args.lab else ["-m", "voila"]
+    # the app through this very interpreter: its venv's bin may not be on the shell's PATH
+    app = [sys.executable, *module]
     print(f"Wrote {path}: a first game of {get_game(args.game).title} that teaches itself.")
-    print(f"To open it: cd {args.dir} && {' '.join(app)} {name}   (or open it in JupyterLab and run its cell)")
+    print(f"To open it: cd {shlex.quote(str(args.dir))} && {shlex.join(app)} {shlex.quote(name)}   "
+          "(or open it in JupyterLab and run its cell)")
     if args.no_open:
         return 0
-    module = ["-m", "jupyterlab"] if args.lab else ["-m", "voila"]
     print("Opening it now; Ctrl-C stops the app (your progress is kept).", flush=True)
     try:
         return subprocess.call([sys.executable, *module, name], cwd=args.dir)

@@ -14,9 +14,12 @@ as a viewer may see it.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
 from typing import Any
 
 from .hexgrid import name_cells
@@ -35,6 +38,44 @@ def cite_rulings(text: str) -> str:
     Already cited ones are left as they are."""
     text = re.sub(_RULING.pattern + r"\)", r"kit \1, docs/RULINGS.md)", text)
     return _RULING.sub(r"kit \1 (docs/RULINGS.md)", text)
+
+
+#: the kit's rulings, one table row each (``| E3 | question | reading | where | switch |``)
+RULINGS_FILE = Path(__file__).resolve().parents[1] / "docs" / "RULINGS.md"
+_RULING_ROW = re.compile(r"^\| ([EL]?\d+) \| ([^|]+?) \| ([^|]+?) \|", re.M)
+_RULING_CITED = re.compile(r"\brulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
+
+
+@functools.lru_cache(maxsize=1)
+def kit_rulings() -> dict:
+    """``{id: (question, reading)}`` of every kit ruling (``"E3"``, ``"32"``, ``"L12"``) as
+    ``docs/RULINGS.md`` words it, markdown marks removed; ``{}`` when the file is not there
+    (an installed wheel without the docs: a citation then stays a citation)."""
+    try:
+        text = RULINGS_FILE.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    return {m[1]: (m[2].strip().replace("`", ""), m[3].strip().replace("`", "")) for m in _RULING_ROW.finditer(text)}
+
+
+def cited_rulings(text: str) -> list:
+    """The kit rulings ``text`` cites (``ruling 32``, ``rulings E18, E19``, ``kit ruling L9``),
+    in order, each once, as ``(id, question, reading)``; a ruling the table lacks is left out."""
+    known, out = kit_rulings(), []
+    for m in _RULING_CITED.finditer(text or ""):
+        for rid in re.findall(r"[EL]?\d+", m[1]):
+            if rid in known and all(r[0] != rid for r in out):
+                out.append((rid, *known[rid]))
+    return out
+
+
+def rulings_html(text: str) -> str:
+    """HTML that opens, on demand, the short text of every kit ruling ``text`` cites: one
+    ``<details class="hk-ruling">`` each (``"What kit ruling E3 says"``, then its question and
+    reading), so a player reads the ruling itself instead of a file's path; ``""`` for none."""
+    return "".join(f'<details class="hk-ruling" style="font:13px sans-serif;color:#222"><summary>What kit ruling '
+                   f"{escape(rid)} says</summary><div><i>{escape(q)}</i> {escape(r)}</div></details>"
+                   for rid, q, r in cited_rulings(text))
 
 
 def shown_text(text: str) -> str:

@@ -303,6 +303,18 @@ class Exercise:
         :meth:`answer_text` (``""`` here: :attr:`answer_note` says why)."""
         return ""
 
+    def right_text(self) -> str:
+        """What a right answer is told: :meth:`answer_text` with its one-line why - the
+        engine's explanation where it adds to it, else, when the answer carries no note, the
+        rule (:attr:`rule`) a wrong answer is shown - so "Right!" never comes without a reason."""
+        text = self.answer_text()
+        why = shown(self.why_text())
+        if why and why not in text:
+            return f"{text} {why}"
+        if not self.answer_note and self.rule and self.rule not in text:
+            return f"{text} Why: {shown(self.rule)}"
+        return text
+
     def fact_lines(self) -> list[str]:
         """The facts to show above the question (or next to the board), one sentence each:
         named facts written out by :attr:`describe`, else :attr:`facts` themselves."""

@@ -10,6 +10,8 @@ The tutorial follows the game as the player plays it, never a fixed script of cl
 every change it looks at the position and queues the steps that now matter, one idea at a
 time, each the first time the player meets it:
 
+* ``goal`` - first of all: what the player is trying to win and how the game ends (the
+  game's ``goal`` teach point; without one, the kit says the game is scored at its end);
 * ``kind:<type>`` - a decision kind (the Game's ``action_types``), the first time one of
   its actions is legal for the player, with the legal choices of that kind listed (the
   play view lights them on the board);
@@ -55,7 +57,7 @@ LISTED = 6
 #: where a tutorial keeps its progress when none is given: this folder, one file per game
 PROGRESS_DIR = Path(".haunted-kit-tutorial")
 #: the kinds of step, by the prefix of their key
-STEP_KINDS = ("kind", "phase", "event", "refusal")
+STEP_KINDS = ("kind", "phase", "event", "refusal", "goal")
 
 
 class TutorialError(ValueError):
@@ -83,7 +85,8 @@ class TeachPoint:
     """One entry of a game's teach-point table (``<game>/tutorial.py``'s ``TEACH_POINTS``).
 
     Attributes:
-        key: what it teaches: ``"kind:<type>"`` (a name of the Game's ``action_types``),
+        key: what it teaches: ``"goal"`` (what a player tries to win and how the game ends,
+            taught first), ``"kind:<type>"`` (a name of the Game's ``action_types``),
             ``"phase:<phase>"`` (a value of the event log's ``phase`` column) or
             ``"event:<kind>"`` (an event kind of the game's log).
         title: a short heading.
@@ -101,8 +104,9 @@ class TeachPoint:
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
-        if kind not in STEP_KINDS[:3] or not self.key.partition(":")[2]:
-            raise ValueError(f"a teach point's key is 'kind:<type>', 'phase:<name>' or 'event:<kind>', got {self.key!r}")
+        if self.key != "goal" and (kind not in STEP_KINDS[:3] or not self.key.partition(":")[2]):
+            raise ValueError("a teach point's key is 'goal', 'kind:<type>', 'phase:<name>' or 'event:<kind>', "
+                             f"got {self.key!r}")
 
 
 @dataclass
@@ -181,6 +185,17 @@ def words(name: str) -> str:
     return "".join(out).strip()
 
 
+def goal_step(game, points: dict | None = None) -> Step:
+    """The ``goal`` step of ``game`` (a Game): what a player plays for and how the game ends,
+    from its ``goal`` teach point (``points``: its :func:`teach_points`), else the kit's
+    sentence naming the game."""
+    p = (teach_points(game) if points is None else points).get("goal")
+    if p is not None:
+        return Step("goal", p.title, p.text, p.section)
+    return Step("goal", f"The aim of {game.title}", f"You play {game.title} to the end of the game; the result is "
+                "scored then (the play view shows it when the game is over).")
+
+
 def round_of(state):
     """``(season, round)`` of the last event of ``state``'s log, or ``None`` without one."""
     log = getattr(state, "log", None)
@@ -227,10 +242,56 @@ class Tutorial:
         self.asking = ""             # the exercise key being asked now, or ""
         self._events_seen = 0
         self._phases: set = set()
+        self._queue_goal()
         self.bots_play()
         self.look()
 
     # ------------------------------------------------------------------ what matters now
+    def _queue_goal(self) -> None:
+        """Queue the ``goal`` step first (:func:`goal_step`)."""
+        self.steps["goal"] = goal_step(self.game, self.points)
+        self.queue.append("goal")
+        self.introduced["goal"] = 0
+
+    def _kind_step(self, kind: str, actions: list) -> Step:
+        """The step of decision kind ``kind`` with the learner's legal ``actions`` of it now."""
+        said = [describe_action(a, self.state) for a in actions[:LISTED]]
+        more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
+        p = self.points.get(f"kind:{kind}")
+        text = p.text if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+        text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
+        return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text, p.section if p else "",
+                    tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "")
+
+    def legal_by_kind(self) -> dict:
+        """``{kind: [legal actions of the learner]}`` now (empty when the learner is not to move)."""
+        by_kind: dict = {}
+        if self.learner_to_move():
+            for a in self.state.legal_actions():
+                by_kind.setdefault(kind_of(self.game, a), []).append(a)
+        return by_kind
+
+    def shown(self, key: str | None = None) -> Step | None:
+        """Step ``key`` (default: the current one) as it reads *now*: a decision kind legal for
+        the learner is recomposed from the current position (its count and choices); a step
+        about an earlier position says that it is as it was then (``"Then: ..."``), so no old
+        choice or event is shown as current. ``None`` when there is no step."""
+        key = key if key is not None else (self.queue[0] if self.queue else None)
+        if key is None:
+            return None
+        st = self.steps[key]
+        if key.startswith("kind:"):
+            now = self.legal_by_kind().get(key[5:])
+            if now:
+                return self._kind_step(key[5:], now)
+            then = st.text.replace(" You may now choose", " You could then choose")
+            return Step(key, st.title, f"{then} (That was an earlier position: this kind of decision is not yours "
+                        "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question)
+        if key in ("goal", "refusal") or self.introduced.get(key) == self.decisions:
+            return st
+        return Step(key, st.title, st.text.replace(" Just now:", " When it came up:"), st.section, st.choices,
+                    st.question)
+
     def learner_to_move(self) -> bool:
         s = self.state
         return not s.is_terminal() and s.current_player() == LEARNER
@@ -259,23 +320,9 @@ class Tutorial:
                 new.append(Step(key, p.title, f"{p.text} Just now: {e.text}", p.section, (), p.question))
         self._events_seen = len(log)
         if self.learner_to_move():
-            by_kind: dict = {}
-            for a in s.legal_actions():
-                by_kind.setdefault(kind_of(self.game, a), []).append(a)
-            for kind, actions in by_kind.items():
-                key = f"kind:{kind}"
-                if key in self.steps:
-                    continue
-                said = [describe_action(a, s) for a in actions[:LISTED]]
-                more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
-                p = self.points.get(key)
-                if p is not None:
-                    text = p.text
-                else:
-                    text = f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-                text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
-                new.append(Step(key, p.title if p else f"New: {words(kind)}", text, p.section if p else "",
-                                tuple(said) + ((f"...{more}",) if more else ()), p.question if p else ""))
+            for kind, actions in self.legal_by_kind().items():
+                if f"kind:{kind}" not in self.steps:
+                    new.append(self._kind_step(kind, actions))
             if self.first_round is None:
                 self.first_round = round_of(s)
         if self.first_round is not None and not self.round_done:
@@ -393,13 +440,15 @@ class Tutorial:
 
     def refused_message(self, said: str, section: str) -> None:
         """Teach the first refusal the learner meets: ``said`` (what was refused and why, as
-        the play view said it) and the rule's ``section``; later refusals are only said."""
-        if "refusal" in self.steps:
-            return
+        the play view said it) and the rule's ``section``. A later refusal is not queued again
+        but the step is rewritten with it, so the panel never quotes an older refusal than the
+        message line."""
+        first = "refusal" not in self.steps
         st = Step("refusal", "When a move is not allowed",
                   f"{said} Every refusal gives the rule and its section; nothing changed, so choose again.", section)
         self.steps["refusal"] = st
-        self.queue.insert(0, "refusal")
+        if first:
+            self.queue.insert(0, "refusal")
         self.introduced["refusal"] = self.decisions
         self.save()
 
@@ -521,8 +570,8 @@ def write_notebook(game, path, seed: int = 1) -> Path:
 
 def seat_lesson(game, state, seat: int) -> list:
     """What a seat of a shared table meets for the first time now, for a server's tutorial
-    table: one :class:`Step` per decision kind legal for ``seat`` at ``state`` that ``seat``
-    has never decided before (read from the table's own record, ``state.history()``, so it
+    table: before its first decision the game's :func:`goal_step`, then one :class:`Step` per
+    decision kind legal for ``seat`` at ``state`` that ``seat`` has never decided before (read from the table's own record, ``state.history()``, so it
     needs no progress of its own and a reloaded page shows the same), in the game's words
     (its teach points) or its declarations. Empty when ``seat`` is not to move.
 
@@ -537,7 +586,7 @@ def seat_lesson(game, state, seat: int) -> list:
     by_kind: dict = {}
     for a in state.legal_actions():
         by_kind.setdefault(kind_of(game, a), []).append(a)
-    out = []
+    out = [] if done else [goal_step(game, points)]  # a seat's first decision: what it plays for, first
     for kind, actions in by_kind.items():
         if kind in done:
             continue

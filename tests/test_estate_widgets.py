@@ -133,3 +133,14 @@ def test_every_label_lies_inside_its_hex_clear_of_the_edges(size):
     for d in dots:
         for t in (p for p in prims if isinstance(p, Text)):
             assert not boxes_overlap((d.x - d.r, d.y - d.r, d.x + d.r, d.y + d.r), text_box(t)), t.text
+
+
+def test_the_season_and_pass_steps_cite_the_turn_ruling_not_resource_income():
+    """The estate's turns and passing come from kit ruling E1, not the income section
+    (a newcomer found "Resource income" cited for them)."""
+    from haunted_kit.estate import rules as ER
+    from haunted_kit.tutorial import teach_points
+
+    points = teach_points("estate")
+    assert points["phase:turns"].section == points["kind:Pass"].section == ER.TURNS
+    assert points["event:season_ended"].section == ER.SEASON_END and "E15" in ER.SEASON_END

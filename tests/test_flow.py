@@ -77,6 +77,10 @@ def test_spread_illegal_placements():
     end_turns(s, "forest")
     assert_illegal(s, PlaceGhost((3, 1)), "terrain die showed forest", "plain")
     assert_illegal(s, PlaceGhost((2, 1)), "terrain die showed forest")  # a lake
+    # the reason gives the rule (ghosts go on the die's terrain), never "lake ... is lake"
+    why = s.why_not(PlaceGhost((2, 1)))
+    assert "so this spread's ghosts go on free forest cells" in why.text and why.text.endswith("is not a forest cell")
+    assert why.section == "Ghosts; Game Flow: Spread"
     assert_illegal(s, PlaceGhost((3, -3)), "already holds a ghost")
     assert_illegal(s, PlaceGhost((4, -3)), "has a building")
     assert_illegal(s, PlaceGhost((0, 0)), "terrain die showed forest")  # Kalena while forests are free
@@ -458,3 +462,14 @@ def test_extraction_with_an_empty_resource_supply_ruling_20(tmp_path):
     assert res(s, 0) == NONE and active(s, 0)["extraction"] == 0
     assert s.to_dict()["cells"]["depleted"] == [[2, -2]]
     assert s.log[-1].kind == "resource_lost" and s.log[-1].data["reason"] == "supply"
+
+
+def test_the_tutorial_explains_the_stack_tie_the_reorder_names():
+    """The reorder's event says "top of a stack first"; the tutorial's steps where turn order
+    is taught (setup and reorder) say what that means, so the tie rule is never unexplained."""
+    from haunted_kit.tutorial import teach_points
+
+    points = teach_points("haunted")
+    assert "On a tie, the valor token on top of the stack plays first" in points["event:reorder"].text
+    assert "goes on top of them" in points["event:reorder"].text
+    assert "the token on top plays first" in points["phase:setup"].text

@@ -4,6 +4,8 @@ the end by keyboard, refusals from ``why_not``, undo of the human's own last dec
 
 from __future__ import annotations
 
+from html import escape
+
 import ipywidgets as W
 import pytest
 from ipycanvas import Canvas, MultiCanvas
@@ -226,9 +228,11 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     # a Build is two decisions: the legal actions are the 5 payable cards, 146 Builds between them
     assert [a.card for a in v.legal] == ["armory", "barracks", "guard_house", "hidden_sanctum", "watch_post"]
     assert all(isinstance(a, ChooseBuilding) for a in v.legal) and len(v.builds()) == 146
-    names = [b.description for b in v.card_row.children]
-    assert names == ["Armory", "Barracks", "Guard House", "Hidden Sanctum", "Watch Post"]
-    assert v.build_box.layout.display == "" and v.b_build.disabled     # no card chosen yet
+    names = [b.description for b in v.card_row.children]   # each card with its cost, before it is chosen
+    assert names == [f"{v.state.box.cards[k].name} ({', '.join(v.state.box.cards[k].cost)})"
+                     for k in ("armory", "barracks", "guard_house", "hidden_sanctum", "watch_post")]
+    assert names[2] == "Guard House (wood)"
+    assert v.build_box.layout.display == "" and not v.b_build.disabled  # clickable: it says why not yet
     assert v._menu_actions == [] and v.plan_pick.label == "(choose a card first)"  # one row of cards: the Build box's
     v.b_build.click()
     assert v.message == "Choose a card to build first, then how to pay for it." and len(v.legal) == 5
@@ -236,8 +240,15 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     plans = [a for _t, a in v.plan_pick.options]
     assert len(plans) == 30 and {a.card for a in plans} == {"armory"}
     assert set(plans) == set(card_builds(v.state, 0, "armory"))
-    assert "Armory: 30 ways to pay" in v.plan_note.value and v.card_row.children[0].button_style == "info"
+    assert "Armory costs stone, wood: 30 ways to pay" in v.plan_note.value
+    assert v.card_row.children[0].button_style == "info"
     texts = [t for t, _a in v.plan_pick.options]
+    own_n = sum(t.startswith("your own sources") for t in texts)
+    assert f"({own_n} from your own sources only, {30 - own_n} giving gold to other players)" in v.plan_note.value
+    # the chosen plan is written out whole, and the list of every action shows the chosen card too
+    assert v.plan_chosen.value.count(escape(texts[0])) == 1 and v.all_pick.value == ChooseBuilding("armory")
+    v.plan_pick.index = len(texts) - 1
+    assert escape(texts[-1]) in v.plan_chosen.value
     assert texts[0] == "your own sources: P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood"
     own = [t.startswith("your own sources") for t in texts]
     assert own == sorted(own, reverse=True) and any(own) and not all(own)   # own sources first, then gold to others
@@ -266,7 +277,112 @@ def test_landmarks_a_building_no_payment_fits_is_named_with_the_reason():
         s.apply_action(seats[s.current_player()].act(s))
     assert (s.current_player(), s.phase, s.lead) == (1, "follow", "build")
     v = LandmarksPlayView(s, bots=[0, 2], hints=False)
-    assert [b.description for b in v.card_row.children] == ["Alchemist's Hut", "Barracks", "Guard House", "Library"]
+    assert [b.description.split(" (")[0] for b in v.card_row.children] == ["Alchemist's Hut", "Barracks",
+                                                                              "Guard House", "Library"]
     assert "Not buildable now: Arena: the Arena needs 2 stone + 1 food but only 2 free sources can give them" \
         in v.cannot_note.value
-    assert v._menu_actions == [Decline()]
+    # the choice row: the first way to acquire each landmark open now (the list has every way), then Decline
+    from haunted_kit.landmarks import Acquire
+    acquire = [a for a in v.legal if isinstance(a, Acquire)]
+    firsts = list({a.landmark: a for a in reversed(acquire)}.values())[::-1]
+    assert v._menu_actions == firsts + [Decline()] and len(firsts) == len({a.landmark for a in acquire}) >= 2
+
+
+def _landmarks_follow_with_acquire_among_many():
+    """A position (seeded random seats) where the human follower may acquire a landmark
+    while more than MENU_BUTTONS legal actions are open (the many are the Build box's)."""
+    from haunted_kit.landmarks import Acquire
+    from haunted_kit.widgets.playview import MENU_BUTTONS
+
+    for seed in range(1, 40):
+        s = landmarks_new_game(players=3, seed=seed, rounds=3)
+        seats = [RandomAgent(seed * 10 + i) for i in range(3)]
+        for _ in range(30):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            if s.phase in ("follow", "build") and len(legal) > MENU_BUTTONS and any(isinstance(a, Acquire) for a in legal):
+                return s
+            s.apply_action(seats[s.current_player()].act(s))
+    pytest.skip("no such position in the seeds tried")  # pragma: no cover
+
+
+def test_landmarks_an_acquisition_is_a_button_even_when_many_builds_are_open():
+    """A newcomer found acquiring offered only inside the list of every action once building
+    was open too: every legal acquisition is a visible button beside the Build box."""
+    from haunted_kit.landmarks import Acquire
+
+    s = _landmarks_follow_with_acquire_among_many()
+    p = s.current_player()
+    v = LandmarksPlayView(s, bots=[q for q in range(s.players) if q != p], hints=False)
+    acquire = [a for a in v.legal if isinstance(a, Acquire)]
+    assert acquire and len(v.legal) > 10
+    shown = [b.description for b in v.choices.children]
+    firsts = {a.landmark: v.describe(a) for a in reversed(acquire)}  # the first of each landmark
+    assert sorted(firsts) == sorted({a.landmark for a in acquire}) and set(firsts.values()) <= set(shown)
+    assert shown[-2:] == ["follow the lead action", "decline to act"] or shown[-1] == "decline to act"
+    kinds = {type(a) for a in v.legal}
+    reachable = {type(a) for a in v._menu_actions} | ({ChooseBuilding} if v.card_row.children else set())
+    assert kinds <= reachable, kinds - reachable
+
+
+def test_landmarks_a_tap_on_the_panel_says_where_the_choices_are():
+    v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
+    assert v.panel_tapped() == "The panel only shows the villages and hands: choose with the buttons under 'Your choices'."
+    assert v.attempt(Lead("build"))
+    assert v.panel_tapped().endswith("choose a card to build first (the Build buttons).")
+    assert v.message == v.panel_tapped()
+    v.say("")
+    v.panel.canvas._handle_frontend_event(None, {"event": "mouse_down", "x": 5, "y": 5}, None)  # a real tap
+    assert v.message.endswith("choose a card to build first (the Build buttons).")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_kits_menu_reaches_every_kind_of_a_long_list(game):
+    """The kit's own play view, on every game: when more actions are legal than fit as
+    buttons, the row still holds one of each kind (class) open now, so no kind is reachable
+    only inside the list of every action."""
+    from haunted_kit.widgets.playview import MENU_BUTTONS
+
+    g = get_game(game)
+    s = start_game(g, players=g.min_players, seed=4)
+    bot, met = RandomAgent(4), 0
+    for _ in range(300):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_chance(s.chance_outcomes()[0][0])
+            continue
+        legal = s.legal_actions()
+        if len(legal) > MENU_BUTTONS:
+            mover = s.current_player()
+            v = GamePlayView(g, s.copy(), bots=[q for q in range(s.players) if q != mover], auto_bots=False,
+                             hints=False, keyboard=False)
+            kinds = list(dict.fromkeys(type(a) for a in legal))
+            assert [type(a) for a in v._menu_actions] == kinds[:MENU_BUTTONS]
+            assert all(a in legal for a in v._menu_actions)
+            met += 1
+            if met >= 3:
+                break
+        s.apply_action(bot.act(s))
+    assert met, "no position with a long list of legal actions was met"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_greyed_out_button_says_why(game):
+    """A newcomer tapped greyed-out buttons and got no answer: every greyed button of the
+    tutorial's play view (each game's own) carries the reason as its description."""
+    from haunted_kit.tutorial import Tutorial
+    from haunted_kit.widgets.tutorial import make_play_view
+
+    t = Tutorial(game, seed=1, progress=False)
+    v = make_play_view(t.game, t.state)
+    buttons = [w for w in _walk(v) if isinstance(w, W.Button)]
+    grey = [b for b in buttons if b.disabled and "hk-" in " ".join(b._dom_classes)
+            and not {"hk-hint", "hk-lesson-next"} & set(b._dom_classes)]
+    assert grey, "nothing greyed at the start"
+    for b in grey:
+        if set(b._dom_classes) & {"hk-undo", "hk-do", "hk-bot-play", "hk-bot-step", "hk-bot-stop"}:
+            assert b.tooltip.startswith("Not now: ") and len(b.tooltip) > 12, (b.description, b.tooltip)
+    undo = next(b for b in buttons if "hk-undo" in b._dom_classes)
+    assert undo.disabled and undo.tooltip.startswith("Not now: Nothing")

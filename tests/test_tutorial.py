@@ -6,13 +6,17 @@ words with the rule's section; each game's teach points cite sections its engine
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import shlex
+import sys
 from html import escape
 
 import pytest
 
 from haunted_kit.games import game_names, get_game
-from haunted_kit.protocol import RandomAgent
+from haunted_kit.protocol import RandomAgent, describe_action
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, choices_where, kind_of, lesson_html,
                                   teach_points)
 from haunted_kit.widgets import capture_errors
@@ -277,7 +281,7 @@ def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
                 v.b_resume.click()
                 assert t.answers and not t.asking
             assert v.view.attempt(bot.act(v.view.state.copy()))
-        assert t.round_done and "first round is over" in v.head.value
+        assert t.round_done and "first round is over" in v.lesson.value
         # a wrong move: the play view says no, the lesson panel explains it with the section
         if not t.state.is_terminal() and t.learner_to_move():
             bad = an_illegal_action(t)
@@ -300,7 +304,13 @@ def test_the_command_writes_the_notebook_and_says_how_to_open_it(tmp_path, capsy
         nb = json.loads((tmp_path / f"tutorial-{game}.ipynb").read_text())
         assert nb["cells"][1]["source"] == f'import haunted_kit as hk\nhk.tutorial("{game}", seed=3)'
         out = capsys.readouterr().out
-        assert f"cd {tmp_path} && voila tutorial-{game}.ipynb" in out and get_game(game).title in out
+        assert get_game(game).title in out
+        # the printed command works in a plain shell: no bare "voila" that the venv's PATH may lack
+        line = next(x for x in out.splitlines() if x.startswith("To open it: "))
+        words = shlex.split(line.removeprefix("To open it: ").split("   ")[0])
+        assert words[:2] == ["cd", str(tmp_path)] and words[2] == "&&"
+        assert words[3:] == [sys.executable, "-m", "voila", f"tutorial-{game}.ipynb"]
+        assert os.access(words[3], os.X_OK) and importlib.util.find_spec("voila") is not None
 
 
 def test_the_command_refuses_bad_usage_with_exit_2(tmp_path, capsys):
@@ -347,7 +357,7 @@ def test_the_widget_keeps_a_damaged_progress_file_aside_and_begins_anew(game, tm
     assert not caught
     aside = tmp_path / "p.damaged-1.json"
     assert aside.read_text() == '{"tutorial": 1, "game": "%s", "seed": 1}' % game
-    assert "cannot resume the tutorial" in v.head.value and "p.damaged-1.json" in v.head.value
+    assert "cannot resume the tutorial" in v.lesson.value and "p.damaged-1.json" in v.lesson.value
     assert v.tutorial.decisions == 0 and json.loads(path.read_text())["game"] == game
 
 
@@ -373,7 +383,11 @@ def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
         for q in range(s.players):  # nobody but the mover is taught anything
             assert q == p or seat_lesson(g, s, q) == []
         legal = {kind_of(g, a) for a in s.legal_actions()}
-        lesson = {st.key[5:] for st in seat_lesson(g, s, p)}
+        steps = seat_lesson(g, s, p)
+        # before a seat's first decision its lesson opens with what it plays for, then only kinds
+        assert [st.key for st in steps[:1]] == (["goal"] if not decided[p] else [st.key for st in steps[:1]])
+        assert "goal" not in [st.key for st in steps[1:]] and (decided[p] or steps[0].key == "goal")
+        lesson = {st.key[5:] for st in steps if st.key != "goal"}
         assert lesson == legal - decided[p]
         taught[p] |= lesson
         a = bots[p].act(s)
@@ -400,9 +414,169 @@ def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
     for k in kinds:
         p = points.get(f"kind:{k}")
         assert p is None or (escape(p.text) in view["lesson"] and escape(p.section) in view["lesson"])
-    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds)
+    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds) + 1   # the goal first
+    goal = points.get("goal")
+    assert goal is None or view["lesson"].index(escape(goal.text)) < min(
+        view["lesson"].index(escape(points[f"kind:{k}"].text)) for k in kinds if f"kind:{k}" in points)
     other = (mover + 1) % t.state.players
     assert c.build_view(t, other, "seat")["lesson"] == ""        # not to move: nothing new to meet
     assert c.build_view(t, -1, "projector")["lesson"] == ""      # the shared screen teaches no seat
     assert "lesson" not in Classroom(store, bot_delay=0).build_view(t, mover, "seat")  # an ordinary class
     store.close()
+
+
+# ---------------------------------------------------------------- what a newcomer met (session 30)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_step_says_what_the_player_plays_for_and_how_the_game_ends(game):
+    """Before any decision the tutorial says the aim: the game's declared ``goal`` teach
+    point (every game with a table declares one), else the kit's sentence naming the game."""
+    t = Tutorial(game, seed=1, progress=False)
+    points = teach_points(game)
+    assert t.current.key == "goal" and t.queue[0] == "goal"
+    if game in games_with_module("tutorial"):
+        p = points["goal"]
+        assert (t.current.text, t.current.section) == (p.text, p.section)
+        assert "end" in p.text and p.section
+    else:
+        assert get_game(game).title in t.current.text
+    v = TutorialView(game, progress=False)
+    assert escape(t.current.title) in v.lesson.value and escape(t.current.text) in v.lesson.value
+
+
+def test_a_goal_teach_point_is_a_key_of_its_own_and_bad_keys_are_refused():
+    assert TeachPoint("goal", "Aim", "Win.", "Scoring").key == "goal"
+    for bad in ("goal:x", "aim", "kind:"):
+        with pytest.raises(ValueError, match="'goal', 'kind:<type>'"):
+            TeachPoint(bad, "t", "x", "s")
+
+
+def _string_literals(game) -> set:
+    """Every string constant of the game package's modules but its tutorial table."""
+    import ast
+    from pathlib import Path
+
+    from haunted_kit.games import game_module
+
+    root = Path(game_module(game, "tutorial").__file__).parent
+    out = set()
+    for f in root.rglob("*.py"):
+        if f.name != "tutorial.py":
+            out |= {n.value for n in ast.walk(ast.parse(f.read_text())) if isinstance(n, ast.Constant)
+                    and isinstance(n.value, str)}
+    return out
+
+
+@pytest.mark.parametrize("game", games_with_module("tutorial"))
+def test_every_teach_point_cites_a_section_the_games_own_rules_cite(game):
+    """A teach point's section is one the game's engine and rules name (the same words its
+    refusals and events use), so a step cites a section the player can find, never a
+    made-up or neighbouring one."""
+    literals = _string_literals(game)
+    wrong = {k: p.section for k, p in teach_points(game).items() if not any(p.section in x for x in literals)}
+    assert not wrong, wrong
+
+
+def test_a_cited_kit_ruling_opens_with_its_own_words():
+    from haunted_kit.events import cited_rulings, kit_rulings, rulings_html
+
+    rulings = kit_rulings()
+    assert {"1", "32", "E1", "E18", "L9"} <= set(rulings)
+    said = cited_rulings("Not allowed (kit ruling E3, docs/RULINGS.md); see rulings E18, E19 and ruling 32; ruling 999")
+    assert [r[0] for r in said] == ["E3", "E18", "E19", "32"]
+    assert said[0][1] == "The Factory and the first taker's extra unit" and "One worker per take" in said[0][2]
+    html = rulings_html("kit ruling E1")
+    assert html.startswith('<details class="hk-ruling"') and "What kit ruling E1 says" in html
+    assert escape(rulings["E1"][1]) in html and "`" not in html
+    assert rulings_html("no ruling here") == ""
+
+
+def test_the_lesson_panel_opens_a_cited_ruling_and_never_colours_the_section_as_a_link():
+    """Every step of every game that cites a kit ruling (in its words or its section) shows
+    that ruling's own words on demand; the section is plain text, not link-coloured."""
+    from haunted_kit.events import cited_rulings
+
+    citing = 0
+    for game in GAMES:
+        v = TutorialView(game, progress=False)
+        t = v.tutorial
+        for key in list(t.steps):
+            t.replay(key)
+            v.show()
+            st = t.shown()
+            if st.section:
+                assert f"Rule: <i>{escape(st.section)}</i>" in v.lesson.value and "#2a5d8a" not in v.lesson.value
+            for rid, _q, _r in cited_rulings(f"{st.text} {st.section}"):
+                assert f"What kit ruling {rid} says" in v.lesson.value, (game, key, rid)
+                citing += 1
+    assert citing, "no step of any game cites a kit ruling"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_step_shown_again_reads_from_the_current_position(game):
+    """"Show again" of a decision kind recomposes its count and choices from the position
+    now; when the kind is not the learner's now it says the text is as it was then."""
+    t = Tutorial(game, seed=1, progress=False)
+    bot = RandomAgent(3)
+    first = {k: st for k, st in t.steps.items() if k.startswith("kind:")}
+    changed, gone = [], []
+    for _ in range(ROUND_BOUND):
+        while t.current is not None:
+            t.next()
+        t.asking = ""
+        if t.state.is_terminal():
+            break
+        t.attempt(bot.act(t.state.copy()))
+        now = t.legal_by_kind()
+        changed = [k for k in first if now.get(k[5:]) and f"among {len(now[k[5:]])} of this kind" not in first[k].text]
+        gone = [k for k in first if k[5:] not in now]
+        if changed and gone:
+            break
+    assert changed or gone, "the first kinds offered never changed in a played game"
+    for key in changed:
+        t.replay(key)
+        st = t.shown()
+        n = len(t.legal_by_kind()[key[5:]])
+        assert f"among {n} of this kind" in st.text and st.text != first[key].text
+        assert st.choices[0] == describe_action(t.legal_by_kind()[key[5:]][0], t.state)
+    for key in gone:
+        t.replay(key)
+        st = t.shown()
+        assert "earlier position" in st.text and "You may now choose" not in st.text
+        assert all(c.startswith("then: ") for c in st.choices)
+        v_html = TutorialView(game, progress=False)
+        v_html.tutorial = t
+        v_html.show()
+        assert "Your choices then:" in v_html.lesson.value and "Your choices of this kind now" not in v_html.lesson.value
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_refusal_step_quotes_the_latest_refusal(game):
+    """After a second refusal the lesson's refusal step quotes that one, as the message line
+    does, not the first (it is not queued twice)."""
+    t = Tutorial(game, seed=1, progress=False)
+    t.refused_message("Not allowed: first try", "A")
+    t.next()
+    t.refused_message("Not allowed: second try", "B")
+    st = t.shown("refusal")
+    assert st.text.startswith("Not allowed: second try") and st.section == "B"
+    assert t.queue.count("refusal") <= 1 and "first try" not in st.text
+
+
+@pytest.mark.parametrize("game", games_with_module("exercises"))
+def test_a_right_answer_is_told_why_as_a_wrong_one_is(game):
+    """"Right!" never comes alone: every exercise of every game says why its answer is
+    right (its note, the engine's explanation or the rule a wrong answer is shown)."""
+    from haunted_kit.games import game_module
+    from haunted_kit.widgets.exercise import ExerciseWidget
+
+    exercises = game_module(game, "exercises").EXERCISES
+    for key in exercises:
+        ex = exercises.make(key, 1)
+        told = ex.right_text()
+        assert told.startswith(ex.answer_text())
+        assert ex.answer_note or told != ex.answer_text(), key
+        if not ex.answer_note and not ex.why_text():
+            assert " Why: " in told and told.endswith(".") or told.endswith(")"), key
+    w = ExerciseWidget(exercises.make(next(iter(exercises)), 1))
+    w.submit(w.ex.right_response())
+    assert "Right!" in w.feedback.value and escape(w.ex.right_text()) in w.feedback.value

@@ -89,6 +89,22 @@ def test_click_off_the_field_only_hints():
     assert got == [] and missed == [(2, 2)]
     assert "outside the field" in fw.last_hint and "outside the field" in fw.info.value
     assert cc.messages == 0  # nothing redrawn
+    assert "outside the field" in fw.keypad.text
+
+
+def test_an_old_hint_is_not_kept_beside_newer_messages():
+    """A newcomer saw "That point is outside the field" kept in the field's box after later
+    moves: a new message or a new position replaces the hint."""
+    s = at_turns()
+    fw = FieldWidget(s, size=30)
+    fw.click(2, 2)
+    fw.announce("P1: explore to cell 1,0.")
+    assert "outside the field" not in fw.keypad.text and "explore to cell 1,0" in fw.keypad.text
+    fw.click(2, 2)
+    s2 = s.copy()
+    s2.apply_action(s2.legal_actions()[0])
+    fw.update(s2)
+    assert not fw.last_hint and "outside the field" not in fw.info.value and "outside the field" not in fw.keypad.text
 
 
 def test_hover_shows_the_cells_facts():
@@ -239,7 +255,7 @@ def test_several_candidates_on_a_cell_are_offered_as_buttons():
     cands = view.click_action((3, 1))
     assert set(cands) == {A.Extract((3, 1), "food"), A.Extract((3, 1), "water")}
     labels = [b.description for b in view.choices.children]
-    assert labels == [a.describe() for a in cands]
+    assert labels == [name_cells(a.describe()) for a in cands]
     assert "choose one" in view.message
     before = view.state.to_json()
     water = next(b for b in view.choices.children if "water" in b.description)
@@ -414,7 +430,7 @@ def test_pending_choices_become_buttons():
     s._legal = None
     view = PlayView(s)
     labels = [b.description for b in view.choices.children]
-    assert labels == [a.describe() for a in view.state.legal_actions()]
+    assert labels == [name_cells(a.describe()) for a in view.state.legal_actions()]
     view.choices.children[2].click()  # take wood
     assert view.state.resource(0, "wood") == 1
 
@@ -592,3 +608,29 @@ def test_in_a_live_kernel_hints_are_searched_off_the_event_loop(no_callback_erro
     t.join(120)
     assert not t.is_alive()
     assert seen_busy and len(panel.hints) == 3 and not panel.button.disabled
+
+
+def test_every_cell_a_choice_names_is_written_on_the_play_views_board(monkeypatch):
+    """A newcomer saw choices naming cells the board did not name: at its default size the
+    play view's board writes each cell's q,r (readable: at least the kit's least text size),
+    and every choice names cells the kit's way ("cell q,r"), each one a cell of the board."""
+    import re
+
+    from haunted_kit.haunted.draw.scene import terrain_layer
+    from haunted_kit.render.primitives import Text
+    from haunted_kit.render.style import MIN_TEXT_PX, cell_name
+
+    from haunted_kit.haunted.widgets import field as field_module
+
+    layers = []  # what the play view's own field draws
+    monkeypatch.setattr(field_module, "terrain_layer", lambda *a: layers.append(terrain_layer(*a)) or layers[-1])
+    view = PlayView(at_turns())
+    assert view.field.show_coords and layers
+    drawn = [t for t in layers[-1] if isinstance(t, Text)]
+    written = {t.text.split(" ")[-1] for t in drawn}
+    assert written == {cell_name(c) for c in view.state.field.cells}
+    assert min(t.size for t in drawn) >= MIN_TEXT_PX
+    labels = [o[0] for o in view.all_pick.options] + [b.description for b in view.choices.children]
+    named = [m for text in labels for m in re.findall(r"cell (-?\d+,-?\d+)", text)]
+    assert named and set(named) <= written
+    assert not any(re.search(r"\(-?\d+, -?\d+\)", text) for text in labels), labels

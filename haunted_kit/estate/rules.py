@@ -18,6 +18,8 @@ INCOME = "Resource income"
 LANDS = "Expand the lands"
 MARKET = "Market actions"
 TURNS = "kit default: turns (ruling E1)"
+SEASON_END = "kit default: the season's end (ruling E15)"
+END = "kit measure: the end of the game (rulings E18, E19)"
 
 
 def refusal(text, section) -> Refusal:

@@ -1,14 +1,19 @@
 """The estate's teach points for the kit's tutorial (:mod:`haunted_kit.tutorial`): each
 decision kind and phase in a few words of our own, citing its section of the estate rules
-(``Resource income``, ``Expand the lands``, ``Market actions``) or the kit's ruling."""
+(``Resource income``, ``Expand the lands``, ``Market actions``) or the kit's ruling (the
+engine's own section names, :mod:`haunted_kit.estate.rules`)."""
 
 from ..tutorial import TeachPoint as T
+from .rules import END, SEASON_END, TURNS
 
 TEACH_POINTS = (
+    T("goal", "What you play for", "The printed rules name no winner, so the kit measures one: after 3 seasons "
+      "each player's holdings are valued in gold (gold 1, marble 3, glass 2, wood and limestone 1 each) and the sole "
+      "highest value ranks first. A season ends when every player has passed.", END),
     T("phase:setup", "Setting up", "Everyone starts with an income of 3 gold, 2 limestone, 2 wood and 0 marble, "
       "and four land tiles are laid face up as the display.", "Resource income"),
     T("phase:turns", "A season of turns", "In a season the players act in seat order, one action a turn, until "
-      "everyone has passed (kit ruling E1).", "Resource income"),
+      "everyone has passed (kit ruling E1).", TURNS),
     T("kind:TakeMaterial", "Take a material", "Send a worker to the Raw Materials Factory to take wood, limestone "
       "or marble, at most your income of it this season; the first player to take a material this season may take "
       "one extra unit.", "Resource income", "08-take-limit"),
@@ -29,7 +34,7 @@ TEACH_POINTS = (
     T("kind:EndVisit", "Leave the Market", "You may leave the Market before using every action your visit "
       "allows.", "Market actions"),
     T("kind:Pass", "Pass", "Passing ends your season: you take no more actions until the next one (kit ruling "
-      "E1).", "Resource income"),
+      "E1).", TURNS),
     T("kind:InnReturn", "Bring a worker back", "After each season you may pay 1 gold to bring one worker back "
       "from the Inn.", "Market actions"),
     T("kind:InnDecline", "Leave workers at the Inn", "You may also leave your workers in the Inn this "
@@ -37,5 +42,5 @@ TEACH_POINTS = (
     T("event:market_paid", "Marked prices", "A marked Market price costs 2 gold the first time it is used in a "
       "season and 3 after that; all marked prices go back to 2 at the season's end.", "Market actions"),
     T("event:season_ended", "The end of a season", "When everyone has passed, the season ends: Factory workers "
-      "come back to their owners and the marked prices are reset.", "Resource income"),
+      "come back to their owners and the marked prices are reset.", SEASON_END),
 )

@@ -533,7 +533,9 @@ def _why_not_pending(s: State, ctx, a) -> Refusal | None:
             if top.terrain == KALENA and s.field.tile[c] != KALENA:
                 return Refusal(f"no cell of the rolled terrain is free any more, so the remaining ghosts go to Kalena, and {s.field.describe(c)} is not on Kalena", "Ghosts")
             if top.terrain != KALENA and t != top.terrain:
-                return Refusal(f"the terrain die showed {top.terrain}; {s.field.describe(c)} is {t}", "Ghosts; Game Flow: Spread")
+                # the rule, not a restatement of the cell: the spread's ghosts go on cells of the die's terrain
+                return Refusal(f"the terrain die showed {top.terrain}, so this spread's ghosts go on free {top.terrain} "
+                               f"cells; {s.field.describe(c)} is not a {top.terrain} cell", "Ghosts; Game Flow: Spread")
             if s.ghosts[c]:
                 return Refusal(f"{s.field.describe(c)} already holds a ghost", "Ghosts")
             if s.building[c] >= 0:

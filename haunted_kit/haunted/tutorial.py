@@ -5,8 +5,13 @@ section."""
 from ..tutorial import TeachPoint as T
 
 TEACH_POINTS = (
+    T("goal", "What you play for", "Be the sensor with the most valor points at the end. The game lasts three "
+      "seasons of three rounds; after the third season the quest cards chosen are scored and the most valor wins (on "
+      "a tie, the valor token higher in the stack). If the ghosts fill the Kalena tile, or a spread cannot place its "
+      "4 ghosts, the game ends at once and everyone loses.", "Final Scoring"),
     T("phase:setup", "Setting up", "The game runs over three seasons of three rounds each; each season has its "
-      "own bonus card.", "Game Flow"),
+      "own bonus card. The valor tokens start in one stack: the token on top plays first, the next one second, "
+      "and so on.", "Game Flow"),
     T("phase:spread", "The spread", "Each round opens with the spread: the last player in turn order rolls the "
       "terrain die and places 4 ghosts on free cells of that terrain. That is why the last player acts first.",
       "Game Flow"),
@@ -47,5 +52,6 @@ TEACH_POINTS = (
       "wherever its owner's sensor stands.", "Game Flow"),
     T("event:rest", "Rest", "After everyone's turn, every player restores all their action tokens.", "Game Flow"),
     T("event:reorder", "Reorder", "The turn order is dealt again by valor: the most valor plays first next "
-      "round.", "Game Flow"),
+      "round. On a tie, the valor token on top of the stack plays first: a token that reaches a mark already "
+      "holding others goes on top of them.", "Game Flow"),
 )

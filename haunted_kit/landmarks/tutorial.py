@@ -6,6 +6,10 @@ from ..tutorial import TeachPoint as T
 TAKE = "Landmarks: How To Play, Take One Action"
 
 TEACH_POINTS = (
+    T("goal", "What you play for", "Score the most points at the end. Landmark tokens score: 2 points to the sole "
+      "player with the most of a type, 1 per Gate, 3 per set of all five types; your secret architect adds 1 point "
+      "per building in your village of either of its two types. This first game ends after 3 rounds, once every "
+      "player has led.", "Landmarks: Scoring"),
     T("phase:deal", "The deal", "Every player gets a hand of cards and an architect card, and starts with "
       "gold and a small village.", "Architects: Game Setup"),
     T("phase:lead", "Leading", "On your turn you lead: you choose one action and take it. Then each other "

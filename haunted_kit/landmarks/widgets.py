@@ -41,10 +41,10 @@ from . import rules as R
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
-from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, phone_min_width, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, row_layout, side_layout
+from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, row_layout, side_layout
 
 
 class LandmarksPanel(W.VBox):
@@ -74,6 +74,7 @@ class LandmarksPanel(W.VBox):
             if (self.canvas.width, self.canvas.height) != (int(w), int(h)):
                 self.canvas.width, self.canvas.height = int(w), int(h)
                 self.canvas.layout.width = f"{int(w)}px"
+                self.canvas.layout.min_width = phone_min_width(w)
             draw_primitives(self.canvas, prims)
         self.draws += 1
 
@@ -228,15 +229,33 @@ class LandmarksPlayView(GamePlayView):
         self._cards: list = []
         self.card_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.card_row.add_class("hk-build-cards")
+        # full width (a long plan is cut least), and the chosen plan is written out whole under it
         self.plan_pick = W.Dropdown(options=[], description="payment plan", style={"description_width": "initial"},
-                                   layout=W.Layout(width="auto", flex="1 1 240px", min_width="0", max_width="100%"))
+                                   layout=W.Layout(width="100%", flex="1 1 100%", min_width="0", max_width="100%"))
         self.plan_pick.add_class("hk-build-plans")
         self.plan_note = W.HTML()
+        self.plan_chosen = W.HTML()
+        self.plan_chosen.add_class("hk-build-plan-chosen")
         self.cannot_note = W.HTML()  # the hand's buildings no payment fits now, each with the reason
         self.cannot_note.add_class("hk-build-cannot")
         self.build_box = None
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
+        # the panel is a picture, not a control: a tap on it says where the choices are
+        self.panel.canvas.on_mouse_down(self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
+
+    def panel_tapped(self) -> str:
+        """A tap on the village panel: it is not a control, so say what to do now (also
+        returned): choose a card first when building is due, else use the choice buttons."""
+        busy = self._busy_reason()
+        if busy:
+            text = f"The panel only shows the villages and hands. {busy}"
+        elif self.build_box.layout.display != "none" and self.build_card is None:
+            text = "The panel only shows the villages and hands: choose a card to build first (the Build buttons)."
+        else:
+            text = "The panel only shows the villages and hands: choose with the buttons under 'Your choices'."
+        self.say(text, "ignored")
+        return text
 
     def extra_controls(self) -> list:
         """The build chooser: a button per card the player can build now, then a list of
@@ -245,10 +264,13 @@ class LandmarksPlayView(GamePlayView):
         ChooseBuilding of the card, then the Build with that payment)."""
         self.b_build = self._button("Build it", "hk-build-do", "build the chosen card with the chosen payment",
                                     self._build_picked, "building the chosen card")
-        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card, then how to pay for it"), self.card_row,
-                                 self.cannot_note, self.plan_note, W.HBox([self.plan_pick, self.b_build],
-                                                        layout=W.Layout(flex_flow="row wrap", max_width="100%"))])
+        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card (its cost in brackets), then how to pay for it"),
+                                 self.card_row, self.cannot_note, self.plan_note,
+                                 W.HBox([self.plan_pick, self.b_build], layout=W.Layout(flex_flow="row wrap",
+                                                                                      max_width="100%")),
+                                 self.plan_chosen])
         self.build_box.add_class("hk-build")
+        self.plan_pick.observe(self.guard(lambda _c: self._show_plan(), "showing the chosen plan"), "value")
         return [self.build_box]
 
     def builds(self) -> list:
@@ -285,13 +307,33 @@ class LandmarksPlayView(GamePlayView):
         plans.sort(key=lambda a: (len({u.owner for u in a.payment} - {p}), sum(1 for u in a.payment if u.discard)))
         self.plan_pick.options = [(self.plan_text(a), a) for a in plans] or [("(choose a card first)", None)]
         self.plan_pick.index = 0
-        self.plan_pick.disabled = self.b_build.disabled = not plans
-        name = _card_name(self.state, card)
-        self.plan_note.value = (f'<div style="font:13px sans-serif">{escape(name)}: {len(plans)} way'
-                                f'{"s" if len(plans) != 1 else ""} to pay</div>') if plans else ""
+        self.plan_pick.disabled = not plans  # "Build it" stays clickable: with no plan it says why
+        self.plan_note.value = self._plans_summary(card, plans)
+        self._show_plan()
+        if ChooseBuilding(card) in self.legal:  # the list of every action shows the same choice
+            self.all_pick.value = ChooseBuilding(card)
         for b, c in zip(self._card_pool, self._cards):
             b.button_style = "info" if c == self.build_card else ""
         return plans
+
+    def _plans_summary(self, card, plans: list) -> str:
+        """HTML: the card's cost and its payment plans summed up (how many pay from the
+        player's own sources only), the first - chosen at once - being the cheapest."""
+        if not plans:
+            return ""
+        p = self.state.current_player()
+        own = sum(1 for a in plans if not {u.owner for u in a.payment} - {p})
+        cost = ", ".join(self.state.box.cards[card].cost)
+        return (f'<div style="font:13px sans-serif">{escape(_card_name(self.state, card))} costs {escape(cost)}: '
+                f'{len(plans)} way{"s" if len(plans) != 1 else ""} to pay ({own} from your own sources only, '
+                f"{len(plans) - own} giving gold to other players). The first, chosen for you, is the cheapest "
+                "(no gold given away and the fewest cards discarded when it can be).</div>")
+
+    def _show_plan(self) -> None:
+        """The chosen payment plan written out whole (the list may cut it on a narrow screen)."""
+        a = self.plan_pick.value
+        self.plan_chosen.value = ('<div style="font:13px sans-serif;overflow-wrap:anywhere">Chosen: '
+                                  f"{escape(self.plan_text(a))}</div>") if a is not None else ""
 
     def _build_picked(self) -> None:
         """"Build it": choose the card (unless it is already chosen), then pay as picked."""
@@ -341,7 +383,7 @@ class LandmarksPlayView(GamePlayView):
             self._card_pool.append(b)
         self._cards = cards
         for b, c in zip(self._card_pool, cards):
-            b.description = _card_name(self.state, c)
+            b.description = f"{_card_name(self.state, c)} ({', '.join(self.state.box.cards[c].cost)})"
         buttons = self._card_pool[:len(cards)]
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
@@ -354,8 +396,8 @@ class LandmarksPlayView(GamePlayView):
         self.build_card = None
         self.plan_pick.options = [("(choose a card first)", None)]
         self.plan_pick.index = 0  # shown, not blank (a value of None alone would leave no selection)
-        self.plan_pick.disabled = self.b_build.disabled = True
-        self.plan_note.value = ""
+        self.plan_pick.disabled = True  # "Build it" stays clickable and says: choose a card first
+        self.plan_note.value = self.plan_chosen.value = ""
         for b in self._card_pool:
             b.button_style = ""
 
@@ -385,7 +427,8 @@ class LandmarksPlayView(GamePlayView):
         if s.phase == "lead":
             return [Lead(a) for a in s.box.lead_actions]
         out = [a for a in legal if not isinstance(a, (ChooseBuilding, Build))]  # the Build box has those
-        out = out if len(legal) <= MENU_BUTTONS else []
+        if len(out) > MENU_BUTTONS:  # many ways to acquire: the first (cheapest) of each landmark; the list has all
+            out = first_of_each(out, lambda a: (type(a), getattr(a, "landmark", None)))[:MENU_BUTTONS]
         if s.phase == "follow" and s.chosen_building is None:
             fixed = ([Follow()] if s.lead != "build" else []) + [Decline()]
             out = [a for a in out if a not in fixed] + fixed

@@ -8,7 +8,8 @@
   primitives with few commands (vectorised fills for runs of polygons, circles, rects).
 * :func:`fit_to_output` - a board drawn at its own size but scaled down (its aspect kept)
   where the notebook's output area is narrower, so no board scrolls sideways or runs under
-  the panel beside it (ipycanvas maps a click on a scaled canvas back to canvas pixels).
+  the panel beside it (ipycanvas maps a click on a scaled canvas back to canvas pixels); on a
+  phone never below 12 CSS px text, panning sideways in its box instead.
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
 """
@@ -25,16 +26,37 @@ from ..render import style as S
 from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 
 
-def fit_to_output(canvas, width: float, height: float, box=None) -> None:
+#: a window narrower than this (CSS px) is a phone's: a board there keeps its text readable
+PHONE_MAX_PX = 600
+#: the least size in CSS px of a board's text on a phone (the kit's readability floor)
+PHONE_TEXT_PX = 12.0
+
+
+def phone_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
+    """The CSS ``min-width`` of a board ``width`` px wide whose smallest text is ``min_text``
+    px at its own size: on a window narrower than :data:`PHONE_MAX_PX` it is drawn at least
+    ``width * PHONE_TEXT_PX / min_text`` px wide (so its text is >= 12 CSS px and it pans in
+    its box), elsewhere 0 (it may scale down to fit). One CSS value, no media query:
+    ``clamp(0px, (PHONE_MAX_PX - 100vw) * 1000, N px)``."""
+    need = int(round(width * PHONE_TEXT_PX / min_text))
+    return f"clamp(0px, calc(({PHONE_MAX_PX}px - 100vw) * 1000), {need}px)"
+
+
+def fit_to_output(canvas, width: float, height: float, box=None, min_text: float = S.MIN_TEXT_PX) -> None:
     """Lay ``canvas`` (an ipycanvas ``Canvas`` or ``MultiCanvas`` of ``width`` x ``height``
     pixels) out at its own size, but never wider than its container (CSS ``max-width:
     100%``, ``height: auto``: scaled down with its aspect kept in a narrow output area, such as
-    a notebook's ~850 px). ``box``: the widget holding it, allowed to shrink in a row (``flex:
-    0 1 auto``, ``min-width: 0``) instead of overflowing it. Clicks stay right: ipycanvas
+    a notebook's ~850 px) - except on a phone, where it is never drawn so small that its
+    smallest text (``min_text`` px at its own size) is under 12 CSS px
+    (:func:`phone_min_width`): there it pans sideways in ``box``. ``box``: the widget holding
+    it, allowed to shrink in a row (``flex: 0 1 auto``, ``min-width: 0``) instead of
+    overflowing it, scrolling sideways when the board is wider. Clicks stay right: ipycanvas
     scales a click's position by the canvas' drawn size."""
-    canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto")
+    canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto",
+                             min_width=phone_min_width(width, min_text))
     if box is not None:
         box.layout.flex, box.layout.min_width, box.layout.max_width = "0 1 auto", "0", "100%"
+        box.layout.overflow = "auto"  # a board drawn wider than the box (a phone) pans in it
 
 
 def _manager():

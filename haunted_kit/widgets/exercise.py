@@ -187,7 +187,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         if fb.correct:
             self.solved = True
             self.feedback.value = (f'<div style="{_BOX};color:#0b6e2f;border-left:4px solid #0b6e2f;padding-left:6px">'
-                                   f"<b>Right!</b> {escape(fb.text)}</div>")
+                                   f"<b>Right!</b> {escape(self.ex.right_text())}</div>")  # with its why
             return fb
         if not self.solved:  # a wrong answer after a right one is explained but counts no try
             self.tries += 1

@@ -35,11 +35,12 @@ import ipywidgets as W
 
 from ..bots import default_agent, seat_bot
 from ..games import past_cap
-from ..events import shown_text
+from ..events import rulings_html, shown_text
 from ..protocol import describe_action, sample_chance
 from ..tableview import observation_html, seen_observation_and_log
 from ..visibility import PUBLIC, decision_words, seen_events
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
+from ..render.style import scroll_region
 from .errors import ErrorReporting
 from .hints import HintPanel, hints_off, kernel_loop
 
@@ -59,6 +60,42 @@ def side_layout() -> W.Layout:
     """The layout of a play view's side panel (choices, hints, a game's tables): at least
     340 px wide (its buttons are never cut), growing into the room beside the board."""
     return W.Layout(padding="0 0 0 8px", min_width="340px", flex="1 1 340px", max_width="100%")
+
+
+#: one line of 14 px text at line height 1.4, in CSS px
+LINE_PX = 20
+
+
+def line_layout(lines: int) -> W.Layout:
+    """The layout of a line of words above a board (status, message, a lesson): ``lines``
+    lines high (:data:`LINE_PX` each) whatever it says, so the board below never moves when
+    the words change and a click meant for a cell lands on it. Its HTML goes through
+    :func:`in_lines`, which scrolls longer words inside it."""
+    return W.Layout(height=f"{lines * LINE_PX}px", overflow="hidden", max_width="100%", flex="0 0 auto")
+
+
+def in_lines(html: str, lines: int, label: str) -> str:
+    """``html`` in a box ``lines`` lines high that scrolls when the words are longer; the box
+    is a named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so
+    a keyboard user can scroll it too."""
+    return f'<div{scroll_region(label)} style="height:{lines * LINE_PX}px;overflow:auto">{html}</div>'
+
+
+def grey_with_reason(button, why, tip: str) -> None:
+    """Grey ``button`` out when ``why`` (a sentence) says it cannot be used now, with that
+    sentence as its tooltip (hover, long press, a screen reader's description), so a greyed
+    button always says why; else enable it with its usual ``tip``."""
+    button.disabled = why is not None
+    button.tooltip = f"Not now: {why}" if why is not None else tip
+
+
+def first_of_each(actions, key) -> list:
+    """The first of ``actions`` for each value of ``key(action)``, in order (a row of
+    buttons that reaches every kind of a long list)."""
+    seen: dict = {}
+    for a in actions:
+        seen.setdefault(key(a), a)
+    return list(seen.values())
 
 
 def resolve_bots(game, bots, seed: int, kind: str, players: int) -> dict:
@@ -143,11 +180,11 @@ class GamePlayView(ErrorReporting, W.VBox):
         self._menu_pool: list = []
 
         self.banner = self._init_errors()
-        self.status = W.HTML()
+        self.status = W.HTML(layout=line_layout(2))
         self.status.add_class("hk-status")
         self.seen = W.HTML()
         self.seen.add_class("hk-seen")
-        self.message_label = W.HTML()
+        self.message_label = W.HTML(layout=line_layout(3))
         self.message_label.add_class("hk-message")
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
@@ -213,9 +250,10 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     def menu(self, legal: list) -> list:
         """The actions shown as buttons: by default the legal actions when there are at most
-        :data:`MENU_BUTTONS` (else none: the list has them). A game may add actions that are
-        not legal now: a click on one shows the rules' reason."""
-        return list(legal) if len(legal) <= MENU_BUTTONS else []
+        :data:`MENU_BUTTONS`, else the first of each kind (class) of action (so every kind
+        open now has a visible control; the list has them all). A game may add actions that
+        are not legal now: a click on one shows the rules' reason."""
+        return list(legal) if len(legal) <= MENU_BUTTONS else first_of_each(legal, type)[:MENU_BUTTONS]
 
     def describe(self, action) -> str:
         """``action`` in words (:func:`describe_action`)."""
@@ -247,10 +285,12 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show ``text`` on the message line (``kind``: info, refusal, ignored); a kit ruling
-        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)."""
+        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)
+        and its own short text opens under it on demand (:func:`~haunted_kit.events.rulings_html`)."""
         text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
-        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+        self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
         self._say_keys()
 
     def refresh(self) -> None:
@@ -258,14 +298,18 @@ class GamePlayView(ErrorReporting, W.VBox):
         s = self.state
         self.legal = list(s.legal_actions()) if self._human_to_move() is not None else []
         self.cursor = min(self.cursor, max(len(self.legal) - 1, 0))
-        self.status.value = f'<div style="font:14px sans-serif"><b>{escape(self.status_text())}</b></div>'
+        self.status.value = in_lines(f'<div style="font:14px sans-serif"><b>{escape(self.status_text())}</b></div>', 2,
+                                     "status")
         self.set_choices(self.menu(self.legal))
         opts = [(self.describe(a), a) for a in self.legal]
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
-        self.all_pick.disabled = self.b_do.disabled = not opts
-        self.b_bots.disabled = not self._bot_to_move()
-        self.b_undo.disabled = self._undo_refusal() is not None
+        self.all_pick.disabled = not opts
+        none = "the game is over." if self.state.is_terminal() else "no decision of yours is due now."
+        grey_with_reason(self.b_do, None if opts else none, "apply the chosen legal action")
+        grey_with_reason(self.b_bots, None if self._bot_to_move() else "no bot is to decide now.",
+                         "bots decide until a human is to move")
+        grey_with_reason(self.b_undo, self._undo_refusal(), "take back your own last decision")
         if self.seen in self.children:
             self.seen.value = self.seen_html()
         self.refresh_panels()

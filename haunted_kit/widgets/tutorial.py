@@ -6,11 +6,15 @@ it (:mod:`haunted_kit.tutorial` decides what to teach and when).
 
 The play view is the game's own (its ``widgets`` module's ``play_view(state, *, bots, hints)``
 hook; else the kit's :class:`~haunted_kit.widgets.playview.GamePlayView`), so its board lights
-the legal choices as in any game. The lesson panel (CSS ``hk-lesson``) shows the step to read
-now (title, text, the rule's section, the legal choices it is about), with **Got it**
+the legal choices as in any game. The lesson panel above it keeps one height whatever it says
+(its text scrolls inside), so the board never moves under the mouse as steps change; the
+first step says what the player plays for and how the game ends. The panel (CSS
+``hk-lesson``) shows the step to read now, as it reads in the current position (title, text,
+the rule's section with the short text of any kit ruling it cites on demand, the legal choices
+it is about), with **Got it**
 (``hk-lesson-next``), **Skip** (``hk-lesson-skip``), and a list of the steps met with
-**Show again** (``hk-lesson-replay``); a question from the game's exercises appears under it
-(the game's ``exercise_view(key, seed)`` hook, else the kit's
+**Show again** (``hk-lesson-replay``); a question from the game's exercises appears under the
+game (the game's ``exercise_view(key, seed)`` hook, else the kit's
 :class:`~haunted_kit.widgets.exercise.ExerciseWidget`) with its stepped feedback, and
 **Back to the game** (``hk-lesson-resume``). A refused move is explained in the panel with its
 section. **Start again** (``hk-lesson-restart``) begins a new first game.
@@ -22,16 +26,19 @@ from html import escape
 
 import ipywidgets as W
 
+from ..events import rulings_html
 from ..games import game_module
 from ..tutorial import LEARNER, Tutorial, TutorialError, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
-from .playview import GamePlayView
+from .playview import GamePlayView, in_lines, line_layout
 
 _BOX = "font:14px sans-serif;line-height:1.4"
 #: why a tutorial's play view has no "Suggest a move" (``hints=False``, its default)
 TUTORIAL_OFF = "in this tutorial, so that you try each move yourself first (hk.tutorial(game, hints=True) turns them on)"
+#: the lesson text's fixed height, in lines of 14 px text (longer text scrolls inside it)
+LESSON_LINES = 9
 
 
 def _hook(game, name: str):
@@ -81,12 +88,13 @@ class TutorialView(ErrorReporting, W.VBox):
         t = self.tutorial
         self.hints = hints
         self.banner = self._init_errors()
-        self.head = W.HTML()
-        self.lesson = W.HTML()
+        self.head = W.HTML(layout=line_layout(2))
+        self.lesson = W.HTML(layout=line_layout(LESSON_LINES))
         self.lesson.add_class("hk-lesson")
         self.b_next = self._button("Got it", "hk-lesson-next", "I have read this step", self.next, "reading on")
         self.b_skip = self._button("Skip", "hk-lesson-skip", "skip this step", self.skip, "skipping a step")
-        self.met = W.Dropdown(options=[], description="Steps met", layout=W.Layout(width="auto", max_width="100%"))
+        self.met = W.Dropdown(options=[], description="Steps met",  # its width never follows the titles
+                              layout=W.Layout(width="auto", flex="1 1 220px", min_width="0", max_width="100%"))
         self.b_replay = self._button("Show again", "hk-lesson-replay", "show the chosen step again", self.replay,
                                      "showing a step again")
         self.b_restart = self._button("Start again", "hk-lesson-restart", "a new first game from the start",
@@ -95,14 +103,15 @@ class TutorialView(ErrorReporting, W.VBox):
         self.b_resume = self._button("Back to the game", "hk-lesson-resume", "leave the question and play on",
                                      self.leave_question, "closing the question")
         self.exercise = None
+        # one height whatever the step says (the board below never moves); the question goes under the game
         panel = W.VBox([self.head, self.lesson, W.HBox([self.b_next, self.b_skip], layout=W.Layout(flex_flow="row wrap")),
-                        self.question_box, W.HBox([self.met, self.b_replay, self.b_restart],
-                                                  layout=W.Layout(flex_flow="row wrap")), self.banner],
+                        W.HBox([self.met, self.b_replay, self.b_restart], layout=W.Layout(flex_flow="row wrap")),
+                        self.banner],
                        layout=W.Layout(border="2px solid #2a5d8a", padding="6px", margin="0 0 8px 0", max_width="100%"))
         self.view = None
         self._attach(make_play_view(t.game, t.state, hints=hints))
         self.panel = panel
-        self.children = [panel, self.view]
+        self.children = [panel, self.view, self.question_box]
         self.changed()
 
     def _attach(self, view) -> None:
@@ -134,25 +143,33 @@ class TutorialView(ErrorReporting, W.VBox):
         self.show()
 
     def show(self) -> None:
-        """Draw the lesson panel from the tutorial."""
+        """Draw the lesson panel from the tutorial: the current step as it reads now
+        (:meth:`~haunted_kit.tutorial.Tutorial.shown`)."""
         t = self.tutorial
-        st = t.current
-        done = "The first round is over: play on freely, or start again." if t.round_done else ""
-        self.head.value = (f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are P{LEARNER + 1}, '
-                           f"the bots play the other seats. {escape(done)}"
-                           + (f'<div style="color:#8a1c00">{escape(self.notice)}</div>' if self.notice else "") + "</div>")
+        st = t.shown()
+        self.head.value = in_lines(f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are '
+                                   f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
+        notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
+            (self.notice, "#8a1c00"),
+            ("The first round is over: play on freely, or start again." if t.round_done else "", "#333"),
+            ("A quick question is waiting under the game: answer it there, then 'Back to the game'." if t.asking
+             else "", "#8a1c00")) if x)
         if st is None:
-            self.lesson.value = (f'<div style="{_BOX};color:#333">Nothing new right now: play on. A new step appears '
-                                 "the first time a new kind of decision, phase or rule matters.</div>")
+            body = ('<div style="color:#333">Nothing new right now: play on. A new step appears '
+                    "the first time a new kind of decision, phase or rule matters.</div>")
         else:
-            section = f'<div style="color:#2a5d8a">Rule: {escape(st.section)}</div>' if st.section else ""
+            # the section is plain text (not link-coloured); a kit ruling it or the text cites opens in place
+            section = (f'<div style="color:#333">Rule: <i>{escape(st.section)}</i></div>' if st.section else "") \
+                + rulings_html(f"{st.text} {st.section}")
             choices = ("<div>Your choices of this kind now: " + "; ".join(escape(c) for c in st.choices) + "</div>") \
-                if st.choices else ""
+                if st.choices and not st.choices[0].startswith("then: ") else \
+                ("<div>Your choices then: " + "; ".join(escape(c[6:]) for c in st.choices) + "</div>") if st.choices else ""
             more = t.waiting()
             also = ("<div style='color:#555'>Also new now: " + ", ".join(escape(w.title) for w in more) + "</div>") \
                 if more else ""
-            self.lesson.value = (f'<div style="{_BOX}" role="status" aria-live="polite"><b>{escape(st.title)}</b>'
-                                 f"<div>{escape(st.text)}</div>{choices}{section}{also}</div>")
+            body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{choices}{section}{also}"
+        self.lesson.value = in_lines(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>',
+                                     LESSON_LINES, "lesson")
         self.b_next.disabled = self.b_skip.disabled = st is None
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
         if [o[1] for o in self.met.options] != [o[1] for o in opts]:
@@ -203,7 +220,7 @@ class TutorialView(ErrorReporting, W.VBox):
         self.tutorial.reset()
         old = self.view
         self._attach(make_play_view(self.tutorial.game, self.tutorial.state, hints=self.hints))
-        self.children = [self.panel, self.view]
+        self.children = [self.panel, self.view, self.question_box]
         old.close()
         self.changed()
 

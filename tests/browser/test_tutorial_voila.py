@@ -11,10 +11,12 @@ import time
 
 import pytest
 from browser_harness import explained, page_errors, save_screenshot
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from haunted_kit.games import game_names
-from haunted_kit.tutorial import PROGRESS_DIR, write_notebook
+from haunted_kit.games import game_names, get_game
+from haunted_kit.render.style import MIN_TEXT_PX
+from haunted_kit.tutorial import PROGRESS_DIR, teach_points, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -52,4 +54,69 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
         # the bots answer: the player's choices come back (a first round is never over in one decision)
         expect(page.locator(".hk-tutorial .hk-do").first).to_be_enabled(timeout=60_000)
     save_screenshot(page, f"tutorial-{game}-after", full_page=True)
+    assert page_errors(page) == "<none>"
+
+
+#: the board's top edge below the tutorial's own top (a scrolled page does not count as a move)
+BOARD_TOP = ("el => Math.round(el.getBoundingClientRect().top"
+             " - el.closest('.hk-tutorial').getBoundingClientRect().top)")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp_path):
+    """On a phone (390x844) the board does not move while the lesson panel above it changes:
+    every 'Got it', a 'Show again' and a decision (a new message line) leave its top edge
+    where it was, so a click meant for a cell lands on it. The first step states the goal."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
+    srv = voila_server(nb, timeout=120.0)
+    lesson = page.locator(".hk-tutorial .hk-lesson")
+    board = page.locator(".hk-tutorial canvas").first
+    with explained(f"opening the {game} tutorial in Voila at phone size", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(lesson).to_contain_text("Rule:", timeout=120_000)
+        expect(board).to_be_visible(timeout=60_000)
+    assert get_game(game).title in page.locator(".hk-tutorial").inner_text()
+    goal = teach_points(game).get("goal")
+    if goal is not None:
+        expect(lesson).to_contain_text(goal.title)
+    # the board's smallest text (the kit's MIN_TEXT_PX at its own size) is >= 12 CSS px on the
+    # phone: the board is drawn larger and pans in its box, the page itself never scrolls sideways
+    scale = board.evaluate("c => c.getBoundingClientRect().width / c.width")
+    assert scale * MIN_TEXT_PX >= 12 - 0.05, f"board text {scale * MIN_TEXT_PX:.1f} CSS px on a phone"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    top = board.evaluate(BOARD_TOP)
+    tops = []
+    with explained("reading every step with 'Got it'", srv, page):
+        for _ in range(30):
+            # the kernel's answer to the last click is in when "Got it" is enabled again or nothing is left
+            expect(page.locator(".hk-lesson-next:enabled, .hk-lesson:has-text('Nothing new right now')").first) \
+                .to_be_visible(timeout=30_000)
+            before = lesson.inner_text()
+            if "Nothing new right now" in before:
+                break
+            try:  # "Got it" may be on its way to grey (the panel's text comes first): then look again
+                page.locator(".hk-lesson-next").click(timeout=5_000)
+            except PlaywrightTimeout:
+                continue
+            expect(lesson).not_to_have_text(before, timeout=30_000)
+            tops.append(board.evaluate(BOARD_TOP))
+        expect(lesson).to_contain_text("Nothing new right now", timeout=30_000)
+    with explained("showing the first step again", srv, page):
+        page.locator(".hk-tutorial select").first.select_option(index=0)
+        page.locator(".hk-lesson-replay").click()
+        expect(lesson).not_to_contain_text("Nothing new right now", timeout=30_000)
+        tops.append(board.evaluate(BOARD_TOP))
+    progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
+    with explained("making a decision (the message line changes)", srv, page):
+        decided = json.loads(progress.read_text())["decisions"]
+        page.locator(".hk-tutorial .hk-do").first.click()
+        deadline = time.monotonic() + 60
+        while json.loads(progress.read_text())["decisions"] == decided:
+            assert time.monotonic() < deadline, "the decision never reached the tutorial"
+            page.wait_for_timeout(200)
+        expect(page.locator(".hk-tutorial .hk-do").first).to_be_enabled(timeout=60_000)
+        tops.append(board.evaluate(BOARD_TOP))
+    save_screenshot(page, f"tutorial-{game}-phone-steady", full_page=False)
+    assert tops and all(t == top for t in tops), f"the board's top moved from {top} px: {tops}"
     assert page_errors(page) == "<none>"

@@ -32,12 +32,15 @@ def _idx(field, cell) -> int:
     return field.cell_index(cell)
 
 
-def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coords: bool = False) -> list:
+def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coords: bool = False,
+                  min_text: float = 0.0) -> list:
     """Cell fills with thin borders, thick tile outlines and terrain letters; with
     ``show_coords`` each cell's axial coordinates follow its letter (``F 2,-1``), the
-    names the exercises use for cells ("(2, -1)")."""
+    names the exercises use for cells ("(2, -1)"), never in text under ``min_text`` px
+    (a notebook's board passes the kit's least text size; 0: scaled with the cell)."""
     box = field.box
     s = geom.size
+    coord_px = max(S.LABEL_FONT * 0.75 * s, min_text)
     out: list = []
     for i, c in enumerate(field.cells):
         st = S.terrain_style(field.terrain[i])
@@ -50,13 +53,13 @@ def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coo
             x, y = geom.centres[i]
             letter = S.terrain_letter(box, field.terrain[i])
             if show_coords:
-                out.append(Text(x, y + S.LABEL_DY * s, f"{letter} {S.cell_name(c)}", S.LABEL_FONT * 0.75 * s, st.ink, bold=True))
+                out.append(Text(x, y + S.LABEL_DY * s, f"{letter} {S.cell_name(c)}", coord_px, st.ink, bold=True))
             else:
                 out.append(Text(x, y + S.LABEL_DY * s, letter, S.LABEL_FONT * s, st.ink, bold=True))
     elif show_coords:
         for i, c in enumerate(field.cells):
             x, y = geom.centres[i]
-            out.append(Text(x, y + S.LABEL_DY * s, S.cell_name(c), S.LABEL_FONT * 0.75 * s,
+            out.append(Text(x, y + S.LABEL_DY * s, S.cell_name(c), coord_px,
                             S.terrain_style(field.terrain[i]).ink, bold=True))
     return out
 

@@ -152,11 +152,15 @@ class FieldWidget(ErrorReporting, W.VBox):
         if state is not None:
             S.check_drawable(state)
             self.state = state
+            if self.last_hint:  # a hint about an earlier position ("outside the field") is not kept as current
+                self.last_hint = ""
+                if self._hover_index is None:
+                    self.info.value = "&nbsp;"
         if viewer is not ...:
             self.viewer = viewer
         s = self.state
         drawn = []
-        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels, self.show_coords),
+        if self._draw("terrain", lambda: terrain_layer(s.field, self.geom, self.show_labels, self.show_coords, S.MIN_TEXT_PX),
                       (s.field.layout, s.field.terrain, self.show_labels, self.show_coords)):
             drawn.append("terrain")
         if self._draw("pieces", lambda: pieces_layer(s, self.geom, self.viewer), pieces_key(s, self.viewer)):
@@ -271,8 +275,10 @@ class FieldWidget(ErrorReporting, W.VBox):
             self.keypad.text = text
 
     def announce(self, text: str) -> None:
-        """Add ``text`` (e.g. a play view's message: the engine's answer) to the live region."""
+        """Add ``text`` (e.g. a play view's message: the engine's answer) to the live region;
+        it replaces any earlier hint (the region never keeps an old message beside a new one)."""
         self._message = text
+        self.last_hint = ""
         self._say()
 
     def move_cursor(self, cell) -> None:

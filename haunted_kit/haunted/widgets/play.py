@@ -40,14 +40,15 @@ from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
 from ..state import VISIBILITY
-from ...events import shown_text
+from ...events import rulings_html, shown_text
+from ...hexgrid import name_cells
 from ...visibility import decision_words
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import resolve_bots
+from ...widgets.playview import grey_with_reason, in_lines, line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -145,11 +146,12 @@ class PlayView(ErrorReporting, W.VBox):
         self._listeners: list = []
 
         banner = self._init_errors()
-        self.status = W.HTML()
+        self.status = W.HTML(layout=line_layout(2))
         self.status.add_class("hk-status")
-        self.message_label = W.HTML()
+        self.message_label = W.HTML(layout=line_layout(3))
         self.message_label.add_class("hk-message")
-        self.field = FieldWidget(state, size=size, viewer=self.viewer)
+        # every cell written q,r on the board, as the choices name it ("cell q,r")
+        self.field = FieldWidget(state, size=size, viewer=self.viewer, show_coords=True)
         self.field.on_click(self.guard(self._on_cell, "handling a click on a cell"))
         self.field.on_miss(self.guard(self._on_miss, "handling a click off the field"))
 
@@ -262,7 +264,8 @@ class PlayView(ErrorReporting, W.VBox):
         the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         text = self.message = shown_text(text)
-        self.message_label.value = f'<div style="color:{colour};font-family:sans-serif;min-height:1.4em">{escape(text)}</div>'
+        self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
+                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
 
@@ -299,8 +302,8 @@ class PlayView(ErrorReporting, W.VBox):
         who = ""
         if p is not None:
             who = " (bot)" if p in self.bots else " (human)"
-        self.status.value = (f'<div style="font-family:sans-serif;font-size:14px"><b>{escape(status_line(s, self.viewer))}</b>'
-                             f"{escape(who)}</div>")
+        self.status.value = in_lines(f'<div style="font-family:sans-serif;font-size:14px"><b>{escape(status_line(s, self.viewer))}'
+                                     f"</b>{escape(who)}</div>", 2, "status")
         self._refresh_controls(legal, human)
 
     def _refresh_controls(self, legal, human) -> None:
@@ -324,19 +327,22 @@ class PlayView(ErrorReporting, W.VBox):
                 b.description, b.tooltip = f"skill {k}", box.skills[k].text
             if list(self.learn_box.children) != buttons:
                 self.learn_box.children = buttons
-            sells = [(a.describe(), a) for a in legal if isinstance(a, A.Sell)]
+            sells = [(name_cells(a.describe()), a) for a in legal if isinstance(a, A.Sell)]
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
-        opts = [(a.describe(), a) for a in legal]
+        opts = [(name_cells(a.describe()), a) for a in legal]  # cells as the board writes them: cell q,r
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
         self.all_pick.disabled = not opts
-        self.b_do.disabled = not opts
+        none = "the game is over." if self.state.is_terminal() else "no decision of yours is due now."
+        grey_with_reason(self.b_do, None if opts else none, "apply the chosen legal action")
         bot_next = self._bot_to_move()
-        self.b_bot_step.disabled = self.bot_running or not bot_next
-        self.b_bot_play.disabled = self.bot_running or not bot_next
-        self.b_stop.disabled = not self.bot_running
-        self.b_undo.disabled = self._undo_refusal() is not None
+        bots_why = "the bots are playing." if self.bot_running else None if bot_next else "no bot is to decide now."
+        grey_with_reason(self.b_bot_step, bots_why, "the bot to move decides once")
+        grey_with_reason(self.b_bot_play, bots_why, "bots decide until a human is to move")
+        grey_with_reason(self.b_stop, None if self.bot_running else "no bot is playing.",
+                         "stop the bots after their current decision")
+        grey_with_reason(self.b_undo, self._undo_refusal(), "take back your own last decision")
         if getattr(self, "hint_panel", None) is not None:
             self.hint_panel.update()
 
@@ -368,7 +374,7 @@ class PlayView(ErrorReporting, W.VBox):
         buttons = self._pooled(self._choice_pool, len(actions), "hk-choice", self._choice_clicked)
         self._choice_actions = actions
         for b, a in zip(buttons, actions):
-            b.description = a.describe()
+            b.description = name_cells(a.describe())
         self.choices.children = buttons
 
     # ------------------------------------------------------------------ human input
