@@ -288,8 +288,8 @@ def seen_observation_and_log(game, state, shown) -> tuple:
     declared = getattr(game, "visibility", None)
     if shown is not None and shown >= 0:
         obs = state.observation(shown)
-    elif declared is not None:
-        obs = state.observation(PUBLIC)
+    elif declared is not None:  # the all-seeing observation, redacted by the declaration for a shared screen
+        obs = declared.observation(state.observation(None), PUBLIC)
     else:
         obs = common_view([state.observation(p) for p in range(state.players)])
     key = getattr(declared, "log", None)

@@ -10,6 +10,7 @@ import ipywidgets as W
 import pytest
 from ipycanvas import Canvas, MultiCanvas
 
+from haunted_kit.visibility import PUBLIC
 from haunted_kit.estate.state import position_of
 from haunted_kit.games import game_names, get_game, start_game
 from haunted_kit.haunted.actions import EndTurn
@@ -386,3 +387,15 @@ def test_a_greyed_out_button_says_why(game):
             assert b.tooltip.startswith("Not now: ") and len(b.tooltip) > 12, (b.description, b.tooltip)
     undo = next(b for b in buttons if "hk-undo" in b._dom_classes)
     assert undo.disabled and undo.tooltip.startswith("Not now: Nothing")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_kits_play_view_with_two_humans_at_one_screen_shows_what_every_seat_may_see(game):
+    """Two humans at one screen: the view's words and its "What you see" panel are the shared
+    screen's (the declaration's redaction of the all-seeing observation), built for every game."""
+    g = get_game(game)
+    s = start_game(g, players=max(g.min_players, 2), seed=3, log=True)
+    v = GamePlayView(g, s, bots=list(range(2, s.players)), hints=False, auto_bots=False)
+    assert v.viewer() == PUBLIC
+    html = v.seen_html()
+    assert html.startswith('<div style="font:13px sans-serif"><b>What you see</b>')
