@@ -321,8 +321,8 @@ NAMES = name_cases()
 
 
 def test_the_name_sweep_covers_every_game():
-    """Every game of the kit (a game registered from outside it has no name sweep here)."""
-    assert {c.values[0] for c in NAMES} == {n for n, (module, _) in REGISTRY.items() if module.startswith("haunted_kit.")}
+    """Every game of the kit (and a game registered from outside it that has a box)."""
+    assert {n for n, (module, _) in REGISTRY.items() if module.startswith("haunted_kit.")} <= {c.values[0] for c in NAMES}
 
 
 @pytest.mark.parametrize("game,name,path,blank", NAMES)

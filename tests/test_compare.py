@@ -20,13 +20,15 @@ from ruletools import games_with_box
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 #: where each game's box lives in the kit's data/
-BOX_DIR = {"haunted": DATA, "estate": DATA / "estate", "landmarks": DATA / "landmarks"}
+def box_dir(game: str) -> Path:
+    """The folder of ``game``'s reference box (its ``default_box().path``), for any registered game."""
+    return Path(get_game(game).default_box().path)
 
 
 def house_box(tmp_path: Path, game: str, file: str, old: str, new: str) -> Path:
     """A copy of ``game``'s box with the first ``old`` in ``file`` replaced by ``new``."""
     out = tmp_path / f"{game}_house"
-    shutil.copytree(BOX_DIR[game], out, ignore=shutil.ignore_patterns("estate", "landmarks"))
+    shutil.copytree(box_dir(game), out, ignore=shutil.ignore_patterns("estate", "landmarks"))
     text = (out / file).read_text()
     assert old in text
     (out / file).write_text(text.replace(old, new, 1))
@@ -317,7 +319,7 @@ def test_cli_rows_writes_one_row_per_game_of_both_boxes(suffix, tmp_path, capsys
 
     game = games_with_box()[-1]  # compare needs a box
     box = tmp_path / "house"
-    shutil.copytree(BOX_DIR[game], box, ignore=shutil.ignore_patterns("estate", "landmarks"))
+    shutil.copytree(box_dir(game), box, ignore=shutil.ignore_patterns("estate", "landmarks"))
     out = tmp_path / f"games{suffix}"
     players = get_game(game).min_players
     assert cli.main(["compare", "--game", game, "--box", str(box), "--games", "3", "--seed", "5", "--players",
@@ -352,7 +354,7 @@ def test_a_declared_game_option_reaches_every_game_and_is_refused_elsewhere(tmp_
     for game, opt in declared:
         box = tmp_path / f"{game}_house"
         if not box.exists():
-            shutil.copytree(BOX_DIR[game], box, ignore=shutil.ignore_patterns("estate", "landmarks"))
+            shutil.copytree(box_dir(game), box, ignore=shutil.ignore_patterns("estate", "landmarks"))
         value = str(int(opt.low) + 1)
         rows = tmp_path / f"{game}.csv"
         assert cli.main(["compare", "--game", game, "--box", str(box), "--games", "2", "--workers", "1",
@@ -370,7 +372,7 @@ def test_a_declared_game_option_reaches_every_game_and_is_refused_elsewhere(tmp_
             if any(o.keyword == opt.keyword for o in game_options(get_game(other))):
                 continue
             with pytest.raises(SystemExit) as exc:
-                cli.main(["compare", "--game", other, "--box", str(BOX_DIR[other]), "--" + opt.flag, value])
+                cli.main(["compare", "--game", other, "--box", str(box_dir(other)), "--" + opt.flag, value])
             assert exc.value.code == 2
             assert "--" + opt.flag in capsys.readouterr().err
 
