@@ -25,7 +25,8 @@ def test_constructor_arguments_are_checked_at_once(game):
         KitAECEnv(game, players="3")
     with pytest.raises(ValueError, match=r"^players must be a whole number of players \(an int\), got 3.0$"):
         SingleSeatEnv(game, players=3.0)
-    with pytest.raises(ValueError, match=f"^{RANGE[game]}$"):
+    # the kit's games' own sentences; a game registered from outside words its own, naming the count
+    with pytest.raises(ValueError, match=f"^{RANGE[game]}$" if game in RANGE else r"\b9\b"):
         KitAECEnv(game, players=9)  # refused here, not at the first reset
     with pytest.raises(ValueError, match=f"^'{game}' options: .*unexpected keyword argument 'bogus'; given options: bogus$"):
         KitAECEnv(game, players=3, bogus=1)

@@ -23,7 +23,8 @@ PLAYERS = {n: min(3, get_game(n).max_players) for n in game_names()}  # 3 player
 BLUNDER_SEEDS = {"haunted": 5, "estate": 5, "landmarks": 3}
 #: the staged blunder is played among greedy bots (their scores pick the worst non-scoring move),
 #: so it is staged for the games that declare a greedy agent; another game's first seed is 1
-GREEDY_GAMES = [n for n in game_names() if "greedy" in agent_table(get_game(n))]
+GREEDY_GAMES = [n for n in game_names() if "greedy" in agent_table(get_game(n))
+                and getattr(get_game(n), "seat_results", None) is not None]  # the blunder is built from its scores
 
 
 def _finished(name, seed=1):

@@ -547,7 +547,7 @@ class BoxEditor(ErrorReporting, W.VBox):
 
         Raises:
             BoxSaveError: a field shows a refused value; ``folder`` is the game's reference
-                box or inside the kit's own data folder; ``folder`` is a file, or a
+                box, inside it, or inside the kit's own data folder; ``folder`` is a file, or a
                 non-empty folder that is not a box of the game (it lacks one of its files).
             OSError: the folder cannot be written (nothing is left behind).
         """
@@ -563,6 +563,9 @@ class BoxEditor(ErrorReporting, W.VBox):
         if kit is not None and (where == kit.resolve() or kit.resolve() in where.parents):
             raise BoxSaveError(f"{target} is inside the kit's own data folder ({kit}): save house rules to a folder "
                                "of your own")
+        if self.reference_root.resolve() in where.parents:  # a game registered from outside the kit keeps its own
+            raise BoxSaveError(f"{target} is inside the reference box of {self.title} ({self.reference_root}): save "
+                               "house rules to a folder of your own")
         if target.exists() and not target.is_dir():
             raise BoxSaveError(f"{target} is a file, not a folder: name a new folder, or a box folder to replace")
         is_box = target.is_dir() and any(target.iterdir())
