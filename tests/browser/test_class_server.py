@@ -26,6 +26,7 @@ VIEW_KEYS = {"type", "table", "seq", "you", "acting", "hot_seat", "needs_reveal"
 PAGE_KEYS = {"turn", "help", "undo", "undo_seat", "announce", "bot"}   # the page's signals: your turn, help, take back (whose), announcements
 PAGE_KEYS |= {"names", "name_wanted", "waiting", "results"}   # the lesson: seat labels, whom the table waits for, results
 PAGE_KEYS |= {"key"}   # the board's key: only codes the page's own board draws (explain.keyed_board)
+PAGE_KEYS |= {"secrets"}   # whether the game hides anything at all (the hot seat's reveal button), the same for every page
 
 
 class Seat:
