@@ -58,7 +58,7 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
             target = next(a.cell for a in mirror.state.legal_actions() if isinstance(a, A.PlaceGhost))
             for key in keys_to(field.geom, cells, field.cursor, target):
                 press(page, mirror, key)
-            expect(live).to_contain_text(f"{target}")
+            expect(live).to_contain_text(f"cell {target[0]},{target[1]}")
             press(page, mirror, "Enter")
             placed += 1
             expect(live).to_contain_text(f"ghost on {name_cells(mirror.state.field.describe(target))}", timeout=30_000)
@@ -66,7 +66,7 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
     with explained("the bots play on to P1's turn; P1 explores by keyboard", srv, page):
         s = mirror.state
         assert s.current_player() == 0 and s.phase == "turns"
-        expect(live).to_contain_text(s.log[-1].text, timeout=60_000)
+        expect(live).to_contain_text(name_cells(s.log[-1].text), timeout=60_000)
         target = next(a.cell for a in s.legal_actions() if isinstance(a, A.Explore))
         for key in keys_to(field.geom, cells, field.cursor, target):
             press(page, mirror, key)
@@ -79,6 +79,6 @@ def test_a_whole_human_turn_by_keyboard(page, classroom_server):
         tab_to(page, "el.tagName === 'BUTTON' && el.textContent.trim() === 'End turn'", "the End turn button")
         page.keyboard.press("Enter")
         mirror.b_end.click()
-        expect(live).to_contain_text(VISIBILITY.event(mirror.state.log[-1], 0).text, timeout=60_000)
+        expect(live).to_contain_text(name_cells(VISIBILITY.event(mirror.state.log[-1], 0).text), timeout=60_000)
         assert any(e.kind == "turn_ended" and e.player == 0 for e in mirror.state.log)
         save_screenshot(page, "keyboard-turn-ended")
