@@ -15,7 +15,7 @@ from html import escape
 
 import pytest
 
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, choices_where, kind_of, lesson_html,
                                   teach_points)
@@ -83,7 +83,7 @@ def test_a_scripted_player_completes_the_first_round(game, tmp_path):
     points = teach_points(game)
     for key in met + phases:  # the game's own words where it declares them, with the section
         if key in points:
-            assert t.steps[key].text.startswith(points[key].text) and t.steps[key].section == points[key].section
+            assert t.steps[key].text.startswith(points[key].say(t.state)) and t.steps[key].section == points[key].section
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -171,8 +171,9 @@ def test_a_wrong_move_is_refused_in_plain_words_with_the_section(game):
 def test_teach_points_cite_their_sections_and_exercises(game):
     points = teach_points(game)
     g = get_game(game)
+    s = g.new_game(players=default_players(g), seed=1)
     for p in points.values():
-        assert p.text and p.section and p.title
+        assert p.say(s) and p.section and p.title
         if p.key.startswith("kind:"):
             assert p.key[5:] in g.action_types
 
@@ -415,11 +416,11 @@ def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
     kinds = {kind_of(g, a) for a in t.state.legal_actions()}
     for k in kinds:
         p = points.get(f"kind:{k}")
-        assert p is None or (escape(p.text) in view["lesson"] and escape(p.section) in view["lesson"])
+        assert p is None or (escape(p.say(t.state)) in view["lesson"] and escape(p.section) in view["lesson"])
     assert view["lesson"].count('class="hk-lesson-step"') == len(kinds) + 1   # the goal first
     goal = points.get("goal")
-    assert goal is None or view["lesson"].index(escape(goal.text)) < min(
-        view["lesson"].index(escape(points[f"kind:{k}"].text)) for k in kinds if f"kind:{k}" in points)
+    assert goal is None or view["lesson"].index(escape(goal.say(t.state))) < min(
+        view["lesson"].index(escape(points[f"kind:{k}"].say(t.state))) for k in kinds if f"kind:{k}" in points)
     other = (mover + 1) % t.state.players
     assert c.build_view(t, other, "seat")["lesson"] == ""        # not to move: nothing new to meet
     assert c.build_view(t, -1, "projector")["lesson"] == ""      # the shared screen teaches no seat
@@ -437,8 +438,8 @@ def test_the_first_step_says_what_the_player_plays_for_and_how_the_game_ends(gam
     assert t.current.key == "goal" and t.queue[0] == "goal"
     if "goal" in points:  # the game's own words (a game with a teach table may leave the goal to the kit)
         p = points["goal"]
-        assert (t.current.text, t.current.section) == (p.text, p.section)
-        assert "end" in p.text and p.section
+        assert (t.current.text, t.current.section) == (p.say(t.state), p.section)
+        assert "end" in p.say(t.state) and p.section
     else:
         assert get_game(game).title in t.current.text
     v = TutorialView(game, progress=False)
