@@ -621,7 +621,8 @@ def notebook(game, seed: int = 1) -> dict:
     game = get_game(game) if isinstance(game, str) else game
     text = (f"# A first game of {game.title}\n\nYou play seat P{LEARNER + 1} against bots. The lesson panel introduces each "
             "kind of decision, phase and rule the first time it matters, names the rule's section, and asks a short "
-            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one. Your "
+            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one, "
+            "**Player aid and goal** shows what you play for and every kind of decision, with its costs, again. Your "
             f"progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
     code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'
     return {"nbformat": 4, "nbformat_minor": 5,

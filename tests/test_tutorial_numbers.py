@@ -76,3 +76,25 @@ def test_the_estate_and_landmarks_state_their_box_numbers_and_a_house_rule_chang
     w = said("landmarks", lm.new_game(players=3, seed=1, rounds=3))
     assert "2 points to the sole player with the most of a type, 1 per Gate, 3 per set of all 5 types" in w["goal"]
     assert "Gate 2" in w["aid:Acquire a landmark"]
+
+
+def test_haunted_lands_names_what_changes_the_numbers_in_this_game():
+    game = get_game("haunted")
+    layout = list(game.new_game(players=3, seed=1).layout)   # the skills are forced after the layout
+    # citizen mode: ghost card 3 (a ghost's cell costs 1 more to explore); skill 5 (a mountain 1 less);
+    # skill 6 (sell, train and learn on either Kalena terrain); quests: everyone 2 at season 1's end
+    # only (kit rulings 5 and 6)
+    w = said("haunted", game.new_game(players=3, seed=1, mode="citizen", layout=layout, skills=[1, 6, 8, 11]))
+    assert "Skill 6, in play in this game, lets its owner do these on either." in w["kind:sell"]
+    assert "Skill 6" in w["kind:train"] and "Skill 6" in w["kind:learn"] and "Skill 6" in w["phase:turns"]
+    assert "ghost card 3 adds 1 on a cell holding a ghost" in w["kind:explore"]
+    assert "skill" not in w["kind:explore"]
+    assert "(end of season 1: everyone 2 quests)" in w["kind:choose_quest"]
+    w = said("haunted", game.new_game(players=3, seed=1, mode="wanderer", layout=layout, skills=[1, 5, 8, 11]))
+    assert "In this game skill 5 takes 1 off a mountain." in w["kind:explore"]
+    assert "Skill 6" not in w["kind:sell"] and "ghost card" not in w["kind:explore"]
+    assert "everyone but the valor leader 1 quest; end of season 2: everyone but the valor leader 2 quests" \
+        in w["kind:choose_quest"]
+    # 2 players: the first and last marker slots are covered, so a skill gives 2 or 1 valor
+    w = said("haunted", game.new_game(players=2, seed=1))
+    assert "marker slot (2, 1)" in w["kind:learn"] and "valor 2, 1 by slot" in w["aid:Learn a skill"]

@@ -17,6 +17,16 @@ def _places(state, flag: str) -> str:
     return " or ".join(f"the {n}" for n in names) or "nowhere"
 
 
+def kalena_skill(state) -> str:
+    """A sentence naming the skill card in play that lets its owner sell, train and learn on
+    either Kalena terrain (effect ``anywhere_in_kalena``), or ``""`` when none is in play."""
+    for n in state.skills:
+        k = state.box.skills.get(n)
+        if k is not None and k.effect == "anywhere_in_kalena":
+            return f" Skill {n}, in play in this game, lets its owner do these on either."
+    return ""
+
+
 def explore_costs(state) -> str:
     """``"plain 1, forest 2, ..."``: each explorable terrain's exploration cost, from the box."""
     return ", ".join(f"{t.name} {t.explore_cost}" for t in state.box.terrains.values() if t.explorable)
@@ -84,7 +94,7 @@ def turns(state) -> str:
     return ("After production each player takes one turn, in turn order, and may take any number of actions while "
             "they can pay for them: the basic actions (explore, extract, build, contact) with action tokens, "
             f"anywhere; selling with resources, only in {_places(state, 'sell')}; training and learning with "
-            f"pecunias and resources, only in {_places(state, 'train_and_learn')}.")
+            f"pecunias and resources, only in {_places(state, 'train_and_learn')}.{kalena_skill(state)}")
 
 
 def explore_changes(state) -> str:
@@ -129,18 +139,19 @@ def contact(state) -> str:
 
 def sell(state) -> str:
     return (f"Only in {_places(state, 'sell')}: pay resources for pecunias by the market card in play "
-            f"({market_words(state)}), as often as you can pay.")
+            f"({market_words(state)}), as often as you can pay.{kalena_skill(state)}")
 
 
 def train(state) -> str:
     return (f"Only in {_places(state, 'train_and_learn')}: pay pecunias for a new action token, the price on the next "
-            f"free slot of its track ({training_words(state)}). It arrives inactive and is only restored at rest.")
+            f"free slot of its track ({training_words(state)}). It arrives inactive and is only restored at rest."
+            f"{kalena_skill(state)}")
 
 
 def learn(state) -> str:
     return (f"Only in {_places(state, 'train_and_learn')}: pay a skill card's resources to learn it ("
             f"{skill_words(state)}); its property works at once and you gain the valor of the leftmost free marker "
-            f"slot ({slot_valor(state)}). No skill twice.")
+            f"slot ({slot_valor(state)}). No skill twice.{kalena_skill(state)}")
 
 
 def quest_times(state) -> str:

@@ -17,9 +17,10 @@ def landmark_points(state) -> str:
 
 def goal(state) -> str:
     b = state.box
+    per = f"{b.architect_points} point{'s' if b.architect_points != 1 else ''}"
     return (f"Score the most points at the end. Landmark tokens score: {landmark_points(state)}; your secret architect "
-            f"adds {b.architect_points} point{'s' if b.architect_points != 1 else ''} per building in your village of either of its two types. This first game "
-            f"ends after {state.rounds} rounds, once every player has led.")
+            f"adds {per} per building in your village of either of its two types. This first game ends after "
+            f"{state.rounds} rounds, once every player has led.")
 
 
 def over(state) -> str:
