@@ -1,6 +1,7 @@
 """The tutorial's player aid in the notebook (Voila, Chromium), at a laptop (1280x800) and a
 phone (390x844): the game whose aid is the longest of the registered games is opened; after
-the goal, "Got it" shows the aid as a list in the fixed-height lesson panel; the panel is
+the goal, "Got it" shows the aid as a list in the fixed-height lesson panel, and the status
+line above the board shows its words whole (its lines fit its fixed height); the panel is
 reached by Tab and scrolled by keyboard to the aid's last line; the page never scrolls
 sideways; "Player aid and goal", pressed by keyboard after everything is read, shows the goal
 again and then the aid."""
@@ -52,6 +53,9 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
     assert region.evaluate("el => el.clientHeight") == height        # the panel keeps its height
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     save_screenshot(page, f"tutorial-aid-{game}-{size[0]}x{size[1]}", full_page=False)
+    status = page.locator('[role=region][aria-label="status"]').first  # the status line above the board
+    fits = status.evaluate("el => [el.scrollHeight, el.clientHeight]")
+    assert fits[0] <= fits[1] + 1, f"the status line is cut: {fits[0]} px of words in a {fits[1]} px box ({status.inner_text()!r})"
     with explained("reading every step, then 'Player aid and goal' by keyboard", srv, page):
         for _ in range(40):
             if "Nothing new right now" in lesson.inner_text():
