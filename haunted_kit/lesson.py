@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import datetime, timezone
 from html import escape
 
@@ -185,10 +186,15 @@ def results_html(res: dict) -> str:
     if not res["over"]:
         return ""
     rows = sorted(res["rows"], key=lambda r: (r["rank"] if r["rank"] is not None else 1e9, r["seat"]))
-    head = "".join(f"<th scope=\"col\">{escape(h)}</th>" for h in
+    parts = range(3, 3 + len(res["sources"]))  # the score's parts: class hk-part (the projector leaves them to the ranking)
+
+    def cls(i):
+        return ' class="hk-part"' if i in parts else ""
+
+    head = "".join(f"<th scope=\"col\"{cls(i)}>{escape(h)}</th>" for i, h in enumerate(
                    ("rank", "player", str(res["score_name"]),
                     *(f"{k} ({res['score_name']})" for k in res["sources"]),  # each source says what it counts
-                    "decisions", "take-backs", "hints asked"))
+                    "decisions", "take-backs", "hints asked")))
     body = []
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
@@ -199,7 +205,8 @@ def results_html(res: dict) -> str:
         cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
                  *(_number(r["parts"].get(k, 0)) for k in res["sources"]), made, str(r["takebacks"]),
                  str(r["hints"])]
-        body.append("<tr>" + "".join(f"<td>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells)) + "</tr>")
+        body.append("<tr>" + "".join(f"<td{cls(i)}>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells))
+                    + "</tr>")
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
     # in a box of its own that scrolls sideways (focusable: the keyboard scrolls it), so a
     # phone's page never widens to the table
@@ -256,11 +263,26 @@ def csv_text(rows: list[dict]) -> str:
     return out.getvalue()
 
 
+def with_names(text: str, names: list, style: str = "{p} {name}") -> str:
+    """``text`` with every player mark ``P<n>`` followed by that seat's name, in ``style``
+    (``"{p} {name}"``: ``"P3 to move."`` -> ``"P3 Chloé to move."``; ``"{p} ({name})"``);
+    ``names[n - 1]`` empty or None, or a mark past the seats: the mark stays as it is. One
+    pass, so a name holding a mark is never named again."""
+    def one(m):
+        n = int(m.group(1))
+        name = names[n - 1] if 0 < n <= len(names) else None
+        return style.format(p=m.group(0), name=name) if name else m.group(0)
+
+    return re.sub(r"\bP(\d+)\b", one, text)
+
+
 def turning_points(game, config: dict, box_path, record: list, names: list[str]) -> list[dict]:
     """The game review's turning points of a table (:func:`haunted_kit.review.review`, a
     quick look of :data:`REPLAY_PLAYOUTS` playouts), rebuilt from its record (run in a
-    worker process): ``{"number", "player", "text"}`` each, in game order, the sentence with the seats'
-    labels; [] for a game the review cannot read."""
+    worker process): ``{"number", "player", "text", "detail"}`` each, in game order:
+    ``text`` the swing in words a class reads (:meth:`~haunted_kit.review.TurningPoint.plain`:
+    a chance of winning in per cent), ``detail`` the change with its 95% interval and
+    playouts, both with the seats' labels (``"P1 (Ana)"``); [] for a game the review cannot read."""
     box, _ = table_box(game, box_path)
     s = start_position(game, config, box)
     for a in record:
@@ -270,14 +292,12 @@ def turning_points(game, config: dict, box_path, record: list, names: list[str])
                      viewer=PUBLIC)  # a class's replay: no seat's hidden decision
     except ValueError:  # MissingHook, ReviewError: no review for this game
         return []
-    out = []
-    for tp in sorted(rev.turning_points, key=lambda tp: tp.number):  # in game order, as the replay steps
-        text = tp.sentence()
-        for p in sorted(range(len(names)), reverse=True):  # P10 before P1
-            if names[p]:
-                text = text.replace(f"P{p + 1}", f"P{p + 1} ({names[p]})")
-        out.append({"number": tp.number, "player": tp.player, "text": text})
-    return out
+
+    def named(text):
+        return with_names(text, names, "{p} ({name})")
+
+    return [{"number": tp.number, "player": tp.player, "text": named(tp.plain(rev.win_loss)), "detail": tp.detail()}
+            for tp in sorted(rev.turning_points, key=lambda tp: tp.number)]  # in game order, as the replay steps
 
 
 def hint_texts(game, config: dict, box_path, record: list, player: int) -> list[str]:

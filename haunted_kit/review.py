@@ -69,11 +69,12 @@ from .progress import progress as progress_bar
 from .render.style import name_cells
 from .protocol import chance_hash, check_seed, describe_action, is_integer, states_along
 from .visibility import decision_words, seen_events
+from .tableview import clause
 from .search import (SearchAgent, determinise, is_telling, move_events, playout_values, returns_are_win_loss, rollout,
                      rollout_policy)
 
 __all__ = ["CONFIDENCE", "CostlyDecision", "Decision", "DEFAULT_PLAYOUTS", "LOOKS", "MIN_PAIRS", "Review", "ReviewError",
-           "TurningPoint", "paired_interval", "review"]
+           "TurningPoint", "game_value_words", "paired_interval", "review", "scale_words", "value_words"]
 
 #: playouts per decision by default: the search's budget at the reviewed seat's decisions
 #: and the first look of every value and paired judgement (``benchmarks/bench_review.py``
@@ -179,6 +180,28 @@ class TurningPoint:
         """``"+0.176 [+0.153, +0.198]"``: the swing and its interval."""
         return f"{_signed(self.swing)} [{_signed(self.low)}, {_signed(self.high)}]"
 
+    def plain(self, win_loss: bool = False) -> str:
+        """The swing in words a class reads (the replay's first line): ``"Decision 3: P3: take 2
+        gold. P3's chance of winning fell from about 78% to 1% by P3's next decision (7)."``
+        (a game whose returns are win/loss values, where a collective loss counts -1, says
+        ``"P3's outlook fell from about 27 to 5 in 100 (games won less games every player lost)"``)."""
+        who = f"P{self.player + 1}"
+        way = "rose" if self.swing > 0 else "fell"
+        to = f"{who}'s next decision ({self.until})" if self.until is not None else "the end of the game"
+        a, b = _per_hundred(self.before), _per_hundred(self.after)
+        if win_loss:
+            change = (f"{who}'s outlook {way} from about {a} to {b} in 100 (games won less games every player lost) "
+                      f"by {to}")
+        else:
+            change = f"{who}'s chance of winning {way} from about {a}% to {b}% by {to}"
+        return f"Decision {self.number}: {who}: {clause(self.text)}. {change}."
+
+    def detail(self) -> str:
+        """The measure behind :meth:`plain` (the replay's second line): ``"Change +0.228 (95%
+        interval +0.215 to +0.241), from 256 paired playouts."``"""
+        return (f"Change {_signed(self.swing)} (95% interval {_signed(self.low)} to {_signed(self.high)}), from "
+                f"{self.pairs:,} paired playouts.")
+
     def sentence(self) -> str:
         to = f"P{self.player + 1}'s next decision ({self.until})" if self.until is not None else "the end"
         return (f"Decision {self.number}: P{self.player + 1}: {self.text}; P{self.player + 1}'s value went from "
@@ -231,8 +254,9 @@ class CostlyDecision:
                 f"{self.chosen_value:.2f}); a mistake: it cost {self.interval()} ({self.pairs:,} paired playouts).")
 
 
-def scale_words(win_loss: bool, depth: int | None) -> str:
-    """The value scale in words (the text report's and the page's; see the module)."""
+def value_words(win_loss: bool, depth: int | None) -> str:
+    """What a value is, in words (the first part of :func:`scale_words`; the class's replay
+    page shows it under its turning points, so the page and the report say the same)."""
     if win_loss:
         scale = ("1 = a win, 0 = a loss, -1 = a collective loss (every player loses), as the game's results count them")
     else:
@@ -240,10 +264,25 @@ def scale_words(win_loss: bool, depth: int | None) -> str:
     cut = (f" (after {depth} decisions of a playout the game's own estimate of those chances stands in for the end)"
            if depth is not None else "")
     return (f"Values are shares of playouts won: {scale}. A playout starts from what the player could see, with "
-            f"the hidden cards and future draws sampled, and greedy bots play on{cut}. A cost of 0.05 means the "
+            f"the hidden cards and future draws sampled, and greedy bots play on{cut}.")
+
+
+def scale_words(win_loss: bool, depth: int | None) -> str:
+    """The value scale in words (the text report's and the page's; see the module)."""
+    return (f"{value_words(win_loss, depth)} A cost of 0.05 means the "
             "better move wins about 5 more games in 100 from that position. Every cost and swing comes with its 95% "
             "interval, computed from paired playouts (both moves, or both positions, on the same sampled deals and "
             "dice); a decision is called a mistake only when its interval excludes zero, otherwise it is within noise.")
+
+
+def game_value_words(game) -> str:
+    """:func:`value_words` for ``game``'s reviews (its returns' kind, its rollout depth)."""
+    return value_words(returns_are_win_loss(game), ROLLOUT_DEPTH if getattr(game, "evaluate", None) is not None else None)
+
+
+def _per_hundred(v: float) -> int:
+    """A value (a share of playouts) as games in 100, rounded (never ``-0``)."""
+    return round(v * 100) + 0
 
 
 @dataclass

@@ -71,6 +71,7 @@ from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
 from .render.style import name_cells
+from .review import game_value_words
 from .search import determinise
 from .store import GameStore, StoreError, Table, check_agent, start_position, table_box
 from .tableview import generic_table_view, read_form
@@ -256,6 +257,15 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     msg["turn"] = bool(msg["actions"])
     msg.setdefault("help", f"<p><b>Now:</b> {escape(msg.get('phase', ''))}</p>")
     return msg
+
+
+def named(msg: dict, table: Table) -> None:
+    """A view's ``status`` and ``phase`` (who is to move, who won) with each seat's name after
+    its mark: ``"P3 to move."`` -> ``"P3 Chloé to move."`` (:func:`haunted_kit.lesson.with_names`)."""
+    names = [s.name for s in table.seats]
+    for key in ("status", "phase"):
+        if isinstance(msg.get(key), str):
+            msg[key] = lesson.with_names(msg[key], names)
 
 
 def decision_text(table: Table, seat: int, action) -> str:
@@ -473,8 +483,10 @@ class Classroom:
         label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet and
         is a student's, not a bot's: the student may give one), ``waiting`` (:func:`haunted_kit.lesson.waiting`: whom the
         table waits for and since when, the page counts the time) and ``results`` (the
-        results screen's HTML once the game is over, else "")."""
+        results screen's HTML once the game is over, else ""); the ``status`` and ``phase`` lines
+        name the students (``"P3 Chloé to move."``, :func:`haunted_kit.lesson.with_names`)."""
         msg["names"] = [s.label for s in t.seats]
+        named(msg, t)
         seat = t.seats[viewer] if mode == "seat" and 0 <= viewer < len(t.seats) else None
         msg["name_wanted"] = bool(seat is not None and not seat.name and seat.agent is None)  # a bot's seat: nobody to name
         if seat is not None and seat.name:
@@ -1353,6 +1365,7 @@ class ReplayStep(_Replay):
         msg = view_message(at, PUBLIC, self.classroom.size, bots={s.seat: s.agent for s in t.seats if s.agent})
         msg.update(actions=[], turn=False, step=k, results="", steps=len(t.applied), names=[s.label for s in t.seats],
                    title=f"{t.game.title} · {t.name} · replay")
+        named(msg, t)
         if k == len(t.applied) and t.state.is_terminal():
             msg["results"] = lesson.results_html(lesson.results(self.classroom.store, t))
         self.set_header("Content-Type", "application/json")
@@ -1361,7 +1374,8 @@ class ReplayStep(_Replay):
 
 class ReplayReview(_Replay):
     """``/replay/N/review``: the game review's turning points of table N (a worker process
-    works them out once per position of the table), ``{"points": [...]}``."""
+    works them out once per position of the table), ``{"points": [...], "scale": ...}`` (``scale``: what a
+    value is, :func:`haunted_kit.review.game_value_words`)."""
 
     async def get(self, table_id):
         t = self.table_or_refuse(table_id)
@@ -1384,7 +1398,7 @@ class ReplayReview(_Replay):
                 return
             c._reviews[key] = done
             points = done
-        self.finish({"points": points})
+        self.finish({"points": points, "scale": game_value_words(t.game)})  # what a value is: the CLI review's words
 
 
 class Socket(_Shared, tornado.websocket.WebSocketHandler):
