@@ -282,3 +282,31 @@ def test_widget_shows_the_events_of_a_clicked_decision():
     view = ReviewView(r, board=lambda st: f"<p>{st.current_player()}</p>")
     view.show(first)
     assert view.position.children[1].value == f"<p>{r.states[first].current_player()}</p>"
+
+
+def test_a_turning_point_reads_in_plain_words_then_its_measure():
+    """The replay's two lines of a swing: the chance of winning in per cent (the value is a
+    share of playouts won), then the change with its interval and playouts; a game whose
+    returns are win/loss values (a collective loss counts -1) says an outlook in 100."""
+    from haunted_kit.review import TurningPoint
+
+    tp = TurningPoint(90, 3, "P4 advances the gold marker: +2 gold.", 0.43, 0.66, 99, 0.215, 0.241, 256)
+    assert tp.plain() == ("Decision 90: P4: P4 advances the gold marker: +2 gold. P4's chance of winning rose from "
+                          "about 43% to 66% by P4's next decision (99).")
+    assert tp.detail() == "Change +0.230 (95% interval +0.215 to +0.241), from 256 paired playouts."
+    end = TurningPoint(7, 0, "end the turn", 0.05, -0.02, None, -0.09, -0.05, 1024)
+    assert end.plain(win_loss=True) == ("Decision 7: P1: end the turn. P1's outlook fell from about 5 to -2 in 100 "
+                                        "(games won less games every player lost) by the end of the game.")
+    assert end.detail() == "Change -0.070 (95% interval -0.090 to -0.050), from 1,024 paired playouts."
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_replay_page_explains_a_value_in_the_reports_own_words(name):
+    from haunted_kit.review import game_value_words, scale_words
+
+    game = get_game(name)
+    words = game_value_words(game)
+    depth = ROLLOUT_DEPTH if getattr(game, "evaluate", None) is not None else None
+    assert scale_words(returns_are_win_loss(game), depth).startswith(words)  # the CLI's scale begins with them
+    assert "1 = a win" in words and "0 = a loss" in words
+    assert ("-1 = a collective loss" in words) == returns_are_win_loss(game)

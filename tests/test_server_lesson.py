@@ -305,10 +305,10 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
     assert res["sources"] == list(dict.fromkeys(k for r in res["rows"] for k in r["parts"]))
     html = lesson.results_html(res)
     for k in res["sources"]:  # a source's header says what it counts (the game's score name)
-        assert f'<th scope="col">{k} ({res["score_name"]})</th>' in html
+        assert f'<th scope="col" class="hk-part">{k} ({res["score_name"]})</th>' in html  # a part of the score
     if res["sources"]:
         for row in re.findall(r"<tr><td>(.*?)</td></tr>", html.split("<tbody>")[1]):
-            cells = row.split("</td><td>")
+            cells = re.split(r'</td><td(?: class="hk-part")?>', row)
             assert len(cells) == 6 + len(res["sources"])
             assert sum(float(x) for x in cells[3:3 + len(res["sources"])]) == pytest.approx(float(cells[2]))
     lost = all(x.get("collective_loss") for x in own)
@@ -393,6 +393,11 @@ def test_the_turning_points_come_from_the_game_review_with_names():
         assert t.applied[p["number"] - 1][1] == p["player"]  # the replay's step numbers are the review's
         if p["player"] == 0:
             assert "P1 (Ana)" in p["text"]
+        # in words first (a chance of winning, or for win/loss returns an outlook in 100), the measure second
+        assert re.search(r"(chance of winning (rose|fell) from about -?\d+% to -?\d+%|outlook (rose|fell) from about "
+                         r"-?\d+ to -?\d+ in 100)", p["text"]) and "value" not in p["text"]
+        assert re.fullmatch(r"Change [+-]\d\.\d{3} \(95% interval [+-]?\d\.\d{3} to [+-]?\d\.\d{3}\), from [\d,]+ "
+                            r"paired playouts\.", p["detail"])
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -649,3 +654,50 @@ def test_sigterm_stops_the_server_cleanly_with_its_bots_workers(tmp_path):
     assert proc.returncode == 0, text
     assert out.decode().strip().splitlines()[-1] == "Server stopped; the tables stay in the store."
     assert "leaked" not in text and "Traceback" not in text, text
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_page_saying_who_is_to_move_or_won_names_the_student(game):
+    """The heading (``status``) and the phase line name the seat's student after its mark, on
+    the projector, the hot seat and the seats' pages, in play and at the end; an unnamed seat
+    keeps its mark alone."""
+    c = classroom()
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=2)
+    mover = t.state.current_player()
+    assert c.teacher_op({"op": "name", "table": t.id, "seat": mover, "name": "Chloé"})["ok"]
+    for viewer, mode in ((PUBLIC, "projector"), (PUBLIC, "hotseat"), (mover, "seat")):
+        view = c.build_view(t, viewer, mode)
+        assert f"P{mover + 1} Chloé" in view["status"], (mode, view["status"])
+        unnamed = [p for p in range(len(t.seats)) if p != mover]
+        assert all(f"P{p + 1} " not in view["status"] or not view["status"].split(f"P{p + 1} ")[1].startswith("Chloé")
+                   for p in unnamed)
+    play_to_end(t)
+    end = c.build_view(t, PUBLIC, "projector")
+    bare = server.view_message(t, PUBLIC, c.size)["status"]  # the game's own words
+    assert end["status"] == lesson.with_names(bare, [s.name for s in t.seats])
+    if f"P{mover + 1}" in bare:
+        assert f"P{mover + 1} Chloé" in end["status"]
+
+
+def test_with_names_names_each_mark_once_and_leaves_unnamed_and_unknown_marks():
+    names = ["Ana", None, "P1 Ben", ""]
+    assert lesson.with_names("P3 to move; P1 and P2 wait; P10 and P4 watch.", names) == \
+        "P3 P1 Ben to move; P1 Ana and P2 wait; P10 and P4 watch."
+    assert lesson.with_names("P1's value", names, "{p} ({name})") == "P1 (Ana)'s value"
+    assert lesson.with_names("TP1 and P1x stay", names) == "TP1 and P1x stay"
+
+
+def test_the_projector_can_leave_the_results_score_parts_to_the_ranking():
+    """The results table marks the score's parts (class ``hk-part``): the projector hides them
+    beside the board, the game's ranking beside it gives them in words."""
+    res = {"over": True, "score_name": "valor", "sources": ["quests", "tracks"], "collective_loss": False,
+           "rows": [{"seat": 0, "label": "P1 Ana", "bot": None, "rank": 1, "won": True, "score": 9,
+                     "parts": {"quests": 6, "tracks": 3}, "decisions": 40, "human_decisions": 40, "bot_decisions": 0,
+                     "bots_played": [], "takebacks": 1, "hints": 2}]}
+    html = lesson.results_html(res)
+    assert re.findall(r'<th scope="col"( class="hk-part")?>([^<]*)</th>', html) == [
+        ("", "rank"), ("", "player"), ("", "valor"), (' class="hk-part"', "quests (valor)"),
+        (' class="hk-part"', "tracks (valor)"), ("", "decisions"), ("", "take-backs"), ("", "hints asked")]
+    assert re.findall(r"<td( class=\"hk-part\")?>([^<]*)</td>", html) == [
+        ("", "1 (won)"), ("", "P1 Ana"), ("", "9"), (' class="hk-part"', "6"), (' class="hk-part"', "3"), ("", "40"),
+        ("", "1"), ("", "2")]

@@ -7,7 +7,8 @@ and the CSS targets of its nodes.
 One browser for the module: each server and each page is opened once and reused, only the
 viewport changes between sizes (the pages lay themselves out again on resize). Each page
 is checked at the start of a table; the seat and projector pages also at the end of a table
-played by bots to the last decision (``*-end``: the ranking, the bot banner). The Voila app
+played by bots to the last decision (``*-end``: the ranking, the bot banner), and that table's
+replay with the review's turning points (``replay-end``). The Voila app
 is the one ``haunted-kit classroom`` serves, which plays the default game.
 """
 
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.browser
 FOURTH_GAME = REPO_ROOT / "tests" / "fourth_game"
 GENERIC = "nim"  # tests/fourth_game: a game without a classroom module
 SIZES = {"laptop": (1280, 800), "phone": (390, 844), "projector": (1920, 1080)}
-SERVER_PAGES = ("teacher", "seat", "projector", "hotseat", "seat-end", "projector-end")
+SERVER_PAGES = ("teacher", "seat", "projector", "hotseat", "seat-end", "projector-end", "replay-end")
 CASES = ([(g, p) for g in [*game_names(), GENERIC] for p in SERVER_PAGES] + [(DEFAULT_GAME, "voila")]
          + [(DEFAULT_GAME, "join"), (DEFAULT_GAME, "join-refused")])  # the join page, and it saying a code opened nothing
 
@@ -94,11 +95,16 @@ class Pages:
             ended = kind.endswith("-end")
             srv = self.server(game, ended)
             url = {"teacher": srv.teacher, "seat": srv.seats.get((1, 1)), "projector": srv.projector.get(1),
-                   "hotseat": srv.hotseat.get(1)}[kind.removesuffix("-end")]
+                   "hotseat": srv.hotseat.get(1),
+                   "replay": (srv.projector.get(1) or "").replace("/projector/", "/replay/")}[kind.removesuffix("-end")]
             assert url, f"the server of {game} printed no {kind} link"
             pg.goto(url)
             if kind == "teacher":
                 expect(pg.locator(".hk-tables section")).to_have_count(1)
+            elif kind == "replay-end":  # the finished table's replay, its turning points worked out
+                self.page(game, "projector-end")  # the table played to its end first
+                pg.goto(url)
+                expect(pg.locator(".hk-points-box[data-ready]")).to_have_count(1, timeout=180_000)
             elif ended:  # the bots play the table to its end
                 pg.wait_for_function("() => view && view.ranking", timeout=180_000)
             else:
