@@ -161,3 +161,11 @@ def test_the_projector_and_the_replay_fit_one_screen_through_a_lesson(game, chro
         expect(replay.locator(".hk-step")).to_have_text(f" decision 0 of {steps} ")
         expect(replay.locator("#app")).to_have_attribute("data-seq", "0")
         assert_one_screen(replay, f"{game} replay at the start")
+        # a laptop's screen: laid out again on resize, its line boxes still show whole lines
+        replay.locator("[data-go=last]").click()
+        expect(replay.locator("#app")).to_have_attribute("data-seq", str(steps))
+        for page in (replay, screen):
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")  # refitted
+            assert page.evaluate("document.documentElement.scrollHeight") <= 800
+            assert_whole_lines(page, f"{game} {page.url.split('/')[3]} at 1280x800")
