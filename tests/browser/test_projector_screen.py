@@ -7,7 +7,8 @@ as in play (board text 14 CSS px at least), the results beside it (not above it)
 step controls and the review's turning points (in plain words, the measure on a second line,
 in a box of their own the keyboard scrolls) beside each other, and a turning point's button
 shows its position with the board in view at once. Every box of lines with a bounded height
-shows whole lines. Every wait ends on what the page shows (bounded), never on a clock."""
+shows whole lines (the projector's, the replay's, a seat page's log and its whole game log,
+also on a 1280x800 laptop). Every wait ends on what the page shows (bounded), never on a clock."""
 
 from __future__ import annotations
 
@@ -126,6 +127,15 @@ def test_the_projector_and_the_replay_fit_one_screen_through_a_lesson(game, chro
         inside = [b for b in boxes if "hk-event-log" in b["box"]]
         assert not inside or inside[0]["whole"] >= 3, f"{game}: fewer than 3 whole lines of events in view: {inside}"
         assert events.count() >= 3
+
+        # a seat's page (a laptop): its log and, opened, the whole game log show whole lines too
+        seat = chromium_browser.new_page(viewport={"width": 1280, "height": 800})
+        seat.goto(srv.seats[(1, 1)])
+        expect(seat.locator("#app[data-seq]")).to_have_count(1)
+        assert_whole_lines(seat, f"{game} seat page at the end")  # its log, when it is longer than its box
+        seat.locator(".hk-full-log summary").click()
+        expect(seat.locator(".hk-full-log-box .hk-event-log")).to_have_count(1)
+        assert any("hk-full-log-box" in b["box"] for b in assert_whole_lines(seat, f"{game} seat's whole log"))
 
         # the replay: one screen, the board in view after every step and turning point
         replay = chromium_browser.new_page(viewport=SCREEN)
