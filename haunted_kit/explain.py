@@ -184,7 +184,8 @@ def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
 
 class _Explainer:
     """:func:`_explained` over one list of entries, each distinct text read once (a board
-    writes the same words on many cells, and a page both titles and keys them)."""
+    writes the same words on many cells, and a page both titles and keys them); at most
+    :data:`MEMO_TEXTS` texts are kept (then the memo starts afresh), so memory stays flat."""
 
     def __init__(self, entries):
         self.entries = list(entries)
@@ -194,8 +195,30 @@ class _Explainer:
     def __call__(self, words: str) -> tuple[list[KeyEntry], set[str]]:
         got = self.memo.get(words)
         if got is None:
+            if len(self.memo) >= MEMO_TEXTS:
+                self.memo.clear()
             got = self.memo[words] = _explained(words, self.entries, self.names)
         return got
+
+
+MEMO_TEXTS = 4096  #: the most texts one :class:`_Explainer` keeps read
+KEYS_KEPT = 16  #: the most keys (lists of entries) whose explainers :func:`_explainer_of` keeps
+_EXPLAINERS: dict[tuple, _Explainer] = {}
+
+
+def _explainer_of(entries: list) -> _Explainer:
+    """The explainer of ``entries``, shared by every position whose key is the same list
+    (a game's key changes only with the box in play and what the board shows, so the texts
+    read for one decision are read once for the whole game). The :data:`KEYS_KEPT` most
+    recently used are kept."""
+    key = tuple(entries)
+    found = _EXPLAINERS.pop(key, None)
+    if found is None:
+        found = _Explainer(entries)
+        while len(_EXPLAINERS) >= KEYS_KEPT:
+            del _EXPLAINERS[next(iter(_EXPLAINERS))]
+    _EXPLAINERS[key] = found  # the most recently used last
+    return found
 
 
 def drawn_codes(svg: str) -> set[str]:
@@ -244,14 +267,40 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
 def keyed_board(game, state, board: str) -> tuple[str, str]:
     """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
     titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
-    unchanged for a game that declares no key (``board_key``)."""
-    try:
-        entries = board_key(game, state)
-    except games.MissingHook:
-        return board, ""
-    explain = _Explainer(entries)
-    shown = drawn_entries(board, entries, explain)
-    return annotate_svg(board, entries, explain), key_html([e for e in entries if not e.drawn_only or e in shown])
+    unchanged for a game that declares no key (``board_key``). :class:`BoardKeys` gives
+    the same for many pages of one position, the game's key read once."""
+    return BoardKeys(game, state)(board)
+
+
+class BoardKeys:
+    """:func:`keyed_board` for the pages of one position: ``BoardKeys(game, state)(board)``
+    is ``keyed_board(game, state, board)``, byte for byte, but the game's key
+    (``board_key(state)``) is read once, on the first call, and each distinct ``board``
+    text is titled and keyed once (the pages of the seats not to move draw the same
+    board). Keep one only while ``state`` stays at the position it was made for."""
+
+    def __init__(self, game, state):
+        self.game, self.state = game, state
+        self._explain: _Explainer | None = None
+        self._declared = True  # False once the game is found to declare no key
+        self._boards: dict[str, tuple[str, str]] = {}
+
+    def __call__(self, board: str) -> tuple[str, str]:
+        hit = self._boards.get(board)
+        if hit is not None:
+            return hit
+        if self._declared and self._explain is None:
+            try:
+                self._explain = _explainer_of(board_key(self.game, self.state))
+            except games.MissingHook:
+                self._declared = False
+        if not self._declared:
+            return board, ""
+        explain = self._explain
+        shown = drawn_entries(board, explain.entries, explain)
+        hit = self._boards[board] = (annotate_svg(board, explain.entries, explain),
+                                     key_html([e for e in explain.entries if not e.drawn_only or e in shown]))
+        return hit
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:

@@ -66,7 +66,7 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from . import lesson
 from .bots import seat_bot
-from .explain import keyed_board, settings_sentence, settings_words
+from .explain import BoardKeys, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
@@ -226,7 +226,7 @@ def create_request(msg: dict) -> dict:
 
 
 def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,
-                 bots=()) -> dict:
+                 bots=(), board_keys: BoardKeys | None = None) -> dict:
     """The message a page receives: everything built for ``viewer`` only.
 
     ``viewer``: a seat (player index) or :data:`PUBLIC` (projector, hot-seat screen). On a
@@ -238,7 +238,9 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     gets no choices and ``"bot": True``. Also ``"secrets"`` (the game hides a seat's
     cards from the others: the hot seat's "Show my hidden cards" is offered,
     :func:`haunted_kit.visibility.seat_secrets`), ``"turn"`` (the page has choices now) and
-    ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
+    ``"help"`` (HTML: the phase explained; the game's own when its view gives one).
+    ``board_keys``: the :class:`~haunted_kit.explain.BoardKeys` of the table's position,
+    shared by its pages (the same message; the board's key is read once per position)."""
     views = table_views(table)
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
@@ -250,7 +252,8 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
            else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
     }
     # the key of every code the board draws, and a title on each drawn code (haunted_kit.explain)
-    msg["board"], msg["key"] = keyed_board(table.game, table.state, msg.get("board", ""))
+    keyed = board_keys if board_keys is not None else BoardKeys(table.game, table.state)
+    msg["board"], msg["key"] = keyed(msg.get("board", ""))
     if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
         msg["actions"], msg["acting"], msg["bot"] = [], None, True
     msg["turn"] = bool(msg["actions"])
@@ -366,6 +369,8 @@ class Classroom:
     _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
     _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
     _status: dict = field(default_factory=dict)    # (table, seq) -> status line
+    _keys: dict = field(default_factory=dict)      # table id -> (seq, BoardKeys of that position)
+    _teacher_rows: dict = field(default_factory=dict)  # table id -> (seq, state, the row's parts fixed by the record)
     _teacher_due: object = None                    # the scheduled teacher message (asyncio TimerHandle)
     _teacher_sent: float = float("-inf")           # time.monotonic() of the last teacher message
     _bot_tasks: dict = field(default_factory=dict)
@@ -449,12 +454,12 @@ class Classroom:
         built afresh: :func:`view_message` plus ``undo`` (own-move undo allowed now,
         :meth:`can_undo`) and ``announce`` (the table's last rollback or undo sentence, or
         None)."""
-        bots = self.bots_of(t)
+        bots, keys = self.bots_of(t), self.board_keys(t)
         if mode == "seat":
-            msg = view_message(t, viewer, self.size, bots=bots)
+            msg = view_message(t, viewer, self.size, bots=bots, board_keys=keys)
         else:
             msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
-                               bots=bots)
+                               bots=bots, board_keys=keys)
         # own-move undo: a seat page for its seat; the hot-seat screen for the human at it (the one to move)
         seat = viewer if mode == "seat" else None if mode == "projector" else t.state.current_player()
         msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
@@ -467,6 +472,14 @@ class Classroom:
             msg["lesson"] = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
                 else ""
         return msg
+
+    def board_keys(self, t: Table) -> BoardKeys:
+        """The :class:`~haunted_kit.explain.BoardKeys` of table ``t``'s position (one per
+        table, made afresh when the table's record moves on: ``seq`` counts every row)."""
+        kept = self._keys.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1].state is not t.state:
+            kept = self._keys[t.id] = (t.seq, BoardKeys(t.game, t.state))
+        return kept[1]
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
         """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
@@ -587,16 +600,28 @@ class Classroom:
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
                       "idle_since": idle[seat.seat],
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
+            settings, settings_help, decisions = self.teacher_row(t)
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
-                           "settings": settings_sentence(t.game, t.config, self.form_fields(t.game)),
-                           "settings_help": " ".join(f"{r['label']}: {r['help']}" for r in
-                                                     settings_words(t.game, t.config, self.form_fields(t.game)) if r["help"]),
-                           "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
+                           "settings": settings, "settings_help": settings_help,
+                           "over": t.state.is_terminal(), "decisions_list": decisions})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
             tables[-1]["waiting"] = lesson.waiting(self.store, t)  # times as epochs: the page counts on (no message a second)
         return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside(),
                 "archived": archived, "roster": self.store.roster()}
+
+    def teacher_row(self, t: Table) -> tuple[str, str, list]:
+        """``(settings, settings_help, decisions_list)`` of table ``t``'s row of the teacher
+        message, worked out once per position of the table (its record's ``seq``: the
+        settings, the line of decisions and the position they are written on stay until
+        the next row); the rest of the row (seats, names, times) is read afresh."""
+        kept = self._teacher_rows.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1] is not t.state:
+            fields = self.form_fields(t.game)
+            help_ = " ".join(f"{r['label']}: {r['help']}" for r in settings_words(t.game, t.config, fields) if r["help"])
+            kept = self._teacher_rows[t.id] = (t.seq, t.state, (settings_sentence(t.game, t.config, fields), help_,
+                                                                self.decisions_list(t)))
+        return kept[2]
 
     def idle_times(self, t: Table) -> dict:
         """How long, in seconds by :attr:`clock`, table ``t`` has waited for its player to
