@@ -128,7 +128,8 @@ WORDS = frozenset("a an of to in on at by or and the for is it its no up as if b
 def _text_tokens(svg: str):
     """The words of every ``<text>`` element of ``svg`` (its ``<title>`` left out)."""
     for m in _TEXT.finditer(svg):
-        yield html.unescape(_TITLE.sub("", m.group(2))).strip()
+        body = m.group(2)
+        yield html.unescape(_TITLE.sub("", body) if "<title>" in body else body).strip()
 
 
 def _codes_of(words: str) -> set[str]:
@@ -191,6 +192,18 @@ class _Explainer:
         self.entries = list(entries)
         self.names = _names(self.entries)
         self.memo: dict[str, tuple[list[KeyEntry], set[str]]] = {}
+        self.titles: dict[str, str] = {}
+
+    def title(self, body: str) -> str:
+        """The ``<title>`` element for a ``<text>`` whose inner text is ``body`` (its
+        entries' sentences), or ``""`` when no entry explains its words; each body once."""
+        got = self.titles.get(body)
+        if got is None:
+            if len(self.titles) >= MEMO_TEXTS:
+                self.titles.clear()
+            found = self(html.unescape(body).strip())[0]
+            got = self.titles[body] = f"<title>{escape(' '.join(e.sentence() for e in found))}</title>" if found else ""
+        return got
 
     def __call__(self, words: str) -> tuple[list[KeyEntry], set[str]]:
         got = self.memo.get(words)
@@ -256,10 +269,8 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
         head, body, tail = m.groups()
         if "<title>" in body:
             return m.group(0)
-        found = explain(html.unescape(body).strip())[0]
-        if not found:
-            return m.group(0)
-        return f"{head}<title>{escape(' '.join(e.sentence() for e in found))}</title>{body}{tail}"
+        title = explain.title(body)
+        return f"{head}{title}{body}{tail}" if title else m.group(0)
 
     return _TEXT.sub(one, svg)
 
@@ -297,22 +308,19 @@ class BoardKeys:
         if not self._declared:
             return board, ""
         explain = self._explain
-        shown = drawn_entries(board, explain.entries, explain)
+        shown = set(map(id, drawn_entries(board, explain.entries, explain)))
         hit = self._boards[board] = (annotate_svg(board, explain.entries, explain),
-                                     key_html([e for e in explain.entries if not e.drawn_only or e in shown]))
+                                     key_html([e for e in explain.entries if not e.drawn_only or id(e) in shown]))
         return hit
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
     """The entries whose codes or names ``svg``'s texts write, in the entries' order."""
     explain = _explain or _Explainer(entries)
-    entries = explain.entries
-    found: list[KeyEntry] = []
+    found: set[int] = set()  # the explainer's own entries, by identity
     for words in _text_tokens(svg):
-        for e in explain(words)[0]:
-            if e not in found:
-                found.append(e)
-    return [e for e in entries if e in found]
+        found.update(map(id, explain(words)[0]))
+    return [e for e in explain.entries if id(e) in found]
 
 
 # ------------------------------------------------------------------------ settings in words

@@ -267,29 +267,48 @@ def decision_text(table: Table, seat: int, action) -> str:
     return f"P{seat + 1}: {name_cells(describe_action(action, table.state))}"
 
 
-def undo_allowed(table: Table, seat: int) -> bool:
+class Observed:
+    """A position and its observations, each built once: ``Observed(state)[q]`` is
+    ``state.observation(q)`` (the same dict each time: read it, never change it)."""
+
+    def __init__(self, state):
+        self.state = state
+        self._seen: dict = {}
+
+    def __getitem__(self, q):
+        got = self._seen.get(q)
+        if got is None:
+            got = self._seen[q] = self.state.observation(q)
+        return got
+
+
+def undo_allowed(table: Table, seat: int, *, before: Observed | None = None, after: Observed | None = None) -> bool:
     """Board Game Arena's policy for taking back one's own move: ``seat`` made the last
     decision in effect, and that decision neither produced a chance outcome (the
     action record gained a chance entry) nor revealed hidden information (some player's
     view after it differs from the same decision applied to a determinisation of the
     position before it, :func:`haunted_kit.search.determinise`). Other players have
-    not moved since, because the last decision is the seat's own."""
+    not moved since, because the last decision is the seat's own.
+
+    ``before`` / ``after``: the position before the last decision and the table's position
+    now with their observations, when the caller kept them (:class:`Observed`); else the
+    position before is replayed (:meth:`Table.position`) and the observations built here."""
     if not table.applied or table.applied[-1][1] != seat or table.state.is_terminal():
         return False
-    before = table.position(len(table.applied) - 1)
+    before = before if before is not None else Observed(table.position(len(table.applied) - 1))
+    after = after if after is not None else Observed(table.state)
     action = table.applied[-1][2]
-    after = table.state
-    if any(e.chance for e in after.history()[len(before.history()):]):
+    if any(e.chance for e in after.state.history()[len(before.state.history()):]):
         return False
     rng = random.Random(table.seq)
     for q in range(len(table.seats)):
-        guess = determinise(table.game, before, q, rng)
+        guess = determinise(table.game, before.state, q, rng)
         guess_before = guess.observation(q)
         try:
             guess.apply_action(action)
         except (IllegalAction, ValueError):
             return False  # the decision was possible only because of something ``q`` cannot see
-        if not _same_news(before.observation(q), after.observation(q), guess_before, guess.observation(q)):
+        if not _same_news(before[q], after[q], guess_before, guess.observation(q)):
             return False  # what the decision showed ``q`` depended on something ``q`` could not see
     return True
 
@@ -366,6 +385,9 @@ class Classroom:
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
+    _waiting: dict = field(default_factory=dict)  #: table id -> (seq, state, seats' names and agents, lesson.waiting)
+    _idle: dict = field(default_factory=dict)     #: table id -> (seq, state, lesson.seat_idle)
+    _positions: dict = field(default_factory=dict)  #: table id -> {(decisions, last row): Observed}: now and one back
     _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
     _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
     _status: dict = field(default_factory=dict)    # (table, seq) -> status line
@@ -492,7 +514,7 @@ class Classroom:
         msg["name_wanted"] = bool(seat is not None and not seat.name and seat.agent is None)  # a bot's seat: nobody to name
         if seat is not None and seat.name:
             msg["title"] += f" {seat.name}"
-        msg["waiting"] = lesson.waiting(self.store, t)
+        msg["waiting"] = self.waiting(t)
         msg["results"] = lesson.results_html(lesson.results(self.store, t)) if t.state.is_terminal() else ""
 
     def message_for(self, conn: Connection) -> dict:
@@ -510,8 +532,30 @@ class Classroom:
         key = (t.seq, seat)
         cached = self._undo.get(t.id)
         if cached is None or cached[0] != key:
-            cached = self._undo[t.id] = (key, undo_allowed(t, seat))
+            cached = self._undo[t.id] = (key, undo_allowed(t, seat, before=self.kept_position(t, 1),
+                                                           after=self.kept_position(t, 0)))
         return cached[1]
+
+    def kept_position(self, t: Table, back: int) -> Observed | None:
+        """Table ``t``'s position ``back`` decisions in effect ago (0: now, 1: before the last
+        decision) with its observations (:class:`Observed`), when this classroom kept it;
+        else None. The store never changes a state once it has moved on from it (a decision
+        is applied to a copy), so the position now is kept as it is, under the record row
+        of its last decision in effect: one position back is the one kept under the row of
+        the decision before the last. Two per table are kept."""
+        n = len(t.applied) - back
+        if n < 0:
+            return None
+        key = (n, t.applied[n - 1][0] if n else None)  # a row's seq is never reused: the line up to it is fixed
+        kept = self._positions.setdefault(t.id, {})
+        found = kept.get(key)
+        if back == 0:
+            if found is None or found.state is not t.state:
+                for k in [k for k in kept if k[0] < n - 1 or k[0] >= n]:  # keep the one before and this one
+                    del kept[k]
+                found = kept[key] = Observed(t.state)
+            return found
+        return found if found is not None and found.state is not t.state else None
 
     def line_of(self, t: Table) -> list:
         """The table's line of decisions: those in effect, then those the last rollback
@@ -596,7 +640,7 @@ class Classroom:
                                  "watch": self.store.link_token(t.id, "watch")})
                 continue
             over = t.state.is_terminal()
-            idle = [None] * len(t.seats) if over else lesson.seat_idle(self.store, t)  # a finished game waits for nobody
+            idle = [None] * len(t.seats) if over else self.seat_idle(t)  # a finished game waits for nobody
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
                       "idle_since": idle[seat.seat],
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
@@ -606,7 +650,7 @@ class Classroom:
                            "settings": settings, "settings_help": settings_help,
                            "over": t.state.is_terminal(), "decisions_list": decisions})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-            tables[-1]["waiting"] = lesson.waiting(self.store, t)  # times as epochs: the page counts on (no message a second)
+            tables[-1]["waiting"] = self.waiting(t)  # times as epochs: the page counts on (no message a second)
         return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside(),
                 "archived": archived, "roster": self.store.roster()}
 
@@ -621,6 +665,25 @@ class Classroom:
             help_ = " ".join(f"{r['label']}: {r['help']}" for r in settings_words(t.game, t.config, fields) if r["help"])
             kept = self._teacher_rows[t.id] = (t.seq, t.state, (settings_sentence(t.game, t.config, fields), help_,
                                                                 self.decisions_list(t)))
+        return kept[2]
+
+    def waiting(self, t: Table) -> dict | None:
+        """:func:`haunted_kit.lesson.waiting` of table ``t``, read from the store once per
+        position of the table and its seats' names and agents (its time is the record's
+        last row, which moves ``seq``): every page of the table and the teacher message
+        share it."""
+        key = (t.seq, t.state, tuple((s.label, s.agent) for s in t.seats))
+        kept = self._waiting.get(t.id)
+        if kept is None or kept[0] != key[0] or kept[1] is not key[1] or kept[2] != key[2]:
+            kept = self._waiting[t.id] = (*key, lesson.waiting(self.store, t))
+        return kept[3]
+
+    def seat_idle(self, t: Table) -> list:
+        """:func:`haunted_kit.lesson.seat_idle` of table ``t``, read from the store once per
+        position of the table (each seat's last decision and the table's creation)."""
+        kept = self._idle.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1] is not t.state:
+            kept = self._idle[t.id] = (t.seq, t.state, lesson.seat_idle(self.store, t))
         return kept[2]
 
     def idle_times(self, t: Table) -> dict:

@@ -42,7 +42,8 @@ class Page:
 
 class Unkept(Classroom):
     """A classroom that keeps nothing from one view to the next: every board key read
-    afresh for each view, every teacher row, undo check and status line worked out anew."""
+    afresh for each view, every teacher row, undo check (the position before replayed,
+    every observation built), waiting seat, idle time and status line worked out anew."""
 
     def board_keys(self, t):
         return explain.BoardKeys(t.game, t.state)
@@ -53,7 +54,16 @@ class Unkept(Classroom):
 
     def can_undo(self, t, seat):
         self._undo.clear()
+        self._positions.clear()  # the position before the last decision replayed from the store
         return super().can_undo(t, seat)
+
+    def waiting(self, t):
+        self._waiting.clear()
+        return super().waiting(t)
+
+    def seat_idle(self, t):
+        self._idle.clear()
+        return super().seat_idle(t)
 
     def status_line(self, table):
         self._status.clear()
