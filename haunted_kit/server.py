@@ -1710,70 +1710,96 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
     """
-    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
-        logging.getLogger(name).addHandler(handler)
-        logging.getLogger(name).setLevel(logging.INFO)
+    _log_to(log_path)
     classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
                                bot_delay=bot_delay)
     classroom.teacher_interval = TEACHER_INTERVAL
     if game is not None:
         classroom.game = game
     classroom.tutorial = tutorial
-    store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
     hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)
-
-    async def main():
-        sockets = bind_sockets(port, address=ip)
-        bound = sockets[0].getsockname()[1]
-        base = f"http://{address if public else '127.0.0.1'}:{bound}"
-        app = make_app(classroom, hosts, base, compress=compress)
-        server = tornado.httpserver.HTTPServer(app, xheaders=False)
-        server.add_sockets(sockets)
-        for tid in store.serving_ids():
-            classroom.schedule_bots(tid)
-        info = {"base": base, "port": bound, "token": classroom.teacher_token,
-                "teacher": f"{base}/teacher?token={classroom.teacher_token}",
-                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
-                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
-                   for role, kind in SCREEN_LINKS.items()}}
-        print(f"Teacher page: {info['teacher']}", flush=True)
-        print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
-        for tid, why in sorted(store.set_aside.items()):
-            print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
-        if not store.table_ids():
-            print("  No table yet: the teacher page opens on the new-table form.", flush=True)
-        for t in store.serving():
-            if t.archived:
-                continue
-            for s in t.seats:
-                kind = f"bot ({s.agent})" if s.agent else "human"
-                print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
-            print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
-            print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
-        if public:
-            print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
-        else:
-            print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
-        stop = asyncio.Event()
-        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
-            pass
-        print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
-        print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
-        if ready is not None:
-            ready(info)
-        await stop.wait()
-
     try:
-        asyncio.run(main())
+        asyncio.run(_serve_until_stopped(classroom, ip, port, host=address if public else "127.0.0.1", hosts=hosts,
+                                         public=public, compress=compress, ready=ready))
     except KeyboardInterrupt:
         pass
     finally:
         classroom.close(wait=True)  # the bots' workers (ended, nothing left behind), the store and its lock
     print("Server stopped; the tables stay in the store.", flush=True)
     return 0
+
+
+def _log_to(log_path) -> None:
+    """The teacher's log: the server's and tornado's messages (INFO and up), with their
+    time, level and source, appended to ``log_path`` (a path), else written to stderr."""
+    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
+        logging.getLogger(name).addHandler(handler)
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
+def server_links(classroom: Classroom, base: str, port: int) -> dict:
+    """The links of a server listening at ``base`` (``"http://host:port"``) on ``port``, as
+    :func:`serve` hands them to ``ready``: ``base``, ``port``, ``token`` and ``teacher``
+    (the teacher's), ``seats`` ({table: {seat: url}}), ``projector`` and ``hotseat``
+    ({table: url}, each with the table's own link token, never the teacher's)."""
+    store = classroom.store
+    return {"base": base, "port": port, "token": classroom.teacher_token,
+            "teacher": f"{base}/teacher?token={classroom.teacher_token}",
+            "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
+            **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
+               for role, kind in SCREEN_LINKS.items()}}
+
+
+def print_links(store: GameStore, info: dict, public: bool) -> None:
+    """What the teacher reads once the server listens: the teacher page's link (kept
+    private), the tables set aside and why, each table's seat, projector and hot-seat
+    links (``info``: :func:`server_links`), and whether the school network can reach it."""
+    base = info["base"]
+    print(f"Teacher page: {info['teacher']}", flush=True)
+    print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
+    for tid, why in sorted(store.set_aside.items()):
+        print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
+    if not store.table_ids():
+        print("  No table yet: the teacher page opens on the new-table form.", flush=True)
+    for t in store.serving():
+        if t.archived:
+            continue
+        for s in t.seats:
+            kind = f"bot ({s.agent})" if s.agent else "human"
+            print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
+        print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
+        print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
+    if public:
+        print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
+    else:
+        print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+
+
+async def _serve_until_stopped(classroom: Classroom, ip: str, port: int, *, host: str, hosts: set, public: bool,
+                               compress: bool, ready) -> None:
+    """Listen on ``ip``:``port`` (links name ``host``), start the tables' bots, print the
+    links (:func:`print_links`), call ``ready(info)`` and serve until SIGTERM (or the
+    caller's Ctrl-C)."""
+    sockets = bind_sockets(port, address=ip)
+    bound = sockets[0].getsockname()[1]
+    base = f"http://{host}:{bound}"
+    server = tornado.httpserver.HTTPServer(make_app(classroom, hosts, base, compress=compress), xheaders=False)
+    server.add_sockets(sockets)
+    for tid in classroom.store.serving_ids():
+        classroom.schedule_bots(tid)
+    info = server_links(classroom, base, bound)
+    print_links(classroom.store, info, public)
+    stop = asyncio.Event()
+    try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
+        pass
+    print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
+    print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
+    if ready is not None:
+        ready(info)
+    await stop.wait()
