@@ -193,6 +193,8 @@ class _Explainer:
         self.names = _names(self.entries)
         self.memo: dict[str, tuple[list[KeyEntry], set[str]]] = {}
         self.titles: dict[str, str] = {}
+        self.parts: dict[str, tuple[str, frozenset]] = {}  # oldest first: a board's groups, see board()
+        self.keys: dict[frozenset, str] = {}  # ids of the entries drawn -> the key's HTML (key_of)
 
     def title(self, body: str) -> str:
         """The ``<title>`` element for a ``<text>`` whose inner text is ``body`` (its
@@ -205,6 +207,37 @@ class _Explainer:
             got = self.titles[body] = f"<title>{escape(' '.join(e.sentence() for e in found))}</title>" if found else ""
         return got
 
+    def board(self, svg: str) -> tuple[str, frozenset]:
+        """``(annotate_svg(svg), ids of drawn_entries(svg))`` over these entries, worked out
+        per group of the drawing (the text between two ``"<g "``): a group drawn the same
+        as before (the terrain of a board, every position alike) is read once; the
+        :data:`PARTS_KEPT` groups used last are kept. A drawing whose texts a group
+        boundary would cut is read whole."""
+        titled, shown = [], set()
+        for piece in svg.split("<g "):
+            got = self.parts.pop(piece, None)
+            if got is None:
+                if piece.count("<text") != piece.count("</text>"):  # a text across groups: the drawing whole
+                    return annotate_svg(svg, self.entries, self), frozenset(map(id, drawn_entries(svg, self.entries, self)))
+                got = (annotate_svg(piece, self.entries, self),
+                       frozenset(map(id, drawn_entries(piece, self.entries, self))))
+                while len(self.parts) >= PARTS_KEPT:
+                    del self.parts[next(iter(self.parts))]
+            self.parts[piece] = got  # the most recently used last
+            titled.append(got[0])
+            shown |= got[1]
+        return "<g ".join(titled), frozenset(shown)
+
+    def key_of(self, shown: frozenset) -> str:
+        """:func:`key_html` of these entries that are listed always or drawn (``shown``: the
+        ids of the entries a drawing writes), each set of drawn entries once."""
+        got = self.keys.get(shown)
+        if got is None:
+            if len(self.keys) >= PARTS_KEPT:
+                self.keys.clear()
+            got = self.keys[shown] = key_html([e for e in self.entries if not e.drawn_only or id(e) in shown])
+        return got
+
     def __call__(self, words: str) -> tuple[list[KeyEntry], set[str]]:
         got = self.memo.get(words)
         if got is None:
@@ -215,6 +248,7 @@ class _Explainer:
 
 
 MEMO_TEXTS = 4096  #: the most texts one :class:`_Explainer` keeps read
+PARTS_KEPT = 32  #: the most groups of drawings one :class:`_Explainer` keeps titled
 KEYS_KEPT = 16  #: the most keys (lists of entries) whose explainers :func:`_explainer_of` keeps
 _EXPLAINERS: dict[tuple, _Explainer] = {}
 
@@ -308,9 +342,8 @@ class BoardKeys:
         if not self._declared:
             return board, ""
         explain = self._explain
-        shown = set(map(id, drawn_entries(board, explain.entries, explain)))
-        hit = self._boards[board] = (annotate_svg(board, explain.entries, explain),
-                                     key_html([e for e in explain.entries if not e.drawn_only or id(e) in shown]))
+        titled, shown = explain.board(board)
+        hit = self._boards[board] = (titled, explain.key_of(shown))
         return hit
 
 
