@@ -66,7 +66,7 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from . import lesson
 from .bots import seat_bot
-from .explain import keyed_board, settings_sentence, settings_words
+from .explain import BoardKeys, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
@@ -226,7 +226,7 @@ def create_request(msg: dict) -> dict:
 
 
 def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,
-                 bots=()) -> dict:
+                 bots=(), board_keys: BoardKeys | None = None) -> dict:
     """The message a page receives: everything built for ``viewer`` only.
 
     ``viewer``: a seat (player index) or :data:`PUBLIC` (projector, hot-seat screen). On a
@@ -238,7 +238,9 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     gets no choices and ``"bot": True``. Also ``"secrets"`` (the game hides a seat's
     cards from the others: the hot seat's "Show my hidden cards" is offered,
     :func:`haunted_kit.visibility.seat_secrets`), ``"turn"`` (the page has choices now) and
-    ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
+    ``"help"`` (HTML: the phase explained; the game's own when its view gives one).
+    ``board_keys``: the :class:`~haunted_kit.explain.BoardKeys` of the table's position,
+    shared by its pages (the same message; the board's key is read once per position)."""
     views = table_views(table)
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
@@ -250,7 +252,8 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
            else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
     }
     # the key of every code the board draws, and a title on each drawn code (haunted_kit.explain)
-    msg["board"], msg["key"] = keyed_board(table.game, table.state, msg.get("board", ""))
+    keyed = board_keys if board_keys is not None else BoardKeys(table.game, table.state)
+    msg["board"], msg["key"] = keyed(msg.get("board", ""))
     if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
         msg["actions"], msg["acting"], msg["bot"] = [], None, True
     msg["turn"] = bool(msg["actions"])
@@ -264,29 +267,48 @@ def decision_text(table: Table, seat: int, action) -> str:
     return f"P{seat + 1}: {name_cells(describe_action(action, table.state))}"
 
 
-def undo_allowed(table: Table, seat: int) -> bool:
+class Observed:
+    """A position and its observations, each built once: ``Observed(state)[q]`` is
+    ``state.observation(q)`` (the same dict each time: read it, never change it)."""
+
+    def __init__(self, state):
+        self.state = state
+        self._seen: dict = {}
+
+    def __getitem__(self, q):
+        got = self._seen.get(q)
+        if got is None:
+            got = self._seen[q] = self.state.observation(q)
+        return got
+
+
+def undo_allowed(table: Table, seat: int, *, before: Observed | None = None, after: Observed | None = None) -> bool:
     """Board Game Arena's policy for taking back one's own move: ``seat`` made the last
     decision in effect, and that decision neither produced a chance outcome (the
     action record gained a chance entry) nor revealed hidden information (some player's
     view after it differs from the same decision applied to a determinisation of the
     position before it, :func:`haunted_kit.search.determinise`). Other players have
-    not moved since, because the last decision is the seat's own."""
+    not moved since, because the last decision is the seat's own.
+
+    ``before`` / ``after``: the position before the last decision and the table's position
+    now with their observations, when the caller kept them (:class:`Observed`); else the
+    position before is replayed (:meth:`Table.position`) and the observations built here."""
     if not table.applied or table.applied[-1][1] != seat or table.state.is_terminal():
         return False
-    before = table.position(len(table.applied) - 1)
+    before = before if before is not None else Observed(table.position(len(table.applied) - 1))
+    after = after if after is not None else Observed(table.state)
     action = table.applied[-1][2]
-    after = table.state
-    if any(e.chance for e in after.history()[len(before.history()):]):
+    if any(e.chance for e in after.state.history()[len(before.state.history()):]):
         return False
     rng = random.Random(table.seq)
     for q in range(len(table.seats)):
-        guess = determinise(table.game, before, q, rng)
+        guess = determinise(table.game, before.state, q, rng)
         guess_before = guess.observation(q)
         try:
             guess.apply_action(action)
         except (IllegalAction, ValueError):
             return False  # the decision was possible only because of something ``q`` cannot see
-        if not _same_news(before.observation(q), after.observation(q), guess_before, guess.observation(q)):
+        if not _same_news(before[q], after[q], guess_before, guess.observation(q)):
             return False  # what the decision showed ``q`` depended on something ``q`` could not see
     return True
 
@@ -363,9 +385,14 @@ class Classroom:
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
+    _waiting: dict = field(default_factory=dict)  #: table id -> (seq, state, seats' names and agents, lesson.waiting)
+    _idle: dict = field(default_factory=dict)     #: table id -> (seq, state, lesson.seat_idle)
+    _positions: dict = field(default_factory=dict)  #: table id -> {(decisions, last row): Observed}: now and one back
     _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
     _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
     _status: dict = field(default_factory=dict)    # (table, seq) -> status line
+    _keys: dict = field(default_factory=dict)      # table id -> (seq, BoardKeys of that position)
+    _teacher_rows: dict = field(default_factory=dict)  # table id -> (seq, state, the row's parts fixed by the record)
     _teacher_due: object = None                    # the scheduled teacher message (asyncio TimerHandle)
     _teacher_sent: float = float("-inf")           # time.monotonic() of the last teacher message
     _bot_tasks: dict = field(default_factory=dict)
@@ -449,12 +476,12 @@ class Classroom:
         built afresh: :func:`view_message` plus ``undo`` (own-move undo allowed now,
         :meth:`can_undo`) and ``announce`` (the table's last rollback or undo sentence, or
         None)."""
-        bots = self.bots_of(t)
+        bots, keys = self.bots_of(t), self.board_keys(t)
         if mode == "seat":
-            msg = view_message(t, viewer, self.size, bots=bots)
+            msg = view_message(t, viewer, self.size, bots=bots, board_keys=keys)
         else:
             msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
-                               bots=bots)
+                               bots=bots, board_keys=keys)
         # own-move undo: a seat page for its seat; the hot-seat screen for the human at it (the one to move)
         seat = viewer if mode == "seat" else None if mode == "projector" else t.state.current_player()
         msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
@@ -468,6 +495,14 @@ class Classroom:
                 else ""
         return msg
 
+    def board_keys(self, t: Table) -> BoardKeys:
+        """The :class:`~haunted_kit.explain.BoardKeys` of table ``t``'s position (one per
+        table, made afresh when the table's record moves on: ``seq`` counts every row)."""
+        kept = self._keys.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1].state is not t.state:
+            kept = self._keys[t.id] = (t.seq, BoardKeys(t.game, t.state))
+        return kept[1]
+
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
         """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
         label, ``"P2 Ana"``), ``name_wanted`` (a seat page whose seat has no name yet and
@@ -479,7 +514,7 @@ class Classroom:
         msg["name_wanted"] = bool(seat is not None and not seat.name and seat.agent is None)  # a bot's seat: nobody to name
         if seat is not None and seat.name:
             msg["title"] += f" {seat.name}"
-        msg["waiting"] = lesson.waiting(self.store, t)
+        msg["waiting"] = self.waiting(t)
         msg["results"] = lesson.results_html(lesson.results(self.store, t)) if t.state.is_terminal() else ""
 
     def message_for(self, conn: Connection) -> dict:
@@ -497,8 +532,30 @@ class Classroom:
         key = (t.seq, seat)
         cached = self._undo.get(t.id)
         if cached is None or cached[0] != key:
-            cached = self._undo[t.id] = (key, undo_allowed(t, seat))
+            cached = self._undo[t.id] = (key, undo_allowed(t, seat, before=self.kept_position(t, 1),
+                                                           after=self.kept_position(t, 0)))
         return cached[1]
+
+    def kept_position(self, t: Table, back: int) -> Observed | None:
+        """Table ``t``'s position ``back`` decisions in effect ago (0: now, 1: before the last
+        decision) with its observations (:class:`Observed`), when this classroom kept it;
+        else None. The store never changes a state once it has moved on from it (a decision
+        is applied to a copy), so the position now is kept as it is, under the record row
+        of its last decision in effect: one position back is the one kept under the row of
+        the decision before the last. Two per table are kept."""
+        n = len(t.applied) - back
+        if n < 0:
+            return None
+        key = (n, t.applied[n - 1][0] if n else None)  # a row's seq is never reused: the line up to it is fixed
+        kept = self._positions.setdefault(t.id, {})
+        found = kept.get(key)
+        if back == 0:
+            if found is None or found.state is not t.state:
+                for k in [k for k in kept if k[0] < n - 1 or k[0] >= n]:  # keep the one before and this one
+                    del kept[k]
+                found = kept[key] = Observed(t.state)
+            return found
+        return found if found is not None and found.state is not t.state else None
 
     def line_of(self, t: Table) -> list:
         """The table's line of decisions: those in effect, then those the last rollback
@@ -583,20 +640,51 @@ class Classroom:
                                  "watch": self.store.link_token(t.id, "watch")})
                 continue
             over = t.state.is_terminal()
-            idle = [None] * len(t.seats) if over else lesson.seat_idle(self.store, t)  # a finished game waits for nobody
+            idle = [None] * len(t.seats) if over else self.seat_idle(t)  # a finished game waits for nobody
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
                       "idle_since": idle[seat.seat],
                       "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
+            settings, settings_help, decisions = self.teacher_row(t)
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
-                           "settings": settings_sentence(t.game, t.config, self.form_fields(t.game)),
-                           "settings_help": " ".join(f"{r['label']}: {r['help']}" for r in
-                                                     settings_words(t.game, t.config, self.form_fields(t.game)) if r["help"]),
-                           "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
+                           "settings": settings, "settings_help": settings_help,
+                           "over": t.state.is_terminal(), "decisions_list": decisions})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-            tables[-1]["waiting"] = lesson.waiting(self.store, t)  # times as epochs: the page counts on (no message a second)
+            tables[-1]["waiting"] = self.waiting(t)  # times as epochs: the page counts on (no message a second)
         return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside(),
                 "archived": archived, "roster": self.store.roster()}
+
+    def teacher_row(self, t: Table) -> tuple[str, str, list]:
+        """``(settings, settings_help, decisions_list)`` of table ``t``'s row of the teacher
+        message, worked out once per position of the table (its record's ``seq``: the
+        settings, the line of decisions and the position they are written on stay until
+        the next row); the rest of the row (seats, names, times) is read afresh."""
+        kept = self._teacher_rows.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1] is not t.state:
+            fields = self.form_fields(t.game)
+            help_ = " ".join(f"{r['label']}: {r['help']}" for r in settings_words(t.game, t.config, fields) if r["help"])
+            kept = self._teacher_rows[t.id] = (t.seq, t.state, (settings_sentence(t.game, t.config, fields), help_,
+                                                                self.decisions_list(t)))
+        return kept[2]
+
+    def waiting(self, t: Table) -> dict | None:
+        """:func:`haunted_kit.lesson.waiting` of table ``t``, read from the store once per
+        position of the table and its seats' names and agents (its time is the record's
+        last row, which moves ``seq``): every page of the table and the teacher message
+        share it."""
+        key = (t.seq, t.state, tuple((s.label, s.agent) for s in t.seats))
+        kept = self._waiting.get(t.id)
+        if kept is None or kept[0] != key[0] or kept[1] is not key[1] or kept[2] != key[2]:
+            kept = self._waiting[t.id] = (*key, lesson.waiting(self.store, t))
+        return kept[3]
+
+    def seat_idle(self, t: Table) -> list:
+        """:func:`haunted_kit.lesson.seat_idle` of table ``t``, read from the store once per
+        position of the table (each seat's last decision and the table's creation)."""
+        kept = self._idle.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1] is not t.state:
+            kept = self._idle[t.id] = (t.seq, t.state, lesson.seat_idle(self.store, t))
+        return kept[2]
 
     def idle_times(self, t: Table) -> dict:
         """How long, in seconds by :attr:`clock`, table ``t`` has waited for its player to
@@ -1622,70 +1710,96 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
     """
-    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
-        logging.getLogger(name).addHandler(handler)
-        logging.getLogger(name).setLevel(logging.INFO)
+    _log_to(log_path)
     classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
                                bot_delay=bot_delay)
     classroom.teacher_interval = TEACHER_INTERVAL
     if game is not None:
         classroom.game = game
     classroom.tutorial = tutorial
-    store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
     hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)
-
-    async def main():
-        sockets = bind_sockets(port, address=ip)
-        bound = sockets[0].getsockname()[1]
-        base = f"http://{address if public else '127.0.0.1'}:{bound}"
-        app = make_app(classroom, hosts, base, compress=compress)
-        server = tornado.httpserver.HTTPServer(app, xheaders=False)
-        server.add_sockets(sockets)
-        for tid in store.serving_ids():
-            classroom.schedule_bots(tid)
-        info = {"base": base, "port": bound, "token": classroom.teacher_token,
-                "teacher": f"{base}/teacher?token={classroom.teacher_token}",
-                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
-                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
-                   for role, kind in SCREEN_LINKS.items()}}
-        print(f"Teacher page: {info['teacher']}", flush=True)
-        print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
-        for tid, why in sorted(store.set_aside.items()):
-            print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
-        if not store.table_ids():
-            print("  No table yet: the teacher page opens on the new-table form.", flush=True)
-        for t in store.serving():
-            if t.archived:
-                continue
-            for s in t.seats:
-                kind = f"bot ({s.agent})" if s.agent else "human"
-                print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
-            print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
-            print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
-        if public:
-            print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
-        else:
-            print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
-        stop = asyncio.Event()
-        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
-            pass
-        print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
-        print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
-        if ready is not None:
-            ready(info)
-        await stop.wait()
-
     try:
-        asyncio.run(main())
+        asyncio.run(_serve_until_stopped(classroom, ip, port, host=address if public else "127.0.0.1", hosts=hosts,
+                                         public=public, compress=compress, ready=ready))
     except KeyboardInterrupt:
         pass
     finally:
         classroom.close(wait=True)  # the bots' workers (ended, nothing left behind), the store and its lock
     print("Server stopped; the tables stay in the store.", flush=True)
     return 0
+
+
+def _log_to(log_path) -> None:
+    """The teacher's log: the server's and tornado's messages (INFO and up), with their
+    time, level and source, appended to ``log_path`` (a path), else written to stderr."""
+    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
+        logging.getLogger(name).addHandler(handler)
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
+def server_links(classroom: Classroom, base: str, port: int) -> dict:
+    """The links of a server listening at ``base`` (``"http://host:port"``) on ``port``, as
+    :func:`serve` hands them to ``ready``: ``base``, ``port``, ``token`` and ``teacher``
+    (the teacher's), ``seats`` ({table: {seat: url}}), ``projector`` and ``hotseat``
+    ({table: url}, each with the table's own link token, never the teacher's)."""
+    store = classroom.store
+    return {"base": base, "port": port, "token": classroom.teacher_token,
+            "teacher": f"{base}/teacher?token={classroom.teacher_token}",
+            "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
+            **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
+               for role, kind in SCREEN_LINKS.items()}}
+
+
+def print_links(store: GameStore, info: dict, public: bool) -> None:
+    """What the teacher reads once the server listens: the teacher page's link (kept
+    private), the tables set aside and why, each table's seat, projector and hot-seat
+    links (``info``: :func:`server_links`), and whether the school network can reach it."""
+    base = info["base"]
+    print(f"Teacher page: {info['teacher']}", flush=True)
+    print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
+    for tid, why in sorted(store.set_aside.items()):
+        print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
+    if not store.table_ids():
+        print("  No table yet: the teacher page opens on the new-table form.", flush=True)
+    for t in store.serving():
+        if t.archived:
+            continue
+        for s in t.seats:
+            kind = f"bot ({s.agent})" if s.agent else "human"
+            print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
+        print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
+        print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
+    if public:
+        print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
+    else:
+        print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+
+
+async def _serve_until_stopped(classroom: Classroom, ip: str, port: int, *, host: str, hosts: set, public: bool,
+                               compress: bool, ready) -> None:
+    """Listen on ``ip``:``port`` (links name ``host``), start the tables' bots, print the
+    links (:func:`print_links`), call ``ready(info)`` and serve until SIGTERM (or the
+    caller's Ctrl-C)."""
+    sockets = bind_sockets(port, address=ip)
+    bound = sockets[0].getsockname()[1]
+    base = f"http://{host}:{bound}"
+    server = tornado.httpserver.HTTPServer(make_app(classroom, hosts, base, compress=compress), xheaders=False)
+    server.add_sockets(sockets)
+    for tid in classroom.store.serving_ids():
+        classroom.schedule_bots(tid)
+    info = server_links(classroom, base, bound)
+    print_links(classroom.store, info, public)
+    stop = asyncio.Event()
+    try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
+        pass
+    print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
+    print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
+    if ready is not None:
+        ready(info)
+    await stop.wait()
