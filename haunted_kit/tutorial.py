@@ -39,7 +39,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 
 from .bots import default_agent, seat_bots
@@ -939,16 +938,3 @@ def read_response(ex, raw):
 
 
 _CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
-
-
-def new_title(title: str) -> str:
-    """``"New: <title>"``, once: a title that already says it is new (a kind the game gave
-    no teach point, ``"New: offer"``) is kept as it is."""
-    return title if title.startswith("New:") else f"New: {title}"
-
-
-def lesson_html(steps) -> str:
-    """``steps`` (:class:`Step`) as the HTML of a page's lesson panel (escaped), or ``""``."""
-    return "".join(f'<div class="hk-lesson-step"><b>{escape(new_title(st.title))}</b> {escape(st.text)}'
-                   + (f' <span class="hk-lesson-rule">(rule: {escape(st.section)})</span>' if st.section else "")
-                   + "</div>" for st in steps)
