@@ -525,7 +525,7 @@ class Classroom:
         question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
         ``tries``, ``board``; or None), ``feedback`` (the last verdict, or None), ``summary``
         (:meth:`~haunted_kit.tutorial.StepBook.summary`) and ``notice`` (a set-aside record, said once)."""
-        from .events import cite_rulings
+        from .events import cite_rulings  # lazy: only a tutorial class asks questions
 
         if seat in self.bots_of(t):
             return {"type": "tutor", "table": t.id, "on": False}
@@ -568,8 +568,8 @@ class Classroom:
         teacher page are sent what changed. The table never waits for it. A request that
         cannot be done is refused with a sentence; an answer that cannot be read is said in
         the question's feedback and counts no try."""
-        from .exercises import ExerciseError
-        from .tutorial import TutorialError, read_response
+        from .exercises import ExerciseError  # lazy: only a tutorial class answers questions
+        from .tutorial import TutorialError, read_response  # lazy: as above
 
         t = self.table(conn.table_id)
         seat = conn.viewer

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from .bots import default_agent, seat_bots
 from .events import cite_rulings
-from .exercises import Exercise
+from .exercises import Exercise, ExerciseError
 from .fileio import atomic_write
 from .games import default_players, game_module, get_game, load_state
 from .protocol import describe_action, is_integer, sample_chance
@@ -911,8 +911,6 @@ def read_response(ex, raw):
     Raises:
         ExerciseError: an answer of the wrong shape (nothing is counted).
     """
-    from .exercises import ExerciseError
-
     if ex.kind == "pick":
         if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
             raise ExerciseError("Tick the options that apply, then check.")
