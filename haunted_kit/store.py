@@ -763,7 +763,8 @@ class GameStore:
         table was made: a student's seat handed to a bot midway is the student's again,
         :meth:`agent_history`) and names with the same seats: each seat's join code moves to the new table (the old table's seats get
         new codes), so a student's link opens the rematch; the old table is archived and
-        remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``).
+        remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``); each seat's
+        tutorial progress (:meth:`set_tutor_progress`) is copied to the new table, the same student's.
         ``seed``: the new game's (default: the old one's plus 1, another deal). Returns the
         new table. Raises StoreError (the old table does not rebuild), ValueError."""
         old = self.table(table_id)
@@ -782,6 +783,9 @@ class GameStore:
                 when = _now()
                 self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, old.id))
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"rematch:{old.id}", str(new.id)))
+                # the same students: each seat's tutorial progress goes on at the rematch (a tutorial class)
+                self.db.execute("INSERT OR REPLACE INTO meta SELECT ? || substr(key, ?), value FROM meta WHERE key LIKE ?",
+                                (f"tutor:{new.id}:", len(f"tutor:{old.id}:") + 1, f"tutor:{old.id}:%"))
             for a, b in zip(old.seats, new.seats):
                 a.code, b.code = b.code, a.code
             old.archived = when

@@ -239,3 +239,24 @@ def test_a_seat_a_bot_plays_has_no_tutorial():
     line = {s["seat"]: s["tutorial"] for tt in c.teacher_message()["tables"] for s in tt["seats"]}
     assert line[1] == "" and line[0].endswith("; questions 0 right of 0 asked")
     store.close()
+
+
+def test_a_rematch_goes_on_with_each_seats_tutorial():
+    """A rematch has the same students on the same seats: what each seat read, skipped and
+    answered goes on at the new table (the old one keeps its own record)."""
+    game = game_names()[0]
+    g = get_game(game)
+    store = GameStore(":memory:")
+    t = store.create_table(game=game, players=default_players(g), seed=1)
+    mover = t.state.current_player()
+    c, pages = open_class(store, t.id)
+    c.tutor_op(pages[mover], {"op": "next"})
+    c.tutor_op(pages[mover], {"op": "skip"})
+    before = c.tutor_of(t, mover).book_state()
+    new = store.rematch(t.id)
+    assert store.tutor_progress(new.id, mover) == store.tutor_progress(t.id, mover) == c.tutor_of(t, mover).progress()
+    c2 = Classroom(store, bot_delay=0, tutorial=True)
+    book = c2.tutor_of(new, mover)
+    assert (book.read, book.skipped) == (set(before["read"]), set(before["skipped"])) and book.read and book.skipped
+    assert [store.tutor_progress(new.id, s.seat) is None for s in new.seats] == [s.seat != mover for s in new.seats]
+    store.close()

@@ -140,6 +140,8 @@ def test_a_seat_answers_skips_shows_again_and_finds_its_progress_after_a_restart
     expect(feedback).to_have_class("hk-q-feedback right")
     expect(feedback).to_have_text(f"Right! {ex.right_text()}")
     expect(form).to_have_count(0)  # answered: the question closes, the verdict stays
+    # the keyboard goes on in the panel (never back to the page's top)
+    assert page.evaluate("() => document.getElementById('hk-tutor').contains(document.activeElement)")
     # show the goal again (chosen from the steps met, by keyboard), then skip it
     read_on(page)
     sel = page.locator(".hk-tutor-list")
@@ -147,7 +149,11 @@ def test_a_seat_answers_skips_shows_again_and_finds_its_progress_after_a_restart
     sel.select_option("goal")
     page.locator(".hk-tutor-replay").focus()
     page.keyboard.press("Enter")
-    expect(page.locator(".hk-tutor-title")).to_have_text(tutor(page, "tutor.met[0].title"))
+    goal = tutor(page, "tutor.met[0].title")
+    expect(page.locator(".hk-tutor-title")).to_have_text(goal)
+    live = page.locator("#hk-tutor .hk-tutor-live")  # a screen reader hears the step shown
+    assert (live.get_attribute("role"), live.get_attribute("aria-live")) == ("status", "polite")
+    expect(live).to_contain_text(f"Tutorial: {goal}. ")
     page.locator(".hk-tutor-skip").focus()
     page.keyboard.press("Enter")
     page.wait_for_function("() => tutor.summary.skipped === 1")
