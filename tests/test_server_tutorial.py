@@ -260,3 +260,25 @@ def test_a_rematch_goes_on_with_each_seats_tutorial():
     assert (book.read, book.skipped) == (set(before["read"]), set(before["skipped"])) and book.read and book.skipped
     assert [store.tutor_progress(new.id, s.seat) is None for s in new.seats] == [s.seat != mover for s in new.seats]
     store.close()
+
+
+def test_an_answer_is_read_in_the_form_its_kind_takes():
+    """What a seat page sends, as the exercise's check takes it: cells typed as the boards
+    write them (with or without brackets), ticked options as a set; a wrong shape refused."""
+    from types import SimpleNamespace
+
+    from haunted_kit.exercises import ExerciseError
+    from haunted_kit.tutorial import read_response
+
+    cells, pick = SimpleNamespace(kind="cells"), SimpleNamespace(kind="pick")
+    assert read_response(cells, "2,-1; 0,3") == {(2, -1), (0, 3)}
+    assert read_response(cells, "(2, -1) and (0,3)") == {(2, -1), (0, 3)}
+    assert read_response(cells, [[1, -2]]) == {(1, -2)}
+    with pytest.raises(ExerciseError, match="write each cell as the board names it, such as 2,-1; 0,3 \\(not 'north'\\)"):
+        read_response(cells, "north")
+    assert read_response(pick, ["Gate", "Silo"]) == {"Gate", "Silo"}
+    with pytest.raises(ExerciseError, match="Tick the options that apply"):
+        read_response(pick, "Gate")
+    with pytest.raises(ExerciseError, match="enter a whole number"):
+        read_response(SimpleNamespace(kind="number"), [3])
+    assert read_response(SimpleNamespace(kind="number"), "7") == "7"
