@@ -41,7 +41,8 @@ def cite_rulings(text: str) -> str:
 
 
 #: the kit's rulings, one table row each (``| E3 | question | reading | where | switch |``)
-RULINGS_FILE = Path(__file__).resolve().parents[1] / "docs" / "RULINGS.md"
+RULINGS_FILES = (Path(__file__).resolve().parent / "_docs" / "RULINGS.md",  # an installed wheel's copy
+                 Path(__file__).resolve().parents[1] / "docs" / "RULINGS.md")  # a source checkout
 _RULING_ROW = re.compile(r"^\| ([EL]?\d+) \| ([^|]+?) \| ([^|]+?) \|", re.M)
 _RULING_CITED = re.compile(r"\brulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
 
@@ -49,11 +50,15 @@ _RULING_CITED = re.compile(r"\brulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)"
 @functools.lru_cache(maxsize=1)
 def kit_rulings() -> dict:
     """``{id: (question, reading)}`` of every kit ruling (``"E3"``, ``"32"``, ``"L12"``) as
-    ``docs/RULINGS.md`` words it, markdown marks removed; ``{}`` when the file is not there
-    (an installed wheel without the docs: a citation then stays a citation)."""
-    try:
-        text = RULINGS_FILE.read_text(encoding="utf-8")
-    except OSError:
+    ``docs/RULINGS.md`` words it, markdown marks removed; ``{}`` when neither copy is there
+    (the wheel carries one as ``haunted_kit/_docs/RULINGS.md``; without it a citation stays a citation)."""
+    for path in RULINGS_FILES:
+        try:
+            text = path.read_text(encoding="utf-8")
+            break
+        except OSError:
+            continue
+    else:
         return {}
     return {m[1]: (m[2].strip().replace("`", ""), m[3].strip().replace("`", "")) for m in _RULING_ROW.finditer(text)}
 

@@ -520,7 +520,7 @@ class Classroom:
     def tutor_message(self, t: Table, seat: int) -> dict:
         """A tutorial seat page's panel, ``{"type": "tutor", "table", "on"}`` (``on``: False for a
         seat a bot plays) and ``current`` (the step to read as it reads now: ``key``, ``title``,
-        ``text``, ``section``, ``choices``; or None), ``waiting`` (titles queued behind it),
+        ``text``, ``section``, ``choices``, ``lines``: the player aid's; or None), ``waiting`` (titles queued behind it),
         ``met`` (every step met: ``key``, ``title``, ``read``, ``skipped``), ``question`` (the
         question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
         ``tries``, ``board``; or None), ``feedback`` (the last verdict, or None), ``summary``
@@ -545,7 +545,8 @@ class Classroom:
                             "board": self.question_board(t.game, ex)}
         return {"type": "tutor", "table": t.id, "on": True,
                 "current": None if st is None else {"key": st.key, "title": st.title, "text": st.text,
-                                                    "section": st.section, "choices": list(st.choices)},
+                                                    "section": st.section, "choices": list(st.choices),
+                                                    "lines": [list(x) for x in st.lines]},
                 "waiting": [w.title for w in book.waiting()],
                 "met": [{"key": k, "title": x.title, "read": k in book.read, "skipped": k in book.skipped}
                         for k, x in book.steps.items()],
@@ -562,6 +563,7 @@ class Classroom:
     def tutor_op(self, conn: Connection, msg: dict) -> None:
         """A tutorial seat page's request ``{"type": "tutor", "op"}``: ``next`` (the step is
         read; its question, if any, is asked now), ``skip``, ``replay`` (``key``: a step met),
+        ``recall`` (the goal and the player aid shown again),
         ``answer`` (``answer``: the answer as the question's kind takes it,
         :func:`haunted_kit.tutorial.read_response`), ``reveal`` (the answer, after a try) or
         ``leave`` (the question left). Kept in the store; every page of the seat and the
@@ -580,12 +582,14 @@ class Classroom:
         op = msg.get("op")
         self._tutor_notices.pop((t.id, seat), None)
         try:
-            if op in ("next", "skip", "replay") and not book.asking:
+            if op in ("next", "skip", "replay", "recall") and not book.asking:
                 book.feedback = None  # the last question's verdict was read: the panel moves on
             if op == "next":
                 book.next()
             elif op == "skip":
                 book.skip()
+            elif op == "recall":
+                book.recall()
             elif op == "replay":
                 key = msg.get("key")
                 if not isinstance(key, str):

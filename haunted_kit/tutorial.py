@@ -12,6 +12,10 @@ time, each the first time the player meets it:
 
 * ``goal`` - first of all: what the player is trying to win and how the game ends (the
   game's ``goal`` teach point; without one, the kit says the game is scored at its end);
+* ``aid`` - at the learner's first own decision, right after the goal: the player aid,
+  "What you can do on a turn", one short line per decision kind the game teaches (its
+  ``kind:`` teach points, in their order, legal yet or not; a point's ``aid`` line, with the
+  box's numbers), so a player can plan before meeting each (:func:`aid_step`);
 * ``kind:<type>`` - a decision kind (the Game's ``action_types``), the first time one of
   its actions is legal for the player, with the legal choices of that kind listed (the
   play view lights them on the board);
@@ -24,7 +28,8 @@ time, each the first time the player meets it:
 The words come from the game's own **teach points** (optional, the game package's
 ``tutorial.py`` with ``TEACH_POINTS``: a tuple of :class:`TeachPoint`, each citing its
 rule's section, and optionally naming an exercise of the game's ``EXERCISES`` asked right
-after it; and optionally ``OPTIONS``, the first game's ``new_game`` keywords). A game without the table still gets a tutorial: every kind, phase and refusal
+after it; a point's text may be a function of the position, ``text(state) -> str``, so the
+numbers it gives (costs, valor) are read from the game's box in play, house rules included; and optionally ``OPTIONS``, the first game's ``new_game`` keywords). A game without the table still gets a tutorial: every kind, phase and refusal
 is taught from its declarations (the action's own words, the event sentences, the
 refusal's reason and section).
 
@@ -39,6 +44,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Callable, Union
+from html import escape
 from pathlib import Path
 
 from .bots import default_agent, seat_bots
@@ -57,7 +64,9 @@ LISTED = 6
 #: where a tutorial keeps its progress when none is given: this folder, one file per game
 PROGRESS_DIR = Path(".haunted-kit-tutorial")
 #: the kinds of step, by the prefix of their key
-STEP_KINDS = ("kind", "phase", "event", "refusal", "goal")
+STEP_KINDS = ("kind", "phase", "event", "refusal", "goal", "aid")
+#: the player aid's heading
+AID_TITLE = "What you can do on a turn"
 
 
 class TutorialError(ValueError):
@@ -90,17 +99,25 @@ class TeachPoint:
             ``"phase:<phase>"`` (a value of the event log's ``phase`` column) or
             ``"event:<kind>"`` (an event kind of the game's log).
         title: a short heading.
-        text: the rule in one to three sentences, in the game's own words.
+        text: the rule in one to three sentences, in the game's own words: a string, or a
+            function ``text(state) -> str`` of the position, which reads the numbers a player
+            plans with (costs, valor) from the box in play (``state.box``), so a house-rule
+            box prints its own (:meth:`say`).
         section: the rule's section in the game's rule text.
         question: a key of the game's ``EXERCISES`` to ask right after this point is read
             (``""``: none).
+        aid: for a ``kind:`` point, its line of the player aid (:func:`aid_step`): a short
+            string or ``aid(state) -> str``; ``""``: the first sentence of the text;
+            ``None``: not in the player aid (a follow-up decision a player does not plan,
+            such as a choice a skill opens).
     """
 
     key: str
     title: str
-    text: str
+    text: Union[str, Callable[[object], str]]
     section: str
     question: str = ""
+    aid: Union[str, Callable[[object], str], None] = ""
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
@@ -108,13 +125,28 @@ class TeachPoint:
             raise ValueError("a teach point's key is 'goal', 'kind:<type>', 'phase:<name>' or 'event:<kind>', "
                              f"got {self.key!r}")
 
+    def say(self, state) -> str:
+        """The point's text at ``state`` (a position of its game): ``text(state)`` when the
+        text is a function (its numbers read from ``state.box``), else the text itself."""
+        return self.text(state) if callable(self.text) else self.text
+
+    def aid_line(self, state) -> str | None:
+        """The point's line of the player aid at ``state`` (``None``: not in the aid)."""
+        if self.aid is None:
+            return None
+        if self.aid == "":
+            text = self.say(state)
+            return text.split(". ")[0].rstrip(".") + "."
+        return self.aid(state) if callable(self.aid) else self.aid
+
 
 @dataclass
 class Step:
     """A step of the lesson: ``key`` (see the module doc), ``title``, ``text`` (what to read
     now, about this very position), ``section`` (the rule's section, ``""`` when the game
-    names none), ``choices`` (the legal choices it is about, in words) and ``question`` (an
-    exercise key, or ``""``)."""
+    names none), ``choices`` (the legal choices it is about, in words), ``question`` (an
+    exercise key, or ``""``) and ``lines`` (the player aid's list: ``(title, line)`` pairs,
+    one per decision kind; empty for every other step)."""
 
     key: str
     title: str
@@ -122,10 +154,17 @@ class Step:
     section: str = ""
     choices: tuple = ()
     question: str = ""
+    lines: tuple = ()
 
     def as_dict(self) -> dict:
         return {"key": self.key, "title": self.title, "text": self.text, "section": self.section,
-                "choices": list(self.choices), "question": self.question}
+                "choices": list(self.choices), "question": self.question, "lines": [list(x) for x in self.lines]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Step":
+        """The step :meth:`as_dict` wrote (a file without ``lines``, from before the player aid, reads as none)."""
+        return cls(d["key"], d["title"], d["text"], d["section"], tuple(d["choices"]), d["question"],
+                   tuple((str(a), str(b)) for a, b in d.get("lines", ())))
 
 
 def teach_points(game) -> dict:
@@ -185,15 +224,41 @@ def words(name: str) -> str:
     return "".join(out).strip()
 
 
-def goal_step(game, points: dict | None = None) -> Step:
+def goal_step(game, points: dict | None = None, state=None) -> Step:
     """The ``goal`` step of ``game`` (a Game): what a player plays for and how the game ends,
-    from its ``goal`` teach point (``points``: its :func:`teach_points`), else the kit's
-    sentence naming the game."""
+    from its ``goal`` teach point (``points``: its :func:`teach_points`; its text read at
+    ``state``, the game's position), else the kit's sentence naming the game."""
     p = (teach_points(game) if points is None else points).get("goal")
     if p is not None:
-        return Step("goal", p.title, p.text, p.section)
+        return Step("goal", p.title, p.say(state), p.section)
     return Step("goal", f"The aim of {game.title}", f"You play {game.title} to the end of the game; the result is "
                 "scored then (the play view shows it when the game is over).")
+
+
+def aid_step(game, state, points: dict | None = None) -> Step:
+    """The player aid of ``game`` (a Game) at ``state``: :data:`AID_TITLE`, one line per
+    decision kind a player plans with, legal now or not, so the whole turn can be planned
+    before each kind is met. The lines are the game's ``kind:`` teach points in their order
+    (``(title, aid line)``, :meth:`TeachPoint.aid_line`: its numbers from ``state``'s box;
+    a point whose ``aid`` is ``None`` is left out), then each declared kind without a teach
+    point, in words; a game declaring neither gets its legal actions' kinds now."""
+    points = teach_points(game) if points is None else points
+    lines, named = [], set()
+    for p in points.values():
+        if p.key.startswith("kind:"):
+            named.add(p.key[5:])
+            line = p.aid_line(state)
+            if line is not None:
+                lines.append((p.title, line))
+    kinds = list(getattr(game, "action_types", None) or {})
+    if not kinds and not state.is_terminal():
+        kinds = list(dict.fromkeys(kind_of(game, a) for a in state.legal_actions()))
+    for kind in kinds:
+        if kind not in named:
+            lines.append((words(kind).capitalize(), "taught when you first may take it."))
+    return Step("aid", AID_TITLE, "Every kind of decision in this game, so you can plan ahead; each is taught in "
+                "full the first time you may take it. 'Player aid and goal' shows this again at any time.",
+                "", (), "", tuple(lines))
 
 
 def round_of(state):
@@ -347,6 +412,17 @@ class StepBook:
         self.save()
         return self.steps[key]
 
+    def recall(self) -> Step | None:
+        """Show the goal and the player aid again now, the goal first (the steps of them met
+        so far; the aid is met at the learner's first decision). Returns the step now current."""
+        for key in ("aid", "goal"):
+            if key in self.steps:
+                if key in self.queue:
+                    self.queue.remove(key)
+                self.queue.insert(0, key)
+        self.save()
+        return self.current
+
     def _known(self, key: str) -> None:
         if key not in self.steps:
             met = ", ".join(self.steps) or "none yet"
@@ -442,8 +518,13 @@ class StepBook:
         """
         steps = {}
         for d in _listed(data, "steps"):
+            lines = d.get("lines", [])  # a record from before the player aid has none
+            if not isinstance(lines, list) or not all(isinstance(x, list) and len(x) == 2
+                                                      and all(isinstance(y, str) for y in x) for x in lines):
+                raise TypeError("a step's lines must be a list of [title, line] texts")
             st = Step(_text(d, "key"), _text(d, "title"), _text(d, "text"), _text(d, "section"),
-                      tuple(_text({"c": c}, "c") for c in _listed(d, "choices")), _text(d, "question"))
+                      tuple(_text({"c": c}, "c") for c in _listed(d, "choices")), _text(d, "question"),
+                      tuple((a, b) for a, b in lines))
             steps[st.key] = st
         keys = {k: [_text({"k": k}, "k") for k in _listed(data, k)] for k in ("queue", "read", "skipped")}
         unknown = sorted({k for ks in keys.values() for k in ks} - set(steps))
@@ -529,7 +610,7 @@ class Tutorial(StepBook):
     # ------------------------------------------------------------------ what matters now
     def _queue_goal(self) -> None:
         """Queue the ``goal`` step first (:func:`goal_step`)."""
-        self.steps["goal"] = goal_step(self.game, self.points)
+        self.steps["goal"] = goal_step(self.game, self.points, self.state)
         self.queue.append("goal")
         self.introduced["goal"] = 0
 
@@ -538,7 +619,7 @@ class Tutorial(StepBook):
         said = [describe_action(a, self.state) for a in actions[:LISTED]]
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         p = self.points.get(f"kind:{kind}")
-        text = p.text if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+        text = p.say(self.state) if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
         return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text, p.section if p else "",
                     tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "")
@@ -567,7 +648,7 @@ class Tutorial(StepBook):
             then = st.text.replace(" You may now choose", " You could then choose")
             return Step(key, st.title, f"{then} (That was an earlier position: this kind of decision is not yours "
                         "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question)
-        if key in ("goal", "refusal") or self.introduced.get(key) == self.decisions:
+        if key in ("goal", "aid", "refusal") or self.introduced.get(key) == self.decisions:
             return st
         return Step(key, st.title, st.text.replace(" Just now:", " When it came up:"), st.section, st.choices,
                     st.question)
@@ -591,13 +672,13 @@ class Tutorial(StepBook):
             if e.phase not in self._phases:
                 self._phases.add(e.phase)
                 p = self.points.get(key)
-                text = p.text if p else f"The game is now in its {words(str(e.phase))} phase: {e.text}"
+                text = p.say(s) if p else f"The game is now in its {words(str(e.phase))} phase: {e.text}"
                 new.append(Step(key, p.title if p else f"A new phase: {words(str(e.phase))}", text,
                                 p.section if p else "", (), p.question if p else ""))
             key = f"event:{e.kind}"
             p = self.points.get(key)
             if p is not None and key not in self.steps and all(st.key != key for st in new):
-                new.append(Step(key, p.title, f"{p.text} Just now: {e.text}", p.section, (), p.question))
+                new.append(Step(key, p.title, f"{p.say(s)} Just now: {e.text}", p.section, (), p.question))
         self._events_seen = len(log)
         if self.learner_to_move():
             for kind, actions in self.legal_by_kind().items():
@@ -610,6 +691,8 @@ class Tutorial(StepBook):
             self.round_done = s.is_terminal() or (now is not None and now != self.first_round)
         order = {k: i for i, k in enumerate(self.points)}  # met together: in the game's teaching order
         new.sort(key=lambda st: order.get(st.key, len(order)))
+        if self.learner_to_move() and "aid" not in self.steps:  # the first own decision: the player aid first
+            new.insert(0, aid_step(self.game, s, self.points))
         for st in new:
             self.steps[st.key] = st
             self.queue.append(st.key)
@@ -757,7 +840,8 @@ def notebook(game, seed: int = 1) -> dict:
     game = get_game(game) if isinstance(game, str) else game
     text = (f"# A first game of {game.title}\n\nYou play seat P{LEARNER + 1} against bots. The lesson panel introduces each "
             "kind of decision, phase and rule the first time it matters, names the rule's section, and asks a short "
-            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one. Your "
+            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one, "
+            "**Player aid and goal** shows what you play for and every kind of decision, with its costs, again. Your "
             f"progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
     code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'
     return {"nbformat": 4, "nbformat_minor": 5,
@@ -799,7 +883,7 @@ def kind_steps(game, state, seat: int) -> list:
         p = points.get(f"kind:{kind}")
         said = tuple(describe_action(a, state) for a in actions[:LISTED])
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
-        text = p.text if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+        text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
                         text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
                         p.section if p else "", said + ((f"...{more}",) if more else ()), p.question if p else ""))
@@ -808,7 +892,7 @@ def kind_steps(game, state, seat: int) -> list:
 
 def seat_lesson(game, state, seat: int) -> list:
     """What a seat of a shared table meets for the first time now, for a server's tutorial
-    table: before its first decision the game's :func:`goal_step`, then one :class:`Step` per
+    table: before its first decision the game's :func:`goal_step` and :func:`aid_step`, then one :class:`Step` per
     decision kind legal for ``seat`` at ``state`` that ``seat`` has never decided before
     (:func:`kind_steps`; read from the table's own record, ``state.history()``, so a
     reloaded page meets the same). Empty when ``seat`` is not to move.
@@ -820,7 +904,8 @@ def seat_lesson(game, state, seat: int) -> list:
     if state.is_terminal() or state.current_player() != seat:
         return []
     done = {kind_of(game, e.action) for e in state.history() if not e.chance and e.player == seat}
-    out = [] if done else [goal_step(game)]  # a seat's first decision: what it plays for, first
+    # a seat's first decision: what it plays for, then the player aid (as the notebook's tutorial)
+    out = [] if done else [goal_step(game, None, state), aid_step(game, state)]
     return out + [st for st in kind_steps(game, state, seat) if st.key[5:] not in done]
 
 
@@ -936,3 +1021,12 @@ def read_response(ex, raw):
 
 
 _CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
+
+
+def lines_html(lines) -> str:
+    """A step's ``lines`` (the player aid: ``(title, line)`` pairs) as a compact list
+    (``<ul class="hk-aid">``, escaped; one item per kind, its title in bold), or ``""``."""
+    if not lines:
+        return ""
+    items = "".join(f"<li><b>{escape(t)}</b>: {escape(x)}</li>" for t, x in lines)
+    return f'<ul class="hk-aid" style="margin:2px 0;padding-left:1.2em">{items}</ul>'

@@ -1,5 +1,5 @@
-"""The built wheel carries the box data, so an installed copy (not only a checkout)
-finds and loads it."""
+"""The built wheel carries the box data and the kit's rulings, so an installed copy (not
+only a checkout) finds and loads them."""
 
 from __future__ import annotations
 
@@ -29,10 +29,14 @@ def test_wheel_contains_the_data_and_loads_it(tmp_path):
     code = ("import haunted_kit, haunted_kit.haunted.box as c; b = c.load_box(); "
             "print(haunted_kit.__file__); print(b.path); print(len(b.tiles)); "
             "from haunted_kit.estate.box import load_estate_box; print(load_estate_box().path); "
-            "from haunted_kit.landmarks import load_box; print(len(load_box().landmarks))")
+            "from haunted_kit.landmarks import load_box; print(len(load_box().landmarks)); "
+            "from haunted_kit import events; print(events.kit_rulings()['E3'][0].replace(' ', '_'))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    module_file, box_path, tiles, estate_path, landmarks = run.stdout.split()
+    module_file, box_path, tiles, estate_path, landmarks, e3 = run.stdout.split()
+    assert "haunted_kit/_docs/RULINGS.md" in names  # the rulings a refusal or a step cites, read in words
+    from haunted_kit.events import kit_rulings
+    assert e3 == kit_rulings()["E3"][0].replace(" ", "_") and e3
     assert Path(estate_path) == site / "haunted_kit" / "_box" / "estate"
     assert module_file.startswith(str(site))
     assert Path(box_path) == site / "haunted_kit" / "_box"

@@ -15,9 +15,10 @@ from html import escape
 
 import pytest
 
-from haunted_kit.games import game_names, get_game
+from haunted_kit.games import default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
-from haunted_kit.tutorial import LEARNER, TeachPoint, Tutorial, TutorialError, choices_where, kind_of, teach_points
+from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, kind_of,
+                                  teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
 from ruletools import games_with_module
@@ -82,7 +83,7 @@ def test_a_scripted_player_completes_the_first_round(game, tmp_path):
     points = teach_points(game)
     for key in met + phases:  # the game's own words where it declares them, with the section
         if key in points:
-            assert t.steps[key].text.startswith(points[key].text) and t.steps[key].section == points[key].section
+            assert t.steps[key].text.startswith(points[key].say(t.state)) and t.steps[key].section == points[key].section
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -170,8 +171,9 @@ def test_a_wrong_move_is_refused_in_plain_words_with_the_section(game):
 def test_teach_points_cite_their_sections_and_exercises(game):
     points = teach_points(game)
     g = get_game(game)
+    s = g.new_game(players=default_players(g), seed=1)
     for p in points.values():
-        assert p.text and p.section and p.title
+        assert p.say(s) and p.section and p.title
         if p.key.startswith("kind:"):
             assert p.key[5:] in g.action_types
 
@@ -378,10 +380,11 @@ def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
             assert q == p or seat_lesson(g, s, q) == []
         legal = {kind_of(g, a) for a in s.legal_actions()}
         steps = seat_lesson(g, s, p)
-        # before a seat's first decision its lesson opens with what it plays for, then only kinds
-        assert [st.key for st in steps[:1]] == (["goal"] if not decided[p] else [st.key for st in steps[:1]])
-        assert "goal" not in [st.key for st in steps[1:]] and (decided[p] or steps[0].key == "goal")
-        lesson = {st.key[5:] for st in steps if st.key != "goal"}
+        # before a seat's first decision its lesson opens with what it plays for and the player aid, then only kinds
+        first = [st.key for st in steps[:2]]
+        assert first == ["goal", "aid"] if not decided[p] else "goal" not in first and "aid" not in first
+        assert all(st.key.startswith("kind:") for st in steps[0 if decided[p] else 2:])
+        lesson = {st.key[5:] for st in steps if st.key.startswith("kind:")}
         assert lesson == legal - decided[p]
         taught[p] |= lesson
         a = bots[p].act(s)
@@ -408,15 +411,17 @@ def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
     msg = c.tutor_message(t, mover)
     kinds = [kind_of(g, a) for a in t.state.legal_actions()]
     kinds = list(dict.fromkeys(kinds))
-    assert [m["key"] for m in msg["met"]] == ["goal"] + [f"kind:{k}" for k in kinds]   # the goal first
+    assert [m["key"] for m in msg["met"]] == ["goal", "aid"] + [f"kind:{k}" for k in kinds]  # the goal, the aid first
     assert msg["current"]["key"] == "goal" and not any(m["read"] or m["skipped"] for m in msg["met"])
     goal = points.get("goal")
-    assert goal is None or (msg["current"]["text"], msg["current"]["section"]) == (goal.text, goal.section)
+    assert goal is None or (msg["current"]["text"], msg["current"]["section"]) == (goal.say(t.state), goal.section)
     assert msg["waiting"] == [m["title"] for m in msg["met"][1:]]
+    aid = c.tutor_of(t, mover).steps["aid"]
+    assert aid.lines and aid.lines == aid_step(g, t.state).lines   # the notebook's player aid, every kind
     for k in kinds:
         p = points.get(f"kind:{k}")
         st = c.tutor_of(t, mover).steps[f"kind:{k}"]
-        assert p is None or (st.text.startswith(p.text) and st.section == p.section and st.question == p.question)
+        assert p is None or (st.text.startswith(p.say(t.state)) and st.section == p.section and st.question == p.question)
     other = (mover + 1) % t.state.players
     assert c.tutor_message(t, other)["met"] == [] and c.tutor_message(t, other)["current"] is None
     assert "lesson" not in c.build_view(t, mover, "seat")  # the panel comes beside the view, not in it
@@ -433,8 +438,8 @@ def test_the_first_step_says_what_the_player_plays_for_and_how_the_game_ends(gam
     assert t.current.key == "goal" and t.queue[0] == "goal"
     if "goal" in points:  # the game's own words (a game with a teach table may leave the goal to the kit)
         p = points["goal"]
-        assert (t.current.text, t.current.section) == (p.text, p.section)
-        assert "end" in p.text and p.section
+        assert (t.current.text, t.current.section) == (p.say(t.state), p.section)
+        assert "end" in p.say(t.state) and p.section
     else:
         assert get_game(game).title in t.current.text
     v = TutorialView(game, progress=False)

@@ -1,46 +1,124 @@
 """The estate's teach points for the kit's tutorial (:mod:`haunted_kit.tutorial`): each
 decision kind and phase in a few words of our own, citing its section of the estate rules
 (``Resource income``, ``Expand the lands``, ``Market actions``) or the kit's ruling (the
-engine's own section names, :mod:`haunted_kit.estate.rules`)."""
+engine's own section names, :mod:`haunted_kit.estate.rules`). The numbers a player plans with
+(prices, fees, income, the end's values) are read from the position's box (``state.box``), so
+a house-rule box prints its own."""
 
 from ..tutorial import TeachPoint as T
 from .rules import END, SEASON_END, TURNS
 
+
+def _amounts(d: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in d.items())
+
+
+def goal(state) -> str:
+    b = state.box
+    return (f"The printed rules name no winner, so the kit measures one: after {b.seasons} seasons each player's "
+            f"holdings are valued in gold ({_amounts(b.value)} each) and the sole highest value ranks first. A "
+            "season ends when every player has passed.")
+
+
+def setup(state) -> str:
+    return (f"Everyone starts with an income of {_amounts(state.box.start_income)}, and "
+            f"{state.box.display_size} land tiles are laid face up as the display.")
+
+
+def take_material(state) -> str:
+    return ("Send a worker to the Raw Materials Factory to take wood, limestone or marble, at most your income of it "
+            f"this season; the first player to take a material this season may take {state.box.first_taker_extra} "
+            "extra.")
+
+
+def place_tile(state) -> str:
+    return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker: "
+            "your first tile over the shared lower area, every later one touching your estate. A forest raises your "
+            "wood income, a quarry limestone, a tax land gold.")
+
+
+def join(state) -> str:
+    b = state.box
+    return (f"Put your marker on another player's tile: its owner gets {b.join_fee_per_marker} gold for each marker "
+            f"already there ({b.join_fee_cap} at most), and you get its income raise too.")
+
+
+def visit(state) -> str:
+    b = state.box
+    return (f"Once a season you may visit the Market: the first visitor of the season takes "
+            f"{b.first_visitor_actions} different actions, later visitors {b.later_visitor_actions}. Market actions "
+            "need no workers.")
+
+
+def sale_prices(state) -> str:
+    """The Market's sale rows, ``"Sell 1 marble: 3 gold"``, from the box."""
+    out = []
+    for a in state.box.market.values():
+        if a.name.startswith("sell_"):
+            got = a.options[0][1]
+            out.append(f"{a.text}: {', '.join(f'{n} {k}' for k, n in got)}")
+    return "; ".join(out)
+
+
+def trade(state) -> str:
+    b = state.box
+    return (f"Each Market action is a different row of the table: sell ({sale_prices(state)}), exchange or hire. A "
+            f"marked price costs {b.price_first} the first time it is used in a season, then {b.price_later}.")
+
+
+def inn_return(state) -> str:
+    return f"After each season you may pay {state.box.inn_price} gold to bring one worker back from the Inn."
+
+
+def marked(state) -> str:
+    b = state.box
+    return (f"A marked Market price costs {b.price_first} gold the first time it is used in a season and "
+            f"{b.price_later} after that; all marked prices go back to {b.price_first} at the season's end.")
+
+def aid_tile(s):
+    return f"{s.box.tile_price} gold: a display tile by your estate; it raises an income."
+
+
+def aid_join(s):
+    return f"your marker on another's tile; its owner gets {s.box.join_fee_per_marker} gold per marker there."
+
+
+def aid_visit(s):
+    return f"once a season: {s.box.first_visitor_actions} actions if first, later visitors {s.box.later_visitor_actions}."
+
+
+def aid_trade(s):
+    return f"one row of the table: {sale_prices(s)}; swaps; hiring (marked: {s.box.price_first}, then {s.box.price_later})."
+
+
+def aid_inn(s):
+    return f"after a season, {s.box.inn_price} gold brings one worker back."
+
+
 TEACH_POINTS = (
-    T("goal", "What you play for", "The printed rules name no winner, so the kit measures one: after 3 seasons "
-      "each player's holdings are valued in gold (gold 1, marble 3, glass 2, wood and limestone 1 each) and the sole "
-      "highest value ranks first. A season ends when every player has passed.", END),
-    T("phase:setup", "Setting up", "Everyone starts with an income of 3 gold, 2 limestone, 2 wood and 0 marble, "
-      "and four land tiles are laid face up as the display.", "Resource income"),
+    T("goal", "What you play for", goal, END),
+    T("phase:setup", "Setting up", setup, "Resource income"),
     T("phase:turns", "A season of turns", "In a season the players act in seat order, one action a turn, until "
       "everyone has passed (kit ruling E1).", TURNS),
-    T("kind:TakeMaterial", "Take a material", "Send a worker to the Raw Materials Factory to take wood, limestone "
-      "or marble, at most your income of it this season; the first player to take a material this season may take "
-      "one extra unit.", "Resource income", "08-take-limit"),
+    T("kind:TakeMaterial", "Take a material", take_material, "Resource income", "08-take-limit",
+      aid="a worker to the Factory: wood, limestone or marble, up to your income."),
     T("kind:TakeGold", "Take gold", "Gold needs no worker: move your gold marker and take up to your gold income "
-      "this season, in one go or over several turns.", "Resource income"),
-    T("kind:PlaceTile", "Place a land tile", "Pay 3 gold for a tile of the display and put it on the board with "
-      "your marker: your first tile over the shared lower area, every later one touching your estate. A forest "
-      "raises your wood income, a quarry limestone, a tax land gold.", "Expand the lands", "08-slots"),
-    T("kind:Join", "Join a land", "Put your marker on another player's tile: its owner gets 1 gold for each "
-      "marker already there (3 at most), and you get its income raise too.", "Expand the lands"),
+      "this season, in one go or over several turns.", "Resource income",
+      aid="no worker: up to your gold income this season."),
+    T("kind:PlaceTile", "Place a land tile", place_tile, "Expand the lands", "08-slots", aid=aid_tile),
+    T("kind:Join", "Join a land", join, "Expand the lands", aid=aid_join),
     T("kind:RemoveTile", "Remove a tile", "You placed a white-dotted land: take its Market-condition token and "
-      "take one other tile of the display out of the game.", "Expand the lands"),
-    T("kind:VisitMarket", "Visit the Market", "Once a season you may visit the Market: the first visitor of the "
-      "season takes three different actions, later visitors two. Market actions need no workers.", "Market actions"),
-    T("kind:Trade", "A Market action", "Each Market action is a different row of the table: sell, exchange or "
-      "hire. A marked price costs 2 the first time it is used in a season, then 3.", "Market actions",
-      "08-gold-after"),
+      "take one other tile of the display out of the game.", "Expand the lands", aid=None),
+    T("kind:VisitMarket", "Visit the Market", visit, "Market actions", aid=aid_visit),
+    T("kind:Trade", "A Market action", trade, "Market actions", "08-gold-after", aid=aid_trade),
     T("kind:EndVisit", "Leave the Market", "You may leave the Market before using every action your visit "
-      "allows.", "Market actions"),
+      "allows.", "Market actions", aid="stop a Market visit early."),
     T("kind:Pass", "Pass", "Passing ends your season: you take no more actions until the next one (kit ruling "
-      "E1).", TURNS),
-    T("kind:InnReturn", "Bring a worker back", "After each season you may pay 1 gold to bring one worker back "
-      "from the Inn.", "Market actions"),
+      "E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
+    T("kind:InnReturn", "Bring a worker back", inn_return, "Market actions", aid=aid_inn),
     T("kind:InnDecline", "Leave workers at the Inn", "You may also leave your workers in the Inn this "
-      "season.", "Market actions"),
-    T("event:market_paid", "Marked prices", "A marked Market price costs 2 gold the first time it is used in a "
-      "season and 3 after that; all marked prices go back to 2 at the season's end.", "Market actions"),
+      "season.", "Market actions", aid=None),
+    T("event:market_paid", "Marked prices", marked, "Market actions"),
     T("event:season_ended", "The end of a season", "When everyone has passed, the season ends: Factory workers "
       "come back to their owners and the marked prices are reset.", SEASON_END),
 )

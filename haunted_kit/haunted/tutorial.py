@@ -1,53 +1,253 @@
 """Haunted Lands' teach points for the kit's tutorial (:mod:`haunted_kit.tutorial`): each
 decision kind and phase of the round in a few words of our own, citing the rulebook's
-section."""
+section. The numbers a player plans with (exploration costs, buildings' costs and valor, the
+market card, training and learning costs, contact costs) are read from the position's box
+(``state.box``) by the functions below, so a house-rule box prints its own numbers."""
 
 from ..tutorial import TeachPoint as T
 
+
+def _n(count: int, thing: str) -> str:
+    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
+
+
+def _places(state, flag: str) -> str:
+    """The terrains where an additional action happens (``sell`` or ``train_and_learn``)."""
+    names = [t.name for t in state.box.terrains.values() if getattr(t, flag)]
+    return " or ".join(f"the {n}" for n in names) or "nowhere"
+
+
+def kalena_skill(state) -> str:
+    """A sentence naming the skill card in play that lets its owner sell, train and learn on
+    either Kalena terrain (effect ``anywhere_in_kalena``), or ``""`` when none is in play."""
+    for n in state.skills:
+        k = state.box.skills.get(n)
+        if k is not None and k.effect == "anywhere_in_kalena":
+            return f" Skill {n}, in play in this game, lets its owner do these on either."
+    return ""
+
+
+def explore_costs(state) -> str:
+    """``"plain 1, forest 2, ..."``: each explorable terrain's exploration cost, from the box."""
+    return ", ".join(f"{t.name} {t.explore_cost}" for t in state.box.terrains.values() if t.explorable)
+
+
+def building_costs(state) -> str:
+    """Each building: where it stands, what it costs and the valor it gives, from the box."""
+    out = []
+    for b in state.box.buildings.values():
+        where = "beside a lake" if b.terrain == "near lake" else f"{b.terrain}"
+        out.append(f"{b.name} ({where}) {' + '.join(b.cost)}, {_n(b.valor, 'valor point')}, "
+                   f"makes {b.production} {b.income}")
+    return "; ".join(out)
+
+
+def market_words(state) -> str:
+    """The market card in play (``state.market``), each exchange option, from the box."""
+    options = state.box.market_cards.get(state.market)
+    if not options:
+        return "the exchanges of the market card drawn at setup"
+    return "; ".join(o.describe() for o in options)
+
+
+def training_words(state) -> str:
+    """Each track's training costs (pecunias for its next slots) and the valor for filling it."""
+    out = []
+    for tr in state.box.tracks.values():
+        costs = [c for c in tr.training_costs[tr.start_tokens:]]
+        if costs:
+            out.append(f"{tr.name} {', then '.join(map(str, costs))} (full: {tr.last_slot_valor} valor)")
+    return "; ".join(out)
+
+
+def skill_words(state) -> str:
+    """The skill cards in play (``state.skills``) with their costs, from the box."""
+    box = state.box
+    skills = [box.skills[n] for n in state.skills if n in box.skills] or list(box.skills.values())
+    return "; ".join(f"skill {k.number} {' + '.join(k.cost)}" for k in skills)
+
+
+def slot_valor(state) -> str:
+    """The valor of the marker slots open at this player count, left to right."""
+    box = state.box
+    covered = box.covered_slots.get(state.players, ())
+    return ", ".join(str(v) for i, v in enumerate(box.skill_slot_valor) if i not in covered)
+
+
+def contact_costs(state) -> str:
+    """Each season's contact cost in contact tokens (its bonus card), from the box."""
+    cards = state.box.bonus_cards
+    return ", ".join(f"season {s}: {cards[s].contact_cost}" for s in sorted(cards))
+
+
+def goal(state) -> str:
+    box = state.box
+    return (f"Be the sensor with the most valor points at the end. The game lasts {box.seasons} seasons of "
+            f"{box.rounds_per_season} rounds. Valor counts the moment you earn it (buildings, skills, contacts, full "
+            "tracks), except the quest cards you choose: they score only at the final scoring, after the last season. "
+            "Then the most valor wins; on a tie, the tied player whose valor token is higher in the stack (the one "
+            f"that reached that mark last) wins. If the ghosts fill the Kalena tile, or a spread cannot place its "
+            f"{box.ghosts_per_spread} ghosts, the game ends at once and everyone loses.")
+
+
+def turns(state) -> str:
+    return ("After production each player takes one turn, in turn order, and may take any number of actions while "
+            "they can pay for them: the basic actions (explore, extract, build, contact) with action tokens, "
+            f"anywhere; selling with resources, only in {_places(state, 'sell')}; training and learning with "
+            f"pecunias and resources, only in {_places(state, 'train_and_learn')}.{kalena_skill(state)}")
+
+
+def explore_changes(state) -> str:
+    """What changes exploration costs in this game: the skill cards in play that make a
+    terrain cheaper, and a ghost card in play that makes a ghost's cell dearer (from the box)."""
+    box, out = state.box, []
+    for n in state.skills:
+        k = box.skills.get(n)
+        if k is not None and k.effect.startswith("cheaper_"):
+            out.append(f"skill {n} takes {k.amount} off a {k.effect[len('cheaper_'):]}")
+    for n in state.config.ghost_cards:
+        g = box.ghost_cards.get(n)
+        if g is not None and g.effect == "costly_ghost_cells":
+            out.append(f"ghost card {n} adds {g.amount} on a cell holding a ghost")
+    return f" In this game {' and '.join(out)}." if out else ""
+
+
+def explore(state) -> str:
+    return (f"Move your sensor to an adjacent cell and pay that terrain's exploration cost in exploration tokens: "
+            f"{explore_costs(state)}. A lake can never be entered.{explore_changes(state)}")
+
+
+def extract(state) -> str:
+    made = ", ".join(f"{t.name} {t.extract}" for t in state.box.terrains.values() if t.extract and t.explorable)
+    return (f"Flip an extraction token to take 1 resource of your sensor's cell ({made}) or water from an "
+            "adjacent lake; a depletion token then marks the cell. Not on a depleted cell or one with a building. "
+            f"You keep at most {state.box.resource_cap} of each resource.")
+
+
+def build(state) -> str:
+    tokens = {b.cost_tokens for b in state.box.buildings.values()}
+    tok = _n(tokens.pop(), "construction token") if len(tokens) == 1 else "its construction tokens"
+    return (f"Pay {tok} and the resources to place a building on your sensor's cell, mark it as yours and gain its "
+            f"valor at once: {building_costs(state)}. Each makes its resource at every production, wherever you "
+            "stand. Not where a building or a ghost stands.")
+
+
+def contact(state) -> str:
+    return (f"Pay the season's contact cost in contact tokens ({contact_costs(state)}) to send the ghost on your "
+            "cell back to the supply, then roll the bonus die for a reward of the season's bonus card.")
+
+
+def sell(state) -> str:
+    return (f"Only in {_places(state, 'sell')}: pay resources for pecunias by the market card in play "
+            f"({market_words(state)}), as often as you can pay.{kalena_skill(state)}")
+
+
+def train(state) -> str:
+    return (f"Only in {_places(state, 'train_and_learn')}: pay pecunias for a new action token, the price on the next "
+            f"free slot of its track ({training_words(state)}). It arrives inactive and is only restored at rest."
+            f"{kalena_skill(state)}")
+
+
+def learn(state) -> str:
+    return (f"Only in {_places(state, 'train_and_learn')}: pay a skill card's resources to learn it ("
+            f"{skill_words(state)}); its property works at once and you gain the valor of the leftmost free marker "
+            f"slot ({slot_valor(state)}). No skill twice.{kalena_skill(state)}")
+
+
+def quest_times(state) -> str:
+    """When quests are chosen in this game's mode, from the box (``"season 1: 1 each, ..."``)."""
+    who = {"non_leaders": "everyone but the valor leader", "everyone": "everyone"}
+    ends = state.box.modes[state.config.mode].season_ends
+    said = [f"end of season {e.season}: {who[e.choosers]} {_n(e.quests, 'quest')}" for e in ends
+            if e.choosers in who and e.quests]
+    return "; ".join(said) or "no season's end in this mode"
+
+
+def quest(state) -> str:
+    return (f"Quest cards are chosen at a season's end ({quest_times(state)}) and kept hidden. A quest's valor "
+            "counts only at the final scoring, after the last season, so plan what it asks for.")
+
+
+def setup(state) -> str:
+    box = state.box
+    return (f"The game runs over {box.seasons} seasons of {box.rounds_per_season} rounds each; each season has its "
+            "own bonus card. The valor tokens start in one stack: the token on top plays first, the next one second, "
+            "and so on.")
+
+
+def spread(state) -> str:
+    return ("Each round opens with the spread: the last player in turn order rolls the terrain die and places "
+            f"{state.box.ghosts_per_spread} ghosts on free cells of that terrain. That is why the last player acts "
+            "first.")
+
+
+# the player aid's lines (:func:`haunted_kit.tutorial.aid_step`), one short line per kind
+def aid_ghost(s):
+    return f"if you are last in turn order, {s.box.ghosts_per_spread} ghosts on the rolled terrain at the spread."
+
+
+def aid_explore(s):
+    return f"to an adjacent cell for exploration tokens ({explore_costs(s)}); never a lake."
+
+
+def aid_extract(s):
+    return "1 extraction token: 1 resource of your cell or water of an adjacent lake."
+
+
+def aid_build(s):
+    said = "; ".join(f"{b.name} ({'by a lake' if b.terrain == 'near lake' else b.terrain}) {'+'.join(b.cost)}: "
+                     f"{b.valor} valor" for b in s.box.buildings.values())
+    return f"a construction token and resources, valor at once: {said}."
+
+
+def aid_contact(s):
+    return f"remove the ghost on your cell for contact tokens ({contact_costs(s)}), then a bonus."
+
+
+def aid_sell(s):
+    return f"in {_places(s, 'sell')}: resources for pecunias ({market_words(s)})."
+
+
+def aid_train(s):
+    said = "; ".join(f"{tr.name} {', '.join(map(str, tr.training_costs[tr.start_tokens:]))}"
+                     for tr in s.box.tracks.values() if tr.training_costs[tr.start_tokens:])
+    return f"in {_places(s, 'train_and_learn')}: pecunias for an action token ({said})."
+
+
+def aid_learn(s):
+    return f"in {_places(s, 'train_and_learn')}: a skill's resources ({skill_words(s)}); valor {slot_valor(s)} by slot."
+
+
+def aid_quest(s):
+    return f"{quest_times(s)}; a quest's valor counts only at the final scoring."
+
+
 TEACH_POINTS = (
-    T("goal", "What you play for", "Be the sensor with the most valor points at the end. The game lasts three "
-      "seasons of three rounds; after the third season the quest cards chosen are scored and the most valor wins (on "
-      "a tie, the valor token higher in the stack). If the ghosts fill the Kalena tile, or a spread cannot place its "
-      "4 ghosts, the game ends at once and everyone loses.", "Final Scoring"),
-    T("phase:setup", "Setting up", "The game runs over three seasons of three rounds each; each season has its "
-      "own bonus card. The valor tokens start in one stack: the token on top plays first, the next one second, "
-      "and so on.", "Game Flow"),
-    T("phase:spread", "The spread", "Each round opens with the spread: the last player in turn order rolls the "
-      "terrain die and places 4 ghosts on free cells of that terrain. That is why the last player acts first.",
-      "Game Flow"),
+    T("goal", "What you play for", goal, "Final Scoring"),
+    T("phase:setup", "Setting up", setup, "Game Flow"),
+    T("phase:spread", "The spread", spread, "Game Flow"),
     T("kind:place_ghost", "Place a ghost", "A ghost never goes on a lake, on a building or on another ghost. If "
       "no cell of the rolled terrain is free, the rest go on the Kalena tile; when it is full, everyone loses.",
-      "Ghosts", "02-spread-cells"),
-    T("phase:turns", "Your turn", "After production each player takes one turn, in turn order, and may take any "
-      "number of actions while they can pay for them.", "Game Flow"),
-    T("kind:explore", "Explore", "Move your sensor to an adjacent cell and pay that terrain's exploration cost; "
-      "never onto a lake.", "Basic Actions: Exploration", "03-explore-cells"),
-    T("kind:extract", "Extract", "Flip an extraction token to take the resource of your sensor's terrain or of "
-      "an adjacent lake; a depletion token then marks it. Not on a depleted cell or one with a building.",
-      "Basic Actions: Extraction"),
-    T("kind:build", "Build", "Pay to place the building of your sensor's terrain (or a noria beside a lake), "
-      "mark it as yours and gain its valor points. Not where a building or a ghost stands.",
-      "Basic Actions: Construction"),
-    T("kind:contact", "Contact a ghost", "Pay the contact cost on the season's bonus card to send the ghost on "
-      "your cell back to the supply, then roll the bonus die for a reward.", "Basic Actions: Contact"),
-    T("kind:sell", "Sell", "In the city, pay one of the market card's costs in resources for pecunias, as often "
-      "as you can pay.", "Additional Actions: Selling", "03-sale"),
-    T("kind:train", "Train", "In the suburb, pay pecunias for a new action token; it arrives inactive and is "
-      "only restored at rest.", "Additional Actions: Training"),
-    T("kind:learn", "Learn a skill", "In the suburb, pay resources to learn a skill card; its property works at "
-      "once and you gain valor points. No skill twice.", "Additional Actions: Learning"),
+      "Ghosts", "02-spread-cells", aid=aid_ghost),
+    T("phase:turns", "Your turn", turns, "Game Flow"),
+    T("kind:explore", "Explore", explore, "Basic Actions: Exploration", "03-explore-cells", aid=aid_explore),
+    T("kind:extract", "Extract", extract, "Basic Actions: Extraction", aid=aid_extract),
+    T("kind:build", "Build", build, "Basic Actions: Construction", aid=aid_build),
+    T("kind:contact", "Contact a ghost", contact, "Basic Actions: Contact", aid=aid_contact),
+    T("kind:sell", "Sell", sell, "Additional Actions: Selling", "03-sale", aid=aid_sell),
+    T("kind:train", "Train", train, "Additional Actions: Training", aid=aid_train),
+    T("kind:learn", "Learn a skill", learn, "Additional Actions: Learning", aid=aid_learn),
     T("kind:end_turn", "End your turn", "Your turn ends when you can do nothing more or choose to stop.",
-      "Game Flow"),
+      "Game Flow", aid="stop when you like; the next player goes on."),
     T("kind:choose_resource", "A resource of your choice", "A rule or skill gives you one resource of any type "
-      "(skill 12 after an extraction, for example): choose which.", "Skill Cards"),
+      "(skill 12 after an extraction, for example): choose which.", "Skill Cards", aid=None),
     T("kind:choose_bonus", "Choose a bonus", "With skill 2, after a contact you may take any reward of the season's "
-      "bonus card instead of rolling the bonus die.", "Skill Cards"),
+      "bonus card instead of rolling the bonus die.", "Skill Cards", aid=None),
     T("kind:roll_bonus", "Roll the bonus die", "With skill 2 you may still roll the bonus die after a contact, "
-      "as everyone else does.", "Skill Cards"),
+      "as everyone else does.", "Skill Cards", aid=None),
     T("kind:restore_token", "Restore a token", "Skill 9: after a sale that spent at least 3 resources, restore one "
-      "action token of your choice.", "Skill Cards"),
-    T("kind:choose_quest", "Choose a quest", "At the end of the first two seasons everyone but the valor leader "
-      "chooses quest cards, which score at the end.", "Game Flow"),
+      "action token of your choice.", "Skill Cards", aid=None),
+    T("kind:choose_quest", "Choose a quest", quest, "Game Flow", aid=aid_quest),
     T("event:production", "Production", "In the production step every building produces its resource by itself, "
       "wherever its owner's sensor stands.", "Game Flow"),
     T("event:rest", "Rest", "After everyone's turn, every player restores all their action tokens.", "Game Flow"),

@@ -77,8 +77,9 @@ def line_layout(lines: int) -> W.Layout:
 def in_lines(html: str, lines: int, label: str) -> str:
     """``html`` in a box ``lines`` lines high that scrolls when the words are longer; the box
     is a named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so
-    a keyboard user can scroll it too."""
-    return f'<div{scroll_region(label)} style="height:{lines * LINE_PX}px;overflow:auto">{html}</div>'
+    a keyboard user can scroll it too. Its line height is :data:`LINE_PX` whatever the page's
+    style, so ``lines`` lines of words show whole (a two-line status on a phone is not cut)."""
+    return f'<div{scroll_region(label)} style="height:{lines * LINE_PX}px;line-height:{LINE_PX}px;overflow:auto">{html}</div>'
 
 
 def grey_with_reason(button, why, tip: str) -> None:

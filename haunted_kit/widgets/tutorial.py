@@ -13,7 +13,9 @@ first step says what the player plays for and how the game ends. The panel (CSS
 the rule's section with the short text of any kit ruling it cites on demand, the legal choices
 it is about), with **Got it**
 (``hk-lesson-next``), **Skip** (``hk-lesson-skip``), and a list of the steps met with
-**Show again** (``hk-lesson-replay``); a question from the game's exercises appears under the
+**Show again** (``hk-lesson-replay``), and **Player aid and goal** (``hk-lesson-aid``), which
+shows the goal and the player aid (every kind of decision with the box's numbers, a compact
+list) again at any time; a question from the game's exercises appears under the
 game (the game's ``exercise_view(key, seed)`` hook, else the kit's
 :class:`~haunted_kit.widgets.exercise.ExerciseWidget`) with its stepped feedback, and
 **Back to the game** (``hk-lesson-resume``). A refused move is explained in the panel with its
@@ -28,7 +30,7 @@ import ipywidgets as W
 
 from ..events import rulings_html
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial, TutorialError, set_aside
+from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
@@ -97,6 +99,9 @@ class TutorialView(ErrorReporting, W.VBox):
                               layout=W.Layout(width="auto", flex="1 1 220px", min_width="0", max_width="100%"))
         self.b_replay = self._button("Show again", "hk-lesson-replay", "show the chosen step again", self.replay,
                                      "showing a step again")
+        self.b_aid = self._button("Player aid and goal", "hk-lesson-aid",
+                                  "show what you play for and every kind of decision again", self.recall,
+                                  "showing the player aid")
         self.b_restart = self._button("Start again", "hk-lesson-restart", "a new first game from the start",
                                       self.restart, "starting again")
         self.question_box = W.VBox()
@@ -104,7 +109,7 @@ class TutorialView(ErrorReporting, W.VBox):
                                      self.leave_question, "closing the question")
         self.exercise = None
         # one height whatever the step says (the board below never moves); the question goes under the game
-        panel = W.VBox([self.head, self.lesson, W.HBox([self.b_next, self.b_skip], layout=W.Layout(flex_flow="row wrap")),
+        panel = W.VBox([self.head, self.lesson, W.HBox([self.b_next, self.b_skip, self.b_aid], layout=W.Layout(flex_flow="row wrap")),
                         W.HBox([self.met, self.b_replay, self.b_restart], layout=W.Layout(flex_flow="row wrap")),
                         self.banner],
                        layout=W.Layout(border="2px solid #2a5d8a", padding="6px", margin="0 0 8px 0", max_width="100%"))
@@ -167,7 +172,7 @@ class TutorialView(ErrorReporting, W.VBox):
             more = t.waiting()
             also = ("<div style='color:#555'>Also new now: " + ", ".join(escape(w.title) for w in more) + "</div>") \
                 if more else ""
-            body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{choices}{section}{also}"
+            body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{lines_html(st.lines)}{choices}{section}{also}"
         self.lesson.value = in_lines(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>',
                                      LESSON_LINES, "lesson")
         self.b_next.disabled = self.b_skip.disabled = st is None
@@ -208,6 +213,11 @@ class TutorialView(ErrorReporting, W.VBox):
         if self.met.value is not None:
             self.tutorial.replay(self.met.value)
             self.show()
+
+    def recall(self) -> None:
+        """Show the goal, then the player aid, again (:meth:`~haunted_kit.tutorial.Tutorial.recall`)."""
+        self.tutorial.recall()
+        self.show()
 
     def leave_question(self) -> None:
         ex = self.exercise

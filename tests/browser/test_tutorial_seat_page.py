@@ -2,7 +2,7 @@
 every registered game: one page per seat, every seat human. Each seat reads its lesson steps
 (the goal first) and plays its first choice until a seat is asked a question; that seat
 answers it by keyboard only, wrong twice (a hint, then the rule on the position) and then
-right, shows a step again and skips it; the server is SIGKILLed and started again on the
+right, shows a step again and skips it, shows the goal and the player aid again; the server is SIGKILLed and started again on the
 same store, and the reloaded page and the teacher page find the seat's progress. The panel's
 text is at least 12 px on a phone. (The steps' words and the stepped feedback's exact texts
 are tests/test_server_tutorial.py's; axe over the panel is tests/browser/test_axe_pages.py's.)"""
@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from haunted_kit.exercises import NONE_OF_THEM
 from haunted_kit.games import default_players, game_names, get_game
 from haunted_kit.hexgrid import cell_name
-from haunted_kit.tutorial import make_question
+from haunted_kit.tutorial import aid_step, make_question
 
 pytestmark = pytest.mark.browser
 
@@ -157,6 +157,18 @@ def test_a_seat_answers_skips_shows_again_and_finds_its_progress_after_a_restart
     page.locator(".hk-tutor-skip").focus()
     page.keyboard.press("Enter")
     page.wait_for_function("() => tutor.summary.skipped === 1")
+    # the goal and the player aid again (as the notebook's button): the aid lists every kind of decision
+    page.locator(".hk-tutor-aid").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hk-tutor-title")).to_have_text(goal)
+    page.locator(".hk-tutor-next").focus()
+    page.keyboard.press("Enter")
+    lines = aid_step(g, g.new_game(players=n, seed=1)).lines
+    expect(page.locator("#hk-tutor .hk-aid li")).to_have_count(len(lines))
+    expect(page.locator("#hk-tutor .hk-aid li").first).to_have_text(f"{lines[0][0]}: {lines[0][1]}")
+    page.locator(".hk-tutor-next").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#hk-tutor .hk-aid")).to_have_count(0)
     summary = tutor(page, "tutor.summary")
     assert summary["right"] == 1 and summary["asked"] == 1 and summary["read"] == summary["met"]
     progress = page.locator(".hk-tutor-progress").inner_text()

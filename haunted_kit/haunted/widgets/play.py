@@ -299,9 +299,7 @@ class PlayView(ErrorReporting, W.VBox):
         if self.ranking.value != ranking:
             self.ranking.value = ranking
             self.ranking.layout.display = "" if ranking else "none"
-        who = ""
-        if p is not None:
-            who = " (bot)" if p in self.bots else " (human)"
+        who = " (bot)" if p is not None and p in self.bots else ""  # a human's line already says "(you)" or names them
         self.status.value = in_lines(f'<div style="font-family:sans-serif;font-size:14px"><b>{escape(status_line(s, self.viewer))}'
                                      f"</b>{escape(who)}</div>", 2, "status")
         self._refresh_controls(legal, human)
