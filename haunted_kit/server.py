@@ -380,6 +380,7 @@ class Classroom:
     _tutors: dict = field(default_factory=dict)    #: (table, seat) -> its SeatTutorial (loaded from the store once)
     _tutor_notices: dict = field(default_factory=dict)  #: (table, seat) -> why its progress was set aside, said once
     _question_boards: dict = field(default_factory=dict)  #: (game, exercise key, seed) -> the question's board SVG
+    _question_jobs: dict = field(default_factory=dict)    #: (table, seat, exercise key) -> the task settling its seed
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -523,7 +524,8 @@ class Classroom:
         ``text``, ``section``, ``choices``, ``lines``: the player aid's; or None), ``waiting`` (titles queued behind it),
         ``met`` (every step met: ``key``, ``title``, ``read``, ``skipped``), ``question`` (the
         question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
-        ``tries``, ``board``; or None), ``feedback`` (the last verdict, or None), ``summary``
+        ``tries``, ``board``; or None), ``preparing`` (a question is being made: it comes in a
+        further message, :meth:`question_ready`), ``feedback`` (the last verdict, or None), ``summary``
         (:meth:`~haunted_kit.tutorial.StepBook.summary`) and ``notice`` (a set-aside record, said once)."""
         from .events import cite_rulings  # lazy: only a tutorial class asks questions
 
@@ -532,7 +534,8 @@ class Classroom:
         book = self.tutor_of(t, seat)
         st = book.shown(t.state)
         question = None
-        if book.asking:
+        preparing = bool(book.asking) and not self.question_ready(t, seat, book)
+        if book.asking and not preparing:
             try:
                 ex = book.question()
             except Exception:  # noqa: BLE001 - a question that cannot be made is left, never a broken page
@@ -550,8 +553,52 @@ class Classroom:
                 "waiting": [w.title for w in book.waiting()],
                 "met": [{"key": k, "title": x.title, "read": k in book.read, "skipped": k in book.skipped}
                         for k, x in book.steps.items()],
-                "question": question, "feedback": book.feedback, "summary": book.summary(),
+                "question": question, "preparing": preparing, "feedback": book.feedback, "summary": book.summary(),
                 "notice": self._tutor_notices.get((t.id, seat), "")}
+
+    def question_ready(self, t: Table, seat: int, book) -> bool:
+        """Whether the question ``book`` asks now can be made at once: its seed is settled
+        (kept in its progress). Else the exercise machinery's search for a position (up to
+        about a second for some seeds) runs in the worker pool (:func:`haunted_kit.tutorial.settled_seed`),
+        never in the event loop the whole class shares, and the seat's pages get the question
+        when it is done; without a running event loop (a script) it is made here."""
+        key = book.asking
+        if not key or key in book.seeds:
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return True
+        job = (t.id, seat, key)
+        if job not in self._question_jobs:
+            self._question_jobs[job] = loop.create_task(self._settle_question(job, t.game, book.question_seed,
+                                                                              tuple(sorted(book.taken))))
+        return False
+
+    async def _settle_question(self, job: tuple, game, seed: int, taken: tuple) -> None:
+        from .tutorial import settled_seed  # lazy: only a tutorial class asks questions
+
+        tid, seat, key = job
+        try:
+            settled = await asyncio.get_running_loop().run_in_executor(self._bot_pool(), settled_seed, game, key, seed,
+                                                                       taken)
+        except Exception:  # noqa: BLE001 - to the teacher's log; the question is left, the seat reads on
+            log.exception("table %s: P%d's question %r could not be made", tid, seat + 1, key)
+            settled = None
+        finally:
+            self._question_jobs.pop(job, None)
+        book = self._tutors.get((tid, seat))
+        if book is None or book.asking != key or tid not in self.store.serving_ids():
+            return
+        if settled is None:
+            book.answered("skipped")
+        else:
+            book.seeds[key] = settled
+            book.save()
+        for c in list(self.connections):
+            if c.role == "seat" and c.table_id == tid and c.viewer == seat:
+                self.send_tutor(c)
+        self.teacher_changed()
 
     def send_tutor(self, conn: Connection) -> None:
         """Send a tutorial table's seat page its panel (:meth:`tutor_message`) when it changed."""
@@ -595,6 +642,8 @@ class Classroom:
                 if not isinstance(key, str):
                     raise TutorialError("choose a step from the list of steps met")
                 book.replay(key)
+            elif op in ("answer", "reveal") and not self.question_ready(t, seat, book):
+                raise TutorialError("The question is still being prepared; it shows in a moment.")
             elif op == "answer":
                 ex = book.question()
                 if ex is None:

@@ -41,6 +41,7 @@ The widget is :class:`haunted_kit.widgets.tutorial.TutorialView`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -311,12 +312,26 @@ def make_question(game, key: str, seed: int, taken=()):
         raise TutorialError(f"{game.title} has no exercise {key!r} to ask")
     taken = {int(t) for t in taken}
     for _ in range(len(taken) + 1):
-        ex = exercises.make(key, seed)
+        ex = _made(exercises, key, seed)
         near = [t for t in taken if abs(t - ex.seed) <= QUESTION_MARGIN]
         if not near:
             return ex
         seed = max(near) + QUESTION_MARGIN + 1
     raise TutorialError(f"no seed for exercise {key!r} away from the games in play")  # pragma: no cover
+
+
+def settled_seed(game, key: str, seed: int, taken=()) -> int:
+    """The seed :func:`make_question` settles on for exercise ``key`` from ``seed`` (a plain
+    number: the classroom server works it out in a worker process, where the exercise
+    machinery's search for a position costs the class nothing, then makes the exercise on it)."""
+    return make_question(game, key, seed, taken).seed
+
+
+@functools.lru_cache(maxsize=256)
+def _made(exercises, key: str, seed: int):
+    """``exercises.make(key, seed)``, made once (an exercise is read, never changed, by the
+    tutorials asking it: every seat of a table is asked the same, on the same seed)."""
+    return exercises.make(key, seed)
 
 
 class StepBook:

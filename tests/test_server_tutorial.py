@@ -282,3 +282,41 @@ def test_an_answer_is_read_in_the_form_its_kind_takes():
     with pytest.raises(ExerciseError, match="enter a whole number"):
         read_response(SimpleNamespace(kind="number"), [3])
     assert read_response(SimpleNamespace(kind="number"), "7") == "7"
+
+
+def test_a_question_is_made_in_the_worker_pool_while_the_class_is_served():
+    """Under the server's event loop a question's position is searched for in the worker pool
+    (up to about a second for some seeds, which would stall every table): the panel says it is
+    being prepared, answers wait for it, and it comes to the seat's pages when it is made, on
+    the seed the worker settled (kept in the seat's progress)."""
+    import asyncio
+
+    game = QUESTIONED[0]
+    g = get_game(game)
+    store = GameStore(":memory:")
+    t = store.create_table(game=game, players=default_players(g), seed=1)
+    c, pages = open_class(store, t.id)
+    seat = play_to_a_question(c, pages, t.id)  # without a loop: made at once (a script)
+    key = c.tutor_of(t, seat).asking
+    book = c.tutor_of(t, seat)
+    book.asking, book.seeds = "", {}           # the question not asked yet: asked again under the loop
+    book.answers.pop(key, None)
+    book.queue.insert(0, next(k for k, st in book.steps.items() if st.question == key))
+
+    async def lesson():
+        c.tutor_op(pages[seat], {"op": "next"})
+        msg = pages[seat].socket.tutor()
+        assert (msg["question"], msg["preparing"]) == (None, True)
+        c.tutor_op(pages[seat], {"op": "answer", "answer": "1"})
+        assert pages[seat].socket.refused()[-1] == "The question is still being prepared; it shows in a moment."
+        await asyncio.gather(*c._question_jobs.values())
+        return pages[seat].socket.tutor()
+
+    try:
+        msg = asyncio.run(lesson())
+    finally:
+        c.close(wait=True)
+    ex = make_question(g, key, book.question_seed, book.taken)
+    assert msg["preparing"] is False and msg["question"]["key"] == key and msg["question"]["seed"] == ex.seed
+    assert store.tutor_progress(t.id, seat)["seeds"] == {key: ex.seed}
+    store.close()

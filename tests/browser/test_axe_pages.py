@@ -97,11 +97,13 @@ class Pages:
             expect(pg.locator(".hk-turn")).to_have_count(1)  # the bots before it have played
             expect(pg.locator("#hk-tutor .hk-tutor-title")).to_be_visible()
             for _ in range(20):  # read on to the first question, if the steps met name one
-                if pg.evaluate("() => !!tutor.question || !tutor.current"):
+                if pg.evaluate("() => !!tutor.question || tutor.preparing || !tutor.current"):
                     break
                 read = pg.evaluate("() => tutor.summary.read")
                 pg.locator(".hk-tutor-next").click()
                 pg.wait_for_function(f"() => tutor.summary.read > {read}")
+            if pg.evaluate("() => tutor.preparing"):  # made in the server's worker pool: it comes next
+                pg.wait_for_function("() => !!tutor.question", timeout=60_000)
         elif kind.startswith("join"):
             srv = self.server(game)
             pg.goto(srv.url + ("/join?code=NOSUCH" if kind == "join-refused" else "/"))
