@@ -533,13 +533,17 @@ class StepBook:
         """
         steps = {}
         for d in _listed(data, "steps"):
+            if not isinstance(d, dict):
+                raise TypeError(f"a step must be an object, got {type(d).__name__}")
+            for key in ("key", "title", "text", "section", "question"):
+                _text(d, key)
+            for c in _listed(d, "choices"):
+                _text({"choice": c}, "choice")
             lines = d.get("lines", [])  # a record from before the player aid has none
             if not isinstance(lines, list) or not all(isinstance(x, list) and len(x) == 2
                                                       and all(isinstance(y, str) for y in x) for x in lines):
                 raise TypeError("a step's lines must be a list of [title, line] texts")
-            st = Step(_text(d, "key"), _text(d, "title"), _text(d, "text"), _text(d, "section"),
-                      tuple(_text({"c": c}, "c") for c in _listed(d, "choices")), _text(d, "question"),
-                      tuple((a, b) for a, b in lines))
+            st = Step.from_dict(d)
             steps[st.key] = st
         keys = {k: [_text({"k": k}, "k") for k in _listed(data, k)] for k in ("queue", "read", "skipped")}
         unknown = sorted({k for ks in keys.values() for k in ks} - set(steps))

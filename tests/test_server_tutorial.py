@@ -164,6 +164,7 @@ BAD_RECORDS = {
     "another version": (json.dumps({"seat_tutorial": 9}), "not a seat's tutorial progress (version 1)"),
     "a verdict unknown": (None, "answers must map questions to one of ('right', 'wrong', 'skipped')"),
     "a step never met": (None, "steps ['ghost'] are read, skipped or queued but were never met"),
+    "a step of the wrong kind": (None, "key must be text, got int"),
 }
 
 
@@ -182,8 +183,10 @@ def test_a_damaged_progress_record_is_set_aside_with_its_reason_and_the_table_pl
         data = good.progress()
         if damage == "a verdict unknown":
             data["answers"] = {"x": "maybe"}
-        else:
+        elif damage == "a step never met":
             data["read"] = ["ghost"]
+        else:
+            data["steps"][0]["key"] = 3
         record = json.dumps(data)
     with store._transaction():
         store.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"tutor:{t.id}:{mover}", record))
