@@ -100,11 +100,17 @@ def test_a_question_answered_wrong_twice_then_right_gets_the_notebooks_stepped_f
     seat = play_to_a_question(c, pages, t.id)
     page = pages[seat].socket
     q = page.tutor()["question"]
+    q_seq = c.table(t.id).seq
     book = c.tutor_of(t, seat)
     ex = make_question(g, q["key"], q["seed"])
     assert (ex.question, ex.kind, list(ex.options)) == (q["question"], q["kind"], q["options"])
     assert q["key"] in {p.question for p in teach_points(game).values()} and q["tries"] == 0
     wrong = a_wrong_answer(ex)
+    # the table never waits for the question: the seat plays on, and answers later
+    assert t.state.current_player() == seat
+    t.decide(seat, t.state.legal_actions()[0], seen=t.seq)
+    c.broadcast(t.id)
+    assert page.tutor()["question"]["key"] == q["key"] and c.table(t.id).seq == q_seq + 1
     # an answer that cannot be read: said where the verdict goes, no try counted
     c.tutor_op(pages[seat], {"op": "answer", "answer": [] if ex.kind == "pick" else ""})
     assert page.tutor()["feedback"]["stage"] == "unread" and page.tutor()["question"]["tries"] == 0
