@@ -349,6 +349,7 @@ class Connection:
     revealed_for: int | None = None
     last: dict | None = None      # the last view this page was sent (its own or a cached one): patches diff from it
     last_text: str | None = None  # the last teacher message sent (teacher pages)
+    last_tutor: str | None = None  # the last tutorial message sent (a tutorial table's seat pages)
 
 
 def bot_decision(game, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
@@ -402,7 +403,11 @@ class Classroom:
     #: seconds since the epoch, now (``time.time``): how long a table waits and seats idle; a test drives it
     clock: object = time.time
     _reviews: dict = field(default_factory=dict)  #: (table, seq) -> the replay's turning points (a Future or a list)
-    tutorial: bool = False        #: tutorial tables (``server --tutorial``): each seat's page says what it meets first
+    tutorial: bool = False        #: tutorial tables (``server --tutorial``): each seat's page teaches it (:meth:`tutor_message`)
+    _tutors: dict = field(default_factory=dict)    #: (table, seat) -> its SeatTutorial (loaded from the store once)
+    _tutor_notices: dict = field(default_factory=dict)  #: (table, seat) -> why its progress was set aside, said once
+    _question_boards: dict = field(default_factory=dict)  #: (game, exercise key, seed) -> the question's board SVG
+    _question_jobs: dict = field(default_factory=dict)    #: (table, seat, exercise key) -> the task settling its seed
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -489,10 +494,6 @@ class Classroom:
         msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
         self.lesson_view(t, viewer, mode, msg)
-        if self.tutorial:  # a seat meeting a decision kind for the first time is taught it (haunted_kit.tutorial)
-            from .tutorial import lesson_html, seat_lesson  # lazy: only a tutorial class needs it
-            msg["lesson"] = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
-                else ""
         return msg
 
     def board_keys(self, t: Table) -> BoardKeys:
@@ -502,6 +503,220 @@ class Classroom:
         if kept is None or kept[0] != t.seq or kept[1].state is not t.state:
             kept = self._keys[t.id] = (t.seq, BoardKeys(t.game, t.state))
         return kept[1]
+
+    # ------------------------------------------------------------------ a tutorial table's seats
+    def tutor_of(self, t: Table, seat: int):
+        """Seat ``seat`` of table ``t``'s tutorial (:class:`haunted_kit.tutorial.SeatTutorial`),
+        loaded from the store the first time (its progress kept there after every change, so a
+        restart resumes it), having met what the table's position brings it. A record that
+        cannot be read is set aside in the store with its reason (:meth:`GameStore.set_tutor_aside`),
+        logged and said once on the seat's page; the seat starts afresh and the table plays on."""
+        from .tutorial import SeatTutorial, TutorialError  # lazy: only a tutorial class needs it
+
+        key = (t.id, seat)
+        book = self._tutors.get(key)
+        if book is None:
+            seed = t.config.get("seed", 0)
+            taken = [x.config.get("seed", 0) for x in self.store.serving() if x.game.name == t.game.name]
+
+            def made():
+                return SeatTutorial(t.game, seat, seed, taken,
+                                    save=lambda data: self.store.set_tutor_progress(t.id, seat, data))
+            book = made()
+            try:
+                data = self.store.tutor_progress(t.id, seat)
+                if data is not None:
+                    book.load(data)
+            except (ValueError, TutorialError) as exc:
+                reason = str(exc)
+                self.store.set_tutor_aside(t.id, seat, reason)
+                log.warning("table %s: P%d's tutorial progress set aside: %s", t.id, seat + 1, reason)
+                self._tutor_notices[key] = (f"Your tutorial progress could not be read ({reason}); it was kept aside "
+                                            "for the teacher, and your tutorial starts again from here.")
+                book = made()
+            self._tutors[key] = book
+        book.follow(t.state)
+        return book
+
+    def question_board(self, game, ex) -> str:
+        """The board of a question's position (its own prepared game, never the table's) as
+        the question's player may see it (the game's ``classroom.table_view`` for that
+        seat, :func:`haunted_kit.visibility`), made once per exercise and seed; ``""``
+        without a position or a board."""
+        if ex.state is None:
+            return ""
+        key = (game.name, ex.key, ex.seed)
+        if key not in self._question_boards:
+            viewer = ex.player if ex.player is not None else PUBLIC
+            views = game_module(game.name, "classroom")
+            part = views.table_view(ex.state, viewer, self.size) if views is not None else {}
+            self._question_boards[key] = part.get("board", "")
+        return self._question_boards[key]
+
+    def tutor_message(self, t: Table, seat: int) -> dict:
+        """A tutorial seat page's panel, ``{"type": "tutor", "table", "on"}`` (``on``: False for a
+        seat a bot plays) and ``current`` (the step to read as it reads now: ``key``, ``title``,
+        ``text``, ``section``, ``choices``, ``lines``: the player aid's; or None), ``waiting`` (titles queued behind it),
+        ``met`` (every step met: ``key``, ``title``, ``read``, ``skipped``), ``question`` (the
+        question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
+        ``tries``, ``board``; or None), ``preparing`` (a question is being made: it comes in a
+        further message, :meth:`question_ready`), ``feedback`` (the last verdict, or None), ``summary``
+        (:meth:`~haunted_kit.tutorial.StepBook.summary`) and ``notice`` (a set-aside record, said once)."""
+        from .events import cite_rulings  # lazy: only a tutorial class asks questions
+
+        if seat in self.bots_of(t):
+            return {"type": "tutor", "table": t.id, "on": False}
+        book = self.tutor_of(t, seat)
+        st = book.shown(t.state)
+        question = None
+        preparing = bool(book.asking) and not self.question_ready(t, seat, book)
+        if book.asking and not preparing:
+            try:
+                ex = book.question()
+            except Exception:  # noqa: BLE001 - a question that cannot be made is left, never a broken page
+                log.exception("table %s: P%d's question %r could not be made", t.id, seat + 1, book.asking)
+                book.answered("skipped")
+                ex = None
+            if ex is not None:
+                question = {"key": ex.key, "seed": ex.seed, "title": ex.title, "facts": [cite_rulings(f) for f in ex.fact_lines()],
+                            "question": ex.question, "kind": ex.kind, "options": list(ex.options), "tries": book.tries,
+                            "board": self.question_board(t.game, ex)}
+        return {"type": "tutor", "table": t.id, "on": True,
+                "current": None if st is None else {"key": st.key, "title": st.title, "text": st.text,
+                                                    "section": st.section, "choices": list(st.choices),
+                                                    "lines": [list(x) for x in st.lines]},
+                "waiting": [w.title for w in book.waiting()],
+                "met": [{"key": k, "title": x.title, "read": k in book.read, "skipped": k in book.skipped}
+                        for k, x in book.steps.items()],
+                "question": question, "preparing": preparing, "feedback": book.feedback, "summary": book.summary(),
+                "notice": self._tutor_notices.get((t.id, seat), "")}
+
+    def question_ready(self, t: Table, seat: int, book) -> bool:
+        """Whether the question ``book`` asks now can be made at once: its seed is settled
+        (kept in its progress). Else the exercise machinery's search for a position (up to
+        about a second for some seeds) runs in the worker pool (:func:`haunted_kit.tutorial.settled_seed`),
+        never in the event loop the whole class shares, and the seat's pages get the question
+        when it is done; without a running event loop (a script) it is made here."""
+        key = book.asking
+        if not key or key in book.seeds:
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return True
+        job = (t.id, seat, key)
+        if job not in self._question_jobs:
+            self._question_jobs[job] = loop.create_task(self._settle_question(job, t.game, book.question_seed,
+                                                                              tuple(sorted(book.taken))))
+        return False
+
+    async def _settle_question(self, job: tuple, game, seed: int, taken: tuple) -> None:
+        from .tutorial import settled_seed  # lazy: only a tutorial class asks questions
+
+        tid, seat, key = job
+        try:
+            settled = await asyncio.get_running_loop().run_in_executor(self._bot_pool(), settled_seed, game, key, seed,
+                                                                       taken)
+        except Exception:  # noqa: BLE001 - to the teacher's log; the question is left, the seat reads on
+            log.exception("table %s: P%d's question %r could not be made", tid, seat + 1, key)
+            settled = None
+        finally:
+            self._question_jobs.pop(job, None)
+        book = self._tutors.get((tid, seat))
+        if book is None or book.asking != key or tid not in self.store.serving_ids():
+            return
+        if settled is None:
+            book.answered("skipped")
+        else:
+            book.seeds[key] = settled
+            book.save()
+        for c in list(self.connections):
+            if c.role == "seat" and c.table_id == tid and c.viewer == seat:
+                self.send_tutor(c)
+        self.teacher_changed()
+
+    def send_tutor(self, conn: Connection) -> None:
+        """Send a tutorial table's seat page its panel (:meth:`tutor_message`) when it changed."""
+        text = json.dumps(self.tutor_message(self.table(conn.table_id), conn.viewer))
+        if text != conn.last_tutor:
+            conn.last_tutor = text
+            self.send_text(conn, text)
+
+    def tutor_op(self, conn: Connection, msg: dict) -> None:
+        """A tutorial seat page's request ``{"type": "tutor", "op"}``: ``next`` (the step is
+        read; its question, if any, is asked now), ``skip``, ``replay`` (``key``: a step met),
+        ``recall`` (the goal and the player aid shown again),
+        ``answer`` (``answer``: the answer as the question's kind takes it,
+        :func:`haunted_kit.tutorial.read_response`), ``reveal`` (the answer, after a try) or
+        ``leave`` (the question left). Kept in the store; every page of the seat and the
+        teacher page are sent what changed. The table never waits for it. A request that
+        cannot be done is refused with a sentence; an answer that cannot be read is said in
+        the question's feedback and counts no try."""
+        from .exercises import ExerciseError  # lazy: only a tutorial class answers questions
+        from .tutorial import TutorialError, read_response  # lazy: as above
+
+        t = self.table(conn.table_id)
+        seat = conn.viewer
+        if not self.tutorial or seat in self.bots_of(t):
+            self.send(conn, {"type": "refused", "text": "This seat has no tutorial now."})
+            return
+        book = self.tutor_of(t, seat)
+        op = msg.get("op")
+        self._tutor_notices.pop((t.id, seat), None)
+        try:
+            if op in ("next", "skip", "replay", "recall") and not book.asking:
+                book.feedback = None  # the last question's verdict was read: the panel moves on
+            if op == "next":
+                book.next()
+            elif op == "skip":
+                book.skip()
+            elif op == "recall":
+                book.recall()
+            elif op == "replay":
+                key = msg.get("key")
+                if not isinstance(key, str):
+                    raise TutorialError("choose a step from the list of steps met")
+                book.replay(key)
+            elif op in ("answer", "reveal") and not self.question_ready(t, seat, book):
+                raise TutorialError("The question is still being prepared; it shows in a moment.")
+            elif op == "answer":
+                ex = book.question()
+                if ex is None:
+                    raise TutorialError("No question is asked now.")
+                book.check(read_response(ex, msg.get("answer")))
+            elif op == "reveal":
+                book.reveal()
+            elif op == "leave":
+                book.leave()
+                book.feedback = None
+                book.save()
+            else:
+                raise TutorialError(f"unknown tutorial request {short(op)}")
+        except ExerciseError as exc:  # an answer that cannot be read: said where the verdict goes, no try counted
+            book.feedback = {"question": book.asking, "stage": "unread", "text": str(exc)}
+        except TutorialError as exc:
+            self.send(conn, {"type": "refused", "text": str(exc)})
+            return
+        for c in list(self.connections):
+            if c.role == "seat" and c.table_id == t.id and c.viewer == seat:
+                self.send_tutor(c)
+        self.teacher_changed()
+
+    def tutor_summaries(self, t: Table) -> dict:
+        """Seat -> the teacher page's line on a tutorial seat: how far it is
+        (:meth:`~haunted_kit.tutorial.StepBook.summary`) and any progress record set aside."""
+        asides = self.store.tutor_asides(t.id)
+        out = {}
+        for s in t.seats:
+            if s.agent is not None:
+                continue
+            n = self.tutor_of(t, s.seat).summary()
+            text = (f"{n['read']} of {n['met']} steps read" + (f", {n['skipped']} skipped" if n["skipped"] else "")
+                    + f"; questions {n['right']} right of {n['asked']} asked")
+            if s.seat in asides:
+                text += f" (progress set aside: {asides[s.seat][-1]})"
+            out[s.seat] = text
+        return out
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
         """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
@@ -604,6 +819,8 @@ class Classroom:
                 if patch is not None:
                     self.send_text(conn, self._patch_text(last, msg, patch))
         conn.last = msg
+        if self.tutorial and conn.role == "seat":  # the seat's tutorial panel, beside its view
+            self.send_tutor(conn)
 
     def _patch_text(self, last: dict, msg: dict, patch: dict) -> str:
         """The patch's JSON text, built once for every page going from ``last`` to ``msg``."""
@@ -641,9 +858,10 @@ class Classroom:
                 continue
             over = t.state.is_terminal()
             idle = [None] * len(t.seats) if over else self.seat_idle(t)  # a finished game waits for nobody
+            taught = self.tutor_summaries(t) if self.tutorial else {}
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
-                      "idle_since": idle[seat.seat],
-                      "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
+                      "idle_since": idle[seat.seat], "connected": online.get((t.id, seat.seat), 0),
+                      "tutorial": taught.get(seat.seat, "") if self.tutorial else None} for seat in t.seats]
             settings, settings_help, decisions = self.teacher_row(t)
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
@@ -1562,6 +1780,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
                 c.update(self.conn)
             elif kind == "hint" and self.conn.role == "seat":  # not on a shared screen: a hint may use hidden cards
                 c.ask_hint(self.conn, msg)
+            elif kind == "tutor" and self.conn.role == "seat":
+                c.tutor_op(self.conn, msg)
             elif kind == "name" and self.conn.role == "seat":
                 c.student_name(self.conn, msg.get("name"))
             elif kind == "log":
@@ -1703,9 +1923,11 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             {table: url}: each table's links with their own tokens, never the teacher's).
         compress: deflate websocket messages (permessage-deflate, when the browser offers it).
         game: the game the new-table form offers first (default: the first table's, else the default game).
-        tutorial: run every table as a tutorial table: a seat's page shows, above its board,
-            each decision kind the seat meets for the first time, in the game's words with the
-            rule's section (:func:`haunted_kit.tutorial.seat_lesson`).
+        tutorial: run every table as a tutorial table: a seat's page has a lesson panel above its
+            board: the goal, then each decision kind the seat meets for the first time (in the
+            game's words with the rule's section), read with Next, Skip and Show again, and the
+            questions the game's teach points name, answered on the page with stepped feedback;
+            each seat's progress is kept in the store (:meth:`Classroom.tutor_message`).
 
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
