@@ -503,8 +503,9 @@ class Classroom:
         self.lesson_view(t, viewer, mode, msg)
         if self.tutorial:  # a seat meeting a decision kind for the first time is taught it (haunted_kit.tutorial)
             from .tutorial import lesson_html, seat_lesson  # lazy: only a tutorial class needs it
-            msg["lesson"] = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
+            lesson_part = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
                 else ""
+            msg["lesson"] = lesson_part + rulings_html(lesson_part)  # a ruling a step cites, in its words
         return msg
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:

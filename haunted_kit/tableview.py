@@ -272,12 +272,17 @@ def common_view(observations: list):
     return HIDDEN
 
 
+def _key_words(key) -> str:
+    """An observation's key as a row heading people read: ``"draw_pile"`` -> ``"draw pile"``."""
+    return str(key).replace("_", " ")
+
+
 def observation_html(obs) -> str:
     """An observation (JSON-like: dicts, lists, numbers, strings) as nested HTML tables:
-    a dict one row per key, a list of plain values one line, a list of dicts or lists
+    a dict one row per key (its words: ``draw pile``, never ``draw_pile``), a list of plain values one line, a list of dicts or lists
     numbered rows; every text escaped, at most :data:`MAX_SHOWN` entries of each."""
     if isinstance(obs, dict):
-        rows = "".join(f'<tr><th style="text-align:left;vertical-align:top;padding-right:6px">{escape(str(k))}</th>'
+        rows = "".join(f'<tr><th style="text-align:left;vertical-align:top;padding-right:6px">{escape(_key_words(k))}</th>'
                        f"<td>{observation_html(v)}</td></tr>" for k, v in list(obs.items())[:MAX_SHOWN])
         return f'<table class="hk-obs">{rows}</table>' if rows else "(none)"
     if isinstance(obs, (list, tuple)):

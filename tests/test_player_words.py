@@ -5,7 +5,8 @@ ruling's own words next to it (its question and reading, opened in place).
 
 Seeded games of every game are played to the end by bots; at each new kind of position
 (a new phase or status shape, a new set of decision kinds) every page of the table
-server is built (each seat, the projector, the hot seat covered and revealed) and every
+server is built (each seat, the projector, the hot seat covered and revealed; on a
+tutorial table the seats' lessons too) and every
 text its view carries is read, then the teacher page's message (each table's status,
 settings and their help, the decisions list, the new-table form's labels, help and
 choices), the whole game log, each game's declared options, and the notebook play view's
@@ -111,6 +112,7 @@ def played_table(name: str, seed: int):
     playing it on by seeded bots (random on odd seeds, the game's default agent on even ones)."""
     game = get_game(name)
     c = Classroom(GameStore(":memory:"), bot_delay=0)
+    c.tutorial = seed % 2 == 0  # a tutorial table: each seat's page also says what it meets first
     players = min(max(3, game.min_players), game.max_players)
     assert run(lambda: c.teacher_op({"op": "create", "game": name, "players": players, "seed": seed})) \
         == {"ok": "Table 1 created."}
@@ -134,9 +136,8 @@ def test_every_page_of_a_table_speaks_words(name):
             key = signature(t, first)
             if key not in seen or t.state.is_terminal():
                 seen.add(key)
-                views = {"projector": first, "hot seat": view_message(t, PUBLIC, 30, hot_seat=True),
-                         "hot seat revealed": view_message(t, PUBLIC, 30, hot_seat=True, revealed=True),
-                         **{f"P{p + 1}": view_message(t, p, 30) for p in range(t.state.players)}}
+                views = {mode: c.build_view(t, PUBLIC, mode) for mode in ("projector", "hotseat", "hotseat-revealed")}
+                views.update({f"P{p + 1}": c.build_view(t, p, "seat") for p in range(t.state.players)})
                 for page, msg in views.items():
                     faults += faults_of(msg, f"{name} seed {seed} {page} at {len(t.applied)}")
                 pages += len(views)
@@ -234,3 +235,27 @@ def test_the_notebook_play_views_lines_are_words(name):
     faults += [f"{name} play view at the end: code name {w!r}" for w in code_names(shown, {**RULE_WORDS, **EVENT_WORDS})]
     assert view.state.is_terminal(), "the play view's game was played to the end"
     assert not faults, "\n".join(sorted(set(faults)))
+
+
+@pytest.mark.parametrize("name", [n for n in game_names() if getattr(game_module(n, "exercises"), "EXERCISES", None)])
+def test_every_exercise_speaks_words(name):
+    """Each exercise of the game (seeds 1 and 2): its title, facts, question, choices,
+    nudge, rule and answer are words; in its widget a kit ruling the facts or the answer
+    cite opens in its words."""
+    from haunted_kit.widgets.exercise import ExerciseWidget
+
+    faults = []
+    for key in game_module(name, "exercises").EXERCISES:
+        for seed in (1, 2):
+            ex = game_module(name, "exercises").EXERCISES.make(key, seed)
+            shown = [ex.title, ex.question, ex.nudge, ex.rule, ex.answer_note, *map(str, ex.options), *ex.fact_lines(),
+                     ex.answer_text(), ex.why_text(), ex.right_text()]
+            faults += [f"{name} {key} seed {seed}: code name {w!r} in {s[:80]!r}" for s in shown if isinstance(s, str)
+                       for w in code_names(s)]
+            w = ExerciseWidget(ex)
+            w.tries = 1
+            w.b_answer.disabled = False  # as after a first try: the answer may be shown
+            w.reveal()
+            for part in (w.facts.value, w.feedback.value):
+                faults += [f"{name} {key} seed {seed}: ruling {r} without its words" for r in bare_rulings(part)]
+    assert not faults, "\n".join(faults)

@@ -15,6 +15,7 @@ import pytest
 
 from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.cli import main
+from haunted_kit.events import cited_rulings
 from haunted_kit.games import game_module, game_names, game_of, get_game
 from haunted_kit.haunted import actions as HA
 from haunted_kit.landmarks import rules as LR
@@ -148,10 +149,15 @@ def test_the_teacher_creates_a_table_of_each_game_with_its_options(name):
     views = game_module(name, "classroom")
     assert games[name]["players"] == [get_game(name).min_players, get_game(name).max_players]
     assert games[name]["title"] == get_game(name).title
-    if views is not None:  # the game's own form; else the fields of its declared options
-        assert games[name]["players"] == list(views.PLAYERS) and games[name]["fields"] == views.FORM
-    else:
-        assert games[name]["fields"] == option_fields(get_game(name))
+    # the game's own form, else the fields of its declared options; a field citing a kit ruling carries its words
+    fields = views.FORM if views is not None else option_fields(get_game(name))
+    assert [{k: v for k, v in f.items() if k != "rulings"} for f in games[name]["fields"]] == fields
+    for f, sent in zip(fields, games[name]["fields"]):
+        cited = cited_rulings(f.get("help", ""))
+        assert [rid for rid, _, _ in cited] == [rid for rid, _, _ in cited_rulings(sent.get("rulings", ""))]
+        assert all(escape(reading) in sent["rulings"] for _, _, reading in cited)
+    if views is not None:
+        assert games[name]["players"] == list(views.PLAYERS)
 
 
 @pytest.mark.parametrize("name", game_names())
