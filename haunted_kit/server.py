@@ -280,7 +280,7 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
 
 
 #: the HTML parts of a view that may cite a kit ruling in the game's words
-RULING_PARTS = ("help", "ranking", "game_board")
+RULING_PARTS = ("help", "ranking", "game_board", "key")
 
 
 def explain_rulings(msg: dict) -> None:
