@@ -183,15 +183,9 @@ def test_the_new_table_form_and_the_settings_are_words(name):
     assert not faults, "\n".join(faults)
 
 
-def test_a_market_row_and_a_declared_choice_are_shown_by_their_words():
-    """The two examples of the report: the estate's third marked Market action is offered
-    by its row's words (a field's ``labels``), and a word option's ``choices`` become a
-    dropdown of words in a form without a classroom module, its value refused otherwise."""
-    estate = next(g for g in classroom_games() if g["name"] == "estate") if "estate" in game_names() else None
-    if estate is not None:
-        third = next(f for f in estate["fields"] if f["name"] == "third_marked")
-        box = game_module("estate", "box").default_estate_box()
-        assert [choice_label(third, c) for c in third["choices"][1:]] == [r.text for r in box.market.values()]
+def test_a_declared_choice_is_shown_by_its_words():
+    """A word option's ``choices`` become a dropdown of words in a form without a classroom
+    module and the settings line writes the words; another value is refused naming them."""
     opt = GameOption("pace", "how fast the toy plays", default="slow_start",
                      choices=(("slow_start", "a slow start"), ("all_in", "everything at once")))
     game = type("Toy", (), {"options": (opt,), "name": "toy"})()
@@ -259,3 +253,16 @@ def test_every_exercise_speaks_words(name):
             for part in (w.facts.value, w.feedback.value):
                 faults += [f"{name} {key} seed {seed}: ruling {r} without its words" for r in bare_rulings(part)]
     assert not faults, "\n".join(faults)
+
+
+def test_a_word_options_choices_are_listed_with_their_words_in_the_command_lines_help():
+    import argparse
+
+    from haunted_kit.cli import add_game_options
+
+    opt = GameOption("pace", "how fast the toy plays", default="slow_start",
+                     choices=(("slow_start", "a slow start"), ("all_in", "everything at once")))
+    parser = argparse.ArgumentParser()
+    add_game_options(parser, type("Toy", (), {"options": (opt,), "name": "toy"})())
+    said = " ".join(parser.format_help().split())
+    assert "one of slow_start (a slow start), all_in (everything at once); default slow_start" in said

@@ -377,3 +377,20 @@ def test_the_teacher_message_lists_every_game_with_its_form():
         for f in g["fields"]:
             assert f["kind"] in ("choice", "int", "ints", "bool") and f["label"] and f["help"]
             assert f["kind"] != "choice" or f["default"] in f["choices"]
+
+
+def test_the_estates_third_marked_market_action_is_offered_by_its_rows_words():
+    """The new-table form's "Third marked Market action" (ruling E11) lists each Market row
+    by its text in the reference box (data/estate/market.toml), not its key, and the
+    teacher's settings line writes the chosen row the same way."""
+    from haunted_kit.estate.box import default_estate_box
+    from haunted_kit.explain import settings_sentence
+    from haunted_kit.tableview import choice_label
+
+    third = next(f for f in next(g for g in classroom_games() if g["name"] == "estate")["fields"]
+                 if f["name"] == "third_marked")
+    market = default_estate_box().market
+    assert [choice_label(third, c) for c in third["choices"]] == ["none", *(row.text for row in market.values())]
+    assert choice_label(third, "sell_marble") == "Sell 1 marble"
+    said = settings_sentence(get_game("estate"), {"third_marked": "sell_marble"}, game_module("estate", "classroom").FORM)
+    assert said == "Third marked Market action: Sell 1 marble."
