@@ -9,8 +9,9 @@ server is built (each seat, the projector, the hot seat covered and revealed; on
 tutorial table the seats' lessons too) and every
 text its view carries is read, then the teacher page's message (each table's status,
 settings and their help, the decisions list, the new-table form's labels, help and
-choices), the whole game log, each game's declared options, and the notebook play view's
-status and message lines while a human plays it against bots.
+choices), the whole game log, each game's declared options, the notebook play view's
+status and message lines (every word it shows) while a human plays it against bots, and
+every exercise (its texts, and in its widget a cited ruling opened in words).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 import pytest
 
 from haunted_kit import lesson
-from haunted_kit.bots import make_bot
+from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.events import kit_rulings, rulings_words
 from haunted_kit.explain import option_label, settings_words
 from haunted_kit.games import game_module, game_names, game_options, get_game
@@ -118,7 +119,6 @@ def played_table(name: str, seed: int):
         == {"ok": "Table 1 created."}
     t = c.store.table(1)
     kind = "random" if seed % 2 else None
-    from haunted_kit.bots import default_agent
     bots = {p: make_bot(kind or default_agent(game), 50 + 7 * seed + p, game) for p in range(players)}
     return c, t, bots
 
