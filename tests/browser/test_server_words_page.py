@@ -1,6 +1,7 @@
 """The table server's pages show words, in Chromium: the new-table form's dropdowns list
 each choice by its words (every registered game's form fields; the estate's third
-marked Market action by its Market row's text, never its key), a field's help opens a
+marked Market action by its Market row's text, never its key), a table's settings line
+is words, a field's help opens a
 kit ruling it cites in its words, and an estate seat page's phase line, which cites a kit
 ruling, opens that ruling's reading under it. (Every text of every page, without a
 browser: tests/test_player_words.py.)"""
@@ -38,7 +39,13 @@ def test_the_form_lists_choices_by_their_words_and_a_cited_ruling_opens_in_words
     form.locator('select[name="game"]').select_option("estate")
     third = form.locator('select[name="opt-third_marked"]')
     expect(third.locator("option", has_text="sell_marble")).to_have_count(0)
-    expect(third.locator("option", has_text="Sell 1 marble")).to_have_count(1)
+    third.select_option(label="Sell 1 marble")  # a table made with it: its settings line says the row's words
+    form.locator('input[name="players"]').fill("2")
+    form.locator("button").click()
+    expect(teacher.locator(".hk-message")).to_have_text("Table 2 created.")
+    settings = teacher.locator(".hk-table-box", has=teacher.locator('h3.hk-table[data-id="2"]')).locator(".hk-settings")
+    expect(settings).to_contain_text("Third marked Market action: Sell 1 marble.")
+    assert "_" not in settings.inner_text()
 
     seat = chromium_browser.new_page()
     seat.goto(srv.seats[(1, 1)])
