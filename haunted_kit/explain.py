@@ -31,6 +31,7 @@ from html import escape
 
 from . import games
 from .render.style import PLAYER_MARKS
+from .tableview import choice_label
 
 
 @dataclass(frozen=True)
@@ -375,16 +376,18 @@ def option_label(option) -> str:
 
 
 def _declarations(game, fields) -> dict:
-    """config key -> (label, help, default) from the game's options and its form fields."""
+    """config key -> (label, help, default, words) from the game's options and its form
+    fields; ``words(value)`` is a choice's words (an option's ``choices``, a field's ``labels``)."""
     out: dict = {}
     for o in getattr(game, "options", None) or ():
-        entry = (option_label(o).capitalize(), o.help, o.default)
+        entry = (option_label(o).capitalize(), o.help, o.default, o.words)
         out[o.keyword] = entry
         out.setdefault(o.flag.replace("-", "_"), entry)
     for f in fields or ():
         known = out.get(f["name"])
         entry = (f.get("label") or f["name"].replace("_", " ").capitalize(), f.get("help") or (known[1] if known else ""),
-                 f.get("default"))
+                 f.get("default"), functools.partial(choice_label, f) if f.get("labels") else
+                 known[3] if known else str)
         out[f["name"]] = entry
         for o in getattr(game, "options", None) or ():  # a form field named by an option's flag
             if o.flag.replace("-", "_") == f["name"]:
@@ -395,11 +398,12 @@ def _declarations(game, fields) -> dict:
 def settings_words(game, config: dict, fields=(), hidden=("players", "seed", "auto_chance", "log", "box")) -> list[dict]:
     """A table's settings, one ``{"label", "value", "help", "default"}`` per setting, in words.
 
-    ``config``: the table's ``new_game`` keywords; labels and help come from ``game``'s
-    :class:`~haunted_kit.protocol.GameOption` declarations and ``fields`` (the new-table
-    form's fields: ``name``, ``label``, ``help``, ``default``); a nested setting (a dict of
-    switches) is one row per switch; a key nothing declares is still written in words
-    (``"Limited supplies"``). ``hidden`` keys are said elsewhere (players, seed)."""
+    ``config``: the table's ``new_game`` keywords; labels, help and a choice's words come
+    from ``game``'s :class:`~haunted_kit.protocol.GameOption` declarations (their
+    ``choices``) and ``fields`` (the new-table form's fields: ``name``, ``label``, ``help``,
+    ``default``, a choice's ``labels``); a nested setting (a dict of switches) is one row per
+    switch; a key nothing declares is still written in words (``"Limited supplies"``).
+    ``hidden`` keys are said elsewhere (players, seed)."""
     decl = _declarations(game, fields)
     rows: list[dict] = []
 
@@ -408,9 +412,10 @@ def settings_words(game, config: dict, fields=(), hidden=("players", "seed", "au
             for k, v in value.items():
                 add(k, v)
             return
-        label, help_, default = decl.get(key, (key.replace("_", " ").capitalize(), "", None))
+        label, help_, default, words = decl.get(key, (key.replace("_", " ").capitalize(), "", None, str))
         is_default = default is not None and _value_words(default) == _value_words(value)
-        rows.append({"label": label, "value": _value_words(value), "help": help_, "default": is_default})
+        shown = _value_words(words(value)) if isinstance(value, str) else _value_words(value)
+        rows.append({"label": label, "value": shown, "help": help_, "default": is_default})
 
     for key, value in config.items():
         if key not in hidden:

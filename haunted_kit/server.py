@@ -66,7 +66,8 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from . import lesson
 from .bots import seat_bot
-from .explain import BoardKeys, settings_sentence, settings_words
+from .events import cited_rulings, rulings_html, rulings_words
+from .explain import BoardKeys, option_label, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
@@ -148,28 +149,47 @@ def status_of(table: Table) -> str:
 def option_fields(game) -> list[dict]:
     """The new-table form fields (:func:`haunted_kit.tableview.read_form`) of a game
     without a ``classroom`` module: its declared whole-number options
-    (:class:`~haunted_kit.protocol.GameOption` of kind ``"int"`` or ``"ints"``; a word
-    option needs a ``classroom.FORM`` choice list, so it keeps its default)."""
-    return [{"name": o.keyword, "label": o.keyword.replace("_", " ").capitalize(), "kind": o.kind, "help": o.help,
-             "default": list(o.default) if isinstance(o.default, (list, tuple)) else o.default,
-             **({"min": o.low} if o.low is not None else {}), **({"max": o.high} if o.high is not None else {})}
-            for o in game_options(game) if o.kind in ("int", "ints") and o.default is not None]
+    (:class:`~haunted_kit.protocol.GameOption` of kind ``"int"`` or ``"ints"``) and its word
+    options that declare their ``choices`` (a dropdown, each choice with its words as
+    ``labels``); a word option without choices needs a ``classroom.FORM`` choice list, so it
+    keeps its default. Labels are the options' words (:func:`haunted_kit.explain.option_label`)."""
+    out = []
+    for o in game_options(game):
+        if o.default is None or not (o.kind in ("int", "ints") or o.choices):
+            continue
+        field = {"name": o.keyword, "label": option_label(o).capitalize(), "kind": o.kind, "help": o.help,
+                 "default": list(o.default) if isinstance(o.default, (list, tuple)) else o.default,
+                 **({"min": o.low} if o.low is not None else {}), **({"max": o.high} if o.high is not None else {})}
+        if o.choices:
+            field.update(kind="choice", choices=[v for v, _ in o.choices], labels=dict(o.choices))
+        out.append(field)
+    return out
+
+
+def with_rulings(fields: list[dict]) -> list[dict]:
+    """A form's fields as the teacher page gets them: each field whose help cites a kit
+    ruling carries ``rulings``, the ruling's own words to open in place
+    (:func:`haunted_kit.events.rulings_html`), so the form never shows a bare ruling code."""
+    return [{**f, "rulings": rulings_html(f.get("help", ""))} if cited_rulings(f.get("help", "")) else f
+            for f in fields]
 
 
 def classroom_games(first: str | None = None) -> list[dict]:
     """Every registered game, as the teacher page's new-table form needs it: ``name``,
     ``title``, ``players`` ([fewest, most]) and ``fields`` (the game's own settings: its
     ``classroom.FORM``, or for a game without a ``classroom`` module the fields of its
-    declared options, :func:`option_fields`, and the generic page). ``first``: the game
-    listed first (the form's choice when the page opens: ``server --game``)."""
+    declared options, :func:`option_fields`, and the generic page; a field citing a kit
+    ruling with its words, :func:`with_rulings`). ``first``: the game listed first (the
+    form's choice when the page opens: ``server --game``)."""
     out = []
     for name in sorted(game_names(), key=lambda n: n != first):
         views, game = game_module(name, "classroom"), get_game(name)
         if views is not None:
-            out.append({"name": name, "title": game.title, "players": list(views.PLAYERS), "fields": views.FORM})
+            out.append({"name": name, "title": game.title, "players": list(views.PLAYERS),
+                        "fields": with_rulings(views.FORM)})
         else:
             out.append({"name": name, "title": game.title, "players": [game.min_players, game.max_players],
-                        "fields": option_fields(game)})
+                        "fields": with_rulings(option_fields(game))})
     return out
 
 
@@ -258,7 +278,26 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
         msg["actions"], msg["acting"], msg["bot"] = [], None, True
     msg["turn"] = bool(msg["actions"])
     msg.setdefault("help", f"<p><b>Now:</b> {escape(msg.get('phase', ''))}</p>")
+    explain_rulings(msg)
     return msg
+
+
+#: the HTML parts of a view that may cite a kit ruling in the game's words
+RULING_PARTS = ("help", "ranking", "game_board", "key")
+
+
+def explain_rulings(msg: dict) -> None:
+    """Every kit ruling a view's words cite made readable where it is cited (never a bare
+    code): each HTML part (:data:`RULING_PARTS`, each player board) gets the cited rulings'
+    own words to open in place after it (:func:`haunted_kit.events.rulings_html`), and
+    ``rulings`` holds those of the plain ``status`` and ``phase`` lines, which the page
+    shows under them (``""`` when they cite none). The log's sentences get theirs from
+    :func:`haunted_kit.tableview.sentence_log_html`."""
+    for key in RULING_PARTS:
+        if msg.get(key):
+            msg[key] += rulings_html(msg[key])
+    msg["players"] = [p + rulings_html(p) for p in msg.get("players", [])]
+    msg["rulings"] = rulings_html(f"{msg.get('status', '')} {msg.get('phase', '')}")
 
 
 def decision_text(table: Table, seat: int, action) -> str:
@@ -880,7 +919,8 @@ class Classroom:
         kept = self._teacher_rows.get(t.id)
         if kept is None or kept[0] != t.seq or kept[1] is not t.state:
             fields = self.form_fields(t.game)
-            help_ = " ".join(f"{r['label']}: {r['help']}" for r in settings_words(t.game, t.config, fields) if r["help"])
+            help_ = rulings_words(" ".join(f"{r['label']}: {r['help']}"  # a ruling the help cites, in its words
+                                           for r in settings_words(t.game, t.config, fields) if r["help"]))
             kept = self._teacher_rows[t.id] = (t.seq, t.state, (settings_sentence(t.game, t.config, fields), help_,
                                                                 self.decisions_list(t)))
         return kept[2]
