@@ -443,6 +443,8 @@ def add_game_options(parser, game, *, grid: bool = False) -> None:
             raise ValueError(f"{game.name}: option {o.keyword!r} is a keyword every tool sets itself")
         shown = ",".join(map(str, o.default)) if isinstance(o.default, (list, tuple)) else o.default
         default = f"; default {shown}" if shown not in (None, "") else ""
+        if o.choices:  # a word option's values, each with its words
+            default = "; one of " + ", ".join(f"{v} ({w})" for v, w in o.choices) + default
         metavar = {"int": "N", "str": "WORD", "ints": "N,N"}[o.kind]
         if grid and o.kind == "ints":
             parser.add_argument(f"--{o.flag}", dest=o.keyword, action="append", default=None, metavar=metavar,

@@ -44,7 +44,7 @@ def cite_rulings(text: str) -> str:
 RULINGS_FILES = (Path(__file__).resolve().parent / "_docs" / "RULINGS.md",  # an installed wheel's copy
                  Path(__file__).resolve().parents[1] / "docs" / "RULINGS.md")  # a source checkout
 _RULING_ROW = re.compile(r"^\| ([EL]?\d+) \| ([^|]+?) \| ([^|]+?) \|", re.M)
-_RULING_CITED = re.compile(r"\brulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
+_RULING_CITED = re.compile(r"\b[Rr]ulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -66,8 +66,10 @@ def kit_rulings() -> dict:
 def cited_rulings(text: str) -> list:
     """The kit rulings ``text`` cites (``ruling 32``, ``rulings E18, E19``, ``kit ruling L9``),
     in order, each once, as ``(id, question, reading)``; a ruling the table lacks is left out."""
+    if not text or ("uling" not in text):  # the common case, a text citing none, without the regex
+        return []
     known, out = kit_rulings(), []
-    for m in _RULING_CITED.finditer(text or ""):
+    for m in _RULING_CITED.finditer(text):
         for rid in re.findall(r"[EL]?\d+", m[1]):
             if rid in known and all(r[0] != rid for r in out):
                 out.append((rid, *known[rid]))
@@ -81,6 +83,14 @@ def rulings_html(text: str) -> str:
     return "".join(f'<details class="hk-ruling" style="font:13px sans-serif;color:#222"><summary>What kit ruling '
                    f"{escape(rid)} says</summary><div><i>{escape(q)}</i> {escape(r)}</div></details>"
                    for rid, q, r in cited_rulings(text))
+
+
+def rulings_words(text: str) -> str:
+    """``text`` followed by the words of every kit ruling it cites, for a plain-text place
+    (a tooltip): ``"... (ruling E11) Kit ruling E11 (Which are the three marked actions?):
+    The two hire rows ..."``; ``text`` unchanged when it cites none."""
+    said = " ".join(f"Kit ruling {rid} ({q}): {r}" for rid, q, r in cited_rulings(text))
+    return f"{text} {said}" if said else text
 
 
 def shown_text(text: str) -> str:
@@ -199,16 +209,17 @@ class Event:
 
     def when(self) -> str:
         """Where in the game this event happened, for people: ``"setup"`` before the
-        first season, else ``"season 2, round 1, turns"``."""
+        first season, else ``"season 2, round 1, turns"`` (the phase in words, ``"season end"``)."""
         if self.season == 0:
             return "setup"
-        return f"season {self.season}, round {self.round}, {self.phase}"
+        return f"season {self.season}, round {self.round}, {self.phase.replace('_', ' ')}"
 
     def short_when(self) -> str:
-        """:meth:`when` for a log line: ``"setup"`` or ``"S2 R1 turns"``."""
+        """:meth:`when` for a log line: ``"setup"`` or ``"S2 R1 turns"`` (a phase in words:
+        ``"S2 R4 season end"``)."""
         if self.season == 0:
             return "setup"
-        return f"S{self.season} R{self.round} {self.phase}"
+        return f"S{self.season} R{self.round} {self.phase.replace('_', ' ')}"
 
 
 def log_to_frame(events):

@@ -31,6 +31,7 @@ from html import escape
 
 from . import games
 from .render.style import PLAYER_MARKS
+from .tableview import choice_label
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,8 @@ WORDS = frozenset("a an of to in on at by or and the for is it its no up as if b
 def _text_tokens(svg: str):
     """The words of every ``<text>`` element of ``svg`` (its ``<title>`` left out)."""
     for m in _TEXT.finditer(svg):
-        yield html.unescape(_TITLE.sub("", m.group(2))).strip()
+        body = m.group(2)
+        yield html.unescape(_TITLE.sub("", body) if "<title>" in body else body).strip()
 
 
 def _codes_of(words: str) -> set[str]:
@@ -184,18 +186,87 @@ def _explained(words: str, entries, names) -> tuple[list[KeyEntry], set[str]]:
 
 class _Explainer:
     """:func:`_explained` over one list of entries, each distinct text read once (a board
-    writes the same words on many cells, and a page both titles and keys them)."""
+    writes the same words on many cells, and a page both titles and keys them); at most
+    :data:`MEMO_TEXTS` texts are kept (then the memo starts afresh), so memory stays flat."""
 
     def __init__(self, entries):
         self.entries = list(entries)
         self.names = _names(self.entries)
         self.memo: dict[str, tuple[list[KeyEntry], set[str]]] = {}
+        self.titles: dict[str, str] = {}
+        self.parts: dict[str, tuple[str, frozenset]] = {}  # oldest first: a board's groups, see board()
+        self.keys: dict[frozenset, str] = {}  # ids of the entries drawn -> the key's HTML (key_of)
+
+    def title(self, body: str) -> str:
+        """The ``<title>`` element for a ``<text>`` whose inner text is ``body`` (its
+        entries' sentences), or ``""`` when no entry explains its words; each body once."""
+        got = self.titles.get(body)
+        if got is None:
+            if len(self.titles) >= MEMO_TEXTS:
+                self.titles.clear()
+            found = self(html.unescape(body).strip())[0]
+            got = self.titles[body] = f"<title>{escape(' '.join(e.sentence() for e in found))}</title>" if found else ""
+        return got
+
+    def board(self, svg: str) -> tuple[str, frozenset]:
+        """``(annotate_svg(svg), ids of drawn_entries(svg))`` over these entries, worked out
+        per group of the drawing (the text between two ``"<g "``): a group drawn the same
+        as before (the terrain of a board, every position alike) is read once; the
+        :data:`PARTS_KEPT` groups used last are kept. A drawing whose texts a group
+        boundary would cut is read whole."""
+        titled, shown = [], set()
+        for piece in svg.split("<g "):
+            got = self.parts.pop(piece, None)
+            if got is None:
+                if piece.count("<text") != piece.count("</text>"):  # a text across groups: the drawing whole
+                    return annotate_svg(svg, self.entries, self), frozenset(map(id, drawn_entries(svg, self.entries, self)))
+                got = (annotate_svg(piece, self.entries, self),
+                       frozenset(map(id, drawn_entries(piece, self.entries, self))))
+                while len(self.parts) >= PARTS_KEPT:
+                    del self.parts[next(iter(self.parts))]
+            self.parts[piece] = got  # the most recently used last
+            titled.append(got[0])
+            shown |= got[1]
+        return "<g ".join(titled), frozenset(shown)
+
+    def key_of(self, shown: frozenset) -> str:
+        """:func:`key_html` of these entries that are listed always or drawn (``shown``: the
+        ids of the entries a drawing writes), each set of drawn entries once."""
+        got = self.keys.get(shown)
+        if got is None:
+            if len(self.keys) >= PARTS_KEPT:
+                self.keys.clear()
+            got = self.keys[shown] = key_html([e for e in self.entries if not e.drawn_only or id(e) in shown])
+        return got
 
     def __call__(self, words: str) -> tuple[list[KeyEntry], set[str]]:
         got = self.memo.get(words)
         if got is None:
+            if len(self.memo) >= MEMO_TEXTS:
+                self.memo.clear()
             got = self.memo[words] = _explained(words, self.entries, self.names)
         return got
+
+
+MEMO_TEXTS = 4096  #: the most texts one :class:`_Explainer` keeps read
+PARTS_KEPT = 32  #: the most groups of drawings one :class:`_Explainer` keeps titled
+KEYS_KEPT = 16  #: the most keys (lists of entries) whose explainers :func:`_explainer_of` keeps
+_EXPLAINERS: dict[tuple, _Explainer] = {}
+
+
+def _explainer_of(entries: list) -> _Explainer:
+    """The explainer of ``entries``, shared by every position whose key is the same list
+    (a game's key changes only with the box in play and what the board shows, so the texts
+    read for one decision are read once for the whole game). The :data:`KEYS_KEPT` most
+    recently used are kept."""
+    key = tuple(entries)
+    found = _EXPLAINERS.pop(key, None)
+    if found is None:
+        found = _Explainer(entries)
+        while len(_EXPLAINERS) >= KEYS_KEPT:
+            del _EXPLAINERS[next(iter(_EXPLAINERS))]
+    _EXPLAINERS[key] = found  # the most recently used last
+    return found
 
 
 def drawn_codes(svg: str) -> set[str]:
@@ -233,10 +304,8 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
         head, body, tail = m.groups()
         if "<title>" in body:
             return m.group(0)
-        found = explain(html.unescape(body).strip())[0]
-        if not found:
-            return m.group(0)
-        return f"{head}<title>{escape(' '.join(e.sentence() for e in found))}</title>{body}{tail}"
+        title = explain.title(body)
+        return f"{head}{title}{body}{tail}" if title else m.group(0)
 
     return _TEXT.sub(one, svg)
 
@@ -244,26 +313,48 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
 def keyed_board(game, state, board: str) -> tuple[str, str]:
     """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
     titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
-    unchanged for a game that declares no key (``board_key``)."""
-    try:
-        entries = board_key(game, state)
-    except games.MissingHook:
-        return board, ""
-    explain = _Explainer(entries)
-    shown = drawn_entries(board, entries, explain)
-    return annotate_svg(board, entries, explain), key_html([e for e in entries if not e.drawn_only or e in shown])
+    unchanged for a game that declares no key (``board_key``). :class:`BoardKeys` gives
+    the same for many pages of one position, the game's key read once."""
+    return BoardKeys(game, state)(board)
+
+
+class BoardKeys:
+    """:func:`keyed_board` for the pages of one position: ``BoardKeys(game, state)(board)``
+    is ``keyed_board(game, state, board)``, byte for byte, but the game's key
+    (``board_key(state)``) is read once, on the first call, and each distinct ``board``
+    text is titled and keyed once (the pages of the seats not to move draw the same
+    board). Keep one only while ``state`` stays at the position it was made for."""
+
+    def __init__(self, game, state):
+        self.game, self.state = game, state
+        self._explain: _Explainer | None = None
+        self._declared = True  # False once the game is found to declare no key
+        self._boards: dict[str, tuple[str, str]] = {}
+
+    def __call__(self, board: str) -> tuple[str, str]:
+        hit = self._boards.get(board)
+        if hit is not None:
+            return hit
+        if self._declared and self._explain is None:
+            try:
+                self._explain = _explainer_of(board_key(self.game, self.state))
+            except games.MissingHook:
+                self._declared = False
+        if not self._declared:
+            return board, ""
+        explain = self._explain
+        titled, shown = explain.board(board)
+        hit = self._boards[board] = (titled, explain.key_of(shown))
+        return hit
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
     """The entries whose codes or names ``svg``'s texts write, in the entries' order."""
     explain = _explain or _Explainer(entries)
-    entries = explain.entries
-    found: list[KeyEntry] = []
+    found: set[int] = set()  # the explainer's own entries, by identity
     for words in _text_tokens(svg):
-        for e in explain(words)[0]:
-            if e not in found:
-                found.append(e)
-    return [e for e in entries if e in found]
+        found.update(map(id, explain(words)[0]))
+    return [e for e in explain.entries if id(e) in found]
 
 
 # ------------------------------------------------------------------------ settings in words
@@ -285,16 +376,18 @@ def option_label(option) -> str:
 
 
 def _declarations(game, fields) -> dict:
-    """config key -> (label, help, default) from the game's options and its form fields."""
+    """config key -> (label, help, default, words) from the game's options and its form
+    fields; ``words(value)`` is a choice's words (an option's ``choices``, a field's ``labels``)."""
     out: dict = {}
     for o in getattr(game, "options", None) or ():
-        entry = (option_label(o).capitalize(), o.help, o.default)
+        entry = (option_label(o).capitalize(), o.help, o.default, o.words)
         out[o.keyword] = entry
         out.setdefault(o.flag.replace("-", "_"), entry)
     for f in fields or ():
         known = out.get(f["name"])
         entry = (f.get("label") or f["name"].replace("_", " ").capitalize(), f.get("help") or (known[1] if known else ""),
-                 f.get("default"))
+                 f.get("default"), functools.partial(choice_label, f) if f.get("labels") else
+                 known[3] if known else str)
         out[f["name"]] = entry
         for o in getattr(game, "options", None) or ():  # a form field named by an option's flag
             if o.flag.replace("-", "_") == f["name"]:
@@ -305,11 +398,12 @@ def _declarations(game, fields) -> dict:
 def settings_words(game, config: dict, fields=(), hidden=("players", "seed", "auto_chance", "log", "box")) -> list[dict]:
     """A table's settings, one ``{"label", "value", "help", "default"}`` per setting, in words.
 
-    ``config``: the table's ``new_game`` keywords; labels and help come from ``game``'s
-    :class:`~haunted_kit.protocol.GameOption` declarations and ``fields`` (the new-table
-    form's fields: ``name``, ``label``, ``help``, ``default``); a nested setting (a dict of
-    switches) is one row per switch; a key nothing declares is still written in words
-    (``"Limited supplies"``). ``hidden`` keys are said elsewhere (players, seed)."""
+    ``config``: the table's ``new_game`` keywords; labels, help and a choice's words come
+    from ``game``'s :class:`~haunted_kit.protocol.GameOption` declarations (their
+    ``choices``) and ``fields`` (the new-table form's fields: ``name``, ``label``, ``help``,
+    ``default``, a choice's ``labels``); a nested setting (a dict of switches) is one row per
+    switch; a key nothing declares is still written in words (``"Limited supplies"``).
+    ``hidden`` keys are said elsewhere (players, seed)."""
     decl = _declarations(game, fields)
     rows: list[dict] = []
 
@@ -318,9 +412,10 @@ def settings_words(game, config: dict, fields=(), hidden=("players", "seed", "au
             for k, v in value.items():
                 add(k, v)
             return
-        label, help_, default = decl.get(key, (key.replace("_", " ").capitalize(), "", None))
+        label, help_, default, words = decl.get(key, (key.replace("_", " ").capitalize(), "", None, str))
         is_default = default is not None and _value_words(default) == _value_words(value)
-        rows.append({"label": label, "value": _value_words(value), "help": help_, "default": is_default})
+        shown = _value_words(words(value)) if isinstance(value, str) else _value_words(value)
+        rows.append({"label": label, "value": shown, "help": help_, "default": is_default})
 
     for key, value in config.items():
         if key not in hidden:

@@ -581,6 +581,11 @@ class GameOption:
             passed, ``new_game``'s own default applies).
         flag: the command-line flag without ``--`` (default: ``keyword`` with ``-`` for ``_``).
         low, high: the range of an ``"int"`` option (``None``: unbounded).
+        choices: for a ``"str"`` option whose values are a fixed list, each value with its
+            words for people, ``(("group", "one connected group"), ...)``: the new-table
+            form's dropdown and the settings lines show the words, never the value
+            (:meth:`words`); ``check`` refuses any other value. Empty: any word (e.g. a
+            mode a house-rule box may add).
     """
 
     keyword: str
@@ -590,12 +595,21 @@ class GameOption:
     flag: str | None = None
     low: int | None = None
     high: int | None = None
+    choices: tuple = ()
 
     def __post_init__(self):
         if self.kind not in ("int", "str", "ints"):
             raise ValueError(f"GameOption {self.keyword!r}: kind must be 'int', 'str' or 'ints', got {self.kind!r}")
         if self.flag is None:
             object.__setattr__(self, "flag", self.keyword.replace("_", "-"))
+        if self.choices and (self.kind != "str" or not all(isinstance(c, tuple) and len(c) == 2 and all(
+                isinstance(x, str) and x for x in c) for c in self.choices)):
+            raise ValueError(f"GameOption {self.keyword!r}: choices are (value, words) pairs of a 'str' option, "
+                             f"got {self.choices!r}")
+
+    def words(self, value) -> str:
+        """``value``'s words for people: its declared choice's words, else the value itself."""
+        return dict(self.choices).get(value, str(value))
 
     def check(self, value):
         """``value`` as ``new_game`` takes it (an int, a str, a list of ints).
@@ -606,6 +620,9 @@ class GameOption:
         if self.kind == "str":
             if not isinstance(value, str) or not value:
                 raise ValueError(f"argument --{self.flag}: expected a word, got {value!r}")
+            if self.choices and value not in dict(self.choices):
+                raise ValueError(f"argument --{self.flag}: must be one of "
+                                 + ", ".join(f"{v} ({w})" for v, w in self.choices) + f", got {value!r}")
             return value
         if self.kind == "ints":
             if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)) or not all(map(is_integer, value)):

@@ -66,7 +66,8 @@ except ImportError:  # pragma: no cover - Windows: no lock, the store's decision
 
 from . import lesson
 from .bots import seat_bot
-from .explain import keyed_board, settings_sentence, settings_words
+from .events import cited_rulings, rulings_html, rulings_words
+from .explain import BoardKeys, option_label, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
@@ -149,28 +150,47 @@ def status_of(table: Table) -> str:
 def option_fields(game) -> list[dict]:
     """The new-table form fields (:func:`haunted_kit.tableview.read_form`) of a game
     without a ``classroom`` module: its declared whole-number options
-    (:class:`~haunted_kit.protocol.GameOption` of kind ``"int"`` or ``"ints"``; a word
-    option needs a ``classroom.FORM`` choice list, so it keeps its default)."""
-    return [{"name": o.keyword, "label": o.keyword.replace("_", " ").capitalize(), "kind": o.kind, "help": o.help,
-             "default": list(o.default) if isinstance(o.default, (list, tuple)) else o.default,
-             **({"min": o.low} if o.low is not None else {}), **({"max": o.high} if o.high is not None else {})}
-            for o in game_options(game) if o.kind in ("int", "ints") and o.default is not None]
+    (:class:`~haunted_kit.protocol.GameOption` of kind ``"int"`` or ``"ints"``) and its word
+    options that declare their ``choices`` (a dropdown, each choice with its words as
+    ``labels``); a word option without choices needs a ``classroom.FORM`` choice list, so it
+    keeps its default. Labels are the options' words (:func:`haunted_kit.explain.option_label`)."""
+    out = []
+    for o in game_options(game):
+        if o.default is None or not (o.kind in ("int", "ints") or o.choices):
+            continue
+        field = {"name": o.keyword, "label": option_label(o).capitalize(), "kind": o.kind, "help": o.help,
+                 "default": list(o.default) if isinstance(o.default, (list, tuple)) else o.default,
+                 **({"min": o.low} if o.low is not None else {}), **({"max": o.high} if o.high is not None else {})}
+        if o.choices:
+            field.update(kind="choice", choices=[v for v, _ in o.choices], labels=dict(o.choices))
+        out.append(field)
+    return out
+
+
+def with_rulings(fields: list[dict]) -> list[dict]:
+    """A form's fields as the teacher page gets them: each field whose help cites a kit
+    ruling carries ``rulings``, the ruling's own words to open in place
+    (:func:`haunted_kit.events.rulings_html`), so the form never shows a bare ruling code."""
+    return [{**f, "rulings": rulings_html(f.get("help", ""))} if cited_rulings(f.get("help", "")) else f
+            for f in fields]
 
 
 def classroom_games(first: str | None = None) -> list[dict]:
     """Every registered game, as the teacher page's new-table form needs it: ``name``,
     ``title``, ``players`` ([fewest, most]) and ``fields`` (the game's own settings: its
     ``classroom.FORM``, or for a game without a ``classroom`` module the fields of its
-    declared options, :func:`option_fields`, and the generic page). ``first``: the game
-    listed first (the form's choice when the page opens: ``server --game``)."""
+    declared options, :func:`option_fields`, and the generic page; a field citing a kit
+    ruling with its words, :func:`with_rulings`). ``first``: the game listed first (the
+    form's choice when the page opens: ``server --game``)."""
     out = []
     for name in sorted(game_names(), key=lambda n: n != first):
         views, game = game_module(name, "classroom"), get_game(name)
         if views is not None:
-            out.append({"name": name, "title": game.title, "players": list(views.PLAYERS), "fields": views.FORM})
+            out.append({"name": name, "title": game.title, "players": list(views.PLAYERS),
+                        "fields": with_rulings(views.FORM)})
         else:
             out.append({"name": name, "title": game.title, "players": [game.min_players, game.max_players],
-                        "fields": option_fields(game)})
+                        "fields": with_rulings(option_fields(game))})
     return out
 
 
@@ -227,7 +247,7 @@ def create_request(msg: dict) -> dict:
 
 
 def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = False, revealed: bool = False,
-                 bots=()) -> dict:
+                 bots=(), board_keys: BoardKeys | None = None) -> dict:
     """The message a page receives: everything built for ``viewer`` only.
 
     ``viewer``: a seat (player index) or :data:`PUBLIC` (projector, hot-seat screen). On a
@@ -239,7 +259,9 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
     gets no choices and ``"bot": True``. Also ``"secrets"`` (the game hides a seat's
     cards from the others: the hot seat's "Show my hidden cards" is offered,
     :func:`haunted_kit.visibility.seat_secrets`), ``"turn"`` (the page has choices now) and
-    ``"help"`` (HTML: the phase explained; the game's own when its view gives one)."""
+    ``"help"`` (HTML: the phase explained; the game's own when its view gives one).
+    ``board_keys``: the :class:`~haunted_kit.explain.BoardKeys` of the table's position,
+    shared by its pages (the same message; the board's key is read once per position)."""
     views = table_views(table)
     title_who = (f" · P{viewer + 1}" if viewer is not None and viewer >= 0 and not hot_seat else
                  " · hot seat" if hot_seat else " · projector")
@@ -251,11 +273,13 @@ def view_message(table: Table, viewer: int, size: float, *, hot_seat: bool = Fal
            else generic_table_view(table.game, table.state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)),
     }
     # the key of every code the board draws, and a title on each drawn code (haunted_kit.explain)
-    msg["board"], msg["key"] = keyed_board(table.game, table.state, msg.get("board", ""))
+    keyed = board_keys if board_keys is not None else BoardKeys(table.game, table.state)
+    msg["board"], msg["key"] = keyed(msg.get("board", ""))
     if not hot_seat and viewer is not None and viewer in bots:  # a seat handed to a bot: nothing to click
         msg["actions"], msg["acting"], msg["bot"] = [], None, True
     msg["turn"] = bool(msg["actions"])
     msg.setdefault("help", f"<p><b>Now:</b> {escape(msg.get('phase', ''))}</p>")
+    explain_rulings(msg)
     return msg
 
 
@@ -268,35 +292,72 @@ def named(msg: dict, table: Table) -> None:
             msg[key] = lesson.with_names(msg[key], names)
 
 
+#: the HTML parts of a view that may cite a kit ruling in the game's words
+RULING_PARTS = ("help", "ranking", "game_board", "key")
+
+
+def explain_rulings(msg: dict) -> None:
+    """Every kit ruling a view's words cite made readable where it is cited (never a bare
+    code): each HTML part (:data:`RULING_PARTS`, each player board) gets the cited rulings'
+    own words to open in place after it (:func:`haunted_kit.events.rulings_html`), and
+    ``rulings`` holds those of the plain ``status`` and ``phase`` lines, which the page
+    shows under them (``""`` when they cite none). The log's sentences get theirs from
+    :func:`haunted_kit.tableview.sentence_log_html`."""
+    for key in RULING_PARTS:
+        if msg.get(key):
+            msg[key] += rulings_html(msg[key])
+    msg["players"] = [p + rulings_html(p) for p in msg.get("players", [])]
+    msg["rulings"] = rulings_html(f"{msg.get('status', '')} {msg.get('phase', '')}")
+
+
 def decision_text(table: Table, seat: int, action) -> str:
     """A decision in the teacher's list: the seat and the action's words, cells named
     as on the board (``"P2: explore to cell 1,-2"``)."""
     return f"P{seat + 1}: {name_cells(describe_action(action, table.state))}"
 
 
-def undo_allowed(table: Table, seat: int) -> bool:
+class Observed:
+    """A position and its observations, each built once: ``Observed(state)[q]`` is
+    ``state.observation(q)`` (the same dict each time: read it, never change it)."""
+
+    def __init__(self, state):
+        self.state = state
+        self._seen: dict = {}
+
+    def __getitem__(self, q):
+        got = self._seen.get(q)
+        if got is None:
+            got = self._seen[q] = self.state.observation(q)
+        return got
+
+
+def undo_allowed(table: Table, seat: int, *, before: Observed | None = None, after: Observed | None = None) -> bool:
     """Board Game Arena's policy for taking back one's own move: ``seat`` made the last
     decision in effect, and that decision neither produced a chance outcome (the
     action record gained a chance entry) nor revealed hidden information (some player's
     view after it differs from the same decision applied to a determinisation of the
     position before it, :func:`haunted_kit.search.determinise`). Other players have
-    not moved since, because the last decision is the seat's own."""
+    not moved since, because the last decision is the seat's own.
+
+    ``before`` / ``after``: the position before the last decision and the table's position
+    now with their observations, when the caller kept them (:class:`Observed`); else the
+    position before is replayed (:meth:`Table.position`) and the observations built here."""
     if not table.applied or table.applied[-1][1] != seat or table.state.is_terminal():
         return False
-    before = table.position(len(table.applied) - 1)
+    before = before if before is not None else Observed(table.position(len(table.applied) - 1))
+    after = after if after is not None else Observed(table.state)
     action = table.applied[-1][2]
-    after = table.state
-    if any(e.chance for e in after.history()[len(before.history()):]):
+    if any(e.chance for e in after.state.history()[len(before.state.history()):]):
         return False
     rng = random.Random(table.seq)
     for q in range(len(table.seats)):
-        guess = determinise(table.game, before, q, rng)
+        guess = determinise(table.game, before.state, q, rng)
         guess_before = guess.observation(q)
         try:
             guess.apply_action(action)
         except (IllegalAction, ValueError):
             return False  # the decision was possible only because of something ``q`` cannot see
-        if not _same_news(before.observation(q), after.observation(q), guess_before, guess.observation(q)):
+        if not _same_news(before[q], after[q], guess_before, guess.observation(q)):
             return False  # what the decision showed ``q`` depended on something ``q`` could not see
     return True
 
@@ -337,6 +398,7 @@ class Connection:
     revealed_for: int | None = None
     last: dict | None = None      # the last view this page was sent (its own or a cached one): patches diff from it
     last_text: str | None = None  # the last teacher message sent (teacher pages)
+    last_tutor: str | None = None  # the last tutorial message sent (a tutorial table's seat pages)
 
 
 def bot_decision(game, config: dict, box_path, record: list, bot) -> tuple[dict, object]:
@@ -373,9 +435,14 @@ class Classroom:
     announcements: dict = field(default_factory=dict)  #: table id -> {"id", "text"}: the last rollback or undo
     _bots: dict = field(default_factory=dict)
     _undo: dict = field(default_factory=dict)  #: table id -> (seq, seat, allowed): one check per decision
+    _waiting: dict = field(default_factory=dict)  #: table id -> (seq, state, seats' names and agents, lesson.waiting)
+    _idle: dict = field(default_factory=dict)     #: table id -> (seq, state, lesson.seat_idle)
+    _positions: dict = field(default_factory=dict)  #: table id -> {(decisions, last row): Observed}: now and one back
     _views: dict = field(default_factory=dict)     # view_key -> [message, JSON text or None until needed]
     _patches: dict = field(default_factory=dict)   # (id(last), id(new)) -> (last, new, JSON text)
     _status: dict = field(default_factory=dict)    # (table, seq) -> status line
+    _keys: dict = field(default_factory=dict)      # table id -> (seq, BoardKeys of that position)
+    _teacher_rows: dict = field(default_factory=dict)  # table id -> (seq, state, the row's parts fixed by the record)
     _teacher_due: object = None                    # the scheduled teacher message (asyncio TimerHandle)
     _teacher_sent: float = float("-inf")           # time.monotonic() of the last teacher message
     _bot_tasks: dict = field(default_factory=dict)
@@ -385,7 +452,11 @@ class Classroom:
     #: seconds since the epoch, now (``time.time``): how long a table waits and seats idle; a test drives it
     clock: object = time.time
     _reviews: dict = field(default_factory=dict)  #: (table, seq) -> the replay's turning points (a Future or a list)
-    tutorial: bool = False        #: tutorial tables (``server --tutorial``): each seat's page says what it meets first
+    tutorial: bool = False        #: tutorial tables (``server --tutorial``): each seat's page teaches it (:meth:`tutor_message`)
+    _tutors: dict = field(default_factory=dict)    #: (table, seat) -> its SeatTutorial (loaded from the store once)
+    _tutor_notices: dict = field(default_factory=dict)  #: (table, seat) -> why its progress was set aside, said once
+    _question_boards: dict = field(default_factory=dict)  #: (game, exercise key, seed) -> the question's board SVG
+    _question_jobs: dict = field(default_factory=dict)    #: (table, seat, exercise key) -> the task settling its seed
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -459,12 +530,12 @@ class Classroom:
         built afresh: :func:`view_message` plus ``undo`` (own-move undo allowed now,
         :meth:`can_undo`) and ``announce`` (the table's last rollback or undo sentence, or
         None)."""
-        bots = self.bots_of(t)
+        bots, keys = self.bots_of(t), self.board_keys(t)
         if mode == "seat":
-            msg = view_message(t, viewer, self.size, bots=bots)
+            msg = view_message(t, viewer, self.size, bots=bots, board_keys=keys)
         else:
             msg = view_message(t, PUBLIC, self.size, hot_seat=mode != "projector", revealed=mode == "hotseat-revealed",
-                               bots=bots)
+                               bots=bots, board_keys=keys)
         # own-move undo: a seat page for its seat; the hot-seat screen for the human at it (the one to move)
         seat = viewer if mode == "seat" else None if mode == "projector" else t.state.current_player()
         msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
@@ -472,11 +543,229 @@ class Classroom:
         msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
         msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
         self.lesson_view(t, viewer, mode, msg)
-        if self.tutorial:  # a seat meeting a decision kind for the first time is taught it (haunted_kit.tutorial)
-            from .tutorial import lesson_html, seat_lesson  # lazy: only a tutorial class needs it
-            msg["lesson"] = lesson_html(seat_lesson(t.game, t.state, viewer)) if mode == "seat" and viewer not in bots \
-                else ""
         return msg
+
+    def board_keys(self, t: Table) -> BoardKeys:
+        """The :class:`~haunted_kit.explain.BoardKeys` of table ``t``'s position (one per
+        table, made afresh when the table's record moves on: ``seq`` counts every row)."""
+        kept = self._keys.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1].state is not t.state:
+            kept = self._keys[t.id] = (t.seq, BoardKeys(t.game, t.state))
+        return kept[1]
+
+    # ------------------------------------------------------------------ a tutorial table's seats
+    def tutor_of(self, t: Table, seat: int):
+        """Seat ``seat`` of table ``t``'s tutorial (:class:`haunted_kit.tutorial.SeatTutorial`),
+        loaded from the store the first time (its progress kept there after every change, so a
+        restart resumes it), having met what the table's position brings it. A record that
+        cannot be read is set aside in the store with its reason (:meth:`GameStore.set_tutor_aside`),
+        logged and said once on the seat's page; the seat starts afresh and the table plays on."""
+        from .tutorial import SeatTutorial, TutorialError  # lazy: only a tutorial class needs it
+
+        key = (t.id, seat)
+        book = self._tutors.get(key)
+        if book is None:
+            seed = t.config.get("seed", 0)
+            taken = [x.config.get("seed", 0) for x in self.store.serving() if x.game.name == t.game.name]
+
+            def made():
+                return SeatTutorial(t.game, seat, seed, taken,
+                                    save=lambda data: self.store.set_tutor_progress(t.id, seat, data))
+            book = made()
+            try:
+                data = self.store.tutor_progress(t.id, seat)
+                if data is not None:
+                    book.load(data)
+            except (ValueError, TutorialError) as exc:
+                reason = str(exc)
+                self.store.set_tutor_aside(t.id, seat, reason)
+                log.warning("table %s: P%d's tutorial progress set aside: %s", t.id, seat + 1, reason)
+                self._tutor_notices[key] = (f"Your tutorial progress could not be read ({reason}); it was kept aside "
+                                            "for the teacher, and your tutorial starts again from here.")
+                book = made()
+            self._tutors[key] = book
+        book.follow(t.state)
+        return book
+
+    def question_board(self, game, ex) -> str:
+        """The board of a question's position (its own prepared game, never the table's) as
+        the question's player may see it (the game's ``classroom.table_view`` for that
+        seat, :func:`haunted_kit.visibility`), made once per exercise and seed; ``""``
+        without a position or a board."""
+        if ex.state is None:
+            return ""
+        key = (game.name, ex.key, ex.seed)
+        if key not in self._question_boards:
+            viewer = ex.player if ex.player is not None else PUBLIC
+            views = game_module(game.name, "classroom")
+            part = views.table_view(ex.state, viewer, self.size) if views is not None else {}
+            self._question_boards[key] = part.get("board", "")
+        return self._question_boards[key]
+
+    def tutor_message(self, t: Table, seat: int) -> dict:
+        """A tutorial seat page's panel, ``{"type": "tutor", "table", "on"}`` (``on``: False for a
+        seat a bot plays) and ``current`` (the step to read as it reads now: ``key``, ``title``,
+        ``text``, ``section``, ``choices``, ``lines``: the player aid's; or None), ``waiting`` (titles queued behind it),
+        ``met`` (every step met: ``key``, ``title``, ``read``, ``skipped``), ``question`` (the
+        question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
+        ``tries``, ``board``; or None), ``preparing`` (a question is being made: it comes in a
+        further message, :meth:`question_ready`), ``feedback`` (the last verdict, or None), ``summary``
+        (:meth:`~haunted_kit.tutorial.StepBook.summary`) and ``notice`` (a set-aside record, said once)."""
+        from .events import cite_rulings  # lazy: only a tutorial class asks questions
+
+        if seat in self.bots_of(t):
+            return {"type": "tutor", "table": t.id, "on": False}
+        book = self.tutor_of(t, seat)
+        st = book.shown(t.state)
+        question = None
+        preparing = bool(book.asking) and not self.question_ready(t, seat, book)
+        if book.asking and not preparing:
+            try:
+                ex = book.question()
+            except Exception:  # noqa: BLE001 - a question that cannot be made is left, never a broken page
+                log.exception("table %s: P%d's question %r could not be made", t.id, seat + 1, book.asking)
+                book.answered("skipped")
+                ex = None
+            if ex is not None:
+                question = {"key": ex.key, "seed": ex.seed, "title": ex.title, "facts": [cite_rulings(f) for f in ex.fact_lines()],
+                            "question": ex.question, "kind": ex.kind, "options": list(ex.options), "tries": book.tries,
+                            "board": self.question_board(t.game, ex)}
+        return {"type": "tutor", "table": t.id, "on": True,
+                "current": None if st is None else {"key": st.key, "title": st.title, "text": st.text,
+                                                    "section": st.section, "choices": list(st.choices),
+                                                    "lines": [list(x) for x in st.lines]},
+                "waiting": [w.title for w in book.waiting()],
+                "met": [{"key": k, "title": x.title, "read": k in book.read, "skipped": k in book.skipped}
+                        for k, x in book.steps.items()],
+                "question": question, "preparing": preparing, "feedback": book.feedback, "summary": book.summary(),
+                "notice": self._tutor_notices.get((t.id, seat), "")}
+
+    def question_ready(self, t: Table, seat: int, book) -> bool:
+        """Whether the question ``book`` asks now can be made at once: its seed is settled
+        (kept in its progress). Else the exercise machinery's search for a position (up to
+        about a second for some seeds) runs in the worker pool (:func:`haunted_kit.tutorial.settled_seed`),
+        never in the event loop the whole class shares, and the seat's pages get the question
+        when it is done; without a running event loop (a script) it is made here."""
+        key = book.asking
+        if not key or key in book.seeds:
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return True
+        job = (t.id, seat, key)
+        if job not in self._question_jobs:
+            self._question_jobs[job] = loop.create_task(self._settle_question(job, t.game, book.question_seed,
+                                                                              tuple(sorted(book.taken))))
+        return False
+
+    async def _settle_question(self, job: tuple, game, seed: int, taken: tuple) -> None:
+        from .tutorial import settled_seed  # lazy: only a tutorial class asks questions
+
+        tid, seat, key = job
+        try:
+            settled = await asyncio.get_running_loop().run_in_executor(self._bot_pool(), settled_seed, game, key, seed,
+                                                                       taken)
+        except Exception:  # noqa: BLE001 - to the teacher's log; the question is left, the seat reads on
+            log.exception("table %s: P%d's question %r could not be made", tid, seat + 1, key)
+            settled = None
+        finally:
+            self._question_jobs.pop(job, None)
+        book = self._tutors.get((tid, seat))
+        if book is None or book.asking != key or tid not in self.store.serving_ids():
+            return
+        if settled is None:
+            book.answered("skipped")
+        else:
+            book.seeds[key] = settled
+            book.save()
+        for c in list(self.connections):
+            if c.role == "seat" and c.table_id == tid and c.viewer == seat:
+                self.send_tutor(c)
+        self.teacher_changed()
+
+    def send_tutor(self, conn: Connection) -> None:
+        """Send a tutorial table's seat page its panel (:meth:`tutor_message`) when it changed."""
+        text = json.dumps(self.tutor_message(self.table(conn.table_id), conn.viewer))
+        if text != conn.last_tutor:
+            conn.last_tutor = text
+            self.send_text(conn, text)
+
+    def tutor_op(self, conn: Connection, msg: dict) -> None:
+        """A tutorial seat page's request ``{"type": "tutor", "op"}``: ``next`` (the step is
+        read; its question, if any, is asked now), ``skip``, ``replay`` (``key``: a step met),
+        ``recall`` (the goal and the player aid shown again),
+        ``answer`` (``answer``: the answer as the question's kind takes it,
+        :func:`haunted_kit.tutorial.read_response`), ``reveal`` (the answer, after a try) or
+        ``leave`` (the question left). Kept in the store; every page of the seat and the
+        teacher page are sent what changed. The table never waits for it. A request that
+        cannot be done is refused with a sentence; an answer that cannot be read is said in
+        the question's feedback and counts no try."""
+        from .exercises import ExerciseError  # lazy: only a tutorial class answers questions
+        from .tutorial import TutorialError, read_response  # lazy: as above
+
+        t = self.table(conn.table_id)
+        seat = conn.viewer
+        if not self.tutorial or seat in self.bots_of(t):
+            self.send(conn, {"type": "refused", "text": "This seat has no tutorial now."})
+            return
+        book = self.tutor_of(t, seat)
+        op = msg.get("op")
+        self._tutor_notices.pop((t.id, seat), None)
+        try:
+            if op in ("next", "skip", "replay", "recall") and not book.asking:
+                book.feedback = None  # the last question's verdict was read: the panel moves on
+            if op == "next":
+                book.next()
+            elif op == "skip":
+                book.skip()
+            elif op == "recall":
+                book.recall()
+            elif op == "replay":
+                key = msg.get("key")
+                if not isinstance(key, str):
+                    raise TutorialError("choose a step from the list of steps met")
+                book.replay(key)
+            elif op in ("answer", "reveal") and not self.question_ready(t, seat, book):
+                raise TutorialError("The question is still being prepared; it shows in a moment.")
+            elif op == "answer":
+                ex = book.question()
+                if ex is None:
+                    raise TutorialError("No question is asked now.")
+                book.check(read_response(ex, msg.get("answer")))
+            elif op == "reveal":
+                book.reveal()
+            elif op == "leave":
+                book.leave()
+                book.feedback = None
+                book.save()
+            else:
+                raise TutorialError(f"unknown tutorial request {short(op)}")
+        except ExerciseError as exc:  # an answer that cannot be read: said where the verdict goes, no try counted
+            book.feedback = {"question": book.asking, "stage": "unread", "text": str(exc)}
+        except TutorialError as exc:
+            self.send(conn, {"type": "refused", "text": str(exc)})
+            return
+        for c in list(self.connections):
+            if c.role == "seat" and c.table_id == t.id and c.viewer == seat:
+                self.send_tutor(c)
+        self.teacher_changed()
+
+    def tutor_summaries(self, t: Table) -> dict:
+        """Seat -> the teacher page's line on a tutorial seat: how far it is
+        (:meth:`~haunted_kit.tutorial.StepBook.summary`) and any progress record set aside."""
+        asides = self.store.tutor_asides(t.id)
+        out = {}
+        for s in t.seats:
+            if s.agent is not None:
+                continue
+            n = self.tutor_of(t, s.seat).summary()
+            text = (f"{n['read']} of {n['met']} steps read" + (f", {n['skipped']} skipped" if n["skipped"] else "")
+                    + f"; questions {n['right']} right of {n['asked']} asked")
+            if s.seat in asides:
+                text += f" (progress set aside: {asides[s.seat][-1]})"
+            out[s.seat] = text
+        return out
 
     def lesson_view(self, t: Table, viewer: int, mode: str, msg: dict) -> None:
         """What a table's page shows of the lesson, added to ``msg``: ``names`` (each seat's
@@ -491,7 +780,7 @@ class Classroom:
         msg["name_wanted"] = bool(seat is not None and not seat.name and seat.agent is None)  # a bot's seat: nobody to name
         if seat is not None and seat.name:
             msg["title"] += f" {seat.name}"
-        msg["waiting"] = lesson.waiting(self.store, t)
+        msg["waiting"] = self.waiting(t)
         msg["results"] = lesson.results_html(lesson.results(self.store, t)) if t.state.is_terminal() else ""
 
     def message_for(self, conn: Connection) -> dict:
@@ -509,8 +798,30 @@ class Classroom:
         key = (t.seq, seat)
         cached = self._undo.get(t.id)
         if cached is None or cached[0] != key:
-            cached = self._undo[t.id] = (key, undo_allowed(t, seat))
+            cached = self._undo[t.id] = (key, undo_allowed(t, seat, before=self.kept_position(t, 1),
+                                                           after=self.kept_position(t, 0)))
         return cached[1]
+
+    def kept_position(self, t: Table, back: int) -> Observed | None:
+        """Table ``t``'s position ``back`` decisions in effect ago (0: now, 1: before the last
+        decision) with its observations (:class:`Observed`), when this classroom kept it;
+        else None. The store never changes a state once it has moved on from it (a decision
+        is applied to a copy), so the position now is kept as it is, under the record row
+        of its last decision in effect: one position back is the one kept under the row of
+        the decision before the last. Two per table are kept."""
+        n = len(t.applied) - back
+        if n < 0:
+            return None
+        key = (n, t.applied[n - 1][0] if n else None)  # a row's seq is never reused: the line up to it is fixed
+        kept = self._positions.setdefault(t.id, {})
+        found = kept.get(key)
+        if back == 0:
+            if found is None or found.state is not t.state:
+                for k in [k for k in kept if k[0] < n - 1 or k[0] >= n]:  # keep the one before and this one
+                    del kept[k]
+                found = kept[key] = Observed(t.state)
+            return found
+        return found if found is not None and found.state is not t.state else None
 
     def line_of(self, t: Table) -> list:
         """The table's line of decisions: those in effect, then those the last rollback
@@ -559,6 +870,8 @@ class Classroom:
                 if patch is not None:
                     self.send_text(conn, self._patch_text(last, msg, patch))
         conn.last = msg
+        if self.tutorial and conn.role == "seat":  # the seat's tutorial panel, beside its view
+            self.send_tutor(conn)
 
     def _patch_text(self, last: dict, msg: dict, patch: dict) -> str:
         """The patch's JSON text, built once for every page going from ``last`` to ``msg``."""
@@ -595,20 +908,53 @@ class Classroom:
                                  "watch": self.store.link_token(t.id, "watch")})
                 continue
             over = t.state.is_terminal()
-            idle = [None] * len(t.seats) if over else lesson.seat_idle(self.store, t)  # a finished game waits for nobody
+            idle = [None] * len(t.seats) if over else self.seat_idle(t)  # a finished game waits for nobody
+            taught = self.tutor_summaries(t) if self.tutorial else {}
             seats = [{"seat": seat.seat, "code": seat.code, "agent": seat.agent, "name": seat.name,
-                      "idle_since": idle[seat.seat],
-                      "connected": online.get((t.id, seat.seat), 0)} for seat in t.seats]
+                      "idle_since": idle[seat.seat], "connected": online.get((t.id, seat.seat), 0),
+                      "tutorial": taught.get(seat.seat, "") if self.tutorial else None} for seat in t.seats]
+            settings, settings_help, decisions = self.teacher_row(t)
             tables.append({"id": t.id, "name": t.name, "seq": t.seq, "decisions": len(t.applied),
                            "status": self.status_line(t), "game": t.game.name, "config": t.config, "seats": seats,
-                           "settings": settings_sentence(t.game, t.config, self.form_fields(t.game)),
-                           "settings_help": " ".join(f"{r['label']}: {r['help']}" for r in
-                                                     settings_words(t.game, t.config, self.form_fields(t.game)) if r["help"]),
-                           "over": t.state.is_terminal(), "decisions_list": self.decisions_list(t)})
+                           "settings": settings, "settings_help": settings_help,
+                           "over": t.state.is_terminal(), "decisions_list": decisions})
             tables[-1]["links"] = {kind: self.store.link_token(t.id, kind) for kind in SCREEN_LINKS.values()}
-            tables[-1]["waiting"] = lesson.waiting(self.store, t)  # times as epochs: the page counts on (no message a second)
+            tables[-1]["waiting"] = self.waiting(t)  # times as epochs: the page counts on (no message a second)
         return {"type": "teacher", "tables": tables, "games": classroom_games(self.game), "set_aside": self.set_aside(),
                 "archived": archived, "roster": self.store.roster()}
+
+    def teacher_row(self, t: Table) -> tuple[str, str, list]:
+        """``(settings, settings_help, decisions_list)`` of table ``t``'s row of the teacher
+        message, worked out once per position of the table (its record's ``seq``: the
+        settings, the line of decisions and the position they are written on stay until
+        the next row); the rest of the row (seats, names, times) is read afresh."""
+        kept = self._teacher_rows.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1] is not t.state:
+            fields = self.form_fields(t.game)
+            help_ = rulings_words(" ".join(f"{r['label']}: {r['help']}"  # a ruling the help cites, in its words
+                                           for r in settings_words(t.game, t.config, fields) if r["help"]))
+            kept = self._teacher_rows[t.id] = (t.seq, t.state, (settings_sentence(t.game, t.config, fields), help_,
+                                                                self.decisions_list(t)))
+        return kept[2]
+
+    def waiting(self, t: Table) -> dict | None:
+        """:func:`haunted_kit.lesson.waiting` of table ``t``, read from the store once per
+        position of the table and its seats' names and agents (its time is the record's
+        last row, which moves ``seq``): every page of the table and the teacher message
+        share it."""
+        key = (t.seq, t.state, tuple((s.label, s.agent) for s in t.seats))
+        kept = self._waiting.get(t.id)
+        if kept is None or kept[0] != key[0] or kept[1] is not key[1] or kept[2] != key[2]:
+            kept = self._waiting[t.id] = (*key, lesson.waiting(self.store, t))
+        return kept[3]
+
+    def seat_idle(self, t: Table) -> list:
+        """:func:`haunted_kit.lesson.seat_idle` of table ``t``, read from the store once per
+        position of the table (each seat's last decision and the table's creation)."""
+        kept = self._idle.get(t.id)
+        if kept is None or kept[0] != t.seq or kept[1] is not t.state:
+            kept = self._idle[t.id] = (t.seq, t.state, lesson.seat_idle(self.store, t))
+        return kept[2]
 
     def idle_times(self, t: Table) -> dict:
         """How long, in seconds by :attr:`clock`, table ``t`` has waited for its player to
@@ -1488,6 +1834,8 @@ class Socket(_Shared, tornado.websocket.WebSocketHandler):
                 c.update(self.conn)
             elif kind == "hint" and self.conn.role == "seat":  # not on a shared screen: a hint may use hidden cards
                 c.ask_hint(self.conn, msg)
+            elif kind == "tutor" and self.conn.role == "seat":
+                c.tutor_op(self.conn, msg)
             elif kind == "name" and self.conn.role == "seat":
                 c.student_name(self.conn, msg.get("name"))
             elif kind == "log":
@@ -1629,77 +1977,105 @@ def serve(store_path, *, ip: str = "127.0.0.1", port: int = 8870, allow_hosts=()
             {table: url}: each table's links with their own tokens, never the teacher's).
         compress: deflate websocket messages (permessage-deflate, when the browser offers it).
         game: the game the new-table form offers first (default: the first table's, else the default game).
-        tutorial: run every table as a tutorial table: a seat's page shows, above its board,
-            each decision kind the seat meets for the first time, in the game's words with the
-            rule's section (:func:`haunted_kit.tutorial.seat_lesson`).
+        tutorial: run every table as a tutorial table: a seat's page has a lesson panel above its
+            board: the goal, then each decision kind the seat meets for the first time (in the
+            game's words with the rule's section), read with Next, Skip and Show again, and the
+            questions the game's teach points name, answered on the page with stepped feedback;
+            each seat's progress is kept in the store (:meth:`Classroom.tutor_message`).
 
     Raises:
         StoreError: the store cannot be opened or a table not rebuilt (nothing is served).
     """
-    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
-        logging.getLogger(name).addHandler(handler)
-        logging.getLogger(name).setLevel(logging.INFO)
+    _log_to(log_path)
     classroom = open_classroom(store_path, first_table=first_table, token=token, new_token=new_token, size=size,
                                bot_delay=bot_delay)
     classroom.teacher_interval = TEACHER_INTERVAL
     if game is not None:
         classroom.game = game
     classroom.tutorial = tutorial
-    store = classroom.store
     public = ip not in ("127.0.0.1", "localhost", "::1")
     address = lan_address() if ip in ("0.0.0.0", "::") else ip
     hosts = set(LOCAL_HOSTS) | {address, ip} | set(allow_hosts)
-
-    async def main():
-        sockets = bind_sockets(port, address=ip)
-        bound = sockets[0].getsockname()[1]
-        base = f"http://{address if public else '127.0.0.1'}:{bound}"
-        app = make_app(classroom, hosts, base, compress=compress)
-        server = tornado.httpserver.HTTPServer(app, xheaders=False)
-        server.add_sockets(sockets)
-        for tid in store.serving_ids():
-            classroom.schedule_bots(tid)
-        info = {"base": base, "port": bound, "token": classroom.teacher_token,
-                "teacher": f"{base}/teacher?token={classroom.teacher_token}",
-                "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
-                **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
-                   for role, kind in SCREEN_LINKS.items()}}
-        print(f"Teacher page: {info['teacher']}", flush=True)
-        print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
-        for tid, why in sorted(store.set_aside.items()):
-            print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
-        if not store.table_ids():
-            print("  No table yet: the teacher page opens on the new-table form.", flush=True)
-        for t in store.serving():
-            if t.archived:
-                continue
-            for s in t.seats:
-                kind = f"bot ({s.agent})" if s.agent else "human"
-                print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
-            print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
-            print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
-        if public:
-            print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
-        else:
-            print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
-        stop = asyncio.Event()
-        try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
-            pass
-        print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
-        print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
-        if ready is not None:
-            ready(info)
-        await stop.wait()
-
     try:
-        asyncio.run(main())
+        asyncio.run(_serve_until_stopped(classroom, ip, port, host=address if public else "127.0.0.1", hosts=hosts,
+                                         public=public, compress=compress, ready=ready))
     except KeyboardInterrupt:
         pass
     finally:
         classroom.close(wait=True)  # the bots' workers (ended, nothing left behind), the store and its lock
     print("Server stopped; the tables stay in the store.", flush=True)
     return 0
+
+
+def _log_to(log_path) -> None:
+    """The teacher's log: the server's and tornado's messages (INFO and up), with their
+    time, level and source, appended to ``log_path`` (a path), else written to stderr."""
+    handler = logging.FileHandler(log_path) if log_path else logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("haunted_kit.server", "tornado.application", "tornado.general"):
+        logging.getLogger(name).addHandler(handler)
+        logging.getLogger(name).setLevel(logging.INFO)
+
+
+def server_links(classroom: Classroom, base: str, port: int) -> dict:
+    """The links of a server listening at ``base`` (``"http://host:port"``) on ``port``, as
+    :func:`serve` hands them to ``ready``: ``base``, ``port``, ``token`` and ``teacher``
+    (the teacher's), ``seats`` ({table: {seat: url}}), ``projector`` and ``hotseat``
+    ({table: url}, each with the table's own link token, never the teacher's)."""
+    store = classroom.store
+    return {"base": base, "port": port, "token": classroom.teacher_token,
+            "teacher": f"{base}/teacher?token={classroom.teacher_token}",
+            "seats": {t.id: {s.seat: f"{base}/s/{s.code}" for s in t.seats} for t in store.serving()},
+            **{role: {tid: screen_link(base, role, tid, store.link_token(tid, kind)) for tid in store.serving_ids()}
+               for role, kind in SCREEN_LINKS.items()}}
+
+
+def print_links(store: GameStore, info: dict, public: bool) -> None:
+    """What the teacher reads once the server listens: the teacher page's link (kept
+    private), the tables set aside and why, each table's seat, projector and hot-seat
+    links (``info``: :func:`server_links`), and whether the school network can reach it."""
+    base = info["base"]
+    print(f"Teacher page: {info['teacher']}", flush=True)
+    print("  (kept private: the same link works after a restart; --new-token makes a new one)", flush=True)
+    for tid, why in sorted(store.set_aside.items()):
+        print(f"  Table {tid} is set aside, the others serve: {why}", flush=True)
+    if not store.table_ids():
+        print("  No table yet: the teacher page opens on the new-table form.", flush=True)
+    for t in store.serving():
+        if t.archived:
+            continue
+        for s in t.seats:
+            kind = f"bot ({s.agent})" if s.agent else "human"
+            print(f"  {t.name} P{s.seat + 1} [{kind}]: {base}/s/{s.code}", flush=True)
+        print(f"  {t.name} projector (watch only, may be shown): {info['projector'][t.id]}", flush=True)
+        print(f"  {t.name} hot seat (plays this table only): {info['hotseat'][t.id]}", flush=True)
+    if public:
+        print(f"Open to the network at {base}: every page needs a seat code or the teacher's link.", flush=True)
+    else:
+        print("Serving on this computer only; use --ip 0.0.0.0 to open it to the school network.", flush=True)
+
+
+async def _serve_until_stopped(classroom: Classroom, ip: str, port: int, *, host: str, hosts: set, public: bool,
+                               compress: bool, ready) -> None:
+    """Listen on ``ip``:``port`` (links name ``host``), start the tables' bots, print the
+    links (:func:`print_links`), call ``ready(info)`` and serve until SIGTERM (or the
+    caller's Ctrl-C)."""
+    sockets = bind_sockets(port, address=ip)
+    bound = sockets[0].getsockname()[1]
+    base = f"http://{host}:{bound}"
+    server = tornado.httpserver.HTTPServer(make_app(classroom, hosts, base, compress=compress), xheaders=False)
+    server.add_sockets(sockets)
+    for tid in classroom.store.serving_ids():
+        classroom.schedule_bots(tid)
+    info = server_links(classroom, base, bound)
+    print_links(classroom.store, info, public)
+    stop = asyncio.Event()
+    try:  # SIGTERM (a service manager, kill) stops the server as Ctrl-C does; set before "Ready"
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    except (NotImplementedError, AttributeError, ValueError, RuntimeError):  # Windows, or not the main thread
+        pass
+    print(f"Students without a link: open {base}/ and type the seat code.", flush=True)
+    print("Ready: Ctrl+C stops the server; the tables stay in the store.", flush=True)
+    if ready is not None:
+        ready(info)
+    await stop.wait()

@@ -749,7 +749,8 @@ class GameStore:
                 self.db.execute("DELETE FROM game_tables WHERE id = ?", (tid,))
                 self.db.execute("DELETE FROM meta WHERE key IN (?, ?, ?)",
                                 (*(f"link:{k}:{tid}" for k in LINK_KINDS), f"notice:{tid}"))
-                self.db.execute("DELETE FROM meta WHERE key LIKE ? OR key LIKE ?", (f"hints:{tid}:%", f"hands:{tid}:%"))
+                self.db.execute("DELETE FROM meta WHERE key LIKE ? OR key LIKE ? OR key LIKE ? OR key LIKE ?",
+                                (f"hints:{tid}:%", f"hands:{tid}:%", f"tutor:{tid}:%", f"tutor-aside:{tid}:%"))
                 self.db.execute("DELETE FROM meta WHERE key = ? OR (key LIKE 'rematch:%' AND value = ?)",
                                 (f"rematch:{tid}", str(tid)))
             self._tables.pop(tid, None)
@@ -762,7 +763,8 @@ class GameStore:
         table was made: a student's seat handed to a bot midway is the student's again,
         :meth:`agent_history`) and names with the same seats: each seat's join code moves to the new table (the old table's seats get
         new codes), so a student's link opens the rematch; the old table is archived and
-        remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``).
+        remembers its rematch (:meth:`rematched_as`, ``meta`` row ``rematch:OLD``); each seat's
+        tutorial progress (:meth:`set_tutor_progress`) is copied to the new table, the same student's.
         ``seed``: the new game's (default: the old one's plus 1, another deal). Returns the
         new table. Raises StoreError (the old table does not rebuild), ValueError."""
         old = self.table(table_id)
@@ -781,6 +783,9 @@ class GameStore:
                 when = _now()
                 self.db.execute("UPDATE game_tables SET archived = ? WHERE id = ?", (when, old.id))
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"rematch:{old.id}", str(new.id)))
+                # the same students: each seat's tutorial progress goes on at the rematch (a tutorial class)
+                self.db.execute("INSERT OR REPLACE INTO meta SELECT ? || substr(key, ?), value FROM meta WHERE key LIKE ?",
+                                (f"tutor:{new.id}:", len(f"tutor:{old.id}:") + 1, f"tutor:{old.id}:%"))
             for a, b in zip(old.seats, new.seats):
                 a.code, b.code = b.code, a.code
             old.archived = when
@@ -824,6 +829,51 @@ class GameStore:
             f"SELECT seq, at FROM decisions WHERE table_id = ? AND seq IN ({','.join('?' * len(seats))})",
             (tid, *(q for _, q in seats)))} if seats else {}
         return (_epoch(row[0]) if row else None), {p: _epoch(at.get(q)) for p, q in seats}
+
+    # ------------------------------------------------------------------ a tutorial table's seats
+    def tutor_progress(self, table_id: int, seat: int):
+        """Seat ``seat`` of table ``table_id``'s tutorial progress (``meta`` row
+        ``tutor:ID:SEAT``, no schema change) parsed from its JSON, or None when none is kept.
+
+        Raises:
+            ValueError: a record that is not JSON (the message says where it breaks)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"tutor:{int(table_id)}:{int(seat)}",)).fetchone()
+        return None if row is None else parse_json(row[0], "the tutorial progress", finite=True)
+
+    def set_tutor_progress(self, table_id: int, seat: int, progress: dict) -> None:
+        """Keep ``progress`` (plain JSON) as the seat's tutorial progress, in one transaction."""
+        text = json.dumps(progress)
+        with self._lock, self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"tutor:{int(table_id)}:{int(seat)}", text))
+
+    def set_tutor_aside(self, table_id: int, seat: int, reason: str) -> str:
+        """Move the seat's damaged tutorial progress aside (``meta`` row
+        ``tutor-aside:ID:SEAT:N``, the first free ``N``, holding ``{"reason", "record"}``: the
+        record kept as it was), so the seat starts afresh and nothing is lost. Returns the
+        row's key."""
+        tid, seat = int(table_id), int(seat)
+        with self._lock, self._transaction():
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (f"tutor:{tid}:{seat}",)).fetchone()
+            n = 1 + self.db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE ?", (f"tutor-aside:{tid}:{seat}:%",)).fetchone()[0]
+            key = f"tutor-aside:{tid}:{seat}:{n}"
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                            (key, json.dumps({"reason": str(reason), "record": row[0] if row else None})))
+            self.db.execute("DELETE FROM meta WHERE key = ?", (f"tutor:{tid}:{seat}",))
+        return key
+
+    def tutor_asides(self, table_id: int) -> dict[int, list[str]]:
+        """Seat -> the reasons its tutorial progress records were set aside (:meth:`set_tutor_aside`), oldest first."""
+        out: dict = {}
+        rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE ?", (f"tutor-aside:{int(table_id)}:%",))
+        for key, value in sorted(rows, key=lambda r: [int(x) if x.isdigit() else x for x in r[0].split(":")]):
+            seat = key.split(":")[2]
+            try:
+                reason = str(json.loads(value)["reason"])
+            except (ValueError, KeyError, TypeError):
+                reason = "a set-aside record that cannot be read"
+            if seat.isdigit():
+                out.setdefault(int(seat), []).append(reason)
+        return out
 
     def created(self, table_id: int) -> float | None:
         """When table ``table_id`` was created, seconds since the epoch (None: unknown)."""

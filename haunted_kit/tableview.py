@@ -4,8 +4,10 @@ page's view that do not depend on the game.
 
 * The create form. A game's ``classroom`` module declares ``FORM``, a list of fields
   ``{"name", "label", "kind", "default", "help"}`` (``kind``: ``"choice"`` with
-  ``"choices"``, ``"int"`` / ``"ints"`` with optional ``"min"`` / ``"max"``, or
-  ``"bool"``); :func:`read_form` turns the page's values into checked Python values and
+  ``"choices"``, the values the page sends, and ``"labels"``, value -> its words, which the
+  dropdown and the settings lines show: a value that is a key of the game's data must have
+  its words there; ``"int"`` / ``"ints"`` with optional ``"min"`` / ``"max"``, or
+  ``"bool"``); :func:`choice_label` reads a choice's words; :func:`read_form` turns the page's values into checked Python values and
   refuses bad ones with a sentence naming the field. The server reads the fields every
   game shares (players, seed, house-rule box, bot seats) with the same function.
 * The view. :func:`seat_roles` (whose choices a page lists and whose hidden cards it
@@ -30,12 +32,12 @@ from __future__ import annotations
 
 from html import escape
 
-from .events import Event
+from .events import Event, rulings_html
 from .protocol import describe_action, is_integer
 from .render import style as S
 from .visibility import PUBLIC  # the viewer of a shared screen (projector, hot seat): no player, every hidden card face down
 
-__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "common_view", "generic_table_view", "help_html", "legal_for",
+__all__ = ["BOX_STYLE", "PUBLIC", "chip", "choice_entries", "choice_label", "common_view", "generic_table_view", "help_html", "legal_for",
            "mover_line", "observation_html", "read_form", "seat_roles", "seen_observation_and_log", "sentence_log_html"]
 
 MAX_INTS = 20  #: the most numbers an ``"ints"`` field takes
@@ -46,6 +48,13 @@ BOX_STYLE = ("border:1px solid #999;border-radius:4px;padding:4px 6px;margin:2px
 
 
 # ============================================================================ the create form
+def choice_label(field: dict, value) -> str:
+    """The words a ``"choice"`` field's ``value`` is shown with (its ``"labels"`` entry),
+    else the value itself: ``choice_label(estate third_marked, "hire_two")`` -> ``"Hire 2
+    workers"``."""
+    return str((field.get("labels") or {}).get(value, value))
+
+
 def _field_problem(field: dict, value):
     """``(value read, None)`` or ``(None, what is wrong)`` for one field of a form."""
     kind = field["kind"]
@@ -214,7 +223,9 @@ def sentence_log_html(events, last: int = 12, *, heading=None, words=None, notes
     previous event's (e.g. ``"Season 2, round 3, turns"``); ``words(text) -> str``: the
     sentence rewritten for the page (e.g. cells named as the board writes them);
     ``notes``: index into ``events`` -> sentences written (marked ``hk-log-note``) before
-    that event (``len(events)``: after the last), such as a rollback at its place."""
+    that event (``len(events)``: after the last), such as a rollback at its place. A
+    sentence citing a kit ruling has the ruling's words to open under it
+    (:func:`~haunted_kit.events.rulings_html`), never a bare code."""
     rows, when, notes = [], None, notes or {}
     events = list(events)
     first = max(0, len(events) - last) if last else 0
@@ -230,7 +241,7 @@ def sentence_log_html(events, last: int = 12, *, heading=None, words=None, notes
             rows.append(f'<div class="hk-when" style="color:#555;margin-top:3px"><i>{escape(when)}</i></div>')
         who = chip(e.player, 13) + " " if e.player is not None else ""
         text = words(e.text) if words is not None else S.name_cells(e.text)
-        rows.append(f'<div style="padding:1px 2px">{who}{escape(text)}</div>')
+        rows.append(f'<div style="padding:1px 2px">{who}{escape(text)}{rulings_html(text)}</div>')
     noted(len(events))
     if not rows:
         rows.append('<div style="color:#666">Nothing has happened yet.</div>')
@@ -261,12 +272,17 @@ def common_view(observations: list):
     return HIDDEN
 
 
+def _key_words(key) -> str:
+    """An observation's key as a row heading people read: ``"draw_pile"`` -> ``"draw pile"``."""
+    return str(key).replace("_", " ")
+
+
 def observation_html(obs) -> str:
     """An observation (JSON-like: dicts, lists, numbers, strings) as nested HTML tables:
-    a dict one row per key, a list of plain values one line, a list of dicts or lists
+    a dict one row per key (its words: ``draw pile``, never ``draw_pile``), a list of plain values one line, a list of dicts or lists
     numbered rows; every text escaped, at most :data:`MAX_SHOWN` entries of each."""
     if isinstance(obs, dict):
-        rows = "".join(f'<tr><th style="text-align:left;vertical-align:top;padding-right:6px">{escape(str(k))}</th>'
+        rows = "".join(f'<tr><th style="text-align:left;vertical-align:top;padding-right:6px">{escape(_key_words(k))}</th>'
                        f"<td>{observation_html(v)}</td></tr>" for k, v in list(obs.items())[:MAX_SHOWN])
         return f'<table class="hk-obs">{rows}</table>' if rows else "(none)"
     if isinstance(obs, (list, tuple)):

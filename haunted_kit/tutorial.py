@@ -41,7 +41,9 @@ The widget is :class:`haunted_kit.widgets.tutorial.TutorialView`.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from dataclasses import dataclass
 from typing import Callable, Union
 from html import escape
@@ -49,10 +51,10 @@ from pathlib import Path
 
 from .bots import default_agent, seat_bots
 from .events import cite_rulings
-from .exercises import Exercise
+from .exercises import Exercise, ExerciseError
 from .fileio import atomic_write
 from .games import default_players, game_module, get_game, load_state
-from .protocol import describe_action, sample_chance
+from .protocol import describe_action, is_integer, sample_chance
 
 #: the version of the progress file's layout
 VERSION = 1
@@ -269,7 +271,327 @@ def round_of(state):
     return (e.season, e.round)
 
 
-class Tutorial:
+#: a question is made on a seed at least this far from every game seed it could share a deal
+#: with (an exercise builder derives its games' seeds from its own by small offsets: the
+#: kit's builders by at most 60 000), so its position never shows a seat's hidden cards
+QUESTION_MARGIN = 10 ** 6
+#: the questions of a tutorial on game seed ``s`` are made from seed ``QUESTION_BASE + s``
+#: (reduced modulo it), far from the small seeds games are dealt on
+QUESTION_BASE = 2 ** 40
+#: a question's verdicts (:attr:`StepBook.answers`)
+VERDICTS = ("right", "wrong", "skipped")
+
+
+def question_seed(seed: int, taken=()) -> int:
+    """The seed a tutorial's questions are made on, for a game dealt on ``seed``: ``QUESTION_BASE
+    + seed mod QUESTION_BASE``, moved on past every seed of ``taken`` (the seeds of the games
+    the learner or the class plays) within :data:`QUESTION_MARGIN` of it, and never within the
+    margin of ``seed`` itself. An exercise's position is a game of its own seed: a question on
+    a seed a game in play was dealt on could show that game's hidden cards (another seat's
+    quests, a hand)."""
+    taken = {int(t) for t in taken} | {int(seed)}
+    s = QUESTION_BASE + int(seed) % QUESTION_BASE
+    for _ in range(len(taken) + 1):  # each pass moves past one seed at least
+        near = [t for t in taken if abs(t - s) <= QUESTION_MARGIN]
+        if not near:
+            return s
+        s = max(near) + QUESTION_MARGIN + 1
+    raise AssertionError("unreachable: every pass moves past a taken seed")  # pragma: no cover
+
+
+def make_question(game, key: str, seed: int, taken=()):
+    """Exercise ``key`` of ``game``'s ``EXERCISES`` on ``seed`` or a later one (the exercise
+    machinery moves on from a seed with no position), its seed at least
+    :data:`QUESTION_MARGIN` from each seed of ``taken`` (:func:`question_seed`).
+
+    Raises:
+        TutorialError: a game without ``EXERCISES`` or without ``key``.
+    """
+    exercises = getattr(_module(game, "exercises"), "EXERCISES", None)
+    if exercises is None or key not in exercises:
+        raise TutorialError(f"{game.title} has no exercise {key!r} to ask")
+    taken = {int(t) for t in taken}
+    for _ in range(len(taken) + 1):
+        ex = _made(exercises, key, seed)
+        near = [t for t in taken if abs(t - ex.seed) <= QUESTION_MARGIN]
+        if not near:
+            return ex
+        seed = max(near) + QUESTION_MARGIN + 1
+    raise TutorialError(f"no seed for exercise {key!r} away from the games in play")  # pragma: no cover
+
+
+def settled_seed(game, key: str, seed: int, taken=()) -> int:
+    """The seed :func:`make_question` settles on for exercise ``key`` from ``seed`` (a plain
+    number: the classroom server works it out in a worker process, where the exercise
+    machinery's search for a position costs the class nothing, then makes the exercise on it)."""
+    return make_question(game, key, seed, taken).seed
+
+
+@functools.lru_cache(maxsize=256)
+def _made(exercises, key: str, seed: int):
+    """``exercises.make(key, seed)``, made once (an exercise is read, never changed, by the
+    tutorials asking it: every seat of a table is asked the same, on the same seed)."""
+    return exercises.make(key, seed)
+
+
+class StepBook:
+    """The steps a learner met and what became of them, and the question asked now: the one
+    step engine of the notebook's :class:`Tutorial` and the classroom server's
+    :class:`SeatTutorial` (they differ only in how steps are met).
+
+    Attributes:
+        steps: ``{key: Step}``, every step met, in the order met; ``queue``: keys to read now,
+        first first; ``read``, ``skipped``: keys; ``introduced``: key -> the learner's decision
+        count when it was met; ``answers``: question key -> a :data:`VERDICTS` word;
+        ``asking``: the question asked now (an exercise key) or ``""``; ``tries``: its wrong
+        answers so far; ``feedback``: the last verdict shown (``{"question", "stage", "text"}``,
+        stage ``"nudge"``, ``"rule"``, ``"right"`` or ``"answer"``) or ``None``;
+        ``seeds``: question key -> the seed its exercise was made on; ``taken``: game seeds a
+        question's seed keeps away from (:func:`question_seed`).
+    """
+
+    def _init_book(self, game, seed: int, taken=()) -> None:
+        self.game = game
+        self.taken = {int(t) for t in taken} | {int(seed)}
+        self.question_seed = question_seed(seed, self.taken)
+        self.steps: dict = {}
+        self.queue: list = []
+        self.read: set = set()
+        self.skipped: set = set()
+        self.answers: dict = {}
+        self.introduced: dict = {}
+        self.asking = ""
+        self.tries = 0
+        self.feedback = None
+        self.seeds: dict = {}
+        self._exercise = None
+
+    def save(self) -> None:
+        """Keep the progress (a subclass writes it; here nothing)."""
+
+    def meet(self, steps, decisions: int = 0) -> list:
+        """Queue each of ``steps`` (:class:`Step`) not met before, in order; returns those queued."""
+        new = [st for st in steps if st.key not in self.steps]
+        for st in new:
+            self.steps[st.key] = st
+            self.queue.append(st.key)
+            self.introduced[st.key] = decisions
+        return new
+
+    @property
+    def current(self):
+        """The step to read now (a :class:`Step`), or ``None``: free play."""
+        return self.steps[self.queue[0]] if self.queue else None
+
+    def waiting(self) -> list:
+        """The steps queued behind the current one (also new now)."""
+        return [self.steps[k] for k in self.queue[1:]]
+
+    # ------------------------------------------------------------------ reading
+    def next(self) -> Step | None:
+        """The current step is read: it leaves the queue; when it names a question, that
+        question is asked now (:attr:`asking`). Returns the step read (``None``: none)."""
+        st = self.current
+        if st is None:
+            return None
+        self.queue.pop(0)
+        self.read.add(st.key)
+        if st.question and st.question not in self.answers and st.question != self.asking:
+            self.asking, self.tries, self.feedback = st.question, 0, None
+        self.save()
+        return st
+
+    def skip(self, key: str | None = None) -> Step | None:
+        """Skip step ``key`` (default: the current one) without reading it; its question is
+        not asked. A skipped step can be replayed."""
+        key = key if key is not None else (self.queue[0] if self.queue else None)
+        if key is None:
+            return None
+        self._known(key)
+        if key in self.queue:
+            self.queue.remove(key)
+        self.skipped.add(key)
+        self.save()
+        return self.steps[key]
+
+    def replay(self, key: str) -> Step:
+        """Show step ``key`` again now (it becomes the current step).
+
+        Raises:
+            TutorialError: a step not met yet.
+        """
+        self._known(key)
+        if key in self.queue:
+            self.queue.remove(key)
+        self.queue.insert(0, key)
+        self.save()
+        return self.steps[key]
+
+    def recall(self) -> Step | None:
+        """Show the goal and the player aid again now, the goal first (the steps of them met
+        so far; the aid is met at the learner's first decision). Returns the step now current."""
+        for key in ("aid", "goal"):
+            if key in self.steps:
+                if key in self.queue:
+                    self.queue.remove(key)
+                self.queue.insert(0, key)
+        self.save()
+        return self.current
+
+    def _known(self, key: str) -> None:
+        if key not in self.steps:
+            met = ", ".join(self.steps) or "none yet"
+            raise TutorialError(f"no step {key!r} has been met in this tutorial (met: {met})")
+
+    # ------------------------------------------------------------------ questions
+    def question(self, key: str | None = None) -> Exercise | None:
+        """The exercise asked now (or exercise ``key``) from the game's ``EXERCISES``, on the
+        tutorial's question seed (:func:`question_seed`: never a seed of a game in play, so its
+        position shows no seat's hidden cards); the same exercise each time it is asked (its
+        seed kept in :attr:`seeds`). ``None`` when none is asked."""
+        key = key or self.asking
+        if not key:
+            return None
+        ex = self._exercise
+        if ex is None or ex.key != key:
+            seed = self.seeds.get(key, self.question_seed)
+            ex = self._exercise = make_question(self.game, key, seed, self.taken)
+            self.seeds[key] = ex.seed
+        return ex
+
+    def answered(self, verdict: str) -> None:
+        """Close the question asked now with ``verdict`` (``"right"``, ``"wrong"`` or
+        ``"skipped"``); play goes on."""
+        if verdict not in VERDICTS:
+            raise TutorialError(f"a question's verdict is one of {', '.join(VERDICTS)}, got {verdict!r}")
+        if self.asking:
+            self.answers[self.asking] = verdict
+            self.asking, self.tries = "", 0
+            self.save()
+
+    def check(self, response):
+        """Judge ``response`` to the question asked now (:meth:`haunted_kit.exercises.Exercise.check`
+        with the wrong tries so far): right -> the verdict ``"right"`` is kept and the question
+        closes; wrong -> one more try, the feedback's stage ``"nudge"`` on the first, ``"rule"``
+        after (as the notebook's exercise widget). Returns the Feedback.
+
+        Raises:
+            TutorialError: no question is asked now.
+            ExerciseError: an answer that cannot be read (nothing is counted).
+        """
+        ex = self.question()
+        if ex is None:
+            raise TutorialError("no question is asked now")
+        fb = ex.check(response, self.tries)
+        if fb.correct:
+            self.feedback = {"question": ex.key, "stage": "right", "text": ex.right_text()}
+            self.answers[ex.key] = "right"
+            self.asking, self.tries = "", 0
+        else:
+            self.tries += 1
+            self.feedback = {"question": ex.key, "stage": fb.stage, "text": fb.text}
+        self.save()
+        return fb
+
+    def reveal(self) -> str:
+        """Show the answer of the question asked now, after a first try only: the question
+        closes as ``"wrong"``. Returns the answer's words.
+
+        Raises:
+            TutorialError: no question asked, or no try yet.
+        """
+        ex = self.question()
+        if ex is None:
+            raise TutorialError("no question is asked now")
+        if not self.tries:
+            raise TutorialError("Have a try first; then the answer can be shown.")
+        text = ex.answer_text()
+        why = cite_rulings(ex.why_text())
+        if why and why not in text:
+            text += f" {why}"
+        self.feedback = {"question": ex.key, "stage": "answer", "text": text}
+        self.answered("wrong")
+        return text
+
+    def leave(self) -> None:
+        """Leave the question asked now unanswered: ``"wrong"`` after a wrong try, else ``"skipped"``."""
+        self.answered("wrong" if self.tries else "skipped")
+
+    def book_state(self) -> dict:
+        """The steps and questions as plain JSON (a part of the progress)."""
+        return {"steps": [st.as_dict() for st in self.steps.values()], "queue": list(self.queue),
+                "read": sorted(self.read), "skipped": sorted(self.skipped), "answers": dict(self.answers),
+                "introduced": dict(self.introduced), "asking": self.asking, "tries": self.tries,
+                "feedback": self.feedback, "seeds": dict(self.seeds)}
+
+    def load_book(self, data: dict) -> None:
+        """Take the steps and questions from ``data`` (:meth:`book_state`; a progress written
+        before questions kept their tries has none: 0).
+
+        Raises:
+            ValueError, KeyError, TypeError: a part missing or of the wrong kind (named).
+        """
+        steps = {}
+        for d in _listed(data, "steps"):
+            if not isinstance(d, dict):
+                raise TypeError(f"a step must be an object, got {type(d).__name__}")
+            for key in ("key", "title", "text", "section", "question"):
+                _text(d, key)
+            for c in _listed(d, "choices"):
+                _text({"choice": c}, "choice")
+            lines = d.get("lines", [])  # a record from before the player aid has none
+            if not isinstance(lines, list) or not all(isinstance(x, list) and len(x) == 2
+                                                      and all(isinstance(y, str) for y in x) for x in lines):
+                raise TypeError("a step's lines must be a list of [title, line] texts")
+            st = Step.from_dict(d)
+            steps[st.key] = st
+        keys = {k: [_text({"k": k}, "k") for k in _listed(data, k)] for k in ("queue", "read", "skipped")}
+        unknown = sorted({k for ks in keys.values() for k in ks} - set(steps))
+        if unknown:
+            raise ValueError(f"steps {unknown} are read, skipped or queued but were never met")
+        answers = data["answers"]
+        if not isinstance(answers, dict) or any(v not in VERDICTS for v in answers.values()):
+            raise ValueError(f"answers must map questions to one of {VERDICTS}")
+        introduced = data["introduced"]
+        if not isinstance(introduced, dict) or not all(is_integer(v) for v in introduced.values()):
+            raise ValueError("introduced must map steps to whole numbers")
+        tries, feedback, seeds = data.get("tries", 0), data.get("feedback"), data.get("seeds", {})
+        if not is_integer(tries) or tries < 0:
+            raise ValueError(f"tries must be a whole number of at least 0, got {tries!r}")
+        if feedback is not None and not (isinstance(feedback, dict) and all(isinstance(feedback.get(k), str)
+                                                                           for k in ("question", "stage", "text"))):
+            raise ValueError("feedback must be null or an object with question, stage and text")
+        if not isinstance(seeds, dict) or not all(is_integer(v) for v in seeds.values()):
+            raise ValueError("seeds must map questions to whole numbers")
+        self.steps, self.queue = steps, keys["queue"]
+        self.read, self.skipped = set(keys["read"]), set(keys["skipped"])
+        self.answers, self.introduced = dict(answers), {str(k): int(v) for k, v in introduced.items()}
+        self.asking, self.tries, self.feedback, self.seeds = _text(data, "asking"), int(tries), feedback, dict(seeds)
+        self._exercise = None
+
+    def summary(self) -> dict:
+        """How far the learner is: ``{"met", "read", "skipped", "asked", "right"}`` (counts of
+        steps met, read, skipped; questions asked, answered right)."""
+        return {"met": len(self.steps), "read": len(self.read), "skipped": len(self.skipped),
+                "asked": len(self.answers) + (1 if self.asking and self.asking not in self.answers else 0),
+                "right": sum(1 for v in self.answers.values() if v == "right")}
+
+
+def _listed(data: dict, key: str) -> list:
+    value = data[key]
+    if not isinstance(value, list):
+        raise TypeError(f"{key} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _text(data: dict, key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise TypeError(f"{key} must be text, got {type(value).__name__}")
+    return value
+
+
+class Tutorial(StepBook):
     """A first game of ``game`` against bots that teaches while it is played (module doc).
 
     Args:
@@ -294,16 +616,10 @@ class Tutorial:
         self.path = None if progress is False else Path(progress) if progress is not None \
             else PROGRESS_DIR / f"{self.game.name}.json"
         self.bots, _ = seat_bots(self.game, [default_agent(self.game)] * self.state.players, self.state.players, seed)
-        self.steps: dict = {}        # key -> Step, every step met, in the order met
-        self.queue: list = []        # keys to read now, first first
-        self.read: set = set()
-        self.skipped: set = set()
-        self.answers: dict = {}      # question key -> "right" / "wrong" / "skipped"
-        self.introduced: dict = {}   # step key -> the learner's decision count when it was queued
+        self._init_book(self.game, seed)  # steps, queue, read, skipped, answers, asking (StepBook)
         self.decisions = 0           # the learner's decisions so far
         self.first_round = None      # (season, round) of the learner's first decision
         self.round_done = False
-        self.asking = ""             # the exercise key being asked now, or ""
         self._events_seen = 0
         self._phases: set = set()
         self._queue_goal()
@@ -411,79 +727,6 @@ class Tutorial:
         """The steps queued behind the current one (also new now)."""
         return [self.steps[k] for k in self.queue[1:]]
 
-    # ------------------------------------------------------------------ reading
-    def next(self) -> Step | None:
-        """The current step is read: it leaves the queue; when it names a question, that
-        question is asked now (:attr:`asking`). Returns the step read (``None``: none)."""
-        st = self.current
-        if st is None:
-            return None
-        self.queue.pop(0)
-        self.read.add(st.key)
-        if st.question and st.question not in self.answers:
-            self.asking = st.question
-        self.save()
-        return st
-
-    def skip(self, key: str | None = None) -> Step | None:
-        """Skip step ``key`` (default: the current one) without reading it; its question is
-        not asked. A skipped step can be replayed."""
-        key = key if key is not None else (self.queue[0] if self.queue else None)
-        if key is None:
-            return None
-        self._known(key)
-        if key in self.queue:
-            self.queue.remove(key)
-        self.skipped.add(key)
-        self.save()
-        return self.steps[key]
-
-    def replay(self, key: str) -> Step:
-        """Show step ``key`` again now (it becomes the current step).
-
-        Raises:
-            TutorialError: a step not met yet.
-        """
-        self._known(key)
-        if key in self.queue:
-            self.queue.remove(key)
-        self.queue.insert(0, key)
-        self.save()
-        return self.steps[key]
-
-    def recall(self) -> Step | None:
-        """Show the goal and the player aid again now, the goal first (the steps of them met
-        so far; the aid is met at the learner's first decision). Returns the step now current."""
-        for key in ("aid", "goal"):
-            if key in self.steps:
-                if key in self.queue:
-                    self.queue.remove(key)
-                self.queue.insert(0, key)
-        self.save()
-        return self.current
-
-    def _known(self, key: str) -> None:
-        if key not in self.steps:
-            met = ", ".join(self.steps) or "none yet"
-            raise TutorialError(f"no step {key!r} has been met in this tutorial (met: {met})")
-
-    # ------------------------------------------------------------------ questions
-    def question(self, key: str | None = None) -> Exercise | None:
-        """The exercise asked now (or exercise ``key``) from the game's ``EXERCISES``, on the
-        tutorial's seed; ``None`` when none is asked."""
-        key = key or self.asking
-        if not key:
-            return None
-        return _module(self.game, "exercises").EXERCISES.make(key, self.seed)
-
-    def answered(self, verdict: str) -> None:
-        """Close the question asked now with ``verdict`` (``"right"``, ``"wrong"`` or
-        ``"skipped"``); play goes on."""
-        if self.asking:
-            self.answers[self.asking] = verdict
-            self.asking = ""
-            self.save()
-
     # ------------------------------------------------------------------ playing
     def why_not(self, action) -> str | None:
         """``None`` when ``action`` is legal for the learner now, else the rules' reason in
@@ -559,9 +802,7 @@ class Tutorial:
     def progress(self) -> dict:
         """The progress as plain JSON (what :meth:`save` writes)."""
         return {"tutorial": VERSION, "game": self.game.name, "seed": self.seed, "state": self.state.to_dict(),
-                "steps": [st.as_dict() for st in self.steps.values()], "queue": list(self.queue),
-                "read": sorted(self.read), "skipped": sorted(self.skipped), "answers": dict(self.answers),
-                "introduced": dict(self.introduced), "decisions": self.decisions, "asking": self.asking,
+                **self.book_state(), "decisions": self.decisions,
                 "first_round": list(self.first_round) if self.first_round is not None else None,
                 "round_done": self.round_done, "phases": sorted(map(str, self._phases)),
                 "events_seen": self._events_seen}
@@ -592,11 +833,8 @@ class Tutorial:
                 raise ValueError(f"not a progress file (version {VERSION}) of a {game.title} tutorial")
             state = load_state(game, data["state"])
             t = cls(game, seed=int(data["seed"]), progress=path, state=state)
-            t.steps = {d["key"]: Step.from_dict(d) for d in data["steps"]}
-            t.queue = [k for k in data["queue"] if k in t.steps]
-            t.read, t.skipped = set(data["read"]), set(data["skipped"])
-            t.answers, t.introduced = dict(data["answers"]), dict(data["introduced"])
-            t.decisions, t.asking = int(data["decisions"]), str(data["asking"])
+            t.load_book(data)
+            t.decisions = int(data["decisions"])
             t.first_round = tuple(data["first_round"]) if data["first_round"] is not None else None
             t.round_done = bool(data["round_done"])
             t._phases = set(data["phases"])
@@ -645,12 +883,38 @@ def write_notebook(game, path, seed: int = 1) -> Path:
     return path
 
 
+def kind_steps(game, state, seat: int) -> list:
+    """One :class:`Step` per decision kind legal for ``seat`` at ``state`` now (none when
+    ``seat`` is not to move), in the game's words (its teach points) or its declarations,
+    each listing the seat's legal choices of it.
+
+    Args:
+        game: a Game; state: a position; seat: a player index.
+    """
+    if state.is_terminal() or state.current_player() != seat:
+        return []
+    points = teach_points(game)
+    by_kind: dict = {}
+    for a in state.legal_actions():
+        by_kind.setdefault(kind_of(game, a), []).append(a)
+    out = []
+    for kind, actions in by_kind.items():
+        p = points.get(f"kind:{kind}")
+        said = tuple(describe_action(a, state) for a in actions[:LISTED])
+        more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
+        text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
+        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
+                        text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
+                        p.section if p else "", said + ((f"...{more}",) if more else ()), p.question if p else ""))
+    return out
+
+
 def seat_lesson(game, state, seat: int) -> list:
     """What a seat of a shared table meets for the first time now, for a server's tutorial
-    table: before its first decision the game's :func:`goal_step`, then one :class:`Step` per
-    decision kind legal for ``seat`` at ``state`` that ``seat`` has never decided before (read from the table's own record, ``state.history()``, so it
-    needs no progress of its own and a reloaded page shows the same), in the game's words
-    (its teach points) or its declarations. Empty when ``seat`` is not to move.
+    table: before its first decision the game's :func:`goal_step` and :func:`aid_step`, then one :class:`Step` per
+    decision kind legal for ``seat`` at ``state`` that ``seat`` has never decided before
+    (:func:`kind_steps`; read from the table's own record, ``state.history()``, so a
+    reloaded page meets the same). Empty when ``seat`` is not to move.
 
     Args:
         game: a Game or its name; state: the table's position; seat: a player index.
@@ -658,28 +922,124 @@ def seat_lesson(game, state, seat: int) -> list:
     game = get_game(game) if isinstance(game, str) else game
     if state.is_terminal() or state.current_player() != seat:
         return []
-    points = teach_points(game)
     done = {kind_of(game, e.action) for e in state.history() if not e.chance and e.player == seat}
-    by_kind: dict = {}
-    for a in state.legal_actions():
-        by_kind.setdefault(kind_of(game, a), []).append(a)
-    out = [] if done else [goal_step(game, points, state)]  # a seat's first decision: what it plays for, first
-    for kind, actions in by_kind.items():
-        if kind in done:
-            continue
-        p = points.get(f"kind:{kind}")
-        said = tuple(describe_action(a, state) for a in actions[:LISTED])
-        text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
-                        text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
-                        p.section if p else "", said))
-    return out
+    # a seat's first decision: what it plays for, then the player aid (as the notebook's tutorial)
+    out = [] if done else [goal_step(game, None, state), aid_step(game, state)]
+    return out + [st for st in kind_steps(game, state, seat) if st.key[5:] not in done]
 
 
-def new_title(title: str) -> str:
-    """``"New: <title>"``, once: a title that already says it is new (a kind the game gave
-    no teach point, ``"New: offer"``) is kept as it is."""
-    return title if title.startswith("New:") else f"New: {title}"
+#: the version of a seat's tutorial progress (:meth:`SeatTutorial.progress`)
+SEAT_VERSION = 1
+
+
+class SeatTutorial(StepBook):
+    """The tutorial of one seat at a classroom server's tutorial table (``server
+    --tutorial``): the steps the seat meets (:func:`seat_lesson`: the goal first, then each
+    decision kind the first time it is the seat's), read with Next, Skip and Show again, and
+    the questions their teach points name, asked after the step is read and answered on the
+    seat's page (:class:`StepBook`, the notebook tutorial's own engine). The table never
+    waits for a question: the seat plays on and may answer later.
+
+    Args:
+        game: a Game or its name; seat: the player index; seed: the table's seed;
+        taken: every seed the class's tables of the game were dealt on (a question's seed
+            keeps away from them, :func:`question_seed`); save: ``save(progress: dict)``
+            called after every change (the server keeps it in its store), or ``None``.
+    """
+
+    def __init__(self, game, seat: int, seed: int, taken=(), save=None):
+        game = get_game(game) if isinstance(game, str) else game
+        self._init_book(game, seed, taken)
+        self.seat = seat
+        self._save = save
+
+    def save(self) -> None:
+        if self._save is not None:
+            self._save(self.progress())
+
+    def follow(self, state) -> list:
+        """Meet what ``state`` (the table's position) brings the seat for the first time
+        (:func:`seat_lesson`); returns the steps new now (the progress is kept when there are)."""
+        new = self.meet(seat_lesson(self.game, state, self.seat))
+        if new:
+            self.save()
+        return new
+
+    def shown(self, state, key: str | None = None) -> Step | None:
+        """Step ``key`` (default: the current one) as it reads at ``state``: a decision kind
+        the seat may take now lists its choices now; one it may not says its choices were
+        those of an earlier position (``"then: ..."``). ``None``: no step."""
+        key = key if key is not None else (self.queue[0] if self.queue else None)
+        if key is None:
+            return None
+        st = self.steps[key]
+        if not key.startswith("kind:"):
+            return st
+        now = {x.key: x for x in kind_steps(self.game, state, self.seat)}.get(key)
+        if now is not None:
+            return now
+        return Step(key, st.title, st.text.replace(" You may now choose", " You could then choose")
+                    + " (That was an earlier position: this kind of decision is not yours right now.)",
+                    st.section, tuple(c if c.startswith("then: ") else f"then: {c}" for c in st.choices), st.question)
+
+    def progress(self) -> dict:
+        """The seat's progress as plain JSON (what the server's store keeps)."""
+        return {"seat_tutorial": SEAT_VERSION, "game": self.game.name, "seat": self.seat, **self.book_state()}
+
+    def load(self, data) -> None:
+        """Resume from ``data`` (:meth:`progress`, as parsed JSON).
+
+        Raises:
+            TutorialError: not a progress record of this game's seat, or a part of it damaged
+                (the message names what is wrong; nothing of it is taken).
+        """
+        try:
+            if not isinstance(data, dict) or data.get("seat_tutorial") != SEAT_VERSION:
+                raise ValueError(f"not a seat's tutorial progress (version {SEAT_VERSION})")
+            if data.get("game") != self.game.name or data.get("seat") != self.seat:
+                raise ValueError(f"it is the progress of {data.get('game')!r} seat {data.get('seat')!r}, "
+                                 f"not of {self.game.name!r} seat {self.seat}")
+            self.load_book(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            msg = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise TutorialError(f"P{self.seat + 1}'s tutorial progress cannot be read: {msg}") from None
+
+
+def read_response(ex, raw):
+    """A seat page's answer ``raw`` (JSON) as :meth:`~haunted_kit.exercises.Exercise.check`
+    takes it for ``ex``'s kind: ``pick`` a list of option labels (a set), ``cells`` text
+    naming cells as the boards write them (``"2,-1; 0,3"``, :func:`haunted_kit.hexgrid.cell_name`)
+    or a list of ``[q, r]`` pairs (a set of cells), ``choose`` a label, ``number`` text or a
+    whole number.
+
+    Raises:
+        ExerciseError: an answer of the wrong shape (nothing is counted).
+    """
+    if ex.kind == "pick":
+        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+            raise ExerciseError("Tick the options that apply, then check.")
+        return set(raw)
+    if ex.kind == "cells":
+        if isinstance(raw, str):
+            pairs = _CELL.findall(raw)
+            rest = _CELL.sub("", raw).replace(";", " ").replace("and", " ").strip(" ,")
+            if rest:
+                raise ExerciseError(f"write each cell as the board names it, such as 2,-1; 0,3 (not {rest[:20]!r})")
+            return {(int(q), int(r)) for q, r in pairs}
+        if isinstance(raw, list) and all(isinstance(c, list) and len(c) == 2 and all(is_integer(x) for x in c)
+                                         for c in raw):
+            return {(int(c[0]), int(c[1])) for c in raw}
+        raise ExerciseError("write each cell as the board names it, such as 2,-1; 0,3")
+    if ex.kind == "choose":
+        if raw is not None and not isinstance(raw, str):
+            raise ExerciseError("choose one of the answers")
+        return raw
+    if raw is not None and not isinstance(raw, str) and not is_integer(raw):
+        raise ExerciseError("enter a whole number")
+    return raw
+
+
+_CELL = re.compile(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?")
 
 
 def lines_html(lines) -> str:
@@ -689,10 +1049,3 @@ def lines_html(lines) -> str:
         return ""
     items = "".join(f"<li><b>{escape(t)}</b>: {escape(x)}</li>" for t, x in lines)
     return f'<ul class="hk-aid" style="margin:2px 0;padding-left:1.2em">{items}</ul>'
-
-
-def lesson_html(steps) -> str:
-    """``steps`` (:class:`Step`) as the HTML of a page's lesson panel (escaped), or ``""``."""
-    return "".join(f'<div class="hk-lesson-step"><b>{escape(new_title(st.title))}</b> {escape(st.text)}'
-                   + (f' <span class="hk-lesson-rule">(rule: {escape(st.section)})</span>' if st.section else "")
-                   + lines_html(st.lines) + "</div>" for st in steps)

@@ -15,6 +15,7 @@ import pytest
 
 from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.cli import main
+from haunted_kit.events import cited_rulings
 from haunted_kit.games import game_module, game_names, game_of, get_game
 from haunted_kit.haunted import actions as HA
 from haunted_kit.landmarks import rules as LR
@@ -148,10 +149,15 @@ def test_the_teacher_creates_a_table_of_each_game_with_its_options(name):
     views = game_module(name, "classroom")
     assert games[name]["players"] == [get_game(name).min_players, get_game(name).max_players]
     assert games[name]["title"] == get_game(name).title
-    if views is not None:  # the game's own form; else the fields of its declared options
-        assert games[name]["players"] == list(views.PLAYERS) and games[name]["fields"] == views.FORM
-    else:
-        assert games[name]["fields"] == option_fields(get_game(name))
+    # the game's own form, else the fields of its declared options; a field citing a kit ruling carries its words
+    fields = views.FORM if views is not None else option_fields(get_game(name))
+    assert [{k: v for k, v in f.items() if k != "rulings"} for f in games[name]["fields"]] == fields
+    for f, sent in zip(fields, games[name]["fields"]):
+        cited = cited_rulings(f.get("help", ""))
+        assert [rid for rid, _, _ in cited] == [rid for rid, _, _ in cited_rulings(sent.get("rulings", ""))]
+        assert all(escape(reading) in sent["rulings"] for _, _, reading in cited)
+    if views is not None:
+        assert games[name]["players"] == list(views.PLAYERS)
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -371,3 +377,20 @@ def test_the_teacher_message_lists_every_game_with_its_form():
         for f in g["fields"]:
             assert f["kind"] in ("choice", "int", "ints", "bool") and f["label"] and f["help"]
             assert f["kind"] != "choice" or f["default"] in f["choices"]
+
+
+def test_the_estates_third_marked_market_action_is_offered_by_its_rows_words():
+    """The new-table form's "Third marked Market action" (ruling E11) lists each Market row
+    by its text in the reference box (data/estate/market.toml), not its key, and the
+    teacher's settings line writes the chosen row the same way."""
+    from haunted_kit.estate.box import default_estate_box
+    from haunted_kit.explain import settings_sentence
+    from haunted_kit.tableview import choice_label
+
+    third = next(f for f in next(g for g in classroom_games() if g["name"] == "estate")["fields"]
+                 if f["name"] == "third_marked")
+    market = default_estate_box().market
+    assert [choice_label(third, c) for c in third["choices"]] == ["none", *(row.text for row in market.values())]
+    assert choice_label(third, "sell_marble") == "Sell 1 marble"
+    said = settings_sentence(get_game("estate"), {"third_marked": "sell_marble"}, game_module("estate", "classroom").FORM)
+    assert said == "Third marked Market action: Sell 1 marble."

@@ -17,7 +17,7 @@ import pytest
 
 from haunted_kit.games import default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
-from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, choices_where, kind_of, lesson_html,
+from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, kind_of,
                                   teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
@@ -225,9 +225,8 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
     for k in (k for k in t.steps if k.startswith("kind:")):
         st = t.steps[k]
         assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
-        # said once on a page, and no board to light: the toy draws none (its choices are listed)
-        assert lesson_html([st]).startswith(f'<div class="hk-lesson-step"><b>{escape(st.title)}</b>')
-        assert "New: New:" not in lesson_html([st])
+        # said new once, and no board to light: the toy draws none (its choices are listed)
+        assert "New: New:" not in st.title
         assert "(listed as your choices)" in st.text and "lit on the board" not in st.text
     # its notebook view is the kit's own play view (no widgets module), and teaches the same
     with capture_errors() as caught:
@@ -246,12 +245,6 @@ def test_a_game_that_draws_a_board_says_its_choices_are_lit_on_it(game):
     draws = game in games_with_module("draw")  # a game without a draw module has no board to light
     assert choices_where(get_game(game)) == ("lit on the board or listed as your choices" if draws
                                               else "listed as your choices")
-
-
-def test_a_teach_points_title_is_new_once():
-    from haunted_kit.tutorial import Step
-    titled = [Step("kind:offer", "New: offer", "Lay a card.", "", ()), Step("kind:bid", "A sealed bid", "Bid.", "", ())]
-    assert [part.split("</b>")[0] for part in lesson_html(titled).split("<b>")[1:]] == ["New: offer", "New: A sealed bid"]
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():
@@ -387,10 +380,11 @@ def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
             assert q == p or seat_lesson(g, s, q) == []
         legal = {kind_of(g, a) for a in s.legal_actions()}
         steps = seat_lesson(g, s, p)
-        # before a seat's first decision its lesson opens with what it plays for, then only kinds
-        assert [st.key for st in steps[:1]] == (["goal"] if not decided[p] else [st.key for st in steps[:1]])
-        assert "goal" not in [st.key for st in steps[1:]] and (decided[p] or steps[0].key == "goal")
-        lesson = {st.key[5:] for st in steps if st.key != "goal"}
+        # before a seat's first decision its lesson opens with what it plays for and the player aid, then only kinds
+        first = [st.key for st in steps[:2]]
+        assert first == ["goal", "aid"] if not decided[p] else "goal" not in first and "aid" not in first
+        assert all(st.key.startswith("kind:") for st in steps[0 if decided[p] else 2:])
+        lesson = {st.key[5:] for st in steps if st.key.startswith("kind:")}
         assert lesson == legal - decided[p]
         taught[p] |= lesson
         a = bots[p].act(s)
@@ -402,6 +396,8 @@ def test_a_seat_is_taught_each_kind_at_its_first_decision_of_it(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
+    """The mover's panel opens on the goal, then queues each legal kind in the game's words; a
+    seat not to move has met nothing yet; an ordinary class sends no panel."""
     from haunted_kit.games import default_players
     from haunted_kit.server import Classroom
     from haunted_kit.store import GameStore
@@ -412,19 +408,23 @@ def test_a_tutorial_class_on_the_server_shows_each_seat_its_lesson(game):
     mover = t.state.current_player()
     points = teach_points(game)
     c = Classroom(store, bot_delay=0, tutorial=True)
-    view = c.build_view(t, mover, "seat")
-    kinds = {kind_of(g, a) for a in t.state.legal_actions()}
+    msg = c.tutor_message(t, mover)
+    kinds = [kind_of(g, a) for a in t.state.legal_actions()]
+    kinds = list(dict.fromkeys(kinds))
+    assert [m["key"] for m in msg["met"]] == ["goal", "aid"] + [f"kind:{k}" for k in kinds]  # the goal, the aid first
+    assert msg["current"]["key"] == "goal" and not any(m["read"] or m["skipped"] for m in msg["met"])
+    goal = points.get("goal")
+    assert goal is None or (msg["current"]["text"], msg["current"]["section"]) == (goal.say(t.state), goal.section)
+    assert msg["waiting"] == [m["title"] for m in msg["met"][1:]]
+    aid = c.tutor_of(t, mover).steps["aid"]
+    assert aid.lines and aid.lines == aid_step(g, t.state).lines   # the notebook's player aid, every kind
     for k in kinds:
         p = points.get(f"kind:{k}")
-        assert p is None or (escape(p.say(t.state)) in view["lesson"] and escape(p.section) in view["lesson"])
-    assert view["lesson"].count('class="hk-lesson-step"') == len(kinds) + 1   # the goal first
-    goal = points.get("goal")
-    assert goal is None or view["lesson"].index(escape(goal.say(t.state))) < min(
-        view["lesson"].index(escape(points[f"kind:{k}"].say(t.state))) for k in kinds if f"kind:{k}" in points)
+        st = c.tutor_of(t, mover).steps[f"kind:{k}"]
+        assert p is None or (st.text.startswith(p.say(t.state)) and st.section == p.section and st.question == p.question)
     other = (mover + 1) % t.state.players
-    assert c.build_view(t, other, "seat")["lesson"] == ""        # not to move: nothing new to meet
-    assert c.build_view(t, -1, "projector")["lesson"] == ""      # the shared screen teaches no seat
-    assert "lesson" not in Classroom(store, bot_delay=0).build_view(t, mover, "seat")  # an ordinary class
+    assert c.tutor_message(t, other)["met"] == [] and c.tutor_message(t, other)["current"] is None
+    assert "lesson" not in c.build_view(t, mover, "seat")  # the panel comes beside the view, not in it
     store.close()
 
 

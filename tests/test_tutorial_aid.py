@@ -11,7 +11,7 @@ from html import escape
 import pytest
 
 from haunted_kit.games import game_names, get_game
-from haunted_kit.tutorial import AID_TITLE, Step, Tutorial, aid_step, lesson_html, teach_points, words
+from haunted_kit.tutorial import AID_TITLE, Step, Tutorial, aid_step, lines_html, teach_points, words
 from haunted_kit.widgets.tutorial import TutorialView
 
 GAMES = game_names()
@@ -79,9 +79,9 @@ def test_the_widget_lists_the_aid_and_recalls_the_goal_and_the_aid(game):
     assert '<ul class="hk-aid"' in v.lesson.value
 
 
-def test_the_server_lesson_lists_a_steps_lines():
+def test_a_steps_lines_are_listed_escaped():
     st = Step("aid", AID_TITLE, "Plan.", "", (), "", (("Move <fast>", "1 step & more."),))
-    html = lesson_html([st])
+    html = lines_html(st.lines)
     assert '<li><b>Move &lt;fast&gt;</b>: 1 step &amp; more.</li>' in html
 
 

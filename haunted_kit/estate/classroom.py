@@ -29,19 +29,25 @@ __all__ = ["FORM", "PLAYERS", "PUBLIC", "options_from_form", "status", "table_vi
 
 NO_THIRD = "none"  #: the form's word for "no third marked Market action" (ruling E11's default)
 
-#: the teacher's new-table form: the estate's own settings (the rulings that have a switch)
+_MARKET = default_estate_box().market
+#: the teacher's new-table form: the estate's own settings (the rulings that have a switch);
+#: each choice with its words (``labels``), since a dropdown shows words, never a key
 FORM = [
     {"name": "connection", "label": "Connected estate", "kind": "choice", "choices": list(CONNECTION_RULES),
-     "default": "group", "help": "Ruling E6, how the land markers make a \"continuous line\": group = your marked "
-                                 "slots form one connected group; line = they can be ordered so each touches the next."},
+     "labels": {"group": "one connected group", "line": "a line, each slot touching the next"},
+     "default": "group", "help": "Ruling E6: how the land markers make a \"continuous line\": as one connected "
+                                 "group of marked slots, or as a line in which each slot touches the next."},
     {"name": "marble_field", "label": "Marble field", "kind": "choice", "choices": list(MARBLE_FIELD_RULES),
-     "default": "shared", "help": "Ruling E8: shared = its two spaces serve two players; single = the placer takes "
-                                  "both raises at once."},
+     "labels": {"shared": "shared by two players", "single": "one player takes both raises"},
+     "default": "shared", "help": "Ruling E8: its two spaces serve two players, or the player who places it "
+                                  "takes both raises at once."},
     {"name": "improvement", "label": "Improvements", "kind": "choice", "choices": list(IMPROVEMENT_RULES),
-     "default": "join", "help": "Ruling E7: join = a player who joins a land gets its income raise; adjacent = also a "
-                                "player whose new tile touches it, once."},
+     "labels": {"join": "a player who joins gets the raise", "adjacent": "also a player whose new tile touches it"},
+     "default": "join", "help": "Ruling E7: a player who joins a land gets its income raise; with the second "
+                                "choice also a player whose new tile touches it, once."},
     {"name": "third_marked", "label": "Third marked Market action", "kind": "choice",
-     "choices": [NO_THIRD, *default_estate_box().market], "default": NO_THIRD,
+     "choices": [NO_THIRD, *_MARKET], "labels": {NO_THIRD: "none", **{k: row.text for k, row in _MARKET.items()}},
+     "default": NO_THIRD,
      "help": "Ruling E11: the text does not say which Market row is the third marked one; none by default."},
 ]
 PLAYERS = (GAME.min_players, GAME.max_players)  #: (fewest, most) players of the reference box

@@ -157,6 +157,12 @@ def board_svg(s, highlight=(), path=(), size: float = 34) -> BoardSVG:
     return BoardSVG(text)
 
 
+def _row_words(s, name: str) -> str:
+    """A Market row's words for people (its text in the box in play), never its key."""
+    row = s.box.market.get(name)
+    return row.text if row is not None else name.replace("_", " ")
+
+
 def market_html(s, player=None) -> str:
     """The Market panel: every row with what it gives and takes, and for marked rows the
     price ``player`` (default the player to move) pays now; the visit in progress."""
@@ -175,7 +181,7 @@ def market_html(s, player=None) -> str:
     if s.visit is not None:
         v = s.visit
         visit = (f"<div>P{v['player'] + 1} is at the Market: {len(v['used'])} of {v['limit']} actions used"
-                 f"{': ' + escape(', '.join(v['used'])) if v['used'] else ''}.</div>")
+                 f"{': ' + escape(', '.join(_row_words(s, u) for u in v['used'])) if v['used'] else ''}.</div>")
     nxt = R.visit_limit(s)
     return (f'<div class="hk-market" style="font:13px sans-serif"><b>Market</b> (season {s.season}; the next visitor '
             f"takes {nxt} different actions; prices for P{p + 1})"

@@ -423,8 +423,7 @@ class LandmarksState(Position):
                 self.emit("architect_revealed", p, f"{R.who(p)} reveals {a.name} ({' and '.join(a.types)} buildings; "
                                                    f"{R.SEC_ARCHITECT_SCORING}).", architect=a.key)
         t = R.totals(self)
-        self.emit("game_over", None, "The modules' points: " + ", ".join(f"{R.who(p)} {t[p]}" for p in range(self.players))
-                  + " (see score_table for each point).", points=t)
+        self.emit("game_over", None, R.game_over_sentence(t), points=t)
 
     # ------------------------------------------------------------------ chance
     def chance_outcomes(self) -> list[tuple[tuple[str, ...], float]]:
@@ -791,15 +790,19 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     """Rebuild a save: checks format, version, game and the box entry's shape (which box: the
     kit's check, :func:`haunted_kit.games.load_state`), reads the start position, replays
     the action record through the rules, and checks that the result is the saved position and
-    log. A version 1 save (before a Build was two decisions) is migrated (:func:`_from_v1`):
-    each recorded Build is replayed as its ChooseBuilding then the Build, and its log must be
-    the replayed one without the new ``building_chosen`` events. Raises :class:`SaveError`
-    naming the field."""
+    log. Older saves are migrated: a version 1 save (before a Build was two decisions,
+    :func:`_from_v1`) has each recorded Build replayed as its ChooseBuilding then the Build,
+    and its log must be the replayed one without the new ``building_chosen`` events; a
+    version 1 or 2 save (before the game-over sentence was written in words, :func:`_from_v2`)
+    has its game-over sentence read in the new words. Raises :class:`SaveError` naming the field."""
     box = box or default_box()
-    legacy = _check_save_entries(data)
+    version = _check_save_entries(data)
+    legacy = version == 1
     where_of = None  # a version 1 save: each migrated entry's place in the file's own record
     if legacy:
         data, where_of = _from_v1(data)
+    if version < SAVE_VERSION:
+        data = _from_v2(data)
     start = data["start"]
     s = _from_fields(box, start, auto_chance=False)
     # the saved start may carry events of its own (setup, deal, lead): take them from the log
@@ -824,17 +827,17 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     return s
 
 
-def _check_save_entries(data) -> bool:
+def _check_save_entries(data) -> int:
     """A Landmarks save's format, version, game, box entry and fields checked; returns
-    whether it is a version 1 save. Raises SaveError."""
+    its version (1 to :data:`SAVE_VERSION`). Raises SaveError."""
     if not isinstance(data, dict):
         raise SaveError(f"a save must be a JSON object, got {type(data).__name__}")
     if data.get("format") != SAVE_FORMAT:
         raise SaveError(f"format: must be {SAVE_FORMAT!r}, got {data.get('format')!r}")
-    legacy = is_the_integer(data.get("version"), 1)
-    if not legacy and not is_the_integer(data.get("version"), SAVE_VERSION):
-        raise SaveError(f"version: this kit reads version {SAVE_VERSION} (and migrates version 1), "
-                        f"got {data.get('version')!r}")
+    version = next((v for v in range(1, SAVE_VERSION + 1) if is_the_integer(data.get("version"), v)), None)
+    if version is None:
+        raise SaveError(f"version: this kit reads version {SAVE_VERSION} (and migrates versions 1 to "
+                        f"{SAVE_VERSION - 1}), got {data.get('version')!r}")
     if data.get("game") != "landmarks":
         raise SaveError(f"game: must be 'landmarks', got {data.get('game')!r}")
     if not isinstance(data.get("box"), dict) or not isinstance(data["box"].get("fingerprint"), str):
@@ -848,7 +851,7 @@ def _check_save_entries(data) -> bool:
         raise SaveError(f"{unknown[0]}: unknown field of a Landmarks save (its fields: {', '.join(SAVE_KEYS)})")
     if not isinstance(data["auto_chance"], bool):
         raise SaveError(f"auto_chance: must be true or false, got {data['auto_chance']!r}")
-    return legacy
+    return version
 
 
 def _replay_record(s: LandmarksState, record: list, where_of: list | None) -> None:
@@ -938,6 +941,34 @@ def _from_v1(data: dict) -> tuple[dict, list[str]]:
         where_of = [f"record[{i}] (the choice of its card)" if j + 1 < len(origin) and origin[j + 1] == i
                     else f"record[{i}]" for j, i in enumerate(origin)]
     return out, where_of
+
+
+def v2_game_over_sentence(points: list) -> str:
+    """The game-over sentence as saves of versions 1 and 2 wrote it (it pointed at a
+    function of the kit instead of saying who won); since version 3 the event reads
+    :func:`.rules.game_over_sentence`."""
+    return ("The modules' points: " + ", ".join(f"{R.who(p)} {n}" for p, n in enumerate(points))
+            + " (see score_table for each point).")
+
+
+def _from_v2(data: dict) -> dict:
+    """A version 2 save (or a version 1 save as :func:`_from_v1` leaves it) as version 3
+    (a new dict; ``data`` is not changed): each ``game_over`` event of its log whose text is
+    the one version 2 wrote for its points (:func:`v2_game_over_sentence`) reads the new
+    sentence (:func:`.rules.game_over_sentence`). Any other text is left as it is, so the
+    log check refuses a saved sentence the kit never wrote."""
+    log = data["log"]
+    if not isinstance(log, list):
+        return dict(data, version=SAVE_VERSION)  # refused by the log check, naming the field
+    out = []
+    for e in log:
+        if isinstance(e, dict) and e.get("kind") == "game_over" and isinstance(e.get("data"), dict):
+            points = e["data"].get("points")
+            if (isinstance(points, list) and points and all(is_integer(n) for n in points)
+                    and e.get("text") == v2_game_over_sentence(points)):
+                e = {**e, "text": R.game_over_sentence(points)}
+        out.append(e)
+    return dict(data, version=SAVE_VERSION, log=out)
 
 
 #: the fields of a Landmarks save (:meth:`LandmarksState.to_dict`); a save with any other is refused

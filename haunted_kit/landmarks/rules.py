@@ -13,7 +13,8 @@ where the text is silent cite the kit's ruling (``docs/RULINGS.md``, "Landmarks 
   :func:`build_options` lists every card's), :func:`do_build`
 * the lead: :func:`collect_at_lead` (own gold back, Castle Grounds gold to its owner)
 * the end trigger: :func:`village_cards` (landmark tokens are not cards)
-* scoring: :func:`score_table`, :func:`score_summary`, :func:`totals`, :func:`player_points`
+* scoring: :func:`score_table`, :func:`score_summary`, :func:`totals`, :func:`player_points`,
+  :func:`game_over_sentence` (the ranking in words)
 * memo tables for the hot paths of search and simulation: :func:`memo_table`
 """
 
@@ -1028,6 +1029,35 @@ def score_summary(s):
     pv["total"] = pv.sum(axis=1)
     pv.columns.name = None
     return pv
+
+
+def _players_words(players: list[int]) -> str:
+    """``"P1"``, ``"P1 and P3"``, ``"P1, P2 and P4"``."""
+    names = [who(p) for p in players]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def game_over_sentence(points: list[int]) -> str:
+    """The game-over event's sentence: the players ranked by module points (P1 first in
+    ``points``), in words. The sole most points wins; players tied at the top share the
+    first place and nobody wins alone (RULINGS L14, the kit's measure: the base game, which
+    decides the real winner, is not played); equal points share a place.
+
+    ``[6, 1, 7]``: "The game is over and the modules are scored: P3 wins with 7 points; then
+    P1 with 6 points; then P2 with 1 point (who wins: kit default, see RULINGS: Landmarks &
+    Architects)." ``[2, 4, 4]``: "... P2 and P3 tie for the most points with 4 points each,
+    so nobody wins alone; then P1 with 2 points (...)."
+    """
+    places = sorted(set(points), reverse=True)
+    groups = [(v, [p for p, x in enumerate(points) if x == v]) for v in places]
+    (top, leaders), rest = groups[0], groups[1:]
+    if len(leaders) == 1:
+        first = f"{who(leaders[0])} wins with {_plural(top, 'point')}"
+    else:
+        first = f"{_players_words(leaders)} tie for the most points with {_plural(top, 'point')} each, so nobody wins alone"
+    after = "".join(f"; then {_players_words(ps)} with {_plural(v, 'point')}{' each' if len(ps) > 1 else ''}"
+                    for v, ps in rest)
+    return f"The game is over and the modules are scored: {first}{after} (who wins: {SEC_KIT})."
 
 
 def totals(s) -> list[int]:

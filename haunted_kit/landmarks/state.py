@@ -26,7 +26,9 @@ from ..visibility import ACTOR, CHANCE, DROP, EVERYONE, HELD, NOBODY, OWNER, See
 from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
-SAVE_VERSION = 2  #: 2: a Build is two decisions (``chosen_building``; version 1 saves are migrated on load)
+#: 2: a Build is two decisions (``chosen_building``); 3: the game-over sentence in words (the ranking, not a
+#: function's name). Older saves are migrated on load (``engine.from_dict``).
+SAVE_VERSION = 3
 PHASES = ("deal", "lead", "build", "follow", "over")
 
 

@@ -34,6 +34,7 @@ from html import escape
 
 import ipywidgets as W
 
+from ..events import rulings_html
 from ..exercises import Exercise, ExerciseError, cite_rulings
 from .errors import ErrorReporting
 
@@ -89,7 +90,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         title = W.HTML(f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)} '
                        f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
         lines = [cite_rulings(f) for f in ex.fact_lines()]
-        items = "".join(f"<li>{escape(f)}</li>" for f in lines)
+        items = "".join(f"<li>{escape(f)}{rulings_html(f)}</li>" for f in lines)  # a cited ruling opens in place
         if not self.FACTS_HEADING:
             facts = f'<ul style="{_BOX};margin:2px 0">{items}</ul>' if lines else ""
         else:
@@ -187,7 +188,8 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         if fb.correct:
             self.solved = True
             self.feedback.value = (f'<div style="{_BOX};color:#0b6e2f;border-left:4px solid #0b6e2f;padding-left:6px">'
-                                   f"<b>Right!</b> {escape(self.ex.right_text())}</div>")  # with its why
+                                   f"<b>Right!</b> {escape(self.ex.right_text())}{rulings_html(self.ex.right_text())}"
+                                   "</div>")  # with its why
             return fb
         if not self.solved:  # a wrong answer after a right one is explained but counts no try
             self.tries += 1
@@ -197,7 +199,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         count = "you answered right before" if self.solved else f"try {self.tries}"
         self.feedback.value = (f'<div style="{_BOX};color:{colour};border-left:4px solid {colour};padding-left:6px">'
                                f"<b>{head}</b> ({count}). {said}"
-                               f"{self.TAIL.format(section=escape(fb.section))}</div>")
+                               f"{self.TAIL.format(section=escape(fb.section))}{rulings_html(fb.text)}</div>")
         return fb
 
     def reveal(self) -> None:
@@ -210,6 +212,6 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         why = cite_rulings(self.ex.why_text())
         if why and why not in text:
             text += f" {why}"
-        self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(text)}</div>'
+        self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(text)}{rulings_html(text)}</div>'
         if self.ex.kind == "cells" and self.board is not None:
             self._draw_marks("●", self.ex.answer)

@@ -194,7 +194,7 @@ class TutorialView(ErrorReporting, W.VBox):
         if self.exercise is not None and self.exercise.ex.key == t.asking:
             return
         own = _hook(t.game, "exercise_view")
-        self.exercise = own(t.asking, t.seed) if own is not None else ExerciseWidget(t.question())
+        self.exercise = own(t.asking, t.question().seed) if own is not None else ExerciseWidget(t.question())
         self.question_box.children = [W.HTML(f'<div style="{_BOX}"><b>A quick question</b> before you play on '
                                              "(a hint comes after a first wrong try). It is about a prepared position of "
                                              "another game, shown here, not your own:</div>"),

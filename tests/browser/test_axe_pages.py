@@ -8,7 +8,9 @@ One browser for the module: each server and each page is opened once and reused,
 viewport changes between sizes (the pages lay themselves out again on resize). Each page
 is checked at the start of a table; the seat and projector pages also at the end of a table
 played by bots to the last decision (``*-end``: the ranking, the bot banner), and that table's
-replay with the review's turning points (``replay-end``). The Voila app
+replay with the review's turning points (``replay-end``); ``seat-tutorial``
+is P2's page at a tutorial table (``server --tutorial``, every other seat a bot) with its lesson
+panel read on to the first question the seat is asked (its form and board), if any. The Voila app
 is the one ``haunted-kit classroom`` serves, which plays the default game.
 """
 
@@ -30,7 +32,7 @@ FOURTH_GAME = REPO_ROOT / "tests" / "fourth_game"
 GENERIC = "nim"  # tests/fourth_game: a game without a classroom module
 SIZES = {"laptop": (1280, 800), "phone": (390, 844), "projector": (1920, 1080)}
 SERVER_PAGES = ("teacher", "seat", "projector", "hotseat", "seat-end", "projector-end", "replay-end")
-CASES = ([(g, p) for g in [*game_names(), GENERIC] for p in SERVER_PAGES] + [(DEFAULT_GAME, "voila")]
+CASES = ([(g, p) for g in [*game_names(), GENERIC] for p in (*SERVER_PAGES, "seat-tutorial")] + [(DEFAULT_GAME, "voila")]
          + [(DEFAULT_GAME, "join"), (DEFAULT_GAME, "join-refused")])  # the join page, and it saying a code opened nothing
 
 
@@ -53,7 +55,8 @@ class Pages:
         self.context.set_default_navigation_timeout(NAV_TIMEOUT_MS)
 
     def server(self, game, ended=False):
-        """The game's server: one table at its start, or (``ended``) one whose every seat is a bot."""
+        """The game's server: one table at its start, or (``ended``) one whose every seat is a bot,
+        or (``ended == "tutorial"``) a tutorial table whose every seat but P2 is a bot."""
         if (game, ended) not in self.servers:
             env = {}
             if game == GENERIC:
@@ -61,9 +64,11 @@ class Pages:
                        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(FOURTH_GAME), os.environ.get("PYTHONPATH", "")])}
             saved = {k: os.environ.get(k) for k in env}
             os.environ.update(env)
-            name = f"{game}-end" if ended else game
+            name = f"{game}-tutorial" if ended == "tutorial" else f"{game}-end" if ended else game
             players = 2 if game == GENERIC else default_players(get_game(game))  # the toy's own least
-            bots = ["--bots", ",".join(str(p + 1) for p in range(players))] if ended else []
+            bots = ["--bots", ",".join(str(p + 1) for p in range(players))] if ended is True else []
+            if ended == "tutorial":
+                bots = ["--bots", ",".join(str(p + 1) for p in range(players) if p != 1), "--tutorial"]
             try:
                 srv = start_class_server(["--store", str(self.tmp / f"{name}.db"), "--port", str(free_port()),
                                           "--game", game, "--players", str(players), "--seed", "3",
@@ -87,6 +92,19 @@ class Pages:
             self.procs.append(srv.process)
             pg.goto(srv.url + "/", timeout=120_000)
             expect(pg.locator(".hk-status")).to_be_visible(timeout=120_000)
+        elif kind == "seat-tutorial":
+            srv = self.server(game, "tutorial")
+            pg.goto(srv.seats[(1, 2)])
+            expect(pg.locator(".hk-turn")).to_have_count(1)  # the bots before it have played
+            expect(pg.locator("#hk-tutor .hk-tutor-title")).to_be_visible()
+            for _ in range(20):  # read on to the first question, if the steps met name one
+                if pg.evaluate("() => !!tutor.question || tutor.preparing || !tutor.current"):
+                    break
+                read = pg.evaluate("() => tutor.summary.read")
+                pg.locator(".hk-tutor-next").click()
+                pg.wait_for_function(f"() => tutor.summary.read > {read}")
+            if pg.evaluate("() => tutor.preparing"):  # made in the server's worker pool: it comes next
+                pg.wait_for_function("() => !!tutor.question", timeout=60_000)
         elif kind.startswith("join"):
             srv = self.server(game)
             pg.goto(srv.url + ("/join?code=NOSUCH" if kind == "join-refused" else "/"))
@@ -136,5 +154,8 @@ def test_no_axe_violation(pages, game, kind, size):
     pg.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")  # laid out again
     found = Axe().run(pg).response["violations"]
     nodes = sum(len(v["nodes"]) for v in found)
-    print(f"AXE {game} {kind} {size}: {len(found)} violations, {nodes} nodes")
+    asked = f", question form shown: {pg.locator('form.hk-question').count()}" if kind == "seat-tutorial" else ""
+    print(f"AXE {game} {kind} {size}: {len(found)} violations, {nodes} nodes{asked}")
+    if kind == "seat-tutorial":
+        pg.screenshot(path=str(pages.tmp / f"axe-{game}-{kind}-{size}.png"), full_page=True)
     assert not found, f"{game} {kind} page at {width}x{height}: {nodes} violating nodes\n{violations_text(found)}"

@@ -27,6 +27,7 @@ PAGE_KEYS = {"turn", "help", "undo", "undo_seat", "announce", "bot"}   # the pag
 PAGE_KEYS |= {"names", "name_wanted", "waiting", "results"}   # the lesson: seat labels, whom the table waits for, results
 PAGE_KEYS |= {"key"}   # the board's key: only codes the page's own board draws (explain.keyed_board)
 PAGE_KEYS |= {"secrets"}   # whether the game hides anything at all (the hot seat's reveal button), the same for every page
+PAGE_KEYS |= {"rulings"}   # the words of a kit ruling the status or phase line cites (server.explain_rulings)
 
 
 class Seat:

@@ -16,7 +16,7 @@ from html import escape
 from .. import rules as R
 from ..state import OVER, VISIBILITY
 from ...render import style as S
-from ...events import EVENT_KINDS
+from ...events import EVENT_KINDS, rulings_html
 from ...tableview import chip, clause  # noqa: F401  (one chip for every game; H.chip stays importable)
 from .scene import final_ranking
 
@@ -134,7 +134,7 @@ def game_board_html(state) -> str:
     seasons = " ".join(f"<b>[{k}]</b>" if k == state.season else str(k) for k in range(1, box.seasons + 1))
     rounds = " ".join(f"<b>[{k}]</b>" if k == state.round else str(k) for k in range(1, box.rounds_per_season + 1))
     order = " &rarr; ".join(_who(p) for p in state.turn_order)
-    parts.append(f"<div>season {seasons} &middot; round {rounds} &middot; phase <b>{escape(state.phase)}</b>"
+    parts.append(f"<div>season {seasons} &middot; round {rounds} &middot; phase <b>{escape(state.phase.replace('_', ' '))}</b>"
                  f" &middot; turn order {order}</div>")
     parts.append(valor_track_html(state))
     S_ = len(box.skill_slot_valor)
@@ -174,11 +174,15 @@ def game_board_html(state) -> str:
 
 
 def event_html(event, explain_kind: bool = True) -> str:
+    """One event for a notebook log: its number and when (``#12 S1 R2 turns``), the player's
+    chip, the engine's sentence (cells as the board names them) and, with ``explain_kind``,
+    what its kind of event means in words; a kit ruling it cites opens in place
+    (:func:`~haunted_kit.events.rulings_html`). Never the engine's kind name."""
     who = chip(event.player, 13) + " " if event.player is not None else ""
-    kind = escape(event.kind)
+    text = S.name_cells(event.text)
     extra = f' <span style="color:#666">({escape(EVENT_KINDS.get(event.kind, ""))})</span>' if explain_kind else ""
     return (f'<span style="color:#666">#{event.seq} {escape(event.short_when())}</span> '
-            f"{who}<b>{kind}</b>: {escape(S.name_cells(event.text))}{extra}")
+            f"{who}{escape(text)}{extra}{rulings_html(text)}")
 
 
 def event_log_html(state, viewer=None, last: int = 12, current: int | None = None) -> str:
