@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from html import escape
 
 from . import games
+from .hexgrid import name_cells
 from .render.style import PLAYER_MARKS
 
 
@@ -244,14 +245,32 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
 def keyed_board(game, state, board: str) -> tuple[str, str]:
     """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
     titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
-    unchanged for a game that declares no key (``board_key``)."""
+    for a game that declares no key (``board_key``). Every ``<title>`` of the board and
+    every key entry write a cell as the boards do (:func:`named_titles`), so "What is
+    this?" and a tooltip say ``1,0`` as the board's label does."""
+    board = named_titles(board)
     try:
         entries = board_key(game, state)
     except games.MissingHook:
         return board, ""
     explain = _Explainer(entries)
     shown = drawn_entries(board, entries, explain)
-    return annotate_svg(board, entries, explain), key_html([e for e in entries if not e.drawn_only or e in shown])
+    return (annotate_svg(board, entries, explain),
+            named_titles(key_html([e for e in entries if not e.drawn_only or e in shown]), _ANY_TEXT))
+
+
+_TITLES = re.compile(r"(<title>)(.*?)(</title>)", re.S)
+_ANY_TEXT = re.compile(r"()([^<]+)()")  # every text between tags (a key's entries)
+
+
+def named_titles(markup: str, where: re.Pattern = _TITLES) -> str:
+    """``markup`` (SVG or HTML text) with every axial pair written in its ``<title>``s (or,
+    with ``where=_ANY_TEXT``, in any of its texts) renamed as the boards write a cell
+    (:func:`haunted_kit.hexgrid.name_cells`: ``"suburb (1, 0) on Kalena"`` -> ``"suburb
+    cell 1,0 on Kalena"``); the rest byte for byte."""
+    if "(" not in markup:
+        return markup
+    return where.sub(lambda m: m.group(1) + name_cells(m.group(2)) + m.group(3), markup)
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:

@@ -322,6 +322,7 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
     tables = [c.store.create_table(game=g, players=get_game(g).min_players, seed=3) for g in game_names()]
     c.store.set_name(tables[0].id, 0, "=HYPERLINK(\"x\")")
     c.store.set_name(tables[-1].id, 1, "Ben, \"the\" second")
+    c.store.set_name(tables[-1].id, 0, "Chloé Nuñez")  # Excel on Windows reads it as written only after a BOM
     play_to_end(tables[0])
     c.store.archive(tables[-1].id)  # archived tables stay in the class's results
 
@@ -331,7 +332,14 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
 
     (status, text), (no, _), (watch, _) = serve(c, go)
     assert status == 200 and no == 403 and watch == 403
-    rows = list(csv.DictReader(io.StringIO(text)))
+    # UTF-8 with a byte-order mark: the bytes read back with utf-8-sig give the names as written
+    raw = text.encode("utf-8")
+    assert raw.startswith(b"\xef\xbb\xbf") and not raw[3:].startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    # each row says what its score counts: the game's declared score name (one class's CSV mixes games)
+    assert [r["score_unit"] for r in rows] == [str(getattr(t.game, "score_name", "score")) for t in tables for _ in t.seats]
+    assert len({r["score_unit"] for r in rows}) == len({str(getattr(get_game(g), "score_name", "score"))
+                                                        for g in game_names()})
     assert list(rows[0])[:len(lesson.CSV_COLUMNS)] == list(lesson.CSV_COLUMNS)
     res = lesson.results(c.store, tables[0])
     # a column per score source (the finished game's: its players' points add up to the score), no JSON
@@ -352,6 +360,7 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
     assert [r["player"] for r in first] == [f"P{i + 1}" for i in range(len(first))]
     last = [r for r in rows if int(r["table"]) == tables[-1].id]
     assert last[1]["name"] == "Ben, \"the\" second" and last[1]["finished"] == "no" and last[1]["rank"] == ""
+    assert last[0]["name"] == "Chloé Nuñez"
 
 
 def test_the_replay_steps_through_a_finished_table_by_its_watch_link_only():
