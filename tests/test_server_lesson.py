@@ -229,6 +229,38 @@ def test_pages_of_an_archived_table_follow_it_back_into_play_or_into_its_rematch
 
 
 # ============================================================================ during: waiting, idle, the log
+@pytest.mark.parametrize("game", game_names())
+def test_a_rollback_notice_is_gone_from_every_page_once_the_game_is_over(game, tmp_path):
+    """The kind: a notice belongs to the position it is about. A rollback's notice stays while
+    bots decide again (what it said would happen), but a finished game's pages show the
+    results, not the notice, also after a restart (the store keeps the notice)."""
+    path = tmp_path / "class.db"
+    c = Classroom(GameStore(path), bot_delay=0)
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=3)
+    p = t.state.current_player()
+    t.decide(p, t.state.legal_actions()[0])
+    run(lambda: c.teacher_op({"op": "rollback", "table": t.id, "to": 0}))
+    said = c.announcements[t.id]["text"]
+    assert said.startswith("The teacher took the game back to decision 0")
+    assert c.build_view(t, 0, "seat")["announce"]["text"] == said   # while the game goes on: shown
+    agent = default_agent(t.game)
+    for s in t.seats:   # every seat a bot's now (set in the store: no bot task is started)
+        c.store.set_agent(t.id, s.seat, agent)
+    for _ in range(3000):   # decided as the bots do (no page's act, which clears it for a human's decision)
+        if t.state.is_terminal():
+            break
+        q = t.state.current_player()
+        assert c.apply_bot_decision(t.id, q, agent, t.seq, t.game.action_to_dict(t.state.legal_actions()[0]))
+    assert t.state.is_terminal()
+    assert all(c.build_view(t, v, m)["announce"] is None for v, m in ((0, "seat"), (PUBLIC, "projector"), (PUBLIC, "hotseat")))
+    c.close()
+    c.store.close()
+    again = Classroom(GameStore(path), bot_delay=0)   # a restart: the finished game still says no notice
+    assert again.build_view(again.table(t.id), 0, "seat")["announce"] is None
+    again.close()
+    again.store.close()
+
+
 def test_waiting_and_idle_times_follow_the_injected_clock():
     now = [0.0]
     c = classroom(clock=lambda: now[0])
