@@ -335,7 +335,12 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
     # the columns are every player's sources (a game's sources may differ by player), and each
     # row's cells under them add up to its score: a source a player lacks reads 0, never blank
     assert res["sources"] == list(dict.fromkeys(k for r in res["rows"] for k in r["parts"]))
-    html = lesson.results_html(res)
+    labelled = lesson.results_html(res)
+    # each cell names its column (a phone stacks a row's cells under these names): the headers, in order
+    heads = re.findall(r'<th scope="col">(.*?)</th>', labelled)
+    for row in re.findall(r"<tr>(<td .*?)</tr>", labelled):
+        assert re.findall(r'<td data-label="(.*?)">', row) == heads
+    html = re.sub(r'<td data-label="[^"]*">', "<td>", labelled)
     for k in res["sources"]:  # a source's header says what it counts (the game's score name)
         assert f'<th scope="col">{k} ({res["score_name"]})</th>' in html
     if res["sources"]:
