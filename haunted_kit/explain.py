@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from html import escape
 
 from . import games
+from .hexgrid import name_cells
 from .render.style import PLAYER_MARKS
 from .tableview import choice_label
 
@@ -313,7 +314,9 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
 def keyed_board(game, state, board: str) -> tuple[str, str]:
     """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
     titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
-    unchanged for a game that declares no key (``board_key``). :class:`BoardKeys` gives
+    unchanged for a game that declares no key (``board_key``). Every ``<title>`` of the board
+    and every key entry write a cell as the boards do (:func:`named_titles`), so "What is
+    this?" and a tooltip say ``1,0`` as the board's label does. :class:`BoardKeys` gives
     the same for many pages of one position, the game's key read once."""
     return BoardKeys(game, state)(board)
 
@@ -343,9 +346,23 @@ class BoardKeys:
         if not self._declared:
             return board, ""
         explain = self._explain
-        titled, shown = explain.board(board)
-        hit = self._boards[board] = (titled, explain.key_of(shown))
+        titled, shown = explain.board(named_titles(board))  # cells written as the boards write them
+        hit = self._boards[board] = (titled, named_titles(explain.key_of(shown), _ANY_TEXT))
         return hit
+
+
+_TITLES = re.compile(r"(<title>)(.*?)(</title>)", re.S)
+_ANY_TEXT = re.compile(r"()([^<]+)()")  # every text between tags (a key's entries)
+
+
+def named_titles(markup: str, where: re.Pattern = _TITLES) -> str:
+    """``markup`` (SVG or HTML text) with every axial pair written in its ``<title>``s (or,
+    with ``where=_ANY_TEXT``, in any of its texts) renamed as the boards write a cell
+    (:func:`haunted_kit.hexgrid.name_cells`: ``"suburb (1, 0) on Kalena"`` -> ``"suburb
+    cell 1,0 on Kalena"``); the rest byte for byte."""
+    if "(" not in markup:
+        return markup
+    return where.sub(lambda m: m.group(1) + name_cells(m.group(2)) + m.group(3), markup)
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:

@@ -79,11 +79,11 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
         land = s.lands.get(slot)
         if land is None:
             dash = (size * 0.15, size * 0.1) if slot in box.lower_area else ()
-            prims.append(Poly(pts, EMPTY, "#777777", size * 0.04, dash=dash, title=f"slot {slot}"))
+            prims.append(Poly(pts, EMPTY, "#777777", size * 0.04, dash=dash, title=f"slot {S.cell_name(slot)}"))
         else:
             fill, _, _ = tile_style(land["tile"])
             prims.append(Poly(pts, fill, S.player_colour(land["owner"]), size * 0.12,
-                              title=f"{land['tile'].replace('_', ' ')} of P{land['owner'] + 1} at {slot}"))
+                              title=f"{land['tile'].replace('_', ' ')} of P{land['owner'] + 1} at slot {S.cell_name(slot)}"))
     for slot in box.slots:
         x, y = geom.centre(slot)
         land = s.lands.get(slot)
