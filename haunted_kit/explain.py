@@ -250,8 +250,53 @@ def keyed_board(game, state, board: str) -> tuple[str, str]:
     except games.MissingHook:
         return board, ""
     explain = _Explainer(entries)
-    shown = drawn_entries(board, entries, explain)
-    return annotate_svg(board, entries, explain), key_html([e for e in entries if not e.drawn_only or e in shown])
+    return annotate_svg(board, entries, explain), key_html(shown_key(board, entries, explain))
+
+
+def shown_key(board: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
+    """The entries a page's key lists for the drawn ``board`` (SVG text, or any text of
+    ``<text>`` elements): every entry but a ``drawn_only`` one (a card's name) the board does
+    not write, so the key of a seat's board never names a card that seat cannot see."""
+    explain = _explain or _Explainer(entries)
+    shown = drawn_entries(board, explain.entries, explain)
+    return [e for e in explain.entries if not e.drawn_only or e in shown]
+
+
+def texts_svg(texts) -> str:
+    """Drawn words (an iterable of strings: a canvas board's text primitives) as the
+    ``<text>`` elements :func:`shown_key`, :func:`drawn_entries` and :func:`missing_codes`
+    read, so a board drawn on a canvas is keyed exactly as its SVG would be."""
+    return "".join(f"<text>{escape(t)}</text>" for t in texts)
+
+
+def what_is(entries, texts, where: str = "", words: str = "") -> str:
+    """The answer to "What is this?" for one spot of a board, in words.
+
+    Args:
+        entries: the board's key (:func:`board_key`).
+        texts: the words the board draws at that spot (strings, as drawn).
+        where: the spot's name (``"cell 2,-1"``, from :func:`haunted_kit.hexgrid.cell_name`).
+        words: the game's own words about the spot (its terrain, a piece drawn as a shape);
+            a shape's declared name in them (``"white dot"``) brings its entry too.
+
+    Returns:
+        ``"What is this? Cell 2,-1: forest. F: forest cell; ... (rule: ...)."``: the spot,
+        then each entry explaining a drawn code there (:meth:`KeyEntry.sentence`, its rule
+        section and its value in the box in play), each once; a spot with no code the key
+        explains says so.
+    """
+    explain = _Explainer(entries)
+    found: list[KeyEntry] = [e for name, e in explain.names if words and _name_pattern(name).search(words)]
+    found = list(dict.fromkeys(found))
+    for t in texts:
+        for e in explain(t)[0]:
+            if e not in found:
+                found.append(e)
+    head = where[:1].upper() + where[1:] if where else "Here"
+    head = f"What is this? {head}" + (f": {words.rstrip('.')}." if words else ".")
+    if not found:
+        return f"{head} No code of the key is drawn there."
+    return f"{head} " + " ".join(e.sentence() for e in found)
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
