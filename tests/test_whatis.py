@@ -214,3 +214,20 @@ def test_what_is_says_the_spot_then_each_entry_once():
                     "Lq: limestone quarry land tile; raises 2 limestone (rule: Expand the lands). "
                     "1, 2: a player's marker (rule: Expand the lands).")
     assert explain.what_is(entries, ["2,-1"], "cell 2,-1") == "What is this? Cell 2,-1. No code of the key is drawn there."
+
+
+@pytest.mark.parametrize("name", [n for n in games_with_module("widgets", "exercises")
+                                  if getattr(game_module(n, "widgets"), "exercise_view", None) is not None])
+def test_an_exercise_board_withholds_its_key(name):
+    """An exercise's board shows no key and answers no click: the key's numbers (what entering
+    a cell costs) would answer the question."""
+    shown = 0
+    for key in list(game_module(name, "exercises").EXERCISES.entries)[:4]:
+        ex = game_module(name, "widgets").exercise_view(key, 1)
+        for board in boards(ex):
+            shown += 1
+            w = board.whatis
+            assert w.withheld and w.layout.display == "none" and not w.take_click(1.0, 1.0)
+            board.update(ex.ex.state)                      # a redraw keeps it withheld
+            assert w.layout.display == "none"
+    assert shown >= 1

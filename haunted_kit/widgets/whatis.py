@@ -63,6 +63,7 @@ class WhatIsThis(W.VBox):
         self._cell_words = None
         self._key_of = None
         self._quiet = False
+        self.withheld = False
         self.toggle = W.ToggleButton(value=False, description="What is this?",
                                      tooltip="While pressed, a click on the board says what is there instead of playing",
                                      layout=W.Layout(width="auto", flex="0 0 auto"))
@@ -74,6 +75,7 @@ class WhatIsThis(W.VBox):
                                layout=W.Layout(width="auto", flex="1 1 200px", min_width="0", max_width="100%"))
         self.pick.add_class("hk-whatis-pick")
         self.pick.observe(self._picked, names="value")
+        self.clicks_play = clicks_play
         self.answer = W.HTML(value=self._answer_html(""))
         self.answer.add_class("hk-whatis-answer")
         self.key = W.HTML()
@@ -102,7 +104,7 @@ class WhatIsThis(W.VBox):
             self.entries = entries
             self.shown = explain.shown_key(explain.texts_svg(p.text for p, _c in self._texts), entries)
             self.key.value = explain.key_html(self.shown)
-            self.layout.display = "" if entries else "none"
+            self.layout.display = "" if entries and not self.withheld else "none"
         self._set_places(places)
 
     def _set_places(self, places) -> None:
@@ -123,6 +125,13 @@ class WhatIsThis(W.VBox):
 
     def _explained(self, words: str) -> bool:
         return bool(explain.drawn_entries(explain.texts_svg([words]), self.entries))
+
+    def withhold(self) -> None:
+        """Show no key and answer no click from now on: an exercise's board, whose key would
+        give its answer away (a rule's number the question asks for)."""
+        self.withheld = True
+        self.toggle.value = False
+        self.layout.display = "none"
 
     # ------------------------------------------------------------------ answers
     def answer_cell(self, cell) -> str:
@@ -161,7 +170,7 @@ class WhatIsThis(W.VBox):
     def take_click(self, x: float, y: float) -> bool:
         """A click on the board at ``(x, y)``: while **What is this?** is pressed it is answered
         here (returns ``True``: the board must not play it); else ``False``."""
-        if not self.toggle.value:
+        if not self.toggle.value or self.withheld:
             return False
         self.answer_at(x, y)
         return True
@@ -180,8 +189,7 @@ class WhatIsThis(W.VBox):
         self.answer.value = self._answer_html(text)
         return text
 
-    @staticmethod
-    def _answer_html(text: str) -> str:
-        shown = escape(text) if text else ("What is this? Click or tap the board (a move's board: press "
-                                           "<b>What is this?</b> first), or choose a place in the list.")
+    def _answer_html(self, text: str) -> str:
+        first = "Press <b>What is this?</b>, then click or tap the board" if self.clicks_play else "Tap the board"
+        shown = escape(text) if text else f"What is this? {first}, or choose a place in the list."
         return f'<div role="status" aria-live="polite" style="font:13px sans-serif;color:#222">{shown}</div>'
