@@ -8,8 +8,17 @@ that number as the box in play has it (a house-rule box shows its own value). Th
 that declaration once, for every page that shows a board:
 
 - :func:`key_html`: the key as an HTML ``<details>`` list (opens by click, tap or keyboard; no
-  hover needed, so it works on a phone), shown beside the board by the table server's pages
-  and the notebook play views;
+  hover needed, so it works on a phone), shown with the board by the table server's pages
+  (:func:`keyed_board`) and under every notebook board (Haunted Lands' field, the estate's
+  land board, the Landmarks panel: :class:`haunted_kit.widgets.whatis.WhatIsThis`, so the
+  play views, step-throughs and the tutorial show it; an exercise's board withholds it);
+- :func:`shown_key`: the entries a drawn board's key lists (a ``drawn_only`` name only when
+  that board writes it: a seat's key never names a card it cannot see); :func:`texts_svg`
+  reads a canvas board's drawn words as an SVG's;
+- :func:`what_is`: the answer to "What is this?" for one spot of a board (a cell, a word):
+  its name, the game's words about it and each drawn code's entry, for the notebook boards'
+  "What is this?" line; the handouts print the key beside their board through
+  :func:`haunted_kit.handout.board_with_key`;
 - :func:`annotate_svg`: every ``<text>`` of a drawn board whose words are a declared code gets
   a ``<title>`` saying what it is (its rule section and box value): a tooltip on a desktop and
   the element's name for a screen reader;

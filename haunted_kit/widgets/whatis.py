@@ -31,6 +31,9 @@ from ..hexgrid import cell_name, name_cells
 from ..render.primitives import Text
 from ..render.svg import text_box
 
+#: the key's look under a notebook board: compact lines, each meaning indented under its codes
+KEY_STYLE = ("<style>.hk-whatis-key details{font:13px/1.35 sans-serif} .hk-whatis-key dl{margin:2px 0}"
+             " .hk-whatis-key dt{margin-top:3px} .hk-whatis-key dd{margin:0 0 0 1.2em}</style>")
 #: the prompt of the keyboard list before anything is chosen
 PICK_PROMPT = "choose a place"
 
@@ -103,7 +106,7 @@ class WhatIsThis(W.VBox):
             self._key_of = key_of
             self.entries = entries
             self.shown = explain.shown_key(explain.texts_svg(p.text for p, _c in self._texts), entries)
-            self.key.value = explain.key_html(self.shown)
+            self.key.value = KEY_STYLE + explain.key_html(self.shown) if self.shown else ""
             self.layout.display = "" if entries and not self.withheld else "none"
         self._set_places(places)
 
@@ -190,6 +193,6 @@ class WhatIsThis(W.VBox):
         return text
 
     def _answer_html(self, text: str) -> str:
-        first = "Press <b>What is this?</b>, then click or tap the board" if self.clicks_play else "Tap the board"
+        first = "Press <b>What is this?</b> then click or tap the board" if self.clicks_play else "Tap the board"
         shown = escape(text) if text else f"What is this? {first}, or choose a place in the list."
         return f'<div role="status" aria-live="polite" style="font:13px sans-serif;color:#222">{shown}</div>'

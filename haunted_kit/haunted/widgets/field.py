@@ -11,6 +11,11 @@ The canvas carries the CSS class ``hk-field`` (ipycanvas renders the whole Multi
 as one ``<canvas>`` element, so the selector is ``canvas.hk-field``); the line under it
 that shows the hovered cell's facts and hints has the class ``hk-hover``.
 
+Under it, the key of the codes it draws and "What is this?" (:attr:`FieldWidget.whatis`,
+:class:`~haunted_kit.widgets.whatis.WhatIsThis`): while its toggle is pressed a click says
+what is on the cell (its facts, each code with its rule section and box value) instead of
+being passed on; its "What is at" list answers the same from the keyboard.
+
 The widget only draws and forwards: a click calls back with the cell under the mouse
 (axial ``(q, r)``); deciding what the click means is the caller's business. The field
 can be played by keyboard too (:mod:`.access`): under the board, a focusable element
