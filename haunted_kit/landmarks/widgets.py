@@ -68,7 +68,11 @@ class LandmarksPanel(W.VBox):
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
         if self.whatis is not None:
             self.canvas.on_mouse_down(lambda x, y: self.whatis.answer_at(x, y))
-        self.children = [self.canvas, *([self.whatis] if key else [])]
+        # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
+        # position, and focusing a partly visible canvas would scroll the page under the tap
+        focus_fix = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>",
+                           layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, *([self.whatis, focus_fix] if key else [])]
         self.state = None
         self.update(state)
 
