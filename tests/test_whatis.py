@@ -231,3 +231,15 @@ def test_an_exercise_board_withholds_its_key(name):
             board.update(ex.ex.state)                      # a redraw keeps it withheld
             assert w.layout.display == "none"
     assert shown >= 1
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_the_tutorial_shows_the_games_keyed_board(name, tmp_path):
+    """The tutorial plays in the game's own play view, so its board has the key and answers."""
+    from haunted_kit.widgets.tutorial import TutorialView
+    view = TutorialView(name, seed=1, progress=tmp_path / "t.json")
+    w = board_of(view).whatis
+    assert w.shown and "<details class=\"hk-key\"" in w.key.value and not w.withheld
+    place = w._places[0]
+    said = ask(w, place)
+    assert said.startswith("What is this? ") and said == w.last
