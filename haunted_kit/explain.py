@@ -14,7 +14,8 @@ that declaration once, for every page that shows a board:
   play views, step-throughs and the tutorial show it; an exercise's board withholds it);
 - :func:`shown_key`: the entries a drawn board's key lists (a ``drawn_only`` name only when
   that board writes it: a seat's key never names a card it cannot see); :func:`texts_svg`
-  reads a canvas board's drawn words as an SVG's;
+  reads a canvas board's drawn words as an SVG's, :func:`entries_of` gives each drawn
+  text's entries;
 - :func:`what_is`: the answer to "What is this?" for one spot of a board (a cell, a word):
   its name, the game's words about it and each drawn code's entry, for the notebook boards'
   "What is this?" line; the handouts print the key beside their board through
@@ -269,6 +270,14 @@ def shown_key(board: str, entries, _explain: _Explainer | None = None) -> list[K
     explain = _explain or _Explainer(entries)
     shown = drawn_entries(board, explain.entries, explain)
     return [e for e in explain.entries if not e.drawn_only or e in shown]
+
+
+def entries_of(texts, entries) -> dict[str, list[KeyEntry]]:
+    """``{text: the entries explaining it}`` for each distinct drawn text (strings, as a
+    canvas board writes them), read as :func:`drawn_entries` reads an SVG's texts, with one
+    reading of the entries for them all."""
+    explain = _Explainer(entries)
+    return {t: explain(t)[0] for t in dict.fromkeys(texts)}
 
 
 def texts_svg(texts) -> str:

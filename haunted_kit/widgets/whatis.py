@@ -65,6 +65,7 @@ class WhatIsThis(W.VBox):
         self._cell_at = None
         self._cell_words = None
         self._key_of = None
+        self._of_text: dict = {}
         self._quiet = False
         self.withheld = False
         self.toggle = W.ToggleButton(value=False, description="What is this?",
@@ -101,11 +102,13 @@ class WhatIsThis(W.VBox):
             entries = []
         self._cell_at, self._cell_words, self._state = cell_at, cell_words, state
         self._texts = [(p, cell_at(p.x, p.y) if cell_at is not None else None) for p in prims if isinstance(p, Text)]
-        key_of = (tuple(entries), tuple(sorted({p.text for p, _c in self._texts})))
+        key_of = (tuple(entries), tuple(dict.fromkeys(p.text for p, _c in self._texts)))
         if key_of != self._key_of:
             self._key_of = key_of
             self.entries = entries
-            self.shown = explain.shown_key(explain.texts_svg(p.text for p, _c in self._texts), entries)
+            self._of_text = explain.entries_of(key_of[1], entries)
+            drawn = {e for found in self._of_text.values() for e in found}
+            self.shown = [e for e in entries if not e.drawn_only or e in drawn]  # as explain.shown_key
             self.key.value = KEY_STYLE + explain.key_html(self.shown) if self.shown else ""
             self.layout.display = "" if entries and not self.withheld else "none"
         self._set_places(places)
@@ -114,8 +117,7 @@ class WhatIsThis(W.VBox):
         if places:
             options = [(f"{self.noun} {cell_name(c)}", tuple(c)) for c in places]
         else:  # a panel: every drawn word the key explains
-            words = dict.fromkeys(p.text for p, _c in self._texts)
-            options = [(w, w) for w in words if self._explained(w)]
+            options = [(w, w) for w, found in self._of_text.items() if found]
         self._places = [v for _l, v in options]
         options = [(PICK_PROMPT, None)] + options
         if list(self.pick.options) != options:
@@ -125,9 +127,6 @@ class WhatIsThis(W.VBox):
                 self.pick.value = None
             finally:
                 self._quiet = False
-
-    def _explained(self, words: str) -> bool:
-        return bool(explain.drawn_entries(explain.texts_svg([words]), self.entries))
 
     def withhold(self) -> None:
         """Show no key and answer no click from now on: an exercise's board, whose key would
