@@ -8,8 +8,18 @@ that number as the box in play has it (a house-rule box shows its own value). Th
 that declaration once, for every page that shows a board:
 
 - :func:`key_html`: the key as an HTML ``<details>`` list (opens by click, tap or keyboard; no
-  hover needed, so it works on a phone), shown beside the board by the table server's pages
-  and the notebook play views;
+  hover needed, so it works on a phone), shown with the board by the table server's pages
+  (:func:`keyed_board`) and under every notebook board (Haunted Lands' field, the estate's
+  land board, the Landmarks panel: :class:`haunted_kit.widgets.whatis.WhatIsThis`, so the
+  play views, step-throughs and the tutorial show it; an exercise's board withholds it);
+- :func:`shown_key`: the entries a drawn board's key lists (a ``drawn_only`` name only when
+  that board writes it: a seat's key never names a card it cannot see); :func:`texts_svg`
+  reads a canvas board's drawn words as an SVG's, :func:`entries_of` gives each drawn
+  text's entries;
+- :func:`what_is`: the answer to "What is this?" for one spot of a board (a cell, a word):
+  its name, the game's words about it and each drawn code's entry, for the notebook boards'
+  "What is this?" line; the handouts print the key beside their board through
+  :func:`haunted_kit.handout.board_with_key`;
 - :func:`annotate_svg`: every ``<text>`` of a drawn board whose words are a declared code gets
   a ``<title>`` saying what it is (its rule section and box value): a tooltip on a desktop and
   the element's name for a screen reader;
@@ -363,6 +373,60 @@ def named_titles(markup: str, where: re.Pattern = _TITLES) -> str:
     if "(" not in markup:
         return markup
     return where.sub(lambda m: m.group(1) + name_cells(m.group(2)) + m.group(3), markup)
+
+
+def shown_key(board: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
+    """The entries a page's key lists for the drawn ``board`` (SVG text, or any text of
+    ``<text>`` elements): every entry but a ``drawn_only`` one (a card's name) the board does
+    not write, so the key of a seat's board never names a card that seat cannot see."""
+    explain = _explain or _Explainer(entries)
+    shown = drawn_entries(board, explain.entries, explain)
+    return [e for e in explain.entries if not e.drawn_only or e in shown]
+
+
+def entries_of(texts, entries) -> dict[str, list[KeyEntry]]:
+    """``{text: the entries explaining it}`` for each distinct drawn text (strings, as a
+    canvas board writes them), read as :func:`drawn_entries` reads an SVG's texts, with one
+    reading of the entries for them all."""
+    explain = _Explainer(entries)
+    return {t: explain(t)[0] for t in dict.fromkeys(texts)}
+
+
+def texts_svg(texts) -> str:
+    """Drawn words (an iterable of strings: a canvas board's text primitives) as the
+    ``<text>`` elements :func:`shown_key`, :func:`drawn_entries` and :func:`missing_codes`
+    read, so a board drawn on a canvas is keyed exactly as its SVG would be."""
+    return "".join(f"<text>{escape(t)}</text>" for t in texts)
+
+
+def what_is(entries, texts, where: str = "", words: str = "") -> str:
+    """The answer to "What is this?" for one spot of a board, in words.
+
+    Args:
+        entries: the board's key (:func:`board_key`).
+        texts: the words the board draws at that spot (strings, as drawn).
+        where: the spot's name (``"cell 2,-1"``, from :func:`haunted_kit.hexgrid.cell_name`).
+        words: the game's own words about the spot (its terrain, a piece drawn as a shape);
+            a shape's declared name in them (``"white dot"``) brings its entry too.
+
+    Returns:
+        ``"What is this? Cell 2,-1: forest. F: forest cell; ... (rule: ...)."``: the spot,
+        then each entry explaining a drawn code there (:meth:`KeyEntry.sentence`, its rule
+        section and its value in the box in play), each once; a spot with no code the key
+        explains says so.
+    """
+    explain = _Explainer(entries)
+    found: list[KeyEntry] = [e for name, e in explain.names if words and _name_pattern(name).search(words)]
+    found = list(dict.fromkeys(found))
+    for t in texts:
+        for e in explain(t)[0]:
+            if e not in found:
+                found.append(e)
+    head = where[:1].upper() + where[1:] if where else "Here"
+    head = f"What is this? {head}" + (f": {words.rstrip('.')}." if words else ".")
+    if not found:
+        return f"{head} No code of the key is drawn there."
+    return f"{head} " + " ".join(e.sentence() for e in found)
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:

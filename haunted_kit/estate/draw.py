@@ -141,6 +141,26 @@ def board_key(s) -> list:
     return out
 
 
+def slot_words(s, slot) -> str:
+    """What the land board shows on ``slot`` of state ``s``, in words (the kit's "What is
+    this?", :mod:`haunted_kit.widgets.whatis`): its tile and owner and the players' markers
+    on it, or an empty slot; over the shared lower area (its dashed outline) and a
+    white-dotted outer land (its white dot), rulebook "Expand the lands"."""
+    box, slot = s.box, tuple(slot)
+    land = s.lands.get(slot)
+    if land is None:
+        bits = ["an empty slot"]
+    else:
+        markers = ", ".join(f"P{p + 1}" for p in land["markers"])
+        bits = [f"a {land['tile'].replace('_', ' ')} land tile of P{land['owner'] + 1}"
+                + (f", with markers of {markers}" if markers else "")]
+    if land is None and slot in box.lower_area:  # the dashed outline is drawn while the slot is empty
+        bits.append("over the shared lower area (dashed outline)")
+    if slot in box.white_dotted:
+        bits.append("a white-dotted outer land (white dot)")
+    return "; ".join(bits)
+
+
 def legend_text(s) -> str:
     codes = ", ".join(f"{tile_style(t)[2]} {t.replace('_', ' ')}" for t in s.box.tiles)
     return f"{codes}; dashed: over the shared lower area; white dot: white-dotted outer land"
