@@ -8,8 +8,18 @@ that number as the box in play has it (a house-rule box shows its own value). Th
 that declaration once, for every page that shows a board:
 
 - :func:`key_html`: the key as an HTML ``<details>`` list (opens by click, tap or keyboard; no
-  hover needed, so it works on a phone), shown beside the board by the table server's pages
-  and the notebook play views;
+  hover needed, so it works on a phone), shown with the board by the table server's pages
+  (:func:`keyed_board`) and under every notebook board (Haunted Lands' field, the estate's
+  land board, the Landmarks panel: :class:`haunted_kit.widgets.whatis.WhatIsThis`, so the
+  play views, step-throughs and the tutorial show it; an exercise's board withholds it);
+- :func:`shown_key`: the entries a drawn board's key lists (a ``drawn_only`` name only when
+  that board writes it: a seat's key never names a card it cannot see); :func:`texts_svg`
+  reads a canvas board's drawn words as an SVG's, :func:`entries_of` gives each drawn
+  text's entries;
+- :func:`what_is`: the answer to "What is this?" for one spot of a board (a cell, a word):
+  its name, the game's words about it and each drawn code's entry, for the notebook boards'
+  "What is this?" line; the handouts print the key beside their board through
+  :func:`haunted_kit.handout.board_with_key`;
 - :func:`annotate_svg`: every ``<text>`` of a drawn board whose words are a declared code gets
   a ``<title>`` saying what it is (its rule section and box value): a tooltip on a desktop and
   the element's name for a screen reader;
@@ -30,6 +40,7 @@ from dataclasses import dataclass
 from html import escape
 
 from . import games
+from .hexgrid import name_cells
 from .render.style import PLAYER_MARKS
 from .tableview import choice_label
 
@@ -313,7 +324,9 @@ def annotate_svg(svg: str, entries, _explain: _Explainer | None = None) -> str:
 def keyed_board(game, state, board: str) -> tuple[str, str]:
     """``(board, key)`` for a page: the drawn ``board`` (SVG or HTML text) with its codes
     titled (:func:`annotate_svg`) and the key's HTML (:func:`key_html`); ``(board, "")``
-    unchanged for a game that declares no key (``board_key``). :class:`BoardKeys` gives
+    unchanged for a game that declares no key (``board_key``). Every ``<title>`` of the board
+    and every key entry write a cell as the boards do (:func:`named_titles`), so "What is
+    this?" and a tooltip say ``1,0`` as the board's label does. :class:`BoardKeys` gives
     the same for many pages of one position, the game's key read once."""
     return BoardKeys(game, state)(board)
 
@@ -343,9 +356,77 @@ class BoardKeys:
         if not self._declared:
             return board, ""
         explain = self._explain
-        titled, shown = explain.board(board)
-        hit = self._boards[board] = (titled, explain.key_of(shown))
+        titled, shown = explain.board(named_titles(board))  # cells written as the boards write them
+        hit = self._boards[board] = (titled, named_titles(explain.key_of(shown), _ANY_TEXT))
         return hit
+
+
+_TITLES = re.compile(r"(<title>)(.*?)(</title>)", re.S)
+_ANY_TEXT = re.compile(r"()([^<]+)()")  # every text between tags (a key's entries)
+
+
+def named_titles(markup: str, where: re.Pattern = _TITLES) -> str:
+    """``markup`` (SVG or HTML text) with every axial pair written in its ``<title>``s (or,
+    with ``where=_ANY_TEXT``, in any of its texts) renamed as the boards write a cell
+    (:func:`haunted_kit.hexgrid.name_cells`: ``"suburb (1, 0) on Kalena"`` -> ``"suburb
+    cell 1,0 on Kalena"``); the rest byte for byte."""
+    if "(" not in markup:
+        return markup
+    return where.sub(lambda m: m.group(1) + name_cells(m.group(2)) + m.group(3), markup)
+
+
+def shown_key(board: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:
+    """The entries a page's key lists for the drawn ``board`` (SVG text, or any text of
+    ``<text>`` elements): every entry but a ``drawn_only`` one (a card's name) the board does
+    not write, so the key of a seat's board never names a card that seat cannot see."""
+    explain = _explain or _Explainer(entries)
+    shown = drawn_entries(board, explain.entries, explain)
+    return [e for e in explain.entries if not e.drawn_only or e in shown]
+
+
+def entries_of(texts, entries) -> dict[str, list[KeyEntry]]:
+    """``{text: the entries explaining it}`` for each distinct drawn text (strings, as a
+    canvas board writes them), read as :func:`drawn_entries` reads an SVG's texts, with one
+    reading of the entries for them all."""
+    explain = _Explainer(entries)
+    return {t: explain(t)[0] for t in dict.fromkeys(texts)}
+
+
+def texts_svg(texts) -> str:
+    """Drawn words (an iterable of strings: a canvas board's text primitives) as the
+    ``<text>`` elements :func:`shown_key`, :func:`drawn_entries` and :func:`missing_codes`
+    read, so a board drawn on a canvas is keyed exactly as its SVG would be."""
+    return "".join(f"<text>{escape(t)}</text>" for t in texts)
+
+
+def what_is(entries, texts, where: str = "", words: str = "") -> str:
+    """The answer to "What is this?" for one spot of a board, in words.
+
+    Args:
+        entries: the board's key (:func:`board_key`).
+        texts: the words the board draws at that spot (strings, as drawn).
+        where: the spot's name (``"cell 2,-1"``, from :func:`haunted_kit.hexgrid.cell_name`).
+        words: the game's own words about the spot (its terrain, a piece drawn as a shape);
+            a shape's declared name in them (``"white dot"``) brings its entry too.
+
+    Returns:
+        ``"What is this? Cell 2,-1: forest. F: forest cell; ... (rule: ...)."``: the spot,
+        then each entry explaining a drawn code there (:meth:`KeyEntry.sentence`, its rule
+        section and its value in the box in play), each once; a spot with no code the key
+        explains says so.
+    """
+    explain = _Explainer(entries)
+    found: list[KeyEntry] = [e for name, e in explain.names if words and _name_pattern(name).search(words)]
+    found = list(dict.fromkeys(found))
+    for t in texts:
+        for e in explain(t)[0]:
+            if e not in found:
+                found.append(e)
+    head = where[:1].upper() + where[1:] if where else "Here"
+    head = f"What is this? {head}" + (f": {words.rstrip('.')}." if words else ".")
+    if not found:
+        return f"{head} No code of the key is drawn there."
+    return f"{head} " + " ".join(e.sentence() for e in found)
 
 
 def drawn_entries(svg: str, entries, _explain: _Explainer | None = None) -> list[KeyEntry]:

@@ -12,6 +12,9 @@ hands them to :func:`handout_page`; this module gives them what is not a game's:
   explains the marks on every page that uses one;
 * :func:`player_counts`: the table of what changes with 2, 3, 4... players, the chosen
   count highlighted;
+* :func:`board_with_key`: a drawn board with its key beside it, every code it draws with its
+  words, rule section and value in the box in play (a house rule prints its own), from the
+  game's ``board_key`` (:mod:`haunted_kit.explain`);
 * :func:`find_chromium`, :func:`print_pdf`: the PDF, printed by headless Chromium
   (``--print-to-pdf``); :func:`deliver`: the command line's write-HTML-then-PDF step.
 """
@@ -25,6 +28,7 @@ import tempfile
 from html import escape
 from pathlib import Path
 
+from . import explain, games
 from .fileio import atomic_write
 
 #: Paper sizes: CSS ``@page`` size, width and height (mm).
@@ -63,6 +67,9 @@ table.counts tr.chosen td {{ font-weight: bold; border-width: 1.4pt; }}
 .legend {{ border-top: 0.6pt solid #000; margin-top: 4pt; padding-top: 2pt; font-size: 7.6pt; }}
 .end {{ font-size: 7pt; color: #444; text-align: right; }}
 .svg svg {{ width: 100%; height: auto; }}
+.board-row {{ display: flex; gap: 4mm; align-items: flex-start; }} .board-row .svg {{ flex: 1 1 60%; min-width: 0; }}
+.hk-board-key {{ flex: 1 1 40%; font-size: 7.3pt; line-height: 1.18; }} .hk-board-key h2 {{ margin-top: 0; }}
+.hk-board-key dd {{ margin: 0 0 1.2pt 0; }} .hk-board-key .rule {{ font-style: italic; }}
 .hk-aid {{ font-size: 7.3pt; line-height: 1.14; }} .hk-aid h2 {{ margin: 3pt 0 1pt 0; }} .hk-aid td, .hk-aid th {{ padding: 0.8pt 2.5pt; }}
 @media screen {{ body {{ max-width: {width}mm; margin: 8mm auto; }} section {{ border-bottom: 2px dashed #999; padding-bottom: 8mm; margin-bottom: 8mm; }} }}
 """
@@ -220,6 +227,39 @@ def player_counts(changes: dict, chosen: int | None = None, *, section: str = ""
 
 
 # --------------------------------------------------------------------------- printing
+
+def board_key_html(game, state, board: str, leave=()) -> str:
+    """The key of a drawn ``board`` (SVG text) of ``state`` for paper: a ``<div
+    class="hk-board-key">`` with a heading and one line per code the key lists for that
+    board (:func:`haunted_kit.explain.shown_key`: a card's name only when drawn), each with
+    its words, its value in ``state``'s box (a house-rule box prints its own) and its rule
+    section. ``leave``: codes of shapes this drawing does not draw (a paper board without
+    the on-screen ring of the player to move). ``""`` for a game that declares no key.
+
+    Raises:
+        ValueError: the game's ``board_key`` returned something other than KeyEntry items.
+    """
+    try:
+        entries = explain.board_key(game, state)
+    except games.MissingHook:
+        return ""
+    rows = []
+    for e in explain.shown_key(board, entries):
+        if set(e.codes) & set(leave):
+            continue
+        value = f"; {escape(e.value)}" if e.value else ""
+        rows.append(f"<dt>{escape(', '.join(e.codes))}</dt><dd>{escape(e.what)}{value} "
+                    f'<span class="rule">(rule: {escape(e.section)})</span></dd>')
+    return (f'<div class="hk-board-key"><h2>Key: what the board\'s codes mean</h2>'
+            f'<dl class="gloss">{"".join(rows)}</dl></div>') if rows else ""
+
+
+def board_with_key(game, state, board: str, max_width_mm: float, leave=()) -> str:
+    """A drawn ``board`` (SVG text) with its key beside it (:func:`board_key_html`), in a
+    row at most ``max_width_mm`` wide: the handout's board page of any game."""
+    return (f'<div class="board-row" style="max-width:{max_width_mm:.0f}mm"><div class="svg">{board}</div>'
+            f"{board_key_html(game, state, board, leave)}</div>")
+
 
 def find_chromium() -> str | None:
     """Debian's chromium (``/usr/bin/chromium``) or a chromium on the PATH, else ``None``."""

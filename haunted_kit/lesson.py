@@ -32,10 +32,12 @@ from .visibility import PUBLIC, seen_events
 REPLAY_PLAYOUTS = 8
 #: the playouts of a seat's "Suggest a move" (a second or so of a worker's time)
 HINT_PLAYOUTS = 300
-#: the CSV's columns, in order (one row per seat per table); after them one ``points: SOURCE``
-#: column per score source any row has (:func:`csv_text`)
+#: the CSV's columns, in order (one row per seat per table); ``score_unit``: what the row's
+#: ``score`` counts, the game's declared ``score_name`` ("valor", "gold value"; "score" for a
+#: game that declares none), since one class's CSV mixes games; after them one
+#: ``points: SOURCE`` column per score source any row has (:func:`csv_text`)
 CSV_COLUMNS = ("table", "table_name", "game", "date", "seed", "finished", "seat", "player", "name", "bot", "rank",
-               "won", "score", "decisions", "human_decisions", "bot_decisions", "bots_played",
+               "won", "score", "score_unit", "decisions", "human_decisions", "bot_decisions", "bots_played",
                "takebacks", "hints")
 
 
@@ -182,19 +184,20 @@ def _number(v) -> str:
 
 
 def results_html(res: dict) -> str:
-    """The results screen of :func:`results` as an HTML table (every name escaped), best rank first."""
+    """The results screen of :func:`results` as an HTML table (every name escaped), best rank
+    first; each cell's ``data-label`` is its column's name (a phone's page stacks the cells)."""
     if not res["over"]:
         return ""
     rows = sorted(res["rows"], key=lambda r: (r["rank"] if r["rank"] is not None else 1e9, r["seat"]))
+    names = ("rank", "player", str(res["score_name"]),
+             *(f"{k} ({res['score_name']})" for k in res["sources"]),  # each source says what it counts
+             "decisions", "take-backs", "hints asked")
     parts = range(3, 3 + len(res["sources"]))  # the score's parts: class hk-part (the projector leaves them to the ranking)
 
     def cls(i):
         return ' class="hk-part"' if i in parts else ""
 
-    head = "".join(f"<th scope=\"col\"{cls(i)}>{escape(h)}</th>" for i, h in enumerate(
-                   ("rank", "player", str(res["score_name"]),
-                    *(f"{k} ({res['score_name']})" for k in res["sources"]),  # each source says what it counts
-                    "decisions", "take-backs", "hints asked")))
+    head = "".join(f"<th scope=\"col\"{cls(i)}>{escape(h)}</th>" for i, h in enumerate(names))
     body = []
     for r in rows:
         who = escape(r["label"]) + (f" ({escape(r['bot'])} bot)" if r["bot"] else "")
@@ -205,11 +208,12 @@ def results_html(res: dict) -> str:
         cells = [_number(r["rank"]) + (" (won)" if r["won"] else ""), who, _number(r["score"]),
                  *(_number(r["parts"].get(k, 0)) for k in res["sources"]), made, str(r["takebacks"]),
                  str(r["hints"])]
-        body.append("<tr>" + "".join(f"<td{cls(i)}>{c if i == 1 else escape(c)}</td>" for i, c in enumerate(cells))
-                    + "</tr>")
+        # each cell carries its column's name: a phone stacks a row's cells, each labelled (the page's CSS)
+        body.append("<tr>" + "".join(f'<td{cls(i)} data-label="{escape(names[i])}">{c if i == 1 else escape(c)}</td>'
+                                     for i, c in enumerate(cells)) + "</tr>")
     caption = "Results: a collective loss, every player lost" if res.get("collective_loss") else "Results"
-    # in a box of its own that scrolls sideways (focusable: the keyboard scrolls it), so a
-    # phone's page never widens to the table
+    # in a box of its own that scrolls sideways if it must (focusable: the keyboard scrolls it); on a
+    # phone the page stacks each row's cells under their column names, so nothing is wider than the screen
     return (f'<div class="hk-results-scroll" tabindex="0" role="region" aria-label="{caption}">'
             f'<table class="hk-results"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
@@ -236,18 +240,24 @@ def csv_rows(store, tables) -> list[dict]:
                         "finished": "yes" if res["over"] else "no", "seat": r["seat"] + 1, "player": f"P{r['seat'] + 1}",
                         "name": r["name"] or "", "bot": r["bot"] or "", "rank": r["rank"],
                         "won": "" if r["won"] is None else ("yes" if r["won"] else "no"), "score": _number(r["score"]),
-                        "score_by_source": dict(r["parts"]),
+                        "score_unit": str(res["score_name"]), "score_by_source": dict(r["parts"]),
                         "decisions": r["decisions"], "human_decisions": r["human_decisions"],
                         "bot_decisions": r["bot_decisions"], "bots_played": " ".join(r["bots_played"]),
                         "takebacks": r["takebacks"], "hints": r["hints"]})
     return out
 
 
+#: the CSV download's encoding: UTF-8 with a byte-order mark, which Excel on Windows needs to
+#: read the names as UTF-8 (without it "Chloé" shows as "ChloÃ©"); Python reads it back with ``utf-8-sig``
+CSV_ENCODING = "utf-8-sig"
+
+
 def csv_text(rows: list[dict]) -> str:
     """:func:`csv_rows` as CSV text: a header line (:data:`CSV_COLUMNS`, then ``points:
     SOURCE`` for every score source of any row, in order met), then a row per seat per
     table (a source a row's game or player lacks: empty for another game, 0 for a
-    player of a game that has it)."""
+    player of a game that has it). Text: the server sends it encoded ``utf-8-sig``
+    (:data:`CSV_ENCODING`), so a spreadsheet reads "Chloé" as written."""
     sources = list(dict.fromkeys(k for r in rows for k in r["score_by_source"]))
     of_game = {}
     for r in rows:
@@ -258,7 +268,7 @@ def csv_text(rows: list[dict]) -> str:
     for r in rows:
         points = [_number(r["score_by_source"].get(k, 0)) if k in of_game[r["game"]] and r["finished"] == "yes" else ""
                   for k in sources]
-        w.writerow([_cell(r[c]) if c in ("name", "table_name") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS]
+        w.writerow([_cell(r[c]) if c in ("name", "table_name", "score_unit") else ("" if r[c] is None else r[c]) for c in CSV_COLUMNS]
                    + points)
     return out.getvalue()
 

@@ -541,7 +541,9 @@ class Classroom:
         msg["undo"] = bool(msg["type"] == "view" and seat is not None and seat >= 0 and seat not in bots
                            and self.can_undo(t, seat))
         msg["undo_seat"] = seat if msg["undo"] else None  # whose decision "Take back" takes back
-        msg["announce"] = self.announcements.get(t.id)  # always a key (None: nothing to say), so a patch can clear it
+        # always a key (None: nothing to say), so a patch can clear it; a finished game's pages show its
+        # results, not a rollback's notice about a position that is no more
+        msg["announce"] = None if t.state.is_terminal() else self.announcements.get(t.id)
         self.lesson_view(t, viewer, mode, msg)
         return msg
 
@@ -1636,7 +1638,13 @@ class TeacherPage(_Base):
         except ValueError as exc:
             self.finish({"error": f"{exc}; nothing was changed."})
             return
-        self.finish(self.classroom.teacher_op(msg))
+        out = self.classroom.teacher_op(msg)
+        # a done request about a table that still serves: also its record length after it (``seq``), so
+        # the page's reply belongs to that position and goes when the table moves on (a decision, its end)
+        tid = msg.get("table") if isinstance(msg, dict) else None
+        if "ok" in out and is_integer(tid) and tid in self.classroom.store.serving_ids():
+            out = {**out, "seq": self.classroom.table(int(tid)).seq}
+        self.finish(out)
 
 
 class QrCode(_Base):
@@ -1663,7 +1671,9 @@ class ExportSave(_Base):
 
 class ResultsCsv(_Base):
     """``/results.csv?token=TEACHER``: the class's results, one row per seat per table
-    (:func:`haunted_kit.lesson.csv_rows`, archived tables included), with names; the teacher's only."""
+    (:func:`haunted_kit.lesson.csv_rows`, archived tables included), with names and each score's
+    unit; UTF-8 with a byte-order mark (:data:`haunted_kit.lesson.CSV_ENCODING`, so Excel reads
+    the names); the teacher's only."""
 
     def get(self):
         if not self.teacher_ok():
@@ -1671,7 +1681,7 @@ class ResultsCsv(_Base):
         store = self.classroom.store
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="class-results.csv"')
-        self.finish(lesson.csv_text(lesson.csv_rows(store, store.serving())))
+        self.finish(lesson.csv_text(lesson.csv_rows(store, store.serving())).encode(lesson.CSV_ENCODING))
 
 
 class _Replay(_Base):

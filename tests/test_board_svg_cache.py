@@ -23,7 +23,8 @@ from haunted_kit.render.geometry import cells_geometry
 from haunted_kit.tableview import PUBLIC
 
 #: SHA-256 of render_svg's text for each case below, made by the board code of commit
-#: 4bd894f (every layer drawn afresh for every call, before the terrain cache). A change
+#: 4bd894f (every layer drawn afresh for every call, before the terrain cache; rewritten when the cells'
+#: titles came to name cells as the boards do, "city cell 0,0 on Kalena": nothing else differs). A change
 #: meant to alter the picture rewrites them: {case: sha256(render_svg(...))} as below.
 DIGESTS = json.loads((Path(__file__).parent / "snapshots" / "board_svg_digests.json").read_text())
 

@@ -92,3 +92,51 @@ def test_a_message_line_names_cells_as_the_board():
 
     assert shown_text("Nothing you can do on city (0, 0) on Kalena now (ruling 32).") == \
         "Nothing you can do on city cell 0,0 on Kalena now (kit ruling 32, docs/RULINGS.md)."
+
+
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_title_and_key_entry_of_a_served_board_names_cells_as_the_board(name, tmp_path):
+    """The kind behind "What is this? suburb (1, 0) on Kalena": every ``<title>`` of every SVG
+    a classroom page draws (the board, the shared board, each player's board: what the page's
+    "What is this?" line and a tooltip read) and every entry of the board's key write a cell
+    as the boards do (``1,0``), for every seat and the public side, at positions along a game."""
+    from haunted_kit.server import PUBLIC, view_message
+    from haunted_kit.store import GameStore
+
+    game = get_game(name)
+    store = GameStore(tmp_path / "class.db")
+    t = store.create_table(game=name, players=default_players(game), seed=5)
+    rng = random.Random(5)
+    titles, bad = 0, []
+    for step in range(60):
+        t = store.table(t.id)
+        if t.state.is_terminal():
+            break
+        if step % 6 == 0:
+            for viewer in (*range(len(t.seats)), PUBLIC):
+                msg = view_message(t, viewer, 30.0)
+                for key in ("board", "game_board", "key", *(f"players {i}" for i in range(len(msg["players"])))):
+                    html = msg["players"][int(key.split()[1])] if key.startswith("players ") else msg.get(key) or ""
+                    said = TITLE.findall(html) + ([re.sub(r"<[^>]+>", " ", html)] if key == "key" else [])
+                    titles += len(said)
+                    bad += [(key, s) for s in said if PAIR.search(s)]
+        t.decide(t.state.current_player(), rng.choice(t.state.legal_actions()))
+    store.close()
+    assert titles, f"{name}: no title or key drawn"
+    assert not bad, f"{name}: {len(bad)} titles or key entries write a cell as a pair, e.g. {bad[:2]}"
+
+
+def test_a_drawn_title_with_a_pair_is_written_as_the_board():
+    """The kit's one place for drawn titles (render.svg) and the served board's titles and key
+    (explain.keyed_board) rename a pair a game's words still write."""
+    from haunted_kit.explain import named_titles
+    from haunted_kit.render.primitives import Poly
+    from haunted_kit.render.svg import primitive_svg
+
+    assert "<title>suburb cell 1,0 on Kalena</title>" in primitive_svg(
+        Poly([(0, 0), (1, 0), (0, 1)], "#fff", "#000", 1, title="suburb (1, 0) on Kalena"))
+    assert named_titles('<svg><text>(1, 0)</text><title>slot (-2, 1)</title></svg>') == \
+        '<svg><text>(1, 0)</text><title>slot -2,1</title></svg>'

@@ -27,7 +27,7 @@ def test_board_svg_draws_every_slot_and_marker():
     s = position(2, lands={(0, 2): ("forest", [0, 1])})
     svg = str(board_svg(s))
     assert svg.count("<polygon") == 19
-    assert "forest of P1 at (0, 2)" in svg and svg.count("<circle") == 4 + 2  # 4 white dots, 2 markers
+    assert "forest of P1 at slot 0,2" in svg and svg.count("<circle") == 4 + 2  # 4 white dots, 2 markers
     assert board_svg(s).title == "Estate land board, season 1"
 
 

@@ -226,3 +226,32 @@ def test_every_handout_prints_each_player_count_and_highlights_the_chosen_one(tm
     else:
         assert counts == [str(n) for n in range(hk.default_box().min_players, hk.default_box().max_players + 1)] == ["2", "3", "4"]
         assert "each player returns quest cards 3 and 4 to the box" in said
+
+
+@pytest.mark.parametrize("game", HANDOUT_GAMES)
+def test_every_board_a_handout_draws_has_its_key_beside_it(tmp_path, game):
+    """A handout section that draws a board prints the key of its codes next to it
+    (handout.board_with_key), each line with its rule section."""
+    for part in sections(html_of(tmp_path, game=game)):
+        if "<svg" in part:
+            assert '<div class="board-row"' in part and '<div class="hk-board-key">' in part
+            key = part[part.index('<div class="hk-board-key">'):]
+            assert key.count("<dt>") >= 3 and key.count("(rule: ") == key.count("<dt>")
+
+
+def test_the_board_key_prints_the_house_rules_own_values(tmp_path):
+    """The handout's board key reads the box in play: a mountain that costs 2 to enter
+    (the rulebook's is 3) prints 2 there; the paper board draws no ring of a player to move,
+    so its key leaves that out."""
+    d = copy_data(tmp_path)
+    text = (d / "terrain.toml").read_text()
+    mountain = text.index("[mountain]")
+    (d / "terrain.toml").write_text(text[:mountain] + text[mountain:].replace("explore_cost = 3", "explore_cost = 2", 1))
+    own = sections(html_of(tmp_path))[2]
+    house = sections(html_of(tmp_path, "--box", str(d)))[2]
+    line = "<dt>M</dt><dd>mountain cell; entering it costs {} exploration tokens; gives ore"
+    assert line.format(3) in own and line.format(2) not in own
+    assert line.format(2) in house and line.format(3) not in house
+    assert '(rule: Game Field, Tiles and Terrain Types)</span></dd>' in house
+    assert "<dt>G</dt><dd>a ghost on the cell; 4 arrive at each spread" in own   # rulebook: 4 ghosts a spread
+    assert "ringed disc" not in own and "to move" not in own

@@ -1,6 +1,7 @@
 """The Landmarks & Architects panel (SVG and canvas) and the step-through over the record."""
 
 import random
+from html import escape
 
 import pytest
 
@@ -212,3 +213,27 @@ def test_a_full_village_and_long_hand_wrap_instead_of_shrinking():
     # "Wandering Knight" keeps padding in its box: 86.4 px of text in 96 px
     knight = [p for p in texts if p.text == "Wandering Knight"]
     assert knight and all(p.size == 9.0 and text_width(p.text, p.size) <= 96 - 8 for p in knight)
+
+
+def test_the_step_views_panel_keys_only_what_p1_sees_at_each_step():
+    """The record stepper's panel (seen by P1) keys exactly the cards P1 sees at the step
+    shown: every village's and developed row's cards and P1's own hand, never a card only
+    another hand holds."""
+    s = _round(4)
+    view = RecordStepView(s, viewer=0)
+    w = view.panel.whatis
+    cards = {c.name for c in s.box.cards.values()}
+    hid = 0
+    for k in (0, len(view) // 2, len(view) - 1):
+        view.show(k)
+        at = view.steps[k][1]
+        public = [c for v in at.villages for c in v] + [c for d in at.developed for c in d]
+        sees = {at.box.cards[c].name for c in public + list(at.hands[0])}
+        keyed = {c for e in w.shown for c in e.codes if c in cards}
+        assert keyed == sees, k
+        others = {at.box.cards[c].name for p in (1, 2) for c in at.hands[p]} - sees
+        hid += len(others)
+        assert not any(f"<b>{escape(card)}</b>" in w.key.value for card in others)
+    assert hid, "no other hand held a card P1 sees nowhere: nothing was hidden"
+    text = next(p for p, _c in w._texts if p.text.startswith("hand: "))
+    assert w.answer_at(text.x, text.y).startswith('What is this? "hand: ')

@@ -44,9 +44,8 @@ CITED = re.compile(r"\b[Rr]ulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
 
 #: words the regex takes for code that are the rules' own (none so far): word -> why it is allowed
 RULE_WORDS: dict = {}
-#: in event sentences only (the engines' log), while another branch rewrites them with a save migration
-EVENT_WORDS = {"score_table": "Landmarks' game-over event sentence '(see score_table for each point)' is "
-                              "rewritten, with its save migration, on branch s31-perf; drop this entry then"}
+#: in event sentences only (the engines' log): none (an event's words change only with a save migration)
+EVENT_WORDS: dict = {}
 
 #: the view keys that are no text for people (ids, flags, numbers, the SVG's markup is read as text)
 NOT_TEXT = {"type", "table", "seq", "you", "hot_seat", "revealed", "secrets", "acting", "needs_reveal", "turn", "bot",

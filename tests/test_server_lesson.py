@@ -229,6 +229,38 @@ def test_pages_of_an_archived_table_follow_it_back_into_play_or_into_its_rematch
 
 
 # ============================================================================ during: waiting, idle, the log
+@pytest.mark.parametrize("game", game_names())
+def test_a_rollback_notice_is_gone_from_every_page_once_the_game_is_over(game, tmp_path):
+    """The kind: a notice belongs to the position it is about. A rollback's notice stays while
+    bots decide again (what it said would happen), but a finished game's pages show the
+    results, not the notice, also after a restart (the store keeps the notice)."""
+    path = tmp_path / "class.db"
+    c = Classroom(GameStore(path), bot_delay=0)
+    t = c.store.create_table(game=game, players=get_game(game).min_players, seed=3)
+    p = t.state.current_player()
+    t.decide(p, t.state.legal_actions()[0])
+    run(lambda: c.teacher_op({"op": "rollback", "table": t.id, "to": 0}))
+    said = c.announcements[t.id]["text"]
+    assert said.startswith("The teacher took the game back to decision 0")
+    assert c.build_view(t, 0, "seat")["announce"]["text"] == said   # while the game goes on: shown
+    agent = default_agent(t.game)
+    for s in t.seats:   # every seat a bot's now (set in the store: no bot task is started)
+        c.store.set_agent(t.id, s.seat, agent)
+    for _ in range(3000):   # decided as the bots do (no page's act, which clears it for a human's decision)
+        if t.state.is_terminal():
+            break
+        q = t.state.current_player()
+        assert c.apply_bot_decision(t.id, q, agent, t.seq, t.game.action_to_dict(t.state.legal_actions()[0]))
+    assert t.state.is_terminal()
+    assert all(c.build_view(t, v, m)["announce"] is None for v, m in ((0, "seat"), (PUBLIC, "projector"), (PUBLIC, "hotseat")))
+    c.close()
+    c.store.close()
+    again = Classroom(GameStore(path), bot_delay=0)   # a restart: the finished game still says no notice
+    assert again.build_view(again.table(t.id), 0, "seat")["announce"] is None
+    again.close()
+    again.store.close()
+
+
 def test_waiting_and_idle_times_follow_the_injected_clock():
     now = [0.0]
     c = classroom(clock=lambda: now[0])
@@ -303,7 +335,12 @@ def test_results_are_the_games_own_final_scores_with_decisions_and_take_backs(ga
     # the columns are every player's sources (a game's sources may differ by player), and each
     # row's cells under them add up to its score: a source a player lacks reads 0, never blank
     assert res["sources"] == list(dict.fromkeys(k for r in res["rows"] for k in r["parts"]))
-    html = lesson.results_html(res)
+    labelled = lesson.results_html(res)
+    # each cell names its column (a phone stacks a row's cells under these names): the headers, in order
+    heads = re.findall(r'<th scope="col"(?: class="hk-part")?>(.*?)</th>', labelled)
+    for row in re.findall(r"<tr>(<td .*?)</tr>", labelled):
+        assert re.findall(r'<td(?: class="hk-part")? data-label="(.*?)">', row) == heads
+    html = re.sub(r'<td( class="hk-part")? data-label="[^"]*">', r"<td\1>", labelled)
     for k in res["sources"]:  # a source's header says what it counts (the game's score name)
         assert f'<th scope="col" class="hk-part">{k} ({res["score_name"]})</th>' in html  # a part of the score
     if res["sources"]:
@@ -322,6 +359,7 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
     tables = [c.store.create_table(game=g, players=get_game(g).min_players, seed=3) for g in game_names()]
     c.store.set_name(tables[0].id, 0, "=HYPERLINK(\"x\")")
     c.store.set_name(tables[-1].id, 1, "Ben, \"the\" second")
+    c.store.set_name(tables[-1].id, 0, "Chloé Nuñez")  # Excel on Windows reads it as written only after a BOM
     play_to_end(tables[0])
     c.store.archive(tables[-1].id)  # archived tables stay in the class's results
 
@@ -331,7 +369,14 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
 
     (status, text), (no, _), (watch, _) = serve(c, go)
     assert status == 200 and no == 403 and watch == 403
-    rows = list(csv.DictReader(io.StringIO(text)))
+    # UTF-8 with a byte-order mark: the bytes read back with utf-8-sig give the names as written
+    raw = text.encode("utf-8")
+    assert raw.startswith(b"\xef\xbb\xbf") and not raw[3:].startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    # each row says what its score counts: the game's declared score name (one class's CSV mixes games)
+    assert [r["score_unit"] for r in rows] == [str(getattr(t.game, "score_name", "score")) for t in tables for _ in t.seats]
+    assert len({r["score_unit"] for r in rows}) == len({str(getattr(get_game(g), "score_name", "score"))
+                                                        for g in game_names()})
     assert list(rows[0])[:len(lesson.CSV_COLUMNS)] == list(lesson.CSV_COLUMNS)
     res = lesson.results(c.store, tables[0])
     # a column per score source (the finished game's: its players' points add up to the score), no JSON
@@ -352,6 +397,7 @@ def test_the_class_csv_has_a_row_per_seat_per_game_with_names_for_the_teacher_on
     assert [r["player"] for r in first] == [f"P{i + 1}" for i in range(len(first))]
     last = [r for r in rows if int(r["table"]) == tables[-1].id]
     assert last[1]["name"] == "Ben, \"the\" second" and last[1]["finished"] == "no" and last[1]["rank"] == ""
+    assert last[0]["name"] == "Chloé Nuñez"
 
 
 def test_the_replay_steps_through_a_finished_table_by_its_watch_link_only():
@@ -698,6 +744,6 @@ def test_the_projector_can_leave_the_results_score_parts_to_the_ranking():
     assert re.findall(r'<th scope="col"( class="hk-part")?>([^<]*)</th>', html) == [
         ("", "rank"), ("", "player"), ("", "valor"), (' class="hk-part"', "quests (valor)"),
         (' class="hk-part"', "tracks (valor)"), ("", "decisions"), ("", "take-backs"), ("", "hints asked")]
-    assert re.findall(r"<td( class=\"hk-part\")?>([^<]*)</td>", html) == [
+    assert re.findall(r"<td( class=\"hk-part\")? data-label=\"[^\"]*\">([^<]*)</td>", html) == [
         ("", "1 (won)"), ("", "P1 Ana"), ("", "9"), (' class="hk-part"', "6"), (' class="hk-part"', "3"), ("", "40"),
         ("", "1"), ("", "2")]

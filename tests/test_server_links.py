@@ -298,6 +298,7 @@ def test_a_new_link_cuts_the_pages_open_on_the_old_one_in_words():
                 teacher = await s.socket("teacher", c.teacher_token)
                 await read(page), await read(other), await read(teacher)
                 status, reply = await s.teacher(c.teacher_token, op="new_link", table=tid, link=kind)
+                reply = {**json.loads(reply), "seq_then": c.table(tid).seq}  # the reply names the position it is about
                 told, end = await read(page), await read(page)
                 new = c.store.link_token(tid, kind)
                 listed = await read(teacher)  # the teacher page is sent the new link
@@ -305,7 +306,7 @@ def test_a_new_link_cuts_the_pages_open_on_the_old_one_in_words():
                 t.decide(t.state.current_player(), t.state.legal_actions()[0])
                 c.broadcast(tid)
                 still = await read(other)
-                out.append((tid, kind, status, json.loads(reply), told, end, page.close_code, old != new,
+                out.append((tid, kind, status, reply, told, end, page.close_code, old != new,
                             [x["links"][kind] for x in listed["tables"] if x["id"] == tid] == [new],
                             still["seq"] == t.seq,
                             (await s.get(f"/{role}/{tid}", token=old))[0], (await s.get(f"/{role}/{tid}", token=new))[0],
@@ -320,7 +321,8 @@ def test_a_new_link_cuts_the_pages_open_on_the_old_one_in_words():
     for tid, kind, status, reply, told, end, code, renewed, listed, still, old_page, new_page, old_ws, new_ws in out:
         name = "projector (watch-only)" if kind == "watch" else "hot-seat"
         assert status == 200 and reply == {"ok": f"Table {tid} has a new {name} link; the old one no longer works "
-                                                 "(1 page on it closed)."}, reply
+                                                 "(1 page on it closed).", "seq": reply["seq_then"],
+                                           "seq_then": reply["seq_then"]}, reply
         assert told == {"type": "withdrawn", "text": f"The teacher withdrew this {name} link: this page no longer "
                                                      "shows the table. Ask the teacher for the new link."}
         assert (end, code, renewed, listed, still) == (None, 4403, True, True, True), (tid, kind)

@@ -47,3 +47,11 @@ def test_a_play_view_text_names_the_position_it_shows(make):
     assert text.startswith(f"{type(one).__name__}: ") and ("Season 1" in text or "Round 1" in text) and "<div" not in text
     assert text == make(1)._repr_mimebundle_()["text/plain"]              # the same seed: the same text
     assert other._repr_mimebundle_()["text/plain"] != text                # another deal shows other words
+
+
+def test_a_closed_details_shows_its_summary_only_and_a_toggle_says_when_pressed():
+    key = '<details class="hk-key"><summary>Key: what the board&#x27;s codes mean</summary><dl><dt>G</dt></dl></details>'
+    assert html_text(key + "<p>after</p>") == "Key: what the board's codes mean after"
+    assert html_text(key.replace("<details ", "<details open ")) == "Key: what the board's codes mean G"
+    box = W.VBox([W.ToggleButton(description="What is this?"), W.ToggleButton(description="Sound", value=True)])
+    assert visible_text(box) == "What is this? | Sound (pressed)"

@@ -634,3 +634,59 @@ def test_every_cell_a_choice_names_is_written_on_the_play_views_board(monkeypatc
     named = [m for text in labels for m in re.findall(r"cell (-?\d+,-?\d+)", text)]
     assert named and set(named) <= written
     assert not any(re.search(r"\(-?\d+, -?\d+\)", text) for text in labels), labels
+
+
+# ----------------------------------------------------------------------------- what is this?
+
+def _with_ghost_and_building():
+    """A 3-player game (seed 1, every seat a greedy bot) played until a building stands and a ghost is out."""
+    view = PlayView(players=3, seed=1, bots=[0, 1, 2], auto_bots=False, hints=False)
+    for _ in range(300):
+        s = view.state
+        if any(b >= 0 for b in s.building) and any(s.ghosts):
+            return view
+        view.bot_step()
+    raise AssertionError("no building and ghost within 300 decisions")
+
+
+def test_a_click_with_what_is_this_says_the_ghost_and_the_building_on_a_cell(no_callback_errors):
+    view = _with_ghost_and_building()
+    s, field = view.state, view.field
+    w = field.whatis
+    ghost = next(c for i, c in enumerate(s.field.cells) if s.ghosts[i])
+    i = next(i for i, b in enumerate(s.building) if b >= 0)
+    built, name = s.field.cells[i], list(s.config.box.buildings)[s.building[i]]
+    before = s.copy()
+    w.toggle.value = True                               # a click is now a question, not a move
+    field.click_cell(ghost)
+    said = w.last
+    # rulebook "Ghosts", Spread: 4 ghosts are placed at each spread
+    assert said.startswith(f"What is this? Cell {ghost[0]},{ghost[1]}: ") and "a ghost" in said
+    assert "G: a ghost on the cell; 4 arrive at each spread" in said and "(rule: Ghosts)" in said
+    field.click_cell(built)
+    said = w.last
+    owner = f"P{s.owner[i] + 1}"
+    assert f"{owner}'s {name}" in said and f"(rule: Buildings: {name.title()})" in said
+    b = s.config.box.buildings[name]
+    assert f"stands on {b.terrain}" in said and f"worth {b.valor} valor" in said
+    assert view.state.history() == before.history()    # nothing was played
+    assert 'role="status" aria-live="polite"' in w.answer.value and escape(said) in w.answer.value
+    # the keyboard list gives the same answer
+    w.pick.value = ghost
+    assert w.last.startswith(f"What is this? Cell {ghost[0]},{ghost[1]}: ") and "G: a ghost on the cell" in w.last
+    # with the toggle up, a click is a move again; on a cell with no legal action it says what is there too
+    w.toggle.value = False
+    lake = next(c for k, c in enumerate(s.field.cells) if s.field.terrain[k] == "lake")
+    view.click_action(lake)
+    assert w.last.startswith(f"What is this? Cell {lake[0]},{lake[1]}: lake cell") and "L: lake cell; cannot be entered" in w.last
+
+
+def test_the_step_through_answers_every_click_and_keeps_its_key(no_callback_errors):
+    view = _with_ghost_and_building()
+    step = StepThroughView(view.state)
+    w = step.field.whatis
+    s = step.history.steps[-1].state
+    ghost = next(c for i, c in enumerate(s.field.cells) if s.ghosts[i])
+    step.field.click_cell(ghost)                         # nothing is played here: every click is a question
+    assert "G: a ghost on the cell" in w.last
+    assert "<b>G</b>" in w.key.value and "(rule: Ghosts)" in w.key.value

@@ -79,11 +79,11 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
         land = s.lands.get(slot)
         if land is None:
             dash = (size * 0.15, size * 0.1) if slot in box.lower_area else ()
-            prims.append(Poly(pts, EMPTY, "#777777", size * 0.04, dash=dash, title=f"slot {slot}"))
+            prims.append(Poly(pts, EMPTY, "#777777", size * 0.04, dash=dash, title=f"slot {S.cell_name(slot)}"))
         else:
             fill, _, _ = tile_style(land["tile"])
             prims.append(Poly(pts, fill, S.player_colour(land["owner"]), size * 0.12,
-                              title=f"{land['tile'].replace('_', ' ')} of P{land['owner'] + 1} at {slot}"))
+                              title=f"{land['tile'].replace('_', ' ')} of P{land['owner'] + 1} at slot {S.cell_name(slot)}"))
     for slot in box.slots:
         x, y = geom.centre(slot)
         land = s.lands.get(slot)
@@ -139,6 +139,26 @@ def board_key(s) -> list:
     out.append(KeyEntry(("joining",), "putting a marker on another player's tile", R.LANDS,
                         f"the fee is {box.join_fee_per_marker} gold per marker on it, at most {box.join_fee_cap}"))
     return out
+
+
+def slot_words(s, slot) -> str:
+    """What the land board shows on ``slot`` of state ``s``, in words (the kit's "What is
+    this?", :mod:`haunted_kit.widgets.whatis`): its tile and owner and the players' markers
+    on it, or an empty slot; over the shared lower area (its dashed outline) and a
+    white-dotted outer land (its white dot), rulebook "Expand the lands"."""
+    box, slot = s.box, tuple(slot)
+    land = s.lands.get(slot)
+    if land is None:
+        bits = ["an empty slot"]
+    else:
+        markers = ", ".join(f"P{p + 1}" for p in land["markers"])
+        bits = [f"a {land['tile'].replace('_', ' ')} land tile of P{land['owner'] + 1}"
+                + (f", with markers of {markers}" if markers else "")]
+    if land is None and slot in box.lower_area:  # the dashed outline is drawn while the slot is empty
+        bits.append("over the shared lower area (dashed outline)")
+    if slot in box.white_dotted:
+        bits.append("a white-dotted outer land (white dot)")
+    return "; ".join(bits)
 
 
 def legend_text(s) -> str:

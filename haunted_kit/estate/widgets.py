@@ -26,8 +26,9 @@ from ipycanvas import MultiCanvas
 from ..render import style as S
 from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
+from ..widgets.whatis import WhatIsThis
 from . import actions as A
-from .draw import board_primitives, land_geometry, legend_text, market_html  # noqa: F401 - market_html: notebooks import it here
+from .draw import board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import GamePlayView, row_layout, side_layout
 from .exercises import EXERCISES
@@ -35,9 +36,12 @@ from .engine import GAME, new_game
 
 
 class EstateBoard(ErrorReporting, W.VBox):
-    """The land board, clickable: ``on_click(callback(slot))``; ``set_highlight(slots)``."""
+    """The land board, clickable: ``on_click(callback(slot))``; ``set_highlight(slots)``.
+    Under it, the legend line and (``key``) the key of its codes with "What is this?"
+    (:attr:`whatis`, :class:`~haunted_kit.widgets.whatis.WhatIsThis`: while its toggle is
+    pressed a click on a slot says what is there instead of playing)."""
 
-    def __init__(self, state, *, size: float = 34, **kw):
+    def __init__(self, state, *, size: float = 34, key: bool = True, **kw):
         super().__init__(**kw)
         self.geom = land_geometry(state.box, size)
         # a one-layer MultiCanvas, as the Haunted Lands field uses (it redraws reliably
@@ -52,7 +56,8 @@ class EstateBoard(ErrorReporting, W.VBox):
         # under the click; a negative scroll margin keeps focus from scrolling
         self.focus_fix = W.HTML("<style>canvas.hk-estate-board { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, self.legend, banner, self.focus_fix]
+        self.whatis = WhatIsThis(noun="slot", width=self.geom.width) if key else None
+        self.children = [self.canvas, self.legend, *([self.whatis] if key else []), banner, self.focus_fix]
         # drawn at its own size, scaled down in a narrow output area (clicks are scaled back)
         fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)
         self._handlers: list = []
@@ -73,14 +78,20 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.redraw()
 
     def redraw(self) -> None:
+        prims = board_primitives(self.state, self.geom, self.highlight)
         with held():
-            draw_primitives(self.canvas[0], board_primitives(self.state, self.geom, self.highlight))
+            draw_primitives(self.canvas[0], prims)
         self.draws += 1
+        if self.whatis is not None:
+            self.whatis.show(self.state, prims, places=self.geom.cells, cell_at=self.geom.cell_at,
+                             cell_words=lambda slot: slot_words(self.state, slot))
 
     def on_click(self, callback) -> None:
         self._handlers.append(callback)
 
     def _on_mouse_down(self, x, y):
+        if self.whatis is not None and self.whatis.take_click(x, y):
+            return  # "What is this?" is pressed: a question, not a move
         slot = self.geom.cell_at(x, y)
         if slot is None:
             return
@@ -199,6 +210,8 @@ class EstatePlayView(GamePlayView):
             tried = A.Join(slot) if slot in s.lands else A.PlaceTile(s.display[0] if s.display else "forest", slot)
             why = s.why_not(tried)
             self.last_refusal = why
+            if self.board.whatis is not None:  # no move here: say what is on the slot
+                self.board.whatis.answer_cell(slot)
             self.say(f"Not on slot {slot}: {why}" if why else f"Nothing to do on slot {slot} now.", "refusal")
         return cands
 

@@ -27,9 +27,10 @@ from html import escape
 from pathlib import Path
 
 from .box import default_box
-from .engine import new_game
+from .engine import GAME, new_game
 from ..fileio import atomic_write
-from ..handout import PAPERS, HandoutError, ProvenanceMarks, find_chromium, handout_page, paper_size, player_counts, print_pdf
+from ..handout import (PAPERS, HandoutError, ProvenanceMarks, board_with_key, find_chromium, handout_page, paper_size,
+                       player_counts, print_pdf)
 from .draw import board_svg
 from .state import ConfigError
 
@@ -220,7 +221,8 @@ def _aid_section(box, m: ProvenanceMarks) -> str:
 
 
 def _board_section(box, m: ProvenanceMarks, seed: int, players: int, mode: str, width_mm: float) -> str:
-    """The seeded setup's board for paper: the field and its key, no on-screen status."""
+    """The seeded setup's board for paper: the field and its legend, the key of its codes
+    beside it (:func:`haunted_kit.handout.board_with_key`), no on-screen status."""
     s = new_game(players=players, mode=mode, seed=seed, box=box)
     svg = board_svg(s, size=20, paper=True)._repr_svg_()
     skills = ", ".join(f"{k} ({escape(box.skills[k].text)}{m.mark('skills.toml', f'skills.{k}', 'text')})" for k in s.skills)
@@ -234,7 +236,7 @@ def _board_section(box, m: ProvenanceMarks, seed: int, players: int, mode: str, 
 <p>Region tiles {escape(', '.join(s.layout))}; market card {s.market}; ghost card{'s' if len(s.config.ghost_cards) > 1 else ''}
 {', '.join(map(str, s.config.ghost_cards))}; first turn order {order}. Every sensor starts in the city.{cover}</p>
 <p>Skills in play: {skills}.</p>
-<div class="svg" style="max-width:{width_mm - 30:.0f}mm">{svg}</div>
+{board_with_key(GAME, s, svg, width_mm - 24, leave=("ringed disc", "number in a small circle"))}
 {m.legend()}
 </section>"""
 

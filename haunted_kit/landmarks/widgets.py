@@ -43,6 +43,7 @@ from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
 from ..widgets.canvas import draw_primitives, fit_to_output, held, phone_min_width, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
+from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, row_layout, side_layout
 
@@ -50,9 +51,12 @@ from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, row_la
 class LandmarksPanel(W.VBox):
     """The village and landmark panel on a canvas; ``update(state)`` redraws it. A new
     browser view of the panel (a page opened or reloaded, Voila) gets it drawn again when
-    its canvas is ready: commands sent before a view exists never reach it."""
+    its canvas is ready: commands sent before a view exists never reach it. Under it (``key``)
+    the key of the codes and names it draws for ``viewer`` and "What is this?" (:attr:`whatis`,
+    :class:`~haunted_kit.widgets.whatis.WhatIsThis`): the panel is a picture, so every tap on
+    it is a question, answered under it."""
 
-    def __init__(self, state, viewer: int | None = None, **kw):
+    def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
         self.add_class("hk-landmarks-panel")
         self.viewer = viewer
@@ -61,7 +65,14 @@ class LandmarksPanel(W.VBox):
         self.canvas = Canvas(width=int(w), height=int(h))
         fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
-        self.children = [self.canvas]
+        self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
+        if self.whatis is not None:
+            self.canvas.on_mouse_down(lambda x, y: self.whatis.answer_at(x, y))
+        # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
+        # position, and focusing a partly visible canvas would scroll the page under the tap
+        focus_fix = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>",
+                           layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, *([self.whatis, focus_fix] if key else [])]
         self.state = None
         self.update(state)
 
@@ -77,6 +88,8 @@ class LandmarksPanel(W.VBox):
                 self.canvas.layout.min_width = phone_min_width(w)
             draw_primitives(self.canvas, prims)
         self.draws += 1
+        if self.whatis is not None:
+            self.whatis.show(state, prims)
 
 
 def states_along(state, start=None) -> list:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from ..fileio import atomic_write
+from ..hexgrid import name_cells
 from . import style as S
 from .primitives import Circle, Poly, Polyline, Rect, Segments, Text, bbox
 
@@ -40,7 +41,7 @@ def primitive_svg(p) -> str:
     if isinstance(p, Poly):
         el = f'<polygon points="{_pts(p.points)}"{_paint(p.fill, p.stroke, p.width, p.alpha, p.dash)} stroke-linejoin="round"'
         if p.title:
-            return el + f"><title>{escape(p.title)}</title></polygon>"
+            return el + f"><title>{escape(name_cells(p.title))}</title></polygon>"  # cells as the boards write them
         return el + "/>"
     if isinstance(p, Segments):
         d = " ".join(f"M{_f(a[0])} {_f(a[1])}L{_f(b[0])} {_f(b[1])}" for a, b in p.segments)

@@ -17,7 +17,9 @@ the board the answer's cells marked ``●``); **New exercise** makes the same ex
 seed (:meth:`~haunted_kit.exercises.Exercise.regenerate`).
 
 ``board``: an optional ``board(state) -> widget`` drawn under the facts (the game's panel of the
-position; ``None`` draws none). For a ``cells`` exercise, or one whose
+position; ``None`` draws none); its key and "What is this?" (a ``whatis``,
+:class:`~haunted_kit.widgets.whatis.WhatIsThis`) are withheld, since the key's numbers would
+answer the question. For a ``cells`` exercise, or one whose
 :attr:`~haunted_kit.exercises.Exercise.highlight` is not empty, the board is also the answer
 input: it must offer ``set_highlight({cell: mark})`` and ``on_click(callback(cell))``.
 
@@ -113,6 +115,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.board = self.board_of(ex.state) if self.board_of is not None and ex.state is not None else None
         board = []
         if self.board is not None:
+            whatis = getattr(self.board, "whatis", None)
+            if whatis is not None:  # the board's key would say the rule's numbers the question asks for
+                whatis.withhold()
             if self._marks_on_board():
                 self.board.on_click(self.guard(self._on_cell, "selecting a cell"))
                 self._draw_marks()

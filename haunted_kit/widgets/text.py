@@ -18,17 +18,21 @@ import re
 import ipywidgets as W
 
 _MARKUP = re.compile(r"<(style|script)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
+#: a closed ``<details>`` (no ``open``): only its summary shows
+_CLOSED = re.compile(r"<details\b(?![^>]*\bopen\b)[^>]*>\s*(<summary\b.*?</summary>).*?</details\s*>", re.S | re.I)
 
 
 def html_text(markup: str) -> str:
     """The words of an HTML fragment: tags, ``<style>`` and ``<script>`` blocks removed,
+    a closed ``<details>`` cut to its summary (the rest is not shown until opened),
     entities decoded, runs of white space made one space."""
-    return " ".join(html.unescape(_MARKUP.sub(" ", markup)).split())
+    return " ".join(html.unescape(_MARKUP.sub(" ", _CLOSED.sub(r"\1", markup))).split())
 
 
 def visible_text(widget) -> str:
     """The text ``widget`` and its children show, in display order, parts joined by
-    `` | ``: the words of HTML and Label values, button descriptions, and
+    `` | ``: the words of HTML and Label values, button descriptions (a toggle button's
+    with "(pressed)" while it is), and
     ``description value`` for other value widgets (sliders, dropdowns, checkboxes).
     Hidden widgets (``layout.display == "none"``) and canvases give nothing; an
     accordion or tabs give their titles and the open section only (the closed ones are
@@ -53,6 +57,8 @@ def visible_text(widget) -> str:
             text = html_text(w.value)
         elif isinstance(w, W.Button):
             text = w.description
+        elif isinstance(w, W.ToggleButton):
+            text = w.description + (" (pressed)" if w.value else "")
         elif isinstance(getattr(w, "value", None), (str, int, float, bool)):
             text = " ".join(str(p) for p in (getattr(w, "description", ""), w.value) if p != "")
         else:

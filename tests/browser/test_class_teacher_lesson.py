@@ -72,7 +72,7 @@ def test_a_teacher_runs_a_lesson_from_an_empty_store_to_the_replay(chromium_brow
 
         with teacher.expect_download() as dl:
             teacher.locator("a.hk-csv").click()
-        rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+        rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8-sig").read())))  # Excel's BOM
         assert [(r["table"], r["player"], r["name"], r["finished"]) for r in rows] == \
             [("1", f"P{p + 1}", "Ben <b>" if p == 0 else "", "yes") for p in range(n)]
 

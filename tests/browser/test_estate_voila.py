@@ -46,3 +46,45 @@ def test_estate_play_view_in_voila(page, voila_server):
     assert canvas_pixel(page, BOARD, x, y)[:3] == rgb(EMPTY)
     save_screenshot(page, "estate-voila", full_page=False)
     assert page_errors(page) == "<none>"
+
+
+def test_what_is_this_on_the_land_board_in_voila(page, voila_server):
+    """The key and "What is this?" under the play view's land board: with the toggle pressed a
+    click on a slot is a question (answered in the live line, nothing played), the "What is
+    at" list answers from the keyboard, and a click that is no move is answered too."""
+    srv = voila_server("notebooks/08_estate_and_market.ipynb", timeout=120.0)
+    geom = land_geometry(new_game(3, seed=1).box, 34)
+    play = page.locator(".hk-estate-play")
+    answer = play.locator(".hk-whatis-answer [role=status]")
+    with explained("opening notebook 08 in Voila", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(page.locator(BOARD)).to_be_visible(timeout=120_000)
+        wait_canvas_pixel(page, BOARD, *geom.centre((0, 0)), want=rgb(EMPTY), what="the empty centre slot")
+    expect(play.locator("details.hk-key summary")).to_have_text("Key: what the board's codes mean")
+    with explained("pressing What is this? and clicking slot -2,2 (a legal first tile there)", srv, page):
+        play.locator(".hk-whatis-toggle").click()
+        x, y = geom.centre((-2, 2))
+        page.locator(BOARD).click(position={"x": x, "y": y})
+        expect(answer).to_contain_text("What is this? Slot -2,2: an empty slot; over the shared lower area", timeout=30_000)
+        expect(answer).to_contain_text("lower: an empty slot over the shared lower area")
+        expect(answer).to_contain_text("(rule: Expand the lands)")
+    expect(play.locator(".hk-status")).to_contain_text("Season 1 of 3, turns: P1 to decide")  # nothing was played
+    assert "Which tile" not in play.locator(".hk-message").inner_text()
+    with explained("choosing slot 0,-2 in the What is at list by keyboard", srv, page):
+        pick = page.get_by_label("What is at").first
+        pick.focus()
+        pick.select_option(label="slot 0,-2")
+        expect(answer).to_contain_text("Slot 0,-2: an empty slot; a white-dotted outer land (white dot). white dot:",
+                                       timeout=30_000)
+    with explained("key opens by keyboard", srv, page):
+        summary = play.locator("details.hk-key summary")
+        summary.focus()
+        page.keyboard.press("Enter")
+        expect(play.locator("details.hk-key dl")).to_contain_text("Lq")
+    with explained("toggle up: a click on slot 0,0 is no move, and is answered", srv, page):
+        play.locator(".hk-whatis-toggle").click()
+        page.locator(BOARD).click(position=dict(zip("xy", geom.centre((0, 0)))))
+        expect(play.locator(".hk-message")).to_contain_text("Not on slot 0,0", timeout=30_000)
+        expect(answer).to_contain_text("What is this? Slot 0,0: an empty slot.")
+    save_screenshot(page, "estate-voila-whatis", full_page=False)
+    assert page_errors(page) == "<none>"

@@ -37,3 +37,32 @@ def test_every_landmarks_panel_is_painted_in_voila(page, voila_server):
     save_screenshot(page, "landmarks-voila", full_page=False)
     assert all(painted), f"painted pixels per panel: {painted} (a blank panel was never drawn in its view)"
     assert page_errors(page) == "<none>"
+
+
+def test_a_tap_on_the_play_views_panel_says_what_is_there(page, voila_server):
+    """The Landmarks panel is a picture: a tap on a word of it is a question, answered under
+    it with the key's words, rule section and box value (no toggle needed, none shown)."""
+    from haunted_kit.landmarks.draw import panel_scene
+    from haunted_kit.landmarks.engine import new_game
+    from haunted_kit.render.primitives import Text
+
+    state = new_game(3, 2, rounds=3)                      # notebook 09's play view, seen by P1
+    prims, _w, _h = panel_scene(state, 0)
+    left = next(p for p in prims if isinstance(p, Text) and " left - " in p.text and "VP" in p.text)
+    box = state.box
+    srv = voila_server("notebooks/09_landmarks_and_architects.ipynb", timeout=120.0)
+    play = page.locator(".hk-landmarks-play")
+    canvas = play.locator(PANELS)
+    with explained("opening notebook 09 in Voila", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(canvas).to_be_visible(timeout=120_000)
+    expect(play.locator(".hk-whatis-toggle")).to_be_hidden()
+    with explained(f"tapping the words {left.text!r} on the panel", srv, page):
+        scale = canvas.evaluate("c => c.getBoundingClientRect().width / c.width")
+        canvas.click(position={"x": left.x * scale, "y": left.y * scale})
+        answer = play.locator(".hk-whatis-answer [role=status]")
+        expect(answer).to_contain_text(f'What is this? "{left.text}".', timeout=30_000)
+        expect(answer).to_contain_text(f"left: landmark tokens of that kind still in the supply; "
+                                       f"{box.tokens_per_type} of each kind at the start")
+        expect(answer).to_contain_text(f"VP: victory points; most tokens of a landmark: +{box.most_points}")
+    assert page_errors(page) == "<none>"

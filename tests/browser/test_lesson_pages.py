@@ -93,7 +93,7 @@ def test_an_archived_tables_pages_follow_it_back_into_play_and_codes_are_typed_i
             assert teacher_post(srv, {"op": "archive", "table": 1})["ok"].startswith("Table 1 archived")
             for page in (pg, screen):
                 expect(page.locator(".hk-withdrawn")).to_contain_text("opens the table by itself")
-            assert teacher_post(srv, {"op": "unarchive", "table": 1}) == {"ok": "Table 1 is back in play."}
+            assert teacher_post(srv, {"op": "unarchive", "table": 1}) == {"ok": "Table 1 is back in play.", "seq": 0}  # the position it is about
             for page in (pg, screen):  # reloaded by itself onto the live table
                 expect(page.locator("#app .hk-board")).to_have_count(1)
                 expect(page.locator(".hk-withdrawn")).to_have_count(0)

@@ -108,3 +108,42 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
         assert pg.locator(".hk-board svg, .hk-board table").first.is_visible()
     finally:
         ctx.close()
+
+
+LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1024, "height": 768}]
+
+
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
+@pytest.mark.parametrize("game", games.game_names())
+def test_laptop_seat_is_readable_with_its_choices_in_reach(game, viewport, chromium_browser, class_server):
+    """A seat page on a laptop screen (1280x800, 1024x768): every text, the boards' SVG text
+    included, at least 12 CSS px (a board that would draw smaller sits in a pannable box,
+    as on a phone), no sideways overflow of the page, and the choices on the first screen,
+    beside the board or below it."""
+    srv = class_server("--store", "class.db", "--port", str(free_port()), "--game", game, "--seed", "1", "--bot-delay", "0")
+    ctx, pg = open_page(chromium_browser, srv.seats[(1, 1)], viewport, srv)
+    try:
+        expect(pg.locator(".hk-actions")).to_be_visible()
+        got = pg.evaluate(TEXT_SIZES)
+        size = f"{viewport['width']}x{viewport['height']}"
+        save_screenshot(pg, f"readable-{game}-laptop-{size}", full_page=False)
+        small = [t for t in got["texts"] if t[0] < MIN_PX]
+        print(f"LAPTOP {game} {size}: least text {got['texts'][0][0]} CSS px, page {got['width']}x{got['height']}")
+        assert got["texts"] and not small, f"{game} seat at {size}: text under {MIN_PX} CSS px: {small[:5]}"
+        assert got["width"] <= viewport["width"], f"{game} seat at {size} overflows sideways: {got['width']} px wide"
+        board = pg.locator(".hk-board").bounding_box()
+        choices = pg.locator(".hk-actions").bounding_box()
+        assert choices["y"] < viewport["height"], f"{game} at {size}: the choices start below the first screen: {choices}"
+        beside = choices["x"] >= board["x"] + board["width"] - 1
+        below = choices["y"] >= board["y"] + board["height"] - 1
+        assert beside or below, f"{game} at {size}: the choices overlap the board: {choices} vs {board}"
+        # a board drawn larger than its box is reachable by the keyboard: the box takes focus, the arrow keys pan it
+        for i in range(pg.locator(".hk-board .hk-pan").count()):
+            box = pg.locator(".hk-board .hk-pan").nth(i)
+            if box.evaluate("b => b.scrollWidth > b.clientWidth"):
+                box.focus()
+                before = box.evaluate("b => b.scrollLeft")
+                pg.keyboard.press("ArrowRight" if before == 0 else "ArrowLeft")
+                pg.wait_for_function(f"b => b.scrollLeft !== {before}", arg=box.element_handle())
+    finally:
+        ctx.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...explain import KeyEntry, player_marks
+from ...hexgrid import name_cells
 from ...render import style as S
 from ...render.geometry import BoardGeometry
 from ...render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
@@ -45,7 +46,7 @@ def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coo
     for i, c in enumerate(field.cells):
         st = S.terrain_style(field.terrain[i])
         out.append(Poly(geom.polygons[i], fill=st.fill, stroke=S.CELL_LINE, width=round(max(1.0, s * S.CELL_LINE_W), 2),
-                        title=field.describe(c)))
+                        title=name_cells(field.describe(c))))  # as the boards write a cell
     out.append(Segments(geom.tile_edges, S.TILE_LINE, round(max(1.5, s * S.TILE_LINE_W), 2)))
     if show_labels:
         for i, c in enumerate(field.cells):

@@ -11,6 +11,11 @@ The canvas carries the CSS class ``hk-field`` (ipycanvas renders the whole Multi
 as one ``<canvas>`` element, so the selector is ``canvas.hk-field``); the line under it
 that shows the hovered cell's facts and hints has the class ``hk-hover``.
 
+Under it, the key of the codes it draws and "What is this?" (:attr:`FieldWidget.whatis`,
+:class:`~haunted_kit.widgets.whatis.WhatIsThis`): while its toggle is pressed a click says
+what is on the cell (its facts, each code with its rule section and box value) instead of
+being passed on; its "What is at" list answers the same from the keyboard.
+
 The widget only draws and forwards: a click calls back with the cell under the mouse
 (axial ``(q, r)``); deciding what the click means is the caller's business. The field
 can be played by keyboard too (:mod:`.access`): under the board, a focusable element
@@ -34,14 +39,17 @@ from ..state import VISIBILITY
 from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
 from ...widgets.canvas import draw_primitives, fit_to_output, held
 from ...widgets.errors import ErrorReporting
+from ...widgets.whatis import WhatIsThis
 from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
 
 LAYER_NAMES = ("terrain", "pieces", "highlights", "hover")
 
 
-def cell_facts(state, cell) -> str:
-    """Plain words about one cell: terrain, tile, lake nearby, pieces on it, and the
-    exploration cost for the player to move (from :func:`haunted_kit.haunted.rules.explore_cost`)."""
+def cell_facts(state, cell, cost: bool = True, shapes: bool = False) -> str:
+    """Plain words about one cell: terrain, tile, lake nearby, pieces on it, and (with
+    ``cost``) the exploration cost for the player to move (from
+    :func:`haunted_kit.haunted.rules.explore_cost`). With ``shapes`` the pieces drawn as a
+    shape say which (the key's names: "black diamond", "ringed disc"), for "What is this?"."""
     f = state.field
     i = f.cell_index(cell)
     box = state.config.box
@@ -51,14 +59,17 @@ def cell_facts(state, cell) -> str:
     if state.ghosts[i]:
         bits.append("a ghost")
     if state.depleted[i]:
-        bits.append("a depletion token")
+        bits.append("a depletion token" + (" (black diamond)" if shapes else ""))
     if state.building[i] >= 0:
         bits.append(f"{S.player_name(state.owner[i])}'s {list(box.buildings)[state.building[i]]}")
     here = [S.player_name(p) for p, c in enumerate(state.sensor) if c == i]
     if here:
         bits.append("sensor" + ("s" if len(here) > 1 else "") + " of " + ", ".join(here))
+        p = state.current_player()
+        if shapes and p is not None and state.sensor[p] == i:
+            bits.append(f"{S.player_name(p)}'s sensor is to move (ringed disc)")
     p = state.current_player()
-    if p is not None and state.phase == "turns" and not state.pending and state.sensor[p] != i:
+    if cost and p is not None and state.phase == "turns" and not state.pending and state.sensor[p] != i:
         cost = R.explore_cost(state, p, i)
         bits.append("cannot be explored" if cost is None else f"exploring here costs {S.player_name(p)} {cost}")
     return "; ".join(bits)
@@ -76,17 +87,22 @@ class FieldWidget(ErrorReporting, W.VBox):
         show_coords: the axial coordinates of every cell next to its letter (the exercises
             name cells by them).
         hover: show the facts of the cell under the mouse.
+        keyboard: the keyboard element with its live region (:mod:`.access`).
+        key: the key of the codes drawn and "What is this?" under the board
+            (:class:`~haunted_kit.widgets.whatis.WhatIsThis`; while its toggle is pressed a
+            click is a question, not a move).
 
     Attributes:
         canvas: the :class:`ipycanvas.MultiCanvas` (layers in :data:`LAYER_NAMES` order).
         geom: the shared :class:`~haunted_kit.render.geometry.BoardGeometry`.
         info: the hover/hint line (HTML widget, class ``hk-hover``).
+        whatis: the :class:`~haunted_kit.widgets.whatis.WhatIsThis` under the board, or ``None``.
         draw_counts: how many times each layer was drawn (a Counter).
         last_hint: the last hint shown (e.g. for a click off the field).
     """
 
     def __init__(self, state, *, size: float = 34, viewer=None, show_labels: bool = True, hover: bool = True,
-                 keyboard: bool = True, show_coords: bool = False, **kw):
+                 keyboard: bool = True, show_coords: bool = False, key: bool = True, **kw):
         S.check_drawable(state)
         super().__init__(**kw)
         self.geom = board_geometry(state.config.box, size)
@@ -104,7 +120,9 @@ class FieldWidget(ErrorReporting, W.VBox):
         # scroll margin makes the browser count the canvas as already in view, so focus never scrolls.
         self.focus_fix = W.HTML("<style>canvas.hk-field { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, self.info, banner, self.focus_fix]
+        self.whatis = WhatIsThis(width=self.geom.width) if key else None
+        below = [self.whatis] if self.whatis is not None else []
+        self.children = [self.canvas, self.info, *below, banner, self.focus_fix]
         #: the keyboard element with the ARIA live region (:mod:`.access`), or ``None``
         self.keypad = None
         self.cursor = None
@@ -113,7 +131,7 @@ class FieldWidget(ErrorReporting, W.VBox):
             # as wide as the board: a long sentence wraps instead of widening the field
             self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width="100%"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
-            self.children = [self.canvas, self.keypad, self.info, banner, self.focus_fix]
+            self.children = [self.canvas, self.keypad, self.info, *below, banner, self.focus_fix]
         self.add_class("hk-field-box")
         fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)  # scaled down in a narrow output
         self.draw_counts: Counter = Counter()
@@ -121,6 +139,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._click_handlers: list = []
         self._miss_handlers: list = []
         self._keys: dict = {}
+        self._prims: dict = {}  # each layer's primitives as drawn last (the key and "What is this?" read them)
         self._highlight = ((), (), None)
         self._hover_index = None
         self.state = state
@@ -140,8 +159,10 @@ class FieldWidget(ErrorReporting, W.VBox):
         if self._keys.get(name, object()) == key:
             return False
         self._keys.pop(name, None)  # dirty until the draw succeeds
+        prims = prims_fn()
         with held():
-            draw_primitives(self.layer(name), prims_fn())
+            draw_primitives(self.layer(name), prims)
+        self._prims[name] = prims
         self._keys[name] = key
         self.draw_counts[name] += 1
         return True
@@ -170,8 +191,16 @@ class FieldWidget(ErrorReporting, W.VBox):
             drawn.append("highlights")
         if self._hover_index is not None and self.hover_enabled:
             self.info.value = escape(cell_facts(s, self._hover_index))
+        self._keyed()
         self._say()
         return drawn
+
+    def _keyed(self) -> None:
+        """Give the key and "What is this?" what the board shows now."""
+        if self.whatis is not None:
+            self.whatis.show(self.state, [p for name in LAYER_NAMES if name != "hover" for p in self._prims.get(name, ())],
+                             places=self.state.field.cells, cell_at=self.geom.cell_at,
+                             cell_words=lambda cell: cell_facts(self.state, cell, cost=False, shapes=True))
 
     def set_highlight(self, cells=(), path=(), event_cell=None) -> None:
         """Highlight ``cells`` (a dict cell -> text also writes the text), draw ``path``
@@ -184,8 +213,9 @@ class FieldWidget(ErrorReporting, W.VBox):
             cells_val = tuple(cells)
         self._highlight = (cells_val, tuple(path), event_cell)
         s = self.state
-        self._draw("highlights", lambda: highlight_layer(s.field, self.geom, cells_val, path, event_cell),
-                   (s.field.layout, key_cells, tuple(path), event_cell))
+        if self._draw("highlights", lambda: highlight_layer(s.field, self.geom, cells_val, path, event_cell),
+                      (s.field.layout, key_cells, tuple(path), event_cell)):
+            self._keyed()
 
     def _on_client_ready(self, name: str) -> None:
         if name == "hover":
@@ -218,6 +248,8 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._say()
 
     def _on_mouse_down(self, x, y):
+        if self.whatis is not None and self.whatis.take_click(x, y):
+            return  # "What is this?" is pressed: a question, not a move
         cell = self.geom.cell_at(x, y)
         if cell is None:
             self.hint("That point is outside the field: click on a cell.")

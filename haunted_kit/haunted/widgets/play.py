@@ -403,7 +403,8 @@ class PlayView(ErrorReporting, W.VBox):
 
     def click_action(self, cell):
         """What a click on ``cell`` does for the human to move: one legal candidate is
-        applied, several are offered as buttons, none shows the engine's reason."""
+        applied, several are offered as buttons, none shows the engine's reason (and the
+        field's "What is this?" line says what is on the cell)."""
         s = self.state
         cands = candidates_for_cell(s, cell)
         self.candidates = cands
@@ -415,6 +416,8 @@ class PlayView(ErrorReporting, W.VBox):
             self.say(f"Several things can be done on {s.field.describe(cell)}: choose one.")
         else:
             self._set_choices([])
+            if self.field.whatis is not None:  # no move here: say what is on the cell
+                self.field.whatis.answer_cell(cell)
             reasons, seen = [], set()
             for a in attempts_for_cell(s, cell):
                 why = s.why_not(a)

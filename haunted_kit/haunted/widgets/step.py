@@ -6,6 +6,8 @@
 
 The board shown for an event is the state right after the decision (or die roll) that
 logged it (see :mod:`haunted_kit.haunted.history`), with the event's cell marked in yellow.
+Under the board, the key of its codes and "What is this?" (a click on a cell, or the
+"What is at" list, says what is there: :class:`~haunted_kit.widgets.whatis.WhatIsThis`).
 Controls: first, previous, a slider over the events, next, last, jumps to the
 previous/next decision, and a box to go to any decision by its number
 (:meth:`StepThroughView.show_decision`). Events are numbered by their ``seq``
@@ -51,6 +53,8 @@ class StepThroughView(ErrorReporting, W.VBox):
         self.history = self._build_history()
         first = self.history.steps[0].state
         self.field = FieldWidget(first, size=size, viewer=viewer)
+        if self.field.whatis is not None:  # nothing is played here: a click on a cell asks what is there
+            self.field.on_click(self.guard(self.field.whatis.answer_cell, "saying what is on a cell"))
         self.slider = W.IntSlider(min=0, max=max(0, self.n_events - 1), value=0, description="event #",
                                   continuous_update=False, layout=W.Layout(width="420px"))
         self.slider.add_class("hk-step-slider")
