@@ -188,8 +188,9 @@ def test_estate_and_landmarks_seat_pages_explain_the_phase_in_their_help_panel(c
         seat = Seat(chromium_browser, srv.seats[(table, mover + 1)])
         seat.wait_seq(0)
         help_panel = seat.page.locator(".hk-help")
-        expect(help_panel.locator("summary")).to_have_text("Help: this phase and this page")
-        help_panel.locator("summary").click()
+        summary = help_panel.locator(":scope > summary")  # its own; a cited ruling's words open under a summary inside
+        expect(summary).to_have_text("Help: this phase and this page")
+        summary.click()
         expect(help_panel).to_contain_text("Now: " + game_module(name, "classroom").phase_sentence(s))
         expect(help_panel).to_contain_text("It is your decision: ")
         expect(help_panel).to_contain_text("Take back undoes your last decision")   # the seat page's own help
