@@ -457,6 +457,7 @@ class Classroom:
     _tutor_notices: dict = field(default_factory=dict)  #: (table, seat) -> why its progress was set aside, said once
     _question_boards: dict = field(default_factory=dict)  #: (game, exercise key, seed) -> the question's board SVG
     _question_jobs: dict = field(default_factory=dict)    #: (table, seat, exercise key) -> the task settling its seed
+    loop: object = None  #: the event loop serving the class (set by :func:`serve`): questions are settled in its worker pool
 
     def table(self, table_id: int) -> Table:
         return self.store.table(table_id)
@@ -647,13 +648,15 @@ class Classroom:
         (kept in its progress). Else the exercise machinery's search for a position (up to
         about a second for some seeds) runs in the worker pool (:func:`haunted_kit.tutorial.settled_seed`),
         never in the event loop the whole class shares, and the seat's pages get the question
-        when it is done; without a running event loop (a script) it is made here."""
+        when it is done; outside the loop serving the class (``Classroom.loop``, a script) it is made here."""
         key = book.asking
         if not key or key in book.seeds:
             return True
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
+            return True
+        if loop is not self.loop:  # not the loop serving this class (a script, a test's own loop): made here
             return True
         job = (t.id, seat, key)
         if job not in self._question_jobs:
@@ -2071,6 +2074,7 @@ async def _serve_until_stopped(classroom: Classroom, ip: str, port: int, *, host
     links (:func:`print_links`), call ``ready(info)`` and serve until SIGTERM (or the
     caller's Ctrl-C)."""
     sockets = bind_sockets(port, address=ip)
+    classroom.loop = asyncio.get_running_loop()
     bound = sockets[0].getsockname()[1]
     base = f"http://{host}:{bound}"
     server = tornado.httpserver.HTTPServer(make_app(classroom, hosts, base, compress=compress), xheaders=False)

@@ -313,6 +313,7 @@ def test_a_question_is_made_in_the_worker_pool_while_the_class_is_served():
     book.queue.insert(0, next(k for k, st in book.steps.items() if st.question == key))
 
     async def lesson():
+        c.loop = asyncio.get_running_loop()  # as serve() marks the loop serving the class
         c.tutor_op(pages[seat], {"op": "next"})
         msg = pages[seat].socket.tutor()
         assert (msg["question"], msg["preparing"]) == (None, True)
