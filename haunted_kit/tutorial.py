@@ -262,6 +262,21 @@ def aid_step(game, state, points: dict | None = None) -> Step:
                 "", (), "", tuple(lines))
 
 
+def phase_now(state):
+    """The phase ``state`` is in: the ``phase`` of its log's last event (a string), or
+    ``None`` without a log."""
+    log = getattr(state, "log", None)
+    return str(log[-1].phase) if log else None
+
+
+#: how a step about something over by now begins (:meth:`Tutorial.shown`)
+MEANWHILE = "While the bots played"
+#: how a step about a phase over by now begins (:meth:`Tutorial.shown`): it is told as past
+PAST = "That phase is over now (the game has moved on); this is what happened in it:"
+#: how an event the learner's own decision made is quoted
+JUST_NOW = "Just now"
+
+
 def round_of(state):
     """``(season, round)`` of the last event of ``state``'s log, or ``None`` without one."""
     log = getattr(state, "log", None)
@@ -437,6 +452,30 @@ class StepBook:
                 self.queue.insert(0, key)
         self.save()
         return self.current
+
+    def settle(self, legal, phase_now=None) -> None:
+        """Put what matters for the decision in front of the learner first (called when the
+        learner is to move; ``legal``: the decision kinds legal for them now, ``phase_now``:
+        the phase the game is in, or ``None``). The queue becomes: the goal, the player aid
+        and a refusal; then the steps of the kinds legal now (a kind step met earlier but
+        left unread because its kind stopped being legal comes back); then the step of the
+        phase the game is in; then the rest (what happened while the bots played). A queued
+        kind step whose kind is not legal now leaves the queue unread (it is not a choice
+        in front of the learner; it comes back when its kind is legal again)."""
+        legal = set(legal)
+        for key in self.steps:  # a kind step left unread when its kind stopped being legal: legal again
+            if key.startswith("kind:") and key[5:] in legal and key not in self.queue \
+                    and key not in self.read and key not in self.skipped:
+                self.queue.append(key)
+        self.queue = [k for k in self.queue if not k.startswith("kind:") or k[5:] in legal]
+
+        def rank(key):
+            if key in ("goal", "aid", "refusal"):
+                return 0
+            if key.startswith("kind:"):
+                return 1
+            return 2 if phase_now is not None and key == f"phase:{phase_now}" else 3
+        self.queue.sort(key=rank)  # stable: within a rank, the order met (the game's teaching order)
 
     def _known(self, key: str) -> None:
         if key not in self.steps:
@@ -667,9 +706,11 @@ class Tutorial(StepBook):
             then = st.text.replace(" You may now choose", " You could then choose")
             return Step(key, st.title, f"{then} (That was an earlier position: this kind of decision is not yours "
                         "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question)
+        if key.startswith("phase:") and key[6:] != phase_now(self.state):  # a phase over by now: told as past
+            return Step(key, f"Earlier: {st.title}", f"{PAST} {st.text}", st.section, st.choices, st.question)
         if key in ("goal", "aid", "refusal") or self.introduced.get(key) == self.decisions:
             return st
-        return Step(key, st.title, st.text.replace(" Just now:", " When it came up:"), st.section, st.choices,
+        return Step(key, st.title, st.text.replace(f" {JUST_NOW}:", " When it came up:"), st.section, st.choices,
                     st.question)
 
     def learner_to_move(self) -> bool:
@@ -686,18 +727,21 @@ class Tutorial(StepBook):
         vis = getattr(self.game, "visibility", None)
         if vis is not None:  # what the learner may see: another seat's hidden card is never quoted
             fresh = vis.log_for(fresh, LEARNER)
-        for e in fresh:
+        # the events after the first one not of the learner's own decision came while the bots played
+        others = next((i for i, e in enumerate(fresh) if e.player != LEARNER), len(fresh))
+        for i, e in enumerate(fresh):
             key = f"phase:{e.phase}"
             if e.phase not in self._phases:
                 self._phases.add(e.phase)
                 p = self.points.get(key)
-                text = p.say(s) if p else f"The game is now in its {words(str(e.phase))} phase: {e.text}"
+                text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
                 new.append(Step(key, p.title if p else f"A new phase: {words(str(e.phase))}", text,
                                 p.section if p else "", (), p.question if p else ""))
             key = f"event:{e.kind}"
             p = self.points.get(key)
             if p is not None and key not in self.steps and all(st.key != key for st in new):
-                new.append(Step(key, p.title, f"{p.say(s)} Just now: {e.text}", p.section, (), p.question))
+                when = MEANWHILE if i >= others else JUST_NOW
+                new.append(Step(key, p.title, f"{p.say(s)} {when}: {e.text}", p.section, (), p.question))
         self._events_seen = len(log)
         if self.learner_to_move():
             for kind, actions in self.legal_by_kind().items():
@@ -716,6 +760,8 @@ class Tutorial(StepBook):
             self.steps[st.key] = st
             self.queue.append(st.key)
             self.introduced[st.key] = self.decisions
+        if self.learner_to_move() or s.is_terminal():  # the decision in front of the learner first
+            self.settle(self.legal_by_kind(), phase_now(s))
         return new
 
     @property
