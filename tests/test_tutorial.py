@@ -244,7 +244,14 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
         assert type(v.view).__name__ == "GamePlayView" and v.tutorial.current is not None
         off = [w.value for w in v.view.controls.children if "hk-hints-off" in w._dom_classes]
         assert off == ["<i>Hints are switched off in this tutorial, so that you try each move yourself first "
-                       "(hk.tutorial(game, hints=True) turns them on).</i>"]  # no teacher to name
+                       "(in a notebook, hk.tutorial(game, hints=True) turns them on).</i>"]  # no teacher to name
+    # on a Voila page no code can be typed: the Python way to turn them on is not said there
+    monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.8")
+    v = TutorialView("nim", seed=2, progress=False)
+    off = [w.value for w in v.view.controls.children if "hk-hints-off" in w._dom_classes]
+    assert off == ["<i>Hints are switched off in this tutorial, so that you try each move yourself first.</i>"]
+    monkeypatch.delenv("SERVER_SOFTWARE")
+    with capture_errors() as caught:
         v.view.attempt(v.view.legal[0])
         assert v.tutorial.decisions == 1
     assert not caught
