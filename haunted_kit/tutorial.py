@@ -111,6 +111,9 @@ class TeachPoint:
             string or ``aid(state) -> str``; ``""``: the first sentence of the text;
             ``None``: not in the player aid (a follow-up decision a player does not plan,
             such as a choice a skill opens).
+        where: ``where(state) -> str``, the section at a position, for a decision whose rule
+            depends on what opened it (a resource of your choice from a skill card or from a
+            bonus card); ``None``: always ``section`` (:meth:`section_at`).
     """
 
     key: str
@@ -119,6 +122,7 @@ class TeachPoint:
     section: str
     question: str = ""
     aid: Union[str, Callable[[object], str], None] = ""
+    where: Union[Callable[[object], str], None] = None
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
@@ -130,6 +134,11 @@ class TeachPoint:
         """The point's text at ``state`` (a position of its game): ``text(state)`` when the
         text is a function (its numbers read from ``state.box``), else the text itself."""
         return self.text(state) if callable(self.text) else self.text
+
+    def section_at(self, state) -> str:
+        """The rule's section at ``state``: ``where(state)`` when the point has one (and it
+        names one), else ``section``."""
+        return (self.where(state) or self.section) if self.where is not None and state is not None else self.section
 
     def aid_line(self, state) -> str | None:
         """The point's line of the player aid at ``state`` (``None``: not in the aid)."""
@@ -231,7 +240,7 @@ def goal_step(game, points: dict | None = None, state=None) -> Step:
     ``state``, the game's position), else the kit's sentence naming the game."""
     p = (teach_points(game) if points is None else points).get("goal")
     if p is not None:
-        return Step("goal", p.title, p.say(state), p.section)
+        return Step("goal", p.title, p.say(state), p.section_at(state))
     return Step("goal", f"The aim of {game.title}", f"You play {game.title} to the end of the game; the result is "
                 "scored then (the play view shows it when the game is over).")
 
@@ -679,7 +688,8 @@ class Tutorial(StepBook):
         p = self.points.get(f"kind:{kind}")
         text = p.say(self.state) if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
-        return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text, p.section if p else "",
+        return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text,
+                    p.section_at(self.state) if p else "",
                     tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "")
 
     def legal_by_kind(self) -> dict:
@@ -736,12 +746,12 @@ class Tutorial(StepBook):
                 p = self.points.get(key)
                 text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
                 new.append(Step(key, p.title if p else f"A new phase: {words(str(e.phase))}", text,
-                                p.section if p else "", (), p.question if p else ""))
+                                p.section_at(s) if p else "", (), p.question if p else ""))
             key = f"event:{e.kind}"
             p = self.points.get(key)
             if p is not None and key not in self.steps and all(st.key != key for st in new):
                 when = MEANWHILE if i >= others else JUST_NOW
-                new.append(Step(key, p.title, f"{p.say(s)} {when}: {e.text}", p.section, (), p.question))
+                new.append(Step(key, p.title, f"{p.say(s)} {when}: {e.text}", p.section_at(s), (), p.question))
         self._events_seen = len(log)
         if self.learner_to_move():
             for kind, actions in self.legal_by_kind().items():
@@ -951,7 +961,8 @@ def kind_steps(game, state, seat: int) -> list:
         text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
                         text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
-                        p.section if p else "", said + ((f"...{more}",) if more else ()), p.question if p else ""))
+                        p.section_at(state) if p else "", said + ((f"...{more}",) if more else ()),
+                        p.question if p else ""))
     return out
 
 
