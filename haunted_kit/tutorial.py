@@ -29,7 +29,7 @@ The words come from the game's own **teach points** (optional, the game package'
 ``tutorial.py`` with ``TEACH_POINTS``: a tuple of :class:`TeachPoint`, each citing its
 rule's section, and optionally naming an exercise of the game's ``EXERCISES`` asked right
 after it; a point's text may be a function of the position, ``text(state) -> str``, so the
-numbers it gives (costs, valor) are read from the game's box in play, house rules included; and optionally ``OPTIONS``, the first game's ``new_game`` keywords). A game without the table still gets a tutorial: every kind, phase and refusal
+numbers it gives (costs, valor) are read from the game's box in play, house rules included; optionally ``OPTIONS``, the first game's ``new_game`` keywords; and optionally ``ROUND_WORD``, the game's own word for its round, :func:`round_word`). A game without the table still gets a tutorial: every kind, phase and refusal
 is taught from its declarations (the action's own words, the event sentences, the
 refusal's reason and section).
 
@@ -111,6 +111,9 @@ class TeachPoint:
             string or ``aid(state) -> str``; ``""``: the first sentence of the text;
             ``None``: not in the player aid (a follow-up decision a player does not plan,
             such as a choice a skill opens).
+        lines: ``lines(state) -> ((title, line), ...)``, a short list the step shows under its
+            text (the choices of a kind explained one line each, such as the actions a leader
+            may lead), its words read at the position; ``None``: no list.
         where: ``where(state) -> str``, the section at a position, for a decision whose rule
             depends on what opened it (a resource of your choice from a skill card or from a
             bonus card); ``None``: always ``section`` (:meth:`section_at`).
@@ -123,6 +126,7 @@ class TeachPoint:
     question: str = ""
     aid: Union[str, Callable[[object], str], None] = ""
     where: Union[Callable[[object], str], None] = None
+    lines: Union[Callable[[object], tuple], None] = None
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
@@ -140,6 +144,10 @@ class TeachPoint:
         names one), else ``section``."""
         return (self.where(state) or self.section) if self.where is not None and state is not None else self.section
 
+    def lines_at(self, state) -> tuple:
+        """The point's list at ``state`` (``(title, line)`` pairs of text), or ``()``."""
+        return tuple((str(a), str(b)) for a, b in self.lines(state)) if self.lines is not None else ()
+
     def aid_line(self, state) -> str | None:
         """The point's line of the player aid at ``state`` (``None``: not in the aid)."""
         if self.aid is None:
@@ -155,8 +163,9 @@ class Step:
     """A step of the lesson: ``key`` (see the module doc), ``title``, ``text`` (what to read
     now, about this very position), ``section`` (the rule's section, ``""`` when the game
     names none), ``choices`` (the legal choices it is about, in words), ``question`` (an
-    exercise key, or ``""``) and ``lines`` (the player aid's list: ``(title, line)`` pairs,
-    one per decision kind; empty for every other step)."""
+    exercise key, or ``""``) and ``lines`` (a list shown under the text: ``(title, line)``
+    pairs: the player aid's, one per decision kind, or a kind's own teach point's
+    :attr:`TeachPoint.lines`; empty for every other step)."""
 
     key: str
     title: str
@@ -203,6 +212,14 @@ def _module(game, part: str):
         return game_module(game.name, part)
     except Exception:  # a game registered without a package of parts (e.g. a namespace)
         return None
+
+
+def round_word(game) -> str:
+    """The game's own word for its round (its ``tutorial`` module's ``ROUND_WORD``, such as
+    ``"season"``), else ``"round"``: the tutorial says "the first season is over".
+    ``game``: a Game or its name."""
+    game = get_game(game) if isinstance(game, str) else game
+    return str(getattr(_module(game, "tutorial"), "ROUND_WORD", None) or "round")
 
 
 def choices_where(game) -> str:
@@ -453,8 +470,11 @@ class StepBook:
 
     def recall(self) -> Step | None:
         """Show the goal and the player aid again now, the goal first (the steps of them met
-        so far; the aid is met at the learner's first decision). Returns the step now current."""
-        for key in ("aid", "goal"):
+        so far; the aid is met at the learner's first decision); while the goal is the step
+        shown, the aid comes first (then the goal again), so the button always shows something
+        new. Returns the step now current."""
+        first = ("goal", "aid") if self.queue[:1] == ["goal"] and "aid" in self.steps else ("aid", "goal")
+        for key in first:
             if key in self.steps:
                 if key in self.queue:
                     self.queue.remove(key)
@@ -690,7 +710,8 @@ class Tutorial(StepBook):
         text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
         return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text,
                     p.section_at(self.state) if p else "",
-                    tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "")
+                    tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "",
+                    p.lines_at(self.state) if p else ())
 
     def legal_by_kind(self) -> dict:
         """``{kind: [legal actions of the learner]}`` now (empty when the learner is not to move)."""
@@ -715,7 +736,7 @@ class Tutorial(StepBook):
                 return self._kind_step(key[5:], now)
             then = st.text.replace(" You may now choose", " You could then choose")
             return Step(key, st.title, f"{then} (That was an earlier position: this kind of decision is not yours "
-                        "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question)
+                        "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question, st.lines)
         if key.startswith("phase:") and key[6:] != phase_now(self.state):  # a phase over by now: told as past
             return Step(key, f"Earlier: {st.title}", f"{PAST} {st.text}", st.section, st.choices, st.question)
         if key in ("goal", "aid", "refusal") or self.introduced.get(key) == self.decisions:
@@ -962,7 +983,7 @@ def kind_steps(game, state, seat: int) -> list:
         out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
                         text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
                         p.section_at(state) if p else "", said + ((f"...{more}",) if more else ()),
-                        p.question if p else ""))
+                        p.question if p else "", p.lines_at(state) if p else ()))
     return out
 
 
@@ -1037,7 +1058,8 @@ class SeatTutorial(StepBook):
             return now
         return Step(key, st.title, st.text.replace(" You may now choose", " You could then choose")
                     + " (That was an earlier position: this kind of decision is not yours right now.)",
-                    st.section, tuple(c if c.startswith("then: ") else f"then: {c}" for c in st.choices), st.question)
+                    st.section, tuple(c if c.startswith("then: ") else f"then: {c}" for c in st.choices), st.question,
+                    st.lines)
 
     def progress(self) -> dict:
         """The seat's progress as plain JSON (what the server's store keeps)."""

@@ -31,7 +31,7 @@ import ipywidgets as W
 
 from ..events import rulings_html
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, set_aside
+from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
@@ -191,7 +191,7 @@ class TutorialView(ErrorReporting, W.VBox):
                                    f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
-            ("The first round is over: play on freely, or start again." if t.round_done else "", "#333"),
+            (f"The first {round_word(t.game)} is over: play on freely, or start again." if t.round_done else "", "#333"),
             ("A quick question is waiting under the game: answer it there, then 'Back to the game'." if t.asking
              else "", "#8a1c00")) if x)
         if st is None:
