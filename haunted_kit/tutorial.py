@@ -766,7 +766,7 @@ class Tutorial(StepBook):
                 self._phases.add(e.phase)
                 p = self.points.get(key)
                 text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
-                new.append(Step(key, p.title if p else f"A new phase: {words(str(e.phase))}", text,
+                new.append(Step(key, p.title if p else f"The {words(str(e.phase))} phase", text,
                                 p.section_at(s) if p else "", (), p.question if p else ""))
             key = f"event:{e.kind}"
             p = self.points.get(key)

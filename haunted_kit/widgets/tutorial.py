@@ -205,7 +205,8 @@ class TutorialView(ErrorReporting, W.VBox):
                 if st.choices and not st.choices[0].startswith("then: ") else \
                 ("<div>Your choices then: " + "; ".join(escape(c[6:]) for c in st.choices) + "</div>") if st.choices else ""
             more = t.waiting()
-            also = ("<div style='color:#555'>Next in the lesson: " + ", ".join(escape(w.title) for w in more) + "</div>") \
+            also = ("<div style='color:#555'>Next in the lesson: "
+                    + ", ".join(escape(t.shown(w.key).title) for w in more) + "</div>") \
                 if more else ""
             body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{lines_html(st.lines)}{choices}{section}{also}"
         self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
