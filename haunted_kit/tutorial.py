@@ -1037,9 +1037,14 @@ class SeatTutorial(StepBook):
 
     def follow(self, state) -> list:
         """Meet what ``state`` (the table's position) brings the seat for the first time
-        (:func:`seat_lesson`); returns the steps new now (the progress is kept when there are)."""
+        (:func:`seat_lesson`) and, when the seat is to move, put its decision's kinds first
+        (:meth:`StepBook.settle`); returns the steps new now (the progress is kept when the
+        steps or their order changed)."""
         new = self.meet(seat_lesson(self.game, state, self.seat))
-        if new:
+        before = list(self.queue)
+        if not state.is_terminal() and state.current_player() == self.seat:  # its decision's kinds first
+            self.settle({kind_of(self.game, a) for a in state.legal_actions()}, phase_now(state))
+        if new or self.queue != before:
             self.save()
         return new
 

@@ -68,3 +68,36 @@ def test_an_event_the_bots_brought_is_told_as_theirs(game):
         assert f" {MEANWHILE}: " in st.text or " Just now: " in st.text, st.text
     if any(k.startswith("event:") for k in t.points):
         assert any(f" {MEANWHILE}: " in st.text for st in events), [st.text for st in events]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_server_seat_is_shown_its_decision_first_too(game):
+    """The classroom server's seat tutorial shares the engine: at each of the seat's decisions
+    of a seeded table played by random players, no queued kind is one it may not take now,
+    and a kind it may take comes before anything but the goal and the aid."""
+    from haunted_kit.games import get_game
+    from haunted_kit.tutorial import SeatTutorial, kind_of
+
+    g = get_game(game)
+    state = g.new_game(seed=5, **({"players": 3} if game == "landmarks" else {}))
+    seat = SeatTutorial(g, 0, 5)
+    bot, looked = RandomAgent(6), 0
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            from haunted_kit.protocol import sample_chance
+            state.apply_chance(sample_chance(state, 5))
+            continue
+        if state.current_player() == 0:
+            seat.follow(state)
+            legal = {kind_of(g, a) for a in state.legal_actions()}
+            assert all(k[5:] in legal for k in seat.queue if k.startswith("kind:")), (seat.queue, legal)
+            rest = [k for k in seat.queue if k not in ("goal", "aid")]
+            assert not rest or rest[0].startswith("kind:") or not any(k.startswith("kind:") for k in rest)
+            looked += 1
+            if looked % 3 == 0:
+                while seat.current is not None:
+                    seat.next()
+        state.apply_action(bot.act(state.copy()))
+    assert looked
