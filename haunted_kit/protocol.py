@@ -896,11 +896,16 @@ class RandomAgent:
 
 
 def describe_action(action, state) -> str:
-    """``action`` in words: ``action.describe(box)`` when the game's describe takes the box
+    """``action`` in words: ``action.describe_at(state)`` when the game words it by the
+    position (Haunted Lands says whether a resource comes from a lake), else
+    ``action.describe(box)`` when the game's describe takes the box
     (Landmarks names cards that way), else ``action.describe()``, else its repr; a cell
     written as the board writes it (``"cell 2,-1"``, not ``"(2, -1)"``:
     :func:`haunted_kit.hexgrid.name_cells`)."""
 
+    at = getattr(action, "describe_at", None)
+    if at is not None:  # a game that words an action by the position (where it happens)
+        return name_cells(at(state))
     describe = getattr(action, "describe", None)
     if describe is None:
         return repr(action)

@@ -29,7 +29,7 @@ The words come from the game's own **teach points** (optional, the game package'
 ``tutorial.py`` with ``TEACH_POINTS``: a tuple of :class:`TeachPoint`, each citing its
 rule's section, and optionally naming an exercise of the game's ``EXERCISES`` asked right
 after it; a point's text may be a function of the position, ``text(state) -> str``, so the
-numbers it gives (costs, valor) are read from the game's box in play, house rules included; and optionally ``OPTIONS``, the first game's ``new_game`` keywords). A game without the table still gets a tutorial: every kind, phase and refusal
+numbers it gives (costs, valor) are read from the game's box in play, house rules included; optionally ``OPTIONS``, the first game's ``new_game`` keywords; and optionally ``ROUND_WORD``, the game's own word for its round, :func:`round_word`). A game without the table still gets a tutorial: every kind, phase and refusal
 is taught from its declarations (the action's own words, the event sentences, the
 refusal's reason and section).
 
@@ -111,6 +111,12 @@ class TeachPoint:
             string or ``aid(state) -> str``; ``""``: the first sentence of the text;
             ``None``: not in the player aid (a follow-up decision a player does not plan,
             such as a choice a skill opens).
+        lines: ``lines(state) -> ((title, line), ...)``, a short list the step shows under its
+            text (the choices of a kind explained one line each, such as the actions a leader
+            may lead), its words read at the position; ``None``: no list.
+        where: ``where(state) -> str``, the section at a position, for a decision whose rule
+            depends on what opened it (a resource of your choice from a skill card or from a
+            bonus card); ``None``: always ``section`` (:meth:`section_at`).
     """
 
     key: str
@@ -119,6 +125,8 @@ class TeachPoint:
     section: str
     question: str = ""
     aid: Union[str, Callable[[object], str], None] = ""
+    where: Union[Callable[[object], str], None] = None
+    lines: Union[Callable[[object], tuple], None] = None
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
@@ -130,6 +138,15 @@ class TeachPoint:
         """The point's text at ``state`` (a position of its game): ``text(state)`` when the
         text is a function (its numbers read from ``state.box``), else the text itself."""
         return self.text(state) if callable(self.text) else self.text
+
+    def section_at(self, state) -> str:
+        """The rule's section at ``state``: ``where(state)`` when the point has one (and it
+        names one), else ``section``."""
+        return (self.where(state) or self.section) if self.where is not None and state is not None else self.section
+
+    def lines_at(self, state) -> tuple:
+        """The point's list at ``state`` (``(title, line)`` pairs of text), or ``()``."""
+        return tuple((str(a), str(b)) for a, b in self.lines(state)) if self.lines is not None else ()
 
     def aid_line(self, state) -> str | None:
         """The point's line of the player aid at ``state`` (``None``: not in the aid)."""
@@ -146,8 +163,9 @@ class Step:
     """A step of the lesson: ``key`` (see the module doc), ``title``, ``text`` (what to read
     now, about this very position), ``section`` (the rule's section, ``""`` when the game
     names none), ``choices`` (the legal choices it is about, in words), ``question`` (an
-    exercise key, or ``""``) and ``lines`` (the player aid's list: ``(title, line)`` pairs,
-    one per decision kind; empty for every other step)."""
+    exercise key, or ``""``) and ``lines`` (a list shown under the text: ``(title, line)``
+    pairs: the player aid's, one per decision kind, or a kind's own teach point's
+    :attr:`TeachPoint.lines`; empty for every other step)."""
 
     key: str
     title: str
@@ -196,6 +214,14 @@ def _module(game, part: str):
         return None
 
 
+def round_word(game) -> str:
+    """The game's own word for its round (its ``tutorial`` module's ``ROUND_WORD``, such as
+    ``"season"``), else ``"round"``: the tutorial says "the first season is over".
+    ``game``: a Game or its name."""
+    game = get_game(game) if isinstance(game, str) else game
+    return str(getattr(_module(game, "tutorial"), "ROUND_WORD", None) or "round")
+
+
 def choices_where(game) -> str:
     """Where a learner finds a kind's choices, from what the game's views have: ``"lit on
     the board or listed as your choices"`` for a game that draws a board (its package's
@@ -231,7 +257,7 @@ def goal_step(game, points: dict | None = None, state=None) -> Step:
     ``state``, the game's position), else the kit's sentence naming the game."""
     p = (teach_points(game) if points is None else points).get("goal")
     if p is not None:
-        return Step("goal", p.title, p.say(state), p.section)
+        return Step("goal", p.title, p.say(state), p.section_at(state))
     return Step("goal", f"The aim of {game.title}", f"You play {game.title} to the end of the game; the result is "
                 "scored then (the play view shows it when the game is over).")
 
@@ -260,6 +286,21 @@ def aid_step(game, state, points: dict | None = None) -> Step:
     return Step("aid", AID_TITLE, "Every kind of decision in this game, so you can plan ahead; each is taught in "
                 "full the first time you may take it. 'Player aid and goal' shows this again at any time.",
                 "", (), "", tuple(lines))
+
+
+def phase_now(state):
+    """The phase ``state`` is in: the ``phase`` of its log's last event (a string), or
+    ``None`` without a log."""
+    log = getattr(state, "log", None)
+    return str(log[-1].phase) if log else None
+
+
+#: how a step about something over by now begins (:meth:`Tutorial.shown`)
+MEANWHILE = "While the bots played"
+#: how a step about a phase over by now begins (:meth:`Tutorial.shown`): it is told as past
+PAST = "That phase is over now (the game has moved on); this is what happened in it:"
+#: how an event the learner's own decision made is quoted
+JUST_NOW = "Just now"
 
 
 def round_of(state):
@@ -429,14 +470,41 @@ class StepBook:
 
     def recall(self) -> Step | None:
         """Show the goal and the player aid again now, the goal first (the steps of them met
-        so far; the aid is met at the learner's first decision). Returns the step now current."""
-        for key in ("aid", "goal"):
+        so far; the aid is met at the learner's first decision); while the goal is the step
+        shown, the aid comes first (then the goal again), so the button always shows something
+        new. Returns the step now current."""
+        first = ("goal", "aid") if self.queue[:1] == ["goal"] and "aid" in self.steps else ("aid", "goal")
+        for key in first:
             if key in self.steps:
                 if key in self.queue:
                     self.queue.remove(key)
                 self.queue.insert(0, key)
         self.save()
         return self.current
+
+    def settle(self, legal, phase_now=None) -> None:
+        """Put what matters for the decision in front of the learner first (called when the
+        learner is to move; ``legal``: the decision kinds legal for them now, ``phase_now``:
+        the phase the game is in, or ``None``). The queue becomes: the goal, the player aid
+        and a refusal; then the steps of the kinds legal now (a kind step met earlier but
+        left unread because its kind stopped being legal comes back); then the step of the
+        phase the game is in; then the rest (what happened while the bots played). A queued
+        kind step whose kind is not legal now leaves the queue unread (it is not a choice
+        in front of the learner; it comes back when its kind is legal again)."""
+        legal = set(legal)
+        for key in self.steps:  # a kind step left unread when its kind stopped being legal: legal again
+            if key.startswith("kind:") and key[5:] in legal and key not in self.queue \
+                    and key not in self.read and key not in self.skipped:
+                self.queue.append(key)
+        self.queue = [k for k in self.queue if not k.startswith("kind:") or k[5:] in legal]
+
+        def rank(key):
+            if key in ("goal", "aid", "refusal"):
+                return 0
+            if key.startswith("kind:"):
+                return 1
+            return 2 if phase_now is not None and key == f"phase:{phase_now}" else 3
+        self.queue.sort(key=rank)  # stable: within a rank, the order met (the game's teaching order)
 
     def _known(self, key: str) -> None:
         if key not in self.steps:
@@ -640,8 +708,10 @@ class Tutorial(StepBook):
         p = self.points.get(f"kind:{kind}")
         text = p.say(self.state) if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
-        return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text, p.section if p else "",
-                    tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "")
+        return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text,
+                    p.section_at(self.state) if p else "",
+                    tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "",
+                    p.lines_at(self.state) if p else ())
 
     def legal_by_kind(self) -> dict:
         """``{kind: [legal actions of the learner]}`` now (empty when the learner is not to move)."""
@@ -666,10 +736,12 @@ class Tutorial(StepBook):
                 return self._kind_step(key[5:], now)
             then = st.text.replace(" You may now choose", " You could then choose")
             return Step(key, st.title, f"{then} (That was an earlier position: this kind of decision is not yours "
-                        "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question)
+                        "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question, st.lines)
+        if key.startswith("phase:") and key[6:] != phase_now(self.state):  # a phase over by now: told as past
+            return Step(key, f"Earlier: {st.title}", f"{PAST} {st.text}", st.section, st.choices, st.question)
         if key in ("goal", "aid", "refusal") or self.introduced.get(key) == self.decisions:
             return st
-        return Step(key, st.title, st.text.replace(" Just now:", " When it came up:"), st.section, st.choices,
+        return Step(key, st.title, st.text.replace(f" {JUST_NOW}:", " When it came up:"), st.section, st.choices,
                     st.question)
 
     def learner_to_move(self) -> bool:
@@ -686,18 +758,21 @@ class Tutorial(StepBook):
         vis = getattr(self.game, "visibility", None)
         if vis is not None:  # what the learner may see: another seat's hidden card is never quoted
             fresh = vis.log_for(fresh, LEARNER)
-        for e in fresh:
+        # the events after the first one not of the learner's own decision came while the bots played
+        others = next((i for i, e in enumerate(fresh) if e.player != LEARNER), len(fresh))
+        for i, e in enumerate(fresh):
             key = f"phase:{e.phase}"
             if e.phase not in self._phases:
                 self._phases.add(e.phase)
                 p = self.points.get(key)
-                text = p.say(s) if p else f"The game is now in its {words(str(e.phase))} phase: {e.text}"
-                new.append(Step(key, p.title if p else f"A new phase: {words(str(e.phase))}", text,
-                                p.section if p else "", (), p.question if p else ""))
+                text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
+                new.append(Step(key, p.title if p else f"The {words(str(e.phase))} phase", text,
+                                p.section_at(s) if p else "", (), p.question if p else ""))
             key = f"event:{e.kind}"
             p = self.points.get(key)
             if p is not None and key not in self.steps and all(st.key != key for st in new):
-                new.append(Step(key, p.title, f"{p.say(s)} Just now: {e.text}", p.section, (), p.question))
+                when = MEANWHILE if i >= others else JUST_NOW
+                new.append(Step(key, p.title, f"{p.say(s)} {when}: {e.text}", p.section_at(s), (), p.question))
         self._events_seen = len(log)
         if self.learner_to_move():
             for kind, actions in self.legal_by_kind().items():
@@ -716,6 +791,8 @@ class Tutorial(StepBook):
             self.steps[st.key] = st
             self.queue.append(st.key)
             self.introduced[st.key] = self.decisions
+        if self.learner_to_move() or s.is_terminal():  # the decision in front of the learner first
+            self.settle(self.legal_by_kind(), phase_now(s))
         return new
 
     @property
@@ -905,7 +982,8 @@ def kind_steps(game, state, seat: int) -> list:
         text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
         out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
                         text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
-                        p.section if p else "", said + ((f"...{more}",) if more else ()), p.question if p else ""))
+                        p.section_at(state) if p else "", said + ((f"...{more}",) if more else ()),
+                        p.question if p else "", p.lines_at(state) if p else ()))
     return out
 
 
@@ -959,9 +1037,14 @@ class SeatTutorial(StepBook):
 
     def follow(self, state) -> list:
         """Meet what ``state`` (the table's position) brings the seat for the first time
-        (:func:`seat_lesson`); returns the steps new now (the progress is kept when there are)."""
+        (:func:`seat_lesson`) and, when the seat is to move, put its decision's kinds first
+        (:meth:`StepBook.settle`); returns the steps new now (the progress is kept when the
+        steps or their order changed)."""
         new = self.meet(seat_lesson(self.game, state, self.seat))
-        if new:
+        before = list(self.queue)
+        if not state.is_terminal() and state.current_player() == self.seat:  # its decision's kinds first
+            self.settle({kind_of(self.game, a) for a in state.legal_actions()}, phase_now(state))
+        if new or self.queue != before:
             self.save()
         return new
 
@@ -980,7 +1063,8 @@ class SeatTutorial(StepBook):
             return now
         return Step(key, st.title, st.text.replace(" You may now choose", " You could then choose")
                     + " (That was an earlier position: this kind of decision is not yours right now.)",
-                    st.section, tuple(c if c.startswith("then: ") else f"then: {c}" for c in st.choices), st.question)
+                    st.section, tuple(c if c.startswith("then: ") else f"then: {c}" for c in st.choices), st.question,
+                    st.lines)
 
     def progress(self) -> dict:
         """The seat's progress as plain JSON (what the server's store keeps)."""

@@ -18,7 +18,7 @@ import pytest
 from haunted_kit.games import default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, kind_of,
-                                  teach_points)
+                                  MEANWHILE, phase_now, round_word, teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
 from ruletools import games_with_module
@@ -105,10 +105,19 @@ def test_steps_follow_what_the_player_does(game, tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_steps_met_together_come_in_the_games_teaching_order(game):
+    """Met together at the first decision: the goal, the aid, the kinds legal now, the phase
+    the game is in, then the rest (what came before); within each, the game's teaching order."""
     t = Tutorial(game, seed=1, progress=False)
     order = list(teach_points(game))
-    first = [k for k in t.queue if k in order]
-    assert first == sorted(first, key=order.index) and len(t.queue) >= 2
+    legal = {f"kind:{k}" for k in t.legal_by_kind()}
+    now = f"phase:{phase_now(t.state)}"
+    assert t.queue[:2] == ["goal", "aid"] and {k for k in t.queue if k.startswith("kind:")} == legal
+    groups = [[k for k in t.queue if k in legal], [k for k in t.queue if k == now],
+              [k for k in t.queue[2:] if k not in legal and k != now]]
+    assert t.queue[2:] == [k for g in groups for k in g]
+    for g in groups:
+        first = [k for k in g if k in order]
+        assert first == sorted(first, key=order.index)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -202,7 +211,8 @@ def test_a_taught_event_is_introduced_when_it_first_happens_and_hidden_events_ne
             if e.kind in points and e.kind not in seen:
                 seen[e.kind] = e.text
                 st = t.steps.get(f"event:{e.kind}")
-                assert st is not None and st.text.endswith(f"Just now: {e.text}"), e.kind
+                assert st is not None and (st.text.endswith(f"Just now: {e.text}") if e.player == LEARNER
+                                           else st.text.endswith(f"{MEANWHILE}: {e.text}")), e.kind
     if points:
         assert seen, "a played game met none of the events the game teaches"
     hidden = [e.text for e, v in zip(t.state.log, vis.log_for(t.state.log, LEARNER))
@@ -234,7 +244,14 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
         assert type(v.view).__name__ == "GamePlayView" and v.tutorial.current is not None
         off = [w.value for w in v.view.controls.children if "hk-hints-off" in w._dom_classes]
         assert off == ["<i>Hints are switched off in this tutorial, so that you try each move yourself first "
-                       "(hk.tutorial(game, hints=True) turns them on).</i>"]  # no teacher to name
+                       "(in a notebook, hk.tutorial(game, hints=True) turns them on).</i>"]  # no teacher to name
+    # on a Voila page no code can be typed: the Python way to turn them on is not said there
+    monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.8")
+    v = TutorialView("nim", seed=2, progress=False)
+    off = [w.value for w in v.view.controls.children if "hk-hints-off" in w._dom_classes]
+    assert off == ["<i>Hints are switched off in this tutorial, so that you try each move yourself first.</i>"]
+    monkeypatch.delenv("SERVER_SOFTWARE")
+    with capture_errors() as caught:
         v.view.attempt(v.view.legal[0])
         assert v.tutorial.decisions == 1
     assert not caught
@@ -277,7 +294,10 @@ def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
                 v.b_resume.click()
                 assert t.answers and not t.asking
             assert v.view.attempt(bot.act(v.view.state.copy()))
-        assert t.round_done and "first round is over" in v.lesson.value
+        assert t.round_done and f"first {round_word(game)} is over" in v.lesson.value
+        # a game that names its round says its own word (estate: a season), never "round" for it
+        if round_word(game) != "round":
+            assert "first round is over" not in v.lesson.value
         # a wrong move: the play view says no, the lesson panel explains it with the section
         if not t.state.is_terminal() and t.learner_to_move():
             bad = an_illegal_action(t)

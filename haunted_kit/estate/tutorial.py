@@ -34,7 +34,13 @@ def take_material(state) -> str:
 def place_tile(state) -> str:
     return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker: "
             "your first tile over the shared lower area, every later one touching your estate. A forest raises your "
-            "wood income, a quarry limestone, a tax land gold.")
+            f"wood income, a limestone quarry limestone, a tax land gold. {marble_quarry(state)}")
+
+
+def marble_quarry(state) -> str:
+    """The marble quarry's condition, from the box (Expand the lands)."""
+    return (f"A marble quarry raises your marble income, but you may add one only once you have at least "
+            f"{state.box.marble_quarry_min_tiles} land tiles.")
 
 
 def join(state) -> str:
@@ -67,7 +73,17 @@ def trade(state) -> str:
 
 
 def inn_return(state) -> str:
-    return f"After each season you may pay {state.box.inn_price} gold to bring one worker back from the Inn."
+    return (f"After each season you may pay {state.box.inn_price} gold to bring one worker back from the Inn. "
+            "Workers at the Raw Materials Factory come back free at the season's end; only a worker at the Inn "
+            "costs gold.")
+
+
+def joined(state) -> str:
+    b = state.box
+    return (f"Another player put a marker on a land tile (the Join action, which you may take too): the tile's owner "
+            f"gets {b.join_fee_per_marker} gold for each of their markers already there ({b.join_fee_cap} at most), "
+            "and the joining player gets the tile's income raise too. When another player joins one of your tiles, you are "
+            "paid.")
 
 
 def marked(state) -> str:
@@ -76,7 +92,8 @@ def marked(state) -> str:
             f"{b.price_later} after that; all marked prices go back to {b.price_first} at the season's end.")
 
 def aid_tile(s):
-    return f"{s.box.tile_price} gold: a display tile by your estate; it raises an income."
+    return (f"{s.box.tile_price} gold: a display tile by your estate; it raises an income (a marble quarry only "
+            f"once you have {s.box.marble_quarry_min_tiles} tiles).")
 
 
 def aid_join(s):
@@ -92,8 +109,12 @@ def aid_trade(s):
 
 
 def aid_inn(s):
-    return f"after a season, {s.box.inn_price} gold brings one worker back."
+    return (f"after a season, {s.box.inn_price} gold brings one worker back from the Inn (Factory workers come "
+            "back free).")
 
+
+#: the game's own word for its round (the tutorial says "the first season is over")
+ROUND_WORD = "season"
 
 TEACH_POINTS = (
     T("goal", "What you play for", goal, END),
@@ -119,6 +140,7 @@ TEACH_POINTS = (
     T("kind:InnDecline", "Leave workers at the Inn", "You may also leave your workers in the Inn this "
       "season.", "Market actions", aid=None),
     T("event:market_paid", "Marked prices", marked, "Market actions"),
+    T("event:joined", "Joining a land", joined, "Expand the lands"),
     T("event:season_ended", "The end of a season", "When everyone has passed, the season ends: Factory workers "
       "come back to their owners and the marked prices are reset.", SEASON_END),
 )

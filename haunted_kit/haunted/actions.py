@@ -54,6 +54,18 @@ class Extract:
     def describe(self) -> str:
         return f"extract {self.resource} at {self.cell}"
 
+    def describe_at(self, state) -> str:
+        """In words at ``state``, saying where the resource comes from: ``"extract water from
+        the lake at (1, -2)"`` or ``"extract wood on your forest cell (2, 0)"`` (two choices
+        of the same resource read apart; Basic Actions: Extraction)."""
+        try:
+            terrain = state.field.terrain[state.field.cell_index(self.cell)]
+        except (AttributeError, KeyError, IndexError, ValueError):
+            return self.describe()
+        if terrain == "lake":
+            return f"extract {self.resource} from the lake at {self.cell}"
+        return f"extract {self.resource} on your {terrain} cell {self.cell}"
+
 
 @dataclass(frozen=True, slots=True)
 class Build:

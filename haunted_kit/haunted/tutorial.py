@@ -168,11 +168,78 @@ def quest(state) -> str:
             "counts only at the final scoring, after the last season, so plan what it asks for.")
 
 
+def ghost_words(state) -> str:
+    """The ghost cards in play with what each does, from the box (``"ghost card 3: ..."``)."""
+    cards = [state.box.ghost_cards[n] for n in state.config.ghost_cards if n in state.box.ghost_cards]
+    return "; ".join(f"ghost card {g.number}: {g.text.rstrip('.')}" for g in cards) or "no ghost card"
+
+
+def board_words(state) -> str:
+    """How the board and the log name a cell, from the board in play (its map tiles' names)."""
+    f = state.field
+    tiles = sorted({t for t in f.tile if t != "Kalena"})
+    i = next(i for i, t in enumerate(f.tile) if t != "Kalena")
+    return (f"The board is laid from map tiles ({', '.join(tiles)}) around the central Kalena tile; the log names a "
+            f"cell by its terrain, its coordinates and its map tile, such as '{f.describe(f.cells[i])}'. A black "
+            "diamond (\u25c6) on a cell is a depletion token: nothing more can be extracted there.")
+
+
 def setup(state) -> str:
     box = state.box
     return (f"The game runs over {box.seasons} seasons of {box.rounds_per_season} rounds each; each season has its "
             "own bonus card. The valor tokens start in one stack: the token on top plays first, the next one second, "
-            "and so on.")
+            f"and so on. This game is in {state.config.mode} mode (it decides who chooses quests and when: "
+            f"{quest_times(state)}), with {ghost_words(state)}. {board_words(state)}")
+
+
+def _skill(state, effect: str):
+    """The number of the skill card in play with ``effect``, or ``None`` (none in this game)."""
+    return next((n for n in state.skills if getattr(state.box.skills.get(n), "effect", None) == effect), None)
+
+
+def _owed(state):
+    """The resource choice waiting now (its ``why``: ``"skill 12"``, ``"bonus reward 4"``), or ``None``."""
+    top = state.pending[-1] if getattr(state, "pending", None) else None
+    return top if type(top).__name__ == "ResourceChoice" else None
+
+
+def choose_resource(state) -> str:
+    """What gives a resource of your choice, read from the choice waiting now (a skill card
+    in play or a bonus reward), else from the cards in play in this game."""
+    top = _owed(state)
+    if top is not None and top.why.startswith("bonus"):
+        return (f"The bonus card's reward (a roll of {top.why.split()[-1]} after a contact) gives you a resource of "
+                "any type: choose which.")
+    n = int(top.why.split()[-1]) if top is not None and top.why.startswith("skill") else _skill(state, "extract_bonus")
+    sources = ["a reward of the season's bonus card after a contact"]
+    if n is not None:
+        sources.insert(0, f"skill {n} after an extraction")
+    return f"Some rewards give you a resource of any type ({' or '.join(sources)}): choose which."
+
+
+def choose_resource_section(state) -> str:
+    top = _owed(state)
+    return "Basic Actions: Contact" if top is not None and top.why.startswith("bonus") else "Skill Cards"
+
+
+def choose_bonus(state) -> str:
+    n = _skill(state, "choose_bonus")
+    who = f"With skill {n}" if n is not None else "With the skill card that lets you choose the bonus"
+    return f"{who}, after a contact you may take any reward of the season's bonus card instead of rolling the bonus die."
+
+
+def roll_bonus(state) -> str:
+    n = _skill(state, "choose_bonus")
+    who = f"With skill {n}" if n is not None else "With the skill card that lets you choose the bonus"
+    return f"{who} you may still roll the bonus die after a contact, as everyone else does."
+
+
+def restore_token(state) -> str:
+    n = _skill(state, "sell_restore")
+    k = state.box.skills.get(n) if n is not None else None
+    need = f"at least {k.amount} resources" if k is not None else "enough resources"
+    who = f"Skill {n}" if n is not None else "A skill card"
+    return f"{who}: after a sale that spent {need}, restore one action token of your choice."
 
 
 def spread(state) -> str:
@@ -239,14 +306,11 @@ TEACH_POINTS = (
     T("kind:learn", "Learn a skill", learn, "Additional Actions: Learning", aid=aid_learn),
     T("kind:end_turn", "End your turn", "Your turn ends when you can do nothing more or choose to stop.",
       "Game Flow", aid="stop when you like; the next player goes on."),
-    T("kind:choose_resource", "A resource of your choice", "A rule or skill gives you one resource of any type "
-      "(skill 12 after an extraction, for example): choose which.", "Skill Cards", aid=None),
-    T("kind:choose_bonus", "Choose a bonus", "With skill 2, after a contact you may take any reward of the season's "
-      "bonus card instead of rolling the bonus die.", "Skill Cards", aid=None),
-    T("kind:roll_bonus", "Roll the bonus die", "With skill 2 you may still roll the bonus die after a contact, "
-      "as everyone else does.", "Skill Cards", aid=None),
-    T("kind:restore_token", "Restore a token", "Skill 9: after a sale that spent at least 3 resources, restore one "
-      "action token of your choice.", "Skill Cards", aid=None),
+    T("kind:choose_resource", "A resource of your choice", choose_resource, "Skill Cards", aid=None,
+      where=choose_resource_section),
+    T("kind:choose_bonus", "Choose a bonus", choose_bonus, "Skill Cards", aid=None),
+    T("kind:roll_bonus", "Roll the bonus die", roll_bonus, "Skill Cards", aid=None),
+    T("kind:restore_token", "Restore a token", restore_token, "Skill Cards", aid=None),
     T("kind:choose_quest", "Choose a quest", quest, "Game Flow", aid=aid_quest),
     T("event:production", "Production", "In the production step every building produces its resource by itself, "
       "wherever its owner's sensor stands.", "Game Flow"),

@@ -141,7 +141,7 @@ def player_board_html(state, p: int, viewer: int, seen: dict | None = None) -> s
     if state.modules["architects"] and arch is not None:
         if arch in box.architects and (viewer == p or state.is_terminal()):
             a = box.architects[arch]
-            rows.append(f"architect: {escape(a.name)} (+{box.architect_points} per {' and per '.join(a.types)} building)")
+            rows.append(f"architect: {escape(a.name)} ({escape(R.architect_words(box, a))})")
         else:
             rows.append("architect: face down")
     return (f'<div class="hk-player-board" style="{BOX_STYLE}"><div>{head}</div>'

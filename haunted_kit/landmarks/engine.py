@@ -450,8 +450,8 @@ class LandmarksState(Position):
         self.architects = list(outcome)
         for p, key in enumerate(outcome):
             a = self.box.architects[key]
-            self.emit("architect_dealt", p, f"{R.who(p)} is dealt {a.name} face down: +1 per {a.types[0]} and per "
-                                            f"{a.types[1]} building at the end ({R.SEC_ARCHITECT_SETUP}).",
+            self.emit("architect_dealt", p, f"{R.who(p)} is dealt {a.name} face down: {R.architect_words(self.box, a)} "
+                                            f"({R.SEC_ARCHITECT_SETUP}).",
                       architect=key)
         self.phase = "lead"
 

@@ -77,6 +77,13 @@ def card_name(s, key: str) -> str:
     return card.name if card is not None else repr(key)
 
 
+def architect_words(box, architect) -> str:
+    """What an architect card scores, in the words of the setup log and of the tutorial
+    (one wording for both): ``"+1 per worker and per holy building at the end"``, its points
+    from ``box.architect_points`` (Architects: Scoring)."""
+    return f"+{box.architect_points} per {architect.types[0]} and per {architect.types[1]} building at the end"
+
+
 def who(p: int) -> str:
     return f"P{p + 1}"
 

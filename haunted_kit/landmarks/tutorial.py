@@ -2,6 +2,7 @@
 each decision kind and phase in a few words of our own, citing its section of the rules."""
 
 from ..tutorial import TeachPoint as T
+from .rules import SEC_BUILD, SEC_GROUNDS, architect_words
 
 TAKE = "Landmarks: How To Play, Take One Action"
 
@@ -15,12 +16,65 @@ def landmark_points(state) -> str:
             f"{len(b.landmarks)} types")
 
 
+def architect_line(state, seat: int = 0) -> str:
+    """What ``seat``'s secret architect scores, in the setup log's own words
+    (:func:`~haunted_kit.landmarks.rules.architect_words`), once dealt; before the deal, the
+    same words for any architect."""
+    b, dealt = state.box, getattr(state, "architects", None)
+    if dealt and dealt[seat] in b.architects:
+        a = b.architects[dealt[seat]]
+        return f"your secret architect, {a.name}, scores {architect_words(b, a)}"
+    return (f"your secret architect scores +{b.architect_points} per building of each of the two building types "
+            "it names, at the end")
+
+
 def goal(state) -> str:
-    b = state.box
-    per = f"{b.architect_points} point{'s' if b.architect_points != 1 else ''}"
-    return (f"Score the most points at the end. Landmark tokens score: {landmark_points(state)}; your secret architect "
-            f"adds {per} per building in your village of either of its two types. This first game ends after "
+    return (f"Score the most points at the end. Landmark tokens score: {landmark_points(state)}; "
+            f"{architect_line(state)} (a building of both its types counts for each). This first game ends after "
             f"{state.rounds} rounds, once every player has led.")
+
+
+#: what each lead action does here, one line each (the kit plays the modules, not the base game: kit ruling L1)
+LEAD_WORDS = {
+    "build": f"choose a building card from your hand and pay its cost; everyone who follows builds too ({SEC_BUILD}); "
+             f"a build may use Castle Grounds ({SEC_GROUNDS}).",
+    "harvest": "a base-game action (its rulebook's Harvest): here leading or following it is recorded and changes "
+               "nothing (kit ruling L1).",
+    "develop": "a base-game action (its rulebook's Develop): here it is recorded and changes nothing (kit ruling L1).",
+    "recruit": "a base-game action (its rulebook's Recruit, for adventurers, which are recruited, never built): here "
+               "it is recorded and changes nothing (kit ruling L1).",
+    "trade": "a base-game action (its rulebook's Trade): here it is recorded and changes nothing (kit ruling L1).",
+}
+
+
+def lead(state) -> str:
+    return ("Choose the action everyone else may then follow; only the leader chooses it. What each does here is "
+            "listed below: this kit plays what the Landmarks and Architects modules add, not the base game (kit "
+            "ruling L1), so only a build changes the position.")
+
+
+def lead_list(state) -> tuple:
+    """``(action, what it does here)`` for each lead action of the box, in its order."""
+    return tuple((a.capitalize(), LEAD_WORDS.get(a, "a base-game action: here it is recorded and changes nothing "
+                                                  "(kit ruling L1)")) for a in state.box.lead_actions)
+
+
+def paying(state) -> str:
+    """How a build is paid, with the box's gold per source (Architects: How To Play, Build)."""
+    b = state.box
+    return (f"Each resource of the cost comes from one source, with gold placed on it: {b.castle_gold} gold on your "
+            f"castle gives any one resource; {b.developed_gold} gold on a developed resource gives its resource; "
+            f"{b.grounds_gold} gold on any player's Castle Grounds, with a card discarded from your hand, gives any "
+            "one resource (gold on another player's Castle Grounds becomes theirs when they next lead). Your gold "
+            "comes back from your own castle and resources when you next lead.")
+
+
+def choose_building(state) -> str:
+    return f"A build starts with the card you mean to build; then you say how you pay for it. {paying(state)}"
+
+
+def build(state) -> str:
+    return f"Pay the card's cost; the card joins your village. {paying(state)}"
 
 
 def over(state) -> str:
@@ -38,6 +92,12 @@ def aid_lead(state) -> str:
     return f"on your turn, choose one action ({', '.join(state.box.lead_actions)}); the others may follow."
 
 
+def aid_build(state) -> str:
+    b = state.box
+    return (f"its cost: {b.castle_gold} gold on your castle or on any Castle Grounds (with a discard) for any "
+            f"resource, {b.developed_gold} on a developed resource for its own.")
+
+
 def aid_acquire(state) -> str:
     costs = ", ".join(f"{t.name} {t.discard}" + (f" {t.icon}" if t.icon else "") for t in state.box.landmarks.values())
     return f"instead of following, discard cards for a landmark token ({costs})."
@@ -48,18 +108,15 @@ TEACH_POINTS = (
       "gold and a small village.", "Architects: Game Setup"),
     T("phase:lead", "Leading", "On your turn you lead: you choose one action and take it. Then each other "
       "player, in clockwise order from your left, may follow it, acquire a landmark, or decline.", TAKE),
-    T("kind:Lead", "Lead an action", "Choose the action everyone else may then follow. Only the leader chooses "
-      "it.", TAKE, aid=aid_lead),
+    T("kind:Lead", "Lead an action", lead, TAKE, aid=aid_lead, lines=lead_list),
     T("kind:Follow", "Follow the lead", "Another player led: you may take the same action after them.", TAKE),
     T("kind:Decline", "Decline", "You may also do nothing when another player leads; your turn to lead comes "
       "when the Active Player Token reaches you.", TAKE),
     T("kind:Acquire", "Acquire a landmark", acquire, "Landmarks: How To Play, Acquiring a Landmark", "09-acquire",
       aid=aid_acquire),
-    T("kind:ChooseBuilding", "Choose what to build", "A build starts with the card you mean to build; then you "
-      "say how you pay for it.", "Architects: How To Play, Build", aid="when building: the card from your hand."),
-    T("kind:Build", "Pay for the build", "Pay the card's cost with the resources and gold of your village; the "
-      "card joins your village.", "Architects: How To Play, Build", "09-gold-after",
-      aid="its cost in your village's resources and gold."),
+    T("kind:ChooseBuilding", "Choose what to build", choose_building, SEC_BUILD,
+      aid="when building: the card from your hand."),
+    T("kind:Build", "Pay for the build", build, SEC_BUILD, "09-gold-after", aid=aid_build),
     T("phase:build", "Building", "The build action is under way: each player who takes it chooses a card and "
       "pays for it.", "Architects: How To Play, Build"),
     T("phase:follow", "Following", "The lead action has been taken: the others answer in turn.", TAKE),

@@ -24,23 +24,57 @@ section. **Start again** (``hk-lesson-restart``) begins a new first game.
 
 from __future__ import annotations
 
+import os
 from html import escape
 
 import ipywidgets as W
 
 from ..events import rulings_html
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, set_aside
+from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
-from .playview import GamePlayView, in_lines, line_layout
+from ..render.style import scroll_region
+from .playview import LINE_PX, GamePlayView, in_lines, line_layout
 
 _BOX = "font:14px sans-serif;line-height:1.4"
 #: why a tutorial's play view has no "Suggest a move" (``hints=False``, its default)
-TUTORIAL_OFF = "in this tutorial, so that you try each move yourself first (hk.tutorial(game, hints=True) turns them on)"
-#: the lesson text's fixed height, in lines of 14 px text (longer text scrolls inside it)
+TUTORIAL_OFF = "in this tutorial, so that you try each move yourself first"
+#: how a notebook turns them on (said only where Python can be typed: never on a Voila page)
+TUTORIAL_HINTS_ON = " (in a notebook, hk.tutorial(game, hints=True) turns them on)"
+#: the lesson text's fixed height, in lines of 14 px text, at the least (longer text scrolls inside it)
 LESSON_LINES = 9
+#: the lesson box's fixed height: :data:`LESSON_LINES` lines at the least, a third of the
+#: window's height on a taller window (13 lines on a 390x844 phone, 12 on a 1280x800 laptop),
+#: 16 lines at the most; a given window's height never changes it, so the board never moves
+LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
+#: the cue shown at the foot of the lesson box while more of the step is below
+MORE_BELOW = "more below \u2193"
+
+
+def on_voila_page() -> bool:
+    """Whether this kernel serves a Voila page (widgets only, no code cell): Voila gives its
+    kernel the environment variable ``SERVER_SOFTWARE`` = ``"voila/<version>"``."""
+    return os.environ.get("SERVER_SOFTWARE", "").startswith("voila/")
+
+
+def lesson_box(html: str) -> str:
+    """``html`` in the lesson box: a named region reachable by Tab that fills the box's fixed
+    height (:data:`LESSON_HEIGHT`) and scrolls when the step is longer, with its scrollbar
+    always shown, and the cue :data:`MORE_BELOW` (CSS ``hk-more``) stuck to its foot while
+    words are hidden below. The cue needs no script: it sticks to the foot of the box and a
+    blank cover (``hk-more-cover``) after the words hides it once the end of the words is in
+    view (a short step, or scrolled to the end). Screen readers skip the cue (the region
+    reads whole)."""
+    line = f"height:{LINE_PX}px"
+    return (f'<div{scroll_region("lesson")} style="height:100%;box-sizing:border-box;overflow-y:scroll;'
+            f'line-height:{LINE_PX}px;scrollbar-gutter:stable">{html}'
+            f'<div class="hk-more-cover" aria-hidden="true" style="{line};position:relative;z-index:2;'
+            'background:#fff"></div>'
+            f'<div class="hk-more" aria-hidden="true" style="{line};margin-top:-{LINE_PX}px;position:sticky;bottom:0;'
+            f'z-index:1;background:#fff;color:#333;font:bold 13px/{LINE_PX}px sans-serif;text-align:right;'
+            f'padding-right:4px">{MORE_BELOW}</div></div>')
 
 
 def _hook(game, name: str):
@@ -91,7 +125,8 @@ class TutorialView(ErrorReporting, W.VBox):
         self.hints = hints
         self.banner = self._init_errors()
         self.head = W.HTML(layout=line_layout(2))
-        self.lesson = W.HTML(layout=line_layout(LESSON_LINES))
+        self.lesson = W.HTML(layout=W.Layout(height=LESSON_HEIGHT, overflow="hidden", max_width="100%",
+                                             flex="0 0 auto"))
         self.lesson.add_class("hk-lesson")
         self.b_next = self._button("Got it", "hk-lesson-next", "I have read this step", self.next, "reading on")
         self.b_skip = self._button("Skip", "hk-lesson-skip", "skip this step", self.skip, "skipping a step")
@@ -123,7 +158,7 @@ class TutorialView(ErrorReporting, W.VBox):
         """Follow ``view``: its changes, and its refusals (every play view says a refused move
         on its message line as a ``"refusal"``), which the lesson panel explains the first time."""
         self.view = view
-        say_hints_off(view, TUTORIAL_OFF)  # no teacher switched them off: the tutorial says its own reason
+        say_hints_off(view, TUTORIAL_OFF + ("" if on_voila_page() else TUTORIAL_HINTS_ON))  # no teacher switched them off: the tutorial says its own reason
         view.on_change(self.guard(lambda _v: self.changed(), "following the game"))
         plain_say = view.say
 
@@ -156,7 +191,7 @@ class TutorialView(ErrorReporting, W.VBox):
                                    f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
-            ("The first round is over: play on freely, or start again." if t.round_done else "", "#333"),
+            (f"The first {round_word(t.game)} is over: play on freely, or start again." if t.round_done else "", "#333"),
             ("A quick question is waiting under the game: answer it there, then 'Back to the game'." if t.asking
              else "", "#8a1c00")) if x)
         if st is None:
@@ -170,11 +205,11 @@ class TutorialView(ErrorReporting, W.VBox):
                 if st.choices and not st.choices[0].startswith("then: ") else \
                 ("<div>Your choices then: " + "; ".join(escape(c[6:]) for c in st.choices) + "</div>") if st.choices else ""
             more = t.waiting()
-            also = ("<div style='color:#555'>Also new now: " + ", ".join(escape(w.title) for w in more) + "</div>") \
+            also = ("<div style='color:#555'>Next in the lesson: "
+                    + ", ".join(escape(t.shown(w.key).title) for w in more) + "</div>") \
                 if more else ""
             body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{lines_html(st.lines)}{choices}{section}{also}"
-        self.lesson.value = in_lines(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>',
-                                     LESSON_LINES, "lesson")
+        self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
         self.b_next.disabled = self.b_skip.disabled = st is None
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
         if [o[1] for o in self.met.options] != [o[1] for o in opts]:

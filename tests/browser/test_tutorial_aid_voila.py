@@ -3,7 +3,9 @@ phone (390x844): the game whose aid is the longest of the registered games is op
 the goal, "Got it" shows the aid as a list in the fixed-height lesson panel, and the status
 line above the board shows its words whole (its lines fit its fixed height); the panel is
 reached by Tab and scrolled by keyboard to the aid's last line; the page never scrolls
-sideways; "Player aid and goal", pressed by keyboard after everything is read, shows the goal
+sideways; while the words run on below the box its scrollbar shows and a "more below" cue
+is seen at its foot (not once scrolled to the end, nor under a step that fits); on a phone at
+least five lines of the aid's list are in view; "Player aid and goal", pressed by keyboard after everything is read, shows the goal
 again and then the aid."""
 
 from __future__ import annotations
@@ -14,8 +16,16 @@ from playwright.sync_api import expect
 
 from haunted_kit.games import game_names
 from haunted_kit.tutorial import Tutorial, teach_points, write_notebook
+from haunted_kit.widgets.playview import LINE_PX
 
 pytestmark = pytest.mark.browser
+
+
+def cue_seen(region) -> bool:
+    """Whether the lesson box's cue is what the eye sees at its place (not its cover)."""
+    return region.evaluate("el => { const c = el.querySelector('.hk-more'), r = c.getBoundingClientRect(); "
+                           "const top = document.elementFromPoint(r.left + r.width - 8, r.top + r.height / 2); "
+                           "return !!top && c.contains(top) && c.innerText.includes('more below'); }")
 
 
 def longest_aid() -> tuple:
@@ -41,6 +51,15 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
     region = lesson.locator("[role=region]")
     height = region.evaluate("el => el.clientHeight")
     last = lesson.locator("ul.hk-aid li").last
+    # the words overflow: the scrollbar is always there and the cue "more below" is seen at the foot
+    assert region.evaluate("el => el.scrollHeight > el.clientHeight + 1"), "the aid fits: nothing to cue"
+    assert region.evaluate("el => getComputedStyle(el).overflowY") == "scroll"
+    assert cue_seen(region), "the words run on below the box but no 'more below' cue is seen"
+    # on a phone too, at least five lines of the aid's list are in view
+    shown = lesson.locator("ul.hk-aid").evaluate(
+        "(ul) => { const r = ul.getBoundingClientRect(), b = ul.closest('[role=region]').getBoundingClientRect(); "
+        "return Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top); }")
+    assert shown >= 5 * LINE_PX, f"only {shown} px of the aid's list are in view ({size[0]}x{size[1]})"
     with explained("scrolling the lesson panel to the aid's last line by keyboard", srv, page):
         region.focus()
         expect(region).to_be_focused()
@@ -50,6 +69,7 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
                                "b = li.closest('[role=region]').getBoundingClientRect(); "
                                "return r.bottom <= b.bottom + 1 && r.top >= b.top - 1; }")
         assert inside, "the aid's last line cannot be scrolled into the panel"
+        assert not cue_seen(region), "scrolled to the end, the cue still says there is more below"
     assert region.evaluate("el => el.clientHeight") == height        # the panel keeps its height
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     save_screenshot(page, f"tutorial-aid-{game}-{size[0]}x{size[1]}", full_page=False)
@@ -64,6 +84,8 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
                 page.locator(".hk-lesson-next").click()
             page.wait_for_timeout(300)
         expect(lesson).to_contain_text("Nothing new right now", timeout=30_000)
+        assert region.evaluate("el => el.scrollHeight <= el.clientHeight + 1")
+        assert not cue_seen(region), "a step that fits the box is cued as running on"
         button = page.locator(".hk-lesson-aid")
         button.focus()
         expect(button).to_be_focused()
