@@ -24,7 +24,7 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from ..render import style as S
-from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, on_tap, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from . import actions as A
@@ -64,7 +64,7 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.highlight: tuple = ()
         self.state = state
         self.draws = 0
-        self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the land board"))
+        on_tap(self.canvas, self.guard(self._on_mouse_down, "handling a click on the land board"))
         redraw_for_new_views(self.canvas[0], self.guard(self.redraw, "drawing the land board for a new view"))
         self.redraw()
 

@@ -37,7 +37,7 @@ from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..state import VISIBILITY
 from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
-from ...widgets.canvas import draw_primitives, fit_to_output, held
+from ...widgets.canvas import draw_primitives, fit_to_output, held, on_tap
 from ...widgets.errors import ErrorReporting
 from ...widgets.whatis import WhatIsThis
 from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
@@ -143,7 +143,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._highlight = ((), (), None)
         self._hover_index = None
         self.state = state
-        self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the field"))
+        on_tap(self.canvas, self.guard(self._on_mouse_down, "handling a click on the field"))
         self.canvas.on_mouse_move(self.guard(self._on_mouse_move, "showing the cell under the mouse"))
         self.canvas.on_mouse_out(self.guard(self._on_mouse_out, "clearing the hover"))
         for name in LAYER_NAMES:  # a new browser view starts empty: draw that layer again
