@@ -13,6 +13,7 @@ from haunted_kit.haunted import pathfinding as pf
 from haunted_kit.haunted.exercises import EXERCISES, FACTS, TEACHER_DIR, ExerciseError, for_notebook, make, rebuild
 from haunted_kit.haunted.widgets.exercise import exercise
 from haunted_kit.render.style import cell_name, name_cells
+from haunted_kit.exercises import sentence_case
 
 SEEDS = range(5)
 #: seeds per exercise for the fairness property in the fast run (the slow test runs 500)
@@ -93,7 +94,7 @@ def test_a_wrong_answer_gets_the_engines_reason_and_section():
     far = next(c for c in ex.state.field.cells if c not in ex.answer and c != here)
     fb = ex.check(set(ex.answer) | {far}, attempt=2)
     refusal = ex.state.why_not(A.Explore(far))
-    assert not fb.correct and name_cells(refusal.text) in fb.text and fb.section == "Basic Actions: Exploration"
+    assert not fb.correct and sentence_case(". " + name_cells(refusal.text))[2:] in fb.text and fb.section == "Basic Actions: Exploration"
 
 
 def test_bad_answers_and_keys_are_clear_errors():
@@ -312,8 +313,8 @@ def test_number_feedback_nudges_then_applies_the_rule_and_never_states_the_answe
     assert ex.answer == 2
     fb = ex.check(3)
     assert (fb.correct, fb.step) == (False, "nudge")
-    assert fb.text == ("3 is too high. Look at: the terrain of the cell you enter in the terrain table, then the "
-                       "ghost cards and the skills learned (rulebook: \"Game Field, Tiles and Terrain Types\").")
+    assert fb.text == ("3 is too high. Look at: the terrain of the cell you enter, in the terrain table, then what "
+                       "changes its cost here (rulebook: \"Game Field, Tiles and Terrain Types\").")
     assert ex.check(1).text.startswith("1 is too low.")
     fb = ex.check(3, attempt=2)
     assert fb.step == "rule" and fb.text == (
@@ -336,10 +337,10 @@ def test_cell_feedback_names_the_wrong_cell_only_at_the_second_try():
     assert a.text != b.text
     for cell, fb in zip(far, (a, b)):
         refusal = ex.state.why_not(A.Explore(cell))
-        assert fb.text == (f"cell {cell_name(cell)}: not allowed. {name_cells(refusal.text)} (rulebook: "
+        assert fb.text == (f"cell {cell_name(cell)}: not allowed. {sentence_case('. ' + name_cells(refusal.text))[2:]} (rulebook: "
                            f"{refusal.section}). Check every cell you did not select: is it one where a neighbour of "
                            "cell 0,-1 costs no more than 4?")
-    assert a.text.startswith("cell 1,0: not allowed. suburb cell 1,0 on Kalena is not adjacent to P2's sensor at "
+    assert a.text.startswith("cell 1,0: not allowed. Suburb cell 1,0 on Kalena is not adjacent to P2's sensor at "
                              "suburb cell 0,-1 on Kalena; a sensor moves one cell at a time")
     missing = ex.check(set(sorted(ex.answer)[1:]), attempt=2)   # nothing wrong selected, one left out: no count
     assert missing.text == "Check every cell you did not select: is it one where a neighbour of cell 0,-1 costs no more than 4?"
@@ -356,7 +357,7 @@ def test_pick_and_choose_feedback_follow_the_answer_given():
     assert ex.check({"skill 2"}, attempt=2).text == (
         "skill 2: not legal. P1 has already learned skill 2; a skill is learned only once (rulebook: Skill Cards; "
         "Additional Actions: Learning). Check each option you did not tick against the place, the tokens and the cost.")
-    assert ex.check({"skill 9"}, attempt=2).text.startswith("skill 9: not legal. skill 9 costs food and wood")
+    assert ex.check({"skill 9"}, attempt=2).text.startswith("skill 9: not legal. Skill 9 costs food and wood")
     nf = make("02-next-first", 1)
     assert nf.answer == "P3"
     assert nf.check("P1").text.startswith("Not P1. Look at: the valor track")
