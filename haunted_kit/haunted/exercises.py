@@ -300,7 +300,7 @@ def fact_lines(facts: dict) -> list[str]:
             for v, ps in sorted(marks.items(), reverse=True)) + ".")
     if "skills" in facts:
         out.append("Skills in play: " + ", ".join(
-            f"{k} (costs {' + '.join(box.skills[k].cost)}: {box.skills[k].text})"
+            f"{k} (costs {' + '.join(box.skills[k].cost)}: {box.skills[k].text.rstrip('.')})"
             for k in facts["skills"]) + ".")
     if "market" in facts:
         out.append(f"Market card {facts['market']} in play: " + "; ".join(
@@ -360,7 +360,7 @@ def _cost_parts(s, p: int, c: int) -> str:
     known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
     if known:
         bits.append(f"{_p(p)} has learned skill{'s' if len(known) > 1 else ''} " + "; ".join(
-            f"{k} ({box.skills[k].text})" for k in known))
+            f"{k} ({box.skills[k].text.rstrip('.')})" for k in known))
     cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
     bits.append(f"ghost card{'s' if len(cards) > 1 else ''} {', '.join(map(str, cards))} in play, and the cell "
                 f"{'holds a ghost' if s.ghosts[c] else 'holds no ghost'}")
@@ -377,7 +377,7 @@ def _terrain_table(s, p: int) -> str:
     costs = ", ".join(f"{name} {t.explore_cost}" if t.explore_cost else f"{name}: cannot be entered"
                       for name, t in box.terrains.items())
     known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
-    skills = (f"; {_p(p)}'s skills: " + "; ".join(f"{k} ({box.skills[k].text})" for k in known)) if known else ""
+    skills = (f"; {_p(p)}'s skills: " + "; ".join(f"{k} ({box.skills[k].text.rstrip('.')})" for k in known)) if known else ""
     cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
     extra = " Ghost card 3 adds 1 token on a cell with a ghost." if 3 in cards else ""
     return f"Entering costs {costs}{skills}.{extra}"
@@ -457,7 +457,7 @@ def _entry_cost(seed: int) -> Exercise:
         f"How many exploration tokens does {_p(p)} pay to enter the cell {cell} (tinted, marked ?)? "
         f"Ghost card{'s' if len(s.config.ghost_cards) > 1 else ''} in play: {cards}.",
         "number", cost,
-        "the terrain of the cell you enter, in the terrain table, then what changes its cost here",
+        "the terrain table for the cell you enter, then what changes its cost here",
         "Game Field, Tiles and Terrain Types",
         "Paying for the cell you leave, or forgetting ghost card 3's extra token on a cell with a ghost.",
         state=s, player=p, highlight={cell: "?"}, explain=explain,
