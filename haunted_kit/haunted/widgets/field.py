@@ -217,6 +217,17 @@ class FieldWidget(ErrorReporting, W.VBox):
                       (s.field.layout, key_cells, tuple(path), event_cell)):
             self._keyed()
 
+    def pan_to(self, cells) -> float:
+        """On a phone, where the board is drawn wider than its box and pans sideways, bring
+        ``cells`` (axial tuples; the cells a question is about) into view: the box is scrolled
+        so their centre is in its middle. Returns that centre as a fraction of the board's
+        width (``-1``: no cell given, the box is left as it is); a no-op where the board fits."""
+        xs = [self.geom.centre(tuple(c))[0] for c in cells]
+        f = -1.0 if not xs else round((min(xs) + max(xs)) / 2 / self.geom.width, 4)
+        if self.keypad is not None:
+            self.keypad.pan_x = f
+        return f
+
     def _on_client_ready(self, name: str) -> None:
         if name == "hover":
             i, self._hover_index = self._hover_index, None
