@@ -131,7 +131,10 @@ def test_a_phone_taps_cells_of_an_exercise_and_swipes_scroll_the_page(chromium_b
                 """(c, [x, y]) => { const box = c.closest('.hk-field-box'); const r = c.getBoundingClientRect();
                                     const s = r.width / c.width;
                                     box.scrollLeft += r.left + x * s - innerWidth / 2;
-                                    window.scrollBy(0, r.top + y * s - innerHeight / 2); }""", [x, y])
+                                    let el = c.parentElement;   // the page's scroller (Voila scrolls a container)
+                                    while (el && !(el.scrollHeight > el.clientHeight &&
+                                                   /(auto|scroll)/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
+                                    (el || document.scrollingElement).scrollTop += r.top + y * s - innerHeight / 2; }""", [x, y])
             px, py = board.page_point(cell)
             assert 0 < px < 390 and 0 < py < 844, (px, py)
             page.touchscreen.tap(px, py)
@@ -145,5 +148,18 @@ def test_a_phone_taps_cells_of_an_exercise_and_swipes_scroll_the_page(chromium_b
                 r = b.bounding_box()
                 assert r["x"] >= 0 and r["x"] + r["width"] <= 390, (cls, r)
             save_screenshot(page, "exercise-phone-tap")
+        with explained("a vertical swipe on the board scrolls the page", srv, page):
+            scroller = """c => { let el = c.parentElement;
+                                 while (el && !(el.scrollHeight > el.clientHeight &&
+                                                /(auto|scroll)/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
+                                 return (el || document.scrollingElement).scrollTop; }"""
+            before = page.locator(FIELD).evaluate(scroller)
+            cdp = context.new_cdp_session(page)
+            px, py = board.page_point(cell)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": px, "y": py}]})
+            for k in range(1, 11):
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": px, "y": py - 20 * k}]})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            page.wait_for_function(f"() => ({scroller})(document.querySelector('{FIELD}')) > {before}", timeout=10_000)
     finally:
         context.close()
