@@ -137,3 +137,24 @@ def test_every_play_view_board_answers_a_tap_as_a_click(name):
             assert by_tap.state.to_dict() == by_click.state.to_dict() if hasattr(by_click.state, "to_dict") else True
         changed |= visible_text(by_click) != before
     assert changed, f"no click on {name}'s play view boards showed anything: the test would not see a lost tap"
+
+
+@pytest.mark.parametrize("name", PLAY_GAMES)
+def test_every_board_keeps_a_swipe_from_ipycanvas(name):
+    """Every canvas board of the game's play view sits in a box with a TouchScroll for that box's
+    CSS class (so a swipe on it scrolls the page; tests/browser/test_exercise_widget.py swipes)."""
+    from haunted_kit.widgets.canvas import TouchScroll
+
+    g = get_game(name)
+    players = min(max(2, g.min_players), g.max_players)
+    v = game_module(name, "widgets").play_view(g.new_game(players=players, seed=3), bots=[], hints=False)
+    todo, found = [v], 0
+    while todo:
+        w = todo.pop()
+        kids = list(getattr(w, "children", ()) or ())
+        if any(isinstance(k, (Canvas, MultiCanvas)) for k in kids):
+            touch = [k for k in kids if isinstance(k, TouchScroll)]
+            assert len(touch) == 1 and touch[0].box_class in w._dom_classes, (name, type(w).__name__)
+            found += 1
+        todo.extend(kids)
+    assert found, f"{name}'s play view has no canvas board"

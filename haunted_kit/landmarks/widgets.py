@@ -41,7 +41,7 @@ from . import rules as R
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
-from ..widgets.canvas import draw_primitives, fit_to_output, held, on_tap, phone_min_width, redraw_for_new_views
+from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, phone_min_width, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
@@ -72,7 +72,8 @@ class LandmarksPanel(W.VBox):
         # position, and focusing a partly visible canvas would scroll the page under the tap
         focus_fix = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>",
                            layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, *([self.whatis, focus_fix] if key else [])]
+        self.children = [self.canvas, *([self.whatis, focus_fix] if key else []),
+                         TouchScroll("hk-landmarks-panel")]  # a swipe on the panel scrolls the page (a phone)
         self.state = None
         self.update(state)
 

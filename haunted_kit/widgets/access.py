@@ -95,13 +95,6 @@ class FieldKeys(anywidget.AnyWidget):
         untab();
         new MutationObserver(untab).observe(box, { subtree: true, childList: true, attributes: true,
                                                   attributeFilter: ["tabindex"] });
-        // ipycanvas cancels every touch on its canvas (preventDefault), so a swipe on the board never
-        // scrolls the page nor pans the board in its box. Keep a finger's events from it: the browser
-        // then scrolls and pans as anywhere else, and turns a tap into the mouse click the board takes.
-        for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
-          box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
-                               { capture: true, passive: true });
-        }
         // on a phone the board is wider than its box and pans sideways: bring the cells a question
         // is about into view (pan_x: their centre as a fraction of the board's width; -1: leave it)
         const pan = () => {

@@ -13,6 +13,8 @@
 * :func:`on_tap` - a click or a tap on a touch screen, one callback: ipycanvas turns a finger
   into touch events (no mouse click ever comes), so every board that takes clicks wires
   its click handler through it, in one line.
+* :class:`TouchScroll` - put under a board: a swipe on its canvas scrolls the page and pans
+  the board in its box (ipycanvas cancels every touch on a canvas), a tap still a click.
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
 """
@@ -21,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 
+import anywidget
 import ipywidgets as W
+import traitlets
 import numpy as np
 from ipycanvas import canvas as _ipc
 
@@ -98,6 +102,37 @@ def on_tap(canvas, callback) -> None:
     canvas.on_touch_move(touch_move)
     canvas.on_touch_end(touch_end)
     canvas.on_touch_cancel(lambda _t: start.clear())
+
+
+class TouchScroll(anywidget.AnyWidget):
+    """An invisible widget put in a board's box (the element with CSS class ``box_class``):
+    ipycanvas cancels every touch on its canvas (``preventDefault``), so a swipe on a board
+    would never scroll the page nor pan a phone's board in its box. This keeps a finger's
+    events on the box's canvases from ipycanvas (stopped on their way down, in the capture
+    phase): the browser then scrolls and pans as anywhere else and turns a tap into the mouse
+    click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
+
+    _esm = """
+    function render({ model, el }) {
+      let tries = 0;
+      const attach = () => {
+        const box = el.closest("." + model.get("box_class"));
+        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+        if (box.dataset.hkTouchScroll) return;
+        box.dataset.hkTouchScroll = "1";
+        for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
+          box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
+                               { capture: true, passive: true });
+        }
+      };
+      attach();
+    }
+    export default { render };
+    """
+    box_class = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, box_class: str, **kw):
+        super().__init__(box_class=box_class, layout=W.Layout(height="0px", margin="0px", overflow="hidden"), **kw)
 
 
 def _manager():

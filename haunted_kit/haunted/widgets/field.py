@@ -37,7 +37,7 @@ from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..state import VISIBILITY
 from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
-from ...widgets.canvas import draw_primitives, fit_to_output, held, on_tap
+from ...widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap
 from ...widgets.errors import ErrorReporting
 from ...widgets.whatis import WhatIsThis
 from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
@@ -122,7 +122,8 @@ class FieldWidget(ErrorReporting, W.VBox):
                                 layout=W.Layout(height="0px", margin="0px"))
         self.whatis = WhatIsThis(width=self.geom.width) if key else None
         below = [self.whatis] if self.whatis is not None else []
-        self.children = [self.canvas, self.info, *below, banner, self.focus_fix]
+        self.touch = TouchScroll("hk-field-box")  # a swipe on the board scrolls the page (a phone)
+        self.children = [self.canvas, self.info, *below, banner, self.focus_fix, self.touch]
         #: the keyboard element with the ARIA live region (:mod:`.access`), or ``None``
         self.keypad = None
         self.cursor = None
@@ -131,7 +132,7 @@ class FieldWidget(ErrorReporting, W.VBox):
             # as wide as the board: a long sentence wraps instead of widening the field
             self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width="100%"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
-            self.children = [self.canvas, self.keypad, self.info, *below, banner, self.focus_fix]
+            self.children = [self.canvas, self.keypad, self.info, *below, banner, self.focus_fix, self.touch]
         self.add_class("hk-field-box")
         fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)  # scaled down in a narrow output
         self.draw_counts: Counter = Counter()
