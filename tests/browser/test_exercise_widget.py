@@ -163,3 +163,32 @@ def test_a_phone_taps_cells_of_an_exercise_and_swipes_scroll_the_page(chromium_b
             page.wait_for_function(f"() => ({scroller})(document.querySelector('{FIELD}')) > {before}", timeout=10_000)
     finally:
         context.close()
+
+
+def test_a_number_answer_from_the_keyboard_in_chromium(page, voila_server, tmp_path):
+    """The number box asks for a numeric keyboard, Enter in it checks, and after "New exercise"
+    the focus is in the new exercise's box (not at the page's top)."""
+    ex = make("01-entry-cost", 1)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('from haunted_kit.haunted.widgets.exercise import exercise\nexercise("01-entry-cost", seed=1)')]
+    path = tmp_path / "number.ipynb"
+    nbformat.write(nb, path)
+    srv = voila_server(path)
+    box, feedback = page.locator("input.hk-ex-number"), page.locator(".hk-ex-feedback")
+    with explained("loading the number exercise", srv, page):
+        page.goto(srv.url)
+        expect(box).to_be_visible(timeout=60_000)
+        assert box.get_attribute("inputmode") == "numeric"
+    with explained("Enter in the box checks", srv, page):
+        box.fill(str(ex.answer + 1))
+        box.press("Enter")
+        expect(feedback).to_contain_text("Not quite: a hint (try 1)")
+        expect(feedback).to_contain_text("Try again, or press Show answer.")
+        box.fill(str(ex.answer))
+        box.press("Enter")
+        expect(feedback).to_contain_text("Right!")
+    with explained("New exercise keeps the focus in the exercise", srv, page):
+        page.locator(".hk-ex-new").click()
+        expect(page.locator(".hk-ex-title, .hk-exercise").first).to_contain_text(f"seed {ex.seed + 1}")
+        page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('hk-ex-number')"
+                               " && document.activeElement.value === ''", timeout=10_000)
