@@ -70,6 +70,17 @@ COMMON_KEEP = 3
 MAX_SKIPS = 200
 
 
+#: a small letter that starts a sentence: after a full stop, "!" or "?" and a space
+_LOWER_START = re.compile(r"(?<![A-Za-z]\.[a-z])(?<!\be\.g)(?<!\bi\.e)([.!?] +)([a-z])")
+
+
+def sentence_case(text: str) -> str:
+    """``text`` with every sentence begun with a capital (``"mill: not legal. a mill stands"``
+    -> ``"... Not legal. A mill stands"``: an engine's refusal reason, written to follow a
+    colon, put after a full stop). "e.g." and "i.e." are no sentence ends."""
+    return _LOWER_START.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 building"``, ``"2 buildings"``: ``n`` and ``word`` made plural unless ``n`` is 1
     (``many``: the plural when it is not ``word + "s"``)."""
@@ -270,10 +281,10 @@ class Exercise:
             tries = attempt - 1
         got = self.normalise(response)
         if got == self.answer:
-            return Feedback(True, "right", self.answer_text(), self.section)
+            return Feedback(True, "right", sentence_case(self.answer_text()), self.section)
         if tries < RULE_AFTER:
-            return Feedback(False, "nudge", shown(self.nudge_text(got)), self.section)
-        return Feedback(False, "rule", shown(self.rule_text(got)), self.section)
+            return Feedback(False, "nudge", sentence_case(shown(self.nudge_text(got))), self.section)
+        return Feedback(False, "rule", sentence_case(shown(self.rule_text(got))), self.section)
 
     def nudge_text(self, got) -> str:
         """Step 1 for the wrong answer ``got``: which way it is off (:func:`how_off`) and

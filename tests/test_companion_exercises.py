@@ -16,7 +16,7 @@ from haunted_kit.estate import actions as EA
 from haunted_kit.estate.exercises import EXERCISES as ESTATE
 from haunted_kit.estate.exercises import rebuild as estate_rebuild
 from haunted_kit.estate.widgets import exercise as estate_exercise
-from haunted_kit.exercises import NONE_OF_THEM, Exercise, ExerciseError
+from haunted_kit.exercises import NONE_OF_THEM, Exercise, ExerciseError, sentence_case
 from haunted_kit.render.style import name_cells
 from haunted_kit.landmarks import Acquire
 from haunted_kit.landmarks import ChooseBuilding as LChooseBuilding
@@ -25,6 +25,7 @@ from haunted_kit.landmarks.exercises import EXERCISES as LANDMARKS
 from haunted_kit.landmarks.exercises import rebuild as landmarks_rebuild
 from haunted_kit.landmarks.widgets import exercise as landmarks_exercise
 from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.exercise import RUN_FIRST
 
 SEEDS = range(30)
 
@@ -107,10 +108,10 @@ def test_a_wrong_answer_gets_a_nudge_then_the_rule_then_the_answer(sets, key):
     assert (first.correct, first.stage) == (False, "nudge")
     assert ex.nudge in first.text and first.text.count(ex.section) == 1   # the section named once
     second = ex.check(wrong, tries=1)
-    assert (second.correct, second.stage) == (False, "rule") and ex.rule in second.text
+    assert (second.correct, second.stage) == (False, "rule") and sentence_case(ex.rule) in second.text
     assert len(second.text) > len(ex.rule)  # and what the engine says about that answer
     right = ex.check(ex.right_response(), tries=2)
-    assert (right.correct, right.stage) == (True, "right") and right.text == ex.answer_text()
+    assert (right.correct, right.stage) == (True, "right") and right.text == sentence_case(ex.answer_text())
 
 
 def test_the_rule_names_the_engines_reason_for_a_wrong_slot():
@@ -119,11 +120,12 @@ def test_the_rule_names_the_engines_reason_for_a_wrong_slot():
     said = ex.check(wrong, tries=1).text
     for o in wrong:
         slot = tuple(int(x) for x in re.findall(r"-?\d+", o))
-        assert f"{o}: refused, {name_cells(str(ex.state.why_not(EA.PlaceTile(ex.about, slot))))}." in said
+        said_o = f"{o}: refused, {name_cells(str(ex.state.why_not(EA.PlaceTile(ex.about, slot))))}."
+        assert said_o[:1].upper() + said_o[1:] in said   # each a sentence, begun with a capital
     assert said == (
         "That is not the right set of choices. Expand the lands: a tile costs its price in gold; your first tile must "
         "lie over the shared lower area, every later one must connect to a tile of your estate. "
-        + "".join(f"slot {c}: refused, cell {c} does not touch P3's estate (cell 0,2): a tile after the first has to "
+        + "".join(f"Slot {c}: refused, cell {c} does not touch P3's estate (cell 0,2): a tile after the first has to "
                   "touch one that already carries your marker (estate rules: Expand the lands). " for c in ("-2,1", "0,-2", "1,0"))
         + "Check each option you did not tick against the same rule.")
     # the first wrong try: what to check and the section, neither which nor how many slots are right
@@ -175,7 +177,7 @@ def test_the_widget_steps_through_nudge_rule_answer_and_new_exercise(make):
     with capture_errors() as caught:
         w = make(key, 4)
         text = w._repr_mimebundle_()["text/plain"]
-        assert text.startswith(f"ExerciseWidget: Exercise: Gold after ") and f"({key}, seed 4)" in text
+        assert text.startswith(f"{RUN_FIRST}\nExercise: Gold after ") and f"({key}, seed 4)" in text
         assert all(f in text for f in w.ex.fact_lines())
         w.b_answer.click()
         assert "Have a try first" in w.feedback.value and w.tries == 0

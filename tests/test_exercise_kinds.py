@@ -81,7 +81,7 @@ def test_none_of_them_is_the_explicit_answer_when_nothing_applies():
     wrong = ex.check({ex.options[0]})
     assert not wrong.correct and wrong.text.startswith("That is not the right set of choices. Look at: where P1 stands")
     assert ex.check({ex.options[0]}, tries=1).text == (
-        "skill 3: not legal. skill 3 costs food and food; it needs 2 food but P1 has 0 food (rulebook: Additional "
+        "skill 3: not legal. Skill 3 costs food and food; it needs 2 food but P1 has 0 food (rulebook: Additional "
         "Actions: Learning). Check each option you did not tick against the place, the tokens and the cost.")
     some = HAUNTED.make("01-which-building", 1)          # answer: mill and noria; "none of them" gets no count
     assert some.answer == {"mill", "noria"} and some.check({NONE_OF_THEM}).text == (
@@ -217,7 +217,7 @@ def test_new_exercise_shows_every_part_at_once(sets, widget):
             seen.append((title in change["new"], question in change["new"], f"seed {w.ex.seed}" in title.value,
                          w.ex.question.split()[0] in question.value))
 
-        w.observe(on_children, "children")
+        w.body.observe(on_children, "children")  # the parts shown; the buttons' row is kept
         shown = [(part, part.value) for part in (w.title, w.facts, w.question)]
         w.b_new.click()
         assert seen == [(True, True, True, True)]         # one change of the view, every part already new

@@ -126,3 +126,59 @@ def test_one_part_names_one_part_never_their_sum():
     assert one_part(parts, 3, 2) == "One part to check: 3 were taken."
     assert one_part([("a worker is free", 0), ("income 2", 2)], 3, 2) == "One part to check: a worker is free."
     assert one_part([("income 2", 2)], 3, 2) == ""
+
+
+#: a sentence begun with a small letter (after ". "), or broken punctuation: a full stop
+#: inside brackets that a clause goes on from ("nothing).) is"), a doubled mark
+_SMALL_START = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?] +[a-z]")
+_BROKEN = re.compile(r"[.!?]\)\.|[.!?]\)\s+[a-z]|\.\.(?!\.)|,,|;;|[,;:]\.|\.,|\s[.,;:](?!\d)")
+
+
+def _feedback(e):
+    """Every verdict a student can be shown: the wrong answers' steps, the right answer."""
+    out = [e.check(w, tries).text for w in _wrongs(e) for tries in (0, 1)]
+    return out + [e.check(e.right_response()).text]
+
+
+@pytest.mark.parametrize("g,key", _all())
+def test_feedback_is_in_sentence_case_and_well_punctuated(made, g, key):
+    for e in made[g, key]:
+        for text in _feedback(e) + [e.question, *e.fact_lines()]:
+            small = _SMALL_START.search(text)
+            assert not small, (e.seed, small.group(0), text)
+            broken = _BROKEN.search(text)
+            assert not broken, (e.seed, broken.group(0), text)
+
+
+#: a nudge that says by how much a part changes the count gives that part away
+_AMOUNT = re.compile(r"\b(one|two|\d+) (less|more|fewer|extra)\b|(?<!\w)[+-]\d", re.I)
+
+
+@pytest.mark.parametrize("g,key", _all())
+def test_the_first_hint_nudges_without_the_parts_or_the_rule(made, g, key):
+    """The first hint says where to look (and the rules section), never every part of a count
+    with what each adds, nor the rule so stated that the answer follows at once: no amounts,
+    at most two things listed, and no sentence of the rule applied (the second step)."""
+    for e in made[g, key]:
+        nudge = e.nudge
+        assert not _AMOUNT.search(nudge), (e.seed, nudge)
+        if e.kind == "number":  # the parts of a count: two things to look at at most
+            listed = len(re.findall(r"[,;]|\bthen\b", nudge))
+            assert listed <= 2, (e.seed, listed, nudge)
+        rule = e.rule if isinstance(e.rule, str) else ""
+        for clause in re.split(r"[.;:]\s+", rule):
+            assert len(clause) < 25 or clause not in nudge, (e.seed, clause, nudge)
+
+
+@pytest.mark.parametrize("g,key", _all())
+def test_no_text_points_at_a_panel_that_is_not_shown(made, g, key):
+    """An exercise speaks of "the panel" only when its widget shows one (a board whose class is a
+    panel); the facts are otherwise "listed under" the question, in words."""
+    make = getattr(game_module(g, "widgets"), "exercise_view", None)
+    if make is None:
+        return
+    w = make(key, made[g, key][0].seed)
+    has_panel = w.board is not None and "panel" in type(w.board).__name__.lower()
+    for e in made[g, key]:
+        for text in [*_texts(e)]:
+            assert has_panel or "panel" not in text.lower(), (e.seed, text)

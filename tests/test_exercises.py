@@ -4,6 +4,7 @@ engine independently (apply the action on a copy, or recount from the log)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -13,6 +14,7 @@ from haunted_kit.haunted import pathfinding as pf
 from haunted_kit.haunted.exercises import EXERCISES, FACTS, TEACHER_DIR, ExerciseError, for_notebook, make, rebuild
 from haunted_kit.haunted.widgets.exercise import exercise
 from haunted_kit.render.style import cell_name, name_cells
+from haunted_kit.exercises import sentence_case
 
 SEEDS = range(5)
 #: seeds per exercise for the fairness property in the fast run (the slow test runs 500)
@@ -93,7 +95,7 @@ def test_a_wrong_answer_gets_the_engines_reason_and_section():
     far = next(c for c in ex.state.field.cells if c not in ex.answer and c != here)
     fb = ex.check(set(ex.answer) | {far}, attempt=2)
     refusal = ex.state.why_not(A.Explore(far))
-    assert not fb.correct and name_cells(refusal.text) in fb.text and fb.section == "Basic Actions: Exploration"
+    assert not fb.correct and sentence_case(". " + name_cells(refusal.text))[2:] in fb.text and fb.section == "Basic Actions: Exploration"
 
 
 def test_bad_answers_and_keys_are_clear_errors():
@@ -312,8 +314,8 @@ def test_number_feedback_nudges_then_applies_the_rule_and_never_states_the_answe
     assert ex.answer == 2
     fb = ex.check(3)
     assert (fb.correct, fb.step) == (False, "nudge")
-    assert fb.text == ("3 is too high. Look at: the terrain of the cell you enter in the terrain table, then the "
-                       "ghost cards and the skills learned (rulebook: \"Game Field, Tiles and Terrain Types\").")
+    assert fb.text == ("3 is too high. Look at: the terrain table for the cell you enter, then what "
+                       "changes its cost here (rulebook: \"Game Field, Tiles and Terrain Types\").")
     assert ex.check(1).text.startswith("1 is too low.")
     fb = ex.check(3, attempt=2)
     assert fb.step == "rule" and fb.text == (
@@ -336,10 +338,10 @@ def test_cell_feedback_names_the_wrong_cell_only_at_the_second_try():
     assert a.text != b.text
     for cell, fb in zip(far, (a, b)):
         refusal = ex.state.why_not(A.Explore(cell))
-        assert fb.text == (f"cell {cell_name(cell)}: not allowed. {name_cells(refusal.text)} (rulebook: "
+        assert fb.text == (f"cell {cell_name(cell)}: not allowed. {sentence_case('. ' + name_cells(refusal.text))[2:]} (rulebook: "
                            f"{refusal.section}). Check every cell you did not select: is it one where a neighbour of "
                            "cell 0,-1 costs no more than 4?")
-    assert a.text.startswith("cell 1,0: not allowed. suburb cell 1,0 on Kalena is not adjacent to P2's sensor at "
+    assert a.text.startswith("cell 1,0: not allowed. Suburb cell 1,0 on Kalena is not adjacent to P2's sensor at "
                              "suburb cell 0,-1 on Kalena; a sensor moves one cell at a time")
     missing = ex.check(set(sorted(ex.answer)[1:]), attempt=2)   # nothing wrong selected, one left out: no count
     assert missing.text == "Check every cell you did not select: is it one where a neighbour of cell 0,-1 costs no more than 4?"
@@ -356,7 +358,7 @@ def test_pick_and_choose_feedback_follow_the_answer_given():
     assert ex.check({"skill 2"}, attempt=2).text == (
         "skill 2: not legal. P1 has already learned skill 2; a skill is learned only once (rulebook: Skill Cards; "
         "Additional Actions: Learning). Check each option you did not tick against the place, the tokens and the cost.")
-    assert ex.check({"skill 9"}, attempt=2).text.startswith("skill 9: not legal. skill 9 costs food and wood")
+    assert ex.check({"skill 9"}, attempt=2).text.startswith("skill 9: not legal. Skill 9 costs food and wood")
     nf = make("02-next-first", 1)
     assert nf.answer == "P3"
     assert nf.check("P1").text.startswith("Not P1. Look at: the valor track")
@@ -370,3 +372,52 @@ def test_empty_answers_are_not_answers():
         make("03-sale", 0).check(None)
     with pytest.raises(ExerciseError, match="Choose an answer first: P1, P2, P3, P4."):
         make("02-next-first", 0).check(None)
+
+
+# ----------------------------------------------------------------------------- only what is in play
+
+def _hint_texts(ex):
+    """The nudge and the rule applied for a few wrong answers, and the answer's words."""
+    if ex.kind == "number":
+        wrongs = [g for g in (ex.answer + 1, ex.answer - 1) if g >= (ex.bounds[0] or 0)]
+    elif ex.kind == "choose":
+        wrongs = [o for o in ex.options if o != ex.answer][:2]
+    elif ex.kind == "pick":
+        wrongs = [frozenset(ex.options[:1])] if frozenset(ex.options[:1]) != ex.right_response() else []
+    else:
+        wrongs = [set(ex.answer) | {c} for c in ex.state.field.cells if c not in ex.answer][:1]
+    return [ex.check(w, t).text for w in wrongs for t in (0, 1)] + [ex.answer_text(), ex.why_text()]
+
+
+@pytest.mark.parametrize("key", list(EXERCISES))
+def test_hints_name_only_the_cards_and_skills_in_play(key):
+    """A hint speaks of what is in play in that position: every ghost card it names is one in
+    play, every skill it names one of the skill cards in play (the seeds cover both modes)."""
+    for seed in range(8):
+        ex = make(key, seed)
+        s = ex.state
+        if s is None:
+            continue
+        cards, skills = set(s.config.ghost_cards), set(s.skills)
+        for text in _hint_texts(ex):
+            for n in re.findall(r"ghost card (\d+)", text):
+                assert int(n) in cards, (ex.seed, n, sorted(cards), text)
+            for n in re.findall(r"\bskills? (\d+)", text):
+                assert int(n) in skills, (ex.seed, n, sorted(skills), text)
+
+
+@pytest.mark.parametrize("key", list(EXERCISES))
+def test_the_facts_say_what_each_card_in_play_does(key):
+    """Every fact an answer needs is on the page in words: a ghost card in play with what it does,
+    a market card with what each of its options takes and pays."""
+    box = EXERCISES.make(key, 0).state.config.box if EXERCISES.make(key, 0).state is not None else None
+    for seed in range(6):
+        ex = make(key, seed)
+        lines = " ".join(ex.fact_lines())
+        if "mode" in ex.facts and box is not None:
+            for k in ex.state.config.ghost_cards:
+                assert f"Ghost card {k}: {box.ghost_cards[k].text}" in lines, (ex.seed, k, lines)
+        if "market" in ex.facts:
+            options = box.market_cards[ex.facts["market"]]
+            for i, o in enumerate(options, 1):
+                assert re.search(rf"option {i} takes {o.count} resources? .*?pays {o.pecunias} pecunias?", lines), (ex.seed, i, lines)

@@ -79,10 +79,10 @@ def test_cell_answers_are_read_and_judged_in_steps():
     assert ex.check([[0, 0], ("1", "-1")]).correct           # any pair of whole numbers names a cell
     fb = ex.check({(0, 0)})
     assert (fb.correct, fb.stage, fb.step, fb.text) == (False, "nudge", "nudge",
-                                                     'Those are not the right cells. look at the cells (rules: "Section 1")')
+                                                     'Those are not the right cells. Look at the cells (rules: "Section 1")')
     assert ex.check({(0, 0), (1, -1), (2, 2)}).text == fb.text         # one too many: the same nudge, no count
     assert ex.check({(0, 0)}, tries=1) == ex.check({(0, 0)}, attempt=2) == Feedback(
-        False, "rule", "Those are not the right cells. the rule applied", "Section 1")
+        False, "rule", "Those are not the right cells. The rule applied", "Section 1")
     assert ex.answer_text() == "The answer: 0,0; 1,-1."             # cells written as the board writes them
     with pytest.raises(ExerciseError, match=r"answer with a set of cells"):
         ex.check({"a"})

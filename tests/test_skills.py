@@ -210,6 +210,16 @@ def test_without_skill_6_no_selling_in_the_suburb_nor_training_in_the_city():
     assert_illegal(s, Learn(9), "learning needs the suburb")
     place(s, 0, (1, 0))
     assert_illegal(s, Sell(1, ("food",)), "selling needs the city")
+    assert "(or the suburb with skill 6)" in s.why_not(Sell(1, ("food",))).text   # in play, not learned
+
+
+def test_a_refusal_names_skill_6_only_when_it_is_in_play():
+    s = scenario(players=2, skills=(1, 4, 7, 10))
+    set_pecunias(s, 0, 2)
+    place(s, 0, (1, 0))
+    assert s.why_not(Sell(1, ("food",))).text.endswith("selling needs the city")
+    place(s, 0, (0, 0))
+    assert s.why_not(Train("contact")).text.endswith("training needs the suburb")
 
 
 # ------------------------------------------------------------------ 7: 4 of each resource

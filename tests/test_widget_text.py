@@ -30,7 +30,8 @@ def test_an_exercise_shows_its_question_as_its_text():
     assert WIDGET_VIEW in bundle                                          # still displayed as the widget
     text = bundle["text/plain"]
     assert text.startswith(
-        "ExerciseWidget: Exercise: What does this sale pay? (03-sale, seed 1) | P1 is in the city with market card 2 "
+        "Interactive exercise: run this cell (Shift+Enter), or Run > Run All Cells, to answer it here.\n"  # before it is run
+        "Exercise: What does this sale pay? (03-sale, seed 1) | P1 is in the city with market card 2 "
         "in play. How many pecunias does this sale pay: sell water (market option 1)? | What you know: "), text
     assert "P1 holds 1 food, 3 water, 1 wood, 2 ore." in text                 # the facts the answer needs
     assert text.endswith(" | answer | Check | Show answer | New exercise"), text  # the number box starts empty

@@ -186,7 +186,7 @@ def _take_limit(seed: int) -> Exercise:
         s, p, _facts_of(s, p, material=m, **_take_facts(s, p, m)), solve,
         f"How many {m} may {_p(p)} take at the Raw Materials Factory now, at most (0 if none)?",
         "number", R.INCOME,
-        "Start from the income; then ask who took it first this season, and whether a worker is free.",
+        "Start from the income, then ask what may limit it this season.",
         "Resource income: a worker in the Factory takes up to your income of one material, less what you took "
         "this season; the season's first taker of a material may take one unit more.",
         "Forgetting the first taker's extra unit, or what was already taken this season.",

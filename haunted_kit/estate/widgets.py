@@ -24,7 +24,7 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from ..render import style as S
-from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
+from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from . import actions as A
@@ -48,6 +48,7 @@ class EstateBoard(ErrorReporting, W.VBox):
         # when a new browser view appears, e.g. in Voila)
         self.canvas = MultiCanvas(1, width=self.geom.width, height=self.geom.height)
         self.canvas.add_class("hk-estate-board")
+        self.add_class("hk-estate-board-box")
         banner = self._init_errors()
         self.legend = W.HTML(f'<div style="font:12px sans-serif;color:#444;max-width:{self.geom.width}px">'
                              f"{escape(legend_text(state))}</div>")
@@ -57,14 +58,15 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.focus_fix = W.HTML("<style>canvas.hk-estate-board { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
         self.whatis = WhatIsThis(noun="slot", width=self.geom.width) if key else None
-        self.children = [self.canvas, self.legend, *([self.whatis] if key else []), banner, self.focus_fix]
+        self.children = [self.canvas, self.legend, *([self.whatis] if key else []), banner, self.focus_fix,
+                         TouchScroll("hk-estate-board-box")]  # a swipe on the board scrolls the page (a phone)
         # drawn at its own size, scaled down in a narrow output area (clicks are scaled back)
         fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)
         self._handlers: list = []
         self.highlight: tuple = ()
         self.state = state
         self.draws = 0
-        self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the land board"))
+        on_tap(self.canvas, self.guard(self._on_mouse_down, "handling a click on the land board"))
         redraw_for_new_views(self.canvas[0], self.guard(self.redraw, "drawing the land board for a new view"))
         self.redraw()
 

@@ -261,6 +261,18 @@ def rebuild(facts: dict):
     return s
 
 
+#: a market option's kind of resources, in words
+_MARKET_KINDS = {"any": "of any type", "same": "all of one type", "different": "each of a different type"}
+
+
+def market_option_words(option) -> str:
+    """What a market option takes, in words: ``"1 resource of any type"``, ``"2 resources
+    all of one type"``, ``"4 resources each of a different type"`` (rules "Additional
+    Actions: Selling")."""
+    kind = _MARKET_KINDS.get(option.kind, f"({option.kind})")
+    return f"{plural(option.count, 'resource')} {kind}"
+
+
 def fact_lines(facts: dict) -> list[str]:
     """The facts of ``facts`` that the board does not draw, one sentence each (the
     exercise widget's "What you know" panel)."""
@@ -270,6 +282,7 @@ def fact_lines(facts: dict) -> list[str]:
         cards = sorted({box.modes[facts["mode"]].ghost_card} | set(facts.get("extra_ghost_cards", ())))
         out.append(f"{facts['mode'].capitalize()} mode" + (f": ghost card{'s' if len(cards) != 1 else ''} "
                                                           f"{', '.join(map(str, cards))} in play." if cards else "."))
+        out += [f"Ghost card {k}: {box.ghost_cards[k].text}" for k in cards]  # what each card in play does
     if "calendar" in facts:
         out.append(f"Season {facts['calendar'][0]}, round {facts['calendar'][1]}.")
     if "order" in facts:
@@ -287,10 +300,12 @@ def fact_lines(facts: dict) -> list[str]:
             for v, ps in sorted(marks.items(), reverse=True)) + ".")
     if "skills" in facts:
         out.append("Skills in play: " + ", ".join(
-            f"{k} (costs {' + '.join(box.skills[k].cost)}: {box.skills[k].text})"
+            f"{k} (costs {' + '.join(box.skills[k].cost)}: {box.skills[k].text.rstrip('.')})"
             for k in facts["skills"]) + ".")
     if "market" in facts:
-        out.append(f"Market card {facts['market']} in play.")
+        out.append(f"Market card {facts['market']} in play: " + "; ".join(
+            f"option {i} takes {market_option_words(o)} and pays {plural(o.pecunias, 'pecunia')}"
+            for i, o in enumerate(box.market_cards[facts["market"]], 1)) + ".")
     if "learned" in facts:
         by_player: dict = {}
         for k, who in facts["learned"].items():
@@ -345,7 +360,7 @@ def _cost_parts(s, p: int, c: int) -> str:
     known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
     if known:
         bits.append(f"{_p(p)} has learned skill{'s' if len(known) > 1 else ''} " + "; ".join(
-            f"{k} ({box.skills[k].text})" for k in known))
+            f"{k} ({box.skills[k].text.rstrip('.')})" for k in known))
     cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
     bits.append(f"ghost card{'s' if len(cards) > 1 else ''} {', '.join(map(str, cards))} in play, and the cell "
                 f"{'holds a ghost' if s.ghosts[c] else 'holds no ghost'}")
@@ -362,7 +377,7 @@ def _terrain_table(s, p: int) -> str:
     costs = ", ".join(f"{name} {t.explore_cost}" if t.explore_cost else f"{name}: cannot be entered"
                       for name, t in box.terrains.items())
     known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
-    skills = (f"; {_p(p)}'s skills: " + "; ".join(f"{k} ({box.skills[k].text})" for k in known)) if known else ""
+    skills = (f"; {_p(p)}'s skills: " + "; ".join(f"{k} ({box.skills[k].text.rstrip('.')})" for k in known)) if known else ""
     cards = sorted({box.modes[s.config.mode].ghost_card} | set(s.config.extra_ghost_cards))
     extra = " Ghost card 3 adds 1 token on a cell with a ghost." if 3 in cards else ""
     return f"Entering costs {costs}{skills}.{extra}"
@@ -442,7 +457,7 @@ def _entry_cost(seed: int) -> Exercise:
         f"How many exploration tokens does {_p(p)} pay to enter the cell {cell} (tinted, marked ?)? "
         f"Ghost card{'s' if len(s.config.ghost_cards) > 1 else ''} in play: {cards}.",
         "number", cost,
-        "the terrain of the cell you enter in the terrain table, then the ghost cards and the skills learned",
+        "the terrain table for the cell you enter, then what changes its cost here",
         "Game Field, Tiles and Terrain Types",
         "Paying for the cell you leave, or forgetting ghost card 3's extra token on a cell with a ghost.",
         state=s, player=p, highlight={cell: "?"}, explain=explain,
@@ -546,14 +561,14 @@ def _next_first(seed: int) -> Exercise:
         if s.valor[g] < top:
             return f"{got} has {s.valor[g]} valor, but the most valor on the track is {top}: most valor plays first."
         return (f"{got} is on the top mark ({top}) with others; on one mark the token that arrived last is on top "
-                "and plays first: read the stack on the panel.")
+                "and plays first: read the stack listed under \"What you know\".")
 
     return _exercise(
         "02-next-first", seed,
-        f"{_p(p)} is about to end the last turn of round {s.round} (season {s.season}); the panel shows the valor "
-        "track with its stacks. After the rest and the reorder, who plays first?",
+        f"{_p(p)} is about to end the last turn of round {s.round} (season {s.season}); the valor "
+        "track and its stacks are listed under \"What you know\". After the rest and the reorder, who plays first?",
         "choose", first,
-        "the valor track: most valor first; on the same mark, the token on top of the stack (the last to arrive)",
+        "the valor track, and what decides between tokens on one mark",
         "Game Flow", "Keeping the old turn order, or breaking a tie by player number instead of the stack (last to arrive plays first).",
         state=s, player=p, options=tuple(_p(q) for q in range(4)),
         explain=lambda got: reorder.text, rule=rule,
@@ -646,7 +661,7 @@ def _legal_actions(seed: int) -> Exercise:
     return _exercise(
         "03-legal-actions", seed,
         f"It is {_p(p)}'s turn (season {s.season}, round {s.round}); the sensor stands on "
-        f"{s.field.cells[s.sensor[p]]}, {s.field.describe(s.sensor[p])}. The panel shows what {_p(p)} holds. "
+        f"{s.field.cells[s.sensor[p]]}, {s.field.describe(s.sensor[p])}. What {_p(p)} holds is listed under \"What you know\". "
         "Which of these actions are legal now? Pick all that apply.",
         "pick", legal,
         "for each action: the place (city, suburb, this cell), the tokens it needs, and what it costs",
@@ -686,13 +701,13 @@ def _sale(seed: int) -> Exercise:
         f"P1 is in the city with market card {market} in play.{note} How many pecunias does this sale pay: "
         f"{sale.describe()}?",
         "number", paid,
-        "the option of the market card this sale uses; then the skills P1 has learned",
+        "the option of the market card this sale uses, then what changes what it pays",
         "Additional Actions: Selling",
         "Reading the wrong option of the market card, or forgetting skill 8's extra pecunia.",
         state=s, player=0, explain=lambda got: " ".join(e.text for e in events if e.kind in ("sold", "valor", "tokens_restored")),
         # the option's number and the skill, never what they pay: with no skill that is the answer
         rule=lambda got: ((f"This sale is option {sale.option} of market card {market}: read what that option pays "
-                           "on the card. " if opt is not None else "")
+                           "(listed under \"What you know\"). " if opt is not None else "")
                           + ("P1 has learned skill 8: " + box.skills[8].text if learned else
                              "P1 has learned no skill that changes a sale.")),
         answer_note=" ".join(e.text for e in events if e.kind == "sold"),
@@ -743,13 +758,13 @@ def _quest_score(seed: int) -> Exercise:
     return _exercise(
         "04-quest-score", seed,
         f"If the game ended now, how much valor would quest card {q} give {_p(p)}? Quest {q}: {text} "
-        f"The panel shows what {_p(p)} holds.",
+        f"What {_p(p)} holds is listed under \"What you know\".",
         "number", value,
         "what the card counts, for this player only, and the valor per fulfilment",
         "Quest Cards",
         "Counting other players' buildings or resources, or counting a part-set (quest 1 needs full sets of 3 of one type).",
         state=s, player=p,
-        explain=lambda got: (f"Quest {q} ({text}) is fulfilled {times} time{'s' if times != 1 else ''} by {_p(p)}: "
+        explain=lambda got: (f"Quest {q} ({text.rstrip('.')}) is fulfilled {times} time{'s' if times != 1 else ''} by {_p(p)}: "
                              f"{value} valor (the same function scores it at the end of the game)."),
         rule=lambda got: _quest_parts(s, p, q),
         facts={**game_facts(s), **board_facts(s), **_skill_facts(s), **_player_facts(s, p, pecunias=True)},
@@ -780,7 +795,7 @@ def _skill_cost(seed: int) -> Exercise:
         "04-skill-cost", seed,
         f"{'; '.join(bits)}. How many exploration tokens does P1 pay to enter the {terrain} {cell} (tinted, marked ?)?",
         "number", cost,
-        f"the {terrain}'s cost in the terrain table, then skill {skill} (one less) and ghost card 3 (one more on a ghost)",
+        f"the {terrain}'s cost in the terrain table first, then what changes it for P1 on this cell",
         "Basic Actions: Exploration",
         "Applying a skill the player has not learned, or letting the skill and ghost card 3 cancel wrongly: they add up (ruling 32).",
         state=s, player=0, highlight={cell: "?"},
@@ -788,7 +803,8 @@ def _skill_cost(seed: int) -> Exercise:
                              f"{'1 less with skill ' + str(skill) + ', ' if learned else ''}"
                              f"{'1 more for the ghost (ghost card 3), ' if s.ghosts[c] and mode == 'citizen' else ''}"
                              f"so the engine charges {cost}."),
-        rule=lambda got: _cost_parts(s, 0, c) + " The skill and ghost card 3 both apply (ruling 32).",
+        rule=lambda got: _cost_parts(s, 0, c) + (" The skill and ghost card 3 both apply (ruling 32)."
+                                                 if learned and mode == "citizen" and s.ghosts[c] else ""),
         facts={**game_facts(s), **board_facts(s), **_skill_facts(s)}, solve=solve,
     )
 

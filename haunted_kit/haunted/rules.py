@@ -862,7 +862,7 @@ def refuse_sell_place(s: State, ctx: Ctx, p: int) -> Refusal | None:
     if sells_here(s, ctx, p):
         return None
     here = s.sensor[p]
-    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city (or the suburb with skill {ctx.skill_no.get('anywhere_in_kalena', '-')})",
+    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; selling needs the city{_skill_also(s, ctx, 'anywhere_in_kalena', 'the suburb')}",
                    "Additional Actions: Selling")
 
 
@@ -927,6 +927,13 @@ def do_sell(s: State, ctx: Ctx, p: int, option: int, counts: tuple) -> None:
             emit(s, "tokens_restored", p, f"Skill {ctx.skill_no['sell_restore']} would restore a token, but all of {P(p)}'s tokens are active (ruling 9).", amount=0)
 
 
+def _skill_also(s: State, ctx: Ctx, effect: str, words: str) -> str:
+    """`` (or <words> with skill N)``, when the skill card with ``effect`` is in play in ``s``;
+    ``""`` when it is not (a refusal names only what is in play)."""
+    k = ctx.skill_no.get(effect)
+    return f" (or {words} with skill {k})" if k is not None and k in s.skills else ""
+
+
 def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
     """``None`` when ``p``'s sensor stands where training and learning are allowed
     (:func:`trains_here`), else the :class:`Refusal` naming ``what`` ("training",
@@ -934,7 +941,7 @@ def refuse_train_place(s: State, ctx: Ctx, p: int, what: str) -> Refusal | None:
     if trains_here(s, ctx, p):
         return None
     here = s.sensor[p]
-    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb (or the city with skill {ctx.skill_no.get('anywhere_in_kalena', '-')})",
+    return Refusal(lambda: f"{P(p)}'s sensor is on {s.field.describe(here)}; {what} needs the suburb{_skill_also(s, ctx, 'anywhere_in_kalena', 'the city')}",
                    f"Additional Actions: {what.title()}")
 
 

@@ -228,8 +228,8 @@ def _points(seed: int) -> Exercise:
         s, p, facts, solve,
         f"If the game ended now, how many module points would P{p + 1} score?",
         "number", R.SEC_LANDMARK_SCORING + (" and " + R.SEC_ARCHITECT_SCORING if arch else ""),
-        "Go through the scoring in order: most of each type, the tokens' own points, full sets"
-        + (", then the architect's two building types." if arch else "."),
+        "Go through the scoring section in order, one part at a time"
+        + (", the architect's part last." if arch else "."),
         f"Scoring for P{p + 1} on this position: add the points of each part, in that order.",
         "Scoring the most of a type on a tie, or counting an adventurer as a building for the architect.",
         answer_note=why, explain=lambda got: one_part(parts, got, solve(s)))

@@ -41,7 +41,7 @@ from . import rules as R
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
-from ..widgets.canvas import draw_primitives, fit_to_output, held, phone_min_width, redraw_for_new_views
+from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, phone_min_width, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
@@ -67,12 +67,13 @@ class LandmarksPanel(W.VBox):
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
         if self.whatis is not None:
-            self.canvas.on_mouse_down(lambda x, y: self.whatis.answer_at(x, y))
+            on_tap(self.canvas, lambda x, y: self.whatis.answer_at(x, y))
         # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
         # position, and focusing a partly visible canvas would scroll the page under the tap
         focus_fix = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>",
                            layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, *([self.whatis, focus_fix] if key else [])]
+        self.children = [self.canvas, *([self.whatis, focus_fix] if key else []),
+                         TouchScroll("hk-landmarks-panel")]  # a swipe on the panel scrolls the page (a phone)
         self.state = None
         self.update(state)
 
@@ -255,7 +256,7 @@ class LandmarksPlayView(GamePlayView):
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
         # the panel is a picture, not a control: a tap on it says where the choices are
-        self.panel.canvas.on_mouse_down(self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
+        on_tap(self.panel.canvas, self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
 
     def panel_tapped(self) -> str:
         """A tap on the village panel: it is not a control, so say what to do now (also

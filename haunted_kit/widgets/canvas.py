@@ -10,6 +10,11 @@
   where the notebook's output area is narrower, so no board scrolls sideways or runs under
   the panel beside it (ipycanvas maps a click on a scaled canvas back to canvas pixels); on a
   phone never below 12 CSS px text, panning sideways in its box instead.
+* :func:`on_tap` - a click or a tap on a touch screen, one callback: ipycanvas turns a finger
+  into touch events (no mouse click ever comes), so every board that takes clicks wires
+  its click handler through it, in one line.
+* :class:`TouchScroll` - put under a board: a swipe on its canvas scrolls the page and pans
+  the board in its box (ipycanvas cancels every touch on a canvas), a tap still a click.
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
 """
@@ -18,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 
+import anywidget
 import ipywidgets as W
+import traitlets
 import numpy as np
 from ipycanvas import canvas as _ipc
 
@@ -57,6 +64,75 @@ def fit_to_output(canvas, width: float, height: float, box=None, min_text: float
     if box is not None:
         box.layout.flex, box.layout.min_width, box.layout.max_width = "0 1 auto", "0", "100%"
         box.layout.overflow = "auto"  # a board drawn wider than the box (a phone) pans in it
+
+
+#: a finger that moves more than this (canvas px) between touching and lifting is a swipe, not a tap
+TAP_SLOP_PX = 10.0
+
+
+def on_tap(canvas, callback) -> None:
+    """Call ``callback(x, y)`` (canvas pixels) on a mouse click on ``canvas`` (an ipycanvas
+    ``Canvas`` or ``MultiCanvas``) and on a tap of one finger on a touch screen, so a board
+    answers a phone as it answers a mouse. A tap is a touch start with one finger and its end
+    (ipycanvas reports the end with the fingers still down, none for the last one) without a
+    move of more than :data:`TAP_SLOP_PX` in between (a swipe) and without a second finger (a
+    pinch); the tap is at the touch start's point. A touch cancelled by the browser is no tap."""
+    start: list = []
+
+    def touch_start(touches) -> None:
+        start[:] = [tuple(touches[0])] if len(touches) == 1 and not start else [None]
+
+    def touch_move(touches) -> None:
+        if start and start[0] is not None and touches:
+            x, y = touches[0]
+            x0, y0 = start[0]
+            if abs(x - x0) > TAP_SLOP_PX or abs(y - y0) > TAP_SLOP_PX:
+                start[:] = [None]
+
+    def touch_end(touches) -> None:
+        if touches:          # other fingers are still down: not a one-finger tap
+            return
+        point = start[0] if start else None
+        start.clear()
+        if point is not None:
+            callback(*point)
+
+    canvas.on_mouse_down(callback)
+    canvas.on_touch_start(touch_start)
+    canvas.on_touch_move(touch_move)
+    canvas.on_touch_end(touch_end)
+    canvas.on_touch_cancel(lambda _t: start.clear())
+
+
+class TouchScroll(anywidget.AnyWidget):
+    """An invisible widget put in a board's box (the element with CSS class ``box_class``):
+    ipycanvas cancels every touch on its canvas (``preventDefault``), so a swipe on a board
+    would never scroll the page nor pan a phone's board in its box. This keeps a finger's
+    events on the box's canvases from ipycanvas (stopped on their way down, in the capture
+    phase): the browser then scrolls and pans as anywhere else and turns a tap into the mouse
+    click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
+
+    _esm = """
+    function render({ model, el }) {
+      let tries = 0;
+      const attach = () => {
+        const box = el.closest("." + model.get("box_class"));
+        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+        if (box.dataset.hkTouchScroll) return;
+        box.dataset.hkTouchScroll = "1";
+        for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
+          box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
+                               { capture: true, passive: true });
+        }
+      };
+      attach();
+    }
+    export default { render };
+    """
+    box_class = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, box_class: str, **kw):
+        super().__init__(box_class=box_class, layout=W.Layout(height="0px", margin="0px", overflow="hidden"), **kw)
 
 
 def _manager():

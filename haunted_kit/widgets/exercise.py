@@ -34,14 +34,82 @@ from __future__ import annotations
 
 from html import escape
 
+import anywidget
 import ipywidgets as W
+import traitlets
 
 from ..events import rulings_html
-from ..exercises import Exercise, ExerciseError, cite_rulings
+from ..exercises import Exercise, ExerciseError, cite_rulings, sentence_case
+from ..hexgrid import cell_name
 from .errors import ErrorReporting
+from .text import visible_text
 
 _BOX = "font-family:sans-serif;font-size:14px"
 _COLOUR = {"nudge": "#8a5300", "rule": "#8b1a1a"}
+#: said after every wrong answer's verdict, in every game
+TRY_AGAIN = "Try again, or press Show answer."
+#: the first line of an exercise's plain-text form (what a notebook shows before it is run)
+RUN_FIRST = "Interactive exercise: run this cell (Shift+Enter), or Run > Run All Cells, to answer it here."
+
+
+class NumberBox(anywidget.AnyWidget):
+    """The box for a whole-number answer: empty until something is typed (an ``IntText`` would
+    show "0", an answer), a numeric keyboard on a phone (``inputmode="numeric"``), and Enter
+    sends ``{"event": "submit"}`` (:meth:`on_submit`). ``value`` is the text typed (a str);
+    ``autofocus``: take the keyboard focus when shown (a new exercise keeps the focus in it).
+    CSS class of the input: ``hk-ex-number``."""
+
+    _esm = """
+    function render({ model, el }) {
+      const label = document.createElement("label");
+      label.style.cssText = "font-family:sans-serif;font-size:14px;display:inline-flex;gap:8px;" +
+                            "align-items:center;max-width:100%;margin:2px 0";
+      const name = document.createElement("span");
+      name.textContent = model.get("description");
+      const input = document.createElement("input");
+      input.type = "text";
+      input.inputMode = "numeric";
+      input.pattern = "-?[0-9]*";
+      input.autocomplete = "off";
+      input.className = "hk-ex-number";
+      input.placeholder = model.get("placeholder");
+      input.value = model.get("value");
+      // 16 px: a phone does not zoom the page in when the box takes the focus
+      input.style.cssText = "font-size:16px;width:12em;max-width:100%;min-width:0;padding:2px 4px";
+      el.setAttribute("data-lm-suppress-shortcuts", "true");   // JupyterLab's Enter/Shift+Enter stay out of it
+      const sync = () => { model.set("value", input.value); model.save_changes(); };
+      input.addEventListener("input", sync);
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+        e.preventDefault();
+        e.stopPropagation();
+        sync();
+        model.send({ event: "submit" });
+      });
+      model.on("change:value", () => { if (input.value !== model.get("value")) input.value = model.get("value"); });
+      label.append(name, input);
+      el.appendChild(label);
+      if (model.get("autofocus")) requestAnimationFrame(() => input.focus());
+    }
+    export default { render };
+    """
+    value = traitlets.Unicode("").tag(sync=True)
+    description = traitlets.Unicode("answer").tag(sync=True)
+    placeholder = traitlets.Unicode("a whole number").tag(sync=True)
+    autofocus = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self._submit: list = []
+        self.on_msg(lambda _w, content, _b: content.get("event") == "submit" and [cb() for cb in list(self._submit)])
+
+    def on_submit(self, callback) -> None:
+        """``callback()`` when Enter is pressed in the box."""
+        self._submit.append(callback)
+
+    def press_enter(self) -> None:
+        """Enter pressed in the box, through the widget's own message path (as a browser sends it)."""
+        self._handle_custom_msg({"event": "submit"}, [])
 
 
 class ExerciseWidget(ErrorReporting, W.VBox):
@@ -64,7 +132,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
     #: two steps are headed differently)
     HEADS = {"nudge": ("Not quite: a hint", ""), "rule": ("Not quite: the rule on this position", "")}
     #: HTML after a wrong answer's text; ``{section}`` is the rules section (escaped)
-    TAIL = ""
+    TAIL = f' <span style="color:#555">{escape(TRY_AGAIN)}</span>'
 
     def __init__(self, ex: Exercise, *, board=None, **kw):
         super().__init__(**kw)
@@ -73,22 +141,35 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.board = None
         self.banner = self._init_errors()
         self._parts = ()
-        self.b_check = W.Button(description="Check", button_style="primary", tooltip="judge my answer")
+        # sized to their words (a fixed width cut them to "Show a..." on a phone), wrapping in their row
+        whole = dict(width="auto", min_width="fit-content", max_width="100%")
+        self.b_check = W.Button(description="Check", button_style="primary", tooltip="judge my answer",
+                                layout=W.Layout(**whole))
         self.b_check.add_class("hk-ex-check")
-        self.b_answer = W.Button(description="Show answer", tooltip="after a first try", disabled=True)
+        self.b_answer = W.Button(description="Show answer", tooltip="after a first try", disabled=True,
+                                 layout=W.Layout(**whole))
         self.b_answer.add_class("hk-ex-answer")
-        self.b_new = W.Button(description="New exercise", tooltip="the same question on another seeded position")
+        self.b_new = W.Button(description="New exercise", tooltip="the same question on another seeded position",
+                              layout=W.Layout(**whole))
         self.b_new.add_class("hk-ex-new")
         self.b_check.on_click(self.guard(lambda _b: self.submit(), "checking the answer"))
         self.b_answer.on_click(self.guard(lambda _b: self.reveal(), "showing the answer"))
-        self.b_new.on_click(self.guard(lambda _b: self.load(self.ex.regenerate()), "making a new exercise"))
+        self.b_new.on_click(self.guard(lambda _b: self.load(self.ex.regenerate(), focus=True), "making a new exercise"))
+        #: the buttons' row: one widget for every exercise shown, so a browser keeps it (and the
+        #: focus on "New exercise") when a new exercise replaces the parts above it
+        self.buttons = W.HBox([self.b_check, self.b_answer, self.b_new],
+                              layout=W.Layout(flex_flow="row wrap", max_width="100%"))
+        #: the parts of the exercise shown (title, question, facts, board, answer input)
+        self.body = W.VBox(layout=W.Layout(max_width="100%"))
         self.load(ex)
 
     # ------------------------------------------------------------------ building
-    def load(self, ex: Exercise) -> None:
+    def load(self, ex: Exercise, focus: bool = False) -> None:
         """Show exercise ``ex`` (a fresh start: no tries, no feedback, nothing selected).
         Every part is built first, in new widgets, and shown by one assignment of the
-        children, so a view never shows the new title beside the old question."""
+        children of :attr:`body`, so a view never shows the new title beside the old question.
+        ``focus``: a number answer's box takes the keyboard focus (New exercise; otherwise the
+        focus stays on the button pressed, whose row is kept)."""
         title = W.HTML(f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)} '
                        f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
         lines = [cite_rulings(f) for f in ex.fact_lines()]
@@ -110,8 +191,10 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.solved = False
         self.last = None
         self.selected: set = set()
+        #: what the last cell selected or unselected said (also in the board's live region)
+        self.said = ""
         self.title, self.facts, self.question, self.feedback = title, facts, question, feedback
-        self.input = self._make_input(ex)
+        self.input = self._make_input(ex, focus)
         self.board = self.board_of(ex.state) if self.board_of is not None and ex.state is not None else None
         board = []
         if self.board is not None:
@@ -121,11 +204,14 @@ class ExerciseWidget(ErrorReporting, W.VBox):
             if self._marks_on_board():
                 self.board.on_click(self.guard(self._on_cell, "selecting a cell"))
                 self._draw_marks()
+            pan = getattr(self.board, "pan_to", None)  # a phone shows the cells the question is about
+            if pan is not None and ex.highlight:
+                pan(list(ex.highlight))
             board = [W.HBox([self.board], layout=W.Layout(max_width="100%"))]  # the board fits the output width
         top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
         self.b_answer.disabled = True
-        self.children = [self.title, *top, self.input, W.HBox([self.b_check, self.b_answer, self.b_new]),
-                         self.feedback, self.banner]
+        self.body.children = [self.title, *top, self.input]
+        self.children = [self.body, self.buttons, self.feedback, self.banner]
         self._parts = (title, facts, question, feedback, self.input, *board)
         for w in old:
             w.close()
@@ -133,9 +219,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
     def _marks_on_board(self) -> bool:
         return self.ex.kind == "cells" or bool(self.ex.highlight)
 
-    def _make_input(self, ex: Exercise):
+    def _make_input(self, ex: Exercise, focus: bool = False):
         if ex.kind == "cells":
-            return W.HTML(f'<div style="{_BOX};color:#555">Click cells on the board to select them; click again to '
+            return W.HTML(f'<div style="{_BOX};color:#555">Click or tap cells on the board to select them; again to '
                           "unselect. Then press Check.</div>")
         if ex.kind == "choose":
             self.choice = W.ToggleButtons(options=list(ex.options), value=None)
@@ -148,11 +234,10 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 cb.add_class("hk-ex-option")
                 self.boxes[label] = cb
             return W.VBox(list(self.boxes.values()))
-        # a text box, empty until something is typed (an IntText would show "0", an answer)
-        # wide enough for its placeholder beside the label (180 px cut it to "a whole num")
-        self.number = W.Text(value="", placeholder="a whole number", description="answer",
-                             layout=W.Layout(width="280px", max_width="100%"))
+        # empty until something is typed, a numeric keyboard on a phone, Enter checks
+        self.number = NumberBox(autofocus=focus, layout=W.Layout(max_width="100%"))
         self.number.add_class("hk-ex-option")
+        self.number.on_submit(self.guard(self.submit, "checking the answer"))
         return self.number
 
     def _draw_marks(self, shown: str = "✓", cells=None) -> None:
@@ -164,8 +249,19 @@ class ExerciseWidget(ErrorReporting, W.VBox):
     def _on_cell(self, cell) -> None:
         if self.ex.kind != "cells":
             return
-        self.selected ^= {tuple(cell)}
+        cell = tuple(cell)
+        self.selected ^= {cell}
         self._draw_marks()
+        said = f"cell {cell_name(cell)} {'selected' if cell in self.selected else 'unselected'} ({len(self.selected)} selected)"
+        announce = getattr(self.board, "announce", None)  # a board with a live region says it (keyboard, screen reader)
+        if announce is not None:
+            announce(said)
+        self.said = said
+
+    def plain_text(self) -> str:
+        """The exercise's plain-text form (what a notebook shows before it is run, and what the
+        notebook tests compare): :data:`RUN_FIRST`, then the words the widget shows."""
+        return f"{RUN_FIRST}\n{visible_text(self)}"
 
     def response(self):
         """The answer as given in the widgets now."""
@@ -193,7 +289,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         if fb.correct:
             self.solved = True
             self.feedback.value = (f'<div style="{_BOX};color:#0b6e2f;border-left:4px solid #0b6e2f;padding-left:6px">'
-                                   f"<b>Right!</b> {escape(self.ex.right_text())}{rulings_html(self.ex.right_text())}"
+                                   f"<b>Right!</b> {escape(sentence_case(self.ex.right_text()))}{rulings_html(self.ex.right_text())}"
                                    "</div>")  # with its why
             return fb
         if not self.solved:  # a wrong answer after a right one is explained but counts no try
@@ -217,6 +313,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         why = cite_rulings(self.ex.why_text())
         if why and why not in text:
             text += f" {why}"
+        text = sentence_case(text)
         self.feedback.value = f'<div style="{_BOX};color:#333"><b>Answer.</b> {escape(text)}{rulings_html(text)}</div>'
         if self.ex.kind == "cells" and self.board is not None:
             self._draw_marks("●", self.ex.answer)

@@ -72,11 +72,12 @@ def visible_text(widget) -> str:
 
 class ShownText:
     """Mixin for a kit view (before the ipywidgets base class): its plain-text form is
-    ``"<ClassName>: <visible_text>"`` instead of ipywidgets' cut repr; the widget itself
-    is displayed as before."""
+    ``"<ClassName>: <visible_text>"`` (or its ``plain_text()``, when the view has one) instead
+    of ipywidgets' cut repr; the widget itself is displayed as before."""
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
         if isinstance(data, dict):
-            data["text/plain"] = f"{type(self).__name__}: {visible_text(self)}"
+            plain = getattr(self, "plain_text", None)
+            data["text/plain"] = plain() if plain is not None else f"{type(self).__name__}: {visible_text(self)}"
         return data

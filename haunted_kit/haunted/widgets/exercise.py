@@ -33,7 +33,6 @@ class ExerciseWidget(KitExerciseWidget):
 
     QUESTION_FIRST = True
     FACTS_HEADING = "What you know:"
-    TAIL = ' <span style="color:#555">Try again, or press Show answer.</span>'
 
     def __init__(self, ex: Exercise, *, size: float = 40, **kw):
         self.size = size

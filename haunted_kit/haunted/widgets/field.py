@@ -37,7 +37,7 @@ from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..state import VISIBILITY
 from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
-from ...widgets.canvas import draw_primitives, fit_to_output, held
+from ...widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap
 from ...widgets.errors import ErrorReporting
 from ...widgets.whatis import WhatIsThis
 from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
@@ -122,7 +122,8 @@ class FieldWidget(ErrorReporting, W.VBox):
                                 layout=W.Layout(height="0px", margin="0px"))
         self.whatis = WhatIsThis(width=self.geom.width) if key else None
         below = [self.whatis] if self.whatis is not None else []
-        self.children = [self.canvas, self.info, *below, banner, self.focus_fix]
+        self.touch = TouchScroll("hk-field-box")  # a swipe on the board scrolls the page (a phone)
+        self.children = [self.canvas, self.info, *below, banner, self.focus_fix, self.touch]
         #: the keyboard element with the ARIA live region (:mod:`.access`), or ``None``
         self.keypad = None
         self.cursor = None
@@ -131,7 +132,7 @@ class FieldWidget(ErrorReporting, W.VBox):
             # as wide as the board: a long sentence wraps instead of widening the field
             self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width="100%"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
-            self.children = [self.canvas, self.keypad, self.info, *below, banner, self.focus_fix]
+            self.children = [self.canvas, self.keypad, self.info, *below, banner, self.focus_fix, self.touch]
         self.add_class("hk-field-box")
         fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)  # scaled down in a narrow output
         self.draw_counts: Counter = Counter()
@@ -143,7 +144,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._highlight = ((), (), None)
         self._hover_index = None
         self.state = state
-        self.canvas.on_mouse_down(self.guard(self._on_mouse_down, "handling a click on the field"))
+        on_tap(self.canvas, self.guard(self._on_mouse_down, "handling a click on the field"))
         self.canvas.on_mouse_move(self.guard(self._on_mouse_move, "showing the cell under the mouse"))
         self.canvas.on_mouse_out(self.guard(self._on_mouse_out, "clearing the hover"))
         for name in LAYER_NAMES:  # a new browser view starts empty: draw that layer again
@@ -216,6 +217,17 @@ class FieldWidget(ErrorReporting, W.VBox):
         if self._draw("highlights", lambda: highlight_layer(s.field, self.geom, cells_val, path, event_cell),
                       (s.field.layout, key_cells, tuple(path), event_cell)):
             self._keyed()
+
+    def pan_to(self, cells) -> float:
+        """On a phone, where the board is drawn wider than its box and pans sideways, bring
+        ``cells`` (axial tuples; the cells a question is about) into view: the box is scrolled
+        so their centre is in its middle. Returns that centre as a fraction of the board's
+        width (``-1``: no cell given, the box is left as it is); a no-op where the board fits."""
+        xs = [self.geom.centre(tuple(c))[0] for c in cells]
+        f = -1.0 if not xs else round((min(xs) + max(xs)) / 2 / self.geom.width, 4)
+        if self.keypad is not None:
+            self.keypad.pan_x = f
+        return f
 
     def _on_client_ready(self, name: str) -> None:
         if name == "hover":
