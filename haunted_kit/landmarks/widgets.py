@@ -35,17 +35,26 @@ from ipycanvas import Canvas
 
 from .actions import Build, ChooseBuilding, Decline, Follow, Lead
 from .exercises import EXERCISES
-from .draw import panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, card_label, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
-from ..widgets.canvas import draw_primitives, fit_to_output, held, phone_min_width, redraw_for_new_views
+from ..render.primitives import Text
+from ..render.svg import text_box
+from ..widgets.canvas import PHONE_MAX_PX, draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, row_layout, side_layout
+
+
+#: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
+_PANEL_CSS = (f"<style>.hk-landmarks-panel canvas {{ scroll-margin: -100000px; }}"
+              f"@media (max-width: {PHONE_MAX_PX - 1}px) {{ .hk-landmarks-panel .hk-panel-wide {{ display: none !important; }} }}"
+              f"@media (min-width: {PHONE_MAX_PX}px) {{ .hk-landmarks-panel .hk-panel-narrow {{ display: none !important; }} }}"
+              "</style>")
 
 
 class LandmarksPanel(W.VBox):
@@ -54,39 +63,73 @@ class LandmarksPanel(W.VBox):
     its canvas is ready: commands sent before a view exists never reach it. Under it (``key``)
     the key of the codes and names it draws for ``viewer`` and "What is this?" (:attr:`whatis`,
     :class:`~haunted_kit.widgets.whatis.WhatIsThis`): the panel is a picture, so every tap on
-    it is a question, answered under it."""
+    it is a question, answered under it.
+
+    It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, scaled
+    down in a narrower output area), :attr:`narrow` the phone's (each player's boxes, tokens,
+    village and hand on rows of their own, drawn 336 px wide with text of at least 12 px,
+    :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS media query shows the wide one
+    from :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the
+    narrow one, so nothing scrolls sideways on a phone."""
 
     def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
         self.add_class("hk-landmarks-panel")
         self.viewer = viewer
         self.draws = 0
+        self.narrow_prims: list = []
         prims, w, h = panel_scene(state, viewer)
         self.canvas = Canvas(width=int(w), height=int(h))
+        self.canvas.add_class("hk-panel-wide")
         fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
+        self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
+        _nprims, nw, nh = panel_scene(state, viewer, NARROW_WIDTH, NARROW_SCALE)
+        self.narrow = Canvas(width=int(nw), height=int(nh))
+        self.narrow.add_class("hk-panel-narrow")
+        self.narrow.layout = W.Layout(width=f"{int(nw)}px", max_width="100%", height="auto")
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
+        redraw_for_new_views(self.narrow, lambda: self.update(self.state))
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
         if self.whatis is not None:
             self.canvas.on_mouse_down(lambda x, y: self.whatis.answer_at(x, y))
+            self.narrow.on_mouse_down(lambda x, y: self.answer_narrow(x, y))
         # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
         # position, and focusing a partly visible canvas would scroll the page under the tap
-        focus_fix = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>",
-                           layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, *([self.whatis, focus_fix] if key else [])]
+        style = W.HTML(_PANEL_CSS, layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, self.narrow, style, *([self.whatis] if key else [])]
         self.state = None
         self.update(state)
+
+    def on_mouse_down(self, callback) -> None:
+        """Call ``callback(x, y)`` on a tap on either layout of the panel."""
+        self.canvas.on_mouse_down(callback)
+        self.narrow.on_mouse_down(callback)
+
+    def answer_narrow(self, x: float, y: float) -> str:
+        """"What is this?" for a tap at ``(x, y)`` on the narrow layout: the drawn words there."""
+        hits = []
+        for p in self.narrow_prims:
+            if isinstance(p, Text):
+                x0, y0, x1, y1 = text_box(p)
+                d = max(x0 - x, x - x1, 0) + max(y0 - y, y - y1, 0)
+                if d <= 4:
+                    hits.append((d, p.text))
+        if not hits:
+            return self.whatis.answer_at(-1000, -1000)
+        return self.whatis.answer_words(min(hits)[1])
 
     def update(self, state, viewer=...) -> None:
         if viewer is not ...:
             self.viewer = viewer
         self.state = state
         prims, w, h = panel_scene(state, self.viewer)
+        self.narrow_prims, nw, nh = panel_scene(state, self.viewer, NARROW_WIDTH, NARROW_SCALE)
         with held():
-            if (self.canvas.width, self.canvas.height) != (int(w), int(h)):
-                self.canvas.width, self.canvas.height = int(w), int(h)
-                self.canvas.layout.width = f"{int(w)}px"
-                self.canvas.layout.min_width = phone_min_width(w)
-            draw_primitives(self.canvas, prims)
+            for canvas, width, height, drawn in ((self.canvas, w, h, prims), (self.narrow, nw, nh, self.narrow_prims)):
+                if (canvas.width, canvas.height) != (int(width), int(height)):
+                    canvas.width, canvas.height = int(width), int(height)
+                    canvas.layout.width = f"{int(width)}px"
+                draw_primitives(canvas, drawn)
         self.draws += 1
         if self.whatis is not None:
             self.whatis.show(state, prims)
@@ -255,7 +298,7 @@ class LandmarksPlayView(GamePlayView):
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
         # the panel is a picture, not a control: a tap on it says where the choices are
-        self.panel.canvas.on_mouse_down(self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
+        self.panel.on_mouse_down(self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
 
     def panel_tapped(self) -> str:
         """A tap on the village panel: it is not a control, so say what to do now (also

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-PANELS = ".hk-landmarks-panel canvas"
+PANELS = ".hk-landmarks-panel canvas.hk-panel-wide"  # the layout a 1280 px window shows
 
 #: how many pixels of a canvas are painted (alpha > 0), read in the page
 PAINTED = """c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -65,4 +65,54 @@ def test_a_tap_on_the_play_views_panel_says_what_is_there(page, voila_server):
         expect(answer).to_contain_text(f"left: landmark tokens of that kind still in the supply; "
                                        f"{box.tokens_per_type} of each kind at the start")
         expect(answer).to_contain_text(f"VP: victory points; most tokens of a landmark: +{box.most_points}")
+    assert page_errors(page) == "<none>"
+
+
+# every visible text of the page with its size in CSS px on screen (an SVG text's font size
+# times the SVG's scale), every visible canvas with its drawn width over its own width and
+# its classes, and the page's width
+PHONE_TEXTS = """() => {
+  const texts = [], canvases = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    if (e.tagName === 'CANVAS') { canvases.push([r.width / e.width, e.getAttribute('class') || '', r.right]); continue; }
+    let own = '';
+    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+    if (!own.trim() || e.closest('details:not([open])') && !e.closest('summary')) continue;
+    if (e.closest('.jp-InputArea, .jp-InputPrompt, .jp-OutputPrompt, script, style')) continue;
+    let px = parseFloat(getComputedStyle(e).fontSize);
+    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
+    texts.push([Math.round(px * 100) / 100, e.tagName, own.trim().slice(0, 40)]);
+  }
+  texts.sort((a, b) => a[0] - b[0]);
+  return {texts, canvases, width: document.documentElement.scrollWidth};
+}"""
+
+
+def test_landmarks_panels_fit_a_phone_with_text_of_12_px(page, voila_server):
+    """On a 390x844 phone every Landmarks panel (the play view's canvas and the notebook's
+    SVG) shows its phone layout: the page never scrolls sideways, and its smallest text is
+    at least 12 CSS px (a canvas' text is the narrow layout's least size, 12 px, times its
+    drawn scale)."""
+    from haunted_kit.landmarks.draw import NARROW_SCALE, NARROW_WIDTH, panel_scene
+    from haunted_kit.landmarks.engine import new_game
+    from haunted_kit.render.primitives import Text
+
+    least = min(p.size for p in panel_scene(new_game(3, 2, rounds=3), 0, NARROW_WIDTH, NARROW_SCALE)[0]
+                if isinstance(p, Text))
+    assert least >= 12
+    page.set_viewport_size({"width": 390, "height": 844})
+    srv = voila_server("notebooks/09_landmarks_and_architects.ipynb", timeout=120.0)
+    with explained("opening notebook 09 in Voila at 390x844", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(page.locator(".hk-landmarks-play canvas.hk-panel-narrow")).to_be_visible(timeout=120_000)
+    got = page.evaluate(PHONE_TEXTS)
+    save_screenshot(page, "landmarks-voila-phone", full_page=False)
+    assert got["width"] <= 390, f"the page is {got['width']} px wide at 390x844 (it scrolls sideways)"
+    panels = [c for c in got["canvases"] if "hk-panel" in c[1]]
+    assert panels and all("hk-panel-narrow" in c[1] for c in panels), panels   # the phone's layout only
+    assert all(scale * least >= 12 for scale, _c, _r in panels), panels
+    assert all(right <= 390 for _s, _c, right in panels), panels
+    assert got["texts"][0][0] >= 12, got["texts"][:8]
     assert page_errors(page) == "<none>"
