@@ -164,11 +164,32 @@ def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tupl
     """Player ``p``'s band at ``(x0, y0)`` in a panel ``width`` wide: ``(primitives, height in pixels)``.
     On a narrow panel the architect, the tokens, the developed row and the village each
     start a row of their own."""
-    box = s.box
-    out: list = []
-    turn = s.current_player() == p
     right = width - 16
-    out += [Circle(x0 + 16, y0 + 16, 10, S.player_colour(p), S.INK, 1), Text(x0 + 16, y0 + 16, str(p + 1), 11, S.INK, True)]
+    out, y = _band_head(s, p, viewer, x0, y0, right)
+    sources, y = _band_sources(s, p, x0, y, right)
+    village, y = _band_village(s, p, x0, y, right, width < 600)
+    out += sources + village
+    # the hand, under the village: a wrapping list, each card with its type and cost
+    hand = s.hands[p]
+    if viewer is None or viewer == p:
+        items = [card_label(s.box, k) for k in hand] or ["empty"]
+    else:
+        items = [f"{len(hand)} cards"]
+    items[0] = "hand: " + items[0]
+    texts, h = _list_flow(items, x0 + 6, y, right - x0 - 12, 10)
+    out += texts
+    height = y + h + 6 - y0
+    turn = s.current_player() == p
+    out.insert(0, Rect(x0, y0, right, height, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
+    return out, height + 6
+
+
+def _band_head(s, p: int, viewer, x0: float, y0: float, right: float) -> tuple[list, float]:
+    """The band's first lines: the player's disc, role, gold and village count, and the
+    architect (beside them on a wide panel, under them on a narrow one): ``(primitives, next y)``."""
+    box = s.box
+    out: list = [Circle(x0 + 16, y0 + 16, 10, S.player_colour(p), S.INK, 1),
+                 Text(x0 + 16, y0 + 16, str(p + 1), 11, S.INK, True)]
     role = "leader" if p == s.leader else ("cannot follow" if p in s.cannot_follow and s.lead else "")
     arch = s.architects[p]
     arch_text = None
@@ -176,22 +197,28 @@ def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tupl
         shown = viewer is None or viewer == p or s.is_terminal()
         a = box.architects[arch]
         arch_text = f"architect: {a.name} ({' + '.join(a.types)})" if shown else "architect: face down"
-    narrow = width < 600
     head, h = _lines(x0 + 32, y0 + 16 - 12 * 1.15 / 2, f"P{p + 1}{' (' + role + ')' if role else ''} - {s.gold[p]} gold - "
                      f"village {R.village_cards(s, p)}/{box.end_trigger_cards} cards", right - x0 - 32 - 4, 12, True,
                      max_lines=2)
     out += head
     y = y0 + max(30, 16 - 12 * 1.15 / 2 + h + 4)
     if arch_text is not None:
-        if narrow:
+        if right < 600 - 16:
             texts, h = _lines(x0 + 6, y, arch_text, right - x0 - 12, 11, max_lines=2)
             out += texts
             y += h + 4
         else:
             out.append(Text(right, y0 + 16, arch_text, 11, S.INK, False, "end"))
-    # castle and Castle Grounds (gold badges in the boxes' bottom strips)
-    out += [Rect(x0 + 6, y, 70, BOX_H, "#e8e0d0", S.INK, 1), Text(x0 + 41, y + 10, "Castle", 10, S.INK, True),
-            Text(x0 + 41, y + 22, "wild", MIN_PX)]
+    return out, y
+
+
+def _band_sources(s, p: int, x0: float, y: float, right: float) -> tuple[list, float]:
+    """Castle, Castle Grounds, developed resources and landmark tokens from ``y``: the
+    tokens right-aligned beside the boxes when there is room, else (a narrow panel) the
+    developed row and the tokens on rows of their own. ``(primitives, next y)``."""
+    box = s.box
+    out = [Rect(x0 + 6, y, 70, BOX_H, "#e8e0d0", S.INK, 1), Text(x0 + 41, y + 10, "Castle", 10, S.INK, True),
+           Text(x0 + 41, y + 22, "wild", MIN_PX)]
     if "castle" in s.spent[p]:
         out += _badges(x0 + 76, y, [p])
     if s.modules["castle_grounds"]:
@@ -199,9 +226,8 @@ def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tupl
                 Text(x0 + 82 + CARD_W / 2, y + 10, "Castle Grounds", MIN_PX, S.INK, True),
                 Text(x0 + 82 + CARD_W / 2, y + 22, "wild + discard", MIN_PX)]
         out += _badges(x0 + 82 + CARD_W, y, s.grounds[p])
-    # landmark tokens: right-aligned in the first row when they fit beside the boxes, else a row of their own
     n_marks = len(box.landmarks) if s.modules["landmarks"] else 0
-    tokens_x = right - 14 - TOKEN_STEP * n_marks + 16 if n_marks else right
+    tokens_x = right + 2 - TOKEN_STEP * n_marks if n_marks else right
     dev_start, dev_end = x0 + 82 + CARD_W + 6, tokens_x - 4
     own_rows = dev_end - dev_start < 2 * CARD_STEP  # too little room beside the boxes: rows of their own
     y_dev = y
@@ -216,25 +242,31 @@ def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tupl
         if f"developed:{i}" in s.spent[p]:
             out += _badges(x + CARD_W, yy, [p])
         rows = max(rows, row + 1)
-    y = y_dev + rows * (BOX_H + 4) + 6 if own_rows else y + rows * (BOX_H + 4) + 6
+    y_next = y_dev + rows * (BOX_H + 4) + 6
     if n_marks:
         spots = (_flow(n_marks, x0 + 6, right, TOKEN_STEP) if own_rows
                  else [(0, tokens_x + TOKEN_STEP * i) for i in range(n_marks)])
-        ty = y if own_rows else y - rows * (BOX_H + 4) - 6
+        ty = y_next if own_rows else y
         for (key, lt), (row, tx) in zip(box.landmarks.items(), spots):
             n, cx, cy = s.tokens[p][key], tx + TOKEN_STEP / 2, ty + row * 52
             out += [Circle(cx, cy + 12, 11, "#ffffff" if n == 0 else "#333333", S.INK, 1),
                     Text(cx, cy + 12, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
                     *fitted_text(cx, cy + 36, lt.name, TOKEN_STEP - 6, MIN_PX)]
         if own_rows:
-            y += 52 * (spots[-1][0] + 1)
-    # village, as many rows as it needs (on a narrow panel under its label)
+            y_next += 52 * (spots[-1][0] + 1)
+    return out, y_next
+
+
+def _band_village(s, p: int, x0: float, y: float, right: float, narrow: bool) -> tuple[list, float]:
+    """The village's cards from ``y``, as many rows as it needs (on a narrow panel under
+    its label): ``(primitives, next y)``."""
+    box = s.box
     if narrow:
-        out.append(Text(x0 + 6, y + 7, "village:", 10, S.INK, True, "start"))
+        out = [Text(x0 + 6, y + 7, "village:", 10, S.INK, True, "start")]
         y += 14
         v_start = x0 + 6
     else:
-        out.append(Text(x0 + 6, y + VILLAGE_H / 2, "village:", 10, S.INK, True, "start"))
+        out = [Text(x0 + 6, y + VILLAGE_H / 2, "village:", 10, S.INK, True, "start")]
         v_start = x0 + 58
     rows = 1
     for k, (row, x) in zip(s.villages[p], _flow(len(s.villages[p]), v_start, right, CARD_STEP)):
@@ -245,19 +277,7 @@ def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tupl
                 *fitted_text(x + CARD_W / 2, yy + 21, f"{c.type if c.kind == 'building' else 'adventurer'} "
                                                       f"{c.victory_points}VP", CARD_W - 8, MIN_PX, max_lines=1)]
         rows = row + 1
-    # the hand, under the village: a wrapping list, each card with its type and cost
-    y += (rows - 1) * VILLAGE_STEP + VILLAGE_H + 6
-    hand = s.hands[p]
-    if viewer is None or viewer == p:
-        items = [card_label(box, k) for k in hand] or ["empty"]
-    else:
-        items = [f"{len(hand)} cards"]
-    items[0] = "hand: " + items[0]
-    texts, h = _list_flow(items, x0 + 6, y, right - x0 - 12, 10)
-    out += texts
-    height = y + h + 6 - y0
-    out.insert(0, Rect(x0, y0, right, height, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
-    return out, height + 6
+    return out, y + (rows - 1) * VILLAGE_STEP + VILLAGE_H + 6
 
 
 def board_key(s) -> list:

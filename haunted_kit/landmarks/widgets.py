@@ -47,7 +47,7 @@ from ..widgets.canvas import PHONE_MAX_PX, draw_primitives, fit_to_output, held,
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, row_layout, side_layout
+from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, grey_with_reason, row_layout, side_layout
 
 
 #: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
@@ -285,10 +285,14 @@ class LandmarksPlayView(GamePlayView):
         self._cards: list = []
         self.card_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.card_row.add_class("hk-build-cards")
-        # full width (a long plan is cut least), and the chosen plan is written out whole under it
-        self.plan_pick = W.Dropdown(options=[], description="payment plan", style={"description_width": "initial"},
-                                   layout=W.Layout(width="100%", flex="1 1 100%", min_width="0", max_width="100%"))
+        # the payment plans as a wrapping list of radio buttons (a phone shows each plan whole), the
+        # cheapest few first and "More ways to pay" for the rest; arrow keys move through them
+        self.plans: list = []  # every payment plan of the chosen card, in the order offered
+        self.plan_pick = W.RadioButtons(options=[], description="payment plan", style={"description_width": "initial"},
+                                        layout=W.Layout(width="auto", flex="1 1 100%", min_width="0", max_width="100%"))
         self.plan_pick.add_class("hk-build-plans")
+        self.b_more_plans = self._button("More ways to pay", "hk-build-more", "list more ways to pay for the chosen card",
+                                         self.more_plans, "listing more ways to pay")
         self.plan_note = W.HTML()
         self.plan_chosen = W.HTML()
         self.plan_chosen.add_class("hk-build-plan-chosen")
@@ -320,10 +324,11 @@ class LandmarksPlayView(GamePlayView):
         ChooseBuilding of the card, then the Build with that payment)."""
         self.b_build = self._button("Build it", "hk-build-do", "build the chosen card with the chosen payment",
                                     self._build_picked, "building the chosen card")
-        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card (its cost in brackets), then how to pay for it"),
-                                 self.card_row, self.cannot_note, self.plan_note,
-                                 W.HBox([self.plan_pick, self.b_build], layout=W.Layout(flex_flow="row wrap",
-                                                                                      max_width="100%")),
+        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card (its building type and cost in brackets), "
+                                        "then how to pay for it" + _WRAP_CSS),
+                                 self.card_row, self.cannot_note, self.plan_note, self.plan_pick,
+                                 W.HBox([self.b_more_plans, self.b_build], layout=W.Layout(flex_flow="row wrap",
+                                                                                         max_width="100%")),
                                  self.plan_chosen])
         self.build_box.add_class("hk-build")
         self.plan_pick.observe(self.guard(lambda _c: self._show_plan(), "showing the chosen plan"), "value")
@@ -361,16 +366,40 @@ class LandmarksPlayView(GamePlayView):
         p = self.state.current_player()
         # own sources first, then fewer discards; else the rules' rank order (the sort is stable)
         plans.sort(key=lambda a: (len({u.owner for u in a.payment} - {p}), sum(1 for u in a.payment if u.discard)))
-        self.plan_pick.options = [(self.plan_text(a), a) for a in plans] or [("(choose a card first)", None)]
+        self.plans = plans
+        self._list_plans(PLANS_SHOWN)
         self.plan_pick.index = 0
         self.plan_pick.disabled = not plans  # "Build it" stays clickable: with no plan it says why
         self.plan_note.value = self._plans_summary(card, plans)
         self._show_plan()
-        if ChooseBuilding(card) in self.legal:  # the list of every action shows the same choice
-            self.all_pick.value = ChooseBuilding(card)
+        self.select(ChooseBuilding(card))  # the keyboard's line and the list of every action name the same card
         for b, c in zip(self._card_pool, self._cards):
             b.button_style = "info" if c == self.build_card else ""
         return plans
+
+    def _list_plans(self, n: int) -> None:
+        """List the first ``n`` of :attr:`plans` (all when fewer), the chosen one kept; "More
+        ways to pay" says how many more there are, greyed once all are listed."""
+        shown = self.plans[:max(n, 1)]
+        keep = self.plan_pick.value
+        self.plan_pick.options = [(self.plan_text(a), a) for a in shown] or [("(choose a card first)", None)]
+        if keep in shown:
+            self.plan_pick.value = keep
+        rest = len(self.plans) - len(shown)
+        self.b_more_plans.description = f"More ways to pay ({rest} more)" if rest else "More ways to pay"
+        grey_with_reason(self.b_more_plans, None if rest else (
+            "every way to pay is listed." if self.plans else "choose a card first."),
+            "list more ways to pay for the chosen card")
+
+    def more_plans(self) -> int:
+        """List :data:`PLANS_MORE` more ways to pay for the chosen card (keyboard: the button
+        after the list). Returns how many are listed now."""
+        if len(self.plan_pick.options) >= len(self.plans):
+            self.say("Every way to pay for this card is listed." if self.plans else
+                     "Choose a card to build first, then how to pay for it.", "ignored")
+        else:
+            self._list_plans(len(self.plan_pick.options) + PLANS_MORE)
+        return len(self.plan_pick.options)
 
     def _plans_summary(self, card, plans: list) -> str:
         """HTML: the card's cost and its payment plans summed up (how many pay from the
@@ -383,7 +412,8 @@ class LandmarksPlayView(GamePlayView):
         return (f'<div style="font:13px sans-serif">{escape(_card_name(self.state, card))} costs {escape(cost)}: '
                 f'{len(plans)} way{"s" if len(plans) != 1 else ""} to pay ({own} from your own sources only, '
                 f"{len(plans) - own} giving gold to other players). The first, chosen for you, is the cheapest "
-                "(no gold given away and the fewest cards discarded when it can be).</div>")
+                "(no gold given away and the fewest cards discarded when it can be); "
+                f"the {min(PLANS_SHOWN, len(plans))} cheapest are listed, \"More ways to pay\" lists more.</div>")
 
     def _show_plan(self) -> None:
         """The chosen payment plan written out whole (the list may cut it on a narrow screen)."""
@@ -421,7 +451,7 @@ class LandmarksPlayView(GamePlayView):
         if not cards or s.chosen_building is not None:
             return ""
         p = s.current_player()
-        lines = [f"{escape(_card_name(s, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
+        lines = [f"{escape(card_label(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
                  for k in sorted(set(s.hands[p])) if k not in cards and s.box.cards[k].kind == "building"]
         if not lines:
             return ""
@@ -439,7 +469,7 @@ class LandmarksPlayView(GamePlayView):
             self._card_pool.append(b)
         self._cards = cards
         for b, c in zip(self._card_pool, cards):
-            b.description = f"{_card_name(self.state, c)} ({', '.join(self.state.box.cards[c].cost)})"
+            b.description = card_label(self.state.box, c)  # its type (what an architect scores) and cost
         buttons = self._card_pool[:len(cards)]
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
@@ -450,7 +480,8 @@ class LandmarksPlayView(GamePlayView):
             self.choose_card(keep)
             return
         self.build_card = None
-        self.plan_pick.options = [("(choose a card first)", None)]
+        self.plans = []
+        self._list_plans(PLANS_SHOWN)
         self.plan_pick.index = 0  # shown, not blank (a value of None alone would leave no selection)
         self.plan_pick.disabled = True  # "Build it" stays clickable and says: choose a card first
         self.plan_note.value = self.plan_chosen.value = ""
@@ -500,6 +531,16 @@ class LandmarksPlayView(GamePlayView):
         tail = list(s.events(self.panel.viewer).text)[-8:]
         self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(x) for x in tail) \
             + "</div>"
+
+
+#: payment plans listed at first, and how many more "More ways to pay" lists
+PLANS_SHOWN, PLANS_MORE = 5, 10
+#: the card buttons and the payment plans wrap their words instead of cutting them on a phone
+_WRAP_CSS = ("<style>.hk-build-card { white-space: normal !important; height: auto !important; min-height: 28px; "
+             "max-width: 100%; text-align: left; } .hk-build-plans label, .hk-build-plans .widget-radio-box label "
+             "{ white-space: normal !important; height: auto !important; line-height: 1.3 !important; "
+             "overflow-wrap: anywhere; } .hk-build-plans .widget-radio-box { height: auto !important; min-width: 0; } "
+             ".hk-build-plans { height: auto !important; }</style>")
 
 
 def _card_name(state, key) -> str:

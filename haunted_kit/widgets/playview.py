@@ -29,6 +29,8 @@ synchronously (a companion game's bot decides in milliseconds). CSS classes:
 
 from __future__ import annotations
 
+import contextlib
+
 from html import escape
 
 import ipywidgets as W
@@ -193,6 +195,8 @@ class GamePlayView(ErrorReporting, W.VBox):
                                   layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
                                                                max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
+        self._syncing = False  # the kit itself is setting the list's value (a refresh, the keyboard's cursor)
+        self.all_pick.observe(self.guard(self._picked_in_list, "following the chosen action"), "value")
         self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked,
                                  "applying the chosen action")
         self.b_bots = self._button("Bots: play on", "hk-bot-play", "bots decide until a human is to move",
@@ -303,8 +307,11 @@ class GamePlayView(ErrorReporting, W.VBox):
                                      "status")
         self.set_choices(self.menu(self.legal))
         opts = [(self.describe(a), a) for a in self.legal]
-        self.all_pick.options = opts or [("(no decision for you now)", None)]
-        self.all_pick.index = 0
+        with self._setting_list():
+            self.all_pick.options = opts or [("(no decision for you now)", None)]
+            self.all_pick.index = 0
+            if self.legal:  # the list shows what the keyboard's cursor is on
+                self.all_pick.value = self.legal[self.cursor]
         self.all_pick.disabled = not opts
         none = "the game is over." if self.state.is_terminal() else "no decision of yours is due now."
         grey_with_reason(self.b_do, None if opts else none, "apply the chosen legal action")
@@ -349,6 +356,34 @@ class GamePlayView(ErrorReporting, W.VBox):
             return False
         return self.attempt(pick.value)
 
+    # ------------------------------------------------------------------ one selection
+    @contextlib.contextmanager
+    def _setting_list(self):
+        was, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = was
+
+    def select(self, action) -> bool:
+        """Make ``action`` (one of :attr:`legal`) the selected action everywhere: the keyboard's
+        cursor and its line ("Choice k of n: ...") and the list of every legal action, so no
+        line about the selection names another action than the one chosen (a card chosen in
+        a game's own controls, an entry of the list, an arrow key). Returns whether
+        ``action`` is legal now (else nothing changes)."""
+        if action not in self.legal:
+            return False
+        self.cursor = self.legal.index(action)
+        if self.all_pick.value != action:
+            with self._setting_list():
+                self.all_pick.value = action
+        self._say_keys()
+        return True
+
+    def _picked_in_list(self, change) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.select(change["new"])
+
     # ------------------------------------------------------------------ keyboard
     def _say_keys(self) -> None:
         if self.keypad is None:
@@ -367,9 +402,9 @@ class GamePlayView(ErrorReporting, W.VBox):
         back to the first. Other keys are ignored."""
         if key in ARROWS and self.legal:
             step = -1 if key in ("ArrowUp", "ArrowLeft") else 1
-            self.cursor = min(max(self.cursor + step, 0), len(self.legal) - 1)
-        elif key == HOME_KEY:
-            self.cursor = 0
+            self.select(self.legal[min(max(self.cursor + step, 0), len(self.legal) - 1)])
+        elif key == HOME_KEY and self.legal:
+            self.select(self.legal[0])
         elif key in ACT_KEYS:
             if not self.legal:
                 self.say(self._busy_reason() or "No decision of yours is due now.", "ignored")
