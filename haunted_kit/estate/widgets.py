@@ -24,11 +24,12 @@ import ipywidgets as W
 from ipycanvas import MultiCanvas
 
 from ..render import style as S
+from ..render.primitives import Text
 from ..widgets.canvas import draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from . import actions as A
-from .draw import board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
+from .draw import BOARD_SIZE, board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
 from ..widgets.playview import GamePlayView, row_layout, side_layout
 from .exercises import EXERCISES
@@ -41,7 +42,7 @@ class EstateBoard(ErrorReporting, W.VBox):
     (:attr:`whatis`, :class:`~haunted_kit.widgets.whatis.WhatIsThis`: while its toggle is
     pressed a click on a slot says what is there instead of playing)."""
 
-    def __init__(self, state, *, size: float = 34, key: bool = True, **kw):
+    def __init__(self, state, *, size: float = BOARD_SIZE, key: bool = True, **kw):
         super().__init__(**kw)
         self.geom = land_geometry(state.box, size)
         # a one-layer MultiCanvas, as the Haunted Lands field uses (it redraws reliably
@@ -59,7 +60,8 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.whatis = WhatIsThis(noun="slot", width=self.geom.width) if key else None
         self.children = [self.canvas, self.legend, *([self.whatis] if key else []), banner, self.focus_fix]
         # drawn at its own size, scaled down in a narrow output area (clicks are scaled back)
-        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self)
+        least = min(p.size for p in board_primitives(state, self.geom) if isinstance(p, Text))
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self, min_text=least)
         self._handlers: list = []
         self.highlight: tuple = ()
         self.state = state
@@ -144,7 +146,7 @@ class EstatePlayView(GamePlayView):
 
     css_class = "hk-estate-play"
 
-    def __init__(self, state=None, *, players: int = 3, seed: int = 1, bots=None, size: float = 34,
+    def __init__(self, state=None, *, players: int = 3, seed: int = 1, bots=None, size: float = BOARD_SIZE,
                  auto_bots: bool = True, bot_kind: str = "greedy", hints: bool = True, hint_playouts: int = 300,
                  keyboard: bool = True, **options):
         state = state if state is not None else new_game(players, seed, **options)

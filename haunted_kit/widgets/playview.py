@@ -76,12 +76,30 @@ def line_layout(lines: int) -> W.Layout:
     return W.Layout(height=f"{lines * LINE_PX}px", overflow="hidden", max_width="100%", flex="0 0 auto")
 
 
-def in_lines(html: str, lines: int, label: str) -> str:
-    """``html`` in a box ``lines`` lines high that scrolls when the words are longer; the box
-    is a named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so
-    a keyboard user can scroll it too. Its line height is :data:`LINE_PX` whatever the page's
-    style, so ``lines`` lines of words show whole (a two-line status on a phone is not cut)."""
-    return f'<div{scroll_region(label)} style="height:{lines * LINE_PX}px;line-height:{LINE_PX}px;overflow:auto">{html}</div>'
+#: a shadow along an edge of a scrolling box past which more words are hidden, none at an edge
+#: the words end at (the covers scroll with the words, the shadows stay): the box visibly scrolls
+SCROLL_CUE = ("background:linear-gradient(#fff 30%,rgba(255,255,255,0)),"
+              "linear-gradient(rgba(255,255,255,0),#fff 70%) 0 100%,"
+              "radial-gradient(farthest-side at 50% 0,rgba(0,0,0,.3),rgba(0,0,0,0)),"
+              "radial-gradient(farthest-side at 50% 100%,rgba(0,0,0,.3),rgba(0,0,0,0)) 0 100%;"
+              "background-repeat:no-repeat;background-size:100% 16px,100% 16px,100% 8px,100% 8px;"
+              "background-attachment:local,local,scroll,scroll")
+
+
+def in_lines(html: str, lines: int, label: str, *, latest: bool = False) -> str:
+    """``html`` in a box ``lines`` lines high that scrolls when the words are longer, with a
+    shadow on the edge past which more words are hidden (:data:`SCROLL_CUE`); the box is a
+    named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so a
+    keyboard user can scroll it too. Its line height is :data:`LINE_PX` whatever the page's
+    style, so ``lines`` lines of words show whole (a two-line status on a phone is not cut).
+    ``latest``: words longer than the box show their end (the last event of a message whole,
+    the earlier ones scrolled up; a CSS column-reverse box starts scrolled to its end), short
+    words still sit at its top."""
+    style = f"height:{lines * LINE_PX}px;line-height:{LINE_PX}px;overflow:auto;{SCROLL_CUE}"
+    if latest:
+        style += ";display:flex;flex-direction:column-reverse"
+        html = f'<div style="margin-bottom:auto">{html}</div>'
+    return f'<div{scroll_region(label)} style="{style}">{html}</div>'
 
 
 def grey_with_reason(button, why, tip: str) -> None:
@@ -295,7 +313,7 @@ class GamePlayView(ErrorReporting, W.VBox):
         text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
         self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
+                                            + rulings_html(text), 3, "message", latest=True)  # a cited ruling opens in place
         self._say_keys()
 
     def refresh(self) -> None:
