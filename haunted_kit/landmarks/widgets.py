@@ -539,7 +539,10 @@ PLANS_SHOWN, PLANS_MORE = 5, 10
 _WRAP_CSS = ("<style>.hk-build-card { white-space: normal !important; height: auto !important; min-height: 28px; "
              "max-width: 100%; text-align: left; } .hk-build-plans label, .hk-build-plans .widget-radio-box label "
              "{ white-space: normal !important; height: auto !important; line-height: 1.3 !important; "
-             "overflow-wrap: anywhere; } .hk-build-plans .widget-radio-box { height: auto !important; min-width: 0; } "
+             "overflow-wrap: anywhere; display: flex !important; flex-direction: row-reverse; "
+             "justify-content: flex-end; align-items: flex-start; gap: 6px; margin: 2px 0; } "
+             ".hk-build-plans label input { flex: 0 0 auto; margin-top: 2px; } "
+             ".hk-build-plans .widget-radio-box { height: auto !important; min-width: 0; } "
              ".hk-build-plans { height: auto !important; }</style>")
 
 

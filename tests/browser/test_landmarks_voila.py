@@ -107,6 +107,22 @@ def test_landmarks_panels_fit_a_phone_with_text_of_12_px(page, voila_server):
     with explained("opening notebook 09 in Voila at 390x844", srv, page):
         page.goto(srv.url, timeout=120_000)
         expect(page.locator(".hk-landmarks-play canvas.hk-panel-narrow")).to_be_visible(timeout=120_000)
+    play = page.locator(".hk-landmarks-play")
+    with explained("leading build, choosing the Hidden Sanctum and listing more ways to pay", srv, page):
+        play.locator(".hk-choice", has_text="lead build").click()
+        card = play.locator(".hk-build-card", has_text="Hidden Sanctum (shadow building; costs")
+        card.click()
+        plans = play.locator(".hk-build-plans input[type=radio]")
+        expect(plans).to_have_count(5, timeout=30_000)                 # the cheapest 5, as a list
+        play.locator(".hk-build-more").click()
+        expect(plans).to_have_count(15, timeout=30_000)                # 10 more
+        expect(play.locator(".hk-keys .hk-live")).to_contain_text(
+            "choose to build the Hidden Sanctum", timeout=30_000)      # the keyboard's line names the chosen card
+    plans.nth(0).focus()                                               # a radio list: Tab reaches it, arrows move
+    page.keyboard.press("ArrowDown")
+    expect(play.locator(".hk-build-plan-chosen")).to_contain_text("Chosen:")
+    labels = play.locator(".hk-build-plans label").evaluate_all("ls => ls.map(l => l.getBoundingClientRect().right)")
+    assert labels and max(labels) <= 390, labels                       # every plan's words wrap inside the screen
     got = page.evaluate(PHONE_TEXTS)
     save_screenshot(page, "landmarks-voila-phone", full_page=False)
     assert got["width"] <= 390, f"the page is {got['width']} px wide at 390x844 (it scrolls sideways)"
