@@ -61,6 +61,7 @@ def _flow(n: int, x_start: float, x_end: float, step: float) -> list[tuple[int, 
 
 
 NARROW_WIDTH, NARROW_SCALE = 252, 4 / 3  #: a phone's panel: laid out 252 px wide, drawn 336 px wide (text >= 12 px)
+WIDE_WIDTH, WIDE_SCALE = 675, 4 / 3  #: a laptop's panel: laid out 675 px wide, drawn 900 px wide (text >= 12 px)
 CARD_MIN_W = 110  #: the least width of a landmark card in the top row (the row wraps into a grid below it)
 
 
@@ -357,7 +358,9 @@ def _svg_text(prims, w: float, h: float) -> str:
 
 
 def panel_svg(s, viewer: int | None = None) -> PanelSVG:
-    """The panel as deterministic SVG (same position, same bytes), scaled down to fit a
-    narrower output area (CSS ``max-width: 100%``; a notebook is about 850 px wide), with
-    the phone's layout beside it (:class:`PanelSVG`)."""
-    return PanelSVG(_svg_text(*panel_scene(s, viewer)), _svg_text(*panel_scene(s, viewer, NARROW_WIDTH, NARROW_SCALE)))
+    """The panel as deterministic SVG (same position, same bytes): laid out
+    :data:`WIDE_WIDTH` px wide and drawn 900 px wide with text of at least 12 px, scaled
+    down to fit a narrower output area (CSS ``max-width: 100%``; a notebook is about 850 px
+    wide), with the phone's layout beside it (:class:`PanelSVG`)."""
+    return PanelSVG(_svg_text(*panel_scene(s, viewer, WIDE_WIDTH, WIDE_SCALE)),
+                    _svg_text(*panel_scene(s, viewer, NARROW_WIDTH, NARROW_SCALE)))

@@ -35,7 +35,7 @@ from ipycanvas import Canvas
 
 from .actions import Build, ChooseBuilding, Decline, Follow, Lead
 from .exercises import EXERCISES
-from .draw import NARROW_SCALE, NARROW_WIDTH, card_label, panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..games import game_of
@@ -65,8 +65,8 @@ class LandmarksPanel(W.VBox):
     :class:`~haunted_kit.widgets.whatis.WhatIsThis`): the panel is a picture, so every tap on
     it is a question, answered under it.
 
-    It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, scaled
-    down in a narrower output area), :attr:`narrow` the phone's (each player's boxes, tokens,
+    It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, text of
+    at least 12 px, scaled down in a narrower output area), :attr:`narrow` the phone's (each player's boxes, tokens,
     village and hand on rows of their own, drawn 336 px wide with text of at least 12 px,
     :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS media query shows the wide one
     from :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the
@@ -78,7 +78,7 @@ class LandmarksPanel(W.VBox):
         self.viewer = viewer
         self.draws = 0
         self.narrow_prims: list = []
-        prims, w, h = panel_scene(state, viewer)
+        prims, w, h = panel_scene(state, viewer, WIDE_WIDTH, WIDE_SCALE)
         self.canvas = Canvas(width=int(w), height=int(h))
         self.canvas.add_class("hk-panel-wide")
         fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
@@ -122,7 +122,7 @@ class LandmarksPanel(W.VBox):
         if viewer is not ...:
             self.viewer = viewer
         self.state = state
-        prims, w, h = panel_scene(state, self.viewer)
+        prims, w, h = panel_scene(state, self.viewer, WIDE_WIDTH, WIDE_SCALE)
         self.narrow_prims, nw, nh = panel_scene(state, self.viewer, NARROW_WIDTH, NARROW_SCALE)
         with held():
             for canvas, width, height, drawn in ((self.canvas, w, h, prims), (self.narrow, nw, nh, self.narrow_prims)):

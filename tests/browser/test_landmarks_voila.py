@@ -42,12 +42,12 @@ def test_every_landmarks_panel_is_painted_in_voila(page, voila_server):
 def test_a_tap_on_the_play_views_panel_says_what_is_there(page, voila_server):
     """The Landmarks panel is a picture: a tap on a word of it is a question, answered under
     it with the key's words, rule section and box value (no toggle needed, none shown)."""
-    from haunted_kit.landmarks.draw import panel_scene
+    from haunted_kit.landmarks.draw import WIDE_SCALE, WIDE_WIDTH, panel_scene
     from haunted_kit.landmarks.engine import new_game
     from haunted_kit.render.primitives import Text
 
     state = new_game(3, 2, rounds=3)                      # notebook 09's play view, seen by P1
-    prims, _w, _h = panel_scene(state, 0)
+    prims, _w, _h = panel_scene(state, 0, WIDE_WIDTH, WIDE_SCALE)
     left = next(p for p in prims if isinstance(p, Text) and " left - " in p.text and "VP" in p.text)
     box = state.box
     srv = voila_server("notebooks/09_landmarks_and_architects.ipynb", timeout=120.0)
@@ -132,3 +132,29 @@ def test_landmarks_panels_fit_a_phone_with_text_of_12_px(page, voila_server):
     assert all(right <= 390 for _s, _c, right in panels), panels
     assert got["texts"][0][0] >= 12, got["texts"][:8]
     assert page_errors(page) == "<none>"
+
+
+def test_landmarks_panels_are_drawn_with_text_of_12_px_at_1280x800(page, voila_server):
+    """At 1280x800 every Landmarks panel shows its wide layout, drawn with its least text
+    (12 px at its own size) at no less than 12 CSS px, and the page does not scroll sideways."""
+    from haunted_kit.landmarks.draw import WIDE_SCALE, WIDE_WIDTH, panel_scene
+    from haunted_kit.landmarks.engine import new_game
+    from haunted_kit.render.primitives import Text
+
+    least = min(p.size for p in panel_scene(new_game(3, 2, rounds=3), 0, WIDE_WIDTH, WIDE_SCALE)[0]
+                if isinstance(p, Text))
+    assert least >= 12
+    page.set_viewport_size({"width": 1280, "height": 800})
+    srv = voila_server("notebooks/09_landmarks_and_architects.ipynb", timeout=120.0)
+    with explained("opening notebook 09 in Voila at 1280x800", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(page.locator(".hk-landmarks-play canvas.hk-panel-wide")).to_be_visible(timeout=120_000)
+    got = page.evaluate(PHONE_TEXTS)
+    assert got["width"] <= 1280, got["width"]
+    panels = [c for c in got["canvases"] if "hk-panel" in c[1]]
+    assert panels and all("hk-panel-wide" in c[1] for c in panels), panels
+    assert all(scale * least >= 12 for scale, _c, _r in panels), panels
+    svgs = page.locator(".hk-landmarks-layouts .hk-panel-wide svg text").evaluate_all(
+        "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b))")
+    assert svgs and min(svgs) >= 12, min(svgs or [0])
+    save_screenshot(page, "landmarks-voila-1280", full_page=False)
