@@ -43,7 +43,7 @@ from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
 from ..render.primitives import Text
 from ..render.svg import text_box
-from ..widgets.canvas import PHONE_MAX_PX, draw_primitives, fit_to_output, held, redraw_for_new_views
+from ..widgets.canvas import PHONE_MAX_PX, READABLE_CLASS, draw_primitives, fit_to_output, held, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
@@ -86,6 +86,8 @@ class LandmarksPanel(W.VBox):
         _nprims, nw, nh = panel_scene(state, viewer, NARROW_WIDTH, NARROW_SCALE)
         self.narrow = Canvas(width=int(nw), height=int(nh))
         self.narrow.add_class("hk-panel-narrow")
+        self.narrow.add_class(READABLE_CLASS)  # both layouts' least text is 12 px at their own size
+        self.canvas.add_class(READABLE_CLASS)
         self.narrow.layout = W.Layout(width=f"{int(nw)}px", max_width="100%", height="auto")
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         redraw_for_new_views(self.narrow, lambda: self.update(self.state))
