@@ -61,6 +61,8 @@ MARKER_R = 6.5
 #: the hex size of the play view's board: every text of it at least 12 px (names, "lower" and
 #: markers' digits 0.32 of the size, codes 0.34), 349 px wide, so a phone's column holds it whole
 BOARD_SIZE = 38
+#: a slot name's height as a fraction of the hex size (at least NAME_PX)
+NAME_SCALE = 0.32
 
 
 def land_geometry(box, size: float = 34):
@@ -93,7 +95,7 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
         # the slot's name, as every board of the kit writes a cell's (q, r) (questions say "slot -2,1"),
         # readable at every size: at least NAME_PX pixels tall, inside the hex clear of its edges
         name_ink = "#333333" if land is None else tile_style(land["tile"])[1]  # readable on the tile's fill
-        prims.append(Text(x, y + size * NAME_DY, S.cell_name(slot), max(NAME_PX, size * 0.32), name_ink, bold=True))
+        prims.append(Text(x, y + size * NAME_DY, S.cell_name(slot), max(NAME_PX, size * NAME_SCALE), name_ink, bold=True))
         if slot in box.white_dotted:
             prims.append(Circle(x + size * DOT_DX, y + size * DOT_DY, size * 0.11, "#ffffff", "#000000", size * 0.03))
         if land is None:
