@@ -19,6 +19,7 @@ from haunted_kit.estate import PlaceTile
 from haunted_kit.estate.draw import board_svg
 from haunted_kit.estate.scenario import position
 from haunted_kit.estate.state import position_of
+from haunted_kit.estate.draw import board_key as estate_board_key, legend_text
 from haunted_kit.estate.widgets import EstatePlayView, market_html
 from haunted_kit.widgets import capture_errors
 
@@ -65,6 +66,27 @@ def test_market_panel_shows_this_seasons_prices():
     assert "Hire 1 worker and gain 1 wood or 1 limestone (marked)</td><td>2 gold</td>" in html
     assert "Hire 2 workers (marked)</td><td>2 gold</td>" in _unstyled(market_html(s, 1))  # a condition token: 1 less
     assert "takes 3 different actions" in html
+    # an unmarked row costs no gold: a sale says what it pays (the box's fixed price), a swap says so
+    assert "<th>you pay now</th>" in html and "<td>-</td>" not in html
+    assert "Sell 1 marble</td><td>none; pays you 3 gold</td>" in html
+    assert "Sell 1 wood or limestone</td><td>none; pays you 1 gold</td>" in html
+    assert "Exchange 1 wood for 1 limestone, or the reverse</td><td>none (a swap)</td>" in html
+    assert "A marked row costs gold: 2 the first time in a season, 3 after, 1 less per Market-condition token." in html
+
+
+def test_the_legend_and_key_say_what_each_code_is_and_when_it_matters():
+    s = position(2)
+    legend = legend_text(s)
+    assert "Mq = marble quarry (marble income, laid only by a player with 2 land tiles)" in legend
+    assert "Mf = marble field (marble income, for its first 2 markers only)" in legend
+    assert "White dot: an outer slot; laying a tile there earns a Market-condition token, 1 gold off each marked" \
+        in legend and legend.endswith("(Rule: Expand the lands.)")
+    key = {e.codes[0]: e for e in estate_board_key(s)}
+    assert key["Mf"].what == "marble field land tile: a marker on it earns that player marble every season"
+    assert key["Mf"].value.startswith("raises 1 marble income per marker (only the first 2 markers on it count)")
+    assert "you may lay one only once you have 2 land tiles" in key["Mq"].value
+    assert "takes a Market-condition token and removes another tile of the display" in key["white dot"].what
+    assert key["white dot"].value.startswith("each token takes 1 gold off every marked Market price")
 
 
 def test_a_game_against_bots_to_the_end_and_undo():

@@ -15,7 +15,7 @@ import pytest
 
 from haunted_kit import hexgrid
 from haunted_kit.estate import actions as EA
-from haunted_kit.estate.draw import board_primitives, land_geometry
+from haunted_kit.estate.draw import NAME_SCALE, board_primitives, land_geometry
 from haunted_kit.estate.scenario import position as estate_position
 from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.estate.exercises import EXERCISES as ESTATE
@@ -257,7 +257,7 @@ def test_slot_names_on_the_estate_board_are_readable(size):
     names = [p for p in prims if isinstance(p, Text) and p.text in {S.cell_name(slot) for slot in ex.state.box.slots}]
     assert len(names) == len(ex.state.box.slots)
     assert min(p.size for p in names) >= 9                 # was 0.2 * size: 6.8 px at the default 34, 5.2 at 26
-    assert min(p.size for p in names) == max(9, 0.3 * size)
+    assert min(p.size for p in names) == max(9, NAME_SCALE * size) and NAME_SCALE >= 0.3
 
 
 def _set_wrongs(ex) -> list:

@@ -229,17 +229,22 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     # a Build is two decisions: the legal actions are the 5 payable cards, 146 Builds between them
     assert [a.card for a in v.legal] == ["armory", "barracks", "guard_house", "hidden_sanctum", "watch_post"]
     assert all(isinstance(a, ChooseBuilding) for a in v.legal) and len(v.builds()) == 146
-    names = [b.description for b in v.card_row.children]   # each card with its cost, before it is chosen
-    assert names == [f"{v.state.box.cards[k].name} ({', '.join(v.state.box.cards[k].cost)})"
+    names = [b.description for b in v.card_row.children]   # each card with its type and cost, before it is chosen
+    box = v.state.box
+    assert names == [f"{box.cards[k].name} ({box.cards[k].type} building; costs {' + '.join(box.cards[k].cost)})"
                      for k in ("armory", "barracks", "guard_house", "hidden_sanctum", "watch_post")]
-    assert names[2] == "Guard House (wood)"
+    assert names[2] == "Guard House (soldier building; costs wood)"
     assert v.build_box.layout.display == "" and not v.b_build.disabled  # clickable: it says why not yet
     assert v._menu_actions == [] and v.plan_pick.label == "(choose a card first)"  # one row of cards: the Build box's
     v.b_build.click()
     assert v.message == "Choose a card to build first, then how to pay for it." and len(v.legal) == 5
     v.card_row.children[0].click()                                   # the Armory: 30 ways to pay
-    plans = [a for _t, a in v.plan_pick.options]
+    plans = v.plans
     assert len(plans) == 30 and {a.card for a in plans} == {"armory"}
+    # the cheapest 5 are listed; "More ways to pay" lists 10 more at a time, then says all are listed
+    assert [a for _t, a in v.plan_pick.options] == plans[:5] and v.b_more_plans.description == "More ways to pay (25 more)"
+    assert v.more_plans() == 15 and v.more_plans() == 25 and v.more_plans() == 30 and v.b_more_plans.disabled
+    assert v.more_plans() == 30 and v.message == "Every way to pay for this card is listed."
     assert set(plans) == set(card_builds(v.state, 0, "armory"))
     assert "Armory costs stone, wood: 30 ways to pay" in v.plan_note.value
     assert v.card_row.children[0].button_style == "info"
@@ -262,7 +267,8 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     assert v.message == "P1's Build was taken back: both its decisions, the card and the payment."
     # the Guard House (1 wood): the first plan, picked at once, neither discards nor gives gold away
     v.card_row.children[2].click()
-    texts = [t for t, _a in v.plan_pick.options]
+    assert len(v.plan_pick.options) == 5                             # a new card: its cheapest 5 listed again
+    texts = [v.plan_text(a) for a in v.plans]
     assert texts[0] == "your own sources: P1's castle -> wood" and len(texts) == 13
     assert all("discard" in t for t in texts[1:]) and texts[-1].startswith("gold to")
     assert v.state.phase == "build" and len(v.legal) == 5
@@ -280,7 +286,7 @@ def test_landmarks_a_building_no_payment_fits_is_named_with_the_reason():
     v = LandmarksPlayView(s, bots=[0, 2], hints=False)
     assert [b.description.split(" (")[0] for b in v.card_row.children] == ["Alchemist's Hut", "Barracks",
                                                                               "Guard House", "Library"]
-    assert "Not buildable now: Arena: the Arena needs 2 stone + 1 food but only 2 free sources can give them" \
+    assert "Not buildable now: Arena (soldier building; costs stone + stone + food): the Arena needs 2 stone + 1 food but only 2 free sources can give them" \
         in v.cannot_note.value
     # the choice row: the first way to acquire each landmark open now (the list has every way), then Decline
     from haunted_kit.landmarks import Acquire
@@ -399,3 +405,33 @@ def test_the_kits_play_view_with_two_humans_at_one_screen_shows_what_every_seat_
     assert v.viewer() == PUBLIC
     html = v.seen_html()
     assert html.startswith('<div style="font:13px sans-serif"><b>What you see</b>')
+
+
+@pytest.mark.parametrize("game", sorted(VIEWS))
+def test_a_line_about_the_selection_names_the_action_selected(game):
+    """The keyboard's line said "Choice 1 of 5: choose to build the Arena" while the Chapel
+    was chosen (landmarks-05-payment.png): the cursor did not follow a choice made in the
+    list or a game's own controls. Now every selection is one: the list, the arrow keys and
+    the keyboard's line agree, whichever chose."""
+    v = VIEWS[game](3, hints=False)
+    assert len(v.legal) >= 2
+    last = v.legal[-1]
+    v.all_pick.value = last                                   # chosen in the list of every legal action
+    assert v.cursor == len(v.legal) - 1
+    assert v.keypad.text.startswith(f"Choice {len(v.legal)} of {len(v.legal)}: {v.describe(last)}.")
+    v.press("ArrowUp")                                         # the keyboard moves the list's choice too
+    assert v.all_pick.value == v.legal[-2] and v.keypad.text.startswith(
+        f"Choice {len(v.legal) - 1} of {len(v.legal)}: {v.describe(v.legal[-2])}.")
+    v.press("Home")
+    assert v.all_pick.value == v.legal[0] and v.cursor == 0
+
+
+def test_landmarks_choosing_a_card_to_build_moves_the_keyboards_line_to_it():
+    v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
+    assert v.attempt(Lead("build"))
+    cards = [a.card for a in v.legal]
+    assert v.keypad.text.startswith("Choice 1 of 5: choose to build the Armory.")
+    v.card_row.children[3].click()                             # the Hidden Sanctum, the 4th card
+    assert cards[3] == "hidden_sanctum" and v.cursor == 3
+    assert v.keypad.text.startswith("Choice 4 of 5: choose to build the Hidden Sanctum.")
+    assert v.all_pick.value == ChooseBuilding("hidden_sanctum")

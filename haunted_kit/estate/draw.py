@@ -58,6 +58,11 @@ NAME_DY, CODE_DY, MARKER_DY = -0.5, -0.14, 0.3
 DOT_DX, DOT_DY = -0.6, -0.14
 #: the least radius in pixels of an estate marker (its digit, NAME_PX tall, fits inside)
 MARKER_R = 6.5
+#: the hex size of the play view's board: every text of it at least 12 px (names, "lower" and
+#: markers' digits 0.32 of the size, codes 0.34), 349 px wide, so a phone's column holds it whole
+BOARD_SIZE = 38
+#: a slot name's height as a fraction of the hex size (at least NAME_PX)
+NAME_SCALE = 0.32
 
 
 def land_geometry(box, size: float = 34):
@@ -90,22 +95,22 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
         # the slot's name, as every board of the kit writes a cell's (q, r) (questions say "slot -2,1"),
         # readable at every size: at least NAME_PX pixels tall, inside the hex clear of its edges
         name_ink = "#333333" if land is None else tile_style(land["tile"])[1]  # readable on the tile's fill
-        prims.append(Text(x, y + size * NAME_DY, S.cell_name(slot), max(NAME_PX, size * 0.3), name_ink, bold=True))
+        prims.append(Text(x, y + size * NAME_DY, S.cell_name(slot), max(NAME_PX, size * NAME_SCALE), name_ink, bold=True))
         if slot in box.white_dotted:
             prims.append(Circle(x + size * DOT_DX, y + size * DOT_DY, size * 0.11, "#ffffff", "#000000", size * 0.03))
         if land is None:
             if slot in box.lower_area:
-                prims.append(Text(x, y + size * MARKER_DY, "lower", max(NAME_PX, size * 0.22), "#555555"))
+                prims.append(Text(x, y + size * MARKER_DY, "lower", max(NAME_PX, size * 0.32), "#555555"))
             continue
         _, ink, code = tile_style(land["tile"])
-        prims.append(Text(x, y + size * CODE_DY, code, max(NAME_PX, size * 0.32), ink, bold=True))
+        prims.append(Text(x, y + size * CODE_DY, code, max(NAME_PX, size * 0.34), ink, bold=True))
         k = len(land["markers"])
         for i, p in enumerate(land["markers"]):
-            r = max(MARKER_R, size * 0.16)
+            r = max(MARKER_R, size * 0.19)
             step = min(2.2 * r, (1.5 * size - 2 * r) / max(1, k - 1))  # 4 markers stay inside a small hex
             mx = x + (i - (k - 1) / 2) * step
             prims.append(Circle(mx, y + size * MARKER_DY, r, S.player_colour(p), "#000000", size * 0.03))
-            prims.append(Text(mx, y + size * MARKER_DY, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], max(NAME_PX, size * 0.2),
+            prims.append(Text(mx, y + size * MARKER_DY, S.PLAYER_MARKS[p % len(S.PLAYER_MARKS)], max(NAME_PX, size * 0.32),
                               "#000000", bold=True))
     for slot in highlight:
         prims.append(Poly(geom.polygon(slot), S.HIGHLIGHT, S.HIGHLIGHT, size * 0.1, alpha=0.18))
@@ -115,27 +120,37 @@ def board_primitives(s, geom, highlight=(), path=()) -> list:
     return prims
 
 
+def _tile_words(box, name: str, tile) -> tuple[str, str]:
+    """A land tile's key words in a newcomer's terms: ``(what it is, when it matters)``."""
+    who = (f"only the first {tile.spaces} markers on it count" if tile.spaces else "every marker on it counts")
+    what = f"{name.replace('_', ' ')} land tile: a marker on it earns that player {tile.raises} every season"
+    when = (f"raises {tile.amount} {tile.raises} income per marker ({who}); buy it from the display for "
+            f"{box.tile_price} gold when you expand; {tile.count} in the stack")
+    if name == "marble_quarry":
+        when += f"; you may lay one only once you have {box.marble_quarry_min_tiles} land tiles (laid or joined)"
+    return what, when
+
+
 def board_key(s) -> list:
     """Every code the land board writes, with its words, rule section and the box's numbers
     (the box in play, so a house rule shows its own), for the kit's key
     (:mod:`haunted_kit.explain`): the tile codes, "lower", the players' numbers on markers,
-    the white dot and the dashed outline."""
+    the white dot and the dashed outline, each said as what it is and when it matters."""
     box = s.box
     out = []
     for name, tile in box.tiles.items():
-        extra = f"; holds {tile.spaces} worker spaces" if tile.spaces else ""
-        need = (f"; added only once its owner has {box.marble_quarry_min_tiles} land tiles"
-                if name == "marble_quarry" else "")
-        out.append(KeyEntry((tile_style(name)[2],), f"{name.replace('_', ' ')} land tile", R.LANDS,
-                            f"raises {tile.amount} {tile.raises} income; costs {box.tile_price} gold; "
-                            f"{tile.count} in the stack{extra}{need}"))
+        what, when = _tile_words(box, name, tile)
+        out.append(KeyEntry((tile_style(name)[2],), what, R.LANDS, when))
     out.append(KeyEntry(("lower",), "an empty slot over the shared lower area: a player's first tile goes on one",
                         R.LANDS))
     out.append(player_marks(s.players, "a marker on the tile (its owner has the thick coloured outline)", R.LANDS))
-    out.append(KeyEntry(("white dot",), "a white-dotted outer land: whoever lays a tile there takes a "
-                        "Market-condition token", R.LANDS, f"the token takes {box.condition_discount} gold off a "
-                        "marked Market price"))
-    out.append(KeyEntry(("dashed outline",), "a slot over the shared lower area", R.LANDS))
+    out.append(KeyEntry(("white dot",), "a white-dotted outer land: an outer slot printed with a white dot; whoever "
+                        "lays a tile there takes a Market-condition token and removes another tile of the display "
+                        "from the game", R.LANDS, f"each token takes {box.condition_discount} gold off every marked "
+                        f"Market price its holder pays (never under {box.price_minimum} gold), section "
+                        f"{R.MARKET}"))
+    out.append(KeyEntry(("dashed outline",), "a slot over the shared lower area: where every player's first tile "
+                        "goes", R.LANDS))
     out.append(KeyEntry(("joining",), "putting a marker on another player's tile", R.LANDS,
                         f"the fee is {box.join_fee_per_marker} gold per marker on it, at most {box.join_fee_cap}"))
     return out
@@ -162,8 +177,21 @@ def slot_words(s, slot) -> str:
 
 
 def legend_text(s) -> str:
-    codes = ", ".join(f"{tile_style(t)[2]} {t.replace('_', ' ')}" for t in s.box.tiles)
-    return f"{codes}; dashed: over the shared lower area; white dot: white-dotted outer land"
+    """The line under the land board: each tile code with the income it raises (and the
+    marble tiles' conditions), the dashed outline and the white dot, in a newcomer's words,
+    with the rule section (estate rules, "Expand the lands")."""
+    box = s.box
+    codes = []
+    for name, tile in box.tiles.items():
+        bits = [f"{tile.raises} income"]
+        if tile.spaces:
+            bits.append(f"for its first {tile.spaces} markers only")
+        if name == "marble_quarry":
+            bits.append(f"laid only by a player with {box.marble_quarry_min_tiles} land tiles")
+        codes.append(f"{tile_style(name)[2]} = {name.replace('_', ' ')} ({', '.join(bits)})")
+    return (f"Tiles: {'; '.join(codes)}. Dashed outline: the shared lower area, where every first tile goes. "
+            f"White dot: an outer slot; laying a tile there earns a Market-condition token, "
+            f"{box.condition_discount} gold off each marked Market price. (Rule: {R.LANDS}.)")
 
 
 def board_svg(s, highlight=(), path=(), size: float = 34) -> BoardSVG:
@@ -183,6 +211,16 @@ def _row_words(s, name: str) -> str:
     return row.text if row is not None else name.replace("_", " ")
 
 
+def _fixed_words(s, name: str) -> str:
+    """An unmarked Market row's price column: no gold is paid for it; a sale's fixed price
+    is what it pays (``"none; pays you 3 gold"``), a swap's ``"none (a swap)"``."""
+    row = s.box.market.get(name)
+    gold = sorted({n for _give, take in (row.options if row is not None else ()) for r, n in take if r == "gold"})
+    if gold:
+        return f"none; pays you {' or '.join(map(str, gold))} gold"
+    return "none (a swap)"
+
+
 def market_html(s, player=None) -> str:
     """The Market panel: every row with what it gives and takes, and for marked rows the
     price ``player`` (default the player to move) pays now; the visit in progress."""
@@ -190,7 +228,7 @@ def market_html(s, player=None) -> str:
     p = 0 if p is None else p
     rows = []
     for name, row in s.box.market.items():
-        price = f"{R.marked_price(s, p, name)} gold" if s.config.marked(name) else "-"
+        price = f"{R.marked_price(s, p, name)} gold" if s.config.marked(name) else _fixed_words(s, name)
         used = s.uses[name]
         mark = " (marked)" if s.config.marked(name) else ""
         inv = s.visit is not None and name in s.visit["used"]
@@ -203,11 +241,14 @@ def market_html(s, player=None) -> str:
         visit = (f"<div>P{v['player'] + 1} is at the Market: {len(v['used'])} of {v['limit']} actions used"
                  f"{': ' + escape(', '.join(_row_words(s, u) for u in v['used'])) if v['used'] else ''}.</div>")
     nxt = R.visit_limit(s)
+    box = s.box
     return (f'<div class="hk-market" style="font:13px sans-serif"><b>Market</b> (season {s.season}; the next visitor '
             f"takes {nxt} different actions; prices for P{p + 1})"
             f'<table style="border-collapse:collapse"><tr><th align="left" style="{_MARKET_CELL}">action</th>'
-            f'<th style="{_MARKET_CELL}">price now</th><th style="{_MARKET_CELL}">uses this season</th></tr>'
-            f"{''.join(rows)}</table>{visit}</div>")
+            f'<th style="{_MARKET_CELL}">you pay now</th><th style="{_MARKET_CELL}">uses this season</th></tr>'
+            f"{''.join(rows)}</table><div style=\"color:#555\">A marked row costs gold: {box.price_first} the first time "
+            f"in a season, {box.price_later} after, {box.condition_discount} less per Market-condition token. The other "
+            f"rows cost only what you give (rule: {R.MARKET}).</div>{visit}</div>")
 
 
 def draw_market_graph(s, player=None, path=None, ax=None):

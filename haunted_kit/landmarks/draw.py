@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..explain import KeyEntry, player_marks
 from ..render import style as S
 from ..render.primitives import Circle, Rect, Text
-from ..render.svg import fitted_text, primitive_svg
+from ..render.svg import fitted_text, primitive_svg, text_width
 from . import rules as R
 
 RESOURCE_FILL = {"food": "#f0e442", "wood": "#6fb07f", "stone": "#bdbdbd", "magic": "#cc99cc"}
@@ -60,63 +60,166 @@ def _flow(n: int, x_start: float, x_end: float, step: float) -> list[tuple[int, 
     return [(i // per, x_start + (i % per) * step) for i in range(n)]
 
 
-def panel_scene(s, viewer: int | None = None) -> tuple[list, float, float]:
+NARROW_WIDTH, NARROW_SCALE = 252, 4 / 3  #: a phone's panel: laid out 252 px wide, drawn 336 px wide (text >= 12 px)
+WIDE_WIDTH, WIDE_SCALE = 675, 4 / 3  #: a laptop's panel: laid out 675 px wide, drawn 900 px wide (text >= 12 px)
+CARD_MIN_W = 110  #: the least width of a landmark card in the top row (the row wraps into a grid below it)
+
+
+def card_label(box, key) -> str:
+    """A card as a list names it: its name, its building type (or adventurer) and its cost,
+    e.g. ``"Chapel (holy building; costs stone + magic)"`` (an architect scores building
+    types, rule section "Architects: Scoring"; costs, "Architects: How To Play, Build")."""
+    c = box.cards[key]
+    kind = f"{c.type} building" if c.kind == "building" else f"{c.type} adventurer"
+    cost = f"; costs {' + '.join(c.cost)}" if c.cost else ""
+    return f"{c.name} ({kind}{cost})"
+
+
+def _scaled(p, k: float):
+    """Primitive ``p`` drawn ``k`` times larger (positions, sizes and line widths)."""
+    if isinstance(p, Text):
+        return Text(p.x * k, p.y * k, p.text, p.size * k, p.fill, p.bold, p.anchor)
+    if isinstance(p, Rect):
+        return Rect(p.x * k, p.y * k, p.w * k, p.h * k, p.fill, p.stroke, p.width * k)
+    if isinstance(p, Circle):
+        return Circle(p.x * k, p.y * k, p.r * k, p.fill, p.stroke, p.width * k)
+    raise TypeError(f"the panel draws no {type(p).__name__}")
+
+
+def _lines(x: float, y: float, text: str, width: float, size: float, bold: bool = False, fill: str = S.INK,
+           max_lines: int = 4) -> tuple[list, float]:
+    """``text`` from ``(x, y)`` (its first line's top) wrapped to ``width``: ``(texts, height)``."""
+    lines = fitted_text(x, 0, text, width, size, fill, bold, "start", max_lines=max_lines)
+    step = lines[0].size * 1.15
+    return [Text(t.x, y + step / 2 + i * step, t.text, t.size, t.fill, t.bold, t.anchor)
+            for i, t in enumerate(lines)], step * len(lines)
+
+
+def _list_flow(items: list[str], x: float, y: float, width: float, size: float) -> tuple[list, float]:
+    """A wrapping list: ``items`` left to right, ``", "`` apart, a new line where the next
+    would pass ``width`` (an item is never split unless it alone is wider):
+    ``(texts, height)``."""
+    out, line, lines = [], "", []
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        trial = f"{line} {piece}" if line else piece
+        if line and text_width(trial, size) > width:
+            lines.append(line)
+            trial = piece
+        line = trial
+    lines.append(line)
+    height = 0.0
+    for text in lines:
+        texts, h = _lines(x, y + height, text, width, size, max_lines=3)
+        out += texts
+        height += h
+    return out, height
+
+
+def panel_scene(s, viewer: int | None = None, width: float = WIDTH, scale: float = 1.0) -> tuple[list, float, float]:
     """The panel of position ``s`` as ``(primitives, width, height)`` in pixels.
 
     ``viewer`` hides other players' hands and architects (``None``: everything shown).
-    Every text is at least :data:`MIN_PX` pixels and whole (names wrap, boxes grow, the
-    panel grows taller: a village of 12 cards takes two rows); the gold badges sit in a
-    strip of their own under the box's text."""
+    ``width``: the width it is laid out for (rows wrap to fit it: the landmark cards into a
+    grid, a player's boxes, tokens, village and hand onto more rows; :data:`NARROW_WIDTH`
+    for a phone); ``scale``: it is then drawn that much larger (:data:`NARROW_SCALE`: text
+    at least 12 px). Every text is at least :data:`MIN_PX` pixels before scaling and whole
+    (names wrap, boxes grow, the panel grows taller: a village of 12 cards takes two rows);
+    the gold badges sit in a strip of their own under the box's text."""
     box = s.box
     prims: list = []
     cur = s.current_player()
     lead = f"lead: {s.lead} (P{s.leader + 1} leads)" if s.lead else f"P{s.leader + 1} to lead"
     status = "game over" if s.is_terminal() else ("architects being dealt" if s.is_chance_node() else
                                                    f"P{cur + 1} to choose")
-    prims.append(Text(8, 14, f"Landmarks & Architects - round {s.round} of {s.rounds} - {lead} - {status}", 14,
-                      S.INK, True, "start"))
-    # landmark cards
-    y0 = 30
+    title, h = _lines(8, 14 - 14 * 1.15 / 2, f"Landmarks & Architects - round {s.round} of {s.rounds} - {lead} - {status}",
+                      width - 16, 14, True, max_lines=3)
+    prims += title
+    # landmark cards: one row when they fit, else a grid
+    y0 = max(30, 14 - 14 * 1.15 / 2 + h + 6)
     if s.modules["landmarks"]:
-        w = (WIDTH - 16) / len(box.landmarks)
+        cols = max(1, min(len(box.landmarks), int((width - 16) // CARD_MIN_W)))
+        w = (width - 16) / cols
         for i, (key, lt) in enumerate(box.landmarks.items()):
-            x = 8 + i * w
+            x, y = 8 + (i % cols) * w, y0 + (i // cols) * CARD_ROW
             fill = _res_fill(lt.icon) if lt.icon else "#f7f1e3"
-            prims += [Rect(x + 2, y0, w - 4, CARD_ROW - 8, fill, S.INK, 1),
-                      *fitted_text(x + w / 2, y0 + 11, lt.name, w - 12, 12, S.INK, True),
-                      *fitted_text(x + w / 2, y0 + 29, lt.cost_text(), w - 12, MIN_PX),
-                      *fitted_text(x + w / 2, y0 + 50, f"{s.supply[key]} left - {lt.victory_points} VP each - "
+            prims += [Rect(x + 2, y, w - 4, CARD_ROW - 8, fill, S.INK, 1),
+                      *fitted_text(x + w / 2, y + 11, lt.name, w - 12, 12, S.INK, True),
+                      *fitted_text(x + w / 2, y + 29, lt.cost_text(), w - 12, MIN_PX),
+                      *fitted_text(x + w / 2, y + 50, f"{s.supply[key]} left - {lt.victory_points} VP each - "
                                                       f"most +{box.most_points}", w - 12, MIN_PX)]
-        y0 += CARD_ROW
+        y0 += CARD_ROW * -(-len(box.landmarks) // cols)
     for p in range(s.players):
-        band, height = _band(s, p, viewer, 8, y0)
+        band, height = _band(s, p, viewer, 8, y0, width)
         prims += band
         y0 += height
-    prims.append(Text(8, y0 + 8, f"Building cards: {box.deck_label}.", 10, "#444444", False, "start"))
-    return prims, WIDTH, y0 + 18
+    foot, h = _lines(8, y0 + 2, f"Building cards: {box.deck_label}.", width - 16, 10, fill="#444444")
+    prims += foot
+    height = y0 + h + 6
+    if scale != 1.0:
+        prims = [_scaled(p, scale) for p in prims]
+    return prims, width * scale, height * scale
 
 
-def _band(s, p: int, viewer, x0: float, y0: float) -> tuple[list, float]:
-    """Player ``p``'s band at ``(x0, y0)``: ``(primitives, height in pixels)``."""
-    box = s.box
-    out: list = []
+def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tuple[list, float]:
+    """Player ``p``'s band at ``(x0, y0)`` in a panel ``width`` wide: ``(primitives, height in pixels)``.
+    On a narrow panel the architect, the tokens, the developed row and the village each
+    start a row of their own."""
+    right = width - 16
+    out, y = _band_head(s, p, viewer, x0, y0, right)
+    sources, y = _band_sources(s, p, x0, y, right)
+    village, y = _band_village(s, p, x0, y, right, width < 600)
+    out += sources + village
+    # the hand, under the village: a wrapping list, each card with its type and cost
+    hand = s.hands[p]
+    if viewer is None or viewer == p:
+        items = [card_label(s.box, k) for k in hand] or ["empty"]
+    else:
+        items = [f"{len(hand)} cards"]
+    items[0] = "hand: " + items[0]
+    texts, h = _list_flow(items, x0 + 6, y, right - x0 - 12, 10)
+    out += texts
+    height = y + h + 6 - y0
     turn = s.current_player() == p
-    out += [Circle(x0 + 16, y0 + 16, 10, S.player_colour(p), S.INK, 1), Text(x0 + 16, y0 + 16, str(p + 1), 11, S.INK, True)]
+    out.insert(0, Rect(x0, y0, right, height, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
+    return out, height + 6
+
+
+def _band_head(s, p: int, viewer, x0: float, y0: float, right: float) -> tuple[list, float]:
+    """The band's first lines: the player's disc, role, gold and village count, and the
+    architect (beside them on a wide panel, under them on a narrow one): ``(primitives, next y)``."""
+    box = s.box
+    out: list = [Circle(x0 + 16, y0 + 16, 10, S.player_colour(p), S.INK, 1),
+                 Text(x0 + 16, y0 + 16, str(p + 1), 11, S.INK, True)]
     role = "leader" if p == s.leader else ("cannot follow" if p in s.cannot_follow and s.lead else "")
-    out.append(Text(x0 + 32, y0 + 16, f"P{p + 1}{' (' + role + ')' if role else ''} - {s.gold[p]} gold - "
-                                      f"village {R.village_cards(s, p)}/{box.end_trigger_cards} cards", 12, S.INK, True,
-                    "start"))
-    # architect
     arch = s.architects[p]
+    arch_text = None
     if s.modules["architects"] and arch is not None:
         shown = viewer is None or viewer == p or s.is_terminal()
         a = box.architects[arch]
-        text = f"architect: {a.name} ({' + '.join(a.types)})" if shown else "architect: face down"
-        out.append(Text(WIDTH - 16, y0 + 16, text, 11, S.INK, False, "end"))
-    # castle and Castle Grounds (gold badges in the boxes' bottom strips)
-    y = y0 + 30
-    out += [Rect(x0 + 6, y, 70, BOX_H, "#e8e0d0", S.INK, 1), Text(x0 + 41, y + 10, "Castle", 10, S.INK, True),
-            Text(x0 + 41, y + 22, "wild", MIN_PX)]
+        arch_text = f"architect: {a.name} ({' + '.join(a.types)})" if shown else "architect: face down"
+    head, h = _lines(x0 + 32, y0 + 16 - 12 * 1.15 / 2, f"P{p + 1}{' (' + role + ')' if role else ''} - {s.gold[p]} gold - "
+                     f"village {R.village_cards(s, p)}/{box.end_trigger_cards} cards", right - x0 - 32 - 4, 12, True,
+                     max_lines=2)
+    out += head
+    y = y0 + max(30, 16 - 12 * 1.15 / 2 + h + 4)
+    if arch_text is not None:
+        if right < 600 - 16:
+            texts, h = _lines(x0 + 6, y, arch_text, right - x0 - 12, 11, max_lines=2)
+            out += texts
+            y += h + 4
+        else:
+            out.append(Text(right, y0 + 16, arch_text, 11, S.INK, False, "end"))
+    return out, y
+
+
+def _band_sources(s, p: int, x0: float, y: float, right: float) -> tuple[list, float]:
+    """Castle, Castle Grounds, developed resources and landmark tokens from ``y``: the
+    tokens right-aligned beside the boxes when there is room, else (a narrow panel) the
+    developed row and the tokens on rows of their own. ``(primitives, next y)``."""
+    box = s.box
+    out = [Rect(x0 + 6, y, 70, BOX_H, "#e8e0d0", S.INK, 1), Text(x0 + 41, y + 10, "Castle", 10, S.INK, True),
+           Text(x0 + 41, y + 22, "wild", MIN_PX)]
     if "castle" in s.spent[p]:
         out += _badges(x0 + 76, y, [p])
     if s.modules["castle_grounds"]:
@@ -124,30 +227,50 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> tuple[list, float]:
                 Text(x0 + 82 + CARD_W / 2, y + 10, "Castle Grounds", MIN_PX, S.INK, True),
                 Text(x0 + 82 + CARD_W / 2, y + 22, "wild + discard", MIN_PX)]
         out += _badges(x0 + 82 + CARD_W, y, s.grounds[p])
-    # landmark tokens, right-aligned in the first row
-    tokens_x = WIDTH - 16
-    if s.modules["landmarks"]:
-        tokens_x = WIDTH - 14 - TOKEN_STEP * len(box.landmarks)
-        for i, (key, lt) in enumerate(box.landmarks.items()):
-            n, cx = s.tokens[p][key], tokens_x + TOKEN_STEP * i + TOKEN_STEP / 2
-            out += [Circle(cx, y + 12, 11, "#ffffff" if n == 0 else "#333333", S.INK, 1),
-                    Text(cx, y + 12, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
-                    *fitted_text(cx, y + 36, lt.name, TOKEN_STEP - 6, MIN_PX)]
-    # developed resources, wrapping under each other left of the tokens
-    rows = 1
-    for i, (row, x) in enumerate(_flow(len(s.developed[p]), x0 + 82 + CARD_W + 6, tokens_x - 4, CARD_STEP)):
-        c, yy = box.cards[s.developed[p][i]], y + row * (BOX_H + 4)
+    n_marks = len(box.landmarks) if s.modules["landmarks"] else 0
+    tokens_x = right + 2 - TOKEN_STEP * n_marks if n_marks else right
+    dev_start, dev_end = x0 + 82 + CARD_W + 6, tokens_x - 4
+    own_rows = dev_end - dev_start < 2 * CARD_STEP  # too little room beside the boxes: rows of their own
+    y_dev = y
+    if own_rows:
+        dev_start, dev_end, y_dev = x0 + 6, right, y + BOX_H + 4
+    rows = 0 if own_rows else 1
+    for i, (row, x) in enumerate(_flow(len(s.developed[p]), dev_start, dev_end, CARD_STEP)):
+        c, yy = box.cards[s.developed[p][i]], y_dev + row * (BOX_H + 4)
         out += [Rect(x, yy, CARD_W, BOX_H, _res_fill(c.icons[0]) if c.icons else "#ffffff", S.INK, 1),
                 *fitted_text(x + CARD_W / 2, yy + 10, c.name, CARD_W - 8, MIN_PX, S.INK, True, max_lines=1),
                 *fitted_text(x + CARD_W / 2, yy + 22, "/".join(c.icons), CARD_W - 8, MIN_PX, max_lines=1)]
         if f"developed:{i}" in s.spent[p]:
             out += _badges(x + CARD_W, yy, [p])
-        rows = row + 1
-    # village, as many rows as it needs
-    y += rows * (BOX_H + 4) + 6
-    out.append(Text(x0 + 6, y + VILLAGE_H / 2, "village:", 10, S.INK, True, "start"))
+        rows = max(rows, row + 1)
+    y_next = y_dev + rows * (BOX_H + 4) + 6
+    if n_marks:
+        spots = (_flow(n_marks, x0 + 6, right, TOKEN_STEP) if own_rows
+                 else [(0, tokens_x + TOKEN_STEP * i) for i in range(n_marks)])
+        ty = y_next if own_rows else y
+        for (key, lt), (row, tx) in zip(box.landmarks.items(), spots):
+            n, cx, cy = s.tokens[p][key], tx + TOKEN_STEP / 2, ty + row * 52
+            out += [Circle(cx, cy + 12, 11, "#ffffff" if n == 0 else "#333333", S.INK, 1),
+                    Text(cx, cy + 12, str(n), 11, "#000000" if n == 0 else "#ffffff", True),
+                    *fitted_text(cx, cy + 36, lt.name, TOKEN_STEP - 6, MIN_PX)]
+        if own_rows:
+            y_next += 52 * (spots[-1][0] + 1)
+    return out, y_next
+
+
+def _band_village(s, p: int, x0: float, y: float, right: float, narrow: bool) -> tuple[list, float]:
+    """The village's cards from ``y``, as many rows as it needs (on a narrow panel under
+    its label): ``(primitives, next y)``."""
+    box = s.box
+    if narrow:
+        out = [Text(x0 + 6, y + 7, "village:", 10, S.INK, True, "start")]
+        y += 14
+        v_start = x0 + 6
+    else:
+        out = [Text(x0 + 6, y + VILLAGE_H / 2, "village:", 10, S.INK, True, "start")]
+        v_start = x0 + 58
     rows = 1
-    for k, (row, x) in zip(s.villages[p], _flow(len(s.villages[p]), x0 + 58, WIDTH - 16, CARD_STEP)):
+    for k, (row, x) in zip(s.villages[p], _flow(len(s.villages[p]), v_start, right, CARD_STEP)):
         c, yy = box.cards[k], y + row * VILLAGE_STEP
         fill = "#ffffff" if c.kind == "building" else "#f3e6ff"
         out += [Rect(x, yy, CARD_W, VILLAGE_H, fill, S.INK, 1),
@@ -155,19 +278,7 @@ def _band(s, p: int, viewer, x0: float, y0: float) -> tuple[list, float]:
                 *fitted_text(x + CARD_W / 2, yy + 21, f"{c.type if c.kind == 'building' else 'adventurer'} "
                                                       f"{c.victory_points}VP", CARD_W - 8, MIN_PX, max_lines=1)]
         rows = row + 1
-    # the hand, under the village
-    y += (rows - 1) * VILLAGE_STEP + VILLAGE_H + 6
-    hand = s.hands[p]
-    if viewer is None or viewer == p:
-        text = "hand: " + (", ".join(box.cards[k].name for k in hand) or "empty")
-    else:
-        text = f"hand: {len(hand)} cards"
-    lines = fitted_text(x0 + 6, 0, text, WIDTH - 16 - 12, 10, S.INK, False, "start", max_lines=3)
-    step = lines[0].size * 1.15
-    out += [Text(t.x, y + step / 2 + i * step, t.text, t.size, t.fill, t.bold, t.anchor) for i, t in enumerate(lines)]
-    height = y + step * len(lines) + 6 - y0
-    out.insert(0, Rect(x0, y0, WIDTH - 16, height, "#fffdf5" if not turn else "#eef6ff", S.INK, 2.5 if turn else 1))
-    return out, height + 6
+    return out, y + (rows - 1) * VILLAGE_STEP + VILLAGE_H + 6
 
 
 def board_key(s) -> list:
@@ -206,14 +317,30 @@ def board_key(s) -> list:
     return out
 
 
-class PanelSVG:
-    """An SVG picture that notebooks display (``_repr_svg_``); ``str()`` is the SVG text."""
+#: which layout a window shows: the phone's under 600 px of window width, else the wide one
+LAYOUT_CSS = ("<style>@media (max-width: 599px) { .hk-landmarks-layouts .hk-panel-wide { display: none !important; } }"
+              "@media (min-width: 600px) { .hk-landmarks-layouts .hk-panel-narrow { display: none !important; } }"
+              "</style>")
 
-    def __init__(self, text: str):
+
+class PanelSVG:
+    """An SVG picture that notebooks display; ``str()`` is the SVG text (the wide layout).
+    A notebook or Voila page shows it as HTML (``_repr_html_``) holding both layouts, the
+    phone's (``narrow``: :data:`NARROW_WIDTH`, text at least 12 px) shown under 600 px of
+    window width by a CSS media query, so nothing scrolls sideways on a phone."""
+
+    def __init__(self, text: str, narrow: str | None = None):
         self.text = text
+        self.narrow = narrow
 
     def _repr_svg_(self) -> str:
         return self.text
+
+    def _repr_html_(self) -> str | None:
+        if self.narrow is None:
+            return None
+        return (f'<div class="hk-landmarks-layouts">{LAYOUT_CSS}<div class="hk-panel-wide">{self.text}</div>'
+                f'<div class="hk-panel-narrow">{self.narrow}</div></div>')
 
     def __str__(self) -> str:
         return self.text
@@ -222,12 +349,18 @@ class PanelSVG:
         return f"<PanelSVG {len(self.text)} characters>"
 
 
-def panel_svg(s, viewer: int | None = None) -> PanelSVG:
-    """The panel as deterministic SVG (same position, same bytes), scaled down to fit a
-    narrower output area (CSS ``max-width: 100%``; a notebook is about 850 px wide)."""
-    prims, w, h = panel_scene(s, viewer)
+def _svg_text(prims, w: float, h: float) -> str:
     body = "\n".join(primitive_svg(p) for p in prims)
-    return PanelSVG(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-                    f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif" class="hk-landmarks-panel" '
-                    f'style="max-width:100%;height:auto">\n'
-                    f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#ffffff"/>\n{body}\n</svg>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+            f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="sans-serif" class="hk-landmarks-panel" '
+            f'style="max-width:100%;height:auto">\n'
+            f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#ffffff"/>\n{body}\n</svg>')
+
+
+def panel_svg(s, viewer: int | None = None) -> PanelSVG:
+    """The panel as deterministic SVG (same position, same bytes): laid out
+    :data:`WIDE_WIDTH` px wide and drawn 900 px wide with text of at least 12 px, scaled
+    down to fit a narrower output area (CSS ``max-width: 100%``; a notebook is about 850 px
+    wide), with the phone's layout beside it (:class:`PanelSVG`)."""
+    return PanelSVG(_svg_text(*panel_scene(s, viewer, WIDE_WIDTH, WIDE_SCALE)),
+                    _svg_text(*panel_scene(s, viewer, NARROW_WIDTH, NARROW_SCALE)))

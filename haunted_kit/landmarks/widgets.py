@@ -35,17 +35,27 @@ from ipycanvas import Canvas
 
 from .actions import Build, ChooseBuilding, Decline, Follow, Lead
 from .exercises import EXERCISES
-from .draw import panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
-from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, phone_min_width, redraw_for_new_views
+from ..render.primitives import Text
+from ..render.svg import text_box
+from ..widgets.canvas import (PHONE_MAX_PX, READABLE_CLASS, TouchScroll, draw_primitives, fit_to_output, held, on_tap,
+                              redraw_for_new_views)
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, row_layout, side_layout
+from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, grey_with_reason, row_layout, side_layout
+
+
+#: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
+_PANEL_CSS = (f"<style>.hk-landmarks-panel canvas {{ scroll-margin: -100000px; }}"
+              f"@media (max-width: {PHONE_MAX_PX - 1}px) {{ .hk-landmarks-panel .hk-panel-wide {{ display: none !important; }} }}"
+              f"@media (min-width: {PHONE_MAX_PX}px) {{ .hk-landmarks-panel .hk-panel-narrow {{ display: none !important; }} }}"
+              "</style>")
 
 
 class LandmarksPanel(W.VBox):
@@ -54,40 +64,77 @@ class LandmarksPanel(W.VBox):
     its canvas is ready: commands sent before a view exists never reach it. Under it (``key``)
     the key of the codes and names it draws for ``viewer`` and "What is this?" (:attr:`whatis`,
     :class:`~haunted_kit.widgets.whatis.WhatIsThis`): the panel is a picture, so every tap on
-    it is a question, answered under it."""
+    it is a question, answered under it.
+
+    It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, text of
+    at least 12 px, scaled down in a narrower output area), :attr:`narrow` the phone's (each player's boxes, tokens,
+    village and hand on rows of their own, drawn 336 px wide with text of at least 12 px,
+    :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS media query shows the wide one
+    from :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the
+    narrow one, so nothing scrolls sideways on a phone."""
 
     def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
         self.add_class("hk-landmarks-panel")
         self.viewer = viewer
         self.draws = 0
-        prims, w, h = panel_scene(state, viewer)
+        self.narrow_prims: list = []
+        prims, w, h = panel_scene(state, viewer, WIDE_WIDTH, WIDE_SCALE)
         self.canvas = Canvas(width=int(w), height=int(h))
+        self.canvas.add_class("hk-panel-wide")
         fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
+        self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
+        _nprims, nw, nh = panel_scene(state, viewer, NARROW_WIDTH, NARROW_SCALE)
+        self.narrow = Canvas(width=int(nw), height=int(nh))
+        self.narrow.add_class("hk-panel-narrow")
+        self.narrow.add_class(READABLE_CLASS)  # both layouts' least text is 12 px at their own size
+        self.canvas.add_class(READABLE_CLASS)
+        self.narrow.layout = W.Layout(width=f"{int(nw)}px", max_width="100%", height="auto")
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
+        redraw_for_new_views(self.narrow, lambda: self.update(self.state))
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
         if self.whatis is not None:
             on_tap(self.canvas, lambda x, y: self.whatis.answer_at(x, y))
+            on_tap(self.narrow, lambda x, y: self.answer_narrow(x, y))
         # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
         # position, and focusing a partly visible canvas would scroll the page under the tap
-        focus_fix = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>",
-                           layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, *([self.whatis, focus_fix] if key else []),
+        style = W.HTML(_PANEL_CSS, layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.canvas, self.narrow, style, *([self.whatis] if key else []),
                          TouchScroll("hk-landmarks-panel")]  # a swipe on the panel scrolls the page (a phone)
         self.state = None
         self.update(state)
+
+    def on_mouse_down(self, callback) -> None:
+        """Call ``callback(x, y)`` on a click or a tap on either layout of the panel
+        (:func:`haunted_kit.widgets.canvas.on_tap`)."""
+        on_tap(self.canvas, callback)
+        on_tap(self.narrow, callback)
+
+    def answer_narrow(self, x: float, y: float) -> str:
+        """"What is this?" for a tap at ``(x, y)`` on the narrow layout: the drawn words there."""
+        hits = []
+        for p in self.narrow_prims:
+            if isinstance(p, Text):
+                x0, y0, x1, y1 = text_box(p)
+                d = max(x0 - x, x - x1, 0) + max(y0 - y, y - y1, 0)
+                if d <= 4:
+                    hits.append((d, p.text))
+        if not hits:
+            return self.whatis.answer_at(-1000, -1000)
+        return self.whatis.answer_words(min(hits)[1])
 
     def update(self, state, viewer=...) -> None:
         if viewer is not ...:
             self.viewer = viewer
         self.state = state
-        prims, w, h = panel_scene(state, self.viewer)
+        prims, w, h = panel_scene(state, self.viewer, WIDE_WIDTH, WIDE_SCALE)
+        self.narrow_prims, nw, nh = panel_scene(state, self.viewer, NARROW_WIDTH, NARROW_SCALE)
         with held():
-            if (self.canvas.width, self.canvas.height) != (int(w), int(h)):
-                self.canvas.width, self.canvas.height = int(w), int(h)
-                self.canvas.layout.width = f"{int(w)}px"
-                self.canvas.layout.min_width = phone_min_width(w)
-            draw_primitives(self.canvas, prims)
+            for canvas, width, height, drawn in ((self.canvas, w, h, prims), (self.narrow, nw, nh, self.narrow_prims)):
+                if (canvas.width, canvas.height) != (int(width), int(height)):
+                    canvas.width, canvas.height = int(width), int(height)
+                    canvas.layout.width = f"{int(width)}px"
+                draw_primitives(canvas, drawn)
         self.draws += 1
         if self.whatis is not None:
             self.whatis.show(state, prims)
@@ -243,10 +290,14 @@ class LandmarksPlayView(GamePlayView):
         self._cards: list = []
         self.card_row = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.card_row.add_class("hk-build-cards")
-        # full width (a long plan is cut least), and the chosen plan is written out whole under it
-        self.plan_pick = W.Dropdown(options=[], description="payment plan", style={"description_width": "initial"},
-                                   layout=W.Layout(width="100%", flex="1 1 100%", min_width="0", max_width="100%"))
+        # the payment plans as a wrapping list of radio buttons (a phone shows each plan whole), the
+        # cheapest few first and "More ways to pay" for the rest; arrow keys move through them
+        self.plans: list = []  # every payment plan of the chosen card, in the order offered
+        self.plan_pick = W.RadioButtons(options=[], description="payment plan", style={"description_width": "initial"},
+                                        layout=W.Layout(width="auto", flex="1 1 100%", min_width="0", max_width="100%"))
         self.plan_pick.add_class("hk-build-plans")
+        self.b_more_plans = self._button("More ways to pay", "hk-build-more", "list more ways to pay for the chosen card",
+                                         self.more_plans, "listing more ways to pay")
         self.plan_note = W.HTML()
         self.plan_chosen = W.HTML()
         self.plan_chosen.add_class("hk-build-plan-chosen")
@@ -256,7 +307,7 @@ class LandmarksPlayView(GamePlayView):
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
         # the panel is a picture, not a control: a tap on it says where the choices are
-        on_tap(self.panel.canvas, self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
+        self.panel.on_mouse_down(self.guard(lambda _x, _y: self.panel_tapped(), "a tap on the panel"))
 
     def panel_tapped(self) -> str:
         """A tap on the village panel: it is not a control, so say what to do now (also
@@ -278,10 +329,11 @@ class LandmarksPlayView(GamePlayView):
         ChooseBuilding of the card, then the Build with that payment)."""
         self.b_build = self._button("Build it", "hk-build-do", "build the chosen card with the chosen payment",
                                     self._build_picked, "building the chosen card")
-        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card (its cost in brackets), then how to pay for it"),
-                                 self.card_row, self.cannot_note, self.plan_note,
-                                 W.HBox([self.plan_pick, self.b_build], layout=W.Layout(flex_flow="row wrap",
-                                                                                      max_width="100%")),
+        self.build_box = W.VBox([W.HTML("<b>Build</b>: choose a card (its building type and cost in brackets), "
+                                        "then how to pay for it" + _WRAP_CSS),
+                                 self.card_row, self.cannot_note, self.plan_note, self.plan_pick,
+                                 W.HBox([self.b_more_plans, self.b_build], layout=W.Layout(flex_flow="row wrap",
+                                                                                         max_width="100%")),
                                  self.plan_chosen])
         self.build_box.add_class("hk-build")
         self.plan_pick.observe(self.guard(lambda _c: self._show_plan(), "showing the chosen plan"), "value")
@@ -319,16 +371,40 @@ class LandmarksPlayView(GamePlayView):
         p = self.state.current_player()
         # own sources first, then fewer discards; else the rules' rank order (the sort is stable)
         plans.sort(key=lambda a: (len({u.owner for u in a.payment} - {p}), sum(1 for u in a.payment if u.discard)))
-        self.plan_pick.options = [(self.plan_text(a), a) for a in plans] or [("(choose a card first)", None)]
+        self.plans = plans
+        self._list_plans(PLANS_SHOWN)
         self.plan_pick.index = 0
         self.plan_pick.disabled = not plans  # "Build it" stays clickable: with no plan it says why
         self.plan_note.value = self._plans_summary(card, plans)
         self._show_plan()
-        if ChooseBuilding(card) in self.legal:  # the list of every action shows the same choice
-            self.all_pick.value = ChooseBuilding(card)
+        self.select(ChooseBuilding(card))  # the keyboard's line and the list of every action name the same card
         for b, c in zip(self._card_pool, self._cards):
             b.button_style = "info" if c == self.build_card else ""
         return plans
+
+    def _list_plans(self, n: int) -> None:
+        """List the first ``n`` of :attr:`plans` (all when fewer), the chosen one kept; "More
+        ways to pay" says how many more there are, greyed once all are listed."""
+        shown = self.plans[:max(n, 1)]
+        keep = self.plan_pick.value
+        self.plan_pick.options = [(self.plan_text(a), a) for a in shown] or [("(choose a card first)", None)]
+        if keep in shown:
+            self.plan_pick.value = keep
+        rest = len(self.plans) - len(shown)
+        self.b_more_plans.description = f"More ways to pay ({rest} more)" if rest else "More ways to pay"
+        grey_with_reason(self.b_more_plans, None if rest else (
+            "every way to pay is listed." if self.plans else "choose a card first."),
+            "list more ways to pay for the chosen card")
+
+    def more_plans(self) -> int:
+        """List :data:`PLANS_MORE` more ways to pay for the chosen card (keyboard: the button
+        after the list). Returns how many are listed now."""
+        if len(self.plan_pick.options) >= len(self.plans):
+            self.say("Every way to pay for this card is listed." if self.plans else
+                     "Choose a card to build first, then how to pay for it.", "ignored")
+        else:
+            self._list_plans(len(self.plan_pick.options) + PLANS_MORE)
+        return len(self.plan_pick.options)
 
     def _plans_summary(self, card, plans: list) -> str:
         """HTML: the card's cost and its payment plans summed up (how many pay from the
@@ -341,7 +417,8 @@ class LandmarksPlayView(GamePlayView):
         return (f'<div style="font:13px sans-serif">{escape(_card_name(self.state, card))} costs {escape(cost)}: '
                 f'{len(plans)} way{"s" if len(plans) != 1 else ""} to pay ({own} from your own sources only, '
                 f"{len(plans) - own} giving gold to other players). The first, chosen for you, is the cheapest "
-                "(no gold given away and the fewest cards discarded when it can be).</div>")
+                "(no gold given away and the fewest cards discarded when it can be); "
+                f"the {min(PLANS_SHOWN, len(plans))} cheapest are listed, \"More ways to pay\" lists more.</div>")
 
     def _show_plan(self) -> None:
         """The chosen payment plan written out whole (the list may cut it on a narrow screen)."""
@@ -379,7 +456,7 @@ class LandmarksPlayView(GamePlayView):
         if not cards or s.chosen_building is not None:
             return ""
         p = s.current_player()
-        lines = [f"{escape(_card_name(s, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
+        lines = [f"{escape(card_label(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
                  for k in sorted(set(s.hands[p])) if k not in cards and s.box.cards[k].kind == "building"]
         if not lines:
             return ""
@@ -397,7 +474,7 @@ class LandmarksPlayView(GamePlayView):
             self._card_pool.append(b)
         self._cards = cards
         for b, c in zip(self._card_pool, cards):
-            b.description = f"{_card_name(self.state, c)} ({', '.join(self.state.box.cards[c].cost)})"
+            b.description = card_label(self.state.box, c)  # its type (what an architect scores) and cost
         buttons = self._card_pool[:len(cards)]
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
@@ -408,7 +485,8 @@ class LandmarksPlayView(GamePlayView):
             self.choose_card(keep)
             return
         self.build_card = None
-        self.plan_pick.options = [("(choose a card first)", None)]
+        self.plans = []
+        self._list_plans(PLANS_SHOWN)
         self.plan_pick.index = 0  # shown, not blank (a value of None alone would leave no selection)
         self.plan_pick.disabled = True  # "Build it" stays clickable and says: choose a card first
         self.plan_note.value = self.plan_chosen.value = ""
@@ -458,6 +536,19 @@ class LandmarksPlayView(GamePlayView):
         tail = list(s.events(self.panel.viewer).text)[-8:]
         self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(x) for x in tail) \
             + "</div>"
+
+
+#: payment plans listed at first, and how many more "More ways to pay" lists
+PLANS_SHOWN, PLANS_MORE = 5, 10
+#: the card buttons and the payment plans wrap their words instead of cutting them on a phone
+_WRAP_CSS = ("<style>.hk-build-card { white-space: normal !important; height: auto !important; min-height: 28px; "
+             "max-width: 100%; text-align: left; } .hk-build-plans label, .hk-build-plans .widget-radio-box label "
+             "{ white-space: normal !important; height: auto !important; line-height: 1.3 !important; "
+             "overflow-wrap: anywhere; display: flex !important; flex-direction: row-reverse; "
+             "justify-content: flex-end; align-items: flex-start; gap: 6px; margin: 2px 0; } "
+             ".hk-build-plans label input { flex: 0 0 auto; margin-top: 2px; } "
+             ".hk-build-plans .widget-radio-box { height: auto !important; min-width: 0; } "
+             ".hk-build-plans { height: auto !important; }</style>")
 
 
 def _card_name(state, key) -> str:

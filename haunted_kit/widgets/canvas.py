@@ -37,6 +37,9 @@ from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 PHONE_MAX_PX = 600
 #: the least size in CSS px of a board's text on a phone (the kit's readability floor)
 PHONE_TEXT_PX = 12.0
+#: the CSS class of a canvas whose least text is at least PHONE_TEXT_PX at its own size (a page's
+#: test reads a drawn board's least text from it: a canvas' words are not in the DOM)
+READABLE_CLASS = "hk-text-12"
 
 
 def phone_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
@@ -61,6 +64,8 @@ def fit_to_output(canvas, width: float, height: float, box=None, min_text: float
     scales a click's position by the canvas' drawn size."""
     canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto",
                              min_width=phone_min_width(width, min_text))
+    if min_text >= PHONE_TEXT_PX:
+        canvas.add_class(READABLE_CLASS)
     if box is not None:
         box.layout.flex, box.layout.min_width, box.layout.max_width = "0 1 auto", "0", "100%"
         box.layout.overflow = "auto"  # a board drawn wider than the box (a phone) pans in it

@@ -29,6 +29,8 @@ synchronously (a companion game's bot decides in milliseconds). CSS classes:
 
 from __future__ import annotations
 
+import contextlib
+
 from html import escape
 
 import ipywidgets as W
@@ -74,12 +76,30 @@ def line_layout(lines: int) -> W.Layout:
     return W.Layout(height=f"{lines * LINE_PX}px", overflow="hidden", max_width="100%", flex="0 0 auto")
 
 
-def in_lines(html: str, lines: int, label: str) -> str:
-    """``html`` in a box ``lines`` lines high that scrolls when the words are longer; the box
-    is a named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so
-    a keyboard user can scroll it too. Its line height is :data:`LINE_PX` whatever the page's
-    style, so ``lines`` lines of words show whole (a two-line status on a phone is not cut)."""
-    return f'<div{scroll_region(label)} style="height:{lines * LINE_PX}px;line-height:{LINE_PX}px;overflow:auto">{html}</div>'
+#: a shadow along an edge of a scrolling box past which more words are hidden, none at an edge
+#: the words end at (the covers scroll with the words, the shadows stay): the box visibly scrolls
+SCROLL_CUE = ("background:linear-gradient(#fff 30%,rgba(255,255,255,0)),"
+              "linear-gradient(rgba(255,255,255,0),#fff 70%) 0 100%,"
+              "radial-gradient(farthest-side at 50% 0,rgba(0,0,0,.3),rgba(0,0,0,0)),"
+              "radial-gradient(farthest-side at 50% 100%,rgba(0,0,0,.3),rgba(0,0,0,0)) 0 100%;"
+              "background-repeat:no-repeat;background-size:100% 16px,100% 16px,100% 8px,100% 8px;"
+              "background-attachment:local,local,scroll,scroll")
+
+
+def in_lines(html: str, lines: int, label: str, *, latest: bool = False) -> str:
+    """``html`` in a box ``lines`` lines high that scrolls when the words are longer, with a
+    shadow on the edge past which more words are hidden (:data:`SCROLL_CUE`); the box is a
+    named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so a
+    keyboard user can scroll it too. Its line height is :data:`LINE_PX` whatever the page's
+    style, so ``lines`` lines of words show whole (a two-line status on a phone is not cut).
+    ``latest``: words longer than the box show their end (the last event of a message whole,
+    the earlier ones scrolled up; a CSS column-reverse box starts scrolled to its end), short
+    words still sit at its top."""
+    style = f"height:{lines * LINE_PX}px;line-height:{LINE_PX}px;overflow:auto;{SCROLL_CUE}"
+    if latest:
+        style += ";display:flex;flex-direction:column-reverse"
+        html = f'<div style="margin-bottom:auto">{html}</div>'
+    return f'<div{scroll_region(label)} style="{style}">{html}</div>'
 
 
 def grey_with_reason(button, why, tip: str) -> None:
@@ -193,6 +213,8 @@ class GamePlayView(ErrorReporting, W.VBox):
                                   layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
                                                                max_width="100%"))
         self.all_pick.add_class("hk-all-actions")
+        self._syncing = False  # the kit itself is setting the list's value (a refresh, the keyboard's cursor)
+        self.all_pick.observe(self.guard(self._picked_in_list, "following the chosen action"), "value")
         self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked,
                                  "applying the chosen action")
         self.b_bots = self._button("Bots: play on", "hk-bot-play", "bots decide until a human is to move",
@@ -291,7 +313,7 @@ class GamePlayView(ErrorReporting, W.VBox):
         text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
         self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
+                                            + rulings_html(text), 3, "message", latest=True)  # a cited ruling opens in place
         self._say_keys()
 
     def refresh(self) -> None:
@@ -303,8 +325,11 @@ class GamePlayView(ErrorReporting, W.VBox):
                                      "status")
         self.set_choices(self.menu(self.legal))
         opts = [(self.describe(a), a) for a in self.legal]
-        self.all_pick.options = opts or [("(no decision for you now)", None)]
-        self.all_pick.index = 0
+        with self._setting_list():
+            self.all_pick.options = opts or [("(no decision for you now)", None)]
+            self.all_pick.index = 0
+            if self.legal:  # the list shows what the keyboard's cursor is on
+                self.all_pick.value = self.legal[self.cursor]
         self.all_pick.disabled = not opts
         none = "the game is over." if self.state.is_terminal() else "no decision of yours is due now."
         grey_with_reason(self.b_do, None if opts else none, "apply the chosen legal action")
@@ -349,6 +374,34 @@ class GamePlayView(ErrorReporting, W.VBox):
             return False
         return self.attempt(pick.value)
 
+    # ------------------------------------------------------------------ one selection
+    @contextlib.contextmanager
+    def _setting_list(self):
+        was, self._syncing = self._syncing, True
+        try:
+            yield
+        finally:
+            self._syncing = was
+
+    def select(self, action) -> bool:
+        """Make ``action`` (one of :attr:`legal`) the selected action everywhere: the keyboard's
+        cursor and its line ("Choice k of n: ...") and the list of every legal action, so no
+        line about the selection names another action than the one chosen (a card chosen in
+        a game's own controls, an entry of the list, an arrow key). Returns whether
+        ``action`` is legal now (else nothing changes)."""
+        if action not in self.legal:
+            return False
+        self.cursor = self.legal.index(action)
+        if self.all_pick.value != action:
+            with self._setting_list():
+                self.all_pick.value = action
+        self._say_keys()
+        return True
+
+    def _picked_in_list(self, change) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.select(change["new"])
+
     # ------------------------------------------------------------------ keyboard
     def _say_keys(self) -> None:
         if self.keypad is None:
@@ -367,9 +420,9 @@ class GamePlayView(ErrorReporting, W.VBox):
         back to the first. Other keys are ignored."""
         if key in ARROWS and self.legal:
             step = -1 if key in ("ArrowUp", "ArrowLeft") else 1
-            self.cursor = min(max(self.cursor + step, 0), len(self.legal) - 1)
-        elif key == HOME_KEY:
-            self.cursor = 0
+            self.select(self.legal[min(max(self.cursor + step, 0), len(self.legal) - 1)])
+        elif key == HOME_KEY and self.legal:
+            self.select(self.legal[0])
         elif key in ACT_KEYS:
             if not self.legal:
                 self.say(self._busy_reason() or "No decision of yours is due now.", "ignored")

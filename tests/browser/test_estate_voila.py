@@ -8,8 +8,9 @@ import pytest
 from browser_harness import canvas_pixel, explained, page_errors, save_screenshot, wait_canvas_pixel
 from playwright.sync_api import expect
 
-from haunted_kit.estate.draw import EMPTY, land_geometry
+from haunted_kit.estate.draw import BOARD_SIZE, EMPTY, board_primitives, land_geometry
 from haunted_kit.estate.engine import new_game
+from haunted_kit.render.primitives import Text
 from haunted_kit.render.style import rgb
 
 pytestmark = pytest.mark.browser
@@ -19,7 +20,7 @@ BOARD = ".hk-estate-play canvas.hk-estate-board"  # the play view's board (the e
 
 def test_estate_play_view_in_voila(page, voila_server):
     srv = voila_server("notebooks/08_estate_and_market.ipynb", timeout=120.0)
-    geom = land_geometry(new_game(3, seed=1).box, 34)
+    geom = land_geometry(new_game(3, seed=1).box, BOARD_SIZE)
     with explained("opening notebook 08 in Voila", srv, page):
         page.goto(srv.url, timeout=120_000)
         expect(page.locator(BOARD)).to_be_visible(timeout=120_000)
@@ -53,7 +54,7 @@ def test_what_is_this_on_the_land_board_in_voila(page, voila_server):
     click on a slot is a question (answered in the live line, nothing played), the "What is
     at" list answers from the keyboard, and a click that is no move is answered too."""
     srv = voila_server("notebooks/08_estate_and_market.ipynb", timeout=120.0)
-    geom = land_geometry(new_game(3, seed=1).box, 34)
+    geom = land_geometry(new_game(3, seed=1).box, BOARD_SIZE)
     play = page.locator(".hk-estate-play")
     answer = play.locator(".hk-whatis-answer [role=status]")
     with explained("opening notebook 08 in Voila", srv, page):
@@ -87,4 +88,36 @@ def test_what_is_this_on_the_land_board_in_voila(page, voila_server):
         expect(play.locator(".hk-message")).to_contain_text("Not on slot 0,0", timeout=30_000)
         expect(answer).to_contain_text("What is this? Slot 0,0: an empty slot.")
     save_screenshot(page, "estate-voila-whatis", full_page=False)
+    assert page_errors(page) == "<none>"
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}])
+def test_the_land_board_is_drawn_with_text_of_12_px_and_the_message_shows_its_end(page, voila_server, size):
+    """The board was 239x221 px with labels of 8-9 px: now, on a phone and at 1280x800,
+    its least text (its own least size times its drawn scale) is at least 12 CSS px and
+    the page does not scroll sideways. The message line, three lines high, shows the end
+    of longer words (the last event whole) with the earlier ones scrolled up."""
+    s = new_game(3, seed=1)
+    geom = land_geometry(s.box, BOARD_SIZE)
+    least = min(p.size for p in board_primitives(s, geom) if isinstance(p, Text))
+    page.set_viewport_size(size)
+    srv = voila_server("notebooks/08_estate_and_market.ipynb", timeout=120.0)
+    with explained(f"opening notebook 08 in Voila at {size}", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(page.locator(BOARD)).to_be_visible(timeout=120_000)
+    scale = page.locator(BOARD).evaluate("c => c.getBoundingClientRect().width / c.width")
+    assert least * scale >= 12, f"the board's least text is {least * scale:.1f} CSS px at {size}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    left, right = page.locator(BOARD).evaluate("c => { const r = c.getBoundingClientRect(); return [r.left, r.right]; }")
+    assert 0 <= left and right <= size["width"], (left, right)   # whole on screen, no panning
+    with explained("clicking slot (0, 0) for a refusal on the message line", srv, page):
+        x, y = geom.centre((0, 0))
+        page.locator(BOARD).click(position={"x": x * scale, "y": y * scale})
+        message = page.locator(".hk-estate-play .hk-message [role=region]")
+        expect(message).to_contain_text("Not on slot", timeout=30_000)
+    # the words end inside the box's visible part (a long message scrolls up, never cut at its end)
+    ends = message.evaluate("""b => { const w = b.firstElementChild.getBoundingClientRect(), r = b.getBoundingClientRect();
+                                      return [w.bottom <= r.bottom + 1, b.scrollHeight, b.clientHeight]; }""")
+    assert ends[0], ends
+    save_screenshot(page, f"estate-voila-{size['width']}", full_page=False)
     assert page_errors(page) == "<none>"

@@ -265,7 +265,7 @@ class PlayView(ErrorReporting, W.VBox):
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         text = self.message = shown_text(text)
         self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-                                            + rulings_html(text), 3, "message")  # a cited ruling opens in place
+                                            + rulings_html(text), 3, "message", latest=True)  # a cited ruling opens in place
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
 
