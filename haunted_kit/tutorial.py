@@ -795,15 +795,6 @@ class Tutorial(StepBook):
             self.settle(self.legal_by_kind(), phase_now(s))
         return new
 
-    @property
-    def current(self):
-        """The step to read now (a :class:`Step`), or ``None``: free play."""
-        return self.steps[self.queue[0]] if self.queue else None
-
-    def waiting(self) -> list:
-        """The steps queued behind the current one (also new now)."""
-        return [self.steps[k] for k in self.queue[1:]]
-
     # ------------------------------------------------------------------ playing
     def why_not(self, action) -> str | None:
         """``None`` when ``action`` is legal for the learner now, else the rules' reason in
