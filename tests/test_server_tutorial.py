@@ -299,6 +299,7 @@ def test_a_question_is_made_in_the_worker_pool_while_the_class_is_served():
     being prepared, answers wait for it, and it comes to the seat's pages when it is made, on
     the seed the worker settled (kept in the seat's progress)."""
     import asyncio
+    import concurrent.futures
 
     game = QUESTIONED[0]
     g = get_game(game)
@@ -322,8 +323,9 @@ def test_a_question_is_made_in_the_worker_pool_while_the_class_is_served():
         await asyncio.gather(*c._question_jobs.values())
         return pages[seat].socket.tutor()
 
-    try:
-        msg = asyncio.run(lesson())
+    try:  # the loop in a thread of its own: asyncio.run never meets a loop another test left running here
+        with concurrent.futures.ThreadPoolExecutor(1) as one:
+            msg = one.submit(asyncio.run, lesson()).result(timeout=300)
     finally:
         c.close(wait=True)
     ex = make_question(g, key, book.question_seed, book.taken)
