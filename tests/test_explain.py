@@ -22,17 +22,19 @@ from test_server import run
 
 
 
+def declares_key(name: str) -> bool:
+    """Whether the registered game ``name`` declares a key (a ``board_key`` hook)."""
+    g = get_game(name)
+    try:
+        explain.board_key(g, g.new_game(players=max(2, g.min_players), seed=1))
+    except MissingHook:
+        return False
+    return True
+
+
 def keyed_games() -> list[str]:
     """The registered games that declare a key (a ``board_key`` hook) and have a table view."""
-    out = []
-    for n in games_with_module("classroom"):
-        g = get_game(n)
-        try:
-            explain.board_key(g, g.new_game(players=max(2, g.min_players), seed=1))
-        except MissingHook:
-            continue
-        out.append(n)
-    return out
+    return [n for n in games_with_module("classroom") if declares_key(n)]
 
 
 KEYED = keyed_games()

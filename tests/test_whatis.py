@@ -13,23 +13,14 @@ from haunted_kit.bots import default_agent, make_bot
 from haunted_kit.games import MissingHook, game_module, get_game
 from haunted_kit.widgets.whatis import PICK_PROMPT, WhatIsThis
 from ruletools import games_with_module
-from test_explain import house_rule_box
+from test_explain import declares_key, house_rule_box
 
 
 def keyed_views() -> list[str]:
     """The registered games with a play view (the ``widgets`` module's ``play_view`` hook)
     and a key (a ``board_key`` hook)."""
-    out = []
-    for n in games_with_module("widgets"):
-        g = get_game(n)
-        if getattr(game_module(n, "widgets"), "play_view", None) is None:
-            continue
-        try:
-            explain.board_key(g, g.new_game(players=max(2, g.min_players), seed=1))
-        except MissingHook:
-            continue
-        out.append(n)
-    return out
+    return [n for n in games_with_module("widgets")
+            if getattr(game_module(n, "widgets"), "play_view", None) is not None and declares_key(n)]
 
 
 VIEWS = keyed_views()
