@@ -10,7 +10,7 @@ import pytest
 
 from haunted_kit import explain
 from haunted_kit.bots import default_agent, make_bot
-from haunted_kit.games import MissingHook, game_module, get_game
+from haunted_kit.games import game_module, get_game
 from haunted_kit.widgets.whatis import PICK_PROMPT, WhatIsThis
 from ruletools import games_with_module
 from test_explain import declares_key, house_rule_box
