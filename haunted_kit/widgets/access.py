@@ -95,16 +95,6 @@ class FieldKeys(anywidget.AnyWidget):
         untab();
         new MutationObserver(untab).observe(box, { subtree: true, childList: true, attributes: true,
                                                   attributeFilter: ["tabindex"] });
-        // on a phone the board is wider than its box and pans sideways: bring the cells a question
-        // is about into view (pan_x: their centre as a fraction of the board's width; -1: leave it)
-        const pan = () => {
-          const f = model.get("pan_x");
-          if (f < 0 || box.scrollWidth <= box.clientWidth) return;
-          box.scrollLeft = Math.max(0, f * box.scrollWidth - box.clientWidth / 2);
-        };
-        pan();
-        model.on("change:pan_x", pan);
-        if (window.ResizeObserver) new ResizeObserver(pan).observe(box);
         box.addEventListener("keydown", (e) => {
           if (e.target.tagName !== "CANVAS") return;
           e.stopPropagation();                       // ipycanvas never sees it: Tab works again
@@ -119,9 +109,6 @@ class FieldKeys(anywidget.AnyWidget):
     export default { render };
     """
     text = traitlets.Unicode("").tag(sync=True)
-    #: where the board's box is panned on a phone: the centre of the cells in view, as a fraction
-    #: (0..1) of the board's width; -1 leaves the box where it is
-    pan_x = traitlets.Float(-1.0).tag(sync=True)
     label = traitlets.Unicode("The field: arrow keys move the cell cursor, Enter acts on the cell, "
                               "Home goes back to your sensor.").tag(sync=True)
 
