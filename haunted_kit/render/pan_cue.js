@@ -15,6 +15,15 @@ const HK_PAN_WORDS = "Swipe or scroll sideways to see the whole board.";
 function hkPanName(what) {
   return `${what} drawn at a readable size: scroll or pan to see all of it`;
 }
+// hkPanName of "what" for box, numbered ("The field 2 ...") when another landmark of the page has that
+// name already (a landmark's name is unique on the page: two boards of one kind on a page).
+function hkPanUniqueName(box, what) {
+  const taken = new Set([...document.querySelectorAll("[role=region][aria-label]")].filter(b => b !== box)
+    .map(b => b.getAttribute("aria-label")));
+  let name = hkPanName(what), n = 1;
+  while (taken.has(name)) name = hkPanName(`${what} ${++n}`);
+  return name;
+}
 function hkPanOver(box) {
   return box.scrollWidth > box.clientWidth + 1;
 }
@@ -55,8 +64,8 @@ function hkPanCue(box, cue, opts) {
     if (opts.name) {
       if (over) {
         box.tabIndex = 0;
+        if (box.getAttribute("role") !== "region") box.setAttribute("aria-label", hkPanUniqueName(box, opts.name));
         box.setAttribute("role", "region");
-        box.setAttribute("aria-label", hkPanName(opts.name));
         box.setAttribute("data-lm-suppress-shortcuts", "true");  // JupyterLab leaves its arrow keys to it
       } else {
         box.removeAttribute("tabindex");

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 import anywidget
+import ipywidgets as W
 import traitlets
 
 #: keys the field answers, and the direction of the arrows in screen pixels (x right, y down)
@@ -135,3 +136,31 @@ def keys_to(geom, cells, start, target) -> list[str]:
                 seen[n] = seen[c] + [key]
                 queue.append(n)
     raise ValueError(f"the arrow keys cannot reach {target} from {start}")
+
+
+class Landmark(anywidget.AnyWidget):
+    """An invisible widget that makes the widget of CSS class ``host_class`` holding it a named
+    region landmark (``role="region"``, ``aria-label`` = ``label``, kept up to date): a screen
+    reader lists it among the page's landmarks and jumps to it, and on a page without landmarks
+    of its own (a notebook in Voila) its content is inside one (axe-core's ``region`` rule)."""
+
+    _esm = """
+    function render({ model, el }) {
+      let tries = 0;
+      const attach = () => {
+        const host = el.closest("." + model.get("host_class"));
+        if (!host) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+        host.setAttribute("role", "region");
+        const name = () => host.setAttribute("aria-label", model.get("label"));
+        name();
+        model.on("change:label", name);
+      };
+      attach();
+    }
+    export default { render };
+    """
+    host_class = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, host_class: str, label: str = "", **kw):
+        super().__init__(host_class=host_class, label=label, layout=W.Layout(height="0px", margin="0px", overflow="hidden"), **kw)
