@@ -12,6 +12,8 @@ the keyboard trap of ipycanvas (whose canvas takes the focus and swallows every 
 Tab included): the canvas leaves the Tab order, and if a click focuses it, Tab leaves
 it and the field keys still work.
 
+:class:`Landmark` makes the widget holding it a named region landmark (the exercise view).
+
 CSS classes: ``hk-keys`` (the focusable element), ``hk-live`` (the live region).
 """
 

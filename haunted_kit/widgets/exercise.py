@@ -26,6 +26,10 @@ input: it must offer ``set_highlight({cell: mark})`` and ``on_click(callback(cel
 A game's subclass may change the look through the class attributes :attr:`ExerciseWidget.QUESTION_FIRST`,
 :attr:`~ExerciseWidget.FACTS_HEADING`, :attr:`~ExerciseWidget.HEADS` and :attr:`~ExerciseWidget.TAIL`.
 
+The view is a region landmark named after the exercise shown ("Exercise: <title> (<key>, seed
+<n>)", :class:`~haunted_kit.widgets.access.Landmark`). A board wider than the output (a phone keeping
+its text at 12 px) pans in its box under the kit's pan cue (:func:`~haunted_kit.widgets.canvas.pan_parts`).
+
 CSS classes: ``hk-exercise`` (the view), ``hk-ex-facts``, ``hk-ex-question``, ``hk-ex-check``,
 ``hk-ex-answer``, ``hk-ex-new``, ``hk-ex-feedback`` (the verdict), ``hk-ex-option`` (each option).
 """

@@ -19,8 +19,11 @@ being passed on; its "What is at" list answers the same from the keyboard.
 The widget only draws and forwards: a click calls back with the cell under the mouse
 (axial ``(q, r)``); deciding what the click means is the caller's business. The field
 can be played by keyboard too (:mod:`.access`): under the board, a focusable element
-moves a cell cursor with the arrow keys and sends Enter as a click on the cursor's cell;
-its ARIA live region says the cell's facts and the last event.
+moves a cell cursor with the arrow keys (a white-and-black ring on the cell's outline, which
+the board's pan box brings into view on a phone) and sends Enter as a click on the cursor's
+cell; its ARIA live region says the cell's facts and the last event. The canvas pans in a box
+of its own under the kit's pan cue (:func:`~haunted_kit.widgets.canvas.pan_parts`), so the
+keyboard line and the lines under the board stay in view.
 """
 
 from __future__ import annotations
