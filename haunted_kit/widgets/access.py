@@ -24,6 +24,21 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
+#: JavaScript every widget that acts on the board widget holding it starts with: ``hkWithHost(el,
+#: cls, then)`` calls ``then(host)`` once the widget's element ``el`` is in the page inside an element
+#: of CSS class ``cls`` (a widget's view is put in the page after its render runs)
+WITH_HOST_JS = """
+function hkWithHost(el, cls, then) {
+  let tries = 0;
+  const attach = () => {
+    const host = el.closest("." + cls);
+    if (!host) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+    then(host);
+  };
+  attach();
+}
+"""
+
 #: keys the field answers, and the direction of the arrows in screen pixels (x right, y down)
 ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
 ACT_KEYS = ("Enter", " ")
@@ -56,7 +71,7 @@ class FieldKeys(anywidget.AnyWidget):
     region says; key presses arrive as ``{"event": "key", "key": ...}`` messages (use
     ``on_msg``)."""
 
-    _esm = """
+    _esm = WITH_HOST_JS + """
     const KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter", " ", "Home"];
     function render({ model, el }) {
       const pad = document.createElement("div");
@@ -88,10 +103,7 @@ class FieldKeys(anywidget.AnyWidget):
       // keyboard trap). Once this element is in the page: take the canvas out of the Tab order (this
       // element is the field's tab stop) and, should a mouse click focus the canvas, let Tab leave it
       // and send the field keys here, before ipycanvas sees them.
-      let tries = 0;
-      const attach = () => {
-        const box = el.closest(".hk-field-box");
-        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, "hk-field-box", (box) => {
         const untab = () => box.querySelectorAll("canvas").forEach((c) => {
           if (c.getAttribute("tabindex") !== "-1") c.setAttribute("tabindex", "-1");
         });
@@ -106,8 +118,7 @@ class FieldKeys(anywidget.AnyWidget):
             model.send({ event: "key", key: e.key });
           }
         }, true);
-      };
-      attach();
+      });
     }
     export default { render };
     """
@@ -146,18 +157,14 @@ class Landmark(anywidget.AnyWidget):
     reader lists it among the page's landmarks and jumps to it, and on a page without landmarks
     of its own (a notebook in Voila) its content is inside one (axe-core's ``region`` rule)."""
 
-    _esm = """
+    _esm = WITH_HOST_JS + """
     function render({ model, el }) {
-      let tries = 0;
-      const attach = () => {
-        const host = el.closest("." + model.get("host_class"));
-        if (!host) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, model.get("host_class"), (host) => {
         host.setAttribute("role", "region");
         const name = () => host.setAttribute("aria-label", model.get("label"));
         name();
         model.on("change:label", name);
-      };
-      attach();
+      });
     }
     export default { render };
     """

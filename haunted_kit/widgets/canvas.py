@@ -36,6 +36,7 @@ from ipycanvas import canvas as _ipc
 
 from ..render import style as S
 from ..render.pancue import PAN_CUE_JS
+from .access import WITH_HOST_JS
 from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 
 
@@ -125,20 +126,16 @@ class TouchScroll(anywidget.AnyWidget):
     phase): the browser then scrolls and pans as anywhere else and turns a tap into the mouse
     click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
 
-    _esm = """
+    _esm = WITH_HOST_JS + """
     function render({ model, el }) {
-      let tries = 0;
-      const attach = () => {
-        const box = el.closest("." + model.get("box_class"));
-        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, model.get("box_class"), (box) => {
         if (box.dataset.hkTouchScroll) return;
         box.dataset.hkTouchScroll = "1";
         for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
           box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
                                { capture: true, passive: true });
         }
-      };
-      attach();
+      });
     }
     export default { render };
     """
@@ -160,15 +157,13 @@ class PanCue(anywidget.AnyWidget):
     the part of the board from fraction ``x0`` to ``x1`` brought into view if it is not (the
     keyboard's cursor; ``n`` counts the requests, so the same part asked again pans again)."""
 
-    _esm = PAN_CUE_JS + """
+    _esm = WITH_HOST_JS + PAN_CUE_JS + """
     function render({ model, el }) {
       const cue = document.createElement("div");
       el.appendChild(cue);
-      let tries = 0;
-      const attach = () => {
-        const host = el.closest("." + model.get("host_class"));
-        const box = host && host.querySelector(".""" + PAN_BOX_CLASS + """");
-        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, model.get("host_class"), (host) => {
+        const box = host.querySelector(".""" + PAN_BOX_CLASS + """");
+        if (!box) return;
         hkPanCue(box, cue, { live: true, name: model.get("name"), what: model.get("what") });
         const centre = () => { const f = model.get("pan_x"); if (f >= 0) hkPanShow(box, f, f); };
         const show = () => { const s = model.get("show"); if (s.length >= 2) hkPanShow(box, s[0], s[1]); };
@@ -181,8 +176,7 @@ class PanCue(anywidget.AnyWidget):
           new ResizeObserver(() => { if (box.clientWidth !== width) { width = box.clientWidth; centre(); show(); } })
             .observe(box);
         }
-      };
-      attach();
+      });
     }
     export default { render };
     """
