@@ -286,8 +286,9 @@ class FieldWidget(ErrorReporting, W.VBox):
         if i == self._hover_index:
             return
         self._hover_index, self._hover_cursor = i, cursor
+        self._prims["hover"] = hover_layer(self.geom, i, cursor)
         with held():
-            draw_primitives(self.layer("hover"), hover_layer(self.geom, i, cursor))
+            draw_primitives(self.layer("hover"), self._prims["hover"])
         self.draw_counts["hover"] += 1
         if i is None:
             self.info.value = "&nbsp;"
