@@ -71,6 +71,7 @@ from .explain import BoardKeys, option_label, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
+from .render.pancue import PAN_CUE_JS
 from .render.style import name_cells
 from .review import game_value_words
 from .search import determinise
@@ -1900,7 +1901,7 @@ def page_html(role: str, params: dict, title: str = "Classroom") -> str:
     script opens the socket with ``params``; ``title`` heads it until the first view
     (the table's game title on a table's page)."""
     params = {**params, "now": time.time()}  # the server's clock: the page counts waiting times on it
-    return _PAGE.read_text(encoding="utf-8").replace("__TITLE__", escape(title)).replace(
+    return _PAGE.read_text(encoding="utf-8").replace("/*__PAN_CUE__*/", PAN_CUE_JS).replace("__TITLE__", escape(title)).replace(
         "__ROLE__", json.dumps(role)).replace("__PARAMS__", json.dumps(params).replace("</", "<\\/"))
 
 

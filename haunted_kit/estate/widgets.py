@@ -25,7 +25,7 @@ from ipycanvas import MultiCanvas
 
 from ..render import style as S
 from ..render.primitives import Text
-from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, on_tap, pan_parts, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from . import actions as A
@@ -49,7 +49,6 @@ class EstateBoard(ErrorReporting, W.VBox):
         # when a new browser view appears, e.g. in Voila)
         self.canvas = MultiCanvas(1, width=self.geom.width, height=self.geom.height)
         self.canvas.add_class("hk-estate-board")
-        self.add_class("hk-estate-board-box")
         banner = self._init_errors()
         self.legend = W.HTML(f'<div style="font:12px sans-serif;color:#444;max-width:{self.geom.width}px">'
                              f"{escape(legend_text(state))}</div>")
@@ -59,11 +58,13 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.focus_fix = W.HTML("<style>canvas.hk-estate-board { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
         self.whatis = WhatIsThis(noun="slot", width=self.geom.width) if key else None
-        self.children = [self.canvas, self.legend, *([self.whatis] if key else []), banner, self.focus_fix,
-                         TouchScroll("hk-estate-board-box")]  # a swipe on the board scrolls the page (a phone)
+        # only the canvas pans in its box (a phone), under its cue; a swipe on it scrolls the page
+        self.pan, self.pan_box, touch = pan_parts(self, "hk-estate-board-box", [self.canvas], "The land board")
+        self.children = [self.pan, self.pan_box, self.legend, *([self.whatis] if key else []), banner, self.focus_fix,
+                         touch]
         # drawn at its own size, scaled down in a narrow output area (clicks are scaled back)
         least = min(p.size for p in board_primitives(state, self.geom) if isinstance(p, Text))
-        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self, min_text=least)
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self.pan_box, min_text=least)
         self._handlers: list = []
         self.highlight: tuple = ()
         self.state = state
@@ -220,9 +221,10 @@ class EstatePlayView(GamePlayView):
         return cands
 
 
-def exercise(key: str, seed: int = 0, *, size: float = 26) -> ExerciseWidget:
+def exercise(key: str, seed: int = 0, *, size: float = BOARD_SIZE) -> ExerciseWidget:
     """The widget for estate exercise ``key`` of :data:`haunted_kit.estate.exercises.EXERCISES` on
-    seed ``seed``, with the land board of its position. Raises
+    seed ``seed``, with the land board of its position, drawn at the play view's size (every text of
+    it at least 12 px, on a phone and on a laptop). Raises
     :class:`~haunted_kit.exercises.ExerciseError` for an unknown key or a bad seed."""
     return ExerciseWidget(EXERCISES.make(key, seed), board=lambda state: EstateBoard(state, size=size))
 

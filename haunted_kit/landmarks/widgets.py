@@ -43,8 +43,8 @@ from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
 from ..render.primitives import Text
 from ..render.svg import text_box
-from ..widgets.canvas import (PHONE_MAX_PX, READABLE_CLASS, TouchScroll, draw_primitives, fit_to_output, held, on_tap,
-                              redraw_for_new_views)
+from ..widgets.canvas import (PHONE_MAX_PX, PHONE_TEXT_PX, READABLE_CLASS, draw_primitives, fit_to_output, held, on_tap,
+                              pan_parts, redraw_for_new_views)
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
@@ -75,21 +75,22 @@ class LandmarksPanel(W.VBox):
 
     def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
-        self.add_class("hk-landmarks-panel")
         self.viewer = viewer
         self.draws = 0
         self.narrow_prims: list = []
         prims, w, h = panel_scene(state, viewer, WIDE_WIDTH, WIDE_SCALE)
         self.canvas = Canvas(width=int(w), height=int(h))
         self.canvas.add_class("hk-panel-wide")
-        fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
-        self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
         _nprims, nw, nh = panel_scene(state, viewer, NARROW_WIDTH, NARROW_SCALE)
         self.narrow = Canvas(width=int(nw), height=int(nh))
         self.narrow.add_class("hk-panel-narrow")
-        self.narrow.add_class(READABLE_CLASS)  # both layouts' least text is 12 px at their own size
-        self.canvas.add_class(READABLE_CLASS)
-        self.narrow.layout = W.Layout(width=f"{int(nw)}px", max_width="100%", height="auto")
+        # only the canvases pan in their box (a phone narrower than the narrow layout), under its cue
+        self.pan, self.pan_box, touch = pan_parts(self, "hk-landmarks-panel", [self.canvas, self.narrow], "The panel")
+        fit_to_output(self.canvas, w, h, box=self.pan_box)  # scaled down in a narrow output area
+        self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
+        self.canvas.add_class(READABLE_CLASS)  # both layouts' least text is 12 px at their own size
+        # the phone's layout: never under 12 px text on a phone (it pans in an output narrower than it)
+        fit_to_output(self.narrow, nw, nh, box=self.pan_box, min_text=PHONE_TEXT_PX)
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         redraw_for_new_views(self.narrow, lambda: self.update(self.state))
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
@@ -99,8 +100,8 @@ class LandmarksPanel(W.VBox):
         # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
         # position, and focusing a partly visible canvas would scroll the page under the tap
         style = W.HTML(_PANEL_CSS, layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, self.narrow, style, *([self.whatis] if key else []),
-                         TouchScroll("hk-landmarks-panel")]  # a swipe on the panel scrolls the page (a phone)
+        self.children = [self.pan, self.pan_box, style, *([self.whatis] if key else []),
+                         touch]  # a swipe on the panel scrolls the page (a phone)
         self.state = None
         self.update(state)
 

@@ -15,6 +15,11 @@
   its click handler through it, in one line.
 * :class:`TouchScroll` - put under a board: a swipe on its canvas scrolls the page and pans
   the board in its box (ipycanvas cancels every touch on a canvas), a tap still a click.
+* :func:`pan_parts` - the box a board's canvases pan in (only they pan: the lines under the board
+  stay in view), its :class:`PanCue` (a line over it, shown only while the board is wider than
+  its box: "← left" / "right →" buttons and the words "Swipe or scroll sideways to see the whole
+  board.", said to a screen reader; the box then a named region the arrow keys scroll) and its
+  :class:`TouchScroll`; every canvas board of the kit is built with it.
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
 """
@@ -30,6 +35,8 @@ import numpy as np
 from ipycanvas import canvas as _ipc
 
 from ..render import style as S
+from ..render.pancue import PAN_CUE_JS
+from .access import WITH_HOST_JS
 from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 
 
@@ -37,6 +44,8 @@ from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 PHONE_MAX_PX = 600
 #: the least size in CSS px of a board's text on a phone (the kit's readability floor)
 PHONE_TEXT_PX = 12.0
+#: the CSS class of the box a board's canvases pan in (:func:`pan_parts`)
+PAN_BOX_CLASS = "hk-pan-box"
 #: the CSS class of a canvas whose least text is at least PHONE_TEXT_PX at its own size (a page's
 #: test reads a drawn board's least text from it: a canvas' words are not in the DOM)
 READABLE_CLASS = "hk-text-12"
@@ -117,20 +126,16 @@ class TouchScroll(anywidget.AnyWidget):
     phase): the browser then scrolls and pans as anywhere else and turns a tap into the mouse
     click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
 
-    _esm = """
+    _esm = WITH_HOST_JS + """
     function render({ model, el }) {
-      let tries = 0;
-      const attach = () => {
-        const box = el.closest("." + model.get("box_class"));
-        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, model.get("box_class"), (box) => {
         if (box.dataset.hkTouchScroll) return;
         box.dataset.hkTouchScroll = "1";
         for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
           box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
                                { capture: true, passive: true });
         }
-      };
-      attach();
+      });
     }
     export default { render };
     """
@@ -138,6 +143,73 @@ class TouchScroll(anywidget.AnyWidget):
 
     def __init__(self, box_class: str, **kw):
         super().__init__(box_class=box_class, layout=W.Layout(height="0px", margin="0px", overflow="hidden"), **kw)
+
+
+class PanCue(anywidget.AnyWidget):
+    """The line over a board's pan box (the element of CSS class :data:`PAN_BOX_CLASS` inside the
+    board's widget of CSS class ``host_class``), drawn by the kit's one pan script
+    (:data:`~haunted_kit.render.pancue.PAN_CUE_JS`, the table server's pages run it too): shown only
+    while the board is wider than its box, "← left" and "right →" buttons around the words
+    :data:`~haunted_kit.render.pancue.PAN_WORDS` (a live region: a screen reader says them when the
+    board starts to overflow); the box is then a focusable region named after ``name`` that the
+    arrow keys scroll. ``pan_x``: the fraction of the board's width to bring to the box's middle (a
+    question's cells; -1: none), again whenever the box is laid out anew; ``show``: ``[x0, x1, n]``,
+    the part of the board from fraction ``x0`` to ``x1`` brought into view if it is not (the
+    keyboard's cursor; ``n`` counts the requests, so the same part asked again pans again)."""
+
+    _esm = WITH_HOST_JS + PAN_CUE_JS + """
+    function render({ model, el }) {
+      const cue = document.createElement("div");
+      el.appendChild(cue);
+      hkWithHost(el, model.get("host_class"), (host) => {
+        const box = host.querySelector(".""" + PAN_BOX_CLASS + """");
+        if (!box) return;
+        hkPanCue(box, cue, { live: true, name: model.get("name"), what: model.get("what") });
+        const centre = () => { const f = model.get("pan_x"); if (f >= 0) hkPanShow(box, f, f); };
+        const show = () => { const s = model.get("show"); if (s.length >= 2) hkPanShow(box, s[0], s[1]); };
+        centre();
+        show();
+        model.on("change:pan_x", centre);
+        model.on("change:show", show);
+        if (window.ResizeObserver) {
+          let width = box.clientWidth;
+          new ResizeObserver(() => { if (box.clientWidth !== width) { width = box.clientWidth; centre(); show(); } })
+            .observe(box);
+        }
+      });
+    }
+    export default { render };
+    """
+    host_class = traitlets.Unicode("").tag(sync=True)
+    name = traitlets.Unicode("The board").tag(sync=True)
+    what = traitlets.Unicode("the board").tag(sync=True)
+    pan_x = traitlets.Float(-1.0).tag(sync=True)
+    show = traitlets.List(traitlets.Float(), []).tag(sync=True)
+
+    def __init__(self, host_class: str, name: str = "The board", **kw):
+        super().__init__(host_class=host_class, name=name, what=name[:1].lower() + name[1:],
+                         layout=W.Layout(max_width="100%"), **kw)
+
+    def show_part(self, x0: float, x1: float) -> None:
+        """Bring the board's part from fraction ``x0`` to ``x1`` of its width into view (if it is not)."""
+        n = self.show[2] + 1 if len(self.show) > 2 else 1
+        self.show = [round(x0, 4), round(x1, 4), float(n)]
+
+
+def pan_parts(host, host_class: str, canvases, name: str):
+    """The pan machinery of a board widget ``host`` (a ``VBox``, given CSS class ``host_class``)
+    whose ``canvases`` may be drawn wider than it (a phone keeping 12 px text): returns ``(cue,
+    box, touch)``, to put in the host's children in that order's places: the :class:`PanCue`
+    over the board, the box holding the canvases (CSS class :data:`PAN_BOX_CLASS`; lay each
+    canvas out with :func:`fit_to_output` ``box=box``), and the :class:`TouchScroll` (anywhere,
+    last by custom). Only the box pans: what the host shows under the board (its keyboard line,
+    "What is this?") stays in view. ``name``: the board's name ("The field"), for the box's region
+    and the buttons."""
+    host.add_class(host_class)
+    host.layout.min_width, host.layout.max_width = "0", "100%"
+    box = W.VBox(list(canvases), layout=W.Layout(max_width="100%", min_width="0", overflow="auto"))
+    box.add_class(PAN_BOX_CLASS)
+    return PanCue(host_class, name), box, TouchScroll(host_class)
 
 
 def _manager():
