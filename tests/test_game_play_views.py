@@ -100,7 +100,9 @@ def test_landmarks_refusals_come_from_why_not():
     assert not v.attempt(Follow())
     assert v.last_refusal == s.why_not(Follow()) and v.last_refusal.section == "Architects: How To Play, Build"
     assert v.message == f"Not allowed: follow the lead action: {s.why_not(Follow())}"
-    assert v.attempt(Decline()) and v.state.is_terminal()
+    # P3's bot answers, P1's turn is complete and the leader's token passes left: P2 leads turn 2 of the box's 3
+    assert v.attempt(Decline()) and not v.state.is_terminal()
+    assert (v.state.round, v.state.rounds, v.state.phase, v.state.current_player()) == (2, 3, "lead", 1)
 
 
 def test_landmarks_lead_buttons_are_the_boxs_leads():

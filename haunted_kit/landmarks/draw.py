@@ -132,7 +132,7 @@ def panel_scene(s, viewer: int | None = None, width: float = WIDTH, scale: float
     lead = f"lead: {s.lead} (P{s.leader + 1} leads)" if s.lead else f"P{s.leader + 1} to lead"
     status = "game over" if s.is_terminal() else ("architects being dealt" if s.is_chance_node() else
                                                    f"P{cur + 1} to choose")
-    title, h = _lines(8, 14 - 14 * 1.15 / 2, f"Landmarks & Architects - round {s.round} of {s.rounds} - {lead} - {status}",
+    title, h = _lines(8, 14 - 14 * 1.15 / 2, f"Landmarks & Architects - {R.turn_words(s)} - {lead} - {status}",
                       width - 16, 14, True, max_lines=3)
     prims += title
     # landmark cards: one row when they fit, else a grid

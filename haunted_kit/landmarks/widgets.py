@@ -260,7 +260,7 @@ class LandmarksPlayView(GamePlayView):
 
     Args:
         state: a game to continue; by default :func:`~haunted_kit.landmarks.engine.new_game`
-            with ``players``, ``seed`` and ``rounds`` (default: the box's example round count).
+            with ``players``, ``seed`` and ``rounds`` (the turns; default: the box's, 3).
         bots: bot seats (0-based): a list (each ``bot_kind``) or dict seat -> spec/agent.
         viewer: whose hidden cards the panel shows (default: the only human seat, else everyone).
         auto_bots, bot_kind, hints, hint_playouts, keyboard: as
@@ -268,7 +268,7 @@ class LandmarksPlayView(GamePlayView):
             by default: a Landmarks playout costs more than an estate one).
 
     Raises:
-        ConfigError: bad players or rounds; ValueError: a bad bot seat or agent spec.
+        ConfigError: bad players or turns; ValueError: a bad bot seat or agent spec.
     """
 
     css_class = "hk-landmarks-play"
@@ -505,7 +505,7 @@ class LandmarksPlayView(GamePlayView):
             return "The game is over. Module points: " + ", ".join(f"P{q + 1} {points[q]}" for q in range(s.players)) + "."
         p = s.current_player()
         lead = f", {s.lead} led by P{s.leader + 1}" if s.lead else ""
-        return f"Round {s.round} of {s.rounds}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
+        return f"{R.turn_words(s).capitalize()}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
 
     def menu(self, legal: list) -> list:
         """Lead phase: every lead of the box (a refused one shows its reason). Follow phase:
