@@ -33,9 +33,9 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
-from .actions import Build, ChooseBuilding, Decline, Follow, Lead
+from .actions import Build, ChooseBuilding, Decline, Follow, Lead, card_words
 from .exercises import EXERCISES
-from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..games import game_of
@@ -456,7 +456,7 @@ class LandmarksPlayView(GamePlayView):
         if not cards or s.chosen_building is not None:
             return ""
         p = s.current_player()
-        lines = [f"{escape(card_label(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
+        lines = [f"{escape(card_words(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
                  for k in sorted(set(s.hands[p])) if k not in cards and s.box.cards[k].kind == "building"]
         if not lines:
             return ""
@@ -474,7 +474,7 @@ class LandmarksPlayView(GamePlayView):
             self._card_pool.append(b)
         self._cards = cards
         for b, c in zip(self._card_pool, cards):
-            b.description = card_label(self.state.box, c)  # its type (what an architect scores) and cost
+            b.description = card_words(self.state.box, c)  # its type (what an architect scores), cost and points
         buttons = self._card_pool[:len(cards)]
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
