@@ -112,7 +112,7 @@ def test_hover_shows_the_cells_facts():
     fw = FieldWidget(s, size=30)
     fw.hover(*fw.geom.centre((3, 1)))
     text = fw.info.value
-    assert "plain (3, 1) on R01" in text and "next to a lake" in text
+    assert "plain (3, 1) on region tile R01" in text and "next to a lake" in text
     assert "exploring here costs P1" in text
     fw.hover(*fw.geom.centre((2, 1)))
     assert "lake" in fw.info.value and "cannot be explored" in fw.info.value

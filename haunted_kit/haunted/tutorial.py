@@ -175,12 +175,13 @@ def ghost_words(state) -> str:
 
 
 def board_words(state) -> str:
-    """How the board and the log name a cell, from the board in play (its map tiles' names)."""
+    """How the board and the log name a cell, from the board in play (its region tiles' names)."""
     f = state.field
     tiles = sorted({t for t in f.tile if t != "Kalena"})
     i = next(i for i, t in enumerate(f.tile) if t != "Kalena")
-    return (f"The board is laid from map tiles ({', '.join(tiles)}) around the central Kalena tile; the log names a "
-            f"cell by its terrain, its coordinates and its map tile, such as '{f.describe(f.cells[i])}'. A black "
+    return (f"The board is laid from {len(tiles)} region tiles ({', '.join(tiles)}: the kit's names of the region "
+            f"tiles, a thick outline around each) around the central Kalena tile; the log names a cell by its terrain, "
+            f"its coordinates and its tile, such as '{f.describe(f.cells[i])}'. A black "
             "diamond (\u25c6) on a cell is a depletion token: nothing more can be extracted there.")
 
 
