@@ -31,7 +31,7 @@ import ipywidgets as W
 
 from ..events import rulings_html
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside
+from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside, step_parts
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
@@ -51,6 +51,8 @@ LESSON_LINES = 9
 LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
 #: the cue shown at the foot of the lesson box while more of the step is below
 MORE_BELOW = "more below \u2193"
+#: the CSS class of a step's folded rest (the "More" disclosure, :func:`step_body`)
+MORE_CLASS = "hk-step-more"
 
 
 def on_voila_page() -> bool:
@@ -75,6 +77,20 @@ def lesson_box(html: str) -> str:
             f'<div class="hk-more" aria-hidden="true" style="{line};margin-top:-{LINE_PX}px;position:sticky;bottom:0;'
             f'z-index:1;background:#fff;color:#333;font:bold 13px/{LINE_PX}px sans-serif;text-align:right;'
             f'padding-right:4px">{MORE_BELOW}</div></div>')
+
+
+def step_body(st, choices: str, section: str) -> str:
+    """A step's words in the lesson panel (``choices``, ``section``: their HTML): a short step
+    whole (text, list, choices, rule); a longer one with the sentence that decides the move
+    first, then its choices, and the rest (the other sentences, the list, the rule) in a
+    closed **More** (``<details class="hk-step-more">``: a summary reached by Tab, opened with
+    Enter or Space) (:func:`~haunted_kit.tutorial.step_parts`)."""
+    lead, more, folded = step_parts(st)
+    if not folded:
+        return f"<div>{escape(lead)}</div>{lines_html(st.lines)}{choices}{section}"
+    rest = f"<div>{escape(more)}</div>" if more else ""
+    return (f"<div>{escape(lead)}</div>{choices}<details class=\"{MORE_CLASS}\"><summary style=\"cursor:pointer;"
+            f"color:#1a4f7a\">More</summary>{rest}{lines_html(st.lines)}{section}</details>")
 
 
 def _hook(game, name: str):
@@ -192,7 +208,7 @@ class TutorialView(ErrorReporting, W.VBox):
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
             (f"The first {round_word(t.game)} is over: play on freely, or start again." if t.round_done else "", "#333"),
-            ("A quick question is waiting under the game: answer it there, then 'Back to the game'." if t.asking
+            ("A question waits under the game." if t.asking
              else "", "#8a1c00")) if x)
         if st is None:
             body = ('<div style="color:#333">Nothing new right now: play on. A new step appears '
@@ -208,7 +224,7 @@ class TutorialView(ErrorReporting, W.VBox):
             also = ("<div style='color:#555'>Next in the lesson: "
                     + ", ".join(escape(t.shown(w.key).title) for w in more) + "</div>") \
                 if more else ""
-            body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{lines_html(st.lines)}{choices}{section}{also}"
+            body = f"<b>{escape(st.title)}</b>{step_body(st, choices, section)}{also}"
         self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
         self.b_next.disabled = self.b_skip.disabled = st is None
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
