@@ -1001,6 +1001,11 @@ def _classroom(sub, args) -> int:
                  allow_hosts=args.allow_host)
 
 
+#: the app ``tutorial`` opens its notebook with: the kit's Voila (:func:`haunted_kit.classroom.voila_main`),
+#: whose page holds the notebook's outputs in a main landmark, with the classroom app's kernel cap and Host check
+TUTORIAL_APP = "haunted_kit.classroom"
+
+
 def _tutorial(sub, args) -> int:
     """``tutorial``: write the tutorial notebook of ``--game`` into ``--dir`` and open it
     (Voila, or JupyterLab with ``--lab``) unless ``--no-open``. Exit 0, 1 when the folder
@@ -1017,7 +1022,7 @@ def _tutorial(sub, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write the tutorial notebook into {args.dir}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    module = ["-m", "jupyterlab"] if args.lab else ["-m", "voila"]
+    module = ["-m", "jupyterlab"] if args.lab else ["-m", TUTORIAL_APP]
     # the app through this very interpreter: its venv's bin may not be on the shell's PATH
     app = [sys.executable, *module]
     print(f"Wrote {path}: a first game of {get_game(args.game).title} that teaches itself.")

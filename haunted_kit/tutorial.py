@@ -959,21 +959,26 @@ class Tutorial(StepBook):
 
 def notebook(game, seed: int = 1) -> dict:
     """A small notebook (nbformat 4, plain JSON) that opens the tutorial of ``game`` (a
-    Game or its name) on ``seed``: a heading and one code cell, ``hk.tutorial(...)``;
+    Game or its name) on ``seed``: a one-line heading, one code cell, ``hk.tutorial(...)``, and
+    under it how the lesson panel works;
     progress is kept beside it (``PROGRESS_DIR``), so re-opening it resumes."""
     game = get_game(game) if isinstance(game, str) else game
-    text = (f"# A first game of {game.title}\n\nYou play seat P{LEARNER + 1} against bots. The lesson panel introduces each "
-            "kind of decision, phase and rule the first time it matters, names the rule's section, and asks a short "
-            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one, "
-            "**Player aid and goal** shows what you play for and every kind of decision, with its costs, again. Your "
-            f"progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
+    # one short line over the game, so a laptop's first screen holds the lesson, the board and the choices
+    text = (f"### A first game of {game.title}: you are P{LEARNER + 1}, bots play the other seats; the lesson panel "
+            "teaches each new thing as you meet it.")
+    how = ("The lesson panel introduces each kind of decision, phase and rule the first time it matters, names the "
+           "rule's section, and asks a short question now and then; a longer step shows what decides the move first "
+           "and keeps the rest under **More**. **Got it** reads on, **Skip** skips a step, **Show again** replays "
+           "one, **Player aid and goal** shows what you play for and every kind of decision, with its costs, again. "
+           f"Your progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
     code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
                          "language_info": {"name": "python"}},
             "cells": [{"cell_type": "markdown", "id": "tutorial-intro", "metadata": {}, "source": text},
                       {"cell_type": "code", "id": "tutorial-play", "metadata": {}, "execution_count": None,
-                       "outputs": [], "source": code}]}
+                       "outputs": [], "source": code},
+                      {"cell_type": "markdown", "id": "tutorial-how", "metadata": {}, "source": how}]}
 
 
 def write_notebook(game, path, seed: int = 1) -> Path:

@@ -324,7 +324,7 @@ def test_the_command_writes_the_notebook_and_says_how_to_open_it(tmp_path, capsy
         line = next(x for x in out.splitlines() if x.startswith("To open it: "))
         words = shlex.split(line.removeprefix("To open it: ").split("   ")[0])
         assert words[:2] == ["cd", str(tmp_path)] and words[2] == "&&"
-        assert words[3:] == [sys.executable, "-m", "voila", f"tutorial-{game}.ipynb"]
+        assert words[3:] == [sys.executable, "-m", "haunted_kit.classroom", f"tutorial-{game}.ipynb"]  # the kit's Voila
         assert os.access(words[3], os.X_OK) and importlib.util.find_spec("voila") is not None
 
 

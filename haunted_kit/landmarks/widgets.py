@@ -48,7 +48,7 @@ from ..widgets.canvas import (PHONE_MAX_PX, READABLE_CLASS, TouchScroll, draw_pr
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, grey_with_reason, row_layout, side_layout
+from ..widgets.playview import MENU_BUTTONS, GamePlayView, board_row, first_of_each, grey_with_reason, row_layout, side_layout
 
 
 #: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
@@ -495,7 +495,7 @@ class LandmarksPlayView(GamePlayView):
 
     def game_parts(self) -> list:
         side = W.VBox([self.controls, self.options_panel], layout=side_layout())
-        return [self.status, self.message_label, self.banner, W.HBox([self.panel, side], layout=row_layout()),
+        return [self.status, self.message_label, self.banner, board_row(self.panel, side),
                 self.log_panel]
 
     def status_text(self) -> str:

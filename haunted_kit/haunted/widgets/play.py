@@ -49,7 +49,7 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import grey_with_reason, in_lines, line_layout, resolve_bots
+from ...widgets.playview import board_row, grey_with_reason, in_lines, line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -163,8 +163,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.log_panel = EventLogPanel(state, self.viewer, last=10)
         self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
         self.children = [self.status, self.message_label, banner, self.ranking,
-                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
-                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
+                         board_row(self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px")),
+                                   W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
                          self.board_panel, self.player_panels]
         self.refresh()
         self.say(self._welcome())
