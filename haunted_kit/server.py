@@ -609,13 +609,15 @@ class Classroom:
     def tutor_message(self, t: Table, seat: int) -> dict:
         """A tutorial seat page's panel, ``{"type": "tutor", "table", "on"}`` (``on``: False for a
         seat a bot plays) and ``current`` (the step to read as it reads now: ``key``, ``title``,
-        ``text``, ``section``, ``choices``, ``lines``: the player aid's; or None), ``waiting`` (titles queued behind it),
+        ``text``, ``section``, ``choices``, ``lines``: the player aid's; ``lead``, ``more`` and
+        ``folded``: the text as the panel shows it, :func:`~haunted_kit.tutorial.step_parts`; or None), ``waiting`` (titles queued behind it),
         ``met`` (every step met: ``key``, ``title``, ``read``, ``skipped``), ``question`` (the
         question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
         ``tries``, ``board``; or None), ``preparing`` (a question is being made: it comes in a
         further message, :meth:`question_ready`), ``feedback`` (the last verdict, or None), ``summary``
         (:meth:`~haunted_kit.tutorial.StepBook.summary`) and ``notice`` (a set-aside record, said once)."""
         from .events import cite_rulings  # lazy: only a tutorial class asks questions
+        from .tutorial import step_parts  # lazy: as above
 
         if seat in self.bots_of(t):
             return {"type": "tutor", "table": t.id, "on": False}
@@ -637,7 +639,8 @@ class Classroom:
         return {"type": "tutor", "table": t.id, "on": True,
                 "current": None if st is None else {"key": st.key, "title": st.title, "text": st.text,
                                                     "section": st.section, "choices": list(st.choices),
-                                                    "lines": [list(x) for x in st.lines]},
+                                                    "lines": [list(x) for x in st.lines],
+                                                    **dict(zip(("lead", "more", "folded"), step_parts(st)))},
                 "waiting": [w.title for w in book.waiting()],
                 "met": [{"key": k, "title": x.title, "read": k in book.read, "skipped": k in book.skipped}
                         for k, x in book.steps.items()],

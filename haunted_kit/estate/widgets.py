@@ -31,7 +31,7 @@ from ..widgets.whatis import WhatIsThis
 from . import actions as A
 from .draw import BOARD_SIZE, board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import GamePlayView, row_layout, side_layout
+from ..widgets.playview import GamePlayView, board_row, side_layout
 from .exercises import EXERCISES
 from .engine import GAME, new_game
 
@@ -118,13 +118,14 @@ def players_html(s) -> str:
     """The players' table of estate ``s``: income, holdings, workers, tokens, gold value (a
     kit measure) and whether each passed, one padded row per player."""
     head = "".join(f'<th style="{_CELL}">{h}</th>' for h in ("player", "income", "holds", "workers supply/Factory/Inn",
-                                                               "tokens", "gold value*", ""))
+                                                               "tokens", "gold value*", "passed"))
     rows = []
     for p in range(s.players):
         w = s.workers[p]
         cells = [", ".join(f"{v} {r}" for r, v in s.income[p].items()), ", ".join(f"{v} {r}" for r, v in s.hand[p].items()),
-                 f"{w['supply']}/{w['factory']}/{w['inn']}", s.tokens[p], s.gold_value(p), "passed" if s.passed[p] else ""]
-        rows.append(f'<tr><td style="{_CELL};color:{S.player_colour(p)};font-weight:bold">P{p + 1}</td>'
+                 f"{w['supply']}/{w['factory']}/{w['inn']}", s.tokens[p], s.gold_value(p), "yes" if s.passed[p] else "no"]
+        # the player's colour as a bar beside the name (coloured text on white would be too faint to read)
+        rows.append(f'<tr><td style="{_CELL};border-left:6px solid {S.player_colour(p)};font-weight:bold">P{p + 1}</td>'
                     + "".join(f'<td style="{_CELL}">{c}</td>' for c in cells) + "</tr>")
     return (f'<table class="hk-players" style="font:13px sans-serif;border-collapse:collapse"><tr>{head}</tr>'
             f"{''.join(rows)}</table><div style='font:11px sans-serif;color:#555'>* a kit measure, not a rule</div>")
@@ -164,7 +165,7 @@ class EstatePlayView(GamePlayView):
 
     def game_parts(self) -> list:
         side = W.VBox([self.slot_note, self.controls, self.market], layout=side_layout())
-        return [self.status, self.message_label, self.banner, W.HBox([self.board, side], layout=row_layout()),
+        return [self.status, self.message_label, self.banner, board_row(self.board, side),
                 self.players_panel,
                 self.log_panel]
 

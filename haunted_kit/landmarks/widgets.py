@@ -33,9 +33,9 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
-from .actions import Build, ChooseBuilding, Decline, Follow, Lead
+from .actions import Build, ChooseBuilding, Decline, Follow, Lead, card_words
 from .exercises import EXERCISES
-from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..games import game_of
@@ -48,7 +48,7 @@ from ..widgets.canvas import (PHONE_MAX_PX, PHONE_TEXT_PX, READABLE_CLASS, draw_
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, grey_with_reason, row_layout, side_layout
+from ..widgets.playview import MENU_BUTTONS, GamePlayView, board_row, first_of_each, grey_with_reason, row_layout, side_layout
 
 
 #: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
@@ -261,7 +261,7 @@ class LandmarksPlayView(GamePlayView):
 
     Args:
         state: a game to continue; by default :func:`~haunted_kit.landmarks.engine.new_game`
-            with ``players``, ``seed`` and ``rounds`` (default: the box's example round count).
+            with ``players``, ``seed`` and ``rounds`` (the turns; default: the box's, 3).
         bots: bot seats (0-based): a list (each ``bot_kind``) or dict seat -> spec/agent.
         viewer: whose hidden cards the panel shows (default: the only human seat, else everyone).
         auto_bots, bot_kind, hints, hint_playouts, keyboard: as
@@ -269,7 +269,7 @@ class LandmarksPlayView(GamePlayView):
             by default: a Landmarks playout costs more than an estate one).
 
     Raises:
-        ConfigError: bad players or rounds; ValueError: a bad bot seat or agent spec.
+        ConfigError: bad players or turns; ValueError: a bad bot seat or agent spec.
     """
 
     css_class = "hk-landmarks-play"
@@ -457,7 +457,7 @@ class LandmarksPlayView(GamePlayView):
         if not cards or s.chosen_building is not None:
             return ""
         p = s.current_player()
-        lines = [f"{escape(card_label(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
+        lines = [f"{escape(card_words(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
                  for k in sorted(set(s.hands[p])) if k not in cards and s.box.cards[k].kind == "building"]
         if not lines:
             return ""
@@ -475,7 +475,7 @@ class LandmarksPlayView(GamePlayView):
             self._card_pool.append(b)
         self._cards = cards
         for b, c in zip(self._card_pool, cards):
-            b.description = card_label(self.state.box, c)  # its type (what an architect scores) and cost
+            b.description = card_words(self.state.box, c)  # its type (what an architect scores), cost and points
         buttons = self._card_pool[:len(cards)]
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
@@ -496,7 +496,7 @@ class LandmarksPlayView(GamePlayView):
 
     def game_parts(self) -> list:
         side = W.VBox([self.controls, self.options_panel], layout=side_layout())
-        return [self.status, self.message_label, self.banner, W.HBox([self.panel, side], layout=row_layout()),
+        return [self.status, self.message_label, self.banner, board_row(self.panel, side),
                 self.log_panel]
 
     def status_text(self) -> str:
@@ -506,7 +506,7 @@ class LandmarksPlayView(GamePlayView):
             return "The game is over. Module points: " + ", ".join(f"P{q + 1} {points[q]}" for q in range(s.players)) + "."
         p = s.current_player()
         lead = f", {s.lead} led by P{s.leader + 1}" if s.lead else ""
-        return f"Round {s.round} of {s.rounds}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
+        return f"{R.turn_words(s).capitalize()}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
 
     def menu(self, legal: list) -> list:
         """Lead phase: every lead of the box (a refused one shows its reason). Follow phase:

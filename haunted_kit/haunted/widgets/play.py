@@ -42,13 +42,14 @@ from ..draw.scene import status_line
 from ..state import VISIBILITY
 from ...events import rulings_html, shown_text
 from ...hexgrid import name_cells
+from ...protocol import describe_action
 from ...visibility import decision_words
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import grey_with_reason, in_lines, line_layout, resolve_bots
+from ...widgets.playview import board_row, grey_with_reason, in_lines, line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -162,8 +163,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.log_panel = EventLogPanel(state, self.viewer, last=10)
         self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
         self.children = [self.status, self.message_label, banner, self.ranking,
-                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
-                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
+                         board_row(self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px")),
+                                   W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
                          self.board_panel, self.player_panels]
         self.refresh()
         self.say(self._welcome())
@@ -321,14 +322,14 @@ class PlayView(ErrorReporting, W.VBox):
                 b.description = f"{name} ({'full' if cost is None else cost})"
             self._learn_skills = list(s.skills)
             buttons = self._pooled(self._learn_pool, len(self._learn_skills), "hk-learn", self._learn_clicked)
-            for b, k in zip(buttons, self._learn_skills):
-                b.description, b.tooltip = f"skill {k}", box.skills[k].text
+            for b, k in zip(buttons, self._learn_skills):  # the card's effect and cost on its button, never a bare number
+                b.description = b.tooltip = A.skill_card_words(s, k)
             if list(self.learn_box.children) != buttons:
                 self.learn_box.children = buttons
-            sells = [(name_cells(a.describe()), a) for a in legal if isinstance(a, A.Sell)]
+            sells = [(describe_action(a, s), a) for a in legal if isinstance(a, A.Sell)]  # each with what it pays
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
-        opts = [(name_cells(a.describe()), a) for a in legal]  # cells as the board writes them: cell q,r
+        opts = [(describe_action(a, self.state), a) for a in legal]  # cells as the board writes them, cards with their words
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
         self.all_pick.disabled = not opts
@@ -371,8 +372,8 @@ class PlayView(ErrorReporting, W.VBox):
             return
         buttons = self._pooled(self._choice_pool, len(actions), "hk-choice", self._choice_clicked)
         self._choice_actions = actions
-        for b, a in zip(buttons, actions):
-            b.description = name_cells(a.describe())
+        for b, a in zip(buttons, actions):  # a quest, a bonus reward, a skill: named with what it gives
+            b.description = describe_action(a, self.state)
         self.choices.children = buttons
 
     # ------------------------------------------------------------------ human input
