@@ -214,10 +214,11 @@ class PlayView(ErrorReporting, W.VBox):
         """The actions column: the choices, the turn's buttons, every legal action, the bot
         buttons and the hint panel (or the words saying hints are off)."""
         wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
+        fixed = W.Layout(flex="0 0 auto")  # a row's name keeps its width; its buttons wrap beside it
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
-            W.HBox([W.Label("Train:"), self.train_box]),
-            W.HBox([W.Label("Learn:"), self.learn_box]), self.learn_words,
+            W.HBox([W.Label("Train:", layout=fixed), self.train_box]),
+            W.HBox([W.Label("Learn:", layout=fixed), self.learn_box]), self.learn_words,
             W.HBox([self.sell_pick, self.b_sell], layout=wrap),
         ])
         actions = W.VBox([
@@ -329,7 +330,7 @@ class PlayView(ErrorReporting, W.VBox):
             if list(self.learn_box.children) != buttons:
                 self.learn_box.children = buttons
             said = "".join(f"<li>{escape(A.skill_card_words(s, k))}</li>" for k in self._learn_skills)
-            self.learn_words.value = f'<ul style="margin:0;padding-left:1.2em;font-size:13px">{said}</ul>
+            self.learn_words.value = f'<ul style="margin:0;padding-left:1.2em;font-size:13px">{said}</ul>'
             sells = [(describe_action(a, s), a) for a in legal if isinstance(a, A.Sell)]  # each with what it pays
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
