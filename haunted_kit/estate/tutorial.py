@@ -33,7 +33,7 @@ def take_material(state) -> str:
 
 def place_tile(state) -> str:
     return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker. "
-            "Your first tile goes over the shared lower area, every later one touches your estate. A forest raises your "
+            "Your first tile lies on the shared lower area, every later one touches your estate. A forest raises your "
             f"wood income, a limestone quarry limestone, a tax land gold. {marble_quarry(state)}")
 
 

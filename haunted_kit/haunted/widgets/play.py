@@ -189,6 +189,7 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_end = self._button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
         self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.learn_words = W.HTML(layout=W.Layout(max_width="100%"))  # each skill in play: its effect and cost, in words
         self.sell_pick = W.Dropdown(options=[], description="market option", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
         self.b_sell = self._button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
         self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
@@ -213,10 +214,11 @@ class PlayView(ErrorReporting, W.VBox):
         """The actions column: the choices, the turn's buttons, every legal action, the bot
         buttons and the hint panel (or the words saying hints are off)."""
         wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
+        fixed = W.Layout(flex="0 0 auto")  # a row's name keeps its width; its buttons wrap beside it
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
-            W.HBox([W.Label("Train:"), self.train_box]),
-            W.HBox([W.Label("Learn:"), self.learn_box]),
+            W.HBox([W.Label("Train:", layout=fixed), self.train_box]),
+            W.HBox([W.Label("Learn:", layout=fixed), self.learn_box]), self.learn_words,
             W.HBox([self.sell_pick, self.b_sell], layout=wrap),
         ])
         actions = W.VBox([
@@ -322,10 +324,13 @@ class PlayView(ErrorReporting, W.VBox):
                 b.description = f"{name} ({'full' if cost is None else cost})"
             self._learn_skills = list(s.skills)
             buttons = self._pooled(self._learn_pool, len(self._learn_skills), "hk-learn", self._learn_clicked)
-            for b, k in zip(buttons, self._learn_skills):  # the card's effect and cost on its button, never a bare number
-                b.description = b.tooltip = A.skill_card_words(s, k)
+            for b, k in zip(buttons, self._learn_skills):  # its cost on the button, its effect in the list under them
+                b.description = f"skill {k} ({' + '.join(box.skills[k].cost)})"
+                b.tooltip = A.skill_card_words(s, k)
             if list(self.learn_box.children) != buttons:
                 self.learn_box.children = buttons
+            said = "".join(f"<li>{escape(A.skill_card_words(s, k))}</li>" for k in self._learn_skills)
+            self.learn_words.value = f'<ul style="margin:0;padding-left:1.2em;font-size:13px">{said}</ul>'
             sells = [(describe_action(a, s), a) for a in legal if isinstance(a, A.Sell)]  # each with what it pays
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
