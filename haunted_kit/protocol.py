@@ -517,6 +517,9 @@ class Game(Protocol):
       records, for its saves and for a classroom store table whose rows no longer replay
       (Landmarks: a Build was one decision); raises ValueError for a record that is not
       the previous version's;
+    * ``phase_of(state) -> str``: the phase the position is in, named as its events' ``phase``
+      (the tutorial's current phase; else the phase of the log's last event, which a game
+      whose phase changes without an event, Landmarks after its architect deal, gets wrong);
     * ``start_of(state) -> state``: the position before the first entry of
       ``state.history()`` (chance nodes left waiting, the log on), from which
       :func:`states_along` re-plays the record (needed by :mod:`haunted_kit.review`);

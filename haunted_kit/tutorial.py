@@ -325,9 +325,13 @@ def aid_step(game, state, points: dict | None = None) -> Step:
                 "", (), "", tuple(lines))
 
 
-def phase_now(state):
-    """The phase ``state`` is in: the ``phase`` of its log's last event (a string), or
-    ``None`` without a log."""
+def phase_now(game, state):
+    """The phase ``state`` (a position of ``game``) is in, a string as its events name
+    phases: the game's ``phase_of(state)`` where it declares one, else the ``phase`` of its
+    log's last event; ``None`` without either."""
+    hook = getattr(game, "phase_of", None)
+    if hook is not None:
+        return str(hook(state))
     log = getattr(state, "log", None)
     return str(log[-1].phase) if log else None
 
@@ -774,7 +778,7 @@ class Tutorial(StepBook):
             then = st.text.replace(" You may now choose", " You could then choose")
             return Step(key, st.title, f"{then} (That was an earlier position: this kind of decision is not yours "
                         "right now.)", st.section, tuple(f"then: {c}" for c in st.choices), st.question, st.lines)
-        if key.startswith("phase:") and key[6:] != phase_now(self.state):  # a phase over by now: told as past
+        if key.startswith("phase:") and key[6:] != phase_now(self.game, self.state):  # a phase over by now: told as past
             return Step(key, f"Earlier: {st.title}", f"{PAST} {st.text}", st.section, st.choices, st.question)
         if key in ("goal", "aid", "refusal") or self.introduced.get(key) == self.decisions:
             return st
@@ -829,7 +833,7 @@ class Tutorial(StepBook):
             self.queue.append(st.key)
             self.introduced[st.key] = self.decisions
         if self.learner_to_move() or s.is_terminal():  # the decision in front of the learner first
-            self.settle(self.legal_by_kind(), phase_now(s))
+            self.settle(self.legal_by_kind(), phase_now(self.game, s))
         return new
 
     # ------------------------------------------------------------------ playing
@@ -1075,7 +1079,7 @@ class SeatTutorial(StepBook):
         new = self.meet(seat_lesson(self.game, state, self.seat))
         before = list(self.queue)
         if not state.is_terminal() and state.current_player() == self.seat:  # its decision's kinds first
-            self.settle({kind_of(self.game, a) for a in state.legal_actions()}, phase_now(state))
+            self.settle({kind_of(self.game, a) for a in state.legal_actions()}, phase_now(self.game, state))
         if new or self.queue != before:
             self.save()
         return new

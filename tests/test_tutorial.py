@@ -110,7 +110,7 @@ def test_steps_met_together_come_in_the_games_teaching_order(game):
     t = Tutorial(game, seed=1, progress=False)
     order = list(teach_points(game))
     legal = {f"kind:{k}" for k in t.legal_by_kind()}
-    now = f"phase:{phase_now(t.state)}"
+    now = f"phase:{phase_now(t.game, t.state)}"
     assert t.queue[:2] == ["goal", "aid"] and {k for k in t.queue if k.startswith("kind:")} == legal
     groups = [[k for k in t.queue if k in legal], [k for k in t.queue if k == now],
               [k for k in t.queue[2:] if k not in legal and k != now]]

@@ -31,8 +31,8 @@ def check_now(t: Tutorial) -> str:
         assert st.key in ("goal", "aid", "refusal") or st.key.startswith("kind:"), (st.key, t.queue)
     if st.key.startswith("kind:"):
         assert st.key[5:] in legal and "You may now choose" in st.text and "earlier position" not in st.text
-    elif st.key.startswith("phase:") and st.key[6:] != phase_now(t.state):
-        assert st.text.startswith(PAST) and st.title.startswith("Earlier: "), (st.key, phase_now(t.state), st.text)
+    elif st.key.startswith("phase:") and st.key[6:] != phase_now(t.game, t.state):
+        assert st.text.startswith(PAST) and st.title.startswith("Earlier: "), (st.key, phase_now(t.game, t.state), st.text)
     return st.key
 
 
@@ -44,7 +44,7 @@ def test_at_every_decision_the_step_shown_is_about_now(game):
         if t.state.is_terminal():
             break
         shown.add(check_now(t))
-        past += sum(1 for k in t.queue if k.startswith("phase:") and k[6:] != phase_now(t.state))
+        past += sum(1 for k in t.queue if k.startswith("phase:") and k[6:] != phase_now(t.game, t.state))
         if n % 2 == 0:  # every other decision the learner reads all that is queued
             while t.current is not None:
                 t.next()

@@ -74,7 +74,7 @@ def test_the_estate_and_landmarks_state_their_box_numbers_and_a_house_rule_chang
     # Landmarks: Scoring: 2 for the sole most of a type, 1 per Gate, 3 per set of all five types
     lm = get_game("landmarks")
     w = said("landmarks", lm.new_game(players=3, seed=1, rounds=3))
-    assert "2 points to the sole player with the most of a type, 1 per Gate, 3 per set of all 5 types" in w["goal"]
+    assert "+2 to the one player with the most tokens of a type (at least 1; a tie: nobody), 1 per Gate, 3 per set of all 5 types" in w["goal"]
     assert "Gate 2" in w["aid:Acquire a landmark"]
 
 

@@ -278,7 +278,7 @@ def board_key(s) -> list:
     (:mod:`haunted_kit.explain`)."""
     box = s.box
     out = [KeyEntry(("VP",), "victory points", R.SEC_LANDMARK_SCORING,
-                    f"most tokens of a landmark: +{box.most_points} (at least {box.most_minimum}); "
+                    f"{R.majority_words(box)}; "
                     f"a set of landmark tokens: {box.set_points} each"),
            KeyEntry(("wild",), "the castle pays as any one resource", R.SEC_TAKE,
                     f"{box.castle_wild} resource{'s' if box.castle_wild != 1 else ''}; "

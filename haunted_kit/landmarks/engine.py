@@ -1016,6 +1016,12 @@ class LandmarksGame:
     def max_players(self) -> int:
         return default_box().max_players
 
+    @staticmethod
+    def phase_of(state: LandmarksState) -> str:
+        """The phase ``state`` is in (``deal``, ``lead``, ``build``, ``follow``, ``over``), as
+        its events name it: the lead phase begins after the architect deal with no event."""
+        return state.phase
+
     def new_game(self, *, players: int, seed: int = 0, log: bool = True, **options) -> LandmarksState:
         return new_game(players, seed, log=log, **options)
 

@@ -128,7 +128,7 @@ def fact_lines(facts: dict) -> list[str]:
         out.append(f"{facts['players']} players. Landmark tokens: " + "; ".join(
             f"P{q + 1}: " + (", ".join(f"{m} {box.landmarks[k].name}" for k, m in t.items() if m) or "none")
             for q, t in sorted(facts["tokens"].items())) + ".")
-        out.append(f"Scoring: the most tokens of a type +{box.most_points} (a tie: nobody); each token +its victory "
+        out.append(f"Scoring: {R.majority_words(box)}; each token +its victory "
                    "points (" + ", ".join(f"{lt.name} {lt.victory_points}" for lt in box.landmarks.values()
                                           if lt.victory_points)
                    + f"); each full set of the {len(box.landmarks)} types +{box.set_points}.")

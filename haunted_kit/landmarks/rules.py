@@ -88,6 +88,14 @@ def card_name(s, key: str) -> str:
     return card.name if card is not None else repr(key)
 
 
+def majority_words(box) -> str:
+    """The majority scoring in words, with the box's numbers: ``"+2 to the one player with
+    the most tokens of a type (at least 1; a tie: nobody)"`` (Landmarks: Scoring, Most)."""
+    least = box.most_minimum
+    return (f"+{box.most_points} to the one player with the most tokens of a type (at least {least}"
+            f"{'' if least == 1 else ' tokens'}; a tie: nobody)")
+
+
 def architect_words(box, architect) -> str:
     """What an architect card scores, in the words of the setup log and of the tutorial
     (one wording for both): ``"+1 per worker and per holy building at the end"``, its points

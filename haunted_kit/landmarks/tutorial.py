@@ -4,7 +4,7 @@ each decision kind and phase in a few words of our own, citing its section of th
 from ..tutorial import TeachPoint as T
 # ROUND_WORD, the game's own word for its round (:func:`haunted_kit.tutorial.round_word`), is the
 # rulebook's (rules.ROUND_WORD, "turn": a leader's turn): the tutorial says "the first turn is over"
-from .rules import ROUND_WORD, SEC_BUILD, SEC_GROUNDS, architect_words
+from .rules import ROUND_WORD, SEC_BUILD, SEC_GROUNDS, architect_words, majority_words
 
 TAKE = "Landmarks: How To Play, Take One Action"
 
@@ -14,8 +14,7 @@ def landmark_points(state) -> str:
     b = state.box
     gates = [t for t in b.landmarks.values() if t.victory_points]
     each = "".join(f", {t.victory_points} per {t.name}" for t in gates)
-    return (f"{b.most_points} points to the sole player with the most of a type{each}, {b.set_points} per set of all "
-            f"{len(b.landmarks)} types")
+    return f"{majority_words(b)}{each}, {b.set_points} per set of all {len(b.landmarks)} types"
 
 
 def architect_line(state, seat: int = 0) -> str:
@@ -37,29 +36,30 @@ def goal(state) -> str:
             + (", so every player leads once." if state.rounds == state.players else "."))
 
 
-#: what each lead action does here, one line each (the kit plays the modules, not the base game: kit ruling L1)
+#: what each lead action does here, one line each (the kit plays the modules, not the base game: kit ruling L1,
+#: said to the player in words, :data:`NOT_PLAYED`)
+NOT_PLAYED = "this kit plays the Landmarks and Architects modules, not the base game's own actions"
 LEAD_WORDS = {
     "build": f"choose a building card from your hand and pay its cost; everyone who follows builds too ({SEC_BUILD}); "
              f"a build may use Castle Grounds ({SEC_GROUNDS}).",
     "harvest": "a base-game action (its rulebook's Harvest): here leading or following it is recorded and changes "
-               "nothing (kit ruling L1).",
-    "develop": "a base-game action (its rulebook's Develop): here it is recorded and changes nothing (kit ruling L1).",
+               f"nothing ({NOT_PLAYED}).",
+    "develop": f"a base-game action (its rulebook's Develop): here it is recorded and changes nothing ({NOT_PLAYED}).",
     "recruit": "a base-game action (its rulebook's Recruit, for adventurers, which are recruited, never built): here "
-               "it is recorded and changes nothing (kit ruling L1).",
-    "trade": "a base-game action (its rulebook's Trade): here it is recorded and changes nothing (kit ruling L1).",
+               f"it is recorded and changes nothing ({NOT_PLAYED}).",
+    "trade": f"a base-game action (its rulebook's Trade): here it is recorded and changes nothing ({NOT_PLAYED}).",
 }
 
 
 def lead(state) -> str:
     return ("Choose the action everyone else may then follow; only the leader chooses it. What each does here is "
-            "listed below: this kit plays what the Landmarks and Architects modules add, not the base game (kit "
-            "ruling L1), so only a build changes the position.")
+            f"listed below: {NOT_PLAYED}, so only a build changes the position.")
 
 
 def lead_list(state) -> tuple:
     """``(action, what it does here)`` for each lead action of the box, in its order."""
     return tuple((a.capitalize(), LEAD_WORDS.get(a, "a base-game action: here it is recorded and changes nothing "
-                                                  "(kit ruling L1)")) for a in state.box.lead_actions)
+                                                  f"({NOT_PLAYED})")) for a in state.box.lead_actions)
 
 
 def paying(state) -> str:
@@ -88,7 +88,8 @@ def acquire(state) -> str:
     costs = "; ".join(f"{t.name}: {t.discard} card{'s' if t.discard != 1 else ''}"
                       + (f" with the {t.icon} icon" if t.icon else "") for t in state.box.landmarks.values())
     return ("Instead of following, you may pay a landmark's acquisition cost by discarding cards from your hand "
-            f"({costs}) and take its token into your village.")
+            f"({costs}) and take its token into your village. Tokens are not cards: they never count toward the "
+            f"{state.box.end_trigger_cards} village cards that end the game.")
 
 
 def aid_lead(state) -> str:
