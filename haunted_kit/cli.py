@@ -341,6 +341,10 @@ def _add_tutorial(sub: "argparse._SubParsersAction") -> None:
                      help="where the notebook (tutorial-GAME.ipynb) and its progress go (default: here)")
     tut.add_argument("--lab", action="store_true", help="open it in JupyterLab instead of Voila")
     tut.add_argument("--no-open", action="store_true", help="only write the notebook and print how to open it")
+    tut.add_argument("--port", type=arg_whole(1024, 65535), default=None, metavar="N",
+                     help="the port the app serves on, 1024 to 65535 (default: the app's own, 8866 for Voila, 8888 for "
+                          "JupyterLab; give another when two tutorials run on one machine)")
+    tut.add_argument("--no-browser", action="store_true", help="do not open a browser: open the printed address yourself")
 
 
 def _add_server(sub: "argparse._SubParsersAction") -> None:
@@ -1025,14 +1029,19 @@ def _tutorial(sub, args) -> int:
     module = ["-m", "jupyterlab"] if args.lab else ["-m", TUTORIAL_APP]
     # the app through this very interpreter: its venv's bin may not be on the shell's PATH
     app = [sys.executable, *module]
+    # the app's own flags (Voila and JupyterLab spell them alike)
+    flags = ([f"--port={args.port}"] if args.port is not None else []) + (["--no-browser"] if args.no_browser else [])
     print(f"Wrote {path}: a first game of {get_game(args.game).title} that teaches itself.")
-    print(f"To open it: cd {shlex.quote(str(args.dir))} && {shlex.join(app)} {shlex.quote(name)}   "
+    print(f"To open it: cd {shlex.quote(str(args.dir))} && {shlex.join([*app, name, *flags])}   "
           "(or open it in JupyterLab and run its cell)")
+    if args.port is None:
+        print(f"It serves on port {8888 if args.lab else 8866} by default (open the address it prints); "
+              "haunted-kit tutorial --port N chooses another.")
     if args.no_open:
         return 0
     print("Opening it now; Ctrl-C stops the app (your progress is kept).", flush=True)
     try:
-        return subprocess.call([sys.executable, *module, name], cwd=args.dir)
+        return subprocess.call([sys.executable, *module, name, *flags], cwd=args.dir)
     except OSError as exc:
         print(f"haunted-kit: cannot start {' '.join(app)}: {exc}", file=sys.stderr)
         return 1

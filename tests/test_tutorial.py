@@ -15,7 +15,7 @@ from html import escape
 
 import pytest
 
-from haunted_kit.games import default_players, game_names, get_game
+from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, choosing_words, kind_of,
                                   MEANWHILE, phase_now, round_word, step_parts, teach_points)
@@ -326,6 +326,15 @@ def test_the_command_writes_the_notebook_and_says_how_to_open_it(tmp_path, capsy
         assert words[:2] == ["cd", str(tmp_path)] and words[2] == "&&"
         assert words[3:] == [sys.executable, "-m", "haunted_kit.classroom", f"tutorial-{game}.ipynb"]  # the kit's Voila
         assert os.access(words[3], os.X_OK) and importlib.util.find_spec("voila") is not None
+        assert "It serves on port 8866 by default" in out and "--port N chooses another" in out
+    # a port and no browser go to the app, in the printed command too (two tutorials on one machine)
+    assert main(["tutorial", "--dir", str(tmp_path), "--no-open", "--port", "8944", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("To open it: "))
+    assert shlex.split(line.removeprefix("To open it: ").split("   ")[0])[-3:] == [
+        f"tutorial-{DEFAULT_GAME}.ipynb", "--port=8944", "--no-browser"] and "by default" not in out
+    assert main(["tutorial", "--dir", str(tmp_path), "--no-open", "--lab"]) == 0
+    assert "It serves on port 8888 by default" in capsys.readouterr().out
 
 
 def test_the_command_refuses_bad_usage_with_exit_2(tmp_path, capsys):
@@ -334,7 +343,9 @@ def test_the_command_refuses_bad_usage_with_exit_2(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     for argv, said in ((["tutorial", "--game", "nope", "--no-open"], "invalid choice: 'nope'"),
                        (["tutorial", "--dir", str(tmp_path / "file"), "--no-open"], "is a file, not a folder"),
-                       (["tutorial", "--seed", "x", "--no-open"], "--seed")):
+                       (["tutorial", "--seed", "x", "--no-open"], "--seed"),
+                       (["tutorial", "--port", "80", "--no-open"], "argument --port: the value must be a whole number "
+                                                                   "from 1,024 to 65,535, got '80'")):
         with pytest.raises(SystemExit) as e:
             main(argv)
         assert e.value.code == 2
