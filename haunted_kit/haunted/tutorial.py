@@ -5,6 +5,7 @@ market card, training and learning costs, contact costs) are read from the posit
 (``state.box``) by the functions below, so a house-rule box prints its own numbers."""
 
 from ..tutorial import TeachPoint as T
+from .flow import ROUND, Phase
 
 
 def _n(count: int, thing: str) -> str:
@@ -113,15 +114,26 @@ def explore_changes(state) -> str:
 
 
 def explore(state) -> str:
-    return (f"Move your sensor to an adjacent cell and pay that terrain's exploration cost in exploration tokens: "
+    return (f"Move your sensor to an adjacent cell, paying its terrain's cost in exploration tokens: "
             f"{explore_costs(state)}. A lake can never be entered.{explore_changes(state)}")
+
+
+def depletion_ends(state) -> str:
+    """When the depletion tokens leave the field in this game's mode, from the box: ``"at the end
+    of seasons 1 and 2 every depletion token goes back to the supply (Game Flow: end of the
+    season)"``, and a building placed on a depleted cell sends its token back."""
+    seasons = [str(e.season) for e in state.box.modes[state.config.mode].season_ends if e.clear_depletion]
+    when = (f"At the end of season{'s' if len(seasons) > 1 else ''} {' and '.join(seasons)} every depletion token "
+            "goes back to the supply (Game Flow: end of the season)") if seasons else "No season's end clears them"
+    return f"{when}; a building placed on a depleted cell sends its token back too."
 
 
 def extract(state) -> str:
     made = ", ".join(f"{t.name} {t.extract}" for t in state.box.terrains.values() if t.extract and t.explorable)
-    return (f"Flip an extraction token to take 1 resource of your sensor's cell ({made}) or water from an "
-            "adjacent lake. A depletion token then marks the cell. Not on a depleted cell or one with a building. "
-            f"You keep at most {state.box.resource_cap} of each resource.")
+    return ("Flip an extraction token: 1 resource of your cell, or water from an adjacent lake (the lake then takes "
+            f"the depletion token, not your cell). Your cell gives its terrain's resource ({made}). A "
+            f"depletion token marks the cell extracted; nothing more is extracted there. {depletion_ends(state)} Not "
+            f"on a cell with a building. You keep at most {state.box.resource_cap} of each resource.")
 
 
 def build(state) -> str:
@@ -143,9 +155,9 @@ def sell(state) -> str:
 
 
 def train(state) -> str:
-    return (f"Only in {_places(state, 'train_and_learn')}: pay pecunias for a new action token, the price on the next "
-            f"free slot of its track ({training_words(state)}). It arrives inactive and is only restored at rest."
-            f"{kalena_skill(state)}")
+    return (f"Only in {_places(state, 'train_and_learn')}: pay pecunias for a new action token; it arrives inactive, "
+            f"so you can use it only after the rest. Its price is on the next free slot of its track "
+            f"({training_words(state)}).{kalena_skill(state)}")
 
 
 def learn(state) -> str:
@@ -188,8 +200,9 @@ def board_words(state) -> str:
 def setup(state) -> str:
     box = state.box
     return (f"The game runs over {box.seasons} seasons of {box.rounds_per_season} rounds each; each season has its "
-            "own bonus card. The valor tokens start in one stack: the token on top plays first, the next one second, "
-            f"and so on. This game is in {state.config.mode} mode (it decides who chooses quests and when: "
+            "own bonus card. The valor tokens start in one stack, in random order (Game Setup, step 12): the token on "
+            f"top plays first, the next one second, and so on. This game is in {state.config.mode} mode (it decides "
+            "who chooses quests and when: "
             f"{quest_times(state)}), with {ghost_words(state)}. {board_words(state)}")
 
 
@@ -243,6 +256,19 @@ def restore_token(state) -> str:
     return f"{who}: after a sale that spent {need}, restore one action token of your choice."
 
 
+def production(state) -> str:
+    """Where production sits in the round (its step in ``flow.ROUND``, between its neighbours),
+    then what it did in the latest round the log shows (that round's production events)."""
+    i = next(i for i, st in enumerate(ROUND) if st.phase == Phase.PRODUCTION)
+    log = getattr(state, "log", None) or []
+    last = next((e for e in reversed(log) if e.phase == "production"), None)
+    said = " ".join(e.text.removeprefix("Production: ") for e in log if e.phase == "production"
+                    and (e.season, e.round) == (last.season, last.round)) if last is not None else ""
+    return (f"Production is step {i + 1} of every round: after the {ROUND[i - 1].phase}, before the "
+            f"{ROUND[i + 1].phase}. Every building then makes its resource for its owner, wherever the owner's "
+            "sensor stands." + (f" This time: {said}" if said else ""))
+
+
 def spread(state) -> str:
     return ("Each round opens with the spread: the last player in turn order rolls the terrain die and places "
             f"{state.box.ghosts_per_spread} ghosts on free cells of that terrain. That is why the last player acts "
@@ -279,7 +305,7 @@ def aid_sell(s):
 def aid_train(s):
     said = "; ".join(f"{tr.name} {', '.join(map(str, tr.training_costs[tr.start_tokens:]))}"
                      for tr in s.box.tracks.values() if tr.training_costs[tr.start_tokens:])
-    return f"in {_places(s, 'train_and_learn')}: pecunias for an action token ({said})."
+    return f"in {_places(s, 'train_and_learn')}: pecunias for an action token ({said}); it is inactive until the rest."
 
 
 def aid_learn(s):
@@ -294,6 +320,7 @@ TEACH_POINTS = (
     T("goal", "What you play for", goal, "Final Scoring"),
     T("phase:setup", "Setting up", setup, "Game Flow"),
     T("phase:spread", "The spread", spread, "Game Flow"),
+    T("phase:production", "The production phase", production, "Game Flow: 2. Production"),
     T("kind:place_ghost", "Place a ghost", "A ghost never goes on a lake, on a building or on another ghost. If "
       "no cell of the rolled terrain is free, the rest go on the Kalena tile; when it is full, everyone loses.",
       "Ghosts", "02-spread-cells", aid=aid_ghost),
@@ -313,8 +340,8 @@ TEACH_POINTS = (
     T("kind:roll_bonus", "Roll the bonus die", roll_bonus, "Skill Cards", aid=None),
     T("kind:restore_token", "Restore a token", restore_token, "Skill Cards", aid=None),
     T("kind:choose_quest", "Choose a quest", quest, "Game Flow", aid=aid_quest),
-    T("event:production", "Production", "In the production step every building produces its resource by itself, "
-      "wherever its owner's sensor stands.", "Game Flow"),
+    T("event:production", "Production", "In the production step (after the spread, before the turns) every "
+      "building produces its resource by itself, wherever its owner's sensor stands.", "Game Flow"),
     T("event:rest", "Rest", "After everyone's turn, every player restores all their action tokens.", "Game Flow"),
     T("event:reorder", "Reorder", "The turn order is dealt again by valor: the most valor plays first next "
       "round. On a tie, the valor token on top of the stack plays first: a token that reaches a mark already "
