@@ -5,17 +5,22 @@ tokens leave the field (Game Flow, end of the season 3A/3B; Construction step 3)
 says a new token arrives inactive until the rest (Additional Actions: Training, step 4); the
 Setting up step says the starting stack is random and its top plays first (Game Setup, steps
 12-13); the production phase's step says where production sits in the round (Game Flow,
-step 2: after the spread, before the turns)."""
+step 2: after the spread, before the turns); and the play view's log keeps every event since
+the learner's last decision, however many the bots made."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from haunted_kit.games import get_game
 from haunted_kit.haunted import actions as A
 from haunted_kit.haunted.scenario import place, scenario, set_pecunias
+from haunted_kit.haunted.widgets import PlayView
 from haunted_kit.protocol import RandomAgent
 from haunted_kit.tutorial import PAST, Step, Tutorial, aid_step, choosing_words, step_parts, teach_points
+from haunted_kit.widgets.text import html_text
 
 #: benchmarks/bench_tutorial_words.py's LIMIT: the most words a step may show before its choices
 LIMIT = 40
@@ -119,3 +124,16 @@ def test_the_production_step_says_where_production_sits_in_the_round():
     lead, _more, _folded = step_parts(Step(st.key, f"Earlier: {st.title}", f"{PAST} {st.text}", st.section))
     assert words(f"Earlier: {st.title} {lead}") + 1 <= LIMIT
 
+
+def test_the_play_views_log_keeps_every_event_since_the_learners_last_decision():
+    s = get_game("haunted").new_game(players=4, seed=1)
+    v = PlayView(s, bots=[1, 2, 3])
+    assert v.state.current_player() == 0 and v.state.phase == "spread"  # P1 last: places the spread's ghosts
+    while v.state.phase == "spread":
+        start = len(v.state.log)
+        v.attempt(v.state.legal_actions()[0])
+    shown = [int(n) for n in re.findall(r"#(\d+) ", html_text(v.log_panel.value))]
+    end = len(v.state.log)
+    assert end - start > 20  # the three bots' turns ran: more than the panel's last 10
+    assert shown[-(end - start):] == list(range(start, end))
+    assert "Since your last decision:" in html_text(v.log_panel.value)

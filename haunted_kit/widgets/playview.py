@@ -167,6 +167,16 @@ def _log_length(state) -> int:
     return len(log) if isinstance(log, list) else len(state.events())
 
 
+def last_decision_start(undo_stack, seats) -> int | None:
+    """Where "what happened since your last decision" begins: the log's length just before the
+    latest decision of one of ``seats`` in ``undo_stack`` (a play view's ``(state before, seat)``
+    pairs, oldest first), or ``None`` when none of them has decided yet."""
+    for before, seat in reversed(undo_stack):
+        if seat in seats:
+            return _log_length(before)
+    return None
+
+
 def _seen_texts(game, state, since: int, viewer) -> list[str]:
     """The sentences of ``state``'s events from ``since`` as ``viewer`` may see them."""
     log = getattr(state, "log", None)

@@ -186,14 +186,22 @@ def event_html(event, explain_kind: bool = True) -> str:
             f"{who}{escape(text)}{extra}{rulings_html(text)}")
 
 
-def event_log_html(state, viewer=None, last: int = 12, current: int | None = None) -> str:
+def event_log_html(state, viewer=None, last: int = 12, current: int | None = None, since: int | None = None) -> str:
     """The last ``last`` events as ``viewer`` may see them (private events of other
-    players redacted), newest at the bottom; ``current`` (a seq) is marked."""
+    players redacted), newest at the bottom; ``current`` (a seq) is marked. With ``since``
+    (a position in the log: where the viewer's last decision began), every event from there
+    on is kept too, under a line "Since your last decision", so nothing the bots did after
+    it scrolls away (the box scrolls)."""
     events = list(state.log or [])
     if current is not None:
         events = [e for e in events if e.seq <= current]
+    first = max(0, len(events) - last) if last else 0
+    if since is not None:
+        first = min(first, max(0, since))
     rows = []
-    for e in events[-last:] if last else events:
+    for i, e in enumerate(events[first:], first):
+        if i == since:
+            rows.append('<div class="hk-log-since" style="color:#555;margin-top:3px"><i>Since your last decision:</i></div>')
         e = VISIBILITY.event(e, viewer)
         mark = "background:#fff3b0;" if current is not None and e.seq == current else ""
         rows.append(f'<div style="{mark}padding:1px 2px">{event_html(e, explain_kind=False)}</div>')

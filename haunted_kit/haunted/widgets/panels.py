@@ -73,10 +73,12 @@ class EventLogPanel(W.HTML):
         self.add_class("hk-panel")
         self.update(state)
 
-    def update(self, state, viewer=..., current=None) -> None:
+    def update(self, state, viewer=..., current=None, since=None) -> None:
+        """Show ``state``'s latest events (``since``: also every event from that log position,
+        where the viewer's last decision began; :func:`~haunted_kit.haunted.draw.html.event_log_html`)."""
         if viewer is not ...:
             self.viewer = viewer
         self.state = state
-        value = H.event_log_html(state, self.viewer, self.last, current)
+        value = H.event_log_html(state, self.viewer, self.last, current, since)
         if value != self.value:
             self.value = value

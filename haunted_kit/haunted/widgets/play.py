@@ -49,7 +49,7 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import board_row, grey_with_reason, in_lines, line_layout, resolve_bots
+from ...widgets.playview import board_row, grey_with_reason, in_lines, last_decision_start, line_layout, resolve_bots
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -297,7 +297,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.field.set_highlight(highlight)
         self.board_panel.update(s)
         self.player_panels.update(s, self.viewer)
-        self.log_panel.update(s, self.viewer)
+        seats = self.humans if self.viewer is None else (self.viewer,)  # what happened since their last decision
+        self.log_panel.update(s, self.viewer, since=last_decision_start(self.undo_stack, seats))
         ranking = H.ranking_html(s)
         if self.ranking.value != ranking:
             self.ranking.value = ranking
