@@ -137,3 +137,14 @@ def test_the_play_views_log_keeps_every_event_since_the_learners_last_decision()
     assert end - start > 20  # the three bots' turns ran: more than the panel's last 10
     assert shown[-(end - start):] == list(range(start, end))
     assert "Since your last decision:" in html_text(v.log_panel.value)
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_the_explore_step_shows_at_most_limit_words_before_its_choices(seed):
+    # a newcomer's first decision kind: its lead (title, first sentence with every terrain's cost,
+    # the choosing sentence, "More") stays within the benchmark's LIMIT; main's was 41
+    s = get_game("haunted").new_game(players=4, seed=seed)
+    st = kind_step("kind:explore", s, 6)
+    lead, _more, folded = step_parts(st)
+    assert folded and "city 1, suburb 1, plain 1, forest 2, mountain 3" in lead
+    assert words(f"{st.title} {lead}") + 1 <= LIMIT
