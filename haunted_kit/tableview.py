@@ -359,3 +359,26 @@ def generic_table_view(game, state, viewer: int, *, hot_seat: bool = False, reve
                           notes="<p>This game has no board of its own on the table server: the page shows what "
                                 "your seat may see of the game as tables.</p>"),
     }
+
+
+#: the line a play view's log puts before the events since the viewer's last decision
+SINCE_LINE = '<div class="hk-log-since" style="color:#555;margin-top:3px"><i>Since your last decision:</i></div>'
+
+
+def log_window(total: int, last: int, since: int | None) -> int:
+    """Where a play view's log box starts in a log of ``total`` events: at the last ``last``
+    (0: all), or earlier at ``since`` (:func:`haunted_kit.widgets.playview.last_decision_start`), so nothing the bots did
+    since the viewer's last decision scrolls away (the box scrolls)."""
+    first = max(0, total - last) if last else 0
+    return first if since is None else min(first, max(0, since))
+
+
+def recent_log_html(texts, since: int | None, last: int = 8) -> str:
+    """A play view's log box of plain sentences (``texts``: the log's, as the viewer may read
+    them, one per event, oldest first): :func:`log_window`'s, newest at the bottom, with
+    :data:`SINCE_LINE` where the viewer's last decision began."""
+    texts = list(texts)
+    first = log_window(len(texts), last, since)
+    rows = [(SINCE_LINE if i == since else "") + f"<div>{escape(t)}</div>"
+            for i, t in enumerate(texts[first:], first)]
+    return '<div style="font:12px sans-serif;color:#333">' + "".join(rows) + "</div>"

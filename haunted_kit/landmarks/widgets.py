@@ -48,7 +48,8 @@ from ..widgets.canvas import (PHONE_MAX_PX, PHONE_TEXT_PX, READABLE_CLASS, draw_
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, board_row, first_of_each, grey_with_reason, row_layout, side_layout
+from ..widgets.playview import (MENU_BUTTONS, GamePlayView, board_row, first_of_each, grey_with_reason, recent_log_html, row_layout,
+                                side_layout, since_last_decision)
 
 
 #: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
@@ -534,9 +535,7 @@ class LandmarksPlayView(GamePlayView):
         p = s.current_player()
         show = p is not None and s.phase == "follow" and p not in self.bots
         self.options_panel.value = options_html(s, p) if show else ""
-        tail = list(s.events(self.panel.viewer).text)[-8:]
-        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(x) for x in tail) \
-            + "</div>"
+        self.log_panel.value = recent_log_html(s.events(self.panel.viewer).text, since_last_decision(self))
 
 
 #: payment plans listed at first, and how many more "More ways to pay" lists

@@ -39,7 +39,7 @@ from ..bots import default_agent, seat_bot
 from ..games import past_cap
 from ..events import rulings_html, shown_text
 from ..protocol import describe_action, sample_chance
-from ..tableview import observation_html, seen_observation_and_log
+from ..tableview import SINCE_LINE, log_window, observation_html, recent_log_html, seen_observation_and_log  # noqa: F401
 from ..visibility import PUBLIC, decision_words, seen_events
 from .access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys
 from ..render.style import scroll_region
@@ -165,6 +165,13 @@ def game_seed(state) -> int:
 def _log_length(state) -> int:
     log = getattr(state, "log", None)
     return len(log) if isinstance(log, list) else len(state.events())
+
+
+def since_last_decision(view) -> int | None:
+    """:func:`last_decision_start` for a play view: its one human's last decision, or any
+    human's at a shared screen (``view.humans``, ``view.undo_stack``)."""
+    viewer = view.viewer()
+    return last_decision_start(view.undo_stack, view.humans if viewer in (None, PUBLIC) else (viewer,))
 
 
 def last_decision_start(undo_stack, seats) -> int | None:

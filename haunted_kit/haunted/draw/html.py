@@ -17,7 +17,7 @@ from .. import rules as R
 from ..state import OVER, VISIBILITY
 from ...render import style as S
 from ...events import EVENT_KINDS, rulings_html
-from ...tableview import chip, clause  # noqa: F401  (one chip for every game; H.chip stays importable)
+from ...tableview import SINCE_LINE, chip, clause, log_window  # noqa: F401  (one chip for every game; H.chip stays importable)
 from .scene import final_ranking
 
 PUBLIC = -1  #: the viewer of a shared screen: no player, so every hidden quest stays face down
@@ -195,13 +195,11 @@ def event_log_html(state, viewer=None, last: int = 12, current: int | None = Non
     events = list(state.log or [])
     if current is not None:
         events = [e for e in events if e.seq <= current]
-    first = max(0, len(events) - last) if last else 0
-    if since is not None:
-        first = min(first, max(0, since))
     rows = []
+    first = log_window(len(events), last, since)
     for i, e in enumerate(events[first:], first):
         if i == since:
-            rows.append('<div class="hk-log-since" style="color:#555;margin-top:3px"><i>Since your last decision:</i></div>')
+            rows.append(SINCE_LINE)
         e = VISIBILITY.event(e, viewer)
         mark = "background:#fff3b0;" if current is not None and e.seq == current else ""
         rows.append(f'<div style="{mark}padding:1px 2px">{event_html(e, explain_kind=False)}</div>')
