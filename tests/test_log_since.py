@@ -1,8 +1,8 @@
 """A play view's log keeps what happened since the player's last decision, in every game: bots that
 play at once after a decision may log more events than the box's last few, and a newcomer found
 what the other seats did "gone" (#20-#45 of a Haunted Lands round). Over every registered game's
-own play view (the tutorial's), once the bots have logged more than the box's last lines after one
-of the learner's decisions, every event since that decision is shown, under "Since your last
+own play view (the tutorial's), after each of the learner's decisions (the first game played to its
+end), every event since that decision is shown, under "Since your last
 decision:", as the learner may read it (the game's visibility declaration)."""
 
 from __future__ import annotations

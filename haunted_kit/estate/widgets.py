@@ -31,7 +31,7 @@ from ..widgets.whatis import WhatIsThis
 from . import actions as A
 from .draw import BOARD_SIZE, board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import GamePlayView, board_row, side_layout
+from ..widgets.playview import GamePlayView, board_row, recent_log_html, side_layout, since_last_decision
 from .exercises import EXERCISES
 from .engine import GAME, new_game
 
@@ -191,9 +191,7 @@ class EstatePlayView(GamePlayView):
         self.slot_note.layout.display = "" if slots else "none"
         self.market.value = market_html(s)
         self.players_panel.value = players_html(s)
-        tail = (s.log or [])[-8:]
-        self.log_panel.value = '<div style="font:12px sans-serif;color:#333">' + "<br>".join(escape(S.name_cells(e.text)) for e in tail) \
-            + "</div>"
+        self.log_panel.value = recent_log_html((S.name_cells(e.text) for e in s.log or []), since_last_decision(self))
 
     # ------------------------------------------------------------------ input
     def click_slot(self, slot):
