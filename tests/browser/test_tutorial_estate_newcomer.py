@@ -2,7 +2,8 @@
 question under the game, "Back to the game" brings the lesson panel and the choices back into
 view (the page no longer stays scrolled down past them); the news line starts with a whole
 sentence after the bots' replies; and once a tile can be bought, "Your choices" says how many
-choices are on the board and lists them as buttons, and the pass button says what it leaves."""
+choices are on the board and lists them as buttons, and the pass button says what it leaves; axe-core
+finds no violation on the page."""
 
 from __future__ import annotations
 
@@ -78,4 +79,8 @@ def test_the_estate_tutorial_keeps_the_choices_in_view_and_says_them(page, voila
     expect(page.locator(".hk-tutorial .hk-choice", has_text="pass for the rest of the season")) \
         .to_contain_text("other choices still open")
     save_screenshot(page, "tutorial-estate-board-choices", full_page=False)
+    from axe_playwright_python.sync_playwright import Axe  # lazy: as test_exercise_widget (optional package)
+    from test_axe_pages import violations_text
+    found = Axe().run(page).response["violations"]
+    assert not found, violations_text(found)   # the message line's fold and the board's line included
     assert page_errors(page) == "<none>"
