@@ -412,8 +412,8 @@ def emit(s, kind: str, player, text, slot=None, **data) -> None:
     that a search copy, which keeps none, does not format sentences nobody reads)."""
     if s.log is None:
         return
-    phase = "market" if s.visit is not None else s.phase
-    s.log.append(Event(len(s.log), s.season, 0, phase, kind, player, text() if callable(text) else text, slot, data))
+    # a Market visit is one turn of the season's turns (kit ruling E10): logged in their phase
+    s.log.append(Event(len(s.log), s.season, 0, s.phase, kind, player, text() if callable(text) else text, slot, data))
 
 
 def gain(s, p: int, res: str, n: int, kind: str, text, slot=None, **data) -> None:
@@ -491,8 +491,10 @@ def do_take(s, p: int, material: str, amount: int) -> None:
     move_workers(s, p, "supply", "factory", box.workers_per_take, "worker_placed",
                  f"{P(p)} places {box.workers_per_take} worker in the Raw Materials Factory.")
     extra = " (first to take it this season: one extra unit allowed)" if first else ""
-    gain(s, p, material, amount, "taken", f"{P(p)} takes {amount} {material} at the Factory{extra}; "
-                                          f"{s.taken[p][material]} of {take_limit(s, p, material)} taken this season.")
+    # whose limit it is: the taker's own (income and first-taker extra), not the Factory's stock
+    gain(s, p, material, amount, "taken", f"{P(p)} takes {amount} {material} at the Factory{extra}; that makes "
+                                          f"{s.taken[p][material]} of the {take_limit(s, p, material)} {material} "
+                                          f"{P(p)} may take this season.")
 
 
 def do_gold(s, p: int, amount: int) -> None:
@@ -504,7 +506,8 @@ def do_gold(s, p: int, amount: int) -> None:
         s.hand[p]["gold"] += amount
         return
     gain(s, p, "gold", amount, "gold_taken", lambda: f"{P(p)} advances the gold marker: +{amount} gold "
-                                                     f"({s.taken[p]['gold']} of {s.income[p]['gold']} this season).")
+                                                     f"({s.taken[p]['gold']} of {P(p)}'s gold income of {s.income[p]['gold']} "
+                                                     "this season).")
 
 
 def _adjacent_raises(s, p: int, slot) -> None:
@@ -569,8 +572,11 @@ def do_join(s, p: int, slot) -> None:
     log = s.log is not None  # a search copy keeps no log: the changes alone, no sentence or event made
     if fee:
         if log:
-            gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}.", slot,
-                 to=owner)
+            n = len(land["markers"])
+            gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}: "
+                                                 f"{n} marker{'s' if n != 1 else ''} already on it, "
+                                                 f"{box.join_fee_per_marker} gold each, {box.join_fee_cap} at most "
+                                                 "(kit ruling E16).", slot, to=owner)
             gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
                  slot, payer=p)
         else:

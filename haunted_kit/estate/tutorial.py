@@ -43,10 +43,34 @@ def marble_quarry(state) -> str:
             f"{state.box.marble_quarry_min_tiles} land tiles.")
 
 
-def join(state) -> str:
+def join_fee(state) -> str:
+    """Who pays whom to join a land, and for whose markers (Expand the lands, kit ruling E16), from the box."""
     b = state.box
-    return (f"Put your marker on another player's tile to get its income raise too. Its owner gets "
-            f"{b.join_fee_per_marker} gold for each marker already there ({b.join_fee_cap} at most).")
+    return (f"The joining player pays the tile's owner {b.join_fee_per_marker} gold for every marker already on the "
+            f"tile, whoever's it is (the owner's own included), {b.join_fee_cap} gold at most (kit ruling E16).")
+
+
+def join(state) -> str:
+    return f"Put your marker on another player's tile to get its income raise too. {join_fee(state)}"
+
+
+def remove_tile(state) -> str:
+    """Why a white-dotted land makes you remove a tile, and what its token is for (Expand the lands,
+    Market actions, kit ruling E13), from the box."""
+    b = state.box
+    return ("You placed a tile on a white-dotted outer land: take its Market-condition token, then remove one "
+            "other tile of the display from the game. The token makes each marked Market price "
+            f"{b.condition_discount} gold cheaper for you for the rest of the game (never below {b.price_minimum}; "
+            "sale prices stay the same). The removal is the rules' price for the token: the tile is gone, so no one "
+            "can buy it, and the display is refilled from the stack. Remove the tile you would least like another "
+            "player to get (kit ruling E13).")
+
+
+def market_visit(state) -> str:
+    """A Market visit is one player's turn (Market actions, kit ruling E10), from the box."""
+    b = state.box
+    return (f"A Market visit is one turn: the season's first visitor takes up to {b.first_visitor_actions} "
+            f"different Market actions, later visitors {b.later_visitor_actions} (kit ruling E10).")
 
 
 def visit(state) -> str:
@@ -68,9 +92,14 @@ def sale_prices(state) -> str:
 
 def trade(state) -> str:
     b = state.box
-    return (f"Each Market action is a different row of the table: sell, exchange or hire. Sale prices: "
+    return (f"{market_visit(state)} Each Market action is a different row of the table: sell, exchange or hire. Sale prices: "
             f"{sale_prices(state)}. A "
             f"marked price costs {b.price_first} the first time it is used in a season, then {b.price_later}.")
+
+
+def leave_market(state) -> str:
+    return (f"{market_visit(state)} You may leave before using every action your visit allows; then the next "
+            "player's turn comes.")
 
 
 def inn_return(state) -> str:
@@ -81,10 +110,9 @@ def inn_return(state) -> str:
 
 def joined(state) -> str:
     b = state.box
-    return (f"Another player put a marker on a land tile (the Join action, which you may take too): the tile's owner "
-            f"gets {b.join_fee_per_marker} gold for each of their markers already there ({b.join_fee_cap} at most), "
-            "and the joining player gets the tile's income raise too. When another player joins one of your tiles, you are "
-            "paid.")
+    return (f"Another player put a marker on a land tile (the Join action, which you may take too). "
+            f"{join_fee(state)} The joining player gets the tile's income raise too. When another player joins one "
+            "of your tiles, you are paid.")
 
 
 def marked(state) -> str:
@@ -129,12 +157,10 @@ TEACH_POINTS = (
       aid="no worker: up to your gold income this season."),
     T("kind:PlaceTile", "Place a land tile", place_tile, "Expand the lands", "08-slots", aid=aid_tile),
     T("kind:Join", "Join a land", join, "Expand the lands", aid=aid_join),
-    T("kind:RemoveTile", "Remove a tile", "You placed a white-dotted land: take its Market-condition token and "
-      "take one other tile of the display out of the game.", "Expand the lands", aid=None),
+    T("kind:RemoveTile", "Remove a tile", remove_tile, "Expand the lands", aid=None),
     T("kind:VisitMarket", "Visit the Market", visit, "Market actions", aid=aid_visit),
     T("kind:Trade", "A Market action", trade, "Market actions", "08-gold-after", aid=aid_trade),
-    T("kind:EndVisit", "Leave the Market", "You may leave the Market before using every action your visit "
-      "allows.", "Market actions", aid="stop a Market visit early."),
+    T("kind:EndVisit", "Leave the Market", leave_market, "Market actions", aid="stop a Market visit early."),
     T("kind:Pass", "Pass", "Passing ends your season: you take no more actions until the next one (kit ruling "
       "E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
     T("kind:InnReturn", "Bring a worker back", inn_return, "Market actions", aid=aid_inn),

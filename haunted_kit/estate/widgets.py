@@ -13,7 +13,9 @@ the play (seats, bots, undo, hints, keyboard, message line, error banner). Every
 
 CSS classes for browser tests: ``hk-estate-play``, ``canvas.hk-estate-board``,
 ``hk-message``, ``hk-status``, ``hk-market``, ``hk-choices``, ``hk-undo``,
-``hk-bot-play``, ``hk-hints``, ``hk-keys`` (see :mod:`haunted_kit.widgets.playview`).
+``hk-bot-play``, ``hk-hints``, ``hk-keys`` (see :mod:`haunted_kit.widgets.playview`), ``hk-board-choices``
+(the line under the choice buttons saying how many choices are on the board) and ``hk-board-list``
+(its button listing them as buttons).
 """
 
 from __future__ import annotations
@@ -135,7 +137,8 @@ class EstatePlayView(GamePlayView):
     """A playable estate game against bots, on the kit's :class:`~haunted_kit.widgets.playview.GamePlayView`
     (choices from ``legal_actions``, refusals from ``why_not``, undo, "Suggest a move",
     keyboard play) with the land board (click a highlighted slot to place a tile or join a
-    land), the Market panel, the players' table and the last events.
+    land; the line under the choice buttons says how many such choices there are and lists them
+    as buttons on demand), the Market panel, the players' table and the last events.
 
     Args:
         state: a game to continue; by default a new one (``players``, ``seed`` and
@@ -158,13 +161,27 @@ class EstatePlayView(GamePlayView):
         self.market = W.HTML()
         self.players_panel = W.HTML()
         self.log_panel = W.HTML()
-        self.slot_note = W.HTML("<i>or click a highlighted slot to place a tile or join a land</i>")
+        # the choices made on the board, said among "Your choices" with their number, and listed
+        # as buttons on demand, so that no one passes while a tile could still be placed
+        self.slot_note = W.HTML()
+        self.slot_note.add_class("hk-board-choices")
+        self.b_board = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+        self.b_board.add_class("hk-board-list")
+        self.board_listed = False
+        self.board_row = W.VBox([self.slot_note, self.b_board])
         super().__init__(GAME, state, bots=bots, auto_bots=auto_bots, bot_kind=bot_kind, hints=hints,
                          hint_playouts=hint_playouts, keyboard=keyboard)
         self.board.on_click(self.guard(self.click_slot, "handling a click on a slot"))
+        self.b_board.on_click(self.guard(lambda _b: self.list_board_choices(not self.board_listed),
+                                         "listing the choices on the board"))
+
+    def extra_controls(self) -> list:
+        """Under the choice buttons: the line that says how many choices are on the board (placing
+        a tile, joining a land) and lists them as buttons (:meth:`list_board_choices`)."""
+        return [self.board_row]
 
     def game_parts(self) -> list:
-        side = W.VBox([self.slot_note, self.controls, self.market], layout=side_layout())
+        side = W.VBox([self.controls, self.market], layout=side_layout())
         return [self.status, self.message_label, self.banner, board_row(self.board, side),
                 self.players_panel,
                 self.log_panel]
@@ -183,12 +200,51 @@ class EstatePlayView(GamePlayView):
         """The legal actions that are not on the board (tiles and joins are clicked on their slot)."""
         return [a for a in legal if not isinstance(a, (A.PlaceTile, A.Join))]
 
+    def board_choices(self) -> list:
+        """The legal actions chosen on the board: placing a tile, joining a land."""
+        return [a for a in self.legal if isinstance(a, (A.PlaceTile, A.Join))]
+
+    def board_words(self) -> str:
+        """The line under the choice buttons for the board's choices, with their number:
+        ``"Place a land tile: click a lit slot on the board (6 choices)."``; ``""`` when none."""
+        on_board = self.board_choices()
+        kinds = [w for w, t in (("place a land tile", A.PlaceTile), ("join a land", A.Join))
+                 if any(isinstance(a, t) for a in on_board)]
+        if not kinds:
+            return ""
+        n = len(on_board)
+        return f"{' or '.join(kinds).capitalize()}: click a lit slot on the board ({n} choice{'s' if n != 1 else ''})."
+
+    def list_board_choices(self, show: bool = True) -> None:
+        """Show the board's choices as buttons after the others (``show``), or the usual buttons again."""
+        self.board_listed = bool(show) and bool(self.board_choices())
+        self.set_choices(self.menu(self.legal) + (self.board_choices() if self.board_listed else []))
+        self._label_board_button()
+
+    def _label_board_button(self) -> None:
+        n = len(self.board_choices())
+        self.b_board.description = "Hide the board's choices" if self.board_listed else f"List them as buttons ({n})"
+        self.b_board.tooltip = "the board's choices as buttons, beside the others"
+
+    def set_choices(self, actions) -> None:
+        """The choice buttons (:meth:`GamePlayView.set_choices`); a pass while other choices are open
+        says how many, so that it is never taken for the only choice left."""
+        super().set_choices(actions)
+        others = len(self.legal) - 1
+        for b, a in zip(self.choices.children, actions):
+            if isinstance(a, A.Pass) and a in self.legal and others > 0:
+                b.description = f"{self.describe(a)} ({others} other choice{'s' if others != 1 else ''} still open)"
+
     def refresh_panels(self) -> None:
         s = self.state
-        slots = [tuple(a.slot) for a in self.legal if isinstance(a, (A.PlaceTile, A.Join))]
+        slots = [tuple(a.slot) for a in self.board_choices()]
         self.board.update(s)
         self.board.set_highlight(dict.fromkeys(slots))
-        self.slot_note.layout.display = "" if slots else "none"
+        words = self.board_words()
+        self.slot_note.value = f'<div style="font:14px sans-serif">{escape(words)}</div>'
+        self.board_row.layout.display = "" if words else "none"
+        self.board_listed = False
+        self._label_board_button()
         self.market.value = market_html(s)
         self.players_panel.value = players_html(s)
         self.log_panel.value = recent_log_html((S.name_cells(e.text) for e in s.log or []), since_last_decision(self))

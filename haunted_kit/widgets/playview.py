@@ -30,6 +30,7 @@ synchronously (a companion game's bot decides in milliseconds). CSS classes:
 from __future__ import annotations
 
 import contextlib
+import re
 
 from html import escape
 
@@ -102,20 +103,55 @@ SCROLL_CUE = ("background:linear-gradient(#fff 30%,rgba(255,255,255,0)),"
               "background-attachment:local,local,scroll,scroll")
 
 
-def in_lines(html: str, lines: int, label: str, *, latest: bool = False) -> str:
+def in_lines(html: str, lines: int, label: str) -> str:
     """``html`` in a box ``lines`` lines high that scrolls when the words are longer, with a
     shadow on the edge past which more words are hidden (:data:`SCROLL_CUE`); the box is a
     named region reachable by Tab (:func:`~haunted_kit.render.style.scroll_region`), so a
     keyboard user can scroll it too. Its line height is :data:`LINE_PX` whatever the page's
     style, so ``lines`` lines of words show whole (a two-line status on a phone is not cut).
-    ``latest``: words longer than the box show their end (the last event of a message whole,
-    the earlier ones scrolled up; a CSS column-reverse box starts scrolled to its end), short
-    words still sit at its top."""
+    It shows the words' start: a message longer than its box keeps its latest sentences in view
+    by folding the earlier ones (:func:`message_html`), never by scrolling to its end, which
+    would start the box in the middle of a sentence."""
     style = f"height:{lines * LINE_PX}px;line-height:{LINE_PX}px;overflow:auto;{SCROLL_CUE}"
-    if latest:
-        style += ";display:flex;flex-direction:column-reverse"
-        html = f'<div style="margin-bottom:auto">{html}</div>'
     return f'<div{scroll_region(label)} style="{style}">{html}</div>'
+
+
+#: about how many characters of 14 px text one line of a message holds on a laptop (the line is as
+#: wide as the game); a message longer than its box keeps its earlier sentences folded (:func:`message_html`)
+MESSAGE_LINE_CHARS = 90
+#: where a message may be cut into whole sentences: after a full stop (or a semicolon joining
+#: two players' decisions) before a capital letter
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?;])\s+(?=[A-Z])")
+
+
+def message_parts(text: str) -> list[str]:
+    """``text`` cut into whole sentences (:data:`_SENTENCE_BREAK`), in order; joined by spaces
+    they are ``text`` again (its runs of spaces aside)."""
+    return [p for p in _SENTENCE_BREAK.split(text.strip()) if p]
+
+
+def message_html(text: str, colour: str = "#000", lines: int = 3) -> str:
+    """A play view's message line: ``text`` in a box ``lines`` lines high (:func:`in_lines`) that
+    never starts with a sentence cut at its start. When the words would not fit (about
+    :data:`MESSAGE_LINE_CHARS` a line), the latest whole sentences show under a closed
+    **Show the N earlier sentences** (``<details class="hk-earlier">``, opened by a click, or by
+    Tab and Enter) that holds the rest, in order; a sentence longer than the box shows its start
+    and scrolls. A kit ruling the words cite opens in place (:func:`~haunted_kit.events.rulings_html`)."""
+    parts = message_parts(text)
+    room = lines * MESSAGE_LINE_CHARS
+    latest = parts
+    if len(text) > room:
+        budget, latest = (lines - 1) * MESSAGE_LINE_CHARS, parts[-1:]
+        for part in reversed(parts[:-1]):
+            if sum(len(q) + 1 for q in latest) + len(part) > budget:
+                break
+            latest = [part] + latest
+    earlier = parts[:len(parts) - len(latest)]
+    style = f"color:{colour};font-family:sans-serif"
+    fold = (f'<details class="hk-earlier" style="{style}"><summary style="cursor:pointer;color:#1a4f7a">Show the '
+            f"{len(earlier)} earlier sentence{'s' if len(earlier) != 1 else ''}</summary>"
+            f"<div>{escape(' '.join(earlier))}</div></details>") if earlier else ""
+    return in_lines(f'{fold}<div style="{style}">{escape(" ".join(latest))}</div>' + rulings_html(text), lines, "message")
 
 
 def grey_with_reason(button, why, tip: str) -> None:
@@ -340,13 +376,12 @@ class GamePlayView(ErrorReporting, W.VBox):
         return b
 
     def say(self, text: str, kind: str = "info") -> None:
-        """Show ``text`` on the message line (``kind``: info, refusal, ignored); a kit ruling
+        """Show ``text`` on the message line (``kind``: info, refusal, ignored) in whole sentences,
+        the latest shown and the earlier ones folded when they would not fit (:func:`message_html`); a kit ruling
         the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)
         and its own short text opens under it on demand (:func:`~haunted_kit.events.rulings_html`)."""
         text = self.message = shown_text(text)
-        colour = _COLOURS.get(kind, "#000")
-        self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-                                            + rulings_html(text), 3, "message", latest=True)  # a cited ruling opens in place
+        self.message_label.value = message_html(text, _COLOURS.get(kind, "#000"))  # whole sentences, the latest shown
         self._say_keys()
 
     def refresh(self) -> None:

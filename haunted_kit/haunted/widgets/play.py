@@ -40,7 +40,7 @@ from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
 from ..state import VISIBILITY
-from ...events import rulings_html, shown_text
+from ...events import shown_text
 from ...hexgrid import name_cells
 from ...protocol import describe_action
 from ...visibility import decision_words
@@ -49,7 +49,8 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import board_row, grey_with_reason, in_lines, last_decision_start, line_layout, resolve_bots
+from ...widgets.playview import (board_row, grey_with_reason, in_lines, last_decision_start, line_layout, message_html,
+                                 resolve_bots)
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -267,8 +268,7 @@ class PlayView(ErrorReporting, W.VBox):
         the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         text = self.message = shown_text(text)
-        self.message_label.value = in_lines(f'<div style="color:{colour};font-family:sans-serif">{escape(text)}</div>'
-                                            + rulings_html(text), 3, "message", latest=True)  # a cited ruling opens in place
+        self.message_label.value = message_html(text, colour)  # whole sentences, the latest shown; a cited ruling opens in place
         if getattr(self, "field", None) is not None:
             self.field.announce(text)  # the live region says it too (keyboard and screen-reader play)
 
