@@ -35,27 +35,21 @@ from ipycanvas import Canvas
 
 from .actions import Build, ChooseBuilding, Decline, Follow, Lead
 from .exercises import EXERCISES
-from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, layouts_css, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
+from ..frames import reflow_table
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
 from ..render.primitives import Text
 from ..render.svg import text_box
-from ..widgets.canvas import (PHONE_MAX_PX, READABLE_CLASS, TouchScroll, draw_primitives, fit_to_output, held, on_tap,
-                              redraw_for_new_views)
+from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import MENU_BUTTONS, GamePlayView, first_of_each, grey_with_reason, row_layout, side_layout
-
-
-#: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
-_PANEL_CSS = (f"<style>.hk-landmarks-panel canvas {{ scroll-margin: -100000px; }}"
-              f"@media (max-width: {PHONE_MAX_PX - 1}px) {{ .hk-landmarks-panel .hk-panel-wide {{ display: none !important; }} }}"
-              f"@media (min-width: {PHONE_MAX_PX}px) {{ .hk-landmarks-panel .hk-panel-narrow {{ display: none !important; }} }}"
-              "</style>")
+from ..widgets.playview import (MENU_BUTTONS, WRAP_CLASS, GamePlayView, first_of_each, grey_with_reason, row_layout,
+                                side_layout)
 
 
 class LandmarksPanel(W.VBox):
@@ -66,12 +60,16 @@ class LandmarksPanel(W.VBox):
     :class:`~haunted_kit.widgets.whatis.WhatIsThis`): the panel is a picture, so every tap on
     it is a question, answered under it.
 
-    It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, text of
-    at least 12 px, scaled down in a narrower output area), :attr:`narrow` the phone's (each player's boxes, tokens,
-    village and hand on rows of their own, drawn 336 px wide with text of at least 12 px,
-    :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS media query shows the wide one
-    from :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the
-    narrow one, so nothing scrolls sideways on a phone."""
+    It lays itself out for the room it has: :attr:`canvas` holds the wide layout (900 px, text
+    of at least 12 px), :attr:`narrow` the phone's (each player's boxes, tokens, village and
+    hand on rows of their own, drawn 267 px wide with text of at least 12 px,
+    :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS container query
+    (:func:`~haunted_kit.landmarks.draw.layouts_css`) shows the wide one where the panel has
+    900 px, else the narrow one (a phone, a laptop's Lab beside its file browser), so its
+    text is never drawn under 12 CSS px and it scrolls sideways only where even the narrow
+    layout does not fit (a phone narrower than 390 px in the Lab), panning in its box. The
+    panel takes its parent's width, up to the wide layout's (:meth:`in_row` in a row beside
+    other panels)."""
 
     def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
@@ -82,14 +80,13 @@ class LandmarksPanel(W.VBox):
         prims, w, h = panel_scene(state, viewer, WIDE_WIDTH, WIDE_SCALE)
         self.canvas = Canvas(width=int(w), height=int(h))
         self.canvas.add_class("hk-panel-wide")
-        fit_to_output(self.canvas, w, h, box=self)  # scaled down in a narrow output area
-        self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
+        least = min(p.size for p in prims if isinstance(p, Text))  # 12 px in both layouts at their own size
+        fit_to_output(self.canvas, w, h, box=self, min_text=least)
         _nprims, nw, nh = panel_scene(state, viewer, NARROW_WIDTH, NARROW_SCALE)
         self.narrow = Canvas(width=int(nw), height=int(nh))
         self.narrow.add_class("hk-panel-narrow")
-        self.narrow.add_class(READABLE_CLASS)  # both layouts' least text is 12 px at their own size
-        self.canvas.add_class(READABLE_CLASS)
-        self.narrow.layout = W.Layout(width=f"{int(nw)}px", max_width="100%", height="auto")
+        fit_to_output(self.narrow, nw, nh, min_text=min(p.size for p in _nprims if isinstance(p, Text)))
+        self.layout.width, self.layout.max_width = "100%", f"{int(w)}px"  # its parent's width: the query reads it
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         redraw_for_new_views(self.narrow, lambda: self.update(self.state))
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
@@ -98,11 +95,19 @@ class LandmarksPanel(W.VBox):
             on_tap(self.narrow, lambda x, y: self.answer_narrow(x, y))
         # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
         # position, and focusing a partly visible canvas would scroll the page under the tap
-        style = W.HTML(_PANEL_CSS, layout=W.Layout(height="0px", margin="0px"))
+        style = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>"
+                       + layouts_css(".hk-landmarks-panel", w), layout=W.Layout(height="0px", margin="0px"))
         self.children = [self.canvas, self.narrow, style, *([self.whatis] if key else []),
                          TouchScroll("hk-landmarks-panel")]  # a swipe on the panel scrolls the page (a phone)
         self.state = None
         self.update(state)
+
+    def in_row(self) -> "LandmarksPanel":
+        """Lay the panel out as one of a row's items (a play view's panel beside its choices):
+        as wide as the wide layout where the row has room beside the rest, else the row's
+        whole width (the rest wraps under it), so it never squeezes the choices. Returns it."""
+        self.layout.width, self.layout.flex = "auto", f"1 1 {self.canvas.width}px"
+        return self
 
     def on_mouse_down(self, callback) -> None:
         """Call ``callback(x, y)`` on a click or a tap on either layout of the panel
@@ -181,7 +186,7 @@ class RecordStepView(ErrorReporting, W.VBox):
         self.panel = panel(self.steps[0][1], viewer=viewer)
         n = len(self.steps)
         self.slider = W.IntSlider(min=0, max=n - 1, value=0, description="step", continuous_update=False,
-                                  layout=W.Layout(width="420px"))
+                                  layout=W.Layout(width="420px", max_width="100%"))
         mk = lambda text, tip: W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto"))  # noqa: E731
         self.b_first, self.b_prev, self.b_next, self.b_last = (mk("|<", "first step"), mk("<", "previous step"),
                                                               mk(">", "next step"), mk(">|", "last step"))
@@ -234,25 +239,27 @@ class RecordStepView(ErrorReporting, W.VBox):
     def _choices_html(self, before, entry) -> str:
         if before is None or entry is None or entry.chance or not hasattr(before, "options") or before.phase != "follow":
             return ""
-        table = before.options()
-        rows = "".join(
-            f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
-            f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
-        return (f'<div style="font-family:sans-serif;font-size:12px"><b>P{entry.player + 1}\'s choices at this step</b>'
-                f'<table style="border-collapse:collapse"><tr><th>option</th><th>legal</th><th>ways</th><th>why not</th></tr>'
-                f"{rows}</table></div>")
+        return _options_table(before.options(), f"P{entry.player + 1}'s choices at this step")
+
+
+def _options_table(table, title: str, css_class: str = "") -> str:
+    """A follower's options (``state.options``) as HTML under ``title``: each option, whether
+    it is legal now, how many ways, and the rules' reason when refused; its rows reflow in a
+    narrow column (:func:`haunted_kit.frames.reflow_table`), the reason wrapping."""
+    rows = "".join(
+        f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
+        f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
+    html = ('<table style="border-collapse:collapse"><thead><tr><th>option</th><th>legal</th><th>ways</th>'
+            f"<th>why not</th></tr></thead><tbody>{rows}</tbody></table>")
+    cls = f' class="{css_class}"' if css_class else ""
+    return (f'<div{cls} style="font-family:sans-serif;font-size:12px"><b>{escape(title)}</b>'
+            f"{reflow_table(html, left=(0, 3))}</div>")
 
 
 def options_html(state, p: int) -> str:
     """The follower's options table of ``state`` for ``p`` (``state.options``): each option,
     whether it is legal now, how many ways, and the rules' reason when refused."""
-    table = state.options(p)
-    rows = "".join(
-        f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
-        f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
-    return (f'<div class="hk-options" style="font-family:sans-serif;font-size:12px"><b>P{p + 1}\'s options</b>'
-            '<table style="border-collapse:collapse"><tr><th>option</th><th>legal</th><th>ways</th><th>why not</th></tr>'
-            f"{rows}</table></div>")
+    return _options_table(state.options(p), f"P{p + 1}'s options", "hk-options")
 
 
 class LandmarksPlayView(GamePlayView):
@@ -468,8 +475,9 @@ class LandmarksPlayView(GamePlayView):
         cards = list(dict.fromkeys(a.card for a in builds))
         while len(self._card_pool) < len(cards):
             i = len(self._card_pool)
-            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b = W.Button(layout=W.Layout(width="auto", flex="0 1 auto"))
             b.add_class("hk-build-card")
+            b.add_class(WRAP_CLASS)  # its words wrap on a phone
             b.on_click(self.guard(lambda _b, i=i: self.choose_card(self._cards[i]), "choosing a card to build"))
             self._card_pool.append(b)
         self._cards = cards
@@ -495,7 +503,7 @@ class LandmarksPlayView(GamePlayView):
 
     def game_parts(self) -> list:
         side = W.VBox([self.controls, self.options_panel], layout=side_layout())
-        return [self.status, self.message_label, self.banner, W.HBox([self.panel, side], layout=row_layout()),
+        return [self.status, self.message_label, self.banner, W.HBox([self.panel.in_row(), side], layout=row_layout()),
                 self.log_panel]
 
     def status_text(self) -> str:
@@ -540,9 +548,8 @@ class LandmarksPlayView(GamePlayView):
 
 #: payment plans listed at first, and how many more "More ways to pay" lists
 PLANS_SHOWN, PLANS_MORE = 5, 10
-#: the card buttons and the payment plans wrap their words instead of cutting them on a phone
-_WRAP_CSS = ("<style>.hk-build-card { white-space: normal !important; height: auto !important; min-height: 28px; "
-             "max-width: 100%; text-align: left; } .hk-build-plans label, .hk-build-plans .widget-radio-box label "
+#: the payment plans wrap their words instead of cutting them on a phone (the card buttons: the kit's WRAP_CLASS)
+_WRAP_CSS = ("<style>.hk-build-plans label, .hk-build-plans .widget-radio-box label "
              "{ white-space: normal !important; height: auto !important; line-height: 1.3 !important; "
              "overflow-wrap: anywhere; display: flex !important; flex-direction: row-reverse; "
              "justify-content: flex-end; align-items: flex-start; gap: 6px; margin: 2px 0; } "

@@ -7,9 +7,10 @@
 * :func:`draw_primitives` - clear a layer and draw a list of :mod:`haunted_kit.haunted.draw.scene`
   primitives with few commands (vectorised fills for runs of polygons, circles, rects).
 * :func:`fit_to_output` - a board drawn at its own size but scaled down (its aspect kept)
-  where the notebook's output area is narrower, so no board scrolls sideways or runs under
-  the panel beside it (ipycanvas maps a click on a scaled canvas back to canvas pixels); on a
-  phone never below 12 CSS px text, panning sideways in its box instead.
+  where the notebook's output area is narrower, so no board runs under the panel beside it
+  (ipycanvas maps a click on a scaled canvas back to canvas pixels); never below 12 CSS px
+  text (on a phone, or a laptop's Lab with its file browser open), panning sideways in its
+  box (``hk-pan``) instead.
 * :func:`on_tap` - a click or a tap on a touch screen, one callback: ipycanvas turns a finger
   into touch events (no mouse click ever comes), so every board that takes clicks wires
   its click handler through it, in one line.
@@ -33,42 +34,51 @@ from ..render import style as S
 from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 
 
-#: a window narrower than this (CSS px) is a phone's: a board there keeps its text readable
+#: a window narrower than this (CSS px) is a phone's (the Landmarks panel's narrow layout, for one)
 PHONE_MAX_PX = 600
-#: the least size in CSS px of a board's text on a phone (the kit's readability floor)
-PHONE_TEXT_PX = 12.0
-#: the CSS class of a canvas whose least text is at least PHONE_TEXT_PX at its own size (a page's
-#: test reads a drawn board's least text from it: a canvas' words are not in the DOM)
+#: the least size in CSS px of a board's text as drawn, on any screen (the kit's readability floor)
+PHONE_TEXT_PX = S.READABLE_PX
+#: the CSS class of a canvas whose least text is at least PHONE_TEXT_PX at its own size
 READABLE_CLASS = "hk-text-12"
+#: the CSS class of a box that pans a board drawn wider than it (a page's tests let it scroll sideways)
+PAN_CLASS = "hk-pan"
 
 
-def phone_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
+def least_text_class(min_text: float) -> str:
+    """The CSS class naming a canvas' least text at its own size, in hundredths of a px
+    (``hk-least-text-900``: 9 px): a canvas' words are not in the DOM, so a page's test reads
+    the size from it and multiplies it by the canvas' drawn scale."""
+    return f"hk-least-text-{int(round(min_text * 100))}"
+
+
+def readable_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
     """The CSS ``min-width`` of a board ``width`` px wide whose smallest text is ``min_text``
-    px at its own size: on a window narrower than :data:`PHONE_MAX_PX` it is drawn at least
-    ``width * PHONE_TEXT_PX / min_text`` px wide (so its text is >= 12 CSS px and it pans in
-    its box), elsewhere 0 (it may scale down to fit). One CSS value, no media query:
-    ``clamp(0px, (PHONE_MAX_PX - 100vw) * 1000, N px)``."""
-    need = int(round(width * PHONE_TEXT_PX / min_text))
-    return f"clamp(0px, calc(({PHONE_MAX_PX}px - 100vw) * 1000), {need}px)"
+    px at its own size: ``width * PHONE_TEXT_PX / min_text`` px, so however narrow its output
+    area (a phone, a laptop's Lab beside its file browser) its text is never drawn under
+    12 CSS px; a wider board than its box pans in it."""
+    return f"{int(round(width * PHONE_TEXT_PX / min_text))}px"
 
 
 def fit_to_output(canvas, width: float, height: float, box=None, min_text: float = S.MIN_TEXT_PX) -> None:
     """Lay ``canvas`` (an ipycanvas ``Canvas`` or ``MultiCanvas`` of ``width`` x ``height``
     pixels) out at its own size, but never wider than its container (CSS ``max-width:
-    100%``, ``height: auto``: scaled down with its aspect kept in a narrow output area, such as
-    a notebook's ~850 px) - except on a phone, where it is never drawn so small that its
-    smallest text (``min_text`` px at its own size) is under 12 CSS px
-    (:func:`phone_min_width`): there it pans sideways in ``box``. ``box``: the widget holding
-    it, allowed to shrink in a row (``flex: 0 1 auto``, ``min-width: 0``) instead of
-    overflowing it, scrolling sideways when the board is wider. Clicks stay right: ipycanvas
-    scales a click's position by the canvas' drawn size."""
+    100%``, ``height: auto``: scaled down with its aspect kept in a narrow output area) -
+    and never so small that its smallest text (``min_text`` px at its own size) is under
+    12 CSS px (:func:`readable_min_width`, on every screen): there it pans sideways in
+    ``box``. ``box``: the widget holding it, allowed to shrink in a row (``flex: 0 1 auto``,
+    ``min-width: 0``) instead of overflowing it, scrolling sideways when the board is wider
+    (CSS class :data:`PAN_CLASS`). The canvas carries its least text as a class
+    (:func:`least_text_class`). Clicks stay right: ipycanvas scales a click's position by the
+    canvas' drawn size."""
     canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto",
-                             min_width=phone_min_width(width, min_text))
+                             min_width=readable_min_width(width, min_text))
+    canvas.add_class(least_text_class(min_text))
     if min_text >= PHONE_TEXT_PX:
         canvas.add_class(READABLE_CLASS)
     if box is not None:
         box.layout.flex, box.layout.min_width, box.layout.max_width = "0 1 auto", "0", "100%"
-        box.layout.overflow = "auto"  # a board drawn wider than the box (a phone) pans in it
+        box.layout.overflow = "auto"  # a board drawn wider than the box pans in it
+        box.add_class(PAN_CLASS)
 
 
 #: a finger that moves more than this (canvas px) between touching and lifting is a swipe, not a tap

@@ -7,7 +7,7 @@ nbval-checked notebook outputs.
 
     from haunted_kit.haunted.draw import render_svg, board_svg
     text = render_svg(state, highlight=[(1, 0)], path=[(0, 0), (1, 0)])
-    board_svg(state)          # displays inline in Jupyter (has _repr_svg_)
+    board_svg(state)          # displays inline in Jupyter (_repr_html_: never under 12 px text)
 
 Command line (the README picture)::
 
