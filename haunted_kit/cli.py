@@ -441,20 +441,21 @@ def add_game_options(parser, game, *, grid: bool = False) -> None:
     for o in game_options(game):
         if o.keyword in _RESERVED:
             raise ValueError(f"{game.name}: option {o.keyword!r} is a keyword every tool sets itself")
+        flags = [f"--{f}" for f in (o.flag, *o.aliases)]  # an alias: the flag's earlier name, still taken
         shown = ",".join(map(str, o.default)) if isinstance(o.default, (list, tuple)) else o.default
         default = f"; default {shown}" if shown not in (None, "") else ""
         if o.choices:  # a word option's values, each with its words
             default = "; one of " + ", ".join(f"{v} ({w})" for v, w in o.choices) + default
         metavar = {"int": "N", "str": "WORD", "ints": "N,N"}[o.kind]
         if grid and o.kind == "ints":
-            parser.add_argument(f"--{o.flag}", dest=o.keyword, action="append", default=None, metavar=metavar,
+            parser.add_argument(*flags, dest=o.keyword, action="append", default=None, metavar=metavar,
                                 help=f"{o.help}; one set to try, 'none' for the empty one, repeat for several{default}")
         elif grid:
-            parser.add_argument(f"--{o.flag}", dest=o.keyword, default=None, metavar=f"{metavar},{metavar}",
+            parser.add_argument(*flags, dest=o.keyword, default=None, metavar=f"{metavar},{metavar}",
                                 type=lambda t, k=o.kind: [_kind_value(k)(x.strip()) for x in t.split(",") if x.strip()],
                                 help=f"{o.help}; values to try, separated by commas{default}")
         else:
-            parser.add_argument(f"--{o.flag}", dest=o.keyword, default=None, metavar=metavar, type=_kind_value(o.kind),
+            parser.add_argument(*flags, dest=o.keyword, default=None, metavar=metavar, type=_kind_value(o.kind),
                                 help=f"{o.help}{default}")
 
 
@@ -493,7 +494,7 @@ def _foreign_flags(argv: list, name: str) -> str | None:
     for other in game_names():
         if other == name:
             continue
-        theirs = ["--" + o.flag for o in game_options(get_game(other))]
+        theirs = ["--" + f for o in game_options(get_game(other)) for f in (o.flag, *o.aliases)]
         if given & set(theirs):
             owners.append(get_game(other).title)
             flags += [f for f in theirs if f not in flags]
@@ -1000,6 +1001,11 @@ def _classroom(sub, args) -> int:
                  allow_hosts=args.allow_host)
 
 
+#: the app ``tutorial`` opens its notebook with: the kit's Voila (:func:`haunted_kit.classroom.voila_main`),
+#: whose page holds the notebook's outputs in a main landmark, with the classroom app's kernel cap and Host check
+TUTORIAL_APP = "haunted_kit.classroom"
+
+
 def _tutorial(sub, args) -> int:
     """``tutorial``: write the tutorial notebook of ``--game`` into ``--dir`` and open it
     (Voila, or JupyterLab with ``--lab``) unless ``--no-open``. Exit 0, 1 when the folder
@@ -1016,7 +1022,7 @@ def _tutorial(sub, args) -> int:
     except OSError as exc:
         print(f"haunted-kit: cannot write the tutorial notebook into {args.dir}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    module = ["-m", "jupyterlab"] if args.lab else ["-m", "voila"]
+    module = ["-m", "jupyterlab"] if args.lab else ["-m", TUTORIAL_APP]
     # the app through this very interpreter: its venv's bin may not be on the shell's PATH
     app = [sys.executable, *module]
     print(f"Wrote {path}: a first game of {get_game(args.game).title} that teaches itself.")

@@ -214,13 +214,6 @@ class Event:
             return "setup"
         return f"season {self.season}, round {self.round}, {self.phase.replace('_', ' ')}"
 
-    def short_when(self) -> str:
-        """:meth:`when` for a log line: ``"setup"`` or ``"S2 R1 turns"`` (a phase in words:
-        ``"S2 R4 season end"``)."""
-        if self.season == 0:
-            return "setup"
-        return f"S{self.season} R{self.round} {self.phase.replace('_', ' ')}"
-
 
 def log_to_frame(events):
     """The event log as a :class:`pandas.DataFrame`, the events as they are (a viewer's

@@ -579,7 +579,10 @@ class GameOption:
             ``"ints"`` (whole numbers separated by commas, e.g. ``2,3``; a list).
         default: the value the tools use when the option is not given (``None``: none
             passed, ``new_game``'s own default applies).
-        flag: the command-line flag without ``--`` (default: ``keyword`` with ``-`` for ``_``).
+        flag: the command-line flag without ``--`` (default: ``keyword`` with ``-`` for ``_``),
+            in the game's own words (Landmarks: ``turns``, the rulebook's word for what its
+            ``rounds`` keyword counts); it names the option for people (its label).
+        aliases: more flags without ``--`` the command line also takes (a flag's earlier name).
         low, high: the range of an ``"int"`` option (``None``: unbounded).
         choices: for a ``"str"`` option whose values are a fixed list, each value with its
             words for people, ``(("group", "one connected group"), ...)``: the new-table
@@ -596,6 +599,7 @@ class GameOption:
     low: int | None = None
     high: int | None = None
     choices: tuple = ()
+    aliases: tuple = ()
 
     def __post_init__(self):
         if self.kind not in ("int", "str", "ints"):

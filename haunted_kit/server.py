@@ -71,6 +71,7 @@ from .explain import BoardKeys, option_label, settings_sentence, settings_words
 from .fileio import parse_json
 from .games import DEFAULT_GAME, cap_reached, decision_cap, game_module, game_names, game_options, get_game
 from .protocol import SEED_MAX, SEED_MIN, IllegalAction, describe_action, is_integer
+from .render.pancue import PAN_CUE_JS
 from .render.style import name_cells
 from .review import game_value_words
 from .search import determinise
@@ -608,13 +609,15 @@ class Classroom:
     def tutor_message(self, t: Table, seat: int) -> dict:
         """A tutorial seat page's panel, ``{"type": "tutor", "table", "on"}`` (``on``: False for a
         seat a bot plays) and ``current`` (the step to read as it reads now: ``key``, ``title``,
-        ``text``, ``section``, ``choices``, ``lines``: the player aid's; or None), ``waiting`` (titles queued behind it),
+        ``text``, ``section``, ``choices``, ``lines``: the player aid's; ``lead``, ``more`` and
+        ``folded``: the text as the panel shows it, :func:`~haunted_kit.tutorial.step_parts`; or None), ``waiting`` (titles queued behind it),
         ``met`` (every step met: ``key``, ``title``, ``read``, ``skipped``), ``question`` (the
         question asked now: ``key``, ``seed``, ``title``, ``facts``, ``question``, ``kind``, ``options``,
         ``tries``, ``board``; or None), ``preparing`` (a question is being made: it comes in a
         further message, :meth:`question_ready`), ``feedback`` (the last verdict, or None), ``summary``
         (:meth:`~haunted_kit.tutorial.StepBook.summary`) and ``notice`` (a set-aside record, said once)."""
         from .events import cite_rulings  # lazy: only a tutorial class asks questions
+        from .tutorial import step_parts  # lazy: as above
 
         if seat in self.bots_of(t):
             return {"type": "tutor", "table": t.id, "on": False}
@@ -636,7 +639,8 @@ class Classroom:
         return {"type": "tutor", "table": t.id, "on": True,
                 "current": None if st is None else {"key": st.key, "title": st.title, "text": st.text,
                                                     "section": st.section, "choices": list(st.choices),
-                                                    "lines": [list(x) for x in st.lines]},
+                                                    "lines": [list(x) for x in st.lines],
+                                                    **dict(zip(("lead", "more", "folded"), step_parts(st)))},
                 "waiting": [w.title for w in book.waiting()],
                 "met": [{"key": k, "title": x.title, "read": k in book.read, "skipped": k in book.skipped}
                         for k, x in book.steps.items()],
@@ -1900,7 +1904,7 @@ def page_html(role: str, params: dict, title: str = "Classroom") -> str:
     script opens the socket with ``params``; ``title`` heads it until the first view
     (the table's game title on a table's page)."""
     params = {**params, "now": time.time()}  # the server's clock: the page counts waiting times on it
-    return _PAGE.read_text(encoding="utf-8").replace("__TITLE__", escape(title)).replace(
+    return _PAGE.read_text(encoding="utf-8").replace("/*__PAN_CUE__*/", PAN_CUE_JS).replace("__TITLE__", escape(title)).replace(
         "__ROLE__", json.dumps(role)).replace("__PARAMS__", json.dumps(params).replace("</", "<\\/"))
 
 

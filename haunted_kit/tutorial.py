@@ -186,6 +186,35 @@ class Step:
                    tuple((str(a), str(b)) for a, b in d.get("lines", ())))
 
 
+#: about how many words a step shows before its choices: a step saying more shows its deciding
+#: sentence first and folds the rest behind "More" (:func:`step_parts`); nothing is dropped
+LEAD_WORDS = 30
+#: where a kind step's sentence about the choices in front of the learner begins (:meth:`Tutorial._kind_step`)
+CHOOSING = (" You may now choose", " You could then choose")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z('\"‘“])")
+
+
+def step_parts(step: Step) -> tuple[str, str, bool]:
+    """``(lead, more, folded)``: ``step`` as a lesson panel shows it, the sentence that decides
+    the move first. A step of at most :data:`LEAD_WORDS` words (its title, text, ``lines`` and
+    rule section) is shown whole: ``(text, "", False)``. A longer one shows its first sentence (a decision
+    kind's step: its rule's first sentence, then the sentence naming the choices in front of
+    the learner) and folds the other sentences, its list and its rule's section behind
+    "More" (``folded``). Every sentence is kept: ``lead`` and ``more`` together hold the
+    text's every word (a kind's sentence about its choices moved up behind the first)."""
+    text = step.text
+    size = len(f"{step.title} {text} Rule: {step.section}".split()) + sum(len(f"{a} {b}".split()) for a, b in step.lines)
+    if size <= LEAD_WORDS:
+        return text, "", False
+    choosing = ""
+    if step.key.startswith("kind:"):
+        at = min((i for i in (text.find(c) for c in CHOOSING) if i >= 0), default=-1)
+        if at >= 0:
+            text, choosing = text[:at], text[at:]
+    first, *rest = _SENTENCE_END.split(text.strip(), maxsplit=1)
+    return f"{first}{choosing}", " ".join(rest), True
+
+
 def teach_points(game) -> dict:
     """``{key: TeachPoint}`` of ``game`` (a Game or its name): its package's ``tutorial``
     module's ``TEACH_POINTS``, or ``{}`` for a game without one.
@@ -224,9 +253,17 @@ def round_word(game) -> str:
 
 def choices_where(game) -> str:
     """Where a learner finds a kind's choices, from what the game's views have: ``"lit on
-    the board or listed as your choices"`` for a game that draws a board (its package's
-    ``draw`` module), else ``"listed as your choices"`` (no board to light)."""
-    return "lit on the board or listed as your choices" if _module(game, "draw") is not None else "listed as your choices"
+    the board and listed below"`` for a game that draws a board (its package's ``draw``
+    module), else ``"listed below"`` (no board to light); the lesson panel lists them after
+    the sentence saying so."""
+    return "lit on the board and listed below" if _module(game, "draw") is not None else "listed below"
+
+
+def choosing_words(game, n: int) -> str:
+    """The sentence a decision kind's step ends with: how many of its choices are the learner's
+    now and where they are, ``" You may now choose among 6 (lit on the board and listed below)."``
+    (``" You may now choose it (...)"`` for one)."""
+    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game)})."
 
 
 def kind_of(game, action) -> str:
@@ -298,7 +335,7 @@ def phase_now(state):
 #: how a step about something over by now begins (:meth:`Tutorial.shown`)
 MEANWHILE = "While the bots played"
 #: how a step about a phase over by now begins (:meth:`Tutorial.shown`): it is told as past
-PAST = "That phase is over now (the game has moved on); this is what happened in it:"
+PAST = "That phase is over; this is what happened in it:"
 #: how an event the learner's own decision made is quoted
 JUST_NOW = "Just now"
 
@@ -707,7 +744,7 @@ class Tutorial(StepBook):
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         p = self.points.get(f"kind:{kind}")
         text = p.say(self.state) if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        text += f" You may now choose among {len(actions)} of this kind ({choices_where(self.game)})."
+        text += choosing_words(self.game, len(actions))
         return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text,
                     p.section_at(self.state) if p else "",
                     tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "",
@@ -922,21 +959,26 @@ class Tutorial(StepBook):
 
 def notebook(game, seed: int = 1) -> dict:
     """A small notebook (nbformat 4, plain JSON) that opens the tutorial of ``game`` (a
-    Game or its name) on ``seed``: a heading and one code cell, ``hk.tutorial(...)``;
+    Game or its name) on ``seed``: a one-line heading, one code cell, ``hk.tutorial(...)``, and
+    under it how the lesson panel works;
     progress is kept beside it (``PROGRESS_DIR``), so re-opening it resumes."""
     game = get_game(game) if isinstance(game, str) else game
-    text = (f"# A first game of {game.title}\n\nYou play seat P{LEARNER + 1} against bots. The lesson panel introduces each "
-            "kind of decision, phase and rule the first time it matters, names the rule's section, and asks a short "
-            "question now and then. **Got it** reads on, **Skip** skips a step, **Show again** replays one, "
-            "**Player aid and goal** shows what you play for and every kind of decision, with its costs, again. Your "
-            f"progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
+    # one short line over the game, so a laptop's first screen holds the lesson, the board and the choices
+    text = (f"### A first game of {game.title}: you are P{LEARNER + 1}, bots play the other seats; the lesson panel "
+            "teaches each new thing as you meet it.")
+    how = ("The lesson panel introduces each kind of decision, phase and rule the first time it matters, names the "
+           "rule's section, and asks a short question now and then; a longer step shows what decides the move first "
+           "and keeps the rest under **More**. **Got it** reads on, **Skip** skips a step, **Show again** replays "
+           "one, **Player aid and goal** shows what you play for and every kind of decision, with its costs, again. "
+           f"Your progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
     code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
                          "language_info": {"name": "python"}},
             "cells": [{"cell_type": "markdown", "id": "tutorial-intro", "metadata": {}, "source": text},
                       {"cell_type": "code", "id": "tutorial-play", "metadata": {}, "execution_count": None,
-                       "outputs": [], "source": code}]}
+                       "outputs": [], "source": code},
+                      {"cell_type": "markdown", "id": "tutorial-how", "metadata": {}, "source": how}]}
 
 
 def write_notebook(game, path, seed: int = 1) -> Path:
@@ -971,8 +1013,7 @@ def kind_steps(game, state, seat: int) -> list:
         said = tuple(describe_action(a, state) for a in actions[:LISTED])
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}",
-                        text + f" You may now choose among {len(actions)} of this kind ({choices_where(game)}).",
+        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text + choosing_words(game, len(actions)),
                         p.section_at(state) if p else "", said + ((f"...{more}",) if more else ()),
                         p.question if p else "", p.lines_at(state) if p else ()))
     return out

@@ -51,3 +51,26 @@ def test_enter_acts_like_a_click_and_the_live_region_says_cell_and_event():
 def test_a_field_without_keyboard_has_no_keypad():
     f = FieldWidget(hk.new_game(players=2, seed=1), keyboard=False)
     assert f.keypad is None and all(type(c).__name__ != "FieldKeys" for c in f.children)
+
+
+def test_the_keyboard_cursor_is_a_ring_on_its_cell_that_the_pan_box_brings_into_view():
+    """The cursor is drawn as its cell's outline, white under black (the mouse's hover is one black
+    line), and each move asks the board's pan box to show that cell's span of the board's width;
+    the same cell asked again (focus back on the keyboard line) asks again."""
+    from haunted_kit.haunted.draw.scene import cursor_ring
+
+    s = hk.new_game(players=2, seed=3)
+    fw = FieldWidget(s, size=30)
+    cell = s.field.cells[5]
+    fw.move_cursor(cell)
+    i = s.field.cell_index(cell)
+    ring = fw._prims["hover"]   # what the hover layer was sent
+    assert ring == cursor_ring(fw.geom, i) and [p.stroke for p in ring] == ["#ffffff", "#000000"]
+    assert all(p.points == fw.geom.polygons[i] for p in ring) and ring[0].width > ring[1].width
+    xs = [x for x, _y in fw.geom.polygons[i]]
+    x0, x1, n = fw.pan.show
+    assert (x0, x1) == (round(min(xs) / fw.geom.width, 4), round(max(xs) / fw.geom.width, 4)) and 0 <= x0 < x1 <= 1
+    fw.keypad._handle_custom_msg({"event": "focus"}, [])
+    assert fw.cursor == cell and fw.pan.show[:2] == [x0, x1] and fw.pan.show[2] == n + 1
+    fw.send_mouse("mouse_move", *fw.geom.centre(s.field.cells[0]))   # the mouse's hover outline replaces the ring
+    assert fw._hover_cursor is False and [p.stroke for p in fw._prims["hover"]] == ["#000000"]

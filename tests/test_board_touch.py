@@ -142,9 +142,10 @@ def test_every_play_view_board_answers_a_tap_as_a_click(name):
 
 @pytest.mark.parametrize("name", PLAY_GAMES)
 def test_every_board_keeps_a_swipe_from_ipycanvas(name):
-    """Every canvas board of the game's play view sits in a box with a TouchScroll for that box's
-    CSS class (so a swipe on it scrolls the page; tests/browser/test_exercise_widget.py swipes)."""
-    from haunted_kit.widgets.canvas import TouchScroll
+    """Every canvas board of the game's play view sits in a pan box (only the canvases pan) whose
+    board widget holds a TouchScroll for that widget's CSS class (so a swipe on it scrolls the page;
+    tests/browser/test_exercise_widget.py swipes) and the pan box's cue for the same class, over the box."""
+    from haunted_kit.widgets.canvas import PAN_BOX_CLASS, PanCue, TouchScroll
 
     g = get_game(name)
     players = min(max(2, g.min_players), g.max_players)
@@ -153,9 +154,16 @@ def test_every_board_keeps_a_swipe_from_ipycanvas(name):
     while todo:
         w = todo.pop()
         kids = list(getattr(w, "children", ()) or ())
-        if any(isinstance(k, (Canvas, MultiCanvas)) for k in kids):
+        boxes = [k for k in kids if PAN_BOX_CLASS in getattr(k, "_dom_classes", ())]
+        for box in boxes:
+            assert all(isinstance(c, (Canvas, MultiCanvas)) for c in box.children), (name, type(w).__name__)
             touch = [k for k in kids if isinstance(k, TouchScroll)]
+            cue = [k for k in kids if isinstance(k, PanCue)]
             assert len(touch) == 1 and touch[0].box_class in w._dom_classes, (name, type(w).__name__)
+            assert len(cue) == 1 and cue[0].host_class == touch[0].box_class, (name, type(w).__name__)
+            assert kids.index(cue[0]) == kids.index(box) - 1, "the cue is right over the board"
             found += 1
+        assert not any(isinstance(k, (Canvas, MultiCanvas)) for k in kids) or PAN_BOX_CLASS in w._dom_classes, \
+            f"a canvas of {name}'s play view outside a pan box"
         todo.extend(kids)
     assert found, f"{name}'s play view has no canvas board"

@@ -74,4 +74,4 @@ def test_p3s_fall_after_taking_2_gold_is_real_played_to_the_end():
     bots = [agent_table(game)["greedy"](50 + p) for p in range(4)]
     while s.current_player() != P3:
         s.apply_action(bots[s.current_player()].act(s))
-    assert "place a marble field on land slot 0,2" in placing(s)
+    assert "place a marble field (+1 marble income) on land slot 0,2 for 3 gold" in placing(s)

@@ -49,7 +49,9 @@ def test_several_tile_kinds_are_offered_as_buttons():
     v = EstatePlayView(s, bots=[1], auto_bots=False)
     cands = v.click_slot((0, 2))
     assert cands == [PlaceTile("forest", (0, 2)), PlaceTile("tax_land", (0, 2))]
-    assert [b.description for b in v.choices.children] == ["place a forest on land slot 0,2", "place a tax land on land slot 0,2"]
+    # each tile named with what it gives and costs (the box: +1 income each, 3 gold a tile)
+    assert [b.description for b in v.choices.children] == ["place a forest (+1 wood income) on land slot 0,2 for 3 gold",
+                                                           "place a tax land (+1 gold income) on land slot 0,2 for 3 gold"]
     v.choices.children[1].click()
     assert v.state.lands[(0, 2)]["tile"] == "tax_land"
 

@@ -62,7 +62,7 @@ def test_a_cell_selected_is_said_in_the_live_region_and_the_board_is_panned_to_t
         if w.ex.highlight and getattr(w.board, "pan_to", None) is not None:
             xs = [w.board.geom.centre(c)[0] for c in w.ex.highlight]
             want = round((min(xs) + max(xs)) / 2 / w.board.geom.width, 4)
-            assert 0 < want < 1 and w.board.keypad.pan_x == want, (key, w.board.keypad.pan_x, want)
+            assert 0 < want < 1 and w.board.pan.pan_x == want, (key, w.board.pan.pan_x, want)
         if w.ex.kind != "cells":
             continue
         a, b = sorted(w.ex.answer)[:2] if len(w.ex.answer) > 1 else (sorted(w.ex.answer)[0], None)

@@ -260,6 +260,18 @@ def test_slot_names_on_the_estate_board_are_readable(size):
     assert min(p.size for p in names) == max(9, NAME_SCALE * size) and NAME_SCALE >= 0.3
 
 
+@pytest.mark.parametrize("key", list(ESTATE))
+def test_the_estate_exercise_board_is_drawn_with_12_px_text(key):
+    """The estate's exercise board is drawn as its play view's (every text at least 12 px at its own
+    size: readable on a laptop, where it may not scale up, and on a phone), so its canvas says so."""
+    from haunted_kit.estate.widgets import exercise
+    from haunted_kit.widgets.canvas import PHONE_TEXT_PX, READABLE_CLASS
+
+    w = exercise(key, 1)
+    least = min(p.size for p in board_primitives(w.ex.state, w.board.geom) if isinstance(p, Text))
+    assert least >= PHONE_TEXT_PX and READABLE_CLASS in w.board.canvas._dom_classes, (key, least)
+
+
 def _set_wrongs(ex) -> list:
     """Several different wrong answers to a set exercise (pick or cells) that it can read."""
     if ex.kind == "pick":

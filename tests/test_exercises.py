@@ -319,7 +319,7 @@ def test_number_feedback_nudges_then_applies_the_rule_and_never_states_the_answe
     assert ex.check(1).text.startswith("1 is too low.")
     fb = ex.check(3, attempt=2)
     assert fb.step == "rule" and fb.text == (
-        "You said 3, which is too high. Plain cell 3,-3 on R03: look up plain in the terrain table; ghost "
+        "You said 3, which is too high. Plain cell 3,-3 on region tile R03: look up plain in the terrain table; ghost "
         "card 3 in play, and the cell holds a ghost. Add these up for the cell entered, not the cell left.")
     assert ex.check(0, attempt=2).text.startswith("You said 0, which is too low.")
     assert "charges" not in fb.text and ex.answer_text() == "The answer: 2."

@@ -100,7 +100,9 @@ def test_landmarks_refusals_come_from_why_not():
     assert not v.attempt(Follow())
     assert v.last_refusal == s.why_not(Follow()) and v.last_refusal.section == "Architects: How To Play, Build"
     assert v.message == f"Not allowed: follow the lead action: {s.why_not(Follow())}"
-    assert v.attempt(Decline()) and v.state.is_terminal()
+    # P3's bot answers, P1's turn is complete and the leader's token passes left: P2 leads turn 2 of the box's 3
+    assert v.attempt(Decline()) and not v.state.is_terminal()
+    assert (v.state.round, v.state.rounds, v.state.phase, v.state.current_player()) == (2, 3, "lead", 1)
 
 
 def test_landmarks_lead_buttons_are_the_boxs_leads():
@@ -229,11 +231,12 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     # a Build is two decisions: the legal actions are the 5 payable cards, 146 Builds between them
     assert [a.card for a in v.legal] == ["armory", "barracks", "guard_house", "hidden_sanctum", "watch_post"]
     assert all(isinstance(a, ChooseBuilding) for a in v.legal) and len(v.builds()) == 146
-    names = [b.description for b in v.card_row.children]   # each card with its type and cost, before it is chosen
+    names = [b.description for b in v.card_row.children]   # each card with its type, cost and points, before it is chosen
     box = v.state.box
-    assert names == [f"{box.cards[k].name} ({box.cards[k].type} building; costs {' + '.join(box.cards[k].cost)})"
+    assert names == [f"{box.cards[k].name} ({box.cards[k].type} building; costs {' + '.join(box.cards[k].cost)}; "
+                     f"{box.cards[k].victory_points} victory point{'s' if box.cards[k].victory_points != 1 else ''})"
                      for k in ("armory", "barracks", "guard_house", "hidden_sanctum", "watch_post")]
-    assert names[2] == "Guard House (soldier building; costs wood)"
+    assert names[2] == "Guard House (soldier building; costs wood; 1 victory point)"
     assert v.build_box.layout.display == "" and not v.b_build.disabled  # clickable: it says why not yet
     assert v._menu_actions == [] and v.plan_pick.label == "(choose a card first)"  # one row of cards: the Build box's
     v.b_build.click()
@@ -255,14 +258,17 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     assert v.plan_chosen.value.count(escape(texts[0])) == 1 and v.all_pick.value == ChooseBuilding("armory")
     v.plan_pick.index = len(texts) - 1
     assert escape(texts[-1]) in v.plan_chosen.value
-    assert texts[0] == "your own sources: P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood"
+    # the discard named with what it is worth (its type, cost and points): the card given up
+    assert texts[0] == ("your own sources: P1's castle -> stone; P1's Castle Grounds + discard Barracks (soldier "
+                        "building; costs stone + stone; 2 victory points) -> wood")
     own = [t.startswith("your own sources") for t in texts]
     assert own == sorted(own, reverse=True) and any(own) and not all(own)   # own sources first, then gold to others
     v.plan_pick.value = plans[0]
     before = len(v.state.history())
     v.b_build.click()                                                # "Build it": both decisions
     assert [e.action for e in v.state.history()[before:before + 2]] == [ChooseBuilding("armory"), plans[0]]
-    assert v.message.startswith("P1: build the Armory (P1's castle -> stone; P1's Castle Grounds + discard Barracks -> wood).")
+    assert v.message.startswith("P1: build the Armory (P1's castle -> stone; P1's Castle Grounds + discard Barracks "
+                                "(soldier building; costs stone + stone; 2 victory points) -> wood).")
     assert v.undo() and len(v.state.history()) == before and v.state.chosen_building is None  # both taken back
     assert v.message == "P1's Build was taken back: both its decisions, the card and the payment."
     # the Guard House (1 wood): the first plan, picked at once, neither discards nor gives gold away
@@ -286,7 +292,7 @@ def test_landmarks_a_building_no_payment_fits_is_named_with_the_reason():
     v = LandmarksPlayView(s, bots=[0, 2], hints=False)
     assert [b.description.split(" (")[0] for b in v.card_row.children] == ["Alchemist's Hut", "Barracks",
                                                                               "Guard House", "Library"]
-    assert "Not buildable now: Arena (soldier building; costs stone + stone + food): the Arena needs 2 stone + 1 food but only 2 free sources can give them" \
+    assert "Not buildable now: Arena (soldier building; costs stone + stone + food; 3 victory points): the Arena needs 2 stone + 1 food but only 2 free sources can give them" \
         in v.cannot_note.value
     # the choice row: the first way to acquire each landmark open now (the list has every way), then Decline
     from haunted_kit.landmarks import Acquire
@@ -430,8 +436,9 @@ def test_landmarks_choosing_a_card_to_build_moves_the_keyboards_line_to_it():
     v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
     assert v.attempt(Lead("build"))
     cards = [a.card for a in v.legal]
-    assert v.keypad.text.startswith("Choice 1 of 5: choose to build the Armory.")
+    assert v.keypad.text.startswith("Choice 1 of 5: choose to build the Armory (soldier building; costs stone + wood; "
+                                    "2 victory points).")
     v.card_row.children[3].click()                             # the Hidden Sanctum, the 4th card
     assert cards[3] == "hidden_sanctum" and v.cursor == 3
-    assert v.keypad.text.startswith("Choice 4 of 5: choose to build the Hidden Sanctum.")
+    assert v.keypad.text.startswith("Choice 4 of 5: choose to build the Hidden Sanctum (")
     assert v.all_pick.value == ChooseBuilding("hidden_sanctum")

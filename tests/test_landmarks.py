@@ -163,7 +163,7 @@ def test_architect_deal_is_an_explicit_seeded_chance_node():
 def test_new_game_refuses_bad_parameters():
     with pytest.raises(lm.ConfigError, match="players must be an integer from 2 to 5, got 6"):
         lm.new_game(6)
-    with pytest.raises(lm.ConfigError, match="rounds must be an integer from 1 to 1000, got 0"):
+    with pytest.raises(lm.ConfigError, match=r"rounds \(the turns to play\) must be an integer from 1 to 1000, got 0"):
         lm.new_game(3, rounds=0)
     with pytest.raises(lm.ConfigError, match="modules must map some of landmarks, architects, castle_grounds"):
         lm.new_game(3, modules={"ghosts": True})
@@ -187,10 +187,13 @@ def test_example_statue_acquisition():
     s.apply_action(lm.Acquire("statue", ("village_square",)))
     assert s.tokens[1]["statue"] == 1 and s.supply["statue"] == 4  # 2 players: 5 - 1
     assert s.hands[1] == ["tannery"] and s.discard_pile == ["village_square"]
-    assert s.events().text.iloc[-3] == (
+    acquired = s.events().query("kind == 'landmark_acquired'").text.tolist()
+    assert acquired == [
         "P2 discards the Village Square (showing stone) and takes a Statue token into their village instead of "
-        "following (4 left; Landmarks: How To Play, Acquiring a Landmark).")
-    assert s.is_terminal()
+        "following (4 left; Landmarks: How To Play, Acquiring a Landmark)."]
+    # a position is a turn of a game of the box's 3 turns: P1's turn is complete, P2 leads the next
+    assert s.rounds == 3 and (s.round, s.leader, s.phase, s.current_player()) == (2, 1, "lead", 1)
+    assert not s.is_terminal() and "game_over" not in s.events().kind.tolist()
 
 
 def test_example_two_sets_score_six_set_points():
@@ -338,7 +341,8 @@ def test_illegal_action_leaves_state_unchanged():
 
 
 def test_turn_refusals():
-    s = lm.position(hands=[["tannery"], ["tannery"], ["granary"]], villages=[[]] * 3, gold=[0] * 3, lead="harvest")
+    s = lm.position(hands=[["tannery"], ["tannery"], ["granary"]], villages=[[]] * 3, gold=[0] * 3, lead="harvest",
+                    rounds=1)
     assert s.current_player() == 1 and s.followers() == [1, 2]
     s.apply_action(lm.Follow())
     assert s.events().text.iloc[-1] == ("P2 follows harvest (the base game's effect is outside the module; Landmarks: "
@@ -349,7 +353,7 @@ def test_turn_refusals():
     assert reason(s, lm.Decline()) == "the game is over"
     lead = lm.position(hands=[["tannery"], ["tannery"]], villages=[[]] * 2, gold=[0, 0], lead=None)
     assert reason(lead, lm.Acquire("silo", ("tannery",))) == (
-        "P1 leads this round; only the other players may follow or acquire a landmark")
+        "P1 leads this turn; only the other players may follow or acquire a landmark")
     assert reason(lead, lm.Lead("fly")) == "'fly' is not an action to lead (actions: harvest, build, develop, recruit, trade)"
     assert reason(lead, lm.Lead("build")) == ("P1 cannot lead build: no building in hand can be paid, even with the gold "
                                                   "that comes back at this lead")
@@ -486,8 +490,9 @@ def test_end_trigger_count_excludes_landmark_tokens():
     s.apply_action(lm.ChooseBuilding("tannery"))
     s.apply_action(lm.Build("tannery", (lm.Use("castle", 1, "food"),)))
     assert s.village_cards(1) == 12 and s.end_triggered
-    assert s.events().text.iloc[-3] == ("P2's village reaches 12 cards (landmark tokens do not count), which triggers "
-                                        "the end of the base game (Landmarks: How To Play, Acquiring a Landmark).")
+    assert s.events().query("kind == 'end_trigger'").text.tolist() == [
+        "P2's village reaches 12 cards (landmark tokens do not count), which triggers the end of the base game "
+        "(Landmarks: How To Play, Acquiring a Landmark)."]
 
 
 # ============================================================================ a whole example round, protocol, saves
@@ -503,16 +508,32 @@ def test_protocol_and_registry():
     assert s.returns() == [0.0, 0.0, 0.0]
 
 
-def test_seeded_round_is_terminal_when_every_follower_has_chosen():
+def test_a_new_game_plays_the_box_turns_one_lead_each_and_ends_after_the_last():
+    """new_game's default is the box's example_round.rounds, 3 turns: with 3 players every seat
+    leads once, the leader's token passing left when every follower has chosen (Take One Action)."""
     s = lm.new_game(3, seed=4)
+    assert s.box.example_round["rounds"] == 3 and s.rounds == 3
+    for turn, leader in ((1, 0), (2, 1), (3, 2)):
+        assert (s.round, s.leader, s.phase, s.current_player()) == (turn, leader, "lead", leader)
+        s.apply_action(lm.Lead("harvest"))
+        first, second = (leader + 1) % 3, (leader + 2) % 3
+        assert s.current_player() == first
+        s.apply_action(lm.Follow())
+        assert s.current_player() == second and not s.is_terminal()
+        s.apply_action(lm.Decline())
+    assert s.is_terminal() and s.current_player() is None and s.legal_actions() == []
+    assert s.returns() == [float(x) for x in lm.totals(s)]
+    assert [e.player for e in s.history()] == [None, 0, 1, 2, 1, 2, 0, 2, 0, 1]
+    assert [e.kind for e in s.log].count("round_ended") == 3
+
+
+def test_a_one_turn_game_is_terminal_when_every_follower_has_chosen():
+    s = lm.new_game(3, seed=4, rounds=1)
     s.apply_action(lm.Lead("harvest"))
-    assert [s.current_player()] == [1]
     s.apply_action(lm.Follow())
     assert not s.is_terminal()
     s.apply_action(lm.Decline())
-    assert s.is_terminal() and s.current_player() is None and s.legal_actions() == []
-    assert s.returns() == [float(x) for x in lm.totals(s)]
-    assert [e.player for e in s.history()] == [None, 0, 1, 2]
+    assert s.is_terminal() and [e.player for e in s.history()] == [None, 0, 1, 2]
 
 
 def _played(seed, players=3, rounds=3):

@@ -13,30 +13,32 @@ from haunted_kit.cli import main
 from haunted_kit.play import play_game
 
 
-def test_play_without_options_plays_the_declared_default_of_3_rounds(tmp_path, capsys):
-    """Without --players and --rounds: the game's own defaults (3 players, 3 rounds: every seat leads once,
-    ruling L1), the same game as the kit's loop with those settings, not the box's one example round."""
+def test_play_without_options_plays_the_declared_default_of_3_turns(tmp_path, capsys):
+    """Without --players and --turns: the game's own defaults (3 players, 3 turns: every seat leads once,
+    ruling L1), the same game as the kit's loop with those settings and as new_game's default (the box's)."""
     save = tmp_path / "lm.json"
     assert main(["play", "--game", "landmarks", "--seed", "7", "--agents", "greedy,random", "--save", str(save)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Landmarks & Architects, 3 players, 3 rounds (")
+    assert out.startswith("Landmarks & Architects, 3 players, 3 turns (")
     ref, _ = play_game("landmarks", players=3, seed=7, agents=["greedy", "random"], rounds=3)
     s = lm.LandmarksState.load(save)
     assert s.history() == ref.history() and s.is_terminal() and s.rounds == 3
+    assert lm.new_game(3, seed=7).rounds == 3  # new_game's own default: the box's example_round.rounds
     leaders = [e.player for e in s.history() if type(e.action).__name__ == "Lead"]
     assert leaders == [0, 1, 2]  # every seat led once
     assert f"Decisions: {sum(1 for e in s.history() if not e.chance)};" in out
-    with pytest.raises(SystemExit) as exit_:
-        main(["play", "--game", "landmarks", "--rounds", "0"])
-    assert exit_.value.code == 2 and "argument --rounds: must be a whole number from 1 to 1000, got 0" in capsys.readouterr().err
+    for flag in ("--turns", "--rounds"):  # the rulebook's word, and the flag's earlier name
+        with pytest.raises(SystemExit) as exit_:
+            main(["play", "--game", "landmarks", flag, "0"])
+        assert exit_.value.code == 2 and "argument --turns: must be a whole number from 1 to 1000, got 0" in capsys.readouterr().err
 
 
 def test_play_prints_points_and_writes_save_and_log(tmp_path, capsys):
     save, log = tmp_path / "lm.json", tmp_path / "lm.csv"
     assert main(["play", "--game", "landmarks", "--players", "3", "--seed", "7", "--agents", "greedy,random",
-                 "--rounds", "1", "--save", str(save), "--log", str(log)]) == 0
+                 "--turns", "1", "--save", str(save), "--log", str(log)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Landmarks & Architects, 3 players, 1 round (building cards: kit example deck "
+    assert out.startswith("Landmarks & Architects, 3 players, 1 turn (building cards: kit example deck "
                           "(not the published cards))")
     # seat i's bot is seeded 7 * 100 + i (the kit's seat rule): P1's greedy bot leads build and builds
     # (three decisions: the lead, the card, its payment), P2 and P3 acquire instead: 5 decisions
@@ -110,10 +112,10 @@ def test_simulate_plays_landmarks_and_the_unique_best_seat_wins(tmp_path):
 
 @settings(max_examples=60, deadline=None)
 @given(text=st.one_of(st.text(max_size=12), st.integers(-10**20, 10**20).map(str)))
-def test_any_rounds_text_is_read_or_refused_naming_the_flag(text):
-    """Whatever is typed after --rounds: a whole number from 1 to 1000 is taken (the run then stops at
-    the player count 99, checked after the options), anything else is refused naming --rounds; exit 2,
-    never a traceback."""
+def test_any_turns_text_is_read_or_refused_naming_the_flag(text):
+    """Whatever is typed after --rounds (the earlier name of --turns): a whole number from 1 to 1000 is
+    taken (the run then stops at the player count 99, checked after the options), anything else is
+    refused naming --turns; exit 2, never a traceback."""
     err = io.StringIO()
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exit_:
         main(["play", "--game", "landmarks", "--players", "99", f"--rounds={text}"])
@@ -124,4 +126,4 @@ def test_any_rounds_text_is_read_or_refused_naming_the_flag(text):
     except ValueError:
         taken = False
     assert ("argument --players: invalid choice: 99" in said) == taken, said
-    assert taken or "argument --rounds: " in said, said
+    assert taken or "argument --turns: " in said or "argument --turns/--rounds: " in said, said

@@ -97,7 +97,7 @@ def test_refusals_at_each_step_name_the_reason_and_change_nothing():
         lm.Build("granary"): "P1 has no Granary in hand",
         lm.Build("vardo", (lm.Use("castle", 0, "wood"),)): two,
         lm.Build("tannery", (lm.Use("castle", 0, "food"),)): two,
-        lm.Decline(): "P1 leads this round; only the other players may follow or acquire a landmark",
+        lm.Decline(): "P1 leads this turn; only the other players may follow or acquire a landmark",
     }
     for action, words in first.items():
         assert reason(s, action) == words, action

@@ -15,8 +15,9 @@ from haunted_kit.widgets.canvas import CommandCounter
 from haunted_kit.landmarks.widgets import LandmarksPanel, RecordStepView
 
 
-def _round(seed=1):
-    s = lm.new_game(3, seed=seed)
+def _one_turn(seed=1):
+    """A game of one turn (P1 leads build), played to its end at random."""
+    s = lm.new_game(3, seed=seed, rounds=1)
     s.apply_action(lm.Lead("build"))
     rng = random.Random(seed)
     while not s.is_terminal():
@@ -25,8 +26,8 @@ def _round(seed=1):
 
 
 def test_panel_svg_is_deterministic_and_labels_the_kit_example_deck():
-    s = _round()
-    a, b = str(panel_svg(s)), str(panel_svg(_round()))
+    s = _one_turn()
+    a, b = str(panel_svg(s)), str(panel_svg(_one_turn()))
     assert a == b and a.startswith("<svg") and 'class="hk-landmarks-panel"' in a
     assert 'style="max-width:100%;height:auto"' in a   # fits a notebook's output area, never scrolls sideways
     assert "Building cards: kit example deck (not the published cards)." in a
@@ -58,7 +59,7 @@ def test_canvas_panel_draws_and_redraws():
 
 
 def test_step_view_walks_the_record():
-    s = _round(4)
+    s = _one_turn(4)
     with capture_errors() as caught:
         view = RecordStepView(s)
         assert len(view) == len(s.history()) + 1 and view.k == len(view) - 1
@@ -219,7 +220,7 @@ def test_the_step_views_panel_keys_only_what_p1_sees_at_each_step():
     """The record stepper's panel (seen by P1) keys exactly the cards P1 sees at the step
     shown: every village's and developed row's cards and P1's own hand, never a card only
     another hand holds."""
-    s = _round(4)
+    s = _one_turn(4)
     view = RecordStepView(s, viewer=0)
     w = view.panel.whatis
     cards = {c.name for c in s.box.cards.values()}

@@ -30,7 +30,7 @@ from haunted_kit.notebook import frame_html
 from haunted_kit.render import style as S
 from haunted_kit.render.primitives import Text
 from haunted_kit.render.svg import least_font, readable_html, readable_width
-from haunted_kit.widgets.canvas import least_text_class, readable_min_width
+from haunted_kit.widgets.canvas import least_text_class, phone_min_width
 from haunted_kit.widgets.playview import side_layout
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
@@ -102,7 +102,7 @@ def test_the_fields_least_text_is_the_least_any_position_draws():
         drawn = min(p.size for p in prims if isinstance(p, Text))
         assert least_text(size) == pytest.approx(drawn)
         width = geom.width
-        assert readable_min_width(width, least_text(size)) == f"{round(width * 12 / drawn)}px"
+        assert phone_min_width(width, least_text(size)).endswith(f", {round(width * 12 / drawn)}px)")
     assert least_text(34, True, True, S.MIN_TEXT_PX) <= S.MIN_TEXT_PX
     assert least_text_class(5.94) == "hk-least-text-594"
 

@@ -286,7 +286,7 @@ def test_an_exported_table_is_a_save_that_replay_reads(name, tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     first = {"haunted": "Haunted Lands: 4 players, wanderer mode, ghost cards 1, 2, seed 11",
-             "estate": "Estate and Market", "landmarks": "Landmarks & Architects, 3 players, 2 rounds"
+             "estate": "Estate and Market", "landmarks": "Landmarks & Architects, 3 players, 2 turns"
              }.get(name, get_game(name).title)  # any other game: its title
     assert first in out
     again = get_game(name).load(path) if hasattr(get_game(name), "load") else None
@@ -314,10 +314,10 @@ def test_a_rollback_takes_every_page_of_the_table_back(name):
 def test_status_lines_say_where_the_game_stands():
     _c, t = created("landmarks")
     views = game_module("landmarks", "classroom")
-    assert views.status(t.state) == "Round 1 of 2, lead: P1 to move."
-    assert view_message(t, 0, 30)["status"] == "Round 1 of 2, lead: P1 (you) to move."
+    assert views.status(t.state) == "Turn 1 of 2, lead: P1 to move."
+    assert view_message(t, 0, 30)["status"] == "Turn 1 of 2, lead: P1 (you) to move."
     t.decide(0, next(a for a in t.state.legal_actions() if a.describe() == "lead harvest"))
-    assert views.status(t.state) == "Round 1 of 2, follow, harvest led by P1: P2 to move."
+    assert views.status(t.state) == "Turn 1 of 2, follow, harvest led by P1: P2 to move."
     play_until(t, lambda s: s.is_terminal())
     points = LR.totals(t.state)
     assert views.status(t.state) == "Game over: module points " + ", ".join(
@@ -352,7 +352,7 @@ def test_status_lines_say_where_the_game_stands():
                                                               "none, sell_marble, sell_glass, sell_wood_or_limestone, "
                                                               "exchange_marble_or_glass, exchange_resources, "
                                                               "exchange_wood, hire_two, hire_one_and_take, got 'steal'."),
-    ({"game": "landmarks", "options": {"rounds": 0}}, "Rounds (rounds) must be a whole number from 1 to 1000, got 0."),
+    ({"game": "landmarks", "options": {"rounds": 0}}, "Turns (rounds) must be a whole number from 1 to 1000, got 0."),
     ({"game": "landmarks", "options": {"architects": "maybe"}}, "Architects module (architects) must be yes or no, "
                                                                "got 'maybe'."),
     ({"game": "landmarks", "options": {"colour": "red"}}, "Landmarks & Architects has no setting 'colour' (its settings: "

@@ -17,8 +17,8 @@ import pytest
 
 from haunted_kit.games import default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
-from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, kind_of,
-                                  MEANWHILE, phase_now, round_word, teach_points)
+from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, choosing_words, kind_of,
+                                  MEANWHILE, phase_now, round_word, step_parts, teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
 from ruletools import games_with_module
@@ -237,7 +237,7 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
         assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
         # said new once, and no board to light: the toy draws none (its choices are listed)
         assert "New: New:" not in st.title
-        assert "(listed as your choices)" in st.text and "lit on the board" not in st.text
+        assert "(listed below)" in st.text and "lit on the board" not in st.text
     # its notebook view is the kit's own play view (no widgets module), and teaches the same
     with capture_errors() as caught:
         v = TutorialView("nim", seed=2, progress=False)
@@ -260,8 +260,7 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_that_draws_a_board_says_its_choices_are_lit_on_it(game):
     draws = game in games_with_module("draw")  # a game without a draw module has no board to light
-    assert choices_where(get_game(game)) == ("lit on the board or listed as your choices" if draws
-                                              else "listed as your choices")
+    assert choices_where(get_game(game)) == ("lit on the board and listed below" if draws else "listed below")
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():
@@ -325,7 +324,7 @@ def test_the_command_writes_the_notebook_and_says_how_to_open_it(tmp_path, capsy
         line = next(x for x in out.splitlines() if x.startswith("To open it: "))
         words = shlex.split(line.removeprefix("To open it: ").split("   ")[0])
         assert words[:2] == ["cd", str(tmp_path)] and words[2] == "&&"
-        assert words[3:] == [sys.executable, "-m", "voila", f"tutorial-{game}.ipynb"]
+        assert words[3:] == [sys.executable, "-m", "haunted_kit.classroom", f"tutorial-{game}.ipynb"]  # the kit's Voila
         assert os.access(words[3], os.X_OK) and importlib.util.find_spec("voila") is not None
 
 
@@ -463,7 +462,9 @@ def test_the_first_step_says_what_the_player_plays_for_and_how_the_game_ends(gam
     else:
         assert get_game(game).title in t.current.text
     v = TutorialView(game, progress=False)
-    assert escape(t.current.title) in v.lesson.value and escape(t.current.text) in v.lesson.value
+    lead, more, _ = step_parts(t.current)  # every sentence shown: the deciding one first, the rest under More
+    assert escape(t.current.title) in v.lesson.value and escape(lead) in v.lesson.value and escape(more) in v.lesson.value
+    assert sorted(f"{lead} {more}".split()) == sorted(t.current.text.split())
 
 
 def test_a_goal_teach_point_is_a_key_of_its_own_and_bad_keys_are_refused():
@@ -550,7 +551,7 @@ def test_a_step_shown_again_reads_from_the_current_position(game):
             break
         t.attempt(bot.act(t.state.copy()))
         now = t.legal_by_kind()
-        changed = [k for k in first if now.get(k[5:]) and f"among {len(now[k[5:]])} of this kind" not in first[k].text]
+        changed = [k for k in first if now.get(k[5:]) and choosing_words(get_game(game), len(now[k[5:]])) not in first[k].text]
         gone = [k for k in first if k[5:] not in now]
         if changed and gone:
             break
@@ -559,7 +560,7 @@ def test_a_step_shown_again_reads_from_the_current_position(game):
         t.replay(key)
         st = t.shown()
         n = len(t.legal_by_kind()[key[5:]])
-        assert f"among {n} of this kind" in st.text and st.text != first[key].text
+        assert choosing_words(get_game(game), n) in st.text and st.text != first[key].text
         assert st.choices[0] == describe_action(t.legal_by_kind()[key[5:]][0], t.state)
     for key in gone:
         t.replay(key)

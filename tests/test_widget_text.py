@@ -10,6 +10,8 @@ from haunted_kit.estate.widgets import EstatePlayView
 from haunted_kit.haunted.widgets.exercise import exercise
 from haunted_kit.haunted.widgets.play import PlayView
 from haunted_kit.landmarks.widgets import LandmarksPlayView
+from haunted_kit.games import game_of
+from haunted_kit.tutorial import round_word
 from haunted_kit.widgets.text import html_text, visible_text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -45,7 +47,9 @@ def test_an_exercise_shows_its_question_as_its_text():
 def test_a_play_view_text_names_the_position_it_shows(make):
     one, other = make(1), make(2)
     text = one._repr_mimebundle_()["text/plain"]
-    assert text.startswith(f"{type(one).__name__}: ") and ("Season 1" in text or "Round 1" in text) and "<div" not in text
+    word = round_word(game_of(one.state)).capitalize()
+    # where the game stands, in its own words: Haunted Lands' season, the estate's season, Landmarks' turn
+    assert text.startswith(f"{type(one).__name__}: ") and ("Season 1" in text or f"{word} 1 of" in text) and "<div" not in text
     assert text == make(1)._repr_mimebundle_()["text/plain"]              # the same seed: the same text
     assert other._repr_mimebundle_()["text/plain"] != text                # another deal shows other words
 

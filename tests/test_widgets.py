@@ -112,7 +112,7 @@ def test_hover_shows_the_cells_facts():
     fw = FieldWidget(s, size=30)
     fw.hover(*fw.geom.centre((3, 1)))
     text = fw.info.value
-    assert "plain (3, 1) on R01" in text and "next to a lake" in text
+    assert "plain cell 3,1 on region tile R01" in text and "next to a lake" in text   # cells and tiles as the board names them
     assert "exploring here costs P1" in text
     fw.hover(*fw.geom.centre((2, 1)))
     assert "lake" in fw.info.value and "cannot be explored" in fw.info.value
@@ -255,7 +255,8 @@ def test_several_candidates_on_a_cell_are_offered_as_buttons():
     cands = view.click_action((3, 1))
     assert set(cands) == {A.Extract((3, 1), "food"), A.Extract((3, 1), "water")}
     labels = [b.description for b in view.choices.children]
-    assert labels == [name_cells(a.describe()) for a in cands]
+    assert labels == [name_cells(a.describe_at(view.state)) for a in cands]  # as every view words them
+    assert labels == ["extract food on your plain cell 3,1", "extract water on your plain cell 3,1"]
     assert "choose one" in view.message
     before = view.state.to_json()
     water = next(b for b in view.choices.children if "water" in b.description)
@@ -283,7 +284,13 @@ def test_buttons_cover_the_turn_actions():
     view = PlayView(at_turns())
     assert view.turn_box.layout.display == ""
     assert [b.description.split(" (")[0] for b in view.train_box.children] == list(view.state.config.box.tracks)
-    assert [b.description for b in view.learn_box.children] == ["skill 1", "skill 4", "skill 7", "skill 10"]
+    box = view.state.config.box  # each skill card with its cost on its button, its effect listed under them
+    assert [b.description for b in view.learn_box.children] == [
+        f"skill {k} ({' + '.join(box.skills[k].cost)})" for k in (1, 4, 7, 10)]
+    assert view.learn_box.children[0].description == "skill 1 (food + water)"
+    for k in (1, 4, 7, 10):
+        assert escape(f"skill {k} ({box.skills[k].deck}: {box.skills[k].text.rstrip('.')}; "
+                      f"costs {' + '.join(box.skills[k].cost)})") in view.learn_words.value
     assert [o[1] for o in view.all_pick.options] == view.state.legal_actions()
     view.all_pick.value = A.EndTurn()
     view.b_do.click()

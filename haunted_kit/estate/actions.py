@@ -58,6 +58,18 @@ class PlaceTile:
     def describe(self) -> str:
         return f"place a {self.tile.replace('_', ' ')} on land slot {tuple(self.slot)}"
 
+    def describe_at(self, state) -> str:
+        """In words at ``state``, with what the tile gives and costs (Expand the lands): ``"place
+        a forest (+1 wood income) on land slot (0, 2) for 3 gold"``, and a white-dotted slot's
+        Market-condition token (ruling E13)."""
+        try:
+            box = state.box
+            tile = box.tiles[self.tile]
+        except (AttributeError, KeyError, TypeError):
+            return self.describe()
+        dotted = (", a white-dotted land: a Market-condition token" if tuple(self.slot) in box.white_dotted else "")
+        return f"place a {tile.word} ({tile.gives}) on land slot {tuple(self.slot)} for {box.tile_price} gold{dotted}"
+
 
 @dataclass(frozen=True, slots=True)
 class Join:
@@ -68,6 +80,21 @@ class Join:
     def describe(self) -> str:
         return f"join the land on slot {tuple(self.slot)}"
 
+    def describe_at(self, state) -> str:
+        """In words at ``state``: whose tile, what it gives the joiner and the fee to its owner
+        (Expand the lands; rulings E8, E16): ``"join P2's forest on land slot (0, 2) (+1 wood
+        income; 1 gold to P2)"``."""
+        try:
+            box, land = state.box, state.lands[tuple(self.slot)]
+            tile = box.tiles[land["tile"]]
+        except (AttributeError, KeyError, TypeError):
+            return self.describe()
+        owner = f"P{land['owner'] + 1}"
+        full = tile.spaces and len(land["raised"]) >= tile.spaces
+        gives = f"no income: its {tile.spaces} spaces are taken" if full else tile.gives
+        return (f"join {owner}'s {tile.word} on land slot {tuple(self.slot)} ({gives}; "
+                f"{box.join_fee(len(land['markers']))} gold to {owner})")
+
 
 @dataclass(frozen=True, slots=True)
 class RemoveTile:
@@ -77,6 +104,15 @@ class RemoveTile:
 
     def describe(self) -> str:
         return f"remove a {self.tile.replace('_', ' ')} of the display from the game"
+
+    def describe_at(self, state) -> str:
+        """In words at ``state``, with what that tile would give whoever took it: ``"remove a
+        forest (+1 wood income) of the display from the game"`` (ruling E13)."""
+        try:
+            tile = state.box.tiles[self.tile]
+        except (AttributeError, KeyError, TypeError):
+            return self.describe()
+        return f"remove a {tile.word} ({tile.gives}) of the display from the game"
 
 
 @dataclass(frozen=True, slots=True)

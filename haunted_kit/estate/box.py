@@ -59,6 +59,11 @@ class LandTile:
     def word(self) -> str:
         return self.name.replace("_", " ")
 
+    @property
+    def gives(self) -> str:
+        """What it raises, in words: ``"+1 wood income"``."""
+        return f"+{self.amount} {self.raises} income"
+
 
 @dataclass(frozen=True)
 class MarketAction:
@@ -128,6 +133,11 @@ class EstateBox(Fingerprinted):
         """The outer lands: the slots on the board's rim."""
         r = max(hexgrid.distance(s, (0, 0)) for s in self.slots)
         return tuple(s for s in self.slots if hexgrid.distance(s, (0, 0)) == r)
+
+    def join_fee(self, markers: int) -> int:
+        """Gold a player pays a tile's owner to join it, with ``markers`` markers already on it:
+        ``join_fee_per_marker`` each, at most ``join_fee_cap`` (ruling E16)."""
+        return min(self.join_fee_cap, self.join_fee_per_marker * markers)
 
     def provenance_frame(self):
         """Every value's provenance as a pandas DataFrame (file, entry, field, provenance)."""

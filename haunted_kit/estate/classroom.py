@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..protocol import results_by_score
+from ..protocol import describe_action, results_by_score
 from ..render import style as S
 from ..tableview import (BOX_STYLE, PUBLIC, chip, choice_entries, help_html, legal_for, mover_line, read_form,
                          seat_roles, sentence_log_html)
@@ -100,13 +100,11 @@ def phase_sentence(state) -> str:
     return PHASE_SENTENCES["market" if state.visit is not None else state.phase]
 
 
-def label(action) -> str:
-    """The sentence a student reads for ``action`` (a slot written as the board writes it)."""
-    if isinstance(action, A.PlaceTile):
-        return f"place a {action.tile.replace('_', ' ')} on slot {S.cell_name(action.slot)}"
-    if isinstance(action, A.Join):
-        return f"join the land on slot {S.cell_name(action.slot)}"
-    return action.describe()
+def label(state, action) -> str:
+    """The sentence a student reads for ``action`` at ``state``, as every view says it
+    (:func:`~haunted_kit.protocol.describe_action`: a slot written as the board writes it, a
+    tile with what it gives and costs, a join with its owner and fee)."""
+    return describe_action(action, state)
 
 
 def cell_of(action):
@@ -191,7 +189,7 @@ def table_view(state, viewer: int, size: float, *, hot_seat: bool = False, revea
     acting, shown = seat_roles(state, viewer, hot_seat=hot_seat, revealed=revealed, bots=bots)
     legal = legal_for(state, acting)
     geom = land_geometry(state.box, size)
-    actions = choice_entries(legal, label, cell_of, geom.centre)
+    actions = choice_entries(legal, lambda a: label(state, a), cell_of, geom.centre)
     highlight = dict.fromkeys(tuple(a["cell"]) for a in actions if a["cell"] is not None)
     return {
         "acting": acting if legal else None, "needs_reveal": False,

@@ -88,7 +88,7 @@ def join_fee(s, slot) -> int:
 
 def land_join_fee(box, land: dict) -> int:
     """:func:`join_fee` of the land ``land`` (a ``state.lands`` entry) under ``box``'s rules."""
-    return min(box.join_fee_cap, box.join_fee_per_marker * len(land["markers"]))
+    return box.join_fee(len(land["markers"]))
 
 
 def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:

@@ -15,9 +15,9 @@ def _amounts(d: dict) -> str:
 
 def goal(state) -> str:
     b = state.box
-    return (f"The printed rules name no winner, so the kit measures one: after {b.seasons} seasons each player's "
-            f"holdings are valued in gold ({_amounts(b.value)} each) and the sole highest value ranks first. A "
-            "season ends when every player has passed.")
+    return (f"After {b.seasons} seasons the sole player whose holdings are worth the most in gold ranks first (the "
+            f"printed rules name no winner, so the kit measures one). Holdings are valued in gold ({_amounts(b.value)} "
+            "each). A season ends when every player has passed.")
 
 
 def setup(state) -> str:
@@ -27,13 +27,13 @@ def setup(state) -> str:
 
 def take_material(state) -> str:
     return ("Send a worker to the Raw Materials Factory to take wood, limestone or marble, at most your income of it "
-            f"this season; the first player to take a material this season may take {state.box.first_taker_extra} "
+            f"this season. The first player to take a material this season may take {state.box.first_taker_extra} "
             "extra.")
 
 
 def place_tile(state) -> str:
-    return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker: "
-            "your first tile over the shared lower area, every later one touching your estate. A forest raises your "
+    return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker. "
+            "Your first tile lies on the shared lower area, every later one touches your estate. A forest raises your "
             f"wood income, a limestone quarry limestone, a tax land gold. {marble_quarry(state)}")
 
 
@@ -45,8 +45,8 @@ def marble_quarry(state) -> str:
 
 def join(state) -> str:
     b = state.box
-    return (f"Put your marker on another player's tile: its owner gets {b.join_fee_per_marker} gold for each marker "
-            f"already there ({b.join_fee_cap} at most), and you get its income raise too.")
+    return (f"Put your marker on another player's tile to get its income raise too. Its owner gets "
+            f"{b.join_fee_per_marker} gold for each marker already there ({b.join_fee_cap} at most).")
 
 
 def visit(state) -> str:
@@ -68,7 +68,8 @@ def sale_prices(state) -> str:
 
 def trade(state) -> str:
     b = state.box
-    return (f"Each Market action is a different row of the table: sell ({sale_prices(state)}), exchange or hire. A "
+    return (f"Each Market action is a different row of the table: sell, exchange or hire. Sale prices: "
+            f"{sale_prices(state)}. A "
             f"marked price costs {b.price_first} the first time it is used in a season, then {b.price_later}.")
 
 
@@ -123,8 +124,8 @@ TEACH_POINTS = (
       "everyone has passed (kit ruling E1).", TURNS),
     T("kind:TakeMaterial", "Take a material", take_material, "Resource income", "08-take-limit",
       aid="a worker to the Factory: wood, limestone or marble, up to your income."),
-    T("kind:TakeGold", "Take gold", "Gold needs no worker: move your gold marker and take up to your gold income "
-      "this season, in one go or over several turns.", "Resource income",
+    T("kind:TakeGold", "Take gold", "Gold needs no worker: take up to your gold income this season, in one go or "
+      "over several turns. Your gold marker keeps count.", "Resource income",
       aid="no worker: up to your gold income this season."),
     T("kind:PlaceTile", "Place a land tile", place_tile, "Expand the lands", "08-slots", aid=aid_tile),
     T("kind:Join", "Join a land", join, "Expand the lands", aid=aid_join),

@@ -25,14 +25,14 @@ from ipycanvas import MultiCanvas
 
 from ..render import style as S
 from ..render.primitives import Text
-from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, redraw_for_new_views
+from ..widgets.canvas import draw_primitives, fit_to_output, held, on_tap, pan_parts, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
 from ..frames import reflow_table
 from ..widgets.whatis import WhatIsThis
 from . import actions as A
 from .draw import BOARD_SIZE, board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import GamePlayView, row_layout, side_layout
+from ..widgets.playview import GamePlayView, board_row, side_layout
 from .exercises import EXERCISES
 from .engine import GAME, new_game
 
@@ -50,7 +50,6 @@ class EstateBoard(ErrorReporting, W.VBox):
         # when a new browser view appears, e.g. in Voila)
         self.canvas = MultiCanvas(1, width=self.geom.width, height=self.geom.height)
         self.canvas.add_class("hk-estate-board")
-        self.add_class("hk-estate-board-box")
         banner = self._init_errors()
         self.legend = W.HTML(f'<div style="font:12px sans-serif;color:#444;max-width:{self.geom.width}px">'
                              f"{escape(legend_text(state))}</div>")
@@ -60,11 +59,13 @@ class EstateBoard(ErrorReporting, W.VBox):
         self.focus_fix = W.HTML("<style>canvas.hk-estate-board { scroll-margin: -100000px; }</style>",
                                 layout=W.Layout(height="0px", margin="0px"))
         self.whatis = WhatIsThis(noun="slot", width=self.geom.width) if key else None
-        self.children = [self.canvas, self.legend, *([self.whatis] if key else []), banner, self.focus_fix,
-                         TouchScroll("hk-estate-board-box")]  # a swipe on the board scrolls the page (a phone)
+        # only the canvas pans in its box (a phone), under its cue; a swipe on it scrolls the page
+        self.pan, self.pan_box, touch = pan_parts(self, "hk-estate-board-box", [self.canvas], "The land board")
+        self.children = [self.pan, self.pan_box, self.legend, *([self.whatis] if key else []), banner, self.focus_fix,
+                         touch]
         # drawn at its own size, scaled down in a narrow output area (clicks are scaled back)
         least = min(p.size for p in board_primitives(state, self.geom) if isinstance(p, Text))
-        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self, min_text=least)
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self.pan_box, min_text=least)
         self._handlers: list = []
         self.highlight: tuple = ()
         self.state = state
@@ -119,13 +120,14 @@ def players_html(s) -> str:
     kit measure) and whether each passed, one padded row per player, reflowing in a narrow
     column (:func:`haunted_kit.frames.reflow_table`)."""
     head = "".join(f'<th style="{_CELL}">{h}</th>' for h in ("player", "income", "holds", "workers supply/Factory/Inn",
-                                                               "tokens", "gold value*", ""))
+                                                               "tokens", "gold value*", "passed"))
     rows = []
     for p in range(s.players):
         w = s.workers[p]
         cells = [", ".join(f"{v} {r}" for r, v in s.income[p].items()), ", ".join(f"{v} {r}" for r, v in s.hand[p].items()),
-                 f"{w['supply']}/{w['factory']}/{w['inn']}", s.tokens[p], s.gold_value(p), "passed" if s.passed[p] else ""]
-        rows.append(f'<tr><td style="{_CELL};color:{S.player_colour(p)};font-weight:bold">P{p + 1}</td>'
+                 f"{w['supply']}/{w['factory']}/{w['inn']}", s.tokens[p], s.gold_value(p), "yes" if s.passed[p] else "no"]
+        # the player's colour as a bar beside the name (coloured text on white would be too faint to read)
+        rows.append(f'<tr><td style="{_CELL};border-left:6px solid {S.player_colour(p)};font-weight:bold">P{p + 1}</td>'
                     + "".join(f'<td style="{_CELL}">{c}</td>' for c in cells) + "</tr>")
     table = (f'<table class="hk-players" style="font:13px sans-serif;border-collapse:collapse"><thead><tr>{head}</tr>'
              f"</thead><tbody>{''.join(rows)}</tbody></table>")
@@ -167,7 +169,7 @@ class EstatePlayView(GamePlayView):
 
     def game_parts(self) -> list:
         side = W.VBox([self.slot_note, self.controls, self.market], layout=side_layout())
-        return [self.status, self.message_label, self.banner, W.HBox([self.board, side], layout=row_layout()),
+        return [self.status, self.message_label, self.banner, board_row(self.board, side),
                 self.players_panel,
                 self.log_panel]
 
@@ -224,9 +226,10 @@ class EstatePlayView(GamePlayView):
         return cands
 
 
-def exercise(key: str, seed: int = 0, *, size: float = 26) -> ExerciseWidget:
+def exercise(key: str, seed: int = 0, *, size: float = BOARD_SIZE) -> ExerciseWidget:
     """The widget for estate exercise ``key`` of :data:`haunted_kit.estate.exercises.EXERCISES` on
-    seed ``seed``, with the land board of its position. Raises
+    seed ``seed``, with the land board of its position, drawn at the play view's size (every text of
+    it at least 12 px, on a phone and on a laptop). Raises
     :class:`~haunted_kit.exercises.ExerciseError` for an unknown key or a bad seed."""
     return ExerciseWidget(EXERCISES.make(key, seed), board=lambda state: EstateBoard(state, size=size))
 

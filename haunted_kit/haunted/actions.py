@@ -96,6 +96,19 @@ class Sell:
     def describe(self) -> str:
         return f"sell {' + '.join(self.payment)} (market option {self.option})"
 
+    def describe_at(self, state) -> str:
+        """In words at ``state``, with what the sale pays the player to move: ``"sell water +
+        water for 5 pecunias (market option 2)"``, a learned skill's extra included (Additional
+        Actions: Selling; Market Cards; the skill card whose effect is ``sell_bonus``)."""
+        try:
+            box, p = state.box, state.current_player()
+            gain = box.market_cards[state.market][self.option - 1].pecunias
+            gain += sum(box.skills[k].amount for k in state.skills
+                        if box.skills[k].effect == "sell_bonus" and p is not None and state.knows_skill(p, k))
+        except (AttributeError, KeyError, IndexError, TypeError):
+            return self.describe()
+        return f"sell {' + '.join(self.payment)} for {gain} pecunia{'s' if gain != 1 else ''} (market option {self.option})"
+
 
 @dataclass(frozen=True, slots=True)
 class Train:
@@ -115,6 +128,13 @@ class Learn:
 
     def describe(self) -> str:
         return f"learn skill {self.skill}"
+
+    def describe_at(self, state) -> str:
+        """In words at ``state``, with the card's effect and cost from the box in play: ``"learn
+        skill 1 (Communication: Each contact with a ghost also gives 1 valor; costs food +
+        water)"`` (Skill Cards; Additional Actions: Learning)."""
+        words = skill_card_words(state, self.skill)
+        return f"learn {words}" if words else self.describe()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +174,16 @@ class ChooseBonus:
     def describe(self) -> str:
         return f"take bonus reward {self.face}"
 
+    def describe_at(self, state) -> str:
+        """In words at ``state``: the face's reward on this season's bonus card, ``"take bonus
+        reward 6: 2 valor"`` (Bonus Cards; skill 2)."""
+        try:
+            card = state.box.bonus_cards[state.season]
+            reward = next(r for r in card.rewards if r.face == self.face)
+        except (AttributeError, KeyError, TypeError, StopIteration):
+            return self.describe()
+        return f"take bonus reward {self.face}: {reward.describe()}"
+
 
 @dataclass(frozen=True, slots=True)
 class RollBonus:
@@ -181,6 +211,25 @@ class ChooseQuest:
 
     def describe(self) -> str:
         return f"choose quest {self.quest}"
+
+    def describe_at(self, state) -> str:
+        """In words at ``state``, with the card's text (the player chooses knowing the cards,
+        Quest Cards): ``"choose quest 2: 1 valor for every 3 pecunias you hold."``."""
+        try:
+            return f"choose quest {self.quest}: {state.box.quests[self.quest].text}"
+        except (AttributeError, KeyError, TypeError):
+            return self.describe()
+
+
+def skill_card_words(state, skill: int) -> str:
+    """Skill card number ``skill`` as a choice names it, from ``state``'s box: ``"skill 1
+    (Communication: Each contact with a ghost also gives 1 valor; costs food + water)"``;
+    ``""`` when the box has no such card."""
+    try:
+        k = state.box.skills[skill]
+    except (AttributeError, KeyError, TypeError):
+        return ""
+    return f"skill {skill} ({k.deck}: {k.text.rstrip('.')}; costs {' + '.join(k.cost)})"
 
 
 Action = Union[Explore, Extract, Build, Contact, Sell, Train, Learn, EndTurn,

@@ -109,8 +109,12 @@ class Field:
         return out
 
     def describe(self, cell) -> str:
+        """``cell`` in words: its terrain, the cell and its tile, a region tile named as a region
+        tile with its code (the box's tile list, as setup's events draw it): ``"plain (0, -2)
+        on region tile R02"``, ``"suburb (0, -1) on Kalena"``."""
         i = self.cell_index(cell)
-        return f"{self.terrain[i]} {self.cells[i]} on {self.tile[i]}"
+        tile = self.tile[i]
+        return f"{self.terrain[i]} {self.cells[i]} on {tile if tile == KALENA else f'region tile {tile}'}"
 
 
 def resolve_cell(cells, index: dict, cell) -> int:

@@ -6,6 +6,7 @@ and sockets only."""
 
 from __future__ import annotations
 
+from ..protocol import describe_action
 from ..render.style import name_cells
 from ..tableview import choice_entries, help_html, legal_for, read_form, seat_roles, sentence_log_html
 from . import actions as A
@@ -49,12 +50,10 @@ def status(state) -> str:
 
 
 def action_label(state, action) -> str:
-    """A choice's words for a button: cells named as the board writes them
-    (:func:`haunted_kit.render.style.name_cells`), a quest card with its text
-    (rulebook "Quests": the player chooses knowing the cards)."""
-    if isinstance(action, A.ChooseQuest):
-        return f"choose quest {action.quest}: {state.config.box.quests[action.quest].text}"
-    return name_cells(action.describe())
+    """A choice's words for a button, as every view says it (:func:`~haunted_kit.protocol.describe_action`):
+    cells named as the board writes them, a card named with what it does and costs (a quest
+    card's text, a skill's effect and cost, a sale's pecunias, a bonus reward)."""
+    return describe_action(action, state)
 
 
 def when_of(event) -> str:

@@ -59,7 +59,7 @@ def summary(state, names=None) -> str:
     lines = []
     cfg = state.config
     lines.append(f"Haunted Lands: {cfg.players} players, {cfg.mode} mode, ghost cards {', '.join(map(str, cfg.ghost_cards))}, seed {cfg.seed}")
-    lines.append(f"Field: Kalena + {', '.join(state.layout)}; skills {', '.join(map(str, state.skills))}; market card {state.market}")
+    lines.append(f"Field: Kalena + region tiles {', '.join(state.layout)}; skills {', '.join(map(str, state.skills))}; market card {state.market}")
     if state.lost:
         # nobody ranks and no quest is scored: the valor is only what was gained before the fall
         lines.append(f"Collective loss: {state.over_reason}. Every player loses; no quest is revealed or scored.")

@@ -1154,6 +1154,9 @@ def _check_log(s: State) -> None:
 
 #: event kinds that version 1 saves never logged (their rebuilt logs have them)
 _NEW_EVENT_KINDS = frozenset({"nothing_produced"})
+#: a cell's region tile as sentences name it now (``on region tile R07``) and as version 1
+#: wrote it (``on R07``): the same event either way
+_REGION_TILE_NOW, _REGION_TILE_THEN = " on region tile ", " on "
 
 
 def _norm_events(events) -> list:
@@ -1161,11 +1164,13 @@ def _norm_events(events) -> list:
     sequence number and without :data:`_NEW_EVENT_KINDS`, for comparing logs across
     versions: version 1 logged production as spread and rest and reorder as turns,
     and logged nothing for a production step where nothing was produced. Each event is
-    one JSON text, so the comparison is typed (``true`` is not ``1``)."""
+    one JSON text, so the comparison is typed (``true`` is not ``1``); a region tile is read
+    as version 1 named it (:data:`_REGION_TILE_NOW`)."""
     out = json.loads(json.dumps([e.to_dict() for e in events if e.kind not in _NEW_EVENT_KINDS]))
     for e in out:
         e.pop("phase")
         e.pop("seq", None)
+        e["text"] = e["text"].replace(_REGION_TILE_NOW, _REGION_TILE_THEN)
     return [json.dumps(e, sort_keys=True) for e in out]
 
 

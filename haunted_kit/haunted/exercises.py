@@ -355,7 +355,7 @@ def _cost_parts(s, p: int, c: int) -> str:
     look up in the table, the player's skills, ghost card 3."""
     box = s.config.box
     terrain = s.field.terrain[c]
-    where = s.field.describe(c)  # "forest cell 1,-2 on R03": the cell named once
+    where = s.field.describe(c)  # "forest cell 1,-2 on region tile R03": the cell named once
     bits = [f"{where[:1].upper()}{where[1:]}: look up {terrain} in the terrain table"]
     known = [k for k in s.skills_known(p) if box.skills[k].effect in _ENTRY_SKILLS]
     if known:

@@ -91,10 +91,10 @@ def goal(state) -> str:
 
 
 def turns(state) -> str:
-    return ("After production each player takes one turn, in turn order, and may take any number of actions while "
-            "they can pay for them: the basic actions (explore, extract, build, contact) with action tokens, "
-            f"anywhere; selling with resources, only in {_places(state, 'sell')}; training and learning with "
-            f"pecunias and resources, only in {_places(state, 'train_and_learn')}.{kalena_skill(state)}")
+    return ("After production each player takes one turn, in turn order, with any number of actions they can pay "
+            "for. The basic actions (explore, extract, build, contact) cost action tokens, anywhere; selling costs "
+            f"resources, only in {_places(state, 'sell')}; training and learning cost pecunias and resources, only "
+            f"in {_places(state, 'train_and_learn')}.{kalena_skill(state)}")
 
 
 def explore_changes(state) -> str:
@@ -120,7 +120,7 @@ def explore(state) -> str:
 def extract(state) -> str:
     made = ", ".join(f"{t.name} {t.extract}" for t in state.box.terrains.values() if t.extract and t.explorable)
     return (f"Flip an extraction token to take 1 resource of your sensor's cell ({made}) or water from an "
-            "adjacent lake; a depletion token then marks the cell. Not on a depleted cell or one with a building. "
+            "adjacent lake. A depletion token then marks the cell. Not on a depleted cell or one with a building. "
             f"You keep at most {state.box.resource_cap} of each resource.")
 
 
@@ -175,12 +175,13 @@ def ghost_words(state) -> str:
 
 
 def board_words(state) -> str:
-    """How the board and the log name a cell, from the board in play (its map tiles' names)."""
+    """How the board and the log name a cell, from the board in play (its region tiles' names)."""
     f = state.field
     tiles = sorted({t for t in f.tile if t != "Kalena"})
     i = next(i for i, t in enumerate(f.tile) if t != "Kalena")
-    return (f"The board is laid from map tiles ({', '.join(tiles)}) around the central Kalena tile; the log names a "
-            f"cell by its terrain, its coordinates and its map tile, such as '{f.describe(f.cells[i])}'. A black "
+    return (f"The board is laid from {len(tiles)} region tiles ({', '.join(tiles)}: the kit's names of the region "
+            f"tiles, a thick outline around each) around the central Kalena tile; the log names a cell by its terrain, "
+            f"its coordinates and its tile, such as '{f.describe(f.cells[i])}'. A black "
             "diamond (\u25c6) on a cell is a depletion token: nothing more can be extracted there.")
 
 

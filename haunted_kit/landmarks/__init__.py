@@ -7,7 +7,7 @@ follow, acquire a landmark with a chosen discard, or decline; a Build in two dec
 node; scoring that explains each point; a payment planner on a networkx graph.
 
     from haunted_kit import landmarks as lm
-    s = lm.new_game(players=3, seed=1)           # a seeded example round (kit example deck)
+    s = lm.new_game(players=3, seed=1)           # a seeded game of the box's 3 turns (kit example deck)
     s.legal_actions(); s.options(); s.why_not(lm.Acquire("silo", ("tannery",)))
     lm.score_table(s); s.plan_payments("vardo")
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from ..protocol import is_integer, strict_equality
 
-__all__ = ["Acquire", "Build", "ChooseBuilding", "Decline", "Follow", "Lead", "Use", "action_from_dict", "action_to_dict"]
+__all__ = ["Acquire", "Build", "ChooseBuilding", "Decline", "Follow", "Lead", "Use", "action_from_dict", "action_to_dict",
+           "card_words"]
 
 SOURCES = ("castle", "developed", "grounds")
 
@@ -30,6 +31,20 @@ SOURCES = ("castle", "developed", "grounds")
 def _name(box, key: str) -> str:
     card = box.cards.get(key) if box is not None else None
     return card.name if card is not None else key
+
+
+def card_words(box, key: str) -> str:
+    """A card as a choice names it, with what a player weighs before building or discarding
+    it: its building type (what an architect scores, Architects: Scoring), its cost
+    (Architects: How To Play, Build) and its victory points, e.g. ``"Chapel (holy building;
+    costs stone + magic; 2 victory points)"``; an adventurer has no cost. The key itself
+    without a box (or a key the box lacks)."""
+    c = box.cards.get(key) if box is not None else None
+    if c is None:
+        return key
+    cost = f"; costs {' + '.join(c.cost)}" if c.cost else ""
+    points = f"; {c.victory_points} victory point{'s' if c.victory_points != 1 else ''}"
+    return f"{c.name} ({c.type} {c.kind}{cost}{points})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +67,15 @@ class Use:
     card: str = ""  #: the developed card at ``slot`` (named for descriptions; checked against the slot)
 
     def describe(self, box=None) -> str:
-        """E.g. ``"P1's castle -> wood"``, ``"P2's Castle Grounds + discard Tannery -> food"``."""
+        """E.g. ``"P1's castle -> wood"``, ``"P2's Castle Grounds + discard Tannery (worker building;
+        costs food; 1 victory point) -> food"`` (a discard named with what it is worth, :func:`card_words`)."""
         whose = f"P{self.owner + 1}'s"
         if self.source == "castle":
             return f"{whose} castle -> {self.resource}"
         if self.source == "developed":
             card = _name(box, self.card) if self.card else f"developed resource {self.slot + 1}"
             return f"{whose} {card} -> {self.resource}"
-        return f"{whose} Castle Grounds + discard {_name(box, self.discard)} -> {self.resource}"
+        return f"{whose} Castle Grounds + discard {card_words(box, self.discard)} -> {self.resource}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +105,7 @@ class ChooseBuilding:
     card: str
 
     def describe(self, box=None) -> str:
-        return f"choose to build the {_name(box, self.card)}"
+        return f"choose to build the {card_words(box, self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +140,7 @@ class Acquire:
     def describe(self, box=None) -> str:
         lt = box.landmarks.get(self.landmark) if box is not None else None
         what = lt.name if lt is not None else self.landmark
-        cards = " and ".join(_name(box, k) for k in self.discards) or "nothing"
+        cards = " and ".join(card_words(box, k) for k in self.discards) or "nothing"
         return f"acquire a {what} token, discarding {cards}"
 
 

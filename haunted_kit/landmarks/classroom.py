@@ -32,16 +32,15 @@ _BOX = default_box()
 MODULE_LABELS = {"landmarks": "Landmarks module", "architects": "Architects module",
                  "castle_grounds": "Castle Grounds cards"}
 
-CLASS_ROUNDS = max(3, _BOX.example_round["rounds"])  #: a new table's rounds unless the teacher says otherwise
+CLASS_ROUNDS = _BOX.example_round["rounds"]  #: a new table's turns unless the teacher says otherwise (the box's)
 
-#: the teacher's new-table form: rounds and which modules are played
+#: the teacher's new-table form: turns and which modules are played
 FORM = [
-    {"name": "rounds", "label": "Rounds", "kind": "int", "min": 1, "max": 1000,
+    {"name": "rounds", "label": "Turns", "kind": "int", "min": 1, "max": 1000,
      "default": CLASS_ROUNDS,
-     "help": f"Rounds before the game ends (each round one player leads; {CLASS_ROUNDS} by default at the "
-             f"classroom server, a game a class plays in a lesson; the kit's example round is "
-             f"{_BOX.example_round['rounds']}). The game also ends when a village reaches "
-             f"{_BOX.end_trigger_cards} cards."},
+     "help": f"Turns before the game ends (in each turn one player leads and the others follow, acquire or "
+             f"decline; {CLASS_ROUNDS} by default, so that with 3 players every seat leads once). The base game "
+             f"would also end when a village reaches {_BOX.end_trigger_cards} cards."},
     *({"name": m, "label": MODULE_LABELS.get(m, m.replace("_", " ")), "kind": "bool", "default": on,
        "help": f"Play with the {MODULE_LABELS.get(m, m)} (switched off, its rules and scoring are left out)."}
       for m, on in _BOX.modules.items()),
@@ -54,7 +53,7 @@ def options_from_form(form: dict) -> dict:
     take their defaults): ``rounds`` and ``modules`` (module name -> played).
 
     Raises:
-        ValueError: a sentence naming the field, e.g. ``"Rounds (rounds) must be a whole
+        ValueError: a sentence naming the field, e.g. ``"Turns (rounds) must be a whole
         number from 1 to 1000, got 0."``."""
     values = read_form(form, FORM, "Landmarks & Architects")
     return {"rounds": values.pop("rounds"), "modules": values}
@@ -63,7 +62,7 @@ def options_from_form(form: dict) -> dict:
 # ============================================================================ lines
 PHASE_SENTENCES = {
     "deal": "The architects are dealt face down, one to each player (Architects: Game Setup).",
-    "lead": ("Lead: the leader chooses this round's action; the gold on their castle and developed resources comes "
+    "lead": ("Lead: the leader chooses this turn's action; the gold on their castle and developed resources comes "
              "back first (Landmarks: How To Play, Take One Action)."),
     "build": ("Build: the leader chooses a building of their hand, then how to pay for it: each resource with a gold "
               "on their castle, a developed resource or a Castle Grounds (Architects: How To Play, Build)."),
@@ -73,13 +72,13 @@ PHASE_SENTENCES = {
 
 
 def status(state, viewer=None) -> str:
-    """One line on the game: round, phase, the lead, who is to move (``viewer``'s seat says
+    """One line on the game: turn, phase, the lead, who is to move (``viewer``'s seat says
     "you"), or the points at the end."""
     if state.is_terminal():
         points = R.totals(state)
         return "Game over: module points " + ", ".join(f"P{q + 1} {points[q]}" for q in range(state.players)) + "."
     lead = f", {state.lead} led by P{state.leader + 1}" if state.lead else ""
-    return mover_line(state, f"Round {state.round} of {state.rounds}, {state.phase}{lead}", viewer,
+    return mover_line(state, f"{R.turn_words(state).capitalize()}, {state.phase}{lead}", viewer,
                       "the architects are dealt")
 
 
@@ -149,8 +148,8 @@ def player_board_html(state, p: int, viewer: int, seen: dict | None = None) -> s
 
 
 def game_board_html(state) -> str:
-    """The landmark supply (cost, victory points, tokens left) and the round's lead."""
-    parts = [f"<div><b>Round {state.round} of {state.rounds}</b>"
+    """The landmark supply (cost, victory points, tokens left) and the turn's lead."""
+    parts = [f"<div><b>{R.turn_words(state).capitalize()}</b>"
              + (f": P{state.leader + 1} led {escape(state.lead)}" if state.lead else f": P{state.leader + 1} leads")
              + f" &middot; {len(state.draw_pile)} cards in the draw pile</div>"]
     if state.modules["landmarks"]:

@@ -27,7 +27,7 @@ def handout(parser, args, box) -> int:
 def summary(s, names=None) -> str:
     """Each player's module points by source, the decisions, and the deck's label."""
     table = R.score_summary(s)
-    lines = [f"Landmarks & Architects, {s.players} players, {s.rounds} round{'s' if s.rounds != 1 else ''} "
+    lines = [f"Landmarks & Architects, {s.players} players, {s.rounds} {R.ROUND_WORD}{'s' if s.rounds != 1 else ''} "
              f"(building cards: {s.box.deck_label})", table.to_string()]
     decisions = sum(1 for e in s.history() if not e.chance)
     lines.append(f"Decisions: {decisions}" + (f"; agents: {', '.join(f'P{i + 1} {a}' for i, a in enumerate(names))}"

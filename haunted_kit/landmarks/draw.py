@@ -26,6 +26,7 @@ from ..render import style as S
 from ..render.primitives import Circle, Rect, Text
 from ..render.svg import fitted_text, primitive_svg, readable_html, readable_width, text_width
 from . import rules as R
+from .actions import card_words
 
 RESOURCE_FILL = {"food": "#f0e442", "wood": "#6fb07f", "stone": "#bdbdbd", "magic": "#cc99cc"}
 WIDTH = 900
@@ -63,16 +64,6 @@ def _flow(n: int, x_start: float, x_end: float, step: float) -> list[tuple[int, 
 NARROW_WIDTH, NARROW_SCALE = 200, 4 / 3  #: a phone's panel: laid out 200 px wide, drawn 267 px wide (text >= 12 px): whole in a phone's Lab output area (274 px)
 WIDE_WIDTH, WIDE_SCALE = 675, 4 / 3  #: a laptop's panel: laid out 675 px wide, drawn 900 px wide (text >= 12 px)
 CARD_MIN_W = 110  #: the least width of a landmark card in the top row (the row wraps into a grid below it)
-
-
-def card_label(box, key) -> str:
-    """A card as a list names it: its name, its building type (or adventurer) and its cost,
-    e.g. ``"Chapel (holy building; costs stone + magic)"`` (an architect scores building
-    types, rule section "Architects: Scoring"; costs, "Architects: How To Play, Build")."""
-    c = box.cards[key]
-    kind = f"{c.type} building" if c.kind == "building" else f"{c.type} adventurer"
-    cost = f"; costs {' + '.join(c.cost)}" if c.cost else ""
-    return f"{c.name} ({kind}{cost})"
 
 
 def _scaled(p, k: float):
@@ -117,11 +108,11 @@ def _list_flow(items: list[str], x: float, y: float, width: float, size: float) 
 
 
 def _title(s) -> str:
-    """The panel's title line: the round, the lead and whose choice it is."""
+    """The panel's title line: the turn, the lead and whose choice it is."""
     lead = f"lead: {s.lead} (P{s.leader + 1} leads)" if s.lead else f"P{s.leader + 1} to lead"
     status = "game over" if s.is_terminal() else ("architects being dealt" if s.is_chance_node() else
                                                    f"P{s.current_player() + 1} to choose")
-    return f"Landmarks & Architects - round {s.round} of {s.rounds} - {lead} - {status}"
+    return f"Landmarks & Architects - {R.turn_words(s)} - {lead} - {status}"
 
 
 def panel_scene(s, viewer: int | None = None, width: float = WIDTH, scale: float = 1.0) -> tuple[list, float, float]:
@@ -176,7 +167,7 @@ def _band(s, p: int, viewer, x0: float, y0: float, width: float = WIDTH) -> tupl
     # the hand, under the village: a wrapping list, each card with its type and cost
     hand = s.hands[p]
     if viewer is None or viewer == p:
-        items = [card_label(s.box, k) for k in hand] or ["empty"]
+        items = [card_words(s.box, k) for k in hand] or ["empty"]
     else:
         items = [f"{len(hand)} cards"]
     items[0] = "hand: " + items[0]

@@ -1,4 +1,4 @@
-"""The flow of a Landmarks & Architects round, implementing :class:`haunted_kit.protocol.GameState`.
+"""The flow of a Landmarks & Architects game, turn by turn, implementing :class:`haunted_kit.protocol.GameState`.
 
 The base game (harvesting, recruiting, trading...) is not given, so the module plays the
 decisions its modules add on explicit positions:
@@ -16,10 +16,11 @@ decisions its modules add on explicit positions:
    followed by building, in the same two decisions), acquires a landmark instead, or
    declines (Landmarks: Take One Action).
 
-After the last follower the round ends; after ``rounds`` rounds the game is terminal and
+After the last follower the turn ends (the rulebook's turn; ``round`` in the code); after
+``rounds`` turns the game is terminal and
 :meth:`LandmarksState.returns` gives each player's module points (:func:`.rules.totals`).
 
-    s = new_game(players=3, seed=1)        # a seeded example round from the kit example deck
+    s = new_game(players=3, seed=1)        # a seeded game of the box's 3 turns from the kit example deck
     s = position(hands=[...], villages=[...], gold=[...], lead="build", cannot_follow=[1])
 """
 
@@ -134,14 +135,14 @@ class LandmarksState(Position):
         if self.phase == "deal":
             return R.refusal("the architects are being dealt (a chance node) before anyone acts", R.SEC_ARCHITECT_SETUP)
         if p == self.leader:
-            return R.refusal(f"{R.who(p)} leads this round; only the other players may follow or acquire a landmark",
+            return R.refusal(f"{R.who(p)} leads this turn; only the other players may follow or acquire a landmark",
                              R.SEC_TAKE)
         if self.phase in ("lead", "build"):
             return R.refusal(f"{R.who(self.leader)} must {'lead' if self.phase == 'lead' else 'build'} first; the others "
                              f"choose after the lead", R.SEC_TAKE)
         cur = self.current_player()
         if p != cur:
-            return R.refusal(f"it is {R.who(cur)}'s turn to follow (clockwise from the leader's left)", R.SEC_TAKE)
+            return R.refusal(f"{R.who(cur)} is the one to answer the lead now (clockwise from the leader's left)", R.SEC_TAKE)
         return None
 
     def _actor(self) -> int | None:
@@ -163,7 +164,7 @@ class LandmarksState(Position):
             return R.refuse_acquire(self, p if p is not None else -1, action.landmark, action.discards)
         if isinstance(action, Lead):
             if self.phase != "lead":
-                return R.refusal(f"only the leader leads, at the start of a round (now: {self.phase})", R.SEC_TAKE)
+                return R.refusal(f"only the leader leads, at the start of their turn (now: {self.phase})", R.SEC_TAKE)
             if action.action not in self.box.lead_actions:
                 return R.refusal(f"{action.action!r} is not an action to lead (actions: {', '.join(self.box.lead_actions)})",
                                  R.SEC_TAKE)
@@ -530,7 +531,7 @@ class LandmarksState(Position):
 
     def __repr__(self) -> str:
         who = self.current_player()
-        return (f"<Landmarks & Architects: {self.players} players, round {self.round}/{self.rounds}, {self.phase}"
+        return (f"<Landmarks & Architects: {self.players} players, {R.ROUND_WORD} {self.round}/{self.rounds}, {self.phase}"
                 + (f", {R.who(who)} to move" if who is not None else "") + ">")
 
     # ------------------------------------------------------------------ saves
@@ -597,18 +598,19 @@ def _setup_events(s: LandmarksState) -> None:
                               f"each type{extra} ({R.SEC_SETUP}).", supply=dict(s.supply))
 
 
-#: the most rounds a game may be set to last (``new_game(rounds=...)``)
+#: the most turns a game may be set to last (``new_game(rounds=...)``)
 MAX_ROUNDS = 1000
 
 
 def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modules: dict | None = None,
              box: LandmarksBox | None = None, auto_chance: bool = True, log: bool = True) -> LandmarksState:
-    """A seeded example round dealt from the **kit example deck** (not the published cards).
+    """A seeded game dealt from the **kit example deck** (not the published cards).
 
     Each player gets ``example_round`` cards of the box (hand, village, developed resources,
     gold); the architect deal is a chance node, resolved from ``seed`` when ``auto_chance``.
-    P1 leads first. Terminal after ``rounds`` rounds (default: the box's ``example_round.rounds``).
-    ``log`` is accepted for the kit's simulation tools; the log is always kept (a round logs
+    P1 leads first. Terminal after ``rounds`` turns (the rulebook's leader's turn; default:
+    the box's ``example_round.rounds``, 3, so that with 3 players every seat leads once).
+    ``log`` is accepted for the kit's simulation tools; the log is always kept (a turn logs
     a few dozen events, and saves are checked against it).
 
     Raises:
@@ -620,7 +622,7 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
     er = box.example_round
     rounds = er["rounds"] if rounds is None else rounds
     if not is_integer(rounds) or not 1 <= rounds <= MAX_ROUNDS:
-        raise ConfigError(f"rounds must be an integer from 1 to {MAX_ROUNDS}, got {rounds!r}")
+        raise ConfigError(f"rounds (the turns to play) must be an integer from 1 to {MAX_ROUNDS}, got {rounds!r}")
     seed, rounds = int(seed), int(rounds)  # a numpy integer is accepted, kept plain
     s = LandmarksState(box, players, auto_chance)
     s.modules = _modules(box, modules)
@@ -649,7 +651,7 @@ def new_game(players: int = 3, seed: int = 0, *, rounds: int | None = None, modu
 
 def position(*, hands, villages, gold, developed=None, tokens=None, architects=None, leader: int = 0,
              lead: str | None = "build", cannot_follow=(), spent=None, grounds=None, modules: dict | None = None,
-             rounds: int = 1, to_move: int | None = None, chosen_building: str | None = None,
+             rounds: int | None = None, to_move: int | None = None, chosen_building: str | None = None,
              box: LandmarksBox | None = None) -> LandmarksState:
     """An explicit position, e.g. the text's examples.
 
@@ -667,11 +669,14 @@ def position(*, hands, villages, gold, developed=None, tokens=None, architects=N
             on the leader's left), or the leader to build after a Build lead (phase ``build``).
         chosen_building: after a Build lead, the building the player to move has already
             chosen to build (the first of a Build's two decisions; default none).
+        rounds: the turns of the game the position is the first turn of (default: the box's,
+            as :func:`new_game`'s, so an example is a turn of a real game, not its end).
 
     Raises:
         ConfigError: a malformed or impossible position (the message names the field).
     """
     box = box or default_box()
+    rounds = box.example_round["rounds"] if rounds is None else rounds
     # numpy integers are accepted as the actions accept them, made plain ints for the save
     hands, villages, gold, developed, tokens, architects, leader, cannot_follow, spent, grounds, rounds = plain_integers(
         (hands, villages, gold, developed, tokens, architects, leader, cannot_follow, spent, grounds, rounds))
@@ -991,16 +996,17 @@ class LandmarksGame:
     action_types = ACTION_TYPES
     default_players = 3  #: the tools' player count when none is given
     compare_games = 250  #: ``compare``'s games per box when none are asked for (about 5-15 CPU s of games)
-    #: what a player may set beyond players and seed (the command line's --rounds). A game
-    #: from the tools plays 3 rounds (ruling L1): with the default 3 players every seat leads
-    #: once, the leader's token passing left after each round (Landmarks: How To Play, Take
-    #: One Action); the box check (``settings``) plays the same. ``new_game`` alone deals
-    #: the box's one example round.
-    options = (
-        GameOption("rounds", "rounds to play, each one lead and its followers; the leader's token passes left "
-                             "after each (Landmarks: How To Play, Take One Action; kit default, ruling L1)",
-                   kind="int", default=3, low=1, high=MAX_ROUNDS),
-    )
+    @property
+    def options(self) -> tuple:
+        """What a player may set beyond players and seed: the turns a game plays (the
+        command line's ``--turns``, ``--rounds`` as before; the ``new_game`` keyword
+        ``rounds``), by default the box's (``example_round.rounds``, 3: with the default 3
+        players every seat leads once, the leader's token passing left after each turn,
+        Landmarks: How To Play, Take One Action; ruling L1), the same as ``new_game``'s."""
+        return (GameOption("rounds", "turns to play, each one lead and its followers; the leader's token passes "
+                                     "left after each (Landmarks: How To Play, Take One Action; kit default, ruling L1)",
+                           kind="int", default=default_box().example_round["rounds"], flag="turns", low=1,
+                           high=MAX_ROUNDS, aliases=("rounds",)),)
 
     @property
     def min_players(self) -> int:
@@ -1107,7 +1113,7 @@ class LandmarksGame:
         "won": "the sole most module points (a tie at the top: nobody; a kit measure, the base game decides "
                "the real winner)",
         "score_parts": "the module points by source as JSON (rules.score_table's sources), source -> points",
-        "game_turns": "rounds begun (one lead and its followers each; all of them once the game is over)",
+        "game_turns": "turns begun (one lead and its followers each: the rulebook's turn; all of them once the game is over)",
     }
 
     #: :meth:`evaluate`'s softmax width, in module points (a majority is worth 2)
@@ -1145,11 +1151,11 @@ class LandmarksGame:
             part[r["source"]] = part.get(r["source"], 0) + int(r["points"])
         return out
 
-    length_name = "rounds"  #: what :meth:`game_length` counts, in words
+    length_name = f"{R.ROUND_WORD}s"  #: what :meth:`game_length` counts, in words: the leaders' turns
 
     def game_length(self, state: LandmarksState) -> int:
-        """Rounds begun (Landmarks: each round one lead and its followers); the game's
-        ``rounds`` once it is over."""
+        """Turns begun (the rulebook's turn, kept as ``round`` in the code: one lead and its
+        followers); the game's ``rounds`` once it is over."""
         return int(state.round)
 
     def determinise(self, state: LandmarksState, player: int, rng) -> LandmarksState:

@@ -8,7 +8,7 @@
     exercise("09-acquire", seed=1)          # the widget, with the village and landmark panel
 
 Each is about a seeded game in progress (greedy bots play a seeded number of decisions of a
-2-4 round game), and its answer comes from the engine: the legal acquisitions and the
+2-4 turn game: the rulebook's turn, one lead and its followers), and its answer comes from the engine: the legal acquisitions and the
 ``why_not`` of the others, the module points (:func:`~haunted_kit.landmarks.rules.score_rows`),
 the events of a build applied to a copy.
 
@@ -54,8 +54,8 @@ def _position(seed: int, ok):
 #: the facts a Landmarks exercise may declare (:attr:`Exercise.facts`), and what :func:`rebuild` does with each
 FACTS = {
     "players": "number of players",
-    "round": "(round, rounds) (shown; the rebuilt position is a one-round game's)",
-    "leader": "the player who led this round",
+    "round": "(turn, turns) (shown; the rebuilt position is the first turn of a game of the box's turns)",
+    "leader": "the player who led this turn",
     "lead": "the action led (None: the leader is to lead)",
     "turn": "the player to move: a follower, or the leader building after a Build lead",
     "hands": "player -> card keys in hand",
@@ -116,7 +116,7 @@ def fact_lines(facts: dict) -> list[str]:
         p, leader = facts["turn"], facts["leader"]
         doing = "to build" if p == leader else "to follow, acquire or decline" if facts["lead"] != "build" \
             else "to build (following the lead), acquire or decline"
-        out.append(f"Round {rnd} of {rounds}; {facts['players']} players: P{leader + 1} led {facts['lead']}; "
+        out.append(f"{R.ROUND_WORD.capitalize()} {rnd} of {rounds}; {facts['players']} players: P{leader + 1} led {facts['lead']}; "
                    f"P{p + 1} is {doing}.")
     for p, keys in sorted(facts.get("hands", {}).items()):
         out.append(f"P{p + 1}'s hand (card: icons in its Resource section): {_cards(box, keys) or 'an empty hand'}.")

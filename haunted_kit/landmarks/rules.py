@@ -40,6 +40,17 @@ SEC_ARCHITECT_SCORING = "Architects: Scoring"
 SEC_ARCHITECT_SETUP = "Architects: Game Setup"
 SEC_KIT = "kit default, see RULINGS: Landmarks & Architects"
 
+#: the rulebook's word for the unit a game is counted in, one leader's turn: the leader leads,
+#: the others follow, acquire or decline, then "your turn is complete" and the Active Player
+#: Token passes left (Take One Action). Every player-facing line says it (the kit's tutorial
+#: reads it as the game's ``ROUND_WORD``); the code's name for it stays ``round``.
+ROUND_WORD = "turn"
+
+
+def turn_words(s) -> str:
+    """Where ``s`` is in its game, in the rulebook's unit: ``"turn 2 of 3"``."""
+    return f"{ROUND_WORD} {s.round} of {s.rounds}"
+
 
 #: entries a memo table keeps before it is emptied (a bound on memory, not on correctness)
 MEMO_SIZE = 50_000

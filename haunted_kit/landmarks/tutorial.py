@@ -2,7 +2,9 @@
 each decision kind and phase in a few words of our own, citing its section of the rules."""
 
 from ..tutorial import TeachPoint as T
-from .rules import SEC_BUILD, SEC_GROUNDS, architect_words
+# ROUND_WORD, the game's own word for its round (:func:`haunted_kit.tutorial.round_word`), is the
+# rulebook's (rules.ROUND_WORD, "turn": a leader's turn): the tutorial says "the first turn is over"
+from .rules import ROUND_WORD, SEC_BUILD, SEC_GROUNDS, architect_words
 
 TAKE = "Landmarks: How To Play, Take One Action"
 
@@ -31,7 +33,8 @@ def architect_line(state, seat: int = 0) -> str:
 def goal(state) -> str:
     return (f"Score the most points at the end. Landmark tokens score: {landmark_points(state)}; "
             f"{architect_line(state)} (a building of both its types counts for each). This first game ends after "
-            f"{state.rounds} rounds, once every player has led.")
+            f"{state.rounds} {ROUND_WORD}s, one player leading each"
+            + (", so every player leads once." if state.rounds == state.players else "."))
 
 
 #: what each lead action does here, one line each (the kit plays the modules, not the base game: kit ruling L1)
@@ -126,6 +129,3 @@ TEACH_POINTS = (
     T("event:round_ended", "The leader's token passes", "When every other player has followed, acquired or "
       "declined, the leader's turn is over and the Active Player Token passes to the left.", TAKE),
 )
-
-#: the first game's ``new_game`` keywords: three rounds, so every player leads once
-OPTIONS = {"rounds": 3}

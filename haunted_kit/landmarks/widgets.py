@@ -33,9 +33,9 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
-from .actions import Build, ChooseBuilding, Decline, Follow, Lead
+from .actions import Build, ChooseBuilding, Decline, Follow, Lead, card_words
 from .exercises import EXERCISES
-from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, card_label, layouts_css, panel_scene
+from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
 from ..frames import reflow_table
@@ -44,12 +44,19 @@ from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
 from ..render.primitives import Text
 from ..render.svg import text_box
-from ..widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap, redraw_for_new_views
+from ..widgets.canvas import (PHONE_MAX_PX, PHONE_TEXT_PX, draw_primitives, fit_to_output, held, on_tap,
+                              pan_parts, redraw_for_new_views)
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import (MENU_BUTTONS, WRAP_CLASS, GamePlayView, first_of_each, grey_with_reason, row_layout,
-                                side_layout)
+from ..widgets.playview import MENU_BUTTONS, WRAP_CLASS, GamePlayView, board_row, first_of_each, grey_with_reason, row_layout, side_layout
+
+
+#: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
+_PANEL_CSS = (f"<style>.hk-landmarks-panel canvas {{ scroll-margin: -100000px; }}"
+              f"@media (max-width: {PHONE_MAX_PX - 1}px) {{ .hk-landmarks-panel .hk-panel-wide {{ display: none !important; }} }}"
+              f"@media (min-width: {PHONE_MAX_PX}px) {{ .hk-landmarks-panel .hk-panel-narrow {{ display: none !important; }} }}"
+              "</style>")
 
 
 class LandmarksPanel(W.VBox):
@@ -60,33 +67,32 @@ class LandmarksPanel(W.VBox):
     :class:`~haunted_kit.widgets.whatis.WhatIsThis`): the panel is a picture, so every tap on
     it is a question, answered under it.
 
-    It lays itself out for the room it has: :attr:`canvas` holds the wide layout (900 px, text
-    of at least 12 px), :attr:`narrow` the phone's (each player's boxes, tokens, village and
-    hand on rows of their own, drawn 267 px wide with text of at least 12 px,
-    :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS container query
-    (:func:`~haunted_kit.landmarks.draw.layouts_css`) shows the wide one where the panel has
-    900 px, else the narrow one (a phone, a laptop's Lab beside its file browser), so its
-    text is never drawn under 12 CSS px and it scrolls sideways only where even the narrow
-    layout does not fit (a phone narrower than 390 px in the Lab), panning in its box. The
-    panel takes its parent's width, up to the wide layout's (:meth:`in_row` in a row beside
-    other panels)."""
+    It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, text of
+    at least 12 px, scaled down in a narrower output area), :attr:`narrow` the phone's (each
+    player's boxes, tokens, village and hand on rows of their own, drawn 267 px wide with text
+    of at least 12 px, :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`: whole in a phone's
+    274 px Lab output area); a CSS media query shows the wide one from
+    :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the narrow
+    one, so nothing scrolls sideways on a phone."""
 
     def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
-        self.add_class("hk-landmarks-panel")
         self.viewer = viewer
         self.draws = 0
         self.narrow_prims: list = []
         prims, w, h = panel_scene(state, viewer, WIDE_WIDTH, WIDE_SCALE)
         self.canvas = Canvas(width=int(w), height=int(h))
         self.canvas.add_class("hk-panel-wide")
-        least = min(p.size for p in prims if isinstance(p, Text))  # 12 px in both layouts at their own size
-        fit_to_output(self.canvas, w, h, box=self, min_text=least)
         _nprims, nw, nh = panel_scene(state, viewer, NARROW_WIDTH, NARROW_SCALE)
         self.narrow = Canvas(width=int(nw), height=int(nh))
         self.narrow.add_class("hk-panel-narrow")
-        fit_to_output(self.narrow, nw, nh, min_text=min(p.size for p in _nprims if isinstance(p, Text)))
-        self.layout.width, self.layout.max_width = "100%", f"{int(w)}px"  # its parent's width: the query reads it
+        # only the canvases pan in their box (a phone narrower than the narrow layout), under its cue
+        self.pan, self.pan_box, touch = pan_parts(self, "hk-landmarks-panel", [self.canvas, self.narrow], "The panel")
+        # scaled down in a narrow output area (both layouts' least text is 12 px at their own size)
+        fit_to_output(self.canvas, w, h, box=self.pan_box, min_text=PHONE_TEXT_PX)
+        self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
+        # the phone's layout: never under 12 px text on a phone (it pans in an output narrower than it)
+        fit_to_output(self.narrow, nw, nh, box=self.pan_box, min_text=PHONE_TEXT_PX)
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
         redraw_for_new_views(self.narrow, lambda: self.update(self.state))
         self.whatis = WhatIsThis(width=w, clicks_play=False) if key else None
@@ -95,19 +101,11 @@ class LandmarksPanel(W.VBox):
             on_tap(self.narrow, lambda x, y: self.answer_narrow(x, y))
         # as for the other boards: ipycanvas focuses the canvas on mousedown before it reads the
         # position, and focusing a partly visible canvas would scroll the page under the tap
-        style = W.HTML("<style>.hk-landmarks-panel canvas { scroll-margin: -100000px; }</style>"
-                       + layouts_css(".hk-landmarks-panel", w), layout=W.Layout(height="0px", margin="0px"))
-        self.children = [self.canvas, self.narrow, style, *([self.whatis] if key else []),
-                         TouchScroll("hk-landmarks-panel")]  # a swipe on the panel scrolls the page (a phone)
+        style = W.HTML(_PANEL_CSS, layout=W.Layout(height="0px", margin="0px"))
+        self.children = [self.pan, self.pan_box, style, *([self.whatis] if key else []),
+                         touch]  # a swipe on the panel scrolls the page (a phone)
         self.state = None
         self.update(state)
-
-    def in_row(self) -> "LandmarksPanel":
-        """Lay the panel out as one of a row's items (a play view's panel beside its choices):
-        as wide as the wide layout where the row has room beside the rest, else the row's
-        whole width (the rest wraps under it), so it never squeezes the choices. Returns it."""
-        self.layout.width, self.layout.flex = "auto", f"1 1 {self.canvas.width}px"
-        return self
 
     def on_mouse_down(self, callback) -> None:
         """Call ``callback(x, y)`` on a click or a tap on either layout of the panel
@@ -267,7 +265,7 @@ class LandmarksPlayView(GamePlayView):
 
     Args:
         state: a game to continue; by default :func:`~haunted_kit.landmarks.engine.new_game`
-            with ``players``, ``seed`` and ``rounds`` (default: the box's example round count).
+            with ``players``, ``seed`` and ``rounds`` (the turns; default: the box's, 3).
         bots: bot seats (0-based): a list (each ``bot_kind``) or dict seat -> spec/agent.
         viewer: whose hidden cards the panel shows (default: the only human seat, else everyone).
         auto_bots, bot_kind, hints, hint_playouts, keyboard: as
@@ -275,7 +273,7 @@ class LandmarksPlayView(GamePlayView):
             by default: a Landmarks playout costs more than an estate one).
 
     Raises:
-        ConfigError: bad players or rounds; ValueError: a bad bot seat or agent spec.
+        ConfigError: bad players or turns; ValueError: a bad bot seat or agent spec.
     """
 
     css_class = "hk-landmarks-play"
@@ -463,7 +461,7 @@ class LandmarksPlayView(GamePlayView):
         if not cards or s.chosen_building is not None:
             return ""
         p = s.current_player()
-        lines = [f"{escape(card_label(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
+        lines = [f"{escape(card_words(s.box, k))}: {escape(R.plan_payments(s, p, k).why_none)}"
                  for k in sorted(set(s.hands[p])) if k not in cards and s.box.cards[k].kind == "building"]
         if not lines:
             return ""
@@ -482,7 +480,7 @@ class LandmarksPlayView(GamePlayView):
             self._card_pool.append(b)
         self._cards = cards
         for b, c in zip(self._card_pool, cards):
-            b.description = card_label(self.state.box, c)  # its type (what an architect scores) and cost
+            b.description = card_words(self.state.box, c)  # its type (what an architect scores), cost and points
         buttons = self._card_pool[:len(cards)]
         if list(self.card_row.children) != buttons:
             self.card_row.children = buttons
@@ -503,7 +501,7 @@ class LandmarksPlayView(GamePlayView):
 
     def game_parts(self) -> list:
         side = W.VBox([self.controls, self.options_panel], layout=side_layout())
-        return [self.status, self.message_label, self.banner, W.HBox([self.panel.in_row(), side], layout=row_layout()),
+        return [self.status, self.message_label, self.banner, board_row(self.panel, side),
                 self.log_panel]
 
     def status_text(self) -> str:
@@ -513,7 +511,7 @@ class LandmarksPlayView(GamePlayView):
             return "The game is over. Module points: " + ", ".join(f"P{q + 1} {points[q]}" for q in range(s.players)) + "."
         p = s.current_player()
         lead = f", {s.lead} led by P{s.leader + 1}" if s.lead else ""
-        return f"Round {s.round} of {s.rounds}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
+        return f"{R.turn_words(s).capitalize()}, {s.phase}{lead}: P{p + 1} to decide" + (" (bot)" if p in self.bots else "")
 
     def menu(self, legal: list) -> list:
         """Lead phase: every lead of the box (a refused one shows its reason). Follow phase:

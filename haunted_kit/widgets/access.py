@@ -12,6 +12,8 @@ the keyboard trap of ipycanvas (whose canvas takes the focus and swallows every 
 Tab included): the canvas leaves the Tab order, and if a click focuses it, Tab leaves
 it and the field keys still work.
 
+:class:`Landmark` makes the widget holding it a named region landmark (the exercise view).
+
 CSS classes: ``hk-keys`` (the focusable element), ``hk-live`` (the live region).
 """
 
@@ -19,7 +21,23 @@ from __future__ import annotations
 
 from collections import deque
 import anywidget
+import ipywidgets as W
 import traitlets
+
+#: JavaScript every widget that acts on the board widget holding it starts with: ``hkWithHost(el,
+#: cls, then)`` calls ``then(host)`` once the widget's element ``el`` is in the page inside an element
+#: of CSS class ``cls`` (a widget's view is put in the page after its render runs)
+WITH_HOST_JS = """
+function hkWithHost(el, cls, then) {
+  let tries = 0;
+  const attach = () => {
+    const host = el.closest("." + cls);
+    if (!host) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+    then(host);
+  };
+  attach();
+}
+"""
 
 #: keys the field answers, and the direction of the arrows in screen pixels (x right, y down)
 ARROWS = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
@@ -53,7 +71,7 @@ class FieldKeys(anywidget.AnyWidget):
     region says; key presses arrive as ``{"event": "key", "key": ...}`` messages (use
     ``on_msg``)."""
 
-    _esm = """
+    _esm = WITH_HOST_JS + """
     const KEYS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter", " ", "Home"];
     function render({ model, el }) {
       const pad = document.createElement("div");
@@ -85,26 +103,13 @@ class FieldKeys(anywidget.AnyWidget):
       // keyboard trap). Once this element is in the page: take the canvas out of the Tab order (this
       // element is the field's tab stop) and, should a mouse click focus the canvas, let Tab leave it
       // and send the field keys here, before ipycanvas sees them.
-      let tries = 0;
-      const attach = () => {
-        const box = el.closest(".hk-field-box");
-        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, "hk-field-box", (box) => {
         const untab = () => box.querySelectorAll("canvas").forEach((c) => {
           if (c.getAttribute("tabindex") !== "-1") c.setAttribute("tabindex", "-1");
         });
         untab();
         new MutationObserver(untab).observe(box, { subtree: true, childList: true, attributes: true,
                                                   attributeFilter: ["tabindex"] });
-        // on a phone the board is wider than its box and pans sideways: bring the cells a question
-        // is about into view (pan_x: their centre as a fraction of the board's width; -1: leave it)
-        const pan = () => {
-          const f = model.get("pan_x");
-          if (f < 0 || box.scrollWidth <= box.clientWidth) return;
-          box.scrollLeft = Math.max(0, f * box.scrollWidth - box.clientWidth / 2);
-        };
-        pan();
-        model.on("change:pan_x", pan);
-        if (window.ResizeObserver) new ResizeObserver(pan).observe(box);
         box.addEventListener("keydown", (e) => {
           if (e.target.tagName !== "CANVAS") return;
           e.stopPropagation();                       // ipycanvas never sees it: Tab works again
@@ -113,15 +118,11 @@ class FieldKeys(anywidget.AnyWidget):
             model.send({ event: "key", key: e.key });
           }
         }, true);
-      };
-      attach();
+      });
     }
     export default { render };
     """
     text = traitlets.Unicode("").tag(sync=True)
-    #: where the board's box is panned on a phone: the centre of the cells in view, as a fraction
-    #: (0..1) of the board's width; -1 leaves the box where it is
-    pan_x = traitlets.Float(-1.0).tag(sync=True)
     label = traitlets.Unicode("The field: arrow keys move the cell cursor, Enter acts on the cell, "
                               "Home goes back to your sensor.").tag(sync=True)
 
@@ -148,3 +149,27 @@ def keys_to(geom, cells, start, target) -> list[str]:
                 seen[n] = seen[c] + [key]
                 queue.append(n)
     raise ValueError(f"the arrow keys cannot reach {target} from {start}")
+
+
+class Landmark(anywidget.AnyWidget):
+    """An invisible widget that makes the widget of CSS class ``host_class`` holding it a named
+    region landmark (``role="region"``, ``aria-label`` = ``label``, kept up to date): a screen
+    reader lists it among the page's landmarks and jumps to it, and on a page without landmarks
+    of its own (a notebook in Voila) its content is inside one (axe-core's ``region`` rule)."""
+
+    _esm = WITH_HOST_JS + """
+    function render({ model, el }) {
+      hkWithHost(el, model.get("host_class"), (host) => {
+        host.setAttribute("role", "region");
+        const name = () => host.setAttribute("aria-label", model.get("label"));
+        name();
+        model.on("change:label", name);
+      });
+    }
+    export default { render };
+    """
+    host_class = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, host_class: str, label: str = "", **kw):
+        super().__init__(host_class=host_class, label=label, layout=W.Layout(height="0px", margin="0px", overflow="hidden"), **kw)

@@ -7,15 +7,19 @@
 * :func:`draw_primitives` - clear a layer and draw a list of :mod:`haunted_kit.haunted.draw.scene`
   primitives with few commands (vectorised fills for runs of polygons, circles, rects).
 * :func:`fit_to_output` - a board drawn at its own size but scaled down (its aspect kept)
-  where the notebook's output area is narrower, so no board runs under the panel beside it
-  (ipycanvas maps a click on a scaled canvas back to canvas pixels); never below 12 CSS px
-  text (on a phone, or a laptop's Lab with its file browser open), panning sideways in its
-  box (``hk-pan``) instead.
+  where the notebook's output area is narrower, so no board scrolls sideways or runs under
+  the panel beside it (ipycanvas maps a click on a scaled canvas back to canvas pixels); on a
+  phone never below 12 CSS px text, panning sideways in its box instead.
 * :func:`on_tap` - a click or a tap on a touch screen, one callback: ipycanvas turns a finger
   into touch events (no mouse click ever comes), so every board that takes clicks wires
   its click handler through it, in one line.
 * :class:`TouchScroll` - put under a board: a swipe on its canvas scrolls the page and pans
   the board in its box (ipycanvas cancels every touch on a canvas), a tap still a click.
+* :func:`pan_parts` - the box a board's canvases pan in (only they pan: the lines under the board
+  stay in view), its :class:`PanCue` (a line over it, shown only while the board is wider than
+  its box: "← left" / "right →" buttons and the words "Swipe or scroll sideways to see the whole
+  board.", said to a screen reader; the box then a named region the arrow keys scroll) and its
+  :class:`TouchScroll`; every canvas board of the kit is built with it.
 * :class:`CommandCounter` - counts the messages and canvas commands sent to the
   browser (for the benchmark and for tests that a redraw touched only one layer).
 """
@@ -31,17 +35,20 @@ import numpy as np
 from ipycanvas import canvas as _ipc
 
 from ..render import style as S
+from ..render.pancue import PAN_CUE_JS
+from .access import WITH_HOST_JS
 from ..render.primitives import Circle, Poly, Polyline, Rect, Segments, Text
 
 
-#: a window narrower than this (CSS px) is a phone's (the Landmarks panel's narrow layout, for one)
+#: a window narrower than this (CSS px) is a phone's: a board there keeps its text readable
 PHONE_MAX_PX = 600
-#: the least size in CSS px of a board's text as drawn, on any screen (the kit's readability floor)
-PHONE_TEXT_PX = S.READABLE_PX
-#: the CSS class of a canvas whose least text is at least PHONE_TEXT_PX at its own size
+#: the least size in CSS px of a board's text on a phone (the kit's readability floor)
+PHONE_TEXT_PX = 12.0
+#: the CSS class of the box a board's canvases pan in (:func:`pan_parts`)
+PAN_BOX_CLASS = "hk-pan-box"
+#: the CSS class of a canvas whose least text is at least PHONE_TEXT_PX at its own size (a page's
+#: test reads a drawn board's least text from it: a canvas' words are not in the DOM)
 READABLE_CLASS = "hk-text-12"
-#: the CSS class of a box that pans a board drawn wider than it (a page's tests let it scroll sideways)
-PAN_CLASS = "hk-pan"
 
 
 def least_text_class(min_text: float) -> str:
@@ -51,34 +58,35 @@ def least_text_class(min_text: float) -> str:
     return f"hk-least-text-{int(round(min_text * 100))}"
 
 
-def readable_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
+def phone_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
     """The CSS ``min-width`` of a board ``width`` px wide whose smallest text is ``min_text``
-    px at its own size: ``width * PHONE_TEXT_PX / min_text`` px, so however narrow its output
-    area (a phone, a laptop's Lab beside its file browser) its text is never drawn under
-    12 CSS px; a wider board than its box pans in it."""
-    return f"{int(round(width * PHONE_TEXT_PX / min_text))}px"
+    px at its own size: on a window narrower than :data:`PHONE_MAX_PX` it is drawn at least
+    ``width * PHONE_TEXT_PX / min_text`` px wide (so its text is >= 12 CSS px and it pans in
+    its box), elsewhere 0 (it may scale down to fit). One CSS value, no media query:
+    ``clamp(0px, (PHONE_MAX_PX - 100vw) * 1000, N px)``."""
+    need = int(round(width * PHONE_TEXT_PX / min_text))
+    return f"clamp(0px, calc(({PHONE_MAX_PX}px - 100vw) * 1000), {need}px)"
 
 
 def fit_to_output(canvas, width: float, height: float, box=None, min_text: float = S.MIN_TEXT_PX) -> None:
     """Lay ``canvas`` (an ipycanvas ``Canvas`` or ``MultiCanvas`` of ``width`` x ``height``
     pixels) out at its own size, but never wider than its container (CSS ``max-width:
-    100%``, ``height: auto``: scaled down with its aspect kept in a narrow output area) -
-    and never so small that its smallest text (``min_text`` px at its own size) is under
-    12 CSS px (:func:`readable_min_width`, on every screen): there it pans sideways in
-    ``box``. ``box``: the widget holding it, allowed to shrink in a row (``flex: 0 1 auto``,
-    ``min-width: 0``) instead of overflowing it, scrolling sideways when the board is wider
-    (CSS class :data:`PAN_CLASS`). The canvas carries its least text as a class
-    (:func:`least_text_class`). Clicks stay right: ipycanvas scales a click's position by the
-    canvas' drawn size."""
+    100%``, ``height: auto``: scaled down with its aspect kept in a narrow output area, such as
+    a notebook's ~850 px) - except on a phone, where it is never drawn so small that its
+    smallest text (``min_text`` px at its own size) is under 12 CSS px
+    (:func:`phone_min_width`): there it pans sideways in ``box``. ``box``: the widget holding
+    it, allowed to shrink in a row (``flex: 0 1 auto``, ``min-width: 0``) instead of
+    overflowing it, scrolling sideways when the board is wider. The canvas carries its least
+    text as a class (:func:`least_text_class`). Clicks stay right: ipycanvas scales a click's
+    position by the canvas' drawn size."""
     canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto",
-                             min_width=readable_min_width(width, min_text))
+                             min_width=phone_min_width(width, min_text))
     canvas.add_class(least_text_class(min_text))
     if min_text >= PHONE_TEXT_PX:
         canvas.add_class(READABLE_CLASS)
     if box is not None:
         box.layout.flex, box.layout.min_width, box.layout.max_width = "0 1 auto", "0", "100%"
-        box.layout.overflow = "auto"  # a board drawn wider than the box pans in it
-        box.add_class(PAN_CLASS)
+        box.layout.overflow = "auto"  # a board drawn wider than the box (a phone) pans in it
 
 
 #: a finger that moves more than this (canvas px) between touching and lifting is a swipe, not a tap
@@ -127,20 +135,16 @@ class TouchScroll(anywidget.AnyWidget):
     phase): the browser then scrolls and pans as anywhere else and turns a tap into the mouse
     click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
 
-    _esm = """
+    _esm = WITH_HOST_JS + """
     function render({ model, el }) {
-      let tries = 0;
-      const attach = () => {
-        const box = el.closest("." + model.get("box_class"));
-        if (!box) { if (tries++ < 600) requestAnimationFrame(attach); return; }
+      hkWithHost(el, model.get("box_class"), (box) => {
         if (box.dataset.hkTouchScroll) return;
         box.dataset.hkTouchScroll = "1";
         for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
           box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
                                { capture: true, passive: true });
         }
-      };
-      attach();
+      });
     }
     export default { render };
     """
@@ -148,6 +152,73 @@ class TouchScroll(anywidget.AnyWidget):
 
     def __init__(self, box_class: str, **kw):
         super().__init__(box_class=box_class, layout=W.Layout(height="0px", margin="0px", overflow="hidden"), **kw)
+
+
+class PanCue(anywidget.AnyWidget):
+    """The line over a board's pan box (the element of CSS class :data:`PAN_BOX_CLASS` inside the
+    board's widget of CSS class ``host_class``), drawn by the kit's one pan script
+    (:data:`~haunted_kit.render.pancue.PAN_CUE_JS`, the table server's pages run it too): shown only
+    while the board is wider than its box, "← left" and "right →" buttons around the words
+    :data:`~haunted_kit.render.pancue.PAN_WORDS` (a live region: a screen reader says them when the
+    board starts to overflow); the box is then a focusable region named after ``name`` that the
+    arrow keys scroll. ``pan_x``: the fraction of the board's width to bring to the box's middle (a
+    question's cells; -1: none), again whenever the box is laid out anew; ``show``: ``[x0, x1, n]``,
+    the part of the board from fraction ``x0`` to ``x1`` brought into view if it is not (the
+    keyboard's cursor; ``n`` counts the requests, so the same part asked again pans again)."""
+
+    _esm = WITH_HOST_JS + PAN_CUE_JS + """
+    function render({ model, el }) {
+      const cue = document.createElement("div");
+      el.appendChild(cue);
+      hkWithHost(el, model.get("host_class"), (host) => {
+        const box = host.querySelector(".""" + PAN_BOX_CLASS + """");
+        if (!box) return;
+        hkPanCue(box, cue, { live: true, name: model.get("name"), what: model.get("what") });
+        const centre = () => { const f = model.get("pan_x"); if (f >= 0) hkPanShow(box, f, f); };
+        const show = () => { const s = model.get("show"); if (s.length >= 2) hkPanShow(box, s[0], s[1]); };
+        centre();
+        show();
+        model.on("change:pan_x", centre);
+        model.on("change:show", show);
+        if (window.ResizeObserver) {
+          let width = box.clientWidth;
+          new ResizeObserver(() => { if (box.clientWidth !== width) { width = box.clientWidth; centre(); show(); } })
+            .observe(box);
+        }
+      });
+    }
+    export default { render };
+    """
+    host_class = traitlets.Unicode("").tag(sync=True)
+    name = traitlets.Unicode("The board").tag(sync=True)
+    what = traitlets.Unicode("the board").tag(sync=True)
+    pan_x = traitlets.Float(-1.0).tag(sync=True)
+    show = traitlets.List(traitlets.Float(), []).tag(sync=True)
+
+    def __init__(self, host_class: str, name: str = "The board", **kw):
+        super().__init__(host_class=host_class, name=name, what=name[:1].lower() + name[1:],
+                         layout=W.Layout(max_width="100%"), **kw)
+
+    def show_part(self, x0: float, x1: float) -> None:
+        """Bring the board's part from fraction ``x0`` to ``x1`` of its width into view (if it is not)."""
+        n = self.show[2] + 1 if len(self.show) > 2 else 1
+        self.show = [round(x0, 4), round(x1, 4), float(n)]
+
+
+def pan_parts(host, host_class: str, canvases, name: str):
+    """The pan machinery of a board widget ``host`` (a ``VBox``, given CSS class ``host_class``)
+    whose ``canvases`` may be drawn wider than it (a phone keeping 12 px text): returns ``(cue,
+    box, touch)``, to put in the host's children in that order's places: the :class:`PanCue`
+    over the board, the box holding the canvases (CSS class :data:`PAN_BOX_CLASS`; lay each
+    canvas out with :func:`fit_to_output` ``box=box``), and the :class:`TouchScroll` (anywhere,
+    last by custom). Only the box pans: what the host shows under the board (its keyboard line,
+    "What is this?") stays in view. ``name``: the board's name ("The field"), for the box's region
+    and the buttons."""
+    host.add_class(host_class)
+    host.layout.min_width, host.layout.max_width = "0", "100%"
+    box = W.VBox(list(canvases), layout=W.Layout(max_width="100%", min_width="0", overflow="auto"))
+    box.add_class(PAN_BOX_CLASS)
+    return PanCue(host_class, name), box, TouchScroll(host_class)
 
 
 def _manager():

@@ -26,6 +26,10 @@ input: it must offer ``set_highlight({cell: mark})`` and ``on_click(callback(cel
 A game's subclass may change the look through the class attributes :attr:`ExerciseWidget.QUESTION_FIRST`,
 :attr:`~ExerciseWidget.FACTS_HEADING`, :attr:`~ExerciseWidget.HEADS` and :attr:`~ExerciseWidget.TAIL`.
 
+The view is a region landmark named after the exercise shown ("Exercise: <title> (<key>, seed
+<n>)", :class:`~haunted_kit.widgets.access.Landmark`). A board wider than the output (a phone keeping
+its text at 12 px) pans in its box under the kit's pan cue (:func:`~haunted_kit.widgets.canvas.pan_parts`).
+
 CSS classes: ``hk-exercise`` (the view), ``hk-ex-facts``, ``hk-ex-question``, ``hk-ex-check``,
 ``hk-ex-answer``, ``hk-ex-new``, ``hk-ex-feedback`` (the verdict), ``hk-ex-option`` (each option).
 """
@@ -41,6 +45,7 @@ import traitlets
 from ..events import rulings_html
 from ..exercises import Exercise, ExerciseError, cite_rulings, sentence_case
 from ..hexgrid import cell_name
+from .access import Landmark
 from .errors import ErrorReporting
 from .text import visible_text
 
@@ -161,6 +166,8 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                               layout=W.Layout(flex_flow="row wrap", max_width="100%"))
         #: the parts of the exercise shown (title, question, facts, board, answer input)
         self.body = W.VBox(layout=W.Layout(max_width="100%"))
+        #: the view is a region landmark named after the exercise shown ("Exercise: What does ...")
+        self.landmark = Landmark("hk-exercise")
         self.load(ex)
 
     # ------------------------------------------------------------------ building
@@ -211,7 +218,8 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
         self.b_answer.disabled = True
         self.body.children = [self.title, *top, self.input]
-        self.children = [self.body, self.buttons, self.feedback, self.banner]
+        self.landmark.label = f"Exercise: {ex.title} ({ex.key}, seed {ex.seed})"
+        self.children = [self.body, self.buttons, self.feedback, self.banner, self.landmark]
         self._parts = (title, facts, question, feedback, self.input, *board)
         for w in old:
             w.close()

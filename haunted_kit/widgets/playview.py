@@ -58,6 +58,22 @@ def row_layout() -> W.Layout:
     return W.Layout(flex_flow="row wrap", align_items="flex-start", max_width="100%")
 
 
+#: the CSS classes of a play view's row of board and side panel, and of its board's box
+#: (:func:`board_row`): a page holding the view may lay them out for its window (the tutorial
+#: keeps the choices beside the board on a laptop, :mod:`haunted_kit.widgets.tutorial`)
+BOARD_ROW, BOARD_BOX = "hk-board-row", "hk-board-box"
+
+
+def board_row(board, side, layout: W.Layout | None = None) -> W.HBox:
+    """A play view's row of ``board`` and ``side`` (its choices), laid out by ``layout``
+    (default :func:`row_layout`), the row and the board marked :data:`BOARD_ROW` and
+    :data:`BOARD_BOX`."""
+    board.add_class(BOARD_BOX)
+    row = W.HBox([board, side], layout=layout or row_layout())
+    row.add_class(BOARD_ROW)
+    return row
+
+
 #: the width a play view's side panel asks for beside a board (its rows of buttons whole)
 SIDE_PX = 340
 

@@ -18,15 +18,27 @@ import re
 import ipywidgets as W
 
 _MARKUP = re.compile(r"<(style|script)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
-#: a closed ``<details>`` (no ``open``): only its summary shows
-_CLOSED = re.compile(r"<details\b(?![^>]*\bopen\b)[^>]*>\s*(<summary\b.*?</summary>).*?</details\s*>", re.S | re.I)
+#: an innermost ``<details>`` (one holding no other): its opening tag, summary and the rest
+_DETAILS = re.compile(r"<details\b([^>]*)>\s*(<summary\b(?:(?!<details\b).)*?</summary>)((?:(?!<details\b).)*?)"
+                      r"</details\s*>", re.S | re.I)
+
+
+def _shown_details(m) -> str:
+    """An innermost ``<details>`` as it shows: closed (no ``open``), its summary alone."""
+    shown = m.group(3) if re.search(r"\bopen\b", m.group(1)) else ""
+    return f" {m.group(2)} {shown} "
 
 
 def html_text(markup: str) -> str:
     """The words of an HTML fragment: tags, ``<style>`` and ``<script>`` blocks removed,
-    a closed ``<details>`` cut to its summary (the rest is not shown until opened),
-    entities decoded, runs of white space made one space."""
-    return " ".join(html.unescape(_MARKUP.sub(" ", _CLOSED.sub(r"\1", markup))).split())
+    a closed ``<details>`` cut to its summary (the rest is not shown until opened; a
+    ``<details>`` inside a closed one shows nothing, not even its summary), entities
+    decoded, runs of white space made one space."""
+    while True:  # innermost first, so a closed one takes the details inside it away whole
+        markup, n = _DETAILS.subn(_shown_details, markup)
+        if not n:
+            break
+    return " ".join(html.unescape(_MARKUP.sub(" ", markup)).split())
 
 
 def visible_text(widget) -> str:

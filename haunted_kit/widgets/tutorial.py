@@ -31,12 +31,12 @@ import ipywidgets as W
 
 from ..events import rulings_html
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside
+from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside, step_parts
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
 from ..render.style import scroll_region
-from .playview import LINE_PX, GamePlayView, in_lines, line_layout
+from .playview import BOARD_BOX, BOARD_ROW, LINE_PX, GamePlayView, in_lines, line_layout
 
 _BOX = "font:14px sans-serif;line-height:1.4"
 #: why a tutorial's play view has no "Suggest a move" (``hints=False``, its default)
@@ -51,6 +51,32 @@ LESSON_LINES = 9
 LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
 #: the cue shown at the foot of the lesson box while more of the step is below
 MORE_BELOW = "more below \u2193"
+#: the CSS class of a step's folded rest (the "More" disclosure, :func:`step_body`)
+MORE_CLASS = "hk-step-more"
+#: from this window width up the lesson panel stands beside the game, not above it, and the
+#: game keeps its choices beside its board (a board wider than its room pans in its box), so a
+#: laptop's first screen (1280x800) shows the lesson, the board and the decision at once
+BESIDE_MIN_PX = 1000
+#: the lesson panel's width beside the game
+PANEL_PX = 320
+#: the tutorial's own layout: on a phone or a narrow window the panel over the game (as before);
+#: from :data:`BESIDE_MIN_PX` up the panel on the left, the game's board and choices side by side
+#: (:data:`~haunted_kit.widgets.playview.BOARD_ROW`), the board's box no taller than the window
+TUTORIAL_CSS = f"""<style>
+.hk-tutorial .hk-tutorial-row {{ flex-flow: row wrap !important; align-items: flex-start; }}
+.hk-tutorial .hk-tutorial-panel, .hk-tutorial .hk-tutorial-game {{ flex: 1 1 100% !important; min-width: 0 !important; }}
+.hk-tutorial details.{MORE_CLASS} > summary {{ margin: 2px 0; }}
+@media (min-width: {BESIDE_MIN_PX}px) {{
+  .hk-tutorial .hk-tutorial-row {{ flex-wrap: nowrap !important; }}
+  .hk-tutorial .hk-tutorial-panel {{ flex: 0 0 {PANEL_PX}px !important; margin: 0 10px 0 0 !important; }}
+  .hk-tutorial .hk-tutorial-panel .hk-lesson {{ height: min(60vh, 480px) !important; }}
+  .hk-tutorial .hk-tutorial-game {{ flex: 1 1 0px !important; }}
+  .hk-tutorial .{BOARD_ROW} {{ flex-wrap: nowrap !important; }}
+  .hk-tutorial .{BOARD_BOX} {{ flex: 0 1 auto !important; min-width: 0 !important; max-height: calc(100vh - 200px);
+                              overflow: auto !important; }}
+  .hk-tutorial .{BOARD_BOX} canvas {{ max-width: none !important; }}
+}}
+</style>"""
 
 
 def on_voila_page() -> bool:
@@ -75,6 +101,20 @@ def lesson_box(html: str) -> str:
             f'<div class="hk-more" aria-hidden="true" style="{line};margin-top:-{LINE_PX}px;position:sticky;bottom:0;'
             f'z-index:1;background:#fff;color:#333;font:bold 13px/{LINE_PX}px sans-serif;text-align:right;'
             f'padding-right:4px">{MORE_BELOW}</div></div>')
+
+
+def step_body(st, choices: str, section: str) -> str:
+    """A step's words in the lesson panel (``choices``, ``section``: their HTML): a short step
+    whole (text, list, choices, rule); a longer one with the sentence that decides the move
+    first, then its choices, and the rest (the other sentences, the list, the rule) in a
+    closed **More** (``<details class="hk-step-more">``: a summary reached by Tab, opened with
+    Enter or Space) (:func:`~haunted_kit.tutorial.step_parts`)."""
+    lead, more, folded = step_parts(st)
+    if not folded:
+        return f"<div>{escape(lead)}</div>{lines_html(st.lines)}{choices}{section}"
+    rest = f"<div>{escape(more)}</div>" if more else ""
+    return (f"<div>{escape(lead)}</div>{choices}<details class=\"{MORE_CLASS}\"><summary style=\"cursor:pointer;"
+            f"color:#1a4f7a\">More</summary>{rest}{lines_html(st.lines)}{section}</details>")
 
 
 def _hook(game, name: str):
@@ -148,11 +188,21 @@ class TutorialView(ErrorReporting, W.VBox):
                         W.HBox([self.met, self.b_replay, self.b_restart], layout=W.Layout(flex_flow="row wrap")),
                         self.banner],
                        layout=W.Layout(border="2px solid #2a5d8a", padding="6px", margin="0 0 8px 0", max_width="100%"))
+        panel.add_class("hk-tutorial-panel")
+        self.style = W.HTML(TUTORIAL_CSS, layout=W.Layout(height="0px", margin="0px"))
         self.view = None
         self._attach(make_play_view(t.game, t.state, hints=hints))
         self.panel = panel
-        self.children = [panel, self.view, self.question_box]
+        self._lay_out()
         self.changed()
+
+    def _lay_out(self) -> None:
+        """The panel and the game in one row (:data:`TUTORIAL_CSS`: beside each other on a wide
+        window, the panel above on a narrow one), the question under them."""
+        self.view.add_class("hk-tutorial-game")
+        row = W.HBox([self.panel, self.view], layout=W.Layout(max_width="100%"))
+        row.add_class("hk-tutorial-row")
+        self.children = [row, self.question_box, self.style]
 
     def _attach(self, view) -> None:
         """Follow ``view``: its changes, and its refusals (every play view says a refused move
@@ -192,7 +242,7 @@ class TutorialView(ErrorReporting, W.VBox):
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
             (f"The first {round_word(t.game)} is over: play on freely, or start again." if t.round_done else "", "#333"),
-            ("A quick question is waiting under the game: answer it there, then 'Back to the game'." if t.asking
+            ("A question waits under the game." if t.asking
              else "", "#8a1c00")) if x)
         if st is None:
             body = ('<div style="color:#333">Nothing new right now: play on. A new step appears '
@@ -208,7 +258,7 @@ class TutorialView(ErrorReporting, W.VBox):
             also = ("<div style='color:#555'>Next in the lesson: "
                     + ", ".join(escape(t.shown(w.key).title) for w in more) + "</div>") \
                 if more else ""
-            body = f"<b>{escape(st.title)}</b><div>{escape(st.text)}</div>{lines_html(st.lines)}{choices}{section}{also}"
+            body = f"<b>{escape(st.title)}</b>{step_body(st, choices, section)}{also}"
         self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
         self.b_next.disabled = self.b_skip.disabled = st is None
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
@@ -265,7 +315,7 @@ class TutorialView(ErrorReporting, W.VBox):
         self.tutorial.reset()
         old = self.view
         self._attach(make_play_view(self.tutorial.game, self.tutorial.state, hints=self.hints))
-        self.children = [self.panel, self.view, self.question_box]
+        self._lay_out()
         old.close()
         self.changed()
 

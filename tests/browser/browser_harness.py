@@ -374,11 +374,14 @@ def start_jupyter_lab(
 
 
 def start_voila(
-    notebook: Path, state_dir: Path, extra_args: list[str] = (), timeout: float = SERVER_START_TIMEOUT
+    notebook: Path, state_dir: Path, extra_args: list[str] = (), timeout: float = SERVER_START_TIMEOUT,
+    module: str = "voila",
 ) -> ServerInfo:
+    """Voila serving ``notebook``: ``python -m MODULE`` (``voila``, or ``haunted_kit.classroom``:
+    the kit's Voila with its page template, as ``haunted-kit tutorial`` opens a tutorial)."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", "voila", str(notebook),
+        sys.executable, "-m", module, str(notebook),
         "--no-browser",
         f"--port={port}",
         "--Voila.port_retries=0",

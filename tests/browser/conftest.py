@@ -224,13 +224,13 @@ def voila_server(tmp_path, request):
     ``page.goto(srv.url)`` renders the notebook. Relative paths are relative to the repo root.
     Every server started is killed at teardown."""
     with _server_pool(request) as pool:
-        def start(notebook_path, *extra_args: str, timeout: float = 60.0) -> ServerInfo:
+        def start(notebook_path, *extra_args: str, timeout: float = 60.0, module: str = "voila") -> ServerInfo:
             nb = Path(notebook_path)
             nb = nb if nb.is_absolute() else REPO_ROOT / nb
             if not nb.exists():
                 pytest.fail(f"voila_server: notebook {nb} does not exist", pytrace=False)
             return pool.launch("Voila", start_voila, nb, tmp_path / f"voila-state-{len(pool.started)}",
-                               list(extra_args), timeout)
+                               list(extra_args), timeout, module)
 
         yield start
 

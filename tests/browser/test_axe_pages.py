@@ -11,7 +11,9 @@ played by bots to the last decision (``*-end``: the ranking, the bot banner), an
 replay with the review's turning points (``replay-end``); ``seat-tutorial``
 is P2's page at a tutorial table (``server --tutorial``, every other seat a bot) with its lesson
 panel read on to the first question the seat is asked (its form and board), if any. The Voila app
-is the one ``haunted-kit classroom`` serves, which plays the default game.
+is the one ``haunted-kit classroom`` serves, which plays the default game; ``voila-tutorial`` is the
+notebook ``haunted-kit tutorial`` writes for each registered game, served by Voila, its lesson on
+the player aid with the list opened under "More".
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import os
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser_harness import (NAV_TIMEOUT_MS, PAGE_TIMEOUT_MS, REPO_ROOT, free_port, start_class_server,
-                             start_classroom, terminate_tree)
+                             start_classroom, start_voila, terminate_tree)
 from playwright.sync_api import expect
 
 from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
+from haunted_kit.cli import TUTORIAL_APP
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +36,7 @@ GENERIC = "nim"  # tests/fourth_game: a game without a classroom module
 SIZES = {"laptop": (1280, 800), "phone": (390, 844), "projector": (1920, 1080)}
 SERVER_PAGES = ("teacher", "seat", "projector", "hotseat", "seat-end", "projector-end", "replay-end")
 CASES = ([(g, p) for g in [*game_names(), GENERIC] for p in (*SERVER_PAGES, "seat-tutorial")] + [(DEFAULT_GAME, "voila")]
+         + [(g, "voila-tutorial") for g in game_names()]
          + [(DEFAULT_GAME, "join"), (DEFAULT_GAME, "join-refused")])  # the join page, and it saying a code opened nothing
 
 
@@ -92,6 +96,18 @@ class Pages:
             self.procs.append(srv.process)
             pg.goto(srv.url + "/", timeout=120_000)
             expect(pg.locator(".hk-status")).to_be_visible(timeout=120_000)
+        elif kind == "voila-tutorial":  # on the player aid, its list opened under "More"
+            from haunted_kit.tutorial import write_notebook
+
+            nb = write_notebook(game, self.tmp / f"tutorial-{game}" / f"tutorial-{game}.ipynb")
+            srv = start_voila(nb, self.tmp / f"tutorial-{game}-state", [], 120.0, TUTORIAL_APP)
+            self.procs.append(srv.process)
+            pg.goto(srv.url, timeout=120_000)
+            expect(pg.locator(".hk-tutorial .hk-lesson-next")).to_be_enabled(timeout=120_000)
+            pg.locator(".hk-tutorial .hk-lesson-next").click()
+            expect(pg.locator(".hk-tutorial ul.hk-aid")).to_have_count(1, timeout=30_000)
+            pg.locator(".hk-tutorial details.hk-step-more summary").first.click()
+            expect(pg.locator(".hk-tutorial details.hk-step-more")).to_have_attribute("open", "")
         elif kind == "seat-tutorial":
             srv = self.server(game, "tutorial")
             pg.goto(srv.seats[(1, 2)])

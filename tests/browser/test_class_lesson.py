@@ -9,6 +9,8 @@ so no test waits in real time. The game is mirrored in Python (same seed, same d
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_harness import explained, free_port
 from playwright.sync_api import expect
@@ -102,6 +104,8 @@ def test_the_hot_seats_quests_show_for_the_mover_who_asked_and_cover_again_at_th
     store = tmp_path / "class.db"
     s, bots = stored_table(store, 51)   # decision 52 is P1's quest choice at the end of season 1
     assert s.pending and isinstance(s.legal_actions()[0], hk.ChooseQuest) and s.current_player() == 0
+    with GameStore(store) as kept:
+        kept.set_name(1, 0, "Ada")   # P1 has a name; P2 has none yet
     srv = class_server("--store", str(store), "--port", str(free_port()), "--bot-delay", "0")
     hot, other = (Seat(chromium_browser, srv.hotseat[1]) for _ in range(2))
     seq = 51
@@ -113,6 +117,9 @@ def test_the_hot_seats_quests_show_for_the_mover_who_asked_and_cover_again_at_th
         expect(screen.page.locator("button.hk-reveal")).to_have_text("Show my hidden cards (the player to move only)")
     expect(hot.page.locator(".hk-help")).to_contain_text("Show my hidden cards shows that player's hidden cards")
     hot.page.locator("button.hk-reveal").click()
+    # a shared screen calls the mover by the lesson's name for the seat, in its banner and its tab
+    expect(hot.page.locator(".hk-turn")).to_have_text(re.compile(r"^P1 Ada: your turn\. "))
+    assert hot.page.title() == "P1 Ada's turn · Haunted Lands · Table 1 · hot seat"
     choices = hot.page.locator(".hk-action")
     quests = [a.quest for a in s.legal_actions()]
     expect(choices).to_have_count(len(quests))

@@ -2,7 +2,7 @@
 on a 390x844 phone every text of a seat page, the board's SVG text included (its font
 size times the SVG's scale on screen), is at least 12 CSS px, with no horizontal
 overflow of the page (a board drawn larger sits in a pannable box reachable by the
-keyboard); on a 1920x1080 projector the table's page fits the screen without scrolling,
+keyboard, under the kit's cue saying in words that it scrolls sideways, with buttons that pan it); on a 1920x1080 projector the table's page fits the screen without scrolling,
 its smallest text still 12 CSS px. One Chromium for all (the session's)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from browser_harness import explained, free_port, save_screenshot
 from playwright.sync_api import expect
 
 from haunted_kit import games
+from haunted_kit.render.pancue import PAN_WORDS
 
 pytestmark = pytest.mark.browser
 
@@ -79,10 +80,20 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
         small = [t for t in got["texts"] if t[0] < MIN_PX]
         assert got["texts"] and not small, f"{game} seat at 390x844: text under {MIN_PX} CSS px: {small[:5]}"
         assert got["width"] <= PHONE["width"], f"{game} seat at 390x844 overflows sideways: {got['width']} px wide"
-        # a board drawn larger than the phone is reachable: its box takes focus and the arrow keys pan it
+        # a board drawn larger than the phone is reachable: its box takes focus and the arrow keys pan it;
+        # over it the kit's cue says in words that it scrolls sideways, and its buttons pan it
         for i in range(pg.locator(".hk-pan").count()):
             box = pg.locator(".hk-pan").nth(i)
             if box.evaluate("b => b.scrollWidth > b.clientWidth"):
+                cue = box.evaluate("""b => { const c = b.previousElementSibling, r = c && c.getBoundingClientRect();
+                                             return c && c.classList.contains('hk-pan-cue') ?
+                                               [c.querySelector('.hk-pan-words').textContent, r.left, r.right,
+                                                [...c.querySelectorAll('button')].filter(x => !x.hidden).length] : null; }""")
+                assert cue is not None and cue[0] == PAN_WORDS and cue[1] >= 0 and cue[2] <= PHONE["width"] and cue[3] == 2, \
+                    f"{game} seat at 390x844: pannable board {i} without the pan cue in view over it: {cue}"
+                box.evaluate("b => { b.scrollLeft = 0; b.previousElementSibling.querySelector('.hk-pan-right').click(); }")
+                pg.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
+                box.evaluate("b => { b.scrollLeft = 0; }")
                 box.focus()
                 pg.keyboard.press("ArrowRight")
                 pg.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())

@@ -98,7 +98,7 @@ def test_a_teacher_creates_estate_and_landmarks_tables_and_seats_play_them_by_cl
     page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
     same = [a for a in s.legal_actions() if estate_views.cell_of(a) == tuple(tile.slot)]
     if len(same) > 1:   # several tiles fit that slot: the page offers them as buttons
-        page.locator(".hk-action", has_text=estate_views.label(tile)).click()
+        page.locator(".hk-action", has_text=estate_views.label(s, tile)).click()
     s.apply_action(tile)
     seq += 1
     while s.current_player() == 1:   # the bot answers at once
@@ -117,7 +117,7 @@ def test_a_teacher_creates_estate_and_landmarks_tables_and_seats_play_them_by_cl
     expect(page.locator(".hk-action")).to_have_count(len(lm.legal_actions()))
     page.locator(".hk-action", has_text="lead harvest").click()
     expect(page.locator('#app[data-seq="1"]')).to_have_count(1)
-    expect(page.locator(".hk-status")).to_have_text("Round 1 of 2, follow, harvest led by P1: P2 to move.")
+    expect(page.locator(".hk-status")).to_have_text("Turn 1 of 2, follow, harvest led by P1: P2 to move.")
     expect(page.locator(".hk-player-board").first).to_contain_text(
         "your hand: " + ", ".join(lm.box.cards[k].name for k in lm.hands[0]))
     assert errors == []

@@ -1,6 +1,6 @@
 """The tutorial's player aid in the notebook (Voila, Chromium), at a laptop (1280x800) and a
 phone (390x844): the game whose aid is the longest of the registered games is opened; after
-the goal, "Got it" shows the aid as a list in the fixed-height lesson panel, and the status
+the goal, "Got it" shows the aid, its list under a "More" opened by keyboard, in the fixed-height lesson panel, and the status
 line above the board shows its words whole (its lines fit its fixed height); the panel is
 reached by Tab and scrolled by keyboard to the aid's last line; the page never scrolls
 sideways; while the words run on below the box its scrollbar shows and a "more below" cue
@@ -14,6 +14,7 @@ import pytest
 from browser_harness import explained, page_errors, save_screenshot
 from playwright.sync_api import expect
 
+from haunted_kit.cli import TUTORIAL_APP
 from haunted_kit.games import game_names
 from haunted_kit.tutorial import Tutorial, teach_points, write_notebook
 from haunted_kit.widgets.playview import LINE_PX
@@ -40,7 +41,7 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
     game, aid = longest_aid()
     page.set_viewport_size({"width": size[0], "height": size[1]})
     nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
-    srv = voila_server(nb, timeout=120.0)
+    srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
     lesson = page.locator(".hk-tutorial .hk-lesson")
     goal = teach_points(game)["goal"].title
     with explained(f"opening the {game} tutorial and reading the goal", srv, page):
@@ -50,6 +51,14 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
         expect(lesson.locator("ul.hk-aid li")).to_have_count(len(aid.lines), timeout=30_000)
     region = lesson.locator("[role=region]")
     height = region.evaluate("el => el.clientHeight")
+    with explained("opening the aid's list under 'More' by keyboard", srv, page):
+        more = lesson.locator("details.hk-step-more")     # the aid's list is folded: Tab reaches More, Enter opens it
+        expect(more).not_to_have_attribute("open", "")
+        region.focus()
+        page.keyboard.press("Tab")
+        expect(more.locator("summary")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(more).to_have_attribute("open", "")
     last = lesson.locator("ul.hk-aid li").last
     # the words overflow: the scrollbar is always there and the cue "more below" is seen at the foot
     assert region.evaluate("el => el.scrollHeight > el.clientHeight + 1"), "the aid fits: nothing to cue"

@@ -14,6 +14,7 @@ from browser_harness import explained, page_errors, save_screenshot
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from haunted_kit.cli import TUTORIAL_APP
 from haunted_kit.games import game_names, get_game
 from haunted_kit.render.style import MIN_TEXT_PX
 from haunted_kit.widgets.canvas import PHONE_TEXT_PX, READABLE_CLASS
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.browser
 @pytest.mark.parametrize("game", game_names())
 def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_path):
     nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
-    srv = voila_server(nb, timeout=120.0)
+    srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
     lesson = page.locator(".hk-tutorial .hk-lesson")
     with explained(f"opening the {game} tutorial in Voila", srv, page):
         page.goto(srv.url, timeout=120_000)
@@ -70,7 +71,7 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
     where it was, so a click meant for a cell lands on it. The first step states the goal."""
     page.set_viewport_size({"width": 390, "height": 844})
     nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
-    srv = voila_server(nb, timeout=120.0)
+    srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
     lesson = page.locator(".hk-tutorial .hk-lesson")
     board = page.locator(".hk-tutorial canvas:visible").first  # a board with a phone's layout shows that one
     with explained(f"opening the {game} tutorial in Voila at phone size", srv, page):
@@ -122,4 +123,56 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
         tops.append(board.evaluate(BOARD_TOP))
     save_screenshot(page, f"tutorial-{game}-phone-steady", full_page=False)
     assert tops and all(t == top for t in tops), f"the board's top moved from {top} px: {tops}"
+    assert page_errors(page) == "<none>"
+
+
+#: the rectangles a laptop's first screen must hold, in CSS px (left, top, right, bottom)
+FIRST_SCREEN = """() => {
+  const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const shown = s => [...document.querySelectorAll(s)].filter(e => e.getBoundingClientRect().height > 0);
+  const box = shown('.hk-tutorial .hk-board-box')[0];
+  return {width: document.documentElement.scrollWidth, lesson: rect(shown('.hk-tutorial .hk-lesson')[0]),
+          board: box ? rect(box) : null, boardHeight: box ? box.scrollHeight : 0,
+          canvases: box ? [...box.querySelectorAll('canvas')].filter(c => c.getBoundingClientRect().width > 0)
+                            .map(c => c.getBoundingClientRect().width / c.width) : [],
+          choices: shown('.hk-tutorial .hk-choices button, .hk-tutorial .hk-all-actions, .hk-tutorial .hk-do').map(rect)};
+}"""
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_laptops_first_screen_shows_the_lesson_the_board_and_the_choices(game, page, voila_server, tmp_path):
+    """At 1280x800 the first screen, unscrolled, holds the lesson panel (beside the game), the
+    board (its top and at least 400 px of it, or all of a shorter one, drawn at its own size:
+    a board wider than its room pans in its box) and the decision in front of the learner (its
+    choice buttons, the list of every legal action and 'Do it'); a step's 'More' opens from the
+    keyboard."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
+    srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
+    lesson = page.locator(".hk-tutorial .hk-lesson")
+    with explained(f"opening the {game} tutorial in Voila at 1280x800", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(lesson).to_contain_text("What you play for" if "goal" in teach_points(game) else "Tutorial",
+                                       timeout=120_000)
+        expect(page.locator(".hk-tutorial .hk-do").first).to_be_visible(timeout=60_000)
+    got = page.evaluate(FIRST_SCREEN)
+    save_screenshot(page, f"tutorial-{game}-1280x800", full_page=False)
+    assert got["width"] <= 1280, f"the page scrolls sideways: {got['width']} px"
+    left, top, right, bottom = got["lesson"]
+    assert top >= 0 and bottom <= 800, got["lesson"]
+    if got["board"] is not None:   # a game whose view draws a board
+        b_left, b_top, _b_right, b_bottom = got["board"]
+        assert right <= b_left, ("the lesson panel stands beside the board", got["lesson"], got["board"])
+        assert 0 <= b_top < 800 and min(b_bottom, 800) - b_top >= min(got["boardHeight"], 400) - 1, got["board"]
+        assert got["canvases"] and all(s >= 0.999 for s in got["canvases"]), got["canvases"]  # never shrunk
+    assert got["choices"], "no choice is shown"
+    assert all(0 <= t and b <= 800 and r <= 1280 for _l, t, r, b in got["choices"]), got["choices"]
+    # the step's rest is folded behind "More": Tab from the lesson reaches it, Enter opens it
+    more = page.locator(".hk-tutorial details.hk-step-more").first
+    if more.count():
+        page.locator(".hk-tutorial [aria-label='lesson']").first.focus()
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+        page.keyboard.press("Enter")
+        expect(more).to_have_attribute("open", "")
     assert page_errors(page) == "<none>"

@@ -174,14 +174,15 @@ def game_board_html(state) -> str:
 
 
 def event_html(event, explain_kind: bool = True) -> str:
-    """One event for a notebook log: its number and when (``#12 S1 R2 turns``), the player's
+    """One event for a notebook log: its number and when, in words (``#12 season 1, round 2,
+    turns``), the player's
     chip, the engine's sentence (cells as the board names them) and, with ``explain_kind``,
     what its kind of event means in words; a kit ruling it cites opens in place
     (:func:`~haunted_kit.events.rulings_html`). Never the engine's kind name."""
     who = chip(event.player, 13) + " " if event.player is not None else ""
     text = S.name_cells(event.text)
     extra = f' <span style="color:#666">({escape(EVENT_KINDS.get(event.kind, ""))})</span>' if explain_kind else ""
-    return (f'<span style="color:#666">#{event.seq} {escape(event.short_when())}</span> '
+    return (f'<span style="color:#666">#{event.seq} {escape(event.when())}</span> '
             f"{who}{escape(text)}{extra}{rulings_html(text)}")
 
 

@@ -172,9 +172,21 @@ def highlight_layer(field, geom: BoardGeometry, highlight=(), path=(), event_cel
     return out
 
 
-def hover_layer(geom: BoardGeometry, index: int | None) -> list:
+def cursor_ring(geom: BoardGeometry, index: int) -> list:
+    """The keyboard cursor on cell ``index``: its outline drawn as a thick white line under a black
+    one, so it shows on every terrain and against the tile outlines (black) and the lines between
+    cells (white), and stays clear of the cell's name inside it."""
+    pts = geom.polygons[index]
+    w = max(2.0, geom.size * 0.06)
+    return [Poly(pts, stroke="#ffffff", width=round(2.5 * w, 2)), Poly(pts, stroke=S.HOVER, width=round(w, 2))]
+
+
+def hover_layer(geom: BoardGeometry, index: int | None, cursor: bool = False) -> list:
+    """The cell under the mouse outlined, or with ``cursor`` the keyboard's cursor ring (:func:`cursor_ring`)."""
     if index is None:
         return []
+    if cursor:
+        return cursor_ring(geom, index)
     return [Poly(geom.polygons[index], stroke=S.HOVER, width=round(max(2.0, geom.size * 0.09), 2))]
 
 

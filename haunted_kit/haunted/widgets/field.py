@@ -19,8 +19,11 @@ being passed on; its "What is at" list answers the same from the keyboard.
 The widget only draws and forwards: a click calls back with the cell under the mouse
 (axial ``(q, r)``); deciding what the click means is the caller's business. The field
 can be played by keyboard too (:mod:`.access`): under the board, a focusable element
-moves a cell cursor with the arrow keys and sends Enter as a click on the cursor's cell;
-its ARIA live region says the cell's facts and the last event.
+moves a cell cursor with the arrow keys (a white-and-black ring on the cell's outline, which
+the board's pan box brings into view on a phone) and sends Enter as a click on the cursor's
+cell; its ARIA live region says the cell's facts and the last event. The canvas pans in a box
+of its own under the kit's pan cue (:func:`~haunted_kit.widgets.canvas.pan_parts`), so the
+keyboard line and the lines under the board stay in view.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..state import VISIBILITY
 from ..draw.scene import highlight_layer, hover_layer, least_text, pieces_key, pieces_layer, terrain_layer
-from ...widgets.canvas import TouchScroll, draw_primitives, fit_to_output, held, on_tap
+from ...widgets.canvas import draw_primitives, fit_to_output, held, on_tap, pan_parts
 from ...widgets.errors import ErrorReporting
 from ...widgets.whatis import WhatIsThis
 from ...widgets.access import ACT_KEYS, ARROWS, HOME_KEY, FieldKeys, cursor_step
@@ -122,8 +125,9 @@ class FieldWidget(ErrorReporting, W.VBox):
                                 layout=W.Layout(height="0px", margin="0px"))
         self.whatis = WhatIsThis(width=self.geom.width) if key else None
         below = [self.whatis] if self.whatis is not None else []
-        self.touch = TouchScroll("hk-field-box")  # a swipe on the board scrolls the page (a phone)
-        self.children = [self.canvas, self.info, *below, banner, self.focus_fix, self.touch]
+        # only the canvas pans in its box (a phone), under its cue; a swipe on it scrolls the page
+        self.pan, self.pan_box, self.touch = pan_parts(self, "hk-field-box", [self.canvas], "The field")
+        self.children = [self.pan, self.pan_box, self.info, *below, banner, self.focus_fix, self.touch]
         #: the keyboard element with the ARIA live region (:mod:`.access`), or ``None``
         self.keypad = None
         self.cursor = None
@@ -132,10 +136,10 @@ class FieldWidget(ErrorReporting, W.VBox):
             # as wide as the board: a long sentence wraps instead of widening the field
             self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width="100%"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
-            self.children = [self.canvas, self.keypad, self.info, *below, banner, self.focus_fix, self.touch]
-        self.add_class("hk-field-box")
-        # scaled down in a narrow output area, never under 12 CSS px text: it pans in its box instead
-        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self,
+            self.children = [self.pan, self.pan_box, self.keypad, self.info, *below, banner, self.focus_fix, self.touch]
+        # scaled down in a narrow output area; on a phone never under 12 CSS px text (its least text
+        # in any position), panning in its box instead
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self.pan_box,
                       min_text=least_text(size, show_labels, show_coords, S.MIN_TEXT_PX))
         self.draw_counts: Counter = Counter()
         self.last_hint = ""
@@ -145,6 +149,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._prims: dict = {}  # each layer's primitives as drawn last (the key and "What is this?" read them)
         self._highlight = ((), (), None)
         self._hover_index = None
+        self._hover_cursor = False  # the hover layer shows the keyboard's cursor ring, not the mouse's outline
         self.state = state
         on_tap(self.canvas, self.guard(self._on_mouse_down, "handling a click on the field"))
         self.canvas.on_mouse_move(self.guard(self._on_mouse_move, "showing the cell under the mouse"))
@@ -193,7 +198,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         if self._draw("highlights", lambda: highlight_layer(s.field, self.geom, hl, path, ev), (s.field.layout,) + self._highlight):
             drawn.append("highlights")
         if self._hover_index is not None and self.hover_enabled:
-            self.info.value = escape(cell_facts(s, self._hover_index))
+            self.info.value = escape(shown_text(cell_facts(s, self._hover_index)))  # cells as the board writes them
         self._keyed()
         self._say()
         return drawn
@@ -227,14 +232,13 @@ class FieldWidget(ErrorReporting, W.VBox):
         width (``-1``: no cell given, the box is left as it is); a no-op where the board fits."""
         xs = [self.geom.centre(tuple(c))[0] for c in cells]
         f = -1.0 if not xs else round((min(xs) + max(xs)) / 2 / self.geom.width, 4)
-        if self.keypad is not None:
-            self.keypad.pan_x = f
+        self.pan.pan_x = f
         return f
 
     def _on_client_ready(self, name: str) -> None:
         if name == "hover":
             i, self._hover_index = self._hover_index, None
-            self._on_hover_index(i)
+            self._on_hover_index(i, self._hover_cursor)
             return
         self._keys.pop(name, None)
         self.update()
@@ -281,17 +285,18 @@ class FieldWidget(ErrorReporting, W.VBox):
         if self.hover_enabled:
             self._on_hover_index(None)
 
-    def _on_hover_index(self, i):
+    def _on_hover_index(self, i, cursor: bool = False):
         if i == self._hover_index:
             return
-        self._hover_index = i
+        self._hover_index, self._hover_cursor = i, cursor
+        self._prims["hover"] = hover_layer(self.geom, i, cursor)
         with held():
-            draw_primitives(self.layer("hover"), hover_layer(self.geom, i))
+            draw_primitives(self.layer("hover"), self._prims["hover"])
         self.draw_counts["hover"] += 1
         if i is None:
             self.info.value = "&nbsp;"
         else:
-            self.info.value = escape(cell_facts(self.state, i))
+            self.info.value = escape(shown_text(cell_facts(self.state, i)))
 
     # ------------------------------------------------------------------ keyboard and live region
     def _home_cell(self):
@@ -328,13 +333,20 @@ class FieldWidget(ErrorReporting, W.VBox):
         self._say()
 
     def move_cursor(self, cell) -> None:
-        """Put the keyboard cursor on ``cell`` (drawn like the mouse hover) and say its facts."""
+        """Put the keyboard cursor on ``cell`` (a ring inside the cell, :func:`~haunted_kit.haunted.draw.scene.cursor_ring`),
+        pan the board to it where it pans (a phone) and say its facts."""
         i = self.state.field.cell_index(cell)
         self.cursor = self.state.field.cells[i]
         self._hover_index = None
-        self._on_hover_index(i)
+        self._on_hover_index(i, cursor=True)
+        self._show_cursor()
         self.last_hint = ""
         self._say()
+
+    def _show_cursor(self) -> None:
+        """Bring the cursor's cell into the pan box's view (the box pans to it if it is out of view)."""
+        xs = [x for x, _y in self.geom.polygon(self.cursor)]
+        self.pan.show_part(min(xs) / self.geom.width, max(xs) / self.geom.width)
 
     def press(self, key: str) -> None:
         """Act on one key as the keyboard element would (arrows, Enter/Space, Home)."""
@@ -353,8 +365,8 @@ class FieldWidget(ErrorReporting, W.VBox):
     def _on_key_msg(self, _widget, content, _buffers) -> None:
         if content.get("event") == "key":
             self.press(str(content.get("key", "")))
-        elif content.get("event") == "focus" and self.cursor is None:
-            self.move_cursor(self._home_cell())
+        elif content.get("event") == "focus":
+            self.move_cursor(self._home_cell() if self.cursor is None else self.cursor)  # in view, ringed
 
     # ------------------------------------------------------------------ driving from Python
     def send_mouse(self, event: str, x: float, y: float) -> None:

@@ -42,14 +42,15 @@ from ..draw.scene import status_line
 from ..state import VISIBILITY
 from ...events import rulings_html, shown_text
 from ...hexgrid import name_cells
+from ...protocol import describe_action
 from ...visibility import decision_words
 from ...widgets.errors import ErrorReporting
 from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import (SIDE_PX, WRAP_CLASS, grey_with_reason, in_lines, line_layout, pick_layout, resolve_bots,
-                                  wrap_style)
+from ...widgets.playview import (SIDE_PX, WRAP_CLASS, board_row, grey_with_reason, in_lines, line_layout, pick_layout,
+                                  resolve_bots, wrap_style)
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -163,8 +164,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.log_panel = EventLogPanel(state, self.viewer, last=10)
         self.ranking = W.HTML(layout=W.Layout(display="none"))  # the final ranking, once the game is over
         self.children = [self.status, self.message_label, banner, self.ranking,
-                         W.HBox([self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px"))],
-                                layout=W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
+                         board_row(self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px")),
+                                   W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
                          self.board_panel, self.player_panels, wrap_style()]
         self.refresh()
         self.say(self._welcome())
@@ -189,6 +190,7 @@ class PlayView(ErrorReporting, W.VBox):
         self.b_end = self._button("End turn", "hk-end-turn", "end your turn", lambda: self.attempt(A.EndTurn()), "ending the turn")
         self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.learn_words = W.HTML(layout=W.Layout(max_width="100%"))  # each skill in play: its effect and cost, in words
         self.sell_pick = W.Dropdown(options=[], description="market option", style={"description_width": "initial"}, layout=pick_layout())
         self.b_sell = self._button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
         self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"}, layout=pick_layout())
@@ -213,10 +215,11 @@ class PlayView(ErrorReporting, W.VBox):
         """The actions column: the choices, the turn's buttons, every legal action, the bot
         buttons and the hint panel (or the words saying hints are off)."""
         wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
+        fixed = W.Layout(flex="0 0 auto")  # a row's name keeps its width; its buttons wrap beside it
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
-            W.HBox([W.Label("Train:"), self.train_box]),
-            W.HBox([W.Label("Learn:"), self.learn_box]),
+            W.HBox([W.Label("Train:", layout=fixed), self.train_box]),
+            W.HBox([W.Label("Learn:", layout=fixed), self.learn_box]), self.learn_words,
             W.HBox([self.sell_pick, self.b_sell], layout=wrap),
         ])
         actions = W.VBox([
@@ -322,14 +325,17 @@ class PlayView(ErrorReporting, W.VBox):
                 b.description = f"{name} ({'full' if cost is None else cost})"
             self._learn_skills = list(s.skills)
             buttons = self._pooled(self._learn_pool, len(self._learn_skills), "hk-learn", self._learn_clicked)
-            for b, k in zip(buttons, self._learn_skills):
-                b.description, b.tooltip = f"skill {k}", box.skills[k].text
+            for b, k in zip(buttons, self._learn_skills):  # its cost on the button, its effect in the list under them
+                b.description = f"skill {k} ({' + '.join(box.skills[k].cost)})"
+                b.tooltip = A.skill_card_words(s, k)
             if list(self.learn_box.children) != buttons:
                 self.learn_box.children = buttons
-            sells = [(name_cells(a.describe()), a) for a in legal if isinstance(a, A.Sell)]
+            said = "".join(f"<li>{escape(A.skill_card_words(s, k))}</li>" for k in self._learn_skills)
+            self.learn_words.value = f'<ul style="margin:0;padding-left:1.2em;font-size:13px">{said}</ul>'
+            sells = [(describe_action(a, s), a) for a in legal if isinstance(a, A.Sell)]  # each with what it pays
             self.sell_pick.options = sells or [("no sale is possible now", None)]
             self.sell_pick.index = 0
-        opts = [(name_cells(a.describe()), a) for a in legal]  # cells as the board writes them: cell q,r
+        opts = [(describe_action(a, self.state), a) for a in legal]  # cells as the board writes them, cards with their words
         self.all_pick.options = opts or [("(no decision for you now)", None)]
         self.all_pick.index = 0
         self.all_pick.disabled = not opts
@@ -373,8 +379,8 @@ class PlayView(ErrorReporting, W.VBox):
             return
         buttons = self._pooled(self._choice_pool, len(actions), "hk-choice", self._choice_clicked)
         self._choice_actions = actions
-        for b, a in zip(buttons, actions):
-            b.description = name_cells(a.describe())
+        for b, a in zip(buttons, actions):  # a quest, a bonus reward, a skill: named with what it gives
+            b.description = describe_action(a, self.state)
         self.choices.children = buttons
 
     # ------------------------------------------------------------------ human input
