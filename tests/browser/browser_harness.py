@@ -569,15 +569,16 @@ def start_static_server(directory: Path) -> StaticServer:
 CLIPPED_JS = """root => {
     // elements of `root` that end right of the window, or whose content is cut (scrolled
     // or hidden) horizontally; the valor track scrolls on purpose and is not counted, nor is a
-    // pan box (.hk-pan: a board drawn at a readable size, wider than its box), which must
-    // itself fit but may scroll, nor what is inside it
-    const vw = document.documentElement.clientWidth, out = [];
+    // pan box (a static drawing's .hk-pan, a canvas board's .hk-pan-box: a board drawn at a
+    // readable size, wider than its box), which must itself fit but may scroll, nor what is
+    // inside it
+    const vw = document.documentElement.clientWidth, out = [], PAN = '.hk-pan, .hk-pan-box';
     for (const el of [root, ...root.querySelectorAll('*')]) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 || el.closest('.hk-valor-track')) continue;
-        const pan = el.parentElement && el.parentElement.closest('.hk-pan');
+        const pan = el.parentElement && el.parentElement.closest(PAN);
         if (pan && root.contains(pan)) continue;
-        const cut = !el.classList.contains('hk-pan') && el.scrollWidth > el.clientWidth + 1
+        const cut = !el.matches(PAN) && el.scrollWidth > el.clientWidth + 1
             && getComputedStyle(el).overflowX !== 'visible';
         if (r.right > vw + 1 || cut) {
             out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(r.right)} `
