@@ -126,3 +126,24 @@ def test_every_play_view_says_something_before_the_first_decision():
         assert buttons and all("hk-wrap" in b._dom_classes for b in buttons)  # a long choice wraps on a phone
     assert views[0].message == ("Seats: P1 human, P2 bot, P3 bot. Choose under 'Your choices': a button, or an action "
                                 "of the list and Do it.")
+
+
+def test_drawings_of_one_position_get_distinct_accessible_names():
+    from haunted_kit.estate.draw import board_svg as estate_board
+    from haunted_kit.estate.scenario import position
+    from haunted_kit.haunted.analysis import side_by_side
+    from haunted_kit.haunted.draw.svg import board_svg
+
+    s = scenario(players=2)
+    plain, marked = board_svg(s), board_svg(s, highlight={(1, 0): "3", (0, 1): ""}, path=[(0, 0), (1, 0), (2, -1)])
+    assert marked.title == plain.title + " Marked: cells 0,1; 1,0 (3). Path from 0,0 to 2,-1, 3 cells."
+    assert f'alt="{marked.title}"' in marked._repr_html_()
+    many = board_svg(s, highlight=list(s.field.cells[:9]))
+    assert many.title.endswith(" and 3 more.") and many.title.count(";") == 5  # six named, the rest counted
+    pair = side_by_side(plain, plain, captions=["before", "after"])._repr_html_()
+    assert f'alt="before: {plain.title}"' in pair and f'alt="after: {plain.title}"' in pair
+    e = position()
+    slot = e.box.slots[0]
+    assert estate_board(e).title == "Estate land board, season 1"
+    assert estate_board(e, highlight=[slot], path=[slot]).title == (
+        f"Estate land board, season 1. Marked: slot {slot[0]},{slot[1]}. Circled: slot {slot[0]},{slot[1]}.")

@@ -25,7 +25,7 @@ from ..hexgrid import DIRECTIONS
 from ..render import style as S
 from ..render.geometry import cells_geometry
 from ..render.primitives import Circle, Poly, Text
-from ..render.svg import BoardSVG, primitive_svg
+from ..render.svg import BoardSVG, marks_words, primitive_svg
 from . import rules as R
 from .analysis import market_graph
 
@@ -199,7 +199,8 @@ def board_svg(s, highlight=(), path=(), size: float = 34) -> BoardSVG:
     """The land board as an SVG picture (displayed inline in Jupyter)."""
     geom = land_geometry(s.box, size)
     body = "\n".join(primitive_svg(p) for p in board_primitives(s, geom, highlight, path))
-    title = f"Estate land board, season {s.season}"
+    marks = marks_words(highlight, noun="slot") + marks_words(path, noun="slot", verb="Circled")
+    title = f"Estate land board, season {s.season}" + (f".{marks}" if marks else "")
     text = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geom.width}" height="{geom.height}" '
             f'viewBox="0 0 {geom.width} {geom.height}" font-family="{S.FONT}"><title>{title}</title>\n'
             f'<rect x="0" y="0" width="{geom.width}" height="{geom.height}" fill="{S.PAPER}"/>\n{body}\n</svg>')

@@ -34,6 +34,7 @@ from .flow import TerrainDie
 from .sim import extra_ghost_cards_text, play_game
 from .state import GameConfig
 from ..progress import progress as bar
+from ..render.svg import BoardSVG, readable_html
 
 
 class AnalysisError(ValueError):
@@ -264,8 +265,11 @@ def side_by_side(*pictures, captions=()) -> HTML:
     Each stays inside the output area: a drawing wider than it pans in its own box."""
     cells = []
     for i, pic in enumerate(pictures):
-        body = pic._repr_html_() if hasattr(pic, "_repr_html_") else str(pic)
         cap = captions[i] if i < len(captions) else ""
+        if isinstance(pic, BoardSVG) and cap:  # its caption in its accessible name too
+            body = readable_html(pic.data, f"{cap}: {pic.title}")
+        else:
+            body = pic._repr_html_() if hasattr(pic, "_repr_html_") else str(pic)
         cells.append('<div style="display:inline-block;vertical-align:top;padding-right:12px;box-sizing:border-box;max-width:100%">'
                      f'<div style="font-weight:bold;margin-bottom:4px">{escape(cap)}</div>{body}</div>')
     label = "side by side: " + " | ".join(captions) if captions else f"{len(pictures)} pictures side by side"

@@ -12,7 +12,7 @@ import re
 from xml.sax.saxutils import escape, quoteattr
 
 from ..fileio import atomic_write
-from ..hexgrid import name_cells
+from ..hexgrid import cell_name, name_cells
 from . import style as S
 from .primitives import Circle, Poly, Polyline, Rect, Segments, Text, bbox
 
@@ -157,6 +157,29 @@ def readable_html(svg: str, alt: str, css_class: str = "", hidden: bool = False)
             f'aria-label={quoteattr(alt + " (a drawing; the arrow keys pan it)")} style="{box}">'
             f'<img src="{src}" alt={quoteattr(alt)} style="display:block;width:{shown:.0f}px;max-width:100%;'
             f'min-width:{readable:.0f}px;height:auto"></div>')
+
+
+#: at most this many marked cells are named in a drawing's title; the rest are counted
+MARKS_NAMED = 6
+
+
+def marks_words(marked=(), path=(), noun: str = "cell", verb: str = "Marked") -> str:
+    """What a drawing marks, in words for its title (so two drawings of one position get
+    distinct accessible names): ``marked`` cells ``(q, r)`` (a mapping also gives each cell's
+    label; ``noun`` and ``verb`` name them and how they are marked) and a ``path`` of cells;
+    ``""`` when it marks nothing.
+    ``marks_words({(2, -1): 3}, [(0, 0), (1, 0)])`` -> ``" Marked: cell 2,-1 (3). Path from 0,0 to 1,0, 2 cells."``"""
+    words = ""
+    if marked:
+        labels = marked if isinstance(marked, dict) else {}
+        named = [cell_name(c) + (f" ({labels[c]})" if labels.get(c) not in (None, "") else "")
+                 for c in sorted(marked)]
+        more = len(named) - MARKS_NAMED
+        listed = "; ".join(named[:MARKS_NAMED]) + (f" and {more} more" if more > 0 else "")
+        words += f" {verb}: {noun if len(named) == 1 else noun + 's'} {listed}."
+    if len(path) > 1:
+        words += f" Path from {cell_name(path[0])} to {cell_name(path[-1])}, {len(path)} cells."
+    return words
 
 
 class BoardSVG:
