@@ -16,6 +16,8 @@ import re
 
 import numpy as np
 
+from .frames import reflow_table
+
 
 def setup(max_rows: int = 80, max_columns: int = 30) -> None:
     """Set pandas display options for the notebooks and, in IPython, left-align text
@@ -131,20 +133,21 @@ _SNAKE_HEADER = re.compile(r"(<th[^>]*>)([^<]*_[^<]*)(</th>)")
 
 
 def frame_html(frame) -> str | None:
-    """``frame``'s usual HTML with its non-numeric columns (sentences, names, lists)
-    aligned left, and a line break allowed after each underscore of a header
-    (``income_<wbr>limestone``): a table of many such columns then fits a 1280 px window
-    beside the Lab's file browser instead of scrolling sideways."""
-    html = frame._repr_html_()
+    """``frame``'s usual HTML made to read on any screen, with inline styles only (a
+    notebook's stored outputs keep those when JupyterLab drops their ``<style>``): its
+    non-numeric columns (sentences, names, lists) aligned left, a line break allowed after
+    each underscore of a header (``income_<wbr>limestone``), every row label written out
+    (no cell spans rows or columns), and the table reflowing in a narrow output area
+    (:func:`haunted_kit.frames.reflow_table`: a phone's 274 px, the Lab beside its file
+    browser) instead of scrolling sideways, a sentence column keeping a readable width."""
+    import pandas as pd  # lazy: pandas is heavy to import; only the table outputs need it
+    from pandas.api.types import is_numeric_dtype  # lazy: as above
+
+    with pd.option_context("display.multi_sparse", False):
+        html = frame._repr_html_()
     if html is None:
         return None
     html = _SNAKE_HEADER.sub(lambda m: m.group(1) + m.group(2).replace("_", "_<wbr>") + m.group(3), html)
-    from pandas.api.types import is_numeric_dtype  # lazy: pandas is heavy to import; only the table outputs need it
-
-    text_cols = [j for j, dt in enumerate(frame.dtypes) if not is_numeric_dtype(dt)]  # text, lists, categories
-    if not text_cols:
-        return html
-    children = [j + 1 + frame.index.nlevels for j in text_cols]  # body rows: index <th>s, then one <td> per column
-    name = "hk-left-" + "-".join(map(str, children))            # same columns, same rules: no clash on a page
-    rules = " ".join(f".{name} td:nth-child({k}) {{ text-align: left; }}" for k in children)
-    return f'<div class="{name}"><style>{rules}</style>{html}</div>'
+    labels = frame.index.nlevels  # body rows: the index's <th>s, then one <td> per column
+    left = [j + labels for j, dt in enumerate(frame.dtypes) if not is_numeric_dtype(dt)]  # text, lists, categories
+    return reflow_table(html, left)

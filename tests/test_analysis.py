@@ -72,7 +72,7 @@ def test_frames_and_board_are_deterministic():
     assert players_frame(s).index.tolist() == ["P1", "P2", "P3"]
     assert events_frame(s).index.tolist() == list(range(len(s.log)))
     pic = board(s, highlight=[(0, 0)])
-    assert pic._repr_svg_() == board(s, highlight=[(0, 0)])._repr_svg_()
+    assert pic._repr_html_() == board(s, highlight=[(0, 0)])._repr_html_()
     assert "0x" not in repr(pic) and repr(pic).startswith("<Haunted Lands:")
 
 

@@ -24,7 +24,7 @@ from haunted_kit.tableview import PUBLIC
 
 #: SHA-256 of render_svg's text for each case below, made by the board code of commit
 #: 4bd894f (every layer drawn afresh for every call, before the terrain cache; rewritten when the cells'
-#: titles came to name cells as the boards do, "city cell 0,0 on Kalena", and again when a region tile was named as one, "on region tile R07": nothing else differs). A change
+#: titles came to name cells as the boards do, "city cell 0,0 on Kalena", and again when a region tile was named as one, "on region tile R07", and when the title came to name the cells a board marks and its path, "Marked: cells 0,1; 1,0.": nothing else differs). A change
 #: meant to alter the picture rewrites them: {case: sha256(render_svg(...))} as below.
 DIGESTS = json.loads((Path(__file__).parent / "snapshots" / "board_svg_digests.json").read_text())
 

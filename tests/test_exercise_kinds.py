@@ -370,8 +370,9 @@ def test_the_estate_players_table_keeps_its_columns_apart():
     from haunted_kit.estate.widgets import players_html
     html = players_html(estate_position(players=2))
     cells = re.findall(r"<t[dh] style=\"([^\"]*)\">", html)
-    assert cells and all("padding:2px 10px" in c for c in cells)
+    assert cells and all("padding:2px 6px" in c for c in cells)
     assert len(cells) == 7 * 3                              # a head row and two players, seven columns each
+    assert all(re.match(r"flex:[01] [01] [\d.]+em", c) for c in cells)  # and each keeps its column's width
 
 
 DOUBLED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)

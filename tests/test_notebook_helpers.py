@@ -20,9 +20,9 @@ def test_progress_outside_a_kernel_yields_every_item():
 
 def test_text_columns_are_aligned_left_and_numbers_are_not():
     frame = pd.DataFrame({"n": [1, 2], "text": ["a sentence", "another"], "x": [0.5, 1.5]}).set_index("n")
-    html = frame_html(frame)
-    assert '<div class="hk-left-2">' in html and ".hk-left-2 td:nth-child(2) { text-align: left; }" in html
-    assert frame_html(pd.DataFrame({"a": [1]})) == pd.DataFrame({"a": [1]})._repr_html_()
+    html = frame_html(frame)  # inline styles: a notebook's stored, untrusted outputs keep them
+    assert re.search(r'<td style="flex:[^"]*;text-align:left">a sentence</td>', html)
+    assert re.search(r'<td style="flex:[^"]*overflow-wrap:break-word">0.5</td>', html)
 
 
 def run(source: str) -> list:
@@ -41,7 +41,7 @@ def test_setup_shows_whole_sentences():
     outputs = run("import pandas as pd\nfrom haunted_kit.notebook import setup\nsetup()\n"
                   "pd.DataFrame({'text': ['word ' * 40]})")
     assert "word " * 39 in outputs[-1]["data"]["text/plain"] and "..." not in outputs[-1]["data"]["text/plain"]
-    assert "hk-left-2" in outputs[-1]["data"]["text/html"]
+    assert ';text-align:left">word word' in outputs[-1]["data"]["text/html"]
 
 
 def bar_figure(heights, labels=("1 card", "2 cards", "3 cards"), size=(6, 3), fontsize=10):

@@ -12,6 +12,7 @@ import pytest
 import haunted_kit as hk
 from haunted_kit import hexgrid
 from haunted_kit.render import BoardSVG, RenderError
+from haunted_kit.render.svg import readable_width
 from haunted_kit.haunted.draw import board_geometry, board_svg, render_svg
 from haunted_kit.haunted.draw import html as H
 from haunted_kit.haunted.sim import play_game
@@ -147,7 +148,11 @@ def test_several_sensors_on_one_cell_are_side_by_side():
 def test_board_svg_displays_inline():
     pic = board_svg(fixed_state(), size=20)
     assert isinstance(pic, BoardSVG)
-    assert pic._repr_svg_().startswith("<svg")
+    assert pic.data.startswith("<svg")
+    html = pic._repr_html_()  # the SVG as an image, never shown under 12 px text: 20 px hexes are drawn larger
+    width, readable = readable_width(pic.data)
+    assert html.count("<img ") == 1 and 'alt="Haunted Lands: ' in html
+    assert readable > width and f"min-width:{readable:.0f}px" in html and f"width:{readable:.0f}px" in html
 
 
 def test_unknown_terrain_is_a_clear_error(tmp_path):

@@ -76,7 +76,7 @@ def test_click_at_a_cell_centre_calls_back_with_that_cell():
     for cell in [(0, 0), (2, 1), (-1, 3), (3, -2)]:
         fw.click_cell(cell)
     assert got == [(0, 0), (2, 1), (-1, 3), (3, -2)]
-    assert fw.canvas._dom_classes == ("hk-field",)
+    assert fw.canvas._dom_classes == ("hk-field", "hk-least-text-742")  # 30 px hexes: least text 7.425 px (4 sensors)
 
 
 def test_click_off_the_field_only_hints():

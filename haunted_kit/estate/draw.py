@@ -19,12 +19,13 @@ from html import escape
 
 import networkx as nx
 
+from ..frames import reflow_table
 from ..explain import KeyEntry, player_marks
 from ..hexgrid import DIRECTIONS
 from ..render import style as S
 from ..render.geometry import cells_geometry
 from ..render.primitives import Circle, Poly, Text
-from ..render.svg import BoardSVG, primitive_svg
+from ..render.svg import BoardSVG, marks_words, primitive_svg
 from . import rules as R
 from .analysis import market_graph
 
@@ -198,7 +199,8 @@ def board_svg(s, highlight=(), path=(), size: float = 34) -> BoardSVG:
     """The land board as an SVG picture (displayed inline in Jupyter)."""
     geom = land_geometry(s.box, size)
     body = "\n".join(primitive_svg(p) for p in board_primitives(s, geom, highlight, path))
-    title = f"Estate land board, season {s.season}"
+    marks = marks_words(highlight, noun="slot") + marks_words(path, noun="slot", verb="Circled")
+    title = f"Estate land board, season {s.season}" + (f".{marks}" if marks else "")
     text = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geom.width}" height="{geom.height}" '
             f'viewBox="0 0 {geom.width} {geom.height}" font-family="{S.FONT}"><title>{title}</title>\n'
             f'<rect x="0" y="0" width="{geom.width}" height="{geom.height}" fill="{S.PAPER}"/>\n{body}\n</svg>')
@@ -223,7 +225,8 @@ def _fixed_words(s, name: str) -> str:
 
 def market_html(s, player=None) -> str:
     """The Market panel: every row with what it gives and takes, and for marked rows the
-    price ``player`` (default the player to move) pays now; the visit in progress."""
+    price ``player`` (default the player to move) pays now; the visit in progress. Its rows
+    reflow in a narrow column (a phone: :func:`haunted_kit.frames.reflow_table`)."""
     p = s.current_player() if player is None else player
     p = 0 if p is None else p
     rows = []
@@ -244,9 +247,10 @@ def market_html(s, player=None) -> str:
     box = s.box
     return (f'<div class="hk-market" style="font:13px sans-serif"><b>Market</b> (season {s.season}; the next visitor '
             f"takes {nxt} different actions; prices for P{p + 1})"
-            f'<table style="border-collapse:collapse"><tr><th align="left" style="{_MARKET_CELL}">action</th>'
-            f'<th style="{_MARKET_CELL}">you pay now</th><th style="{_MARKET_CELL}">uses this season</th></tr>'
-            f"{''.join(rows)}</table><div style=\"color:#555\">A marked row costs gold: {box.price_first} the first time "
+            + reflow_table(f'<table style="border-collapse:collapse"><thead><tr><th align="left" style="{_MARKET_CELL}">'
+                           f'action</th><th style="{_MARKET_CELL}">you pay now</th><th style="{_MARKET_CELL}">uses this '
+                           f"season</th></tr></thead><tbody>{''.join(rows)}</tbody></table>", left=(0,))
+            + f"<div style=\"color:#555\">A marked row costs gold: {box.price_first} the first time "
             f"in a season, {box.price_later} after, {box.condition_discount} less per Market-condition token. The other "
             f"rows cost only what you give (rule: {R.MARKET}).</div>{visit}</div>")
 

@@ -29,6 +29,7 @@ from ..render import style as S
 from ..render.primitives import Text
 from ..widgets.canvas import draw_primitives, fit_to_output, held, on_tap, pan_parts, redraw_for_new_views
 from ..widgets.errors import ErrorReporting
+from ..frames import reflow_table
 from ..widgets.whatis import WhatIsThis
 from . import actions as A
 from .draw import BOARD_SIZE, board_primitives, land_geometry, legend_text, market_html, slot_words  # noqa: F401 - market_html: notebooks import it here
@@ -113,12 +114,13 @@ class EstateBoard(ErrorReporting, W.VBox):
 
 #: a cell of the players' table: padded, with a rule under it, so that "0 marble" and "0 gold" of
 #: two columns never run together
-_CELL = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top"
+_CELL = "padding:2px 6px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top"
 
 
 def players_html(s) -> str:
     """The players' table of estate ``s``: income, holdings, workers, tokens, gold value (a
-    kit measure) and whether each passed, one padded row per player."""
+    kit measure) and whether each passed, one padded row per player, reflowing in a narrow
+    column (:func:`haunted_kit.frames.reflow_table`)."""
     head = "".join(f'<th style="{_CELL}">{h}</th>' for h in ("player", "income", "holds", "workers supply/Factory/Inn",
                                                                "tokens", "gold value*", "passed"))
     rows = []
@@ -129,8 +131,10 @@ def players_html(s) -> str:
         # the player's colour as a bar beside the name (coloured text on white would be too faint to read)
         rows.append(f'<tr><td style="{_CELL};border-left:6px solid {S.player_colour(p)};font-weight:bold">P{p + 1}</td>'
                     + "".join(f'<td style="{_CELL}">{c}</td>' for c in cells) + "</tr>")
-    return (f'<table class="hk-players" style="font:13px sans-serif;border-collapse:collapse"><tr>{head}</tr>'
-            f"{''.join(rows)}</table><div style='font:11px sans-serif;color:#555'>* a kit measure, not a rule</div>")
+    table = (f'<table class="hk-players" style="font:13px sans-serif;border-collapse:collapse"><thead><tr>{head}</tr>'
+             f"</thead><tbody>{''.join(rows)}</tbody></table>")
+    # its rows wrap in a narrow column (a phone) instead of running past it
+    return reflow_table(table, left=range(7)) + "<div style='font:12px sans-serif;color:#555'>* a kit measure, not a rule</div>"
 
 
 class EstatePlayView(GamePlayView):

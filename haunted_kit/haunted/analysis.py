@@ -34,6 +34,7 @@ from .flow import TerrainDie
 from .sim import extra_ghost_cards_text, play_game
 from .state import GameConfig
 from ..progress import progress as bar
+from ..render.svg import BoardSVG, readable_html
 
 
 class AnalysisError(ValueError):
@@ -257,20 +258,19 @@ class HTML:
 
 
 def side_by_side(*pictures, captions=()) -> HTML:
-    """Show pictures in one row, each with its caption above it: board pictures
-    (objects with ``_repr_svg_``), HTML fragments (objects with ``_repr_html_``, such as
-    the panels of :mod:`haunted_kit.haunted.draw.html` wrapped in :class:`HTML`) or SVG/HTML
-    text."""
+    """Show pictures in one row where they fit (else one under the other), each with its
+    caption above it: board pictures and HTML fragments (objects with ``_repr_html_``: a
+    board shown never under 12 px text, :func:`haunted_kit.render.svg.readable_html`; the
+    panels of :mod:`haunted_kit.haunted.draw.html` wrapped in :class:`HTML`) or HTML text.
+    Each stays inside the output area: a drawing wider than it pans in its own box."""
     cells = []
     for i, pic in enumerate(pictures):
-        if hasattr(pic, "_repr_svg_"):
-            body = pic._repr_svg_()
-        elif hasattr(pic, "_repr_html_"):
-            body = pic._repr_html_()
-        else:
-            body = str(pic)
         cap = captions[i] if i < len(captions) else ""
-        cells.append('<div style="display:inline-block;vertical-align:top;margin-right:12px">'
+        if isinstance(pic, BoardSVG) and cap:  # its caption in its accessible name too
+            body = readable_html(pic.data, f"{cap}: {pic.title}")
+        else:
+            body = pic._repr_html_() if hasattr(pic, "_repr_html_") else str(pic)
+        cells.append('<div style="display:inline-block;vertical-align:top;padding-right:12px;box-sizing:border-box;max-width:100%">'
                      f'<div style="font-weight:bold;margin-bottom:4px">{escape(cap)}</div>{body}</div>')
     label = "side by side: " + " | ".join(captions) if captions else f"{len(pictures)} pictures side by side"
     return HTML('<div class="hk-side-by-side">' + "".join(cells) + "</div>", label)

@@ -224,7 +224,7 @@ def _board_section(box, m: ProvenanceMarks, seed: int, players: int, mode: str, 
     """The seeded setup's board for paper: the field and its legend, the key of its codes
     beside it (:func:`haunted_kit.handout.board_with_key`), no on-screen status."""
     s = new_game(players=players, mode=mode, seed=seed, box=box)
-    svg = board_svg(s, size=20, paper=True)._repr_svg_()
+    svg = board_svg(s, size=20, paper=True).data
     skills = ", ".join(f"{k} ({escape(box.skills[k].text)}{m.mark('skills.toml', f'skills.{k}', 'text')})" for k in s.skills)
     order = ", ".join(f"P{p + 1}" for p in s.turn_order)
     covered = box.covered_slots.get(players, ())

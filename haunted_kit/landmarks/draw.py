@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..explain import KeyEntry, player_marks
 from ..render import style as S
 from ..render.primitives import Circle, Rect, Text
-from ..render.svg import fitted_text, primitive_svg, text_width
+from ..render.svg import fitted_text, primitive_svg, readable_html, readable_width, text_width
 from . import rules as R
 from .actions import card_words
 
@@ -61,7 +61,7 @@ def _flow(n: int, x_start: float, x_end: float, step: float) -> list[tuple[int, 
     return [(i // per, x_start + (i % per) * step) for i in range(n)]
 
 
-NARROW_WIDTH, NARROW_SCALE = 252, 4 / 3  #: a phone's panel: laid out 252 px wide, drawn 336 px wide (text >= 12 px)
+NARROW_WIDTH, NARROW_SCALE = 200, 4 / 3  #: a phone's panel: laid out 200 px wide, drawn 267 px wide (text >= 12 px): whole in a phone's Lab output area (274 px)
 WIDE_WIDTH, WIDE_SCALE = 675, 4 / 3  #: a laptop's panel: laid out 675 px wide, drawn 900 px wide (text >= 12 px)
 CARD_MIN_W = 110  #: the least width of a landmark card in the top row (the row wraps into a grid below it)
 
@@ -107,6 +107,14 @@ def _list_flow(items: list[str], x: float, y: float, width: float, size: float) 
     return out, height
 
 
+def _title(s) -> str:
+    """The panel's title line: the turn, the lead and whose choice it is."""
+    lead = f"lead: {s.lead} (P{s.leader + 1} leads)" if s.lead else f"P{s.leader + 1} to lead"
+    status = "game over" if s.is_terminal() else ("architects being dealt" if s.is_chance_node() else
+                                                   f"P{s.current_player() + 1} to choose")
+    return f"Landmarks & Architects - {R.turn_words(s)} - {lead} - {status}"
+
+
 def panel_scene(s, viewer: int | None = None, width: float = WIDTH, scale: float = 1.0) -> tuple[list, float, float]:
     """The panel of position ``s`` as ``(primitives, width, height)`` in pixels.
 
@@ -119,12 +127,7 @@ def panel_scene(s, viewer: int | None = None, width: float = WIDTH, scale: float
     the gold badges sit in a strip of their own under the box's text."""
     box = s.box
     prims: list = []
-    cur = s.current_player()
-    lead = f"lead: {s.lead} (P{s.leader + 1} leads)" if s.lead else f"P{s.leader + 1} to lead"
-    status = "game over" if s.is_terminal() else ("architects being dealt" if s.is_chance_node() else
-                                                   f"P{cur + 1} to choose")
-    title, h = _lines(8, 14 - 14 * 1.15 / 2, f"Landmarks & Architects - {R.turn_words(s)} - {lead} - {status}",
-                      width - 16, 14, True, max_lines=3)
+    title, h = _lines(8, 14 - 14 * 1.15 / 2, _title(s), width - 16, 14, True, max_lines=3)
     prims += title
     # landmark cards: one row when they fit, else a grid
     y0 = max(30, 14 - 14 * 1.15 / 2 + h + 6)
@@ -308,30 +311,40 @@ def board_key(s) -> list:
     return out
 
 
-#: which layout a window shows: the phone's under 600 px of window width, else the wide one
-LAYOUT_CSS = ("<style>@media (max-width: 599px) { .hk-landmarks-layouts .hk-panel-wide { display: none !important; } }"
-              "@media (min-width: 600px) { .hk-landmarks-layouts .hk-panel-narrow { display: none !important; } }"
-              "</style>")
+def layouts_css(host: str, wide: float) -> str:
+    """The ``<style>`` choosing between a panel's two layouts inside ``host`` (a CSS selector
+    of the element holding both, made a size container): the wide layout (class
+    ``hk-panel-wide``) where ``host`` is at least ``wide`` px wide (the wide layout's width at
+    12 px text), else the narrow one (``hk-panel-narrow``). A container query, not the
+    window's width: a laptop's Lab beside its file browser gives a notebook less than the wide
+    layout needs, as a phone does."""
+    w = int(round(wide))
+    return (f"<style>{host} {{ container-type: inline-size; }}"
+            f"@container (max-width: {w - 1}px) {{ {host} .hk-panel-wide {{ display: none !important; }}"
+            f" {host} .hk-panel-narrow {{ display: block !important; }} }}"
+            f"@container (min-width: {w}px) {{ {host} .hk-panel-narrow {{ display: none !important; }} }}</style>")
 
 
 class PanelSVG:
     """An SVG picture that notebooks display; ``str()`` is the SVG text (the wide layout).
-    A notebook or Voila page shows it as HTML (``_repr_html_``) holding both layouts, the
-    phone's (``narrow``: :data:`NARROW_WIDTH`, text at least 12 px) shown under 600 px of
-    window width by a CSS media query, so nothing scrolls sideways on a phone."""
+    A notebook or Voila page shows it as HTML (``_repr_html_``) holding both layouts, each
+    an image never under 12 px text (:func:`haunted_kit.render.svg.readable_html`): the
+    phone's (``narrow``: :data:`NARROW_WIDTH`) where the output area is narrower than the
+    wide layout at 12 px text (a container query, :func:`layouts_css`), so nothing of it
+    scrolls sideways on a laptop's Lab beside its file browser; a notebook's stored output
+    (whose ``<style>`` JupyterLab drops) shows the wide one, panning in its box."""
 
-    def __init__(self, text: str, narrow: str | None = None):
+    def __init__(self, text: str, narrow: str | None = None, alt: str = "Landmarks & Architects panel"):
         self.text = text
         self.narrow = narrow
+        self.alt = alt
 
-    def _repr_svg_(self) -> str:
-        return self.text
-
-    def _repr_html_(self) -> str | None:
+    def _repr_html_(self) -> str:
         if self.narrow is None:
-            return None
-        return (f'<div class="hk-landmarks-layouts">{LAYOUT_CSS}<div class="hk-panel-wide">{self.text}</div>'
-                f'<div class="hk-panel-narrow">{self.narrow}</div></div>')
+            return readable_html(self.text, self.alt)
+        return (f'<div class="hk-landmarks-layouts">{layouts_css(".hk-landmarks-layouts", readable_width(self.text)[1])}'
+                f'{readable_html(self.text, self.alt, "hk-panel-wide")}'
+                f'{readable_html(self.narrow, self.alt, "hk-panel-narrow", hidden=True)}</div>')
 
     def __str__(self) -> str:
         return self.text
@@ -350,8 +363,7 @@ def _svg_text(prims, w: float, h: float) -> str:
 
 def panel_svg(s, viewer: int | None = None) -> PanelSVG:
     """The panel as deterministic SVG (same position, same bytes): laid out
-    :data:`WIDE_WIDTH` px wide and drawn 900 px wide with text of at least 12 px, scaled
-    down to fit a narrower output area (CSS ``max-width: 100%``; a notebook is about 850 px
-    wide), with the phone's layout beside it (:class:`PanelSVG`)."""
+    :data:`WIDE_WIDTH` px wide and drawn 900 px wide with text of at least 12 px, with the
+    phone's layout beside it for an output area narrower than that (:class:`PanelSVG`)."""
     return PanelSVG(_svg_text(*panel_scene(s, viewer, WIDE_WIDTH, WIDE_SCALE)),
-                    _svg_text(*panel_scene(s, viewer, NARROW_WIDTH, NARROW_SCALE)))
+                    _svg_text(*panel_scene(s, viewer, NARROW_WIDTH, NARROW_SCALE)), alt=_title(s))

@@ -38,18 +38,19 @@ from .exercises import EXERCISES
 from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, panel_scene
 from .engine import GAME, new_game
 from . import rules as R
+from ..frames import reflow_table
 from ..games import game_of
 from ..protocol import states_along as protocol_states_along
 from ..visibility import decision_words
 from ..render.primitives import Text
 from ..render.svg import text_box
-from ..widgets.canvas import (PHONE_MAX_PX, PHONE_TEXT_PX, READABLE_CLASS, draw_primitives, fit_to_output, held, on_tap,
+from ..widgets.canvas import (PHONE_MAX_PX, PHONE_TEXT_PX, draw_primitives, fit_to_output, held, on_tap,
                               pan_parts, redraw_for_new_views)
 from ..widgets.errors import ErrorReporting
 from ..widgets.whatis import WhatIsThis
 from ..widgets.exercise import ExerciseWidget
-from ..widgets.playview import (MENU_BUTTONS, GamePlayView, board_row, first_of_each, grey_with_reason, recent_log_html, row_layout,
-                                side_layout, since_last_decision)
+from ..widgets.playview import (MENU_BUTTONS, WRAP_CLASS, GamePlayView, board_row, first_of_each, grey_with_reason,
+                                recent_log_html, row_layout, side_layout, since_last_decision)
 
 
 #: which of the panel's two canvases a window shows: the phone's layout under PHONE_MAX_PX, else the wide one
@@ -68,11 +69,12 @@ class LandmarksPanel(W.VBox):
     it is a question, answered under it.
 
     It lays itself out for the window: :attr:`canvas` holds the wide layout (900 px, text of
-    at least 12 px, scaled down in a narrower output area), :attr:`narrow` the phone's (each player's boxes, tokens,
-    village and hand on rows of their own, drawn 336 px wide with text of at least 12 px,
-    :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`); a CSS media query shows the wide one
-    from :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the
-    narrow one, so nothing scrolls sideways on a phone."""
+    at least 12 px, scaled down in a narrower output area), :attr:`narrow` the phone's (each
+    player's boxes, tokens, village and hand on rows of their own, drawn 267 px wide with text
+    of at least 12 px, :data:`~haunted_kit.landmarks.draw.NARROW_WIDTH`: whole in a phone's
+    274 px Lab output area); a CSS media query shows the wide one from
+    :data:`~haunted_kit.widgets.canvas.PHONE_MAX_PX` px of window width up, else the narrow
+    one, so nothing scrolls sideways on a phone."""
 
     def __init__(self, state, viewer: int | None = None, key: bool = True, **kw):
         super().__init__(**kw)
@@ -87,9 +89,9 @@ class LandmarksPanel(W.VBox):
         self.narrow.add_class("hk-panel-narrow")
         # only the canvases pan in their box (a phone narrower than the narrow layout), under its cue
         self.pan, self.pan_box, touch = pan_parts(self, "hk-landmarks-panel", [self.canvas, self.narrow], "The panel")
-        fit_to_output(self.canvas, w, h, box=self.pan_box)  # scaled down in a narrow output area
+        # scaled down in a narrow output area (both layouts' least text is 12 px at their own size)
+        fit_to_output(self.canvas, w, h, box=self.pan_box, min_text=PHONE_TEXT_PX)
         self.canvas.layout.min_width = "0"  # a phone shows the narrow layout instead
-        self.canvas.add_class(READABLE_CLASS)  # both layouts' least text is 12 px at their own size
         # the phone's layout: never under 12 px text on a phone (it pans in an output narrower than it)
         fit_to_output(self.narrow, nw, nh, box=self.pan_box, min_text=PHONE_TEXT_PX)
         redraw_for_new_views(self.canvas, lambda: self.update(self.state))
@@ -183,7 +185,7 @@ class RecordStepView(ErrorReporting, W.VBox):
         self.panel = panel(self.steps[0][1], viewer=viewer)
         n = len(self.steps)
         self.slider = W.IntSlider(min=0, max=n - 1, value=0, description="step", continuous_update=False,
-                                  layout=W.Layout(width="420px"))
+                                  layout=W.Layout(width="420px", max_width="100%"))
         mk = lambda text, tip: W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto"))  # noqa: E731
         self.b_first, self.b_prev, self.b_next, self.b_last = (mk("|<", "first step"), mk("<", "previous step"),
                                                               mk(">", "next step"), mk(">|", "last step"))
@@ -236,25 +238,27 @@ class RecordStepView(ErrorReporting, W.VBox):
     def _choices_html(self, before, entry) -> str:
         if before is None or entry is None or entry.chance or not hasattr(before, "options") or before.phase != "follow":
             return ""
-        table = before.options()
-        rows = "".join(
-            f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
-            f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
-        return (f'<div style="font-family:sans-serif;font-size:12px"><b>P{entry.player + 1}\'s choices at this step</b>'
-                f'<table style="border-collapse:collapse"><tr><th>option</th><th>legal</th><th>ways</th><th>why not</th></tr>'
-                f"{rows}</table></div>")
+        return _options_table(before.options(), f"P{entry.player + 1}'s choices at this step")
+
+
+def _options_table(table, title: str, css_class: str = "") -> str:
+    """A follower's options (``state.options``) as HTML under ``title``: each option, whether
+    it is legal now, how many ways, and the rules' reason when refused; its rows reflow in a
+    narrow column (:func:`haunted_kit.frames.reflow_table`), the reason wrapping."""
+    rows = "".join(
+        f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
+        f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
+    html = ('<table style="border-collapse:collapse"><thead><tr><th>option</th><th>legal</th><th>ways</th>'
+            f"<th>why not</th></tr></thead><tbody>{rows}</tbody></table>")
+    cls = f' class="{css_class}"' if css_class else ""
+    return (f'<div{cls} style="font-family:sans-serif;font-size:12px"><b>{escape(title)}</b>'
+            f"{reflow_table(html, left=(0, 3))}</div>")
 
 
 def options_html(state, p: int) -> str:
     """The follower's options table of ``state`` for ``p`` (``state.options``): each option,
     whether it is legal now, how many ways, and the rules' reason when refused."""
-    table = state.options(p)
-    rows = "".join(
-        f"<tr><td>{escape(r.option)}</td><td>{'yes' if r.legal else 'no'}</td><td>{r.ways}</td>"
-        f"<td>{escape(r.reason)}</td></tr>" for r in table.itertuples())
-    return (f'<div class="hk-options" style="font-family:sans-serif;font-size:12px"><b>P{p + 1}\'s options</b>'
-            '<table style="border-collapse:collapse"><tr><th>option</th><th>legal</th><th>ways</th><th>why not</th></tr>'
-            f"{rows}</table></div>")
+    return _options_table(state.options(p), f"P{p + 1}'s options", "hk-options")
 
 
 class LandmarksPlayView(GamePlayView):
@@ -470,8 +474,9 @@ class LandmarksPlayView(GamePlayView):
         cards = list(dict.fromkeys(a.card for a in builds))
         while len(self._card_pool) < len(cards):
             i = len(self._card_pool)
-            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b = W.Button(layout=W.Layout(width="auto", flex="0 1 auto"))
             b.add_class("hk-build-card")
+            b.add_class(WRAP_CLASS)  # its words wrap on a phone
             b.on_click(self.guard(lambda _b, i=i: self.choose_card(self._cards[i]), "choosing a card to build"))
             self._card_pool.append(b)
         self._cards = cards
@@ -540,9 +545,8 @@ class LandmarksPlayView(GamePlayView):
 
 #: payment plans listed at first, and how many more "More ways to pay" lists
 PLANS_SHOWN, PLANS_MORE = 5, 10
-#: the card buttons and the payment plans wrap their words instead of cutting them on a phone
-_WRAP_CSS = ("<style>.hk-build-card { white-space: normal !important; height: auto !important; min-height: 28px; "
-             "max-width: 100%; text-align: left; } .hk-build-plans label, .hk-build-plans .widget-radio-box label "
+#: the payment plans wrap their words instead of cutting them on a phone (the card buttons: the kit's WRAP_CLASS)
+_WRAP_CSS = ("<style>.hk-build-plans label, .hk-build-plans .widget-radio-box label "
              "{ white-space: normal !important; height: auto !important; line-height: 1.3 !important; "
              "overflow-wrap: anywhere; display: flex !important; flex-direction: row-reverse; "
              "justify-content: flex-end; align-items: flex-start; gap: 6px; margin: 2px 0; } "

@@ -65,6 +65,9 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: the least font size in pixels of any text a picture of the kit draws (at the picture's own size):
 #: smaller text is hard to read in a notebook at 1280x900; shared by every game's drawing
 MIN_TEXT_PX = 9.0
+#: the least size in CSS px of any drawing's text as shown on any screen: a drawing whose own
+#: least text is smaller is shown that much larger, panning in its box where it does not fit
+READABLE_PX = 12.0
 
 # Geometry of the marks inside a cell, in units of the hex size (centre-to-corner).
 LABEL_DY = -0.60

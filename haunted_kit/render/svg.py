@@ -7,10 +7,12 @@ nbval-checked notebook outputs. Each game draws its own pictures with these piec
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import base64
+import re
+from xml.sax.saxutils import escape, quoteattr
 
 from ..fileio import atomic_write
-from ..hexgrid import name_cells
+from ..hexgrid import cell_name, name_cells
 from . import style as S
 from .primitives import Circle, Poly, Polyline, Rect, Segments, Text, bbox
 
@@ -118,16 +120,79 @@ def extent(prims):
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
+#: an SVG's own width and its texts' sizes, as the kit's SVG writers put them
+_SVG_WIDTH = re.compile(r'<svg\b[^>]*?\swidth="([\d.]+)"')
+_FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+
+
+def least_font(svg: str) -> float | None:
+    """The least ``font-size`` of the texts of ``svg`` (the kit's SVG text), or ``None``."""
+    sizes = [float(v) for v in _FONT_SIZE.findall(svg)]
+    return min(sizes) if sizes else None
+
+
+def readable_width(svg: str) -> tuple[float, float]:
+    """``(width, readable)``: the SVG's own width and the least width (CSS px) it may be shown
+    at so that no text is under :data:`~haunted_kit.render.style.READABLE_PX` (its own width
+    when it has no text)."""
+    width = float(_SVG_WIDTH.search(svg).group(1))
+    least = least_font(svg)
+    return width, (width if least is None else width * S.READABLE_PX / least)
+
+
+def readable_html(svg: str, alt: str, css_class: str = "", hidden: bool = False) -> str:
+    """A drawing for a notebook or a Voila page: the SVG as an image (a data URI: JupyterLab
+    keeps it in a notebook's stored, untrusted outputs, where it drops inline SVG and
+    ``<style>``) at its own width, scaled down to a narrower output area but never so small
+    that a text is under 12 CSS px (:func:`readable_width`); shown larger than its own size
+    when its text is smaller, it pans sideways in its box (``hk-pan``: a named region Tab
+    reaches, so the arrow keys pan it). Inline styles only (a stored output keeps those).
+    ``hidden``: ``display: none`` until a stylesheet shows it (a layout for other widths)."""
+    width, readable = readable_width(svg)
+    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    shown = max(width, readable)
+    box = "overflow-x:auto;max-width:100%" + (";display:none" if hidden else "")
+    classes = " ".join(["hk-pan", "hk-drawing", *css_class.split()])
+    return (f'<div class="{classes}" role="region" tabindex="0" '
+            f'aria-label={quoteattr(alt + " (a drawing; the arrow keys pan it)")} style="{box}">'
+            f'<img src="{src}" alt={quoteattr(alt)} style="display:block;width:{shown:.0f}px;max-width:100%;'
+            f'min-width:{readable:.0f}px;height:auto"></div>')
+
+
+#: at most this many marked cells are named in a drawing's title; the rest are counted
+MARKS_NAMED = 6
+
+
+def marks_words(marked=(), path=(), noun: str = "cell", verb: str = "Marked") -> str:
+    """What a drawing marks, in words for its title (so two drawings of one position get
+    distinct accessible names): ``marked`` cells ``(q, r)`` (a mapping also gives each cell's
+    label; ``noun`` and ``verb`` name them and how they are marked) and a ``path`` of cells;
+    ``""`` when it marks nothing.
+    ``marks_words({(2, -1): 3}, [(0, 0), (1, 0)])`` -> ``" Marked: cell 2,-1 (3). Path from 0,0 to 1,0, 2 cells."``"""
+    words = ""
+    if marked:
+        labels = marked if isinstance(marked, dict) else {}
+        named = [cell_name(c) + (f" ({labels[c]})" if labels.get(c) not in (None, "") else "")
+                 for c in sorted(marked)]
+        more = len(named) - MARKS_NAMED
+        listed = "; ".join(named[:MARKS_NAMED]) + (f" and {more} more" if more > 0 else "")
+        words += f" {verb}: {noun if len(named) == 1 else noun + 's'} {listed}."
+    if len(path) > 1:
+        words += f" Path from {cell_name(path[0])} to {cell_name(path[-1])}, {len(path)} cells."
+    return words
+
+
 class BoardSVG:
-    """An SVG picture that Jupyter displays inline (``_repr_svg_``), like
-    ``IPython.display.SVG``; its text form is the picture's title (no memory address),
-    so notebook outputs stay deterministic."""
+    """An SVG picture that Jupyter displays inline as HTML (``_repr_html_``: the SVG as an
+    image, never under 12 CSS px text, :func:`readable_html`); ``data`` and ``str()`` are the
+    SVG text; its text form is the picture's title (no memory address), so notebook outputs
+    stay deterministic."""
 
     def __init__(self, text: str):
         self.data = text
 
-    def _repr_svg_(self) -> str:
-        return self.data
+    def _repr_html_(self) -> str:
+        return readable_html(self.data, self.title)
 
     @property
     def title(self) -> str:

@@ -51,6 +51,13 @@ PAN_BOX_CLASS = "hk-pan-box"
 READABLE_CLASS = "hk-text-12"
 
 
+def least_text_class(min_text: float) -> str:
+    """The CSS class naming a canvas' least text at its own size, in hundredths of a px
+    (``hk-least-text-900``: 9 px): a canvas' words are not in the DOM, so a page's test reads
+    the size from it and multiplies it by the canvas' drawn scale."""
+    return f"hk-least-text-{int(round(min_text * 100))}"
+
+
 def phone_min_width(width: float, min_text: float = S.MIN_TEXT_PX) -> str:
     """The CSS ``min-width`` of a board ``width`` px wide whose smallest text is ``min_text``
     px at its own size: on a window narrower than :data:`PHONE_MAX_PX` it is drawn at least
@@ -69,10 +76,12 @@ def fit_to_output(canvas, width: float, height: float, box=None, min_text: float
     smallest text (``min_text`` px at its own size) is under 12 CSS px
     (:func:`phone_min_width`): there it pans sideways in ``box``. ``box``: the widget holding
     it, allowed to shrink in a row (``flex: 0 1 auto``, ``min-width: 0``) instead of
-    overflowing it, scrolling sideways when the board is wider. Clicks stay right: ipycanvas
-    scales a click's position by the canvas' drawn size."""
+    overflowing it, scrolling sideways when the board is wider. The canvas carries its least
+    text as a class (:func:`least_text_class`). Clicks stay right: ipycanvas scales a click's
+    position by the canvas' drawn size."""
     canvas.layout = W.Layout(width=f"{int(width)}px", max_width="100%", height="auto",
                              min_width=phone_min_width(width, min_text))
+    canvas.add_class(least_text_class(min_text))
     if min_text >= PHONE_TEXT_PX:
         canvas.add_class(READABLE_CLASS)
     if box is not None:

@@ -75,10 +75,35 @@ def board_row(board, side, layout: W.Layout | None = None) -> W.HBox:
     return row
 
 
+#: the width a play view's side panel asks for beside a board (its rows of buttons whole)
+SIDE_PX = 340
+
+
 def side_layout() -> W.Layout:
     """The layout of a play view's side panel (choices, hints, a game's tables): at least
-    340 px wide (its buttons are never cut), growing into the room beside the board."""
-    return W.Layout(padding="0 0 0 8px", min_width="340px", flex="1 1 340px", max_width="100%")
+    :data:`SIDE_PX` wide beside a board, growing into the room there; where the row has
+    less room it goes under the board, as wide as the row (a phone's 274 px output area):
+    its rows of buttons wrap there (:data:`WRAP_CSS`), never cut nor scrolled sideways."""
+    return W.Layout(padding="0 0 0 8px", min_width=f"min({SIDE_PX}px, 100%)", flex=f"1 1 {SIDE_PX}px",
+                    max_width="100%")
+
+
+#: the class of a button whose words wrap onto more lines in a narrow column (a phone)
+#: instead of being cut, and the style that does it (:func:`wrap_style`)
+WRAP_CLASS = "hk-wrap"
+WRAP_CSS = (f"<style>.{WRAP_CLASS} {{ white-space: normal !important; height: auto !important; min-height: 28px; "
+            "max-width: 100%; text-align: left; overflow-wrap: anywhere; }</style>")
+
+
+def wrap_style() -> W.HTML:
+    """A widget of no height holding :data:`WRAP_CSS` (put once in a view)."""
+    return W.HTML(WRAP_CSS, layout=W.Layout(height="0px", margin="0px"))
+
+
+def pick_layout() -> W.Layout:
+    """The layout of a play view's list (every legal action, a market option): 240 px beside
+    its button where there is room, else the whole row's width, its button under it."""
+    return W.Layout(width="auto", flex="1 1 240px", min_width="0", max_width="100%")
 
 
 #: one line of 14 px text at line height 1.4, in CSS px
@@ -279,8 +304,7 @@ class GamePlayView(ErrorReporting, W.VBox):
         self.choices = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.choices.add_class("hk-choices")
         self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"},
-                                  layout=W.Layout(width="auto", flex="1 1 240px", min_width="0",
-                                                               max_width="100%"))
+                                   layout=pick_layout())
         self.all_pick.add_class("hk-all-actions")
         self._syncing = False  # the kit itself is setting the list's value (a refresh, the keyboard's cursor)
         self.all_pick.observe(self.guard(self._picked_in_list, "following the chosen action"), "value")
@@ -301,8 +325,9 @@ class GamePlayView(ErrorReporting, W.VBox):
                                 W.HBox([self.b_bots, self.b_undo], layout=W.Layout(flex_flow="row wrap")),
                                 self.hint_panel or hints_off()]
                                + ([self.keypad] if self.keypad is not None else []))
-        self.children = self.game_parts()
+        self.children = [*self.game_parts(), wrap_style()]
         self.refresh()
+        self.say(self.welcome())  # the message line is never a blank space above the board
         if self.auto_bots and self.humans and self._bot_to_move():
             self.play_on()
 
@@ -311,6 +336,11 @@ class GamePlayView(ErrorReporting, W.VBox):
         """The view's children, top to bottom (a game's view adds its panels). By default
         the game as the viewer may see it (:meth:`seen_html`) stands under the message line."""
         return [self.status, self.message_label, self.banner, self.seen, self.controls]
+
+    def welcome(self) -> str:
+        """The message line's first words, before any decision: the seats and where to choose."""
+        seats = ", ".join(f"P{p + 1} {'bot' if p in self.bots else 'human'}" for p in range(self.state.players))
+        return f"Seats: {seats}. Choose under 'Your choices': a button, or an action of the list and Do it."
 
     def extra_controls(self) -> list:
         """Widgets a game's view puts between its choice buttons and the list of every legal
@@ -416,8 +446,9 @@ class GamePlayView(ErrorReporting, W.VBox):
         actions = list(actions)
         while len(self._menu_pool) < len(actions):
             i = len(self._menu_pool)
-            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b = W.Button(layout=W.Layout(width="auto", flex="0 1 auto"))
             b.add_class("hk-choice")
+            b.add_class(WRAP_CLASS)  # a long action's words wrap in a narrow column
             b.on_click(self.guard(lambda _b, i=i: self._menu_clicked(i), "choosing an action"))
             self._menu_pool.append(b)
         self._menu_actions = actions

@@ -568,25 +568,38 @@ def start_static_server(directory: Path) -> StaticServer:
 
 CLIPPED_JS = """root => {
     // elements of `root` that end right of the window, or whose content is cut (scrolled
-    // or hidden) horizontally; the valor track scrolls on purpose and is not counted
-    const vw = document.documentElement.clientWidth, out = [];
+    // or hidden) horizontally; the valor track scrolls on purpose and is not counted, nor is a
+    // pan box (a static drawing's .hk-pan, a canvas board's .hk-pan-box: a board drawn at a
+    // readable size, wider than its box), which must itself fit but may scroll, nor what is
+    // inside it
+    const vw = document.documentElement.clientWidth, out = [], PAN = '.hk-pan, .hk-pan-box';
     for (const el of [root, ...root.querySelectorAll('*')]) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 || el.closest('.hk-valor-track')) continue;
-        const cut = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
+        const pan = el.parentElement && el.parentElement.closest(PAN);
+        if (pan && root.contains(pan)) continue;
+        const cut = !el.matches(PAN) && el.scrollWidth > el.clientWidth + 1
+            && getComputedStyle(el).overflowX !== 'visible';
         if (r.right > vw + 1 || cut) {
             out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(r.right)} `
-                     + `scrollWidth=${el.scrollWidth} clientWidth=${el.clientWidth}`);
+                     + `scrollWidth=${el.scrollWidth} clientWidth=${el.clientWidth} `
+                     + `(${(el.textContent || '').replace(/\\s+/g, ' ').slice(0, 60)})`);
         }
     }
     return out.slice(0, 12);
 }"""
 
 
-def clipped_elements(page, root: str = ".hk-play") -> list[str]:
+def clipped_elements(page, root: str = ".hk-play", scroll: bool = False) -> list[str]:
     """The elements inside every ``root`` match that do not fit the window's width
-    (descriptions; empty when everything fits)."""
-    return [text for match in page.locator(root).all() for text in match.evaluate(CLIPPED_JS)]
+    (descriptions; empty when everything fits). ``scroll``: scroll each match into view
+    first (JupyterLab lays out only the cells it shows)."""
+    out = []
+    for match in page.locator(root).all():
+        if scroll:
+            match.scroll_into_view_if_needed()
+        out += match.evaluate(CLIPPED_JS)
+    return out
 
 
 def assert_fits(page, width: int, root: str = ".hk-play", timeout_s: float = 5.0) -> None:

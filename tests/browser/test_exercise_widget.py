@@ -272,6 +272,12 @@ def test_a_phone_is_told_the_board_pans_and_pans_it_by_buttons_and_keys(chromium
         laptop.close()
 
 
+#: a canvas board's least text at its own size in px, from the class its widget carries
+#: (``widgets.canvas.least_text_class``: on the canvas or on the MultiCanvas holding its layers)
+LEAST_TEXT_JS = """c => { const host = c.closest('[class*="hk-least-text-"]');
+    const m = [...host.classList].map(k => /^hk-least-text-(\\d+)$/.exec(k)).find(Boolean);
+    return Number(m[1]) / 100; }"""
+
 #: where the keyboard's cursor ring of the field is drawn: for each edge of the ring (the cell's outline
 #: drawn CURSOR_INSET of the way from its centre), its black line at the edge's middle and its white
 #: line just inside; the ring's corners in page pixels
@@ -330,8 +336,9 @@ def test_the_keyboard_cursor_rings_its_cell_in_every_pan_and_scale(chromium_brow
             page.goto(srv.url)
             expect(page.locator(".hk-keys")).to_be_visible(timeout=60_000)
             scale = page.locator("canvas.hk-field").evaluate("c => c.getBoundingClientRect().width / c.width")
-            # a phone draws it larger than its own size (its text 12 px, it pans), the laptop smaller (it fits)
-            assert (scale > 1.3) if where == "phone" else (scale < 0.95), scale
+            least = page.locator("canvas.hk-field").evaluate(LEAST_TEXT_JS)
+            # a phone draws it larger than its own size (its least text at 12 px, it pans), the laptop smaller (it fits)
+            assert (scale > 1.2 and scale * least >= 12 - 0.05) if where == "phone" else (scale < 0.95), (scale, least)
             page.locator(".hk-keys").focus()
         for n, key in enumerate([None, *keys]):
             if key is not None:
@@ -440,7 +447,8 @@ def test_every_kind_of_every_game_answered_on_a_phone(chromium_browser, voila_se
                                               return {over: b.scrollWidth > b.clientWidth + 1, s: c.getBoundingClientRect().width / c.width,
                                                       words: h.querySelector('.hk-pan-words').textContent}; }""")
                     if "hk-field" in c.get_attribute("class"):
-                        assert st["s"] >= 12 / 9 - 0.01, (key, st)   # the field's least text, 9 px, drawn at 12 px
+                        least = c.evaluate(LEAST_TEXT_JS)
+                        assert least <= 12 and st["s"] * least >= 12 - 0.05, (key, least, st)  # its least text drawn at 12 px
                     else:
                         assert st["s"] >= 0.99, (key, st)            # drawn with 12 px text, at least its own size
                     assert st["words"] == (PAN_WORDS if st["over"] else ""), (key, st)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_harness import explained, page_errors
+from browser_harness import clipped_elements, explained, page_errors
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -27,23 +27,8 @@ def _open(page, srv, notebook):
 
 def _fits(page, root):
     """Nothing inside any ``root`` (each scrolled into view first: the Lab lays out the cells
-    it shows) reaches past the window or scrolls sideways."""
-    bad = []
-    for match in page.locator(root).all():
-        match.scroll_into_view_if_needed()
-        bad += match.evaluate("""root => {
-            const vw = document.documentElement.clientWidth, out = [];
-            for (const el of [root, ...root.querySelectorAll('*')]) {
-                const r = el.getBoundingClientRect();
-                if (r.width === 0 || el.closest('.hk-valor-track')) continue;  // the valor track scrolls on purpose
-                const cut = el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible';
-                if (r.right > vw + 1 || cut) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} `
-                    + `right=${Math.round(r.right)} scrollWidth=${el.scrollWidth} clientWidth=${el.clientWidth} `
-                    + `(${root.textContent.replace(/\s+/g, ' ').slice(0, 80)})`);
-            }
-            return out.slice(0, 6);
-        }""")
-    return bad
+    it shows) reaches past the window or scrolls sideways (a board's pan box may)."""
+    return clipped_elements(page, root, scroll=True)
 
 
 def test_the_step_through_view_fits_at_1280(page, jupyter_lab):

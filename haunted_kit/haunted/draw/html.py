@@ -65,21 +65,21 @@ def player_board_html(state, p: int, viewer=None) -> str:
         cells = []
         for j in range(track.slots):
             if j < active:
-                cells.append('<td title="active token" style="background:#fff7c2;border:1px solid #333;width:18px;'
+                cells.append('<td title="active token" style="background:#fff7c2;border:1px solid #333;width:18px;padding:1px 0;'
                              'text-align:center;font-weight:bold">A</td>')
             elif j < owned:
                 cells.append('<td title="inactive token" style="background:#444;color:#fff;border:1px solid #333;'
-                             'width:18px;text-align:center">i</td>')
+                             'width:18px;padding:1px 0;text-align:center">i</td>')
             else:
                 cost = track.training_costs[j]
                 cells.append(f'<td title="empty slot: training costs {cost} pecunias" style="border:1px dashed #999;'
-                             f'width:18px;text-align:center;color:#777">{cost}</td>')
+                             f'width:18px;padding:1px 0;text-align:center;color:#777">{cost}</td>')
         if track.slots < width:
             cells.append(f'<td colspan="{width - track.slots}"></td>')
         nxt = R.training_cost(state, ctx, p, t)
         nxt_txt = "track full" if nxt is None else f"next {nxt}"
-        rows.append(f'<tr class="hk-track"><td style="padding-right:4px">{escape(name)}</td>{"".join(cells)}'
-                    f'<td style="padding-left:6px;color:#333;white-space:nowrap">{active}/{owned} active; {nxt_txt}; '
+        rows.append(f'<tr class="hk-track"><td style="padding:1px 4px 1px 0;text-align:left">{escape(name)}</td>'
+                    f'{"".join(cells)}<td style="padding:1px 0 1px 6px;color:#333;text-align:left">{active}/{owned} active; {nxt_txt}; '
                     f'last slot +{track.last_slot_valor} valor</td></tr>')
     skills = state.skills_known(p)
     skills_txt = ", ".join(f'<span title="{escape(box.skills[k].text)}">{k}</span>' for k in skills) or "none"

@@ -65,6 +65,19 @@ def terrain_layer(field, geom: BoardGeometry, show_labels: bool = True, show_coo
     return out
 
 
+def least_text(size: float, show_labels: bool = True, show_coords: bool = False, min_text: float = 0.0) -> float:
+    """The least size in px any text of a field drawn at hex ``size`` can have, whatever the
+    position (:func:`terrain_layer`'s letters or coordinates, :func:`pieces_layer`'s marks,
+    the smallest when 4 sensors share a cell, :func:`highlight_layer`'s labels): a board is
+    drawn no smaller than this size's readable scale (:func:`haunted_kit.widgets.canvas.fit_to_output`)."""
+    sizes = [S.PIECE_FONT * size, 1.5 * min(S.SENSOR_R.values()) * size, S.HIGHLIGHT_LABEL_R * 1.5 * size]
+    if show_labels and not show_coords:
+        sizes.append(S.LABEL_FONT * size)
+    if show_coords:
+        sizes.append(max(S.LABEL_FONT * 0.75 * size, min_text))
+    return min(sizes)
+
+
 def pieces_key(state, viewer=None) -> tuple:
     """Everything :func:`pieces_layer` reads; equal keys draw equal pictures."""
     return (tuple(state.ghosts), tuple(state.depleted), tuple(state.building), tuple(state.owner),

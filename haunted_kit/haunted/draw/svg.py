@@ -7,7 +7,7 @@ nbval-checked notebook outputs.
 
     from haunted_kit.haunted.draw import render_svg, board_svg
     text = render_svg(state, highlight=[(1, 0)], path=[(0, 0), (1, 0)])
-    board_svg(state)          # displays inline in Jupyter (has _repr_svg_)
+    board_svg(state)          # displays inline in Jupyter (_repr_html_: never under 12 px text)
 
 Command line (the README picture)::
 
@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ...fileio import atomic_write
 from ...render import style as S
 from ...render.primitives import Circle, Poly, Rect, Text
-from ...render.svg import BoardSVG, extent, primitive_svg, text_width
+from ...render.svg import BoardSVG, extent, marks_words, primitive_svg, text_width
 from ..engine import new_game
 from .geometry import board_geometry
 from .scene import highlight_layer, pieces_layer, status_line, terrain_layer
@@ -154,7 +154,7 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
     if legend_rows:
         _, _, max_x, _ = extent(key)
         width = max(width, int(max_x + geom.margin + 1))
-    head = title if title is not None else ("board" if paper else status_line(state, viewer))
+    head = title if title is not None else ("board" if paper else status_line(state, viewer) + _marks(state, highlight, path))
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         f'font-family={quoteattr(S.FONT)} class="hk-board-svg">',
@@ -166,6 +166,14 @@ def render_svg(state, *, viewer=None, highlight=(), path=(), size=30, show_label
     lines = [line for line in lines if line]  # an empty layer has no group
     lines.append("</svg>")
     return "\n".join(lines) + "\n"
+
+
+def _marks(state, highlight, path) -> str:
+    """What the drawing marks, cells as the boards write them (highlight and path may give indexes)."""
+    cells = state.field.cells
+    at = {cells[state.field.cell_index(c)]: v for c, v in
+          (highlight.items() if isinstance(highlight, dict) else ((c, None) for c in highlight))}
+    return marks_words(at if isinstance(highlight, dict) else list(at), [cells[state.field.cell_index(c)] for c in path])
 
 
 def board_svg(state, **kwargs) -> BoardSVG:

@@ -39,7 +39,7 @@ from ...events import shown_text
 from ...render import style as S
 from ..draw.geometry import board_geometry
 from ..state import VISIBILITY
-from ..draw.scene import highlight_layer, hover_layer, pieces_key, pieces_layer, terrain_layer
+from ..draw.scene import highlight_layer, hover_layer, least_text, pieces_key, pieces_layer, terrain_layer
 from ...widgets.canvas import draw_primitives, fit_to_output, held, on_tap, pan_parts
 from ...widgets.errors import ErrorReporting
 from ...widgets.whatis import WhatIsThis
@@ -137,7 +137,10 @@ class FieldWidget(ErrorReporting, W.VBox):
             self.keypad = FieldKeys(layout=W.Layout(width=f"{self.geom.width}px", max_width="100%"))
             self.keypad.on_msg(self.guard(self._on_key_msg, "handling a key on the field"))
             self.children = [self.pan, self.pan_box, self.keypad, self.info, *below, banner, self.focus_fix, self.touch]
-        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self.pan_box)  # scaled down in a narrow output
+        # scaled down in a narrow output area; on a phone never under 12 CSS px text (its least text
+        # in any position), panning in its box instead
+        fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self.pan_box,
+                      min_text=least_text(size, show_labels, show_coords, S.MIN_TEXT_PX))
         self.draw_counts: Counter = Counter()
         self.last_hint = ""
         self._click_handlers: list = []

@@ -49,8 +49,8 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import (board_row, grey_with_reason, in_lines, last_decision_start, line_layout, message_html,
-                                 resolve_bots)
+from ...widgets.playview import (SIDE_PX, WRAP_CLASS, board_row, grey_with_reason, in_lines, last_decision_start, line_layout,
+                                 message_html, pick_layout, resolve_bots, wrap_style)
 from ..engine import GAME, new_game
 
 CHOICE_BUTTONS = 8  # choice buttons made up front (more are made, once, when a choice needs them)
@@ -166,7 +166,7 @@ class PlayView(ErrorReporting, W.VBox):
         self.children = [self.status, self.message_label, banner, self.ranking,
                          board_row(self.field, W.VBox([actions, self.log_panel], layout=W.Layout(min_width="0", flex="1 1 340px")),
                                    W.Layout(flex_flow="row wrap")),  # a board too wide for the window pushes the buttons below it
-                         self.board_panel, self.player_panels]
+                         self.board_panel, self.player_panels, wrap_style()]
         self.refresh()
         self.say(self._welcome())
         if self.auto_bots and self.humans and self._bot_to_move():
@@ -191,9 +191,9 @@ class PlayView(ErrorReporting, W.VBox):
         self.train_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.learn_words = W.HTML(layout=W.Layout(max_width="100%"))  # each skill in play: its effect and cost, in words
-        self.sell_pick = W.Dropdown(options=[], description="market option", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
+        self.sell_pick = W.Dropdown(options=[], description="market option", style={"description_width": "initial"}, layout=pick_layout())
         self.b_sell = self._button("Sell", "hk-sell", "sell with the chosen market option", self._sell, "selling")
-        self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"}, layout=W.Layout(width="300px", max_width="100%"))
+        self.all_pick = W.Dropdown(options=[], description="every legal action", style={"description_width": "initial"}, layout=pick_layout())
         self.all_pick.add_class("hk-all-actions")
         self.b_do = self._button("Do it", "hk-do", "apply the chosen legal action", self._do_picked, "applying the chosen action")
         self.b_bot_step = self._button("Bot: one decision", "hk-bot-step", "the bot to move decides once", self.bot_step,
@@ -227,7 +227,7 @@ class PlayView(ErrorReporting, W.VBox):
             W.HBox([self.all_pick, self.b_do], layout=wrap),
             W.HBox([self.b_bot_step, self.b_bot_play, self.b_stop, self.b_undo], layout=wrap),
             HintPanel(self, kernel_loop, hint_playouts) if hints else hints_off(),
-        ], layout=W.Layout(min_width="340px", padding="0 0 0 8px"))
+        ], layout=W.Layout(min_width=f"min({SIDE_PX}px, 100%)", padding="0 0 0 8px"))  # a phone: the column's width
         actions.add_class("hk-actions")
         self.hint_panel = actions.children[-1] if hints else None
         self.actions_box = actions
@@ -356,8 +356,9 @@ class PlayView(ErrorReporting, W.VBox):
         handler gets its position in the pool."""
         while len(pool) < n:
             i = len(pool)
-            b = W.Button(layout=W.Layout(width="auto", flex="0 0 auto"))
+            b = W.Button(layout=W.Layout(width="auto", flex="0 1 auto"))
             b.add_class(cls)
+            b.add_class(WRAP_CLASS)  # a long choice's words wrap in a narrow column (a phone)
             b.on_click(lambda _b, i=i: on_click(i))
             pool.append(b)
         return pool[:n]

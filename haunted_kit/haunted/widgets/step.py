@@ -56,7 +56,7 @@ class StepThroughView(ErrorReporting, W.VBox):
         if self.field.whatis is not None:  # nothing is played here: a click on a cell asks what is there
             self.field.on_click(self.guard(self.field.whatis.answer_cell, "saying what is on a cell"))
         self.slider = W.IntSlider(min=0, max=max(0, self.n_events - 1), value=0, description="event #",
-                                  continuous_update=False, layout=W.Layout(width="420px"))
+                                  continuous_update=False, layout=W.Layout(width="420px", max_width="100%"))
         self.slider.add_class("hk-step-slider")
         mk = lambda text, tip: W.Button(description=text, tooltip=tip, layout=W.Layout(width="auto"))  # noqa: E731
         self.b_first, self.b_prev_step, self.b_prev = mk("|<", "first event"), mk("<< step", "previous decision"), mk("<", "previous event")
