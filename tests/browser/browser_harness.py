@@ -590,6 +590,54 @@ CLIPPED_JS = """root => {
 }"""
 
 
+#: every text of ``root`` (an element) as drawn, in CSS px on screen, least first, as
+#: ``[px, kind, what]``: ``html``, an element's own words (its font size times the CSS zoom of it
+#: and its ancestors, which the computed size leaves out); ``svg``, an SVG text (its font size
+#: times the SVG's scale on screen); ``canvas``, a canvas board's least text (its class
+#: ``hk-least-text-N``, on it or on the board's widget holding its layers: N hundredths of a px
+#: at its own size, times its drawn scale; a canvas without it is reported at 0 px); ``img``, an
+#: image of an SVG (its least font size times its drawn scale). Hidden elements, a closed
+#: ``<details>`` (its summary aside), styles, scripts and a notebook's input areas are left out.
+#: The one measure of the pages' text sizes (the projector, the readable screens, the phone fit)
+TEXT_SIZES = """root => {
+    const out = [];
+    const seen = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
+        && getComputedStyle(e).visibility !== 'hidden' && !(e.closest('details:not([open])') && !e.closest('summary')); };
+    for (const e of [root, ...root.querySelectorAll('*')]) {
+        if (!seen(e) || e.closest('style, script, .jp-InputArea')) continue;
+        if (e.tagName === 'CANVAS') {
+            const host = e.closest('[class*="hk-least-text-"]');
+            const m = host && [...host.classList].map(c => /^hk-least-text-(\\d+)$/.exec(c)).find(Boolean);
+            if (!m) { out.push([0, 'canvas', 'canvas without hk-least-text class: ' + e.className]); continue; }
+            out.push([+m[1] / 100 * e.getBoundingClientRect().width / e.width, 'canvas', 'canvas.' + [...e.classList].join('.')]);
+            continue;
+        }
+        if (e.tagName === 'IMG' && e.src.startsWith('data:image/svg+xml')) {
+            const b64 = e.src.split(',')[1], svg = e.src.includes(';base64,') ? atob(b64) : decodeURIComponent(b64);
+            const sizes = [...svg.matchAll(/font-size="([\\d.]+)"/g)].map(m => +m[1]);
+            if (sizes.length) out.push([Math.min(...sizes) * e.getBoundingClientRect().width / e.naturalWidth, 'img', 'img ' + e.alt]);
+            continue;
+        }
+        let own = '';
+        for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
+        if (!own.trim()) continue;
+        let px = parseFloat(getComputedStyle(e).fontSize), kind = 'html';
+        if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); kind = 'svg'; }
+        else for (let a = e; a; a = a.parentElement) px *= parseFloat(getComputedStyle(a).zoom) || 1;
+        out.push([px, kind, e.tagName + ': ' + own.trim().slice(0, 50)]);
+    }
+    return out.sort((a, b) => a[0] - b[0]).map(([px, kind, what]) => [Math.round(px * 100) / 100, kind, what]);
+}"""
+
+#: the page's extent in CSS px: ``{"width", "height"}`` (its scroll size)
+PAGE_EXTENT = """() => ({width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight})"""
+
+
+def text_sizes(page, root: str = "#app") -> list:
+    """:data:`TEXT_SIZES` of the first ``root`` of ``page``."""
+    return page.locator(root).first.evaluate(TEXT_SIZES)
+
+
 def clipped_elements(page, root: str = ".hk-play", scroll: bool = False) -> list[str]:
     """The elements inside every ``root`` match that do not fit the window's width
     (descriptions; empty when everything fits). ``scroll``: scroll each match into view

@@ -25,7 +25,7 @@ import re
 import secrets
 
 import pytest
-from browser_harness import (clipped_elements, copy_repo, explained, page_errors, save_screenshot, start_jupyter_lab,
+from browser_harness import (TEXT_SIZES, clipped_elements, copy_repo, explained, page_errors, save_screenshot, start_jupyter_lab,
                              terminate_tree)
 from playwright.sync_api import expect
 
@@ -47,41 +47,6 @@ VIEW_NOTEBOOKS = {
 TABLE_NOTEBOOKS = ["00_start_here", "01_components_and_setup", "02_a_round_step_by_step", "03_actions",
                    "04_skills_quests_scoring", "05_pathfinding", "06_strategy_lab", "08_estate_and_market",
                    "09_landmarks_and_architects", "10_strategy_lab_at_scale"]
-
-# every text of `root` as drawn, in CSS px: an HTML element's own words (font size times CSS
-# zoom), an SVG text (font size times the SVG's scale on screen), a canvas' least text (its
-# class hk-least-text-N, on it or on the board's widget holding its layers: N hundredths of a
-# px at its own size, times its drawn scale) and an
-# <img> of an SVG (its least font size times its drawn scale); [px, what] pairs, least first
-TEXT_SIZES = """root => {
-    const out = [];
-    const seen = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
-        && getComputedStyle(e).visibility !== 'hidden' && !(e.closest('details:not([open])') && !e.closest('summary')); };
-    for (const e of [root, ...root.querySelectorAll('*')]) {
-        if (!seen(e) || e.closest('style, script, .jp-InputArea')) continue;
-        if (e.tagName === 'CANVAS') {
-            const host = e.closest('[class*="hk-least-text-"]');
-            const m = host && [...host.classList].map(c => /^hk-least-text-(\\d+)$/.exec(c)).find(Boolean);
-            if (!m) { out.push([0, 'canvas without hk-least-text class: ' + e.className]); continue; }
-            out.push([+m[1] / 100 * e.getBoundingClientRect().width / e.width, 'canvas.' + [...e.classList].join('.')]);
-            continue;
-        }
-        if (e.tagName === 'IMG' && e.src.startsWith('data:image/svg+xml')) {
-            const b64 = e.src.split(',')[1], svg = e.src.includes(';base64,') ? atob(b64) : decodeURIComponent(b64);
-            const sizes = [...svg.matchAll(/font-size="([\\d.]+)"/g)].map(m => +m[1]);
-            if (sizes.length) out.push([Math.min(...sizes) * e.getBoundingClientRect().width / e.naturalWidth, 'img ' + e.alt]);
-            continue;
-        }
-        let own = '';
-        for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
-        if (!own.trim()) continue;
-        let px = parseFloat(getComputedStyle(e).fontSize);
-        if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
-        else for (let a = e; a; a = a.parentElement) px *= parseFloat(getComputedStyle(a).zoom) || 1;
-        out.push([px, e.tagName + ': ' + own.trim().slice(0, 50)]);
-    }
-    return out.sort((a, b) => a[0] - b[0]).map(([px, what]) => [Math.round(px * 100) / 100, what]);
-}"""
 
 # the page and the notebook's scroller: how far each scrolls sideways (0 when it does not)
 SIDEWAYS = """() => [document.documentElement, ...document.querySelectorAll('.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook')]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_harness import explained, free_port, save_screenshot
+from browser_harness import explained, free_port, save_screenshot, text_sizes
 from playwright.sync_api import expect
 
 from haunted_kit.games import default_players, game_names, get_game
@@ -26,28 +26,21 @@ SCREEN = {"width": 1920, "height": 1080}
 LEAST_PX = 14  # the projector's least text, board text included (as during play)
 NAME = "Chloé"
 
-# the page's extent, its least HTML and SVG text (CSS px on screen: an SVG text's size times its
-# scale, an HTML text's times the CSS zoom of its ancestors), the board's and the results' boxes
+# the page's extent and the board's and the results' boxes (its texts' sizes: the harness' TEXT_SIZES)
 MEASURE = """() => {
-  let svg = Infinity, html = Infinity;
-  for (const e of document.querySelectorAll('#app *')) {
-    let own = '';
-    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
-    if (!own.trim()) continue;
-    const r = e.getBoundingClientRect();
-    if (!r.width && !r.height) continue;
-    if (e.closest('details:not([open])') && !e.closest('summary')) continue;
-    let px = parseFloat(getComputedStyle(e).fontSize);
-    if (e.closest('svg')) { const m = e.getScreenCTM(); svg = Math.min(svg, px * Math.hypot(m.a, m.b)); continue; }
-    for (let a = e; a; a = a.parentElement) px *= parseFloat(getComputedStyle(a).zoom) || 1;
-    html = Math.min(html, px);
-  }
   const box = s => { const e = document.querySelector(s); if (!e) return null;
                      const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, right: r.right, bottom: r.bottom}; };
   const d = document.documentElement;
-  return {height: d.scrollHeight, width: d.scrollWidth, svg, html, board: box('.hk-board svg'),
-          results: box('table.hk-results')};
+  return {height: d.scrollHeight, width: d.scrollWidth, board: box('.hk-board svg'), results: box('table.hk-results')};
 }"""
+
+
+def measure(pg) -> dict:
+    """MEASURE, with the least HTML and SVG text (CSS px on screen) of the page's app."""
+    texts = text_sizes(pg)
+    least = {kind: min((px for px, k, _ in texts if k == kind), default=float("inf")) for kind in ("html", "svg")}
+    return {**pg.evaluate(MEASURE), **least}
+
 
 # every box of lines whose height is bounded (it scrolls): the lines cut by its top or bottom edge
 # (a line must be wholly in the box's padding box or wholly out of it, to a CSS px: the box's height is
@@ -72,7 +65,7 @@ CUT_LINES = """() => [...document.querySelectorAll('.hk-event-log, .hk-points-sc
 
 
 def assert_one_screen(pg, what):
-    got = pg.evaluate(MEASURE)
+    got = measure(pg)
     save_screenshot(pg, what.replace(" ", "-"), full_page=False)  # the screen itself (a full page would resize it)
     print(f"{what}: page {got['width']}x{got['height']}, least text {got['html']:.2f} px, board text {got['svg']:.2f} px")
     assert got["height"] <= SCREEN["height"] and got["width"] <= SCREEN["width"], f"{what}: the page is {got}"

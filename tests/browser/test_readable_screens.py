@@ -8,7 +8,7 @@ its smallest text still 12 CSS px. One Chromium for all (the session's)."""
 from __future__ import annotations
 
 import pytest
-from browser_harness import explained, free_port, save_screenshot
+from browser_harness import PAGE_EXTENT, explained, free_port, save_screenshot, text_sizes
 from playwright.sync_api import expect
 
 from haunted_kit import games
@@ -20,30 +20,6 @@ MIN_PX = 12
 PROJECTOR_MIN_PX = 14
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
-
-# every visible element with text of its own: its font size in CSS px on screen (an SVG
-# text's font size is in user units, times the SVG's scale on screen; an HTML text's times
-# the CSS zoom of it and its ancestors, which its computed font size leaves out); also the
-# page's extent
-TEXT_SIZES = """() => {
-  const out = [];
-  for (const e of document.querySelectorAll('#app *')) {
-    let own = '';
-    for (const n of e.childNodes) if (n.nodeType === 3) own += n.textContent;
-    if (!own.trim()) continue;
-    const r = e.getBoundingClientRect();
-    if (!r.width && !r.height) continue;
-    if (e.closest('details:not([open])') && !e.closest('summary')) continue;
-    let px = parseFloat(getComputedStyle(e).fontSize);
-    if (e.closest('svg')) { const m = e.getScreenCTM(); px *= Math.hypot(m.a, m.b); }  // CSS zoom included
-    else for (let a = e; a; a = a.parentElement) px *= parseFloat(getComputedStyle(a).zoom) || 1;  // not in fontSize
-    out.push([Math.round(px * 100) / 100, e.tagName, own.trim().slice(0, 40)]);
-  }
-  out.sort((a, b) => a[0] - b[0]);
-  const d = document.documentElement;
-  return {texts: out, height: d.scrollHeight, width: d.scrollWidth};
-}"""
-
 
 # per pannable board: whether the middle of the page's highlighted choices (the middle of their
 # extent, where they are drawn on screen) lies in the box's visible part, so the choices are
@@ -75,7 +51,7 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
 
     ctx, pg = open_page(chromium_browser, srv.seats[(1, 1)], PHONE, srv)
     try:
-        got = pg.evaluate(TEXT_SIZES)
+        got = {"texts": text_sizes(pg), **pg.evaluate(PAGE_EXTENT)}
         save_screenshot(pg, f"readable-{game}-phone", full_page=True)
         small = [t for t in got["texts"] if t[0] < MIN_PX]
         assert got["texts"] and not small, f"{game} seat at 390x844: text under {MIN_PX} CSS px: {small[:5]}"
@@ -109,7 +85,7 @@ def test_phone_seat_and_projector_are_readable(game, chromium_browser, class_ser
 
     ctx, pg = open_page(chromium_browser, srv.projector[1], PROJECTOR, srv)
     try:
-        got = pg.evaluate(TEXT_SIZES)
+        got = {"texts": text_sizes(pg), **pg.evaluate(PAGE_EXTENT)}
         save_screenshot(pg, f"readable-{game}-projector", full_page=True)
         assert got["height"] <= PROJECTOR["height"], f"{game} projector is {got['height']} px tall, over 1080"
         assert got["width"] <= PROJECTOR["width"], f"{game} projector is {got['width']} px wide, over 1920"
@@ -135,7 +111,7 @@ def test_laptop_seat_is_readable_with_its_choices_in_reach(game, viewport, chrom
     ctx, pg = open_page(chromium_browser, srv.seats[(1, 1)], viewport, srv)
     try:
         expect(pg.locator(".hk-actions")).to_be_visible()
-        got = pg.evaluate(TEXT_SIZES)
+        got = {"texts": text_sizes(pg), **pg.evaluate(PAGE_EXTENT)}
         size = f"{viewport['width']}x{viewport['height']}"
         save_screenshot(pg, f"readable-{game}-laptop-{size}", full_page=False)
         small = [t for t in got["texts"] if t[0] < MIN_PX]
