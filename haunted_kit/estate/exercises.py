@@ -184,7 +184,7 @@ def _take_limit(seed: int) -> Exercise:
     answer = solve(s)
     return _estate_exercise(
         s, p, _facts_of(s, p, material=m, **_take_facts(s, p, m)), solve,
-        f"How many {m} may {_p(p)} take at the Raw Materials Factory now, at most (0 if none)?",
+        f"How much {m} may {_p(p)} take at the Raw Materials Factory now, at most (0 if none)?",
         "number", R.INCOME,
         "Start from the income, then ask what may limit it this season.",
         "Resource income: a worker in the Factory takes up to your income of one material, less what you took "

@@ -39,7 +39,9 @@ class ExerciseWidget(KitExerciseWidget):
         super().__init__(ex, board=self._field_of, **kw)
 
     def _field_of(self, state):
-        return FieldWidget(state, size=self.size, show_coords=True) if state.field is not None else None
+        # no "Last event" under the question's board: the position's last event may tell the answer
+        # (who rolled the spread tells who is last in turn order)
+        return FieldWidget(state, size=self.size, show_coords=True, last_event=False) if state.field is not None else None
 
     @property
     def field(self) -> FieldWidget | None:

@@ -91,6 +91,8 @@ class FieldWidget(ErrorReporting, W.VBox):
             name cells by them).
         hover: show the facts of the cell under the mouse.
         keyboard: the keyboard element with its live region (:mod:`.access`).
+        last_event: the live region also says the last event (an exercise's board does not:
+            the position's last event may tell the answer).
         key: the key of the codes drawn and "What is this?" under the board
             (:class:`~haunted_kit.widgets.whatis.WhatIsThis`; while its toggle is pressed a
             click is a question, not a move).
@@ -105,9 +107,10 @@ class FieldWidget(ErrorReporting, W.VBox):
     """
 
     def __init__(self, state, *, size: float = 34, viewer=None, show_labels: bool = True, hover: bool = True,
-                 keyboard: bool = True, show_coords: bool = False, key: bool = True, **kw):
+                 keyboard: bool = True, show_coords: bool = False, key: bool = True, last_event: bool = True, **kw):
         S.check_drawable(state)
         super().__init__(**kw)
+        self.last_event = last_event  # the live region says the last event (an exercise's board does not: it may tell the answer)
         self.geom = board_geometry(state.config.box, size)
         self.viewer = viewer
         self.show_labels = show_labels
@@ -314,7 +317,7 @@ class FieldWidget(ErrorReporting, W.VBox):
         parts = []
         if self.cursor is not None:
             parts.append(f"Cursor on {cell_facts(s, s.field.cell_index(self.cursor))}.")
-        last = VISIBILITY.event(s.log[-1], self.viewer).text if s.log else ""
+        last = VISIBILITY.event(s.log[-1], self.viewer).text if s.log and self.last_event else ""
         if last and last not in self._message:
             parts.append(f"Last event: {last}")
         text = " ".join(parts) or "The field. Press an arrow key to move the cell cursor."
