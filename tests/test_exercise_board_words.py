@@ -42,3 +42,23 @@ def test_an_exercise_never_quotes_its_positions_last_event(g, key):
         v = _view(g, key, seed)
         said = " ".join(live_regions(v)) + " " + visible_text(v)
         assert "Last event" not in said, (g, key, seed, said[:300])
+
+
+@pytest.mark.parametrize("g,key", _all())
+def test_a_panning_board_starts_at_what_the_question_is_about(g, key):
+    """A phone's board pans in its box and opened at its left edge, so a student had to find the
+    question's cells by panning (a question about P2's sensor at 2,2, a target at 3,-3): a board
+    that pans starts at the question's marked cells, else where the player it is about stands."""
+    for seed in SEEDS:
+        v = _view(g, key, seed)
+        board, ex = v.board, v.ex
+        if board is None or not hasattr(board, "pan_to"):
+            continue
+        own = getattr(board, "player_cells", None)
+        cells = list(ex.highlight) or (own(ex.player) if own is not None and ex.player is not None else [])
+        if not cells:
+            assert board.pan.pan_x == -1.0
+            continue
+        xs = [board.geom.centre(tuple(c))[0] for c in cells]
+        assert board.pan.pan_x == round((min(xs) + max(xs)) / 2 / board.geom.width, 4), (g, key, seed, cells)
+        assert 0 < board.pan.pan_x < 1

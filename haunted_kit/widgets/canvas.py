@@ -162,7 +162,7 @@ class PanCue(anywidget.AnyWidget):
     :data:`~haunted_kit.render.pancue.PAN_WORDS` (a live region: a screen reader says them when the
     board starts to overflow); the box is then a focusable region named after ``name`` that the
     arrow keys scroll. ``pan_x``: the fraction of the board's width to bring to the box's middle (a
-    question's cells; -1: none), again whenever the box is laid out anew; ``show``: ``[x0, x1, n]``,
+    question's cells; -1: none), again whenever the box or the board in it is laid out anew; ``show``: ``[x0, x1, n]``,
     the part of the board from fraction ``x0`` to ``x1`` brought into view if it is not (the
     keyboard's cursor; ``n`` counts the requests, so the same part asked again pans again)."""
 
@@ -180,10 +180,13 @@ class PanCue(anywidget.AnyWidget):
         show();
         model.on("change:pan_x", centre);
         model.on("change:show", show);
-        if (window.ResizeObserver) {
-          let width = box.clientWidth;
-          new ResizeObserver(() => { if (box.clientWidth !== width) { width = box.clientWidth; centre(); show(); } })
-            .observe(box);
+        if (window.ResizeObserver) {  // the box or the board laid out anew (a notebook may draw the board after the box)
+          let size = [box.clientWidth, box.scrollWidth];
+          const ro = new ResizeObserver(() => {
+            if (box.clientWidth !== size[0] || box.scrollWidth !== size[1]) { size = [box.clientWidth, box.scrollWidth]; centre(); show(); }
+          });
+          ro.observe(box);
+          for (const c of box.children) ro.observe(c);
         }
       });
     }

@@ -212,8 +212,10 @@ class ExerciseWidget(ErrorReporting, W.VBox):
                 self.board.on_click(self.guard(self._on_cell, "selecting a cell"))
                 self._draw_marks()
             pan = getattr(self.board, "pan_to", None)  # a phone shows the cells the question is about
-            if pan is not None and ex.highlight:
-                pan(list(ex.highlight))
+            own = getattr(self.board, "player_cells", None)  # else where the player it is about stands
+            cells = list(ex.highlight) or (own(ex.player) if own is not None and ex.player is not None else [])
+            if pan is not None and cells:
+                pan(cells)
             board = [W.HBox([self.board], layout=W.Layout(max_width="100%"))]  # the board fits the output width
         top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
         self.b_answer.disabled = True

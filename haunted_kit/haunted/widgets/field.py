@@ -228,6 +228,12 @@ class FieldWidget(ErrorReporting, W.VBox):
                       (s.field.layout, key_cells, tuple(path), event_cell)):
             self._keyed()
 
+    def player_cells(self, player: int) -> list:
+        """Where ``player`` (0-based) stands: its sensor's cell, as one axial tuple in a list
+        (the board's answer to "where is the question's player?", for :meth:`pan_to`)."""
+        s = self.state
+        return [tuple(s.field.cells[s.sensor[player]])] if 0 <= player < len(s.sensor) else []
+
     def pan_to(self, cells) -> float:
         """On a phone, where the board is drawn wider than its box and pans sideways, bring
         ``cells`` (axial tuples; the cells a question is about) into view: the box is scrolled
