@@ -324,7 +324,7 @@ class GamePlayView(ErrorReporting, W.VBox):
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show ``text`` on the message line (``kind``: info, refusal, ignored); a kit ruling
-        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)
+        the engine's sentence names is cited as the kit's (``kit ruling E10``)
         and its own short text opens under it on demand (:func:`~haunted_kit.events.rulings_html`)."""
         text = self.message = shown_text(text)
         colour = _COLOURS.get(kind, "#000")
