@@ -131,7 +131,7 @@ def step_body(st, choices: str, section: str) -> str:
 
 class QuestionHeading(anywidget.AnyWidget):
     """The heading of a question asked in the tutorial (an ``<h3>`` of :data:`QUESTION_TITLE`,
-    then ``text``): when it is put on the page it takes the keyboard focus and, unless its top is
+    then ``text``): once it is in the page and laid out it takes the keyboard focus and, unless its top is
     already in the upper half of the window, is scrolled to the top of it, so the question is
     where the player looks (the panel's "Got it" was just pressed) and Tab goes on into it.
     One is made per question asked (its focus is taken when it is drawn)."""
@@ -147,11 +147,14 @@ class QuestionHeading(anywidget.AnyWidget):
       p.textContent = model.get("text");
       p.style.cssText = "font:14px sans-serif;line-height:1.4";
       el.append(h, p);
-      requestAnimationFrame(() => {
+      let tries = 0;
+      const show = () => {  // once the heading is in the page and laid out (a view is drawn before it is put in)
+        if (!h.isConnected || h.offsetParent === null) { if (tries++ < 600) requestAnimationFrame(show); return; }
         const r = h.getBoundingClientRect();
         if (r.top < 0 || r.top > window.innerHeight / 2) h.scrollIntoView({ block: "start" });
         h.focus({ preventScroll: true });
-      });
+      };
+      requestAnimationFrame(show);
     }
     export default { render };
     """
@@ -283,6 +286,8 @@ class TutorialView(ErrorReporting, W.VBox):
         (:meth:`~haunted_kit.tutorial.Tutorial.shown`)."""
         t = self.tutorial
         st = t.shown()
+        self.b_next.disabled = self.b_skip.disabled = st is None
+        self._show_question()  # the question or the game in place before the panel's words change
         self.head.value = in_lines(f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are '
                                    f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
@@ -302,9 +307,7 @@ class TutorialView(ErrorReporting, W.VBox):
             also = next_html(t)
             body = f"<b>{escape(st.title)}</b>{step_body(st, choices, section)}{also}"
         self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
-        self.b_next.disabled = self.b_skip.disabled = st is None
         self._follow_met(st)
-        self._show_question()
 
     def _follow_met(self, st) -> None:
         """The "Steps met" list: every step met, in order; it follows the step being read (a
