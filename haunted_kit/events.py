@@ -27,17 +27,22 @@ from .saves import copy_tree
 from .frames import nullable
 
 #: a kit ruling as the engines cite it (``ruling 32``, ``rulings 1 and 8``, ``ruling E9``)
-_RULING = re.compile(r"(?<!kit )\b(rulings? E?\d+(?:(?:, | and )E?\d+)*)")
+_RULING = re.compile(r"(?<!kit )\b(rulings? [EL]?\d+(?:(?:, | and )[EL]?\d+)*)")
+
+
+#: a kit ruling cited with the repository's path to the rulings (``kit ruling E3, docs/RULINGS.md``,
+#: ``kit ruling 32 (docs/RULINGS.md)``): a file a player's page cannot open
+_CITED_PATH = re.compile(r"(kit rulings? [EL]?\d+(?:(?:, | and )[EL]?\d+)*)(?:, docs/RULINGS\.md| \(docs/RULINGS\.md\))")
 
 
 def cite_rulings(text: str) -> str:
-    """``text`` with every kit ruling cited as the kit's (``ruling 32`` -> ``kit ruling 32
-    (docs/RULINGS.md)``, ``(ruling E9)`` -> ``(kit ruling E9, docs/RULINGS.md)``, ``(one visit
-    a season: ruling E10)`` -> ``(one visit a season: kit ruling E10, docs/RULINGS.md)``): the
-    rulings are the kit's readings where the rule texts are silent, not the rulebook's.
-    Already cited ones are left as they are."""
-    text = re.sub(_RULING.pattern + r"\)", r"kit \1, docs/RULINGS.md)", text)
-    return _RULING.sub(r"kit \1 (docs/RULINGS.md)", text)
+    """``text`` with every kit ruling cited as the kit's (``ruling 32`` -> ``kit ruling 32``,
+    ``(ruling E9)`` -> ``(kit ruling E9)``, ``(one visit a season: ruling E10)`` -> ``(one visit
+    a season: kit ruling E10)``): the rulings are the kit's readings where the rule texts are
+    silent, not the rulebook's. Never a file's path: a citation written with the repository's
+    (``kit ruling E3, docs/RULINGS.md``) loses it, since no page can open it; the ruling's own
+    words open on demand where the text is shown (:func:`rulings_html`, :func:`rulings_words`)."""
+    return _RULING.sub(r"kit \1", _CITED_PATH.sub(r"\1", text))
 
 
 #: the kit's rulings, one table row each (``| E3 | question | reading | where | switch |``)

@@ -251,19 +251,27 @@ def round_word(game) -> str:
     return str(getattr(_module(game, "tutorial"), "ROUND_WORD", None) or "round")
 
 
-def choices_where(game) -> str:
-    """Where a learner finds a kind's choices, from what the game's views have: ``"lit on
-    the board and listed below"`` for a game that draws a board (its package's ``draw``
-    module), else ``"listed below"`` (no board to light); the lesson panel lists them after
-    the sentence saying so."""
-    return "lit on the board and listed below" if _module(game, "draw") is not None else "listed below"
+def board_kinds(game) -> frozenset:
+    """The decision kinds whose choices ``game``'s play view lights on its board (its
+    ``tutorial`` module's ``BOARD_KINDS``, names of its ``action_types``): a ghost's cell, a
+    land slot. Empty for a game that declares none: its choices are only listed."""
+    return frozenset(map(str, getattr(_module(game, "tutorial"), "BOARD_KINDS", None) or ()))
 
 
-def choosing_words(game, n: int) -> str:
+def choices_where(game, kind: str | None = None) -> str:
+    """Where a learner finds the choices of decision kind ``kind``: ``"lit on the board and
+    listed below"`` when the game's board lights that kind's choices (:func:`board_kinds`;
+    ``kind`` ``None``: any of them), else ``"listed below"`` (a choice with no place on the
+    board, such as passing); the lesson panel lists them after the sentence saying so."""
+    lit = board_kinds(game)
+    return "lit on the board and listed below" if (kind in lit if kind is not None else lit) else "listed below"
+
+
+def choosing_words(game, n: int, kind: str | None = None) -> str:
     """The sentence a decision kind's step ends with: how many of its choices are the learner's
-    now and where they are, ``" You may now choose among 6 (lit on the board and listed below)."``
-    (``" You may now choose it (...)"`` for one)."""
-    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game)})."
+    now and where they are (:func:`choices_where` of ``kind``), ``" You may now choose among 6
+    (lit on the board and listed below)."`` (``" You may now choose it (listed below)."`` for one)."""
+    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game, kind)})."
 
 
 def kind_of(game, action) -> str:
@@ -731,6 +739,7 @@ class Tutorial(StepBook):
         self.round_done = False
         self._events_seen = 0
         self._phases: set = set()
+        self.displayed: set = set()  # the steps the panel has shown as the one to read (:meth:`shown`)
         self._queue_goal()
         self.bots_play()
         self.look()
@@ -748,7 +757,7 @@ class Tutorial(StepBook):
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         p = self.points.get(f"kind:{kind}")
         text = p.say(self.state) if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        text += choosing_words(self.game, len(actions))
+        text += choosing_words(self.game, len(actions), kind)
         return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text,
                     p.section_at(self.state) if p else "",
                     tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "",
@@ -766,7 +775,11 @@ class Tutorial(StepBook):
         """Step ``key`` (default: the current one) as it reads *now*: a decision kind legal for
         the learner is recomposed from the current position (its count and choices); a step
         about an earlier position says that it is as it was then (``"Then: ..."``), so no old
-        choice or event is shown as current. ``None`` when there is no step."""
+        choice or event is shown as current. ``None`` when there is no step. Asked for the
+        current step (``key`` ``None``), it is the step on the panel: it counts as shown
+        (:attr:`displayed`, :meth:`file_shown`)."""
+        if key is None and self.queue:  # the step to read now is on the panel
+            self.displayed.add(self.queue[0])
         key = key if key is not None else (self.queue[0] if self.queue else None)
         if key is None:
             return None
@@ -785,35 +798,60 @@ class Tutorial(StepBook):
         return Step(key, st.title, st.text.replace(f" {JUST_NOW}:", " When it came up:"), st.section, st.choices,
                     st.question)
 
+    def file_shown(self) -> list:
+        """The learner made a move: each queued step about something that happened (a phase, an
+        event, a refused move) that the panel has shown (:attr:`displayed`) and the learner left
+        unread is filed: it leaves the queue for good, kept under the steps met (Show again),
+        neither read nor skipped, its question not asked. So no step about the past comes back
+        move after move, and none leaves before the panel has shown it once. The goal, the
+        player aid and the decision kinds stay (a kind comes back while it is legal,
+        :meth:`settle`). Returns the keys filed."""
+        filed = [k for k in self.queue if k in self.displayed and k not in ("goal", "aid") and not k.startswith("kind:")]
+        self.queue = [k for k in self.queue if k not in filed]
+        return filed
+
     def learner_to_move(self) -> bool:
         s = self.state
         return not s.is_terminal() and s.current_player() == LEARNER
 
-    def look(self) -> list:
-        """Queue the steps the position now calls for (new phases, taught events since the
-        last look, decision kinds newly legal for the learner). Returns the new steps."""
-        s = self.state
-        new = []
-        log = getattr(s, "log", None) or []
-        fresh = log[self._events_seen:]
+    def _happened(self, fresh) -> list:
+        """The steps of the events ``fresh`` (the log since the last look): each phase entered
+        for the first time, each taught event kind met for the first time. A phase the game
+        does not describe as a phase (no ``phase:`` teach point) but teaches as an event (an
+        ``event:`` point named as the phase or as the event that opened it, such as a rest
+        step's ``rest``) is one step, the event's: the kit's sentence on the phase would only
+        say that event again."""
+        s, new = self.state, []
         vis = getattr(self.game, "visibility", None)
         if vis is not None:  # what the learner may see: another seat's hidden card is never quoted
             fresh = vis.log_for(fresh, LEARNER)
         # the events after the first one not of the learner's own decision came while the bots played
         others = next((i for i, e in enumerate(fresh) if e.player != LEARNER), len(fresh))
         for i, e in enumerate(fresh):
-            key = f"phase:{e.phase}"
+            key, taught = f"phase:{e.phase}", [f"event:{e.kind}"]
             if e.phase not in self._phases:
                 self._phases.add(e.phase)
                 p = self.points.get(key)
-                text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
-                new.append(Step(key, p.title if p else f"The {words(str(e.phase))} phase", text,
-                                p.section_at(s) if p else "", (), p.question if p else ""))
-            key = f"event:{e.kind}"
-            p = self.points.get(key)
-            if p is not None and key not in self.steps and all(st.key != key for st in new):
-                when = MEANWHILE if i >= others else JUST_NOW
-                new.append(Step(key, p.title, f"{p.say(s)} {when}: {e.text}", p.section_at(s), (), p.question))
+                same = next((k for k in (f"event:{e.phase}", f"event:{e.kind}") if k in self.points), None)
+                if p is None and same is not None:  # the phase is its event's step
+                    taught.insert(0, same)
+                else:
+                    text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
+                    new.append(Step(key, p.title if p else f"The {words(str(e.phase))} phase", text,
+                                    p.section_at(s) if p else "", (), p.question if p else ""))
+            for key in taught:
+                p = self.points.get(key)
+                if p is not None and key not in self.steps and all(st.key != key for st in new):
+                    when = MEANWHILE if i >= others else JUST_NOW
+                    new.append(Step(key, p.title, f"{p.say(s)} {when}: {e.text}", p.section_at(s), (), p.question))
+        return new
+
+    def look(self) -> list:
+        """Queue the steps the position now calls for (new phases, taught events since the
+        last look, decision kinds newly legal for the learner). Returns the new steps."""
+        s = self.state
+        log = getattr(s, "log", None) or []
+        new = self._happened(log[self._events_seen:])
         self._events_seen = len(log)
         if self.learner_to_move():
             for kind, actions in self.legal_by_kind().items():
@@ -856,6 +894,7 @@ class Tutorial(StepBook):
             return why
         self.state.apply_action(action)
         self.decisions += 1
+        self.file_shown()
         self.bots_play()
         self.look()
         self.save()
@@ -901,7 +940,10 @@ class Tutorial(StepBook):
         progress is written when a step is new, the learner is to move or the game is over
         (not after every bot decision: a haunted save is about 66 kB, 11 ms)."""
         self.state = state
-        self.decisions = sum(1 for e in state.history() if not e.chance and e.player == LEARNER)
+        decisions = sum(1 for e in state.history() if not e.chance and e.player == LEARNER)
+        if decisions > self.decisions:  # the learner moved: what the panel showed of the past is filed
+            self.file_shown()
+        self.decisions = decisions
         new = self.look()
         if new or self.learner_to_move() or state.is_terminal():  # not at every bot decision: once they are done
             self.save()
@@ -914,7 +956,7 @@ class Tutorial(StepBook):
                 **self.book_state(), "decisions": self.decisions,
                 "first_round": list(self.first_round) if self.first_round is not None else None,
                 "round_done": self.round_done, "phases": sorted(map(str, self._phases)),
-                "events_seen": self._events_seen}
+                "events_seen": self._events_seen, "displayed": sorted(self.displayed)}
 
     def save(self) -> None:
         """Write the progress file atomically (nothing when the tutorial keeps no file)."""
@@ -948,6 +990,7 @@ class Tutorial(StepBook):
             t.round_done = bool(data["round_done"])
             t._phases = set(data["phases"])
             t._events_seen = int(data["events_seen"])
+            t.displayed = {_text({"k": k}, "k") for k in data.get("displayed", [])} & set(t.steps)  # none before filing
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise TutorialError(f"{path}: cannot resume the tutorial from it: {exc}", path) from None
         return t
@@ -1017,7 +1060,7 @@ def kind_steps(game, state, seat: int) -> list:
         said = tuple(describe_action(a, state) for a in actions[:LISTED])
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text + choosing_words(game, len(actions)),
+        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text + choosing_words(game, len(actions), kind),
                         p.section_at(state) if p else "", said + ((f"...{more}",) if more else ()),
                         p.question if p else "", p.lines_at(state) if p else ()))
     return out

@@ -91,7 +91,7 @@ def test_a_message_line_names_cells_as_the_board():
     from haunted_kit.events import shown_text
 
     assert shown_text("Nothing you can do on city (0, 0) on Kalena now (ruling 32).") == \
-        "Nothing you can do on city cell 0,0 on Kalena now (kit ruling 32, docs/RULINGS.md)."
+        "Nothing you can do on city cell 0,0 on Kalena now (kit ruling 32)."
 
 
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)

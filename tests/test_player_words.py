@@ -1,7 +1,9 @@
 """Every text a player or a teacher reads is words, for every registered game: no key of the
 game's data, no name of the code (``sell_wood_or_limestone``, ``returns()``,
 ``PlaceGhost``) and no kit ruling cited as a bare code ("(ruling E18)") without the
-ruling's own words next to it (its question and reading, opened in place).
+ruling's own words next to it (its question and reading, opened in place), and no path of the
+repository (``docs/RULINGS.md``): a page cannot open a file of the kit's source; a ruling reads
+as the kit's, its words on demand.
 
 Seeded games of every game are played to the end by bots; at each new kind of position
 (a new phase or status shape, a new set of decision kinds) every page of the table
@@ -11,7 +13,9 @@ text its view carries is read, then the teacher page's message (each table's sta
 settings and their help, the decisions list, the new-table form's labels, help and
 choices), the whole game log, each game's declared options, the notebook play view's
 status and message lines (every word it shows) while a human plays it against bots, and
-every exercise (its texts, and in its widget a cited ruling opened in words).
+every exercise (its texts, and in its widget a cited ruling opened in words), and every text
+of the notebook tutorial's page (the lesson panel, the game and the question asked) over a first
+round.
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ CODE_NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b"
 #: a kit ruling cited by its code: "ruling E18", "rulings E18, E19", "Ruling 32"
 CITED = re.compile(r"\b[Rr]ulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
 
+#: a path of the repository a player cannot open from a page: ``docs/RULINGS.md``, ``haunted_kit/events.py``
+REPO_PATH = re.compile(r"\b(?:docs|data|haunted_kit|notebooks|tests|scripts)/[\w./-]+|\b[\w-]+\.(?:md|py|toml)\b")
+
 #: words the regex takes for code that are the rules' own (none so far): word -> why it is allowed
 RULE_WORDS: dict = {}
 #: in event sentences only (the engines' log): none (an event's words change only with a save migration)
@@ -58,6 +65,11 @@ def code_names(text: str, allowed=RULE_WORDS) -> list[str]:
     said = html_text(text) + " " + " ".join(html.unescape(a) for a in
                                             re.findall(r'\b(?:title|aria-label|alt)="([^"]*)"', text))
     return [m for m in CODE_NAME.findall(said) if m not in allowed]
+
+
+def repo_paths(text: str) -> list[str]:
+    """The paths of the repository ``text`` (HTML or plain, as a page shows it) names."""
+    return REPO_PATH.findall(html_text(text))
 
 
 def bare_rulings(text: str, beside: str = "") -> list[str]:
@@ -92,6 +104,7 @@ def faults_of(msg: dict, where: str, allowed=RULE_WORDS) -> list[str]:
     for path, text in view_texts(msg):
         ok = {**allowed, **EVENT_WORDS} if path == ".log" else allowed
         out += [f"{where} {path}: code name {c!r}" for c in code_names(text, ok)]
+        out += [f"{where} {path}: a repository path {c!r}" for c in repo_paths(text)]
         beside = msg.get("rulings", "") if path in (".status", ".phase") else ""
         out += [f"{where} {path}: ruling {r} without its words" for r in bare_rulings(text, beside)]
     return out
@@ -148,6 +161,7 @@ def test_every_page_of_a_table_speaks_words(name):
             log = lesson.full_log_html(t, viewer)
             faults += [f"{name} whole log: code name {w!r}" for w in code_names(log, {**RULE_WORDS, **EVENT_WORDS})]
             faults += [f"{name} whole log: ruling {r} without its words" for r in bare_rulings(log)]
+            faults += [f"{name} whole log: a repository path {c!r}" for c in repo_paths(log)]
         teacher = c.teacher_message()
         for row in teacher["tables"]:
             for key in ("status", "settings"):
@@ -220,6 +234,7 @@ def test_the_notebook_play_views_lines_are_words(name):
         if key not in seen:
             seen.add(key)
             faults += [f"{name} play view: code name {w!r}" for w in code_names(shown, {**RULE_WORDS, **EVENT_WORDS})]
+            faults += [f"{name} play view: a repository path {c!r}" for c in repo_paths(shown)]
             faults += [f"{name} play view: ruling {r} without its words"
                        for r in bare_rulings(view.message_label.value if hasattr(view, "message_label") else shown)]
         view.attempt(rng.choice(view.state.legal_actions()))
@@ -251,6 +266,7 @@ def test_every_exercise_speaks_words(name):
             w.reveal()
             for part in (w.facts.value, w.feedback.value):
                 faults += [f"{name} {key} seed {seed}: ruling {r} without its words" for r in bare_rulings(part)]
+            faults += [f"{name} {key} seed {seed}: a repository path {c!r} in its widget" for c in repo_paths(visible_text(w))]
     assert not faults, "\n".join(faults)
 
 
@@ -265,3 +281,40 @@ def test_a_word_options_choices_are_listed_with_their_words_in_the_command_lines
     add_game_options(parser, type("Toy", (), {"options": (opt,), "name": "toy"})())
     said = " ".join(parser.format_help().split())
     assert "one of slow_start (a slow start), all_in (everything at once); default slow_start" in said
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_tutorial_page_speaks_words(name, tmp_path):
+    """The notebook tutorial's page over a first round played by random legal decisions: every
+    word it shows (the lesson panel, the game, the question asked, a refused move explained) has
+    no repository path and no code name of the kit's own lesson (its steps, choices and
+    questions), and each question's widget cites a ruling as the kit's, its words in place."""
+    from haunted_kit.tutorial import teach_points
+    from haunted_kit.widgets.tutorial import TutorialView
+
+    v = TutorialView(name, seed=1, progress=tmp_path / "p.json", resume=False)
+    rng, faults, seen, asked = random.Random(5), [], set(), 0
+    for _ in range(300):
+        for _read in range(40):  # every step read, so each question is asked
+            shown = visible_text(v)
+            if shown not in seen:
+                seen.add(shown)
+                faults += [f"{name} tutorial page: a repository path {c!r}" for c in repo_paths(shown)]
+                faults += [f"{name} tutorial lesson: ruling {r} without its words"
+                           for r in bare_rulings(v.lesson.value)]
+            if v.exercise is not None:
+                asked += 1
+                faults += [f"{name} tutorial question: ruling {r} without its words"
+                           for r in bare_rulings(v.exercise.facts.value)]
+                v.leave_question()
+            elif v.tutorial.current is not None:
+                v.next()
+            else:
+                break
+        if v.tutorial.round_done or v.view.state.is_terminal():  # the steps the round's end brought are read too
+            break
+        if v.tutorial.learner_to_move():
+            v.view.attempt(rng.choice(v.view.state.legal_actions()))
+    assert v.tutorial.round_done and len(seen) > 3
+    assert asked or not any(p.question for p in teach_points(name).values()), "no question was asked: not read"
+    assert not faults, "\n".join(sorted(set(faults))[:40])

@@ -17,7 +17,7 @@ import pytest
 
 from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
-from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, choices_where, choosing_words, kind_of,
+from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, board_kinds, choices_where, choosing_words, kind_of,
                                   MEANWHILE, phase_now, round_word, step_parts, teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
@@ -196,8 +196,10 @@ def test_a_game_with_a_table_teaches_every_kind_it_declares_in_its_own_words(gam
 @pytest.mark.parametrize("game", GAMES)
 def test_a_taught_event_is_introduced_when_it_first_happens_and_hidden_events_never_are(game):
     """Played on past the first round: each event kind the game teaches is a step from the
-    learner's first look after it happened (its sentence quoted), and no step quotes an event
-    hidden from the learner (another seat's face-down card)."""
+    learner's first look after it happened (its sentence quoted; or, for an event named as a
+    phase that the game does not describe as a phase, from the phase's beginning, quoting the
+    event that opened it: one step for both), and no step quotes an event hidden from the
+    learner (another seat's face-down card)."""
     t = Tutorial(game, seed=1, progress=False)
     points = {k[6:] for k in teach_points(game) if k.startswith("event:")}
     vis = getattr(t.game, "visibility", None)
@@ -208,11 +210,13 @@ def test_a_taught_event_is_introduced_when_it_first_happens_and_hidden_events_ne
         t.attempt(bot.act(t.state.copy()))
         visible = vis.log_for(t.state.log, LEARNER) if vis is not None else list(t.state.log)
         for e in visible:
-            if e.kind in points and e.kind not in seen:
-                seen[e.kind] = e.text
-                st = t.steps.get(f"event:{e.kind}")
+            phased = str(e.phase) in points and f"phase:{e.phase}" not in teach_points(game)
+            name = str(e.phase) if phased and str(e.phase) not in seen else e.kind
+            if name in points and name not in seen:
+                seen[name] = e.text
+                st = t.steps.get(f"event:{name}")
                 assert st is not None and (st.text.endswith(f"Just now: {e.text}") if e.player == LEARNER
-                                           else st.text.endswith(f"{MEANWHILE}: {e.text}")), e.kind
+                                           else st.text.endswith(f"{MEANWHILE}: {e.text}")), name
     if points:
         assert seen, "a played game met none of the events the game teaches"
     hidden = [e.text for e, v in zip(t.state.log, vis.log_for(t.state.log, LEARNER))
@@ -258,9 +262,22 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_game_that_draws_a_board_says_its_choices_are_lit_on_it(game):
-    draws = game in games_with_module("draw")  # a game without a draw module has no board to light
-    assert choices_where(get_game(game)) == ("lit on the board and listed below" if draws else "listed below")
+def test_choices_are_said_to_be_lit_on_the_board_only_for_the_kinds_the_board_lights(game):
+    """A kind step says "lit on the board" only for a kind the game's board lights (its
+    declared board kinds, each a kind of the game); every other kind's choices are "listed
+    below". Over a first round played, every kind step met reads so."""
+    g = get_game(game)
+    lit = board_kinds(g)
+    assert lit <= set(getattr(g, "action_types", None) or {}), sorted(lit)
+    assert choices_where(g, None) == ("lit on the board and listed below" if lit else "listed below")
+    t = Tutorial(game, seed=1, progress=False)
+    play_first_round(t, read=False)
+    kinds = [k for k in t.steps if k.startswith("kind:")]
+    assert kinds
+    for key in kinds:
+        on_board = "(lit on the board and listed below)" in t.steps[key].text
+        assert on_board == (key[5:] in lit), (key, t.steps[key].text)
+        assert on_board or "(listed below)" in t.steps[key].text
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():
@@ -562,7 +579,7 @@ def test_a_step_shown_again_reads_from_the_current_position(game):
             break
         t.attempt(bot.act(t.state.copy()))
         now = t.legal_by_kind()
-        changed = [k for k in first if now.get(k[5:]) and choosing_words(get_game(game), len(now[k[5:]])) not in first[k].text]
+        changed = [k for k in first if now.get(k[5:]) and choosing_words(get_game(game), len(now[k[5:]]), k[5:]) not in first[k].text]
         gone = [k for k in first if k[5:] not in now]
         if changed and gone:
             break
@@ -571,7 +588,7 @@ def test_a_step_shown_again_reads_from_the_current_position(game):
         t.replay(key)
         st = t.shown()
         n = len(t.legal_by_kind()[key[5:]])
-        assert choosing_words(get_game(game), n) in st.text and st.text != first[key].text
+        assert choosing_words(get_game(game), n, key[5:]) in st.text and st.text != first[key].text
         assert st.choices[0] == describe_action(t.legal_by_kind()[key[5:]][0], t.state)
     for key in gone:
         t.replay(key)

@@ -18,7 +18,7 @@ from haunted_kit.widgets.tutorial import MORE_CLASS, TutorialView
 
 #: what the panel shows that is not read before deciding (as benchmarks/bench_tutorial_words.py)
 NOT_BEFORE = re.compile(r"<div>Your choices (?:of this kind now|then): [^<]*</div>"
-                        r"|<div style='color:#555'>Next in the lesson: [^<]*</div>|<div class=\"hk-more\"[^>]*>[^<]*</div>")
+                        r"|<div style='color:#555'>Next in the lesson[^<]*</div>|<div class=\"hk-more\"[^>]*>[^<]*</div>")
 #: about 40: the step's own words (LEAD_WORDS) and the panel's own lines (a waiting question, a ruling's summary)
 ABOUT = 45
 

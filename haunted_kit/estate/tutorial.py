@@ -144,6 +144,9 @@ def aid_inn(s):
 
 #: the game's own word for its round (the tutorial says "the first season is over")
 ROUND_WORD = "season"
+#: the decision kinds whose choices the play view lights on the land board (a slot each, clicked there);
+#: the tutorial says "lit on the board" for these only (:func:`haunted_kit.tutorial.choices_where`)
+BOARD_KINDS = ("PlaceTile", "Join")
 
 TEACH_POINTS = (
     T("goal", "What you play for", goal, END),

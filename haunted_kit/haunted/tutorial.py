@@ -316,6 +316,10 @@ def aid_quest(s):
     return f"{quest_times(s)}; a quest's valor counts only at the final scoring."
 
 
+#: the decision kinds whose choices the play view lights on the field (a cell each, ``widgets.play.action_cell``);
+#: the tutorial says "lit on the board" for these only (:func:`haunted_kit.tutorial.choices_where`)
+BOARD_KINDS = ("place_ghost", "explore", "extract", "build", "contact")
+
 TEACH_POINTS = (
     T("goal", "What you play for", goal, "Final Scoring"),
     T("phase:setup", "Setting up", setup, "Game Flow"),

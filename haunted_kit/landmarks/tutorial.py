@@ -106,6 +106,10 @@ def aid_acquire(state) -> str:
     costs = ", ".join(f"{t.name} {t.discard}" + (f" {t.icon}" if t.icon else "") for t in state.box.landmarks.values())
     return f"instead of following, discard cards for a landmark token ({costs})."
 
+#: the decision kinds whose choices the board lights: none (every choice is a button or a list entry), so the
+#: tutorial says "listed below" (:func:`haunted_kit.tutorial.choices_where`)
+BOARD_KINDS = ()
+
 TEACH_POINTS = (
     T("goal", "What you play for", goal, "Landmarks: Scoring"),
     T("phase:deal", "The deal", "Every player gets a hand of cards and an architect card, and starts with "

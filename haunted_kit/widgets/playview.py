@@ -408,7 +408,7 @@ class GamePlayView(ErrorReporting, W.VBox):
     def say(self, text: str, kind: str = "info") -> None:
         """Show ``text`` on the message line (``kind``: info, refusal, ignored) in whole sentences,
         the latest shown and the earlier ones folded when they would not fit (:func:`message_html`); a kit ruling
-        the engine's sentence names is cited as the kit's (``kit ruling E10 (docs/RULINGS.md)``)
+        the engine's sentence names is cited as the kit's (``kit ruling E10``)
         and its own short text opens under it on demand (:func:`~haunted_kit.events.rulings_html`)."""
         text = self.message = shown_text(text)
         self.message_label.value = message_html(text, _COLOURS.get(kind, "#000"))  # whole sentences, the latest shown

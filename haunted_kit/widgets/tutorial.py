@@ -15,11 +15,15 @@ it is about), with **Got it**
 (``hk-lesson-next``), **Skip** (``hk-lesson-skip``), and a list of the steps met with
 **Show again** (``hk-lesson-replay``), and **Player aid and goal** (``hk-lesson-aid``), which
 shows the goal and the player aid (every kind of decision with the box's numbers, a compact
-list) again at any time; a question from the game's exercises appears under the
-game (the game's ``exercise_view(key, seed)`` hook, else the kit's
-:class:`~haunted_kit.widgets.exercise.ExerciseWidget`) with its stepped feedback, and
-**Back to the game** (``hk-lesson-resume``). A refused move is explained in the panel with its
-section. **Start again** (``hk-lesson-restart``) begins a new first game.
+list) again at any time; a question from the game's exercises is shown in place of the game,
+where the player is looking (beside the panel on a laptop, under it on a phone; the play view
+hidden meanwhile, the question's heading taking the keyboard focus and scrolled into view:
+:class:`QuestionHeading`), the game's ``exercise_view(key, seed)`` hook, else the kit's
+:class:`~haunted_kit.widgets.exercise.ExerciseWidget`, with its stepped feedback, and
+**Back to the game** (``hk-lesson-resume``) brings the game back. The **Steps met** list follows
+the step being read (a step chosen there is shown by **Show again**). A refused move is
+explained in the panel with its section. **Start again** (``hk-lesson-restart``) begins a new
+first game.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from __future__ import annotations
 import os
 from html import escape
 
+import anywidget
 import ipywidgets as W
+import traitlets
 
 from ..events import rulings_html
 from ..games import game_module
@@ -49,8 +55,13 @@ LESSON_LINES = 9
 #: window's height on a taller window (13 lines on a 390x844 phone, 12 on a 1280x800 laptop),
 #: 16 lines at the most; a given window's height never changes it, so the board never moves
 LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
-#: the cue shown at the foot of the lesson box while more of the step is below
+#: the cue shown at the foot of the lesson box while more of the step is below (drawn by CSS, never
+#: in the page's text: a reader of the text is not told of words below when none are)
 MORE_BELOW = "more below \u2193"
+#: what the lesson panel says while a question is asked (it is shown in place of the game)
+QUESTION_NOTE = "A question takes the game's place."
+#: the heading of a question asked (:class:`QuestionHeading`)
+QUESTION_TITLE = "A quick question"
 #: the CSS class of a step's folded rest (the "More" disclosure, :func:`step_body`)
 MORE_CLASS = "hk-step-more"
 #: from this window width up the lesson panel stands beside the game, not above it, and the
@@ -91,8 +102,8 @@ def lesson_box(html: str) -> str:
     always shown, and the cue :data:`MORE_BELOW` (CSS ``hk-more``) stuck to its foot while
     words are hidden below. The cue needs no script: it sticks to the foot of the box and a
     blank cover (``hk-more-cover``) after the words hides it once the end of the words is in
-    view (a short step, or scrolled to the end). Screen readers skip the cue (the region
-    reads whole)."""
+    view (a short step, or scrolled to the end). The cue's words are CSS content (``::after``), so
+    the page's text never says "more below", and screen readers skip it (the region reads whole)."""
     line = f"height:{LINE_PX}px"
     return (f'<div{scroll_region("lesson")} style="height:100%;box-sizing:border-box;overflow-y:scroll;'
             f'line-height:{LINE_PX}px;scrollbar-gutter:stable">{html}'
@@ -100,7 +111,8 @@ def lesson_box(html: str) -> str:
             'background:#fff"></div>'
             f'<div class="hk-more" aria-hidden="true" style="{line};margin-top:-{LINE_PX}px;position:sticky;bottom:0;'
             f'z-index:1;background:#fff;color:#333;font:bold 13px/{LINE_PX}px sans-serif;text-align:right;'
-            f'padding-right:4px">{MORE_BELOW}</div></div>')
+            f'padding-right:4px" data-cue="{MORE_BELOW}"></div></div>'
+            '<style>.hk-lesson .hk-more::after { content: attr(data-cue); }</style>')
 
 
 def step_body(st, choices: str, section: str) -> str:
@@ -115,6 +127,39 @@ def step_body(st, choices: str, section: str) -> str:
     rest = f"<div>{escape(more)}</div>" if more else ""
     return (f"<div>{escape(lead)}</div>{choices}<details class=\"{MORE_CLASS}\"><summary style=\"cursor:pointer;"
             f"color:#1a4f7a\">More</summary>{rest}{lines_html(st.lines)}{section}</details>")
+
+
+class QuestionHeading(anywidget.AnyWidget):
+    """The heading of a question asked in the tutorial (an ``<h3>`` of :data:`QUESTION_TITLE`,
+    then ``text``): once it is in the page and laid out it takes the keyboard focus and, unless its top is
+    already in the upper half of the window, is scrolled to the top of it, so the question is
+    where the player looks (the panel's "Got it" was just pressed) and Tab goes on into it.
+    One is made per question asked (its focus is taken when it is drawn)."""
+
+    _esm = """
+    function render({ model, el }) {
+      const h = document.createElement("h3");
+      h.className = "hk-question-title";
+      h.tabIndex = -1;
+      h.textContent = model.get("title");
+      h.style.cssText = "font:bold 16px sans-serif;margin:2px 0 4px 0;outline-offset:2px";
+      const p = document.createElement("div");
+      p.textContent = model.get("text");
+      p.style.cssText = "font:14px sans-serif;line-height:1.4";
+      el.append(h, p);
+      let tries = 0;
+      const show = () => {  // once the heading is in the page and laid out (a view is drawn before it is put in)
+        if (!h.isConnected || h.offsetParent === null) { if (tries++ < 600) requestAnimationFrame(show); return; }
+        const r = h.getBoundingClientRect();
+        if (r.top < 0 || r.top > window.innerHeight / 2) h.scrollIntoView({ block: "start" });
+        h.focus({ preventScroll: true });
+      };
+      requestAnimationFrame(show);
+    }
+    export default { render };
+    """
+    title = traitlets.Unicode(QUESTION_TITLE).tag(sync=True)
+    text = traitlets.Unicode("").tag(sync=True)
 
 
 def _hook(game, name: str):
@@ -179,11 +224,14 @@ class TutorialView(ErrorReporting, W.VBox):
                                   "showing the player aid")
         self.b_restart = self._button("Start again", "hk-lesson-restart", "a new first game from the start",
                                       self.restart, "starting again")
-        self.question_box = W.VBox()
+        self.question_box = W.VBox(layout=W.Layout(display="none", max_width="100%"))
+        self.question_box.add_class("hk-tutorial-game")
+        self.question_box.add_class("hk-tutorial-question")
+        self._followed = None  # the step the "Steps met" list last followed
         self.b_resume = self._button("Back to the game", "hk-lesson-resume", "leave the question and play on",
                                      self.leave_question, "closing the question")
         self.exercise = None
-        # one height whatever the step says (the board below never moves); the question goes under the game
+        # one height whatever the step says (the board below never moves); a question takes the game's place
         panel = W.VBox([self.head, self.lesson, W.HBox([self.b_next, self.b_skip, self.b_aid], layout=W.Layout(flex_flow="row wrap")),
                         W.HBox([self.met, self.b_replay, self.b_restart], layout=W.Layout(flex_flow="row wrap")),
                         self.banner],
@@ -198,11 +246,12 @@ class TutorialView(ErrorReporting, W.VBox):
 
     def _lay_out(self) -> None:
         """The panel and the game in one row (:data:`TUTORIAL_CSS`: beside each other on a wide
-        window, the panel above on a narrow one), the question under them."""
+        window, the panel above on a narrow one); a question asked is in the same place as the
+        game, shown instead of it (:meth:`_show_question`)."""
         self.view.add_class("hk-tutorial-game")
-        row = W.HBox([self.panel, self.view], layout=W.Layout(max_width="100%"))
+        row = W.HBox([self.panel, self.view, self.question_box], layout=W.Layout(max_width="100%"))
         row.add_class("hk-tutorial-row")
-        self.children = [row, self.question_box, self.style]
+        self.children = [row, self.style]
 
     def _attach(self, view) -> None:
         """Follow ``view``: its changes, and its refusals (every play view says a refused move
@@ -237,13 +286,14 @@ class TutorialView(ErrorReporting, W.VBox):
         (:meth:`~haunted_kit.tutorial.Tutorial.shown`)."""
         t = self.tutorial
         st = t.shown()
+        self.b_next.disabled = self.b_skip.disabled = st is None
+        self._show_question()  # the question or the game in place before the panel's words change
         self.head.value = in_lines(f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are '
                                    f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
             (f"The first {round_word(t.game)} is over: play on freely, or start again." if t.round_done else "", "#333"),
-            ("A question waits under the game." if t.asking
-             else "", "#8a1c00")) if x)
+            (QUESTION_NOTE if t.asking else "", "#8a1c00")) if x)
         if st is None:
             body = ('<div style="color:#333">Nothing new right now: play on. A new step appears '
                     "the first time a new kind of decision, phase or rule matters.</div>")
@@ -254,36 +304,49 @@ class TutorialView(ErrorReporting, W.VBox):
             choices = ("<div>Your choices of this kind now: " + "; ".join(escape(c) for c in st.choices) + "</div>") \
                 if st.choices and not st.choices[0].startswith("then: ") else \
                 ("<div>Your choices then: " + "; ".join(escape(c[6:]) for c in st.choices) + "</div>") if st.choices else ""
-            more = t.waiting()
-            also = ("<div style='color:#555'>Next in the lesson: "
-                    + ", ".join(escape(t.shown(w.key).title) for w in more) + "</div>") \
-                if more else ""
+            also = next_html(t)
             body = f"<b>{escape(st.title)}</b>{step_body(st, choices, section)}{also}"
         self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
-        self.b_next.disabled = self.b_skip.disabled = st is None
+        self._follow_met(st)
+
+    def _follow_met(self, st) -> None:
+        """The "Steps met" list: every step met, in order; it follows the step being read (a
+        new current step is the one it shows), and between changes keeps what the player chose
+        in it for Show again."""
+        t = self.tutorial
         opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
+        now = st.key if st is not None else None
         if [o[1] for o in self.met.options] != [o[1] for o in opts]:
             self.met.options = opts
-            self.met.value = st.key if st is not None else (opts[-1][1] if opts else None)
+            self.met.value = now if now is not None else (opts[-1][1] if opts else None)
+        elif now is not None and now != self._followed and now in t.steps:
+            self.met.value = now
+        self._followed = now
         self.b_replay.disabled = not opts
-        self._show_question()
 
     def _show_question(self) -> None:
+        """The question asked now in the game's place (the play view hidden), or the game back
+        when none is (the keyboard focus then goes back to the lesson panel)."""
         t = self.tutorial
         if not t.asking:
             if self.exercise is not None:
                 self.exercise.close()
                 self.exercise = None
+                (self.b_next if not self.b_next.disabled else self.b_aid).focus()
             self.question_box.children = []
+            self.question_box.layout.display = "none"
+            self.view.layout.display = ""
             return
+        self.view.layout.display = "none"
+        self.question_box.layout.display = ""
         if self.exercise is not None and self.exercise.ex.key == t.asking:
             return
         own = _hook(t.game, "exercise_view")
         self.exercise = own(t.asking, t.question().seed) if own is not None else ExerciseWidget(t.question())
-        self.question_box.children = [W.HTML(f'<div style="{_BOX}"><b>A quick question</b> before you play on '
-                                             "(a hint comes after a first wrong try). It is about a prepared position of "
-                                             "another game, shown here, not your own:</div>"),
-                                      self.exercise, self.b_resume]
+        head = QuestionHeading(text="Before you play on (a hint comes after a first wrong try). It is about a prepared "
+                                    "position of another game, not your own; 'Back to the game', under it, "
+                                    "brings your game back.")
+        self.question_box.children = [head, self.exercise, self.b_resume]
 
     # ------------------------------------------------------------------ the buttons
     def next(self) -> None:
@@ -323,6 +386,21 @@ class TutorialView(ErrorReporting, W.VBox):
         self._lay_out()
         old.close()
         self.changed()
+
+
+def next_html(t) -> str:
+    """The line under a step naming the steps queued behind it: "Next in the lesson: ..." for
+    what is to come, then "then about what happened before: ..." for the steps about a phase
+    over by now (never listed as coming next under an "Earlier:" title); ``""`` for none."""
+    titles = [t.shown(w.key).title for w in t.waiting()]
+    past = [x[len("Earlier: "):] for x in titles if x.startswith("Earlier: ")]
+    coming = [x for x in titles if not x.startswith("Earlier: ")]
+    if not titles:
+        return ""
+    said = f"Next in the lesson: {', '.join(coming)}" if coming else "Next in the lesson"
+    if past:
+        said += f"{'; then' if coming else ','} about what happened before: {', '.join(past)}"
+    return f"<div style='color:#555'>{escape(said)}</div>"
 
 
 def tutorial(game: str, *, seed: int = 1, progress=None, resume: bool = True, hints: bool = False) -> TutorialView:

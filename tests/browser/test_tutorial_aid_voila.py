@@ -23,10 +23,11 @@ pytestmark = pytest.mark.browser
 
 
 def cue_seen(region) -> bool:
-    """Whether the lesson box's cue is what the eye sees at its place (not its cover)."""
+    """Whether the lesson box's cue is what the eye sees at its place (not its cover); its words
+    are drawn by CSS (``::after``), never in the page's text."""
     return region.evaluate("el => { const c = el.querySelector('.hk-more'), r = c.getBoundingClientRect(); "
                            "const top = document.elementFromPoint(r.left + r.width - 8, r.top + r.height / 2); "
-                           "return !!top && c.contains(top) && c.innerText.includes('more below'); }")
+                           "return !!top && c.contains(top) && getComputedStyle(c, '::after').content.includes('more below'); }")
 
 
 def longest_aid() -> tuple:

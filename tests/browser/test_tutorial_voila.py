@@ -2,7 +2,10 @@
 played as a first-time player would for every registered game: the lesson panel shows the
 first step with its rule's section, **Got it** reads on, a choice button of the game's own
 play view plays a decision (the bots answer), and the lesson follows: a step not seen before
-appears or the panel says to play on; the progress file is written beside the notebook."""
+appears or the panel says to play on; the progress file is written beside the notebook. A
+question asked is shown where the player looks, in the game's place beside the panel (its
+heading in view and the focus in the question, the board hidden, no axe-core violation), and "Back to the game"
+brings the game back with the focus on the panel."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import time
 
 import pytest
 from browser_harness import explained, page_errors, save_screenshot
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -23,8 +27,45 @@ from haunted_kit.tutorial import PROGRESS_DIR, teach_points, write_notebook
 pytestmark = pytest.mark.browser
 
 
+#: the question's place on the page: ``{heading: [left, top, right, bottom], panel: [...], boards: boards shown}``
+QUESTION_PLACE = """() => {
+  const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const h = document.querySelector('.hk-tutorial .hk-question-title');
+  const boards = [...document.querySelectorAll('.hk-tutorial .hk-tutorial-game canvas')]
+    .filter(c => c.getBoundingClientRect().height > 0 && !c.closest('.hk-tutorial-question'));
+  return {heading: h ? rect(h) : null,
+          panel: rect(document.querySelector('.hk-tutorial .hk-tutorial-panel')), boards: boards.length};
+}"""
+
+
+def answer_in_place(page, srv) -> None:
+    """The question shown now: in the game's place and in view, the focus in it, the board
+    hidden, no axe-core violation; "Back to the game" brings the game back, the focus on the panel."""
+    question = page.locator(".hk-tutorial .hk-tutorial-question")
+    with explained("a question shown in the game's place", srv, page):
+        expect(page.locator(".hk-tutorial .hk-question-title")).to_be_visible(timeout=30_000)
+        # the focus is in the question: on its heading, or on its answer box when the exercise takes it
+        try:
+            page.wait_for_function("() => !!document.activeElement && !!document.activeElement.closest('.hk-tutorial-question')")
+        except PlaywrightTimeout:
+            raise AssertionError("the focus is not in the question: it is on "
+                                 + page.evaluate("() => document.activeElement.outerHTML.slice(0, 300)")) from None
+        got = page.evaluate(QUESTION_PLACE)
+        left, top, _right, bottom = got["heading"]
+        assert 0 <= top and bottom <= 800 and got["boards"] == 0, got  # in view; the game hidden
+        assert left >= got["panel"][2], got                             # beside the lesson panel, not under the game
+        found = Axe().run(page).response["violations"]
+        assert not found, [(v["id"], [n["target"] for n in v["nodes"][:4]]) for v in found]
+        save_screenshot(page, "tutorial-question-in-place", full_page=False)
+        page.locator(".hk-lesson-resume").click()
+        expect(question).to_be_hidden(timeout=30_000)
+        expect(page.locator(".hk-tutorial .hk-do").first).to_be_visible(timeout=30_000)
+        expect(page.locator(".hk-lesson-next:focus, .hk-lesson-aid:focus")).to_have_count(1, timeout=30_000)
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_path):
+    page.set_viewport_size({"width": 1280, "height": 800})
     nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
     srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
     lesson = page.locator(".hk-tutorial .hk-lesson")
@@ -35,15 +76,26 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
     first = lesson.inner_text()
     save_screenshot(page, f"tutorial-{game}-start", full_page=False)
     progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
+    asked = 0
     with explained("reading every step shown with 'Got it'", srv, page):
         for _ in range(60):  # each click is answered by the kernel; read on while a step is shown
-            if "Nothing new right now" in lesson.inner_text():
+            # the kernel's answer to the last click is in when "Got it" is enabled again or nothing is left
+            expect(page.locator(".hk-lesson-next:enabled, .hk-lesson:has-text('Nothing new right now')").first) \
+                .to_be_visible(timeout=30_000)
+            before = lesson.inner_text()
+            if "Nothing new right now" in before:
                 break
-            if page.locator(".hk-lesson-next").is_enabled():
-                page.locator(".hk-lesson-next").click()
-            page.wait_for_timeout(300)
+            try:  # "Got it" may be on its way to grey (the panel's text comes first): then look again
+                page.locator(".hk-lesson-next").click(timeout=5_000)
+            except PlaywrightTimeout:
+                continue
+            expect(lesson).not_to_have_text(before, timeout=30_000)  # the kernel answered (its progress is written)
+            if json.loads(progress.read_text())["asking"]:  # the step read asks a question
+                asked += 1
+                answer_in_place(page, srv)
         expect(lesson).to_contain_text("Nothing new right now", timeout=30_000)
     assert first != lesson.inner_text()
+    assert "more below" not in lesson.inner_text()  # nothing below: the page's text does not say so
     kept = json.loads(progress.read_text())
     assert kept["read"] and not kept["queue"]
     with explained("playing the first legal choice from the list of every action", srv, page):
@@ -73,7 +125,8 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
     nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
     srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
     lesson = page.locator(".hk-tutorial .hk-lesson")
-    board = page.locator(".hk-tutorial canvas:visible").first  # a board with a phone's layout shows that one
+    # a board with a phone's layout shows that one; the game's own (a question in its place has a board too)
+    board = page.locator(".hk-tutorial .hk-tutorial-game:not(.hk-tutorial-question) canvas:visible").first
     with explained(f"opening the {game} tutorial in Voila at phone size", srv, page):
         page.goto(srv.url, timeout=120_000)
         expect(lesson).to_contain_text("Rule:", timeout=120_000)
@@ -91,6 +144,7 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     top = board.evaluate(BOARD_TOP)
     tops = []
+    progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
     with explained("reading every step with 'Got it'", srv, page):
         for _ in range(30):
             # the kernel's answer to the last click is in when "Got it" is enabled again or nothing is left
@@ -104,6 +158,10 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
             except PlaywrightTimeout:
                 continue
             expect(lesson).not_to_have_text(before, timeout=30_000)
+            if json.loads(progress.read_text())["asking"]:  # a question in the game's place: back to the game
+                expect(page.locator(".hk-tutorial .hk-question-title")).to_be_visible(timeout=30_000)
+                page.locator(".hk-lesson-resume").click()
+                expect(board).to_be_visible(timeout=30_000)
             tops.append(board.evaluate(BOARD_TOP))
         expect(lesson).to_contain_text("Nothing new right now", timeout=30_000)
     with explained("showing the first step again", srv, page):
@@ -111,7 +169,6 @@ def test_the_board_stays_put_as_the_lesson_changes(game, page, voila_server, tmp
         page.locator(".hk-lesson-replay").click()
         expect(lesson).not_to_contain_text("Nothing new right now", timeout=30_000)
         tops.append(board.evaluate(BOARD_TOP))
-    progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
     with explained("making a decision (the message line changes)", srv, page):
         decided = json.loads(progress.read_text())["decisions"]
         page.locator(".hk-tutorial .hk-do").first.click()

@@ -323,8 +323,9 @@ class FieldWidget(ErrorReporting, W.VBox):
         parts = []
         if self.cursor is not None:
             parts.append(f"Cursor on {cell_facts(s, s.field.cell_index(self.cursor))}.")
-        last = VISIBILITY.event(s.log[-1], self.viewer).text if s.log and self.last_event else ""
-        if last and last not in self._message:
+        # compared as shown (cells as the board writes them): the message line may already say it
+        last = shown_text(VISIBILITY.event(s.log[-1], self.viewer).text) if s.log and self.last_event else ""
+        if last and last not in shown_text(self._message):
             parts.append(f"Last event: {last}")
         text = " ".join(parts) or "The field. Press an arrow key to move the cell cursor."
         for extra in (self.last_hint, self._message):

@@ -265,7 +265,7 @@ class PlayView(ErrorReporting, W.VBox):
     # ------------------------------------------------------------------ messages
     def say(self, text: str, kind: str = "info") -> None:
         """Show ``text`` in the message line (``kind``: info, refusal, ignored); a kit ruling
-        the engine's sentence names is cited as the kit's (``kit ruling 32 (docs/RULINGS.md)``)."""
+        the engine's sentence names is cited as the kit's (``kit ruling 32``)."""
         colour = {"info": "#000", "refusal": "#8a1c00", "ignored": "#5a4a00"}.get(kind, "#000")
         text = self.message = shown_text(text)
         self.message_label.value = message_html(text, colour)  # whole sentences, the latest shown; a cited ruling opens in place

@@ -1,0 +1,85 @@
+"""The tutorial's lesson panel and its question (haunted_kit.widgets.tutorial), over every
+registered game played through its first round by a newcomer who reads every step:
+
+* a question asked is shown in the game's place (the play view hidden, the question's heading,
+  the exercise and "Back to the game" shown), never under the game; "Back to the game" brings
+  the game back; the panel says where the question is;
+* the "Steps met" list follows the step being read;
+* "Next in the lesson" never lists a phase that is over as coming next: those steps are named
+  as what happened before, after what is to come;
+* the page's text never says "more below" (the cue is drawn, not written).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import pytest
+
+from haunted_kit.games import game_names
+from haunted_kit.tutorial import teach_points
+from haunted_kit.widgets import capture_errors
+from haunted_kit.widgets.text import visible_text
+from haunted_kit.widgets.tutorial import MORE_BELOW, QUESTION_NOTE, QuestionHeading, TutorialView, next_html
+
+GAMES = game_names()
+
+
+def shown(widget) -> bool:
+    return widget.layout.display != "none"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_first_round_read_step_by_step(game, tmp_path):
+    with capture_errors() as caught:
+        v = TutorialView(game, seed=1, progress=tmp_path / "p.json", resume=False)
+        t, asked, followed, nexts = v.tutorial, 0, 0, []
+        for _ in range(200):
+            while t.current is not None or t.asking:
+                if t.asking:  # a question: in the game's place, with its heading, the exercise and the way back
+                    asked += 1
+                    assert not shown(v.view) and shown(v.question_box)
+                    assert v.question_box in v.children[0].children  # in the game's row, beside or under the panel
+                    kids = v.question_box.children
+                    assert isinstance(kids[0], QuestionHeading) and kids[1] is v.exercise and kids[-1] is v.b_resume
+                    assert escape(QUESTION_NOTE) in v.lesson.value and "under the game" not in v.lesson.value
+                    v.b_resume.click()
+                    assert shown(v.view) and not shown(v.question_box) and v.exercise is None
+                    assert escape(QUESTION_NOTE) not in v.lesson.value
+                    continue
+                assert shown(v.view) and not shown(v.question_box)
+                assert v.met.value == t.current.key, (v.met.value, t.current.key)  # the list follows the step read
+                followed += 1
+                line = next_html(t)
+                nexts.append(line)
+                coming = line.split("about what happened before")[0]
+                assert "Earlier" not in line and all(
+                    t.shown(w.key).title not in coming for w in t.waiting() if t.shown(w.key).title.startswith("Earlier: "))
+                assert MORE_BELOW not in visible_text(v) and MORE_BELOW in v.lesson.value  # drawn, never in the text
+                v.b_next.click()
+            if t.round_done or t.state.is_terminal():
+                break
+            assert v.view.attempt(t.state.legal_actions()[0])
+        assert "Nothing new right now" in visible_text(v) and MORE_BELOW not in visible_text(v)
+    assert not caught, caught
+    assert t.round_done and followed > 3
+    assert asked or not any(p.question for p in teach_points(game).values())
+
+
+def test_the_next_line_names_past_phases_as_what_happened_before():
+    class Book:  # a tutorial's queue as next_html reads it
+        def __init__(self, titles):
+            self.titles = titles
+
+        def waiting(self):
+            return [type("W", (), {"key": k})() for k in self.titles[1:]]
+
+        def shown(self, key):
+            return type("S", (), {"title": key})()
+
+    assert next_html(Book(["Pass"])) == ""
+    assert next_html(Book(["Pass", "A season of turns", "Earlier: Setting up"])) == (
+        "<div style='color:#555'>Next in the lesson: A season of turns; then about what happened before: "
+        "Setting up</div>")
+    assert next_html(Book(["Pass", "Earlier: The deal", "Earlier: Leading"])) == (
+        "<div style='color:#555'>Next in the lesson, about what happened before: The deal, Leading</div>")
