@@ -43,7 +43,7 @@ WORD = re.compile(r"[A-Za-z0-9][\w'’,.-]*")
 #: what the panel shows that is not read before deciding: the choices themselves, the titles of
 #: the steps queued next, the "more below" cue (the same HTML in every tree measured)
 NOT_BEFORE = re.compile(r"<div>Your choices (?:of this kind now|then): [^<]*</div>"
-                        r"|<div style='color:#555'>Next in the lesson: [^<]*</div>"
+                        r"|<div style='color:#555'>Next in the lesson[^<]*</div>"
                         r"|<div class=\"hk-more\"[^>]*>[^<]*</div>")
 
 
