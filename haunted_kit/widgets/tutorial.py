@@ -86,6 +86,9 @@ TUTORIAL_CSS = f"""<style>
   .hk-tutorial .{BOARD_BOX} {{ flex: 0 1 auto !important; min-width: 0 !important; max-height: calc(100vh - 200px);
                               overflow: auto !important; }}
   .hk-tutorial .{BOARD_BOX} canvas {{ max-width: none !important; }}
+  /* the box scrolls when the board's key or "What is this?" opens under the board: nothing in it is
+     squashed to fit its height (a flattened board beside an open key) */
+  .hk-tutorial .{BOARD_BOX} > *, .hk-tutorial .{BOARD_BOX} .widget-vbox > * {{ flex-shrink: 0 !important; }}
 }}
 </style>"""
 

@@ -233,3 +233,26 @@ def test_a_laptops_first_screen_shows_the_lesson_the_board_and_the_choices(game,
         page.keyboard.press("Enter")
         expect(more).to_have_attribute("open", "")
     assert page_errors(page) == "<none>"
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_opening_the_boards_key_never_squashes_the_board(game, page, voila_server, tmp_path):
+    """A newcomer opened "Key: what the board's codes mean" beside the estate's board at 1280x800 and
+    the board shrank to 349x107 px, its hexes flattened (the board's box has a bounded height and
+    shrank what it holds): with the key open every canvas of the board keeps its drawn shape, and
+    the box scrolls instead."""
+    nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
+    srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
+    shapes = """() => [...document.querySelectorAll('.hk-tutorial-game canvas')]
+                .filter(c => c.width > 50 && c.getBoundingClientRect().width > 0)
+                .map(c => { const r = c.getBoundingClientRect(); return Math.round(100 * r.height / r.width * c.width / c.height); })"""
+    with explained(f"opening the {game} tutorial in Voila", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(page.locator(".hk-tutorial .hk-lesson")).to_contain_text("Rule:", timeout=120_000)
+    before = page.evaluate(shapes)
+    assert before and all(r == 100 for r in before), before   # drawn at its own shape
+    with explained("opening the board's key", srv, page):
+        page.locator(".hk-tutorial-game summary", has_text="Key").first.click()
+        expect(page.locator(".hk-tutorial-game details[open]").first).to_be_visible()
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate(shapes) == before, "the board changed its shape when its key opened"
