@@ -33,8 +33,9 @@ def take_material(state) -> str:
 
 def place_tile(state) -> str:
     return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker. "
-            "Your first tile lies on the shared lower area, every later one touches your estate. A forest raises your "
-            f"wood income, a limestone quarry limestone, a tax land gold. {marble_quarry(state)}")
+            "Your first marker goes on the shared lower area; every later tile touches one carrying your marker (a "
+            "land you joined counts). A forest raises your wood income, a limestone quarry limestone, a tax land "
+            f"gold, from now on. {marble_quarry(state)}")
 
 
 def marble_quarry(state) -> str:
