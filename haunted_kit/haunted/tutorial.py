@@ -87,8 +87,8 @@ def goal(state) -> str:
             f"{box.rounds_per_season} rounds. Valor counts the moment you earn it (buildings, skills, contacts, full "
             "tracks), except the quest cards you choose: they score only at the final scoring, after the last season. "
             "Then the most valor wins; on a tie, the tied player whose valor token is higher in the stack (the one "
-            f"that reached that mark last) wins. If the ghosts fill the Kalena tile, or a spread cannot place its "
-            f"{box.ghosts_per_spread} ghosts, the game ends at once and everyone loses.")
+            "that reached that mark last) wins. If the ghosts fill the Kalena tile (the centre tile, with the city), "
+            f"or a spread cannot place its {box.ghosts_per_spread} ghosts, the game ends at once and everyone loses.")
 
 
 def turns(state) -> str:
@@ -131,7 +131,8 @@ def depletion_ends(state) -> str:
 def extract(state) -> str:
     made = ", ".join(f"{t.name} {t.extract}" for t in state.box.terrains.values() if t.extract and t.explorable)
     return ("Flip an extraction token: 1 resource of your cell, or water from an adjacent lake (the lake then takes "
-            f"the depletion token, not your cell). Your cell gives its terrain's resource ({made}). A "
+            f"the depletion token, not your cell). Your cell gives its terrain's resource ({made}), or water when it "
+            "touches a lake. A "
             f"depletion token marks the cell extracted; nothing more is extracted there. {depletion_ends(state)} Not "
             f"on a cell with a building. You keep at most {state.box.resource_cap} of each resource.")
 
