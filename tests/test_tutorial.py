@@ -311,6 +311,7 @@ def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
                 assert t.answers and not t.asking
             assert v.view.attempt(bot.act(v.view.state.copy()))
         assert t.round_done and f"first {round_word(game)} is over" in v.lesson.value
+        assert "Play on to the end of the game" in v.lesson.value   # the lesson is not over: the game goes on
         # a game that names its round says its own word (estate: a season), never "round" for it
         if round_word(game) != "round":
             assert "first round is over" not in v.lesson.value

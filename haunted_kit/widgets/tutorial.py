@@ -295,7 +295,8 @@ class TutorialView(ErrorReporting, W.VBox):
                                    f"P{LEARNER + 1}, the bots play the other seats.</div>", 2, "tutorial")
         notes = "".join(f'<div style="color:{c}">{escape(x)}</div>' for x, c in (
             (self.notice, "#8a1c00"),
-            (f"The first {round_word(t.game)} is over: play on freely, or start again." if t.round_done else "", "#333"),
+            (f"The first {round_word(t.game)} is over. Play on to the end of the game (anything new is still taught "
+             "when it first comes up), or start again." if t.round_done else "", "#333"),
             (QUESTION_NOTE if t.asking else "", "#8a1c00")) if x)
         if st is None:
             body = ('<div style="color:#333">Nothing new right now: play on. A new step appears '
