@@ -64,7 +64,8 @@ def test_a_tap_on_the_play_views_panel_says_what_is_there(page, voila_server):
         expect(answer).to_contain_text(f'What is this? "{left.text}".', timeout=30_000)
         expect(answer).to_contain_text(f"left: landmark tokens of that kind still in the supply; "
                                        f"{box.tokens_per_type} of each kind at the start")
-        expect(answer).to_contain_text(f"VP: victory points; most tokens of a landmark: +{box.most_points}")
+        expect(answer).to_contain_text(f"VP: victory points; +{box.most_points} to the one player with the most tokens "
+                                       "of a type (at least 1; a tie: nobody)")
     assert page_errors(page) == "<none>"
 
 
