@@ -132,15 +132,23 @@ def voila_command(port: int, open_browser: bool = False, *, kernel_idle: int = K
     kernels of open pages are kept however idle), at most ``max_kernels`` kernels live at
     once, and the Host header must be a localhost name or one of ``allow_hosts``."""
     cmd = [sys.executable, "-m", "haunted_kit.classroom", str(notebook_path()), f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=False",
-           f"--MappingKernelManager.cull_idle_timeout={int(kernel_idle)}",
-           f"--MappingKernelManager.cull_interval={int(cull_interval)}",
-           "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False",
+           "--Voila.port_retries=0", "--theme=light", "--show_tracebacks=False", *cull_flags(kernel_idle, cull_interval),
            f"--ClassroomVoila.max_kernels={int(max_kernels)}"]
     cmd += [f"--ClassroomVoila.allow_hosts={h}" for h in allow_hosts]
     if not open_browser:
         cmd.append("--no-browser")
     return cmd
+
+
+def cull_flags(kernel_idle: int = KERNEL_IDLE_CULL, cull_interval: int = KERNEL_CULL_INTERVAL) -> list[str]:
+    """Voila's flags that shut down the kernel of a page closed or reloaded ``kernel_idle``
+    seconds ago (looked for every ``cull_interval`` seconds; a kernel with its page open is
+    kept however idle). :func:`voila_main` adds those its command line does not give, so a
+    notebook opened with ``python -m haunted_kit.classroom NOTEBOOK`` (the tutorial's
+    printed command) leaves no kernel behind either."""
+    return [f"--MappingKernelManager.cull_idle_timeout={int(kernel_idle)}",
+            f"--MappingKernelManager.cull_interval={int(cull_interval)}",
+            "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False"]
 
 
 def full_page(live: int, cap: int) -> str:
@@ -232,7 +240,9 @@ def voila_main(argv=None) -> None:
         Checked.__name__ = handler_class.__name__
         return Checked
 
-    ClassroomVoila.launch_instance(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    given = {a.split("=", 1)[0] for a in argv}  # a culling flag the command line gives is its own (traitlets takes one)
+    ClassroomVoila.launch_instance([*(f for f in cull_flags() if f.split("=", 1)[0] not in given), *argv])
 
 
 def classroom_env(players: int, mode: str, seed: int, bots, box=None, size: float = DEFAULT_SIZE, hints: bool = True,

@@ -377,3 +377,27 @@ def test_classroom_pages_never_show_a_traceback(monkeypatch):
     lab._init_errors(ErrorBanner())
     lab.guard(boom, "placing a ghost")()
     assert "ZeroDivisionError: division by zero" in lab.error_banner.value and "Traceback" in lab.error_banner.value
+
+
+def test_a_notebook_opened_with_the_kits_voila_culls_closed_pages_kernels(monkeypatch):
+    """The tutorial's printed command (``python -m haunted_kit.classroom NOTEBOOK --port=N``)
+    names no culling, and a newcomer's reloads and a ``curl`` left a kernel each until the app
+    stopped: the kit's Voila adds the culling flags (:func:`cull_flags`, 30 s idle, looked for
+    every 10 s) that its command line does not give."""
+    from voila.app import Voila
+
+    from haunted_kit.classroom import cull_flags, voila_main
+
+    launched = []
+    monkeypatch.setattr(Voila, "launch_instance", classmethod(lambda cls, argv=None, **kw: launched.append(argv)))
+    voila_main(["tutorial-estate.ipynb", "--port=8946"])
+    assert launched == [["--MappingKernelManager.cull_idle_timeout=30", "--MappingKernelManager.cull_interval=10",
+                         "--MappingKernelManager.cull_connected=False", "--MappingKernelManager.cull_busy=False",
+                         "tutorial-estate.ipynb", "--port=8946"]]
+    assert cull_flags(45, 5)[:2] == ["--MappingKernelManager.cull_idle_timeout=45",
+                                     "--MappingKernelManager.cull_interval=5"]
+    # a culling flag the command line gives is its own, never given twice (traitlets refuses two values)
+    voila_main(["nb.ipynb", "--MappingKernelManager.cull_idle_timeout=2"])
+    assert launched[1] == ["--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_connected=False",
+                           "--MappingKernelManager.cull_busy=False", "nb.ipynb",
+                           "--MappingKernelManager.cull_idle_timeout=2"]
