@@ -98,14 +98,6 @@ class FieldKeys(anywidget.AnyWidget):
       pad.addEventListener("focus", () => { pad.style.outline = "3px solid #0072b2"; model.send({ event: "focus" }); });
       pad.addEventListener("blur", () => { pad.style.outline = "none"; });
       model.on("change:text", () => { live.textContent = model.get("text"); });
-      // "show": bring the start of the ancestor of class m.host into view (else this element), then
-      // take the keyboard focus here without scrolling again
-      model.on("msg:custom", (m) => {
-        if (!m || m.event !== "show") return;
-        const host = m.host ? pad.closest("." + m.host) : null;
-        if (host) host.scrollIntoView({ block: "start" });
-        pad.focus({ preventScroll: !!host });
-      });
       el.appendChild(pad);
       // ipycanvas makes the board's <canvas> a tab stop that swallows every key, Tab included (a
       // keyboard trap). Once this element is in the page: take the canvas out of the Tab order (this
@@ -133,12 +125,6 @@ class FieldKeys(anywidget.AnyWidget):
     text = traitlets.Unicode("").tag(sync=True)
     label = traitlets.Unicode("The field: arrow keys move the cell cursor, Enter acts on the cell, "
                               "Home goes back to your sensor.").tag(sync=True)
-
-    def bring_into_view(self, host_class: str = "") -> None:
-        """Scroll the page so that the start of the ancestor of CSS class ``host_class`` (else
-        this element) is in view, and give this element the keyboard focus: after a part of the
-        page under the game closes, the game's choices are back in front of the player."""
-        self.send({"event": "show", "host": host_class})
 
     def press(self, key: str) -> None:
         """Deliver a key press through the widget's own message path, as the browser would."""

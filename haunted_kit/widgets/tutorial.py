@@ -376,11 +376,6 @@ class TutorialView(ErrorReporting, W.VBox):
         self.tutorial.answered("right" if ex is not None and ex.solved else "wrong" if ex is not None and ex.tries
                                else "skipped")
         self.show()
-        # the question under the game closes and the page shrinks under a reader scrolled down to
-        # it: bring the lesson and the choices back into view, the keyboard focus on the choices
-        keys = getattr(self.view, "keypad", None)
-        if keys is not None:
-            keys.bring_into_view("hk-tutorial")
 
     def restart(self) -> None:
         """A new first game from the start (progress rewritten)."""
