@@ -45,7 +45,8 @@ def test_every_exercise_reads_checks_and_renews_from_the_keyboard(name, key):
             w.number.press_enter()
             assert w.solved
         w.b_new.click()
-        assert w.buttons is row and w.children[1] is row   # the row (and the focus on New exercise) is kept
+        assert w.buttons is row and w.children[2] is row   # the row (and the focus on New exercise) is kept
+        assert w.children[1] is w.feedback   # the verdict right above Check (a phone sees it where it tapped)
         if w.ex.kind == "number":
             assert w.number.autofocus and w.number.value == ""   # the new exercise's box takes the focus
     assert not caught, caught

@@ -221,7 +221,9 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.b_answer.disabled = True
         self.body.children = [self.title, *top, self.input]
         self.landmark.label = f"Exercise: {ex.title} ({ex.key}, seed {ex.seed})"
-        self.children = [self.body, self.buttons, self.feedback, self.banner, self.landmark]
+        # the verdict right above Check: a phone student tapping Check sees it without scrolling (it sat under
+        # New exercise, off the screen)
+        self.children = [self.body, self.feedback, self.buttons, self.banner, self.landmark]
         self._parts = (title, facts, question, feedback, self.input, *board)
         for w in old:
             w.close()
