@@ -150,14 +150,20 @@ class QuestionHeading(anywidget.AnyWidget):
       p.textContent = model.get("text");
       p.style.cssText = "font:14px sans-serif;line-height:1.4";
       el.append(h, p);
-      let tries = 0;
+      let done = false;
       const show = () => {  // once the heading is in the page and laid out (a view is drawn before it is put in)
-        if (!h.isConnected || h.offsetParent === null) { if (tries++ < 600) requestAnimationFrame(show); return; }
+        if (done || !h.isConnected || h.offsetParent === null) return;
+        done = true;
         const r = h.getBoundingClientRect();
         if (r.top < 0 || r.top > window.innerHeight / 2) h.scrollIntoView({ block: "start" });
         h.focus({ preventScroll: true });
       };
       requestAnimationFrame(show);
+      // however late the question's box is shown (a loaded machine): the heading's first layout says so
+      if (window.ResizeObserver) {
+        const ro = new ResizeObserver(() => { show(); if (done) ro.disconnect(); });
+        ro.observe(h);
+      }
     }
     export default { render };
     """
