@@ -28,7 +28,9 @@ time, each the first time the player meets it:
 The words come from the game's own **teach points** (optional, the game package's
 ``tutorial.py`` with ``TEACH_POINTS``: a tuple of :class:`TeachPoint`, each citing its
 rule's section, and optionally naming an exercise of the game's ``EXERCISES`` asked right
-after it; a point's text may be a function of the position, ``text(state) -> str``, so the
+after it, or, for a step read in the learner's first round, after that round: the first round
+is played straight through and its questions come after it, one after another
+(:attr:`StepBook.held`); a point's text may be a function of the position, ``text(state) -> str``, so the
 numbers it gives (costs, valor) are read from the game's box in play, house rules included; optionally ``OPTIONS``, the first game's ``new_game`` keywords; and optionally ``ROUND_WORD``, the game's own word for its round, :func:`round_word`). A game without the table still gets a tutorial: every kind, phase and refusal
 is taught from its declarations (the action's own words, the event sentences, the
 refusal's reason and section).
@@ -437,7 +439,9 @@ class StepBook:
         answers so far; ``feedback``: the last verdict shown (``{"question", "stage", "text"}``,
         stage ``"nudge"``, ``"rule"``, ``"right"`` or ``"answer"``) or ``None``;
         ``seeds``: question key -> the seed its exercise was made on; ``taken``: game seeds a
-        question's seed keeps away from (:func:`question_seed`).
+        question's seed keeps away from (:func:`question_seed`); ``held``: questions of steps
+        read while questions are held (:meth:`holds_questions`), first first, each asked in
+        turn once they are no longer held (:meth:`ask_held`).
     """
 
     def _init_book(self, game, seed: int, taken=()) -> None:
@@ -454,10 +458,33 @@ class StepBook:
         self.tries = 0
         self.feedback = None
         self.seeds: dict = {}
+        self.held: list = []
         self._exercise = None
 
     def save(self) -> None:
         """Keep the progress (a subclass writes it; here nothing)."""
+
+    def holds_questions(self) -> bool:
+        """Whether a question named by a step read now waits (:attr:`held`) instead of being
+        asked at once. Here never; the notebook's :class:`Tutorial` holds them through the
+        learner's first round, so that round is played straight through."""
+        return False
+
+    def ask_held(self) -> str:
+        """Ask the first held question (:attr:`held`) when none is asked now and questions are
+        no longer held; returns the question asked now (``""``: none)."""
+        while self.held and not self.asking and not self.holds_questions():
+            key = self.held.pop(0)
+            if key not in self.answers:
+                self.asking, self.tries, self.feedback = key, 0, None
+                self.save()
+        return self.asking
+
+    def about(self, key: str | None = None):
+        """The step whose question is ``key`` (default: the question asked now), the first
+        met; ``None`` when no step names it."""
+        key = key or self.asking
+        return next((st for st in self.steps.values() if key and st.question == key), None)
 
     def meet(self, steps, decisions: int = 0) -> list:
         """Queue each of ``steps`` (:class:`Step`) not met before, in order; returns those queued."""
@@ -486,8 +513,12 @@ class StepBook:
             return None
         self.queue.pop(0)
         self.read.add(st.key)
-        if st.question and st.question not in self.answers and st.question != self.asking:
-            self.asking, self.tries, self.feedback = st.question, 0, None
+        if st.question and st.question not in self.answers and st.question != self.asking \
+                and st.question not in self.held:
+            if self.holds_questions() or self.asking:
+                self.held.append(st.question)
+            else:
+                self.asking, self.tries, self.feedback = st.question, 0, None
         self.save()
         return st
 
@@ -585,6 +616,7 @@ class StepBook:
             self.answers[self.asking] = verdict
             self.asking, self.tries = "", 0
             self.save()
+        self.ask_held()
 
     def check(self, response):
         """Judge ``response`` to the question asked now (:meth:`haunted_kit.exercises.Exercise.check`
@@ -604,6 +636,7 @@ class StepBook:
             self.feedback = {"question": ex.key, "stage": "right", "text": ex.right_text()}
             self.answers[ex.key] = "right"
             self.asking, self.tries = "", 0
+            self.ask_held()
         else:
             self.tries += 1
             self.feedback = {"question": ex.key, "stage": fb.stage, "text": fb.text}
@@ -639,7 +672,7 @@ class StepBook:
         return {"steps": [st.as_dict() for st in self.steps.values()], "queue": list(self.queue),
                 "read": sorted(self.read), "skipped": sorted(self.skipped), "answers": dict(self.answers),
                 "introduced": dict(self.introduced), "asking": self.asking, "tries": self.tries,
-                "feedback": self.feedback, "seeds": dict(self.seeds)}
+                "feedback": self.feedback, "seeds": dict(self.seeds), "held": list(self.held)}
 
     def load_book(self, data: dict) -> None:
         """Take the steps and questions from ``data`` (:meth:`book_state`; a progress written
@@ -680,17 +713,22 @@ class StepBook:
             raise ValueError("feedback must be null or an object with question, stage and text")
         if not isinstance(seeds, dict) or not all(is_integer(v) for v in seeds.values()):
             raise ValueError("seeds must map questions to whole numbers")
+        held = data.get("held", [])  # a progress from before questions were held has none
+        if not isinstance(held, list) or not all(isinstance(k, str) for k in held):
+            raise ValueError("held must be a list of question keys")
         self.steps, self.queue = steps, keys["queue"]
         self.read, self.skipped = set(keys["read"]), set(keys["skipped"])
         self.answers, self.introduced = dict(answers), {str(k): int(v) for k, v in introduced.items()}
         self.asking, self.tries, self.feedback, self.seeds = _text(data, "asking"), int(tries), feedback, dict(seeds)
+        self.held = list(held)
         self._exercise = None
 
     def summary(self) -> dict:
-        """How far the learner is: ``{"met", "read", "skipped", "asked", "right"}`` (counts of
-        steps met, read, skipped; questions asked, answered right)."""
+        """How far the learner is: ``{"met", "read", "skipped", "asked", "held", "right"}``
+        (counts of steps met, read, skipped; questions asked, held to ask later, answered right)."""
         return {"met": len(self.steps), "read": len(self.read), "skipped": len(self.skipped),
                 "asked": len(self.answers) + (1 if self.asking and self.asking not in self.answers else 0),
+                "held": len(self.held),
                 "right": sum(1 for v in self.answers.values() if v == "right")}
 
 
@@ -743,6 +781,12 @@ class Tutorial(StepBook):
         self._queue_goal()
         self.bots_play()
         self.look()
+
+    def holds_questions(self) -> bool:
+        """Questions wait through the learner's first round (until :attr:`round_done`): the
+        first round is played straight through, and its questions come after it, one after
+        another, as a look back at what it taught (:meth:`StepBook.ask_held`)."""
+        return not self.round_done
 
     # ------------------------------------------------------------------ what matters now
     def _queue_goal(self) -> None:
@@ -862,6 +906,7 @@ class Tutorial(StepBook):
         if self.first_round is not None and not self.round_done:
             now = round_of(s)
             self.round_done = s.is_terminal() or (now is not None and now != self.first_round)
+        self.ask_held()
         order = {k: i for i, k in enumerate(self.points)}  # met together: in the game's teaching order
         new.sort(key=lambda st: order.get(st.key, len(order)))
         if self.learner_to_move() and "aid" not in self.steps:  # the first own decision: the player aid first

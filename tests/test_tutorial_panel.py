@@ -1,6 +1,9 @@
 """The tutorial's lesson panel and its question (haunted_kit.widgets.tutorial), over every
 registered game played through its first round by a newcomer who reads every step:
 
+* no question is asked during the first round: the questions of the steps read in it are held
+  and asked after it, one after another, in the order read, each heading naming its step and
+  how many more wait;
 * a question asked is shown in the game's place (the play view hidden, the question's heading,
   the exercise and "Back to the game" shown), never under the game; "Back to the game" brings
   the game back; the panel says where the question is;
@@ -33,17 +36,24 @@ def shown(widget) -> bool:
 def test_a_first_round_read_step_by_step(game, tmp_path):
     with capture_errors() as caught:
         v = TutorialView(game, seed=1, progress=tmp_path / "p.json", resume=False)
-        t, asked, followed, nexts = v.tutorial, 0, 0, []
+        t, asked, followed, nexts, held = v.tutorial, [], 0, [], []
         for _ in range(200):
             while t.current is not None or t.asking:
                 if t.asking:  # a question: in the game's place, with its heading, the exercise and the way back
-                    asked += 1
+                    assert t.round_done, f"{t.asking} asked during the first round"  # the first round is played through
+                    assert t.asking not in asked
+                    asked.append(t.asking)
                     assert not shown(v.view) and shown(v.question_box)
                     assert v.question_box in v.children[0].children  # in the game's row, beside or under the panel
                     kids = v.question_box.children
                     assert isinstance(kids[0], QuestionHeading) and kids[1] is v.exercise and kids[-1] is v.b_resume
+                    assert f"about '{t.about().title}'" in kids[0].text
+                    assert (f"{len(t.held)} more after it" in kids[0].text) == bool(t.held)
                     assert escape(QUESTION_NOTE) in v.lesson.value and "under the game" not in v.lesson.value
                     v.b_resume.click()
+                    if t.asking:  # the next question of the first round follows at once, in the same place
+                        assert t.asking != asked[-1] and not shown(v.view) and v.exercise.ex.key == t.asking
+                        continue
                     assert shown(v.view) and not shown(v.question_box) and v.exercise is None
                     assert escape(QUESTION_NOTE) not in v.lesson.value
                     continue
@@ -56,13 +66,18 @@ def test_a_first_round_read_step_by_step(game, tmp_path):
                 assert "Earlier" not in line and all(
                     t.shown(w.key).title not in coming for w in t.waiting() if t.shown(w.key).title.startswith("Earlier: "))
                 assert MORE_BELOW not in visible_text(v) and MORE_BELOW in v.lesson.value  # drawn, never in the text
+                q = t.current.question
                 v.b_next.click()
+                if q and not t.round_done and q not in held:
+                    held.append(q)
+                    assert t.held[-1] == q and not t.asking  # held, not asked, while the first round lasts
             if t.round_done or t.state.is_terminal():
                 break
             assert v.view.attempt(t.state.legal_actions()[0])
         assert "Nothing new right now" in visible_text(v) and MORE_BELOW not in visible_text(v)
     assert not caught, caught
     assert t.round_done and followed > 3
+    assert asked[:len(held)] == held  # the first round's questions, in the order their steps were read
     assert asked or not any(p.question for p in teach_points(game).values())
 
 

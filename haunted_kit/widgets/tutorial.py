@@ -353,9 +353,7 @@ class TutorialView(ErrorReporting, W.VBox):
             return
         own = _hook(t.game, "exercise_view")
         self.exercise = own(t.asking, t.question().seed) if own is not None else ExerciseWidget(t.question())
-        head = QuestionHeading(text="Before you play on (a hint comes after a first wrong try). It is about a prepared "
-                                    "position of another game, not your own; 'Back to the game', under it, "
-                                    "brings your game back.")
+        head = QuestionHeading(text=question_intro(t))
         self.question_box.children = [head, self.exercise, self.b_resume]
 
     # ------------------------------------------------------------------ the buttons
@@ -391,6 +389,17 @@ class TutorialView(ErrorReporting, W.VBox):
         self._lay_out()
         old.close()
         self.changed()
+
+
+def question_intro(t) -> str:
+    """The words under a question's heading: the step it is about, how many more wait (the
+    first round's questions come after it, one after another), and what the question is."""
+    about = t.about()
+    first = (f"Your first {round_word(t.game)} is over: a look back at what it taught. " if t.round_done else "")
+    on = f"This one is about '{about.title}'" if about is not None else "This question"
+    more = f"; {len(t.held)} more after it" if t.held else ""
+    return (f"{first}{on}{more}. A hint comes after a first wrong try. It is a prepared position of another game, "
+            "not your own; 'Back to the game', under it, brings your game back.")
 
 
 def next_html(t) -> str:

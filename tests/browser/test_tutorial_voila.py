@@ -2,7 +2,8 @@
 played as a first-time player would for every registered game: the lesson panel shows the
 first step with its rule's section, **Got it** reads on, a choice button of the game's own
 play view plays a decision (the bots answer), and the lesson follows: a step not seen before
-appears or the panel says to play on; the progress file is written beside the notebook. A
+appears or the panel says to play on; the progress file is written beside the notebook. The
+first round asks no question: its questions come after it, one after another. A
 question asked is shown where the player looks, in the game's place beside the panel (its
 heading in view and the focus in the question, the board hidden, no axe-core violation), and "Back to the game"
 brings the game back with the focus on the panel."""
@@ -22,7 +23,7 @@ from haunted_kit.cli import TUTORIAL_APP
 from haunted_kit.games import game_names, get_game
 from haunted_kit.render.style import MIN_TEXT_PX
 from haunted_kit.widgets.canvas import PHONE_TEXT_PX, READABLE_CLASS
-from haunted_kit.tutorial import PROGRESS_DIR, teach_points, write_notebook
+from haunted_kit.tutorial import PROGRESS_DIR, Tutorial, teach_points, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +41,8 @@ QUESTION_PLACE = """() => {
 
 def answer_in_place(page, srv) -> None:
     """The question shown now: in the game's place and in view, the focus in it, the board
-    hidden, no axe-core violation; "Back to the game" brings the game back, the focus on the panel."""
+    hidden, no axe-core violation; "Back to the game" brings the next question held from the
+    first round, or the game back, the focus on the panel."""
     question = page.locator(".hk-tutorial .hk-tutorial-question")
     with explained("a question shown in the game's place", srv, page):
         expect(page.locator(".hk-tutorial .hk-question-title")).to_be_visible(timeout=30_000)
@@ -57,7 +59,17 @@ def answer_in_place(page, srv) -> None:
         found = Axe().run(page).response["violations"]
         assert not found, [(v["id"], [n["target"] for n in v["nodes"][:4]]) for v in found]
         save_screenshot(page, "tutorial-question-in-place", full_page=False)
+        said = page.locator(".hk-tutorial .hk-question-title").evaluate("h => h.parentElement.innerText")
         page.locator(".hk-lesson-resume").click()
+        # the kernel answers: the next question of the first round in the same place, or the game back
+        nextq = page.wait_for_function("""said => {
+            const box = document.querySelector('.hk-tutorial .hk-tutorial-question');
+            if (!box || box.getBoundingClientRect().height === 0) return 'game';
+            const h = box.querySelector('.hk-question-title');
+            return !!h && h.getBoundingClientRect().height > 0 && h.parentElement.innerText !== said && 'next'; }""",
+                                       arg=said, timeout=30_000).json_value()
+        if nextq == "next":
+            return
         expect(question).to_be_hidden(timeout=30_000)
         expect(page.locator(".hk-tutorial .hk-do").first).to_be_visible(timeout=30_000)
         expect(page.locator(".hk-lesson-next:focus, .hk-lesson-aid:focus")).to_have_count(1, timeout=30_000)
@@ -76,7 +88,6 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
     first = lesson.inner_text()
     save_screenshot(page, f"tutorial-{game}-start", full_page=False)
     progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
-    asked = 0
     with explained("reading every step shown with 'Got it'", srv, page):
         for _ in range(60):  # each click is answered by the kernel; read on while a step is shown
             # the kernel's answer to the last click is in when "Got it" is enabled again or nothing is left
@@ -90,9 +101,8 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
             except PlaywrightTimeout:
                 continue
             expect(lesson).not_to_have_text(before, timeout=30_000)  # the kernel answered (its progress is written)
-            if json.loads(progress.read_text())["asking"]:  # the step read asks a question
-                asked += 1
-                answer_in_place(page, srv)
+            # the first round is played straight through: a step's question waits until it is over
+            assert not json.loads(progress.read_text())["asking"]
         expect(lesson).to_contain_text("Nothing new right now", timeout=30_000)
     assert first != lesson.inner_text()
     assert "more below" not in lesson.inner_text()  # nothing below: the page's text does not say so
@@ -108,6 +118,50 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
         # the bots answer: the player's choices come back (a first round is never over in one decision)
         expect(page.locator(".hk-tutorial .hk-do").first).to_be_enabled(timeout=60_000)
     save_screenshot(page, f"tutorial-{game}-after", full_page=True)
+    assert page_errors(page) == "<none>"
+
+
+def round_one_played(game: str, folder) -> list:
+    """A tutorial progress in ``folder`` (where the notebook's kernel keeps it) whose first
+    round was played by reading every step and taking the first legal action: the round is
+    over, so its held questions are asked (the first now). Returns the questions, in order."""
+    t = Tutorial(game, seed=1, progress=folder / PROGRESS_DIR / f"{game}.json")
+    for _ in range(300):
+        while t.current is not None and not t.round_done:
+            t.next()
+        if t.round_done:
+            break
+        t.attempt(t.state.legal_actions()[0])
+    t.save()
+    return [t.asking, *t.held] if t.asking else []
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if any(p.question for p in teach_points(g).values())])
+def test_the_first_rounds_questions_come_after_it_in_the_games_place(game, page, voila_server, tmp_path):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
+    questions = round_one_played(game, tmp_path / "nb")
+    if not questions:
+        pytest.skip(f"{game}'s first round meets no step with a question")
+    srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
+    with explained(f"opening the {game} tutorial after its first round", srv, page):
+        page.goto(srv.url, timeout=120_000)
+        expect(page.locator(".hk-tutorial .hk-question-title")).to_be_visible(timeout=120_000)
+        expect(page.locator(".hk-tutorial .hk-tutorial-question")).to_contain_text("is over: a look back")
+    progress = tmp_path / "nb" / PROGRESS_DIR / f"{game}.json"
+    for i, key in enumerate(questions):
+        assert json.loads(progress.read_text())["asking"] == key
+        more = len(questions) - i - 1
+        if more:
+            expect(page.locator(".hk-tutorial .hk-tutorial-question")).to_contain_text(f"{more} more after it")
+        answer_in_place(page, srv)
+    # the game is back: the lesson panel and the game's choices in view, the keyboard on the lesson
+    expect(page.locator(".hk-tutorial .hk-question-title")).to_have_count(0, timeout=30_000)
+    for sel in (".hk-tutorial .hk-lesson", ".hk-tutorial .hk-do"):
+        top = page.locator(sel).first.evaluate("e => e.getBoundingClientRect().top")
+        assert 0 <= top < 800, (sel, top)
+    kept = json.loads(progress.read_text())
+    assert kept["asking"] == "" and kept["held"] == [] and set(questions) <= set(kept["answers"])
     assert page_errors(page) == "<none>"
 
 
