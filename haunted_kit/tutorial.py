@@ -330,8 +330,8 @@ def aid_step(game, state, points: dict | None = None) -> Step:
     for kind in kinds:
         if kind not in named:
             lines.append((words(kind).capitalize(), "taught when you first may take it."))
-    return Step("aid", AID_TITLE, "Every kind of decision in this game, so you can plan ahead; each is taught in "
-                "full the first time you may take it. 'Player aid and goal' shows this again at any time.",
+    return Step("aid", AID_TITLE, "Every kind of decision, to plan ahead; each is taught when you may first take "
+                "it. 'Player aid and goal' shows this list again.",
                 "", (), "", tuple(lines))
 
 
