@@ -119,6 +119,10 @@ class TeachPoint:
         where: ``where(state) -> str``, the section at a position, for a decision whose rule
             depends on what opened it (a resource of your choice from a skill card or from a
             bonus card); ``None``: always ``section`` (:meth:`section_at`).
+        within: for a ``phase:`` point, the ``kind:`` point whose text also teaches this
+            phase (the phase's one decision, such as the spread's ghost placing): when the
+            phase begins while that kind is legal for the learner or already taught, the phase
+            is no step of its own (one idea, one step); ``""``: always its own step.
     """
 
     key: str
@@ -129,12 +133,16 @@ class TeachPoint:
     aid: Union[str, Callable[[object], str], None] = ""
     where: Union[Callable[[object], str], None] = None
     lines: Union[Callable[[object], tuple], None] = None
+    within: str = ""
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
         if self.key != "goal" and (kind not in STEP_KINDS[:3] or not self.key.partition(":")[2]):
             raise ValueError("a teach point's key is 'goal', 'kind:<type>', 'phase:<name>' or 'event:<kind>', "
                              f"got {self.key!r}")
+        if self.within and (kind != "phase" or not self.within.startswith("kind:")):
+            raise ValueError(f"{self.key}: only a phase is taught within a decision kind's step ('kind:<type>'), "
+                             f"got within={self.within!r}")
 
     def say(self, state) -> str:
         """The point's text at ``state`` (a position of its game): ``text(state)`` when the
@@ -222,8 +230,8 @@ def teach_points(game) -> dict:
     module's ``TEACH_POINTS``, or ``{}`` for a game without one.
 
     Raises:
-        ValueError: a teach point naming a decision kind the game does not declare, or a
-            question its ``EXERCISES`` does not hold.
+        ValueError: a teach point naming a decision kind the game does not declare, a
+            question its ``EXERCISES`` does not hold, or a ``within`` step it has no point for.
     """
     game = get_game(game) if isinstance(game, str) else game
     mod = _module(game, "tutorial")
@@ -235,6 +243,8 @@ def teach_points(game) -> dict:
             raise ValueError(f"{game.title}: teach point {p.key} names no decision kind of the game ({', '.join(sorted(kinds))})")
         if p.question and (exercises is None or p.question not in exercises):
             raise ValueError(f"{game.title}: teach point {p.key} asks exercise {p.question!r}, which the game does not have")
+        if p.within and p.within not in points:
+            raise ValueError(f"{game.title}: teach point {p.key} is taught within {p.within}, which has no teach point")
     return points
 
 
@@ -877,7 +887,9 @@ class Tutorial(StepBook):
                 self._phases.add(e.phase)
                 p = self.points.get(key)
                 same = next((k for k in (f"event:{e.phase}", f"event:{e.kind}") if k in self.points), None)
-                if p is None and same is not None:  # the phase is its event's step
+                if p is not None and p.within and p.within in self.steps:
+                    pass  # the phase is taught within its decision's step, met before (:meth:`_within`)
+                elif p is None and same is not None:  # the phase is its event's step
                     taught.insert(0, same)
                 else:
                     text = p.say(s) if p else f"The {words(str(e.phase))} phase began: {e.text}"
@@ -915,9 +927,21 @@ class Tutorial(StepBook):
             self.steps[st.key] = st
             self.queue.append(st.key)
             self.introduced[st.key] = self.decisions
+        self._within()
         if self.learner_to_move() or s.is_terminal():  # the decision in front of the learner first
             self.settle(self.legal_by_kind(), phase_now(self.game, s))
         return new
+
+    def _within(self) -> None:
+        """A phase taught within its decision's step (:attr:`TeachPoint.within`): once that
+        step is met, the phase's own step, queued while the bots played and not shown yet,
+        leaves the lesson (it was never met as a step of its own: one idea, one step)."""
+        for key in [k for k in self.queue if k.startswith("phase:") and k not in self.displayed]:
+            p = self.points.get(key)
+            if p is not None and p.within and p.within in self.steps:
+                self.queue.remove(key)
+                del self.steps[key]
+                self.introduced.pop(key, None)
 
     # ------------------------------------------------------------------ playing
     def why_not(self, action) -> str | None:

@@ -96,3 +96,35 @@ def test_a_classroom_seat_is_asked_at_once(game):
     seat.meet([Step("s", "S", "A step.", "", (), key)])
     seat.next()
     assert seat.asking == key and seat.held == []
+
+
+# ---------------------------------------------------------------- a phase taught within its decision's step
+def test_only_a_phase_is_taught_within_a_decision_kinds_step():
+    from haunted_kit.tutorial import TeachPoint
+    with pytest.raises(ValueError, match="only a phase is taught within a decision kind's step"):
+        TeachPoint("kind:a", "A", "a", "S", within="kind:b")
+    with pytest.raises(ValueError, match="only a phase is taught within a decision kind's step"):
+        TeachPoint("phase:a", "A", "a", "S", within="event:b")
+
+
+@pytest.mark.parametrize("game", [g for g in game_names() if any(p.within for p in teach_points(g).values())])
+def test_a_phase_taught_within_its_decision_is_no_step_of_its_own(game):
+    """Played past the first round: a phase whose point names the decision kind teaching it
+    (``within``) is never a step met at or after that kind's step, and the kind's step is met
+    at the learner's first decision in that phase."""
+    from haunted_kit.widgets.tutorial import TutorialView  # the play view's path: its bots move one by one
+    points = teach_points(game)
+    v = TutorialView(game, seed=1, progress=False, resume=False)
+    t = v.tutorial
+    for _ in range(300):
+        while t.current is not None:
+            v.b_next.click()
+        while t.asking:
+            v.b_resume.click()
+        if t.state.is_terminal() or t.decisions >= 40:
+            break
+        assert v.view.attempt(t.state.legal_actions()[0])
+    merged = [p for p in points.values() if p.within and p.within in t.steps]
+    assert merged, "the first decisions meet a decision kind that teaches its phase"
+    for p in merged:
+        assert p.key not in t.steps or t.introduced[p.key] < t.introduced[p.within], p.key

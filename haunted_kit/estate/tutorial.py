@@ -153,7 +153,7 @@ TEACH_POINTS = (
     T("goal", "What you play for", goal, END),
     T("phase:setup", "Setting up", setup, "Resource income"),
     T("phase:turns", "A season of turns", "Players act in seat order, one action a turn, until all have passed "
-      "(kit ruling E1).", TURNS),
+      "(kit ruling E1).", TURNS, within="kind:Pass"),
     T("kind:TakeMaterial", "Take a material", take_material, "Resource income", "08-take-limit",
       aid="a worker to the Factory: wood, limestone or marble, up to your income."),
     T("kind:TakeGold", "Take gold", "Gold needs no worker: take up to your gold income this season, in one go or "
@@ -165,7 +165,8 @@ TEACH_POINTS = (
     T("kind:VisitMarket", "Visit the Market", visit, "Market actions", aid=aid_visit),
     T("kind:Trade", "A Market action", trade, "Market actions", "08-gold-after", aid=aid_trade),
     T("kind:EndVisit", "Leave the Market", leave_market, "Market actions", aid="stop a Market visit early."),
-    T("kind:Pass", "Pass", "Passing ends your season: no more actions until the next one (kit ruling E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
+    T("kind:Pass", "Turns, and passing", "Players act in seat order, one action a turn, until all have passed; "
+      "passing ends your season: no more actions until the next one (kit ruling E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
     T("kind:InnReturn", "Bring a worker back", inn_return, "Market actions", aid=aid_inn),
     T("kind:InnDecline", "Leave workers at the Inn", "You may also leave your workers in the Inn this "
       "season.", "Market actions", aid=None),

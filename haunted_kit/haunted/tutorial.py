@@ -276,6 +276,19 @@ def spread(state) -> str:
             "first.")
 
 
+def place_ghost(state) -> str:
+    """The spread's one decision, with the spread itself (the phase is taught within it)."""
+    return (f"Place {state.box.ghosts_per_spread} ghosts on free cells of the rolled terrain: never on a lake, a "
+            "building or another ghost. Each round opens with this spread, made by the last player in turn order: that "
+            "is why the last player acts first. If no cell of the rolled terrain is free, the rest go on the Kalena "
+            "tile; when it is full, everyone loses.")
+
+
+def end_turn(state) -> str:
+    """The turn's way out, with the turns themselves (the phase is taught within it)."""
+    return f"Your turn ends when you can do nothing more or choose to stop. {turns(state)}"
+
+
 # the player aid's lines (:func:`haunted_kit.tutorial.aid_step`), one short line per kind
 def aid_ghost(s):
     return f"if you are last in turn order, {s.box.ghosts_per_spread} ghosts on the rolled terrain at the spread."
@@ -324,12 +337,10 @@ BOARD_KINDS = ("place_ghost", "explore", "extract", "build", "contact")
 TEACH_POINTS = (
     T("goal", "What you play for", goal, "Final Scoring"),
     T("phase:setup", "Setting up", setup, "Game Flow"),
-    T("phase:spread", "The spread", spread, "Game Flow"),
+    T("phase:spread", "The spread", spread, "Game Flow", within="kind:place_ghost"),
     T("phase:production", "The production phase", production, "Game Flow: 2. Production"),
-    T("kind:place_ghost", "Place a ghost", "A ghost never goes on a lake, on a building or on another ghost. If "
-      "no cell of the rolled terrain is free, the rest go on the Kalena tile; when it is full, everyone loses.",
-      "Ghosts", "02-spread-cells", aid=aid_ghost),
-    T("phase:turns", "Your turn", turns, "Game Flow"),
+    T("kind:place_ghost", "Place a ghost", place_ghost, "Ghosts", "02-spread-cells", aid=aid_ghost),
+    T("phase:turns", "Your turn", turns, "Game Flow", within="kind:end_turn"),
     T("kind:explore", "Explore", explore, "Basic Actions: Exploration", "03-explore-cells", aid=aid_explore),
     T("kind:extract", "Extract", extract, "Basic Actions: Extraction", aid=aid_extract),
     T("kind:build", "Build", build, "Basic Actions: Construction", aid=aid_build),
@@ -337,8 +348,8 @@ TEACH_POINTS = (
     T("kind:sell", "Sell", sell, "Additional Actions: Selling", "03-sale", aid=aid_sell),
     T("kind:train", "Train", train, "Additional Actions: Training", aid=aid_train),
     T("kind:learn", "Learn a skill", learn, "Additional Actions: Learning", aid=aid_learn),
-    T("kind:end_turn", "End your turn", "Your turn ends when you can do nothing more or choose to stop.",
-      "Game Flow", aid="stop when you like; the next player goes on."),
+    T("kind:end_turn", "Your turn, and ending it", end_turn, "Game Flow",
+      aid="stop when you like; the next player goes on."),
     T("kind:choose_resource", "A resource of your choice", choose_resource, "Skill Cards", aid=None,
       where=choose_resource_section),
     T("kind:choose_bonus", "Choose a bonus", choose_bonus, "Skill Cards", aid=None),
