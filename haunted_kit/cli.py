@@ -330,7 +330,7 @@ def _add_tutorial(sub: "argparse._SubParsersAction") -> None:
     tut = sub.add_parser("tutorial", help="a first game that teaches itself: write its notebook and open it (Voila)",
                          description="Write a small notebook that plays a first game of --game against bots and teaches "
                                      "it while it is played (each decision, phase and rule the first time it matters, "
-                                     "its section named, short questions), then open it in Voila (widgets only) or, "
+                                     "its section named, short questions after the first round), then open it in Voila (widgets only) or, "
                                      "with --lab, JupyterLab. Progress is kept beside the notebook, so running the "
                                      "command again resumes.")
     tut.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help=f"the game to learn (default {DEFAULT_GAME})")

@@ -1083,8 +1083,8 @@ def notebook(game, seed: int = 1) -> dict:
     text = (f"### A first game of {game.title}: you are P{LEARNER + 1}, bots play the other seats; the lesson panel "
             "teaches each new thing as you meet it.")
     how = ("The lesson panel introduces each kind of decision, phase and rule the first time it matters, names the "
-           "rule's section, and asks a short question now and then; a longer step shows what decides the move first "
-           "and keeps the rest under **More**. **Got it** reads on, **Skip** skips a step, **Show again** replays "
+           "rule's section, and after your first round asks a few short questions on it; a longer step shows what "
+           "decides the move first and keeps the rest under **More**. **Got it** reads on, **Skip** skips a step, **Show again** replays "
            "one, **Player aid and goal** shows what you play for and every kind of decision, with its costs, again. "
            f"Your progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
     code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'

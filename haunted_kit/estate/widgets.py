@@ -251,7 +251,7 @@ class EstatePlayView(GamePlayView):
         self._label_board_button()
         self.market.value = market_html(s)
         self.players_panel.value = players_html(s)
-        self.log_panel.value = recent_log_html((S.name_cells(e.text) for e in s.log or []), since_last_decision(self))
+        self.log_panel.value = recent_log_html((S.name_cells(e.text) for e in s.log or []), since_last_decision(self.undo_stack, self.humans, self.viewer()))
 
     # ------------------------------------------------------------------ input
     def click_slot(self, slot):

@@ -540,7 +540,7 @@ class LandmarksPlayView(GamePlayView):
         p = s.current_player()
         show = p is not None and s.phase == "follow" and p not in self.bots
         self.options_panel.value = options_html(s, p) if show else ""
-        self.log_panel.value = recent_log_html(s.events(self.panel.viewer).text, since_last_decision(self))
+        self.log_panel.value = recent_log_html(s.events(self.panel.viewer).text, since_last_decision(self.undo_stack, self.humans, self.viewer()))
 
 
 #: payment plans listed at first, and how many more "More ways to pay" lists

@@ -228,11 +228,11 @@ def _log_length(state) -> int:
     return len(log) if isinstance(log, list) else len(state.events())
 
 
-def since_last_decision(view) -> int | None:
-    """:func:`last_decision_start` for a play view: its one human's last decision, or any
-    human's at a shared screen (``view.humans``, ``view.undo_stack``)."""
-    viewer = view.viewer()
-    return last_decision_start(view.undo_stack, view.humans if viewer in (None, PUBLIC) else (viewer,))
+def since_last_decision(undo_stack, humans, viewer) -> int | None:
+    """:func:`last_decision_start` for a play view: the last decision of its ``viewer`` (a
+    seat), or of any of its ``humans`` at a shared screen (``viewer`` ``None`` or ``PUBLIC``);
+    ``undo_stack`` its ``(state before, seat)`` pairs. Every game's play view calls this one."""
+    return last_decision_start(undo_stack, humans if viewer in (None, PUBLIC) else (viewer,))
 
 
 def last_decision_start(undo_stack, seats) -> int | None:

@@ -49,7 +49,7 @@ from .field import FieldWidget
 from ...widgets.hints import HintPanel, hints_off, kernel_loop
 from .panels import EventLogPanel, GameBoardPanel, PlayerBoards
 from ...games import past_cap
-from ...widgets.playview import (SIDE_PX, WRAP_CLASS, board_row, grey_with_reason, in_lines, last_decision_start, line_layout,
+from ...widgets.playview import (SIDE_PX, WRAP_CLASS, board_row, grey_with_reason, in_lines, line_layout, since_last_decision,
                                  message_html, pick_layout, resolve_bots, wrap_style)
 from ..engine import GAME, new_game
 
@@ -297,8 +297,8 @@ class PlayView(ErrorReporting, W.VBox):
         self.field.set_highlight(highlight)
         self.board_panel.update(s)
         self.player_panels.update(s, self.viewer)
-        seats = self.humans if self.viewer is None else (self.viewer,)  # what happened since their last decision
-        self.log_panel.update(s, self.viewer, since=last_decision_start(self.undo_stack, seats))
+        # what happened since their last decision
+        self.log_panel.update(s, self.viewer, since=since_last_decision(self.undo_stack, self.humans, self.viewer))
         ranking = H.ranking_html(s)
         if self.ranking.value != ranking:
             self.ranking.value = ranking
