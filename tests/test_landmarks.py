@@ -578,7 +578,7 @@ def _corrupt(change):
 
 def test_corrupt_saves_are_refused_naming_the_field(tmp_path):
     assert _corrupt(lambda d: d.update(format="x")) == "format: must be 'haunted-kit-landmarks-save', got 'x'"
-    assert _corrupt(lambda d: d.update(version=9)) == "version: this kit reads version 3 (and migrates versions 1 to 2), got 9"
+    assert _corrupt(lambda d: d.update(version=9)) == "version: this kit reads version 4 (and migrates versions 1 to 3), got 9"
     assert _corrupt(lambda d: d["box"].update(fingerprint="0")).startswith(
         "box: this save was made with another box (Landmarks & Architects, folder 'landmarks', fingerprint 0)")
     assert _corrupt(lambda d: d["start"]["hands"][1].__setitem__(0, "dragon")) == "start.hands[1][0]: unknown card 'dragon'"

@@ -146,7 +146,7 @@ def test_the_chosen_building_is_part_of_the_position():
     assert c.chosen_building == "tannery" and c.legal_actions() == s.legal_actions()
     again = lm.LandmarksState.from_dict(json.loads(s.to_json()))
     assert again.chosen_building == "tannery" and again.to_dict() == s.to_dict()
-    assert s.to_dict()["version"] == 3 and s.to_dict()["state"]["chosen_building"] == "tannery"
+    assert s.to_dict()["version"] == 4 and s.to_dict()["state"]["chosen_building"] == "tannery"
     fresh = lm.position(hands=[["vardo"], ["tannery", "granary"], ["chapel", "shrine"]], villages=[[]] * 3,
                         gold=[0, 1, 0], lead="build")
     assert fresh.legal_actions()[0] == lm.ChooseBuilding("tannery") and s.legal_actions()[0].card == "tannery"
@@ -225,12 +225,15 @@ def test_a_version_1_save_is_migrated_to_two_decisions(tmp_path):
     # (the game-over sentence in words since version 3: tests/test_landmarks_save_migration.py)
     assert old["log"][-1]["text"] == "The modules' points: P1 6, P2 1, P3 7 (see score_table for each point)."
     assert s.log[-1].text == lm.rules.game_over_sentence([6, 1, 7])
-    assert [e.text for e in s.log[:-1] if e.kind != "building_chosen"] == [e["text"] for e in old["log"][:-1]]
+    # (and the kit's rulings cited by code since version 4: tests/test_landmarks_save_migration.py)
+    assert [e.text for e in s.log[:-1] if e.kind != "building_chosen"] == [
+        e["text"].replace("(kit default, see RULINGS: Landmarks & Architects)", "(kit ruling L9)")
+        for e in old["log"][:-1]]
     assert [e.seq for e in s.log] == list(range(len(s.log)))
     # saved again it is a save of this version that loads as it is
     s.save(tmp_path / "v3.json")
     again = lm.LandmarksState.load(tmp_path / "v3.json")
-    assert again.to_dict() == s.to_dict() and again.to_dict()["version"] == 3
+    assert again.to_dict() == s.to_dict() and again.to_dict()["version"] == 4
     # a version 1 save cannot hold what version 1 never had
     bad = json.loads(FIXTURE.read_text())
     bad["record"].insert(2, {"player": 0, "chance": False, "action": {"type": "ChooseBuilding", "card": "vardo"}})

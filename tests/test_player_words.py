@@ -47,7 +47,8 @@ CODE_NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b"
 CITED = re.compile(r"\b[Rr]ulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
 
 #: a path of the repository a player cannot open from a page: ``docs/RULINGS.md``, ``haunted_kit/events.py``
-REPO_PATH = re.compile(r"\b(?:docs|data|haunted_kit|notebooks|tests|scripts)/[\w./-]+|\b[\w-]+\.(?:md|py|toml)\b")
+REPO_PATH = re.compile(r"\b(?:docs|data|haunted_kit|notebooks|tests|scripts)/[\w./-]+|\b[\w-]+\.(?:md|py|toml)\b"
+                       r"|\bsee RULINGS\b")  # the kit's rulings document named as a thing to see
 
 #: words the regex takes for code that are the rules' own (none so far): word -> why it is allowed
 RULE_WORDS: dict = {}

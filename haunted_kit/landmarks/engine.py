@@ -170,7 +170,7 @@ class LandmarksState(Position):
                                  R.SEC_TAKE)
             if action.action == "build" and not R.can_build(self.after_lead(), p):
                 return R.refusal(f"{R.who(p)} cannot lead build: no building in hand can be paid, even with the gold "
-                                 f"that comes back at this lead", R.SEC_KIT)
+                                 f"that comes back at this lead", R.SEC_LEAD_BUILD)
             return None
         if isinstance(action, (Build, ChooseBuilding)):
             return self._refuse_building(p, action)
@@ -213,11 +213,11 @@ class LandmarksState(Position):
         if chosen is None:
             return R.refuse_choose(self, p, action.card) or R.refusal(
                 f"{R.who(p)} builds in two decisions: first choose the building (ChooseBuilding), then how to pay",
-                R.SEC_KIT)
+                R.SEC_TWO_STEP)
         if action.card != chosen:
             name = R.card_name(self, action.card) if isinstance(action.card, str) and action.card in self.box.cards \
                 else repr(action.card)
-            return R.refusal(f"{R.who(p)} chose to build the {R.card_name(self, chosen)}, not the {name}", R.SEC_KIT)
+            return R.refusal(f"{R.who(p)} chose to build the {R.card_name(self, chosen)}, not the {name}", R.SEC_TWO_STEP)
         return R.refuse_build(self, p, action)
 
     def _refuse_after_choice(self, p, again: bool = False) -> Refusal:
@@ -225,7 +225,7 @@ class LandmarksState(Position):
         (``again``: a second choice of a building)."""
         return R.refusal(f"{R.who(p)} has {'already ' if again else ''}chosen to build the "
                          f"{R.card_name(self, self.chosen_building)} (a choice is not taken back); now choose how to "
-                         f"pay for it", R.SEC_KIT)
+                         f"pay for it", R.SEC_TWO_STEP)
 
     def after_lead(self) -> "LandmarksState":
         """A copy of this position (the leader to lead) with the lead's automatic effects
@@ -799,15 +799,19 @@ def from_dict(data, box: LandmarksBox | None = None) -> LandmarksState:
     :func:`_from_v1`) has each recorded Build replayed as its ChooseBuilding then the Build,
     and its log must be the replayed one without the new ``building_chosen`` events; a
     version 1 or 2 save (before the game-over sentence was written in words, :func:`_from_v2`)
-    has its game-over sentence read in the new words. Raises :class:`SaveError` naming the field."""
+    has its game-over sentence read in the new words; a version 1 to 3 save (before the kit's
+    rulings were cited by code, :func:`_from_v3`) has its two sentences that cited them read
+    in the new words. Raises :class:`SaveError` naming the field."""
     box = box or default_box()
     version = _check_save_entries(data)
     legacy = version == 1
     where_of = None  # a version 1 save: each migrated entry's place in the file's own record
     if legacy:
         data, where_of = _from_v1(data)
-    if version < SAVE_VERSION:
+    if version < 3:
         data = _from_v2(data)
+    if version < 4:
+        data = _from_v3(data)
     start = data["start"]
     s = _from_fields(box, start, auto_chance=False)
     # the saved start may carry events of its own (setup, deal, lead): take them from the log
@@ -972,6 +976,30 @@ def _from_v2(data: dict) -> dict:
             if (isinstance(points, list) and points and all(is_integer(n) for n in points)
                     and e.get("text") == v2_game_over_sentence(points)):
                 e = {**e, "text": R.game_over_sentence(points)}
+        out.append(e)
+    return dict(data, version=SAVE_VERSION, log=out)
+
+
+#: how saves of versions 1 to 3 cited the kit's rulings in an event, and the citation each kind of
+#: event has since version 4 (:func:`_from_v3`)
+V3_CITATION = "kit default, see RULINGS: Landmarks & Architects"
+V4_CITATIONS = {"gold_returned": R.SEC_SOURCES, "game_over": R.SEC_WINNER}
+
+
+def _from_v3(data: dict) -> dict:
+    """A version 3 save (or an older one as :func:`_from_v2` leaves it) as version 4 (a new
+    dict; ``data`` is not changed): in each ``gold_returned`` and ``game_over`` event, the
+    citation versions 1 to 3 wrote (:data:`V3_CITATION`) reads the ruling's code
+    (:data:`V4_CITATIONS`). Any other text is left as it is, so the log check refuses a
+    sentence the kit never wrote."""
+    log = data["log"]
+    if not isinstance(log, list):
+        return dict(data, version=SAVE_VERSION)  # refused by the log check, naming the field
+    out = []
+    for e in log:
+        if isinstance(e, dict) and e.get("kind") in V4_CITATIONS and isinstance(e.get("text"), str):
+            e = {**e, "text": e["text"].replace(f"({V3_CITATION})", f"({V4_CITATIONS[e['kind']]})")
+                 .replace(f"(who wins: {V3_CITATION})", f"(who wins: {V4_CITATIONS[e['kind']]})")}
         out.append(e)
     return dict(data, version=SAVE_VERSION, log=out)
 

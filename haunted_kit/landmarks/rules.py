@@ -38,7 +38,11 @@ SEC_GROUNDS = "Architects: Concepts, Castle Grounds Cards"
 SEC_BUILD = "Architects: How To Play, Build"
 SEC_ARCHITECT_SCORING = "Architects: Scoring"
 SEC_ARCHITECT_SETUP = "Architects: Game Setup"
-SEC_KIT = "kit default, see RULINGS: Landmarks & Architects"
+#: the kit's rulings these modules' engine cites by code (their words open in place, ``events.rulings_html``)
+SEC_SOURCES = "kit ruling L9"       # when gold placed on a source is free again
+SEC_LEAD_BUILD = "kit ruling L3"    # leading Build needs a building that can be paid
+SEC_TWO_STEP = "kit ruling L15"     # a Build is two decisions: the building, then the payment
+SEC_WINNER = "kit ruling L14"       # who wins, for simulation and search
 
 #: the rulebook's word for the unit a game is counted in, one leader's turn: the leader leads,
 #: the others follow, acquire or decline, then "your turn is complete" and the Active Player
@@ -268,7 +272,7 @@ def collect_at_lead(s, p: int) -> None:
         s.gold[p] += back
         if s.log is not None:
             s.emit("gold_returned", p, f"{who(p)} leads and takes back {_gold(back)} from their castle and "
-                                       f"developed resources ({SEC_KIT}).", gold=back)
+                                       f"developed resources ({SEC_SOURCES}).", gold=back)
     if s.grounds[p]:
         payers = list(s.grounds[p])
         gained = len(payers) * box.grounds_gold
@@ -803,7 +807,7 @@ def refuse_build(s, p: int, a: Build) -> Refusal | None:
     hand; the payment must place one gold on each of distinct free sources of the right kind
     (own castle, own developed resource showing that icon, a Castle Grounds with room and a
     discard of another card in hand), give exactly the resources of the cost, and fit ``p``'s
-    gold (Architects: How To Play, Build; minimal payments only, see RULINGS)."""
+    gold (Architects: How To Play, Build; minimal payments only, kit ruling L10)."""
     box = s.box
     if not isinstance(a.card, str) or a.card not in box.cards:
         return refusal(f"there is no card {a.card!r} in the deck", SEC_BUILD)
@@ -870,7 +874,7 @@ def _own_source(s, p: int, u: Use) -> tuple:
                                    f"not on {who(u.owner)}'s", SEC_BUILD), 0
     if u.source == "castle":
         if "castle" in s.spent[p]:
-            return refusal(lambda: f"{who(p)}'s castle already holds gold until {who(p)}'s next lead", SEC_KIT), 0
+            return refusal(lambda: f"{who(p)}'s castle already holds gold until {who(p)}'s next lead", SEC_SOURCES), 0
         return None, box.castle_gold
     else:
         if not 0 <= u.slot < len(s.developed[p]):
@@ -881,7 +885,7 @@ def _own_source(s, p: int, u: Use) -> tuple:
                                                 f"not the {card_name(s, u.card)}", SEC_BUILD), 0
         if f"developed:{u.slot}" in s.spent[p]:
             return refusal(lambda dev=dev: f"{who(p)}'s {dev.name} already holds gold until {who(p)}'s next lead",
-                           SEC_KIT), 0
+                           SEC_SOURCES), 0
         if u.resource not in dev.icons:
             return refusal(lambda dev=dev, u=u: f"{who(p)}'s {dev.name} gives {', '.join(dev.icons) or 'nothing'}, "
                                                 f"not {u.resource}", SEC_BUILD), 0
@@ -897,7 +901,7 @@ def _refuse_grounds(s, p: int, u: Use, key: tuple, seen: set) -> Refusal | None:
         return refusal("this box allows only your own Castle Grounds", SEC_BUILD)
     if len(s.grounds[u.owner]) >= box.grounds_uses or key in seen:
         return refusal(lambda u=u: f"{who(u.owner)}'s Castle Grounds already hold gold (one at a time, as on a "
-                                   f"developed resource)", SEC_KIT)
+                                   f"developed resource)", SEC_SOURCES)
     if box.grounds_discard and not u.discard:
         return refusal("a Castle Grounds use needs a card discarded from hand", SEC_GROUNDS)
     return None
@@ -1070,8 +1074,7 @@ def game_over_sentence(points: list[int]) -> str:
     decides the real winner, is not played); equal points share a place.
 
     ``[6, 1, 7]``: "The game is over and the modules are scored: P3 wins with 7 points; then
-    P1 with 6 points; then P2 with 1 point (who wins: kit default, see RULINGS: Landmarks &
-    Architects)." ``[2, 4, 4]``: "... P2 and P3 tie for the most points with 4 points each,
+    P1 with 6 points; then P2 with 1 point (who wins: kit ruling L14)." ``[2, 4, 4]``: "... P2 and P3 tie for the most points with 4 points each,
     so nobody wins alone; then P1 with 2 points (...)."
     """
     places = sorted(set(points), reverse=True)
@@ -1083,7 +1086,7 @@ def game_over_sentence(points: list[int]) -> str:
         first = f"{_players_words(leaders)} tie for the most points with {_plural(top, 'point')} each, so nobody wins alone"
     after = "".join(f"; then {_players_words(ps)} with {_plural(v, 'point')}{' each' if len(ps) > 1 else ''}"
                     for v, ps in rest)
-    return f"The game is over and the modules are scored: {first}{after} (who wins: {SEC_KIT})."
+    return f"The game is over and the modules are scored: {first}{after} (who wins: {SEC_WINNER})."
 
 
 def totals(s) -> list[int]:

@@ -27,8 +27,9 @@ from .box import LandmarksBox
 
 SAVE_FORMAT = "haunted-kit-landmarks-save"
 #: 2: a Build is two decisions (``chosen_building``); 3: the game-over sentence in words (the ranking, not a
-#: function's name). Older saves are migrated on load (``engine.from_dict``).
-SAVE_VERSION = 3
+#: function's name); 4: the kit's rulings cited by code ("kit ruling L9"), not as a document to see. Older
+#: saves are migrated on load (``engine.from_dict``).
+SAVE_VERSION = 4
 PHASES = ("deal", "lead", "build", "follow", "over")
 
 
