@@ -72,7 +72,9 @@ BESIDE_MIN_PX = 1000
 PANEL_PX = 320
 #: the tutorial's own layout: on a phone or a narrow window the panel over the game (as before);
 #: from :data:`BESIDE_MIN_PX` up the panel on the left, the game's board and choices side by side
-#: (:data:`~haunted_kit.widgets.playview.BOARD_ROW`), the board's box no taller than the window
+#: (:data:`~haunted_kit.widgets.playview.BOARD_ROW`); the board's box pans sideways only: it is as tall
+#: as the board and what opens under it (a box scrolling up and down under the mouse wheel hid the
+#: board's top row, where a choice was lit), and the page scrolls past it
 TUTORIAL_CSS = f"""<style>
 .hk-tutorial .hk-tutorial-row {{ flex-flow: row wrap !important; align-items: flex-start; }}
 .hk-tutorial .hk-tutorial-panel, .hk-tutorial .hk-tutorial-game {{ flex: 1 1 100% !important; min-width: 0 !important; }}
@@ -83,11 +85,11 @@ TUTORIAL_CSS = f"""<style>
   .hk-tutorial .hk-tutorial-panel .hk-lesson {{ height: min(60vh, 480px) !important; }}
   .hk-tutorial .hk-tutorial-game {{ flex: 1 1 0px !important; }}
   .hk-tutorial .{BOARD_ROW} {{ flex-wrap: nowrap !important; }}
-  .hk-tutorial .{BOARD_BOX} {{ flex: 0 1 auto !important; min-width: 0 !important; max-height: calc(100vh - 200px);
-                              overflow: auto !important; }}
+  .hk-tutorial .{BOARD_BOX} {{ flex: 0 1 auto !important; min-width: 0 !important; overflow-x: auto !important;
+                              overflow-y: hidden !important; }}
   .hk-tutorial .{BOARD_BOX} canvas {{ max-width: none !important; }}
-  /* the box scrolls when the board's key or "What is this?" opens under the board: nothing in it is
-     squashed to fit its height (a flattened board beside an open key) */
+  /* the box grows when the board's key or "What is this?" opens under the board: nothing in it is
+     squashed to fit a height (a flattened board beside an open key) */
   .hk-tutorial .{BOARD_BOX} > *, .hk-tutorial .{BOARD_BOX} .widget-vbox > * {{ flex-shrink: 0 !important; }}
 }}
 </style>"""

@@ -312,9 +312,9 @@ def test_a_laptops_first_screen_shows_the_lesson_the_board_and_the_choices(game,
 @pytest.mark.parametrize("game", game_names())
 def test_opening_the_boards_key_never_squashes_the_board(game, page, voila_server, tmp_path):
     """A newcomer opened "Key: what the board's codes mean" beside the estate's board at 1280x800 and
-    the board shrank to 349x107 px, its hexes flattened (the board's box has a bounded height and
+    the board shrank to 349x107 px, its hexes flattened (the board's box had a bounded height and
     shrank what it holds): with the key open every canvas of the board keeps its drawn shape, and
-    the box scrolls instead."""
+    the box grows instead; it never scrolls up and down (a mouse wheel over it hid the board's top row)."""
     nb = write_notebook(game, tmp_path / "nb" / f"tutorial-{game}.ipynb")
     srv = voila_server(nb, timeout=120.0, module=TUTORIAL_APP)
     shapes = """() => [...document.querySelectorAll('.hk-tutorial-game canvas')]
@@ -330,3 +330,14 @@ def test_opening_the_boards_key_never_squashes_the_board(game, page, voila_serve
         expect(page.locator(".hk-tutorial-game details[open]").first).to_be_visible()
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert page.evaluate(shapes) == before, "the board changed its shape when its key opened"
+    # the board's box never scrolls up and down: a mouse wheel over the board (a newcomer's, to scroll
+    # the page) once scrolled the box and hid the board's top row, where a choice was lit
+    box = page.locator(".hk-tutorial .hk-tutorial-game:not(.hk-tutorial-question) .hk-board-box").first
+    top = "b => Math.round(b.querySelector('canvas').getBoundingClientRect().top - b.getBoundingClientRect().top)"
+    at = box.evaluate(top)
+    with explained("turning the mouse wheel over the board", srv, page):
+        page.mouse.move(*(lambda r: (r["x"] + r["width"] / 2, r["y"] + 40))(box.bounding_box()))
+        page.mouse.wheel(0, 400)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert box.evaluate("b => b.scrollTop") == 0 and box.evaluate(top) == at, "the board's box scrolled up and down"
+    assert box.evaluate("b => b.scrollHeight <= b.clientHeight + 1"), "the board's box hides part of what it holds"
