@@ -13,7 +13,7 @@
 * :func:`on_tap` - a click or a tap on a touch screen, one callback: ipycanvas turns a finger
   into touch events (no mouse click ever comes), so every board that takes clicks wires
   its click handler through it, in one line.
-* :class:`TouchScroll` - put under a board: a swipe on its canvas scrolls the page and pans
+* :class:`TouchScroll` - put under a board: a swipe or a mouse wheel on its canvas scrolls the page and pans
   the board in its box (ipycanvas cancels every touch on a canvas), a tap still a click.
 * :func:`pan_parts` - the box a board's canvases pan in (only they pan: the lines under the board
   stay in view), its :class:`PanCue` (a line over it, shown only while the board is wider than
@@ -129,18 +129,19 @@ def on_tap(canvas, callback) -> None:
 
 class TouchScroll(anywidget.AnyWidget):
     """An invisible widget put in a board's box (the element with CSS class ``box_class``):
-    ipycanvas cancels every touch on its canvas (``preventDefault``), so a swipe on a board
-    would never scroll the page nor pan a phone's board in its box. This keeps a finger's
-    events on the box's canvases from ipycanvas (stopped on their way down, in the capture
-    phase): the browser then scrolls and pans as anywhere else and turns a tap into the mouse
-    click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
+    ipycanvas cancels every touch and every mouse wheel turn on its canvas (``preventDefault``),
+    so a swipe or a wheel over a board would never scroll the page nor pan a phone's board in
+    its box (and each wheel step would be a message to the kernel). This keeps a finger's and a
+    wheel's events on the box's canvases from ipycanvas (stopped on their way down, in the
+    capture phase): the browser then scrolls and pans as anywhere else and turns a tap into the
+    mouse click the board takes (:func:`on_tap` also takes a tap that ipycanvas does see)."""
 
     _esm = WITH_HOST_JS + """
     function render({ model, el }) {
       hkWithHost(el, model.get("box_class"), (box) => {
         if (box.dataset.hkTouchScroll) return;
         box.dataset.hkTouchScroll = "1";
-        for (const t of ["touchstart", "touchmove", "touchend", "touchcancel"]) {
+        for (const t of ["touchstart", "touchmove", "touchend", "touchcancel", "wheel"]) {
           box.addEventListener(t, (e) => { if (e.target.tagName === "CANVAS") e.stopPropagation(); },
                                { capture: true, passive: true });
         }

@@ -335,9 +335,22 @@ def test_opening_the_boards_key_never_squashes_the_board(game, page, voila_serve
     box = page.locator(".hk-tutorial .hk-tutorial-game:not(.hk-tutorial-question) .hk-board-box").first
     top = "b => Math.round(b.querySelector('canvas').getBoundingClientRect().top - b.getBoundingClientRect().top)"
     at = box.evaluate(top)
-    with explained("turning the mouse wheel over the board", srv, page):
+    # the page's own scroller (the board's nearest ancestor that scrolls up and down)
+    page_top = """b => { let el = b.parentElement;
+        while (el && !(el.scrollHeight > el.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(el).overflowY)))
+            el = el.parentElement;
+        return (el || document.scrollingElement).scrollTop; }"""
+    box.evaluate(page_top.replace("return (el || document.scrollingElement).scrollTop;",
+                                  "(el || document.scrollingElement).scrollTop = 0;"))   # the page at its top
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    scrolled = box.evaluate(page_top)
+    with explained("turning the mouse wheel over the board: the page scrolls, not the board's box", srv, page):
         page.mouse.move(*(lambda r: (r["x"] + r["width"] / 2, r["y"] + 40))(box.bounding_box()))
         page.mouse.wheel(0, 400)
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        # the page scrolls (ipycanvas cancelled every wheel turn on a canvas: TouchScroll keeps them from it)
+        box.evaluate(f"b => new Promise(ok => {{ const t0 = performance.now(); const f = () => "
+                     f"(({page_top})(b) > {scrolled} || performance.now() - t0 > 10000) ? ok() : "
+                     f"requestAnimationFrame(f); f(); }})")
+    assert box.evaluate(page_top) > scrolled, "a mouse wheel over the board did not scroll the page"
     assert box.evaluate("b => b.scrollTop") == 0 and box.evaluate(top) == at, "the board's box scrolled up and down"
     assert box.evaluate("b => b.scrollHeight <= b.clientHeight + 1"), "the board's box hides part of what it holds"
