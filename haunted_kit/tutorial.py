@@ -270,20 +270,30 @@ def board_kinds(game) -> frozenset:
     return frozenset(map(str, getattr(_module(game, "tutorial"), "BOARD_KINDS", None) or ()))
 
 
-def choices_where(game, kind: str | None = None) -> str:
-    """Where a learner finds the choices of decision kind ``kind``: ``"lit on the board and
-    listed below"`` when the game's board lights that kind's choices (:func:`board_kinds`;
-    ``kind`` ``None``: any of them), else ``"listed below"`` (a choice with no place on the
-    board, such as passing); the lesson panel lists them after the sentence saying so."""
+#: where a decision kind's choices are, said at the end of its step (:func:`choices_where`)
+ON_BOARD = "lit on the board: click {one} there"
+AS_BUTTONS = "{a} under 'Your choices'"
+
+
+def choices_where(game, kind: str | None = None, n: int = 2) -> str:
+    """Where a learner finds the ``n`` choices of decision kind ``kind`` and what to do:
+    ``"lit on the board: click one there"`` when the game's board lights that kind's choices
+    (:func:`board_kinds`; ``kind`` ``None``: any of them), else ``"buttons under 'Your
+    choices'"`` (a choice with no place on the board, such as passing; every play view and seat
+    page heads its choices so); ``"... click it there"``, ``"a button ..."`` for one. The
+    lesson panel names them after the sentence saying so."""
     lit = board_kinds(game)
-    return "lit on the board and listed below" if (kind in lit if kind is not None else lit) else "listed below"
+    if kind in lit if kind is not None else lit:
+        return ON_BOARD.format(one="it" if n == 1 else "one")
+    return AS_BUTTONS.format(a="a button" if n == 1 else "buttons")
 
 
 def choosing_words(game, n: int, kind: str | None = None) -> str:
     """The sentence a decision kind's step ends with: how many of its choices are the learner's
     now and where they are (:func:`choices_where` of ``kind``), ``" You may now choose among 6
-    (lit on the board and listed below)."`` (``" You may now choose it (listed below)."`` for one)."""
-    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game, kind)})."
+    (lit on the board: click one there)."`` (``" You may now choose it (a button under 'Your
+    choices')."`` for one)."""
+    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game, kind, n)})."
 
 
 def kind_of(game, action) -> str:

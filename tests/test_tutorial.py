@@ -6,6 +6,8 @@ words with the rule's section; each game's teach points cite sections its engine
 
 from __future__ import annotations
 
+import re
+
 import importlib.util
 import json
 import os
@@ -241,7 +243,7 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
         assert st.title == f"New: {k[5:].replace('_', ' ')}" and st.choices
         # said new once, and no board to light: the toy draws none (its choices are listed)
         assert "New: New:" not in st.title
-        assert "(listed below)" in st.text and "lit on the board" not in st.text
+        assert "under 'Your choices')" in st.text and "lit on the board" not in st.text
     # its notebook view is the kit's own play view (no widgets module), and teaches the same
     with capture_errors() as caught:
         v = TutorialView("nim", seed=2, progress=False)
@@ -265,19 +267,20 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
 def test_choices_are_said_to_be_lit_on_the_board_only_for_the_kinds_the_board_lights(game):
     """A kind step says "lit on the board" only for a kind the game's board lights (its
     declared board kinds, each a kind of the game); every other kind's choices are "listed
-    below". Over a first round played, every kind step met reads so."""
+    below" as buttons under "Your choices". Over a first round played, every kind step met reads so."""
     g = get_game(game)
     lit = board_kinds(g)
     assert lit <= set(getattr(g, "action_types", None) or {}), sorted(lit)
-    assert choices_where(g, None) == ("lit on the board and listed below" if lit else "listed below")
+    assert choices_where(g, None) == ("lit on the board: click one there" if lit else "buttons under 'Your choices'")
+    assert choices_where(g, None, 1) == ("lit on the board: click it there" if lit else "a button under 'Your choices'")
     t = Tutorial(game, seed=1, progress=False)
     play_first_round(t, read=False)
     kinds = [k for k in t.steps if k.startswith("kind:")]
     assert kinds
     for key in kinds:
-        on_board = "(lit on the board and listed below)" in t.steps[key].text
+        on_board = re.search(r"\(lit on the board: click (one|it) there\)", t.steps[key].text) is not None
         assert on_board == (key[5:] in lit), (key, t.steps[key].text)
-        assert on_board or "(listed below)" in t.steps[key].text
+        assert on_board or re.search(r"\((a button|buttons) under 'Your choices'\)", t.steps[key].text), t.steps[key].text
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():

@@ -27,9 +27,9 @@ def test_a_short_step_is_whole_and_a_long_one_leads_with_its_deciding_sentence()
     short = Step("phase:x", "Short", "One sentence. Two.", "S")
     assert step_parts(short) == ("One sentence. Two.", "", False)
     rule = "Move your sensor to an adjacent cell. " + "It costs tokens by terrain, as the table says. " * 4
-    kind = Step("kind:Explore", "Explore", rule + "You may now choose among 6 (lit on the board and listed below).", "S")
+    kind = Step("kind:Explore", "Explore", rule + "You may now choose among 6 (lit on the board: click one there).", "S")
     lead, more, folded = step_parts(kind)
-    assert folded and lead == "Move your sensor to an adjacent cell. You may now choose among 6 (lit on the board and listed below)."
+    assert folded and lead == "Move your sensor to an adjacent cell. You may now choose among 6 (lit on the board: click one there)."
     assert more == rule[len("Move your sensor to an adjacent cell. "):].strip()
     aid = Step("aid", "Aid", "Plan ahead.", "", (), "", tuple((f"Kind {i}", "what it does in a few words.") for i in range(6)))
     assert step_parts(aid) == ("Plan ahead.", "", True)  # the list goes under More

@@ -107,7 +107,7 @@ def aid_acquire(state) -> str:
     return f"instead of following, discard cards for a landmark token ({costs})."
 
 #: the decision kinds whose choices the board lights: none (every choice is a button or a list entry), so the
-#: tutorial says "listed below" (:func:`haunted_kit.tutorial.choices_where`)
+#: tutorial says "buttons under 'Your choices'" (:func:`haunted_kit.tutorial.choices_where`)
 BOARD_KINDS = ()
 
 TEACH_POINTS = (
