@@ -500,12 +500,6 @@ class StepBook:
                 self.save()
         return self.asking
 
-    def about(self, key: str | None = None):
-        """The step whose question is ``key`` (default: the question asked now), the first
-        met; ``None`` when no step names it."""
-        key = key or self.asking
-        return next((st for st in self.steps.values() if key and st.question == key), None)
-
     def meet(self, steps, decisions: int = 0) -> list:
         """Queue each of ``steps`` (:class:`Step`) not met before, in order; returns those queued."""
         new = [st for st in steps if st.key not in self.steps]

@@ -318,6 +318,8 @@ def test_the_widget_teaches_while_the_play_view_plays(game, tmp_path):
         # a game that names its round says its own word (estate: a season), never "round" for it
         if round_word(game) != "round":
             assert "first round is over" not in v.lesson.value
+        while t.asking:       # the first round's questions, asked after it: left, one after another
+            v.b_resume.click()
         # a wrong move: the play view says no, the lesson panel explains it with the section
         if not t.state.is_terminal() and t.learner_to_move():
             bad = an_illegal_action(t)

@@ -2,12 +2,13 @@
 registered game played through its first round by a newcomer who reads every step:
 
 * no question is asked during the first round: the questions of the steps read in it are held
-  and asked after it, one after another, in the order read, each heading naming its step and
-  how many more wait;
+  and asked after it, one after another, in the order read, each heading saying how many more
+  wait and the button under it saying "Next question" until the last, "Back to the game" then;
+  the lesson panel holds its steps while a question is asked;
 * a question asked is shown in the game's place (the play view hidden, the question's heading,
   the exercise and "Back to the game" shown), never under the game; "Back to the game" brings
   the game back; the panel says where the question is;
-* the "Steps met" list follows the step being read;
+* the "Steps met" list follows the step being read and lists only steps shown so far;
 * "Next in the lesson" never lists a phase that is over as coming next: those steps are named
   as what happened before, after what is to come;
 * the page's text never says "more below" (the cue is drawn, not written).
@@ -47,9 +48,12 @@ def test_a_first_round_read_step_by_step(game, tmp_path):
                     assert v.question_box in v.children[0].children  # in the game's row, beside or under the panel
                     kids = v.question_box.children
                     assert isinstance(kids[0], QuestionHeading) and kids[1] is v.exercise and kids[-1] is v.b_resume
-                    assert f"about '{t.about().title}'" in kids[0].text
-                    assert (f"{len(t.held)} more after it" in kids[0].text) == bool(t.held)
+                    assert (f"{len(t.held)} more after this one: 'Next question'" in kids[0].text) == bool(t.held)
+                    assert v.b_resume.description == ("Next question" if t.held else "Back to the game")
                     assert escape(QUESTION_NOTE) in v.lesson.value and "under the game" not in v.lesson.value
+                    # the lesson waits for the question: no step in the panel, nothing to read on or skip
+                    assert "The lesson goes on when you are back in the game" in v.lesson.value
+                    assert v.b_next.disabled and v.b_skip.disabled
                     v.b_resume.click()
                     if t.asking:  # the next question of the first round follows at once, in the same place
                         assert t.asking != asked[-1] and not shown(v.view) and v.exercise.ex.key == t.asking
@@ -59,6 +63,9 @@ def test_a_first_round_read_step_by_step(game, tmp_path):
                     continue
                 assert shown(v.view) and not shown(v.question_box)
                 assert v.met.value == t.current.key, (v.met.value, t.current.key)  # the list follows the step read
+                listed = [k for _, k in v.met.options]   # only steps shown so far, never one still to come
+                assert all(k in t.read | t.skipped | t.displayed for k in listed), listed
+                assert not any(w.key in listed for w in t.waiting() if w.key not in t.displayed | t.read | t.skipped)
                 followed += 1
                 line = next_html(t)
                 nexts.append(line)

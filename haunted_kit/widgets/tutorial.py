@@ -20,7 +20,8 @@ where the player is looking (beside the panel on a laptop, under it on a phone; 
 hidden meanwhile, the question's heading taking the keyboard focus and scrolled into view:
 :class:`QuestionHeading`), the game's ``exercise_view(key, seed)`` hook, else the kit's
 :class:`~haunted_kit.widgets.exercise.ExerciseWidget`, with its stepped feedback, and
-**Back to the game** (``hk-lesson-resume``) brings the game back. The **Steps met** list follows
+**Back to the game** (``hk-lesson-resume``) brings the game back (**Next question** while more questions
+of the first round wait). The **Steps met** list follows
 the step being read (a step chosen there is shown by **Show again**). A refused move is
 explained in the panel with its section. **Start again** (``hk-lesson-restart``) begins a new
 first game.
@@ -60,6 +61,8 @@ LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
 MORE_BELOW = "more below \u2193"
 #: what the lesson panel says while a question is asked (it is shown in place of the game)
 QUESTION_NOTE = "A question takes the game's place."
+#: the words of the button under a question: the game back, or the next question while more wait
+BACK_TO_GAME, NEXT_QUESTION = "Back to the game", "Next question"
 #: the heading of a question asked (:class:`QuestionHeading`)
 QUESTION_TITLE = "A quick question"
 #: the CSS class of a step's folded rest (the "More" disclosure, :func:`step_body`)
@@ -239,7 +242,7 @@ class TutorialView(ErrorReporting, W.VBox):
         self.question_box.add_class("hk-tutorial-game")
         self.question_box.add_class("hk-tutorial-question")
         self._followed = None  # the step the "Steps met" list last followed
-        self.b_resume = self._button("Back to the game", "hk-lesson-resume", "leave the question and play on",
+        self.b_resume = self._button(BACK_TO_GAME, "hk-lesson-resume", "leave the question and play on",
                                      self.leave_question, "closing the question")
         self.exercise = None
         # one height whatever the step says (the board below never moves); a question takes the game's place
@@ -296,7 +299,7 @@ class TutorialView(ErrorReporting, W.VBox):
         """Draw the lesson panel from the tutorial: the current step as it reads now
         (:meth:`~haunted_kit.tutorial.Tutorial.shown`)."""
         t = self.tutorial
-        st = t.shown()
+        st = t.shown() if not t.asking else None  # while a question is asked the lesson waits for it
         self.b_next.disabled = self.b_skip.disabled = st is None
         self._show_question()  # the question or the game in place before the panel's words change
         self.head.value = in_lines(f'<div style="{_BOX}"><b>Tutorial: {escape(t.game.title)}</b> - you are '
@@ -306,7 +309,10 @@ class TutorialView(ErrorReporting, W.VBox):
             (f"The first {round_word(t.game)} is over. Play on to the end of the game (anything new is still taught "
              "when it first comes up), or start again." if t.round_done else "", "#333"),
             (QUESTION_NOTE if t.asking else "", "#8a1c00")) if x)
-        if st is None:
+        if t.asking:
+            body = (f'<div style="color:#333">{escape(question_intro(t))} The lesson goes on when you are back in '
+                    "the game.</div>")
+        elif st is None:
             body = ('<div style="color:#333">Nothing new right now: play on. A new step appears '
                     "the first time a new kind of decision, phase or rule matters.</div>")
         else:
@@ -322,12 +328,14 @@ class TutorialView(ErrorReporting, W.VBox):
         self._follow_met(st)
 
     def _follow_met(self, st) -> None:
-        """The "Steps met" list: every step met, in order; it follows the step being read (a
+        """The "Steps met" list: every step shown so far (read, skipped or on the panel; never one
+        still queued to come), in order; it follows the step being read (a
         new current step is the one it shows), and between changes keeps what the player chose
         in it for Show again."""
         t = self.tutorial
-        opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items()]
         now = st.key if st is not None else None
+        seen = t.read | t.skipped | t.displayed | {now}  # met: shown at least once (not the steps still to come)
+        opts = [(f"{s.title}{' (skipped)' if k in t.skipped else ''}", k) for k, s in t.steps.items() if k in seen]
         if [o[1] for o in self.met.options] != [o[1] for o in opts]:
             self.met.options = opts
             self.met.value = now if now is not None else (opts[-1][1] if opts else None)
@@ -351,6 +359,8 @@ class TutorialView(ErrorReporting, W.VBox):
             return
         self.view.layout.display = "none"
         self.question_box.layout.display = ""
+        self.b_resume.description = NEXT_QUESTION if t.held else BACK_TO_GAME
+        self.b_resume.tooltip = "leave this question for the next one" if t.held else "leave the question and play on"
         if self.exercise is not None and self.exercise.ex.key == t.asking:
             return
         own = _hook(t.game, "exercise_view")
@@ -394,14 +404,13 @@ class TutorialView(ErrorReporting, W.VBox):
 
 
 def question_intro(t) -> str:
-    """The words under a question's heading: the step it is about, how many more wait (the
-    first round's questions come after it, one after another), and what the question is."""
-    about = t.about()
-    first = (f"Your first {round_word(t.game)} is over: a look back at what it taught. " if t.round_done else "")
-    on = f"This one is about '{about.title}'" if about is not None else "This question"
-    more = f"; {len(t.held)} more after it" if t.held else ""
-    return (f"{first}{on}{more}. A hint comes after a first wrong try. It is a prepared position of another game, "
-            "not your own; 'Back to the game', under it, brings your game back.")
+    """The words under a question's heading: why it is asked now, how many wait behind it (the
+    first round's questions come after it, one after another) and what the button under it does."""
+    first = f"Your first {round_word(t.game)} is over: a look back at what it taught. " if t.round_done else ""
+    more = (f"{len(t.held)} more after this one: '{NEXT_QUESTION}', under it, brings the next." if t.held else
+            f"'{BACK_TO_GAME}', under it, brings your game back.")
+    return (f"{first}A hint comes after a first wrong try. It is a prepared position of another game, not your "
+            f"own. {more}")
 
 
 def next_html(t) -> str:

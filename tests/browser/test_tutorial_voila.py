@@ -153,7 +153,8 @@ def test_the_first_rounds_questions_come_after_it_in_the_games_place(game, page,
         assert json.loads(progress.read_text())["asking"] == key
         more = len(questions) - i - 1
         if more:
-            expect(page.locator(".hk-tutorial .hk-tutorial-question")).to_contain_text(f"{more} more after it")
+            expect(page.locator(".hk-tutorial .hk-tutorial-question")).to_contain_text(f"{more} more after this one")
+            expect(page.locator(".hk-lesson-resume")).to_have_text("Next question")
         answer_in_place(page, srv)
     # the game is back: the lesson panel and the game's choices in view, the keyboard on the lesson
     expect(page.locator(".hk-tutorial .hk-question-title")).to_have_count(0, timeout=30_000)
