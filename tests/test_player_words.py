@@ -50,6 +50,10 @@ CITED = re.compile(r"\b[Rr]ulings? ((?:[EL]?\d+)(?:(?:, | and )[EL]?\d+)*)")
 REPO_PATH = re.compile(r"\b(?:docs|data|haunted_kit|notebooks|tests|scripts)/[\w./-]+|\b[\w-]+\.(?:md|py|toml)\b"
                        r"|\bsee RULINGS\b")  # the kit's rulings document named as a thing to see
 
+#: the kit's own words for its machinery, met by a newcomer in the rulings a page opens ("The fragment prints no
+#: victory points", "playout", "dataset"): a ruling's reading says the rule's thing in the player's words
+JARGON = re.compile(r"\b(?:fragment|playouts?|dataset|search agent|determinis\w*)\b", re.I)
+
 #: words the regex takes for code that are the rules' own (none so far): word -> why it is allowed
 RULE_WORDS: dict = {}
 #: in event sentences only (the engines' log): none (an event's words change only with a save migration)
@@ -217,6 +221,9 @@ def test_every_kit_ruling_reads_in_words():
     players, so no code name (the code is the table's "where" column)."""
     faults = [f"ruling {rid}: {w!r}" for rid, (q, r) in kit_rulings().items() for w in code_names(f"{q} {r}")]
     assert not faults, faults
+    # nor the kit's own jargon, which a newcomer met in the rulings a page opens
+    jargon = [f"ruling {rid}: {w!r}" for rid, (_q, r) in kit_rulings().items() for w in JARGON.findall(r)]
+    assert not jargon, jargon
     said = rulings_words("Marked prices (ruling E12).")
     assert said.startswith("Marked prices (ruling E12). Kit ruling E12 (") and kit_rulings()["E12"][1] in said
 
