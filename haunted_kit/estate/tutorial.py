@@ -17,7 +17,8 @@ def goal(state) -> str:
     b = state.box
     return (f"After {b.seasons} seasons the sole player whose holdings are worth the most in gold ranks first (the "
             f"printed rules name no winner, so the kit measures one). Holdings are valued in gold ({_amounts(b.value)} "
-            "each). A season ends when every player has passed.")
+            "each); land tiles and incomes count for nothing themselves: they bring you more to hold. A season ends "
+            "when every player has passed.")
 
 
 def setup(state) -> str:
@@ -27,8 +28,8 @@ def setup(state) -> str:
 
 def take_material(state) -> str:
     return ("Send a worker to the Raw Materials Factory to take wood, limestone or marble, at most your income of it "
-            f"this season. The first player to take a material this season may take {state.box.first_taker_extra} "
-            "extra.")
+            f"this season. For each material, the first player to take it this season may take "
+            f"{state.box.first_taker_extra} extra of it.")
 
 
 def place_tile(state) -> str:
@@ -157,13 +158,13 @@ TEACH_POINTS = (
     T("kind:TakeMaterial", "Take a material", take_material, "Resource income", "08-take-limit",
       aid="a worker to the Factory: wood, limestone or marble, up to your income."),
     T("kind:TakeGold", "Take gold", "Gold needs no worker: take up to your gold income this season, in one go or "
-      "over several turns. Your gold marker keeps count.", "Resource income",
+      "over several turns. Your gold marker keeps count.", "Resource income", "08-gold-after",
       aid="no worker: up to your gold income this season."),
     T("kind:PlaceTile", "Place a land tile", place_tile, "Expand the lands", "08-slots", aid=aid_tile),
     T("kind:Join", "Join a land", join, "Expand the lands", aid=aid_join),
     T("kind:RemoveTile", "Remove a tile", remove_tile, "Expand the lands", aid=None),
     T("kind:VisitMarket", "Visit the Market", visit, "Market actions", aid=aid_visit),
-    T("kind:Trade", "A Market action", trade, "Market actions", "08-gold-after", aid=aid_trade),
+    T("kind:Trade", "A Market action", trade, "Market actions", aid=aid_trade),
     T("kind:EndVisit", "Leave the Market", leave_market, "Market actions", aid="stop a Market visit early."),
     T("kind:Pass", "Turns, and passing", "Players act in seat order, one action a turn, until all have passed; "
       "passing ends your season: no more actions until the next one (kit ruling E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
