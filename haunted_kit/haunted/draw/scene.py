@@ -284,7 +284,7 @@ def board_key(state) -> list:
         if t.extract:
             does.append(f"gives {t.extract}")
         if t.build:
-            does.append(f"a {t.build} stands on it")
+            does.append(f"a {t.build} may be built on it")
         if t.sell:
             does.append("sell here")
         if t.train_and_learn:
