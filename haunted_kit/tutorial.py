@@ -533,6 +533,7 @@ class StepBook:
                 self.held.append(st.question)
             else:
                 self.asking, self.tries, self.feedback = st.question, 0, None
+        self.ask_held()  # the step read may be the last that held the questions back
         self.save()
         return st
 
@@ -546,6 +547,7 @@ class StepBook:
         if key in self.queue:
             self.queue.remove(key)
         self.skipped.add(key)
+        self.ask_held()
         self.save()
         return self.steps[key]
 
@@ -797,10 +799,13 @@ class Tutorial(StepBook):
         self.look()
 
     def holds_questions(self) -> bool:
-        """Questions wait through the learner's first round (until :attr:`round_done`): the
-        first round is played straight through, and its questions come after it, one after
-        another, as a look back at what it taught (:meth:`StepBook.ask_held`)."""
-        return not self.round_done
+        """Questions wait through the learner's first round (until :attr:`round_done`) and then
+        while a step about what happened (a phase or an event: how the round ended) is still
+        queued: the first round is played straight through, its end is told, and then its
+        questions come, one after another, as a look back at what it taught
+        (:meth:`StepBook.ask_held`). A step about what happened leaves the queue when read,
+        skipped, or filed at the learner's next move."""
+        return not self.round_done or any(k.startswith(("phase:", "event:")) for k in self.queue)
 
     # ------------------------------------------------------------------ what matters now
     def _queue_goal(self) -> None:
@@ -922,7 +927,6 @@ class Tutorial(StepBook):
         if self.first_round is not None and not self.round_done:
             now = round_of(s)
             self.round_done = s.is_terminal() or (now is not None and now != self.first_round)
-        self.ask_held()
         order = {k: i for i, k in enumerate(self.points)}  # met together: in the game's teaching order
         new.sort(key=lambda st: order.get(st.key, len(order)))
         if self.learner_to_move() and "aid" not in self.steps:  # the first own decision: the player aid first
@@ -934,6 +938,7 @@ class Tutorial(StepBook):
         self._within()
         if self.learner_to_move() or s.is_terminal():  # the decision in front of the learner first
             self.settle(self.legal_by_kind(), phase_now(self.game, s))
+        self.ask_held()  # once the first round is over and its end told
         return new
 
     def _within(self) -> None:

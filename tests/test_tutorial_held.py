@@ -1,6 +1,7 @@
 """The first round is played straight through: a question named by a step read during the
 learner's first round is held (``Tutorial.held``), not asked, and the held questions are asked
-after the round, one after another in the order their steps were read (haunted_kit.tutorial,
+after the round, once the steps telling how it ended are read, one after another in the order
+their steps were read (haunted_kit.tutorial,
 ``StepBook.ask_held``). Over every registered game that names a question; the held questions
 are kept in the progress and resumed; a progress from before questions were held (no
 ``held``) resumes with none; a damaged ``held`` is refused by name and left as it is. The
@@ -41,10 +42,18 @@ def test_the_first_rounds_questions_wait_until_it_is_over(game, tmp_path):
     path = tmp_path / "p.json"
     t = Tutorial(game, seed=1, progress=path)
     read = first_round(t)
+    # the round is over; its end is told first: questions wait while a step about what happened is queued
+    while not t.asking and t.current is not None:
+        key = t.current.key
+        q = t.next().question
+        if q and q not in read:
+            read.append(q)
+        if t.asking:   # asked once the last step about what happened is read
+            assert not any(k.startswith(("phase:", "event:")) for k in t.queue), (key, t.queue)
     if not read:                     # a first round too short to meet a step with a question (one decision)
         assert not t.asking and t.held == []
         return
-    # the round is over: the first held question is asked now, the rest wait behind it
+    # the first held question is asked now, the rest wait behind it
     assert t.asking == read[0] and t.held == read[1:]
     kept = json.loads(path.read_text())
     assert kept["asking"] == read[0] and kept["held"] == read[1:]
@@ -62,8 +71,13 @@ def test_the_first_rounds_questions_wait_until_it_is_over(game, tmp_path):
 def test_a_question_of_a_later_round_is_asked_at_once(game):
     t = Tutorial(game, seed=1, progress=False)
     first_round(t)
-    while t.asking:
-        t.leave()
+    for _ in range(100):             # the round's end told, its questions answered: nothing queued
+        while t.asking:
+            t.leave()
+        if t.current is None:
+            break
+        t.next()
+    assert not t.queue and not t.held
     key = next(p.question for p in teach_points(game).values() if p.question)
     t.answers.pop(key, None)         # a step read after the first round, naming a question not answered yet
     t.steps["later"] = Step("later", "Later", "A step of a later round.", "", (), key)

@@ -123,8 +123,8 @@ def test_a_first_time_player_plays_the_tutorial(game, page, voila_server, tmp_pa
 
 def round_one_played(game: str, folder) -> list:
     """A tutorial progress in ``folder`` (where the notebook's kernel keeps it) whose first
-    round was played by reading every step and taking the first legal action: the round is
-    over, so its held questions are asked (the first now). Returns the questions, in order."""
+    round was played by reading every step and taking the first legal action, then the steps
+    telling how it ended: its held questions are asked (the first now). Returns them, in order."""
     t = Tutorial(game, seed=1, progress=folder / PROGRESS_DIR / f"{game}.json")
     for _ in range(300):
         while t.current is not None and not t.round_done:
@@ -132,6 +132,8 @@ def round_one_played(game: str, folder) -> list:
         if t.round_done:
             break
         t.attempt(t.state.legal_actions()[0])
+    while not t.asking and t.current is not None:   # how the round ended is told; then its questions come
+        t.next()
     t.save()
     return [t.asking, *t.held] if t.asking else []
 
@@ -156,9 +158,9 @@ def test_the_first_rounds_questions_come_after_it_in_the_games_place(game, page,
             expect(page.locator(".hk-tutorial .hk-tutorial-question")).to_contain_text(f"{more} more after this one")
             expect(page.locator(".hk-lesson-resume")).to_have_text("Next question")
         answer_in_place(page, srv)
-    # the game is back: the lesson panel and the game's choices in view, the keyboard on the lesson
+    # the game is back: the lesson panel and the game's top in view, the keyboard on the lesson
     expect(page.locator(".hk-tutorial .hk-question-title")).to_have_count(0, timeout=30_000)
-    for sel in (".hk-tutorial .hk-lesson", ".hk-tutorial .hk-do"):
+    for sel in (".hk-tutorial .hk-lesson", ".hk-tutorial .hk-tutorial-game:not(.hk-tutorial-question)"):
         top = page.locator(sel).first.evaluate("e => e.getBoundingClientRect().top")
         assert 0 <= top < 800, (sel, top)
     kept = json.loads(progress.read_text())
