@@ -27,9 +27,9 @@ def setup(state) -> str:
 
 
 def take_material(state) -> str:
-    return ("Send a worker to the Raw Materials Factory to take wood, limestone or marble, at most your income of it "
-            f"this season. For each material, the first player to take it this season may take "
-            f"{state.box.first_taker_extra} extra of it.")
+    return ("A worker at the Raw Materials Factory takes up to your income of one material, "
+            f"+{state.box.first_taker_extra} if you are first to take it this season. The materials are wood, limestone "
+            "and marble.")
 
 
 def place_tile(state) -> str:
@@ -100,8 +100,8 @@ def trade(state) -> str:
 
 
 def leave_market(state) -> str:
-    return (f"{market_visit(state)} You may leave before using every action your visit allows; then the next "
-            "player's turn comes.")
+    return ("Leave the Market when its other actions are of no use to you: the actions left are lost, and the next "
+            f"player's turn comes. {market_visit(state)}")
 
 
 def inn_return(state) -> str:
@@ -167,7 +167,7 @@ TEACH_POINTS = (
     T("kind:Trade", "A Market action", trade, "Market actions", aid=aid_trade),
     T("kind:EndVisit", "Leave the Market", leave_market, "Market actions", aid="stop a Market visit early."),
     T("kind:Pass", "Turns, and passing", "Players act in seat order, one action a turn, until all have passed; "
-      "passing ends your season: no more actions until the next one (kit ruling E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
+      "passing ends your season until the next (kit ruling E1).", TURNS, aid="your season ends: no more actions until the next (kit ruling E1)."),
     T("kind:InnReturn", "Bring a worker back", inn_return, "Market actions", aid=aid_inn),
     T("kind:InnDecline", "Leave workers at the Inn", "You may also leave your workers in the Inn this "
       "season.", "Market actions", aid=None),
