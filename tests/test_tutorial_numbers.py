@@ -98,3 +98,15 @@ def test_haunted_lands_names_what_changes_the_numbers_in_this_game():
     # 2 players: the first and last marker slots are covered, so a skill gives 2 or 1 valor
     w = said("haunted", game.new_game(players=2, seed=1))
     assert "marker slot (2, 1)" in w["kind:learn"] and "valor 2, 1 by slot" in w["aid:Learn a skill"]
+
+
+def test_landmarks_says_placed_gold_stays_when_nobody_leads_twice():
+    """Gold placed on your castle or a developed resource comes back at your next lead (Architects:
+    How To Play, Build; kit ruling L9); the leader's token passes left each turn, so in a game of
+    no more turns than players nobody leads twice and placed gold stays (a newcomer expected it back)."""
+    lm = get_game("landmarks")
+    stays = "nobody leads twice, so gold you place stays where it is"
+    assert stays in said("landmarks", lm.new_game(players=3, seed=1, rounds=3))["kind:Build"]
+    assert stays in said("landmarks", lm.new_game(players=4, seed=1, rounds=2))["kind:Build"]
+    again = said("landmarks", lm.new_game(players=2, seed=1, rounds=3))["kind:Build"]
+    assert stays not in again and again.endswith("comes back from your own castle and resources when you next lead.")

@@ -69,7 +69,9 @@ def paying(state) -> str:
             f"castle gives any one resource; {b.developed_gold} gold on a developed resource gives its resource; "
             f"{b.grounds_gold} gold on any player's Castle Grounds, with a card discarded from your hand, gives any "
             "one resource (gold on another player's Castle Grounds becomes theirs when they next lead). Your gold "
-            "comes back from your own castle and resources when you next lead.")
+            "comes back from your own castle and resources when you next lead"
+            + (f" (in a game of {state.rounds} {ROUND_WORD}s nobody leads twice, so gold you place stays where it is)."
+               if state.rounds <= state.players else "."))
 
 
 def choose_building(state) -> str:
