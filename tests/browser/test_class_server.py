@@ -244,7 +244,12 @@ def test_two_screens_click_at_once_one_decision_applies_the_other_gets_the_reaso
     s.apply_action(hk.EndTurn())
     for screen in (*seats, hot):
         screen.wait_seq(seq + 1)
-    messages = [screen.page.locator(".hk-message").inner_text() for screen in (seats[mover], hot)]
+    # the refusal comes to the later screen after the new position may have: wait for it (bounded)
+    for _ in range(300):
+        messages = [screen.page.locator(".hk-message").inner_text() for screen in (seats[mover], hot)]
+        if any(messages):
+            break
+        hot.page.wait_for_timeout(100)
     expect_text = f"Not allowed: it is P{s.current_player() + 1}'s decision, not P{mover + 1}'s."
     assert sorted(messages) == sorted(["", expect_text]), messages
     assert s.current_player() != mover
