@@ -55,6 +55,7 @@ from .bots import default_agent, seat_bots
 from .events import cite_rulings
 from .exercises import Exercise, ExerciseError
 from .fileio import atomic_write
+from .hexgrid import name_cells
 from .games import default_players, game_module, get_game, load_state
 from .protocol import describe_action, is_integer, sample_chance
 
@@ -147,7 +148,7 @@ class TeachPoint:
     def say(self, state) -> str:
         """The point's text at ``state`` (a position of its game): ``text(state)`` when the
         text is a function (its numbers read from ``state.box``), else the text itself."""
-        return self.text(state) if callable(self.text) else self.text
+        return name_cells(self.text(state) if callable(self.text) else self.text)  # cells as the boards write them
 
     def section_at(self, state) -> str:
         """The rule's section at ``state``: ``where(state)`` when the point has one (and it
@@ -168,6 +169,14 @@ class TeachPoint:
         return self.aid(state) if callable(self.aid) else self.aid
 
 
+def end_sentence(text: str) -> str:
+    """``text`` ending as a sentence does (a full stop added when it ends without ``.``, ``!``
+    or ``?``; a section cited in brackets after the sentence's words counts as its end):
+    ``"Not here (rules: Build)"`` -> ``"Not here (rules: Build)."``."""
+    text = text.rstrip()
+    return text if not text or text[-1] in ".!?" else text + "."
+
+
 @dataclass
 class Step:
     """A step of the lesson: ``key`` (see the module doc), ``title``, ``text`` (what to read
@@ -184,6 +193,13 @@ class Step:
     choices: tuple = ()
     question: str = ""
     lines: tuple = ()
+
+    def __post_init__(self):
+        # every sentence of a step names cells as the boards do (``cell 1,-2``, never ``(1, -2)``),
+        # whatever composed it: a kind's words, a refusal, an event
+        self.text = name_cells(self.text)
+        self.choices = tuple(name_cells(c) for c in self.choices)
+        self.lines = tuple((a, name_cells(b)) for a, b in self.lines)
 
     def as_dict(self) -> dict:
         return {"key": self.key, "title": self.title, "text": self.text, "section": self.section,
@@ -991,7 +1007,8 @@ class Tutorial(StepBook):
         message line."""
         first = "refusal" not in self.steps
         st = Step("refusal", "When a move is not allowed",
-                  f"{said} Every refusal gives the rule and its section; nothing changed, so choose again.", section)
+                  f"{end_sentence(said)} Every refusal gives the rule and its section; nothing changed, "
+                  "so choose again.", section)
         self.steps["refusal"] = st
         if first:
             self.queue.insert(0, "refusal")

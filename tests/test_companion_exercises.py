@@ -125,7 +125,7 @@ def test_the_rule_names_the_engines_reason_for_a_wrong_slot():
     assert said == (
         "That is not the right set of choices. Expand the lands: a tile costs its price in gold; your first tile must "
         "lie over the shared lower area, every later one must connect to a tile of your estate. "
-        + "".join(f"Slot {c}: refused, cell {c} does not touch P3's estate (cell 0,2): a tile after the first has to "
+        + "".join(f"Slot {c}: refused, slot {c} does not touch P3's estate (slot 0,2): a tile after the first has to "
                   "touch one that already carries your marker (estate rules: Expand the lands). " for c in ("-2,1", "0,-2", "1,0"))
         + "Check each option you did not tick against the same rule.")
     # the first wrong try: what to check and the section, neither which nor how many slots are right

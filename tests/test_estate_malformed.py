@@ -86,7 +86,7 @@ def test_lists_read_as_tuples_where_a_pair_is_asked_and_other_lists_are_named():
     refused naming the field, and the position is unchanged."""
     s = position(2, hand={0: {"gold": 5, "wood": 2, "marble": 1}}, lands={(0, 2): ("forest", [0])})
     assert s.why_not(Join([0, 2])) == s.why_not(Join((0, 2)))
-    assert s.why_not(Join([0, 2])).text == "the tile at cell 0,2 is P1's own; each tile holds one marker per player"
+    assert s.why_not(Join([0, 2])).text == "the tile at slot 0,2 is P1's own; each tile holds one marker per player"
     before = position_of(s)
     for bad, field in ((TakeMaterial(["wood"], 1), "TakeMaterial.material"), (TakeGold([1]), "TakeGold.amount"),
                        (PlaceTile(["forest"], (1, 1)), "PlaceTile.tile")):

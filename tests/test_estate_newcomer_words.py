@@ -31,7 +31,7 @@ def test_the_join_fee_says_whose_markers_count():
     s = position(3, hand={0: {"gold": 5}}, lands={(0, 2): ("tax_land", [1, 2])})
     s.apply_action(Join((0, 2)))
     paid = next(e for e in s.log if e.kind == "fee_paid")
-    assert name_cells(paid.text) == ("P1 pays P2 2 gold to join the land at cell 0,2: 2 markers already on it, 1 gold each, 3 at most "
+    assert name_cells(paid.text) == ("P1 pays P2 2 gold to join the land at slot 0,2: 2 markers already on it, 1 gold each, 3 at most "
                          "(kit ruling E16).")
     assert s.hand[0]["gold"] == 3 and s.hand[1]["gold"] == 2
     for key in ("kind:Join", "event:joined"):

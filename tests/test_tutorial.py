@@ -17,6 +17,7 @@ from html import escape
 
 import pytest
 
+from haunted_kit.hexgrid import name_cells
 from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, board_kinds, choices_where, choosing_words, kind_of,
@@ -215,10 +216,10 @@ def test_a_taught_event_is_introduced_when_it_first_happens_and_hidden_events_ne
             phased = str(e.phase) in points and f"phase:{e.phase}" not in teach_points(game)
             name = str(e.phase) if phased and str(e.phase) not in seen else e.kind
             if name in points and name not in seen:
-                seen[name] = e.text
+                seen[name] = name_cells(e.text)  # a step writes cells as the boards do
                 st = t.steps.get(f"event:{name}")
-                assert st is not None and (st.text.endswith(f"Just now: {e.text}") if e.player == LEARNER
-                                           else st.text.endswith(f"{MEANWHILE}: {e.text}")), name
+                assert st is not None and (st.text.endswith(f"Just now: {seen[name]}") if e.player == LEARNER
+                                           else st.text.endswith(f"{MEANWHILE}: {seen[name]}")), name
     if points:
         assert seen, "a played game met none of the events the game teaches"
     hidden = [e.text for e, v in zip(t.state.log, vis.log_for(t.state.log, LEARNER))

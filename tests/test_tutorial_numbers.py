@@ -97,7 +97,7 @@ def test_haunted_lands_names_what_changes_the_numbers_in_this_game():
         in w["kind:choose_quest"]
     # 2 players: the first and last marker slots are covered, so a skill gives 2 or 1 valor
     w = said("haunted", game.new_game(players=2, seed=1))
-    assert "marker slot (2, 1)" in w["kind:learn"] and "valor 2, 1 by slot" in w["aid:Learn a skill"]
+    assert "marker slot (valor 2, 1, left to right)" in w["kind:learn"] and "valor 2, 1 by slot" in w["aid:Learn a skill"]
 
 
 def test_landmarks_says_placed_gold_stays_when_nobody_leads_twice():

@@ -12,6 +12,20 @@ from .. import hexgrid
 
 
 @lru_cache(maxsize=16)
+def slot_name(slot) -> str:
+    """A land slot in words as the land board writes it: ``(0, 2)`` -> ``"slot 0,2"``."""
+    return f"slot {hexgrid.cell_name(slot)}"
+
+
+def slots_named(slots) -> str:
+    """Several slots as the board writes them: ``[(-2, 2), (0, 2)]`` -> ``"slots -2,2; 0,2"``
+    (one: ``"slot 0,2"``; none: ``"no slot"``)."""
+    slots = list(slots)
+    if not slots:
+        return "no slot"
+    return f"slot{'s' if len(slots) != 1 else ''} " + "; ".join(hexgrid.cell_name(x) for x in slots)
+
+
 def _land_graph(slots: tuple) -> nx.Graph:
     g = nx.Graph()
     g.add_nodes_from(slots)

@@ -9,8 +9,9 @@ decides (``docs/RULINGS.md``, section "Estate and Market").
 from __future__ import annotations
 
 from ..events import Event
+from ..hexgrid import cell_name
 from ..protocol import Refusal, is_integer
-from .board import board_tables, estate_connected, land_graph, slots_of  # noqa: F401  (the one connection rule)
+from .board import board_tables, estate_connected, land_graph, slot_name, slots_named, slots_of  # noqa: F401  (the one connection rule)
 from .actions import Trade, amounts_text as _amounts
 
 SOURCE = "estate rules"
@@ -44,24 +45,24 @@ def refuse_marker(s, p: int, slot) -> Refusal | None:
     lower area, later ones connected to the estate. Costs are checked by the caller."""
     box = s.config.box
     if slot not in box.slots:
-        return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
+        return refusal(f"the land board has no slot {cell_name(slot)}", LANDS)
     land = s.lands.get(slot)
     if land is not None and p in land["markers"]:
-        return refusal(f"{P(p)} already has a marker on the tile at {tuple(slot)}; each tile holds one marker per player", LANDS)
+        return refusal(f"{P(p)} already has a marker on the tile at {slot_name(slot)}; each tile holds one marker per player", LANDS)
     mine = estate_of(s, p)
     if not mine:
         if slot not in box.lower_area:
             return refusal(lambda: f"{P(p)}'s first tile must lie over the shared lower area "
-                                   f"({', '.join(str(x) for x in box.lower_area)}), not on {tuple(slot)}", LANDS)
+                                   f"({slots_named(box.lower_area)}), not on {slot_name(slot)}", LANDS)
         return None
     g = land_graph(box)
     if not any(g.has_edge(slot, m) for m in mine):
-        return refusal(lambda: f"{tuple(slot)} does not touch {P(p)}'s estate ({', '.join(str(x) for x in mine)}): "
+        return refusal(lambda: f"{slot_name(slot)} does not touch {P(p)}'s estate ({slots_named(mine)}): "
                                "a tile after the first has to touch one that already carries your marker", LANDS)
     # a slot touching a connected estate keeps it one connected group (the "group"
     # reading needs no more); the "line" reading asks the graph
     if s.config.connection != "group" and not estate_connected(box, mine + [slot], s.config.connection):
-        return refusal(f"with {tuple(slot)} {P(p)}'s markers would not form a continuous line "
+        return refusal(f"with {slot_name(slot)} {P(p)}'s markers would not form a continuous line "
                        "(the 'line' reading, ruling E6)", LANDS)
     return None
 
@@ -102,7 +103,7 @@ def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
     if tile not in s.display:
         return refusal(f"no {tile.replace('_', ' ')} is face up in the display ({', '.join(s.display) or 'empty'})", LANDS)
     if slot in s.lands:
-        return refusal(f"slot {tuple(slot)} already holds a tile; join it instead", LANDS)
+        return refusal(f"{slot_name(slot)} already holds a tile; join it instead", LANDS)
     why = refuse_marker(s, p, slot)
     if why is not None:
         return why
@@ -120,12 +121,12 @@ def refuse_join(s, p: int, slot) -> Refusal | None:
     :func:`refuse_marble_quarry` and the join fee in gold (:func:`join_fee`). ``None`` or
     the :class:`Refusal` (estate rules, "Expand the lands")."""
     if slot not in s.config.box.slots:
-        return refusal(f"{tuple(slot)} is not a slot of the land board", LANDS)
+        return refusal(f"the land board has no slot {cell_name(slot)}", LANDS)
     land = s.lands.get(slot)
     if land is None:
-        return refusal(f"slot {tuple(slot)} holds no tile to join", LANDS)
+        return refusal(f"{slot_name(slot)} holds no tile to join", LANDS)
     if land["owner"] == p and p in land["markers"]:
-        return refusal(f"the tile at {tuple(slot)} is {P(p)}'s own; each tile holds one marker per player", LANDS)
+        return refusal(f"the tile at {slot_name(slot)} is {P(p)}'s own; each tile holds one marker per player", LANDS)
     why = refuse_marker(s, p, slot)
     if why is not None:
         return why
@@ -462,14 +463,14 @@ def raise_income(s, p: int, slot, times: int = 1) -> None:
     for _ in range(times):
         if t.spaces and len(land["raised"]) >= t.spaces:
             if log:
-                emit(s, "no_raise", p, f"Both spaces of the {t.word} at {slot} are taken: {P(p)}'s income does not rise.",
+                emit(s, "no_raise", p, f"Both spaces of the {t.word} at {slot_name(slot)} are taken: {P(p)}'s income does not rise.",
                      slot)
             return
         land["raised"].append(p)
         s.income[p][t.raises] += t.amount
         if log:
             emit(s, "income_raised", p, f"{P(p)}'s {t.raises} income rises by {t.amount} to {s.income[p][t.raises]} "
-                                        f"({t.word} at {slot}).", slot, income={t.raises: t.amount})
+                                        f"({t.word} at {slot_name(slot)}).", slot, income={t.raises: t.amount})
 
 
 def do_take(s, p: int, material: str, amount: int) -> None:
@@ -545,7 +546,7 @@ def do_place(s, p: int, tile: str, slot) -> bool:
     s.lands[slot] = {"tile": tile, "owner": p, "markers": [p], "raised": []}
     _marker_put(s, p, slot, True)
     if log:
-        emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot} with a marker.", slot, tile=tile)
+        emit(s, "tile_placed", p, f"{P(p)} places the {tile.replace('_', ' ')} on {slot_name(slot)} with a marker.", slot, tile=tile)
     t = box.tiles[tile]
     both = config.marble_field == "single" and t.spaces > 1
     raise_income(s, p, slot, t.spaces if both else 1)
@@ -554,7 +555,7 @@ def do_place(s, p: int, tile: str, slot) -> bool:
     if slot in box.white_dotted:
         s.tokens[p] += 1
         if log:
-            emit(s, "condition_token", p, f"{slot} is a white-dotted outer land: {P(p)} takes a Market-condition token "
+            emit(s, "condition_token", p, f"{slot_name(slot).capitalize()} is a white-dotted outer land: {P(p)} takes a Market-condition token "
                                           f"({s.tokens[p]} held) and removes another tile from the game.", slot)
         return bool(s.display)
     return False
@@ -573,11 +574,11 @@ def do_join(s, p: int, slot) -> None:
     if fee:
         if log:
             n = len(land["markers"])
-            gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot}: "
+            gain(s, p, "gold", -fee, "fee_paid", f"{P(p)} pays {P(owner)} {fee} gold to join the land at {slot_name(slot)}: "
                                                  f"{n} marker{'s' if n != 1 else ''} already on it, "
                                                  f"{box.join_fee_per_marker} gold each, {box.join_fee_cap} at most "
                                                  "(kit ruling E16).", slot, to=owner)
-            gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot}.",
+            gain(s, owner, "gold", fee, "fee_received", f"{P(owner)} receives {fee} gold from {P(p)} for the land at {slot_name(slot)}.",
                  slot, payer=p)
         else:
             hand = s.hand
@@ -586,7 +587,7 @@ def do_join(s, p: int, slot) -> None:
     land["markers"].append(p)
     _marker_put(s, p, slot, False)
     if log:
-        emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot}.", slot)
+        emit(s, "joined", p, f"{P(p)} puts a marker on {P(owner)}'s {land['tile'].replace('_', ' ')} at {slot_name(slot)}.", slot)
     raise_income(s, p, slot)
     if s.config.improvement == "adjacent":
         _adjacent_raises(s, p, slot)

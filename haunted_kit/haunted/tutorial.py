@@ -164,7 +164,7 @@ def train(state) -> str:
 def learn(state) -> str:
     return (f"Only in {_places(state, 'train_and_learn')}: pay a skill card's resources to learn it ("
             f"{skill_words(state)}); its property works at once and you gain the valor of the leftmost free marker "
-            f"slot ({slot_valor(state)}). No skill twice.{kalena_skill(state)}")
+            f"slot (valor {slot_valor(state)}, left to right). No skill twice.{kalena_skill(state)}")
 
 
 def quest_times(state) -> str:
