@@ -366,8 +366,10 @@ def aid_step(game, state, points: dict | None = None) -> Step:
     for kind in kinds:
         if kind not in named:
             lines.append((words(kind).capitalize(), "taught when you first may take it."))
-    return Step("aid", AID_TITLE, "Every kind of decision, to plan ahead; each is taught when you may first take "
-                "it. 'Player aid and goal' shows this list again.",
+    # the lead names every kind (a newcomer looked for the list and found it folded behind "More")
+    listed = "; ".join(title for title, _line in lines)
+    return Step("aid", AID_TITLE, f"The kinds of decision: {listed}. Each is taught when you may first take it; the "
+                "list below says what each does, to plan ahead. 'Player aid and goal' shows it again.",
                 "", (), "", tuple(lines))
 
 
