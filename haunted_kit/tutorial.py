@@ -286,9 +286,17 @@ def board_kinds(game) -> frozenset:
     return frozenset(map(str, getattr(_module(game, "tutorial"), "BOARD_KINDS", None) or ()))
 
 
+def button_kinds(game) -> frozenset:
+    """The decision kinds of :func:`board_kinds` whose choices ``game``'s play view also
+    lists as buttons under "Your choices" (its ``tutorial`` module's ``BUTTON_KINDS``): what
+    the sensor's own cell allows, say. Empty for a game that declares none."""
+    return frozenset(map(str, getattr(_module(game, "tutorial"), "BUTTON_KINDS", None) or ()))
+
+
 #: where a decision kind's choices are, said at the end of its step (:func:`choices_where`)
 ON_BOARD = "lit on the board: click {one} there"
 AS_BUTTONS = "{a} under 'Your choices'"
+BOTH = "{a} under 'Your choices', or a click on {its} lit cell"
 
 
 def choices_where(game, kind: str | None = None, n: int = 2) -> str:
@@ -296,9 +304,13 @@ def choices_where(game, kind: str | None = None, n: int = 2) -> str:
     ``"lit on the board: click one there"`` when the game's board lights that kind's choices
     (:func:`board_kinds`; ``kind`` ``None``: any of them), else ``"buttons under 'Your
     choices'"`` (a choice with no place on the board, such as passing; every play view and seat
-    page heads its choices so); ``"... click it there"``, ``"a button ..."`` for one. The
+    page heads its choices so); for a kind both lit and listed (:func:`button_kinds`),
+    ``"buttons under 'Your choices', or a click on a lit cell"``; ``"... click it there"``,
+    ``"a button ..."`` for one. The
     lesson panel names them after the sentence saying so."""
     lit = board_kinds(game)
+    if kind is not None and kind in lit and kind in button_kinds(game):
+        return BOTH.format(a="a button" if n == 1 else "buttons", its="its" if n == 1 else "a")
     if kind in lit if kind is not None else lit:
         return ON_BOARD.format(one="it" if n == 1 else "one")
     return AS_BUTTONS.format(a="a button" if n == 1 else "buttons")

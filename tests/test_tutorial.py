@@ -20,7 +20,7 @@ import pytest
 from haunted_kit.hexgrid import name_cells
 from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action
-from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, board_kinds, choices_where, choosing_words, kind_of,
+from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, board_kinds, button_kinds, choices_where, choosing_words, kind_of,
                                   MEANWHILE, phase_now, round_word, step_parts, teach_points)
 from haunted_kit.widgets import capture_errors
 from haunted_kit.widgets.tutorial import TutorialView
@@ -270,8 +270,9 @@ def test_choices_are_said_to_be_lit_on_the_board_only_for_the_kinds_the_board_li
     declared board kinds, each a kind of the game); every other kind's choices are "listed
     below" as buttons under "Your choices". Over a first round played, every kind step met reads so."""
     g = get_game(game)
-    lit = board_kinds(g)
+    lit, listed = board_kinds(g), button_kinds(g)
     assert lit <= set(getattr(g, "action_types", None) or {}), sorted(lit)
+    assert listed <= lit, sorted(listed - lit)   # a kind also listed as buttons is one the board lights
     assert choices_where(g, None) == ("lit on the board: click one there" if lit else "buttons under 'Your choices'")
     assert choices_where(g, None, 1) == ("lit on the board: click it there" if lit else "a button under 'Your choices'")
     t = Tutorial(game, seed=1, progress=False)
@@ -279,9 +280,12 @@ def test_choices_are_said_to_be_lit_on_the_board_only_for_the_kinds_the_board_li
     kinds = [k for k in t.steps if k.startswith("kind:")]
     assert kinds
     for key in kinds:
-        on_board = re.search(r"\(lit on the board: click (one|it) there\)", t.steps[key].text) is not None
-        assert on_board == (key[5:] in lit), (key, t.steps[key].text)
-        assert on_board or re.search(r"\((a button|buttons) under 'Your choices'\)", t.steps[key].text), t.steps[key].text
+        text = t.steps[key].text
+        on_board = re.search(r"\(lit on the board: click (one|it) there\)", text) is not None
+        both = re.search(r"\((a button|buttons) under 'Your choices', or a click on (its|a) lit cell\)", text) is not None
+        assert on_board == (key[5:] in lit - listed), (key, text)
+        assert both == (key[5:] in listed), (key, text)
+        assert on_board or both or re.search(r"\((a button|buttons) under 'Your choices'\)", text), text
 
 
 def test_a_teach_point_with_a_bad_key_is_refused():

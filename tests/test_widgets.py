@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from haunted_kit.render.style import name_cells
+from haunted_kit.protocol import describe_action
 from ipycanvas import canvas as ipc
 
 from haunted_kit.haunted.flow import ResourceChoice
@@ -266,6 +267,27 @@ def test_several_candidates_on_a_cell_are_offered_as_buttons():
     view.click_cell((2, 1))  # the adjacent lake: no extraction token is left
     assert view.message.startswith("Nothing you can do on lake cell 2,1")  # cells named as the board writes them
     assert str(view.state.why_not(A.Extract((2, 1), "water"))) in view.message
+
+
+def test_what_the_sensors_cell_allows_is_a_button_without_a_click_on_the_cell():
+    # a newcomer standing on a plain with a ghost saw End turn, Train and Learn, and no way to
+    # extract or contact but clicking the cell under their own sensor
+    s = on_cell(at_turns(), 0, (3, 1))  # plain next to the lake (2, 1)
+    s.ghosts[s.field.index[(3, 1)]] = 1   # a ghost on the sensor's cell
+    s._legal = None
+    view = PlayView(s)
+    legal = view.state.legal_actions()
+    expected = [a for a in legal if isinstance(a, (A.Extract, A.Build, A.Contact))]
+    assert A.Extract((3, 1), "food") in expected and A.Contact() in expected   # the rules allow these here
+    assert view._choice_actions == expected
+    assert [b.description for b in view.choices.children] == [name_cells(describe_action(a, view.state)) for a in expected]
+    assert not any(isinstance(a, (A.Explore, A.EndTurn)) for a in view._choice_actions)  # explore stays on the board
+    before = view.state.resource(0, "food")
+    next(b for b in view.choices.children if "extract food" in b.description).click()
+    assert view.state.resource(0, "food") == before + 1
+    # the extraction token is spent: no extraction is offered any more, the contact still is
+    assert not any(isinstance(a, A.Extract) for a in view._choice_actions)
+    assert A.Contact() in view._choice_actions
 
 
 def test_an_illegal_click_shows_the_engines_reason():

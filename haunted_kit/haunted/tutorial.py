@@ -333,6 +333,9 @@ def aid_quest(s):
 #: the decision kinds whose choices the play view lights on the field (a cell each, ``widgets.play.action_cell``);
 #: the tutorial says "lit on the board" for these only (:func:`haunted_kit.tutorial.choices_where`)
 BOARD_KINDS = ("place_ghost", "explore", "extract", "build", "contact")
+#: of those, the kinds the play view also lists as buttons (what the sensor's own cell allows;
+#: :data:`haunted_kit.haunted.widgets.play.SENSOR_ACTIONS` is read from here)
+BUTTON_KINDS = ("extract", "build", "contact")
 
 TEACH_POINTS = (
     T("goal", "What you play for", goal, "Final Scoring"),

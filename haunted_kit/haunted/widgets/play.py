@@ -36,6 +36,7 @@ import ipywidgets as W
 
 from .. import actions as A
 from .. import rules as R
+from ..tutorial import BUTTON_KINDS
 from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
@@ -66,6 +67,11 @@ def action_cell(state, action):
         if p is not None:
             return state.field.cells[state.sensor[p]]
     return None
+
+
+#: the turn's decisions made where the sensor stands (or on a lake next to it): offered as buttons
+#: under "Your choices" as well as by a click on their cell (the kinds the tutorial declares so)
+SENSOR_ACTIONS = tuple(A.ACTION_TYPES[k] for k in BUTTON_KINDS)
 
 
 def candidates_for_cell(state, cell) -> list:
@@ -317,7 +323,9 @@ class PlayView(ErrorReporting, W.VBox):
         if human is not None and s.pending and s.pending[-1].kind != "ghosts":
             self._set_choices(legal)
         elif not self.candidates:
-            self._set_choices([])
+            # in a turn, what the sensor's own position allows (extract, build, contact) is a button
+            # too: a newcomer did not think of clicking the cell their sensor stands on
+            self._set_choices([a for a in legal if isinstance(a, SENSOR_ACTIONS)] if in_turn else [])
         if in_turn:
             ctx = R.ctx_of(s)
             for t, (name, b) in enumerate(zip(box.tracks, self.train_buttons)):
