@@ -567,6 +567,22 @@ class StepBook:
         self.save()
         return st
 
+    def did(self, kinds) -> Step | None:
+        """The learner just made decisions of ``kinds`` (kind names, :func:`kind_of`): when the
+        step to read now is the step of one of them and the panel has shown it, doing it counts
+        as reading it (:meth:`next`: it leaves the queue, its question is asked or held), so the
+        steps of what is new come forward instead of waiting behind what was just done.
+        Returns that step, or ``None``."""
+        st = self.current
+        if st is not None and st.key.startswith("kind:") and st.key[5:] in set(kinds) and self.was_shown(st.key):
+            return self.next()
+        return None
+
+    def was_shown(self, key: str) -> bool:
+        """Whether the learner's panel has shown step ``key`` as the one to read (a seat page
+        always shows the current step: ``True``)."""
+        return True
+
     def skip(self, key: str | None = None) -> Step | None:
         """Skip step ``key`` (default: the current one) without reading it; its question is
         not asked. A skipped step can be replayed."""
@@ -891,6 +907,9 @@ class Tutorial(StepBook):
         return Step(key, st.title, st.text.replace(f" {JUST_NOW}:", " When it came up:"), st.section, st.choices,
                     st.question)
 
+    def was_shown(self, key: str) -> bool:
+        return key in self.displayed
+
     def file_shown(self) -> list:
         """The learner made a move: each queued step about something that happened (a phase, an
         event, a refused move) that the panel has shown (:attr:`displayed`) and the learner left
@@ -1003,6 +1022,7 @@ class Tutorial(StepBook):
         self.state.apply_action(action)
         self.decisions += 1
         self.file_shown()
+        self.did({kind_of(self.game, action)})
         self.bots_play()
         self.look()
         self.save()
@@ -1049,10 +1069,11 @@ class Tutorial(StepBook):
         progress is written when a step is new, the learner is to move or the game is over
         (not after every bot decision: a haunted save is about 66 kB, 11 ms)."""
         self.state = state
-        decisions = sum(1 for e in state.history() if not e.chance and e.player == LEARNER)
-        if decisions > self.decisions:  # the learner moved: what the panel showed of the past is filed
+        mine = [e.action for e in state.history() if not e.chance and e.player == LEARNER]
+        if len(mine) > self.decisions:  # the learner moved: what the panel showed of the past is filed
             self.file_shown()
-        self.decisions = decisions
+            self.did({kind_of(self.game, a) for a in mine[self.decisions:]})
+        self.decisions = len(mine)
         new = self.look()
         if new or self.learner_to_move() or state.is_terminal():  # not at every bot decision: once they are done
             self.save()
@@ -1218,6 +1239,7 @@ class SeatTutorial(StepBook):
         self._init_book(game, seed, taken)
         self.seat = seat
         self._save = save
+        self._decided = None  # the seat's decisions counted at the last follow (None: not followed yet)
 
     def save(self) -> None:
         if self._save is not None:
@@ -1228,6 +1250,11 @@ class SeatTutorial(StepBook):
         (:func:`seat_lesson`) and, when the seat is to move, put its decision's kinds first
         (:meth:`StepBook.settle`); returns the steps new now (the progress is kept when the
         steps or their order changed)."""
+        mine = [e.action for e in state.history() if not e.chance and e.player == self.seat]
+        done = mine[self._decided:] if self._decided is not None else []
+        self._decided = len(mine)
+        if done:  # the step of what the seat just did counts as read
+            self.did({kind_of(self.game, a) for a in done})
         new = self.meet(seat_lesson(self.game, state, self.seat))
         before = list(self.queue)
         if not state.is_terminal() and state.current_player() == self.seat:  # its decision's kinds first

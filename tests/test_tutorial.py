@@ -19,7 +19,7 @@ import pytest
 
 from haunted_kit.hexgrid import name_cells
 from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
-from haunted_kit.protocol import RandomAgent, describe_action
+from haunted_kit.protocol import RandomAgent, describe_action, sample_chance
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, board_kinds, button_kinds, choices_where, choosing_words, kind_of,
                                   MEANWHILE, phase_now, round_word, step_parts, teach_points)
 from haunted_kit.widgets import capture_errors
@@ -643,3 +643,74 @@ def test_a_right_answer_is_told_why_as_a_wrong_one_is(game):
     w = ExerciseWidget(exercises.make(next(iter(exercises)), 1))
     w.submit(w.ex.right_response())
     assert "Right!" in w.feedback.value and escape(w.ex.right_text()) in w.feedback.value
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_doing_what_the_shown_step_teaches_reads_it_and_what_is_new_comes_forward(game):
+    """A newcomer explored twice with the Explore step still on the panel and three steps
+    queued behind it, the Contact step they needed last. Doing the kind of the step shown
+    counts as reading it; a kind step never shown is not read by doing (it was not taught)."""
+    t = Tutorial(game, seed=1, progress=False)
+    bot = RandomAgent(2)
+    for _ in range(ROUND_BOUND):   # the learner's decisions until one is of the kind of the step shown
+        while t.current is not None and not t.current.key.startswith("kind:"):
+            t.next()
+        if t.asking:
+            t.answered("right")
+        st = t.shown()   # the panel shows it
+        if st is None:   # nothing to read: the learner plays on
+            assert t.attempt(bot.act(t.state.copy())) is None
+            continue
+        assert st.key.startswith("kind:"), st
+        kind = st.key[5:]
+        same = [a for a in t.state.legal_actions() if kind_of(t.game, a) == kind]
+        assert same, kind   # a kind step is queued only while its kind is legal
+        behind = [k for k in t.queue[1:] if k.startswith("kind:")]
+        assert t.attempt(same[0]) is None
+        assert st.key in t.read and st.key not in t.queue, (st.key, t.queue)
+        if behind:   # what waited behind it comes forward
+            break
+    else:
+        pytest.fail("no step queued behind a kind's step in the learner's first decisions")
+    # not shown: not read by doing
+    t2 = Tutorial(game, seed=1, progress=False)
+    while t2.current is not None and not t2.current.key.startswith("kind:"):
+        t2.next()
+    key = t2.current.key
+    a = next(a for a in t2.state.legal_actions() if kind_of(t2.game, a) == key[5:])
+    assert key not in t2.displayed and t2.attempt(a) is None
+    assert key not in t2.read
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_doing_what_its_step_teaches_reads_it(game):
+    """The classroom seat's lesson follows the same rule: the seat's step shown now, of the
+    kind the seat then decides, is read by the decision; a follow with no new decision of
+    the seat reads nothing."""
+    from haunted_kit.tutorial import SeatTutorial
+    g = get_game(game)
+    s = g.new_game(players=default_players(g), seed=3)
+    bot = RandomAgent(4)
+    seat = None
+    for _ in range(ROUND_BOUND * 4):
+        while s.is_chance_node():
+            s.apply_chance(sample_chance(s, 1))
+        if s.is_terminal():
+            break
+        p = s.current_player()
+        if seat is None:
+            seat = SeatTutorial(g, p, seed=3)
+        seat.follow(s)
+        if p == seat.seat:
+            while seat.current is not None and not seat.current.key.startswith("kind:"):
+                seat.next()
+            st = seat.current
+            if st is not None:
+                assert seat.follow(s) == [] and st.key in seat.queue   # no decision of the seat: nothing read
+                a = next(a for a in s.legal_actions() if kind_of(g, a) == st.key[5:])
+                s.apply_action(a)
+                seat.follow(s)
+                assert st.key in seat.read and st.key not in seat.queue
+                return
+        s.apply_action(bot.act(s.copy()))
+    pytest.fail("the seat never had a decision kind's step to read")
