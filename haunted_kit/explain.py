@@ -413,7 +413,7 @@ def what_is(entries, texts, where: str = "", words: str = "") -> str:
         ``"What is this? Cell 2,-1: forest. F: forest cell; ... (rule: ...)."``: the spot,
         then each entry explaining a drawn code there (:meth:`KeyEntry.sentence`, its rule
         section and its value in the box in play), each once; a spot with no code the key
-        explains says so.
+        explains is named with the game's words about it alone.
     """
     explain = _Explainer(entries)
     found: list[KeyEntry] = [e for name, e in explain.names if words and _name_pattern(name).search(words)]
@@ -425,7 +425,7 @@ def what_is(entries, texts, where: str = "", words: str = "") -> str:
     head = where[:1].upper() + where[1:] if where else "Here"
     head = f"What is this? {head}" + (f": {words.rstrip('.')}." if words else ".")
     if not found:
-        return f"{head} No code of the key is drawn there."
+        return head
     return f"{head} " + " ".join(e.sentence() for e in found)
 
 

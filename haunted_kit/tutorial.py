@@ -578,6 +578,11 @@ class StepBook:
             return self.next()
         return None
 
+    def no_decision_yet(self) -> bool:
+        """Whether the learner has made no decision yet (the phases over by then, such as the
+        setting up, are read before the first decision's kinds, :meth:`settle`)."""
+        return False
+
     def was_shown(self, key: str) -> bool:
         """Whether the learner's panel has shown step ``key`` as the one to read (a seat page
         always shows the current step: ``True``)."""
@@ -628,7 +633,8 @@ class StepBook:
         """Put what matters for the decision in front of the learner first (called when the
         learner is to move; ``legal``: the decision kinds legal for them now, ``phase_now``:
         the phase the game is in, or ``None``). The queue becomes: the goal, the player aid
-        and a refusal; then the steps of the kinds legal now (a kind step met earlier but
+        and a refusal; before the learner's first decision, the phases over by then (the
+        setting up, a deal: :meth:`no_decision_yet`); then the steps of the kinds legal now (a kind step met earlier but
         left unread because its kind stopped being legal comes back); then the step of the
         phase the game is in; then the rest (what happened while the bots played). A queued
         kind step whose kind is not legal now leaves the queue unread (it is not a choice
@@ -640,9 +646,13 @@ class StepBook:
                 self.queue.append(key)
         self.queue = [k for k in self.queue if not k.startswith("kind:") or k[5:] in legal]
 
+        before_first = self.no_decision_yet()
+
         def rank(key):
             if key in ("goal", "aid", "refusal"):
                 return 0
+            if before_first and key.startswith("phase:") and key != f"phase:{phase_now}":
+                return 0.5   # the setting up or deal before the learner's first decision: the context, first
             if key.startswith("kind:"):
                 return 1
             return 2 if phase_now is not None and key == f"phase:{phase_now}" else 3
@@ -909,6 +919,9 @@ class Tutorial(StepBook):
 
     def was_shown(self, key: str) -> bool:
         return key in self.displayed
+
+    def no_decision_yet(self) -> bool:
+        return self.decisions == 0
 
     def file_shown(self) -> list:
         """The learner made a move: each queued step about something that happened (a phase, an
@@ -1244,6 +1257,9 @@ class SeatTutorial(StepBook):
     def save(self) -> None:
         if self._save is not None:
             self._save(self.progress())
+
+    def no_decision_yet(self) -> bool:
+        return not self._decided
 
     def follow(self, state) -> list:
         """Meet what ``state`` (the table's position) brings the seat for the first time

@@ -341,7 +341,11 @@ def test_landmarks_an_acquisition_is_a_button_even_when_many_builds_are_open():
 
 def test_landmarks_a_tap_on_the_panel_says_where_the_choices_are():
     v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
-    assert v.panel_tapped() == "The panel only shows the villages and hands: choose with the buttons under 'Your choices'."
+    # the leader taps (a landmark, say): where the choices are and the engine's reason no landmark is theirs now
+    assert v.panel_tapped() == ("The board is a picture, not a control: you lead now, so choose an action under "
+                                "'Your choices'. No landmark can be taken now: P1 leads this turn; only the other "
+                                "players may follow or acquire a landmark (landmarks rules: Landmarks: How To Play, "
+                                "Take One Action).")
     assert v.attempt(Lead("build"))
     assert v.panel_tapped().endswith("choose a card to build first (the Build buttons).")
     assert v.message == v.panel_tapped()

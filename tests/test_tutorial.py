@@ -108,15 +108,18 @@ def test_steps_follow_what_the_player_does(game, tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_steps_met_together_come_in_the_games_teaching_order(game):
-    """Met together at the first decision: the goal, the aid, the kinds legal now, the phase
-    the game is in, then the rest (what came before); within each, the game's teaching order."""
+    """Met together at the first decision: the goal, the aid, the phases over by then (the
+    setting up: the context), the kinds legal now, the phase the game is in, then the rest;
+    within each, the game's teaching order."""
     t = Tutorial(game, seed=1, progress=False)
     order = list(teach_points(game))
     legal = {f"kind:{k}" for k in t.legal_by_kind()}
     now = f"phase:{phase_now(t.game, t.state)}"
     assert t.queue[:2] == ["goal", "aid"] and {k for k in t.queue if k.startswith("kind:")} == legal
-    groups = [[k for k in t.queue if k in legal], [k for k in t.queue if k == now],
-              [k for k in t.queue[2:] if k not in legal and k != now]]
+    past = [k for k in t.queue if k.startswith("phase:") and k != now]
+    assert past, "every game has a phase before the learner's first decision (its setting up)"
+    groups = [past, [k for k in t.queue if k in legal], [k for k in t.queue if k == now],
+              [k for k in t.queue[2:] if k not in legal and k != now and k not in past]]
     assert t.queue[2:] == [k for g in groups for k in g]
     for g in groups:
         first = [k for k in g if k in order]

@@ -2,7 +2,7 @@
 a game whose phase changes without an event declares ``phase_of``, and over every registered game
 that does, the phase it gives is the phase its next decision's events are logged in. Landmarks'
 lead phase begins after the architect deal with no event: at the learner's first decision the
-"Leading" step is told as now, the deal as over (Landmarks: How To Play, Take One Action)."""
+deal is told as over, and leading within the step of the lead decision (Landmarks: How To Play, Take One Action)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,9 @@ def test_landmarks_leading_is_now_at_the_first_decision(tmp_path, monkeypatch):
     t = Tutorial("landmarks", seed=1)
     assert t.state.current_player() == 0 and phase_now(t.game, t.state) == "lead"
     assert t.state.log[-1].phase == "deal"   # the last event is the deal's: the log alone would say "deal"
-    lead, deal = t.shown("phase:lead"), t.shown("phase:deal")
-    assert lead.title == "Leading" and not lead.text.startswith(PAST)
+    # "Leading" is taught within the step of leading (it only said that step again), the deal as over,
+    # read before the lead as its context
+    assert "phase:lead" not in t.steps and t.queue.index("phase:deal") < t.queue.index("kind:Lead")
+    deal, lead = t.shown("phase:deal"), t.shown("kind:Lead")
     assert deal.title == "Earlier: The deal" and deal.text.startswith(PAST)
+    assert "in clockwise order from your left, may follow it, acquire a landmark instead, or decline" in lead.text

@@ -204,7 +204,7 @@ def test_what_is_says_the_spot_then_each_entry_once():
                     "white dot: a white-dotted outer land; 1 gold off (rule: Expand the lands). "
                     "Lq: limestone quarry land tile; raises 2 limestone (rule: Expand the lands). "
                     "1, 2: a player's marker (rule: Expand the lands).")
-    assert explain.what_is(entries, ["2,-1"], "cell 2,-1") == "What is this? Cell 2,-1. No code of the key is drawn there."
+    assert explain.what_is(entries, ["2,-1"], "cell 2,-1") == "What is this? Cell 2,-1."
 
 
 @pytest.mark.parametrize("name", [n for n in games_with_module("widgets", "exercises")

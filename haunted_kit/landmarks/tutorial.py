@@ -30,7 +30,9 @@ def architect_line(state, seat: int = 0) -> str:
 
 
 def goal(state) -> str:
-    return (f"Score the most points at the end. Landmark tokens score: {landmark_points(state)}; "
+    # the lead (its first sentence) says where points come from and how long the game is
+    return (f"Score the most points at the end of {state.rounds} {ROUND_WORD}s: your village's buildings, your "
+            f"landmark tokens and your secret architect all score then. Landmark tokens score: {landmark_points(state)}; "
             f"{architect_line(state)} (a building of both its types counts for each). This first game ends after "
             f"{state.rounds} {ROUND_WORD}s, one player leading each"
             + (", so every player leads once." if state.rounds == state.players else "."))
@@ -52,8 +54,11 @@ LEAD_WORDS = {
 
 
 def lead(state) -> str:
-    return ("Choose the action everyone else may then follow; only the leader chooses it. What each does here is "
-            f"listed below: {NOT_PLAYED}, so only a build changes the position.")
+    others = [a for a in state.box.lead_actions if a != "build"]
+    return (f"Choose the action everyone else may then follow: in this kit only Build changes anything (the other "
+            f"{len(others)} are recorded and do nothing). Then each other player, in clockwise order from your left, "
+            f"may follow it, acquire a landmark instead, or decline. What each action does here is listed below: "
+            f"{NOT_PLAYED}.")
 
 
 def lead_list(state) -> tuple:
@@ -117,7 +122,8 @@ TEACH_POINTS = (
     T("phase:deal", "The deal", "Every player gets a hand of cards and an architect card, and starts with "
       "gold and a small village.", "Architects: Game Setup"),
     T("phase:lead", "Leading", "On your turn you lead: you choose one action and take it. Then each other "
-      "player, in clockwise order from your left, may follow it, acquire a landmark, or decline.", TAKE),
+      "player, in clockwise order from your left, may follow it, acquire a landmark, or decline.", TAKE,
+      within="kind:Lead"),
     T("kind:Lead", "Lead an action", lead, TAKE, aid=aid_lead, lines=lead_list),
     T("kind:Follow", "Follow the lead", "Another player led: you may take the same action after them.", TAKE),
     T("kind:Decline", "Decline", "You may also do nothing when another player leads; your turn to lead comes "

@@ -33,7 +33,7 @@ from html import escape
 import ipywidgets as W
 from ipycanvas import Canvas
 
-from .actions import Build, ChooseBuilding, Decline, Follow, Lead, card_words
+from .actions import Acquire, Build, ChooseBuilding, Decline, Follow, Lead, card_words
 from .exercises import EXERCISES
 from .draw import NARROW_SCALE, NARROW_WIDTH, WIDE_SCALE, WIDE_WIDTH, panel_scene
 from .engine import GAME, new_game
@@ -319,12 +319,18 @@ class LandmarksPlayView(GamePlayView):
         """A tap on the village panel: it is not a control, so say what to do now (also
         returned): choose a card first when building is due, else use the choice buttons."""
         busy = self._busy_reason()
+        picture = "The board is a picture, not a control"
         if busy:
-            text = f"The panel only shows the villages and hands. {busy}"
+            text = f"{picture}. {busy}"
         elif self.build_box.layout.display != "none" and self.build_card is None:
-            text = "The panel only shows the villages and hands: choose a card to build first (the Build buttons)."
+            text = f"{picture}: choose a card to build first (the Build buttons)."
+        elif any(isinstance(a, Lead) for a in self.legal) and self.state.box.landmarks:
+            # a leader taps a landmark to take it, say: the engine's reason why no landmark is theirs now
+            why = self.state.why_not(Acquire(next(iter(self.state.box.landmarks))))
+            text = f"{picture}: you lead now, so choose an action under 'Your choices'." + (
+                f" No landmark can be taken now: {why}." if why is not None else "")
         else:
-            text = "The panel only shows the villages and hands: choose with the buttons under 'Your choices'."
+            text = f"{picture}: choose with the buttons under 'Your choices'."
         self.say(text, "ignored")
         return text
 
