@@ -1160,7 +1160,8 @@ def notebook(game, seed: int = 1) -> dict:
            "rule's section, and after your first round asks a few short questions on it; a longer step shows what "
            "decides the move first and keeps the rest under **More**. **Got it** reads on, **Skip** skips a step, **Show again** replays "
            "one, **Player aid and goal** shows what you play for and every kind of decision, with its costs, again. "
-           f"Your progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this notebook again to go on.")
+           f"Your progress is kept in `{PROGRESS_DIR.as_posix()}/{game.name}.json`: open this page or notebook again "
+           "and the lesson goes on where you left it.")
     code = f'import haunted_kit as hk\nhk.tutorial("{game.name}", seed={int(seed)})'
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},

@@ -52,7 +52,7 @@ def test_a_game_against_bots_played_by_keyboard_to_the_end(game):
         assert v.state.current_player() == 0 and v.humans == [0]
         v.press("ArrowDown")
         assert v.cursor == min(1, len(v.legal) - 1)
-        assert v.keypad.text.startswith(f"Choice {v.cursor + 1} of {len(v.legal)}: {v.describe(v.legal[v.cursor])}.")
+        assert v.keypad.text.startswith(f"Keyboard choice {v.cursor + 1} of {len(v.legal)}: {v.describe(v.legal[v.cursor])}.")
         v.press("Home")
         assert v.cursor == 0
         decisions = 0
@@ -428,10 +428,10 @@ def test_a_line_about_the_selection_names_the_action_selected(game):
     last = v.legal[-1]
     v.all_pick.value = last                                   # chosen in the list of every legal action
     assert v.cursor == len(v.legal) - 1
-    assert v.keypad.text.startswith(f"Choice {len(v.legal)} of {len(v.legal)}: {v.describe(last)}.")
+    assert v.keypad.text.startswith(f"Keyboard choice {len(v.legal)} of {len(v.legal)}: {v.describe(last)}.")
     v.press("ArrowUp")                                         # the keyboard moves the list's choice too
     assert v.all_pick.value == v.legal[-2] and v.keypad.text.startswith(
-        f"Choice {len(v.legal) - 1} of {len(v.legal)}: {v.describe(v.legal[-2])}.")
+        f"Keyboard choice {len(v.legal) - 1} of {len(v.legal)}: {v.describe(v.legal[-2])}.")
     v.press("Home")
     assert v.all_pick.value == v.legal[0] and v.cursor == 0
 
@@ -440,9 +440,9 @@ def test_landmarks_choosing_a_card_to_build_moves_the_keyboards_line_to_it():
     v = LandmarksPlayView(players=3, seed=2, rounds=3, bots=[1, 2], hints=False)
     assert v.attempt(Lead("build"))
     cards = [a.card for a in v.legal]
-    assert v.keypad.text.startswith("Choice 1 of 5: choose to build the Armory (soldier building; costs stone + wood; "
+    assert v.keypad.text.startswith("Keyboard choice 1 of 5: choose to build the Armory (soldier building; costs stone + wood; "
                                     "2 victory points).")
     v.card_row.children[3].click()                             # the Hidden Sanctum, the 4th card
     assert cards[3] == "hidden_sanctum" and v.cursor == 3
-    assert v.keypad.text.startswith("Choice 4 of 5: choose to build the Hidden Sanctum (")
+    assert v.keypad.text.startswith("Keyboard choice 4 of 5: choose to build the Hidden Sanctum (")
     assert v.all_pick.value == ChooseBuilding("hidden_sanctum")

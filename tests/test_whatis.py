@@ -234,3 +234,23 @@ def test_the_tutorial_shows_the_games_keyed_board(name, tmp_path):
     place = w._places[0]
     said = ask(w, place)
     assert said.startswith("What is this? ") and said == w.last
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_an_answer_is_cleared_when_the_position_changes(name):
+    """A newcomer's wrong click filled the answer line, which then stayed for the whole round
+    about a position long gone: a new position puts the prompt back; a redraw of the same
+    position keeps the answer."""
+    g = get_game(name)
+    state = g.new_game(players=players_of(g), seed=2)
+    while state.is_chance_node():
+        from haunted_kit.protocol import sample_chance
+        state.apply_chance(sample_chance(state, 1))
+    view = view_of(name, state, seat=state.current_player())
+    w = board_of(view).whatis
+    said = ask(w, w._places[0])
+    assert said.startswith("What is this? ") and w.last == said
+    view.refresh()   # the same position drawn again: the answer stays
+    assert w.last == said
+    assert view.attempt(view.state.legal_actions()[0])
+    assert w.last == "" and "What is this? " in w.answer.value and said not in w.answer.value

@@ -5,6 +5,7 @@ engine's own section names, :mod:`haunted_kit.estate.rules`). The numbers a play
 (prices, fees, income, the end's values) are read from the position's box (``state.box``), so
 a house-rule box prints its own."""
 
+from ..exercises import plural
 from ..tutorial import TeachPoint as T
 from .rules import END, SEASON_END, TURNS
 
@@ -22,14 +23,18 @@ def goal(state) -> str:
 
 
 def setup(state) -> str:
-    return (f"Everyone starts with an income of {_amounts(state.box.start_income)}, and "
-            f"{state.box.display_size} land tiles are laid face up as the display.")
+    b = state.box
+    return (f"Everyone starts with {b.start_workers} workers and an income of {_amounts(b.start_income)}, what you "
+            f"may take each season. The display is {b.display_size} land tiles laid face up.")
 
 
 def take_material(state) -> str:
-    return ("A worker at the Raw Materials Factory takes up to your income of one material, "
-            f"+{state.box.first_taker_extra} if you are first to take it this season. The materials are wood, limestone "
-            "and marble.")
+    b = state.box
+    who = "A worker" if b.workers_per_take == 1 else f"{b.workers_per_take} workers"
+    return (f"{who} at the Raw Materials Factory take{'s' if b.workers_per_take == 1 else ''} up to your income of one material, "
+            f"+{b.first_taker_extra} if you are first to take it this season. The materials are wood, limestone "
+            f"and marble. Each take uses {plural(b.workers_per_take, 'worker')} of yours (you start with "
+            f"{b.start_workers}); they come back at the season's end.")
 
 
 def place_tile(state) -> str:

@@ -4,12 +4,13 @@ section. The numbers a player plans with (exploration costs, buildings' costs an
 market card, training and learning costs, contact costs) are read from the position's box
 (``state.box``) by the functions below, so a house-rule box prints its own numbers."""
 
+from ..exercises import plural
 from ..tutorial import TeachPoint as T
 from .flow import ROUND, Phase
 
 
 def _n(count: int, thing: str) -> str:
-    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
+    return plural(count, thing)
 
 
 def _places(state, flag: str) -> str:

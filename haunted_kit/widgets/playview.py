@@ -506,7 +506,7 @@ class GamePlayView(ErrorReporting, W.VBox):
         if self.keypad is None:
             return
         if self.legal:
-            where = f"Choice {self.cursor + 1} of {len(self.legal)}: {self.describe(self.legal[self.cursor])}."
+            where = f"Keyboard choice {self.cursor + 1} of {len(self.legal)}: {self.describe(self.legal[self.cursor])}."  # the keys' cursor, not a count of decisions
         else:
             where = "No decision of yours is due now."
         text = f"{where} {self.message}".strip()

@@ -38,6 +38,13 @@ KEY_STYLE = ("<style>.hk-whatis-key details{font:13px/1.35 sans-serif} .hk-whati
 PICK_PROMPT = "choose a place"
 
 
+def _position_of(state):
+    """What tells one position from the next for the answer line: the state and how many
+    events (else decisions and outcomes) it has had."""
+    log = getattr(state, "log", None)
+    return id(state), (len(log) if log is not None else len(state.history()))
+
+
 class WhatIsThis(W.VBox):
     """The key and "What is this?" of one board (module doc).
 
@@ -50,7 +57,8 @@ class WhatIsThis(W.VBox):
     Attributes:
         entries: the key of the state shown last (``[]`` for a game that declares none).
         shown: the entries its key lists (only codes the board draws, see the module doc).
-        last: the last answer, in words.
+        last: the last answer, in words (``""`` once the board shows a new position: the
+            answer line goes back to its prompt, as the seat page's does).
     """
 
     def __init__(self, noun: str = "cell", width: float | None = None, clicks_play: bool = True, **kw):
@@ -100,6 +108,10 @@ class WhatIsThis(W.VBox):
             entries = explain.board_key(games.game_of(state), state)
         except (games.MissingHook, games.UnknownGame):
             entries = []
+        at = _position_of(state)
+        if self.last and at != getattr(self, "_at", at):  # a new position: an answer about the old one is stale
+            self._say("")
+        self._at = at
         self._cell_at, self._cell_words, self._state = cell_at, cell_words, state
         self._texts = [(p, cell_at(p.x, p.y) if cell_at is not None else None) for p in prims if isinstance(p, Text)]
         key_of = (tuple(entries), tuple(dict.fromkeys(p.text for p, _c in self._texts)))
