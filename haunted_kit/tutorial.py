@@ -616,11 +616,12 @@ class StepBook:
         return self.steps[key]
 
     def recall(self) -> Step | None:
-        """Show the goal and the player aid again now, the goal first (the steps of them met
-        so far; the aid is met at the learner's first decision); while the goal is the step
-        shown, the aid comes first (then the goal again), so the button always shows something
-        new. Returns the step now current."""
-        first = ("goal", "aid") if self.queue[:1] == ["goal"] and "aid" in self.steps else ("aid", "goal")
+        """Show the player aid and the goal again now, the aid first (a newcomer pressing
+        "Player aid and goal" looked for the aid and met the goal); while the aid is the step
+        shown, the goal comes first (then the aid again), so the button always shows something
+        new. Only the steps of them met so far (the aid is met at the learner's first decision).
+        Returns the step now current."""
+        first = ("aid", "goal") if self.queue[:1] == ["aid"] else ("goal", "aid")   # inserted in turn at the front
         for key in first:
             if key in self.steps:
                 if key in self.queue:
@@ -634,7 +635,8 @@ class StepBook:
         learner is to move; ``legal``: the decision kinds legal for them now, ``phase_now``:
         the phase the game is in, or ``None``). The queue becomes: the goal, the player aid
         and a refusal; before the learner's first decision, the phases over by then (the
-        setting up, a deal: :meth:`no_decision_yet`); then the steps of the kinds legal now (a kind step met earlier but
+        setting up, a deal: :meth:`no_decision_yet`); then the steps of the kinds legal now, the
+        newest first (met at a later decision; met together, in the game's teaching order) (a kind step met earlier but
         left unread because its kind stopped being legal comes back); then the step of the
         phase the game is in; then the rest (what happened while the bots played). A queued
         kind step whose kind is not legal now leaves the queue unread (it is not a choice
@@ -650,12 +652,14 @@ class StepBook:
 
         def rank(key):
             if key in ("goal", "aid", "refusal"):
-                return 0
+                return (0, 0)
             if before_first and key.startswith("phase:") and key != f"phase:{phase_now}":
-                return 0.5   # the setting up or deal before the learner's first decision: the context, first
+                return (1, 0)   # the setting up or deal before the learner's first decision: the context, first
             if key.startswith("kind:"):
-                return 1
-            return 2 if phase_now is not None and key == f"phase:{phase_now}" else 3
+                # the newest kinds first: what just became possible (a contact, once on a ghost's cell)
+                # before a kind legal all along (ending the turn); met together, the teaching order
+                return (2, -self.introduced.get(key, 0))
+            return (3, 0) if phase_now is not None and key == f"phase:{phase_now}" else (4, 0)
         self.queue.sort(key=rank)  # stable: within a rank, the order met (the game's teaching order)
 
     def _known(self, key: str) -> None:

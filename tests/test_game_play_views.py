@@ -249,11 +249,13 @@ def test_landmarks_building_is_a_card_then_a_payment_plan():
     assert v.more_plans() == 15 and v.more_plans() == 25 and v.more_plans() == 30 and v.b_more_plans.disabled
     assert v.more_plans() == 30 and v.message == "Every way to pay for this card is listed."
     assert set(plans) == set(card_builds(v.state, 0, "armory"))
-    assert "Armory costs stone, wood: 30 ways to pay" in v.plan_note.value
+    # the gold the first way places, of the player's gold, first (one gold per resource in the kit's box)
+    gold = v.state.gold[0]
+    assert f"Armory costs stone, wood: each resource takes gold placed on its source, so the first way to pay places 2 of your {gold} gold. 30 ways to pay" in v.plan_note.value
     assert v.card_row.children[0].button_style == "info"
     texts = [t for t, _a in v.plan_pick.options]
     own_n = sum(t.startswith("your own sources") for t in texts)
-    assert f"({own_n} from your own sources only, {30 - own_n} giving gold to other players)" in v.plan_note.value
+    assert f"({own_n} from your own sources only, {30 - own_n} paying gold to other players)" in v.plan_note.value
     # the chosen plan is written out whole, and the list of every action shows the chosen card too
     assert v.plan_chosen.value.count(escape(texts[0])) == 1 and v.all_pick.value == ChooseBuilding("armory")
     v.plan_pick.index = len(texts) - 1

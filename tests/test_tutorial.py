@@ -717,3 +717,20 @@ def test_a_seat_doing_what_its_step_teaches_reads_it(game):
                 return
         s.apply_action(bot.act(s.copy()))
     pytest.fail("the seat never had a decision kind's step to read")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_newest_kinds_come_first_and_kinds_met_together_keep_the_teaching_order(game):
+    """A newcomer on a ghost's cell had "Your turn, and ending it" (legal all along) in front of
+    Extract and Contact (legal just now): a kind step met at a later decision comes first."""
+    from haunted_kit.tutorial import SeatTutorial, Step
+    book = SeatTutorial(game, 0, seed=1)
+    kinds = sorted(get_game(game).action_types)[:3]
+    assert len(kinds) == 3, kinds
+    a, b, c = (f"kind:{k}" for k in kinds)
+    book.meet([Step(a, "A", "a.")], decisions=0)
+    book.meet([Step(b, "B", "b."), Step(c, "C", "c.")], decisions=4)   # met together, b first
+    book.settle(set(kinds))
+    assert book.queue == [b, c, a]
+    book.settle({kinds[0], kinds[2]})   # b no longer legal: it leaves the queue unread
+    assert book.queue == [c, a]

@@ -57,7 +57,7 @@ def test_the_aid_is_kept_and_resumed_with_its_lines(game, tmp_path):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_widget_lists_the_aid_and_recalls_the_goal_and_the_aid(game):
+def test_the_widget_lists_the_aid_and_recalls_the_aid_and_the_goal(game):
     v = TutorialView(game, progress=False)
     t = v.tutorial
     v.next()                                  # the goal read: the aid is shown as a compact list
@@ -72,11 +72,11 @@ def test_the_widget_lists_the_aid_and_recalls_the_goal_and_the_aid(game):
         v.next()
     assert "Nothing new right now" in v.lesson.value
     assert not v.b_aid.disabled and v.b_aid.description == "Player aid and goal"
-    v.b_aid.click()                           # the goal first, then the aid, from any point of the game
-    assert t.queue[:2] == ["goal", "aid"]
-    assert all(escape(part) in v.lesson.value for part in step_parts(t.steps["goal"])[:2])
-    v.next()
+    v.b_aid.click()                           # the aid first, then the goal, from any point of the game
+    assert t.queue[:2] == ["aid", "goal"]
     assert '<ul class="hk-aid"' in v.lesson.value
+    v.next()
+    assert all(escape(part) in v.lesson.value for part in step_parts(t.steps["goal"])[:2])
 
 
 def test_a_steps_lines_are_listed_escaped():

@@ -53,6 +53,10 @@ def test_a_first_round_read_step_by_step(game, tmp_path):
                     assert escape(QUESTION_NOTE) in v.lesson.value and "under the game" not in v.lesson.value
                     # the lesson waits for the question: no step in the panel, nothing to read on or skip
                     assert "The lesson goes on when you are back in the game" in v.lesson.value
+                    # the question by its title alone: no exercise key or seed for a newcomer to puzzle over
+                    ex = v.exercise.ex
+                    assert escape(ex.title) in v.exercise.title.value and ex.key not in v.exercise.title.value
+                    assert f"seed {ex.seed}" not in v.exercise.title.value + v.exercise.landmark.label
                     assert v.b_next.disabled and v.b_skip.disabled
                     v.b_resume.click()
                     if t.asking:  # the next question of the first round follows at once, in the same place
@@ -69,9 +73,11 @@ def test_a_first_round_read_step_by_step(game, tmp_path):
                 followed += 1
                 line = next_html(t)
                 nexts.append(line)
-                coming = line.split("about what happened before")[0]
-                assert "Earlier" not in line and all(
-                    t.shown(w.key).title not in coming for w in t.waiting() if t.shown(w.key).title.startswith("Earlier: "))
+                # in the queue's order, a past phase named as what happened before, never "Earlier:"
+                titles = [t.shown(w.key).title for w in t.waiting()]
+                assert "Earlier" not in line and line == ("" if not titles else "<div style='color:#555'>" + escape(
+                    "Next in the lesson: " + ", ".join(f"{x[9:]} (what happened before)" if x.startswith("Earlier: ")
+                                                        else x for x in titles)) + "</div>")
                 assert MORE_BELOW not in visible_text(v) and MORE_BELOW in v.lesson.value  # drawn, never in the text
                 q = t.current.question
                 v.b_next.click()
@@ -100,8 +106,8 @@ def test_the_next_line_names_past_phases_as_what_happened_before():
             return type("S", (), {"title": key})()
 
     assert next_html(Book(["Pass"])) == ""
-    assert next_html(Book(["Pass", "A season of turns", "Earlier: Setting up"])) == (
-        "<div style='color:#555'>Next in the lesson: A season of turns; then about what happened before: "
-        "Setting up</div>")
-    assert next_html(Book(["Pass", "Earlier: The deal", "Earlier: Leading"])) == (
-        "<div style='color:#555'>Next in the lesson, about what happened before: The deal, Leading</div>")
+    # the order the steps will come in (a newcomer was promised Setting up last and read it first)
+    assert next_html(Book(["Pass", "Earlier: Setting up", "A season of turns"])) == (
+        "<div style='color:#555'>Next in the lesson: Setting up (what happened before), A season of turns</div>")
+    assert next_html(Book(["Pass", "A season of turns", "Earlier: The deal"])) == (
+        "<div style='color:#555'>Next in the lesson: A season of turns, The deal (what happened before)</div>")

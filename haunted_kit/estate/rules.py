@@ -104,15 +104,14 @@ def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
         return refusal(f"no {tile.replace('_', ' ')} is face up in the display ({', '.join(s.display) or 'empty'})", LANDS)
     if slot in s.lands:
         return refusal(f"{slot_name(slot)} already holds a tile; join it instead", LANDS)
+    # the price first, as the rule states it: with too little gold no slot would do, and a newcomer
+    # told where a first tile goes took it that one could be placed now
+    if s.hand[p]["gold"] < box.tile_price:
+        return refusal(f"a land tile costs {box.tile_price} gold and {P(p)} has {s.hand[p]['gold']}", LANDS)
     why = refuse_marker(s, p, slot)
     if why is not None:
         return why
-    why = refuse_marble_quarry(s, p, tile)
-    if why is not None:
-        return why
-    if s.hand[p]["gold"] < box.tile_price:
-        return refusal(f"a land tile costs {box.tile_price} gold and {P(p)} has {s.hand[p]['gold']}", LANDS)
-    return None
+    return refuse_marble_quarry(s, p, tile)
 
 
 def refuse_join(s, p: int, slot) -> Refusal | None:

@@ -258,6 +258,12 @@ def do_acquire(s, p: int, a: Acquire) -> None:
 # ============================================================================ the lead
 
 
+def source_gold(box, source: str) -> int:
+    """Gold placed on one source of kind ``source`` (``"castle"``, ``"developed"`` or
+    ``"grounds"``) for one resource, from ``box`` (Architects: How To Play, Build)."""
+    return {"castle": box.castle_gold, "developed": box.developed_gold, "grounds": box.grounds_gold}[source]
+
+
 def collect_at_lead(s, p: int) -> None:
     """``p`` leads: the gold on ``p``'s own castle and developed resources comes back to ``p``
     (kit default: as in the base game, sources are free again at your next lead), and every
@@ -266,7 +272,7 @@ def collect_at_lead(s, p: int) -> None:
     box = s.box
     back = 0
     for src in sorted(s.spent[p]):
-        back += box.castle_gold if src == "castle" else box.developed_gold
+        back += source_gold(box, "castle" if src == "castle" else "developed")
     if back:
         s.spent[p].clear()
         s.gold[p] += back

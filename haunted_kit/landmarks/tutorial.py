@@ -80,7 +80,12 @@ def paying(state) -> str:
 
 
 def choose_building(state) -> str:
-    return f"A build starts with the card you mean to build; then you say how you pay for it. {paying(state)}"
+    b = state.box
+    golds = {b.castle_gold, b.developed_gold, b.grounds_gold}
+    each = f"{golds.pop()} gold" if len(golds) == 1 else "gold"
+    # the lead says what a build costs the player (a newcomer spent all their gold unawares)
+    return (f"Choose the card to build, then how to pay: each resource of its cost takes {each} of yours, placed "
+            f"on a source. {paying(state)}")
 
 
 def build(state) -> str:

@@ -423,13 +423,17 @@ class LandmarksPlayView(GamePlayView):
         player's own sources only), the first - chosen at once - being the cheapest."""
         if not plans:
             return ""
-        p = self.state.current_player()
+        s = self.state
+        p = s.current_player()
         own = sum(1 for a in plans if not {u.owner for u in a.payment} - {p})
-        cost = ", ".join(self.state.box.cards[card].cost)
-        return (f'<div style="font:13px sans-serif">{escape(_card_name(self.state, card))} costs {escape(cost)}: '
-                f'{len(plans)} way{"s" if len(plans) != 1 else ""} to pay ({own} from your own sources only, '
-                f"{len(plans) - own} giving gold to other players). The first, chosen for you, is the cheapest "
-                "(no gold given away and the fewest cards discarded when it can be); "
+        cost = ", ".join(s.box.cards[card].cost)
+        gold = sum(R.source_gold(s.box, u.source) for u in plans[0].payment)
+        # what it costs the player first: a newcomer read "no gold given away" as "free" and spent all 3 gold
+        return (f'<div style="font:13px sans-serif">{escape(_card_name(s, card))} costs {escape(cost)}: each '
+                f"resource takes gold placed on its source, so the first way to pay places {gold} of your "
+                f"{s.gold[p]} gold. {len(plans)} way{'s' if len(plans) != 1 else ''} to pay ({own} from your own "
+                f"sources only, {len(plans) - own} paying gold to other players). The first, chosen for you, is the "
+                "cheapest (no gold paid to other players and the fewest cards discarded when it can be); "
                 f"the {min(PLANS_SHOWN, len(plans))} cheapest are listed, \"More ways to pay\" lists more.</div>")
 
     def _show_plan(self) -> None:

@@ -170,6 +170,25 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         self.landmark = Landmark("hk-exercise")
         self.load(ex)
 
+    #: whether the title names the exercise's key and seed (a teacher's way to find it again);
+    #: a tutorial's question, asked of a newcomer, does not (:meth:`hide_key`)
+    key_shown = True
+
+    def _title_html(self, ex) -> str:
+        named = (f' <span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span>'
+                 if self.key_shown else "")
+        return f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)}{named}</div>'
+
+    def _label(self, ex) -> str:
+        return f"Exercise: {ex.title}" + (f" ({ex.key}, seed {ex.seed})" if self.key_shown else "")
+
+    def hide_key(self) -> None:
+        """Name the exercise by its title alone, without its key and seed (a tutorial's question:
+        a newcomer read "(02-spread-cells, seed 1099511627777)" as jargon)."""
+        self.key_shown = False
+        self.title.value = self._title_html(self.ex)
+        self.landmark.label = self._label(self.ex)
+
     # ------------------------------------------------------------------ building
     def load(self, ex: Exercise, focus: bool = False) -> None:
         """Show exercise ``ex`` (a fresh start: no tries, no feedback, nothing selected).
@@ -177,8 +196,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         children of :attr:`body`, so a view never shows the new title beside the old question.
         ``focus``: a number answer's box takes the keyboard focus (New exercise; otherwise the
         focus stays on the button pressed, whose row is kept)."""
-        title = W.HTML(f'<div style="{_BOX};font-weight:bold">Exercise: {escape(ex.title)} '
-                       f'<span style="color:#666;font-weight:normal">({escape(ex.key)}, seed {ex.seed})</span></div>')
+        title = W.HTML(self._title_html(ex))
         lines = [cite_rulings(f) for f in ex.fact_lines()]
         items = "".join(f"<li>{escape(f)}{rulings_html(f)}</li>" for f in lines)  # a cited ruling opens in place
         if not self.FACTS_HEADING:
@@ -220,7 +238,7 @@ class ExerciseWidget(ErrorReporting, W.VBox):
         top = [self.question, self.facts, *board] if self.QUESTION_FIRST else [self.facts, *board, self.question]
         self.b_answer.disabled = True
         self.body.children = [self.title, *top, self.input]
-        self.landmark.label = f"Exercise: {ex.title} ({ex.key}, seed {ex.seed})"
+        self.landmark.label = self._label(ex)
         # the verdict right above Check: a phone student tapping Check sees it without scrolling (it sat under
         # New exercise, off the screen)
         self.children = [self.body, self.feedback, self.buttons, self.banner, self.landmark]

@@ -234,7 +234,7 @@ class TutorialView(ErrorReporting, W.VBox):
         self.b_replay = self._button("Show again", "hk-lesson-replay", "show the chosen step again", self.replay,
                                      "showing a step again")
         self.b_aid = self._button("Player aid and goal", "hk-lesson-aid",
-                                  "show what you play for and every kind of decision again", self.recall,
+                                  "show every kind of decision and what you play for again", self.recall,
                                   "showing the player aid")
         self.b_restart = self._button("Start again", "hk-lesson-restart", "a new first game from the start",
                                       self.restart, "starting again")
@@ -365,6 +365,7 @@ class TutorialView(ErrorReporting, W.VBox):
             return
         own = _hook(t.game, "exercise_view")
         self.exercise = own(t.asking, t.question().seed) if own is not None else ExerciseWidget(t.question())
+        self.exercise.hide_key()   # a question of the lesson, not an exercise a teacher looks up
         head = QuestionHeading(text=question_intro(t))
         self.question_box.children = [head, self.exercise, self.b_resume]
 
@@ -383,7 +384,7 @@ class TutorialView(ErrorReporting, W.VBox):
             self.show()
 
     def recall(self) -> None:
-        """Show the goal, then the player aid, again (:meth:`~haunted_kit.tutorial.Tutorial.recall`)."""
+        """Show the player aid, then the goal, again (:meth:`~haunted_kit.tutorial.Tutorial.recall`)."""
         self.tutorial.recall()
         self.show()
 
@@ -414,18 +415,15 @@ def question_intro(t) -> str:
 
 
 def next_html(t) -> str:
-    """The line under a step naming the steps queued behind it: "Next in the lesson: ..." for
-    what is to come, then "then about what happened before: ..." for the steps about a phase
-    over by now (never listed as coming next under an "Earlier:" title); ``""`` for none."""
+    """The line under a step naming the steps queued behind it, in the order they will come:
+    "Next in the lesson: ..." with a step about a phase over by now named as what happened
+    before (``"Setting up (what happened before)"``), never as coming next under an
+    "Earlier:" title; ``""`` for none."""
     titles = [t.shown(w.key).title for w in t.waiting()]
-    past = [x[len("Earlier: "):] for x in titles if x.startswith("Earlier: ")]
-    coming = [x for x in titles if not x.startswith("Earlier: ")]
     if not titles:
         return ""
-    said = f"Next in the lesson: {', '.join(coming)}" if coming else "Next in the lesson"
-    if past:
-        said += f"{'; then' if coming else ','} about what happened before: {', '.join(past)}"
-    return f"<div style='color:#555'>{escape(said)}</div>"
+    named = [f"{x[len('Earlier: '):]} (what happened before)" if x.startswith("Earlier: ") else x for x in titles]
+    return f"<div style='color:#555'>{escape('Next in the lesson: ' + ', '.join(named))}</div>"
 
 
 def tutorial(game: str, *, seed: int = 1, progress=None, resume: bool = True, hints: bool = False) -> TutorialView:

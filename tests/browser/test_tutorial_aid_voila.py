@@ -5,8 +5,7 @@ line above the board shows its words whole (its lines fit its fixed height); the
 reached by Tab and scrolled by keyboard to the aid's last line; the page never scrolls
 sideways; while the words run on below the box its scrollbar shows and a "more below" cue
 is seen at its foot (not once scrolled to the end, nor under a step that fits); on a phone at
-least five lines of the aid's list are in view; "Player aid and goal", pressed by keyboard after everything is read, shows the goal
-again and then the aid."""
+least five lines of the aid's list are in view; "Player aid and goal", pressed by keyboard after everything is read, shows the aid again, then the goal."""
 
 from __future__ import annotations
 
@@ -100,7 +99,7 @@ def test_the_player_aid_fits_the_lesson_panel_and_comes_back_by_keyboard(size, p
         button.focus()
         expect(button).to_be_focused()
         page.keyboard.press("Enter")
-        expect(lesson).to_contain_text(goal, timeout=30_000)
+        expect(lesson.locator("ul.hk-aid li")).to_have_count(len(aid.lines), timeout=30_000)   # the aid first
         page.locator(".hk-lesson-next").click()
-        expect(lesson.locator("ul.hk-aid li")).to_have_count(len(aid.lines), timeout=30_000)
+        expect(lesson).to_contain_text(goal, timeout=30_000)
     assert page_errors(page) == "<none>"
