@@ -41,7 +41,8 @@ def place_tile(state) -> str:
     return (f"Pay {state.box.tile_price} gold for a tile of the display and put it on the board with your marker. "
             "Your first marker goes on the shared lower area; every later tile touches one carrying your marker (a "
             "land you joined counts). A forest raises your wood income, a limestone quarry limestone, a tax land "
-            f"gold, from now on. {marble_quarry(state)}")
+            "gold, from now on: this season already, so more may be taken at once. "
+            f"{marble_quarry(state)}")
 
 
 def marble_quarry(state) -> str:
@@ -117,15 +118,16 @@ def inn_return(state) -> str:
 
 def joined(state) -> str:
     b = state.box
-    return (f"Another player put a marker on a land tile (the Join action, which you may take too). "
-            f"{join_fee(state)} The joining player gets the tile's income raise too. When another player joins one "
-            "of your tiles, you are paid.")
+    return (f"Another player joined a land tile: they paid its owner {b.join_fee_per_marker} gold per marker already "
+            f"on it and get its income raise too (the Join action, which you may take too). {join_fee(state)} When "
+            "another player joins one of your tiles, you are paid.")
 
 
 def marked(state) -> str:
     b = state.box
-    return (f"A marked Market price costs {b.price_first} gold the first time it is used in a season and "
-            f"{b.price_later} after that; all marked prices go back to {b.price_first} at the season's end.")
+    return (f"A marked Market price costs {b.price_first} gold the first time its row is used in a season and "
+            f"{b.price_later} after that (each row counts its own uses); all marked prices go back to "
+            f"{b.price_first} at the season's end.")
 
 def aid_tile(s):
     return (f"{s.box.tile_price} gold: a display tile by your estate; it raises an income (a marble quarry only "
