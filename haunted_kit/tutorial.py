@@ -279,6 +279,14 @@ def round_word(game) -> str:
     return str(getattr(_module(game, "tutorial"), "ROUND_WORD", None) or "round")
 
 
+def holdings_line(game, state, seat: int = LEARNER) -> str:
+    """What ``seat`` holds at ``state`` in one line, from ``game``'s ``tutorial`` module's
+    ``holdings(state, seat)`` (its own board's numbers: nothing another seat hides), so the
+    lesson keeps them in view beside the choices; ``""`` for a game that declares none."""
+    hook = getattr(_module(game, "tutorial"), "holdings", None)
+    return "" if hook is None else str(hook(state, seat))
+
+
 def board_kinds(game) -> frozenset:
     """The decision kinds whose choices ``game``'s play view lights on its board (its
     ``tutorial`` module's ``BOARD_KINDS``, names of its ``action_types``): a ghost's cell, a

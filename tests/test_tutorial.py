@@ -18,7 +18,7 @@ from html import escape
 import pytest
 
 from haunted_kit.hexgrid import name_cells
-from haunted_kit.games import DEFAULT_GAME, default_players, game_names, get_game
+from haunted_kit.games import DEFAULT_GAME, default_players, game_module, game_names, get_game
 from haunted_kit.protocol import RandomAgent, describe_action, sample_chance
 from haunted_kit.tutorial import (LEARNER, TeachPoint, Tutorial, TutorialError, aid_step, board_kinds, button_kinds, choices_where, choosing_words, kind_of,
                                   MEANWHILE, phase_now, round_word, step_parts, teach_points)
@@ -255,6 +255,7 @@ def test_a_game_without_teach_points_is_taught_from_its_declarations(monkeypatch
         off = [w.value for w in v.view.controls.children if "hk-hints-off" in w._dom_classes]
         assert off == ["<i>Hints are switched off in this tutorial, so that you try each move yourself first "
                        "(in a notebook, hk.tutorial(game, hints=True) turns them on).</i>"]  # no teacher to name
+        assert v.you.layout.display == "none" and v.you.value == ""   # no holdings declared: no line
     # on a Voila page no code can be typed: the Python way to turn them on is not said there
     monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.8")
     v = TutorialView("nim", seed=2, progress=False)
@@ -734,3 +735,26 @@ def test_the_newest_kinds_come_first_and_kinds_met_together_keep_the_teaching_or
     assert book.queue == [b, c, a]
     book.settle({kinds[0], kinds[2]})   # b no longer legal: it leaves the queue unread
     assert book.queue == [c, a]
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if getattr(game_module(g, "tutorial"), "holdings", None)])
+def test_the_learners_holdings_stay_in_view_and_follow_each_decision(game):
+    """Newcomers scrolled to their own board before every decision: the lesson panel keeps the
+    game's one line of the learner's holdings, redrawn after every decision."""
+    from haunted_kit.tutorial import holdings_line
+    with capture_errors() as caught:
+        v = TutorialView(game, seed=1, progress=False, resume=False)
+        t = v.tutorial
+        said = holdings_line(t.game, t.state)
+        assert said and v.you.layout.display == "" and escape(said) in v.you.value
+        assert 'aria-label="your holdings"' in v.you.value
+        seen, bot = {said}, RandomAgent(3)
+        for _ in range(ROUND_BOUND):
+            if t.state.is_terminal() or len(seen) > 2:
+                break
+            assert v.view.attempt(bot.act(t.state.copy()))
+            said = holdings_line(t.game, t.state)
+            assert escape(said) in v.you.value   # what the position holds now, not what it held
+            seen.add(said)
+        assert len(seen) > 2, "the holdings never changed over the learner's decisions"
+    assert not caught, caught

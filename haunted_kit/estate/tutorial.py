@@ -183,3 +183,14 @@ TEACH_POINTS = (
     T("event:season_ended", "The end of a season", "When everyone has passed, the season ends: Factory workers "
       "come back to their owners and the marked prices are reset.", SEASON_END),
 )
+
+
+def holdings(state, seat: int) -> str:
+    """What ``seat`` holds now, in one line (the tutorial keeps it in view beside the lesson; its
+    player board shows the same, nothing is hidden): holdings, income per season and workers."""
+    held = ", ".join(f"{r} {v}" for r, v in state.hand[seat].items() if v) or "nothing"
+    income = ", ".join(f"{r} {v}" for r, v in state.income[seat].items())
+    w = state.workers[seat]
+    return (f"{held} · income per season: {income} · workers: {w['supply']} free, {w['factory']} at the Factory, "
+            f"{w['inn']} at the Inn")
+

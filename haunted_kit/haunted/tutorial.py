@@ -367,3 +367,17 @@ TEACH_POINTS = (
       "round. On a tie, the valor token on top of the stack plays first: a token that reaches a mark already "
       "holding others goes on top of them.", "Game Flow"),
 )
+
+
+def holdings(state, seat: int) -> str:
+    """What ``seat`` holds now, in one line (the tutorial keeps it in view beside the lesson; all of
+    it is on the seat's own board, nothing hidden): valor, resources against the cap, pecunias and
+    the active action tokens of each track."""
+    from . import rules as R
+    cap = R.resource_cap(state, R.ctx_of(state), seat)
+    res = ", ".join(f"{k} {r}" for r, k in state.resources(seat).items())
+    tokens = ", ".join(f"{name} {state.tokens(seat, t, active=True)} of {state.tokens(seat, t)}"
+                       for t, name in enumerate(state.config.box.tracks))
+    return (f"valor {state.valor[seat]} · {res} (at most {cap} each) · {state.pecunias(seat)} pecunias · "
+            f"active tokens: {tokens}")
+

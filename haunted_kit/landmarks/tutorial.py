@@ -147,3 +147,21 @@ TEACH_POINTS = (
     T("event:round_ended", "The leader's token passes", "When every other player has followed, acquired or "
       "declined, the leader's turn is over and the Active Player Token passes to the left.", TAKE),
 )
+
+
+def holdings(state, seat: int) -> str:
+    """What ``seat`` holds now, in one line (the tutorial keeps it in view beside the lesson): gold,
+    the hand's size, the secret architect (the seat's own, as its board shows it to the seat) and
+    landmark tokens taken."""
+    from .rules import architect_words
+    b = state.box
+    n = len(state.hands[seat])
+    parts = [f"{state.gold[seat]} gold", f"{n} card{'s' if n != 1 else ''} in hand"]
+    arch = state.architects[seat] if state.modules.get("architects") and state.architects else None
+    if arch in b.architects:
+        parts.append(f"architect {b.architects[arch].name}: {architect_words(b, b.architects[arch])}")
+    if state.modules.get("landmarks"):
+        got = [f"{lt.name} {state.tokens[seat][k]}" for k, lt in b.landmarks.items() if state.tokens[seat][k]]
+        parts.append("landmark tokens: " + (", ".join(got) or "none yet"))
+    return " · ".join(parts)
+

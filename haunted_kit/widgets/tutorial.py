@@ -38,7 +38,7 @@ import traitlets
 
 from ..events import rulings_html
 from ..games import game_module
-from ..tutorial import LEARNER, Tutorial, TutorialError, lines_html, round_word, set_aside, step_parts
+from ..tutorial import LEARNER, Tutorial, TutorialError, holdings_line, lines_html, round_word, set_aside, step_parts
 from .errors import ErrorReporting
 from .exercise import ExerciseWidget
 from .hints import say_hints_off
@@ -56,6 +56,8 @@ LESSON_LINES = 9
 #: window's height on a taller window (13 lines on a 390x844 phone, 12 on a 1280x800 laptop),
 #: 16 lines at the most; a given window's height never changes it, so the board never moves
 LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
+#: the lines of the learner's holdings under the lesson (:func:`~haunted_kit.tutorial.holdings_line`)
+YOU_LINES = 3
 #: the cue shown at the foot of the lesson box while more of the step is below (drawn by CSS, never
 #: in the page's text: a reader of the text is not told of words below when none are)
 MORE_BELOW = "more below \u2193"
@@ -135,6 +137,33 @@ def step_body(st, choices: str, section: str) -> str:
     rest = f"<div>{escape(more)}</div>" if more else ""
     return (f"<div>{escape(lead)}</div>{choices}<details class=\"{MORE_CLASS}\"><summary style=\"cursor:pointer;"
             f"color:#1a4f7a\">More</summary>{rest}{lines_html(st.lines)}{section}</details>")
+
+
+class BackInView(anywidget.AnyWidget):
+    """Drawn when a question gives the game its place back: once laid out, the tutorial's top is
+    scrolled into view when it is above the window (answering may have scrolled the page down to
+    the question's Check), and the keyboard focus goes to the panel's "Got it" (or "Player aid
+    and goal" when nothing is to read) without scrolling again. One is made per return."""
+
+    _esm = """
+    function render({ el }) {
+      let done = false;
+      const home = () => {
+        const root = el.closest(".hk-tutorial");
+        if (done || !root || el.offsetParent === null) return;
+        done = true;
+        if (root.getBoundingClientRect().top < 0) root.scrollIntoView({ block: "start" });
+        const b = root.querySelector(".hk-lesson-next:enabled") || root.querySelector(".hk-lesson-aid");
+        if (b) b.focus({ preventScroll: true });
+      };
+      requestAnimationFrame(home);
+      if (window.ResizeObserver) {
+        const ro = new ResizeObserver(() => { home(); if (done) ro.disconnect(); });
+        ro.observe(el);
+      }
+    }
+    export default { render };
+    """
 
 
 class QuestionHeading(anywidget.AnyWidget):
@@ -227,6 +256,11 @@ class TutorialView(ErrorReporting, W.VBox):
         self.lesson = W.HTML(layout=W.Layout(height=LESSON_HEIGHT, overflow="hidden", max_width="100%",
                                              flex="0 0 auto"))
         self.lesson.add_class("hk-lesson")
+        # what the learner holds, always in view (newcomers scrolled to their own board before every
+        # decision): a fixed height, so the board never moves as the numbers change
+        self.you = W.HTML(layout=line_layout(YOU_LINES))
+        self.you.add_class("hk-lesson-you")
+        self.homing = W.Box(layout=W.Layout(height="1px", margin="0px"))   # holds a BackInView when one is due
         self.b_next = self._button("Got it", "hk-lesson-next", "I have read this step", self.next, "reading on")
         self.b_skip = self._button("Skip", "hk-lesson-skip", "skip this step", self.skip, "skipping a step")
         self.met = W.Dropdown(options=[], description="Steps met",  # its width never follows the titles
@@ -246,9 +280,9 @@ class TutorialView(ErrorReporting, W.VBox):
                                      self.leave_question, "closing the question")
         self.exercise = None
         # one height whatever the step says (the board below never moves); a question takes the game's place
-        panel = W.VBox([self.head, self.lesson, W.HBox([self.b_next, self.b_skip, self.b_aid], layout=W.Layout(flex_flow="row wrap")),
+        panel = W.VBox([self.head, self.lesson, self.you, W.HBox([self.b_next, self.b_skip, self.b_aid], layout=W.Layout(flex_flow="row wrap")),
                         W.HBox([self.met, self.b_replay, self.b_restart], layout=W.Layout(flex_flow="row wrap")),
-                        self.banner],
+                        self.banner, self.homing],
                        layout=W.Layout(border="2px solid #2a5d8a", padding="6px", margin="0 0 8px 0", max_width="100%"))
         panel.add_class("hk-tutorial-panel")
         self.style = W.HTML(TUTORIAL_CSS, layout=W.Layout(height="0px", margin="0px"))
@@ -324,6 +358,10 @@ class TutorialView(ErrorReporting, W.VBox):
                 ("<div>Your choices then: " + "; ".join(escape(c[6:]) for c in st.choices) + "</div>") if st.choices else ""
             also = next_html(t)
             body = f"<b>{escape(st.title)}</b>{step_body(st, choices, section)}{also}"
+        held = holdings_line(t.game, t.state)
+        self.you.layout.display = "" if held else "none"
+        self.you.value = in_lines(f'<div style="{_BOX}"><b>You (P{LEARNER + 1}):</b> {escape(held)}</div>', YOU_LINES,
+                                  "your holdings") if held else ""
         self.lesson.value = lesson_box(f'<div style="{_BOX}" role="status" aria-live="polite">{notes}{body}</div>')
         self._follow_met(st)
 
@@ -352,7 +390,7 @@ class TutorialView(ErrorReporting, W.VBox):
             if self.exercise is not None:
                 self.exercise.close()
                 self.exercise = None
-                (self.b_next if not self.b_next.disabled else self.b_aid).focus()
+                self.homing.children = [BackInView()]   # the tutorial's top in view, the focus on the panel
             self.question_box.children = []
             self.question_box.layout.display = "none"
             self.view.layout.display = ""
