@@ -124,6 +124,9 @@ class TeachPoint:
             phase (the phase's one decision, such as the spread's ghost placing): when the
             phase begins while that kind is legal for the learner or already taught, the phase
             is no step of its own (one idea, one step); ``""``: always its own step.
+        now: for a ``kind:`` point, ``now(state) -> str``, a clause on the position in front of
+            the learner said with the choices (:func:`choosing_words`: "..., the die showed
+            plain: 4 of 4 to place"); ``""`` or ``None``: nothing.
     """
 
     key: str
@@ -135,6 +138,7 @@ class TeachPoint:
     where: Union[Callable[[object], str], None] = None
     lines: Union[Callable[[object], tuple], None] = None
     within: str = ""
+    now: Union[Callable[[object], str], None] = None
 
     def __post_init__(self):
         kind = self.key.partition(":")[0]
@@ -149,6 +153,11 @@ class TeachPoint:
         """The point's text at ``state`` (a position of its game): ``text(state)`` when the
         text is a function (its numbers read from ``state.box``), else the text itself."""
         return name_cells(self.text(state) if callable(self.text) else self.text)  # cells as the boards write them
+
+    def now_at(self, state) -> str:
+        """The point's clause on the position ``state`` (:attr:`now`), cells as the boards write
+        them, or ``""``."""
+        return name_cells(str(self.now(state) or "")) if self.now is not None and state is not None else ""
 
     def section_at(self, state) -> str:
         """The rule's section at ``state``: ``where(state)`` when the point has one (and it
@@ -324,12 +333,13 @@ def choices_where(game, kind: str | None = None, n: int = 2) -> str:
     return AS_BUTTONS.format(a="a button" if n == 1 else "buttons")
 
 
-def choosing_words(game, n: int, kind: str | None = None) -> str:
+def choosing_words(game, n: int, kind: str | None = None, now: str = "") -> str:
     """The sentence a decision kind's step ends with: how many of its choices are the learner's
     now and where they are (:func:`choices_where` of ``kind``), ``" You may now choose among 6
     (lit on the board: click one there)."`` (``" You may now choose it (a button under 'Your
-    choices')."`` for one)."""
-    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game, kind, n)})."
+    choices')."`` for one); ``now``, a clause on the position (:attr:`TeachPoint.now`), ends it
+    after a colon."""
+    return f" You may now choose {'it' if n == 1 else f'among {n}'} ({choices_where(game, kind, n)}){': ' + now if now else ''}."
 
 
 def kind_of(game, action) -> str:
@@ -888,7 +898,7 @@ class Tutorial(StepBook):
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         p = self.points.get(f"kind:{kind}")
         text = p.say(self.state) if p is not None else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        text += choosing_words(self.game, len(actions), kind)
+        text += choosing_words(self.game, len(actions), kind, p.now_at(self.state) if p else "")
         return Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text,
                     p.section_at(self.state) if p else "",
                     tuple(said) + ((f"...{more}",) if more else ()), p.question if p else "",
@@ -908,9 +918,11 @@ class Tutorial(StepBook):
         about an earlier position says that it is as it was then (``"Then: ..."``), so no old
         choice or event is shown as current. ``None`` when there is no step. Asked for the
         current step (``key`` ``None``), it is the step on the panel: it counts as shown
-        (:attr:`displayed`, :meth:`file_shown`)."""
-        if key is None and self.queue:  # the step to read now is on the panel
-            self.displayed.add(self.queue[0])
+        (:attr:`displayed`, :meth:`file_shown`) when the panel holds still for it, the learner
+        being to move (or the game over): a step on the panel for a moment while the bots
+        played on was never read (newcomers found such steps filed, never seen)."""
+        if key is None and self.queue and (self.learner_to_move() or self.state.is_terminal()):
+            self.displayed.add(self.queue[0])   # the step to read now is on the panel, and it stays
         key = key if key is not None else (self.queue[0] if self.queue else None)
         if key is None:
             return None
@@ -1216,7 +1228,7 @@ def kind_steps(game, state, seat: int) -> list:
         said = tuple(describe_action(a, state) for a in actions[:LISTED])
         more = f" and {len(actions) - LISTED} more" if len(actions) > LISTED else ""
         text = p.say(state) if p else f"A new kind of decision: {words(kind)}. For example: {said[0]}."
-        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text + choosing_words(game, len(actions), kind),
+        out.append(Step(f"kind:{kind}", p.title if p else f"New: {words(kind)}", text + choosing_words(game, len(actions), kind, p.now_at(state) if p else ""),
                         p.section_at(state) if p else "", said + ((f"...{more}",) if more else ()),
                         p.question if p else "", p.lines_at(state) if p else ()))
     return out

@@ -758,3 +758,32 @@ def test_the_learners_holdings_stay_in_view_and_follow_each_decision(game):
             seen.add(said)
         assert len(seen) > 2, "the holdings never changed over the learner's decisions"
     assert not caught, caught
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_step_on_the_panel_only_while_the_bots_play_is_not_shown_nor_filed(game):
+    """Newcomers found steps ("The production phase", "Joining a land") ticked as met and gone,
+    never seen: the panel showed them for a moment while the bots played on. A step counts as
+    shown only while the panel holds still for it: the learner to move."""
+    t = Tutorial(game, seed=1, progress=False)
+    bot = RandomAgent(5)
+    for _ in range(ROUND_BOUND):
+        while t.current is not None:
+            t.next()
+        if t.asking:
+            t.answered("right")
+        t.state.apply_action(bot.act(t.state.copy()))   # the learner's decision, the bots not yet answered
+        t.chances()
+        t.follow(t.state)
+        if not t.learner_to_move() and not t.state.is_terminal() and t.current is not None:
+            break
+    else:
+        pytest.fail("no step was queued while the bots were to play")
+    key = t.current.key
+    assert t.shown() is not None and key not in t.displayed   # on the panel a moment, not shown
+    t.bots_play()
+    t.follow(t.state)
+    if t.learner_to_move() and t.current is not None:
+        now = t.current.key
+        t.shown()
+        assert now in t.displayed   # the learner to move: the panel holds still, the step is shown

@@ -18,9 +18,9 @@ from haunted_kit.landmarks.tutorial import holdings as landmarks_holdings
 def test_haunted_lands_at_the_start_and_after_an_extraction():
     s = hk.new_game(players=4, seed=1)
     # setup step 11: 4 exploration tokens, 1 each of contact, extraction, construction, all active; nothing held
-    assert haunted_holdings(s, 0) == ("valor 0 · 0 food, 0 water, 0 wood, 0 ore (at most 3 each) · 0 pecunias · "
-                                      "active tokens: exploration 4 of 4, contact 1 of 1, extraction 1 of 1, "
-                                      "construction 1 of 1")
+    assert haunted_holdings(s, 0) == ("valor 0 · food 0, water 0, wood 0, ore 0 (at most 3 each) · pecunias 0 · "
+                                      "tokens active/held: exploration 4/4, contact 1/1, extraction 1/1, "
+                                      "construction 1/1")
     while s.pending or s.is_chance_node():   # the spread: ghosts placed, chance resolved
         s.apply_chance(hk.sample_chance(s, 1)) if s.is_chance_node() else s.apply_action(s.legal_actions()[0])
     p = s.current_player()
@@ -32,7 +32,7 @@ def test_haunted_lands_at_the_start_and_after_an_extraction():
     got = extract[0].resource
     s.apply_action(extract[0])
     line = haunted_holdings(s, p)
-    assert f"1 {got}" in line and "extraction 0 of 1" in line
+    assert f"{got} 1" in line and "extraction 0/1" in line
 
 
 def test_the_estate_at_the_start_and_after_taking_gold():
@@ -40,7 +40,7 @@ def test_the_estate_at_the_start_and_after_taking_gold():
     b = s.box
     # Resource income: the box's starting income, its workers, nothing held yet
     assert estate_holdings(s, 0) == ("nothing · income per season: gold 3, limestone 2, wood 2, marble 0 · "
-                                     f"workers: {b.start_workers} free, 0 at the Factory, 0 at the Inn")
+                                     f"workers: {b.start_workers} free, 0 Factory, 0 Inn")
     take = next(a for a in s.legal_actions() if type(a).__name__ == "TakeGold" and a.amount == 3)
     s.apply_action(take)
     assert estate_holdings(s, 0).startswith("gold 3 · income per season: gold 3,")

@@ -110,3 +110,17 @@ def test_landmarks_says_placed_gold_stays_when_nobody_leads_twice():
     assert stays in said("landmarks", lm.new_game(players=4, seed=1, rounds=2))["kind:Build"]
     again = said("landmarks", lm.new_game(players=2, seed=1, rounds=3))["kind:Build"]
     assert stays not in again and again.endswith("comes back from your own castle and resources when you next lead.")
+
+
+def test_the_spread_step_says_the_rolled_terrain_and_the_ghosts_left():
+    """A newcomer had to find the terrain die's roll in the event box: the step of placing a ghost
+    says it with the choices, and how many of the spread's ghosts are left (Game Flow: Spread)."""
+    from haunted_kit.tutorial import Tutorial
+    t = Tutorial("haunted", seed=1, progress=False)
+    p = t.state.pending[-1]
+    n = t.state.box.ghosts_per_spread
+    st = t.shown("kind:place_ghost")
+    assert st.text.endswith(f"(lit on the board: click one there): the die showed {p.terrain}, {n} of {n} left.")
+    assert t.attempt(t.state.legal_actions()[0]) is None
+    assert t.state.pending and t.state.current_player() == 0   # the learner places the spread's every ghost
+    assert t.shown("kind:place_ghost").text.endswith(f"the die showed {p.terrain}, {n - 1} of {n} left.")

@@ -191,6 +191,6 @@ def holdings(state, seat: int) -> str:
     held = ", ".join(f"{r} {v}" for r, v in state.hand[seat].items() if v) or "nothing"
     income = ", ".join(f"{r} {v}" for r, v in state.income[seat].items())
     w = state.workers[seat]
-    return (f"{held} · income per season: {income} · workers: {w['supply']} free, {w['factory']} at the Factory, "
-            f"{w['inn']} at the Inn")
+    return (f"{held} · income per season: {income} · workers: {w['supply']} free, {w['factory']} Factory, "
+            f"{w['inn']} Inn")
 

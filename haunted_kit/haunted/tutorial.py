@@ -201,7 +201,10 @@ def board_words(state) -> str:
 
 def setup(state) -> str:
     box = state.box
-    return (f"The game runs over {box.seasons} seasons of {box.rounds_per_season} rounds each; each season has its "
+    tokens = ", ".join(f"{t.start_tokens} {name}" for name, t in box.tracks.items())
+    # the lead says what each player starts with (a newcomer found only the game's length here)
+    return (f"Every sensor starts in the city with action tokens {tokens}, all active (Game Setup, steps 11 and 14). "
+            f"The game runs over {box.seasons} seasons of {box.rounds_per_season} rounds each; each season has its "
             "own bonus card. The valor tokens start in one stack, in random order (Game Setup, step 12): the token on "
             f"top plays first, the next one second, and so on. This game is in {state.config.mode} mode (it decides "
             "who chooses quests and when: "
@@ -285,6 +288,18 @@ def place_ghost(state) -> str:
             "tile; when it is full, everyone loses.")
 
 
+def spread_now(state) -> str:
+    """The spread in front of the learner: the terrain the die showed and the ghosts left to place."""
+    now = state.pending[-1] if getattr(state, "pending", None) else None
+    rolled, left = getattr(now, "terrain", None), getattr(now, "remaining", None)
+    if not rolled or left is None:
+        return ""
+    n = state.box.ghosts_per_spread
+    if rolled == "Kalena":
+        return f"none of the rolled terrain is free: {left} of {n} left, on the Kalena tile"
+    return f"the die showed {rolled}, {left} of {n} left"
+
+
 def end_turn(state) -> str:
     """The turn's way out, with the turns themselves (the phase is taught within it)."""
     return f"Your turn ends when you can do nothing more or choose to stop. {turns(state)}"
@@ -343,7 +358,7 @@ TEACH_POINTS = (
     T("phase:setup", "Setting up", setup, "Game Flow"),
     T("phase:spread", "The spread", spread, "Game Flow", within="kind:place_ghost"),
     T("phase:production", "The production phase", production, "Game Flow: 2. Production"),
-    T("kind:place_ghost", "Place a ghost", place_ghost, "Ghosts", "02-spread-cells", aid=aid_ghost),
+    T("kind:place_ghost", "Place a ghost", place_ghost, "Ghosts", "02-spread-cells", aid=aid_ghost, now=spread_now),
     T("phase:turns", "Your turn", turns, "Game Flow", within="kind:end_turn"),
     T("kind:explore", "Explore", explore, "Basic Actions: Exploration", "03-explore-cells", aid=aid_explore),
     T("kind:extract", "Extract", extract, "Basic Actions: Extraction", aid=aid_extract),
@@ -375,9 +390,9 @@ def holdings(state, seat: int) -> str:
     the active action tokens of each track."""
     from . import rules as R
     cap = R.resource_cap(state, R.ctx_of(state), seat)
-    res = ", ".join(f"{k} {r}" for r, k in state.resources(seat).items())
-    tokens = ", ".join(f"{name} {state.tokens(seat, t, active=True)} of {state.tokens(seat, t)}"
+    res = ", ".join(f"{r} {k}" for r, k in state.resources(seat).items())
+    tokens = ", ".join(f"{name} {state.tokens(seat, t, active=True)}/{state.tokens(seat, t)}"
                        for t, name in enumerate(state.config.box.tracks))
-    return (f"valor {state.valor[seat]} · {res} (at most {cap} each) · {state.pecunias(seat)} pecunias · "
-            f"active tokens: {tokens}")
+    return (f"valor {state.valor[seat]} · {res} (at most {cap} each) · pecunias {state.pecunias(seat)} · "
+            f"tokens active/held: {tokens}")
 

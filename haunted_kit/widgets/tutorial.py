@@ -57,7 +57,7 @@ LESSON_LINES = 9
 #: 16 lines at the most; a given window's height never changes it, so the board never moves
 LESSON_HEIGHT = f"clamp({LESSON_LINES * LINE_PX}px, 32vh, {16 * LINE_PX}px)"
 #: the lines of the learner's holdings under the lesson (:func:`~haunted_kit.tutorial.holdings_line`)
-YOU_LINES = 3
+YOU_LINES = 4
 #: the cue shown at the foot of the lesson box while more of the step is below (drawn by CSS, never
 #: in the page's text: a reader of the text is not told of words below when none are)
 MORE_BELOW = "more below \u2193"
