@@ -124,3 +124,31 @@ def test_the_spread_step_says_the_rolled_terrain_and_the_ghosts_left():
     assert t.attempt(t.state.legal_actions()[0]) is None
     assert t.state.pending and t.state.current_player() == 0   # the learner places the spread's every ghost
     assert t.shown("kind:place_ghost").text.endswith(f"the die showed {p.terrain}, {n - 1} of {n} left.")
+
+
+def test_a_bonus_resource_choice_says_the_whole_reward_of_the_roll():
+    """A newcomer saw their pecunias rise unexplained: the choice of a bonus resource says the
+    season's card's whole reward for the roll, as the bonus event does (Basic Actions: Contact)."""
+    import haunted_kit as hk
+    from haunted_kit.haunted.flow import ResourceChoice
+    from haunted_kit.haunted.tutorial import choose_resource
+    from haunted_kit.protocol import RandomAgent
+    for seed in range(1, 40):   # a bounded search for a contact whose roll owes a resource of any type
+        s, bot = hk.new_game(players=2, seed=seed), RandomAgent(seed)
+        for _ in range(400):
+            if s.is_terminal():
+                break
+            if s.is_chance_node():
+                s.apply_chance(hk.sample_chance(s, seed))
+                continue
+            top = s.pending[-1] if s.pending else None
+            if isinstance(top, ResourceChoice) and top.why.startswith("bonus"):
+                face = int(top.why.split()[-1])
+                reward = s.box.bonus_cards[s.season].rewards[s.box.bonus_die.index(face)]
+                said = choose_resource(s)
+                assert said.startswith(f"The season's bonus card gives {reward.describe()} for a roll of {face}")
+                last = [e.text for e in s.log if e.kind == "bonus_reward"][-1]
+                assert f"receives {reward.describe()} from the season {s.season} bonus card" in last
+                return
+            s.apply_action(bot.act(s))
+    raise AssertionError("no bonus resource choice in 39 random games")

@@ -227,8 +227,12 @@ def choose_resource(state) -> str:
     in play or a bonus reward), else from the cards in play in this game."""
     top = _owed(state)
     if top is not None and top.why.startswith("bonus"):
-        return (f"The bonus card's reward (a roll of {top.why.split()[-1]} after a contact) gives you a resource of "
-                "any type: choose which.")
+        face = int(top.why.split()[-1])
+        box = state.box
+        reward = box.bonus_cards[state.season].rewards[box.bonus_die.index(face)]
+        # the whole reward (a newcomer saw their pecunias rise unexplained), then the choice
+        return (f"The season's bonus card gives {reward.describe()} for a roll of {face} after a contact: choose "
+                "the resource's type (any of them).")
     n = int(top.why.split()[-1]) if top is not None and top.why.startswith("skill") else _skill(state, "extract_bonus")
     sources = ["a reward of the season's bonus card after a contact"]
     if n is not None:
