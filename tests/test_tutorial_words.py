@@ -17,7 +17,7 @@ import pytest
 from haunted_kit.games import get_game, game_names
 from haunted_kit.haunted.flow import ResourceChoice
 from haunted_kit.protocol import RandomAgent, describe_action
-from haunted_kit.tutorial import MEANWHILE, Tutorial, aid_step, round_word, teach_points
+from haunted_kit.tutorial import MEANWHILE, Tutorial, aid_step, round_word, step_parts, teach_points
 
 SEEDS = range(1, 9)
 
@@ -133,3 +133,16 @@ def test_player_aid_and_goal_shows_the_aid_first_and_on_the_aid_the_goal(game):
     assert t.current is None or t.current.key not in ("aid", "goal")
     assert t.recall().key == "aid" and t.waiting()[0].key == "goal"   # the aid first, wanted most
     assert t.recall().key == "goal" and t.waiting()[0].key == "aid"   # pressed on the aid: the goal
+
+
+def test_landmarks_goal_names_only_what_the_score_table_counts():
+    """The goal's lead names what scores: landmark tokens and the architect, the score table's
+    sources; a building's own victory points are in no source (kit ruling L14), so the lead says
+    they count for nothing rather than listing buildings among what scores."""
+    from haunted_kit.landmarks.engine import new_game
+    t = Tutorial("landmarks", seed=1, progress=False)
+    lead = step_parts(t.steps["goal"])[0]
+    sources = set(new_game(players=t.state.players, seed=1).score_table().source)
+    assert all(src.startswith(("architect:", "most ", "Gate tokens", "landmark sets")) for src in sources), sources
+    assert "landmark tokens and your secret architect score then" in lead
+    assert "its own victory points count for nothing here, kit ruling L14" in lead

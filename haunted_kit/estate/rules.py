@@ -104,14 +104,13 @@ def refuse_place(s, p: int, tile: str, slot) -> Refusal | None:
         return refusal(f"no {tile.replace('_', ' ')} is face up in the display ({', '.join(s.display) or 'empty'})", LANDS)
     if slot in s.lands:
         return refusal(f"{slot_name(slot)} already holds a tile; join it instead", LANDS)
-    # the price first, as the rule states it: with too little gold no slot would do, and a newcomer
-    # told where a first tile goes took it that one could be placed now
+    # every reason, the price first as the rule states it: a newcomer told only where a first tile goes
+    # took it that one could be placed now, and one told only the price, that the slot would do with gold
+    where = refuse_marker(s, p, slot) or refuse_marble_quarry(s, p, tile)
     if s.hand[p]["gold"] < box.tile_price:
-        return refusal(f"a land tile costs {box.tile_price} gold and {P(p)} has {s.hand[p]['gold']}", LANDS)
-    why = refuse_marker(s, p, slot)
-    if why is not None:
-        return why
-    return refuse_marble_quarry(s, p, tile)
+        price = f"a land tile costs {box.tile_price} gold and {P(p)} has {s.hand[p]['gold']}"
+        return refusal(price, LANDS) if where is None else refusal(lambda: f"{price}; and {where.text}", LANDS)
+    return where
 
 
 def refuse_join(s, p: int, slot) -> Refusal | None:

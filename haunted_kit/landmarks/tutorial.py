@@ -31,8 +31,9 @@ def architect_line(state, seat: int = 0) -> str:
 
 def goal(state) -> str:
     # the lead (its first sentence) says where points come from and how long the game is
-    return (f"Score the most points at the end of {state.rounds} {ROUND_WORD}s: your village's buildings, your "
-            f"landmark tokens and your secret architect all score then. Landmark tokens score: {landmark_points(state)}; "
+    return (f"Score the most points at the end of {state.rounds} {ROUND_WORD}s: your landmark tokens and your secret "
+            "architect score then (a building scores only through your architect; its own victory points count for "
+            f"nothing here, kit ruling L14). Landmark tokens score: {landmark_points(state)}; "
             f"{architect_line(state)} (a building of both its types counts for each). This first game ends after "
             f"{state.rounds} {ROUND_WORD}s, one player leading each"
             + (", so every player leads once." if state.rounds == state.players else "."))
