@@ -52,8 +52,14 @@ def test_several_tile_kinds_are_offered_as_buttons():
     # each tile named with what it gives and costs (the box: +1 income each, 3 gold a tile)
     assert [b.description for b in v.choices.children] == ["place a forest (+1 wood income) on land slot 0,2 for 3 gold",
                                                            "place a tax land (+1 gold income) on land slot 0,2 for 3 gold"]
+    # the slot chosen is circled, every legal slot still lit, and the line under the buttons asks the
+    # decision's second half (a newcomer saw the old "click a lit slot" line and no mark)
+    assert v.board.marked == ((0, 2),) and set(v.board.highlight) == {tuple(a.slot) for a in v.board_choices()}
+    assert "Which tile for slot 0,2 (circled)? Choose it above, or click another lit slot." in v.slot_note.value
+    assert "click a lit slot on the board" not in v.slot_note.value
     v.choices.children[1].click()
     assert v.state.lands[(0, 2)]["tile"] == "tax_land"
+    assert v.board.marked == () and "Which tile" not in v.slot_note.value   # the decision made: nothing circled
 
 
 def _unstyled(html: str) -> str:

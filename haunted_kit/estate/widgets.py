@@ -70,6 +70,7 @@ class EstateBoard(ErrorReporting, W.VBox):
         fit_to_output(self.canvas, self.geom.width, self.geom.height, box=self.pan_box, min_text=least)
         self._handlers: list = []
         self.highlight: tuple = ()
+        self.marked: tuple = ()   # slots circled: the slot chosen for a tile still to be picked
         self.state = state
         self.draws = 0
         on_tap(self.canvas, self.guard(self._on_mouse_down, "handling a click on the land board"))
@@ -81,12 +82,15 @@ class EstateBoard(ErrorReporting, W.VBox):
             self.state = state
         self.redraw()
 
-    def set_highlight(self, slots) -> None:
+    def set_highlight(self, slots, marked=()) -> None:
+        """Outline ``slots`` as the legal targets and circle ``marked`` (the slot chosen, its
+        tile still to pick), then redraw."""
         self.highlight = tuple(slots)
+        self.marked = tuple(marked)
         self.redraw()
 
     def redraw(self) -> None:
-        prims = board_primitives(self.state, self.geom, self.highlight)
+        prims = board_primitives(self.state, self.geom, self.highlight, self.marked)
         with held():
             draw_primitives(self.canvas[0], prims)
         self.draws += 1
@@ -269,6 +273,11 @@ class EstatePlayView(GamePlayView):
             self.attempt(cands[0])
         elif cands:
             self.set_choices(cands)
+            # the slot chosen is the one lit now, and the line under the buttons asks the second half of
+            # the decision (a newcomer saw every slot still lit and the old "click a lit slot" line)
+            self.board.set_highlight(self.board.highlight, marked=(slot,))
+            asked = f"Which tile for slot {S.cell_name(slot)} (circled)? Choose it above, or click another lit slot."
+            self.slot_note.value = f'<div style="font:14px sans-serif"><b>{escape(asked)}</b></div>'
             self.say(f"Which tile for slot {slot}?")
         else:
             tried = A.Join(slot) if slot in s.lands else A.PlaceTile(s.display[0] if s.display else "forest", slot)
@@ -276,7 +285,7 @@ class EstatePlayView(GamePlayView):
             self.last_refusal = why
             if self.board.whatis is not None:  # no move here: say what is on the slot
                 self.board.whatis.answer_cell(slot)
-            self.say(f"Not on slot {slot}: {why}" if why else f"Nothing to do on slot {slot} now.", "refusal")
+            self.say(f"Not on slot {slot}: {why}." if why else f"Nothing to do on slot {slot} now.", "refusal")
         return cands
 
 

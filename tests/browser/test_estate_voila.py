@@ -36,10 +36,12 @@ def test_estate_play_view_in_voila(page, voila_server):
     assert abs(box["width"] - geom.width) < 1, f"the board is drawn {box['width']} px wide, not {geom.width}: squeezed"
     with explained("waiting for the land board to be drawn", srv, page):
         wait_canvas_pixel(page, BOARD, x, y, want=rgb(EMPTY), what="the empty centre slot")
-    with explained("clicking slot (0, 0), which is not over the lower area", srv, page):
+    with explained("clicking slot (0, 0), which is not over the lower area, with no gold", srv, page):
         page.locator(BOARD).click(position={"x": x, "y": y})
+        # both reasons, the price first (estate rules: Expand the lands), as one sentence
         expect(page.locator(".hk-estate-play .hk-message")).to_contain_text(
-            "Not on slot 0,0: P1's first tile must lie over the shared lower area", timeout=30_000)
+            "Not on slot 0,0: a land tile costs 3 gold and P1 has 0; and P1's first tile must lie over the shared "
+            "lower area (slots -2,2; -1,2; 0,2), not on slot 0,0 (estate rules: Expand the lands).", timeout=30_000)
     with explained("taking 3 wood with a choice button; the bots answer", srv, page):
         page.locator(".hk-estate-play .hk-choice", has_text="take 3 wood at the Raw Materials Factory").click()
         expect(page.locator(".hk-estate-play .hk-status")).to_contain_text("P1 to decide", timeout=30_000)
