@@ -140,6 +140,18 @@ def test_first_tile_costs_3_gold_goes_over_the_lower_area():
     assert len(s.display) == 4  # refilled from the stack
 
 
+def test_a_tile_refused_for_its_price_and_its_place_names_both():
+    """A newcomer told only the price took it that the slot would do with gold: a placement
+    wrong on both counts names both, the price first as the rule states it (Expand the lands)."""
+    s = position(2, hand={0: {"gold": 2}}, display=DISPLAY)
+    before = s.to_json()
+    why = s.why_not(PlaceTile("forest", (0, 0)))
+    assert str(why) == ("a land tile costs 3 gold and P1 has 2; and P1's first tile must lie over the shared lower "
+                        "area (slots -2,2; -1,2; 0,2), not on slot 0,0 (estate rules: Expand the lands)")
+    assert str(s.why_not(PlaceTile("forest", (0, 2)))) == "a land tile costs 3 gold and P1 has 2 (estate rules: Expand the lands)"
+    assert s.to_json() == before
+
+
 def test_tile_price_refused_without_3_gold():
     s = position(2, hand={0: {"gold": 2}}, display=DISPLAY)
     refused(s, PlaceTile("forest", (0, 2)), "costs 3 gold", "has 2")
