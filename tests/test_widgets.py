@@ -305,6 +305,11 @@ def test_an_illegal_click_shows_the_engines_reason():
 def test_buttons_cover_the_turn_actions():
     view = PlayView(at_turns())
     assert view.turn_box.layout.display == ""
+    # each row named with where the rules allow it (the box's terrains flagged train_and_learn)
+    where = [t.name for t in view.state.config.box.terrains.values() if t.train_and_learn]
+    assert where == ["suburb"]   # Additional Actions: training and learning happen in the suburb
+    assert [row.children[0].value for row in view.turn_box.children[1:3]] == ["Train (in the suburb):",
+                                                                            "Learn (in the suburb):"]
     assert [b.description.split(" (")[0] for b in view.train_box.children] == list(view.state.config.box.tracks)
     box = view.state.config.box  # each skill card with its cost on its button, its effect listed under them
     assert [b.description for b in view.learn_box.children] == [

@@ -222,10 +222,13 @@ class PlayView(ErrorReporting, W.VBox):
         buttons and the hint panel (or the words saying hints are off)."""
         wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
         fixed = W.Layout(flex="0 0 auto")  # a row's name keeps its width; its buttons wrap beside it
+        # where the rules allow training and learning, on the row's name (newcomers pressed them on a plain)
+        where = " or ".join(t.name for t in self.state.config.box.terrains.values() if t.train_and_learn)
+        at = f" (in the {where})" if where else ""
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
-            W.HBox([W.Label("Train:", layout=fixed), self.train_box]),
-            W.HBox([W.Label("Learn:", layout=fixed), self.learn_box]), self.learn_words,
+            W.HBox([W.Label(f"Train{at}:", layout=fixed), self.train_box]),
+            W.HBox([W.Label(f"Learn{at}:", layout=fixed), self.learn_box]), self.learn_words,
             W.HBox([self.sell_pick, self.b_sell], layout=wrap),
         ])
         actions = W.VBox([
