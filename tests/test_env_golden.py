@@ -3,8 +3,9 @@ keeps every observation, mask, reward and info): seeded AEC and single-seat epis
 every game, digested as ``tests/env_golden.py`` describes, equal the digests in
 ``tests/fixtures/env_golden.json``, which that commit's environments wrote. The three
 single-seat digests with an illegal action's sentence in ``info`` were rewritten once, when
-that sentence began to name cells as the boards do (``cell 0,-3``): their steps and every
-AEC digest stayed the same."""
+that sentence began to name cells as the boards do (``cell 0,-3``), and the estate's once more
+when its refusals named slots as slots and a tile's price before its place: their steps and
+every AEC digest stayed the same."""
 
 import json
 

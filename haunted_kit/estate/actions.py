@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from ..protocol import is_integer, strict_equality
+from ..hexgrid import cell_name
 
 Slot = tuple[int, int]
 Amounts = tuple[tuple[str, int], ...]
@@ -56,11 +57,11 @@ class PlaceTile:
     slot: Slot
 
     def describe(self) -> str:
-        return f"place a {self.tile.replace('_', ' ')} on land slot {tuple(self.slot)}"
+        return f"place a {self.tile.replace('_', ' ')} on land slot {cell_name(self.slot)}"
 
     def describe_at(self, state) -> str:
         """In words at ``state``, with what the tile gives and costs (Expand the lands): ``"place
-        a forest (+1 wood income) on land slot (0, 2) for 3 gold"``, and a white-dotted slot's
+        a forest (+1 wood income) on land slot 0,2 for 3 gold"``, and a white-dotted slot's
         Market-condition token (ruling E13)."""
         try:
             box = state.box
@@ -68,7 +69,7 @@ class PlaceTile:
         except (AttributeError, KeyError, TypeError):
             return self.describe()
         dotted = (", a white-dotted land: a Market-condition token" if tuple(self.slot) in box.white_dotted else "")
-        return f"place a {tile.word} ({tile.gives}) on land slot {tuple(self.slot)} for {box.tile_price} gold{dotted}"
+        return f"place a {tile.word} ({tile.gives}) on land slot {cell_name(self.slot)} for {box.tile_price} gold{dotted}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +79,11 @@ class Join:
     slot: Slot
 
     def describe(self) -> str:
-        return f"join the land on slot {tuple(self.slot)}"
+        return f"join the land on slot {cell_name(self.slot)}"
 
     def describe_at(self, state) -> str:
         """In words at ``state``: whose tile, what it gives the joiner and the fee to its owner
-        (Expand the lands; rulings E8, E16): ``"join P2's forest on land slot (0, 2) (+1 wood
+        (Expand the lands; rulings E8, E16): ``"join P2's forest on land slot 0,2 (+1 wood
         income; 1 gold to P2)"``."""
         try:
             box, land = state.box, state.lands[tuple(self.slot)]
@@ -92,7 +93,7 @@ class Join:
         owner = f"P{land['owner'] + 1}"
         full = tile.spaces and len(land["raised"]) >= tile.spaces
         gives = f"no income: its {tile.spaces} spaces are taken" if full else tile.gives
-        return (f"join {owner}'s {tile.word} on land slot {tuple(self.slot)} ({gives}; "
+        return (f"join {owner}'s {tile.word} on land slot {cell_name(self.slot)} ({gives}; "
                 f"{box.join_fee(len(land['markers']))} gold to {owner})")
 
 

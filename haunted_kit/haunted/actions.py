@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Union
 
 from ..protocol import is_integer, strict_equality  # the one whole-number test, shared by every game
+from ..hexgrid import cell_name
 
 Axial = tuple[int, int]
 
@@ -41,7 +42,7 @@ class Explore:
     cell: Axial
 
     def describe(self) -> str:
-        return f"explore to {self.cell}"
+        return f"explore to cell {cell_name(self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ class Extract:
     resource: str
 
     def describe(self) -> str:
-        return f"extract {self.resource} at {self.cell}"
+        return f"extract {self.resource} at cell {cell_name(self.cell)}"
 
     def describe_at(self, state) -> str:
         """In words at ``state``, saying where the resource comes from: ``"extract water from
@@ -63,8 +64,8 @@ class Extract:
         except (AttributeError, KeyError, IndexError, ValueError):
             return self.describe()
         if terrain == "lake":
-            return f"extract {self.resource} from the lake at {self.cell}"
-        return f"extract {self.resource} on your {terrain} cell {self.cell}"
+            return f"extract {self.resource} from the lake at cell {cell_name(self.cell)}"
+        return f"extract {self.resource} on your {terrain} cell {cell_name(self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +153,7 @@ class PlaceGhost:
     cell: Axial
 
     def describe(self) -> str:
-        return f"place a ghost on {self.cell}"
+        return f"place a ghost on cell {cell_name(self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ market card, training and learning costs, contact costs) are read from the posit
 
 from ..exercises import plural
 from ..tutorial import TeachPoint as T
+from . import rules as R
 from .flow import ROUND, Phase
 
 
@@ -392,7 +393,6 @@ def holdings(state, seat: int) -> str:
     """What ``seat`` holds now, in one line (the tutorial keeps it in view beside the lesson; all of
     it is on the seat's own board, nothing hidden): valor, resources against the cap, pecunias and
     the active action tokens of each track."""
-    from . import rules as R
     cap = R.resource_cap(state, R.ctx_of(state), seat)
     res = ", ".join(f"{r} {k}" for r, k in state.resources(seat).items())
     tokens = ", ".join(f"{name} {state.tokens(seat, t, active=True)}/{state.tokens(seat, t)}"

@@ -154,7 +154,6 @@ def holdings(state, seat: int) -> str:
     """What ``seat`` holds now, in one line (the tutorial keeps it in view beside the lesson): gold,
     the hand's size, the secret architect (the seat's own, as its board shows it to the seat) and
     landmark tokens taken."""
-    from .rules import architect_words
     b = state.box
     n = len(state.hands[seat])
     parts = [f"{state.gold[seat]} gold", f"{n} card{'s' if n != 1 else ''} in hand"]
