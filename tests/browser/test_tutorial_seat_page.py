@@ -2,7 +2,7 @@
 every registered game: one page per seat, every seat human. Each seat reads its lesson steps
 (the goal first) and plays its first choice until a seat is asked a question; that seat
 answers it by keyboard only, wrong twice (a hint, then the rule on the position) and then
-right, shows a step again and skips it, shows the goal and the player aid again; the server is SIGKILLed and started again on the
+right, shows a step again and skips it, shows the player aid and the goal again; the server is SIGKILLed and started again on the
 same store, and the reloaded page and the teacher page find the seat's progress. The panel's
 text is at least 12 px on a phone. (The steps' words and the stepped feedback's exact texts
 are tests/test_server_tutorial.py's; axe over the panel is tests/browser/test_axe_pages.py's.)"""
@@ -170,18 +170,18 @@ def test_a_seat_answers_skips_shows_again_and_finds_its_progress_after_a_restart
     page.locator(".hk-tutor-skip").focus()
     page.keyboard.press("Enter")
     page.wait_for_function("() => tutor.summary.skipped === 1")
-    # the goal and the player aid again (as the notebook's button): the aid lists every kind of decision
+    # the player aid and the goal again (as the notebook's button): the aid first, listing every kind of decision
     page.locator(".hk-tutor-aid").focus()
-    page.keyboard.press("Enter")
-    expect(page.locator(".hk-tutor-title")).to_have_text(goal)
-    page.locator(".hk-tutor-next").focus()
     page.keyboard.press("Enter")
     lines = aid_step(g, g.new_game(players=n, seed=1)).lines
     expect(page.locator("#hk-tutor .hk-aid li")).to_have_count(len(lines))
     expect(page.locator("#hk-tutor .hk-aid li").first).to_have_text(f"{lines[0][0]}: {lines[0][1]}")
     page.locator(".hk-tutor-next").focus()
     page.keyboard.press("Enter")
+    expect(page.locator(".hk-tutor-title")).to_have_text(goal)
     expect(page.locator("#hk-tutor .hk-aid")).to_have_count(0)
+    page.locator(".hk-tutor-next").focus()
+    page.keyboard.press("Enter")
     summary = tutor(page, "tutor.summary")
     assert summary["right"] == asked and summary["asked"] == asked and summary["read"] == summary["met"]
     progress = page.locator(".hk-tutor-progress").inner_text()
