@@ -10,11 +10,7 @@ from . import rules as R
 from .flow import ROUND, Phase
 
 
-def _n(count: int, thing: str) -> str:
-    return plural(count, thing)
-
-
-def _places(state, flag: str) -> str:
+def places(state, flag: str) -> str:
     """The terrains where an additional action happens (``sell`` or ``train_and_learn``)."""
     names = [t.name for t in state.box.terrains.values() if getattr(t, flag)]
     return " or ".join(f"the {n}" for n in names) or "nowhere"
@@ -40,7 +36,7 @@ def building_costs(state) -> str:
     out = []
     for b in state.box.buildings.values():
         where = "beside a lake" if b.terrain == "near lake" else f"{b.terrain}"
-        out.append(f"{b.name} ({where}) {' + '.join(b.cost)}, {_n(b.valor, 'valor point')}, "
+        out.append(f"{b.name} ({where}) {' + '.join(b.cost)}, {plural(b.valor, 'valor point')}, "
                    f"makes {b.production} {b.income}")
     return "; ".join(out)
 
@@ -96,8 +92,8 @@ def goal(state) -> str:
 def turns(state) -> str:
     return ("After production each player takes one turn, in turn order, with any number of actions they can pay "
             "for. The basic actions (explore, extract, build, contact) cost action tokens, anywhere; selling costs "
-            f"resources, only in {_places(state, 'sell')}; training and learning cost pecunias and resources, only "
-            f"in {_places(state, 'train_and_learn')}.{kalena_skill(state)}")
+            f"resources, only in {places(state, 'sell')}; training and learning cost pecunias and resources, only "
+            f"in {places(state, 'train_and_learn')}.{kalena_skill(state)}")
 
 
 def explore_changes(state) -> str:
@@ -141,7 +137,7 @@ def extract(state) -> str:
 
 def build(state) -> str:
     tokens = {b.cost_tokens for b in state.box.buildings.values()}
-    tok = _n(tokens.pop(), "construction token") if len(tokens) == 1 else "its construction tokens"
+    tok = plural(tokens.pop(), "construction token") if len(tokens) == 1 else "its construction tokens"
     return (f"Pay {tok} and the resources to place a building on your sensor's cell, mark it as yours and gain its "
             f"valor at once: {building_costs(state)}. Each makes its resource at every production, wherever you "
             "stand. Not where a building or a ghost stands.")
@@ -153,18 +149,18 @@ def contact(state) -> str:
 
 
 def sell(state) -> str:
-    return (f"Only in {_places(state, 'sell')}: pay resources for pecunias by the market card in play "
+    return (f"Only in {places(state, 'sell')}: pay resources for pecunias by the market card in play "
             f"({market_words(state)}), as often as you can pay.{kalena_skill(state)}")
 
 
 def train(state) -> str:
-    return (f"Only in {_places(state, 'train_and_learn')}: pay pecunias for a new action token; it arrives inactive, "
+    return (f"Only in {places(state, 'train_and_learn')}: pay pecunias for a new action token; it arrives inactive, "
             f"so you can use it only after the rest. Its price is on the next free slot of its track "
             f"({training_words(state)}).{kalena_skill(state)}")
 
 
 def learn(state) -> str:
-    return (f"Only in {_places(state, 'train_and_learn')}: pay a skill card's resources to learn it ("
+    return (f"Only in {places(state, 'train_and_learn')}: pay a skill card's resources to learn it ("
             f"{skill_words(state)}); its property works at once and you gain the valor of the leftmost free marker "
             f"slot (valor {slot_valor(state)}, left to right). No skill twice.{kalena_skill(state)}")
 
@@ -173,7 +169,7 @@ def quest_times(state) -> str:
     """When quests are chosen in this game's mode, from the box (``"season 1: 1 each, ..."``)."""
     who = {"non_leaders": "everyone but the valor leader", "everyone": "everyone"}
     ends = state.box.modes[state.config.mode].season_ends
-    said = [f"end of season {e.season}: {who[e.choosers]} {_n(e.quests, 'quest')}" for e in ends
+    said = [f"end of season {e.season}: {who[e.choosers]} {plural(e.quests, 'quest')}" for e in ends
             if e.choosers in who and e.quests]
     return "; ".join(said) or "no season's end in this mode"
 
@@ -334,17 +330,17 @@ def aid_contact(s):
 
 
 def aid_sell(s):
-    return f"in {_places(s, 'sell')}: resources for pecunias ({market_words(s)})."
+    return f"in {places(s, 'sell')}: resources for pecunias ({market_words(s)})."
 
 
 def aid_train(s):
     said = "; ".join(f"{tr.name} {', '.join(map(str, tr.training_costs[tr.start_tokens:]))}"
                      for tr in s.box.tracks.values() if tr.training_costs[tr.start_tokens:])
-    return f"in {_places(s, 'train_and_learn')}: pecunias for an action token ({said}); it is inactive until the rest."
+    return f"in {places(s, 'train_and_learn')}: pecunias for an action token ({said}); it is inactive until the rest."
 
 
 def aid_learn(s):
-    return f"in {_places(s, 'train_and_learn')}: a skill's resources ({skill_words(s)}); valor {slot_valor(s)} by slot."
+    return f"in {places(s, 'train_and_learn')}: a skill's resources ({skill_words(s)}); valor {slot_valor(s)} by slot."
 
 
 def aid_quest(s):

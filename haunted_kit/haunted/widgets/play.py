@@ -36,7 +36,7 @@ import ipywidgets as W
 
 from .. import actions as A
 from .. import rules as R
-from ..tutorial import BUTTON_KINDS
+from ..tutorial import BUTTON_KINDS, places
 from ..draw import html as H
 from ...render import style as S
 from ..draw.scene import status_line
@@ -223,8 +223,7 @@ class PlayView(ErrorReporting, W.VBox):
         wrap = W.Layout(flex_flow="row wrap")  # rows of buttons wrap in a narrow window instead of cutting labels
         fixed = W.Layout(flex="0 0 auto")  # a row's name keeps its width; its buttons wrap beside it
         # where the rules allow training and learning, on the row's name (newcomers pressed them on a plain)
-        where = " or ".join(t.name for t in self.state.config.box.terrains.values() if t.train_and_learn)
-        at = f" (in the {where})" if where else ""
+        at = f" (in {places(self.state, 'train_and_learn')})"
         self.turn_box = W.VBox([
             W.HBox([self.b_end]),
             W.HBox([W.Label(f"Train{at}:", layout=fixed), self.train_box]),
